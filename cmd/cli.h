@@ -1,0 +1,115 @@
+/* The command-line layer: command and option tables, global flags, output helpers.
+ * One table drives dispatch, help, the synopsis and shell completion. */
+#ifndef HCCLCTL_CLI_H
+#define HCCLCTL_CLI_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* Exit codes (DESIGN.md §3): Nagios-style, plus EX_USAGE. */
+enum {
+	EXIT_OK = 0,
+	EXIT_WARN = 1,
+	EXIT_FAIL = 2,
+	EXIT_UNKNOWN = 3,
+	EXIT_USAGE = 64,
+};
+
+enum opt_kind {
+	OPT_END = 0,
+	OPT_FLAG,   /* int *, set to 1 */
+	OPT_STRING, /* const char **, last one wins */
+	OPT_INT,    /* long *, decimal, with range [min, max] */
+	OPT_LIST,   /* struct str_list *, every occurrence appended */
+};
+
+/* What the shell should offer for an option's value. */
+enum opt_complete { COMPLETE_NONE = 0, COMPLETE_FILE, COMPLETE_DIR, COMPLETE_WORDS };
+
+struct opt {
+	const char *lng; /* long name without the dashes */
+	char shrt;       /* short letter or 0 */
+	enum opt_kind kind;
+	void *val;
+	const char *arg; /* value name in help, e.g. "FILE" */
+	const char *help;
+	enum opt_complete complete;
+	const char *words; /* COMPLETE_WORDS: space-separated candidates */
+	long min, max;     /* OPT_INT range */
+};
+
+/* Option table entries, so tables read like git's OPT_* lists. */
+#define OPT_BOOL(l, s, v, h) { .lng = (l), .shrt = (s), .kind = OPT_FLAG, .val = (v), .help = (h) }
+#define OPT_STR(l, s, v, a, h) \
+	{ .lng = (l), .shrt = (s), .kind = OPT_STRING, .val = (v), .arg = (a), .help = (h) }
+#define OPT_PATH(l, s, v, a, h, c)                                                         \
+	{ .lng = (l), .shrt = (s), .kind = OPT_STRING, .val = (v), .arg = (a), .help = (h), \
+	  .complete = (c) }
+#define OPT_CHOICE(l, s, v, a, h, w)                                                       \
+	{ .lng = (l), .shrt = (s), .kind = OPT_STRING, .val = (v), .arg = (a), .help = (h), \
+	  .complete = COMPLETE_WORDS, .words = (w) }
+#define OPT_NUM(l, s, v, a, h, lo, hi)                                                  \
+	{ .lng = (l), .shrt = (s), .kind = OPT_INT, .val = (v), .arg = (a), .help = (h), \
+	  .min = (lo), .max = (hi) }
+#define OPT_TERM { .lng = NULL }
+
+struct str_list {
+	const char *v[64];
+	size_t n;
+};
+
+struct cmd {
+	const char *name;
+	const char *summary;
+	/* Leaf commands: called with the positional arguments left after option parsing. */
+	int (*run)(int argc, char **argv);
+	const struct cmd *subs; /* group commands: NULL-terminated table */
+	const struct opt *opts; /* OPT_END-terminated, or NULL */
+	const char *args;       /* positional synopsis, e.g. "[FILE|URL|-]" */
+	int min_args, max_args; /* max -1: unlimited */
+	enum opt_complete args_complete;
+};
+
+/* Global flags, valid before or after the command words. */
+struct global_opts {
+	int json, no_color, quiet, verbose, strict, help;
+};
+extern struct global_opts g_opts;
+extern const struct opt global_opts_table[];
+extern const struct cmd top_commands[];
+
+/* cmd/opt.c */
+int cli_main(int argc, char **argv);
+int cli_parse(const struct cmd *const *path, size_t depth, int argc, char **argv,
+	      int *npos, char **pos);
+void cli_help(const struct cmd *const *path, size_t depth, void *stream);
+void cli_synopsis_all(void *stream);
+int cli_completion_words(int argc, char **argv);
+
+/* cmd/out.c: the only place that writes diagnostics. */
+int use_color(int fd);
+const char *color(int fd, const char *code); /* "" when color is off */
+/* "hcclctl: WHERE: WHAT" on stderr; with --json also recorded for the JSON document.
+ * Returns code so call sites read `return die_code(EXIT_FAIL, ...)`. */
+int fail(int code, const char *where, const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void warn_msg(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void info_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints the JSON error document {"error": {...}, "exit_code": N} when --json is on and a
+ * failure was recorded but the command printed no document of its own. */
+void out_finish(int code);
+/* Prints a cJSON document (takes ownership) as the one JSON document on stdout. */
+void out_json(void *cjson_doc);
+int out_json_printed(void);
+
+/* Parses a size with K, M, G suffixes (powers of 1024). */
+int parse_size(const char *s, unsigned long long *out);
+
+/* cmd/ranktable.c */
+extern const struct cmd ranktable_commands[];
+
+/* cmd/fetch.c: reads FILE, "-" or an http(s) URL into memory (capped). */
+int fetch_input(const char *what, size_t cap, char **buf, size_t *len, char *err,
+		size_t errlen);
+
+#endif

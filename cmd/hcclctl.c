@@ -1,0 +1,22 @@
+/* hcclctl: main and the command table. Each group lives in its own cmd/<group>.c. */
+#include <stdio.h>
+
+#include "cli.h"
+
+const struct cmd top_commands[] = {
+	{ .name = "ranktable",
+	  .summary = "generate, validate, show and compare HCCL rank tables",
+	  .subs = ranktable_commands },
+	{ 0 },
+};
+
+int main(int argc, char **argv)
+{
+	int rc = cli_main(argc, argv);
+	if (g_opts.strict && rc == EXIT_WARN)
+		rc = EXIT_FAIL;
+	out_finish(rc);
+	if (fflush(stdout) != 0 && rc == EXIT_OK)
+		rc = EXIT_UNKNOWN;
+	return rc;
+}

@@ -1,0 +1,105 @@
+/* Diagnostics and the JSON document. Text goes to stderr as "hcclctl: WHERE: WHAT" with an
+ * optional "hint: FIX"; with --json, stdout carries exactly one document even on failure. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+
+static int json_printed;
+static cJSON *first_error;
+
+int use_color(int fd)
+{
+	const char *nc = getenv("NO_COLOR");
+	if (g_opts.no_color || (nc && *nc))
+		return 0;
+	return isatty(fd);
+}
+
+const char *color(int fd, const char *code)
+{
+	return use_color(fd) ? code : "";
+}
+
+int fail(int code, const char *where, const char *hint, const char *fmt, ...)
+{
+	char what[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	const char *red = color(2, "\033[1;31m"), *off = *red ? "\033[0m" : "";
+	fprintf(stderr, "%shcclctl%s: %s: %s\n", red, off, where, what);
+	if (hint)
+		fprintf(stderr, "hint: %s\n", hint);
+	if (g_opts.json && !first_error) {
+		first_error = cJSON_CreateObject();
+		if (first_error) {
+			cJSON_AddStringToObject(first_error, "where", where);
+			cJSON_AddStringToObject(first_error, "message", what);
+			if (hint)
+				cJSON_AddStringToObject(first_error, "hint", hint);
+		}
+	}
+	return code;
+}
+
+void warn_msg(const char *where, const char *fmt, ...)
+{
+	char what[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	const char *y = color(2, "\033[1;33m"), *off = *y ? "\033[0m" : "";
+	fprintf(stderr, "%shcclctl%s: %s: warning: %s\n", y, off, where, what);
+}
+
+void info_msg(const char *fmt, ...)
+{
+	va_list ap;
+	if (g_opts.quiet)
+		return;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+void out_json(void *doc)
+{
+	char *s = cJSON_Print(doc);
+	if (s) {
+		fputs(s, stdout);
+		fputc('\n', stdout);
+		free(s);
+	}
+	cJSON_Delete(doc);
+	json_printed = 1;
+}
+
+int out_json_printed(void)
+{
+	return json_printed;
+}
+
+void out_finish(int code)
+{
+	if (g_opts.json && !json_printed) {
+		cJSON *doc = cJSON_CreateObject();
+		if (doc) {
+			if (first_error)
+				cJSON_AddItemToObject(doc, "error", first_error);
+			else
+				cJSON_Delete(first_error);
+			first_error = NULL;
+			cJSON_AddNumberToObject(doc, "exit_code", code);
+			out_json(doc);
+		}
+	}
+	cJSON_Delete(first_error);
+	first_error = NULL;
+}

@@ -1,0 +1,196 @@
+/* The rank-table model: parse, validate, generate, emit and compare HCCL rank tables.
+ * Formats and HCCL's own checks: shared/reference/ascend.md §1. This layer never prints
+ * or exits; every function returns 0 or a negative errno-style code and fills err. */
+#ifndef HCCLCTL_RANKTABLE_H
+#define HCCLCTL_RANKTABLE_H
+
+#include <stddef.h>
+
+#define RT_ERRLEN 512
+
+enum rt_format {
+	RT_FMT_UNKNOWN = 0, /* not JSON we recognise */
+	RT_FMT_V1_0,        /* "version": "1.0" */
+	RT_FMT_V1_2,        /* "version": "1.2", super pods */
+	RT_FMT_V2_0,        /* "version": "2.0", rank_list/level_list */
+	RT_FMT_LEGACY,      /* no version, group_list ("template 2") */
+	RT_FMT_TOPO,        /* a 2.0 topology file, not a rank table */
+};
+
+/* "1.0", "1.2", "2.0", "legacy", "topology", "unknown" */
+const char *rt_format_name(enum rt_format f);
+
+enum rt_severity { RT_SEV_ERROR = 0, RT_SEV_WARNING = 1 };
+
+/* One finding. All strings are owned by the diag list. line/col are 1-based; 0 = unknown. */
+struct rt_diag {
+	enum rt_severity sev;
+	const char *code; /* stable rule code, a static string, e.g. "rank-id-duplicate" */
+	char *msg;        /* what is wrong, naming rank/server/device; quotes HCCL's EIxxxx */
+	char *path;       /* JSON path, e.g. "$.server_list[1].device[0].rank_id" */
+	char *hint;       /* the fix, or NULL */
+	unsigned line, col;
+};
+
+struct rt_diags {
+	struct rt_diag *v;
+	size_t n, cap;
+	size_t nerrors, nwarnings;
+};
+
+/* A validation rule: its stable code, default severity, HCCL's own error code where HCCL
+ * has one ("EI0014"; NULL otherwise) and a one-line summary for `ranktable rules` and the
+ * man page. rt_rules is terminated by an entry with code NULL. */
+struct rt_rule {
+	const char *code;
+	enum rt_severity sev;
+	const char *hccl;
+	const char *summary;
+};
+extern const struct rt_rule rt_rules[];
+
+/* Appends a finding; copies every string. Returns 0 or -ENOMEM. */
+int rt_diags_add(struct rt_diags *d, enum rt_severity sev, const char *code, unsigned line,
+		 unsigned col, const char *path, const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 8, 9)));
+/* Orders findings by line, then column, so reports read top to bottom. */
+void rt_diags_sort(struct rt_diags *d);
+void rt_diags_release(struct rt_diags *d);
+
+/* One rank, normalised across formats (what show and diff need). Strings point into the
+ * table's own storage; NULL when the file does not say. Numbers are -1 when absent or bad. */
+struct rt_rank {
+	long rank_id;
+	const char *server_id;    /* 2.0: net_instance_id of level 0 */
+	const char *host_ip;
+	long device_id;
+	const char *device_ip;    /* 2.0: addr of the first rank_addr_list entry of level 0 */
+	const char *super_pod_id; /* 1.2: from super_pod_list */
+	long super_device_id;
+	long device_port;
+	unsigned line, col;       /* where this rank's object starts */
+};
+
+struct rt_server {
+	const char *server_id;
+	const char *host_ip;
+	size_t first_rank, nranks; /* index range into rt_table.ranks, in file order */
+};
+
+/* A parsed table. Everything it points to is owned by it; rt_table_release frees it all. */
+struct rt_table {
+	enum rt_format format;
+	char name[256];      /* file name used in findings ("-" for stdin) */
+	char version[16];    /* as written; "" when absent */
+	char status[32];
+	struct rt_rank *ranks; /* in file order */
+	size_t nranks;
+	struct rt_server *servers;
+	size_t nservers;
+	void *priv;          /* cJSON tree and position index */
+};
+
+/* Parses and validates buf (len bytes, need not be NUL-terminated) named name.
+ * Every problem is appended to diags (a JSON syntax error is one located finding).
+ * Returns 0 when the text is JSON (even with findings), -EINVAL when it is not JSON,
+ * -ENOMEM on allocation failure. The caller releases t with rt_table_release. */
+int rt_table_load(struct rt_table *t, const char *name, const char *buf, size_t len,
+		  struct rt_diags *diags, char *err, size_t errlen);
+void rt_table_release(struct rt_table *t);
+
+/* Reads a whole file (or stdin for "-") with a size cap. Caller frees *buf.
+ * Returns 0, -ENOENT/-EACCES/-EISDIR/-EFBIG/-EIO with err filled. */
+int rt_read_file(const char *path, size_t cap, char **buf, size_t *len, char *err,
+		 size_t errlen);
+
+/* 64-bit FNV-1a digest of the normalised table (ranks in rank order), as 16 hex chars,
+ * so two copies that differ only in whitespace or key order have the same digest. */
+void rt_table_digest(const struct rt_table *t, char out[17]);
+
+/* ---- /etc/hccn.conf ---- */
+
+/* address_N= values by physical device id. */
+struct rt_hccn {
+	char **addr;  /* addr[id] or NULL; owned */
+	size_t naddr; /* ids 0..naddr-1 */
+};
+
+/* Parses hccn.conf text. Malformed lines are findings (name is used as the file name);
+ * returns 0, or -EINVAL when nothing usable was found, -ENOMEM. */
+int rt_hccn_parse(struct rt_hccn *h, const char *name, const char *buf, size_t len,
+		  struct rt_diags *diags, char *err, size_t errlen);
+void rt_hccn_release(struct rt_hccn *h);
+
+/* ---- hostfile (for gen --hostfile) ----
+ * One server per line: "SERVER [host_ip=IP] [slots=N]", '#' comments and blank lines
+ * ignored; Open MPI ("node3 slots=8") and MPICH ("10.0.0.1:8") lines are accepted too. */
+struct rt_host {
+	char *server_id;
+	char *host_ip; /* NULL when not given */
+};
+struct rt_hostfile {
+	struct rt_host *v;
+	size_t n;
+};
+/* Malformed lines and duplicate servers are located findings in diags.
+ * Returns 0, -EINVAL when a finding is an error or no server is listed, -ENOMEM. */
+int rt_hostfile_parse(struct rt_hostfile *hf, const char *name, const char *buf, size_t len,
+		      struct rt_diags *diags, char *err, size_t errlen);
+void rt_hostfile_release(struct rt_hostfile *hf);
+
+/* ---- generation ---- */
+
+struct rt_gen_server {
+	const char *server_id;      /* IP or name, as the operator gave it */
+	const char *host_ip;        /* optional */
+	const char *super_pod_id;   /* 1.2 only; servers of a pod are consecutive. Each
+				     * device's super_device_id is its index within the pod */
+	const struct rt_hccn *hccn; /* device IPs for this server, or NULL */
+};
+
+struct rt_gen_spec {
+	enum rt_format format;            /* RT_FMT_V1_0 or RT_FMT_V1_2 */
+	const struct rt_gen_server *servers;
+	size_t nservers;
+	const long *devices;              /* physical device ids, ascending, e.g. 0..7 */
+	size_t ndevices;
+};
+
+/* Builds the table text in hccl_tools.py's layout (key order, string values,
+ * host_nic_ip "reserve", 4-space indent) followed by one newline. Caller frees *out.
+ * Refuses (-EINVAL, err names server and device) when a device has no IP on a
+ * multi-server table, rather than writing a broken table. */
+int rt_gen(const struct rt_gen_spec *spec, char **out, size_t *outlen, char *err,
+	   size_t errlen);
+
+/* Parses "0-7", "0,2,4-6", "0-15" into ascending unique ids (max 64 ids, each 0..63).
+ * Caller frees *ids. */
+int rt_parse_devices(const char *s, long **ids, size_t *n, char *err, size_t errlen);
+
+/* Writes data to path atomically: a temp file in the same directory, fsync, rename.
+ * Never leaves a half-written file at path. */
+int rt_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errlen);
+
+/* ---- diff ---- */
+
+enum rt_change_kind { RT_CH_ADDED, RT_CH_REMOVED, RT_CH_MOVED, RT_CH_IP, RT_CH_FIELD };
+
+struct rt_change {
+	enum rt_change_kind kind;
+	long rank_id;
+	char *what; /* human sentence: "rank 3 moved from node_0/1 to node_1/0" */
+	char *field, *old_val, *new_val; /* may be NULL */
+};
+
+struct rt_changes {
+	struct rt_change *v;
+	size_t n, cap;
+};
+
+/* Semantic comparison keyed by rank_id: added, removed, moved (server or device),
+ * device_ip changed, other fields (host_ip, super pod, super_device_id, version). */
+int rt_diff(const struct rt_table *a, const struct rt_table *b, struct rt_changes *out,
+	    char *err, size_t errlen);
+void rt_changes_release(struct rt_changes *c);
+
+#endif

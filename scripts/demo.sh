@@ -1,0 +1,22 @@
+#!/bin/sh
+# make demo: the main jobs of hcclctl on this one machine.
+set -eu
+cd "$(dirname "$0")/.."
+H=./hcclctl
+OUT=$(mktemp -d "${TMPDIR:-/tmp}/hcclctl-demo.XXXXXX")
+trap 'rm -rf "$OUT"' EXIT
+
+step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@"; }
+
+echo "== rank tables: generate for two servers of 8 NPUs, validate, show, compare"
+step $H ranktable gen --servers 10.0.0.1,10.0.0.2 --devices 0-7 \
+	--hccn-conf-dir examples/hccn -o "$OUT/rank_table.json"
+step $H ranktable validate "$OUT/rank_table.json"
+step $H ranktable show "$OUT/rank_table.json"
+# A hand edit that HCCL would reject: a duplicated rank id and a device IP typo.
+sed -e '0,/"rank_id": "3"/s//"rank_id": "2"/' -e 's/192.168.102.17/192.168.102.1O/' \
+	"$OUT/rank_table.json" >"$OUT/edited.json"
+echo "\n# an edited copy with a duplicated rank id and a typo in an IP:"
+step $H ranktable validate "$OUT/edited.json" || echo "(exit $? = FAIL, as expected)"
+step $H ranktable diff "$OUT/rank_table.json" "$OUT/edited.json" || echo "(exit $? = they differ)"
+echo "\ndemo done"

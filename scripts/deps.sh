@@ -1,0 +1,33 @@
+#!/bin/sh
+# Install the Debian packages hcclctl builds and tests with, only those missing.
+# Quick and silent when everything is there; exit 3 (UNKNOWN) when it cannot install.
+set -eu
+
+PKGS="build-essential pkg-config libcjson-dev libcurl4-openssl-dev libssh2-1-dev
+libibverbs-dev libcmocka-dev clang libclang-rt-14-dev openssh-server openssh-client
+iproute2 nftables perl python3 time"
+
+missing=""
+for p in $PKGS; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing="$missing $p"
+	fi
+done
+
+[ -z "$missing" ] && exit 0
+
+cmd="apt-get install -y --no-install-recommends$missing"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps.sh: missing packages:$missing" >&2
+	echo "hint: run as root: apt-get update && $cmd" >&2
+	exit 3
+fi
+
+echo "deps.sh: installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+# An install from a stale list fails on a fresh machine; refresh once, then install.
+if ! apt-get install -y --no-install-recommends $missing >/dev/null 2>&1; then
+	apt-get update -qq >&2 || { echo "deps.sh: apt-get update failed" >&2; exit 3; }
+	apt-get install -y --no-install-recommends $missing >&2 || {
+		echo "deps.sh: apt-get install failed; hint: $cmd" >&2; exit 3; }
+fi

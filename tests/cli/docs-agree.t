@@ -1,0 +1,78 @@
+#!/bin/sh
+# --help, the man page SYNOPSIS and OPTIONS, and the completion words come from one table;
+# this keeps the hand-written man pages in step with it.
+. "$(dirname "$0")/lib.sh"
+MAN=${MAN:-man}
+
+troff_text() { # man page text without font escapes
+	sed -e 's/\\f[BIRP]//g' -e 's/\\-/-/g' -e 's/\\(em/--/g' "$1"
+}
+
+synopsis_of() { # the .nf lines of the SYNOPSIS section
+	troff_text "$1" | awk '/^\.SH SYNOPSIS/{s=1;next} /^\.SH/{s=0} s && !/^\./'
+}
+
+hcclctl --synopsis >"$TMP/syn"
+ok "[ -s '$TMP/syn' ]" "--synopsis prints the commands"
+while IFS= read -r line; do
+	group=$(printf '%s\n' "$line" | awk '{print $2}')
+	page=$MAN/hcclctl-$group.1
+	if [ ! -f "$page" ]; then
+		_report 1 "man page for '$group'" "missing $page"
+		continue
+	fi
+	synopsis_of "$page" >"$TMP/mansyn"
+	grep -qxF -- "$line" "$TMP/mansyn"
+	_report $? "man SYNOPSIS of $group has: $line" "man page has:" "$(cat "$TMP/mansyn")"
+
+	# the words of the command path: everything before the first option or argument
+	path=$(printf '%s\n' "$line" | awk '{for(i=2;i<=NF;i++){if($i !~ /^[a-z][a-z-]*$/)break; printf "%s ", $i}}')
+	# shellcheck disable=SC2086
+	hcclctl $path --help | grep -o -- '--[a-z][a-z-]*' | sort -u >"$TMP/help"
+	# shellcheck disable=SC2086
+	hcclctl --completion-words $path | grep -- '^--' | sort -u >"$TMP/words"
+	cmp -s "$TMP/help" "$TMP/words"
+	_report $? "help and completion words agree for '$path'" "$(diff "$TMP/help" "$TMP/words")"
+	missing=""
+	for o in $(cat "$TMP/help"); do
+		troff_text "$page" "$MAN/hcclctl.1" | grep -qF -- "$o" || missing="$missing $o"
+	done
+	[ -z "$missing" ]
+	_report $? "man pages document every option of '$path'" "undocumented:$missing"
+done <"$TMP/syn"
+
+synopsis_of "$MAN/hcclctl.1" >"$TMP/topsyn"
+hcclctl help 2>&1 | sed -n 's/^usage: //p' >"$TMP/topusage"
+grep -qxF -- "$(cat "$TMP/topusage")" "$TMP/topsyn"
+_report $? "hcclctl(1) SYNOPSIS matches the usage line" "usage: $(cat "$TMP/topusage")" "man: $(cat "$TMP/topsyn")"
+
+for c in $(hcclctl --completion-words | grep -v -- '^-'); do
+	[ "$c" = help ] && continue
+	troff_text "$MAN/hcclctl.1" | grep -q "^\.B $c\$"
+	_report $? "hcclctl(1) lists the command '$c'"
+done
+
+run hcclctl --completion-words ranktable
+check_out "gen
+validate
+show
+diff
+rules
+--json
+--no-color
+--quiet
+-q
+--verbose
+-v
+--strict
+--help
+-h" "completion words after 'ranktable' are its subcommands and the global flags"
+
+run hcclctl --completion-words ranktable gen --format
+check_out "1.0
+1.2" "the value of --format completes to its choices"
+
+run hcclctl --completion-words ranktable gen -o
+check_out ":file" "the value of -o completes to files"
+
+done_testing

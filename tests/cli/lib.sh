@@ -1,0 +1,78 @@
+# A small TAP library for CLI tests, in the spirit of git's t/test-lib.sh.
+# run CMD...          runs it, keeping $OUT (stdout), $ERR (stderr) and $RC
+# check_rc N DESC     the exit code
+# check_out TEXT DESC / check_err TEXT DESC   exact stdout / stderr
+# check_out_has TEXT DESC / check_err_has TEXT DESC   a line equal to TEXT is present
+# ok COND_CMD DESC    any shell condition
+set -u
+HCCLCTL=${HCCLCTL:-./hcclctl}
+case $HCCLCTL in /*) ;; *) HCCLCTL=$(pwd)/$HCCLCTL ;; esac
+FIXTURES=${FIXTURES:-../shared/fixtures/ranktables}
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/hcclctl-test.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT INT TERM
+export NO_COLOR=1
+unset RANK_TABLE_FILE
+_n=0
+_failed=0
+
+hcclctl() { "$HCCLCTL" "$@"; }
+
+run() {
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	RC=$?
+	OUT=$(cat "$TMP/out")
+	ERR=$(cat "$TMP/err")
+}
+
+_report() { # $1 = 0 pass, else fail; $2 desc; rest: diagnostics
+	_n=$((_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $_n - $2"
+	else
+		echo "not ok $_n - $2"
+		_failed=$((_failed + 1))
+		shift 2
+		for l in "$@"; do printf '%s\n' "$l" | sed 's/^/# /'; done
+	fi
+}
+
+check_rc() {
+	[ "$RC" -eq "$1" ]
+	_report $? "$2" "expected exit $1, got $RC" "stderr: $ERR"
+}
+
+check_out() {
+	[ "$OUT" = "$1" ]
+	_report $? "$2" "expected stdout:" "$1" "got:" "$OUT"
+}
+
+check_err() {
+	[ "$ERR" = "$1" ]
+	_report $? "$2" "expected stderr:" "$1" "got:" "$ERR"
+}
+
+check_out_has() {
+	printf '%s\n' "$OUT" | grep -qxF -- "$1"
+	_report $? "$2" "expected a stdout line:" "$1" "got:" "$OUT"
+}
+
+check_err_has() {
+	printf '%s\n' "$ERR" | grep -qxF -- "$1"
+	_report $? "$2" "expected a stderr line:" "$1" "got:" "$ERR"
+}
+
+ok() {
+	desc=$2
+	sh -c "$1" >/dev/null 2>&1
+	_report $? "$desc" "condition failed: $1"
+}
+
+skip() {
+	_n=$((_n + 1))
+	echo "ok $_n # SKIP $1"
+}
+
+done_testing() {
+	echo "1..$_n"
+	[ "$_failed" -eq 0 ]
+}
