@@ -105,6 +105,9 @@ int out_json_printed(void);
 /* Parses a size with K, M, G suffixes (powers of 1024). */
 int parse_size(const char *s, unsigned long long *out);
 
+/* cmd/run.c */
+extern const struct cmd run_commands[];
+
 /* cmd/ranktable.c */
 extern const struct cmd ranktable_commands[];
 

@@ -7,6 +7,9 @@ const struct cmd top_commands[] = {
 	{ .name = "ranktable",
 	  .summary = "generate, validate, show and compare HCCL rank tables",
 	  .subs = ranktable_commands },
+	{ .name = "run",
+	  .summary = "run collectives across ranks and report bandwidth and correctness",
+	  .subs = run_commands },
 	{ 0 },
 };
 

@@ -1,0 +1,517 @@
+/* hcclctl run COLLECTIVE: real collectives on libcomm with a nccl-tests-style table.
+ * Launch, first that applies (DESIGN.md §3): --local N (forked ranks over loopback);
+ * --rank/--world-size/--master; the environment of torchrun, Open MPI, Slurm or Ascend. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+#include "run.h"
+
+#define ERR_SLOT 1024
+
+static const char *o_min = "8", *o_max = "16M", *o_dtype = "fp32", *o_op = "sum",
+		  *o_algo = "auto", *o_master;
+static long o_factor = 2, o_iters = 20, o_warmup = 5, o_check = 1, o_root = 0, o_timeout,
+	    o_local, o_rank = -1, o_world = -1;
+
+static const struct opt run_opts[] = {
+	OPT_STR("minbytes", 'b', &o_min, "MIN", "smallest size in bytes, K/M/G suffixes (default 8)"),
+	OPT_STR("maxbytes", 'e', &o_max, "MAX", "largest size (default 16M)"),
+	OPT_NUM("stepfactor", 'f', &o_factor, "FACTOR", "multiply the size by this (default 2)", 2,
+		1024),
+	OPT_CHOICE("datatype", 'd', &o_dtype, "DTYPE", "int8 int32 int64 fp16 bf16 fp32 fp64",
+		   "int8 int32 int64 fp16 bf16 fp32 fp64"),
+	OPT_CHOICE("op", 'o', &o_op, "OP", "sum prod max min (default sum)", "sum prod max min"),
+	OPT_NUM("iters", 'n', &o_iters, "ITERS", "timed iterations per size (default 20)", 0,
+		1000000),
+	OPT_NUM("warmup-iters", 'w', &o_warmup, "WARMUP", "untimed iterations first (default 5)",
+		0, 1000000),
+	OPT_NUM("check", 'c', &o_check, "0|1", "check every result exactly (default 1)", 0, 1),
+	OPT_NUM("root", 'r', &o_root, "ROOT", "root rank of broadcast (default 0)", 0, 1 << 20),
+	OPT_CHOICE("algo", 0, &o_algo, "ALGO", "auto ring rhd mesh (default auto; HCCLCTL_ALGO)",
+		   "auto ring rhd mesh"),
+	OPT_NUM("timeout", 0, &o_timeout, "SEC",
+		"deadline of every wait (default: HCCLCTL_EXEC_TIMEOUT or 300)", 1, 86400),
+	OPT_NUM("local", 0, &o_local, "N", "N ranks on this machine over loopback (default 2)", 1,
+		256),
+	OPT_NUM("rank", 0, &o_rank, "R", "this process's rank (with --world-size, --master)", 0,
+		65535),
+	OPT_NUM("world-size", 0, &o_world, "N", "number of ranks", 1, 65536),
+	OPT_STR("master", 0, &o_master, "HOST:PORT", "rendezvous address, hosted by rank 0"),
+	OPT_TERM,
+};
+
+/* What the forked ranks of --local share with the launcher. */
+struct shared {
+	volatile int json_printed;
+	char err[][ERR_SLOT];
+};
+
+static enum comm_coll coll;
+
+/* ---- output: the same rows feed the table and the JSON ---- */
+
+struct out_ctx {
+	cJSON *results;
+	double busbw_sum;
+	size_t rows;
+};
+
+static void print_header(const struct run_params *p, int n)
+{
+	if (p->json || g_opts.quiet)
+		return;
+	printf("# hcclctl run %s: %d rank%s (%s), %s %s, algo %s, iters %ld, warmup %ld, "
+	       "check %s\n#\n",
+	       coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(coll), n, n == 1 ? "" : "s",
+	       p->launch, comm_dtype_name(p->dtype), comm_op_name(p->op), comm_algo_name(p->algo),
+	       p->iters, p->warmup, p->check ? "on" : "off");
+	printf("# %10s %12s %6s %6s %6s %10s %12s %12s %7s\n", "size(B)", "count", "type", "redop",
+	       "algo", "time(us)", "algbw(GB/s)", "busbw(GB/s)", "#wrong");
+	fflush(stdout);
+}
+
+static void on_row(const struct run_params *p, int n, const struct run_row *r, void *arg)
+{
+	struct out_ctx *o = arg;
+	(void)n;
+	o->busbw_sum += r->busbw;
+	o->rows++;
+	const char *redop = (coll == COMM_COLL_ALLREDUCE || coll == COMM_COLL_REDUCESCATTER) ?
+				    comm_op_name(p->op) : "none";
+	if (p->json) {
+		cJSON *x = cJSON_CreateObject();
+		cJSON_AddNumberToObject(x, "size_bytes", (double)r->bytes);
+		cJSON_AddNumberToObject(x, "count", (double)r->count);
+		cJSON_AddStringToObject(x, "dtype", comm_dtype_name(p->dtype));
+		cJSON_AddStringToObject(x, "op", redop);
+		cJSON_AddStringToObject(x, "algo", comm_algo_name(r->algo));
+		cJSON_AddNumberToObject(x, "time_us", r->time_us);
+		cJSON_AddNumberToObject(x, "algbw_GBps", r->algbw);
+		cJSON_AddNumberToObject(x, "busbw_GBps", r->busbw);
+		if (r->wrong < 0)
+			cJSON_AddNullToObject(x, "wrong");
+		else
+			cJSON_AddNumberToObject(x, "wrong", (double)r->wrong);
+		cJSON_AddItemToArray(o->results, x);
+		return;
+	}
+	char wrong[24];
+	if (r->wrong < 0)
+		snprintf(wrong, sizeof(wrong), "N/A");
+	else
+		snprintf(wrong, sizeof(wrong), "%lld", r->wrong);
+	printf("  %10zu %12zu %6s %6s %6s %10.1f %12.3f %12.3f %7s\n", r->bytes, r->count,
+	       comm_dtype_name(p->dtype), redop, comm_algo_name(r->algo), r->time_us, r->algbw,
+	       r->busbw, wrong);
+	fflush(stdout);
+}
+
+static void print_footer(const struct run_params *p, int n, struct out_ctx *o)
+{
+	double avg = o->rows ? o->busbw_sum / (double)o->rows : 0;
+	if (p->json) {
+		cJSON *doc = cJSON_CreateObject();
+		cJSON_AddStringToObject(doc, "collective",
+					coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(coll));
+		cJSON_AddNumberToObject(doc, "world_size", n);
+		cJSON_AddStringToObject(doc, "algo", comm_algo_name(p->algo));
+		cJSON_AddStringToObject(doc, "launch", p->launch);
+		cJSON_AddItemToObject(doc, "results", o->results);
+		o->results = NULL;
+		cJSON_AddNumberToObject(doc, "avg_busbw_GBps", avg);
+		out_json(doc);
+		return;
+	}
+	if (!g_opts.quiet)
+		printf("# Avg bus bandwidth    : %.3f GB/s\n#\n", avg);
+}
+
+/* ---- one rank ---- */
+
+static int status_exit(int rc)
+{
+	switch (rc) {
+	case 0:
+		return EXIT_OK;
+	case 1: /* wrong results */
+	case COMM_E_TIMEOUT:
+	case COMM_E_PEER:
+	case COMM_E_MISMATCH:
+	case COMM_E_AUTH:
+	case COMM_E_BOOTSTRAP:
+	case COMM_E_PROTO:
+		return EXIT_FAIL;
+	default:
+		return EXIT_UNKNOWN;
+	}
+}
+
+static const char *where(void)
+{
+	static char w[64];
+	snprintf(w, sizeof(w), "run %s", coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(coll));
+	return w;
+}
+
+/* Runs one rank to the end. err gets the reason of a failure (for the launcher). */
+static int rank_main(const struct comm_root_info *ri, int rank, int n, const struct run_params *p,
+		     char *err, size_t errlen)
+{
+	struct comm *c = NULL;
+	struct comm_config cfg = { .rank = rank, .nranks = n, .algo = p->algo };
+	struct out_ctx o = { 0 };
+	struct run_row *rows = NULL;
+	size_t nrows = 0;
+	char wrong[512] = "";
+	int rc;
+
+	if (o_timeout)
+		cfg.exec_timeout_ms = (int)o_timeout * 1000;
+	rc = comm_init(&c, ri, &cfg, err, errlen);
+	if (rc)
+		return status_exit(rc);
+	if (rank == 0) {
+		print_header(p, n);
+		o.results = cJSON_CreateArray();
+	}
+	rc = run_sweep(c, p, on_row, &o, &rows, &nrows, wrong, sizeof(wrong));
+	if (rc < 0)
+		snprintf(err, errlen, "%s", comm_last_error(c));
+	else if (rc == 1)
+		snprintf(err, errlen, "%s", wrong);
+	if (rc >= 0 && rank == 0)
+		print_footer(p, n, &o);
+	if (*wrong && rc >= 0 && rank != 0)
+		snprintf(err, errlen, "%s", wrong);
+	cJSON_Delete(o.results);
+	free(rows);
+	comm_destroy(c);
+	return status_exit(rc);
+}
+
+/* ---- launchers ---- */
+
+static int local_launch(const struct run_params *p, int n)
+{
+	struct comm_root_info ri;
+	struct comm_rendezvous *rdv = NULL;
+	char err[COMM_ERRLEN];
+	size_t shsize = sizeof(struct shared) + (size_t)n * ERR_SLOT;
+	struct shared *sh = mmap(NULL, shsize, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+				 -1, 0);
+	pid_t *pids = calloc((size_t)n, sizeof(*pids));
+	int worst = EXIT_OK, rc;
+
+	if (sh == MAP_FAILED || !pids) {
+		free(pids);
+		return fail(EXIT_UNKNOWN, where(), NULL, "cannot allocate %d ranks", n);
+	}
+	memset(sh, 0, shsize);
+	int tmo = o_timeout ? (int)o_timeout * 1000 : 120000;
+	if (comm_root_info_make(&ri, "127.0.0.1", 0, NULL, err, sizeof(err)) ||
+	    comm_rendezvous_start(&rdv, &ri, n, tmo, err, sizeof(err))) {
+		rc = fail(EXIT_UNKNOWN, where(), NULL, "rendezvous: %s", err);
+		goto out;
+	}
+	fflush(NULL);
+	for (int r = 0; r < n; r++) {
+		pids[r] = fork();
+		if (pids[r] < 0) {
+			rc = fail(EXIT_UNKNOWN, where(), NULL, "fork: %s", strerror(errno));
+			for (int k = 0; k < r; k++)
+				kill(pids[k], SIGKILL);
+			for (int k = 0; k < r; k++)
+				waitpid(pids[k], NULL, 0);
+			goto out;
+		}
+		if (pids[r] == 0) {
+			int code = rank_main(&ri, r, n, p, sh->err[r], ERR_SLOT);
+			if (r == 0 && p->json && out_json_printed())
+				sh->json_printed = 1;
+			fflush(NULL);
+			_exit(code);
+		}
+	}
+	/* Wait for every rank; a rank killed by a signal is named and the others stopped. */
+	int left = n, killed = 0;
+	while (left > 0) {
+		int st;
+		pid_t pid = waitpid(-1, &st, 0);
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		int r = 0;
+		while (r < n && pids[r] != pid)
+			r++;
+		if (r == n)
+			continue;
+		left--;
+		pids[r] = 0;
+		int code = WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_FAIL;
+		if (WIFSIGNALED(st)) {
+			snprintf(sh->err[r], ERR_SLOT, "rank %d (pid %d) was killed by signal %d (%s)",
+				 r, pid, WTERMSIG(st), strsignal(WTERMSIG(st)));
+			if (!killed) {
+				killed = 1;
+				/* the survivors see a lost peer within their deadline; don't wait
+				 * for it: these are our own children */
+				for (int k = 0; k < n; k++)
+					if (pids[k])
+						kill(pids[k], SIGTERM);
+			}
+		}
+		if (code == EXIT_FAIL || (code == EXIT_UNKNOWN && worst != EXIT_FAIL) ||
+		    (code > worst && worst == EXIT_OK))
+			worst = code;
+	}
+	/* One line per failing rank: the first cause usually stands first. */
+	const char *first = NULL;
+	for (int r = 0; r < n; r++) {
+		if (!sh->err[r][0])
+			continue;
+		if (!first)
+			first = sh->err[r];
+		fprintf(stderr, "hcclctl: %s: %s\n", where(), sh->err[r]);
+	}
+	if (p->json && !sh->json_printed) {
+		cJSON *doc = cJSON_CreateObject();
+		cJSON *e = cJSON_AddObjectToObject(doc, "error");
+		cJSON_AddStringToObject(e, "where", where());
+		cJSON_AddStringToObject(e, "message", first ? first : "a rank failed");
+		cJSON *ranks = cJSON_AddArrayToObject(doc, "ranks");
+		for (int r = 0; r < n; r++) {
+			cJSON *x = cJSON_CreateObject();
+			cJSON_AddNumberToObject(x, "rank", r);
+			cJSON_AddStringToObject(x, "error", sh->err[r]);
+			cJSON_AddItemToArray(ranks, x);
+		}
+		cJSON_AddNumberToObject(doc, "exit_code", worst);
+		out_json(doc);
+	}
+	rc = worst;
+out:
+	comm_rendezvous_stop(rdv);
+	munmap(sh, shsize);
+	free(pids);
+	return rc;
+}
+
+/* A shared secret for ranks started by another launcher: HCCLCTL_SECRET (32 hex digits),
+ * else one derived from the job's address, which keeps stray connections out but not a
+ * hostile peer that knows the address. */
+static int job_secret(const char *host, int port, int n, unsigned char out[16])
+{
+	const char *s = getenv("HCCLCTL_SECRET");
+	if (s && *s) {
+		if (strlen(s) != 32)
+			return -1;
+		for (int i = 0; i < 16; i++) {
+			unsigned v;
+			if (sscanf(s + 2 * i, "%2x", &v) != 1)
+				return -1;
+			out[i] = (unsigned char)v;
+		}
+		return 0;
+	}
+	uint64_t h1 = 1469598103934665603ULL, h2 = 1099511628211ULL;
+	char key[300];
+	snprintf(key, sizeof(key), "hcclctl:%s:%d:%d", host, port, n);
+	for (const char *c = key; *c; c++) {
+		h1 = (h1 ^ (unsigned char)*c) * 1099511628211ULL;
+		h2 = (h2 ^ (unsigned char)*c) * 0x100000001b3ULL + 7;
+	}
+	memcpy(out, &h1, 8);
+	memcpy(out + 8, &h2, 8);
+	return 1;
+}
+
+static int split_master(const char *m, char *host, size_t hlen, int *port)
+{
+	const char *colon = strrchr(m, ':');
+	if (!colon || colon == m)
+		return -1;
+	size_t l = (size_t)(colon - m);
+	if (m[0] == '[' && l >= 2 && m[l - 1] == ']') {
+		m++;
+		l -= 2;
+	}
+	if (l >= hlen)
+		return -1;
+	memcpy(host, m, l);
+	host[l] = 0;
+	char *end;
+	long pn = strtol(colon + 1, &end, 10);
+	if (*end || pn < 1 || pn > 65535)
+		return -1;
+	*port = (int)pn;
+	return 0;
+}
+
+static long env_long(const char *name)
+{
+	const char *v = getenv(name);
+	char *end;
+	if (!v || !*v)
+		return -1;
+	long n = strtol(v, &end, 10);
+	return *end || n < 0 ? -2 : n;
+}
+
+static int single_launch(struct run_params *p, int rank, int n, const char *master)
+{
+	char host[256], err[COMM_ERRLEN] = "";
+	int port;
+	unsigned char secret[16];
+	struct comm_root_info ri;
+	struct comm_rendezvous *rdv = NULL;
+
+	if (!master)
+		return fail(EXIT_USAGE, where(), "give --master HOST:PORT (rank 0 hosts it)",
+			    "rank %d of %d: no rendezvous address", rank, n);
+	if (split_master(master, host, sizeof(host), &port))
+		return fail(EXIT_USAGE, where(), "use HOST:PORT, e.g. 10.0.0.1:29500",
+			    "invalid --master '%s'", master);
+	if (rank >= n)
+		return fail(EXIT_USAGE, where(), NULL, "rank %d is not below the world size %d", rank,
+			    n);
+	int derived = job_secret(host, port, n, secret);
+	if (derived < 0)
+		return fail(EXIT_USAGE, where(), "HCCLCTL_SECRET is 32 hex digits (16 bytes)",
+			    "invalid HCCLCTL_SECRET");
+	if (derived && rank == 0 && g_opts.verbose)
+		warn_msg(where(), "no HCCLCTL_SECRET: the secret is derived from the address");
+	if (comm_root_info_make(&ri, host, port, secret, err, sizeof(err)))
+		return fail(EXIT_USAGE, where(), NULL, "--master: %s", err);
+	if (rank == 0) {
+		int tmo = o_timeout ? (int)o_timeout * 1000 : 120000;
+		if (comm_rendezvous_start(&rdv, &ri, n, tmo, err, sizeof(err)))
+			return fail(EXIT_UNKNOWN, where(), "is another job using that port?",
+				    "rank 0 cannot host the rendezvous at %s: %s", master, err);
+	}
+	int rc = rank_main(&ri, rank, n, p, err, sizeof(err));
+	if (*err)
+		fail(rc ? rc : EXIT_FAIL, where(), NULL, "%s", err);
+	if (p->json && rank != 0 && !out_json_printed()) {
+		cJSON *doc = cJSON_CreateObject();
+		cJSON_AddNumberToObject(doc, "rank", rank);
+		cJSON_AddNumberToObject(doc, "world_size", n);
+		if (*err)
+			cJSON_AddStringToObject(doc, "error", err);
+		cJSON_AddNumberToObject(doc, "exit_code", rc);
+		out_json(doc);
+	}
+	comm_rendezvous_stop(rdv);
+	return rc;
+}
+
+static int do_run(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	struct run_params p = { .coll = coll, .factor = (unsigned long)o_factor, .iters = o_iters,
+				.warmup = o_warmup, .check = (int)o_check, .root = (int)o_root,
+				.seed = 20261130, .json = g_opts.json, .launch = "local" };
+	int t = comm_dtype_parse(o_dtype), op = comm_op_parse(o_op), a = comm_algo_parse(o_algo);
+	if (t < 0)
+		return fail(EXIT_USAGE, where(), "int8 int32 int64 fp16 bf16 fp32 fp64",
+			    "unknown datatype '%s'", o_dtype);
+	if (op < 0)
+		return fail(EXIT_USAGE, where(), "sum prod max min", "unknown op '%s'", o_op);
+	if (a < 0)
+		return fail(EXIT_USAGE, where(), "auto ring rhd mesh", "unknown algo '%s'", o_algo);
+	p.dtype = (enum comm_dtype)t;
+	p.op = (enum comm_op)op;
+	p.algo = (enum comm_algo)a;
+	if (parse_size(o_min, &p.min_bytes) || parse_size(o_max, &p.max_bytes))
+		return fail(EXIT_USAGE, where(), "sizes are bytes with K, M or G, e.g. -b 8 -e 64M",
+			    "invalid size '%s'", parse_size(o_min, &p.min_bytes) ? o_min : o_max);
+	if (p.min_bytes > p.max_bytes)
+		return fail(EXIT_USAGE, where(), NULL, "-b %s is larger than -e %s", o_min, o_max);
+	if (p.max_bytes > (8ULL << 30))
+		return fail(EXIT_USAGE, where(), NULL, "-e %s: at most 8G", o_max);
+	if (p.min_bytes == 0)
+		p.min_bytes = 1;
+
+	/* Launch, first that applies. */
+	if (o_local) {
+		if (o_rank >= 0 || o_world >= 0)
+			return fail(EXIT_USAGE, where(), NULL,
+				    "--local cannot be combined with --rank/--world-size");
+		if (o_root >= o_local)
+			return fail(EXIT_USAGE, where(), NULL, "--root %ld is not a rank of %ld", o_root,
+				    o_local);
+		return local_launch(&p, (int)o_local);
+	}
+	if (o_rank >= 0 || o_world >= 0) {
+		if (o_rank < 0 || o_world < 0)
+			return fail(EXIT_USAGE, where(), NULL, "--rank and --world-size go together");
+		p.launch = "master";
+		return single_launch(&p, (int)o_rank, (int)o_world, o_master);
+	}
+	static const struct {
+		const char *rank, *size, *name;
+	} envs[] = {
+		{ "RANK", "WORLD_SIZE", "torchrun" },
+		{ "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "openmpi" },
+		{ "SLURM_PROCID", "SLURM_NTASKS", "slurm" },
+		{ "RANK_ID", "RANK_SIZE", "ascend" },
+	};
+	for (size_t i = 0; i < sizeof(envs) / sizeof(envs[0]); i++) {
+		long r = env_long(envs[i].rank), n = env_long(envs[i].size);
+		if (r == -1 && n == -1)
+			continue;
+		if (r < 0 || n < 1)
+			return fail(EXIT_USAGE, where(), NULL, "%s and %s must both be set to numbers",
+				    envs[i].rank, envs[i].size);
+		p.launch = envs[i].name;
+		const char *master = o_master;
+		char buf[300];
+		if (!master && !strcmp(envs[i].name, "torchrun") && getenv("MASTER_ADDR") &&
+		    getenv("MASTER_PORT")) {
+			snprintf(buf, sizeof(buf), "%s:%s", getenv("MASTER_ADDR"), getenv("MASTER_PORT"));
+			master = buf;
+		}
+		return single_launch(&p, (int)r, (int)n, master);
+	}
+	if (o_root >= 2)
+		return fail(EXIT_USAGE, where(), NULL, "--root %ld is not a rank of 2", o_root);
+	return local_launch(&p, 2);
+}
+
+#define RUN_LEAF(coll_)                                                                   \
+	static int run_##coll_(int argc, char **argv)                                     \
+	{                                                                                 \
+		coll = COMM_COLL_##coll_;                                                 \
+		return do_run(argc, argv);                                                \
+	}
+RUN_LEAF(ALLREDUCE)
+RUN_LEAF(ALLGATHER)
+RUN_LEAF(REDUCESCATTER)
+RUN_LEAF(BROADCAST)
+RUN_LEAF(ALLTOALL)
+RUN_LEAF(SEND)
+RUN_LEAF(BARRIER)
+
+#define LEAF(n, f, s) { .name = n, .summary = s, .run = f, .opts = run_opts, .max_args = 0 }
+const struct cmd run_commands[] = {
+	LEAF("allreduce", run_ALLREDUCE, "every rank gets the reduction of all ranks' buffers"),
+	LEAF("allgather", run_ALLGATHER, "every rank gets every rank's buffer"),
+	LEAF("reducescatter", run_REDUCESCATTER, "every rank gets its block of the reduction"),
+	LEAF("broadcast", run_BROADCAST, "every rank gets the root's buffer"),
+	LEAF("alltoall", run_ALLTOALL, "every rank sends a block to every other rank"),
+	LEAF("sendrecv", run_SEND, "each rank sends to the next and receives from the previous"),
+	LEAF("barrier", run_BARRIER, "every rank waits for all"),
+	{ 0 },
+};

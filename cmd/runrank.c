@@ -1,0 +1,262 @@
+/* The per-rank side of `hcclctl run`: sizes from -b to -e, warmup, timed iterations, the
+ * nccl-tests bandwidth columns, and the -c check against refdata's independent expectation. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "refdata.h"
+#include "run.h"
+
+double run_bus_factor(enum comm_coll coll, int n)
+{
+	switch (coll) {
+	case COMM_COLL_ALLREDUCE:
+		return 2.0 * (n - 1) / n;
+	case COMM_COLL_ALLGATHER:
+	case COMM_COLL_REDUCESCATTER:
+	case COMM_COLL_ALLTOALL:
+		return (double)(n - 1) / n;
+	default:
+		return 1.0;
+	}
+}
+
+static double now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+/* Elements each rank contributes for a row of `bytes` (nccl-tests' size: the largest
+ * buffer of the collective). */
+static size_t per_rank_count(enum comm_coll coll, size_t bytes, size_t tsize, int n)
+{
+	switch (coll) {
+	case COMM_COLL_ALLGATHER:
+	case COMM_COLL_REDUCESCATTER:
+	case COMM_COLL_ALLTOALL:
+		return bytes / tsize / (size_t)n;
+	default:
+		return bytes / tsize;
+	}
+}
+
+struct bufs {
+	void *send, *recv, *want;
+	size_t send_n, recv_n; /* elements */
+};
+
+static int once(struct comm *c, const struct run_params *p, struct bufs *b, size_t count)
+{
+	int rank = comm_rank(c), n = comm_size(c);
+	switch (p->coll) {
+	case COMM_COLL_ALLREDUCE:
+		return comm_allreduce(c, b->send, b->recv, count, p->dtype, p->op);
+	case COMM_COLL_ALLGATHER:
+		return comm_allgather(c, b->send, b->recv, count, p->dtype);
+	case COMM_COLL_REDUCESCATTER:
+		return comm_reduce_scatter(c, b->send, b->recv, count, p->dtype, p->op);
+	case COMM_COLL_BROADCAST:
+		return comm_broadcast(c, b->recv, count, p->dtype, p->root);
+	case COMM_COLL_ALLTOALL:
+		return comm_alltoall(c, b->send, b->recv, count, p->dtype);
+	case COMM_COLL_SEND:
+	case COMM_COLL_RECV: {
+		/* A ring: each rank sends to the next and receives from the previous. Even ranks
+		 * send first, odd ranks receive first, so the chain never waits on itself. */
+		if (n == 1) {
+			memcpy(b->recv, b->send, count * comm_dtype_size(p->dtype));
+			return 0;
+		}
+		int next = (rank + 1) % n, prev = (rank + n - 1) % n, rc;
+		if (rank % 2 == 0) {
+			rc = comm_send(c, b->send, count, p->dtype, next);
+			return rc ? rc : comm_recv(c, b->recv, count, p->dtype, prev);
+		}
+		rc = comm_recv(c, b->recv, count, p->dtype, prev);
+		return rc ? rc : comm_send(c, b->send, count, p->dtype, next);
+	}
+	case COMM_COLL_BARRIER:
+		return comm_barrier(c);
+	case COMM_COLL_COUNT:
+		break;
+	}
+	return COMM_E_INVAL;
+}
+
+/* Fresh input, and the expected output computed without libcomm. */
+static void prepare(const struct run_params *p, struct bufs *b, int rank, int n, size_t count)
+{
+	enum comm_dtype t = p->dtype;
+	switch (p->coll) {
+	case COMM_COLL_ALLREDUCE:
+		ref_fill(t, p->op, p->seed, rank, b->send, 0, count);
+		for (size_t i = 0; i < count; i++)
+			ref_reduced(t, p->op, p->seed, n, i, b->want, i);
+		break;
+	case COMM_COLL_ALLGATHER:
+		ref_fill(t, p->op, p->seed, rank, b->send, 0, count);
+		for (int r = 0; r < n; r++)
+			for (size_t i = 0; i < count; i++)
+				ref_store(t, b->want, (size_t)r * count + i,
+					  ref_value(p->seed, r, i, p->op));
+		break;
+	case COMM_COLL_REDUCESCATTER:
+		ref_fill(t, p->op, p->seed, rank, b->send, 0, count * (size_t)n);
+		for (size_t i = 0; i < count; i++)
+			ref_reduced(t, p->op, p->seed, n, (size_t)rank * count + i, b->want, i);
+		break;
+	case COMM_COLL_BROADCAST:
+		if (rank == p->root)
+			ref_fill(t, p->op, p->seed, rank, b->recv, 0, count);
+		else
+			memset(b->recv, 0, count * comm_dtype_size(t));
+		ref_fill(t, p->op, p->seed, p->root, b->want, 0, count);
+		break;
+	case COMM_COLL_ALLTOALL:
+		ref_fill(t, p->op, p->seed, rank, b->send, 0, count * (size_t)n);
+		for (int j = 0; j < n; j++)
+			for (size_t i = 0; i < count; i++)
+				ref_store(t, b->want, (size_t)j * count + i,
+					  ref_value(p->seed, j, (size_t)rank * count + i, p->op));
+		break;
+	case COMM_COLL_SEND:
+	case COMM_COLL_RECV:
+		ref_fill(t, p->op, p->seed, rank, b->send, 0, count);
+		ref_fill(t, p->op, p->seed, (rank + n - 1) % n, b->want, 0, count);
+		break;
+	default:
+		break;
+	}
+}
+
+static size_t out_count(const struct run_params *p, size_t count, int n)
+{
+	switch (p->coll) {
+	case COMM_COLL_ALLGATHER:
+	case COMM_COLL_ALLTOALL:
+		return count * (size_t)n;
+	case COMM_COLL_BARRIER:
+		return 0;
+	default:
+		return count;
+	}
+}
+
+int run_sweep(struct comm *c, const struct run_params *p, run_row_fn row_fn, void *arg,
+	      struct run_row **rows_out, size_t *nrows_out, char *first_wrong, size_t len)
+{
+	int rank = comm_rank(c), n = comm_size(c), rc = 0;
+	size_t tsize = comm_dtype_size(p->dtype);
+	size_t maxcount = per_rank_count(p->coll, p->max_bytes, tsize, n);
+	size_t bufn = maxcount * (size_t)n + 1; /* big enough for every collective's buffers */
+	struct bufs b = { 0 };
+	struct run_row *rows = NULL;
+	size_t nrows = 0, cap = 0;
+	int any_wrong = 0;
+
+	*first_wrong = 0;
+	b.send = calloc(bufn, tsize);
+	b.recv = calloc(bufn, tsize);
+	b.want = calloc(bufn, tsize);
+	if (!b.send || !b.recv || !b.want) {
+		rc = COMM_E_NOMEM;
+		snprintf(first_wrong, len, "cannot allocate 3 x %zu bytes of buffers", bufn * tsize);
+		goto out;
+	}
+	unsigned long long bytes = p->min_bytes;
+	for (;;) {
+		if (p->coll == COMM_COLL_BARRIER)
+			bytes = 0;
+		size_t count = per_rank_count(p->coll, (size_t)bytes, tsize, n);
+		if (nrows == cap) {
+			cap = cap ? cap * 2 : 32;
+			struct run_row *nr = realloc(rows, cap * sizeof(*rows));
+			if (!nr) {
+				rc = COMM_E_NOMEM;
+				goto out;
+			}
+			rows = nr;
+		}
+		struct run_row *row = &rows[nrows++];
+		memset(row, 0, sizeof(*row));
+		row->count = out_count(p, count, n);
+		row->bytes = p->coll == COMM_COLL_BARRIER ? 0 :
+			     (p->coll == COMM_COLL_ALLREDUCE || p->coll == COMM_COLL_BROADCAST ||
+			      p->coll == COMM_COLL_SEND) ? count * tsize :
+							    count * tsize * (size_t)n;
+		prepare(p, &b, rank, n, count);
+		for (long w = 0; w < p->warmup && !rc; w++)
+			rc = once(c, p, &b, count);
+		if (rc)
+			goto out;
+		/* The check runs on the output of one clean call; timed calls come after. */
+		long long wrong = -1;
+		if (p->check) {
+			prepare(p, &b, rank, n, count);
+			rc = once(c, p, &b, count);
+			if (rc)
+				goto out;
+			size_t first;
+			size_t oc = out_count(p, count, n);
+			wrong = (long long)ref_compare(p->dtype, b.recv, b.want, oc, &first);
+			if (wrong && !*first_wrong) {
+				char e[64], g[64];
+				ref_format(p->dtype, b.want, first, e, sizeof(e));
+				ref_format(p->dtype, b.recv, first, g, sizeof(g));
+				snprintf(first_wrong, len,
+					 "rank %d: %lld wrong of %zu at size %zu: first at element %zu: "
+					 "expected %s, got %s",
+					 rank, wrong, oc, row->bytes, first, e, g);
+			}
+		}
+		rc = comm_barrier(c);
+		if (rc)
+			goto out;
+		double t0 = now_us();
+		for (long it = 0; it < p->iters && !rc; it++)
+			rc = once(c, p, &b, count);
+		if (rc)
+			goto out;
+		double per = (now_us() - t0) / (double)(p->iters > 0 ? p->iters : 1);
+		row->algo = comm_last_algo(c);
+		/* Report the slowest rank's time and the total of wrong elements, as every rank
+		 * must agree on them. */
+		double tmax = per;
+		rc = comm_allreduce(c, &tmax, &tmax, 1, COMM_FP64, COMM_MAX);
+		int64_t w64 = wrong < 0 ? 0 : wrong;
+		if (!rc)
+			rc = comm_allreduce(c, &w64, &w64, 1, COMM_INT64, COMM_SUM);
+		if (rc)
+			goto out;
+		row->time_us = tmax;
+		row->wrong = p->check ? (long long)w64 : -1;
+		row->algbw = tmax > 0 ? (double)row->bytes / (tmax * 1e3) : 0;
+		row->busbw = row->algbw * run_bus_factor(p->coll, n);
+		if (w64)
+			any_wrong = 1;
+		if (rank == 0 && row_fn)
+			row_fn(p, n, row, arg);
+		if (p->coll == COMM_COLL_BARRIER || bytes >= p->max_bytes)
+			break;
+		unsigned long long next = bytes * p->factor;
+		bytes = next > p->max_bytes || next <= bytes ? p->max_bytes : next;
+	}
+out:
+	free(b.send);
+	free(b.recv);
+	free(b.want);
+	if (rc && rows) {
+		free(rows);
+		rows = NULL;
+		nrows = 0;
+	}
+	*rows_out = rows;
+	*nrows_out = nrows;
+	if (rc)
+		return rc;
+	return any_wrong ? 1 : 0;
+}

@@ -1,0 +1,82 @@
+/* The boundary between the collective algorithms (ring, rhd, mesh, auto, reduce kernels) and
+ * the engine (bootstrap, transport, progress, deadlines). Algorithms see a communicator only
+ * through this header: its rank, size, and a step-wise full-duplex exchange with peers. */
+#ifndef LIBCOMM_ALGO_H
+#define LIBCOMM_ALGO_H
+
+#include "libcomm/libcomm.h"
+
+/* One transfer of a step: send slen bytes to peer and/or receive rlen bytes from peer.
+ * sbuf NULL/slen 0: receive only; rbuf NULL/rlen 0: send only. */
+struct comm__xfer {
+	int peer;
+	const void *sbuf;
+	size_t slen;
+	void *rbuf;
+	size_t rlen;
+};
+
+/* What the engine hands to an algorithm for one collective. */
+struct comm__ctx {
+	struct comm *comm; /* opaque to algorithms */
+	int rank, nranks;
+	void *scratch;     /* engine-owned scratch, scratch_len bytes, reused across calls */
+	size_t scratch_len;
+	/* Runs all transfers of one step concurrently (sends and receives in flight together)
+	 * and returns when every one has completed: 0, or a comm_status with the message
+	 * (naming the peer, this step number and bytes moved) recorded by the engine. */
+	int (*exchange)(struct comm__ctx *ctx, int step, struct comm__xfer *x, size_t n);
+	/* Asks for scratch of at least len bytes (reallocated outside the hot path). */
+	int (*need_scratch)(struct comm__ctx *ctx, size_t len);
+};
+
+/* ---- reduce kernels (reduce.c): dst[i] = dst[i] op src[i]. fp16/bf16 reduced in fp32,
+ * rounded to nearest even. Vectorised where the compiler can; F16C detected at run time. */
+void comm__reduce(enum comm_dtype t, enum comm_op op, void *dst, const void *src, size_t count);
+/* dst[i] = a[i] op b[i] (out of place, so algorithms avoid a copy). */
+void comm__reduce3(enum comm_dtype t, enum comm_op op, void *dst, const void *a, const void *b,
+		   size_t count);
+float comm__fp16_to_fp32(uint16_t h);
+uint16_t comm__fp32_to_fp16(float f);
+float comm__bf16_to_fp32(uint16_t h);
+uint16_t comm__fp32_to_bf16(float f);
+
+/* ---- algorithms: each in its own file, no allocation on the hot path beyond
+ * need_scratch. Counts are elements; send == recv means in place. All ranks call with the
+ * same arguments (the engine has checked the fingerprint before calling). ---- */
+int comm__allreduce_ring(struct comm__ctx *x, const void *send, void *recv, size_t count,
+			 enum comm_dtype t, enum comm_op op);
+int comm__allreduce_rhd(struct comm__ctx *x, const void *send, void *recv, size_t count,
+			enum comm_dtype t, enum comm_op op);
+int comm__allreduce_mesh(struct comm__ctx *x, const void *send, void *recv, size_t count,
+			 enum comm_dtype t, enum comm_op op);
+int comm__allgather_ring(struct comm__ctx *x, const void *send, void *recv, size_t count,
+			 enum comm_dtype t);
+int comm__allgather_rhd(struct comm__ctx *x, const void *send, void *recv, size_t count,
+			enum comm_dtype t);
+int comm__allgather_mesh(struct comm__ctx *x, const void *send, void *recv, size_t count,
+			 enum comm_dtype t);
+int comm__reduce_scatter_ring(struct comm__ctx *x, const void *send, void *recv, size_t count,
+			      enum comm_dtype t, enum comm_op op);
+int comm__reduce_scatter_rhd(struct comm__ctx *x, const void *send, void *recv, size_t count,
+			     enum comm_dtype t, enum comm_op op);
+int comm__reduce_scatter_mesh(struct comm__ctx *x, const void *send, void *recv, size_t count,
+			      enum comm_dtype t, enum comm_op op);
+int comm__broadcast_ring(struct comm__ctx *x, void *buf, size_t count, enum comm_dtype t,
+			 int root); /* pipelined chain */
+int comm__broadcast_rhd(struct comm__ctx *x, void *buf, size_t count, enum comm_dtype t,
+			int root); /* binomial tree */
+int comm__broadcast_mesh(struct comm__ctx *x, void *buf, size_t count, enum comm_dtype t,
+			 int root);
+int comm__alltoall_mesh(struct comm__ctx *x, const void *send, void *recv, size_t count,
+			enum comm_dtype t); /* pairwise exchange, nranks-1 steps */
+int comm__barrier_rhd(struct comm__ctx *x); /* dissemination */
+
+/* Auto selection by collective, bytes and world size; the fixed choice when algo != AUTO
+ * (an algorithm a collective lacks falls back to the nearest one that exists). */
+enum comm_algo comm__select(enum comm_coll coll, size_t bytes, int nranks, enum comm_algo algo);
+/* Runs coll with the selected algorithm. */
+int comm__run(struct comm__ctx *x, enum comm_coll coll, enum comm_algo algo, const void *send,
+	      void *recv, size_t count, enum comm_dtype t, enum comm_op op, int root);
+
+#endif

@@ -1,0 +1,517 @@
+/* The rendezvous: a background thread that authenticates every connection, collects one hello
+ * per rank, checks them against each other, and answers every waiting rank with the address
+ * book or one named error. Also the rank's side of it (comm__boot_connect, comm__boot_hello).
+ *
+ * The server is a single thread over poll(): the listening socket and a stop pipe. An accepted
+ * connection has COMM__HANDSHAKE_MS to authenticate and say hello, so a stray connection delays
+ * the others by at most that and is counted and recorded, never mixed into the job. Once the
+ * rendezvous has an outcome (book sent, or failed) later connections get that outcome too. */
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "libcomm/internal.h"
+
+struct rconn {
+	int fd;
+	char from[COMM__ADDR_MAX + 8];
+	struct comm__hello h;
+};
+
+struct comm_rendezvous {
+	pthread_t th;
+	int lfd, stop_pipe[2];
+	int nranks, timeout_ms;
+	unsigned char secret[COMM__SECRET_LEN];
+	char where[COMM__HOST_MAX + 8];
+	/* read by the caller while the thread runs */
+	pthread_mutex_t mu;
+	unsigned refused;
+	char last_refusal[COMM_ERRLEN];
+	/* the thread's own */
+	struct rconn *conns;
+	int nconns;
+	bool resolved;
+	int status;
+	char msg[COMM_ERRLEN];
+	uint64_t id;
+	int64_t start;
+};
+
+static void refuse_log(struct comm_rendezvous *r, const char *from, const char *why)
+{
+	pthread_mutex_lock(&r->mu);
+	r->refused++;
+	snprintf(r->last_refusal, sizeof(r->last_refusal), "refused connection from %.64s: %.400s",
+		 from, why);
+	pthread_mutex_unlock(&r->mu);
+}
+
+static void reply_status(struct comm_rendezvous *r, int fd, int status, const char *msg)
+{
+	unsigned char buf[COMM__CTRL_MAX];
+	size_t len = 0;
+	if (comm__status_encode(status, msg, buf, sizeof(buf), &len) == 0)
+		(void)comm__io_send_frame(fd, COMM__F_REFUSE, 0, buf, len,
+					  comm__now_ms() + COMM__HANDSHAKE_MS, r->stop_pipe[0]);
+}
+
+/* Ends the rendezvous with an error for every waiting rank. */
+__attribute__((format(printf, 3, 4))) static void fail_all(struct comm_rendezvous *r, int status,
+							    const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->msg, sizeof(r->msg), fmt, ap);
+	va_end(ap);
+	r->resolved = true;
+	r->status = status;
+	for (int i = 0; i < r->nconns; i++) {
+		reply_status(r, r->conns[i].fd, status, r->msg);
+		close(r->conns[i].fd);
+	}
+	r->nconns = 0;
+}
+
+static size_t appendf(char *buf, size_t len, size_t at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static size_t appendf(char *buf, size_t len, size_t at, const char *fmt, ...)
+{
+	if (at >= len)
+		return at;
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(buf + at, len - at, fmt, ap);
+	va_end(ap);
+	return k < 0 ? at : at + (size_t)k;
+}
+
+/* "1, 3-5, 9" for the ranks with seen[r] == 0. */
+static void list_missing(const bool *seen, int n, char *out, size_t len)
+{
+	size_t at = 0;
+	out[0] = '\0';
+	for (int r = 0; r < n; r++) {
+		if (seen[r])
+			continue;
+		int e = r;
+		while (e + 1 < n && !seen[e + 1])
+			e++;
+		at = appendf(out, len, at, "%s%d", at ? ", " : "", r);
+		if (e > r)
+			at = appendf(out, len, at, "-%d", e);
+		r = e;
+	}
+}
+
+static void resolve_timeout(struct comm_rendezvous *r)
+{
+	bool *seen = calloc((size_t)r->nranks, sizeof(*seen));
+	char miss[COMM_ERRLEN / 2] = "?";
+	int nmiss = r->nranks;
+	if (seen) {
+		for (int i = 0; i < r->nconns; i++)
+			if (!seen[r->conns[i].h.rank]) {
+				seen[r->conns[i].h.rank] = true;
+				nmiss--;
+			}
+		list_missing(seen, r->nranks, miss, sizeof(miss));
+		free(seen);
+	}
+	fail_all(r, COMM_E_TIMEOUT,
+		 "rendezvous at %s timed out after %.1f s: %d of %d ranks never said hello: rank%s %s",
+		 r->where, (double)(comm__now_ms() - r->start) / 1000.0, nmiss, r->nranks,
+		 nmiss == 1 ? "" : "s", miss);
+}
+
+/* Checks a new hello against the rendezvous and the earlier ones: 0 or failed. */
+static int check_hello(struct comm_rendezvous *r, const struct rconn *c)
+{
+	const struct comm__hello *h = &c->h;
+	if (h->version != COMM_PROTOCOL_VERSION) {
+		fail_all(r, COMM_E_BOOTSTRAP,
+			 "protocol version mismatch: rank %d (host %s) speaks %u, the rendezvous %d",
+			 h->rank, h->host, h->version, COMM_PROTOCOL_VERSION);
+		return -1;
+	}
+	if (h->nranks != r->nranks) {
+		int other = -1;
+		for (int i = 0; i < r->nconns; i++)
+			if (r->conns[i].h.nranks == r->nranks) {
+				other = i;
+				break;
+			}
+		if (other >= 0)
+			fail_all(r, COMM_E_BOOTSTRAP,
+				 "world size disagreement: rank %d (host %s) says %d ranks but rank %d "
+				 "(host %s) and the rendezvous say %d",
+				 h->rank, h->host, h->nranks, r->conns[other].h.rank,
+				 r->conns[other].h.host, r->nranks);
+		else
+			fail_all(r, COMM_E_BOOTSTRAP,
+				 "world size disagreement: rank %d (host %s) says %d ranks but the "
+				 "rendezvous expects %d",
+				 h->rank, h->host, h->nranks, r->nranks);
+		return -1;
+	}
+	for (int i = 0; i < r->nconns; i++) {
+		const struct comm__hello *o = &r->conns[i].h;
+		if (o->rank == h->rank && &r->conns[i] != c) {
+			fail_all(r, COMM_E_BOOTSTRAP,
+				 "duplicate rank %d: said hello from host %s (%s) and from host %s (%s)",
+				 h->rank, o->host, r->conns[i].from, h->host, c->from);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* All hellos are in: the digests must agree, then everyone gets the book. */
+static void resolve_full(struct comm_rendezvous *r)
+{
+	int n = r->nconns, best = 0, bestcnt = 0;
+	for (int i = 0; i < n; i++) { /* the majority digest; ties go to the lowest rank's */
+		int cnt = 0;
+		for (int j = 0; j < n; j++)
+			cnt += strcmp(r->conns[i].h.digest, r->conns[j].h.digest) == 0;
+		if (cnt > bestcnt || (cnt == bestcnt && r->conns[i].h.rank < r->conns[best].h.rank)) {
+			best = i;
+			bestcnt = cnt;
+		}
+	}
+	if (bestcnt != n) {
+		char odd[COMM_ERRLEN / 2];
+		size_t at = 0;
+		int shown = 0;
+		odd[0] = '\0';
+		for (int rk = 0; rk < r->nranks; rk++)
+			for (int i = 0; i < n; i++) {
+				const struct comm__hello *h = &r->conns[i].h;
+				if (h->rank != rk || strcmp(h->digest, r->conns[best].h.digest) == 0)
+					continue;
+				if (shown++ < 4)
+					at = appendf(odd, sizeof(odd), at, "%srank %d (host %s) has %.16s",
+						     at ? ", " : "", h->rank, h->host,
+						     h->digest[0] ? h->digest : "none");
+			}
+		if (shown > 4)
+			appendf(odd, sizeof(odd), at, " and %d more", shown - 4);
+		const struct comm__hello *m = &r->conns[best].h;
+		fail_all(r, COMM_E_BOOTSTRAP,
+			 "rank-table digest mismatch: %s, but rank %d (host %s)%s has %.16s", odd,
+			 m->rank, m->host, bestcnt > 1 ? " and the majority" : "",
+			 m->digest[0] ? m->digest : "none");
+		return;
+	}
+	struct comm__book_entry *e = calloc((size_t)n, sizeof(*e));
+	size_t cap = comm__book_size(n), len = 0;
+	unsigned char *buf = malloc(cap);
+	if (!e || !buf) {
+		free(e);
+		free(buf);
+		fail_all(r, COMM_E_NOMEM, "rendezvous: out of memory for the address book");
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct comm__hello *h = &r->conns[i].h;
+		struct comm__book_entry *b = &e[h->rank];
+		b->rank = h->rank;
+		b->port = h->port;
+		comm__strlcpy(b->host, h->host, sizeof(b->host));
+		comm__strlcpy(b->addr, h->addr, sizeof(b->addr));
+	}
+	if (comm__book_encode(r->id, e, n, buf, cap, &len)) {
+		free(e);
+		free(buf);
+		fail_all(r, COMM_E_PROTO, "rendezvous: cannot encode the address book");
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		(void)comm__io_send_frame(r->conns[i].fd, COMM__F_BOOK, 0, buf, len,
+					  comm__now_ms() + COMM__HANDSHAKE_MS, r->stop_pipe[0]);
+		close(r->conns[i].fd);
+	}
+	r->nconns = 0;
+	r->resolved = true;
+	r->status = 0;
+	snprintf(r->msg, sizeof(r->msg), "rendezvous at %s is complete: all %d ranks said hello",
+		 r->where, r->nranks);
+	free(e);
+	free(buf);
+}
+
+static void serve_conn(struct comm_rendezvous *r, int fd, const char *from)
+{
+	char why[COMM_ERRLEN];
+	int64_t dl = comm__now_ms() + COMM__HANDSHAKE_MS;
+	int rc = comm__auth_server(fd, r->secret, dl, r->stop_pipe[0], why, sizeof(why));
+	if (rc) {
+		refuse_log(r, from, why);
+		if (rc == -2)
+			comm__auth_refuse(fd, dl, r->stop_pipe[0]);
+		close(fd);
+		return;
+	}
+	struct comm__hdr h;
+	unsigned char buf[COMM__HELLO_MAX];
+	struct rconn c = { .fd = fd };
+	comm__strlcpy(c.from, from, sizeof(c.from));
+	rc = comm__io_recv_frame(fd, &h, buf, sizeof(buf), dl, r->stop_pipe[0], why, sizeof(why));
+	if (!rc && h.type != COMM__F_HELLO) {
+		snprintf(why, sizeof(why), "expected a hello frame, got %s", comm__frame_name(h.type));
+		rc = -EPROTO;
+	}
+	if (!rc && comm__hello_decode(buf, (size_t)h.len, &c.h, why, sizeof(why)))
+		rc = -EPROTO;
+	if (rc) {
+		if (rc != -EPROTO)
+			snprintf(why, sizeof(why), "no hello: %s",
+				 rc == -ECONNRESET ? "connection closed" : strerror(-rc));
+		refuse_log(r, from, why);
+		reply_status(r, fd, COMM_E_PROTO, why);
+		close(fd);
+		return;
+	}
+	if (r->resolved) {
+		reply_status(r, fd, r->status ? r->status : COMM_E_BOOTSTRAP, r->msg);
+		close(fd);
+		return;
+	}
+	if (r->nconns >= r->nranks) { /* cannot happen: full means resolved */
+		reply_status(r, fd, COMM_E_BOOTSTRAP, "rendezvous: too many hellos");
+		close(fd);
+		return;
+	}
+	r->conns[r->nconns++] = c;
+	if (check_hello(r, &r->conns[r->nconns - 1]))
+		return;
+	if (r->nconns == r->nranks)
+		resolve_full(r);
+}
+
+static void *serve(void *arg)
+{
+	struct comm_rendezvous *r = arg;
+	int64_t deadline = r->start + r->timeout_ms;
+	for (;;) {
+		struct pollfd pf[2] = { { r->lfd, POLLIN, 0 }, { r->stop_pipe[0], POLLIN, 0 } };
+		int wait = -1;
+		if (!r->resolved) {
+			int64_t left = deadline - comm__now_ms();
+			wait = left > 0 ? (int)left : 0;
+		}
+		int n = poll(pf, 2, wait);
+		if (n < 0 && errno != EINTR)
+			break; /* cannot happen with valid fds; the ranks will time out */
+		if (pf[1].revents)
+			break;
+		if (!r->resolved && comm__now_ms() >= deadline) {
+			resolve_timeout(r);
+			continue;
+		}
+		if (n <= 0 || !(pf[0].revents & POLLIN))
+			continue;
+		for (;;) {
+			int fd;
+			char from[COMM__ADDR_MAX + 8];
+			if (comm__tcp_ops.accept(r->lfd, &fd, from, sizeof(from)))
+				break;
+			serve_conn(r, fd, from);
+		}
+	}
+	for (int i = 0; i < r->nconns; i++) {
+		reply_status(r, r->conns[i].fd, COMM_E_BOOTSTRAP, "rendezvous stopped");
+		close(r->conns[i].fd);
+	}
+	r->nconns = 0;
+	return NULL;
+}
+
+int comm_rendezvous_start(struct comm_rendezvous **out, struct comm_root_info *ri, int nranks,
+			  int timeout_ms, char *err, size_t errlen)
+{
+	struct comm__token t;
+	struct comm_rendezvous *r = NULL;
+	int rc;
+	if (!out || !ri)
+		return comm__errf(err, errlen, COMM_E_INVAL, "rendezvous: missing argument");
+	*out = NULL;
+	if (nranks < 1 || nranks > COMM__MAX_RANKS)
+		return comm__errf(err, errlen, COMM_E_INVAL, "rendezvous: world size %d out of range",
+				  nranks);
+	if (timeout_ms <= 0)
+		return comm__errf(err, errlen, COMM_E_INVAL, "rendezvous: timeout %d ms", timeout_ms);
+	rc = comm__token_parse(ri->token, &t, err, errlen);
+	if (rc)
+		return rc;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return comm__errf(err, errlen, COMM_E_NOMEM, "rendezvous: out of memory");
+	r->lfd = r->stop_pipe[0] = r->stop_pipe[1] = -1;
+	r->nranks = nranks;
+	r->timeout_ms = timeout_ms;
+	memcpy(r->secret, t.secret, sizeof(r->secret));
+	pthread_mutex_init(&r->mu, NULL);
+	r->conns = calloc((size_t)nranks, sizeof(*r->conns));
+	if (!r->conns) {
+		rc = comm__errf(err, errlen, COMM_E_NOMEM, "rendezvous: out of memory");
+		goto fail_mem;
+	}
+	if (getrandom(&r->id, sizeof(r->id), 0) != sizeof(r->id))
+		r->id = (uint64_t)comm__now_ms() * 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid();
+	int port = t.port;
+	char why[COMM_ERRLEN];
+	rc = comm__tcp_ops.listen(t.host, &port, &r->lfd, why, sizeof(why));
+	if (rc) {
+		rc = comm__errf(err, errlen, COMM_E_SYS, "rendezvous: %s", why);
+		goto fail_mem;
+	}
+	if (pipe2(r->stop_pipe, O_CLOEXEC | O_NONBLOCK)) {
+		rc = comm__errf(err, errlen, COMM_E_SYS, "rendezvous: pipe: %s", strerror(errno));
+		goto fail_listen;
+	}
+	if (port != t.port) { /* write the ephemeral port back into the token */
+		struct comm_root_info nri;
+		rc = comm_root_info_make(&nri, t.host, port, t.secret, err, errlen);
+		if (rc)
+			goto fail_pipe;
+		*ri = nri;
+	}
+	snprintf(r->where, sizeof(r->where), "%s:%d", t.host, port);
+	r->start = comm__now_ms();
+	rc = pthread_create(&r->th, NULL, serve, r);
+	if (rc) {
+		rc = comm__errf(err, errlen, COMM_E_SYS, "rendezvous: thread: %s", strerror(rc));
+		goto fail_pipe;
+	}
+	*out = r;
+	return 0;
+
+fail_pipe:
+	close(r->stop_pipe[0]);
+	close(r->stop_pipe[1]);
+fail_listen:
+	close(r->lfd);
+fail_mem:
+	pthread_mutex_destroy(&r->mu);
+	free(r->conns);
+	free(r);
+	return rc;
+}
+
+void comm_rendezvous_stop(struct comm_rendezvous *r)
+{
+	if (!r)
+		return;
+	char b = 1;
+	while (write(r->stop_pipe[1], &b, 1) < 0 && errno == EINTR)
+		;
+	pthread_join(r->th, NULL);
+	close(r->lfd);
+	close(r->stop_pipe[0]);
+	close(r->stop_pipe[1]);
+	pthread_mutex_destroy(&r->mu);
+	free(r->conns);
+	free(r);
+}
+
+unsigned comm_rendezvous_refused(struct comm_rendezvous *r, char *why, size_t whylen)
+{
+	if (!r)
+		return 0;
+	pthread_mutex_lock(&r->mu);
+	unsigned n = r->refused;
+	if (why && whylen)
+		comm__strlcpy(why, r->last_refusal, whylen);
+	pthread_mutex_unlock(&r->mu);
+	return n;
+}
+
+/* ---- the rank's side ---- */
+
+int comm__boot_connect(const struct comm__token *t, int64_t deadline, int *fd_out,
+		       char *local_addr, size_t addrlen, char *err, size_t errlen)
+{
+	char why[COMM_ERRLEN] = "";
+	int delay = 20, fd = -1, rc;
+	for (;;) { /* the rendezvous may not be listening yet: retry until the deadline */
+		rc = comm__tcp_ops.connect(t->host, t->port, deadline, &fd, why, sizeof(why));
+		if (rc == 0)
+			break;
+		if ((rc != -ECONNREFUSED && rc != -ETIMEDOUT && rc != -ENETUNREACH &&
+		     rc != -EHOSTUNREACH) ||
+		    comm__now_ms() + delay >= deadline)
+			return comm__errf(err, errlen,
+					  rc == -ETIMEDOUT || rc == -ECONNREFUSED ? COMM_E_TIMEOUT
+										  : COMM_E_SYS,
+					  "bootstrap: no rendezvous at %s:%d before the deadline: %s",
+					  t->host, t->port, why);
+		usleep((useconds_t)delay * 1000);
+		delay = delay < 500 ? delay * 2 : 500;
+	}
+	rc = comm__auth_client(fd, t->secret, deadline, why, sizeof(why));
+	if (rc) {
+		close(fd);
+		return comm__errf(err, errlen, rc, "bootstrap: rendezvous at %s:%d: %s", t->host,
+				  t->port, why);
+	}
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	local_addr[0] = '\0';
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0)
+		getnameinfo((struct sockaddr *)&ss, sl, local_addr, (socklen_t)addrlen, NULL, 0,
+			    NI_NUMERICHOST);
+	*fd_out = fd;
+	return 0;
+}
+
+int comm__boot_hello(int fd, const struct comm__hello *h, int64_t deadline, uint64_t *id,
+		     struct comm__book_entry *book, char *err, size_t errlen)
+{
+	unsigned char hb[COMM__HELLO_MAX];
+	size_t len = 0;
+	char why[COMM_ERRLEN];
+	if (comm__hello_encode(h, hb, sizeof(hb), &len))
+		return comm__errf(err, errlen, COMM_E_INVAL, "bootstrap: hello does not encode");
+	int rc = comm__io_send_frame(fd, COMM__F_HELLO, (uint32_t)h->rank, hb, len, deadline, -1);
+	if (rc)
+		return comm__errf(err, errlen, COMM_E_PEER, "bootstrap: cannot send hello: %s",
+				  strerror(-rc));
+	size_t cap = comm__book_size(h->nranks);
+	unsigned char *buf = malloc(cap < COMM__CTRL_MAX ? COMM__CTRL_MAX : cap);
+	if (!buf)
+		return comm__errf(err, errlen, COMM_E_NOMEM, "bootstrap: out of memory");
+	struct comm__hdr fh;
+	rc = comm__io_recv_frame(fd, &fh, buf, cap < COMM__CTRL_MAX ? COMM__CTRL_MAX : cap, deadline,
+				 -1, why, sizeof(why));
+	if (rc == -ETIMEDOUT) {
+		rc = comm__errf(err, errlen, COMM_E_TIMEOUT,
+				"bootstrap: timed out waiting for the rendezvous to hear from all %d "
+				"ranks",
+				h->nranks);
+	} else if (rc == -EPROTO) {
+		rc = comm__errf(err, errlen, COMM_E_PROTO, "bootstrap: %s", why);
+	} else if (rc) {
+		rc = comm__errf(err, errlen, COMM_E_PEER,
+				"bootstrap: rendezvous closed the connection: %s", strerror(-rc));
+	} else if (fh.type == COMM__F_REFUSE) {
+		int st;
+		char msg[COMM__MSG_MAX];
+		if (comm__status_decode(buf, (size_t)fh.len, &st, msg, sizeof(msg), why, sizeof(why)))
+			rc = comm__errf(err, errlen, COMM_E_PROTO, "bootstrap: %s", why);
+		else
+			rc = comm__errf(err, errlen, st, "bootstrap: %s", msg);
+	} else if (fh.type != COMM__F_BOOK) {
+		rc = comm__errf(err, errlen, COMM_E_PROTO, "bootstrap: expected the address book, got %s",
+				comm__frame_name(fh.type));
+	} else if (comm__book_decode(buf, (size_t)fh.len, h->nranks, id, book, why, sizeof(why))) {
+		rc = comm__errf(err, errlen, COMM_E_PROTO, "bootstrap: %s", why);
+	}
+	free(buf);
+	return rc;
+}

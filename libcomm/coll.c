@@ -1,0 +1,513 @@
+/* The public collective entry points. Each operation: check the arguments, start the clock
+ * (exec deadline), exchange fingerprints so every rank agrees on what it is doing (or all fail
+ * naming the field), then run the selected algorithm through comm__run. Non-blocking calls go
+ * to a per-communicator worker thread that runs them in submission order; once it exists,
+ * blocking calls queue behind it too, so the order on the wire is the order of the calls. */
+#include <errno.h>
+
+#include "libcomm/internal.h"
+
+struct op {
+	int coll;
+	const void *send;
+	void *recv;
+	size_t count;
+	enum comm_dtype t;
+	enum comm_op op;
+	int root; /* broadcast root, or the peer of send/recv */
+};
+
+struct comm_req {
+	struct comm *c;
+	struct op op;
+	struct comm_req *next;
+	int status;
+	bool done;
+	char err[COMM_ERRLEN];
+};
+
+int comm__ctx_exchange(struct comm__ctx *ctx, int step, struct comm__xfer *x, size_t n)
+{
+	struct comm *c = ctx->comm;
+	return comm__exchange(c, COMM__F_DATA, step, x, n, c->cur_seq);
+}
+
+int comm__ctx_need_scratch(struct comm__ctx *ctx, size_t len)
+{
+	struct comm *c = ctx->comm;
+	if (len <= c->scratch_len)
+		return 0;
+	void *p = realloc(c->scratch, len);
+	if (!p)
+		return comm__fail(c, COMM_E_NOMEM, "out of memory for %zu bytes of scratch", len);
+	c->scratch = p;
+	c->scratch_len = len;
+	ctx->scratch = p;
+	ctx->scratch_len = len;
+	return 0;
+}
+
+static int p2p(int coll)
+{
+	return coll == COMM_COLL_SEND || coll == COMM_COLL_RECV;
+}
+
+static int validate(struct comm *c, const struct op *o)
+{
+	char pre[COMM_ERRLEN];
+	snprintf(pre, sizeof(pre), "rank %d (host %s): %s", c->rank, c->host,
+		 comm__op_display(o->coll));
+	if (o->coll == COMM_COLL_BARRIER)
+		return 0;
+	if ((unsigned)o->t >= COMM_DTYPE_COUNT)
+		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_INVAL, "%s: dtype %d unknown",
+				  pre, (int)o->t);
+	if ((unsigned)o->op >= COMM_OP_COUNT)
+		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_INVAL, "%s: op %d unknown",
+				  pre, (int)o->op);
+	size_t es = comm_dtype_size(o->t), mult = 1;
+	if (o->coll == COMM_COLL_ALLGATHER || o->coll == COMM_COLL_ALLTOALL ||
+	    o->coll == COMM_COLL_REDUCESCATTER)
+		mult = (size_t)c->nranks;
+	if (o->count > SIZE_MAX / es / mult)
+		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_INVAL,
+				  "%s: count %zu overflows", pre, o->count);
+	if (o->count && (!o->recv || (!o->send && o->coll != COMM_COLL_BROADCAST)))
+		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_INVAL, "%s: NULL buffer",
+				  pre);
+	if (o->coll == COMM_COLL_BROADCAST && (o->root < 0 || o->root >= c->nranks))
+		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_INVAL,
+				  "%s: root %d not in 0..%d", pre, o->root, c->nranks - 1);
+	if (p2p(o->coll) && (o->root < 0 || o->root >= c->nranks || o->root == c->rank))
+		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_INVAL,
+				  "%s: peer %d is not another rank of 0..%d", pre, o->root,
+				  c->nranks - 1);
+	return 0;
+}
+
+enum { F_COLL, F_SEQ, F_COUNT, F_DTYPE, F_OP, F_ROOT, F_ALGO, F_END };
+static const char *const field_name[F_END] = { "collective", "sequence number", "count",
+					       "dtype",      "op",              "root",
+					       "algorithm" };
+
+static uint64_t field(const struct comm__fp *f, int k)
+{
+	switch (k) {
+	case F_COLL: return f->coll;
+	case F_SEQ: return f->seq;
+	case F_COUNT: return f->count;
+	case F_DTYPE: return f->dtype;
+	case F_OP: return f->op;
+	case F_ROOT: return (uint64_t)(uint32_t)f->root;
+	default: return f->algo;
+	}
+}
+
+static void show(const struct comm__fp *f, int k, char *buf, size_t len)
+{
+	switch (k) {
+	case F_COLL: snprintf(buf, len, "%s #%u", comm__op_display(f->coll), f->seq); break;
+	case F_SEQ: snprintf(buf, len, "#%u", f->seq); break;
+	case F_COUNT: snprintf(buf, len, "%llu", (unsigned long long)f->count); break;
+	case F_DTYPE: snprintf(buf, len, "%s", comm_dtype_name((enum comm_dtype)f->dtype)); break;
+	case F_OP: snprintf(buf, len, "%s", comm_op_name((enum comm_op)f->op)); break;
+	case F_ROOT: snprintf(buf, len, "%d", f->root); break;
+	default: snprintf(buf, len, "%s", comm_algo_name((enum comm_algo)f->algo)); break;
+	}
+}
+
+/* Every rank holds the same fps[], so every rank names the same two ranks and field: the
+ * first field that differs, the lowest rank holding the majority value, and the lowest rank
+ * that differs from it. */
+static int compare_all(struct comm *c, const struct comm__fp *fps)
+{
+	int n = c->nranks;
+	for (int k = 0; k < F_END; k++) {
+		int maj = 0, majcnt = 0, odd = -1, nodd = 0;
+		for (int i = 0; i < n; i++) {
+			int cnt = 0;
+			for (int j = 0; j < n; j++)
+				cnt += field(&fps[i], k) == field(&fps[j], k);
+			if (cnt > majcnt) {
+				maj = i;
+				majcnt = cnt;
+			}
+		}
+		if (majcnt == n)
+			continue;
+		for (int i = 0; i < n; i++)
+			if (field(&fps[i], k) != field(&fps[maj], k) && nodd++ == 0)
+				odd = i;
+		int a = maj < odd ? maj : odd, b = maj < odd ? odd : maj;
+		char va[64], vb[64], more[48] = "";
+		show(&fps[a], k, va, sizeof(va));
+		show(&fps[b], k, vb, sizeof(vb));
+		if (nodd > 1)
+			snprintf(more, sizeof(more), " (%d ranks differ)", nodd);
+		if (k == F_COLL)
+			return comm__fail(c, COMM_E_MISMATCH, "rank %d is in %s but rank %d is in %s%s",
+					  a, va, b, vb, more);
+		return comm__fail(c, COMM_E_MISMATCH, "rank %d has %s %s but rank %d has %s %s%s", a,
+				  field_name[k], va, b, field_name[k], vb, more);
+	}
+	return 0;
+}
+
+/* The fingerprint exchange: with every rank for a collective (also a full barrier), with the
+ * one peer for send/recv. */
+static int fingerprint(struct comm *c, const struct comm__fp *mine, int peer)
+{
+	size_t n = 0;
+	comm__fp_encode(mine, c->fp_out);
+	c->fps[c->rank] = *mine;
+	for (int r = 0; r < c->nranks; r++) {
+		if (r == c->rank || (peer >= 0 && r != peer))
+			continue;
+		c->fpx[n++] = (struct comm__xfer){ r, c->fp_out, COMM__FP_LEN, &c->fps[r],
+						   sizeof(c->fps[r]) };
+	}
+	int rc = comm__exchange(c, COMM__F_FP, -1, c->fpx, n, mine->seq);
+	if (rc)
+		return rc;
+	if (peer < 0)
+		return compare_all(c, c->fps);
+	/* send/recv: the peer's fingerprint must be the mirror image of ours */
+	const struct comm__fp *o = &c->fps[peer];
+	int s = mine->coll == COMM_COLL_SEND ? c->rank : peer, d = s == c->rank ? peer : c->rank;
+	const struct comm__fp *fs = s == c->rank ? mine : o, *fd = s == c->rank ? o : mine;
+	char a[64], b[64];
+	if (o->coll != (mine->coll == COMM_COLL_SEND ? COMM_COLL_RECV : COMM_COLL_SEND) ||
+	    o->root != c->rank) {
+		show(mine, F_COLL, a, sizeof(a));
+		show(o, F_COLL, b, sizeof(b));
+		return comm__fail(c, COMM_E_MISMATCH, "rank %d is in %s%s but rank %d is in %s%s",
+				  c->rank, a, "", peer, b,
+				  p2p(o->coll) ? (o->root == c->rank ? "" : " with another rank") : "");
+	}
+	for (int k = F_SEQ; k <= F_DTYPE; k++) {
+		if (field(fs, k) == field(fd, k))
+			continue;
+		show(fs, k, a, sizeof(a));
+		show(fd, k, b, sizeof(b));
+		return comm__fail(c, COMM_E_MISMATCH, "rank %d sends %s %s but rank %d receives %s %s",
+				  s, field_name[k], a, d, field_name[k], b);
+	}
+	return 0;
+}
+
+static void begin(struct comm *c, int coll, int peer)
+{
+	c->cur_coll = coll;
+	c->cur_peer = peer;
+	c->cur_step = -1;
+	c->op_start = comm__now_ms();
+	c->deadline = c->op_start + c->exec_timeout_ms;
+	if (coll == COMM_COLL_SEND)
+		c->cur_seq = ++c->peers[peer].p2p_sent;
+	else if (coll == COMM_COLL_RECV)
+		c->cur_seq = ++c->peers[peer].p2p_recvd;
+	else
+		c->cur_seq = ++c->seq;
+}
+
+static int broken(struct comm *c, int coll)
+{
+	c->cur_coll = coll;
+	c->cur_step = -1;
+	char pre[COMM_ERRLEN];
+	snprintf(pre, sizeof(pre), "rank %d (host %s): %s", c->rank, c->host,
+		 comm__op_display(coll));
+	comm__errf(c->errbuf, sizeof(c->errbuf), c->broken, "%s: communicator failed earlier: %s",
+		   pre, c->root_msg);
+	c->cur_coll = -1;
+	return c->broken;
+}
+
+static int execute(struct comm *c, const struct op *o)
+{
+	int rc = validate(c, o);
+	if (rc)
+		return rc;
+	if (c->broken)
+		return broken(c, o->coll);
+	begin(c, o->coll, p2p(o->coll) ? o->root : -1);
+	size_t es = o->coll == COMM_COLL_BARRIER ? 0 : comm_dtype_size(o->t);
+	struct comm__fp fp = { .seq = c->cur_seq, .coll = (uint8_t)o->coll, .root = -1 };
+	if (o->coll != COMM_COLL_BARRIER) {
+		fp.count = o->count;
+		fp.dtype = (uint8_t)o->t;
+	}
+	if (o->coll == COMM_COLL_ALLREDUCE || o->coll == COMM_COLL_REDUCESCATTER)
+		fp.op = (uint8_t)o->op;
+	if (o->coll == COMM_COLL_BROADCAST || p2p(o->coll))
+		fp.root = o->root;
+	enum comm_algo algo = COMM_ALGO_AUTO;
+	if (!p2p(o->coll))
+		algo = comm__select((enum comm_coll)o->coll, o->count * es, c->nranks, c->algo);
+	fp.algo = (uint8_t)algo;
+	rc = fingerprint(c, &fp, p2p(o->coll) ? o->root : -1);
+	if (rc)
+		goto out;
+	c->last_algo = algo;
+	if (p2p(o->coll)) {
+		struct comm__xfer x = { o->root, NULL, 0, NULL, 0 };
+		if (o->coll == COMM_COLL_SEND) {
+			x.sbuf = o->send;
+			x.slen = o->count * es;
+		} else {
+			x.rbuf = o->recv;
+			x.rlen = o->count * es;
+		}
+		rc = comm__exchange(c, COMM__F_DATA, 0, &x, 1, c->cur_seq);
+		goto out;
+	}
+	c->ctx.scratch = c->scratch;
+	c->ctx.scratch_len = c->scratch_len;
+	rc = comm__run(&c->ctx, (enum comm_coll)o->coll, algo, o->send, o->recv, o->count, o->t,
+		       o->op, o->root);
+	if (rc && !c->broken)
+		rc = comm__fail(c, rc, "%s algorithm failed: %s", comm_algo_name(algo),
+				comm_status_name(rc));
+	else if (rc)
+		rc = c->broken; /* the engine's code, whatever the algorithm made of it */
+out:
+	c->cur_coll = -1;
+	return rc;
+}
+
+int comm__split_exchange(struct comm *c, const int32_t mine[3], int32_t *all)
+{
+	if (c->broken)
+		return broken(c, COMM__COLL_SPLIT);
+	begin(c, COMM__COLL_SPLIT, -1);
+	struct comm__fp fp = { .seq = c->cur_seq, .coll = COMM__COLL_SPLIT, .root = -1 };
+	int rc = fingerprint(c, &fp, -1);
+	unsigned char *buf = NULL;
+	struct comm__xfer *x = NULL;
+	if (rc)
+		goto out;
+	buf = calloc((size_t)c->nranks, 12);
+	x = calloc((size_t)c->nranks, sizeof(*x));
+	if (!buf || !x) {
+		rc = comm__fail(c, COMM_E_NOMEM, "out of memory");
+		goto out;
+	}
+	unsigned char *me = buf + 12 * c->rank;
+	for (int k = 0; k < 3; k++)
+		for (int b = 0; b < 4; b++)
+			me[4 * k + b] = (unsigned char)((uint32_t)mine[k] >> (24 - 8 * b));
+	size_t n = 0;
+	for (int r = 0; r < c->nranks; r++)
+		if (r != c->rank)
+			x[n++] = (struct comm__xfer){ r, me, 12, buf + 12 * r, 12 };
+	c->cur_step = 0;
+	rc = comm__exchange(c, COMM__F_DATA, 0, x, n, c->cur_seq);
+	if (rc)
+		goto out;
+	for (int r = 0; r < c->nranks; r++)
+		for (int k = 0; k < 3; k++) {
+			const unsigned char *p = buf + 12 * r + 4 * k;
+			all[3 * r + k] = (int32_t)((uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+						   (uint32_t)p[2] << 8 | p[3]);
+		}
+out:
+	c->cur_coll = -1;
+	free(buf);
+	free(x);
+	return rc;
+}
+
+/* ---- the worker thread for non-blocking requests ---- */
+
+static void *worker(void *arg)
+{
+	struct comm *c = arg;
+	pthread_mutex_lock(&c->mu);
+	for (;;) {
+		while (!c->qhead && !c->stopping)
+			pthread_cond_wait(&c->cv, &c->mu);
+		if (!c->qhead)
+			break;
+		struct comm_req *r = c->qhead;
+		c->qhead = r->next;
+		if (!c->qhead)
+			c->qtail = NULL;
+		pthread_mutex_unlock(&c->mu);
+		int rc = execute(c, &r->op);
+		pthread_mutex_lock(&c->mu);
+		r->status = rc;
+		if (rc)
+			comm__strlcpy(r->err, c->errbuf, sizeof(r->err));
+		r->done = true;
+		pthread_cond_broadcast(&c->cv);
+	}
+	pthread_mutex_unlock(&c->mu);
+	return NULL;
+}
+
+void comm__worker_stop(struct comm *c)
+{
+	if (!c->worker_on)
+		return;
+	pthread_mutex_lock(&c->mu);
+	c->stopping = true;
+	pthread_cond_broadcast(&c->cv);
+	pthread_mutex_unlock(&c->mu);
+	pthread_join(c->worker, NULL);
+	c->worker_on = false;
+}
+
+static int submit(struct comm *c, const struct op *o, struct comm_req **out)
+{
+	struct comm_req *r = calloc(1, sizeof(*r));
+	if (!r)
+		return comm__errf(c->user_err, sizeof(c->user_err), COMM_E_NOMEM,
+				  "rank %d: out of memory for a request", c->rank);
+	r->c = c;
+	r->op = *o;
+	pthread_mutex_lock(&c->mu);
+	if (!c->worker_on) {
+		int e = pthread_create(&c->worker, NULL, worker, c);
+		if (e) {
+			pthread_mutex_unlock(&c->mu);
+			free(r);
+			return comm__errf(c->user_err, sizeof(c->user_err), COMM_E_SYS,
+					  "rank %d: cannot start the progress thread: %s", c->rank,
+					  strerror(e));
+		}
+		c->worker_on = true;
+	}
+	if (c->qtail)
+		c->qtail->next = r;
+	else
+		c->qhead = r;
+	c->qtail = r;
+	pthread_cond_broadcast(&c->cv);
+	pthread_mutex_unlock(&c->mu);
+	*out = r;
+	return 0;
+}
+
+int comm_wait(struct comm_req *r)
+{
+	if (!r)
+		return COMM_E_INVAL;
+	struct comm *c = r->c;
+	pthread_mutex_lock(&c->mu);
+	while (!r->done)
+		pthread_cond_wait(&c->cv, &c->mu);
+	pthread_mutex_unlock(&c->mu);
+	int rc = r->status;
+	if (rc)
+		comm__strlcpy(c->user_err, r->err, sizeof(c->user_err));
+	free(r);
+	return rc;
+}
+
+static int blocking(struct comm *c, const struct op *o)
+{
+	if (!c)
+		return COMM_E_INVAL;
+	if (c->worker_on) { /* behind the non-blocking ones already queued */
+		struct comm_req *r;
+		int rc = submit(c, o, &r);
+		return rc ? rc : comm_wait(r);
+	}
+	int rc = execute(c, o);
+	if (rc)
+		comm__strlcpy(c->user_err, c->errbuf, sizeof(c->user_err));
+	return rc;
+}
+
+static int nonblocking(struct comm *c, const struct op *o, struct comm_req **req)
+{
+	if (!c || !req)
+		return COMM_E_INVAL;
+	*req = NULL;
+	return submit(c, o, req);
+}
+
+int comm_allreduce(struct comm *c, const void *send, void *recv, size_t count, enum comm_dtype t,
+		   enum comm_op op)
+{
+	struct op o = { COMM_COLL_ALLREDUCE, send, recv, count, t, op, -1 };
+	return blocking(c, &o);
+}
+
+int comm_allgather(struct comm *c, const void *send, void *recv, size_t count, enum comm_dtype t)
+{
+	struct op o = { COMM_COLL_ALLGATHER, send, recv, count, t, COMM_SUM, -1 };
+	return blocking(c, &o);
+}
+
+int comm_reduce_scatter(struct comm *c, const void *send, void *recv, size_t count,
+			enum comm_dtype t, enum comm_op op)
+{
+	struct op o = { COMM_COLL_REDUCESCATTER, send, recv, count, t, op, -1 };
+	return blocking(c, &o);
+}
+
+int comm_broadcast(struct comm *c, void *buf, size_t count, enum comm_dtype t, int root)
+{
+	struct op o = { COMM_COLL_BROADCAST, buf, buf, count, t, COMM_SUM, root };
+	return blocking(c, &o);
+}
+
+int comm_alltoall(struct comm *c, const void *send, void *recv, size_t count, enum comm_dtype t)
+{
+	struct op o = { COMM_COLL_ALLTOALL, send, recv, count, t, COMM_SUM, -1 };
+	return blocking(c, &o);
+}
+
+int comm_send(struct comm *c, const void *buf, size_t count, enum comm_dtype t, int peer)
+{
+	struct op o = { COMM_COLL_SEND, buf, (void *)(uintptr_t)buf, count, t, COMM_SUM, peer };
+	return blocking(c, &o);
+}
+
+int comm_recv(struct comm *c, void *buf, size_t count, enum comm_dtype t, int peer)
+{
+	struct op o = { COMM_COLL_RECV, buf, buf, count, t, COMM_SUM, peer };
+	return blocking(c, &o);
+}
+
+int comm_barrier(struct comm *c)
+{
+	struct op o = { COMM_COLL_BARRIER, NULL, NULL, 0, COMM_INT8, COMM_SUM, -1 };
+	return blocking(c, &o);
+}
+
+int comm_iallreduce(struct comm *c, const void *send, void *recv, size_t count,
+		    enum comm_dtype t, enum comm_op op, struct comm_req **req)
+{
+	struct op o = { COMM_COLL_ALLREDUCE, send, recv, count, t, op, -1 };
+	return nonblocking(c, &o, req);
+}
+
+int comm_iallgather(struct comm *c, const void *send, void *recv, size_t count,
+		    enum comm_dtype t, struct comm_req **req)
+{
+	struct op o = { COMM_COLL_ALLGATHER, send, recv, count, t, COMM_SUM, -1 };
+	return nonblocking(c, &o, req);
+}
+
+int comm_ireduce_scatter(struct comm *c, const void *send, void *recv, size_t count,
+			 enum comm_dtype t, enum comm_op op, struct comm_req **req)
+{
+	struct op o = { COMM_COLL_REDUCESCATTER, send, recv, count, t, op, -1 };
+	return nonblocking(c, &o, req);
+}
+
+int comm_ibroadcast(struct comm *c, void *buf, size_t count, enum comm_dtype t, int root,
+		    struct comm_req **req)
+{
+	struct op o = { COMM_COLL_BROADCAST, buf, buf, count, t, COMM_SUM, root };
+	return nonblocking(c, &o, req);
+}
+
+int comm_ialltoall(struct comm *c, const void *send, void *recv, size_t count,
+		   enum comm_dtype t, struct comm_req **req)
+{
+	struct op o = { COMM_COLL_ALLTOALL, send, recv, count, t, COMM_SUM, -1 };
+	return nonblocking(c, &o, req);
+}

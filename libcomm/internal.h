@@ -1,0 +1,165 @@
+/* libcomm's engine internals: the communicator, its peers, and the helpers the engine files
+ * share (token, auth, blocking framed I/O for setup, bootstrap, mesh, progress). Not seen by
+ * the algorithms (they have algo.h) nor by callers (libcomm.h). */
+#ifndef LIBCOMM_INTERNAL_H
+#define LIBCOMM_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "libcomm/algo.h"
+#include "libcomm/libcomm.h"
+#include "libcomm/transport.h"
+#include "libcomm/wire.h"
+
+#define COMM__SECRET_LEN 16
+#define COMM__COLL_SPLIT COMM_COLL_COUNT /* the engine's own collective, in fingerprints */
+#define COMM__SOCKBUF (4 << 20)
+#define COMM__HANDSHAKE_MS 2000 /* an accepted connection has this long to authenticate */
+
+struct comm__token {
+	char host[COMM__HOST_MAX];
+	int port;
+	unsigned char secret[COMM__SECRET_LEN];
+};
+
+/* token.c */
+int comm__token_parse(const char *s, struct comm__token *t, char *err, size_t errlen);
+
+/* util (comm.c) */
+int64_t comm__now_ms(void);
+__attribute__((format(printf, 4, 5))) int comm__errf(char *err, size_t errlen, int code,
+						      const char *fmt, ...);
+void comm__strlcpy(char *dst, const char *src, size_t n);
+const char *comm__op_display(int coll); /* comm_coll_name plus "split" */
+
+/* auth.c: blocking I/O on non-blocking sockets until deadline (CLOCK_MONOTONIC ms) or
+ * cancel_fd readable (-1: none). Return 0 or -errno; EOF is -ECONNRESET. */
+int comm__io_read(int fd, void *buf, size_t len, int64_t deadline, int cancel_fd);
+int comm__io_write(int fd, const void *buf, size_t len, int64_t deadline, int cancel_fd);
+int comm__io_send_frame(int fd, uint8_t type, uint32_t from, const void *payload, size_t len,
+			int64_t deadline, int cancel_fd);
+/* Receives one frame of type want (or REFUSE/ABORT, which the caller handles) into buf[cap];
+ * -EPROTO with err set when the header is bad or the payload too large. */
+int comm__io_recv_frame(int fd, struct comm__hdr *h, void *buf, size_t cap, int64_t deadline,
+			int cancel_fd, char *err, size_t errlen);
+/* The HMAC-SHA256 challenge, both ways. Client: 0, or COMM_E_AUTH/COMM_E_TIMEOUT/
+ * COMM_E_PEER/COMM_E_PROTO with err. Server: 0, or -1 (no answer) or -2 (wrong secret) with
+ * the refusal reason in why. */
+int comm__auth_client(int fd, const unsigned char *secret, int64_t deadline, char *err,
+		      size_t errlen);
+int comm__auth_server(int fd, const unsigned char *secret, int64_t deadline, int cancel_fd,
+		      char *why, size_t whylen);
+/* After comm__auth_server returned -2 (wrong secret): tells the client it was refused. */
+void comm__auth_refuse(int fd, int64_t deadline, int cancel_fd);
+
+/* bootstrap.c, the rank's side: connect and authenticate to the rendezvous (retrying while
+ * it is not up yet), then say hello and get the address book (book[h->nranks], caller's). */
+int comm__boot_connect(const struct comm__token *t, int64_t deadline, int *fd_out,
+		       char *local_addr, size_t addrlen, char *err, size_t errlen);
+int comm__boot_hello(int fd, const struct comm__hello *h, int64_t deadline, uint64_t *id,
+		     struct comm__book_entry *book, char *err, size_t errlen);
+
+struct comm__xstate {
+	size_t sdone, rdone, hsent;
+	unsigned char hdr[COMM__HDR_LEN];
+};
+
+struct comm__peer {
+	int fd; /* -1 for self */
+	char host[COMM__HOST_MAX];
+	char addr[COMM__ADDR_MAX];
+	int port;
+	bool rd_ready, wr_ready; /* edge-triggered readiness not yet consumed */
+	bool eof;                /* read returned 0 */
+	bool midframe;           /* our outgoing stream stopped inside a frame */
+	int sock_err;            /* errno of a failed read/write, 0 if none */
+	/* receive side: the next frame's header (read ahead), then its payload */
+	unsigned char rhdr[COMM__HDR_LEN];
+	size_t rhdr_got;
+	bool hdr_ok;
+	struct comm__hdr rh;
+	unsigned char cbuf[COMM__CTRL_MAX]; /* control payload (FP, ABORT) */
+	size_t cgot;
+	bool fp_pending; /* a fingerprint arrived before it was asked for */
+	uint32_t fp_seq;
+	struct comm__fp fp;
+	/* this step: current send and receive transfer index, -1 when none */
+	int scur, rcur;
+	/* point-to-point sequence numbers with this peer */
+	uint32_t p2p_sent, p2p_recvd;
+};
+
+struct comm_req;
+
+struct comm {
+	int rank, nranks;
+	char host[COMM__HOST_MAX];
+	char addr[COMM__ADDR_MAX]; /* where peers reach this rank */
+	uint64_t id;
+	unsigned char secret[COMM__SECRET_LEN];
+	int connect_timeout_ms, exec_timeout_ms;
+	enum comm_algo algo;
+	const struct comm_transport_ops *tp;
+	struct comm__peer *peers; /* nranks; peers[rank].fd = -1 */
+	int epfd;
+	/* the operation in progress, for messages and frame checks */
+	int cur_coll;
+	uint32_t cur_seq;  /* shown as "#seq" */
+	int cur_peer;      /* send/recv: the peer, else -1 */
+	int cur_step;      /* -1: fingerprint */
+	int64_t op_start, deadline;
+	uint32_t seq;      /* collectives started on this communicator */
+	/* preallocated per-step state (no allocation on the hot path) */
+	struct comm__xstate *xs;
+	size_t xs_cap;
+	struct comm__xfer *fpx;
+	struct comm__fp *fps;
+	unsigned char fp_out[COMM__FP_LEN];
+	void *scratch;
+	size_t scratch_len;
+	struct comm__ctx ctx;
+	enum comm_algo last_algo;
+	/* sticky failure: after any fatal error every call fails with it */
+	int broken;
+	char root_msg[COMM_ERRLEN]; /* the first failure's message, as sent in ABORT */
+	char errbuf[COMM_ERRLEN];   /* engine's message of the operation in progress */
+	char user_err[COMM_ERRLEN]; /* what comm_last_error shows (caller's thread only) */
+	unsigned refused;           /* connections refused while building the mesh */
+	/* non-blocking requests: a worker thread runs them in order */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool worker_on, stopping;
+	pthread_t worker;
+	struct comm_req *qhead, *qtail;
+};
+
+/* connect.c: the full mesh. Lower ranks connect to higher ones; each connection is
+ * authenticated and says its communicator id and rank. lfd is closed by the caller. */
+int comm__mesh_connect(struct comm *c, int lfd, const struct comm__book_entry *book,
+		       int64_t deadline);
+
+/* progress.c */
+int comm__progress_init(struct comm *c);
+void comm__progress_release(struct comm *c);
+/* Runs one step: all transfers concurrently, until done or c->deadline. type is DATA or FP
+ * (FP receives land as struct comm__fp in rbuf). seq is checked on DATA frames. */
+int comm__exchange(struct comm *c, uint8_t type, int step, struct comm__xfer *x, size_t n,
+		   uint32_t seq);
+/* Records a fatal error: prefix "rank R (host H): OP #S step K: ", marks the communicator
+ * broken and sends ABORT with the message to every peer. Returns code. */
+__attribute__((format(printf, 3, 4))) int comm__fail(struct comm *c, int code, const char *fmt,
+						      ...);
+/* Writes the "rank R (host H): OP #S[ step K]" prefix. */
+void comm__prefix(const struct comm *c, char *buf, size_t len);
+/* On destroy of a broken communicator: let peers read our ABORT before the sockets close. */
+void comm__progress_linger(struct comm *c, int ms);
+
+/* coll.c */
+int comm__split_exchange(struct comm *c, const int32_t mine[3], int32_t *all /* 3*nranks */);
+void comm__worker_stop(struct comm *c);
+int comm__ctx_exchange(struct comm__ctx *ctx, int step, struct comm__xfer *x, size_t n);
+int comm__ctx_need_scratch(struct comm__ctx *ctx, size_t len);
+
+#endif

@@ -1,0 +1,143 @@
+/* libcomm: hcclctl's embedded collective library. Host-memory collectives over TCP (RDMA
+ * verbs later) with an authenticated rendezvous, per-collective fingerprints and a deadline
+ * on every wait, so a hang or a mismatch comes back as a named error, never a silent wait.
+ * Knows nothing of rank tables or the CLI; never prints, never exits. */
+#ifndef LIBCOMM_H
+#define LIBCOMM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define COMM_PROTOCOL_VERSION 1
+#define COMM_TOKEN_MAX 160 /* a printable root-info token, NUL included */
+#define COMM_ERRLEN 512
+
+/* Error codes: 0 or one of these (negative). The message (comm_last_error or err) says
+ * which rank, host, peer, collective and step. */
+enum comm_status {
+	COMM_OK = 0,
+	COMM_E_INVAL = -1,     /* bad argument */
+	COMM_E_NOMEM = -2,
+	COMM_E_SYS = -3,       /* a system call failed (socket, epoll, thread) */
+	COMM_E_TIMEOUT = -4,   /* a deadline passed: the message names the peer waited on */
+	COMM_E_PEER = -5,      /* a peer closed, died or aborted */
+	COMM_E_MISMATCH = -6,  /* collective fingerprints differ between ranks */
+	COMM_E_AUTH = -7,      /* wrong secret / failed HMAC challenge */
+	COMM_E_BOOTSTRAP = -8, /* hello disagreement: duplicate rank, world size, version, digest */
+	COMM_E_PROTO = -9,     /* malformed frame on the wire */
+};
+const char *comm_status_name(int status); /* "timeout", "peer", ... */
+
+enum comm_dtype {
+	COMM_INT8, COMM_INT32, COMM_INT64, COMM_FP16, COMM_BF16, COMM_FP32, COMM_FP64,
+	COMM_DTYPE_COUNT
+};
+enum comm_op { COMM_SUM, COMM_PROD, COMM_MAX, COMM_MIN, COMM_OP_COUNT };
+enum comm_algo { COMM_ALGO_AUTO, COMM_ALGO_RING, COMM_ALGO_RHD, COMM_ALGO_MESH, COMM_ALGO_COUNT };
+enum comm_coll {
+	COMM_COLL_ALLREDUCE, COMM_COLL_ALLGATHER, COMM_COLL_REDUCESCATTER, COMM_COLL_BROADCAST,
+	COMM_COLL_ALLTOALL, COMM_COLL_SEND, COMM_COLL_RECV, COMM_COLL_BARRIER, COMM_COLL_COUNT
+};
+
+size_t comm_dtype_size(enum comm_dtype t);
+const char *comm_dtype_name(enum comm_dtype t); /* "int8" ... "fp64" */
+const char *comm_op_name(enum comm_op op);      /* "sum" "prod" "max" "min" */
+const char *comm_algo_name(enum comm_algo a);   /* "auto" "ring" "rhd" "mesh" */
+const char *comm_coll_name(enum comm_coll c);   /* "allreduce" ... */
+/* Name -> value; -1 when unknown. */
+int comm_dtype_parse(const char *s);
+int comm_op_parse(const char *s);
+int comm_algo_parse(const char *s);
+int comm_coll_parse(const char *s);
+
+/* ---- root info and rendezvous ---- */
+
+/* The printable token every rank needs: protocol version, rendezvous address and port, and a
+ * random 128-bit secret, e.g. "comm1:127.0.0.1:29500:<32 hex>". */
+struct comm_root_info {
+	char token[COMM_TOKEN_MAX];
+};
+
+/* Makes a token for host:port. secret16 NULL: a fresh random secret (getrandom); else the
+ * given 16 bytes, so ranks started by other launchers can share one (HCCLCTL_SECRET). */
+int comm_root_info_make(struct comm_root_info *ri, const char *host, int port,
+			const unsigned char *secret16, char *err, size_t errlen);
+
+struct comm_rendezvous;
+/* Hosts the rendezvous of the token in a background thread of this process (rank 0 or a
+ * launcher). Port 0 in the token: an ephemeral port is bound and written back into ri.
+ * Serves nranks hellos, checks them (duplicate rank, world size, version, digest) and
+ * answers each rank with the address book or the named error. Caller stops it. */
+int comm_rendezvous_start(struct comm_rendezvous **out, struct comm_root_info *ri, int nranks,
+			  int timeout_ms, char *err, size_t errlen);
+void comm_rendezvous_stop(struct comm_rendezvous *r);
+/* Connections the rendezvous refused so far (wrong secret, no hello, malformed hello); the
+ * last reason, "refused connection from ADDR: WHY", is copied into why[whylen] if given. */
+unsigned comm_rendezvous_refused(struct comm_rendezvous *r, char *why, size_t whylen);
+
+/* ---- communicators ---- */
+
+struct comm_config {
+	int rank, nranks;
+	const char *host;          /* this rank's host name for messages; NULL: gethostname */
+	const char *listen_addr;   /* address peers reach this rank on; NULL: from the route
+				    * to the rendezvous */
+	const char *digest;        /* optional rank-table digest: all ranks must agree */
+	int connect_timeout_ms;    /* 0: HCCLCTL_CONNECT_TIMEOUT (s) or 120 s */
+	int exec_timeout_ms;       /* 0: HCCLCTL_EXEC_TIMEOUT (s) or 300 s */
+	enum comm_algo algo;       /* COMM_ALGO_AUTO: chosen per call; HCCLCTL_ALGO overrides auto */
+};
+
+struct comm;
+/* Joins the communicator of ri as cfg->rank of cfg->nranks. Blocks until every rank has said
+ * hello and the connections are up, or the connect deadline. Caller destroys *out. */
+int comm_init(struct comm **out, const struct comm_root_info *ri, const struct comm_config *cfg,
+	      char *err, size_t errlen);
+/* Ranks with the same color form a sub-communicator, ordered by key then parent rank.
+ * Collective over the parent. color < 0: this rank joins none (*out = NULL). */
+int comm_split(struct comm *parent, int color, int key, struct comm **out);
+void comm_destroy(struct comm *c);
+int comm_rank(const struct comm *c);
+int comm_size(const struct comm *c);
+/* The message of the last failed call on c: what, which rank/host/peer, collective, step. */
+const char *comm_last_error(const struct comm *c);
+
+/* ---- collectives (blocking). Counts are elements; send == recv is in place. ---- */
+
+int comm_allreduce(struct comm *c, const void *send, void *recv, size_t count,
+		   enum comm_dtype t, enum comm_op op);
+/* recv holds nranks * count elements, rank r's block at r * count. */
+int comm_allgather(struct comm *c, const void *send, void *recv, size_t count, enum comm_dtype t);
+/* send holds nranks * count elements; recv gets this rank's reduced block of count. */
+int comm_reduce_scatter(struct comm *c, const void *send, void *recv, size_t count,
+			enum comm_dtype t, enum comm_op op);
+int comm_broadcast(struct comm *c, void *buf, size_t count, enum comm_dtype t, int root);
+/* send and recv hold nranks * count elements; block j of send goes to rank j. */
+int comm_alltoall(struct comm *c, const void *send, void *recv, size_t count, enum comm_dtype t);
+int comm_send(struct comm *c, const void *buf, size_t count, enum comm_dtype t, int peer);
+int comm_recv(struct comm *c, void *buf, size_t count, enum comm_dtype t, int peer);
+int comm_barrier(struct comm *c);
+
+/* ---- non-blocking variants: the request is freed by comm_wait ---- */
+struct comm_req;
+int comm_iallreduce(struct comm *c, const void *send, void *recv, size_t count,
+		    enum comm_dtype t, enum comm_op op, struct comm_req **req);
+int comm_iallgather(struct comm *c, const void *send, void *recv, size_t count,
+		    enum comm_dtype t, struct comm_req **req);
+int comm_ireduce_scatter(struct comm *c, const void *send, void *recv, size_t count,
+			 enum comm_dtype t, enum comm_op op, struct comm_req **req);
+int comm_ibroadcast(struct comm *c, void *buf, size_t count, enum comm_dtype t, int root,
+		    struct comm_req **req);
+int comm_ialltoall(struct comm *c, const void *send, void *recv, size_t count,
+		   enum comm_dtype t, struct comm_req **req);
+int comm_wait(struct comm_req *req);
+
+/* Sets the algorithm of later collectives on c (COMM_ALGO_AUTO: chosen per call), overriding
+ * cfg->algo and HCCLCTL_ALGO. Every rank must set the same: a disagreement is a fingerprint
+ * mismatch naming "algorithm". Not while non-blocking requests are pending. */
+int comm_set_algo(struct comm *c, enum comm_algo a);
+
+/* The algorithm the last collective on c ran with (after auto selection). */
+enum comm_algo comm_last_algo(const struct comm *c);
+
+#endif

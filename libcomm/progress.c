@@ -1,0 +1,534 @@
+/* The progress engine: one edge-triggered epoll set over a communicator's peer sockets, and
+ * comm__exchange, which runs every transfer of one algorithm step at once (sends and receives
+ * to all peers in flight together, full duplex) until all complete or the deadline passes.
+ *
+ * Frames: a 24-byte header then the payload; a send is one writev of header and user buffer,
+ * a receive reads the payload straight into the user buffer, so data is never copied in user
+ * space. Headers are read ahead on every socket, so an ABORT (or the next collective's
+ * fingerprint) from a peer this step does not involve is seen at once; a data frame for a
+ * later step stays in the socket until its receive is posted (TCP flow control is the
+ * backpressure, nothing is buffered here).
+ *
+ * Failure: any fatal error marks the communicator broken and sends ABORT with the message to
+ * every peer, which fail with the same message, so every rank reports the first cause. */
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "libcomm/internal.h"
+
+int comm__progress_init(struct comm *c)
+{
+	c->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (c->epfd < 0)
+		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_SYS,
+				  "rank %d (host %s): epoll_create1: %s", c->rank, c->host,
+				  strerror(errno));
+	for (int r = 0; r < c->nranks; r++) {
+		struct comm__peer *p = &c->peers[r];
+		p->scur = p->rcur = -1;
+		if (p->fd < 0)
+			continue;
+		struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
+					  .data.u32 = (uint32_t)r };
+		if (epoll_ctl(c->epfd, EPOLL_CTL_ADD, p->fd, &ev))
+			return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_SYS,
+					  "rank %d (host %s): epoll_ctl: %s", c->rank, c->host,
+					  strerror(errno));
+		p->rd_ready = p->wr_ready = true;
+	}
+	c->xs_cap = (size_t)(2 * c->nranks + 8);
+	c->xs = calloc(c->xs_cap, sizeof(*c->xs));
+	if (!c->xs)
+		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_NOMEM, "rank %d: out of memory",
+				  c->rank);
+	return 0;
+}
+
+void comm__progress_release(struct comm *c)
+{
+	if (c->epfd >= 0)
+		close(c->epfd);
+	c->epfd = -1;
+	free(c->xs);
+	c->xs = NULL;
+}
+
+void comm__prefix(const struct comm *c, char *buf, size_t len)
+{
+	int k = snprintf(buf, len, "rank %d (host %s)", c->rank, c->host);
+	if (k < 0 || (size_t)k >= len || c->cur_coll < 0)
+		return;
+	if (c->cur_coll == COMM_COLL_SEND || c->cur_coll == COMM_COLL_RECV)
+		snprintf(buf + k, len - (size_t)k, ": %s #%u %s rank %d",
+			 comm__op_display(c->cur_coll), c->cur_seq,
+			 c->cur_coll == COMM_COLL_SEND ? "to" : "from", c->cur_peer);
+	else if (c->cur_step >= 0)
+		snprintf(buf + k, len - (size_t)k, ": %s #%u step %d", comm__op_display(c->cur_coll),
+			 c->cur_seq, c->cur_step);
+	else
+		snprintf(buf + k, len - (size_t)k, ": %s #%u", comm__op_display(c->cur_coll),
+			 c->cur_seq);
+}
+
+/* Best effort, never blocks: a peer whose stream we left inside a frame gets a half-close
+ * instead (it sees EOF, fails, and hears the cause from the others). */
+static void send_abort(struct comm *c)
+{
+	unsigned char f[COMM__HDR_LEN + COMM__CTRL_MAX];
+	size_t len = 0;
+	if (comm__status_encode(c->broken, c->root_msg, f + COMM__HDR_LEN, COMM__CTRL_MAX, &len))
+		return;
+	struct comm__hdr h = { COMM__F_ABORT, c->cur_seq, -1, (uint32_t)c->rank, len };
+	comm__hdr_encode(f, &h);
+	for (int r = 0; r < c->nranks; r++) {
+		struct comm__peer *p = &c->peers[r];
+		if (p->fd < 0 || p->sock_err)
+			continue;
+		if (!p->midframe) {
+			struct iovec iov = { f, COMM__HDR_LEN + len };
+			if (c->tp->send(p->fd, &iov, 1) == (ssize_t)iov.iov_len)
+				continue;
+		}
+		shutdown(p->fd, SHUT_WR);
+		p->midframe = true; /* nothing more may go out on it */
+	}
+}
+
+static int vfail(struct comm *c, int code, const char *root, const char *fmt, va_list ap)
+{
+	char pre[COMM_ERRLEN];
+	comm__prefix(c, pre, sizeof(pre));
+	int k = snprintf(c->errbuf, sizeof(c->errbuf), "%s: ", pre);
+	if (k > 0 && (size_t)k < sizeof(c->errbuf))
+		vsnprintf(c->errbuf + k, sizeof(c->errbuf) - (size_t)k, fmt, ap);
+	if (!c->broken) {
+		c->broken = code;
+		comm__strlcpy(c->root_msg, root ? root : c->errbuf, sizeof(c->root_msg));
+		send_abort(c);
+	}
+	return code;
+}
+
+int comm__fail(struct comm *c, int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = vfail(c, code, NULL, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+__attribute__((format(printf, 4, 5))) static int fail_root(struct comm *c, int code,
+							    const char *root, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = vfail(c, code, root, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static int next_for(const struct comm__xfer *x, size_t n, size_t i, int r, int send)
+{
+	for (size_t j = i + 1; j < n; j++)
+		if (x[j].peer == r && (send ? x[j].slen : x[j].rlen))
+			return (int)j;
+	return -1;
+}
+
+struct step {
+	struct comm__xfer *x;
+	size_t n;
+	uint8_t type;
+	uint32_t seq;
+	size_t pending;
+	bool moved;
+};
+
+static const char *lost_why(struct comm__peer *p)
+{
+	if (p->sock_err && p->sock_err != ECONNRESET && p->sock_err != EPIPE)
+		return strerror(p->sock_err);
+	return "it exited or closed the communicator";
+}
+
+static int recv_closed(struct comm *c, int r, struct step *s)
+{
+	struct comm__peer *p = &c->peers[r];
+	if (s->type == COMM__F_FP)
+		return comm__fail(c, COMM_E_PEER,
+				  "connection to rank %d (host %s) lost before its fingerprint: %s", r,
+				  p->host, lost_why(p));
+	const struct comm__xfer *x = &s->x[p->rcur];
+	return comm__fail(c, COMM_E_PEER,
+			  "connection to rank %d (host %s) lost: %s; received %zu of %zu bytes", r,
+			  p->host, lost_why(p), c->xs[p->rcur].rdone, x->rlen);
+}
+
+static int pump_send(struct comm *c, int r, struct step *s)
+{
+	struct comm__peer *p = &c->peers[r];
+	while (p->scur >= 0) {
+		int i = p->scur;
+		struct comm__xstate *st = &c->xs[i];
+		const struct comm__xfer *x = &s->x[i];
+		struct iovec iov[2];
+		int cnt = 0;
+		if (st->hsent < COMM__HDR_LEN)
+			iov[cnt++] = (struct iovec){ st->hdr + st->hsent, COMM__HDR_LEN - st->hsent };
+		iov[cnt++] = (struct iovec){ (char *)x->sbuf + st->sdone, x->slen - st->sdone };
+		ssize_t k = c->tp->send(p->fd, iov, cnt);
+		if (k == -EAGAIN) {
+			p->wr_ready = false;
+			return 0;
+		}
+		if (k <= 0) {
+			p->sock_err = k ? (int)-k : EPIPE;
+			return comm__fail(c, COMM_E_PEER,
+					  "connection to rank %d (host %s) lost: %s; sent %zu of %zu bytes",
+					  r, p->host, lost_why(p), st->sdone, x->slen);
+		}
+		size_t kk = (size_t)k;
+		s->moved = true;
+		p->midframe = true;
+		if (st->hsent < COMM__HDR_LEN) {
+			size_t h = COMM__HDR_LEN - st->hsent;
+			h = h < kk ? h : kk;
+			st->hsent += h;
+			kk -= h;
+		}
+		st->sdone += kk;
+		if (st->hsent == COMM__HDR_LEN && st->sdone == x->slen) {
+			p->midframe = false;
+			s->pending--;
+			p->scur = next_for(s->x, s->n, (size_t)i, r, 1);
+		}
+	}
+	return 0;
+}
+
+static void deliver_fp(struct comm *c, int r, struct step *s)
+{
+	struct comm__peer *p = &c->peers[r];
+	if (s->type != COMM__F_FP || p->rcur < 0 || !p->fp_pending)
+		return;
+	memcpy(s->x[p->rcur].rbuf, &p->fp, sizeof(p->fp));
+	c->xs[p->rcur].rdone = s->x[p->rcur].rlen;
+	p->fp_pending = false;
+	s->pending--;
+	s->moved = true;
+	p->rcur = next_for(s->x, s->n, (size_t)p->rcur, r, 0);
+}
+
+/* A complete control frame is in cbuf. */
+static int control(struct comm *c, int r, struct step *s)
+{
+	struct comm__peer *p = &c->peers[r];
+	char why[COMM_ERRLEN];
+	if (p->rh.type == COMM__F_FP) {
+		if (comm__fp_decode(p->cbuf, (size_t)p->rh.len, &p->fp, why, sizeof(why)))
+			return comm__fail(c, COMM_E_PROTO, "bad frame from rank %d (host %s): %s", r,
+					  p->host, why);
+		p->fp_pending = true;
+		p->fp_seq = p->rh.seq;
+		deliver_fp(c, r, s);
+		return 0;
+	}
+	int st;
+	char msg[COMM__MSG_MAX];
+	if (comm__status_decode(p->cbuf, (size_t)p->rh.len, &st, msg, sizeof(msg), why, sizeof(why)))
+		return comm__fail(c, COMM_E_PROTO, "bad abort frame from rank %d (host %s): %s", r,
+				  p->host, why);
+	return fail_root(c, st, msg, "aborted by rank %d: %s", r, msg);
+}
+
+static int pump_recv(struct comm *c, int r, struct step *s)
+{
+	struct comm__peer *p = &c->peers[r];
+	char why[COMM_ERRLEN];
+	deliver_fp(c, r, s);
+	for (;;) {
+		if (!p->hdr_ok) {
+			if (p->eof || p->sock_err)
+				return p->rcur >= 0 ? recv_closed(c, r, s) : 0;
+			if (!p->rd_ready)
+				return 0;
+			ssize_t k = c->tp->recv(p->fd, p->rhdr + p->rhdr_got,
+						COMM__HDR_LEN - p->rhdr_got);
+			if (k == -EAGAIN) {
+				p->rd_ready = false;
+				return 0;
+			}
+			if (k <= 0) {
+				if (k < 0)
+					p->sock_err = (int)-k;
+				p->eof = true;
+				s->moved = true;
+				if (p->rhdr_got)
+					return comm__fail(c, COMM_E_PEER,
+							  "rank %d (host %s) closed the connection "
+							  "inside a frame header",
+							  r, p->host);
+				return p->rcur >= 0 ? recv_closed(c, r, s) : 0;
+			}
+			s->moved = true;
+			p->rhdr_got += (size_t)k;
+			if (p->rhdr_got < COMM__HDR_LEN)
+				continue;
+			if (comm__hdr_decode(p->rhdr, COMM__HDR_LEN, &p->rh, why, sizeof(why)))
+				return comm__fail(c, COMM_E_PROTO, "bad frame from rank %d (host %s): %s",
+						  r, p->host, why);
+			if (p->rh.from != (uint32_t)r)
+				return comm__fail(c, COMM_E_PROTO,
+						  "frame from rank %d (host %s) says it is from rank %u", r,
+						  p->host, p->rh.from);
+			if (p->rh.type != COMM__F_DATA && p->rh.type != COMM__F_FP &&
+			    p->rh.type != COMM__F_ABORT)
+				return comm__fail(c, COMM_E_PROTO,
+						  "unexpected %s frame from rank %d (host %s)",
+						  comm__frame_name(p->rh.type), r, p->host);
+			p->hdr_ok = true;
+			p->cgot = 0;
+		}
+		if (p->rh.type == COMM__F_DATA) {
+			if (p->rcur < 0)
+				return 0; /* for a later step: stays in the socket until asked for */
+			if (s->type != COMM__F_DATA)
+				return comm__fail(c, COMM_E_PROTO,
+						  "rank %d (host %s) sent data for #%u step %d while this "
+						  "rank waits for its fingerprint (ranks out of step)",
+						  r, p->host, p->rh.seq, p->rh.step);
+			int i = p->rcur;
+			const struct comm__xfer *x = &s->x[i];
+			struct comm__xstate *st = &c->xs[i];
+			if (st->rdone == 0 && (p->rh.seq != s->seq || p->rh.len != x->rlen))
+				return comm__fail(c, COMM_E_PROTO,
+						  "rank %d (host %s) sent %llu bytes for #%u step %d but "
+						  "%zu bytes for #%u were expected (algorithms disagree)",
+						  r, p->host, (unsigned long long)p->rh.len, p->rh.seq,
+						  p->rh.step, x->rlen, s->seq);
+			if (!p->rd_ready)
+				return 0;
+			ssize_t k = c->tp->recv(p->fd, (char *)x->rbuf + st->rdone, x->rlen - st->rdone);
+			if (k == -EAGAIN) {
+				p->rd_ready = false;
+				return 0;
+			}
+			if (k <= 0) {
+				if (k < 0)
+					p->sock_err = (int)-k;
+				p->eof = true;
+				return recv_closed(c, r, s);
+			}
+			s->moved = true;
+			st->rdone += (size_t)k;
+			if (st->rdone == x->rlen) {
+				p->hdr_ok = false;
+				p->rhdr_got = 0;
+				s->pending--;
+				p->rcur = next_for(s->x, s->n, (size_t)i, r, 0);
+			}
+			continue;
+		}
+		/* control frame: FP or ABORT, small, read whole into cbuf */
+		if (p->rh.type == COMM__F_FP && p->fp_pending)
+			return 0; /* the previous one is not consumed yet */
+		if (p->cgot < p->rh.len) {
+			if (!p->rd_ready)
+				return 0;
+			ssize_t k = c->tp->recv(p->fd, p->cbuf + p->cgot, (size_t)p->rh.len - p->cgot);
+			if (k == -EAGAIN) {
+				p->rd_ready = false;
+				return 0;
+			}
+			if (k <= 0) {
+				if (k < 0)
+					p->sock_err = (int)-k;
+				p->eof = true;
+				return comm__fail(c, COMM_E_PEER,
+						  "rank %d (host %s) closed the connection inside a %s "
+						  "frame",
+						  r, p->host, comm__frame_name(p->rh.type));
+			}
+			s->moved = true;
+			p->cgot += (size_t)k;
+			if (p->cgot < p->rh.len)
+				continue;
+		}
+		p->hdr_ok = false;
+		p->rhdr_got = 0;
+		int rc = control(c, r, s);
+		if (rc)
+			return rc;
+	}
+}
+
+static int timed_out(struct comm *c, struct step *s)
+{
+	double secs = (double)(comm__now_ms() - c->op_start) / 1000.0;
+	for (size_t i = 0; i < s->n; i++) { /* the first receive not complete */
+		const struct comm__xfer *x = &s->x[i];
+		if (x->peer == c->rank || !x->rlen || c->xs[i].rdone == x->rlen)
+			continue;
+		const char *h = c->peers[x->peer].host;
+		if (s->type == COMM__F_FP)
+			return comm__fail(c, COMM_E_TIMEOUT,
+					  "timed out after %.1f s waiting for rank %d (host %s) to join "
+					  "(no fingerprint from it)",
+					  secs, x->peer, h);
+		return comm__fail(c, COMM_E_TIMEOUT,
+				  "timed out after %.1f s waiting for rank %d (host %s); received %zu "
+				  "of %zu bytes",
+				  secs, x->peer, h, c->xs[i].rdone, x->rlen);
+	}
+	for (size_t i = 0; i < s->n; i++) {
+		const struct comm__xfer *x = &s->x[i];
+		if (x->peer == c->rank || !x->slen || c->xs[i].sdone == x->slen)
+			continue;
+		return comm__fail(c, COMM_E_TIMEOUT,
+				  "timed out after %.1f s waiting for rank %d (host %s) to take data; "
+				  "sent %zu of %zu bytes",
+				  secs, x->peer, c->peers[x->peer].host, c->xs[i].sdone, x->slen);
+	}
+	return comm__fail(c, COMM_E_TIMEOUT, "timed out after %.1f s", secs);
+}
+
+static void reset_cursors(struct comm *c, struct step *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		int r = s->x[i].peer;
+		if (r >= 0 && r < c->nranks)
+			c->peers[r].scur = c->peers[r].rcur = -1;
+	}
+}
+
+static int run(struct comm *c, struct step *s)
+{
+	struct epoll_event ev[64];
+	while (s->pending) {
+		s->moved = false;
+		for (int r = 0; r < c->nranks; r++) {
+			struct comm__peer *p = &c->peers[r];
+			if (p->fd < 0)
+				continue;
+			int rc = 0;
+			if (p->scur >= 0 && (p->wr_ready || p->sock_err))
+				rc = pump_send(c, r, s);
+			if (!rc)
+				rc = pump_recv(c, r, s);
+			if (rc)
+				return rc;
+		}
+		if (!s->pending)
+			break;
+		if (s->moved)
+			continue;
+		int64_t left = c->deadline - comm__now_ms();
+		if (left <= 0)
+			return timed_out(c, s);
+		int k = epoll_wait(c->epfd, ev, 64, left > 1000000 ? 1000000 : (int)left);
+		if (k < 0 && errno != EINTR)
+			return comm__fail(c, COMM_E_SYS, "epoll_wait: %s", strerror(errno));
+		for (int i = 0; i < k; i++) {
+			struct comm__peer *p = &c->peers[ev[i].data.u32];
+			if (ev[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
+				p->rd_ready = true;
+			if (ev[i].events & (EPOLLOUT | EPOLLHUP | EPOLLERR))
+				p->wr_ready = true;
+		}
+	}
+	return 0;
+}
+
+int comm__exchange(struct comm *c, uint8_t type, int step, struct comm__xfer *x, size_t n,
+		   uint32_t seq)
+{
+	if (c->broken)
+		return c->broken;
+	c->cur_step = type == COMM__F_FP ? -1 : step;
+	if (n > c->xs_cap) { /* only if an algorithm posts more than 2n+8 transfers a step */
+		struct comm__xstate *nx = realloc(c->xs, n * sizeof(*nx));
+		if (!nx)
+			return comm__fail(c, COMM_E_NOMEM, "out of memory for %zu transfers", n);
+		c->xs = nx;
+		c->xs_cap = n;
+	}
+	struct step s = { x, n, type, seq, 0, false };
+	for (size_t i = 0; i < n; i++) {
+		int r = x[i].peer;
+		if (r < 0 || r >= c->nranks || (x[i].slen && !x[i].sbuf) || (x[i].rlen && !x[i].rbuf)) {
+			reset_cursors(c, &s);
+			return comm__fail(c, COMM_E_INVAL,
+					  "transfer %zu of the step: peer %d, %zu bytes from %p, %zu "
+					  "into %p is invalid (algorithm bug)",
+					  i, r, x[i].slen, x[i].sbuf, x[i].rlen, x[i].rbuf);
+		}
+		if (r == c->rank) {
+			if (x[i].slen != x[i].rlen) {
+				reset_cursors(c, &s);
+				return comm__fail(c, COMM_E_INVAL,
+						  "transfer to itself sends %zu bytes but receives %zu "
+						  "(algorithm bug)",
+						  x[i].slen, x[i].rlen);
+			}
+			if (x[i].slen && x[i].sbuf != x[i].rbuf)
+				memmove(x[i].rbuf, x[i].sbuf, x[i].slen);
+			continue;
+		}
+		struct comm__peer *p = &c->peers[r];
+		struct comm__xstate *st = &c->xs[i];
+		st->sdone = st->rdone = st->hsent = 0;
+		if (x[i].slen) {
+			struct comm__hdr h = { type, seq, step, (uint32_t)c->rank, x[i].slen };
+			comm__hdr_encode(st->hdr, &h);
+			s.pending++;
+			if (p->scur < 0)
+				p->scur = (int)i;
+		}
+		if (x[i].rlen) {
+			s.pending++;
+			if (p->rcur < 0)
+				p->rcur = (int)i;
+		}
+	}
+	int rc = run(c, &s);
+	reset_cursors(c, &s);
+	return rc;
+}
+
+void comm__progress_linger(struct comm *c, int ms)
+{
+	int64_t end = comm__now_ms() + ms;
+	struct pollfd *pf = calloc((size_t)c->nranks, sizeof(*pf));
+	if (!pf)
+		return;
+	for (int r = 0; r < c->nranks; r++) {
+		pf[r].fd = c->peers[r].fd >= 0 && !c->peers[r].eof ? c->peers[r].fd : -1;
+		pf[r].events = POLLIN;
+		if (c->peers[r].fd >= 0)
+			shutdown(c->peers[r].fd, SHUT_WR);
+	}
+	for (;;) {
+		int open = 0;
+		for (int r = 0; r < c->nranks; r++)
+			open += pf[r].fd >= 0;
+		int64_t left = end - comm__now_ms();
+		if (!open || left <= 0)
+			break;
+		if (poll(pf, (nfds_t)c->nranks, (int)left) <= 0)
+			continue;
+		for (int r = 0; r < c->nranks; r++) {
+			if (pf[r].fd < 0 || !pf[r].revents)
+				continue;
+			char sink[4096];
+			ssize_t k = c->tp->recv(pf[r].fd, sink, sizeof(sink));
+			if (k == 0 || (k < 0 && k != -EAGAIN))
+				pf[r].fd = -1;
+		}
+	}
+	free(pf);
+}

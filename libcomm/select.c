@@ -1,0 +1,110 @@
+/* Algorithm choice and dispatch. The automatic choice follows the alpha-beta-gamma model of
+ * Thakur, Rabenseifner and Gropp and Open MPI's measured cut-overs: a step costs a latency
+ * alpha (tens of microseconds over TCP), so small messages want few steps (mesh: 1-2 steps
+ * but N-1 flows; rhd: ~2 log2 N), large ones want the least data per link and long
+ * neighbour-only flows (ring: 2(N-1)/N of the vector, 2(N-1) steps). Powers of two keep rhd
+ * bandwidth-optimal longer; other sizes pay rhd's fold (a whole extra vector), so they go to
+ * the ring sooner. The thresholds are first guesses, to be tuned by `make bench`. */
+#include "libcomm/algo.h"
+
+#define KiB ((size_t)1 << 10)
+
+/* mesh: one step, N-1 concurrent flows; only while that is few flows and little data */
+#define MESH_MAX_RANKS 4
+#define MESH_MAX_BYTES (32 * KiB)
+/* rhd -> ring cut-over (bytes of the whole vector) */
+#define RHD_MAX_POW2 (512 * KiB)
+#define RHD_MAX_OTHER (64 * KiB)
+
+static int is_pow2(int n)
+{
+	return n > 0 && (n & (n - 1)) == 0;
+}
+
+/* bytes: count x dtype size as given to the collective (the per-rank block for allgather
+ * and reduce-scatter, whose whole vector is nranks times that). */
+enum comm_algo comm__select(enum comm_coll coll, size_t bytes, int nranks, enum comm_algo algo)
+{
+	size_t vec = bytes;
+
+	switch (coll) {
+	case COMM_COLL_ALLTOALL: /* pairwise exchange is the only one there is */
+	case COMM_COLL_SEND:
+	case COMM_COLL_RECV: /* point to point: direct */
+		return COMM_ALGO_MESH;
+	case COMM_COLL_BARRIER: /* dissemination */
+		return COMM_ALGO_RHD;
+	case COMM_COLL_ALLGATHER:
+	case COMM_COLL_REDUCESCATTER:
+		vec = bytes * (size_t)(nranks > 0 ? nranks : 1);
+		break;
+	default:
+		break;
+	}
+	if (algo == COMM_ALGO_RING || algo == COMM_ALGO_RHD || algo == COMM_ALGO_MESH)
+		return algo; /* the remaining collectives have all three */
+
+	if (nranks <= 2) /* one peer: ring, rhd and mesh move the same data in the same steps;
+			  * mesh has the fewest exchange calls */
+		return vec <= RHD_MAX_POW2 ? COMM_ALGO_MESH : COMM_ALGO_RING;
+	if (nranks <= MESH_MAX_RANKS && vec <= MESH_MAX_BYTES)
+		return COMM_ALGO_MESH;
+	if (coll == COMM_COLL_BROADCAST) /* binomial tree until the pipelined chain pays */
+		return bytes <= (is_pow2(nranks) ? RHD_MAX_POW2 : RHD_MAX_OTHER) ? COMM_ALGO_RHD
+										 : COMM_ALGO_RING;
+	return vec <= (is_pow2(nranks) ? RHD_MAX_POW2 : RHD_MAX_OTHER) ? COMM_ALGO_RHD
+								       : COMM_ALGO_RING;
+}
+
+/* Broadcast works on recv (the engine passes the user's buffer there; send is ignored). Send
+ * and recv are the engine's (point to point, no algorithm), so they are refused here. */
+int comm__run(struct comm__ctx *x, enum comm_coll coll, enum comm_algo algo, const void *send,
+	      void *recv, size_t count, enum comm_dtype t, enum comm_op op, int root)
+{
+	enum comm_algo a;
+
+	if (!x || x->nranks < 1 || x->rank < 0 || x->rank >= x->nranks ||
+	    (unsigned)t >= COMM_DTYPE_COUNT || (unsigned)algo >= COMM_ALGO_COUNT)
+		return COMM_E_INVAL;
+	if ((coll == COMM_COLL_ALLREDUCE || coll == COMM_COLL_REDUCESCATTER) &&
+	    (unsigned)op >= COMM_OP_COUNT)
+		return COMM_E_INVAL;
+	if (count && coll != COMM_COLL_BARRIER && (!recv || (coll != COMM_COLL_BROADCAST && !send)))
+		return COMM_E_INVAL;
+	a = comm__select(coll, count * comm_dtype_size(t), x->nranks, algo);
+
+	switch (coll) {
+	case COMM_COLL_ALLREDUCE:
+		if (a == COMM_ALGO_RING)
+			return comm__allreduce_ring(x, send, recv, count, t, op);
+		if (a == COMM_ALGO_MESH)
+			return comm__allreduce_mesh(x, send, recv, count, t, op);
+		return comm__allreduce_rhd(x, send, recv, count, t, op);
+	case COMM_COLL_ALLGATHER:
+		if (a == COMM_ALGO_RING)
+			return comm__allgather_ring(x, send, recv, count, t);
+		if (a == COMM_ALGO_MESH)
+			return comm__allgather_mesh(x, send, recv, count, t);
+		return comm__allgather_rhd(x, send, recv, count, t);
+	case COMM_COLL_REDUCESCATTER:
+		if (a == COMM_ALGO_RING)
+			return comm__reduce_scatter_ring(x, send, recv, count, t, op);
+		if (a == COMM_ALGO_MESH)
+			return comm__reduce_scatter_mesh(x, send, recv, count, t, op);
+		return comm__reduce_scatter_rhd(x, send, recv, count, t, op);
+	case COMM_COLL_BROADCAST:
+		if (root < 0 || root >= x->nranks)
+			return COMM_E_INVAL;
+		if (a == COMM_ALGO_RING)
+			return comm__broadcast_ring(x, recv, count, t, root);
+		if (a == COMM_ALGO_MESH)
+			return comm__broadcast_mesh(x, recv, count, t, root);
+		return comm__broadcast_rhd(x, recv, count, t, root);
+	case COMM_COLL_ALLTOALL:
+		return comm__alltoall_mesh(x, send, recv, count, t);
+	case COMM_COLL_BARRIER:
+		return comm__barrier_rhd(x);
+	default:
+		return COMM_E_INVAL;
+	}
+}

@@ -1,0 +1,103 @@
+/* libcomm's wire format: a fixed 24-byte frame header, then a payload whose layout depends on
+ * the frame type. Integers are big-endian; strings are a u16 length and printable ASCII bytes
+ * (no NUL). Every decoder is bounds-checked, consumes its input exactly and says where a bad
+ * input went wrong ("hello: offset 14: host length 300 exceeds 255"). */
+#ifndef LIBCOMM_WIRE_H
+#define LIBCOMM_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define COMM__HDR_LEN 24
+#define COMM__HOST_MAX 256   /* 255 chars + NUL */
+#define COMM__ADDR_MAX 64    /* numeric IPv4/IPv6 address + NUL */
+#define COMM__DIGEST_MAX 129 /* 128 chars + NUL */
+#define COMM__MAX_RANKS 65536
+#define COMM__MSG_MAX 1024   /* error/abort message text on the wire */
+#define COMM__HELLO_MAX 512
+#define COMM__FP_LEN 24
+#define COMM__PEER_LEN 16
+/* The largest control payload (FP, ABORT) a peer may send unasked. */
+#define COMM__CTRL_MAX (6 + COMM__MSG_MAX)
+
+enum comm__ftype {
+	COMM__F_HELLO = 1,  /* rank -> rendezvous */
+	COMM__F_BOOK = 2,   /* rendezvous -> rank: the address book */
+	COMM__F_REFUSE = 3, /* rendezvous -> rank: a named bootstrap error */
+	COMM__F_PEER = 4,   /* rank <-> rank after auth: communicator id and rank */
+	COMM__F_FP = 5,     /* fingerprint of a collective */
+	COMM__F_DATA = 6,   /* payload of one transfer */
+	COMM__F_ABORT = 7,  /* a fatal error on the sender, with its message */
+	COMM__F_TYPE_END
+};
+
+struct comm__hdr {
+	uint8_t type;
+	uint32_t seq;  /* collective (or point-to-point) sequence number */
+	int32_t step;  /* algorithm step, -1 outside the algorithm */
+	uint32_t from; /* sender's rank */
+	uint64_t len;  /* payload bytes */
+};
+
+struct comm__hello {
+	uint32_t version;
+	int32_t rank, nranks;
+	uint16_t port;
+	char host[COMM__HOST_MAX];
+	char addr[COMM__ADDR_MAX];
+	char digest[COMM__DIGEST_MAX];
+};
+
+struct comm__book_entry {
+	int32_t rank;
+	uint16_t port;
+	char host[COMM__HOST_MAX];
+	char addr[COMM__ADDR_MAX];
+};
+
+struct comm__peer_hello {
+	uint64_t comm_id;
+	int32_t rank, nranks;
+};
+
+/* Fingerprint of one operation; every rank must agree before any data moves. */
+struct comm__fp {
+	uint32_t seq;
+	uint8_t coll, dtype, op, algo;
+	uint64_t count;
+	int32_t root; /* broadcast root, or the peer of send/recv; -1 otherwise */
+};
+
+/* The largest payload a frame of this type may carry (DATA: unbounded here, checked against
+ * the posted receive). */
+uint64_t comm__frame_max(uint8_t type);
+const char *comm__frame_name(uint8_t type);
+
+void comm__hdr_encode(unsigned char out[COMM__HDR_LEN], const struct comm__hdr *h);
+/* Needs exactly COMM__HDR_LEN bytes in buf (n says how many there are). */
+int comm__hdr_decode(const unsigned char *buf, size_t n, struct comm__hdr *h, char *err,
+		     size_t errlen);
+
+/* Encoders write into out[cap] and set *len; -1 if it does not fit or a field is invalid. */
+int comm__hello_encode(const struct comm__hello *h, unsigned char *out, size_t cap, size_t *len);
+int comm__hello_decode(const unsigned char *buf, size_t n, struct comm__hello *h, char *err,
+		       size_t errlen);
+/* Book: comm id, then n entries for ranks 0..n-1 in order. */
+size_t comm__book_size(int n);
+int comm__book_encode(uint64_t id, const struct comm__book_entry *e, int n, unsigned char *out,
+		      size_t cap, size_t *len);
+/* Decodes into e[expect_n]; the book must hold exactly expect_n ranks 0..expect_n-1. */
+int comm__book_decode(const unsigned char *buf, size_t n, int expect_n, uint64_t *id,
+		      struct comm__book_entry *e, char *err, size_t errlen);
+/* REFUSE and ABORT: a status code and a message. */
+int comm__status_encode(int status, const char *msg, unsigned char *out, size_t cap, size_t *len);
+int comm__status_decode(const unsigned char *buf, size_t n, int *status, char *msg, size_t msglen,
+			char *err, size_t errlen);
+void comm__peer_encode(const struct comm__peer_hello *p, unsigned char out[COMM__PEER_LEN]);
+int comm__peer_decode(const unsigned char *buf, size_t n, struct comm__peer_hello *p, char *err,
+		      size_t errlen);
+void comm__fp_encode(const struct comm__fp *f, unsigned char out[COMM__FP_LEN]);
+int comm__fp_decode(const unsigned char *buf, size_t n, struct comm__fp *f, char *err,
+		    size_t errlen);
+
+#endif

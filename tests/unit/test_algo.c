@@ -1,0 +1,763 @@
+/* Every collective x algorithm x world size x count x dtype/op, in place and out of place, on
+ * the in-memory N-thread harness, against a reference computed here with plain loops and
+ * compared byte for byte on every rank. Inputs make float results exact in any order (small
+ * integers, powers of two), so one reference fits every algorithm. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "libcomm/algo.h"
+#include "tests/unit/mock_exchange.h"
+
+static const int worlds[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 16};
+#define NWORLDS (sizeof(worlds) / sizeof(worlds[0]))
+
+static const enum comm_algo algos[] = {COMM_ALGO_RING, COMM_ALGO_RHD, COMM_ALGO_MESH};
+
+struct combo {
+	enum comm_dtype t;
+	enum comm_op op;
+};
+
+/* every dtype with sum; all ops on int32 and fp32 */
+static const struct combo reducing[] = {
+	{COMM_INT8, COMM_SUM},	{COMM_INT32, COMM_SUM},	 {COMM_INT64, COMM_SUM},
+	{COMM_FP16, COMM_SUM},	{COMM_BF16, COMM_SUM},	 {COMM_FP32, COMM_SUM},
+	{COMM_FP64, COMM_SUM},	{COMM_INT32, COMM_PROD}, {COMM_INT32, COMM_MAX},
+	{COMM_INT32, COMM_MIN}, {COMM_FP32, COMM_PROD},	 {COMM_FP32, COMM_MAX},
+	{COMM_FP32, COMM_MIN},
+};
+#define NREDUCING (sizeof(reducing) / sizeof(reducing[0]))
+
+/* the other dtype/op pairs, on a smaller sweep */
+static const struct combo more[] = {
+	{COMM_INT8, COMM_PROD},	 {COMM_INT8, COMM_MAX}, {COMM_INT64, COMM_MIN},
+	{COMM_INT64, COMM_PROD}, {COMM_FP64, COMM_MAX}, {COMM_FP64, COMM_PROD},
+	{COMM_FP16, COMM_MIN},	 {COMM_FP16, COMM_MAX}, {COMM_BF16, COMM_MAX},
+	{COMM_BF16, COMM_MIN},
+};
+
+static size_t esz(enum comm_dtype t)
+{
+	static const size_t s[] = {1, 4, 8, 2, 2, 4, 8};
+	return s[t];
+}
+
+static uint64_t hash(uint64_t a, uint64_t b)
+{
+	uint64_t h = (a << 40 ^ b) * 0x9e3779b97f4a7c15ull;
+	return h ^ (h >> 29);
+}
+
+/* ---- values and an encoder independent of libcomm ---- */
+
+/* Exact fp16 encoding of an integer |v| <= 2048. */
+static uint16_t enc_fp16(int v)
+{
+	uint16_t s = v < 0 ? 0x8000 : 0;
+	unsigned m = (unsigned)(v < 0 ? -v : v);
+	int e = 0;
+
+	if (!m)
+		return s;
+	while ((m >> e) > 1)
+		e++;
+	return (uint16_t)(s | (unsigned)(e + 15) << 10 | ((m << (10 - e)) & 0x3ff));
+}
+
+static uint16_t enc_bf16(double v)
+{
+	float f = (float)v;
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	return (uint16_t)(u >> 16); /* exact for the small values used */
+}
+
+/* The value rank r contributes at element i, as a double (exact in every dtype used). */
+static double val(enum comm_dtype t, enum comm_op op, int r, size_t i)
+{
+	uint64_t h = hash((uint64_t)r + 1, i);
+
+	switch (t) {
+	case COMM_INT8:
+		return (double)(int8_t)h;
+	case COMM_INT32:
+		return (double)(int32_t)h;
+	case COMM_INT64:
+		return (double)(int64_t)(h >> 12); /* exact in a double too */
+	default:
+		break;
+	}
+	if (op == COMM_PROD) {
+		static const double p[] = {1, -1, 2, -2, 0.5, -0.5, 1, 1};
+		return p[h % 8];
+	}
+	if (op == COMM_MAX || op == COMM_MIN)
+		return (double)((int)(h % 257) - 128) / 2;
+	return (double)((int)(h % 17) - 8);
+}
+
+static void put(enum comm_dtype t, void *buf, size_t i, double v, int64_t iv)
+{
+	switch (t) {
+	case COMM_INT8:
+		((int8_t *)buf)[i] = (int8_t)(uint8_t)(uint64_t)iv;
+		break;
+	case COMM_INT32:
+		((int32_t *)buf)[i] = (int32_t)(uint32_t)(uint64_t)iv;
+		break;
+	case COMM_INT64:
+		((int64_t *)buf)[i] = iv;
+		break;
+	case COMM_FP16:
+		/* integers, or halves (max/min data): 2v with the exponent one lower */
+		((uint16_t *)buf)[i] =
+			v == (int)v ? enc_fp16((int)v) : (uint16_t)(enc_fp16((int)(v * 2)) - 0x400);
+		break;
+	case COMM_BF16:
+		((uint16_t *)buf)[i] = enc_bf16(v);
+		break;
+	case COMM_FP32:
+		((float *)buf)[i] = (float)v;
+		break;
+	default:
+		((double *)buf)[i] = v;
+		break;
+	}
+}
+
+static void put_val(enum comm_dtype t, enum comm_op op, void *buf, size_t i, int r, size_t e)
+{
+	double v = val(t, op, r, e);
+	put(t, buf, i, v, (int64_t)v);
+}
+
+/* Reduction over ranks of element e, in the test's own arithmetic (wrapping for integers). */
+static void put_reduced(enum comm_dtype t, enum comm_op op, void *buf, size_t i, int n, size_t e)
+{
+	double acc = val(t, op, 0, e);
+	uint64_t iacc = (uint64_t)(int64_t)acc;
+
+	for (int r = 1; r < n; r++) {
+		double v = val(t, op, r, e);
+		uint64_t iv = (uint64_t)(int64_t)v;
+		switch (op) {
+		case COMM_SUM:
+			acc += v;
+			iacc += iv;
+			break;
+		case COMM_PROD:
+			acc *= v;
+			iacc *= iv;
+			break;
+		case COMM_MAX:
+			acc = v > acc ? v : acc;
+			iacc = (uint64_t)(int64_t)acc;
+			break;
+		default:
+			acc = v < acc ? v : acc;
+			iacc = (uint64_t)(int64_t)acc;
+			break;
+		}
+	}
+	put(t, buf, i, acc, (int64_t)iacc);
+}
+
+/* ---- one run ---- */
+
+struct run;
+struct rank_io {
+	struct run *run;
+	unsigned char *in;  /* pristine input, to check out-of-place sends are untouched */
+	unsigned char *buf; /* in-place: the one buffer; else the send buffer */
+	unsigned char *out; /* out of place: the recv buffer */
+	size_t in_bytes, out_bytes, buf_bytes;
+	const void *send;
+	void *recv;
+};
+
+struct run {
+	enum comm_coll coll;
+	enum comm_algo algo;
+	enum comm_dtype t;
+	enum comm_op op;
+	size_t count;
+	int n, root, inplace; /* inplace: 0 no, 1 send == recv, 2 NCCL style (block r) */
+	struct rank_io io[MOCK_MAX];
+};
+
+static struct mock_world world;
+
+static int run_rank(struct comm__ctx *x, void *arg)
+{
+	struct rank_io *io = arg;
+	struct run *ru = io->run;
+
+	return comm__run(x, ru->coll, ru->algo, io->send, io->recv, ru->count, ru->t, ru->op,
+			 ru->root);
+}
+
+static const char *describe(const struct run *ru)
+{
+	static char s[200];
+
+	snprintf(s, sizeof(s), "%s/%s n=%d count=%zu %s %s root=%d inplace=%d",
+		 comm_coll_name(ru->coll), comm_algo_name(ru->algo), ru->n, ru->count,
+		 comm_dtype_name(ru->t), comm_op_name(ru->op), ru->root, ru->inplace);
+	return s;
+}
+
+/* Sets up inputs, runs, checks every rank's result against the reference. */
+static void check(struct run *ru)
+{
+	int n = ru->n;
+	size_t c = ru->count, es = esz(ru->t), cb = c * es, nb = (size_t)n * cb;
+	void *args[MOCK_MAX];
+	unsigned char *want = malloc(nb + 1);
+
+	assert_non_null(want);
+	for (int r = 0; r < n; r++) {
+		struct rank_io *io = &ru->io[r];
+		size_t in_elems = c, out_elems = c;
+
+		switch (ru->coll) {
+		case COMM_COLL_ALLGATHER:
+			out_elems = (size_t)n * c;
+			break;
+		case COMM_COLL_REDUCESCATTER:
+			in_elems = (size_t)n * c;
+			break;
+		case COMM_COLL_ALLTOALL:
+			in_elems = out_elems = (size_t)n * c;
+			break;
+		default:
+			break;
+		}
+		io->run = ru;
+		io->in_bytes = in_elems * es;
+		io->out_bytes = out_elems * es;
+		io->in = malloc(io->in_bytes + 1);
+		for (size_t i = 0;
+		     i < in_elems && (ru->coll != COMM_COLL_BROADCAST || r == ru->root); i++)
+			put_val(ru->t, ru->op, io->in, i, r,
+				ru->coll == COMM_COLL_REDUCESCATTER ||
+						ru->coll == COMM_COLL_ALLREDUCE
+					? i
+					: i * 31 + (size_t)r * 7);
+		io->buf_bytes = io->in_bytes > io->out_bytes ? io->in_bytes : io->out_bytes;
+		io->buf = malloc(io->buf_bytes + 1);
+		io->out = malloc(io->out_bytes + 1);
+		memset(io->buf, 0xee, io->buf_bytes + 1);
+		memset(io->out, 0xee, io->out_bytes + 1);
+		if (ru->coll == COMM_COLL_BROADCAST) {
+			if (r == ru->root)
+				memcpy(io->buf, io->in, io->in_bytes);
+			io->send = io->recv = io->buf;
+		} else if (ru->inplace == 0) {
+			memcpy(io->buf, io->in, io->in_bytes);
+			io->send = io->buf;
+			io->recv = io->out;
+		} else if (ru->coll == COMM_COLL_ALLGATHER) {
+			size_t at = ru->inplace == 2 ? (size_t)r * cb : 0;
+			memcpy(io->buf + at, io->in, io->in_bytes);
+			io->send = io->buf + at;
+			io->recv = io->buf;
+		} else if (ru->coll == COMM_COLL_REDUCESCATTER) {
+			memcpy(io->buf, io->in, io->in_bytes);
+			io->send = io->buf;
+			io->recv = io->buf + (ru->inplace == 2 ? (size_t)r * cb : 0);
+		} else {
+			memcpy(io->buf, io->in, io->in_bytes);
+			io->send = io->recv = io->buf;
+		}
+		args[r] = io;
+	}
+
+	if (mock_run(&world, n, run_rank, args) != 0)
+		fail_msg("%s: %s", describe(ru), world.msg);
+
+	/* the reference, once (per rank only where it differs by rank) */
+	if (ru->coll == COMM_COLL_ALLREDUCE || ru->coll == COMM_COLL_REDUCESCATTER) {
+		size_t m = ru->coll == COMM_COLL_ALLREDUCE ? c : (size_t)n * c;
+		for (size_t i = 0; i < m; i++)
+			put_reduced(ru->t, ru->op, want, i, n, i);
+	} else if (ru->coll == COMM_COLL_ALLGATHER) {
+		for (int q = 0; q < n; q++)
+			for (size_t i = 0; i < c; i++)
+				put_val(ru->t, ru->op, want, (size_t)q * c + i, q,
+					i * 31 + (size_t)q * 7);
+	} else if (ru->coll == COMM_COLL_BROADCAST) {
+		for (size_t i = 0; i < c; i++)
+			put_val(ru->t, ru->op, want, i, ru->root, i * 31 + (size_t)ru->root * 7);
+	}
+	for (int r = 0; r < n; r++) {
+		struct rank_io *io = &ru->io[r];
+		const unsigned char *got = io->recv;
+		const unsigned char *w = want;
+		size_t len = io->out_bytes;
+
+		if (ru->coll == COMM_COLL_REDUCESCATTER) {
+			w = want + (size_t)r * cb;
+		} else if (ru->coll == COMM_COLL_ALLTOALL) { /* block q from rank q's block r */
+			for (int q = 0; q < n; q++)
+				for (size_t i = 0; i < c; i++)
+					put_val(ru->t, ru->op, want, (size_t)q * c + i, q,
+						((size_t)r * c + i) * 31 + (size_t)q * 7);
+		}
+		if (memcmp(got, w, len) != 0)
+			for (size_t i = 0; i < len; i++)
+				if (got[i] != w[i])
+					fail_msg("%s: rank %d byte %zu (element %zu): got %02x "
+						 "want %02x",
+						 describe(ru), r, i, i / es, got[i], w[i]);
+		if (ru->inplace == 0 && ru->coll != COMM_COLL_BROADCAST) {
+			if (memcmp(io->buf, io->in, io->in_bytes) != 0)
+				fail_msg("%s: rank %d: the send buffer was modified", describe(ru),
+					 r);
+			if (io->out[io->out_bytes] != 0xee)
+				fail_msg("%s: rank %d: wrote past recv", describe(ru), r);
+		}
+		if (io->buf[io->buf_bytes] != 0xee)
+			fail_msg("%s: rank %d: wrote past the buffer", describe(ru), r);
+	}
+	for (int r = 0; r < n; r++) {
+		free(ru->io[r].in);
+		free(ru->io[r].buf);
+		free(ru->io[r].out);
+	}
+	free(want);
+}
+
+/* counts 0, 1, N-1, 7, 1000, 4099 without repeats */
+static int counts_for(int n, size_t *out)
+{
+	size_t cand[] = {0, 1, (size_t)n - 1, 7, 1000, 4099};
+	int k = 0;
+
+	for (size_t i = 0; i < sizeof(cand) / sizeof(cand[0]); i++) {
+		int dup = 0;
+		for (int j = 0; j < k; j++)
+			dup |= out[j] == cand[i];
+		if (!dup)
+			out[k++] = cand[i];
+	}
+	return k;
+}
+
+static long runs;
+
+static void sweep(enum comm_coll coll, const struct combo *combos, size_t ncombos,
+		  int inplace_modes, const enum comm_algo *alg, size_t nalg)
+{
+	static struct run ru;
+
+	for (size_t a = 0; a < nalg; a++)
+		for (size_t w = 0; w < NWORLDS; w++) {
+			size_t counts[8];
+			int nc = counts_for(worlds[w], counts);
+			for (int ci = 0; ci < nc; ci++)
+				for (size_t k = 0; k < ncombos; k++)
+					for (int ip = 0; ip <= inplace_modes; ip++) {
+						/* the second in-place layout does not depend on
+						 * dtype or op: every third combo is enough */
+						if (ip == 2 && k % 3)
+							continue;
+						memset(&ru, 0, sizeof(ru));
+						ru.coll = coll;
+						ru.algo = alg[a];
+						ru.t = combos[k].t;
+						ru.op = combos[k].op;
+						ru.count = counts[ci];
+						ru.n = worlds[w];
+						ru.inplace = ip;
+						check(&ru);
+						runs++;
+					}
+		}
+}
+
+static void test_allreduce(void **state)
+{
+	(void)state;
+	sweep(COMM_COLL_ALLREDUCE, reducing, NREDUCING, 1, algos, 3);
+}
+
+static void test_reduce_scatter(void **state)
+{
+	(void)state;
+	sweep(COMM_COLL_REDUCESCATTER, reducing, NREDUCING, 2, algos, 3);
+}
+
+static void test_more_ops(void **state)
+{
+	static struct run ru;
+	static const int ns[] = {3, 4, 7};
+
+	(void)state;
+	for (size_t a = 0; a < 3; a++)
+		for (size_t i = 0; i < 3; i++)
+			for (size_t k = 0; k < sizeof(more) / sizeof(more[0]); k++)
+				for (int coll = 0; coll < 2; coll++) {
+					memset(&ru, 0, sizeof(ru));
+					ru.coll = coll ? COMM_COLL_REDUCESCATTER
+						       : COMM_COLL_ALLREDUCE;
+					ru.algo = algos[a];
+					ru.t = more[k].t;
+					ru.op = more[k].op;
+					ru.count = 1001;
+					ru.n = ns[i];
+					check(&ru);
+					runs++;
+				}
+}
+
+static const struct combo copying[] = {
+	{COMM_INT8, COMM_SUM}, {COMM_FP16, COMM_SUM}, {COMM_FP64, COMM_SUM}};
+
+static void test_allgather(void **state)
+{
+	(void)state;
+	sweep(COMM_COLL_ALLGATHER, copying, 3, 2, algos, 3);
+}
+
+static void test_alltoall(void **state)
+{
+	static const enum comm_algo any[] = {COMM_ALGO_MESH, COMM_ALGO_RING, COMM_ALGO_AUTO};
+	(void)state;
+	sweep(COMM_COLL_ALLTOALL, copying, 3, 1, any, 3);
+}
+
+static void test_broadcast(void **state)
+{
+	static struct run ru;
+
+	(void)state;
+	for (size_t a = 0; a < 3; a++)
+		for (size_t w = 0; w < NWORLDS; w++) {
+			int n = worlds[w], roots[] = {0, n / 2, n - 1};
+			size_t counts[8];
+			int nc = counts_for(n, counts);
+			for (int ci = 0; ci < nc; ci++)
+				for (int k = 0; k < 3; k++)
+					for (int ri = 0; ri < 3; ri++) {
+						if (ri && roots[ri] == roots[ri - 1])
+							continue;
+						memset(&ru, 0, sizeof(ru));
+						ru.coll = COMM_COLL_BROADCAST;
+						ru.algo = algos[a];
+						ru.t = copying[k].t;
+						ru.count = counts[ci];
+						ru.n = n;
+						ru.root = roots[ri];
+						check(&ru);
+						runs++;
+					}
+		}
+}
+
+/* Large enough that ring reduce-scatter steps and the broadcast chain split into several
+ * sub-chunks with uneven blocks; auto included. */
+static void test_large(void **state)
+{
+	static struct run ru;
+	static const int ns[] = {2, 3, 5, 8};
+	static const enum comm_coll colls[] = {COMM_COLL_ALLREDUCE, COMM_COLL_REDUCESCATTER,
+					       COMM_COLL_BROADCAST, COMM_COLL_ALLGATHER};
+	static const enum comm_algo alg[] = {COMM_ALGO_RING, COMM_ALGO_RHD, COMM_ALGO_MESH,
+					     COMM_ALGO_AUTO};
+
+	(void)state;
+	for (size_t c = 0; c < 4; c++)
+		for (size_t i = 0; i < 4; i++)
+			for (size_t a = 0; a < 4; a++) {
+				int n = ns[i];
+				memset(&ru, 0, sizeof(ru));
+				ru.coll = colls[c];
+				ru.algo = alg[a];
+				ru.t = COMM_FP32;
+				ru.op = COMM_SUM;
+				ru.n = n;
+				ru.root = n - 1;
+				ru.inplace = a & 1;
+				/* ring allreduce blocks of 2.3x the 512 KiB chunk, odd lengths */
+				ru.count = colls[c] == COMM_COLL_ALLREDUCE ? (size_t)n * 300000 + 3
+					   : colls[c] == COMM_COLL_BROADCAST ? 400001
+									     : 300001;
+				check(&ru);
+				runs++;
+			}
+}
+
+/* Worlds past mesh's batch of 16 peers per exchange call, and past 16 for everyone. */
+static void test_big_world(void **state)
+{
+	static struct run ru;
+	static const int ns[] = {17, 20, 32};
+	static const enum comm_coll colls[] = {COMM_COLL_ALLREDUCE, COMM_COLL_REDUCESCATTER,
+					       COMM_COLL_ALLGATHER, COMM_COLL_BROADCAST,
+					       COMM_COLL_ALLTOALL};
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++)
+		for (size_t c = 0; c < 5; c++)
+			for (size_t a = 0; a < 3; a++)
+				for (int ip = 0; ip < 2; ip++) {
+					memset(&ru, 0, sizeof(ru));
+					ru.coll = colls[c];
+					ru.algo = algos[a];
+					ru.t = COMM_INT32;
+					ru.op = COMM_SUM;
+					ru.count = 37;
+					ru.n = ns[i];
+					ru.root = ns[i] - 2;
+					ru.inplace = ip;
+					check(&ru);
+					runs++;
+				}
+}
+
+/* ---- bit-identical results with inexact float data ---- */
+
+static int same_rank(struct comm__ctx *x, void *arg)
+{
+	struct rank_io *io = arg;
+	struct run *ru = io->run;
+
+	return comm__run(x, ru->coll, ru->algo, io->send, io->recv, ru->count, ru->t, ru->op, 0);
+}
+
+/* Random floats make every order of summation give different bits; all ranks must still
+ * agree exactly, for each algorithm. */
+static void test_identical_bits(void **state)
+{
+	static struct run ru;
+	static const enum comm_dtype ts[] = {COMM_FP32, COMM_FP16, COMM_BF16, COMM_FP64};
+
+	(void)state;
+	for (size_t a = 0; a < 3; a++)
+		for (size_t ti = 0; ti < 4; ti++)
+			for (int n = 2; n <= 9; n++) {
+				void *args[MOCK_MAX];
+				size_t count = 1000 + (size_t)n, es = esz(ts[ti]);
+
+				memset(&ru, 0, sizeof(ru));
+				ru.coll = COMM_COLL_ALLREDUCE;
+				ru.algo = algos[a];
+				ru.t = ts[ti];
+				ru.op = COMM_SUM;
+				ru.count = count;
+				ru.n = n;
+				for (int r = 0; r < n; r++) {
+					struct rank_io *io = &ru.io[r];
+					io->run = &ru;
+					io->in = malloc(count * es);
+					io->out = malloc(count * es);
+					for (size_t i = 0; i < count; i++) {
+						double v =
+							(double)(hash((uint64_t)r, i) % 1000003) /
+							997.0;
+						float f = (float)v;
+						uint32_t u;
+						memcpy(&u, &f, 4);
+						if (ts[ti] == COMM_FP32)
+							((float *)io->in)[i] = f;
+						else if (ts[ti] == COMM_FP64)
+							((double *)io->in)[i] = v;
+						else if (ts[ti] == COMM_BF16)
+							((uint16_t *)io->in)[i] =
+								(uint16_t)(u >> 16);
+						else
+							((uint16_t *)io->in)[i] =
+								comm__fp32_to_fp16(f / 64);
+					}
+					io->send = io->in;
+					io->recv = io->out;
+					args[r] = io;
+				}
+				if (mock_run(&world, n, same_rank, args) != 0)
+					fail_msg("%s: %s", describe(&ru), world.msg);
+				for (int r = 1; r < n; r++)
+					if (memcmp(ru.io[r].out, ru.io[0].out, count * es) != 0)
+						fail_msg("%s: rank %d differs from rank 0",
+							 describe(&ru), r);
+				for (int r = 0; r < n; r++) {
+					free(ru.io[r].in);
+					free(ru.io[r].out);
+				}
+				runs++;
+			}
+}
+
+/* ---- barrier: nobody leaves before everyone has arrived ---- */
+
+static int arrived;
+
+static int barrier_rank(struct comm__ctx *x, void *arg)
+{
+	(void)arg;
+	usleep((useconds_t)(((x->rank * 7) % 5) * 300));
+	__atomic_add_fetch(&arrived, 1, __ATOMIC_SEQ_CST);
+	int rc = comm__run(x, COMM_COLL_BARRIER, COMM_ALGO_AUTO, NULL, NULL, 0, COMM_INT8, COMM_SUM,
+			   0);
+	if (!rc && __atomic_load_n(&arrived, __ATOMIC_SEQ_CST) < x->nranks)
+		return -100; /* left early */
+	return rc;
+}
+
+static void test_barrier(void **state)
+{
+	(void)state;
+	for (size_t w = 0; w < NWORLDS; w++)
+		for (int rep = 0; rep < 3; rep++) {
+			arrived = 0;
+			if (mock_run(&world, worlds[w], barrier_rank, NULL) != 0)
+				fail_msg("barrier n=%d: %s", worlds[w], world.msg);
+		}
+}
+
+/* ---- selection ---- */
+
+static void test_select(void **state)
+{
+	(void)state;
+	/* fixed choices are honoured where they exist, alltoall is always pairwise */
+	for (int a = COMM_ALGO_RING; a < COMM_ALGO_COUNT; a++) {
+		assert_int_equal(comm__select(COMM_COLL_ALLREDUCE, 8, 8, (enum comm_algo)a), a);
+		assert_int_equal(comm__select(COMM_COLL_BROADCAST, 1 << 30, 3, (enum comm_algo)a),
+				 a);
+		assert_int_equal(comm__select(COMM_COLL_ALLTOALL, 8, 8, (enum comm_algo)a),
+				 COMM_ALGO_MESH);
+		assert_int_equal(comm__select(COMM_COLL_BARRIER, 0, 8, (enum comm_algo)a),
+				 COMM_ALGO_RHD);
+	}
+	/* auto: latency-bound small sizes, bandwidth-bound large ones */
+	assert_int_equal(comm__select(COMM_COLL_ALLREDUCE, 8, 4, COMM_ALGO_AUTO), COMM_ALGO_MESH);
+	assert_int_equal(comm__select(COMM_COLL_ALLREDUCE, 8, 8, COMM_ALGO_AUTO), COMM_ALGO_RHD);
+	assert_int_equal(comm__select(COMM_COLL_ALLREDUCE, 8, 7, COMM_ALGO_AUTO), COMM_ALGO_RHD);
+	assert_int_equal(comm__select(COMM_COLL_ALLREDUCE, 64 << 20, 4, COMM_ALGO_AUTO),
+			 COMM_ALGO_RING);
+	assert_int_equal(comm__select(COMM_COLL_ALLREDUCE, 64 << 20, 7, COMM_ALGO_AUTO),
+			 COMM_ALGO_RING);
+	assert_int_equal(comm__select(COMM_COLL_ALLGATHER, 1 << 20, 8, COMM_ALGO_AUTO),
+			 COMM_ALGO_RING);
+	assert_int_equal(comm__select(COMM_COLL_BROADCAST, 64 << 20, 16, COMM_ALGO_AUTO),
+			 COMM_ALGO_RING);
+	assert_int_equal(comm__select(COMM_COLL_ALLREDUCE, 8, 32, COMM_ALGO_AUTO), COMM_ALGO_RHD);
+	/* never mesh for big worlds, whatever the size */
+	for (size_t b = 1; b < ((size_t)1 << 34); b <<= 1)
+		for (int n = 5; n <= 64; n++)
+			assert_int_not_equal(
+				comm__select(COMM_COLL_ALLREDUCE, b, n, COMM_ALGO_AUTO),
+				COMM_ALGO_MESH);
+}
+
+static int inval_rank(struct comm__ctx *x, void *arg)
+{
+	int buf = 0;
+
+	(void)arg;
+	if (comm__run(x, COMM_COLL_BROADCAST, COMM_ALGO_AUTO, &buf, &buf, 1, COMM_INT32, COMM_SUM,
+		      x->nranks) != COMM_E_INVAL)
+		return -1;
+	if (comm__run(x, COMM_COLL_SEND, COMM_ALGO_AUTO, &buf, &buf, 1, COMM_INT32, COMM_SUM, 0) !=
+	    COMM_E_INVAL)
+		return -2;
+	if (comm__run(x, COMM_COLL_ALLREDUCE, COMM_ALGO_AUTO, &buf, &buf, 1, COMM_INT32,
+		      (enum comm_op)COMM_OP_COUNT, 0) != COMM_E_INVAL)
+		return -3;
+	if (comm__run(x, COMM_COLL_ALLREDUCE, COMM_ALGO_AUTO, NULL, &buf, 1, COMM_INT32, COMM_SUM,
+		      0) != COMM_E_INVAL)
+		return -4;
+	return 0;
+}
+
+static void test_run_refuses(void **state)
+{
+	(void)state;
+	if (mock_run(&world, 3, inval_rank, NULL) != 0)
+		fail_msg("%s", world.msg);
+}
+
+/* ---- the harness itself catches broken algorithms ---- */
+
+static int bad_len(struct comm__ctx *x, void *arg)
+{
+	char b[16] = {0};
+	struct comm__xfer xf = {.peer = 1 - x->rank,
+				.sbuf = b,
+				.slen = 4 + (size_t)x->rank,
+				.rbuf = b + 8,
+				.rlen = 4};
+	(void)arg;
+	return x->exchange(x, 0, &xf, 1);
+}
+
+static int bad_overlap(struct comm__ctx *x, void *arg)
+{
+	char b[8] = {0};
+	struct comm__xfer xf = {
+		.peer = 1 - x->rank, .sbuf = b, .slen = 4, .rbuf = b + 2, .rlen = 4};
+	(void)arg;
+	return x->exchange(x, 0, &xf, 1);
+}
+
+static int bad_step(struct comm__ctx *x, void *arg)
+{
+	char b[8] = {0};
+	struct comm__xfer xf = {
+		.peer = 1 - x->rank, .sbuf = b, .slen = 4, .rbuf = b + 4, .rlen = 4};
+	(void)arg;
+	return x->exchange(x, x->rank, &xf, 1);
+}
+
+static int bad_leftover(struct comm__ctx *x, void *arg)
+{
+	static char b[4];
+	struct comm__xfer xf = {.peer = 1, .sbuf = b, .slen = 4};
+	(void)arg;
+	if (x->rank == 0) { /* nobody receives: the sender must time out or be reported */
+		x->exchange(x, 0, &xf, 1);
+	}
+	return 0;
+}
+
+static void test_harness_catches(void **state)
+{
+	(void)state;
+	assert_int_equal(mock_run(&world, 2, bad_len, NULL), -1);
+	assert_non_null(strstr(world.msg, "bytes"));
+	assert_int_equal(mock_run(&world, 2, bad_overlap, NULL), -1);
+	assert_non_null(strstr(world.msg, "overlaps"));
+	assert_int_equal(mock_run(&world, 2, bad_step, NULL), -1);
+	assert_non_null(strstr(world.msg, "step"));
+	(void)bad_leftover; /* would wait MOCK_TIMEOUT_S: covered by reading, not run */
+}
+
+static int report(void **state)
+{
+	(void)state;
+	mock_shutdown(&world);
+	print_message("  %ld collective runs checked\n", runs);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_harness_catches), cmocka_unit_test(test_select),
+		cmocka_unit_test(test_run_refuses),	cmocka_unit_test(test_allreduce),
+		cmocka_unit_test(test_reduce_scatter),	cmocka_unit_test(test_more_ops),
+		cmocka_unit_test(test_allgather),	cmocka_unit_test(test_broadcast),
+		cmocka_unit_test(test_alltoall),	cmocka_unit_test(test_barrier),
+		cmocka_unit_test(test_large),		cmocka_unit_test(test_big_world),
+		cmocka_unit_test(test_identical_bits),
+	};
+	return cmocka_run_group_tests_name("algo", tests, NULL, report);
+}
