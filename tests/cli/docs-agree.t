@@ -5,7 +5,7 @@
 MAN=${MAN:-man}
 
 troff_text() { # man page text without font escapes
-	sed -e 's/\\f[BIRP]//g' -e 's/\\-/-/g' -e 's/\\(em/--/g' "$1"
+	sed -e 's/\\f[BIRP]//g' -e 's/\\-/-/g' -e 's/\\(em/--/g' "$@"
 }
 
 synopsis_of() { # the .nf lines of the SYNOPSIS section
