@@ -16,7 +16,7 @@
 
 #define BAD "tests/data/ranktables/bad/"
 #define GOOD "tests/data/ranktables/good/"
-#define FIX "../shared/fixtures/ranktables/"
+#define FIX "tests/data/fixtures/"
 #define E RT_SEV_ERROR
 #define W RT_SEV_WARNING
 
