@@ -52,6 +52,13 @@ for c in $(hcclctl --completion-words | grep -v -- '^-'); do
 	_report $? "hcclctl(1) lists the command '$c'"
 done
 
+missing=""
+for code in $(hcclctl ranktable rules | awk '{print $1}'); do
+	troff_text "$MAN/hcclctl-ranktable.1" | grep -qx -- ".B $code" || missing="$missing $code"
+done
+[ -z "$missing" ] && [ "$(hcclctl ranktable rules | wc -l)" -gt 50 ]
+_report $? "hcclctl-ranktable(1) RULES lists every rule code" "missing:$missing"
+
 run hcclctl --completion-words ranktable
 check_out "gen
 validate
