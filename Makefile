@@ -33,9 +33,13 @@ FUZZ_BIN := $(FUZZ_SRC:%.c=$(O)/%)
 .PHONY: all asan deps check demo bench fuzz clean tests format
 all: $(BIN)
 
+# V=1 shows the commands.
+Q := $(if $(V),,@)
+
 $(O)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(O)/libhcclctl.a: $(LIB_OBJ)
 	@rm -f $@

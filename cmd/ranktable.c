@@ -485,7 +485,7 @@ static int do_gen(int argc, char **argv)
 	struct rt_hostfile hf = { 0 };
 	struct rt_hccn *hccn = NULL;
 	struct rt_gen_server *srv = NULL;
-	char **pods = NULL;
+	char **pods = NULL, **paths = NULL;
 	long *ids = NULL;
 	size_t nids = 0, outlen = 0;
 	char *out = NULL;
@@ -542,7 +542,8 @@ static int do_gen(int argc, char **argv)
 	hccn = calloc(hf.n, sizeof(*hccn));
 	srv = calloc(hf.n, sizeof(*srv));
 	pods = calloc(hf.n, sizeof(*pods));
-	if (!hccn || !srv || !pods) {
+	paths = calloc(hf.n, sizeof(*paths));
+	if (!hccn || !srv || !pods || !paths) {
 		rc = fail(EXIT_UNKNOWN, "ranktable gen", NULL, "out of memory");
 		goto out;
 	}
@@ -569,9 +570,13 @@ static int do_gen(int argc, char **argv)
 			path = "/etc/hccn.conf";
 		}
 		rc = load_hccn(path, &hccn[i]);
-		free(found);
-		if (rc)
+		if (rc) {
+			free(found);
 			goto out;
+		}
+		/* Keep the path for messages; freed with the other per-server strings. */
+		paths[i] = found ? found : strdup(path);
+		srv[i].hccn_path = paths[i];
 		srv[i].server_id = hf.v[i].server_id;
 		srv[i].host_ip = hf.v[i].host_ip;
 		srv[i].hccn = &hccn[i];
@@ -637,6 +642,9 @@ out:
 		rt_hccn_release(&hccn[i]);
 	for (size_t i = 0; pods && i < hf.n; i++)
 		free(pods[i]);
+	for (size_t i = 0; paths && i < hf.n; i++)
+		free(paths[i]);
+	free(paths);
 	free(pods);
 	free(hccn);
 	free(srv);

@@ -146,6 +146,7 @@ struct rt_gen_server {
 	const char *super_pod_id;   /* 1.2 only; servers of a pod are consecutive. Each
 				     * device's super_device_id is its index within the pod */
 	const struct rt_hccn *hccn; /* device IPs for this server, or NULL */
+	const char *hccn_path;      /* where hccn came from, for messages; NULL: /etc/hccn.conf */
 };
 
 struct rt_gen_spec {
@@ -158,8 +159,9 @@ struct rt_gen_spec {
 
 /* Builds the table text in hccl_tools.py's layout (key order, string values,
  * host_nic_ip "reserve", 4-space indent) followed by one newline. Caller frees *out.
- * Refuses (-EINVAL, err names server and device) when a device has no IP on a
- * multi-server table, rather than writing a broken table. */
+ * Refuses (-EINVAL, err names server and device) when any device has no IP, an IP or a
+ * server repeats, or host_ip is given for only some servers, rather than writing a table
+ * that validate would reject. */
 int rt_gen(const struct rt_gen_spec *spec, char **out, size_t *outlen, char *err,
 	   size_t errlen);
 

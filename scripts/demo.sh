@@ -16,7 +16,7 @@ step $H ranktable show "$OUT/rank_table.json"
 # A hand edit that HCCL would reject: a duplicated rank id and a device IP typo.
 sed -e '0,/"rank_id": "3"/s//"rank_id": "2"/' -e 's/192.168.102.17/192.168.102.1O/' \
 	"$OUT/rank_table.json" >"$OUT/edited.json"
-echo "\n# an edited copy with a duplicated rank id and a typo in an IP:"
+printf "\n# an edited copy with a duplicated rank id and a typo in an IP:\n"
 step $H ranktable validate "$OUT/edited.json" || echo "(exit $? = FAIL, as expected)"
 step $H ranktable diff "$OUT/rank_table.json" "$OUT/edited.json" || echo "(exit $? = they differ)"
-echo "\ndemo done"
+printf "\ndemo done\n"

@@ -17,7 +17,7 @@ $ENV{NO_COLOR} = '1';
 my @jobs;    # [tier, name, command array ref, env hash ref]
 for my $tier (@tiers) {
 	if ($tier eq 'unit') {
-		push @jobs, [ $tier, $_, [$_], {} ] for sort glob("$asan/tests/unit/test_*");
+		push @jobs, [ $tier, $_, [$_], {} ] for grep { -x $_ && !/\.[od]$/ } sort glob("$asan/tests/unit/test_*");
 	} elsif ($tier eq 'fuzz') {
 		for my $bin (sort glob("$asan/tests/fuzz/fuzz_*")) {
 			next if $bin =~ /\.[od]$/;

@@ -5,7 +5,7 @@
 MAN=${MAN:-man}
 
 troff_text() { # man page text without font escapes
-	sed -e 's/\\f[BIRP]//g' -e 's/\\-/-/g' -e 's/\\(em/--/g' "$1"
+	sed -e 's/\\f[BIRP]//g' -e 's/\\-/-/g' -e 's/\\(em/--/g' "$@"
 }
 
 synopsis_of() { # the .nf lines of the SYNOPSIS section
@@ -51,6 +51,13 @@ for c in $(hcclctl --completion-words | grep -v -- '^-'); do
 	troff_text "$MAN/hcclctl.1" | grep -q "^\.B $c\$"
 	_report $? "hcclctl(1) lists the command '$c'"
 done
+
+missing=""
+for code in $(hcclctl ranktable rules | awk '{print $1}'); do
+	troff_text "$MAN/hcclctl-ranktable.1" | grep -qx -- ".B $code" || missing="$missing $code"
+done
+[ -z "$missing" ] && [ "$(hcclctl ranktable rules | wc -l)" -gt 50 ]
+_report $? "hcclctl-ranktable(1) RULES lists every rule code" "missing:$missing"
 
 run hcclctl --completion-words ranktable
 check_out "gen

@@ -7,7 +7,7 @@
 set -u
 HCCLCTL=${HCCLCTL:-./hcclctl}
 case $HCCLCTL in /*) ;; *) HCCLCTL=$(pwd)/$HCCLCTL ;; esac
-FIXTURES=${FIXTURES:-../shared/fixtures/ranktables}
+FIXTURES=${FIXTURES:-tests/data/fixtures}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/hcclctl-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT INT TERM
 export NO_COLOR=1

@@ -1,0 +1,344 @@
+/* Helpers every format's rules use: reporting, paths, numbers, addresses, duplicates. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <limits.h>
+
+#include "ranktable/check.h"
+
+void rt__report(struct rt__ctx *c, const char *code, const cJSON *at, int at_key,
+		const char *path, const char *hint, const char *fmt, ...)
+{
+	const struct rt_rule *r = rt__rule(code);
+	unsigned line = 0, col = 0;
+	char msg[1024];
+	va_list ap;
+
+	if (at_key)
+		rt__jpos_key(c->pos, at, &line, &col);
+	if (!line)
+		rt__jpos_get(c->pos, at, &line, &col);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	int rc = rt_diags_add(c->d, r ? r->sev : RT_SEV_ERROR, r ? r->code : code, line, col,
+			      path, hint, "%s%s%s%s", msg, r && r->hccl ? " (HCCL " : "",
+			      r && r->hccl ? r->hccl : "", r && r->hccl ? ")" : "");
+	if (rc && !c->err)
+		c->err = rc;
+}
+
+const char *rt__path(char *buf, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, RT_PATHLEN, fmt, ap);
+	va_end(ap);
+	return buf;
+}
+
+void rt__sb_add(struct rt__sb *b, const char *fmt, ...)
+{
+	va_list ap;
+	if (b->oom)
+		return;
+	va_start(ap, fmt);
+	int len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (len < 0)
+		return;
+	if (b->n + (size_t)len + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 64;
+		while (cap < b->n + (size_t)len + 1)
+			cap *= 2;
+		char *s = realloc(b->s, cap);
+		if (!s) {
+			b->oom = 1;
+			return;
+		}
+		b->s = s;
+		b->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->n, b->cap - b->n, fmt, ap);
+	va_end(ap);
+	b->n += (size_t)len;
+}
+
+const char *rt__sb_str(const struct rt__sb *b)
+{
+	return b->s ? b->s : "";
+}
+
+void rt__sb_release(struct rt__sb *b)
+{
+	free(b->s);
+	memset(b, 0, sizeof(*b));
+}
+
+void rt__sb_ranges(struct rt__sb *b, const long *ids, size_t n, size_t max)
+{
+	size_t runs = 0;
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		while (j + 1 < n && (ids[j + 1] == ids[j] || ids[j + 1] == ids[j] + 1))
+			j++;
+		if (runs == max) {
+			rt__sb_add(b, ", ...");
+			return;
+		}
+		const char *sep = runs ? ", " : "";
+		if (ids[j] == ids[i])
+			rt__sb_add(b, "%s%ld", sep, ids[i]);
+		else
+			rt__sb_add(b, "%s%ld-%ld", sep, ids[i], ids[j]);
+		runs++;
+		i = j + 1;
+	}
+}
+
+int rt__dec(const char *s, unsigned long max, long *out)
+{
+	unsigned long v = 0;
+	*out = -1;
+	if (!s || !*s)
+		return -1;
+	for (const char *p = s; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		if (v > (ULONG_MAX - 9) / 10) {
+			v = ULONG_MAX;
+			continue;
+		}
+		v = v * 10 + (unsigned long)(*p - '0');
+	}
+	if (v > max || v > LONG_MAX)
+		return -2;
+	*out = (long)v;
+	return 0;
+}
+
+/* One dot- or colon-separated part of a placeholder: "*", "x", "xx", "xxx", "-" or "". */
+static int wild_part(const char *p, size_t n)
+{
+	if (n == 0)
+		return 1;
+	if (n == 1 && (*p == '*' || *p == '-'))
+		return 1;
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != 'x' && p[i] != 'X')
+			return 0;
+	return 1;
+}
+
+static int digits(const char *p, size_t n)
+{
+	if (!n)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (p[i] < '0' || p[i] > '9')
+			return 0;
+	return 1;
+}
+
+static int is_placeholder(const char *s, size_t len)
+{
+	if ((len == 7 && !memcmp(s, "reserve", 7)) || (len == 3 && !memcmp(s, "N/A", 3)))
+		return 1;
+	size_t parts = 0, wild = 0;
+	for (size_t i = 0; i <= len;) {
+		size_t j = i;
+		while (j < len && s[j] != '.')
+			j++;
+		parts++;
+		if (wild_part(s + i, j - i))
+			wild++;
+		else if (!digits(s + i, j - i))
+			return 0;
+		i = j + 1;
+	}
+	return parts == 4 && wild > 0;
+}
+
+static int is_hostname(const char *s, size_t len)
+{
+	int alpha = 0;
+	if (!len || len > 253 || s[0] == '.' || s[0] == '-' || s[len - 1] == '.')
+		return 0;
+	for (size_t i = 0; i < len; i++) {
+		char ch = s[i];
+		if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_')
+			alpha = 1;
+		else if (!(ch >= '0' && ch <= '9') && ch != '-' && ch != '.')
+			return 0;
+		if (ch == '.' && i + 1 < len && s[i + 1] == '.')
+			return 0;
+	}
+	return alpha;
+}
+
+enum rt__ipkind rt__ipkind(const char *s, size_t len)
+{
+	char buf[64];
+	unsigned char addr[16];
+
+	if (len == 0)
+		return RT_IP_EMPTY;
+	if (len < sizeof(buf) && !memchr(s, 0, len)) {
+		memcpy(buf, s, len);
+		buf[len] = 0;
+		if (inet_pton(AF_INET, buf, addr) == 1)
+			return RT_IP_V4;
+		if (inet_pton(AF_INET6, buf, addr) == 1)
+			return RT_IP_V6;
+	}
+	if (is_placeholder(s, len))
+		return RT_IP_PLACEHOLDER;
+	if (is_hostname(s, len))
+		return RT_IP_HOSTNAME;
+	return RT_IP_INVALID;
+}
+
+static int cmp_item(const void *a, const void *b)
+{
+	const struct rt__item *x = a, *y = b;
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	if (x->s || y->s) {
+		int r = strcmp(x->s ? x->s : "", y->s ? y->s : "");
+		if (r)
+			return r;
+	} else if (x->n != y->n) {
+		return x->n < y->n ? -1 : 1;
+	}
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static int cmp_run_first(const void *a, const void *b)
+{
+	const struct rt__item *const *x = a, *const *y = b;
+	return ((*x)->idx > (*y)->idx) - ((*x)->idx < (*y)->idx);
+}
+
+static int same(const struct rt__item *x, const struct rt__item *y)
+{
+	if (x->group != y->group)
+		return 0;
+	if (x->s || y->s)
+		return !strcmp(x->s ? x->s : "", y->s ? y->s : "");
+	return x->n == y->n;
+}
+
+int rt__dups(struct rt__item *v, size_t n,
+	     void (*cb)(struct rt__ctx *c, const struct rt__item *run, size_t k, void *arg),
+	     struct rt__ctx *c, void *arg)
+{
+	if (n < 2)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_item);
+	/* Report runs in file order of their first member, so findings come out in the
+	 * order a reader meets them even before the final sort by position. */
+	size_t nruns = 0;
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && same(&v[i], &v[j]))
+			j++;
+		if (j - i > 1)
+			nruns++;
+		i = j;
+	}
+	if (!nruns)
+		return 0;
+	const struct rt__item **runs = malloc(nruns * sizeof(*runs));
+	if (!runs)
+		return -ENOMEM;
+	nruns = 0;
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && same(&v[i], &v[j]))
+			j++;
+		if (j - i > 1)
+			runs[nruns++] = &v[i];
+		i = j;
+	}
+	qsort(runs, nruns, sizeof(*runs), cmp_run_first);
+	for (size_t r = 0; r < nruns; r++) {
+		const struct rt__item *run = runs[r];
+		size_t k = 1;
+		while (run + k < v + n && same(run, run + k))
+			k++;
+		cb(c, run, k, arg);
+	}
+	free(runs);
+	return 0;
+}
+
+static int in_list(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(s, *list))
+			return 1;
+	return 0;
+}
+
+void rt__unknown_keys(struct rt__ctx *c, const cJSON *obj, const char *path,
+		      const char *const *known)
+{
+	char p[RT_PATHLEN];
+	if (!cJSON_IsObject(obj))
+		return;
+	for (const cJSON *m = obj->child; m; m = m->next) {
+		if (!m->string || in_list(m->string, known))
+			continue;
+		rt__report(c, "unknown-key", m, 1, rt__path(p, "%s.%s", path, m->string),
+			   "check the spelling; HCCL ignores keys it does not know",
+			   "unknown key \"%s\" in %s", m->string, path);
+	}
+}
+
+const char *rt__type(const cJSON *node)
+{
+	if (!node)
+		return "missing";
+	if (cJSON_IsString(node))
+		return "a string";
+	if (cJSON_IsNumber(node))
+		return "a number";
+	if (cJSON_IsBool(node))
+		return "a boolean";
+	if (cJSON_IsNull(node))
+		return "null";
+	if (cJSON_IsArray(node))
+		return "an array";
+	if (cJSON_IsObject(node))
+		return "an object";
+	return "an unknown value";
+}
+
+void rt__check_status(struct rt__ctx *c, const cJSON *root, int required)
+{
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(root, "status");
+	if (!st) {
+		if (required)
+			rt__report(c, "key-missing", root, 0, "$",
+				   "add \"status\": \"completed\" once the table is final",
+				   "missing \"status\"");
+		return;
+	}
+	if (!cJSON_IsString(st)) {
+		rt__report(c, "value-type", st, 0, "$.status", "write \"status\": \"completed\"",
+			   "status must be a string, not %s", rt__type(st));
+		return;
+	}
+	snprintf(c->t->status, sizeof(c->t->status), "%s", st->valuestring);
+	if (!strcmp(st->valuestring, "completed"))
+		return;
+	if (!strcmp(st->valuestring, "initializing"))
+		rt__report(c, "status-not-ready", st, 0, "$.status",
+			   "wait until the Ascend Operator (MindCluster) fills in the table and "
+			   "sets \"completed\"; HCCL polls the file for up to 30 minutes",
+			   "status is \"initializing\": the rank table is not ready yet");
+	else
+		rt__report(c, "status-invalid", st, 0, "$.status",
+			   "set \"status\": \"completed\" when the table is final",
+			   "status \"%s\" is not \"completed\"", st->valuestring);
+}

@@ -1,0 +1,506 @@
+/* A strict JSON scanner that locates syntax errors and values; see jsonpos.h. It is
+ * iterative (an explicit stack of RT_JPOS_MAXDEPTH containers), reads each byte once and
+ * never past len. */
+#include <errno.h>
+#include <stdarg.h>
+
+#include "ranktable/jsonpos.h"
+
+struct scan {
+	const unsigned char *s;
+	size_t len, i;
+	unsigned line, col;
+	struct rt__jpos *p;
+};
+
+/* Consumes one byte. Continuation bytes of a UTF-8 sequence add no column. */
+static void step(struct scan *sc)
+{
+	unsigned char c = sc->s[sc->i++];
+	if (c == '\n') {
+		sc->line++;
+		sc->col = 1;
+	} else if (c != '\r' && (c & 0xC0) != 0x80) {
+		sc->col++;
+	}
+}
+
+static int eof(const struct scan *sc)
+{
+	return sc->i >= sc->len;
+}
+
+static void skip_ws(struct scan *sc)
+{
+	while (!eof(sc)) {
+		unsigned char c = sc->s[sc->i];
+		if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+			break;
+		step(sc);
+	}
+}
+
+__attribute__((format(printf, 4, 5))) static int fail(struct scan *sc, unsigned line,
+						      unsigned col, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(sc->p->emsg, sizeof(sc->p->emsg), fmt, ap);
+	va_end(ap);
+	sc->p->eline = line;
+	sc->p->ecol = col;
+	return -EINVAL;
+}
+
+static int fail_here(struct scan *sc, const char *msg)
+{
+	return fail(sc, sc->line, sc->col, "%s", msg);
+}
+
+static int record(struct scan *sc, unsigned kline, unsigned kcol)
+{
+	struct rt__jpos *p = sc->p;
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 64;
+		if (cap > UINT32_MAX)
+			return -ENOMEM;
+		struct rt__jpos_val *v = realloc(p->v, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		p->v = v;
+		p->cap = cap;
+	}
+	p->v[p->n++] = (struct rt__jpos_val){ sc->line, sc->col, kline, kcol };
+	return 0;
+}
+
+static int hexval(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Reads "\uXXXX" at sc->i (the backslash); -1 when it is not one. Does not consume. */
+static long peek_u4(const struct scan *sc, size_t at)
+{
+	if (sc->len - at < 6 || sc->s[at] != '\\' || sc->s[at + 1] != 'u')
+		return -1;
+	long v = 0;
+	for (int k = 2; k < 6; k++) {
+		int h = hexval(sc->s[at + k]);
+		if (h < 0)
+			return -1;
+		v = v * 16 + h;
+	}
+	return v;
+}
+
+/* Length of a valid UTF-8 sequence starting at i, 0 if invalid (overlong forms, surrogates
+ * and code points above U+10FFFF are invalid), -1 if the input ends inside it. */
+static int utf8_len(const struct scan *sc, size_t i)
+{
+	unsigned char c = sc->s[i];
+	int n;
+	unsigned char lo = 0x80, hi = 0xBF;
+	if (c >= 0xC2 && c <= 0xDF)
+		n = 2;
+	else if (c >= 0xE0 && c <= 0xEF)
+		n = 3;
+	else if (c >= 0xF0 && c <= 0xF4)
+		n = 4;
+	else
+		return 0;
+	if (c == 0xE0)
+		lo = 0xA0;
+	else if (c == 0xED)
+		hi = 0x9F;
+	else if (c == 0xF0)
+		lo = 0x90;
+	else if (c == 0xF4)
+		hi = 0x8F;
+	for (int k = 1; k < n; k++) {
+		if (i + k >= sc->len)
+			return -1;
+		unsigned char d = sc->s[i + k];
+		if (k == 1 ? (d < lo || d > hi) : (d & 0xC0) != 0x80)
+			return 0;
+	}
+	return n;
+}
+
+static int scan_string(struct scan *sc)
+{
+	unsigned qline = sc->line, qcol = sc->col;
+	step(sc); /* the opening quote */
+	for (;;) {
+		if (eof(sc))
+			return fail(sc, qline, qcol, "unterminated string");
+		unsigned char c = sc->s[sc->i];
+		if (c == '"') {
+			step(sc);
+			return 0;
+		}
+		if (c < 0x20)
+			return fail_here(sc, "control character in string");
+		if (c == '\\') {
+			unsigned eline = sc->line, ecol = sc->col;
+			if (sc->len - sc->i < 2)
+				return fail(sc, qline, qcol, "unterminated string");
+			unsigned char e = sc->s[sc->i + 1];
+			if (strchr("\"\\/bfnrt", e) && e) {
+				step(sc);
+				step(sc);
+				continue;
+			}
+			if (e != 'u') {
+				if (e > 0x20 && e < 0x7f)
+					return fail(sc, eline, ecol, "invalid escape '\\%c' in string", e);
+				return fail(sc, eline, ecol, "invalid escape in string");
+			}
+			long cp = peek_u4(sc, sc->i);
+			if (cp < 0)
+				return fail(sc, eline, ecol,
+					    "invalid escape: '\\u' needs four hex digits");
+			if (cp >= 0xDC00 && cp <= 0xDFFF)
+				return fail(sc, eline, ecol,
+					    "invalid escape: lone UTF-16 low surrogate");
+			int nesc = 1;
+			if (cp >= 0xD800 && cp <= 0xDBFF) {
+				long lo = peek_u4(sc, sc->i + 6);
+				if (lo < 0xDC00 || lo > 0xDFFF)
+					return fail(sc, eline, ecol,
+						    "invalid escape: UTF-16 high surrogate without "
+						    "its low surrogate");
+				nesc = 2;
+			}
+			for (int k = 0; k < 6 * nesc; k++)
+				step(sc);
+			continue;
+		}
+		if (c < 0x80) {
+			step(sc);
+			continue;
+		}
+		int n = utf8_len(sc, sc->i);
+		if (n < 0)
+			return fail(sc, qline, qcol, "unterminated string");
+		if (n == 0)
+			return fail_here(sc, "invalid UTF-8 in string");
+		for (int k = 0; k < n; k++)
+			step(sc);
+	}
+}
+
+static int is_digit(const struct scan *sc, size_t j)
+{
+	return j < sc->len && sc->s[j] >= '0' && sc->s[j] <= '9';
+}
+
+static int scan_number(struct scan *sc)
+{
+	size_t j = sc->i;
+	if (sc->s[j] == '-')
+		j++;
+	if (!is_digit(sc, j))
+		return fail_here(sc, "invalid number");
+	if (sc->s[j] == '0') {
+		j++;
+		if (is_digit(sc, j))
+			return fail_here(sc, "invalid number: leading zero");
+	} else {
+		while (is_digit(sc, j))
+			j++;
+	}
+	if (j < sc->len && sc->s[j] == '.') {
+		j++;
+		if (!is_digit(sc, j))
+			return fail_here(sc, "invalid number: no digit after '.'");
+		while (is_digit(sc, j))
+			j++;
+	}
+	if (j < sc->len && (sc->s[j] == 'e' || sc->s[j] == 'E')) {
+		j++;
+		if (j < sc->len && (sc->s[j] == '+' || sc->s[j] == '-'))
+			j++;
+		if (!is_digit(sc, j))
+			return fail_here(sc, "invalid number: no digit in exponent");
+		while (is_digit(sc, j))
+			j++;
+	}
+	if (j - sc->i > RT_JPOS_MAXNUM)
+		return fail_here(sc, "number too long");
+	while (sc->i < j)
+		step(sc);
+	return 0;
+}
+
+static int is_word(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '.' || c == '-';
+}
+
+static int scan_literal(struct scan *sc)
+{
+	size_t j = sc->i;
+	while (j < sc->len && is_word(sc->s[j]))
+		j++;
+	size_t n = j - sc->i;
+	const char *w = (const char *)sc->s + sc->i;
+	if ((n == 4 && !memcmp(w, "true", 4)) || (n == 5 && !memcmp(w, "false", 5)) ||
+	    (n == 4 && !memcmp(w, "null", 4))) {
+		while (sc->i < j)
+			step(sc);
+		return 0;
+	}
+	int shown = n > 32 ? 32 : (int)n;
+	return fail(sc, sc->line, sc->col, "invalid literal '%.*s%s' (strings need double quotes)",
+		    shown, w, n > 32 ? "..." : "");
+}
+
+/* A character where a value or key should start, that cannot start one. */
+static int bad_start(struct scan *sc, const char *what)
+{
+	unsigned char c = sc->s[sc->i];
+	if (c == '/')
+		return fail_here(sc, "comments are not allowed in JSON");
+	if (c == '\'')
+		return fail_here(sc, "strings need double quotes, not single quotes");
+	if (c > 0x20 && c < 0x7f)
+		return fail(sc, sc->line, sc->col, "expected %s, found '%c'", what, c);
+	return fail(sc, sc->line, sc->col, "expected %s, found byte 0x%02x", what, c);
+}
+
+static int scan_value(struct scan *sc, char *stack, size_t *depth, unsigned kline,
+		      unsigned kcol, int *opened)
+{
+	unsigned char c = sc->s[sc->i];
+	*opened = 0;
+	if (c == '{' || c == '[') {
+		if (*depth == RT_JPOS_MAXDEPTH)
+			return fail(sc, sc->line, sc->col, "nesting deeper than %d levels",
+				    RT_JPOS_MAXDEPTH);
+		int rc = record(sc, kline, kcol);
+		if (rc)
+			return rc;
+		stack[(*depth)++] = (char)c;
+		step(sc);
+		*opened = 1;
+		return 0;
+	}
+	if (c == '"' || c == '-' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	    (c >= 'A' && c <= 'Z')) {
+		int rc = record(sc, kline, kcol);
+		if (rc)
+			return rc;
+		if (c == '"')
+			return scan_string(sc);
+		if (c == '-' || (c >= '0' && c <= '9'))
+			return scan_number(sc);
+		return scan_literal(sc);
+	}
+	return bad_start(sc, "a value");
+}
+
+enum state { ST_VALUE, ST_AFTER, ST_KEY, ST_FIRST_KEY, ST_FIRST_ELEM };
+
+int rt__jpos_scan(struct rt__jpos *p, const char *buf, size_t len)
+{
+	memset(p, 0, sizeof(*p));
+	struct scan sc = { (const unsigned char *)buf, len, 0, 1, 1, p };
+	char stack[RT_JPOS_MAXDEPTH];
+	size_t depth = 0;
+	unsigned kline = 0, kcol = 0;
+	enum state st = ST_VALUE;
+	int rc, opened;
+
+	if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3)) {
+		sc.i = 3;
+		p->bom = 3;
+	}
+	for (;;) {
+		skip_ws(&sc);
+		switch (st) {
+		case ST_VALUE:
+			if (eof(&sc))
+				return fail_here(&sc, "unexpected end of input");
+			rc = scan_value(&sc, stack, &depth, kline, kcol, &opened);
+			if (rc)
+				return rc;
+			kline = kcol = 0;
+			if (!opened)
+				st = ST_AFTER;
+			else
+				st = stack[depth - 1] == '{' ? ST_FIRST_KEY : ST_FIRST_ELEM;
+			break;
+		case ST_FIRST_ELEM:
+			if (!eof(&sc) && sc.s[sc.i] == ']') {
+				step(&sc);
+				depth--;
+				st = ST_AFTER;
+			} else {
+				st = ST_VALUE;
+			}
+			break;
+		case ST_FIRST_KEY:
+			if (!eof(&sc) && sc.s[sc.i] == '}') {
+				step(&sc);
+				depth--;
+				st = ST_AFTER;
+				break;
+			}
+			/* fall through */
+		case ST_KEY:
+			if (eof(&sc))
+				return fail_here(&sc, "unexpected end of input");
+			if (sc.s[sc.i] != '"')
+				return bad_start(&sc, "'\"' to start an object key");
+			kline = sc.line;
+			kcol = sc.col;
+			rc = scan_string(&sc);
+			if (rc)
+				return rc;
+			skip_ws(&sc);
+			if (eof(&sc))
+				return fail_here(&sc, "unexpected end of input");
+			if (sc.s[sc.i] != ':')
+				return fail_here(&sc, "expected ':' after object key");
+			step(&sc);
+			st = ST_VALUE;
+			break;
+		case ST_AFTER: {
+			if (!depth) {
+				if (!eof(&sc))
+					return fail_here(&sc, "extra data after the JSON document");
+				return 0;
+			}
+			if (eof(&sc))
+				return fail_here(&sc, "unexpected end of input");
+			int obj = stack[depth - 1] == '{';
+			unsigned char c = sc.s[sc.i];
+			if (c == (obj ? '}' : ']')) {
+				step(&sc);
+				depth--;
+				break;
+			}
+			if (c != ',')
+				return fail_here(&sc, obj ? "expected ',' or '}' after object member"
+							  : "expected ',' or ']' after array element");
+			unsigned cline = sc.line, ccol = sc.col;
+			step(&sc);
+			skip_ws(&sc);
+			if (!eof(&sc) && sc.s[sc.i] == (obj ? '}' : ']'))
+				return fail(&sc, cline, ccol, "trailing comma");
+			st = obj ? ST_KEY : ST_VALUE;
+			break;
+		}
+		}
+	}
+}
+
+static size_t hslot(const struct rt__jpos *p, const cJSON *node)
+{
+	uint64_t h = (uint64_t)(uintptr_t)node;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	return (size_t)h & p->hmask;
+}
+
+int rt__jpos_bind(struct rt__jpos *p, const cJSON *root)
+{
+	size_t cap = 16;
+	while (cap < 2 * p->n)
+		cap *= 2;
+	p->hkey = calloc(cap, sizeof(*p->hkey));
+	p->hval = malloc(cap * sizeof(*p->hval));
+	if (!p->hkey || !p->hval)
+		return -ENOMEM;
+	p->hmask = cap - 1;
+
+	/* Pre-order without recursion: the stack holds the next sibling of each open level. */
+	const cJSON *stack[RT_JPOS_MAXDEPTH + 2];
+	size_t depth = 0, idx = 0;
+	const cJSON *node = root;
+	while (node) {
+		if (idx >= p->n)
+			return -EINVAL;
+		size_t h = hslot(p, node);
+		while (p->hkey[h])
+			h = (h + 1) & p->hmask;
+		p->hkey[h] = node;
+		p->hval[h] = (uint32_t)idx++;
+		if (node->child) {
+			if (node->next) {
+				if (depth == RT_JPOS_MAXDEPTH + 2)
+					return -EINVAL;
+				stack[depth++] = node->next;
+			}
+			node = node->child;
+		} else if (node->next) {
+			node = node->next;
+		} else {
+			node = depth ? stack[--depth] : NULL;
+		}
+	}
+	return idx == p->n ? 0 : -EINVAL;
+}
+
+static const struct rt__jpos_val *lookup(const struct rt__jpos *p, const cJSON *node)
+{
+	if (!p || !p->hkey || !node)
+		return NULL;
+	size_t h = hslot(p, node);
+	while (p->hkey[h]) {
+		if (p->hkey[h] == node)
+			return &p->v[p->hval[h]];
+		h = (h + 1) & p->hmask;
+	}
+	return NULL;
+}
+
+int rt__jpos_get(const struct rt__jpos *p, const cJSON *node, unsigned *line, unsigned *col)
+{
+	const struct rt__jpos_val *v = lookup(p, node);
+	*line = v ? v->line : 0;
+	*col = v ? v->col : 0;
+	return v ? 0 : -ENOENT;
+}
+
+int rt__jpos_key(const struct rt__jpos *p, const cJSON *node, unsigned *line, unsigned *col)
+{
+	const struct rt__jpos_val *v = lookup(p, node);
+	if (!v || !v->kline) {
+		*line = *col = 0;
+		return -ENOENT;
+	}
+	*line = v->kline;
+	*col = v->kcol;
+	return 0;
+}
+
+void rt__jpos_locate(const char *buf, size_t len, size_t off, unsigned *line, unsigned *col)
+{
+	struct scan sc = { (const unsigned char *)buf, len, 0, 1, 1, NULL };
+	if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))
+		sc.i = 3;
+	if (off > len)
+		off = len;
+	while (sc.i < off)
+		step(&sc);
+	*line = sc.line;
+	*col = sc.col;
+}
+
+void rt__jpos_release(struct rt__jpos *p)
+{
+	free(p->v);
+	free(p->hkey);
+	free(p->hval);
+	memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,23 @@
+/* Small text helpers shared by the line-oriented readers (hccn.conf, hostfile) and gen.
+ * Internal to ranktable/. */
+#ifndef HCCLCTL_RT_TEXT_H
+#define HCCLCTL_RT_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define RT_QUOTE_MAX 40 /* bytes of bad input quoted back in a message */
+#define RT_QUOTE_BUF (RT_QUOTE_MAX * 4 + 8)
+
+static inline bool rt__is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Copies at most RT_QUOTE_MAX bytes of s (n bytes, any byte, NUL included) for a message,
+ * escaping what a terminal should not see raw. */
+void rt__quote(char *out, size_t outlen, const char *s, size_t n);
+/* True when s[0..n) is exactly an IPv4 or IPv6 literal. */
+bool rt__is_ip_literal(const char *s, size_t n);
+
+#endif

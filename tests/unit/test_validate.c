@@ -1,0 +1,827 @@
+/* Validation: every rule against a small bad file (exact code, severity, line, column,
+ * path and message), the shared fixtures, the 1.2 model field by field, a 65536-rank table,
+ * the digest, reading files and odd buffers. Run from the repository root. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "ranktable/ranktable.h"
+
+#define BAD "tests/data/ranktables/bad/"
+#define GOOD "tests/data/ranktables/good/"
+#define FIX "tests/data/fixtures/"
+#define E RT_SEV_ERROR
+#define W RT_SEV_WARNING
+
+struct want {
+	enum rt_severity sev;
+	const char *code;
+	unsigned line, col;
+	const char *path;
+	const char *msg;
+};
+
+struct bad_case {
+	const char *file;
+	int rc;
+	size_t n;
+	struct want w[16];
+};
+
+/* The expected findings of every file in tests/data/ranktables/bad/, in report order
+ * (sorted by line and column). */
+static const struct bad_case bad_cases[] = {
+	{ "device_id_bad.json", 0, 3, {
+		{ E, "device-id-duplicate", 10, 32, "$.server_list[0].device[1].device_id",
+		  "device_id \"0\" is used twice on server \"node_0\": rank \"0\" and rank \"1\" (HCCL EI0014)" },
+		{ E, "device-id-range", 11, 32, "$.server_list[0].device[2].device_id",
+		  "device_id \"16\" of rank \"2\" (server \"node_0\" device 16) is out of range 0..15" },
+		{ E, "device-id-invalid", 12, 32, "$.server_list[0].device[3].device_id",
+		  "device_id \"npu3\" of rank \"3\" (server \"node_0\" device[3]) is not a decimal number" },
+	} },
+	{ "device_ip_duplicate.json", 0, 1, {
+		{ E, "device-ip-duplicate", 7, 79, "$.server_list[1].device[0].device_ip",
+		  "device_ip \"192.168.1.8\" is used twice: server \"node_0\" device 0 and server \"node_1\" device 0 (HCCL EI0014)" },
+	} },
+	{ "device_ip_hostname.json", 0, 2, {
+		{ E, "device-ip-hostname", 6, 79, "$.server_list[0].device[0].device_ip",
+		  "device_ip \"node-0-npu0\" of rank \"0\" (server \"node_0\" device 0) is a host name; HCCL needs the literal IP of the NPU's own NIC" },
+		{ E, "device-ip-empty", 7, 79, "$.server_list[1].device[0].device_ip",
+		  "device_ip of rank \"1\" (server \"node_1\" device 0) is empty; HCCL needs it when there is more than one server" },
+	} },
+	{ "device_ip_lists.json", 0, 3, {
+		{ E, "device-ip-count", 8, 46, "$.server_list[0].device[1].device_ip",
+		  "device_ip of rank \"1\" (server \"node_0\" device 1) lists 1 address but rank \"0\" (server \"node_0\" device 0) lists 2; every device must list the same number" },
+		{ E, "device-ip-duplicate", 10, 46, "$.server_list[1].device[0].device_ip",
+		  "device_ip \"192.168.1.8\" is used twice: server \"node_0\" device 0 and server \"node_1\" device 0 (HCCL EI0014)" },
+		{ E, "device-ip-invalid", 11, 46, "$.server_list[1].device[1].device_ip",
+		  "device_ip \"192.168.2.300\" of rank \"3\" (server \"node_1\" device 1) is not an IPv4 or IPv6 address" },
+	} },
+	{ "device_ip_missing.json", 0, 1, {
+		{ E, "device-ip-missing", 6, 46, "$.server_list[0].device[0].device_ip",
+		  "rank \"0\" (server \"node_0\" device 0) has no device_ip; HCCL requires it when there is more than one server" },
+	} },
+	{ "duplicate_key.json", 0, 1, {
+		{ W, "duplicate-key", 6, 110, "$.server_list[0].device[0].rank_id",
+		  "duplicate key \"rank_id\" (first at line 6, column 94)" },
+	} },
+	{ "empty_object.json", 0, 1, {
+		{ E, "not-a-ranktable", 1, 1, "$",
+		  "no \"version\", \"server_list\", \"rank_list\" or \"group_list\": this is not a rank table" },
+	} },
+	{ "host_ip_ports.json", 0, 4, {
+		{ W, "port-privileged", 10, 80, "$.server_list[0].device[0].device_port",
+		  "device_port \"80\" of rank \"0\" (server \"node_0\" device 0) is a privileged port (below 1024)" },
+		{ E, "port-invalid", 11, 80, "$.server_list[0].device[1].device_port",
+		  "device_port \"70000\" of rank \"1\" (server \"node_0\" device 1) is not a port number 1..65535" },
+		{ E, "host-port-duplicate", 11, 102, "$.server_list[0].device[1].host_port",
+		  "host_port \"16666\" is used twice on server \"node_0\": device 0 and device 1" },
+		{ E, "host-ip-partial", 14, 9, "$.server_list[1].host_ip",
+		  "server \"node_1\" has no host_ip but server \"node_0\" has one; HCCL needs it on all servers or none" },
+	} },
+	{ "ip_family_mixed.json", 0, 1, {
+		{ E, "ip-family-mixed", 7, 79, "$.server_list[1].device[0].device_ip",
+		  "device_ip \"fd00::8\" of rank \"1\" (server \"node_1\" device 0) is IPv6 but rank \"0\" (server \"node_0\" device 0) uses IPv4; HCCL needs one address family for all ranks" },
+	} },
+	{ "keys_missing.json", 0, 4, {
+		{ E, "key-missing", 1, 1, "$",
+		  "missing \"status\" (HCCL EI0017)" },
+		{ E, "key-missing", 5, 9, "$.server_list[0].server_id",
+		  "missing \"server_id\" in server_list[0] (HCCL EI0017)" },
+		{ E, "key-missing", 5, 23, "$.server_list[0].device[0].rank_id",
+		  "missing \"rank_id\" in server_list[0] device[0] (HCCL EI0017)" },
+		{ E, "key-missing", 5, 23, "$.server_list[0].device[0].device_id",
+		  "missing \"device_id\" in server_list[0] device[0] (HCCL EI0017)" },
+	} },
+	{ "legacy_bad.json", 0, 6, {
+		{ W, "legacy-format", 1, 1, "$",
+		  "this is the legacy \"template 2\" group_list format (no version, no rank_id); HCCL still reads it, but ranks are implied by listing order" },
+		{ E, "group-count-mismatch", 3, 20, "$.group_count",
+		  "group_count \"2\" of the table does not match the 1 groups in group_list" },
+		{ E, "instance-count-mismatch", 7, 31, "$.group_list[0].instance_count",
+		  "instance_count \"3\" of group_list[0] does not match the 2 instances in instance_list" },
+		{ E, "device-count-mismatch", 8, 29, "$.group_list[0].device_count",
+		  "device_count \"3\" of group_list[0] does not match the 2 devices listed in the group" },
+		{ E, "pod-name-duplicate", 11, 31, "$.group_list[0].instance_list[1].pod_name",
+		  "pod_name \"tf-a\" is used twice: group_list[0].instance_list[0] and group_list[0].instance_list[1]" },
+		{ E, "device-ip-duplicate", 11, 108, "$.group_list[0].instance_list[1].devices[0].device_ip",
+		  "device_ip \"192.168.1.8\" is used twice: group_list[0].instance_list[0] device[0] and group_list[0].instance_list[1] device[0] (HCCL EI0014)" },
+	} },
+	{ "many_problems.json", 0, 12, {
+		{ E, "status-not-ready", 2, 15, "$.status",
+		  "status is \"initializing\": the rank table is not ready yet" },
+		{ E, "server-count-mismatch", 4, 21, "$.server_count",
+		  "server_count \"3\" does not match the 2 servers in server_list (HCCL EI0014)" },
+		{ E, "rank-id-gap", 5, 20, "$.server_list",
+		  "rank ids must be 0..3 without gaps; missing 2-3 (HCCL EI0014)" },
+		{ E, "device-ip-placeholder", 9, 50, "$.server_list[0].device[0].device_ip",
+		  "device_ip \"10.*.*.*\" of rank \"0\" (server \"node_0\" device 0) is a placeholder, not an address" },
+		{ E, "device-id-duplicate", 10, 32, "$.server_list[0].device[1].device_id",
+		  "device_id \"0\" is used twice on server \"node_0\": rank \"0\" and rank 1 (HCCL EI0014)" },
+		{ E, "value-not-string", 10, 76, "$.server_list[0].device[1].rank_id",
+		  "rank_id 1 of server \"node_0\" device 0 is a number, not a string; HCCL rejects it and misleadingly reports it as missing (HCCL EI0017)" },
+		{ E, "server-id-duplicate", 14, 26, "$.server_list[1].server_id",
+		  "server_id \"node_0\" is used twice: server_list[0] and server_list[1] (HCCL EI0014)" },
+		{ E, "device-ip-duplicate", 16, 50, "$.server_list[1].device[0].device_ip",
+		  "device_ip \"192.168.1.9\" is used twice: server \"node_0\" device 0 and server \"node_0\" device 1 (HCCL EI0014)" },
+		{ E, "rank-id-duplicate", 16, 76, "$.server_list[1].device[0].rank_id",
+		  "rank_id \"1\" is used twice: server \"node_0\" device 0 and server \"node_0\" device 1 (HCCL EI0014)" },
+		{ E, "device-ip-hostname", 17, 50, "$.server_list[1].device[1].device_ip",
+		  "device_ip \"worker-2\" of rank \"5\" (server \"node_0\" device 2) is a host name; HCCL needs the literal IP of the NPU's own NIC" },
+		{ E, "rank-id-range", 17, 73, "$.server_list[1].device[1].rank_id",
+		  "rank_id \"5\" of server \"node_0\" device 2 is out of range: 4 ranks need ids 0..3 (HCCL EI0014)" },
+		{ W, "unknown-key", 17, 78, "$.server_list[1].device[1].colour",
+		  "unknown key \"colour\" in $.server_list[1].device[1]" },
+	} },
+	{ "merge_hccl_int_rank_ids.json", 0, 4, {
+		{ E, "value-not-string", 1, 127, "$.server_list[0].device[0].rank_id",
+		  "rank_id 0 of server \"10.0.0.1\" device 0 is a number, not a string; HCCL rejects it and misleadingly reports it as missing (HCCL EI0017)" },
+		{ E, "value-not-string", 1, 189, "$.server_list[0].device[1].rank_id",
+		  "rank_id 1 of server \"10.0.0.1\" device 1 is a number, not a string; HCCL rejects it and misleadingly reports it as missing (HCCL EI0017)" },
+		{ E, "value-not-string", 1, 316, "$.server_list[1].device[0].rank_id",
+		  "rank_id 2 of server \"10.0.0.2\" device 0 is a number, not a string; HCCL rejects it and misleadingly reports it as missing (HCCL EI0017)" },
+		{ E, "value-not-string", 1, 378, "$.server_list[1].device[1].rank_id",
+		  "rank_id 3 of server \"10.0.0.2\" device 1 is a number, not a string; HCCL rejects it and misleadingly reports it as missing (HCCL EI0017)" },
+	} },
+	{ "not_ranktable.json", 0, 1, {
+		{ E, "not-a-ranktable", 1, 1, "$",
+		  "the document is an array, not a rank table object" },
+	} },
+	{ "placeholder_ips.json", 0, 4, {
+		{ E, "device-ip-placeholder", 8, 48, "$.server_list[0].device[0].device_ip",
+		  "device_ip \"192.1.*.6\" of rank \"0\" (server \"10.155.111.140\" device 0) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 9, 48, "$.server_list[0].device[1].device_ip",
+		  "device_ip \"192.2.*.6\" of rank \"1\" (server \"10.155.111.140\" device 1) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 16, 48, "$.server_list[1].device[0].device_ip",
+		  "device_ip \"xx.xx.xx.xx\" of rank \"2\" (server \"10.155.111.141\" device 0) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 17, 48, "$.server_list[1].device[1].device_ip",
+		  "device_ip \"-.-.-.-\" of rank \"3\" (server \"10.155.111.141\" device 1) is a placeholder, not an address (generators write it when the NPU has no IP configured)" },
+	} },
+	{ "rank_id_duplicate.json", 0, 2, {
+		{ E, "rank-id-gap", 5, 20, "$.server_list",
+		  "rank ids must be 0..3 without gaps; missing 1 (HCCL EI0014)" },
+		{ E, "rank-id-duplicate", 16, 76, "$.server_list[1].device[0].rank_id",
+		  "rank_id \"3\" is used twice: server \"node_0\" device 1 and server \"node_1\" device 0 (HCCL EI0014)" },
+	} },
+	{ "rank_id_gap.json", 0, 2, {
+		{ E, "rank-id-range", 11, 77, "$.server_list[0].device[2].rank_id",
+		  "rank_id \"5\" of server \"node_0\" device 2 is out of range: 4 ranks need ids 0..3 (HCCL EI0014)" },
+		{ E, "rank-id-invalid", 12, 77, "$.server_list[0].device[3].rank_id",
+		  "rank_id \"x\" of server \"node_0\" device 3 is not a decimal number (HCCL EI0014)" },
+	} },
+	{ "rank_id_interleaved.json", 0, 1, {
+		{ W, "rank-id-interleaved", 6, 9, "$.server_list[0]",
+		  "server \"node_0\" has rank ids 0-2, 7, not one contiguous run; ranks interleaved across servers slow down HCCL" },
+	} },
+	{ "rank_id_number.json", 0, 1, {
+		{ E, "value-not-string", 9, 76, "$.server_list[0].device[0].rank_id",
+		  "rank_id 0 of server \"node_0\" device 0 is a number, not a string; HCCL rejects it and misleadingly reports it as missing (HCCL EI0017)" },
+	} },
+	{ "server_count_mismatch.json", 0, 1, {
+		{ E, "server-count-mismatch", 4, 21, "$.server_count",
+		  "server_count \"3\" does not match the 2 servers in server_list (HCCL EI0014)" },
+	} },
+	{ "server_count_missing.json", 0, 1, {
+		{ W, "server-count-missing", 1, 1, "$.server_count",
+		  "no \"server_count\"; HCCL warns and uses the 1 server in server_list" },
+	} },
+	{ "server_count_zero.json", 0, 2, {
+		{ E, "server-count-zero", 4, 21, "$.server_count",
+		  "server_count is \"0\"; HCCL needs at least one server" },
+		{ E, "server-list-empty", 5, 20, "$.server_list",
+		  "server_list is empty" },
+	} },
+	{ "server_fields_bad.json", 0, 11, {
+		{ E, "status-invalid", 2, 15, "$.status",
+		  "status \"done\" is not \"completed\"" },
+		{ E, "server-count-invalid", 4, 21, "$.server_count",
+		  "server_count \"two\" is not a decimal number" },
+		{ E, "server-id-empty", 6, 24, "$.server_list[0].server_id",
+		  "server_id of server_list[0] is empty" },
+		{ E, "host-ip-invalid", 6, 39, "$.server_list[0].host_ip",
+		  "host_ip \"xx.xx.xx.xx\" of server_list[0] is a placeholder, not an address" },
+		{ E, "server-id-too-long", 7, 24, "$.server_list[1].server_id",
+		  "server_id \"a-very-long-server-name-that-goes-on-and...\" is 74 characters long; HCCL allows at most 64" },
+		{ E, "host-ip-invalid", 7, 113, "$.server_list[1].host_ip",
+		  "host_ip \"node-1\" of server \"a-very-long-server-name-that-goes-on-and-on-past-the-sixty-four-char-limit\" is a host name, not an IP address" },
+		{ E, "device-list-empty", 7, 133, "$.server_list[1].device",
+		  "server \"a-very-long-server-name-that-goes-on-and-on-past-the-sixty-four-char-limit\" has no devices" },
+		{ E, "key-missing", 8, 9, "$.server_list[2].server_id",
+		  "missing \"server_id\" in server_list[2] (HCCL EI0017)" },
+		{ E, "host-ip-partial", 8, 9, "$.server_list[2].host_ip",
+		  "server_list[2] has no host_ip but server_list[0] has one; HCCL needs it on all servers or none" },
+		{ E, "value-type", 8, 21, "$.server_list[2].device",
+		  "device of server_list[2] must be an array, not an object" },
+		{ E, "value-type", 9, 9, "$.server_list[3]",
+		  "server_list[3] must be an object, not a string" },
+	} },
+	{ "server_id_duplicate.json", 0, 1, {
+		{ E, "server-id-duplicate", 7, 24, "$.server_list[1].server_id",
+		  "server_id \"node_0\" is used twice: server_list[0] and server_list[1] (HCCL EI0014)" },
+	} },
+	{ "status_initializing.json", 0, 1, {
+		{ E, "status-not-ready", 2, 14, "$.status",
+		  "status is \"initializing\": the rank table is not ready yet" },
+	} },
+	{ "superpod_bad.json", 0, 6, {
+		{ E, "super-device-id-duplicate", 8, 52, "$.server_list[0].device[1].super_device_id",
+		  "super_device_id \"0\" is used 3 times in super pod \"0\": server \"node_0\" device 0, server \"node_0\" device 1 and server \"node_2\" device 0 (HCCL EI0014)" },
+		{ E, "super-device-id-invalid", 10, 52, "$.server_list[1].device[0].super_device_id",
+		  "super_device_id \"\" of rank \"2\" (server \"node_1\" device 0) is not a decimal 32-bit number (HCCL EI0004)" },
+		{ E, "super-pod-interleaved", 12, 9, "$.server_list[2]",
+		  "server \"node_2\" of super pod \"0\" comes after servers of another super pod; super pods must not be interleaved in server_list" },
+		{ E, "super-pod-id-duplicate", 18, 27, "$.super_pod_list[1].super_pod_id",
+		  "super_pod_id \"0\" is used twice: super_pod_list[0] and super_pod_list[1] (HCCL EI0014)" },
+		{ E, "super-pod-server-unknown", 18, 88, "$.super_pod_list[1].server_list[1].server_id",
+		  "server_id \"node_9\" in super pod \"0\" is not in server_list" },
+		{ E, "super-pod-server-duplicate", 18, 113, "$.super_pod_list[1].server_list[2].server_id",
+		  "server \"node_0\" is listed in super_pod_list[0] and again in super_pod_list[1]" },
+	} },
+	{ "superpod_list_missing.json", 0, 1, {
+		{ W, "super-pod-list-missing", 1, 1, "$.super_pod_list",
+		  "version \"1.2\" table has no super_pod_list" },
+	} },
+	{ "superpod_missing.json", 0, 2, {
+		{ W, "super-pod-server-missing", 7, 9, "$.server_list[1]",
+		  "server \"node_1\" is in no super pod of super_pod_list" },
+		{ E, "super-pod-id-invalid", 10, 27, "$.super_pod_list[0].super_pod_id",
+		  "super_pod_id of super_pod_list[0] is empty" },
+	} },
+	{ "syntax_missing_comma.json", -22, 1, {
+		{ E, "json-syntax", 3, 5, "$",
+		  "expected ',' or '}' after object member (HCCL EI0004)" },
+	} },
+	{ "syntax_trailing_comma.json", -22, 1, {
+		{ E, "json-syntax", 5, 82, "$",
+		  "trailing comma (HCCL EI0004)" },
+	} },
+	{ "uneven_devices.json", 0, 1, {
+		{ W, "device-count-uneven", 9, 9, "$.server_list[1].device",
+		  "server \"node_1\" has 1 device but server \"node_0\" has 2; uneven device counts per server degrade HCCL performance" },
+	} },
+	{ "v12_keys_in_v10.json", 0, 3, {
+		{ W, "v12-key-in-v10", 6, 66, "$.server_list[0].device[0].super_device_id",
+		  "super_device_id of rank \"0\" (server \"node_0\" device 0) belongs to version 1.2 (super pods); this table says version \"1.0\"" },
+		{ W, "unknown-key", 6, 134, "$.server_list[0].device[0].rank_idd",
+		  "unknown key \"rank_idd\" in $.server_list[0].device[0]" },
+		{ W, "v12-key-in-v10", 8, 5, "$.super_pod_list",
+		  "super_pod_list belongs to version 1.2 (super pods); this table says version \"1.0\"" },
+	} },
+	{ "v2_bad.json", 0, 12, {
+		{ E, "value-not-integer", 3, 19, "$.rank_count",
+		  "rank_count \"3\" of the table is a string; version 2.0 needs a JSON integer" },
+		{ E, "rank-count-mismatch", 3, 19, "$.rank_count",
+		  "rank_count 3 does not match the 2 ranks in rank_list" },
+		{ E, "rank-id-gap", 4, 18, "$.rank_list",
+		  "rank ids must be 0..1 without gaps; missing 1 (HCCL EI0014)" },
+		{ E, "net-type-invalid", 6, 70, "$.rank_list[0].level_list[0].net_type",
+		  "net_type \"CLOS\" of rank 0 level_list[0] must be \"TOPO_FILE_DESC\" on net_layer 0" },
+		{ E, "addr-invalid", 7, 48, "$.rank_list[0].level_list[0].rank_addr_list[0].addr",
+		  "addr \"172.16.0.300\" of rank 0 level_list[0] rank_addr_list[0] is not an IPv4 address" },
+		{ E, "rank-id-duplicate", 8, 22, "$.rank_list[1].rank_id",
+		  "rank_id 0 is used twice: rank_list[0] (\"pod0\" device 0) and rank_list[1] (\"pod0\" device 1) (HCCL EI0014)" },
+		{ E, "local-id-range", 8, 37, "$.rank_list[1].local_id",
+		  "local_id 65 of rank 0 is out of range 0..64" },
+		{ E, "addr-invalid", 10, 47, "$.rank_list[1].level_list[0].rank_addr_list[0].addr",
+		  "addr \"0000dfdf\" of rank 0 level_list[0] rank_addr_list[0] is not an EID (32 hex digits)" },
+		{ E, "ports-invalid", 10, 70, "$.rank_list[1].level_list[0].rank_addr_list[0].ports[0]",
+		  "port \"x\" of rank 0 level_list[0] rank_addr_list[0] is not \"<die>/<port>\" or \"d2h\"" },
+		{ E, "net-layer-invalid", 11, 28, "$.rank_list[1].level_list[1].net_layer",
+		  "net_layer 0 of rank 0 level_list[1] does not come after net_layer 0" },
+		{ E, "net-type-invalid", 11, 69, "$.rank_list[1].level_list[1].net_type",
+		  "net_type \"MESH\" of rank 0 level_list[1] must be \"TOPO_FILE_DESC\" on net_layer 0" },
+		{ E, "addr-type-invalid", 12, 32, "$.rank_list[1].level_list[1].rank_addr_list[0].addr_type",
+		  "addr_type \"IPV5\" of rank 0 level_list[1] rank_addr_list[0] is not EID, IPV4 or IPV6" },
+	} },
+	{ "v2_layout_bad.json", 0, 8, {
+		{ E, "rank-count-invalid", 4, 19, "$.rank_count",
+		  "rank_count 70000 of the table is out of range 1..65536" },
+		{ W, "port-privileged", 6, 71, "$.rank_list[0].device_port",
+		  "device_port 80 of rank 0 is a privileged port (below 1024)" },
+		{ E, "level-list-size", 6, 89, "$.rank_list[0].level_list",
+		  "level_list of rank 0 has 0 levels; 1 to 8 are allowed" },
+		{ E, "port-invalid", 7, 69, "$.rank_list[1].host_port",
+		  "host_port 0 of rank 1 is out of range 1..65535" },
+		{ E, "net-instance-id-invalid", 8, 50, "$.rank_list[1].level_list[0].net_instance_id",
+		  "net_instance_id of rank 1 level_list[0] is empty" },
+		{ E, "local-id-duplicate", 12, 37, "$.rank_list[3].local_id",
+		  "local_id 1 is used twice: rank_list[2] (\"p\" device 1) and rank_list[3] (\"p\" device 1)" },
+		{ E, "device-id-duplicate", 12, 53, "$.rank_list[3].device_id",
+		  "device_id 1 is used twice: rank_list[2] (\"p\" device 1) and rank_list[3] (\"p\" device 1) (HCCL EI0014)" },
+		{ E, "device-ip-duplicate", 14, 48, "$.rank_list[3].level_list[0].rank_addr_list[0].addr",
+		  "level 0 addr \"1.1.1.1\" is used twice: rank_list[2] (\"p\" device 1) and rank_list[3] (\"p\" device 1) (HCCL EI0014)" },
+	} },
+	{ "v2_too_many_addrs.json", 0, 1, {
+		{ E, "rank-addr-list-size", 6, 103, "$.rank_list[0].level_list[0].rank_addr_list",
+		  "rank_addr_list of rank 0 level_list[0] has 25 addresses; at most 24 are allowed" },
+	} },
+	{ "version_missing.json", 0, 1, {
+		{ E, "version-missing", 1, 1, "$.version",
+		  "missing \"version\"; HCCL then reads the file as the legacy group_list format and fails (HCCL EI0017)" },
+	} },
+	{ "version_unsupported.json", 0, 1, {
+		{ E, "version-unsupported", 3, 16, "$.version",
+		  "version \"1.1\" is not supported; HCCL knows \"1.0\", \"1.2\" and \"2.0\" (\"1.1\" is the undocumented heterogeneous format) (HCCL EI0014)" },
+	} },
+};
+
+static char *slurp(const char *path, size_t *len)
+{
+	char *buf = NULL, err[RT_ERRLEN];
+	int rc = rt_read_file(path, 1 << 26, &buf, len, err, sizeof(err));
+	if (rc)
+		print_error("%s\n", err);
+	assert_int_equal(rc, 0);
+	return buf;
+}
+
+static int load_file(const char *path, struct rt_table *t, struct rt_diags *d)
+{
+	size_t len;
+	char *buf = slurp(path, &len), err[RT_ERRLEN];
+	int rc = rt_table_load(t, path, buf, len, d, err, sizeof(err));
+	free(buf);
+	return rc;
+}
+
+static int load_text(const char *text, struct rt_table *t, struct rt_diags *d)
+{
+	char err[RT_ERRLEN];
+	return rt_table_load(t, "inline", text, strlen(text), d, err, sizeof(err));
+}
+
+static void dump(const struct rt_diags *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		print_error("  %u:%u %s [%s] %s: %s\n", d->v[i].line, d->v[i].col,
+			    d->v[i].sev ? "warning" : "error", d->v[i].code, d->v[i].path,
+			    d->v[i].msg);
+}
+
+static void check_want(const struct rt_diag *g, const struct want *w)
+{
+	assert_string_equal(g->code, w->code);
+	assert_int_equal(g->sev, w->sev);
+	assert_string_equal(g->msg, w->msg);
+	assert_string_equal(g->path, w->path);
+	assert_int_equal(g->line, w->line);
+	assert_int_equal(g->col, w->col);
+}
+
+static void test_bad_files(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		const struct bad_case *bc = &bad_cases[i];
+		char path[256];
+		struct rt_table t;
+		struct rt_diags d = { 0 };
+		snprintf(path, sizeof(path), BAD "%s", bc->file);
+		int rc = load_file(path, &t, &d);
+		if (rc != bc->rc || d.n != bc->n) {
+			print_error("%s: rc %d, %zu findings\n", bc->file, rc, d.n);
+			dump(&d);
+		}
+		assert_int_equal(rc, bc->rc);
+		assert_int_equal(d.n, bc->n);
+		for (size_t k = 0; k < d.n; k++) {
+			if (strcmp(d.v[k].msg, bc->w[k].msg) || d.v[k].line != bc->w[k].line ||
+			    d.v[k].col != bc->w[k].col)
+				print_error("%s finding %zu\n", bc->file, k);
+			check_want(&d.v[k], &bc->w[k]);
+			/* every finding's code is a listed rule with that severity */
+			const struct rt_rule *r = rt_rules;
+			while (r->code && strcmp(r->code, d.v[k].code))
+				r++;
+			assert_non_null(r->code);
+			assert_int_equal(r->sev, d.v[k].sev);
+		}
+		rt_table_release(&t);
+		rt_diags_release(&d);
+	}
+}
+
+/* Every rule is exercised by some bad file (or, for topology-file, by a fixture). */
+static void test_rules_covered(void **state)
+{
+	(void)state;
+	for (const struct rt_rule *r = rt_rules; r->code; r++) {
+		int seen = !strcmp(r->code, "topology-file");
+		for (size_t i = 0; !seen && i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++)
+			for (size_t k = 0; k < bad_cases[i].n; k++)
+				seen |= !strcmp(bad_cases[i].w[k].code, r->code);
+		if (!seen)
+			print_error("rule %s has no test\n", r->code);
+		assert_true(seen);
+		/* kebab-case, a summary, and unique */
+		for (const char *p = r->code; *p; p++)
+			assert_true((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-');
+		assert_non_null(r->summary);
+		for (const struct rt_rule *q = r + 1; q->code; q++)
+			assert_string_not_equal(q->code, r->code);
+	}
+}
+
+struct fixture {
+	const char *file;
+	enum rt_format fmt;
+	size_t nranks, nservers, nwarn;
+	const char *warn; /* the one expected warning code, if any */
+};
+
+static const struct fixture fixtures[] = {
+	{ "hccl_doc_legacy_group_list_template2_no_version.json", RT_FMT_LEGACY, 2, 2, 1,
+	  "legacy-format" },
+	{ "hccl_doc_v1.0_300iduo_2srv_2dev.json", RT_FMT_V1_0, 4, 2, 0, NULL },
+	{ "hccl_doc_v1.0_a2_2srv_2dev_device_port.json", RT_FMT_V1_0, 4, 2, 0, NULL },
+	{ "hccl_doc_v1.0_a3_aiserver_mode_host_ip_port.json", RT_FMT_V1_0, 4, 2, 0, NULL },
+	{ "hccl_doc_v1.0_atlas910_2srv_2dev.json", RT_FMT_V1_0, 4, 2, 0, NULL },
+	{ "hccl_doc_v1.2_a3_superpod_2pods_4srv_4dev.json", RT_FMT_V1_2, 16, 4, 0, NULL },
+	{ "hccl_doc_v2.0_a5_eid_2rank.json", RT_FMT_V2_0, 2, 1, 0, NULL },
+	{ "hccl_doc_v2.0_a5_ipv4_4rank.json", RT_FMT_V2_0, 4, 2, 0, NULL },
+};
+
+static void test_fixtures(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
+		const struct fixture *f = &fixtures[i];
+		char path[256];
+		struct rt_table t;
+		struct rt_diags d = { 0 };
+		snprintf(path, sizeof(path), FIX "%s", f->file);
+		assert_int_equal(load_file(path, &t, &d), 0);
+		if (d.n != f->nwarn) {
+			print_error("%s\n", f->file);
+			dump(&d);
+		}
+		assert_int_equal(d.nerrors, 0);
+		assert_int_equal(d.nwarnings, f->nwarn);
+		if (f->warn)
+			assert_string_equal(d.v[0].code, f->warn);
+		assert_int_equal(t.format, f->fmt);
+		assert_int_equal(t.nranks, f->nranks);
+		assert_int_equal(t.nservers, f->nservers);
+		assert_string_equal(t.status, "completed");
+		rt_table_release(&t);
+		rt_diags_release(&d);
+	}
+	/* The topology file is recognised, and is one located error. */
+	struct rt_table t;
+	struct rt_diags d = { 0 };
+	assert_int_equal(load_file(FIX "hccl_doc_topofile_v2.0_a5_2npu.json", &t, &d), 0);
+	assert_int_equal(t.format, RT_FMT_TOPO);
+	assert_int_equal(d.n, 1);
+	check_want(&d.v[0], &(struct want){ E, "topology-file", 1, 1, "$",
+					    "this is a version 2.0 topology file (peer_list, "
+					    "edge_list), not a rank table" });
+	assert_string_equal(d.v[0].hint,
+			    "HCCL reads the topology file itself from /usr/local/Ascend/driver/"
+			    "topo/; pass the rank table (the file with rank_list) instead");
+	assert_string_equal(t.version, "2.0");
+	rt_table_release(&t);
+	rt_diags_release(&d);
+}
+
+static void test_good_files(void **state)
+{
+	(void)state;
+	static const char *const files[] = { "mindcluster_a3_v1.2_16dev.json",
+					     "tensorflow_v1.0_empty_device_ip_8dev.json",
+					     "v1.0_ipv6_bom_crlf.json" };
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char path[256];
+		struct rt_table t;
+		struct rt_diags d = { 0 };
+		snprintf(path, sizeof(path), GOOD "%s", files[i]);
+		assert_int_equal(load_file(path, &t, &d), 0);
+		if (d.n)
+			dump(&d);
+		assert_int_equal(d.n, 0);
+		rt_table_release(&t);
+		rt_diags_release(&d);
+	}
+}
+
+static void test_model_v12(void **state)
+{
+	(void)state;
+	struct rt_table t;
+	struct rt_diags d = { 0 };
+	assert_int_equal(load_file(FIX "hccl_doc_v1.2_a3_superpod_2pods_4srv_4dev.json", &t, &d),
+			 0);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(t.format, RT_FMT_V1_2);
+	assert_string_equal(rt_format_name(t.format), "1.2");
+	assert_string_equal(t.version, "1.2");
+	assert_string_equal(t.status, "completed");
+	assert_int_equal(t.nservers, 4);
+	static const char *const ids[] = { "node_0", "node_1", "node_2", "node_3" };
+	static const char *const pods[] = { "0", "0", "1", "1" };
+	static const long sdid[] = { 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7 };
+	static const long port[] = { 16666, 16666, 16668, 16669 };
+	char ip[32], host[32];
+	for (size_t s = 0; s < 4; s++) {
+		assert_string_equal(t.servers[s].server_id, ids[s]);
+		snprintf(host, sizeof(host), "172.16.0.10%zu", s);
+		assert_string_equal(t.servers[s].host_ip, host);
+		assert_int_equal(t.servers[s].first_rank, 4 * s);
+		assert_int_equal(t.servers[s].nranks, 4);
+	}
+	assert_int_equal(t.nranks, 16);
+	for (size_t i = 0; i < 16; i++) {
+		const struct rt_rank *r = &t.ranks[i];
+		assert_int_equal(r->rank_id, (long)i);
+		assert_string_equal(r->server_id, ids[i / 4]);
+		snprintf(host, sizeof(host), "172.16.0.10%zu", i / 4);
+		assert_string_equal(r->host_ip, host);
+		assert_int_equal(r->device_id, (long)(i % 4));
+		snprintf(ip, sizeof(ip), "192.168.%zu.%zu", i / 4 + 1, i % 4 + 6);
+		assert_string_equal(r->device_ip, ip);
+		assert_string_equal(r->super_pod_id, pods[i / 4]);
+		assert_int_equal(r->super_device_id, sdid[i]);
+		assert_int_equal(r->device_port, port[i % 4]);
+		/* each device object starts on its own line, 4 spaces + 4 + 4 + 4 deep */
+		assert_int_equal(r->col, 17);
+	}
+	assert_int_equal(t.ranks[0].line, 10);
+	assert_int_equal(t.ranks[1].line, 20);
+	rt_table_release(&t);
+	rt_diags_release(&d);
+}
+
+static void test_model_v2(void **state)
+{
+	(void)state;
+	struct rt_table t;
+	struct rt_diags d = { 0 };
+	assert_int_equal(load_file(FIX "hccl_doc_v2.0_a5_ipv4_4rank.json", &t, &d), 0);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(t.nservers, 2);
+	assert_string_equal(t.servers[0].server_id, "az0-rack0-pod0");
+	assert_string_equal(t.servers[1].server_id, "az0-rack0-pod1");
+	assert_int_equal(t.servers[1].first_rank, 2);
+	assert_int_equal(t.ranks[3].rank_id, 3);
+	assert_int_equal(t.ranks[3].device_id, 1);
+	assert_string_equal(t.ranks[3].device_ip, "172.16.1.28");
+	assert_string_equal(t.ranks[3].server_id, "az0-rack0-pod1");
+	assert_int_equal(t.ranks[3].device_port, 16669);
+	assert_null(t.ranks[3].host_ip);
+	rt_table_release(&t);
+	rt_diags_release(&d);
+
+	/* ranks of one server that are not adjacent in the file are grouped, in file order */
+	const char *text =
+		"{\"version\":\"2.0\",\"rank_count\":3,\"rank_list\":["
+		"{\"rank_id\":0,\"local_id\":0,\"device_id\":0,\"level_list\":[{\"net_layer\":0,"
+		"\"net_instance_id\":\"a\",\"net_type\":\"TOPO_FILE_DESC\",\"rank_addr_list\":[]}]},"
+		"{\"rank_id\":1,\"local_id\":0,\"device_id\":0,\"level_list\":[{\"net_layer\":0,"
+		"\"net_instance_id\":\"b\",\"net_type\":\"TOPO_FILE_DESC\",\"rank_addr_list\":[]}]},"
+		"{\"rank_id\":2,\"local_id\":1,\"device_id\":1,\"level_list\":[{\"net_layer\":0,"
+		"\"net_instance_id\":\"a\",\"net_type\":\"TOPO_FILE_DESC\",\"rank_addr_list\":[]}]}]}";
+	assert_int_equal(load_text(text, &t, &d), 0);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(t.nservers, 2);
+	assert_int_equal(t.servers[0].nranks, 2);
+	assert_int_equal(t.ranks[0].rank_id, 0);
+	assert_int_equal(t.ranks[1].rank_id, 2);
+	assert_int_equal(t.ranks[2].rank_id, 1);
+	rt_table_release(&t);
+	rt_diags_release(&d);
+}
+
+/* All problems are reported, in line order. */
+static void test_many_in_order(void **state)
+{
+	(void)state;
+	struct rt_table t;
+	struct rt_diags d = { 0 };
+	assert_int_equal(load_file(BAD "many_problems.json", &t, &d), 0);
+	assert_int_equal(d.n, 12);
+	assert_int_equal(d.nerrors, 11);
+	assert_int_equal(d.nwarnings, 1);
+	for (size_t i = 1; i < d.n; i++)
+		assert_true(d.v[i - 1].line < d.v[i].line ||
+			    (d.v[i - 1].line == d.v[i].line && d.v[i - 1].col <= d.v[i].col));
+	rt_table_release(&t);
+	rt_diags_release(&d);
+}
+
+static void test_syntax(void **state)
+{
+	(void)state;
+	struct rt_table t;
+	struct rt_diags d = { 0 };
+	char err[RT_ERRLEN];
+	const char *text = "{\n  \"version\": \"1.0\",\n  \"server_list\": [\n  }\n}";
+	assert_int_equal(rt_table_load(&t, "x.json", text, strlen(text), &d, err, sizeof(err)),
+			 -EINVAL);
+	assert_int_equal(d.n, 1);
+	check_want(&d.v[0], &(struct want){ E, "json-syntax", 4, 3, "$",
+					    "expected a value, found '}' (HCCL EI0004)" });
+	assert_string_equal(err, "x.json:4:3: not JSON: expected a value, found '}'");
+	assert_int_equal(t.format, RT_FMT_UNKNOWN);
+	rt_table_release(&t);
+	rt_diags_release(&d);
+}
+
+/* The buffer is not NUL-terminated and may hold NULs: only len bytes are read. */
+static void test_buffer_bounds(void **state)
+{
+	(void)state;
+	const char *good = "{\"version\":\"1.0\",\"status\":\"completed\",\"server_count\":\"1\","
+			   "\"server_list\":[{\"server_id\":\"s\",\"device\":[{\"device_id\":\"0\","
+			   "\"rank_id\":\"0\"}]}]}";
+	size_t len = strlen(good);
+	char *exact = malloc(len);
+	memcpy(exact, good, len);
+	struct rt_table t;
+	struct rt_diags d = { 0 };
+	char err[RT_ERRLEN];
+	assert_int_equal(rt_table_load(&t, "x", exact, len, &d, err, sizeof(err)), 0);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(t.nranks, 1);
+	rt_table_release(&t);
+	/* cut short: one byte less */
+	assert_int_equal(rt_table_load(&t, "x", exact, len - 1, &d, err, sizeof(err)), -EINVAL);
+	assert_string_equal(d.v[0].msg, "unexpected end of input (HCCL EI0004)");
+	rt_table_release(&t);
+	rt_diags_release(&d);
+	free(exact);
+
+	const char nul[] = "{\"a\":1}\0{}";
+	assert_int_equal(rt_table_load(&t, "x", nul, sizeof(nul) - 1, &d, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(d.v[0].msg, "extra data after the JSON document (HCCL EI0004)");
+	assert_int_equal(d.v[0].col, 8);
+	rt_table_release(&t);
+	rt_diags_release(&d);
+}
+
+static void test_version_number(void **state)
+{
+	(void)state;
+	struct rt_table t;
+	struct rt_diags d = { 0 };
+	const char *text = "{\"version\":1.0,\"status\":\"completed\",\"server_count\":\"1\","
+			   "\"server_list\":[{\"server_id\":\"s\",\"device\":[{\"device_id\":\"0\","
+			   "\"rank_id\":\"0\"}]}]}";
+	assert_int_equal(load_text(text, &t, &d), 0);
+	assert_int_equal(d.n, 1);
+	check_want(&d.v[0],
+		   &(struct want){ E, "value-not-string", 1, 12, "$.version",
+				   "version 1.0 is a number, not a string; HCCL rejects it and "
+				   "misleadingly reports it as missing (HCCL EI0017)" });
+	assert_int_equal(t.format, RT_FMT_V1_0);
+	rt_table_release(&t);
+	rt_diags_release(&d);
+}
+
+/* 4096 servers x 16 devices: no findings (and, measured separately, well under 1 s). */
+static void test_scale(void **state)
+{
+	(void)state;
+	size_t cap = 8 << 20, n = 0;
+	char *b = malloc(cap);
+	assert_non_null(b);
+	n += (size_t)snprintf(b + n, cap - n,
+			      "{\"status\":\"completed\",\"version\":\"1.0\",\"server_count\":"
+			      "\"4096\",\"server_list\":[");
+	for (int s = 0; s < 4096; s++) {
+		n += (size_t)snprintf(b + n, cap - n,
+				      "%s{\"server_id\":\"10.%d.%d.1\",\"host_ip\":\"10.%d.%d.1\","
+				      "\"device\":[",
+				      s ? "," : "", s / 256, s % 256, s / 256, s % 256);
+		for (int dv = 0; dv < 16; dv++)
+			n += (size_t)snprintf(b + n, cap - n,
+					      "%s{\"device_id\":\"%d\",\"device_ip\":\"11.%d.%d.%d\","
+					      "\"rank_id\":\"%d\"}",
+					      dv ? "," : "", dv, s / 256, s % 256, dv, s * 16 + dv);
+		n += (size_t)snprintf(b + n, cap - n, "]}");
+	}
+	n += (size_t)snprintf(b + n, cap - n, "]}");
+	assert_true(n < cap);
+	struct rt_table t;
+	struct rt_diags d = { 0 };
+	char err[RT_ERRLEN];
+	assert_int_equal(rt_table_load(&t, "big", b, n, &d, err, sizeof(err)), 0);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(t.nranks, 65536);
+	assert_int_equal(t.nservers, 4096);
+	assert_int_equal(t.ranks[65535].rank_id, 65535);
+	assert_string_equal(t.ranks[65535].device_ip, "11.15.255.15");
+	rt_table_release(&t);
+	rt_diags_release(&d);
+	free(b);
+}
+
+static void test_digest(void **state)
+{
+	(void)state;
+	const char *a = "{\"version\":\"1.0\",\"status\":\"completed\",\"server_count\":\"1\","
+			"\"server_list\":[{\"server_id\":\"s\",\"device\":["
+			"{\"device_id\":\"0\",\"device_ip\":\"1.1.1.1\",\"rank_id\":\"0\"},"
+			"{\"device_id\":\"1\",\"device_ip\":\"1.1.1.2\",\"rank_id\":\"1\"}]}]}";
+	/* same table: other key order, whitespace, device order */
+	const char *b = "{ \"status\": \"completed\", \"server_count\": \"1\", \"version\": \"1.0\",\n"
+			"  \"server_list\": [ { \"device\": [\n"
+			"    { \"rank_id\": \"1\", \"device_ip\": \"1.1.1.2\", \"device_id\": \"1\" },\n"
+			"    { \"rank_id\": \"0\", \"device_id\": \"0\", \"device_ip\": \"1.1.1.1\" } ],\n"
+			"    \"server_id\": \"s\" } ] }";
+	const char *c = "{\"version\":\"1.0\",\"status\":\"completed\",\"server_count\":\"1\","
+			"\"server_list\":[{\"server_id\":\"s\",\"device\":["
+			"{\"device_id\":\"0\",\"device_ip\":\"1.1.1.1\",\"rank_id\":\"0\"},"
+			"{\"device_id\":\"1\",\"device_ip\":\"1.1.1.3\",\"rank_id\":\"1\"}]}]}";
+	char da[17], db[17], dc[17];
+	struct rt_table t;
+	struct rt_diags d = { 0 };
+	assert_int_equal(load_text(a, &t, &d), 0);
+	rt_table_digest(&t, da);
+	rt_table_release(&t);
+	assert_int_equal(load_text(b, &t, &d), 0);
+	rt_table_digest(&t, db);
+	rt_table_release(&t);
+	assert_int_equal(load_text(c, &t, &d), 0);
+	rt_table_digest(&t, dc);
+	rt_table_release(&t);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(strlen(da), 16);
+	assert_string_equal(da, db);
+	assert_string_not_equal(da, dc);
+	rt_diags_release(&d);
+}
+
+static void test_read_file(void **state)
+{
+	(void)state;
+	char *buf, err[RT_ERRLEN];
+	size_t len;
+	assert_int_equal(rt_read_file("tests/data/ranktables/nope.json", 100, &buf, &len, err,
+				      sizeof(err)),
+			 -ENOENT);
+	assert_string_equal(err, "cannot open 'tests/data/ranktables/nope.json': No such file or "
+				 "directory");
+	assert_int_equal(rt_read_file("tests/data", 100, &buf, &len, err, sizeof(err)), -EISDIR);
+	assert_string_equal(err, "cannot read 'tests/data': is a directory");
+	assert_int_equal(rt_read_file(BAD "many_problems.json", 100, &buf, &len, err, sizeof(err)),
+			 -EFBIG);
+	assert_string_equal(err, "'" BAD "many_problems.json' is larger than the 100-byte limit");
+	assert_int_equal(rt_read_file(BAD "empty_object.json", 100, &buf, &len, err, sizeof(err)),
+			 0);
+	assert_int_equal(len, 3);
+	assert_memory_equal(buf, "{}\n", 3);
+	free(buf);
+	if (geteuid() != 0) {
+		char tmp[] = "/tmp/rtXXXXXX";
+		int fd = mkstemp(tmp);
+		assert_true(fd >= 0);
+		close(fd);
+		chmod(tmp, 0);
+		assert_int_equal(rt_read_file(tmp, 100, &buf, &len, err, sizeof(err)), -EACCES);
+		unlink(tmp);
+	}
+}
+
+static void test_diags(void **state)
+{
+	(void)state;
+	struct rt_diags d = { 0 };
+	assert_int_equal(rt_diags_add(&d, W, "b", 3, 1, NULL, NULL, "third %d", 3), 0);
+	assert_int_equal(rt_diags_add(&d, E, "a", 0, 0, "$.x", "h", "unknown place"), 0);
+	assert_int_equal(rt_diags_add(&d, E, "c", 1, 5, "$", NULL, "first"), 0);
+	assert_int_equal(rt_diags_add(&d, E, "d", 1, 5, "$", NULL, "second, same place"), 0);
+	rt_diags_sort(&d);
+	assert_string_equal(d.v[0].msg, "first");
+	assert_string_equal(d.v[1].msg, "second, same place");
+	assert_string_equal(d.v[2].msg, "third 3");
+	assert_string_equal(d.v[2].path, "$");
+	assert_string_equal(d.v[3].msg, "unknown place");
+	assert_string_equal(d.v[3].hint, "h");
+	assert_int_equal(d.nerrors, 3);
+	assert_int_equal(d.nwarnings, 1);
+	rt_diags_release(&d);
+	assert_string_equal(rt_format_name(RT_FMT_LEGACY), "legacy");
+	assert_string_equal(rt_format_name(RT_FMT_TOPO), "topology");
+	assert_string_equal(rt_format_name((enum rt_format)99), "unknown");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bad_files),    cmocka_unit_test(test_rules_covered),
+		cmocka_unit_test(test_fixtures),     cmocka_unit_test(test_good_files),
+		cmocka_unit_test(test_model_v12),    cmocka_unit_test(test_model_v2),
+		cmocka_unit_test(test_many_in_order), cmocka_unit_test(test_syntax),
+		cmocka_unit_test(test_buffer_bounds), cmocka_unit_test(test_version_number),
+		cmocka_unit_test(test_scale),        cmocka_unit_test(test_digest),
+		cmocka_unit_test(test_read_file),    cmocka_unit_test(test_diags),
+	};
+	return cmocka_run_group_tests_name("validate", tests, NULL, NULL);
+}
