@@ -101,6 +101,8 @@ void out_finish(int code);
 /* Prints a cJSON document (takes ownership) as the one JSON document on stdout. */
 void out_json(void *cjson_doc);
 int out_json_printed(void);
+/* Another process (a forked rank) printed the document on our stdout. */
+void out_json_set_printed(void);
 
 /* Parses a size with K, M, G suffixes (powers of 1024). */
 int parse_size(const char *s, unsigned long long *out);

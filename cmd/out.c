@@ -81,6 +81,11 @@ void out_json(void *doc)
 	json_printed = 1;
 }
 
+void out_json_set_printed(void)
+{
+	json_printed = 1;
+}
+
 int out_json_printed(void)
 {
 	return json_printed;

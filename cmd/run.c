@@ -285,6 +285,8 @@ static int local_launch(const struct run_params *p, int n)
 			first = sh->err[r];
 		fprintf(stderr, "hcclctl: %s: %s\n", where(), sh->err[r]);
 	}
+	if (sh->json_printed)
+		out_json_set_printed();
 	if (p->json && !sh->json_printed) {
 		cJSON *doc = cJSON_CreateObject();
 		cJSON *e = cJSON_AddObjectToObject(doc, "error");

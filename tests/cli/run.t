@@ -1,0 +1,118 @@
+#!/bin/sh
+# hcclctl run: real collectives over loopback, every result checked, failures named.
+. "$(dirname "$0")/lib.sh"
+
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+rows() { printf '%s\n' "$OUT" | grep -c '^ *[0-9]'; }
+
+run hcclctl run allreduce --local 4 -b 8 -e 64K -n 2 -w 1
+check_rc 0 "allreduce over 4 local ranks exits 0"
+check_out_has "# hcclctl run allreduce: 4 ranks (local), fp32 sum, algo auto, iters 2, warmup 1, check on" "the header says what ran"
+check_out_has "#    size(B)        count   type  redop   algo   time(us)  algbw(GB/s)  busbw(GB/s)  #wrong" "nccl-tests columns"
+ok "[ $(rows) -eq 14 ]" "one row per size from 8 B to 64 KiB"
+ok "printf '%s\n' \"$OUT\" | awk '/^ *[0-9]/ { if (\$9 != 0) exit 1 }'" "no wrong element"
+ok "printf '%s\n' \"$OUT\" | awk '/^ *[0-9]/ && \$1 == 65536 { if (\$2 != 16384 || \$3 != \"fp32\" || \$4 != \"sum\") exit 1; f=1 } END { exit !f }'" "size, count, type and op of the 64 KiB row"
+ok "printf '%s\n' \"$OUT\" | awk '/^ *[0-9]/ && \$1 == 65536 { bw = \$1 / (\$6 * 1000); if (\$7 < bw * 0.99 - 0.001 || \$7 > bw * 1.01 + 0.001) exit 1; if (\$8 < \$7 * 1.5 * 0.99 - 0.001 || \$8 > \$7 * 1.5 * 1.01 + 0.001) exit 1 }'" "algbw = size/time and busbw = algbw * 2(n-1)/n"
+check_out_has "# Avg bus bandwidth    : $(printf '%s\n' "$OUT" | awk '/^ *[0-9]/ { s += $8; n++ } END { printf "%.3f", s / n }') GB/s" "the average bus bandwidth is the mean of the rows"
+
+for c in allgather reducescatter broadcast alltoall sendrecv barrier; do
+	run hcclctl -q run $c --local 3 -b 1 -e 4K -n 1 -w 1 -r 2
+	check_rc 0 "$c over 3 ranks: every result right"
+done
+for d in int8 int32 int64 fp16 bf16 fp32 fp64; do
+	for op in sum prod max min; do
+		run hcclctl -q run allreduce --local 3 -b 64 -e 1K -f 4 -n 1 -w 0 -d $d -o $op
+		check_rc 0 "allreduce $d $op over 3 ranks"
+	done
+done
+for a in ring rhd mesh; do
+	run hcclctl -q run allreduce --local 5 -b 4 -e 256K -f 8 -n 1 -w 0 --algo $a
+	check_rc 0 "allreduce --algo $a over 5 ranks (not a power of two)"
+	ok "printf '%s\n' \"$OUT\" | awk '/^ *[0-9]/ { if (\$5 != \"$a\") exit 1 }'" "every row ran $a"
+done
+
+run hcclctl run allreduce --local 2 -b 8 -e 8 -n 1 -w 0 -c 0
+check_out_has "           8            2   fp32    sum   mesh $(printf '%s\n' "$OUT" | awk '/^ *8 /{print $6}' | xargs printf '%10s')        0.000        0.000     N/A" "-c 0: #wrong is N/A"
+
+# A wrong element is counted, located and fails the run.
+run env HCCLCTL_FAULT_CORRUPT=2 "$HCCLCTL" run allreduce --local 3 -b 8 -e 16 -n 1 -w 0
+check_rc 2 "a wrong result exits 2"
+ok "printf '%s\n' \"$OUT\" | awk '/^ *[0-9]/ { if (\$9 != 1) exit 1 }'" "#wrong counts it in every row"
+check_err "hcclctl: run allreduce: rank 2: 1 wrong of 2 at size 8: first at element 1: expected -2, got -8" "the first wrong element: rank, size, offset, expected, got"
+
+# --json: one document in DESIGN.md's shape.
+run hcclctl --json run allgather --local 2 -b 64 -e 128 -n 1 -w 0
+check_rc 0 "--json run exits 0"
+ok "printf '%s' '$OUT' | python3 -c '
+import json,sys
+d=json.load(sys.stdin)
+assert d[\"collective\"]==\"allgather\" and d[\"world_size\"]==2 and d[\"algo\"]==\"auto\"
+r=d[\"results\"]
+assert [x[\"size_bytes\"] for x in r]==[64,128], r
+assert set(r[0])=={\"size_bytes\",\"count\",\"dtype\",\"op\",\"algo\",\"time_us\",\"algbw_GBps\",\"busbw_GBps\",\"wrong\"}, r[0]
+assert all(x[\"wrong\"]==0 for x in r) and \"avg_busbw_GBps\" in d
+'" "--json has collective, world_size, algo, results and avg_busbw_GBps"
+
+# Ranks started one by one (launch mode 2) and by torchrun's environment (mode 3).
+P=$(free_port)
+"$HCCLCTL" run allreduce --rank 1 --world-size 2 --master 127.0.0.1:$P -b 8 -e 1K -n 1 -w 0 >"$TMP/r1.out" 2>"$TMP/r1.err" &
+R1=$!
+run hcclctl run allreduce --rank 0 --world-size 2 --master 127.0.0.1:$P -b 8 -e 1K -n 1 -w 0
+wait $R1
+r1=$?
+check_rc 0 "rank 0 of 2 started by hand"
+ok "[ $r1 -eq 0 ] && [ ! -s '$TMP/r1.out' ]" "rank 1 exits 0 and prints nothing"
+check_out_has "# hcclctl run allreduce: 2 ranks (master), fp32 sum, algo auto, iters 1, warmup 0, check on" "rank 0 prints the table"
+
+P=$(free_port)
+RANK=1 WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=$P "$HCCLCTL" run broadcast -b 8 -e 64 -n 1 -w 0 -r 1 >/dev/null 2>&1 &
+R1=$!
+run env RANK=0 WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=$P "$HCCLCTL" run broadcast -b 8 -e 64 -n 1 -w 0 -r 1
+wait $R1
+check_rc 0 "torchrun-style environment"
+check_out_has "# hcclctl run broadcast: 2 ranks (torchrun), fp32 sum, algo auto, iters 1, warmup 0, check on" "the launcher is named"
+
+# Failures are named within the deadline, never a silent wait.
+P=$(free_port)
+run hcclctl run allreduce --rank 0 --world-size 3 --master 127.0.0.1:$P --timeout 2 -e 8 -n 1 -w 0
+check_rc 2 "a rank that never comes: exit 2"
+check_err "hcclctl: run allreduce: rank 0 (host $(hostname)): bootstrap: rendezvous at 127.0.0.1:$P timed out after 2.0 s: 2 of 3 ranks never said hello: ranks 1-2" "the missing ranks are named"
+
+P=$(free_port)
+"$HCCLCTL" run allreduce --rank 1 --world-size 2 --master 127.0.0.1:$P -b 16 -e 16 -n 1 -w 0 --timeout 5 >/dev/null 2>"$TMP/m1.err" &
+R1=$!
+run hcclctl run allreduce --rank 0 --world-size 2 --master 127.0.0.1:$P -b 8 -e 8 -n 1 -w 0 --timeout 5
+wait $R1
+r1=$?
+check_rc 2 "a count mismatch: exit 2"
+ok "printf '%s\n' \"$ERR\" | grep -q '^hcclctl: run allreduce: rank 0 (host $(hostname)): allreduce #1: .*rank 0 has count 2 but rank 1 has count 4$'" "the mismatch names both ranks and the field"
+ok "[ $r1 -eq 2 ] && grep -q 'rank 0 has count 2 but rank 1 has count 4' '$TMP/m1.err'" "the other rank reports the same"
+
+P=$(free_port)
+"$HCCLCTL" run allreduce --rank 1 --world-size 2 --master 127.0.0.1:$P -b 64M -e 64M -n 1000 -w 0 -c 0 --timeout 10 >/dev/null 2>&1 &
+R1=$!
+"$HCCLCTL" run allreduce --rank 0 --world-size 2 --master 127.0.0.1:$P -b 64M -e 64M -n 1000 -w 0 -c 0 --timeout 10 >/dev/null 2>"$TMP/k0.err" &
+R0=$!
+sleep 2
+kill -9 $R1
+t0=$(date +%s)
+wait $R0
+r0=$?
+t1=$(date +%s)
+ok "[ $r0 -eq 2 ]" "the survivor of a SIGKILLed peer exits 2"
+ok "grep -q 'connection to rank 1 (host $(hostname)) lost' '$TMP/k0.err'" "and names the dead rank" 
+ok "[ $((t1 - t0)) -le 10 ]" "within the deadline ($((t1 - t0)) s)"
+
+# Usage errors.
+run hcclctl run allreduce --local 2 -d fp8
+check_rc 64 "an unknown datatype is a usage error"
+check_err "hcclctl: run allreduce: unknown datatype 'fp8'
+hint: int8 int32 int64 fp16 bf16 fp32 fp64" "with the choices"
+run hcclctl run allreduce --local 2 -b 1M -e 1K
+check_rc 64 "-b larger than -e is a usage error"
+run hcclctl run allreduce --rank 0 --world-size 2
+check_rc 64 "--rank without --master is a usage error"
+
+done_testing
