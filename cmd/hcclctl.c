@@ -2,11 +2,15 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "fanout.h"
 
 const struct cmd top_commands[] = {
 	{ .name = "ranktable",
 	  .summary = "generate, validate, show and compare HCCL rank tables",
 	  .subs = ranktable_commands },
+	{ .name = "exec", .summary = "run a command on many hosts over SSH, a report per host",
+	  .run = cmd_exec, .opts = exec_opts, .args = "-- COMMAND [ARG...]", .min_args = 1,
+	  .max_args = -1 },
 	{ 0 },
 };
 
