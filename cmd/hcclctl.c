@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "fanout.h"
 
 const struct cmd top_commands[] = {
 	{ .name = "ranktable",
@@ -10,6 +11,9 @@ const struct cmd top_commands[] = {
 	{ .name = "run",
 	  .summary = "run collectives across ranks and report bandwidth and correctness",
 	  .subs = run_commands },
+	{ .name = "exec", .summary = "run a command on many hosts over SSH, a report per host",
+	  .run = cmd_exec, .opts = exec_opts, .args = "-- COMMAND [ARG...]", .min_args = 1,
+	  .max_args = -1 },
 	{ 0 },
 };
 

@@ -1,14 +1,14 @@
 #!/usr/bin/perl
 # Runs every test tier of `make check` as TAP (prove's parser), prints a line per test
 # program and its failures, and ends with "N passed, N failed, N skipped".
-# Usage: perl scripts/harness.pl [TIER...]   (tiers: unit fuzz cli cli-asan)
+# Usage: perl scripts/harness.pl [TIER...]   (tiers: unit fuzz cli cli-asan cluster)
 use strict;
 use warnings;
 use TAP::Parser;
 use Time::HiRes qw(time);
 
 my $asan = 'build/asan';
-my @tiers = @ARGV ? @ARGV : qw(unit fuzz cli cli-asan);
+my @tiers = @ARGV ? @ARGV : qw(unit fuzz cli cli-asan cluster);
 $ENV{CMOCKA_MESSAGE_OUTPUT} = 'TAP';
 $ENV{ASAN_OPTIONS} //= 'detect_leaks=1:abort_on_error=1';
 $ENV{UBSAN_OPTIONS} //= 'print_stacktrace=1:halt_on_error=1';
@@ -28,6 +28,9 @@ for my $tier (@tiers) {
 		my $bin = $tier eq 'cli' ? './hcclctl' : "$asan/hcclctl";
 		push @jobs, [ $tier, $_, [ 'sh', $_ ], { HCCLCTL => $bin } ]
 		    for sort glob('tests/cli/*.t');
+	} elsif ($tier eq 'cluster') {    # network namespaces; they skip where not permitted
+		push @jobs, [ $tier, $_, [ 'sh', $_ ], { HCCLCTL => './hcclctl' } ]
+		    for sort glob('tests/cluster/*.t');
 	} else {
 		die "harness: unknown tier '$tier'\n";
 	}

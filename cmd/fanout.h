@@ -1,0 +1,68 @@
+/* Runs a command on many hosts over SSH in parallel, with bounded concurrency, a connect
+ * and a command deadline per host, and the results of every host kept whatever happens to
+ * the others. Used by `exec`, and by `run --ssh`, `doctor` and the probes. */
+#ifndef HCCLCTL_FANOUT_H
+#define HCCLCTL_FANOUT_H
+
+#include <stddef.h>
+
+#include "cli.h"
+#include "ssh.h"
+
+enum fo_status {
+	FO_PENDING = 0,
+	FO_OK,          /* the command ran and exited 0 */
+	FO_FAILED,      /* the command ran and exited non-zero or was killed by a signal */
+	FO_UNREACHABLE, /* it could not run: connect, host key, auth or SSH failed */
+	FO_TIMEOUT,     /* the connect or the command deadline passed */
+};
+
+struct fo_host {
+	/* in */
+	const char *host; /* what to connect to: a name or an IP */
+	const char *name; /* how to call it in reports, or NULL for host */
+	const char *cmd; /* this host's command line (already quoted), or NULL for fanout.cmd */
+	/* out */
+	enum fo_status status;
+	int code;        /* 0 or the negative code from ssh.h */
+	int connected;   /* the session was up: a timeout is the command's, not the connect's */
+	int exit_status; /* -1 when none */
+	char signal[32];
+	double seconds;  /* from the start of the connect to the end */
+	struct ssh_buf out, err;
+	char error[SSH_ERRLEN]; /* why, when not FO_OK and not FO_FAILED */
+};
+
+struct fanout {
+	struct ssh_opts ssh;
+	const char *cmd;             /* the command line for hosts without their own */
+	int parallel;                /* hosts in flight at once; 0: 32 */
+	long long connect_timeout_ms; /* connect, handshake and auth; 0: none */
+	long long cmd_timeout_ms;     /* the command; 0: none */
+	size_t cap;                  /* bytes kept per stream and host; 0: 1 MiB */
+	int progress;                /* "[12/64] ok 11, failed 1" on stderr when it is a tty */
+	/* Optional. Called with the fanout's lock held, so calls never overlap: one line of a
+	 * host's output as it arrives (stream SSH_STDOUT or SSH_STDERR), and each host's end. */
+	void (*on_line)(void *arg, const struct fo_host *h, int stream, const char *line,
+			size_t len);
+	void (*on_done)(void *arg, const struct fo_host *h);
+	void *arg;
+};
+
+/* Runs every host to its end. Returns 0 when every host was tried (each result is in its
+ * fo_host, whatever it is), or a negative code with err set when the run could not start
+ * (no threads, libssh2 init). The caller releases each host with fo_host_release(). */
+int fanout_run(const struct fanout *f, struct fo_host *hosts, size_t n, char *err,
+	       size_t errlen);
+void fo_host_release(struct fo_host *h);
+
+const char *fo_status_name(enum fo_status s);
+
+/* The last nlines lines of a host's stderr (a pointer into h->err, "" when none). */
+const char *fo_stderr_tail(const struct fo_host *h, int nlines);
+
+/* cmd/exec.c: `hcclctl exec`, registered in cmd/hcclctl.c. */
+extern const struct opt exec_opts[];
+int cmd_exec(int argc, char **argv);
+
+#endif

@@ -1,0 +1,235 @@
+# A test cluster in network namespaces, sourced by tests/cluster/*.t (POSIX sh, as root).
+#
+#   cluster_supported            0 when namespaces can be made here; else $CLUSTER_SKIP says why
+#   cluster_up N [--rate R] [--loss P]
+#                                N nodes hc<pid>n1..N on a bridge that lives in its own
+#                                namespace hc<pid>br, so the root namespace is never touched.
+#                                Node i is 10.77.0.i/24 on its eth0 and runs sshd on port 22;
+#                                the bridge namespace (the "head", 10.77.0.254) is where tests
+#                                run hcclctl. --rate shapes each link both ways with tc htb
+#                                (e.g. 1gbit, 100mbit); --loss drops P% of each node's
+#                                outgoing packets with nftables. There is no netem on this
+#                                kernel, so no delay or jitter can be added.
+#   cluster_down                 stops everything and removes every namespace and file; safe
+#                                to call twice. cluster_up arranges it on EXIT, INT and TERM.
+#   cluster_head CMD...          runs CMD in the head namespace
+#   cluster_exec I CMD...        runs CMD in node I's namespace
+#   cluster_ns I, cluster_addr I the namespace name and the address of node I
+#   cluster_hosts                "10.77.0.1,10.77.0.2,..."
+#   cluster_stop_sshd I, cluster_start_sshd I
+#
+# After cluster_up: CL_N (nodes), CL_DIR (keys and configs), CL_KEY (the user's private key,
+# in every node's authorized_keys), CL_KNOWN_HOSTS (every node's host key), CL_HEAD
+# (10.77.0.254). Each node's sshd sets HCCLCTL_NODE=nI in the sessions it starts, so a
+# test can prove where a command ran.
+#
+# The addresses exist only inside these namespaces, so parallel runs can share the range;
+# the names carry the shell's pid so that they do not collide.
+
+CL_ID=hc$$
+CL_NET=10.77.0
+CL_HEAD=$CL_NET.254
+CL_N=0
+CL_DIR=
+CL_UP=0
+CLUSTER_SKIP=
+
+cluster_ns() { echo "${CL_ID}n$1"; }
+cluster_addr() { echo "$CL_NET.$1"; }
+_cl_br() { echo "${CL_ID}br"; }
+
+cluster_head() { ip netns exec "$(_cl_br)" "$@"; }
+cluster_exec() {
+	_i=$1
+	shift
+	ip netns exec "$(cluster_ns "$_i")" "$@"
+}
+
+cluster_hosts() {
+	_i=1
+	_l=
+	while [ "$_i" -le "$CL_N" ]; do
+		_l="$_l${_l:+,}$CL_NET.$_i"
+		_i=$((_i + 1))
+	done
+	echo "$_l"
+}
+
+cluster_supported() {
+	if [ "$(id -u)" -ne 0 ]; then
+		CLUSTER_SKIP="network namespaces need root (uid $(id -u))"
+		return 1
+	fi
+	for t in ip ssh-keygen ss; do
+		command -v "$t" >/dev/null 2>&1 || { CLUSTER_SKIP="'$t' is not installed"; return 1; }
+	done
+	if [ ! -x /usr/sbin/sshd ]; then
+		CLUSTER_SKIP="/usr/sbin/sshd is not installed (openssh-server)"
+		return 1
+	fi
+	_probe=${CL_ID}probe
+	if ! _why=$(ip netns add "$_probe" 2>&1); then
+		CLUSTER_SKIP="'ip netns add' is not permitted here: $_why"
+		return 1
+	fi
+	ip netns del "$_probe" 2>/dev/null
+	return 0
+}
+
+_cl_fail() {
+	echo "cluster_up: $*" >&2
+	cluster_down
+	return 1
+}
+
+_cl_on_exit() {
+	cluster_down
+	[ -n "${TMP:-}" ] && rm -rf "$TMP" # lib.sh's own EXIT trap, which ours replaces
+}
+
+cluster_start_sshd() {
+	_d=$CL_DIR/n$1
+	rm -f "$_d/sshd.pid"
+	ip netns exec "$(cluster_ns "$1")" /usr/sbin/sshd -f "$_d/sshd_config" -D -e \
+		</dev/null >>"$_d/sshd.log" 2>&1 &
+	# `ip netns exec` execs sshd in place, so $! is sshd itself
+	echo $! >"$_d/pid"
+}
+
+cluster_stop_sshd() {
+	_p=$(cat "$CL_DIR/n$1/pid" 2>/dev/null) || return 0
+	kill "$_p" 2>/dev/null && wait "$_p" 2>/dev/null
+	rm -f "$CL_DIR/n$1/pid"
+	return 0
+}
+
+# Waits until node $1's sshd listens, up to 10 s.
+_cl_wait_sshd() {
+	_t=0
+	while ! ip netns exec "$(cluster_ns "$1")" ss -Hltn "sport = :22" 2>/dev/null | grep -q .; do
+		_t=$((_t + 1))
+		if [ "$_t" -gt 200 ]; then
+			echo "cluster_up: sshd on node $1 did not start:" >&2
+			cat "$CL_DIR/n$1/sshd.log" >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+}
+
+cluster_up() {
+	_n=$1
+	shift
+	_rate=
+	_loss=
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--rate) _rate=$2; shift 2 ;;
+		--loss) _loss=$2; shift 2 ;;
+		*) echo "cluster_up: unknown option '$1'" >&2; return 1 ;;
+		esac
+	done
+	case $_n in '' | *[!0-9]*) echo "cluster_up: N must be 1..250" >&2; return 1 ;; esac
+	if [ "$_n" -lt 1 ] || [ "$_n" -gt 250 ]; then
+		echo "cluster_up: N must be 1..250" >&2
+		return 1
+	fi
+	trap _cl_on_exit EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	CL_DIR=$(mktemp -d "${TMPDIR:-/tmp}/hcclctl-cluster.XXXXXX") || return 1
+	chmod 755 "$CL_DIR"
+	CL_KEY=$CL_DIR/id_ed25519
+	CL_KNOWN_HOSTS=$CL_DIR/known_hosts
+	CL_UP=1
+	mkdir -p /run/sshd # sshd's privilege separation directory, as the package makes it
+	ssh-keygen -q -t ed25519 -N '' -C hcclctl-test -f "$CL_KEY" || { _cl_fail "ssh-keygen"; return 1; }
+	cp "$CL_KEY.pub" "$CL_DIR/authorized_keys"
+	: >"$CL_KNOWN_HOSTS"
+
+	_br=$(_cl_br)
+	ip netns add "$_br" || { _cl_fail "ip netns add $_br"; return 1; }
+	ip -n "$_br" link set lo up &&
+		ip -n "$_br" link add br0 type bridge &&
+		ip -n "$_br" addr add "$CL_HEAD/24" dev br0 &&
+		ip -n "$_br" link set br0 up || { _cl_fail "bridge"; return 1; }
+
+	_i=1
+	while [ "$_i" -le "$_n" ]; do
+		_ns=$(cluster_ns "$_i")
+		_d=$CL_DIR/n$_i
+		mkdir -p "$_d"
+		CL_N=$_i # so that cluster_down removes what exists so far
+		ip netns add "$_ns" || { _cl_fail "ip netns add $_ns"; return 1; }
+		ip -n "$_ns" link set lo up &&
+			ip -n "$_ns" link add eth0 type veth peer name "v$_i" netns "$_br" &&
+			ip -n "$_ns" addr add "$CL_NET.$_i/24" dev eth0 &&
+			ip -n "$_ns" link set eth0 up &&
+			ip -n "$_br" link set "v$_i" master br0 up || { _cl_fail "links of node $_i"; return 1; }
+		if [ -n "$_rate" ]; then
+			# htb on both ends: eth0 shapes what the node sends, v$_i what it receives
+			for _end in "$_ns eth0" "$_br v$_i"; do
+				set -- $_end
+				tc -n "$1" qdisc add dev "$2" root handle 1: htb default 10 &&
+					tc -n "$1" class add dev "$2" parent 1: classid 1:10 htb rate "$_rate" quantum 60000 ||
+					{ _cl_fail "tc on $2 of $1"; return 1; }
+			done
+		fi
+		if [ -n "$_loss" ]; then
+			printf 'table inet hcclctl {\n chain out {\n  type filter hook output priority 0;\n  numgen random mod 100 < %s drop\n }\n}\n' \
+				"$_loss" | ip netns exec "$_ns" nft -f - || { _cl_fail "nft loss on node $_i"; return 1; }
+		fi
+		ssh-keygen -q -t ed25519 -N '' -C "n$_i" -f "$_d/host_ed25519" ||
+			{ _cl_fail "ssh-keygen"; return 1; }
+		printf '%s %s\n' "$CL_NET.$_i" "$(cut -d' ' -f1,2 "$_d/host_ed25519.pub")" >>"$CL_KNOWN_HOSTS"
+		cat >"$_d/sshd_config" <<EOF
+ListenAddress $CL_NET.$_i:22
+HostKey $_d/host_ed25519
+PidFile $_d/sshd.pid
+AuthorizedKeysFile $CL_DIR/authorized_keys
+UsePAM no
+StrictModes no
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PrintMotd no
+MaxStartups 200
+MaxSessions 32
+SetEnv HCCLCTL_NODE=n$_i
+LogLevel ERROR
+EOF
+		cluster_start_sshd "$_i"
+		_i=$((_i + 1))
+	done
+	_i=1
+	while [ "$_i" -le "$_n" ]; do
+		_cl_wait_sshd "$_i" || { _cl_fail "sshd"; return 1; }
+		_i=$((_i + 1))
+	done
+	return 0
+}
+
+cluster_down() {
+	[ "$CL_UP" = 1 ] || return 0
+	CL_UP=0
+	_i=1
+	while [ "$_i" -le "$CL_N" ]; do
+		cluster_stop_sshd "$_i"
+		_i=$((_i + 1))
+	done
+	# What tests started inside the nodes (a command that outlived its timeout) goes too:
+	# every process in these namespaces was started by this run.
+	_i=1
+	while [ "$_i" -le "$CL_N" ]; do
+		_ns=$(cluster_ns "$_i")
+		for _p in $(ip netns pids "$_ns" 2>/dev/null); do
+			kill -9 "$_p" 2>/dev/null
+		done
+		ip netns del "$_ns" 2>/dev/null
+		_i=$((_i + 1))
+	done
+	ip netns del "$(_cl_br)" 2>/dev/null
+	[ -n "$CL_DIR" ] && rm -rf "$CL_DIR"
+	CL_N=0
+	return 0
+}
