@@ -25,6 +25,7 @@ endif
 
 LIB_SRC  := $(wildcard ranktable/*.c libcomm/*.c probes/*.c) $(filter-out cmd/hcclctl.c,$(wildcard cmd/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(O)/%.o)
+FUZZ_LIB_SRC := $(wildcard ranktable/*.c libcomm/*.c probes/*.c)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:%.c=$(O)/%)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
@@ -65,7 +66,7 @@ fuzz:
 	@mkdir -p build/fuzz
 	for f in $(FUZZ_SRC); do n=$$(basename $$f .c); \
 	  clang $(CPPFLAGS) -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
-	    $$f $(LIB_SRC) -o build/fuzz/$$n $(LDLIBS) || exit 1; done
+	    $$f $(FUZZ_LIB_SRC) -o build/fuzz/$$n $(LDLIBS) || exit 1; done
 
 deps:
 	@sh scripts/deps.sh

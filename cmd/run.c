@@ -201,28 +201,80 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n, const str
 
 /* ---- launchers ---- */
 
-static int local_launch(const struct run_params *p, int n)
+/* Hosts the rendezvous in a process of its own, so the launcher stays single-threaded
+ * and can fork the ranks safely (a fork while another thread holds the allocator's lock
+ * leaves the child deadlocked). Writes the token to tokfd; serves until stopfd reads EOF. */
+static void rendezvous_process(int n, int tmo, int tokfd, int stopfd)
 {
 	struct comm_root_info ri;
 	struct comm_rendezvous *rdv = NULL;
-	char err[COMM_ERRLEN];
+	char err[COMM_ERRLEN] = "", msg[COMM_TOKEN_MAX + COMM_ERRLEN + 2];
+	int ok = !comm_root_info_make(&ri, "127.0.0.1", 0, NULL, err, sizeof(err)) &&
+		 !comm_rendezvous_start(&rdv, &ri, n, tmo, err, sizeof(err));
+	int len = snprintf(msg, sizeof(msg), "%c%s", ok ? '+' : '-', ok ? ri.token : err);
+	if (write(tokfd, msg, (size_t)len) != len)
+		ok = 0;
+	close(tokfd);
+	char c;
+	while (ok && read(stopfd, &c, 1) < 0 && errno == EINTR)
+		;
+	comm_rendezvous_stop(rdv);
+	_exit(ok ? 0 : 3);
+}
+
+static int start_rendezvous(int n, struct comm_root_info *ri, pid_t *pid, int *stopfd)
+{
+	int tok[2], stop[2];
+	char buf[COMM_TOKEN_MAX + COMM_ERRLEN + 2];
+	int tmo = o_timeout ? (int)o_timeout * 1000 : 120000;
+
+	if (pipe(tok) || pipe(stop))
+		return fail(EXIT_UNKNOWN, where(), NULL, "pipe: %s", strerror(errno));
+	fflush(NULL);
+	*pid = fork();
+	if (*pid < 0)
+		return fail(EXIT_UNKNOWN, where(), NULL, "fork: %s", strerror(errno));
+	if (*pid == 0) {
+		close(tok[0]);
+		close(stop[1]);
+		rendezvous_process(n, tmo, tok[1], stop[0]);
+	}
+	close(tok[1]);
+	close(stop[0]);
+	*stopfd = stop[1];
+	ssize_t got = 0, r;
+	while ((r = read(tok[0], buf + got, sizeof(buf) - 1 - (size_t)got)) > 0 ||
+	       (r < 0 && errno == EINTR))
+		got += r > 0 ? r : 0;
+	close(tok[0]);
+	buf[got > 0 ? got : 0] = 0;
+	if (got < 2 || buf[0] != '+')
+		return fail(EXIT_UNKNOWN, where(), NULL, "rendezvous: %s",
+			    got > 1 ? buf + 1 : "the rendezvous process failed");
+	size_t tl = strlen(buf + 1);
+	if (tl >= sizeof(ri->token))
+		return fail(EXIT_UNKNOWN, where(), NULL, "rendezvous: token too long");
+	memcpy(ri->token, buf + 1, tl + 1);
+	return 0;
+}
+
+static int local_launch(const struct run_params *p, int n)
+{
+	struct comm_root_info ri;
 	size_t shsize = sizeof(struct shared) + (size_t)n * ERR_SLOT;
 	struct shared *sh = mmap(NULL, shsize, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 				 -1, 0);
-	pid_t *pids = calloc((size_t)n, sizeof(*pids));
-	int worst = EXIT_OK, rc;
+	pid_t *pids = calloc((size_t)n, sizeof(*pids)), rdv_pid = -1;
+	int worst = EXIT_OK, rc, stopfd = -1;
 
 	if (sh == MAP_FAILED || !pids) {
 		free(pids);
 		return fail(EXIT_UNKNOWN, where(), NULL, "cannot allocate %d ranks", n);
 	}
 	memset(sh, 0, shsize);
-	int tmo = o_timeout ? (int)o_timeout * 1000 : 120000;
-	if (comm_root_info_make(&ri, "127.0.0.1", 0, NULL, err, sizeof(err)) ||
-	    comm_rendezvous_start(&rdv, &ri, n, tmo, err, sizeof(err))) {
-		rc = fail(EXIT_UNKNOWN, where(), NULL, "rendezvous: %s", err);
+	rc = start_rendezvous(n, &ri, &rdv_pid, &stopfd);
+	if (rc)
 		goto out;
-	}
 	fflush(NULL);
 	for (int r = 0; r < n; r++) {
 		pids[r] = fork();
@@ -255,8 +307,11 @@ static int local_launch(const struct run_params *p, int n)
 		int r = 0;
 		while (r < n && pids[r] != pid)
 			r++;
-		if (r == n)
+		if (r == n) {
+			if (pid == rdv_pid)
+				rdv_pid = -1;
 			continue;
+		}
 		left--;
 		pids[r] = 0;
 		int code = WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_FAIL;
@@ -304,7 +359,10 @@ static int local_launch(const struct run_params *p, int n)
 	}
 	rc = worst;
 out:
-	comm_rendezvous_stop(rdv);
+	if (stopfd >= 0)
+		close(stopfd); /* the rendezvous process sees EOF and exits */
+	if (rdv_pid > 0)
+		waitpid(rdv_pid, NULL, 0);
 	munmap(sh, shsize);
 	free(pids);
 	return rc;

@@ -16,9 +16,8 @@ double run_bus_factor(enum comm_coll coll, int n)
 		return 2.0 * (n - 1) / n;
 	case COMM_COLL_ALLGATHER:
 	case COMM_COLL_REDUCESCATTER:
-	case COMM_COLL_ALLTOALL:
 		return (double)(n - 1) / n;
-	default:
+	default: /* DESIGN.md §3: others 1 (nccl-tests uses (n-1)/n for alltoall) */
 		return 1.0;
 	}
 }

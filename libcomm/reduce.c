@@ -16,6 +16,7 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #define HAVE_X86 1
+#include <cpuid.h>
 #endif
 
 /* Elements per inner block: a multiple of every vector width up to AVX-512, and a known trip
@@ -131,8 +132,11 @@ uint16_t comm__fp32_to_bf16(float f)
  * inlining, so the typed loops take restrict parameters and stay out of line. On x86 each is
  * also built for AVX2 and picked at load time (ifunc): twice the lanes for the compute-bound
  * ones (bf16 rounding, 64-bit integers, max/min), same results. */
-#ifdef HAVE_X86
+#if defined(HAVE_X86) && !defined(__clang__)
 #define KERNEL __attribute__((noinline, target_clones("avx2", "default")))
+#elif defined(HAVE_X86)
+/* clang refuses target_clones with noinline; its builds (fuzzing) take the default path. */
+#define KERNEL __attribute__((target_clones("avx2", "default")))
 #else
 #define KERNEL __attribute__((noinline))
 #endif
@@ -291,27 +295,41 @@ hf_f16c(enum comm_op op, uint16_t *d, const uint16_t *a, const uint16_t *b, size
 /* 1: F16C in use for fp16, 0: portable path. Tests flip it to compare the two. */
 static int simd_off;
 
-int comm__reduce_f16c(int enable);
-/* Test hook: enable 0 forces the portable fp16 path; returns whether F16C is now used. */
-int comm__reduce_f16c(int enable)
+/* F16C and AVX with the OS saving the YMM state, read from CPUID directly: clang 14's
+ * __builtin_cpu_supports does not know "f16c". Cached after the first call. */
+static int cpu_has_f16c(void)
 {
-	__atomic_store_n(&simd_off, !enable, __ATOMIC_RELAXED);
 #ifdef HAVE_X86
-	__builtin_cpu_init();
-	return enable && __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+	static int cached = -1;
+	int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+	if (v >= 0)
+		return v;
+	unsigned a, b, c, d;
+	v = 0;
+	if (__get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C) && (c & bit_AVX) &&
+	    (c & bit_OSXSAVE)) {
+		unsigned lo, hi;
+		__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+		v = (lo & 6) == 6;
+	}
+	__atomic_store_n(&cached, v, __ATOMIC_RELAXED);
+	return v;
 #else
 	return 0;
 #endif
 }
 
+int comm__reduce_f16c(int enable);
+/* Test hook: enable 0 forces the portable fp16 path; returns whether F16C is now used. */
+int comm__reduce_f16c(int enable)
+{
+	__atomic_store_n(&simd_off, !enable, __ATOMIC_RELAXED);
+	return enable && cpu_has_f16c();
+}
+
 static int use_f16c(void)
 {
-#ifdef HAVE_X86
-	return !__atomic_load_n(&simd_off, __ATOMIC_RELAXED) && __builtin_cpu_supports("f16c") &&
-	       __builtin_cpu_supports("avx");
-#else
-	return 0;
-#endif
+	return !__atomic_load_n(&simd_off, __ATOMIC_RELAXED) && cpu_has_f16c();
 }
 
 void comm__reduce3(enum comm_dtype t, enum comm_op op, void *dst, const void *a, const void *b,

@@ -19,4 +19,6 @@ sed -e '0,/"rank_id": "3"/s//"rank_id": "2"/' -e 's/192.168.102.17/192.168.102.1
 printf "\n# an edited copy with a duplicated rank id and a typo in an IP:\n"
 step $H ranktable validate "$OUT/edited.json" || echo "(exit $? = FAIL, as expected)"
 step $H ranktable diff "$OUT/rank_table.json" "$OUT/edited.json" || echo "(exit $? = they differ)"
+printf "\n== collectives: a real 4-rank allreduce on libcomm over loopback, every result checked\n"
+step $H run allreduce --local 4 -b 8 -e 16M -n 10 -w 2
 printf "\ndemo done\n"

@@ -74,6 +74,22 @@ wait $R1
 check_rc 0 "torchrun-style environment"
 check_out_has "# hcclctl run broadcast: 2 ranks (torchrun), fp32 sum, algo auto, iters 1, warmup 0, check on" "the launcher is named"
 
+P=$(free_port)
+SLURM_PROCID=1 SLURM_NTASKS=2 "$HCCLCTL" run reducescatter --master 127.0.0.1:$P -b 64 -e 64 -n 1 -w 0 >/dev/null 2>&1 &
+R1=$!
+run env SLURM_PROCID=0 SLURM_NTASKS=2 "$HCCLCTL" run reducescatter --master 127.0.0.1:$P -b 64 -e 64 -n 1 -w 0
+wait $R1
+check_rc 0 "Slurm-style environment with --master"
+check_out_has "# hcclctl run reducescatter: 2 ranks (slurm), fp32 sum, algo auto, iters 1, warmup 0, check on" "slurm named"
+
+# Unchanged under Open MPI's mpirun (Debian's openmpi-bin, installed by scripts/deps.sh).
+P=$(free_port)
+run mpirun --allow-run-as-root --oversubscribe -np 3 --mca btl self,tcp --mca btl_tcp_if_include lo \
+	"$HCCLCTL" run allreduce --master 127.0.0.1:$P -b 8 -e 1K -n 1 -w 0
+check_rc 0 "mpirun -np 3 hcclctl run allreduce --master ..."
+check_out_has "# hcclctl run allreduce: 3 ranks (openmpi), fp32 sum, algo auto, iters 1, warmup 0, check on" "Open MPI's ranks are found"
+ok "[ $(rows) -eq 8 ] && printf '%s\n' \"$OUT\" | awk '/^ *[0-9]/ { if (\$9 != 0) exit 1 }'" "every row right under mpirun"
+
 # Failures are named within the deadline, never a silent wait.
 P=$(free_port)
 run hcclctl run allreduce --rank 0 --world-size 3 --master 127.0.0.1:$P --timeout 2 -e 8 -n 1 -w 0
