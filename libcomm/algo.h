@@ -30,6 +30,11 @@ struct comm__ctx {
 	int (*need_scratch)(struct comm__ctx *ctx, size_t len);
 };
 
+/* One step of a send to `to` and a receive from `from`, merged into one transfer when they
+ * are the same peer; nothing at all when both lengths are 0. (step.c) */
+int comm__sendrecv(struct comm__ctx *x, int step, int to, const void *sb, size_t sl, int from,
+		   void *rb, size_t rl);
+
 /* ---- reduce kernels (reduce.c): dst[i] = dst[i] op src[i]. fp16/bf16 reduced in fp32,
  * rounded to nearest even. Vectorised where the compiler can; F16C detected at run time. */
 void comm__reduce(enum comm_dtype t, enum comm_op op, void *dst, const void *src, size_t count);

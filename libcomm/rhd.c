@@ -37,25 +37,6 @@ static int log2i(int p)
 	return l;
 }
 
-/* A send to `to` and a receive from `from` as one step (merged when the same peer). */
-static int sendrecv(struct comm__ctx *x, int step, int to, const void *sb, size_t sl, int from,
-		    void *rb, size_t rl)
-{
-	struct comm__xfer xf[2];
-	size_t n = 0;
-
-	if (sl)
-		xf[n++] = (struct comm__xfer){.peer = to, .sbuf = sb, .slen = sl};
-	if (rl) {
-		if (n && xf[0].peer == from) {
-			xf[0].rbuf = rb;
-			xf[0].rlen = rl;
-		} else {
-			xf[n++] = (struct comm__xfer){.peer = from, .rbuf = rb, .rlen = rl};
-		}
-	}
-	return n ? x->exchange(x, step, xf, n) : 0;
-}
 
 /* The core of p2 ranks after the fold. Core rank v is real rank 2v+1 for v < rem (it holds
  * its even neighbour's contribution too), else v + rem. Core block b (b = 0..p2) starts at
@@ -109,8 +90,8 @@ static int fold(struct comm__ctx *x, const struct core *c, const char *src, char
 	if (c->rem == 0 || r >= 2 * c->rem)
 		return 0;
 	if (!(r & 1))
-		return sendrecv(x, 0, r + 1, src, bytes, r + 1, NULL, 0);
-	rc = sendrecv(x, 0, r - 1, NULL, 0, r - 1, tmp, bytes);
+		return comm__sendrecv(x, 0, r + 1, src, bytes, r + 1, NULL, 0);
+	rc = comm__sendrecv(x, 0, r - 1, NULL, 0, r - 1, tmp, bytes);
 	if (rc)
 		return rc;
 	comm__reduce3(t, op, acc, tmp, src, elems);
@@ -135,7 +116,7 @@ static int halving(struct comm__ctx *x, const struct core *c, int v, const char 
 		size_t ko = core_off(c, klo), kn = core_off(c, khi) - ko;
 		size_t so = core_off(c, slo), sn = core_off(c, shi) - so;
 
-		rc = sendrecv(x, step0 + i, core_real(c, v ^ d), cur + so * es, sn * es,
+		rc = comm__sendrecv(x, step0 + i, core_real(c, v ^ d), cur + so * es, sn * es,
 			      core_real(c, v ^ d), tmp, kn * es);
 		if (rc)
 			return rc;
@@ -162,7 +143,7 @@ static int doubling(struct comm__ctx *x, const struct core *c, int v, char *buf,
 		size_t mo = core_off(c, mlo), mn = core_off(c, mlo + d) - mo;
 		size_t po = core_off(c, plo), pn = core_off(c, plo + d) - po;
 
-		rc = sendrecv(x, step0 + i, core_real(c, u), buf + mo * es, mn * es,
+		rc = comm__sendrecv(x, step0 + i, core_real(c, u), buf + mo * es, mn * es,
 			      core_real(c, u), buf + po * es, pn * es);
 		if (rc)
 			return rc;
@@ -203,8 +184,8 @@ int comm__allreduce_rhd(struct comm__ctx *x, const void *send, void *recv, size_
 	if (x->rank < 2 * c.rem) { /* unfold: the odd rank hands the result back */
 		int r = x->rank, last = s0 + 2 * c.steps;
 		if (r & 1)
-			return sendrecv(x, last, r - 1, recv, bytes, r - 1, NULL, 0);
-		return sendrecv(x, last, r + 1, NULL, 0, r + 1, recv, bytes);
+			return comm__sendrecv(x, last, r - 1, recv, bytes, r - 1, NULL, 0);
+		return comm__sendrecv(x, last, r + 1, NULL, 0, r + 1, recv, bytes);
 	}
 	return 0;
 }
@@ -249,10 +230,10 @@ int comm__reduce_scatter_rhd(struct comm__ctx *x, const void *send, void *recv, 
 	if (r < 2 * c.rem) { /* unfold: core rank v held blocks 2v and 2v+1 */
 		int last = s0 + c.steps;
 		if (r & 1)
-			rc = sendrecv(x, last, r - 1, acc + (size_t)(r - 1) * cb, cb, r - 1, NULL,
+			rc = comm__sendrecv(x, last, r - 1, acc + (size_t)(r - 1) * cb, cb, r - 1, NULL,
 				      0);
 		else
-			return sendrecv(x, last, r + 1, NULL, 0, r + 1, recv, cb);
+			return comm__sendrecv(x, last, r + 1, NULL, 0, r + 1, recv, cb);
 		if (rc)
 			return rc;
 	}
@@ -288,7 +269,7 @@ int comm__allgather_rhd(struct comm__ctx *x, const void *send, void *recv, size_
 	for (int d = 1; d < n; d *= 2, i++) {
 		size_t k = (size_t)(d < n - d ? d : n - d);
 
-		rc = sendrecv(x, i, mod(r - d, n), tmp, k * cb, mod(r + d, n), tmp + (size_t)d * cb,
+		rc = comm__sendrecv(x, i, mod(r - d, n), tmp, k * cb, mod(r + d, n), tmp + (size_t)d * cb,
 			      k * cb);
 		if (rc)
 			return rc;
@@ -309,9 +290,9 @@ int comm__broadcast_rhd(struct comm__ctx *x, void *buf, size_t count, enum comm_
 		return 0;
 	for (int d = 1; d < n; d *= 2, k++) {
 		if (vr < d && vr + d < n)
-			rc = sendrecv(x, k, mod(vr + d + root, n), buf, bytes, 0, NULL, 0);
+			rc = comm__sendrecv(x, k, mod(vr + d + root, n), buf, bytes, 0, NULL, 0);
 		else if (vr >= d && vr < 2 * d)
-			rc = sendrecv(x, k, 0, NULL, 0, mod(vr - d + root, n), buf, bytes);
+			rc = comm__sendrecv(x, k, 0, NULL, 0, mod(vr - d + root, n), buf, bytes);
 		else
 			rc = 0;
 		if (rc)
@@ -329,7 +310,7 @@ int comm__barrier_rhd(struct comm__ctx *x)
 	unsigned char out = 0, in = 0;
 
 	for (int d = 1; d < n; d *= 2, k++) {
-		rc = sendrecv(x, k, mod(r + d, n), &out, 1, mod(r - d, n), &in, 1);
+		rc = comm__sendrecv(x, k, mod(r + d, n), &out, 1, mod(r - d, n), &in, 1);
 		if (rc)
 			return rc;
 	}

@@ -38,27 +38,6 @@ static int mod(int a, int n)
 	return ((a % n) + n) % n;
 }
 
-/* One step of a send to `to` and a receive from `from` (one transfer when they are the same
- * peer, as with two ranks); nothing at all when both are empty. */
-static int sendrecv(struct comm__ctx *x, int step, int to, const void *sb, size_t sl, int from,
-		    void *rb, size_t rl)
-{
-	struct comm__xfer xf[2];
-	size_t n = 0;
-
-	if (sl) {
-		xf[n++] = (struct comm__xfer){.peer = to, .sbuf = sb, .slen = sl};
-	}
-	if (rl) {
-		if (n && xf[0].peer == from) {
-			xf[0].rbuf = rb;
-			xf[0].rlen = rl;
-		} else {
-			xf[n++] = (struct comm__xfer){.peer = from, .rbuf = rb, .rlen = rl};
-		}
-	}
-	return n ? x->exchange(x, step, xf, n) : 0;
-}
 
 /* Block layout: uniform blocks of `count` (reduce-scatter, allgather) or `count` split in
  * nranks near-equal blocks (allreduce). */
@@ -111,7 +90,7 @@ static int ring_rs(struct comm__ctx *x, const struct layout *l, const char *src,
 
 			split(slen, nchunk, k, &so, &sl);
 			split(rlen, nchunk, k, &ro, &rl);
-			rc = sendrecv(x, s, right, sbase + so * es, sl * es, left, tmp, rl * es);
+			rc = comm__sendrecv(x, s, right, sbase + so * es, sl * es, left, tmp, rl * es);
 			if (rc)
 				return rc;
 			/* mine op incoming: one fixed order for every element */
@@ -135,7 +114,7 @@ static int ring_ag(struct comm__ctx *x, const struct layout *l, char *buf, enum 
 
 		blk(l, mod(r - s + k0, n), &soff, &slen);
 		blk(l, mod(r - s - 1 + k0, n), &roff, &rlen);
-		rc = sendrecv(x, step0 + s, right, buf + soff * es, slen * es, left,
+		rc = comm__sendrecv(x, step0 + s, right, buf + soff * es, slen * es, left,
 			      buf + roff * es, rlen * es);
 		if (rc)
 			return rc;
@@ -255,7 +234,7 @@ int comm__broadcast_ring(struct comm__ctx *x, void *buf, size_t count, enum comm
 		if (p > 0 && cr >= 0 && (size_t)cr < nchunk)
 			split(count, nchunk, (size_t)cr, &ro, &rl);
 		int rc =
-			sendrecv(x, (int)c, next, b + so * es, sl * es, prev, b + ro * es, rl * es);
+			comm__sendrecv(x, (int)c, next, b + so * es, sl * es, prev, b + ro * es, rl * es);
 		if (rc)
 			return rc;
 	}

@@ -1,0 +1,21 @@
+/* Step helpers shared by the algorithms. */
+#include "libcomm/algo.h"
+
+int comm__sendrecv(struct comm__ctx *x, int step, int to, const void *sb, size_t sl, int from,
+		   void *rb, size_t rl)
+{
+	struct comm__xfer xf[2];
+	size_t n = 0;
+
+	if (sl)
+		xf[n++] = (struct comm__xfer){.peer = to, .sbuf = sb, .slen = sl};
+	if (rl) {
+		if (n && xf[0].peer == from) {
+			xf[0].rbuf = rb;
+			xf[0].rlen = rl;
+		} else {
+			xf[n++] = (struct comm__xfer){.peer = from, .rbuf = rb, .rlen = rl};
+		}
+	}
+	return n ? x->exchange(x, step, xf, n) : 0;
+}
