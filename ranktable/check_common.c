@@ -176,6 +176,19 @@ static int is_hostname(const char *s, size_t len)
 	return alpha;
 }
 
+/* Three dots and digits but for a character or two: meant as an IPv4 address. */
+static int looks_like_ipv4(const char *s, size_t len)
+{
+	size_t dots = 0, other = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '.')
+			dots++;
+		else if (s[i] < '0' || s[i] > '9')
+			other++;
+	}
+	return dots == 3 && other <= 2 && len >= 7;
+}
+
 enum rt__ipkind rt__ipkind(const char *s, size_t len)
 {
 	char buf[64];
@@ -193,6 +206,8 @@ enum rt__ipkind rt__ipkind(const char *s, size_t len)
 	}
 	if (is_placeholder(s, len))
 		return RT_IP_PLACEHOLDER;
+	if (looks_like_ipv4(s, len))
+		return RT_IP_INVALID; /* a typo in an address ("192.168.1.1O"), not a host name */
 	if (is_hostname(s, len))
 		return RT_IP_HOSTNAME;
 	return RT_IP_INVALID;

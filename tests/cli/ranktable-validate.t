@@ -47,6 +47,10 @@ check_out_has "$BAD/merge_hccl_int_rank_ids.json:1:127: error: rank_id 0 of serv
 run hcclctl ranktable validate $BAD/placeholder_ips.json
 check_out_has "$BAD/placeholder_ips.json:17:48: error: device_ip \"-.-.-.-\" of rank \"3\" (server \"10.155.111.141\" device 1) is a placeholder, not an address (generators write it when the NPU has no IP configured) [device-ip-placeholder]" "placeholder -.-.-.- named"
 
+sed 's/"192.168.2.9"/"192.168.2.1O"/' "$FIXTURES/hccl_doc_v1.0_atlas910_2srv_2dev.json" >"$TMP/typo.json"
+run hcclctl -q ranktable validate "$TMP/typo.json"
+check_out_has "$TMP/typo.json:31:34: error: device_ip \"192.168.2.1O\" of rank \"3\" (server \"node_1\" device 1) is not an IPv4 or IPv6 address [device-ip-invalid]" "a typo in an IP is an invalid address, not a host name"
+
 # Every bad file fails, every good one passes.
 for f in $BAD/*.json; do
 	hcclctl -q ranktable validate "$f" >/dev/null 2>&1
