@@ -16,6 +16,11 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lcjson -lcurl -lssh2)
 CPPFLAGS += $(PKG_CFLAGS)
 LDLIBS  += $(PKG_LIBS) -lcrypto -lpthread -lm
+# libibverbs is optional: probe rdma reads sysfs without it.
+ifneq ($(shell { pkg-config --exists libibverbs 2>/dev/null || test -f /usr/include/infiniband/verbs.h; } && echo y),)
+CPPFLAGS += -DHAVE_IBVERBS
+LDLIBS  += -libverbs
+endif
 
 ifeq ($(SAN),1)
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer

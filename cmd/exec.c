@@ -211,7 +211,7 @@ int cmd_exec(int argc, char **argv)
 	struct rt_hostfile hf = { 0 };
 	struct fo_host *hosts = NULL;
 	char *cmdline = NULL, err[SSH_ERRLEN] = "", names[1024];
-	size_t count[FO_TIMEOUT + 1] = { 0 };
+	size_t count[FO_CANCELED + 1] = { 0 };
 	long tmo = seconds_from(ex_timeout, "HCCLCTL_EXEC_TIMEOUT", DEFAULT_CMD_TIMEOUT);
 	long ctmo = seconds_from(ex_connect_timeout, "HCCLCTL_CONNECT_TIMEOUT",
 				 DEFAULT_CONNECT_TIMEOUT);

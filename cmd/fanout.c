@@ -4,6 +4,8 @@
  * straight-line code; the deadlines live in ssh.c, so a stuck host costs one thread for
  * at most its timeouts, never the run. */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,8 +20,9 @@ struct run {
 	const struct fanout *f;
 	struct fo_host *hosts;
 	size_t n, next, done, ok;
-	int tty;
+	int tty, connecting;
 	pthread_mutex_t mu;
+	pthread_cond_t slot; /* a connect slot was freed */
 };
 
 struct host_ctx {
@@ -34,6 +37,7 @@ const char *fo_status_name(enum fo_status s)
 	case FO_FAILED: return "failed";
 	case FO_UNREACHABLE: return "unreachable";
 	case FO_TIMEOUT: return "timeout";
+	case FO_CANCELED: return "cancelled";
 	case FO_PENDING: break;
 	}
 	return "pending";
@@ -63,6 +67,51 @@ void fo_host_release(struct fo_host *h)
 	memset(&h->err, 0, sizeof(h->err));
 }
 
+int fo_cancel_init(struct fo_cancel *c)
+{
+	c->fd[0] = c->fd[1] = -1;
+	if (pipe2(c->fd, O_CLOEXEC | O_NONBLOCK))
+		return -errno;
+	/* fd 0 would read as "no cancel" in ssh_opts: move it */
+	if (c->fd[0] == 0) {
+		int nfd = fcntl(0, F_DUPFD_CLOEXEC, 3);
+		if (nfd < 0)
+			return -errno;
+		close(0);
+		c->fd[0] = nfd;
+	}
+	return 0;
+}
+
+void fo_cancel_fire(struct fo_cancel *c)
+{
+	/* a closed write end makes the read end readable for good (EOF); the exchange keeps
+	 * a signal handler and a thread from closing it twice */
+	int fd = __atomic_exchange_n(&c->fd[1], -1, __ATOMIC_SEQ_CST);
+	if (fd >= 0)
+		close(fd);
+}
+
+int fo_cancel_fired(const struct fo_cancel *c)
+{
+	struct pollfd p = { .fd = c->fd[0], .events = POLLIN };
+	return c->fd[0] >= 0 && poll(&p, 1, 0) > 0;
+}
+
+void fo_cancel_release(struct fo_cancel *c)
+{
+	for (int i = 0; i < 2; i++)
+		if (c->fd[i] >= 0)
+			close(c->fd[i]);
+	c->fd[0] = c->fd[1] = -1;
+}
+
+static int cancelled(const struct fanout *f)
+{
+	struct pollfd p = { .fd = f->ssh.cancel_fd, .events = POLLIN };
+	return f->ssh.cancel_fd > 0 && poll(&p, 1, 0) > 0;
+}
+
 static void on_line(void *arg, int stream, const char *line, size_t len)
 {
 	struct host_ctx *hc = arg;
@@ -80,12 +129,31 @@ static void run_host(struct run *r, struct fo_host *h)
 	int rc;
 
 	h->exit_status = -1;
-	rc = ssh_conn_open(&c, h->host, &f->ssh,
-			   f->connect_timeout_ms ? t0 + f->connect_timeout_ms : 0, h->error,
-			   sizeof(h->error));
+	if (f->connect_parallel > 0) {
+		pthread_mutex_lock(&r->mu);
+		while (r->connecting >= f->connect_parallel)
+			pthread_cond_wait(&r->slot, &r->mu);
+		r->connecting++;
+		pthread_mutex_unlock(&r->mu);
+	}
+	if (cancelled(f)) {
+		rc = -ECANCELED;
+		snprintf(h->error, sizeof(h->error), "%s: cancelled before the connect", h->host);
+	} else {
+		rc = ssh_conn_open(&c, h->host, &f->ssh,
+				   f->connect_timeout_ms ? t0 + f->connect_timeout_ms : 0, h->error,
+				   sizeof(h->error));
+	}
+	if (f->connect_parallel > 0) {
+		pthread_mutex_lock(&r->mu);
+		r->connecting--;
+		pthread_cond_signal(&r->slot);
+		pthread_mutex_unlock(&r->mu);
+	}
 	if (rc) {
 		h->code = rc;
-		h->status = rc == -ETIMEDOUT ? FO_TIMEOUT : FO_UNREACHABLE;
+		h->status = rc == -ETIMEDOUT ? FO_TIMEOUT :
+			    rc == -ECANCELED ? FO_CANCELED : FO_UNREACHABLE;
 		goto out;
 	}
 	h->connected = 1;
@@ -94,6 +162,9 @@ static void run_host(struct run *r, struct fo_host *h)
 		.deadline = f->cmd_timeout_ms ? ssh_now_ms() + f->cmd_timeout_ms : 0,
 		.cap = f->cap,
 		.kill_on_timeout = 1,
+		.input = f->input,
+		.input_len = f->input_len,
+		.keepalive_s = f->keepalive_s,
 		.on_line = f->on_line ? on_line : NULL,
 		.arg = &hc,
 	};
@@ -106,7 +177,8 @@ static void run_host(struct run *r, struct fo_host *h)
 	if (rc == 0)
 		h->status = x.exit_status == 0 && !x.signal[0] ? FO_OK : FO_FAILED;
 	else
-		h->status = rc == -ETIMEDOUT ? FO_TIMEOUT : FO_UNREACHABLE;
+		h->status = rc == -ETIMEDOUT ? FO_TIMEOUT :
+			    rc == -ECANCELED ? FO_CANCELED : FO_UNREACHABLE;
 	ssh_conn_close(&c);
 out:
 	h->seconds = (double)(ssh_now_ms() - t0) / 1000.0;
@@ -167,6 +239,7 @@ int fanout_run(const struct fanout *f, struct fo_host *hosts, size_t n, char *er
 		return -ENOMEM;
 	}
 	pthread_mutex_init(&r.mu, NULL);
+	pthread_cond_init(&r.slot, NULL);
 	for (size_t i = 0; i < want; i++) {
 		/* fewer threads than asked is slower, not wrong: stop at the first refusal */
 		int e = pthread_create(&tids[i], NULL, worker, &r);
@@ -184,6 +257,7 @@ int fanout_run(const struct fanout *f, struct fo_host *hosts, size_t n, char *er
 	for (size_t i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
 out:
+	pthread_cond_destroy(&r.slot);
 	pthread_mutex_destroy(&r.mu);
 	free(tids);
 	return rc;

@@ -15,6 +15,7 @@ enum fo_status {
 	FO_FAILED,      /* the command ran and exited non-zero or was killed by a signal */
 	FO_UNREACHABLE, /* it could not run: connect, host key, auth or SSH failed */
 	FO_TIMEOUT,     /* the connect or the command deadline passed */
+	FO_CANCELED,    /* stopped by the caller's cancel (see fo_cancel) before it ended */
 };
 
 struct fo_host {
@@ -37,9 +38,16 @@ struct fanout {
 	struct ssh_opts ssh;
 	const char *cmd;             /* the command line for hosts without their own */
 	int parallel;                /* hosts in flight at once; 0: 32 */
+	int connect_parallel;        /* of those, connecting (handshake, auth) at once; 0: all.
+				      * `run` holds every session open and bounds only this */
 	long long connect_timeout_ms; /* connect, handshake and auth; 0: none */
 	long long cmd_timeout_ms;     /* the command; 0: none */
 	size_t cap;                  /* bytes kept per stream and host; 0: 1 MiB */
+	int keepalive_s;             /* see ssh_exec.keepalive_s; 0: none */
+	/* Optional: each host's stdin before its EOF (the command's own, e.g. a secret that
+	 * must not appear on a command line). */
+	const char *input;
+	size_t input_len;
 	int progress;                /* "[12/64] ok 11, failed 1" on stderr when it is a tty */
 	/* Optional. Called with the fanout's lock held, so calls never overlap: one line of a
 	 * host's output as it arrives (stream SSH_STDOUT or SSH_STDERR), and each host's end. */
@@ -48,6 +56,19 @@ struct fanout {
 	void (*on_done)(void *arg, const struct fo_host *h);
 	void *arg;
 };
+
+/* Cancelling a fan-out from any thread (a callback included): fo_cancel_init makes a pipe
+ * whose read end goes in fanout.ssh.cancel_fd; fo_cancel_fire makes it readable, so every
+ * connect gives up, every running command has its process group killed on its host
+ * (TERM, then KILL), and hosts not yet started are not started: all end FO_CANCELED
+ * unless they had already ended. Async-signal-safe. */
+struct fo_cancel {
+	int fd[2];
+};
+int fo_cancel_init(struct fo_cancel *c);
+void fo_cancel_fire(struct fo_cancel *c);
+int fo_cancel_fired(const struct fo_cancel *c);
+void fo_cancel_release(struct fo_cancel *c);
 
 /* Runs every host to its end. Returns 0 when every host was tried (each result is in its
  * fo_host, whatever it is), or a negative code with err set when the run could not start

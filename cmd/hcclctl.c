@@ -3,6 +3,7 @@
 
 #include "cli.h"
 #include "fanout.h"
+#include "probe.h"
 
 const struct cmd top_commands[] = {
 	{ .name = "ranktable",
@@ -11,6 +12,9 @@ const struct cmd top_commands[] = {
 	{ .name = "run",
 	  .summary = "run collectives across ranks and report bandwidth and correctness",
 	  .subs = run_commands },
+	{ .name = "probe",
+	  .summary = "check this node's links: HCCS (npu-smi), RDMA ports, NPU RoCE NICs (hccn_tool)",
+	  .subs = probe_commands },
 	{ .name = "exec", .summary = "run a command on many hosts over SSH, a report per host",
 	  .run = cmd_exec, .opts = exec_opts, .args = "-- COMMAND [ARG...]", .min_args = 1,
 	  .max_args = -1 },

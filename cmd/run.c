@@ -1,5 +1,6 @@
 /* hcclctl run COLLECTIVE: real collectives on libcomm with a nccl-tests-style table.
  * Launch, first that applies (DESIGN.md §3): --local N (forked ranks over loopback);
+ * --ranktable FILE --ssh (one rank per entry on its server, runssh.c);
  * --rank/--world-size/--master; the environment of torchrun, Open MPI, Slurm or Ascend. */
 #include <errno.h>
 #include <signal.h>
@@ -14,14 +15,19 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "ranktable/ranktable.h"
 #include "run.h"
 
 #define ERR_SLOT 1024
 
 static const char *o_min = "8", *o_max = "16M", *o_dtype = "fp32", *o_op = "sum",
-		  *o_algo = "auto", *o_master;
+		  *o_algo = "auto", *o_master, *o_ranktable, *o_ssh_user, *o_ssh_key,
+		  *o_ssh_known_hosts, *o_remote_hcclctl, *o_master_addr;
 static long o_factor = 2, o_iters = 20, o_warmup = 5, o_check = 1, o_root = 0, o_timeout,
-	    o_local, o_rank = -1, o_world = -1;
+	    o_local, o_rank = -1, o_world = -1, o_ssh_port, o_parallel;
+static int o_ssh, o_ssh_insecure;
+/* What a rank says in its hello besides its rank: its host name and the table's digest. */
+static const char *rank_host, *rank_digest;
 
 static const struct opt run_opts[] = {
 	OPT_STR("minbytes", 'b', &o_min, "MIN", "smallest size in bytes, K/M/G suffixes (default 8)"),
@@ -47,6 +53,23 @@ static const struct opt run_opts[] = {
 		65535),
 	OPT_NUM("world-size", 0, &o_world, "N", "number of ranks", 1, 65536),
 	OPT_STR("master", 0, &o_master, "HOST:PORT", "rendezvous address, hosted by rank 0"),
+	OPT_PATH("ranktable", 0, &o_ranktable, "FILE|URL",
+		 "with --ssh: one rank per entry on its server; with --rank: check this node's copy",
+		 COMPLETE_FILE),
+	OPT_BOOL("ssh", 0, &o_ssh, "start the ranks of --ranktable on their servers over SSH"),
+	OPT_STR("ssh-user", 0, &o_ssh_user, "USER", "log in as USER (default: $USER)"),
+	OPT_NUM("ssh-port", 0, &o_ssh_port, "PORT", "SSH port (default 22)", 1, 65535),
+	OPT_PATH("ssh-key", 0, &o_ssh_key, "FILE",
+		 "private key (default: ssh-agent, ~/.ssh/id_ed25519, ~/.ssh/id_rsa)",
+		 COMPLETE_FILE),
+	OPT_PATH("ssh-known-hosts", 0, &o_ssh_known_hosts, "FILE",
+		 "known host keys (default ~/.ssh/known_hosts)", COMPLETE_FILE),
+	OPT_BOOL("ssh-insecure", 0, &o_ssh_insecure, "do not check host keys (warns)"),
+	OPT_NUM("parallel", 0, &o_parallel, "N", "SSH connects at once (default 32)", 1, 4096),
+	OPT_PATH("remote-hcclctl", 0, &o_remote_hcclctl, "PATH",
+		 "hcclctl on the servers (default: hcclctl in their PATH)", COMPLETE_FILE),
+	OPT_STR("master-addr", 0, &o_master_addr, "IP",
+		"where the servers reach the launcher's rendezvous (default: the route's source)"),
 	OPT_TERM,
 };
 
@@ -168,7 +191,8 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n, const str
 		     char *err, size_t errlen)
 {
 	struct comm *c = NULL;
-	struct comm_config cfg = { .rank = rank, .nranks = n, .algo = p->algo };
+	struct comm_config cfg = { .rank = rank, .nranks = n, .algo = p->algo,
+				   .host = rank_host, .digest = rank_digest };
 	struct out_ctx o = { 0 };
 	struct run_row *rows = NULL;
 	size_t nrows = 0;
@@ -429,6 +453,43 @@ static long env_long(const char *name)
 	return *end || n < 0 ? -2 : n;
 }
 
+/* A rank's host name (HCCLCTL_HOST, set by the SSH launcher to the server's name in the
+ * rank table) and the rank-table digest of its hello: that of this node's copy of
+ * --ranktable, which must match the launcher's (HCCLCTL_DIGEST) when both are known. */
+static int rank_identity(int rank)
+{
+	static char mine[17];
+	const char *h = getenv("HCCLCTL_HOST"), *theirs = getenv("HCCLCTL_DIGEST");
+	char err[RT_ERRLEN] = "";
+	if (h && *h && strlen(h) < 256 && rt_host_unsafe_at(h) < 0)
+		rank_host = h;
+	if (theirs && (strlen(theirs) != 16 || strspn(theirs, "0123456789abcdef") != 16))
+		return fail(EXIT_USAGE, where(), NULL, "invalid HCCLCTL_DIGEST '%.40s'", theirs);
+	if (theirs)
+		rank_digest = theirs;
+	if (!o_ranktable)
+		return 0;
+	int rc = run_table_digest(o_ranktable, mine, err, sizeof(err));
+	if (rc == -ENOENT && theirs) {
+		/* this node has no copy at that path: it takes the launcher's word for it */
+		if (g_opts.verbose)
+			warn_msg(where(), "rank %d: %s is not on this node: using the launcher's "
+					  "digest", rank, o_ranktable);
+		return 0;
+	}
+	if (rc)
+		return fail(rc == -ENOENT ? EXIT_UNKNOWN : EXIT_FAIL, where(), NULL,
+			    "rank %d: rank table: %s", rank, err);
+	if (theirs && strcmp(mine, theirs))
+		return fail(EXIT_FAIL, where(),
+			    "give every node the launcher's copy of the table",
+			    "rank %d (host %s): the rank table %s here differs from the launcher's: "
+			    "digest %s, the launcher's %s",
+			    rank, rank_host ? rank_host : "?", o_ranktable, mine, theirs);
+	rank_digest = mine;
+	return 0;
+}
+
 static int single_launch(struct run_params *p, int rank, int n, const char *master)
 {
 	char host[256], err[COMM_ERRLEN] = "";
@@ -454,13 +515,17 @@ static int single_launch(struct run_params *p, int rank, int n, const char *mast
 		warn_msg(where(), "no HCCLCTL_SECRET: the secret is derived from the address");
 	if (comm_root_info_make(&ri, host, port, secret, err, sizeof(err)))
 		return fail(EXIT_USAGE, where(), NULL, "--master: %s", err);
-	if (rank == 0) {
+	int rc = rank_identity(rank);
+	if (rc)
+		return rc;
+	/* Under the SSH launcher, the launcher hosts the rendezvous. */
+	if (rank == 0 && strcmp(p->launch, "ssh")) {
 		int tmo = o_timeout ? (int)o_timeout * 1000 : 120000;
 		if (comm_rendezvous_start(&rdv, &ri, n, tmo, err, sizeof(err)))
 			return fail(EXIT_UNKNOWN, where(), "is another job using that port?",
 				    "rank 0 cannot host the rendezvous at %s: %s", master, err);
 	}
-	int rc = rank_main(&ri, rank, n, p, err, sizeof(err));
+	rc = rank_main(&ri, rank, n, p, err, sizeof(err));
 	if (*err)
 		fail(rc ? rc : EXIT_FAIL, where(), NULL, "%s", err);
 	if (p->json && rank != 0 && !out_json_printed()) {
@@ -474,6 +539,47 @@ static int single_launch(struct run_params *p, int rank, int n, const char *mast
 	}
 	comm_rendezvous_stop(rdv);
 	return rc;
+}
+
+static const char *coll_word(void)
+{
+	return coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(coll);
+}
+
+/* Launch mode 4: the sweep options go to every rank as they were given. */
+static int ssh_launch(const struct run_params *p)
+{
+	char f[24], n[24], w[24], c[24], r[24], t[24];
+	const char *fwd[32];
+	int k = 0;
+	(void)p;
+	snprintf(f, sizeof(f), "%ld", o_factor);
+	snprintf(n, sizeof(n), "%ld", o_iters);
+	snprintf(w, sizeof(w), "%ld", o_warmup);
+	snprintf(c, sizeof(c), "%ld", o_check);
+	snprintf(r, sizeof(r), "%ld", o_root);
+	snprintf(t, sizeof(t), "%ld", o_timeout);
+	const char *pairs[][2] = { { "-b", o_min }, { "-e", o_max }, { "-f", f },
+				   { "-d", o_dtype }, { "-o", o_op }, { "-n", n },
+				   { "-w", w }, { "-c", c }, { "-r", r }, { "--algo", o_algo } };
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		fwd[k++] = pairs[i][0];
+		fwd[k++] = pairs[i][1];
+	}
+	if (o_timeout) {
+		fwd[k++] = "--timeout";
+		fwd[k++] = t;
+	}
+	struct run_ssh_args a = {
+		.where = where(), .coll_name = coll_word(), .ranktable = o_ranktable,
+		.user = o_ssh_user, .key = o_ssh_key, .known_hosts = o_ssh_known_hosts,
+		.remote_hcclctl = o_remote_hcclctl, .master_addr = o_master_addr,
+		.port = o_ssh_port, .parallel = o_parallel, .root = o_root,
+		.insecure = o_ssh_insecure,
+		.rdv_timeout_ms = o_timeout ? (int)o_timeout * 1000 : 120000,
+		.fwd = fwd, .nfwd = k,
+	};
+	return run_ssh_launch(&a);
 }
 
 static int do_run(int argc, char **argv)
@@ -505,6 +611,23 @@ static int do_run(int argc, char **argv)
 		p.min_bytes = 1;
 
 	/* Launch, first that applies. */
+	if (o_ssh || ((o_ssh_user || o_ssh_key || o_ssh_known_hosts || o_ssh_port ||
+		       o_ssh_insecure || o_parallel || o_remote_hcclctl || o_master_addr) &&
+		      o_rank < 0 && o_world < 0)) {
+		if (!o_ssh)
+			return fail(EXIT_USAGE, where(), "add --ssh (with --ranktable FILE)",
+				    "the --ssh-* options need --ssh");
+		if (!o_ranktable)
+			return fail(EXIT_USAGE, where(), NULL, "--ssh needs --ranktable FILE|URL");
+		if (o_local || o_rank >= 0 || o_world >= 0 || o_master)
+			return fail(EXIT_USAGE, where(), NULL,
+				    "--ssh cannot be combined with --local, --rank, --world-size or "
+				    "--master");
+		return ssh_launch(&p);
+	}
+	if (o_ranktable && o_local)
+		return fail(EXIT_USAGE, where(), "add --ssh to start the ranks on its servers",
+			    "--ranktable with --local");
 	if (o_local) {
 		if (o_rank >= 0 || o_world >= 0)
 			return fail(EXIT_USAGE, where(), NULL,
@@ -517,7 +640,8 @@ static int do_run(int argc, char **argv)
 	if (o_rank >= 0 || o_world >= 0) {
 		if (o_rank < 0 || o_world < 0)
 			return fail(EXIT_USAGE, where(), NULL, "--rank and --world-size go together");
-		p.launch = "master";
+		const char *by = getenv("HCCLCTL_LAUNCH"); /* set by the SSH launcher */
+		p.launch = by && !strcmp(by, "ssh") ? "ssh" : "master";
 		return single_launch(&p, (int)o_rank, (int)o_world, o_master);
 	}
 	static const struct {
@@ -545,6 +669,9 @@ static int do_run(int argc, char **argv)
 		}
 		return single_launch(&p, (int)r, (int)n, master);
 	}
+	if (o_ranktable)
+		return fail(EXIT_USAGE, where(), "add --ssh to start the ranks on its servers",
+			    "--ranktable without --ssh or --rank");
 	if (o_root >= 2)
 		return fail(EXIT_USAGE, where(), NULL, "--root %ld is not a rank of 2", o_root);
 	return local_launch(&p, 2);

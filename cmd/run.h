@@ -41,4 +41,22 @@ int run_sweep(struct comm *c, const struct run_params *p, run_row_fn row_fn, voi
 /* The nccl-tests bus bandwidth factor of coll for n ranks. */
 double run_bus_factor(enum comm_coll coll, int n);
 
+/* Launch mode 4 (runssh.c): what run.c parsed. */
+struct run_ssh_args {
+	const char *where;     /* "run allreduce" */
+	const char *coll_name; /* the command word: "allreduce", "sendrecv" ... */
+	const char *ranktable; /* FILE, URL or - */
+	const char *user, *key, *known_hosts, *remote_hcclctl, *master_addr;
+	long port, parallel, root;
+	int insecure;
+	int rdv_timeout_ms;
+	const char *const *fwd; /* the sweep options for every rank, as words */
+	int nfwd;
+};
+int run_ssh_launch(const struct run_ssh_args *a);
+
+/* The digest of the rank table at path (FILE, URL or -) as rt_table_digest gives it.
+ * 0, -ENOENT when it cannot be read, or another negative code; err says why. */
+int run_table_digest(const char *path, char out[17], char *err, size_t errlen);
+
 #endif

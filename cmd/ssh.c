@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,6 +26,7 @@
 #define LINE_MAX_LEN 4096
 #define PGID_MARKER "\036hcclctl-pgid "
 #define CLOSE_GRACE_MS 2000 /* for the goodbye and the kill of a timed-out command */
+#define CANCEL_GRACE_MS 3000 /* after a cancel, for the command to end and say how */
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static int init_rc;
@@ -148,18 +151,13 @@ static void home_and_user(char *home, size_t hlen, char *user, size_t ulen)
 	snprintf(user, ulen, "%s", u ? u : "root");
 }
 
-/* Waits until the socket is ready in the direction libssh2 is blocked on. 0 when it is
- * (or a signal interrupted the wait), -ETIMEDOUT at the deadline. */
-static int wait_socket(struct ssh_conn *c, long long deadline)
+/* Polls fd for events and the cancel descriptor (when cancel_fd > 0) until deadline
+ * (0: none; capped at max_ms when max_ms > 0). 0 when fd is ready, a signal interrupted the
+ * wait or max_ms passed; -ETIMEDOUT at the deadline; -ECANCELED on a cancel. */
+static int poll_fd(int fd, short events, int cancel_fd, long long deadline, int max_ms)
 {
-	struct pollfd p = { .fd = c->fd };
-	int dir = libssh2_session_block_directions(c->sess);
-	if (dir & LIBSSH2_SESSION_BLOCK_INBOUND)
-		p.events |= POLLIN;
-	if (dir & LIBSSH2_SESSION_BLOCK_OUTBOUND)
-		p.events |= POLLOUT;
-	if (!p.events)
-		p.events = POLLIN;
+	struct pollfd p[2] = { { .fd = fd, .events = events },
+			       { .fd = cancel_fd, .events = POLLIN } };
 	int ms = -1;
 	if (deadline) {
 		long long left = deadline - ssh_now_ms();
@@ -167,10 +165,39 @@ static int wait_socket(struct ssh_conn *c, long long deadline)
 			return -ETIMEDOUT;
 		ms = left > INT_MAX ? INT_MAX : (int)left;
 	}
-	int r = poll(&p, 1, ms);
+	int capped = max_ms > 0 && (ms < 0 || ms > max_ms);
+	if (capped)
+		ms = max_ms;
+	int r = poll(p, cancel_fd > 0 ? 2 : 1, ms);
 	if (r < 0)
 		return errno == EINTR ? 0 : -errno;
-	return r == 0 ? -ETIMEDOUT : 0;
+	if (cancel_fd > 0 && (p[1].revents & (POLLIN | POLLHUP | POLLERR)))
+		return -ECANCELED;
+	return r == 0 && !capped ? -ETIMEDOUT : 0;
+}
+
+/* Waits until the socket is ready in the direction libssh2 is blocked on. 0 when it is
+ * (or a signal interrupted the wait, or max_ms passed), -ETIMEDOUT at the deadline,
+ * -ECANCELED on a cancel. */
+static int wait_socket_max(struct ssh_conn *c, long long deadline, int max_ms)
+{
+	short ev = 0;
+	int dir = libssh2_session_block_directions(c->sess);
+	if (dir & LIBSSH2_SESSION_BLOCK_INBOUND)
+		ev |= POLLIN;
+	if (dir & LIBSSH2_SESSION_BLOCK_OUTBOUND)
+		ev |= POLLOUT;
+	if (!ev)
+		ev = POLLIN;
+	int rc = poll_fd(c->fd, ev, c->cancel_fd, deadline, max_ms);
+	if (rc == -ECANCELED)
+		c->cancel_fd = -1; /* seen once: the cleanup that follows must be able to wait */
+	return rc;
+}
+
+static int wait_socket(struct ssh_conn *c, long long deadline)
+{
+	return wait_socket_max(c, deadline, 0);
 }
 
 /* Repeats a libssh2 call while it says EAGAIN, waiting on the socket in between. Leaves
@@ -187,6 +214,13 @@ static int wait_socket(struct ssh_conn *c, long long deadline)
 	} while (0)
 
 /* ---- connect ---- */
+
+/* A connecting socket is done (connected or failed) when it polls writable. */
+static int connect_done(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLOUT };
+	return poll(&p, 1, 0) > 0;
+}
 
 static int tcp_connect(struct ssh_conn *c, long long deadline, char *err, size_t errlen)
 {
@@ -215,25 +249,19 @@ static int tcp_connect(struct ssh_conn *c, long long deadline, char *err, size_t
 			close(fd);
 			continue;
 		}
-		struct pollfd p = { .fd = fd, .events = POLLOUT };
-		for (;;) {
-			long long left = deadline ? deadline - ssh_now_ms() : INT_MAX;
-			if (left <= 0) {
-				rc = 0;
-				break;
-			}
-			rc = poll(&p, 1, left > INT_MAX ? INT_MAX : (int)left);
-			if (rc >= 0 || errno != EINTR)
-				break;
-		}
-		if (rc == 0) {
+		do
+			rc = poll_fd(fd, POLLOUT, c->cancel_fd, deadline, 0);
+		while (rc == 0 && !connect_done(fd));
+		if (rc == -ETIMEDOUT || rc == -ECANCELED) {
 			close(fd);
-			last = -ETIMEDOUT;
+			last = rc;
 			break; /* the deadline is for the host, not for each of its addresses */
 		}
 		int soerr = 0;
 		socklen_t sl = sizeof(soerr);
-		if (rc < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0)
+		if (rc < 0)
+			soerr = -rc;
+		else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0)
 			soerr = errno;
 		if (soerr) {
 			last = -soerr;
@@ -247,6 +275,8 @@ static int tcp_connect(struct ssh_conn *c, long long deadline, char *err, size_t
 	freeaddrinfo(res);
 	if (last == -ETIMEDOUT)
 		snprintf(err, errlen, "%s port %d: connect timed out", c->host, c->port);
+	else if (last == -ECANCELED)
+		snprintf(err, errlen, "%s port %d: cancelled while connecting", c->host, c->port);
 	else
 		snprintf(err, errlen, "%s port %d: connect: %s", c->host, c->port, strerror(-last));
 	return last;
@@ -399,7 +429,7 @@ static int try_key(struct ssh_conn *c, const char *path, long long deadline, cha
 						     NULL, path, NULL));
 	if (rc == 0)
 		return 0;
-	if (rc == -ETIMEDOUT)
+	if (rc == -ETIMEDOUT || rc == -ECANCELED)
 		return rc;
 	if (rc == LIBSSH2_ERROR_FILE)
 		append(tried, tlen, "%s (unreadable or passphrase-protected: use ssh-agent), ",
@@ -433,7 +463,7 @@ static int try_agent(struct ssh_conn *c, long long deadline, char *tried, size_t
 			rc = 0;
 			goto out_disconnect;
 		}
-		if (r == -ETIMEDOUT) {
+		if (r == -ETIMEDOUT || r == -ECANCELED) {
 			rc = r;
 			goto out_disconnect;
 		}
@@ -465,7 +495,8 @@ static int authenticate(struct ssh_conn *c, const struct ssh_opts *o, const char
 			return -EPROTO;
 		}
 		if ((rc = wait_socket(c, deadline))) {
-			snprintf(err, errlen, "%s@%s: authentication timed out", c->user, c->host);
+			snprintf(err, errlen, "%s@%s: authentication %s", c->user, c->host,
+				 rc == -ECANCELED ? "cancelled" : "timed out");
 			return rc;
 		}
 	}
@@ -480,14 +511,15 @@ static int authenticate(struct ssh_conn *c, const struct ssh_opts *o, const char
 	const char *sock = getenv("SSH_AUTH_SOCK");
 	int use_agent = !o->no_agent && sock && *sock;
 
+#define GAVE_UP(rc) ((rc) == -ETIMEDOUT || (rc) == -ECANCELED)
 	rc = -EACCES;
 	if (o->key)
 		rc = try_key(c, o->key, deadline, tried, sizeof(tried));
-	if (rc && rc != -ETIMEDOUT && use_agent)
+	if (rc && !GAVE_UP(rc) && use_agent)
 		rc = try_agent(c, deadline, tried, sizeof(tried));
-	if (rc && rc != -ETIMEDOUT && !o->key) {
+	if (rc && !GAVE_UP(rc) && !o->key) {
 		static const char *const defaults[] = { "id_ed25519", "id_rsa" };
-		for (size_t i = 0; rc && rc != -ETIMEDOUT && i < 2; i++) {
+		for (size_t i = 0; rc && !GAVE_UP(rc) && i < 2; i++) {
 			snprintf(def, sizeof(def), "%s/.ssh/%s", home, defaults[i]);
 			if (access(def, F_OK) == 0)
 				rc = try_key(c, def, deadline, tried, sizeof(tried));
@@ -495,10 +527,12 @@ static int authenticate(struct ssh_conn *c, const struct ssh_opts *o, const char
 	}
 	if (rc == 0)
 		return 0;
-	if (rc == -ETIMEDOUT) {
-		snprintf(err, errlen, "%s@%s: authentication timed out", c->user, c->host);
+	if (GAVE_UP(rc)) {
+		snprintf(err, errlen, "%s@%s: authentication %s", c->user, c->host,
+			 rc == -ECANCELED ? "cancelled" : "timed out");
 		return rc;
 	}
+#undef GAVE_UP
 	size_t tl = strlen(tried);
 	if (tl >= 2)
 		tried[tl - 2] = '\0';
@@ -549,6 +583,7 @@ int ssh_conn_open(struct ssh_conn *c, const char *host, const struct ssh_opts *o
 	snprintf(c->host, sizeof(c->host), "%s", host);
 	snprintf(c->user, sizeof(c->user), "%s", o->user && *o->user ? o->user : deflt_user);
 	c->port = o->port ? o->port : 22;
+	c->cancel_fd = o->cancel_fd > 0 ? o->cancel_fd : -1;
 
 	rc = ssh_global_init(err, errlen);
 	if (rc)
@@ -564,8 +599,9 @@ int ssh_conn_open(struct ssh_conn *c, const char *host, const struct ssh_opts *o
 	}
 	libssh2_session_set_blocking(c->sess, 0);
 	RETRY(c, deadline, rc, libssh2_session_handshake(c->sess, c->fd));
-	if (rc == -ETIMEDOUT) {
-		snprintf(err, errlen, "%s port %d: SSH handshake timed out", c->host, c->port);
+	if (rc == -ETIMEDOUT || rc == -ECANCELED) {
+		snprintf(err, errlen, "%s port %d: SSH handshake %s", c->host, c->port,
+			 rc == -ECANCELED ? "cancelled" : "timed out");
 		goto fail_abandon;
 	}
 	if (rc) {
@@ -578,7 +614,7 @@ int ssh_conn_open(struct ssh_conn *c, const char *host, const struct ssh_opts *o
 	if (rc)
 		goto fail;
 	rc = authenticate(c, o, home, deadline, err, errlen);
-	if (rc == -ETIMEDOUT)
+	if (rc == -ETIMEDOUT || rc == -ECANCELED)
 		goto fail_abandon;
 	if (rc)
 		goto fail;
@@ -602,7 +638,8 @@ struct stream {
 	/* stderr only: the first line may be our process-group marker */
 	int want_marker;
 	char mk[64];
-	size_t mkn;
+	size_t mkn, mklines;
+	int mid_line;
 	long pgid;
 	size_t cap;
 	int oom;
@@ -656,22 +693,45 @@ static void deliver(struct stream *s, const char *p, size_t n)
 	lines(s, p, n);
 }
 
+/* The marker is the first line the command itself prints, but the login shell's rc files
+ * may print before it (a chatty .bashrc): lines before it are the command's output as usual,
+ * and the search ends at the marker or after MARKER_LINES lines. */
+#define MARKER_LINES 256
 static void feed(struct stream *s, const char *p, size_t n)
 {
+	size_t ml = strlen(PGID_MARKER);
 	while (s->want_marker && n) {
+		if (s->mid_line) {
+			/* the rest of a line too long to be the marker */
+			const char *nl = memchr(p, '\n', n);
+			size_t k = nl ? (size_t)(nl - p) + 1 : n;
+			deliver(s, p, k);
+			p += k;
+			n -= k;
+			if (nl) {
+				s->mid_line = 0;
+				if (++s->mklines >= MARKER_LINES)
+					s->want_marker = 0;
+			}
+			continue;
+		}
 		char ch = *p++;
 		n--;
 		s->mk[s->mkn++] = ch;
 		if (ch != '\n' && s->mkn < sizeof(s->mk))
 			continue;
-		s->want_marker = 0;
-		size_t ml = strlen(PGID_MARKER);
 		if (ch == '\n' && s->mkn > ml && !memcmp(s->mk, PGID_MARKER, ml)) {
 			s->mk[s->mkn - 1] = '\0';
 			s->pgid = strtol(s->mk + ml, NULL, 10);
+			s->want_marker = 0;
 		} else {
 			deliver(s, s->mk, s->mkn);
+			if (ch != '\n')
+				s->mid_line = 1;
+			else if (++s->mklines >= MARKER_LINES)
+				s->want_marker = 0;
 		}
+		s->mkn = 0;
 	}
 	if (n)
 		deliver(s, p, n);
@@ -719,6 +779,66 @@ static void kill_remote(struct ssh_conn *c, long pgid)
 	(void)rc;
 }
 
+/* Reads what both streams have now. 1 when something came, 0 when nothing, or a negative
+ * code with err set. */
+static int read_streams(struct ssh_conn *c, LIBSSH2_CHANNEL *ch, struct stream *so,
+			struct stream *se, char *buf, size_t buflen, char *err, size_t errlen)
+{
+	int progress = 0;
+	struct stream *ss[2] = { so, se };
+	for (int i = 0; i < 2; i++) {
+		ssize_t n = libssh2_channel_read_ex(ch, ss[i]->id, buf, buflen);
+		if (n > 0) {
+			feed(ss[i], buf, (size_t)n);
+			progress = 1;
+		} else if (n < 0 && n != LIBSSH2_ERROR_EAGAIN) {
+			snprintf(err, errlen, "%s: reading the command's output: %s", c->host,
+				 last_error(c));
+			return -EPROTO;
+		}
+	}
+	if (so->oom || se->oom) {
+		snprintf(err, errlen, "%s: out of memory", c->host);
+		return -ENOMEM;
+	}
+	return progress;
+}
+
+/* After the command's EOF: waits for the close (the exit status may come after the EOF,
+ * from a command that closed its output early), then reads the status or the signal and
+ * frees the channel. 0, or -ETIMEDOUT / -ECANCELED with the channel left to the session. */
+static int reap(struct ssh_conn *c, LIBSSH2_CHANNEL *ch, struct ssh_exec *x, long long deadline)
+{
+	int rc;
+	RETRY(c, deadline, rc, libssh2_channel_close(ch));
+	if (rc == -ETIMEDOUT || rc == -ECANCELED)
+		return rc;
+	RETRY(c, deadline, rc, libssh2_channel_wait_closed(ch));
+	if (rc == -ETIMEDOUT || rc == -ECANCELED)
+		return rc;
+	char *sig = NULL;
+	size_t siglen = 0;
+	libssh2_channel_get_exit_signal(ch, &sig, &siglen, NULL, NULL, NULL, NULL);
+	if (sig) {
+		snprintf(x->signal, sizeof(x->signal), "%.*s", (int)siglen, sig);
+		libssh2_free(c->sess, sig);
+	} else {
+		x->exit_status = libssh2_channel_get_exit_status(ch);
+	}
+	RETRY(c, deadline, rc, libssh2_channel_free(ch));
+	return 0;
+}
+
+/* Sends the keepalive when it is due; the time to the next one, in ms, for the wait. */
+static int keepalive(struct ssh_conn *c, const struct ssh_exec *x)
+{
+	int next = 0;
+	if (x->keepalive_s <= 0)
+		return 0;
+	libssh2_keepalive_send(c->sess, &next); /* EAGAIN: it goes out with the next write */
+	return (next > 0 ? next : 1) * 1000;
+}
+
 int ssh_conn_exec(struct ssh_conn *c, struct ssh_exec *x, char *err, size_t errlen)
 {
 	LIBSSH2_CHANNEL *ch = NULL;
@@ -744,6 +864,13 @@ int ssh_conn_exec(struct ssh_conn *c, struct ssh_exec *x, char *err, size_t errl
 		cmd = wrapped;
 		se.want_marker = 1;
 	}
+	if (x->keepalive_s > 0) {
+		/* A host that stops answering (powered off, link cut) fails the session after
+		 * three keepalive intervals instead of the kernel's 15 minutes. */
+		unsigned ut = (unsigned)x->keepalive_s * 3000;
+		libssh2_keepalive_config(c->sess, 1, (unsigned)x->keepalive_s);
+		setsockopt(c->fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &ut, sizeof(ut));
+	}
 
 	for (;;) {
 		ch = libssh2_channel_open_session(c->sess);
@@ -758,71 +885,59 @@ int ssh_conn_exec(struct ssh_conn *c, struct ssh_exec *x, char *err, size_t errl
 		goto out;
 	}
 	RETRY(c, x->deadline, rc, libssh2_channel_exec(ch, cmd));
-	if (rc == -ETIMEDOUT)
+	if (rc == -ETIMEDOUT || rc == -ECANCELED)
 		goto timeout;
 	if (rc) {
 		snprintf(err, errlen, "%s: exec refused: %s", c->host, last_error(c));
 		rc = -EPROTO;
 		goto out;
 	}
-	/* The command gets no input: an EOF now keeps a stray `read` from waiting forever. */
+	for (size_t off = 0; x->input && off < x->input_len;) {
+		ssize_t w = libssh2_channel_write(ch, x->input + off, x->input_len - off);
+		if (w == LIBSSH2_ERROR_EAGAIN) {
+			if ((rc = wait_socket(c, x->deadline)))
+				goto timeout;
+		} else if (w < 0) {
+			snprintf(err, errlen, "%s: writing the command's input: %s", c->host,
+				 last_error(c));
+			rc = -EPROTO;
+			goto out;
+		} else {
+			off += (size_t)w;
+		}
+	}
+	/* The command gets no more input: an EOF now keeps a stray `read` from waiting. */
 	RETRY(c, x->deadline, rc, libssh2_channel_send_eof(ch));
-	if (rc == -ETIMEDOUT)
+	if (rc == -ETIMEDOUT || rc == -ECANCELED)
 		goto timeout;
 
 	for (;;) {
-		int progress = 0;
-		struct stream *ss[2] = { &so, &se };
-		for (int i = 0; i < 2; i++) {
-			ssize_t n = libssh2_channel_read_ex(ch, ss[i]->id, buf, sizeof(buf));
-			if (n > 0) {
-				feed(ss[i], buf, (size_t)n);
-				progress = 1;
-			} else if (n < 0 && n != LIBSSH2_ERROR_EAGAIN) {
-				snprintf(err, errlen, "%s: reading the command's output: %s",
-					 c->host, last_error(c));
-				rc = -EPROTO;
-				goto out;
-			}
-		}
-		if (so.oom || se.oom) {
-			snprintf(err, errlen, "%s: out of memory", c->host);
-			rc = -ENOMEM;
+		rc = read_streams(c, ch, &so, &se, buf, sizeof(buf), err, errlen);
+		if (rc < 0)
 			goto out;
-		}
-		if (progress)
+		if (rc > 0)
 			continue;
 		if (libssh2_channel_eof(ch))
 			break;
-		if ((rc = wait_socket(c, x->deadline)))
+		if ((rc = wait_socket_max(c, x->deadline, keepalive(c, x))))
 			goto timeout;
 	}
 	flush_stream(&so);
 	flush_stream(&se);
-	/* The exit status may come after the EOF (a command that closed its output early),
-	 * so wait for the close before reading it. */
-	RETRY(c, x->deadline, rc, libssh2_channel_close(ch));
-	if (rc == -ETIMEDOUT)
+	rc = reap(c, ch, x, x->deadline);
+	if (rc == -ECANCELED) /* the command has ended: finish the close, briefly */
+		rc = reap(c, ch, x, ssh_now_ms() + CANCEL_GRACE_MS);
+	if (rc == -ECANCELED)
+		rc = -ETIMEDOUT;
+	if (rc)
 		goto timeout;
-	RETRY(c, x->deadline, rc, libssh2_channel_wait_closed(ch));
-	if (rc == -ETIMEDOUT)
-		goto timeout;
-
-	char *sig = NULL;
-	size_t siglen = 0;
-	libssh2_channel_get_exit_signal(ch, &sig, &siglen, NULL, NULL, NULL, NULL);
-	if (sig) {
-		snprintf(x->signal, sizeof(x->signal), "%.*s", (int)siglen, sig);
-		libssh2_free(c->sess, sig);
-	} else {
-		x->exit_status = libssh2_channel_get_exit_status(ch);
-	}
-	RETRY(c, x->deadline, rc, libssh2_channel_free(ch));
 	ch = NULL;
 	rc = 0;
 	goto out;
 
 timeout:
+	if (rc == -ECANCELED)
+		goto cancelled;
 	flush_stream(&so);
 	flush_stream(&se);
 	if (x->kill_on_timeout && se.pgid > 1)
@@ -834,6 +949,46 @@ timeout:
 	conn_abandon(c);
 	ch = NULL; /* freed with the session: a polite close would wait on the stuck peer */
 	rc = -ETIMEDOUT;
+	goto out;
+
+cancelled:
+	/* Kill the command's group as soon as we know it (the marker may still be on its way)
+	 * and read on for a short grace, so the caller learns how it ended. */
+	if (ch) {
+		long long until = ssh_now_ms() + CANCEL_GRACE_MS;
+		int killed = 0, closed = 0;
+		for (;;) {
+			if (x->kill_on_timeout && se.pgid > 1 && !killed) {
+				kill_remote(c, se.pgid);
+				killed = 1;
+			}
+			rc = read_streams(c, ch, &so, &se, buf, sizeof(buf), err, errlen);
+			if (rc < 0)
+				break;
+			if (rc > 0)
+				continue;
+			if (libssh2_channel_eof(ch)) {
+				closed = 1;
+				break;
+			}
+			if (wait_socket(c, until))
+				break;
+		}
+		flush_stream(&so);
+		flush_stream(&se);
+		if (closed && reap(c, ch, x, until) == 0)
+			ch = NULL;
+		snprintf(err, errlen, "%s: cancelled%s", c->host,
+			 killed ? "; stopped the command" :
+			 closed ? "" : "; the command had not started");
+	} else {
+		snprintf(err, errlen, "%s: cancelled before the command started", c->host);
+	}
+	if (ch) {
+		conn_abandon(c);
+		ch = NULL;
+	}
+	rc = -ECANCELED;
 out:
 	if (ch && rc) {
 		conn_abandon(c);

@@ -16,6 +16,7 @@
  *   -ENOKEY        the host key is not in known_hosts (refused)
  *   -EKEYREJECTED  known_hosts holds another key for the host (refused)
  *   -EACCES        no offered key was accepted
+ *   -ECANCELED     the caller's cancel descriptor turned readable (ssh_opts.cancel_fd)
  *   -EPROTO        any other SSH-level failure */
 
 struct ssh_opts {
@@ -25,6 +26,10 @@ struct ssh_opts {
 	const char *known_hosts; /* NULL: ~/.ssh/known_hosts */
 	int insecure;            /* accept any host key (the caller warns) */
 	int no_agent;            /* ignore SSH_AUTH_SOCK */
+	/* > 0: a descriptor that turns readable (and stays so) to cancel every wait of the
+	 * sessions opened with these options: a connect gives up, a running command has its
+	 * process group killed on the host (as at a timeout). 0: none. */
+	int cancel_fd;
 };
 
 struct ssh_conn {
@@ -33,6 +38,7 @@ struct ssh_conn {
 	char host[256];
 	char user[64];
 	int port;
+	int cancel_fd; /* from ssh_opts; -1 once a cancel was seen (the cleanup must not see it) */
 };
 
 /* Captured bytes of one stream. When more than the cap arrives the oldest bytes are
@@ -50,7 +56,12 @@ struct ssh_exec {
 	const char *cmd;      /* the remote shell command line; quote arguments with sh_quote */
 	long long deadline;   /* absolute, ssh_now_ms() clock; 0: none */
 	size_t cap;           /* bytes kept per stream; 0: 1 MiB */
-	int kill_on_timeout;  /* on a timeout, kill the command's process group on the host */
+	int kill_on_timeout;  /* on a timeout or a cancel, kill the command's process group */
+	const char *input;    /* written to the command's stdin before its EOF; may be NULL */
+	size_t input_len;
+	int keepalive_s;      /* > 0: an SSH keepalive this often, and the TCP connection given
+			       * up after 3 unanswered intervals, so a dead host or link ends
+			       * the wait (-ETIMEDOUT) even without a deadline */
 	/* called for each complete line (without its newline, at most 4 KiB: longer lines are
 	 * split), and for a last unterminated one; may be NULL */
 	void (*on_line)(void *arg, int stream, const char *line, size_t len);
@@ -75,7 +86,8 @@ int ssh_conn_open(struct ssh_conn *c, const char *host, const struct ssh_opts *o
 
 /* Runs x->cmd and reads both streams until the command ends or x->deadline passes.
  * Returns 0 when the command ran to its end (whatever its exit status), or a negative
- * code; x->out and x->err hold what arrived either way and belong to x until
+ * code (-ECANCELED after a cancel: the command's group was killed, and its exit status or
+ * signal is filled in when it came within a short grace); x->out and x->err hold what arrived either way and belong to x until
  * ssh_exec_release(). */
 int ssh_conn_exec(struct ssh_conn *c, struct ssh_exec *x, char *err, size_t errlen);
 void ssh_exec_release(struct ssh_exec *x);

@@ -357,3 +357,16 @@ void rt__check_status(struct rt__ctx *c, const cJSON *root, int required)
 			   "set \"status\": \"completed\" when the table is final",
 			   "status \"%s\" is not \"completed\"", st->valuestring);
 }
+
+long rt_host_unsafe_at(const char *s)
+{
+	/* What a shell or ssh would read as syntax or an option: control bytes, whitespace,
+	 * metacharacters, a leading '-'. UTF-8 names are fine: every word is quoted anyway. */
+	static const char meta[] = " \t;|&$`'\"<>()*?[]{}!#~\\^";
+	for (long i = 0; s[i]; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		if (ch < 0x20 || ch == 0x7f || strchr(meta, ch) || (ch == '-' && i == 0))
+			return i;
+	}
+	return -1;
+}

@@ -437,6 +437,23 @@ static void server_pass(struct v1 *v, const cJSON *sv, size_t si, int multi)
 				   "server_id \"%.40s...\" is %zu characters long; HCCL allows at "
 				   "most %d",
 				   s, strlen(s), SERVERID_MAX);
+		else if (rt_host_unsafe_at(s) >= 0) {
+			long at = rt_host_unsafe_at(s);
+			unsigned char ch = (unsigned char)s[at];
+			char what[24];
+			if (ch == ' ')
+				snprintf(what, sizeof(what), "a space");
+			else if (ch > 0x20 && ch < 0x7f)
+				snprintf(what, sizeof(what), "'%c'", ch);
+			else
+				snprintf(what, sizeof(what), "byte 0x%02x", ch);
+			rt__report(c, "server-id-unsafe", m, 0, p,
+				   "a server_id is a host name or IP, without whitespace or shell "
+				   "metacharacters",
+				   "server_id \"%.64s\" contains %s%s; hcclctl connects to servers by "
+				   "it and refuses shell metacharacters and whitespace",
+				   s, what, at == 0 && ch == '-' ? " at the start" : "");
+		}
 	}
 	X->id = S->server_id ? m : NULL;
 

@@ -103,6 +103,12 @@ void rt_table_release(struct rt_table *t);
 int rt_read_file(const char *path, size_t cap, char **buf, size_t *len, char *err,
 		 size_t errlen);
 
+/* Where s stops being a safe host name or IP to connect to and to name in messages
+ * (letters, digits, '.', '-', '_', ':', not starting with '-'): the index of the first
+ * other byte, or -1 when all of s is safe (an empty s is safe here; emptiness is its own
+ * rule). What `run --ssh` and the server-id-unsafe rule accept. */
+long rt_host_unsafe_at(const char *s);
+
 /* 64-bit FNV-1a digest of the normalised table (ranks in rank order), as 16 hex chars,
  * so two copies that differ only in whitespace or key order have the same digest. */
 void rt_table_digest(const struct rt_table *t, char out[17]);

@@ -33,6 +33,7 @@ const struct rt_rule rt_rules[] = {
 	{ "server-id-empty", E, NULL, "server_id is empty" },
 	{ "server-id-too-long", E, NULL, "server_id is longer than 64 characters" },
 	{ "server-id-duplicate", E, "EI0014", "two servers have the same server_id" },
+	{ "server-id-unsafe", E, NULL, "server_id has whitespace, shell metacharacters or a leading '-'" },
 	{ "host-ip-invalid", E, NULL, "host_ip is not a literal IP address" },
 	{ "host-ip-partial", E, NULL, "host_ip is set on some servers but not all" },
 	{ "device-list-empty", E, NULL, "a server has no devices" },

@@ -118,7 +118,7 @@ _cl_wait_sshd() {
 }
 
 cluster_up() {
-	_n=$1
+	_cl_nn=$1
 	shift
 	_rate=
 	_loss=
@@ -129,8 +129,8 @@ cluster_up() {
 		*) echo "cluster_up: unknown option '$1'" >&2; return 1 ;;
 		esac
 	done
-	case $_n in '' | *[!0-9]*) echo "cluster_up: N must be 1..250" >&2; return 1 ;; esac
-	if [ "$_n" -lt 1 ] || [ "$_n" -gt 250 ]; then
+	case $_cl_nn in '' | *[!0-9]*) echo "cluster_up: N must be 1..250" >&2; return 1 ;; esac
+	if [ "$_cl_nn" -lt 1 ] || [ "$_cl_nn" -gt 250 ]; then
 		echo "cluster_up: N must be 1..250" >&2
 		return 1
 	fi
@@ -155,7 +155,7 @@ cluster_up() {
 		ip -n "$_br" link set br0 up || { _cl_fail "bridge"; return 1; }
 
 	_i=1
-	while [ "$_i" -le "$_n" ]; do
+	while [ "$_i" -le "$_cl_nn" ]; do
 		_ns=$(cluster_ns "$_i")
 		_d=$CL_DIR/n$_i
 		mkdir -p "$_d"
@@ -202,7 +202,7 @@ EOF
 		_i=$((_i + 1))
 	done
 	_i=1
-	while [ "$_i" -le "$_n" ]; do
+	while [ "$_i" -le "$_cl_nn" ]; do
 		_cl_wait_sshd "$_i" || { _cl_fail "sshd"; return 1; }
 		_i=$((_i + 1))
 	done

@@ -198,6 +198,14 @@ static const struct bad_case bad_cases[] = {
 		{ E, "server-list-empty", 5, 20, "$.server_list",
 		  "server_list is empty" },
 	} },
+	{ "server_id_unsafe.json", 0, 3, {
+		{ E, "server-id-unsafe", 6, 24, "$.server_list[0].server_id",
+		  "server_id \"1.2.3.4;touch /tmp/x\" contains ';'; hcclctl connects to servers by it and refuses shell metacharacters and whitespace" },
+		{ E, "server-id-unsafe", 7, 24, "$.server_list[1].server_id",
+		  "server_id \"node 1\" contains a space; hcclctl connects to servers by it and refuses shell metacharacters and whitespace" },
+		{ E, "server-id-unsafe", 8, 24, "$.server_list[2].server_id",
+		  "server_id \"-oProxyCommand=id\" contains '-' at the start; hcclctl connects to servers by it and refuses shell metacharacters and whitespace" },
+	} },
 	{ "server_fields_bad.json", 0, 11, {
 		{ E, "status-invalid", 2, 15, "$.status",
 		  "status \"done\" is not \"completed\"" },

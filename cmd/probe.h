@@ -1,0 +1,33 @@
+/* hcclctl probe: facts about one node's links (HCCS, RDMA ports, NPU NICs). Each leaf lives in
+ * its own file (probe_hccs.c, probe_rdma.c, probe_roce.c) and exports its runner and options;
+ * cmd/probe.c holds the group table. */
+#ifndef HCCLCTL_PROBE_H
+#define HCCLCTL_PROBE_H
+
+#include "cli.h"
+#include "probes/tool.h"
+#include "probes/verdict.h"
+
+extern const struct opt probe_hccs_opts[];
+int probe_hccs_run(int argc, char **argv);
+extern const struct opt probe_rdma_opts[];
+int probe_rdma_run(int argc, char **argv);
+extern const struct opt probe_roce_opts[];
+int probe_roce_run(int argc, char **argv);
+
+extern const struct cmd probe_commands[];
+
+/* Shared by the probes (cmd/probe.c). */
+
+/* Runs a vendor tool with a deadline of timeout_s. Returns 0 when it ran (whatever its exit
+ * status; r is filled), or prints why it could not ("missing", "hung") as
+ * "hcclctl: WHERE: ..." with a hint naming option and env, and returns EXIT_UNKNOWN. */
+int probe_run_tool(const char *where, const char *opt, const char *env, const char *path,
+		   char *const argv[], long timeout_s, struct probe_tool_result *r);
+/* The first non-empty line of s (trimmed, at most len-1 bytes), or "" */
+const char *probe_first_line(const char *s, char *buf, size_t len);
+/* A colour for a status on fd ("" when colour is off), and the reset code. */
+const char *probe_status_color(int fd, enum probe_status s);
+const char *probe_color_off(int fd);
+
+#endif

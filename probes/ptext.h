@@ -1,0 +1,29 @@
+/* Text helpers for the probe parsers (internal to probes/). Inputs are (pointer, length)
+ * pairs that need not be NUL-terminated. */
+#ifndef HCCLCTL_PROBES_PTEXT_H
+#define HCCLCTL_PROBES_PTEXT_H
+
+#include <stddef.h>
+
+/* A view of part of the input. */
+struct pspan {
+	const char *s;
+	size_t n;
+};
+
+/* Takes the next line (without "\n" or "\r\n") from *rest; returns 0 at the end. */
+int probe__next_line(struct pspan *rest, struct pspan *line);
+/* Drops spaces, tabs, CR and NUL bytes at both ends. */
+struct pspan probe__trim(struct pspan s);
+/* Takes the next run of non-blank characters (blank: space, tab, CR, NUL, and any of
+ * extra); returns 0 when there is none. */
+int probe__next_word(struct pspan *rest, struct pspan *word, const char *extra);
+int probe__eq(struct pspan s, const char *lit);
+int probe__eq_nocase(struct pspan s, const char *lit);
+int probe__starts(struct pspan s, const char *lit);
+/* A decimal number that fits in 64 bits, all of s. Returns 0 or -1. */
+int probe__u64(struct pspan s, unsigned long long *v);
+/* Copies s into buf as a C string, truncated, with control bytes replaced by '?'. */
+void probe__copy(char *buf, size_t len, struct pspan s);
+
+#endif
