@@ -104,6 +104,10 @@ int out_json_printed(void);
 /* Another process (a forked rank) printed the document on our stdout. */
 void out_json_set_printed(void);
 
+struct rt_diags;
+/* Located findings of an input file on stderr, one "FILE:LINE:COL: error: ..." each. */
+void print_findings(const struct rt_diags *d, const char *name);
+
 /* Parses a size with K, M, G suffixes (powers of 1024). */
 int parse_size(const char *s, unsigned long long *out);
 

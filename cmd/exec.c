@@ -57,17 +57,6 @@ static long seconds_from(long opt, const char *env, long deflt)
 	return n;
 }
 
-static void print_file_diags(const struct rt_diags *d, const char *name)
-{
-	for (size_t k = 0; k < d->n; k++) {
-		const struct rt_diag *x = &d->v[k];
-		fprintf(stderr, "%s:%u:%u: %s: %s [%s]\n", name, x->line, x->col,
-			x->sev == RT_SEV_ERROR ? "error" : "warning", x->msg, x->code);
-		if (x->hint)
-			fprintf(stderr, "  hint: %s\n", x->hint);
-	}
-}
-
 /* Both --hosts and --hostfile go through the hostfile parser, so a name with shell or ssh
  * metacharacters or a duplicate is refused the same way from either. */
 static int load_hosts(struct rt_hostfile *hf)
@@ -99,7 +88,7 @@ static int load_hosts(struct rt_hostfile *hf)
 	}
 	rc = rt_hostfile_parse(hf, name, buf, len, &d, err, sizeof(err));
 	free(buf);
-	print_file_diags(&d, name);
+	print_findings(&d, name);
 	rt_diags_release(&d);
 	if (rc == -ENOMEM)
 		return fail(EXIT_UNKNOWN, "exec", NULL, "out of memory");

@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "ranktable/ranktable.h"
 
 static int json_printed;
 static cJSON *first_error;
@@ -107,4 +108,15 @@ void out_finish(int code)
 	}
 	cJSON_Delete(first_error);
 	first_error = NULL;
+}
+
+void print_findings(const struct rt_diags *d, const char *name)
+{
+	for (size_t k = 0; k < d->n; k++) {
+		const struct rt_diag *x = &d->v[k];
+		fprintf(stderr, "%s:%u:%u: %s: %s [%s]\n", name, x->line, x->col,
+			x->sev == RT_SEV_ERROR ? "error" : "warning", x->msg, x->code);
+		if (x->hint)
+			fprintf(stderr, "  hint: %s\n", x->hint);
+	}
 }

@@ -409,17 +409,6 @@ static const struct opt gen_opts[] = {
 	OPT_TERM,
 };
 
-static void print_file_diags(const struct rt_diags *d, const char *name)
-{
-	for (size_t k = 0; k < d->n; k++) {
-		const struct rt_diag *x = &d->v[k];
-		fprintf(stderr, "%s:%u:%u: %s: %s [%s]\n", name, x->line, x->col, sev_name(x->sev),
-			x->msg, x->code);
-		if (x->hint)
-			fprintf(stderr, "  hint: %s\n", x->hint);
-	}
-}
-
 /* Finds the hccn.conf of one server in DIR; NULL when none exists. */
 static char *hccn_path_in_dir(const char *dir, const char *server)
 {
@@ -447,7 +436,7 @@ static int load_hccn(const char *path, struct rt_hccn *h)
 		return fail(EXIT_UNKNOWN, "ranktable gen", NULL, "%s", err);
 	rc = rt_hccn_parse(h, path, buf, len, &d, err, sizeof(err));
 	free(buf);
-	print_file_diags(&d, path);
+	print_findings(&d, path);
 	rt_diags_release(&d);
 	if (rc)
 		return fail(EXIT_FAIL, "ranktable gen", "fix the file, or set the IPs with 'hccn_tool -i N -ip -s address IP netmask MASK'",
@@ -525,7 +514,7 @@ static int do_gen(int argc, char **argv)
 		}
 		rc = rt_hostfile_parse(&hf, gen_hostfile, buf, len, &d, err, sizeof(err));
 		free(buf);
-		print_file_diags(&d, gen_hostfile);
+		print_findings(&d, gen_hostfile);
 		rt_diags_release(&d);
 		if (rc)
 			rc = fail(EXIT_FAIL, "ranktable gen", NULL, "%s", err);
@@ -605,7 +594,7 @@ static int do_gen(int argc, char **argv)
 			      sizeof(err));
 		size_t nerr = d.nerrors;
 		if (nerr) {
-			print_file_diags(&d, "<generated>");
+			print_findings(&d, "<generated>");
 			rc = fail(EXIT_UNKNOWN, "ranktable gen", "this is a bug in hcclctl; please report it",
 				  "generated table fails validation (%zu errors); nothing written", nerr);
 		}

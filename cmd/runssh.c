@@ -221,17 +221,6 @@ static int route_addr(const char *host, char *out, size_t len, char *err, size_t
 	return rc;
 }
 
-static void print_diags(const struct rt_diags *d, const char *name)
-{
-	for (size_t k = 0; k < d->n; k++) {
-		const struct rt_diag *x = &d->v[k];
-		fprintf(stderr, "%s:%u:%u: %s: %s [%s]\n", name, x->line, x->col,
-			x->sev == RT_SEV_ERROR ? "error" : "warning", x->msg, x->code);
-		if (x->hint)
-			fprintf(stderr, "  hint: %s\n", x->hint);
-	}
-}
-
 /* Loads and validates the table; refuses it with its findings when it has errors. */
 static int load_table(const struct run_ssh_args *a, struct rt_table *t, char digest[17])
 {
@@ -250,7 +239,7 @@ static int load_table(const struct run_ssh_args *a, struct rt_table *t, char dig
 	}
 	rt_diags_sort(&d);
 	if (rc || d.nerrors) {
-		print_diags(&d, a->ranktable);
+		print_findings(&d, a->ranktable);
 		size_t ne = d.nerrors;
 		rt_diags_release(&d);
 		return fail(EXIT_FAIL, a->where, "fix it; 'hcclctl ranktable validate' checks it",
@@ -258,7 +247,7 @@ static int load_table(const struct run_ssh_args *a, struct rt_table *t, char dig
 			    ne ? ne : 1, ne == 1 || !ne ? "" : "s");
 	}
 	if (g_opts.verbose)
-		print_diags(&d, a->ranktable);
+		print_findings(&d, a->ranktable);
 	rt_diags_release(&d);
 	rt_table_digest(t, digest);
 	return 0;
