@@ -118,18 +118,12 @@ int rt_hccn_parse(struct rt_hccn *h, const char *name, const char *buf, size_t l
 		rc = -ENOMEM;
 		goto fail;
 	}
-	while (pos < len) {
-		const char *nl = memchr(buf + pos, '\n', len - pos);
-		size_t end = nl ? (size_t)(nl - buf) : len;
-		size_t n = end - pos;
-
-		if (n && buf[end - 1] == '\r')
-			n--;
-		line++;
-		rc = parse_line(&c, buf + pos, n, line);
+	const char *l;
+	size_t n;
+	while ((l = rt__next_line(buf, len, &pos, &n))) {
+		rc = parse_line(&c, l, n, ++line);
 		if (rc)
 			goto fail;
-		pos = end + 1;
 	}
 	if (c.nerr) {
 		snprintf(err, errlen, "%s: %zu bad line%s", name, c.nerr, c.nerr == 1 ? "" : "s");

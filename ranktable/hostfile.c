@@ -301,18 +301,12 @@ int rt_hostfile_parse(struct rt_hostfile *hf, const char *name, const char *buf,
 	if (!name)
 		name = "hostfile";
 	memset(hf, 0, sizeof(*hf));
-	while (pos < len) {
-		const char *nl = memchr(buf + pos, '\n', len - pos);
-		size_t end = nl ? (size_t)(nl - buf) : len;
-		size_t n = end - pos;
-
-		if (n && buf[end - 1] == '\r')
-			n--;
-		line++;
-		rc = parse_line(&c, buf + pos, n, line);
+	const char *l;
+	size_t n;
+	while ((l = rt__next_line(buf, len, &pos, &n))) {
+		rc = parse_line(&c, l, n, ++line);
 		if (rc)
 			goto fail;
-		pos = end + 1;
 	}
 	rc = find_duplicates(&c);
 	if (rc)

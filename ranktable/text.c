@@ -37,3 +37,16 @@ bool rt__is_ip_literal(const char *s, size_t n)
 	tmp[n] = '\0';
 	return inet_pton(AF_INET, tmp, bin) == 1 || inet_pton(AF_INET6, tmp, bin) == 1;
 }
+
+const char *rt__next_line(const char *buf, size_t len, size_t *pos, size_t *n)
+{
+	if (*pos >= len)
+		return NULL;
+	const char *start = buf + *pos, *nl = memchr(start, '\n', len - *pos);
+	size_t end = nl ? (size_t)(nl - buf) : len;
+	*n = end - *pos;
+	if (*n && buf[end - 1] == '\r')
+		(*n)--;
+	*pos = end + 1;
+	return start;
+}

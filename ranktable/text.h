@@ -20,4 +20,8 @@ void rt__quote(char *out, size_t outlen, const char *s, size_t n);
 /* True when s[0..n) is exactly an IPv4 or IPv6 literal. */
 bool rt__is_ip_literal(const char *s, size_t n);
 
+/* The next line of buf[0..len) from *pos, without its LF or CR LF (the last line may lack
+ * one); *n is its length. Returns NULL at the end. */
+const char *rt__next_line(const char *buf, size_t len, size_t *pos, size_t *n);
+
 #endif
