@@ -1,6 +1,7 @@
 /* hcclctl: main and the command table. Each group lives in its own cmd/<group>.c. */
 #include <stdio.h>
 
+#include "analyze.h"
 #include "cli.h"
 #include "fanout.h"
 #include "probe.h"
@@ -18,6 +19,10 @@ const struct cmd top_commands[] = {
 	{ .name = "exec", .summary = "run a command on many hosts over SSH, a report per host",
 	  .run = cmd_exec, .opts = exec_opts, .args = "-- COMMAND [ARG...]", .min_args = 1,
 	  .max_args = -1 },
+	{ .name = "analyze",
+	  .summary = "merge flight-recorder dumps of all ranks: missing ranks, divergence, culprit",
+	  .run = cmd_analyze, .opts = analyze_opts, .args = "DUMP...", .min_args = 1,
+	  .max_args = -1, .args_complete = COMPLETE_FILE },
 	{ 0 },
 };
 

@@ -1,4 +1,4 @@
-/* hcclctl probe hccs|rdma|roce: the group table. */
+/* hcclctl probe hccs|rdma|roce|net: the group table. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +20,11 @@ const struct cmd probe_commands[] = {
 	 .summary = "Ascend NPU NICs through hccn_tool: link, health, IP, TLS, optics",
 	 .run = probe_roce_run,
 	 .opts = probe_roce_opts,
+	 .max_args = 0},
+	{.name = "net",
+	 .summary = "TCP latency and bandwidth between every pair of nodes, slow links named",
+	 .run = probe_net_run,
+	 .opts = probe_net_opts,
 	 .max_args = 0},
 	{0},
 };

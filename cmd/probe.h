@@ -1,5 +1,5 @@
 /* hcclctl probe: facts about one node's links (HCCS, RDMA ports, NPU NICs). Each leaf lives in
- * its own file (probe_hccs.c, probe_rdma.c, probe_roce.c) and exports its runner and options;
+ * its own file (probe_hccs.c, probe_rdma.c, probe_roce.c, probe_net.c) and exports its runner and options;
  * cmd/probe.c holds the group table. */
 #ifndef HCCLCTL_PROBE_H
 #define HCCLCTL_PROBE_H
@@ -14,6 +14,8 @@ extern const struct opt probe_rdma_opts[];
 int probe_rdma_run(int argc, char **argv);
 extern const struct opt probe_roce_opts[];
 int probe_roce_run(int argc, char **argv);
+extern const struct opt probe_net_opts[];
+int probe_net_run(int argc, char **argv);
 
 extern const struct cmd probe_commands[];
 

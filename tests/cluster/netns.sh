@@ -17,6 +17,9 @@
 #   cluster_ns I, cluster_addr I the namespace name and the address of node I
 #   cluster_hosts                "10.77.0.1,10.77.0.2,..."
 #   cluster_stop_sshd I, cluster_start_sshd I
+#   cluster_shape_link I J RATE  shapes what node I sends to node J (one direction only) to
+#                                RATE with an htb class and a u32 filter on J's address on
+#                                I's eth0; other traffic keeps cluster_up's --rate (or none).
 #
 # After cluster_up: CL_N (nodes), CL_DIR (keys and configs), CL_KEY (the user's private key,
 # in every node's authorized_keys), CL_KNOWN_HOSTS (every node's host key), CL_HEAD
@@ -207,6 +210,23 @@ EOF
 		_i=$((_i + 1))
 	done
 	return 0
+}
+
+# ---- cluster_shape_link I J RATE: one directed link slower (or faster) than the rest ----
+cluster_shape_link() {
+	_sl_ns=$(cluster_ns "$1")
+	_sl_dst=$CL_NET.$2
+	_sl_id=$((100 + $2))
+	# without cluster_up --rate there is no htb yet: one whose default class does not shape
+	if ! tc -n "$_sl_ns" qdisc show dev eth0 | grep -q '^qdisc htb 1:'; then
+		tc -n "$_sl_ns" qdisc add dev eth0 root handle 1: htb default 10 &&
+			tc -n "$_sl_ns" class add dev eth0 parent 1: classid 1:10 htb rate 100gbit quantum 60000 ||
+			{ echo "cluster_shape_link: htb on node $1" >&2; return 1; }
+	fi
+	tc -n "$_sl_ns" class replace dev eth0 parent 1: classid "1:$_sl_id" htb rate "$3" quantum 60000 &&
+		tc -n "$_sl_ns" filter replace dev eth0 parent 1: protocol ip prio 1 handle "800::$_sl_id" \
+			u32 match ip dst "$_sl_dst/32" flowid "1:$_sl_id" ||
+		{ echo "cluster_shape_link: $1 -> $2 at $3" >&2; return 1; }
 }
 
 cluster_down() {

@@ -1,0 +1,10 @@
+/* hcclctl analyze: merges the flight-recorder dumps of a job's ranks (probes/flight.h). */
+#ifndef HCCLCTL_ANALYZE_H
+#define HCCLCTL_ANALYZE_H
+
+#include "cli.h"
+
+extern const struct opt analyze_opts[];
+int cmd_analyze(int argc, char **argv);
+
+#endif
