@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -73,10 +75,16 @@ static const struct opt run_opts[] = {
 	OPT_TERM,
 };
 
-/* What the forked ranks of --local share with the launcher. */
+/* What the forked ranks of --local (and the rendezvous process) share with the launcher. */
+struct rank_slot {
+	char err[ERR_SLOT];
+	struct comm_verdict v;
+};
 struct shared {
 	volatile int json_printed;
-	char err[][ERR_SLOT];
+	volatile int have_verdict; /* the rendezvous's verdict is in verdict */
+	struct comm_verdict verdict;
+	struct rank_slot rank[];
 };
 
 static enum comm_coll coll;
@@ -186,9 +194,10 @@ static const char *where(void)
 	return w;
 }
 
-/* Runs one rank to the end. err gets the reason of a failure (for the launcher). */
+/* Runs one rank to the end. err gets the reason of a failure (for the launcher), v the
+ * job's verdict when it failed (kind NONE otherwise). */
 static int rank_main(const struct comm_root_info *ri, int rank, int n, const struct run_params *p,
-		     char *err, size_t errlen)
+		     char *err, size_t errlen, struct comm_verdict *v)
 {
 	struct comm *c = NULL;
 	struct comm_config cfg = { .rank = rank, .nranks = n, .algo = p->algo,
@@ -199,18 +208,25 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n, const str
 	char wrong[512] = "";
 	int rc;
 
+	v->kind = COMM_VERDICT_NONE;
 	if (o_timeout)
 		cfg.exec_timeout_ms = (int)o_timeout * 1000;
 	rc = comm_init(&c, ri, &cfg, err, errlen);
-	if (rc)
+	if (rc) {
+		run_verdict_from_status(v, rc, err);
 		return status_exit(rc);
+	}
 	if (rank == 0) {
 		print_header(p, n);
 		o.results = cJSON_CreateArray();
 	}
 	rc = run_sweep(c, p, on_row, &o, &rows, &nrows, wrong, sizeof(wrong));
-	if (rc < 0)
+	if (rc < 0) {
 		snprintf(err, errlen, "%s", comm_last_error(c));
+		/* the monitor's verdict follows the first fault within its settle time */
+		if (!comm_verdict(c, v, 2500))
+			run_verdict_from_status(v, rc, err);
+	}
 	else if (rc == 1)
 		snprintf(err, errlen, "%s", wrong);
 	if (rc >= 0 && rank == 0)
@@ -220,6 +236,8 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n, const str
 	cJSON_Delete(o.results);
 	free(rows);
 	comm_destroy(c);
+	if (v->kind != COMM_VERDICT_NONE && rc < 0)
+		return run_verdict_exit(v);
 	return status_exit(rc);
 }
 
@@ -228,7 +246,7 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n, const str
 /* Hosts the rendezvous in a process of its own, so the launcher stays single-threaded
  * and can fork the ranks safely (a fork while another thread holds the allocator's lock
  * leaves the child deadlocked). Writes the token to tokfd; serves until stopfd reads EOF. */
-static void rendezvous_process(int n, int tmo, int tokfd, int stopfd)
+static void rendezvous_process(int n, int tmo, int tokfd, int stopfd, struct shared *sh)
 {
 	struct comm_root_info ri;
 	struct comm_rendezvous *rdv = NULL;
@@ -239,14 +257,22 @@ static void rendezvous_process(int n, int tmo, int tokfd, int stopfd)
 	if (write(tokfd, msg, (size_t)len) != len)
 		ok = 0;
 	close(tokfd);
-	char c;
-	while (ok && read(stopfd, &c, 1) < 0 && errno == EINTR)
-		;
+	/* until the launcher closes stopfd: relay the monitor's verdict as soon as it has one */
+	while (ok) {
+		struct pollfd pf = { stopfd, POLLIN, 0 };
+		int k = poll(&pf, 1, 50);
+		if (!sh->have_verdict && comm_rendezvous_verdict(rdv, &sh->verdict)) {
+			__atomic_store_n(&sh->have_verdict, 1, __ATOMIC_RELEASE);
+		}
+		if (k > 0)
+			break;
+	}
 	comm_rendezvous_stop(rdv);
 	_exit(ok ? 0 : 3);
 }
 
-static int start_rendezvous(int n, struct comm_root_info *ri, pid_t *pid, int *stopfd)
+static int start_rendezvous(int n, struct comm_root_info *ri, pid_t *pid, int *stopfd,
+			    struct shared *sh)
 {
 	int tok[2], stop[2];
 	char buf[COMM_TOKEN_MAX + COMM_ERRLEN + 2];
@@ -261,7 +287,8 @@ static int start_rendezvous(int n, struct comm_root_info *ri, pid_t *pid, int *s
 	if (*pid == 0) {
 		close(tok[0]);
 		close(stop[1]);
-		rendezvous_process(n, tmo, tok[1], stop[0]);
+		prctl(PR_SET_NAME, "hcclctl-rdv");
+		rendezvous_process(n, tmo, tok[1], stop[0], sh);
 	}
 	close(tok[1]);
 	close(stop[0]);
@@ -282,10 +309,25 @@ static int start_rendezvous(int n, struct comm_root_info *ri, pid_t *pid, int *s
 	return 0;
 }
 
+/* The launcher's verdict: the monitor's, else the first a rank reached. */
+static const struct comm_verdict *job_verdict(const struct shared *sh, int n)
+{
+	if (__atomic_load_n(&sh->have_verdict, __ATOMIC_ACQUIRE))
+		return &sh->verdict;
+	for (int r = 0; r < n; r++)
+		if (sh->rank[r].v.kind != COMM_VERDICT_NONE)
+			return &sh->rank[r].v;
+	return NULL;
+}
+
+/* Once the job has a verdict the ranks end by themselves within a moment; one that does
+ * not (stopped, stuck) is killed after this long, so the launcher never waits on it. */
+#define VERDICT_GRACE_MS 3000
+
 static int local_launch(const struct run_params *p, int n)
 {
 	struct comm_root_info ri;
-	size_t shsize = sizeof(struct shared) + (size_t)n * ERR_SLOT;
+	size_t shsize = sizeof(struct shared) + (size_t)n * sizeof(struct rank_slot);
 	struct shared *sh = mmap(NULL, shsize, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 				 -1, 0);
 	pid_t *pids = calloc((size_t)n, sizeof(*pids)), rdv_pid = -1;
@@ -296,7 +338,7 @@ static int local_launch(const struct run_params *p, int n)
 		return fail(EXIT_UNKNOWN, where(), NULL, "cannot allocate %d ranks", n);
 	}
 	memset(sh, 0, shsize);
-	rc = start_rendezvous(n, &ri, &rdv_pid, &stopfd);
+	rc = start_rendezvous(n, &ri, &rdv_pid, &stopfd, sh);
 	if (rc)
 		goto out;
 	fflush(NULL);
@@ -311,25 +353,51 @@ static int local_launch(const struct run_params *p, int n)
 			goto out;
 		}
 		if (pids[r] == 0) {
-			int code = rank_main(&ri, r, n, p, sh->err[r], ERR_SLOT);
+			char name[24]; /* "hcclctl-r3" in ps and /proc/PID/comm, for operators */
+			snprintf(name, sizeof(name), "hcclctl-r%d", r);
+			prctl(PR_SET_NAME, name);
+			int code = rank_main(&ri, r, n, p, sh->rank[r].err, ERR_SLOT, &sh->rank[r].v);
 			if (r == 0 && p->json && out_json_printed())
 				sh->json_printed = 1;
 			fflush(NULL);
 			_exit(code);
 		}
 	}
-	/* Wait for every rank; a rank killed by a signal is named and the others stopped. */
-	int left = n, killed = 0;
+	/* Wait for every rank. A rank killed by a signal is named; the survivors hear the
+	 * verdict from the monitor and end; whoever is left after the grace is killed. */
+	int left = n, printed = 0;
+	long long verdict_at = -1;
 	while (left > 0) {
 		int st;
-		pid_t pid = waitpid(-1, &st, 0);
-		if (pid < 0) {
-			if (errno == EINTR)
-				continue;
+		pid_t pid = waitpid(-1, &st, WNOHANG);
+		if (pid < 0 && errno == EINTR)
+			continue;
+		if (pid < 0)
 			break;
+		if (pid == 0) {
+			struct timespec ts;
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			long long now = ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+			const struct comm_verdict *v = job_verdict(sh, n);
+			if (v && !printed) { /* at once, not when the last rank is gone */
+				run_verdict_print(v);
+				printed = 1;
+				verdict_at = now;
+			}
+			/* the culprit alone is left (stopped or stuck), or the grace is over */
+			int culprit_only = v && v->rank >= 0 && v->rank < n && left == 1 &&
+					   pids[v->rank] > 0;
+			if (verdict_at >= 0 && (culprit_only || now - verdict_at > VERDICT_GRACE_MS))
+				for (int k = 0; k < n; k++)
+					if (pids[k] > 0) {
+						kill(pids[k], SIGKILL);
+						pids[k] = -pids[k]; /* killed by us: not a cause */
+					}
+			usleep(10000);
+			continue;
 		}
 		int r = 0;
-		while (r < n && pids[r] != pid)
+		while (r < n && pids[r] != pid && pids[r] != -pid)
 			r++;
 		if (r == n) {
 			if (pid == rdv_pid)
@@ -337,32 +405,37 @@ static int local_launch(const struct run_params *p, int n)
 			continue;
 		}
 		left--;
+		int ours = pids[r] < 0;
 		pids[r] = 0;
 		int code = WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_FAIL;
-		if (WIFSIGNALED(st)) {
-			snprintf(sh->err[r], ERR_SLOT, "rank %d (pid %d) was killed by signal %d (%s)",
-				 r, pid, WTERMSIG(st), strsignal(WTERMSIG(st)));
-			if (!killed) {
-				killed = 1;
-				/* the survivors see a lost peer within their deadline; don't wait
-				 * for it: these are our own children */
-				for (int k = 0; k < n; k++)
-					if (pids[k])
-						kill(pids[k], SIGTERM);
-			}
-		}
+		if (WIFSIGNALED(st) && !sh->rank[r].err[0])
+			snprintf(sh->rank[r].err, ERR_SLOT, "rank %d (pid %d) was killed by %s%d (%s)",
+				 r, pid, ours ? "the launcher after the verdict, signal " : "signal ",
+				 WTERMSIG(st), strsignal(WTERMSIG(st)));
 		if (code == EXIT_FAIL || (code == EXIT_UNKNOWN && worst != EXIT_FAIL) ||
 		    (code > worst && worst == EXIT_OK))
 			worst = code;
 	}
-	/* One line per failing rank: the first cause usually stands first. */
+	if (stopfd >= 0) { /* a last look: the monitor may have decided as the ranks ended */
+		for (int i = 0; i < 50 && !job_verdict(sh, n) && worst != EXIT_OK; i++)
+			usleep(10000);
+	}
+	const struct comm_verdict *v = job_verdict(sh, n);
+	/* One line per failing rank, then the verdict they all come down to. */
 	const char *first = NULL;
 	for (int r = 0; r < n; r++) {
-		if (!sh->err[r][0])
+		if (!sh->rank[r].err[0])
 			continue;
 		if (!first)
-			first = sh->err[r];
-		fprintf(stderr, "hcclctl: %s: %s\n", where(), sh->err[r]);
+			first = sh->rank[r].err;
+		fprintf(stderr, "hcclctl: %s: %s\n", where(), sh->rank[r].err);
+	}
+	if (v) {
+		if (!printed)
+			run_verdict_print(v);
+		worst = run_verdict_exit(v) > worst || worst == EXIT_OK ? run_verdict_exit(v) : worst;
+		if (worst == EXIT_OK)
+			worst = EXIT_FAIL;
 	}
 	if (sh->json_printed)
 		out_json_set_printed();
@@ -370,12 +443,16 @@ static int local_launch(const struct run_params *p, int n)
 		cJSON *doc = cJSON_CreateObject();
 		cJSON *e = cJSON_AddObjectToObject(doc, "error");
 		cJSON_AddStringToObject(e, "where", where());
-		cJSON_AddStringToObject(e, "message", first ? first : "a rank failed");
+		cJSON_AddStringToObject(e, "message", v ? v->msg : first ? first : "a rank failed");
+		if (v)
+			cJSON_AddItemToObject(doc, "verdict", run_verdict_json(v));
 		cJSON *ranks = cJSON_AddArrayToObject(doc, "ranks");
 		for (int r = 0; r < n; r++) {
 			cJSON *x = cJSON_CreateObject();
 			cJSON_AddNumberToObject(x, "rank", r);
-			cJSON_AddStringToObject(x, "error", sh->err[r]);
+			cJSON_AddStringToObject(x, "error", sh->rank[r].err);
+			if (sh->rank[r].v.kind != COMM_VERDICT_NONE)
+				cJSON_AddItemToObject(x, "verdict", run_verdict_json(&sh->rank[r].v));
 			cJSON_AddItemToArray(ranks, x);
 		}
 		cJSON_AddNumberToObject(doc, "exit_code", worst);
@@ -525,15 +602,19 @@ static int single_launch(struct run_params *p, int rank, int n, const char *mast
 			return fail(EXIT_UNKNOWN, where(), "is another job using that port?",
 				    "rank 0 cannot host the rendezvous at %s: %s", master, err);
 	}
-	rc = rank_main(&ri, rank, n, p, err, sizeof(err));
+	struct comm_verdict v;
+	rc = rank_main(&ri, rank, n, p, err, sizeof(err), &v);
 	if (*err)
 		fail(rc ? rc : EXIT_FAIL, where(), NULL, "%s", err);
-	if (p->json && rank != 0 && !out_json_printed()) {
+	run_verdict_print(&v);
+	if (p->json && (rank != 0 || v.kind != COMM_VERDICT_NONE) && !out_json_printed()) {
 		cJSON *doc = cJSON_CreateObject();
 		cJSON_AddNumberToObject(doc, "rank", rank);
 		cJSON_AddNumberToObject(doc, "world_size", n);
 		if (*err)
 			cJSON_AddStringToObject(doc, "error", err);
+		if (v.kind != COMM_VERDICT_NONE)
+			cJSON_AddItemToObject(doc, "verdict", run_verdict_json(&v));
 		cJSON_AddNumberToObject(doc, "exit_code", rc);
 		out_json(doc);
 	}

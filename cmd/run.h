@@ -59,4 +59,12 @@ int run_ssh_launch(const struct run_ssh_args *a);
  * 0, -ENOENT when it cannot be read, or another negative code; err says why. */
 int run_table_digest(const char *path, char out[17], char *err, size_t errlen);
 
+/* cmd/verdict.c: the verdict line on stderr ("hcclctl: verdict: KIND: ..."), its JSON object
+ * (a cJSON *, the caller's), the exit code it stands for, and a verdict for a failure that
+ * happened before there was a communicator to ask (init: config or a rank that never came). */
+void run_verdict_print(const struct comm_verdict *v);
+void *run_verdict_json(const struct comm_verdict *v);
+int run_verdict_exit(const struct comm_verdict *v);
+void run_verdict_from_status(struct comm_verdict *v, int status, const char *msg);
+
 #endif

@@ -39,6 +39,8 @@
 #define DEFAULT_CONNECT_PARALLEL 32
 #define KEEPALIVE_S 10
 #define SOFT_GRACE_MS 500 /* a rank's non-zero exit waits this long for a harder cause */
+#define HARD_WAIT_MS 1500 /* a lost node or killed rank waits this long for the verdict */
+#define VERDICT_GRACE_MS 3000 /* survivors of a verdict get this long to end themselves */
 #define TAIL_LINES 5
 
 /* ---- the rank side: the digest of this node's copy of the table ---- */
@@ -84,8 +86,12 @@ struct ssh_run {
 	struct fo_cancel cancel;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	int hard, soft, finished;
-	long long soft_ms;
+	int hard, soft, finished, ended;
+	long long soft_ms, hard_ms;
+	struct comm_rendezvous *rdv;
+	struct comm_verdict verdict; /* once have_verdict: the monitor's, printed at once */
+	int have_verdict;
+	long long verdict_ms;
 };
 
 static long long now_ms(void)
@@ -129,6 +135,7 @@ static void on_done(void *arg, const struct fo_host *h)
 	int r = rank_of(s, h);
 	pthread_mutex_lock(&s->mu);
 	s->end_seq[r] = ++s->seq;
+	s->ended++;
 	switch (h->status) {
 	case FO_OK:
 	case FO_CANCELED:
@@ -141,45 +148,58 @@ static void on_done(void *arg, const struct fo_host *h)
 			break;
 		}
 		/* killed by a signal we did not send */
-		s->hard++;
+		if (!s->hard++)
+			s->hard_ms = now_ms();
 		break;
 	case FO_UNREACHABLE:
 	case FO_TIMEOUT:
-		s->hard++;
+		if (!s->hard++)
+			s->hard_ms = now_ms();
 		break;
 	}
 	pthread_cond_signal(&s->cv);
 	pthread_mutex_unlock(&s->mu);
 }
 
-/* Fires the cancel at the first hard failure, or SOFT_GRACE_MS after the first soft one. */
+/* Decides when to stop the ranks still running. With the monitor's verdict: print it at
+ * once, and cancel when only the culprit is left or after VERDICT_GRACE_MS (the survivors
+ * end by themselves once they have it; a stopped or cut-off rank never will). Without one: a
+ * hard failure (a node lost, a rank killed) waits HARD_WAIT_MS for the verdict, a rank that
+ * merely exited non-zero SOFT_GRACE_MS for a harder cause; then the cancel fires. */
 static void *watcher(void *arg)
 {
 	struct ssh_run *s = arg;
 	pthread_mutex_lock(&s->mu);
 	while (!s->finished) {
-		if (s->hard) {
+		long long now = now_ms();
+		if (!s->have_verdict && comm_rendezvous_verdict(s->rdv, &s->verdict)) {
+			s->have_verdict = 1;
+			s->verdict_ms = now;
+			run_verdict_print(&s->verdict);
+		}
+		int fire = 0;
+		if (s->have_verdict) {
+			const struct comm_verdict *v = &s->verdict;
+			int culprit_left = v->rank >= 0 && (size_t)v->rank < s->n &&
+					   !s->end_seq[v->rank] && s->ended + 1 == (int)s->n;
+			fire = culprit_left || now - s->verdict_ms > VERDICT_GRACE_MS;
+		} else if (s->hard) {
+			fire = now - s->hard_ms > HARD_WAIT_MS;
+		} else if (s->soft) {
+			fire = now - s->soft_ms > SOFT_GRACE_MS;
+		}
+		if (fire) {
 			fo_cancel_fire(&s->cancel);
 			break;
 		}
-		if (s->soft) {
-			long long left = s->soft_ms + SOFT_GRACE_MS - now_ms();
-			if (left <= 0) {
-				fo_cancel_fire(&s->cancel);
-				break;
-			}
-			struct timespec ts;
-			clock_gettime(CLOCK_REALTIME, &ts);
-			ts.tv_sec += left / 1000;
-			ts.tv_nsec += (left % 1000) * 1000000;
-			if (ts.tv_nsec >= 1000000000) {
-				ts.tv_sec++;
-				ts.tv_nsec -= 1000000000;
-			}
-			pthread_cond_timedwait(&s->cv, &s->mu, &ts);
-			continue;
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 50 * 1000000L; /* the verdict is polled */
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
 		}
-		pthread_cond_wait(&s->cv, &s->mu);
+		pthread_cond_timedwait(&s->cv, &s->mu, &ts);
 	}
 	pthread_mutex_unlock(&s->mu);
 	return NULL;
@@ -395,6 +415,11 @@ static int report(struct ssh_run *s, double seconds)
 
 	char who[600], what[SSH_ERRLEN + 200], line[2048];
 	int code = EXIT_FAIL;
+	if (!s->have_verdict && comm_rendezvous_verdict(s->rdv, &s->verdict))
+		s->have_verdict = 2; /* decided as the ranks ended: not printed yet */
+	if (s->have_verdict && s->verdict.rank >= 0 && (size_t)s->verdict.rank < s->n &&
+	    severity(&s->hosts[s->verdict.rank]))
+		culprit = s->verdict.rank; /* the monitor knows better than exit order */
 	if (culprit >= 0) {
 		const struct fo_host *h = &s->hosts[culprit];
 		rank_name(h, culprit, who, sizeof(who));
@@ -429,6 +454,29 @@ static int report(struct ssh_run *s, double seconds)
 		fprintf(stderr, "hcclctl: %s: stopped the other %zu rank%s (%s) and their processes\n",
 			a->where, nstopped, nstopped == 1 ? "" : "s", list);
 	}
+	if (!s->have_verdict && culprit >= 0) {
+		/* no monitor verdict (the job never met, or no rank could say): the launcher's */
+		const struct fo_host *h = &s->hosts[culprit];
+		struct comm_verdict *v = &s->verdict;
+		run_verdict_from_status(v, 0, "");
+		v->kind = h->signal[0] ? COMM_VERDICT_DEAD_RANK
+			  : (h->status == FO_UNREACHABLE || h->status == FO_TIMEOUT)
+				  ? COMM_VERDICT_LINK_DOWN
+			  : (h->exit_status == 127 || h->exit_status == 126 ||
+			     h->exit_status == EXIT_USAGE)
+				  ? COMM_VERDICT_CONFIG
+				  : COMM_VERDICT_ERROR;
+		v->rank = culprit;
+		snprintf(v->host, sizeof(v->host), "%s", h->name ? h->name : h->host);
+		rank_name(h, culprit, who, sizeof(who));
+		snprintf(v->msg, sizeof(v->msg), "%.200s %.290s", who,
+			 exit_text(h, what, sizeof(what)));
+		s->have_verdict = 2;
+	}
+	if (s->have_verdict == 2)
+		run_verdict_print(&s->verdict);
+	if (s->have_verdict == 1)
+		code = run_verdict_exit(&s->verdict);
 	if (g_opts.json) {
 		cJSON *doc = cJSON_CreateObject();
 		cJSON *e = cJSON_AddObjectToObject(doc, "error");
@@ -442,6 +490,8 @@ static int report(struct ssh_run *s, double seconds)
 		} else {
 			cJSON_AddStringToObject(e, "message", "stopped");
 		}
+		if (s->have_verdict)
+			cJSON_AddItemToObject(doc, "verdict", run_verdict_json(&s->verdict));
 		cJSON *ranks = cJSON_AddArrayToObject(doc, "ranks");
 		for (size_t r = 0; r < s->n; r++)
 			cJSON_AddItemToArray(ranks, rank_json(&s->hosts[r], (int)r));
@@ -631,6 +681,7 @@ int run_ssh_launch(const struct run_ssh_args *a)
 	}
 	pthread_mutex_init(&s.mu, NULL);
 	pthread_cond_init(&s.cv, NULL);
+	s.rdv = rdv;
 	if (pthread_create(&wt, NULL, watcher, &s)) {
 		rc = fail(EXIT_UNKNOWN, a->where, NULL, "cannot start a thread");
 		goto out_sync;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "libcomm/internal.h"
+#include "libcomm/monitor.h"
 
 struct rconn {
 	int fd;
@@ -41,6 +42,10 @@ struct comm_rendezvous {
 	char msg[COMM_ERRLEN];
 	uint64_t id;
 	int64_t start;
+	struct comm__mon *mon; /* after the book: the job's status channels */
+	struct pollfd *pf;
+	struct comm_verdict verdict; /* under mu once have_verdict */
+	bool have_verdict;
 };
 
 static void refuse_log(struct comm_rendezvous *r, const char *from, const char *why)
@@ -123,10 +128,17 @@ static void resolve_timeout(struct comm_rendezvous *r)
 		list_missing(seen, r->nranks, miss, sizeof(miss));
 		free(seen);
 	}
+	char refused[COMM_ERRLEN] = "";
+	pthread_mutex_lock(&r->mu);
+	if (r->refused) /* often the missing rank itself, with the wrong secret */
+		snprintf(refused, sizeof(refused), " (it refused %u connection%s; the last: %.300s)",
+			 r->refused, r->refused == 1 ? "" : "s", r->last_refusal);
+	pthread_mutex_unlock(&r->mu);
 	fail_all(r, COMM_E_TIMEOUT,
-		 "rendezvous at %s timed out after %.1f s: %d of %d ranks never said hello: rank%s %s",
+		 "rendezvous at %s timed out after %.1f s: %d of %d ranks never said hello: "
+		 "rank%s %s%s",
 		 r->where, (double)(comm__now_ms() - r->start) / 1000.0, nmiss, r->nranks,
-		 nmiss == 1 ? "" : "s", miss);
+		 nmiss == 1 ? "" : "s", miss, refused);
 }
 
 /* Checks a new hello against the rendezvous and the earlier ones: 0 or failed. */
@@ -231,10 +243,19 @@ static void resolve_full(struct comm_rendezvous *r)
 		fail_all(r, COMM_E_PROTO, "rendezvous: cannot encode the address book");
 		return;
 	}
+	r->mon = comm__mon_new(n);
+	r->pf = calloc((size_t)n + 2, sizeof(*r->pf));
+	if (!r->pf) {
+		comm__mon_free(r->mon);
+		r->mon = NULL;
+	}
 	for (int i = 0; i < n; i++) {
-		(void)comm__io_send_frame(r->conns[i].fd, COMM__F_BOOK, 0, buf, len,
-					  comm__now_ms() + COMM__HANDSHAKE_MS, r->stop_pipe[0]);
-		close(r->conns[i].fd);
+		int rc = comm__io_send_frame(r->conns[i].fd, COMM__F_BOOK, 0, buf, len,
+					     comm__now_ms() + COMM__HANDSHAKE_MS, r->stop_pipe[0]);
+		if (r->mon && !rc) /* the hello connection lives on as the status channel */
+			comm__mon_add(r->mon, r->conns[i].h.rank, r->conns[i].fd, r->conns[i].h.host);
+		else
+			close(r->conns[i].fd);
 	}
 	r->nconns = 0;
 	r->resolved = true;
@@ -298,18 +319,34 @@ static void *serve(void *arg)
 {
 	struct comm_rendezvous *r = arg;
 	int64_t deadline = r->start + r->timeout_ms;
+	struct pollfd two[2];
 	for (;;) {
-		struct pollfd pf[2] = { { r->lfd, POLLIN, 0 }, { r->stop_pipe[0], POLLIN, 0 } };
+		struct pollfd *pf = r->mon ? r->pf : two;
+		pf[0] = (struct pollfd){ r->lfd, POLLIN, 0 };
+		pf[1] = (struct pollfd){ r->stop_pipe[0], POLLIN, 0 };
+		int npf = 2 + (r->mon ? comm__mon_pollfds(r->mon, pf + 2) : 0);
 		int wait = -1;
 		if (!r->resolved) {
 			int64_t left = deadline - comm__now_ms();
 			wait = left > 0 ? (int)left : 0;
+		} else if (r->mon) {
+			wait = comm__mon_tick_ms(r->mon);
 		}
-		int n = poll(pf, 2, wait);
+		int n = poll(pf, (nfds_t)npf, wait);
 		if (n < 0 && errno != EINTR)
 			break; /* cannot happen with valid fds; the ranks will time out */
 		if (pf[1].revents)
 			break;
+		if (r->mon) {
+			comm__mon_step(r->mon, pf + 2, comm__now_ms());
+			struct comm_verdict v;
+			if (!r->have_verdict && comm__mon_verdict(r->mon, &v)) {
+				pthread_mutex_lock(&r->mu);
+				r->verdict = v;
+				r->have_verdict = true;
+				pthread_mutex_unlock(&r->mu);
+			}
+		}
 		if (!r->resolved && comm__now_ms() >= deadline) {
 			resolve_timeout(r);
 			continue;
@@ -329,6 +366,8 @@ static void *serve(void *arg)
 		close(r->conns[i].fd);
 	}
 	r->nconns = 0;
+	comm__mon_free(r->mon);
+	r->mon = NULL;
 	return NULL;
 }
 
@@ -417,7 +456,20 @@ void comm_rendezvous_stop(struct comm_rendezvous *r)
 	close(r->stop_pipe[1]);
 	pthread_mutex_destroy(&r->mu);
 	free(r->conns);
+	free(r->pf);
 	free(r);
+}
+
+int comm_rendezvous_verdict(struct comm_rendezvous *r, struct comm_verdict *v)
+{
+	if (!r || !v)
+		return 0;
+	pthread_mutex_lock(&r->mu);
+	int have = r->have_verdict;
+	if (have)
+		*v = r->verdict;
+	pthread_mutex_unlock(&r->mu);
+	return have;
 }
 
 unsigned comm_rendezvous_refused(struct comm_rendezvous *r, char *why, size_t whylen)

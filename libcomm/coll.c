@@ -4,6 +4,7 @@
  * to a per-communicator worker thread that runs them in submission order; once it exists,
  * blocking calls queue behind it too, so the order on the wire is the order of the calls. */
 #include <errno.h>
+#include <stdatomic.h>
 
 #include "libcomm/internal.h"
 
@@ -208,6 +209,31 @@ static void begin(struct comm *c, int coll, int peer)
 		c->cur_seq = ++c->peers[peer].p2p_recvd;
 	else
 		c->cur_seq = ++c->seq;
+	c->op_sent = c->op_recvd = 0;
+	c->hint_kind = 0;
+	c->hint_rank = -1;
+	struct comm__live *l = &c->live;
+	atomic_store_explicit(&l->coll, coll, memory_order_relaxed);
+	atomic_store_explicit(&l->seq, c->cur_seq, memory_order_relaxed);
+	atomic_store_explicit(&l->step, -1, memory_order_relaxed);
+	atomic_store_explicit(&l->peer, -1, memory_order_relaxed);
+	atomic_store_explicit(&l->sent, 0, memory_order_relaxed);
+	atomic_store_explicit(&l->recvd, 0, memory_order_relaxed);
+	atomic_store_explicit(&l->op_start, c->op_start, memory_order_relaxed);
+	atomic_store_explicit(&l->last_move, c->op_start, memory_order_relaxed);
+	atomic_store_explicit(&l->state, COMM__HB_BUSY, memory_order_relaxed);
+}
+
+/* The operation ended: idle again, unless it broke the communicator. */
+static void end(struct comm *c, int rc)
+{
+	struct comm__live *l = &c->live;
+	if (!rc && c->cur_coll != COMM_COLL_SEND && c->cur_coll != COMM_COLL_RECV)
+		atomic_store_explicit(&l->done_seq, c->cur_seq, memory_order_relaxed);
+	atomic_store_explicit(&l->peer, -1, memory_order_relaxed);
+	if (!c->broken)
+		atomic_store_explicit(&l->state, COMM__HB_IDLE, memory_order_relaxed);
+	c->cur_coll = -1;
 }
 
 static int broken(struct comm *c, int coll)
@@ -271,7 +297,7 @@ static int execute(struct comm *c, const struct op *o)
 	else if (rc)
 		rc = c->broken; /* the engine's code, whatever the algorithm made of it */
 out:
-	c->cur_coll = -1;
+	end(c, rc);
 	return rc;
 }
 
@@ -311,7 +337,7 @@ int comm__split_exchange(struct comm *c, const int32_t mine[3], int32_t *all)
 						   (uint32_t)p[2] << 8 | p[3]);
 		}
 out:
-	c->cur_coll = -1;
+	end(c, rc);
 	free(buf);
 	free(x);
 	return rc;

@@ -3,6 +3,7 @@
  * small helpers the engine files share. */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -95,6 +96,12 @@ static struct comm *comm_alloc(int rank, int nranks)
 	}
 	for (int r = 0; r < nranks; r++)
 		c->peers[r].fd = -1;
+	c->watch.fd = c->watch.wake[0] = c->watch.wake[1] = -1;
+	c->hint_rank = -1;
+	atomic_init(&c->live.coll, -1);
+	atomic_init(&c->live.step, -1);
+	atomic_init(&c->live.peer, -1);
+	pthread_mutex_init(&c->watch.mu, NULL);
 	pthread_mutex_init(&c->mu, NULL);
 	pthread_cond_init(&c->cv, NULL);
 	c->ctx.comm = c;
@@ -107,6 +114,8 @@ static struct comm *comm_alloc(int rank, int nranks)
 
 static void comm_free(struct comm *c)
 {
+	comm__watch_stop(c); /* first: it reads the data sockets' TCP state */
+	pthread_mutex_destroy(&c->watch.mu);
 	for (int r = 0; r < c->nranks; r++)
 		if (c->peers[r].fd >= 0)
 			c->tp->close(c->peers[r].fd);
@@ -181,8 +190,14 @@ int comm_init(struct comm **out, const struct comm_root_info *ri, const struct c
 		comm__errf(err, errlen, rc, "rank %d (host %s): %s", c->rank, c->host, why);
 		goto out_book;
 	}
-	close(bfd);
+	/* the hello connection stays open as the status channel; heartbeats start now, so a
+	 * rank that dies while the mesh is built is named too */
+	rc = comm__watch_start(c, bfd);
 	bfd = -1;
+	if (rc) {
+		comm__errf(err, errlen, rc, "%s", c->errbuf);
+		goto out_book;
+	}
 	rc = comm__mesh_connect(c, lfd, book, deadline);
 	if (!rc)
 		rc = comm__progress_init(c);

@@ -93,6 +93,32 @@ struct comm__peer {
 
 struct comm_req;
 
+/* Where the rank stands, written by the thread running the operation and read by the watch
+ * thread for heartbeats: single words, relaxed atomics. */
+struct comm__live {
+	_Atomic int state; /* enum comm__hb_state */
+	_Atomic int coll, step, peer;
+	_Atomic uint32_t seq, done_seq;
+	_Atomic uint64_t sent, recvd;
+	_Atomic int64_t op_start, last_move;
+};
+
+/* The status channel (watch.c): the rank's rendezvous connection after the book. */
+struct comm__watch {
+	int fd;           /* -1: none (the rendezvous is gone or never watched) */
+	int wake[2];      /* pipe: readable once a verdict arrived; in the progress epoll set */
+	pthread_t th;
+	bool on;
+	pthread_mutex_t mu; /* serialises writes on fd; guards the fields below */
+	bool stop;
+	bool gone;          /* the rendezvous closed the channel */
+	bool have;          /* a verdict arrived from the monitor */
+	struct comm_verdict v;
+	bool have_own;      /* this rank's own failure, as reported */
+	struct comm_verdict own;
+	int interval_ms, silence_ms;
+};
+
 struct comm {
 	int rank, nranks;
 	char host[COMM__HOST_MAX];
@@ -127,6 +153,11 @@ struct comm {
 	char errbuf[COMM_ERRLEN];   /* engine's message of the operation in progress */
 	char user_err[COMM_ERRLEN]; /* what comm_last_error shows (caller's thread only) */
 	unsigned refused;           /* connections refused while building the mesh */
+	/* heartbeats and verdicts */
+	struct comm__live live;
+	struct comm__watch watch;
+	uint64_t op_sent, op_recvd; /* bytes of the operation, the progress thread's own */
+	int hint_kind, hint_rank;   /* what comm__fail's caller knows of the cause */
 	/* non-blocking requests: a worker thread runs them in order */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -151,10 +182,24 @@ int comm__exchange(struct comm *c, uint8_t type, int step, struct comm__xfer *x,
  * broken and sends ABORT with the message to every peer. Returns code. */
 __attribute__((format(printf, 3, 4))) int comm__fail(struct comm *c, int code, const char *fmt,
 						      ...);
+/* The same with root as the message every rank reports (a verdict, a peer's abort). */
+__attribute__((format(printf, 4, 5))) int comm__fail_root(struct comm *c, int code,
+							   const char *root, const char *fmt, ...);
 /* Writes the "rank R (host H): OP #S[ step K]" prefix. */
 void comm__prefix(const struct comm *c, char *buf, size_t len);
 /* On destroy of a broken communicator: let peers read our ABORT before the sockets close. */
 void comm__progress_linger(struct comm *c, int ms);
+
+/* watch.c */
+int comm__heartbeat_ms(int *interval_ms, int *silence_ms); /* from the environment */
+int comm__watch_start(struct comm *c, int fd);  /* takes fd */
+void comm__watch_stop(struct comm *c);          /* says BYE unless broken without report */
+/* Records this rank's failure as a verdict and reports it to the monitor (once). */
+void comm__watch_report(struct comm *c, int code);
+/* A verdict from the monitor is waiting: fails the operation with it. */
+int comm__watch_take(struct comm *c);
+/* The message with the "rank R (host H)" verdict phrase for a peer. */
+void comm__verdict_compose(struct comm_verdict *v, const char *what);
 
 /* coll.c */
 int comm__split_exchange(struct comm *c, const int32_t mine[3], int32_t *all /* 3*nranks */);

@@ -64,6 +64,7 @@ int comm_root_info_make(struct comm_root_info *ri, const char *host, int port,
 			const unsigned char *secret16, char *err, size_t errlen);
 
 struct comm_rendezvous;
+struct comm_verdict;
 /* Hosts the rendezvous of the token in a background thread of this process (rank 0 or a
  * launcher). Port 0 in the token: an ephemeral port is bound and written back into ri.
  * Serves nranks hellos, checks them (duplicate rank, world size, version, digest) and
@@ -74,6 +75,42 @@ void comm_rendezvous_stop(struct comm_rendezvous *r);
 /* Connections the rendezvous refused so far (wrong secret, no hello, malformed hello); the
  * last reason, "refused connection from ADDR: WHY", is copied into why[whylen] if given. */
 unsigned comm_rendezvous_refused(struct comm_rendezvous *r, char *why, size_t whylen);
+/* The verdict the rendezvous reached about the job, if any: 1 and *v filled, else 0. */
+int comm_rendezvous_verdict(struct comm_rendezvous *r, struct comm_verdict *v);
+
+/* ---- verdicts: who or what made a job fail ---- */
+
+/* While a job runs, every rank heartbeats to the rendezvous on the connection it said hello
+ * on (the status channel), and the rendezvous watches them. On the first fault it decides one
+ * verdict and tells every rank, which fail their operation in progress with it: a killed
+ * rank, a frozen one and a cut-off one are named within the heartbeat timeout
+ * (HCCLCTL_HEARTBEAT_TIMEOUT seconds, default 5), not after the exec deadline. */
+enum comm_verdict_kind {
+	COMM_VERDICT_NONE,
+	COMM_VERDICT_DEAD_RANK,  /* its process ended without closing the communicator */
+	COMM_VERDICT_STUCK_RANK, /* alive to TCP but silent: frozen, or never came */
+	COMM_VERDICT_LINK_DOWN,  /* a host or a directed link does not carry packets */
+	COMM_VERDICT_SLOW_LINK,  /* a directed link clearly slower than the others */
+	COMM_VERDICT_MISMATCH,   /* ranks called different operations */
+	COMM_VERDICT_CONFIG,     /* bootstrap disagreement, wrong secret, bad setup */
+	COMM_VERDICT_ERROR,      /* a rank failed on its own (memory, a system call) */
+	COMM_VERDICT_KIND_COUNT
+};
+const char *comm_verdict_kind_name(int kind); /* "dead-rank", "stuck-rank", ... */
+
+struct comm_verdict {
+	int kind;                /* enum comm_verdict_kind */
+	int rank;                /* the culprit rank, -1 when the culprit is a link */
+	char host[256];          /* its host ("" when unknown) */
+	int link_from, link_to;  /* the directed link, -1 when none */
+	int coll;                /* where the job stood: the collective (-1 none), */
+	uint32_t seq;            /* its sequence number, */
+	int step;                /* the algorithm step (-1: the fingerprint exchange), */
+	int waiter, peer;        /* a rank that waited and the peer it waited on (-1 none), */
+	uint64_t bytes;          /* and the bytes that rank had moved in the collective */
+	uint32_t after_ms;       /* from the last sign of life to the verdict */
+	char msg[COMM_ERRLEN];   /* the verdict in one line, without the kind */
+};
 
 /* ---- communicators ---- */
 
@@ -136,6 +173,11 @@ int comm_wait(struct comm_req *req);
  * cfg->algo and HCCLCTL_ALGO. Every rank must set the same: a disagreement is a fingerprint
  * mismatch naming "algorithm". Not while non-blocking requests are pending. */
 int comm_set_algo(struct comm *c, enum comm_algo a);
+
+/* After a failed call on c: the job's verdict. The rendezvous's, waiting up to wait_ms for
+ * it to arrive; without one, this rank's own reading of its failure. 1 and *v filled, or 0
+ * when c has not failed. */
+int comm_verdict(struct comm *c, struct comm_verdict *v, int wait_ms);
 
 /* The algorithm the last collective on c ran with (after auto selection). */
 enum comm_algo comm_last_algo(const struct comm *c);

@@ -14,11 +14,14 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "libcomm/internal.h"
+
+#define WAKE_ID UINT32_MAX /* the epoll tag of the status channel's wake pipe */
 
 int comm__progress_init(struct comm *c)
 {
@@ -39,6 +42,13 @@ int comm__progress_init(struct comm *c)
 					  "rank %d (host %s): epoll_ctl: %s", c->rank, c->host,
 					  strerror(errno));
 		p->rd_ready = p->wr_ready = true;
+	}
+	if (c->watch.wake[0] >= 0) { /* level-triggered: once a verdict is in, it stays */
+		struct epoll_event ev = { .events = EPOLLIN, .data.u32 = WAKE_ID };
+		if (epoll_ctl(c->epfd, EPOLL_CTL_ADD, c->watch.wake[0], &ev))
+			return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_SYS,
+					  "rank %d (host %s): epoll_ctl: %s", c->rank, c->host,
+					  strerror(errno));
 	}
 	c->xs_cap = (size_t)(2 * c->nranks + 8);
 	c->xs = calloc(c->xs_cap, sizeof(*c->xs));
@@ -109,6 +119,8 @@ static int vfail(struct comm *c, int code, const char *root, const char *fmt, va
 		c->broken = code;
 		comm__strlcpy(c->root_msg, root ? root : c->errbuf, sizeof(c->root_msg));
 		send_abort(c);
+		atomic_store_explicit(&c->live.state, COMM__HB_BROKEN, memory_order_relaxed);
+		comm__watch_report(c, code);
 	}
 	return code;
 }
@@ -122,8 +134,7 @@ int comm__fail(struct comm *c, int code, const char *fmt, ...)
 	return rc;
 }
 
-__attribute__((format(printf, 4, 5))) static int fail_root(struct comm *c, int code,
-							    const char *root, const char *fmt, ...)
+int comm__fail_root(struct comm *c, int code, const char *root, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -159,6 +170,8 @@ static const char *lost_why(struct comm__peer *p)
 static int recv_closed(struct comm *c, int r, struct step *s)
 {
 	struct comm__peer *p = &c->peers[r];
+	c->hint_kind = COMM_VERDICT_DEAD_RANK;
+	c->hint_rank = r;
 	if (s->type == COMM__F_FP)
 		return comm__fail(c, COMM_E_PEER,
 				  "connection to rank %d (host %s) lost before its fingerprint: %s", r,
@@ -188,12 +201,15 @@ static int pump_send(struct comm *c, int r, struct step *s)
 		}
 		if (k <= 0) {
 			p->sock_err = k ? (int)-k : EPIPE;
+			c->hint_kind = COMM_VERDICT_DEAD_RANK;
+			c->hint_rank = r;
 			return comm__fail(c, COMM_E_PEER,
 					  "connection to rank %d (host %s) lost: %s; sent %zu of %zu bytes",
 					  r, p->host, lost_why(p), st->sdone, x->slen);
 		}
 		size_t kk = (size_t)k;
 		s->moved = true;
+		c->op_sent += kk;
 		p->midframe = true;
 		if (st->hsent < COMM__HDR_LEN) {
 			size_t h = COMM__HDR_LEN - st->hsent;
@@ -243,7 +259,8 @@ static int control(struct comm *c, int r, struct step *s)
 	if (comm__status_decode(p->cbuf, (size_t)p->rh.len, &st, msg, sizeof(msg), why, sizeof(why)))
 		return comm__fail(c, COMM_E_PROTO, "bad abort frame from rank %d (host %s): %s", r,
 				  p->host, why);
-	return fail_root(c, st, msg, "aborted by rank %d: %s", r, msg);
+	c->hint_kind = -1; /* the rank that aborted reported the cause */
+	return comm__fail_root(c, st, msg, "aborted by rank %d: %s", r, msg);
 }
 
 static int pump_recv(struct comm *c, int r, struct step *s)
@@ -326,6 +343,7 @@ static int pump_recv(struct comm *c, int r, struct step *s)
 			}
 			s->moved = true;
 			st->rdone += (size_t)k;
+			c->op_recvd += (size_t)k;
 			if (st->rdone == x->rlen) {
 				p->hdr_ok = false;
 				p->rhdr_got = 0;
@@ -375,6 +393,8 @@ static int timed_out(struct comm *c, struct step *s)
 		if (x->peer == c->rank || !x->rlen || c->xs[i].rdone == x->rlen)
 			continue;
 		const char *h = c->peers[x->peer].host;
+		c->hint_kind = COMM_VERDICT_STUCK_RANK;
+		c->hint_rank = x->peer;
 		if (s->type == COMM__F_FP)
 			return comm__fail(c, COMM_E_TIMEOUT,
 					  "timed out after %.1f s waiting for rank %d (host %s) to join "
@@ -389,6 +409,8 @@ static int timed_out(struct comm *c, struct step *s)
 		const struct comm__xfer *x = &s->x[i];
 		if (x->peer == c->rank || !x->slen || c->xs[i].sdone == x->slen)
 			continue;
+		c->hint_kind = COMM_VERDICT_STUCK_RANK;
+		c->hint_rank = x->peer;
 		return comm__fail(c, COMM_E_TIMEOUT,
 				  "timed out after %.1f s waiting for rank %d (host %s) to take data; "
 				  "sent %zu of %zu bytes",
@@ -404,6 +426,27 @@ static void reset_cursors(struct comm *c, struct step *s)
 		if (r >= 0 && r < c->nranks)
 			c->peers[r].scur = c->peers[r].rcur = -1;
 	}
+}
+
+/* Before blocking: where this rank stands, for the heartbeat. */
+static void publish(struct comm *c, struct step *s)
+{
+	struct comm__live *l = &c->live;
+	uint64_t old = atomic_load_explicit(&l->sent, memory_order_relaxed) +
+		       atomic_load_explicit(&l->recvd, memory_order_relaxed);
+	if (c->op_sent + c->op_recvd != old) {
+		atomic_store_explicit(&l->sent, c->op_sent, memory_order_relaxed);
+		atomic_store_explicit(&l->recvd, c->op_recvd, memory_order_relaxed);
+		atomic_store_explicit(&l->last_move, comm__now_ms(), memory_order_relaxed);
+	}
+	int peer = -1;
+	for (size_t i = 0; i < s->n && peer < 0; i++) /* the first receive not complete */
+		if (s->x[i].peer != c->rank && s->x[i].rlen && c->xs[i].rdone < s->x[i].rlen)
+			peer = s->x[i].peer;
+	for (size_t i = 0; i < s->n && peer < 0; i++)
+		if (s->x[i].peer != c->rank && s->x[i].slen && c->xs[i].sdone < s->x[i].slen)
+			peer = s->x[i].peer;
+	atomic_store_explicit(&l->peer, peer, memory_order_relaxed);
 }
 
 static int run(struct comm *c, struct step *s)
@@ -430,10 +473,17 @@ static int run(struct comm *c, struct step *s)
 		int64_t left = c->deadline - comm__now_ms();
 		if (left <= 0)
 			return timed_out(c, s);
+		publish(c, s);
 		int k = epoll_wait(c->epfd, ev, 64, left > 1000000 ? 1000000 : (int)left);
 		if (k < 0 && errno != EINTR)
 			return comm__fail(c, COMM_E_SYS, "epoll_wait: %s", strerror(errno));
 		for (int i = 0; i < k; i++) {
+			if (ev[i].data.u32 == WAKE_ID) {
+				int rc = comm__watch_take(c);
+				if (rc)
+					return rc;
+				continue;
+			}
 			struct comm__peer *p = &c->peers[ev[i].data.u32];
 			if (ev[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
 				p->rd_ready = true;
@@ -450,6 +500,12 @@ int comm__exchange(struct comm *c, uint8_t type, int step, struct comm__xfer *x,
 	if (c->broken)
 		return c->broken;
 	c->cur_step = type == COMM__F_FP ? -1 : step;
+	atomic_store_explicit(&c->live.step, c->cur_step, memory_order_relaxed);
+	if (c->watch.on) { /* a verdict may have come in between operations */
+		int rc = comm__watch_take(c);
+		if (rc)
+			return rc;
+	}
 	if (n > c->xs_cap) { /* only if an algorithm posts more than 2n+8 transfers a step */
 		struct comm__xstate *nx = realloc(c->xs, n * sizeof(*nx));
 		if (!nx)

@@ -151,6 +151,13 @@ uint64_t comm__frame_max(uint8_t type)
 		return COMM__FP_LEN;
 	case COMM__F_DATA:
 		return UINT64_MAX;
+	case COMM__F_HB:
+		return COMM__HB_LEN;
+	case COMM__F_VERDICT:
+		return COMM__VERDICT_MAX;
+	case COMM__F_PING:
+	case COMM__F_BYE:
+		return 0;
 	default:
 		return 0;
 	}
@@ -158,8 +165,9 @@ uint64_t comm__frame_max(uint8_t type)
 
 const char *comm__frame_name(uint8_t type)
 {
-	static const char *const names[] = { "?",   "hello", "book", "refuse",
-					     "peer", "fingerprint", "data", "abort" };
+	static const char *const names[] = { "?",	 "hello", "book", "refuse",
+					     "peer",	 "fingerprint", "data", "abort",
+					     "heartbeat", "ping",	 "verdict", "bye" };
 	return type < COMM__F_TYPE_END ? names[type] : "?";
 }
 
@@ -419,4 +427,141 @@ int comm__fp_decode(const unsigned char *buf, size_t n, struct comm__fp *f, char
 		return rd_fail(&r, "nonzero padding");
 	}
 	return rd_done(&r);
+}
+
+void comm__hb_encode(const struct comm__hb *h, unsigned char out[COMM__HB_LEN])
+{
+	struct wr w = { out, COMM__HB_LEN, 0, 0 };
+	put_be(&w, h->state, 1);
+	put_be(&w, h->coll, 1);
+	put_be(&w, h->seq, 4);
+	put_be(&w, h->done_seq, 4);
+	put_be(&w, (uint32_t)h->step, 4);
+	put_be(&w, (uint32_t)h->peer, 4);
+	put_be(&w, h->sent, 8);
+	put_be(&w, h->recvd, 8);
+	put_be(&w, h->op_ms, 4);
+	put_be(&w, h->stall_ms, 4);
+	put_be(&w, (uint32_t)h->bad_peer, 4);
+	put_be(&w, h->bad_ack_ms, 4);
+	put_be(&w, h->bad_unacked, 4);
+	put_be(&w, h->bad_retrans, 1);
+	put_be(&w, 0, 1);
+}
+
+static int32_t get_rank(struct rd *r, const char *field)
+{
+	int32_t v = (int32_t)(uint32_t)get_be(r, 4, field);
+	if (!r->bad && (v < -1 || v >= COMM__MAX_RANKS)) {
+		r->off -= 4;
+		rd_fail(r, "%s %d out of range", field, v);
+	}
+	return v;
+}
+
+int comm__hb_decode(const unsigned char *buf, size_t n, struct comm__hb *h, char *err,
+		    size_t errlen)
+{
+	struct rd r = { buf, n, 0, "heartbeat", err, errlen, 0 };
+	memset(h, 0, sizeof(*h));
+	h->state = (uint8_t)get_be(&r, 1, "state");
+	if (!r.bad && h->state > COMM__HB_BROKEN) {
+		r.off--;
+		return rd_fail(&r, "state %u out of range", h->state);
+	}
+	h->coll = (uint8_t)get_be(&r, 1, "collective");
+	if (!r.bad && h->coll > COMM_COLL_COUNT) {
+		r.off--;
+		return rd_fail(&r, "collective %u out of range", h->coll);
+	}
+	h->seq = (uint32_t)get_be(&r, 4, "seq");
+	h->done_seq = (uint32_t)get_be(&r, 4, "done seq");
+	h->step = (int32_t)(uint32_t)get_be(&r, 4, "step");
+	if (!r.bad && h->step < -1) {
+		r.off -= 4;
+		return rd_fail(&r, "step %d out of range", h->step);
+	}
+	h->peer = get_rank(&r, "peer");
+	h->sent = get_be(&r, 8, "sent");
+	h->recvd = get_be(&r, 8, "received");
+	h->op_ms = (uint32_t)get_be(&r, 4, "op time");
+	h->stall_ms = (uint32_t)get_be(&r, 4, "stall time");
+	h->bad_peer = get_rank(&r, "unacknowledged peer");
+	h->bad_ack_ms = (uint32_t)get_be(&r, 4, "ack age");
+	h->bad_unacked = (uint32_t)get_be(&r, 4, "unacked");
+	h->bad_retrans = (uint8_t)get_be(&r, 1, "retransmits");
+	if (get_be(&r, 1, "padding") && !r.bad) {
+		r.off--;
+		return rd_fail(&r, "nonzero padding");
+	}
+	return rd_done(&r);
+}
+
+int comm__verdict_encode(const struct comm_verdict *v, unsigned char *out, size_t cap,
+			 size_t *len)
+{
+	struct wr w = { out, cap, 0, 0 };
+	char msg[COMM__MSG_MAX];
+	size_t k = 0;
+	for (; v->msg[k] && k < sizeof(msg) - 1; k++) /* truncated, never refused */
+		msg[k] = (v->msg[k] >= 0x20 && v->msg[k] <= 0x7e) ? v->msg[k] : '?';
+	msg[k] = '\0';
+	put_be(&w, (uint32_t)v->kind, 1);
+	put_be(&w, (uint32_t)v->rank, 4);
+	put_be(&w, (uint32_t)v->link_from, 4);
+	put_be(&w, (uint32_t)v->link_to, 4);
+	put_be(&w, (uint32_t)(v->coll < 0 ? 0xff : v->coll), 1);
+	put_be(&w, v->seq, 4);
+	put_be(&w, (uint32_t)v->step, 4);
+	put_be(&w, (uint32_t)v->waiter, 4);
+	put_be(&w, (uint32_t)v->peer, 4);
+	put_be(&w, v->bytes, 8);
+	put_be(&w, v->after_ms, 4);
+	put_str(&w, v->host, COMM__HOST_MAX);
+	put_str(&w, msg, sizeof(msg));
+	*len = w.off;
+	return w.bad ? -1 : 0;
+}
+
+int comm__verdict_decode(const unsigned char *buf, size_t n, struct comm_verdict *v, char *err,
+			 size_t errlen)
+{
+	struct rd r = { buf, n, 0, "verdict", err, errlen, 0 };
+	char msg[COMM__MSG_MAX];
+	memset(v, 0, sizeof(*v));
+	v->kind = (int)get_be(&r, 1, "kind");
+	if (!r.bad && (v->kind == COMM_VERDICT_NONE || v->kind >= COMM_VERDICT_KIND_COUNT)) {
+		r.off--;
+		return rd_fail(&r, "kind %d out of range", v->kind);
+	}
+	v->rank = get_rank(&r, "rank");
+	v->link_from = get_rank(&r, "link source");
+	v->link_to = get_rank(&r, "link target");
+	unsigned coll = (unsigned)get_be(&r, 1, "collective");
+	if (!r.bad && coll != 0xff && coll > COMM_COLL_COUNT) {
+		r.off--;
+		return rd_fail(&r, "collective %u out of range", coll);
+	}
+	v->coll = coll == 0xff ? -1 : (int)coll;
+	v->seq = (uint32_t)get_be(&r, 4, "seq");
+	v->step = (int32_t)(uint32_t)get_be(&r, 4, "step");
+	if (!r.bad && v->step < -1) {
+		r.off -= 4;
+		return rd_fail(&r, "step %d out of range", v->step);
+	}
+	v->waiter = get_rank(&r, "waiter");
+	v->peer = get_rank(&r, "peer");
+	v->bytes = get_be(&r, 8, "bytes");
+	v->after_ms = (uint32_t)get_be(&r, 4, "age");
+	get_str(&r, v->host, sizeof(v->host) < COMM__HOST_MAX ? sizeof(v->host) : COMM__HOST_MAX,
+		"host", 1);
+	get_str(&r, msg, sizeof(msg), "message", 0);
+	if (rd_done(&r))
+		return -1;
+	size_t k = strlen(msg);
+	if (k >= sizeof(v->msg))
+		k = sizeof(v->msg) - 1;
+	memcpy(v->msg, msg, k);
+	v->msg[k] = '\0';
+	return 0;
 }

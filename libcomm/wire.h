@@ -28,6 +28,11 @@ enum comm__ftype {
 	COMM__F_FP = 5,     /* fingerprint of a collective */
 	COMM__F_DATA = 6,   /* payload of one transfer */
 	COMM__F_ABORT = 7,  /* a fatal error on the sender, with its message */
+	/* the status channel: a rank's rendezvous connection, kept open after the book */
+	COMM__F_HB = 8,      /* rank -> monitor: heartbeat with where the rank stands */
+	COMM__F_PING = 9,    /* monitor -> rank: the monitor is alive (no payload) */
+	COMM__F_VERDICT = 10, /* rank -> monitor: its own failure; monitor -> rank: the job's */
+	COMM__F_BYE = 11,    /* either way: closing on purpose (no payload) */
 	COMM__F_TYPE_END
 };
 
@@ -68,6 +73,26 @@ struct comm__fp {
 	int32_t root; /* broadcast root, or the peer of send/recv; -1 otherwise */
 };
 
+/* A heartbeat: what the rank is doing, for the monitor's verdicts. */
+#define COMM__HB_LEN 56
+enum comm__hb_state { COMM__HB_IDLE, COMM__HB_BUSY, COMM__HB_BROKEN };
+struct comm__hb {
+	uint8_t state;      /* enum comm__hb_state */
+	uint8_t coll;       /* the operation in progress (BUSY), else the last one */
+	uint32_t seq;       /* its sequence number */
+	uint32_t done_seq;  /* the last collective completed */
+	int32_t step;       /* algorithm step, -1: fingerprint exchange */
+	int32_t peer;       /* the peer waited on, -1 when none */
+	uint64_t sent, recvd; /* bytes moved in the operation */
+	uint32_t op_ms;     /* time in the operation */
+	uint32_t stall_ms;  /* time since a byte last moved */
+	int32_t bad_peer;   /* a peer whose host does not acknowledge our data, -1 if none */
+	uint32_t bad_ack_ms; /* how long it has not */
+	uint32_t bad_unacked; /* segments unacknowledged */
+	uint8_t bad_retrans; /* retransmissions of the oldest */
+};
+#define COMM__VERDICT_MAX (64 + 2 + COMM__HOST_MAX + 2 + COMM__MSG_MAX)
+
 /* The largest payload a frame of this type may carry (DATA: unbounded here, checked against
  * the posted receive). */
 uint64_t comm__frame_max(uint8_t type);
@@ -96,6 +121,14 @@ int comm__status_decode(const unsigned char *buf, size_t n, int *status, char *m
 void comm__peer_encode(const struct comm__peer_hello *p, unsigned char out[COMM__PEER_LEN]);
 int comm__peer_decode(const unsigned char *buf, size_t n, struct comm__peer_hello *p, char *err,
 		      size_t errlen);
+void comm__hb_encode(const struct comm__hb *h, unsigned char out[COMM__HB_LEN]);
+int comm__hb_decode(const unsigned char *buf, size_t n, struct comm__hb *h, char *err,
+		    size_t errlen);
+struct comm_verdict;
+int comm__verdict_encode(const struct comm_verdict *v, unsigned char *out, size_t cap,
+			 size_t *len);
+int comm__verdict_decode(const unsigned char *buf, size_t n, struct comm_verdict *v, char *err,
+			 size_t errlen);
 void comm__fp_encode(const struct comm__fp *f, unsigned char out[COMM__FP_LEN]);
 int comm__fp_decode(const unsigned char *buf, size_t n, struct comm__fp *f, char *err,
 		    size_t errlen);

@@ -1,14 +1,14 @@
 #!/usr/bin/perl
 # Runs every test tier of `make check` as TAP (prove's parser), prints a line per test
 # program and its failures, and ends with "N passed, N failed, N skipped".
-# Usage: perl scripts/harness.pl [TIER...]   (tiers: unit fuzz cli cli-asan cluster)
+# Usage: perl scripts/harness.pl [TIER...]   (tiers: unit fuzz cli cli-asan cluster fault)
 use strict;
 use warnings;
 use TAP::Parser;
 use Time::HiRes qw(time);
 
 my $asan = 'build/asan';
-my @tiers = @ARGV ? @ARGV : qw(unit fuzz cli cli-asan cluster);
+my @tiers = @ARGV ? @ARGV : qw(unit fuzz cli cli-asan cluster fault);
 $ENV{CMOCKA_MESSAGE_OUTPUT} = 'TAP';
 $ENV{ASAN_OPTIONS} //= 'detect_leaks=1:abort_on_error=1';
 $ENV{UBSAN_OPTIONS} //= 'print_stacktrace=1:halt_on_error=1';
@@ -31,6 +31,9 @@ for my $tier (@tiers) {
 	} elsif ($tier eq 'cluster') {    # network namespaces; they skip where not permitted
 		push @jobs, [ $tier, $_, [ 'sh', $_ ], { HCCLCTL => './hcclctl' } ]
 		    for sort glob('tests/cluster/*.t');
+	} elsif ($tier eq 'fault') {    # faults injected into runs, loopback and namespaces
+		push @jobs, [ $tier, $_, [ 'sh', $_ ], { HCCLCTL => './hcclctl' } ]
+		    for sort glob('tests/fault/*.t');
 	} else {
 		die "harness: unknown tier '$tier'\n";
 	}

@@ -94,7 +94,9 @@ ok "[ $(rows) -eq 8 ] && printf '%s\n' \"$OUT\" | awk '/^ *[0-9]/ { if (\$9 != 0
 P=$(free_port)
 run hcclctl run allreduce --rank 0 --world-size 3 --master 127.0.0.1:$P --timeout 2 -e 8 -n 1 -w 0
 check_rc 2 "a rank that never comes: exit 2"
-check_err "hcclctl: run allreduce: rank 0 (host $(hostname)): bootstrap: rendezvous at 127.0.0.1:$P timed out after 2.0 s: 2 of 3 ranks never said hello: ranks 1-2" "the missing ranks are named"
+msg="rank 0 (host $(hostname)): bootstrap: rendezvous at 127.0.0.1:$P timed out after 2.0 s: 2 of 3 ranks never said hello: ranks 1-2"
+check_err "hcclctl: run allreduce: $msg
+hcclctl: verdict: stuck-rank: $msg" "the missing ranks are named, and the verdict says so"
 
 P=$(free_port)
 "$HCCLCTL" run allreduce --rank 1 --world-size 2 --master 127.0.0.1:$P -b 16 -e 16 -n 1 -w 0 --timeout 5 >/dev/null 2>"$TMP/m1.err" &

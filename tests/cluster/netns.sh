@@ -253,3 +253,40 @@ cluster_down() {
 	CL_N=0
 	return 0
 }
+
+# What is left of hcclctl in the nodes:
+#   cluster_procs          "I:PID" for every hcclctl process (any hcclctl* name) in node I
+#   cluster_none_left      0 when there is none (after up to 3 s for the kernel to reap)
+cluster_procs() {
+	for _i in $(seq 1 "$CL_N"); do
+		for _p in $(ip netns pids "$(cluster_ns "$_i")" 2>/dev/null); do
+			case "$(cat "/proc/$_p/comm" 2>/dev/null)" in hcclctl*) echo "$_i:$_p" ;; esac
+		done
+	done
+}
+cluster_none_left() {
+	_t=0
+	while [ -n "$(cluster_procs)" ] && [ $_t -lt 30 ]; do
+		sleep 0.1
+		_t=$((_t + 1))
+	done
+	[ -z "$(cluster_procs)" ]
+}
+
+# Faults between nodes, for tests/fault:
+#   cluster_drop I J PCT   node J drops PCT% (1..100) of what arrives from node I, as if the
+#                          wire lost it (nftables input hook; I = all: from every address);
+#                          one rule set per node J, replaced each call
+#   cluster_undrop J       removes node J's drop rules
+#   cluster_link I up|down sets node I's interface up or down
+cluster_drop() {
+	_from="ip saddr $CL_NET.$1 "
+	[ "$1" = all ] && _from=
+	_rule="${_from}drop"
+	[ "$3" -lt 100 ] && _rule="${_from}numgen random mod 100 < $3 drop"
+	cluster_undrop "$2"
+	printf 'table inet hcfault {\n chain in {\n  type filter hook input priority 0;\n  %s\n }\n}\n' \
+		"$_rule" | cluster_exec "$2" nft -f -
+}
+cluster_undrop() { cluster_exec "$1" nft delete table inet hcfault 2>/dev/null; return 0; }
+cluster_link() { ip -n "$(cluster_ns "$1")" link set eth0 "$2"; }

@@ -77,23 +77,8 @@ rx() {
 }
 rxk() { rx "$@" --ssh-known-hosts "$CL_KNOWN_HOSTS"; }
 
-# "I:PID" for every hcclctl process in a node's namespace.
-node_procs() {
-	for _i in $(seq 1 "$CL_N"); do
-		for _p in $(ip netns pids "$(cluster_ns "$_i")" 2>/dev/null); do
-			[ "$(cat "/proc/$_p/comm" 2>/dev/null)" = hcclctl ] && echo "$_i:$_p"
-		done
-	done
-}
-# Nothing of ours left on any node (a second's grace for the kernel to reap).
-none_left() {
-	_t=0
-	while [ -n "$(node_procs)" ] && [ $_t -lt 10 ]; do
-		sleep 0.1
-		_t=$((_t + 1))
-	done
-	[ -z "$(node_procs)" ]
-}
+node_procs() { cluster_procs; }
+none_left() { cluster_none_left; }
 rows_ok() { # every result row has #wrong 0, and there are $1 of them
 	printf '%s\n' "$OUT" | awk -v want="$1" '/^ +[0-9]/ {n++; if ($NF != "0") bad++} END {exit !(n == want && !bad)}'
 }

@@ -1,5 +1,6 @@
 /* Fuzz target for libcomm's wire decoders: the frame header, hello, address book, status
- * (refuse/abort), peer hello and fingerprint payloads, and the root-info token. The first
+ * (refuse/abort), peer hello, fingerprint, heartbeat and verdict payloads, and the root-info
+ * token. The first
  * byte picks the decoder; 0xff runs a stream of frames (header, then the payload its type
  * says, as the engine would). Decoders must stay in bounds and reject with a located message;
  * what they accept must encode back to the same bytes. */
@@ -79,6 +80,32 @@ static void payload(uint8_t type, const uint8_t *p, size_t n)
 			must(n == COMM__FP_LEN && memcmp(b, p, n) == 0);
 		} else {
 			must(strncmp(err, "fingerprint: offset ", 20) == 0);
+		}
+		break;
+	}
+	case COMM__F_HB: {
+		struct comm__hb h;
+		unsigned char b[COMM__HB_LEN];
+		if (comm__hb_decode(p, n, &h, err, sizeof(err)) == 0) {
+			comm__hb_encode(&h, b);
+			must(n == COMM__HB_LEN && memcmp(b, p, n) == 0);
+		} else {
+			must(strncmp(err, "heartbeat: offset ", 18) == 0);
+		}
+		break;
+	}
+	case COMM__F_VERDICT: {
+		struct comm_verdict v;
+		unsigned char b[COMM__VERDICT_MAX];
+		if (comm__verdict_decode(p, n, &v, err, sizeof(err)) == 0) {
+			must(v.kind > COMM_VERDICT_NONE && v.kind < COMM_VERDICT_KIND_COUNT);
+			must(strlen(v.msg) < sizeof(v.msg) && strlen(v.host) < sizeof(v.host));
+			must(comm__verdict_encode(&v, b, sizeof(b), &len) == 0);
+			/* messages longer than the struct's are truncated on the way in */
+			if (strlen(v.msg) < sizeof(v.msg) - 1)
+				must(len == n && memcmp(b, p, n) == 0);
+		} else {
+			must(strncmp(err, "verdict: offset ", 16) == 0);
 		}
 		break;
 	}

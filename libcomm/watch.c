@@ -1,0 +1,398 @@
+/* The rank's side of the status channel: its rendezvous connection, kept open after the
+ * address book. A thread heartbeats where the rank stands (collective, step, the peer it
+ * waits on, bytes moved, and whether that peer's host still acknowledges our data), reports
+ * this rank's own failure, and receives the monitor's verdict, which wakes the progress
+ * engine through a pipe in its epoll set so the operation in progress fails with it.
+ *
+ * The thread never touches the data sockets beyond getsockopt(TCP_INFO); the operation's
+ * thread never blocks on the status channel (its writes have a short deadline). */
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdatomic.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "libcomm/internal.h"
+
+#define SEND_MS 200 /* a status frame that cannot leave in this long is dropped */
+#define ACK_STALE_MS 1000 /* unacknowledged data this old: the peer's host is not answering */
+
+const char *comm_verdict_kind_name(int kind)
+{
+	static const char *const names[] = { "none",	 "dead-rank", "stuck-rank", "link-down",
+					     "slow-link", "mismatch",  "config",	"error" };
+	return kind >= 0 && kind < COMM_VERDICT_KIND_COUNT ? names[kind] : "?";
+}
+
+int comm__heartbeat_ms(int *interval_ms, int *silence_ms)
+{
+	double s = 5.0;
+	const char *e = getenv("HCCLCTL_HEARTBEAT_TIMEOUT");
+	if (e && *e) {
+		char *end;
+		errno = 0;
+		double v = strtod(e, &end);
+		if (errno || *end || !(v >= 0.5) || v > 86400)
+			return -1;
+		s = v;
+	}
+	/* Silent for 60 % of the budget is the verdict; the rest covers the beat interval, the
+	 * monitor's tick and the ranks' reaction. */
+	int ms = (int)(s * 1000.0);
+	*silence_ms = ms * 6 / 10;
+	*interval_ms = ms / 10 < 50 ? 50 : ms / 10 > 1000 ? 1000 : ms / 10;
+	return 0;
+}
+
+static int send_frame(struct comm *c, uint8_t type, const void *p, size_t len)
+{
+	struct comm__watch *w = &c->watch;
+	int rc = -EPIPE;
+	pthread_mutex_lock(&w->mu);
+	if (w->fd >= 0)
+		rc = comm__io_send_frame(w->fd, type, (uint32_t)c->rank, p, len,
+					 comm__now_ms() + SEND_MS, -1);
+	pthread_mutex_unlock(&w->mu);
+	return rc;
+}
+
+/* The peer whose host has not acknowledged our data for the longest, if any is stale. */
+static void link_health(struct comm *c, struct comm__hb *h)
+{
+	h->bad_peer = -1;
+	for (int r = 0; r < c->nranks; r++) {
+		int fd = c->peers[r].fd;
+		struct tcp_info ti;
+		socklen_t sl = sizeof(ti);
+		if (fd < 0 || getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &sl))
+			continue;
+		/* Data in flight and no ACK for a second: retransmissions go unanswered. A window
+		 * probe to a reader that is merely frozen is answered and is not in flight, so
+		 * it does not count. */
+		if (!ti.tcpi_unacked || ti.tcpi_last_ack_recv < ACK_STALE_MS)
+			continue;
+		if (h->bad_peer < 0 || ti.tcpi_last_ack_recv > h->bad_ack_ms) {
+			h->bad_peer = r;
+			h->bad_ack_ms = ti.tcpi_last_ack_recv;
+			h->bad_unacked = ti.tcpi_unacked;
+			h->bad_retrans = ti.tcpi_backoff;
+		}
+	}
+}
+
+static void beat(struct comm *c)
+{
+	struct comm__live *l = &c->live;
+	struct comm__hb h = { 0 };
+	int64_t now = comm__now_ms();
+	h.state = (uint8_t)atomic_load_explicit(&l->state, memory_order_relaxed);
+	int coll = atomic_load_explicit(&l->coll, memory_order_relaxed);
+	h.coll = (uint8_t)(coll < 0 ? 0 : coll);
+	h.seq = atomic_load_explicit(&l->seq, memory_order_relaxed);
+	h.done_seq = atomic_load_explicit(&l->done_seq, memory_order_relaxed);
+	h.step = atomic_load_explicit(&l->step, memory_order_relaxed);
+	h.peer = atomic_load_explicit(&l->peer, memory_order_relaxed);
+	h.sent = atomic_load_explicit(&l->sent, memory_order_relaxed);
+	h.recvd = atomic_load_explicit(&l->recvd, memory_order_relaxed);
+	int64_t st = atomic_load_explicit(&l->op_start, memory_order_relaxed);
+	int64_t mv = atomic_load_explicit(&l->last_move, memory_order_relaxed);
+	if (h.state == COMM__HB_BUSY) {
+		h.op_ms = (uint32_t)(now - st);
+		h.stall_ms = (uint32_t)(now - (mv > st ? mv : st));
+	}
+	h.bad_peer = -1;
+	if (h.state == COMM__HB_BUSY && h.stall_ms >= ACK_STALE_MS)
+		link_health(c, &h);
+	if (h.step < -1)
+		h.step = -1;
+	unsigned char b[COMM__HB_LEN];
+	comm__hb_encode(&h, b);
+	(void)send_frame(c, COMM__F_HB, b, sizeof(b));
+}
+
+static void wake(struct comm__watch *w)
+{
+	char b = 1;
+	while (write(w->wake[1], &b, 1) < 0 && errno == EINTR)
+		;
+}
+
+/* This rank cannot hear the monitor while it waits: its own link is the likely cause. */
+static void lost_monitor(struct comm *c, int64_t silent_ms)
+{
+	struct comm__watch *w = &c->watch;
+	struct comm_verdict v = { .kind = COMM_VERDICT_LINK_DOWN, .rank = c->rank,
+				  .link_from = -1, .link_to = -1 };
+	comm__strlcpy(v.host, c->host, sizeof(v.host));
+	v.coll = atomic_load_explicit(&c->live.coll, memory_order_relaxed);
+	v.seq = atomic_load_explicit(&c->live.seq, memory_order_relaxed);
+	v.step = atomic_load_explicit(&c->live.step, memory_order_relaxed);
+	v.waiter = c->rank;
+	v.peer = atomic_load_explicit(&c->live.peer, memory_order_relaxed);
+	v.bytes = atomic_load_explicit(&c->live.sent, memory_order_relaxed) +
+		  atomic_load_explicit(&c->live.recvd, memory_order_relaxed);
+	v.after_ms = (uint32_t)silent_ms;
+	char what[COMM_ERRLEN];
+	snprintf(what, sizeof(what),
+		 "rank %d (host %.64s) lost the rendezvous (no word from it for %.1f s) while stalled: "
+		 "this host's network link is down or the launcher is gone",
+		 c->rank, c->host, (double)silent_ms / 1000.0);
+	comm__verdict_compose(&v, what);
+	pthread_mutex_lock(&w->mu);
+	if (!w->have) {
+		w->v = v;
+		w->have = true;
+	}
+	pthread_mutex_unlock(&w->mu);
+	wake(w);
+}
+
+static void *run(void *arg)
+{
+	struct comm *c = arg;
+	struct comm__watch *w = &c->watch;
+	int64_t next = 0, last_heard = comm__now_ms();
+	bool gone = false, lost = false;
+	for (;;) {
+		pthread_mutex_lock(&w->mu);
+		bool stop = w->stop;
+		pthread_mutex_unlock(&w->mu);
+		if (stop)
+			break;
+		int64_t now = comm__now_ms();
+		if (!gone && now >= next) {
+			beat(c);
+			next = now + w->interval_ms;
+		}
+		if (!gone && !lost && now - last_heard > w->silence_ms) {
+			int64_t mv = atomic_load_explicit(&c->live.last_move, memory_order_relaxed);
+			if (atomic_load_explicit(&c->live.state, memory_order_relaxed) ==
+				    COMM__HB_BUSY &&
+			    now - mv > w->silence_ms) {
+				lost = true;
+				lost_monitor(c, now - last_heard);
+			}
+		}
+		struct pollfd pf = { gone ? -1 : w->fd, POLLIN, 0 };
+		int wait = (int)(next - now);
+		if (wait > 100 || gone)
+			wait = 100; /* the stop flag is polled */
+		if (wait < 0)
+			wait = 0;
+		if (poll(&pf, 1, wait) <= 0 || !(pf.revents & (POLLIN | POLLHUP | POLLERR)))
+			continue;
+		struct comm__hdr h;
+		unsigned char buf[COMM__VERDICT_MAX];
+		char why[COMM_ERRLEN];
+		int rc = comm__io_recv_frame(w->fd, &h, buf, sizeof(buf), comm__now_ms() + 1000, -1,
+					     why, sizeof(why));
+		if (rc) { /* the rendezvous went away: nobody to heartbeat to */
+			gone = true;
+			pthread_mutex_lock(&w->mu);
+			w->gone = true;
+			pthread_mutex_unlock(&w->mu);
+			continue;
+		}
+		last_heard = comm__now_ms();
+		if (h.type == COMM__F_BYE) {
+			gone = true;
+			pthread_mutex_lock(&w->mu);
+			w->gone = true;
+			pthread_mutex_unlock(&w->mu);
+		} else if (h.type == COMM__F_VERDICT) {
+			struct comm_verdict v;
+			if (comm__verdict_decode(buf, (size_t)h.len, &v, why, sizeof(why)))
+				continue;
+			pthread_mutex_lock(&w->mu);
+			w->v = v;
+			w->have = true;
+			pthread_mutex_unlock(&w->mu);
+			wake(w);
+		}
+	}
+	return NULL;
+}
+
+int comm__watch_start(struct comm *c, int fd)
+{
+	struct comm__watch *w = &c->watch;
+	if (comm__heartbeat_ms(&w->interval_ms, &w->silence_ms)) {
+		close(fd);
+		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_INVAL,
+				  "rank %d: HCCLCTL_HEARTBEAT_TIMEOUT='%s' is not a number of seconds "
+				  "from 0.5",
+				  c->rank, getenv("HCCLCTL_HEARTBEAT_TIMEOUT"));
+	}
+	if (pipe2(w->wake, O_CLOEXEC | O_NONBLOCK)) {
+		close(fd);
+		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_SYS, "rank %d: pipe: %s",
+				  c->rank, strerror(errno));
+	}
+	w->fd = fd;
+	int e = pthread_create(&w->th, NULL, run, c);
+	if (e) {
+		close(fd);
+		w->fd = -1;
+		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_SYS,
+				  "rank %d: cannot start the heartbeat thread: %s", c->rank,
+				  strerror(e));
+	}
+	w->on = true;
+	return 0;
+}
+
+void comm__watch_stop(struct comm *c)
+{
+	struct comm__watch *w = &c->watch;
+	if (w->on) {
+		pthread_mutex_lock(&w->mu);
+		w->stop = true;
+		pthread_mutex_unlock(&w->mu);
+		pthread_join(w->th, NULL);
+		w->on = false;
+	}
+	if (w->fd >= 0) {
+		/* a goodbye tells the monitor this end is on purpose, not a death */
+		(void)send_frame(c, COMM__F_BYE, NULL, 0);
+		close(w->fd);
+		w->fd = -1;
+	}
+	for (int i = 0; i < 2; i++)
+		if (w->wake[i] >= 0)
+			close(w->wake[i]);
+	w->wake[0] = w->wake[1] = -1;
+}
+
+void comm__verdict_compose(struct comm_verdict *v, const char *what)
+{
+	char where[COMM_ERRLEN] = "";
+	if (v->coll >= 0) {
+		int k = snprintf(where, sizeof(where), "; in %s #%u", comm__op_display(v->coll),
+				 v->seq);
+		if (k > 0 && (size_t)k < sizeof(where) && v->step >= 0)
+			k += snprintf(where + k, sizeof(where) - (size_t)k, " step %d", v->step);
+		else if (k > 0 && (size_t)k < sizeof(where))
+			k += snprintf(where + k, sizeof(where) - (size_t)k, " (fingerprint exchange)");
+		if (k > 0 && (size_t)k < sizeof(where) && v->waiter >= 0 && v->peer >= 0)
+			snprintf(where + k, sizeof(where) - (size_t)k,
+				 ", rank %d waited on rank %d with %llu bytes moved", v->waiter,
+				 v->peer, (unsigned long long)v->bytes);
+		else if (k > 0 && (size_t)k < sizeof(where) && v->waiter >= 0)
+			snprintf(where + k, sizeof(where) - (size_t)k,
+				 ", rank %d had moved %llu bytes", v->waiter,
+				 (unsigned long long)v->bytes);
+	}
+	snprintf(v->msg, sizeof(v->msg), "%s%s", what, where);
+}
+
+static int kind_of(int code)
+{
+	switch (code) {
+	case COMM_E_PEER:
+		return COMM_VERDICT_DEAD_RANK;
+	case COMM_E_TIMEOUT:
+		return COMM_VERDICT_STUCK_RANK;
+	case COMM_E_MISMATCH:
+		return COMM_VERDICT_MISMATCH;
+	case COMM_E_AUTH:
+	case COMM_E_BOOTSTRAP:
+		return COMM_VERDICT_CONFIG;
+	default:
+		return COMM_VERDICT_ERROR;
+	}
+}
+
+void comm__watch_report(struct comm *c, int code)
+{
+	struct comm__watch *w = &c->watch;
+	if (c->hint_kind < 0) /* aborted by a peer: that peer reported the cause */
+		return;
+	struct comm_verdict v = { .kind = c->hint_kind ? c->hint_kind : kind_of(code),
+				  .rank = c->hint_rank, .link_from = -1, .link_to = -1 };
+	if (v.rank >= 0 && v.rank < c->nranks)
+		comm__strlcpy(v.host, v.rank == c->rank ? c->host : c->peers[v.rank].host,
+			      sizeof(v.host));
+	else
+		v.rank = -1;
+	v.coll = c->cur_coll;
+	v.seq = c->cur_seq;
+	v.step = c->cur_step;
+	v.waiter = c->rank;
+	v.peer = atomic_load_explicit(&c->live.peer, memory_order_relaxed);
+	v.bytes = c->op_sent + c->op_recvd;
+	comm__strlcpy(v.msg, c->root_msg, sizeof(v.msg));
+	pthread_mutex_lock(&w->mu);
+	w->own = v;
+	w->have_own = true;
+	pthread_mutex_unlock(&w->mu);
+	unsigned char b[COMM__VERDICT_MAX];
+	size_t len = 0;
+	if (comm__verdict_encode(&v, b, sizeof(b), &len) == 0)
+		(void)send_frame(c, COMM__F_VERDICT, b, len);
+}
+
+static int code_of(int kind)
+{
+	switch (kind) {
+	case COMM_VERDICT_STUCK_RANK:
+		return COMM_E_TIMEOUT;
+	case COMM_VERDICT_MISMATCH:
+		return COMM_E_MISMATCH;
+	case COMM_VERDICT_CONFIG:
+		return COMM_E_BOOTSTRAP;
+	default:
+		return COMM_E_PEER;
+	}
+}
+
+int comm__watch_take(struct comm *c)
+{
+	struct comm__watch *w = &c->watch;
+	struct comm_verdict v;
+	pthread_mutex_lock(&w->mu);
+	bool have = w->have;
+	v = w->v;
+	pthread_mutex_unlock(&w->mu);
+	if (!have)
+		return 0;
+	c->hint_kind = -1; /* the monitor knows already */
+	int rc = comm__fail_root(c, code_of(v.kind), v.msg, "%s", v.msg);
+	c->hint_kind = 0;
+	return rc;
+}
+
+int comm_verdict(struct comm *c, struct comm_verdict *v, int wait_ms)
+{
+	if (!c || !v || !c->broken)
+		return 0;
+	struct comm__watch *w = &c->watch;
+	int64_t end = comm__now_ms() + (wait_ms > 0 ? wait_ms : 0);
+	for (;;) {
+		pthread_mutex_lock(&w->mu);
+		bool have = w->have, gone = w->gone;
+		if (have)
+			*v = w->v;
+		pthread_mutex_unlock(&w->mu);
+		if (have)
+			return 1;
+		/* no monitor to wait for: the rendezvous is gone or never watched */
+		if (!w->on || w->fd < 0 || gone || comm__now_ms() >= end)
+			break;
+		usleep(10000);
+	}
+	pthread_mutex_lock(&w->mu);
+	bool own = w->have_own;
+	if (own)
+		*v = w->own;
+	pthread_mutex_unlock(&w->mu);
+	if (own)
+		return 1;
+	*v = (struct comm_verdict){ .kind = kind_of(c->broken), .rank = -1, .link_from = -1,
+				    .link_to = -1, .coll = -1, .step = -1, .waiter = -1,
+				    .peer = -1 };
+	comm__strlcpy(v->msg, c->root_msg, sizeof(v->msg));
+	return 1;
+}

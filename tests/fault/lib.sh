@@ -1,0 +1,56 @@
+# Helpers for the fault-injection tests (sourced after tests/cli/lib.sh).
+#   bg_run NAME CMD...        runs CMD in the background, stdout/stderr in $TMP/NAME.out/.err;
+#                             $BG is its pid
+#   child_rank L R            the pid of rank R among the forked ranks of launcher L
+#                             (they are named hcclctl-rR)
+#   wait_for FILE TEXT MS     waits until FILE has a line containing TEXT; prints the ms it took
+#                             (or MS+1 when it never came)
+#   wait_gone PID MS          waits until PID has exited; 0 if it did
+#   now_ms                    a monotonic-enough clock in ms
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+bg_run() {
+	_name=$1
+	shift
+	"$@" >"$TMP/$_name.out" 2>"$TMP/$_name.err" &
+	BG=$!
+}
+
+child_rank() {
+	for _p in $(pgrep -P "$1"); do
+		[ "$(cat "/proc/$_p/comm" 2>/dev/null)" = "hcclctl-r$2" ] && echo "$_p" && return 0
+	done
+	return 1
+}
+
+wait_for() {
+	_t0=$(now_ms)
+	while ! grep -qF -- "$2" "$1" 2>/dev/null; do
+		if [ $(($(now_ms) - _t0)) -gt "$3" ]; then
+			echo $(($3 + 1))
+			return 1
+		fi
+		sleep 0.02
+	done
+	echo $(($(now_ms) - _t0))
+}
+
+wait_gone() {
+	_t0=$(now_ms)
+	while kill -0 "$1" 2>/dev/null; do
+		[ $(($(now_ms) - _t0)) -gt "$2" ] && return 1
+		sleep 0.02
+	done
+	return 0
+}
+
+# The JSON verdict of a --json run's stdout, as "kind rank link_from link_to collective".
+json_verdict() {
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+v = d["verdict"]
+l = v["link"] or {"from": "-", "to": "-"}
+print(v["kind"], v["rank"] if v["rank"] is not None else "-", l["from"], l["to"],
+      v["collective"] or "-")' "$1"
+}

@@ -1,0 +1,184 @@
+# Faults on one machine (loopback): a rank killed or frozen mid-collective, mismatched
+# collectives, a rank that never starts, rank tables that differ, a wrong secret. Each must end
+# in one verdict naming the culprit, within the heartbeat budget (5 s), with exit 2 and no
+# process left. Times to the verdict are printed as comments for the notes.
+. "$(dirname "$0")/../cli/lib.sh"
+. "$(dirname "$0")/lib.sh"
+
+err_has() { grep -qF -- "$2" "$TMP/$1.err"; }
+BUDGET=5000 # ms from the fault to the verdict line
+
+# A long allreduce on 4 local ranks, always inside a collective (no result checks).
+long_run() {
+	_nm=$1
+	shift
+	bg_run "$_nm" "$HCCLCTL" run allreduce --local 4 -b 16M -e 16M -n 1000000 -w 0 -c 0 \
+		--timeout 60 "$@"
+}
+
+# ---- a rank killed (SIGKILL) mid-collective ----
+long_run kill
+L=$BG
+wait_for "$TMP/kill.out" "# hcclctl run allreduce" 10000 >/dev/null
+sleep 0.5
+victim=$(child_rank "$L" 2)
+ok_victim=$?
+others=$(for r in 0 1 3; do child_rank "$L" $r; done)
+kill -KILL "$victim"
+ms=$(wait_for "$TMP/kill.err" "hcclctl: verdict: dead-rank: rank 2 (host " 8000)
+[ "$ok_victim" -eq 0 ] && [ "$ms" -le $BUDGET ]
+_report $? "SIGKILL of rank 2: verdict dead-rank naming rank 2 within ${BUDGET} ms" \
+	"after $ms ms" "$(cat "$TMP/kill.err")"
+echo "# dead-rank (SIGKILL), local: verdict after $ms ms"
+wait_gone "$L" 10000
+wait "$L"
+RC=$?
+ERR=$(cat "$TMP/kill.err")
+check_rc 2 "  exit 2"
+err_has kill "died: its process ended without closing the communicator"
+_report $? "  the cause, not the peers' closed sockets" "$(cat "$TMP/kill.err")"
+err_has kill "in allreduce #" && err_has kill "waited on rank 2 with"
+_report $? "  the collective, its sequence number and who waited on it" "$(cat "$TMP/kill.err")"
+[ "$(grep -c '^hcclctl: verdict:' "$TMP/kill.err")" -eq 1 ]
+_report $? "  one verdict line from the launcher" "$(cat "$TMP/kill.err")"
+n=0
+for r in 0 1 3; do grep -qF "hcclctl: run allreduce: rank $r (host " "$TMP/kill.err" &&
+	grep "hcclctl: run allreduce: rank $r (host " "$TMP/kill.err" | grep -qF "rank 2 (host " && n=$((n + 1)); done
+[ $n -eq 3 ]
+_report $? "  every surviving rank reports the same culprit" "$(cat "$TMP/kill.err")"
+left=0
+for p in $others; do kill -0 "$p" 2>/dev/null && left=1; done
+[ $left -eq 0 ]
+_report $? "  no rank process left"
+
+# ---- a rank frozen (SIGSTOP) mid-collective, with --json ----
+long_run stop --json
+L=$BG
+sleep 1.5
+victim=$(child_rank "$L" 1)
+others=$(for r in 0 2 3; do child_rank "$L" $r; done)
+kill -STOP "$victim"
+ms=$(wait_for "$TMP/stop.err" "hcclctl: verdict: stuck-rank: rank 1 (host " 8000)
+[ "$ms" -le $BUDGET ]
+_report $? "SIGSTOP of rank 1: verdict stuck-rank naming rank 1 within ${BUDGET} ms" \
+	"after $ms ms" "$(cat "$TMP/stop.err")"
+echo "# stuck-rank (SIGSTOP), local: verdict after $ms ms"
+err_has stop "while its host still answers TCP (the process is stopped, frozen or starved)"
+_report $? "  frozen, not cut off: its host still acknowledges TCP" "$(cat "$TMP/stop.err")"
+wait_gone "$L" 10000
+_report $? "  the launcher ends (it kills the frozen rank)"
+wait "$L"
+RC=$?
+ERR=$(cat "$TMP/stop.err")
+check_rc 2 "  exit 2"
+[ "$(json_verdict "$TMP/stop.out")" = "stuck-rank 1 - - allreduce" ]
+_report $? "  JSON verdict: kind stuck-rank, rank 1, allreduce" "$(cat "$TMP/stop.out")"
+left=0
+for p in $victim $others; do kill -0 "$p" 2>/dev/null && left=1; done
+[ $left -eq 0 ]
+_report $? "  no rank process left, the frozen one included"
+
+# ---- ranks started one by one (--rank/--master), with something differing ----
+port() { echo $((20000 + ($$ * 7 + $1) % 20000)); }
+# ranks ARGS0 -- ARGS1 -- ARGS2: three ranks, rank 0 hosting the rendezvous
+ranks() {
+	_p=$1
+	shift
+	_r=0
+	_a=
+	for _x in "$@" --; do
+		if [ "$_x" = -- ]; then
+			# shellcheck disable=SC2086
+			"$HCCLCTL" run $_a --rank $_r --world-size 3 --master 127.0.0.1:$_p \
+				--timeout 4 >"$TMP/r$_r.out" 2>"$TMP/r$_r.err" &
+			eval "P$_r=\$!"
+			_r=$((_r + 1))
+			_a=
+		else
+			_a="$_a $_x"
+		fi
+	done
+}
+wait_ranks() {
+	RCS=
+	for _r in 0 1 2; do
+		eval "wait \$P$_r"
+		RCS="$RCS$? "
+	done
+}
+
+t0=$(now_ms)
+ranks "$(port 1)" allreduce -b 1K -e 1K -- allreduce -b 1K -e 1K -- allreduce -b 2K -e 2K
+wait_ranks
+ms=$(($(now_ms) - t0))
+[ "$RCS" = "2 2 2 " ]
+_report $? "count mismatch: every rank exits 2" "$RCS" "$(cat "$TMP"/r*.err)"
+echo "# mismatch (count): all ranks ended after $ms ms"
+for r in 0 1 2; do grep -q "^hcclctl: verdict: mismatch: .*count" "$TMP/r$r.err" || echo "rank $r"; done >"$TMP/miss"
+[ ! -s "$TMP/miss" ]
+_report $? "  each rank prints the mismatch verdict naming the count" "$(cat "$TMP"/r*.err)"
+grep -qF "256" "$TMP/r0.err" && grep -qF "512" "$TMP/r0.err"
+_report $? "  with both values" "$(cat "$TMP/r0.err")"
+
+ranks "$(port 2)" allreduce -d fp32 -b 1K -e 1K -- allreduce -d fp16 -b 512 -e 512 -- allreduce -d fp32 -b 1K -e 1K
+wait_ranks
+[ "$RCS" = "2 2 2 " ] && grep -q "^hcclctl: verdict: mismatch: .*dtype fp32.*dtype fp16\|^hcclctl: verdict: mismatch: .*dtype fp16.*dtype fp32" "$TMP/r0.err"
+_report $? "dtype mismatch: exit 2, verdict names fp16 against fp32" "$RCS" "$(cat "$TMP"/r*.err)"
+
+ranks "$(port 3)" allreduce -o sum -b 1K -e 1K -- allreduce -o max -b 1K -e 1K -- allreduce -o sum -b 1K -e 1K
+wait_ranks
+[ "$RCS" = "2 2 2 " ] && grep -q "^hcclctl: verdict: mismatch: .*op" "$TMP/r1.err"
+_report $? "op mismatch: exit 2, verdict names the op" "$RCS" "$(cat "$TMP"/r*.err)"
+
+ranks "$(port 4)" allreduce -b 1K -e 1K -- allgather -b 1K -e 1K -- allreduce -b 1K -e 1K
+wait_ranks
+[ "$RCS" = "2 2 2 " ] && grep -q "^hcclctl: verdict: mismatch: .*allgather" "$TMP/r0.err"
+_report $? "collective mismatch (allgather among allreduce): exit 2, named" "$RCS" "$(cat "$TMP"/r*.err)"
+
+# ---- rank tables that differ between nodes: refused at the rendezvous ----
+cp "$FIXTURES/hccl_doc_v1.0_atlas910_2srv_2dev.json" "$TMP/a.json"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["server_list"][0]["device"][0]["device_ip"] = "192.168.99.99"
+json.dump(d, open(sys.argv[2], "w"), indent=1)' "$TMP/a.json" "$TMP/b.json" 2>/dev/null
+ranks "$(port 5)" barrier --ranktable "$TMP/a.json" -- barrier --ranktable "$TMP/a.json" -- barrier --ranktable "$TMP/b.json"
+wait_ranks
+[ "$RCS" = "2 2 2 " ] && grep -q "^hcclctl: verdict: config: .*rank-table digest mismatch: rank 2 (host " "$TMP/r0.err"
+_report $? "rank tables that differ: config verdict naming rank 2's copy" "$RCS" "$(cat "$TMP"/r*.err)"
+
+# ---- a rank that never starts ----
+t0=$(now_ms)
+"$HCCLCTL" run barrier --rank 0 --world-size 3 --master 127.0.0.1:"$(port 6)" --timeout 3 \
+	>"$TMP/ns0.out" 2>"$TMP/ns0.err" &
+P0=$!
+"$HCCLCTL" run barrier --rank 1 --world-size 3 --master 127.0.0.1:"$(port 6)" --timeout 3 \
+	>"$TMP/ns1.out" 2>"$TMP/ns1.err"
+RC=$?
+ERR=$(cat "$TMP/ns1.err")
+wait "$P0"
+ms=$(($(now_ms) - t0))
+check_rc 2 "a rank that never starts: exit 2 at the rendezvous deadline"
+grep -q "^hcclctl: verdict: stuck-rank: .*1 of 3 ranks never said hello: rank 2" "$TMP/ns1.err"
+_report $? "  rank 2 named as never having said hello" "$(cat "$TMP/ns1.err")"
+echo "# a rank that never starts: named after $ms ms (--timeout 3)"
+
+# ---- a wrong secret: refused and logged, never mixed into the job ----
+p=$(port 7)
+HCCLCTL_SECRET=00112233445566778899aabbccddeeff "$HCCLCTL" run barrier --rank 0 --world-size 2 \
+	--master 127.0.0.1:"$p" --timeout 3 >"$TMP/s0.out" 2>"$TMP/s0.err" &
+P0=$!
+sleep 0.3
+HCCLCTL_SECRET=ffeeddccbbaa99887766554433221100 "$HCCLCTL" run barrier --rank 1 --world-size 2 \
+	--master 127.0.0.1:"$p" --timeout 3 >"$TMP/s1.out" 2>"$TMP/s1.err"
+RC=$?
+ERR=$(cat "$TMP/s1.err")
+wait "$P0"
+RC0=$?
+check_rc 2 "a rank with a wrong secret is refused: exit 2"
+grep -q "^hcclctl: verdict: config: .*secret" "$TMP/s1.err"
+_report $? "  its verdict: config, the secret" "$(cat "$TMP/s1.err")"
+[ "$RC0" -eq 2 ] && grep -q "refused 1 connection" "$TMP/s0.err"
+_report $? "  rank 0 times out and says it refused a connection" "$RC0" "$(cat "$TMP/s0.err")"
+
+done_testing
