@@ -30,6 +30,8 @@ static long o_factor = 2, o_iters = 20, o_warmup = 5, o_check = 1, o_root = 0, o
 static int o_ssh, o_ssh_insecure;
 /* What a rank says in its hello besides its rank: its host name and the table's digest. */
 static const char *rank_host, *rank_digest;
+/* --local: where a forked rank leaves its flight recorder's path for the launcher. */
+static char *flight_slot;
 
 static const struct opt run_opts[] = {
 	OPT_STR("minbytes", 'b', &o_min, "MIN", "smallest size in bytes, K/M/G suffixes (default 8)"),
@@ -72,12 +74,16 @@ static const struct opt run_opts[] = {
 		 "hcclctl on the servers (default: hcclctl in their PATH)", COMPLETE_FILE),
 	OPT_STR("master-addr", 0, &o_master_addr, "IP",
 		"where the servers reach the launcher's rendezvous (default: the route's source)"),
+	OPT_PATH("flight-dir", 0, &run_flight_dir, "DIR",
+		 "where a failed rank writes its flight recorder (default $HCCLCTL_FLIGHT_DIR or /tmp)",
+		 COMPLETE_DIR),
 	OPT_TERM,
 };
 
 /* What the forked ranks of --local (and the rendezvous process) share with the launcher. */
 struct rank_slot {
 	char err[ERR_SLOT];
+	char flight[ERR_SLOT];
 	struct comm_verdict v;
 };
 struct shared {
@@ -220,9 +226,22 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n, const str
 		print_header(p, n);
 		o.results = cJSON_CreateArray();
 	}
+	run_flight_arm(c);
 	rc = run_sweep(c, p, on_row, &o, &rows, &nrows, wrong, sizeof(wrong));
+	run_flight_disarm();
 	if (rc < 0) {
 		snprintf(err, errlen, "%s", comm_last_error(c));
+		/* the record of what this rank did, for `hcclctl analyze` across ranks */
+		char path[4096];
+		int frc = run_flight_write(c, rc == COMM_E_TIMEOUT ? "timeout" : "error", path,
+					   sizeof(path));
+		if (frc)
+			warn_msg(where(), "flight recorder: cannot write %s: %s", path, strerror(-frc));
+		else if (!g_opts.quiet && !flight_slot)
+			fprintf(stderr, "hcclctl: %s: flight recorder: rank %d wrote %s\n", where(), rank,
+				path);
+		if (!frc && flight_slot)
+			snprintf(flight_slot, ERR_SLOT, "%.1000s", path);
 		/* the monitor's verdict follows the first fault within its settle time */
 		if (!comm_verdict(c, v, 2500))
 			run_verdict_from_status(v, rc, err);
@@ -356,6 +375,7 @@ static int local_launch(const struct run_params *p, int n)
 			char name[24]; /* "hcclctl-r3" in ps and /proc/PID/comm, for operators */
 			snprintf(name, sizeof(name), "hcclctl-r%d", r);
 			prctl(PR_SET_NAME, name);
+			flight_slot = sh->rank[r].flight;
 			int code = rank_main(&ri, r, n, p, sh->rank[r].err, ERR_SLOT, &sh->rank[r].v);
 			if (r == 0 && p->json && out_json_printed())
 				sh->json_printed = 1;
@@ -429,6 +449,18 @@ static int local_launch(const struct run_params *p, int n)
 		if (!first)
 			first = sh->rank[r].err;
 		fprintf(stderr, "hcclctl: %s: %s\n", where(), sh->rank[r].err);
+	}
+	int ndump = 0;
+	const char *dump = NULL;
+	for (int r = 0; r < n; r++)
+		if (sh->rank[r].flight[0] && ++ndump == 1)
+			dump = sh->rank[r].flight;
+	if (dump && !g_opts.quiet) {
+		const char *tail = strrchr(dump, '-'); /* ...-r<rank>.json */
+		fprintf(stderr, "hcclctl: %s: flight recorder: %d rank%s wrote %.*s-r*.json; "
+				"compare them with: hcclctl analyze %.*s-r*.json\n",
+			where(), ndump, ndump == 1 ? "" : "s", (int)(tail - dump), dump,
+			(int)(tail - dump), dump);
 	}
 	if (v) {
 		if (!printed)
@@ -650,6 +682,10 @@ static int ssh_launch(const struct run_params *p)
 	if (o_timeout) {
 		fwd[k++] = "--timeout";
 		fwd[k++] = t;
+	}
+	if (run_flight_dir) {
+		fwd[k++] = "--flight-dir";
+		fwd[k++] = run_flight_dir;
 	}
 	struct run_ssh_args a = {
 		.where = where(), .coll_name = coll_word(), .ranktable = o_ranktable,

@@ -59,6 +59,14 @@ int run_ssh_launch(const struct run_ssh_args *a);
  * 0, -ENOENT when it cannot be read, or another negative code; err says why. */
 int run_table_digest(const char *path, char out[17], char *err, size_t errlen);
 
+/* cmd/runflight.c: the flight recorder's file for c in run_flight_dir (NULL:
+ * $HCCLCTL_FLIGHT_DIR or /tmp), its path in path[len]; 0 or -errno. arm/disarm: SIGUSR1
+ * writes one while c runs. */
+extern const char *run_flight_dir;
+int run_flight_write(struct comm *c, const char *reason, char *path, size_t len);
+void run_flight_arm(struct comm *c);
+void run_flight_disarm(void);
+
 /* cmd/verdict.c: the verdict line on stderr ("hcclctl: verdict: KIND: ..."), its JSON object
  * (a cJSON *, the caller's), the exit code it stands for, and a verdict for a failure that
  * happened before there was a communicator to ask (init: config or a rank that never came). */

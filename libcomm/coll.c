@@ -227,6 +227,7 @@ static void begin(struct comm *c, int coll, int peer)
 /* The operation ended: idle again, unless it broke the communicator. */
 static void end(struct comm *c, int rc)
 {
+	comm__flight_end(c, rc);
 	struct comm__live *l = &c->live;
 	if (!rc && c->cur_coll != COMM_COLL_SEND && c->cur_coll != COMM_COLL_RECV)
 		atomic_store_explicit(&l->done_seq, c->cur_seq, memory_order_relaxed);
@@ -271,6 +272,9 @@ static int execute(struct comm *c, const struct op *o)
 	if (!p2p(o->coll))
 		algo = comm__select((enum comm_coll)o->coll, o->count * es, c->nranks, c->algo);
 	fp.algo = (uint8_t)algo;
+	comm__flight_begin(c, &fp, o->count * es,
+			   o->coll == COMM_COLL_ALLREDUCE || o->coll == COMM_COLL_REDUCESCATTER,
+			   o->coll != COMM_COLL_BARRIER);
 	rc = fingerprint(c, &fp, p2p(o->coll) ? o->root : -1);
 	if (rc)
 		goto out;
@@ -307,6 +311,7 @@ int comm__split_exchange(struct comm *c, const int32_t mine[3], int32_t *all)
 		return broken(c, COMM__COLL_SPLIT);
 	begin(c, COMM__COLL_SPLIT, -1);
 	struct comm__fp fp = { .seq = c->cur_seq, .coll = COMM__COLL_SPLIT, .root = -1 };
+	comm__flight_begin(c, &fp, 12, false, false);
 	int rc = fingerprint(c, &fp, -1);
 	unsigned char *buf = NULL;
 	struct comm__xfer *x = NULL;

@@ -87,7 +87,7 @@ static struct comm *comm_alloc(int rank, int nranks)
 	c->peers = calloc((size_t)nranks, sizeof(*c->peers));
 	c->fpx = calloc((size_t)nranks, sizeof(*c->fpx));
 	c->fps = calloc((size_t)nranks, sizeof(*c->fps));
-	if (!c->peers || !c->fpx || !c->fps) {
+	if (!c->peers || !c->fpx || !c->fps || comm__flight_init(c)) {
 		free(c->peers);
 		free(c->fpx);
 		free(c->fps);
@@ -126,6 +126,7 @@ static void comm_free(struct comm *c)
 	free(c->peers);
 	free(c->fpx);
 	free(c->fps);
+	comm__flight_release(c);
 	free(c);
 }
 

@@ -158,6 +158,7 @@ struct comm {
 	struct comm__watch watch;
 	uint64_t op_sent, op_recvd; /* bytes of the operation, the progress thread's own */
 	int hint_kind, hint_rank;   /* what comm__fail's caller knows of the cause */
+	struct comm__flight *flight; /* the flight recorder (flight.c) */
 	/* non-blocking requests: a worker thread runs them in order */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -189,6 +190,14 @@ __attribute__((format(printf, 4, 5))) int comm__fail_root(struct comm *c, int co
 void comm__prefix(const struct comm *c, char *buf, size_t len);
 /* On destroy of a broken communicator: let peers read our ABORT before the sockets close. */
 void comm__progress_linger(struct comm *c, int ms);
+
+/* flight.c */
+struct comm__flight;
+int comm__flight_init(struct comm *c);
+void comm__flight_release(struct comm *c);
+void comm__flight_begin(struct comm *c, const struct comm__fp *fp, size_t bytes, bool has_op,
+			bool has_dtype);
+void comm__flight_end(struct comm *c, int rc);
 
 /* watch.c */
 int comm__heartbeat_ms(int *interval_ms, int *silence_ms); /* from the environment */

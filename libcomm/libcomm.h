@@ -179,6 +179,16 @@ int comm_set_algo(struct comm *c, enum comm_algo a);
  * when c has not failed. */
 int comm_verdict(struct comm *c, struct comm_verdict *v, int wait_ms);
 
+/* The flight recorder: the last COMM_FLIGHT_RECORDS operations of c (what, sizes,
+ * algorithm, state, the step reached, the peer last waited on, bytes moved, times), always
+ * kept. comm_flight_dump writes them to fd as one JSON document (schema hcclctl-flight/1,
+ * read by `hcclctl analyze`); reason is "timeout", "error", "signal" or "exit". Safe to call
+ * from another thread while c runs. */
+#define COMM_FLIGHT_RECORDS 1000
+int comm_flight_dump(struct comm *c, int fd, const char *reason);
+/* c's communicator id as 16 hex digits (the same on every rank of a job). */
+void comm_id_string(const struct comm *c, char out[17]);
+
 /* The algorithm the last collective on c ran with (after auto selection). */
 enum comm_algo comm_last_algo(const struct comm *c);
 

@@ -17,7 +17,8 @@ long_run() {
 }
 
 # ---- a rank killed (SIGKILL) mid-collective ----
-long_run kill
+mkdir -p "$TMP/fl"
+long_run kill --flight-dir "$TMP/fl"
 L=$BG
 wait_for "$TMP/kill.out" "# hcclctl run allreduce" 10000 >/dev/null
 sleep 0.5
@@ -50,6 +51,47 @@ left=0
 for p in $others; do kill -0 "$p" 2>/dev/null && left=1; done
 [ $left -eq 0 ]
 _report $? "  no rank process left"
+# The survivors' flight recorders, merged: rank 2 left none.
+[ "$(ls "$TMP/fl" | wc -l)" -eq 3 ] && ls "$TMP/fl" | grep -q -- '-r0.json$' &&
+	! ls "$TMP/fl" | grep -q -- '-r2.json$'
+_report $? "  ranks 0, 1 and 3 wrote their flight recorders" "$(ls "$TMP/fl")"
+grep -q "flight recorder: 3 ranks wrote $TMP/fl/hcclctl-flight-[0-9a-f]*-r\*.json; compare them with: hcclctl analyze" "$TMP/kill.err"
+_report $? "  the launcher says where, and how to compare them" "$(cat "$TMP/kill.err")"
+run hcclctl analyze "$TMP"/fl/*.json
+check_rc 2 "  analyze of the dumps: exit 2"
+check_out_has "ranks missing: 2" "  rank 2 is missing"
+printf '%s\n' "$OUT" | grep -q "^verdict: dead-rank: rank 2 left no readable dump"
+_report $? "  and named dead" "$OUT"
+
+# ---- SIGUSR1: a running rank writes its flight recorder, and goes on ----
+mkdir -p "$TMP/usr1"
+long_run usr1 --flight-dir "$TMP/usr1"
+L=$BG
+wait_for "$TMP/usr1.out" "# hcclctl run allreduce" 10000 >/dev/null
+sleep 0.5
+r1=$(child_rank "$L" 1)
+kill -USR1 "$r1"
+ms=$(wait_for "$TMP/usr1.err" "hcclctl: flight recorder: rank 1 wrote $TMP/usr1/hcclctl-flight-" 5000)
+[ "$ms" -le 5000 ] && kill -0 "$r1"
+_report $? "SIGUSR1: rank 1 writes its flight recorder and keeps running" "$(cat "$TMP/usr1.err")"
+f=$(ls "$TMP"/usr1/*-r1.json)
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "hcclctl-flight/1" and d["rank"] == 1 and d["world_size"] == 4, d
+assert d["reason"] == "signal" and d["error"] is None, d
+r = d["records"]
+a = [x for x in r if x["coll"] != "barrier"]  # the sweep starts with a barrier
+assert len(a) >= 1 and all(x["coll"] == "allreduce" and x["bytes"] == 16 << 20 for x in a), r
+assert [x["seq"] for x in r] == list(range(r[0]["seq"], r[0]["seq"] + len(r))), r
+assert all(x["state"] == "done" for x in r[:-1]), r' "$f"
+_report $? "  the dump: schema, rank, reason signal, consecutive records of 16 MiB allreduces" "$(cat "$f")"
+run hcclctl analyze "$f"
+check_rc 2 "  analyze of one rank's dump: exit 2 (ranks 0, 2, 3 missing)"
+kill "$L"
+wait_gone "$L" 10000
+_report $? "  the launcher stops on TERM"
+wait "$L"
 
 # ---- a rank frozen (SIGSTOP) mid-collective, with --json ----
 long_run stop --json
