@@ -74,6 +74,9 @@ static const struct opt run_opts[] = {
 		 "hcclctl on the servers (default: hcclctl in their PATH)", COMPLETE_FILE),
 	OPT_STR("master-addr", 0, &o_master_addr, "IP",
 		"where the servers reach the launcher's rendezvous (default: the route's source)"),
+	OPT_PATH("profile", 0, &run_profile_file, "FILE",
+		 "write every step of every rank as one Chrome trace (HCCLCTL_PROFILE)",
+		 COMPLETE_FILE),
 	OPT_PATH("flight-dir", 0, &run_flight_dir, "DIR",
 		 "where a failed rank writes its flight recorder (default $HCCLCTL_FLIGHT_DIR or /tmp)",
 		 COMPLETE_DIR),
@@ -153,7 +156,8 @@ static void on_row(const struct run_params *p, int n, const struct run_row *r, v
 	fflush(stdout);
 }
 
-static void print_footer(const struct run_params *p, int n, struct out_ctx *o)
+static void print_footer(const struct run_params *p, int n, struct out_ctx *o,
+			 const struct run_slow *sl, struct comm *c)
 {
 	double avg = o->rows ? o->busbw_sum / (double)o->rows : 0;
 	if (p->json) {
@@ -166,11 +170,44 @@ static void print_footer(const struct run_params *p, int n, struct out_ctx *o)
 		cJSON_AddItemToObject(doc, "results", o->results);
 		o->results = NULL;
 		cJSON_AddNumberToObject(doc, "avg_busbw_GBps", avg);
+		cJSON *sj = cJSON_AddObjectToObject(doc, "slowest");
+		if (sl->have_link) {
+			cJSON *l = cJSON_AddObjectToObject(sj, "link");
+			cJSON_AddNumberToObject(l, "from", sl->from);
+			cJSON_AddStringToObject(l, "from_host", comm_peer_host(c, sl->from));
+			cJSON_AddNumberToObject(l, "to", sl->to);
+			cJSON_AddStringToObject(l, "to_host", comm_peer_host(c, sl->to));
+			cJSON_AddNumberToObject(l, "GBps", sl->rate / 1e9);
+			cJSON_AddNumberToObject(l, "median_GBps", sl->median / 1e9);
+		} else {
+			cJSON_AddNullToObject(sj, "link");
+		}
+		if (sl->have_rank) {
+			cJSON *r = cJSON_AddObjectToObject(sj, "rank");
+			cJSON_AddNumberToObject(r, "rank", sl->rank);
+			cJSON_AddStringToObject(r, "host", comm_peer_host(c, sl->rank));
+			cJSON_AddNumberToObject(r, "waited_s", sl->waited);
+			cJSON_AddNumberToObject(r, "median_waited_s", sl->median_waited);
+		} else {
+			cJSON_AddNullToObject(sj, "rank");
+		}
+		cJSON_AddNumberToObject(sj, "links_judged", sl->links);
 		out_json(doc);
 		return;
 	}
-	if (!g_opts.quiet)
-		printf("# Avg bus bandwidth    : %.3f GB/s\n#\n", avg);
+	if (g_opts.quiet)
+		return;
+	printf("# Avg bus bandwidth    : %.3f GB/s\n", avg);
+	if (sl->have_link)
+		printf("# Slowest link         : rank %d (host %s) -> rank %d (host %s): %.3f GB/s, "
+		       "%.0f %% of the median link's %.3f GB/s\n",
+		       sl->from, comm_peer_host(c, sl->from), sl->to, comm_peer_host(c, sl->to),
+		       sl->rate / 1e9, 100.0 * sl->rate / sl->median, sl->median / 1e9);
+	if (sl->have_rank)
+		printf("# Slowest rank         : rank %d (host %s): the others waited %.3f s on it, "
+		       "the median rank %.3f s\n",
+		       sl->rank, comm_peer_host(c, sl->rank), sl->waited, sl->median_waited);
+	printf("#\n");
 }
 
 /* ---- one rank ---- */
@@ -227,8 +264,18 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n, const str
 		o.results = cJSON_CreateArray();
 	}
 	run_flight_arm(c);
+	if (run_profile_path() && comm_profile_start(c, 0))
+		warn_msg(where(), "--profile: out of memory; running without it");
 	rc = run_sweep(c, p, on_row, &o, &rows, &nrows, wrong, sizeof(wrong));
 	run_flight_disarm();
+	int profiled = 0;
+	if (rc >= 0 && run_profile_path()) {
+		char perr[600];
+		if (run_profile_gather(c, perr, sizeof(perr)))
+			warn_msg(where(), "%s", perr);
+		else
+			profiled = 1;
+	}
 	if (rc < 0) {
 		snprintf(err, errlen, "%s", comm_last_error(c));
 		/* the record of what this rank did, for `hcclctl analyze` across ranks */
@@ -248,8 +295,14 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n, const str
 	}
 	else if (rc == 1)
 		snprintf(err, errlen, "%s", wrong);
+	struct run_slow sl = { .from = -1, .to = -1, .rank = -1 };
+	if (rc >= 0 && run_slow_judge(c, &sl))
+		memset(&sl, 0, sizeof(sl)); /* the communicator failed after the sweep */
 	if (rc >= 0 && rank == 0)
-		print_footer(p, n, &o);
+		print_footer(p, n, &o, &sl, c);
+	if (profiled && rank == 0 && !g_opts.quiet && !p->json)
+		printf("# profile: %s (a Chrome trace: open it in https://ui.perfetto.dev)\n",
+		       run_profile_path());
 	if (*wrong && rc >= 0 && rank != 0)
 		snprintf(err, errlen, "%s", wrong);
 	cJSON_Delete(o.results);
@@ -300,12 +353,17 @@ static int start_rendezvous(int n, struct comm_root_info *ri, pid_t *pid, int *s
 	if (pipe(tok) || pipe(stop))
 		return fail(EXIT_UNKNOWN, where(), NULL, "pipe: %s", strerror(errno));
 	fflush(NULL);
+	pid_t launcher = getpid();
 	*pid = fork();
 	if (*pid < 0)
 		return fail(EXIT_UNKNOWN, where(), NULL, "fork: %s", strerror(errno));
 	if (*pid == 0) {
 		close(tok[0]);
 		close(stop[1]);
+		/* it must not outlive the launcher, however that ends */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != launcher)
+			_exit(3);
 		prctl(PR_SET_NAME, "hcclctl-rdv");
 		rendezvous_process(n, tmo, tok[1], stop[0], sh);
 	}
@@ -357,6 +415,7 @@ static int local_launch(const struct run_params *p, int n)
 		return fail(EXIT_UNKNOWN, where(), NULL, "cannot allocate %d ranks", n);
 	}
 	memset(sh, 0, shsize);
+	pid_t launcher = getpid();
 	rc = start_rendezvous(n, &ri, &rdv_pid, &stopfd, sh);
 	if (rc)
 		goto out;
@@ -372,6 +431,10 @@ static int local_launch(const struct run_params *p, int n)
 			goto out;
 		}
 		if (pids[r] == 0) {
+			/* a rank must not outlive its launcher (killed, or stopped with TERM) */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() != launcher)
+				_exit(EXIT_FAIL);
 			char name[24]; /* "hcclctl-r3" in ps and /proc/PID/comm, for operators */
 			snprintf(name, sizeof(name), "hcclctl-r%d", r);
 			prctl(PR_SET_NAME, name);
@@ -686,6 +749,10 @@ static int ssh_launch(const struct run_params *p)
 	if (run_flight_dir) {
 		fwd[k++] = "--flight-dir";
 		fwd[k++] = run_flight_dir;
+	}
+	if (run_profile_path()) { /* rank 0 writes it on its server */
+		fwd[k++] = "--profile";
+		fwd[k++] = run_profile_path();
 	}
 	struct run_ssh_args a = {
 		.where = where(), .coll_name = coll_word(), .ranktable = o_ranktable,

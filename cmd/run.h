@@ -67,6 +67,24 @@ int run_flight_write(struct comm *c, const char *reason, char *path, size_t len)
 void run_flight_arm(struct comm *c);
 void run_flight_disarm(void);
 
+/* cmd/runprofile.c: --profile FILE (run_profile_file, else $HCCLCTL_PROFILE); NULL when off.
+ * run_profile_gather: collective over c; rank 0 writes the merged Chrome trace. 0, or a
+ * negative errno / comm_status with err. */
+extern const char *run_profile_file;
+const char *run_profile_path(void);
+int run_profile_gather(struct comm *c, char *err, size_t errlen);
+
+/* cmd/runslow.c: after a sweep (collective over c), rank 0 learns the slowest directed link
+ * (pace under 70 % of the median link's) or, failing that, the rank the others waited on
+ * (over twice the median). 0 or a comm_status. */
+struct run_slow {
+	int have_link, from, to, links; /* links: how many had enough data to judge */
+	double rate, median;            /* bytes/s: the slow link's pace, the median link's */
+	int have_rank, rank;
+	double waited, median_waited;   /* s the others waited on it, the median rank's */
+};
+int run_slow_judge(struct comm *c, struct run_slow *s);
+
 /* cmd/verdict.c: the verdict line on stderr ("hcclctl: verdict: KIND: ..."), its JSON object
  * (a cJSON *, the caller's), the exit code it stands for, and a verdict for a failure that
  * happened before there was a communicator to ask (init: config or a rank that never came). */

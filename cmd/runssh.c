@@ -548,13 +548,20 @@ static char *remote_cmd(const struct run_ssh_args *a, int r, int n, const char *
 		return NULL;
 	sh_quote(qs, sizeof(qs), server);
 	sh_quote(qd, sizeof(qd), digest);
-	size_t len = strlen(words) + sizeof(qs) + sizeof(qd) + 200;
+	/* the heartbeat budget must be the same on every rank and the launcher's monitor */
+	char hb[128] = "", qh[64];
+	const char *hbe = getenv("HCCLCTL_HEARTBEAT_TIMEOUT");
+	if (hbe && *hbe && strlen(hbe) < 32) {
+		sh_quote(qh, sizeof(qh), hbe);
+		snprintf(hb, sizeof(hb), "HCCLCTL_HEARTBEAT_TIMEOUT=%s ", qh);
+	}
+	size_t len = strlen(words) + sizeof(qs) + sizeof(qd) + sizeof(hb) + 200;
 	char *cmd = malloc(len);
 	if (cmd)
 		snprintf(cmd, len,
 			 "read -r HCCLCTL_SECRET || exit 97; export HCCLCTL_SECRET; "
-			 "HCCLCTL_HOST=%s HCCLCTL_LAUNCH=ssh HCCLCTL_DIGEST=%s exec %s",
-			 qs, qd, words);
+			 "%sHCCLCTL_HOST=%s HCCLCTL_LAUNCH=ssh HCCLCTL_DIGEST=%s exec %s",
+			 hb, qs, qd, words);
 	free(words);
 	return cmd;
 }

@@ -210,6 +210,7 @@ static void begin(struct comm *c, int coll, int peer)
 	else
 		c->cur_seq = ++c->seq;
 	c->op_sent = c->op_recvd = 0;
+	c->cur_bytes = 0;
 	c->hint_kind = 0;
 	c->hint_rank = -1;
 	struct comm__live *l = &c->live;
@@ -222,12 +223,16 @@ static void begin(struct comm *c, int coll, int peer)
 	atomic_store_explicit(&l->op_start, c->op_start, memory_order_relaxed);
 	atomic_store_explicit(&l->last_move, c->op_start, memory_order_relaxed);
 	atomic_store_explicit(&l->state, COMM__HB_BUSY, memory_order_relaxed);
+	if (c->profile)
+		comm__prof_op(c, true);
 }
 
 /* The operation ended: idle again, unless it broke the communicator. */
 static void end(struct comm *c, int rc)
 {
 	comm__flight_end(c, rc);
+	if (c->profile)
+		comm__prof_op(c, false);
 	struct comm__live *l = &c->live;
 	if (!rc && c->cur_coll != COMM_COLL_SEND && c->cur_coll != COMM_COLL_RECV)
 		atomic_store_explicit(&l->done_seq, c->cur_seq, memory_order_relaxed);
@@ -272,6 +277,7 @@ static int execute(struct comm *c, const struct op *o)
 	if (!p2p(o->coll))
 		algo = comm__select((enum comm_coll)o->coll, o->count * es, c->nranks, c->algo);
 	fp.algo = (uint8_t)algo;
+	c->cur_bytes = o->count * es;
 	comm__flight_begin(c, &fp, o->count * es,
 			   o->coll == COMM_COLL_ALLREDUCE || o->coll == COMM_COLL_REDUCESCATTER,
 			   o->coll != COMM_COLL_BARRIER);

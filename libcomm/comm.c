@@ -87,10 +87,13 @@ static struct comm *comm_alloc(int rank, int nranks)
 	c->peers = calloc((size_t)nranks, sizeof(*c->peers));
 	c->fpx = calloc((size_t)nranks, sizeof(*c->fpx));
 	c->fps = calloc((size_t)nranks, sizeof(*c->fps));
-	if (!c->peers || !c->fpx || !c->fps || comm__flight_init(c)) {
+	c->links = calloc((size_t)nranks, sizeof(*c->links));
+	if (!c->peers || !c->fpx || !c->fps || !c->links || comm__flight_init(c)) {
 		free(c->peers);
 		free(c->fpx);
 		free(c->fps);
+		free(c->links);
+		comm__flight_release(c);
 		free(c);
 		return NULL;
 	}
@@ -126,7 +129,9 @@ static void comm_free(struct comm *c)
 	free(c->peers);
 	free(c->fpx);
 	free(c->fps);
+	free(c->links);
 	comm__flight_release(c);
+	comm_profile_stop(c);
 	free(c);
 }
 
@@ -347,6 +352,13 @@ void comm_destroy(struct comm *c)
 int comm_rank(const struct comm *c)
 {
 	return c ? c->rank : -1;
+}
+
+const char *comm_peer_host(const struct comm *c, int rank)
+{
+	if (!c || rank < 0 || rank >= c->nranks)
+		return "";
+	return rank == c->rank ? c->host : c->peers[rank].host;
 }
 
 int comm_size(const struct comm *c)

@@ -5,7 +5,6 @@
  * helper), so the ring is guarded by a mutex, and the record in progress is completed from
  * the live state the heartbeat reads too. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <time.h>
 #include <unistd.h>
@@ -88,57 +87,6 @@ void comm__flight_end(struct comm *c, int rc)
 	pthread_mutex_unlock(&f->mu);
 }
 
-/* A growable text buffer with a hard cap; a failed append marks it bad. */
-struct buf {
-	char *p;
-	size_t len, cap;
-	bool bad;
-};
-
-__attribute__((format(printf, 2, 3))) static void put(struct buf *b, const char *fmt, ...)
-{
-	for (;;) {
-		if (b->bad)
-			return;
-		va_list ap;
-		va_start(ap, fmt);
-		int k = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
-		va_end(ap);
-		if (k < 0) {
-			b->bad = true;
-			return;
-		}
-		if ((size_t)k < b->cap - b->len) {
-			b->len += (size_t)k;
-			return;
-		}
-		size_t ncap = b->cap * 2 + (size_t)k;
-		char *np = ncap <= (64u << 20) ? realloc(b->p, ncap) : NULL;
-		if (!np) {
-			b->bad = true;
-			return;
-		}
-		b->p = np;
-		b->cap = ncap;
-	}
-}
-
-/* A JSON string: quotes and backslashes escaped, control bytes as \u00XX. */
-static void put_str(struct buf *b, const char *s)
-{
-	put(b, "\"");
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			put(b, "\\%c", ch);
-		else if (ch < 0x20 || ch >= 0x7f)
-			put(b, "\\u%04x", ch);
-		else
-			put(b, "%c", ch);
-	}
-	put(b, "\"");
-}
-
 static const char *name_or_empty(const char *(*fn)(int), int v)
 {
 	return v < 0 ? "" : fn(v);
@@ -167,7 +115,8 @@ int comm_flight_dump(struct comm *c, int fd, const char *reason)
 		return COMM_E_INVAL;
 	struct comm__flight *f = c->flight;
 	struct comm__frec *snap = malloc(sizeof(f->rec));
-	struct buf b = { malloc(1 << 16), 0, 1 << 16, false };
+	struct comm__buf b;
+	comm__buf_init(&b, 1 << 16, 64u << 20);
 	if (!snap || !b.p) {
 		free(snap);
 		free(b.p);
@@ -186,21 +135,21 @@ int comm_flight_dump(struct comm *c, int fd, const char *reason)
 		r->sent = atomic_load_explicit(&c->live.sent, memory_order_relaxed);
 		r->recvd = atomic_load_explicit(&c->live.recvd, memory_order_relaxed);
 	}
-	put(&b, "{\"schema\": \"hcclctl-flight/1\", \"rank\": %d, \"world_size\": %d, \"host\": ",
+	comm__buf_put(&b, "{\"schema\": \"hcclctl-flight/1\", \"rank\": %d, \"world_size\": %d, \"host\": ",
 	    c->rank, c->nranks);
-	put_str(&b, c->host);
-	put(&b, ", \"comm_id\": \"%016llx\", \"reason\": ", (unsigned long long)c->id);
-	put_str(&b, reason);
-	put(&b, ", \"error\": ");
+	comm__buf_str(&b, c->host);
+	comm__buf_put(&b, ", \"comm_id\": \"%016llx\", \"reason\": ", (unsigned long long)c->id);
+	comm__buf_str(&b, reason);
+	comm__buf_put(&b, ", \"error\": ");
 	if (c->broken)
-		put_str(&b, c->root_msg);
+		comm__buf_str(&b, c->root_msg);
 	else
-		put(&b, "null");
-	put(&b, ", \"dumped_at_us\": %lld,\n \"records\": [", (long long)real_us());
+		comm__buf_put(&b, "null");
+	comm__buf_put(&b, ", \"dumped_at_us\": %lld,\n \"records\": [", (long long)real_us());
 	for (size_t i = 0; i < k; i++) {
 		const struct comm__frec *r = &snap[i];
 		const char *st = r->state == 0 ? "done" : r->state == 1 ? "running" : "failed";
-		put(&b, "%s\n  {\"seq\": %u, \"coll\": \"%s\", \"count\": %llu, \"dtype\": \"%s\", "
+		comm__buf_put(&b, "%s\n  {\"seq\": %u, \"coll\": \"%s\", \"count\": %llu, \"dtype\": \"%s\", "
 			"\"op\": \"%s\", \"root\": %d, \"algo\": \"%s\", \"bytes\": %llu, "
 			"\"state\": \"%s\", \"step\": %d, \"peer\": %d, \"sent\": %llu, "
 			"\"received\": %llu, \"start_us\": %lld, \"end_us\": ",
@@ -210,17 +159,17 @@ int comm_flight_dump(struct comm *c, int fd, const char *reason)
 		    r->step < -1 ? -1 : r->step, r->peer, (unsigned long long)r->sent,
 		    (unsigned long long)r->recvd, (long long)r->start_us);
 		if (r->end_us < 0)
-			put(&b, "null");
+			comm__buf_put(&b, "null");
 		else
-			put(&b, "%lld", (long long)r->end_us);
-		put(&b, ", \"error\": ");
+			comm__buf_put(&b, "%lld", (long long)r->end_us);
+		comm__buf_put(&b, ", \"error\": ");
 		if (r->state == 2)
-			put_str(&b, c->root_msg);
+			comm__buf_str(&b, c->root_msg);
 		else
-			put(&b, "null");
-		put(&b, "}");
+			comm__buf_put(&b, "null");
+		comm__buf_put(&b, "}");
 	}
-	put(&b, "\n ]}\n");
+	comm__buf_put(&b, "\n ]}\n");
 	int rc = b.bad ? COMM_E_NOMEM : write_all(fd, b.p, b.len) ? COMM_E_SYS : 0;
 	free(snap);
 	free(b.p);

@@ -24,6 +24,18 @@ struct comm__token {
 	unsigned char secret[COMM__SECRET_LEN];
 };
 
+/* util.c: a growable text buffer with a hard cap (max bytes); a failed append marks it
+ * bad and later appends do nothing. The caller frees p. */
+struct comm__buf {
+	char *p;
+	size_t len, cap, max;
+	bool bad;
+};
+int comm__buf_init(struct comm__buf *b, size_t cap, size_t max);
+__attribute__((format(printf, 2, 3))) void comm__buf_put(struct comm__buf *b, const char *fmt,
+							  ...);
+void comm__buf_str(struct comm__buf *b, const char *s); /* a JSON string, escaped */
+
 /* token.c */
 int comm__token_parse(const char *s, struct comm__token *t, char *err, size_t errlen);
 
@@ -63,6 +75,8 @@ int comm__boot_hello(int fd, const struct comm__hello *h, int64_t deadline, uint
 
 struct comm__xstate {
 	size_t sdone, rdone, hsent;
+	int64_t s_end, r_end; /* profiling: when the send and the receive completed (µs) */
+	int64_t r_first;      /* link stats: when the receive's first byte came (µs), 0: not yet */
 	unsigned char hdr[COMM__HDR_LEN];
 };
 
@@ -135,6 +149,7 @@ struct comm {
 	uint32_t cur_seq;  /* shown as "#seq" */
 	int cur_peer;      /* send/recv: the peer, else -1 */
 	int cur_step;      /* -1: fingerprint */
+	uint64_t cur_bytes; /* the operation's size, for the profile */
 	int64_t op_start, deadline;
 	uint32_t seq;      /* collectives started on this communicator */
 	/* preallocated per-step state (no allocation on the hot path) */
@@ -159,6 +174,9 @@ struct comm {
 	uint64_t op_sent, op_recvd; /* bytes of the operation, the progress thread's own */
 	int hint_kind, hint_rank;   /* what comm__fail's caller knows of the cause */
 	struct comm__flight *flight; /* the flight recorder (flight.c) */
+	struct comm__profile *profile; /* NULL unless profiling (profile.c) */
+	struct comm_link_stat *links;  /* nranks: what came from each peer */
+	int64_t step_t0;               /* µs: when the step in progress was posted */
 	/* non-blocking requests: a worker thread runs them in order */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -198,6 +216,14 @@ void comm__flight_release(struct comm *c);
 void comm__flight_begin(struct comm *c, const struct comm__fp *fp, size_t bytes, bool has_op,
 			bool has_dtype);
 void comm__flight_end(struct comm *c, int rc);
+
+/* profile.c: called only when c->profile is set */
+struct comm__profile;
+int64_t comm__prof_now(void);
+void comm__prof_op(struct comm *c, bool begin);
+void comm__prof_step(struct comm *c, int step, bool fp, const struct comm__xfer *x, size_t n,
+		     int64_t t0);
+void comm__prof_wait(struct comm *c, int64_t t0, int peer);
 
 /* watch.c */
 int comm__heartbeat_ms(int *interval_ms, int *silence_ms); /* from the environment */

@@ -135,6 +135,8 @@ int comm_init(struct comm **out, const struct comm_root_info *ri, const struct c
 int comm_split(struct comm *parent, int color, int key, struct comm **out);
 void comm_destroy(struct comm *c);
 int comm_rank(const struct comm *c);
+/* The host name rank said in its hello ("" when out of range); valid while c lives. */
+const char *comm_peer_host(const struct comm *c, int rank);
 int comm_size(const struct comm *c);
 /* The message of the last failed call on c: what, which rank/host/peer, collective, step. */
 const char *comm_last_error(const struct comm *c);
@@ -188,6 +190,26 @@ int comm_verdict(struct comm *c, struct comm_verdict *v, int wait_ms);
 int comm_flight_dump(struct comm *c, int fd, const char *reason);
 /* c's communicator id as 16 hex digits (the same on every rank of a job). */
 void comm_id_string(const struct comm *c, char out[17]);
+
+/* Profiling, off by default: comm_profile_start keeps every later step of every operation
+ * on c (sends, receives, waits, compute between steps, with peer and bytes) in a buffer of
+ * max_events (0: 200000; more are counted as dropped). comm_profile_json gives them as Chrome
+ * trace events (comma-separated objects, no enclosing brackets, pid = rank) in a malloc'd
+ * *out that the caller frees. comm_profile_stop frees the buffer. */
+int comm_profile_start(struct comm *c, size_t max_events);
+int comm_profile_json(struct comm *c, char **out, size_t *len);
+void comm_profile_stop(struct comm *c);
+
+/* What this rank received from each peer since c was made (or the last reset), counting
+ * transfers of 64 KiB and more: bytes, the time from their first byte to their last
+ * (active: the link's pace), and the time from posting the receive to the first byte
+ * (waited: how long the peer kept this rank waiting). out has nranks entries. */
+struct comm_link_stat {
+	uint64_t bytes;
+	double active_s, waited_s;
+};
+int comm_link_stats(const struct comm *c, struct comm_link_stat *out);
+void comm_link_stats_reset(struct comm *c);
 
 /* The algorithm the last collective on c ran with (after auto selection). */
 enum comm_algo comm_last_algo(const struct comm *c);

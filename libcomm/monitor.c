@@ -182,6 +182,24 @@ static int unanswered(const struct mrank *x, uint32_t *age)
  * heartbeat. */
 static void where(const struct comm__mon *m, int culprit, struct comm_verdict *v)
 {
+	v->coll = -1;
+	v->waiter = v->peer = -1;
+	v->step = -1;
+	/* a rank that reported losing it knows best: its report is from after the fault */
+	for (int i = 0; i < m->n; i++) {
+		const struct comm_verdict *r = &m->r[i].rep;
+		if (i == culprit || !m->r[i].reported || r->coll < 0 ||
+		    (r->rank != culprit && r->peer != culprit))
+			continue;
+		v->coll = r->coll;
+		v->seq = r->seq;
+		v->step = r->step;
+		v->waiter = i;
+		v->peer = culprit;
+		v->bytes = r->bytes;
+		return;
+	}
+	/* else the freshest heartbeat of a rank waiting on it, else its own last one */
 	int best = -1;
 	for (int i = 0; i < m->n; i++) {
 		const struct mrank *x = &m->r[i];
@@ -191,23 +209,6 @@ static void where(const struct comm__mon *m, int culprit, struct comm_verdict *v
 		if (best < 0 || x->hb_at > m->r[best].hb_at)
 			best = i;
 	}
-	v->coll = -1;
-	v->waiter = v->peer = -1;
-	v->step = -1;
-	if (best < 0) /* no heartbeat says so: a rank that reported losing it does */
-		for (int i = 0; i < m->n; i++) {
-			const struct comm_verdict *r = &m->r[i].rep;
-			if (i == culprit || !m->r[i].reported || r->coll < 0 ||
-			    (r->rank != culprit && r->peer != culprit))
-				continue;
-			v->coll = r->coll;
-			v->seq = r->seq;
-			v->step = r->step;
-			v->waiter = i;
-			v->peer = culprit;
-			v->bytes = r->bytes;
-			return;
-		}
 	const struct mrank *w = best >= 0 ? &m->r[best] : culprit >= 0 ? &m->r[culprit] : NULL;
 	if (!w || !w->have_hb || w->hb.state == COMM__HB_IDLE)
 		return;

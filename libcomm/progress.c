@@ -22,6 +22,7 @@
 #include "libcomm/internal.h"
 
 #define WAKE_ID UINT32_MAX /* the epoll tag of the status channel's wake pipe */
+#define LINK_MIN (64 << 10) /* smaller receives say more about latency than the link */
 
 int comm__progress_init(struct comm *c)
 {
@@ -219,6 +220,8 @@ static int pump_send(struct comm *c, int r, struct step *s)
 		}
 		st->sdone += kk;
 		if (st->hsent == COMM__HDR_LEN && st->sdone == x->slen) {
+			if (c->profile)
+				st->s_end = comm__prof_now();
 			p->midframe = false;
 			s->pending--;
 			p->scur = next_for(s->x, s->n, (size_t)i, r, 1);
@@ -234,6 +237,8 @@ static void deliver_fp(struct comm *c, int r, struct step *s)
 		return;
 	memcpy(s->x[p->rcur].rbuf, &p->fp, sizeof(p->fp));
 	c->xs[p->rcur].rdone = s->x[p->rcur].rlen;
+	if (c->profile)
+		c->xs[p->rcur].r_end = comm__prof_now();
 	p->fp_pending = false;
 	s->pending--;
 	s->moved = true;
@@ -342,9 +347,20 @@ static int pump_recv(struct comm *c, int r, struct step *s)
 				return recv_closed(c, r, s);
 			}
 			s->moved = true;
+			if (!st->rdone && x->rlen >= LINK_MIN)
+				st->r_first = comm__prof_now();
 			st->rdone += (size_t)k;
 			c->op_recvd += (size_t)k;
 			if (st->rdone == x->rlen) {
+				if (x->rlen >= LINK_MIN && st->r_first) {
+					int64_t now = comm__prof_now();
+					struct comm_link_stat *ls = &c->links[r];
+					ls->bytes += x->rlen;
+					ls->active_s += (double)(now - st->r_first) / 1e6;
+					ls->waited_s += (double)(st->r_first - c->step_t0) / 1e6;
+				}
+				if (c->profile)
+					st->r_end = comm__prof_now();
 				p->hdr_ok = false;
 				p->rhdr_got = 0;
 				s->pending--;
@@ -459,12 +475,14 @@ static int run(struct comm *c, struct step *s)
 			if (p->fd < 0)
 				continue;
 			int rc = 0;
+			c->hint_rank = r; /* what fails here is about r: a bad frame, a lost link */
 			if (p->scur >= 0 && (p->wr_ready || p->sock_err))
 				rc = pump_send(c, r, s);
 			if (!rc)
 				rc = pump_recv(c, r, s);
 			if (rc)
 				return rc;
+			c->hint_rank = -1;
 		}
 		if (!s->pending)
 			break;
@@ -474,7 +492,10 @@ static int run(struct comm *c, struct step *s)
 		if (left <= 0)
 			return timed_out(c, s);
 		publish(c, s);
+		int64_t tw = c->profile ? comm__prof_now() : 0;
 		int k = epoll_wait(c->epfd, ev, 64, left > 1000000 ? 1000000 : (int)left);
+		if (c->profile)
+			comm__prof_wait(c, tw, atomic_load_explicit(&c->live.peer, memory_order_relaxed));
 		if (k < 0 && errno != EINTR)
 			return comm__fail(c, COMM_E_SYS, "epoll_wait: %s", strerror(errno));
 		for (int i = 0; i < k; i++) {
@@ -538,6 +559,7 @@ int comm__exchange(struct comm *c, uint8_t type, int step, struct comm__xfer *x,
 		struct comm__peer *p = &c->peers[r];
 		struct comm__xstate *st = &c->xs[i];
 		st->sdone = st->rdone = st->hsent = 0;
+		st->s_end = st->r_end = st->r_first = 0;
 		if (x[i].slen) {
 			struct comm__hdr h = { type, seq, step, (uint32_t)c->rank, x[i].slen };
 			comm__hdr_encode(st->hdr, &h);
@@ -551,8 +573,11 @@ int comm__exchange(struct comm *c, uint8_t type, int step, struct comm__xfer *x,
 				p->rcur = (int)i;
 		}
 	}
+	int64_t t0 = c->step_t0 = comm__prof_now();
 	int rc = run(c, &s);
 	reset_cursors(c, &s);
+	if (c->profile && !rc)
+		comm__prof_step(c, step, type == COMM__F_FP, x, n, t0);
 	return rc;
 }
 
@@ -587,4 +612,18 @@ void comm__progress_linger(struct comm *c, int ms)
 		}
 	}
 	free(pf);
+}
+
+int comm_link_stats(const struct comm *c, struct comm_link_stat *out)
+{
+	if (!c || !out || !c->links)
+		return COMM_E_INVAL;
+	memcpy(out, c->links, (size_t)c->nranks * sizeof(*out));
+	return 0;
+}
+
+void comm_link_stats_reset(struct comm *c)
+{
+	if (c && c->links)
+		memset(c->links, 0, (size_t)c->nranks * sizeof(*c->links));
 }

@@ -88,10 +88,15 @@ assert all(x["state"] == "done" for x in r[:-1]), r' "$f"
 _report $? "  the dump: schema, rank, reason signal, consecutive records of 16 MiB allreduces" "$(cat "$f")"
 run hcclctl analyze "$f"
 check_rc 2 "  analyze of one rank's dump: exit 2 (ranks 0, 2, 3 missing)"
+ranks=$(for r in 0 1 2 3; do child_rank "$L" $r; done)
 kill "$L"
 wait_gone "$L" 10000
 _report $? "  the launcher stops on TERM"
 wait "$L"
+left=0
+for p in $ranks; do wait_gone "$p" 3000 || left=1; done
+[ $left -eq 0 ]
+_report $? "  and takes its ranks with it" "$ranks"
 
 # ---- a rank frozen (SIGSTOP) mid-collective, with --json ----
 long_run stop --json

@@ -1,0 +1,133 @@
+/* run --profile FILE (or HCCLCTL_PROFILE=FILE): every rank records its steps (libcomm's
+ * profiler); after the sweep they are gathered to rank 0 over the communicator itself, so the
+ * merge works under every launcher, and rank 0 writes one Chrome trace (Perfetto,
+ * chrome://tracing) with a process per rank. Written whole: temp name, then rename. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "run.h"
+
+const char *run_profile_file;
+
+const char *run_profile_path(void)
+{
+	const char *e = getenv("HCCLCTL_PROFILE");
+	return run_profile_file ? run_profile_file : e && *e ? e : NULL;
+}
+
+static int write_all(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t k = write(fd, p, len);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		p += k;
+		len -= (size_t)k;
+	}
+	return 0;
+}
+
+int run_profile_gather(struct comm *c, char *err, size_t errlen)
+{
+	const char *path = run_profile_path();
+	char *mine = NULL, *buf = NULL, tmp[4200];
+	size_t len = 0;
+	int n = comm_size(c), me = comm_rank(c), fd = -1, rc;
+	int64_t *lens = calloc((size_t)n, sizeof(*lens));
+	if (!lens || comm_profile_json(c, &mine, &len)) {
+		free(lens);
+		comm_profile_stop(c);
+		snprintf(err, errlen, "profile: out of memory");
+		return -ENOMEM;
+	}
+	comm_profile_stop(c); /* the gather itself is not part of the trace */
+	int64_t l = (int64_t)len;
+	rc = comm_allgather(c, &l, lens, 1, COMM_INT64);
+	if (rc)
+		goto comm_failed;
+	if (me != 0) {
+		rc = comm_send(c, mine, len, COMM_INT8, 0);
+		if (rc)
+			goto comm_failed;
+		free(mine);
+		free(lens);
+		return 0;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		snprintf(err, errlen, "profile: cannot create %s: %s", tmp, strerror(errno));
+		rc = -errno;
+		goto drain;
+	}
+	int bad = write_all(fd, "{\"traceEvents\": [\n", 18) || write_all(fd, mine, len);
+	for (int q = 1; q < n; q++) {
+		buf = malloc(lens[q] ? (size_t)lens[q] : 1);
+		if (!buf) {
+			snprintf(err, errlen, "profile: out of memory for rank %d's %lld bytes", q,
+				 (long long)lens[q]);
+			rc = -ENOMEM;
+			goto drain_from;
+		}
+		rc = comm_recv(c, buf, (size_t)lens[q], COMM_INT8, q);
+		if (rc) {
+			free(buf);
+			goto comm_failed;
+		}
+		bad = bad || write_all(fd, ",\n", 2) || write_all(fd, buf, (size_t)lens[q]);
+		free(buf);
+	}
+	char tail[256];
+	int k = snprintf(tail, sizeof(tail),
+			 "\n], \"displayTimeUnit\": \"ms\", \"otherData\": {\"tool\": \"hcclctl\", "
+			 "\"version\": \"%s\", \"ranks\": %d}}\n",
+			 HCCLCTL_VERSION, n);
+	bad = bad || write_all(fd, tail, (size_t)k) || fsync(fd);
+	close(fd);
+	fd = -1;
+	if (bad || rename(tmp, path)) {
+		snprintf(err, errlen, "profile: cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+		free(mine);
+		free(lens);
+		return -EIO;
+	}
+	free(mine);
+	free(lens);
+	return 0;
+
+drain_from:
+	/* the other ranks are sending: take their traces so they are not left waiting */
+	for (int q = 1; q < n; q++) {
+		char *sink = malloc(lens[q] ? (size_t)lens[q] : 1);
+		if (!sink || comm_recv(c, sink, (size_t)lens[q], COMM_INT8, q)) {
+			free(sink);
+			break;
+		}
+		free(sink);
+	}
+drain:
+	if (fd >= 0) {
+		close(fd);
+		unlink(tmp);
+	}
+	free(mine);
+	free(lens);
+	return rc < 0 ? rc : -EIO;
+comm_failed:
+	snprintf(err, errlen, "profile: gathering the traces failed: %s", comm_last_error(c));
+	if (fd >= 0) {
+		close(fd);
+		unlink(tmp);
+	}
+	free(mine);
+	free(lens);
+	return rc;
+}
