@@ -3,6 +3,7 @@
 
 #include "analyze.h"
 #include "cli.h"
+#include "doctor.h"
 #include "fanout.h"
 #include "probe.h"
 
@@ -16,6 +17,10 @@ const struct cmd top_commands[] = {
 	{ .name = "probe",
 	  .summary = "check this node's links: HCCS (npu-smi), RDMA ports, NPU RoCE NICs (hccn_tool)",
 	  .subs = probe_commands },
+	{ .name = "doctor",
+	  .summary = "preflight every node (rank table, NPUs, links, ports, host) and name the root "
+		     "cause of a failed job",
+	  .run = cmd_doctor, .opts = doctor_opts, .max_args = 0 },
 	{ .name = "exec", .summary = "run a command on many hosts over SSH, a report per host",
 	  .run = cmd_exec, .opts = exec_opts, .args = "-- COMMAND [ARG...]", .min_args = 1,
 	  .max_args = -1 },

@@ -1,5 +1,5 @@
-# hcclctl probe net across 4 network namespaces: every link shaped to 200mbit with htb, the
-# one from node 1 to node 2 to 100mbit; that link and no other is named, in text and JSON.
+# hcclctl probe net across 4 network namespaces: every link shaped to 80mbit with htb (low enough that a busy CPU is never the limit), the
+# one from node 1 to node 2 to 40mbit; that link and no other is named, in text and JSON.
 # Then a node without sshd is named with exit 3 while the others are still measured, and no
 # agent is left running anywhere. Run as root (`ip netns`); skips elsewhere.
 . "$(dirname "$0")/../cli/lib.sh"
@@ -19,13 +19,13 @@ if ! cluster_supported; then
 fi
 
 t0=$(date +%s%N)
-if ! cluster_up 4 --rate 200mbit; then
-	_report 1 "cluster_up 4 --rate 200mbit"
+if ! cluster_up 4 --rate 80mbit; then
+	_report 1 "cluster_up 4 --rate 80mbit"
 	done_testing
 	exit 1
 fi
-cluster_shape_link 1 2 100mbit
-_report $? "cluster_shape_link 1 2 100mbit"
+cluster_shape_link 1 2 40mbit
+_report $? "cluster_shape_link 1 2 40mbit"
 echo "# cluster_up 4: $((($(date +%s%N) - t0) / 1000000)) ms"
 HOSTS=$(cluster_hosts)
 
@@ -83,8 +83,8 @@ assert all(bw[i][i] is None for i in range(4))
 slow = [l for l in d["links"] if l["slow"]]
 assert len(slow) == 1 and slow[0]["from"] == "10.77.0.1" and slow[0]["to"] == "10.77.0.2", slow
 assert slow[0]["status"] == "WARN" and slow[0]["ratio"] < 0.8 and slow[0]["measurements"] == 2
-assert 70e6 < slow[0]["bandwidth_bps"] < 120e6, slow[0]["bandwidth_bps"]
-assert 150e6 < d["median_bps"] < 215e6, d["median_bps"]
+assert 28e6 < slow[0]["bandwidth_bps"] < 48e6, slow[0]["bandwidth_bps"]
+assert 60e6 < d["median_bps"] < 86e6, d["median_bps"]
 assert d["threshold_bps"] == round(d["median_bps"] * 0.8) or abs(d["threshold_bps"] - d["median_bps"] * 0.8) < 2
 for l in d["links"]:
     assert l["rtt_us"] > 0 and l["rtt_p99_us"] >= l["rtt_us"] and l["bytes"] > 0, l

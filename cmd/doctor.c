@@ -1,0 +1,933 @@
+/* hcclctl doctor: a preflight over every node before a job, and the root cause after one
+ * failed. The launcher validates the rank table, starts `hcclctl doctor --node` on every node
+ * over the SSH fan-out (or runs it in-process with --local), compares what only means
+ * something across nodes (versions, TLS switch, MTU, clock, the table's digest), optionally
+ * measures the network (--deep) and reads HCCL's logs (--logs), then prints one line per
+ * check with identical results folded across nodes, a summary, and the most likely cause
+ * with its fix. Exit codes are Nagios's: 0 all pass, 1 warnings, 2 a failure, 3 nothing could
+ * be checked. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "doctor.h"
+#include "fanout.h"
+#if !defined(DOCTOR_NO_HLOG) && __has_include("probes/hccllog.c")
+#include "probes/hccllog.h"
+#define HAVE_HLOG 1
+#endif
+#include "probes/tool.h"
+#include "ranktable/ranktable.h"
+#include "run.h"
+
+#define TABLE_CAP (64UL * 1024 * 1024)
+#define DEFAULT_PORTS "60000,60031,16666,29500"
+
+static const char *o_ranktable, *o_hosts, *o_hostfile, *o_user, *o_key, *o_known_hosts,
+	*o_remote, *o_checks, *o_skip, *o_npu_smi, *o_hccn_tool, *o_sysfs, *o_ports, *o_logs,
+	*o_digest, *o_server_id, *o_host_ip, *o_peers;
+static long o_port, o_parallel, o_timeout;
+static int o_local, o_node, o_insecure, o_deep;
+
+const struct opt doctor_opts[] = {
+	OPT_PATH("ranktable", 0, &o_ranktable, "FILE|URL",
+		 "the job's rank table: its servers are the nodes, and it is checked on each",
+		 COMPLETE_FILE),
+	OPT_STR("hosts", 0, &o_hosts, "HOST[,HOST...]", "the nodes, without a rank table"),
+	OPT_PATH("hostfile", 0, &o_hostfile, "FILE", "the nodes, one per line", COMPLETE_FILE),
+	OPT_BOOL("local", 0, &o_local, "check this node only, without SSH"),
+	OPT_STR("checks", 0, &o_checks, "LIST", "only these checks or groups (e.g. npu,link,net.ports)"),
+	OPT_STR("skip", 0, &o_skip, "LIST", "not these checks or groups"),
+	OPT_NUM("parallel", 0, &o_parallel, "N", "nodes at once (default 32)", 1, 4096),
+	OPT_NUM("timeout", 0, &o_timeout, "SEC", "deadline per node (default 60)", 1, 86400),
+	OPT_STR("ports", 0, &o_ports, "LIST",
+		"TCP ports every node must reach on every other (default " DEFAULT_PORTS ")"),
+	OPT_BOOL("deep", 0, &o_deep, "also measure the network: probe net between every pair"),
+	OPT_PATH("logs", 0, &o_logs, "DIR",
+		 "HCCL plogs of a failed job (DIR/NODE/...): the root cause and its fix", COMPLETE_DIR),
+	OPT_PATH("npu-smi", 0, &o_npu_smi, "PATH", "npu-smi on the nodes", COMPLETE_FILE),
+	OPT_PATH("hccn-tool", 0, &o_hccn_tool, "PATH", "hccn_tool on the nodes", COMPLETE_FILE),
+	OPT_PATH("sysfs-root", 0, &o_sysfs, "DIR", "another root for /sys/class/infiniband",
+		 COMPLETE_DIR),
+	OPT_STR("ssh-user", 0, &o_user, "USER", "log in as USER (default: $USER)"),
+	OPT_NUM("ssh-port", 0, &o_port, "PORT", "SSH port (default 22)", 1, 65535),
+	OPT_PATH("ssh-key", 0, &o_key, "FILE", "private key (default: agent, ~/.ssh/id_*)",
+		 COMPLETE_FILE),
+	OPT_PATH("ssh-known-hosts", 0, &o_known_hosts, "FILE",
+		 "known host keys (default ~/.ssh/known_hosts)", COMPLETE_FILE),
+	OPT_BOOL("ssh-insecure", 0, &o_insecure, "do not check host keys (warns)"),
+	OPT_PATH("remote-hcclctl", 0, &o_remote, "PATH",
+		 "hcclctl on the nodes (default: hcclctl in their PATH)", COMPLETE_FILE),
+	/* the node side, started by the launcher */
+	OPT_BOOL("node", 0, &o_node, "internal: run this node's checks, print them as JSON"),
+	OPT_STR("digest", 0, &o_digest, "HEX", "internal (--node): the launcher's table digest"),
+	OPT_STR("server-id", 0, &o_server_id, "ID", "internal (--node): this node in the table"),
+	OPT_STR("host-ip", 0, &o_host_ip, "IP", "internal (--node): this node's host_ip"),
+	OPT_STR("peers", 0, &o_peers, "LIST", "internal (--node): the other nodes"),
+	OPT_TERM,
+};
+
+/* ---- which checks ---- */
+
+static int in_list(const char *list, const char *code)
+{
+	size_t cl = strlen(code);
+	for (const char *p = list; p && *p;) {
+		size_t n = strcspn(p, ",");
+		/* "net" covers "net.ports"; "net.ports" covers the group "net" it is in */
+		if ((n <= cl && !strncmp(p, code, n) && (code[n] == '\0' || code[n] == '.')) ||
+		    (n > cl && !strncmp(p, code, cl) && p[cl] == '.'))
+			return 1;
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
+int doctor_wanted(const struct doctor_filter *f, const char *code)
+{
+	if (!f)
+		return 1;
+	if (f->checks && *f->checks && !in_list(f->checks, code))
+		return 0;
+	return !(f->skip && *f->skip && in_list(f->skip, code) &&
+		 (strchr(code, '.') || !strchr(f->skip, '.')));
+}
+
+/* Every check doctor can report, in the order of the report and of root-cause priority. */
+static const char *const codes[] = {
+	"node.reach",	  "ranktable.valid", "ranktable.same", "ranktable.node", "npu.smi",
+	"link.hccs",	  "npu.health",	     "link.roce",      "nic.ip",	 "nic.tls",
+	"link.rdma",	  "link.mtu",	     "net.ports",      "net.bandwidth",	 "npu.driver",
+	"cann.version",	  "host.time",	     "host.memlock",   "host.shm",	 "host.memory",
+	"host.hugepages", "logs.cause",
+};
+#define NCODES (sizeof(codes) / sizeof(codes[0]))
+
+static int code_index(const char *c)
+{
+	for (size_t i = 0; i < NCODES; i++)
+		if (!strcmp(codes[i], c))
+			return (int)i;
+	return (int)NCODES;
+}
+
+enum st { ST_PASS, ST_SKIP, ST_WARN, ST_FAIL };
+static const char *const st_name[] = { "PASS", "SKIP", "WARN", "FAIL" };
+
+static enum st st_parse(const char *s)
+{
+	for (int i = 0; i < 4; i++)
+		if (s && !strcmp(s, st_name[i]))
+			return (enum st)i;
+	return ST_FAIL;
+}
+
+struct result {
+	int node;   /* index into nodes, -1: the cluster as a whole */
+	int code;   /* index into codes */
+	enum st st;
+	char *msg, *fix;
+};
+
+struct job {
+	const char **nodes; /* names as reported */
+	size_t nnodes;
+	struct result *r;
+	size_t n, cap;
+	cJSON **docs; /* each node's document, NULL when it gave none */
+	struct doctor_filter filter;
+};
+
+static void add(struct job *j, int node, const char *code, enum st st, const char *fix,
+		const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static void add(struct job *j, int node, const char *code, enum st st, const char *fix,
+		const char *fmt, ...)
+{
+	if (!doctor_wanted(&j->filter, code))
+		return;
+	if (j->n == j->cap) {
+		size_t nc = j->cap ? j->cap * 2 : 64;
+		struct result *nr = realloc(j->r, nc * sizeof(*nr));
+		if (!nr)
+			return;
+		j->r = nr;
+		j->cap = nc;
+	}
+	char msg[1200];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	j->r[j->n++] = (struct result){ node, code_index(code), st, strdup(msg),
+					fix ? strdup(fix) : NULL };
+}
+
+/* ---- node names folded: "10.77.0.[1-4,7]" ---- */
+
+static size_t stem_len(const char *s)
+{
+	size_t n = strlen(s);
+	while (n && s[n - 1] >= '0' && s[n - 1] <= '9')
+		n--;
+	return n;
+}
+
+static void fold_names(const struct job *j, const int *idx, size_t n, char *out, size_t len)
+{
+	out[0] = '\0';
+	if (!n)
+		return;
+	size_t at = 0;
+	/* one stem and all numeric: a range list */
+	size_t sl = stem_len(j->nodes[idx[0]]);
+	int same = sl < strlen(j->nodes[idx[0]]);
+	for (size_t i = 1; i < n && same; i++)
+		same = stem_len(j->nodes[idx[i]]) == sl && !strncmp(j->nodes[idx[i]], j->nodes[idx[0]], sl) &&
+		       sl < strlen(j->nodes[idx[i]]);
+	if (same && n > 1) {
+		long *v = malloc(n * sizeof(*v));
+		if (!v)
+			return;
+		for (size_t i = 0; i < n; i++)
+			v[i] = strtol(j->nodes[idx[i]] + sl, NULL, 10);
+		for (size_t a = 0; a < n; a++) /* n is small: insertion sort */
+			for (size_t b = a; b > 0 && v[b - 1] > v[b]; b--) {
+				long t = v[b];
+				v[b] = v[b - 1];
+				v[b - 1] = t;
+			}
+		at += (size_t)snprintf(out + at, len - at, "%.*s[", (int)sl, j->nodes[idx[0]]);
+		for (size_t a = 0; a < n && at < len; a++) {
+			size_t b = a;
+			while (b + 1 < n && v[b + 1] == v[b] + 1)
+				b++;
+			at += (size_t)snprintf(out + at, len - at, "%s%ld", a ? "," : "", v[a]);
+			if (b > a && at < len)
+				at += (size_t)snprintf(out + at, len - at, "-%ld", v[b]);
+			a = b;
+		}
+		if (at < len)
+			snprintf(out + at, len - at, "]");
+		free(v);
+		return;
+	}
+	for (size_t i = 0; i < n && at < len; i++) {
+		if (i == 8) {
+			snprintf(out + at, len - at, " and %zu more", n - 8);
+			return;
+		}
+		at += (size_t)snprintf(out + at, len - at, "%s%s", i ? "," : "", j->nodes[idx[i]]);
+	}
+}
+
+/* ---- across nodes ---- */
+
+static const char *fact_str(const cJSON *doc, const char *k)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(doc, "facts");
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(f, k);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* A fact that must be equal everywhere: the majority value, and every node that differs. */
+static void compare_fact(struct job *j, const char *fact, const char *code, const char *what,
+			 const char *fix)
+{
+	const char *maj = NULL;
+	size_t majn = 0, have = 0;
+	for (size_t a = 0; a < j->nnodes; a++) {
+		const char *va = j->docs[a] ? fact_str(j->docs[a], fact) : NULL;
+		if (!va)
+			continue;
+		have++;
+		size_t c = 0;
+		for (size_t b = 0; b < j->nnodes; b++) {
+			const char *vb = j->docs[b] ? fact_str(j->docs[b], fact) : NULL;
+			c += vb && !strcmp(va, vb);
+		}
+		if (c > majn) {
+			majn = c;
+			maj = va;
+		}
+	}
+	if (!have) {
+		for (size_t a = 0; a < j->nnodes; a++)
+			if (j->docs[a])
+				add(j, (int)a, code, ST_SKIP, NULL, "no %s found", what);
+		return;
+	}
+	for (size_t a = 0; a < j->nnodes; a++) {
+		if (!j->docs[a])
+			continue;
+		const char *va = fact_str(j->docs[a], fact);
+		if (!va)
+			add(j, (int)a, code, ST_SKIP, NULL, "no %s found", what);
+		else if (strcmp(va, maj))
+			add(j, (int)a, code, ST_FAIL, fix, "%s %s, but %zu node%s have %s", what, va, majn,
+			    majn == 1 ? "" : "s", maj);
+		else
+			add(j, (int)a, code, ST_PASS, NULL, "%s %s", what, va);
+	}
+}
+
+/* Numbers a fact array holds on each node ("tls": 0/1 per NPU, "mtu" per port). */
+static void compare_array(struct job *j, const char *fact, const char *code, const char *what,
+			  const char *fix)
+{
+	double maj = NAN;
+	size_t majn = 0, have = 0;
+	for (size_t a = 0; a < j->nnodes; a++) {
+		const cJSON *f = j->docs[a] ? cJSON_GetObjectItemCaseSensitive(
+						      cJSON_GetObjectItemCaseSensitive(j->docs[a], "facts"), fact)
+					    : NULL, *x;
+		cJSON_ArrayForEach(x, f)
+		{
+			have++;
+			size_t c = 0;
+			for (size_t b = 0; b < j->nnodes; b++) {
+				const cJSON *g = j->docs[b] ? cJSON_GetObjectItemCaseSensitive(
+								      cJSON_GetObjectItemCaseSensitive(j->docs[b], "facts"), fact)
+							    : NULL, *y;
+				cJSON_ArrayForEach(y, g) c += y->valuedouble == x->valuedouble;
+			}
+			if (c > majn) {
+				majn = c;
+				maj = x->valuedouble;
+			}
+		}
+	}
+	if (!have)
+		return;
+	for (size_t a = 0; a < j->nnodes; a++) {
+		const cJSON *f = j->docs[a] ? cJSON_GetObjectItemCaseSensitive(
+						      cJSON_GetObjectItemCaseSensitive(j->docs[a], "facts"), fact)
+					    : NULL, *x;
+		if (!cJSON_GetArraySize(f))
+			continue;
+		int odd = 0;
+		double ov = 0;
+		cJSON_ArrayForEach(x, f) if (x->valuedouble != maj)
+		{
+			odd++;
+			ov = x->valuedouble;
+		}
+		if (odd)
+			add(j, (int)a, code, ST_FAIL, fix, "%s %g on %d of its ports/NPUs, the cluster's %g",
+			    what, ov, odd, maj);
+		else
+			add(j, (int)a, code, ST_PASS, NULL, "%s %g", what, maj);
+	}
+}
+
+static void compare_time(struct job *j)
+{
+	double *t = calloc(j->nnodes, sizeof(*t));
+	size_t k = 0;
+	if (!t)
+		return;
+	for (size_t a = 0; a < j->nnodes; a++) {
+		const cJSON *f = j->docs[a] ? cJSON_GetObjectItemCaseSensitive(j->docs[a], "facts") : NULL;
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(f, "time_us");
+		if (cJSON_IsNumber(v))
+			t[k++] = v->valuedouble;
+	}
+	double med = 0;
+	if (k) {
+		for (size_t a = 0; a < k; a++) /* insertion sort: n is small */
+			for (size_t b = a; b > 0 && t[b - 1] > t[b]; b--) {
+				double x = t[b];
+				t[b] = t[b - 1];
+				t[b - 1] = x;
+			}
+		med = t[k / 2];
+	}
+	for (size_t a = 0; a < j->nnodes; a++) {
+		const cJSON *f = j->docs[a] ? cJSON_GetObjectItemCaseSensitive(j->docs[a], "facts") : NULL;
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(f, "time_us");
+		if (!cJSON_IsNumber(v))
+			continue;
+		double skew = (v->valuedouble - med) / 1e6;
+		/* the nodes start within the fan-out's spread, about a second: more is the clock */
+		if (fabs(skew) > 2.0)
+			add(j, (int)a, "host.time", ST_WARN,
+			    "run chrony or ntpd on every node; logs from nodes with skewed clocks "
+			    "cannot be lined up",
+			    "clock %+.1f s from the median node", skew);
+		else
+			add(j, (int)a, "host.time", ST_PASS, NULL, "clock within 2 s of the median node");
+	}
+	free(t);
+}
+
+/* ---- the nodes ---- */
+
+struct node_plan {
+	const char *host, *name, *server_id, *host_ip;
+};
+
+static int parse_ports(struct doctor_node_args *na, const char *list)
+{
+	na->nports = 0;
+	for (const char *p = list; *p;) {
+		char *end;
+		long v = strtol(p, &end, 10);
+		if (end == p || v < 1 || v > 65535 || (*end && *end != ',') ||
+		    na->nports == DOCTOR_MAX_PORTS)
+			return -1;
+		na->ports[na->nports++] = (int)v;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+static char *node_cmd(const struct node_plan *np, const char *peers, const char *digest,
+		      const char *table_path)
+{
+	const char *w[48];
+	int k = 0;
+	w[k++] = o_remote ? o_remote : "hcclctl";
+	w[k++] = "doctor";
+	w[k++] = "--node";
+	const char *pairs[][2] = { { "--checks", o_checks },	   { "--skip", o_skip },
+				   { "--npu-smi", o_npu_smi },	   { "--hccn-tool", o_hccn_tool },
+				   { "--sysfs-root", o_sysfs },	   { "--ports", o_ports },
+				   { "--ranktable", table_path },  { "--digest", digest },
+				   { "--server-id", np->server_id }, { "--host-ip", np->host_ip },
+				   { "--peers", peers } };
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		if (!pairs[i][1] || !*pairs[i][1])
+			continue;
+		w[k++] = pairs[i][0];
+		w[k++] = pairs[i][1];
+	}
+	return sh_join(k, w);
+}
+
+static int node_main(void)
+{
+	struct doctor_filter f = { o_checks, o_skip };
+	struct doctor_node_args a = { .npu_smi = o_npu_smi, .hccn_tool = o_hccn_tool,
+				      .sysfs_root = o_sysfs, .ranktable = o_ranktable,
+				      .digest = o_digest, .server_id = o_server_id,
+				      .host_ip = o_host_ip, .filter = &f };
+	if (parse_ports(&a, o_ports ? o_ports : DEFAULT_PORTS))
+		return fail(EXIT_USAGE, "doctor", "e.g. --ports 60000,16666", "invalid --ports");
+	char *peers = o_peers ? strdup(o_peers) : NULL;
+	for (char *p = peers, *s; p && *p && a.npeers < DOCTOR_MAX_PEERS; p = s) {
+		s = p + strcspn(p, ",");
+		if (*s)
+			*s++ = '\0';
+		a.peers[a.npeers++] = p;
+	}
+	cJSON *doc = doctor_node_run(&a);
+	char *txt = cJSON_PrintUnformatted(doc);
+	if (txt)
+		puts(txt);
+	free(txt);
+	cJSON_Delete(doc);
+	free(peers);
+	out_json_set_printed();
+	return EXIT_OK;
+}
+
+/* ---- the report ---- */
+
+static int cmp_result(const void *a, const void *b)
+{
+	const struct result *x = a, *y = b;
+	if (x->code != y->code)
+		return x->code - y->code;
+	return x->node - y->node;
+}
+
+/* The nodes the cause was found on, folded (every node of its group). */
+static char cause_nodes[1024];
+
+static void print_report(struct job *j, const struct result **cause)
+{
+	qsort(j->r, j->n, sizeof(*j->r), cmp_result);
+	int *idx = malloc((j->nnodes + 1) * sizeof(*idx));
+	char names[1024];
+	*cause = NULL;
+	for (size_t s = 0; s < j->n;) {
+		size_t e = s;
+		while (e < j->n && j->r[e].code == j->r[s].code)
+			e++;
+		/* groups of identical status and message, the largest first */
+		bool *done = calloc(e - s, sizeof(*done));
+		for (size_t a = s; a < e && done; a++) {
+			if (done[a - s])
+				continue;
+			size_t n = 0;
+			for (size_t b = a; b < e; b++)
+				if (!done[b - s] && j->r[b].st == j->r[a].st &&
+				    !strcmp(j->r[b].msg, j->r[a].msg)) {
+					done[b - s] = true;
+					if (j->r[b].node >= 0)
+						idx[n++] = j->r[b].node;
+				}
+			const struct result *r = &j->r[a];
+			fold_names(j, idx, n, names, sizeof(names));
+			if ((r->st == ST_FAIL && (!*cause || (*cause)->st != ST_FAIL)) ||
+			    (r->st == ST_WARN && !*cause)) {
+				*cause = r;
+				snprintf(cause_nodes, sizeof(cause_nodes), "%s", n ? names : "");
+			}
+			if (g_opts.json || (g_opts.quiet && r->st <= ST_SKIP))
+				continue;
+			const char *col = r->st == ST_FAIL   ? color(1, "\033[1;31m")
+					  : r->st == ST_WARN ? color(1, "\033[1;33m")
+					  : r->st == ST_PASS ? color(1, "\033[32m")
+							     : "";
+			printf("%s%-4s%s  %-15s %-22s %s\n", col, st_name[r->st],
+			       use_color(1) ? "\033[0m" : "", codes[r->code], n ? names : "cluster",
+			       r->msg);
+		}
+		free(done);
+		s = e;
+	}
+	free(idx);
+}
+
+static int run_nodes(struct job *j, struct node_plan *plan, const char *digest,
+		     const char *table_path)
+{
+	char *peers = NULL;
+	size_t pl = 1;
+	for (size_t i = 0; i < j->nnodes; i++)
+		pl += strlen(plan[i].host) + 1;
+	peers = calloc(1, pl);
+	for (size_t i = 0, at = 0; peers && i < j->nnodes; i++)
+		at += (size_t)snprintf(peers + at, pl - at, "%s%s", i ? "," : "", plan[i].host);
+	if (!peers)
+		return fail(EXIT_UNKNOWN, "doctor", NULL, "out of memory");
+	struct fo_host *hosts = calloc(j->nnodes, sizeof(*hosts));
+	char **cmds = calloc(j->nnodes, sizeof(*cmds));
+	int rc = 0;
+	if (!hosts || !cmds) {
+		rc = fail(EXIT_UNKNOWN, "doctor", NULL, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < j->nnodes; i++) {
+		cmds[i] = node_cmd(&plan[i], peers, digest, table_path);
+		hosts[i].host = plan[i].host;
+		hosts[i].name = plan[i].name;
+		hosts[i].cmd = cmds[i];
+	}
+	struct fanout f = {
+		.ssh = { .user = o_user, .port = (int)o_port, .key = o_key,
+			 .known_hosts = o_known_hosts, .insecure = o_insecure, .cancel_fd = -1 },
+		.parallel = o_parallel ? (int)o_parallel : 32,
+		.connect_timeout_ms = 10000,
+		.cmd_timeout_ms = (o_timeout ? o_timeout : 60) * 1000LL,
+		.cap = 4UL << 20,
+		.progress = !g_opts.quiet,
+	};
+	char err[SSH_ERRLEN];
+	if (fanout_run(&f, hosts, j->nnodes, err, sizeof(err))) {
+		rc = fail(EXIT_UNKNOWN, "doctor", NULL, "%s", err);
+		goto out;
+	}
+	for (size_t i = 0; i < j->nnodes; i++) {
+		const struct fo_host *h = &hosts[i];
+		if (h->status == FO_UNREACHABLE || (h->status == FO_TIMEOUT && !h->connected)) {
+			add(j, (int)i, "node.reach", ST_FAIL,
+			    "check that the node is up, sshd runs and the key is accepted",
+			    "cannot reach the node: %s", h->error);
+			continue;
+		}
+		cJSON *doc = h->out.len ? cJSON_ParseWithLength(h->out.p, h->out.len) : NULL;
+		if (!doc || !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(doc, "checks"))) {
+			const char *tail = fo_stderr_tail(h, 1);
+			add(j, (int)i, "node.reach", ST_FAIL,
+			    "install the same hcclctl on every node, or pass --remote-hcclctl PATH",
+			    "hcclctl doctor --node gave no report (%s%s%s)",
+			    h->status == FO_TIMEOUT ? "timed out" : fo_status_name(h->status),
+			    *tail ? ": " : "", tail);
+			cJSON_Delete(doc);
+			continue;
+		}
+		add(j, (int)i, "node.reach", ST_PASS, NULL, "reached in %.1f s", h->seconds);
+		j->docs[i] = doc;
+	}
+out:
+	for (size_t i = 0; hosts && i < j->nnodes; i++)
+		fo_host_release(&hosts[i]);
+	for (size_t i = 0; cmds && i < j->nnodes; i++)
+		free(cmds[i]);
+	free(cmds);
+	free(hosts);
+	free(peers);
+	return rc;
+}
+
+/* The nodes' own checks into the job. */
+static void take_node_checks(struct job *j)
+{
+	for (size_t i = 0; i < j->nnodes; i++) {
+		const cJSON *c, *cs = j->docs[i] ? cJSON_GetObjectItemCaseSensitive(j->docs[i], "checks")
+						 : NULL;
+		cJSON_ArrayForEach(c, cs)
+		{
+			const cJSON *code = cJSON_GetObjectItemCaseSensitive(c, "code");
+			const cJSON *st = cJSON_GetObjectItemCaseSensitive(c, "status");
+			const cJSON *msg = cJSON_GetObjectItemCaseSensitive(c, "message");
+			const cJSON *fix = cJSON_GetObjectItemCaseSensitive(c, "fix");
+			if (!cJSON_IsString(code) || !cJSON_IsString(st) || !cJSON_IsString(msg))
+				continue;
+			add(j, (int)i, code->valuestring, st_parse(st->valuestring),
+			    cJSON_IsString(fix) ? fix->valuestring : NULL, "%s", msg->valuestring);
+		}
+	}
+}
+
+static void logs_check(struct job *j)
+{
+#ifndef HAVE_HLOG
+	add(j, -1, "logs.cause", ST_SKIP, NULL, "log analysis is not built in");
+	return;
+#else
+	struct hlog_report r = { 0 };
+	char err[512];
+	if (hlog_scan_dir(o_logs, &r, err, sizeof(err))) {
+		add(j, -1, "logs.cause", ST_FAIL, NULL, "cannot read %s: %s", o_logs, err);
+		hlog_report_release(&r);
+		return;
+	}
+	hlog_conclude(&r);
+	if (r.kind == HLOG_NONE)
+		add(j, -1, "logs.cause", ST_PASS, NULL, "%zu log files, %zu lines: no HCCL failure",
+		    r.nfile, r.lines);
+	else
+		add(j, -1, "logs.cause", ST_FAIL, r.fix, "%s (%s)", r.cause, hlog_kind_name(r.kind));
+	hlog_report_release(&r);
+#endif
+}
+
+static void deep_checks(struct job *j, struct node_plan *plan)
+{
+	char exe[4096], hosts[8192] = "";
+	ssize_t k = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (k <= 0)
+		return;
+	exe[k] = '\0';
+	size_t at = 0;
+	for (size_t i = 0; i < j->nnodes && at < sizeof(hosts) - 300; i++)
+		if (j->docs[i])
+			at += (size_t)snprintf(hosts + at, sizeof(hosts) - at, "%s%s", at ? "," : "",
+					       plan[i].host);
+	char port[16];
+	snprintf(port, sizeof(port), "%ld", o_port ? o_port : 22);
+	char *argv[32];
+	int n = 0;
+	argv[n++] = exe;
+	argv[n++] = (char *)"--json";
+	argv[n++] = (char *)"probe";
+	argv[n++] = (char *)"net";
+	argv[n++] = (char *)"--hosts";
+	argv[n++] = hosts;
+	const char *pairs[][2] = { { "--ssh-user", o_user }, { "--ssh-key", o_key },
+				   { "--ssh-known-hosts", o_known_hosts },
+				   { "--remote-hcclctl", o_remote } };
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+		if (pairs[i][1]) {
+			argv[n++] = (char *)pairs[i][0];
+			argv[n++] = (char *)pairs[i][1];
+		}
+	if (o_port) {
+		argv[n++] = (char *)"--ssh-port";
+		argv[n++] = port;
+	}
+	argv[n] = NULL;
+	struct probe_tool_result r = { 0 };
+	char err[PROBE_ERRLEN];
+	int rc = probe_tool_run("/proc/self/exe", argv, 600000, &r, err, sizeof(err));
+	cJSON *doc = rc ? NULL : cJSON_ParseWithLength(r.out, r.outlen);
+	if (!doc) {
+		add(j, -1, "net.bandwidth", ST_FAIL, NULL, "probe net failed: %s",
+		    rc ? err : "no JSON from it");
+	} else {
+		/* probe net's own judgement: the links it measured slow, the nodes it named */
+		const cJSON *links = cJSON_GetObjectItemCaseSensitive(doc, "links"), *x;
+		const cJSON *med = cJSON_GetObjectItemCaseSensitive(doc, "median_bps");
+		int named = 0;
+		cJSON_ArrayForEach(x, links)
+		{
+			const cJSON *slow = cJSON_GetObjectItemCaseSensitive(x, "slow");
+			const cJSON *bps = cJSON_GetObjectItemCaseSensitive(x, "bandwidth_bps");
+			const char *from = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(x, "from"));
+			const char *to = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(x, "to"));
+			if (!cJSON_IsTrue(slow) || !from || !to || !cJSON_IsNumber(bps))
+				continue;
+			named++;
+			add(j, -1, "net.bandwidth", ST_WARN,
+			    "check that link's cables, NIC and switch port (ethtool -S, the switch's "
+			    "counters, tc qdisc); hcclctl probe net measures it again",
+			    "link %s -> %s: %.0f Mbit/s, %.0f %% of the median %.0f Mbit/s", from, to,
+			    bps->valuedouble / 1e6,
+			    cJSON_IsNumber(med) && med->valuedouble > 0
+				    ? 100.0 * bps->valuedouble / med->valuedouble
+				    : 0.0,
+			    cJSON_IsNumber(med) ? med->valuedouble / 1e6 : 0.0);
+		}
+		if (!named)
+			add(j, -1, "net.bandwidth", r.status > 1 ? ST_FAIL : ST_PASS,
+			    r.status > 1 ? "hcclctl probe net names the pairs it could not measure" : NULL,
+			    r.status > 1 ? "probe net could not measure every pair (exit %d)"
+					 : "every link within 80 %% of the median (%d)",
+			    r.status);
+	}
+	cJSON_Delete(doc);
+	probe_tool_result_release(&r);
+}
+
+static void json_report(const struct job *j, const struct result *cause, int code)
+{
+	cJSON *doc = cJSON_CreateObject();
+	cJSON_AddStringToObject(doc, "schema", "hcclctl-doctor/1");
+	cJSON *nodes = cJSON_AddArrayToObject(doc, "nodes");
+	for (size_t i = 0; i < j->nnodes; i++)
+		cJSON_AddItemToArray(nodes, cJSON_CreateString(j->nodes[i]));
+	cJSON *checks = cJSON_AddArrayToObject(doc, "checks");
+	int count[4] = { 0 };
+	for (size_t i = 0; i < j->n; i++) {
+		const struct result *r = &j->r[i];
+		count[r->st]++;
+		cJSON *c = cJSON_CreateObject();
+		cJSON_AddStringToObject(c, "code", codes[r->code]);
+		if (r->node >= 0)
+			cJSON_AddStringToObject(c, "node", j->nodes[r->node]);
+		else
+			cJSON_AddNullToObject(c, "node");
+		cJSON_AddStringToObject(c, "status", st_name[r->st]);
+		cJSON_AddStringToObject(c, "message", r->msg);
+		if (r->fix)
+			cJSON_AddStringToObject(c, "fix", r->fix);
+		else
+			cJSON_AddNullToObject(c, "fix");
+		cJSON_AddItemToArray(checks, c);
+	}
+	cJSON *s = cJSON_AddObjectToObject(doc, "summary");
+	for (int i = 0; i < 4; i++)
+		cJSON_AddNumberToObject(s, st_name[i], count[i]);
+	if (cause) {
+		cJSON *c = cJSON_AddObjectToObject(doc, "cause");
+		cJSON_AddStringToObject(c, "code", codes[cause->code]);
+		if (cause->node >= 0)
+			cJSON_AddStringToObject(c, "node", j->nodes[cause->node]);
+		else
+			cJSON_AddNullToObject(c, "node");
+		cJSON_AddStringToObject(c, "nodes", cause_nodes);
+		cJSON_AddStringToObject(c, "status", st_name[cause->st]);
+		cJSON_AddStringToObject(c, "message", cause->msg);
+		if (cause->fix)
+			cJSON_AddStringToObject(c, "fix", cause->fix);
+		else
+			cJSON_AddNullToObject(c, "fix");
+	} else {
+		cJSON_AddNullToObject(doc, "cause");
+	}
+	cJSON_AddNumberToObject(doc, "exit_code", code);
+	out_json(doc);
+}
+
+int cmd_doctor(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	if (o_node)
+		return node_main();
+	int srcs = !!o_ranktable + !!o_hosts + !!o_hostfile;
+	if (o_local ? (o_hosts || o_hostfile) : srcs != 1 && !o_logs)
+		return fail(EXIT_USAGE, "doctor", "see 'hcclctl doctor --help'",
+			    o_local ? "--local checks this node: no --hosts or --hostfile"
+				    : "give one of --ranktable, --hosts, --hostfile (or --local)");
+	if (o_hosts && o_hostfile)
+		return fail(EXIT_USAGE, "doctor", NULL, "--hosts and --hostfile together");
+	struct doctor_node_args pa = { 0 };
+	if (parse_ports(&pa, o_ports ? o_ports : DEFAULT_PORTS))
+		return fail(EXIT_USAGE, "doctor", "e.g. --ports 60000,16666", "invalid --ports '%s'",
+			    o_ports);
+	struct job j = { .filter = { o_checks, o_skip } };
+	struct rt_table t = { 0 };
+	struct rt_hostfile hf = { 0 };
+	struct node_plan *plan = NULL;
+	char digest[17] = "", table_abs[PATH_MAX];
+	const char *table_path = NULL;
+	int rc = EXIT_OK;
+	char *buf = NULL;
+	size_t len = 0;
+	char err[600];
+
+	if (o_ranktable) {
+		struct rt_diags d = { 0 };
+		rc = fetch_input(o_ranktable, TABLE_CAP, &buf, &len, err, sizeof(err));
+		if (rc) {
+			rc = fail(EXIT_UNKNOWN, "doctor", NULL, "%s", err);
+			goto out;
+		}
+		rc = rt_table_load(&t, o_ranktable, buf, len, &d, err, sizeof(err));
+		if (rc == -ENOMEM) {
+			rt_diags_release(&d);
+			rc = fail(EXIT_UNKNOWN, "doctor", NULL, "out of memory");
+			goto out;
+		}
+		rc = EXIT_OK;
+		if (d.nerrors || t.nranks == 0) {
+			print_findings(&d, o_ranktable);
+			add(&j, -1, "ranktable.valid", ST_FAIL,
+			    "hcclctl ranktable validate shows each error with its line; fix them",
+			    "%s has %zu error%s", o_ranktable, d.nerrors, d.nerrors == 1 ? "" : "s");
+		} else {
+			add(&j, -1, "ranktable.valid", d.nwarnings ? ST_WARN : ST_PASS, NULL,
+			    "%s: %zu ranks on %zu servers, %zu warning%s", o_ranktable, t.nranks,
+			    t.nservers, d.nwarnings, d.nwarnings == 1 ? "" : "s");
+			rt_table_digest(&t, digest);
+		}
+		rt_diags_release(&d);
+		if (strcmp(o_ranktable, "-") && !strstr(o_ranktable, "://") &&
+		    realpath(o_ranktable, table_abs))
+			table_path = table_abs;
+	}
+	/* the nodes */
+	if (o_local) {
+		j.nnodes = 1;
+	} else if (o_ranktable && t.nservers) {
+		j.nnodes = t.nservers;
+	} else if (o_hosts || o_hostfile) {
+		char *hb = NULL;
+		size_t hl = 0;
+		struct rt_diags d = { 0 };
+		if (o_hosts) {
+			hb = strdup(o_hosts);
+			for (char *p = hb; p && *p; p++)
+				if (*p == ',')
+					*p = '\n';
+			hl = hb ? strlen(hb) : 0;
+		} else if (rt_read_file(o_hostfile, TABLE_CAP, &hb, &hl, err, sizeof(err))) {
+			rc = fail(EXIT_UNKNOWN, "doctor", NULL, "%s", err);
+			goto out;
+		}
+		int hrc = rt_hostfile_parse(&hf, o_hosts ? "--hosts" : o_hostfile, hb, hl, &d, err,
+					    sizeof(err));
+		free(hb);
+		print_findings(&d, o_hosts ? "--hosts" : o_hostfile);
+		rt_diags_release(&d);
+		if (hrc) {
+			rc = fail(o_hosts ? EXIT_USAGE : EXIT_FAIL, "doctor", NULL, "%s", err);
+			goto out;
+		}
+		j.nnodes = hf.n;
+	}
+	plan = calloc(j.nnodes + 1, sizeof(*plan));
+	j.nodes = calloc(j.nnodes + 1, sizeof(*j.nodes));
+	j.docs = calloc(j.nnodes + 1, sizeof(*j.docs));
+	if (!plan || !j.nodes || !j.docs) {
+		rc = fail(EXIT_UNKNOWN, "doctor", NULL, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < j.nnodes; i++) {
+		if (o_local) {
+			static char hn[256];
+			gethostname(hn, sizeof(hn) - 1);
+			plan[i].host = plan[i].name = hn;
+		} else if (o_ranktable && t.nservers) {
+			const struct rt_server *s = &t.servers[i];
+			plan[i].host = s->host_ip && *s->host_ip ? s->host_ip : s->server_id;
+			plan[i].name = s->server_id;
+			plan[i].server_id = s->server_id;
+			plan[i].host_ip = s->host_ip;
+			if (!plan[i].host || rt_host_unsafe_at(plan[i].host) >= 0) {
+				rc = fail(EXIT_FAIL, "doctor", NULL,
+					  "%s: refusing server \"%.64s\": not a host name or IP",
+					  o_ranktable, plan[i].host ? plan[i].host : "");
+				goto out;
+			}
+		} else {
+			plan[i].host = hf.v[i].host_ip ? hf.v[i].host_ip : hf.v[i].server_id;
+			plan[i].name = hf.v[i].server_id;
+		}
+		j.nodes[i] = plan[i].name;
+	}
+	if (!g_opts.quiet && !g_opts.json && j.nnodes)
+		fprintf(stderr, "hcclctl: doctor: checking %zu node%s...\n", j.nnodes,
+			j.nnodes == 1 ? "" : "s");
+	if (o_local && j.nnodes) {
+		struct doctor_node_args a = pa;
+		a.npu_smi = o_npu_smi;
+		a.hccn_tool = o_hccn_tool;
+		a.sysfs_root = o_sysfs;
+		a.ranktable = table_path;
+		a.digest = *digest ? digest : NULL;
+		a.filter = &j.filter;
+		a.npeers = 0;
+		j.docs[0] = doctor_node_run(&a);
+		add(&j, 0, "node.reach", ST_PASS, NULL, "this node");
+	} else if (j.nnodes) {
+		rc = run_nodes(&j, plan, *digest ? digest : NULL, table_path);
+		if (rc)
+			goto out;
+	}
+	take_node_checks(&j);
+	if (j.nnodes > 1) {
+		compare_fact(&j, "driver", "npu.driver", "NPU driver",
+			     "install the same driver and firmware on every node (npu-smi info)");
+		compare_fact(&j, "cann", "cann.version", "CANN",
+			     "install the same CANN toolkit on every node (ascend_toolkit_install.info)");
+		compare_array(&j, "tls", "nic.tls", "TLS switch",
+			      "hccn_tool -i N -tls -s enable 0 (or 1) on every NPU of the cluster");
+		compare_array(&j, "mtu", "link.mtu", "active MTU",
+			      "set the same MTU on every port and on the switch");
+		compare_time(&j);
+	}
+	if (o_deep && j.nnodes > 1 && !o_local)
+		deep_checks(&j, plan);
+	if (o_logs)
+		logs_check(&j);
+
+	const struct result *cause = NULL;
+	print_report(&j, &cause);
+	int count[4] = { 0 };
+	for (size_t i = 0; i < j.n; i++)
+		count[j.r[i].st]++;
+	rc = count[ST_FAIL] ? EXIT_FAIL : count[ST_WARN] ? EXIT_WARN
+	     : count[ST_PASS]			      ? EXIT_OK
+							      : EXIT_UNKNOWN;
+	if (g_opts.json) {
+		json_report(&j, cause, rc);
+	} else {
+		printf("\n%d passed, %d warnings, %d failed, %d skipped on %zu node%s\n",
+		       count[ST_PASS], count[ST_WARN], count[ST_FAIL], count[ST_SKIP], j.nnodes,
+		       j.nnodes == 1 ? "" : "s");
+		if (cause) {
+			printf("most likely cause: %s%s%s: %s\n", codes[cause->code],
+			       *cause_nodes ? " on " : "", cause_nodes, cause->msg);
+			if (cause->fix)
+				printf("fix: %s\n", cause->fix);
+		}
+	}
+out:
+	for (size_t i = 0; j.docs && i < j.nnodes; i++)
+		cJSON_Delete(j.docs[i]);
+	for (size_t i = 0; i < j.n; i++) {
+		free(j.r[i].msg);
+		free(j.r[i].fix);
+	}
+	free(j.r);
+	free(j.docs);
+	free(j.nodes);
+	free(plan);
+	free(buf);
+	rt_table_release(&t);
+	rt_hostfile_release(&hf);
+	return rc;
+}

@@ -1,0 +1,39 @@
+/* hcclctl doctor: the launcher (doctor.c) and the node side (doctor_node.c). */
+#ifndef HCCLCTL_DOCTOR_H
+#define HCCLCTL_DOCTOR_H
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+
+#define DOCTOR_MAX_PORTS 16
+#define DOCTOR_MAX_PEERS 1024
+
+/* Which checks run: --checks and --skip, comma-separated codes or groups ("net", "link"). */
+struct doctor_filter {
+	const char *checks, *skip;
+};
+/* Whether a check code (or a whole group, "npu") is wanted. */
+int doctor_wanted(const struct doctor_filter *f, const char *code);
+
+struct doctor_node_args {
+	const char *npu_smi, *hccn_tool, *sysfs_root; /* the tools, as the probes take them */
+	const char *ranktable, *digest;              /* this node's copy, the launcher's digest */
+	const char *server_id, *host_ip;             /* this node in the table, when known */
+	const struct doctor_filter *filter;
+	long timeout_ms;                             /* per probe */
+	long port_wait_ms;                           /* how long to retry a peer's port */
+	const char *peers[DOCTOR_MAX_PEERS];
+	int npeers;
+	int ports[DOCTOR_MAX_PORTS];
+	int nports;
+};
+
+/* Runs this node's checks: {"schema", "hostname", "checks": [...], "facts": {...}}.
+ * The caller owns the document. */
+cJSON *doctor_node_run(const struct doctor_node_args *a);
+
+extern const struct opt doctor_opts[];
+int cmd_doctor(int argc, char **argv);
+
+#endif

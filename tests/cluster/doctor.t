@@ -1,0 +1,178 @@
+# hcclctl doctor across 4 network namespaces, over SSH, with fake npu-smi and hccn_tool per
+# node: a healthy cluster passes, then one fault at a time must be named as the most likely
+# cause with the right node and the fix: an HCCS link down, a NIC link down, a TLS switch that
+# differs, a device_ip that differs from the NIC's, a rank table that differs on one node, a
+# closed port between two nodes, a node that is down, a CANN version that differs, a slow
+# link (--deep). Times of a quick doctor over 4 namespaces are printed for the notes.
+. "$(dirname "$0")/../cli/lib.sh"
+. "$(dirname "$0")/netns.sh"
+
+if ! cluster_supported; then
+	skip "cluster: $CLUSTER_SKIP"
+	done_testing
+	exit 0
+fi
+if ! cluster_up 4; then
+	_report 1 "cluster_up 4"
+	done_testing
+	exit 1
+fi
+REPO=$(pwd)
+FX=$TMP/fx
+# Per node: NIC addresses of its own (192.168.1I.10D), a CANN install, fixture overlays.
+for i in 1 2 3 4; do
+	mkdir -p "$FX/n$i/hccn" "$FX/n$i/npu" "$FX/n$i/cann"
+	for d in 0 1 2 3 4 5 6 7; do
+		printf 'ipaddr:192.168.1%d.10%d\nnetmask:255.255.255.0\n' "$i" "$d" >"$FX/n$i/hccn/ip-$d.txt"
+	done
+	printf 'package_name=Ascend-cann-toolkit\nversion=8.0.RC2\n' >"$FX/n$i/cann/ascend_toolkit_install.info"
+	# npu-smi info's banner (ascend.md 3.1), for the driver version
+	printf '+----------+\n| npu-smi 24.1.rc1.b030            Version: 24.1.rc1.b030 |\n+----------+\n' >"$FX/n$i/npu/info.txt"
+	printf 'address_0=192.168.1%d.100\naddress_1=192.168.1%d.101\n' "$i" "$i" >"$TMP/hccn-10.77.0.$i"
+	mkdir -p "$TMP/hccn"
+	cp "$TMP/hccn-10.77.0.$i" "$TMP/hccn/10.77.0.$i"
+done
+"$HCCLCTL" ranktable gen --servers "$(cluster_hosts)" --devices 0-1 --hccn-conf-dir "$TMP/hccn" \
+	-o "$TMP/rt.json" 2>/dev/null
+cp "$TMP/rt.json" "$TMP/rt-other.json"
+sed -i 's/"192.168.13.101"/"192.168.13.199"/' "$TMP/rt-other.json"
+
+# The node side runs through this wrapper: each node's own fixtures, tools and CANN, and
+# (when $FX/nI/table exists) a different rank table. host.memlock is skipped below: this
+# container's hard memlock limit is 8 MiB and cannot be raised (no CAP_SYS_RESOURCE), so it
+# would WARN on every node; the test of that warning is at the end.
+cat >"$TMP/hc" <<EOS
+#!/bin/sh
+n=\${HCCLCTL_NODE:-n0}
+export FAKE_NPU_SMI_DIR="$FX/\$n/npu:\$(cat $FX/\$n/npu-dirs 2>/dev/null)$REPO/tests/data/npu-smi/a2"
+export FAKE_HCCN_DIR="$FX/\$n/hccn:\$(cat $FX/\$n/hccn-dirs 2>/dev/null)$REPO/tests/data/hccn_tool/a2"
+export HCCLCTL_NPU_SMI=$REPO/tests/data/bin/npu-smi HCCLCTL_HCCN_TOOL=$REPO/tests/data/bin/hccn_tool
+export ASCEND_HOME_PATH=$FX/\$n/cann
+if [ -f "$FX/\$n/table" ]; then
+	alt=\$(cat "$FX/\$n/table")
+	for a in "\$@"; do
+		shift
+		if [ "\$prev" = --ranktable ]; then set -- "\$@" "\$alt"; else set -- "\$@" "\$a"; fi
+		prev=\$a
+	done
+fi
+exec $HCCLCTL "\$@"
+EOS
+chmod +x "$TMP/hc"
+
+doc() {
+	cluster_head env -u SSH_AUTH_SOCK "$HCCLCTL" doctor --ranktable "$TMP/rt.json" --ssh-user root \
+		--ssh-key "$CL_KEY" --ssh-known-hosts "$CL_KNOWN_HOSTS" --remote-hcclctl "$TMP/hc" \
+		--ports 60000,16666 --skip host.memlock "$@"
+}
+cause_is() { printf '%s\n' "$OUT" | grep -q "^most likely cause: $1"; }
+
+t0=$(date +%s%N)
+run doc
+ms=$((($(date +%s%N) - t0) / 1000000))
+echo "# quick doctor over 4 namespaces: $ms ms"
+check_rc 0 "a healthy cluster: exit 0"
+printf '%s\n' "$OUT" | grep -q '^PASS  npu.health      10.77.0.\[1-4\] '
+_report $? "  identical results are folded: PASS npu.health 10.77.0.[1-4]" "$OUT"
+! printf '%s\n' "$OUT" | grep -q '^FAIL\|^WARN'
+_report $? "  no FAIL and no WARN" "$OUT"
+for c in ranktable.valid ranktable.same ranktable.node npu.smi npu.health link.hccs link.roce nic.ip nic.tls net.ports npu.driver cann.version host.time host.shm; do
+	printf '%s\n' "$OUT" | grep -q "^PASS  $c " || echo "$c"
+done >"$TMP/missing"
+[ ! -s "$TMP/missing" ]
+_report $? "  every check of the rank table, NPUs, links, ports, versions and clock passes" "$(cat "$TMP/missing")" "$OUT"
+check_out_has "$(printf '%s\n' "$OUT" | grep '^[0-9]* passed, 0 warnings, 0 failed')" "  a summary line"
+
+run doc --json
+printf '%s' "$OUT" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["schema"] == "hcclctl-doctor/1" and d["exit_code"] == 0 and d["cause"] is None, d["cause"]
+assert d["nodes"] == ["10.77.0.1", "10.77.0.2", "10.77.0.3", "10.77.0.4"], d["nodes"]
+c = [x for x in d["checks"] if x["code"] == "npu.health"]
+assert len(c) == 4 and all(x["status"] == "PASS" for x in c), c
+assert all(set(x) == {"code", "node", "status", "message", "fix"} for x in d["checks"])'
+_report $? "--json: schema, nodes, one result per check and node" "$OUT"
+
+# ---- one fault at a time ----
+echo "$REPO/tests/data/npu-smi/a2-down:" >"$FX/n2/npu-dirs"
+run doc
+rm -f "$FX/n2/npu-dirs"
+check_rc 2 "an HCCS link down on node 2: exit 2"
+cause_is "link.hccs on 10.77.0.2: NPU 3 chip 0 link"
+_report $? "  named: link.hccs on 10.77.0.2, NPU 3" "$OUT"
+printf '%s\n' "$OUT" | grep -q '^PASS  link.hccs       10.77.0.\[1,3-4\] '
+_report $? "  the other nodes pass, folded" "$OUT"
+
+echo "$REPO/tests/data/hccn_tool/a2-down:" >"$FX/n3/hccn-dirs"
+run doc
+rm -f "$FX/n3/hccn-dirs"
+check_rc 2 "a NIC link down on node 3: exit 2"
+cause_is "link.roce on 10.77.0.3: device 3 link DOWN"
+_report $? "  named: link.roce on 10.77.0.3, device 3" "$OUT"
+printf '%s\n' "$OUT" | grep -q '^fix: hccn_tool -i N -link -g'
+_report $? "  with the fix" "$OUT"
+
+echo "$REPO/tests/data/hccn_tool/a2-tls:" >"$FX/n1/hccn-dirs"
+run doc
+rm -f "$FX/n1/hccn-dirs"
+check_rc 2 "a TLS switch that differs (node 1, device 1): exit 2"
+cause_is "nic.tls on 10.77.0.1: "
+_report $? "  named: nic.tls on 10.77.0.1" "$OUT"
+
+printf 'ipaddr:192.168.14.250\nnetmask:255.255.255.0\n' >"$FX/n4/hccn/ip-1.txt"
+run doc
+printf 'ipaddr:192.168.14.101\nnetmask:255.255.255.0\n' >"$FX/n4/hccn/ip-1.txt"
+check_rc 2 "a device_ip that differs from the NIC's IP (node 4, device 1): exit 2"
+cause_is "nic.ip on 10.77.0.4: device 1 has 192.168.14.250, the rank table says 192.168.14.101"
+_report $? "  named with both addresses" "$OUT"
+
+echo "$TMP/rt-other.json" >"$FX/n3/table"
+run doc
+rm -f "$FX/n3/table"
+check_rc 2 "a rank table that differs on node 3: exit 2"
+cause_is "ranktable.same on 10.77.0.3: this node's .* differs from the launcher's: digest "
+_report $? "  named: ranktable.same on 10.77.0.3, both digests" "$OUT"
+
+printf 'table inet hcdoc {\n chain in {\n  type filter hook input priority 0;\n  ip saddr 10.77.0.1 tcp dport 16666 reject with tcp reset\n }\n}\n' |
+	cluster_exec 2 nft -f -
+run doc
+cluster_exec 2 nft delete table inet hcdoc
+check_rc 2 "port 16666 closed from node 1 to node 2: exit 2"
+cause_is "net.ports on 10.77.0.1: cannot reach 10.77.0.2:16666 refused"
+_report $? "  named: node 1 cannot reach 10.77.0.2:16666" "$OUT"
+
+printf 'package_name=Ascend-cann-toolkit\nversion=8.0.RC1\n' >"$FX/n2/cann/ascend_toolkit_install.info"
+run doc
+printf 'package_name=Ascend-cann-toolkit\nversion=8.0.RC2\n' >"$FX/n2/cann/ascend_toolkit_install.info"
+check_rc 2 "a CANN version that differs on node 2: exit 2"
+cause_is "cann.version on 10.77.0.2: CANN 8.0.RC1, but 3 nodes have 8.0.RC2"
+_report $? "  named with both versions" "$OUT"
+
+cluster_stop_sshd 4
+t0=$(date +%s%N)
+run doc
+ms=$((($(date +%s%N) - t0) / 1000000))
+cluster_start_sshd 4
+check_rc 2 "node 4 down (no sshd): exit 2"
+cause_is "node.reach on 10.77.0.4: cannot reach the node"
+_report $? "  named: node.reach on 10.77.0.4" "$OUT"
+[ "$ms" -lt 20000 ]
+_report $? "  one FAIL, not a hang ($ms ms)"
+
+# ---- --deep: a slow link ----
+cluster_shape_link 1 2 100mbit
+run doc --deep --checks node,net
+check_rc 1 "--deep with node 1 -> node 2 at 100 Mbit/s: exit 1 (a warning)"
+printf '%s\n' "$OUT" | grep -q '^WARN  net.bandwidth   cluster .*10.77.0.1.*10.77.0.2'
+_report $? "  net.bandwidth names the link 10.77.0.1 -> 10.77.0.2" "$OUT"
+
+# ---- a host limit: memlock, as it is in this container ----
+run doc --checks host.memlock --skip ""
+check_rc 1 "host.memlock limited: exit 1 (a warning)"
+cause_is "host.memlock on 10.77.0.\[1-4\]: locked memory limited to "
+_report $? "  named on every node, folded, with the limit" "$OUT"
+printf '%s\n' "$OUT" | grep -q '^fix: ulimit -l unlimited'
+_report $? "  and the fix" "$OUT"
+
+done_testing
