@@ -144,6 +144,8 @@ struct job {
 	struct result *r;
 	size_t n, cap;
 	cJSON **docs; /* each node's document, NULL when it gave none */
+	double *arrived_us; /* when each node's report arrived, on the launcher's clock */
+	struct fo_host *hosts;
 	struct doctor_filter filter;
 };
 
@@ -328,44 +330,32 @@ static void compare_array(struct job *j, const char *fact, const char *code, con
 	}
 }
 
+static double real_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+/* Each node stamps its report as it leaves; the launcher notes when it arrived. The
+ * difference is the node's clock against the launcher's, give or take the few milliseconds
+ * the report took on the way. */
 static void compare_time(struct job *j)
 {
-	double *t = calloc(j->nnodes, sizeof(*t));
-	size_t k = 0;
-	if (!t)
-		return;
 	for (size_t a = 0; a < j->nnodes; a++) {
 		const cJSON *f = j->docs[a] ? cJSON_GetObjectItemCaseSensitive(j->docs[a], "facts") : NULL;
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(f, "time_us");
-		if (cJSON_IsNumber(v))
-			t[k++] = v->valuedouble;
-	}
-	double med = 0;
-	if (k) {
-		for (size_t a = 0; a < k; a++) /* insertion sort: n is small */
-			for (size_t b = a; b > 0 && t[b - 1] > t[b]; b--) {
-				double x = t[b];
-				t[b] = t[b - 1];
-				t[b - 1] = x;
-			}
-		med = t[k / 2];
-	}
-	for (size_t a = 0; a < j->nnodes; a++) {
-		const cJSON *f = j->docs[a] ? cJSON_GetObjectItemCaseSensitive(j->docs[a], "facts") : NULL;
-		const cJSON *v = cJSON_GetObjectItemCaseSensitive(f, "time_us");
-		if (!cJSON_IsNumber(v))
+		if (!cJSON_IsNumber(v) || !j->arrived_us || !j->arrived_us[a])
 			continue;
-		double skew = (v->valuedouble - med) / 1e6;
-		/* the nodes start within the fan-out's spread, about a second: more is the clock */
+		double skew = (v->valuedouble - j->arrived_us[a]) / 1e6;
 		if (fabs(skew) > 2.0)
 			add(j, (int)a, "host.time", ST_WARN,
 			    "run chrony or ntpd on every node; logs from nodes with skewed clocks "
 			    "cannot be lined up",
-			    "clock %+.1f s from the median node", skew);
+			    "clock %+.1f s from the launcher's", skew);
 		else
-			add(j, (int)a, "host.time", ST_PASS, NULL, "clock within 2 s of the median node");
+			add(j, (int)a, "host.time", ST_PASS, NULL, "clock within 2 s of the launcher's");
 	}
-	free(t);
 }
 
 /* ---- the nodes ---- */
@@ -498,6 +488,14 @@ static void print_report(struct job *j, const struct result **cause)
 	free(idx);
 }
 
+static void on_done(void *arg, const struct fo_host *h)
+{
+	struct job *j = arg;
+	size_t i = (size_t)(h - j->hosts);
+	if (j->arrived_us && i < j->nnodes)
+		j->arrived_us[i] = real_us();
+}
+
 static int run_nodes(struct job *j, struct node_plan *plan, const char *digest,
 		     const char *table_path)
 {
@@ -523,7 +521,10 @@ static int run_nodes(struct job *j, struct node_plan *plan, const char *digest,
 		hosts[i].name = plan[i].name;
 		hosts[i].cmd = cmds[i];
 	}
+	j->hosts = hosts;
 	struct fanout f = {
+		.on_done = on_done,
+		.arg = j,
 		.ssh = { .user = o_user, .port = (int)o_port, .key = o_key,
 			 .known_hosts = o_known_hosts, .insecure = o_insecure, .cancel_fd = -1 },
 		.parallel = o_parallel ? (int)o_parallel : 32,
@@ -831,7 +832,8 @@ int cmd_doctor(int argc, char **argv)
 	plan = calloc(j.nnodes + 1, sizeof(*plan));
 	j.nodes = calloc(j.nnodes + 1, sizeof(*j.nodes));
 	j.docs = calloc(j.nnodes + 1, sizeof(*j.docs));
-	if (!plan || !j.nodes || !j.docs) {
+	j.arrived_us = calloc(j.nnodes + 1, sizeof(*j.arrived_us));
+	if (!plan || !j.nodes || !j.docs || !j.arrived_us) {
 		rc = fail(EXIT_UNKNOWN, "doctor", NULL, "out of memory");
 		goto out;
 	}
@@ -871,6 +873,7 @@ int cmd_doctor(int argc, char **argv)
 		a.filter = &j.filter;
 		a.npeers = 0;
 		j.docs[0] = doctor_node_run(&a);
+		j.arrived_us[0] = real_us();
 		add(&j, 0, "node.reach", ST_PASS, NULL, "this node");
 	} else if (j.nnodes) {
 		rc = run_nodes(&j, plan, *digest ? digest : NULL, table_path);
@@ -887,8 +890,8 @@ int cmd_doctor(int argc, char **argv)
 			      "hccn_tool -i N -tls -s enable 0 (or 1) on every NPU of the cluster");
 		compare_array(&j, "mtu", "link.mtu", "active MTU",
 			      "set the same MTU on every port and on the switch");
-		compare_time(&j);
 	}
+	compare_time(&j);
 	if (o_deep && j.nnodes > 1 && !o_local)
 		deep_checks(&j, plan);
 	if (o_logs)
@@ -924,6 +927,7 @@ out:
 	}
 	free(j.r);
 	free(j.docs);
+	free(j.arrived_us);
 	free(j.nodes);
 	free(plan);
 	free(buf);

@@ -515,9 +515,10 @@ static void ranktable_checks(const struct doctor_node_args *a, cJSON *checks)
 		add_check(checks, "ranktable.node", "FAIL",
 			  "server_id (or host_ip) must be the node's address or host name: fix the "
 			  "table, or run on the nodes it names",
-			  "%s%s%s is not this node (by address and host name)",
+			  "%s%s%s this node (by address and host name)",
 			  a->server_id ? "server " : "no server of the rank table (",
-			  a->server_id ? a->server_id : names, a->server_id ? "" : ")");
+			  a->server_id ? a->server_id : names,
+			  a->server_id ? " of the rank table is not" : ") is");
 	free(buf);
 	rt_diags_release(&d);
 	rt_table_release(&t);
@@ -639,9 +640,6 @@ cJSON *doctor_node_run(const struct doctor_node_args *a)
 	cJSON_AddStringToObject(doc, "hostname", hn);
 	cJSON *checks = cJSON_AddArrayToObject(doc, "checks");
 	cJSON *facts = cJSON_AddObjectToObject(doc, "facts");
-	struct timespec ts; /* at the start: every node starts within the fan-out's spread */
-	clock_gettime(CLOCK_REALTIME, &ts);
-	cJSON_AddNumberToObject(facts, "time_us", (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3);
 	if (doctor_wanted(a->filter, "ranktable"))
 		ranktable_checks(a, checks);
 	if (doctor_wanted(a->filter, "npu") || doctor_wanted(a->filter, "link"))
@@ -658,5 +656,9 @@ cJSON *doctor_node_run(const struct doctor_node_args *a)
 		host_checks(checks, facts);
 	if (doctor_wanted(a->filter, "net"))
 		port_checks(a, checks);
+	/* last, just before the report leaves: the launcher compares it with when it arrived */
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	cJSON_AddNumberToObject(facts, "time_us", (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3);
 	return doc;
 }

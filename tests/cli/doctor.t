@@ -1,0 +1,56 @@
+# hcclctl doctor on this machine (--local): usage, the node checks with fake npu-smi and
+# hccn_tool, --checks/--skip, the JSON schema and exit codes. The cluster cases are in
+# tests/cluster/doctor.t.
+. "$(dirname "$0")/lib.sh"
+
+BIN=$(pwd)/tests/data/bin
+export FAKE_NPU_SMI_DIR=$(pwd)/tests/data/npu-smi/a2 FAKE_HCCN_DIR=$(pwd)/tests/data/hccn_tool/a2
+export HCCLCTL_NPU_SMI=$BIN/npu-smi HCCLCTL_HCCN_TOOL=$BIN/hccn_tool
+
+run hcclctl doctor
+check_rc 64 "doctor without nodes is a usage error"
+check_err_has "hcclctl: doctor: give one of --ranktable, --hosts, --hostfile (or --local)" "  saying what to give"
+run hcclctl doctor --local --hosts a,b
+check_rc 64 "--local with --hosts is a usage error"
+run hcclctl doctor --local --ports 70000
+check_rc 64 "a port out of range is a usage error"
+check_err_has "hcclctl: doctor: invalid --ports '70000'" "  naming it"
+
+run hcclctl doctor --local --checks npu,link.hccs --skip npu.smi
+check_rc 0 "--local with fake tools, npu and link.hccs only: exit 0"
+check_out "$(printf 'PASS  link.hccs       %-22s every HCCS link up\nPASS  npu.health      %-22s all 8 chips healthy\n\n2 passed, 0 warnings, 0 failed, 0 skipped on 1 node' "$(hostname)" "$(hostname)")" "  exactly those checks, in order, and the summary"
+
+FAKE_NPU_SMI_DIR=$(pwd)/tests/data/npu-smi/a2-down:$FAKE_NPU_SMI_DIR run hcclctl doctor --local --checks link.hccs
+check_rc 2 "an HCCS link down: exit 2"
+check_out_has "most likely cause: link.hccs on $(hostname): NPU 3 chip 0 link 2 lane mode 0" "  the link is the cause"
+check_out_has "fix: npu-smi info -t hccs -i N -c C; reseat or replace the board, or isolate the NPU" "  with the fix"
+
+HCCLCTL_NPU_SMI=/nonexistent/npu-smi HCCLCTL_HCCN_TOOL=/nonexistent/hccn_tool run hcclctl doctor --local --checks npu,link,nic
+check_rc 3 "no npu-smi, no hccn_tool: every check SKIP, never a false FAIL (exit 3: nothing checked)"
+check_out_has "$(printf 'SKIP  npu.smi         %-22s npu-smi not found: not an Ascend node, or the driver is not installed' "$(hostname)")" "  npu.smi SKIP with the reason"
+
+run hcclctl doctor --local --ranktable "$FIXTURES/hccl_doc_v1.0_atlas910_2srv_2dev.json" --checks ranktable
+check_rc 2 "a rank table whose servers are not this node: exit 2"
+check_out_has "$(printf 'PASS  ranktable.valid cluster                %s: 4 ranks on 2 servers, 0 warnings' "$FIXTURES/hccl_doc_v1.0_atlas910_2srv_2dev.json")" "  the table itself is valid"
+check_out_has "most likely cause: ranktable.node on $(hostname): no server of the rank table (node_0 node_1) is this node (by address and host name)" "  ranktable.node names the servers"
+
+run hcclctl doctor --local --ranktable tests/data/ranktables/bad/$(ls tests/data/ranktables/bad | head -1) --checks ranktable.valid
+check_rc 2 "an invalid rank table: exit 2"
+printf '%s\n' "$OUT" | grep -q "^FAIL  ranktable.valid cluster "
+_report $? "  ranktable.valid FAIL" "$OUT"
+
+run hcclctl --json doctor --local --checks host,npu
+check_rc 1 "--json, host and npu checks: exit 1 here (memlock is limited)"
+printf '%s' "$OUT" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["schema"] == "hcclctl-doctor/1" and d["exit_code"] == 1, d
+codes = {c["code"] for c in d["checks"]}
+assert codes <= {"node.reach", "host.memlock", "host.shm", "host.memory", "host.hugepages", "host.time", "npu.smi", "npu.health", "npu.driver", "link.hccs"}, codes
+assert "host.time" in codes and "npu.health" in codes, codes
+assert all(set(c) == {"code", "node", "status", "message", "fix"} for c in d["checks"])
+assert d["summary"]["FAIL"] == 0 and d["cause"]["code"] == "host.memlock", d["cause"]
+assert d["cause"]["fix"].startswith("ulimit -l unlimited"), d["cause"]'
+_report $? "  one document: schema, checks with code/node/status/message/fix, summary, cause" "$OUT"
+
+done_testing
