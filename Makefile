@@ -36,7 +36,7 @@ UNIT_BIN := $(UNIT_SRC:%.c=$(O)/%)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:%.c=$(O)/%)
 
-.PHONY: all asan deps check demo bench fuzz clean tests format
+.PHONY: all asan deps check demo bench bench-bin fuzz clean tests format
 all: $(BIN)
 
 # V=1 shows the commands.
@@ -86,9 +86,23 @@ demo: deps
 	$(MAKE) all
 	@sh scripts/demo.sh
 
+# The bench programs: the kernels against libhcclctl.a, a link probe, and Open MPI's side
+# built with its own wrapper (libopenmpi-dev). `make bench BENCH=coll` runs one bench.
+$(O)/bench/kernels: $(O)/bench/kernels.o $(O)/libhcclctl.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(O)/bench/netprobe: $(O)/bench/netprobe.o
+	$(CC) $(LDFLAGS) -o $@ $^
+
+$(O)/bench/mpi_coll: bench/mpi_coll.c
+	@mkdir -p $(@D)
+	mpicc -std=gnu11 -O2 -g $(WARN) -o $@ $<
+
+bench-bin: $(BIN) $(O)/bench/kernels $(O)/bench/netprobe $(O)/bench/mpi_coll
+
 bench: deps
-	$(MAKE) all
-	@sh bench/run.sh
+	$(MAKE) bench-bin
+	@sh bench/run.sh $(BENCH)
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

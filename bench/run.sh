@@ -1,36 +1,38 @@
 #!/bin/sh
-# make bench: benchmarks, printed and kept as JSON under bench/results/.
-# Rank-table scale: validate tables of up to 4096 servers x 16 devices (65536 ranks);
-# time is the best of 5 runs, memory the peak RSS, to show it stays linear in the table.
-set -eu
-cd "$(dirname "$0")/.."
-mkdir -p bench/results
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/hcclctl-bench.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
-RES=bench/results/ranktable-scale.json
-
-printf '%-8s %-8s %-10s %-10s %-12s %-12s\n' servers ranks bytes "best(s)" "maxrss(KiB)" "KiB/rank"
-echo '{"benchmark": "ranktable-validate-scale", "runs": [' >"$RES.tmp"
-first=1
-for servers in 256 1024 2048 4096; do
-	f=$TMP/rt_$servers.json
-	python3 bench/mk_ranktable.py "$servers" 16 >"$f"
-	bytes=$(wc -c <"$f")
-	best=999 rss=0
-	for i in 1 2 3 4 5; do
-		/usr/bin/time -f '%e %M' -o "$TMP/t" ./hcclctl -q ranktable validate "$f" >/dev/null
-		read -r t m <"$TMP/t"
-		best=$(python3 -c "print(min($best, $t))")
-		[ "$m" -gt "$rss" ] && rss=$m
-	done
-	ranks=$((servers * 16))
-	per=$(python3 -c "print('%.2f' % ($rss / $ranks))")
-	printf '%-8s %-8s %-10s %-10s %-12s %-12s\n' "$servers" "$ranks" "$bytes" "$best" "$rss" "$per"
-	[ $first -eq 1 ] || echo ',' >>"$RES.tmp"
-	first=0
-	printf '{"servers": %s, "ranks": %s, "bytes": %s, "best_s": %s, "maxrss_kib": %s}' \
-		"$servers" "$ranks" "$bytes" "$best" "$rss" >>"$RES.tmp"
+# make bench [BENCH="ranktable kernels coll latency"]: the benchmarks, printed and kept as
+# JSON under bench/results/. `sh bench/run.sh coll` (or BENCH=coll) runs one of them:
+#   ranktable  rank-table validate scale (bench/ranktable.sh)
+#   kernels    reduce kernels' GB/s per dtype against memcpy (bench/kernels.sh)
+#   coll       our collectives against Open MPI on shaped namespace links (bench/coll.sh)
+#   latency    8-byte allreduce latency against alpha*ceil(log2 p) (bench/latency.sh)
+# The cluster benches need root; each script's header lists its BENCH_* options.
+# BENCH_QUICK=1 is a short run for development. Exit: the worst status of the benches.
+set -u
+cd "$(dirname "$0")/.." || exit 3
+benches=${*:-ranktable kernels coll latency}
+for b in $benches; do
+	case $b in
+	ranktable | kernels | coll | latency) ;;
+	*)
+		echo "bench/run.sh: unknown bench '$b'" >&2
+		echo "usage: sh bench/run.sh [ranktable|kernels|coll|latency]..." >&2
+		exit 64
+		;;
+	esac
 done
-echo ']}' >>"$RES.tmp"
-mv "$RES.tmp" "$RES"
-echo "results: $RES"
+# built by `make bench`; when run by hand, build what is missing
+if [ ! -x build/bench/kernels ] || [ ! -x build/bench/netprobe ] || [ ! -x build/bench/mpi_coll ] ||
+	[ ! -x hcclctl ]; then
+	${MAKE:-make} -s bench-bin || exit 3
+fi
+worst=0
+start=$(date +%s)
+for b in $benches; do
+	echo
+	sh "bench/$b.sh"
+	rc=$?
+	[ "$rc" -gt "$worst" ] && worst=$rc
+done
+echo
+echo "# bench: $benches: $(($(date +%s) - start)) s, exit $worst"
+exit $worst

@@ -5,7 +5,7 @@ set -eu
 
 PKGS="build-essential pkg-config libcjson-dev libcurl4-openssl-dev libssh2-1-dev
 libibverbs-dev libcmocka-dev libssl-dev clang libclang-rt-14-dev openssh-server openssh-client
-iproute2 nftables perl python3 time openmpi-bin"
+iproute2 nftables perl python3 time openmpi-bin libopenmpi-dev etcd-server curl openssl"
 
 missing=""
 for p in $PKGS; do

@@ -1,0 +1,105 @@
+#!/bin/sh
+# Our allreduce, allgather and reducescatter against Open MPI's MPI_Allreduce, MPI_Allgather
+# and MPI_Reduce_scatter_block, fp32 sum, on a cluster of network namespaces (one rank per
+# node, tests/cluster/netns.sh) whose links tc htb shapes to BENCH_RATE both ways, then on
+# unshaped veth links. Ours and Open MPI's alternate per collective and size range on the
+# same links. The link rate divided by is measured on those links (single-stream TCP,
+# bench/netprobe). Prints a table per N and rate; writes bench/results/coll-DATE.json.
+#
+# Options (environment; `make bench BENCH=coll BENCH_N="2 4" ...` passes them):
+#   BENCH_N="2 4 8"  BENCH_RATE=1gbit  BENCH_UNSHAPED=1  BENCH_MIN=8  BENCH_MAX=256M
+#   BENCH_FACTOR=4  BENCH_COLLS="allreduce allgather reducescatter"  BENCH_ALGO=auto
+#   BENCH_QUICK=1    N 2 and 4, sizes to 16M, fewer iterations, no unshaped run
+set -u
+cd "$(dirname "$0")/.." || exit 3
+. tests/cluster/netns.sh
+. bench/lib.sh
+
+QUICK=${BENCH_QUICK:-0}
+[ "$QUICK" = 0 ] && QUICK=
+if [ -n "$QUICK" ]; then
+	NODES=${BENCH_N:-2 4}
+	MAX=${BENCH_MAX:-16M}
+	UNSHAPED=${BENCH_UNSHAPED:-0}
+else
+	NODES=${BENCH_N:-2 4 8}
+	MAX=${BENCH_MAX:-256M}
+	UNSHAPED=${BENCH_UNSHAPED:-1}
+fi
+MIN=${BENCH_MIN:-8}
+FACTOR=${BENCH_FACTOR:-4}
+RATE=${BENCH_RATE:-1gbit}
+COLLS=${BENCH_COLLS:-allreduce allgather reducescatter}
+ALGO=${BENCH_ALGO:-auto}
+
+if ! cluster_supported; then
+	echo "bench coll: skipped: $CLUSTER_SKIP" >&2
+	exit 3
+fi
+for f in ./hcclctl build/bench/netprobe build/bench/mpi_coll; do
+	[ -x "$f" ] || { echo "bench coll: $f is not built; hint: make bench-bin" >&2; exit 3; }
+done
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/hcclctl-bench.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+mkdir -p bench/results
+RES=bench/results/coll-$(date +%Y%m%d-%H%M%S).json
+CHUNKS=$TMP/chunks
+python3 bench/collreport.py chunks "$MIN" "$MAX" "$FACTOR" "$QUICK" >"$CHUNKS" || exit 64
+
+printf '{"benchmark": "collectives-vs-openmpi", "started": "%s", "cpus": %s, "loadavg": "%s", "dtype": "fp32", "op": "sum", "min": "%s", "max": "%s", "factor": %s, "quick": %s, "mpi": "%s", "note": "busbw with the nccl-tests factors; link = single-stream TCP payload rate measured on the same links; one rank per network namespace on one machine, so all ranks share its CPUs", "configs": []}\n' \
+	"$(date -Iseconds)" "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)" "$MIN" "$MAX" "$FACTOR" \
+	"$([ -n "$QUICK" ] && echo true || echo false)" \
+	"$(mpirun --version 2>/dev/null | head -1)" >"$RES"
+
+echo "# collectives vs Open MPI: fp32 sum, sizes $MIN..$MAX x$FACTOR, N in {$NODES}, link $RATE$([ "$UNSHAPED" = 1 ] && echo ' and unshaped')"
+echo "# $(nproc) CPUs shared by every rank of a run (load now: $(cut -d' ' -f1-3 /proc/loadavg))"
+
+rates=$RATE
+[ "$UNSHAPED" = 1 ] && rates="$rates none"
+status=0
+for rate in $rates; do
+	for n in $NODES; do
+		d=$TMP/n$n-$rate
+		mkdir -p "$d"
+		if ! bench_up "$n" "$rate"; then
+			echo "bench coll: cannot build a cluster of $n nodes" >&2
+			status=3
+			continue
+		fi
+		t0=$(date +%s)
+		bench_link "$d/link" || echo '{}' >"$d/link"
+		bench_pingpong "$d/pingpong" 8 5000 || echo '{}' >"$d/pingpong"
+		link_gbps=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("stream_GBps", 0))' \
+			"$d/link" 2>/dev/null) || link_gbps=0
+		for coll in $COLLS; do
+			k=0
+			while read -r first last w it csv; do
+				k=$((k + 1))
+				# two minutes plus 10x what the chunk takes at the link rate
+				BENCH_TIMEOUT=$(python3 -c 'import sys
+w, it, csv, g = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], float(sys.argv[4])
+b = sum(int(x) for x in csv.split(","))
+print(int(120 + 10 * (w + it + 2) * 2 * b / (g * 1e9)) if g > 0 else 900)' "$w" "$it" "$csv" "$link_gbps")
+				bench_ours "$coll" "$n" "$d/ours-$coll-$k.json" -b "$first" -e "$last" \
+					-f "$FACTOR" -w "$w" -n "$it" -c 0 -d fp32 --algo "$ALGO" || status=2
+				bench_mpi "$coll" "$n" "$d/mpi-$coll-$k.jsonl" "$csv" "$w" "$it" || status=2
+			done <"$CHUNKS"
+		done
+		printf '{"nodes": %s, "rate": "%s", "algo": "%s", "link": %s, "pingpong_8B": %s, "loadavg_end": "%s", "elapsed_s": %s}\n' \
+			"$n" "$rate" "$ALGO" "$(cat "$d/link")" "$(cat "$d/pingpong")" \
+			"$(cut -d' ' -f1-3 /proc/loadavg)" $(($(date +%s) - t0)) >"$d/meta.json"
+		python3 bench/collreport.py add "$RES" "$d"
+		for e in "$d"/*.err; do
+			grep -q '[^[:space:]]' "$e" 2>/dev/null || continue
+			echo "--- $(basename "$e"):" >&2
+			tail -5 "$e" >&2
+		done
+		cluster_down
+	done
+done
+python3 bench/collreport.py summary "$RES"
+echo "results: $RES"
+exit $status

@@ -1,0 +1,167 @@
+# Helpers of the cluster benches (bench/coll.sh, bench/latency.sh), sourced after
+# tests/cluster/netns.sh. POSIX sh, as root. Every process started here is remembered by pid
+# and killed by pid on exit; the namespaces go with cluster_down (netns.sh's EXIT trap, which
+# bench_trap wraps).
+#
+#   bench_trap                  after cluster_up: on EXIT/INT/TERM kill our processes, then
+#                               netns.sh's cleanup (namespaces, its files, $TMP)
+#   bench_up N RATE             cluster_up N [--rate RATE] (RATE "none": unshaped), then
+#                               bench_trap; adds BENCH_DELAY with netem where the kernel has it
+#   bench_link OUT              single-stream TCP node 1 -> node 2: its JSON line to OUT
+#   bench_pingpong OUT BYTES N  ping-pong node 1 <-> node 2: its JSON line to OUT
+#   bench_ours COLL N OUT ARGS  one hcclctl rank per node; rank 0's --json to OUT; 0 or rc
+#   bench_mpi COLL N OUT SIZES WARMUP ITERS
+#                               mpirun, one rank per node, TCP BTL on 10.77.0.0/24 only
+#   bench_netem_ok              0 when this kernel can add delay (netem)
+#
+# BENCH_TIMEOUT (s, default 900) bounds every launch; callers may lower it per launch.
+# An mpirun that fails or times out is tried once more: now and then one of its orted
+# daemons never reports back, and mpirun gives up on it after orte_startup_timeout.
+
+BENCH_PIDS=
+BENCH_PORT=${BENCH_PORT:-29500}
+BENCH_TIMEOUT=${BENCH_TIMEOUT:-900}
+BENCH_ROOT=$(pwd)
+HCCLCTL_SECRET=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
+export HCCLCTL_SECRET
+
+bench_kill() {
+	for _p in $BENCH_PIDS; do
+		kill "$_p" 2>/dev/null
+	done
+	BENCH_PIDS=
+}
+
+_bench_on_exit() {
+	bench_kill
+	_cl_on_exit
+}
+
+bench_trap() {
+	trap _bench_on_exit EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+}
+
+# Waits for the pids in $BENCH_PIDS; returns the first non-zero status.
+_bench_wait() {
+	_rc=0
+	for _p in $BENCH_PIDS; do
+		wait "$_p"
+		_s=$?
+		[ "$_rc" -eq 0 ] && _rc=$_s
+	done
+	BENCH_PIDS=
+	return "$_rc"
+}
+
+bench_netem_ok() {
+	_probe=${CL_ID:-hc$$}netem
+	ip netns add "$_probe" 2>/dev/null || return 1
+	ip -n "$_probe" link set lo up
+	tc -n "$_probe" qdisc add dev lo root netem delay 1ms >/dev/null 2>&1
+	_ok=$?
+	ip netns del "$_probe" 2>/dev/null
+	return "$_ok"
+}
+
+bench_up() {
+	if [ "$2" = none ]; then
+		cluster_up "$1" || return 1
+	else
+		cluster_up "$1" --rate "$2" || return 1
+	fi
+	bench_trap
+	if [ -n "${BENCH_DELAY:-}" ] && [ "${BENCH_NETEM:-0}" = 1 ]; then
+		# one-way delay on what each node sends; below htb's class when shaped
+		_i=1
+		while [ "$_i" -le "$1" ]; do
+			if [ "$2" = none ]; then
+				tc -n "$(cluster_ns "$_i")" qdisc add dev eth0 root netem delay "$BENCH_DELAY"
+			else
+				tc -n "$(cluster_ns "$_i")" qdisc add dev eth0 parent 1:10 handle 10: \
+					netem delay "$BENCH_DELAY" limit 100000
+			fi || return 1
+			_i=$((_i + 1))
+		done
+	fi
+	return 0
+}
+
+# A fresh port for every launch (in this shell, not a subshell, so that it counts).
+_bench_port() {
+	BENCH_PORT=$((BENCH_PORT + 1))
+	[ "$BENCH_PORT" -gt 60000 ] && BENCH_PORT=29501
+	return 0
+}
+
+# _bench_probe OUT MODE ARGS: netprobe's server on node 2, MODE on node 1 against it.
+_bench_probe() {
+	_bench_port
+	_port=$BENCH_PORT
+	cluster_exec 2 timeout -k 5 120 build/bench/netprobe serve "$(cluster_addr 2)" "$_port" \
+		</dev/null >/dev/null &
+	BENCH_PIDS="$BENCH_PIDS $!"
+	_out=$1 _mode=$2
+	shift 2
+	cluster_exec 1 timeout -k 5 120 build/bench/netprobe "$_mode" "$(cluster_addr 2)" "$_port" \
+		"$@" </dev/null >"$_out"
+	_s=$?
+	_bench_wait
+	return "$_s"
+}
+
+bench_link() { _bench_probe "$1" stream "${BENCH_LINK_SECONDS:-4}"; }
+bench_pingpong() { _bench_probe "$1" pingpong "$2" "$3"; }
+
+# bench_ours COLL N OUT ARGS...: rank 0's JSON goes to OUT, every rank's stderr to OUT.err.
+bench_ours() {
+	_coll=$1 _n=$2 _out=$3
+	shift 3
+	_bench_port
+	_master=$(cluster_addr 1):$BENCH_PORT
+	: >"$_out.err"
+	_r=$((_n - 1))
+	while [ "$_r" -ge 1 ]; do
+		cluster_exec $((_r + 1)) timeout -k 5 "$BENCH_TIMEOUT" ./hcclctl --json run "$_coll" \
+			--rank "$_r" --world-size "$_n" --master "$_master" "$@" \
+			</dev/null >/dev/null 2>>"$_out.err" &
+		BENCH_PIDS="$BENCH_PIDS $!"
+		_r=$((_r - 1))
+	done
+	cluster_exec 1 timeout -k 5 "$BENCH_TIMEOUT" ./hcclctl --json run "$_coll" --rank 0 \
+		--world-size "$_n" --master "$_master" "$@" </dev/null >"$_out" 2>>"$_out.err" &
+	BENCH_PIDS="$BENCH_PIDS $!"
+	_bench_wait
+}
+
+# bench_mpi COLL N OUT SIZES WARMUP ITERS: mpirun in the bridge namespace starts one orted
+# per node through nsexec.sh (no ssh); MPI and ORTE traffic stay on 10.77.0.0/24. Every
+# "node" shares this machine's cores, so ranks are not bound (Open MPI would bind each to
+# core 0 of its node, i.e. all to one core) and yield when idle, as Open MPI does by itself
+# when it knows a node is oversubscribed: its busy polling otherwise starves the other ranks.
+bench_mpi() {
+	: >"$3.err"
+	_bench_mpi_once "$@" && return 0
+	echo "bench: mpirun $1 on $2 nodes failed (status $?); once more" >>"$3.err"
+	_bench_mpi_once "$@"
+}
+
+_bench_mpi_once() {
+	_hosts=$CL_DIR/mpi_hosts
+	: >"$_hosts"
+	_i=1
+	while [ "$_i" -le "$2" ]; do
+		echo "$(cluster_addr "$_i") slots=1" >>"$_hosts"
+		_i=$((_i + 1))
+	done
+	cluster_head timeout -k 5 "$BENCH_TIMEOUT" mpirun --allow-run-as-root -np "$2" \
+		--hostfile "$_hosts" --map-by node --bind-to none \
+		--mca plm_rsh_agent "sh $BENCH_ROOT/bench/nsexec.sh $CL_ID $CL_DIR" \
+		--mca plm_rsh_no_tree_spawn 1 --mca orte_startup_timeout 30 \
+		--mca pml ob1 --mca btl self,tcp --mca mpi_yield_when_idle 1 \
+		--mca btl_tcp_if_include "$CL_NET.0/24" --mca oob_tcp_if_include "$CL_NET.0/24" \
+		"$BENCH_ROOT/build/bench/mpi_coll" "$1" "$4" "$5" "$6" </dev/null >"$3" 2>>"$3.err" &
+	BENCH_PIDS="$BENCH_PIDS $!"
+	_bench_wait
+}
