@@ -620,6 +620,17 @@ int rdma_verbs_fill(struct rdma_host *h)
 				p->mtu = 128 << pa.active_mtu;
 				p->mtu_source = RDMA_MTU_VERBS;
 				filled++;
+				/* the GIDs sysfs listed, as the verbs table has them: a mismatch means
+				 * the table changed under us or sysfs is not this device's */
+				for (size_t g = 0; g < p->ngids; g++) {
+					union ibv_gid vg;
+					if (p->gids[g].index < 0 || p->gids[g].index >= pa.gid_tbl_len ||
+					    ibv_query_gid(ctx, (uint8_t)p->num, p->gids[g].index, &vg))
+						continue;
+					p->gids_verbs++;
+					if (memcmp(vg.raw, p->gids[g].gid, 16))
+						p->gids_differ++;
+				}
 			}
 		}
 		ibv_close_device(ctx);
@@ -689,6 +700,12 @@ enum probe_status rdma_assess(struct rdma_host *h)
 				p->status = PROBE_FAIL;
 				probe_reason_add(p->reason, sizeof(p->reason), "netdev %s is %s",
 						 p->netdev, p->operstate);
+			}
+			if (p->gids_differ) {
+				p->status = probe_status_worst(p->status, PROBE_WARN);
+				probe_reason_add(p->reason, sizeof(p->reason),
+						 "%d of %d GIDs differ between sysfs and ibv_query_gid",
+						 p->gids_differ, p->gids_verbs);
 			}
 			if (p->state == 4 && eth) {
 				for (size_t j = 0; j < p->nips; j++) {

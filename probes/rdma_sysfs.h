@@ -67,6 +67,7 @@ struct rdma_port {
 	int netdev_mtu;
 	struct rdma_gid *gids; /* the non-zero entries, by index */
 	size_t ngids;
+	int gids_verbs, gids_differ; /* GIDs read back with ibv_query_gid, and how many differ */
 	struct rdma_ip ips[RDMA_MAX_IPS];
 	size_t nips;
 	unsigned long long link_downed, symbol_error, port_rcv_errors, link_error_recovery,
