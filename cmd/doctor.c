@@ -21,10 +21,7 @@
 
 #include "doctor.h"
 #include "fanout.h"
-#if !defined(DOCTOR_NO_HLOG) && __has_include("probes/hccllog.c")
 #include "probes/hccllog.h"
-#define HAVE_HLOG 1
-#endif
 #include "probes/tool.h"
 #include "ranktable/ranktable.h"
 #include "run.h"
@@ -593,10 +590,6 @@ static void take_node_checks(struct job *j)
 
 static void logs_check(struct job *j)
 {
-#ifndef HAVE_HLOG
-	add(j, -1, "logs.cause", ST_SKIP, NULL, "log analysis is not built in");
-	return;
-#else
 	struct hlog_report r = { 0 };
 	char err[512];
 	if (hlog_scan_dir(o_logs, &r, err, sizeof(err))) {
@@ -611,7 +604,6 @@ static void logs_check(struct job *j)
 	else
 		add(j, -1, "logs.cause", ST_FAIL, r.fix, "%s (%s)", r.cause, hlog_kind_name(r.kind));
 	hlog_report_release(&r);
-#endif
 }
 
 static void deep_checks(struct job *j, struct node_plan *plan)

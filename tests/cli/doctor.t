@@ -53,4 +53,20 @@ assert d["summary"]["FAIL"] == 0 and d["cause"]["code"] == "host.memlock", d["ca
 assert d["cause"]["fix"].startswith("ulimit -l unlimited"), d["cause"]'
 _report $? "  one document: schema, checks with code/node/status/message/fix, summary, cause" "$OUT"
 
+# --logs: HCCL plogs from every node, the root cause with its fix
+run hcclctl doctor --logs tests/data/plog/ei0006
+check_rc 2 "--logs with an EI0006 timeout chain: exit 2"
+printf '%s\n' "$OUT" | grep -q '^most likely cause: logs.cause: rank 3 .*n4.*consequences'
+_report $? "  the root cause: rank 3 on node n4, the timeouts its consequences" "$OUT"
+printf '%s\n' "$OUT" | grep -q '^fix: '
+_report $? "  with the fix" "$OUT"
+run hcclctl doctor --logs tests/data/plog/clean
+check_rc 0 "--logs of a clean job: exit 0"
+printf '%s\n' "$OUT" | grep -q '^PASS  logs.cause      cluster .*no HCCL failure'
+_report $? "  logs.cause PASS" "$OUT"
+run hcclctl doctor --logs "$TMP/nonexistent"
+check_rc 2 "--logs of a directory that is not there: exit 2, named"
+printf '%s\n' "$OUT" | grep -q "^FAIL  logs.cause      cluster                cannot read $TMP/nonexistent"
+_report $? "  cannot read it" "$OUT"
+
 done_testing

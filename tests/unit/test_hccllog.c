@@ -1,0 +1,599 @@
+/* HCCL log scan and root cause: the fixtures of tests/data/plog (built from ascend.md §5, §8)
+ * and inline variants. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "probes/hccllog.h"
+
+#define DATA "tests/data/plog/"
+
+static char err[256];
+
+static void assert_prefix(const char *s, const char *prefix)
+{
+	if (strncmp(s, prefix, strlen(prefix)))
+		fail_msg("\"%s\"\ndoes not start with\n\"%s\"", s, prefix);
+}
+
+static void assert_contains(const char *s, const char *part)
+{
+	if (!strstr(s, part))
+		fail_msg("\"%s\"\ndoes not contain\n\"%s\"", s, part);
+}
+
+static void scan(const char *dir, struct hlog_report *r)
+{
+	hlog_report_init(r);
+	int rc = hlog_scan_dir(dir, r, err, sizeof(err));
+	if (rc)
+		fail_msg("%s: %s", dir, err);
+	assert_int_equal(hlog_conclude(r), 0);
+}
+
+static void add_file(struct hlog_report *r, const char *path, const char *name, const char *node)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	static char buf[1 << 16];
+	size_t n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	assert_int_equal(hlog_scan_buf(name, node, buf, n, r, err, sizeof(err)), 0);
+}
+
+static void add_text(struct hlog_report *r, const char *name, const char *node, const char *s)
+{
+	assert_int_equal(hlog_scan_buf(name, node, s, strlen(s), r, err, sizeof(err)), 0);
+}
+
+/* The event at file:line, or fail. */
+static const struct hlog_event *event_at(const struct hlog_report *r, const char *file,
+					 unsigned line)
+{
+	for (size_t i = 0; i < r->nev; i++)
+		if (!strcmp(r->ev[i].file, file) && r->ev[i].line == line)
+			return &r->ev[i];
+	fail_msg("no event at %s:%u", file, line);
+	return NULL;
+}
+
+static void test_ei0006_late(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	scan(DATA "ei0006", &r);
+	assert_int_equal(r.nfile, 5);
+	assert_int_equal(r.lines, 43);
+	assert_int_equal(r.skipped, 0);
+	assert_int_equal(r.nev, 14);
+	assert_int_equal(r.kind, HLOG_SOCKET_TIMEOUT);
+	assert_int_equal(r.rank, 3);
+	assert_string_equal(r.node, "n4");
+	assert_string_equal(r.ip, "192.168.10.4");
+	assert_string_equal(
+		r.cause,
+		"rank 3 (node n4, 192.168.10.4) is the rank the others wait for: it "
+		"started late, at 15:41:03, after the first timeout at 15:40:50; the EI0006 "
+		"socket timeouts on ranks 0,1,2 waiting for it are consequences");
+	assert_prefix(r.fix, "check the log and start time of that rank");
+	assert_contains(r.fix, "HCCL_CONNECT_TIMEOUT");
+	assert_non_null(r.first);
+	assert_string_equal(r.first->file, "n1/plog/plog-2001_20260106153829881.log");
+	assert_int_equal(r.first->line, 10);
+
+	/* the LINK_ERROR_INFO row: src is the writer, dest the peer, TlsStatus DISABLE */
+	const struct hlog_event *e = event_at(&r, "n2/plog/plog-2002_20260106153829881.log", 10);
+	assert_int_equal(e->kind, HLOG_SOCKET_TIMEOUT);
+	assert_int_equal(e->sub, HLOG_SUB_LINK_ROW);
+	assert_string_equal(e->node, "n2");
+	assert_int_equal(e->rank, 1);
+	assert_int_equal(e->peer_rank, 3);
+	assert_string_equal(e->ip, "192.168.10.2");
+	assert_string_equal(e->peer_ip, "192.168.10.4");
+	assert_int_equal(e->value, 0);
+	assert_int_equal(e->pid, 2002);
+	/* 2026-01-06-15:40:50.113.706 read as UTC */
+	assert_int_equal(e->t_us, 1767714050113706LL);
+	assert_prefix(e->text, "[ERROR] HCCL(2002,python3):2026-01-06-15:40:50.113.706 "
+			       "[hccl_socket_manager.cc:583] [2042]   | 192.168.10.4(3) | 16666 |");
+	/* Transport init error: localIpAddr / remoteIpAddr are server/device */
+	e = event_at(&r, "n3/plog/plog-2003_20260106153829881.log", 11);
+	assert_int_equal(e->sub, HLOG_SUB_TRANSPORT);
+	assert_int_equal(e->rank, 2);
+	assert_int_equal(e->peer_rank, 3);
+	assert_string_equal(e->ip, "10.0.0.3");
+	assert_int_equal(e->dev, 0);
+	assert_string_equal(e->peer_ip, "10.0.0.4");
+	/* the screen form has no time: sorted last */
+	assert_string_equal(r.ev[r.nev - 1].file, "n1/train.log");
+	assert_int_equal(r.ev[r.nev - 1].t_us, -1);
+	assert_string_equal(r.file[4].name, "n4/plog/plog-2004_20260106154102500.log");
+	assert_int_equal(r.file[4].rank, 3);
+	hlog_report_release(&r);
+	assert_null(r.ev);
+	assert_int_equal(r.nev, 0);
+}
+
+static const char *const chain[] = {"n1/plog/plog-2001_20260106153829881.log",
+				    "n2/plog/plog-2002_20260106153829881.log",
+				    "n3/plog/plog-2003_20260106153829881.log"};
+
+static void load_chain(struct hlog_report *r)
+{
+	char path[256];
+	hlog_report_init(r);
+	for (int i = 0; i < 3; i++) {
+		char node[4] = {'n', (char)('1' + i), 0, 0};
+		snprintf(path, sizeof(path), DATA "ei0006/%s", chain[i]);
+		add_file(r, path, chain[i], node);
+	}
+}
+
+static void test_ei0006_nolog(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	load_chain(&r);
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_int_equal(r.kind, HLOG_SOCKET_TIMEOUT);
+	assert_int_equal(r.rank, 3);
+	assert_string_equal(r.node, "");
+	assert_string_equal(r.ip, "192.168.10.4");
+	assert_string_equal(r.cause,
+			    "rank 3 (192.168.10.4) is the rank the others wait for, and no "
+			    "log from it was found: it never started, or its log is missing; "
+			    "the EI0006 socket timeouts on ranks 0,1,2 waiting for it are "
+			    "consequences");
+	hlog_report_release(&r);
+}
+
+static void test_ei0006_exited(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	load_chain(&r);
+	add_text(
+		&r, "n4/plog/plog-2004_1.log", "n4",
+		"[INFO] HCCL(2004,python3):2026-01-06-15:38:30.100.203 [op_base.cc:1218] "
+		"[2004]Entry-HcclAllReduce: tag[AllReduce_1], count[1024], dataType[float32], "
+		"op[sum], localRank[3], streamId[5],comm[0x5581e2a0], deviceLogicId[0]\n"
+		"[INFO] HCCL(2004,python3):2026-01-06-15:38:31.000.000 [x.cc:1] [2004]last line\n");
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_int_equal(r.rank, 3);
+	assert_string_equal(r.node, "n4");
+	assert_prefix(r.cause,
+		      "rank 3 (node n4, 192.168.10.4) is the rank the others wait for: "
+		      "its log ends at 15:38:31, before the first timeout at 15:40:50 (the "
+		      "process exited or hung)");
+	hlog_report_release(&r);
+
+	/* present all along and silent: it never called the collective */
+	load_chain(&r);
+	add_text(&r, "n4/plog/plog-2004_1.log", "n4",
+		 "[INFO] HCCL(2004,python3):2026-01-06-15:38:30.100.203 [op_base.cc:1218] "
+		 "[2004]Entry-HcclBroadcast: tag[Broadcast_1], localRank[3]\n"
+		 "[INFO] HCCL(2004,python3):2026-01-06-15:45:00.000.000 [x.cc:1] [2004]still "
+		 "here\n");
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_prefix(r.cause, "rank 3 (node n4, 192.168.10.4) is the rank the others wait for: "
+			       "its log shows no error: it did not call the same collective");
+	hlog_report_release(&r);
+}
+
+static void test_chain_follow(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	/* ranks 0 and 1 wait for 2, which waits for 5: 5 is the root */
+	hlog_report_init(&r);
+	add_text(&r, "a.log", "n1",
+		 "[ERROR] HCCL(1,p):2026-01-06-15:40:50.000.000 [m.cc:1] [1]   | 10.1.0.3(2) | "
+		 "16666 | 10.1.0.1(0) | 1 | client | time out | DISABLE | LinkInfo\n");
+	add_text(&r, "b.log", "n2",
+		 "[ERROR] HCCL(2,p):2026-01-06-15:40:50.000.001 [m.cc:1] [2]   | 10.1.0.3(2) | "
+		 "16666 | 10.1.0.2(1) | 1 | client | time out | DISABLE | LinkInfo\n");
+	add_text(&r, "c.log", "n3",
+		 "[ERROR] HCCL(3,p):2026-01-06-15:40:51.000.000 [m.cc:1] [3]   | 10.1.0.6(5) | "
+		 "16666 | 10.1.0.3(2) | 1 | client | time out | DISABLE | LinkInfo\n");
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_int_equal(r.rank, 5);
+	assert_string_equal(r.ip, "10.1.0.6");
+	assert_prefix(r.cause, "rank 5 (10.1.0.6) is the rank the others wait for, and no log");
+	/* a cycle: 5 waits for 2 again; the rank most waited for stays */
+	add_text(&r, "d.log", "n6",
+		 "[ERROR] HCCL(6,p):2026-01-06-15:40:52.000.000 [m.cc:1] [6]   | 10.1.0.3(2) | "
+		 "16666 | 10.1.0.6(5) | 1 | client | time out | DISABLE | LinkInfo\n");
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_int_equal(r.rank, 2);
+	assert_string_equal(r.node, "n3");
+	assert_contains(r.cause, "the ranks wait on each other");
+	hlog_report_release(&r);
+}
+
+static void test_heartbeat(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	scan(DATA "heartbeat", &r);
+	assert_int_equal(r.nfile, 7);
+	assert_int_equal(r.kind, HLOG_HEARTBEAT_LOST);
+	assert_int_equal(r.rank, 2);
+	assert_string_equal(r.node, "n3");
+	assert_string_equal(r.ip, "10.0.0.3");
+	assert_string_equal(r.cause,
+			    "rank 2 (node n3, 10.0.0.3 device 0) stopped answering: "
+			    "heartbeat lost reported by 3 ranks; the EI0002 notify timeouts "
+			    "on ranks 0,1,3 waiting for it are consequences");
+	assert_prefix(r.fix, "the process has exited or its network is disconnected");
+	assert_string_equal(r.first->file, "n1/plog/plog-3001_20260106153829881.log");
+	assert_int_equal(r.first->line, 8);
+	const struct hlog_event *e = r.first;
+	assert_string_equal(e->peer_ip, "10.0.0.3");
+	assert_int_equal(e->peer_dev, 0);
+	assert_string_equal(e->ip, "10.0.0.1"); /* Discoverer */
+	assert_int_equal(e->dev, 0);
+	/* EI0002's remote rank; the wrapped line after it takes its time and pid */
+	e = event_at(&r, "n4/train.log", 1);
+	assert_int_equal(e->kind, HLOG_NOTIFY_TIMEOUT);
+	assert_int_equal(e->peer_rank, 2);
+	assert_int_equal(e->pid, 3004);
+	const struct hlog_event *w = event_at(&r, "n4/train.log", 3);
+	assert_int_equal(w->kind, HLOG_HEARTBEAT_LOST);
+	assert_int_equal(w->t_us, e->t_us);
+	assert_int_equal(w->pid, 3004);
+	/* the job log of pid 3004 on n4 is rank 3's */
+	for (size_t i = 0; i < r.nfile; i++)
+		if (!strcmp(r.file[i].name, "n4/train.log"))
+			assert_int_equal(r.file[i].rank, 3);
+	hlog_report_release(&r);
+}
+
+static void test_cqe(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	scan(DATA "cqe", &r);
+	assert_int_equal(r.kind, HLOG_ERROR_CQE);
+	assert_string_equal(r.node, "n1");
+	assert_int_equal(r.rank, 0);
+	assert_string_equal(r.ip, "192.168.10.1");
+	assert_string_equal(r.peer_ip, "192.168.10.2");
+	assert_string_equal(r.cause,
+			    "the RoCE link 192.168.10.1 (node n1, rank 0) -> 192.168.10.2 "
+			    "failed: error CQE status 12 (retransmit timeout) reported by 1 "
+			    "rank; the EI0002 notify timeouts on rank 1 are consequences");
+	assert_prefix(r.fix, "check hccn_tool -i <dev> -link_stat -g (flaps), -stat -g (PFC, "
+			     "roce_new_pkt_rty_num), -optical -g");
+	assert_contains(r.fix, "-fec -s encoding rs");
+	assert_contains(r.fix, "HCCL_RDMA_RETRY_CNT");
+	assert_int_equal(r.first->line, 7);
+	assert_int_equal(r.first->value, 12);
+	/* the ROCE device log's hex status */
+	const struct hlog_event *e =
+		event_at(&r, "n1/device-0/device-4001_20260106153829881.log", 1);
+	assert_int_equal(e->kind, HLOG_ERROR_CQE);
+	assert_int_equal(e->value, 0x15);
+	hlog_report_release(&r);
+}
+
+static void test_mismatch(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	scan(DATA "mismatch", &r);
+	assert_int_equal(r.kind, HLOG_MISMATCH);
+	assert_int_equal(r.rank, 0);
+	assert_int_equal(r.peer_rank, 1);
+	assert_string_equal(r.node, "n1");
+	assert_string_equal(r.cause,
+			    "collective mismatch between rank 0 (node n1) and rank 1 (node "
+			    "n2): parameter count, local end 16512, remote end 8320");
+	assert_prefix(r.fix, "fix the script so every rank calls the same collectives in the same "
+			     "order");
+	assert_string_equal(r.first->file, "n1/plog/plog-5001_20260106153829881.log");
+	hlog_report_release(&r);
+}
+
+static void test_tls(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	scan(DATA "tls", &r);
+	assert_int_equal(r.kind, HLOG_TLS);
+	assert_string_equal(r.node, "n1");
+	assert_int_equal(r.rank, -1); /* two against two */
+	assert_string_equal(r.cause,
+			    "TLS switch differs between NPUs (reported on node n1): enabled "
+			    "on ranks 0,1, disabled on ranks 2,3");
+	assert_prefix(r.fix, "check: for i in {0..7}; do hccn_tool -i $i -tls -g; done | grep "
+			     "switch; then hccn_tool -i N -tls -s enable 1 (or 0) on all NPUs");
+	hlog_report_release(&r);
+
+	/* only the device logs: TLS SWITCH (1) on two NPUs, (0) on one */
+	hlog_report_init(&r);
+	add_text(&r, "n1/device-0/d.log", "n1", "rs_ssl_init(1529) : TLS SWITCH (1)\n");
+	add_text(&r, "n1/device-1/d.log", "n1", "rs_ssl_init(1529) : TLS SWITCH (1)\n");
+	add_text(&r, "n2/device-0/d.log", "n2", "rs_ssl_init(1529) : TLS SWITCH (0)\n");
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_int_equal(r.kind, HLOG_TLS);
+	assert_string_equal(r.node, "n2");
+	assert_string_equal(r.cause, "TLS switch differs between NPUs: an unknown rank (node n2) "
+				     "logs TLS SWITCH (0), the others (1)");
+	hlog_report_release(&r);
+
+	/* rank-table mode: LINK_ERROR_INFO rows whose TlsStatus differ */
+	hlog_report_init(&r);
+	add_text(&r, "a.log", "n1",
+		 "[ERROR] HCCL(1,p):2026-01-06-15:40:50.000.000 [m.cc:1] [1]   | 10.1.0.2(1) | "
+		 "16666 | 10.1.0.1(0) | 1 | client | time out | ENABLE | LinkInfo\n");
+	add_text(&r, "b.log", "n2",
+		 "[ERROR] HCCL(2,p):2026-01-06-15:40:50.000.001 [m.cc:1] [2]   | 10.1.0.1(0) | "
+		 "16666 | 10.1.0.2(1) | 1 | server | time out | DISABLE | LinkInfo\n"
+		 "[ERROR] HCCL(2,p):2026-01-06-15:40:50.000.001 [m.cc:1] [2]   | 10.1.0.3(2) | "
+		 "16666 | 10.1.0.2(1) | 1 | client | time out | DISABLE | LinkInfo\n");
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_int_equal(r.kind, HLOG_TLS);
+	assert_int_equal(r.rank, 0);
+	assert_string_equal(r.node, "n1");
+	assert_prefix(r.cause, "TLS switch differs between NPUs: rank 0 (node n1, 10.1.0.1) has "
+			       "TlsStatus ENABLE, its peers DISABLE; the EI0006 socket timeouts on "
+			       "ranks 0,1 are consequences");
+	hlog_report_release(&r);
+}
+
+static void test_clean(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	scan(DATA "clean", &r);
+	assert_int_equal(r.kind, HLOG_NONE);
+	assert_int_equal(r.nev, 4); /* Entry- lines only */
+	assert_int_equal(r.rank, -1);
+	assert_string_equal(r.node, "");
+	assert_null(r.first);
+	assert_string_equal(r.cause, "no HCCL failure signature in 14 lines of 2 files");
+	assert_string_equal(r.fix, "");
+	hlog_report_release(&r);
+
+	/* nothing at all */
+	hlog_report_init(&r);
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_int_equal(r.kind, HLOG_NONE);
+	assert_string_equal(r.cause, "no HCCL failure signature in 0 lines of 0 files");
+	hlog_report_release(&r);
+}
+
+static void test_garbage(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	scan(DATA "garbage", &r);
+	/* read: n2 (CRLF), n3 (truncated last line), x.log; skipped: the binary file and the
+	 * symlink; notes.txt is not a log */
+	assert_int_equal(r.nfile, 3);
+	assert_int_equal(r.skipped, 2);
+	assert_string_equal(r.file[0].name, "n2/plog/plog-8002_20260106153829881.log");
+	assert_string_equal(r.file[1].name, "n3/plog/plog-8003_20260106153829881.log");
+	assert_string_equal(r.file[2].name, "x.log");
+	assert_string_equal(r.file[2].node, "");
+	assert_int_equal(r.kind, HLOG_HEARTBEAT_STUCK);
+	assert_string_equal(r.ip, "10.0.0.5");
+	assert_int_equal(r.rank, -1);
+	assert_string_equal(r.cause,
+			    "10.0.0.5 device 3 hung: heartbeat stuck reported by 1 rank; the "
+			    "EI0006 socket timeouts on rank 7 waiting for it are "
+			    "consequences");
+	assert_prefix(r.fix, "the process stopped making progress");
+	/* CRLF: no '\r' kept */
+	assert_null(strchr(r.first->text, '\r'));
+	assert_null(strchr(r.first->text, '?'));
+	/* the truncated row still names both ends */
+	const struct hlog_event *e = event_at(&r, "n3/plog/plog-8003_20260106153829881.log", 7);
+	assert_int_equal(e->rank, 7);
+	assert_int_equal(e->peer_rank, 3);
+	assert_int_equal(e->value, -1); /* no TlsStatus column */
+	hlog_report_release(&r);
+}
+
+static void test_buf_edges(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	hlog_report_init(&r);
+	assert_int_equal(hlog_scan_buf(NULL, NULL, "", 0, &r, err, sizeof(err)), -EINVAL);
+	assert_int_equal(hlog_scan_buf("x", NULL, NULL, 1, &r, err, sizeof(err)), -EINVAL);
+	assert_int_equal(hlog_scan_buf("x", NULL, NULL, 0, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.nfile, 1);
+
+	/* a 100 KB line: the signature at its start is read, one past 64 KiB is not */
+	size_t big = 100000;
+	char *b = malloc(big + 1);
+	assert_non_null(b);
+	memset(b, 'x', big);
+	memcpy(b, "EI0006: Getting socket times out\x01", 33);
+	memcpy(b + 70000, "EI0002", 6);
+	assert_int_equal(hlog_scan_buf("long.log", "n9", b, big, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.nev, 1);
+	assert_int_equal(r.ev[0].kind, HLOG_SOCKET_TIMEOUT);
+	assert_int_equal(strlen(r.ev[0].text), HLOG_TEXTLEN - 1);
+	assert_int_equal(r.ev[0].text[32], '?'); /* the control byte */
+	assert_int_equal(r.truncated, 1);
+	/* a NUL past the first 4 KiB does not make a file binary */
+	memset(b, 'y', big);
+	memcpy(b + 5000, "\nEI0006\0 x\n", 11);
+	assert_int_equal(hlog_scan_buf("nul.log", "n9", b, 6000, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.nev, 2);
+	assert_int_equal(r.skipped, 0);
+	/* one in the first 4 KiB does */
+	assert_int_equal(hlog_scan_buf("bin.log", "n9", "EI0006\0", 7, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.skipped, 1);
+	assert_int_equal(r.nev, 2);
+	free(b);
+	hlog_report_release(&r);
+
+	/* the event cap */
+	size_t n = HLOG_MAX_EVENTS + 10, len = n * 7;
+	b = malloc(len);
+	assert_non_null(b);
+	for (size_t i = 0; i < n; i++)
+		memcpy(b + i * 7, "EI0006\n", 7);
+	hlog_report_init(&r);
+	assert_int_equal(hlog_scan_buf("many.log", "", b, len, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.nev, HLOG_MAX_EVENTS);
+	assert_int_equal(r.dropped, 10);
+	assert_int_equal(r.lines, n);
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_int_equal(r.kind, HLOG_SOCKET_TIMEOUT);
+	assert_prefix(r.cause, "an EI0006 socket timeout on node many.log names no peer");
+	free(b);
+	hlog_report_release(&r);
+}
+
+static void test_config_kinds(void **state)
+{
+	static const struct {
+		const char *line;
+		int kind;
+		const char *ip, *cause, *fix;
+		const char *node; /* NULL: n1 */
+	} cases[] = {
+		{"[ERROR] HCCL(1009464,all_reduce_test):2025-03-15-00:41:48.470.172 "
+		 "[hccl_socket.cc:110] "
+		 "[1009464][InitGroupStage][RanktableDetect] socket type[0], listen on "
+		 "ip[192.168.2.199] and specific port[16666] fail. Please check the port status "
+		 "and "
+		 "whether the port is being used by other process.",
+		 HLOG_PORT_BOUND, "192.168.2.199",
+		 "port 16666 on 192.168.2.199 (node n1, NPU side) is already bound by another "
+		 "process",
+		 "another process holds the port", NULL},
+		{"EJ0001: Failed to initialize the HCCP process. Reason: Maybe the last training "
+		 "process is running. Solution: Wait for 10s after killing the last training "
+		 "process "
+		 "and try again.",
+		 HLOG_NPU_BUSY, "", "NPU busy on node n1: HCCP could not start (EJ0001)",
+		 "check npu-smi info's process table and fuser -uv /dev/davinci*", NULL},
+		{"[ERROR] HCCP(77,python3):2026-01-06-15:38:29.000.001 [ra_rdev.c:90] "
+		 "ra_rdev_init_check_ip(90) : [check][ip]fail, ip(192.168.100.7) is inconsistent "
+		 "with "
+		 "the IP address(192.168.100.9) of the network adapter",
+		 HLOG_DEVICE_IP, "192.168.100.7",
+		 "device_ip in the rank table differs from the NPU NIC's IP on node n1 "
+		 "(192.168.100.7 vs NIC 192.168.100.9)",
+		 "compare the rank table's device_ip with hccn_tool -i <phy> -ip -g", NULL},
+		{"[ERROR] HCCP(77,python3):2026-01-06-15:38:29.000.001 [ra_hdc.c:1] ra hdc message "
+		 "process failed ret(-67)",
+		 HLOG_LINK_DOWN, "",
+		 "an NPU NIC link is down on node n1: ra hdc message process failed",
+		 "check hccn_tool -i <dev> -link -g", NULL},
+		{"EI0015: No rank in the communicator can connect to the root node within the "
+		 "timeout "
+		 "period. List of unconnected ranks: \"[1,5,]\"",
+		 HLOG_ROOT_TIMEOUT, "", "ranks 1,5 never connected to the root (node n1)",
+		 "compare the start times", ""}, /* the node of rank 1 is not known */
+		{"[ERROR] HCCL(5,p):2026-01-06-15:38:29.000.001 [topoinfo_exchange_agent.cc:1] [5]"
+		 "TopoExchangeAgent: connect server[127.10.0.1 : 60000] failed",
+		 HLOG_ROOT_TIMEOUT, "127.10.0.1",
+		 "node n1 cannot reach the root 127.10.0.1:60000 (topo exchange agent timeout)",
+		 "compare the start times", NULL},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct hlog_report r;
+		hlog_report_init(&r);
+		add_text(&r, "n1/plog/p.log", "n1", cases[i].line);
+		assert_int_equal(hlog_conclude(&r), 0);
+		assert_int_equal(r.kind, cases[i].kind);
+		assert_string_equal(r.ip, cases[i].ip);
+		assert_string_equal(r.node, cases[i].node ? cases[i].node : "n1");
+		assert_prefix(r.cause, cases[i].cause);
+		assert_prefix(r.fix, cases[i].fix);
+		assert_non_null(r.first);
+		hlog_report_release(&r);
+	}
+}
+
+static void test_earliest_wins(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	/* EJ0001 at init explains the later heartbeat loss */
+	hlog_report_init(&r);
+	add_text(
+		&r, "n2/plog/p.log", "n2",
+		"[ERROR]HCCL(9,p):2026-01-06-16:00:00.000.000[task_exception_handler.cc:610][9]"
+		"[TaskExecStage][HeartbeatAbnormal]Cluster Exception Location[IP/ID]:[10.0.0.7/1], "
+		"Arrival Time:[Tue Jan  6 15:59:58 2026], Discoverer:[10.0.0.2/0], "
+		"ExceptionType:[Heartbeat Lost Occurred], Possible Reason:1. Process has exited, "
+		"2. "
+		"Network Disconnected\n");
+	add_text(&r, "n7/plog/p.log", "n7",
+		 "[ERROR] TSDCLIENT(8,p):2026-01-06-15:38:00.000.000 [tsd.cc:1] [8]tsd client wait "
+		 "response fail, device response code[1]\n");
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_int_equal(r.kind, HLOG_NPU_BUSY);
+	assert_string_equal(r.node, "n7");
+	assert_int_equal(r.first->pid, 8);
+	hlog_report_release(&r);
+}
+
+static void test_names(void **state)
+{
+	(void)state;
+	assert_string_equal(hlog_kind_name(HLOG_NONE), "none");
+	assert_string_equal(hlog_kind_name(HLOG_SOCKET_TIMEOUT), "socket-timeout");
+	assert_string_equal(hlog_kind_name(HLOG_HEARTBEAT_LOST), "heartbeat-lost");
+	assert_string_equal(hlog_kind_name(HLOG_ERROR_CQE), "error-cqe");
+	assert_string_equal(hlog_kind_name(HLOG_NKINDS), "?");
+	assert_string_equal(hlog_kind_name(-1), "?");
+	for (int k = 0; k < HLOG_NKINDS; k++)
+		assert_string_not_equal(hlog_kind_name(k), "?");
+}
+
+static void test_dir_errors(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	hlog_report_init(&r);
+	assert_int_equal(hlog_scan_dir(DATA "no-such-dir", &r, err, sizeof(err)), -ENOENT);
+	assert_string_equal(err, "cannot read '" DATA "no-such-dir': No such file or directory");
+	assert_int_equal(hlog_scan_dir(DATA "README", &r, err, sizeof(err)), -ENOTDIR);
+	assert_string_equal(err, "'" DATA "README' is not a directory");
+	hlog_report_release(&r);
+}
+
+static void test_times(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	hlog_report_init(&r);
+	add_text(&r, "t.log", "",
+		 "[ERROR] HCCL(1,p):1970-01-01-00:00:01.000.002 [a.cc:1] EI0006\n"
+		 "[ERROR] HCCL(2,p):2026-13-01-00:00:00.000.000 [a.cc:1] EI0006\n"
+		 "[ERROR] HCCL(3,p):2024-02-29-23:59:59.999.999 [a.cc:1] EI0006\n");
+	assert_int_equal(r.nev, 3);
+	assert_int_equal(r.ev[0].t_us, 1000002);
+	assert_int_equal(r.ev[1].t_us, 1000002); /* month 13: no time of its own */
+	assert_int_equal(r.ev[1].pid, 2);
+	assert_int_equal(r.ev[2].t_us, 1709251199999999LL);
+	hlog_report_release(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ei0006_late),   cmocka_unit_test(test_ei0006_nolog),
+		cmocka_unit_test(test_ei0006_exited), cmocka_unit_test(test_chain_follow),
+		cmocka_unit_test(test_heartbeat),     cmocka_unit_test(test_cqe),
+		cmocka_unit_test(test_mismatch),      cmocka_unit_test(test_tls),
+		cmocka_unit_test(test_clean),	      cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_buf_edges),     cmocka_unit_test(test_config_kinds),
+		cmocka_unit_test(test_earliest_wins), cmocka_unit_test(test_names),
+		cmocka_unit_test(test_dir_errors),    cmocka_unit_test(test_times),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
