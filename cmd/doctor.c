@@ -103,7 +103,8 @@ int doctor_wanted(const struct doctor_filter *f, const char *code)
 static const char *const codes[] = {
 	"node.reach",	  "ranktable.valid", "ranktable.same", "ranktable.node", "npu.smi",
 	"link.hccs",	  "npu.health",	     "link.roce",      "nic.ip",	 "nic.tls",
-	"link.rdma",	  "link.mtu",	     "net.ports",      "net.bandwidth",	 "npu.driver",
+	"link.rdma",	  "link.mtu",	     "net.ports",      "run.allreduce",	 "net.bandwidth",
+	"npu.driver",
 	"cann.version",	  "host.time",	     "host.memlock",   "host.shm",	 "host.memory",
 	"host.hugepages", "logs.cause",
 };
@@ -606,6 +607,90 @@ static void logs_check(struct job *j)
 	hlog_report_release(&r);
 }
 
+/* --deep with a rank table: a real allreduce over it, one rank per entry over SSH. Its
+ * verdict names the rank or link that makes it fail (the monitor's), its footer the link or
+ * rank that makes it slow: the bisection is the run's own. */
+static void deep_allreduce(struct job *j, const char *exe, const char *port)
+{
+	char *argv[40];
+	int n = 0;
+	argv[n++] = (char *)exe;
+	argv[n++] = (char *)"--json";
+	argv[n++] = (char *)"run";
+	argv[n++] = (char *)"allreduce";
+	argv[n++] = (char *)"--ranktable";
+	argv[n++] = (char *)o_ranktable;
+	argv[n++] = (char *)"--ssh";
+	const char *pairs[][2] = { { "--ssh-user", o_user }, { "--ssh-key", o_key },
+				   { "--ssh-known-hosts", o_known_hosts },
+				   { "--remote-hcclctl", o_remote }, { "-b", "1M" }, { "-e", "64M" },
+				   { "-f", "4" }, { "-n", "5" }, { "-w", "1" }, { "--timeout", "60" } };
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+		if (pairs[i][1]) {
+			argv[n++] = (char *)pairs[i][0];
+			argv[n++] = (char *)pairs[i][1];
+		}
+	if (o_port) {
+		argv[n++] = (char *)"--ssh-port";
+		argv[n++] = (char *)port;
+	}
+	if (o_insecure)
+		argv[n++] = (char *)"--ssh-insecure";
+	argv[n] = NULL;
+	struct probe_tool_result r = { 0 };
+	char err[PROBE_ERRLEN];
+	int rc = probe_tool_run("/proc/self/exe", argv, 900000, &r, err, sizeof(err));
+	cJSON *doc = rc ? NULL : cJSON_ParseWithLength(r.out, r.outlen);
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, "verdict");
+	const cJSON *sl = cJSON_GetObjectItemCaseSensitive(doc, "slowest");
+	const cJSON *link = cJSON_GetObjectItemCaseSensitive(sl, "link");
+	const cJSON *rank = cJSON_GetObjectItemCaseSensitive(sl, "rank");
+	const cJSON *avg = cJSON_GetObjectItemCaseSensitive(doc, "avg_busbw_GBps");
+	if (!doc) {
+		add(j, -1, "run.allreduce", ST_FAIL, NULL, "the allreduce did not run: %s",
+		    rc ? err : "no JSON from it");
+	} else if (cJSON_IsObject(v)) {
+		const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(v, "kind"));
+		const char *msg = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(v, "message"));
+		add(j, -1, "run.allreduce", ST_FAIL,
+		    "hcclctl run allreduce --ranktable ... --ssh reproduces it; its verdict names the "
+		    "rank or link (hcclctl-run(1), VERDICTS)",
+		    "the allreduce over the rank table failed: %s: %s", kind ? kind : "?",
+		    msg ? msg : "?");
+	} else if (r.status) {
+		const cJSON *e = cJSON_GetObjectItemCaseSensitive(doc, "error");
+		const char *msg = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "message"));
+		add(j, -1, "run.allreduce", ST_FAIL, NULL, "the allreduce over the rank table failed "
+		    "(exit %d): %s", r.status, msg ? msg : "see hcclctl run");
+	} else if (cJSON_IsObject(link)) {
+		const cJSON *g = cJSON_GetObjectItemCaseSensitive(link, "GBps");
+		const cJSON *m = cJSON_GetObjectItemCaseSensitive(link, "median_GBps");
+		add(j, -1, "run.allreduce", ST_WARN,
+		    "check that link's cables, NIC and switch port; hcclctl probe net measures it",
+		    "allreduce %.3f GB/s busbw, slowed by the link rank %d (%s) -> rank %d (%s): "
+		    "%.3f GB/s, the median link %.3f GB/s",
+		    cJSON_IsNumber(avg) ? avg->valuedouble : 0.0,
+		    cJSON_GetObjectItemCaseSensitive(link, "from")->valueint,
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(link, "from_host")),
+		    cJSON_GetObjectItemCaseSensitive(link, "to")->valueint,
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(link, "to_host")),
+		    cJSON_IsNumber(g) ? g->valuedouble : 0.0, cJSON_IsNumber(m) ? m->valuedouble : 0.0);
+	} else if (cJSON_IsObject(rank)) {
+		add(j, -1, "run.allreduce", ST_WARN,
+		    "that rank's node is slow to take part: check its CPU load and NIC",
+		    "allreduce %.3f GB/s busbw, the others waited most on rank %d (%s)",
+		    cJSON_IsNumber(avg) ? avg->valuedouble : 0.0,
+		    cJSON_GetObjectItemCaseSensitive(rank, "rank")->valueint,
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(rank, "host")));
+	} else {
+		add(j, -1, "run.allreduce", ST_PASS, NULL,
+		    "allreduce 1 MiB to 64 MiB over the rank table, exact, %.3f GB/s busbw",
+		    cJSON_IsNumber(avg) ? avg->valuedouble : 0.0);
+	}
+	cJSON_Delete(doc);
+	probe_tool_result_release(&r);
+}
+
 static void deep_checks(struct job *j, struct node_plan *plan)
 {
 	char exe[4096], hosts[8192] = "";
@@ -681,6 +766,8 @@ static void deep_checks(struct job *j, struct node_plan *plan)
 	}
 	cJSON_Delete(doc);
 	probe_tool_result_release(&r);
+	if (o_ranktable && doctor_wanted(&j->filter, "run.allreduce"))
+		deep_allreduce(j, exe, port);
 }
 
 static void json_report(const struct job *j, const struct result *cause, int code)
