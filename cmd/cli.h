@@ -117,8 +117,44 @@ extern const struct cmd run_commands[];
 /* cmd/ranktable.c */
 extern const struct cmd ranktable_commands[];
 
-/* cmd/fetch.c: reads FILE, "-" or an http(s) URL into memory (capped). */
+/* cmd/fetch.c: every URL input (https verified, a deadline, a size cap) and rank tables
+ * that are still "initializing". The options of every command that reads a URL: */
+extern const char *fetch_cacert; /* --cacert; NULL: $HCCLCTL_CACERT, else the system's CAs */
+extern long fetch_timeout_s;     /* --url-timeout; 0: $HCCLCTL_URL_TIMEOUT or 30 */
+extern long fetch_wait_s;        /* --wait; -1: $HCCLCTL_RANKTABLE_WAIT or 0 */
+#define OPT_FETCH_TLS                                                                       \
+	OPT_PATH("cacert", 0, &fetch_cacert, "FILE",                                        \
+		 "CA certificates that https URLs are verified with (HCCLCTL_CACERT)",      \
+		 COMPLETE_FILE),                                                            \
+	OPT_NUM("url-timeout", 0, &fetch_timeout_s, "SEC",                                  \
+		"deadline of reading a URL (default 30; HCCLCTL_URL_TIMEOUT)", 1, 86400)
+#define OPT_FETCH                                                                           \
+	OPT_FETCH_TLS,                                                                      \
+	OPT_NUM("wait", 0, &fetch_wait_s, "SEC",                                            \
+		"while the table's status is \"initializing\", re-read it every second up to " \
+		"SEC (default 0; HCCLCTL_RANKTABLE_WAIT)", 0, 86400)
+/* Reads FILE, "-" or an http(s) URL into memory (*buf NUL-terminated, the caller's), at most
+ * cap bytes. 0, or a negative errno with err; fetch_hint() then may hold a fix. */
 int fetch_input(const char *what, size_t cap, char **buf, size_t *len, char *err,
 		size_t errlen);
+/* fetch_input for a rank table: while its "status" is "initializing" it is re-read every
+ * second, up to the --wait limit, with progress on stderr under where. A URL whose body is
+ * not JSON is an error (-EBADMSG), located. */
+int fetch_table(const char *what, const char *where, size_t cap, char **buf, size_t *len,
+		char *err, size_t errlen);
+const char *fetch_hint(void); /* the fix for the last failure, or NULL */
+int fetch_is_url(const char *s);
+long fetch_timeout_ms(void);
+long fetch_wait_limit(void);
+/* "line L, column C: near '...'" for position at of buf (NULL: the end). */
+int fetch_json_where(const char *buf, size_t len, const char *at, char *out, size_t outlen);
+/* One kept-alive HTTP connection for a JSON API. fetch_http_request POSTs body (GET when
+ * NULL) and gives the answer in *out (the caller's, also for an HTTP error of a POST, whose
+ * body says why); 0 or a negative errno with err. */
+struct fetch_http;
+int fetch_http_init(struct fetch_http **out);
+void fetch_http_free(struct fetch_http *h);
+int fetch_http_request(struct fetch_http *h, const char *url, const char *body, size_t cap,
+		       long timeout_ms, char **out, size_t *len, char *err, size_t errlen);
 
 #endif

@@ -64,6 +64,7 @@ const struct opt doctor_opts[] = {
 	OPT_BOOL("ssh-insecure", 0, &o_insecure, "do not check host keys (warns)"),
 	OPT_PATH("remote-hcclctl", 0, &o_remote, "PATH",
 		 "hcclctl on the nodes (default: hcclctl in their PATH)", COMPLETE_FILE),
+	OPT_FETCH,
 	/* the node side, started by the launcher */
 	OPT_BOOL("node", 0, &o_node, "internal: run this node's checks, print them as JSON"),
 	OPT_STR("digest", 0, &o_digest, "HEX", "internal (--node): the launcher's table digest"),
@@ -850,9 +851,10 @@ int cmd_doctor(int argc, char **argv)
 
 	if (o_ranktable) {
 		struct rt_diags d = { 0 };
-		rc = fetch_input(o_ranktable, TABLE_CAP, &buf, &len, err, sizeof(err));
+		rc = fetch_table(o_ranktable, "doctor", TABLE_CAP, &buf, &len, err, sizeof(err));
 		if (rc) {
-			rc = fail(EXIT_UNKNOWN, "doctor", NULL, "%s", err);
+			rc = fail(rc == -EAGAIN ? EXIT_FAIL : EXIT_UNKNOWN, "doctor", fetch_hint(), "%s",
+				  err);
 			goto out;
 		}
 		rc = rt_table_load(&t, o_ranktable, buf, len, &d, err, sizeof(err));

@@ -24,9 +24,9 @@ static int load_table(const char *what, const char *where, struct rt_table *t,
 	char err[RT_ERRLEN] = "";
 	char *buf = NULL;
 	size_t len = 0;
-	int rc = fetch_input(what, INPUT_CAP, &buf, &len, err, sizeof(err));
+	int rc = fetch_table(what, where, INPUT_CAP, &buf, &len, err, sizeof(err));
 	if (rc)
-		return fail(EXIT_UNKNOWN, where, NULL, "%s", err);
+		return fail(EXIT_UNKNOWN, where, fetch_hint(), "%s", err);
 	rc = rt_table_load(t, what, buf, len, d, err, sizeof(err));
 	free(buf);
 	if (rc == -ENOMEM)
@@ -643,6 +643,13 @@ out:
 	return rc;
 }
 
+/* validate, show and diff read FILE, URL or -: the URL options, and --wait for a table
+ * that is still "initializing" (MindCluster's ConfigMap). */
+static const struct opt read_opts[] = {
+	OPT_FETCH,
+	OPT_TERM,
+};
+
 const struct cmd ranktable_commands[] = {
 	{ .name = "gen",
 	  .summary = "write a rank_table.json for a new cluster (HCCL 1.0 or 1.2)",
@@ -652,12 +659,14 @@ const struct cmd ranktable_commands[] = {
 	{ .name = "validate",
 	  .summary = "report every problem in rank tables, with file, line and rank",
 	  .run = do_validate,
+	  .opts = read_opts,
 	  .args = "[FILE|URL|-]...",
 	  .max_args = -1,
 	  .args_complete = COMPLETE_FILE },
 	{ .name = "show",
 	  .summary = "print a rank table as a table: rank, server, device, device IP, super pod",
 	  .run = do_show,
+	  .opts = read_opts,
 	  .args = "FILE|URL|-",
 	  .min_args = 1,
 	  .max_args = 1,
@@ -665,6 +674,7 @@ const struct cmd ranktable_commands[] = {
 	{ .name = "diff",
 	  .summary = "compare two rank tables rank by rank (exit 2 when they differ)",
 	  .run = do_diff,
+	  .opts = read_opts,
 	  .args = "A B",
 	  .min_args = 2,
 	  .max_args = 2,

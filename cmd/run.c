@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <poll.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -25,9 +26,12 @@
 static const char *o_min = "8", *o_max = "16M", *o_dtype = "fp32", *o_op = "sum",
 		  *o_algo = "auto", *o_master, *o_ranktable, *o_ssh_user, *o_ssh_key,
 		  *o_ssh_known_hosts, *o_remote_hcclctl, *o_master_addr;
+static const char *o_compress = "none";
 static long o_factor = 2, o_iters = 20, o_warmup = 5, o_check = 1, o_root = 0, o_timeout,
 	    o_local, o_rank = -1, o_world = -1, o_ssh_port, o_parallel;
 static int o_ssh, o_ssh_insecure;
+/* --rendezvous etcd://HOST:PORT/PREFIX (or HCCLCTL_RENDEZVOUS): meet through etcd. */
+static const char *o_rendezvous;
 /* What a rank says in its hello besides its rank: its host name and the table's digest. */
 static const char *rank_host, *rank_digest;
 /* --local: where a forked rank leaves its flight recorder's path for the launcher. */
@@ -49,6 +53,10 @@ static const struct opt run_opts[] = {
 	OPT_NUM("root", 'r', &o_root, "ROOT", "root rank of broadcast (default 0)", 0, 1 << 20),
 	OPT_CHOICE("algo", 0, &o_algo, "ALGO", "auto ring rhd mesh (default auto; HCCLCTL_ALGO)",
 		   "auto ring rhd mesh"),
+	OPT_CHOICE("compress", 0, &o_compress, "MODE",
+		   "allreduce: int8 sends block-quantised int8, a quarter of the bytes, on N(0,1) "
+		   "data with its error against the exact sum (default none)",
+		   "none int8"),
 	OPT_NUM("timeout", 0, &o_timeout, "SEC",
 		"deadline of every wait (default: HCCLCTL_EXEC_TIMEOUT or 300)", 1, 86400),
 	OPT_NUM("local", 0, &o_local, "N", "N ranks on this machine over loopback (default 2)", 1,
@@ -80,6 +88,9 @@ static const struct opt run_opts[] = {
 	OPT_PATH("flight-dir", 0, &run_flight_dir, "DIR",
 		 "where a failed rank writes its flight recorder (default $HCCLCTL_FLIGHT_DIR or /tmp)",
 		 COMPLETE_DIR),
+	OPT_STR("rendezvous", 0, &o_rendezvous, "URL",
+		"meet through etcd://HOST:PORT/PREFIX instead of --master (HCCLCTL_RENDEZVOUS)"),
+	OPT_FETCH,
 	OPT_TERM,
 };
 
@@ -104,19 +115,24 @@ struct out_ctx {
 	cJSON *results;
 	double busbw_sum;
 	size_t rows;
+	double nrmse_max; /* --compress: the largest error of a row, -1: none measured */
 };
 
 static void print_header(const struct run_params *p, int n)
 {
 	if (p->json || g_opts.quiet)
 		return;
-	printf("# hcclctl run %s: %d rank%s (%s), %s %s, algo %s, iters %ld, warmup %ld, "
+	char z[32] = "";
+	if (p->compress)
+		snprintf(z, sizeof(z), ", compress %s", comm_compress_name(p->compress));
+	printf("# hcclctl run %s: %d rank%s (%s), %s %s, algo %s%s, iters %ld, warmup %ld, "
 	       "check %s\n#\n",
 	       coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(coll), n, n == 1 ? "" : "s",
 	       p->launch, comm_dtype_name(p->dtype), comm_op_name(p->op), comm_algo_name(p->algo),
-	       p->iters, p->warmup, p->check ? "on" : "off");
-	printf("# %10s %12s %6s %6s %6s %10s %12s %12s %7s\n", "size(B)", "count", "type", "redop",
-	       "algo", "time(us)", "algbw(GB/s)", "busbw(GB/s)", "#wrong");
+	       z, p->iters, p->warmup, p->check ? "on" : "off");
+	printf("# %10s %12s %6s %6s %6s %10s %12s %12s %7s%s\n", "size(B)", "count", "type",
+	       "redop", "algo", "time(us)", "algbw(GB/s)", "busbw(GB/s)", "#wrong",
+	       p->compress ? "   nrmse(%)" : "");
 	fflush(stdout);
 }
 
@@ -126,6 +142,8 @@ static void on_row(const struct run_params *p, int n, const struct run_row *r, v
 	(void)n;
 	o->busbw_sum += r->busbw;
 	o->rows++;
+	if (r->nrmse > o->nrmse_max || r->nrmse != r->nrmse) /* NaN sticks */
+		o->nrmse_max = r->nrmse;
 	const char *redop = (coll == COMM_COLL_ALLREDUCE || coll == COMM_COLL_REDUCESCATTER) ?
 				    comm_op_name(p->op) : "none";
 	if (p->json) {
@@ -142,6 +160,10 @@ static void on_row(const struct run_params *p, int n, const struct run_row *r, v
 			cJSON_AddNullToObject(x, "wrong");
 		else
 			cJSON_AddNumberToObject(x, "wrong", (double)r->wrong);
+		if (p->compress && r->nrmse < 0)
+			cJSON_AddNullToObject(x, "nrmse");
+		else if (p->compress)
+			cJSON_AddNumberToObject(x, "nrmse", r->nrmse);
 		cJSON_AddItemToArray(o->results, x);
 		return;
 	}
@@ -150,9 +172,14 @@ static void on_row(const struct run_params *p, int n, const struct run_row *r, v
 		snprintf(wrong, sizeof(wrong), "N/A");
 	else
 		snprintf(wrong, sizeof(wrong), "%lld", r->wrong);
-	printf("  %10zu %12zu %6s %6s %6s %10.1f %12.3f %12.3f %7s\n", r->bytes, r->count,
+	char err[24] = "";
+	if (p->compress && r->nrmse < 0)
+		snprintf(err, sizeof(err), " %10s", "N/A");
+	else if (p->compress)
+		snprintf(err, sizeof(err), " %10.4f", 100 * r->nrmse);
+	printf("  %10zu %12zu %6s %6s %6s %10.1f %12.3f %12.3f %7s%s\n", r->bytes, r->count,
 	       comm_dtype_name(p->dtype), redop, comm_algo_name(r->algo), r->time_us, r->algbw,
-	       r->busbw, wrong);
+	       r->busbw, wrong, err);
 	fflush(stdout);
 }
 
@@ -166,10 +193,16 @@ static void print_footer(const struct run_params *p, int n, struct out_ctx *o,
 					coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(coll));
 		cJSON_AddNumberToObject(doc, "world_size", n);
 		cJSON_AddStringToObject(doc, "algo", comm_algo_name(p->algo));
+		if (p->compress)
+			cJSON_AddStringToObject(doc, "compress", comm_compress_name(p->compress));
 		cJSON_AddStringToObject(doc, "launch", p->launch);
 		cJSON_AddItemToObject(doc, "results", o->results);
 		o->results = NULL;
 		cJSON_AddNumberToObject(doc, "avg_busbw_GBps", avg);
+		if (p->compress && o->nrmse_max >= 0)
+			cJSON_AddNumberToObject(doc, "max_nrmse", o->nrmse_max);
+		else if (p->compress)
+			cJSON_AddNullToObject(doc, "max_nrmse");
 		cJSON *sj = cJSON_AddObjectToObject(doc, "slowest");
 		if (sl->have_link) {
 			cJSON *l = cJSON_AddObjectToObject(sj, "link");
@@ -198,6 +231,11 @@ static void print_footer(const struct run_params *p, int n, struct out_ctx *o,
 	if (g_opts.quiet)
 		return;
 	printf("# Avg bus bandwidth    : %.3f GB/s\n", avg);
+	if (p->compress && o->nrmse_max >= 0)
+		printf("# Max error (nrmse)    : %.4f %% of the exact sum's RMS (limit %g %%)\n",
+		       100 * o->nrmse_max, 100 * RUN_NRMSE_LIMIT);
+	else if (p->compress && o->nrmse_max != o->nrmse_max)
+		printf("# Max error (nrmse)    : nan (limit %g %%)\n", 100 * RUN_NRMSE_LIMIT);
 	if (sl->have_link)
 		printf("# Slowest link         : rank %d (host %s) -> rank %d (host %s): %.3f GB/s, "
 		       "%.0f %% of the median link's %.3f GB/s\n",
@@ -245,7 +283,7 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n, const str
 	struct comm *c = NULL;
 	struct comm_config cfg = { .rank = rank, .nranks = n, .algo = p->algo,
 				   .host = rank_host, .digest = rank_digest };
-	struct out_ctx o = { 0 };
+	struct out_ctx o = { .nrmse_max = -1 };
 	struct run_row *rows = NULL;
 	size_t nrows = 0;
 	char wrong[512] = "";
@@ -254,7 +292,14 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n, const str
 	v->kind = COMM_VERDICT_NONE;
 	if (o_timeout)
 		cfg.exec_timeout_ms = (int)o_timeout * 1000;
+	struct timespec ti0, ti1;
+	clock_gettime(CLOCK_MONOTONIC, &ti0);
 	rc = comm_init(&c, ri, &cfg, err, errlen);
+	clock_gettime(CLOCK_MONOTONIC, &ti1);
+	if (!rc && g_opts.verbose) /* bench/rendezvous.sh reads this */
+		fprintf(stderr, "hcclctl: %s: rank %d: communicator of %d ranks up in %.0f ms\n",
+			where(), rank, n,
+			(double)(ti1.tv_sec - ti0.tv_sec) * 1e3 + (double)(ti1.tv_nsec - ti0.tv_nsec) / 1e6);
 	if (rc) {
 		run_verdict_from_status(v, rc, err);
 		return status_exit(rc);
@@ -662,8 +707,71 @@ static int rank_identity(int rank)
 	return 0;
 }
 
+static int run_one_rank(struct run_params *p, int rank, int n, const struct comm_root_info *ri,
+			struct comm_rendezvous *rdv);
+
+static const char *rendezvous_url(void)
+{
+	const char *e = getenv("HCCLCTL_RENDEZVOUS");
+	return o_rendezvous ? o_rendezvous : e && *e ? e : NULL;
+}
+
+/* The ranks meet through etcd (rdvetcd.c): no address known in advance. */
+static int etcd_launch(struct run_params *p, int rank, int n, const char *url)
+{
+	char err[COMM_ERRLEN + 512] = "", host[256] = "";
+	struct comm_root_info ri;
+	struct comm_rendezvous *rdv = NULL;
+	struct rdv_etcd *e = NULL;
+	int tmo = o_timeout ? (int)o_timeout * 1000 : 120000;
+
+	if (rank >= n)
+		return fail(EXIT_USAGE, where(), NULL, "rank %d is not below the world size %d", rank,
+			    n);
+	int rc = rank_identity(rank);
+	if (rc)
+		return rc;
+	if (!rank_host && gethostname(host, sizeof(host) - 1))
+		snprintf(host, sizeof(host), "?");
+	struct rdv_etcd_args a = { .url = url, .rank = rank, .nranks = n,
+				   .host = rank_host ? rank_host : host,
+				   .bind_addr = o_master_addr, .timeout_ms = tmo,
+				   .rdv_timeout_ms = tmo, .label = where() };
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rc = rdv_etcd_meet(&a, &ri, &rdv, &e, err, sizeof(err));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (!rc && g_opts.verbose) /* bench/rendezvous.sh reads this */
+		fprintf(stderr, "hcclctl: %s: rank %d: met %d ranks through etcd in %.0f ms\n",
+			where(), rank, n,
+			(double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+	if (rc) {
+		struct comm_verdict v;
+		int code = rc == -ETIMEDOUT || rc == -EEXIST || rc == -EINVAL ? EXIT_FAIL :
+										 EXIT_UNKNOWN;
+		if (rc == -EINVAL && !strncmp(err, "'", 1))
+			return fail(EXIT_USAGE, where(), NULL, "--rendezvous %s", err);
+		fail(code, where(),
+		     code == EXIT_UNKNOWN ? "is etcd running there? 'etcdctl endpoint health' "
+					    "checks it" :
+					    NULL,
+		     "rank %d: %s", rank, err);
+		if (code == EXIT_FAIL) {
+			run_verdict_from_status(&v, rc == -ETIMEDOUT ? COMM_E_TIMEOUT :
+								      COMM_E_BOOTSTRAP, err);
+			run_verdict_print(&v);
+		}
+		return code;
+	}
+	rc = run_one_rank(p, rank, n, &ri, rdv);
+	rdv_etcd_finish(e);
+	return rc;
+}
+
 static int single_launch(struct run_params *p, int rank, int n, const char *master)
 {
+	if (rendezvous_url())
+		return etcd_launch(p, rank, n, rendezvous_url());
 	char host[256], err[COMM_ERRLEN] = "";
 	int port;
 	unsigned char secret[16];
@@ -697,8 +805,16 @@ static int single_launch(struct run_params *p, int rank, int n, const char *mast
 			return fail(EXIT_UNKNOWN, where(), "is another job using that port?",
 				    "rank 0 cannot host the rendezvous at %s: %s", master, err);
 	}
+	return run_one_rank(p, rank, n, &ri, rdv);
+}
+
+/* One rank of a job whose root info is known (rdv: the rendezvous it hosts, or NULL). */
+static int run_one_rank(struct run_params *p, int rank, int n, const struct comm_root_info *ri,
+			struct comm_rendezvous *rdv)
+{
+	char err[COMM_ERRLEN] = "";
 	struct comm_verdict v;
-	rc = rank_main(&ri, rank, n, p, err, sizeof(err), &v);
+	int rc = rank_main(ri, rank, n, p, err, sizeof(err), &v);
 	if (*err)
 		fail(rc ? rc : EXIT_FAIL, where(), NULL, "%s", err);
 	run_verdict_print(&v);
@@ -737,7 +853,8 @@ static int ssh_launch(const struct run_params *p)
 	snprintf(t, sizeof(t), "%ld", o_timeout);
 	const char *pairs[][2] = { { "-b", o_min }, { "-e", o_max }, { "-f", f },
 				   { "-d", o_dtype }, { "-o", o_op }, { "-n", n },
-				   { "-w", w }, { "-c", c }, { "-r", r }, { "--algo", o_algo } };
+				   { "-w", w }, { "-c", c }, { "-r", r }, { "--algo", o_algo },
+				   { "--compress", o_compress } };
 	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
 		fwd[k++] = pairs[i][0];
 		fwd[k++] = pairs[i][1];
@@ -781,9 +898,24 @@ static int do_run(int argc, char **argv)
 		return fail(EXIT_USAGE, where(), "sum prod max min", "unknown op '%s'", o_op);
 	if (a < 0)
 		return fail(EXIT_USAGE, where(), "auto ring rhd mesh", "unknown algo '%s'", o_algo);
+	int z = comm_compress_parse(o_compress);
+	if (z < 0)
+		return fail(EXIT_USAGE, where(), "none int8", "unknown compression '%s'",
+			    o_compress);
+	if (z && coll != COMM_COLL_ALLREDUCE)
+		return fail(EXIT_USAGE, where(), "run allreduce --compress int8",
+			    "--compress %s applies to allreduce only", o_compress);
+	if (z && t != COMM_FP32 && t != COMM_FP16 && t != COMM_BF16)
+		return fail(EXIT_USAGE, where(), "fp32 fp16 bf16",
+			    "--compress %s takes -d fp32, fp16 or bf16, not %s", o_compress,
+			    o_dtype);
+	if (z && op != COMM_SUM)
+		return fail(EXIT_USAGE, where(), "-o sum",
+			    "--compress %s takes -o sum, not %s", o_compress, o_op);
 	p.dtype = (enum comm_dtype)t;
 	p.op = (enum comm_op)op;
 	p.algo = (enum comm_algo)a;
+	p.compress = (enum comm_compress)z;
 	if (parse_size(o_min, &p.min_bytes) || parse_size(o_max, &p.max_bytes))
 		return fail(EXIT_USAGE, where(), "sizes are bytes with K, M or G, e.g. -b 8 -e 64M",
 			    "invalid size '%s'", parse_size(o_min, &p.min_bytes) ? o_min : o_max);
@@ -796,22 +928,26 @@ static int do_run(int argc, char **argv)
 
 	/* Launch, first that applies. */
 	if (o_ssh || ((o_ssh_user || o_ssh_key || o_ssh_known_hosts || o_ssh_port ||
-		       o_ssh_insecure || o_parallel || o_remote_hcclctl || o_master_addr) &&
+		       o_ssh_insecure || o_parallel || o_remote_hcclctl ||
+		       (o_master_addr && !rendezvous_url())) &&
 		      o_rank < 0 && o_world < 0)) {
 		if (!o_ssh)
 			return fail(EXIT_USAGE, where(), "add --ssh (with --ranktable FILE)",
 				    "the --ssh-* options need --ssh");
 		if (!o_ranktable)
 			return fail(EXIT_USAGE, where(), NULL, "--ssh needs --ranktable FILE|URL");
-		if (o_local || o_rank >= 0 || o_world >= 0 || o_master)
+		if (o_local || o_rank >= 0 || o_world >= 0 || o_master || o_rendezvous)
 			return fail(EXIT_USAGE, where(), NULL,
-				    "--ssh cannot be combined with --local, --rank, --world-size or "
-				    "--master");
+				    "--ssh cannot be combined with --local, --rank, --world-size, "
+				    "--master or --rendezvous");
 		return ssh_launch(&p);
 	}
 	if (o_ranktable && o_local)
 		return fail(EXIT_USAGE, where(), "add --ssh to start the ranks on its servers",
 			    "--ranktable with --local");
+	if (o_rendezvous && (o_local || o_master))
+		return fail(EXIT_USAGE, where(), "--rendezvous replaces --master; --local needs neither",
+			    "--rendezvous cannot be combined with --%s", o_local ? "local" : "master");
 	if (o_local) {
 		if (o_rank >= 0 || o_world >= 0)
 			return fail(EXIT_USAGE, where(), NULL,
@@ -825,7 +961,7 @@ static int do_run(int argc, char **argv)
 		if (o_rank < 0 || o_world < 0)
 			return fail(EXIT_USAGE, where(), NULL, "--rank and --world-size go together");
 		const char *by = getenv("HCCLCTL_LAUNCH"); /* set by the SSH launcher */
-		p.launch = by && !strcmp(by, "ssh") ? "ssh" : "master";
+		p.launch = by && !strcmp(by, "ssh") ? "ssh" : rendezvous_url() ? "etcd" : "master";
 		return single_launch(&p, (int)o_rank, (int)o_world, o_master);
 	}
 	static const struct {
@@ -848,7 +984,24 @@ static int do_run(int argc, char **argv)
 		char buf[300];
 		if (!master && !strcmp(envs[i].name, "torchrun") && getenv("MASTER_ADDR") &&
 		    getenv("MASTER_PORT")) {
-			snprintf(buf, sizeof(buf), "%s:%s", getenv("MASTER_ADDR"), getenv("MASTER_PORT"));
+			/* torchrun's agent may hold its own store on MASTER_PORT (it tells its
+			 * workers so): rank 0 hosts on the next port then */
+			const char *as = getenv("TORCHELASTIC_USE_AGENT_STORE");
+			long mp = atol(getenv("MASTER_PORT"));
+			if (as && !strcasecmp(as, "true") && mp > 0 && mp < 65535)
+				snprintf(buf, sizeof(buf), "%s:%ld", getenv("MASTER_ADDR"), mp + 1);
+			else
+				snprintf(buf, sizeof(buf), "%s:%s", getenv("MASTER_ADDR"),
+					 getenv("MASTER_PORT"));
+			master = buf;
+		}
+		/* srun started from the batch script: task 0 runs on the node that launched
+		 * the step, whose address Slurm gives; the port is MASTER_PORT or 29500 */
+		if (!master && !strcmp(envs[i].name, "slurm") && getenv("SLURM_LAUNCH_NODE_IPADDR") &&
+		    *getenv("SLURM_LAUNCH_NODE_IPADDR")) {
+			const char *port = getenv("MASTER_PORT"), *ip = getenv("SLURM_LAUNCH_NODE_IPADDR");
+			snprintf(buf, sizeof(buf), strchr(ip, ':') ? "[%s]:%s" : "%s:%s", ip,
+				 port && *port ? port : "29500");
 			master = buf;
 		}
 		return single_launch(&p, (int)r, (int)n, master);

@@ -13,6 +13,7 @@ struct run_row {
 	double time_us, algbw, busbw;
 	long long wrong; /* -1: not checked */
 	enum comm_algo algo;
+	double nrmse; /* --compress: normalised RMS error against the exact sum; -1: not measured */
 };
 
 struct run_params {
@@ -24,6 +25,7 @@ struct run_params {
 	long iters, warmup;
 	int check, root;
 	enum comm_algo algo;
+	enum comm_compress compress; /* allreduce: N(0,1) data, error measured, not exact */
 	uint64_t seed;
 	int json;
 	const char *launch; /* "local", "master", "torchrun", ... for the header */
@@ -37,6 +39,9 @@ typedef void (*run_row_fn)(const struct run_params *p, int nranks, const struct 
  * is described in first_wrong. Returns 0, a comm_status, or 1 when results were wrong. */
 int run_sweep(struct comm *c, const struct run_params *p, run_row_fn row_fn, void *arg,
 	      struct run_row **rows, size_t *nrows, char *first_wrong, size_t len);
+
+/* --compress: a row fails when its normalised RMS error is above this. */
+#define RUN_NRMSE_LIMIT 0.01
 
 /* The nccl-tests bus bandwidth factor of coll for n ranks. */
 double run_bus_factor(enum comm_coll coll, int n);
@@ -54,6 +59,30 @@ struct run_ssh_args {
 	int nfwd;
 };
 int run_ssh_launch(const struct run_ssh_args *a);
+
+/* The local address of the route to host (what a peer there reaches us on) in out[len];
+ * 0, or -1 with err. */
+int run_route_addr(const char *host, char *out, size_t len, char *err, size_t errlen);
+
+/* cmd/rdvetcd.c: --rendezvous etcd://HOST:PORT/PREFIX. The ranks meet through etcd; rank 0
+ * hosts libcomm's rendezvous (*rdv, the caller stops it) and publishes its token, which
+ * every rank gets in *ri once all nranks registered. *out: the session, whose entries
+ * rdv_etcd_finish removes. 0, or -ETIMEDOUT (ranks missing), -EEXIST (a duplicate rank),
+ * -EINVAL (a world-size mismatch or a bad URL), another negative errno (etcd unreachable
+ * or answering nonsense); err says which, naming ranks, hosts and pids. */
+struct rdv_etcd;
+struct rdv_etcd_args {
+	const char *url;       /* etcd://HOST:PORT/PREFIX, or etcds:// for https */
+	int rank, nranks;
+	const char *host;      /* this rank's host name, for the others' messages */
+	const char *bind_addr; /* rank 0 hosts here; NULL: the route's source toward etcd */
+	int timeout_ms;        /* the meeting's deadline */
+	int rdv_timeout_ms;    /* libcomm's rendezvous deadline (rank 0) */
+	const char *label;     /* "run allreduce", for progress lines */
+};
+int rdv_etcd_meet(const struct rdv_etcd_args *a, struct comm_root_info *ri,
+		  struct comm_rendezvous **rdv, struct rdv_etcd **out, char *err, size_t errlen);
+void rdv_etcd_finish(struct rdv_etcd *e);
 
 /* The digest of the rank table at path (FILE, URL or -) as rt_table_digest gives it.
  * 0, -ENOENT when it cannot be read, or another negative code; err says why. */

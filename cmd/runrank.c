@@ -1,6 +1,7 @@
 /* The per-rank side of `hcclctl run`: sizes from -b to -e, warmup, timed iterations, the
  * nccl-tests bandwidth columns, and the -c check against refdata's independent expectation. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,9 @@ static int once(struct comm *c, const struct run_params *p, struct bufs *b, size
 	int rank = comm_rank(c), n = comm_size(c);
 	switch (p->coll) {
 	case COMM_COLL_ALLREDUCE:
+		if (p->compress)
+			return comm_allreduce_compressed(c, b->send, b->recv, count, p->dtype,
+							 p->op, p->compress);
 		return comm_allreduce(c, b->send, b->recv, count, p->dtype, p->op);
 	case COMM_COLL_ALLGATHER:
 		return comm_allgather(c, b->send, b->recv, count, p->dtype);
@@ -86,10 +90,130 @@ static int once(struct comm *c, const struct run_params *p, struct bufs *b, size
 	return COMM_E_INVAL;
 }
 
+/* ---- --compress: N(0,1) data, deterministic from (seed, rank, index), rounded to the
+ * dtype; the exact sum of those rounded values computed here in double, independently of
+ * libcomm; and the normalised RMS error of a result against it. ---- */
+
+static uint64_t mix(uint64_t x) /* splitmix64's finaliser */
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/* Box-Muller on a counter-based hash: elements 2k and 2k+1 share their two uniforms. */
+static float gauss(uint64_t seed, int rank, size_t i)
+{
+	uint64_t h = mix(seed ^ mix(((uint64_t)(uint32_t)rank << 40) ^ (uint64_t)(i >> 1)));
+	float u1 = (float)((h >> 40) + 1) * 0x1p-24f; /* (0, 1] */
+	float u2 = (float)(mix(h) >> 40) * 0x1p-24f;
+	float r = sqrtf(-2.0f * logf(u1)), a = 6.2831853f * u2;
+	return r * (i & 1 ? sinf(a) : cosf(a));
+}
+
+static uint32_t fbits(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, sizeof(u));
+	return u;
+}
+
+static uint16_t to_fp16(float f) /* nearest even; |f| < 65504 here */
+{
+	uint32_t x = fbits(f), sign = (x >> 16) & 0x8000, r, rem;
+	x &= 0x7fffffff;
+	if (x >= 0x477ff000)
+		return (uint16_t)(sign | 0x7c00);
+	if (x < 0x38800000) /* subnormal: a multiple of 2^-24, the scaling is exact */
+		return (uint16_t)(sign | (uint32_t)nearbyintf(fabsf(f) * 16777216.0f));
+	r = (x - 0x38000000) >> 13;
+	rem = x & 0x1fff;
+	if (rem > 0x1000 || (rem == 0x1000 && (r & 1)))
+		r++;
+	return (uint16_t)(sign | r);
+}
+
+static double from_fp16(uint16_t h)
+{
+	int e = (h >> 10) & 31, m = h & 1023;
+	double v = e == 31 ? INFINITY : e ? ldexp(1024 + m, e - 25) : ldexp(m, -24);
+	return h & 0x8000 ? -v : v;
+}
+
+static uint16_t to_bf16(float f) /* nearest even; finite here */
+{
+	uint32_t x = fbits(f);
+	return (uint16_t)((x + 0x7fff + ((x >> 16) & 1)) >> 16);
+}
+
+static double from_bf16(uint16_t h)
+{
+	uint32_t x = (uint32_t)h << 16;
+	float f;
+	memcpy(&f, &x, sizeof(f));
+	return f;
+}
+
+static void gauss_store(enum comm_dtype t, void *buf, size_t i, float v)
+{
+	if (t == COMM_FP16)
+		((uint16_t *)buf)[i] = to_fp16(v);
+	else if (t == COMM_BF16)
+		((uint16_t *)buf)[i] = to_bf16(v);
+	else
+		((float *)buf)[i] = v;
+}
+
+static double load(enum comm_dtype t, const void *buf, size_t i)
+{
+	if (t == COMM_FP16)
+		return from_fp16(((const uint16_t *)buf)[i]);
+	if (t == COMM_BF16)
+		return from_bf16(((const uint16_t *)buf)[i]);
+	return ((const float *)buf)[i];
+}
+
+#define COMPRESS_SAMPLE 65536
+
+/* Sums over this rank's result of (got - exact)^2 and exact^2, and a hash of its bytes. */
+static void compress_error(const struct run_params *p, const void *got, int n, size_t count,
+			   double *err2, double *ref2, uint64_t *hash)
+{
+	enum comm_dtype t = p->dtype;
+	size_t es = comm_dtype_size(t);
+	unsigned char one[4];
+	double e2 = 0, r2 = 0;
+	uint64_t h = 0x9e3779b97f4a7c15ULL;
+
+	for (size_t i = 0; i < count; i++) {
+		double exact = 0;
+		for (int r = 0; r < n; r++) {
+			gauss_store(t, one, 0, gauss(p->seed, r, i));
+			exact += load(t, one, 0);
+		}
+		double d = load(t, got, i) - exact;
+		e2 += d * d;
+		r2 += exact * exact;
+		uint64_t w = 0;
+		memcpy(&w, (const char *)got + i * es, es);
+		h = mix(h ^ w);
+	}
+	*err2 = e2;
+	*ref2 = r2;
+	*hash = h;
+}
+
 /* Fresh input, and the expected output computed without libcomm. */
 static void prepare(const struct run_params *p, struct bufs *b, int rank, int n, size_t count)
 {
 	enum comm_dtype t = p->dtype;
+	if (p->coll == COMM_COLL_ALLREDUCE && p->compress) { /* the check computes the sum */
+		for (size_t i = 0; i < count; i++)
+			gauss_store(t, b->send, i, gauss(p->seed, rank, i));
+		return;
+	}
 	switch (p->coll) {
 	case COMM_COLL_ALLREDUCE:
 		ref_fill(t, p->op, p->seed, rank, b->send, 0, count);
@@ -200,6 +324,7 @@ int run_sweep(struct comm *c, const struct run_params *p, run_row_fn row_fn, voi
 		}
 		struct run_row *row = &rows[nrows++];
 		memset(row, 0, sizeof(*row));
+		row->nrmse = -1;
 		row->count = out_count(p, count, n);
 		row->bytes = p->coll == COMM_COLL_BARRIER ? 0 :
 			     (p->coll == COMM_COLL_ALLREDUCE || p->coll == COMM_COLL_BROADCAST ||
@@ -212,7 +337,55 @@ int run_sweep(struct comm *c, const struct run_params *p, run_row_fn row_fn, voi
 			goto out;
 		/* The check runs on the output of one clean call; timed calls come after. */
 		long long wrong = -1;
-		if (p->check) {
+		if (p->check && p->compress) {
+			/* not exact: the error against the exact sum, over all ranks, and the
+			 * same bytes on every rank. Small rows take several draws of data, so the
+			 * error is measured on at least COMPRESS_SAMPLE elements (or 32 draws),
+			 * not on the luck of one small draw. */
+			size_t draws = count ? (COMPRESS_SAMPLE + count - 1) / count : 1;
+			double sums[2] = { 0, 0 };
+			uint64_t h = 0;
+			draws = draws > 32 ? 32 : draws;
+			for (size_t k = 0; k < draws; k++) {
+				struct run_params q = *p;
+				double e2, r2;
+				uint64_t hk;
+				q.seed = p->seed + k * 0x9e3779b97f4a7c15ULL;
+				prepare(&q, &b, rank, n, count);
+				rc = once(c, &q, &b, count);
+				if (rc)
+					goto out;
+				if (k == 0)
+					corrupt_for_test(rank, b.recv, count * tsize);
+				compress_error(&q, b.recv, n, count, &e2, &r2, &hk);
+				sums[0] += e2;
+				sums[1] += r2;
+				h = mix(h ^ hk);
+			}
+			int64_t hmax = (int64_t)h, hmin = (int64_t)h;
+			rc = comm_allreduce(c, sums, sums, 2, COMM_FP64, COMM_SUM);
+			if (!rc)
+				rc = comm_allreduce(c, &hmax, &hmax, 1, COMM_INT64, COMM_MAX);
+			if (!rc)
+				rc = comm_allreduce(c, &hmin, &hmin, 1, COMM_INT64, COMM_MIN);
+			if (rc)
+				goto out;
+			row->nrmse = sums[1] > 0 ? sqrt(sums[0] / sums[1]) : sqrt(sums[0]);
+			int bad = !(row->nrmse <= RUN_NRMSE_LIMIT), differ = hmax != hmin;
+			/* counted once, by rank 0, as the whole row: the error is the row's */
+			wrong = (bad || differ) && rank == 0 ? (long long)count : 0;
+			if (differ && rank == 0 && !*first_wrong)
+				snprintf(first_wrong, len,
+					 "rank %d: %s compression: the ranks' results differ at "
+					 "size %zu",
+					 rank, comm_compress_name(p->compress), row->bytes);
+			else if (bad && rank == 0 && !*first_wrong)
+				snprintf(first_wrong, len,
+					 "rank %d: %s compression: normalised RMS error %.4f %% "
+					 "above the limit of %g %% at size %zu",
+					 rank, comm_compress_name(p->compress), 100 * row->nrmse,
+					 100 * RUN_NRMSE_LIMIT, row->bytes);
+		} else if (p->check) {
 			prepare(p, &b, rank, n, count);
 			rc = once(c, p, &b, count);
 			if (rc)

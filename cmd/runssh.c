@@ -51,7 +51,7 @@ int run_table_digest(const char *path, char out[17], char *err, size_t errlen)
 	struct rt_diags d = { 0 };
 	char *buf = NULL;
 	size_t len = 0;
-	int rc = fetch_input(path, TABLE_CAP, &buf, &len, err, errlen);
+	int rc = fetch_table(path, "run", TABLE_CAP, &buf, &len, err, errlen);
 	if (rc)
 		return rc < 0 ? rc : -ENOENT;
 	rc = rt_table_load(&t, path, buf, len, &d, err, errlen);
@@ -205,8 +205,7 @@ static void *watcher(void *arg)
 	return NULL;
 }
 
-/* The local address of the route to host: what the ranks there reach us on. */
-static int route_addr(const char *host, char *out, size_t len, char *err, size_t errlen)
+int run_route_addr(const char *host, char *out, size_t len, char *err, size_t errlen)
 {
 	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_DGRAM,
 				  .ai_flags = AI_NUMERICSERV };
@@ -248,9 +247,9 @@ static int load_table(const struct run_ssh_args *a, struct rt_table *t, char dig
 	struct rt_diags d = { 0 };
 	char *buf = NULL;
 	size_t len = 0;
-	int rc = fetch_input(a->ranktable, TABLE_CAP, &buf, &len, err, sizeof(err));
+	int rc = fetch_table(a->ranktable, a->where, TABLE_CAP, &buf, &len, err, sizeof(err));
 	if (rc)
-		return fail(EXIT_UNKNOWN, a->where, NULL, "%s", err);
+		return fail(EXIT_UNKNOWN, a->where, fetch_hint(), "%s", err);
 	rc = rt_table_load(t, a->ranktable, buf, len, &d, err, sizeof(err));
 	free(buf);
 	if (rc == -ENOMEM) {
@@ -644,7 +643,7 @@ int run_ssh_launch(const struct run_ssh_args *a)
 			goto out;
 		}
 		snprintf(maddr, sizeof(maddr), "%s", a->master_addr);
-	} else if (route_addr(s.hosts[0].host, maddr, sizeof(maddr), err, sizeof(err))) {
+	} else if (run_route_addr(s.hosts[0].host, maddr, sizeof(maddr), err, sizeof(err))) {
 		rc = fail(EXIT_UNKNOWN, a->where, "give --master-addr IP",
 			  "cannot find the local address towards rank 0's server: %s", err);
 		goto out;

@@ -77,6 +77,24 @@ int comm__alltoall_mesh(struct comm__ctx *x, const void *send, void *recv, size_
 			enum comm_dtype t); /* pairwise exchange, nranks-1 steps */
 int comm__barrier_rhd(struct comm__ctx *x); /* dissemination */
 
+/* ---- int8 block quantisation (compress.c). A packed run of count elements is
+ * ceil(count / COMM_COMPRESS_BLOCK) fp32 scales (native byte order, any alignment), then
+ * count int8 values; block k of the run is scale k and values k*BLOCK... Each value is
+ * round(x * 127 / maxabs) (ties away from zero), so |x - q * scale| <= scale / 2. A block
+ * with an Inf or NaN gets a NaN scale (all its values dequantise to NaN). ---- */
+size_t comm__q8_size(size_t count);
+/* src: count elements of t (fp32, fp16 or bf16). */
+void comm__q8_pack(enum comm_dtype t, const void *src, size_t count, void *packed);
+/* dst: count elements of t, rounded to nearest even from the fp32 value q * scale. */
+void comm__q8_unpack(const void *packed, size_t count, enum comm_dtype t, void *dst);
+/* acc[i] += q[i] * scale, in fp32. */
+void comm__q8_accumulate(float *acc, const void *packed, size_t count);
+/* The compressed allreduce (sum of fp32/fp16/bf16; see comm_allreduce_compressed): direct
+ * reduce-scatter of quantised contributions, then the owners' quantised sums to every rank,
+ * directly (ring 0) or around the ring (ring 1). */
+int comm__allreduce_q8(struct comm__ctx *x, const void *send, void *recv, size_t count,
+		       enum comm_dtype t, int ring);
+
 /* Auto selection by collective, bytes and world size; the fixed choice when algo != AUTO
  * (an algorithm a collective lacks falls back to the nearest one that exists). */
 enum comm_algo comm__select(enum comm_coll coll, size_t bytes, int nranks, enum comm_algo algo);

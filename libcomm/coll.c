@@ -16,6 +16,7 @@ struct op {
 	enum comm_dtype t;
 	enum comm_op op;
 	int root; /* broadcast root, or the peer of send/recv */
+	enum comm_compress z; /* allreduce only */
 };
 
 struct comm_req {
@@ -60,6 +61,17 @@ static int validate(struct comm *c, const struct op *o)
 		 comm__op_display(o->coll));
 	if (o->coll == COMM_COLL_BARRIER)
 		return 0;
+	if ((unsigned)o->z >= COMM_COMPRESS_COUNT)
+		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_INVAL,
+				  "%s: compression %d unknown", pre, (int)o->z);
+	if (o->z && (o->t != COMM_FP32 && o->t != COMM_FP16 && o->t != COMM_BF16))
+		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_INVAL,
+				  "%s: %s compression takes fp32, fp16 or bf16, not %s", pre,
+				  comm_compress_name(o->z), comm_dtype_name(o->t));
+	if (o->z && o->op != COMM_SUM)
+		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_INVAL,
+				  "%s: %s compression takes the sum, not %s", pre,
+				  comm_compress_name(o->z), comm_op_name(o->op));
 	if ((unsigned)o->t >= COMM_DTYPE_COUNT)
 		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_INVAL, "%s: dtype %d unknown",
 				  pre, (int)o->t);
@@ -86,10 +98,19 @@ static int validate(struct comm *c, const struct op *o)
 	return 0;
 }
 
-enum { F_COLL, F_SEQ, F_COUNT, F_DTYPE, F_OP, F_ROOT, F_ALGO, F_END };
+/* The fingerprint has no field of its own for the compression (wire.h); an allreduce has no
+ * root, so its root slot carries the compression (-1: none), shown as its own field. */
+enum { F_COLL, F_SEQ, F_COUNT, F_DTYPE, F_OP, F_ROOT, F_COMPRESS, F_ALGO, F_END };
 static const char *const field_name[F_END] = { "collective", "sequence number", "count",
 					       "dtype",      "op",              "root",
-					       "algorithm" };
+					       "compression", "algorithm" };
+
+static enum comm_compress fp_compress(const struct comm__fp *f)
+{
+	if (f->coll != COMM_COLL_ALLREDUCE || f->root < 0 || f->root >= COMM_COMPRESS_COUNT)
+		return COMM_COMPRESS_NONE;
+	return (enum comm_compress)f->root;
+}
 
 static uint64_t field(const struct comm__fp *f, int k)
 {
@@ -99,7 +120,9 @@ static uint64_t field(const struct comm__fp *f, int k)
 	case F_COUNT: return f->count;
 	case F_DTYPE: return f->dtype;
 	case F_OP: return f->op;
-	case F_ROOT: return (uint64_t)(uint32_t)f->root;
+	case F_ROOT: /* an allreduce's root slot is its compression */
+		return f->coll == COMM_COLL_ALLREDUCE ? UINT32_MAX : (uint64_t)(uint32_t)f->root;
+	case F_COMPRESS: return fp_compress(f);
 	default: return f->algo;
 	}
 }
@@ -113,6 +136,7 @@ static void show(const struct comm__fp *f, int k, char *buf, size_t len)
 	case F_DTYPE: snprintf(buf, len, "%s", comm_dtype_name((enum comm_dtype)f->dtype)); break;
 	case F_OP: snprintf(buf, len, "%s", comm_op_name((enum comm_op)f->op)); break;
 	case F_ROOT: snprintf(buf, len, "%d", f->root); break;
+	case F_COMPRESS: snprintf(buf, len, "%s", comm_compress_name(fp_compress(f))); break;
 	default: snprintf(buf, len, "%s", comm_algo_name((enum comm_algo)f->algo)); break;
 	}
 }
@@ -274,11 +298,16 @@ static int execute(struct comm *c, const struct op *o)
 	if (o->coll == COMM_COLL_BROADCAST || p2p(o->coll))
 		fp.root = o->root;
 	enum comm_algo algo = COMM_ALGO_AUTO;
-	if (!p2p(o->coll))
+	if (o->z) /* its own algorithm: direct, or its sums around the ring */
+		algo = c->algo == COMM_ALGO_RING ? COMM_ALGO_RING : COMM_ALGO_MESH;
+	else if (!p2p(o->coll))
 		algo = comm__select((enum comm_coll)o->coll, o->count * es, c->nranks, c->algo);
 	fp.algo = (uint8_t)algo;
+	struct comm__fp flight_fp = fp; /* the recorder shows an allreduce's root as -1 */
+	if (o->coll == COMM_COLL_ALLREDUCE && o->z)
+		fp.root = (int32_t)o->z;
 	c->cur_bytes = o->count * es;
-	comm__flight_begin(c, &fp, o->count * es,
+	comm__flight_begin(c, &flight_fp, o->count * es,
 			   o->coll == COMM_COLL_ALLREDUCE || o->coll == COMM_COLL_REDUCESCATTER,
 			   o->coll != COMM_COLL_BARRIER);
 	rc = fingerprint(c, &fp, p2p(o->coll) ? o->root : -1);
@@ -299,8 +328,12 @@ static int execute(struct comm *c, const struct op *o)
 	}
 	c->ctx.scratch = c->scratch;
 	c->ctx.scratch_len = c->scratch_len;
-	rc = comm__run(&c->ctx, (enum comm_coll)o->coll, algo, o->send, o->recv, o->count, o->t,
-		       o->op, o->root);
+	if (o->z)
+		rc = comm__allreduce_q8(&c->ctx, o->send, o->recv, o->count, o->t,
+					algo == COMM_ALGO_RING);
+	else
+		rc = comm__run(&c->ctx, (enum comm_coll)o->coll, algo, o->send, o->recv, o->count,
+			       o->t, o->op, o->root);
 	if (rc && !c->broken)
 		rc = comm__fail(c, rc, "%s algorithm failed: %s", comm_algo_name(algo),
 				comm_status_name(rc));
@@ -467,84 +500,107 @@ static int nonblocking(struct comm *c, const struct op *o, struct comm_req **req
 int comm_allreduce(struct comm *c, const void *send, void *recv, size_t count, enum comm_dtype t,
 		   enum comm_op op)
 {
-	struct op o = { COMM_COLL_ALLREDUCE, send, recv, count, t, op, -1 };
+	struct op o = { COMM_COLL_ALLREDUCE, send, recv, count, t, op, -1, COMM_COMPRESS_NONE };
 	return blocking(c, &o);
+}
+
+int comm_allreduce_compressed(struct comm *c, const void *send, void *recv, size_t count,
+			      enum comm_dtype t, enum comm_op op, enum comm_compress z)
+{
+	struct op o = { COMM_COLL_ALLREDUCE, send, recv, count, t, op, -1, z };
+	return blocking(c, &o);
+}
+
+int comm_iallreduce_compressed(struct comm *c, const void *send, void *recv, size_t count,
+			       enum comm_dtype t, enum comm_op op, enum comm_compress z,
+			       struct comm_req **req)
+{
+	struct op o = { COMM_COLL_ALLREDUCE, send, recv, count, t, op, -1, z };
+	return nonblocking(c, &o, req);
 }
 
 int comm_allgather(struct comm *c, const void *send, void *recv, size_t count, enum comm_dtype t)
 {
-	struct op o = { COMM_COLL_ALLGATHER, send, recv, count, t, COMM_SUM, -1 };
+	struct op o = { COMM_COLL_ALLGATHER, send, recv, count,
+		        t, COMM_SUM, -1, COMM_COMPRESS_NONE };
 	return blocking(c, &o);
 }
 
 int comm_reduce_scatter(struct comm *c, const void *send, void *recv, size_t count,
 			enum comm_dtype t, enum comm_op op)
 {
-	struct op o = { COMM_COLL_REDUCESCATTER, send, recv, count, t, op, -1 };
+	struct op o = { COMM_COLL_REDUCESCATTER, send, recv, count, t, op, -1, COMM_COMPRESS_NONE };
 	return blocking(c, &o);
 }
 
 int comm_broadcast(struct comm *c, void *buf, size_t count, enum comm_dtype t, int root)
 {
-	struct op o = { COMM_COLL_BROADCAST, buf, buf, count, t, COMM_SUM, root };
+	struct op o = { COMM_COLL_BROADCAST, buf, buf, count,
+		        t, COMM_SUM, root, COMM_COMPRESS_NONE };
 	return blocking(c, &o);
 }
 
 int comm_alltoall(struct comm *c, const void *send, void *recv, size_t count, enum comm_dtype t)
 {
-	struct op o = { COMM_COLL_ALLTOALL, send, recv, count, t, COMM_SUM, -1 };
+	struct op o = { COMM_COLL_ALLTOALL, send, recv, count,
+		        t, COMM_SUM, -1, COMM_COMPRESS_NONE };
 	return blocking(c, &o);
 }
 
 int comm_send(struct comm *c, const void *buf, size_t count, enum comm_dtype t, int peer)
 {
-	struct op o = { COMM_COLL_SEND, buf, (void *)(uintptr_t)buf, count, t, COMM_SUM, peer };
+	struct op o = { COMM_COLL_SEND, buf, (void *)(uintptr_t)buf, count,
+		        t, COMM_SUM, peer, COMM_COMPRESS_NONE };
 	return blocking(c, &o);
 }
 
 int comm_recv(struct comm *c, void *buf, size_t count, enum comm_dtype t, int peer)
 {
-	struct op o = { COMM_COLL_RECV, buf, buf, count, t, COMM_SUM, peer };
+	struct op o = { COMM_COLL_RECV, buf, buf, count, t, COMM_SUM, peer, COMM_COMPRESS_NONE };
 	return blocking(c, &o);
 }
 
 int comm_barrier(struct comm *c)
 {
-	struct op o = { COMM_COLL_BARRIER, NULL, NULL, 0, COMM_INT8, COMM_SUM, -1 };
+	struct op o = { COMM_COLL_BARRIER, NULL, NULL, 0,
+		        COMM_INT8, COMM_SUM, -1, COMM_COMPRESS_NONE };
 	return blocking(c, &o);
 }
 
 int comm_iallreduce(struct comm *c, const void *send, void *recv, size_t count,
 		    enum comm_dtype t, enum comm_op op, struct comm_req **req)
 {
-	struct op o = { COMM_COLL_ALLREDUCE, send, recv, count, t, op, -1 };
+	struct op o = { COMM_COLL_ALLREDUCE, send, recv, count, t, op, -1, COMM_COMPRESS_NONE };
 	return nonblocking(c, &o, req);
 }
 
 int comm_iallgather(struct comm *c, const void *send, void *recv, size_t count,
 		    enum comm_dtype t, struct comm_req **req)
 {
-	struct op o = { COMM_COLL_ALLGATHER, send, recv, count, t, COMM_SUM, -1 };
+	struct op o = { COMM_COLL_ALLGATHER, send, recv, count,
+		        t, COMM_SUM, -1, COMM_COMPRESS_NONE };
 	return nonblocking(c, &o, req);
 }
 
 int comm_ireduce_scatter(struct comm *c, const void *send, void *recv, size_t count,
 			 enum comm_dtype t, enum comm_op op, struct comm_req **req)
 {
-	struct op o = { COMM_COLL_REDUCESCATTER, send, recv, count, t, op, -1 };
+	struct op o = { COMM_COLL_REDUCESCATTER, send, recv, count, t, op, -1, COMM_COMPRESS_NONE };
 	return nonblocking(c, &o, req);
 }
 
 int comm_ibroadcast(struct comm *c, void *buf, size_t count, enum comm_dtype t, int root,
 		    struct comm_req **req)
 {
-	struct op o = { COMM_COLL_BROADCAST, buf, buf, count, t, COMM_SUM, root };
+	struct op o = { COMM_COLL_BROADCAST, buf, buf, count,
+		        t, COMM_SUM, root, COMM_COMPRESS_NONE };
 	return nonblocking(c, &o, req);
 }
 
 int comm_ialltoall(struct comm *c, const void *send, void *recv, size_t count,
 		   enum comm_dtype t, struct comm_req **req)
 {
-	struct op o = { COMM_COLL_ALLTOALL, send, recv, count, t, COMM_SUM, -1 };
+	struct op o = { COMM_COLL_ALLTOALL, send, recv, count,
+		        t, COMM_SUM, -1, COMM_COMPRESS_NONE };
 	return nonblocking(c, &o, req);
 }

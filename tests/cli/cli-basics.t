@@ -54,7 +54,7 @@ check_out_has "usage: hcclctl ranktable gen [--servers IP[,IP...]] [--hostfile F
 
 run hcclctl help ranktable validate
 check_rc 0 "help COMMAND exits 0"
-check_out_has "usage: hcclctl ranktable validate [FILE|URL|-]..." "help COMMAND prints its usage"
+check_out_has "usage: hcclctl ranktable validate [--cacert FILE] [--url-timeout SEC] [--wait SEC] [FILE|URL|-]..." "help COMMAND prints its usage"
 
 run hcclctl help nosuch
 check_rc 64 "help of an unknown command exits 64"

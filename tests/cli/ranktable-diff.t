@@ -75,10 +75,13 @@ check_rc 0 "validate reads an http URL"
 check_out "http://127.0.0.1:$PORT/rt.json: valid: 0 errors, 0 warnings (format 1.0, 2 servers, 4 ranks)" "and names it"
 run hcclctl ranktable validate "http://127.0.0.1:$PORT/missing.json"
 check_rc 3 "a 404 is UNKNOWN (3)"
-check_err "hcclctl: ranktable validate: http://127.0.0.1:$PORT/missing.json: HTTP 404" "and says HTTP 404"
+check_err "hcclctl: ranktable validate: http://127.0.0.1:$PORT/missing.json: HTTP 404 File not found
+hint: check the URL's path" "and says HTTP 404 with the server's reason"
+# a URL that serves something other than JSON (an error or login page) is no rank table:
+# UNKNOWN, located (issue 9); a file with broken JSON stays a located json-syntax error
 run hcclctl -q ranktable validate "http://127.0.0.1:$PORT/bad.json"
-check_rc 2 "a body that is not JSON fails validation"
-check_out_has "http://127.0.0.1:$PORT/bad.json:1:1: error: invalid literal 'not' (strings need double quotes) (HCCL EI0004) [json-syntax]" "located in the body"
+check_rc 3 "a body that is not JSON is UNKNOWN (3)"
+check_err_has "hcclctl: ranktable validate: http://127.0.0.1:$PORT/bad.json: the response is not JSON (Content-Type application/json, 9 bytes): line 1, column 1: near 'not json'" "located in the body"
 kill "$SRV" 2>/dev/null; wait "$SRV" 2>/dev/null
 run hcclctl ranktable validate "http://127.0.0.1:$PORT/rt.json"
 check_rc 3 "a refused connection is UNKNOWN (3)"

@@ -164,4 +164,59 @@ check_rc 0 "HCCLCTL_PROFILE=FILE does the same"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert {e["pid"] for e in d["traceEvents"]} == {0, 1}' "$TMP/prof2.json"
 _report $? "  a trace with both ranks"
 
+# --compress int8: block-quantised allreduce; the error against the exact sum is measured
+# (N(0,1) data) and printed, and a row fails above 1 %.
+run hcclctl run allreduce --local 3 --compress int8 -b 1M -e 4M -n 2 -w 1
+check_rc 0 "--compress int8 over 3 ranks: exit 0"
+check_out_has "# hcclctl run allreduce: 3 ranks (local), fp32 sum, algo auto, compress int8, iters 2, warmup 1, check on" "  the header says compress int8"
+check_out_has "#    size(B)        count   type  redop   algo   time(us)  algbw(GB/s)  busbw(GB/s)  #wrong   nrmse(%)" "  an nrmse(%) column"
+ok "[ $(rows) -eq 3 ]" "  one row per size from 1 MiB to 4 MiB"
+ok "printf '%s\n' \"$OUT\" | awk '/^ *[0-9]/ { n++; if (\$5 != \"mesh\" || \$9 != 0 || \$10 !~ /^[0-9]+\.[0-9]+\$/ || \$10 <= 0.1 || \$10 >= 1) exit 1 } END { exit n != 3 }'" "  every row: no wrong element, an error above 0.1 % and below 1 %"
+check_out_has "# Max error (nrmse)    : $(printf '%s\n' "$OUT" | awk '/^ *[0-9]/ { if ($10 > m) m = $10 } END { printf "%.4f", m }') % of the exact sum's RMS (limit 1 %)" "  the footer gives the largest error"
+run hcclctl -q run allreduce --local 2 --compress int8 -b 64K -e 64K -n 1 -w 0 -d bf16 --algo ring
+check_rc 0 "--compress int8 -d bf16 --algo ring: exit 0"
+ok "printf '%s\n' \"$OUT\" | awk '/^ *[0-9]/ { n++; if (\$3 != \"bf16\" || \$5 != \"ring\" || \$9 != 0 || \$10 >= 1) exit 1 } END { exit n != 1 }'" "  a bf16 row around the ring, error below 1 %"
+run hcclctl --json run allreduce --local 2 --compress int8 -b 256K -e 512K -n 1 -w 0 -d fp16
+check_rc 0 "--json --compress int8: exit 0"
+printf '%s\n' "$OUT" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["compress"] == "int8", d
+assert len(d["results"]) == 2, d["results"]
+for r in d["results"]:
+    assert r["dtype"] == "fp16" and r["wrong"] == 0, r
+    assert 0.001 < r["nrmse"] < 0.01, r
+assert d["max_nrmse"] == max(r["nrmse"] for r in d["results"]), d
+'
+_report $? "  compress, nrmse per row (a fraction) and max_nrmse in the JSON"
+run hcclctl --json run allreduce --local 2 -b 8 -e 8 -n 1 -w 0
+printf '%s\n' "$OUT" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert "compress" not in d and "max_nrmse" not in d and "nrmse" not in d["results"][0], d'
+_report $? "  without --compress the JSON is as before"
+run hcclctl run allreduce --local 3 --compress int8 -d int32
+check_rc 64 "--compress int8 -d int32 is a usage error"
+check_err "hcclctl: run allreduce: --compress int8 takes -d fp32, fp16 or bf16, not int32
+hint: fp32 fp16 bf16" "  naming the dtypes it takes"
+run hcclctl run allreduce --local 2 --compress int8 -o max
+check_rc 64 "--compress int8 -o max is a usage error"
+run hcclctl run allgather --local 2 --compress int8
+check_rc 64 "--compress on allgather is a usage error"
+run hcclctl run allreduce --local 2 --compress int4
+check_rc 64 "an unknown compression is a usage error"
+run env HCCLCTL_FAULT_CORRUPT=1 "$HCCLCTL" run allreduce --local 3 --compress int8 -b 4K -e 4K -n 1 -w 0
+check_rc 2 "--compress: a result that differs between ranks fails the run"
+check_err_has "hcclctl: run allreduce: rank 0: int8 compression: the ranks' results differ at size 4096" "  and says so"
+
+P=$(free_port)
+"$HCCLCTL" run allreduce --rank 1 --world-size 2 --master 127.0.0.1:$P -b 4K -e 4K -n 1 -w 0 --timeout 10 >/dev/null 2>"$TMP/z1.err" &
+Z1=$!
+run hcclctl run allreduce --rank 0 --world-size 2 --master 127.0.0.1:$P -b 4K -e 4K -n 1 -w 0 --timeout 10 --compress int8
+wait $Z1
+z1=$?
+check_rc 2 "one rank compresses and the other does not: exit 2"
+ok "printf '%s\n' \"$ERR\" | grep -q 'rank 0 has compression int8 but rank 1 has compression none'" "  the mismatch names the compression"
+ok "[ $z1 -eq 2 ] && grep -q 'rank 0 has compression int8 but rank 1 has compression none' '$TMP/z1.err'" "  on the other rank too"
+
 done_testing
