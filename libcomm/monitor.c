@@ -239,7 +239,7 @@ static int decide(struct comm__mon *m, int64_t now)
 		if (silent(m, x, now) && x->last_rx + m->silence_ms < first)
 			first = x->last_rx + m->silence_ms;
 		if (x->have_hb && !x->closed && x->hb.bad_peer >= 0 &&
-		    x->hb.bad_ack_ms >= ACK_STALE_MS && x->hb_at < first)
+		    x->hb.bad_ack_ms >= (uint32_t)m->silence_ms && x->hb_at < first)
 			first = x->hb_at;
 	}
 	if (first == INT64_MAX || now - first < SETTLE_MS)
@@ -302,10 +302,20 @@ static int decide(struct comm__mon *m, int64_t now)
 	int from = -1;
 	for (int i = 0; i < m->n; i++) {
 		const struct mrank *x = &m->r[i];
+		/* as long as silence: a lossy link's retransmissions can go unanswered for a
+		 * second or two (5 % loss backs off 1.4 s after three losses in a row), a link
+		 * that is down stays so */
 		if (!x->have_hb || x->closed || x->hb.bad_peer < 0 ||
-		    x->hb.bad_ack_ms < ACK_STALE_MS)
+		    x->hb.bad_ack_ms < (uint32_t)m->silence_ms)
 			continue;
-		if (from < 0 || x->hb.bad_ack_ms > m->r[from].hb.bad_ack_ms)
+		/* both ends of a one-way loss see their data unacknowledged (one loses the data,
+		 * the other its ACKs): the way that is down is the one whose receiver waits */
+		int to = x->hb.bad_peer, waits = to < m->n && m->r[to].have_hb && m->r[to].hb.peer == i;
+		int best_waits = from >= 0 && m->r[from].hb.bad_peer < m->n &&
+				 m->r[m->r[from].hb.bad_peer].have_hb &&
+				 m->r[m->r[from].hb.bad_peer].hb.peer == from;
+		if (from < 0 || waits > best_waits ||
+		    (waits == best_waits && x->hb.bad_ack_ms > m->r[from].hb.bad_ack_ms))
 			from = i;
 	}
 	if (from >= 0) {
