@@ -102,10 +102,11 @@ int doctor_wanted(const struct doctor_filter *f, const char *code)
 
 /* Every check doctor can report, in the order of the report and of root-cause priority. */
 static const char *const codes[] = {
-	"node.reach",	  "ranktable.valid", "ranktable.same", "ranktable.node", "npu.smi",
+	"node.reach",	  "ranktable.valid", "ranktable.same", "ranktable.node", "ranktable.spod",
+	"npu.smi",
 	"link.hccs",	  "npu.health",	     "link.roce",      "nic.ip",	 "nic.tls",
 	"link.rdma",	  "link.mtu",	     "net.ports",      "run.allreduce",	 "net.bandwidth",
-	"npu.driver",
+	"npu.driver",	  "npu.firmware",
 	"cann.version",	  "host.time",	     "host.memlock",   "host.shm",	 "host.memory",
 	"host.hugepages", "logs.cause",
 };
@@ -964,7 +965,10 @@ int cmd_doctor(int argc, char **argv)
 	take_node_checks(&j);
 	if (j.nnodes > 1) {
 		compare_fact(&j, "driver", "npu.driver", "NPU driver",
-			     "install the same driver and firmware on every node (npu-smi info)");
+			     "install the same driver on every node (npu-smi info -t board -i 0)");
+		compare_fact(&j, "firmware", "npu.firmware", "NPU firmware",
+			     "upgrade the firmware to the same version on every node "
+			     "(npu-smi info -t board -i 0)");
 		compare_fact(&j, "cann", "cann.version", "CANN",
 			     "install the same CANN toolkit on every node (ascend_toolkit_install.info)");
 		compare_array(&j, "tls", "nic.tls", "TLS switch",

@@ -25,6 +25,7 @@
 #include <cjson/cJSON.h>
 
 #include "doctor.h"
+#include "probes/npusmi.h"
 #include "probes/tool.h"
 #include "ranktable/ranktable.h"
 #include "run.h"
@@ -322,30 +323,105 @@ static void rdma_checks(const struct doctor_node_args *a, cJSON *checks, cJSON *
 	cJSON_Delete(doc);
 }
 
-/* The first "Version:" value in npu-smi info's banner; "" when none. */
-static void npu_versions(const struct doctor_node_args *a, cJSON *facts)
+/* npu-smi with args; its output in r (the caller releases), 0 when it ran and exited 0. */
+static int npu_smi(const struct doctor_node_args *a, char *const *args,
+		   struct probe_tool_result *r)
 {
 	char path[4096], err[PROBE_ERRLEN];
 	if (probe_tool_find("npu-smi", a->npu_smi, "HCCLCTL_NPU_SMI", NULL, path, sizeof(path), err,
 			    sizeof(err)))
-		return;
-	char *argv[] = { path, (char *)"info", NULL };
+		return -ENOENT;
+	char *argv[12];
+	int n = 0;
+	argv[n++] = path;
+	for (int i = 0; args[i] && n < 11; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	int rc = probe_tool_run(path, argv, 10000, r, err, sizeof(err));
+	return rc ? rc : r->status ? -EIO : 0;
+}
+
+/* Driver and firmware: info -t board's Software and Firmware Version (ascend.md 3.4), else the
+ * driver from info's banner ("Version:", 3.1). */
+static void npu_versions(const struct doctor_node_args *a, cJSON *facts)
+{
 	struct probe_tool_result r = { 0 };
-	if (!probe_tool_run(path, argv, 10000, &r, err, sizeof(err)) && r.status == 0) {
+	char ver[64];
+	char *board[] = { (char *)"info", (char *)"-t", (char *)"board", (char *)"-i", (char *)"0",
+			  NULL };
+	if (!npu_smi(a, board, &r)) {
+		if (!npusmi_field(r.out, r.outlen, "Software Version", ver, sizeof(ver)))
+			cJSON_AddStringToObject(facts, "driver", ver);
+		if (!npusmi_field(r.out, r.outlen, "Firmware Version", ver, sizeof(ver)))
+			cJSON_AddStringToObject(facts, "firmware", ver);
+	}
+	probe_tool_result_release(&r);
+	if (cJSON_GetObjectItemCaseSensitive(facts, "driver"))
+		return;
+	char *info[] = { (char *)"info", NULL };
+	memset(&r, 0, sizeof(r));
+	if (!npu_smi(a, info, &r)) {
 		const char *v = strstr(r.out, "Version:");
 		if (v) {
 			v += 8;
 			while (*v == ' ')
 				v++;
 			size_t n = strcspn(v, " |\r\n");
-			if (n && n < 64) {
-				char ver[64];
+			if (n && n < sizeof(ver)) {
 				snprintf(ver, sizeof(ver), "%.*s", (int)n, v);
 				cJSON_AddStringToObject(facts, "driver", ver);
 			}
 		}
 	}
 	probe_tool_result_release(&r);
+}
+
+/* A 1.2 table's super_device_id of each device of this server against npu-smi's SDID
+ * (info -t spod-info -i ID -c 0, ascend.md 3.6). */
+static void spod_check(const struct doctor_node_args *a, cJSON *checks, const struct rt_table *t,
+		       const struct rt_server *sv)
+{
+	int have = 0, bad = 0, asked = 0;
+	char msg[600] = "";
+	size_t mo = 0;
+	for (size_t k = sv->first_rank; k < sv->first_rank + sv->nranks && k < t->nranks; k++) {
+		const struct rt_rank *rk = &t->ranks[k];
+		if (rk->super_device_id < 0)
+			continue;
+		have++;
+		char id[24], sdid[64];
+		snprintf(id, sizeof(id), "%ld", rk->device_id);
+		char *args[] = { (char *)"info", (char *)"-t", (char *)"spod-info", (char *)"-i", id,
+				 (char *)"-c", (char *)"0", NULL };
+		struct probe_tool_result r = { 0 };
+		if (!npu_smi(a, args, &r) &&
+		    !npusmi_field(r.out, r.outlen, "SDID", sdid, sizeof(sdid))) {
+			asked++;
+			if (strtol(sdid, NULL, 10) != rk->super_device_id) {
+				bad++;
+				if (mo < sizeof(msg) - 100)
+					mo += (size_t)snprintf(msg + mo, sizeof(msg) - mo,
+							       "%sdevice %ld: super_device_id %ld in the "
+							       "table, SDID %s from npu-smi",
+							       mo ? "; " : "", rk->device_id,
+							       rk->super_device_id, sdid);
+			}
+		}
+		probe_tool_result_release(&r);
+	}
+	if (!have)
+		return;
+	if (!asked)
+		add_check(checks, "ranktable.spod", "SKIP", NULL,
+			  "npu-smi gives no spod-info here (not an A3 super-pod node)");
+	else if (bad)
+		add_check(checks, "ranktable.spod", "FAIL",
+			  "take super_device_id from npu-smi info -t spod-info -i N -c 0 (SDID)", "%s",
+			  msg);
+	else
+		add_check(checks, "ranktable.spod", "PASS", NULL,
+			  "super_device_id of %d device%s equals npu-smi's SDID", asked,
+			  asked == 1 ? "" : "s");
 }
 
 /* CANN: version= in ascend_toolkit_install.info under $ASCEND_HOME_PATH, else
@@ -496,21 +572,27 @@ static void ranktable_checks(const struct doctor_node_args *a, cJSON *checks)
 		return;
 	}
 	const char *found = NULL;
+	const struct rt_server *found_sv = NULL;
 	char names[300] = "";
 	size_t no = 0;
 	for (size_t i = 0; i < t.nservers && !found; i++) {
 		const struct rt_server *sv = &t.servers[i];
 		if (a->server_id && (!sv->server_id || strcmp(sv->server_id, a->server_id)))
 			continue;
-		if (is_me(sv->server_id) || (sv->host_ip && is_me(sv->host_ip)))
+		if (is_me(sv->server_id) || (sv->host_ip && is_me(sv->host_ip))) {
 			found = sv->server_id;
+			found_sv = sv;
+		}
 		else if (no < sizeof(names) - 80)
 			no += (size_t)snprintf(names + no, sizeof(names) - no, "%s%.64s", no ? " " : "",
 					       sv->server_id ? sv->server_id : "?");
 	}
-	if (found)
+	if (found) {
 		add_check(checks, "ranktable.node", "PASS", NULL,
 			  "this node is server %s of the rank table", found);
+		if (doctor_wanted(a->filter, "ranktable.spod"))
+			spod_check(a, checks, &t, found_sv);
+	}
 	else
 		add_check(checks, "ranktable.node", "FAIL",
 			  "server_id (or host_ip) must be the node's address or host name: fix the "

@@ -605,3 +605,32 @@ enum probe_status hccs_assess(struct hccs_chip *chips, size_t n, double interval
 	}
 	return worst;
 }
+
+/* "\t%-30s : %s" lines (info -t board, -t spod-info, -t health): the value of key. */
+int npusmi_field(const char *buf, size_t len, const char *key, char *out, size_t outlen)
+{
+	struct pspan rest = { .s = buf, .n = len }, line;
+	size_t kl = strlen(key);
+	if (outlen)
+		out[0] = '\0';
+	while (probe__next_line(&rest, &line)) {
+		struct pspan t = probe__trim(line);
+		const char *colon = memchr(t.s, ':', t.n);
+		if (!colon)
+			continue;
+		struct pspan k = probe__trim((struct pspan){ .s = t.s, .n = (size_t)(colon - t.s) });
+		if (k.n != kl || memcmp(k.s, key, kl))
+			continue;
+		struct pspan v = probe__trim(
+			(struct pspan){ .s = colon + 1, .n = t.n - (size_t)(colon + 1 - t.s) });
+		if (!v.n || v.n >= outlen)
+			return -EINVAL;
+		for (size_t i = 0; i < v.n; i++)
+			if ((unsigned char)v.s[i] < 0x20 || (unsigned char)v.s[i] > 0x7e)
+				return -EINVAL;
+		memcpy(out, v.s, v.n);
+		out[v.n] = '\0';
+		return 0;
+	}
+	return -ENOENT;
+}

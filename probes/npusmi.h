@@ -127,4 +127,9 @@ struct hccs_chip {
  * not OK. interval_s is the time between the reads, for the messages. Returns the worst. */
 enum probe_status hccs_assess(struct hccs_chip *chips, size_t n, double interval_s);
 
+/* The value of key in npu-smi's "Key : value" lines (info -t board, -t spod-info, -t health)
+ * into out[outlen]: 0, -ENOENT when no line has that key, -EINVAL when the value is empty,
+ * too long or not printable. */
+int npusmi_field(const char *buf, size_t len, const char *key, char *out, size_t outlen);
+
 #endif

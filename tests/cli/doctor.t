@@ -53,6 +53,25 @@ assert d["summary"]["FAIL"] == 0 and d["cause"]["code"] == "host.memlock", d["ca
 assert d["cause"]["fix"].startswith("ulimit -l unlimited"), d["cause"]'
 _report $? "  one document: schema, checks with code/node/status/message/fix, summary, cause" "$OUT"
 
+# A 1.2 table on this node (server 127.0.0.1): super_device_id against npu-smi's SDID
+cat >"$TMP/t12.json" <<'EOJ'
+{"version": "1.2", "status": "completed", "server_count": "1",
+ "server_list": [{"server_id": "127.0.0.1", "device": [
+   {"device_id": "0", "device_ip": "192.168.100.101", "super_device_id": "100", "rank_id": "0"},
+   {"device_id": "1", "device_ip": "192.168.100.102", "super_device_id": "101", "rank_id": "1"}]}],
+ "super_pod_list": [{"super_pod_id": "0", "server_list": [{"server_id": "127.0.0.1"}]}]}
+EOJ
+mkdir -p "$TMP/spod"
+printf '\tSDID                           : 100\n\tSuper Pod Size                 : 16\n' >"$TMP/spod/spod-info-0-0.txt"
+printf '\tSDID                           : 101\n' >"$TMP/spod/spod-info-1-0.txt"
+FAKE_NPU_SMI_DIR=$TMP/spod:$FAKE_NPU_SMI_DIR run hcclctl doctor --local --ranktable "$TMP/t12.json" --checks ranktable
+check_rc 0 "a 1.2 table whose super_device_ids are npu-smi's SDIDs: exit 0"
+check_out_has "$(printf 'PASS  ranktable.spod  %-22s super_device_id of 2 devices equals npu-smi'"'"'s SDID' "$(hostname)")" "  ranktable.spod PASS"
+printf '\tSDID                           : 777\n' >"$TMP/spod/spod-info-1-0.txt"
+FAKE_NPU_SMI_DIR=$TMP/spod:$FAKE_NPU_SMI_DIR run hcclctl doctor --local --ranktable "$TMP/t12.json" --checks ranktable
+check_rc 2 "device 1's SDID differs: exit 2"
+check_out_has "most likely cause: ranktable.spod on $(hostname): device 1: super_device_id 101 in the table, SDID 777 from npu-smi" "  named with both values"
+
 # --logs: HCCL plogs from every node, the root cause with its fix
 run hcclctl doctor --logs tests/data/plog/ei0006
 check_rc 2 "--logs with an EI0006 timeout chain: exit 2"

@@ -28,6 +28,8 @@ for i in 1 2 3 4; do
 	printf 'package_name=Ascend-cann-toolkit\nversion=8.0.RC2\n' >"$FX/n$i/cann/ascend_toolkit_install.info"
 	# npu-smi info's banner (ascend.md 3.1), for the driver version
 	printf '+----------+\n| npu-smi 24.1.rc1.b030            Version: 24.1.rc1.b030 |\n+----------+\n' >"$FX/n$i/npu/info.txt"
+	# info -t board (ascend.md 3.4): driver and firmware
+	printf '\tNPU ID                         : 0\n\tSoftware Version               : 24.1.rc1.b030\n\tFirmware Version               : 7.5.0.1.201\n' >"$FX/n$i/npu/board.txt"
 	printf 'address_0=192.168.1%d.100\naddress_1=192.168.1%d.101\n' "$i" "$i" >"$TMP/hccn-10.77.0.$i"
 	mkdir -p "$TMP/hccn"
 	cp "$TMP/hccn-10.77.0.$i" "$TMP/hccn/10.77.0.$i"
@@ -76,7 +78,7 @@ printf '%s\n' "$OUT" | grep -q '^PASS  npu.health      10.77.0.\[1-4\] '
 _report $? "  identical results are folded: PASS npu.health 10.77.0.[1-4]" "$OUT"
 ! printf '%s\n' "$OUT" | grep -q '^FAIL\|^WARN'
 _report $? "  no FAIL and no WARN" "$OUT"
-for c in ranktable.valid ranktable.same ranktable.node npu.smi npu.health link.hccs link.roce nic.ip nic.tls net.ports npu.driver cann.version host.time host.shm; do
+for c in ranktable.valid ranktable.same ranktable.node npu.smi npu.health link.hccs link.roce nic.ip nic.tls net.ports npu.driver npu.firmware cann.version host.time host.shm; do
 	printf '%s\n' "$OUT" | grep -q "^PASS  $c " || echo "$c"
 done >"$TMP/missing"
 [ ! -s "$TMP/missing" ]
@@ -147,6 +149,13 @@ run doc
 printf 'package_name=Ascend-cann-toolkit\nversion=8.0.RC2\n' >"$FX/n2/cann/ascend_toolkit_install.info"
 check_rc 2 "a CANN version that differs on node 2: exit 2"
 cause_is "cann.version on 10.77.0.2: CANN 8.0.RC1, but 3 nodes have 8.0.RC2"
+_report $? "  named with both versions" "$OUT"
+
+printf '\tSoftware Version               : 24.1.rc1.b030\n\tFirmware Version               : 7.3.0.1.231\n' >"$FX/n3/npu/board-0-.txt"
+run doc --checks npu
+rm -f "$FX/n3/npu/board-0-.txt"
+check_rc 2 "a firmware that differs on node 3: exit 2"
+cause_is "npu.firmware on 10.77.0.3: NPU firmware 7.3.0.1.231, but 3 nodes have 7.5.0.1.201"
 _report $? "  named with both versions" "$OUT"
 
 cluster_stop_sshd 4

@@ -22,6 +22,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!c || !t || !h)
 		goto out;
 
+	char v[64];
+	static const char *const keys[] = { "Firmware Version", "Software Version", "SDID" };
+	for (size_t k = 0; k < 3; k++) {
+		int fr = npusmi_field(s, size, keys[k], v, sizeof(v));
+		assert(fr == 0 || fr == -ENOENT || fr == -EINVAL);
+		if (fr == 0)
+			assert(strlen(v) > 0 && strlen(v) < sizeof(v));
+	}
 	int rc = npusmi_parse_list(s, size, c, err, sizeof(err));
 	assert(rc == 0 || rc == -EINVAL);
 	assert(c->n <= NPUSMI_MAX_CHIPS);
