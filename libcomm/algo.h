@@ -35,6 +35,14 @@ struct comm__ctx {
 int comm__sendrecv(struct comm__ctx *x, int step, int to, const void *sb, size_t sl, int from,
 		   void *rb, size_t rl);
 
+/* Adds a send and/or a receive with peer to x[*n], merged into the peer's entry if it has
+ * one (a peer appears once per exchange call). (step.c) */
+void comm__xfer_add(struct comm__xfer *x, size_t *n, int peer, const void *sb, size_t sl,
+		    void *rb, size_t rl);
+
+/* F16C and AVX with the OS saving the YMM state (CPUID), cached. (reduce.c) */
+int comm__cpu_has_f16c(void);
+
 /* ---- reduce kernels (reduce.c): dst[i] = dst[i] op src[i]. fp16/bf16 reduced in fp32,
  * rounded to nearest even. Vectorised where the compiler can; F16C detected at run time. */
 void comm__reduce(enum comm_dtype t, enum comm_op op, void *dst, const void *src, size_t count);

@@ -70,29 +70,6 @@ static float bits_f32(uint32_t u)
 	return f;
 }
 
-/* ---- F16C, detected once (reduce.c keeps its own, with a test switch) ---- */
-
-static int have_f16c(void)
-{
-#ifdef HAVE_X86
-	static int cached = -1;
-	int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
-	if (v >= 0)
-		return v;
-	unsigned a, b, c, d;
-	v = 0;
-	if (__get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C) && (c & bit_AVX) &&
-	    (c & bit_OSXSAVE)) {
-		unsigned lo, hi;
-		__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-		v = (lo & 6) == 6;
-	}
-	__atomic_store_n(&cached, v, __ATOMIC_RELAXED);
-	return v;
-#else
-	return 0;
-#endif
-}
 
 #ifdef HAVE_X86
 __attribute__((target("f16c,avx"))) static void h2f_f16c(float *d, const uint16_t *s, size_t n)
@@ -157,7 +134,7 @@ static void widen(enum comm_dtype t, float *d, const void *s, size_t n)
 		bf2f(d, s, n);
 	} else {
 #ifdef HAVE_X86
-		if (have_f16c()) {
+		if (comm__cpu_has_f16c()) {
 			h2f_f16c(d, s, n);
 			return;
 		}
@@ -176,7 +153,7 @@ static void narrow(enum comm_dtype t, void *d, const float *s, size_t n)
 		f2bf(d, s, n);
 	} else {
 #ifdef HAVE_X86
-		if (have_f16c()) {
+		if (comm__cpu_has_f16c()) {
 			f2h_f16c(d, s, n);
 			return;
 		}
@@ -355,29 +332,6 @@ static size_t up(size_t v)
 	return (v + ALIGN - 1) / ALIGN * ALIGN;
 }
 
-/* Adds a send and/or a receive with peer, merged with the peer's entry if it has one. */
-static void add(struct comm__xfer *x, size_t *n, int peer, const void *sb, size_t sl, void *rb,
-		size_t rl)
-{
-	size_t i;
-
-	if (!sl && !rl)
-		return;
-	for (i = 0; i < *n && x[i].peer != peer; i++)
-		;
-	if (i == *n) {
-		x[i] = (struct comm__xfer){.peer = peer};
-		(*n)++;
-	}
-	if (sl) {
-		x[i].sbuf = sb;
-		x[i].slen = sl;
-	}
-	if (rl) {
-		x[i].rbuf = rb;
-		x[i].rlen = rl;
-	}
-}
 
 /* One direct step, BATCH offsets per exchange call, pairing "send to r+o" with "receive
  * from r-o" so partners are always in the same call. The plan says what goes to a peer
@@ -422,8 +376,8 @@ static int direct(struct comm__ctx *x, int step, const struct direct_plan *p)
 			size_t sl, rl;
 			plan_send(p, r, n, to, &sb, &sl);
 			plan_recv(p, r, n, from, &rb, &rl);
-			add(xf, &k, to, sb, sl, NULL, 0);
-			add(xf, &k, from, NULL, 0, rb, rl);
+			comm__xfer_add(xf, &k, to, sb, sl, NULL, 0);
+			comm__xfer_add(xf, &k, from, NULL, 0, rb, rl);
 		}
 		if (k) {
 			int rc = x->exchange(x, step, xf, k);

@@ -29,30 +29,6 @@ static void split(size_t count, size_t n, size_t b, size_t *off, size_t *len)
 	*len = q + (b < r);
 }
 
-/* Adds a send and/or a receive with peer, merged into the peer's entry if it has one (a
- * peer appears once per exchange call). */
-static void add(struct comm__xfer *x, size_t *n, int peer, const void *sb, size_t sl, void *rb,
-		size_t rl)
-{
-	size_t i;
-
-	if (!sl && !rl)
-		return;
-	for (i = 0; i < *n && x[i].peer != peer; i++)
-		;
-	if (i == *n) {
-		x[i] = (struct comm__xfer){.peer = peer};
-		(*n)++;
-	}
-	if (sl) {
-		x[i].sbuf = sb;
-		x[i].slen = sl;
-	}
-	if (rl) {
-		x[i].rbuf = rb;
-		x[i].rlen = rl;
-	}
-}
 
 /* Where the data for (or from) each peer is: block `peer` of count elements split in N
  * (split), or len bytes at base + peer * stride (stride 0: one buffer for every peer). */
@@ -96,8 +72,8 @@ static int direct(struct comm__ctx *x, int step, const struct side *snd, const s
 			const char *sb = at(snd, to, n, count, es, &sl);
 			char *rb = (char *)at(rcv, from, n, count, es, &rl); /* rcv->base is ours */
 
-			add(xf, &k, to, sb, sl, NULL, 0);
-			add(xf, &k, from, NULL, 0, rb, rl);
+			comm__xfer_add(xf, &k, to, sb, sl, NULL, 0);
+			comm__xfer_add(xf, &k, from, NULL, 0, rb, rl);
 		}
 		if (k) {
 			int rc = x->exchange(x, step, xf, k);
@@ -239,8 +215,8 @@ int comm__alltoall_mesh(struct comm__ctx *x, const void *send, void *recv, size_
 		struct comm__xfer xf[2];
 		size_t m = 0;
 
-		add(xf, &m, mod(r + k, n), s + (size_t)mod(r + k, n) * cb, cb, NULL, 0);
-		add(xf, &m, mod(r - k, n), NULL, 0, d + (size_t)mod(r - k, n) * cb, cb);
+		comm__xfer_add(xf, &m, mod(r + k, n), s + (size_t)mod(r + k, n) * cb, cb, NULL, 0);
+		comm__xfer_add(xf, &m, mod(r - k, n), NULL, 0, d + (size_t)mod(r - k, n) * cb, cb);
 		if ((rc = x->exchange(x, k - 1, xf, m)) != 0)
 			return rc;
 	}

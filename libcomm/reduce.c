@@ -297,7 +297,7 @@ static int simd_off;
 
 /* F16C and AVX with the OS saving the YMM state, read from CPUID directly: clang 14's
  * __builtin_cpu_supports does not know "f16c". Cached after the first call. */
-static int cpu_has_f16c(void)
+int comm__cpu_has_f16c(void)
 {
 #ifdef HAVE_X86
 	static int cached = -1;
@@ -324,12 +324,12 @@ int comm__reduce_f16c(int enable);
 int comm__reduce_f16c(int enable)
 {
 	__atomic_store_n(&simd_off, !enable, __ATOMIC_RELAXED);
-	return enable && cpu_has_f16c();
+	return enable && comm__cpu_has_f16c();
 }
 
 static int use_f16c(void)
 {
-	return !__atomic_load_n(&simd_off, __ATOMIC_RELAXED) && cpu_has_f16c();
+	return !__atomic_load_n(&simd_off, __ATOMIC_RELAXED) && comm__cpu_has_f16c();
 }
 
 void comm__reduce3(enum comm_dtype t, enum comm_op op, void *dst, const void *a, const void *b,

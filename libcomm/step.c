@@ -19,3 +19,26 @@ int comm__sendrecv(struct comm__ctx *x, int step, int to, const void *sb, size_t
 	}
 	return n ? x->exchange(x, step, xf, n) : 0;
 }
+
+void comm__xfer_add(struct comm__xfer *x, size_t *n, int peer, const void *sb, size_t sl,
+		    void *rb, size_t rl)
+{
+	size_t i;
+
+	if (!sl && !rl)
+		return;
+	for (i = 0; i < *n && x[i].peer != peer; i++)
+		;
+	if (i == *n) {
+		x[i] = (struct comm__xfer){.peer = peer};
+		(*n)++;
+	}
+	if (sl) {
+		x[i].sbuf = sb;
+		x[i].slen = sl;
+	}
+	if (rl) {
+		x[i].rbuf = rb;
+		x[i].rlen = rl;
+	}
+}
