@@ -31,7 +31,7 @@
 
 static const char *o_ranktable, *o_hosts, *o_hostfile, *o_user, *o_key, *o_known_hosts,
 	*o_remote, *o_checks, *o_skip, *o_npu_smi, *o_hccn_tool, *o_sysfs, *o_ports, *o_logs,
-	*o_digest, *o_server_id, *o_host_ip, *o_peers;
+	*o_digest, *o_server_id, *o_host_ip, *o_peers, *o_html;
 static long o_port, o_parallel, o_timeout;
 static int o_local, o_node, o_insecure, o_deep;
 
@@ -51,6 +51,10 @@ const struct opt doctor_opts[] = {
 	OPT_BOOL("deep", 0, &o_deep, "also measure the network: probe net between every pair"),
 	OPT_PATH("logs", 0, &o_logs, "DIR",
 		 "HCCL plogs of a failed job (DIR/NODE/...): the root cause and its fix", COMPLETE_DIR),
+	OPT_PATH("html", 0, &o_html, "FILE",
+		 "also write the report as one HTML page: every node against every check, the "
+		 "link heat map",
+		 COMPLETE_FILE),
 	OPT_PATH("npu-smi", 0, &o_npu_smi, "PATH", "npu-smi on the nodes", COMPLETE_FILE),
 	OPT_PATH("hccn-tool", 0, &o_hccn_tool, "PATH", "hccn_tool on the nodes", COMPLETE_FILE),
 	OPT_PATH("sysfs-root", 0, &o_sysfs, "DIR", "another root for /sys/class/infiniband",
@@ -145,6 +149,7 @@ struct job {
 	size_t n, cap;
 	cJSON **docs; /* each node's document, NULL when it gave none */
 	double *arrived_us; /* when each node's report arrived, on the launcher's clock */
+	cJSON *net;         /* --deep: probe net's document, for the HTML heat map */
 	struct fo_host *hosts;
 	struct doctor_filter filter;
 };
@@ -766,7 +771,7 @@ static void deep_checks(struct job *j, struct node_plan *plan)
 					 : "every link within 80 %% of the median (%d)",
 			    r.status);
 	}
-	cJSON_Delete(doc);
+	j->net = doc; /* kept for the HTML page */
 	probe_tool_result_release(&r);
 	if (o_ranktable && doctor_wanted(&j->filter, "run.allreduce"))
 		deep_allreduce(j, exe, port);
@@ -990,6 +995,28 @@ int cmd_doctor(int argc, char **argv)
 	rc = count[ST_FAIL] ? EXIT_FAIL : count[ST_WARN] ? EXIT_WARN
 	     : count[ST_PASS]			      ? EXIT_OK
 							      : EXIT_UNKNOWN;
+	if (o_html) {
+		struct doctor_cell *cells = calloc(j.n + 1, sizeof(*cells));
+		char sum[200], cz[2000] = "";
+		snprintf(sum, sizeof(sum), "%d passed, %d warnings, %d failed, %d skipped on %zu node%s",
+			 count[ST_PASS], count[ST_WARN], count[ST_FAIL], count[ST_SKIP], j.nnodes,
+			 j.nnodes == 1 ? "" : "s");
+		if (cause)
+			snprintf(cz, sizeof(cz), "%s%s%s: %.600s%s%.300s", codes[cause->code],
+				 *cause_nodes ? " on " : "", cause_nodes, cause->msg,
+				 cause->fix ? " | fix: " : "", cause->fix ? cause->fix : "");
+		for (size_t i = 0; cells && i < j.n; i++)
+			cells[i] = (struct doctor_cell){ j.r[i].node, codes[j.r[i].code],
+							 st_name[j.r[i].st], j.r[i].msg, j.r[i].fix };
+		int hrc = cells ? doctor_html_write(o_html, j.nodes, j.nnodes, cells, j.n, sum, cz,
+						    j.net)
+				: -ENOMEM;
+		free(cells);
+		if (hrc)
+			warn_msg("doctor", "cannot write %s: %s", o_html, strerror(-hrc));
+		else if (!g_opts.quiet && !g_opts.json)
+			fprintf(stderr, "hcclctl: doctor: wrote %s\n", o_html);
+	}
 	if (g_opts.json) {
 		json_report(&j, cause, rc);
 	} else {
@@ -1013,6 +1040,7 @@ out:
 	free(j.r);
 	free(j.docs);
 	free(j.arrived_us);
+	cJSON_Delete(j.net);
 	free(j.nodes);
 	free(plan);
 	free(buf);

@@ -36,4 +36,16 @@ cJSON *doctor_node_run(const struct doctor_node_args *a);
 extern const struct opt doctor_opts[];
 int cmd_doctor(int argc, char **argv);
 
+
+/* doctor_html.c: one self-contained page (no scripts, no external files): the summary and
+ * cause, a table of every node against every check (colour by status, the message on
+ * hover), and with --deep the link matrix as a heat map. 0, or -errno. */
+struct doctor_cell {
+	int node; /* index into names, -1: the cluster */
+	const char *code, *status, *msg, *fix;
+};
+int doctor_html_write(const char *path, const char *const *names, size_t nnames,
+		      const struct doctor_cell *cells, size_t ncells, const char *summary,
+		      const char *cause, const cJSON *netmatrix);
+
 #endif

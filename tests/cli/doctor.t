@@ -25,6 +25,39 @@ check_rc 2 "an HCCS link down: exit 2"
 check_out_has "most likely cause: link.hccs on $(hostname): NPU 3 chip 0 link 2 lane mode 0" "  the link is the cause"
 check_out_has "fix: npu-smi info -t hccs -i N -c C; reseat or replace the board, or isolate the NPU" "  with the fix"
 
+# --html: the same results as one page
+FAKE_NPU_SMI_DIR=$(pwd)/tests/data/npu-smi/a2-down:$FAKE_NPU_SMI_DIR run hcclctl doctor --local --checks link.hccs,npu.health --html "$TMP/d.html"
+check_rc 2 "--html with an HCCS link down: exit 2"
+check_err_has "hcclctl: doctor: wrote $TMP/d.html" "  says where the page is"
+python3 - "$TMP/d.html" "$(hostname)" <<'PY'
+import sys
+from html.parser import HTMLParser
+class P(HTMLParser):
+    def __init__(s):
+        super().__init__(); s.rows = []; s.row = None; s.cell = None; s.stack = []
+    def handle_starttag(s, t, a):
+        if t != "meta":  # a void element
+            s.stack.append(t)
+        if t == "tr": s.row = []
+        if t in ("td", "th"): s.cell = [dict(a).get("class"), dict(a).get("title"), ""]
+    def handle_endtag(s, t):
+        assert s.stack and s.stack[-1] == t, (s.stack, t)
+        s.stack.pop()
+        if t in ("td", "th"): s.row.append(s.cell); s.cell = None
+        if t == "tr": s.rows.append(s.row)
+    def handle_data(s, d):
+        if s.cell is not None: s.cell[2] += d
+p = P(); p.feed(open(sys.argv[1]).read()); p.close()
+assert not p.stack, p.stack
+head = [c[2] for c in p.rows[0]]
+assert head == ["node", "link.hccs", "npu.health"], head
+row = p.rows[1]
+assert row[0][2] == sys.argv[2], row
+assert row[1][0] == "f" and row[1][2] == "FAIL" and "NPU 3 chip 0 link 2" in row[1][1], row[1]
+assert row[2][0] == "f" and "fix:" in row[2][1], row[2]
+PY
+_report $? "  well-formed; node x check table; the failing cells red with message and fix" "$(cat "$TMP/d.html")"
+
 HCCLCTL_NPU_SMI=/nonexistent/npu-smi HCCLCTL_HCCN_TOOL=/nonexistent/hccn_tool run hcclctl doctor --local --checks npu,link,nic
 check_rc 3 "no npu-smi, no hccn_tool: every check SKIP, never a false FAIL (exit 3: nothing checked)"
 check_out_has "$(printf 'SKIP  npu.smi         %-22s npu-smi not found: not an Ascend node, or the driver is not installed' "$(hostname)")" "  npu.smi SKIP with the reason"

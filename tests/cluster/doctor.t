@@ -171,12 +171,14 @@ _report $? "  one FAIL, not a hang ($ms ms)"
 
 # ---- --deep: a slow link ----
 cluster_shape_link 1 2 100mbit
-run doc --deep --checks node,net,run
+run doc --deep --checks node,net,run --html "$TMP/deep.html"
 check_rc 1 "--deep with node 1 -> node 2 at 100 Mbit/s: exit 1 (a warning)"
 printf '%s\n' "$OUT" | grep -q '^WARN  net.bandwidth   cluster .*10.77.0.1.*10.77.0.2'
 _report $? "  net.bandwidth names the link 10.77.0.1 -> 10.77.0.2" "$OUT"
 printf '%s\n' "$OUT" | grep -q '^WARN  run.allreduce   cluster .*slowed by the link rank 1 (10.77.0.1) -> rank 2 (10.77.0.2)'
 _report $? "  run.allreduce over the table: slowed by rank 1 (10.77.0.1) -> rank 2 (10.77.0.2)" "$OUT"
+grep -q '<h2>Links (probe net' "$TMP/deep.html" && [ "$(grep -o '<td style="background:rgb' "$TMP/deep.html" | wc -l)" -eq 12 ]
+_report $? "  --html: the link heat map, 12 coloured links" "$(cat "$TMP/deep.html")"
 
 # ---- a host limit: memlock, as it is in this container ----
 run doc --checks host.memlock --skip ""
