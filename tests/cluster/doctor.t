@@ -96,9 +96,9 @@ assert len(c) == 4 and all(x["status"] == "PASS" for x in c), c
 assert all(set(x) == {"code", "node", "status", "message", "fix"} for x in d["checks"])'
 _report $? "--json: schema, nodes, one result per check and node" "$OUT"
 
-# ---- one fault at a time ----
+# ---- one fault at a time (each run limited to the checks it is about, to keep it quick) ----
 echo "$REPO/tests/data/npu-smi/a2-down:" >"$FX/n2/npu-dirs"
-run doc
+run doc --checks node,npu,link.hccs
 rm -f "$FX/n2/npu-dirs"
 check_rc 2 "an HCCS link down on node 2: exit 2"
 cause_is "link.hccs on 10.77.0.2: NPU 3 chip 0 link"
@@ -107,7 +107,7 @@ printf '%s\n' "$OUT" | grep -q '^PASS  link.hccs       10.77.0.\[1,3-4\] '
 _report $? "  the other nodes pass, folded" "$OUT"
 
 echo "$REPO/tests/data/hccn_tool/a2-down:" >"$FX/n3/hccn-dirs"
-run doc
+run doc --checks node,link.roce
 rm -f "$FX/n3/hccn-dirs"
 check_rc 2 "a NIC link down on node 3: exit 2"
 cause_is "link.roce on 10.77.0.3: device 3 link DOWN"
@@ -116,21 +116,21 @@ printf '%s\n' "$OUT" | grep -q '^fix: hccn_tool -i N -link -g'
 _report $? "  with the fix" "$OUT"
 
 echo "$REPO/tests/data/hccn_tool/a2-tls:" >"$FX/n1/hccn-dirs"
-run doc
+run doc --checks node,nic
 rm -f "$FX/n1/hccn-dirs"
 check_rc 2 "a TLS switch that differs (node 1, device 1): exit 2"
 cause_is "nic.tls on 10.77.0.1: "
 _report $? "  named: nic.tls on 10.77.0.1" "$OUT"
 
 printf 'ipaddr:192.168.14.250\nnetmask:255.255.255.0\n' >"$FX/n4/hccn/ip-1.txt"
-run doc
+run doc --checks node,nic.ip
 printf 'ipaddr:192.168.14.101\nnetmask:255.255.255.0\n' >"$FX/n4/hccn/ip-1.txt"
 check_rc 2 "a device_ip that differs from the NIC's IP (node 4, device 1): exit 2"
 cause_is "nic.ip on 10.77.0.4: device 1 has 192.168.14.250, the rank table says 192.168.14.101"
 _report $? "  named with both addresses" "$OUT"
 
 echo "$TMP/rt-other.json" >"$FX/n3/table"
-run doc
+run doc --checks node,ranktable
 rm -f "$FX/n3/table"
 check_rc 2 "a rank table that differs on node 3: exit 2"
 cause_is "ranktable.same on 10.77.0.3: this node's .* differs from the launcher's: digest "
@@ -138,14 +138,14 @@ _report $? "  named: ranktable.same on 10.77.0.3, both digests" "$OUT"
 
 printf 'table inet hcdoc {\n chain in {\n  type filter hook input priority 0;\n  ip saddr 10.77.0.1 tcp dport 16666 reject with tcp reset\n }\n}\n' |
 	cluster_exec 2 nft -f -
-run doc
+run doc --checks node,net.ports
 cluster_exec 2 nft delete table inet hcdoc
 check_rc 2 "port 16666 closed from node 1 to node 2: exit 2"
 cause_is "net.ports on 10.77.0.1: cannot reach 10.77.0.2:16666 refused"
 _report $? "  named: node 1 cannot reach 10.77.0.2:16666" "$OUT"
 
 printf 'package_name=Ascend-cann-toolkit\nversion=8.0.RC1\n' >"$FX/n2/cann/ascend_toolkit_install.info"
-run doc
+run doc --checks node,cann
 printf 'package_name=Ascend-cann-toolkit\nversion=8.0.RC2\n' >"$FX/n2/cann/ascend_toolkit_install.info"
 check_rc 2 "a CANN version that differs on node 2: exit 2"
 cause_is "cann.version on 10.77.0.2: CANN 8.0.RC1, but 3 nodes have 8.0.RC2"
@@ -160,7 +160,7 @@ _report $? "  named with both versions" "$OUT"
 
 cluster_stop_sshd 4
 t0=$(date +%s%N)
-run doc
+run doc --checks node,host
 ms=$((($(date +%s%N) - t0) / 1000000))
 cluster_start_sshd 4
 check_rc 2 "node 4 down (no sshd): exit 2"
