@@ -4,7 +4,9 @@
  * the sender's delays); the matrices are gathered to every rank and rank 0 judges. A link is
  * named when its pace is under SLOW_RATIO of the median link's; a rank when the others
  * waited on it (posting a receive to its first byte) more than twice the median, and no slow
- * link explains it. Links with less than LINK_MIN_BYTES say nothing. */
+ * link explains it, and only when the others are close together (the second slowest within
+ * 85 % of the median). Links with less than LINK_MIN_BYTES, and links between two ranks of
+ * one host (which share its CPUs and loopback), say nothing. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +14,7 @@
 #include "run.h"
 
 #define SLOW_RATIO 0.7
+#define ALONE_RATIO 0.85 /* the second slowest link is at least this close to the median */
 #define LINK_MIN_BYTES (4ULL << 20)
 #define RANK_MIN_WAIT_S 0.05
 
@@ -56,7 +59,8 @@ int run_slow_judge(struct comm *c, struct run_slow *s)
 	for (int to = 0; to < n; to++)
 		for (int from = 0; from < n; from++) {
 			double r = all[(size_t)to * 2 * n + (size_t)from];
-			if (!(r > 0))
+			/* two ranks of one host share its CPUs and loopback: not a network link */
+			if (!(r > 0) || !strcmp(comm_peer_host(c, from), comm_peer_host(c, to)))
 				continue;
 			v[k++] = r;
 			if (sf < 0 || r < all[(size_t)st * 2 * n + (size_t)sf]) {
@@ -66,9 +70,11 @@ int run_slow_judge(struct comm *c, struct run_slow *s)
 		}
 	if (k >= 3) {
 		s->links = (int)k;
-		s->median = median(v, k);
+		s->median = median(v, k); /* sorts v: v[1] is the second slowest */
 		double r = all[(size_t)st * 2 * n + (size_t)sf];
-		if (r < SLOW_RATIO * s->median) {
+		/* one link apart from the rest, not a spread: on links that share CPUs (loopback,
+		 * oversubscribed nodes) paces scatter, and the slowest of a scatter is no culprit */
+		if (r < SLOW_RATIO * s->median && v[1] >= ALONE_RATIO * s->median) {
 			s->have_link = 1;
 			s->from = sf;
 			s->to = st;
@@ -88,7 +94,10 @@ int run_slow_judge(struct comm *c, struct run_slow *s)
 	}
 	double mw_of = v[slow];
 	double mw = median(v, (size_t)n);
-	if (!s->have_link && mw_of > RANK_MIN_WAIT_S && mw_of > 2 * mw) {
+	int hosts = 0; /* a straggler among ranks that share one host is the scheduler's */
+	for (int q = 1; q < n && !hosts; q++)
+		hosts = strcmp(comm_peer_host(c, q), comm_peer_host(c, 0)) != 0;
+	if (!s->have_link && hosts && mw_of > RANK_MIN_WAIT_S && mw_of > 2 * mw) {
 		s->have_rank = 1;
 		s->rank = slow;
 		s->waited = mw_of;

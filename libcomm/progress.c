@@ -23,6 +23,7 @@
 
 #define WAKE_ID UINT32_MAX /* the epoll tag of the status channel's wake pipe */
 #define LINK_MIN (64 << 10) /* smaller receives say more about latency than the link */
+#define LINK_MIN_US 200     /* faster than this, a receive was drained from the buffer */
 
 int comm__progress_init(struct comm *c)
 {
@@ -352,8 +353,10 @@ static int pump_recv(struct comm *c, int r, struct step *s)
 			st->rdone += (size_t)k;
 			c->op_recvd += (size_t)k;
 			if (st->rdone == x->rlen) {
-				if (x->rlen >= LINK_MIN && st->r_first) {
-					int64_t now = comm__prof_now();
+				int64_t now = st->r_first ? comm__prof_now() : 0;
+				/* a receive that was already in the socket buffer came at memory speed:
+				 * it says nothing of the link */
+				if (x->rlen >= LINK_MIN && st->r_first && now - st->r_first >= LINK_MIN_US) {
 					struct comm_link_stat *ls = &c->links[r];
 					ls->bytes += x->rlen;
 					ls->active_s += (double)(now - st->r_first) / 1e6;
