@@ -33,6 +33,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "probes/etcdjson.h"
 #include "run.h"
 
 #define RESP_CAP (8UL << 20)
@@ -52,71 +53,6 @@ struct rdv_etcd {
 	double last_keepalive;
 };
 
-/* ---- base64, as etcd's JSON carries keys and values ---- */
-
-static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-static char *b64_encode(const char *s, size_t n)
-{
-	char *out = malloc(4 * ((n + 2) / 3) + 1), *o = out;
-	if (!out)
-		return NULL;
-	for (size_t i = 0; i < n; i += 3) {
-		unsigned v = (unsigned char)s[i] << 16;
-		if (i + 1 < n)
-			v |= (unsigned char)s[i + 1] << 8;
-		if (i + 2 < n)
-			v |= (unsigned char)s[i + 2];
-		*o++ = b64[v >> 18];
-		*o++ = b64[(v >> 12) & 63];
-		*o++ = i + 1 < n ? b64[(v >> 6) & 63] : '=';
-		*o++ = i + 2 < n ? b64[v & 63] : '=';
-	}
-	*o = 0;
-	return out;
-}
-
-/* Strict: length a multiple of 4, padding only at the end. NULL when s is not base64
- * (*bad: the offset of the first wrong character). */
-static char *b64_decode(const char *s, size_t *outlen, size_t *bad)
-{
-	size_t n = strlen(s);
-	*bad = n;
-	if (n % 4)
-		return NULL;
-	char *out = malloc(n / 4 * 3 + 1);
-	size_t k = 0;
-	if (!out)
-		return NULL;
-	for (size_t i = 0; i < n; i += 4) {
-		unsigned v = 0;
-		int pad = 0;
-		for (int j = 0; j < 4; j++) {
-			const char *p = s[i + j] ? strchr(b64, s[i + j]) : NULL;
-			if (s[i + j] == '=' && i + 4 == n && j >= 2 && (j == 3 || s[i + 3] == '=')) {
-				pad++;
-				v <<= 6;
-				continue;
-			}
-			if (!p || pad) {
-				*bad = i + (size_t)j;
-				free(out);
-				return NULL;
-			}
-			v = v << 6 | (unsigned)(p - b64);
-		}
-		out[k++] = (char)(v >> 16);
-		if (pad < 2)
-			out[k++] = (char)(v >> 8);
-		if (pad < 1)
-			out[k++] = (char)v;
-	}
-	out[k] = 0;
-	*outlen = k;
-	return out;
-}
-
-/* ---- etcd's answers ---- */
 
 /* One etcd call: POSTs body to /v3/<api>, parses the answer. 0 and *out (the caller's), or
  * a negative errno with err naming the call. */
@@ -166,125 +102,6 @@ static int call(struct rdv_etcd *e, const char *api, const char *body, long time
 	return 0;
 }
 
-/* An int64 field, which etcd's JSON writes as a decimal string (absent: 0, proto3's
- * default). 0, or -EBADMSG with err naming the path. */
-static int get_i64(const cJSON *o, const char *name, const char *path, int64_t *v, char *err,
-		   size_t errlen)
-{
-	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, name);
-	*v = 0;
-	if (!x)
-		return 0;
-	if (cJSON_IsNumber(x) && x->valuedouble == (double)(int64_t)x->valuedouble) {
-		*v = (int64_t)x->valuedouble;
-		return 0;
-	}
-	if (cJSON_IsString(x)) {
-		char *end;
-		errno = 0;
-		long long n = strtoll(x->valuestring, &end, 10);
-		if (*x->valuestring && !*end && !errno) {
-			*v = n;
-			return 0;
-		}
-	}
-	snprintf(err, errlen, "etcd: answer: %s.%s: expected an integer, got %s", path, name,
-		 cJSON_IsString(x) ? x->valuestring : "another type");
-	return -EBADMSG;
-}
-
-struct kv {
-	char *key, *value;
-	size_t value_len;
-	int64_t create_rev, mod_rev, lease;
-};
-
-static void kv_release(struct kv *k)
-{
-	free(k->key);
-	free(k->value);
-	memset(k, 0, sizeof(*k));
-}
-
-static int get_b64(const cJSON *o, const char *name, const char *path, char **out, size_t *len,
-		   char *err, size_t errlen)
-{
-	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, name);
-	size_t bad, l;
-	*out = NULL;
-	if (!x) { /* proto3 leaves out empty values */
-		*out = calloc(1, 1);
-		if (len)
-			*len = 0;
-		return *out ? 0 : -ENOMEM;
-	}
-	if (!cJSON_IsString(x)) {
-		snprintf(err, errlen, "etcd: answer: %s.%s: expected a base64 string", path, name);
-		return -EBADMSG;
-	}
-	*out = b64_decode(x->valuestring, &l, &bad);
-	if (!*out) {
-		snprintf(err, errlen, "etcd: answer: %s.%s: not base64 at character %zu", path,
-			 name, bad);
-		return -EBADMSG;
-	}
-	if (len)
-		*len = l;
-	return 0;
-}
-
-/* The kvs of a range answer r (at path): at most max, the first one's in *first (when not
- * NULL), their number in *n. */
-static int range_kvs(const cJSON *r, const char *path, struct kv *first, int64_t *count,
-		     char *err, size_t errlen)
-{
-	const cJSON *kvs = cJSON_GetObjectItemCaseSensitive(r, "kvs");
-	char p[128];
-	int rc = get_i64(r, "count", path, count, err, errlen);
-	if (rc)
-		return rc;
-	if (first)
-		memset(first, 0, sizeof(*first));
-	if (!kvs)
-		return 0;
-	if (!cJSON_IsArray(kvs)) {
-		snprintf(err, errlen, "etcd: answer: %s.kvs: expected an array", path);
-		return -EBADMSG;
-	}
-	if (!first || !cJSON_GetArraySize(kvs))
-		return 0;
-	const cJSON *k = cJSON_GetArrayItem(kvs, 0);
-	snprintf(p, sizeof(p), "%s.kvs[0]", path);
-	if (!cJSON_IsObject(k)) {
-		snprintf(err, errlen, "etcd: answer: %s: expected an object", p);
-		return -EBADMSG;
-	}
-	if ((rc = get_b64(k, "key", p, &first->key, NULL, err, errlen)) ||
-	    (rc = get_b64(k, "value", p, &first->value, &first->value_len, err, errlen)) ||
-	    (rc = get_i64(k, "create_revision", p, &first->create_rev, err, errlen)) ||
-	    (rc = get_i64(k, "mod_revision", p, &first->mod_rev, err, errlen)) ||
-	    (rc = get_i64(k, "lease", p, &first->lease, err, errlen))) {
-		kv_release(first);
-		return rc;
-	}
-	return 0;
-}
-
-/* The i-th response of a txn answer, of kind ("response_range", "response_put"). */
-static const cJSON *txn_resp(const cJSON *t, int i, const char *kind, char *path, size_t plen,
-			     char *err, size_t errlen)
-{
-	const cJSON *rs = cJSON_GetObjectItemCaseSensitive(t, "responses");
-	const cJSON *r = cJSON_IsArray(rs) ? cJSON_GetArrayItem(rs, i) : NULL;
-	const cJSON *x = r ? cJSON_GetObjectItemCaseSensitive(r, kind) : NULL;
-	snprintf(path, plen, "$.responses[%d].%s", i, kind);
-	if (!cJSON_IsObject(x)) {
-		snprintf(err, errlen, "etcd: answer: %s: missing", path);
-		return NULL;
-	}
-	return x;
-}
-
 /* ---- requests ---- */
 
 static char *key_of(const struct rdv_etcd *e, const char *fmt, ...)
@@ -297,7 +114,7 @@ static char *key_of(const struct rdv_etcd *e, const char *fmt, ...)
 	vsnprintf(tail, sizeof(tail), fmt, ap);
 	va_end(ap);
 	snprintf(k, sizeof(k), "%s/%s", e->prefix, tail);
-	return b64_encode(k, strlen(k));
+	return etcdj_b64_encode(k, strlen(k));
 }
 
 /* The end of the range of every key that starts with key (base64 of key + 1 in its last
@@ -308,7 +125,7 @@ static char *prefix_end(const struct rdv_etcd *e, const char *tail)
 	snprintf(k, sizeof(k), "%s/%s", e->prefix, tail);
 	size_t n = strlen(k);
 	k[n - 1]++;
-	return b64_encode(k, n);
+	return etcdj_b64_encode(k, n);
 }
 
 static int keepalive(struct rdv_etcd *e, double now, char *err, size_t errlen)
@@ -323,7 +140,7 @@ static int keepalive(struct rdv_etcd *e, double now, char *err, size_t errlen)
 	if (rc)
 		return rc;
 	const cJSON *r = cJSON_GetObjectItemCaseSensitive(j, "result");
-	rc = cJSON_IsObject(r) ? get_i64(r, "TTL", "$.result", &ttl, err, errlen) : -EBADMSG;
+	rc = cJSON_IsObject(r) ? etcdj_i64(r, "TTL", "$.result", &ttl, err, errlen) : -EBADMSG;
 	if (rc == -EBADMSG && !cJSON_IsObject(r))
 		snprintf(err, errlen, "etcd: answer: $.result: missing");
 	cJSON_Delete(j);
@@ -390,7 +207,7 @@ static int parse_url(struct rdv_etcd *e, const char *url, char *host, size_t hle
 /* ---- the meeting ---- */
 
 /* Reads PREFIX/root (and PREFIX/run/E/go when E is known) in one txn. */
-static int read_root(struct rdv_etcd *e, int64_t epoch, struct kv *root, struct kv *go,
+static int read_root(struct rdv_etcd *e, int64_t epoch, struct etcdj_kv *root, struct etcdj_kv *go,
 		     char *err, size_t errlen)
 {
 	char body[1400], path[96];
@@ -411,11 +228,11 @@ static int read_root(struct rdv_etcd *e, int64_t epoch, struct kv *root, struct 
 	rc = call(e, "kv/txn", body, REQ_TIMEOUT_MS, &j, err, errlen);
 	if (rc)
 		goto out;
-	const cJSON *r = txn_resp(j, 0, "response_range", path, sizeof(path), err, errlen);
-	rc = r ? range_kvs(r, path, root, &cnt, err, errlen) : -EBADMSG;
+	const cJSON *r = etcdj_txn_resp(j, 0, "response_range", path, sizeof(path), err, errlen);
+	rc = r ? etcdj_range_kvs(r, path, root, &cnt, err, errlen) : -EBADMSG;
 	if (!rc && epoch) {
-		r = txn_resp(j, 1, "response_range", path, sizeof(path), err, errlen);
-		rc = r ? range_kvs(r, path, go, &cnt, err, errlen) : -EBADMSG;
+		r = etcdj_txn_resp(j, 1, "response_range", path, sizeof(path), err, errlen);
+		rc = r ? etcdj_range_kvs(r, path, go, &cnt, err, errlen) : -EBADMSG;
 	}
 out:
 	cJSON_Delete(j);
@@ -431,7 +248,7 @@ struct root_info {
 };
 
 /* The value of PREFIX/root. */
-static int parse_root(const struct kv *k, struct root_info *ri, char *err, size_t errlen)
+static int parse_root(const struct etcdj_kv *k, struct root_info *ri, char *err, size_t errlen)
 {
 	cJSON *j = cJSON_ParseWithLength(k->value, k->value_len);
 	char loc[96];
@@ -465,7 +282,7 @@ static int parse_root(const struct kv *k, struct root_info *ri, char *err, size_
 }
 
 /* host and pid of a rank's entry, for messages ("?" when it does not say). */
-static void holder(const struct kv *k, char *out, size_t len)
+static void holder(const struct etcdj_kv *k, char *out, size_t len)
 {
 	cJSON *j = cJSON_ParseWithLength(k->value, k->value_len);
 	const cJSON *h = cJSON_GetObjectItemCaseSensitive(j, "host"),
@@ -479,9 +296,9 @@ static void holder(const struct kv *k, char *out, size_t len)
  * revision), 0: it existed (*was filled), or a negative errno. With go_epoch, also reads
  * PREFIX/run/E/go into *go. */
 static int create_key(struct rdv_etcd *e, const char *key64, const char *value, int64_t go_epoch,
-		      int64_t *rev, struct kv *was, struct kv *go, char *err, size_t errlen)
+		      int64_t *rev, struct etcdj_kv *was, struct etcdj_kv *go, char *err, size_t errlen)
 {
-	char *v64 = b64_encode(value, strlen(value)),
+	char *v64 = etcdj_b64_encode(value, strlen(value)),
 	     *gk = go_epoch ? key_of(e, "run/%" PRId64 "/go", go_epoch) : NULL;
 	char gr[600] = "", path[96];
 	cJSON *j = NULL;
@@ -514,22 +331,22 @@ static int create_key(struct rdv_etcd *e, const char *key64, const char *value, 
 		goto out;
 	}
 	if (cJSON_IsTrue(ok)) {
-		rc = cJSON_IsObject(hdr) ? get_i64(hdr, "revision", "$.header", rev, err, errlen) :
+		rc = cJSON_IsObject(hdr) ? etcdj_i64(hdr, "revision", "$.header", rev, err, errlen) :
 					   -EBADMSG;
 		if (rc == -EBADMSG && !cJSON_IsObject(hdr))
 			snprintf(err, errlen, "etcd: answer: $.header: missing");
 		if (!rc && gk) {
-			const cJSON *r = txn_resp(j, 1, "response_range", path, sizeof(path), err,
+			const cJSON *r = etcdj_txn_resp(j, 1, "response_range", path, sizeof(path), err,
 						  errlen);
-			rc = r ? range_kvs(r, path, go, &cnt, err, errlen) : -EBADMSG;
+			rc = r ? etcdj_range_kvs(r, path, go, &cnt, err, errlen) : -EBADMSG;
 		}
 		rc = rc ? rc : 1;
 	} else {
-		const cJSON *r = txn_resp(j, 0, "response_range", path, sizeof(path), err, errlen);
-		rc = r ? range_kvs(r, path, was, &cnt, err, errlen) : -EBADMSG;
+		const cJSON *r = etcdj_txn_resp(j, 0, "response_range", path, sizeof(path), err, errlen);
+		rc = r ? etcdj_range_kvs(r, path, was, &cnt, err, errlen) : -EBADMSG;
 		if (!rc && gk) {
-			r = txn_resp(j, 1, "response_range", path, sizeof(path), err, errlen);
-			rc = r ? range_kvs(r, path, go, &cnt, err, errlen) : -EBADMSG;
+			r = etcdj_txn_resp(j, 1, "response_range", path, sizeof(path), err, errlen);
+			rc = r ? etcdj_range_kvs(r, path, go, &cnt, err, errlen) : -EBADMSG;
 		}
 	}
 out:
@@ -569,7 +386,7 @@ static int list_ranks(struct rdv_etcd *e, int64_t epoch, int n, char *present, c
 	cJSON_ArrayForEach(x, kvs)
 	{
 		char *key = NULL;
-		if (get_b64(x, "key", "$.kvs[]", &key, NULL, err, errlen))
+		if (etcdj_b64(x, "key", "$.kvs[]", &key, NULL, err, errlen))
 			continue;
 		long long ep;
 		int r, used = 0;
@@ -616,7 +433,7 @@ static int count_ranks(struct rdv_etcd *e, int64_t epoch, int64_t *count, char *
 			 "{\"key\":\"%s\",\"range_end\":\"%s\",\"count_only\":true}", k, end);
 		rc = call(e, "kv/range", body, REQ_TIMEOUT_MS, &j, err, errlen);
 		if (!rc)
-			rc = range_kvs(j, "$", NULL, count, err, errlen);
+			rc = etcdj_range_kvs(j, "$", NULL, count, err, errlen);
 	}
 	cJSON_Delete(j);
 	free(k);
@@ -642,7 +459,7 @@ static int publish_root(struct rdv_etcd *e, const char *value, double deadline,
 	if (!rk)
 		return -ENOMEM;
 	for (;;) {
-		struct kv was = { 0 }, go = { 0 };
+		struct etcdj_kv was = { 0 }, go = { 0 };
 		rc = create_key(e, rk, value, 0, epoch, &was, &go, err, errlen);
 		if (rc == 1) {
 			rc = 0;
@@ -661,7 +478,7 @@ static int publish_root(struct rdv_etcd *e, const char *value, double deadline,
 			snprintf(err, errlen, "etcd %s: rank 0 is already there (%s) and keeps its "
 					      "entry alive: a second rank 0 of this job",
 				 e->where, who);
-			kv_release(&was);
+			etcdj_kv_release(&was);
 			rc = -EEXIST;
 			break;
 		}
@@ -669,7 +486,7 @@ static int publish_root(struct rdv_etcd *e, const char *value, double deadline,
 			fprintf(stderr, "hcclctl: %s: rank 0: %s holds an entry of rank 0 (%s), from "
 					"an earlier run?: waiting up to %.0f s for its lease to expire\n",
 				label, e->where, who, grace);
-		kv_release(&was);
+		etcdj_kv_release(&was);
 		if ((rc = keepalive(e, now, err, errlen)))
 			break;
 		usleep(200 * 1000);
@@ -709,7 +526,7 @@ int rdv_etcd_meet(const struct rdv_etcd_args *a, struct comm_root_info *ri,
 	snprintf(body, sizeof(body), "{\"TTL\":\"%d\"}", e->ttl);
 	if ((rc = call(e, "lease/grant", body, REQ_TIMEOUT_MS, &j, err, errlen)))
 		goto fail;
-	rc = get_i64(j, "ID", "$", &e->lease, err, errlen);
+	rc = etcdj_i64(j, "ID", "$", &e->lease, err, errlen);
 	cJSON_Delete(j);
 	j = NULL;
 	if (!rc && !e->lease) {
@@ -762,14 +579,14 @@ int rdv_etcd_meet(const struct rdv_etcd_args *a, struct comm_root_info *ri,
 			goto fail;
 		if (a->rank == 0) {
 			if (!mykey) {
-				struct kv was = { 0 }, go = { 0 };
+				struct etcdj_kv was = { 0 }, go = { 0 };
 				mykey = key_of(e, "run/%" PRId64 "/rank/0", epoch);
 				if (!mykey) {
 					rc = -ENOMEM;
 					goto fail;
 				}
 				rc = create_key(e, mykey, value, 0, &myrev, &was, &go, err, errlen);
-				kv_release(&was);
+				etcdj_kv_release(&was);
 				if (rc < 0)
 					goto fail;
 			}
@@ -778,12 +595,12 @@ int rdv_etcd_meet(const struct rdv_etcd_args *a, struct comm_root_info *ri,
 				goto fail;
 			if (count >= a->nranks) {
 				char *gk = key_of(e, "run/%" PRId64 "/go", epoch);
-				struct kv was = { 0 }, go = { 0 };
+				struct etcdj_kv was = { 0 }, go = { 0 };
 				int64_t rev;
 				char n[32];
 				snprintf(n, sizeof(n), "%d", a->nranks);
 				rc = gk ? create_key(e, gk, n, 0, &rev, &was, &go, err, errlen) : -ENOMEM;
-				kv_release(&was);
+				etcdj_kv_release(&was);
 				free(gk);
 				if (rc < 0)
 					goto fail;
@@ -822,7 +639,7 @@ int rdv_etcd_meet(const struct rdv_etcd_args *a, struct comm_root_info *ri,
 				next_report += REPORT_S;
 			}
 		} else {
-			struct kv root, go;
+			struct etcdj_kv root, go;
 			struct root_info rinfo;
 			if ((rc = read_root(e, myrev ? epoch : 0, &root, &go, err, errlen)))
 				goto fail;
@@ -847,7 +664,7 @@ int rdv_etcd_meet(const struct rdv_etcd_args *a, struct comm_root_info *ri,
 					mykey = key_of(e, "run/%" PRId64 "/rank/%d", epoch, a->rank);
 					rc = mykey ? 0 : -ENOMEM;
 				}
-				struct kv was = { 0 }, go2 = { 0 };
+				struct etcdj_kv was = { 0 }, go2 = { 0 };
 				if (!rc)
 					rc = create_key(e, mykey, value, epoch, &myrev, &was, &go2, err,
 							errlen);
@@ -883,15 +700,15 @@ int rdv_etcd_meet(const struct rdv_etcd_args *a, struct comm_root_info *ri,
 				} else if (rc == 1) {
 					rc = 0;
 				}
-				kv_release(&was);
-				kv_release(&go2);
+				etcdj_kv_release(&was);
+				etcdj_kv_release(&go2);
 			} else if (root.create_rev && myrev && go.create_rev) {
-				kv_release(&root);
-				kv_release(&go);
+				etcdj_kv_release(&root);
+				etcdj_kv_release(&go);
 				break; /* rank 0 counted every rank: meet in libcomm */
 			}
-			kv_release(&root);
-			kv_release(&go);
+			etcdj_kv_release(&root);
+			etcdj_kv_release(&go);
 			if (rc < 0)
 				goto fail;
 			/* a second later than rank 0, which names the missing ranks */
