@@ -298,66 +298,73 @@ static int decide(struct comm__mon *m, int64_t now)
 		comm__verdict_compose(v, what);
 		return 1;
 	}
-	/* 3. a link between two live ranks that does not carry data */
-	int from = -1;
+	/* 3. a link between two live ranks that does not carry data. It counts once one rank's
+	 * data has gone unanswered as long as silence: a lossy link's retransmissions can go
+	 * unanswered for a second or two (5 % loss backs off 1.4 s after three losses in a row),
+	 * a link that is down stays so. A's data to B unacknowledged means A -> B loses the data
+	 * or B -> A loses the ACKs; which one, the waiting says: B waiting on A is A -> B, A
+	 * waiting on B is B -> A. (The other end may see nothing: the retransmissions that do
+	 * arrive carry ACK flags and keep its TCP_INFO fresh.) */
+	int from = -1, to = -1, conf = -1, ev = -1;
 	for (int i = 0; i < m->n; i++) {
 		const struct mrank *x = &m->r[i];
-		/* as long as silence: a lossy link's retransmissions can go unanswered for a
-		 * second or two (5 % loss backs off 1.4 s after three losses in a row), a link
-		 * that is down stays so */
-		if (!x->have_hb || x->closed || x->hb.bad_peer < 0 ||
+		if (!x->have_hb || x->closed || x->hb.bad_peer < 0 || x->hb.bad_peer >= m->n ||
 		    x->hb.bad_ack_ms < (uint32_t)m->silence_ms)
 			continue;
-		/* both ends of a one-way loss see their data unacknowledged (one loses the data,
-		 * the other its ACKs): the way that is down is the one whose receiver waits */
-		int to = x->hb.bad_peer, waits = to < m->n && m->r[to].have_hb && m->r[to].hb.peer == i;
-		int best_waits = from >= 0 && m->r[from].hb.bad_peer < m->n &&
-				 m->r[m->r[from].hb.bad_peer].have_hb &&
-				 m->r[m->r[from].hb.bad_peer].hb.peer == from;
-		if (from < 0 || waits > best_waits ||
-		    (waits == best_waits && x->hb.bad_ack_ms > m->r[from].hb.bad_ack_ms))
-			from = i;
+		int b = x->hb.bad_peer;
+		int b_waits = m->r[b].have_hb && m->r[b].hb.peer == i;
+		int a_waits = x->hb.peer == b;
+		int f = b_waits || !a_waits ? i : b, t = f == i ? b : i;
+		int c = b_waits || a_waits;
+		if (ev < 0 || c > conf || (c == conf && x->hb.bad_ack_ms > m->r[ev].hb.bad_ack_ms)) {
+			from = f;
+			to = t;
+			conf = c;
+			ev = i;
+		}
 	}
-	if (from >= 0) {
-		const struct mrank *x = &m->r[from];
-		int to = x->hb.bad_peer;
+	if (ev >= 0) {
+		const struct mrank *x = &m->r[ev];
+		int other = x->hb.bad_peer;
 		uint32_t age = 0;
-		if (to < m->n && (unanswered(&m->r[to], &age) ||
-				  now - m->r[to].last_rx > 2 * (int64_t)m->interval_ms)) {
+		if (unanswered(&m->r[other], &age) ||
+		    now - m->r[other].last_rx > 2 * (int64_t)m->interval_ms) {
 			/* the monitor cannot reach that host either: the host is cut off, not
 			 * one link (its own silence would say so a moment later) */
-			const struct mrank *t = &m->r[to];
+			const struct mrank *t = &m->r[other];
 			v->kind = COMM_VERDICT_LINK_DOWN;
-			v->rank = to;
+			v->rank = other;
 			comm__strlcpy(v->host, t->host, sizeof(v->host));
-			where(m, to, v);
+			where(m, other, v);
 			v->after_ms = (uint32_t)(now - t->last_rx);
 			snprintf(what, sizeof(what),
 				 "host %.64s of rank %d is cut off: rank %d's data to it has not been "
 				 "acknowledged for %.1f s and it has not answered the rendezvous for "
 				 "%.1f s (link down or all packets dropped)",
-				 t->host, to, from, (double)x->hb.bad_ack_ms / 1000.0,
+				 t->host, other, ev, (double)x->hb.bad_ack_ms / 1000.0,
 				 (double)(now - t->last_rx) / 1000.0);
 			comm__verdict_compose(v, what);
 			return 1;
 		}
+		const struct mrank *w = &m->r[to]; /* the receiver of the lost direction */
 		v->kind = COMM_VERDICT_LINK_DOWN;
 		v->rank = -1;
 		v->link_from = from;
 		v->link_to = to;
-		v->coll = x->hb.state == COMM__HB_IDLE ? -1 : x->hb.coll;
-		v->seq = x->hb.seq;
-		v->step = x->hb.step;
-		v->waiter = from;
-		v->peer = x->hb.peer;
-		v->bytes = x->hb.sent + x->hb.recvd;
+		v->coll = w->have_hb && w->hb.state != COMM__HB_IDLE ? w->hb.coll : -1;
+		v->seq = w->hb.seq;
+		v->step = w->hb.step;
+		v->waiter = to;
+		v->peer = w->hb.peer;
+		v->bytes = w->hb.sent + w->hb.recvd;
 		v->after_ms = x->hb.bad_ack_ms;
 		snprintf(what, sizeof(what),
-			 "link rank %d (host %.64s) -> rank %d (host %.64s) is down: %u segments "
-			 "unacknowledged for %.1f s (retransmission backoff %u), while both ranks "
-			 "are alive",
-			 from, x->host, to, to < m->n ? m->r[to].host : "?", x->hb.bad_unacked,
-			 (double)x->hb.bad_ack_ms / 1000.0, x->hb.bad_retrans);
+			 "link rank %d (host %.64s) -> rank %d (host %.64s) is down: rank %d's %u "
+			 "segments to rank %d unacknowledged for %.1f s (retransmission backoff %u)"
+			 "%s, while both ranks are alive",
+			 from, m->r[from].host, to, m->r[to].host, ev, x->hb.bad_unacked, other,
+			 (double)x->hb.bad_ack_ms / 1000.0, x->hb.bad_retrans,
+			 conf ? "" : " (direction not confirmed by a waiting rank)");
 		comm__verdict_compose(v, what);
 		return 1;
 	}
