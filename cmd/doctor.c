@@ -630,8 +630,8 @@ static void deep_allreduce(struct job *j, const char *exe, const char *port)
 	argv[n++] = (char *)"--ssh";
 	const char *pairs[][2] = { { "--ssh-user", o_user }, { "--ssh-key", o_key },
 				   { "--ssh-known-hosts", o_known_hosts },
-				   { "--remote-hcclctl", o_remote }, { "-b", "1M" }, { "-e", "64M" },
-				   { "-f", "4" }, { "-n", "5" }, { "-w", "1" }, { "--timeout", "60" } };
+				   { "--remote-hcclctl", o_remote }, { "-b", "1M" }, { "-e", "16M" },
+				   { "-f", "4" }, { "-n", "3" }, { "-w", "1" }, { "--timeout", "60" } };
 	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
 		if (pairs[i][1]) {
 			argv[n++] = (char *)pairs[i][0];
@@ -691,7 +691,7 @@ static void deep_allreduce(struct job *j, const char *exe, const char *port)
 		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(rank, "host")));
 	} else {
 		add(j, -1, "run.allreduce", ST_PASS, NULL,
-		    "allreduce 1 MiB to 64 MiB over the rank table, exact, %.3f GB/s busbw",
+		    "allreduce 1 MiB to 16 MiB over the rank table, exact, %.3f GB/s busbw",
 		    cJSON_IsNumber(avg) ? avg->valuedouble : 0.0);
 	}
 	cJSON_Delete(doc);

@@ -615,7 +615,7 @@ static void port_checks(const struct doctor_node_args *a, cJSON *checks)
 		add_check(checks, "net.ports", "SKIP", NULL, "no peers to reach");
 		return;
 	}
-	int lfd[DOCTOR_MAX_PORTS];
+	int lfd[DOCTOR_MAX_PORTS], accepted[DOCTOR_MAX_PORTS] = { 0 };
 	for (int i = 0; i < a->nports; i++) {
 		lfd[i] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 		int one = 1;
@@ -643,8 +643,10 @@ static void port_checks(const struct doctor_node_args *a, cJSON *checks)
 				/* accept what peers sent us meanwhile, so their backlog never fills */
 				for (int j = 0; j < a->nports; j++) {
 					int cfd;
-					while (lfd[j] >= 0 && (cfd = accept(lfd[j], NULL, NULL)) >= 0)
+					while (lfd[j] >= 0 && (cfd = accept(lfd[j], NULL, NULL)) >= 0) {
 						close(cfd);
+						accepted[j]++;
+					}
 				}
 				char port[8];
 				snprintf(port, sizeof(port), "%d", a->ports[i]);
@@ -691,14 +693,27 @@ static void port_checks(const struct doctor_node_args *a, cJSON *checks)
 			}
 		}
 	}
-	/* stay reachable while the slower peers test us */
-	for (int w = 0; w < 15; w++) {
+	/* stay reachable until every peer has reached us on every port we listen on (or a
+	 * while after the deadline): the slower peers test us after we are done with them */
+	int others = 0;
+	for (int p = 0; p < a->npeers; p++)
+		others += !is_me(a->peers[p]);
+	for (;;) {
+		int all = 1;
 		for (int j = 0; j < a->nports; j++) {
 			int cfd;
-			while (lfd[j] >= 0 && (cfd = accept(lfd[j], NULL, NULL)) >= 0)
+			while (lfd[j] >= 0 && (cfd = accept(lfd[j], NULL, NULL)) >= 0) {
 				close(cfd);
+				accepted[j]++;
+			}
+			all &= lfd[j] < 0 || accepted[j] >= others;
 		}
-		usleep(100000);
+		struct timespec t;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		long long el = (t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000;
+		if (all || el > deadline + 1500)
+			break;
+		usleep(20000);
 	}
 	for (int i = 0; i < a->nports; i++)
 		if (lfd[i] >= 0)
