@@ -136,10 +136,27 @@ static void lost_monitor(struct comm *c, int64_t silent_ms)
 		  atomic_load_explicit(&c->live.recvd, memory_order_relaxed);
 	v.after_ms = (uint32_t)silent_ms;
 	char what[COMM_ERRLEN];
-	snprintf(what, sizeof(what),
-		 "rank %d (host %.64s) lost the rendezvous (no word from it for %.1f s) while stalled: "
-		 "this host's network link is down or the launcher is gone",
-		 c->rank, c->host, (double)silent_ms / 1000.0);
+	/* Our heartbeats to it still acknowledged: its host answers, its process does not (the
+	 * process that hosts it is frozen: rank 0 under --rank/--master, or the launcher). */
+	struct tcp_info ti;
+	socklen_t sl = sizeof(ti);
+	int answered = getsockopt(w->fd, IPPROTO_TCP, TCP_INFO, &ti, &sl) == 0 &&
+		       !(ti.tcpi_unacked && ti.tcpi_last_ack_recv >= ACK_STALE_MS);
+	if (answered) {
+		v.kind = COMM_VERDICT_STUCK_RANK;
+		v.rank = -1;
+		v.host[0] = '\0';
+		snprintf(what, sizeof(what),
+			 "the rendezvous stopped answering (no word from it for %.1f s) while its host "
+			 "still acknowledges TCP: the process hosting it (rank 0 under --rank/--master, "
+			 "else the launcher) is frozen or stuck",
+			 (double)silent_ms / 1000.0);
+	} else {
+		snprintf(what, sizeof(what),
+			 "rank %d (host %.64s) lost the rendezvous (no word from it for %.1f s) while "
+			 "stalled: this host's network link is down or the launcher is gone",
+			 c->rank, c->host, (double)silent_ms / 1000.0);
+	}
 	comm__verdict_compose(&v, what);
 	pthread_mutex_lock(&w->mu);
 	if (!w->have) {

@@ -194,6 +194,27 @@ wait_ranks
 [ "$RCS" = "2 2 2 " ] && grep -q "^hcclctl: verdict: config: .*rank-table digest mismatch: rank 2 (host " "$TMP/r0.err"
 _report $? "rank tables that differ: config verdict naming rank 2's copy" "$RCS" "$(cat "$TMP"/r*.err)"
 
+# ---- rank 0 frozen while it hosts the rendezvous (--rank/--master): the others still name it ----
+p=$(port 8)
+for r in 1 2; do
+	"$HCCLCTL" run allreduce --rank $r --world-size 3 --master 127.0.0.1:"$p" -b 16M -e 16M \
+		-n 1000000 -w 0 -c 0 --timeout 60 >"$TMP/f$r.out" 2>"$TMP/f$r.err" &
+	eval "F$r=\$!"
+done
+"$HCCLCTL" run allreduce --rank 0 --world-size 3 --master 127.0.0.1:"$p" -b 16M -e 16M \
+	-n 1000000 -w 0 -c 0 --timeout 60 >"$TMP/f0.out" 2>"$TMP/f0.err" &
+F0=$!
+sleep 2
+kill -STOP "$F0"
+ms=$(wait_for "$TMP/f1.err" "hcclctl: verdict: stuck-rank: the rendezvous stopped answering" 8000)
+[ "$ms" -le $BUDGET ]
+_report $? "rank 0 (hosting the rendezvous) frozen: the others name it, stuck-rank, within ${BUDGET} ms" "after $ms ms" "$(cat "$TMP/f1.err")"
+echo "# stuck rendezvous host (SIGSTOP of rank 0 under --master): verdict after $ms ms"
+wait_gone "$F1" 10000 && wait_gone "$F2" 10000
+_report $? "  ranks 1 and 2 end by themselves"
+kill -KILL "$F0"
+wait "$F0" 2>/dev/null
+
 # ---- a rank that never starts ----
 t0=$(now_ms)
 "$HCCLCTL" run barrier --rank 0 --world-size 3 --master 127.0.0.1:"$(port 6)" --timeout 3 \
