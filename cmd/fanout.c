@@ -4,6 +4,7 @@
  * straight-line code; the deadlines live in ssh.c, so a stuck host costs one thread for
  * at most its timeouts, never the run. */
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
@@ -261,4 +262,38 @@ out:
 	pthread_mutex_destroy(&r.mu);
 	free(tids);
 	return rc;
+}
+
+static struct fo_cancel *sig_cancel;
+static volatile sig_atomic_t sig_caught;
+static struct sigaction sig_old[3];
+static const int sig_list[3] = { SIGINT, SIGTERM, SIGHUP };
+
+static void on_signal(int sig)
+{
+	sig_caught = sig;
+	if (sig_cancel)
+		fo_cancel_fire(sig_cancel);
+}
+
+void fo_cancel_on_signals(struct fo_cancel *c, int restart)
+{
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = restart ? SA_RESTART : 0 };
+	sigemptyset(&sa.sa_mask);
+	sig_caught = 0;
+	sig_cancel = c;
+	for (int i = 0; i < 3; i++)
+		sigaction(sig_list[i], &sa, &sig_old[i]);
+}
+
+void fo_cancel_signals_off(void)
+{
+	for (int i = 0; i < 3; i++)
+		sigaction(sig_list[i], &sig_old[i], NULL);
+	sig_cancel = NULL;
+}
+
+int fo_signal_caught(void)
+{
+	return sig_caught;
 }

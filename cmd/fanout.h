@@ -69,6 +69,12 @@ int fo_cancel_init(struct fo_cancel *c);
 void fo_cancel_fire(struct fo_cancel *c);
 int fo_cancel_fired(const struct fo_cancel *c);
 void fo_cancel_release(struct fo_cancel *c);
+/* Ctrl-C, TERM and HUP fire c until fo_cancel_signals_off restores the old handlers, so the
+ * remote commands never outlive the launcher; fo_signal_caught says which came (0: none).
+ * restart: SA_RESTART (else the launcher's waits are interrupted too). */
+void fo_cancel_on_signals(struct fo_cancel *c, int restart);
+void fo_cancel_signals_off(void);
+int fo_signal_caught(void);
 
 /* Runs every host to its end. Returns 0 when every host was tried (each result is in its
  * fo_host, whatever it is), or a negative code with err set when the run could not start

@@ -845,16 +845,6 @@ struct launch {
 	double seconds;
 };
 
-static struct fo_cancel *sig_cancel;
-static volatile sig_atomic_t sig_caught;
-
-static void on_signal(int sig)
-{
-	sig_caught = sig;
-	if (sig_cancel)
-		fo_cancel_fire(sig_cancel);
-}
-
 static const char *exit_text(const struct fo_host *h, char *buf, size_t len)
 {
 	if (h->signal[0])
@@ -956,7 +946,7 @@ static void wait_ready(struct launch *L, long long deadline)
 		size_t waiting = 0;
 		for (size_t i = 0; i < L->n; i++)
 			waiting += L->nodes[i].state == N_WAITING;
-		if (!waiting || L->fanout_done || sig_caught || now_ms() >= deadline)
+		if (!waiting || L->fanout_done || fo_signal_caught() || now_ms() >= deadline)
 			break;
 		cond_wait_until(L, deadline);
 	}
@@ -1087,7 +1077,7 @@ static void run_round(struct launch *L, size_t (*pairs)[2], size_t np)
 	/* The agent gives up each step at the timeout and says so; a few seconds more here
 	 * tell a slow answer from a lost agent. */
 	long long deadline = now_ms() + L->timeout_ms + 5000;
-	while (pending && !sig_caught) {
+	while (pending && !fo_signal_caught()) {
 		size_t np2 = 0;
 		for (size_t i = 0; i < L->n; i++)
 			if (L->nodes[i].busy) {
@@ -1146,14 +1136,14 @@ static void measure_all(struct launch *L)
 {
 	size_t *live = calloc(L->n, sizeof(*live)), nlive = 0;
 	size_t(*pairs)[2] = calloc(L->n / 2 + 1, sizeof(*pairs));
-	char *todo = calloc(L->n * L->n, 1);
-	if (!live || !pairs || !todo)
+	char *unmeasured = calloc(L->n * L->n, 1);
+	if (!live || !pairs || !unmeasured)
 		goto out;
 	for (size_t i = 0; i < L->n; i++)
 		if (L->nodes[i].state == N_LIVE)
 			live[nlive++] = i;
 	L->rounds = np_rounds(nlive);
-	for (size_t r = 0; r < L->rounds && !sig_caught; r++) {
+	for (size_t r = 0; r < L->rounds && !fo_signal_caught(); r++) {
 		size_t np = np_round_pairs(nlive, r, pairs);
 		for (size_t k = 0; k < np; k++) {
 			pairs[k][0] = live[pairs[k][0]];
@@ -1168,16 +1158,16 @@ static void measure_all(struct launch *L)
 		for (size_t j = 0; j < L->n; j++)
 			if (np_link_at(&L->m, i, j)->status == PROBE_WARN) {
 				size_t a = i < j ? i : j, b = i < j ? j : i;
-				left += !todo[a * L->n + b];
-				todo[a * L->n + b] = 1;
+				left += !unmeasured[a * L->n + b];
+				unmeasured[a * L->n + b] = 1;
 			}
 	L->confirming = 1;
-	while (left && !sig_caught) {
+	while (left && !fo_signal_caught()) {
 		/* greedily, as many disjoint suspect pairs at once as there are */
 		size_t np = 0;
 		for (size_t a = 0; a < L->n; a++)
 			for (size_t b = a + 1; b < L->n; b++) {
-				if (!todo[a * L->n + b])
+				if (!unmeasured[a * L->n + b])
 					continue;
 				int clash = 0;
 				for (size_t k = 0; k < np && !clash; k++)
@@ -1188,7 +1178,7 @@ static void measure_all(struct launch *L)
 				pairs[np][0] = a;
 				pairs[np][1] = b;
 				np++;
-				todo[a * L->n + b] = 0;
+				unmeasured[a * L->n + b] = 0;
 				left--;
 			}
 		L->confirm_rounds++;
@@ -1206,7 +1196,7 @@ static void measure_all(struct launch *L)
 out:
 	free(live);
 	free(pairs);
-	free(todo);
+	free(unmeasured);
 }
 
 /* ---- where the nodes come from ---- */
@@ -1697,13 +1687,9 @@ int probe_net_run(int argc, char **argv)
 			.on_done = launch_on_done,
 			.arg = &L,
 		};
-		sig_cancel = &L.cancel;
 	}
-	struct sigaction sa = {.sa_handler = on_signal}, old[3];
-	static const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
-	sigemptyset(&sa.sa_mask);
-	for (int i = 0; i < 3; i++)
-		sigaction(sigs[i], &sa, &old[i]);
+	/* no SA_RESTART: a signal also ends this thread's waits */
+	fo_cancel_on_signals(o_agents ? NULL : &L.cancel, 0);
 
 	if (!o_agents) {
 		if (pthread_create(&ft, NULL, fanout_thread, &L)) {
@@ -1720,7 +1706,7 @@ int probe_net_run(int argc, char **argv)
 		/* The agents leave on "quit"; what has not ended soon is stopped. */
 		long long dl = now_ms() + QUIT_GRACE_MS;
 		pthread_mutex_lock(&L.mu);
-		while (!L.fanout_done && now_ms() < dl && !sig_caught)
+		while (!L.fanout_done && now_ms() < dl && !fo_signal_caught())
 			cond_wait_until(&L, dl);
 		pthread_mutex_unlock(&L.mu);
 		fo_cancel_fire(&L.cancel);
@@ -1732,9 +1718,9 @@ int probe_net_run(int argc, char **argv)
 		}
 	}
 	L.seconds = (double)(now_ms() - t0) / 1000.0;
-	if (sig_caught) {
-		rc = fail(128 + sig_caught, WHERE, NULL, "interrupted by %s: stopped every agent",
-			  strsignal(sig_caught));
+	if (fo_signal_caught()) {
+		rc = fail(128 + fo_signal_caught(), WHERE, NULL, "interrupted by %s: stopped every agent",
+			  strsignal(fo_signal_caught()));
 		goto out_sig;
 	}
 
@@ -1766,9 +1752,7 @@ int probe_net_run(int argc, char **argv)
 		fprintf(stderr, "hint: check that sshd runs there and that hcclctl is installed "
 				"(--remote-hcclctl PATH)\n");
 out_sig:
-	for (int i = 0; i < 3; i++)
-		sigaction(sigs[i], &old[i], NULL);
-	sig_cancel = NULL;
+	fo_cancel_signals_off();
 out:
 	if (ft_up) {
 		fo_cancel_fire(&L.cancel);

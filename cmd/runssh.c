@@ -65,18 +65,6 @@ int run_table_digest(const char *path, char out[17], char *err, size_t errlen)
 
 /* ---- the launcher ---- */
 
-/* Ctrl-C, TERM or HUP of the launcher stops every rank, as a failure does: the remote ranks
- * must not outlive it. */
-static struct fo_cancel *sig_cancel;
-static volatile sig_atomic_t sig_caught;
-
-static void on_signal(int sig)
-{
-	sig_caught = sig;
-	if (sig_cancel)
-		fo_cancel_fire(sig_cancel);
-}
-
 struct ssh_run {
 	const struct run_ssh_args *a;
 	struct fo_host *hosts; /* hosts[r] runs rank r */
@@ -385,18 +373,18 @@ static int report(struct ssh_run *s, double seconds)
 		    (sev == severity(&s->hosts[culprit]) && s->end_seq[r] < s->end_seq[culprit]))
 			culprit = (int)r;
 	}
-	if (sig_caught) {
-		fail(128 + sig_caught, a->where, NULL, "interrupted by %s: stopped every rank",
-		     strsignal(sig_caught));
+	if (fo_signal_caught()) {
+		fail(128 + fo_signal_caught(), a->where, NULL, "interrupted by %s: stopped every rank",
+		     strsignal(fo_signal_caught()));
 		if (g_opts.json) {
 			cJSON *doc = cJSON_CreateObject();
 			cJSON *ranks = cJSON_AddArrayToObject(doc, "ranks");
 			for (size_t r = 0; r < s->n; r++)
 				cJSON_AddItemToArray(ranks, rank_json(&s->hosts[r], (int)r));
-			cJSON_AddNumberToObject(doc, "exit_code", 128 + sig_caught);
+			cJSON_AddNumberToObject(doc, "exit_code", 128 + fo_signal_caught());
 			out_json(doc);
 		}
-		return 128 + sig_caught;
+		return 128 + fo_signal_caught();
 	}
 	if (culprit < 0 && nok == s->n) {
 		if (g_opts.json) {
@@ -712,17 +700,10 @@ int run_ssh_launch(const struct run_ssh_args *a)
 		.on_done = on_done,
 		.arg = &s,
 	};
-	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART }, old[3];
-	static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
-	sigemptyset(&sa.sa_mask);
-	sig_cancel = &s.cancel;
-	for (int i = 0; i < 3; i++)
-		sigaction(sigs[i], &sa, &old[i]);
+	fo_cancel_on_signals(&s.cancel, 1);
 	long long t0 = now_ms();
 	rc = fanout_run(&f, s.hosts, s.n, err, sizeof(err));
-	for (int i = 0; i < 3; i++)
-		sigaction(sigs[i], &old[i], NULL);
-	sig_cancel = NULL;
+	fo_cancel_signals_off();
 	double secs = (double)(now_ms() - t0) / 1000.0;
 	pthread_mutex_lock(&s.mu);
 	s.finished = 1;

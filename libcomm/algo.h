@@ -4,6 +4,8 @@
 #ifndef LIBCOMM_ALGO_H
 #define LIBCOMM_ALGO_H
 
+#include <string.h>
+
 #include "libcomm/libcomm.h"
 
 /* One transfer of a step: send slen bytes to peer and/or receive rlen bytes from peer.
@@ -39,6 +41,28 @@ int comm__sendrecv(struct comm__ctx *x, int step, int to, const void *sb, size_t
  * one (a peer appears once per exchange call). (step.c) */
 void comm__xfer_add(struct comm__xfer *x, size_t *n, int peer, const void *sb, size_t sl,
 		    void *rb, size_t rl);
+
+/* One direct step with every peer, COMM__DIRECT_BATCH offsets per exchange call, pairing
+ * "send to r+o" with "receive from r-o" so partners are always in the same call; bufs says
+ * what goes to `to` and where the bytes of `from` land (a length 0: nothing). (step.c) */
+#define COMM__DIRECT_BATCH 16
+typedef void (*comm__peer_bufs_fn)(const void *arg, int to, int from, const void **sb,
+				   size_t *sl, void **rb, size_t *rl);
+int comm__direct(struct comm__ctx *x, int step, comm__peer_bufs_fn bufs, const void *arg);
+
+/* Bit casts between float and its IEEE bits, for the kernels. */
+static inline uint32_t comm__f32_bits(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, sizeof(u));
+	return u;
+}
+static inline float comm__bits_f32(uint32_t u)
+{
+	float f;
+	memcpy(&f, &u, sizeof(f));
+	return f;
+}
 
 /* F16C and AVX with the OS saving the YMM state (CPUID), cached. (reduce.c) */
 int comm__cpu_has_f16c(void);

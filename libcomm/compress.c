@@ -30,7 +30,6 @@
 #endif
 
 #define B COMM_COMPRESS_BLOCK
-#define BATCH 16 /* peers per exchange call in a direct step, as mesh.c */
 #define ALIGN 64
 
 #if defined(HAVE_X86) && !defined(__clang__)
@@ -56,19 +55,6 @@ int comm_compress_parse(const char *s)
 	return -1;
 }
 
-static uint32_t f32_bits(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, sizeof(u));
-	return u;
-}
-
-static float bits_f32(uint32_t u)
-{
-	float f;
-	memcpy(&f, &u, sizeof(f));
-	return f;
-}
 
 
 #ifdef HAVE_X86
@@ -111,7 +97,7 @@ __attribute__((target("f16c,avx"))) static void f2h_f16c(uint16_t *d, const floa
 
 KERNEL static void bf2f(float *restrict d, const uint16_t *restrict s, size_t n)
 {
-	LOOP(d[i] = bits_f32((uint32_t)s[i] << 16))
+	LOOP(d[i] = comm__bits_f32((uint32_t)s[i] << 16))
 }
 
 static inline uint16_t f32_to_bf16(uint32_t x)
@@ -123,7 +109,7 @@ static inline uint16_t f32_to_bf16(uint32_t x)
 /* Round to nearest even, NaN kept quiet: the same as reduce.c's. */
 KERNEL static void f2bf(uint16_t *restrict d, const float *restrict s, size_t n)
 {
-	LOOP(d[i] = f32_to_bf16(f32_bits(s[i])))
+	LOOP(d[i] = f32_to_bf16(comm__f32_bits(s[i])))
 }
 
 static void widen(enum comm_dtype t, float *d, const void *s, size_t n)
@@ -174,12 +160,12 @@ KERNEL static uint32_t maxabs_bits(const float *restrict x, size_t n)
 	for (; i0 + VL <= n; i0 += VL) {
 		uint32_t mb[VL];
 		for (size_t j = 0; j < VL; j++)
-			mb[j] = f32_bits(x[i0 + j]) & 0x7fffffff;
+			mb[j] = comm__f32_bits(x[i0 + j]) & 0x7fffffff;
 		for (size_t j = 0; j < VL; j++)
 			m = mb[j] > m ? mb[j] : m;
 	}
 	for (size_t i = i0; i < n; i++) {
-		uint32_t a = f32_bits(x[i]) & 0x7fffffff;
+		uint32_t a = comm__f32_bits(x[i]) & 0x7fffffff;
 		m = a > m ? a : m;
 	}
 	return m;
@@ -234,10 +220,10 @@ void comm__q8_pack(enum comm_dtype t, const void *src, size_t count, void *packe
 		uint32_t m = maxabs_bits(x, n);
 		float scale, inv;
 		if (m > 0x7f7fffff) { /* Inf or NaN: the block is NaN */
-			scale = bits_f32(0x7fc00000);
+			scale = comm__bits_f32(0x7fc00000);
 			inv = 0.0f;
 		} else {
-			float mx = bits_f32(m);
+			float mx = comm__bits_f32(m);
 			scale = mx / 127.0f;
 			inv = mx > 0.0f ? 127.0f / mx : 0.0f;
 		}
@@ -341,6 +327,7 @@ struct direct_plan {
 	unsigned char *q, *slots;
 	size_t slot;
 	int phase; /* 0: contributions, 1: sums */
+	int r, n;  /* this rank and the world size, set by direct() */
 };
 
 static void plan_send(const struct direct_plan *p, int r, int n, int to, const void **b, size_t *l)
@@ -362,30 +349,19 @@ static void plan_recv(const struct direct_plan *p, int r, int n, int from, void 
 	}
 }
 
-static int direct(struct comm__ctx *x, int step, const struct direct_plan *p)
+static void plan_bufs(const void *arg, int to, int from, const void **sb, size_t *sl, void **rb,
+		      size_t *rl)
 {
-	struct comm__xfer xf[2 * BATCH];
-	int n = x->nranks, r = x->rank;
+	const struct direct_plan *p = arg;
+	plan_send(p, p->r, p->n, to, sb, sl);
+	plan_recv(p, p->r, p->n, from, rb, rl);
+}
 
-	for (int o0 = 1; o0 < n; o0 += BATCH) {
-		size_t k = 0;
-		for (int o = o0; o < n && o < o0 + BATCH; o++) {
-			int to = mod(r + o, n), from = mod(r - o, n);
-			const void *sb;
-			void *rb;
-			size_t sl, rl;
-			plan_send(p, r, n, to, &sb, &sl);
-			plan_recv(p, r, n, from, &rb, &rl);
-			comm__xfer_add(xf, &k, to, sb, sl, NULL, 0);
-			comm__xfer_add(xf, &k, from, NULL, 0, rb, rl);
-		}
-		if (k) {
-			int rc = x->exchange(x, step, xf, k);
-			if (rc)
-				return rc;
-		}
-	}
-	return 0;
+static int direct(struct comm__ctx *x, int step, struct direct_plan *p)
+{
+	p->r = x->rank;
+	p->n = x->nranks;
+	return comm__direct(x, step, plan_bufs, p);
 }
 
 /* The owners' packed sums around the ring: at step s send run r-s, receive run r-s-1. */

@@ -14,7 +14,6 @@
 
 #include "libcomm/algo.h"
 
-#define BATCH 16
 
 static int mod(int a, int n)
 {
@@ -55,33 +54,26 @@ static const char *at(const struct side *s, int peer, int n, size_t count, size_
 	return s->base + (size_t)peer * s->stride;
 }
 
-/* One direct step with all peers, in batches of BATCH offsets: send to r+o what `snd` says
- * for that peer, receive from r-o where `rcv` says. */
+struct sides {
+	const struct side *snd, *rcv;
+	int n;
+	size_t count, es;
+};
+
+static void side_bufs(const void *arg, int to, int from, const void **sb, size_t *sl, void **rb,
+		      size_t *rl)
+{
+	const struct sides *s = arg;
+	*sb = at(s->snd, to, s->n, s->count, s->es, sl);
+	*rb = (char *)at(s->rcv, from, s->n, s->count, s->es, rl); /* rcv->base is ours */
+}
+
+/* One direct step with all peers: send to each what `snd` says, receive where `rcv` says. */
 static int direct(struct comm__ctx *x, int step, const struct side *snd, const struct side *rcv,
 		  size_t count, size_t es)
 {
-	struct comm__xfer xf[2 * BATCH];
-	int n = x->nranks, r = x->rank;
-
-	for (int o0 = 1; o0 < n; o0 += BATCH) {
-		size_t k = 0;
-
-		for (int o = o0; o < n && o < o0 + BATCH; o++) {
-			int to = mod(r + o, n), from = mod(r - o, n);
-			size_t sl, rl;
-			const char *sb = at(snd, to, n, count, es, &sl);
-			char *rb = (char *)at(rcv, from, n, count, es, &rl); /* rcv->base is ours */
-
-			comm__xfer_add(xf, &k, to, sb, sl, NULL, 0);
-			comm__xfer_add(xf, &k, from, NULL, 0, rb, rl);
-		}
-		if (k) {
-			int rc = x->exchange(x, step, xf, k);
-			if (rc)
-				return rc;
-		}
-	}
-	return 0;
+	struct sides s = { snd, rcv, x->nranks, count, es };
+	return comm__direct(x, step, side_bufs, &s);
 }
 
 /* dst = c_0 op c_1 op ... op c_{N-1} in rank order, c_j in slot j, ours at mine. */

@@ -23,19 +23,6 @@
  * count, which GCC's -O2 ("very cheap") vectoriser needs before it will vectorise at all. */
 #define BLK 32
 
-static uint32_t f32_bits(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, sizeof(u));
-	return u;
-}
-
-static float bits_f32(uint32_t u)
-{
-	float f;
-	memcpy(&f, &u, sizeof(f));
-	return f;
-}
 
 /* ---- conversions (scalar reference; the vector paths must agree with these) ---- */
 
@@ -46,20 +33,20 @@ float comm__fp16_to_fp32(uint16_t h)
 	uint32_t mant = h & 0x3ff;
 
 	if (exp == 0x1f) /* Inf, or NaN made quiet with its payload kept, as vcvtph2ps does */
-		return bits_f32(sign | 0x7f800000 | (mant ? 0x400000 | (mant << 13) : 0));
+		return comm__bits_f32(sign | 0x7f800000 | (mant ? 0x400000 | (mant << 13) : 0));
 	if (exp == 0) {
 		if (mant == 0)
-			return bits_f32(sign);
+			return comm__bits_f32(sign);
 		/* subnormal: mant * 2^-24 is exact in fp32 */
 		float v = (float)mant * (1.0f / 16777216.0f);
 		return sign ? -v : v;
 	}
-	return bits_f32(sign | ((exp + 112) << 23) | (mant << 13));
+	return comm__bits_f32(sign | ((exp + 112) << 23) | (mant << 13));
 }
 
 uint16_t comm__fp32_to_fp16(float f)
 {
-	uint32_t x = f32_bits(f);
+	uint32_t x = comm__f32_bits(f);
 	uint16_t sign = (uint16_t)((x >> 16) & 0x8000);
 	uint32_t r, rem, half;
 
@@ -89,7 +76,7 @@ uint16_t comm__fp32_to_fp16(float f)
 
 float comm__bf16_to_fp32(uint16_t h)
 {
-	return bits_f32((uint32_t)h << 16);
+	return comm__bits_f32((uint32_t)h << 16);
 }
 
 /* Branch-free so it vectorises: NaNs keep sign and payload top and are made quiet; everything
@@ -103,7 +90,7 @@ static inline uint16_t f32_to_bf16(uint32_t x)
 
 uint16_t comm__fp32_to_bf16(float f)
 {
-	return f32_to_bf16(f32_bits(f));
+	return f32_to_bf16(comm__f32_bits(f));
 }
 
 /* ---- element operations ---- */
@@ -188,11 +175,11 @@ GEN(f64_max, double, OP_FMAX)
 GEN(f64_min, double, OP_FMIN)
 
 /* bf16: widening is a shift and narrowing is branch-free, so plain C vectorises. */
-#define BF(x) bits_f32((uint32_t)(x) << 16)
-#define BF_SUM(a, b) f32_to_bf16(f32_bits(OP_SUM(BF(a), BF(b))))
-#define BF_PROD(a, b) f32_to_bf16(f32_bits(OP_PROD(BF(a), BF(b))))
-#define BF_MAX(a, b) f32_to_bf16(f32_bits(OP_FMAX(BF(a), BF(b))))
-#define BF_MIN(a, b) f32_to_bf16(f32_bits(OP_FMIN(BF(a), BF(b))))
+#define BF(x) comm__bits_f32((uint32_t)(x) << 16)
+#define BF_SUM(a, b) f32_to_bf16(comm__f32_bits(OP_SUM(BF(a), BF(b))))
+#define BF_PROD(a, b) f32_to_bf16(comm__f32_bits(OP_PROD(BF(a), BF(b))))
+#define BF_MAX(a, b) f32_to_bf16(comm__f32_bits(OP_FMAX(BF(a), BF(b))))
+#define BF_MIN(a, b) f32_to_bf16(comm__f32_bits(OP_FMIN(BF(a), BF(b))))
 GEN(bf_sum, uint16_t, BF_SUM)
 GEN(bf_prod, uint16_t, BF_PROD)
 GEN(bf_max, uint16_t, BF_MAX)

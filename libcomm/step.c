@@ -42,3 +42,30 @@ void comm__xfer_add(struct comm__xfer *x, size_t *n, int peer, const void *sb, s
 		x[i].rlen = rl;
 	}
 }
+
+int comm__direct(struct comm__ctx *x, int step, comm__peer_bufs_fn bufs, const void *arg)
+{
+	struct comm__xfer xf[2 * COMM__DIRECT_BATCH];
+	int n = x->nranks, r = x->rank;
+
+	for (int o0 = 1; o0 < n; o0 += COMM__DIRECT_BATCH) {
+		size_t k = 0;
+
+		for (int o = o0; o < n && o < o0 + COMM__DIRECT_BATCH; o++) {
+			int to = (r + o) % n, from = ((r - o) % n + n) % n;
+			const void *sb;
+			void *rb;
+			size_t sl, rl;
+
+			bufs(arg, to, from, &sb, &sl, &rb, &rl);
+			comm__xfer_add(xf, &k, to, sb, sl, NULL, 0);
+			comm__xfer_add(xf, &k, from, NULL, 0, rb, rl);
+		}
+		if (k) {
+			int rc = x->exchange(x, step, xf, k);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
