@@ -32,20 +32,7 @@ RATE=${BENCH_RATE:-1gbit}
 COLLS=${BENCH_COLLS:-allreduce allgather reducescatter}
 ALGO=${BENCH_ALGO:-auto}
 
-if ! cluster_supported; then
-	echo "bench coll: skipped: $CLUSTER_SKIP" >&2
-	exit 3
-fi
-for f in ./hcclctl build/bench/netprobe build/bench/mpi_coll; do
-	[ -x "$f" ] || { echo "bench coll: $f is not built; hint: make bench-bin" >&2; exit 3; }
-done
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/hcclctl-bench.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-mkdir -p bench/results
-RES=bench/results/coll-$(date +%Y%m%d-%H%M%S).json
+bench_prelude coll ./hcclctl build/bench/netprobe build/bench/mpi_coll
 CHUNKS=$TMP/chunks
 python3 bench/collreport.py chunks "$MIN" "$MAX" "$FACTOR" "$QUICK" >"$CHUNKS" || exit 64
 

@@ -18,19 +18,7 @@ ITERS=${BENCH_LAT_ITERS:-2000}
 [ "${BENCH_QUICK:-0}" != 0 ] && ITERS=${BENCH_LAT_ITERS:-300}
 ALGO=${BENCH_ALGO:-auto}
 
-if ! cluster_supported; then
-	echo "bench latency: skipped: $CLUSTER_SKIP" >&2
-	exit 3
-fi
-for f in ./hcclctl build/bench/netprobe build/bench/mpi_coll; do
-	[ -x "$f" ] || { echo "bench latency: $f is not built; hint: make bench-bin" >&2; exit 3; }
-done
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/hcclctl-bench.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-mkdir -p bench/results
-RES=bench/results/latency-$(date +%Y%m%d-%H%M%S).json
+bench_prelude latency ./hcclctl build/bench/netprobe build/bench/mpi_coll
 
 BENCH_NETEM=0
 delay_note="no link delay requested"

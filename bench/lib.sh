@@ -3,6 +3,9 @@
 # and killed by pid on exit; the namespaces go with cluster_down (netns.sh's EXIT trap, which
 # bench_trap wraps).
 #
+#   bench_prelude NAME FILE...  a cluster bench's start: exits 3 (saying why) when this host
+#                               cannot build namespaces or a FILE is not built; sets TMP
+#                               (removed on exit) and RES=bench/results/NAME-DATE.json
 #   bench_trap                  after cluster_up: on EXIT/INT/TERM kill our processes, then
 #                               netns.sh's cleanup (namespaces, its files, $TMP)
 #   bench_up N RATE             cluster_up N [--rate RATE] (RATE "none": unshaped), then
@@ -35,6 +38,24 @@ bench_kill() {
 _bench_on_exit() {
 	bench_kill
 	_cl_on_exit
+}
+
+bench_prelude() {
+	_name=$1
+	shift
+	if ! cluster_supported; then
+		echo "bench $_name: skipped: $CLUSTER_SKIP" >&2
+		exit 3
+	fi
+	for _f in "$@"; do
+		[ -x "$_f" ] || { echo "bench $_name: $_f is not built; hint: make bench-bin" >&2; exit 3; }
+	done
+	TMP=$(mktemp -d "${TMPDIR:-/tmp}/hcclctl-bench.XXXXXX")
+	trap 'rm -rf "$TMP"' EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	mkdir -p bench/results
+	RES=bench/results/$_name-$(date +%Y%m%d-%H%M%S).json
 }
 
 bench_trap() {

@@ -1,21 +1,22 @@
 #!/bin/sh
-# make bench [BENCH="ranktable kernels coll latency"]: the benchmarks, printed and kept as
+# make bench [BENCH="ranktable kernels coll latency algos"]: the benchmarks, printed and kept as
 # JSON under bench/results/. `sh bench/run.sh coll` (or BENCH=coll) runs one of them:
 #   ranktable  rank-table validate scale (bench/ranktable.sh)
 #   kernels    reduce kernels' GB/s per dtype against memcpy (bench/kernels.sh)
 #   coll       our collectives against Open MPI on shaped namespace links (bench/coll.sh)
 #   latency    8-byte allreduce latency against alpha*ceil(log2 p) (bench/latency.sh)
+#   algos      auto selection against each fixed algorithm, N = 2..8 (bench/algos.sh)
 # The cluster benches need root; each script's header lists its BENCH_* options.
 # BENCH_QUICK=1 is a short run for development. Exit: the worst status of the benches.
 set -u
 cd "$(dirname "$0")/.." || exit 3
-benches=${*:-ranktable kernels coll latency}
+benches=${*:-ranktable kernels coll latency algos}
 for b in $benches; do
 	case $b in
-	ranktable | kernels | coll | latency) ;;
+	ranktable | kernels | coll | latency | algos) ;;
 	*)
 		echo "bench/run.sh: unknown bench '$b'" >&2
-		echo "usage: sh bench/run.sh [ranktable|kernels|coll|latency]..." >&2
+		echo "usage: sh bench/run.sh [ranktable|kernels|coll|latency|algos]..." >&2
 		exit 64
 		;;
 	esac

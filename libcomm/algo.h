@@ -25,11 +25,18 @@ struct comm__ctx {
 	void *scratch;     /* engine-owned scratch, scratch_len bytes, reused across calls */
 	size_t scratch_len;
 	/* Runs all transfers of one step concurrently (sends and receives in flight together)
-	 * and returns when every one has completed: 0, or a comm_status with the message
-	 * (naming the peer, this step number and bytes moved) recorded by the engine. */
+	 * and returns when every one has completed (a send: handed to the transport): 0, or a
+	 * comm_status with the message (naming the peer, this step number and bytes moved)
+	 * recorded by the engine. A peer may have several sends in one call (they go out in
+	 * array order, received in that order by the peer's calls) but at most one receive. */
 	int (*exchange)(struct comm__ctx *ctx, int step, struct comm__xfer *x, size_t n);
 	/* Asks for scratch of at least len bytes (reallocated outside the hot path). */
 	int (*need_scratch)(struct comm__ctx *ctx, size_t len);
+	/* Bytes of sends to one peer that the transport takes without that peer receiving (a
+	 * fixed socket send buffer, conservatively): sends may run this far ahead of the
+	 * receives the peer has posted without any risk of deadlock. 0: a send may complete
+	 * only as fast as its peer receives, so none may run ahead. */
+	size_t send_ahead;
 };
 
 /* One step of a send to `to` and a receive from `from`, merged into one transfer when they
@@ -38,7 +45,7 @@ int comm__sendrecv(struct comm__ctx *x, int step, int to, const void *sb, size_t
 		   void *rb, size_t rl);
 
 /* Adds a send and/or a receive with peer to x[*n], merged into the peer's entry if it has
- * one (a peer appears once per exchange call). (step.c) */
+ * one (what the symmetric algorithms want: one transfer per peer). (step.c) */
 void comm__xfer_add(struct comm__xfer *x, size_t *n, int peer, const void *sb, size_t sl,
 		    void *rb, size_t rl);
 

@@ -126,6 +126,7 @@ struct comm__watch {
 	pthread_mutex_t mu; /* serialises writes on fd; guards the fields below */
 	bool stop;
 	bool gone;          /* the rendezvous closed the channel */
+	int64_t heard_ms;   /* when the monitor was last heard (comm__now_ms) */
 	bool have;          /* a verdict arrived from the monitor */
 	struct comm_verdict v;
 	bool have_own;      /* this rank's own failure, as reported */
@@ -144,6 +145,7 @@ struct comm {
 	const struct comm_transport_ops *tp;
 	struct comm__peer *peers; /* nranks; peers[rank].fd = -1 */
 	int epfd;
+	int spin_credit, spin_rest; /* progress.c: whether polling before sleeping pays off */
 	/* the operation in progress, for messages and frame checks */
 	int cur_coll;
 	uint32_t cur_seq;  /* shown as "#seq" */

@@ -3,7 +3,8 @@
  * price of N-1 concurrent flows per rank (fine for N <= 4 or so; incast beyond).
  *
  * allreduce = direct reduce-scatter (block j of every rank goes to rank j, which reduces all
- * N contributions in rank order 0..N-1) + direct allgather. alltoall = pairwise exchange in
+ * N contributions in rank order 0..N-1) + direct allgather; up to 4 KiB, the whole vector to
+ * every rank in one step. alltoall = pairwise exchange in
  * N-1 steps (step s: send to r+s, receive from r-s), one flow per direction per step.
  *
  * A step with more than BATCH peers is issued as several exchange calls, each pairing
@@ -88,6 +89,32 @@ static void reduce_in_order(int n, int r, char *dst, const char *mine, const cha
 		comm__reduce(t, op, dst, j == r ? mine : slots + (size_t)j * slot_bytes, elems);
 }
 
+/* A tiny vector goes whole to every peer in one step and every rank reduces all N in rank
+ * order (the same chain everywhere, so identical bits): one network latency instead of
+ * two, for N-1 times the bytes, which at this size cost less than a latency. */
+#define ONE_STEP_MAX ((size_t)4 << 10)
+
+static int allreduce_one_step(struct comm__ctx *x, const void *send, void *recv, size_t count,
+			      enum comm_dtype t, enum comm_op op)
+{
+	int n = x->nranks, r = x->rank, rc;
+	size_t es = comm_dtype_size(t), vb = count * es;
+	const char *mine = send;
+
+	if ((rc = x->need_scratch(x, vb * (size_t)n)) != 0)
+		return rc;
+	struct side snd = {.base = send, .len = vb};
+	struct side rcv = {.base = x->scratch, .stride = vb, .len = vb};
+	if ((rc = direct(x, 0, &snd, &rcv, count, es)) != 0)
+		return rc;
+	if (send == recv && r >= 2) { /* the first reduction overwrites ours before its turn */
+		memcpy((char *)x->scratch + (size_t)r * vb, mine, vb);
+		mine = (char *)x->scratch + (size_t)r * vb;
+	}
+	reduce_in_order(n, r, recv, mine, x->scratch, vb, count, t, op);
+	return 0;
+}
+
 int comm__allreduce_mesh(struct comm__ctx *x, const void *send, void *recv, size_t count,
 			 enum comm_dtype t, enum comm_op op)
 {
@@ -103,6 +130,8 @@ int comm__allreduce_mesh(struct comm__ctx *x, const void *send, void *recv, size
 			memmove(recv, send, count * es);
 		return 0;
 	}
+	if (count * es <= ONE_STEP_MAX)
+		return allreduce_one_step(x, send, recv, count, t, op);
 	split(count, (size_t)n, (size_t)r, &off, &len);
 	slot = (count + (size_t)n - 1) / (size_t)n * es;
 	if ((rc = x->need_scratch(x, slot * (size_t)n)) != 0)

@@ -230,6 +230,20 @@ static const k2_fn k2r_tab[COMM_DTYPE_COUNT][COMM_OP_COUNT] = {
 };
 #undef ROW
 
+/* The elements after the last full vector of a SIMD kernel, by the portable loops. */
+#ifdef HAVE_X86
+static void portable_tail(enum comm_dtype t, enum comm_op op, uint16_t *d, const uint16_t *a,
+			  const uint16_t *b, size_t m)
+{
+	if (d == a)
+		k2_tab[t][op](d, b, m);
+	else if (d == b)
+		k2r_tab[t][op](d, a, m);
+	else
+		k3_tab[t][op](d, a, b, m);
+}
+#endif
+
 /* ---- fp16 with F16C: 8 halves widened per instruction, the op in AVX, narrowed with
  * round-to-nearest-even. Loads of a block precede its store, so dst may equal a or b. ---- */
 #ifdef HAVE_X86
@@ -264,22 +278,69 @@ hf_f16c(enum comm_op op, uint16_t *d, const uint16_t *a, const uint16_t *b, size
 		_mm_storeu_si128((__m128i *)(void *)(d + i),
 				 _mm256_cvtps_ph(z, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
 	}
-	if (i < n) {
-		uint16_t *dt = d + i;
-		const uint16_t *at = a + i, *bt = b + i;
-		size_t m = n - i;
-
-		if (dt == at)
-			k2_tab[COMM_FP16][op](dt, bt, m);
-		else if (dt == bt)
-			k2r_tab[COMM_FP16][op](dt, at, m);
-		else
-			k3_tab[COMM_FP16][op](dt, at, bt, m);
-	}
+	if (i < n)
+		portable_tail(COMM_FP16, op, d + i, a + i, b + i, n - i);
 }
 #endif
 
-/* 1: F16C in use for fp16, 0: portable path. Tests flip it to compare the two. */
+/* ---- bf16 with AVX2: 16 values per iteration. Interleaving zeros below each value widens
+ * it (bf16 is the top half of an fp32) and packing back undoes the interleave lane by lane,
+ * so no cross-lane shuffle is needed; rounding is f32_to_bf16's, in integer lanes. The
+ * compiler's own vectorisation of the portable loop reached 0.45-0.51 of memcpy. ---- */
+#ifdef HAVE_X86
+__attribute__((target("avx2"))) static inline __m256i bf_narrow(__m256 z)
+{
+	const __m256i x = _mm256_castps_si256(z);
+	const __m256i hi = _mm256_srli_epi32(x, 16);
+	__m256i rne = _mm256_add_epi32(x, _mm256_set1_epi32(0x7fff));
+	rne = _mm256_srli_epi32(_mm256_add_epi32(rne, _mm256_and_si256(hi, _mm256_set1_epi32(1))),
+				16);
+	const __m256i nan = _mm256_or_si256(hi, _mm256_set1_epi32(0x40));
+	const __m256i isnan = _mm256_cmpgt_epi32(
+		_mm256_and_si256(x, _mm256_set1_epi32(0x7fffffff)), _mm256_set1_epi32(0x7f800000));
+	return _mm256_blendv_epi8(rne, nan, isnan);
+}
+
+__attribute__((target("avx2"))) static inline __m256 bf_op(enum comm_op op, __m256 x, __m256 y)
+{
+	__m256 pick;
+
+	switch (op) {
+	case COMM_SUM:
+		return _mm256_add_ps(x, y);
+	case COMM_PROD:
+		return _mm256_mul_ps(x, y);
+	case COMM_MAX: /* x wins when x > y or x is NaN: same as OP_FMAX */
+		pick = _mm256_or_ps(_mm256_cmp_ps(x, y, _CMP_GT_OQ), _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
+		return _mm256_blendv_ps(y, x, pick);
+	default:
+		pick = _mm256_or_ps(_mm256_cmp_ps(x, y, _CMP_LT_OQ), _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
+		return _mm256_blendv_ps(y, x, pick);
+	}
+}
+
+__attribute__((target("avx2"))) static void
+bf_avx2(enum comm_op op, uint16_t *d, const uint16_t *a, const uint16_t *b, size_t n)
+{
+	const __m256i zero = _mm256_setzero_si256();
+	size_t i = 0;
+
+	for (; i + 16 <= n; i += 16) {
+		__m256i va = _mm256_loadu_si256((const __m256i *)(const void *)(a + i));
+		__m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)(b + i));
+		__m256 lo = bf_op(op, _mm256_castsi256_ps(_mm256_unpacklo_epi16(zero, va)),
+				  _mm256_castsi256_ps(_mm256_unpacklo_epi16(zero, vb)));
+		__m256 hi = bf_op(op, _mm256_castsi256_ps(_mm256_unpackhi_epi16(zero, va)),
+				  _mm256_castsi256_ps(_mm256_unpackhi_epi16(zero, vb)));
+		_mm256_storeu_si256((__m256i *)(void *)(d + i),
+				    _mm256_packus_epi32(bf_narrow(lo), bf_narrow(hi)));
+	}
+	if (i < n)
+		portable_tail(COMM_BF16, op, d + i, a + i, b + i, n - i);
+}
+#endif
+
+/* 1: the portable paths (no F16C for fp16, no AVX2 for bf16). Tests flip it to compare. */
 static int simd_off;
 
 /* F16C and AVX with the OS saving the YMM state, read from CPUID directly: clang 14's
@@ -307,7 +368,8 @@ int comm__cpu_has_f16c(void)
 }
 
 int comm__reduce_f16c(int enable);
-/* Test hook: enable 0 forces the portable fp16 path; returns whether F16C is now used. */
+/* Test hook: enable 0 forces the portable fp16 and bf16 paths; returns whether F16C is now
+ * used for fp16. */
 int comm__reduce_f16c(int enable)
 {
 	__atomic_store_n(&simd_off, !enable, __ATOMIC_RELAXED);
@@ -319,6 +381,13 @@ static int use_f16c(void)
 	return !__atomic_load_n(&simd_off, __ATOMIC_RELAXED) && comm__cpu_has_f16c();
 }
 
+#ifdef HAVE_X86
+static int use_avx2(void)
+{
+	return !__atomic_load_n(&simd_off, __ATOMIC_RELAXED) && __builtin_cpu_supports("avx2");
+}
+#endif
+
 void comm__reduce3(enum comm_dtype t, enum comm_op op, void *dst, const void *a, const void *b,
 		   size_t count)
 {
@@ -327,6 +396,10 @@ void comm__reduce3(enum comm_dtype t, enum comm_op op, void *dst, const void *a,
 #ifdef HAVE_X86
 	if (t == COMM_FP16 && use_f16c()) {
 		hf_f16c(op, dst, a, b, count);
+		return;
+	}
+	if (t == COMM_BF16 && use_avx2()) {
+		bf_avx2(op, dst, a, b, count);
 		return;
 	}
 #endif

@@ -7,6 +7,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -44,6 +45,25 @@ static void tune(int fd)
 		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
 	if (rmax >= COMM__SOCKBUF)
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+}
+
+/* Only a buffer set with SO_SNDBUF is fixed (autotuning may keep one small). The kernel
+ * doubles the value set for its bookkeeping and charges each buffer's overhead against it;
+ * a quarter of what it reports is left for payload even with small segments. */
+static size_t tcp_send_ahead(int fd)
+{
+	int sz = 0;
+	socklen_t len = sizeof(sz);
+	pthread_once(&limits_once, read_limits);
+	if (wmax < COMM__SOCKBUF || getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sz, &len) || sz <= 0)
+		return 0;
+	return (size_t)sz / 4;
+}
+
+static size_t tcp_queued(int fd)
+{
+	int n = 0;
+	return ioctl(fd, FIONREAD, &n) == 0 && n > 0 ? (size_t)n : 0;
 }
 
 static void fmt_addr(const struct sockaddr *sa, char *out, size_t outlen)
@@ -217,4 +237,6 @@ const struct comm_transport_ops comm__tcp_ops = {
 	.send = tcp_send,
 	.recv = tcp_recv,
 	.close = tcp_close,
+	.send_ahead = tcp_send_ahead,
+	.queued = tcp_queued,
 };

@@ -25,6 +25,11 @@ struct comm_transport_ops {
 	ssize_t (*send)(int fd, const struct iovec *iov, int iovcnt);
 	ssize_t (*recv)(int fd, void *buf, size_t len);
 	void (*close)(int fd);
+	/* Bytes that can be sent on fd with the peer not receiving at all, guaranteed (a send
+	 * buffer the kernel will not shrink), or 0 when nothing is guaranteed. */
+	size_t (*send_ahead)(int fd);
+	/* Bytes that a receive on fd would get now without waiting (0 when unknown). */
+	size_t (*queued)(int fd);
 };
 
 extern const struct comm_transport_ops comm__tcp_ops;

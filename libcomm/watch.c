@@ -173,6 +173,9 @@ static void *run(void *arg)
 	struct comm__watch *w = &c->watch;
 	int64_t next = 0, last_heard = comm__now_ms();
 	bool gone = false, lost = false;
+	pthread_mutex_lock(&w->mu);
+	w->heard_ms = last_heard;
+	pthread_mutex_unlock(&w->mu);
 	for (;;) {
 		pthread_mutex_lock(&w->mu);
 		bool stop = w->stop;
@@ -214,6 +217,9 @@ static void *run(void *arg)
 			continue;
 		}
 		last_heard = comm__now_ms();
+		pthread_mutex_lock(&w->mu);
+		w->heard_ms = last_heard;
+		pthread_mutex_unlock(&w->mu);
 		if (h.type == COMM__F_BYE) {
 			gone = true;
 			pthread_mutex_lock(&w->mu);
@@ -390,13 +396,17 @@ int comm_verdict(struct comm *c, struct comm_verdict *v, int wait_ms)
 	for (;;) {
 		pthread_mutex_lock(&w->mu);
 		bool have = w->have, gone = w->gone;
+		int64_t heard = w->heard_ms;
 		if (have)
 			*v = w->v;
 		pthread_mutex_unlock(&w->mu);
 		if (have)
 			return 1;
-		/* no monitor to wait for: the rendezvous is gone or never watched */
-		if (!w->on || w->fd < 0 || gone || comm__now_ms() >= end)
+		/* no monitor to wait for: the rendezvous is gone, never watched, or silent (frozen:
+		 * the rank that noticed it aborted us, and its verdict is in our root message) */
+		int64_t now = comm__now_ms();
+		if (!w->on || w->fd < 0 || gone || now >= end ||
+		    (heard && now - heard > 2 * (int64_t)w->interval_ms + 500))
 			break;
 		usleep(10000);
 	}

@@ -208,9 +208,11 @@ static const char *describe(const struct run *ru)
 {
 	static char s[200];
 
-	snprintf(s, sizeof(s), "%s/%s n=%d count=%zu %s %s root=%d inplace=%d",
-		 comm_coll_name(ru->coll), comm_algo_name(ru->algo), ru->n, ru->count,
-		 comm_dtype_name(ru->t), comm_op_name(ru->op), ru->root, ru->inplace);
+	int k = snprintf(s, sizeof(s), "%s/%s n=%d count=%zu %s %s root=%d inplace=%d",
+			 comm_coll_name(ru->coll), comm_algo_name(ru->algo), ru->n, ru->count,
+			 comm_dtype_name(ru->t), comm_op_name(ru->op), ru->root, ru->inplace);
+	if (world.eager && k > 0 && (size_t)k < sizeof(s))
+		snprintf(s + k, sizeof(s) - (size_t)k, " eager=%zu", world.eager);
 	return s;
 }
 
@@ -533,66 +535,184 @@ static int same_rank(struct comm__ctx *x, void *arg)
 	return comm__run(x, ru->coll, ru->algo, io->send, io->recv, ru->count, ru->t, ru->op, 0);
 }
 
-/* Random floats make every order of summation give different bits; all ranks must still
- * agree exactly, for each algorithm. */
-static void test_identical_bits(void **state)
+/* Allreduces random floats (every order of summation gives different bits) and fails unless
+ * all ranks agree exactly. */
+static void identical_run(enum comm_algo algo, enum comm_dtype t, int n, size_t count)
 {
 	static struct run ru;
+	void *args[MOCK_MAX];
+	size_t es = esz(t);
+
+	memset(&ru, 0, sizeof(ru));
+	ru.coll = COMM_COLL_ALLREDUCE;
+	ru.algo = algo;
+	ru.t = t;
+	ru.op = COMM_SUM;
+	ru.count = count;
+	ru.n = n;
+	for (int r = 0; r < n; r++) {
+		struct rank_io *io = &ru.io[r];
+		io->run = &ru;
+		io->in = malloc(count * es);
+		io->out = malloc(count * es);
+		for (size_t i = 0; i < count; i++) {
+			double v = (double)(hash((uint64_t)r, i) % 1000003) / 997.0;
+			float f = (float)v;
+			uint32_t u;
+			memcpy(&u, &f, 4);
+			if (t == COMM_FP32)
+				((float *)io->in)[i] = f;
+			else if (t == COMM_FP64)
+				((double *)io->in)[i] = v;
+			else if (t == COMM_BF16)
+				((uint16_t *)io->in)[i] = (uint16_t)(u >> 16);
+			else
+				((uint16_t *)io->in)[i] = comm__fp32_to_fp16(f / 64);
+		}
+		io->send = io->in;
+		io->recv = io->out;
+		args[r] = io;
+	}
+	if (mock_run(&world, n, same_rank, args) != 0)
+		fail_msg("%s: %s", describe(&ru), world.msg);
+	for (int r = 1; r < n; r++)
+		if (memcmp(ru.io[r].out, ru.io[0].out, count * es) != 0)
+			fail_msg("%s: rank %d differs from rank 0", describe(&ru), r);
+	for (int r = 0; r < n; r++) {
+		free(ru.io[r].in);
+		free(ru.io[r].out);
+	}
+	runs++;
+}
+
+/* All ranks must agree exactly, for each algorithm. */
+static void test_identical_bits(void **state)
+{
 	static const enum comm_dtype ts[] = {COMM_FP32, COMM_FP16, COMM_BF16, COMM_FP64};
 
 	(void)state;
 	for (size_t a = 0; a < 3; a++)
 		for (size_t ti = 0; ti < 4; ti++)
-			for (int n = 2; n <= 9; n++) {
-				void *args[MOCK_MAX];
-				size_t count = 1000 + (size_t)n, es = esz(ts[ti]);
+			for (int n = 2; n <= 9; n++)
+				identical_run(algos[a], ts[ti], n, 1000 + (size_t)n);
+}
 
-				memset(&ru, 0, sizeof(ru));
-				ru.coll = COMM_COLL_ALLREDUCE;
-				ru.algo = algos[a];
-				ru.t = ts[ti];
-				ru.op = COMM_SUM;
-				ru.count = count;
-				ru.n = n;
-				for (int r = 0; r < n; r++) {
-					struct rank_io *io = &ru.io[r];
-					io->run = &ru;
-					io->in = malloc(count * es);
-					io->out = malloc(count * es);
-					for (size_t i = 0; i < count; i++) {
-						double v =
-							(double)(hash((uint64_t)r, i) % 1000003) /
-							997.0;
-						float f = (float)v;
-						uint32_t u;
-						memcpy(&u, &f, 4);
-						if (ts[ti] == COMM_FP32)
-							((float *)io->in)[i] = f;
-						else if (ts[ti] == COMM_FP64)
-							((double *)io->in)[i] = v;
-						else if (ts[ti] == COMM_BF16)
-							((uint16_t *)io->in)[i] =
-								(uint16_t)(u >> 16);
-						else
-							((uint16_t *)io->in)[i] =
-								comm__fp32_to_fp16(f / 64);
-					}
-					io->send = io->in;
-					io->recv = io->out;
-					args[r] = io;
-				}
-				if (mock_run(&world, n, same_rank, args) != 0)
-					fail_msg("%s: %s", describe(&ru), world.msg);
-				for (int r = 1; r < n; r++)
-					if (memcmp(ru.io[r].out, ru.io[0].out, count * es) != 0)
-						fail_msg("%s: rank %d differs from rank 0",
-							 describe(&ru), r);
-				for (int r = 0; r < n; r++) {
-					free(ru.io[r].in);
-					free(ru.io[r].out);
-				}
-				runs++;
-			}
+/* ---- the ring with sends running ahead: an eager send buffer per pair ---- */
+
+static const int eager_worlds[] = {2, 3, 4, 5, 8};
+#define NEAGER_WORLDS (sizeof(eager_worlds) / sizeof(eager_worlds[0]))
+
+/* Block lengths in 4-byte elements, for 1, 2, 3 and 6 of the ring's 512 KiB chunks: 64 KiB
+ * (a single chunk), 800 KiB, 1.2 MiB, 3 MiB, and 200 KiB, a mid size that the ring may cut
+ * in a few small chunks to run ahead at all; odd, so the chunks are uneven. */
+static const size_t eager_blocks[] = {16385, 51201, 204801, 314573, 786431};
+#define NEAGER_BLOCKS (sizeof(eager_blocks) / sizeof(eager_blocks[0]))
+
+/* 1 MiB + a little: two full chunks ahead fit, with some slack */
+#define EAGER_SMALL (((size_t)1 << 20) + ((size_t)8 << 10))
+#define EAGER_BIG ((size_t)4 << 20)
+
+/* The run's cost grows as N^2 x block (inputs and reference on every rank): the 3 MiB blocks
+ * only in small worlds keep the whole ring-eager set to a few seconds. */
+static int eager_affordable(int n, size_t block)
+{
+	return (size_t)n * (size_t)n * block <= (size_t)16 * 314573;
+}
+
+/* One ring run of coll over blocks of `block` elements with an eager buffer. With room for
+ * two of the ring's chunks and blocks of more than one, sends must have run ahead (several
+ * to the right neighbour in one call): else these tests would pass a ring that never
+ * pipelines. */
+static void eager_check(enum comm_coll coll, int inplace, int n, size_t block, enum comm_dtype t,
+			size_t eager)
+{
+	static struct run ru;
+
+	memset(&ru, 0, sizeof(ru));
+	ru.coll = coll;
+	ru.algo = COMM_ALGO_RING;
+	ru.t = t;
+	ru.op = COMM_SUM;
+	ru.n = n;
+	ru.inplace = inplace;
+	/* allreduce: N near-equal blocks, the last one element short */
+	ru.count = coll == COMM_COLL_ALLREDUCE ? (size_t)n * block - 1 : block;
+	world.eager = eager;
+	check(&ru);
+	runs++;
+	if (eager >= EAGER_SMALL && block * 4 > ((size_t)512 << 10) && world.max_sends < 2)
+		fail_msg("%s: sends never ran ahead (at most %d to a peer per call)", describe(&ru),
+			 world.max_sends);
+}
+
+/* Every world and block size; fp32 and int32 take turns by world, the two eager buffers by
+ * world and block, so every dtype meets every buffer. */
+static void eager_sweep(enum comm_coll coll, int inplace)
+{
+	for (size_t w = 0; w < NEAGER_WORLDS; w++)
+		for (size_t b = 0; b < NEAGER_BLOCKS; b++)
+			if (eager_affordable(eager_worlds[w], eager_blocks[b]))
+				eager_check(coll, inplace, eager_worlds[w], eager_blocks[b],
+					    w % 2 ? COMM_INT32 : COMM_FP32,
+					    (w + b) % 2 ? EAGER_BIG : EAGER_SMALL);
+}
+
+static void test_ring_eager_allreduce(void **state)
+{
+	(void)state;
+	eager_sweep(COMM_COLL_ALLREDUCE, 0);
+	eager_sweep(COMM_COLL_ALLREDUCE, 1);
+}
+
+static void test_ring_eager_reduce_scatter(void **state)
+{
+	(void)state;
+	eager_sweep(COMM_COLL_REDUCESCATTER, 0);
+	eager_sweep(COMM_COLL_REDUCESCATTER, 1);
+}
+
+static void test_ring_eager_allgather(void **state)
+{
+	(void)state;
+	eager_sweep(COMM_COLL_ALLGATHER, 0);
+	eager_sweep(COMM_COLL_ALLGATHER, 2);
+}
+
+/* fp32 with inexact data: the pipeline must keep one reduction order for every element. */
+static void test_ring_eager_identical_bits(void **state)
+{
+	(void)state;
+	for (size_t w = 0; w < NEAGER_WORLDS; w++)
+		for (size_t b = 0; b < NEAGER_BLOCKS; b++) {
+			int n = eager_worlds[w];
+			if (!eager_affordable(n, eager_blocks[b]))
+				continue;
+			world.eager = b % 2 ? EAGER_BIG : EAGER_SMALL;
+			identical_run(COMM_ALGO_RING, COMM_FP32, n,
+				      (size_t)n * eager_blocks[b] - 1);
+		}
+}
+
+/* Buffers too small for the ring's usual depth: 64 KiB (less than any chunk: depth 0) and one
+ * byte short of a full 512 KiB chunk, on blocks cut in ~67 KiB and in 400 KiB chunks. The
+ * ring must choose a depth whose sends fit, else each rank's send waits for a receive that
+ * its right neighbour posts only after its own sends complete, all around the ring, and the
+ * mock times out (a deadlock). */
+static void test_ring_eager_small(void **state)
+{
+	static const size_t eagers[] = {(size_t)64 << 10, ((size_t)512 << 10) - 1};
+	static const enum comm_coll colls[] = {COMM_COLL_ALLREDUCE, COMM_COLL_REDUCESCATTER,
+					       COMM_COLL_ALLGATHER};
+
+	(void)state;
+	for (size_t c = 0; c < 3; c++)
+		for (size_t w = 0; w < NEAGER_WORLDS; w++)
+			for (size_t b = 1; b < 3; b++)
+				if (eager_affordable(eager_worlds[w], eager_blocks[b]))
+					eager_check(colls[c], (int)(w % 2), eager_worlds[w],
+						    eager_blocks[b],
+						    (w + b) % 2 ? COMM_INT32 : COMM_FP32,
+						    eagers[(c + w + b) % 2]);
 }
 
 /* ---- barrier: nobody leaves before everyone has arrived ---- */
@@ -708,13 +828,71 @@ static int bad_overlap(struct comm__ctx *x, void *arg)
 	return x->exchange(x, 0, &xf, 1);
 }
 
-static int bad_step(struct comm__ctx *x, void *arg)
+static int bad_two_recvs(struct comm__ctx *x, void *arg)
 {
-	char b[8] = {0};
-	struct comm__xfer xf = {
-		.peer = 1 - x->rank, .sbuf = b, .slen = 4, .rbuf = b + 4, .rlen = 4};
+	char b[16] = {0};
+	struct comm__xfer xf[2] = {
+		{.peer = 1 - x->rank, .sbuf = b, .slen = 4, .rbuf = b + 4, .rlen = 4},
+		{.peer = 1 - x->rank, .rbuf = b + 8, .rlen = 4}};
 	(void)arg;
-	return x->exchange(x, x->rank, &xf, 1);
+	return x->exchange(x, 0, xf, 2);
+}
+
+static int bad_fifo(struct comm__ctx *x, void *arg)
+{
+	static const char b[4];
+	struct comm__xfer xf[MOCK_FIFO + 1];
+	(void)arg;
+	if (x->rank == 1)
+		return 0;
+	for (int i = 0; i <= MOCK_FIFO; i++)
+		xf[i] = (struct comm__xfer){.peer = 1, .sbuf = b, .slen = sizeof(b)};
+	return x->exchange(x, 0, xf, MOCK_FIFO + 1);
+}
+
+/* Rank 0 sends four words in one call at step 0; rank 1 receives them one per call, at steps
+ * 0, 1, 1, 1 (a send posted ahead carries the step of the call that posted it). With eager 8
+ * two are copied at once, the others as the receives drain the buffer; with eager 0 all
+ * wait for their receive. Either way they arrive in order. */
+static int sends_in_order(struct comm__ctx *x, void *arg)
+{
+	uint32_t v[4] = {11, 22, 33, 44};
+	struct comm__xfer xf[4];
+	(void)arg;
+	if (x->rank == 0) {
+		for (int i = 0; i < 4; i++)
+			xf[i] = (struct comm__xfer){.peer = 1, .sbuf = &v[i], .slen = 4};
+		int rc = x->exchange(x, 0, xf, 4);
+		memset(v, 0, sizeof(v)); /* complete: the transport has the bytes */
+		return rc;
+	}
+	for (int i = 0; i < 4; i++) {
+		uint32_t got = 0;
+		xf[0] = (struct comm__xfer){.peer = 0, .rbuf = &got, .rlen = 4};
+		if (x->exchange(x, i > 0, xf, 1) != 0)
+			return -1;
+		if (got != (uint32_t)(11 * (i + 1)))
+			return -10 - i;
+	}
+	return 0;
+}
+
+/* Both ranks send before they receive: a deadlock under rendezvous, fine once the send
+ * buffer holds the message. Each scribbles over what it sent before its peer receives it,
+ * which the copy makes harmless. */
+static int send_first(struct comm__ctx *x, void *arg)
+{
+	uint64_t mine = 0x1111111111111111ull * (uint64_t)(x->rank + 1), got = 0;
+	struct comm__xfer s = {.peer = 1 - x->rank, .sbuf = &mine, .slen = 8};
+	struct comm__xfer r = {.peer = 1 - x->rank, .rbuf = &got, .rlen = 8};
+	(void)arg;
+	if (x->exchange(x, 0, &s, 1) != 0)
+		return -1;
+	mine = 0;
+	usleep(2000); /* let the peer scribble too */
+	if (x->exchange(x, 1, &r, 1) != 0)
+		return -2;
+	return got == 0x1111111111111111ull * (uint64_t)(2 - x->rank) ? 0 : -3;
 }
 
 static int bad_leftover(struct comm__ctx *x, void *arg)
@@ -735,9 +913,31 @@ static void test_harness_catches(void **state)
 	assert_non_null(strstr(world.msg, "bytes"));
 	assert_int_equal(mock_run(&world, 2, bad_overlap, NULL), -1);
 	assert_non_null(strstr(world.msg, "overlaps"));
-	assert_int_equal(mock_run(&world, 2, bad_step, NULL), -1);
-	assert_non_null(strstr(world.msg, "step"));
-	(void)bad_leftover; /* would wait MOCK_TIMEOUT_S: covered by reading, not run */
+	assert_int_equal(mock_run(&world, 2, bad_two_recvs, NULL), -1);
+	assert_non_null(strstr(world.msg, "two receives from peer"));
+	assert_int_equal(mock_run(&world, 2, bad_fifo, NULL), -1);
+	assert_non_null(strstr(world.msg, "sends queued"));
+	if (mock_run(&world, 2, sends_in_order, NULL) != 0)
+		fail_msg("rendezvous: %s", world.msg);
+	world.eager = 8;
+	if (mock_run(&world, 2, sends_in_order, NULL) != 0)
+		fail_msg("eager 8: %s", world.msg);
+	if (mock_run(&world, 2, send_first, NULL) != 0)
+		fail_msg("eager 8, send first: %s", world.msg);
+	/* copied, so the sender does not wait: reported at the end (and the copy freed) */
+	assert_int_equal(mock_run(&world, 2, bad_leftover, NULL), -1);
+	assert_non_null(strstr(world.msg, "from 0 to 1 never matched"));
+	assert_int_equal(mock_run(&world, 2, bad_len, NULL), -1);
+	assert_non_null(strstr(world.msg, "bytes"));
+	world.eager = 0; /* (send_first under rendezvous would wait MOCK_TIMEOUT_S: not run) */
+}
+
+/* Leaves the world strict for the next test, whether or not this one failed. */
+static int eager_off(void **state)
+{
+	(void)state;
+	world.eager = 0;
+	return 0;
 }
 
 static int report(void **state)
@@ -751,13 +951,24 @@ static int report(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_harness_catches), cmocka_unit_test(test_select),
-		cmocka_unit_test(test_run_refuses),	cmocka_unit_test(test_allreduce),
-		cmocka_unit_test(test_reduce_scatter),	cmocka_unit_test(test_more_ops),
-		cmocka_unit_test(test_allgather),	cmocka_unit_test(test_broadcast),
-		cmocka_unit_test(test_alltoall),	cmocka_unit_test(test_barrier),
-		cmocka_unit_test(test_large),		cmocka_unit_test(test_big_world),
+		cmocka_unit_test_teardown(test_harness_catches, eager_off),
+		cmocka_unit_test(test_select),
+		cmocka_unit_test(test_run_refuses),
+		cmocka_unit_test(test_allreduce),
+		cmocka_unit_test(test_reduce_scatter),
+		cmocka_unit_test(test_more_ops),
+		cmocka_unit_test(test_allgather),
+		cmocka_unit_test(test_broadcast),
+		cmocka_unit_test(test_alltoall),
+		cmocka_unit_test(test_barrier),
+		cmocka_unit_test(test_large),
+		cmocka_unit_test(test_big_world),
 		cmocka_unit_test(test_identical_bits),
+		cmocka_unit_test_teardown(test_ring_eager_allreduce, eager_off),
+		cmocka_unit_test_teardown(test_ring_eager_reduce_scatter, eager_off),
+		cmocka_unit_test_teardown(test_ring_eager_allgather, eager_off),
+		cmocka_unit_test_teardown(test_ring_eager_identical_bits, eager_off),
+		cmocka_unit_test_teardown(test_ring_eager_small, eager_off),
 	};
 	return cmocka_run_group_tests_name("algo", tests, NULL, report);
 }

@@ -464,29 +464,49 @@ static void test_kernels_portable(void **state)
 	comm__reduce_f16c(1);
 }
 
-/* Every fp16 value against a random partner, both paths, all ops: exhaustive on operand a. */
-static void test_fp16_kernel_exhaustive(void **state)
+/* Every fp16 or bf16 value against a random partner, SIMD (F16C, AVX2) and portable paths,
+ * all ops; and lengths that are not a multiple of the vector, in place on either operand. */
+static void kernel_exhaustive(enum comm_dtype t, const char *simd)
 {
 	static uint16_t a[65536], b[65536], d1[65536], d2[65536], w[65536];
 
-	(void)state;
 	for (uint32_t i = 0; i < 65536; i++) {
 		a[i] = (uint16_t)i;
 		b[i] = (uint16_t)rnd();
 	}
 	for (int op = 0; op < COMM_OP_COUNT; op++) {
-		reference(COMM_FP16, (enum comm_op)op, w, a, b, 65536);
+		reference(t, (enum comm_op)op, w, a, b, 65536);
 		comm__reduce_f16c(1);
-		comm__reduce3(COMM_FP16, (enum comm_op)op, d1, a, b, 65536);
+		comm__reduce3(t, (enum comm_op)op, d1, a, b, 65536);
 		comm__reduce_f16c(0);
-		comm__reduce3(COMM_FP16, (enum comm_op)op, d2, a, b, 65536);
+		comm__reduce3(t, (enum comm_op)op, d2, a, b, 65536);
 		comm__reduce_f16c(1);
-		compare(COMM_FP16, (enum comm_op)op, d1, w, 65536, "default path");
-		compare(COMM_FP16, (enum comm_op)op, d2, w, 65536, "portable path");
+		compare(t, (enum comm_op)op, d1, w, 65536, "default path");
+		compare(t, (enum comm_op)op, d2, w, 65536, "portable path");
 		/* NaN + NaN keeps one operand's payload, which one is the compiler's choice of
 		 * operand order, so NaNs are only required to be NaN */
-		compare(COMM_FP16, (enum comm_op)op, d1, d2, 65536, "F16C vs portable");
+		compare(t, (enum comm_op)op, d1, d2, 65536, simd);
+		for (size_t n = 1; n <= 40; n += 13) {
+			memcpy(d1, a + 1000, n * 2);
+			comm__reduce(t, (enum comm_op)op, d1, b + 1000, n);
+			compare(t, (enum comm_op)op, d1, w + 1000, n, "in place on a");
+			memcpy(d2, b + 2000, n * 2);
+			comm__reduce3(t, (enum comm_op)op, d2, a + 2000, d2, n);
+			compare(t, (enum comm_op)op, d2, w + 2000, n, "in place on b");
+		}
 	}
+}
+
+static void test_fp16_kernel_exhaustive(void **state)
+{
+	(void)state;
+	kernel_exhaustive(COMM_FP16, "F16C vs portable");
+}
+
+static void test_bf16_kernel_exhaustive(void **state)
+{
+	(void)state;
+	kernel_exhaustive(COMM_BF16, "AVX2 vs portable");
 }
 
 static void test_int_wrap(void **state)
@@ -519,6 +539,7 @@ int main(void)
 		cmocka_unit_test(test_kernels_default),
 		cmocka_unit_test(test_kernels_portable),
 		cmocka_unit_test(test_fp16_kernel_exhaustive),
+		cmocka_unit_test(test_bf16_kernel_exhaustive),
 		cmocka_unit_test(test_int_wrap),
 	};
 	return cmocka_run_group_tests_name("reduce", tests, NULL, NULL);
