@@ -2,9 +2,9 @@
  * Thakur, Rabenseifner and Gropp and Open MPI's measured cut-overs: a step costs a latency
  * alpha (tens of microseconds over TCP), so small messages want few steps (mesh: 1-2 steps
  * but N-1 flows; rhd: ~2 log2 N), large ones want the least data per link and long
- * neighbour-only flows (ring: 2(N-1)/N of the vector, 2(N-1) steps). Powers of two keep rhd
- * bandwidth-optimal longer; other sizes pay rhd's fold (a whole extra vector), so they go to
- * the ring sooner. The thresholds are first guesses, to be tuned by `make bench`. */
+ * neighbour-only flows (ring: 2(N-1)/N of the vector, 2(N-1) steps). Other sizes than powers
+ * of two pay rhd's fold (a whole extra vector); since the ring runs ahead, powers of two go
+ * to it as early. The thresholds are measured by `make bench BENCH=algos`. */
 #include "libcomm/algo.h"
 
 #define KiB ((size_t)1 << 10)
@@ -12,9 +12,14 @@
 /* mesh: one step, N-1 concurrent flows; only while that is few flows and little data */
 #define MESH_MAX_RANKS 4
 #define MESH_MAX_BYTES (32 * KiB)
-/* rhd -> ring cut-over (bytes of the whole vector) */
-#define RHD_MAX_POW2 (512 * KiB)
+/* rhd -> ring cut-over (bytes of the whole vector), measured by `make bench BENCH=algos`
+ * (1 Gbit/s links): since the ring runs ahead and cuts mid-size blocks into chunks, it beats
+ * rhd from 128 KiB on, powers of two included (allreduce at 128 KiB, N=4: 0.096 vs 0.029
+ * GB/s busbw; N=8: 0.044 vs 0.015), while rhd wins at 64 KiB (N=4: 0.089 vs 0.054).
+ * Broadcast's binomial tree was not measured there and keeps its cut-over. */
+#define RHD_MAX_POW2 (64 * KiB)
 #define RHD_MAX_OTHER (64 * KiB)
+#define BCAST_RHD_MAX_POW2 (512 * KiB)
 
 static int is_pow2(int n)
 {
@@ -50,8 +55,9 @@ enum comm_algo comm__select(enum comm_coll coll, size_t bytes, int nranks, enum 
 	if (nranks <= MESH_MAX_RANKS && vec <= MESH_MAX_BYTES)
 		return COMM_ALGO_MESH;
 	if (coll == COMM_COLL_BROADCAST) /* binomial tree until the pipelined chain pays */
-		return bytes <= (is_pow2(nranks) ? RHD_MAX_POW2 : RHD_MAX_OTHER) ? COMM_ALGO_RHD
-										 : COMM_ALGO_RING;
+		return bytes <= (is_pow2(nranks) ? BCAST_RHD_MAX_POW2 : RHD_MAX_OTHER)
+			       ? COMM_ALGO_RHD
+			       : COMM_ALGO_RING;
 	return vec <= (is_pow2(nranks) ? RHD_MAX_POW2 : RHD_MAX_OTHER) ? COMM_ALGO_RHD
 								       : COMM_ALGO_RING;
 }
