@@ -62,11 +62,7 @@ for n in $NODES; do
 		"$n" "$RATE" "$(cat "$d/link")" "$(cut -d' ' -f1-3 /proc/loadavg)" \
 		$(($(date +%s) - t0)) >"$d/meta.json"
 	python3 bench/algoreport.py add "$RES" "$d" "$ALGOS"
-	for e in "$d"/*.err; do
-		grep -q '[^[:space:]]' "$e" 2>/dev/null || continue
-		echo "--- $(basename "$e"):" >&2
-		tail -5 "$e" >&2
-	done
+	bench_show_errs "$d"
 	cluster_down
 done
 python3 bench/algoreport.py summary "$RES"

@@ -79,11 +79,7 @@ print(int(120 + 10 * (w + it + 2) * 2 * b / (g * 1e9)) if g > 0 else 900)' "$w" 
 			"$n" "$rate" "$ALGO" "$(cat "$d/link")" "$(cat "$d/pingpong")" \
 			"$(cut -d' ' -f1-3 /proc/loadavg)" $(($(date +%s) - t0)) >"$d/meta.json"
 		python3 bench/collreport.py add "$RES" "$d"
-		for e in "$d"/*.err; do
-			grep -q '[^[:space:]]' "$e" 2>/dev/null || continue
-			echo "--- $(basename "$e"):" >&2
-			tail -5 "$e" >&2
-		done
+		bench_show_errs "$d"
 		cluster_down
 	done
 done

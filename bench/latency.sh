@@ -50,11 +50,7 @@ for n in $NODES; do
 	printf '{"nodes": %s, "rate": "%s", "pingpong": %s}\n' "$n" "$RATE" "$(cat "$d/pingpong")" \
 		>"$d/meta.json"
 	python3 bench/collreport.py latency "$RES" "$d"
-	for e in "$d"/*.err; do
-		grep -q '[^[:space:]]' "$e" 2>/dev/null || continue
-		echo "--- $(basename "$e"):" >&2
-		tail -5 "$e" >&2
-	done
+	bench_show_errs "$d"
 	cluster_down
 done
 echo "results: $RES"

@@ -6,6 +6,7 @@
 #   bench_prelude NAME FILE...  a cluster bench's start: exits 3 (saying why) when this host
 #                               cannot build namespaces or a FILE is not built; sets TMP
 #                               (removed on exit) and RES=bench/results/NAME-DATE.json
+#   bench_show_errs DIR         the last lines of every non-empty DIR/*.err, on stderr
 #   bench_trap                  after cluster_up: on EXIT/INT/TERM kill our processes, then
 #                               netns.sh's cleanup (namespaces, its files, $TMP)
 #   bench_up N RATE             cluster_up N [--rate RATE] (RATE "none": unshaped), then
@@ -56,6 +57,14 @@ bench_prelude() {
 	trap 'exit 143' TERM
 	mkdir -p bench/results
 	RES=bench/results/$_name-$(date +%Y%m%d-%H%M%S).json
+}
+
+bench_show_errs() {
+	for _e in "$1"/*.err; do
+		grep -q '[^[:space:]]' "$_e" 2>/dev/null || continue
+		echo "--- $(basename "$_e"):" >&2
+		tail -5 "$_e" >&2
+	done
 }
 
 bench_trap() {

@@ -617,21 +617,13 @@ static void logs_check(struct job *j)
 /* --deep with a rank table: a real allreduce over it, one rank per entry over SSH. Its
  * verdict names the rank or link that makes it fail (the monitor's), its footer the link or
  * rank that makes it slow: the bisection is the run's own. */
-static void deep_allreduce(struct job *j, const char *exe, const char *port)
+/* The SSH options of this doctor run, for the hcclctl commands --deep starts (at most 11
+ * arguments); returns the new argument count. */
+static int push_ssh_options(char **argv, int n, const char *port)
 {
-	char *argv[40];
-	int n = 0;
-	argv[n++] = (char *)exe;
-	argv[n++] = (char *)"--json";
-	argv[n++] = (char *)"run";
-	argv[n++] = (char *)"allreduce";
-	argv[n++] = (char *)"--ranktable";
-	argv[n++] = (char *)o_ranktable;
-	argv[n++] = (char *)"--ssh";
 	const char *pairs[][2] = { { "--ssh-user", o_user }, { "--ssh-key", o_key },
 				   { "--ssh-known-hosts", o_known_hosts },
-				   { "--remote-hcclctl", o_remote }, { "-b", "1M" }, { "-e", "16M" },
-				   { "-f", "4" }, { "-n", "3" }, { "-w", "1" }, { "--timeout", "60" } };
+				   { "--remote-hcclctl", o_remote } };
 	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
 		if (pairs[i][1]) {
 			argv[n++] = (char *)pairs[i][0];
@@ -643,6 +635,25 @@ static void deep_allreduce(struct job *j, const char *exe, const char *port)
 	}
 	if (o_insecure)
 		argv[n++] = (char *)"--ssh-insecure";
+	return n;
+}
+
+static void deep_allreduce(struct job *j, const char *exe, const char *port)
+{
+	char *argv[40];
+	int n = 0;
+	argv[n++] = (char *)exe;
+	argv[n++] = (char *)"--json";
+	argv[n++] = (char *)"run";
+	argv[n++] = (char *)"allreduce";
+	argv[n++] = (char *)"--ranktable";
+	argv[n++] = (char *)o_ranktable;
+	argv[n++] = (char *)"--ssh";
+	const char *sweep[] = { "-b", "1M", "-e", "16M", "-f", "4", "-n", "3", "-w", "1",
+				"--timeout", "60" };
+	for (size_t i = 0; i < sizeof(sweep) / sizeof(sweep[0]); i++)
+		argv[n++] = (char *)sweep[i];
+	n = push_ssh_options(argv, n, port);
 	argv[n] = NULL;
 	struct probe_tool_result r = { 0 };
 	char err[PROBE_ERRLEN];
@@ -720,18 +731,7 @@ static void deep_checks(struct job *j, struct node_plan *plan)
 	argv[n++] = (char *)"net";
 	argv[n++] = (char *)"--hosts";
 	argv[n++] = hosts;
-	const char *pairs[][2] = { { "--ssh-user", o_user }, { "--ssh-key", o_key },
-				   { "--ssh-known-hosts", o_known_hosts },
-				   { "--remote-hcclctl", o_remote } };
-	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
-		if (pairs[i][1]) {
-			argv[n++] = (char *)pairs[i][0];
-			argv[n++] = (char *)pairs[i][1];
-		}
-	if (o_port) {
-		argv[n++] = (char *)"--ssh-port";
-		argv[n++] = port;
-	}
+	n = push_ssh_options(argv, n, port);
 	argv[n] = NULL;
 	struct probe_tool_result r = { 0 };
 	char err[PROBE_ERRLEN];

@@ -2,7 +2,8 @@
  * than the others. Every rank knows what it received from each peer and how fast (libcomm's
  * link stats: bytes over the time from first to last byte, which is the link's pace whatever
  * the sender's delays); the matrices are gathered to every rank and rank 0 judges. A link is
- * named when its pace is under SLOW_RATIO of the median link's; a rank when the others
+ * named when its pace is under SLOW_RATIO of the median link's and apart from the others
+ * (they are close together, or it is under half the next slowest); a rank when the others
  * waited on it (posting a receive to its first byte) more than twice the median, and no slow
  * link explains it, and only when the others are close together (the second slowest within
  * 85 % of the median). Links with less than LINK_MIN_BYTES, and links between two ranks of
@@ -15,6 +16,10 @@
 
 #define SLOW_RATIO 0.7
 #define ALONE_RATIO 0.85 /* the second slowest link is at least this close to the median */
+/* ... or the slowest is under this fraction of the second slowest: with the ring's sends
+ * running ahead, the fast links' paces scatter (a receive partly queued before it was read
+ * looks faster than its link), yet one link at 1 % of the rest is no part of a scatter */
+#define APART_RATIO 0.5
 #define LINK_MIN_BYTES (4ULL << 20)
 #define RANK_MIN_WAIT_S 0.05
 
@@ -74,7 +79,8 @@ int run_slow_judge(struct comm *c, struct run_slow *s)
 		double r = all[(size_t)st * 2 * n + (size_t)sf];
 		/* one link apart from the rest, not a spread: on links that share CPUs (loopback,
 		 * oversubscribed nodes) paces scatter, and the slowest of a scatter is no culprit */
-		if (r < SLOW_RATIO * s->median && v[1] >= ALONE_RATIO * s->median) {
+		if (r < SLOW_RATIO * s->median &&
+		    (v[1] >= ALONE_RATIO * s->median || r < APART_RATIO * v[1])) {
 			s->have_link = 1;
 			s->from = sf;
 			s->to = st;

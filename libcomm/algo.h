@@ -44,6 +44,23 @@ struct comm__ctx {
 int comm__sendrecv(struct comm__ctx *x, int step, int to, const void *sb, size_t sl, int from,
 		   void *rb, size_t rl);
 
+/* Nothing to exchange: no data, or a world of one rank, whose result of an allreduce or a
+ * reduce-scatter is its own contribution (copied to recv unless in place). 1 when done so.
+ * (step.c) */
+int comm__alone(const struct comm__ctx *x, const void *send, void *recv, size_t bytes);
+
+/* The loop shape GCC's -O2 ("very cheap") vectoriser needs: a known trip count W inside,
+ * the remainder scalar. STMT uses i. */
+#define COMM__LOOP(W, STMT)                                                                        \
+	size_t i0 = 0;                                                                             \
+	for (; i0 + (W) <= n; i0 += (W))                                                           \
+		for (size_t j = 0; j < (W); j++) {                                                 \
+			size_t i = i0 + j;                                                         \
+			STMT;                                                                      \
+		}                                                                                  \
+	for (size_t i = i0; i < n; i++)                                                            \
+		STMT;
+
 /* Adds a send and/or a receive with peer to x[*n], merged into the peer's entry if it has
  * one (what the symmetric algorithms want: one transfer per peer). (step.c) */
 void comm__xfer_add(struct comm__xfer *x, size_t *n, int peer, const void *sb, size_t sl,

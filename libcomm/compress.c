@@ -83,15 +83,7 @@ __attribute__((target("f16c,avx"))) static void f2h_f16c(uint16_t *d, const floa
 /* Elements per inner loop: a known trip count, which GCC's -O2 ("very cheap") vectoriser
  * needs before it vectorises at all (reduce.c's BLK); the rest of a block goes scalar. */
 #define VL 32
-#define LOOP(STMT)                                                                                 \
-	size_t i0 = 0;                                                                             \
-	for (; i0 + VL <= n; i0 += VL)                                                             \
-		for (size_t j = 0; j < VL; j++) {                                                  \
-			size_t i = i0 + j;                                                         \
-			STMT;                                                                      \
-		}                                                                                  \
-	for (size_t i = i0; i < n; i++)                                                            \
-		STMT;
+#define LOOP(STMT) COMM__LOOP(VL, STMT)
 
 /* ---- widening and narrowing one block (at most B elements) ---- */
 
@@ -388,13 +380,8 @@ int comm__allreduce_q8(struct comm__ctx *x, const void *send, void *recv, size_t
 
 	if (t != COMM_FP32 && t != COMM_FP16 && t != COMM_BF16)
 		return COMM_E_INVAL;
-	if (count == 0)
+	if (comm__alone(x, send, recv, count * es))
 		return 0;
-	if (n == 1) {
-		if (send != recv)
-			memmove(recv, send, count * es);
-		return 0;
-	}
 	struct run me = run_of(count, n, r);
 	size_t qlen = up(comm__q8_size(count)), slot = up(me.plen);
 	if ((rc = x->need_scratch(x, qlen + slot * (size_t)(n - 1) + up(me.len * sizeof(float)))))

@@ -123,13 +123,8 @@ int comm__allreduce_mesh(struct comm__ctx *x, const void *send, void *recv, size
 	char *out = recv;
 	const char *mine;
 
-	if (count == 0)
+	if (comm__alone(x, send, recv, count * es))
 		return 0;
-	if (n == 1) {
-		if (send != recv)
-			memmove(recv, send, count * es);
-		return 0;
-	}
 	if (count * es <= ONE_STEP_MAX)
 		return allreduce_one_step(x, send, recv, count, t, op);
 	split(count, (size_t)n, (size_t)r, &off, &len);
@@ -162,13 +157,8 @@ int comm__reduce_scatter_mesh(struct comm__ctx *x, const void *send, void *recv,
 	const char *s = send, *mine = s + (size_t)r * cb;
 	char *d = recv;
 
-	if (count == 0)
+	if (comm__alone(x, send, recv, cb))
 		return 0;
-	if (n == 1) {
-		if (send != recv)
-			memmove(recv, send, cb);
-		return 0;
-	}
 	if ((rc = x->need_scratch(x, total)) != 0)
 		return rc;
 	struct side snd = {.base = s, .stride = cb, .len = cb};

@@ -105,15 +105,7 @@ uint16_t comm__fp32_to_bf16(float f)
 
 /* Three loops per (type, op): distinct buffers, dst == a, and dst == b. Each is restrict so
  * the vectoriser needs no overlap checks; the dispatcher picks one by comparing pointers. */
-#define LOOP(STMT)                                                                                 \
-	size_t i0 = 0;                                                                             \
-	for (; i0 + BLK <= n; i0 += BLK)                                                           \
-		for (size_t j = 0; j < BLK; j++) {                                                 \
-			size_t i = i0 + j;                                                         \
-			STMT;                                                                      \
-		}                                                                                  \
-	for (size_t i = i0; i < n; i++)                                                            \
-		STMT;
+#define LOOP(STMT) COMM__LOOP(BLK, STMT)
 
 /* restrict only reaches the vectoriser through parameters (not locals), and may be lost by
  * inlining, so the typed loops take restrict parameters and stay out of line. On x86 each is

@@ -159,13 +159,8 @@ int comm__allreduce_rhd(struct comm__ctx *x, const void *send, void *recv, size_
 	const char *cur;
 	int v, rc, s0;
 
-	if (count == 0)
+	if (comm__alone(x, send, recv, bytes))
 		return 0;
-	if (x->nranks == 1) {
-		if (send != recv)
-			memmove(recv, send, bytes);
-		return 0;
-	}
 	core_init(&c, x->nranks, count, 0);
 	if ((rc = x->need_scratch(x, bytes)) != 0)
 		return rc;
@@ -199,13 +194,8 @@ int comm__reduce_scatter_rhd(struct comm__ctx *x, const void *send, void *recv, 
 	char *d = recv, *acc, *tmp;
 	struct core c;
 
-	if (count == 0)
+	if (comm__alone(x, send, recv, cb))
 		return 0;
-	if (n == 1) {
-		if (send != recv)
-			memmove(recv, send, cb);
-		return 0;
-	}
 	core_init(&c, n, count, 1);
 	if (d + cb <= s || d >= s + total) {
 		/* out of place: partials in scratch, the input stays untouched */

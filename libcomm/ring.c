@@ -212,13 +212,8 @@ int comm__allreduce_ring(struct comm__ctx *x, const void *send, void *recv, size
 {
 	struct layout l = {.count = count, .n = x->nranks, .uniform = 0};
 
-	if (count == 0)
+	if (comm__alone(x, send, recv, count * esize(t)))
 		return 0;
-	if (x->nranks == 1) {
-		if (send != recv)
-			memmove(recv, send, count * esize(t));
-		return 0;
-	}
 	/* rank r ends the reduce-scatter owning block r+1, and the allgather starts from it:
 	 * at its step s' it sends block r-s'+1 = r-(s'+n-1) mod n, so both phases are one
 	 * pipeline of 2(n-1) steps with the same block formula, and sends run ahead across the
@@ -240,13 +235,8 @@ int comm__reduce_scatter_ring(struct comm__ctx *x, const void *send, void *recv,
 	char *d = recv;
 	int rc;
 
-	if (count == 0)
+	if (comm__alone(x, send, recv, cb))
 		return 0;
-	if (x->nranks == 1) {
-		if (send != recv)
-			memmove(recv, send, cb);
-		return 0;
-	}
 	if (d + cb <= s || d >= s + total)
 		/* out of place: the partial lives in recv, one block of room */
 		return ring_rs(x, &l, s, d, 1, t, op, -1);

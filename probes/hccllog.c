@@ -217,18 +217,25 @@ static size_t ip_at(struct pspan m, char *out, size_t outlen)
 	return i;
 }
 
-/* The IP after key, past up to 4 of " [(:". */
-static int ip_after(struct pspan m, const char *key, char *out, size_t outlen)
+/* What follows key, past up to 4 of " [(:" ({NULL, 0} when key is not there). */
+static struct pspan value_after(struct pspan m, const char *key)
 {
 	struct pspan a = after(m, key);
 	if (!a.s)
-		return 0;
+		return a;
 	size_t i = 0;
 	while (i < a.n && i < 4 && strchr(" [(:", a.s[i]) && a.s[i])
 		i++;
 	a.s += i;
 	a.n -= i;
-	return ip_at(a, out, outlen) > 0;
+	return a;
+}
+
+/* The IP after key, past up to 4 of " [(:". */
+static int ip_after(struct pspan m, const char *key, char *out, size_t outlen)
+{
+	struct pspan a = value_after(m, key);
+	return a.s && ip_at(a, out, outlen) > 0;
 }
 
 /* The n-th IP address anywhere in m (0-based). */
@@ -253,14 +260,9 @@ static int nth_ip(struct pspan m, int nth, char *out, size_t outlen)
 /* "IP/ID" after key: a server id and a device id, e.g. "[127.10.0.1/1]". */
 static int uid_after(struct pspan m, const char *key, char *ip, size_t iplen, int *dev)
 {
-	struct pspan a = after(m, key);
+	struct pspan a = value_after(m, key);
 	if (!a.s)
 		return 0;
-	size_t i = 0;
-	while (i < a.n && i < 4 && strchr(" [(:", a.s[i]) && a.s[i])
-		i++;
-	a.s += i;
-	a.n -= i;
 	size_t k = ip_at(a, ip, iplen);
 	if (!k)
 		return 0;
