@@ -107,6 +107,9 @@ uint16_t comm__fp32_to_bf16(float f);
  * same arguments (the engine has checked the fingerprint before calling). ---- */
 int comm__allreduce_ring(struct comm__ctx *x, const void *send, void *recv, size_t count,
 			 enum comm_dtype t, enum comm_op op);
+/* rhd's allreduce trades whole vectors up to this size (recursive doubling, log2 N steps),
+ * and halves then doubles them above it (Rabenseifner, 2 log2 N steps, less data). */
+#define COMM__RD_WHOLE_MAX ((size_t)16 << 10)
 int comm__allreduce_rhd(struct comm__ctx *x, const void *send, void *recv, size_t count,
 			enum comm_dtype t, enum comm_op op);
 int comm__allreduce_mesh(struct comm__ctx *x, const void *send, void *recv, size_t count,

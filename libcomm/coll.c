@@ -49,11 +49,6 @@ int comm__ctx_need_scratch(struct comm__ctx *ctx, size_t len)
 	return 0;
 }
 
-static int p2p(int coll)
-{
-	return coll == COMM_COLL_SEND || coll == COMM_COLL_RECV;
-}
-
 static int validate(struct comm *c, const struct op *o)
 {
 	char pre[COMM_ERRLEN];
@@ -91,90 +86,10 @@ static int validate(struct comm *c, const struct op *o)
 	if (o->coll == COMM_COLL_BROADCAST && (o->root < 0 || o->root >= c->nranks))
 		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_INVAL,
 				  "%s: root %d not in 0..%d", pre, o->root, c->nranks - 1);
-	if (p2p(o->coll) && (o->root < 0 || o->root >= c->nranks || o->root == c->rank))
+	if (comm__is_p2p(o->coll) && (o->root < 0 || o->root >= c->nranks || o->root == c->rank))
 		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_INVAL,
 				  "%s: peer %d is not another rank of 0..%d", pre, o->root,
 				  c->nranks - 1);
-	return 0;
-}
-
-/* The fingerprint has no field of its own for the compression (wire.h); an allreduce has no
- * root, so its root slot carries the compression (-1: none), shown as its own field. */
-enum { F_COLL, F_SEQ, F_COUNT, F_DTYPE, F_OP, F_ROOT, F_COMPRESS, F_ALGO, F_END };
-static const char *const field_name[F_END] = { "collective", "sequence number", "count",
-					       "dtype",      "op",              "root",
-					       "compression", "algorithm" };
-
-static enum comm_compress fp_compress(const struct comm__fp *f)
-{
-	if (f->coll != COMM_COLL_ALLREDUCE || f->root < 0 || f->root >= COMM_COMPRESS_COUNT)
-		return COMM_COMPRESS_NONE;
-	return (enum comm_compress)f->root;
-}
-
-static uint64_t field(const struct comm__fp *f, int k)
-{
-	switch (k) {
-	case F_COLL: return f->coll;
-	case F_SEQ: return f->seq;
-	case F_COUNT: return f->count;
-	case F_DTYPE: return f->dtype;
-	case F_OP: return f->op;
-	case F_ROOT: /* an allreduce's root slot is its compression */
-		return f->coll == COMM_COLL_ALLREDUCE ? UINT32_MAX : (uint64_t)(uint32_t)f->root;
-	case F_COMPRESS: return fp_compress(f);
-	default: return f->algo;
-	}
-}
-
-static void show(const struct comm__fp *f, int k, char *buf, size_t len)
-{
-	switch (k) {
-	case F_COLL: snprintf(buf, len, "%s #%u", comm__op_display(f->coll), f->seq); break;
-	case F_SEQ: snprintf(buf, len, "#%u", f->seq); break;
-	case F_COUNT: snprintf(buf, len, "%llu", (unsigned long long)f->count); break;
-	case F_DTYPE: snprintf(buf, len, "%s", comm_dtype_name((enum comm_dtype)f->dtype)); break;
-	case F_OP: snprintf(buf, len, "%s", comm_op_name((enum comm_op)f->op)); break;
-	case F_ROOT: snprintf(buf, len, "%d", f->root); break;
-	case F_COMPRESS: snprintf(buf, len, "%s", comm_compress_name(fp_compress(f))); break;
-	default: snprintf(buf, len, "%s", comm_algo_name((enum comm_algo)f->algo)); break;
-	}
-}
-
-/* Every rank holds the same fps[], so every rank names the same two ranks and field: the
- * first field that differs, the lowest rank holding the majority value, and the lowest rank
- * that differs from it. */
-static int compare_all(struct comm *c, const struct comm__fp *fps)
-{
-	int n = c->nranks;
-	for (int k = 0; k < F_END; k++) {
-		int maj = 0, majcnt = 0, odd = -1, nodd = 0;
-		for (int i = 0; i < n; i++) {
-			int cnt = 0;
-			for (int j = 0; j < n; j++)
-				cnt += field(&fps[i], k) == field(&fps[j], k);
-			if (cnt > majcnt) {
-				maj = i;
-				majcnt = cnt;
-			}
-		}
-		if (majcnt == n)
-			continue;
-		for (int i = 0; i < n; i++)
-			if (field(&fps[i], k) != field(&fps[maj], k) && nodd++ == 0)
-				odd = i;
-		int a = maj < odd ? maj : odd, b = maj < odd ? odd : maj;
-		char va[64], vb[64], more[48] = "";
-		show(&fps[a], k, va, sizeof(va));
-		show(&fps[b], k, vb, sizeof(vb));
-		if (nodd > 1)
-			snprintf(more, sizeof(more), " (%d ranks differ)", nodd);
-		if (k == F_COLL)
-			return comm__fail(c, COMM_E_MISMATCH, "rank %d is in %s but rank %d is in %s%s",
-					  a, va, b, vb, more);
-		return comm__fail(c, COMM_E_MISMATCH, "rank %d has %s %s but rank %d has %s %s%s", a,
-				  field_name[k], va, b, field_name[k], vb, more);
-	}
 	return 0;
 }
 
@@ -195,29 +110,8 @@ static int fingerprint(struct comm *c, const struct comm__fp *mine, int peer)
 	if (rc)
 		return rc;
 	if (peer < 0)
-		return compare_all(c, c->fps);
-	/* send/recv: the peer's fingerprint must be the mirror image of ours */
-	const struct comm__fp *o = &c->fps[peer];
-	int s = mine->coll == COMM_COLL_SEND ? c->rank : peer, d = s == c->rank ? peer : c->rank;
-	const struct comm__fp *fs = s == c->rank ? mine : o, *fd = s == c->rank ? o : mine;
-	char a[64], b[64];
-	if (o->coll != (mine->coll == COMM_COLL_SEND ? COMM_COLL_RECV : COMM_COLL_SEND) ||
-	    o->root != c->rank) {
-		show(mine, F_COLL, a, sizeof(a));
-		show(o, F_COLL, b, sizeof(b));
-		return comm__fail(c, COMM_E_MISMATCH, "rank %d is in %s%s but rank %d is in %s%s",
-				  c->rank, a, "", peer, b,
-				  p2p(o->coll) ? (o->root == c->rank ? "" : " with another rank") : "");
-	}
-	for (int k = F_SEQ; k <= F_DTYPE; k++) {
-		if (field(fs, k) == field(fd, k))
-			continue;
-		show(fs, k, a, sizeof(a));
-		show(fd, k, b, sizeof(b));
-		return comm__fail(c, COMM_E_MISMATCH, "rank %d sends %s %s but rank %d receives %s %s",
-				  s, field_name[k], a, d, field_name[k], b);
-	}
-	return 0;
+		return comm__fp_compare_all(c, c->fps);
+	return comm__fp_compare_pair(c, mine, &c->fps[peer], peer);
 }
 
 static void begin(struct comm *c, int coll, int peer)
@@ -254,6 +148,7 @@ static void begin(struct comm *c, int coll, int peer)
 /* The operation ended: idle again, unless it broke the communicator. */
 static void end(struct comm *c, int rc)
 {
+	c->fp_lazy = c->fp_bad = false;
 	comm__flight_end(c, rc);
 	if (c->profile)
 		comm__prof_op(c, false);
@@ -286,7 +181,7 @@ static int execute(struct comm *c, const struct op *o)
 		return rc;
 	if (c->broken)
 		return broken(c, o->coll);
-	begin(c, o->coll, p2p(o->coll) ? o->root : -1);
+	begin(c, o->coll, comm__is_p2p(o->coll) ? o->root : -1);
 	size_t es = o->coll == COMM_COLL_BARRIER ? 0 : comm_dtype_size(o->t);
 	struct comm__fp fp = { .seq = c->cur_seq, .coll = (uint8_t)o->coll, .root = -1 };
 	if (o->coll != COMM_COLL_BARRIER) {
@@ -295,12 +190,12 @@ static int execute(struct comm *c, const struct op *o)
 	}
 	if (o->coll == COMM_COLL_ALLREDUCE || o->coll == COMM_COLL_REDUCESCATTER)
 		fp.op = (uint8_t)o->op;
-	if (o->coll == COMM_COLL_BROADCAST || p2p(o->coll))
+	if (o->coll == COMM_COLL_BROADCAST || comm__is_p2p(o->coll))
 		fp.root = o->root;
 	enum comm_algo algo = COMM_ALGO_AUTO;
 	if (o->z) /* its own algorithm: direct, or its sums around the ring */
 		algo = c->algo == COMM_ALGO_RING ? COMM_ALGO_RING : COMM_ALGO_MESH;
-	else if (!p2p(o->coll))
+	else if (!comm__is_p2p(o->coll))
 		algo = comm__select((enum comm_coll)o->coll, o->count * es, c->nranks, c->algo);
 	fp.algo = (uint8_t)algo;
 	struct comm__fp flight_fp = fp; /* the recorder shows an allreduce's root as -1 */
@@ -310,11 +205,11 @@ static int execute(struct comm *c, const struct op *o)
 	comm__flight_begin(c, &flight_fp, o->count * es,
 			   o->coll == COMM_COLL_ALLREDUCE || o->coll == COMM_COLL_REDUCESCATTER,
 			   o->coll != COMM_COLL_BARRIER);
-	rc = fingerprint(c, &fp, p2p(o->coll) ? o->root : -1);
-	if (rc)
-		goto out;
 	c->last_algo = algo;
-	if (p2p(o->coll)) {
+	if (comm__is_p2p(o->coll)) {
+		rc = fingerprint(c, &fp, o->root);
+		if (rc)
+			goto out;
 		struct comm__xfer x = { o->root, NULL, 0, NULL, 0 };
 		if (o->coll == COMM_COLL_SEND) {
 			x.sbuf = o->send;
@@ -326,6 +221,8 @@ static int execute(struct comm *c, const struct op *o)
 		rc = comm__exchange(c, COMM__F_DATA, 0, &x, 1, c->cur_seq);
 		goto out;
 	}
+	/* a collective checks the fingerprints as they arrive, its first data behind ours */
+	comm__fp_post(c, &fp);
 	c->ctx.scratch = c->scratch;
 	c->ctx.scratch_len = c->scratch_len;
 	if (o->z)
@@ -339,6 +236,8 @@ static int execute(struct comm *c, const struct op *o)
 				comm_status_name(rc));
 	else if (rc)
 		rc = c->broken; /* the engine's code, whatever the algorithm made of it */
+	else
+		rc = comm__fp_drain(c);
 out:
 	end(c, rc);
 	return rc;

@@ -99,6 +99,8 @@ struct comm__peer {
 	bool fp_pending; /* a fingerprint arrived before it was asked for */
 	uint32_t fp_seq;
 	struct comm__fp fp;
+	bool fp_got;     /* a collective that checks on arrival: its fingerprint is in */
+	size_t fp_left;  /* ... and bytes of ours still to go out in front of the next frame */
 	/* this step: current send and receive transfer index, -1 when none */
 	int scur, rcur;
 	/* point-to-point sequence numbers with this peer */
@@ -160,6 +162,12 @@ struct comm {
 	struct comm__xfer *fpx;
 	struct comm__fp *fps;
 	unsigned char fp_out[COMM__FP_LEN];
+	/* a collective's fingerprints checked on arrival (comm__fp_post): ours as a frame, sent
+	 * to every peer ahead of the first data; how many peers' have not come, and whether one
+	 * differed (then the collective waits for them all, names the difference and fails) */
+	bool fp_lazy, fp_bad;
+	int fp_missing, fp_unsent;
+	unsigned char fp_frame[COMM__HDR_LEN + COMM__FP_LEN];
 	void *scratch;
 	size_t scratch_len;
 	struct comm__ctx ctx;
@@ -199,6 +207,13 @@ void comm__progress_release(struct comm *c);
  * (FP receives land as struct comm__fp in rbuf). seq is checked on DATA frames. */
 int comm__exchange(struct comm *c, uint8_t type, int step, struct comm__xfer *x, size_t n,
 		   uint32_t seq);
+/* A collective that checks fingerprints on arrival instead of exchanging them first (one
+ * network round less): post sends ours in front of the first frame to each peer and takes
+ * the peers' that came early; each that arrives is compared with ours; drain, when the
+ * algorithm is done, waits for the rest and our own to be out. A difference fails the
+ * collective with comm__fp_compare_all's message once all fingerprints are in. */
+void comm__fp_post(struct comm *c, const struct comm__fp *mine);
+int comm__fp_drain(struct comm *c);
 /* Records a fatal error: prefix "rank R (host H): OP #S step K: ", marks the communicator
  * broken and sends ABORT with the message to every peer. Returns code. */
 __attribute__((format(printf, 3, 4))) int comm__fail(struct comm *c, int code, const char *fmt,
@@ -210,6 +225,17 @@ __attribute__((format(printf, 4, 5))) int comm__fail_root(struct comm *c, int co
 void comm__prefix(const struct comm *c, char *buf, size_t len);
 /* On destroy of a broken communicator: let peers read our ABORT before the sockets close. */
 void comm__progress_linger(struct comm *c, int ms);
+
+/* fp.c: fingerprints compared. compare_all and compare_pair fail the communicator naming the
+ * first differing field (compare_all: fps[nranks], the same message on every rank). */
+bool comm__fp_same(const struct comm__fp *a, const struct comm__fp *b);
+int comm__fp_compare_all(struct comm *c, const struct comm__fp *fps);
+int comm__fp_compare_pair(struct comm *c, const struct comm__fp *mine, const struct comm__fp *o,
+			  int peer);
+static inline bool comm__is_p2p(int coll)
+{
+	return coll == COMM_COLL_SEND || coll == COMM_COLL_RECV;
+}
 
 /* flight.c */
 struct comm__flight;

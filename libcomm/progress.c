@@ -127,9 +127,25 @@ static void send_abort(struct comm *c)
 	}
 }
 
+/* In a collective that checks fingerprints on arrival: r's has not come. */
+static bool fp_owed(const struct comm *c, int r)
+{
+	return c->fp_lazy && !c->peers[r].fp_got && r != c->rank && c->peers[r].fd >= 0;
+}
+
+/* A failure about a peer whose fingerprint has not come (or about the fingerprints) is one
+ * of the fingerprint exchange: said without a step, as when the exchange came first. */
+static void at_fingerprint(struct comm *c)
+{
+	c->cur_step = -1;
+	atomic_store_explicit(&c->live.step, -1, memory_order_relaxed);
+}
+
 static int vfail(struct comm *c, int code, const char *root, const char *fmt, va_list ap)
 {
 	char pre[COMM_ERRLEN];
+	if (c->hint_rank >= 0 && c->hint_rank < c->nranks && fp_owed(c, c->hint_rank))
+		at_fingerprint(c);
 	comm__prefix(c, pre, sizeof(pre));
 	int k = snprintf(c->errbuf, sizeof(c->errbuf), "%s: ", pre);
 	if (k > 0 && (size_t)k < sizeof(c->errbuf))
@@ -177,6 +193,7 @@ struct step {
 	uint32_t seq;
 	size_t pending;
 	bool moved;
+	bool drain; /* comm__fp_drain: done when every fingerprint is in and ours out */
 };
 
 static const char *lost_why(struct comm__peer *p)
@@ -191,7 +208,7 @@ static int recv_closed(struct comm *c, int r, struct step *s)
 	struct comm__peer *p = &c->peers[r];
 	c->hint_kind = COMM_VERDICT_DEAD_RANK;
 	c->hint_rank = r;
-	if (s->type == COMM__F_FP)
+	if (s->type == COMM__F_FP || fp_owed(c, r))
 		return comm__fail(c, COMM_E_PEER,
 				  "connection to rank %d (host %s) lost before its fingerprint: %s", r,
 				  p->host, lost_why(p));
@@ -204,15 +221,19 @@ static int recv_closed(struct comm *c, int r, struct step *s)
 static int pump_send(struct comm *c, int r, struct step *s)
 {
 	struct comm__peer *p = &c->peers[r];
-	while (p->scur >= 0) {
+	while (p->scur >= 0 || p->fp_left) {
 		int i = p->scur;
-		struct comm__xstate *st = &c->xs[i];
-		const struct comm__xfer *x = &s->x[i];
-		struct iovec iov[2];
+		struct comm__xstate *st = i >= 0 ? &c->xs[i] : NULL;
+		const struct comm__xfer *x = i >= 0 ? &s->x[i] : NULL;
+		struct iovec iov[3];
 		int cnt = 0;
-		if (st->hsent < COMM__HDR_LEN)
+		size_t pre = p->fp_left;
+		if (pre) /* our fingerprint goes first, in the same write */
+			iov[cnt++] = (struct iovec){ c->fp_frame + sizeof(c->fp_frame) - pre, pre };
+		if (st && st->hsent < COMM__HDR_LEN)
 			iov[cnt++] = (struct iovec){ st->hdr + st->hsent, COMM__HDR_LEN - st->hsent };
-		iov[cnt++] = (struct iovec){ (char *)x->sbuf + st->sdone, x->slen - st->sdone };
+		if (st)
+			iov[cnt++] = (struct iovec){ (char *)x->sbuf + st->sdone, x->slen - st->sdone };
 		ssize_t k = c->tp->send(p->fd, iov, cnt);
 		if (k == -EAGAIN) {
 			p->wr_ready = false;
@@ -222,6 +243,11 @@ static int pump_send(struct comm *c, int r, struct step *s)
 			p->sock_err = k ? (int)-k : EPIPE;
 			c->hint_kind = COMM_VERDICT_DEAD_RANK;
 			c->hint_rank = r;
+			if (!st || pre)
+				return comm__fail(c, COMM_E_PEER,
+						  "connection to rank %d (host %s) lost before our "
+						  "fingerprint went out: %s",
+						  r, p->host, lost_why(p));
 			return comm__fail(c, COMM_E_PEER,
 					  "connection to rank %d (host %s) lost: %s; sent %zu of %zu bytes",
 					  r, p->host, lost_why(p), st->sdone, x->slen);
@@ -229,7 +255,16 @@ static int pump_send(struct comm *c, int r, struct step *s)
 		size_t kk = (size_t)k;
 		s->moved = true;
 		c->op_sent += kk;
-		p->midframe = true;
+		if (pre) {
+			size_t h = pre < kk ? pre : kk;
+			p->fp_left -= h;
+			kk -= h;
+			if (!p->fp_left)
+				c->fp_unsent--;
+		}
+		p->midframe = p->fp_left > 0;
+		if (!st)
+			continue;
 		if (st->hsent < COMM__HDR_LEN) {
 			size_t h = COMM__HDR_LEN - st->hsent;
 			h = h < kk ? h : kk;
@@ -237,6 +272,7 @@ static int pump_send(struct comm *c, int r, struct step *s)
 			kk -= h;
 		}
 		st->sdone += kk;
+		p->midframe = p->midframe || st->hsent;
 		if (st->hsent == COMM__HDR_LEN && st->sdone == x->slen) {
 			if (c->profile)
 				st->s_end = comm__prof_now();
@@ -263,6 +299,16 @@ static void deliver_fp(struct comm *c, int r, struct step *s)
 	p->rcur = next_for(s->x, s->n, (size_t)p->rcur, r, 0);
 }
 
+static void take_fp(struct comm *c, int r)
+{
+	struct comm__peer *p = &c->peers[r];
+	c->fps[r] = p->fp;
+	p->fp_got = true;
+	c->fp_missing--;
+	if (!comm__fp_same(&c->fps[r], &c->fps[c->rank]))
+		c->fp_bad = true;
+}
+
 /* A complete control frame is in cbuf. */
 static int control(struct comm *c, int r, struct step *s)
 {
@@ -272,6 +318,11 @@ static int control(struct comm *c, int r, struct step *s)
 		if (comm__fp_decode(p->cbuf, (size_t)p->rh.len, &p->fp, why, sizeof(why)))
 			return comm__fail(c, COMM_E_PROTO, "bad frame from rank %d (host %s): %s", r,
 					  p->host, why);
+		if (fp_owed(c, r)) { /* this collective's, whatever it says: compared now */
+			take_fp(c, r);
+			s->moved = true;
+			return 0;
+		}
 		p->fp_pending = true;
 		p->fp_seq = p->rh.seq;
 		deliver_fp(c, r, s);
@@ -294,7 +345,7 @@ static int pump_recv(struct comm *c, int r, struct step *s)
 	for (;;) {
 		if (!p->hdr_ok) {
 			if (p->eof || p->sock_err)
-				return p->rcur >= 0 ? recv_closed(c, r, s) : 0;
+				return p->rcur >= 0 || fp_owed(c, r) ? recv_closed(c, r, s) : 0;
 			if (!p->rd_ready)
 				return 0;
 			ssize_t k = c->tp->recv(p->fd, p->rhdr + p->rhdr_got,
@@ -313,7 +364,7 @@ static int pump_recv(struct comm *c, int r, struct step *s)
 							  "rank %d (host %s) closed the connection "
 							  "inside a frame header",
 							  r, p->host);
-				return p->rcur >= 0 ? recv_closed(c, r, s) : 0;
+				return p->rcur >= 0 || fp_owed(c, r) ? recv_closed(c, r, s) : 0;
 			}
 			s->moved = true;
 			p->rhdr_got += (size_t)k;
@@ -335,9 +386,12 @@ static int pump_recv(struct comm *c, int r, struct step *s)
 			p->cgot = 0;
 		}
 		if (p->rh.type == COMM__F_DATA) {
-			if (p->rcur < 0)
+			if (c->fp_bad)
+				return 0; /* the fingerprints differ: the data is not for us */
+			bool owed = fp_owed(c, r); /* its fingerprint comes in front of its data */
+			if (p->rcur < 0 && !owed)
 				return 0; /* for a later step: stays in the socket until asked for */
-			if (s->type != COMM__F_DATA)
+			if (s->type != COMM__F_DATA || owed)
 				return comm__fail(c, COMM_E_PROTO,
 						  "rank %d (host %s) sent data for #%u step %d while this "
 						  "rank waits for its fingerprint (ranks out of step)",
@@ -425,6 +479,16 @@ static int pump_recv(struct comm *c, int r, struct step *s)
 static int timed_out(struct comm *c, struct step *s)
 {
 	double secs = (double)(comm__now_ms() - c->op_start) / 1000.0;
+	for (int r = 0; r < c->nranks && c->fp_missing; r++) {
+		if (!fp_owed(c, r))
+			continue;
+		c->hint_kind = COMM_VERDICT_STUCK_RANK;
+		c->hint_rank = r;
+		return comm__fail(c, COMM_E_TIMEOUT,
+				  "timed out after %.1f s waiting for rank %d (host %s) to join "
+				  "(no fingerprint from it)",
+				  secs, r, c->peers[r].host);
+	}
 	for (size_t i = 0; i < s->n; i++) { /* the first receive not complete */
 		const struct comm__xfer *x = &s->x[i];
 		if (x->peer == c->rank || !x->rlen || c->xs[i].rdone == x->rlen)
@@ -480,10 +544,21 @@ static void publish(struct comm *c, struct step *s)
 	for (size_t i = 0; i < s->n && peer < 0; i++) /* the first receive not complete */
 		if (s->x[i].peer != c->rank && s->x[i].rlen && c->xs[i].rdone < s->x[i].rlen)
 			peer = s->x[i].peer;
+	for (int r = 0; r < c->nranks && peer < 0 && c->fp_missing; r++)
+		if (fp_owed(c, r))
+			peer = r;
 	for (size_t i = 0; i < s->n && peer < 0; i++)
 		if (s->x[i].peer != c->rank && s->x[i].slen && c->xs[i].sdone < s->x[i].slen)
 			peer = s->x[i].peer;
 	atomic_store_explicit(&l->peer, peer, memory_order_relaxed);
+}
+
+/* Whether the step still has work. Once fingerprints differ, only the missing ones count. */
+static bool busy(const struct comm *c, const struct step *s)
+{
+	if (c->fp_bad)
+		return c->fp_missing > 0;
+	return s->pending || (s->drain && (c->fp_missing || c->fp_unsent));
 }
 
 static int run(struct comm *c, struct step *s)
@@ -502,7 +577,7 @@ static int run(struct comm *c, struct step *s)
 		if (c->spin_credit > 0)
 			spin_end = comm__prof_now() + SPIN_US;
 	}
-	while (s->pending) {
+	while (busy(c, s)) {
 		s->moved = false;
 		for (int r = 0; r < c->nranks; r++) {
 			struct comm__peer *p = &c->peers[r];
@@ -510,7 +585,7 @@ static int run(struct comm *c, struct step *s)
 				continue;
 			int rc = 0;
 			c->hint_rank = r; /* what fails here is about r: a bad frame, a lost link */
-			if (p->scur >= 0 && (p->wr_ready || p->sock_err))
+			if ((p->scur >= 0 || p->fp_left) && (p->wr_ready || p->sock_err))
 				rc = pump_send(c, r, s);
 			if (!rc)
 				rc = pump_recv(c, r, s);
@@ -518,7 +593,7 @@ static int run(struct comm *c, struct step *s)
 				return rc;
 			c->hint_rank = -1;
 		}
-		if (!s->pending)
+		if (!busy(c, s))
 			break;
 		if (s->moved)
 			continue;
@@ -560,7 +635,11 @@ static int run(struct comm *c, struct step *s)
 				p->wr_ready = true;
 		}
 	}
-	return 0;
+	if (!c->fp_bad)
+		return 0;
+	at_fingerprint(c);
+	int rc = comm__fp_compare_all(c, c->fps);
+	return rc ? rc : comm__fail(c, COMM_E_PROTO, "fingerprints differ but compare equal (bug)");
 }
 
 int comm__exchange(struct comm *c, uint8_t type, int step, struct comm__xfer *x, size_t n,
@@ -582,7 +661,7 @@ int comm__exchange(struct comm *c, uint8_t type, int step, struct comm__xfer *x,
 		c->xs = nx;
 		c->xs_cap = n;
 	}
-	struct step s = { x, n, type, seq, 0, false };
+	struct step s = { x, n, type, seq, 0, false, false };
 	for (size_t i = 0; i < n; i++) {
 		int r = x[i].peer;
 		if (r < 0 || r >= c->nranks || (x[i].slen && !x[i].sbuf) || (x[i].rlen && !x[i].rbuf)) {
@@ -626,6 +705,44 @@ int comm__exchange(struct comm *c, uint8_t type, int step, struct comm__xfer *x,
 	reset_cursors(c, &s);
 	if (c->profile && !rc)
 		comm__prof_step(c, step, type == COMM__F_FP, x, n, t0);
+	return rc;
+}
+
+void comm__fp_post(struct comm *c, const struct comm__fp *mine)
+{
+	c->fps[c->rank] = *mine;
+	struct comm__hdr h = { COMM__F_FP, mine->seq, -1, (uint32_t)c->rank, COMM__FP_LEN };
+	comm__hdr_encode(c->fp_frame, &h);
+	comm__fp_encode(mine, c->fp_frame + COMM__HDR_LEN);
+	c->fp_lazy = true;
+	c->fp_bad = false;
+	c->fp_missing = c->fp_unsent = 0;
+	for (int r = 0; r < c->nranks; r++) {
+		struct comm__peer *p = &c->peers[r];
+		if (r == c->rank || p->fd < 0)
+			continue;
+		p->fp_got = false;
+		p->fp_left = sizeof(c->fp_frame);
+		c->fp_unsent++;
+		c->fp_missing++;
+		if (p->fp_pending) { /* it came while we were in the previous operation */
+			p->fp_pending = false;
+			take_fp(c, r);
+		}
+	}
+}
+
+int comm__fp_drain(struct comm *c)
+{
+	if (c->broken)
+		return c->broken;
+	at_fingerprint(c);
+	struct step s = { NULL, 0, COMM__F_FP, c->cur_seq, 0, false, true };
+	int64_t t0 = c->step_t0 = comm__prof_now();
+	int rc = run(c, &s);
+	if (c->profile && !rc)
+		comm__prof_step(c, -1, true, NULL, 0, t0);
+	c->fp_lazy = false;
 	return rc;
 }
 

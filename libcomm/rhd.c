@@ -10,6 +10,7 @@
  *
  * allgather: recursive doubling for powers of two, Bruck's algorithm (ceil(log2 N) steps, no
  * extra data) otherwise. broadcast: binomial tree. barrier: dissemination. */
+#include <stdbool.h>
 #include <string.h>
 
 #include "libcomm/algo.h"
@@ -151,6 +152,34 @@ static int doubling(struct comm__ctx *x, const struct core *c, int v, char *buf,
 	return 0;
 }
 
+/* Recursive doubling on the whole vector: at distance d = 1 .. p2/2 trade the partial with
+ * v^d and reduce, the lower group's first, so both sides compute the same bits. log2(p2)
+ * steps where halving then doubling takes twice as many, for log2(p2) times the data: what a
+ * latency-bound vector wants. cur holds the input, the result goes to acc. */
+static int whole_doubling(struct comm__ctx *x, const struct core *c, int v, const char *cur,
+			  char *acc, char *tmp, size_t count, enum comm_dtype t, enum comm_op op,
+			  int step0)
+{
+	size_t bytes = count * comm_dtype_size(t);
+	int i = 0, rc;
+
+	for (int d = 1; d < c->p2; d *= 2, i++) {
+		int u = core_real(c, v ^ d);
+
+		rc = comm__sendrecv(x, step0 + i, u, cur, bytes, u, tmp, bytes);
+		if (rc)
+			return rc;
+		if (v & d)
+			comm__reduce3(t, op, acc, tmp, cur, count);
+		else
+			comm__reduce3(t, op, acc, cur, tmp, count);
+		cur = acc;
+	}
+	if (cur != acc)
+		memcpy(acc, cur, bytes);
+	return 0;
+}
+
 int comm__allreduce_rhd(struct comm__ctx *x, const void *send, void *recv, size_t count,
 			enum comm_dtype t, enum comm_op op)
 {
@@ -169,7 +198,12 @@ int comm__allreduce_rhd(struct comm__ctx *x, const void *send, void *recv, size_
 		return rc;
 	v = core_rank(&c, x->rank);
 	s0 = c.rem ? 1 : 0;
-	if (v >= 0) {
+	bool whole = bytes <= COMM__RD_WHOLE_MAX;
+	if (v >= 0 && whole) {
+		rc = whole_doubling(x, &c, v, cur, recv, x->scratch, count, t, op, s0);
+		if (rc)
+			return rc;
+	} else if (v >= 0) {
 		rc = halving(x, &c, v, cur, recv, x->scratch, t, op, s0);
 		if (!rc)
 			rc = doubling(x, &c, v, recv, t, s0 + c.steps);
@@ -177,7 +211,7 @@ int comm__allreduce_rhd(struct comm__ctx *x, const void *send, void *recv, size_
 			return rc;
 	}
 	if (x->rank < 2 * c.rem) { /* unfold: the odd rank hands the result back */
-		int r = x->rank, last = s0 + 2 * c.steps;
+		int r = x->rank, last = s0 + (whole ? 1 : 2) * c.steps;
 		if (r & 1)
 			return comm__sendrecv(x, last, r - 1, recv, bytes, r - 1, NULL, 0);
 		return comm__sendrecv(x, last, r + 1, NULL, 0, r + 1, recv, bytes);
