@@ -100,6 +100,8 @@ static int fingerprint(struct comm *c, const struct comm__fp *mine, int peer)
 	size_t n = 0;
 	comm__fp_encode(mine, c->fp_out);
 	c->fps[c->rank] = *mine;
+	if (peer < 0)
+		comm__fp_remember(c, mine);
 	for (int r = 0; r < c->nranks; r++) {
 		if (r == c->rank || (peer >= 0 && r != peer))
 			continue;
@@ -110,7 +112,7 @@ static int fingerprint(struct comm *c, const struct comm__fp *mine, int peer)
 	if (rc)
 		return rc;
 	if (peer < 0)
-		return comm__fp_compare_all(c, c->fps);
+		return comm__fp_compare_all(c, c->fps, NULL);
 	return comm__fp_compare_pair(c, mine, &c->fps[peer], peer);
 }
 
@@ -221,8 +223,11 @@ static int execute(struct comm *c, const struct op *o)
 		rc = comm__exchange(c, COMM__F_DATA, 0, &x, 1, c->cur_seq);
 		goto out;
 	}
-	/* a collective checks the fingerprints as they arrive, its first data behind ours */
-	comm__fp_post(c, &fp);
+	/* a collective checks the fingerprints as they arrive, its first data behind ours;
+	 * where every rank's data reaches every rank, only those of the data's senders */
+	bool reach = o->coll == COMM_COLL_ALLREDUCE || o->coll == COMM_COLL_ALLGATHER ||
+		     o->coll == COMM_COLL_REDUCESCATTER || o->coll == COMM_COLL_ALLTOALL;
+	comm__fp_post(c, &fp, !(reach && o->count && es));
 	c->ctx.scratch = c->scratch;
 	c->ctx.scratch_len = c->scratch_len;
 	if (o->z)

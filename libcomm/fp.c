@@ -47,25 +47,30 @@ static void show(const struct comm__fp *f, int k, char *buf, size_t len)
 
 /* Every rank holds the same fps[], so every rank names the same two ranks and field: the
  * first field that differs, the lowest rank holding the majority value, and the lowest rank
- * that differs from it. */
-int comm__fp_compare_all(struct comm *c, const struct comm__fp *fps)
+ * that differs from it. known (NULL: all) leaves out the ranks whose fingerprint never came. */
+int comm__fp_compare_all(struct comm *c, const struct comm__fp *fps, const bool *known)
 {
-	int n = c->nranks;
+	int n = c->nranks, nk = 0;
+	for (int i = 0; i < n; i++)
+		nk += !known || known[i];
 	for (int k = 0; k < F_END; k++) {
-		int maj = 0, majcnt = 0, odd = -1, nodd = 0;
+		int maj = -1, majcnt = 0, odd = -1, nodd = 0;
 		for (int i = 0; i < n; i++) {
+			if (known && !known[i])
+				continue;
 			int cnt = 0;
 			for (int j = 0; j < n; j++)
-				cnt += field(&fps[i], k) == field(&fps[j], k);
+				cnt += (!known || known[j]) && field(&fps[i], k) == field(&fps[j], k);
 			if (cnt > majcnt) {
 				maj = i;
 				majcnt = cnt;
 			}
 		}
-		if (majcnt == n)
+		if (maj < 0 || majcnt == nk)
 			continue;
 		for (int i = 0; i < n; i++)
-			if (field(&fps[i], k) != field(&fps[maj], k) && nodd++ == 0)
+			if ((!known || known[i]) && field(&fps[i], k) != field(&fps[maj], k) &&
+			    nodd++ == 0)
 				odd = i;
 		int a = maj < odd ? maj : odd, b = maj < odd ? odd : maj;
 		char va[64], vb[64], more[48] = "";

@@ -16,7 +16,8 @@
 #define COMM__SECRET_LEN 16
 #define COMM__COLL_SPLIT COMM_COLL_COUNT /* the engine's own collective, in fingerprints */
 #define COMM__SOCKBUF (4 << 20)
-#define COMM__HANDSHAKE_MS 2000 /* an accepted connection has this long to authenticate */
+#define COMM__HANDSHAKE_MS 2000
+#define COMM__FP_HIST 64 /* our fingerprints kept to answer a peer that asks late */ /* an accepted connection has this long to authenticate */
 
 struct comm__token {
 	char host[COMM__HOST_MAX];
@@ -99,8 +100,15 @@ struct comm__peer {
 	bool fp_pending; /* a fingerprint arrived before it was asked for */
 	uint32_t fp_seq;
 	struct comm__fp fp;
-	bool fp_got;     /* a collective that checks on arrival: its fingerprint is in */
-	size_t fp_left;  /* ... and bytes of ours still to go out in front of the next frame */
+	/* fingerprints checked on arrival (agree.c) */
+	bool fp_got;      /* its fingerprint for the collective in progress is in */
+	bool fp_due;      /* ours goes out in front of our next frame to it */
+	bool fp_req_sent; /* we asked it for its fingerprint in this collective */
+	bool fp_asked;    /* it asked for ours of collective fp_ask_seq (not answered yet) */
+	uint32_t fp_ask_seq;
+	/* control frames queued to it (fingerprints, requests), sent before the next data */
+	unsigned char ctl_tx[4 * (COMM__HDR_LEN + COMM__FP_LEN)];
+	size_t ctl_len, ctl_sent;
 	/* this step: current send and receive transfer index, -1 when none */
 	int scur, rcur;
 	/* point-to-point sequence numbers with this peer */
@@ -162,12 +170,15 @@ struct comm {
 	struct comm__xfer *fpx;
 	struct comm__fp *fps;
 	unsigned char fp_out[COMM__FP_LEN];
-	/* a collective's fingerprints checked on arrival (comm__fp_post): ours as a frame, sent
-	 * to every peer ahead of the first data; how many peers' have not come, and whether one
-	 * differed (then the collective waits for them all, names the difference and fails) */
-	bool fp_lazy, fp_bad;
-	int fp_missing, fp_unsent;
-	unsigned char fp_frame[COMM__HDR_LEN + COMM__FP_LEN];
+	/* a collective's fingerprints checked on arrival (agree.c): whether every peer's is
+	 * awaited (fp_all) or only those of the peers data comes from; how many peers' are not
+	 * in; whether one differed (then all are gathered until fp_collect_end, the difference
+	 * named and the collective failed) */
+	bool fp_lazy, fp_all, fp_bad;
+	int fp_missing;
+	int64_t fp_collect_end;
+	struct comm__fp fp_hist[COMM__FP_HIST]; /* ours of recent collectives, by seq */
+	unsigned fp_requests;                    /* fingerprints asked for, ever */
 	void *scratch;
 	size_t scratch_len;
 	struct comm__ctx ctx;
@@ -207,13 +218,30 @@ void comm__progress_release(struct comm *c);
  * (FP receives land as struct comm__fp in rbuf). seq is checked on DATA frames. */
 int comm__exchange(struct comm *c, uint8_t type, int step, struct comm__xfer *x, size_t n,
 		   uint32_t seq);
-/* A collective that checks fingerprints on arrival instead of exchanging them first (one
- * network round less): post sends ours in front of the first frame to each peer and takes
- * the peers' that came early; each that arrives is compared with ours; drain, when the
- * algorithm is done, waits for the rest and our own to be out. A difference fails the
- * collective with comm__fp_compare_all's message once all fingerprints are in. */
-void comm__fp_post(struct comm *c, const struct comm__fp *mine);
+/* agree.c: a collective's fingerprints checked on arrival instead of exchanged first (one
+ * network round less). post: ours goes in front of our first frame to each peer (to every
+ * peer at once with all); the peers' that came early are taken. drain, after the algorithm:
+ * with all, waits for every peer's; always, for our queued control frames to be out. */
+void comm__fp_post(struct comm *c, const struct comm__fp *mine, bool all);
 int comm__fp_drain(struct comm *c);
+/* Ours of an earlier or the current collective, for the history (eager exchanges too). */
+void comm__fp_remember(struct comm *c, const struct comm__fp *f);
+/* r's fingerprint (in peers[r].fp) is this collective's: compare it with ours. */
+void comm__fp_take(struct comm *c, int r);
+/* A fingerprint frame came from r (decoded into peers[r].fp): take it, keep it for a later
+ * collective, or drop it as an answer that came late. */
+void comm__fp_arrived(struct comm *c, int r);
+/* r asked for our fingerprint of collective seq: queue it once we have it. */
+void comm__fp_asked(struct comm *c, int r, uint32_t seq);
+/* Queue what is due to r: our fingerprint (front: data to r goes next), an answer. */
+void comm__fp_serve(struct comm *c, int r, bool front);
+/* Ask r for its fingerprint (once per collective); true when queued now. */
+bool comm__fp_request(struct comm *c, int r);
+/* In a collective that checks on arrival: r's has not come. */
+static inline bool comm__fp_owed(const struct comm *c, int r)
+{
+	return c->fp_lazy && !c->peers[r].fp_got && r != c->rank && c->peers[r].fd >= 0;
+}
 /* Records a fatal error: prefix "rank R (host H): OP #S step K: ", marks the communicator
  * broken and sends ABORT with the message to every peer. Returns code. */
 __attribute__((format(printf, 3, 4))) int comm__fail(struct comm *c, int code, const char *fmt,
@@ -229,7 +257,7 @@ void comm__progress_linger(struct comm *c, int ms);
 /* fp.c: fingerprints compared. compare_all and compare_pair fail the communicator naming the
  * first differing field (compare_all: fps[nranks], the same message on every rank). */
 bool comm__fp_same(const struct comm__fp *a, const struct comm__fp *b);
-int comm__fp_compare_all(struct comm *c, const struct comm__fp *fps);
+int comm__fp_compare_all(struct comm *c, const struct comm__fp *fps, const bool *known);
 int comm__fp_compare_pair(struct comm *c, const struct comm__fp *mine, const struct comm__fp *o,
 			  int peer);
 static inline bool comm__is_p2p(int coll)

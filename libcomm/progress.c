@@ -35,6 +35,8 @@
  * without credit a communicator sleeps at once, and tries polling again after SPIN_REST
  * small steps. */
 #define SPIN_CREDIT_MAX 8
+/* A peer whose fingerprint a collective waits for is asked for it after this long. */
+#define FP_ASK_MS 50
 #define SPIN_REST 64
 
 int comm__progress_init(struct comm *c)
@@ -127,12 +129,6 @@ static void send_abort(struct comm *c)
 	}
 }
 
-/* In a collective that checks fingerprints on arrival: r's has not come. */
-static bool fp_owed(const struct comm *c, int r)
-{
-	return c->fp_lazy && !c->peers[r].fp_got && r != c->rank && c->peers[r].fd >= 0;
-}
-
 /* A failure about a peer whose fingerprint has not come (or about the fingerprints) is one
  * of the fingerprint exchange: said without a step, as when the exchange came first. */
 static void at_fingerprint(struct comm *c)
@@ -144,7 +140,7 @@ static void at_fingerprint(struct comm *c)
 static int vfail(struct comm *c, int code, const char *root, const char *fmt, va_list ap)
 {
 	char pre[COMM_ERRLEN];
-	if (c->hint_rank >= 0 && c->hint_rank < c->nranks && fp_owed(c, c->hint_rank))
+	if (c->hint_rank >= 0 && c->hint_rank < c->nranks && comm__fp_owed(c, c->hint_rank))
 		at_fingerprint(c);
 	comm__prefix(c, pre, sizeof(pre));
 	int k = snprintf(c->errbuf, sizeof(c->errbuf), "%s: ", pre);
@@ -196,6 +192,13 @@ struct step {
 	bool drain; /* comm__fp_drain: done when every fingerprint is in and ours out */
 };
 
+/* A peer whose fingerprint this step waits for: every one's when all are awaited or being
+ * gathered, else those of the peers whose data it waits for. */
+static bool awaited(const struct comm *c, int r)
+{
+	return comm__fp_owed(c, r) && (c->fp_all || c->fp_bad || c->peers[r].rcur >= 0);
+}
+
 static const char *lost_why(struct comm__peer *p)
 {
 	if (p->sock_err && p->sock_err != ECONNRESET && p->sock_err != EPIPE)
@@ -208,7 +211,7 @@ static int recv_closed(struct comm *c, int r, struct step *s)
 	struct comm__peer *p = &c->peers[r];
 	c->hint_kind = COMM_VERDICT_DEAD_RANK;
 	c->hint_rank = r;
-	if (s->type == COMM__F_FP || fp_owed(c, r))
+	if (s->type == COMM__F_FP || comm__fp_owed(c, r))
 		return comm__fail(c, COMM_E_PEER,
 				  "connection to rank %d (host %s) lost before its fingerprint: %s", r,
 				  p->host, lost_why(p));
@@ -221,15 +224,20 @@ static int recv_closed(struct comm *c, int r, struct step *s)
 static int pump_send(struct comm *c, int r, struct step *s)
 {
 	struct comm__peer *p = &c->peers[r];
-	while (p->scur >= 0 || p->fp_left) {
-		int i = p->scur;
+	for (;;) {
+		if (p->fp_due || p->fp_asked) /* ours goes in front of our data */
+			comm__fp_serve(c, r, p->scur >= 0);
+		/* no room for ours yet: the queue first */
+		int i = p->fp_due && c->fp_lazy ? -1 : p->scur;
+		size_t pre = p->ctl_len - p->ctl_sent;
+		if (i < 0 && !pre)
+			return 0;
 		struct comm__xstate *st = i >= 0 ? &c->xs[i] : NULL;
 		const struct comm__xfer *x = i >= 0 ? &s->x[i] : NULL;
 		struct iovec iov[3];
 		int cnt = 0;
-		size_t pre = p->fp_left;
-		if (pre) /* our fingerprint goes first, in the same write */
-			iov[cnt++] = (struct iovec){ c->fp_frame + sizeof(c->fp_frame) - pre, pre };
+		if (pre) /* control frames first, in the same write */
+			iov[cnt++] = (struct iovec){ p->ctl_tx + p->ctl_sent, pre };
 		if (st && st->hsent < COMM__HDR_LEN)
 			iov[cnt++] = (struct iovec){ st->hdr + st->hsent, COMM__HDR_LEN - st->hsent };
 		if (st)
@@ -257,12 +265,10 @@ static int pump_send(struct comm *c, int r, struct step *s)
 		c->op_sent += kk;
 		if (pre) {
 			size_t h = pre < kk ? pre : kk;
-			p->fp_left -= h;
+			p->ctl_sent += h;
 			kk -= h;
-			if (!p->fp_left)
-				c->fp_unsent--;
 		}
-		p->midframe = p->fp_left > 0;
+		p->midframe = p->ctl_sent < p->ctl_len;
 		if (!st)
 			continue;
 		if (st->hsent < COMM__HDR_LEN) {
@@ -281,7 +287,6 @@ static int pump_send(struct comm *c, int r, struct step *s)
 			p->scur = next_for(s->x, s->n, (size_t)i, r, 1);
 		}
 	}
-	return 0;
 }
 
 static void deliver_fp(struct comm *c, int r, struct step *s)
@@ -299,16 +304,6 @@ static void deliver_fp(struct comm *c, int r, struct step *s)
 	p->rcur = next_for(s->x, s->n, (size_t)p->rcur, r, 0);
 }
 
-static void take_fp(struct comm *c, int r)
-{
-	struct comm__peer *p = &c->peers[r];
-	c->fps[r] = p->fp;
-	p->fp_got = true;
-	c->fp_missing--;
-	if (!comm__fp_same(&c->fps[r], &c->fps[c->rank]))
-		c->fp_bad = true;
-}
-
 /* A complete control frame is in cbuf. */
 static int control(struct comm *c, int r, struct step *s)
 {
@@ -318,14 +313,14 @@ static int control(struct comm *c, int r, struct step *s)
 		if (comm__fp_decode(p->cbuf, (size_t)p->rh.len, &p->fp, why, sizeof(why)))
 			return comm__fail(c, COMM_E_PROTO, "bad frame from rank %d (host %s): %s", r,
 					  p->host, why);
-		if (fp_owed(c, r)) { /* this collective's, whatever it says: compared now */
-			take_fp(c, r);
-			s->moved = true;
-			return 0;
-		}
-		p->fp_pending = true;
-		p->fp_seq = p->rh.seq;
+		s->moved = true;
+		comm__fp_arrived(c, r);
 		deliver_fp(c, r, s);
+		return 0;
+	}
+	if (p->rh.type == COMM__F_FPREQ) {
+		s->moved = true;
+		comm__fp_asked(c, r, p->rh.seq);
 		return 0;
 	}
 	int st;
@@ -345,7 +340,7 @@ static int pump_recv(struct comm *c, int r, struct step *s)
 	for (;;) {
 		if (!p->hdr_ok) {
 			if (p->eof || p->sock_err)
-				return p->rcur >= 0 || fp_owed(c, r) ? recv_closed(c, r, s) : 0;
+				return p->rcur >= 0 || awaited(c, r) ? recv_closed(c, r, s) : 0;
 			if (!p->rd_ready)
 				return 0;
 			ssize_t k = c->tp->recv(p->fd, p->rhdr + p->rhdr_got,
@@ -364,7 +359,7 @@ static int pump_recv(struct comm *c, int r, struct step *s)
 							  "rank %d (host %s) closed the connection "
 							  "inside a frame header",
 							  r, p->host);
-				return p->rcur >= 0 || fp_owed(c, r) ? recv_closed(c, r, s) : 0;
+				return p->rcur >= 0 || awaited(c, r) ? recv_closed(c, r, s) : 0;
 			}
 			s->moved = true;
 			p->rhdr_got += (size_t)k;
@@ -378,7 +373,7 @@ static int pump_recv(struct comm *c, int r, struct step *s)
 						  "frame from rank %d (host %s) says it is from rank %u", r,
 						  p->host, p->rh.from);
 			if (p->rh.type != COMM__F_DATA && p->rh.type != COMM__F_FP &&
-			    p->rh.type != COMM__F_ABORT)
+			    p->rh.type != COMM__F_ABORT && p->rh.type != COMM__F_FPREQ)
 				return comm__fail(c, COMM_E_PROTO,
 						  "unexpected %s frame from rank %d (host %s)",
 						  comm__frame_name(p->rh.type), r, p->host);
@@ -388,9 +383,17 @@ static int pump_recv(struct comm *c, int r, struct step *s)
 		if (p->rh.type == COMM__F_DATA) {
 			if (c->fp_bad)
 				return 0; /* the fingerprints differ: the data is not for us */
-			bool owed = fp_owed(c, r); /* its fingerprint comes in front of its data */
-			if (p->rcur < 0 && !owed)
+			/* its fingerprint comes in front of its first data of a collective; data
+			 * behind a later one's is for a later collective */
+			bool owed = comm__fp_owed(c, r);
+			if (p->rcur < 0 && (!owed || p->fp_pending))
 				return 0; /* for a later step: stays in the socket until asked for */
+			if (owed && p->fp_pending) { /* we wait for its data of this one */
+				p->fp_pending = false;
+				comm__fp_take(c, r);
+				s->moved = true;
+				continue;
+			}
 			if (s->type != COMM__F_DATA || owed)
 				return comm__fail(c, COMM_E_PROTO,
 						  "rank %d (host %s) sent data for #%u step %d while this "
@@ -480,7 +483,7 @@ static int timed_out(struct comm *c, struct step *s)
 {
 	double secs = (double)(comm__now_ms() - c->op_start) / 1000.0;
 	for (int r = 0; r < c->nranks && c->fp_missing; r++) {
-		if (!fp_owed(c, r))
+		if (!awaited(c, r))
 			continue;
 		c->hint_kind = COMM_VERDICT_STUCK_RANK;
 		c->hint_rank = r;
@@ -545,7 +548,7 @@ static void publish(struct comm *c, struct step *s)
 		if (s->x[i].peer != c->rank && s->x[i].rlen && c->xs[i].rdone < s->x[i].rlen)
 			peer = s->x[i].peer;
 	for (int r = 0; r < c->nranks && peer < 0 && c->fp_missing; r++)
-		if (fp_owed(c, r))
+		if (awaited(c, r))
 			peer = r;
 	for (size_t i = 0; i < s->n && peer < 0; i++)
 		if (s->x[i].peer != c->rank && s->x[i].slen && c->xs[i].sdone < s->x[i].slen)
@@ -553,12 +556,56 @@ static void publish(struct comm *c, struct step *s)
 	atomic_store_explicit(&l->peer, peer, memory_order_relaxed);
 }
 
-/* Whether the step still has work. Once fingerprints differ, only the missing ones count. */
+/* Control frames queued to r (or our fingerprint, when every peer gets it) not yet out. */
+static bool ctl_left(const struct comm *c, const struct comm__peer *p)
+{
+	return p->ctl_sent < p->ctl_len || p->fp_asked || (c->fp_lazy && c->fp_all && p->fp_due);
+}
+
+/* Whether the step still has work. Once fingerprints differ, only the missing ones count,
+ * for a while. A drain has work while a fingerprint it awaits is out or ours not sent. */
 static bool busy(const struct comm *c, const struct step *s)
 {
 	if (c->fp_bad)
-		return c->fp_missing > 0;
-	return s->pending || (s->drain && (c->fp_missing || c->fp_unsent));
+		return c->fp_missing > 0 && comm__now_ms() < c->fp_collect_end;
+	if (s->pending)
+		return true;
+	if (!s->drain)
+		return false;
+	if (c->fp_all && c->fp_missing)
+		return true;
+	for (int r = 0; r < c->nranks; r++)
+		if (c->peers[r].fd >= 0 && c->peers[r].ctl_sent < c->peers[r].ctl_len)
+			return true;
+	return false;
+}
+
+/* A peer whose fingerprint is awaited and has not come for FP_ASK_MS is asked for it: ranks
+ * whose calls differ so that each waits for the other find out instead of hanging. Returns
+ * the time to wake for it, or the deadline. */
+static int64_t ask_owed(struct comm *c, struct step *s, int64_t now)
+{
+	if (!c->fp_lazy || !c->fp_missing)
+		return c->deadline;
+	for (int r = 0; r < c->nranks && !c->fp_bad; r++) {
+		struct comm__peer *p = &c->peers[r];
+		if (awaited(c, r) && p->fp_pending) {
+			/* what came instead of its fingerprint for this one (a later operation's,
+			 * the send or receive it is in) while we wait for its data: the calls differ */
+			p->fp_pending = false;
+			comm__fp_take(c, r);
+			s->moved = true;
+		}
+	}
+	if (c->fp_bad)
+		return c->fp_collect_end < c->deadline ? c->fp_collect_end : c->deadline;
+	int64_t at = c->op_start + FP_ASK_MS;
+	if (now < at)
+		return at < c->deadline ? at : c->deadline;
+	for (int r = 0; r < c->nranks; r++)
+		if (awaited(c, r) && comm__fp_request(c, r))
+			s->moved = true;
+	return c->deadline;
 }
 
 static int run(struct comm *c, struct step *s)
@@ -585,7 +632,7 @@ static int run(struct comm *c, struct step *s)
 				continue;
 			int rc = 0;
 			c->hint_rank = r; /* what fails here is about r: a bad frame, a lost link */
-			if ((p->scur >= 0 || p->fp_left) && (p->wr_ready || p->sock_err))
+			if ((p->scur >= 0 || ctl_left(c, p)) && (p->wr_ready || p->sock_err))
 				rc = pump_send(c, r, s);
 			if (!rc)
 				rc = pump_recv(c, r, s);
@@ -597,9 +644,12 @@ static int run(struct comm *c, struct step *s)
 			break;
 		if (s->moved)
 			continue;
-		int64_t left = c->deadline - comm__now_ms();
-		if (left <= 0)
+		int64_t now = comm__now_ms(), wake = ask_owed(c, s, now);
+		if (s->moved) /* a request queued */
+			continue;
+		if (c->deadline - now <= 0)
 			return timed_out(c, s);
+		int64_t left = wake - now > 0 ? wake - now : 1;
 		publish(c, s);
 		int64_t tw = c->profile ? comm__prof_now() : 0;
 		int k = epoll_wait(c->epfd, ev, 64, 0);
@@ -638,7 +688,13 @@ static int run(struct comm *c, struct step *s)
 	if (!c->fp_bad)
 		return 0;
 	at_fingerprint(c);
-	int rc = comm__fp_compare_all(c, c->fps);
+	bool *known = calloc((size_t)c->nranks, sizeof(*known));
+	if (!known)
+		return comm__fail(c, COMM_E_NOMEM, "out of memory");
+	for (int r = 0; r < c->nranks; r++)
+		known[r] = r == c->rank || !comm__fp_owed(c, r);
+	int rc = comm__fp_compare_all(c, c->fps, known);
+	free(known);
 	return rc ? rc : comm__fail(c, COMM_E_PROTO, "fingerprints differ but compare equal (bug)");
 }
 
@@ -708,41 +764,22 @@ int comm__exchange(struct comm *c, uint8_t type, int step, struct comm__xfer *x,
 	return rc;
 }
 
-void comm__fp_post(struct comm *c, const struct comm__fp *mine)
-{
-	c->fps[c->rank] = *mine;
-	struct comm__hdr h = { COMM__F_FP, mine->seq, -1, (uint32_t)c->rank, COMM__FP_LEN };
-	comm__hdr_encode(c->fp_frame, &h);
-	comm__fp_encode(mine, c->fp_frame + COMM__HDR_LEN);
-	c->fp_lazy = true;
-	c->fp_bad = false;
-	c->fp_missing = c->fp_unsent = 0;
-	for (int r = 0; r < c->nranks; r++) {
-		struct comm__peer *p = &c->peers[r];
-		if (r == c->rank || p->fd < 0)
-			continue;
-		p->fp_got = false;
-		p->fp_left = sizeof(c->fp_frame);
-		c->fp_unsent++;
-		c->fp_missing++;
-		if (p->fp_pending) { /* it came while we were in the previous operation */
-			p->fp_pending = false;
-			take_fp(c, r);
-		}
-	}
-}
-
 int comm__fp_drain(struct comm *c)
 {
 	if (c->broken)
 		return c->broken;
-	at_fingerprint(c);
 	struct step s = { NULL, 0, COMM__F_FP, c->cur_seq, 0, false, true };
+	int rc = 0;
 	int64_t t0 = c->step_t0 = comm__prof_now();
-	int rc = run(c, &s);
-	if (c->profile && !rc)
+	if (c->fp_bad || busy(c, &s)) {
+		at_fingerprint(c);
+		rc = run(c, &s);
+	}
+	if (c->profile && !rc && c->fp_all) /* the wait for every fingerprint, even if none */
 		comm__prof_step(c, -1, true, NULL, 0, t0);
 	c->fp_lazy = false;
+	for (int r = 0; r < c->nranks; r++)
+		c->peers[r].fp_due = false;
 	return rc;
 }
 

@@ -157,6 +157,7 @@ uint64_t comm__frame_max(uint8_t type)
 		return COMM__VERDICT_MAX;
 	case COMM__F_PING:
 	case COMM__F_BYE:
+	case COMM__F_FPREQ:
 		return 0;
 	default:
 		return 0;
@@ -167,7 +168,7 @@ const char *comm__frame_name(uint8_t type)
 {
 	static const char *const names[] = { "?",	 "hello", "book", "refuse",
 					     "peer",	 "fingerprint", "data", "abort",
-					     "heartbeat", "ping",	 "verdict", "bye" };
+					     "heartbeat", "ping",	 "verdict", "bye", "fingerprint request" };
 	return type < COMM__F_TYPE_END ? names[type] : "?";
 }
 

@@ -33,6 +33,7 @@ enum comm__ftype {
 	COMM__F_PING = 9,    /* monitor -> rank: the monitor is alive (no payload) */
 	COMM__F_VERDICT = 10, /* rank -> monitor: its own failure; monitor -> rank: the job's */
 	COMM__F_BYE = 11,    /* either way: closing on purpose (no payload) */
+	COMM__F_FPREQ = 12,  /* rank -> rank: send me your fingerprint of collective seq (none) */
 	COMM__F_TYPE_END
 };
 

@@ -24,6 +24,11 @@ run() {
 	ERR=$(cat "$TMP/err")
 }
 
+# A loopback port nothing listens on now (the kernel's choice, so never one in use).
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
 _report() { # $1 = 0 pass, else fail; $2 desc; rest: diagnostics
 	_n=$((_n + 1))
 	if [ "$1" -eq 0 ]; then

@@ -126,7 +126,7 @@ for p in $victim $others; do kill -0 "$p" 2>/dev/null && left=1; done
 _report $? "  no rank process left, the frozen one included"
 
 # ---- ranks started one by one (--rank/--master), with something differing ----
-port() { echo $((20000 + ($$ * 7 + $1) % 20000)); }
+port() { free_port; }
 # ranks ARGS0 -- ARGS1 -- ARGS2: three ranks, rank 0 hosting the rendezvous
 ranks() {
 	_p=$1

@@ -563,6 +563,45 @@ static int body_coll_mismatch(struct rank_arg *a)
 	return rc;
 }
 
+/* Ranks 0 and 1 in an allreduce around the ring (0 hears only from 2), rank 2 in a send to
+ * rank 0: nothing of rank 2 reaches rank 0, which asks it for its fingerprint. */
+static int body_p2p_coll_mismatch(struct rank_arg *a)
+{
+	int32_t buf[8] = { 0 };
+	int64_t t0 = comm__now_ms();
+	comm_set_algo(a->c, COMM_ALGO_RING);
+	int rc = a->rank == 2 ? comm_send(a->c, buf, 8, COMM_INT32, 0)
+			      : comm_allreduce(a->c, buf, buf, 8, COMM_INT32, COMM_SUM);
+	struct script *s = a->user;
+	snprintf(s->fail, COMM_ERRLEN, "%s", comm_last_error(a->c));
+	s->seed = (int)(comm__now_ms() - t0);
+	return rc;
+}
+
+/* Rank 2 comes 300 ms late to an allreduce around the ring (rank 0 hears only from it):
+ * rank 0 asks it for its fingerprint (once, and no other rank asks), rank 2 answers once it
+ * arrives, and the sums of that allreduce and the next are right. */
+static int body_late(struct rank_arg *a)
+{
+	int32_t v = a->rank + 1, sum = 0;
+	comm_set_algo(a->c, COMM_ALGO_RING);
+	if (a->rank == 2)
+		usleep(300 * 1000);
+	int rc = comm_allreduce(a->c, &v, &sum, 1, COMM_INT32, COMM_SUM);
+	CHECK(a, rc == 0 && sum == 6, "late allreduce: %d %s", sum, comm_last_error(a->c));
+	CHECK(a, a->c->fp_requests == (a->rank == 0), "rank %d asked %u times", a->rank,
+	      a->c->fp_requests);
+	rc = comm_allreduce(a->c, &v, &sum, 1, COMM_INT32, COMM_SUM);
+	CHECK(a, rc == 0 && sum == 6, "allreduce after: %d %s", sum, comm_last_error(a->c));
+	return 0;
+}
+
+static void test_late(void **state)
+{
+	(void)state;
+	world_ok(3, body_late);
+}
+
 static void test_mismatch_more(void **state)
 {
 	(void)state;
@@ -572,6 +611,8 @@ static void test_mismatch_more(void **state)
 		     "rank 0 sends count 8 but rank 1 receives count 4", 0);
 	expect_named(3, body_coll_mismatch, COMM_E_MISMATCH,
 		     "rank 0 is in allreduce #1 but rank 1 is in broadcast #1", 0);
+	expect_named(3, body_p2p_coll_mismatch, COMM_E_MISMATCH,
+		     "rank 0 is in allreduce #1 but rank 2 is in send #1", 1000);
 }
 
 /* Rank 2 leaves (destroys its communicator) instead of joining the allreduce. */
@@ -734,6 +775,7 @@ int main(void)
 		cmocka_unit_test(test_nonblocking),
 		cmocka_unit_test(test_mismatch),
 		cmocka_unit_test(test_mismatch_more),
+		cmocka_unit_test(test_late),
 		cmocka_unit_test(test_peer_gone),
 		cmocka_unit_test(test_killed),
 		cmocka_unit_test(test_no_leaks),
