@@ -144,8 +144,8 @@ assert d["otherData"]["ranks"] == 3, d["otherData"]
 assert {e["pid"] for e in ev} == {0, 1, 2}, "a process per rank"
 for r in range(3):
     cats = {e.get("cat") for e in ev if e["pid"] == r and e["ph"] == "X"}
-    # an allreduce's fingerprints travel in front of its data: no wait of their own
-    assert {"coll", "step", "send", "recv", "compute"} <= cats and "fingerprint" not in cats, (r, cats)
+    # the allreduces' fingerprints travel with their data; the barriers' are awaited
+    assert {"coll", "step", "send", "recv", "compute", "fingerprint"} <= cats, (r, cats)
     colls = [e for e in ev if e["pid"] == r and e.get("cat") == "coll" and e["name"].startswith("allreduce") and e["args"].get("bytes") == 1 << 20]
     assert len(colls) == 4, (r, len(colls))  # 1 warmup + 3 timed
 big = {e["args"]["seq"] for e in ev if e.get("cat") == "coll" and e["args"].get("bytes") == 1 << 20}
@@ -156,7 +156,7 @@ for e in ev:
     if e.get("cat") in ("send", "recv"):
         assert e["args"]["peer"] != e["pid"] and e["dur"] >= 0 and e["tid"] in (1000 + e["args"]["peer"], 2000 + e["args"]["peer"]), e
 PY
-_report $? "  3 ranks; coll/step/send/recv/compute events, no fingerprint wait; 4 allreduces; ring bytes exact"
+_report $? "  3 ranks; coll/step/send/recv/compute/fingerprint events; 4 allreduces; ring bytes exact"
 run env HCCLCTL_PROFILE="$TMP/prof2.json" "$HCCLCTL" run barrier --local 2 -n 1 -w 0
 check_rc 0 "HCCLCTL_PROFILE=FILE does the same"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); ev=d["traceEvents"]; assert {e["pid"] for e in ev} == {0, 1}; assert {e["pid"] for e in ev if e.get("cat") == "fingerprint"} == {0, 1}' "$TMP/prof2.json"

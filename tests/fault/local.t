@@ -126,7 +126,7 @@ for p in $victim $others; do kill -0 "$p" 2>/dev/null && left=1; done
 _report $? "  no rank process left, the frozen one included"
 
 # ---- ranks started one by one (--rank/--master), with something differing ----
-port() { free_port; }
+port() { free_port; } # one per job: call it once and keep the number
 # ranks ARGS0 -- ARGS1 -- ARGS2: three ranks, rank 0 hosting the rendezvous
 ranks() {
 	_p=$1
@@ -155,7 +155,7 @@ wait_ranks() {
 }
 
 t0=$(now_ms)
-ranks "$(port 1)" allreduce -b 1K -e 1K -- allreduce -b 1K -e 1K -- allreduce -b 2K -e 2K
+ranks "$(port)" allreduce -b 1K -e 1K -- allreduce -b 1K -e 1K -- allreduce -b 2K -e 2K
 wait_ranks
 ms=$(($(now_ms) - t0))
 [ "$RCS" = "2 2 2 " ]
@@ -167,17 +167,17 @@ _report $? "  each rank prints the mismatch verdict naming the count" "$(cat "$T
 grep -qF "256" "$TMP/r0.err" && grep -qF "512" "$TMP/r0.err"
 _report $? "  with both values" "$(cat "$TMP/r0.err")"
 
-ranks "$(port 2)" allreduce -d fp32 -b 1K -e 1K -- allreduce -d fp16 -b 512 -e 512 -- allreduce -d fp32 -b 1K -e 1K
+ranks "$(port)" allreduce -d fp32 -b 1K -e 1K -- allreduce -d fp16 -b 512 -e 512 -- allreduce -d fp32 -b 1K -e 1K
 wait_ranks
 [ "$RCS" = "2 2 2 " ] && grep -q "^hcclctl: verdict: mismatch: .*dtype fp32.*dtype fp16\|^hcclctl: verdict: mismatch: .*dtype fp16.*dtype fp32" "$TMP/r0.err"
 _report $? "dtype mismatch: exit 2, verdict names fp16 against fp32" "$RCS" "$(cat "$TMP"/r*.err)"
 
-ranks "$(port 3)" allreduce -o sum -b 1K -e 1K -- allreduce -o max -b 1K -e 1K -- allreduce -o sum -b 1K -e 1K
+ranks "$(port)" allreduce -o sum -b 1K -e 1K -- allreduce -o max -b 1K -e 1K -- allreduce -o sum -b 1K -e 1K
 wait_ranks
 [ "$RCS" = "2 2 2 " ] && grep -q "^hcclctl: verdict: mismatch: .*op" "$TMP/r1.err"
 _report $? "op mismatch: exit 2, verdict names the op" "$RCS" "$(cat "$TMP"/r*.err)"
 
-ranks "$(port 4)" allreduce -b 1K -e 1K -- allgather -b 1K -e 1K -- allreduce -b 1K -e 1K
+ranks "$(port)" allreduce -b 1K -e 1K -- allgather -b 1K -e 1K -- allreduce -b 1K -e 1K
 wait_ranks
 [ "$RCS" = "2 2 2 " ] && grep -q "^hcclctl: verdict: mismatch: .*allgather" "$TMP/r0.err"
 _report $? "collective mismatch (allgather among allreduce): exit 2, named" "$RCS" "$(cat "$TMP"/r*.err)"
@@ -189,13 +189,13 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 d["server_list"][0]["device"][0]["device_ip"] = "192.168.99.99"
 json.dump(d, open(sys.argv[2], "w"), indent=1)' "$TMP/a.json" "$TMP/b.json" 2>/dev/null
-ranks "$(port 5)" barrier --ranktable "$TMP/a.json" -- barrier --ranktable "$TMP/a.json" -- barrier --ranktable "$TMP/b.json"
+ranks "$(port)" barrier --ranktable "$TMP/a.json" -- barrier --ranktable "$TMP/a.json" -- barrier --ranktable "$TMP/b.json"
 wait_ranks
 [ "$RCS" = "2 2 2 " ] && grep -q "^hcclctl: verdict: config: .*rank-table digest mismatch: rank 2 (host " "$TMP/r0.err"
 _report $? "rank tables that differ: config verdict naming rank 2's copy" "$RCS" "$(cat "$TMP"/r*.err)"
 
 # ---- rank 0 frozen while it hosts the rendezvous (--rank/--master): the others still name it ----
-p=$(port 8)
+p=$(port)
 for r in 1 2; do
 	"$HCCLCTL" run allreduce --rank $r --world-size 3 --master 127.0.0.1:"$p" -b 16M -e 16M \
 		-n 1000000 -w 0 -c 0 --timeout 60 >"$TMP/f$r.out" 2>"$TMP/f$r.err" &
@@ -217,10 +217,11 @@ wait "$F0" 2>/dev/null
 
 # ---- a rank that never starts ----
 t0=$(now_ms)
-"$HCCLCTL" run barrier --rank 0 --world-size 3 --master 127.0.0.1:"$(port 6)" --timeout 3 \
+p=$(port)
+"$HCCLCTL" run barrier --rank 0 --world-size 3 --master 127.0.0.1:"$p" --timeout 3 \
 	>"$TMP/ns0.out" 2>"$TMP/ns0.err" &
 P0=$!
-"$HCCLCTL" run barrier --rank 1 --world-size 3 --master 127.0.0.1:"$(port 6)" --timeout 3 \
+"$HCCLCTL" run barrier --rank 1 --world-size 3 --master 127.0.0.1:"$p" --timeout 3 \
 	>"$TMP/ns1.out" 2>"$TMP/ns1.err"
 RC=$?
 ERR=$(cat "$TMP/ns1.err")
@@ -232,7 +233,7 @@ _report $? "  rank 2 named as never having said hello" "$(cat "$TMP/ns1.err")"
 echo "# a rank that never starts: named after $ms ms (--timeout 3)"
 
 # ---- a wrong secret: refused and logged, never mixed into the job ----
-p=$(port 7)
+p=$(port)
 HCCLCTL_SECRET=00112233445566778899aabbccddeeff "$HCCLCTL" run barrier --rank 0 --world-size 2 \
 	--master 127.0.0.1:"$p" --timeout 3 >"$TMP/s0.out" 2>"$TMP/s0.err" &
 P0=$!
