@@ -96,6 +96,8 @@ struct comm__peer {
 	bool hdr_ok;
 	struct comm__hdr rh;
 	unsigned char cbuf[COMM__CTRL_MAX]; /* control payload (FP, ABORT) */
+	unsigned char stage[512]; /* read from the socket, not yet consumed (small reads) */
+	size_t st_off, st_len;
 	size_t cgot;
 	bool fp_pending; /* a fingerprint arrived before it was asked for */
 	uint32_t fp_seq;

@@ -332,6 +332,41 @@ static int control(struct comm *c, int r, struct step *s)
 	return comm__fail_root(c, st, msg, "aborted by rank %d: %s", r, msg);
 }
 
+static size_t staged(const struct comm__peer *p)
+{
+	return p->st_len - p->st_off;
+}
+
+/* Up to want bytes of r's stream into dst: staged bytes first. A small read fills the stage
+ * in one call (a header, its payload and the small frames behind it come together: one
+ * system call where there were four), a large one goes straight to dst. Returns the bytes,
+ * 0 at the end of the stream, -errno (-EAGAIN: nothing now). */
+static ssize_t peer_read(struct comm *c, struct comm__peer *p, void *dst, size_t want)
+{
+	if (!staged(p)) {
+		if (!p->rd_ready)
+			return -EAGAIN;
+		if (want >= sizeof(p->stage))
+			return c->tp->recv(p->fd, dst, want);
+		ssize_t k = c->tp->recv(p->fd, p->stage, sizeof(p->stage));
+		if (k <= 0)
+			return k;
+		p->st_off = 0;
+		p->st_len = (size_t)k;
+	}
+	size_t k = staged(p) < want ? staged(p) : want;
+	memcpy(dst, p->stage + p->st_off, k);
+	p->st_off += k;
+	return (ssize_t)k;
+}
+
+/* What of r's stream was there for a read that got k bytes, with `before` bytes staged. */
+static size_t avail(struct comm *c, struct comm__peer *p, size_t before, ssize_t k)
+{
+	size_t q = c->tp->queued(p->fd);
+	return before ? before + q : q + (size_t)k;
+}
+
 static int pump_recv(struct comm *c, int r, struct step *s)
 {
 	struct comm__peer *p = &c->peers[r];
@@ -339,12 +374,11 @@ static int pump_recv(struct comm *c, int r, struct step *s)
 	deliver_fp(c, r, s);
 	for (;;) {
 		if (!p->hdr_ok) {
-			if (p->eof || p->sock_err)
+			if ((p->eof || p->sock_err) && !staged(p))
 				return p->rcur >= 0 || awaited(c, r) ? recv_closed(c, r, s) : 0;
-			if (!p->rd_ready)
+			if (!p->rd_ready && !staged(p))
 				return 0;
-			ssize_t k = c->tp->recv(p->fd, p->rhdr + p->rhdr_got,
-						COMM__HDR_LEN - p->rhdr_got);
+			ssize_t k = peer_read(c, p, p->rhdr + p->rhdr_got, COMM__HDR_LEN - p->rhdr_got);
 			if (k == -EAGAIN) {
 				p->rd_ready = false;
 				return 0;
@@ -408,9 +442,10 @@ static int pump_recv(struct comm *c, int r, struct step *s)
 						  "%zu bytes for #%u were expected (algorithms disagree)",
 						  r, p->host, (unsigned long long)p->rh.len, p->rh.seq,
 						  p->rh.step, x->rlen, s->seq);
-			if (!p->rd_ready)
+			if (!p->rd_ready && !staged(p))
 				return 0;
-			ssize_t k = c->tp->recv(p->fd, (char *)x->rbuf + st->rdone, x->rlen - st->rdone);
+			size_t before = staged(p);
+			ssize_t k = peer_read(c, p, (char *)x->rbuf + st->rdone, x->rlen - st->rdone);
 			if (k == -EAGAIN) {
 				p->rd_ready = false;
 				return 0;
@@ -425,7 +460,7 @@ static int pump_recv(struct comm *c, int r, struct step *s)
 			/* a receive whose bytes were all in the socket already came at memory speed
 			 * (sends run ahead): it says nothing of the link */
 			if (!st->rdone && x->rlen >= LINK_MIN &&
-			    !(c->tp->queued && c->tp->queued(p->fd) + (size_t)k >= x->rlen))
+			    !(c->tp->queued && avail(c, p, before, k) >= x->rlen))
 				st->r_first = comm__prof_now();
 			st->rdone += (size_t)k;
 			c->op_recvd += (size_t)k;
@@ -450,9 +485,9 @@ static int pump_recv(struct comm *c, int r, struct step *s)
 		if (p->rh.type == COMM__F_FP && p->fp_pending)
 			return 0; /* the previous one is not consumed yet */
 		if (p->cgot < p->rh.len) {
-			if (!p->rd_ready)
+			if (!p->rd_ready && !staged(p))
 				return 0;
-			ssize_t k = c->tp->recv(p->fd, p->cbuf + p->cgot, (size_t)p->rh.len - p->cgot);
+			ssize_t k = peer_read(c, p, p->cbuf + p->cgot, (size_t)p->rh.len - p->cgot);
 			if (k == -EAGAIN) {
 				p->rd_ready = false;
 				return 0;
