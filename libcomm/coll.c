@@ -1,6 +1,7 @@
 /* The public collective entry points. Each operation: check the arguments, start the clock
- * (exec deadline), exchange fingerprints so every rank agrees on what it is doing (or all fail
- * naming the field), then run the selected algorithm through comm__run. Non-blocking calls go
+ * (exec deadline), make sure every rank agrees on what it is doing (or fail naming the field:
+ * send/recv and split exchange fingerprints first, collectives check them as they arrive,
+ * agree.c), and run the selected algorithm through comm__run. Non-blocking calls go
  * to a per-communicator worker thread that runs them in submission order; once it exists,
  * blocking calls queue behind it too, so the order on the wire is the order of the calls. */
 #include <errno.h>

@@ -66,7 +66,7 @@ struct comm__peer_hello {
 	int32_t rank, nranks;
 };
 
-/* Fingerprint of one operation; every rank must agree before any data moves. */
+/* Fingerprint of one operation; every rank must agree (checked as they arrive, agree.c). */
 struct comm__fp {
 	uint32_t seq;
 	uint8_t coll, dtype, op, algo;
