@@ -758,7 +758,9 @@ static void test_select(void **state)
 				 COMM_ALGO_RHD);
 	}
 	/* auto: latency-bound small sizes, bandwidth-bound large ones */
-	assert_int_equal(comm__select(COMM_COLL_ALLREDUCE, 8, 4, COMM_ALGO_AUTO), COMM_ALGO_MESH);
+	assert_int_equal(comm__select(COMM_COLL_ALLREDUCE, 8, 3, COMM_ALGO_AUTO), COMM_ALGO_MESH);
+	assert_int_equal(comm__select(COMM_COLL_ALLREDUCE, 8, 4, COMM_ALGO_AUTO), COMM_ALGO_RHD);
+	assert_int_equal(comm__select(COMM_COLL_ALLGATHER, 8, 4, COMM_ALGO_AUTO), COMM_ALGO_RHD);
 	assert_int_equal(comm__select(COMM_COLL_ALLREDUCE, 8, 8, COMM_ALGO_AUTO), COMM_ALGO_RHD);
 	assert_int_equal(comm__select(COMM_COLL_ALLREDUCE, 8, 7, COMM_ALGO_AUTO), COMM_ALGO_RHD);
 	assert_int_equal(comm__select(COMM_COLL_ALLREDUCE, 64 << 20, 4, COMM_ALGO_AUTO),
@@ -772,7 +774,7 @@ static void test_select(void **state)
 	assert_int_equal(comm__select(COMM_COLL_ALLREDUCE, 8, 32, COMM_ALGO_AUTO), COMM_ALGO_RHD);
 	/* never mesh for big worlds, whatever the size */
 	for (size_t b = 1; b < ((size_t)1 << 34); b <<= 1)
-		for (int n = 5; n <= 64; n++)
+		for (int n = 4; n <= 64; n++)
 			assert_int_not_equal(
 				comm__select(COMM_COLL_ALLREDUCE, b, n, COMM_ALGO_AUTO),
 				COMM_ALGO_MESH);
