@@ -52,8 +52,8 @@ survivors_agree() { # NAME KIND TEXT RANKS...
 		grep "^\[rank $_r " "$_f" | grep -F "hcclctl: verdict: $_k: " | grep -qF -- "$_t" || return 1
 	done
 }
-finish() { # NAME: waits for the launcher, sets RC and ERR
-	wait_gone "$BG" 20000 || kill "$BG"
+finish() { # NAME [MS]: waits for the launcher (20 s), sets RC and ERR
+	wait_gone "$BG" "${2:-20000}" || kill "$BG"
 	wait "$BG"
 	RC=$?
 	ERR=$(cat "$TMP/$1.err")
@@ -122,7 +122,8 @@ _report $? "  nothing left on any node" "$(node_procs)"
 for i in 1 2 3 4; do cluster_drop all "$i" 5; done
 t0=$(now_ms)
 bg_run loss rx allreduce --ranktable "$RT" -b 64K -e 4M -f 4 -n 5 -w 1 -c 1
-finish loss
+# 5-15 s here, as retransmission timeouts fall (200 ms each, doubling): time to finish
+finish loss 60000
 for i in 1 2 3 4; do cluster_undrop "$i"; done
 check_rc 0 "5 % loss on every link: the run completes (exit 0)"
 awk '/^ +[0-9]/ {n++; if ($NF != "0") bad++} END {exit !(n == 4 && !bad)}' "$TMP/loss.out"
