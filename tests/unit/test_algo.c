@@ -769,6 +769,10 @@ static void test_select(void **state)
 			 COMM_ALGO_RING);
 	assert_int_equal(comm__select(COMM_COLL_ALLGATHER, 1 << 20, 8, COMM_ALGO_AUTO),
 			 COMM_ALGO_RING);
+	assert_int_equal(comm__select(COMM_COLL_ALLGATHER, 64 << 20, 2, COMM_ALGO_AUTO),
+			 COMM_ALGO_MESH);
+	assert_int_equal(comm__select(COMM_COLL_REDUCESCATTER, 64 << 20, 2, COMM_ALGO_AUTO),
+			 COMM_ALGO_RING);
 	assert_int_equal(comm__select(COMM_COLL_BROADCAST, 64 << 20, 16, COMM_ALGO_AUTO),
 			 COMM_ALGO_RING);
 	assert_int_equal(comm__select(COMM_COLL_ALLREDUCE, 8, 32, COMM_ALGO_AUTO), COMM_ALGO_RHD);
