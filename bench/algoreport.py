@@ -15,7 +15,8 @@ import glob
 import os
 import sys
 
-from collreport import COLLS, fmt, human, load_json, ratio, save
+from collreport import (COLLS, add_config, fmt, human, load_json, load_results, ratio, save,
+                        show_failures)
 
 NEED = 0.90
 
@@ -57,11 +58,7 @@ def add(result, d, algos):
             rows.append(row)
     cfg = dict(meta)
     cfg["algos"] = algos
-    cfg["results"] = rows
-    cfg["failures"] = failures
-    doc = load_json(result) or {}
-    doc.setdefault("configs", []).append(cfg)
-    save(result, doc)
+    add_config(result, cfg, rows, failures)
 
     print("\n## N=%s, link %s htb: measured single-stream TCP %s GB/s; %ss" % (
         meta.get("nodes"), meta.get("rate"), fmt(link), meta.get("elapsed_s", "?")))
@@ -73,15 +70,12 @@ def add(result, d, algos):
               "  %5s %5s %9s %9s" % (r["auto_algo"] or "-", r["best_fixed"] or "-",
                                      fmt(r["auto_over_best"], "%.2f"),
                                      fmt(r["auto_over_link"], "%.3f")))
-    for f in failures:
-        print("FAILED: %s (see the .err files; the run went on)" % f)
-    sys.stdout.flush()
+    show_failures(failures)
 
 
 def summary(result):
-    doc = load_json(result)
+    doc = load_results(result)
     if not doc:
-        print("no results in %s" % result)
         return
     cfgs = {c.get("nodes"): c for c in doc.get("configs", [])}
     print("\n## issue-6 targets: auto selection, non-power-of-two N")

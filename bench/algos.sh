@@ -14,19 +14,7 @@ cd "$(dirname "$0")/.." || exit 3
 . tests/cluster/netns.sh
 . bench/lib.sh
 
-QUICK=${BENCH_QUICK:-0}
-[ "$QUICK" = 0 ] && QUICK=
-if [ -n "$QUICK" ]; then
-	NODES=${BENCH_N:-2 3 4}
-	MAX=${BENCH_MAX:-4M}
-else
-	NODES=${BENCH_N:-2 3 4 5 6 7 8}
-	MAX=${BENCH_MAX:-64M}
-fi
-MIN=${BENCH_MIN:-8}
-FACTOR=${BENCH_FACTOR:-8}
-RATE=${BENCH_RATE:-1gbit}
-COLLS=${BENCH_COLLS:-allreduce allgather reducescatter}
+bench_scope "2 3 4" 4M "2 3 4 5 6 7 8" 64M 8
 ALGOS=${BENCH_ALGOS:-auto ring rhd mesh}
 
 bench_prelude algos ./hcclctl build/bench/netprobe

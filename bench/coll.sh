@@ -15,21 +15,8 @@ cd "$(dirname "$0")/.." || exit 3
 . tests/cluster/netns.sh
 . bench/lib.sh
 
-QUICK=${BENCH_QUICK:-0}
-[ "$QUICK" = 0 ] && QUICK=
-if [ -n "$QUICK" ]; then
-	NODES=${BENCH_N:-2 4}
-	MAX=${BENCH_MAX:-16M}
-	UNSHAPED=${BENCH_UNSHAPED:-0}
-else
-	NODES=${BENCH_N:-2 4 8}
-	MAX=${BENCH_MAX:-256M}
-	UNSHAPED=${BENCH_UNSHAPED:-1}
-fi
-MIN=${BENCH_MIN:-8}
-FACTOR=${BENCH_FACTOR:-4}
-RATE=${BENCH_RATE:-1gbit}
-COLLS=${BENCH_COLLS:-allreduce allgather reducescatter}
+bench_scope "2 4" 16M "2 4 8" 256M 4
+UNSHAPED=${BENCH_UNSHAPED:-$([ -n "$QUICK" ] && echo 0 || echo 1)}
 ALGO=${BENCH_ALGO:-auto}
 
 bench_prelude coll ./hcclctl build/bench/netprobe build/bench/mpi_coll

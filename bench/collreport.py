@@ -95,6 +95,29 @@ def save(path, doc):
     os.replace(tmp, path)
 
 
+def add_config(result, cfg, rows, failures):
+    """Appends one N/rate configuration with its rows to the result document."""
+    cfg["results"] = rows
+    cfg["failures"] = failures
+    doc = load_json(result) or {}
+    doc.setdefault("configs", []).append(cfg)
+    save(result, doc)
+
+
+def show_failures(failures):
+    for f in failures:
+        print("FAILED: %s (see the .err files; the run went on)" % f)
+    sys.stdout.flush()
+
+
+def load_results(result):
+    """The result document, or None after saying there is none."""
+    doc = load_json(result)
+    if not doc:
+        print("no results in %s" % result)
+    return doc
+
+
 def ratio(a, b):
     return a / b if a is not None and b else None
 
@@ -139,12 +162,7 @@ def add(result, d):
                 "ours_wrong": o.get("wrong") if o else None,
                 "mpi_wrong": m.get("wrong") if m else None,
             })
-    cfg = dict(meta)
-    cfg["results"] = rows
-    cfg["failures"] = failures
-    doc = load_json(result) or {}
-    doc.setdefault("configs", []).append(cfg)
-    save(result, doc)
+    add_config(result, dict(meta), rows, failures)
 
     rate = meta.get("rate")
     print("\n## N=%s, link %s: measured single-stream TCP %s GB/s; our algo %s; %ss" % (
@@ -160,15 +178,12 @@ def add(result, d):
             fmt(r["ours_over_link"], "%.3f"), fmt(r["mpi_over_link"], "%.3f"),
             fmt(r["ours_time_us"], "%.1f"), fmt(r["mpi_time_us"], "%.1f"),
             r["ours_algo"] or "-"))
-    for f in failures:
-        print("FAILED: %s (see the .err files; the run went on)" % f)
-    sys.stdout.flush()
+    show_failures(failures)
 
 
 def summary(result):
-    doc = load_json(result)
+    doc = load_results(result)
     if not doc:
-        print("no results in %s" % result)
         return
     print("\n## issue-6 targets (shaped runs; unshaped runs are CPU-bound and shown for reference)")
     for cfg in doc.get("configs", []):

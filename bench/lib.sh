@@ -41,6 +41,25 @@ _bench_on_exit() {
 	_cl_on_exit
 }
 
+# bench_scope QUICK_N QUICK_MAX FULL_N FULL_MAX DEFAULT_FACTOR: the options every size sweep
+# shares, from the environment: QUICK (empty unless BENCH_QUICK), NODES, MIN, MAX, FACTOR,
+# RATE, COLLS. A quick run takes the first pair as defaults, a full one the second.
+bench_scope() {
+	QUICK=${BENCH_QUICK:-0}
+	[ "$QUICK" = 0 ] && QUICK=
+	if [ -n "$QUICK" ]; then
+		NODES=${BENCH_N:-$1}
+		MAX=${BENCH_MAX:-$2}
+	else
+		NODES=${BENCH_N:-$3}
+		MAX=${BENCH_MAX:-$4}
+	fi
+	MIN=${BENCH_MIN:-8}
+	FACTOR=${BENCH_FACTOR:-$5}
+	RATE=${BENCH_RATE:-1gbit}
+	COLLS=${BENCH_COLLS:-allreduce allgather reducescatter}
+}
+
 bench_prelude() {
 	_name=$1
 	shift
