@@ -45,6 +45,7 @@ for rate in $rates; do
 		fi
 		t0=$(date +%s)
 		bench_link "$d/link" || echo '{}' >"$d/link"
+		bench_ring "$d/ring" "$n" || echo '{}' >"$d/ring"
 		bench_pingpong "$d/pingpong" 8 5000 || echo '{}' >"$d/pingpong"
 		link_gbps=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("stream_GBps", 0))' \
 			"$d/link" 2>/dev/null) || link_gbps=0
@@ -62,8 +63,8 @@ print(int(120 + 10 * (w + it + 2) * 2 * b / (g * 1e9)) if g > 0 else 900)' "$w" 
 				bench_mpi "$coll" "$n" "$d/mpi-$coll-$k.jsonl" "$csv" "$w" "$it" || status=2
 			done <"$CHUNKS"
 		done
-		printf '{"nodes": %s, "rate": "%s", "algo": "%s", "link": %s, "pingpong_8B": %s, "loadavg_end": "%s", "elapsed_s": %s}\n' \
-			"$n" "$rate" "$ALGO" "$(cat "$d/link")" "$(cat "$d/pingpong")" \
+		printf '{"nodes": %s, "rate": "%s", "algo": "%s", "link": %s, "ring": %s, "pingpong_8B": %s, "loadavg_end": "%s", "elapsed_s": %s}\n' \
+			"$n" "$rate" "$ALGO" "$(cat "$d/link")" "$(cat "$d/ring")" "$(cat "$d/pingpong")" \
 			"$(cut -d' ' -f1-3 /proc/loadavg)" $(($(date +%s) - t0)) >"$d/meta.json"
 		python3 bench/collreport.py add "$RES" "$d"
 		bench_show_errs "$d"

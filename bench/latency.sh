@@ -4,7 +4,11 @@
 # median one-way time of an 8-byte TCP ping-pong between two nodes. The issue asks for a
 # link delay of 100 us (BENCH_DELAY); it is added with netem where the kernel has netem,
 # and this kernel has not, so alpha is the bare veth+htb latency. Ours and Open MPI's
-# MPI_Allreduce, both the mean over BENCH_LAT_ITERS (default 2000) calls of the slowest rank.
+# MPI_Allreduce, both the mean over BENCH_LAT_ITERS (default 2000) calls of the slowest rank,
+# launched BENCH_LAT_REPEATS times each (default 5, interleaved); the table shows the median
+# launch and the range. Each launch sweeps 8 B to 4 KiB (BENCH_LAT_MAX) x4, so the same runs
+# also give the small-size table of allreduce, allgather and reduce-scatter (BENCH_COLLS)
+# against Open MPI.
 # Writes bench/results/latency-DATE.json.
 set -u
 cd "$(dirname "$0")/.." || exit 3
@@ -17,6 +21,16 @@ BENCH_DELAY=${BENCH_DELAY-100us}
 ITERS=${BENCH_LAT_ITERS:-2000}
 [ "${BENCH_QUICK:-0}" != 0 ] && ITERS=${BENCH_LAT_ITERS:-300}
 ALGO=${BENCH_ALGO:-auto}
+REPEATS=${BENCH_LAT_REPEATS:-5}
+LAT_MAX=${BENCH_LAT_MAX:-4096}
+COLLS=${BENCH_COLLS:-allreduce allgather reducescatter}
+SIZES=$(python3 -c 'import sys
+b, hi, out = 8, int(sys.argv[1]), []
+while b < hi:
+    out.append(b)
+    b *= 4
+print(",".join(map(str, out + [hi])))' "$LAT_MAX") || exit 64
+[ "${BENCH_QUICK:-0}" != 0 ] && REPEATS=${BENCH_LAT_REPEATS:-3}
 
 bench_prelude latency ./hcclctl build/bench/netprobe build/bench/mpi_coll
 
@@ -35,23 +49,31 @@ printf '{"benchmark": "allreduce-8B-latency", "started": "%s", "cpus": %s, "load
 	"$([ "$BENCH_NETEM" = 1 ] && echo true || echo false)" "$delay_note" "$ITERS" >"$RES"
 
 echo "# 8-byte allreduce latency vs alpha*ceil(log2 p); links $RATE; $delay_note"
-echo "# alpha: median one-way of an 8-byte TCP ping-pong (mean alongside); ours and MPI: mean of $ITERS calls"
-printf '%-3s %-8s %9s %9s %5s %10s %9s %9s %10s %9s %5s\n' p rate "alpha us" "mean us" log2p \
-	"bound us" "ours us" "MPI us" ours/bound MPI/bound algo
+echo "# alpha: median one-way of an 8-byte TCP ping-pong (mean alongside); ours and MPI: mean of $ITERS calls, median (and range) of $REPEATS launches"
+printf '%-3s %-8s %9s %9s %5s %10s %9s %9s %10s %9s %5s %13s %13s\n' p rate "alpha us" "mean us" log2p \
+	"bound us" "ours us" "MPI us" ours/bound MPI/bound algo "ours range" "MPI range"
 status=0
 for n in $NODES; do
 	d=$TMP/p$n
 	mkdir -p "$d"
 	bench_up "$n" "$RATE" || { echo "bench latency: cannot build a cluster of $n nodes" >&2; status=3; continue; }
 	bench_pingpong "$d/pingpong" 8 20000 || echo '{}' >"$d/pingpong"
-	bench_ours allreduce "$n" "$d/ours-allreduce-0.json" -b 8 -e 8 -w 100 -n "$ITERS" -c 0 \
-		-d fp32 --algo "$ALGO" || status=2
-	bench_mpi allreduce "$n" "$d/mpi-allreduce-0.jsonl" 8 100 "$ITERS" || status=2
-	printf '{"nodes": %s, "rate": "%s", "pingpong": %s}\n' "$n" "$RATE" "$(cat "$d/pingpong")" \
-		>"$d/meta.json"
+	k=0
+	while [ "$k" -lt "$REPEATS" ]; do
+		for coll in $COLLS; do
+			bench_ours "$coll" "$n" "$d/ours-$coll-$k.json" -b 8 -e "$LAT_MAX" -f 4 -w 100 \
+				-n "$ITERS" -c 0 -d fp32 --algo "$ALGO" || status=2
+			bench_mpi "$coll" "$n" "$d/mpi-$coll-$k.jsonl" "$SIZES" 100 "$ITERS" || status=2
+		done
+		k=$((k + 1))
+	done
+	printf '{"nodes": %s, "rate": "%s", "repeats": %s, "colls": %s, "pingpong": %s}\n' "$n" \
+		"$RATE" "$REPEATS" "$(python3 -c 'import json,sys; print(json.dumps(sys.argv[1].split()))' "$COLLS")" \
+		"$(cat "$d/pingpong")" >"$d/meta.json"
 	python3 bench/collreport.py latency "$RES" "$d"
 	bench_show_errs "$d"
 	cluster_down
 done
+python3 bench/collreport.py latency-sweep "$RES"
 echo "results: $RES"
 exit $status

@@ -12,11 +12,19 @@
 #   bench_up N RATE             cluster_up N [--rate RATE] (RATE "none": unshaped), then
 #                               bench_trap; adds BENCH_DELAY with netem where the kernel has it
 #   bench_link OUT              single-stream TCP node 1 -> node 2: its JSON line to OUT
+#   bench_ring OUT N            every node i streams to node i+1 (mod N) at once, as a ring
+#                               collective's links carry it: {"streams", "min_GBps",
+#                               "mean_GBps"} to OUT (what the shared CPUs let N links carry)
 #   bench_pingpong OUT BYTES N  ping-pong node 1 <-> node 2: its JSON line to OUT
 #   bench_ours COLL N OUT ARGS  one hcclctl rank per node; rank 0's --json to OUT; 0 or rc
 #   bench_mpi COLL N OUT SIZES WARMUP ITERS
 #                               mpirun, one rank per node, TCP BTL on 10.77.0.0/24 only
 #   bench_netem_ok              0 when this kernel can add delay (netem)
+#
+# bench_pin R N: "taskset -c CPU" for rank R of N when every rank can have a core of its own
+# (N <= CPUs), else nothing. Ours and Open MPI's ranks are pinned alike: two ranks that the
+# scheduler leaves on one core answer each other through a context switch (8-byte allreduce,
+# N=2: 35-44 us on one core, 18-25 us on two), and which of the two a process gets is luck.
 #
 # BENCH_TIMEOUT (s, default 900) bounds every launch; callers may lower it per launch.
 # An mpirun that fails or times out is tried once more: now and then one of its orted
@@ -161,6 +169,43 @@ _bench_probe() {
 }
 
 bench_link() { _bench_probe "$1" stream "${BENCH_LINK_SECONDS:-4}"; }
+
+bench_ring() {
+	_i=1
+	while [ "$_i" -le "$2" ]; do
+		_j=$((_i % $2 + 1))
+		_bench_port
+		eval "_rport$_i=$BENCH_PORT"
+		cluster_exec "$_j" timeout -k 5 120 build/bench/netprobe serve "$(cluster_addr "$_j")" \
+			"$BENCH_PORT" </dev/null >/dev/null &
+		BENCH_PIDS="$BENCH_PIDS $!"
+		_i=$((_i + 1))
+	done
+	_i=1
+	while [ "$_i" -le "$2" ]; do
+		_j=$((_i % $2 + 1))
+		eval "_p=\$_rport$_i"
+		cluster_exec "$_i" timeout -k 5 120 build/bench/netprobe stream "$(cluster_addr "$_j")" \
+			"$_p" "${BENCH_LINK_SECONDS:-4}" </dev/null >"$TMP/ring.$_i" &
+		BENCH_PIDS="$BENCH_PIDS $!"
+		_i=$((_i + 1))
+	done
+	_bench_wait || return 1
+	_i=1
+	while [ "$_i" -le "$2" ]; do
+		cat "$TMP/ring.$_i"
+		_i=$((_i + 1))
+	done | python3 -c 'import json, sys
+r = [json.loads(l)["stream_GBps"] for l in sys.stdin if l.strip()]
+if len(r) != int(sys.argv[1]):
+    sys.exit("bench_ring: %d of %s streams reported" % (len(r), sys.argv[1]))
+print(json.dumps({"streams": len(r), "min_GBps": min(r), "mean_GBps": sum(r) / len(r)}))' "$2" >"$1"
+}
+
+bench_pin() {
+	[ "$2" -le "$(nproc)" ] && echo "taskset -c $(($1 % $(nproc)))"
+	return 0
+}
 bench_pingpong() { _bench_probe "$1" pingpong "$2" "$3"; }
 
 # bench_ours COLL N OUT ARGS...: rank 0's JSON goes to OUT, every rank's stderr to OUT.err.
@@ -172,13 +217,13 @@ bench_ours() {
 	: >"$_out.err"
 	_r=$((_n - 1))
 	while [ "$_r" -ge 1 ]; do
-		cluster_exec $((_r + 1)) timeout -k 5 "$BENCH_TIMEOUT" ./hcclctl --json run "$_coll" \
+		cluster_exec $((_r + 1)) $(bench_pin "$_r" "$_n") timeout -k 5 "$BENCH_TIMEOUT" ./hcclctl --json run "$_coll" \
 			--rank "$_r" --world-size "$_n" --master "$_master" "$@" \
 			</dev/null >/dev/null 2>>"$_out.err" &
 		BENCH_PIDS="$BENCH_PIDS $!"
 		_r=$((_r - 1))
 	done
-	cluster_exec 1 timeout -k 5 "$BENCH_TIMEOUT" ./hcclctl --json run "$_coll" --rank 0 \
+	cluster_exec 1 $(bench_pin 0 "$_n") timeout -k 5 "$BENCH_TIMEOUT" ./hcclctl --json run "$_coll" --rank 0 \
 		--world-size "$_n" --master "$_master" "$@" </dev/null >"$_out" 2>>"$_out.err" &
 	BENCH_PIDS="$BENCH_PIDS $!"
 	_bench_wait
@@ -210,6 +255,7 @@ _bench_mpi_once() {
 		--mca plm_rsh_no_tree_spawn 1 --mca orte_startup_timeout 30 \
 		--mca pml ob1 --mca btl self,tcp --mca mpi_yield_when_idle 1 \
 		--mca btl_tcp_if_include "$CL_NET.0/24" --mca oob_tcp_if_include "$CL_NET.0/24" \
+		-x HCCLCTL_BENCH_PIN="$([ -n "$(bench_pin 0 "$2")" ] && echo 1 || echo 0)" \
 		"$BENCH_ROOT/build/bench/mpi_coll" "$1" "$4" "$5" "$6" </dev/null >"$3" 2>>"$3.err" &
 	BENCH_PIDS="$BENCH_PIDS $!"
 	_bench_wait

@@ -8,11 +8,17 @@
  *
  *   mpirun ... mpi_coll COLL SIZE[,SIZE...] WARMUP ITERS
  *
+ * With HCCLCTL_BENCH_PIN=1 in the environment, rank r runs on CPU r mod (CPUs), as bench_pin
+ * pins ours (bench/lib.sh).
+ *
  * Rank 0 prints one JSON object per size on stdout; exit 2 when a result is wrong. */
+#define _GNU_SOURCE
 #include <mpi.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum coll { ALLREDUCE, ALLGATHER, REDUCESCATTER };
 
@@ -68,6 +74,15 @@ int main(int argc, char **argv)
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &n);
+	const char *pin = getenv("HCCLCTL_BENCH_PIN");
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	if (pin && !strcmp(pin, "1") && ncpu > 0) {
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		CPU_SET(rank % ncpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set))
+			perror("mpi_coll: sched_setaffinity");
+	}
 	if (argc != 5) {
 		if (!rank)
 			fprintf(stderr, "usage: mpi_coll allreduce|allgather|reducescatter "
