@@ -229,11 +229,14 @@ static int pump_send(struct comm *c, int r, struct step *s)
 			comm__fp_serve(c, r, p->scur >= 0);
 		/* no room for ours yet: the queue first */
 		int i = p->fp_due && c->fp_lazy ? -1 : p->scur;
-		size_t pre = p->ctl_len - p->ctl_sent;
-		if (i < 0 && !pre)
-			return 0;
 		struct comm__xstate *st = i >= 0 ? &c->xs[i] : NULL;
 		const struct comm__xfer *x = i >= 0 ? &s->x[i] : NULL;
+		/* control frames go between frames: one queued while a data frame is partly
+		 * out (a request for a fingerprint while the peer's socket is full) waits for
+		 * the frame's end, or the peer would read it as data */
+		size_t pre = st && st->hsent ? 0 : p->ctl_len - p->ctl_sent;
+		if (i < 0 && !pre)
+			return 0;
 		struct iovec iov[3];
 		int cnt = 0;
 		if (pre) /* control frames first, in the same write */
@@ -268,7 +271,8 @@ static int pump_send(struct comm *c, int r, struct step *s)
 			p->ctl_sent += h;
 			kk -= h;
 		}
-		p->midframe = p->ctl_sent < p->ctl_len;
+		if (pre)
+			p->midframe = p->ctl_sent < p->ctl_len;
 		if (!st)
 			continue;
 		if (st->hsent < COMM__HDR_LEN) {

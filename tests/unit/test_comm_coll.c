@@ -596,10 +596,44 @@ static int body_late(struct rank_arg *a)
 	return 0;
 }
 
+/* A rank 300 ms late to a large allreduce: the other fills the sockets with a data frame and
+ * stops inside it, then asks for the late one's fingerprint. The request goes out after the
+ * frame, not inside it (it once did, and the late rank read it as data: "bad magic 0x0000"
+ * on the next frame, or a wrong sum). */
+#define LATE_LARGE ((size_t)16 << 20) /* int32s: 32 MiB each way, beyond what sockets hold */
+static int body_late_large(struct rank_arg *a)
+{
+	int32_t *v = malloc(LATE_LARGE * sizeof(*v));
+	CHECK(a, v != NULL, "out of memory");
+	comm_set_algo(a->c, COMM_ALGO_MESH);
+	unsigned asked = 0;
+	for (int round = 0; round < 2; round++) {
+		for (size_t i = 0; i < LATE_LARGE; i++)
+			v[i] = (int32_t)(i % 1000) + a->rank + round;
+		if (a->rank == 1 && round == 0)
+			usleep(300 * 1000);
+		int rc = comm_allreduce(a->c, v, v, LATE_LARGE, COMM_INT32, COMM_SUM);
+		size_t bad = 0;
+		for (size_t i = 0; !rc && i < LATE_LARGE; i++)
+			bad += v[i] != 2 * (int32_t)(i % 1000) + 1 + 2 * round;
+		if (round == 0)
+			asked = a->c->fp_requests;
+		if (rc || bad)
+			free(v);
+		CHECK(a, rc == 0 && bad == 0, "round %d: %zu wrong: %s", round, bad,
+		      comm_last_error(a->c));
+	}
+	free(v);
+	/* the request went out while our frame was stuck: what this test is about */
+	CHECK(a, a->rank != 0 || asked == 1, "rank 0 asked %u times in the late round", asked);
+	return 0;
+}
+
 static void test_late(void **state)
 {
 	(void)state;
 	world_ok(3, body_late);
+	world_ok(2, body_late_large);
 }
 
 static void test_mismatch_more(void **state)
