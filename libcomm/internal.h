@@ -158,6 +158,7 @@ struct comm {
 	struct comm__peer *peers; /* nranks; peers[rank].fd = -1 */
 	int epfd;
 	int spin_credit, spin_rest; /* progress.c: whether polling before sleeping pays off */
+	bool shared_cores; /* more ranks on this host than CPUs: polling yields the core */
 	/* the operation in progress, for messages and frame checks */
 	int cur_coll;
 	uint32_t cur_seq;  /* shown as "#seq" */

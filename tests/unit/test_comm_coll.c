@@ -629,6 +629,29 @@ static int body_late_large(struct rank_arg *a)
 	return 0;
 }
 
+/* Polling without yielding the core only where every rank here can have a core: these
+ * ranks are threads on 127.0.0.1, one host by address though their names differ. */
+static int body_cores(struct rank_arg *a)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	bool want = ncpu > 0 && comm_size(a->c) > ncpu;
+	CHECK(a, a->c->shared_cores == want, "%d ranks, %ld CPUs: shared_cores %d", comm_size(a->c),
+	      ncpu, a->c->shared_cores);
+	int32_t v = 1, sum = 0;
+	int rc = comm_allreduce(a->c, &v, &sum, 1, COMM_INT32, COMM_SUM);
+	CHECK(a, rc == 0 && sum == comm_size(a->c), "allreduce: %d %s", sum, comm_last_error(a->c));
+	return 0;
+}
+
+static void test_shared_cores(void **state)
+{
+	(void)state;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	world_ok(2, body_cores);
+	if (ncpu + 1 <= 16) /* one more rank than CPUs; not a world of hundreds of threads */
+		world_ok(ncpu + 1 > 2 ? (int)ncpu + 1 : 3, body_cores);
+}
+
 static void test_late(void **state)
 {
 	(void)state;
@@ -810,6 +833,7 @@ int main(void)
 		cmocka_unit_test(test_mismatch),
 		cmocka_unit_test(test_mismatch_more),
 		cmocka_unit_test(test_late),
+		cmocka_unit_test(test_shared_cores),
 		cmocka_unit_test(test_peer_gone),
 		cmocka_unit_test(test_killed),
 		cmocka_unit_test(test_no_leaks),
