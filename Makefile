@@ -86,7 +86,8 @@ demo: deps
 	$(MAKE) all
 	@sh scripts/demo.sh
 
-# The bench programs: the kernels against libhcclctl.a, a link probe, and Open MPI's side
+# The bench programs: the kernels against libhcclctl.a, a link probe, a delay line (a
+# switch in user space, for link delay without netem), and Open MPI's side
 # built with its own wrapper (libopenmpi-dev). `make bench BENCH=coll` runs one bench.
 $(O)/bench/kernels: $(O)/bench/kernels.o $(O)/libhcclctl.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -94,11 +95,14 @@ $(O)/bench/kernels: $(O)/bench/kernels.o $(O)/libhcclctl.a
 $(O)/bench/netprobe: $(O)/bench/netprobe.o
 	$(CC) $(LDFLAGS) -o $@ $^
 
+$(O)/bench/delayline: $(O)/bench/delayline.o
+	$(CC) $(LDFLAGS) -o $@ $^
+
 $(O)/bench/mpi_coll: bench/mpi_coll.c
 	@mkdir -p $(@D)
 	mpicc -std=gnu11 -O2 -g $(WARN) -o $@ $<
 
-bench-bin: $(BIN) $(O)/bench/kernels $(O)/bench/netprobe $(O)/bench/mpi_coll
+bench-bin: $(BIN) $(O)/bench/kernels $(O)/bench/netprobe $(O)/bench/delayline $(O)/bench/mpi_coll
 
 bench: deps
 	$(MAKE) bench-bin

@@ -287,8 +287,8 @@ def latency(result, d):
     doc = load_json(result) or {}
     doc.setdefault("runs", []).append(row)
     save(result, doc)
-    print("%-3s %-8s %9s %9s %5s %10s %9s %9s %10s %9s %5s %13s %13s" % (
-        p, meta.get("rate"), fmt(alpha, "%.1f"), fmt(pp.get("oneway_us_mean"), "%.1f"), steps,
+    print("%-3s %-8s %-6s %9s %9s %5s %10s %9s %9s %10s %9s %5s %13s %13s" % (
+        p, meta.get("rate"), meta.get("delay") or "none", fmt(alpha, "%.1f"), fmt(pp.get("oneway_us_mean"), "%.1f"), steps,
         fmt(bound, "%.1f"), fmt(row["ours_us"], "%.1f"), fmt(row["mpi_us"], "%.1f"),
         fmt(row["ours_over_bound"], "%.2f"), fmt(row["mpi_over_bound"], "%.2f"),
         row["ours_algo"] or "-", span(row["ours_runs_us"]), span(row["mpi_runs_us"])))
@@ -301,8 +301,11 @@ def latency_sweep(result):
     if not doc:
         return
     for run in doc.get("runs", []):
-        print("\n## N=%s, %s: time per call, median of %s launches (range)" % (
-            run.get("nodes"), run.get("rate"), run.get("repeats")))
+        if len(run.get("sweep", [])) < 2:
+            continue
+        print("\n## N=%s, %s%s: time per call, median of %s launches (range)" % (
+            run.get("nodes"), run.get("rate"), ", a busy loop on every CPU" if run.get("busy") else "",
+            run.get("repeats")))
         print("%-13s %6s %9s %9s %8s %15s %15s %5s" % (
             "collective", "size", "ours us", "MPI us", "ours/MPI", "ours range", "MPI range",
             "algo"))

@@ -9,8 +9,9 @@
 #   bench_show_errs DIR         the last lines of every non-empty DIR/*.err, on stderr
 #   bench_trap                  after cluster_up: on EXIT/INT/TERM kill our processes, then
 #                               netns.sh's cleanup (namespaces, its files, $TMP)
-#   bench_up N RATE             cluster_up N [--rate RATE] (RATE "none": unshaped), then
-#                               bench_trap; adds BENCH_DELAY with netem where the kernel has it
+#   bench_up N RATE [DELAY]     cluster_up N [--rate RATE] (RATE "none": unshaped), then
+#                               bench_trap; adds DELAY (default BENCH_DELAY) with netem
+#                               (BENCH_NETEM=1) or bench/delayline (BENCH_DELAYLINE=1)
 #   bench_link OUT              single-stream TCP node 1 -> node 2: its JSON line to OUT
 #   bench_ring OUT N            every node i streams to node i+1 (mod N) at once, as a ring
 #                               collective's links carry it: {"streams", "min_GBps",
@@ -20,6 +21,7 @@
 #   bench_mpi COLL N OUT SIZES WARMUP ITERS
 #                               mpirun, one rank per node, TCP BTL on 10.77.0.0/24 only
 #   bench_netem_ok              0 when this kernel can add delay (netem)
+#   bench_delayline_ok          0 when build/bench/delayline can stand in for netem
 #
 # bench_pin R N: "taskset -c CPU" for rank R of N when every rank can have a core of its own
 # (N <= CPUs), else nothing. Ours and Open MPI's ranks are pinned alike: two ranks that the
@@ -46,6 +48,8 @@ bench_kill() {
 
 _bench_on_exit() {
 	bench_kill
+	bench_busy_stop
+	bench_delay_stop
 	_cl_on_exit
 }
 
@@ -129,20 +133,74 @@ bench_up() {
 		cluster_up "$1" --rate "$2" || return 1
 	fi
 	bench_trap
-	if [ -n "${BENCH_DELAY:-}" ] && [ "${BENCH_NETEM:-0}" = 1 ]; then
+	_delay=${3-${BENCH_DELAY:-}}
+	if [ -n "$_delay" ] && [ "${BENCH_NETEM:-0}" = 1 ]; then
 		# one-way delay on what each node sends; below htb's class when shaped
 		_i=1
 		while [ "$_i" -le "$1" ]; do
 			if [ "$2" = none ]; then
-				tc -n "$(cluster_ns "$_i")" qdisc add dev eth0 root netem delay "$BENCH_DELAY"
+				tc -n "$(cluster_ns "$_i")" qdisc add dev eth0 root netem delay "$_delay"
 			else
 				tc -n "$(cluster_ns "$_i")" qdisc add dev eth0 parent 1:10 handle 10: \
-					netem delay "$BENCH_DELAY" limit 100000
+					netem delay "$_delay" limit 100000
 			fi || return 1
 			_i=$((_i + 1))
 		done
+	elif [ -n "$_delay" ] && [ "${BENCH_DELAYLINE:-0}" = 1 ]; then
+		bench_delay_start "$1" "$_delay" || return 1
 	fi
 	return 0
+}
+
+bench_delayline_ok() { [ -x build/bench/delayline ]; }
+
+# bench_delay_start N DELAY: the bridge's ports go to build/bench/delayline, which holds each
+# frame DELAY (e.g. 100us) before it forwards it; the bridge keeps the head's address and
+# reaches the nodes through a veth pair that is one more port of the delay line.
+bench_delay_start() {
+	_us=${2%us}
+	case $_us in '' | *[!0-9]*) echo "bench: delay '$2' is not N or Nus" >&2; return 1 ;; esac
+	_br=$(_cl_br)
+	_ports=
+	_i=1
+	while [ "$_i" -le "$1" ]; do
+		ip -n "$_br" link set "v$_i" nomaster || return 1
+		_ports="$_ports v$_i"
+		_i=$((_i + 1))
+	done
+	ip -n "$_br" link add hb type veth peer name hq &&
+		ip -n "$_br" link set hb master br0 up &&
+		ip -n "$_br" link set hq up || return 1
+	ip netns exec "$_br" build/bench/delayline "$_us" $_ports hq </dev/null >/dev/null &
+	BENCH_DELAY_PID=$!
+	sleep 0.2
+	kill -0 "$BENCH_DELAY_PID" 2>/dev/null || { echo "bench: delayline did not start" >&2; return 1; }
+}
+
+# bench_busy_start: one busy loop on every CPU, as a machine busy with other work would be
+# (BENCH_LAT_BUSY=1 in the latency bench); bench_busy_stop ends them.
+bench_busy_start() {
+	_c=0
+	while [ "$_c" -lt "$(nproc)" ]; do
+		taskset -c "$_c" sh -c 'while :; do :; done' &
+		BENCH_BUSY_PIDS="${BENCH_BUSY_PIDS:-} $!"
+		_c=$((_c + 1))
+	done
+}
+
+bench_busy_stop() {
+	for _p in ${BENCH_BUSY_PIDS:-}; do
+		kill "$_p" 2>/dev/null
+		wait "$_p" 2>/dev/null
+	done
+	BENCH_BUSY_PIDS=
+}
+
+bench_delay_stop() {
+	[ -n "${BENCH_DELAY_PID:-}" ] || return 0
+	kill "$BENCH_DELAY_PID" 2>/dev/null
+	wait "$BENCH_DELAY_PID" 2>/dev/null
+	BENCH_DELAY_PID=
 }
 
 # A fresh port for every launch (in this shell, not a subshell, so that it counts).
