@@ -10,6 +10,7 @@
 #   BENCH_N="2 4 8"  BENCH_RATE=1gbit  BENCH_UNSHAPED=1  BENCH_MIN=8  BENCH_MAX=256M
 #   BENCH_FACTOR=4  BENCH_COLLS="allreduce allgather reducescatter"  BENCH_ALGO=auto
 #   BENCH_QUICK=1    N 2 and 4, sizes to 16M, fewer iterations, no unshaped run
+#   BENCH_PIN=1      one core per rank where N <= CPUs (off: see bench_pin in lib.sh)
 set -u
 cd "$(dirname "$0")/.." || exit 3
 . tests/cluster/netns.sh
@@ -23,9 +24,9 @@ bench_prelude coll ./hcclctl build/bench/netprobe build/bench/mpi_coll
 CHUNKS=$TMP/chunks
 python3 bench/collreport.py chunks "$MIN" "$MAX" "$FACTOR" "$QUICK" >"$CHUNKS" || exit 64
 
-printf '{"benchmark": "collectives-vs-openmpi", "started": "%s", "cpus": %s, "loadavg": "%s", "dtype": "fp32", "op": "sum", "min": "%s", "max": "%s", "factor": %s, "quick": %s, "mpi": "%s", "note": "busbw with the nccl-tests factors; link = single-stream TCP payload rate measured on the same links; one rank per network namespace on one machine, so all ranks share its CPUs", "configs": []}\n' \
+printf '{"benchmark": "collectives-vs-openmpi", "started": "%s", "cpus": %s, "loadavg": "%s", "dtype": "fp32", "op": "sum", "min": "%s", "max": "%s", "factor": %s, "quick": %s, "pinned": %s, "mpi": "%s", "note": "busbw with the nccl-tests factors; link = single-stream TCP payload rate measured on the same links; one rank per network namespace on one machine, so all ranks share its CPUs", "configs": []}\n' \
 	"$(date -Iseconds)" "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)" "$MIN" "$MAX" "$FACTOR" \
-	"$([ -n "$QUICK" ] && echo true || echo false)" \
+	"$([ -n "$QUICK" ] && echo true || echo false)" "$([ "${BENCH_PIN:-0}" = 1 ] && echo true || echo false)" \
 	"$(mpirun --version 2>/dev/null | head -1)" >"$RES"
 
 echo "# collectives vs Open MPI: fp32 sum, sizes $MIN..$MAX x$FACTOR, N in {$NODES}, link $RATE$([ "$UNSHAPED" = 1 ] && echo ' and unshaped')"

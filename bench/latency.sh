@@ -26,6 +26,7 @@ ITERS=${BENCH_LAT_ITERS:-2000}
 ALGO=${BENCH_ALGO:-auto}
 REPEATS=${BENCH_LAT_REPEATS:-5}
 BUSY=${BENCH_LAT_BUSY:-0}
+BENCH_PIN=${BENCH_PIN:-1} # one core per rank where there are enough (bench_pin, lib.sh)
 LAT_MAX=${BENCH_LAT_MAX:-4096}
 COLLS=${BENCH_COLLS:-allreduce allgather reducescatter}
 SIZES=$(python3 -c 'import sys

@@ -23,10 +23,13 @@
 #   bench_netem_ok              0 when this kernel can add delay (netem)
 #   bench_delayline_ok          0 when build/bench/delayline can stand in for netem
 #
-# bench_pin R N: "taskset -c CPU" for rank R of N when every rank can have a core of its own
-# (N <= CPUs), else nothing. Ours and Open MPI's ranks are pinned alike: two ranks that the
-# scheduler leaves on one core answer each other through a context switch (8-byte allreduce,
-# N=2: 35-44 us on one core, 18-25 us on two), and which of the two a process gets is luck.
+# bench_pin R N: with BENCH_PIN=1, "taskset -c CPU" for rank R of N when every rank can have
+# a core of its own (N <= CPUs), else nothing. Ours and Open MPI's ranks are pinned alike:
+# two ranks that the scheduler leaves on one core answer each other through a context switch
+# (8-byte allreduce, N=2: 35-44 us on one core, 18-25 us on two), and which of the two a
+# process gets is luck. The latency bench pins; the size sweeps do not: pinned, a rank
+# cannot leave the core where its link's deferred packet work (ksoftirqd) runs, and 128 KiB
+# allreduces at N=2 took 4.3-6.8 ms in 3 of 5 pinned runs, 1.3-1.9 ms in 4 unpinned ones.
 #
 # BENCH_TIMEOUT (s, default 900) bounds every launch; callers may lower it per launch.
 # An mpirun that fails or times out is tried once more: now and then one of its orted
@@ -261,7 +264,7 @@ print(json.dumps({"streams": len(r), "min_GBps": min(r), "mean_GBps": sum(r) / l
 }
 
 bench_pin() {
-	[ "$2" -le "$(nproc)" ] && echo "taskset -c $(($1 % $(nproc)))"
+	[ "${BENCH_PIN:-0}" = 1 ] && [ "$2" -le "$(nproc)" ] && echo "taskset -c $(($1 % $(nproc)))"
 	return 0
 }
 bench_pingpong() { _bench_probe "$1" pingpong "$2" "$3"; }
