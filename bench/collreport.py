@@ -5,12 +5,15 @@
   collreport.py add RESULT DIR                merge DIR's raw outputs (meta.json, ours-*.json,
                                               mpi-*.jsonl) into RESULT, print the table
   collreport.py summary RESULT                the issue-6 targets against RESULT
-  collreport.py latency RESULT DIR            as add, for the 8-byte latency bench
+  collreport.py latency RESULT DIR            as add, for the latency bench (one N, bare or
+                                              delayed): medians of its launches
+  collreport.py latency-sweep RESULT          the 8 B-4 KiB tables of every N in RESULT
 """
 import glob
 import json
 import math
 import os
+import statistics
 import sys
 
 COLLS = ("allreduce", "allgather", "reducescatter")
@@ -235,10 +238,7 @@ def summary(result):
 
 
 def median(v):
-    if not v:
-        return None
-    v = sorted(v)
-    return v[len(v) // 2] if len(v) % 2 else (v[len(v) // 2 - 1] + v[len(v) // 2]) / 2
+    return statistics.median(v) if v else None
 
 
 def span(v):
@@ -288,8 +288,8 @@ def latency(result, d):
     doc.setdefault("runs", []).append(row)
     save(result, doc)
     print("%-3s %-8s %-6s %9s %9s %5s %10s %9s %9s %10s %9s %5s %13s %13s" % (
-        p, meta.get("rate"), meta.get("delay") or "none", fmt(alpha, "%.1f"), fmt(pp.get("oneway_us_mean"), "%.1f"), steps,
-        fmt(bound, "%.1f"), fmt(row["ours_us"], "%.1f"), fmt(row["mpi_us"], "%.1f"),
+        p, meta.get("rate"), meta.get("delay") or "none", fmt(alpha, "%.1f"),
+        fmt(pp.get("oneway_us_mean"), "%.1f"), steps, fmt(bound, "%.1f"), fmt(row["ours_us"], "%.1f"), fmt(row["mpi_us"], "%.1f"),
         fmt(row["ours_over_bound"], "%.2f"), fmt(row["mpi_over_bound"], "%.2f"),
         row["ours_algo"] or "-", span(row["ours_runs_us"]), span(row["mpi_runs_us"])))
     sys.stdout.flush()
@@ -304,8 +304,8 @@ def latency_sweep(result):
         if len(run.get("sweep", [])) < 2:
             continue
         print("\n## N=%s, %s%s: time per call, median of %s launches (range)" % (
-            run.get("nodes"), run.get("rate"), ", a busy loop on every CPU" if run.get("busy") else "",
-            run.get("repeats")))
+            run.get("nodes"), run.get("rate"),
+            ", a busy loop on every CPU" if run.get("busy") else "", run.get("repeats")))
         print("%-13s %6s %9s %9s %8s %15s %15s %5s" % (
             "collective", "size", "ours us", "MPI us", "ours/MPI", "ours range", "MPI range",
             "algo"))

@@ -5,13 +5,13 @@
 # link delay of 100 us (BENCH_DELAY); it is added with netem where the kernel has netem, else
 # by bench/delayline, a switch in user space that holds every frame that long, in place of
 # the cluster's bridge (this kernel has no netem). Each N is measured twice: on the bare
-# links and with the delay. Ours and Open MPI's
-# MPI_Allreduce, both the mean over BENCH_LAT_ITERS (default 2000) calls of the slowest rank,
-# launched BENCH_LAT_REPEATS times each (default 5, interleaved); the table shows the median
-# launch and the range. On the bare links each launch sweeps 8 B to 4 KiB (BENCH_LAT_MAX) x4,
-# so the same runs also give the small-size table of allreduce, allgather and reduce-scatter
-# (BENCH_COLLS) against Open MPI; with the delay, 8-byte allreduce only. BENCH_LAT_BUSY=1 runs
-# a busy loop on every CPU throughout, as on a machine busy with other work.
+# links and with the delay. Ours and Open MPI's MPI_Allreduce, both the mean over
+# BENCH_LAT_ITERS (default 2000) calls of the slowest rank, launched BENCH_LAT_REPEATS times
+# each (default 5, interleaved); the table shows the median launch and the range. On the
+# bare links each launch sweeps 8 B to 4 KiB (BENCH_LAT_MAX) x4, so the same runs also give
+# the small-size table of allreduce, allgather and reduce-scatter (BENCH_COLLS) against Open
+# MPI; with the delay, 8-byte allreduce only. BENCH_LAT_BUSY=1 runs a busy loop on every CPU
+# throughout, as on a machine busy with other work.
 # Writes bench/results/latency-DATE.json.
 set -u
 cd "$(dirname "$0")/.." || exit 3

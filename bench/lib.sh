@@ -214,16 +214,21 @@ _bench_port() {
 }
 
 # _bench_probe OUT MODE ARGS: netprobe's server on node 2, MODE on node 1 against it.
-_bench_probe() {
+# _bench_serve NODE: netprobe's server on NODE at a fresh port (BENCH_PORT), in the
+# background; its clients retry their connect while it starts.
+_bench_serve() {
 	_bench_port
-	_port=$BENCH_PORT
-	cluster_exec 2 timeout -k 5 120 build/bench/netprobe serve "$(cluster_addr 2)" "$_port" \
-		</dev/null >/dev/null &
+	cluster_exec "$1" timeout -k 5 120 build/bench/netprobe serve "$(cluster_addr "$1")" \
+		"$BENCH_PORT" </dev/null >/dev/null &
 	BENCH_PIDS="$BENCH_PIDS $!"
+}
+
+_bench_probe() {
+	_bench_serve 2
 	_out=$1 _mode=$2
 	shift 2
-	cluster_exec 1 timeout -k 5 120 build/bench/netprobe "$_mode" "$(cluster_addr 2)" "$_port" \
-		"$@" </dev/null >"$_out"
+	cluster_exec 1 timeout -k 5 120 build/bench/netprobe "$_mode" "$(cluster_addr 2)" \
+		"$BENCH_PORT" "$@" </dev/null >"$_out"
 	_s=$?
 	_bench_wait
 	return "$_s"
@@ -235,19 +240,9 @@ bench_ring() {
 	_i=1
 	while [ "$_i" -le "$2" ]; do
 		_j=$((_i % $2 + 1))
-		_bench_port
-		eval "_rport$_i=$BENCH_PORT"
-		cluster_exec "$_j" timeout -k 5 120 build/bench/netprobe serve "$(cluster_addr "$_j")" \
-			"$BENCH_PORT" </dev/null >/dev/null &
-		BENCH_PIDS="$BENCH_PIDS $!"
-		_i=$((_i + 1))
-	done
-	_i=1
-	while [ "$_i" -le "$2" ]; do
-		_j=$((_i % $2 + 1))
-		eval "_p=\$_rport$_i"
+		_bench_serve "$_j"
 		cluster_exec "$_i" timeout -k 5 120 build/bench/netprobe stream "$(cluster_addr "$_j")" \
-			"$_p" "${BENCH_LINK_SECONDS:-4}" </dev/null >"$TMP/ring.$_i" &
+			"$BENCH_PORT" "${BENCH_LINK_SECONDS:-4}" </dev/null >"$TMP/ring.$_i" &
 		BENCH_PIDS="$BENCH_PIDS $!"
 		_i=$((_i + 1))
 	done
