@@ -11,9 +11,9 @@ WARN    := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes -Wmissing-proto
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 $(WARN)
 CPPFLAGS += -D_GNU_SOURCE -I. -Icmd -DHCCLCTL_VERSION='"$(VERSION)"' -include cmd/banned.h
-PKGS    := libcjson libcurl libssh2
+PKGS    := libcjson libcurl libssh2 zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lcjson -lcurl -lssh2)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lcjson -lcurl -lssh2 -lz)
 CPPFLAGS += $(PKG_CFLAGS)
 LDLIBS  += $(PKG_LIBS) -lcrypto -lpthread -lm
 # libibverbs is optional: probe rdma reads sysfs without it.

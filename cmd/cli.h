@@ -6,7 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-/* Exit codes (DESIGN.md §3): Nagios-style, plus EX_USAGE. */
+/* Exit codes (README, hcclctl(1)): Nagios-style, plus EX_USAGE. */
 enum {
 	EXIT_OK = 0,
 	EXIT_WARN = 1,

@@ -49,8 +49,10 @@ const struct opt doctor_opts[] = {
 	OPT_STR("ports", 0, &o_ports, "LIST",
 		"TCP ports every node must reach on every other (default " DEFAULT_PORTS ")"),
 	OPT_BOOL("deep", 0, &o_deep, "also measure the network: probe net between every pair"),
-	OPT_PATH("logs", 0, &o_logs, "DIR",
-		 "HCCL plogs of a failed job (DIR/NODE/...): the root cause and its fix", COMPLETE_DIR),
+	OPT_PATH("logs", 0, &o_logs, "PATH",
+		 "a failed job's logs: a directory (DIR/NODE/... for several nodes), one file, or - "
+		 "for standard input; the most likely cause, its evidence and fix",
+		 COMPLETE_FILE),
 	OPT_PATH("html", 0, &o_html, "FILE",
 		 "also write the report as one HTML page: every node against every check, the "
 		 "link heat map",
@@ -447,6 +449,32 @@ static int cmp_result(const void *a, const void *b)
 /* The nodes the cause was found on, folded (every node of its group). */
 static char cause_nodes[1024];
 
+/* The triage of --logs, kept for the text and JSON that only it has. */
+static struct hlog_report logs;
+
+/* Where a cluster-wide result is: the node its logs name, for logs.cause. */
+static const char *cluster_where(const struct result *r)
+{
+	if (strcmp(codes[r->code], "logs.cause"))
+		return "cluster";
+	return logs.node[0] ? logs.node : logs.reported_on[0] ? logs.reported_on : "cluster";
+}
+
+/* The nodes a report covers: those checked, else those whose logs were read. */
+static size_t nodes_seen(const struct job *j)
+{
+	if (j->nnodes || !o_logs)
+		return j->nnodes;
+	size_t n = 0;
+	for (size_t i = 0; i < logs.nfile; i++) {
+		size_t k = 0;
+		while (k < i && strcmp(logs.file[k].node, logs.file[i].node))
+			k++;
+		n += k == i;
+	}
+	return n;
+}
+
 static void print_report(struct job *j, const struct result **cause)
 {
 	qsort(j->r, j->n, sizeof(*j->r), cmp_result);
@@ -484,7 +512,7 @@ static void print_report(struct job *j, const struct result **cause)
 					  : r->st == ST_PASS ? color(1, "\033[32m")
 							     : "";
 			printf("%s%-4s%s  %-15s %-22s %s\n", col, st_name[r->st],
-			       use_color(1) ? "\033[0m" : "", codes[r->code], n ? names : "cluster",
+			       use_color(1) ? "\033[0m" : "", codes[r->code], n ? names : cluster_where(r),
 			       r->msg);
 		}
 		free(done);
@@ -554,11 +582,22 @@ static int run_nodes(struct job *j, struct node_plan *plan, const char *digest,
 		cJSON *doc = h->out.len ? cJSON_ParseWithLength(h->out.p, h->out.len) : NULL;
 		if (!doc || !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(doc, "checks"))) {
 			const char *tail = fo_stderr_tail(h, 1);
-			add(j, (int)i, "node.reach", ST_FAIL,
-			    "install the same hcclctl on every node, or pass --remote-hcclctl PATH",
-			    "hcclctl doctor --node gave no report (%s%s%s)",
-			    h->status == FO_TIMEOUT ? "timed out" : fo_status_name(h->status),
-			    *tail ? ": " : "", tail);
+			/* the shell's 127 and 126: no hcclctl there, or not one it can run */
+			if (h->status == FO_FAILED && !h->signal[0] &&
+			    (h->exit_status == 127 || h->exit_status == 126))
+				add(j, (int)i, "node.reach", ST_FAIL,
+				    "install hcclctl on the node (the same version), or pass "
+				    "--remote-hcclctl PATH",
+				    "hcclctl %s on the node (exit %d)%s%s",
+				    h->exit_status == 127 ? "is not installed" : "is not executable",
+				    h->exit_status, *tail ? ": " : "", tail);
+			else
+				add(j, (int)i, "node.reach", ST_FAIL,
+				    "install the same hcclctl on every node, or pass --remote-hcclctl "
+				    "PATH",
+				    "hcclctl doctor --node gave no report (%s%s%s)",
+				    h->status == FO_TIMEOUT ? "timed out" : fo_status_name(h->status),
+				    *tail ? ": " : "", tail);
 			cJSON_Delete(doc);
 			continue;
 		}
@@ -598,20 +637,10 @@ static void take_node_checks(struct job *j)
 
 static void logs_check(struct job *j)
 {
-	struct hlog_report r = { 0 };
-	char err[512];
-	if (hlog_scan_dir(o_logs, &r, err, sizeof(err))) {
-		add(j, -1, "logs.cause", ST_FAIL, NULL, "cannot read %s: %s", o_logs, err);
-		hlog_report_release(&r);
-		return;
-	}
-	hlog_conclude(&r);
-	if (r.kind == HLOG_NONE)
-		add(j, -1, "logs.cause", ST_PASS, NULL, "%zu log files, %zu lines: no HCCL failure",
-		    r.nfile, r.lines);
-	else
-		add(j, -1, "logs.cause", ST_FAIL, r.fix, "%s (%s)", r.cause, hlog_kind_name(r.kind));
-	hlog_report_release(&r);
+	char msg[1100];
+	int st;
+	doctor_logs_scan(o_logs, &logs, &st, msg, sizeof(msg));
+	add(j, -1, "logs.cause", (enum st)st, st >= DOCTOR_WARN ? logs.fix : NULL, "%s", msg);
 }
 
 /* --deep with a rank table: a real allreduce over it, one rank per entry over SSH. Its
@@ -823,6 +852,11 @@ static void json_report(const struct job *j, const struct result *cause, int cod
 	} else {
 		cJSON_AddNullToObject(doc, "cause");
 	}
+	if (o_logs) {
+		int mine = cause && !strcmp(codes[cause->code], "logs.cause");
+		doctor_logs_json(doc, mine ? cJSON_GetObjectItemCaseSensitive(doc, "cause") : NULL,
+				 &logs, o_logs);
+	}
 	cJSON_AddNumberToObject(doc, "exit_code", code);
 	out_json(doc);
 }
@@ -867,6 +901,15 @@ int cmd_doctor(int argc, char **argv)
 		if (rc == -ENOMEM) {
 			rt_diags_release(&d);
 			rc = fail(EXIT_UNKNOWN, "doctor", NULL, "out of memory");
+			goto out;
+		}
+		rt_diags_connect(&d); /* doctor connects: hcclctl's own server_id rules are errors */
+		if (t.format == RT_FMT_VLLM_PD || t.format == RT_FMT_GLOBAL) {
+			rt_diags_release(&d);
+			rc = fail(EXIT_FAIL, "doctor",
+				  "give the job's HCCL rank table (server_list or rank_list)",
+				  "%s is a %s table, which HCCL does not read", o_ranktable,
+				  rt_format_name(t.format));
 			goto out;
 		}
 		rc = EXIT_OK;
@@ -1020,12 +1063,21 @@ int cmd_doctor(int argc, char **argv)
 	if (g_opts.json) {
 		json_report(&j, cause, rc);
 	} else {
+		size_t seen = nodes_seen(&j);
 		printf("\n%d passed, %d warnings, %d failed, %d skipped on %zu node%s\n",
-		       count[ST_PASS], count[ST_WARN], count[ST_FAIL], count[ST_SKIP], j.nnodes,
-		       j.nnodes == 1 ? "" : "s");
+		       count[ST_PASS], count[ST_WARN], count[ST_FAIL], count[ST_SKIP], seen,
+		       seen == 1 ? "" : "s");
+		if (o_logs)
+			doctor_logs_print(&logs);
 		if (cause) {
+			const char *where = cause_nodes, *on = " on ";
+			if (!*where && !strcmp(codes[cause->code], "logs.cause")) {
+				/* the culprit's node, else the one whose lines show it */
+				where = logs.node[0] ? logs.node : logs.reported_on;
+				on = logs.node[0] ? " on " : " reported on ";
+			}
 			printf("most likely cause: %s%s%s: %s\n", codes[cause->code],
-			       *cause_nodes ? " on " : "", cause_nodes, cause->msg);
+			       *where ? on : "", where, cause->msg);
 			if (cause->fix)
 				printf("fix: %s\n", cause->fix);
 		}
@@ -1041,6 +1093,7 @@ out:
 	free(j.docs);
 	free(j.arrived_us);
 	cJSON_Delete(j.net);
+	hlog_report_release(&logs);
 	free(j.nodes);
 	free(plan);
 	free(buf);

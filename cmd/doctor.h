@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "probes/hccllog.h"
 
 #define DOCTOR_MAX_PORTS 16
 #define DOCTOR_MAX_PEERS 1024
@@ -47,5 +48,17 @@ struct doctor_cell {
 int doctor_html_write(const char *path, const char *const *names, size_t nnames,
 		      const struct doctor_cell *cells, size_t ncells, const char *summary,
 		      const char *cause, const cJSON *netmatrix);
+
+/* doctor_logs.c: --logs. The statuses, in the order doctor.c's enum has them. */
+enum { DOCTOR_PASS, DOCTOR_SKIP, DOCTOR_WARN, DOCTOR_FAIL };
+/* Reads path (a directory, a file, "-"), concludes, and gives the check's status and message.
+ * r is initialised here; the caller releases it. */
+void doctor_logs_scan(const char *path, struct hlog_report *r, int *status, char *msg,
+		      size_t len);
+/* The text after the summary: what was read, the evidence, the other findings. */
+void doctor_logs_print(const struct hlog_report *r);
+/* "logs", "evidence" and "findings" into doc; the cause's fields into cause (NULL when the
+ * cause is another check's). */
+void doctor_logs_json(cJSON *doc, cJSON *cause, const struct hlog_report *r, const char *path);
 
 #endif

@@ -341,8 +341,8 @@ static int npu_smi(const struct doctor_node_args *a, char *const *args,
 	return rc ? rc : r->status ? -EIO : 0;
 }
 
-/* Driver and firmware: info -t board's Software and Firmware Version (ascend.md 3.4), else the
- * driver from info's banner ("Version:", 3.1). */
+/* Driver and firmware: info -t board's Software and Firmware Version, else the driver from
+ * npu-smi info's banner ("Version:"). */
 static void npu_versions(const struct doctor_node_args *a, cJSON *facts)
 {
 	struct probe_tool_result r = { 0 };
@@ -377,7 +377,7 @@ static void npu_versions(const struct doctor_node_args *a, cJSON *facts)
 }
 
 /* A 1.2 table's super_device_id of each device of this server against npu-smi's SDID
- * (info -t spod-info -i ID -c 0, ascend.md 3.6). */
+ * (info -t spod-info -i ID -c 0, the value HCCL's A3 guide says super_device_id is). */
 static void spod_check(const struct doctor_node_args *a, cJSON *checks, const struct rt_table *t,
 		       const struct rt_server *sv)
 {

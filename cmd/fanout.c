@@ -44,9 +44,55 @@ const char *fo_status_name(enum fo_status s)
 	return "pending";
 }
 
+const char *fo_stderr_line(const struct fo_host *h)
+{
+	return h->err_line;
+}
+
+void fo_host_clean_stderr(struct fo_host *h)
+{
+	const char *p = h->err.p;
+	size_t end = p ? h->err.len : 0, beg;
+	char *o = h->err_line;
+	size_t n = 0;
+
+	o[0] = '\0';
+	/* the last line with something on it: CR and LF both end lines */
+	for (;;) {
+		while (end > 0 && (unsigned char)p[end - 1] <= ' ')
+			end--;
+		if (!end)
+			return;
+		beg = end;
+		while (beg > 0 && p[beg - 1] != '\n' && p[beg - 1] != '\r')
+			beg--;
+		while (beg < end && (unsigned char)p[beg] <= ' ')
+			beg++;
+		if (beg < end)
+			break;
+		end = beg;
+	}
+	if (end - beg > FO_LINE_MAX - 1) {
+		memcpy(o, "...", 3);
+		n = 3;
+		beg = end - (FO_LINE_MAX - 1 - 3);
+	}
+	for (size_t i = beg; i < end && n < FO_LINE_MAX - 1; i++) {
+		unsigned char ch = (unsigned char)p[i];
+		if (ch < ' ' || ch == 0x7f)
+			ch = ' ';
+		if (ch == ' ' && n && o[n - 1] == ' ')
+			continue;
+		o[n++] = (char)ch;
+	}
+	o[n] = '\0';
+}
+
 const char *fo_stderr_tail(const struct fo_host *h, int nlines)
 {
 	const char *p = h->err.p;
+	if (nlines == 1)
+		return fo_stderr_line(h);
 	if (!p || !h->err.len || nlines <= 0)
 		return "";
 	size_t i = h->err.len;
@@ -66,6 +112,7 @@ void fo_host_release(struct fo_host *h)
 	free(h->err.p);
 	memset(&h->out, 0, sizeof(h->out));
 	memset(&h->err, 0, sizeof(h->err));
+	h->err_line[0] = '\0';
 }
 
 int fo_cancel_init(struct fo_cancel *c)
@@ -125,6 +172,7 @@ static void run_host(struct run *r, struct fo_host *h)
 {
 	const struct fanout *f = r->f;
 	struct host_ctx hc = { .r = r, .h = h };
+	h->err_line[0] = '\0';
 	struct ssh_conn c;
 	long long t0 = ssh_now_ms();
 	int rc;
@@ -172,6 +220,7 @@ static void run_host(struct run *r, struct fo_host *h)
 	rc = ssh_conn_exec(&c, &x, h->error, sizeof(h->error));
 	h->out = x.out; /* h owns the buffers from here */
 	h->err = x.err;
+	fo_host_clean_stderr(h);
 	h->code = rc;
 	h->exit_status = x.exit_status;
 	memcpy(h->signal, x.signal, sizeof(h->signal));

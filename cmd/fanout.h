@@ -18,6 +18,8 @@ enum fo_status {
 	FO_CANCELED,    /* stopped by the caller's cancel (see fo_cancel) before it ended */
 };
 
+#define FO_LINE_MAX 256
+
 struct fo_host {
 	/* in */
 	const char *host; /* what to connect to: a name or an IP */
@@ -32,6 +34,7 @@ struct fo_host {
 	double seconds;  /* from the start of the connect to the end */
 	struct ssh_buf out, err;
 	char error[SSH_ERRLEN]; /* why, when not FO_OK and not FO_FAILED */
+	char err_line[FO_LINE_MAX]; /* stderr's last line, cleaned: see fo_stderr_line */
 };
 
 struct fanout {
@@ -85,8 +88,18 @@ void fo_host_release(struct fo_host *h);
 
 const char *fo_status_name(enum fo_status s);
 
-/* The last nlines lines of a host's stderr (a pointer into h->err, "" when none). */
+/* The last nlines lines of a host's stderr (a pointer into h->err, "" when none). For
+ * nlines 1 it is fo_stderr_line(h): a line that goes into a one-line message. */
 const char *fo_stderr_tail(const struct fo_host *h, int nlines);
+
+/* A host's stderr as one clean line for a message: its last non-empty line (a remote shell
+ * ends "bash: line 2: hcclctl: command not found\n"), without the line end, carriage
+ * returns and other control bytes as spaces, blanks squeezed, at most FO_LINE_MAX - 1
+ * bytes (the start cut with "..."). "" when stderr is empty. */
+const char *fo_stderr_line(const struct fo_host *h);
+
+/* Fills h->err_line from h->err; the fan-out does it when a host ends, before on_done. */
+void fo_host_clean_stderr(struct fo_host *h);
 
 /* cmd/exec.c: `hcclctl exec`, registered in cmd/hcclctl.c. */
 extern const struct opt exec_opts[];

@@ -115,7 +115,7 @@ void print_findings(const struct rt_diags *d, const char *name)
 	for (size_t k = 0; k < d->n; k++) {
 		const struct rt_diag *x = &d->v[k];
 		fprintf(stderr, "%s:%u:%u: %s: %s [%s]\n", name, x->line, x->col,
-			x->sev == RT_SEV_ERROR ? "error" : "warning", x->msg, x->code);
+			rt_severity_name(x->sev), x->msg, x->code);
 		if (x->hint)
 			fprintf(stderr, "  hint: %s\n", x->hint);
 	}

@@ -1,5 +1,6 @@
 /* hcclctl probe hccs: the HCCS links of every NPU and chip, from npu-smi, read twice so that
- * growing error and retry counters show, plus the HCCS mesh of `npu-smi info -t topo`. */
+ * growing error and retry counters show, plus the HCCS mesh of `npu-smi info -t topo`.
+ * A query the device does not support (hccs on PCIe cards, topo on some boards) is SKIP. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,7 @@ struct hccs_run {
 	struct hccs_chip *chip;
 	struct npusmi_topo *topo;
 	int topo_ok;
+	int topo_unsupported; /* the device cannot answer info -t topo: SKIP, not UNKNOWN */
 	char topo_err[384];
 	struct npusmi_topo_miss miss[MAX_MISSES];
 	size_t nmiss, group;
@@ -124,7 +126,15 @@ static int read_topo(struct hccs_run *x)
 		probe_tool_result_release(&r);
 		return fail(EXIT_UNKNOWN, WHERE, NULL, "out of memory");
 	}
-	if (npusmi_parse_topo(r.out, r.outlen, x->topo, err, sizeof(err))) {
+	int rc2 = npusmi_parse_topo(r.out, r.outlen, x->topo, err, sizeof(err));
+	/* PCIe cards answer "This device does not support querying topo.", on either
+	 * stream and with any exit code: nothing to check, which is not a failure to check. */
+	if (x->topo->unsupported ||
+	    memmem(r.errout, r.errlen, "does not support querying topo", 30)) {
+		x->topo_unsupported = 1;
+		snprintf(x->topo_err, sizeof(x->topo_err),
+			 "this device does not support querying topo");
+	} else if (rc2) {
 		snprintf(x->topo_err, sizeof(x->topo_err), "npu-smi info -t topo (exit %d): %s",
 			 r.status, err);
 	} else {
@@ -228,7 +238,9 @@ static void print_text(const struct hccs_run *x, size_t n, enum probe_status ove
 			       *v->reason ? v->reason : "-");
 		}
 	}
-	if (!x->topo_ok) {
+	if (x->topo_unsupported) {
+		printf("topology: SKIP: %s\n", x->topo_err);
+	} else if (!x->topo_ok) {
 		printf("topology: UNKNOWN: %s\n", x->topo_err);
 	} else if (!x->group) {
 		printf("topology: %zu devices, no HCCS between them\n", x->topo->n);
@@ -319,7 +331,10 @@ static void print_json(const struct hccs_run *x, size_t n, enum probe_status ove
 		cJSON_AddItemToArray(chips, o);
 	}
 	cJSON *topo = cJSON_AddObjectToObject(doc, "topology");
-	if (!x->topo_ok) {
+	if (x->topo_unsupported) {
+		cJSON_AddStringToObject(topo, "status", "SKIP");
+		cJSON_AddStringToObject(topo, "reason", x->topo_err);
+	} else if (!x->topo_ok) {
 		cJSON_AddStringToObject(topo, "status", "UNKNOWN");
 		cJSON_AddStringToObject(topo, "error", x->topo_err);
 	} else {
@@ -400,7 +415,7 @@ int probe_hccs_run(int argc, char **argv)
 	enum probe_status overall = hccs_assess(x->chip, n, (double)opt_interval);
 	if (x->topo_ok && x->nmiss)
 		overall = probe_status_worst(overall, PROBE_FAIL);
-	if (!x->topo_ok)
+	if (!x->topo_ok && !x->topo_unsupported)
 		overall = probe_status_worst(overall, PROBE_UNKNOWN);
 	if (!usable && overall < PROBE_UNKNOWN) {
 		overall = PROBE_UNKNOWN;

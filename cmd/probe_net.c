@@ -1267,6 +1267,15 @@ static int load_ranktable(struct launch *L, struct rt_table *t)
 	rc = rt_table_load(t, o_ranktable, buf, len, &d, err, sizeof(err));
 	free(buf);
 	rt_diags_sort(&d);
+	/* Where hcclctl connects, a server it cannot name or reach safely is an error. */
+	rt_diags_connect(&d);
+	if (!rc && (t->format == RT_FMT_VLLM_PD || t->format == RT_FMT_GLOBAL)) {
+		rt_diags_release(&d);
+		return fail(EXIT_FAIL, WHERE,
+			    "give the HCCL rank table of the job (server_list or rank_list)",
+			    "%s is a %s table, which HCCL does not read; nothing was measured",
+			    o_ranktable, rt_format_name(t->format));
+	}
 	if (rc || d.nerrors) {
 		print_findings(&d, o_ranktable);
 		rt_diags_release(&d);

@@ -44,12 +44,14 @@ static int verdict(const struct rt_diags *d)
 
 static const char *sev_name(enum rt_severity s)
 {
-	return s == RT_SEV_ERROR ? "error" : "warning";
+	return rt_severity_name(s);
 }
 
 static void print_diag(const char *file, const struct rt_diag *x)
 {
-	const char *c = color(1, x->sev == RT_SEV_ERROR ? "\033[1;31m" : "\033[1;35m");
+	const char *c = color(1, x->sev == RT_SEV_ERROR     ? "\033[1;31m"
+				 : x->sev == RT_SEV_WARNING ? "\033[1;35m"
+							    : "\033[1;36m");
 	const char *off = *c ? "\033[0m" : "";
 	printf("%s:%u:%u: %s%s%s: %s [%s]\n", file, x->line, x->col, c, sev_name(x->sev), off,
 	       x->msg, x->code);
@@ -103,7 +105,7 @@ static int do_validate(int argc, char **argv)
 		argc = 1;
 	}
 	int worst = EXIT_OK;
-	size_t total_err = 0, total_warn = 0;
+	size_t total_err = 0, total_warn = 0, total_notes = 0;
 	cJSON *doc = g_opts.json ? cJSON_CreateObject() : NULL;
 	cJSON *files = doc ? cJSON_AddArrayToObject(doc, "files") : NULL;
 	for (int i = 0; i < argc; i++) {
@@ -127,6 +129,7 @@ static int do_validate(int argc, char **argv)
 			worst = v > worst ? v : worst;
 		total_err += d.nerrors;
 		total_warn += d.nwarnings;
+		total_notes += d.nnotes;
 		if (files) {
 			char digest[17];
 			rt_table_digest(&t, digest);
@@ -138,6 +141,7 @@ static int do_validate(int argc, char **argv)
 			cJSON_AddStringToObject(f, "digest", digest);
 			cJSON_AddNumberToObject(f, "errors", (double)d.nerrors);
 			cJSON_AddNumberToObject(f, "warnings", (double)d.nwarnings);
+			cJSON_AddNumberToObject(f, "notes", (double)d.nnotes);
 			cJSON_AddStringToObject(f, "verdict", v == EXIT_FAIL ? "invalid" :
 							      v == EXIT_WARN ? "warnings" : "valid");
 			cJSON_AddItemToObject(f, "findings", diags_json(&d));
@@ -145,12 +149,16 @@ static int do_validate(int argc, char **argv)
 		} else {
 			for (size_t k = 0; k < d.n; k++)
 				print_diag(name, &d.v[k]);
+			char notes[32] = "";
+			if (d.nnotes)
+				snprintf(notes, sizeof(notes), ", %zu note%s", d.nnotes,
+					 d.nnotes == 1 ? "" : "s");
 			if (!g_opts.quiet || d.n)
-				printf("%s: %s: %zu error%s, %zu warning%s (format %s, %zu server%s, "
+				printf("%s: %s: %zu error%s, %zu warning%s%s (format %s, %zu server%s, "
 				       "%zu rank%s)\n",
 				       name, v == EXIT_FAIL ? "invalid" : "valid", d.nerrors,
 				       d.nerrors == 1 ? "" : "s", d.nwarnings,
-				       d.nwarnings == 1 ? "" : "s", rt_format_name(t.format),
+				       d.nwarnings == 1 ? "" : "s", notes, rt_format_name(t.format),
 				       t.nservers, t.nservers == 1 ? "" : "s", t.nranks,
 				       t.nranks == 1 ? "" : "s");
 		}
@@ -160,6 +168,7 @@ static int do_validate(int argc, char **argv)
 	if (doc) {
 		cJSON_AddNumberToObject(doc, "errors", (double)total_err);
 		cJSON_AddNumberToObject(doc, "warnings", (double)total_warn);
+		cJSON_AddNumberToObject(doc, "notes", (double)total_notes);
 		int code = g_opts.strict && worst == EXIT_WARN ? EXIT_FAIL : worst;
 		cJSON_AddNumberToObject(doc, "exit_code", code);
 		out_json(doc);
@@ -369,6 +378,10 @@ static int do_rules(int argc, char **argv)
 			else
 				cJSON_AddNullToObject(o, "hccl");
 			cJSON_AddStringToObject(o, "summary", r->summary);
+			/* where it is an error although its severity says otherwise */
+			cJSON_AddBoolToObject(o, "error_on_connect", (r->flags & RT_RULE_CONNECT) != 0);
+			cJSON_AddBoolToObject(o, "warning_on_one_server",
+					      (r->flags & RT_RULE_ONE_SERVER) != 0);
 			cJSON_AddItemToArray(arr, o);
 		}
 		out_json(doc);

@@ -1,5 +1,5 @@
 /* hcclctl run COLLECTIVE: real collectives on libcomm with a nccl-tests-style table.
- * Launch, first that applies (DESIGN.md §3): --local N (forked ranks over loopback);
+ * Launch, first that applies: --local N (forked ranks over loopback);
  * --ranktable FILE --ssh (one rank per entry on its server, runssh.c);
  * --rank/--world-size/--master; the environment of torchrun, Open MPI, Slurm or Ascend. */
 #include <errno.h>

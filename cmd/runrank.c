@@ -19,7 +19,7 @@ double run_bus_factor(enum comm_coll coll, int n)
 	case COMM_COLL_ALLGATHER:
 	case COMM_COLL_REDUCESCATTER:
 		return (double)(n - 1) / n;
-	default: /* DESIGN.md §3: others 1 (nccl-tests uses (n-1)/n for alltoall) */
+	default: /* others 1 (nccl-tests uses (n-1)/n for alltoall) */
 		return 1.0;
 	}
 }

@@ -245,6 +245,15 @@ static int load_table(const struct run_ssh_args *a, struct rt_table *t, char dig
 		return fail(EXIT_UNKNOWN, a->where, NULL, "%s: out of memory", a->ranktable);
 	}
 	rt_diags_sort(&d);
+	/* Where hcclctl connects, a server it cannot name or reach safely is an error. */
+	rt_diags_connect(&d);
+	if (!rc && (t->format == RT_FMT_VLLM_PD || t->format == RT_FMT_GLOBAL)) {
+		rt_diags_release(&d);
+		return fail(EXIT_FAIL, a->where,
+			    "give the HCCL rank table of the job (server_list or rank_list)",
+			    "%s is a %s table, which HCCL does not read; nothing was started",
+			    a->ranktable, rt_format_name(t->format));
+	}
 	if (rc || d.nerrors) {
 		print_findings(&d, a->ranktable);
 		size_t ne = d.nerrors;

@@ -1,48 +1,61 @@
-/* HCCL logs (CANN plogs, device logs and job output) from every node of a job: the failure
- * signatures of shared/reference/ascend.md §8 are picked out line by line as events with their
- * place (file, line, node, time, pid, ranks, IPs), then hlog_conclude names the one root cause
- * (node, rank, IP) with its fix and says which lines were judged its consequences.
- * The plog line prefix is ascend.md §5's "[LEVEL] HCCL(pid,proc):YYYY-MM-DD-hh:mm:ss.mmm.uuu
- * [file.cc:line] message". Nothing here prints or exits; functions return 0 or a negative
- * errno code and fill err. */
+/* HCCL logs (CANN plogs, device logs, the screen output of a job, the kernel log) from every
+ * node of a failed job. Three pieces: logline.c takes the prefixes off each line and says
+ * whether it reads as an error; hlogmatch.c recognises the failure signatures and error codes
+ * (the codes' meanings come from the catalog, hcclcodes.c) as events with their place (file,
+ * line, node, time, pid, ranks, group, device, IPs); hlogcause.c reasons across ranks and nodes
+ * to one most likely cause, its evidence and the other findings. logsrc.c reads the input: a
+ * directory, one file, or standard input, gzip too. Nothing here prints or exits; functions
+ * return 0 or a negative errno code and fill err. */
 #ifndef HCCLCTL_PROBES_HCCLLOG_H
 #define HCCLCTL_PROBES_HCCLLOG_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#define HLOG_MAX_EVENTS 100000 /* ~900 bytes each; more recognised lines count in dropped */
+#define HLOG_MAX_EVENTS 100000 /* ~1 KiB each; more recognised lines count in dropped */
 #define HLOG_MAX_FILES 100000  /* more files are counted in skipped */
 #define HLOG_MAX_DEPTH 16      /* directory levels below DIR */
 #define HLOG_MAX_LINE 65536    /* only the first 64 KiB of a longer line is read */
 #define HLOG_MAX_FILE_BYTES (64u << 20)	   /* of a larger file only the last 64 MiB is read */
 #define HLOG_MAX_TOTAL_BYTES (1024u << 20) /* files after the first 1 GiB are skipped */
+#define HLOG_MAX_UNK 16			   /* unexplained error lines kept (all are counted) */
+#define HLOG_MAX_EVIDENCE 4
+#define HLOG_MAX_FINDINGS 8
 #define HLOG_PATHLEN 256
 #define HLOG_NODELEN 64
 #define HLOG_IPLEN 64
 #define HLOG_TEXTLEN 384
+#define HLOG_NAMELEN 48
 
 enum hlog_kind {
 	HLOG_NONE,
 	/* waits that time out: consequences, they point at a peer */
-	HLOG_SOCKET_TIMEOUT, /* EI0006, wait socket establish timeout, LINK_ERROR_INFO (§8.10) */
-	HLOG_NOTIFY_TIMEOUT, /* EI0002, Task run failed (§8.15) */
-	HLOG_ROOT_TIMEOUT,   /* topo exchange server/agent timeouts, EI0015 (§8.6, §8.7) */
+	HLOG_SOCKET_TIMEOUT, /* EI0006, wait socket establish timeout, LINK_ERROR_INFO, EI0009 */
+	HLOG_NOTIFY_TIMEOUT, /* EI0002, Task run failed */
+	HLOG_ROOT_TIMEOUT,   /* topo exchange server/agent timeouts, EI0015 */
+	HLOG_FFTS_TIMEOUT,   /* device side: "hccl fftsplus task timeout ... stuck notify num" */
 	/* faults that name a culprit */
-	HLOG_HEARTBEAT_LOST,  /* Cluster Exception Location ... Heartbeat Lost Occurred (§8.15) */
+	HLOG_HEARTBEAT_LOST,  /* Cluster Exception Location ... Heartbeat Lost Occurred */
 	HLOG_HEARTBEAT_STUCK, /* ... Stuck Occurred */
 	HLOG_HEARTBEAT,	      /* ... another ExceptionType */
-	HLOG_ERROR_CQE,	      /* EI0013, ROCE CQE ERROR, error cqe status (§8.16) */
-	HLOG_LINK_DOWN,	      /* ra hdc message process failed ret(-67), link down (§8.17) */
-	HLOG_MISMATCH,	      /* EI0005, CMD information ... check fail (§8.14) */
+	HLOG_ERROR_CQE,	      /* EI0013, ROCE CQE ERROR, error cqe status */
+	HLOG_LINK_DOWN,	      /* EJ0002, ra hdc message process failed ret(-67), link down */
+	HLOG_MISMATCH,	      /* EI0005, CMD information ... check fail */
+	HLOG_DETECT_NONE,     /* HCCL's connect detector found no network fault */
 	/* configuration causes */
-	HLOG_PORT_BOUND, /* EI0019, listen on ip[...] and specific port[...] fail (§8.9) */
-	HLOG_TLS,	 /* EI0016, tlsStatus are inconsistent (§8.11) */
-	HLOG_NPU_BUSY,	 /* EJ0001, tsd client wait response fail (§8.13) */
-	HLOG_DEVICE_IP,	 /* ra_rdev_init_check_ip ... [check][ip]fail (§8.4) */
+	HLOG_PORT_BOUND, /* EI0019, EJ0003, listen on ip[...] and specific port[...] fail */
+	HLOG_TLS,	 /* EI0016, tlsStatus are inconsistent */
+	HLOG_NPU_BUSY,	 /* EJ0001, tsd client wait response fail */
+	HLOG_DEVICE_IP,	 /* ra_rdev_init_check_ip ... [check][ip]fail */
+	HLOG_VERSION,	 /* "this package does not support ...", driver and CANN that differ */
+	/* what the catalog knows: an inner error's sub-message, or a code without a signature */
+	HLOG_INNER, /* cat and detail from the inner-error table */
+	HLOG_CODE,  /* cat from the code catalog */
 	/* context, never a cause by itself */
-	HLOG_TLS_SWITCH, /* device log "TLS SWITCH (n)": value n (§8.11) */
-	HLOG_ENTRY,	 /* "Entry-Hccl..." lines: when a rank reached an op (§5, §8.6) */
+	HLOG_TLS_SWITCH, /* device log "TLS SWITCH (n)": value n */
+	HLOG_ENTRY,	 /* "Entry-Hccl..." lines: when a rank reached an op */
+	HLOG_API,	 /* a call that failed: "HCCL function error: F, error code is N",
+			  * "ERR02200 DIST call hccl api failed", "errNo[...] F failed" */
 	HLOG_NKINDS
 };
 
@@ -55,39 +68,84 @@ enum hlog_sub {
 	HLOG_SUB_ROOT_SERVER,
 	HLOG_SUB_ROOT_AGENT,
 	HLOG_SUB_UNCONNECTED, /* EI0015 / fault_info lists of ranks that never connected */
+	HLOG_SUB_STUCK,	      /* EI0006 "Remote Rank did not send the data in time" */
+	HLOG_SUB_CONNECTED,   /* the root's list of the ranks that connected */
 };
 
 /* One recognised line. */
 struct hlog_event {
-	char file[HLOG_PATHLEN]; /* path relative to DIR (or the name given to hlog_scan_buf) */
+	char file[HLOG_PATHLEN]; /* path relative to the input (or the name given to scan_buf) */
 	unsigned line;		 /* 1-based */
+	unsigned head;		 /* the line that began its block (an error and the indented
+				  * lines under it: CANN's TraceBack, a Python traceback) */
 	char node[HLOG_NODELEN]; /* DIR/<node>/...: the first path component, or "" */
 	size_t fi;		 /* index of the file in hlog_report.file */
-	int64_t t_us; /* the plog time as µs since the epoch (local time read as UTC); a line
+	int64_t t_us; /* the line's time as µs since the epoch (local time read as UTC); a line
 		       * without one takes the previous line's (a wrapped message); -1 if none */
 	int pid;      /* HCCL(pid,...) or [PID: n]; -1 */
 	int kind;     /* enum hlog_kind */
 	int sub;      /* enum hlog_sub */
-	int rank, peer_rank; /* user ranks the line names: its own and the peer's; -1 */
-	int dev, peer_dev;   /* device ids of "IP/ID" pairs (heartbeat, localIpAddr); -1 */
-	long long value;     /* cqe status, TLS switch, TlsStatus (1 ENABLE, 0 DISABLE), port;
-			      * -1 when none */
+	int cat;      /* enum hcat (hcclcodes.h): the kind of failure this line alone suggests */
+	int rank, peer_rank; /* ranks the line names: its own and the peer's (in group); -1 */
+	int dev, peer_dev;   /* device ids (Device:N, chipId, phy_id, devid, IP/ID pairs); -1 */
+	long long value;     /* cqe status, TLS switch, TlsStatus (1 ENABLE, 0 DISABLE), port,
+			      * stuck notify count; -1 when none */
+	long long result;    /* an HcclResult or error code the line reports; -1 */
 	char ip[HLOG_IPLEN], peer_ip[HLOG_IPLEN]; /* device or host IPs the line names */
-	char text[HLOG_TEXTLEN];		  /* the line, trimmed, control bytes as '?' */
+	char code[12];		   /* the error code token of the line ("EI0006"), or "" */
+	char group[HLOG_NAMELEN];  /* the HCCL group the ranks are local to, "" for the job */
+	int group_size;		   /* its rankSize; -1 */
+	char op[HLOG_NAMELEN];	   /* the collective or API the line is about ("HcclAllreduce") */
+	char detail[24];	   /* HLOG_INNER: the inner error's short name */
+	char text[HLOG_TEXTLEN];   /* the line, trimmed, control bytes as '?' */
 };
 
 /* One file that was read, with what its lines say about the process that wrote it. */
 struct hlog_file {
 	char name[HLOG_PATHLEN];
 	char node[HLOG_NODELEN];
-	int64_t first_us, last_us; /* earliest and latest plog time in it; -1 */
+	int64_t first_us, last_us; /* earliest and latest time in it; -1 */
 	int pid;		   /* the first pid in it; -1 */
 	int rank; /* the rank it logged as (the first one named, else that of a file of the same
 		   * node and pid, by hlog_conclude); -1 */
 	char ip[HLOG_IPLEN];   /* its device IP (LINK_ERROR_INFO src_ip); "" */
 	char host[HLOG_IPLEN]; /* its server id ("Discoverer", localIpAddr); "" */
 	int dev;	       /* the device id that goes with host; -1 */
-	size_t lines, nev;
+	size_t lines, nev, errors; /* lines, recognised lines, lines that read as errors */
+};
+
+/* An error line that no rule explains. */
+struct hlog_unk {
+	char file[HLOG_PATHLEN];
+	unsigned line;
+	char node[HLOG_NODELEN];
+	char text[HLOG_TEXTLEN];
+};
+
+/* A line quoted as evidence: where, and the line verbatim (trimmed). */
+struct hlog_quote {
+	char file[HLOG_PATHLEN];
+	unsigned line;
+	char text[HLOG_TEXTLEN];
+};
+
+/* A finding other than the cause, ranked: what kind, where, one line. */
+struct hlog_finding {
+	int cat;		 /* enum hcat */
+	char node[HLOG_NODELEN];
+	char message[256];
+	struct hlog_quote at;	 /* its first line */
+	size_t count;		 /* how many lines say it */
+};
+
+/* Files not read, by reason. */
+enum hlog_skip {
+	HLOG_SKIP_BINARY,
+	HLOG_SKIP_UNREADABLE,
+	HLOG_SKIP_SPECIAL, /* symlinks, devices, sockets: not followed */
+	HLOG_SKIP_GZIP,	   /* a .gz that does not inflate (truncated, corrupt) */
+	HLOG_SKIP_LIMIT,   /* over HLOG_MAX_FILES, HLOG_MAX_TOTAL_BYTES or HLOG_MAX_DEPTH */
+	HLOG_NSKIP
 };
 
 struct hlog_report {
@@ -95,40 +153,63 @@ struct hlog_report {
 	size_t nev;
 	struct hlog_file *file;
 	size_t nfile;
-	size_t lines;	  /* lines read */
-	size_t skipped;	  /* files not read: binary, unreadable, symlinks, over the caps */
-	size_t dropped;	  /* recognised lines beyond HLOG_MAX_EVENTS */
-	size_t truncated; /* files read only in part and lines cut at HLOG_MAX_LINE */
-	size_t bytes;	  /* bytes read */
-	/* the root cause, filled by hlog_conclude */
-	int kind;		 /* enum hlog_kind; HLOG_NONE when nothing was found */
+	size_t lines;		    /* lines read */
+	size_t skipped;		    /* files not read (the sum of skip[]) */
+	size_t skip[HLOG_NSKIP];    /* by reason */
+	size_t dropped;		    /* recognised lines beyond HLOG_MAX_EVENTS */
+	size_t truncated;	    /* files read only in part and lines cut at HLOG_MAX_LINE */
+	size_t bytes;		    /* bytes read */
+	size_t errors;		    /* lines that read as errors */
+	struct hlog_unk first_error;	   /* the first line that reads as an error */
+	struct hlog_unk unk[HLOG_MAX_UNK]; /* the first error lines no rule explains */
+	size_t nunk;			   /* how many there were in all */
+	/* the most likely cause, filled by hlog_conclude */
+	int kind;		 /* enum hlog_kind of the deciding event; HLOG_NONE when none */
+	int cat;		 /* enum hcat: HCAT_NONE only when no line reads as an error */
+	char detail[32];	 /* a finer name: "port-bound", "timeout-elsewhere", ... */
 	char node[HLOG_NODELEN]; /* where it is; "" when not known */
+	char reported_on[HLOG_NODELEN]; /* the node whose lines show it (the first evidence) */
 	int rank, peer_rank;	 /* the culprit rank and, for a link or a mismatch, the other */
+	char group[HLOG_NAMELEN]; /* the group rank and peer_rank are local to; "" */
+	int dev;		 /* the culprit device (chip, phy id); -1 */
+	int devs[8];		 /* more devices, when several are (NPU busy on 2 and 3) */
+	int ndevs;
+	long long port;		 /* the port, for a port clash; -1 */
 	char ip[HLOG_IPLEN], peer_ip[HLOG_IPLEN];
 	char cause[512]; /* one line: what happened where, and which lines are consequences */
-	char fix[512];	 /* what to check and the fix, from ascend.md §8 */
-	const struct hlog_event *first; /* the earliest event of the root cause, in ev; NULL */
+	char fix[512];	 /* what to check and the fix, self-contained */
+	const struct hlog_event *first; /* the earliest event of the cause, in ev; NULL */
+	struct hlog_quote evidence[HLOG_MAX_EVIDENCE]; /* the lines behind the cause */
+	size_t nevidence;
+	struct hlog_finding findings[HLOG_MAX_FINDINGS]; /* the other findings, ranked */
+	size_t nfindings;
 };
 
 /* Empties r. A zeroed report is also a valid empty one. */
 void hlog_report_init(struct hlog_report *r);
 
-/* Reads every *.log file (plog-<pid>_<time>.log, device logs, job output) under dir,
- * recursively and in name order, and appends their events to r. Symlinks are not followed
- * and files that are not regular are not opened. Returns 0, or -errno when dir cannot be read
- * (unreadable subdirectories and files count in r->skipped), or -ENOMEM. */
+/* Reads path: a directory (every regular file under it, recursively and in name order, .gz
+ * inflated, binary files skipped and counted), one file, or "-" for standard input. Below a
+ * directory, DIR/<node>/... names the node by its folder, and symlinks are not followed (path
+ * itself may be one: the user named it). Returns
+ * 0, or -errno when path cannot be read at all (what cannot be read below it counts in
+ * r->skip), or -ENOMEM. */
+int hlog_scan_path(const char *path, struct hlog_report *r, char *err, size_t errlen);
+
+/* The same for a directory only (-ENOTDIR otherwise). */
 int hlog_scan_dir(const char *dir, struct hlog_report *r, char *err, size_t errlen);
 
 /* Appends the events of one file's contents (buf need not be NUL-terminated) named name, from
- * node node (NULL or "" when not known). A binary file is counted in r->skipped. Returns 0,
+ * node node (NULL or "" when not known). A binary file is counted in r->skip. Returns 0,
  * -EINVAL for a NULL argument, or -ENOMEM (the events read until then stay in r). */
 int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t len,
 		  struct hlog_report *r, char *err, size_t errlen);
 
-/* Sorts the events and decides the root cause: the earliest fault that explains the others
- * (a heartbeat, an error CQE, a link down, a mismatch or a configuration cause), else the rank
- * the timeouts point at. Call it after the last scan; r->first points into r->ev until the
- * next scan or release. Returns 0. */
+/* Sorts the events and decides the most likely cause: the fault that explains the others
+ * (a link down, a device fault, a port clash, a package mismatch, a heartbeat, an error CQE,
+ * a mismatch ...), else the rank or link the timeouts point at, else the first error no rule
+ * explains (HCAT_UNRESOLVED). Fills the evidence and the other findings. Call it after the
+ * last scan; r->first points into r->ev until the next scan or release. Returns 0. */
 int hlog_conclude(struct hlog_report *r);
 
 /* Frees what r owns and empties it. */
@@ -136,5 +217,7 @@ void hlog_report_release(struct hlog_report *r);
 
 /* "socket-timeout", "heartbeat-lost", ...; "none" for HLOG_NONE, "?" out of range. */
 const char *hlog_kind_name(int kind);
+/* "binary", "unreadable", ... for enum hlog_skip. */
+const char *hlog_skip_name(int why);
 
 #endif

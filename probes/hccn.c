@@ -1,5 +1,6 @@
 /* hccn_tool output parsers. Lines are "label: value" with or without a space after the
- * colon; only the labels listed in ascend.md §4 are read and everything else is skipped. */
+ * colon; only the labels hccn_tool prints for the queries below (as its documented examples
+ * and public captures show them) are read and everything else is skipped. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,8 @@
 /* hccn_tool output (the Ascend NPU RoCE NIC tool): link, net_health, ip, netdetect, gateway,
- * tls, optical and link_stat, as shared/reference/ascend.md §4 shows them. Each parser takes
- * the tool's stdout (need not be NUL-terminated) and returns 0, or -EINVAL with err saying
- * what was missing. Not to be confused with ranktable/'s /etc/hccn.conf reader. */
+ * tls, optical and link_stat, as hccn_tool's documented examples and public captures show
+ * them. Each parser takes the tool's stdout (need not be NUL-terminated) and returns 0, or
+ * -EINVAL with err saying what was missing. Not to be confused with ranktable/'s
+ * /etc/hccn.conf reader. */
 #ifndef HCCLCTL_PROBES_HCCN_H
 #define HCCLCTL_PROBES_HCCN_H
 
@@ -24,7 +25,7 @@ struct hccn_ip {
 int hccn_parse_ip(const char *buf, size_t len, struct hccn_ip *ip, char *err, size_t errlen);
 
 /* -netdetect -g: "netdetect addr: A". -gateway -g: the first address on a line that names
- * the gateway (the exact format is not confirmed; ascend.md §4 gives only the error text). */
+ * the gateway (the exact format is not confirmed; only its error text is public). */
 int hccn_parse_netdetect(const char *buf, size_t len, char *addr, size_t alen, char *err,
 			 size_t errlen);
 int hccn_parse_gateway(const char *buf, size_t len, char *addr, size_t alen, char *err,

@@ -282,6 +282,10 @@ int npusmi_parse_topo(const char *buf, size_t len, struct npusmi_topo *t, char *
 	memset(t, 0, sizeof(*t));
 	while (probe__next_line(&rest, &line)) {
 		struct pspan s = line, first, second;
+		if (probe__starts(probe__trim(line), "This device does not support querying topo")) {
+			t->unsupported = 1;
+			continue;
+		}
 		if (!probe__next_word(&s, &first, NULL))
 			continue;
 		if (probe__starts(first, "Legend"))
@@ -318,6 +322,8 @@ int npusmi_parse_topo(const char *buf, size_t len, struct npusmi_topo *t, char *
 			if (col_keep[c] >= 0)
 				probe__copy(t->link[row][col_keep[c]], sizeof(t->link[0][0]), w);
 	}
+	if (!t->n && t->unsupported)
+		return 0;
 	if (!t->n) {
 		snprintf(err, errlen, "no topology matrix in the output of info -t topo");
 		return -EINVAL;

@@ -1,7 +1,8 @@
 /* npu-smi output: the NPU/chip list (info -l, info -m), HCCS link status (info -t hccs) and
- * the topology matrix (info -t topo), and the HCCS verdicts drawn from them. Formats:
- * shared/reference/ascend.md §3.3, §3.5, §3.6. Parsers take text that need not be
- * NUL-terminated, never print, and return 0 or a negative errno code with err filled. */
+ * the topology matrix (info -t topo), and the HCCS verdicts drawn from them. Formats: those
+ * the npu-smi printf calls of the Ascend driver print, and public captures. Parsers take
+ * text that need not be NUL-terminated, never print, and return 0 or a negative errno code
+ * with err filled. */
 #ifndef HCCLCTL_PROBES_NPUSMI_H
 #define HCCLCTL_PROBES_NPUSMI_H
 
@@ -72,12 +73,14 @@ int npusmi_parse_hccs(const char *buf, size_t len, struct npusmi_hccs *h, char *
 /* `npu-smi info -t topo`: the device columns (NPUn or Phy-IDn; NICn columns dropped) and the
  * connection type between each pair ("X", "HCCS", "HCCS_SW", "SIO", "SYS", "PIX", ...). */
 struct npusmi_topo {
+	int unsupported; /* "This device does not support querying topo." (PCIe cards) */
 	size_t n;
 	char label[NPUSMI_TOPO_MAX][16];
 	char link[NPUSMI_TOPO_MAX][NPUSMI_TOPO_MAX][12]; /* "" when the row was not printed */
 };
 
-/* Returns 0, or -EINVAL when there is no matrix. */
+/* Returns 0 (also for a device that does not support the query: t->unsupported), or -EINVAL
+ * when there is no matrix. */
 int npusmi_parse_topo(const char *buf, size_t len, struct npusmi_topo *t, char *err, size_t errlen);
 
 /* 1 for the connection types that are HCCS: HCCS, HCCS_SW and SIO (die to die). */

@@ -1,5 +1,5 @@
-/* RDMA devices and ports from sysfs (/sys/class/infiniband, formats in
- * shared/reference/diagnostics.md §3.1), optionally completed by libibverbs (active MTU),
+/* RDMA devices and ports from sysfs (/sys/class/infiniband, in the formats of the kernel's
+ * drivers/infiniband/core/sysfs.c), optionally completed by libibverbs (active MTU),
  * and the verdicts drawn from them. Never prints; returns 0 or a negative errno code. */
 #ifndef HCCLCTL_PROBES_RDMA_SYSFS_H
 #define HCCLCTL_PROBES_RDMA_SYSFS_H

@@ -10,7 +10,7 @@ enum probe_status { PROBE_PASS = 0, PROBE_SKIP, PROBE_WARN, PROBE_UNKNOWN, PROBE
 const char *probe_status_name(enum probe_status s);
 /* The worse of a and b, in the order above. */
 enum probe_status probe_status_worst(enum probe_status a, enum probe_status b);
-/* The exit code (DESIGN.md §3) of an overall status: 0, 1, 2 or 3. */
+/* The exit code of an overall status (those of hcclctl(1)): 0, 1, 2 or 3. */
 int probe_status_exit(enum probe_status s);
 
 /* Appends "; what" (or "what" when buf is empty) to a reason, truncating quietly. */

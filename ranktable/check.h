@@ -24,15 +24,16 @@ struct rt__ctx {
 	struct rt_diags *d;
 	const struct rt__jpos *pos;
 	const cJSON *root;
-	int err; /* first allocation failure; rules keep going but the load fails */
+	int err;     /* first allocation failure; rules keep going but the load fails */
+	int foreign; /* a table HCCL does not read itself: no "(HCCL EIxxxx)" suffixes */
+	int single;  /* the table (or group) being checked has one server: RT_RULE_ONE_SERVER
+		      * rules are warnings */
 };
-
-/* Looks a rule up by code; NULL for a code that is not in rt_rules (a bug). */
-const struct rt_rule *rt__rule(const char *code);
 
 /* Records a finding for rule code at node at (its key when at_key, which is what a
  * duplicate or unknown key points to). Severity and the "(HCCL EIxxxx)" suffix come from
- * rt_rules, so a rule's severity is stated once. */
+ * rt_rules, so a rule's severity is stated once; c->single and c->foreign adjust them as
+ * the rule's flags say. */
 void rt__report(struct rt__ctx *c, const char *code, const cJSON *at, int at_key,
 		const char *path, const char *hint, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
@@ -53,6 +54,9 @@ void rt__sb_release(struct rt__sb *b);
 
 /* Appends sorted unique-or-not ids compactly ("0-2, 7, 9-12"), at most max runs. */
 void rt__sb_ranges(struct rt__sb *b, const long *ids, size_t n, size_t max);
+
+/* The rule for a code; NULL for a code that is not in rt_rules (a bug). */
+#define rt__rule rt_rule_find
 
 /* Parses a decimal string of digits only. Returns 0, -1 when not decimal, -2 when > max. */
 int rt__dec(const char *s, unsigned long max, long *out);
@@ -90,9 +94,37 @@ const char *rt__type(const cJSON *node);
 /* Status rules shared by every format: "completed", or the reason it is not usable. */
 void rt__check_status(struct rt__ctx *c, const cJSON *root, int required);
 
+/* Reorders c->t->ranks so each server's ranks are contiguous (servers in order of their
+ * first rank, ranks in file order within one) and builds c->t->servers from server_id. */
+int rt__group_servers(struct rt_table *t);
+
+/* One object holding a server_list in the 1.x layout, checked by rt__check_servers: the
+ * table itself, or one group of a global rank table. */
+struct rt__v1_part {
+	const cJSON *obj;	  /* the object with server_list, server_count, super_pod_list */
+	const char *base;	  /* its JSON path: "$", "$.server_group_list[2]" */
+	const char *who;	  /* for messages: "the table", "group \"2\"" */
+	const char *const *keys;  /* its known keys */
+	const char *const *srv_keys, *const *dev_keys; /* NULL: those of HCCL's 1.x */
+	int v12;
+	int devices_optional;	  /* servers without "device" are fine (ClusterD's groups 0, 1) */
+	int clusterd;		  /* ClusterD's keys are checked: server_ip, device_logical_id */
+	size_t nservers_all;	  /* servers of the whole file when it has more parts (0: this
+				   * part's): one server means device IPs cross to no other */
+};
+
+/* The server_id rules a server's id is checked against when it is not empty or too long:
+ * server-id-placeholder, server-id-unsafe. m is a string member. */
+void rt__check_server_id(struct rt__ctx *c, const cJSON *m, const char *path);
+
+/* Extracts the servers and devices of p into c->t (which must be empty) and checks them. */
+int rt__check_servers(struct rt__ctx *c, const struct rt__v1_part *p);
+
 /* Per format: extract the model into c->t and check it. */
 int rt__load_v1(struct rt__ctx *c, int v12);
 int rt__load_v2(struct rt__ctx *c);
 int rt__load_legacy(struct rt__ctx *c);
+int rt__load_vllm_pd(struct rt__ctx *c);
+int rt__load_global(struct rt__ctx *c);
 
 #endif

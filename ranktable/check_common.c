@@ -20,9 +20,12 @@ void rt__report(struct rt__ctx *c, const char *code, const cJSON *at, int at_key
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	int rc = rt_diags_add(c->d, r ? r->sev : RT_SEV_ERROR, r ? r->code : code, line, col,
-			      path, hint, "%s%s%s%s", msg, r && r->hccl ? " (HCCL " : "",
-			      r && r->hccl ? r->hccl : "", r && r->hccl ? ")" : "");
+	enum rt_severity sev = r ? r->sev : RT_SEV_ERROR;
+	if (r && (r->flags & RT_RULE_ONE_SERVER) && c->single && sev == RT_SEV_ERROR)
+		sev = RT_SEV_WARNING;
+	const char *hccl = r && !c->foreign ? r->hccl : NULL;
+	int rc = rt_diags_add(c->d, sev, r ? r->code : code, line, col, path, hint, "%s%s%s%s",
+			      msg, hccl ? " (HCCL " : "", hccl ? hccl : "", hccl ? ")" : "");
 	if (rc && !c->err)
 		c->err = rc;
 }
@@ -369,4 +372,77 @@ long rt_host_unsafe_at(const char *s)
 			return i;
 	}
 	return -1;
+}
+
+/* ---- servers from ranks ---- */
+
+struct gref {
+	const char *s; /* server_id, NULL sorts first */
+	size_t idx;    /* file index of the rank */
+	size_t first;  /* file index of the first rank of its server */
+};
+
+static int cmp_gref_id(const void *a, const void *b)
+{
+	const struct gref *x = a, *y = b;
+	if (!x->s != !y->s)
+		return x->s ? 1 : -1;
+	int r = x->s ? strcmp(x->s, y->s) : 0;
+	return r ? r : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static int cmp_gref_first(const void *a, const void *b)
+{
+	const struct gref *x = a, *y = b;
+	if (x->first != y->first)
+		return x->first < y->first ? -1 : 1;
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static int same_id(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+int rt__group_servers(struct rt_table *t)
+{
+	size_t n = t->nranks, ns = 0;
+	struct gref *g = malloc((n ? n : 1) * sizeof(*g));
+	struct rt_rank *nr = malloc((n ? n : 1) * sizeof(*nr));
+	int rc = -ENOMEM;
+	if (!g || !nr)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		g[i] = (struct gref){ t->ranks[i].server_id, i, i };
+	/* Sorted by id then file index, the first of each run is where its server starts. */
+	qsort(g, n, sizeof(*g), cmp_gref_id);
+	for (size_t i = 0; i < n; i++) {
+		if (i == 0 || !same_id(g[i].s, g[i - 1].s))
+			ns++;
+		g[i].first = i && same_id(g[i].s, g[i - 1].s) ? g[i - 1].first : g[i].idx;
+	}
+	qsort(g, n, sizeof(*g), cmp_gref_first);
+	free(t->servers);
+	t->nservers = 0;
+	t->servers = calloc(ns ? ns : 1, sizeof(*t->servers));
+	if (!t->servers)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		nr[i] = t->ranks[g[i].idx];
+		if (i == 0 || g[i].first != g[i - 1].first) {
+			struct rt_server *S = &t->servers[t->nservers++];
+			S->server_id = nr[i].server_id;
+			S->host_ip = nr[i].host_ip;
+			S->first_rank = i;
+		}
+		t->servers[t->nservers - 1].nranks++;
+	}
+	free(t->ranks);
+	t->ranks = nr;
+	nr = NULL;
+	rc = 0;
+out:
+	free(nr);
+	free(g);
+	return rc;
 }

@@ -1,5 +1,6 @@
 /* The legacy "template 2" table: no version, group_list[].instance_list[].devices[], no
- * rank ids (ascend.md §1.5). Ranks are implied in listing order. */
+ * rank ids (the HCCL guide's older rank-table template). Ranks are implied in listing
+ * order. */
 #include <errno.h>
 #include <sys/socket.h>
 

@@ -1,4 +1,7 @@
-/* Versions 1.0 and 1.2: server_list[].device[] with string values (ascend.md §1.2, §1.3). */
+/* Versions 1.0 and 1.2: server_list[].device[] with string values, as the HCCL user guide's
+ * rank-table pages describe them (Atlas 910/A2 and A3 super-pod layouts). The same checks
+ * run on each group of a MindCluster global rank table, whose groups hold hccl.json's
+ * server_list. */
 #include <errno.h>
 #include <math.h>
 #include <sys/socket.h>
@@ -26,15 +29,13 @@ struct srv {
 
 struct v1 {
 	struct rt__ctx *c;
+	const struct rt__v1_part *p;
 	int v12;
 	struct dev *dev;
 	struct srv *srv;
 	size_t nsrv;
 };
 
-static const char *const top_keys[] = { "status", "version", "server_count", "server_list",
-					"super_pod_list", "IsMindIEEPJob", "cluster_list",
-					NULL };
 static const char *const srv_keys[] = { "server_id", "device", "host_ip", "host_nic_ip",
 					"container_ip", "hardware_type", "pod_ip", "server_ip",
 					NULL };
@@ -44,6 +45,9 @@ static const char *const dev_keys[] = {
 	"super_pod_id",	"rack_id",	      "server_id",    "dpu_ip",	      "numa_id",
 	NULL
 };
+static const char *const top_keys_v1[] = { "status", "version", "server_count", "server_list",
+					   "super_pod_list", "IsMindIEEPJob", "cluster_list",
+					   NULL };
 static const char *const pod_keys[] = { "super_pod_id", "server_list", NULL };
 static const char *const pod_srv_keys[] = { "server_id", NULL };
 
@@ -97,8 +101,8 @@ static const char *dev_who(const struct v1 *v, size_t i, char *buf, size_t len)
 
 static const char *dev_path(const struct v1 *v, size_t i, const char *key, char *buf)
 {
-	return rt__path(buf, "$.server_list[%zu].device[%zu]%s%s", v->srv[v->dev[i].srv].si,
-			v->dev[i].di, key ? "." : "", key ? key : "");
+	return rt__path(buf, "%s.server_list[%zu].device[%zu]%s%s", v->p->base,
+			v->srv[v->dev[i].srv].si, v->dev[i].di, key ? "." : "", key ? key : "");
 }
 
 /* Every 1.x value is read with is_string(): a number is rejected, and HCCL then reports
@@ -212,11 +216,14 @@ static void check_ips(struct rt__ctx *c, const cJSON *m, const char *key, const 
 			break;
 		case RT_IP_PLACEHOLDER:
 			rt__report(c, "device-ip-placeholder", m, 0, path, nic_hint,
-				   "%s \"%.*s\" of %s is a placeholder, not an address%s", key, n,
+				   "%s \"%.*s\" of %s is a placeholder, not an address%s%s", key, n,
 				   s + i, who,
 				   n == 7 && !memcmp(s + i, "-.-.-.-", 7)
 					   ? " (generators write it when the NPU has no IP configured)"
-					   : "");
+					   : "",
+				   c->single ? "; with one server no traffic uses it, but fill it in "
+					       "before the table grows"
+					     : "");
 			return;
 		case RT_IP_HOSTNAME:
 			rt__report(c, "device-ip-hostname", m, 0, path, nic_hint,
@@ -235,7 +242,8 @@ static void check_ips(struct rt__ctx *c, const cJSON *m, const char *key, const 
 	}
 }
 
-static void check_host_ip(struct rt__ctx *c, const cJSON *m, const char *path, const char *who)
+static void check_host_ip(struct rt__ctx *c, const cJSON *m, const char *key, const char *path,
+			  const char *who)
 {
 	const char *s = m->valuestring;
 	enum rt__ipkind k = rt__ipkind(s, strlen(s));
@@ -258,9 +266,10 @@ static void check_host_ip(struct rt__ctx *c, const cJSON *m, const char *path, c
 		break;
 	}
 	rt__report(c, "host-ip-invalid", m, 0, path,
-		   "use the server's host IP (the one HCCL's host NIC listens on), or remove "
-		   "host_ip from every server",
-		   "host_ip \"%s\" of %s %s", s, who, what);
+		   strcmp(key, "host_ip") ? "the IP of the server's pod"
+					  : "use the server's host IP (the one HCCL's host NIC "
+					    "listens on), or remove host_ip from every server",
+		   "%s \"%s\" of %s %s", key, s, who, what);
 }
 
 /* ---- one pass over server_list: the model, and the checks on single values ---- */
@@ -307,9 +316,9 @@ static void device_pass(struct v1 *v, const cJSON *e, size_t si, size_t di, int 
 	r->device_port = -1;
 	dev_who(v, i, who, sizeof(who));
 	dev_where(v, i, where, sizeof(where));
-	rt__path(path, "$.server_list[%zu].device[%zu]", si, di);
+	rt__path(path, "%s.server_list[%zu].device[%zu]", v->p->base, si, di);
 
-	rt__unknown_keys(c, e, path, dev_keys);
+	rt__unknown_keys(c, e, path, v->p->dev_keys ? v->p->dev_keys : dev_keys);
 
 	/* rank_id */
 	s = str_field(c, e, "rank_id", path, where, &m);
@@ -397,6 +406,50 @@ static void device_pass(struct v1 *v, const cJSON *e, size_t si, size_t di, int 
 	m = cJSON_GetObjectItemCaseSensitive(e, "super_pod_id");
 	if (cJSON_IsString(m))
 		r->super_pod_id = m->valuestring;
+
+	/* ClusterD numbers the devices of a server 0.. in device_logical_id. */
+	if (v->p->clusterd) {
+		s = str_field(c, e, "device_logical_id", path, who, &m);
+		if (s && dec_value(m, 0xffffffffUL) < 0)
+			rt__report(c, "device-id-invalid", m, 0,
+				   rt__path(p, "%s.device_logical_id", path),
+				   "the device's index on its server: \"0\", \"1\", ...",
+				   "device_logical_id \"%s\" of %s is not a decimal number", s, who);
+	}
+}
+
+/* server_id is only an identifier to HCCL, but hcclctl's run --ssh, doctor and probe net
+ * connect to a server by it (when it has no host_ip) and name it in commands: a placeholder
+ * or shell syntax is a warning here, and an error there (RT_RULE_CONNECT). */
+void rt__check_server_id(struct rt__ctx *c, const cJSON *m, const char *path)
+{
+	const char *s = m->valuestring;
+	long at = rt_host_unsafe_at(s);
+	if (rt__ipkind(s, strlen(s)) == RT_IP_PLACEHOLDER) {
+		rt__report(c, "server-id-placeholder", m, 0, path,
+			   "name each server by its own host IP or host name",
+			   "server_id \"%.64s\" is a placeholder, not a server's address; HCCL only "
+			   "compares it, but hcclctl cannot connect to it",
+			   s);
+		return;
+	}
+	if (at < 0)
+		return;
+	unsigned char ch = (unsigned char)s[at];
+	char what[24];
+	if (ch == ' ')
+		snprintf(what, sizeof(what), "a space");
+	else if (ch > 0x20 && ch < 0x7f)
+		snprintf(what, sizeof(what), "'%c'", ch);
+	else
+		snprintf(what, sizeof(what), "byte 0x%02x", ch);
+	rt__report(c, "server-id-unsafe", m, 0, path,
+		   "HCCL only compares server_id; for hcclctl's run --ssh, doctor and probe net, "
+		   "name each server by a host name or IP without whitespace or shell "
+		   "metacharacters",
+		   "server_id \"%.64s\" contains %s%s; hcclctl refuses to connect to it (run "
+		   "--ssh, doctor, probe net)",
+		   s, what, at == 0 && ch == '-' ? " at the start" : "");
 }
 
 static void server_pass(struct v1 *v, const cJSON *sv, size_t si, int multi)
@@ -417,8 +470,8 @@ static void server_pass(struct v1 *v, const cJSON *sv, size_t si, int multi)
 	X->id = cJSON_GetObjectItemCaseSensitive(sv, "server_id");
 	t->nservers++;
 	srv_name(v, t->nservers - 1, who, sizeof(who));
-	rt__path(path, "$.server_list[%zu]", si);
-	rt__unknown_keys(c, sv, path, srv_keys);
+	rt__path(path, "%s.server_list[%zu]", v->p->base, si);
+	rt__unknown_keys(c, sv, path, v->p->srv_keys ? v->p->srv_keys : srv_keys);
 
 	s = str_field(c, sv, "server_id", path, who, &m);
 	if (!m) {
@@ -437,36 +490,28 @@ static void server_pass(struct v1 *v, const cJSON *sv, size_t si, int multi)
 				   "server_id \"%.40s...\" is %zu characters long; HCCL allows at "
 				   "most %d",
 				   s, strlen(s), SERVERID_MAX);
-		else if (rt_host_unsafe_at(s) >= 0) {
-			long at = rt_host_unsafe_at(s);
-			unsigned char ch = (unsigned char)s[at];
-			char what[24];
-			if (ch == ' ')
-				snprintf(what, sizeof(what), "a space");
-			else if (ch > 0x20 && ch < 0x7f)
-				snprintf(what, sizeof(what), "'%c'", ch);
-			else
-				snprintf(what, sizeof(what), "byte 0x%02x", ch);
-			rt__report(c, "server-id-unsafe", m, 0, p,
-				   "a server_id is a host name or IP, without whitespace or shell "
-				   "metacharacters",
-				   "server_id \"%.64s\" contains %s%s; hcclctl connects to servers by "
-				   "it and refuses shell metacharacters and whitespace",
-				   s, what, at == 0 && ch == '-' ? " at the start" : "");
-		}
+		else
+			rt__check_server_id(c, m, p);
 	}
 	X->id = S->server_id ? m : NULL;
 
 	s = str_field(c, sv, "host_ip", path, who, &m);
 	if (s) {
 		S->host_ip = s;
-		check_host_ip(c, m, rt__path(p, "%s.host_ip", path), who);
+		check_host_ip(c, m, "host_ip", rt__path(p, "%s.host_ip", path), who);
+	}
+	if (v->p->clusterd) {
+		s = str_field(c, sv, "server_ip", path, who, &m);
+		if (s)
+			check_host_ip(c, m, "server_ip", rt__path(p, "%s.server_ip", path), who);
 	}
 
 	S->first_rank = t->nranks;
 	const cJSON *devs = cJSON_GetObjectItemCaseSensitive(sv, "device");
 	rt__path(p, "%s.device", path);
-	if (!devs) {
+	if (!devs && v->p->devices_optional) {
+		/* ClusterD's coordinator and controller groups: servers without NPUs */
+	} else if (!devs) {
 		missing(c, sv, path, "device", who, "list the server's NPUs in \"device\": [...]");
 	} else if (!cJSON_IsArray(devs)) {
 		rt__report(c, "value-type", devs, 0, p, NULL, "device of %s must be an array, not %s",
@@ -500,7 +545,7 @@ static void dup_server(struct rt__ctx *c, const struct rt__item *run, size_t k, 
 	char p[RT_PATHLEN];
 	const struct srv *b = &v->srv[run[1].idx];
 	rt__report(c, "server-id-duplicate", b->id, 0,
-		   rt__path(p, "$.server_list[%zu].server_id", b->si),
+		   rt__path(p, "%s.server_list[%zu].server_id", v->p->base, b->si),
 		   "every server needs its own server_id (generators use the host IP)",
 		   "server_id \"%s\" is used %s: server_list[%zu] and server_list[%zu]%s", run[0].s,
 		   k == 2 ? "twice" : "more than twice", v->srv[run[0].idx].si, b->si,
@@ -675,7 +720,7 @@ static int check_ranks(struct v1 *v, const cJSON *list)
 	if (nmiss && m == n) {
 		struct rt__sb b = { 0 };
 		rt__sb_ranges(&b, ids, nmiss, 16);
-		rt__report(c, "rank-id-gap", list, 0, "$.server_list",
+		rt__report(c, "rank-id-gap", list, 0, rt__path(p, "%s.server_list", v->p->base),
 			   "number the ranks 0..N-1 without gaps",
 			   "rank ids must be 0..%zu without gaps; missing %s", n - 1,
 			   rt__sb_str(&b));
@@ -705,7 +750,7 @@ static int check_ranks(struct v1 *v, const cJSON *list)
 		struct rt__sb b = { 0 };
 		rt__sb_ranges(&b, ids, k, 8);
 		rt__report(c, "rank-id-interleaved", v->srv[s].obj, 0,
-			   rt__path(p, "$.server_list[%zu]", v->srv[s].si),
+			   rt__path(p, "%s.server_list[%zu]", v->p->base, v->srv[s].si),
 			   "number ranks server by server: the first server gets 0..7, the next "
 			   "8..15, and so on",
 			   "%s has rank ids %s, not one contiguous run; ranks interleaved across "
@@ -836,7 +881,8 @@ static void check_servers(struct v1 *v)
 		for (size_t s = 0; s < t->nservers; s++)
 			if (!t->servers[s].host_ip)
 				rt__report(c, "host-ip-partial", v->srv[s].obj, 0,
-					   rt__path(p, "$.server_list[%zu].host_ip", v->srv[s].si),
+					   rt__path(p, "%s.server_list[%zu].host_ip", v->p->base,
+						    v->srv[s].si),
 					   "set host_ip on every server, or on none",
 					   "%s has no host_ip but %s has one; HCCL needs it on all "
 					   "servers or none",
@@ -855,7 +901,8 @@ static void check_servers(struct v1 *v)
 		}
 		if (t->servers[s].nranks != t->servers[ref].nranks)
 			rt__report(c, "device-count-uneven", v->srv[s].obj, 0,
-				   rt__path(p, "$.server_list[%zu].device", v->srv[s].si),
+				   rt__path(p, "%s.server_list[%zu].device", v->p->base,
+					    v->srv[s].si),
 				   "use the same number of NPUs on every server",
 				   "%s has %zu device%s but %s has %zu; uneven device counts per "
 				   "server degrade HCCL performance",
@@ -879,13 +926,18 @@ static int cmp_sid(const void *a, const void *b)
 	return r ? r : (x->s > y->s) - (x->s < y->s);
 }
 
+struct pod_ids {
+	const struct v1 *v;
+	const cJSON **ids;
+};
+
 static void dup_pod(struct rt__ctx *c, const struct rt__item *run, size_t k, void *arg)
 {
-	const cJSON **ids = arg;
+	const struct pod_ids *pi = arg;
 	char p[RT_PATHLEN];
 	(void)k;
-	rt__report(c, "super-pod-id-duplicate", ids[run[1].idx], 0,
-		   rt__path(p, "$.super_pod_list[%zu].super_pod_id", run[1].idx),
+	rt__report(c, "super-pod-id-duplicate", pi->ids[run[1].idx], 0,
+		   rt__path(p, "%s.super_pod_list[%zu].super_pod_id", pi->v->p->base, run[1].idx),
 		   "merge the two entries, or give each super pod its own id",
 		   "super_pod_id \"%s\" is used twice: super_pod_list[%zu] and super_pod_list[%zu]",
 		   run[0].s, run[0].idx, run[1].idx);
@@ -900,8 +952,8 @@ static int check_pods(struct v1 *v, const cJSON *pods)
 	int rc = -ENOMEM;
 
 	if (!cJSON_IsArray(pods)) {
-		rt__report(c, "value-type", pods, 0, "$.super_pod_list", NULL,
-			   "super_pod_list must be an array, not %s", rt__type(pods));
+		rt__report(c, "value-type", pods, 0, rt__path(p, "%s.super_pod_list", v->p->base),
+			   NULL, "super_pod_list must be an array, not %s", rt__type(pods));
 		return 0;
 	}
 	for (const cJSON *e = pods->child; e; e = e->next)
@@ -918,7 +970,7 @@ static int check_pods(struct v1 *v, const cJSON *pods)
 
 	size_t pi = 0, m = 0;
 	for (const cJSON *e = pods->child; e; e = e->next, pi++) {
-		rt__path(path, "$.super_pod_list[%zu]", pi);
+		rt__path(path, "%s.super_pod_list[%zu]", v->p->base, pi);
 		snprintf(who, sizeof(who), "super_pod_list[%zu]", pi);
 		if (!cJSON_IsObject(e)) {
 			rt__report(c, "value-type", e, 0, path, NULL, "%s must be an object, not %s",
@@ -998,7 +1050,8 @@ static int check_pods(struct v1 *v, const cJSON *pods)
 			X->pod_id = id;
 		}
 	}
-	rc = rt__dups(it, m, dup_pod, c, podids);
+	struct pod_ids ids = { v, podids };
+	rc = rt__dups(it, m, dup_pod, c, &ids);
 	if (rc)
 		goto out;
 
@@ -1011,7 +1064,7 @@ static int check_pods(struct v1 *v, const cJSON *pods)
 	}
 	for (size_t s = 0; s < ns; s++) {
 		struct srv *X = &v->srv[s];
-		rt__path(p, "$.server_list[%zu]", X->si);
+		rt__path(p, "%s.server_list[%zu]", v->p->base, X->si);
 		if (X->pod < 0) {
 			rt__report(c, "super-pod-server-missing", X->obj, 0, p,
 				   "add the server to the super_pod_list entry of its super pod",
@@ -1046,34 +1099,36 @@ out:
 }
 
 /* True when all servers are in one super pod: A3 then talks over the VNIC and device_ip
- * may be left out (ascend.md §1.2, device_ip row). */
+ * may be left out (the A3 rank-table page of the HCCL guide, device_ip row). */
 static int one_pod(const cJSON *pods)
 {
 	return cJSON_IsArray(pods) && pods->child && !pods->child->next;
 }
 
-int rt__load_v1(struct rt__ctx *c, int v12)
+int rt__check_servers(struct rt__ctx *c, const struct rt__v1_part *part)
 {
 	struct rt_table *t = c->t;
-	const cJSON *root = c->root;
-	char p[RT_PATHLEN];
-	struct v1 v = { c, v12, NULL, NULL, 0 };
+	const cJSON *obj = part->obj;
+	const char *base = part->base, *who = part->who;
+	char p[RT_PATHLEN], hint[80], of[96] = "";
+	struct v1 v = { c, part, part->v12, NULL, NULL, 0 };
 	size_t nsrv, ndev;
-	int rc = 0;
+	int rc = 0, single = c->single;
 
-	rt__unknown_keys(c, root, "$", top_keys);
-	rt__check_status(c, root, 1);
+	if (strcmp(base, "$"))
+		snprintf(of, sizeof(of), " of %s", who);
 
-	const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "server_list");
-	const cJSON *pods = cJSON_GetObjectItemCaseSensitive(root, "super_pod_list");
-	const cJSON *cnt = cJSON_GetObjectItemCaseSensitive(root, "server_count");
+	rt__unknown_keys(c, obj, base, part->keys);
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(obj, "server_list");
+	const cJSON *pods = cJSON_GetObjectItemCaseSensitive(obj, "super_pod_list");
+	const cJSON *cnt = cJSON_GetObjectItemCaseSensitive(obj, "server_count");
 	if (!list) {
-		missing(c, root, "$", "server_list", "the table", "list the servers in server_list");
+		missing(c, obj, base, "server_list", who, "list the servers in server_list");
 		return 0;
 	}
 	if (!cJSON_IsArray(list)) {
-		rt__report(c, "value-type", list, 0, "$.server_list", NULL,
-			   "server_list must be an array, not %s", rt__type(list));
+		rt__report(c, "value-type", list, 0, rt__path(p, "%s.server_list", base), NULL,
+			   "server_list%s must be an array, not %s", of, rt__type(list));
 		return 0;
 	}
 	count(list, &nsrv, &ndev);
@@ -1087,56 +1142,61 @@ int rt__load_v1(struct rt__ctx *c, int v12)
 	}
 
 	/* server_count: optional, but when there it must match; absent is HCCL's warning. */
-	const char *cs = str_field(c, root, "server_count", "$", "the table", &cnt);
+	const char *cs = str_field(c, obj, "server_count", base, who, &cnt);
 	size_t nlist = 0;
 	for (const cJSON *e = list->child; e; e = e->next)
 		nlist++;
 	if (!cnt) {
-		rt__report(c, "server-count-missing", root, 0, "$.server_count",
+		rt__report(c, "server-count-missing", obj, 0,
+			   rt__path(p, "%s.server_count", base),
 			   "add \"server_count\" with the number of servers",
-			   "no \"server_count\"; HCCL warns and uses the %zu server%s in "
+			   "no \"server_count\"%s; HCCL warns and uses the %zu server%s in "
 			   "server_list",
-			   nlist, nlist == 1 ? "" : "s");
+			   of, nlist, nlist == 1 ? "" : "s");
 	} else if (cs || cJSON_IsNumber(cnt)) {
 		long n = dec_value(cnt, 0xffffffffUL);
 		char nb[64];
+		rt__path(p, "%s.server_count", base);
 		if (n < 0)
-			rt__report(c, "server-count-invalid", cnt, 0, "$.server_count",
+			rt__report(c, "server-count-invalid", cnt, 0, p,
 				   "the number of servers in server_list, as a string",
 				   "server_count \"%s\" is not a decimal number",
 				   cs ? cs : fmt_num(nb, sizeof(nb), cnt->valuedouble));
 		else if (n == 0)
-			rt__report(c, "server-count-zero", cnt, 0, "$.server_count",
-				   "list at least one server",
+			rt__report(c, "server-count-zero", cnt, 0, p, "list at least one server",
 				   "server_count is \"0\"; HCCL needs at least one server");
 		else if ((size_t)n != nlist) {
-			char hint[80];
 			snprintf(hint, sizeof(hint), "set \"server_count\": \"%zu\"", nlist);
-			rt__report(c, "server-count-mismatch", cnt, 0, "$.server_count", hint,
+			rt__report(c, "server-count-mismatch", cnt, 0, p, hint,
 				   "server_count \"%ld\" does not match the %zu servers in "
 				   "server_list",
 				   n, nlist);
 		}
 	}
 	if (!nlist)
-		rt__report(c, "server-list-empty", list, 0, "$.server_list",
-			   "list the servers and their devices", "server_list is empty");
+		rt__report(c, "server-list-empty", list, 0, rt__path(p, "%s.server_list", base),
+			   "list the servers and their devices", "server_list%s is empty", of);
 
-	if (pods && !v12)
-		rt__report(c, "v12-key-in-v10", pods, 1, "$.super_pod_list",
+	if (pods && !v.v12)
+		rt__report(c, "v12-key-in-v10", pods, 1, rt__path(p, "%s.super_pod_list", base),
 			   "set \"version\": \"1.2\" for super-pod mode, or remove it",
 			   "super_pod_list belongs to version 1.2 (super pods); this table says "
 			   "version \"1.0\"");
-	if (v12 && !pods && nlist)
-		rt__report(c, "super-pod-list-missing", root, 0, "$.super_pod_list",
-			   "add super_pod_list, or use version \"1.0\" for AI Server mode",
+	if (v.v12 && !pods && nlist)
+		rt__report(c, "super-pod-list-missing", obj, 0,
+			   rt__path(p, "%s.super_pod_list", base),
+			   "HCCL's A3 guide makes it optional: without it every server is in "
+			   "AI-server mode; add it for super-pod mode",
 			   "version \"1.2\" table has no super_pod_list");
 
-	int multi = nsrv > 1 && !(v12 && one_pod(pods));
+	/* Nothing crosses between servers in a table of one: placeholders only warn. */
+	c->single = (part->nservers_all ? part->nservers_all : nsrv) <= 1;
+	int multi = nsrv > 1 && !(v.v12 && one_pod(pods));
 	size_t si = 0;
 	for (const cJSON *sv = list->child; sv; sv = sv->next, si++) {
 		if (!cJSON_IsObject(sv)) {
-			rt__report(c, "value-type", sv, 0, rt__path(p, "$.server_list[%zu]", si), NULL,
+			rt__report(c, "value-type", sv, 0,
+				   rt__path(p, "%s.server_list[%zu]", base, si), NULL,
 				   "server_list[%zu] must be an object, not %s", si, rt__type(sv));
 			continue;
 		}
@@ -1157,7 +1217,7 @@ int rt__load_v1(struct rt__ctx *c, int v12)
 	if (rc)
 		goto out;
 
-	if (pods && v12) {
+	if (pods && v.v12) {
 		rc = check_pods(&v, pods);
 		if (rc)
 			goto out;
@@ -1168,10 +1228,18 @@ int rt__load_v1(struct rt__ctx *c, int v12)
 	if (!rc)
 		check_servers(&v);
 out:
+	c->single = single;
 	if (v.dev)
 		for (size_t i = 0; i < t->nranks; i++)
 			free(v.dev[i].iplist);
 	free(v.dev);
 	free(v.srv);
 	return rc;
+}
+
+int rt__load_v1(struct rt__ctx *c, int v12)
+{
+	struct rt__v1_part part = { c->root, "$", "the table", top_keys_v1, NULL, NULL, v12, 0, 0, 0 };
+	rt__check_status(c, c->root, 1);
+	return rt__check_servers(c, &part);
 }

@@ -1,5 +1,10 @@
 /* Version 2.0 (Ascend 950, "A5"): rank_list[] with integer ids and level_list[] network
- * levels (ascend.md §1.4). The server of a rank is its level-0 net_instance_id. */
+ * levels, as the HCCL guide's 2.0 page describes them and HCCL's parser (hcomm's
+ * NewRankInfo and RankLevelInfo) reads them, including the keys HCCL's own tests write:
+ * "detour", "replaced_local_id" (the rank a backup, local_id 64, stands in for) and
+ * "control_plane" (read from the rank). The server of a rank is its level-0
+ * net_instance_id. An older 2.0 layout (level, id, fabric_type, rank_addrs, replace_list)
+ * that HCCL's early tests used is named as such. */
 #include <errno.h>
 #include <math.h>
 
@@ -13,18 +18,42 @@
 #define ADDRS_MAX 24
 #define ADDR_MAX 256
 #define PORTS_MAX 16
+#define BACKUP_LOCAL_ID 64 /* local_id of a backup rank; replaced_local_id names whom */
 
 struct r2 {
 	const cJSON *obj, *rid, *devid, *locid, *ip0;
 	long local_id;
 };
 
-static const char *const top_keys[] = { "status", "version", "rank_count", "rank_list", NULL };
-static const char *const rank_keys[] = { "rank_id",   "local_id",  "device_id", "device_port",
-					 "host_port", "level_list", NULL };
+static const char *const top_keys[] = { "status", "version", "rank_count", "rank_list",
+					"detour", "task_id", NULL };
+static const char *const top_keys_old[] = { "status", "version", "rank_count", "rank_list",
+					    "detour", "task_id", "replace_count",
+					    "replace_list", NULL };
+static const char *const rank_keys[] = { "rank_id",   "local_id",   "device_id",
+					 "device_port", "host_port", "level_list",
+					 "replaced_local_id", "control_plane", NULL };
 static const char *const level_keys[] = { "net_layer", "net_instance_id", "net_type",
-					  "net_attr", "rank_addr_list", NULL };
+					  "net_attr", "rank_addr_list", "control_plane",
+					  "pcie_fallback", NULL };
 static const char *const addr_keys[] = { "addr_type", "addr", "ports", "plane_id", NULL };
+static const char *const cp_keys[] = { "addr_type", "addr", "listen_port", NULL };
+
+/* A level written in the older layout: "level", "id", "fabric_type", "rank_addrs" instead of
+ * net_layer, net_instance_id, net_type, rank_addr_list. */
+static const cJSON *old_level_key(const cJSON *lv)
+{
+	static const char *const old[] = { "level", "fabric_type", "rank_addrs",
+					   "rank_addr_type" };
+	if (!cJSON_IsObject(lv) || cJSON_GetObjectItemCaseSensitive(lv, "net_layer"))
+		return NULL;
+	for (size_t i = 0; i < sizeof(old) / sizeof(old[0]); i++) {
+		const cJSON *m = cJSON_GetObjectItemCaseSensitive(lv, old[i]);
+		if (m)
+			return m;
+	}
+	return NULL;
+}
 
 /* An integer field. A string holding digits is reported but its value used, so a table
  * written with 1.x habits does not also report every id as missing. */
@@ -44,13 +73,16 @@ static long int_field(struct rt__ctx *c, const cJSON *obj, const char *key, cons
 		return -1;
 	}
 	if (cJSON_IsString(m)) {
-		if (rt__dec(m->valuestring, 0x7fffffffUL, &v) == 0)
+		int num = rt__dec(m->valuestring, 0x7fffffffUL, &v) == 0;
+		if (num)
 			snprintf(hint, sizeof(hint), "write \"%s\": %ld without quotes", key, v);
 		else
 			snprintf(hint, sizeof(hint), "write \"%s\" as a JSON integer", key);
 		rt__report(c, "value-not-integer", m, 0, p, hint,
 			   "%s \"%s\" of %s is a string; version 2.0 needs a JSON integer", key,
 			   m->valuestring, who);
+		if (!num)
+			return -1; /* no number to check the range of */
 	} else if (!cJSON_IsNumber(m) || m->valuedouble != floor(m->valuedouble) ||
 		   fabs(m->valuedouble) > 1e15) {
 		rt__report(c, "value-not-integer", m, 0, p, NULL,
@@ -194,6 +226,44 @@ static void check_addr(struct rt__ctx *c, const cJSON *a, const char *path, cons
 	}
 }
 
+/* control_plane: { "addr_type", "addr", "listen_port" }, the address a rank's control
+ * traffic uses. */
+static void check_control_plane(struct rt__ctx *c, const cJSON *cp, const char *path,
+				const char *who)
+{
+	char p[RT_PATHLEN], w[200];
+	const cJSON *m;
+	snprintf(w, sizeof(w), "control_plane of %s", who);
+	if (!cJSON_IsObject(cp)) {
+		rt__report(c, "value-type", cp, 0, path, NULL, "%s must be an object, not %s", w,
+			   rt__type(cp));
+		return;
+	}
+	rt__unknown_keys(c, cp, path, cp_keys);
+	const char *type = str_field(c, cp, "addr_type", path, w, 1, &m);
+	if (type && strcmp(type, "IPV4") && strcmp(type, "IPV6")) {
+		rt__report(c, "addr-type-invalid", m, 0, rt__path(p, "%s.addr_type", path),
+			   "use \"IPV4\" or \"IPV6\"", "addr_type \"%s\" of %s is not IPV4 or IPV6",
+			   type, w);
+		type = NULL;
+	}
+	const char *addr = str_field(c, cp, "addr", path, w, 1, &m);
+	if (addr) {
+		enum rt__ipkind k = rt__ipkind(addr, strlen(addr));
+		const char *why = NULL;
+		if (type && !strcmp(type, "IPV4") && k != RT_IP_V4)
+			why = "is not an IPv4 address";
+		else if (type && !strcmp(type, "IPV6") && k != RT_IP_V6)
+			why = "is not an IPv6 address";
+		else if (!type && k != RT_IP_V4 && k != RT_IP_V6)
+			why = "is not an IP address";
+		if (why)
+			rt__report(c, "addr-invalid", m, 0, rt__path(p, "%s.addr", path), NULL,
+				   "addr \"%.64s\" of %s %s", addr, w, why);
+	}
+	int_field(c, cp, "listen_port", path, w, 1, 1, 65535, "port-invalid", &m);
+}
+
 static void check_level(struct rt__ctx *c, struct rt_rank *r, struct r2 *x, const cJSON *lv,
 			const char *path, const char *who, size_t li, long *prev)
 {
@@ -231,15 +301,29 @@ static void check_level(struct rt__ctx *c, struct rt_rank *r, struct r2 *x, cons
 	if (type) {
 		int top = !strcmp(type, "TOPO_FILE_DESC"), clos = !strcmp(type, "CLOS");
 		rt__path(p, "%s.net_type", path);
-		if (layer == 0 && !top)
-			rt__report(c, "net-type-invalid", m, 0, p, "use \"TOPO_FILE_DESC\" for layer 0",
-				   "net_type \"%s\" of %s must be \"TOPO_FILE_DESC\" on net_layer 0",
-				   type, lw);
-		else if (!top && !clos)
+		if (!top && !clos)
 			rt__report(c, "net-type-invalid", m, 0, p,
-				   "use \"CLOS\" or \"TOPO_FILE_DESC\"",
-				   "net_type \"%s\" of %s is not \"CLOS\" or \"TOPO_FILE_DESC\"", type,
+				   layer == 0 ? "use \"TOPO_FILE_DESC\" for layer 0"
+					      : "use \"CLOS\" (or \"TOPO_FILE_DESC\")",
+				   "net_type \"%s\" of %s is not \"CLOS\" or \"TOPO_FILE_DESC\", the "
+				   "types HCCL builds a network level from",
+				   type, lw);
+		else if (layer == 0 && clos)
+			rt__report(c, "net-type-layer0", m, 0, p,
+				   "use \"TOPO_FILE_DESC\" on net_layer 0, as HCCL's guide does",
+				   "net_type \"CLOS\" of %s is on net_layer 0, which HCCL's guide "
+				   "describes as TOPO_FILE_DESC (the server's own topology file); "
+				   "HCCL parses it, its own tests use it",
 				   lw);
+	}
+	const cJSON *cp = cJSON_GetObjectItemCaseSensitive(lv, "control_plane");
+	if (cp) {
+		rt__report(c, "control-plane-misplaced", cp, 1, rt__path(p, "%s.control_plane", path),
+			   "move control_plane up into the rank object to have HCCL use it",
+			   "control_plane is inside %s; HCCL reads control_plane from the rank, "
+			   "so this one is not used",
+			   lw);
+		check_control_plane(c, cp, p, lw);
 	}
 	const cJSON *al = arr_field(c, lv, "rank_addr_list", path, lw, 1, &na);
 	if (!al)
@@ -285,6 +369,13 @@ static void check_rank(struct rt__ctx *c, struct rt_rank *r, struct r2 *x, const
 	if (r->rank_id >= 0)
 		snprintf(who, sizeof(who), "rank %ld", r->rank_id);
 	x->local_id = int_field(c, e, "local_id", path, who, 1, 0, ID_MAX, "local-id-range", &x->locid);
+	/* A backup rank (local_id 64) names the local_id it replaces; HCCL reads it only then. */
+	long rep = int_field(c, e, "replaced_local_id", path, who, x->local_id == BACKUP_LOCAL_ID,
+			     0, BACKUP_LOCAL_ID - 1, "local-id-range", &m);
+	(void)rep;
+	m = cJSON_GetObjectItemCaseSensitive(e, "control_plane");
+	if (m)
+		check_control_plane(c, m, rt__path(p, "%s.control_plane", path), who);
 	r->device_id = int_field(c, e, "device_id", path, who, 1, 0, ID_MAX, "device-id-range",
 				 &x->devid);
 	r->device_port = int_field(c, e, "device_port", path, who, 0, 1, 65535, "port-invalid", &m);
@@ -311,6 +402,8 @@ static void check_rank(struct rt__ctx *c, struct rt_rank *r, struct r2 *x, const
 	for (const cJSON *lv = ll->child; lv; lv = lv->next, li++) {
 		char lp[RT_PATHLEN];
 		rt__path(lp, "%s.level_list[%zu]", path, li);
+		if (old_level_key(lv))
+			continue; /* named once for the table by v2-old-layout */
 		if (!cJSON_IsObject(lv)) {
 			rt__report(c, "value-type", lv, 0, lp, NULL,
 				   "level_list[%zu] of %s must be an object, not %s", li, who,
@@ -381,7 +474,7 @@ static void dup_ip(struct rt__ctx *c, const struct rt__item *run, size_t k, void
 		   "level_list[0].rank_addr_list[0].addr", what);
 }
 
-/* Server groups keyed by the level-0 instance id, in order of first appearance. */
+/* Orders by server (the level-0 instance id, NULL apart from ""), then file order. */
 static int cmp_item_s(const void *a, const void *b)
 {
 	const struct rt__item *x = a, *y = b;
@@ -391,52 +484,49 @@ static int cmp_item_s(const void *a, const void *b)
 	return r ? r : (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-static int cmp_item_n(const void *a, const void *b)
+/* The older layout is named once, at its first level, with how many ranks use it; those
+ * levels are then skipped so it is not also reported key by key. Returns 1 when found. */
+static int find_old_layout(struct rt__ctx *c, const cJSON *root)
 {
-	const struct rt__item *x = a, *y = b;
-	if (x->n != y->n)
-		return x->n < y->n ? -1 : 1;
-	return (x->idx > y->idx) - (x->idx < y->idx);
-}
-
-static int group_servers(struct rt_table *t, struct rt__item *it)
-{
-	size_t n = t->nranks, ns = 0;
-	for (size_t i = 0; i < n; i++)
-		it[i] = (struct rt__item){ 0, t->ranks[i].server_id, 0, i };
-	qsort(it, n, sizeof(*it), cmp_item_s);
-	/* n = the file index of the group's first rank, for ordering groups. */
-	for (size_t i = 0; i < n;) {
-		size_t j = i;
-		while (j < n && cmp_item_s(&(struct rt__item){ 0, it[i].s, 0, 0 },
-					   &(struct rt__item){ 0, it[j].s, 0, 0 }) == 0)
-			j++;
-		for (size_t q = i; q < j; q++) {
-			it[q].group = ns;
-			it[q].n = (long)it[i].idx;
+	const cJSON *rl = cJSON_GetObjectItemCaseSensitive(root, "rank_list");
+	const cJSON *first = NULL;
+	size_t nranks = 0, ri = 0, first_ri = 0, first_li = 0;
+	char p[RT_PATHLEN];
+	if (!cJSON_IsArray(rl))
+		return 0;
+	for (const cJSON *e = rl->child; e; e = e->next, ri++) {
+		const cJSON *ll = cJSON_GetObjectItemCaseSensitive(e, "level_list");
+		size_t li = 0;
+		int uses = 0;
+		for (const cJSON *lv = cJSON_IsArray(ll) ? ll->child : NULL; lv; lv = lv->next, li++) {
+			const cJSON *k = old_level_key(lv);
+			if (!k)
+				continue;
+			if (!first) {
+				first = k;
+				first_ri = ri;
+				first_li = li;
+			}
+			uses = 1;
 		}
-		ns++;
-		i = j;
+		nranks += (size_t)uses;
 	}
-	qsort(it, n, sizeof(*it), cmp_item_n);
-	struct rt_rank *nr = malloc((n ? n : 1) * sizeof(*nr));
-	t->servers = calloc(ns ? ns : 1, sizeof(*t->servers));
-	if (!nr || !t->servers) {
-		free(nr);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < n; i++) {
-		nr[i] = t->ranks[it[i].idx];
-		if (i == 0 || it[i].n != it[i - 1].n) {
-			struct rt_server *S = &t->servers[t->nservers++];
-			S->server_id = nr[i].server_id;
-			S->first_rank = i;
-		}
-		t->servers[t->nservers - 1].nranks++;
-	}
-	free(t->ranks);
-	t->ranks = nr;
-	return 0;
+	if (!first)
+		return 0;
+	int repl = cJSON_GetObjectItemCaseSensitive(root, "replace_list") != NULL;
+	rt__report(c, "v2-old-layout", first, 1,
+		   rt__path(p, "$.rank_list[%zu].level_list[%zu]", first_ri, first_li),
+		   "rename level -> net_layer, id -> net_instance_id, fabric_type -> net_type "
+		   "(\"TOPO_FILE_DESC\" on layer 0, \"CLOS\" above), rank_addrs -> rank_addr_list "
+		   "of {\"addr_type\", \"addr\", \"ports\"}; give each rank its device_id",
+		   "level_list[%zu] of rank_list[%zu] is in the older 2.0 layout (level, id, "
+		   "fabric_type, rank_addr_type, rank_addrs%s) of HCCL's early tests; HCCL now "
+		   "reads net_layer, net_instance_id, net_type and rank_addr_list%s (%zu rank%s "
+		   "use%s it)",
+		   first_li, first_ri, repl ? ", replace_list" : "",
+		   repl ? ", and a backup rank as local_id 64 with replaced_local_id" : "", nranks,
+		   nranks == 1 ? "" : "s", nranks == 1 ? "s" : "");
+	return 1;
 }
 
 int rt__load_v2(struct rt__ctx *c)
@@ -446,8 +536,17 @@ int rt__load_v2(struct rt__ctx *c)
 	size_t n = 0;
 	int rc = -ENOMEM;
 
-	rt__unknown_keys(c, root, "$", top_keys);
+	int old = find_old_layout(c, root);
+	rt__unknown_keys(c, root, "$", old ? top_keys_old : top_keys);
 	rt__check_status(c, root, 0);
+	m = cJSON_GetObjectItemCaseSensitive(root, "detour");
+	if (m && !cJSON_IsBool(m) &&
+	    !(cJSON_IsString(m) && (!strcmp(m->valuestring, "true") ||
+				    !strcmp(m->valuestring, "false"))))
+		rt__report(c, "value-type", m, 0, "$.detour", "write \"detour\": \"true\" or \"false\"",
+			   "detour %s%.32s%s is not \"true\" or \"false\"",
+			   cJSON_IsString(m) ? "\"" : "", cJSON_IsString(m) ? m->valuestring : rt__type(m),
+			   cJSON_IsString(m) ? "\"" : "");
 	long cnt = int_field(c, root, "rank_count", "$", "the table", 1, 1, RANK_COUNT_MAX,
 			     "rank-count-invalid", &m);
 	const cJSON *rl = arr_field(c, root, "rank_list", "$", "the table", 1, &n);
@@ -567,7 +666,7 @@ int rt__load_v2(struct rt__ctx *c)
 	if (!rc)
 		rc = rt__dups(it, k, dup_ip, c, &v);
 	if (!rc)
-		rc = group_servers(t, it);
+		rc = rt__group_servers(t);
 out:
 	free(it);
 	free(v.x);

@@ -17,10 +17,27 @@ const char *rt_format_name(enum rt_format f)
 		return "legacy";
 	case RT_FMT_TOPO:
 		return "topology";
+	case RT_FMT_VLLM_PD:
+		return "vllm-ascend-pd";
+	case RT_FMT_GLOBAL:
+		return "mindcluster-global";
 	case RT_FMT_UNKNOWN:
 		break;
 	}
 	return "unknown";
+}
+
+const char *rt_severity_name(enum rt_severity s)
+{
+	switch (s) {
+	case RT_SEV_ERROR:
+		return "error";
+	case RT_SEV_WARNING:
+		return "warning";
+	case RT_SEV_NOTE:
+		return "note";
+	}
+	return "error";
 }
 
 static char *dupstr(const char *s)
@@ -76,8 +93,10 @@ int rt_diags_add(struct rt_diags *d, enum rt_severity sev, const char *code, uns
 	d->n++;
 	if (sev == RT_SEV_ERROR)
 		d->nerrors++;
-	else
+	else if (sev == RT_SEV_WARNING)
 		d->nwarnings++;
+	else
+		d->nnotes++;
 	return 0;
 
 fail:

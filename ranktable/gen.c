@@ -1,5 +1,5 @@
-/* Rank-table generation in hccl_tools.py's exact layout (ascend.md §2.1): json.dump with
- * indent=4, keys in its order, every value a string. The text is written by hand rather
+/* Rank-table generation in the exact layout of MindSpore's hccl_tools.py (its json.dump with
+ * indent=4, keys in its order, every value a string). The text is written by hand rather
  * than with cJSON_Print, which indents with tabs and would not match byte for byte.
  * Everything is checked before the first byte is produced: a table with a missing or
  * repeated device IP is refused, never written. */
@@ -14,6 +14,7 @@
 #define GEN_MAX_RANKS 65536     /* the largest table HCCL documents (2.0's rank_count) */
 #define GEN_OUT_CAP (256u << 20) /* far above GEN_MAX_RANKS ranks of text */
 #define SERVER_ID_MAX 64
+#define V1_DEVICE_ID_MAX 15     /* 1.x device_id: HCCL's maxDeviceNum of 16 per server */
 
 struct sbuf {
 	char *p;
@@ -166,6 +167,8 @@ static int cmp_name_ref(const void *pa, const void *pb)
 
 static int check_devices(const struct rt_gen_spec *spec, char *err, size_t errlen)
 {
+	long max = V1_DEVICE_ID_MAX;
+
 	if (!spec->devices || spec->ndevices == 0) {
 		snprintf(err, errlen, "no devices given");
 		return -EINVAL;
@@ -177,8 +180,11 @@ static int check_devices(const struct rt_gen_spec *spec, char *err, size_t errle
 	for (size_t d = 0; d < spec->ndevices; d++) {
 		long id = spec->devices[d];
 
-		if (id < 0 || id > 63) {
-			snprintf(err, errlen, "device %ld is out of range 0..63", id);
+		if (id < 0 || id > max) {
+			snprintf(err, errlen,
+				 "device %ld is out of range 0..%ld: a version 1.x table holds at "
+				 "most 16 NPUs per server",
+				 id, max);
 			return -EINVAL;
 		}
 		if (d && id <= spec->devices[d - 1]) {
@@ -307,6 +313,53 @@ static int check_pods(const struct rt_gen_spec *spec, char *err, size_t errlen)
 	}
 	free(runs);
 	return rc;
+}
+
+/* "FILE:LINE: address_N=IP", where the input says so. */
+static const char *where_set(const struct rt_gen_server *s, long dev, char *buf, size_t len)
+{
+	const char *path = s->hccn_path ? s->hccn_path : "/etc/hccn.conf";
+	unsigned line = s->hccn && s->hccn->line ? s->hccn->line[dev] : 0;
+	if (line)
+		snprintf(buf, len, "%s:%u: address_%ld=%s", path, line, dev, dev_ip(s, dev));
+	else
+		snprintf(buf, len, "%s: address_%ld=%s", path, dev, dev_ip(s, dev));
+	return buf;
+}
+
+/* HCCL needs one address family for all ranks: the first device that differs from the
+ * first device's family is named with the hccn.conf line it comes from. */
+static int check_family(const struct rt_gen_spec *spec, char *err, size_t errlen)
+{
+	const struct rt_gen_server *fs = NULL;
+	long fdev = -1;
+	int ffam = 0;
+	for (size_t s = 0; s < spec->nservers; s++) {
+		const struct rt_gen_server *sv = &spec->servers[s];
+		for (size_t d = 0; d < spec->ndevices; d++) {
+			long dev = spec->devices[d];
+			const char *ip = dev_ip(sv, dev);
+			int fam = strchr(ip, ':') ? 6 : 4;
+			if (!fs) {
+				fs = sv;
+				fdev = dev;
+				ffam = fam;
+				continue;
+			}
+			if (fam == ffam)
+				continue;
+			char a[512], b[512];
+			snprintf(err, errlen,
+				 "%s (server \"%s\" device %ld) is IPv%d, but %s (server \"%s\" "
+				 "device %ld) is IPv%d; HCCL needs one address family for every "
+				 "device: configure all NPUs with IPv4 or all with IPv6 "
+				 "(hccn_tool -i N -ip -s ...)",
+				 where_set(sv, dev, a, sizeof(a)), sv->server_id, dev, fam,
+				 where_set(fs, fdev, b, sizeof(b)), fs->server_id, fdev, ffam);
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 /* Every device has an IP, and no IP appears twice (the same hccn.conf given for two
@@ -462,6 +515,8 @@ int rt_gen(const struct rt_gen_spec *spec, char **out, size_t *outlen, char *err
 		rc = check_pods(spec, err, errlen);
 	if (!rc)
 		rc = check_ips(spec, err, errlen);
+	if (!rc)
+		rc = check_family(spec, err, errlen);
 	if (rc)
 		return rc;
 

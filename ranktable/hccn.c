@@ -1,6 +1,7 @@
 /* /etc/hccn.conf reader. hccn_tool writes one "key_<physical id>=value" per line
- * (ascend.md §2.3); we only need address_N, the RoCE IP of NPU N, which becomes the
- * rank table's device_ip. Every other key is hccn_tool's business and is skipped. */
+ * (address_0=..., netmask_0=..., as its -ip -s command and the Ascend install guides show);
+ * we only need address_N, the RoCE IP of NPU N, which becomes the rank table's device_ip.
+ * Every other key is hccn_tool's business and is skipped. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdbool.h>
@@ -16,7 +17,6 @@ struct hccn_ctx {
 	struct rt_hccn *h;
 	struct rt_diags *diags;
 	size_t nerr;
-	unsigned first_line[HCCN_MAX_DEV]; /* where address_N was first set, for duplicates */
 };
 
 /* "0".."63" without sign or leading zeros: hccn_tool writes the id with %d. */
@@ -91,12 +91,12 @@ static int parse_line(struct hccn_ctx *c, const char *s, size_t n, unsigned line
 		return rt_diags_add(c->diags, RT_SEV_ERROR, "hccn-duplicate", line, (unsigned)i + 1,
 				    "", "keep one address_N line per device",
 				    "address_%ld is set twice: line %u and line %u", id,
-				    c->first_line[id], line);
+				    c->h->line[id], line);
 	}
 	c->h->addr[id] = strndup(s + vbeg, vend - vbeg);
 	if (!c->h->addr[id])
 		return -ENOMEM;
-	c->first_line[id] = line;
+	c->h->line[id] = line;
 	if ((size_t)id + 1 > c->h->naddr)
 		c->h->naddr = (size_t)id + 1;
 	return 0;
@@ -114,7 +114,8 @@ int rt_hccn_parse(struct rt_hccn *h, const char *name, const char *buf, size_t l
 		name = "hccn.conf";
 	memset(h, 0, sizeof(*h));
 	h->addr = calloc(HCCN_MAX_DEV, sizeof(*h->addr));
-	if (!h->addr) {
+	h->line = calloc(HCCN_MAX_DEV, sizeof(*h->line));
+	if (!h->addr || !h->line) {
 		rc = -ENOMEM;
 		goto fail;
 	}
@@ -153,6 +154,8 @@ void rt_hccn_release(struct rt_hccn *h)
 			free(h->addr[i]);
 	}
 	free(h->addr);
+	free(h->line);
 	h->addr = NULL;
+	h->line = NULL;
 	h->naddr = 0;
 }

@@ -1,6 +1,7 @@
 /* Loading a rank table: read the bytes, locate syntax errors, parse with cJSON, recognise
- * the format (ascend.md §1.1), extract the model and run that format's rules. Also the
- * table digest. */
+ * the format (by its version and top-level keys, as HCCL's parser does, plus the tables
+ * other programs read: vllm-ascend's and ClusterD's), extract the model and run that
+ * format's rules. Also the table digest. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -265,6 +266,18 @@ static int detect_and_check(struct rt__ctx *c)
 		memcpy(t->version, v, n);
 		t->version[n] = 0;
 	}
+	/* Tables that are not HCCL's, with the version of the HCCL table they derive from. */
+	if (!sl && !rl && (cJSON_GetObjectItemCaseSensitive(root, "prefill_device_list") ||
+			   cJSON_GetObjectItemCaseSensitive(root, "decode_device_list"))) {
+		t->format = RT_FMT_VLLM_PD;
+		c->foreign = 1;
+		return rt__load_vllm_pd(c);
+	}
+	if (!sl && !rl && cJSON_GetObjectItemCaseSensitive(root, "server_group_list")) {
+		t->format = RT_FMT_GLOBAL;
+		c->foreign = 1;
+		return rt__load_global(c);
+	}
 	if (topo && !sl && !rl) {
 		t->format = RT_FMT_TOPO;
 		rt__report(c, "topology-file", root, 0, "$",
@@ -394,7 +407,7 @@ int rt_table_load(struct rt_table *t, const char *name, const char *buf, size_t 
 		goto nomem;
 	/* A mismatch (which would be a bug) only costs the positions. */
 
-	struct rt__ctx c = { t, diags, rc ? NULL : &pv->pos, pv->root, 0 };
+	struct rt__ctx c = { t, diags, rc ? NULL : &pv->pos, pv->root, 0, 0, 0 };
 	rc = find_dup_keys(&c);
 	if (!rc)
 		rc = detect_and_check(&c);
@@ -404,7 +417,7 @@ int rt_table_load(struct rt_table *t, const char *name, const char *buf, size_t 
 		goto nomem;
 
 	if (diags->n > n0) {
-		struct rt_diags view = { diags->v + n0, diags->n - n0, diags->n - n0, 0, 0 };
+		struct rt_diags view = { diags->v + n0, diags->n - n0, diags->n - n0, 0, 0, 0 };
 		rt_diags_sort(&view);
 	}
 	return 0;

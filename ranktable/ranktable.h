@@ -1,6 +1,7 @@
 /* The rank-table model: parse, validate, generate, emit and compare HCCL rank tables.
- * Formats and HCCL's own checks: shared/reference/ascend.md §1. This layer never prints
- * or exits; every function returns 0 or a negative errno-style code and fills err. */
+ * Formats and HCCL's own checks are those of the HCCL user guide's rank-table pages and of
+ * HCCL's parser. This layer never prints or exits; every function returns 0 or a negative
+ * errno-style code and fills err. */
 #ifndef HCCLCTL_RANKTABLE_H
 #define HCCLCTL_RANKTABLE_H
 
@@ -15,12 +16,21 @@ enum rt_format {
 	RT_FMT_V2_0,        /* "version": "2.0", rank_list/level_list */
 	RT_FMT_LEGACY,      /* no version, group_list ("template 2") */
 	RT_FMT_TOPO,        /* a 2.0 topology file, not a rank table */
+	/* Tables other programs read, not HCCL; checked in their own terms. */
+	RT_FMT_VLLM_PD,     /* vllm-ascend's disaggregated-prefill table: prefill_device_list,
+			     * decode_device_list (DISAGGREGATED_PREFILL_RANK_TABLE_PATH) */
+	RT_FMT_GLOBAL,      /* MindCluster ClusterD's global rank table: server_group_list */
 };
 
-/* "1.0", "1.2", "2.0", "legacy", "topology", "unknown" */
+/* "1.0", "1.2", "2.0", "legacy", "topology", "vllm-ascend-pd", "mindcluster-global",
+ * "unknown" */
 const char *rt_format_name(enum rt_format f);
 
-enum rt_severity { RT_SEV_ERROR = 0, RT_SEV_WARNING = 1 };
+/* A note is worth knowing but wrong in nothing: it changes no verdict or exit code. */
+enum rt_severity { RT_SEV_ERROR = 0, RT_SEV_WARNING = 1, RT_SEV_NOTE = 2 };
+
+/* "error", "warning", "note" */
+const char *rt_severity_name(enum rt_severity s);
 
 /* One finding. All strings are owned by the diag list. line/col are 1-based; 0 = unknown. */
 struct rt_diag {
@@ -35,19 +45,35 @@ struct rt_diag {
 struct rt_diags {
 	struct rt_diag *v;
 	size_t n, cap;
-	size_t nerrors, nwarnings;
+	size_t nerrors, nwarnings, nnotes;
 };
 
+/* Rule flags. RT_RULE_CONNECT: the finding is about hcclctl's own use of the table, not
+ * HCCL's: in `validate` it has the rule's severity, and where hcclctl connects to the servers
+ * it names (run --ssh, doctor, probe net) it is an error (rt_diags_connect).
+ * RT_RULE_ONE_SERVER: an error only when the table has more than one server; in a table of
+ * one server the finding is a warning (nothing crosses between servers). */
+#define RT_RULE_CONNECT 0x1u
+#define RT_RULE_ONE_SERVER 0x2u
+
 /* A validation rule: its stable code, default severity, HCCL's own error code where HCCL
- * has one ("EI0014"; NULL otherwise) and a one-line summary for `ranktable rules` and the
- * man page. rt_rules is terminated by an entry with code NULL. */
+ * has one ("EI0014"; NULL otherwise), a one-line summary for `ranktable rules` and the
+ * man page, and RT_RULE_* flags. rt_rules is terminated by an entry with code NULL. */
 struct rt_rule {
 	const char *code;
 	enum rt_severity sev;
 	const char *hccl;
 	const char *summary;
+	unsigned flags;
 };
 extern const struct rt_rule rt_rules[];
+
+/* The rule with that code, or NULL. */
+const struct rt_rule *rt_rule_find(const char *code);
+
+/* For a caller about to connect to the servers of the table: makes every RT_RULE_CONNECT
+ * finding an error (counts updated). Returns how many it raised. */
+size_t rt_diags_connect(struct rt_diags *d);
 
 /* Appends a finding; copies every string. Returns 0 or -ENOMEM. */
 int rt_diags_add(struct rt_diags *d, enum rt_severity sev, const char *code, unsigned line,
@@ -77,7 +103,9 @@ struct rt_server {
 	size_t first_rank, nranks; /* index range into rt_table.ranks, in file order */
 };
 
-/* A parsed table. Everything it points to is owned by it; rt_table_release frees it all. */
+/* A parsed table. Everything it points to is owned by it; rt_table_release frees it all.
+ * For RT_FMT_VLLM_PD the ranks are the devices of both lists (rank_id -1) grouped by
+ * server; for RT_FMT_GLOBAL they are the devices of every group, in file order. */
 struct rt_table {
 	enum rt_format format;
 	char name[256];      /* file name used in findings ("-" for stdin) */
@@ -117,8 +145,9 @@ void rt_table_digest(const struct rt_table *t, char out[17]);
 
 /* address_N= values by physical device id. */
 struct rt_hccn {
-	char **addr;  /* addr[id] or NULL; owned */
-	size_t naddr; /* ids 0..naddr-1 */
+	char **addr;   /* addr[id] or NULL; owned */
+	unsigned *line; /* line[id]: the line of address_id in the file (0 when not set); owned */
+	size_t naddr;  /* ids 0..naddr-1 */
 };
 
 /* Parses hccn.conf text. Malformed lines are findings (name is used as the file name);
@@ -165,9 +194,10 @@ struct rt_gen_spec {
 
 /* Builds the table text in hccl_tools.py's layout (key order, string values,
  * host_nic_ip "reserve", 4-space indent) followed by one newline. Caller frees *out.
- * Refuses (-EINVAL, err names server and device) when any device has no IP, an IP or a
- * server repeats, or host_ip is given for only some servers, rather than writing a table
- * that validate would reject. */
+ * Refuses (-EINVAL, err names server and device, and the hccn.conf line where one is to
+ * blame) when any device has no IP, an IP or a server repeats, IPv4 and IPv6 device IPs are
+ * mixed, a device id is beyond 1.x's 0..15, or host_ip is given for only some servers,
+ * rather than writing a table that validate would reject. */
 int rt_gen(const struct rt_gen_spec *spec, char **out, size_t *outlen, char *err,
 	   size_t errlen);
 

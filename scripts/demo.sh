@@ -21,4 +21,7 @@ step $H ranktable validate "$OUT/edited.json" || echo "(exit $? = FAIL, as expec
 step $H ranktable diff "$OUT/rank_table.json" "$OUT/edited.json" || echo "(exit $? = they differ)"
 printf "\n== collectives: a real 4-rank allreduce on libcomm over loopback, every result checked\n"
 step $H run allreduce --local 4 -b 8 -e 16M -n 10 -w 2
+printf "\n== triage: the logs of a real failed job (two A3 nodes, posted in a public issue)\n"
+step $H doctor --logs examples/logs/vllm-ascend-9447-a3-2node-socket-timeout ||
+	echo "(exit $? = FAIL: the cause is named)"
 printf "\ndemo done\n"

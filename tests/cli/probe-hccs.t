@@ -1,6 +1,7 @@
 #!/bin/sh
-# probe hccs through a fake npu-smi that prints recorded outputs (tests/data/npu-smi, formats
-# from shared/reference/ascend.md §3): verdicts per link, exit codes, JSON, missing and hung tools.
+# probe hccs through a fake npu-smi that prints recorded outputs (tests/data/npu-smi, in the
+# formats of npu-smi's own printf calls; see its README): verdicts per link, exit codes, JSON,
+# missing and hung tools.
 . "$(dirname "$0")/lib.sh"
 D=$(pwd)/tests/data/npu-smi
 export HCCLCTL_NPU_SMI=$(pwd)/tests/data/bin/npu-smi
@@ -68,6 +69,35 @@ FAKE_NPU_SMI_DIR=$D/310p run hcclctl probe hccs
 check_rc 3 "no chip supports querying hccs: exit 3"
 check_out_has "0    0    -    SKIP    unsupported -    -     -     -      -      this device does not support querying hccs" "reported as unsupported, not failed"
 check_err "hcclctl: probe hccs: no NPU here supports querying hccs (2 chips)" "and says why it could not check"
+
+# A board that cannot answer info -t topo: SKIP, and every link up is still exit 0.
+FAKE_NPU_SMI_DIR=$D/a2-topo-unsupported:$D/a2 run hcclctl -q probe hccs --interval 0
+check_rc 0 "topo unsupported, every link up: exit 0, not 3"
+check_out "$HEAD
+topology: SKIP: this device does not support querying topo
+hccs: PASS: 8 chips, 56 links: 56 up, 0 down, 0 degraded, 0 slow, 0 with errors, 0 unused" "the topology is SKIP with the reason"
+check_err "" "and nothing on stderr"
+FAKE_NPU_SMI_DIR=$D/a2-topo-unsupported:$D/a2 run hcclctl --json probe hccs --interval 0
+check_rc 0 "--json: exit 0"
+printf '%s\n' "$OUT" >"$TMP/topo.json"
+ok "python3 -c 'import json,sys; d=json.load(open(\"$TMP/topo.json\")); t=d[\"topology\"]; sys.exit(not (d[\"status\"]==\"PASS\" and d[\"exit_code\"]==0 and t[\"status\"]==\"SKIP\" and t[\"reason\"]==\"this device does not support querying topo\"))'" "--json: topology SKIP with its reason, status PASS"
+# the same answer on stderr with a non-zero exit, as some npu-smi versions give it
+mkdir -p "$TMP/topo-err"
+: >"$TMP/topo-err/topo.txt"
+echo "This device does not support querying topo." >"$TMP/topo-err/topo.err"
+echo 255 >"$TMP/topo-err/topo.rc"
+FAKE_NPU_SMI_DIR=$TMP/topo-err:$D/a2 run hcclctl -q probe hccs --interval 0
+check_rc 0 "the answer on stderr with exit 255: still SKIP"
+check_out_has "topology: SKIP: this device does not support querying topo" "  named the same way"
+# a link down on such a board is still a failure
+FAKE_NPU_SMI_DIR=$D/a2-topo-unsupported:$D/a2-down:$D/a2 run hcclctl -q probe hccs --interval 0
+check_rc 2 "topo unsupported and a link down: exit 2"
+# output that is no matrix at all stays UNKNOWN
+mkdir -p "$TMP/topo-garbage"
+echo "npu-smi: internal error" >"$TMP/topo-garbage/topo.txt"
+FAKE_NPU_SMI_DIR=$TMP/topo-garbage:$D/a2 run hcclctl -q probe hccs --interval 0
+check_rc 3 "unreadable topo output: exit 3 (could not check)"
+check_out_has "topology: UNKNOWN: npu-smi info -t topo (exit 0): no topology matrix in the output of info -t topo" "  with what was wrong"
 
 FAKE_NPU_SMI_DIR=$D/910a run hcclctl -q probe hccs
 check_out_has "topology: PASS: 8 devices, HCCS full mesh in groups of 4" "910A: two HCCS groups of four are healthy"

@@ -1,6 +1,6 @@
 #!/bin/sh
-# probe rdma over sysfs trees that mirror real hosts (tests/data/sysfs; formats from
-# shared/reference/diagnostics.md §3.1): port verdicts, RoCE v2 GID indexes, exit codes, JSON.
+# probe rdma over sysfs trees that mirror real hosts (tests/data/sysfs; the formats of the
+# kernel's infiniband sysfs.c): port verdicts, RoCE v2 GID indexes, exit codes, JSON.
 . "$(dirname "$0")/lib.sh"
 S=tests/data/sysfs
 HEAD="DEVICE         PORT STATUS  STATE    PHYS       LINK       RATE                   MTU          NETDEV             REASON"

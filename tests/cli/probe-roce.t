@@ -1,6 +1,6 @@
 #!/bin/sh
 # probe roce through a fake hccn_tool and npu-smi printing recorded outputs (tests/data/hccn_tool,
-# formats from shared/reference/ascend.md §4): per-device verdicts, TLS agreement, the rank
+# in hccn_tool's documented formats; see its README): per-device verdicts, TLS agreement, the rank
 # table's device_ip, exit codes, JSON, missing and hung tools.
 . "$(dirname "$0")/lib.sh"
 H=$(pwd)/tests/data/hccn_tool

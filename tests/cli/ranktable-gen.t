@@ -80,6 +80,23 @@ run hcclctl ranktable gen --servers 10.0.0.1 --devices 0-3 --hccn-conf $D/hccn/1
 check_rc 3 "an unwritable output is UNKNOWN (3)"
 ok "[ ! -e /nonexistent-dir ]" "and creates nothing"
 
+# IPv4 and IPv6 device IPs mixed: the input is at fault, named by file and line.
+mkdir -p "$TMP/mixed"
+cp $D/hccn/10.0.0.1.conf "$TMP/mixed/10.0.0.1"
+printf '# set with hccn_tool -ip -s ipv6address\naddress_0=fd00::20\nnetmask_0=64\naddress_1=fd00::21\n' >"$TMP/mixed/10.0.0.2"
+run hcclctl ranktable gen --servers 10.0.0.1,10.0.0.2 --devices 0-1 --hccn-conf-dir "$TMP/mixed" -o "$TMP/mixed.json"
+check_rc 2 "IPv4 and IPv6 device IPs mixed across servers are refused (exit 2)"
+check_err "hcclctl: ranktable gen: $TMP/mixed/10.0.0.2:2: address_0=fd00::20 (server \"10.0.0.2\" device 0) is IPv6, but $TMP/mixed/10.0.0.1:$(grep -n '^address_0=' $D/hccn/10.0.0.1.conf | cut -d: -f1): address_0=192.168.100.10 (server \"10.0.0.1\" device 0) is IPv4; HCCL needs one address family for every device: configure all NPUs with IPv4 or all with IPv6 (hccn_tool -i N -ip -s ...)" "the hccn.conf lines are named; no \"bug in hcclctl\""
+ok "[ ! -e '$TMP/mixed.json' ]" "and nothing is written"
+printf 'address_0=192.168.1.10\naddress_1=fd00::11\n' >"$TMP/mixed1.conf"
+run hcclctl ranktable gen --servers 10.0.0.1 --devices 0-1 --hccn-conf "$TMP/mixed1.conf"
+check_rc 2 "mixed within one hccn.conf: refused too"
+check_err "hcclctl: ranktable gen: $TMP/mixed1.conf:2: address_1=fd00::11 (server \"10.0.0.1\" device 1) is IPv6, but $TMP/mixed1.conf:1: address_0=192.168.1.10 (server \"10.0.0.1\" device 0) is IPv4; HCCL needs one address family for every device: configure all NPUs with IPv4 or all with IPv6 (hccn_tool -i N -ip -s ...)" "  with both lines"
+{ i=0; while [ $i -lt 17 ]; do echo "address_$i=192.168.60.$((i + 1))"; i=$((i + 1)); done; } >"$TMP/17.conf"
+run hcclctl ranktable gen --servers 10.0.0.9 --devices 0-16 --hccn-conf "$TMP/17.conf"
+check_rc 2 "device 16 in a 1.x table is refused, not reported as a bug"
+check_err "hcclctl: ranktable gen: device 16 is out of range 0..15: a version 1.x table holds at most 16 NPUs per server" "  and says why"
+
 # An existing table is replaced whole, never half written.
 echo "old contents" >"$TMP/replace.json"
 hcclctl ranktable gen --servers 10.0.0.1 --devices 0-3 --hccn-conf $D/hccn/10.0.0.1.conf -o "$TMP/replace.json" 2>/dev/null

@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 BAD=tests/data/ranktables/bad
 
-# Every shared fixture gets the verdict HCCL would give it (ascend.md §1).
+# Every HCCL documentation example gets the verdict HCCL would give it.
 for f in hccl_doc_v1.0_300iduo_2srv_2dev hccl_doc_v1.0_a2_2srv_2dev_device_port \
 	hccl_doc_v1.0_a3_aiserver_mode_host_ip_port hccl_doc_v1.0_atlas910_2srv_2dev \
 	hccl_doc_v1.2_a3_superpod_2pods_4srv_4dev hccl_doc_v2.0_a5_eid_2rank \
@@ -92,6 +92,80 @@ check_rc 3 "a missing file is UNKNOWN (3)"
 check_err "hcclctl: ranktable validate: cannot open '/nonexistent.json': No such file or directory" "the missing file is named"
 run hcclctl -q ranktable validate "$FIXTURES/hccl_doc_v1.0_atlas910_2srv_2dev.json" $BAD/rank_id_gap.json
 check_rc 2 "several files: the worst verdict wins"
+
+# Real tables from public repositories, docs and issues (tests/data/ranktables/real/README.md):
+# each gets its README's verdict. The exact findings are in tests/unit/test_validate.c.
+REAL=tests/data/ranktables/real
+verdict() { # FILE RC SUMMARY DESC
+	run hcclctl ranktable validate "$REAL/$1"
+	check_rc "$2" "$1: exit $2"
+	check_out_has "$REAL/$1: $3" "  $4"
+}
+verdict ascend_pd_tdm_pd_disagg_v1.2_2dev.json 0 \
+	"valid: 0 errors, 0 warnings, 1 note (format vllm-ascend-pd, 1 server, 2 ranks)" \
+	"vllm-ascend's disaggregated-prefill table is valid as what it is"
+check_out_has "$REAL/ascend_pd_tdm_pd_disagg_v1.2_2dev.json:1:1: note: this is vllm-ascend's disaggregated-prefill rank table (prefill_device_list, decode_device_list), read by vllm-ascend through DISAGGREGATED_PREFILL_RANK_TABLE_PATH, not by HCCL; it is checked for what vllm-ascend needs [vllm-pd-table]" "  and named for what it is"
+printf '%s\n' "$OUT" | grep -q "missing \"server_list\"\|HCCL EI"
+[ $? -ne 0 ]
+_report $? "  no \"missing server_list\", no HCCL error code" "$OUT"
+verdict mindspore_st_msrun_rank_table_4p_wrong_host_ip.json 1 \
+	"valid: 0 errors, 5 warnings (format 1.0, 1 server, 4 ranks)" \
+	"one server with placeholders: warnings, not errors"
+check_out_has "$REAL/mindspore_st_msrun_rank_table_4p_wrong_host_ip.json:1:71: warning: server_id \"10.*.*.*\" is a placeholder, not a server's address; HCCL only compares it, but hcclctl cannot connect to it [server-id-placeholder]" "  the server_id is a placeholder hcclctl cannot connect to"
+check_out_has "$REAL/mindspore_st_msrun_rank_table_4p_wrong_host_ip.json:1:126: warning: device_ip \"192.1.*.6\" of rank \"3\" (server \"10.*.*.*\" device 0) is a placeholder, not an address; with one server no traffic uses it, but fill it in before the table grows [device-ip-placeholder]" "  a placeholder device IP of a single server is a warning"
+verdict hccl_en_doc_v1.2_a3_superpod_4srv_backup_device_ip.json 0 \
+	"valid: 0 errors, 0 warnings (format 1.2, 4 servers, 16 ranks)" "backup_device_ip, host_port: valid"
+verdict mindformers_gpt2_doc_v1.0_2srv_16dev_xx_server_id_dup_device_ip.json 2 \
+	"invalid: 5 errors, 2 warnings (format 1.0, 2 servers, 16 ranks)" \
+	"two servers both \"xx.xx.xx.xx\", device IPs repeated: invalid"
+check_out_has "$REAL/mindformers_gpt2_doc_v1.0_2srv_16dev_xx_server_id_dup_device_ip.json:36:26: error: server_id \"xx.xx.xx.xx\" is used twice: server_list[0] and server_list[1] (HCCL EI0014) [server-id-duplicate]" "  the duplicate server_id"
+check_out_has "$REAL/mindformers_gpt2_doc_v1.0_2srv_16dev_xx_server_id_dup_device_ip.json:39:52: error: device_ip \"192.168.0.1\" is used twice: server \"xx.xx.xx.xx\" device 4 and server \"xx.xx.xx.xx\" device 0 (HCCL EI0014) [device-ip-duplicate]" "  a duplicate device IP"
+check_out_has "$REAL/mindformers_gpt2_doc_v1.0_2srv_16dev_xx_server_id_dup_device_ip.json:6:26: warning: server_id \"xx.xx.xx.xx\" is a placeholder, not a server's address; HCCL only compares it, but hcclctl cannot connect to it [server-id-placeholder]" "  \"xx.xx.xx.xx\" named as a placeholder"
+verdict mindcluster_doc_global_ranktable_a2_server_group_list_template.json 2 \
+	"invalid: 4 errors, 2 warnings, 1 note (format mindcluster-global, 1 server, 1 rank)" \
+	"ClusterD's global rank table: its group checked, the template's x values named"
+check_out_has "$REAL/mindcluster_doc_global_ranktable_a2_server_group_list_template.json:1:1: note: this is MindCluster ClusterD's global rank table (server_group_list) for a MindIE deployment, not a table HCCL reads; each group's servers and devices are checked as the instance's hccl.json [global-ranktable]" "  named for what it is"
+check_out_has "$REAL/mindcluster_doc_global_ranktable_a2_server_group_list_template.json:1:175: error: device_id \"x\" of rank \"x\" (server \"xx.xx.xx.xx\" device[0]) is not a decimal number [device-id-invalid]" "  a device of the group is checked"
+printf '%s\n' "$OUT" | grep -q "missing \"server_list\""
+[ $? -ne 0 ]
+_report $? "  no \"missing server_list\"" "$OUT"
+verdict hcomm_st_ranktable_builder_v2.0_RankTable2p_detour_control_plane.json 1 \
+	"valid: 0 errors, 2 warnings, 2 notes (format 2.0, 1 server, 2 ranks)" \
+	"HCCL's own 2.0 test table: valid, CLOS on layer 0 warned"
+printf '%s\n' "$OUT" | grep -q "unknown-key"
+[ $? -ne 0 ]
+_report $? "  detour, replaced_local_id and control_plane are known keys" "$OUT"
+verdict checkpoint_engine_ascend_v1.0_1srv_4dev_device_port.json 0 \
+	"valid: 0 errors, 0 warnings (format 1.0, 1 server, 4 ranks)" "server_id node_0, device_port: valid"
+verdict issue_vllm_ascend_2498_llmdatadist_link_table_from_log_v1.2.json 0 \
+	"valid: 0 errors, 0 warnings, 1 note (format 1.2, 2 servers, 2 ranks)" \
+	"1.2 without super_pod_list: valid, a note"
+check_out_has "$REAL/issue_vllm_ascend_2498_llmdatadist_link_table_from_log_v1.2.json:1:1: note: version \"1.2\" table has no super_pod_list [super-pod-list-missing]" "  the note"
+run hcclctl --strict ranktable validate "$REAL/issue_vllm_ascend_2498_llmdatadist_link_table_from_log_v1.2.json"
+check_rc 0 "--strict: a note is not a warning"
+run hcclctl --json ranktable validate "$REAL/ascend_pd_tdm_pd_disagg_v1.2_2dev.json"
+ok "printf '%s' '$(printf '%s' "$OUT" | sed "s/'/'\\\\''/g")' | python3 -c '
+import json,sys
+d=json.load(sys.stdin)
+f=d[\"files\"][0]
+assert d[\"notes\"]==1 and d[\"errors\"]==0 and d[\"exit_code\"]==0, d
+assert f[\"format\"]==\"vllm-ascend-pd\" and f[\"verdict\"]==\"valid\" and f[\"notes\"]==1, f
+assert f[\"findings\"][0][\"severity\"]==\"note\", f
+'" "--json: the note's severity, the notes count, the format"
+
+# The new rules of the formats: the older 2.0 layout is named as such.
+run hcclctl -q ranktable validate $BAD/v2_old_layout.json
+check_rc 2 "the older 2.0 layout is an error"
+check_out_has "$BAD/v2_old_layout.json:6:15: error: level_list[0] of rank_list[0] is in the older 2.0 layout (level, id, fabric_type, rank_addr_type, rank_addrs, replace_list) of HCCL's early tests; HCCL now reads net_layer, net_instance_id, net_type and rank_addr_list, and a backup rank as local_id 64 with replaced_local_id (2 ranks use it) [v2-old-layout]" "  named once, with what HCCL reads now"
+run hcclctl ranktable rules
+for code in vllm-pd-table global-ranktable server-id-placeholder net-type-layer0 v2-old-layout \
+	control-plane-misplaced pd-list-empty pd-server-id-not-ip cluster-id-invalid \
+	cluster-id-duplicate group-id-invalid group-id-duplicate; do
+	printf '%s\n' "$OUT" | grep -q "^$code "
+	_report $? "ranktable rules lists $code"
+done
+check_out_has "server-id-unsafe             warning -      server_id has whitespace, shell metacharacters or a leading '-'; an error where hcclctl connects (run --ssh, doctor, probe net)" "server-id-unsafe is a warning in validate, an error where hcclctl connects"
+check_out_has "super-pod-list-missing       note    -      version 1.2 table without super_pod_list (optional: AI-server mode)" "a 1.2 table without super_pod_list is a note"
 
 # Scale: 65536 ranks validate (timing is measured in make bench, not here).
 python3 bench/mk_ranktable.py 4096 16 >"$TMP/big.json"

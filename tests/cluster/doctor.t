@@ -180,6 +180,25 @@ _report $? "  run.allreduce over the table: slowed by rank 1 (10.77.0.1) -> rank
 grep -q '<h2>Links (probe net' "$TMP/deep.html" && [ "$(grep -o '<td style="background:rgb' "$TMP/deep.html" | wc -l)" -eq 12 ]
 _report $? "  --html: the link heat map, 12 coloured links" "$(cat "$TMP/deep.html")"
 
+# ---- a node without hcclctl: the remote shell's error in one clean line ----
+run cluster_head env -u SSH_AUTH_SOCK "$HCCLCTL" doctor --ranktable "$TMP/rt.json" --ssh-user root \
+	--ssh-key "$CL_KEY" --ssh-known-hosts "$CL_KNOWN_HOSTS" --remote-hcclctl no-such-hcclctl \
+	--checks node --json
+check_rc 2 "no hcclctl on the nodes: exit 2"
+printf '%s\n' "$OUT" >"$TMP/nohc.json"
+ok "python3 -c '
+import json, sys
+d = json.load(open(\"$TMP/nohc.json\"))
+c = [x for x in d[\"checks\"] if x[\"code\"] == \"node.reach\" and x[\"status\"] == \"FAIL\"]
+assert len(c) == 4, c
+for x in c:
+    m = x[\"message\"]
+    assert \"\\n\" not in m and \"\\r\" not in m and m.endswith(\"command not found\"), repr(m)
+    assert m.startswith(\"hcclctl is not installed on the node (exit 127): \"), repr(m)
+    assert \"no-such-hcclctl\" in m, m
+    assert \"--remote-hcclctl PATH\" in x[\"fix\"], x
+'" "  node.reach names the shell's error on one line, with the fix" "$OUT"
+
 # ---- a host limit: memlock, as it is in this container ----
 run doc --checks host.memlock --skip ""
 check_rc 1 "host.memlock limited: exit 1 (a warning)"

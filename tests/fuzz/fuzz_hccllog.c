@@ -1,14 +1,71 @@
-/* Fuzzes the HCCL log reader: any bytes, split into two files of two nodes, give 0 from
- * hlog_scan_buf and hlog_conclude, never a read outside the input, and a report whose strings
- * are terminated, whose counts add up and whose first event lies in ev. */
+/* Fuzzes the HCCL log triage as doctor --logs runs it: any bytes, split into two files of two
+ * nodes, through hlog_scan_buf and hlog_conclude. Both give 0 and never read outside the input.
+ * The report is then checked for what its readers (the text and JSON output) rely on: every
+ * string terminated and free of control bytes, every enum in range, the counts within their
+ * caps and adding up, r.first inside r.ev, and the promise of hlogcause.c that nothing that
+ * reads as an error is concluded to be "none": HCAT_NONE only when no event but ENTRY and
+ * TLS_SWITCH lines and no unexplained error line was seen. */
 #include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "probes/hcclcodes.h"
 #include "probes/hccllog.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static const char *const names[2] = {"n1/plog/plog-1_1.log", "n2/plog/plog-2_1.log"};
+static const char *const nodes[2] = {"n1", "n2"};
+
+/* s is a C string within its len bytes (the sizeof of its array). */
+#define TERMINATED(s) assert(memchr((s), '\0', sizeof(s)) != NULL)
+
+/* ... and prints as one line: no control byte. */
+static void clean(const char *s, size_t len)
+{
+	const char *end = memchr(s, '\0', len);
+	assert(end);
+	for (; s < end; s++)
+		assert((unsigned char)*s >= 0x20 && *s != 0x7f);
+}
+
+#define CLEAN(s) clean((s), sizeof(s))
+
+static void check_event(const struct hlog_report *r, size_t i)
+{
+	const struct hlog_event *e = &r->ev[i];
+	assert(e->kind > HLOG_NONE && e->kind < HLOG_NKINDS);
+	assert(e->sub >= HLOG_SUB_NONE && e->sub <= HLOG_SUB_CONNECTED);
+	assert(e->cat >= HCAT_NONE && e->cat < HCAT_N);
+	assert(e->fi < r->nfile && e->line >= 1 && e->head <= e->line);
+	assert(e->line <= r->file[e->fi].lines);
+	CLEAN(e->file);
+	CLEAN(e->node);
+	CLEAN(e->ip);
+	CLEAN(e->peer_ip);
+	CLEAN(e->code);
+	CLEAN(e->group);
+	CLEAN(e->op);
+	CLEAN(e->detail);
+	CLEAN(e->text);
+	assert(e->text[0]); /* a blank line is never an event */
+	assert(!strcmp(e->file, r->file[e->fi].name) && !strcmp(e->node, r->file[e->fi].node));
+	assert(e->t_us >= -1 && e->pid >= -1 && e->group_size >= -1);
+	assert(e->rank >= -1 && e->peer_rank >= -1 && e->dev >= -1 && e->peer_dev >= -1);
+	if (i) {
+		const struct hlog_event *p = &r->ev[i - 1];
+		/* sorted by time, untimed last */
+		assert(p->t_us < 0 ? e->t_us < 0 : e->t_us < 0 || p->t_us <= e->t_us);
+	}
+}
+
+static void check_quote(const struct hlog_quote *q)
+{
+	CLEAN(q->file);
+	CLEAN(q->text);
+	assert(q->line >= 1);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -16,32 +73,97 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[256];
 	/* the first byte picks where the second file starts */
 	size_t cut = size ? (size_t)data[0] * size / 256 : 0;
+	size_t len[2] = {cut, size - cut};
+	const char *part[2] = {(const char *)data, (const char *)data + cut};
 	hlog_report_init(&r);
-	int rc = hlog_scan_buf("n1/plog/plog-1_1.log", "n1", (const char *)data, cut, &r, err,
-			       sizeof(err));
-	assert(rc == 0);
-	rc = hlog_scan_buf("n2/plog/plog-2_1.log", "n2", (const char *)data + cut, size - cut, &r,
-			   err, sizeof(err));
-	assert(rc == 0);
-	assert(hlog_conclude(&r) == 0);
-	assert(r.nev <= HLOG_MAX_EVENTS && r.nfile + r.skipped == 2);
-	for (size_t i = 0; i < r.nev; i++) {
-		const struct hlog_event *e = &r.ev[i];
-		assert(e->kind > HLOG_NONE && e->kind < HLOG_NKINDS);
-		assert(e->fi < r.nfile && e->line >= 1);
-		assert(strlen(e->text) < sizeof(e->text) && strlen(e->ip) < sizeof(e->ip) &&
-		       strlen(e->peer_ip) < sizeof(e->peer_ip));
-		for (const char *p = e->text; *p; p++)
-			assert((unsigned char)*p >= 0x20 && *p != 0x7f);
-		if (i)
-			assert(r.ev[i - 1].t_us < 0 ? e->t_us < 0
-						    : e->t_us < 0 || r.ev[i - 1].t_us <= e->t_us);
+	for (int k = 0; k < 2; k++) {
+		err[0] = '\0';
+		int rc = hlog_scan_buf(names[k], nodes[k], part[k], len[k], &r, err, sizeof(err));
+		assert(rc == 0);
 	}
+	assert(hlog_conclude(&r) == 0);
+
+	/* what was read */
+	assert(r.nfile + r.skipped == 2 && r.nfile <= 2);
+	size_t skipped = 0;
+	for (int k = 0; k < HLOG_NSKIP; k++)
+		skipped += r.skip[k];
+	assert(skipped == r.skipped && r.skip[HLOG_SKIP_BINARY] == r.skipped);
+	assert(r.bytes <= size && r.truncated <= r.lines);
+	size_t lines = 0, nev = 0, errors = 0;
+	for (size_t i = 0; i < r.nfile; i++) {
+		const struct hlog_file *f = &r.file[i];
+		CLEAN(f->name);
+		CLEAN(f->node);
+		CLEAN(f->ip);
+		CLEAN(f->host);
+		assert(f->node[0]); /* named by its folder, or node0 */
+		assert(f->errors <= f->lines && f->nev <= f->lines);
+		assert(f->pid >= -1 && f->rank >= -1 && f->dev >= -1);
+		assert(f->first_us >= -1 && f->last_us >= -1);
+		assert((f->first_us < 0) == (f->last_us < 0) && f->first_us <= f->last_us);
+		lines += f->lines;
+		nev += f->nev;
+		errors += f->errors;
+	}
+	assert(lines == r.lines && errors == r.errors);
+	assert(nev == r.nev && r.nev <= HLOG_MAX_EVENTS);
+	for (size_t i = 0; i < r.nev; i++)
+		check_event(&r, i);
+
+	/* the error lines no rule explains: all counted, the first kept */
+	assert(r.nunk <= r.errors);
+	for (size_t i = 0; i < r.nunk && i < HLOG_MAX_UNK; i++) {
+		const struct hlog_unk *u = &r.unk[i];
+		CLEAN(u->file);
+		CLEAN(u->node);
+		CLEAN(u->text);
+		assert(u->line >= 1 && u->node[0] && u->text[0]);
+		if (i)
+			assert(strcmp(r.unk[i - 1].file, u->file) < 0 ||
+			       (!strcmp(r.unk[i - 1].file, u->file) &&
+				r.unk[i - 1].line < u->line));
+	}
+
+	/* the cause */
 	assert(r.kind >= HLOG_NONE && r.kind < HLOG_NKINDS);
-	assert(strlen(r.cause) < sizeof(r.cause) && strlen(r.fix) < sizeof(r.fix));
+	assert(r.cat >= HCAT_NONE && r.cat < HCAT_N);
+	CLEAN(r.detail);
+	CLEAN(r.node);
+	CLEAN(r.group);
+	CLEAN(r.ip);
+	CLEAN(r.peer_ip);
+	CLEAN(r.cause);
+	CLEAN(r.fix);
 	assert(r.cause[0]);
+	assert((r.cat == HCAT_NONE) == !r.fix[0] && (r.cat == HCAT_NONE) == !r.detail[0]);
+	if (r.cat == HCAT_NONE) {
+		/* a log passes only when no line reads as an error */
+		assert(r.kind == HLOG_NONE && !r.first && !r.nunk && !r.nevidence && !r.errors);
+		for (size_t i = 0; i < r.nev; i++)
+			assert(r.ev[i].kind == HLOG_ENTRY || r.ev[i].kind == HLOG_TLS_SWITCH);
+	}
+	if (r.kind != HLOG_NONE)
+		assert(r.first);
 	assert(!r.first || (r.first >= r.ev && r.first < r.ev + r.nev));
-	assert((r.kind == HLOG_NONE) == !r.fix[0]);
+	assert(r.rank >= -1 && r.peer_rank >= -1 && r.dev >= -1 && r.port >= -1);
+	assert(r.ndevs >= 0 && r.ndevs <= (int)(sizeof(r.devs) / sizeof(r.devs[0])));
+	for (int i = 0; i < r.ndevs; i++)
+		assert(r.devs[i] >= 0);
+
+	/* the evidence and the other findings */
+	assert(r.nevidence <= HLOG_MAX_EVIDENCE && r.nfindings <= HLOG_MAX_FINDINGS);
+	assert(r.cat == HCAT_NONE || r.nevidence >= 1);
+	for (size_t i = 0; i < r.nevidence; i++)
+		check_quote(&r.evidence[i]);
+	for (size_t i = 0; i < r.nfindings; i++) {
+		const struct hlog_finding *g = &r.findings[i];
+		assert(g->cat >= HCAT_NONE && g->cat < HCAT_N && g->count >= 1);
+		CLEAN(g->node);
+		CLEAN(g->message);
+		assert(g->message[0]);
+		check_quote(&g->at);
+	}
 	hlog_report_release(&r);
 	return 0;
 }

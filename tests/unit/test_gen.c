@@ -44,7 +44,7 @@ static void load_hccn(struct rt_hccn *h, const char *path)
 	free(buf);
 }
 
-/* What gen writes must pass validate without a single finding (DESIGN.md). */
+/* What gen writes must pass validate without a single finding. */
 static void assert_loads_clean(const char *text, size_t len)
 {
 	struct rt_table t = { 0 };
@@ -162,11 +162,44 @@ static void expect_refusal(const struct rt_gen_spec *spec, const char *msg)
 	assert_int_equal(len, 0);
 }
 
+/* IPv4 and IPv6 device IPs mixed: the input is at fault, and the lines are named. */
+static void test_mixed_family(void **state)
+{
+	static const long devs[] = { 0, 1 };
+	char err[RT_ERRLEN] = "", *out = NULL;
+	size_t len = 0;
+	struct rt_hccn a, b;
+	struct rt_diags d = { 0 };
+	const char *ta = "address_0=192.168.1.10\nnetmask_0=255.255.255.0\naddress_1=192.168.1.11\n";
+	const char *tb = "# v6\naddress_0=fd00::20\naddress_1=fd00::21\n";
+	struct rt_gen_server srv[2] = {
+		{ .server_id = "10.0.0.1", .hccn = &a, .hccn_path = "hccn/10.0.0.1" },
+		{ .server_id = "10.0.0.2", .hccn = &b, .hccn_path = "hccn/10.0.0.2" },
+	};
+	struct rt_gen_spec spec = { RT_FMT_V1_0, srv, 2, devs, 2 };
+
+	(void)state;
+	assert_int_equal(rt_hccn_parse(&a, "a", ta, strlen(ta), &d, err, sizeof(err)), 0);
+	assert_int_equal(rt_hccn_parse(&b, "b", tb, strlen(tb), &d, err, sizeof(err)), 0);
+	assert_int_equal(a.line[1], 3);
+	assert_int_equal(b.line[0], 2);
+	assert_int_equal(rt_gen(&spec, &out, &len, err, sizeof(err)), -EINVAL);
+	assert_null(out);
+	assert_string_equal(err, "hccn/10.0.0.2:2: address_0=fd00::20 (server \"10.0.0.2\" device 0) "
+				 "is IPv6, but hccn/10.0.0.1:1: address_0=192.168.1.10 (server "
+				 "\"10.0.0.1\" device 0) is IPv4; HCCL needs one address family for "
+				 "every device: configure all NPUs with IPv4 or all with IPv6 "
+				 "(hccn_tool -i N -ip -s ...)");
+	rt_hccn_release(&a);
+	rt_hccn_release(&b);
+	rt_diags_release(&d);
+}
+
 static void test_refusals(void **state)
 {
 	static const long devs[] = { 4, 5, 6 };
 	static const long bad_order[] = { 1, 1 };
-	static const long too_big[] = { 64 };
+	static const long too_big[] = { 16 };
 	struct rt_hccn h3, h1;
 	struct rt_gen_server srv[3] = {
 		{ .server_id = "10.0.0.2", .hccn = &h3 },
@@ -212,20 +245,21 @@ static void test_refusals(void **state)
 	expect_refusal(&spec, "device ids must be ascending and unique (1 after 1)");
 	spec.devices = too_big;
 	spec.ndevices = 1;
-	expect_refusal(&spec, "device 64 is out of range 0..63");
+	expect_refusal(&spec, "device 16 is out of range 0..15: a version 1.x table holds at most "
+			      "16 NPUs per server");
 	spec.ndevices = 0;
 	expect_refusal(&spec, "no devices given");
 
 	spec.format = RT_FMT_V2_0;
 	expect_refusal(&spec, "can only generate 1.0 and 1.2 tables");
 
-	long all[64];
-	struct rt_gen_server *many = calloc(1025, sizeof(*many));
+	long all[16];
+	struct rt_gen_server *many = calloc(4097, sizeof(*many));
 	assert_non_null(many);
-	for (int i = 0; i < 64; i++)
+	for (int i = 0; i < 16; i++)
 		all[i] = i;
-	spec = (struct rt_gen_spec){ RT_FMT_V1_0, many, 1025, all, 64 };
-	expect_refusal(&spec, "1025 servers x 64 devices is more than 65536 ranks");
+	spec = (struct rt_gen_spec){ RT_FMT_V1_0, many, 4097, all, 16 };
+	expect_refusal(&spec, "4097 servers x 16 devices is more than 65536 ranks");
 	free(many);
 
 	rt_hccn_release(&h3);
@@ -456,6 +490,7 @@ int main(void)
 		cmocka_unit_test(test_two_servers_golden),
 		cmocka_unit_test(test_v12_golden),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_mixed_family),
 		cmocka_unit_test(test_v12_refusals),
 		cmocka_unit_test(test_escaping_and_determinism),
 		cmocka_unit_test(test_many_servers),

@@ -1,4 +1,5 @@
-/* hccn_tool output parsers: the outputs of ascend.md §4, newer and older builds. */
+/* hccn_tool output parsers: its documented outputs and public captures, newer and older
+ * builds. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>

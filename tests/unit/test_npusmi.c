@@ -1,4 +1,5 @@
-/* npu-smi parsers and HCCS verdicts: the layouts of ascend.md §3.3-§3.6 and their variants. */
+/* npu-smi parsers and HCCS verdicts: the layouts of npu-smi info -l, -m, -t hccs and -t topo
+ * (as the driver source prints them and public captures show) and their variants. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -173,6 +174,12 @@ static void test_topo(void **state)
 	assert_string_equal(m[0].type, "HCCS_SW");
 	assert_string_equal(m[0].reverse, "SYS");
 	assert_int_equal(npusmi_parse_topo("Legend:\n", 8, t, err, sizeof(err)), -EINVAL);
+	assert_int_equal(t->unsupported, 0);
+	/* a board without the query: no matrix, and no failure either */
+	static const char nosup[] = "This device does not support querying topo.\n";
+	assert_int_equal(npusmi_parse_topo(nosup, sizeof(nosup) - 1, t, err, sizeof(err)), 0);
+	assert_int_equal(t->unsupported, 1);
+	assert_int_equal(t->n, 0);
 	free(t);
 }
 

@@ -1,5 +1,5 @@
-/* probe rdma: the sysfs small-file formats of diagnostics.md §3.1, a tree read whole, and the
- * port verdicts. */
+/* probe rdma: the sysfs small-file formats of the kernel's infiniband sysfs.c, a tree read
+ * whole, and the port verdicts. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>

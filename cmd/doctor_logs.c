@@ -1,0 +1,153 @@
+/* doctor --logs: the triage of a failed job's logs as a doctor check (logs.cause), and what
+ * only it has: how much was read, the evidence lines behind the cause and the other findings,
+ * in text and in JSON. */
+#include <stdio.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "doctor.h"
+#include "probes/hcclcodes.h"
+
+void doctor_logs_scan(const char *path, struct hlog_report *r, int *status, char *msg,
+		      size_t len)
+{
+	char err[512];
+	hlog_report_init(r);
+	int rc = hlog_scan_path(path, r, err, sizeof(err));
+	if (rc) {
+		*status = DOCTOR_SKIP;
+		snprintf(msg, len, "nothing to read: %s", err);
+		return;
+	}
+	hlog_conclude(r);
+	if (!r->nfile) {
+		*status = DOCTOR_SKIP;
+		snprintf(msg, len, "nothing to read in %s (%zu file%s skipped)", path, r->skipped,
+			 r->skipped == 1 ? "" : "s");
+		return;
+	}
+	if (r->cat == HCAT_NONE) {
+		*status = DOCTOR_PASS;
+		snprintf(msg, len, "no error in %zu lines of %zu file%s", r->lines, r->nfile,
+			 r->nfile == 1 ? "" : "s");
+		return;
+	}
+	/* only lines no rule knows: a warning that quotes the first, never a pass */
+	*status = r->kind == HLOG_NONE ? DOCTOR_WARN : DOCTOR_FAIL;
+	snprintf(msg, len, "%s%s%s%s: %s", hcat_name(r->cat), r->detail[0] ? " (" : "", r->detail,
+		 r->detail[0] ? ")" : "", r->cause);
+}
+
+static void skipped_text(const struct hlog_report *r, char *out, size_t len)
+{
+	size_t at = 0;
+	out[0] = '\0';
+	for (int i = 0; i < HLOG_NSKIP && at < len; i++)
+		if (r->skip[i])
+			at += (size_t)snprintf(out + at, len - at, "%s%zu %s", at ? ", " : "",
+					       r->skip[i], hlog_skip_name(i));
+}
+
+void doctor_logs_print(const struct hlog_report *r)
+{
+	char sk[200];
+	skipped_text(r, sk, sizeof(sk));
+	printf("read %zu file%s, %zu lines, %zu error line%s", r->nfile, r->nfile == 1 ? "" : "s",
+	       r->lines, r->errors, r->errors == 1 ? "" : "s");
+	if (r->skipped)
+		printf("; skipped %zu (%s)", r->skipped, sk);
+	if (r->truncated)
+		printf("; %zu read in part", r->truncated);
+	printf("\n");
+	if (r->nevidence)
+		printf("evidence:\n");
+	for (size_t i = 0; i < r->nevidence; i++)
+		printf("  %s:%u: %s\n", r->evidence[i].file, r->evidence[i].line,
+		       r->evidence[i].text);
+	if (r->nfindings)
+		printf("other findings:\n");
+	for (size_t i = 0; i < r->nfindings; i++) {
+		const struct hlog_finding *f = &r->findings[i];
+		printf("  %s on %s: %s", hcat_name(f->cat), f->node, f->message);
+		if (f->count > 1)
+			printf(" (%zu lines)", f->count);
+		printf(", %s:%u\n", f->at.file, f->at.line);
+	}
+}
+
+static void add_int(cJSON *o, const char *k, long long v)
+{
+	if (v >= 0)
+		cJSON_AddNumberToObject(o, k, (double)v);
+	else
+		cJSON_AddNullToObject(o, k);
+}
+
+static void add_str(cJSON *o, const char *k, const char *v)
+{
+	if (v && v[0])
+		cJSON_AddStringToObject(o, k, v);
+	else
+		cJSON_AddNullToObject(o, k);
+}
+
+static cJSON *quote_json(const struct hlog_quote *q)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "file", q->file);
+	cJSON_AddNumberToObject(o, "line", q->line);
+	cJSON_AddStringToObject(o, "text", q->text);
+	return o;
+}
+
+void doctor_logs_json(cJSON *doc, cJSON *cause, const struct hlog_report *r, const char *path)
+{
+	cJSON *l = cJSON_AddObjectToObject(doc, "logs");
+	cJSON_AddStringToObject(l, "path", path);
+	cJSON_AddNumberToObject(l, "files", (double)r->nfile);
+	cJSON_AddNumberToObject(l, "lines", (double)r->lines);
+	cJSON_AddNumberToObject(l, "bytes", (double)r->bytes);
+	cJSON_AddNumberToObject(l, "error_lines", (double)r->errors);
+	cJSON_AddNumberToObject(l, "unexplained", (double)r->nunk);
+	cJSON *sk = cJSON_AddObjectToObject(l, "skipped");
+	for (int i = 0; i < HLOG_NSKIP; i++)
+		cJSON_AddNumberToObject(sk, hlog_skip_name(i), (double)r->skip[i]);
+	cJSON_AddNumberToObject(l, "truncated", (double)r->truncated);
+	if (cause) {
+		const cJSON *node = cJSON_GetObjectItemCaseSensitive(cause, "node");
+		if (cJSON_IsNull(node) && r->node[0])
+			cJSON_ReplaceItemInObjectCaseSensitive(cause, "node",
+								cJSON_CreateString(r->node));
+		cJSON_AddStringToObject(cause, "kind", hcat_name(r->cat));
+		add_str(cause, "detail", r->detail);
+		add_str(cause, "signature", r->kind != HLOG_NONE ? hlog_kind_name(r->kind) : NULL);
+		add_int(cause, "rank", r->rank);
+		add_str(cause, "group", r->group);
+		add_str(cause, "reported_on", r->reported_on);
+		add_int(cause, "device", r->dev);
+		cJSON *dv = cJSON_AddArrayToObject(cause, "devices");
+		for (int i = 0; i < r->ndevs; i++)
+			cJSON_AddItemToArray(dv, cJSON_CreateNumber(r->devs[i]));
+		if (!r->ndevs && r->dev >= 0)
+			cJSON_AddItemToArray(dv, cJSON_CreateNumber(r->dev));
+		add_str(cause, "ip", r->ip);
+		add_int(cause, "port", r->port);
+		add_int(cause, "peer_rank", r->peer_rank);
+		add_str(cause, "peer_ip", r->peer_ip);
+	}
+	cJSON *ev = cJSON_AddArrayToObject(doc, "evidence");
+	for (size_t i = 0; i < r->nevidence; i++)
+		cJSON_AddItemToArray(ev, quote_json(&r->evidence[i]));
+	cJSON *fs = cJSON_AddArrayToObject(doc, "findings");
+	for (size_t i = 0; i < r->nfindings; i++) {
+		const struct hlog_finding *f = &r->findings[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "kind", hcat_name(f->cat));
+		cJSON_AddStringToObject(o, "node", f->node);
+		cJSON_AddStringToObject(o, "message", f->message);
+		cJSON_AddNumberToObject(o, "lines", (double)f->count);
+		cJSON_AddItemToObject(o, "at", quote_json(&f->at));
+		cJSON_AddItemToArray(fs, o);
+	}
+}

@@ -1,0 +1,563 @@
+/* Failure signatures of HCCL, HCCP, the runtime and torch_npu, one line at a time. The texts
+ * matched are those real plogs and screen output print (the fixtures under tests/data/plog and
+ * tests/data/real-logs name their sources); values are read tolerantly, since the same message
+ * puts a number in "[]", "()", after ':' or '=' from one CANN release to the next. What a code
+ * means is the catalog's (hcclcodes.c); what a line is evidence of is decided in hlogcause.c. */
+#include <stdio.h>
+#include <string.h>
+
+#include "probes/hcclcodes.h"
+#include "probes/hlogint.h"
+#include "probes/logtext.h"
+
+#define find hlog__find
+#define has hlog__has
+#define has_nocase hlog__has_nocase
+#define after hlog__after
+#define num_at hlog__num_at
+#define int_after hlog__int_after
+#define ip_at hlog__ip_at
+#define ip_after hlog__ip_after
+#define nth_ip hlog__nth_ip
+#define uid_after hlog__uid_after
+
+enum hlog_cls hlog__class(const struct hlog_event *e)
+{
+	switch (e->kind) {
+	case HLOG_SOCKET_TIMEOUT:
+	case HLOG_NOTIFY_TIMEOUT:
+	case HLOG_ROOT_TIMEOUT:
+	case HLOG_FFTS_TIMEOUT:
+		return HLOG_CLS_CONSEQ;
+	case HLOG_HEARTBEAT_LOST:
+	case HLOG_HEARTBEAT_STUCK:
+	case HLOG_HEARTBEAT:
+	case HLOG_ERROR_CQE:
+	case HLOG_LINK_DOWN:
+	case HLOG_MISMATCH:
+		return HLOG_CLS_FAULT;
+	case HLOG_PORT_BOUND:
+	case HLOG_TLS:
+	case HLOG_NPU_BUSY:
+	case HLOG_DEVICE_IP:
+	case HLOG_VERSION:
+		return HLOG_CLS_CONFIG;
+	case HLOG_INNER:
+	case HLOG_CODE:
+		switch (e->cat) {
+		case HCAT_LINK_DOWN:
+		case HCAT_HARDWARE:
+		case HCAT_OP_MISMATCH:
+			return HLOG_CLS_FAULT;
+		case HCAT_NET:
+		case HCAT_RESOURCE:
+		case HCAT_CONFIG:
+		case HCAT_VERSION:
+			return HLOG_CLS_CONFIG;
+		case HCAT_RANK_STUCK:
+			return HLOG_CLS_CONSEQ;
+		default:
+			return HLOG_CLS_INFO;
+		}
+	default:
+		return HLOG_CLS_INFO;
+	}
+}
+
+/* A LINK_ERROR_INFO cell "ip(user_rank)". */
+static int ip_rank_cell(struct pspan c, char *ip, size_t iplen, int *rank)
+{
+	c = probe__trim(c);
+	size_t k = ip_at(c, ip, iplen);
+	long long v;
+	if (!k || k >= c.n || c.s[k] != '(')
+		return 0;
+	struct pspan d = {c.s + k + 1, c.n - k - 1};
+	if (!num_at(d, &v) || v < 0)
+		return 0;
+	*rank = v < 0x7fffffff ? (int)v : -1;
+	return 1;
+}
+
+/* "| 10.20.0.31(29) | 16666 | 10.20.0.2(0) | 344832056 | server | time out | DISABLE |
+ * LinkInfo": dest, dest_port, src, src_port, MyRole, Status, TlsStatus. The src is the rank
+ * that wrote the line. Builds without the TlsStatus column are accepted. */
+static int link_row(struct pspan m, struct hlog_event *e)
+{
+	const char *bar = memchr(m.s, '|', m.n);
+	if (!bar)
+		return 0;
+	struct pspan rest = {bar + 1, m.n - (size_t)(bar + 1 - m.s)};
+	struct pspan cell[8];
+	size_t nc = 0;
+	while (nc < 8 && rest.n) {
+		const char *b = memchr(rest.s, '|', rest.n);
+		size_t k = b ? (size_t)(b - rest.s) : rest.n;
+		cell[nc].s = rest.s;
+		cell[nc].n = k;
+		nc++;
+		rest.s += b ? k + 1 : k;
+		rest.n -= b ? k + 1 : k;
+	}
+	if (nc < 2 || !ip_rank_cell(cell[0], e->peer_ip, sizeof(e->peer_ip), &e->peer_rank))
+		return 0;
+	/* older releases print "dest_ip(rank_id) | src_ip(rank_id) | Role | Status" */
+	int old = ip_rank_cell(cell[1], e->ip, sizeof(e->ip), &e->rank);
+	if (!old && (nc < 3 || !ip_rank_cell(cell[2], e->ip, sizeof(e->ip), &e->rank)))
+		return 0;
+	e->kind = HLOG_SOCKET_TIMEOUT;
+	e->sub = HLOG_SUB_LINK_ROW;
+	long long port;
+	if (!old && num_at(probe__trim(cell[1]), &port) && port > 0 && port < 65536)
+		e->result = port; /* the port the peer listens on */
+	if (old)
+		return 1;
+	if (nc > 6) {
+		struct pspan t = probe__trim(cell[6]);
+		e->value = probe__eq_nocase(t, "ENABLE")    ? 1
+			   : probe__eq_nocase(t, "DISABLE") ? 0
+							    : -1;
+	}
+	return 1;
+}
+
+/* "srcRank (server 192.168.200.100, device ID 1)": the server and device after key. */
+static int server_dev_after(struct pspan m, const char *key, char *ip, size_t iplen, int *dev)
+{
+	struct pspan a = after(m, key);
+	if (!a.s)
+		return 0;
+	const char *close = memchr(a.s, ')', a.n < 120 ? a.n : 120);
+	struct pspan in = {a.s, close ? (size_t)(close - a.s) : (a.n < 120 ? a.n : 120)};
+	int ok = ip_after(in, "server", ip, iplen);
+	int d;
+	if (int_after(in, "device ID", &d))
+		*dev = d;
+	return ok;
+}
+
+/* The device a line names, in the forms real lines use. */
+static void device_of(struct pspan m, const struct hlog_line *l, struct hlog_event *e)
+{
+	static const char *const keys[] = {
+		"chipId:",  "phy_id",	 "devid",	"deviceId=", "localDeviceId", "deviceId",
+		"device_id", "device ID", "device[", "devId",	     "Device:",	      "deviceLogicId"};
+	if (e->dev >= 0)
+		return;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (int_after(m, keys[i], &e->dev))
+			return;
+	e->dev = l->dev;
+}
+
+/* The collective of a tag ("AllReduce_group_name_1654NHR...") or a call ("HcclAllreduce"). */
+static void op_name(struct pspan m, const char *key, char *out, size_t len)
+{
+	struct pspan a = hlog__value_after(m, key);
+	size_t k = 0;
+	while (a.s && k < a.n && k + 1 < len &&
+	       ((a.s[k] >= 'A' && a.s[k] <= 'Z') || (a.s[k] >= 'a' && a.s[k] <= 'z') ||
+		(a.s[k] >= '0' && a.s[k] <= '9')))
+		k++;
+	if (k) {
+		memcpy(out, a.s, k);
+		out[k] = '\0';
+	}
+}
+
+/* "tag[AllGather_group_name_119]": the collective, and the group the ranks are numbered in
+ * (HCCL's job-wide group, hccl_world_group, numbers them as the job does). */
+static void tag_group(struct pspan m, struct hlog_event *e)
+{
+	char tag[HLOG_NAMELEN * 2];
+	struct pspan a = hlog__value_after(m, "tag[");
+	size_t k = 0;
+	/* one printable word: a tag is printed in the cause, and a log line must not carry
+	 * terminal escapes into it */
+	while (a.s && k < a.n && k + 1 < sizeof(tag) && a.s[k] != ']' && a.s[k] != ',' &&
+	       (unsigned char)a.s[k] > ' ' && a.s[k] != 0x7f)
+		k++;
+	if (!k)
+		return;
+	memcpy(tag, a.s, k);
+	tag[k] = '\0';
+	char *us = strchr(tag, '_');
+	if (!us)
+		return;
+	*us = '\0';
+	snprintf(e->op, sizeof(e->op), "%.*s", (int)sizeof(e->op) - 1, tag);
+	if (strcmp(us + 1, "hccl_world_group") && !e->group[0])
+		snprintf(e->group, sizeof(e->group), "%.*s", (int)sizeof(e->group) - 1, us + 1);
+}
+
+/* "call failed" lines: which call, and the result it gave. */
+static int api_line(struct pspan m, struct hlog_event *e)
+{
+	long long v;
+	struct pspan a;
+	/* torch_npu: "HCCL function error: HcclGetRootInfo(&hcclID), error code is 11",
+	 * "OPS function error: HcclAllreduce, error code is 6" */
+	if ((a = after(m, "function error:")).s) {
+		op_name(m, "function error:", e->op, sizeof(e->op));
+		struct pspan c = after(a, "error code is");
+		if (c.s && num_at(c, &v))
+			e->result = v;
+		return 1;
+	}
+	/* the NIC a failed call is about: "ra rdma init failed, devid[0] ip[192.168.20.148]" */
+	if (has(m, " ip[") && (has(m, "devid") || has(m, "phy_id")))
+		ip_after(m, " ip[", e->ip, sizeof(e->ip));
+	/* HCCL: "errNo[0x0000000005000002]HcclCommInitRootInfo failed", "[Init][RaRdma]errNo[..]
+	 * rdma init fail. return: ret[328004]" */
+	if ((a = after(m, "errNo[")).s && num_at(a, &v)) {
+		long long res = herrno_result((unsigned long long)v);
+		e->result = res >= 0 ? res : v;
+		const char *close = memchr(a.s, ']', a.n);
+		if (close) {
+			struct pspan rest = {close + 1, a.n - (size_t)(close + 1 - a.s)};
+			if (probe__starts(rest, "Hccl"))
+				op_name(rest, "", e->op, sizeof(e->op));
+		}
+		return 1;
+	}
+	/* MindIE: "HcclCommInitRootInfo fail, error:2, rank:1, rankSize:4" */
+	if (has(m, "Hccl") && (a = after(m, " fail, error:")).s && num_at(a, &v)) {
+		e->result = v;
+		/* the call is the word just before " fail" */
+		const char *end = find(m, " fail, error:"), *h = end;
+		while (h > m.s && ((h[-1] >= 'A' && h[-1] <= 'Z') || (h[-1] >= 'a' && h[-1] <= 'z') ||
+				   (h[-1] >= '0' && h[-1] <= '9')))
+			h--;
+		op_name((struct pspan){h, (size_t)(end - h)}, "", e->op, sizeof(e->op));
+		int_after(m, "rank:", &e->rank);
+		int sz;
+		if (int_after(m, "rankSize:", &sz))
+			e->group_size = sz;
+		return 1;
+	}
+	/* "Nnopbase fails to invoke the HcclAllocComResourceByTiling function of the hccl
+	 * module. ret = 4" */
+	if ((a = after(m, "fails to invoke the ")).s) {
+		op_name(m, "fails to invoke the ", e->op, sizeof(e->op));
+		struct pspan c = after(a, "ret =");
+		if (c.s && num_at(c, &v))
+			e->result = v;
+		return 1;
+	}
+	/* "[InitNic]call trace: hcclRet -> 19" */
+	if ((a = after(m, "hcclRet ->")).s && num_at(a, &v)) {
+		e->result = v;
+		return 1;
+	}
+	/* "ra rdma init failed, devid[0] ip[192.168.20.148]": the NIC a failure is about */
+	if (has(m, "init failed") && (has(m, "devid") || has(m, "phy_id"))) {
+		ip_after(m, "ip", e->ip, sizeof(e->ip));
+		snprintf(e->op, sizeof(e->op), "%s", has(m, "rdma") ? "rdma init" : "nic init");
+		return 1;
+	}
+	/* torch_npu's ERR codes: "ERR02200 DIST call hccl api failed" */
+	if (has(m, "call hccl api failed") || has(m, "call acl api failed"))
+		return 1;
+	return 0;
+}
+
+static int recognise_signature(struct pspan m, struct hlog_event *e)
+{
+	long long v;
+	/* [HeartbeatAbnormal]Cluster Exception Location[IP/ID]:[127.10.0.1/1], ...,
+	 * ExceptionType:[Heartbeat Lost Occurred]. IP/ID is the server id and the device
+	 * (HCCL's Heartbeat::GetUId); "Discoverer:[IP/ID]" names the rank that wrote it. */
+	if (has(m, "Cluster Exception Location")) {
+		struct pspan t = after(m, "ExceptionType");
+		e->kind = !t.s			   ? HLOG_HEARTBEAT
+			  : has_nocase(t, "Lost")  ? HLOG_HEARTBEAT_LOST
+			  : has_nocase(t, "Stuck") ? HLOG_HEARTBEAT_STUCK
+			  : has_nocase(t, "cqe")   ? HLOG_ERROR_CQE
+						   : HLOG_HEARTBEAT;
+		if (!uid_after(m, "Cluster Exception Location[IP/ID]:", e->peer_ip,
+			       sizeof(e->peer_ip), &e->peer_dev))
+			uid_after(m, "Cluster Exception Location", e->peer_ip, sizeof(e->peer_ip),
+				  &e->peer_dev);
+		uid_after(m, "Discoverer:", e->ip, sizeof(e->ip), &e->dev);
+		return 1;
+	}
+	/* "[HeartbeatAbnormal][ROCE CQE ERROR]cqe error status[12], ...", ROCE "error cqe
+	 * status: 0x15", EI0013 "An error CQE occurred ... Local information: ..., device IP
+	 * .... Peer information: ...". */
+	if (has(m, "ROCE CQE ERROR") || has_nocase(m, "cqe error status") ||
+	    has_nocase(m, "cqe err status") || has_nocase(m, "error cqe status") ||
+	    has(m, "An error CQE occurred") || has(m, "EI0013")) {
+		e->kind = HLOG_ERROR_CQE;
+		struct pspan s = after(m, "status");
+		while (s.s && s.n && !num_at(s, &v))
+			s = after(s, "status");
+		if (s.s && s.n && num_at(s, &v) && v >= 0)
+			e->value = v;
+		struct pspan peer = after(m, "Peer information");
+		if (peer.s) {
+			struct pspan local = {m.s, (size_t)(peer.s - m.s)};
+			if (!ip_after(local, "device IP", e->ip, sizeof(e->ip)))
+				nth_ip(local, 0, e->ip, sizeof(e->ip));
+			if (!ip_after(peer, "device IP", e->peer_ip, sizeof(e->peer_ip)))
+				nth_ip(peer, 0, e->peer_ip, sizeof(e->peer_ip));
+		} else if (ip_after(m, "remoteIP", e->peer_ip, sizeof(e->peer_ip)) ||
+			   ip_after(m, "remote ip", e->peer_ip, sizeof(e->peer_ip))) {
+			for (int i = 0; i < 3; i++)
+				if (nth_ip(m, i, e->ip, sizeof(e->ip)) && strcmp(e->ip, e->peer_ip))
+					break;
+			if (!strcmp(e->ip, e->peer_ip))
+				e->ip[0] = '\0';
+		} else {
+			nth_ip(m, 0, e->ip, sizeof(e->ip));
+			nth_ip(m, 1, e->peer_ip, sizeof(e->peer_ip));
+		}
+		return 1;
+	}
+	if (has(m, "EI0005") || has(m, "arguments for collective communication are inconsistent") ||
+	    (has(m, "CMD information") && has(m, "check fail")) || has(m, "cmdType check fail") ||
+	    has(m, "[RankConsistentImpl][CompareFrame]")) {
+		e->kind = HLOG_MISMATCH;
+		if (!int_after(m, "remote rank", &e->peer_rank))
+			int_after(m, "remoteRank", &e->peer_rank);
+		return 1;
+	}
+	if (has(m, "EI0016") || has(m, "tlsStatus are inconsistent") ||
+	    has(m, "for config \"tls\" is invalid") || has(m, "rankList for enabled tls")) {
+		e->kind = HLOG_TLS;
+		return 1;
+	}
+	if (has(m, "TLS SWITCH")) {
+		e->kind = HLOG_TLS_SWITCH;
+		struct pspan a = after(m, "TLS SWITCH");
+		if (num_at(a, &v))
+			e->value = v;
+		return 1;
+	}
+	/* the listen socket: "socket type[1], listen on ip[192.168.20.160] and specific
+	 * port[16666] fail. Please check the port status ...", EI0019 "... have already been
+	 * bound", EJ0003 "Failed to bind the IP port. Reason: The IP address and port have been
+	 * bound already.", "host nic listen start failed, port[60000], return[11]" */
+	if (has(m, "EI0019") || has(m, "EJ0003") || has(m, "have already been bound") ||
+	    has(m, "have been bound already") || has(m, "Failed to bind the IP port") ||
+	    has(m, "listen start failed") || has_nocase(m, "address already in use") ||
+	    (has(m, "listen on ip") && has(m, "port"))) {
+		e->kind = HLOG_PORT_BOUND;
+		int port;
+		if (!ip_after(m, "listen on ip", e->ip, sizeof(e->ip)))
+			ip_after(m, "IP address", e->ip, sizeof(e->ip));
+		if (int_after(m, "specific port", &port) || int_after(m, "and port", &port) ||
+		    int_after(m, "port[", &port) || int_after(m, "port ", &port))
+			e->value = port;
+		int_after(m, "socket type", &e->sub); /* 2: host (rootinfo), 0/1: device */
+		e->peer_dev = e->sub;
+		e->sub = HLOG_SUB_NONE;
+		if (!has(m, "socket type"))
+			e->peer_dev = has(m, "host nic") ? 2 : -1;
+		return 1;
+	}
+	if (has(m, "EJ0001") || has(m, "Failed to initialize the HCCP process") ||
+	    has(m, "tsd client wait response fail") || has(m, "Open TsdClient failed")) {
+		e->kind = HLOG_NPU_BUSY;
+		return 1;
+	}
+	/* "ra_rdev_init_check_ip ... [check][ip]fail ... inconsistent with the IP address(...)
+	 * of the network adapter": the NIC's IP is the one in "IP address(...)". */
+	if (has(m, "ra_rdev_init_check_ip") || has(m, "[check][ip]fail") ||
+	    (has(m, "inconsistent with the IP address") && has(m, "network adapter"))) {
+		e->kind = HLOG_DEVICE_IP;
+		ip_after(m, "IP address(", e->peer_ip, sizeof(e->peer_ip));
+		for (int i = 0; i < 3; i++)
+			if (nth_ip(m, i, e->ip, sizeof(e->ip)) && strcmp(e->ip, e->peer_ip))
+				break;
+		if (!strcmp(e->ip, e->peer_ip))
+			e->ip[0] = '\0';
+		return 1;
+	}
+	/* EJ0002 "The network port is down."; HCCP "ra hdc message process failed ret(-67)"
+	 * (-ENOLINK from the device); "link down" / "link status: DOWN" */
+	if (has(m, "EJ0002") || has(m, "network port is down") ||
+	    (has(m, "ra hdc message process failed") && has(m, "-67")) ||
+	    has_nocase(m, "link down") || has_nocase(m, "link status: down")) {
+		e->kind = HLOG_LINK_DOWN;
+		if (!ip_after(m, "ip", e->ip, sizeof(e->ip)))
+			nth_ip(m, 0, e->ip, sizeof(e->ip));
+		return 1;
+	}
+	/* the root info: topo exchange server and agents */
+	/* "[DisplayConnectedRank]connected rankinfo[LINE 1]: [0000000000000008],[...10],..." and
+	 * "total connected num is [15]": the ranks that did reach the root */
+	if (has(m, "[DisplayConnectedRank]")) {
+		e->kind = HLOG_ROOT_TIMEOUT;
+		e->sub = HLOG_SUB_CONNECTED;
+		int n;
+		if (int_after(m, "total connected num is", &n))
+			e->value = n;
+		return 1;
+	}
+	if (has(m, "topo exchange server get socket timeout")) {
+		e->kind = HLOG_ROOT_TIMEOUT;
+		e->sub = HLOG_SUB_ROOT_SERVER;
+		return 1;
+	}
+	if (has(m, "topo exchange agent get socket timeout") ||
+	    (has(m, "TopoExchangeAgent") && has(m, "connect server"))) {
+		e->kind = HLOG_ROOT_TIMEOUT;
+		e->sub = HLOG_SUB_ROOT_AGENT;
+		ip_after(m, "connect server", e->peer_ip, sizeof(e->peer_ip));
+		int port;
+		if (int_after(m, " : ", &port)) /* "connect server[127.10.0.1 : 60000]" */
+			e->value = port;
+		return 1;
+	}
+	if (has(m, "EI0015") || has(m, "List of unconnected ranks") ||
+	    has(m, "Failed to connect agent")) {
+		e->kind = HLOG_ROOT_TIMEOUT;
+		e->sub = HLOG_SUB_UNCONNECTED;
+		if (!int_after(m, "List of unconnected ranks", &e->peer_rank))
+			int_after(m, "Failed to connect agent", &e->peer_rank);
+		return 1;
+	}
+	if (link_row(m, e))
+		return 1;
+	if (has(m, "wait socket establish timeout")) {
+		e->kind = HLOG_SOCKET_TIMEOUT;
+		int_after(m, " rank", &e->rank);
+		return 1;
+	}
+	/* EI0009 "Transport init error. Reason: [Create][DestLink]Create Dest error! createLink
+	 * para:rank[1]-localUserrank[1]-localIpAddr[172.16.0.114], dst_rank[0]-remoteUserrank[0]-
+	 * remote_ip_addr[172.16.0.114]" */
+	if (has(m, "Transport init error") || has(m, "EI0009")) {
+		e->kind = HLOG_SOCKET_TIMEOUT;
+		e->sub = HLOG_SUB_TRANSPORT;
+		if (!int_after(m, "localUserrank", &e->rank))
+			int_after(m, "para:rank", &e->rank);
+		if (!int_after(m, "remoteUserrank", &e->peer_rank) &&
+		    !int_after(m, "remoteRank", &e->peer_rank))
+			int_after(m, "dst_rank", &e->peer_rank);
+		uid_after(m, "localIpAddr", e->ip, sizeof(e->ip), &e->dev);
+		if (!uid_after(m, "remoteIpAddr", e->peer_ip, sizeof(e->peer_ip), &e->peer_dev))
+			uid_after(m, "remote_ip_addr", e->peer_ip, sizeof(e->peer_ip),
+				  &e->peer_dev);
+		tag_group(m, e);
+		return 1;
+	}
+	/* HCCL's own detector: "This node (server X, device ID 1) detects that srcRank (server
+	 * X, device ID 1) fails to connect to dstRank (server Y, device ID 0)", or that it saw
+	 * nothing wrong with the network ("detects no exception event", "No abnormal periods") */
+	if (has(m, "fails to connect to dstRank")) {
+		e->kind = HLOG_SOCKET_TIMEOUT;
+		e->sub = HLOG_SUB_DETECT;
+		if (!server_dev_after(m, "srcRank", e->ip, sizeof(e->ip), &e->dev))
+			int_after(m, "srcRank", &e->rank);
+		if (!server_dev_after(m, "dstRank", e->peer_ip, sizeof(e->peer_ip), &e->peer_dev))
+			int_after(m, "dstRank", &e->peer_rank);
+		return 1;
+	}
+	if (has(m, "detects no exception event") || has(m, "No abnormal periods") ||
+	    has(m, "consistency of cluster script behavior") ||
+	    has(m, "behaviors of different ranks are inconsistent")) {
+		e->kind = HLOG_DETECT_NONE;
+		return 1;
+	}
+	if (has(m, "EI0006") || has(m, "Getting socket times out") || has(m, "Get_Socket_Timeout")) {
+		e->kind = HLOG_SOCKET_TIMEOUT;
+		if (has(m, "did not send the data in time") || has(m, "rank being stuck"))
+			e->sub = HLOG_SUB_STUCK;
+		return 1;
+	}
+	/* EI0002 "The Notify register has not received the Notify record from remote rank:
+	 * [24]. base information: [..., tag[AllReduce_group_name_1654...], ...]. ... group
+	 * information: [group:[group_name_1654], ..., rankSize[32], rankId[25 24]]" */
+	if (has(m, "EI0002") || has(m, "has not received the Notify record") ||
+	    (has(m, "Task run failed") && has(m, "[Timeout]"))) {
+		e->kind = HLOG_NOTIFY_TIMEOUT;
+		int_after(m, "remote rank", &e->peer_rank);
+		hlog__name_after(m, "group:", e->group, sizeof(e->group));
+		int sz;
+		if (int_after(m, "rankSize", &sz))
+			e->group_size = sz;
+		if (e->group[0])
+			int_after(m, "rankId", &e->rank);
+		op_name(m, "tag[", e->op, sizeof(e->op));
+		char *us = strchr(e->op, '_');
+		if (us)
+			*us = '\0';
+		return 1;
+	}
+	/* the device side of a collective that waited too long: "The error from
+	 * device(chipId:3, dieId:0), ... hccl fftsplus task timeout occurred during task
+	 * execution, ..., stuck notify num:1, timeout:30min(default)." */
+	if (has(m, "fftsplus task timeout") || has(m, "stuck notify num")) {
+		e->kind = HLOG_FFTS_TIMEOUT;
+		int n;
+		if (int_after(m, "stuck notify num", &n))
+			e->value = n;
+		return 1;
+	}
+	if (has(m, "Entry-Hccl")) {
+		e->kind = HLOG_ENTRY;
+		int_after(m, "localRank", &e->rank);
+		int_after(m, "deviceLogicId", &e->dev);
+		return 1;
+	}
+	return 0;
+}
+
+int hlog__recognise(struct pspan m, const struct hlog_line *l, struct hlog_event *e)
+{
+	if (l->code_at >= 0)
+		snprintf(e->code, sizeof(e->code), "%.*s", l->code_len, l->msg.s + l->code_at);
+	const struct hcode *c = e->code[0] ? hcode_find(e->code, strlen(e->code)) : NULL;
+	const struct hinner *in = NULL;
+	int ok = recognise_signature(m, e);
+	if (!ok && (in = hinner_match(m.s, m.n))) {
+		e->kind = in->cat == HCAT_VERSION ? HLOG_VERSION : HLOG_INNER;
+		e->cat = in->cat;
+		snprintf(e->detail, sizeof(e->detail), "%s", in->detail);
+		ok = 1;
+	}
+	if (!ok && api_line(m, e)) {
+		e->kind = HLOG_API;
+		e->cat = e->result >= 0 ? hresult_cat(e->result) : HCAT_UNRESOLVED;
+		ok = 1;
+	}
+	if (!ok && c) {
+		e->kind = HLOG_CODE;
+		e->cat = c->cat;
+		ok = 1;
+	}
+	/* an error line, or an indented line of an error block, that names a device ("Fail to
+	 * get sq reg virtual addr, deviceId=2", "creat qp failed, localDeviceId[11]"): kept as
+	 * context, so the cause can name every device involved */
+	if (!ok && (l->cont || l->error)) {
+		device_of(m, l, e);
+		if (e->dev < 0 || e->dev == l->dev)
+			return 0;
+		e->kind = HLOG_API;
+		e->cat = HCAT_UNRESOLVED;
+		ok = 1;
+	}
+	if (!ok)
+		return 0;
+	if (e->rank < 0 && !e->group[0] && e->sub != HLOG_SUB_DETECT)
+		e->rank = l->rank;
+	device_of(m, l, e);
+	if (!e->cat) {
+		static const int cats[HLOG_NKINDS] = {
+			[HLOG_SOCKET_TIMEOUT] = HCAT_NET,	   [HLOG_NOTIFY_TIMEOUT] = HCAT_RANK_STUCK,
+			[HLOG_ROOT_TIMEOUT] = HCAT_NET,		   [HLOG_FFTS_TIMEOUT] = HCAT_RANK_STUCK,
+			[HLOG_HEARTBEAT_LOST] = HCAT_RANK_STUCK,   [HLOG_HEARTBEAT_STUCK] = HCAT_RANK_STUCK,
+			[HLOG_HEARTBEAT] = HCAT_RANK_STUCK,	   [HLOG_ERROR_CQE] = HCAT_LINK_DOWN,
+			[HLOG_LINK_DOWN] = HCAT_LINK_DOWN,	   [HLOG_MISMATCH] = HCAT_OP_MISMATCH,
+			[HLOG_DETECT_NONE] = HCAT_OP_MISMATCH,	   [HLOG_PORT_BOUND] = HCAT_NET,
+			[HLOG_TLS] = HCAT_CONFIG,		   [HLOG_NPU_BUSY] = HCAT_RESOURCE,
+			[HLOG_DEVICE_IP] = HCAT_CONFIG,		   [HLOG_VERSION] = HCAT_VERSION,
+			[HLOG_TLS_SWITCH] = HCAT_NONE,		   [HLOG_ENTRY] = HCAT_NONE,
+		};
+		e->cat = e->kind > 0 && e->kind < HLOG_NKINDS ? cats[e->kind] : HCAT_UNRESOLVED;
+		if (e->sub == HLOG_SUB_STUCK)
+			e->cat = HCAT_RANK_STUCK;
+	}
+	return 1;
+}

@@ -1,0 +1,488 @@
+/* Screen and plog line prefixes: see logline.h. Each prefix form is recognised by its shape
+ * alone (brackets, the position of "pid=", a level word before a date), never by the tool's
+ * name, so that a launcher we have not seen that uses one of the common shapes still reads. */
+#include <string.h>
+#include <strings.h>
+
+#include "probes/logline.h"
+#include "probes/logtext.h"
+
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int is_alnum(char c)
+{
+	return is_digit(c) || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+}
+
+static void skip(struct pspan *m, size_t k)
+{
+	if (k > m->n)
+		k = m->n;
+	m->s += k;
+	m->n -= k;
+}
+
+static size_t spaces(struct pspan m)
+{
+	size_t i = 0;
+	while (i < m.n && (m.s[i] == ' ' || m.s[i] == '\t'))
+		i++;
+	return i;
+}
+
+/* Digits at m.s[i..]: their count, the value in *v (up to 9 digits). */
+static size_t num(struct pspan m, size_t i, long *v)
+{
+	size_t b = i;
+	long x = 0;
+	while (i < m.n && i - b < 9 && is_digit(m.s[i]))
+		x = x * 10 + (m.s[i++] - '0');
+	*v = x;
+	return i - b;
+}
+
+int hlog__code_token(struct pspan m, int *len)
+{
+	for (size_t i = 0; i + 6 <= m.n; i++) {
+		if (m.s[i] != 'E' || (i && is_alnum(m.s[i - 1])))
+			continue;
+		size_t k = 0;
+		if (i + 8 <= m.n && !memcmp(m.s + i, "ERR", 3)) {
+			k = 3;
+			while (k < 8 && is_digit(m.s[i + k]))
+				k++;
+			if (k != 8)
+				k = 0;
+		}
+		if (!k && ((m.s[i + 1] >= 'A' && m.s[i + 1] <= 'Z') ||
+			   (m.s[i + 1] >= '1' && m.s[i + 1] <= '9'))) {
+			k = 2;
+			while (k < 6 && is_digit(m.s[i + k]))
+				k++;
+			if (k != 6)
+				k = 0;
+		}
+		if (k && (i + k == m.n || !is_alnum(m.s[i + k]))) {
+			*len = (int)k;
+			return (int)i;
+		}
+	}
+	*len = 0;
+	return -1;
+}
+
+static const struct {
+	const char *word;
+	int level;
+} levels[] = {
+	{"ERROR", HLINE_ERROR},	   {"FATAL", HLINE_ERROR},   {"CRITICAL", HLINE_ERROR},
+	{"EXCEPTION", HLINE_ERROR}, {"WARNING", HLINE_WARN}, {"WARN", HLINE_WARN},
+	{"INFO", HLINE_INFO},	   {"EVENT", HLINE_INFO},    {"NOTICE", HLINE_INFO},
+	{"DEBUG", HLINE_DEBUG},	   {"TRACE", HLINE_DEBUG},
+};
+
+/* A level word of exactly m.s[0..n), any case; HLINE_NONE when it is none. */
+static int level_word(const char *s, size_t n)
+{
+	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
+		if (strlen(levels[i].word) == n && !strncasecmp(s, levels[i].word, n))
+			return levels[i].level;
+	return HLINE_NONE;
+}
+
+/* "YYYY-MM-DD hh:mm:ss" (or 'T' between), optionally ",mmm" / ".mmm[uuu]": its length. */
+static size_t iso_time(struct pspan m, int64_t *t)
+{
+	static const char shape[] = "dddd-dd-dd?dd:dd:dd";
+	size_t n = sizeof(shape) - 1;
+	if (m.n < n)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (shape[i] == 'd' ? !is_digit(m.s[i])
+				    : shape[i] == '?' ? m.s[i] != ' ' && m.s[i] != 'T'
+						      : m.s[i] != shape[i])
+			return 0;
+	int y = (m.s[0] - '0') * 1000 + (m.s[1] - '0') * 100 + (m.s[2] - '0') * 10 + m.s[3] - '0';
+	int mo = (m.s[5] - '0') * 10 + m.s[6] - '0', d = (m.s[8] - '0') * 10 + m.s[9] - '0';
+	int h = (m.s[11] - '0') * 10 + m.s[12] - '0', mi = (m.s[14] - '0') * 10 + m.s[15] - '0';
+	int se = (m.s[17] - '0') * 10 + m.s[18] - '0';
+	if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60)
+		return 0;
+	long frac = 0;
+	size_t k = n, fd = 0;
+	if (k < m.n && (m.s[k] == ',' || m.s[k] == '.') && k + 1 < m.n && is_digit(m.s[k + 1])) {
+		fd = num(m, k + 1, &frac);
+		k += 1 + fd;
+	}
+	while (fd < 6) {
+		frac *= 10;
+		fd++;
+	}
+	while (fd-- > 6)
+		frac /= 10;
+	*t = ((hlog__days(y, mo, d) * 86400 + h * 3600 + mi * 60 + se) * 1000000) + frac;
+	return k;
+}
+
+/* "[rank3]:" "[Rank 3]:" (torch's per-rank prefix) and Open MPI's "[1,3]<stderr>:". */
+static int rank_prefix(struct pspan *m, struct hlog_line *l)
+{
+	if (m->n < 4 || m->s[0] != '[')
+		return 0;
+	struct pspan t = {m->s + 1, m->n - 1};
+	long v;
+	size_t k;
+	if (t.n > 4 && !strncasecmp(t.s, "rank", 4)) {
+		size_t i = 4 + (t.n > 4 && t.s[4] == ' ');
+		k = num(t, i, &v);
+		if (!k || i + k >= t.n || t.s[i + k] != ']')
+			return 0;
+		size_t end = 1 + i + k + 1;
+		if (end < m->n && m->s[end] == ':')
+			end++;
+		l->rank = (int)v;
+		skip(m, end);
+		return 1;
+	}
+	size_t a = num(t, 0, &v);
+	if (!a || a >= t.n || t.s[a] != ',')
+		return 0;
+	k = num(t, a + 1, &v);
+	if (!k || a + 1 + k >= t.n || t.s[a + 1 + k] != ']')
+		return 0;
+	struct pspan rest = {t.s + a + 2 + k, t.n - a - 2 - k};
+	size_t end = 1 + a + 2 + k;
+	if (probe__starts(rest, "<stderr>:") || probe__starts(rest, "<stdout>:"))
+		end += 9;
+	else if (!probe__starts(rest, ":"))
+		return 0;
+	else
+		end++;
+	l->rank = (int)v;
+	skip(m, end);
+	return 1;
+}
+
+/* "(VllmWorker TP3 pid=2322) " "(EngineCore_DP0 pid=106187) " "(RayWorker pid=5, ip=...) ":
+ * a parenthesised process name whose inside carries "pid=". */
+static int proc_prefix(struct pspan *m, struct hlog_line *l)
+{
+	if (!m->n || m->s[0] != '(')
+		return 0;
+	size_t lim = m->n < 160 ? m->n : 160;
+	const char *close = memchr(m->s, ')', lim);
+	if (!close)
+		return 0;
+	struct pspan in = {m->s + 1, (size_t)(close - m->s) - 1};
+	struct pspan p = hlog__after(in, "pid=");
+	long long v;
+	if (!p.s || !hlog__num_at(p, &v))
+		return 0;
+	/* the wrapper's pid is the launcher's worker; a pid the message itself gives (torch_npu's
+	 * "(PID:n, ...)", CANN's "[PID: n]") is the process that logged, and wins */
+	if (v > 0 && v < 0x7fffffff)
+		l->wrap_pid = (int)v;
+	skip(m, (size_t)(close - m->s) + 1);
+	return 1;
+}
+
+/* vLLM's "ERROR 09-04 10:11:12 [file.py:123] " (level, month-day, time, place). */
+static int vllm_prefix(struct pspan *m, struct hlog_line *l)
+{
+	size_t w = 0;
+	while (w < m->n && w < 10 && m->s[w] >= 'A' && m->s[w] <= 'Z')
+		w++;
+	int lv = w ? level_word(m->s, w) : HLINE_NONE;
+	if (!lv || w + 15 > m->n || m->s[w] != ' ')
+		return 0;
+	static const char shape[] = "dd-dd dd:dd:dd";
+	const char *s = m->s + w + 1;
+	for (size_t i = 0; i < sizeof(shape) - 1; i++)
+		if (shape[i] == 'd' ? !is_digit(s[i]) : s[i] != shape[i])
+			return 0;
+	size_t end = w + 1 + sizeof(shape) - 1;
+	/* optional ".mmm" and " [file:line]" */
+	while (end < m->n && (is_digit(m->s[end]) || m->s[end] == '.' || m->s[end] == ','))
+		end++;
+	struct pspan rest = {m->s + end, m->n - end};
+	size_t sp = spaces(rest);
+	/* "[file.py:123]", or older releases' "file.py:123]" */
+	const char *close = memchr(rest.s + sp, ']', rest.n - sp < 120 ? rest.n - sp : 120);
+	if (sp < rest.n && close) {
+		struct pspan place = {rest.s + sp, (size_t)(close - rest.s) - sp};
+		if (place.s[0] == '[' ||
+		    (memchr(place.s, ':', place.n) && !memchr(place.s, ' ', place.n)))
+			end += (size_t)(close - rest.s) + 1;
+	}
+	l->level = lv;
+	skip(m, end);
+	return 1;
+}
+
+/* Python logging: "2024-10-21 10:42:00,218 - name - ERROR - file.py:489 - msg",
+ * "[2024-05-21 11:58:06,441] name: [WARNING] msg", "2024-05-21 11:58:06 ERROR msg". */
+static int pylog_prefix(struct pspan *m, struct hlog_line *l)
+{
+	int br = m->n && m->s[0] == '[';
+	struct pspan t = {m->s + br, m->n - (size_t)br};
+	int64_t when;
+	size_t k = iso_time(t, &when);
+	if (!k || (br && (k >= t.n || t.s[k] != ']')))
+		return 0;
+	size_t end = (size_t)br + k + (size_t)br;
+	l->t_us = when;
+	struct pspan rest = {m->s + end, m->n - end};
+	size_t lim = rest.n < 120 ? rest.n : 120;
+	/* the level: " - LEVEL - ", "[LEVEL]" or a bare level word first */
+	for (size_t i = 0; i + 2 < lim; i++) {
+		size_t a = 0, b = 0, after = 0;
+		if (rest.s[i] == '-' && i + 1 < lim && rest.s[i + 1] == ' ') {
+			a = i + 2;
+			for (b = a; b < lim && rest.s[b] >= 'A' && rest.s[b] <= 'Z'; b++)
+				;
+			if (b + 2 < rest.n && rest.s[b] == ' ' && rest.s[b + 1] == '-' &&
+			    rest.s[b + 2] == ' ')
+				after = b + 3;
+		} else if (rest.s[i] == '[') {
+			/* MindIE writes "[error]" in lower case */
+			a = i + 1;
+			for (b = a; b < lim && ((rest.s[b] >= 'A' && rest.s[b] <= 'Z') ||
+						(rest.s[b] >= 'a' && rest.s[b] <= 'z'));
+			     b++)
+				;
+			if (b < rest.n && rest.s[b] == ']')
+				after = b + 1;
+		}
+		int lv = after && b > a ? level_word(rest.s + a, b - a) : HLINE_NONE;
+		if (lv) {
+			l->level = lv;
+			struct pspan r2 = {rest.s + after, rest.n - after};
+			/* "file.py:489 - " after the level */
+			const char *dash = hlog__find(r2, " - ");
+			if (dash && dash - r2.s < 60 && memchr(r2.s, ':', (size_t)(dash - r2.s)) &&
+			    !memchr(r2.s, ' ', (size_t)(dash - r2.s)))
+				after += (size_t)(dash - r2.s) + 3;
+			end += after;
+			skip(m, end);
+			return 1;
+		}
+		if (i == 0) {
+			size_t sp = spaces(rest);
+			size_t w = sp;
+			while (w < lim && rest.s[w] >= 'A' && rest.s[w] <= 'Z')
+				w++;
+			lv = w > sp ? level_word(rest.s + sp, w - sp) : HLINE_NONE;
+			if (lv && (w == rest.n || rest.s[w] == ' ' || rest.s[w] == ':')) {
+				l->level = lv;
+				skip(m, end + w + (w < rest.n));
+				return 1;
+			}
+		}
+	}
+	skip(m, end);
+	return 1;
+}
+
+/* A bracketed level first: plog "[ERROR] HCCL(...)", torch_npu "[ERROR] 2024-05-21-11:57:54
+ * (PID:927000, Device:3, RankID:3) ERR02200 ...", torch's "[W file.cpp:51]" / "[E ...]". */
+static int level_prefix(struct pspan *m, struct hlog_line *l)
+{
+	if (m->n < 3 || m->s[0] != '[')
+		return 0;
+	size_t b = 1;
+	while (b < m->n && b < 12 && m->s[b] >= 'A' && m->s[b] <= 'Z')
+		b++;
+	if (b < m->n && m->s[b] == ']') {
+		int lv = level_word(m->s + 1, b - 1);
+		if (!lv)
+			return 0;
+		l->level = lv;
+		skip(m, b + 1);
+		return 1;
+	}
+	if (b == 2 && m->s[2] == ' ' && strchr("WEIF", m->s[1])) {
+		const char *close = memchr(m->s, ']', m->n < 120 ? m->n : 120);
+		if (!close)
+			return 0;
+		l->level = m->s[1] == 'W' ? HLINE_WARN : m->s[1] == 'I' ? HLINE_INFO : HLINE_ERROR;
+		skip(m, (size_t)(close - m->s) + 1);
+		return 1;
+	}
+	return 0;
+}
+
+/* The kernel log: dmesg "[ 1234.567890] ", dmesg -T "[Tue Dec  1 09:40:15 2026] ", and
+ * syslog / journal "Dec  1 09:40:15 host kernel: ". */
+static int kernel_prefix(struct pspan *m, struct hlog_line *l)
+{
+	if (m->n > 3 && m->s[0] == '[') {
+		const char *close = memchr(m->s, ']', m->n < 40 ? m->n : 40);
+		if (!close)
+			return 0;
+		struct pspan in = {m->s + 1, (size_t)(close - m->s) - 1};
+		in = probe__trim(in);
+		int stamp = in.n > 2;
+		int dot = 0;
+		for (size_t i = 0; i < in.n && stamp; i++) {
+			dot += in.s[i] == '.';
+			stamp = is_digit(in.s[i]) || in.s[i] == '.';
+		}
+		int human = in.n >= 20 && in.s[3] == ' ' && memchr(in.s, ':', in.n);
+		if (!((stamp && dot == 1) || (human && in.s[0] >= 'A' && in.s[0] <= 'Z')))
+			return 0;
+		l->kernel = 1;
+		skip(m, (size_t)(close - m->s) + 1);
+		return 1;
+	}
+	const char *k = m->n > 16 ? hlog__find((struct pspan){m->s, m->n < 80 ? m->n : 80},
+					       " kernel: ")
+				  : NULL;
+	if (k && m->n > 15 && m->s[3] == ' ' && m->s[0] >= 'A' && m->s[0] <= 'Z' &&
+	    memchr(m->s, ':', (size_t)(k - m->s))) {
+		l->kernel = 1;
+		skip(m, (size_t)(k - m->s) + 9);
+		return 1;
+	}
+	return 0;
+}
+
+/* "[PID: 159] " (CANN's screen form puts it after the code, too). */
+static int pid_prefix(struct pspan *m, struct hlog_line *l)
+{
+	if (!probe__starts(*m, "[PID:"))
+		return 0;
+	long long v;
+	struct pspan a = {m->s + 5, m->n - 5};
+	const char *close = memchr(m->s, ']', m->n < 24 ? m->n : 24);
+	if (!close || !hlog__num_at(a, &v))
+		return 0;
+	if (v > 0 && v < 0x7fffffff)
+		l->pid = (int)v;
+	skip(m, (size_t)(close - m->s) + 1);
+	return 1;
+}
+
+/* What the rest of the line says about time, pid, device and rank. */
+static void inline_facts(struct pspan m, struct hlog_line *l)
+{
+	size_t n = m.n < 200 ? m.n : 200;
+	struct pspan head = {m.s, n};
+	long long v;
+	for (size_t i = 0; i + 27 <= n && l->t_us < 0; i++)
+		if (is_digit(m.s[i]) && (!i || !is_digit(m.s[i - 1]))) {
+			int64_t t = hlog__stamp_at(m.s + i, n - i);
+			if (t >= 0) {
+				l->t_us = t;
+				head.n = i; /* the pid comes before the time */
+			}
+		}
+	/* torch_npu's "[ERROR] 2024-05-21-11:57:54 (PID:..." has the stamp without its fraction */
+	if (l->t_us < 0 && m.n >= 19) {
+		char buf[28];
+		memcpy(buf, m.s, 19);
+		memcpy(buf + 19, ".000.000", 8);
+		buf[27] = '\0';
+		int64_t t = (m.n == 19 || m.s[19] == ' ') ? hlog__stamp_at(buf, 27) : -1;
+		if (t >= 0)
+			l->t_us = t;
+	}
+	struct pspan a;
+	if (l->pid < 0 && ((a = hlog__after(head, "[PID:")).s || (a = hlog__after(m, "(PID:")).s) &&
+	    hlog__num_at(a, &v) && v > 0 && v < 0x7fffffff)
+		l->pid = (int)v;
+	/* MODULE(pid,proc): the first '(' after a letter, followed by digits and ',' */
+	for (size_t i = 1; i < head.n && l->pid < 0; i++) {
+		char c = m.s[i - 1];
+		if (m.s[i] != '(' || !((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')))
+			continue;
+		long x;
+		size_t k = num(m, i + 1, &x);
+		if (k && i + 1 + k < n && m.s[i + 1 + k] == ',')
+			l->pid = (int)x;
+	}
+	/* torch_npu: "(PID:927000, Device:3, RankID:3)" */
+	a = hlog__after(m, "(PID:");
+	if (a.s) {
+		const char *close = memchr(a.s, ')', a.n < 80 ? a.n : 80);
+		struct pspan in = {a.s, close ? (size_t)(close - a.s) : 0};
+		int d;
+		if (hlog__int_after(in, "Device:", &d))
+			l->dev = d;
+		if (l->rank < 0 && hlog__int_after(in, "RankID:", &d))
+			l->rank = d;
+	}
+}
+
+/* An exception line of Python: "RuntimeError: ...", "torch.distributed.DistBackendError: ...",
+ * "KeyboardInterrupt". */
+static int exception_line(struct pspan m)
+{
+	size_t i = 0;
+	while (i < m.n && i < 80 && (is_alnum(m.s[i]) || m.s[i] == '.'))
+		i++;
+	if (!i || (i < m.n && m.s[i] != ':'))
+		return 0;
+	static const char *const tails[] = {"Error", "Exception", "Interrupt", "Failure", "Exit"};
+	for (size_t k = 0; k < sizeof(tails) / sizeof(tails[0]); k++) {
+		size_t t = strlen(tails[k]);
+		if (i >= t && !memcmp(m.s + i - t, tails[k], t))
+			return 1;
+	}
+	return 0;
+}
+
+void hlog__line_parse(struct pspan raw, struct hlog_line *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->t_us = -1;
+	l->pid = l->rank = l->dev = l->wrap_pid = -1;
+	l->code_at = -1;
+	struct pspan m = raw;
+	/* the prefixes come in any order and nest ("[rank1]: (Worker pid=3) ERROR ..."); each
+	 * pass takes one, and a line has few */
+	for (int pass = 0; pass < 8; pass++) {
+		size_t sp = spaces(m);
+		struct pspan t = {m.s + sp, m.n - sp};
+		if (rank_prefix(&t, l) || proc_prefix(&t, l) || vllm_prefix(&t, l) ||
+		    pylog_prefix(&t, l) || kernel_prefix(&t, l) || pid_prefix(&t, l)) {
+			m = t;
+			continue;
+		}
+		/* a level bracket leaves the rest (HCCL(pid,...):stamp) for inline_facts */
+		if (level_prefix(&t, l))
+			m = t;
+		break;
+	}
+	/* indentation after the prefixes (one space is only the separator): CANN's TraceBack
+	 * lines, Python's File lines */
+	l->cont = m.n && (m.s[0] == '\t' || (m.n > 1 && m.s[0] == ' ' && m.s[1] == ' '));
+	m = probe__trim(m);
+	l->msg = m;
+	inline_facts(m, l);
+	if (l->pid < 0)
+		l->pid = l->wrap_pid;
+	if (probe__starts(m, "TraceBack") || probe__starts(m, "Solution:") ||
+	    probe__starts(m, "Possible Cause:") || probe__starts(m, "Possible cause:") ||
+	    probe__starts(m, "File \"") || probe__starts(m, "^^^") ||
+	    hlog__has(m, "][FILE:"))
+		l->cont = 1;
+	int len;
+	l->code_at = hlog__code_token(m, &len);
+	l->code_len = len;
+	if (l->level == HLINE_ERROR) {
+		l->error = 1;
+	} else if (l->level == HLINE_NONE || l->level == HLINE_WARN) {
+		/* a code in a line without a level is CANN's screen form of an error */
+		l->error = (l->code_at >= 0 && l->level == HLINE_NONE) || exception_line(m) ||
+			   probe__starts(m, "ERROR:") || probe__starts(m, "Error:") ||
+			   probe__starts(m, "FATAL") ||
+			   (l->kernel && (hlog__has_nocase(m, "error") || hlog__has_nocase(m, "fail")));
+	}
+	/* Python's own traceback and a solution text are context, not errors */
+	if (probe__starts(m, "Traceback (most recent call last)") || probe__starts(m, "File \"") ||
+	    probe__starts(m, "Solution:") || probe__starts(m, "Possible Cause"))
+		l->error = 0;
+}

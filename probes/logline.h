@@ -1,0 +1,40 @@
+/* One line of a failed job's output as users have it (internal to probes/): CANN plogs, the
+ * screen output of torchrun / vLLM / MindIE / Open MPI jobs, Python tracebacks, the kernel
+ * log. The prefixes those tools put in front of a message are taken off and what they say is
+ * kept: the level, the time, the pid, the rank and the device. Whether the line reads as an
+ * error, and whether it continues the line before it (CANN's indented "TraceBack" lines, a
+ * Python traceback), is decided here, so that the triage can tell errors it explains from
+ * errors it does not. */
+#ifndef HCCLCTL_PROBES_LOGLINE_H
+#define HCCLCTL_PROBES_LOGLINE_H
+
+#include <stdint.h>
+
+#include "probes/ptext.h"
+
+enum hline_level { HLINE_NONE, HLINE_DEBUG, HLINE_INFO, HLINE_WARN, HLINE_ERROR };
+
+struct hlog_line {
+	struct pspan msg; /* the line without the prefixes, trimmed */
+	int64_t t_us;	  /* CANN stamp or "YYYY-MM-DD hh:mm:ss" at the start, as µs; -1 */
+	int pid;	  /* HCCL(pid,...), [PID: n], (PID:n, ...), else (... pid=n); -1 */
+	int wrap_pid;	  /* the pid of a launcher's "(Worker pid=n)" prefix; -1 */
+	int rank;	  /* [rankN]:, [1,N]<stderr>:, RankID:N (not -1); -1 */
+	int dev;	  /* Device:N of torch_npu's prefix; -1 */
+	int level;	  /* enum hline_level, from the prefix; HLINE_NONE when none */
+	int kernel;	  /* a kernel log line (dmesg, journal, syslog "kernel:") */
+	int cont;	  /* continues the line before: indented, CANN's TraceBack / Solution */
+	int error;	  /* reads as an error */
+	int code_at;	  /* offset in msg of the first error code token (EI0006, EJ0001,
+			   * EE9999, ERR02200 ...), -1 when none */
+	int code_len;
+};
+
+/* Reads raw (one line without its newline) into *l; l->msg points into raw. */
+void hlog__line_parse(struct pspan raw, struct hlog_line *l);
+
+/* The first error code token in m: "EI0006", "EJ0001", "EZ9999", "E39999", "ERR02200"
+ * (upper case, not inside a longer word). Its offset, or -1; *len its length. */
+int hlog__code_token(struct pspan m, int *len);
+
+#endif

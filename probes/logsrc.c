@@ -1,0 +1,319 @@
+/* Where the triage's lines come from: a directory of a failed job (any file name, since real
+ * reports are screen captures, stdout.txt, dmesg as often as plogs), one file, or standard
+ * input (a pasted terminal). gzip is inflated by its magic bytes, not by its name, as log
+ * rotation and bundling tools name them variously. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "probes/hccllog.h"
+
+struct walk {
+	struct hlog_report *r;
+	char *err;
+	size_t errlen;
+};
+
+static void skip(struct hlog_report *r, int why)
+{
+	r->skip[why]++;
+	r->skipped++;
+}
+
+/* Keeps the last cap bytes of what is appended: the end of a log is where a job fails. */
+struct tail {
+	char *p;
+	size_t n, have, cap; /* used, allocated, at most */
+	int cut;
+};
+
+/* The buffer grows as the file is read (most logs are small), up to cap. */
+static int tail_add(struct tail *t, const char *s, size_t n)
+{
+	if (!n)
+		return 0;
+	if (t->n + n > t->have && t->have < t->cap) {
+		size_t want = t->have ? t->have : 1 << 16;
+		while (want < t->n + n && want < t->cap)
+			want *= 2;
+		if (want > t->cap)
+			want = t->cap;
+		char *p = realloc(t->p, want);
+		if (!p)
+			return -ENOMEM;
+		t->p = p;
+		t->have = want;
+	}
+	if (n >= t->cap) {
+		memcpy(t->p, s + n - t->cap, t->cap);
+		t->n = t->cap;
+		t->cut = 1;
+		return 0;
+	}
+	if (t->n + n > t->cap) {
+		size_t drop = t->n + n - t->cap;
+		memmove(t->p, t->p + drop, t->n - drop);
+		t->n -= drop;
+		t->cut = 1;
+	}
+	memcpy(t->p + t->n, s, n);
+	t->n += n;
+	return 0;
+}
+
+/* Reads fd to its end (the last HLOG_MAX_FILE_BYTES of it), inflating gzip. 0, -EIO for a
+ * read error, -EILSEQ for gzip that does not inflate or stops inside a member, -ENOMEM. */
+static int slurp(int fd, struct tail *t)
+{
+	enum { CHUNK = 1 << 16 };
+	unsigned char *in = malloc(CHUNK), *out = malloc(CHUNK);
+	z_stream z;
+	int gz = -1, rc = 0, zinit = 0, open_member = 0, members = 0;
+	memset(&z, 0, sizeof(z));
+	t->cap = HLOG_MAX_FILE_BYTES;
+	t->p = NULL;
+	t->n = t->have = 0;
+	t->cut = 0;
+	if (!in || !out) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (;;) {
+		ssize_t k = read(fd, in, CHUNK);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			rc = -EIO;
+			goto out;
+		}
+		if (k == 0)
+			break;
+		if (gz < 0) {
+			gz = k >= 2 && in[0] == 0x1f && in[1] == 0x8b;
+			/* 15 + 32: a zlib or a gzip header */
+			if (gz && inflateInit2(&z, 15 + 32) != Z_OK) {
+				rc = -ENOMEM;
+				goto out;
+			}
+			zinit = gz;
+		}
+		if (!gz) {
+			if (tail_add(t, (const char *)in, (size_t)k)) {
+				rc = -ENOMEM;
+				goto out;
+			}
+			continue;
+		}
+		z.next_in = in;
+		z.avail_in = (uInt)k;
+		while (z.avail_in) {
+			z.next_out = out;
+			z.avail_out = CHUNK;
+			open_member = 1;
+			int zr = inflate(&z, Z_NO_FLUSH);
+			if (tail_add(t, (const char *)out, CHUNK - z.avail_out)) {
+				rc = -ENOMEM;
+				goto out;
+			}
+			if (zr == Z_STREAM_END) {
+				members++;
+				open_member = 0;
+				if (inflateReset(&z) != Z_OK) {
+					rc = -EILSEQ;
+					goto out;
+				}
+				/* concatenated members (log rotation appends them); a header
+				 * may be split across two reads */
+				if (z.avail_in && (z.next_in[0] != 0x1f ||
+						   (z.avail_in > 1 && z.next_in[1] != 0x8b))) {
+					z.avail_in = 0;
+					goto done;
+				}
+				continue;
+			}
+			if (zr != Z_OK && zr != Z_BUF_ERROR) {
+				/* what follows whole members and does not inflate is padding */
+				if (members && z.total_out == 0) {
+					open_member = 0;
+					goto done;
+				}
+				rc = -EILSEQ;
+				goto out;
+			}
+			if (zr == Z_BUF_ERROR && z.avail_out == CHUNK)
+				break;
+		}
+	}
+done:
+	/* no whole member, or the input ended inside one: truncated */
+	if (gz == 1 && (!members || open_member))
+		rc = -EILSEQ;
+out:
+	if (zinit)
+		inflateEnd(&z);
+	free(in);
+	free(out);
+	return rc;
+}
+
+/* Reads one open file and scans it as rel, from node. */
+static int scan_fd(struct walk *w, int fd, const char *rel, const char *node)
+{
+	struct hlog_report *r = w->r;
+	struct tail t = {0};
+	int rc = slurp(fd, &t);
+	if (rc == -ENOMEM) {
+		free(t.p);
+		snprintf(w->err, w->errlen, "%s: out of memory", rel);
+		return rc;
+	}
+	if (rc) {
+		free(t.p);
+		skip(r, rc == -EILSEQ ? HLOG_SKIP_GZIP : HLOG_SKIP_UNREADABLE);
+		return 0;
+	}
+	const char *s = t.p;
+	size_t n = t.n;
+	if (t.cut) {
+		/* start at a whole line */
+		const char *nl = memchr(s, '\n', n);
+		n = nl ? n - (size_t)(nl + 1 - s) : 0;
+		s = nl ? nl + 1 : s;
+		r->truncated++;
+	}
+	rc = hlog_scan_buf(rel, node, s, n, r, w->err, w->errlen);
+	free(t.p);
+	return rc;
+}
+
+static int read_file(struct walk *w, const char *path, const char *rel, const char *node)
+{
+	struct hlog_report *r = w->r;
+	if (r->bytes >= HLOG_MAX_TOTAL_BYTES || r->nfile >= HLOG_MAX_FILES) {
+		skip(r, HLOG_SKIP_LIMIT);
+		return 0;
+	}
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		int special = fd < 0 ? errno == ELOOP : 1;
+		if (fd >= 0)
+			close(fd);
+		skip(r, special ? HLOG_SKIP_SPECIAL : HLOG_SKIP_UNREADABLE);
+		return 0;
+	}
+	int rc = scan_fd(w, fd, rel, node);
+	close(fd);
+	return rc;
+}
+
+static int walk_dir(struct walk *w, const char *path, const char *rel, int depth)
+{
+	struct dirent **names = NULL;
+	int n = scandir(path, &names, NULL, alphasort);
+	if (n < 0) {
+		if (!depth) {
+			int e = errno;
+			snprintf(w->err, w->errlen, "cannot read directory '%s': %s", path,
+				 strerror(e));
+			return -e;
+		}
+		skip(w->r, HLOG_SKIP_UNREADABLE);
+		return 0;
+	}
+	int rc = 0;
+	for (int i = 0; i < n; i++) {
+		const char *nm = names[i]->d_name;
+		if (rc || !strcmp(nm, ".") || !strcmp(nm, ".."))
+			continue;
+		char full[4096], sub[HLOG_PATHLEN];
+		int a = snprintf(full, sizeof(full), "%s/%s", path, nm);
+		int b = *rel ? snprintf(sub, sizeof(sub), "%s/%s", rel, nm)
+			     : snprintf(sub, sizeof(sub), "%s", nm);
+		struct stat st;
+		if (a < 0 || (size_t)a >= sizeof(full) || b < 0 || (size_t)b >= sizeof(sub)) {
+			skip(w->r, HLOG_SKIP_LIMIT);
+			continue;
+		}
+		if (lstat(full, &st)) {
+			skip(w->r, HLOG_SKIP_UNREADABLE);
+			continue;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			if (depth + 1 >= HLOG_MAX_DEPTH)
+				skip(w->r, HLOG_SKIP_LIMIT);
+			else
+				rc = walk_dir(w, full, sub, depth + 1);
+		} else if (S_ISREG(st.st_mode)) {
+			/* DIR/<node>/...: the node is the first component, for files below it */
+			char node[HLOG_NODELEN] = "";
+			const char *slash = strchr(sub, '/');
+			if (slash && (size_t)(slash - sub) < sizeof(node)) {
+				memcpy(node, sub, (size_t)(slash - sub));
+				node[slash - sub] = '\0';
+			}
+			rc = read_file(w, full, sub, node);
+		} else {
+			skip(w->r, HLOG_SKIP_SPECIAL); /* symlinks are not followed */
+		}
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return rc;
+}
+
+int hlog_scan_dir(const char *dir, struct hlog_report *r, char *err, size_t errlen)
+{
+	struct stat st;
+	if (!dir || !r) {
+		snprintf(err, errlen, "hlog_scan_dir: a NULL argument");
+		return -EINVAL;
+	}
+	if (stat(dir, &st)) {
+		int e = errno;
+		snprintf(err, errlen, "cannot read '%s': %s", dir, strerror(e));
+		return -e;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "'%s' is not a directory", dir);
+		return -ENOTDIR;
+	}
+	struct walk w = {r, err, errlen};
+	return walk_dir(&w, dir, "", 0);
+}
+
+int hlog_scan_path(const char *path, struct hlog_report *r, char *err, size_t errlen)
+{
+	struct stat st;
+	if (!path || !r) {
+		snprintf(err, errlen, "hlog_scan_path: a NULL argument");
+		return -EINVAL;
+	}
+	struct walk w = {r, err, errlen};
+	if (!strcmp(path, "-"))
+		return scan_fd(&w, 0, "stdin", "");
+	if (stat(path, &st)) {
+		int e = errno;
+		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(e));
+		return -e;
+	}
+	if (S_ISDIR(st.st_mode))
+		return walk_dir(&w, path, "", 0);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(e));
+		return -e;
+	}
+	const char *base = strrchr(path, '/');
+	int rc = scan_fd(&w, fd, base && base[1] ? base + 1 : path, "");
+	close(fd);
+	return rc;
+}

@@ -1,0 +1,263 @@
+/* Values out of log lines: see logtext.h. */
+#include <string.h>
+#include <strings.h>
+
+#include "probes/logtext.h"
+
+const char *hlog__find(struct pspan m, const char *lit)
+{
+	size_t k = strlen(lit);
+	if (!m.s || k > m.n)
+		return NULL;
+	return memmem(m.s, m.n, lit, k);
+}
+
+int hlog__has(struct pspan m, const char *lit)
+{
+	return hlog__find(m, lit) != NULL;
+}
+
+int hlog__has_nocase(struct pspan m, const char *lit)
+{
+	size_t k = strlen(lit);
+	for (size_t i = 0; m.s && i + k <= m.n; i++)
+		if (!strncasecmp(m.s + i, lit, k))
+			return 1;
+	return 0;
+}
+
+struct pspan hlog__after(struct pspan m, const char *lit)
+{
+	const char *p = hlog__find(m, lit);
+	struct pspan r = {NULL, 0};
+	if (p) {
+		r.s = p + strlen(lit);
+		r.n = m.n - (size_t)(r.s - m.s);
+	}
+	return r;
+}
+
+struct pspan hlog__value_after(struct pspan m, const char *key)
+{
+	struct pspan a = hlog__after(m, key);
+	if (!a.s)
+		return a;
+	size_t i = 0;
+	while (i < a.n && i < 4 && a.s[i] && strchr(" [(:=", a.s[i]))
+		i++;
+	a.s += i;
+	a.n -= i;
+	return a;
+}
+
+static int hex_digit(char c)
+{
+	return c >= '0' && c <= '9'   ? c - '0'
+	       : c >= 'a' && c <= 'f' ? c - 'a' + 10
+	       : c >= 'A' && c <= 'F' ? c - 'A' + 10
+				      : -1;
+}
+
+int hlog__num_at(struct pspan m, long long *v)
+{
+	size_t i = 0;
+	while (i < m.n && i < 3 && m.s[i] && strchr(" [(:=", m.s[i]))
+		i++;
+	int neg = 0;
+	if (i < m.n && m.s[i] == '-') {
+		neg = 1;
+		i++;
+	}
+	if (i + 2 < m.n && m.s[i] == '0' && (m.s[i + 1] == 'x' || m.s[i + 1] == 'X')) {
+		size_t b = i + 2, k;
+		unsigned long long x = 0;
+		for (k = b; k < m.n && k - b < 16 && hex_digit(m.s[k]) >= 0; k++)
+			x = x * 16 + (unsigned)hex_digit(m.s[k]);
+		if (k == b)
+			return 0;
+		/* errNo values fit in 63 bits; a larger one is kept at the cap */
+		long long y = x > (unsigned long long)0x7fffffffffffffffLL ? 0x7fffffffffffffffLL
+									    : (long long)x;
+		*v = neg ? -y : y;
+		return 1;
+	}
+	size_t b = i;
+	long long x = 0;
+	while (i < m.n && i - b < 10 && m.s[i] >= '0' && m.s[i] <= '9')
+		x = x * 10 + (m.s[i++] - '0');
+	if (i == b)
+		return 0;
+	*v = neg ? -x : x;
+	return 1;
+}
+
+int hlog__int_after(struct pspan m, const char *key, int *out)
+{
+	long long v;
+	struct pspan a = hlog__after(m, key);
+	if (!a.s || !hlog__num_at(a, &v) || v < 0 || v >= 0x7fffffff)
+		return 0;
+	*out = (int)v;
+	return 1;
+}
+
+static int is_hex(char c)
+{
+	return hex_digit(c) >= 0;
+}
+
+/* IPv4: four decimal parts up to 255, not followed by another digit or ".digit"; IPv6:
+ * groups of up to 4 hex digits with "::" or 7 colons, so that a time "15:38:29" is not one. */
+size_t hlog__ip_at(struct pspan m, char *out, size_t outlen)
+{
+	size_t i = 0;
+	unsigned part = 0, parts = 0, dig = 0;
+	for (; i <= m.n; i++) {
+		char c = i < m.n ? m.s[i] : '\0';
+		if (c >= '0' && c <= '9' && dig < 3) {
+			part = part * 10 + (unsigned)(c - '0');
+			dig++;
+			continue;
+		}
+		if (!dig || part > 255)
+			break;
+		parts++;
+		if (parts == 4 || c != '.')
+			break;
+		part = dig = 0;
+	}
+	if (parts == 4 && !(i < m.n && m.s[i] >= '0' && m.s[i] <= '9') &&
+	    !(i + 1 < m.n && m.s[i] == '.' && m.s[i + 1] >= '0' && m.s[i + 1] <= '9')) {
+		struct pspan ip = {m.s, i};
+		probe__copy(out, outlen, ip);
+		return i;
+	}
+	size_t colons = 0, grp = 0, dbl = 0;
+	for (i = 0; i < m.n && i < 40; i++) {
+		char c = m.s[i];
+		if (is_hex(c)) {
+			if (++grp > 4)
+				return 0;
+		} else if (c == ':') {
+			dbl |= i && m.s[i - 1] == ':';
+			colons++;
+			grp = 0;
+		} else {
+			break;
+		}
+	}
+	if (colons < 2 || (!dbl && colons != 7) || colons > 7 || (i < m.n && m.s[i] == '.'))
+		return 0;
+	struct pspan ip = {m.s, i};
+	probe__copy(out, outlen, ip);
+	return i;
+}
+
+int hlog__ip_after(struct pspan m, const char *key, char *out, size_t outlen)
+{
+	struct pspan a = hlog__value_after(m, key);
+	return a.s && hlog__ip_at(a, out, outlen) > 0;
+}
+
+int hlog__nth_ip(struct pspan m, int nth, char *out, size_t outlen)
+{
+	for (size_t i = 0; i < m.n; i++) {
+		if (i && (is_hex(m.s[i - 1]) || m.s[i - 1] == '.' || m.s[i - 1] == ':'))
+			continue;
+		struct pspan t = {m.s + i, m.n - i};
+		size_t k = hlog__ip_at(t, out, outlen);
+		if (k) {
+			if (nth-- == 0)
+				return 1;
+			i += k;
+		}
+	}
+	if (outlen)
+		out[0] = '\0';
+	return 0;
+}
+
+int hlog__uid_after(struct pspan m, const char *key, char *ip, size_t iplen, int *dev)
+{
+	struct pspan a = hlog__value_after(m, key);
+	if (!a.s)
+		return 0;
+	size_t k = hlog__ip_at(a, ip, iplen);
+	if (!k)
+		return 0;
+	long long v;
+	struct pspan d = {a.s + k, a.n - k};
+	if (d.n && d.s[0] == '/') {
+		d.s++;
+		d.n--;
+		if (hlog__num_at(d, &v) && v >= 0 && v < 0x7fffffff)
+			*dev = (int)v;
+	}
+	return 1;
+}
+
+int hlog__name_after(struct pspan m, const char *key, char *out, size_t outlen)
+{
+	struct pspan a = hlog__value_after(m, key);
+	size_t k = 0;
+	if (!a.s || !outlen)
+		return 0;
+	while (k < a.n && k + 1 < outlen) {
+		char c = a.s[k];
+		if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		      c == '_' || c == '.' || c == '-'))
+			break;
+		k++;
+	}
+	if (!k)
+		return 0;
+	memcpy(out, a.s, k);
+	out[k] = '\0';
+	return 1;
+}
+
+static int digits(const char *s, size_t n, int *v)
+{
+	int x = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+		x = x * 10 + (s[i] - '0');
+	}
+	*v = x;
+	return 1;
+}
+
+/* Howard Hinnant's days_from_civil. */
+int64_t hlog__days(int y, int m, int d)
+{
+	y -= m <= 2;
+	int64_t era = (y >= 0 ? y : y - 399) / 400;
+	int64_t yoe = y - era * 400;
+	int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+int64_t hlog__stamp_at(const char *s, size_t n)
+{
+	static const char shape[] = "dddd-dd-dd-dd:dd:dd.ddd.ddd";
+	int y = 0, mo = 0, d = 0, h = 0, mi = 0, se = 0, ms = 0, us = 0;
+	if (n < sizeof(shape) - 1)
+		return -1;
+	for (size_t i = 0; i < sizeof(shape) - 1; i++)
+		if (shape[i] == 'd' ? s[i] < '0' || s[i] > '9' : s[i] != shape[i])
+			return -1;
+	digits(s, 4, &y);
+	digits(s + 5, 2, &mo);
+	digits(s + 8, 2, &d);
+	digits(s + 11, 2, &h);
+	digits(s + 14, 2, &mi);
+	digits(s + 17, 2, &se);
+	digits(s + 20, 3, &ms);
+	digits(s + 24, 3, &us);
+	if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60)
+		return -1;
+	int64_t days = hlog__days(y, mo, d);
+	return ((days * 86400 + h * 3600 + mi * 60 + se) * 1000 + ms) * 1000 + us;
+}

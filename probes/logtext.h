@@ -1,0 +1,42 @@
+/* Reading values out of log lines (internal to probes/): numbers, IPs and "IP/ID" pairs after
+ * a key, and the CANN time stamp. Lines are (pointer, length) spans that need not be
+ * NUL-terminated; nothing here reads past them. Real lines put a value after its key in
+ * several ways ("rank[3]", "rank(3)", "rank: 3", "rank 3", "rank=3"), so every reader skips a
+ * few of those separators before the value. */
+#ifndef HCCLCTL_PROBES_LOGTEXT_H
+#define HCCLCTL_PROBES_LOGTEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "probes/ptext.h"
+
+const char *hlog__find(struct pspan m, const char *lit);
+int hlog__has(struct pspan m, const char *lit);
+int hlog__has_nocase(struct pspan m, const char *lit);
+/* The rest of m after the first lit, or {NULL, 0}. */
+struct pspan hlog__after(struct pspan m, const char *lit);
+/* What follows key past up to 4 of " [(:=", or {NULL, 0}. */
+struct pspan hlog__value_after(struct pspan m, const char *key);
+/* A number at the start of m past up to 3 of " [(:=": decimal (up to 10 digits, a leading
+ * '-' allowed) or "0x" hex (up to 16 digits). 1 when one was read. */
+int hlog__num_at(struct pspan m, long long *v);
+/* The number after key as a rank or id: 0..2^31-2. HCCL prints an unknown rank as
+ * 4294967295 (and -1): those, and anything else out of range, give 0 and leave *out. */
+int hlog__int_after(struct pspan m, const char *key, int *out);
+/* An IPv4 or IPv6 address at the start of m: copied, and its length returned (0: none). */
+size_t hlog__ip_at(struct pspan m, char *out, size_t outlen);
+int hlog__ip_after(struct pspan m, const char *key, char *out, size_t outlen);
+/* The n-th address anywhere in m (0-based); out is "" when there is none. */
+int hlog__nth_ip(struct pspan m, int nth, char *out, size_t outlen);
+/* "IP/ID" after key ("[127.10.0.1/1]"): a server id and a device id. */
+int hlog__uid_after(struct pspan m, const char *key, char *ip, size_t iplen, int *dev);
+/* A name after key up to one of "]), ;" (at most outlen-1 bytes of [A-Za-z0-9_.-]). */
+int hlog__name_after(struct pspan m, const char *key, char *out, size_t outlen);
+/* "YYYY-MM-DD-hh:mm:ss.mmm.uuu" (CANN's stamp, 27 bytes) at s as µs since the epoch, local
+ * time read as UTC; -1 when s is not one. */
+int64_t hlog__stamp_at(const char *s, size_t n);
+/* Days since 1970-01-01 of a proleptic Gregorian date. */
+int64_t hlog__days(int y, int m, int d);
+
+#endif

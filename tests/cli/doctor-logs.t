@@ -1,0 +1,124 @@
+#!/bin/sh
+# doctor --logs on real failed jobs: every case under tests/data/real-logs (logs users posted
+# in public threads, README there) must give the kind and culprit its CASE.expect names; then
+# the inputs (a directory, one file, stdin, gzip), what was read, and the exit codes.
+. tests/cli/lib.sh
+
+REAL=tests/data/real-logs
+
+# Compares a --json document on stdin with an expect file: prints the mismatches, one a line.
+cat >"$TMP/cmp.py" <<'EOF'
+import json, sys
+exp = {}
+for line in open(sys.argv[1]):
+    if ':' in line:
+        k, v = line.split(':', 1)
+        exp[k.strip()] = v.strip()
+try:
+    doc = json.loads(sys.stdin.read())
+except ValueError as e:
+    print("stdout is not one JSON document: %s" % e)
+    sys.exit(0)
+c = doc.get('cause') or {}
+devs = [str(d) for d in c.get('devices') or []]
+for k, v in exp.items():
+    if k == 'todo':
+        continue
+    if k == 'devices':
+        got = ','.join(devs)
+    elif k == 'device':
+        got = v if v in devs else c.get('device')
+    else:
+        got = c.get(k)
+    if str(got) != v:
+        print("%s: expected %s, got %s" % (k, v, got))
+EOF
+
+for dir in "$REAL"/*/; do
+	case=$(basename "$dir")
+	exp=$REAL/$case.expect
+	[ -f "$exp" ] || continue
+	run hcclctl --json doctor --logs "$dir"
+	want=$(sed -n 's/^kind: //p' "$exp")
+	todo=$(sed -n 's/^todo: //p' "$exp")
+	miss=$(printf '%s' "$OUT" | python3 "$TMP/cmp.py" "$exp")
+	# a cause the rules know fails the job; only lines no rule explains are a warning
+	[ "$RC" -eq 2 ] || miss="$miss${miss:+; }exit $RC, expected 2"
+	_n=$((_n + 1))
+	if [ -z "$miss" ]; then
+		echo "ok $_n - $case: $want${todo:+ # TODO $todo}"
+	elif [ -n "$todo" ]; then
+		echo "not ok $_n - $case: $want # TODO $todo"
+		printf '%s\n' "$miss" | sed 's/^/# /'
+	else
+		echo "not ok $_n - $case: $want"
+		printf '%s\n' "$miss" | sed 's/^/# /'
+		_failed=$((_failed + 1))
+	fi
+done
+
+# the whole text report of one case: the check line, what was read, evidence, findings, fix
+run hcclctl doctor --logs "$REAL/vllm-ascend-405-ej0003-port-60000-bound"
+check_rc 2 "EJ0003 port clash: exit 2"
+check_out "FAIL  logs.cause      node0                  network-unreachable (port-bound): port 60000 (node node0, host side) cannot be listened on: another process holds it
+
+0 passed, 0 warnings, 1 failed, 0 skipped on 1 node
+read 1 file, 5 lines, 3 error lines
+evidence:
+  node0/stdout.txt:3: [rank0]: EJ0003: [PID: 159] 2025-03-26-17:01:02.816.428 Failed to bind the IP port. Reason: The IP address and port have been bound already.
+  node0/stdout.txt:5: [rank0]:         host nic listen start failed, port[60000], return[11][FUNC:StartListenSocket][FILE:network_manager.cc][LINE:1163]
+other findings:
+  network-unreachable on node0: call-failed in HcclGetRootInfo, result 11 (HCCL_E_TCP_CONNECT), node0/stdout.txt:1
+  unresolved on node0: call-failed ERR02200, node0/stdout.txt:2
+most likely cause: logs.cause on node0: network-unreachable (port-bound): port 60000 (node node0, host side) cannot be listened on: another process holds it
+fix: find the holder (ss -ltnp | grep :PORT): a leftover job, or two jobs or processes on the same NPUs; stop it, or give each job its own ports with HCCL_IF_BASE_PORT (host side, 16 ports from it) and HCCL_NPU_SOCKET_PORT_RANGE (NPU side), and keep the kernel from handing them out (sysctl net.ipv4.ip_local_reserved_ports)" "  the report: cause, evidence lines verbatim, findings, fix"
+
+# one file, standard input and gzip give the same verdict
+f=$REAL/vllm-ascend-3413-rl-ei0002-remote-rank-24/node0/stdout.txt
+want='FAIL  logs.cause      node0                  rank-stuck (timeout-elsewhere): rank 24 of group group_name_1654 (32 ranks) is the rank the others wait for: its rank 25 (job rank 101) on node node0 timed out waiting for it in AllReduce'
+run hcclctl doctor --logs "$f"
+check_rc 2 "one file: exit 2"
+check_out_has "$want" "  rank 24 of its group, not job rank 24"
+check_out_has "  stdout.txt:2: $(sed -n 2p "$f" | cut -c1-200)$(sed -n 2p "$f" | cut -c201-383)" "  the evidence named by the file's own name"
+run sh -c "'$HCCLCTL' doctor --logs - <'$f'"
+check_rc 2 "standard input: exit 2"
+check_out_has "$want" "  the same cause"
+printf '%s\n' "$OUT" | grep -q '^  stdin:2: EI0002: '
+_report $? "  evidence named stdin" "$OUT"
+mkdir -p "$TMP/gz/node7"
+gzip -c "$f" >"$TMP/gz/node7/stdout.txt.1.gz"
+run hcclctl doctor --logs "$TMP/gz"
+check_rc 2 "a gzip file below DIR/NODE: exit 2"
+check_out_has "$(printf '%s' "$want" | sed 's/node0  /node7  /; s/on node node0/on node node7/')" "  inflated, and named by its folder"
+
+# what is not read is counted, and a directory with nothing to read is no pass
+mkdir -p "$TMP/mixed/n1"
+cp "$f" "$TMP/mixed/n1/screen.log"
+printf 'ELF\001\000\002binary' >"$TMP/mixed/n1/core.bin"
+printf '\037\213\010\000garbage' >"$TMP/mixed/n1/cut.gz"
+ln -s /etc/passwd "$TMP/mixed/n1/link"
+run hcclctl doctor --logs "$TMP/mixed"
+check_rc 2 "a job directory with a binary, a bad gzip and a symlink: exit 2"
+check_out_has "read 1 file, 3 lines, 2 error lines; skipped 3 (1 binary, 1 not a regular file, 1 bad gzip)" "  each skipped file counted by reason"
+mkdir -p "$TMP/empty"
+run hcclctl doctor --logs "$TMP/empty"
+check_rc 3 "an empty directory: exit 3 (could not check)"
+check_out_has "SKIP  logs.cause      cluster                nothing to read in $TMP/empty (0 files skipped)" "  nothing to read"
+run hcclctl doctor --logs "$TMP/nonexistent"
+check_rc 3 "a path that is not there: exit 3"
+check_out_has "SKIP  logs.cause      cluster                nothing to read: cannot read '$TMP/nonexistent': No such file or directory" "  named"
+
+# errors no rule knows are a warning that quotes the first, never a pass
+printf 'loading model\nRuntimeError: the frobnicator stalled\nValueError: second\n' >"$TMP/odd.txt"
+run hcclctl doctor --logs "$TMP/odd.txt"
+check_rc 1 "unknown errors: exit 1 (a warning)"
+check_out_has "WARN  logs.cause      node0                  unresolved (unclassified): unclassified: RuntimeError: the frobnicator stalled" "  the first quoted"
+run hcclctl --json doctor --logs "$TMP/odd.txt"
+printf '%s' "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); c=d["cause"]; e=d["evidence"][0]; sys.exit(not (c["kind"]=="unresolved" and c["status"]=="WARN" and d["logs"]["unexplained"]==2 and e["file"]=="odd.txt" and e["line"]==2))'
+_report $? "  --json: kind unresolved, WARN, 2 unexplained, evidence odd.txt:2" "$OUT"
+printf '[INFO] HCCL(1,python):2026-01-06-15:38:29.881.877 [x.cc:1] [1]HCCL_CONNECT_TIMEOUT set by default to [120]s\nstep 10 loss 1.25\n' >"$TMP/fine.txt"
+run hcclctl doctor --logs "$TMP/fine.txt"
+check_rc 0 "a log without errors: exit 0"
+check_out_has "PASS  logs.cause      cluster                no error in 2 lines of 1 file" "  PASS"
+
+done_testing
