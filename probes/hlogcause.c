@@ -215,6 +215,8 @@ static const struct hlog_file *file_of(const struct hlog_report *r, int rank, co
 static void who(struct sbuf *b, int rank, const char *node, const char *ip, int dev)
 {
 	char addr[HLOG_IPLEN + 24] = "";
+	if (!strcmp(node, ip))
+		node = ""; /* a node named by its IP is said once */
 	if (ip[0] && dev >= 0)
 		snprintf(addr, sizeof(addr), "%s device %d", ip, dev);
 	else if (ip[0])
@@ -1398,14 +1400,15 @@ static void share_ranks(struct hlog_report *r)
 }
 
 /* Files that came without a node folder: named by the server the lines say they are on, else
- * "node0" (a single file or a paste is one node). */
+ * by the device IP they write from, else "node0" (a single file or a paste is one node). */
 static void name_nodes(struct hlog_report *r)
 {
 	for (size_t i = 0; i < r->nfile; i++) {
 		struct hlog_file *f = &r->file[i];
 		if (f->node[0])
 			continue;
-		snprintf(f->node, sizeof(f->node), "%s", f->host[0] ? f->host : "node0");
+		snprintf(f->node, sizeof(f->node), "%s",
+			 f->host[0] ? f->host : f->ip[0] ? f->ip : "node0");
 	}
 	for (size_t i = 0; i < r->nev; i++)
 		if (!r->ev[i].node[0] && r->ev[i].fi < r->nfile)

@@ -628,9 +628,10 @@ static void test_scan_file(void **state)
 	assert_int_equal(r.errors, 2);
 	assert_skips(&r, 0, 0, 0);
 	assert_int_equal(hlog_conclude(&r), 0);
-	/* one file without a node folder or a server named in it is one node */
-	assert_string_equal(r.file[0].node, "node0");
-	assert_string_equal(r.ev[0].node, "node0");
+	/* one file without a node folder or a server named in it is the node of the device IP
+	 * it writes from (its LINK_ERROR_INFO source) */
+	assert_string_equal(r.file[0].node, "192.168.10.1");
+	assert_string_equal(r.ev[0].node, "192.168.10.1");
 	assert_int_equal(r.file[0].rank, 0);
 	assert_int_equal(r.kind, HLOG_SOCKET_TIMEOUT);
 	assert_int_equal(r.rank, 3);
@@ -795,7 +796,7 @@ static void test_scan_stdin(void **state)
 	assert_int_equal(r.nev, 2);
 	assert_skips(&r, 0, 0, 0);
 	assert_int_equal(hlog_conclude(&r), 0);
-	assert_string_equal(r.file[0].node, "node0");
+	assert_string_equal(r.file[0].node, "192.168.10.1");
 	assert_int_equal(r.rank, 3);
 	hlog_report_release(&r);
 
