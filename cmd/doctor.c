@@ -20,6 +20,7 @@
 #include <cjson/cJSON.h>
 
 #include "doctor.h"
+#include "doctor_mesh.h"
 #include "fanout.h"
 #include "probes/hccllog.h"
 #include "probes/tool.h"
@@ -32,6 +33,7 @@
 static const char *o_ranktable, *o_hosts, *o_hostfile, *o_user, *o_key, *o_known_hosts,
 	*o_remote, *o_checks, *o_skip, *o_npu_smi, *o_hccn_tool, *o_sysfs, *o_ports, *o_logs,
 	*o_digest, *o_server_id, *o_host_ip, *o_peers, *o_html;
+static const char *o_env_file, *o_kernel_log, *o_fault_codes;
 static long o_port, o_parallel, o_timeout;
 static int o_local, o_node, o_insecure, o_deep;
 
@@ -57,9 +59,20 @@ const struct opt doctor_opts[] = {
 		 "also write the report as one HTML page: every node against every check, the "
 		 "link heat map",
 		 COMPLETE_FILE),
+	OPT_PATH("env-file", 0, &o_env_file, "FILE",
+		 "the job's environment on the nodes (KEY=VALUE lines) for env.hccl, instead of "
+		 "their own",
+		 COMPLETE_FILE),
+	OPT_PATH("kernel-log", 0, &o_kernel_log, "FILE",
+		 "the kernel log on the nodes, instead of dmesg or journalctl -k -b",
+		 COMPLETE_FILE),
+	OPT_PATH("fault-codes", 0, &o_fault_codes, "FILE",
+		 "a MindCluster faultCode.json on the nodes, instead of the built-in table",
+		 COMPLETE_FILE),
 	OPT_PATH("npu-smi", 0, &o_npu_smi, "PATH", "npu-smi on the nodes", COMPLETE_FILE),
 	OPT_PATH("hccn-tool", 0, &o_hccn_tool, "PATH", "hccn_tool on the nodes", COMPLETE_FILE),
-	OPT_PATH("sysfs-root", 0, &o_sysfs, "DIR", "another root for /sys/class/infiniband",
+	OPT_PATH("sysfs-root", 0, &o_sysfs, "DIR",
+		 "another root for /sys (class/infiniband, bus/pci/devices)",
 		 COMPLETE_DIR),
 	OPT_STR("ssh-user", 0, &o_user, "USER", "log in as USER (default: $USER)"),
 	OPT_NUM("ssh-port", 0, &o_port, "PORT", "SSH port (default 22)", 1, 65535),
@@ -109,9 +122,12 @@ int doctor_wanted(const struct doctor_filter *f, const char *code)
 /* Every check doctor can report, in the order of the report and of root-cause priority. */
 static const char *const codes[] = {
 	"node.reach",	  "ranktable.valid", "ranktable.same", "ranktable.node", "ranktable.spod",
-	"npu.smi",
-	"link.hccs",	  "npu.health",	     "link.roce",      "nic.ip",	 "nic.tls",
-	"link.rdma",	  "link.mtu",	     "net.ports",      "run.allreduce",	 "net.bandwidth",
+	"npu.smi",	  "npu.count",
+	"link.hccs",	  "npu.health",	     "npu.faults",     "npu.ecc",	 "npu.pcie",
+	"npu.thermal",	  "host.kernel-log",
+	"link.roce",	  "link.npu-mesh",      "nic.ip",	     "nic.tls",
+	"link.rdma",	  "link.mtu",	     "net.ports",      "env.hccl",
+	"run.allreduce",  "net.bandwidth",
 	"npu.driver",	  "npu.firmware",
 	"cann.version",	  "host.time",	     "host.memlock",   "host.shm",	 "host.memory",
 	"host.hugepages", "logs.cause",
@@ -337,6 +353,95 @@ static void compare_array(struct job *j, const char *fact, const char *code, con
 	}
 }
 
+static const cJSON *env_facts(const struct job *j, size_t a)
+{
+	const cJSON *f = j->docs[a] ? cJSON_GetObjectItemCaseSensitive(j->docs[a], "facts") : NULL;
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(f, "hccl_env");
+	return cJSON_IsObject(o) ? o : NULL;
+}
+
+static const char *env_of(const struct job *j, size_t a, const char *key)
+{
+	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(env_facts(j, a), key));
+}
+
+static int same_value(const char *x, const char *y)
+{
+	return x && y ? !strcmp(x, y) : x == y;
+}
+
+/* The HCCL_* variables the nodes reported (facts.hccl_env): each variable set on any node
+ * must have the majority's value (unset counts as a value) on every node. */
+static void compare_env(struct job *j)
+{
+	size_t have = 0, keys = 0, nbad = 0;
+	for (size_t a = 0; a < j->nnodes; a++)
+		have += env_facts(j, a) != NULL;
+	char(*bad)[600] = have > 1 ? calloc(j->nnodes, sizeof(*bad)) : NULL;
+	if (!bad)
+		return;
+	for (size_t a = 0; a < j->nnodes; a++) {
+		const cJSON *kv;
+		cJSON_ArrayForEach(kv, env_facts(j, a))
+		{
+			const char *key = kv->string, *maj = NULL;
+			/* each key once: at the first node that sets it */
+			size_t first = 0, majn = 0;
+			while (first < a && !env_of(j, first, key))
+				first++;
+			if (first < a)
+				continue;
+			keys++;
+			for (size_t b = 0; b < j->nnodes; b++) {
+				size_t c = 0;
+				for (size_t d = 0; env_facts(j, b) && d < j->nnodes; d++)
+					c += env_facts(j, d) &&
+					     same_value(env_of(j, b, key), env_of(j, d, key));
+				if (c > majn) {
+					majn = c;
+					maj = env_of(j, b, key);
+				}
+			}
+			for (size_t b = 0; b < j->nnodes; b++) {
+				const char *vb = env_of(j, b, key);
+				size_t at = strlen(bad[b]);
+				if (!env_facts(j, b) || same_value(vb, maj) ||
+				    at > sizeof(bad[b]) - 200)
+					continue;
+				char mine[120], theirs[120];
+				if (vb)
+					snprintf(mine, sizeof(mine), "%s=%.40s", key, vb);
+				else
+					snprintf(mine, sizeof(mine), "%s unset", key);
+				if (maj)
+					snprintf(theirs, sizeof(theirs), "%s %s=%.40s",
+						 majn == 1 ? "has" : "have", key, maj);
+				else
+					snprintf(theirs, sizeof(theirs), "leave%s it unset",
+						 majn == 1 ? "s" : "");
+				snprintf(bad[b] + at, sizeof(bad[b]) - at, "%s%s, but %zu node%s %s",
+					 at ? "; " : "", mine, majn, majn == 1 ? "" : "s", theirs);
+			}
+		}
+	}
+	for (size_t b = 0; b < j->nnodes; b++)
+		if (bad[b][0]) {
+			nbad++;
+			add(j, (int)b, "env.hccl", ST_FAIL,
+			    "set the same HCCL_* variables on every node (the job's launch script "
+			    "or env file)",
+			    "%s", bad[b]);
+		}
+	if (!nbad && keys)
+		add(j, -1, "env.hccl", ST_PASS, NULL,
+		    "the same %zu HCCL variable%s on all %zu nodes", keys, keys == 1 ? "" : "s",
+		    have);
+	else if (!nbad)
+		add(j, -1, "env.hccl", ST_PASS, NULL, "no HCCL variable on any of the %zu nodes",
+		    have);
+	free(bad);
+}
+
 static double real_us(void)
 {
 	struct timespec ts;
@@ -399,7 +504,9 @@ static char *node_cmd(const struct node_plan *np, const char *peers, const char 
 				   { "--sysfs-root", o_sysfs },	   { "--ports", o_ports },
 				   { "--ranktable", table_path },  { "--digest", digest },
 				   { "--server-id", np->server_id }, { "--host-ip", np->host_ip },
-				   { "--peers", peers } };
+				   { "--peers", peers },	   { "--env-file", o_env_file },
+				   { "--kernel-log", o_kernel_log },
+				   { "--fault-codes", o_fault_codes } };
 	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
 		if (!pairs[i][1] || !*pairs[i][1])
 			continue;
@@ -415,7 +522,8 @@ static int node_main(void)
 	struct doctor_node_args a = { .npu_smi = o_npu_smi, .hccn_tool = o_hccn_tool,
 				      .sysfs_root = o_sysfs, .ranktable = o_ranktable,
 				      .digest = o_digest, .server_id = o_server_id,
-				      .host_ip = o_host_ip, .filter = &f };
+				      .host_ip = o_host_ip, .filter = &f, .env_file = o_env_file,
+				      .kernel_log = o_kernel_log, .fault_codes = o_fault_codes };
 	if (parse_ports(&a, o_ports ? o_ports : DEFAULT_PORTS))
 		return fail(EXIT_USAGE, "doctor", "e.g. --ports 60000,16666", "invalid --ports");
 	char *peers = o_peers ? strdup(o_peers) : NULL;
@@ -806,6 +914,22 @@ static void deep_checks(struct job *j, struct node_plan *plan)
 		deep_allreduce(j, exe, port);
 }
 
+/* link.npu-mesh: every device IP of the table pings every other (doctor_mesh.c). */
+static void mesh_check(struct job *j)
+{
+	char port[16], *extra[16];
+	snprintf(port, sizeof(port), "%ld", o_port ? o_port : 22);
+	extra[push_ssh_options(extra, 0, port)] = NULL;
+	struct doctor_mesh_args a = { .ranktable = o_ranktable, .hccn_tool = o_hccn_tool,
+				      .extra = (const char *const *)extra, .nodes = j->nodes,
+				      .nnodes = j->nnodes, .local = o_local };
+	struct doctor_mesh_result *r = NULL;
+	size_t n = doctor_mesh_run(&a, &r);
+	for (size_t i = 0; i < n; i++)
+		add(j, r[i].node, "link.npu-mesh", (enum st)r[i].status, r[i].fix, "%s", r[i].msg);
+	doctor_mesh_free(r, n);
+}
+
 static void json_report(const struct job *j, const struct result *cause, int code)
 {
 	cJSON *doc = cJSON_CreateObject();
@@ -998,6 +1122,9 @@ int cmd_doctor(int argc, char **argv)
 		a.npu_smi = o_npu_smi;
 		a.hccn_tool = o_hccn_tool;
 		a.sysfs_root = o_sysfs;
+		a.env_file = o_env_file;
+		a.kernel_log = o_kernel_log;
+		a.fault_codes = o_fault_codes;
 		a.ranktable = table_path;
 		a.digest = *digest ? digest : NULL;
 		a.filter = &j.filter;
@@ -1023,8 +1150,19 @@ int cmd_doctor(int argc, char **argv)
 			      "hccn_tool -i N -tls -s enable 0 (or 1) on every NPU of the cluster");
 		compare_array(&j, "mtu", "link.mtu", "active MTU",
 			      "set the same MTU on every port and on the switch");
+		if (doctor_wanted(&j.filter, "env.hccl"))
+			compare_env(&j);
 	}
 	compare_time(&j);
+	/* one ping run per device: with the other network measurements, or when asked for */
+	if (o_ranktable && j.nnodes && doctor_wanted(&j.filter, "link.npu-mesh")) {
+		if (o_deep || o_checks)
+			mesh_check(&j);
+		else
+			add(&j, -1, "link.npu-mesh", ST_SKIP, NULL,
+			    "not run: add --deep (or --checks link.npu-mesh) to ping every device IP "
+			    "from every other device's NIC");
+	}
 	if (o_deep && j.nnodes > 1 && !o_local)
 		deep_checks(&j, plan);
 	if (o_logs)

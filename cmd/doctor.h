@@ -21,6 +21,7 @@ struct doctor_node_args {
 	const char *npu_smi, *hccn_tool, *sysfs_root; /* the tools, as the probes take them */
 	const char *ranktable, *digest;              /* this node's copy, the launcher's digest */
 	const char *server_id, *host_ip;             /* this node in the table, when known */
+	const char *env_file, *kernel_log, *fault_codes; /* doctor_hw.c's inputs, or NULL */
 	const struct doctor_filter *filter;
 	long timeout_ms;                             /* per probe */
 	long port_wait_ms;                           /* how long to retry a peer's port */
@@ -33,6 +34,20 @@ struct doctor_node_args {
 /* Runs this node's checks: {"schema", "hostname", "checks": [...], "facts": {...}}.
  * The caller owns the document. */
 cJSON *doctor_node_run(const struct doctor_node_args *a);
+
+/* Is name one of this node's addresses or its host name? */
+int doctor_is_me(const char *name);
+
+/* doctor_hw.c: the hardware-health checks (npu.count, npu.faults, npu.ecc, npu.pcie,
+ * npu.thermal, host.kernel-log) and the node's part of env.hccl (its HCCL_* variables in
+ * facts.hccl_env, their ranges as a check). */
+void doctor_hw_checks(const struct doctor_node_args *a, cJSON *checks, cJSON *facts);
+/* One check into the node's "checks" array; fix may be NULL. */
+cJSON *doctor_check_add(cJSON *checks, const char *code, const char *status, const char *fix,
+			const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* doctor_host.c: host.kernel-log, and env.hccl's node part. */
+void doctor_kernel_log_check(const struct doctor_node_args *a, cJSON *checks);
+void doctor_env_check(const struct doctor_node_args *a, cJSON *checks, cJSON *facts);
 
 extern const struct opt doctor_opts[];
 int cmd_doctor(int argc, char **argv);

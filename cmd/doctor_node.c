@@ -32,27 +32,8 @@
 
 #define PROBE_TIMEOUT_MS 60000
 
-static cJSON *add_check(cJSON *checks, const char *code, const char *status, const char *fix,
-			const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-static cJSON *add_check(cJSON *checks, const char *code, const char *status, const char *fix,
-			const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	cJSON *c = cJSON_CreateObject();
-	cJSON_AddStringToObject(c, "code", code);
-	cJSON_AddStringToObject(c, "status", status);
-	cJSON_AddStringToObject(c, "message", msg);
-	if (fix)
-		cJSON_AddStringToObject(c, "fix", fix);
-	else
-		cJSON_AddNullToObject(c, "fix");
-	cJSON_AddItemToArray(checks, c);
-	return c;
-}
+/* One check's result, as doctor_hw.c and doctor_host.c add theirs. */
+#define add_check doctor_check_add
 
 /* Runs `hcclctl --json probe WHAT ARGS...` (this very binary): its JSON document and exit
  * code, or NULL with why. */
@@ -532,6 +513,11 @@ static int is_me(const char *name)
 	return found;
 }
 
+int doctor_is_me(const char *name)
+{
+	return is_me(name);
+}
+
 static void ranktable_checks(const struct doctor_node_args *a, cJSON *checks)
 {
 	if (!a->ranktable) {
@@ -751,6 +737,7 @@ cJSON *doctor_node_run(const struct doctor_node_args *a)
 		cann_version(facts);
 	if (doctor_wanted(a->filter, "host"))
 		host_checks(checks, facts);
+	doctor_hw_checks(a, checks, facts);
 	if (doctor_wanted(a->filter, "net"))
 		port_checks(a, checks);
 	/* last, just before the report leaves: the launcher compares it with when it arrived */

@@ -19,6 +19,24 @@ int probe_net_run(int argc, char **argv);
 
 extern const struct cmd probe_commands[];
 
+/* probe roce --mesh and its node side --ping-list (cmd/probe_mesh.c). Their own options,
+ * which sit in probe roce's option table: */
+struct probe_mesh_opts {
+	int mesh, lldp, hccs, insecure;
+	const char *ping_list, *user, *key, *known_hosts, *remote;
+	long port, parallel;
+};
+extern struct probe_mesh_opts probe_mesh_opts;
+/* ... and what probe roce's other options say. */
+struct probe_mesh_common {
+	const char *hccn_tool, *ranktable, *server_id, *devices;
+	long timeout_s;
+};
+int probe_mesh_run(const struct probe_mesh_common *c);
+/* Whether host (a server's host_ip or server_id) is this host: a loopback address,
+ * "localhost", this host's name or one of its addresses. */
+int probe_mesh_is_local(const char *host);
+
 /* Shared by the probes (cmd/probe.c). */
 
 /* Runs a vendor tool with a deadline of timeout_s. Returns 0 when it ran (whatever its exit

@@ -1,5 +1,6 @@
 /* hcclctl probe roce: the RoCE NIC of every NPU through hccn_tool (link, net health, IP
- * against the rank table, netdetect and gateway, TLS switch, optics, link flaps). */
+ * against the rank table, netdetect and gateway, TLS switch, optics, link flaps). With
+ * --mesh, the network between the NICs of a whole job instead (cmd/probe_mesh.c). */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <ifaddrs.h>
@@ -35,15 +36,43 @@ const struct opt probe_roce_opts[] = {
 		 "$PATH)",
 		 COMPLETE_FILE),
 	OPT_STR("devices", 0, &opt_devices, "LIST",
-		"device ids to probe, e.g. 0-7 or 0,2,4 (default: every NPU chip npu-smi lists)"),
+		"device ids to probe, e.g. 0-7 or 0,2,4 (default: every NPU chip npu-smi lists; "
+		"with --ping-list --lldp: the NICs whose neighbour to read)"),
 	OPT_PATH("ranktable", 0, &opt_ranktable, "FILE",
-		 "compare each device's IP with this host's device_ip in the rank table",
+		 "compare each device's IP with this host's device_ip in the rank table (with "
+		 "--mesh: the job whose devices ping each other)",
 		 COMPLETE_FILE),
 	OPT_STR("server-id", 0, &opt_server_id, "ID",
 		"this host's server_id in the rank table (default: found by address or hostname)"),
 	OPT_NUM("timeout", 0, &opt_timeout, "SEC",
 		"deadline of each hccn_tool and npu-smi call; it is killed after (default 10)", 1,
 		3600),
+	OPT_BOOL("mesh", 0, &probe_mesh_opts.mesh,
+		 "ping every device_ip of --ranktable from every other device, each from its own "
+		 "NIC (over SSH for other servers), and read each NIC's LLDP neighbour"),
+	OPT_BOOL("hccs", 0, &probe_mesh_opts.hccs,
+		 "--mesh, --ping-list: ping with -hccs_ping (A3 super pods) instead of -ping"),
+	OPT_STR("ssh-user", 0, &probe_mesh_opts.user, "USER",
+		"--mesh: log in as USER (default: $USER)"),
+	OPT_NUM("ssh-port", 0, &probe_mesh_opts.port, "PORT", "--mesh: SSH port (default 22)", 1,
+		65535),
+	OPT_PATH("ssh-key", 0, &probe_mesh_opts.key, "FILE",
+		 "--mesh: private key (default: ssh-agent, ~/.ssh/id_ed25519, ~/.ssh/id_rsa)",
+		 COMPLETE_FILE),
+	OPT_PATH("ssh-known-hosts", 0, &probe_mesh_opts.known_hosts, "FILE",
+		 "--mesh: known host keys (default ~/.ssh/known_hosts)", COMPLETE_FILE),
+	OPT_BOOL("ssh-insecure", 0, &probe_mesh_opts.insecure,
+		 "--mesh: do not check host keys (warns)"),
+	OPT_NUM("parallel", 0, &probe_mesh_opts.parallel, "N",
+		"--mesh: SSH sessions at once (default 32)", 1, 4096),
+	OPT_PATH("remote-hcclctl", 0, &probe_mesh_opts.remote, "PATH",
+		 "--mesh: hcclctl on the other servers (default: hcclctl in their PATH)",
+		 COMPLETE_FILE),
+	OPT_STR("ping-list", 0, &probe_mesh_opts.ping_list, "DEV=IP[,...]",
+		"ping each IP from device DEV's NIC through this host's hccn_tool (the node side "
+		"of --mesh)"),
+	OPT_BOOL("lldp", 0, &probe_mesh_opts.lldp,
+		 "with --ping-list: also read the LLDP neighbour of each --devices NIC"),
 	OPT_TERM,
 };
 
@@ -608,6 +637,20 @@ int probe_roce_run(int argc, char **argv)
 	int rc;
 	(void)argc;
 	(void)argv;
+	const struct probe_mesh_opts *mo = &probe_mesh_opts;
+	if (mo->mesh || mo->ping_list || mo->lldp || mo->hccs || mo->user || mo->port || mo->key ||
+	    mo->known_hosts || mo->insecure || mo->parallel || mo->remote) {
+		const struct probe_mesh_common c = {.hccn_tool = opt_hccn_tool,
+						    .ranktable = opt_ranktable,
+						    .server_id = opt_server_id,
+						    .devices = opt_devices,
+						    .timeout_s = opt_timeout};
+		free(x);
+		if (probe_mesh_opts.hccs && !probe_mesh_opts.mesh && !probe_mesh_opts.ping_list)
+			return fail(EXIT_USAGE, WHERE, NULL,
+				    "--hccs is for --mesh and --ping-list");
+		return probe_mesh_run(&c);
+	}
 	if (!x)
 		return fail(EXIT_UNKNOWN, WHERE, NULL, "out of memory");
 	if (probe_tool_find("hccn_tool", opt_hccn_tool, "HCCLCTL_HCCN_TOOL", hccn_fallbacks,

@@ -1,7 +1,8 @@
 /* hccn_tool output (the Ascend NPU RoCE NIC tool): link, net_health, ip, netdetect, gateway,
- * tls, optical and link_stat, as hccn_tool's documented examples and public captures show
- * them. Each parser takes the tool's stdout (need not be NUL-terminated) and returns 0, or
- * -EINVAL with err saying what was missing. Not to be confused with ranktable/'s
+ * tls, optical and link_stat (hccn.c), ping, hccs_ping and lldp (hccn_ping.c), as
+ * hccn_tool's documented examples and public captures show them. Each parser takes the
+ * tool's stdout (need not be NUL-terminated) and returns 0, or -EINVAL with err saying what
+ * was missing. Not to be confused with ranktable/'s
  * /etc/hccn.conf reader. */
 #ifndef HCCLCTL_PROBES_HCCN_H
 #define HCCLCTL_PROBES_HCCN_H
@@ -68,6 +69,53 @@ struct hccn_link_stat {
 };
 int hccn_parse_link_stat(const char *buf, size_t len, struct hccn_link_stat *s, char *err,
 			 size_t errlen);
+
+/* -ping -g address A (RoCE, A2) and -hccs_ping -g address A (A3 super pods), one ping run
+ * of a few packets. The -ping form prints "device N PING A" ("PING6" for IPv6), then per
+ * packet "recv seq=K,time=T.TTTTTTms" or "recv time out seq=K", then "S packets transmitted,
+ * R received, L% packet loss". The -hccs_ping form (from hccn_tool's source, no public
+ * capture) prints per packet "This pkt ping success!" (or "send fail", "check recv msg
+ * fail", "not start to send") and "recv seq K, time = T.TTTus, ...", then the same summary
+ * with "packets loss" and max/min/average/TP95 times. Both are read; a summary missing
+ * (an elided capture) is counted from the packet lines. */
+#define HCCN_PING_MAX 64
+struct hccn_ping {
+	int device;	     /* from "device N PING", -1 when absent */
+	char target[48];     /* the address pinged, "" when absent */
+	long sent, received; /* -1 when neither the summary nor a packet line says */
+	double loss_pct;     /* as printed, else computed; -1 when unknown */
+	size_t nrtt;	     /* replies with a time (at most HCCN_PING_MAX kept) */
+	double rtt_ms[HCCN_PING_MAX];
+	size_t nlost;	 /* packets reported lost: time out, send fail, check fail */
+	int unreachable; /* "Destination Host Unreachable" */
+	int too_long;	 /* "Message too long" */
+	int hccs;	 /* the -hccs_ping form */
+};
+int hccn_parse_ping(const char *buf, size_t len, struct hccn_ping *p, char *err, size_t errlen);
+/* The median round trip of the replies (the first packet's set-up cost does not move it),
+ * or -1 when there was none. */
+double hccn_ping_rtt_ms(const struct hccn_ping *p);
+
+/* -lldp -g: the neighbour the NIC's port hears, in lldptool's layout: a line "NAME TLV",
+ * then its value lines, indented ("\tIfname: 400GE1/1/20:2"); a System Description runs
+ * over several lines, some not indented, some blank. Values of the form "KIND: VALUE"
+ * (MAC, IPv4, Ifname, Local ...) keep KIND apart. A value the poster masked ("...",
+ * "26.xx.xx.xx") is kept and flagged. */
+struct hccn_lldp {
+	char chassis_kind[16], chassis[64]; /* Chassis ID TLV */
+	char port_kind[16], port[64];	    /* Port ID TLV */
+	char port_desc[64];		    /* Port Description TLV */
+	char system_name[96];		    /* System Name TLV */
+	char system_desc[192];		    /* System Description TLV, lines joined by " " */
+	char mgmt_kind[16], mgmt[64];	    /* Management Address TLV */
+	long ttl, max_frame;		    /* Time to Live, Maximum Frame Size; -1 absent */
+	int chassis_masked, mgmt_masked;
+};
+/* 0, or -EINVAL when there is no Chassis ID or Port ID TLV (no neighbour, or not LLDP). */
+int hccn_parse_lldp(const char *buf, size_t len, struct hccn_lldp *l, char *err, size_t errlen);
+/* Who the switch is, for telling switches apart: the chassis id, else the system name,
+ * else the management address; masked values do not count. "" when none is known. */
+const char *hccn_lldp_switch(const struct hccn_lldp *l);
 
 /* Recognises hccn_tool's own error sentences (stdout or stderr), e.g. "no ip was preset".
  * Returns a short description ("no IP configured", "no gateway configured", "not supported on

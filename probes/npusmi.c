@@ -143,30 +143,6 @@ const char *npusmi_hccs_key(enum npusmi_hccs_field f)
 	return (unsigned)f < HCCS_NFIELDS ? hccs_keys[f] : "?";
 }
 
-/* Keys are compared with runs of blanks folded to one space, case-insensitively, so
- * "hccs  lane mode" and "HCCS lane mode" match too. */
-static int key_is(struct pspan key, const char *lit)
-{
-	size_t i = 0, j = 0;
-	while (i < key.n && lit[j]) {
-		char a = key.s[i], b = lit[j];
-		if (a == ' ' || a == '\t') {
-			if (b != ' ')
-				return 0;
-			while (i < key.n && (key.s[i] == ' ' || key.s[i] == '\t'))
-				i++;
-			j++;
-			continue;
-		}
-		if (a >= 'A' && a <= 'Z')
-			a = (char)(a - 'A' + 'a');
-		if (a != b)
-			return 0;
-		i++;
-		j++;
-	}
-	return i == key.n && !lit[j];
-}
 
 static int parse_array(struct npusmi_hccs *h, enum npusmi_hccs_field f, struct pspan val,
 		       unsigned lineno, char *err, size_t errlen)
@@ -224,18 +200,18 @@ int npusmi_parse_hccs(const char *buf, size_t len, struct npusmi_hccs *h, char *
 		}
 		if (!key_value(line, &key, &val))
 			continue;
-		if (key_is(key, "hccs health status")) {
+		if (probe__key_is(key, "hccs health status")) {
 			probe__copy(h->health, sizeof(h->health), val);
 			seen = 1;
 			continue;
 		}
-		if (key_is(key, "hccs first error lane")) {
+		if (probe__key_is(key, "hccs first error lane")) {
 			probe__copy(h->first_error_lane, sizeof(h->first_error_lane), val);
 			seen = 1;
 			continue;
 		}
 		for (int f = 0; f < HCCS_NFIELDS; f++) {
-			if (!key_is(key, hccs_keys[f]))
+			if (!probe__key_is(key, hccs_keys[f]))
 				continue;
 			int rc =
 				parse_array(h, (enum npusmi_hccs_field)f, val, lineno, err, errlen);

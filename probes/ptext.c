@@ -106,3 +106,28 @@ void probe__copy(char *buf, size_t len, struct pspan s)
 	}
 	buf[n] = '\0';
 }
+
+int probe__key_is(struct pspan key, const char *lit)
+{
+	size_t i = 0, j = 0;
+	while (i < key.n && lit[j]) {
+		char a = key.s[i], b = lit[j];
+		if (a == ' ' || a == '\t') {
+			if (b != ' ')
+				return 0;
+			while (i < key.n && (key.s[i] == ' ' || key.s[i] == '\t'))
+				i++;
+			j++;
+			continue;
+		}
+		if (a >= 'A' && a <= 'Z')
+			a = (char)(a - 'A' + 'a');
+		if (b >= 'A' && b <= 'Z')
+			b = (char)(b - 'A' + 'a');
+		if (a != b)
+			return 0;
+		i++;
+		j++;
+	}
+	return i == key.n && !lit[j];
+}

@@ -20,6 +20,9 @@ struct pspan probe__trim(struct pspan s);
 int probe__next_word(struct pspan *rest, struct pspan *word, const char *extra);
 int probe__eq(struct pspan s, const char *lit);
 int probe__eq_nocase(struct pspan s, const char *lit);
+/* The whole key equals lit with runs of blanks folded to one space and case ignored, so that
+ * "hccs  lane mode" and "HCCS lane mode" match; a longer key that contains lit does not. */
+int probe__key_is(struct pspan key, const char *lit);
 int probe__starts(struct pspan s, const char *lit);
 /* A decimal number that fits in 64 bits, all of s. Returns 0 or -1. */
 int probe__u64(struct pspan s, unsigned long long *v);

@@ -16,8 +16,8 @@ run hcclctl doctor --local --ports 70000
 check_rc 64 "a port out of range is a usage error"
 check_err_has "hcclctl: doctor: invalid --ports '70000'" "  naming it"
 
-run hcclctl doctor --local --checks npu,link.hccs --skip npu.smi
-check_rc 0 "--local with fake tools, npu and link.hccs only: exit 0"
+run hcclctl doctor --local --checks npu.smi,npu.health,link.hccs --skip npu.smi
+check_rc 0 "--local with fake tools, npu.health and link.hccs only: exit 0"
 check_out "$(printf 'PASS  link.hccs       %-22s every HCCS link up\nPASS  npu.health      %-22s all 8 chips healthy\n\n2 passed, 0 warnings, 0 failed, 0 skipped on 1 node' "$(hostname)" "$(hostname)")" "  exactly those checks, in order, and the summary"
 
 FAKE_NPU_SMI_DIR=$(pwd)/tests/data/npu-smi/a2-down:$FAKE_NPU_SMI_DIR run hcclctl doctor --local --checks link.hccs
@@ -72,14 +72,14 @@ check_rc 2 "an invalid rank table: exit 2"
 printf '%s\n' "$OUT" | grep -q "^FAIL  ranktable.valid cluster "
 _report $? "  ranktable.valid FAIL" "$OUT"
 
-run hcclctl --json doctor --local --checks host,npu
+run hcclctl --json doctor --local --checks host,npu --kernel-log tests/data/klog/ascend-samples-16.txt
 check_rc 1 "--json, host and npu checks: exit 1 here (memlock is limited)"
 printf '%s' "$OUT" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 assert d["schema"] == "hcclctl-doctor/1" and d["exit_code"] == 1, d
 codes = {c["code"] for c in d["checks"]}
-assert codes <= {"node.reach", "host.memlock", "host.shm", "host.memory", "host.hugepages", "host.time", "npu.smi", "npu.health", "npu.driver", "link.hccs"}, codes
+assert codes <= {"node.reach", "host.memlock", "host.shm", "host.memory", "host.hugepages", "host.time", "host.kernel-log", "npu.smi", "npu.health", "npu.driver", "link.hccs", "npu.count", "npu.faults", "npu.ecc", "npu.pcie", "npu.thermal"}, codes
 assert "host.time" in codes and "npu.health" in codes, codes
 assert all(set(c) == {"code", "node", "status", "message", "fix"} for c in d["checks"])
 assert d["summary"]["FAIL"] == 0 and d["cause"]["code"] == "host.memlock", d["cause"]

@@ -50,6 +50,7 @@ export FAKE_NPU_SMI_DIR="$FX/\$n/npu:\$(cat $FX/\$n/npu-dirs 2>/dev/null)$REPO/t
 export FAKE_HCCN_DIR="$FX/\$n/hccn:\$(cat $FX/\$n/hccn-dirs 2>/dev/null)$REPO/tests/data/hccn_tool/a2"
 export HCCLCTL_NPU_SMI=$REPO/tests/data/bin/npu-smi HCCLCTL_HCCN_TOOL=$REPO/tests/data/bin/hccn_tool
 export ASCEND_HOME_PATH=$FX/\$n/cann
+[ -f "$FX/\$n/hccl.env" ] && . "$FX/\$n/hccl.env"
 if [ -f "$FX/\$n/table" ]; then
 	alt=\$(cat "$FX/\$n/table")
 	for a in "\$@"; do
@@ -65,7 +66,8 @@ chmod +x "$TMP/hc"
 doc() {
 	cluster_head env -u SSH_AUTH_SOCK "$HCCLCTL" doctor --ranktable "$TMP/rt.json" --ssh-user root \
 		--ssh-key "$CL_KEY" --ssh-known-hosts "$CL_KNOWN_HOSTS" --remote-hcclctl "$TMP/hc" \
-		--ports 60000,16666 --skip host.memlock "$@"
+		--ports 60000,16666 --skip host.memlock \
+		--kernel-log "$REPO/tests/data/klog/ascend-samples-16.txt" "$@"
 }
 cause_is() { printf '%s\n' "$OUT" | grep -q "^most likely cause: $1"; }
 
@@ -150,6 +152,20 @@ printf 'package_name=Ascend-cann-toolkit\nversion=8.0.RC2\n' >"$FX/n2/cann/ascen
 check_rc 2 "a CANN version that differs on node 2: exit 2"
 cause_is "cann.version on 10.77.0.2: CANN 8.0.RC1, but 3 nodes have 8.0.RC2"
 _report $? "  named with both versions" "$OUT"
+
+for i in 1 2 3 4; do
+	printf 'export HCCL_BUFFSIZE=200\nexport HCCL_CONNECT_TIMEOUT=600\nexport HCCL_IF_IP=10.77.0.%d\n' "$i" >"$FX/n$i/hccl.env"
+done
+printf 'export HCCL_BUFFSIZE=100\nexport HCCL_CONNECT_TIMEOUT=600\n' >"$FX/n3/hccl.env"
+run doc --checks node,env
+check_rc 2 "HCCL_BUFFSIZE differs on node 3 (each node's own environment): exit 2"
+cause_is "env.hccl on 10.77.0.3: HCCL_BUFFSIZE=100, but 3 nodes have HCCL_BUFFSIZE=200$"
+_report $? "  named with both values; HCCL_IF_IP, which differs by nature, is not compared" "$OUT"
+printf 'export HCCL_BUFFSIZE=200\nexport HCCL_CONNECT_TIMEOUT=600\n' >"$FX/n3/hccl.env"
+run doc --checks node,env
+rm -f "$FX"/n*/hccl.env
+check_rc 0 "the same HCCL variables everywhere: exit 0"
+check_out_has "$(printf 'PASS  env.hccl        %-22s the same 2 HCCL variables on all 4 nodes' cluster)" "  env.hccl PASS for the cluster"
 
 printf '\tSoftware Version               : 24.1.rc1.b030\n\tFirmware Version               : 7.3.0.1.231\n' >"$FX/n3/npu/board-0-.txt"
 run doc --checks npu
