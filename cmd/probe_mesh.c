@@ -63,6 +63,22 @@ static void sleep_ms(long ms)
 
 /* ---- where a server is ---- */
 
+const char *probe_ifa_addr(const struct ifaddrs *i, char *buf, size_t len)
+{
+	if (!i->ifa_addr)
+		return NULL;
+	if (i->ifa_addr->sa_family == AF_INET)
+		return inet_ntop(AF_INET,
+				 &((const struct sockaddr_in *)(const void *)i->ifa_addr)->sin_addr,
+				 buf, (socklen_t)len);
+	if (i->ifa_addr->sa_family == AF_INET6)
+		return inet_ntop(
+			AF_INET6,
+			&((const struct sockaddr_in6 *)(const void *)i->ifa_addr)->sin6_addr, buf,
+			(socklen_t)len);
+	return NULL;
+}
+
 /* One of this host's own addresses (any interface). */
 static int is_my_address(const char *host)
 {
@@ -72,21 +88,7 @@ static int is_my_address(const char *host)
 		return 0;
 	for (const struct ifaddrs *i = ifa; i && !mine; i = i->ifa_next) {
 		char a[INET6_ADDRSTRLEN];
-		if (!i->ifa_addr)
-			continue;
-		if (i->ifa_addr->sa_family == AF_INET)
-			inet_ntop(
-				AF_INET,
-				&((const struct sockaddr_in *)(const void *)i->ifa_addr)->sin_addr,
-				a, sizeof(a));
-		else if (i->ifa_addr->sa_family == AF_INET6)
-			inet_ntop(AF_INET6,
-				  &((const struct sockaddr_in6 *)(const void *)i->ifa_addr)
-					   ->sin6_addr,
-				  a, sizeof(a));
-		else
-			continue;
-		mine = !strcmp(a, host);
+		mine = probe_ifa_addr(i, a, sizeof(a)) && !strcmp(a, host);
 	}
 	freeifaddrs(ifa);
 	return mine;

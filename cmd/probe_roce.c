@@ -389,21 +389,8 @@ static int is_this_host(const struct rt_server *s, const struct ifaddrs *ifa, co
 			return 1;
 		for (const struct ifaddrs *i = ifa; i; i = i->ifa_next) {
 			char a[INET6_ADDRSTRLEN];
-			if (!i->ifa_addr)
-				continue;
-			if (i->ifa_addr->sa_family == AF_INET)
-				inet_ntop(AF_INET,
-					  &((const struct sockaddr_in *)(const void *)i->ifa_addr)
-						   ->sin_addr,
-					  a, sizeof(a));
-			else if (i->ifa_addr->sa_family == AF_INET6)
-				inet_ntop(AF_INET6,
-					  &((const struct sockaddr_in6 *)(const void *)i->ifa_addr)
-						   ->sin6_addr,
-					  a, sizeof(a));
-			else
-				continue;
-			if (!strcmp(a, ids[k]) && strcmp(a, "127.0.0.1") && strcmp(a, "::1"))
+			if (probe_ifa_addr(i, a, sizeof(a)) && !strcmp(a, ids[k]) &&
+			    strcmp(a, "127.0.0.1") && strcmp(a, "::1"))
 				return 1;
 		}
 	}

@@ -563,15 +563,26 @@ static void conclude_mismatch(struct hlog_report *r, const struct hlog_event *c)
 /* The devices of c's block and of the blocks of the same kind in c's file, ascending. */
 static void block_devices(struct hlog_report *r, const struct hlog_event *c)
 {
+	/* the blocks first (few), so the events are gone through once each */
+	unsigned heads[64];
+	size_t nh = 0;
+	heads[nh++] = c->head;
+	for (size_t i = 0; i < r->nev && nh < 64; i++) {
+		const struct hlog_event *e = &r->ev[i];
+		int dup = 0;
+		for (size_t k = 0; k < nh && !dup; k++)
+			dup = heads[k] == e->head;
+		if (e->fi == c->fi && e->kind == c->kind && !dup)
+			heads[nh++] = e->head;
+	}
 	r->ndevs = 0;
 	for (size_t i = 0; i < r->nev; i++) {
 		const struct hlog_event *e = &r->ev[i];
 		if (e->fi != c->fi || e->dev < 0)
 			continue;
-		int in_block = e->head == c->head || e->kind == c->kind;
-		for (size_t j = 0; !in_block && j < r->nev; j++)
-			in_block = r->ev[j].kind == c->kind && r->ev[j].fi == e->fi &&
-				   r->ev[j].head == e->head;
+		int in_block = e->kind == c->kind;
+		for (size_t k = 0; k < nh && !in_block; k++)
+			in_block = heads[k] == e->head;
 		if (!in_block)
 			continue;
 		int dup = 0;
