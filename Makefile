@@ -1,6 +1,7 @@
 # hcclctl build. `make` builds ./hcclctl; `make asan` the ASan+UBSan tree under build/asan;
 # `make check` installs what is missing, builds both and runs every test tier;
-# `make demo` shows the main jobs on this machine; `make bench` runs the benchmarks.
+# `make demo` shows the main jobs on this machine; `make bench` runs the benchmarks;
+# `make install`, `make uninstall`, `make deb` and libcomm as a library: mk/install.mk.
 CC      ?= cc
 O       ?= build
 BIN     ?= hcclctl
@@ -114,4 +115,6 @@ format:
 clean:
 	rm -rf build $(BIN)
 
--include $(shell find build -name '*.d' 2>/dev/null)
+include mk/install.mk
+
+-include $(shell find build -name '*.d' -type f 2>/dev/null)

@@ -5,7 +5,8 @@ set -eu
 
 PKGS="build-essential pkg-config libcjson-dev libcurl4-openssl-dev libssh2-1-dev zlib1g-dev
 libibverbs-dev libcmocka-dev libssl-dev clang libclang-rt-14-dev openssh-server openssh-client
-iproute2 nftables perl python3 time openmpi-bin libopenmpi-dev etcd-server curl openssl"
+iproute2 nftables perl python3 time openmpi-bin libopenmpi-dev etcd-server curl openssl
+dpkg-dev binutils"
 
 missing=""
 for p in $PKGS; do

@@ -13,11 +13,17 @@ mkdir -p "$TMP/fake"
 printf '#!/bin/sh\nexit 1\n' >"$TMP/fake/dpkg-query" # every package "missing"
 chmod 755 "$TMP/fake" "$TMP/fake/dpkg-query"
 
-run setpriv --reuid=65534 --regid=65534 --clear-groups sh "$DEPS"
+# The other user reads the script on stdin and runs from /: the checkout may live where
+# only root can read (a 0700 home or mktemp -d), so it must not need to open anything there.
+as_nobody() {
+	(cd / && setpriv --reuid=65534 --regid=65534 --clear-groups "$@" <"$DEPS")
+}
+
+run as_nobody sh -s
 check_rc 0 "everything installed: exit 0, also as non-root"
 check_err "" "and silent"
 
-run setpriv --reuid=65534 --regid=65534 --clear-groups env PATH="$TMP/fake:$PATH" sh "$DEPS"
+run as_nobody env PATH="$TMP/fake:$PATH" sh -s
 check_rc 3 "missing packages as non-root: exit 3 (UNKNOWN)"
 pkgs=$(sed -n '/^PKGS="/,/"$/p' "$DEPS" | tr -d '"' | sed 's/^PKGS=//' | tr '\n' ' ' | tr -s ' ' | sed 's/ $//')
 check_err_has "hint: run as root: apt-get update && apt-get install -y --no-install-recommends $pkgs" "prints the exact apt-get command"
