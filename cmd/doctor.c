@@ -578,6 +578,9 @@ static int cmp_result(const void *a, const void *b)
 /* The nodes the cause was found on, folded (every node of its group). */
 static char cause_nodes[1024];
 
+/* What --on-fail or --on-pass did to the node ("" nothing), for the JSON document. */
+static char acted[1400];
+
 /* The triage of --logs, kept for the text and JSON that only it has. */
 static struct hlog_report logs;
 
@@ -1014,6 +1017,12 @@ static void json_report(const struct job *j, const struct result *cause, int cod
 		if (cJSON_IsObject(f))
 			cJSON_AddItemToObject(fs, j->nodes[0], cJSON_Duplicate(f, 1));
 	}
+	if (o_on_fail || o_on_pass) {
+		if (*acted)
+			cJSON_AddStringToObject(doc, "action", acted);
+		else
+			cJSON_AddNullToObject(doc, "action");
+	}
 	cJSON_AddNumberToObject(doc, "exit_code", npd_mode() ? doctor_npd_exit(code) : code);
 	out_json(doc);
 }
@@ -1280,10 +1289,12 @@ int cmd_doctor(int argc, char **argv)
 	}
 	if (o_local) {
 		struct doctor_action act = { o_on_fail, o_on_pass, o_node_name };
-		char did[1400];
-		if (doctor_act(&act, rc, cz_line, did, sizeof(did), err, sizeof(err))) {
+		char *did = acted;
+		/* --strict makes a warning a failure here too, as main will for the exit */
+		int st = g_opts.strict && rc == EXIT_WARN ? EXIT_FAIL : rc;
+		if (doctor_act(&act, st, cz_line, did, sizeof(acted), err, sizeof(err))) {
 			/* the check's own result stands; that it could not act is said */
-			warn_msg("doctor", "--on-%s: %s", rc == EXIT_FAIL ? "fail" : "pass", err);
+			warn_msg("doctor", "--on-%s: %s", st == EXIT_FAIL ? "fail" : "pass", err);
 		} else if (*did && !g_opts.quiet) {
 			fprintf(stderr, "hcclctl: doctor: %s\n", did);
 		}

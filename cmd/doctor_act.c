@@ -106,10 +106,8 @@ int doctor_act(const struct doctor_action *a, int status, const char *cause, cha
 			 reason);
 		return 0;
 	}
-	if (resume && !(drained && ours)) {
-		snprintf(did, didlen, "%s", ""); /* nothing of ours to undo */
-		return 0;
-	}
+	if (resume && !(drained && ours))
+		return 0; /* nothing of ours to undo */
 	if (drain) {
 		/* Slurm keeps the reason in one line; a long one is cut at a word */
 		char why[300];

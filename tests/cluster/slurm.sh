@@ -62,6 +62,7 @@ slurm_up() {
 	SL_NODE=$(hostname -s)
 	ctld=$(free_port)
 	slurmd_port=$(free_port)
+	while [ "$slurmd_port" = "$ctld" ]; do slurmd_port=$(free_port); done
 	{
 		cat <<EOC
 ClusterName=hcclctltest

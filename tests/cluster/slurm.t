@@ -160,6 +160,23 @@ run sinfo -h -R -o '%E'
 check_out "maintenance by the operator" "  and sinfo -R still shows it"
 scontrol update nodename="$SL_NODE" state=resume
 
+# with --json the document says what was done
+FAKE_NPU_SMI_DIR=$NS/a2-down:$NS/a2 run hcclctl --json doctor --local --checks link.hccs --on-fail drain
+printf '%s' "$OUT" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["action"].startswith("drained node " + sys.argv[1] + ": hcclctl: link.hccs on "), d["action"]
+assert d["exit_code"] == 2
+' "$SL_NODE"
+_report $? "--json --on-fail drain: the document's action says the node was drained" "$OUT"
+run hcclctl --json doctor --local --checks link.hccs --on-pass resume
+printf '%s' "$OUT" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["action"].startswith("resumed node " + sys.argv[1]), d["action"]
+' "$SL_NODE"
+_report $? "  and --on-pass resume the resume" "$OUT"
+
 # the node's name from --node-name where slurmd does not set SLURMD_NODENAME
 FAKE_NPU_SMI_DIR=$NS/a2-down:$NS/a2 run hcclctl doctor --local --checks link.hccs --on-fail drain \
 	--node-name no-such-node
