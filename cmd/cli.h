@@ -103,6 +103,15 @@ void out_json(void *cjson_doc);
 int out_json_printed(void);
 /* Another process (a forked rank) printed the document on our stdout. */
 void out_json_set_printed(void);
+/* This process prints no document at all: a rank other than 0 whose stdout a launcher
+ * (srun, mpirun, torchrun) merges with rank 0's, which prints the job's one document. */
+void out_json_silence(void);
+/* The document on one line: srun and mpirun merge their tasks' output line by line, so a
+ * document of many lines from each of several tasks would interleave. */
+void out_json_oneline(void);
+/* A command's own exit-code convention (doctor --exit-codes npd), applied by main after
+ * --strict; NULL: hcclctl(1)'s. */
+extern int (*cli_exit_map)(int code);
 
 struct rt_diags;
 /* Located findings of an input file on stderr, one "FILE:LINE:COL: error: ..." each. */

@@ -22,6 +22,7 @@
 #include "doctor.h"
 #include "doctor_mesh.h"
 #include "fanout.h"
+#include "prom.h"
 #include "probes/hccllog.h"
 #include "probes/tool.h"
 #include "ranktable/ranktable.h"
@@ -34,8 +35,9 @@ static const char *o_ranktable, *o_hosts, *o_hostfile, *o_user, *o_key, *o_known
 	*o_remote, *o_checks, *o_skip, *o_npu_smi, *o_hccn_tool, *o_sysfs, *o_ports, *o_logs,
 	*o_digest, *o_server_id, *o_host_ip, *o_peers, *o_html;
 static const char *o_env_file, *o_kernel_log, *o_fault_codes;
+static const char *o_node_name, *o_on_fail, *o_on_pass, *o_exit_codes;
 static long o_port, o_parallel, o_timeout;
-static int o_local, o_node, o_insecure, o_deep;
+static int o_local, o_node, o_insecure, o_deep, o_merge;
 
 const struct opt doctor_opts[] = {
 	OPT_PATH("ranktable", 0, &o_ranktable, "FILE|URL",
@@ -83,6 +85,25 @@ const struct opt doctor_opts[] = {
 	OPT_BOOL("ssh-insecure", 0, &o_insecure, "do not check host keys (warns)"),
 	OPT_PATH("remote-hcclctl", 0, &o_remote, "PATH",
 		 "hcclctl on the nodes (default: hcclctl in their PATH)", COMPLETE_FILE),
+	OPT_BOOL("merge", 0, &o_merge,
+		 "fold the documents of 'hcclctl --json doctor --local' from every node (the "
+		 "FILE arguments, or - for standard input) into one cluster report"),
+	OPT_STR("node-name", 0, &o_node_name, "NAME",
+		"--local: this node's name in the report, and its Slurm name where "
+		"SLURMD_NODENAME is not set (default: the host name)"),
+	OPT_CHOICE("on-fail", 0, &o_on_fail, "ACTION",
+		   "--local: on FAIL, drain: take this node out of Slurm (scontrol update "
+		   "state=drain reason=\"hcclctl: CAUSE\")",
+		   "drain none"),
+	OPT_CHOICE("on-pass", 0, &o_on_pass, "ACTION",
+		   "--local: on a pass, resume: return this node to Slurm if hcclctl drained it",
+		   "resume none"),
+	OPT_CHOICE("exit-codes", 0, &o_exit_codes, "STYLE",
+		   "nagios (default: 0 OK, 1 WARN, 2 FAIL, 3 UNKNOWN) or npd: "
+		   "node-problem-detector's (0 OK, 1 problem, 2 unknown) with one line of at most "
+		   "80 bytes",
+		   "nagios npd"),
+	OPT_PROM,
 	OPT_FETCH,
 	/* the node side, started by the launcher */
 	OPT_BOOL("node", 0, &o_node, "internal: run this node's checks, print them as JSON"),
@@ -557,6 +578,9 @@ static int cmp_result(const void *a, const void *b)
 /* The nodes the cause was found on, folded (every node of its group). */
 static char cause_nodes[1024];
 
+/* What --on-fail or --on-pass did to the node ("" nothing), for the JSON document. */
+static char acted[1400];
+
 /* The triage of --logs, kept for the text and JSON that only it has. */
 static struct hlog_report logs;
 
@@ -581,6 +605,11 @@ static size_t nodes_seen(const struct job *j)
 		n += k == i;
 	}
 	return n;
+}
+
+static int npd_mode(void)
+{
+	return o_exit_codes && !strcmp(o_exit_codes, "npd");
 }
 
 static void print_report(struct job *j, const struct result **cause)
@@ -613,7 +642,7 @@ static void print_report(struct job *j, const struct result **cause)
 				*cause = r;
 				snprintf(cause_nodes, sizeof(cause_nodes), "%s", n ? names : "");
 			}
-			if (g_opts.json || (g_opts.quiet && r->st <= ST_SKIP))
+			if (g_opts.json || npd_mode() || (g_opts.quiet && r->st <= ST_SKIP))
 				continue;
 			const char *col = r->st == ST_FAIL   ? color(1, "\033[1;31m")
 					  : r->st == ST_WARN ? color(1, "\033[1;33m")
@@ -981,18 +1010,47 @@ static void json_report(const struct job *j, const struct result *cause, int cod
 		doctor_logs_json(doc, mine ? cJSON_GetObjectItemCaseSensitive(doc, "cause") : NULL,
 				 &logs, o_logs);
 	}
-	cJSON_AddNumberToObject(doc, "exit_code", code);
+	if (o_local && j->nnodes == 1 && j->docs[0]) {
+		/* what --merge compares across nodes (versions, MTU, TLS, the clock) */
+		const cJSON *f = cJSON_GetObjectItemCaseSensitive(j->docs[0], "facts");
+		cJSON *fs = cJSON_AddObjectToObject(doc, "facts");
+		if (cJSON_IsObject(f))
+			cJSON_AddItemToObject(fs, j->nodes[0], cJSON_Duplicate(f, 1));
+	}
+	if (o_on_fail || o_on_pass) {
+		if (*acted)
+			cJSON_AddStringToObject(doc, "action", acted);
+		else
+			cJSON_AddNullToObject(doc, "action");
+	}
+	cJSON_AddNumberToObject(doc, "exit_code", npd_mode() ? doctor_npd_exit(code) : code);
 	out_json(doc);
 }
 
 int cmd_doctor(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
 	if (o_node)
 		return node_main();
-	int srcs = !!o_ranktable + !!o_hosts + !!o_hostfile;
-	if (o_local ? (o_hosts || o_hostfile) : srcs != 1 && !o_logs)
+	if (npd_mode())
+		cli_exit_map = doctor_npd_exit;
+	if (o_local && (getenv("SLURM_PROCID") || getenv("OMPI_COMM_WORLD_RANK")))
+		out_json_oneline();
+	if (argc && !o_merge)
+		return fail(EXIT_USAGE, "doctor", "doctor --merge FILE... reads reports",
+			    "unexpected argument '%s'", argv[0]);
+	if (o_merge && (!argc || o_local || o_ranktable || o_hosts || o_hostfile || o_logs))
+		return fail(EXIT_USAGE, "doctor", "e.g. srun -N4 hcclctl --json doctor --local | "
+						  "hcclctl doctor --merge -",
+			    argc ? "--merge reads reports only: no --local, --ranktable, --hosts, "
+				   "--hostfile or --logs"
+				 : "--merge needs FILE... or - (the documents of doctor --local --json)");
+	if ((o_on_fail || o_on_pass || o_node_name) && !o_local)
+		return fail(EXIT_USAGE, "doctor", "add --local: a health check acts on its own node",
+			    "--%s acts on this node: it needs --local",
+			    o_on_fail ? "on-fail" : o_on_pass ? "on-pass" : "node-name");
+	struct doctor_merged merged = { 0 };
+	int srcs = !!o_ranktable + !!o_hosts + !!o_hostfile + o_merge;
+	if (o_local ? (o_hosts || o_hostfile) : srcs != 1 && !o_logs && !o_merge)
 		return fail(EXIT_USAGE, "doctor", "see 'hcclctl doctor --help'",
 			    o_local ? "--local checks this node: no --hosts or --hostfile"
 				    : "give one of --ranktable, --hosts, --hostfile (or --local)");
@@ -1054,7 +1112,13 @@ int cmd_doctor(int argc, char **argv)
 			table_path = table_abs;
 	}
 	/* the nodes */
-	if (o_local) {
+	if (o_merge) {
+		if (doctor_merge_read(&merged, argv, argc, err, sizeof(err))) {
+			rc = fail(EXIT_UNKNOWN, "doctor", NULL, "--merge: %s", err);
+			goto out;
+		}
+		j.nnodes = merged.n;
+	} else if (o_local) {
 		j.nnodes = 1;
 	} else if (o_ranktable && t.nservers) {
 		j.nnodes = t.nservers;
@@ -1092,10 +1156,15 @@ int cmd_doctor(int argc, char **argv)
 		goto out;
 	}
 	for (size_t i = 0; i < j.nnodes; i++) {
-		if (o_local) {
+		if (o_merge) {
+			plan[i].host = plan[i].name = merged.v[i].name;
+			j.docs[i] = merged.v[i].doc; /* the job's now */
+			merged.v[i].doc = NULL;
+			j.arrived_us[i] = real_us();
+		} else if (o_local) {
 			static char hn[256];
 			gethostname(hn, sizeof(hn) - 1);
-			plan[i].host = plan[i].name = hn;
+			plan[i].host = plan[i].name = o_node_name ? (char *)o_node_name : hn;
 		} else if (o_ranktable && t.nservers) {
 			const struct rt_server *s = &t.servers[i];
 			plan[i].host = s->host_ip && *s->host_ip ? s->host_ip : s->server_id;
@@ -1114,7 +1183,7 @@ int cmd_doctor(int argc, char **argv)
 		}
 		j.nodes[i] = plan[i].name;
 	}
-	if (!g_opts.quiet && !g_opts.json && j.nnodes)
+	if (!g_opts.quiet && !g_opts.json && !npd_mode() && j.nnodes && !o_merge)
 		fprintf(stderr, "hcclctl: doctor: checking %zu node%s...\n", j.nnodes,
 			j.nnodes == 1 ? "" : "s");
 	if (o_local && j.nnodes) {
@@ -1132,7 +1201,7 @@ int cmd_doctor(int argc, char **argv)
 		j.docs[0] = doctor_node_run(&a);
 		j.arrived_us[0] = real_us();
 		add(&j, 0, "node.reach", ST_PASS, NULL, "this node");
-	} else if (j.nnodes) {
+	} else if (j.nnodes && !o_merge) {
 		rc = run_nodes(&j, plan, *digest ? digest : NULL, table_path);
 		if (rc)
 			goto out;
@@ -1153,7 +1222,8 @@ int cmd_doctor(int argc, char **argv)
 		if (doctor_wanted(&j.filter, "env.hccl"))
 			compare_env(&j);
 	}
-	compare_time(&j);
+	if (!o_merge) /* reports read later have no arrival time to compare a clock with */
+		compare_time(&j);
 	/* one ping run per device: with the other network measurements, or when asked for */
 	if (o_ranktable && j.nnodes && doctor_wanted(&j.filter, "link.npu-mesh")) {
 		if (o_deep || o_checks)
@@ -1198,8 +1268,43 @@ int cmd_doctor(int argc, char **argv)
 		else if (!g_opts.quiet && !g_opts.json)
 			fprintf(stderr, "hcclctl: doctor: wrote %s\n", o_html);
 	}
+	char cz_line[1400] = "";
+	if (cause)
+		snprintf(cz_line, sizeof(cz_line), "%s%s%s: %s", codes[cause->code],
+			 *cause_nodes ? " on " : "", cause_nodes, cause->msg);
+	if (prom_path) {
+		struct doctor_cell *cells = calloc(j.n + 1, sizeof(*cells));
+		int prc = cells ? 0 : -ENOMEM;
+		for (size_t i = 0; cells && i < j.n; i++)
+			cells[i] = (struct doctor_cell){ j.r[i].node, codes[j.r[i].code],
+							 st_name[j.r[i].st], j.r[i].msg, j.r[i].fix };
+		if (cells)
+			prc = doctor_prom_write(prom_path, j.nodes, j.nnodes, cells, j.n, rc, err,
+						sizeof(err));
+		else
+			snprintf(err, sizeof(err), "%s: out of memory", prom_path);
+		if (prc)
+			warn_msg("doctor", "cannot write the metrics: %s", err);
+		free(cells);
+	}
+	if (o_local) {
+		struct doctor_action act = { o_on_fail, o_on_pass, o_node_name };
+		char *did = acted;
+		/* --strict makes a warning a failure here too, as main will for the exit */
+		int st = g_opts.strict && rc == EXIT_WARN ? EXIT_FAIL : rc;
+		if (doctor_act(&act, st, cz_line, did, sizeof(acted), err, sizeof(err))) {
+			/* the check's own result stands; that it could not act is said */
+			warn_msg("doctor", "--on-%s: %s", st == EXIT_FAIL ? "fail" : "pass", err);
+		} else if (*did && !g_opts.quiet) {
+			fprintf(stderr, "hcclctl: doctor: %s\n", did);
+		}
+	}
 	if (g_opts.json) {
 		json_report(&j, cause, rc);
+	} else if (npd_mode()) {
+		char line[DOCTOR_NPD_MAX + 1];
+		doctor_npd_line(rc, cz_line, line, sizeof(line));
+		puts(line);
 	} else {
 		size_t seen = nodes_seen(&j);
 		printf("\n%d passed, %d warnings, %d failed, %d skipped on %zu node%s\n",
@@ -1237,5 +1342,6 @@ out:
 	free(buf);
 	rt_table_release(&t);
 	rt_hostfile_release(&hf);
+	doctor_merged_release(&merged);
 	return rc;
 }

@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "probes/doctordoc.h"
 #include "probes/hccllog.h"
 
 #define DOCTOR_MAX_PORTS 16
@@ -75,5 +76,35 @@ void doctor_logs_print(const struct hlog_report *r);
 /* "logs", "evidence" and "findings" into doc; the cause's fields into cause (NULL when the
  * cause is another check's). */
 void doctor_logs_json(cJSON *doc, cJSON *cause, const struct hlog_report *r, const char *path);
+
+/* doctor_merge.c: --merge. Reads every path (FILE, URL or "-"), each one or more documents.
+ * 0, or a negative errno with err located as "FILE: line L, column C: ...". m keeps what was
+ * read until then. */
+int doctor_merge_read(struct doctor_merged *m, char *const *paths, int n, char *err,
+		      size_t errlen);
+
+/* doctor_act.c: --on-fail drain / --on-pass resume through scontrol, --exit-codes npd. */
+struct doctor_action {
+	const char *on_fail, *on_pass; /* "drain" / "resume", or NULL */
+	const char *node_name;         /* --node-name, or NULL */
+};
+/* The node's Slurm name: $SLURMD_NODENAME (slurmd runs the health check with it), else
+ * node_name, else the short host name (in buf); NULL when none can be had. */
+const char *doctor_slurm_node(const char *node_name, char *buf, size_t len);
+/* Acts on status (an exit code) with cause ("CHECK on NODE: message"): what it did in did
+ * ("" when nothing), 0, or a negative errno with err. */
+int doctor_act(const struct doctor_action *a, int status, const char *cause, char *did,
+	       size_t didlen, char *err, size_t errlen);
+/* node-problem-detector's plugin message is cut at max_output_length (80 by default). */
+#define DOCTOR_NPD_MAX 80
+int doctor_npd_exit(int code);
+/* The one line NPD shows, at most DOCTOR_NPD_MAX bytes. */
+void doctor_npd_line(int code, const char *cause, char *out, size_t len);
+
+/* doctor_prom.c: --prometheus. Each cell once per node and check (the worst when a check
+ * has several results on a node), the counts, and the exit code. 0 or -errno with err. */
+int doctor_prom_write(const char *path, const char *const *names, size_t nnames,
+		      const struct doctor_cell *cells, size_t ncells, int exit_code, char *err,
+		      size_t errlen);
 
 #endif

@@ -20,7 +20,8 @@ const struct cmd top_commands[] = {
 	{ .name = "doctor",
 	  .summary = "preflight every node (rank table, NPUs, links, ports, host) and name the root "
 		     "cause of a failed job",
-	  .run = cmd_doctor, .opts = doctor_opts, .max_args = 0 },
+	  .run = cmd_doctor, .opts = doctor_opts, .args = "[FILE...]", .max_args = -1,
+	  .args_complete = COMPLETE_FILE },
 	{ .name = "exec", .summary = "run a command on many hosts over SSH, a report per host",
 	  .run = cmd_exec, .opts = exec_opts, .args = "-- COMMAND [ARG...]", .min_args = 1,
 	  .max_args = -1 },
@@ -36,6 +37,8 @@ int main(int argc, char **argv)
 	int rc = cli_main(argc, argv);
 	if (g_opts.strict && rc == EXIT_WARN)
 		rc = EXIT_FAIL;
+	if (cli_exit_map)
+		rc = cli_exit_map(rc);
 	out_finish(rc);
 	if (fflush(stdout) != 0 && rc == EXIT_OK)
 		rc = EXIT_UNKNOWN;

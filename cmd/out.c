@@ -10,7 +10,8 @@
 #include "cli.h"
 #include "ranktable/ranktable.h"
 
-static int json_printed;
+static int json_printed, json_silent, json_oneline;
+int (*cli_exit_map)(int code);
 static cJSON *first_error;
 
 int use_color(int fd)
@@ -72,7 +73,7 @@ void info_msg(const char *fmt, ...)
 
 void out_json(void *doc)
 {
-	char *s = cJSON_Print(doc);
+	char *s = json_silent ? NULL : json_oneline ? cJSON_PrintUnformatted(doc) : cJSON_Print(doc);
 	if (s) {
 		fputs(s, stdout);
 		fputc('\n', stdout);
@@ -85,6 +86,16 @@ void out_json(void *doc)
 void out_json_set_printed(void)
 {
 	json_printed = 1;
+}
+
+void out_json_oneline(void)
+{
+	json_oneline = 1;
+}
+
+void out_json_silence(void)
+{
+	json_silent = json_printed = 1;
 }
 
 int out_json_printed(void)

@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "probe.h"
+#include "prom.h"
 #include "probes/npusmi.h"
 
 #define WHERE "probe hccs"
@@ -26,6 +27,7 @@ const struct opt probe_hccs_opts[] = {
 		"seconds between the two reads of the counters; 0 reads once (default 1)", 0, 3600),
 	OPT_NUM("timeout", 0, &opt_timeout, "SEC",
 		"deadline of each npu-smi call; it is killed after (default 10)", 1, 3600),
+	OPT_PROM,
 	OPT_TERM,
 };
 
@@ -356,7 +358,7 @@ static void print_json(const struct hccs_run *x, size_t n, enum probe_status ove
 	}
 	cJSON_AddStringToObject(doc, "status", probe_status_name(overall));
 	cJSON_AddNumberToObject(doc, "exit_code", code);
-	out_json(doc);
+	probe_emit("hccs", doc, code);
 }
 
 int probe_hccs_run(int argc, char **argv)
@@ -423,9 +425,9 @@ int probe_hccs_run(int argc, char **argv)
 		     n, n == 1 ? "" : "s");
 	}
 	rc = probe_status_exit(overall);
-	if (g_opts.json)
+	if (g_opts.json || prom_path)
 		print_json(x, n, overall, g_opts.strict && rc == EXIT_WARN ? EXIT_FAIL : rc);
-	else
+	if (!g_opts.json)
 		print_text(x, n, overall);
 out:
 	if (x) {

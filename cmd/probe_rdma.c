@@ -7,6 +7,7 @@
 #include <cjson/cJSON.h>
 
 #include "probe.h"
+#include "prom.h"
 #include "probes/rdma_sysfs.h"
 
 #define WHERE "probe rdma"
@@ -19,6 +20,7 @@ const struct opt probe_rdma_opts[] = {
 		 "read DIR/class/infiniband (or DIR itself, a copy of /sys/class/infiniband) "
 		 "instead of /sys",
 		 COMPLETE_DIR),
+	OPT_PROM,
 	OPT_TERM,
 };
 
@@ -184,7 +186,7 @@ static void print_json(const struct rdma_host *h, enum probe_status overall, int
 	}
 	cJSON_AddStringToObject(doc, "status", probe_status_name(overall));
 	cJSON_AddNumberToObject(doc, "exit_code", code);
-	out_json(doc);
+	probe_emit("rdma", doc, code);
 }
 
 int probe_rdma_run(int argc, char **argv)
@@ -207,9 +209,9 @@ int probe_rdma_run(int argc, char **argv)
 		rdma_verbs_fill(&h);
 	enum probe_status overall = rdma_assess(&h);
 	rc = probe_status_exit(overall);
-	if (g_opts.json)
+	if (g_opts.json || prom_path)
 		print_json(&h, overall, g_opts.strict && rc == EXIT_WARN ? EXIT_FAIL : rc);
-	else
+	if (!g_opts.json)
 		print_text(&h, overall);
 	rdma_host_release(&h);
 	return rc;

@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "probe.h"
+#include "prom.h"
 #include "probes/hccn.h"
 #include "probes/npusmi.h"
 #include "ranktable/ranktable.h"
@@ -73,6 +74,7 @@ const struct opt probe_roce_opts[] = {
 		"of --mesh)"),
 	OPT_BOOL("lldp", 0, &probe_mesh_opts.lldp,
 		 "with --ping-list: also read the LLDP neighbour of each --devices NIC"),
+	OPT_PROM,
 	OPT_TERM,
 };
 
@@ -613,7 +615,7 @@ static void print_json(const struct roce_run *x, enum probe_status overall, int 
 	}
 	cJSON_AddStringToObject(doc, "status", probe_status_name(overall));
 	cJSON_AddNumberToObject(doc, "exit_code", code);
-	out_json(doc);
+	probe_emit("roce", doc, code);
 }
 
 int probe_roce_run(int argc, char **argv)
@@ -662,9 +664,9 @@ int probe_roce_run(int argc, char **argv)
 	if (opt_ranktable)
 		overall = probe_status_worst(overall, x->rt_status);
 	rc = probe_status_exit(overall);
-	if (g_opts.json)
+	if (g_opts.json || prom_path)
 		print_json(x, overall, g_opts.strict && rc == EXIT_WARN ? EXIT_FAIL : rc);
-	else
+	if (!g_opts.json)
 		print_text(x, overall);
 out:
 	rt_table_release(&t);

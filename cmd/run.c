@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "ranktable/ranktable.h"
+#include "prom.h"
 #include "run.h"
 
 #define ERR_SLOT 1024
@@ -91,6 +92,7 @@ static const struct opt run_opts[] = {
 	OPT_STR("rendezvous", 0, &o_rendezvous, "URL",
 		"meet through etcd://HOST:PORT/PREFIX instead of --master (HCCLCTL_RENDEZVOUS)"),
 	OPT_FETCH,
+	OPT_PROM,
 	OPT_TERM,
 };
 
@@ -146,6 +148,7 @@ static void on_row(const struct run_params *p, int n, const struct run_row *r, v
 		o->nrmse_max = r->nrmse;
 	const char *redop = (coll == COMM_COLL_ALLREDUCE || coll == COMM_COLL_REDUCESCATTER) ?
 				    comm_op_name(p->op) : "none";
+	run_prom_row(p, coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(coll), redop, r);
 	if (p->json) {
 		cJSON *x = cJSON_CreateObject();
 		cJSON_AddNumberToObject(x, "size_bytes", (double)r->bytes);
@@ -187,6 +190,8 @@ static void print_footer(const struct run_params *p, int n, struct out_ctx *o,
 			 const struct run_slow *sl, struct comm *c)
 {
 	double avg = o->rows ? o->busbw_sum / (double)o->rows : 0;
+	run_prom_write(coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(coll),
+		       COMM_VERDICT_NONE, -1);
 	if (p->json) {
 		cJSON *doc = cJSON_CreateObject();
 		cJSON_AddStringToObject(doc, "collective",
@@ -571,6 +576,8 @@ static int local_launch(const struct run_params *p, int n)
 			(int)(tail - dump), dump);
 	}
 	if (v) {
+		run_prom_write(coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(coll), v->kind,
+			       run_verdict_exit(v));
 		if (!printed)
 			run_verdict_print(v);
 		worst = run_verdict_exit(v) > worst || worst == EXIT_OK ? run_verdict_exit(v) : worst;
@@ -818,6 +825,9 @@ static int run_one_rank(struct run_params *p, int rank, int n, const struct comm
 	if (*err)
 		fail(rc ? rc : EXIT_FAIL, where(), NULL, "%s", err);
 	run_verdict_print(&v);
+	if (rank == 0 && v.kind != COMM_VERDICT_NONE)
+		run_prom_write(coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(coll), v.kind,
+			       rc);
 	if (p->json && (rank != 0 || v.kind != COMM_VERDICT_NONE) && !out_json_printed()) {
 		cJSON *doc = cJSON_CreateObject();
 		cJSON_AddNumberToObject(doc, "rank", rank);
@@ -980,6 +990,8 @@ static int do_run(int argc, char **argv)
 			return fail(EXIT_USAGE, where(), NULL, "%s and %s must both be set to numbers",
 				    envs[i].rank, envs[i].size);
 		p.launch = envs[i].name;
+		if (r != 0) /* the launcher merges every rank's stdout: rank 0 speaks for all */
+			out_json_silence();
 		const char *master = o_master;
 		char buf[300];
 		if (!master && !strcmp(envs[i].name, "torchrun") && getenv("MASTER_ADDR") &&

@@ -122,4 +122,10 @@ void *run_verdict_json(const struct comm_verdict *v);
 int run_verdict_exit(const struct comm_verdict *v);
 void run_verdict_from_status(struct comm_verdict *v, int status, const char *msg);
 
+/* cmd/runprom.c: run --prometheus. Rows as rank 0 reports them, then the file with the
+ * verdict kind (COMM_VERDICT_*) and the exit code (-1: from the rows' wrong counts). */
+void run_prom_row(const struct run_params *p, const char *coll, const char *op,
+		  const struct run_row *r);
+void run_prom_write(const char *coll, int kind, int exit_code);
+
 #endif

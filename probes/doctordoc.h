@@ -1,0 +1,26 @@
+/* doctor's reports read back, for doctor --merge (probes/doctordoc.c). */
+#ifndef HCCLCTL_PROBES_DOCTORDOC_H
+#define HCCLCTL_PROBES_DOCTORDOC_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+/* Each node of the documents read, with its own document ({"hostname", "checks",
+ * "facts"}, owned by the entry) and the name of the input it came from. */
+struct doctor_merged_node {
+	char *name, *file;
+	cJSON *doc;
+};
+struct doctor_merged {
+	struct doctor_merged_node *v;
+	size_t n, cap;
+};
+/* Adds the nodes of buf[0..len), one or more documents, named name in messages. 0, or
+ * -EBADMSG (err: "NAME: line L, column C: what"), -EEXIST (a node already read), -ENODATA
+ * (no document), -ENOMEM. */
+int doctor_merge_parse(struct doctor_merged *m, const char *name, const char *buf, size_t len,
+		       char *err, size_t errlen);
+void doctor_merged_release(struct doctor_merged *m);
+
+#endif
