@@ -6,6 +6,7 @@
 #   coll       our collectives against Open MPI on shaped namespace links (bench/coll.sh)
 #   latency    8-byte allreduce latency against alpha*ceil(log2 p) (bench/latency.sh)
 #   algos      auto selection against each fixed algorithm, N = 2..8 (bench/algos.sh)
+#   scale      run --local N, N = 64..1024: lazy links against the full mesh (bench/scale.sh)
 # The cluster benches need root; each script's header lists its BENCH_* options.
 # BENCH_QUICK=1 is a short run for development. Exit: the worst status of the benches.
 set -u
@@ -13,10 +14,10 @@ cd "$(dirname "$0")/.." || exit 3
 benches=${*:-ranktable kernels coll latency algos}
 for b in $benches; do
 	case $b in
-	ranktable | kernels | coll | latency | algos) ;;
+	ranktable | kernels | coll | latency | algos | scale) ;;
 	*)
 		echo "bench/run.sh: unknown bench '$b'" >&2
-		echo "usage: sh bench/run.sh [ranktable|kernels|coll|latency|algos]..." >&2
+		echo "usage: sh bench/run.sh [ranktable|kernels|coll|latency|algos|scale]..." >&2
 		exit 64
 		;;
 	esac

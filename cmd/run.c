@@ -3,6 +3,7 @@
  * --ranktable FILE --ssh (one rank per entry on its server, runssh.c);
  * --rank/--world-size/--master; the environment of torchrun, Open MPI, Slurm or Ascend. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <strings.h>
 #include <poll.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -61,7 +63,7 @@ static const struct opt run_opts[] = {
 	OPT_NUM("timeout", 0, &o_timeout, "SEC",
 		"deadline of every wait (default: HCCLCTL_EXEC_TIMEOUT or 300)", 1, 86400),
 	OPT_NUM("local", 0, &o_local, "N", "N ranks on this machine over loopback (default 2)", 1,
-		256),
+		4096),
 	OPT_NUM("rank", 0, &o_rank, "R", "this process's rank (with --world-size, --master)", 0,
 		65535),
 	OPT_NUM("world-size", 0, &o_world, "N", "number of ranks", 1, 65536),
@@ -357,6 +359,12 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n, const str
 		snprintf(err, errlen, "%s", wrong);
 	cJSON_Delete(o.results);
 	free(rows);
+	if (g_opts.verbose) { /* bench/scale.sh reads this */
+		struct rusage ru;
+		getrusage(RUSAGE_SELF, &ru);
+		fprintf(stderr, "hcclctl: %s: rank %d: %d peer connections of %d ranks, peak RSS %ld KiB\n",
+			where(), rank, comm_connections(c), n, ru.ru_maxrss);
+	}
 	comm_destroy(c);
 	if (v->kind != COMM_VERDICT_NONE && rc < 0)
 		return run_verdict_exit(v);
@@ -458,17 +466,31 @@ static int local_launch(const struct run_params *p, int n)
 	struct shared *sh = mmap(NULL, shsize, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 				 -1, 0);
 	pid_t *pids = calloc((size_t)n, sizeof(*pids)), rdv_pid = -1;
-	int worst = EXIT_OK, rc, stopfd = -1;
+	int worst = EXIT_OK, rc, stopfd = -1, gate[2] = { -1, -1 };
 
 	if (sh == MAP_FAILED || !pids) {
 		free(pids);
 		return fail(EXIT_UNKNOWN, where(), NULL, "cannot allocate %d ranks", n);
 	}
 	memset(sh, 0, shsize);
+	/* the rendezvous holds a socket per rank, a rank of the full mesh one per peer: the
+	 * soft limit on files (often 1024) up to the hard one, which the ranks inherit */
+	struct rlimit nofile;
+	if (!getrlimit(RLIMIT_NOFILE, &nofile) && nofile.rlim_cur < nofile.rlim_max) {
+		nofile.rlim_cur = nofile.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &nofile);
+	}
 	pid_t launcher = getpid();
 	rc = start_rendezvous(n, &ri, &rdv_pid, &stopfd, sh);
 	if (rc)
 		goto out;
+	/* The ranks wait at a gate until all are forked: a rank that runs while the launcher
+	 * still forks takes the CPU from it, and with hundreds of ranks on a few cores the
+	 * launcher got 1/N of a core (1024 ranks on 2 cores: 3.3 s of forking, 0.2 s gated). */
+	if (pipe2(gate, O_CLOEXEC)) {
+		rc = fail(EXIT_UNKNOWN, where(), NULL, "pipe: %s", strerror(errno));
+		goto out;
+	}
 	fflush(NULL);
 	for (int r = 0; r < n; r++) {
 		pids[r] = fork();
@@ -488,6 +510,11 @@ static int local_launch(const struct run_params *p, int n)
 			char name[24]; /* "hcclctl-r3" in ps and /proc/PID/comm, for operators */
 			snprintf(name, sizeof(name), "hcclctl-r%d", r);
 			prctl(PR_SET_NAME, name);
+			close(gate[1]);
+			char g;
+			while (read(gate[0], &g, 1) < 0 && errno == EINTR)
+				;
+			close(gate[0]);
 			flight_slot = sh->rank[r].flight;
 			int code = rank_main(&ri, r, n, p, sh->rank[r].err, ERR_SLOT, &sh->rank[r].v);
 			if (r == 0 && p->json && out_json_printed())
@@ -496,6 +523,8 @@ static int local_launch(const struct run_params *p, int n)
 			_exit(code);
 		}
 	}
+	close(gate[1]); /* every rank is forked: they start */
+	gate[1] = -1;
 	/* Wait for every rank. A rank killed by a signal is named; the survivors hear the
 	 * verdict from the monitor and end; whoever is left after the grace is killed. */
 	int left = n, printed = 0;
@@ -607,6 +636,9 @@ static int local_launch(const struct run_params *p, int n)
 	}
 	rc = worst;
 out:
+	for (int i = 0; i < 2; i++)
+		if (gate[i] >= 0)
+			close(gate[i]);
 	if (stopfd >= 0)
 		close(stopfd); /* the rendezvous process sees EOF and exits */
 	if (rdv_pid > 0)

@@ -42,6 +42,13 @@ int run_slow_judge(struct comm *c, struct run_slow *s)
 	s->from = s->to = s->rank = -1;
 	if (n < 3) /* two ranks have two links: nothing to compare with */
 		return 0;
+	/* Ranks of one host say nothing (below), and the gather is n^2 numbers (16 MiB to every
+	 * one of 1024 ranks): every rank sees the same hosts, so all skip it together. */
+	int hosts = 0; /* a straggler among ranks that share one host is the scheduler's */
+	for (int q = 1; q < n && !hosts; q++)
+		hosts = strcmp(comm_peer_host(c, q), comm_peer_host(c, 0)) != 0;
+	if (!hosts)
+		return 0;
 	struct comm_link_stat *ls = calloc((size_t)n, sizeof(*ls));
 	/* per rank: n paces (bytes/s, 0 when too little data), then n waits (s) */
 	double *mine = calloc(2 * (size_t)n, sizeof(double));
@@ -100,10 +107,7 @@ int run_slow_judge(struct comm *c, struct run_slow *s)
 	}
 	double mw_of = v[slow];
 	double mw = median(v, (size_t)n);
-	int hosts = 0; /* a straggler among ranks that share one host is the scheduler's */
-	for (int q = 1; q < n && !hosts; q++)
-		hosts = strcmp(comm_peer_host(c, q), comm_peer_host(c, 0)) != 0;
-	if (!s->have_link && hosts && mw_of > RANK_MIN_WAIT_S && mw_of > 2 * mw) {
+	if (!s->have_link && mw_of > RANK_MIN_WAIT_S && mw_of > 2 * mw) {
 		s->have_rank = 1;
 		s->rank = slow;
 		s->waited = mw_of;

@@ -134,14 +134,18 @@ static void mac(const unsigned char *secret, const char *label, const unsigned c
 
 static int io_errcode(int rc)
 {
-	return rc == -ETIMEDOUT ? COMM_E_TIMEOUT : rc == -ECANCELED ? COMM_E_SYS : COMM_E_PEER;
+	/* cancelled: the caller's cancel fd (a verdict) says why, the code tells it so */
+	return rc == -ETIMEDOUT ? COMM_E_TIMEOUT : rc == -ECANCELED ? -ECANCELED : COMM_E_PEER;
 }
 
-int comm__auth_client(int fd, const unsigned char *secret, int64_t deadline, char *err,
-		      size_t errlen)
+int comm__auth_client(int fd, const unsigned char *secret, int64_t deadline, int cancel_fd,
+		      const void *after, size_t afterlen, char *err, size_t errlen)
 {
-	unsigned char greet[4 + 4 + NONCE], resp[NONCE + MAC], fin[1 + MAC], want[MAC];
-	int rc = comm__io_read(fd, greet, sizeof(greet), deadline, -1);
+	unsigned char greet[4 + 4 + NONCE], resp[NONCE + MAC + 64], fin[1 + MAC], want[MAC];
+	if (afterlen > sizeof(resp) - NONCE - MAC)
+		return comm__errf(err, errlen, COMM_E_INVAL, "authentication: %zu bytes to follow",
+				  afterlen);
+	int rc = comm__io_read(fd, greet, sizeof(greet), deadline, cancel_fd);
 	if (rc)
 		return comm__errf(err, errlen, io_errcode(rc), "no greeting: %s",
 				  rc == -ECONNRESET ? "connection closed" : strerror(-rc));
@@ -156,9 +160,11 @@ int comm__auth_client(int fd, const unsigned char *secret, int64_t deadline, cha
 	if (random_bytes(resp, NONCE))
 		return comm__errf(err, errlen, COMM_E_SYS, "getrandom: %s", strerror(errno));
 	mac(secret, "libcomm client", greet + 8, resp, resp + NONCE);
-	rc = comm__io_write(fd, resp, sizeof(resp), deadline, -1);
+	if (afterlen)
+		memcpy(resp + NONCE + MAC, after, afterlen);
+	rc = comm__io_write(fd, resp, NONCE + MAC + afterlen, deadline, cancel_fd);
 	if (!rc)
-		rc = comm__io_read(fd, fin, sizeof(fin), deadline, -1);
+		rc = comm__io_read(fd, fin, sizeof(fin), deadline, cancel_fd);
 	if (rc)
 		return comm__errf(err, errlen, io_errcode(rc), "authentication: %s",
 				  rc == -ECONNRESET ? "connection closed" : strerror(-rc));
@@ -172,18 +178,22 @@ int comm__auth_client(int fd, const unsigned char *secret, int64_t deadline, cha
 	return 0;
 }
 
-int comm__auth_server(int fd, const unsigned char *secret, int64_t deadline, int cancel_fd,
-		      char *why, size_t whylen)
+int comm__auth_greet(int fd, unsigned char greet[COMM__GREET_LEN], int64_t deadline,
+		     int cancel_fd)
 {
-	unsigned char greet[4 + 4 + NONCE] = { 'H', 'C', 'C', 'M', 0, 0, 0, COMM_PROTOCOL_VERSION };
+	static const unsigned char head[8] = { 'H', 'C', 'C', 'M', 0, 0, 0, COMM_PROTOCOL_VERSION };
+	memcpy(greet, head, sizeof(head));
+	if (random_bytes(greet + 8, NONCE))
+		return -EIO;
+	return comm__io_write(fd, greet, COMM__GREET_LEN, deadline, cancel_fd);
+}
+
+int comm__auth_check(int fd, const unsigned char *secret, const unsigned char *greet,
+		     int64_t deadline, int cancel_fd, unsigned char *fin_out, char *why,
+		     size_t whylen)
+{
 	unsigned char resp[NONCE + MAC], fin[1 + MAC] = { 0 }, want[MAC];
-	if (random_bytes(greet + 8, NONCE)) {
-		snprintf(why, whylen, "getrandom failed");
-		return -1;
-	}
-	int rc = comm__io_write(fd, greet, sizeof(greet), deadline, cancel_fd);
-	if (!rc)
-		rc = comm__io_read(fd, resp, sizeof(resp), deadline, cancel_fd);
+	int rc = comm__io_read(fd, resp, sizeof(resp), deadline, cancel_fd);
 	if (rc) {
 		snprintf(why, whylen, "no answer to the challenge: %s",
 			 rc == -ECONNRESET ? "connection closed" : strerror(-rc));
@@ -196,12 +206,29 @@ int comm__auth_server(int fd, const unsigned char *secret, int64_t deadline, int
 	}
 	fin[0] = 1;
 	mac(secret, "libcomm server", greet + 8, resp, fin + 1);
+	if (fin_out) { /* the caller sends it, with what goes behind it */
+		memcpy(fin_out, fin, sizeof(fin));
+		return 0;
+	}
 	rc = comm__io_write(fd, fin, sizeof(fin), deadline, cancel_fd);
 	if (rc) {
 		snprintf(why, whylen, "closed during authentication: %s", strerror(-rc));
 		return -1;
 	}
 	return 0;
+}
+
+int comm__auth_server(int fd, const unsigned char *secret, int64_t deadline, int cancel_fd,
+		      char *why, size_t whylen)
+{
+	unsigned char greet[COMM__GREET_LEN];
+	int rc = comm__auth_greet(fd, greet, deadline, cancel_fd);
+	if (rc) {
+		snprintf(why, whylen, "no answer to the challenge: %s",
+			 rc == -EIO ? "getrandom failed" : strerror(-rc));
+		return -1;
+	}
+	return comm__auth_check(fd, secret, greet, deadline, cancel_fd, NULL, why, whylen);
 }
 
 void comm__auth_refuse(int fd, int64_t deadline, int cancel_fd)

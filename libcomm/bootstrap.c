@@ -2,10 +2,15 @@
  * per rank, checks them against each other, and answers every waiting rank with the address
  * book or one named error. Also the rank's side of it (comm__boot_connect, comm__boot_hello).
  *
- * The server is a single thread over poll(): the listening socket and a stop pipe. An accepted
- * connection has COMM__HANDSHAKE_MS to authenticate and say hello, so a stray connection delays
- * the others by at most that and is counted and recorded, never mixed into the job. Once the
- * rendezvous has an outcome (book sent, or failed) later connections get that outcome too. */
+ * The server is a single thread over poll(): the listening socket, a stop pipe, and every
+ * connection still in its handshake. Each accepted connection gets its challenge at once and
+ * moves on (answer checked, then hello read) when it is readable, so the handshakes of many
+ * ranks overlap: 1024 ranks starting together on 2 cores each take a scheduler's wait to
+ * answer, and one at a time that was most of init (comm_init at rank 0: 8.6 s at N=1024 with
+ * one handshake at a time). A connection has handshake_ms to authenticate and say hello, so
+ * a stray one costs a slot for at most that and is counted and recorded, never mixed into
+ * the job. Once the rendezvous has an outcome (book sent, or failed) later
+ * connections get that outcome too. The book goes to each rank in one message. */
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -23,6 +28,23 @@ struct rconn {
 	char from[COMM__ADDR_MAX + 8];
 	struct comm__hello h;
 };
+
+/* A connection in its handshake: challenged (authed false), or authenticated and awaiting
+ * its hello. */
+struct pend {
+	int fd;
+	bool authed;
+	int64_t dl;
+	unsigned char greet[COMM__GREET_LEN];
+	char from[COMM__ADDR_MAX + 8];
+};
+#define PEND_EXTRA 64 /* handshakes beyond one per rank (strays, retries) */
+/* Once the job runs, the status channels are polled at most this often: every poll looks at
+ * all N of them, and woken by each heartbeat that is N per heartbeat (1024 ranks beating
+ * twice a second: 2 million fd checks a second on a 2-core machine). Batched, a poll takes
+ * the heartbeats of BATCH_MS at once, a bounded cost per heartbeat, for at most BATCH_MS
+ * more to a verdict. */
+#define BATCH_MS 20
 
 struct comm_rendezvous {
 	pthread_t th;
@@ -43,7 +65,10 @@ struct comm_rendezvous {
 	uint64_t id;
 	int64_t start;
 	struct comm__mon *mon; /* after the book: the job's status channels */
-	struct pollfd *pf;
+	struct pend *pend;
+	int npend, pend_cap;
+	int handshake_ms; /* a connection's time to authenticate and say hello */
+	struct pollfd *pf; /* lfd, stop, the handshakes, the status channels */
 	struct comm_verdict verdict; /* under mu once have_verdict */
 	bool have_verdict;
 };
@@ -244,11 +269,6 @@ static void resolve_full(struct comm_rendezvous *r)
 		return;
 	}
 	r->mon = comm__mon_new(n);
-	r->pf = calloc((size_t)n + 2, sizeof(*r->pf));
-	if (!r->pf) {
-		comm__mon_free(r->mon);
-		r->mon = NULL;
-	}
 	for (int i = 0; i < n; i++) {
 		int rc = comm__io_send_frame(r->conns[i].fd, COMM__F_BOOK, 0, buf, len,
 					     comm__now_ms() + COMM__HANDSHAKE_MS, r->stop_pipe[0]);
@@ -266,23 +286,17 @@ static void resolve_full(struct comm_rendezvous *r)
 	free(buf);
 }
 
-static void serve_conn(struct comm_rendezvous *r, int fd, const char *from)
+/* An authenticated connection said hello (or failed to): into the rendezvous. */
+static void take_hello(struct comm_rendezvous *r, const struct pend *q)
 {
 	char why[COMM_ERRLEN];
-	int64_t dl = comm__now_ms() + COMM__HANDSHAKE_MS;
-	int rc = comm__auth_server(fd, r->secret, dl, r->stop_pipe[0], why, sizeof(why));
-	if (rc) {
-		refuse_log(r, from, why);
-		if (rc == -2)
-			comm__auth_refuse(fd, dl, r->stop_pipe[0]);
-		close(fd);
-		return;
-	}
 	struct comm__hdr h;
 	unsigned char buf[COMM__HELLO_MAX];
-	struct rconn c = { .fd = fd };
-	comm__strlcpy(c.from, from, sizeof(c.from));
-	rc = comm__io_recv_frame(fd, &h, buf, sizeof(buf), dl, r->stop_pipe[0], why, sizeof(why));
+	struct rconn c = { .fd = q->fd };
+	int fd = q->fd;
+	comm__strlcpy(c.from, q->from, sizeof(c.from));
+	int rc = comm__io_recv_frame(fd, &h, buf, sizeof(buf), q->dl, r->stop_pipe[0], why,
+				     sizeof(why));
 	if (!rc && h.type != COMM__F_HELLO) {
 		snprintf(why, sizeof(why), "expected a hello frame, got %s", comm__frame_name(h.type));
 		rc = -EPROTO;
@@ -293,7 +307,7 @@ static void serve_conn(struct comm_rendezvous *r, int fd, const char *from)
 		if (rc != -EPROTO)
 			snprintf(why, sizeof(why), "no hello: %s",
 				 rc == -ECONNRESET ? "connection closed" : strerror(-rc));
-		refuse_log(r, from, why);
+		refuse_log(r, q->from, why);
 		reply_status(r, fd, COMM_E_PROTO, why);
 		close(fd);
 		return;
@@ -315,22 +329,95 @@ static void serve_conn(struct comm_rendezvous *r, int fd, const char *from)
 		resolve_full(r);
 }
 
+/* The handshake of pend[i] can move (readable): check its answer, or take its hello.
+ * Returns whether it left the list. */
+static bool advance(struct comm_rendezvous *r, int i)
+{
+	struct pend *q = &r->pend[i];
+	char why[COMM_ERRLEN];
+	if (!q->authed) {
+		int rc = comm__auth_check(q->fd, r->secret, q->greet, q->dl, r->stop_pipe[0], NULL,
+					  why, sizeof(why));
+		if (!rc) {
+			q->authed = true;
+			return false;
+		}
+		refuse_log(r, q->from, why);
+		if (rc == -2)
+			comm__auth_refuse(q->fd, q->dl, r->stop_pipe[0]);
+		close(q->fd);
+	} else {
+		take_hello(r, q);
+	}
+	r->pend[i] = r->pend[--r->npend];
+	return true;
+}
+
+/* Every connection waiting on the listening socket gets its challenge and a slot. */
+static void accept_all(struct comm_rendezvous *r)
+{
+	while (r->npend < r->pend_cap) {
+		struct pend *q = &r->pend[r->npend];
+		if (comm__tcp_ops.accept(r->lfd, &q->fd, q->from, sizeof(q->from)))
+			return;
+		q->authed = false;
+		q->dl = comm__now_ms() + r->handshake_ms;
+		if (comm__auth_greet(q->fd, q->greet, q->dl, r->stop_pipe[0])) {
+			refuse_log(r, q->from, "no answer to the challenge: could not send it");
+			close(q->fd);
+			continue;
+		}
+		r->npend++;
+	}
+}
+
+/* Handshakes past their time: refused, recorded. Returns the earliest time left. */
+static int64_t expire(struct comm_rendezvous *r, int64_t now)
+{
+	int64_t next = INT64_MAX;
+	for (int i = 0; i < r->npend;) {
+		struct pend *q = &r->pend[i];
+		if (now < q->dl) {
+			next = q->dl < next ? q->dl : next;
+			i++;
+			continue;
+		}
+		refuse_log(r, q->from,
+			   q->authed ? "no hello: timed out" : "no answer to the challenge: timed out");
+		close(q->fd);
+		r->pend[i] = r->pend[--r->npend];
+	}
+	return next;
+}
+
 static void *serve(void *arg)
 {
 	struct comm_rendezvous *r = arg;
-	int64_t deadline = r->start + r->timeout_ms;
-	struct pollfd two[2];
+	int64_t deadline = r->start + r->timeout_ms, polled = 0;
 	for (;;) {
-		struct pollfd *pf = r->mon ? r->pf : two;
-		pf[0] = (struct pollfd){ r->lfd, POLLIN, 0 };
+		struct pollfd *pf = r->pf;
+		if (r->mon) {
+			int64_t t = comm__now_ms();
+			if (t < polled + BATCH_MS)
+				usleep((useconds_t)(polled + BATCH_MS - t) * 1000);
+			polled = comm__now_ms();
+		}
+		int np = r->npend;
+		pf[0] = (struct pollfd){ r->npend < r->pend_cap ? r->lfd : -1, POLLIN, 0 };
 		pf[1] = (struct pollfd){ r->stop_pipe[0], POLLIN, 0 };
-		int npf = 2 + (r->mon ? comm__mon_pollfds(r->mon, pf + 2) : 0);
-		int wait = -1;
-		if (!r->resolved) {
-			int64_t left = deadline - comm__now_ms();
-			wait = left > 0 ? (int)left : 0;
-		} else if (r->mon) {
-			wait = comm__mon_tick_ms(r->mon);
+		for (int i = 0; i < np; i++)
+			pf[2 + i] = (struct pollfd){ r->pend[i].fd, POLLIN, 0 };
+		struct pollfd *mpf = pf + 2 + np;
+		int npf = 2 + np + (r->mon ? comm__mon_pollfds(r->mon, mpf) : 0);
+		int64_t now = comm__now_ms(), until = expire(r, now);
+		if (r->npend != np) /* some expired: the set changed */
+			continue;
+		if (!r->resolved)
+			until = deadline < until ? deadline : until;
+		int wait = until == INT64_MAX ? -1 : until - now > 0 ? (int)(until - now) : 0;
+		if (r->mon) {
+			int t = comm__mon_tick_ms(r->mon);
+			wait = wait < 0 || t < wait ? t : wait;
 		}
 		int n = poll(pf, (nfds_t)npf, wait);
 		if (n < 0 && errno != EINTR)
@@ -338,7 +425,7 @@ static void *serve(void *arg)
 		if (pf[1].revents)
 			break;
 		if (r->mon) {
-			comm__mon_step(r->mon, pf + 2, comm__now_ms());
+			comm__mon_step(r->mon, mpf, comm__now_ms());
 			struct comm_verdict v;
 			if (!r->have_verdict && comm__mon_verdict(r->mon, &v)) {
 				pthread_mutex_lock(&r->mu);
@@ -351,16 +438,18 @@ static void *serve(void *arg)
 			resolve_timeout(r);
 			continue;
 		}
-		if (n <= 0 || !(pf[0].revents & POLLIN))
+		if (n <= 0)
 			continue;
-		for (;;) {
-			int fd;
-			char from[COMM__ADDR_MAX + 8];
-			if (comm__tcp_ops.accept(r->lfd, &fd, from, sizeof(from)))
-				break;
-			serve_conn(r, fd, from);
-		}
+		/* from the last, so that a slot moved into a freed one was looked at already */
+		for (int i = np - 1; i >= 0; i--)
+			if (pf[2 + i].revents)
+				advance(r, i);
+		if (pf[0].revents & POLLIN)
+			accept_all(r);
 	}
+	for (int i = 0; i < r->npend; i++)
+		close(r->pend[i].fd);
+	r->npend = 0;
 	for (int i = 0; i < r->nconns; i++) {
 		reply_status(r, r->conns[i].fd, COMM_E_BOOTSTRAP, "rendezvous stopped");
 		close(r->conns[i].fd);
@@ -397,7 +486,16 @@ int comm_rendezvous_start(struct comm_rendezvous **out, struct comm_root_info *r
 	memcpy(r->secret, t.secret, sizeof(r->secret));
 	pthread_mutex_init(&r->mu, NULL);
 	r->conns = calloc((size_t)nranks, sizeof(*r->conns));
-	if (!r->conns) {
+	r->pend_cap = nranks + PEND_EXTRA;
+	/* Ranks that start together on one host answer their challenges in turn for its
+	 * cores (1024 on 2 cores: the last answers seconds after the first), and a stray holds
+	 * one slot of its own, not the others', so the time grows with the world size. */
+	r->handshake_ms = COMM__HANDSHAKE_MS + 10 * nranks;
+	if (r->handshake_ms > timeout_ms)
+		r->handshake_ms = timeout_ms;
+	r->pend = calloc((size_t)r->pend_cap, sizeof(*r->pend));
+	r->pf = calloc((size_t)(2 + r->pend_cap + nranks), sizeof(*r->pf));
+	if (!r->conns || !r->pend || !r->pf) {
 		rc = comm__errf(err, errlen, COMM_E_NOMEM, "rendezvous: out of memory");
 		goto fail_mem;
 	}
@@ -439,6 +537,8 @@ fail_listen:
 fail_mem:
 	pthread_mutex_destroy(&r->mu);
 	free(r->conns);
+	free(r->pend);
+	free(r->pf);
 	free(r);
 	return rc;
 }
@@ -456,6 +556,7 @@ void comm_rendezvous_stop(struct comm_rendezvous *r)
 	close(r->stop_pipe[1]);
 	pthread_mutex_destroy(&r->mu);
 	free(r->conns);
+	free(r->pend);
 	free(r->pf);
 	free(r);
 }
@@ -506,7 +607,7 @@ int comm__boot_connect(const struct comm__token *t, int64_t deadline, int *fd_ou
 		usleep((useconds_t)delay * 1000);
 		delay = delay < 500 ? delay * 2 : 500;
 	}
-	rc = comm__auth_client(fd, t->secret, deadline, why, sizeof(why));
+	rc = comm__auth_client(fd, t->secret, deadline, -1, NULL, 0, why, sizeof(why));
 	if (rc) {
 		close(fd);
 		return comm__errf(err, errlen, rc, "bootstrap: rendezvous at %s:%d: %s", t->host,

@@ -1,4 +1,5 @@
-/* Communicator lifecycle: init from a root-info token (bootstrap, then the full mesh), split
+/* Communicator lifecycle: init from a root-info token (bootstrap, then the links: lazy, or
+ * the full mesh with HCCLCTL_CONNECT=full), split
  * into sub-communicators, destroy; configuration from the caller and the environment; the
  * small helpers the engine files share. */
 #include <errno.h>
@@ -48,6 +49,12 @@ static int configure(struct comm *c, const struct comm_config *cfg, char *err, s
 	if ((unsigned)cfg->algo >= COMM_ALGO_COUNT)
 		return comm__errf(err, errlen, COMM_E_INVAL, "init: algorithm %d out of range",
 				  (int)cfg->algo);
+	/* HCCLCTL_CONNECT=full: every link in init, the mesh before lazy links (to compare) */
+	const char *ec = getenv("HCCLCTL_CONNECT");
+	if (ec && *ec && strcmp(ec, "lazy") && strcmp(ec, "full"))
+		return comm__errf(err, errlen, COMM_E_INVAL,
+				  "init: HCCLCTL_CONNECT='%s' is not one of lazy, full", ec);
+	c->lazy = !(ec && !strcmp(ec, "full"));
 	c->algo = cfg->algo;
 	const char *ea = getenv("HCCLCTL_ALGO");
 	if (c->algo == COMM_ALGO_AUTO && ea && *ea) {
@@ -81,6 +88,7 @@ static struct comm *comm_alloc(int rank, int nranks)
 	c->rank = rank;
 	c->nranks = nranks;
 	c->epfd = -1;
+	c->lfd = -1;
 	c->cur_coll = -1;
 	c->cur_peer = -1;
 	c->tp = &comm__tcp_ops;
@@ -100,6 +108,7 @@ static struct comm *comm_alloc(int rank, int nranks)
 	for (int r = 0; r < nranks; r++)
 		c->peers[r].fd = -1;
 	c->watch.fd = c->watch.wake[0] = c->watch.wake[1] = -1;
+	c->watch.stop_pipe[0] = c->watch.stop_pipe[1] = -1;
 	c->hint_rank = -1;
 	atomic_init(&c->live.coll, -1);
 	atomic_init(&c->live.step, -1);
@@ -112,6 +121,7 @@ static struct comm *comm_alloc(int rank, int nranks)
 	c->ctx.nranks = nranks;
 	c->ctx.exchange = comm__ctx_exchange;
 	c->ctx.need_scratch = comm__ctx_need_scratch;
+	comm__agree_attach(c);
 	return c;
 }
 
@@ -122,6 +132,8 @@ static void comm_free(struct comm *c)
 	for (int r = 0; r < c->nranks; r++)
 		if (c->peers[r].fd >= 0)
 			c->tp->close(c->peers[r].fd);
+	if (c->lfd >= 0)
+		c->tp->close(c->lfd);
 	comm__progress_release(c);
 	pthread_mutex_destroy(&c->mu);
 	pthread_cond_destroy(&c->cv);
@@ -133,6 +145,22 @@ static void comm_free(struct comm *c)
 	comm__flight_release(c);
 	comm_profile_stop(c);
 	free(c);
+}
+
+/* Lazy: the peers' addresses, and the listening socket kept (*lfd taken) for the ranks
+ * below to connect when they need us. Full: the whole mesh now (*lfd left to the caller). */
+static int links(struct comm *c, int *lfd, const struct comm__book_entry *book,
+		 int64_t deadline)
+{
+	int rc = 0;
+	if (c->lazy) {
+		comm__mesh_book(c, book);
+		c->lfd = *lfd;
+		*lfd = -1;
+	} else {
+		rc = comm__mesh_connect(c, *lfd, book, deadline);
+	}
+	return rc ? rc : comm__progress_init(c);
 }
 
 int comm_init(struct comm **out, const struct comm_root_info *ri, const struct comm_config *cfg,
@@ -204,22 +232,22 @@ int comm_init(struct comm **out, const struct comm_root_info *ri, const struct c
 		comm__errf(err, errlen, rc, "%s", c->errbuf);
 		goto out_book;
 	}
-	rc = comm__mesh_connect(c, lfd, book, deadline);
-	if (!rc)
-		rc = comm__progress_init(c);
+	rc = links(c, &lfd, book, deadline);
 	if (rc) {
 		comm__errf(err, errlen, rc, "%s", c->errbuf);
 		goto out_book;
 	}
 	free(book);
-	c->tp->close(lfd);
+	if (lfd >= 0)
+		c->tp->close(lfd);
 	*out = c;
 	return 0;
 
 out_book:
 	free(book);
 out_listen:
-	c->tp->close(lfd);
+	if (lfd >= 0)
+		c->tp->close(lfd);
 out_boot:
 	if (bfd >= 0)
 		close(bfd);
@@ -315,12 +343,11 @@ int comm_split(struct comm *parent, int color, int key, struct comm **out)
 	c->connect_timeout_ms = parent->connect_timeout_ms;
 	c->exec_timeout_ms = parent->exec_timeout_ms;
 	c->algo = parent->algo;
+	c->lazy = parent->lazy;
 	/* distinct per parent, split and color, the same on every member */
 	c->id = (parent->id ^ ((uint64_t)parent->seq << 32) ^ (uint64_t)(uint32_t)color) *
 		0x9e3779b97f4a7c15ull;
-	rc = comm__mesh_connect(c, lfd, book, comm__now_ms() + c->connect_timeout_ms);
-	if (!rc)
-		rc = comm__progress_init(c);
+	rc = links(c, &lfd, book, comm__now_ms() + c->connect_timeout_ms);
 	if (rc) {
 		comm__errf(parent->user_err, sizeof(parent->user_err), rc, "%s (split, color %d)",
 			   c->errbuf, color);
@@ -364,6 +391,11 @@ const char *comm_peer_host(const struct comm *c, int rank)
 int comm_size(const struct comm *c)
 {
 	return c ? c->nranks : 0;
+}
+
+int comm_connections(const struct comm *c)
+{
+	return c ? c->nconn : 0;
 }
 
 const char *comm_last_error(const struct comm *c)

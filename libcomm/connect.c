@@ -1,34 +1,39 @@
-/* The full mesh of a communicator: rank i connects to every rank j > i and accepts from every
- * rank j < i. Each connection passes the HMAC challenge, then the connecting rank says which
- * communicator and rank it is and the other end confirms, so a connection from another job or
- * another communicator is refused (and counted) rather than taken for a peer.
+/* The links of a communicator. Between two ranks the lower one connects and the higher one
+ * accepts, always: two ranks that need each other at the same moment never connect to each
+ * other at once (no crossed connections to break a tie between), and a rank blocked in a
+ * connect waits only on a higher rank, so there is no cycle of waits. Each connection passes
+ * the HMAC challenge, then the connecting rank says which communicator and rank it is and
+ * the other end confirms, so a connection from another job, another communicator or a rank
+ * that should not connect (a higher one) is refused (and counted) rather than taken for a
+ * peer.
  *
- * Connects go in rank order before accepts: rank n-1 only accepts, so every wait is on a
- * higher rank and there is no cycle. */
+ * Lazy (the default): the progress engine connects the first time a step needs a peer
+ * (comm__link_connect) and accepts in its loop (comm__link_accept); a job of ring and rhd
+ * collectives then holds O(log N) links per rank instead of N-1. Full (HCCLCTL_CONNECT=full,
+ * the mesh before lazy links): comm__mesh_connect builds every link in init, connects in rank
+ * order before accepts, so rank n-1 only accepts. */
 #include <errno.h>
 #include <poll.h>
 #include <unistd.h>
 
 #include "libcomm/internal.h"
 
-static int peer_handshake(int fd, const struct comm_transport_ops *tp, uint64_t id, int rank,
-			  int nranks, int64_t deadline, struct comm__peer_hello *got, char *why,
-			  size_t whylen, int send_first)
+/* Our peer hello as a whole frame, to go out in the same write as an authentication leg. */
+static void peer_frame(const struct comm *c, unsigned char f[COMM__HDR_LEN + COMM__PEER_LEN])
 {
-	struct comm__peer_hello me = { id, rank, nranks };
+	struct comm__peer_hello me = { c->id, c->rank, c->nranks };
+	struct comm__hdr h = { COMM__F_PEER, 0, -1, (uint32_t)c->rank, COMM__PEER_LEN };
+	comm__hdr_encode(f, &h);
+	comm__peer_encode(&me, f + COMM__HDR_LEN);
+}
+
+/* Reads the other end's peer hello and checks it is of this communicator: 0 or -errno. */
+static int peer_read(const struct comm *c, int fd, int64_t deadline, int cancel_fd,
+		     struct comm__peer_hello *got, char *why, size_t whylen)
+{
 	unsigned char b[COMM__PEER_LEN];
 	struct comm__hdr h;
-	int rc;
-	(void)tp;
-	comm__peer_encode(&me, b);
-	if (send_first) {
-		rc = comm__io_send_frame(fd, COMM__F_PEER, (uint32_t)rank, b, sizeof(b), deadline, -1);
-		if (rc) {
-			snprintf(why, whylen, "cannot send peer hello: %s", strerror(-rc));
-			return rc;
-		}
-	}
-	rc = comm__io_recv_frame(fd, &h, b, sizeof(b), deadline, -1, why, whylen);
+	int rc = comm__io_recv_frame(fd, &h, b, sizeof(b), deadline, cancel_fd, why, whylen);
 	if (rc) {
 		if (rc != -EPROTO)
 			snprintf(why, whylen, "no peer hello: %s",
@@ -41,22 +46,100 @@ static int peer_handshake(int fd, const struct comm_transport_ops *tp, uint64_t 
 	}
 	if (comm__peer_decode(b, (size_t)h.len, got, why, whylen))
 		return -EPROTO;
-	if (got->comm_id != id || got->nranks != nranks) {
+	if (got->comm_id != c->id || got->nranks != c->nranks) {
 		snprintf(why, whylen, "belongs to another communicator (id %016llx, %d ranks)",
 			 (unsigned long long)got->comm_id, got->nranks);
 		return -EPROTO;
 	}
-	if (!send_first) {
-		comm__peer_encode(&me, b);
-		rc = comm__io_send_frame(fd, COMM__F_PEER, (uint32_t)rank, b, sizeof(b), deadline, -1);
-		if (rc) {
-			snprintf(why, whylen, "cannot answer peer hello: %s", strerror(-rc));
-			return rc;
-		}
-	}
 	return 0;
 }
 
+/* fd is connected to r: authenticate, say who we are, check who answered. Three legs in
+ * all: the challenge; our proof with our peer hello behind it; the other end's proof with
+ * its peer hello (a connection handshake was five legs, each a wait for the other process
+ * to be scheduled; at 1024 ranks on 2 cores those waits were most of the time to connect).
+ * 0 or the code (-ECANCELED when cancel_fd became readable), why the reason. */
+static int greet_up(struct comm *c, int fd, int r, int64_t deadline, int cancel_fd, char *why,
+		    size_t whylen)
+{
+	unsigned char f[COMM__HDR_LEN + COMM__PEER_LEN];
+	peer_frame(c, f);
+	int rc = comm__auth_client(fd, c->secret, deadline, cancel_fd, f, sizeof(f), why, whylen);
+	if (rc)
+		return rc;
+	struct comm__peer_hello got;
+	rc = peer_read(c, fd, deadline, cancel_fd, &got, why, whylen);
+	if (!rc && got.rank != r) {
+		snprintf(why, whylen, "answered as rank %d", got.rank);
+		rc = -EPROTO;
+	}
+	if (!rc || rc == -ECANCELED)
+		return rc;
+	return rc == -ETIMEDOUT ? COMM_E_TIMEOUT : rc == -EPROTO ? COMM_E_PROTO : COMM_E_PEER;
+}
+
+static int accept_one(struct comm *c, int lfd, int64_t limit, int *rank_out, int *fd_out);
+
+/* Until the higher rank greets us on fd, the ranks below us that connect are accepted: they
+ * may be what that rank waits for (each rank connecting to the next at once: 0 -> 1 -> 2 ...
+ * would otherwise complete one at a time from the top, N handshakes in a row). Accepted
+ * links are left in the peers for the engine to take up. 0, COMM_E_TIMEOUT or -ECANCELED. */
+static int await_greeting(struct comm *c, int fd, int64_t deadline, int cancel_fd)
+{
+	for (;;) {
+		struct pollfd pf[3] = { { fd, POLLIN, 0 }, { c->lfd, POLLIN, 0 },
+					{ cancel_fd, POLLIN, 0 } };
+		int64_t left = deadline - comm__now_ms();
+		if (left <= 0)
+			return COMM_E_TIMEOUT;
+		int n = poll(pf, 3, (int)(left > 1000000 ? 1000000 : left));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || pf[0].revents)
+			return 0; /* the read that follows says what is wrong */
+		if (pf[2].revents)
+			return -ECANCELED;
+		int ar, afd, rc;
+		while (pf[1].revents && (rc = accept_one(c, c->lfd, deadline, &ar, &afd)) != -EAGAIN)
+			if (!rc) {
+				c->peers[ar].fd = afd;
+				c->unadopted++;
+			}
+	}
+}
+
+int comm__link_connect(struct comm *c, int r, int64_t deadline, int cancel_fd, int *fd_out,
+		       char *why, size_t whylen)
+{
+	const struct comm__peer *p = &c->peers[r];
+	char e[COMM_ERRLEN] = "";
+	int fd = -1;
+	/* every rank listens before its hello, so a refusal here is not "too early": the
+	 * process is gone, and waiting would only delay the message */
+	int rc = c->tp->connect(p->addr, p->port, deadline, &fd, e, sizeof(e));
+	if (rc)
+		return comm__errf(why, whylen, rc == -ETIMEDOUT ? COMM_E_TIMEOUT : COMM_E_PEER,
+				  "cannot reach rank %d (host %s) at %s:%d: %s", r, p->host, p->addr,
+				  p->port, strerror(-rc));
+	rc = await_greeting(c, fd, deadline, cancel_fd);
+	if (!rc)
+		rc = greet_up(c, fd, r, deadline, cancel_fd, e, sizeof(e));
+	else if (rc == COMM_E_TIMEOUT)
+		snprintf(e, sizeof(e), "no greeting before the deadline (its process does not answer)");
+	if (rc) {
+		c->tp->close(fd);
+		if (rc == -ECANCELED)
+			return rc;
+		return comm__errf(why, whylen, rc,
+				  "connection to rank %d (host %s) at %s:%d: %s", r, p->host, p->addr,
+				  p->port, e);
+	}
+	*fd_out = fd;
+	return 0;
+}
+
+/* Full mesh at init: the peer's listener may still be coming up (a split's members listen as
+ * they get there), so a refusal is retried until the deadline. */
 static int connect_up(struct comm *c, const struct comm__book_entry *b, int64_t deadline)
 {
 	char why[COMM_ERRLEN] = "";
@@ -75,30 +158,63 @@ static int connect_up(struct comm *c, const struct comm__book_entry *b, int64_t 
 		usleep((useconds_t)delay * 1000);
 		delay = delay < 200 ? delay * 2 : 200;
 	}
-	rc = comm__auth_client(fd, c->secret, deadline, why, sizeof(why));
+	rc = greet_up(c, fd, b->rank, deadline, -1, why, sizeof(why));
 	if (rc) {
 		c->tp->close(fd);
 		return comm__errf(c->errbuf, sizeof(c->errbuf), rc,
 				  "rank %d (host %s): init: connection to rank %d (host %s): %s",
 				  c->rank, c->host, b->rank, b->host, why);
 	}
-	struct comm__peer_hello got;
-	rc = peer_handshake(fd, c->tp, c->id, c->rank, c->nranks, deadline, &got, why, sizeof(why), 1);
-	if (!rc && got.rank != b->rank) {
-		snprintf(why, sizeof(why), "answered as rank %d", got.rank);
-		rc = -EPROTO;
-	}
-	if (rc) {
-		c->tp->close(fd);
-		return comm__errf(c->errbuf, sizeof(c->errbuf),
-				  rc == -ETIMEDOUT ? COMM_E_TIMEOUT
-				  : rc == -EPROTO  ? COMM_E_PROTO
-						   : COMM_E_PEER,
-				  "rank %d (host %s): init: connection to rank %d (host %s): %s",
-				  c->rank, c->host, b->rank, b->host, why);
-	}
 	c->peers[b->rank].fd = fd;
 	return 0;
+}
+
+/* One connection on lfd from a lower rank: 0 with its rank and fd, or -EPROTO when refused
+ * (counted), -EAGAIN when none is pending. */
+static int accept_one(struct comm *c, int lfd, int64_t limit, int *rank_out, int *fd_out)
+{
+	int fd;
+	char from[COMM__ADDR_MAX + 8], why[COMM_ERRLEN];
+	int rc = c->tp->accept(lfd, &fd, from, sizeof(from));
+	if (rc)
+		return rc == -EAGAIN ? -EAGAIN : -EPROTO;
+	/* the connecting rank answers at once, when it gets a core: among N ranks on one
+	 * host's cores that is later the more there are (as at the rendezvous) */
+	int64_t dl = comm__now_ms() + COMM__HANDSHAKE_MS + 10 * (int64_t)c->nranks;
+	if (dl > limit)
+		dl = limit;
+	struct comm__peer_hello got;
+	unsigned char greet[COMM__GREET_LEN], out[COMM__FIN_LEN + COMM__HDR_LEN + COMM__PEER_LEN];
+	rc = comm__auth_greet(fd, greet, dl, -1);
+	if (!rc)
+		rc = comm__auth_check(fd, c->secret, greet, dl, -1, out, why, sizeof(why));
+	else
+		rc = -1;
+	if (!rc) /* its peer hello came behind its proof */
+		rc = peer_read(c, fd, dl, -1, &got, why, sizeof(why)) ? -1 : 0;
+	if (!rc && (got.rank < 0 || got.rank >= c->rank || c->peers[got.rank].fd >= 0)) {
+		snprintf(why, sizeof(why), "unexpected rank %d", got.rank);
+		rc = -1;
+	}
+	if (!rc) { /* our proof and our peer hello in one write */
+		peer_frame(c, out + COMM__FIN_LEN);
+		rc = comm__io_write(fd, out, sizeof(out), dl, -1) ? -1 : 0;
+	}
+	if (rc == -2)
+		comm__auth_refuse(fd, dl, -1);
+	if (rc) {
+		c->refused++;
+		c->tp->close(fd);
+		return -EPROTO;
+	}
+	*rank_out = got.rank;
+	*fd_out = fd;
+	return 0;
+}
+
+int comm__link_accept(struct comm *c, int *rank_out, int *fd_out)
+{
+	return accept_one(c, c->lfd, INT64_MAX, rank_out, fd_out);
 }
 
 static int accept_down(struct comm *c, int lfd, const struct comm__book_entry *book,
@@ -128,37 +244,16 @@ static int accept_down(struct comm *c, int lfd, const struct comm__book_entry *b
 					  (double)c->connect_timeout_ms / 1000.0, missing > 1 ? "s" : "",
 					  list);
 		}
-		int fd;
-		char from[COMM__ADDR_MAX + 8], why[COMM_ERRLEN];
-		if (c->tp->accept(lfd, &fd, from, sizeof(from)))
+		int r, fd;
+		if (accept_one(c, lfd, deadline, &r, &fd))
 			continue;
-		int64_t dl = comm__now_ms() + COMM__HANDSHAKE_MS;
-		if (dl > deadline)
-			dl = deadline;
-		struct comm__peer_hello got;
-		int rc = comm__auth_server(fd, c->secret, dl, -1, why, sizeof(why));
-		if (!rc)
-			rc = peer_handshake(fd, c->tp, c->id, c->rank, c->nranks, dl, &got, why,
-					    sizeof(why), 0);
-		if (!rc && (got.rank >= c->rank || c->peers[got.rank].fd >= 0)) {
-			snprintf(why, sizeof(why), "unexpected rank %d", got.rank);
-			rc = -1;
-		}
-		if (rc == -2)
-			comm__auth_refuse(fd, dl, -1);
-		if (rc) {
-			c->refused++;
-			c->tp->close(fd);
-			continue;
-		}
-		c->peers[got.rank].fd = fd;
+		c->peers[r].fd = fd;
 		missing--;
 	}
 	return 0;
 }
 
-int comm__mesh_connect(struct comm *c, int lfd, const struct comm__book_entry *book,
-		       int64_t deadline)
+void comm__mesh_book(struct comm *c, const struct comm__book_entry *book)
 {
 	for (int r = 0; r < c->nranks; r++) {
 		struct comm__peer *p = &c->peers[r];
@@ -166,6 +261,12 @@ int comm__mesh_connect(struct comm *c, int lfd, const struct comm__book_entry *b
 		comm__strlcpy(p->addr, book[r].addr, sizeof(p->addr));
 		p->port = book[r].port;
 	}
+}
+
+int comm__mesh_connect(struct comm *c, int lfd, const struct comm__book_entry *book,
+		       int64_t deadline)
+{
+	comm__mesh_book(c, book);
 	for (int r = c->rank + 1; r < c->nranks; r++) {
 		int rc = connect_up(c, &book[r], deadline);
 		if (rc)

@@ -58,12 +58,24 @@ int comm__io_send_frame(int fd, uint8_t type, uint32_t from, const void *payload
 int comm__io_recv_frame(int fd, struct comm__hdr *h, void *buf, size_t cap, int64_t deadline,
 			int cancel_fd, char *err, size_t errlen);
 /* The HMAC-SHA256 challenge, both ways. Client: 0, or COMM_E_AUTH/COMM_E_TIMEOUT/
- * COMM_E_PEER/COMM_E_PROTO with err. Server: 0, or -1 (no answer) or -2 (wrong secret) with
+ * COMM_E_PEER/COMM_E_PROTO with err, or -ECANCELED once cancel_fd (-1: none) is readable. Server: 0, or -1 (no answer) or -2 (wrong secret) with
  * the refusal reason in why. */
-int comm__auth_client(int fd, const unsigned char *secret, int64_t deadline, char *err,
-		      size_t errlen);
+int comm__auth_client(int fd, const unsigned char *secret, int64_t deadline, int cancel_fd,
+		      const void *after, size_t afterlen, char *err, size_t errlen);
 int comm__auth_server(int fd, const unsigned char *secret, int64_t deadline, int cancel_fd,
 		      char *why, size_t whylen);
+/* The client's after[afterlen] (at most 64 bytes) goes out in the same write as its proof.
+ * comm__auth_server in two halves, for a server that handles many at once: greet sends the
+ * challenge (0 or -errno), check reads and verifies the answer and says so (as above);
+ * with fin_out (COMM__FIN_LEN bytes) the server's answer is left there for the caller to
+ * send with what goes behind it, else it is sent. */
+#define COMM__GREET_LEN 24
+#define COMM__FIN_LEN 33
+int comm__auth_greet(int fd, unsigned char greet[COMM__GREET_LEN], int64_t deadline,
+		     int cancel_fd);
+int comm__auth_check(int fd, const unsigned char *secret, const unsigned char *greet,
+		     int64_t deadline, int cancel_fd, unsigned char *fin_out, char *why,
+		     size_t whylen);
 /* After comm__auth_server returned -2 (wrong secret): tells the client it was refused. */
 void comm__auth_refuse(int fd, int64_t deadline, int cancel_fd);
 
@@ -81,8 +93,17 @@ struct comm__xstate {
 	unsigned char hdr[COMM__HDR_LEN];
 };
 
+/* A link's buffers, allocated when it is made: a rank of 1024 holds a peer for every rank
+ * (the address book) but links to only a few, and these are most of a peer's size. */
+struct comm__pbuf {
+	unsigned char cbuf[COMM__CTRL_MAX]; /* control payload (FP, ABORT) */
+	unsigned char stage[512]; /* read from the socket, not yet consumed (small reads) */
+	unsigned char ctl_tx[4 * (COMM__HDR_LEN + COMM__FP_LEN)]; /* queued control frames */
+};
+
 struct comm__peer {
 	int fd; /* -1 for self */
+	bool in_ep; /* fd is in the progress engine's epoll set */
 	char host[COMM__HOST_MAX];
 	char addr[COMM__ADDR_MAX];
 	int port;
@@ -95,21 +116,24 @@ struct comm__peer {
 	size_t rhdr_got;
 	bool hdr_ok;
 	struct comm__hdr rh;
-	unsigned char cbuf[COMM__CTRL_MAX]; /* control payload (FP, ABORT) */
-	unsigned char stage[512]; /* read from the socket, not yet consumed (small reads) */
+	struct comm__pbuf *pb; /* the link's buffers, while there is a link (add_link) */
 	size_t st_off, st_len;
 	size_t cgot;
 	bool fp_pending; /* a fingerprint arrived before it was asked for */
 	uint32_t fp_seq;
 	struct comm__fp fp;
 	/* fingerprints checked on arrival (agree.c) */
+	bool fp_in;       /* takes part in the check of the collective in progress */
 	bool fp_got;      /* its fingerprint for the collective in progress is in */
 	bool fp_due;      /* ours goes out in front of our next frame to it */
 	bool fp_req_sent; /* we asked it for its fingerprint in this collective */
+	bool p2p_seen;    /* it answered from inside a send or receive (p2p_fp) ... */
+	struct comm__fp p2p_fp;
+	int64_t fp_reask_at; /* ... and is asked again from then */
 	bool fp_asked;    /* it asked for ours of collective fp_ask_seq (not answered yet) */
 	uint32_t fp_ask_seq;
-	/* control frames queued to it (fingerprints, requests), sent before the next data */
-	unsigned char ctl_tx[4 * (COMM__HDR_LEN + COMM__FP_LEN)];
+	/* control frames queued to it (fingerprints, requests) in pb->ctl_tx, sent before
+	 * the next data */
 	size_t ctl_len, ctl_sent;
 	/* this step: current send and receive transfer index, -1 when none */
 	int scur, rcur;
@@ -118,6 +142,26 @@ struct comm__peer {
 };
 
 struct comm_req;
+struct comm;
+
+/* A control frame's handler (the payload, h->len bytes, is whole): 0 or the failure code.
+ * The progress engine dispatches by frame type without knowing who registered. */
+typedef int comm__ctl_fn(struct comm *c, int r, const struct comm__hdr *h,
+			 const unsigned char *payload);
+
+/* What the progress engine asks of the fingerprint check of the collective in progress
+ * (agree.c registers it): serve queues what is due to r before data to r goes out (front:
+ * data goes next); take accepts r's fingerprint that came ahead of its data; ask requests
+ * r's when it is late (0 when queued now, else when to ask again, INT64_MAX: not); join takes r into the check, the first time a
+ * step of this collective moves data with it; differ names the difference once the
+ * fingerprints were seen to differ (returns the failure). */
+struct comm__check_ops {
+	void (*serve)(struct comm *c, int r, bool front);
+	void (*take)(struct comm *c, int r);
+	int64_t (*ask)(struct comm *c, int r, int64_t now);
+	void (*join)(struct comm *c, int r);
+	int (*differ)(struct comm *c);
+};
 
 /* Where the rank stands, written by the thread running the operation and read by the watch
  * thread for heartbeats: single words, relaxed atomics. */
@@ -133,6 +177,7 @@ struct comm__live {
 struct comm__watch {
 	int fd;           /* -1: none (the rendezvous is gone or never watched) */
 	int wake[2];      /* pipe: readable once a verdict arrived; in the progress epoll set */
+	int stop_pipe[2]; /* pipe: readable once the thread is to stop */
 	pthread_t th;
 	bool on;
 	pthread_mutex_t mu; /* serialises writes on fd; guards the fields below */
@@ -157,6 +202,22 @@ struct comm {
 	const struct comm_transport_ops *tp;
 	struct comm__peer *peers; /* nranks; peers[rank].fd = -1 */
 	int epfd;
+	/* connections: lazy (the default) connects to a peer the first time a step needs it,
+	 * the lower rank connecting and the higher accepting on lfd; full (HCCLCTL_CONNECT=
+	 * full) builds the whole mesh in init, as before */
+	bool lazy;
+	int lfd;         /* the listening socket while lazy, else -1 */
+	int nconn;       /* peers connected */
+	int unadopted;   /* links accepted by a connect's wait, not in the epoll set yet */
+	/* registered by the layers above the engine (comm_alloc, watch.c) */
+	comm__ctl_fn *ctl[COMM__F_TYPE_END];
+	const struct comm__check_ops *check;
+	/* the first failure: the watch reports it to the monitor */
+	void (*on_fail)(struct comm *c, int code);
+	/* the status channel's wake pipe is readable: fail with the verdict waiting, or 0;
+	 * why (or NULL): what this rank saw of it, said along with the verdict, with its own
+	 * code (0: the verdict's) */
+	int (*on_wake)(struct comm *c, const char *why, int code);
 	int spin_credit, spin_rest; /* progress.c: whether polling before sleeping pays off */
 	bool shared_cores; /* more ranks on this host than CPUs: polling yields the core */
 	/* the operation in progress, for messages and frame checks */
@@ -209,44 +270,51 @@ struct comm {
 	struct comm_req *qhead, *qtail;
 };
 
-/* connect.c: the full mesh. Lower ranks connect to higher ones; each connection is
- * authenticated and says its communicator id and rank. lfd is closed by the caller. */
+/* connect.c: the links. Lower ranks connect to higher ones; each connection is
+ * authenticated and says its communicator id and rank. comm__mesh_book copies the address
+ * book into the peers. comm__mesh_connect builds the full mesh (lfd is closed by the
+ * caller). comm__link_connect connects to the higher rank r (cancel_fd readable: give up,
+ * -ECANCELED); comm__link_accept takes one pending connection from a lower rank on c->lfd:
+ * 0 with *rank_out, -EAGAIN when none is pending, -EPROTO when it was refused (counted).
+ * On failure why says what and where (the peer and the address tried). */
+void comm__mesh_book(struct comm *c, const struct comm__book_entry *book);
 int comm__mesh_connect(struct comm *c, int lfd, const struct comm__book_entry *book,
 		       int64_t deadline);
+int comm__link_connect(struct comm *c, int r, int64_t deadline, int cancel_fd, int *fd_out,
+		       char *why, size_t whylen);
+int comm__link_accept(struct comm *c, int *rank_out, int *fd_out);
 
-/* progress.c */
-int comm__progress_init(struct comm *c);
-void comm__progress_release(struct comm *c);
-/* Runs one step: all transfers concurrently, until done or c->deadline. type is DATA or FP
- * (FP receives land as struct comm__fp in rbuf). seq is checked on DATA frames. */
-int comm__exchange(struct comm *c, uint8_t type, int step, struct comm__xfer *x, size_t n,
-		   uint32_t seq);
 /* agree.c: a collective's fingerprints checked on arrival instead of exchanged first (one
- * network round less). post: ours goes in front of our first frame to each peer (to every
- * peer at once with all); the peers' that came early are taken. drain, after the algorithm:
+ * network round less). attach registers its control frames (FP, FPREQ) and check ops.
+ * post: ours goes in front of our first frame to each peer (to every peer at once with
+ * all); the peers' that came early are taken. drain (progress.c), after the algorithm:
  * with all, waits for every peer's; always, for our queued control frames to be out. */
+void comm__agree_attach(struct comm *c);
 void comm__fp_post(struct comm *c, const struct comm__fp *mine, bool all);
 int comm__fp_drain(struct comm *c);
 /* Ours of an earlier or the current collective, for the history (eager exchanges too). */
 void comm__fp_remember(struct comm *c, const struct comm__fp *f);
-/* r's fingerprint (in peers[r].fp) is this collective's: compare it with ours. */
-void comm__fp_take(struct comm *c, int r);
-/* A fingerprint frame came from r (decoded into peers[r].fp): take it, keep it for a later
- * collective, or drop it as an answer that came late. */
-void comm__fp_arrived(struct comm *c, int r);
-/* r asked for our fingerprint of collective seq: queue it once we have it. */
-void comm__fp_asked(struct comm *c, int r, uint32_t seq);
-/* Queue what is due to r: our fingerprint (front: data to r goes next), an answer. */
-void comm__fp_serve(struct comm *c, int r, bool front);
-/* Ask r for its fingerprint (once per collective); true when queued now. */
-bool comm__fp_request(struct comm *c, int r);
-/* In a collective that checks on arrival: r's has not come. */
+/* In a collective that checks on arrival: r takes part and its fingerprint has not come. */
 static inline bool comm__fp_owed(const struct comm *c, int r)
 {
-	return c->fp_lazy && !c->peers[r].fp_got && r != c->rank && c->peers[r].fd >= 0;
+	return c->fp_lazy && c->peers[r].fp_in && !c->peers[r].fp_got && r != c->rank &&
+	       c->peers[r].fd >= 0;
 }
-/* Records a fatal error: prefix "rank R (host H): OP #S step K: ", marks the communicator
- * broken and sends ABORT with the message to every peer. Returns code. */
+/* progress.c */
+int comm__progress_init(struct comm *c);
+void comm__progress_release(struct comm *c);
+/* Runs one step: all transfers concurrently, until done or c->deadline. type is DATA or FP
+ * (FP receives land as struct comm__fp in rbuf). seq is checked on DATA frames. A peer not
+ * connected yet is connected first (lazy). */
+int comm__exchange(struct comm *c, uint8_t type, int step, struct comm__xfer *x, size_t n,
+		   uint32_t seq);
+/* On destroy of a broken communicator: let peers read our ABORT before the sockets close. */
+void comm__progress_linger(struct comm *c, int ms);
+
+/* fail.c, below the engine files (progress, agree, fp, watch), the one way any of them
+ * reports a failure. Records a fatal error: prefix "rank R (host H): OP #S step K: ", marks
+ * the communicator broken, sends ABORT with the message to every connected peer and hands
+ * the failure to c->on_fail (the watch's report to the monitor). Returns code. */
 __attribute__((format(printf, 3, 4))) int comm__fail(struct comm *c, int code, const char *fmt,
 						      ...);
 /* The same with root as the message every rank reports (a verdict, a peer's abort). */
@@ -254,8 +322,9 @@ __attribute__((format(printf, 4, 5))) int comm__fail_root(struct comm *c, int co
 							   const char *root, const char *fmt, ...);
 /* Writes the "rank R (host H): OP #S[ step K]" prefix. */
 void comm__prefix(const struct comm *c, char *buf, size_t len);
-/* On destroy of a broken communicator: let peers read our ABORT before the sockets close. */
-void comm__progress_linger(struct comm *c, int ms);
+/* A failure about a peer whose fingerprint has not come is one of the fingerprint exchange:
+ * said without a step, as when the exchange came first. */
+void comm__at_fingerprint(struct comm *c);
 
 /* fp.c: fingerprints compared. compare_all and compare_pair fail the communicator naming the
  * first differing field (compare_all: fps[nranks], the same message on every rank). */
@@ -284,14 +353,11 @@ void comm__prof_step(struct comm *c, int step, bool fp, const struct comm__xfer 
 		     int64_t t0);
 void comm__prof_wait(struct comm *c, int64_t t0, int peer);
 
-/* watch.c */
+/* watch.c: start registers c->on_fail (this rank's failure, reported to the monitor as a
+ * verdict, once) and c->on_wake (a verdict from the monitor fails the operation with it). */
 int comm__heartbeat_ms(int *interval_ms, int *silence_ms); /* from the environment */
 int comm__watch_start(struct comm *c, int fd);  /* takes fd */
 void comm__watch_stop(struct comm *c);          /* says BYE unless broken without report */
-/* Records this rank's failure as a verdict and reports it to the monitor (once). */
-void comm__watch_report(struct comm *c, int code);
-/* A verdict from the monitor is waiting: fails the operation with it. */
-int comm__watch_take(struct comm *c);
 /* The message with the "rank R (host H)" verdict phrase for a peer. */
 void comm__verdict_compose(struct comm_verdict *v, const char *what);
 

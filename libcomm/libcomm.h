@@ -138,6 +138,10 @@ int comm_rank(const struct comm *c);
 /* The host name rank said in its hello ("" when out of range); valid while c lives. */
 const char *comm_peer_host(const struct comm *c, int rank);
 int comm_size(const struct comm *c);
+/* Peers this rank holds a connection to now. Links are made the first time an operation
+ * needs a peer (a ring's neighbours, rhd's partners, a send's peer), so a job of ring and
+ * rhd collectives holds O(log N) of them; HCCLCTL_CONNECT=full makes all N-1 in init. */
+int comm_connections(const struct comm *c);
 /* The message of the last failed call on c: what, which rank/host/peer, collective, step. */
 const char *comm_last_error(const struct comm *c);
 

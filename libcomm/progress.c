@@ -23,6 +23,7 @@
 #include "libcomm/internal.h"
 
 #define WAKE_ID UINT32_MAX /* the epoll tag of the status channel's wake pipe */
+#define LISTEN_ID (UINT32_MAX - 1) /* the epoll tag of the listening socket (lazy links) */
 #define LINK_MIN (64 << 10) /* smaller receives say more about latency than the link */
 /* A small step polls for up to SPIN_US before it sleeps in epoll_wait: waking a sleeping
  * process costs tens of microseconds on a VM (an idle core's wake-up), as much as the
@@ -45,6 +46,47 @@
 /* A peer whose fingerprint a collective waits for is asked for it after this long. */
 #define FP_ASK_MS 50
 #define SPIN_REST 64
+/* How long a failed connect waits for the monitor's verdict: its settle time (300 ms), a
+ * batch and a tick, with room for a loaded machine. */
+#define VERDICT_WAIT_MS 1000
+
+static int epoll_fail(struct comm *c)
+{
+	return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_SYS,
+			  "rank %d (host %s): epoll_ctl: %s", c->rank, c->host, strerror(errno));
+}
+
+/* r's connection (fd) is up: into the epoll set, ready both ways until the kernel says not. */
+static int add_link(struct comm *c, int r, int fd)
+{
+	struct comm__peer *p = &c->peers[r];
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
+				  .data.u32 = (uint32_t)r };
+	p->fd = fd;
+	p->in_ep = true;
+	c->nconn++;
+	if (!p->pb && !(p->pb = calloc(1, sizeof(*p->pb))))
+		return -ENOMEM;
+	if (epoll_ctl(c->epfd, EPOLL_CTL_ADD, fd, &ev))
+		return -errno;
+	p->rd_ready = p->wr_ready = true;
+	return 0;
+}
+
+/* Links the connect accepted while it waited (comm__link_connect), not in the set yet. */
+static int adopt_links(struct comm *c)
+{
+	if (!c->unadopted)
+		return 0;
+	c->unadopted = 0;
+	for (int r = 0; r < c->rank; r++)
+		if (c->peers[r].fd >= 0 && !c->peers[r].in_ep) {
+			int e = add_link(c, r, c->peers[r].fd);
+			if (e)
+				return comm__fail(c, COMM_E_SYS, "link to rank %d: %s", r, strerror(-e));
+		}
+	return 0;
+}
 
 int comm__progress_init(struct comm *c)
 {
@@ -53,7 +95,10 @@ int comm__progress_init(struct comm *c)
 		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_SYS,
 				  "rank %d (host %s): epoll_create1: %s", c->rank, c->host,
 				  strerror(errno));
-	size_t ahead = SIZE_MAX;
+	/* every socket is tuned alike (the listening one too, whose buffers accepted ones
+	 * inherit), so the listening socket says what a link will guarantee before there is
+	 * one: the ring's chunking depends on it and must be the same on every rank */
+	size_t ahead = c->lfd >= 0 && c->tp->send_ahead ? c->tp->send_ahead(c->lfd) : SIZE_MAX;
 	for (int r = 0; r < c->nranks; r++) {
 		struct comm__peer *p = &c->peers[r];
 		p->scur = p->rcur = -1;
@@ -61,20 +106,21 @@ int comm__progress_init(struct comm *c)
 			continue;
 		size_t a = c->tp->send_ahead ? c->tp->send_ahead(p->fd) : 0;
 		ahead = a < ahead ? a : ahead;
-		struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
-					  .data.u32 = (uint32_t)r };
-		if (epoll_ctl(c->epfd, EPOLL_CTL_ADD, p->fd, &ev))
+		int e = add_link(c, r, p->fd);
+		if (e)
 			return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_SYS,
-					  "rank %d (host %s): epoll_ctl: %s", c->rank, c->host,
-					  strerror(errno));
-		p->rd_ready = p->wr_ready = true;
+					  "rank %d (host %s): link to rank %d: %s", c->rank, c->host, r,
+					  strerror(-e));
 	}
 	if (c->watch.wake[0] >= 0) { /* level-triggered: once a verdict is in, it stays */
 		struct epoll_event ev = { .events = EPOLLIN, .data.u32 = WAKE_ID };
 		if (epoll_ctl(c->epfd, EPOLL_CTL_ADD, c->watch.wake[0], &ev))
-			return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_SYS,
-					  "rank %d (host %s): epoll_ctl: %s", c->rank, c->host,
-					  strerror(errno));
+			return epoll_fail(c);
+	}
+	if (c->lfd >= 0) { /* level-triggered: each wake-up accepts what is pending */
+		struct epoll_event ev = { .events = EPOLLIN, .data.u32 = LISTEN_ID };
+		if (epoll_ctl(c->epfd, EPOLL_CTL_ADD, c->lfd, &ev))
+			return epoll_fail(c);
 	}
 	c->ctx.send_ahead = ahead == SIZE_MAX ? 0 : ahead;
 	c->spin_credit = SPIN_CREDIT_MAX;
@@ -99,92 +145,10 @@ void comm__progress_release(struct comm *c)
 	c->epfd = -1;
 	free(c->xs);
 	c->xs = NULL;
-}
-
-void comm__prefix(const struct comm *c, char *buf, size_t len)
-{
-	int k = snprintf(buf, len, "rank %d (host %s)", c->rank, c->host);
-	if (k < 0 || (size_t)k >= len || c->cur_coll < 0)
-		return;
-	if (c->cur_coll == COMM_COLL_SEND || c->cur_coll == COMM_COLL_RECV)
-		snprintf(buf + k, len - (size_t)k, ": %s #%u %s rank %d",
-			 comm__op_display(c->cur_coll), c->cur_seq,
-			 c->cur_coll == COMM_COLL_SEND ? "to" : "from", c->cur_peer);
-	else if (c->cur_step >= 0)
-		snprintf(buf + k, len - (size_t)k, ": %s #%u step %d", comm__op_display(c->cur_coll),
-			 c->cur_seq, c->cur_step);
-	else
-		snprintf(buf + k, len - (size_t)k, ": %s #%u", comm__op_display(c->cur_coll),
-			 c->cur_seq);
-}
-
-/* Best effort, never blocks: a peer whose stream we left inside a frame gets a half-close
- * instead (it sees EOF, fails, and hears the cause from the others). */
-static void send_abort(struct comm *c)
-{
-	unsigned char f[COMM__HDR_LEN + COMM__CTRL_MAX];
-	size_t len = 0;
-	if (comm__status_encode(c->broken, c->root_msg, f + COMM__HDR_LEN, COMM__CTRL_MAX, &len))
-		return;
-	struct comm__hdr h = { COMM__F_ABORT, c->cur_seq, -1, (uint32_t)c->rank, len };
-	comm__hdr_encode(f, &h);
 	for (int r = 0; r < c->nranks; r++) {
-		struct comm__peer *p = &c->peers[r];
-		if (p->fd < 0 || p->sock_err)
-			continue;
-		if (!p->midframe) {
-			struct iovec iov = { f, COMM__HDR_LEN + len };
-			if (c->tp->send(p->fd, &iov, 1) == (ssize_t)iov.iov_len)
-				continue;
-		}
-		shutdown(p->fd, SHUT_WR);
-		p->midframe = true; /* nothing more may go out on it */
+		free(c->peers[r].pb);
+		c->peers[r].pb = NULL;
 	}
-}
-
-/* A failure about a peer whose fingerprint has not come (or about the fingerprints) is one
- * of the fingerprint exchange: said without a step, as when the exchange came first. */
-static void at_fingerprint(struct comm *c)
-{
-	c->cur_step = -1;
-	atomic_store_explicit(&c->live.step, -1, memory_order_relaxed);
-}
-
-static int vfail(struct comm *c, int code, const char *root, const char *fmt, va_list ap)
-{
-	char pre[COMM_ERRLEN];
-	if (c->hint_rank >= 0 && c->hint_rank < c->nranks && comm__fp_owed(c, c->hint_rank))
-		at_fingerprint(c);
-	comm__prefix(c, pre, sizeof(pre));
-	int k = snprintf(c->errbuf, sizeof(c->errbuf), "%s: ", pre);
-	if (k > 0 && (size_t)k < sizeof(c->errbuf))
-		vsnprintf(c->errbuf + k, sizeof(c->errbuf) - (size_t)k, fmt, ap);
-	if (!c->broken) {
-		c->broken = code;
-		comm__strlcpy(c->root_msg, root ? root : c->errbuf, sizeof(c->root_msg));
-		send_abort(c);
-		atomic_store_explicit(&c->live.state, COMM__HB_BROKEN, memory_order_relaxed);
-		comm__watch_report(c, code);
-	}
-	return code;
-}
-
-int comm__fail(struct comm *c, int code, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int rc = vfail(c, code, NULL, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-int comm__fail_root(struct comm *c, int code, const char *root, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int rc = vfail(c, code, root, fmt, ap);
-	va_end(ap);
-	return rc;
 }
 
 static int next_for(const struct comm__xfer *x, size_t n, size_t i, int r, int send)
@@ -204,6 +168,70 @@ struct step {
 	bool moved;
 	bool drain; /* comm__fp_drain: done when every fingerprint is in and ours out */
 };
+
+/* Lower ranks connect to higher ones: r connects to us, and we accept here, in the loop of a
+ * step, so a rank waiting on its own step still lets the ranks below it connect. A refused
+ * connection (a stray, another job) is counted and dropped. */
+static int accept_links(struct comm *c, struct step *s)
+{
+	for (;;) {
+		int r, fd, rc = comm__link_accept(c, &r, &fd);
+		if (rc == -EAGAIN)
+			return 0;
+		if (rc)
+			continue;
+		int e = add_link(c, r, fd);
+		if (e)
+			return comm__fail(c, COMM_E_SYS, "link to rank %d: %s", r, strerror(-e));
+		if (s)
+			s->moved = true;
+	}
+}
+
+/* The step needs r and there is no link yet: connect to a higher rank now (the connect
+ * deadline, or the operation's if sooner); a lower one connects to us (accept_links). */
+static int link_up(struct comm *c, int r)
+{
+	struct comm__peer *p = &c->peers[r];
+	if (p->fd >= 0 || r < c->rank)
+		return 0;
+	char why[COMM_ERRLEN];
+	int64_t dl = comm__now_ms() + c->connect_timeout_ms;
+	int fd, rc = comm__link_connect(c, r, dl < c->deadline ? dl : c->deadline,
+					c->watch.wake[0], &fd, why, sizeof(why));
+	int arc = adopt_links(c);
+	if (arc) {
+		if (!rc)
+			c->tp->close(fd);
+		return arc;
+	}
+	if (rc == -ECANCELED) { /* a verdict came while we waited: it is the cause */
+		int vrc = c->on_wake ? c->on_wake(c, NULL, 0) : 0;
+		if (vrc)
+			return vrc;
+		rc = COMM_E_SYS;
+	}
+	/* A peer that refuses or drops the connection has most likely failed itself (its
+	 * process ended, or it broke on another peer before it could take ours): the monitor's
+	 * verdict, due within its settle time, names the cause, which ours is a consequence of. */
+	if (rc && rc != COMM_E_TIMEOUT && c->on_wake && c->watch.wake[0] >= 0) {
+		struct pollfd pf = { c->watch.wake[0], POLLIN, 0 };
+		if (poll(&pf, 1, VERDICT_WAIT_MS) == 1) {
+			int vrc = c->on_wake(c, why, rc);
+			if (vrc)
+				return vrc;
+		}
+	}
+	if (rc) {
+		c->hint_kind = rc == COMM_E_TIMEOUT ? COMM_VERDICT_STUCK_RANK : COMM_VERDICT_DEAD_RANK;
+		c->hint_rank = r;
+		return comm__fail(c, rc, "%s", why);
+	}
+	int e = add_link(c, r, fd);
+	if (e)
+		return comm__fail(c, COMM_E_SYS, "link to rank %d: %s", r, strerror(-e));
+	return 0;
+}
 
 /* A peer whose fingerprint this step waits for: every one's when all are awaited or being
  * gathered, else those of the peers whose data it waits for. */
@@ -238,8 +266,8 @@ static int pump_send(struct comm *c, int r, struct step *s)
 {
 	struct comm__peer *p = &c->peers[r];
 	for (;;) {
-		if (p->fp_due || p->fp_asked) /* ours goes in front of our data */
-			comm__fp_serve(c, r, p->scur >= 0);
+		if ((p->fp_due || p->fp_asked) && c->check) /* ours goes in front of our data */
+			c->check->serve(c, r, p->scur >= 0);
 		/* no room for ours yet: the queue first */
 		int i = p->fp_due && c->fp_lazy ? -1 : p->scur;
 		struct comm__xstate *st = i >= 0 ? &c->xs[i] : NULL;
@@ -253,7 +281,7 @@ static int pump_send(struct comm *c, int r, struct step *s)
 		struct iovec iov[3];
 		int cnt = 0;
 		if (pre) /* control frames first, in the same write */
-			iov[cnt++] = (struct iovec){ p->ctl_tx + p->ctl_sent, pre };
+			iov[cnt++] = (struct iovec){ p->pb->ctl_tx + p->ctl_sent, pre };
 		if (st && st->hsent < COMM__HDR_LEN)
 			iov[cnt++] = (struct iovec){ st->hdr + st->hsent, COMM__HDR_LEN - st->hsent };
 		if (st)
@@ -321,28 +349,22 @@ static void deliver_fp(struct comm *c, int r, struct step *s)
 	p->rcur = next_for(s->x, s->n, (size_t)p->rcur, r, 0);
 }
 
-/* A complete control frame is in cbuf. */
+/* A complete control frame is in cbuf: an ABORT ends the operation with the peer's cause,
+ * the others go to the handler registered for their type. */
 static int control(struct comm *c, int r, struct step *s)
 {
 	struct comm__peer *p = &c->peers[r];
 	char why[COMM_ERRLEN];
-	if (p->rh.type == COMM__F_FP) {
-		if (comm__fp_decode(p->cbuf, (size_t)p->rh.len, &p->fp, why, sizeof(why)))
-			return comm__fail(c, COMM_E_PROTO, "bad frame from rank %d (host %s): %s", r,
-					  p->host, why);
+	if (p->rh.type != COMM__F_ABORT) {
 		s->moved = true;
-		comm__fp_arrived(c, r);
-		deliver_fp(c, r, s);
-		return 0;
-	}
-	if (p->rh.type == COMM__F_FPREQ) {
-		s->moved = true;
-		comm__fp_asked(c, r, p->rh.seq);
-		return 0;
+		int rc = c->ctl[p->rh.type](c, r, &p->rh, p->pb->cbuf);
+		if (!rc)
+			deliver_fp(c, r, s);
+		return rc;
 	}
 	int st;
 	char msg[COMM__MSG_MAX];
-	if (comm__status_decode(p->cbuf, (size_t)p->rh.len, &st, msg, sizeof(msg), why, sizeof(why)))
+	if (comm__status_decode(p->pb->cbuf, (size_t)p->rh.len, &st, msg, sizeof(msg), why, sizeof(why)))
 		return comm__fail(c, COMM_E_PROTO, "bad abort frame from rank %d (host %s): %s", r,
 				  p->host, why);
 	c->hint_kind = -1; /* the rank that aborted reported the cause */
@@ -363,16 +385,16 @@ static ssize_t peer_read(struct comm *c, struct comm__peer *p, void *dst, size_t
 	if (!staged(p)) {
 		if (!p->rd_ready)
 			return -EAGAIN;
-		if (want >= sizeof(p->stage))
+		if (want >= sizeof(p->pb->stage))
 			return c->tp->recv(p->fd, dst, want);
-		ssize_t k = c->tp->recv(p->fd, p->stage, sizeof(p->stage));
+		ssize_t k = c->tp->recv(p->fd, p->pb->stage, sizeof(p->pb->stage));
 		if (k <= 0)
 			return k;
 		p->st_off = 0;
 		p->st_len = (size_t)k;
 	}
 	size_t k = staged(p) < want ? staged(p) : want;
-	memcpy(dst, p->stage + p->st_off, k);
+	memcpy(dst, p->pb->stage + p->st_off, k);
 	p->st_off += k;
 	return (ssize_t)k;
 }
@@ -423,8 +445,8 @@ static int pump_recv(struct comm *c, int r, struct step *s)
 				return comm__fail(c, COMM_E_PROTO,
 						  "frame from rank %d (host %s) says it is from rank %u", r,
 						  p->host, p->rh.from);
-			if (p->rh.type != COMM__F_DATA && p->rh.type != COMM__F_FP &&
-			    p->rh.type != COMM__F_ABORT && p->rh.type != COMM__F_FPREQ)
+			if (p->rh.type != COMM__F_DATA && p->rh.type != COMM__F_ABORT &&
+			    (p->rh.type >= COMM__F_TYPE_END || !c->ctl[p->rh.type]))
 				return comm__fail(c, COMM_E_PROTO,
 						  "unexpected %s frame from rank %d (host %s)",
 						  comm__frame_name(p->rh.type), r, p->host);
@@ -441,7 +463,7 @@ static int pump_recv(struct comm *c, int r, struct step *s)
 				return 0; /* for a later step: stays in the socket until asked for */
 			if (owed && p->fp_pending) { /* we wait for its data of this one */
 				p->fp_pending = false;
-				comm__fp_take(c, r);
+				c->check->take(c, r);
 				s->moved = true;
 				continue;
 			}
@@ -504,7 +526,7 @@ static int pump_recv(struct comm *c, int r, struct step *s)
 		if (p->cgot < p->rh.len) {
 			if (!p->rd_ready && !staged(p))
 				return 0;
-			ssize_t k = peer_read(c, p, p->cbuf + p->cgot, (size_t)p->rh.len - p->cgot);
+			ssize_t k = peer_read(c, p, p->pb->cbuf + p->cgot, (size_t)p->rh.len - p->cgot);
 			if (k == -EAGAIN) {
 				p->rd_ready = false;
 				return 0;
@@ -531,14 +553,30 @@ static int pump_recv(struct comm *c, int r, struct step *s)
 	}
 }
 
+/* The timeout is about r, stuck or gone: what the report to the monitor says. */
+static void stuck(struct comm *c, int r)
+{
+	c->hint_kind = COMM_VERDICT_STUCK_RANK;
+	c->hint_rank = r;
+}
+
 static int timed_out(struct comm *c, struct step *s)
 {
 	double secs = (double)(comm__now_ms() - c->op_start) / 1000.0;
+	for (size_t i = 0; i < s->n; i++) { /* a lower rank that never connected to us */
+		int r = s->x[i].peer;
+		if (r == c->rank || c->peers[r].fd >= 0)
+			continue;
+		stuck(c, r);
+		return comm__fail(c, COMM_E_TIMEOUT,
+				  "timed out after %.1f s waiting for rank %d (host %s) to connect "
+				  "(this rank listens at %s)",
+				  secs, r, c->peers[r].host, c->addr);
+	}
 	for (int r = 0; r < c->nranks && c->fp_missing; r++) {
 		if (!awaited(c, r))
 			continue;
-		c->hint_kind = COMM_VERDICT_STUCK_RANK;
-		c->hint_rank = r;
+		stuck(c, r);
 		return comm__fail(c, COMM_E_TIMEOUT,
 				  "timed out after %.1f s waiting for rank %d (host %s) to join "
 				  "(no fingerprint from it)",
@@ -549,8 +587,7 @@ static int timed_out(struct comm *c, struct step *s)
 		if (x->peer == c->rank || !x->rlen || c->xs[i].rdone == x->rlen)
 			continue;
 		const char *h = c->peers[x->peer].host;
-		c->hint_kind = COMM_VERDICT_STUCK_RANK;
-		c->hint_rank = x->peer;
+		stuck(c, x->peer);
 		if (s->type == COMM__F_FP)
 			return comm__fail(c, COMM_E_TIMEOUT,
 					  "timed out after %.1f s waiting for rank %d (host %s) to join "
@@ -565,8 +602,7 @@ static int timed_out(struct comm *c, struct step *s)
 		const struct comm__xfer *x = &s->x[i];
 		if (x->peer == c->rank || !x->slen || c->xs[i].sdone == x->slen)
 			continue;
-		c->hint_kind = COMM_VERDICT_STUCK_RANK;
-		c->hint_rank = x->peer;
+		stuck(c, x->peer);
 		return comm__fail(c, COMM_E_TIMEOUT,
 				  "timed out after %.1f s waiting for rank %d (host %s) to take data; "
 				  "sent %zu of %zu bytes",
@@ -645,7 +681,7 @@ static int64_t ask_owed(struct comm *c, struct step *s, int64_t now)
 			/* what came instead of its fingerprint for this one (a later operation's,
 			 * the send or receive it is in) while we wait for its data: the calls differ */
 			p->fp_pending = false;
-			comm__fp_take(c, r);
+			c->check->take(c, r);
 			s->moved = true;
 		}
 	}
@@ -654,10 +690,17 @@ static int64_t ask_owed(struct comm *c, struct step *s, int64_t now)
 	int64_t at = c->op_start + FP_ASK_MS;
 	if (now < at)
 		return at < c->deadline ? at : c->deadline;
-	for (int r = 0; r < c->nranks; r++)
-		if (awaited(c, r) && comm__fp_request(c, r))
+	int64_t wake = c->deadline;
+	for (int r = 0; r < c->nranks; r++) {
+		if (!awaited(c, r))
+			continue;
+		int64_t t = c->check->ask(c, r, now);
+		if (!t)
 			s->moved = true;
-	return c->deadline;
+		else if (t < wake)
+			wake = t;
+	}
+	return wake;
 }
 
 static int run(struct comm *c, struct step *s)
@@ -680,7 +723,7 @@ static int run(struct comm *c, struct step *s)
 		s->moved = false;
 		for (int r = 0; r < c->nranks; r++) {
 			struct comm__peer *p = &c->peers[r];
-			if (p->fd < 0)
+			if (!p->in_ep) /* no link yet, or one a connect took not adopted yet */
 				continue;
 			int rc = 0;
 			c->hint_rank = r; /* what fails here is about r: a bad frame, a lost link */
@@ -726,7 +769,13 @@ static int run(struct comm *c, struct step *s)
 			return comm__fail(c, COMM_E_SYS, "epoll_wait: %s", strerror(errno));
 		for (int i = 0; i < k; i++) {
 			if (ev[i].data.u32 == WAKE_ID) {
-				int rc = comm__watch_take(c);
+				int rc = c->on_wake ? c->on_wake(c, NULL, 0) : 0;
+				if (rc)
+					return rc;
+				continue;
+			}
+			if (ev[i].data.u32 == LISTEN_ID) {
+				int rc = accept_links(c, s);
 				if (rc)
 					return rc;
 				continue;
@@ -740,15 +789,8 @@ static int run(struct comm *c, struct step *s)
 	}
 	if (!c->fp_bad)
 		return 0;
-	at_fingerprint(c);
-	bool *known = calloc((size_t)c->nranks, sizeof(*known));
-	if (!known)
-		return comm__fail(c, COMM_E_NOMEM, "out of memory");
-	for (int r = 0; r < c->nranks; r++)
-		known[r] = r == c->rank || !comm__fp_owed(c, r);
-	int rc = comm__fp_compare_all(c, c->fps, known);
-	free(known);
-	return rc ? rc : comm__fail(c, COMM_E_PROTO, "fingerprints differ but compare equal (bug)");
+	comm__at_fingerprint(c);
+	return c->check->differ(c);
 }
 
 int comm__exchange(struct comm *c, uint8_t type, int step, struct comm__xfer *x, size_t n,
@@ -758,8 +800,8 @@ int comm__exchange(struct comm *c, uint8_t type, int step, struct comm__xfer *x,
 		return c->broken;
 	c->cur_step = type == COMM__F_FP ? -1 : step;
 	atomic_store_explicit(&c->live.step, c->cur_step, memory_order_relaxed);
-	if (c->watch.on) { /* a verdict may have come in between operations */
-		int rc = comm__watch_take(c);
+	if (c->on_wake) { /* a verdict may have come in between operations */
+		int rc = c->on_wake(c, NULL, 0);
 		if (rc)
 			return rc;
 	}
@@ -809,6 +851,23 @@ int comm__exchange(struct comm *c, uint8_t type, int step, struct comm__xfer *x,
 				p->rcur = (int)i;
 		}
 	}
+	int arc = adopt_links(c);
+	if (arc) {
+		reset_cursors(c, &s);
+		return arc;
+	}
+	for (size_t i = 0; i < n; i++) { /* the links this step needs, and their fingerprints */
+		int r = x[i].peer;
+		if (r == c->rank)
+			continue;
+		int rc = link_up(c, r);
+		if (rc) {
+			reset_cursors(c, &s);
+			return rc;
+		}
+		if (c->fp_lazy && !c->peers[r].fp_in)
+			c->check->join(c, r);
+	}
 	int64_t t0 = c->step_t0 = comm__prof_now();
 	int rc = run(c, &s);
 	reset_cursors(c, &s);
@@ -825,7 +884,7 @@ int comm__fp_drain(struct comm *c)
 	int rc = 0;
 	int64_t t0 = c->step_t0 = comm__prof_now();
 	if (c->fp_bad || busy(c, &s)) {
-		at_fingerprint(c);
+		comm__at_fingerprint(c);
 		rc = run(c, &s);
 	}
 	if (c->profile && !rc && c->fp_all) /* the wait for every fingerprint, even if none */

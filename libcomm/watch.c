@@ -196,13 +196,13 @@ static void *run(void *arg)
 				lost_monitor(c, now - last_heard);
 			}
 		}
-		struct pollfd pf = { gone ? -1 : w->fd, POLLIN, 0 };
-		int wait = (int)(next - now);
-		if (wait > 100 || gone)
-			wait = 100; /* the stop flag is polled */
-		if (wait < 0)
+		/* asleep until the next beat, a frame or the stop pipe: with a rank per core and
+		 * more (1024 ranks on 2 cores) every wake-up is taken from the job */
+		struct pollfd pf[2] = { { gone ? -1 : w->fd, POLLIN, 0 }, { w->stop_pipe[0], POLLIN, 0 } };
+		int wait = gone ? -1 : (int)(next - now);
+		if (!gone && wait < 0)
 			wait = 0;
-		if (poll(&pf, 1, wait) <= 0 || !(pf.revents & (POLLIN | POLLHUP | POLLERR)))
+		if (poll(pf, 2, wait) <= 0 || !(pf[0].revents & (POLLIN | POLLHUP | POLLERR)))
 			continue;
 		struct comm__hdr h;
 		unsigned char buf[COMM__VERDICT_MAX];
@@ -239,6 +239,9 @@ static void *run(void *arg)
 	return NULL;
 }
 
+static void watch_report(struct comm *c, int code);
+static int watch_take(struct comm *c, const char *why, int code);
+
 int comm__watch_start(struct comm *c, int fd)
 {
 	struct comm__watch *w = &c->watch;
@@ -249,7 +252,7 @@ int comm__watch_start(struct comm *c, int fd)
 				  "from 0.5",
 				  c->rank, getenv("HCCLCTL_HEARTBEAT_TIMEOUT"));
 	}
-	if (pipe2(w->wake, O_CLOEXEC | O_NONBLOCK)) {
+	if (pipe2(w->wake, O_CLOEXEC | O_NONBLOCK) || pipe2(w->stop_pipe, O_CLOEXEC | O_NONBLOCK)) {
 		close(fd);
 		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_SYS, "rank %d: pipe: %s",
 				  c->rank, strerror(errno));
@@ -264,16 +267,22 @@ int comm__watch_start(struct comm *c, int fd)
 				  strerror(e));
 	}
 	w->on = true;
+	c->on_fail = watch_report;
+	c->on_wake = watch_take;
 	return 0;
 }
 
 void comm__watch_stop(struct comm *c)
 {
 	struct comm__watch *w = &c->watch;
+	c->on_wake = NULL;
 	if (w->on) {
 		pthread_mutex_lock(&w->mu);
 		w->stop = true;
 		pthread_mutex_unlock(&w->mu);
+		char b = 1;
+		while (write(w->stop_pipe[1], &b, 1) < 0 && errno == EINTR)
+			;
 		pthread_join(w->th, NULL);
 		w->on = false;
 	}
@@ -283,10 +292,13 @@ void comm__watch_stop(struct comm *c)
 		close(w->fd);
 		w->fd = -1;
 	}
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 2; i++) {
 		if (w->wake[i] >= 0)
 			close(w->wake[i]);
-	w->wake[0] = w->wake[1] = -1;
+		if (w->stop_pipe[i] >= 0)
+			close(w->stop_pipe[i]);
+	}
+	w->wake[0] = w->wake[1] = w->stop_pipe[0] = w->stop_pipe[1] = -1;
 }
 
 void comm__verdict_compose(struct comm_verdict *v, const char *what)
@@ -328,7 +340,7 @@ static int kind_of(int code)
 	}
 }
 
-void comm__watch_report(struct comm *c, int code)
+static void watch_report(struct comm *c, int code)
 {
 	struct comm__watch *w = &c->watch;
 	if (c->hint_kind < 0) /* aborted by a peer: that peer reported the cause */
@@ -371,7 +383,7 @@ static int code_of(int kind)
 	}
 }
 
-int comm__watch_take(struct comm *c)
+static int watch_take(struct comm *c, const char *why, int code)
 {
 	struct comm__watch *w = &c->watch;
 	struct comm_verdict v;
@@ -382,7 +394,9 @@ int comm__watch_take(struct comm *c)
 	if (!have)
 		return 0;
 	c->hint_kind = -1; /* the monitor knows already */
-	int rc = comm__fail_root(c, code_of(v.kind), v.msg, "%s", v.msg);
+	int rc = why ? comm__fail_root(c, code ? code : code_of(v.kind), v.msg,
+				       "%s (the job's verdict: %s)", why, v.msg)
+		     : comm__fail_root(c, code_of(v.kind), v.msg, "%s", v.msg);
 	c->hint_kind = 0;
 	return rc;
 }
