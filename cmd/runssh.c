@@ -8,6 +8,13 @@
  * digest in the environment, and `--ranktable PATH` when the table is a local file, so that
  * the rank computes the digest of its own node's copy and refuses to start when it differs.
  *
+ * One SSH session per server: its command is `hcclctl run-node` (runnode.c), which forks
+ * the server's ranks and relays their lines and ends tagged with the rank, so 64 servers of
+ * 8 ranks are 64 sessions, not 512. HCCLCTL_SSH_SESSIONS=rank gives the older one session
+ * per rank (the bench compares the two). Before its command, each session makes sure the
+ * server has this hcclctl (deploy.c: its own when it is the same version, else a copy in the
+ * login user's cache); --remote-hcclctl PATH is used as given.
+ *
  * The SSH sessions are the status channel: rank 0's stdout streams to ours as its rows come;
  * every rank's stderr is kept. The first rank that cannot start, exits non-zero or is killed
  * cancels the others (their remote process groups get TERM, then KILL) and is named with
@@ -30,6 +37,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "deploy.h"
 #include "fanout.h"
 #include "ranktable/ranktable.h"
 #include "run.h"
@@ -42,6 +50,7 @@
 #define HARD_WAIT_MS 1500 /* a lost node or killed rank waits this long for the verdict */
 #define VERDICT_GRACE_MS 3000 /* survivors of a verdict get this long to end themselves */
 #define TAIL_LINES 5
+#define DEPLOY_TIMEOUT_MS 120000 /* the look, the copy (a few MB) and its check, per server */
 
 /* ---- the rank side: the digest of this node's copy of the table ---- */
 
@@ -67,8 +76,17 @@ int run_table_digest(const char *path, char out[17], char *err, size_t errlen)
 
 struct ssh_run {
 	const struct run_ssh_args *a;
-	struct fo_host *hosts; /* hosts[r] runs rank r */
+	struct fo_host *hosts; /* rank r's record (per rank: also its session) */
 	size_t n;
+	struct fo_host *srv;   /* the sessions: one per server (or per rank) */
+	size_t nsrv;
+	int per_rank;          /* HCCLCTL_SSH_SESSIONS=rank: srv is hosts */
+	int *srv_of;           /* rank -> its session */
+	char **srv_ranks;      /* "0,1,2,3": a session's ranks, for run-node */
+	int *from_srv;         /* the rank's end is its session's: it never reported its own */
+	char **cmds;           /* the sessions' commands, made once hcclctl is found there */
+	struct deploy dep;
+	const char *master, *digest, *table_path;
 	int *end_seq;          /* the order in which the hosts ended, from 1 */
 	int seq;
 	struct fo_cancel cancel;
@@ -89,7 +107,32 @@ static long long now_ms(void)
 
 static int rank_of(const struct ssh_run *s, const struct fo_host *h)
 {
-	return (int)(h - s->hosts);
+	return (int)(h - s->srv);
+}
+
+/* "0-3, 8, 10-11" from the ascending ranks of session i */
+static void rank_list(const struct ssh_run *s, size_t i, char *buf, size_t len)
+{
+	size_t off = 0;
+	int first = -1, last = -2;
+	buf[0] = '\0';
+	for (size_t r = 0; r <= s->n; r++) {
+		if (r < s->n && s->srv_of[r] == (int)i) {
+			if ((int)r == last + 1) {
+				last = (int)r;
+				continue;
+			}
+		} else if (r < s->n) {
+			continue;
+		}
+		if (first >= 0 && off < len)
+			off += (size_t)(last > first ? snprintf(buf + off, len - off, "%s%d-%d",
+								off ? ", " : "", first, last)
+						     : snprintf(buf + off, len - off, "%s%d",
+								off ? ", " : "", first));
+		if (r < s->n)
+			first = last = (int)r;
+	}
 }
 
 /* "rank 2 on n3 (10.0.0.3)", or "rank 2 on 10.0.0.3" when the address is the server id */
@@ -101,15 +144,37 @@ static void rank_name(const struct fo_host *h, int rank, char *buf, size_t len)
 		snprintf(buf, len, "rank %d on %s", rank, h->host);
 }
 
-/* Called with the fan-out's lock held: lines never interleave. */
-static void on_line(void *arg, const struct fo_host *h, int stream, const char *line,
-		    size_t len)
+/* Appends n bytes to b, keeping the last cap (the end of a log says most). */
+static void buf_add(struct ssh_buf *b, const char *p, size_t n, size_t cap)
 {
-	struct ssh_run *s = arg;
-	int r = rank_of(s, h);
+	if (!b->p && !(b->p = malloc(cap + 1)))
+		return;
+	if (b->len + n > cap) {
+		size_t drop = b->len + n - cap;
+		if (drop > b->len) {
+			p += drop - b->len;
+			n -= drop - b->len;
+			drop = b->len;
+		}
+		memmove(b->p, b->p + drop, b->len - drop);
+		b->len -= drop;
+		b->dropped += drop;
+	}
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+static void rank_ended(struct ssh_run *s, int r);
+
+static void print_line(const struct ssh_run *s, const struct fo_host *h, int r, int stream,
+		       const char *line, size_t len, int nl)
+{
+	(void)s;
 	if (stream == SSH_STDOUT && r == 0 && !g_opts.json) {
 		fwrite(line, 1, len, stdout);
-		putchar('\n');
+		if (nl)
+			putchar('\n');
 		fflush(stdout);
 	} else if (stream == SSH_STDERR && g_opts.verbose) {
 		fprintf(stderr, "[rank %d %s] %.*s\n", r, h->name ? h->name : h->host, (int)len,
@@ -117,10 +182,97 @@ static void on_line(void *arg, const struct fo_host *h, int stream, const char *
 	}
 }
 
+/* A rank's "exit N" or "signal NAME" from run-node. After our own cancel, a rank ended by
+ * a signal was stopped by it, not killed. */
+static void rank_end_line(struct ssh_run *s, int r, const char *p, size_t len)
+{
+	struct fo_host *k = &s->hosts[r];
+	char word[48];
+	snprintf(word, sizeof(word), "%.*s", (int)len, p);
+	k->connected = 1;
+	if (!strncmp(word, "signal ", 7)) {
+		snprintf(k->signal, sizeof(k->signal), "%.31s", word + 7);
+		k->exit_status = -1;
+		k->status = fo_cancel_fired(&s->cancel) ? FO_CANCELED : FO_FAILED;
+	} else {
+		k->exit_status = atoi(word + 5);
+		k->status = k->exit_status ? FO_FAILED : FO_OK;
+	}
+	fo_host_clean_stderr(k);
+	rank_ended(s, r);
+}
+
+/* Called with the fan-out's lock held: lines never interleave. */
+static void on_line(void *arg, const struct fo_host *h, int stream, const char *line,
+		    size_t len)
+{
+	struct ssh_run *s = arg;
+	int r;
+	char kind;
+	const char *p;
+	size_t pl;
+	if (s->per_rank) {
+		print_line(s, h, rank_of(s, h), stream, line, len, 1);
+		return;
+	}
+	if (!run_node_tag(line, len, &r, &kind, &p, &pl) || r < 0 || (size_t)r >= s->n ||
+	    s->srv_of[r] != rank_of(s, h)) {
+		if (stream == SSH_STDERR && g_opts.verbose) /* the session's own: a shell's error */
+			fprintf(stderr, "[%s] %.*s\n", h->name ? h->name : h->host, (int)len, line);
+		return;
+	}
+	if (kind == '=') {
+		rank_end_line(s, r, p, pl);
+		return;
+	}
+	struct ssh_buf *b = stream == SSH_STDOUT ? &s->hosts[r].out : &s->hosts[r].err;
+	buf_add(b, p, pl, 4UL << 20);
+	if (kind == ' ')
+		buf_add(b, "\n", 1, 4UL << 20);
+	print_line(s, h, r, stream, p, pl, kind == ' ');
+}
+
+/* A session's lines that are not its ranks' (the shell's or ssh's), into dst. */
+static void untagged(const struct ssh_buf *src, struct ssh_buf *dst)
+{
+	const char *p = src->p, *end = p ? p + src->len : NULL;
+	while (p && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+		if (*p != RUN_NODE_TAG)
+			buf_add(dst, p, l, 64 * 1024);
+		p += l;
+	}
+}
+
 static void on_done(void *arg, const struct fo_host *h)
 {
 	struct ssh_run *s = arg;
-	int r = rank_of(s, h);
+	if (s->per_rank) {
+		rank_ended(s, rank_of(s, h));
+		return;
+	}
+	/* the ranks that did not say how they ended share their session's end */
+	for (size_t r = 0; r < s->n; r++) {
+		struct fo_host *k = &s->hosts[r];
+		if (s->srv_of[r] != rank_of(s, h) || s->end_seq[r])
+			continue;
+		k->status = h->status == FO_OK ? FO_FAILED : h->status;
+		k->code = h->code;
+		k->connected = h->connected;
+		k->exit_status = h->exit_status;
+		memcpy(k->signal, h->signal, sizeof(k->signal));
+		memcpy(k->error, h->error, sizeof(k->error));
+		untagged(&h->err, &k->err);
+		fo_host_clean_stderr(k);
+		s->from_srv[r] = 1;
+		rank_ended(s, (int)r);
+	}
+}
+
+static void rank_ended(struct ssh_run *s, int r)
+{
+	const struct fo_host *h = &s->hosts[r];
 	pthread_mutex_lock(&s->mu);
 	s->end_seq[r] = ++s->seq;
 	s->ended++;
@@ -141,6 +293,7 @@ static void on_done(void *arg, const struct fo_host *h)
 		break;
 	case FO_UNREACHABLE:
 	case FO_TIMEOUT:
+	case FO_NOSTART:
 		if (!s->hard++)
 			s->hard_ms = now_ms();
 		break;
@@ -274,8 +427,8 @@ static const char *exit_text(const struct fo_host *h, char *buf, size_t len)
 	if (h->signal[0])
 		snprintf(buf, len, "was killed by signal %s", h->signal);
 	else if (h->status == FO_FAILED && h->exit_status == 127)
-		snprintf(buf, len, "could not start: hcclctl not found there (exit 127); install "
-				   "it or pass --remote-hcclctl PATH");
+		snprintf(buf, len, "could not start: hcclctl not found there (exit 127); fix "
+				   "--remote-hcclctl PATH, or leave it out to copy this hcclctl there");
 	else if (h->status == FO_FAILED && h->exit_status == 126)
 		snprintf(buf, len, "could not start: hcclctl is not executable there (exit 126)");
 	else if (h->status == FO_FAILED)
@@ -286,7 +439,7 @@ static const char *exit_text(const struct fo_host *h, char *buf, size_t len)
 		snprintf(buf, len, "lost: %s", h->error);
 	else if (h->status == FO_UNREACHABLE && h->connected)
 		snprintf(buf, len, "lost its SSH session: %s", h->error);
-	else if (h->status == FO_UNREACHABLE)
+	else if (h->status == FO_UNREACHABLE || h->status == FO_NOSTART)
 		snprintf(buf, len, "could not start: %s", h->error);
 	else
 		snprintf(buf, len, "%s", fo_status_name(h->status));
@@ -300,6 +453,7 @@ static int severity(const struct fo_host *h)
 	switch (h->status) {
 	case FO_UNREACHABLE:
 	case FO_TIMEOUT:
+	case FO_NOSTART:
 		return 3;
 	case FO_FAILED:
 		return h->signal[0] ? 2 : 1;
@@ -310,7 +464,8 @@ static int severity(const struct fo_host *h)
 
 static int exit_code_of(const struct fo_host *h)
 {
-	if (h->status == FO_UNREACHABLE || (h->status == FO_TIMEOUT && !h->connected))
+	if (h->status == FO_UNREACHABLE || h->status == FO_NOSTART ||
+	    (h->status == FO_TIMEOUT && !h->connected))
 		return EXIT_UNKNOWN;
 	if (h->status == FO_FAILED && !h->signal[0] &&
 	    (h->exit_status == 127 || h->exit_status == 126 || h->exit_status == EXIT_USAGE ||
@@ -361,6 +516,57 @@ static cJSON *rank_json(const struct fo_host *h, int r)
 		cJSON_AddNullToObject(o, "error");
 	cJSON_AddStringToObject(o, "stderr_tail", fo_stderr_tail(h, TAIL_LINES));
 	return o;
+}
+
+/* A rank whose end is its server's, on a server of several ranks: the server is named
+ * with all of them ("ranks 8-15 on n2 (10.77.0.2)"). */
+static int server_wide(const struct ssh_run *s, int r)
+{
+	if (s->per_rank || !s->from_srv[r])
+		return 0;
+	for (size_t k = 0; k < s->n; k++)
+		if ((int)k != r && s->srv_of[k] == s->srv_of[r])
+			return 1;
+	return 0;
+}
+
+static void who_of(const struct ssh_run *s, int r, char *buf, size_t len)
+{
+	const struct fo_host *h = &s->hosts[r];
+	char list[512];
+	if (!server_wide(s, r)) {
+		rank_name(h, r, buf, len);
+		return;
+	}
+	rank_list(s, (size_t)s->srv_of[r], list, sizeof(list));
+	if (h->name && strcmp(h->name, h->host))
+		snprintf(buf, len, "ranks %s on %s (%s)", list, h->name, h->host);
+	else
+		snprintf(buf, len, "ranks %s on %s", list, h->host);
+}
+
+static const char *what_of(const struct ssh_run *s, int r, char *buf, size_t len)
+{
+	const struct fo_host *h = &s->hosts[r];
+	if (!s->per_rank && s->from_srv[r] && h->status == FO_FAILED && h->signal[0]) {
+		snprintf(buf, len, "lost: %s parent (hcclctl run-node) was killed by signal %s",
+			 server_wide(s, r) ? "their" : "its", h->signal);
+		return buf;
+	}
+	return exit_text(h, buf, len);
+}
+
+/* Whether r is a later rank of a server already named for all its ranks. */
+static int named_with_server(const struct ssh_run *s, int r, int culprit)
+{
+	if (!server_wide(s, r))
+		return 0;
+	if (culprit >= 0 && server_wide(s, culprit) && s->srv_of[culprit] == s->srv_of[r])
+		return 1;
+	for (int k = 0; k < r; k++)
+		if (s->srv_of[k] == s->srv_of[r] && s->from_srv[k] && k != culprit)
+			return 1;
+	return 0;
 }
 
 /* Names the cause, the other failures and what was stopped. Returns the exit code. */
@@ -418,21 +624,21 @@ static int report(struct ssh_run *s, double seconds)
 		culprit = s->verdict.rank; /* the monitor knows better than exit order */
 	if (culprit >= 0) {
 		const struct fo_host *h = &s->hosts[culprit];
-		rank_name(h, culprit, who, sizeof(who));
+		who_of(s, culprit, who, sizeof(who));
 		code = exit_code_of(h);
-		fail(code, a->where, NULL, "%s %s", who, exit_text(h, what, sizeof(what)));
+		fail(code, a->where, NULL, "%s %s", who, what_of(s, culprit, what, sizeof(what)));
 		print_tail(h, who);
 	} else {
 		fail(code, a->where, NULL, "the run was stopped before every rank ended");
 	}
 	for (size_t r = 0; r < s->n; r++) {
 		const struct fo_host *h = &s->hosts[r];
-		if ((int)r == culprit || !severity(h))
+		if ((int)r == culprit || !severity(h) || named_with_server(s, (int)r, culprit))
 			continue;
-		rank_name(h, (int)r, who, sizeof(who));
+		who_of(s, (int)r, who, sizeof(who));
 		last_line(h, line, sizeof(line));
 		fprintf(stderr, "hcclctl: %s: %s also %s%s%s\n", a->where, who,
-			exit_text(h, what, sizeof(what)), *line ? ": " : "", line);
+			what_of(s, (int)r, what, sizeof(what)), *line ? ": " : "", line);
 	}
 	if (nstopped) {
 		char list[1024] = "";
@@ -458,15 +664,15 @@ static int report(struct ssh_run *s, double seconds)
 		v->kind = h->signal[0] ? COMM_VERDICT_DEAD_RANK
 			  : (h->status == FO_UNREACHABLE || h->status == FO_TIMEOUT)
 				  ? COMM_VERDICT_LINK_DOWN
-			  : (h->exit_status == 127 || h->exit_status == 126 ||
-			     h->exit_status == EXIT_USAGE)
+			  : (h->status == FO_NOSTART || h->exit_status == 127 ||
+			     h->exit_status == 126 || h->exit_status == EXIT_USAGE)
 				  ? COMM_VERDICT_CONFIG
 				  : COMM_VERDICT_ERROR;
 		v->rank = culprit;
 		snprintf(v->host, sizeof(v->host), "%s", h->name ? h->name : h->host);
-		rank_name(h, culprit, who, sizeof(who));
+		who_of(s, culprit, who, sizeof(who));
 		snprintf(v->msg, sizeof(v->msg), "%.200s %.290s", who,
-			 exit_text(h, what, sizeof(what)));
+			 what_of(s, culprit, what, sizeof(what)));
 		s->have_verdict = 2;
 	}
 	if (s->have_verdict == 2)
@@ -478,9 +684,9 @@ static int report(struct ssh_run *s, double seconds)
 		cJSON *e = cJSON_AddObjectToObject(doc, "error");
 		cJSON_AddStringToObject(e, "where", a->where);
 		if (culprit >= 0) {
-			rank_name(&s->hosts[culprit], culprit, who, sizeof(who));
+			who_of(s, culprit, who, sizeof(who));
 			snprintf(line, sizeof(line), "%s %s", who,
-				 exit_text(&s->hosts[culprit], what, sizeof(what)));
+				 what_of(s, culprit, what, sizeof(what)));
 			cJSON_AddStringToObject(e, "message", line);
 			cJSON_AddNumberToObject(e, "rank", culprit);
 		} else {
@@ -507,17 +713,22 @@ static long seconds_env(const char *name, long deflt)
 	return *end || n < 1 || n > 86400 ? -1 : n;
 }
 
-/* Builds rank r's remote command line: the secret comes on stdin, the rest as quoted
- * words. */
-static char *remote_cmd(const struct run_ssh_args *a, int r, int n, const char *master,
-			const char *server, const char *digest, const char *table_path)
+/* Session i's command line, with hcclctl at bin there. The secret comes on stdin, the rest
+ * as quoted words: one rank runs `run` itself, a server `run-node` with its ranks. */
+static char *session_cmd(const struct ssh_run *s, size_t i, const char *bin)
 {
-	const char *w[96];
-	char rs[16], ns[16];
+	const struct run_ssh_args *a = s->a;
+	const char *w[100];
+	char rs[24], ns[24];
 	int k = 0;
-	snprintf(rs, sizeof(rs), "%d", r);
-	snprintf(ns, sizeof(ns), "%d", n);
-	w[k++] = a->remote_hcclctl ? a->remote_hcclctl : "hcclctl";
+	snprintf(rs, sizeof(rs), "%zu", i);
+	snprintf(ns, sizeof(ns), "%zu", s->n);
+	if (!s->per_rank) {
+		w[k++] = "run-node";
+		w[k++] = "--ranks";
+		w[k++] = s->srv_ranks[i];
+		w[k++] = "--";
+	}
 	w[k++] = "run";
 	w[k++] = a->coll_name;
 	if (g_opts.json)
@@ -526,24 +737,26 @@ static char *remote_cmd(const struct run_ssh_args *a, int r, int n, const char *
 		w[k++] = "--quiet";
 	if (g_opts.verbose)
 		w[k++] = "--verbose";
-	for (int i = 0; i < a->nfwd && k < 80; i++)
-		w[k++] = a->fwd[i];
-	w[k++] = "--rank";
-	w[k++] = rs;
+	for (int f = 0; f < a->nfwd && k < 80; f++)
+		w[k++] = a->fwd[f];
+	if (s->per_rank) {
+		w[k++] = "--rank";
+		w[k++] = rs;
+	}
 	w[k++] = "--world-size";
 	w[k++] = ns;
 	w[k++] = "--master";
-	w[k++] = master;
-	if (table_path) {
+	w[k++] = s->master;
+	if (s->table_path) {
 		w[k++] = "--ranktable";
-		w[k++] = table_path;
+		w[k++] = s->table_path;
 	}
 	char *words = sh_join(k, w);
 	char qs[300], qd[64];
 	if (!words)
 		return NULL;
-	sh_quote(qs, sizeof(qs), server);
-	sh_quote(qd, sizeof(qd), digest);
+	sh_quote(qs, sizeof(qs), s->srv[i].name);
+	sh_quote(qd, sizeof(qd), s->digest);
 	/* the heartbeat budget must be the same on every rank and the launcher's monitor */
 	char hb[128] = "", qh[64];
 	const char *hbe = getenv("HCCLCTL_HEARTBEAT_TIMEOUT");
@@ -551,15 +764,92 @@ static char *remote_cmd(const struct run_ssh_args *a, int r, int n, const char *
 		sh_quote(qh, sizeof(qh), hbe);
 		snprintf(hb, sizeof(hb), "HCCLCTL_HEARTBEAT_TIMEOUT=%s ", qh);
 	}
-	size_t len = strlen(words) + sizeof(qs) + sizeof(qd) + sizeof(hb) + 200;
-	char *cmd = malloc(len);
-	if (cmd)
-		snprintf(cmd, len,
-			 "read -r HCCLCTL_SECRET || exit 97; export HCCLCTL_SECRET; "
-			 "%sHCCLCTL_HOST=%s HCCLCTL_LAUNCH=ssh HCCLCTL_DIGEST=%s exec %s",
-			 hb, qs, qd, words);
+	char before[700];
+	snprintf(before, sizeof(before),
+		 "read -r HCCLCTL_SECRET || exit 97; export HCCLCTL_SECRET; "
+		 "%sHCCLCTL_HOST=%s HCCLCTL_LAUNCH=ssh HCCLCTL_DIGEST=%s exec ",
+		 hb, qs, qd);
+	char *cmd = deploy_cmdline(before, bin, words);
 	free(words);
 	return cmd;
+}
+
+/* On each session's thread, once it is up: find (or copy) hcclctl there, then the command. */
+static int prepare(void *arg, struct fo_host *h, struct ssh_conn *c, char *err, size_t errlen)
+{
+	struct ssh_run *s = arg;
+	struct deploy_result dr;
+	size_t i = (size_t)rank_of(s, h);
+	int rc = deploy_resolve(&s->dep, c, ssh_now_ms() + DEPLOY_TIMEOUT_MS, &dr, err, errlen);
+	if (rc)
+		return rc;
+	if (g_opts.verbose && dr.how != DEPLOY_GIVEN)
+		fprintf(stderr, "hcclctl: %s: %s: %s hcclctl %s%s%s%s\n", s->a->where,
+			h->name ? h->name : h->host,
+			dr.how == DEPLOY_COPIED ? "copied this" : dr.how == DEPLOY_CACHED ? "the cached"
+											: "its own",
+			dr.path, dr.how == DEPLOY_COPIED && *dr.node_version ? " (its own says '" : "",
+			dr.how == DEPLOY_COPIED ? dr.node_version : "",
+			dr.how == DEPLOY_COPIED && *dr.node_version ? "')" : "");
+	s->cmds[i] = session_cmd(s, i, dr.path);
+	if (!s->cmds[i]) {
+		snprintf(err, errlen, "%s: out of memory", h->host);
+		return -ENOMEM;
+	}
+	h->cmd = s->cmds[i];
+	return 0;
+}
+
+/* One session per server (the default), or per rank (HCCLCTL_SSH_SESSIONS=rank). */
+static int plan_sessions(struct ssh_run *s)
+{
+	const char *mode = getenv("HCCLCTL_SSH_SESSIONS");
+	if (mode && *mode && strcmp(mode, "server") && strcmp(mode, "rank"))
+		return fail(EXIT_USAGE, s->a->where, "server (one per server) or rank",
+			    "invalid HCCLCTL_SSH_SESSIONS '%s'", mode);
+	s->per_rank = mode && !strcmp(mode, "rank");
+	s->srv_of = calloc(s->n, sizeof(*s->srv_of));
+	s->from_srv = calloc(s->n, sizeof(*s->from_srv));
+	if (!s->srv_of || !s->from_srv)
+		return fail(EXIT_UNKNOWN, s->a->where, NULL, "out of memory");
+	if (s->per_rank) {
+		s->srv = s->hosts;
+		s->nsrv = s->n;
+		for (size_t r = 0; r < s->n; r++)
+			s->srv_of[r] = (int)r;
+	} else {
+		s->srv = calloc(s->n, sizeof(*s->srv));
+		if (!s->srv)
+			return fail(EXIT_UNKNOWN, s->a->where, NULL, "out of memory");
+		for (size_t r = 0; r < s->n; r++) {
+			size_t j = 0;
+			while (j < s->nsrv && strcmp(s->srv[j].host, s->hosts[r].host))
+				j++;
+			if (j == s->nsrv) {
+				s->srv[j].host = s->hosts[r].host;
+				s->srv[j].name = s->hosts[r].name;
+				s->nsrv++;
+			}
+			s->srv_of[r] = (int)j;
+		}
+	}
+	s->srv_ranks = calloc(s->nsrv, sizeof(*s->srv_ranks));
+	s->cmds = calloc(s->nsrv, sizeof(*s->cmds));
+	if (!s->srv_ranks || !s->cmds)
+		return fail(EXIT_UNKNOWN, s->a->where, NULL, "out of memory");
+	for (size_t j = 0; !s->per_rank && j < s->nsrv; j++) {
+		size_t len = 0, off = 0;
+		for (size_t r = 0; r < s->n; r++)
+			len += s->srv_of[r] == (int)j ? 12 : 0;
+		if (!(s->srv_ranks[j] = malloc(len + 1)))
+			return fail(EXIT_UNKNOWN, s->a->where, NULL, "out of memory");
+		s->srv_ranks[j][0] = '\0';
+		for (size_t r = 0; r < s->n; r++)
+			if (s->srv_of[r] == (int)j)
+				off += (size_t)snprintf(s->srv_ranks[j] + off, len + 1 - off, "%s%zu",
+							off ? "," : "", r);
+	}
+	return 0;
 }
 
 int run_ssh_launch(const struct run_ssh_args *a)
@@ -570,8 +860,6 @@ int run_ssh_launch(const struct run_ssh_args *a)
 	struct comm_root_info ri;
 	char digest[17] = "", maddr[INET6_ADDRSTRLEN + 2], err[COMM_ERRLEN] = "";
 	char master[COMM_TOKEN_MAX], secret_line[40], table_abs[PATH_MAX];
-	const char *table_path = NULL;
-	char **cmds = NULL;
 	pthread_t wt;
 	int rc, watcher_up = 0;
 
@@ -601,8 +889,7 @@ int run_ssh_launch(const struct run_ssh_args *a)
 	}
 	s.hosts = calloc(s.n, sizeof(*s.hosts));
 	s.end_seq = calloc(s.n, sizeof(*s.end_seq));
-	cmds = calloc(s.n, sizeof(*cmds));
-	if (!s.hosts || !s.end_seq || !cmds) {
+	if (!s.hosts || !s.end_seq) {
 		rc = fail(EXIT_UNKNOWN, a->where, NULL, "out of memory");
 		goto out;
 	}
@@ -630,6 +917,13 @@ int run_ssh_launch(const struct run_ssh_args *a)
 		}
 		s.hosts[k->rank_id].host = addr;
 		s.hosts[k->rank_id].name = k->server_id && *k->server_id ? k->server_id : addr;
+		s.hosts[k->rank_id].exit_status = -1;
+	}
+	if ((rc = plan_sessions(&s)))
+		goto out;
+	if ((rc = deploy_init(&s.dep, a->remote_hcclctl, err, sizeof(err)))) {
+		rc = fail(EXIT_UNKNOWN, a->where, NULL, "%s", err);
+		goto out;
 	}
 
 	/* The rendezvous, on an address the servers can reach. */
@@ -664,19 +958,14 @@ int run_ssh_launch(const struct run_ssh_args *a)
 	/* A local file: the ranks read the same path on their nodes and prove they agree. */
 	if (strcmp(a->ranktable, "-") && !strstr(a->ranktable, "://") &&
 	    realpath(a->ranktable, table_abs))
-		table_path = table_abs;
-	for (size_t r = 0; r < s.n; r++) {
-		cmds[r] = remote_cmd(a, (int)r, (int)s.n, master, s.hosts[r].name, digest,
-				     table_path);
-		if (!cmds[r]) {
-			rc = fail(EXIT_UNKNOWN, a->where, NULL, "out of memory");
-			goto out;
-		}
-		s.hosts[r].cmd = cmds[r];
-	}
+		s.table_path = table_abs;
+	s.master = master;
+	s.digest = digest;
 	if (g_opts.verbose)
-		fprintf(stderr, "hcclctl: %s: %zu ranks over SSH, rendezvous at %s, table digest %s\n",
-			a->where, s.n, master, digest);
+		fprintf(stderr,
+			"hcclctl: %s: %zu ranks over SSH in %zu session%s, rendezvous at %s, table "
+			"digest %s\n",
+			a->where, s.n, s.nsrv, s.nsrv == 1 ? "" : "s", master, digest);
 
 	if ((rc = fo_cancel_init(&s.cancel))) {
 		rc = fail(EXIT_UNKNOWN, a->where, NULL, "pipe: %s", strerror(-rc));
@@ -697,21 +986,23 @@ int run_ssh_launch(const struct run_ssh_args *a)
 		.ssh = { .user = a->user, .port = (int)a->port, .key = a->key,
 			 .known_hosts = a->known_hosts, .insecure = a->insecure,
 			 .cancel_fd = s.cancel.fd[0] },
-		/* every rank's session stays open for the whole run: all must be in flight */
-		.parallel = (int)s.n,
+		/* every session stays open for the whole run: all must be in flight */
+		.parallel = (int)s.nsrv,
 		.connect_parallel = a->parallel > 0 ? (int)a->parallel : DEFAULT_CONNECT_PARALLEL,
 		.connect_timeout_ms = ctmo * 1000,
 		.keepalive_s = KEEPALIVE_S,
 		.cap = 4UL << 20,
 		.input = secret_line,
 		.input_len = strlen(secret_line),
+		.keep_stdin = !s.per_rank, /* run-node stops its ranks when its stdin ends */
+		.prepare = prepare,
 		.on_line = on_line,
 		.on_done = on_done,
 		.arg = &s,
 	};
 	fo_cancel_on_signals(&s.cancel, 1);
 	long long t0 = now_ms();
-	rc = fanout_run(&f, s.hosts, s.n, err, sizeof(err));
+	rc = fanout_run(&f, s.srv, s.nsrv, err, sizeof(err));
 	fo_cancel_signals_off();
 	double secs = (double)(now_ms() - t0) / 1000.0;
 	pthread_mutex_lock(&s.mu);
@@ -745,9 +1036,19 @@ out:
 	fo_cancel_release(&s.cancel);
 	for (size_t r = 0; s.hosts && r < s.n; r++)
 		fo_host_release(&s.hosts[r]);
-	for (size_t r = 0; cmds && r < s.n; r++)
-		free(cmds[r]);
-	free(cmds);
+	for (size_t j = 0; !s.per_rank && s.srv && j < s.nsrv; j++)
+		fo_host_release(&s.srv[j]);
+	for (size_t j = 0; s.cmds && j < s.nsrv; j++)
+		free(s.cmds[j]);
+	for (size_t j = 0; s.srv_ranks && j < s.nsrv; j++)
+		free(s.srv_ranks[j]);
+	if (!s.per_rank)
+		free(s.srv);
+	free(s.cmds);
+	free(s.srv_ranks);
+	free(s.srv_of);
+	free(s.from_srv);
+	deploy_release(&s.dep);
 	free(s.hosts);
 	free(s.end_seq);
 	rt_table_release(&t);

@@ -136,6 +136,11 @@ static const char *last_error(struct ssh_conn *c)
 	return msg && *msg ? msg : "unknown libssh2 error";
 }
 
+const char *ssh_conn_error(struct ssh_conn *c)
+{
+	return last_error(c);
+}
+
 static void home_and_user(char *home, size_t hlen, char *user, size_t ulen)
 {
 	const char *h = getenv("HOME"), *u = getenv("USER");
@@ -198,6 +203,11 @@ static int wait_socket_max(struct ssh_conn *c, long long deadline, int max_ms)
 static int wait_socket(struct ssh_conn *c, long long deadline)
 {
 	return wait_socket_max(c, deadline, 0);
+}
+
+int ssh_conn_wait(struct ssh_conn *c, long long deadline)
+{
+	return wait_socket(c, deadline);
 }
 
 /* Repeats a libssh2 call while it says EAGAIN, waiting on the socket in between. Leaves
@@ -907,7 +917,8 @@ int ssh_conn_exec(struct ssh_conn *c, struct ssh_exec *x, char *err, size_t errl
 		}
 	}
 	/* The command gets no more input: an EOF now keeps a stray `read` from waiting. */
-	RETRY(c, x->deadline, rc, libssh2_channel_send_eof(ch));
+	if (!x->keep_stdin)
+		RETRY(c, x->deadline, rc, libssh2_channel_send_eof(ch));
 	if (rc == -ETIMEDOUT || rc == -ECANCELED)
 		goto timeout;
 

@@ -199,6 +199,7 @@ PrintMotd no
 MaxStartups 200
 MaxSessions 32
 SetEnv HCCLCTL_NODE=n$_i
+Subsystem sftp internal-sftp
 LogLevel ERROR
 EOF
 		cluster_start_sshd "$_i"

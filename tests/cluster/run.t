@@ -79,6 +79,30 @@ rx() {
 rxk() { rx "$@" --ssh-known-hosts "$CL_KNOWN_HOSTS"; }
 
 node_procs() { cluster_procs; }
+# "I:PID" of the ranks (comm hcclctl) and of their parents (hcclctl-node), and both with
+# each process's parent pid, for messages
+by_comm() {
+	for _e in $(cluster_procs); do
+		[ "$(cat "/proc/${_e#*:}/comm" 2>/dev/null)" = "$1" ] && echo "$_e"
+	done
+}
+rank_procs() { by_comm hcclctl; }
+parent_procs() { by_comm hcclctl-node; }
+node_tree() {
+	for _e in $(cluster_procs); do
+		echo "$_e $(cat "/proc/${_e#*:}/comm" 2>/dev/null) ppid $(awk '{print $4}' "/proc/${_e#*:}/stat" 2>/dev/null)"
+	done
+}
+# SSH connections node I's sshd holds now: each is a child of the listener
+sessions_of() { pgrep -P "$(cat "$CL_DIR/n$1/pid")" | wc -l; }
+# waits until rank 0's header is in $1, up to 10 s
+wait_header() {
+	_t=0
+	until grep -q '^# hcclctl run' "$1" 2>/dev/null || [ $_t -ge 100 ]; do
+		sleep 0.1
+		_t=$((_t + 1))
+	done
+}
 none_left() { cluster_none_left; }
 rows_ok() { # every result row has #wrong 0, and there are $1 of them
 	printf '%s\n' "$OUT" | awk -v want="$1" '/^ +[0-9]/ {n++; if ($NF != "0") bad++} END {exit !(n == want && !bad)}'
@@ -132,10 +156,12 @@ until grep -q '^# hcclctl run' "$TMP/kill.out" 2>/dev/null || [ $t -ge 100 ]; do
 	sleep 0.1
 	t=$((t + 1))
 done
-procs=$(node_procs)
+procs=$(rank_procs)
 [ "$(printf '%s\n' "$procs" | cut -d: -f1 | sort -u | tr '\n' ' ')" = "1 2 3 4 " ] &&
 	[ "$(printf '%s\n' "$procs" | wc -l)" = 4 ]
-_report $? "mid-run: one hcclctl rank in each node's namespace" "$procs"
+_report $? "mid-run: one hcclctl rank in each node's namespace" "$(node_tree)"
+[ "$(parent_procs | cut -d: -f1 | tr '\n' ' ')" = "1 2 3 4 " ]
+_report $? "  under one hcclctl-node parent per node" "$(node_tree)"
 victim=$(printf '%s\n' "$procs" | grep '^3:' | cut -d: -f2)
 sleep 0.3
 t0=$(date +%s%N)
@@ -188,6 +214,72 @@ _report $? "  says so" "$ERR"
 none_left
 _report $? "  no hcclctl left on any node" "$(node_procs)"
 
+# ---- one SSH session per server, against one per rank ----
+RT4=$TMP/rt4.json
+for mode in server rank; do
+	cluster_head env -u SSH_AUTH_SOCK HCCLCTL_SSH_SESSIONS=$mode "$HCCLCTL" run allreduce \
+		--ranktable "$RT4" --ssh --ssh-user root --ssh-key "$CL_KEY" \
+		--ssh-known-hosts "$CL_KNOWN_HOSTS" --remote-hcclctl "$HCCLCTL" \
+		-b 64K -e 64K -n 1000000 -w 0 --timeout 30 >"$TMP/s.out" 2>"$TMP/s.err" &
+	lpid=$!
+	wait_header "$TMP/s.out"
+	want=1
+	[ $mode = rank ] && want=4
+	got="$(sessions_of 1) $(sessions_of 2) $(sessions_of 3) $(sessions_of 4)"
+	ok "[ '$got' = '$want $want $want $want' ]" "16 ranks on 4 nodes, HCCLCTL_SSH_SESSIONS=$mode: $want SSH session(s) per node (got $got)"
+	[ "$(rank_procs | wc -l)" = 16 ]
+	_report $? "  16 ranks running" "$(node_tree)"
+	want=4
+	[ $mode = rank ] && want=0
+	[ "$(parent_procs | wc -l)" = $want ]
+	_report $? "  $want hcclctl-node parents" "$(node_tree)"
+	launcher=$(pgrep -P "$lpid")
+	kill -TERM "$launcher"
+	wait "$lpid"
+	RC=$?
+	check_rc 143 "  terminated: exit 143"
+	none_left
+	_report $? "  no hcclctl left on any node" "$(node_tree)"
+done
+
+# A server's parent killed: the server is named with all its ranks, the rest stopped.
+rxk allreduce --ranktable "$RT4" -b 64K -e 64K -n 1000000 -w 0 --timeout 30 \
+	>"$TMP/p.out" 2>"$TMP/p.err" &
+lpid=$!
+wait_header "$TMP/p.out"
+victim=$(parent_procs | grep '^2:' | cut -d: -f2)
+ok "[ -n '$victim' ]" "mid-run: node 2's hcclctl-node is pid $victim"
+kill -KILL "$victim"
+t=0
+while kill -0 "$lpid" 2>/dev/null && [ $t -lt 300 ]; do
+	sleep 0.1
+	t=$((t + 1))
+done
+wait "$lpid"
+RC=$?
+ERR=$(cat "$TMP/p.err")
+check_rc 2 "a server's parent killed mid-run: exit 2"
+err_has "hcclctl: run allreduce: ranks 4-7 on 10.77.0.2 lost: their parent (hcclctl run-node) was killed by signal KILL"
+_report $? "  the server is named with all of its ranks" "$ERR"
+none_left
+_report $? "  no hcclctl left on any node (its ranks died with it)" "$(node_tree)"
+
+# The launcher killed outright (no chance to cancel): every session closes, and each
+# run-node stops its ranks when its stdin ends.
+rxk allreduce --ranktable "$RT4" -b 64K -e 64K -n 1000000 -w 0 --timeout 30 \
+	>"$TMP/k.out" 2>"$TMP/k.err" &
+lpid=$!
+wait_header "$TMP/k.out"
+launcher=$(pgrep -P "$lpid")
+[ "$(rank_procs | wc -l)" = 16 ]
+_report $? "mid-run: 16 ranks running before the launcher is killed" "$(node_tree)"
+t0=$(date +%s%N)
+kill -KILL "$launcher"
+wait "$lpid"
+none_left
+_report $? "the launcher killed with SIGKILL: no hcclctl left on any node" "$(node_tree)"
+echo "# ranks gone $((($(date +%s%N) - t0) / 1000000)) ms after the launcher's SIGKILL"
+
 # ---- a node whose sshd is down ----
 cluster_stop_sshd 3
 t0=$(date +%s%N)
@@ -226,7 +318,7 @@ run cluster_head env -u SSH_AUTH_SOCK "$HCCLCTL" run allreduce --ranktable "$RT"
 	--ssh-user root --ssh-key "$CL_KEY" --ssh-known-hosts "$CL_KNOWN_HOSTS" \
 	--remote-hcclctl /nonexistent/hcclctl
 check_rc 3 "no hcclctl at --remote-hcclctl: exit 3"
-err_has "could not start: hcclctl not found there (exit 127); install it or pass --remote-hcclctl PATH"
+err_has "could not start: hcclctl not found there (exit 127); fix --remote-hcclctl PATH, or leave it out to copy this hcclctl there"
 _report $? "  says so, with the fix" "$ERR"
 
 # ---- rank-table fields never reach a shell ----
