@@ -18,9 +18,12 @@
 #include <openssl/evp.h>
 
 #include "deploy.h"
+#include "fanout.h"
+#include "nodeout.h"
 
 #define SELF_CAP (256UL * 1024 * 1024)
 #define OUT_CAP (64 * 1024)
+#define DEPLOY_TIMEOUT_MS 120000 /* the look, the copy (a few MB) and its check, per host */
 
 static int read_self(struct deploy *d, char *err, size_t errlen)
 {
@@ -262,4 +265,36 @@ int deploy_resolve(const struct deploy *d, struct ssh_conn *c, long long deadlin
 out:
 	free(out);
 	return rc;
+}
+
+int deploy_prepare(void *arg, struct fo_host *h, struct ssh_conn *c, char *err, size_t errlen)
+{
+	struct deploy_fan *f = arg;
+	size_t i = (size_t)(h - f->hosts);
+	struct deploy_result r;
+	int rc = deploy_resolve(f->d, c, ssh_now_ms() + DEPLOY_TIMEOUT_MS, &r, err, errlen);
+	if (rc)
+		return rc;
+	if (f->verbose && r.how != DEPLOY_GIVEN) {
+		char was[400] = "";
+		if (r.how == DEPLOY_COPIED && *r.node_version)
+			snprintf(was, sizeof(was), " (its own %s says '%.96s')", r.node_path,
+				 r.node_version);
+		else if (r.how == DEPLOY_COPIED)
+			snprintf(was, sizeof(was), " (it has none on PATH)");
+		fprintf(stderr, "hcclctl: %s: %s: %s hcclctl %s%s\n", f->where,
+			h->name ? h->name : h->host,
+			r.how == DEPLOY_COPIED ? "copied this" :
+			r.how == DEPLOY_CACHED ? "the cached" : "its own",
+			r.path, was);
+	}
+	f->cmds[i] = deploy_cmdline(f->before ? f->before[i] : "", r.path, f->rest[i]);
+	if (!f->cmds[i]) {
+		snprintf(err, errlen, "%s: out of memory", h->host);
+		return -ENOMEM;
+	}
+	h->cmd = f->cmds[i];
+	if (f->res)
+		f->res[i] = r;
+	return 0;
 }

@@ -54,10 +54,23 @@ const char *deploy_how_name(enum deploy_how how);
  * when out of memory. */
 char *deploy_cmdline(const char *before, const char *path, const char *after);
 
-/* cmd/libpkg.c. In a program's output, the dynamic loader's "error while loading shared
- * libraries: LIB: REASON": 1 with LIB in lib and REASON in why, else 0. */
-int deploy_loader_error(const char *out, char *lib, size_t liblen, char *why, size_t whylen);
-/* The Debian packages that provide soname, for our own dependencies ("libcjson1"), or NULL
+/* For a fan-out whose commands run hcclctl: as fanout.prepare (prepare_arg a struct
+ * deploy_fan), each host's command becomes before[i], the path of hcclctl found or copied
+ * there, a space and rest[i]. */
+struct fo_host;
+struct deploy_fan {
+	const struct deploy *d;
+	struct fo_host *hosts;  /* the fan-out's, to index the arrays below */
+	char **before;          /* per host, shell text before the path; NULL: none */
+	char **rest;            /* per host, the words after it */
+	char **cmds;            /* per host, filled with the whole line; the caller frees each */
+	struct deploy_result *res; /* per host, optional: what was found */
+	const char *where;      /* "run allreduce", for the lines below */
+	int verbose;            /* say on stderr what was found or copied where */
+};
+int deploy_prepare(void *arg, struct fo_host *h, struct ssh_conn *c, char *err, size_t errlen);
+
+/* cmd/libpkg.c: the Debian packages that provide soname, for our own dependencies ("libcjson1"), or NULL
  * for a library we do not know. */
 const char *deploy_lib_packages(const char *soname);
 

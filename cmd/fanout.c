@@ -207,7 +207,7 @@ static void run_host(struct run *r, struct fo_host *h)
 		goto out;
 	}
 	h->connected = 1;
-	if (f->prepare && (rc = f->prepare(f->arg, h, &c, h->error, sizeof(h->error)))) {
+	if (f->prepare && (rc = f->prepare(f->prepare_arg, h, &c, h->error, sizeof(h->error)))) {
 		h->code = rc;
 		h->status = rc == -ETIMEDOUT ? FO_TIMEOUT :
 			    rc == -ECANCELED ? FO_CANCELED : FO_NOSTART;

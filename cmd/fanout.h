@@ -64,8 +64,9 @@ struct fanout {
 	 * command: it may run commands on c (deploy.c copies hcclctl there) and set h->cmd.
 	 * Non-zero (a negative code) ends the host without its command: FO_CANCELED for
 	 * -ECANCELED, FO_TIMEOUT for -ETIMEDOUT, else FO_NOSTART, with err in h->error. */
-	int (*prepare)(void *arg, struct fo_host *h, struct ssh_conn *c, char *err,
+	int (*prepare)(void *prepare_arg, struct fo_host *h, struct ssh_conn *c, char *err,
 		       size_t errlen);
+	void *prepare_arg;
 	void *arg;
 };
 

@@ -26,24 +26,3 @@ const char *deploy_lib_packages(const char *soname)
 			return libs[i].packages;
 	return NULL;
 }
-
-int deploy_loader_error(const char *out, char *lib, size_t liblen, char *why, size_t whylen)
-{
-	static const char key[] = "error while loading shared libraries: ";
-	const char *p = out ? strstr(out, key) : NULL;
-	if (!p)
-		return 0;
-	p += sizeof(key) - 1;
-	/* LIB ends at the ": " before the reason; a path may hold ':' but not ": " here */
-	const char *e = strstr(p, ": ");
-	const char *nl = p + strcspn(p, "\n");
-	if (!e || e > nl || e == p)
-		return 0;
-	const char *base = p;
-	for (const char *q = p; q < e; q++)
-		if (*q == '/')
-			base = q + 1;
-	snprintf(lib, liblen, "%.*s", (int)(e - base), base);
-	snprintf(why, whylen, "%.*s", (int)(nl - e - 2), e + 2);
-	return 1;
-}

@@ -62,14 +62,9 @@ struct run_ssh_args {
 int run_ssh_launch(const struct run_ssh_args *a);
 
 /* cmd/runnode.c: the hidden `hcclctl run-node`, the remote parent of one server's ranks
- * (see its opening comment for the tagged lines it writes), and the parser of those lines
- * for the launcher: 1 with rank, kind (' ' a line, '+' part of one, '=' the rank's end)
- * and the payload, or 0 for a line without a tag. */
-#define RUN_NODE_TAG '\037'
+ * (its opening comment has the tagged lines it writes; nodeout.h reads them). */
 extern const struct opt run_node_opts[]; /* struct opt: cli.h */
 int cmd_run_node(int argc, char **argv);
-int run_node_tag(const char *line, size_t len, int *rank, char *kind, const char **payload,
-		 size_t *plen);
 
 /* The local address of the route to host (what a peer there reaches us on) in out[len];
  * 0, or -1 with err. */

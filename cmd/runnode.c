@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "nodeout.h"
 #include "run.h"
 
 #define MAX_RANKS 1024 /* of one server */
@@ -338,22 +339,4 @@ out:
 				close(cs[i].s[k].fd);
 	free(cs);
 	return worst;
-}
-
-int run_node_tag(const char *line, size_t len, int *rank, char *kind, const char **payload,
-		 size_t *plen)
-{
-	size_t i = 1;
-	long r = 0;
-	if (len < 3 || line[0] != RUN_NODE_TAG)
-		return 0;
-	while (i < len && line[i] >= '0' && line[i] <= '9' && r < 100000000)
-		r = r * 10 + (line[i++] - '0');
-	if (i == 1 || i == len || (line[i] != ' ' && line[i] != '+' && line[i] != '='))
-		return 0;
-	*rank = (int)r;
-	*kind = line[i];
-	*payload = line + i + 1;
-	*plen = len - i - 1;
-	return 1;
 }

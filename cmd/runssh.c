@@ -39,6 +39,7 @@
 #include "cli.h"
 #include "deploy.h"
 #include "fanout.h"
+#include "nodeout.h"
 #include "ranktable/ranktable.h"
 #include "run.h"
 
@@ -50,7 +51,6 @@
 #define HARD_WAIT_MS 1500 /* a lost node or killed rank waits this long for the verdict */
 #define VERDICT_GRACE_MS 3000 /* survivors of a verdict get this long to end themselves */
 #define TAIL_LINES 5
-#define DEPLOY_TIMEOUT_MS 120000 /* the look, the copy (a few MB) and its check, per server */
 
 /* ---- the rank side: the digest of this node's copy of the table ---- */
 
@@ -84,7 +84,8 @@ struct ssh_run {
 	int *srv_of;           /* rank -> its session */
 	char **srv_ranks;      /* "0,1,2,3": a session's ranks, for run-node */
 	int *from_srv;         /* the rank's end is its session's: it never reported its own */
-	char **cmds;           /* the sessions' commands, made once hcclctl is found there */
+	char **before, **rest; /* the sessions' commands around the path of hcclctl there */
+	char **cmds;           /* ... and whole, once hcclctl is found there (deploy.c) */
 	struct deploy dep;
 	const char *master, *digest, *table_path;
 	int *end_seq;          /* the order in which the hosts ended, from 1 */
@@ -142,27 +143,6 @@ static void rank_name(const struct fo_host *h, int rank, char *buf, size_t len)
 		snprintf(buf, len, "rank %d on %s (%s)", rank, h->name, h->host);
 	else
 		snprintf(buf, len, "rank %d on %s", rank, h->host);
-}
-
-/* Appends n bytes to b, keeping the last cap (the end of a log says most). */
-static void buf_add(struct ssh_buf *b, const char *p, size_t n, size_t cap)
-{
-	if (!b->p && !(b->p = malloc(cap + 1)))
-		return;
-	if (b->len + n > cap) {
-		size_t drop = b->len + n - cap;
-		if (drop > b->len) {
-			p += drop - b->len;
-			n -= drop - b->len;
-			drop = b->len;
-		}
-		memmove(b->p, b->p + drop, b->len - drop);
-		b->len -= drop;
-		b->dropped += drop;
-	}
-	memcpy(b->p + b->len, p, n);
-	b->len += n;
-	b->p[b->len] = '\0';
 }
 
 static void rank_ended(struct ssh_run *s, int r);
@@ -226,9 +206,9 @@ static void on_line(void *arg, const struct fo_host *h, int stream, const char *
 		return;
 	}
 	struct ssh_buf *b = stream == SSH_STDOUT ? &s->hosts[r].out : &s->hosts[r].err;
-	buf_add(b, p, pl, 4UL << 20);
+	ssh_buf_keep(b, 4UL << 20, p, pl);
 	if (kind == ' ')
-		buf_add(b, "\n", 1, 4UL << 20);
+		ssh_buf_keep(b, 4UL << 20, "\n", 1);
 	print_line(s, h, r, stream, p, pl, kind == ' ');
 }
 
@@ -240,7 +220,7 @@ static void untagged(const struct ssh_buf *src, struct ssh_buf *dst)
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t l = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
 		if (*p != RUN_NODE_TAG)
-			buf_add(dst, p, l, 64 * 1024);
+			ssh_buf_keep(dst, 64 * 1024, p, l);
 		p += l;
 	}
 }
@@ -713,9 +693,10 @@ static long seconds_env(const char *name, long deflt)
 	return *end || n < 1 || n > 86400 ? -1 : n;
 }
 
-/* Session i's command line, with hcclctl at bin there. The secret comes on stdin, the rest
- * as quoted words: one rank runs `run` itself, a server `run-node` with its ranks. */
-static char *session_cmd(const struct ssh_run *s, size_t i, const char *bin)
+/* Session i's command line around the path of hcclctl there (deploy.c puts it between):
+ * the secret comes on stdin, the rest as quoted words. One rank runs `run` itself, a
+ * server `run-node` with its ranks. 0 or -ENOMEM. */
+static int session_cmd(struct ssh_run *s, size_t i)
 {
 	const struct run_ssh_args *a = s->a;
 	const char *w[100];
@@ -751,10 +732,7 @@ static char *session_cmd(const struct ssh_run *s, size_t i, const char *bin)
 		w[k++] = "--ranktable";
 		w[k++] = s->table_path;
 	}
-	char *words = sh_join(k, w);
 	char qs[300], qd[64];
-	if (!words)
-		return NULL;
 	sh_quote(qs, sizeof(qs), s->srv[i].name);
 	sh_quote(qd, sizeof(qd), s->digest);
 	/* the heartbeat budget must be the same on every rank and the launcher's monitor */
@@ -764,39 +742,15 @@ static char *session_cmd(const struct ssh_run *s, size_t i, const char *bin)
 		sh_quote(qh, sizeof(qh), hbe);
 		snprintf(hb, sizeof(hb), "HCCLCTL_HEARTBEAT_TIMEOUT=%s ", qh);
 	}
-	char before[700];
-	snprintf(before, sizeof(before),
+	size_t bl = strlen(hb) + sizeof(qs) + sizeof(qd) + 200;
+	s->rest[i] = sh_join(k, w);
+	s->before[i] = malloc(bl);
+	if (!s->rest[i] || !s->before[i])
+		return -ENOMEM;
+	snprintf(s->before[i], bl,
 		 "read -r HCCLCTL_SECRET || exit 97; export HCCLCTL_SECRET; "
 		 "%sHCCLCTL_HOST=%s HCCLCTL_LAUNCH=ssh HCCLCTL_DIGEST=%s exec ",
 		 hb, qs, qd);
-	char *cmd = deploy_cmdline(before, bin, words);
-	free(words);
-	return cmd;
-}
-
-/* On each session's thread, once it is up: find (or copy) hcclctl there, then the command. */
-static int prepare(void *arg, struct fo_host *h, struct ssh_conn *c, char *err, size_t errlen)
-{
-	struct ssh_run *s = arg;
-	struct deploy_result dr;
-	size_t i = (size_t)rank_of(s, h);
-	int rc = deploy_resolve(&s->dep, c, ssh_now_ms() + DEPLOY_TIMEOUT_MS, &dr, err, errlen);
-	if (rc)
-		return rc;
-	if (g_opts.verbose && dr.how != DEPLOY_GIVEN)
-		fprintf(stderr, "hcclctl: %s: %s: %s hcclctl %s%s%s%s\n", s->a->where,
-			h->name ? h->name : h->host,
-			dr.how == DEPLOY_COPIED ? "copied this" : dr.how == DEPLOY_CACHED ? "the cached"
-											: "its own",
-			dr.path, dr.how == DEPLOY_COPIED && *dr.node_version ? " (its own says '" : "",
-			dr.how == DEPLOY_COPIED ? dr.node_version : "",
-			dr.how == DEPLOY_COPIED && *dr.node_version ? "')" : "");
-	s->cmds[i] = session_cmd(s, i, dr.path);
-	if (!s->cmds[i]) {
-		snprintf(err, errlen, "%s: out of memory", h->host);
-		return -ENOMEM;
-	}
-	h->cmd = s->cmds[i];
 	return 0;
 }
 
@@ -835,7 +789,9 @@ static int plan_sessions(struct ssh_run *s)
 	}
 	s->srv_ranks = calloc(s->nsrv, sizeof(*s->srv_ranks));
 	s->cmds = calloc(s->nsrv, sizeof(*s->cmds));
-	if (!s->srv_ranks || !s->cmds)
+	s->before = calloc(s->nsrv, sizeof(*s->before));
+	s->rest = calloc(s->nsrv, sizeof(*s->rest));
+	if (!s->srv_ranks || !s->cmds || !s->before || !s->rest)
 		return fail(EXIT_UNKNOWN, s->a->where, NULL, "out of memory");
 	for (size_t j = 0; !s->per_rank && j < s->nsrv; j++) {
 		size_t len = 0, off = 0;
@@ -961,6 +917,13 @@ int run_ssh_launch(const struct run_ssh_args *a)
 		s.table_path = table_abs;
 	s.master = master;
 	s.digest = digest;
+	for (size_t j = 0; j < s.nsrv; j++)
+		if (session_cmd(&s, j)) {
+			rc = fail(EXIT_UNKNOWN, a->where, NULL, "out of memory");
+			goto out;
+		}
+	struct deploy_fan df = { .d = &s.dep, .hosts = s.srv, .before = s.before,
+				 .rest = s.rest, .cmds = s.cmds, .where = a->where, .verbose = g_opts.verbose };
 	if (g_opts.verbose)
 		fprintf(stderr,
 			"hcclctl: %s: %zu ranks over SSH in %zu session%s, rendezvous at %s, table "
@@ -995,7 +958,8 @@ int run_ssh_launch(const struct run_ssh_args *a)
 		.input = secret_line,
 		.input_len = strlen(secret_line),
 		.keep_stdin = !s.per_rank, /* run-node stops its ranks when its stdin ends */
-		.prepare = prepare,
+		.prepare = deploy_prepare,
+		.prepare_arg = &df,
 		.on_line = on_line,
 		.on_done = on_done,
 		.arg = &s,
@@ -1038,8 +1002,13 @@ out:
 		fo_host_release(&s.hosts[r]);
 	for (size_t j = 0; !s.per_rank && s.srv && j < s.nsrv; j++)
 		fo_host_release(&s.srv[j]);
-	for (size_t j = 0; s.cmds && j < s.nsrv; j++)
+	for (size_t j = 0; s.cmds && s.before && s.rest && j < s.nsrv; j++) {
 		free(s.cmds[j]);
+		free(s.before[j]);
+		free(s.rest[j]);
+	}
+	free(s.before);
+	free(s.rest);
 	for (size_t j = 0; s.srv_ranks && j < s.nsrv; j++)
 		free(s.srv_ranks[j]);
 	if (!s.per_rank)

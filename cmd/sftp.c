@@ -16,18 +16,6 @@
 
 #define CHUNK (256 * 1024) /* libssh2 splits writes into 32 KiB packets; larger calls pipeline */
 
-/* Waits while the call left EAGAIN on the session; rc as in ssh.c's RETRY. */
-#define SFTP_RETRY(c, deadline, rc, call)                                                  \
-	do {                                                                               \
-		while (((rc) = (call)) == LIBSSH2_ERROR_EAGAIN) {                          \
-			int w_ = ssh_conn_wait((c), (deadline));                           \
-			if (w_) {                                                          \
-				(rc) = w_;                                                 \
-				break;                                                     \
-			}                                                                  \
-		}                                                                          \
-	} while (0)
-
 static const char *sftp_why(struct ssh_conn *c, LIBSSH2_SFTP *sftp, char *buf, size_t len)
 {
 	unsigned long e = sftp ? libssh2_sftp_last_error(sftp) : 0;
@@ -128,20 +116,20 @@ int ssh_sftp_put(struct ssh_conn *c, const char *path, const void *data, size_t 
 			 sftp_why(c, sftp, why, sizeof(why)));
 		goto out_unlink;
 	}
-	SFTP_RETRY(c, deadline, rc, libssh2_sftp_close_handle(fh));
+	SSH_RETRY(c, deadline, rc, libssh2_sftp_close_handle(fh));
 	fh = NULL;
 	if (rc == -ETIMEDOUT || rc == -ECANCELED)
 		goto timeout;
 	/* SFTP v3 renames fail onto an existing file: a stale or half-checked copy is removed
 	 * first (one being run keeps its inode) */
-	SFTP_RETRY(c, deadline, rc,
+	SSH_RETRY(c, deadline, rc,
 		   libssh2_sftp_rename_ex(sftp, tmp, (unsigned)strlen(tmp), path,
 					  (unsigned)strlen(path),
 					  LIBSSH2_SFTP_RENAME_OVERWRITE | LIBSSH2_SFTP_RENAME_ATOMIC |
 						  LIBSSH2_SFTP_RENAME_NATIVE));
 	if (rc && rc != -ETIMEDOUT && rc != -ECANCELED) {
-		SFTP_RETRY(c, deadline, rc, libssh2_sftp_unlink_ex(sftp, path, (unsigned)strlen(path)));
-		SFTP_RETRY(c, deadline, rc,
+		SSH_RETRY(c, deadline, rc, libssh2_sftp_unlink_ex(sftp, path, (unsigned)strlen(path)));
+		SSH_RETRY(c, deadline, rc,
 			   libssh2_sftp_rename_ex(sftp, tmp, (unsigned)strlen(tmp), path,
 						  (unsigned)strlen(path),
 						  LIBSSH2_SFTP_RENAME_OVERWRITE |
@@ -164,23 +152,23 @@ timeout:
 out_unlink:
 	if (fh) {
 		int r2;
-		SFTP_RETRY(c, deadline, r2, libssh2_sftp_close_handle(fh));
+		SSH_RETRY(c, deadline, r2, libssh2_sftp_close_handle(fh));
 		fh = NULL;
 	}
 	{
 		int r2;
-		SFTP_RETRY(c, deadline, r2, libssh2_sftp_unlink_ex(sftp, tmp, (unsigned)strlen(tmp)));
+		SSH_RETRY(c, deadline, r2, libssh2_sftp_unlink_ex(sftp, tmp, (unsigned)strlen(tmp)));
 	}
 	if (rc >= 0)
 		rc = -EIO;
 out:
 	if (fh && rc != -ETIMEDOUT && rc != -ECANCELED) {
 		int r2;
-		SFTP_RETRY(c, deadline, r2, libssh2_sftp_close_handle(fh));
+		SSH_RETRY(c, deadline, r2, libssh2_sftp_close_handle(fh));
 	}
 	if (sftp && rc != -ETIMEDOUT && rc != -ECANCELED) {
 		int r2;
-		SFTP_RETRY(c, deadline, r2, libssh2_sftp_shutdown(sftp));
+		SSH_RETRY(c, deadline, r2, libssh2_sftp_shutdown(sftp));
 	}
 	return rc;
 }

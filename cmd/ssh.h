@@ -102,6 +102,23 @@ void ssh_conn_close(struct ssh_conn *c);
 int ssh_conn_wait(struct ssh_conn *c, long long deadline);
 const char *ssh_conn_error(struct ssh_conn *c);
 
+/* For files that include libssh2.h: repeats a libssh2 call while it says EAGAIN, waiting
+ * on the socket in between. Leaves the call's result in rc, or -ETIMEDOUT / -ECANCELED. */
+#define SSH_RETRY(c, deadline, rc, call)                                           \
+	do {                                                                       \
+		while (((rc) = (call)) == LIBSSH2_ERROR_EAGAIN) {                  \
+			int w_ = ssh_conn_wait((c), (deadline));                   \
+			if (w_) {                                                  \
+				(rc) = w_;                                         \
+				break;                                             \
+			}                                                          \
+		}                                                                  \
+	} while (0)
+
+/* Appends n bytes to b, keeping its last cap bytes (the end of a log says most; dropped
+ * counts the rest). 0, or -ENOMEM with b as it was. */
+int ssh_buf_keep(struct ssh_buf *b, size_t cap, const char *p, size_t n);
+
 /* cmd/sftp.c: writes len bytes of data to path on c's host over SFTP, with mode, through
  * a temporary name beside it that is renamed over path at the end, so that a reader never
  * sees half a file and two writers of the same bytes do not harm each other. 0, or a

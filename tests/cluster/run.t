@@ -95,13 +95,36 @@ node_tree() {
 }
 # SSH connections node I's sshd holds now: each is a child of the listener
 sessions_of() { pgrep -P "$(cat "$CL_DIR/n$1/pid")" | wc -l; }
-# waits until rank 0's header is in $1, up to 10 s
-wait_header() {
+# long_run NAME TABLE [VAR=VALUE...]: a long allreduce over TABLE in the background, its
+# output in $TMP/NAME.out and .err; once rank 0's header is there (up to 10 s): lpid the
+# subshell, launcher the hcclctl in it (`ip netns exec` execs env, which execs hcclctl)
+long_run() {
+	_lr=$1
+	_lt=$2
+	shift 2
+	cluster_head env -u SSH_AUTH_SOCK "$@" "$HCCLCTL" run allreduce --ranktable "$_lt" --ssh \
+		--ssh-user root --ssh-key "$CL_KEY" --ssh-known-hosts "$CL_KNOWN_HOSTS" \
+		--remote-hcclctl "$HCCLCTL" -b 64K -e 64K -n 1000000 -w 0 --timeout 30 \
+		>"$TMP/$_lr.out" 2>"$TMP/$_lr.err" &
+	lpid=$!
 	_t=0
-	until grep -q '^# hcclctl run' "$1" 2>/dev/null || [ $_t -ge 100 ]; do
+	until grep -q '^# hcclctl run' "$TMP/$_lr.out" 2>/dev/null || [ $_t -ge 100 ]; do
 		sleep 0.1
 		_t=$((_t + 1))
 	done
+	launcher=$(pgrep -P "$lpid")
+}
+# await_launcher TENTHS: waits that long at most for it to end; RC its exit, ERR its stderr
+await_launcher() {
+	_t=0
+	while kill -0 "$lpid" 2>/dev/null && [ $_t -lt "$1" ]; do
+		sleep 0.1
+		_t=$((_t + 1))
+	done
+	kill -0 "$lpid" 2>/dev/null && kill "$lpid"
+	wait "$lpid"
+	RC=$?
+	ERR=$(cat "$TMP/$_lr.err")
 }
 none_left() { cluster_none_left; }
 rows_ok() { # every result row has #wrong 0, and there are $1 of them
@@ -148,14 +171,7 @@ for d in 1 4; do
 done
 
 # ---- a remote rank killed mid-run ----
-rxk allreduce --ranktable "$RT" -b 64K -e 64K -n 1000000 -w 0 --timeout 30 \
-	>"$TMP/kill.out" 2>"$TMP/kill.err" &
-lpid=$!
-t=0
-until grep -q '^# hcclctl run' "$TMP/kill.out" 2>/dev/null || [ $t -ge 100 ]; do
-	sleep 0.1
-	t=$((t + 1))
-done
+long_run kill "$RT"
 procs=$(rank_procs)
 [ "$(printf '%s\n' "$procs" | cut -d: -f1 | sort -u | tr '\n' ' ')" = "1 2 3 4 " ] &&
 	[ "$(printf '%s\n' "$procs" | wc -l)" = 4 ]
@@ -166,16 +182,8 @@ victim=$(printf '%s\n' "$procs" | grep '^3:' | cut -d: -f2)
 sleep 0.3
 t0=$(date +%s%N)
 kill -KILL "$victim"
-t=0
-while kill -0 "$lpid" 2>/dev/null && [ $t -lt 300 ]; do
-	sleep 0.1
-	t=$((t + 1))
-done
-kill -0 "$lpid" 2>/dev/null && kill "$lpid"
-wait "$lpid"
-RC=$?
+await_launcher 300
 echo "# launcher ended $((($(date +%s%N) - t0) / 1000000)) ms after the kill"
-ERR=$(cat "$TMP/kill.err")
 check_rc 2 "a rank killed mid-run: exit 2"
 err_has "hcclctl: run allreduce: rank 2 on 10.77.0.3 was killed by signal KILL"
 _report $? "  the killed rank is named with its host" "$ERR"
@@ -187,27 +195,11 @@ none_left
 _report $? "  no hcclctl left on any node" "$(node_procs)"
 
 # ---- the launcher interrupted (Ctrl-C, TERM): the remote ranks do not outlive it ----
-rxk allreduce --ranktable "$RT" -b 64K -e 64K -n 1000000 -w 0 --timeout 30 \
-	>"$TMP/int.out" 2>"$TMP/int.err" &
-lpid=$!
-t=0
-until grep -q '^# hcclctl run' "$TMP/int.out" 2>/dev/null || [ $t -ge 100 ]; do
-	sleep 0.1
-	t=$((t + 1))
-done
-# $lpid is the subshell of rxk; its child is `ip netns exec`, which execs env, then hcclctl
-launcher=$(pgrep -P "$lpid")
+long_run int "$RT"
 [ "$(cat "/proc/$launcher/comm" 2>/dev/null)" = hcclctl ]
 _report $? "mid-run: the launcher is pid $launcher" "$(ps -o pid,args -p "$launcher")"
 kill -TERM "$launcher"
-t=0
-while kill -0 "$lpid" 2>/dev/null && [ $t -lt 100 ]; do
-	sleep 0.1
-	t=$((t + 1))
-done
-wait "$lpid"
-RC=$?
-ERR=$(cat "$TMP/int.err")
+await_launcher 100
 check_rc 143 "the launcher terminated mid-run: exit 143 (128 + TERM)"
 err_has "hcclctl: run allreduce: interrupted by Terminated: stopped every rank"
 _report $? "  says so" "$ERR"
@@ -217,12 +209,7 @@ _report $? "  no hcclctl left on any node" "$(node_procs)"
 # ---- one SSH session per server, against one per rank ----
 RT4=$TMP/rt4.json
 for mode in server rank; do
-	cluster_head env -u SSH_AUTH_SOCK HCCLCTL_SSH_SESSIONS=$mode "$HCCLCTL" run allreduce \
-		--ranktable "$RT4" --ssh --ssh-user root --ssh-key "$CL_KEY" \
-		--ssh-known-hosts "$CL_KNOWN_HOSTS" --remote-hcclctl "$HCCLCTL" \
-		-b 64K -e 64K -n 1000000 -w 0 --timeout 30 >"$TMP/s.out" 2>"$TMP/s.err" &
-	lpid=$!
-	wait_header "$TMP/s.out"
+	long_run s "$RT4" HCCLCTL_SSH_SESSIONS=$mode
 	want=1
 	[ $mode = rank ] && want=4
 	got="$(sessions_of 1) $(sessions_of 2) $(sessions_of 3) $(sessions_of 4)"
@@ -233,31 +220,19 @@ for mode in server rank; do
 	[ $mode = rank ] && want=0
 	[ "$(parent_procs | wc -l)" = $want ]
 	_report $? "  $want hcclctl-node parents" "$(node_tree)"
-	launcher=$(pgrep -P "$lpid")
 	kill -TERM "$launcher"
-	wait "$lpid"
-	RC=$?
+	await_launcher 100
 	check_rc 143 "  terminated: exit 143"
 	none_left
 	_report $? "  no hcclctl left on any node" "$(node_tree)"
 done
 
 # A server's parent killed: the server is named with all its ranks, the rest stopped.
-rxk allreduce --ranktable "$RT4" -b 64K -e 64K -n 1000000 -w 0 --timeout 30 \
-	>"$TMP/p.out" 2>"$TMP/p.err" &
-lpid=$!
-wait_header "$TMP/p.out"
+long_run p "$RT4"
 victim=$(parent_procs | grep '^2:' | cut -d: -f2)
 ok "[ -n '$victim' ]" "mid-run: node 2's hcclctl-node is pid $victim"
 kill -KILL "$victim"
-t=0
-while kill -0 "$lpid" 2>/dev/null && [ $t -lt 300 ]; do
-	sleep 0.1
-	t=$((t + 1))
-done
-wait "$lpid"
-RC=$?
-ERR=$(cat "$TMP/p.err")
+await_launcher 300
 check_rc 2 "a server's parent killed mid-run: exit 2"
 err_has "hcclctl: run allreduce: ranks 4-7 on 10.77.0.2 lost: their parent (hcclctl run-node) was killed by signal KILL"
 _report $? "  the server is named with all of its ranks" "$ERR"
@@ -266,11 +241,7 @@ _report $? "  no hcclctl left on any node (its ranks died with it)" "$(node_tree
 
 # The launcher killed outright (no chance to cancel): every session closes, and each
 # run-node stops its ranks when its stdin ends.
-rxk allreduce --ranktable "$RT4" -b 64K -e 64K -n 1000000 -w 0 --timeout 30 \
-	>"$TMP/k.out" 2>"$TMP/k.err" &
-lpid=$!
-wait_header "$TMP/k.out"
-launcher=$(pgrep -P "$lpid")
+long_run k "$RT4"
 [ "$(rank_procs | wc -l)" = 16 ]
 _report $? "mid-run: 16 ranks running before the launcher is killed" "$(node_tree)"
 t0=$(date +%s%N)

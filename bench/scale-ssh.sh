@@ -1,0 +1,152 @@
+#!/bin/sh
+# run allreduce --ranktable --ssh over many servers: SERVERS loopback addresses 127.0.0.1..S,
+# all served by one sshd, inside a network namespace of its own (nothing outside it is
+# touched), RANKS ranks each. For each way of starting the ranks, in the same run:
+#   server   one SSH session per server, its ranks forked by hcclctl run-node (the default)
+#   rank     one SSH session per rank (HCCLCTL_SSH_SESSIONS=rank, as before issue 19)
+#   copy     one session per server with nothing on the "nodes": hcclctl is copied into an
+#            empty cache first (every server shares this host's disk, so all S copy at once)
+# it measures launch to first result (rank 0's first row on the launcher's stdout), launch
+# to exit, and the most SSH connections sshd held at once. One 8-byte allreduce (-n 1 -w 0).
+# Kept in bench/results/scale-ssh-DATE.json. As root.
+#
+#   BENCH_SSH_SERVERS (64), BENCH_SSH_RANKS (8), BENCH_SSH_REPS (1: launches per way, the
+#   median is reported), BENCH_SSH_MODES ("server rank copy"); BENCH_QUICK=1: 8 servers.
+set -u
+cd "$(dirname "$0")/.." || exit 3
+if [ "$(id -u)" -ne 0 ]; then
+	echo "bench scale-ssh: skipped: network namespaces need root (uid $(id -u))"
+	exit 3
+fi
+for t in ip ssh-keygen python3; do
+	command -v "$t" >/dev/null 2>&1 || { echo "bench scale-ssh: skipped: '$t' is not installed"; exit 3; }
+done
+[ -x /usr/sbin/sshd ] || { echo "bench scale-ssh: skipped: no /usr/sbin/sshd (openssh-server)"; exit 3; }
+[ -x hcclctl ] || { echo "bench scale-ssh: build hcclctl first (make)"; exit 3; }
+S=${BENCH_SSH_SERVERS:-64}
+[ "${BENCH_QUICK:-0}" != 0 ] && S=${BENCH_SSH_SERVERS:-8}
+R=${BENCH_SSH_RANKS:-8}
+REPS=${BENCH_SSH_REPS:-1}
+MODES=${BENCH_SSH_MODES:-server rank copy}
+NS=hcs$$
+DIR=$(mktemp -d "${TMPDIR:-/tmp}/hcclctl-scale-ssh.XXXXXX") || exit 3
+chmod 755 "$DIR"
+LPID=
+cleanup() {
+	[ -n "$LPID" ] && kill "$LPID" 2>/dev/null
+	[ -f "$DIR/sshd.pid" ] && kill "$(cat "$DIR/sshd.pid")" 2>/dev/null
+	ip netns del "$NS" 2>/dev/null
+	rm -rf "$DIR"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+ip netns add "$NS" || exit 3
+ip -n "$NS" link set lo up
+mkdir -p /run/sshd
+ssh-keygen -q -t ed25519 -N '' -f "$DIR/key"
+ssh-keygen -q -t ed25519 -N '' -f "$DIR/host"
+cp "$DIR/key.pub" "$DIR/authorized_keys"
+i=1
+while [ "$i" -le "$S" ]; do
+	printf '127.0.0.%d %s\n' "$i" "$(cut -d' ' -f1,2 "$DIR/host.pub")" >>"$DIR/known_hosts"
+	i=$((i + 1))
+done
+# the sessions' cache is the bench's: "copy" starts from an empty one
+cat >"$DIR/sshd_config" <<EOC
+ListenAddress 0.0.0.0:22
+HostKey $DIR/host
+PidFile $DIR/sshd.pid
+AuthorizedKeysFile $DIR/authorized_keys
+UsePAM no
+StrictModes no
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+MaxStartups 2000
+MaxSessions 32
+Subsystem sftp internal-sftp
+SetEnv XDG_CACHE_HOME=$DIR/cache PATH=/usr/bin:/bin
+LogLevel ERROR
+EOC
+ip netns exec "$NS" /usr/sbin/sshd -f "$DIR/sshd_config" || exit 3
+t=0
+while [ ! -s "$DIR/sshd.pid" ] && [ $t -lt 100 ]; do sleep 0.05; t=$((t + 1)); done
+SSHD=$(cat "$DIR/sshd.pid")
+python3 - "$S" "$R" >"$DIR/rt.json" <<'EOF'
+import json, sys
+s, r = int(sys.argv[1]), int(sys.argv[2])
+servers = [{"server_id": "127.0.0.%d" % (i + 1),
+            "device": [{"device_id": str(d), "device_ip": "10.%d.%d.%d" % (i // 256, i % 256, d + 1),
+                        "rank_id": str(i * r + d)} for d in range(r)]} for i in range(s)]
+json.dump({"version": "1.0", "server_count": str(s), "server_list": servers,
+           "status": "completed"}, sys.stdout)
+EOF
+
+# one launch: "first_ms end_ms rc peak_sessions" on stdout
+launch() {
+	mode=$1
+	sessions=server
+	remote="--remote-hcclctl $(pwd)/hcclctl"
+	case $mode in
+	rank) sessions=rank ;;
+	copy) remote= ; rm -rf "$DIR/cache" ;;
+	esac
+	: >"$DIR/out"
+	t0=$(date +%s%N)
+	# shellcheck disable=SC2086
+	ip netns exec "$NS" env -u SSH_AUTH_SOCK HCCLCTL_SSH_SESSIONS=$sessions ./hcclctl run \
+		allreduce --ranktable "$DIR/rt.json" --ssh --ssh-user root --ssh-key "$DIR/key" \
+		--ssh-known-hosts "$DIR/known_hosts" --parallel 64 $remote -b 8 -e 8 -n 1 -w 0 \
+		--timeout 300 >"$DIR/out" 2>"$DIR/err" &
+	LPID=$!
+	first=
+	peak=0
+	while kill -0 "$LPID" 2>/dev/null; do
+		n=$(pgrep -P "$SSHD" | wc -l)
+		[ "$n" -gt "$peak" ] && peak=$n
+		if [ -z "$first" ] && grep -q '^ *[0-9]' "$DIR/out"; then
+			first=$((($(date +%s%N) - t0) / 1000000))
+		fi
+		sleep 0.02
+	done
+	wait "$LPID"
+	rc=$?
+	LPID=
+	end=$((($(date +%s%N) - t0) / 1000000))
+	[ -z "$first" ] && grep -q '^ *[0-9]' "$DIR/out" && first=$end
+	if [ "$rc" -ne 0 ]; then
+		echo "bench scale-ssh: $mode: exit $rc:" >&2
+		tail -5 "$DIR/err" >&2
+	fi
+	echo "${first:-null} $end $rc $peak"
+}
+
+median() { sort -n | awk '{v[NR] = $1} END {if (NR) print v[int((NR + 1) / 2)]; else print "null"}'; }
+
+RES=bench/results/scale-ssh-$(date +%Y%m%d-%H%M%S).json
+mkdir -p bench/results
+echo "# bench scale-ssh: run allreduce 8 B over $S loopback servers x $R ranks ($((S * R)) ranks), one sshd"
+printf '%-8s %10s %10s %6s %14s\n' way first_ms exit_ms rc peak_sessions
+json=
+worst=0
+for mode in $MODES; do
+	: >"$DIR/firsts"
+	: >"$DIR/ends"
+	for rep in $(seq 1 "$REPS"); do
+		set -- $(launch "$mode")
+		echo "$1" >>"$DIR/firsts"
+		echo "$2" >>"$DIR/ends"
+		rc=$3
+		peak=$4
+		[ "$rc" -ne 0 ] && worst=2
+		printf '%-8s %10s %10s %6s %14s\n' "$mode" "$1" "$2" "$rc" "$peak"
+	done
+	f=$(median <"$DIR/firsts")
+	e=$(median <"$DIR/ends")
+	json="$json${json:+, }{\"way\": \"$mode\", \"first_result_ms\": $f, \"exit_ms\": $e, \"exit_code\": $rc, \"peak_ssh_sessions\": $peak, \"launches\": $REPS}"
+done
+printf '{"benchmark": "scale-ssh", "servers": %d, "ranks_per_server": %d, "ranks": %d, "cpus": %d, "results": [%s]}\n' \
+	"$S" "$R" "$((S * R))" "$(nproc)" "$json" >"$RES"
+echo "# kept in $RES"
+exit $worst
