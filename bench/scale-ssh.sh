@@ -6,12 +6,16 @@
 #   rank     one SSH session per rank (HCCLCTL_SSH_SESSIONS=rank, as before issue 19)
 #   copy     one session per server with nothing on the "nodes": hcclctl is copied into an
 #            empty cache first (every server shares this host's disk, so all S copy at once)
-# it measures launch to first result (rank 0's first row on the launcher's stdout), launch
-# to exit, and the most SSH connections sshd held at once. One 8-byte allreduce (-n 1 -w 0).
-# Kept in bench/results/scale-ssh-DATE.json. As root.
+# it measures launch to every rank running (all S x R rank processes exist: the SSH part
+# alone), launch to first result (rank 0's first row on the launcher's stdout, which also
+# holds libcomm's start of that many ranks), launch to exit, and the most SSH connections
+# sshd held at once. One 8-byte allreduce (-n 1 -w 0). Each shape SxR of BENCH_SSH_SHAPES in
+# turn. Kept in bench/results/scale-ssh-DATE.json. As root.
 #
-#   BENCH_SSH_SERVERS (64), BENCH_SSH_RANKS (8), BENCH_SSH_REPS (1: launches per way, the
-#   median is reported), BENCH_SSH_MODES ("server rank copy"); BENCH_QUICK=1: 8 servers.
+#   BENCH_SSH_SHAPES ("64x8 64x2"), BENCH_SSH_REPS (1: launches per way and shape, the
+#   median is reported), BENCH_SSH_MODES ("server rank copy"), BENCH_SSH_CONNECT_TIMEOUT
+#   (s, 30: the launcher's HCCLCTL_CONNECT_TIMEOUT; 512 handshakes on 2 CPUs take longer
+#   than the default 10); BENCH_QUICK=1: the shape 8x4.
 set -u
 cd "$(dirname "$0")/.." || exit 3
 if [ "$(id -u)" -ne 0 ]; then
@@ -23,9 +27,19 @@ for t in ip ssh-keygen python3; do
 done
 [ -x /usr/sbin/sshd ] || { echo "bench scale-ssh: skipped: no /usr/sbin/sshd (openssh-server)"; exit 3; }
 [ -x hcclctl ] || { echo "bench scale-ssh: build hcclctl first (make)"; exit 3; }
-S=${BENCH_SSH_SERVERS:-64}
-[ "${BENCH_QUICK:-0}" != 0 ] && S=${BENCH_SSH_SERVERS:-8}
-R=${BENCH_SSH_RANKS:-8}
+SHAPES=${BENCH_SSH_SHAPES:-64x8 64x2}
+[ "${BENCH_QUICK:-0}" != 0 ] && SHAPES=${BENCH_SSH_SHAPES:-8x4}
+MAXS=0
+for shape in $SHAPES; do
+	case $shape in
+	*[!0-9x]* | *x*x*) echo "bench scale-ssh: bad shape '$shape' (SxR)" >&2; exit 64 ;;
+	[1-9]*x[1-9]*) ;;
+	*) echo "bench scale-ssh: bad shape '$shape' (SxR)" >&2; exit 64 ;;
+	esac
+	[ "${shape%x*}" -gt "$MAXS" ] && MAXS=${shape%x*}
+done
+[ "$MAXS" -le 250 ] || { echo "bench scale-ssh: at most 250 servers (127.0.0.1-250)" >&2; exit 64; }
+CTMO=${BENCH_SSH_CONNECT_TIMEOUT:-30}
 REPS=${BENCH_SSH_REPS:-1}
 MODES=${BENCH_SSH_MODES:-server rank copy}
 NS=hcs$$
@@ -49,7 +63,7 @@ ssh-keygen -q -t ed25519 -N '' -f "$DIR/key"
 ssh-keygen -q -t ed25519 -N '' -f "$DIR/host"
 cp "$DIR/key.pub" "$DIR/authorized_keys"
 i=1
-while [ "$i" -le "$S" ]; do
+while [ "$i" -le "$MAXS" ]; do
 	printf '127.0.0.%d %s\n' "$i" "$(cut -d' ' -f1,2 "$DIR/host.pub")" >>"$DIR/known_hosts"
 	i=$((i + 1))
 done
@@ -73,7 +87,9 @@ ip netns exec "$NS" /usr/sbin/sshd -f "$DIR/sshd_config" || exit 3
 t=0
 while [ ! -s "$DIR/sshd.pid" ] && [ $t -lt 100 ]; do sleep 0.05; t=$((t + 1)); done
 SSHD=$(cat "$DIR/sshd.pid")
-python3 - "$S" "$R" >"$DIR/rt.json" <<'EOF'
+
+mk_table() {
+	python3 - "$1" "$2" >"$DIR/rt.json" <<'EOF'
 import json, sys
 s, r = int(sys.argv[1]), int(sys.argv[2])
 servers = [{"server_id": "127.0.0.%d" % (i + 1),
@@ -82,8 +98,15 @@ servers = [{"server_id": "127.0.0.%d" % (i + 1),
 json.dump({"version": "1.0", "server_count": str(s), "server_list": servers,
            "status": "completed"}, sys.stdout)
 EOF
+}
 
-# one launch: "first_ms end_ms rc peak_sessions" on stdout
+# hcclctl processes in the namespace now: the ranks and the launcher (run-node's name is
+# hcclctl-node)
+hcclctls() {
+	for _p in $(ip netns pids "$NS"); do cat "/proc/$_p/comm" 2>/dev/null; done | grep -cx hcclctl
+}
+
+# one launch of S x R ranks: "up_ms first_ms end_ms rc peak_sessions" on stdout
 launch() {
 	mode=$1
 	sessions=server
@@ -95,20 +118,24 @@ launch() {
 	: >"$DIR/out"
 	t0=$(date +%s%N)
 	# shellcheck disable=SC2086
-	ip netns exec "$NS" env -u SSH_AUTH_SOCK HCCLCTL_SSH_SESSIONS=$sessions ./hcclctl run \
-		allreduce --ranktable "$DIR/rt.json" --ssh --ssh-user root --ssh-key "$DIR/key" \
-		--ssh-known-hosts "$DIR/known_hosts" --parallel 64 $remote -b 8 -e 8 -n 1 -w 0 \
-		--timeout 300 >"$DIR/out" 2>"$DIR/err" &
+	ip netns exec "$NS" env -u SSH_AUTH_SOCK HCCLCTL_SSH_SESSIONS=$sessions \
+		HCCLCTL_CONNECT_TIMEOUT="$CTMO" ./hcclctl run allreduce --ranktable "$DIR/rt.json" \
+		--ssh --ssh-user root --ssh-key "$DIR/key" --ssh-known-hosts "$DIR/known_hosts" \
+		--parallel 64 $remote -b 8 -e 8 -n 1 -w 0 --timeout 300 >"$DIR/out" 2>"$DIR/err" &
 	LPID=$!
 	first=
+	up=
 	peak=0
 	while kill -0 "$LPID" 2>/dev/null; do
 		n=$(pgrep -P "$SSHD" | wc -l)
 		[ "$n" -gt "$peak" ] && peak=$n
+		if [ -z "$up" ] && [ "$(hcclctls)" -gt "$((S * R))" ]; then
+			up=$((($(date +%s%N) - t0) / 1000000))
+		fi
 		if [ -z "$first" ] && grep -q '^ *[0-9]' "$DIR/out"; then
 			first=$((($(date +%s%N) - t0) / 1000000))
 		fi
-		sleep 0.02
+		sleep 0.05
 	done
 	wait "$LPID"
 	rc=$?
@@ -116,37 +143,47 @@ launch() {
 	end=$((($(date +%s%N) - t0) / 1000000))
 	[ -z "$first" ] && grep -q '^ *[0-9]' "$DIR/out" && first=$end
 	if [ "$rc" -ne 0 ]; then
-		echo "bench scale-ssh: $mode: exit $rc:" >&2
-		tail -5 "$DIR/err" >&2
+		echo "bench scale-ssh: $mode, $S x $R: exit $rc:" >&2
+		grep -v ' also ' "$DIR/err" | tail -4 >&2
 	fi
-	echo "${first:-null} $end $rc $peak"
+	echo "${up:-null} ${first:-null} $end $rc $peak"
 }
 
-median() { sort -n | awk '{v[NR] = $1} END {if (NR) print v[int((NR + 1) / 2)]; else print "null"}'; }
+# the median of the numbers on stdin, "null" for none (a launch that never got there)
+median() { grep -v null | sort -n | awk '{v[NR] = $1} END {if (NR) print v[int((NR + 1) / 2)]; else print "null"}'; }
 
 RES=bench/results/scale-ssh-$(date +%Y%m%d-%H%M%S).json
 mkdir -p bench/results
-echo "# bench scale-ssh: run allreduce 8 B over $S loopback servers x $R ranks ($((S * R)) ranks), one sshd"
-printf '%-8s %10s %10s %6s %14s\n' way first_ms exit_ms rc peak_sessions
 json=
 worst=0
-for mode in $MODES; do
-	: >"$DIR/firsts"
-	: >"$DIR/ends"
-	for rep in $(seq 1 "$REPS"); do
-		set -- $(launch "$mode")
-		echo "$1" >>"$DIR/firsts"
-		echo "$2" >>"$DIR/ends"
-		rc=$3
-		peak=$4
-		[ "$rc" -ne 0 ] && worst=2
-		printf '%-8s %10s %10s %6s %14s\n' "$mode" "$1" "$2" "$rc" "$peak"
+for shape in $SHAPES; do
+	S=${shape%x*}
+	R=${shape#*x}
+	mk_table "$S" "$R"
+	echo "# bench scale-ssh: run allreduce 8 B over $S loopback servers x $R ranks ($((S * R)) ranks), one sshd, $(nproc) CPUs"
+	printf '%-8s %10s %10s %10s %6s %14s\n' way all_up_ms first_ms exit_ms rc peak_sessions
+	for mode in $MODES; do
+		: >"$DIR/ups"
+		: >"$DIR/firsts"
+		: >"$DIR/ends"
+		for rep in $(seq 1 "$REPS"); do
+			# shellcheck disable=SC2046
+			set -- $(launch "$mode")
+			echo "$1" >>"$DIR/ups"
+			echo "$2" >>"$DIR/firsts"
+			echo "$3" >>"$DIR/ends"
+			rc=$4
+			peak=$5
+			[ "$rc" -ne 0 ] && worst=2
+			printf '%-8s %10s %10s %10s %6s %14s\n' "$mode" "$1" "$2" "$3" "$rc" "$peak"
+		done
+		u=$(median <"$DIR/ups")
+		f=$(median <"$DIR/firsts")
+		e=$(median <"$DIR/ends")
+		json="$json${json:+, }{\"servers\": $S, \"ranks_per_server\": $R, \"way\": \"$mode\", \"all_ranks_up_ms\": $u, \"first_result_ms\": $f, \"exit_ms\": $e, \"exit_code\": $rc, \"peak_ssh_sessions\": $peak, \"launches\": $REPS}"
 	done
-	f=$(median <"$DIR/firsts")
-	e=$(median <"$DIR/ends")
-	json="$json${json:+, }{\"way\": \"$mode\", \"first_result_ms\": $f, \"exit_ms\": $e, \"exit_code\": $rc, \"peak_ssh_sessions\": $peak, \"launches\": $REPS}"
 done
-printf '{"benchmark": "scale-ssh", "servers": %d, "ranks_per_server": %d, "ranks": %d, "cpus": %d, "results": [%s]}\n' \
-	"$S" "$R" "$((S * R))" "$(nproc)" "$json" >"$RES"
+printf '{"benchmark": "scale-ssh", "cpus": %d, "connect_timeout_s": %d, "results": [%s]}\n' \
+	"$(nproc)" "$CTMO" "$json" >"$RES"
 echo "# kept in $RES"
 exit $worst
