@@ -87,6 +87,7 @@ ip netns exec "$NS" /usr/sbin/sshd -f "$DIR/sshd_config" || exit 3
 t=0
 while [ ! -s "$DIR/sshd.pid" ] && [ $t -lt 100 ]; do sleep 0.05; t=$((t + 1)); done
 SSHD=$(cat "$DIR/sshd.pid")
+NSNET=$(readlink "/proc/$SSHD/ns/net")
 
 mk_table() {
 	python3 - "$1" "$2" >"$DIR/rt.json" <<'EOF'
@@ -100,10 +101,55 @@ json.dump({"version": "1.0", "server_count": str(s), "server_list": servers,
 EOF
 }
 
-# hcclctl processes in the namespace now: the ranks and the launcher (run-node's name is
-# hcclctl-node)
-hcclctls() {
-	for _p in $(ip netns pids "$NS"); do cat "/proc/$_p/comm" 2>/dev/null; done | grep -cx hcclctl
+# Watches one launch from a single process (a shell loop that forks per sample would steal
+# the CPUs it measures): every 50 ms, the SSH connections sshd holds (its children), the
+# hcclctl processes in the namespace (the ranks, and the launcher: run-node's name is
+# hcclctl-node) and rank 0's first row on the launcher's stdout. Until the launcher ends,
+# then "up_ms first_ms peak_sessions" (ms from t0; null: never).
+watch_launch() {
+	python3 - "$@" <<'EOF'
+import os, sys, time
+ns, sshd, out, want, pid, t0 = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
+up = first = None
+peak = 0
+def ms():
+    return (time.time_ns() - t0) // 1000000
+def alive():
+    # the launcher is the bench shell's child: once it ends it is a zombie until waited for
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+while alive():
+    sessions = ranks = 0
+    for p in os.listdir("/proc"):
+        if not p.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % p) as f:
+                st = f.read()
+            comm = st[st.index("(") + 1:st.rindex(")")]
+            ppid = int(st[st.rindex(")") + 2:].split()[1])
+            if ppid == sshd:
+                sessions += 1
+            if comm == "hcclctl" and os.readlink("/proc/%s/ns/net" % p) == ns:
+                ranks += 1
+        except (OSError, ValueError):
+            pass
+    peak = max(peak, sessions)
+    if up is None and ranks > want:
+        up = ms()
+    if first is None:
+        try:
+            with open(out) as f:
+                if any(l.lstrip() and l.lstrip()[0].isdigit() for l in f):
+                    first = ms()
+        except OSError:
+            pass
+    time.sleep(0.05)
+print(up if up is not None else "null", first if first is not None else "null", peak)
+EOF
 }
 
 # one launch of S x R ranks: "up_ms first_ms end_ms rc peak_sessions" on stdout
@@ -123,30 +169,21 @@ launch() {
 		--ssh --ssh-user root --ssh-key "$DIR/key" --ssh-known-hosts "$DIR/known_hosts" \
 		--parallel 64 $remote -b 8 -e 8 -n 1 -w 0 --timeout 300 >"$DIR/out" 2>"$DIR/err" &
 	LPID=$!
-	first=
-	up=
-	peak=0
-	while kill -0 "$LPID" 2>/dev/null; do
-		n=$(pgrep -P "$SSHD" | wc -l)
-		[ "$n" -gt "$peak" ] && peak=$n
-		if [ -z "$up" ] && [ "$(hcclctls)" -gt "$((S * R))" ]; then
-			up=$((($(date +%s%N) - t0) / 1000000))
-		fi
-		if [ -z "$first" ] && grep -q '^ *[0-9]' "$DIR/out"; then
-			first=$((($(date +%s%N) - t0) / 1000000))
-		fi
-		sleep 0.05
-	done
+	# shellcheck disable=SC2046
+	set -- $(watch_launch "$NSNET" "$SSHD" "$DIR/out" "$((S * R))" "$LPID" "$t0")
+	up=$1
+	first=$2
+	peak=$3
 	wait "$LPID"
 	rc=$?
 	LPID=
 	end=$((($(date +%s%N) - t0) / 1000000))
-	[ -z "$first" ] && grep -q '^ *[0-9]' "$DIR/out" && first=$end
+	[ "$first" = null ] && grep -q '^ *[0-9]' "$DIR/out" && first=$end
 	if [ "$rc" -ne 0 ]; then
 		echo "bench scale-ssh: $mode, $S x $R: exit $rc:" >&2
 		grep -v ' also ' "$DIR/err" | tail -4 >&2
 	fi
-	echo "${up:-null} ${first:-null} $end $rc $peak"
+	echo "$up $first $end $rc $peak"
 }
 
 # the median of the numbers on stdin, "null" for none (a launch that never got there)
