@@ -165,9 +165,22 @@ static pid_t start_rank(const char *exe, int rank, int argc, char **argv, int fd
 	char rs[16];
 	snprintf(rs, sizeof(rs), "%d", rank);
 	pid_t parent = getpid();
+	sigset_t all, old;
+	/* A TERM between the fork and the exec must kill the child, not run our handler in
+	 * it (which would only set a flag there): blocked across the fork, the child's
+	 * handlers back to the default, then unblocked, a pending TERM ends it. */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
 	pid_t pid = fork();
-	if (pid)
+	if (pid) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		return pid;
+	}
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	/* the child: our pipes as its stdout and stderr, nothing on stdin */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
@@ -183,7 +196,6 @@ static pid_t start_rank(const char *exe, int rank, int argc, char **argv, int fd
 		av[i + 1] = argv[i];
 	av[argc + 1] = (char *)"--rank";
 	av[argc + 2] = rs;
-	signal(SIGPIPE, SIG_DFL);
 	execv(exe, av);
 	fprintf(stderr, "hcclctl: run-node: cannot start rank %d: %s\n", rank, strerror(errno));
 	_exit(126);

@@ -274,6 +274,13 @@ cluster_down() {
 # What is left of hcclctl in the nodes:
 #   cluster_procs          "I:PID" for every hcclctl process (any hcclctl* name) in node I
 #   cluster_none_left      0 when there is none (after up to 3 s for the kernel to reap)
+#   cluster_procs_named C  "I:PID" for the processes whose name is exactly C: the ranks are
+#                          hcclctl, their parents under run --ssh hcclctl-node
+cluster_procs_named() {
+	for _e in $(cluster_procs); do
+		[ "$(cat "/proc/${_e#*:}/comm" 2>/dev/null)" = "$1" ] && echo "$_e"
+	done
+}
 cluster_procs() {
 	for _i in $(seq 1 "$CL_N"); do
 		for _p in $(ip netns pids "$(cluster_ns "$_i")" 2>/dev/null); do

@@ -79,15 +79,10 @@ rx() {
 rxk() { rx "$@" --ssh-known-hosts "$CL_KNOWN_HOSTS"; }
 
 node_procs() { cluster_procs; }
-# "I:PID" of the ranks (comm hcclctl) and of their parents (hcclctl-node), and both with
-# each process's parent pid, for messages
-by_comm() {
-	for _e in $(cluster_procs); do
-		[ "$(cat "/proc/${_e#*:}/comm" 2>/dev/null)" = "$1" ] && echo "$_e"
-	done
-}
-rank_procs() { by_comm hcclctl; }
-parent_procs() { by_comm hcclctl-node; }
+# "I:PID" of the ranks and of their parents, and both with each one's parent pid, for
+# messages
+rank_procs() { cluster_procs_named hcclctl; }
+parent_procs() { cluster_procs_named hcclctl-node; }
 node_tree() {
 	for _e in $(cluster_procs); do
 		echo "$_e $(cat "/proc/${_e#*:}/comm" 2>/dev/null) ppid $(awk '{print $4}' "/proc/${_e#*:}/stat" 2>/dev/null)"
