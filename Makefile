@@ -31,7 +31,7 @@ endif
 
 LIB_SRC  := $(wildcard ranktable/*.c libcomm/*.c probes/*.c) $(filter-out cmd/hcclctl.c,$(wildcard cmd/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(O)/%.o)
-FUZZ_LIB_SRC := $(wildcard ranktable/*.c libcomm/*.c probes/*.c)
+FUZZ_LIB_SRC := $(wildcard ranktable/*.c libcomm/*.c probes/*.c) cmd/nodeout.c
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:%.c=$(O)/%)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)

@@ -6,7 +6,10 @@
 #   coll       our collectives against Open MPI on shaped namespace links (bench/coll.sh)
 #   latency    8-byte allreduce latency against alpha*ceil(log2 p) (bench/latency.sh)
 #   algos      auto selection against each fixed algorithm, N = 2..8 (bench/algos.sh)
-#   scale      run --local N, N = 64..1024: lazy links against the full mesh (bench/scale.sh)
+#   scale      run --local N, N = 64..1024: lazy links against the full mesh (bench/scale.sh),
+#              then scale-ssh (not by default)
+#   scale-ssh  run --ssh over 64 loopback servers x 8 ranks: one session per server against
+#              one per rank, and with hcclctl copied first (bench/scale-ssh.sh; not by default)
 # The cluster benches need root; each script's header lists its BENCH_* options.
 # BENCH_QUICK=1 is a short run for development. Exit: the worst status of the benches.
 set -u
@@ -14,10 +17,10 @@ cd "$(dirname "$0")/.." || exit 3
 benches=${*:-ranktable kernels coll latency algos}
 for b in $benches; do
 	case $b in
-	ranktable | kernels | coll | latency | algos | scale) ;;
+	ranktable | kernels | coll | latency | algos | scale | scale-ssh) ;;
 	*)
 		echo "bench/run.sh: unknown bench '$b'" >&2
-		echo "usage: sh bench/run.sh [ranktable|kernels|coll|latency|algos|scale]..." >&2
+		echo "usage: sh bench/run.sh [ranktable|kernels|coll|latency|algos|scale|scale-ssh]..." >&2
 		exit 64
 		;;
 	esac
@@ -33,6 +36,12 @@ for b in $benches; do
 	echo
 	sh "bench/$b.sh"
 	rc=$?
+	if [ "$b" = scale ]; then # the scale figures include the SSH launch
+		echo
+		sh bench/scale-ssh.sh
+		r2=$?
+		[ "$r2" -gt "$rc" ] && rc=$r2
+	fi
 	[ "$rc" -gt "$worst" ] && worst=$rc
 done
 echo

@@ -68,6 +68,7 @@ struct cmd {
 	const char *args;       /* positional synopsis, e.g. "[FILE|URL|-]" */
 	int min_args, max_args; /* max -1: unlimited */
 	enum opt_complete args_complete;
+	int hidden; /* called by hcclctl itself on other nodes: no help, man page or completion */
 };
 
 /* Global flags, valid before or after the command words. */

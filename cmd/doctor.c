@@ -19,6 +19,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "deploy.h"
 #include "doctor.h"
 #include "doctor_mesh.h"
 #include "fanout.h"
@@ -517,7 +518,7 @@ static char *node_cmd(const struct node_plan *np, const char *peers, const char 
 {
 	const char *w[48];
 	int k = 0;
-	w[k++] = o_remote ? o_remote : "hcclctl";
+	/* the words after hcclctl: deploy.c finds or copies it and puts its path first */
 	w[k++] = "doctor";
 	w[k++] = "--node";
 	const char *pairs[][2] = { { "--checks", o_checks },	   { "--skip", o_skip },
@@ -679,21 +680,30 @@ static int run_nodes(struct job *j, struct node_plan *plan, const char *digest,
 	if (!peers)
 		return fail(EXIT_UNKNOWN, "doctor", NULL, "out of memory");
 	struct fo_host *hosts = calloc(j->nnodes, sizeof(*hosts));
-	char **cmds = calloc(j->nnodes, sizeof(*cmds));
+	char **cmds = calloc(j->nnodes, sizeof(*cmds)), **rest = calloc(j->nnodes, sizeof(*rest));
+	struct deploy dep = { 0 };
+	char err[SSH_ERRLEN];
 	int rc = 0;
-	if (!hosts || !cmds) {
+	if (!hosts || !cmds || !rest) {
 		rc = fail(EXIT_UNKNOWN, "doctor", NULL, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < j->nnodes; i++) {
-		cmds[i] = node_cmd(&plan[i], peers, digest, table_path);
+		rest[i] = node_cmd(&plan[i], peers, digest, table_path);
 		hosts[i].host = plan[i].host;
 		hosts[i].name = plan[i].name;
-		hosts[i].cmd = cmds[i];
 	}
 	j->hosts = hosts;
+	if (deploy_init(&dep, o_remote, err, sizeof(err))) {
+		rc = fail(EXIT_UNKNOWN, "doctor", NULL, "%s", err);
+		goto out;
+	}
+	struct deploy_fan df = { .d = &dep, .hosts = hosts, .rest = rest, .cmds = cmds,
+				 .where = "doctor", .verbose = g_opts.verbose };
 	struct fanout f = {
 		.on_done = on_done,
+		.prepare = deploy_prepare,
+		.prepare_arg = &df,
 		.arg = j,
 		.ssh = { .user = o_user, .port = (int)o_port, .key = o_key,
 			 .known_hosts = o_known_hosts, .insecure = o_insecure, .cancel_fd = -1 },
@@ -703,7 +713,6 @@ static int run_nodes(struct job *j, struct node_plan *plan, const char *digest,
 		.cap = 4UL << 20,
 		.progress = !g_opts.quiet,
 	};
-	char err[SSH_ERRLEN];
 	if (fanout_run(&f, hosts, j->nnodes, err, sizeof(err))) {
 		rc = fail(EXIT_UNKNOWN, "doctor", NULL, "%s", err);
 		goto out;
@@ -716,6 +725,14 @@ static int run_nodes(struct job *j, struct node_plan *plan, const char *digest,
 			    "cannot reach the node: %s", h->error);
 			continue;
 		}
+		if (h->status == FO_NOSTART) {
+			add(j, (int)i, "node.reach", ST_FAIL,
+			    h->code == -ELIBACC ? "install the package named, or pass "
+						  "--remote-hcclctl PATH to an hcclctl that runs there"
+						: "pass --remote-hcclctl PATH to an hcclctl that runs there",
+			    "%s", h->error);
+			continue;
+		}
 		cJSON *doc = h->out.len ? cJSON_ParseWithLength(h->out.p, h->out.len) : NULL;
 		if (!doc || !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(doc, "checks"))) {
 			const char *tail = fo_stderr_tail(h, 1);
@@ -723,8 +740,8 @@ static int run_nodes(struct job *j, struct node_plan *plan, const char *digest,
 			if (h->status == FO_FAILED && !h->signal[0] &&
 			    (h->exit_status == 127 || h->exit_status == 126))
 				add(j, (int)i, "node.reach", ST_FAIL,
-				    "install hcclctl on the node (the same version), or pass "
-				    "--remote-hcclctl PATH",
+				    "fix --remote-hcclctl PATH, or leave it out to copy this hcclctl "
+				    "there",
 				    "hcclctl %s on the node (exit %d)%s%s",
 				    h->exit_status == 127 ? "is not installed" : "is not executable",
 				    h->exit_status, *tail ? ": " : "", tail);
@@ -744,9 +761,13 @@ static int run_nodes(struct job *j, struct node_plan *plan, const char *digest,
 out:
 	for (size_t i = 0; hosts && i < j->nnodes; i++)
 		fo_host_release(&hosts[i]);
-	for (size_t i = 0; cmds && i < j->nnodes; i++)
+	for (size_t i = 0; cmds && rest && i < j->nnodes; i++) {
 		free(cmds[i]);
+		free(rest[i]);
+	}
 	free(cmds);
+	free(rest);
+	deploy_release(&dep);
 	free(hosts);
 	free(peers);
 	return rc;

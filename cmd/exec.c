@@ -1,4 +1,6 @@
-/* hcclctl exec: one command on many hosts over SSH, a report per host. */
+/* hcclctl exec: one command on many hosts over SSH, a report per host. With --deploy, each
+ * host first gets this hcclctl (deploy.c), and the command finds it as `hcclctl` on its PATH
+ * and in $HCCLCTL. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "deploy.h"
 #include "fanout.h"
 #include "ranktable/ranktable.h"
 
@@ -16,9 +19,9 @@
 #define DEFAULT_CONNECT_TIMEOUT 10
 #define MAX_NAMED 8 /* hosts named in the closing summary before "and N more" */
 
-static const char *ex_hosts, *ex_hostfile, *ex_user, *ex_key, *ex_known_hosts;
+static const char *ex_hosts, *ex_hostfile, *ex_user, *ex_key, *ex_known_hosts, *ex_remote;
 static long ex_port, ex_parallel, ex_timeout, ex_connect_timeout;
-static int ex_insecure;
+static int ex_insecure, ex_deploy;
 
 const struct opt exec_opts[] = {
 	OPT_STR("hosts", 0, &ex_hosts, "HOST[,HOST...]", "the hosts to run on"),
@@ -33,6 +36,10 @@ const struct opt exec_opts[] = {
 		 "known host keys (default ~/.ssh/known_hosts)", COMPLETE_FILE),
 	OPT_BOOL("ssh-insecure", 0, &ex_insecure, "do not check host keys (warns)"),
 	OPT_NUM("parallel", 0, &ex_parallel, "N", "hosts at once (default 32)", 1, 4096),
+	OPT_BOOL("deploy", 0, &ex_deploy,
+		 "first make this hcclctl the command's `hcclctl` (copied where missing)"),
+	OPT_PATH("remote-hcclctl", 0, &ex_remote, "PATH",
+		 "with --deploy: the hcclctl on the hosts, used as given", COMPLETE_FILE),
 	OPT_NUM("timeout", 0, &ex_timeout, "SEC",
 		"command deadline per host (default 60, or $HCCLCTL_EXEC_TIMEOUT)", 1, 7 * 86400),
 	OPT_NUM("connect-timeout", 0, &ex_connect_timeout, "SEC",
@@ -199,8 +206,9 @@ int cmd_exec(int argc, char **argv)
 {
 	struct rt_hostfile hf = { 0 };
 	struct fo_host *hosts = NULL;
-	char *cmdline = NULL, err[SSH_ERRLEN] = "", names[1024];
-	size_t count[FO_CANCELED + 1] = { 0 };
+	struct deploy dep = { 0 };
+	char *cmdline = NULL, **cmds = NULL, **rest = NULL, err[SSH_ERRLEN] = "", names[1024];
+	size_t count[FO_NOSTART + 1] = { 0 };
 	long tmo = seconds_from(ex_timeout, "HCCLCTL_EXEC_TIMEOUT", DEFAULT_CMD_TIMEOUT);
 	long ctmo = seconds_from(ex_connect_timeout, "HCCLCTL_CONNECT_TIMEOUT",
 				 DEFAULT_CONNECT_TIMEOUT);
@@ -209,6 +217,8 @@ int cmd_exec(int argc, char **argv)
 	if (tmo < 0 || ctmo < 0)
 		return fail(EXIT_USAGE, "exec", "a whole number of seconds, at least 1",
 			    "invalid %s", tmo < 0 ? "HCCLCTL_EXEC_TIMEOUT" : "HCCLCTL_CONNECT_TIMEOUT");
+	if (ex_remote && !ex_deploy)
+		return fail(EXIT_USAGE, "exec", "add --deploy", "--remote-hcclctl goes with --deploy");
 	rc = load_hosts(&hf);
 	if (rc)
 		return rc;
@@ -229,6 +239,35 @@ int cmd_exec(int argc, char **argv)
 		hosts[i].name = hf.v[i].server_id;
 		hosts[i].host = hf.v[i].host_ip ? hf.v[i].host_ip : hf.v[i].server_id;
 	}
+	/* --deploy: "HCCLCTL=PATH; export ...; the command", the path put in by deploy.c */
+	static char before0[] = "HCCLCTL=";
+	char **befores = NULL;
+	struct deploy_fan df = { .d = &dep, .hosts = hosts, .where = "exec", .verbose = g_opts.verbose };
+	if (ex_deploy) {
+		const char *tail = "; export HCCLCTL; PATH=${HCCLCTL%/*}:$PATH; export PATH; ";
+		cmds = calloc(hf.n, sizeof(*cmds));
+		rest = calloc(hf.n, sizeof(*rest));
+		befores = calloc(hf.n, sizeof(*befores));
+		size_t l = strlen(tail) + strlen(cmdline) + 1;
+		if (!cmds || !rest || !befores || !(rest[0] = malloc(l))) {
+			free(befores);
+			rc = fail(EXIT_UNKNOWN, "exec", NULL, "out of memory");
+			goto out;
+		}
+		snprintf(rest[0], l, "%s%s", tail, cmdline);
+		for (size_t i = 0; i < hf.n; i++) {
+			befores[i] = before0;
+			rest[i] = rest[0];
+		}
+		if (deploy_init(&dep, ex_remote, err, sizeof(err))) {
+			free(befores);
+			rc = fail(EXIT_UNKNOWN, "exec", NULL, "%s", err);
+			goto out;
+		}
+		df.before = befores;
+		df.rest = rest;
+		df.cmds = cmds;
+	}
 	struct fanout f = {
 		.ssh = { .user = ex_user, .port = (int)ex_port, .key = ex_key,
 			 .known_hosts = ex_known_hosts, .insecure = ex_insecure },
@@ -237,9 +276,12 @@ int cmd_exec(int argc, char **argv)
 		.connect_timeout_ms = ctmo * 1000,
 		.cmd_timeout_ms = tmo * 1000,
 		.progress = !g_opts.quiet && !g_opts.json,
+		.prepare = ex_deploy ? deploy_prepare : NULL,
+		.prepare_arg = &df,
 	};
 	long long t0 = ssh_now_ms();
 	rc = fanout_run(&f, hosts, hf.n, err, sizeof(err));
+	free(befores);
 	if (rc) {
 		rc = fail(EXIT_UNKNOWN, "exec", NULL, "%s", err);
 		goto out;
@@ -262,32 +304,52 @@ int cmd_exec(int argc, char **argv)
 	}
 	/* A command that failed is a finding (2) and outranks a host that could not run it
 	 * (3), as in `ranktable validate`. */
-	rc = count[FO_FAILED] ? EXIT_FAIL :
-	     count[FO_UNREACHABLE] || count[FO_TIMEOUT] ? EXIT_UNKNOWN : EXIT_OK;
+	size_t nrun = count[FO_UNREACHABLE] + count[FO_TIMEOUT] + count[FO_NOSTART];
+	rc = count[FO_FAILED] ? EXIT_FAIL : nrun ? EXIT_UNKNOWN : EXIT_OK;
 	if (doc) {
 		cJSON *s = cJSON_AddObjectToObject(doc, "summary");
 		cJSON_AddNumberToObject(s, "hosts", (double)hf.n);
 		for (int st = FO_OK; st <= FO_TIMEOUT; st++)
 			cJSON_AddNumberToObject(s, fo_status_name(st), (double)count[st]);
+		if (ex_deploy)
+			cJSON_AddNumberToObject(s, fo_status_name(FO_NOSTART),
+						(double)count[FO_NOSTART]);
 		cJSON_AddNumberToObject(s, "seconds", (double)(long long)(total * 1000) / 1000);
 		cJSON_AddNumberToObject(doc, "exit_code", rc);
 		out_json(doc);
 	} else if (!g_opts.quiet) {
-		printf("%zu host%s: %zu ok, %zu failed, %zu unreachable, %zu timed out (%.2f s)\n",
-		       hf.n, hf.n == 1 ? "" : "s", count[FO_OK], count[FO_FAILED],
-		       count[FO_UNREACHABLE], count[FO_TIMEOUT], total);
+		printf("%zu host%s: %zu ok, %zu failed, %zu unreachable, %zu timed out", hf.n,
+		       hf.n == 1 ? "" : "s", count[FO_OK], count[FO_FAILED], count[FO_UNREACHABLE],
+		       count[FO_TIMEOUT]);
+		if (ex_deploy)
+			printf(", %zu cannot start hcclctl", count[FO_NOSTART]);
+		printf(" (%.2f s)\n", total);
 	}
 	if (count[FO_FAILED]) {
 		name_hosts(hosts, hf.n, FO_FAILED, FO_FAILED, names, sizeof(names));
 		fail(EXIT_FAIL, "exec", NULL, "the command failed on %zu of %zu hosts: %s",
 		     count[FO_FAILED], hf.n, names);
 	}
-	if (count[FO_UNREACHABLE] || count[FO_TIMEOUT]) {
+	if (nrun) {
 		name_hosts(hosts, hf.n, FO_UNREACHABLE, FO_TIMEOUT, names, sizeof(names));
+		if (count[FO_NOSTART]) {
+			size_t l = strlen(names);
+			name_hosts(hosts, hf.n, FO_NOSTART, FO_NOSTART, names + l + (l ? 2 : 0),
+				   sizeof(names) - l - 2);
+			if (l)
+				memcpy(names + l, ", ", 2);
+		}
 		fail(EXIT_UNKNOWN, "exec", NULL, "%zu of %zu hosts could not run the command: %s",
-		     count[FO_UNREACHABLE] + count[FO_TIMEOUT], hf.n, names);
+		     nrun, hf.n, names);
 	}
 out:
+	for (size_t i = 0; cmds && i < hf.n; i++)
+		free(cmds[i]);
+	free(cmds);
+	if (rest)
+		free(rest[0]);
+	free(rest);
+	deploy_release(&dep);
 	for (size_t i = 0; hosts && i < hf.n; i++)
 		fo_host_release(&hosts[i]);
 	free(hosts);

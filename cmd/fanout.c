@@ -39,6 +39,7 @@ const char *fo_status_name(enum fo_status s)
 	case FO_UNREACHABLE: return "unreachable";
 	case FO_TIMEOUT: return "timeout";
 	case FO_CANCELED: return "cancelled";
+	case FO_NOSTART: return "cannot-start";
 	case FO_PENDING: break;
 	}
 	return "pending";
@@ -206,6 +207,13 @@ static void run_host(struct run *r, struct fo_host *h)
 		goto out;
 	}
 	h->connected = 1;
+	if (f->prepare && (rc = f->prepare(f->prepare_arg, h, &c, h->error, sizeof(h->error)))) {
+		h->code = rc;
+		h->status = rc == -ETIMEDOUT ? FO_TIMEOUT :
+			    rc == -ECANCELED ? FO_CANCELED : FO_NOSTART;
+		ssh_conn_close(&c);
+		goto out;
+	}
 	struct ssh_exec x = {
 		.cmd = h->cmd ? h->cmd : f->cmd,
 		.deadline = f->cmd_timeout_ms ? ssh_now_ms() + f->cmd_timeout_ms : 0,
@@ -213,6 +221,7 @@ static void run_host(struct run *r, struct fo_host *h)
 		.kill_on_timeout = 1,
 		.input = f->input,
 		.input_len = f->input_len,
+		.keep_stdin = f->keep_stdin,
 		.keepalive_s = f->keepalive_s,
 		.on_line = f->on_line ? on_line : NULL,
 		.arg = &hc,

@@ -16,6 +16,8 @@ enum fo_status {
 	FO_UNREACHABLE, /* it could not run: connect, host key, auth or SSH failed */
 	FO_TIMEOUT,     /* the connect or the command deadline passed */
 	FO_CANCELED,    /* stopped by the caller's cancel (see fo_cancel) before it ended */
+	FO_NOSTART,     /* the session was up but fanout.prepare refused to run the command
+			 * (e.g. hcclctl cannot start on the host): why in error */
 };
 
 #define FO_LINE_MAX 256
@@ -51,12 +53,20 @@ struct fanout {
 	 * must not appear on a command line). */
 	const char *input;
 	size_t input_len;
+	int keep_stdin;              /* see ssh_exec.keep_stdin */
 	int progress;                /* "[12/64] ok 11, failed 1" on stderr when it is a tty */
 	/* Optional. Called with the fanout's lock held, so calls never overlap: one line of a
 	 * host's output as it arrives (stream SSH_STDOUT or SSH_STDERR), and each host's end. */
 	void (*on_line)(void *arg, const struct fo_host *h, int stream, const char *line,
 			size_t len);
 	void (*on_done)(void *arg, const struct fo_host *h);
+	/* Optional. Called on the host's own thread once its session is up, before its
+	 * command: it may run commands on c (deploy.c copies hcclctl there) and set h->cmd.
+	 * Non-zero (a negative code) ends the host without its command: FO_CANCELED for
+	 * -ECANCELED, FO_TIMEOUT for -ETIMEDOUT, else FO_NOSTART, with err in h->error. */
+	int (*prepare)(void *prepare_arg, struct fo_host *h, struct ssh_conn *c, char *err,
+		       size_t errlen);
+	void *prepare_arg;
 	void *arg;
 };
 

@@ -6,6 +6,7 @@
 #include "doctor.h"
 #include "fanout.h"
 #include "probe.h"
+#include "run.h"
 
 const struct cmd top_commands[] = {
 	{ .name = "ranktable",
@@ -29,6 +30,9 @@ const struct cmd top_commands[] = {
 	  .summary = "merge flight-recorder dumps of all ranks: missing ranks, divergence, culprit",
 	  .run = cmd_analyze, .opts = analyze_opts, .args = "DUMP...", .min_args = 1,
 	  .max_args = -1, .args_complete = COMPLETE_FILE },
+	{ .name = "run-node", .summary = "the parent of one server's ranks under run --ssh",
+	  .run = cmd_run_node, .opts = run_node_opts, .args = "-- run COLLECTIVE ...",
+	  .min_args = 2, .max_args = -1, .hidden = 1 },
 	{ 0 },
 };
 

@@ -209,7 +209,8 @@ void cli_help(const struct cmd *const *path, size_t depth, void *stream)
 		      "training clusters.\n\ncommands:\n",
 		      f);
 		for (const struct cmd *c = top_commands; c->name; c++)
-			fprintf(f, "  %-12s %s\n", c->name, c->summary);
+			if (!c->hidden)
+				fprintf(f, "  %-12s %s\n", c->name, c->summary);
 		print_opts("global options", global_opts_table, f);
 		fputs("\nexit status: 0 ok, 1 warnings, 2 problems found, 3 could not check, "
 		      "64 usage error\n",
@@ -234,6 +235,8 @@ static void synopsis_walk(const struct cmd **path, size_t depth, const struct cm
 {
 	for (const struct cmd *c = table; c->name; c++) {
 		path[depth] = c;
+		if (c->hidden)
+			continue;
 		if (c->subs)
 			synopsis_walk(path, depth + 1, c->subs, f);
 		else
@@ -321,7 +324,8 @@ int cli_completion_words(int argc, char **argv)
 	}
 	if (table) {
 		for (const struct cmd *c = table; c->name; c++)
-			puts(c->name);
+			if (!c->hidden)
+				puts(c->name);
 		if (table == top_commands)
 			puts("help");
 	}

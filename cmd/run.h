@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cli.h"
 #include "libcomm/libcomm.h"
 
 /* One row of results, as rank 0 reports it. */
@@ -59,6 +60,11 @@ struct run_ssh_args {
 	int nfwd;
 };
 int run_ssh_launch(const struct run_ssh_args *a);
+
+/* cmd/runnode.c: the hidden `hcclctl run-node`, the remote parent of one server's ranks
+ * (its opening comment has the tagged lines it writes; nodeout.h reads them). */
+extern const struct opt run_node_opts[]; /* struct opt: cli.h */
+int cmd_run_node(int argc, char **argv);
 
 /* The local address of the route to host (what a peer there reaches us on) in out[len];
  * 0, or -1 with err. */

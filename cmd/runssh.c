@@ -8,6 +8,13 @@
  * digest in the environment, and `--ranktable PATH` when the table is a local file, so that
  * the rank computes the digest of its own node's copy and refuses to start when it differs.
  *
+ * One SSH session per server: its command is `hcclctl run-node` (runnode.c), which forks
+ * the server's ranks and relays their lines and ends tagged with the rank, so 64 servers of
+ * 8 ranks are 64 sessions, not 512. HCCLCTL_SSH_SESSIONS=rank gives the older one session
+ * per rank (the bench compares the two). Before its command, each session makes sure the
+ * server has this hcclctl (deploy.c: its own when it is the same version, else a copy in the
+ * login user's cache); --remote-hcclctl PATH is used as given.
+ *
  * The SSH sessions are the status channel: rank 0's stdout streams to ours as its rows come;
  * every rank's stderr is kept. The first rank that cannot start, exits non-zero or is killed
  * cancels the others (their remote process groups get TERM, then KILL) and is named with
@@ -30,9 +37,9 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
-#include "fanout.h"
+#include "nodeout.h"
 #include "ranktable/ranktable.h"
-#include "run.h"
+#include "runssh.h"
 
 #define TABLE_CAP (64UL * 1024 * 1024)
 #define DEFAULT_CONNECT_TIMEOUT 10 /* s, for SSH; HCCLCTL_CONNECT_TIMEOUT overrides */
@@ -41,7 +48,6 @@
 #define SOFT_GRACE_MS 500 /* a rank's non-zero exit waits this long for a harder cause */
 #define HARD_WAIT_MS 1500 /* a lost node or killed rank waits this long for the verdict */
 #define VERDICT_GRACE_MS 3000 /* survivors of a verdict get this long to end themselves */
-#define TAIL_LINES 5
 
 /* ---- the rank side: the digest of this node's copy of the table ---- */
 
@@ -65,22 +71,6 @@ int run_table_digest(const char *path, char out[17], char *err, size_t errlen)
 
 /* ---- the launcher ---- */
 
-struct ssh_run {
-	const struct run_ssh_args *a;
-	struct fo_host *hosts; /* hosts[r] runs rank r */
-	size_t n;
-	int *end_seq;          /* the order in which the hosts ended, from 1 */
-	int seq;
-	struct fo_cancel cancel;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	int hard, soft, finished, ended;
-	long long soft_ms, hard_ms;
-	struct comm_rendezvous *rdv;
-	struct comm_verdict verdict; /* once have_verdict: the monitor's, printed at once */
-	int have_verdict;
-	long long verdict_ms;
-};
 
 static long long now_ms(void)
 {
@@ -89,27 +79,20 @@ static long long now_ms(void)
 
 static int rank_of(const struct ssh_run *s, const struct fo_host *h)
 {
-	return (int)(h - s->hosts);
+	return (int)(h - s->srv);
 }
 
-/* "rank 2 on n3 (10.0.0.3)", or "rank 2 on 10.0.0.3" when the address is the server id */
-static void rank_name(const struct fo_host *h, int rank, char *buf, size_t len)
-{
-	if (h->name && strcmp(h->name, h->host))
-		snprintf(buf, len, "rank %d on %s (%s)", rank, h->name, h->host);
-	else
-		snprintf(buf, len, "rank %d on %s", rank, h->host);
-}
 
-/* Called with the fan-out's lock held: lines never interleave. */
-static void on_line(void *arg, const struct fo_host *h, int stream, const char *line,
-		    size_t len)
+static void rank_ended(struct ssh_run *s, int r);
+
+static void print_line(const struct ssh_run *s, const struct fo_host *h, int r, int stream,
+		       const char *line, size_t len, int nl)
 {
-	struct ssh_run *s = arg;
-	int r = rank_of(s, h);
+	(void)s;
 	if (stream == SSH_STDOUT && r == 0 && !g_opts.json) {
 		fwrite(line, 1, len, stdout);
-		putchar('\n');
+		if (nl)
+			putchar('\n');
 		fflush(stdout);
 	} else if (stream == SSH_STDERR && g_opts.verbose) {
 		fprintf(stderr, "[rank %d %s] %.*s\n", r, h->name ? h->name : h->host, (int)len,
@@ -117,10 +100,97 @@ static void on_line(void *arg, const struct fo_host *h, int stream, const char *
 	}
 }
 
+/* A rank's "exit N" or "signal NAME" from run-node. After our own cancel, a rank ended by
+ * a signal was stopped by it, not killed. */
+static void rank_end_line(struct ssh_run *s, int r, const char *p, size_t len)
+{
+	struct fo_host *k = &s->hosts[r];
+	char word[48];
+	snprintf(word, sizeof(word), "%.*s", (int)len, p);
+	k->connected = 1;
+	if (!strncmp(word, "signal ", 7)) {
+		snprintf(k->signal, sizeof(k->signal), "%.31s", word + 7);
+		k->exit_status = -1;
+		k->status = fo_cancel_fired(&s->cancel) ? FO_CANCELED : FO_FAILED;
+	} else {
+		k->exit_status = atoi(word + 5);
+		k->status = k->exit_status ? FO_FAILED : FO_OK;
+	}
+	fo_host_clean_stderr(k);
+	rank_ended(s, r);
+}
+
+/* Called with the fan-out's lock held: lines never interleave. */
+static void on_line(void *arg, const struct fo_host *h, int stream, const char *line,
+		    size_t len)
+{
+	struct ssh_run *s = arg;
+	int r;
+	char kind;
+	const char *p;
+	size_t pl;
+	if (s->per_rank) {
+		print_line(s, h, rank_of(s, h), stream, line, len, 1);
+		return;
+	}
+	if (!run_node_tag(line, len, &r, &kind, &p, &pl) || r < 0 || (size_t)r >= s->n ||
+	    s->srv_of[r] != rank_of(s, h)) {
+		if (stream == SSH_STDERR && g_opts.verbose) /* the session's own: a shell's error */
+			fprintf(stderr, "[%s] %.*s\n", h->name ? h->name : h->host, (int)len, line);
+		return;
+	}
+	if (kind == '=') {
+		rank_end_line(s, r, p, pl);
+		return;
+	}
+	struct ssh_buf *b = stream == SSH_STDOUT ? &s->hosts[r].out : &s->hosts[r].err;
+	ssh_buf_keep(b, 4UL << 20, p, pl);
+	if (kind == ' ')
+		ssh_buf_keep(b, 4UL << 20, "\n", 1);
+	print_line(s, h, r, stream, p, pl, kind == ' ');
+}
+
+/* A session's lines that are not its ranks' (the shell's or ssh's), into dst. */
+static void untagged(const struct ssh_buf *src, struct ssh_buf *dst)
+{
+	const char *p = src->p, *end = p ? p + src->len : NULL;
+	while (p && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+		if (*p != RUN_NODE_TAG)
+			ssh_buf_keep(dst, 64 * 1024, p, l);
+		p += l;
+	}
+}
+
 static void on_done(void *arg, const struct fo_host *h)
 {
 	struct ssh_run *s = arg;
-	int r = rank_of(s, h);
+	if (s->per_rank) {
+		rank_ended(s, rank_of(s, h));
+		return;
+	}
+	/* the ranks that did not say how they ended share their session's end */
+	for (size_t r = 0; r < s->n; r++) {
+		struct fo_host *k = &s->hosts[r];
+		if (s->srv_of[r] != rank_of(s, h) || s->end_seq[r])
+			continue;
+		k->status = h->status == FO_OK ? FO_FAILED : h->status;
+		k->code = h->code;
+		k->connected = h->connected;
+		k->exit_status = h->exit_status;
+		memcpy(k->signal, h->signal, sizeof(k->signal));
+		memcpy(k->error, h->error, sizeof(k->error));
+		untagged(&h->err, &k->err);
+		fo_host_clean_stderr(k);
+		s->from_srv[r] = 1;
+		rank_ended(s, (int)r);
+	}
+}
+
+static void rank_ended(struct ssh_run *s, int r)
+{
+	const struct fo_host *h = &s->hosts[r];
 	pthread_mutex_lock(&s->mu);
 	s->end_seq[r] = ++s->seq;
 	s->ended++;
@@ -141,6 +211,7 @@ static void on_done(void *arg, const struct fo_host *h)
 		break;
 	case FO_UNREACHABLE:
 	case FO_TIMEOUT:
+	case FO_NOSTART:
 		if (!s->hard++)
 			s->hard_ms = now_ms();
 		break;
@@ -269,234 +340,6 @@ static int load_table(const struct run_ssh_args *a, struct rt_table *t, char dig
 	return 0;
 }
 
-static const char *exit_text(const struct fo_host *h, char *buf, size_t len)
-{
-	if (h->signal[0])
-		snprintf(buf, len, "was killed by signal %s", h->signal);
-	else if (h->status == FO_FAILED && h->exit_status == 127)
-		snprintf(buf, len, "could not start: hcclctl not found there (exit 127); install "
-				   "it or pass --remote-hcclctl PATH");
-	else if (h->status == FO_FAILED && h->exit_status == 126)
-		snprintf(buf, len, "could not start: hcclctl is not executable there (exit 126)");
-	else if (h->status == FO_FAILED)
-		snprintf(buf, len, "exited %d", h->exit_status);
-	else if (h->status == FO_TIMEOUT && !h->connected)
-		snprintf(buf, len, "could not start: %s", h->error);
-	else if (h->status == FO_TIMEOUT)
-		snprintf(buf, len, "lost: %s", h->error);
-	else if (h->status == FO_UNREACHABLE && h->connected)
-		snprintf(buf, len, "lost its SSH session: %s", h->error);
-	else if (h->status == FO_UNREACHABLE)
-		snprintf(buf, len, "could not start: %s", h->error);
-	else
-		snprintf(buf, len, "%s", fo_status_name(h->status));
-	return buf;
-}
-
-/* How bad an ending is, for naming the cause: a node we could not reach or lost, then a
- * rank killed by a signal, then a rank that exited non-zero. */
-static int severity(const struct fo_host *h)
-{
-	switch (h->status) {
-	case FO_UNREACHABLE:
-	case FO_TIMEOUT:
-		return 3;
-	case FO_FAILED:
-		return h->signal[0] ? 2 : 1;
-	default:
-		return 0;
-	}
-}
-
-static int exit_code_of(const struct fo_host *h)
-{
-	if (h->status == FO_UNREACHABLE || (h->status == FO_TIMEOUT && !h->connected))
-		return EXIT_UNKNOWN;
-	if (h->status == FO_FAILED && !h->signal[0] &&
-	    (h->exit_status == 127 || h->exit_status == 126 || h->exit_status == EXIT_USAGE ||
-	     h->exit_status == EXIT_UNKNOWN))
-		return EXIT_UNKNOWN;
-	return EXIT_FAIL;
-}
-
-static void print_tail(const struct fo_host *h, const char *who)
-{
-	const char *tail = fo_stderr_tail(h, TAIL_LINES);
-	if (!*tail)
-		return;
-	fprintf(stderr, "  last stderr of %s:\n", who);
-	while (*tail) {
-		size_t l = strcspn(tail, "\n");
-		fprintf(stderr, "    %.*s\n", (int)l, tail);
-		tail += l + (tail[l] == '\n');
-	}
-}
-
-/* The last non-empty stderr line of h, for one-line mentions. */
-static void last_line(const struct fo_host *h, char *buf, size_t len)
-{
-	const char *tail = fo_stderr_tail(h, 1);
-	size_t l = strcspn(tail, "\n");
-	snprintf(buf, len, "%.*s", (int)l, tail);
-}
-
-static cJSON *rank_json(const struct fo_host *h, int r)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddNumberToObject(o, "rank", r);
-	cJSON_AddStringToObject(o, "server", h->name ? h->name : h->host);
-	cJSON_AddStringToObject(o, "address", h->host);
-	cJSON_AddStringToObject(o, "status", fo_status_name(h->status));
-	if (h->exit_status >= 0 && !h->signal[0])
-		cJSON_AddNumberToObject(o, "exit_status", h->exit_status);
-	else
-		cJSON_AddNullToObject(o, "exit_status");
-	if (h->signal[0])
-		cJSON_AddStringToObject(o, "signal", h->signal);
-	else
-		cJSON_AddNullToObject(o, "signal");
-	if (h->error[0] && h->status != FO_OK && h->status != FO_FAILED)
-		cJSON_AddStringToObject(o, "error", h->error);
-	else
-		cJSON_AddNullToObject(o, "error");
-	cJSON_AddStringToObject(o, "stderr_tail", fo_stderr_tail(h, TAIL_LINES));
-	return o;
-}
-
-/* Names the cause, the other failures and what was stopped. Returns the exit code. */
-static int report(struct ssh_run *s, double seconds)
-{
-	const struct run_ssh_args *a = s->a;
-	int culprit = -1;
-	size_t nstopped = 0, nok = 0;
-	for (size_t r = 0; r < s->n; r++) {
-		const struct fo_host *h = &s->hosts[r];
-		if (h->status == FO_CANCELED)
-			nstopped++;
-		if (h->status == FO_OK)
-			nok++;
-		int sev = severity(h);
-		if (!sev)
-			continue;
-		if (culprit < 0 || sev > severity(&s->hosts[culprit]) ||
-		    (sev == severity(&s->hosts[culprit]) && s->end_seq[r] < s->end_seq[culprit]))
-			culprit = (int)r;
-	}
-	if (fo_signal_caught()) {
-		fail(128 + fo_signal_caught(), a->where, NULL, "interrupted by %s: stopped every rank",
-		     strsignal(fo_signal_caught()));
-		if (g_opts.json) {
-			cJSON *doc = cJSON_CreateObject();
-			cJSON *ranks = cJSON_AddArrayToObject(doc, "ranks");
-			for (size_t r = 0; r < s->n; r++)
-				cJSON_AddItemToArray(ranks, rank_json(&s->hosts[r], (int)r));
-			cJSON_AddNumberToObject(doc, "exit_code", 128 + fo_signal_caught());
-			out_json(doc);
-		}
-		return 128 + fo_signal_caught();
-	}
-	if (culprit < 0 && nok == s->n) {
-		if (g_opts.json) {
-			const struct fo_host *h0 = &s->hosts[0];
-			if (h0->out.len) {
-				fwrite(h0->out.p, 1, h0->out.len, stdout);
-				out_json_set_printed();
-			}
-		}
-		if (g_opts.verbose)
-			fprintf(stderr, "hcclctl: %s: %zu ranks over SSH ended well (%.2f s)\n", a->where,
-				s->n, seconds);
-		return EXIT_OK;
-	}
-
-	char who[600], what[SSH_ERRLEN + 200], line[2048];
-	int code = EXIT_FAIL;
-	if (!s->have_verdict && comm_rendezvous_verdict(s->rdv, &s->verdict))
-		s->have_verdict = 2; /* decided as the ranks ended: not printed yet */
-	if (s->have_verdict && s->verdict.rank >= 0 && (size_t)s->verdict.rank < s->n &&
-	    severity(&s->hosts[s->verdict.rank]))
-		culprit = s->verdict.rank; /* the monitor knows better than exit order */
-	if (culprit >= 0) {
-		const struct fo_host *h = &s->hosts[culprit];
-		rank_name(h, culprit, who, sizeof(who));
-		code = exit_code_of(h);
-		fail(code, a->where, NULL, "%s %s", who, exit_text(h, what, sizeof(what)));
-		print_tail(h, who);
-	} else {
-		fail(code, a->where, NULL, "the run was stopped before every rank ended");
-	}
-	for (size_t r = 0; r < s->n; r++) {
-		const struct fo_host *h = &s->hosts[r];
-		if ((int)r == culprit || !severity(h))
-			continue;
-		rank_name(h, (int)r, who, sizeof(who));
-		last_line(h, line, sizeof(line));
-		fprintf(stderr, "hcclctl: %s: %s also %s%s%s\n", a->where, who,
-			exit_text(h, what, sizeof(what)), *line ? ": " : "", line);
-	}
-	if (nstopped) {
-		char list[1024] = "";
-		size_t off = 0, shown = 0;
-		for (size_t r = 0; r < s->n && off < sizeof(list); r++) {
-			if (s->hosts[r].status != FO_CANCELED)
-				continue;
-			if (shown++ == 8) {
-				snprintf(list + off, sizeof(list) - off, ", ...");
-				break;
-			}
-			off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%zu", shown > 1 ? ", " : "",
-						r);
-		}
-		fprintf(stderr, "hcclctl: %s: stopped the other %zu rank%s (%s) and their processes\n",
-			a->where, nstopped, nstopped == 1 ? "" : "s", list);
-	}
-	if (!s->have_verdict && culprit >= 0) {
-		/* no monitor verdict (the job never met, or no rank could say): the launcher's */
-		const struct fo_host *h = &s->hosts[culprit];
-		struct comm_verdict *v = &s->verdict;
-		run_verdict_from_status(v, 0, "");
-		v->kind = h->signal[0] ? COMM_VERDICT_DEAD_RANK
-			  : (h->status == FO_UNREACHABLE || h->status == FO_TIMEOUT)
-				  ? COMM_VERDICT_LINK_DOWN
-			  : (h->exit_status == 127 || h->exit_status == 126 ||
-			     h->exit_status == EXIT_USAGE)
-				  ? COMM_VERDICT_CONFIG
-				  : COMM_VERDICT_ERROR;
-		v->rank = culprit;
-		snprintf(v->host, sizeof(v->host), "%s", h->name ? h->name : h->host);
-		rank_name(h, culprit, who, sizeof(who));
-		snprintf(v->msg, sizeof(v->msg), "%.200s %.290s", who,
-			 exit_text(h, what, sizeof(what)));
-		s->have_verdict = 2;
-	}
-	if (s->have_verdict == 2)
-		run_verdict_print(&s->verdict);
-	if (s->have_verdict == 1)
-		code = run_verdict_exit(&s->verdict);
-	if (g_opts.json) {
-		cJSON *doc = cJSON_CreateObject();
-		cJSON *e = cJSON_AddObjectToObject(doc, "error");
-		cJSON_AddStringToObject(e, "where", a->where);
-		if (culprit >= 0) {
-			rank_name(&s->hosts[culprit], culprit, who, sizeof(who));
-			snprintf(line, sizeof(line), "%s %s", who,
-				 exit_text(&s->hosts[culprit], what, sizeof(what)));
-			cJSON_AddStringToObject(e, "message", line);
-			cJSON_AddNumberToObject(e, "rank", culprit);
-		} else {
-			cJSON_AddStringToObject(e, "message", "stopped");
-		}
-		if (s->have_verdict)
-			cJSON_AddItemToObject(doc, "verdict", run_verdict_json(&s->verdict));
-		cJSON *ranks = cJSON_AddArrayToObject(doc, "ranks");
-		for (size_t r = 0; r < s->n; r++)
-			cJSON_AddItemToArray(ranks, rank_json(&s->hosts[r], (int)r));
-		cJSON_AddNumberToObject(doc, "exit_code", code);
-		out_json(doc);
-	}
-	return code;
-}
-
 static long seconds_env(const char *name, long deflt)
 {
 	const char *v = getenv(name);
@@ -507,17 +350,23 @@ static long seconds_env(const char *name, long deflt)
 	return *end || n < 1 || n > 86400 ? -1 : n;
 }
 
-/* Builds rank r's remote command line: the secret comes on stdin, the rest as quoted
- * words. */
-static char *remote_cmd(const struct run_ssh_args *a, int r, int n, const char *master,
-			const char *server, const char *digest, const char *table_path)
+/* Session i's command line around the path of hcclctl there (deploy.c puts it between):
+ * the secret comes on stdin, the rest as quoted words. One rank runs `run` itself, a
+ * server `run-node` with its ranks. 0 or -ENOMEM. */
+static int session_cmd(struct ssh_run *s, size_t i)
 {
-	const char *w[96];
-	char rs[16], ns[16];
+	const struct run_ssh_args *a = s->a;
+	const char *w[100];
+	char rs[24], ns[24];
 	int k = 0;
-	snprintf(rs, sizeof(rs), "%d", r);
-	snprintf(ns, sizeof(ns), "%d", n);
-	w[k++] = a->remote_hcclctl ? a->remote_hcclctl : "hcclctl";
+	snprintf(rs, sizeof(rs), "%zu", i);
+	snprintf(ns, sizeof(ns), "%zu", s->n);
+	if (!s->per_rank) {
+		w[k++] = "run-node";
+		w[k++] = "--ranks";
+		w[k++] = s->srv_ranks[i];
+		w[k++] = "--";
+	}
 	w[k++] = "run";
 	w[k++] = a->coll_name;
 	if (g_opts.json)
@@ -526,24 +375,23 @@ static char *remote_cmd(const struct run_ssh_args *a, int r, int n, const char *
 		w[k++] = "--quiet";
 	if (g_opts.verbose)
 		w[k++] = "--verbose";
-	for (int i = 0; i < a->nfwd && k < 80; i++)
-		w[k++] = a->fwd[i];
-	w[k++] = "--rank";
-	w[k++] = rs;
+	for (int f = 0; f < a->nfwd && k < 80; f++)
+		w[k++] = a->fwd[f];
+	if (s->per_rank) {
+		w[k++] = "--rank";
+		w[k++] = rs;
+	}
 	w[k++] = "--world-size";
 	w[k++] = ns;
 	w[k++] = "--master";
-	w[k++] = master;
-	if (table_path) {
+	w[k++] = s->master;
+	if (s->table_path) {
 		w[k++] = "--ranktable";
-		w[k++] = table_path;
+		w[k++] = s->table_path;
 	}
-	char *words = sh_join(k, w);
 	char qs[300], qd[64];
-	if (!words)
-		return NULL;
-	sh_quote(qs, sizeof(qs), server);
-	sh_quote(qd, sizeof(qd), digest);
+	sh_quote(qs, sizeof(qs), s->srv[i].name);
+	sh_quote(qd, sizeof(qd), s->digest);
 	/* the heartbeat budget must be the same on every rank and the launcher's monitor */
 	char hb[128] = "", qh[64];
 	const char *hbe = getenv("HCCLCTL_HEARTBEAT_TIMEOUT");
@@ -551,15 +399,70 @@ static char *remote_cmd(const struct run_ssh_args *a, int r, int n, const char *
 		sh_quote(qh, sizeof(qh), hbe);
 		snprintf(hb, sizeof(hb), "HCCLCTL_HEARTBEAT_TIMEOUT=%s ", qh);
 	}
-	size_t len = strlen(words) + sizeof(qs) + sizeof(qd) + sizeof(hb) + 200;
-	char *cmd = malloc(len);
-	if (cmd)
-		snprintf(cmd, len,
-			 "read -r HCCLCTL_SECRET || exit 97; export HCCLCTL_SECRET; "
-			 "%sHCCLCTL_HOST=%s HCCLCTL_LAUNCH=ssh HCCLCTL_DIGEST=%s exec %s",
-			 hb, qs, qd, words);
-	free(words);
-	return cmd;
+	size_t bl = strlen(hb) + sizeof(qs) + sizeof(qd) + 200;
+	s->rest[i] = sh_join(k, w);
+	s->before[i] = malloc(bl);
+	if (!s->rest[i] || !s->before[i])
+		return -ENOMEM;
+	snprintf(s->before[i], bl,
+		 "read -r HCCLCTL_SECRET || exit 97; export HCCLCTL_SECRET; "
+		 "%sHCCLCTL_HOST=%s HCCLCTL_LAUNCH=ssh HCCLCTL_DIGEST=%s exec ",
+		 hb, qs, qd);
+	return 0;
+}
+
+/* One session per server (the default), or per rank (HCCLCTL_SSH_SESSIONS=rank). */
+static int plan_sessions(struct ssh_run *s)
+{
+	const char *mode = getenv("HCCLCTL_SSH_SESSIONS");
+	if (mode && *mode && strcmp(mode, "server") && strcmp(mode, "rank"))
+		return fail(EXIT_USAGE, s->a->where, "server (one per server) or rank",
+			    "invalid HCCLCTL_SSH_SESSIONS '%s'", mode);
+	s->per_rank = mode && !strcmp(mode, "rank");
+	s->srv_of = calloc(s->n, sizeof(*s->srv_of));
+	s->from_srv = calloc(s->n, sizeof(*s->from_srv));
+	if (!s->srv_of || !s->from_srv)
+		return fail(EXIT_UNKNOWN, s->a->where, NULL, "out of memory");
+	if (s->per_rank) {
+		s->srv = s->hosts;
+		s->nsrv = s->n;
+		for (size_t r = 0; r < s->n; r++)
+			s->srv_of[r] = (int)r;
+	} else {
+		s->srv = calloc(s->n, sizeof(*s->srv));
+		if (!s->srv)
+			return fail(EXIT_UNKNOWN, s->a->where, NULL, "out of memory");
+		for (size_t r = 0; r < s->n; r++) {
+			size_t j = 0;
+			while (j < s->nsrv && strcmp(s->srv[j].host, s->hosts[r].host))
+				j++;
+			if (j == s->nsrv) {
+				s->srv[j].host = s->hosts[r].host;
+				s->srv[j].name = s->hosts[r].name;
+				s->nsrv++;
+			}
+			s->srv_of[r] = (int)j;
+		}
+	}
+	s->srv_ranks = calloc(s->nsrv, sizeof(*s->srv_ranks));
+	s->cmds = calloc(s->nsrv, sizeof(*s->cmds));
+	s->before = calloc(s->nsrv, sizeof(*s->before));
+	s->rest = calloc(s->nsrv, sizeof(*s->rest));
+	if (!s->srv_ranks || !s->cmds || !s->before || !s->rest)
+		return fail(EXIT_UNKNOWN, s->a->where, NULL, "out of memory");
+	for (size_t j = 0; !s->per_rank && j < s->nsrv; j++) {
+		size_t len = 0, off = 0;
+		for (size_t r = 0; r < s->n; r++)
+			len += s->srv_of[r] == (int)j ? 12 : 0;
+		if (!(s->srv_ranks[j] = malloc(len + 1)))
+			return fail(EXIT_UNKNOWN, s->a->where, NULL, "out of memory");
+		s->srv_ranks[j][0] = '\0';
+		for (size_t r = 0; r < s->n; r++)
+			if (s->srv_of[r] == (int)j)
+				off += (size_t)snprintf(s->srv_ranks[j] + off, len + 1 - off, "%s%zu",
+							off ? "," : "", r);
+	}
+	return 0;
 }
 
 int run_ssh_launch(const struct run_ssh_args *a)
@@ -570,8 +473,6 @@ int run_ssh_launch(const struct run_ssh_args *a)
 	struct comm_root_info ri;
 	char digest[17] = "", maddr[INET6_ADDRSTRLEN + 2], err[COMM_ERRLEN] = "";
 	char master[COMM_TOKEN_MAX], secret_line[40], table_abs[PATH_MAX];
-	const char *table_path = NULL;
-	char **cmds = NULL;
 	pthread_t wt;
 	int rc, watcher_up = 0;
 
@@ -601,8 +502,7 @@ int run_ssh_launch(const struct run_ssh_args *a)
 	}
 	s.hosts = calloc(s.n, sizeof(*s.hosts));
 	s.end_seq = calloc(s.n, sizeof(*s.end_seq));
-	cmds = calloc(s.n, sizeof(*cmds));
-	if (!s.hosts || !s.end_seq || !cmds) {
+	if (!s.hosts || !s.end_seq) {
 		rc = fail(EXIT_UNKNOWN, a->where, NULL, "out of memory");
 		goto out;
 	}
@@ -630,6 +530,13 @@ int run_ssh_launch(const struct run_ssh_args *a)
 		}
 		s.hosts[k->rank_id].host = addr;
 		s.hosts[k->rank_id].name = k->server_id && *k->server_id ? k->server_id : addr;
+		s.hosts[k->rank_id].exit_status = -1;
+	}
+	if ((rc = plan_sessions(&s)))
+		goto out;
+	if ((rc = deploy_init(&s.dep, a->remote_hcclctl, err, sizeof(err)))) {
+		rc = fail(EXIT_UNKNOWN, a->where, NULL, "%s", err);
+		goto out;
 	}
 
 	/* The rendezvous, on an address the servers can reach. */
@@ -664,19 +571,21 @@ int run_ssh_launch(const struct run_ssh_args *a)
 	/* A local file: the ranks read the same path on their nodes and prove they agree. */
 	if (strcmp(a->ranktable, "-") && !strstr(a->ranktable, "://") &&
 	    realpath(a->ranktable, table_abs))
-		table_path = table_abs;
-	for (size_t r = 0; r < s.n; r++) {
-		cmds[r] = remote_cmd(a, (int)r, (int)s.n, master, s.hosts[r].name, digest,
-				     table_path);
-		if (!cmds[r]) {
+		s.table_path = table_abs;
+	s.master = master;
+	s.digest = digest;
+	for (size_t j = 0; j < s.nsrv; j++)
+		if (session_cmd(&s, j)) {
 			rc = fail(EXIT_UNKNOWN, a->where, NULL, "out of memory");
 			goto out;
 		}
-		s.hosts[r].cmd = cmds[r];
-	}
+	struct deploy_fan df = { .d = &s.dep, .hosts = s.srv, .before = s.before,
+				 .rest = s.rest, .cmds = s.cmds, .where = a->where, .verbose = g_opts.verbose };
 	if (g_opts.verbose)
-		fprintf(stderr, "hcclctl: %s: %zu ranks over SSH, rendezvous at %s, table digest %s\n",
-			a->where, s.n, master, digest);
+		fprintf(stderr,
+			"hcclctl: %s: %zu ranks over SSH in %zu session%s, rendezvous at %s, table "
+			"digest %s\n",
+			a->where, s.n, s.nsrv, s.nsrv == 1 ? "" : "s", master, digest);
 
 	if ((rc = fo_cancel_init(&s.cancel))) {
 		rc = fail(EXIT_UNKNOWN, a->where, NULL, "pipe: %s", strerror(-rc));
@@ -697,21 +606,24 @@ int run_ssh_launch(const struct run_ssh_args *a)
 		.ssh = { .user = a->user, .port = (int)a->port, .key = a->key,
 			 .known_hosts = a->known_hosts, .insecure = a->insecure,
 			 .cancel_fd = s.cancel.fd[0] },
-		/* every rank's session stays open for the whole run: all must be in flight */
-		.parallel = (int)s.n,
+		/* every session stays open for the whole run: all must be in flight */
+		.parallel = (int)s.nsrv,
 		.connect_parallel = a->parallel > 0 ? (int)a->parallel : DEFAULT_CONNECT_PARALLEL,
 		.connect_timeout_ms = ctmo * 1000,
 		.keepalive_s = KEEPALIVE_S,
 		.cap = 4UL << 20,
 		.input = secret_line,
 		.input_len = strlen(secret_line),
+		.keep_stdin = !s.per_rank, /* run-node stops its ranks when its stdin ends */
+		.prepare = deploy_prepare,
+		.prepare_arg = &df,
 		.on_line = on_line,
 		.on_done = on_done,
 		.arg = &s,
 	};
 	fo_cancel_on_signals(&s.cancel, 1);
 	long long t0 = now_ms();
-	rc = fanout_run(&f, s.hosts, s.n, err, sizeof(err));
+	rc = fanout_run(&f, s.srv, s.nsrv, err, sizeof(err));
 	fo_cancel_signals_off();
 	double secs = (double)(now_ms() - t0) / 1000.0;
 	pthread_mutex_lock(&s.mu);
@@ -729,7 +641,7 @@ int run_ssh_launch(const struct run_ssh_args *a)
 	if (refused)
 		warn_msg(a->where, "the rendezvous refused %u connection%s; the last: %s", refused,
 			 refused == 1 ? "" : "s", why);
-	rc = report(&s, secs);
+	rc = runssh_report(&s, secs);
 out_sync:
 	if (watcher_up) {
 		pthread_mutex_lock(&s.mu);
@@ -745,9 +657,24 @@ out:
 	fo_cancel_release(&s.cancel);
 	for (size_t r = 0; s.hosts && r < s.n; r++)
 		fo_host_release(&s.hosts[r]);
-	for (size_t r = 0; cmds && r < s.n; r++)
-		free(cmds[r]);
-	free(cmds);
+	for (size_t j = 0; !s.per_rank && s.srv && j < s.nsrv; j++)
+		fo_host_release(&s.srv[j]);
+	for (size_t j = 0; s.cmds && s.before && s.rest && j < s.nsrv; j++) {
+		free(s.cmds[j]);
+		free(s.before[j]);
+		free(s.rest[j]);
+	}
+	free(s.before);
+	free(s.rest);
+	for (size_t j = 0; s.srv_ranks && j < s.nsrv; j++)
+		free(s.srv_ranks[j]);
+	if (!s.per_rank)
+		free(s.srv);
+	free(s.cmds);
+	free(s.srv_ranks);
+	free(s.srv_of);
+	free(s.from_srv);
+	deploy_release(&s.dep);
 	free(s.hosts);
 	free(s.end_seq);
 	rt_table_release(&t);

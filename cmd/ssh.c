@@ -136,6 +136,11 @@ static const char *last_error(struct ssh_conn *c)
 	return msg && *msg ? msg : "unknown libssh2 error";
 }
 
+const char *ssh_conn_error(struct ssh_conn *c)
+{
+	return last_error(c);
+}
+
 static void home_and_user(char *home, size_t hlen, char *user, size_t ulen)
 {
 	const char *h = getenv("HOME"), *u = getenv("USER");
@@ -200,18 +205,14 @@ static int wait_socket(struct ssh_conn *c, long long deadline)
 	return wait_socket_max(c, deadline, 0);
 }
 
+int ssh_conn_wait(struct ssh_conn *c, long long deadline)
+{
+	return wait_socket(c, deadline);
+}
+
 /* Repeats a libssh2 call while it says EAGAIN, waiting on the socket in between. Leaves
  * the call's result in rc, or -ETIMEDOUT in rc when the deadline passes. */
-#define RETRY(c, deadline, rc, call)                                       \
-	do {                                                               \
-		while (((rc) = (call)) == LIBSSH2_ERROR_EAGAIN) {          \
-			int w_ = wait_socket((c), (deadline));             \
-			if (w_) {                                          \
-				(rc) = w_;                                 \
-				break;                                     \
-			}                                                  \
-		}                                                          \
-	} while (0)
+#define RETRY(c, deadline, rc, call) SSH_RETRY(c, deadline, rc, call)
 
 /* ---- connect ---- */
 
@@ -645,23 +646,20 @@ struct stream {
 	int oom;
 };
 
-static void keep(struct stream *s, const char *p, size_t n)
+int ssh_buf_keep(struct ssh_buf *b, size_t cap, const char *p, size_t n)
 {
-	struct ssh_buf *b = s->buf;
 	if (!b->p) {
-		b->p = malloc(s->cap + 1);
-		if (!b->p) {
-			s->oom = 1;
-			return;
-		}
+		b->p = malloc(cap + 1);
+		if (!b->p)
+			return -ENOMEM;
 	}
-	if (n >= s->cap) {
-		b->dropped += b->len + n - s->cap;
-		memcpy(b->p, p + n - s->cap, s->cap);
-		b->len = s->cap;
+	if (n >= cap) {
+		b->dropped += b->len + n - cap;
+		memcpy(b->p, p + n - cap, cap);
+		b->len = cap;
 	} else {
-		if (b->len + n > s->cap) {
-			size_t drop = b->len + n - s->cap;
+		if (b->len + n > cap) {
+			size_t drop = b->len + n - cap;
 			memmove(b->p, b->p + drop, b->len - drop);
 			b->len -= drop;
 			b->dropped += drop;
@@ -670,6 +668,13 @@ static void keep(struct stream *s, const char *p, size_t n)
 		b->len += n;
 	}
 	b->p[b->len] = '\0';
+	return 0;
+}
+
+static void keep(struct stream *s, const char *p, size_t n)
+{
+	if (ssh_buf_keep(s->buf, s->cap, p, n))
+		s->oom = 1;
 }
 
 static void lines(struct stream *s, const char *p, size_t n)
@@ -907,7 +912,8 @@ int ssh_conn_exec(struct ssh_conn *c, struct ssh_exec *x, char *err, size_t errl
 		}
 	}
 	/* The command gets no more input: an EOF now keeps a stray `read` from waiting. */
-	RETRY(c, x->deadline, rc, libssh2_channel_send_eof(ch));
+	if (!x->keep_stdin)
+		RETRY(c, x->deadline, rc, libssh2_channel_send_eof(ch));
 	if (rc == -ETIMEDOUT || rc == -ECANCELED)
 		goto timeout;
 

@@ -59,6 +59,8 @@ struct ssh_exec {
 	int kill_on_timeout;  /* on a timeout or a cancel, kill the command's process group */
 	const char *input;    /* written to the command's stdin before its EOF; may be NULL */
 	size_t input_len;
+	int keep_stdin;       /* no EOF after the input: the command sees its stdin end only
+			       * when the session does (the launcher died or cut it) */
 	int keepalive_s;      /* > 0: an SSH keepalive this often, and the TCP connection given
 			       * up after 3 unanswered intervals, so a dead host or link ends
 			       * the wait (-ETIMEDOUT) even without a deadline */
@@ -93,6 +95,36 @@ int ssh_conn_exec(struct ssh_conn *c, struct ssh_exec *x, char *err, size_t errl
 void ssh_exec_release(struct ssh_exec *x);
 
 void ssh_conn_close(struct ssh_conn *c);
+
+/* For code that drives the session itself (sftp.c): waits until the socket is ready in the
+ * direction libssh2 is blocked on; 0, -ETIMEDOUT at the deadline or -ECANCELED. And the
+ * session's last error as text. */
+int ssh_conn_wait(struct ssh_conn *c, long long deadline);
+const char *ssh_conn_error(struct ssh_conn *c);
+
+/* For files that include libssh2.h: repeats a libssh2 call while it says EAGAIN, waiting
+ * on the socket in between. Leaves the call's result in rc, or -ETIMEDOUT / -ECANCELED. */
+#define SSH_RETRY(c, deadline, rc, call)                                           \
+	do {                                                                       \
+		while (((rc) = (call)) == LIBSSH2_ERROR_EAGAIN) {                  \
+			int w_ = ssh_conn_wait((c), (deadline));                   \
+			if (w_) {                                                  \
+				(rc) = w_;                                         \
+				break;                                             \
+			}                                                          \
+		}                                                                  \
+	} while (0)
+
+/* Appends n bytes to b, keeping its last cap bytes (the end of a log says most; dropped
+ * counts the rest). 0, or -ENOMEM with b as it was. */
+int ssh_buf_keep(struct ssh_buf *b, size_t cap, const char *p, size_t n);
+
+/* cmd/sftp.c: writes len bytes of data to path on c's host over SFTP, with mode, through
+ * a temporary name beside it that is renamed over path at the end, so that a reader never
+ * sees half a file and two writers of the same bytes do not harm each other. 0, or a
+ * negative code with err naming the host and the path. */
+int ssh_sftp_put(struct ssh_conn *c, const char *path, const void *data, size_t len, long mode,
+		 long long deadline, char *err, size_t errlen);
 
 /* SHA256:base64 of a public key blob, as OpenSSH prints it (no padding). */
 void ssh_fingerprint(const unsigned char *sha256, char *out, size_t outlen);

@@ -17,6 +17,10 @@
 #   cluster_ns I, cluster_addr I the namespace name and the address of node I
 #   cluster_hosts                "10.77.0.1,10.77.0.2,..."
 #   cluster_stop_sshd I, cluster_start_sshd I
+#   cluster_node_env I [VAR=VALUE...]
+#                                the environment node I's sshd gives its sessions, besides
+#                                HCCLCTL_NODE (e.g. PATH=..., XDG_CACHE_HOME=...); restarts
+#                                that sshd. No arguments: back to HCCLCTL_NODE alone.
 #   cluster_shape_link I J RATE  shapes what node I sends to node J (one direction only) to
 #                                RATE with an htb class and a u32 filter on J's address on
 #                                I's eth0; other traffic keeps cluster_up's --rate (or none).
@@ -104,6 +108,18 @@ cluster_stop_sshd() {
 	kill "$_p" 2>/dev/null && wait "$_p" 2>/dev/null
 	rm -f "$CL_DIR/n$1/pid"
 	return 0
+}
+
+cluster_node_env() {
+	_ne_i=$1
+	shift
+	_ne_cfg=$CL_DIR/n$_ne_i/sshd_config
+	grep -v '^SetEnv ' "$_ne_cfg" >"$_ne_cfg.new" || return 1
+	echo "SetEnv HCCLCTL_NODE=n$_ne_i $*" >>"$_ne_cfg.new"
+	mv "$_ne_cfg.new" "$_ne_cfg"
+	cluster_stop_sshd "$_ne_i"
+	cluster_start_sshd "$_ne_i"
+	_cl_wait_sshd "$_ne_i"
 }
 
 # Waits until node $1's sshd listens, up to 10 s.
@@ -199,6 +215,7 @@ PrintMotd no
 MaxStartups 200
 MaxSessions 32
 SetEnv HCCLCTL_NODE=n$_i
+Subsystem sftp internal-sftp
 LogLevel ERROR
 EOF
 		cluster_start_sshd "$_i"
@@ -257,6 +274,13 @@ cluster_down() {
 # What is left of hcclctl in the nodes:
 #   cluster_procs          "I:PID" for every hcclctl process (any hcclctl* name) in node I
 #   cluster_none_left      0 when there is none (after up to 3 s for the kernel to reap)
+#   cluster_procs_named C  "I:PID" for the processes whose name is exactly C: the ranks are
+#                          hcclctl, their parents under run --ssh hcclctl-node
+cluster_procs_named() {
+	for _e in $(cluster_procs); do
+		[ "$(cat "/proc/${_e#*:}/comm" 2>/dev/null)" = "$1" ] && echo "$_e"
+	done
+}
 cluster_procs() {
 	for _i in $(seq 1 "$CL_N"); do
 		for _p in $(ip netns pids "$(cluster_ns "$_i")" 2>/dev/null); do

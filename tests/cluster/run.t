@@ -79,6 +79,48 @@ rx() {
 rxk() { rx "$@" --ssh-known-hosts "$CL_KNOWN_HOSTS"; }
 
 node_procs() { cluster_procs; }
+# "I:PID" of the ranks and of their parents, and both with each one's parent pid, for
+# messages
+rank_procs() { cluster_procs_named hcclctl; }
+parent_procs() { cluster_procs_named hcclctl-node; }
+node_tree() {
+	for _e in $(cluster_procs); do
+		echo "$_e $(cat "/proc/${_e#*:}/comm" 2>/dev/null) ppid $(awk '{print $4}' "/proc/${_e#*:}/stat" 2>/dev/null)"
+	done
+}
+# SSH connections node I's sshd holds now: each is a child of the listener
+sessions_of() { pgrep -P "$(cat "$CL_DIR/n$1/pid")" | wc -l; }
+# long_run NAME TABLE [VAR=VALUE...]: a long allreduce over TABLE in the background, its
+# output in $TMP/NAME.out and .err; once rank 0's header is there (up to 10 s): lpid the
+# subshell, launcher the hcclctl in it (`ip netns exec` execs env, which execs hcclctl)
+long_run() {
+	_lr=$1
+	_lt=$2
+	shift 2
+	cluster_head env -u SSH_AUTH_SOCK "$@" "$HCCLCTL" run allreduce --ranktable "$_lt" --ssh \
+		--ssh-user root --ssh-key "$CL_KEY" --ssh-known-hosts "$CL_KNOWN_HOSTS" \
+		--remote-hcclctl "$HCCLCTL" -b 64K -e 64K -n 1000000 -w 0 --timeout 30 \
+		>"$TMP/$_lr.out" 2>"$TMP/$_lr.err" &
+	lpid=$!
+	_t=0
+	until grep -q '^# hcclctl run' "$TMP/$_lr.out" 2>/dev/null || [ $_t -ge 100 ]; do
+		sleep 0.1
+		_t=$((_t + 1))
+	done
+	launcher=$(pgrep -P "$lpid")
+}
+# await_launcher TENTHS: waits that long at most for it to end; RC its exit, ERR its stderr
+await_launcher() {
+	_t=0
+	while kill -0 "$lpid" 2>/dev/null && [ $_t -lt "$1" ]; do
+		sleep 0.1
+		_t=$((_t + 1))
+	done
+	kill -0 "$lpid" 2>/dev/null && kill "$lpid"
+	wait "$lpid"
+	RC=$?
+	ERR=$(cat "$TMP/$_lr.err")
+}
 none_left() { cluster_none_left; }
 rows_ok() { # every result row has #wrong 0, and there are $1 of them
 	printf '%s\n' "$OUT" | awk -v want="$1" '/^ +[0-9]/ {n++; if ($NF != "0") bad++} END {exit !(n == want && !bad)}'
@@ -124,32 +166,19 @@ for d in 1 4; do
 done
 
 # ---- a remote rank killed mid-run ----
-rxk allreduce --ranktable "$RT" -b 64K -e 64K -n 1000000 -w 0 --timeout 30 \
-	>"$TMP/kill.out" 2>"$TMP/kill.err" &
-lpid=$!
-t=0
-until grep -q '^# hcclctl run' "$TMP/kill.out" 2>/dev/null || [ $t -ge 100 ]; do
-	sleep 0.1
-	t=$((t + 1))
-done
-procs=$(node_procs)
+long_run kill "$RT"
+procs=$(rank_procs)
 [ "$(printf '%s\n' "$procs" | cut -d: -f1 | sort -u | tr '\n' ' ')" = "1 2 3 4 " ] &&
 	[ "$(printf '%s\n' "$procs" | wc -l)" = 4 ]
-_report $? "mid-run: one hcclctl rank in each node's namespace" "$procs"
+_report $? "mid-run: one hcclctl rank in each node's namespace" "$(node_tree)"
+[ "$(parent_procs | cut -d: -f1 | tr '\n' ' ')" = "1 2 3 4 " ]
+_report $? "  under one hcclctl-node parent per node" "$(node_tree)"
 victim=$(printf '%s\n' "$procs" | grep '^3:' | cut -d: -f2)
 sleep 0.3
 t0=$(date +%s%N)
 kill -KILL "$victim"
-t=0
-while kill -0 "$lpid" 2>/dev/null && [ $t -lt 300 ]; do
-	sleep 0.1
-	t=$((t + 1))
-done
-kill -0 "$lpid" 2>/dev/null && kill "$lpid"
-wait "$lpid"
-RC=$?
+await_launcher 300
 echo "# launcher ended $((($(date +%s%N) - t0) / 1000000)) ms after the kill"
-ERR=$(cat "$TMP/kill.err")
 check_rc 2 "a rank killed mid-run: exit 2"
 err_has "hcclctl: run allreduce: rank 2 on 10.77.0.3 was killed by signal KILL"
 _report $? "  the killed rank is named with its host" "$ERR"
@@ -161,32 +190,61 @@ none_left
 _report $? "  no hcclctl left on any node" "$(node_procs)"
 
 # ---- the launcher interrupted (Ctrl-C, TERM): the remote ranks do not outlive it ----
-rxk allreduce --ranktable "$RT" -b 64K -e 64K -n 1000000 -w 0 --timeout 30 \
-	>"$TMP/int.out" 2>"$TMP/int.err" &
-lpid=$!
-t=0
-until grep -q '^# hcclctl run' "$TMP/int.out" 2>/dev/null || [ $t -ge 100 ]; do
-	sleep 0.1
-	t=$((t + 1))
-done
-# $lpid is the subshell of rxk; its child is `ip netns exec`, which execs env, then hcclctl
-launcher=$(pgrep -P "$lpid")
+long_run int "$RT"
 [ "$(cat "/proc/$launcher/comm" 2>/dev/null)" = hcclctl ]
 _report $? "mid-run: the launcher is pid $launcher" "$(ps -o pid,args -p "$launcher")"
 kill -TERM "$launcher"
-t=0
-while kill -0 "$lpid" 2>/dev/null && [ $t -lt 100 ]; do
-	sleep 0.1
-	t=$((t + 1))
-done
-wait "$lpid"
-RC=$?
-ERR=$(cat "$TMP/int.err")
+await_launcher 100
 check_rc 143 "the launcher terminated mid-run: exit 143 (128 + TERM)"
 err_has "hcclctl: run allreduce: interrupted by Terminated: stopped every rank"
 _report $? "  says so" "$ERR"
 none_left
 _report $? "  no hcclctl left on any node" "$(node_procs)"
+
+# ---- one SSH session per server, against one per rank ----
+RT4=$TMP/rt4.json
+for mode in server rank; do
+	long_run s "$RT4" HCCLCTL_SSH_SESSIONS=$mode
+	want=1
+	[ $mode = rank ] && want=4
+	got="$(sessions_of 1) $(sessions_of 2) $(sessions_of 3) $(sessions_of 4)"
+	ok "[ '$got' = '$want $want $want $want' ]" "16 ranks on 4 nodes, HCCLCTL_SSH_SESSIONS=$mode: $want SSH session(s) per node (got $got)"
+	[ "$(rank_procs | wc -l)" = 16 ]
+	_report $? "  16 ranks running" "$(node_tree)"
+	want=4
+	[ $mode = rank ] && want=0
+	[ "$(parent_procs | wc -l)" = $want ]
+	_report $? "  $want hcclctl-node parents" "$(node_tree)"
+	kill -TERM "$launcher"
+	await_launcher 100
+	check_rc 143 "  terminated: exit 143"
+	none_left
+	_report $? "  no hcclctl left on any node" "$(node_tree)"
+done
+
+# A server's parent killed: the server is named with all its ranks, the rest stopped.
+long_run p "$RT4"
+victim=$(parent_procs | grep '^2:' | cut -d: -f2)
+ok "[ -n '$victim' ]" "mid-run: node 2's hcclctl-node is pid $victim"
+kill -KILL "$victim"
+await_launcher 300
+check_rc 2 "a server's parent killed mid-run: exit 2"
+err_has "hcclctl: run allreduce: ranks 4-7 on 10.77.0.2 lost: their parent (hcclctl run-node) was killed by signal KILL"
+_report $? "  the server is named with all of its ranks" "$ERR"
+none_left
+_report $? "  no hcclctl left on any node (its ranks died with it)" "$(node_tree)"
+
+# The launcher killed outright (no chance to cancel): every session closes, and each
+# run-node stops its ranks when its stdin ends.
+long_run k "$RT4"
+[ "$(rank_procs | wc -l)" = 16 ]
+_report $? "mid-run: 16 ranks running before the launcher is killed" "$(node_tree)"
+t0=$(date +%s%N)
+kill -KILL "$launcher"
+wait "$lpid"
+none_left
+_report $? "the launcher killed with SIGKILL: no hcclctl left on any node" "$(node_tree)"
+echo "# ranks gone $((($(date +%s%N) - t0) / 1000000)) ms after the launcher's SIGKILL"
 
 # ---- a node whose sshd is down ----
 cluster_stop_sshd 3
@@ -226,7 +284,7 @@ run cluster_head env -u SSH_AUTH_SOCK "$HCCLCTL" run allreduce --ranktable "$RT"
 	--ssh-user root --ssh-key "$CL_KEY" --ssh-known-hosts "$CL_KNOWN_HOSTS" \
 	--remote-hcclctl /nonexistent/hcclctl
 check_rc 3 "no hcclctl at --remote-hcclctl: exit 3"
-err_has "could not start: hcclctl not found there (exit 127); install it or pass --remote-hcclctl PATH"
+err_has "could not start: hcclctl not found there (exit 127); fix --remote-hcclctl PATH, or leave it out to copy this hcclctl there"
 _report $? "  says so, with the fix" "$ERR"
 
 # ---- rank-table fields never reach a shell ----

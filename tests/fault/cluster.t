@@ -31,7 +31,7 @@ rx() {
 }
 node_procs() { cluster_procs; }
 none_left() { cluster_none_left; }
-rank_pid() { node_procs | grep "^$1:" | head -1 | cut -d: -f2; }
+rank_pid() { cluster_procs_named hcclctl | grep "^$1:" | head -1 | cut -d: -f2; }
 err_has() { grep -qF -- "$2" "$TMP/$1.err"; }
 # A long ring allreduce across the 4 nodes, one rank per node (rank r on node r+1).
 long_run() {

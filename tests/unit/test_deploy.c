@@ -1,0 +1,152 @@
+/* What deploy.c and run --ssh read from and write to the nodes: the loader's refusal (the
+ * words of glibc's ld.so, missing and broken), the package table for every library the
+ * Makefile links, run-node's tagged lines, the command line around a path, and the sha256
+ * and cache folder of this very binary against sha256sum's. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "deploy.h"
+#include "nodeout.h"
+
+static void test_loader_missing(void **state)
+{
+	(void)state;
+	char lib[64], why[256];
+	const char *out = "/root/.cache/hcclctl/0.1.0-b42ef7686e0de356/hcclctl: error while "
+			  "loading shared libraries: libssh2.so.1: cannot open shared object "
+			  "file: No such file or directory\n";
+	assert_int_equal(deploy_loader_error(out, lib, sizeof(lib), why, sizeof(why)), 1);
+	assert_string_equal(lib, "libssh2.so.1");
+	assert_string_equal(why, "cannot open shared object file: No such file or directory");
+}
+
+static void test_loader_broken(void **state)
+{
+	(void)state;
+	char lib[64], why[256];
+	const char *out = "hcclctl: error while loading shared libraries: /tmp/x/libcjson.so.1: "
+			  "file too short\nsecond line\n";
+	assert_int_equal(deploy_loader_error(out, lib, sizeof(lib), why, sizeof(why)), 1);
+	assert_string_equal(lib, "libcjson.so.1");
+	assert_string_equal(why, "/tmp/x/libcjson.so.1: file too short");
+}
+
+static void test_loader_not(void **state)
+{
+	(void)state;
+	char lib[64] = "", why[256] = "";
+	static const char *const outs[] = {
+		"hcclctl 0.1.0\n",
+		"",
+		"error while loading shared libraries: libz.so.1",    /* no reason */
+		"error while loading shared libraries: : x\n",        /* no library */
+		"error while loading shared libraries: dir/: x\n",    /* no file name */
+		"error while loading shared libraries: a\nb: c\n",    /* the reason is not on its line */
+	};
+	for (size_t i = 0; i < sizeof(outs) / sizeof(outs[0]); i++)
+		assert_int_equal(deploy_loader_error(outs[i], lib, sizeof(lib), why, sizeof(why)), 0);
+	assert_int_equal(deploy_loader_error(NULL, lib, sizeof(lib), why, sizeof(why)), 0);
+}
+
+static void test_packages(void **state)
+{
+	(void)state;
+	/* every library the Makefile links hcclctl with, by its soname on Debian 12 */
+	assert_string_equal(deploy_lib_packages("libcjson.so.1"), "libcjson1");
+	assert_string_equal(deploy_lib_packages("libz.so.1"), "zlib1g");
+	assert_string_equal(deploy_lib_packages("libibverbs.so.1"), "libibverbs1");
+	assert_non_null(strstr(deploy_lib_packages("libcurl.so.4"), "libcurl4"));
+	assert_non_null(strstr(deploy_lib_packages("libssh2.so.1"), "libssh2-1"));
+	assert_non_null(strstr(deploy_lib_packages("libcrypto.so.3"), "libssl3"));
+	assert_null(deploy_lib_packages("libfoo.so.1"));
+	assert_null(deploy_lib_packages(""));
+}
+
+static void assert_tag(const char *line, int rank, char kind, const char *payload)
+{
+	int r = -1;
+	char k = 0;
+	const char *p = NULL;
+	size_t pl = 0;
+	assert_int_equal(run_node_tag(line, strlen(line), &r, &k, &p, &pl), 1);
+	assert_int_equal(r, rank);
+	assert_int_equal(k, kind);
+	assert_int_equal(pl, strlen(payload));
+	assert_memory_equal(p, payload, pl);
+}
+
+static void test_tags(void **state)
+{
+	(void)state;
+	assert_tag("\03712 # hcclctl run allreduce", 12, ' ', "# hcclctl run allreduce");
+	assert_tag("\0370 ", 0, ' ', "");
+	assert_tag("\0373=exit 2", 3, '=', "exit 2");
+	assert_tag("\037511=signal KILL", 511, '=', "signal KILL");
+	assert_tag("\0377+part", 7, '+', "part");
+	static const char *const bad[] = { "", "\037", "\0371", "\03712", "\037 x", "\037=x",
+					   "\0371?x", "12 x", "x\0371 y" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int r;
+		char k;
+		const char *p;
+		size_t pl;
+		assert_int_equal(run_node_tag(bad[i], strlen(bad[i]), &r, &k, &p, &pl), 0);
+	}
+}
+
+static void test_cmdline(void **state)
+{
+	(void)state;
+	char *s = deploy_cmdline("HCCLCTL=", "/home/o'neil/.cache/hcclctl/x/hcclctl", "; run");
+	assert_string_equal(s, "HCCLCTL='/home/o'\\''neil/.cache/hcclctl/x/hcclctl' ; run");
+	free(s);
+	s = deploy_cmdline("", "hcclctl", "'doctor' '--node'");
+	assert_string_equal(s, "'hcclctl' 'doctor' '--node'");
+	free(s);
+}
+
+static void test_self(void **state)
+{
+	(void)state;
+	struct deploy d;
+	char err[256] = "", want[80] = "", dir[96];
+	assert_int_equal(deploy_init(&d, "/opt/hcclctl", err, sizeof(err)), 0);
+	assert_null(d.bin);
+	assert_string_equal(d.version, "hcclctl " HCCLCTL_VERSION);
+	deploy_release(&d);
+
+	FILE *p = popen("sha256sum </proc/$PPID/exe 2>/dev/null", "r");
+	if (!p || !fgets(want, sizeof(want), p) || strlen(want) < 64) {
+		if (p)
+			pclose(p);
+		skip(); /* no sha256sum (coreutils) to check against */
+	}
+	pclose(p);
+	want[64] = '\0';
+	assert_int_equal(deploy_init(&d, NULL, err, sizeof(err)), 0);
+	assert_non_null(d.bin);
+	assert_true(d.len > 0);
+	assert_string_equal(d.sha256, want);
+	snprintf(dir, sizeof(dir), "%s-%.16s", HCCLCTL_VERSION, want);
+	assert_string_equal(d.dir, dir);
+	deploy_release(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_loader_missing), cmocka_unit_test(test_loader_broken),
+		cmocka_unit_test(test_loader_not),     cmocka_unit_test(test_packages),
+		cmocka_unit_test(test_tags),	       cmocka_unit_test(test_cmdline),
+		cmocka_unit_test(test_self),
+	};
+	return cmocka_run_group_tests_name("deploy", tests, NULL, NULL);
+}
