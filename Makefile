@@ -37,7 +37,7 @@ UNIT_BIN := $(UNIT_SRC:%.c=$(O)/%)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:%.c=$(O)/%)
 
-.PHONY: all asan deps check demo bench bench-bin fuzz clean tests format
+.PHONY: all asan deps check demo bench bench-bin fuzz clean tests format stub
 all: $(BIN)
 
 # V=1 shows the commands.
@@ -63,6 +63,45 @@ $(O)/tests/fuzz/fuzz_%: $(O)/tests/fuzz/fuzz_%.o $(O)/tests/fuzz/replay.o $(O)/l
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 tests: $(UNIT_BIN) $(FUZZ_BIN)
+
+# The test stand-ins for CANN's libascendcl.so and libhccl.so (tests/stub/README.md): built
+# once, not sanitized, into $(O)/tests/stub/ and a fake install $(O)/tests/stub/ascend/
+# (lib64/ and version.info) for ASCEND_HOME_PATH. Only the acl*/Hccl* names are exported.
+STUB_DIR      := $(O)/tests/stub
+STUB_CFLAGS   := -std=gnu11 -O2 -g $(WARN) -fPIC
+STUB_SHARED   := -shared -Wl,--version-script=tests/stub/exports.map -Wl,-z,defs
+STUB_ACL_SRC  := $(wildcard tests/stub/acl_*.c) tests/stub/stub_log.c
+STUB_HCCL_SRC := $(wildcard tests/stub/hccl_*.c) tests/stub/stub_log.c $(wildcard ranktable/*.c)
+STUB_DEPS     := $(wildcard tests/stub/*.h) tests/stub/exports.map Makefile
+STUB_CJSON    := $(shell pkg-config --libs libcjson 2>/dev/null || echo -lcjson)
+STUB_LIBS     := $(STUB_DIR)/libascendcl.so $(STUB_DIR)/libhccl.so $(STUB_DIR)/hccl_stub_driver \
+		 $(STUB_DIR)/version.info $(STUB_DIR)/ascend/lib64/libhccl.so \
+		 $(STUB_DIR)/ascend/lib64/libascendcl.so $(STUB_DIR)/ascend/version.info
+
+$(STUB_DIR)/libascendcl.so: $(STUB_ACL_SRC) $(STUB_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(STUB_CFLAGS) $(STUB_SHARED) -o $@ $(STUB_ACL_SRC) -lpthread
+
+$(STUB_DIR)/libhccl.so: $(STUB_HCCL_SRC) $(STUB_DEPS) ranktable/ranktable.h $(STUB_DIR)/libascendcl.so
+	$(CC) $(CPPFLAGS) $(STUB_CFLAGS) $(STUB_SHARED) -o $@ $(STUB_HCCL_SRC) \
+	  -L$(STUB_DIR) -lascendcl -Wl,-rpath,'$$ORIGIN' $(STUB_CJSON) -lpthread -lm
+
+$(STUB_DIR)/hccl_stub_driver: tests/stub/driver.c $(STUB_DEPS) $(STUB_DIR)/libhccl.so
+	$(CC) $(CPPFLAGS) $(STUB_CFLAGS) -o $@ tests/stub/driver.c \
+	  -L$(STUB_DIR) -lhccl -lascendcl -Wl,-rpath,'$$ORIGIN' -lpthread -lm
+
+$(STUB_DIR)/version.info $(STUB_DIR)/ascend/version.info:
+	@mkdir -p $(@D)
+	printf 'Version=1.0.0\nversion_dir=hcclctl-test-stub\n' > $@
+
+$(STUB_DIR)/ascend/lib64/%.so: $(STUB_DIR)/%.so
+	@mkdir -p $(@D)
+	cp $< $@
+
+stub: $(STUB_LIBS)
+ifneq ($(SAN),1)
+tests: stub
+endif
 
 asan:
 	$(MAKE) O=build/asan SAN=1 BIN=build/asan/hcclctl build/asan/hcclctl tests

@@ -801,9 +801,10 @@ static void logs_check(struct job *j)
 	add(j, -1, "logs.cause", (enum st)st, st >= DOCTOR_WARN ? logs.fix : NULL, "%s", msg);
 }
 
-/* --deep with a rank table: a real allreduce over it, one rank per entry over SSH. Its
- * verdict names the rank or link that makes it fail (the monitor's), its footer the link or
- * rank that makes it slow: the bisection is the run's own. */
+/* --deep with a rank table: a real allreduce over it, one rank per entry over SSH, on HCCL
+ * where every rank loads it (--engine auto), so the NPUs' own links carry it. Its verdict
+ * names the rank or link that makes it fail, its footer (libcomm's) the link or rank that
+ * makes it slow: the bisection is the run's own. */
 /* The SSH options of this doctor run, for the hcclctl commands --deep starts (at most 11
  * arguments); returns the new argument count. */
 static int push_ssh_options(char **argv, int n, const char *port)
@@ -837,7 +838,7 @@ static void deep_allreduce(struct job *j, const char *exe, const char *port)
 	argv[n++] = (char *)o_ranktable;
 	argv[n++] = (char *)"--ssh";
 	const char *sweep[] = { "-b", "1M", "-e", "16M", "-f", "4", "-n", "3", "-w", "1",
-				"--timeout", "60" };
+				"--timeout", "60", "--engine", "auto" };
 	for (size_t i = 0; i < sizeof(sweep) / sizeof(sweep[0]); i++)
 		argv[n++] = (char *)sweep[i];
 	n = push_ssh_options(argv, n, port);
@@ -851,6 +852,8 @@ static void deep_allreduce(struct job *j, const char *exe, const char *port)
 	const cJSON *link = cJSON_GetObjectItemCaseSensitive(sl, "link");
 	const cJSON *rank = cJSON_GetObjectItemCaseSensitive(sl, "rank");
 	const cJSON *avg = cJSON_GetObjectItemCaseSensitive(doc, "avg_busbw_GBps");
+	const char *engine = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(doc, "engine"));
+	const char *on = engine && !strcmp(engine, "hccl") ? "on HCCL" : "on libcomm over host TCP";
 	if (!doc) {
 		add(j, -1, "run.allreduce", ST_FAIL, NULL, "the allreduce did not run: %s",
 		    rc ? err : "no JSON from it");
@@ -872,9 +875,9 @@ static void deep_allreduce(struct job *j, const char *exe, const char *port)
 		const cJSON *m = cJSON_GetObjectItemCaseSensitive(link, "median_GBps");
 		add(j, -1, "run.allreduce", ST_WARN,
 		    "check that link's cables, NIC and switch port; hcclctl probe net measures it",
-		    "allreduce %.3f GB/s busbw, slowed by the link rank %d (%s) -> rank %d (%s): "
+		    "allreduce %s %.3f GB/s busbw, slowed by the link rank %d (%s) -> rank %d (%s): "
 		    "%.3f GB/s, the median link %.3f GB/s",
-		    cJSON_IsNumber(avg) ? avg->valuedouble : 0.0,
+		    on, cJSON_IsNumber(avg) ? avg->valuedouble : 0.0,
 		    cJSON_GetObjectItemCaseSensitive(link, "from")->valueint,
 		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(link, "from_host")),
 		    cJSON_GetObjectItemCaseSensitive(link, "to")->valueint,
@@ -883,13 +886,13 @@ static void deep_allreduce(struct job *j, const char *exe, const char *port)
 	} else if (cJSON_IsObject(rank)) {
 		add(j, -1, "run.allreduce", ST_WARN,
 		    "that rank's node is slow to take part: check its CPU load and NIC",
-		    "allreduce %.3f GB/s busbw, the others waited most on rank %d (%s)",
-		    cJSON_IsNumber(avg) ? avg->valuedouble : 0.0,
+		    "allreduce %s %.3f GB/s busbw, the others waited most on rank %d (%s)",
+		    on, cJSON_IsNumber(avg) ? avg->valuedouble : 0.0,
 		    cJSON_GetObjectItemCaseSensitive(rank, "rank")->valueint,
 		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(rank, "host")));
 	} else {
 		add(j, -1, "run.allreduce", ST_PASS, NULL,
-		    "allreduce 1 MiB to 16 MiB over the rank table, exact, %.3f GB/s busbw",
+		    "allreduce 1 MiB to 16 MiB over the rank table %s, exact, %.3f GB/s busbw", on,
 		    cJSON_IsNumber(avg) ? avg->valuedouble : 0.0);
 	}
 	cJSON_Delete(doc);

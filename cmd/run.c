@@ -20,9 +20,11 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "hcclapi.h"
 #include "ranktable/ranktable.h"
 #include "prom.h"
 #include "run.h"
+#include "runhccl.h"
 
 #define ERR_SLOT 1024
 
@@ -30,6 +32,11 @@ static const char *o_min = "8", *o_max = "16M", *o_dtype = "fp32", *o_op = "sum"
 		  *o_algo = "auto", *o_master, *o_ranktable, *o_ssh_user, *o_ssh_key,
 		  *o_ssh_known_hosts, *o_remote_hcclctl, *o_master_addr;
 static const char *o_compress = "none";
+/* --engine: what the collectives run on; hccl_loaded: the launcher (--local) or this rank
+ * loaded CANN's libraries into hccl_lib. */
+static const char *o_engine = "libcomm";
+static struct hccl_api hccl_lib;
+static int hccl_loaded;
 static long o_factor = 2, o_iters = 20, o_warmup = 5, o_check = 1, o_root = 0, o_timeout,
 	    o_local, o_rank = -1, o_world = -1, o_ssh_port, o_parallel;
 static int o_ssh, o_ssh_insecure;
@@ -60,6 +67,11 @@ static const struct opt run_opts[] = {
 		   "allreduce: int8 sends block-quantised int8, a quarter of the bytes, on N(0,1) "
 		   "data with its error against the exact sum (default none)",
 		   "none int8"),
+	OPT_CHOICE("engine", 0, &o_engine, "ENGINE",
+		   "libcomm: host memory over TCP; hccl: HCCL itself on the NPUs, libascendcl.so "
+		   "and libhccl.so loaded at run time; auto: hccl where they load on every rank "
+		   "(default libcomm)",
+		   "libcomm hccl auto"),
 	OPT_NUM("timeout", 0, &o_timeout, "SEC",
 		"deadline of every wait (default: HCCLCTL_EXEC_TIMEOUT or 300)", 1, 86400),
 	OPT_NUM("local", 0, &o_local, "N", "N ranks on this machine over loopback (default 2)", 1,
@@ -130,10 +142,11 @@ static void print_header(const struct run_params *p, int n)
 	if (p->compress)
 		snprintf(z, sizeof(z), ", compress %s", comm_compress_name(p->compress));
 	printf("# hcclctl run %s: %d rank%s (%s), %s %s, algo %s%s, iters %ld, warmup %ld, "
-	       "check %s\n#\n",
+	       "check %s, engine %s\n#\n",
 	       coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(coll), n, n == 1 ? "" : "s",
 	       p->launch, comm_dtype_name(p->dtype), comm_op_name(p->op), comm_algo_name(p->algo),
-	       z, p->iters, p->warmup, p->check ? "on" : "off");
+	       z, p->iters, p->warmup, p->check ? "on" : "off",
+	       p->engine ? p->engine->name : "libcomm");
 	printf("# %10s %12s %6s %6s %6s %10s %12s %12s %7s%s\n", "size(B)", "count", "type",
 	       "redop", "algo", "time(us)", "algbw(GB/s)", "busbw(GB/s)", "#wrong",
 	       p->compress ? "   nrmse(%)" : "");
@@ -203,6 +216,7 @@ static void print_footer(const struct run_params *p, int n, struct out_ctx *o,
 		if (p->compress)
 			cJSON_AddStringToObject(doc, "compress", comm_compress_name(p->compress));
 		cJSON_AddStringToObject(doc, "launch", p->launch);
+		cJSON_AddStringToObject(doc, "engine", p->engine ? p->engine->name : "libcomm");
 		cJSON_AddItemToObject(doc, "results", o->results);
 		o->results = NULL;
 		cJSON_AddNumberToObject(doc, "avg_busbw_GBps", avg);
@@ -282,11 +296,82 @@ static const char *where(void)
 	return w;
 }
 
+/* Set when this rank's HCCL engine was given up with a call outstanding: the process must
+ * end with _exit, as a thread of it may never come back from HCCL. */
+static int hccl_abandoned;
+
+/* --engine hccl, or auto where every rank loaded the libraries: HCCL's communicator beside
+ * c, on the device of this rank's rank-table entry (without a table: LOCAL_RANK, else the
+ * rank). 0 with q->engine set (or left NULL: libcomm), else the exit code, with err and v. */
+static int open_engine(struct comm *c, struct run_params *q, struct run_engine **eng,
+		       char *err, size_t errlen, struct comm_verdict *v)
+{
+	int rank = comm_rank(c), rc, device = rank;
+	char server[256] = "", terr[RT_ERRLEN] = "";
+	const char *table = NULL;
+
+	if (!strcmp(o_engine, "libcomm"))
+		return 0;
+	if (!strcmp(o_engine, "auto")) {
+		int64_t can = hccl_loaded;
+		rc = comm_allreduce(c, &can, &can, 1, COMM_INT64, COMM_MIN);
+		if (rc) {
+			snprintf(err, errlen, "%s", comm_last_error(c));
+			if (!comm_verdict(c, v, 2500))
+				run_verdict_from_status(v, rc, err);
+			return run_verdict_exit(v);
+		}
+		if (!can) {
+			if (g_opts.verbose && rank == 0)
+				warn_msg(where(), "--engine auto: libhccl.so does not load on every "
+						  "rank: running on libcomm");
+			return 0;
+		}
+	}
+	if (o_ranktable) {
+		rc = run_hccl_table_entry(o_ranktable, rank, &device, server, sizeof(server), terr,
+					  sizeof(terr));
+		if (rc) {
+			snprintf(err, errlen, "rank %d (host %s): --engine hccl: %s; "
+					      "HcclCommInitClusterInfo reads the table on every server",
+				 rank, rank_host ? rank_host : "?", terr);
+			return EXIT_UNKNOWN;
+		}
+		table = o_ranktable;
+	} else {
+		const char *lr = getenv("LOCAL_RANK");
+		device = lr && *lr && strlen(lr) < 6 && strspn(lr, "0123456789") == strlen(lr) ?
+				 atoi(lr) : rank;
+		if (rank_host)
+			snprintf(server, sizeof(server), "%s", rank_host);
+		else if (gethostname(server, sizeof(server) - 1))
+			snprintf(server, sizeof(server), "?");
+	}
+	struct run_hccl_args a = { .api = &hccl_lib, .table = table, .device = device,
+				   .server = server };
+	rc = run_hccl_open(eng, c, &a);
+	if (*eng && run_hccl_stalled(*eng))
+		hccl_abandoned = 1;
+	if (rc) {
+		snprintf(err, errlen, "%s", *eng ? run_hccl_error(*eng) : "out of memory");
+		if (rc == RUN_E_ENGINE && run_hccl_verdict(*eng, v))
+			return run_verdict_exit(v);
+		if (rc < 0 && comm_verdict(c, v, 2500))
+			return run_verdict_exit(v);
+		return status_exit(rc);
+	}
+	q->engine = *eng;
+	return 0;
+}
+
 /* Runs one rank to the end. err gets the reason of a failure (for the launcher), v the
  * job's verdict when it failed (kind NONE otherwise). */
-static int rank_main(const struct comm_root_info *ri, int rank, int n, const struct run_params *p,
-		     char *err, size_t errlen, struct comm_verdict *v)
+static int rank_main(const struct comm_root_info *ri, int rank, int n,
+		     const struct run_params *params, char *err, size_t errlen,
+		     struct comm_verdict *v)
 {
+	struct run_params local = *params, *p = &local;
+	struct run_engine *eng = NULL;
 	struct comm *c = NULL;
 	struct comm_config cfg = { .rank = rank, .nranks = n, .algo = p->algo,
 				   .host = rank_host, .digest = rank_digest };
@@ -311,6 +396,11 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n, const str
 		run_verdict_from_status(v, rc, err);
 		return status_exit(rc);
 	}
+	rc = open_engine(c, p, &eng, err, errlen, v);
+	if (rc) {
+		comm_destroy(c);
+		return rc;
+	}
 	if (rank == 0) {
 		print_header(p, n);
 		o.results = cJSON_CreateArray();
@@ -328,7 +418,13 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n, const str
 		else
 			profiled = 1;
 	}
-	if (rc < 0) {
+	if (eng && run_hccl_stalled(eng))
+		hccl_abandoned = 1;
+	if (rc == RUN_E_ENGINE) {
+		snprintf(err, errlen, "%s", run_hccl_error(eng));
+		if (!run_hccl_verdict(eng, v))
+			run_verdict_from_status(v, COMM_E_SYS, err);
+	} else if (rc < 0) {
 		snprintf(err, errlen, "%s", comm_last_error(c));
 		/* the record of what this rank did, for `hcclctl analyze` across ranks */
 		char path[4096];
@@ -344,11 +440,15 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n, const str
 		/* the monitor's verdict follows the first fault within its settle time */
 		if (!comm_verdict(c, v, 2500))
 			run_verdict_from_status(v, rc, err);
+		/* the side channel failed under HCCL: where the culprit's device and plogs are */
+		size_t el = strlen(err);
+		if (eng && v->rank >= 0 && v->rank < n && el + 1 < errlen)
+			run_hccl_where(eng, v->rank, err + el, errlen - el);
 	}
 	else if (rc == 1)
 		snprintf(err, errlen, "%s", wrong);
 	struct run_slow sl = { .from = -1, .to = -1, .rank = -1 };
-	if (rc >= 0 && run_slow_judge(c, &sl))
+	if (rc >= 0 && !eng && run_slow_judge(c, &sl))
 		memset(&sl, 0, sizeof(sl)); /* the communicator failed after the sweep */
 	if (rc >= 0 && rank == 0)
 		print_footer(p, n, &o, &sl, c);
@@ -365,6 +465,8 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n, const str
 		fprintf(stderr, "hcclctl: %s: rank %d: %d peer connections of %d ranks, peak RSS %ld KiB\n",
 			where(), rank, comm_connections(c), n, ru.ru_maxrss);
 	}
+	if (eng && !hccl_abandoned)
+		run_hccl_close(eng, c);
 	comm_destroy(c);
 	if (v->kind != COMM_VERDICT_NONE && rc < 0)
 		return run_verdict_exit(v);
@@ -851,7 +953,7 @@ static int single_launch(struct run_params *p, int rank, int n, const char *mast
 static int run_one_rank(struct run_params *p, int rank, int n, const struct comm_root_info *ri,
 			struct comm_rendezvous *rdv)
 {
-	char err[COMM_ERRLEN] = "";
+	char err[COMM_ERRLEN + 512] = "";
 	struct comm_verdict v;
 	int rc = rank_main(ri, rank, n, p, err, sizeof(err), &v);
 	if (*err)
@@ -872,6 +974,10 @@ static int run_one_rank(struct run_params *p, int rank, int n, const struct comm
 		out_json(doc);
 	}
 	comm_rendezvous_stop(rdv);
+	if (hccl_abandoned) { /* exit() could wait on HCCL's threads: nothing is left to flush */
+		fflush(NULL);
+		_exit(rc);
+	}
 	return rc;
 }
 
@@ -896,7 +1002,7 @@ static int ssh_launch(const struct run_params *p)
 	const char *pairs[][2] = { { "-b", o_min }, { "-e", o_max }, { "-f", f },
 				   { "-d", o_dtype }, { "-o", o_op }, { "-n", n },
 				   { "-w", w }, { "-c", c }, { "-r", r }, { "--algo", o_algo },
-				   { "--compress", o_compress } };
+				   { "--compress", o_compress }, { "--engine", o_engine } };
 	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
 		fwd[k++] = pairs[i][0];
 		fwd[k++] = pairs[i][1];
@@ -923,6 +1029,37 @@ static int ssh_launch(const struct run_params *p)
 		.fwd = fwd, .nfwd = k,
 	};
 	return run_ssh_launch(&a);
+}
+
+/* --engine hccl|auto: loads CANN's libraries in this process (before --local forks, so the
+ * ranks inherit them). hccl: a library or symbol missing is exit 3; auto: libcomm then. */
+static int load_hccl(void)
+{
+	char err[6000];
+	const char *rk = o_rank >= 0 ? "rank " : "";
+	char rs[32] = "";
+	if (o_rank >= 0)
+		snprintf(rs, sizeof(rs), "%ld: ", o_rank);
+	if (hccl_api_load(&hccl_lib, err, sizeof(err))) {
+		if (!strcmp(o_engine, "auto")) {
+			if (g_opts.verbose)
+				warn_msg(where(), "%s%s--engine auto: %s: running on libcomm", rk, rs,
+					 err);
+			return 0;
+		}
+		return fail(EXIT_UNKNOWN, where(),
+			    HCCL_SET_ENV " (or put CANN's lib64 on LD_LIBRARY_PATH)",
+			    "%s%s--engine hccl: %s", rk, rs, err);
+	}
+	hccl_loaded = 1;
+	if (g_opts.verbose) {
+		fprintf(stderr, "hcclctl: %s: %s%slibascendcl.so: %s (aclrtGetVersion %s)\n",
+			where(), rk, rs, hccl_lib.acl_path, hccl_lib.acl_version);
+		fprintf(stderr, "hcclctl: %s: %s%slibhccl.so: %s (%s%s)\n", where(), rk, rs,
+			hccl_lib.hccl_path, *hccl_lib.cann_version ? "CANN " : hccl_lib.cann_note,
+			hccl_lib.cann_version);
+	}
+	return 0;
 }
 
 static int do_run(int argc, char **argv)
@@ -954,6 +1091,9 @@ static int do_run(int argc, char **argv)
 	if (z && op != COMM_SUM)
 		return fail(EXIT_USAGE, where(), "-o sum",
 			    "--compress %s takes -o sum, not %s", o_compress, o_op);
+	if (z && strcmp(o_engine, "libcomm"))
+		return fail(EXIT_USAGE, where(), "--engine libcomm",
+			    "--compress %s is libcomm's: HCCL has no compressed allreduce", o_compress);
 	p.dtype = (enum comm_dtype)t;
 	p.op = (enum comm_op)op;
 	p.algo = (enum comm_algo)a;
@@ -983,6 +1123,11 @@ static int do_run(int argc, char **argv)
 				    "--ssh cannot be combined with --local, --rank, --world-size, "
 				    "--master or --rendezvous");
 		return ssh_launch(&p);
+	}
+	if (strcmp(o_engine, "libcomm")) {
+		int rc = load_hccl();
+		if (rc)
+			return rc;
 	}
 	if (o_ranktable && o_local)
 		return fail(EXIT_USAGE, where(), "add --ssh to start the ranks on its servers",

@@ -17,6 +17,8 @@ struct run_row {
 	double nrmse; /* --compress: normalised RMS error against the exact sum; -1: not measured */
 };
 
+struct run_engine;
+
 struct run_params {
 	enum comm_coll coll;
 	unsigned long long min_bytes, max_bytes;
@@ -30,6 +32,28 @@ struct run_params {
 	uint64_t seed;
 	int json;
 	const char *launch; /* "local", "master", "torchrun", ... for the header */
+	struct run_engine *engine; /* NULL: libcomm on host memory */
+};
+
+/* A row's buffers on the host: input, output, and the expected output. */
+struct run_bufs {
+	void *send, *recv, *want;
+};
+
+/* How a row's collective runs when it is not libcomm's: HCCL's on a device (runhccl.c).
+ * reserve: device buffers of `bytes` each, once before the sweep. run: the collective of p,
+ * iters times on count elements per rank; RUN_IN first copies b->send (and b->recv for
+ * broadcast) to the device, RUN_OUT copies the result back into b->recv; with us, the mean
+ * time of one iteration in microseconds. Both return 0, a comm_status (the side channel
+ * failed) or RUN_E_ENGINE (the engine failed; it holds the message and the verdict). */
+#define RUN_IN 1u
+#define RUN_OUT 2u
+#define RUN_E_ENGINE (-100)
+struct run_engine {
+	const char *name;
+	int (*reserve)(struct run_engine *e, size_t bytes);
+	int (*run)(struct run_engine *e, struct comm *c, const struct run_params *p,
+		   struct run_bufs *b, size_t count, long iters, unsigned flags, double *us);
 };
 
 /* Called by rank 0 after each size, so rows print as they complete. */
@@ -123,10 +147,19 @@ int run_slow_judge(struct comm *c, struct run_slow *s);
 /* cmd/verdict.c: the verdict line on stderr ("hcclctl: verdict: KIND: ..."), its JSON object
  * (a cJSON *, the caller's), the exit code it stands for, and a verdict for a failure that
  * happened before there was a communicator to ask (init: config or a rank that never came). */
+/* A verdict kind of hcclctl's own, beside libcomm's: an HCCL or ACL call failed on a rank
+ * (exit 2, "hccl-error"). */
+#define RUN_VERDICT_HCCL_ERROR COMM_VERDICT_KIND_COUNT
+const char *run_verdict_kind_name(int kind);
 void run_verdict_print(const struct comm_verdict *v);
 void *run_verdict_json(const struct comm_verdict *v);
 int run_verdict_exit(const struct comm_verdict *v);
 void run_verdict_from_status(struct comm_verdict *v, int status, const char *msg);
+/* The first verdict line ("hcclctl: verdict: KIND: MESSAGE", as run_verdict_print writes it
+ * without colour) in text (len bytes, a rank's stderr relayed over SSH) into *v: its kind,
+ * its message, and the rank the message starts with ("rank N ..."), else rank -1. 0, or
+ * -ENOENT when there is none. */
+int run_verdict_parse(const char *text, size_t len, struct comm_verdict *v);
 
 /* cmd/runprom.c: run --prometheus. Rows as rank 0 reports them, then the file with the
  * verdict kind (COMM_VERDICT_*) and the exit code (-1: from the rows' wrong counts). */

@@ -45,12 +45,7 @@ static size_t per_rank_count(enum comm_coll coll, size_t bytes, size_t tsize, in
 	}
 }
 
-struct bufs {
-	void *send, *recv, *want;
-	size_t send_n, recv_n; /* elements */
-};
-
-static int once(struct comm *c, const struct run_params *p, struct bufs *b, size_t count)
+static int once(struct comm *c, const struct run_params *p, struct run_bufs *b, size_t count)
 {
 	int rank = comm_rank(c), n = comm_size(c);
 	switch (p->coll) {
@@ -208,7 +203,7 @@ static void compress_error(const struct run_params *p, const void *got, int n, s
 
 /* Fresh input; with `want`, also the expected output, computed without libcomm (at 256 MiB
  * and 8 ranks that costs more than the collective, so only the checked call pays it). */
-static void prepare(const struct run_params *p, struct bufs *b, int rank, int n, size_t count,
+static void prepare(const struct run_params *p, struct run_bufs *b, int rank, int n, size_t count,
 		    bool want)
 {
 	enum comm_dtype t = p->dtype;
@@ -290,7 +285,8 @@ int run_sweep(struct comm *c, const struct run_params *p, run_row_fn row_fn, voi
 	size_t tsize = comm_dtype_size(p->dtype);
 	size_t maxcount = per_rank_count(p->coll, p->max_bytes, tsize, n);
 	size_t bufn = maxcount * (size_t)n + 1; /* big enough for every collective's buffers */
-	struct bufs b = { 0 };
+	struct run_bufs b = { 0 };
+	struct run_engine *eng = p->engine;
 	struct run_row *rows = NULL;
 	size_t nrows = 0, cap = 0;
 	int any_wrong = 0;
@@ -304,6 +300,8 @@ int run_sweep(struct comm *c, const struct run_params *p, run_row_fn row_fn, voi
 		snprintf(first_wrong, len, "cannot allocate 3 x %zu bytes of buffers", bufn * tsize);
 		goto out;
 	}
+	if (eng && (rc = eng->reserve(eng, bufn * tsize)))
+		goto out;
 	unsigned long long bytes = p->min_bytes;
 	for (;;) {
 		if (p->coll == COMM_COLL_BARRIER)
@@ -336,7 +334,9 @@ int run_sweep(struct comm *c, const struct run_params *p, run_row_fn row_fn, voi
 			      p->coll == COMM_COLL_SEND) ? count * tsize :
 							    count * tsize * (size_t)n;
 		prepare(p, &b, rank, n, count, false);
-		for (long w = 0; w < p->warmup && !rc; w++)
+		if (eng && p->warmup)
+			rc = eng->run(eng, c, p, &b, count, p->warmup, RUN_IN, NULL);
+		for (long w = 0; !eng && w < p->warmup && !rc; w++)
 			rc = once(c, p, &b, count);
 		if (rc)
 			goto out;
@@ -392,7 +392,8 @@ int run_sweep(struct comm *c, const struct run_params *p, run_row_fn row_fn, voi
 					 100 * RUN_NRMSE_LIMIT, row->bytes);
 		} else if (p->check) {
 			prepare(p, &b, rank, n, count, true);
-			rc = once(c, p, &b, count);
+			rc = eng ? eng->run(eng, c, p, &b, count, 1, RUN_IN | RUN_OUT, NULL) :
+				 once(c, p, &b, count);
 			if (rc)
 				goto out;
 			corrupt_for_test(rank, b.recv, out_count(p, count, n) * tsize);
@@ -412,13 +413,19 @@ int run_sweep(struct comm *c, const struct run_params *p, run_row_fn row_fn, voi
 		rc = comm_barrier(c);
 		if (rc)
 			goto out;
-		double t0 = now_us();
-		for (long it = 0; it < p->iters && !rc; it++)
+		double t0 = now_us(), per = 0;
+		/* without warmup or check the device has no data yet */
+		if (eng)
+			rc = eng->run(eng, c, p, &b, count, p->iters,
+				      p->warmup || p->check ? 0 : RUN_IN, &per);
+		for (long it = 0; !eng && it < p->iters && !rc; it++)
 			rc = once(c, p, &b, count);
 		if (rc)
 			goto out;
-		double per = (now_us() - t0) / (double)(p->iters > 0 ? p->iters : 1);
-		row->algo = comm_last_algo(c);
+		if (!eng)
+			per = (now_us() - t0) / (double)(p->iters > 0 ? p->iters : 1);
+		/* HCCL picks its algorithm inside: "auto" is all hcclctl knows of it */
+		row->algo = eng ? COMM_ALGO_AUTO : comm_last_algo(c);
 		/* Report the slowest rank's time and the total of wrong elements, as every rank
 		 * must agree on them. */
 		double tmax = per;

@@ -278,6 +278,17 @@ int runssh_report(struct ssh_run *s, double seconds)
 			a->where, nstopped, nstopped == 1 ? "" : "s", list);
 	}
 	if (!s->have_verdict && culprit >= 0) {
+		/* a verdict the ranks reached among themselves (--engine hccl): the culprit's */
+		const char *tail = fo_stderr_tail(&s->hosts[culprit], RUNSSH_TAIL_LINES);
+		if (!run_verdict_parse(tail, strlen(tail), &s->verdict)) {
+			s->have_verdict = 2;
+			if (s->verdict.rank >= 0 && (size_t)s->verdict.rank < s->n)
+				snprintf(s->verdict.host, sizeof(s->verdict.host), "%s",
+					 s->hosts[s->verdict.rank].name ? s->hosts[s->verdict.rank].name :
+					 s->hosts[s->verdict.rank].host);
+		}
+	}
+	if (!s->have_verdict && culprit >= 0) {
 		/* no monitor verdict (the job never met, or no rank could say): the launcher's */
 		const struct fo_host *h = &s->hosts[culprit];
 		struct comm_verdict *v = &s->verdict;

@@ -20,13 +20,13 @@ void run_verdict_print(const struct comm_verdict *v)
 	if (v->kind == COMM_VERDICT_NONE)
 		return;
 	fprintf(stderr, "hcclctl: %sverdict%s: %s: %s\n", color(2, "\033[1;31m"),
-		use_color(2) ? "\033[0m" : "", comm_verdict_kind_name(v->kind), v->msg);
+		use_color(2) ? "\033[0m" : "", run_verdict_kind_name(v->kind), v->msg);
 }
 
 void *run_verdict_json(const struct comm_verdict *v)
 {
 	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "kind", comm_verdict_kind_name(v->kind));
+	cJSON_AddStringToObject(o, "kind", run_verdict_kind_name(v->kind));
 	if (v->rank >= 0) {
 		cJSON_AddNumberToObject(o, "rank", v->rank);
 		cJSON_AddStringToObject(o, "host", v->host);

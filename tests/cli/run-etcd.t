@@ -57,7 +57,7 @@ run hcclctl run allreduce --rank 0 --world-size 4 --rendezvous "$E/jobs/a" -b 8 
 wait $A1; r1=$?; wait $A2; r2=$?; wait $A3; r3=$?
 check_rc 0 "4 ranks meet through etcd: rank 0 exits 0"
 ok "[ $r1$r2$r3 = 000 ]" "  so do ranks 1-3 ($r1 $r2 $r3)"
-check_out_has "# hcclctl run allreduce: 4 ranks (etcd), fp32 sum, algo auto, iters 1, warmup 0, check on" "  the launch is named etcd"
+check_out_has "# hcclctl run allreduce: 4 ranks (etcd), fp32 sum, algo auto, iters 1, warmup 0, check on, engine libcomm" "  the launch is named etcd"
 ok "printf '%s\n' \"$OUT\" | awk '/^ *[0-9]/ { n++; if (\$9 != 0) exit 1 } END { exit n != 8 }'" "  every row right"
 ok "[ -z \"\$(cat '$TMP'/a*.out '$TMP'/a*.err)\" ]" "  the other ranks print nothing"
 ok "[ -z \"$(keys_under /jobs/a/)\" ]" "  and no key is left under the prefix (the leases are revoked)"
@@ -73,7 +73,7 @@ run env OMPI_COMM_WORLD_RANK=0 OMPI_COMM_WORLD_SIZE=3 HCCLCTL_RENDEZVOUS="$E/job
 wait $B1; r1=$?; wait $B2; r2=$?
 check_rc 0 "Open MPI's environment with HCCLCTL_RENDEZVOUS: exit 0"
 ok "[ $r1$r2 = 00 ]" "  on every rank"
-check_out_has "# hcclctl run broadcast: 3 ranks (openmpi), fp32 sum, algo auto, iters 1, warmup 0, check on" "  the launcher is named"
+check_out_has "# hcclctl run broadcast: 3 ranks (openmpi), fp32 sum, algo auto, iters 1, warmup 0, check on, engine libcomm" "  the launcher is named"
 for r in 1 2; do
 	SLURM_PROCID=$r SLURM_NTASKS=3 "$HCCLCTL" run barrier --rendezvous "$E/jobs/slurm" -n 1 -w 0 >/dev/null 2>&1 &
 	eval "B$r=\$!"

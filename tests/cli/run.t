@@ -6,7 +6,7 @@ rows() { printf '%s\n' "$OUT" | grep -c '^ *[0-9]'; }
 
 run hcclctl run allreduce --local 4 -b 8 -e 64K -n 2 -w 1
 check_rc 0 "allreduce over 4 local ranks exits 0"
-check_out_has "# hcclctl run allreduce: 4 ranks (local), fp32 sum, algo auto, iters 2, warmup 1, check on" "the header says what ran"
+check_out_has "# hcclctl run allreduce: 4 ranks (local), fp32 sum, algo auto, iters 2, warmup 1, check on, engine libcomm" "the header says what ran"
 check_out_has "#    size(B)        count   type  redop   algo   time(us)  algbw(GB/s)  busbw(GB/s)  #wrong" "nccl-tests columns"
 ok "[ $(rows) -eq 14 ]" "one row per size from 8 B to 64 KiB"
 ok "printf '%s\n' \"$OUT\" | awk '/^ *[0-9]/ { if (\$9 != 0) exit 1 }'" "no wrong element"
@@ -65,7 +65,7 @@ wait $R1
 r1=$?
 check_rc 0 "rank 0 of 2 started by hand"
 ok "[ $r1 -eq 0 ] && [ ! -s '$TMP/r1.out' ]" "rank 1 exits 0 and prints nothing"
-check_out_has "# hcclctl run allreduce: 2 ranks (master), fp32 sum, algo auto, iters 1, warmup 0, check on" "rank 0 prints the table"
+check_out_has "# hcclctl run allreduce: 2 ranks (master), fp32 sum, algo auto, iters 1, warmup 0, check on, engine libcomm" "rank 0 prints the table"
 
 P=$(free_port)
 RANK=1 WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=$P "$HCCLCTL" run broadcast -b 8 -e 64 -n 1 -w 0 -r 1 >/dev/null 2>&1 &
@@ -73,7 +73,7 @@ R1=$!
 run env RANK=0 WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=$P "$HCCLCTL" run broadcast -b 8 -e 64 -n 1 -w 0 -r 1
 wait $R1
 check_rc 0 "torchrun-style environment"
-check_out_has "# hcclctl run broadcast: 2 ranks (torchrun), fp32 sum, algo auto, iters 1, warmup 0, check on" "the launcher is named"
+check_out_has "# hcclctl run broadcast: 2 ranks (torchrun), fp32 sum, algo auto, iters 1, warmup 0, check on, engine libcomm" "the launcher is named"
 
 P=$(free_port)
 SLURM_PROCID=1 SLURM_NTASKS=2 "$HCCLCTL" run reducescatter --master 127.0.0.1:$P -b 64 -e 64 -n 1 -w 0 >/dev/null 2>&1 &
@@ -81,14 +81,14 @@ R1=$!
 run env SLURM_PROCID=0 SLURM_NTASKS=2 "$HCCLCTL" run reducescatter --master 127.0.0.1:$P -b 64 -e 64 -n 1 -w 0
 wait $R1
 check_rc 0 "Slurm-style environment with --master"
-check_out_has "# hcclctl run reducescatter: 2 ranks (slurm), fp32 sum, algo auto, iters 1, warmup 0, check on" "slurm named"
+check_out_has "# hcclctl run reducescatter: 2 ranks (slurm), fp32 sum, algo auto, iters 1, warmup 0, check on, engine libcomm" "slurm named"
 
 # Unchanged under Open MPI's mpirun (Debian's openmpi-bin, installed by scripts/deps.sh).
 P=$(free_port)
 run mpirun --allow-run-as-root --oversubscribe -np 3 --mca btl self,tcp --mca btl_tcp_if_include lo \
 	"$HCCLCTL" run allreduce --master 127.0.0.1:$P -b 8 -e 1K -n 1 -w 0
 check_rc 0 "mpirun -np 3 hcclctl run allreduce --master ..."
-check_out_has "# hcclctl run allreduce: 3 ranks (openmpi), fp32 sum, algo auto, iters 1, warmup 0, check on" "Open MPI's ranks are found"
+check_out_has "# hcclctl run allreduce: 3 ranks (openmpi), fp32 sum, algo auto, iters 1, warmup 0, check on, engine libcomm" "Open MPI's ranks are found"
 ok "[ $(rows) -eq 8 ] && printf '%s\n' \"$OUT\" | awk '/^ *[0-9]/ { if (\$9 != 0) exit 1 }'" "every row right under mpirun"
 
 # Failures are named within the deadline, never a silent wait.
@@ -168,7 +168,7 @@ _report $? "  a trace with both ranks, each with the barrier's wait for every fi
 # (N(0,1) data) and printed, and a row fails above 1 %.
 run hcclctl run allreduce --local 3 --compress int8 -b 1M -e 4M -n 2 -w 1
 check_rc 0 "--compress int8 over 3 ranks: exit 0"
-check_out_has "# hcclctl run allreduce: 3 ranks (local), fp32 sum, algo auto, compress int8, iters 2, warmup 1, check on" "  the header says compress int8"
+check_out_has "# hcclctl run allreduce: 3 ranks (local), fp32 sum, algo auto, compress int8, iters 2, warmup 1, check on, engine libcomm" "  the header says compress int8"
 check_out_has "#    size(B)        count   type  redop   algo   time(us)  algbw(GB/s)  busbw(GB/s)  #wrong   nrmse(%)" "  an nrmse(%) column"
 ok "[ $(rows) -eq 3 ]" "  one row per size from 1 MiB to 4 MiB"
 ok "printf '%s\n' \"$OUT\" | awk '/^ *[0-9]/ { n++; if (\$5 != \"mesh\" || \$9 != 0 || \$10 !~ /^[0-9]+\.[0-9]+\$/ || \$10 <= 0.1 || \$10 >= 1) exit 1 } END { exit n != 3 }'" "  every row: no wrong element, an error above 0.1 % and below 1 %"

@@ -1,0 +1,210 @@
+/* Finds and opens CANN's libascendcl.so and libhccl.so at run time, fills the function table
+ * from one list of symbols, and names HCCL's and ACL's codes. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "hcclapi.h"
+#include "probes/cannver.h"
+
+enum { LIB_ACL, LIB_HCCL };
+static const char *const lib_names[] = { "libascendcl.so", "libhccl.so" };
+
+#define SYM(lib, f) { lib, #f, offsetof(struct hccl_api, f) }
+static const struct {
+	int lib;
+	const char *name;
+	size_t off;
+} syms[] = {
+	SYM(LIB_ACL, aclInit), SYM(LIB_ACL, aclFinalize), SYM(LIB_ACL, aclrtSetDevice),
+	SYM(LIB_ACL, aclrtResetDevice), SYM(LIB_ACL, aclrtGetDeviceCount),
+	SYM(LIB_ACL, aclrtCreateStream), SYM(LIB_ACL, aclrtDestroyStream),
+	SYM(LIB_ACL, aclrtSynchronizeStream), SYM(LIB_ACL, aclrtSynchronizeStreamWithTimeout),
+	SYM(LIB_ACL, aclrtMalloc), SYM(LIB_ACL, aclrtFree), SYM(LIB_ACL, aclrtMemcpy),
+	SYM(LIB_ACL, aclrtMemset), SYM(LIB_ACL, aclrtCreateEvent), SYM(LIB_ACL, aclrtDestroyEvent),
+	SYM(LIB_ACL, aclrtRecordEvent), SYM(LIB_ACL, aclrtSynchronizeEvent),
+	SYM(LIB_ACL, aclrtQueryEventStatus), SYM(LIB_ACL, aclrtEventElapsedTime),
+	SYM(LIB_ACL, aclrtGetVersion), SYM(LIB_ACL, aclGetRecentErrMsg),
+	SYM(LIB_HCCL, HcclCommInitClusterInfo), SYM(LIB_HCCL, HcclGetRootInfo),
+	SYM(LIB_HCCL, HcclCommInitRootInfo), SYM(LIB_HCCL, HcclCommDestroy),
+	SYM(LIB_HCCL, HcclAllReduce), SYM(LIB_HCCL, HcclAllGather),
+	SYM(LIB_HCCL, HcclReduceScatter), SYM(LIB_HCCL, HcclBroadcast),
+	SYM(LIB_HCCL, HcclAlltoAll), SYM(LIB_HCCL, HcclSend), SYM(LIB_HCCL, HcclRecv),
+	SYM(LIB_HCCL, HcclBarrier), SYM(LIB_HCCL, HcclGetRankSize), SYM(LIB_HCCL, HcclGetRankId),
+	SYM(LIB_HCCL, HcclGetCommAsyncError), SYM(LIB_HCCL, HcclGetErrorString),
+};
+
+/* hccl/hccl_types.h, HcclResult in order. */
+static const char *const results[HCCL_RESULT_COUNT] = {
+	"HCCL_SUCCESS", "HCCL_E_PARA", "HCCL_E_PTR", "HCCL_E_MEMORY", "HCCL_E_INTERNAL",
+	"HCCL_E_NOT_SUPPORT", "HCCL_E_NOT_FOUND", "HCCL_E_UNAVAIL", "HCCL_E_SYSCALL",
+	"HCCL_E_TIMEOUT", "HCCL_E_OPEN_FILE_FAILURE", "HCCL_E_TCP_CONNECT",
+	"HCCL_E_ROCE_CONNECT", "HCCL_E_TCP_TRANSFER", "HCCL_E_ROCE_TRANSFER", "HCCL_E_RUNTIME",
+	"HCCL_E_DRV", "HCCL_E_PROFILING", "HCCL_E_CCE", "HCCL_E_NETWORK", "HCCL_E_AGAIN",
+	"HCCL_E_REMOTE", "HCCL_E_SUSPENDING",
+};
+
+/* acl/acl_base.h: the runtime codes a collective's stream or its setup can give back. */
+static const struct {
+	int code;
+	const char *name;
+} acl_errors[] = {
+	{ 100000, "ACL_ERROR_INVALID_PARAM" },
+	{ 100002, "ACL_ERROR_REPEAT_INITIALIZE" },
+	{ 107001, "ACL_ERROR_RT_INVALID_DEVICEID" },
+	{ 107002, "ACL_ERROR_RT_CONTEXT_NULL" },
+	{ 207001, "ACL_ERROR_RT_MEMORY_ALLOCATION" },
+	{ 207004, "ACL_ERROR_RT_NO_DEVICE" },
+	{ 507000, "ACL_ERROR_RT_INTERNAL_ERROR" },
+	{ 507010, "ACL_ERROR_RT_LOST_HEARTBEAT" },
+	{ 507011, "ACL_ERROR_RT_MODEL_EXECUTE" },
+	{ 507014, "ACL_ERROR_RT_AICORE_TIMEOUT" },
+	{ 507015, "ACL_ERROR_RT_AICORE_EXCEPTION" },
+	{ 507018, "ACL_ERROR_RT_AICPU_EXCEPTION" },
+	{ 507046, "ACL_ERROR_RT_STREAM_SYNC_TIMEOUT" },
+	{ 507047, "ACL_ERROR_RT_EVENT_SYNC_TIMEOUT" },
+	{ 507053, "ACL_ERROR_RT_DEVICE_MEM_ERROR" },
+	{ 507054, "ACL_ERROR_RT_HBM_MULTI_BIT_ECC_ERROR" },
+	{ 507056, "ACL_ERROR_RT_LINK_ERROR" },
+	{ 507057, "ACL_ERROR_RT_SUSPECT_REMOTE_ERROR" },
+	{ 507904, "ACL_ERROR_RT_COMM_OP_RETRY_FAIL" },
+};
+
+const char *hccl_result_name(int code)
+{
+	return code >= 0 && code < HCCL_RESULT_COUNT ? results[code] : "HCCL_E_?";
+}
+
+const char *hccl_acl_error_name(int code)
+{
+	for (size_t i = 0; i < sizeof(acl_errors) / sizeof(acl_errors[0]); i++)
+		if (acl_errors[i].code == code)
+			return acl_errors[i].name;
+	return NULL;
+}
+
+int hccl_dtype_of(enum comm_dtype t)
+{
+	static const int map[COMM_DTYPE_COUNT] = {
+		[COMM_INT8] = HCCL_DT_INT8, [COMM_INT32] = HCCL_DT_INT32,
+		[COMM_INT64] = HCCL_DT_INT64, [COMM_FP16] = HCCL_DT_FP16,
+		[COMM_BF16] = HCCL_DT_BFP16, [COMM_FP32] = HCCL_DT_FP32,
+		[COMM_FP64] = HCCL_DT_FP64,
+	};
+	return (unsigned)t < COMM_DTYPE_COUNT ? map[t] : -1;
+}
+
+int hccl_op_of(enum comm_op op)
+{
+	static const int map[COMM_OP_COUNT] = { [COMM_SUM] = HCCL_OP_SUM,
+						[COMM_PROD] = HCCL_OP_PROD,
+						[COMM_MAX] = HCCL_OP_MAX,
+						[COMM_MIN] = HCCL_OP_MIN };
+	return (unsigned)op < COMM_OP_COUNT ? map[op] : -1;
+}
+
+/* The file a handle was loaded from, symlinks resolved. */
+static void loaded_path(void *handle, char *out, size_t len)
+{
+	struct link_map *m = NULL;
+	char real[PATH_MAX];
+	if (dlinfo(handle, RTLD_DI_LINKMAP, &m) || !m || !m->l_name || !*m->l_name)
+		snprintf(out, len, "?");
+	else
+		snprintf(out, len, "%s", realpath(m->l_name, real) ? real : m->l_name);
+}
+
+/* CANN writes version.info at the top of an install (…/latest/version.info) and lib64 sits
+ * beside it; the first one found above libhccl.so is the version reported. */
+static void cann_version(struct hccl_api *a)
+{
+	char dir[4096], path[4200];
+	snprintf(a->cann_note, sizeof(a->cann_note), "no version.info");
+	snprintf(dir, sizeof(dir), "%s", a->hccl_path);
+	for (int up = 0; up < 3; up++) {
+		char *slash = strrchr(dir, '/');
+		if (!slash)
+			return;
+		*slash = 0;
+		snprintf(path, sizeof(path), "%s/version.info", dir);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		char text[4096], err[128];
+		size_t n = fread(text, 1, sizeof(text), f);
+		fclose(f);
+		int rc = cann_version_parse(text, n, a->cann_version, sizeof(a->cann_version), err,
+					    sizeof(err));
+		if (rc == -EINVAL) /* said, not hidden: a version.info that is not one */
+			snprintf(a->cann_note, sizeof(a->cann_note), "%.180s:%.100s", path, err);
+		if (rc != -ENOENT)
+			return;
+	}
+}
+
+static void *open_lib(const char *name, char *tried, size_t tlen)
+{
+	void *h = dlopen(name, RTLD_NOW | RTLD_GLOBAL);
+	const char *lp = getenv("LD_LIBRARY_PATH");
+	size_t at = (size_t)snprintf(tried, tlen, "%s on the loader's path (LD_LIBRARY_PATH%s%s)",
+				     name, lp && *lp ? "=" : " unset", lp && *lp ? lp : "");
+	static const char *const envs[] = { "ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME" };
+	for (size_t i = 0; !h && i < sizeof(envs) / sizeof(envs[0]); i++) {
+		const char *root = getenv(envs[i]);
+		char path[4200];
+		if (!root || !*root) {
+			if (at < tlen)
+				at += (size_t)snprintf(tried + at, tlen - at, ", $%s unset", envs[i]);
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/lib64/%s", root, name);
+		h = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+		if (at < tlen)
+			at += (size_t)snprintf(tried + at, tlen - at, ", %s ($%s)", path, envs[i]);
+	}
+	return h;
+}
+
+int hccl_api_load(struct hccl_api *a, char *err, size_t errlen)
+{
+	void *h[2];
+	char tried[1500];
+	memset(a, 0, sizeof(*a));
+	/* acl first: libhccl.so needs it resolved when it is opened by path */
+	for (int l = LIB_ACL; l <= LIB_HCCL; l++) {
+		h[l] = open_lib(lib_names[l], tried, sizeof(tried));
+		if (!h[l]) {
+			snprintf(err, errlen, "cannot load %s: not found; tried %s", lib_names[l],
+				 tried);
+			return -ENOENT;
+		}
+	}
+	for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
+		void *p = dlsym(h[syms[i].lib], syms[i].name);
+		if (!p) {
+			char where[4096];
+			loaded_path(h[syms[i].lib], where, sizeof(where));
+			snprintf(err, errlen, "%s has no symbol %s (loaded from %s): not the CANN "
+					      "version hcclctl needs",
+				 lib_names[syms[i].lib], syms[i].name, where);
+			return -ENOSYS;
+		}
+		memcpy((char *)a + syms[i].off, &p, sizeof(p));
+	}
+	a->acl_handle = h[LIB_ACL];
+	a->hccl_handle = h[LIB_HCCL];
+	loaded_path(h[LIB_ACL], a->acl_path, sizeof(a->acl_path));
+	loaded_path(h[LIB_HCCL], a->hccl_path, sizeof(a->hccl_path));
+	int32_t ma = -1, mi = -1, pa = -1;
+	if (a->aclrtGetVersion(&ma, &mi, &pa) == HCCL_ACL_SUCCESS)
+		snprintf(a->acl_version, sizeof(a->acl_version), "%d.%d.%d", ma, mi, pa);
+	else
+		snprintf(a->acl_version, sizeof(a->acl_version), "?");
+	cann_version(a);
+	return 0;
+}

@@ -1,0 +1,250 @@
+#!/bin/sh
+# hcclctl run --engine hccl: HCCL driven by hcclctl, against the test stand-ins for CANN's
+# libascendcl.so and libhccl.so (tests/stub, built by `make tests`): exact results, the
+# libraries found by each lookup, HCCL errors named with their codes, a stuck rank named
+# within seconds, and exit 3 with the fix when the libraries are absent.
+. "$(dirname "$0")/lib.sh"
+
+STUB=$(pwd)/build/tests/stub
+HOST=$(hostname)
+rows() { printf '%s\n' "$OUT" | grep -c '^ *[0-9]'; }
+# every row of $OUT checked and right
+no_wrong() {
+	printf '%s\n' "$OUT" | awk '/^ *[0-9]/ { n++; if ($9 != 0) exit 1 } END { exit !n }'
+	_report $? "$1" "$OUT"
+}
+nolib() { env -u LD_LIBRARY_PATH -u ASCEND_HOME_PATH -u ASCEND_TOOLKIT_HOME "$@"; }
+
+# ---- without the libraries: hcclctl still runs, and says what to source ----
+run nolib "$HCCLCTL" run allreduce --local 2 --engine hccl
+check_rc 3 "no libascendcl.so anywhere: exit 3"
+check_err "hcclctl: run allreduce: --engine hccl: cannot load libascendcl.so: not found; tried libascendcl.so on the loader's path (LD_LIBRARY_PATH unset), \$ASCEND_HOME_PATH unset, \$ASCEND_TOOLKIT_HOME unset
+hint: source /usr/local/Ascend/ascend-toolkit/set_env.sh (or put CANN's lib64 on LD_LIBRARY_PATH)" \
+	"  names the library, every place tried, and the environment to source"
+check_out "" "  nothing on stdout"
+run nolib env ASCEND_HOME_PATH="$TMP/none" ASCEND_TOOLKIT_HOME="$TMP/tk" "$HCCLCTL" run barrier --engine hccl
+check_rc 3 "  also with ASCEND_HOME_PATH and ASCEND_TOOLKIT_HOME pointing nowhere"
+check_err_has "hcclctl: run barrier: --engine hccl: cannot load libascendcl.so: not found; tried libascendcl.so on the loader's path (LD_LIBRARY_PATH unset), $TMP/none/lib64/libascendcl.so (\$ASCEND_HOME_PATH), $TMP/tk/lib64/libascendcl.so (\$ASCEND_TOOLKIT_HOME)" \
+	"  the paths tried, in order"
+run nolib "$HCCLCTL" --json run allreduce --local 2 --engine hccl
+check_rc 3 "  --json: exit 3"
+printf '%s' "$OUT" >"$TMP/doc.json"
+ok "python3 -c '
+import json,sys
+d=json.load(open(\"$TMP/doc.json\"))
+assert d[\"exit_code\"]==3 and \"cannot load libascendcl.so\" in d[\"error\"][\"message\"], d
+'" "  --json: one document with the error"
+run nolib "$HCCLCTL" -v run allreduce --local 2 --engine auto -b 8 -e 8 -n 1 -w 0
+check_rc 0 "--engine auto without the libraries: runs on libcomm"
+check_out_has "# hcclctl run allreduce: 2 ranks (local), fp32 sum, algo auto, iters 1, warmup 0, check on, engine libcomm" \
+	"  the header says engine libcomm"
+check_err_has "hcclctl: run allreduce: warning: --engine auto: libhccl.so does not load on every rank: running on libcomm" \
+	"  -v says why"
+run nolib "$HCCLCTL" run allreduce --local 2 --engine hccl --compress int8
+check_rc 64 "--compress with --engine hccl: usage error"
+check_err "hcclctl: run allreduce: --compress int8 is libcomm's: HCCL has no compressed allreduce
+hint: --engine libcomm" "  says compression is libcomm's"
+
+if [ ! -f "$STUB/libhccl.so" ] || [ ! -f "$STUB/libascendcl.so" ]; then
+	skip "the test libraries are not built ($STUB): run make tests"
+	done_testing
+	exit
+fi
+export LD_LIBRARY_PATH="$STUB"
+export ASCEND_PROCESS_LOG_PATH="$TMP/plog"
+unset ASCEND_HOME_PATH ASCEND_TOOLKIT_HOME
+
+# A symbol the engine needs, missing: a libhccl.so that has only HcclAllReduce.
+mkdir -p "$TMP/partial"
+cp "$STUB/libascendcl.so" "$TMP/partial/"
+if printf 'int HcclAllReduce(void);\nint HcclAllReduce(void) { return 0; }\n' |
+	cc -shared -fPIC -o "$TMP/partial/libhccl.so" -x c - 2>/dev/null; then
+	run env LD_LIBRARY_PATH="$TMP/partial" "$HCCLCTL" run allreduce --local 2 --engine hccl
+	check_rc 3 "a libhccl.so without HcclCommInitClusterInfo: exit 3"
+	check_err "hcclctl: run allreduce: --engine hccl: libhccl.so has no symbol HcclCommInitClusterInfo (loaded from $TMP/partial/libhccl.so): not the CANN version hcclctl needs
+hint: source /usr/local/Ascend/ascend-toolkit/set_env.sh (or put CANN's lib64 on LD_LIBRARY_PATH)" \
+		"  names the symbol, the library file and the fix"
+else
+	skip "no C compiler to build a partial libhccl.so"
+fi
+
+# ---- results: every collective, checked element by element ----
+run hcclctl run allreduce --local 4 --engine hccl -b 8 -e 64K -n 2 -w 1
+check_rc 0 "allreduce on HCCL over 4 local ranks exits 0"
+check_out_has "# hcclctl run allreduce: 4 ranks (local), fp32 sum, algo auto, iters 2, warmup 1, check on, engine hccl" \
+	"  the header says engine hccl"
+check_out_has "#    size(B)        count   type  redop   algo   time(us)  algbw(GB/s)  busbw(GB/s)  #wrong" \
+	"  the same columns as libcomm"
+ok "[ $(rows) -eq 14 ]" "  one row per size from 8 B to 64 KiB"
+no_wrong "  no wrong element in any row"
+ok "printf '%s\n' \"$OUT\" | awk '/^ *[0-9]/ && \$1 == 65536 { if (\$2 != 16384 || \$3 != \"fp32\" || \$4 != \"sum\" || \$5 != \"auto\") exit 1; bw = \$1 / (\$6 * 1000); if (\$7 < bw * 0.99 - 0.001 || \$7 > bw * 1.01 + 0.001) exit 1; f=1 } END { exit !f }'" \
+	"  the 64 KiB row: count, type, op, algo auto, algbw = size / time"
+
+for c in allgather reducescatter broadcast alltoall sendrecv barrier; do
+	for n in 1 3 4; do
+		run hcclctl run $c --local $n --engine hccl -b 1 -e 4K -n 2 -w 1 -r $((n - 1))
+		check_rc 0 "$c on HCCL over $n rank(s): exit 0"
+		no_wrong "  every element right"
+	done
+done
+for d in int8 int32 int64 fp16 bf16 fp32; do
+	for op in sum prod max min; do
+		[ "$d$op" = bf16prod ] && continue
+		run hcclctl run allreduce --local 3 --engine hccl -b 64 -e 1K -f 4 -n 1 -w 0 -d $d -o $op
+		check_rc 0 "allreduce $d $op on HCCL over 3 ranks"
+	done
+done
+run hcclctl run reducescatter --local 3 --engine hccl -b 96 -e 96 -n 1 -w 0 -d bf16 -o max
+check_rc 0 "reducescatter bf16 max over 3 ranks"
+# fp64 is not among HcclAllReduce's types (hccl.h): the library's own refusal, named with
+# its code
+run hcclctl run allreduce --local 2 --engine hccl -b 64 -e 64 -n 1 -w 0 -d fp64
+check_rc 2 "allreduce fp64: HCCL refuses it, exit 2"
+check_err_has "hcclctl: verdict: hccl-error: rank 0 (server $HOST, device 0): HcclAllReduce returned HCCL_E_NOT_SUPPORT (5): not support feature; also ranks 1; its plog: $TMP/plog" \
+	"  the verdict: rank, server, device, the call, HCCL's code name and number, HcclGetErrorString, the plog"
+
+run hcclctl --json run allgather --local 2 --engine hccl -b 64 -e 128 -n 1 -w 0
+check_rc 0 "--json on HCCL exits 0"
+ok "printf '%s' '$OUT' | python3 -c '
+import json,sys
+d=json.load(sys.stdin)
+assert d[\"collective\"]==\"allgather\" and d[\"world_size\"]==2 and d[\"engine\"]==\"hccl\", d
+r=d[\"results\"]
+assert [x[\"size_bytes\"] for x in r]==[64,128], r
+assert set(r[0])=={\"size_bytes\",\"count\",\"dtype\",\"op\",\"algo\",\"time_us\",\"algbw_GBps\",\"busbw_GBps\",\"wrong\"}, r[0]
+assert all(x[\"wrong\"]==0 and x[\"time_us\"]>0 for x in r)
+'" "  the same document as libcomm's, with engine hccl"
+
+# ---- which libraries, found where ----
+run hcclctl -v run barrier --local 2 --engine hccl -n 1 -w 0
+check_rc 0 "-v on the loader's path"
+check_err_has "hcclctl: run barrier: libascendcl.so: $STUB/libascendcl.so (aclrtGetVersion 1.0.0)" \
+	"  -v: libascendcl.so's full path and ACL's version"
+check_err_has "hcclctl: run barrier: libhccl.so: $STUB/libhccl.so (CANN 1.0.0)" \
+	"  -v: libhccl.so's full path and the version.info beside it"
+if [ -f "$STUB/ascend/lib64/libhccl.so" ]; then
+	for v in ASCEND_HOME_PATH ASCEND_TOOLKIT_HOME; do
+		run env -u LD_LIBRARY_PATH $v="$STUB/ascend" "$HCCLCTL" -v run allreduce --local 2 --engine hccl -b 8 -e 8 -n 1 -w 0
+		check_rc 0 "found through \$$v/lib64"
+		check_err_has "hcclctl: run allreduce: libhccl.so: $STUB/ascend/lib64/libhccl.so (CANN 1.0.0)" \
+			"  -v: the library in \$$v/lib64, the version.info of that install"
+		no_wrong "  and the results are right"
+	done
+else
+	skip "no fake install $STUB/ascend"
+fi
+mkdir -p "$TMP/inst/lib64"
+cp "$STUB/libascendcl.so" "$STUB/libhccl.so" "$TMP/inst/lib64/"
+printf 'Version=8.0;x\n' >"$TMP/inst/version.info"
+run env -u LD_LIBRARY_PATH ASCEND_HOME_PATH="$TMP/inst" "$HCCLCTL" -v run barrier --local 2 --engine hccl -n 1 -w 0
+check_rc 0 "an install whose version.info is not one still runs"
+check_err_has "hcclctl: run barrier: libhccl.so: $TMP/inst/lib64/libhccl.so ($TMP/inst/version.info:1:12: byte 0x3b in the version)" \
+	"  -v says where its version.info is wrong"
+
+# ---- HCCL's failures, named with HCCL's codes ----
+run env HCCL_STUB_ERROR_RANK=1 HCCL_STUB_ERROR_CODE=9 HCCL_STUB_AT=3 \
+	"$HCCLCTL" run allreduce --local 3 --engine hccl -b 8 -e 64 -n 2 -w 1
+check_rc 2 "rank 1's third HcclAllReduce returns HCCL_E_TIMEOUT: exit 2"
+check_err_has "hcclctl: verdict: hccl-error: rank 1 (server $HOST, device 1): HcclAllReduce returned HCCL_E_TIMEOUT (9): timeout; its plog: $TMP/plog" \
+	"  the verdict names the rank, the call and the code"
+ok "[ $(printf '%s\n' "$ERR" | grep -c '^hcclctl: verdict:') -eq 1 ]" "  one verdict line"
+
+run env HCCL_STUB_ERROR_RANK=2 HCCL_STUB_ERROR_CODE=21 HCCL_STUB_ERROR_ASYNC=1 HCCL_STUB_AT=2 \
+	"$HCCLCTL" run allreduce --local 3 --engine hccl -b 8 -e 64 -n 2 -w 1
+check_rc 2 "rank 2's stream fails under its second HcclAllReduce: exit 2"
+check_err_has "hcclctl: verdict: hccl-error: rank 2 (server $HOST, device 2): HcclAllReduce failed on the device: the stream wait returned 507018 (ACL_ERROR_RT_AICPU_EXCEPTION); HcclGetCommAsyncError: HCCL_E_REMOTE (21): error cqe; its plog: $TMP/plog" \
+	"  the stream's ACL code and HcclGetCommAsyncError's HCCL code"
+printf '%s\n' "$ERR" | grep -q "^hcclctl: run allreduce: rank 2 (server $HOST, device 2): HcclAllReduce: ."
+_report $? "  rank 2's own line adds aclGetRecentErrMsg" "$ERR"
+
+run env HCCL_STUB_INIT_FAIL_RANK=1 "$HCCLCTL" run allreduce --local 3 --engine hccl -b 8 -e 8 -n 1 -w 0
+check_rc 2 "HcclCommInitRootInfo fails on rank 1: exit 2"
+check_err_has "hcclctl: verdict: hccl-error: rank 1 (server $HOST, device 1): HcclCommInitRootInfo returned HCCL_E_INTERNAL (4): internal error; its plog: $TMP/plog" \
+	"  named, with HCCL_E_INTERNAL by default"
+run env HCCL_STUB_INIT_FAIL_RANK=0 HCCL_STUB_INIT_CODE=7 "$HCCLCTL" run allreduce --local 2 --engine hccl -b 8 -e 8 -n 1 -w 0
+check_rc 2 "HcclCommInitRootInfo fails on rank 0 with HCCL_E_UNAVAIL"
+# rank 1's init may fail too, as a consequence, before the verdict: then it is listed after
+printf '%s\n' "$ERR" | grep -Eqx "hcclctl: verdict: hccl-error: rank 0 \(server $HOST, device 0\): HcclCommInitRootInfo returned HCCL_E_UNAVAIL \(7\): resource unavailable(; also ranks 1)?; its plog: $TMP/plog"
+_report $? "  the given code, named, rank 0 first" "$ERR"
+
+run env HCCL_STUB_CORRUPT_RANK=1 HCCL_STUB_AT=2 HCCL_STUB_CORRUPT_INDEX=1 \
+	"$HCCLCTL" run allreduce --local 3 --engine hccl -b 8 -e 16 -n 1 -w 1
+check_rc 2 "rank 1's checked result has one element changed: exit 2"
+check_err_has "hcclctl: run allreduce: rank 1: 1 wrong of 2 at size 8: first at element 1: expected -2, got 1" \
+	"  the first wrong element: rank, size, offset, expected, got"
+ok "printf '%s\n' \"$OUT\" | awk '/^ *8 / { if (\$9 != 1) exit 1; f=1 } END { exit !f }'" "  #wrong counts it"
+
+# ---- a rank stuck in HCCL: named in seconds, not at HCCL's 1836 s ----
+t0=$(date +%s%N)
+run env HCCL_STUB_HANG_RANK=2 HCCL_STUB_AT=4 HCCLCTL_HCCL_STALL=2 \
+	"$HCCLCTL" run allreduce --local 3 --engine hccl -b 8 -e 64 -n 3 -w 1
+ms=$((($(date +%s%N) - t0) / 1000000))
+check_rc 2 "rank 2 hangs after its fourth HcclAllReduce: exit 2"
+# how long: rank 2's own idle time, which began a little before the others' (2.0 s and up)
+printf '%s\n' "$ERR" | grep -Eqx "hcclctl: verdict: stuck-rank: rank 2 \(server $HOST, device 2\) stuck in HcclAllReduce: no progress for 2\.[0-9] s while the other ranks got further and wait on it; its plog: $TMP/plog"
+_report $? "  the verdict names rank 2, its server, device, the call, how long, its plog" "$ERR"
+ok "[ $ms -lt 8000 ]" "  the run ends within seconds of the stall limit ($ms ms)"
+echo "# stuck rank (hang after), local: run ended after $ms ms, stall limit 2 s"
+
+run env HCCL_STUB_HANG_RANK=0 HCCL_STUB_AT=3 HCCLCTL_HCCL_STALL=1 \
+	"$HCCLCTL" --json run broadcast --local 4 --engine hccl -b 8 -e 8 -n 1 -w 1
+check_rc 2 "rank 0 hangs after its last broadcast, the others finished: exit 2"
+ok "printf '%s' '$OUT' | python3 -c '
+import json,sys
+d=json.load(sys.stdin)
+v=d[\"verdict\"]
+assert v[\"kind\"]==\"stuck-rank\" and v[\"rank\"]==0 and v[\"collective\"]==\"broadcast\", v
+assert \"while the other ranks finished the call\" in v[\"message\"], v
+assert d[\"exit_code\"]==2
+'" "  --json: the verdict object names rank 0 in broadcast"
+
+run env HCCL_STUB_HANG_RANK=1 HCCL_STUB_HANG=before HCCL_STUB_AT=4 HCCLCTL_HCCL_STALL=2 \
+	"$HCCLCTL" run allreduce --local 3 --engine hccl -b 8 -e 64 -n 3 -w 1
+check_rc 2 "rank 1 stalls before contributing, so every rank stalls: exit 2"
+printf '%s\n' "$ERR" | grep -Eqx "hcclctl: verdict: stuck-rank: every rank is stuck in HcclAllReduce, none behind the others, no progress for 2\.[0-9] s: HCCL waits on something below its calls \(a device, a link, a peer's NIC\); its plogs name it \(rank 0: $TMP/plog\)"
+_report $? "  says that no rank is behind and where the plogs are, instead of guessing" "$ERR"
+
+# ---- a rank table: HcclCommInitClusterInfo, the device from the table ----
+P=$(free_port)
+HP=$(free_port)
+cat >"$TMP/rt.json" <<EOF
+{"version": "1.0", "server_count": "1", "status": "completed",
+ "server_list": [{"server_id": "127.0.0.1", "device": [
+   {"device_id": "4", "device_ip": "192.168.100.4", "rank_id": "0"},
+   {"device_id": "5", "device_ip": "192.168.100.5", "rank_id": "1"}]}]}
+EOF
+for r in 1 0; do
+	env HCCL_IF_BASE_PORT="$HP" HCCL_STUB_ERROR_RANK=1 HCCL_STUB_ERROR_CODE=11 HCCL_STUB_AT=2 \
+		"$HCCLCTL" run allreduce --rank $r --world-size 2 --master 127.0.0.1:"$P" \
+		--ranktable "$TMP/rt.json" --engine hccl -b 8 -e 8 -n 1 -w 1 \
+		>"$TMP/rt$r.out" 2>"$TMP/rt$r.err" &
+	eval "pid$r=\$!"
+done
+wait "$pid0"
+rc0=$?
+wait "$pid1"
+rc1=$?
+ok "[ $rc0 -eq 2 ] && [ $rc1 -eq 2 ]" "--ranktable with --rank: an HCCL error on rank 1 fails both ranks with 2"
+grep -qxF "hcclctl: verdict: hccl-error: rank 1 (server 127.0.0.1, device 5): HcclAllReduce returned HCCL_E_TCP_CONNECT (11): tcp connect fail; its plog: $TMP/plog" "$TMP/rt0.err"
+_report $? "  rank 0 names rank 1 with the server and device_id of its table entry" "$(cat "$TMP/rt0.err")"
+P=$(free_port)
+for r in 1 0; do
+	env HCCL_IF_BASE_PORT="$HP" "$HCCLCTL" run alltoall --rank $r --world-size 2 \
+		--master 127.0.0.1:"$P" --ranktable "$TMP/rt.json" --engine hccl -b 8 -e 1K \
+		-n 1 -w 1 >"$TMP/ok$r.out" 2>"$TMP/ok$r.err" &
+	eval "pid$r=\$!"
+done
+wait "$pid0"
+rc0=$?
+wait "$pid1"
+rc1=$?
+OUT=$(cat "$TMP/ok0.out")
+ok "[ $rc0 -eq 0 ] && [ $rc1 -eq 0 ]" "--ranktable with --rank: HcclCommInitClusterInfo, alltoall right on both ranks"
+check_out_has "# hcclctl run alltoall: 2 ranks (master), fp32 sum, algo auto, iters 1, warmup 1, check on, engine hccl" \
+	"  rank 0 prints the table, engine hccl"
+no_wrong "  every element right"
+run hcclctl run allreduce --rank 0 --world-size 2 --master 127.0.0.1:"$(free_port)" \
+	--ranktable "$TMP/missing.json" --engine hccl -b 8 -e 8 -n 1 -w 0 --timeout 3
+check_rc 3 "--ranktable that is not there: exit 3"
+
+done_testing

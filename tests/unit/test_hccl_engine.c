@@ -1,0 +1,174 @@
+/* The pure parts of `run --engine hccl`: the stall judgement the ranks make from their
+ * progress records, HCCL's and ACL's code names against hccl_types.h and acl_base.h, the
+ * dtype and op mapping, and CANN's version.info reader. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cmd/hcclapi.h"
+#include "cmd/hccljudge.h"
+#include "probes/cannver.h"
+
+#define BUSY(steps, idle) { HCCL_RANK_BUSY, steps, 11, idle, idle, 0, 0, -1, 0 }
+#define DONE(steps) { HCCL_RANK_DONE, steps, 0, 0, 0, 0, 0, -1, 0 }
+
+static void test_judge_done_and_wait(void **state)
+{
+	int cul[4], nc = -1;
+	(void)state;
+	struct hccl_progress all_done[3] = { DONE(7), DONE(7), DONE(7) };
+	assert_int_equal(hccl_judge(all_done, 3, 5000, cul, &nc), HCCL_JUDGE_DONE);
+	assert_int_equal(nc, 0);
+	/* one rank still moving: nobody is judged, however long the others wait */
+	struct hccl_progress moving[3] = { DONE(9), BUSY(8, 4999), DONE(9) };
+	assert_int_equal(hccl_judge(moving, 3, 5000, cul, &nc), HCCL_JUDGE_WAIT);
+	struct hccl_progress one_moving[3] = { BUSY(8, 6000), BUSY(9, 100), BUSY(8, 6000) };
+	assert_int_equal(hccl_judge(one_moving, 3, 5000, cul, &nc), HCCL_JUDGE_WAIT);
+}
+
+static void test_judge_behind(void **state)
+{
+	int cul[4], nc = -1;
+	(void)state;
+	/* "hang after": the others finished, rank 1 never completed its call */
+	struct hccl_progress after[3] = { DONE(9), BUSY(8, 5000), DONE(9) };
+	assert_int_equal(hccl_judge(after, 3, 5000, cul, &nc), HCCL_JUDGE_BEHIND);
+	assert_int_equal(nc, 1);
+	assert_int_equal(cul[0], 1);
+	/* more iterations queued: the others stall on the next one, a step further */
+	struct hccl_progress queued[4] = { BUSY(12, 5200), BUSY(12, 5100), BUSY(11, 9000),
+					   BUSY(12, 5300) };
+	assert_int_equal(hccl_judge(queued, 4, 5000, cul, &nc), HCCL_JUDGE_BEHIND);
+	assert_int_equal(nc, 1);
+	assert_int_equal(cul[0], 2);
+	/* two ranks behind are both named, in rank order */
+	struct hccl_progress two[4] = { BUSY(3, 6000), BUSY(5, 6000), BUSY(3, 6000), DONE(6) };
+	assert_int_equal(hccl_judge(two, 4, 5000, cul, &nc), HCCL_JUDGE_BEHIND);
+	assert_int_equal(nc, 2);
+	assert_int_equal(cul[0], 0);
+	assert_int_equal(cul[1], 2);
+}
+
+static void test_judge_all_stuck(void **state)
+{
+	int cul[4], nc = -1;
+	(void)state;
+	/* "hang before": every rank stopped at the same step: no one to blame */
+	struct hccl_progress before[3] = { BUSY(8, 5001), BUSY(8, 5002), BUSY(8, 5003) };
+	assert_int_equal(hccl_judge(before, 3, 5000, cul, &nc), HCCL_JUDGE_ALL_STUCK);
+	assert_int_equal(nc, 3);
+	/* the stall limit is a limit: a millisecond short is still a wait */
+	before[2].idle_ms = 4999;
+	assert_int_equal(hccl_judge(before, 3, 5000, cul, &nc), HCCL_JUDGE_WAIT);
+}
+
+static void test_judge_failed_first(void **state)
+{
+	int cul[4], nc = -1;
+	(void)state;
+	/* a failure is the verdict even while another rank stalls */
+	struct hccl_progress f[4] = { BUSY(4, 9000), DONE(5), BUSY(4, 9000), DONE(5) };
+	f[2].state = HCCL_RANK_FAILED;
+	f[3].state = HCCL_RANK_FAILED;
+	assert_int_equal(hccl_judge(f, 4, 5000, cul, &nc), HCCL_JUDGE_FAILED);
+	assert_int_equal(nc, 2);
+	assert_int_equal(cul[0], 2);
+	assert_int_equal(cul[1], 3);
+	/* the first to fail leads: rank 3 failed 40 ms before rank 2, rank 0 before both */
+	f[3].failed_ms = 140;
+	f[2].failed_ms = 100;
+	assert_int_equal(hccl_judge(f, 4, 5000, cul, &nc), HCCL_JUDGE_FAILED);
+	assert_int_equal(nc, 2);
+	assert_int_equal(cul[0], 3);
+	assert_int_equal(cul[1], 2);
+	f[0].state = HCCL_RANK_FAILED;
+	f[0].failed_ms = 300;
+	assert_int_equal(hccl_judge(f, 4, 5000, cul, &nc), HCCL_JUDGE_FAILED);
+	assert_int_equal(nc, 3);
+	assert_int_equal(cul[0], 0);
+	assert_int_equal(cul[1], 3);
+	assert_int_equal(cul[2], 2);
+}
+
+static void test_names(void **state)
+{
+	(void)state;
+	/* hccl_types.h */
+	assert_string_equal(hccl_result_name(0), "HCCL_SUCCESS");
+	assert_string_equal(hccl_result_name(2), "HCCL_E_PTR");
+	assert_string_equal(hccl_result_name(4), "HCCL_E_INTERNAL");
+	assert_string_equal(hccl_result_name(9), "HCCL_E_TIMEOUT");
+	assert_string_equal(hccl_result_name(21), "HCCL_E_REMOTE");
+	assert_string_equal(hccl_result_name(22), "HCCL_E_SUSPENDING");
+	assert_string_equal(hccl_result_name(23), "HCCL_E_?");
+	assert_string_equal(hccl_result_name(-1), "HCCL_E_?");
+	/* acl_base.h */
+	assert_string_equal(hccl_acl_error_name(507046), "ACL_ERROR_RT_STREAM_SYNC_TIMEOUT");
+	assert_string_equal(hccl_acl_error_name(507011), "ACL_ERROR_RT_MODEL_EXECUTE");
+	assert_string_equal(hccl_acl_error_name(507057), "ACL_ERROR_RT_SUSPECT_REMOTE_ERROR");
+	assert_null(hccl_acl_error_name(12345));
+	assert_int_equal(HCCL_ROOT_INFO_SIZE, 4108);
+}
+
+static void test_types(void **state)
+{
+	(void)state;
+	/* hccl_types.h's HcclDataType values */
+	assert_int_equal(hccl_dtype_of(COMM_INT8), 0);
+	assert_int_equal(hccl_dtype_of(COMM_INT32), 2);
+	assert_int_equal(hccl_dtype_of(COMM_FP16), 3);
+	assert_int_equal(hccl_dtype_of(COMM_FP32), 4);
+	assert_int_equal(hccl_dtype_of(COMM_INT64), 5);
+	assert_int_equal(hccl_dtype_of(COMM_FP64), 10);
+	assert_int_equal(hccl_dtype_of(COMM_BF16), 11);
+	assert_int_equal(hccl_dtype_of(COMM_DTYPE_COUNT), -1);
+	assert_int_equal(hccl_op_of(COMM_SUM), 0);
+	assert_int_equal(hccl_op_of(COMM_PROD), 1);
+	assert_int_equal(hccl_op_of(COMM_MAX), 2);
+	assert_int_equal(hccl_op_of(COMM_MIN), 3);
+	assert_int_equal(hccl_op_of(COMM_OP_COUNT), -1);
+}
+
+static void test_version_info(void **state)
+{
+	char v[64], err[128];
+	const char *t;
+	(void)state;
+	t = "Version=8.0.RC2\nversion_dir=x\n";
+	assert_int_equal(cann_version_parse(t, strlen(t), v, sizeof(v), err, sizeof(err)), 0);
+	assert_string_equal(v, "8.0.RC2");
+	/* the install info's lower-case key, CRLF, blanks around it, a key before it */
+	t = "package_name=Ascend-cann-toolkit\r\n  version=7.0.0 \r\n";
+	assert_int_equal(cann_version_parse(t, strlen(t), v, sizeof(v), err, sizeof(err)), 0);
+	assert_string_equal(v, "7.0.0");
+	/* the length bounds the text: no NUL needed, nothing read past it */
+	t = "Version=1.2.3";
+	assert_int_equal(cann_version_parse(t, 11, v, sizeof(v), err, sizeof(err)), 0);
+	assert_string_equal(v, "1.2");
+	t = "name=x\nVersion=\n";
+	assert_int_equal(cann_version_parse(t, strlen(t), v, sizeof(v), err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "2:9: the version is empty");
+	t = "Version=8.0;rm\n";
+	assert_int_equal(cann_version_parse(t, strlen(t), v, sizeof(v), err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "1:12: byte 0x3b in the version");
+	t = "innerversion=1\n\n";
+	assert_int_equal(cann_version_parse(t, strlen(t), v, sizeof(v), err, sizeof(err)), -ENOENT);
+	assert_string_equal(err, "no version= line");
+	assert_int_equal(cann_version_parse("", 0, v, sizeof(v), err, sizeof(err)), -ENOENT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_judge_done_and_wait), cmocka_unit_test(test_judge_behind),
+		cmocka_unit_test(test_judge_all_stuck),	    cmocka_unit_test(test_judge_failed_first),
+		cmocka_unit_test(test_names),		    cmocka_unit_test(test_types),
+		cmocka_unit_test(test_version_info),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
