@@ -6,6 +6,37 @@
  * rank stopped at the same step, nothing on the host says who: that is said, not guessed. */
 #include "hccljudge.h"
 
+/* HCCL codes a rank gets when a peer failed first: its connection or transfer to the peer
+ * broke, the peer stopped answering (hccl/hccl_types.h: HCCL_E_TIMEOUT 9, HCCL_E_TCP_CONNECT
+ * 11, HCCL_E_ROCE_CONNECT 12, HCCL_E_TCP_TRANSFER 13, HCCL_E_ROCE_TRANSFER 14, HCCL_E_NETWORK
+ * 19, HCCL_E_REMOTE 21). Ranks fail moments apart and their clocks are read at different
+ * moments, so "how long ago" alone cannot order a cause and its echo reliably. */
+static int echoes_a_peer(const struct hccl_progress *p)
+{
+	if (p->acl)
+		return 0;
+	switch (p->code) {
+	case 9:
+	case 11:
+	case 12:
+	case 13:
+	case 14:
+	case 19:
+	case 21:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* a leads b: a cause before an echo, then the earlier failure */
+static int fails_before(const struct hccl_progress *a, const struct hccl_progress *b)
+{
+	if (echoes_a_peer(a) != echoes_a_peer(b))
+		return !echoes_a_peer(a);
+	return a->failed_ms > b->failed_ms;
+}
+
 enum hccl_verdict hccl_judge(const struct hccl_progress *p, int n, int64_t stall_ms,
 			     int *culprits, int *nculprits)
 {
@@ -14,12 +45,13 @@ enum hccl_verdict hccl_judge(const struct hccl_progress *p, int n, int64_t stall
 
 	*nculprits = 0;
 	/* the first failure is the cause, the later ones most likely its consequences (a
-	 * peer's HCCL giving up on it); ties in rank order */
+	 * peer's HCCL giving up on it); a failure that only echoes a peer's comes after one
+	 * that does not; ties in rank order */
 	for (int r = 0; r < n; r++) {
 		if (p[r].state != HCCL_RANK_FAILED)
 			continue;
 		int at = (*nculprits)++;
-		while (at > 0 && p[culprits[at - 1]].failed_ms < p[r].failed_ms) {
+		while (at > 0 && fails_before(&p[r], &p[culprits[at - 1]])) {
 			culprits[at] = culprits[at - 1];
 			at--;
 		}

@@ -486,8 +486,9 @@ static void verdict_failed(struct hccl_engine *e, const struct hccl_progress *al
 	snprintf(e->v.host, sizeof(e->v.host), "%s", e->peers[cul[0]].server);
 	char more[200] = "";
 	for (int i = 1, at = 0; i < nc && at < (int)sizeof(more) - 16; i++)
-		at += snprintf(more + at, sizeof(more) - (size_t)at, "%s%d", i == 1 ? "; also ranks " :
-									", ", cul[i]);
+		at += snprintf(more + at, sizeof(more) - (size_t)at, "%s%d",
+			       i > 1 ? ", " : nc == 2 ? "; also failed: rank " : "; also failed: ranks ",
+			       cul[i]);
 	set_msg(&e->v, "%s: %s%s; its plog: %s", who, what, more, e->peers[cul[0]].plog);
 }
 

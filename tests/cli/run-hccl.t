@@ -100,7 +100,7 @@ check_rc 0 "reducescatter bf16 max over 3 ranks"
 # its code
 run hcclctl run allreduce --local 2 --engine hccl -b 64 -e 64 -n 1 -w 0 -d fp64
 check_rc 2 "allreduce fp64: HCCL refuses it, exit 2"
-check_err_has "hcclctl: verdict: hccl-error: rank 0 (server $HOST, device 0): HcclAllReduce returned HCCL_E_NOT_SUPPORT (5): not support feature; also ranks 1; its plog: $TMP/plog" \
+check_err_has "hcclctl: verdict: hccl-error: rank 0 (server $HOST, device 0): HcclAllReduce returned HCCL_E_NOT_SUPPORT (5): not support feature; also failed: rank 1; its plog: $TMP/plog" \
 	"  the verdict: rank, server, device, the call, HCCL's code name and number, HcclGetErrorString, the plog"
 
 run hcclctl --json run allgather --local 2 --engine hccl -b 64 -e 128 -n 1 -w 0
@@ -164,7 +164,7 @@ check_err_has "hcclctl: verdict: hccl-error: rank 1 (server $HOST, device 1): Hc
 run env HCCL_STUB_INIT_FAIL_RANK=0 HCCL_STUB_INIT_CODE=7 "$HCCLCTL" run allreduce --local 2 --engine hccl -b 8 -e 8 -n 1 -w 0
 check_rc 2 "HcclCommInitRootInfo fails on rank 0 with HCCL_E_UNAVAIL"
 # rank 1's init may fail too, as a consequence, before the verdict: then it is listed after
-printf '%s\n' "$ERR" | grep -Eqx "hcclctl: verdict: hccl-error: rank 0 \(server $HOST, device 0\): HcclCommInitRootInfo returned HCCL_E_UNAVAIL \(7\): resource unavailable(; also ranks 1)?; its plog: $TMP/plog"
+printf '%s\n' "$ERR" | grep -Eqx "hcclctl: verdict: hccl-error: rank 0 \(server $HOST, device 0\): HcclCommInitRootInfo returned HCCL_E_UNAVAIL \(7\): resource unavailable(; also failed: rank 1)?; its plog: $TMP/plog"
 _report $? "  the given code, named, rank 0 first" "$ERR"
 
 run env HCCL_STUB_CORRUPT_RANK=1 HCCL_STUB_AT=2 HCCL_STUB_CORRUPT_INDEX=1 \

@@ -93,6 +93,22 @@ static void test_judge_failed_first(void **state)
 	assert_int_equal(cul[0], 0);
 	assert_int_equal(cul[1], 3);
 	assert_int_equal(cul[2], 2);
+	/* a broken connection to a peer is an echo: the rank with its own error leads, even
+	 * when the echo looks older (rank 0's record was read later than rank 3's) */
+	f[0].code = 13; /* HCCL_E_TCP_TRANSFER */
+	f[3].code = 7;	/* HCCL_E_UNAVAIL */
+	f[2].code = 9;	/* HCCL_E_TIMEOUT */
+	assert_int_equal(hccl_judge(f, 4, 5000, cul, &nc), HCCL_JUDGE_FAILED);
+	assert_int_equal(nc, 3);
+	assert_int_equal(cul[0], 3);
+	assert_int_equal(cul[1], 0);
+	assert_int_equal(cul[2], 2);
+	/* an ACL code with the same number is not an HCCL echo */
+	f[2].acl = 1;
+	assert_int_equal(hccl_judge(f, 4, 5000, cul, &nc), HCCL_JUDGE_FAILED);
+	assert_int_equal(cul[0], 3);
+	assert_int_equal(cul[1], 2);
+	assert_int_equal(cul[2], 0);
 }
 
 static void test_names(void **state)
