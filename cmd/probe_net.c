@@ -36,6 +36,7 @@
 #include "fanout.h"
 #include "probe.h"
 #include "probes/netperf.h"
+#include "prom.h"
 #include "ranktable/ranktable.h"
 
 #define WHERE "probe net"
@@ -86,6 +87,7 @@ const struct opt probe_net_opts[] = {
 		 COMPLETE_FILE),
 	OPT_BOOL("agent", 0, &o_agent, "internal: be the agent on a node (secret on stdin)"),
 	OPT_NUM("listen", 0, &o_listen, "PORT", "with --agent: listen on PORT and stay", 1, 65535),
+	OPT_PROM,
 	OPT_TERM,
 };
 
@@ -1533,7 +1535,7 @@ static void print_json(const struct launch *L, enum probe_status overall, int co
 	cJSON_AddNumberToObject(doc, "seconds", round3(L->seconds));
 	cJSON_AddStringToObject(doc, "status", probe_status_name(overall));
 	cJSON_AddNumberToObject(doc, "exit_code", code);
-	out_json(doc);
+	probe_emit("net", doc, code);
 }
 
 /* ---- the command ---- */
@@ -1553,7 +1555,7 @@ static int check_usage(void)
 	int nsrc = !!o_hosts + !!o_hostfile + !!o_ranktable + !!o_agents;
 	if (o_agent) {
 		if (nsrc || o_user || o_port || o_key || o_known_hosts || o_insecure ||
-		    o_parallel || o_remote || o_duration || o_bytes || o_pings)
+		    o_parallel || o_remote || o_duration || o_bytes || o_pings || prom_path)
 			return fail(
 				EXIT_USAGE, WHERE,
 				"the agent takes only --listen, --secret-file "
@@ -1749,9 +1751,9 @@ int probe_net_run(int argc, char **argv)
 	if (!L.m.nmeasured)
 		overall = probe_status_worst(overall, PROBE_UNKNOWN);
 	rc = probe_status_exit(overall);
-	if (g_opts.json)
+	if (g_opts.json || prom_path)
 		print_json(&L, overall, g_opts.strict && rc == EXIT_WARN ? EXIT_FAIL : rc);
-	else
+	if (!g_opts.json)
 		print_text(&L, overall);
 	for (size_t i = 0; i < L.n; i++)
 		if (L.nodes[i].state == N_DOWN)

@@ -41,7 +41,7 @@ void prom_footer(struct prom *m, const char *command, int exit_code);
  * the collector never reads half a file. 0, or -errno with err. */
 int prom_write(const struct prom *m, const char *path, char *err, size_t errlen);
 
-/* prom_probe.c: a probe's JSON document as metrics (probe is "hccs", "rdma" or "roce"),
+/* prom_probe.c: a probe's JSON document as metrics (probe is "hccs", "rdma", "roce" or "net"),
  * written to prom_path; failure to write is a warning. doc stays the caller's. */
 void prom_probe_write(const char *probe, const cJSON *doc, int exit_code);
 /* The end of a probe's document (takes it): its metrics with --prometheus, the document

@@ -82,6 +82,43 @@ static void roce(struct prom *m, const cJSON *doc)
 	}
 }
 
+static void net(struct prom *m, const cJSON *doc)
+{
+	const cJSON *l, *d;
+	/* a node that could not be reached has no paths in the document at all: its own series
+	 * says so, so that an alert does not take a silent node for a healthy one */
+	cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(doc, "nodes"))
+	{
+		const char *name = str(d, "name");
+		const cJSON *why = cJSON_GetObjectItemCaseSensitive(d, "reason");
+		if (name)
+			prom_gauge(m, "hcclctl_net_node_reached", cJSON_IsNull(why), "node", name,
+				   NULL);
+	}
+	/* family after family, as in rdma(); a failed path has no bandwidth or rtt series */
+	for (int fam = 0; fam < 4; fam++)
+		cJSON_ArrayForEach(l, cJSON_GetObjectItemCaseSensitive(doc, "links"))
+		{
+			const char *from = str(l, "from"), *to = str(l, "to"), *st = str(l, "status");
+			const cJSON *bps = cJSON_GetObjectItemCaseSensitive(l, "bandwidth_bps");
+			const cJSON *rtt = cJSON_GetObjectItemCaseSensitive(l, "rtt_us");
+			int up = st && (!strcmp(st, "PASS") || !strcmp(st, "WARN"));
+			if (!from || !to || (st && !strcmp(st, "SKIP")))
+				continue;
+			if (fam == 0)
+				prom_gauge(m, "hcclctl_net_link_up", up, "from", from, "to", to, NULL);
+			else if (fam == 1 && up)
+				prom_gauge(m, "hcclctl_net_link_slow", !strcmp(st, "WARN"), "from",
+					   from, "to", to, NULL);
+			else if (fam == 2 && up && cJSON_IsNumber(bps)) /* the JSON's bits/s */
+				prom_gauge(m, "hcclctl_net_link_bandwidth_bytes_per_second",
+					   bps->valuedouble / 8, "from", from, "to", to, NULL);
+			else if (fam == 3 && up && cJSON_IsNumber(rtt))
+				prom_gauge(m, "hcclctl_net_link_rtt_seconds", rtt->valuedouble / 1e6,
+					   "from", from, "to", to, NULL);
+		}
+}
+
 static const struct {
 	const char *probe;
 	void (*links)(struct prom *m, const cJSON *doc);
@@ -89,6 +126,7 @@ static const struct {
 	{"hccs", hccs},
 	{"rdma", rdma},
 	{"roce", roce},
+	{"net", net},
 };
 
 void prom_probe_write(const char *probe, const cJSON *doc, int exit_code)

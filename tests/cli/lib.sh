@@ -81,3 +81,17 @@ done_testing() {
 	echo "1..$_n"
 	[ "$_failed" -eq 0 ]
 }
+
+# Starts a probe net agent on a free port in the background; sets $AGENT_PORT and $AGENT_PID.
+start_agent() { # $1 = name, $2 = secret file
+	: >"$TMP/$1.out"
+	"$HCCLCTL" probe net --agent --timeout 20 --secret-file "$2" >"$TMP/$1.out" 2>"$TMP/$1.err" &
+	AGENT_PID=$!
+	AGENT_PORT=
+	for _t in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
+		AGENT_PORT=$(sed -n 's/^hcclnet1 ready port=\([0-9]*\)$/\1/p' "$TMP/$1.out")
+		[ -n "$AGENT_PORT" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}

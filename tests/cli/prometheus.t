@@ -127,6 +127,65 @@ grep -qx 'hcclctl_run_wrong_elements{collective="allreduce",dtype="int32",op="su
 	grep -qx 'hcclctl_exit_code{command="run allreduce"} 2' "$TMP/tf/bad.prom"
 _report $? "  the metrics count the wrong element and exit code 2" "$(cat "$TMP/tf/bad.prom")"
 
+# probe net: two agents on loopback; the link metrics equal the JSON's
+od -An -N16 -tx1 /dev/urandom | tr -d ' \n' >"$TMP/secret"
+start_agent a1 "$TMP/secret" && p1=$AGENT_PORT && a1=$AGENT_PID &&
+	start_agent a2 "$TMP/secret" && p2=$AGENT_PORT && a2=$AGENT_PID
+_report $? "two probe net agents started"
+run hcclctl --json probe net --agents "127.0.0.1:$p1,127.0.0.2:$p2" --secret-file "$TMP/secret" \
+	--duration 50 --pings 3 --prometheus "$TMP/tf/net.prom"
+ok "[ $RC -eq 0 ] || [ $RC -eq 1 ]" "probe net --json --prometheus between two agents (exit $RC)"
+promcheck "$TMP/tf/net.prom" "probe net"
+printf '%s\n' "$OUT" >"$TMP/net.json"
+python3 - "$TMP/net.json" "$TMP/tf/net.prom" <<'EOP'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+m = {}
+for line in open(sys.argv[2]):
+    if line.startswith("#") or not line.strip():
+        continue
+    k, v = line.rsplit(" ", 1)
+    m[k] = float(v)
+assert len(doc["links"]) == 2, doc["links"]
+for l in doc["links"]:
+    lab = '{from="%s",to="%s"}' % (l["from"], l["to"])
+    assert m["hcclctl_net_link_up" + lab] == 1, lab
+    assert m["hcclctl_net_link_slow" + lab] == (1 if l["slow"] else 0), lab
+    bw = m["hcclctl_net_link_bandwidth_bytes_per_second" + lab]
+    assert abs(bw - l["bandwidth_bps"] / 8) <= 1e-9 * bw, (bw, l["bandwidth_bps"])
+    rtt = m["hcclctl_net_link_rtt_seconds" + lab]
+    assert abs(rtt - l["rtt_us"] / 1e6) <= 1e-12, (rtt, l["rtt_us"])
+st = doc["status"].lower()
+assert m['hcclctl_probe_status{probe="net",status="%s"}' % st] == 1
+assert sum(v for k, v in m.items() if k.startswith("hcclctl_probe_status")) == 1
+assert m['hcclctl_exit_code{command="probe net"}'] == doc["exit_code"]
+assert len([k for k in m if k.startswith("hcclctl_net_link_up")]) == 2
+assert m['hcclctl_net_node_reached{node="127.0.0.1"}'] == 1
+assert m['hcclctl_net_node_reached{node="127.0.0.2"}'] == 1
+EOP
+_report $? "  both nodes reached; per link: up, slow, bandwidth (bytes/s) and rtt (s) equal the JSON's; status and exit code" "$(cat "$TMP/tf/net.prom")"
+kill "$a1" "$a2" 2>/dev/null
+wait "$a1" "$a2" 2>/dev/null
+# a node whose agent is not there: no paths are measured, and the node's own series says 0
+start_agent a3 "$TMP/secret" && p3=$AGENT_PORT && a3=$AGENT_PID
+run hcclctl probe net --agents "127.0.0.1:$p3,127.0.0.2:1" --secret-file "$TMP/secret" \
+	--duration 50 --pings 3 --prometheus "$TMP/tf/net-down.prom"
+check_rc 3 "probe net with one agent missing: exit 3 (nothing measured)"
+promcheck "$TMP/tf/net-down.prom" "probe net (a node down)"
+run samples "$TMP/tf/net-down.prom"
+check_out 'hcclctl_net_node_reached{node="127.0.0.1"} 1
+hcclctl_net_node_reached{node="127.0.0.2"} 0
+hcclctl_probe_status{probe="net",status="pass"} 0
+hcclctl_probe_status{probe="net",status="warn"} 0
+hcclctl_probe_status{probe="net",status="fail"} 0
+hcclctl_probe_status{probe="net",status="skip"} 0
+hcclctl_probe_status{probe="net",status="unknown"} 1
+hcclctl_exit_code{command="probe net"} 3' "  the node not reached is 0 (it has no paths), status unknown, exit code 3"
+kill "$a3" 2>/dev/null
+wait "$a3" 2>/dev/null
+run hcclctl probe net --agent --prometheus "$TMP/tf/x.prom"
+check_rc 64 "--prometheus on the agent: usage error"
+
 # every metric's name and help text are in the man pages
 missing=""
 for n in $(cat "$TMP"/tf/*.prom | sed -n 's/^# HELP \([a-z_]*\) .*/\1/p' | sort -u); do
