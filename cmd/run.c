@@ -1149,6 +1149,12 @@ static int do_run(int argc, char **argv)
 			return fail(EXIT_USAGE, where(), NULL, "--rank and --world-size go together");
 		const char *by = getenv("HCCLCTL_LAUNCH"); /* set by the SSH launcher */
 		p.launch = by && !strcmp(by, "ssh") ? "ssh" : rendezvous_url() ? "etcd" : "master";
+		/* `srun hcclctl run --rank $SLURM_PROCID`: one task of a launcher that merges
+		 * every task's stdout, as when the rank comes from its environment */
+		if (o_rank != 0 && strcmp(p.launch, "ssh") &&
+		    (env_long("SLURM_NTASKS") > 1 || env_long("OMPI_COMM_WORLD_SIZE") > 1 ||
+		     env_long("WORLD_SIZE") > 1))
+			out_json_silence();
 		return single_launch(&p, (int)o_rank, (int)o_world, o_master);
 	}
 	static const struct {

@@ -57,6 +57,19 @@ _report $? "  the verdict names the count on stderr" "$ERR"
 	grep -qx 'hcclctl_exit_code{command="run allreduce"} 2' "$TMP/odd.prom"
 _report $? "  rank 0's --prometheus file has the verdict mismatch and exit code 2" "$(cat "$TMP/odd.prom" 2>&1)"
 
+# the rank given on the command line from the launcher's variables, as `srun hcclctl run
+# --rank $SLURM_PROCID` does: still one document
+cat >"$TMP/explicit.sh" <<'EOS'
+#!/bin/sh
+exec "$HCCLCTL" --json run allreduce --rank "$RANK" --world-size "$WORLD_SIZE" \
+	--master "$MASTER_ADDR:$MASTER_PORT" -b 8 -e 64 -n 1 -w 0
+EOS
+HCCLCTL=$HCCLCTL run sh "$TMP/torchrun.sh" "$(free_port)" sh "$TMP/explicit.sh"
+check_rc 0 "--rank/--world-size/--master given by each of 4 workers: exit 0"
+printf '%s' "$OUT" >"$TMP/t3.json"
+one_doc "$TMP/t3.json" 'd["world_size"] == 4 and [r["size_bytes"] for r in d["results"]] == [8, 16, 32, 64] and all(r["wrong"] == 0 for r in d["results"])'
+_report $? "  stdout is one document, rank 0's" "$OUT"
+
 if command -v mpirun >/dev/null 2>&1; then
 	run timeout -k 5 90 mpirun --allow-run-as-root --oversubscribe -np 4 --bind-to none \
 		--mca btl self,tcp --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo \
