@@ -1,11 +1,19 @@
 /* doctor --merge FILE...|-: every report read (probes/doctordoc.c parses them), for
- * doctor.c to fold into one cluster report. */
+ * doctor.c to fold into one cluster report. The reports come in whatever order the tasks
+ * happened to write them (srun's merged stdout), so the nodes are put in name order, numbers
+ * by value (node2 before node10): the same report for the same nodes, every time. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "doctor.h"
 
 #define MERGE_CAP (64UL * 1024 * 1024)
+
+static int by_name(const void *a, const void *b)
+{
+	return strverscmp(((const struct doctor_merged_node *)a)->name,
+			  ((const struct doctor_merged_node *)b)->name);
+}
 
 int doctor_merge_read(struct doctor_merged *m, char *const *paths, int n, char *err, size_t errlen)
 {
@@ -20,5 +28,7 @@ int doctor_merge_read(struct doctor_merged *m, char *const *paths, int n, char *
 		if (rc)
 			return rc;
 	}
+	if (m->n > 1)
+		qsort(m->v, m->n, sizeof(m->v[0]), by_name);
 	return 0;
 }

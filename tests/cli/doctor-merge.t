@@ -28,6 +28,16 @@ fix: npu-smi info -t hccs -i N -c C; reseat or replace the board, or isolate the
 	"  folded across nodes with the cause, as the SSH fan-out's report"
 check_err "" "  nothing on stderr"
 
+# the tasks' documents arrive in any order (srun's merged stdout): the report is the same,
+# the nodes in name order with numbers by value (gpu10 after gpu3)
+FOLDED=$OUT
+run hcclctl doctor --merge "$TMP/n2.json" "$TMP/n3.json" "$TMP/n1.json" --checks $CH
+check_out "$FOLDED" "  the same reports, the failing node first: the same report"
+hcclctl --json doctor --local --node-name gpu10 --checks $CH >"$TMP/n10.json"
+run hcclctl --json doctor --merge "$TMP/n10.json" "$TMP/n3.json" "$TMP/n1.json" --checks $CH
+printf '%s' "$OUT" | python3 -c 'import json, sys; n = json.load(sys.stdin)["nodes"]; assert n == ["gpu1", "gpu3", "gpu10"], n'
+_report $? "  the nodes in order gpu1, gpu3, gpu10" "$OUT"
+
 cat "$TMP/n1.json" "$TMP/n2.json" "$TMP/n3.json" >"$TMP/all.json"
 run hcclctl --json doctor --merge - --checks $CH <"$TMP/all.json"
 check_rc 2 "the same three documents on standard input, --json: exit 2"
