@@ -5,16 +5,15 @@
  * alert is `hcclctl_doctor_check_status{status="fail"} == 1` and a missing series is not
  * mistaken for a healthy one. */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "prom.h"
+#include "ranktable/ranktable.h"
 
 const char *prom_path;
 
@@ -171,40 +170,7 @@ int prom_write(const struct prom *m, const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: the metrics exceed %lu bytes", path, PROM_CAP);
 		return -ENOMEM;
 	}
-	/* the temporary name starts with a dot: the collector reads only *.prom files */
-	char tmp[4096];
-	const char *slash = strrchr(path, '/');
-	int dl = slash ? (int)(slash - path + 1) : 0;
-	if (snprintf(tmp, sizeof(tmp), "%.*s.%s.%ld.tmp", dl, path, slash ? slash + 1 : path,
-		     (long)getpid()) >= (int)sizeof(tmp)) {
-		snprintf(err, errlen, "%.200s: path too long", path);
-		return -ENAMETOOLONG;
-	}
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		int e = errno;
-		snprintf(err, errlen, "%s: %s", tmp, strerror(e));
-		return -e;
-	}
-	int rc = 0;
-	for (size_t at = 0; at < m->len && !rc;) {
-		ssize_t w = write(fd, m->p + at, m->len - at);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			rc = -(w < 0 ? errno : EIO);
-		else
-			at += (size_t)w;
-	}
-	if (!rc && fsync(fd))
-		rc = -errno;
-	if (close(fd) && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, path))
-		rc = -errno;
-	if (rc) {
-		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
-		unlink(tmp);
-	}
-	return rc;
+	/* the rank tables' atomic replacement: its temporary file starts with a dot and does
+	 * not end in .prom, so the textfile collector never reads a half-written one */
+	return rt_write_atomic(path, m->p, m->len, err, errlen);
 }
