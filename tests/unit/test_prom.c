@@ -4,6 +4,7 @@
 /* before cmocka.h, whose fail() macro would take cli.h's fail() */
 #include "prom.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -47,7 +48,7 @@ static void test_samples(void **state)
 static void test_write(void **state)
 {
 	(void)state;
-	char dir[] = "/tmp/hcclctl-prom.XXXXXX", path[64], tmp[96], err[256];
+	char dir[] = "/tmp/hcclctl-prom.XXXXXX", path[64], tmp[256], err[256];
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/x.prom", dir);
 	struct prom m;
@@ -63,12 +64,23 @@ static void test_write(void **state)
 	assert_int_equal(stat(path, &b), 0);
 	assert_true(a.st_ino != b.st_ino); /* a new file renamed over the old one */
 	assert_int_equal((size_t)b.st_size, m.len);
-	snprintf(tmp, sizeof(tmp), "%s/.x.prom.%ld.tmp", dir, (long)getpid());
-	assert_int_equal(access(tmp, F_OK), -1);
+	/* no temporary left beside it: the directory holds x.prom alone */
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	int entries = 0;
+	for (struct dirent *e; (e = readdir(d));)
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			entries++;
+			snprintf(tmp, sizeof(tmp), "%.200s", e->d_name);
+		}
+	closedir(d);
+	assert_int_equal(entries, 1);
+	assert_string_equal(tmp, "x.prom");
 	char bad[96];
 	snprintf(bad, sizeof(bad), "%s/no/x.prom", dir);
 	assert_int_equal(prom_write(&m, bad, err, sizeof(err)), -ENOENT);
-	assert_non_null(strstr(err, "/no/.x.prom."));
+	assert_non_null(strstr(err, "cannot create a temporary file in '"));
+	assert_non_null(strstr(err, "/no'"));
 	assert_non_null(strstr(err, "No such file or directory"));
 	prom_release(&m);
 	unlink(path);
