@@ -35,6 +35,7 @@ static const char *const kind_names[HLOG_NKINDS] = {
 	[HLOG_TLS_SWITCH] = "tls-switch",
 	[HLOG_ENTRY] = "entry",
 	[HLOG_API] = "call-failed",
+	[HLOG_WATCHDOG] = "collective-timeout",
 };
 
 const char *hlog_kind_name(int kind)
@@ -313,6 +314,9 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		tmp.pid = tmp.rank = tmp.peer_rank = tmp.dev = tmp.peer_dev = -1;
 		tmp.value = tmp.result = -1;
 		tmp.group_size = -1;
+		tmp.work = (struct hlog_work){ -1, -1, -1, -1, -1, -1, -1, "" };
+		if (l.rank >= 0 && l.rank < HLOG_SEEN_RANKS)
+			r->seen_rank[l.rank / 8] |= (unsigned char)(1u << (l.rank % 8));
 		if (!hlog__recognise(line, &l, &tmp)) {
 			/* the frame of a table HCCL prints (LINK_ERROR_INFO, its detector's
 			 * result), and the trace lines a process logs right after an error it

@@ -26,6 +26,7 @@
 #define HLOG_IPLEN 64
 #define HLOG_TEXTLEN 384
 #define HLOG_NAMELEN 48
+#define HLOG_SEEN_RANKS 8192
 
 enum hlog_kind {
 	HLOG_NONE,
@@ -56,6 +57,9 @@ enum hlog_kind {
 	HLOG_ENTRY,	 /* "Entry-Hccl..." lines: when a rank reached an op */
 	HLOG_API,	 /* a call that failed: "HCCL function error: F, error code is N",
 			  * "ERR02200 DIST call hccl api failed", "errNo[...] F failed" */
+	/* PyTorch's collective watchdog (ProcessGroupHCCL of torch_npu, ProcessGroupNCCL): a
+	 * wait that timed out, in a collective of a known sequence number (work) */
+	HLOG_WATCHDOG,
 	HLOG_NKINDS
 };
 
@@ -70,6 +74,21 @@ enum hlog_sub {
 	HLOG_SUB_UNCONNECTED, /* EI0015 / fault_info lists of ranks that never connected */
 	HLOG_SUB_STUCK,	      /* EI0006 "Remote Rank did not send the data in time" */
 	HLOG_SUB_CONNECTED,   /* the root's list of the ranks that connected */
+	/* HLOG_WATCHDOG lines */
+	HLOG_SUB_WD_STATE, /* "... at work: N, last enqueued ... work: E, last completed ... C" */
+	HLOG_SUB_WD_HANG,  /* the watchdog itself made no progress for a while (heartbeat) */
+	HLOG_SUB_WD_NOTE,  /* what the watchdog says after a timeout: context only */
+};
+
+/* What a torch watchdog line says of its collective; every field -1 when not said. */
+struct hlog_work {
+	long long seq;	      /* SeqNum of the work that timed out (or "at work: N") */
+	long long enq, done;  /* last enqueued and last completed work of its process group */
+	long long numel;      /* NumelIn */
+	long long timeout_ms; /* Timeout(ms) */
+	long long ran_ms;     /* "ran for N milliseconds", or the watchdog's stuck seconds x 1000 */
+	int pg_rank;	      /* "[Rank N]" / "[PG x Rank N]": the rank within its process group */
+	char pg[16];	      /* the process group's id ("PG 1", "PG ID 0"), "" when not said */
 };
 
 /* One recognised line. */
@@ -98,6 +117,7 @@ struct hlog_event {
 	char op[HLOG_NAMELEN];	   /* the collective or API the line is about ("HcclAllreduce") */
 	char detail[24];	   /* HLOG_INNER: the inner error's short name */
 	char text[HLOG_TEXTLEN];   /* the line, trimmed, control bytes as '?' */
+	struct hlog_work work;	   /* HLOG_WATCHDOG */
 };
 
 /* One file that was read, with what its lines say about the process that wrote it. */
@@ -163,6 +183,8 @@ struct hlog_report {
 	struct hlog_unk first_error;	   /* the first line that reads as an error */
 	struct hlog_unk unk[HLOG_MAX_UNK]; /* the first error lines no rule explains */
 	size_t nunk;			   /* how many there were in all */
+	/* ranks that wrote any line ("[rankN]:" prefixes, RankID:N), below HLOG_SEEN_RANKS */
+	unsigned char seen_rank[HLOG_SEEN_RANKS / 8];
 	/* the most likely cause, filled by hlog_conclude */
 	int kind;		 /* enum hlog_kind of the deciding event; HLOG_NONE when none */
 	int cat;		 /* enum hcat: HCAT_NONE only when no line reads as an error */

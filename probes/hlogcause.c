@@ -28,24 +28,8 @@ static int ev_cmp(const void *pa, const void *pb)
 	return a->line < b->line ? -1 : a->line > b->line;
 }
 
-/* A bounded text builder: appends that do not fit are cut, never overflow. */
-struct sbuf {
-	char *s;
-	size_t cap, n;
-};
-
-static void sb_add(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_add(struct sbuf *b, const char *fmt, ...)
-{
-	if (b->n + 1 >= b->cap)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	int k = vsnprintf(b->s + b->n, b->cap - b->n, fmt, ap);
-	va_end(ap);
-	if (k > 0)
-		b->n = b->n + (size_t)k < b->cap ? b->n + (size_t)k : b->cap - 1;
-}
+#define sb_add hlog__sb_add
+#define add_evidence hlog__evidence
 
 static int is_heartbeat(int kind)
 {
@@ -344,20 +328,6 @@ static int most_waited(const struct hlog_report *r, int kind, size_t *votes,
 }
 
 /* ---- the evidence ---- */
-
-static void add_evidence(struct hlog_report *r, const struct hlog_event *e)
-{
-	if (!e || r->nevidence >= HLOG_MAX_EVIDENCE)
-		return;
-	for (size_t i = 0; i < r->nevidence; i++)
-		if ((r->evidence[i].line == e->line && !strcmp(r->evidence[i].file, e->file)) ||
-		    !strcmp(r->evidence[i].text, e->text))
-			return;
-	struct hlog_quote *q = &r->evidence[r->nevidence++];
-	snprintf(q->file, sizeof(q->file), "%s", e->file);
-	q->line = e->line;
-	snprintf(q->text, sizeof(q->text), "%s", e->text);
-}
 
 /* The first lines of kind (any for 0) that match (NULL: all), as evidence. */
 static void evidence_of(struct hlog_report *r, int kind,
@@ -1116,6 +1086,10 @@ static void conclude_nopeer(struct hlog_report *r)
 			det = &r->ev[i];
 	}
 	if (!w && !det)
+		return;
+	/* the watchdog's lines are the whole story when they are first, or when they name the
+	 * rank where the backend's lines name none */
+	if (w && hlog__watchdog_conclude(r, w->kind != HLOG_WATCHDOG))
 		return;
 	struct sbuf b = {r->cause, sizeof(r->cause), 0};
 	if (det && (!w || w->kind == HLOG_SOCKET_TIMEOUT)) {

@@ -15,4 +15,23 @@ int hlog__recognise(struct pspan m, const struct hlog_line *l, struct hlog_event
  * cause, or context. */
 enum hlog_cls hlog__class(const struct hlog_event *e);
 
+/* hlogsb.c: a bounded text builder (appends that do not fit are cut, never overflow), and
+ * the evidence list of the report (a line already quoted is not quoted twice). */
+struct sbuf {
+	char *s;
+	size_t cap, n;
+};
+__attribute__((format(printf, 2, 3))) void hlog__sb_add(struct sbuf *b, const char *fmt, ...);
+void hlog__evidence(struct hlog_report *r, const struct hlog_event *e);
+
+/* hlogwatch.c: PyTorch's collective watchdog. line: 1 when m is one of its lines (e filled),
+ * its notes after a timeout only with notes (they often carry the backend's own error, which
+ * its rules read first);
+ * conclude: 1 when the watchdog's lines decide the cause (r's cause, fix, kind filled), 0
+ * when they say nothing; with strong_only only a verdict that names the rank or the desync
+ * counts (one that names no one is left to the backend's own lines). */
+int hlog__watchdog_line(struct pspan m, const struct hlog_line *l, struct hlog_event *e,
+			int notes);
+int hlog__watchdog_conclude(struct hlog_report *r, int strong_only);
+
 #endif

@@ -29,6 +29,8 @@ enum hlog_cls hlog__class(const struct hlog_event *e)
 	case HLOG_ROOT_TIMEOUT:
 	case HLOG_FFTS_TIMEOUT:
 		return HLOG_CLS_CONSEQ;
+	case HLOG_WATCHDOG:
+		return e->sub == HLOG_SUB_WD_NOTE ? HLOG_CLS_INFO : HLOG_CLS_CONSEQ;
 	case HLOG_HEARTBEAT_LOST:
 	case HLOG_HEARTBEAT_STUCK:
 	case HLOG_HEARTBEAT:
@@ -510,7 +512,7 @@ int hlog__recognise(struct pspan m, const struct hlog_line *l, struct hlog_event
 		snprintf(e->code, sizeof(e->code), "%.*s", l->code_len, l->msg.s + l->code_at);
 	const struct hcode *c = e->code[0] ? hcode_find(e->code, strlen(e->code)) : NULL;
 	const struct hinner *in = NULL;
-	int ok = recognise_signature(m, e);
+	int ok = hlog__watchdog_line(m, l, e, 0) || recognise_signature(m, e);
 	if (!ok && (in = hinner_match(m.s, m.n))) {
 		e->kind = in->cat == HCAT_VERSION ? HLOG_VERSION : HLOG_INNER;
 		e->cat = in->cat;
@@ -527,6 +529,8 @@ int hlog__recognise(struct pspan m, const struct hlog_line *l, struct hlog_event
 		e->cat = c->cat;
 		ok = 1;
 	}
+	if (!ok && hlog__watchdog_line(m, l, e, 1))
+		return 1;
 	/* an error line, or an indented line of an error block, that names a device ("Fail to
 	 * get sq reg virtual addr, deviceId=2", "creat qp failed, localDeviceId[11]"): kept as
 	 * context, so the cause can name every device involved */

@@ -303,7 +303,11 @@ static int level_prefix(struct pspan *m, struct hlog_line *l)
 		skip(m, b + 1);
 		return 1;
 	}
-	if (b == 2 && m->s[2] == ' ' && strchr("WEIF", m->s[1])) {
+	/* torch's glog form: "[E324 13:00:25.428029551 file.cpp:574]", the level and MMDD */
+	size_t d = 2;
+	while (b == 2 && d < m->n && d < 6 && m->s[d] >= '0' && m->s[d] <= '9')
+		d++;
+	if (b == 2 && d < m->n && m->s[d] == ' ' && (d == 2 || d >= 5) && strchr("WEIF", m->s[1])) {
 		const char *close = memchr(m->s, ']', m->n < 120 ? m->n : 120);
 		if (!close)
 			return 0;

@@ -36,7 +36,7 @@ static void check_event(const struct hlog_report *r, size_t i)
 {
 	const struct hlog_event *e = &r->ev[i];
 	assert(e->kind > HLOG_NONE && e->kind < HLOG_NKINDS);
-	assert(e->sub >= HLOG_SUB_NONE && e->sub <= HLOG_SUB_CONNECTED);
+	assert(e->sub >= HLOG_SUB_NONE && e->sub <= HLOG_SUB_WD_NOTE);
 	assert(e->cat >= HCAT_NONE && e->cat < HCAT_N);
 	assert(e->fi < r->nfile && e->line >= 1 && e->head <= e->line);
 	assert(e->line <= r->file[e->fi].lines);
@@ -49,6 +49,11 @@ static void check_event(const struct hlog_report *r, size_t i)
 	CLEAN(e->op);
 	CLEAN(e->detail);
 	CLEAN(e->text);
+	CLEAN(e->work.pg);
+	assert(e->work.seq >= -1 && e->work.enq >= -1 && e->work.done >= -1);
+	assert(e->work.numel >= -1 && e->work.timeout_ms >= -1 && e->work.ran_ms >= -1);
+	assert(e->work.pg_rank >= -1);
+	assert(e->kind == HLOG_WATCHDOG || (e->work.seq == -1 && !e->work.pg[0]));
 	assert(e->text[0]); /* a blank line is never an event */
 	assert(!strcmp(e->file, r->file[e->fi].name) && !strcmp(e->node, r->file[e->fi].node));
 	assert(e->t_us >= -1 && e->pid >= -1 && e->group_size >= -1);
