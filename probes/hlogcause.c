@@ -1157,8 +1157,18 @@ static void conclude_nopeer(struct hlog_report *r)
 			sb_add(&b, ", rank %d", r->rank);
 		if (w->dev >= 0)
 			sb_add(&b, ", device %d", w->dev);
-		sb_add(&b, ": a remote rank did not send in time; the cause is on the rank it "
-			   "waited for (which the log does not name)");
+		const struct hcode *hc =
+			(w->kind == HLOG_CODE || w->kind == HLOG_INNER) && w->code[0]
+				? hcode_find(w->code, strlen(w->code)) : NULL;
+		if (hc && hc->meaning[0]) /* what the code says, not more: it names no sender */
+			sb_add(&b, ": %c%.*s; the cause is on what it waited for (which the log does "
+				   "not name)",
+			       hc->meaning[0] >= 'A' && hc->meaning[0] <= 'Z' ? hc->meaning[0] + 32
+									: hc->meaning[0],
+			       (int)strcspn(hc->meaning + 1, ".;"), hc->meaning + 1);
+		else
+			sb_add(&b, ": a remote rank did not send in time; the cause is on the rank it "
+				   "waited for (which the log does not name)");
 		set_what(r, HCAT_RANK_STUCK, "timeout-elsewhere");
 		set_fix(r, "read the other ranks' logs for the first error or the rank that stopped "
 			   "(crash, hang, checkpoint saving, uneven data); raise HCCL_EXEC_TIMEOUT "

@@ -697,6 +697,23 @@ static void test_indented_errors(void **state)
 	hlog_report_release(&r);
 }
 
+/* a code that only says a wait timed out is told in its own meaning, naming no sender */
+static void test_code_wait(void **state)
+{
+	(void)state;
+	struct hlog_report r;
+	hlog_report_init(&r);
+	add_text(&r, "stdout.txt", "node0",
+		 "EE1002: 2024-09-03-16:50:00.041.231 Stream synchronize timeout. "
+		 "rtDeviceSynchronize execute failed, reason=[stream sync timeout]\n");
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_int_equal(r.cat, HCAT_RANK_STUCK);
+	assert_string_equal(r.cause, "EE1002 on node node0: waiting for a stream to finish timed "
+				     "out; the cause is on what it waited for (which the log does "
+				     "not name)");
+	hlog_report_release(&r);
+}
+
 static void test_times(void **state)
 {
 	struct hlog_report r;
@@ -717,7 +734,7 @@ static void test_times(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ei0006_late),   cmocka_unit_test(test_ei0006_nolog),
+		cmocka_unit_test(test_code_wait),     cmocka_unit_test(test_ei0006_late),   cmocka_unit_test(test_ei0006_nolog),
 		cmocka_unit_test(test_ei0006_exited), cmocka_unit_test(test_chain_follow),
 		cmocka_unit_test(test_heartbeat),     cmocka_unit_test(test_cqe),
 		cmocka_unit_test(test_mismatch),      cmocka_unit_test(test_tls),
