@@ -1,5 +1,6 @@
 /* Diagnostics and the JSON document. Text goes to stderr as "hcclctl: WHERE: WHAT" with an
  * optional "hint: FIX"; with --json, stdout carries exactly one document even on failure. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,4 +131,19 @@ void print_findings(const struct rt_diags *d, const char *name)
 		if (x->hint)
 			fprintf(stderr, "  hint: %s\n", x->hint);
 	}
+}
+
+int fd_write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
 }

@@ -66,21 +66,6 @@ static long long mono_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* 0, or -1 when the reader is gone (the session closed) */
-static int put(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 static int tagged(int fd, int rank, char kind, const char *p, size_t n)
 {
 	char tag[24];
@@ -89,7 +74,7 @@ static int tagged(int fd, int rank, char kind, const char *p, size_t n)
 	memcpy(line, tag, (size_t)tl);
 	memcpy(line + tl, p, n);
 	line[tl + n] = '\n';
-	return put(fd, line, (size_t)tl + n + 1);
+	return fd_write_all(fd, line, (size_t)tl + n + 1);
 }
 
 /* Relays the complete lines in s, and a full buffer as a chunk. */

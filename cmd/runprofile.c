@@ -20,20 +20,6 @@ const char *run_profile_path(void)
 	return run_profile_file ? run_profile_file : e && *e ? e : NULL;
 }
 
-static int write_all(int fd, const char *p, size_t len)
-{
-	while (len) {
-		ssize_t k = write(fd, p, len);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		p += k;
-		len -= (size_t)k;
-	}
-	return 0;
-}
-
 int run_profile_gather(struct comm *c, char *err, size_t errlen)
 {
 	const char *path = run_profile_path();
@@ -67,7 +53,7 @@ int run_profile_gather(struct comm *c, char *err, size_t errlen)
 		rc = -errno;
 		goto drain;
 	}
-	int bad = write_all(fd, "{\"traceEvents\": [\n", 18) || write_all(fd, mine, len);
+	int bad = fd_write_all(fd, "{\"traceEvents\": [\n", 18) || fd_write_all(fd, mine, len);
 	for (int q = 1; q < n; q++) {
 		buf = malloc(lens[q] ? (size_t)lens[q] : 1);
 		if (!buf) {
@@ -81,7 +67,7 @@ int run_profile_gather(struct comm *c, char *err, size_t errlen)
 			free(buf);
 			goto comm_failed;
 		}
-		bad = bad || write_all(fd, ",\n", 2) || write_all(fd, buf, (size_t)lens[q]);
+		bad = bad || fd_write_all(fd, ",\n", 2) || fd_write_all(fd, buf, (size_t)lens[q]);
 		free(buf);
 	}
 	char tail[256];
@@ -89,7 +75,7 @@ int run_profile_gather(struct comm *c, char *err, size_t errlen)
 			 "\n], \"displayTimeUnit\": \"ms\", \"otherData\": {\"tool\": \"hcclctl\", "
 			 "\"version\": \"%s\", \"ranks\": %d}}\n",
 			 HCCLCTL_VERSION, n);
-	bad = bad || write_all(fd, tail, (size_t)k) || fsync(fd);
+	bad = bad || fd_write_all(fd, tail, (size_t)k) || fsync(fd);
 	close(fd);
 	fd = -1;
 	if (bad || rename(tmp, path)) {
