@@ -199,7 +199,8 @@ static void add(struct job *j, int node, const char *code, enum st st, const cha
 static void add(struct job *j, int node, const char *code, enum st st, const char *fix,
 		const char *fmt, ...)
 {
-	if (!doctor_wanted(&j->filter, code))
+	/* a node that gave no report is never filtered away: --checks would hide it */
+	if (!doctor_wanted(&j->filter, code) && (st == ST_PASS || strcmp(code, "node.reach")))
 		return;
 	if (j->n == j->cap) {
 		size_t nc = j->cap ? j->cap * 2 : 64;
@@ -1051,6 +1052,50 @@ static void json_report(const struct job *j, const struct result *cause, int cod
 	out_json(doc);
 }
 
+/* --hosts or --hostfile: the nodes, or under --merge the nodes whose reports are expected.
+ * 0, or the exit code (the message printed). */
+static int read_hosts(struct rt_hostfile *hf)
+{
+	char err[512];
+	char *hb = NULL;
+	size_t hl = 0;
+	struct rt_diags d = { 0 };
+	if (o_hosts) { /* a list, in Slurm's notation too: --hosts "$SLURM_JOB_NODELIST" */
+		int erc = rt_hostlist_expand(o_hosts, strlen(o_hosts), &hb, &hl, err, sizeof(err));
+		if (erc)
+			return fail(erc == -ENOMEM ? EXIT_UNKNOWN : EXIT_USAGE, "doctor",
+				    "e.g. --hosts gpu1,gpu2 or --hosts 'gpu[01-16]'", "--hosts: %s", err);
+	} else if (rt_read_file(o_hostfile, TABLE_CAP, &hb, &hl, err, sizeof(err))) {
+		return fail(EXIT_UNKNOWN, "doctor", NULL, "%s", err);
+	}
+	int hrc = rt_hostfile_parse(hf, o_hosts ? "--hosts" : o_hostfile, hb, hl, &d, err,
+				    sizeof(err));
+	free(hb);
+	print_findings(&d, o_hosts ? "--hosts" : o_hostfile);
+	rt_diags_release(&d);
+	return hrc ? fail(o_hosts ? EXIT_USAGE : EXIT_FAIL, "doctor", NULL, "%s", err) : 0;
+}
+
+/* --merge with the nodes expected: whether each node's report came, and was expected. */
+static void merge_reach(struct job *j, int i, const struct rt_hostfile *hf, const char *name)
+{
+	size_t k = 0;
+	while (k < hf->n && strcmp(hf->v[k].server_id, name))
+		k++;
+	if (!j->docs[i])
+		add(j, i, "node.reach", ST_FAIL,
+		    "read the job's output for this node (its task did not start, or it ended "
+		    "before it printed), or run hcclctl doctor --local there",
+		    "no report from this node");
+	else if (k == hf->n)
+		add(j, i, "node.reach", ST_WARN,
+		    "check the node list given, or the node's name (--node-name)",
+		    "a report from a node that %s does not name",
+		    o_hosts ? "--hosts" : o_hostfile);
+	else
+		add(j, i, "node.reach", ST_PASS, NULL, "report read");
+}
+
 int cmd_doctor(int argc, char **argv)
 {
 	if (o_node)
@@ -1062,18 +1107,18 @@ int cmd_doctor(int argc, char **argv)
 	if (argc && !o_merge)
 		return fail(EXIT_USAGE, "doctor", "doctor --merge FILE... reads reports",
 			    "unexpected argument '%s'", argv[0]);
-	if (o_merge && (!argc || o_local || o_ranktable || o_hosts || o_hostfile || o_logs))
+	if (o_merge && (!argc || o_local || o_ranktable || o_logs))
 		return fail(EXIT_USAGE, "doctor", "e.g. srun -N4 hcclctl --json doctor --local | "
 						  "hcclctl doctor --merge -",
-			    argc ? "--merge reads reports only: no --local, --ranktable, --hosts, "
-				   "--hostfile or --logs"
+			    argc ? "--merge reads reports only: no --local, --ranktable or --logs "
+				   "(--hosts or --hostfile name the nodes expected)"
 				 : "--merge needs FILE... or - (the documents of doctor --local --json)");
 	if ((o_on_fail || o_on_pass || o_node_name) && !o_local)
 		return fail(EXIT_USAGE, "doctor", "add --local: a health check acts on its own node",
 			    "--%s acts on this node: it needs --local",
 			    o_on_fail ? "on-fail" : o_on_pass ? "on-pass" : "node-name");
 	struct doctor_merged merged = { 0 };
-	int srcs = !!o_ranktable + !!o_hosts + !!o_hostfile + o_merge;
+	int srcs = !!o_ranktable + (o_merge ? 1 : !!o_hosts + !!o_hostfile);
 	if (o_local ? (o_hosts || o_hostfile) : srcs != 1 && !o_logs && !o_merge)
 		return fail(EXIT_USAGE, "doctor", "see 'hcclctl doctor --help'",
 			    o_local ? "--local checks this node: no --hosts or --hostfile"
@@ -1141,34 +1186,25 @@ int cmd_doctor(int argc, char **argv)
 			rc = fail(EXIT_UNKNOWN, "doctor", NULL, "--merge: %s", err);
 			goto out;
 		}
+		if ((o_hosts || o_hostfile) && (rc = read_hosts(&hf)) != 0)
+			goto out;
+		const char **want = calloc(hf.n + 1, sizeof(*want));
+		for (size_t i = 0; want && i < hf.n; i++)
+			want[i] = hf.v[i].server_id;
+		int erc = want ? doctor_merge_expect(&merged, want, hf.n) : -ENOMEM;
+		free(want);
+		if (erc) {
+			rc = fail(EXIT_UNKNOWN, "doctor", NULL, "out of memory");
+			goto out;
+		}
 		j.nnodes = merged.n;
 	} else if (o_local) {
 		j.nnodes = 1;
 	} else if (o_ranktable && t.nservers) {
 		j.nnodes = t.nservers;
 	} else if (o_hosts || o_hostfile) {
-		char *hb = NULL;
-		size_t hl = 0;
-		struct rt_diags d = { 0 };
-		if (o_hosts) {
-			hb = strdup(o_hosts);
-			for (char *p = hb; p && *p; p++)
-				if (*p == ',')
-					*p = '\n';
-			hl = hb ? strlen(hb) : 0;
-		} else if (rt_read_file(o_hostfile, TABLE_CAP, &hb, &hl, err, sizeof(err))) {
-			rc = fail(EXIT_UNKNOWN, "doctor", NULL, "%s", err);
+		if ((rc = read_hosts(&hf)) != 0)
 			goto out;
-		}
-		int hrc = rt_hostfile_parse(&hf, o_hosts ? "--hosts" : o_hostfile, hb, hl, &d, err,
-					    sizeof(err));
-		free(hb);
-		print_findings(&d, o_hosts ? "--hosts" : o_hostfile);
-		rt_diags_release(&d);
-		if (hrc) {
-			rc = fail(o_hosts ? EXIT_USAGE : EXIT_FAIL, "doctor", NULL, "%s", err);
-			goto out;
-		}
 		j.nnodes = hf.n;
 	}
 	plan = calloc(j.nnodes + 1, sizeof(*plan));
@@ -1185,6 +1221,8 @@ int cmd_doctor(int argc, char **argv)
 			j.docs[i] = merged.v[i].doc; /* the job's now */
 			merged.v[i].doc = NULL;
 			j.arrived_us[i] = real_us();
+			if (o_hosts || o_hostfile)
+				merge_reach(&j, (int)i, &hf, merged.v[i].name);
 		} else if (o_local) {
 			static char hn[256];
 			gethostname(hn, sizeof(hn) - 1);

@@ -82,6 +82,9 @@ void doctor_logs_json(cJSON *doc, cJSON *cause, const struct hlog_report *r, con
  * read until then. */
 int doctor_merge_read(struct doctor_merged *m, char *const *paths, int n, char *err,
 		      size_t errlen);
+/* The nodes whose reports are expected (--hosts, --hostfile): one that sent none joins m
+ * without a document, in name order with the rest. 0 or -ENOMEM. */
+int doctor_merge_expect(struct doctor_merged *m, const char *const *names, size_t n);
 
 /* doctor_act.c: --on-fail drain / --on-pass resume through scontrol, --exit-codes npd. */
 struct doctor_action {

@@ -2,6 +2,7 @@
  * doctor.c to fold into one cluster report. The reports come in whatever order the tasks
  * happened to write them (srun's merged stdout), so the nodes are put in name order, numbers
  * by value (node2 before node10): the same report for the same nodes, every time. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,16 @@ int doctor_merge_read(struct doctor_merged *m, char *const *paths, int n, char *
 		if (rc)
 			return rc;
 	}
+	if (m->n > 1)
+		qsort(m->v, m->n, sizeof(m->v[0]), by_name);
+	return 0;
+}
+
+int doctor_merge_expect(struct doctor_merged *m, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (doctor_merged_expect(m, names[i]))
+			return -ENOMEM;
 	if (m->n > 1)
 		qsort(m->v, m->n, sizeof(m->v[0]), by_name);
 	return 0;

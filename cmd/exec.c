@@ -79,13 +79,10 @@ static int load_hosts(struct rt_hostfile *hf)
 		return fail(EXIT_USAGE, "exec", "see 'hcclctl exec --help'",
 			    "give exactly one of --hosts and --hostfile");
 	if (ex_hosts) {
-		buf = strdup(ex_hosts);
-		if (!buf)
-			return fail(EXIT_UNKNOWN, "exec", NULL, "out of memory");
-		for (char *p = buf; *p; p++)
-			if (*p == ',')
-				*p = '\n';
-		len = strlen(buf);
+		rc = rt_hostlist_expand(ex_hosts, strlen(ex_hosts), &buf, &len, err, sizeof(err));
+		if (rc)
+			return fail(rc == -ENOMEM ? EXIT_UNKNOWN : EXIT_USAGE, "exec",
+				    "e.g. --hosts gpu1,gpu2 or --hosts 'gpu[01-16]'", "--hosts: %s", err);
 		name = "--hosts";
 	} else {
 		rc = rt_read_file(ex_hostfile, HOSTFILE_CAP, &buf, &len, err, sizeof(err));

@@ -1225,13 +1225,10 @@ static int load_hostfile(struct launch *L, struct rt_hostfile *hf)
 	const char *name;
 	int rc;
 	if (o_hosts) {
-		buf = strdup(o_hosts);
-		if (!buf)
-			return fail(EXIT_UNKNOWN, WHERE, NULL, "out of memory");
-		for (char *p = buf; *p; p++)
-			if (*p == ',')
-				*p = '\n';
-		len = strlen(buf);
+		rc = rt_hostlist_expand(o_hosts, strlen(o_hosts), &buf, &len, err, sizeof(err));
+		if (rc)
+			return fail(rc == -ENOMEM ? EXIT_UNKNOWN : EXIT_USAGE, WHERE,
+				    "e.g. --hosts gpu1,gpu2 or --hosts 'gpu[01-16]'", "--hosts: %s", err);
 		name = "--hosts";
 	} else {
 		rc = rt_read_file(o_hostfile, HOSTFILE_CAP, &buf, &len, err, sizeof(err));

@@ -163,6 +163,15 @@ int doctor_merge_parse(struct doctor_merged *m, const char *name, const char *bu
 	return 0;
 }
 
+int doctor_merged_expect(struct doctor_merged *m, const char *name)
+{
+	char err[64];
+	for (size_t i = 0; i < m->n; i++)
+		if (!strcmp(m->v[i].name, name))
+			return 0;
+	return add_node(m, name, NULL, "", err, sizeof(err));
+}
+
 void doctor_merged_release(struct doctor_merged *m)
 {
 	for (size_t i = 0; i < m->n; i++) {

@@ -21,6 +21,9 @@ struct doctor_merged {
  * (no document), -ENOMEM. */
 int doctor_merge_parse(struct doctor_merged *m, const char *name, const char *buf, size_t len,
 		       char *err, size_t errlen);
+/* A node whose report is expected: added without a document (doc NULL, file "") when none of
+ * its name was read. 0 or -ENOMEM. */
+int doctor_merged_expect(struct doctor_merged *m, const char *name);
 void doctor_merged_release(struct doctor_merged *m);
 
 #endif

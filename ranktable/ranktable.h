@@ -167,6 +167,14 @@ struct rt_hostfile {
 	struct rt_host *v;
 	size_t n;
 };
+/* A comma-separated host list in Slurm's notation ("gpu[01-04,07],login1", as
+ * SLURM_JOB_NODELIST holds it) as one name per line in *out (malloc'ed, NUL-terminated),
+ * for rt_hostfile_parse. 0, -EINVAL with err naming the offset, or -ENOMEM. */
+#define RT_HOSTLIST_MAX 65536
+#define RT_HOSTLIST_MAX_S "65536"
+int rt_hostlist_expand(const char *s, size_t n, char **out, size_t *outlen, char *err,
+		       size_t errlen);
+
 /* Malformed lines and duplicate servers are located findings in diags.
  * Returns 0, -EINVAL when a finding is an error or no server is listed, -ENOMEM. */
 int rt_hostfile_parse(struct rt_hostfile *hf, const char *name, const char *buf, size_t len,

@@ -141,4 +141,36 @@ FAKE_NPU_SMI_DIR=$NS/a2-down:$NS/a2 run hcclctl $args --checks link.hccs --node-
 check_rc 1 "  its args ($args) with the down link: exit 1"
 check_out "FAIL: link.hccs on n7: NPU 3 chip 0 link 2 lane mode 0" "  and the line NPD shows"
 
+# the nodes expected (--hosts, in Slurm's notation too): a node whose task never printed is
+# named, even when --checks leaves node.reach out; one nobody expected is a warning
+run hcclctl doctor --merge "$TMP/n1.json" "$TMP/n3.json" --hosts 'gpu[1-3]' --checks link.hccs
+check_rc 2 "--merge --hosts 'gpu[1-3]' with no report from gpu2: exit 2"
+check_out "FAIL  node.reach      gpu2                   no report from this node
+PASS  link.hccs       gpu[1,3]               every HCCS link up
+
+2 passed, 0 warnings, 1 failed, 0 skipped on 3 nodes
+most likely cause: node.reach on gpu2: no report from this node
+fix: read the job's output for this node (its task did not start, or it ended before it printed), or run hcclctl doctor --local there" \
+	"  gpu2 named though --checks has only link.hccs"
+run hcclctl --json doctor --merge "$TMP/n1.json" "$TMP/n3.json" --hosts gpu1,gpu2 --checks node.reach,link.hccs
+check_rc 2 "  --json: exit 2"
+printf '%s' "$OUT" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+r = {c["node"]: (c["status"], c["message"]) for c in d["checks"] if c["code"] == "node.reach"}
+assert r == {"gpu1": ("PASS", "report read"), "gpu2": ("FAIL", "no report from this node"),
+             "gpu3": ("WARN", "a report from a node that --hosts does not name")}, r
+assert d["nodes"] == ["gpu1", "gpu2", "gpu3"], d["nodes"]
+'
+_report $? "  node.reach per node: read, missing, not expected" "$OUT"
+printf 'gpu1\ngpu3\n' >"$TMP/hosts"
+run hcclctl doctor --merge "$TMP/n1.json" "$TMP/n3.json" --hostfile "$TMP/hosts" --checks link.hccs
+check_rc 0 "--hostfile naming exactly the nodes that reported: exit 0"
+run hcclctl doctor --merge "$TMP/n1.json" --hosts 'gpu[3-1]'
+check_rc 64 "a reversed range in --hosts: usage, exit 64"
+check_err "hcclctl: doctor: --hosts: host list: at offset 4: range runs backwards
+hint: e.g. --hosts gpu1,gpu2 or --hosts 'gpu[01-16]'" "  named with its offset"
+run hcclctl doctor --merge "$TMP/n1.json" --ranktable "$TMP/hosts"
+check_rc 64 "--merge with --ranktable: usage, exit 64"
+
 done_testing
