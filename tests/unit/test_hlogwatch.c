@@ -120,8 +120,10 @@ static void test_desync(void **state)
 	assert_int_equal(r.rank, 1);
 	assert_int_equal(r.peer_rank, 0);
 	assert_contains(r.cause, "ALLREDUCE of 1024 elements against ALLREDUCE of 2048 elements");
+	hlog_report_release(&r);
 	conclude(&r, TO(0, 40, "ALLREDUCE", 1024) TO(1, 40, "BROADCAST", 1024));
 	assert_string_equal(r.detail, "collective-desync");
+	hlog_report_release(&r);
 	/* sizes differ by design in a gather: not a desync */
 	conclude(&r, TO(0, 40, "GATHER", 1024) TO(1, 40, "GATHER", 0));
 	assert_string_equal(r.detail, "timeout-elsewhere");
