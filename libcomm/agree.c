@@ -125,10 +125,21 @@ static void fp_take(struct comm *c, int r)
 		request(c, q, true, 0);
 }
 
+/* A lower rank connects to us for the first collective that needs the link, and sends its
+ * fingerprint of that one first: a link of a later collective than ours (this rank was
+ * behind and accepted it while still in an earlier one) is one the peer did not have in
+ * ours, so the peer never sent its fingerprint of ours. Checking it would take the
+ * fingerprint of its next collective for a difference (a broadcast then a barrier at 4
+ * ranks did, 5 runs in 8). */
+static bool later_link(const struct comm *c, int r)
+{
+	return r < c->rank && c->peers[r].fp_first > c->cur_seq;
+}
+
 static void fp_join(struct comm *c, int r)
 {
 	struct comm__peer *p = &c->peers[r];
-	if (!c->fp_lazy || p->fp_in || r == c->rank)
+	if (!c->fp_lazy || p->fp_in || r == c->rank || later_link(c, r))
 		return;
 	p->fp_in = true;
 	p->fp_got = p->fp_req_sent = p->p2p_seen = false;
@@ -144,6 +155,13 @@ static void fp_arrived(struct comm *c, int r)
 	struct comm__peer *p = &c->peers[r];
 	const struct comm__fp *f = &p->fp;
 	bool coll = !comm__is_p2p(f->coll);
+	if (!p->fp_first) {
+		p->fp_first = f->seq;
+		if (c->fp_lazy && p->fp_in && !p->fp_got && later_link(c, r)) {
+			p->fp_in = false; /* joined when ours began: it leaves again */
+			c->fp_missing--;
+		}
+	}
 	if (coll && c->fp_lazy && f->seq == c->cur_seq) {
 		fp_join(c, r); /* a peer that connected to us for this one */
 		if (!p->fp_got) /* this collective's */

@@ -130,6 +130,7 @@ struct comm__peer {
 	bool p2p_seen;    /* it answered from inside a send or receive (p2p_fp) ... */
 	struct comm__fp p2p_fp;
 	int64_t fp_reask_at; /* ... and is asked again from then */
+	uint32_t fp_first; /* the collective of the first fingerprint on this link, 0: none yet */
 	bool fp_asked;    /* it asked for ours of collective fp_ask_seq (not answered yet) */
 	uint32_t fp_ask_seq;
 	/* control frames queued to it (fingerprints, requests) in pb->ctl_tx, sent before
