@@ -142,7 +142,13 @@ $(O)/bench/mpi_coll: bench/mpi_coll.c
 	@mkdir -p $(@D)
 	mpicc -std=gnu11 -O2 -g $(WARN) -o $@ $<
 
-bench-bin: $(BIN) $(O)/bench/kernels $(O)/bench/netprobe $(O)/bench/delayline $(O)/bench/mpi_coll
+# libcomm's shared-memory ring against process_vm_readv and memcpy (libcomm/shm.c's choice)
+$(O)/bench/shmcopy: bench/shmcopy.c libcomm/shmring.c libcomm/shmring.h libcomm/internal.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ bench/shmcopy.c libcomm/shmring.c
+
+bench-bin: $(BIN) $(O)/bench/kernels $(O)/bench/netprobe $(O)/bench/delayline $(O)/bench/mpi_coll \
+	   $(O)/bench/shmcopy
 
 bench: deps
 	$(MAKE) bench-bin

@@ -132,6 +132,7 @@ struct out_ctx {
 	double busbw_sum;
 	size_t rows;
 	double nrmse_max; /* --compress: the largest error of a row, -1: none measured */
+	cJSON *links;     /* --json: the links by transport (rank 0) */
 };
 
 static void print_header(const struct run_params *p, int n)
@@ -246,6 +247,11 @@ static void print_footer(const struct run_params *p, int n, struct out_ctx *o,
 			cJSON_AddNullToObject(sj, "rank");
 		}
 		cJSON_AddNumberToObject(sj, "links_judged", sl->links);
+		if (o->links)
+			cJSON_AddItemToObject(doc, "links", o->links);
+		else
+			cJSON_AddNullToObject(doc, "links");
+		o->links = NULL;
 		out_json(doc);
 		return;
 	}
@@ -450,6 +456,8 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n,
 	struct run_slow sl = { .from = -1, .to = -1, .rank = -1 };
 	if (rc >= 0 && !eng && run_slow_judge(c, &sl))
 		memset(&sl, 0, sizeof(sl)); /* the communicator failed after the sweep */
+	if (rc >= 0 && p->json && run_links_gather(c, &o.links))
+		o.links = NULL;
 	if (rc >= 0 && rank == 0)
 		print_footer(p, n, &o, &sl, c);
 	if (profiled && rank == 0 && !g_opts.quiet && !p->json)
@@ -458,12 +466,14 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n,
 	if (*wrong && rc >= 0 && rank != 0)
 		snprintf(err, errlen, "%s", wrong);
 	cJSON_Delete(o.results);
+	cJSON_Delete(o.links);
 	free(rows);
 	if (g_opts.verbose) { /* bench/scale.sh reads this */
 		struct rusage ru;
 		getrusage(RUSAGE_SELF, &ru);
 		fprintf(stderr, "hcclctl: %s: rank %d: %d peer connections of %d ranks, peak RSS %ld KiB\n",
 			where(), rank, comm_connections(c), n, ru.ru_maxrss);
+		run_links_say(c, where());
 	}
 	if (eng && !hccl_abandoned)
 		run_hccl_close(eng, c);

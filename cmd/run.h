@@ -144,6 +144,15 @@ struct run_slow {
 };
 int run_slow_judge(struct comm *c, struct run_slow *s);
 
+/* cmd/runlinks.c: this rank's links by transport (out[0] shm, out[1] tcp); say: the -v line
+ * "rank R: links: S shm, T tcp (to ranks A B: why; ...)"; gather: collective over c, rank 0
+ * gets the JSON object {"shm", "tcp" (links, each once), "per_rank": [{"rank", "shm",
+ * "tcp"}]} in *out (the caller's; NULL elsewhere). 0 or a comm_status. */
+void run_links_count(struct comm *c, int out[2]);
+void run_links_say(struct comm *c, const char *where);
+struct cJSON;
+int run_links_gather(struct comm *c, struct cJSON **out);
+
 /* cmd/verdict.c: the verdict line on stderr ("hcclctl: verdict: KIND: ..."), its JSON object
  * (a cJSON *, the caller's), the exit code it stands for, and a verdict for a failure that
  * happened before there was a communicator to ask (init: config or a rank that never came). */

@@ -141,7 +141,7 @@ static int io_errcode(int rc)
 int comm__auth_client(int fd, const unsigned char *secret, int64_t deadline, int cancel_fd,
 		      const void *after, size_t afterlen, char *err, size_t errlen)
 {
-	unsigned char greet[4 + 4 + NONCE], resp[NONCE + MAC + 64], fin[1 + MAC], want[MAC];
+	unsigned char greet[4 + 4 + NONCE], resp[NONCE + MAC + 128], fin[1 + MAC], want[MAC];
 	if (afterlen > sizeof(resp) - NONCE - MAC)
 		return comm__errf(err, errlen, COMM_E_INVAL, "authentication: %zu bytes to follow",
 				  afterlen);

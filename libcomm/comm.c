@@ -55,6 +55,10 @@ static int configure(struct comm *c, const struct comm_config *cfg, char *err, s
 		return comm__errf(err, errlen, COMM_E_INVAL,
 				  "init: HCCLCTL_CONNECT='%s' is not one of lazy, full", ec);
 	c->lazy = !(ec && !strcmp(ec, "full"));
+	int tm = comm__tmode_parse(getenv("HCCLCTL_TRANSPORT"), err, errlen);
+	if (tm < 0)
+		return tm;
+	c->tmode = tm;
 	c->algo = cfg->algo;
 	const char *ea = getenv("HCCLCTL_ALGO");
 	if (c->algo == COMM_ALGO_AUTO && ea && *ea) {
@@ -129,9 +133,11 @@ static void comm_free(struct comm *c)
 {
 	comm__watch_stop(c); /* first: it reads the data sockets' TCP state */
 	pthread_mutex_destroy(&c->watch.mu);
-	for (int r = 0; r < c->nranks; r++)
+	for (int r = 0; r < c->nranks; r++) {
 		if (c->peers[r].fd >= 0)
 			c->tp->close(c->peers[r].fd);
+		comm__shm_free(c->peers[r].shm);
+	}
 	if (c->lfd >= 0)
 		c->tp->close(c->lfd);
 	comm__progress_release(c);
@@ -344,6 +350,7 @@ int comm_split(struct comm *parent, int color, int key, struct comm **out)
 	c->exec_timeout_ms = parent->exec_timeout_ms;
 	c->algo = parent->algo;
 	c->lazy = parent->lazy;
+	c->tmode = parent->tmode;
 	/* distinct per parent, split and color, the same on every member */
 	c->id = (parent->id ^ ((uint64_t)parent->seq << 32) ^ (uint64_t)(uint32_t)color) *
 		0x9e3779b97f4a7c15ull;
@@ -396,6 +403,21 @@ int comm_size(const struct comm *c)
 int comm_connections(const struct comm *c)
 {
 	return c ? c->nconn : 0;
+}
+
+const char *comm_link_transport(const struct comm *c, int peer)
+{
+	if (!c || peer < 0 || peer >= c->nranks || peer == c->rank || c->peers[peer].fd < 0)
+		return NULL;
+	return c->peers[peer].shm ? "shm" : "tcp";
+}
+
+int comm_link_reason(const struct comm *c, int peer, char *buf, size_t len)
+{
+	if (!comm_link_transport(c, peer))
+		return COMM_E_INVAL;
+	comm__tp_why_text(c->peers[peer].tp_why, c->peers[peer].tp_err, buf, len);
+	return 0;
 }
 
 const char *comm_last_error(const struct comm *c)

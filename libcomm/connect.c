@@ -27,24 +27,36 @@ static void peer_frame(const struct comm *c, unsigned char f[COMM__HDR_LEN + COM
 	comm__peer_encode(&me, f + COMM__HDR_LEN);
 }
 
+/* Reads one handshake frame of type want (what: its name, for messages) into b[cap]: its
+ * payload length, or -errno with why. */
+static int frame_read(int fd, int64_t deadline, int cancel_fd, uint8_t want, const char *what,
+		      unsigned char *b, size_t cap, char *why, size_t whylen)
+{
+	struct comm__hdr h;
+	int rc = comm__io_recv_frame(fd, &h, b, cap, deadline, cancel_fd, why, whylen);
+	if (rc) {
+		if (rc != -EPROTO)
+			snprintf(why, whylen, "no %s: %s", what,
+				 rc == -ECONNRESET ? "connection closed" : strerror(-rc));
+		return rc;
+	}
+	if (h.type != want) {
+		snprintf(why, whylen, "expected a %s, got %s", what, comm__frame_name(h.type));
+		return -EPROTO;
+	}
+	return (int)h.len;
+}
+
 /* Reads the other end's peer hello and checks it is of this communicator: 0 or -errno. */
 static int peer_read(const struct comm *c, int fd, int64_t deadline, int cancel_fd,
 		     struct comm__peer_hello *got, char *why, size_t whylen)
 {
 	unsigned char b[COMM__PEER_LEN];
-	struct comm__hdr h;
-	int rc = comm__io_recv_frame(fd, &h, b, sizeof(b), deadline, cancel_fd, why, whylen);
-	if (rc) {
-		if (rc != -EPROTO)
-			snprintf(why, whylen, "no peer hello: %s",
-				 rc == -ECONNRESET ? "connection closed" : strerror(-rc));
-		return rc;
-	}
-	if (h.type != COMM__F_PEER) {
-		snprintf(why, whylen, "expected a peer hello, got %s", comm__frame_name(h.type));
-		return -EPROTO;
-	}
-	if (comm__peer_decode(b, (size_t)h.len, got, why, whylen))
+	int n = frame_read(fd, deadline, cancel_fd, COMM__F_PEER, "peer hello", b, sizeof(b), why,
+			   whylen);
+	if (n < 0)
+		return n;
+	if (comm__peer_decode(b, (size_t)n, got, why, whylen))
 		return -EPROTO;
 	if (got->comm_id != c->id || got->nranks != c->nranks) {
 		snprintf(why, whylen, "belongs to another communicator (id %016llx, %d ranks)",
@@ -54,26 +66,72 @@ static int peer_read(const struct comm *c, int fd, int64_t deadline, int cancel_
 	return 0;
 }
 
+/* A shared-memory frame (offer or answer) at f. */
+static void shm_frame(const struct comm *c, const struct comm__shm_hello *s,
+		      unsigned char f[COMM__HDR_LEN + COMM__SHM_LEN])
+{
+	struct comm__hdr h = { COMM__F_SHM, 0, -1, (uint32_t)c->rank, COMM__SHM_LEN };
+	comm__hdr_encode(f, &h);
+	comm__shm_encode(s, f + COMM__HDR_LEN);
+}
+
+/* Reads the other end's shared-memory frame, an answer or (want_answer false) an offer:
+ * 0 or -errno with why. */
+static int shm_read(int fd, int64_t deadline, int cancel_fd, bool want_answer,
+		    struct comm__shm_hello *got, char *why, size_t whylen)
+{
+	unsigned char b[COMM__SHM_LEN];
+	const char *what = want_answer ? "shared memory answer" : "shared memory offer";
+	int n = frame_read(fd, deadline, cancel_fd, COMM__F_SHM, what, b, sizeof(b), why, whylen);
+	if (n < 0)
+		return n;
+	if (comm__shm_decode(b, (size_t)n, got, why, whylen))
+		return -EPROTO;
+	if (want_answer != (got->kind == COMM__SHM_ANSWER)) {
+		snprintf(why, whylen, "expected a %s, got kind %u", what, got->kind);
+		return -EPROTO;
+	}
+	return 0;
+}
+
 /* fd is connected to r: authenticate, say who we are, check who answered. Three legs in
- * all: the challenge; our proof with our peer hello behind it; the other end's proof with
- * its peer hello (a connection handshake was five legs, each a wait for the other process
- * to be scheduled; at 1024 ranks on 2 cores those waits were most of the time to connect).
- * 0 or the code (-ECANCELED when cancel_fd became readable), why the reason. */
+ * all: the challenge; our proof with our peer hello and shared-memory offer behind it; the
+ * other end's proof with its peer hello and answer (a connection handshake was five legs,
+ * each a wait for the other process to be scheduled; at 1024 ranks on 2 cores those waits
+ * were most of the time to connect). 0 or the code (-ECANCELED when cancel_fd became
+ * readable), why the reason. */
 static int greet_up(struct comm *c, int fd, int r, int64_t deadline, int cancel_fd, char *why,
 		    size_t whylen)
 {
-	unsigned char f[COMM__HDR_LEN + COMM__PEER_LEN];
+	unsigned char f[COMM__HDR_LEN + COMM__PEER_LEN + COMM__HDR_LEN + COMM__SHM_LEN];
+	struct comm__shm_prep pp;
+	struct comm__shm_hello offer, ans;
 	peer_frame(c, f);
+	comm__shm_offer(c, &pp, &offer);
+	shm_frame(c, &offer, f + COMM__HDR_LEN + COMM__PEER_LEN);
 	int rc = comm__auth_client(fd, c->secret, deadline, cancel_fd, f, sizeof(f), why, whylen);
-	if (rc)
+	if (rc) {
+		comm__shm_prep_release(&pp);
 		return rc;
+	}
 	struct comm__peer_hello got;
 	rc = peer_read(c, fd, deadline, cancel_fd, &got, why, whylen);
 	if (!rc && got.rank != r) {
 		snprintf(why, whylen, "answered as rank %d", got.rank);
 		rc = -EPROTO;
 	}
-	if (!rc || rc == -ECANCELED)
+	if (!rc)
+		rc = shm_read(fd, deadline, cancel_fd, true, &ans, why, whylen);
+	if (!rc) {
+		struct comm__shm *s;
+		int arc = comm__shm_accepted(c, &pp, &ans, r, &s, why, whylen);
+		if (arc)
+			return arc;
+		c->peers[r].shm = s;
+		return 0;
+	}
+	comm__shm_prep_release(&pp);
+	if (rc == -ECANCELED)
 		return rc;
 	return rc == -ETIMEDOUT ? COMM_E_TIMEOUT : rc == -EPROTO ? COMM_E_PROTO : COMM_E_PEER;
 }
@@ -184,7 +242,8 @@ static int accept_one(struct comm *c, int lfd, int64_t limit, int *rank_out, int
 	if (dl > limit)
 		dl = limit;
 	struct comm__peer_hello got;
-	unsigned char greet[COMM__GREET_LEN], out[COMM__FIN_LEN + COMM__HDR_LEN + COMM__PEER_LEN];
+	unsigned char greet[COMM__GREET_LEN];
+	unsigned char out[COMM__FIN_LEN + 2 * COMM__HDR_LEN + COMM__PEER_LEN + COMM__SHM_LEN];
 	rc = comm__auth_greet(fd, greet, dl, -1);
 	if (!rc)
 		rc = comm__auth_check(fd, c->secret, greet, dl, -1, out, why, sizeof(why));
@@ -196,17 +255,27 @@ static int accept_one(struct comm *c, int lfd, int64_t limit, int *rank_out, int
 		snprintf(why, sizeof(why), "unexpected rank %d", got.rank);
 		rc = -1;
 	}
-	if (!rc) { /* our proof and our peer hello in one write */
+	struct comm__shm_hello offer, ans;
+	struct comm__shm *shm = NULL;
+	if (!rc) /* its shared-memory offer came behind its peer hello */
+		rc = shm_read(fd, dl, -1, false, &offer, why, sizeof(why)) ? -1 : 0;
+	if (!rc) { /* our proof, our peer hello and our answer in one write */
+		comm__shm_answer(c, &offer, &shm, &ans);
 		peer_frame(c, out + COMM__FIN_LEN);
+		shm_frame(c, &ans, out + COMM__FIN_LEN + COMM__HDR_LEN + COMM__PEER_LEN);
 		rc = comm__io_write(fd, out, sizeof(out), dl, -1) ? -1 : 0;
 	}
 	if (rc == -2)
 		comm__auth_refuse(fd, dl, -1);
 	if (rc) {
+		comm__shm_free(shm);
 		c->refused++;
 		c->tp->close(fd);
 		return -EPROTO;
 	}
+	c->peers[got.rank].shm = shm;
+	c->peers[got.rank].tp_why = ans.why;
+	c->peers[got.rank].tp_err = ans.err;
 	*rank_out = got.rank;
 	*fd_out = fd;
 	return 0;

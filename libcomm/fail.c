@@ -49,7 +49,7 @@ static void send_abort(struct comm *c)
 			continue;
 		if (!p->midframe) {
 			struct iovec iov = {f, COMM__HDR_LEN + len};
-			if (c->tp->send(p->fd, &iov, 1) == (ssize_t)iov.iov_len)
+			if (comm__link_send(c, p, &iov, 1) == (ssize_t)iov.iov_len)
 				continue;
 		}
 		shutdown(p->fd, SHUT_WR);

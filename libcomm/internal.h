@@ -10,12 +10,14 @@
 
 #include "libcomm/algo.h"
 #include "libcomm/libcomm.h"
+#include "libcomm/shmring.h"
 #include "libcomm/transport.h"
 #include "libcomm/wire.h"
 
 #define COMM__SECRET_LEN 16
 #define COMM__COLL_SPLIT COMM_COLL_COUNT /* the engine's own collective, in fingerprints */
 #define COMM__SOCKBUF (4 << 20)
+#define COMM__SHM_RING (4 << 20) /* bytes per direction of a shared-memory link (shm.c) */
 #define COMM__HANDSHAKE_MS 2000
 #define COMM__FP_HIST 64 /* our fingerprints kept to answer a peer that asks late */ /* an accepted connection has this long to authenticate */
 
@@ -64,7 +66,7 @@ int comm__auth_client(int fd, const unsigned char *secret, int64_t deadline, int
 		      const void *after, size_t afterlen, char *err, size_t errlen);
 int comm__auth_server(int fd, const unsigned char *secret, int64_t deadline, int cancel_fd,
 		      char *why, size_t whylen);
-/* The client's after[afterlen] (at most 64 bytes) goes out in the same write as its proof.
+/* The client's after[afterlen] (at most 128 bytes) goes out in the same write as its proof.
  * comm__auth_server in two halves, for a server that handles many at once: greet sends the
  * challenge (0 or -errno), check reads and verifies the answer and says so (as above);
  * with fin_out (COMM__FIN_LEN bytes) the server's answer is left there for the caller to
@@ -101,8 +103,18 @@ struct comm__pbuf {
 	unsigned char ctl_tx[4 * (COMM__HDR_LEN + COMM__FP_LEN)]; /* queued control frames */
 };
 
+/* A shared-memory link's mapping: the ring this rank writes and the one it reads. */
+struct comm__shm {
+	void *map;
+	size_t len;
+	struct comm__ring tx, rx;
+};
+
 struct comm__peer {
-	int fd; /* -1 for self */
+	int fd; /* -1 for self; a shared-memory link keeps it (liveness, doorbells) */
+	struct comm__shm *shm; /* the link's frames go through it; NULL: through fd */
+	uint8_t tp_why;        /* enum comm__tp_why: why the link is shm or tcp */
+	int tp_err;            /* errno behind a failed setup */
 	bool in_ep; /* fd is in the progress engine's epoll set */
 	char host[COMM__HOST_MAX];
 	char addr[COMM__ADDR_MAX];
@@ -209,6 +221,8 @@ struct comm {
 	bool lazy;
 	int lfd;         /* the listening socket while lazy, else -1 */
 	int nconn;       /* peers connected */
+	int nshm;        /* of them, over shared memory */
+	int tmode;       /* enum comm__tmode, from HCCLCTL_TRANSPORT */
 	int unadopted;   /* links accepted by a connect's wait, not in the epoll set yet */
 	/* registered by the layers above the engine (comm_alloc, watch.c) */
 	comm__ctl_fn *ctl[COMM__F_TYPE_END];
@@ -284,6 +298,41 @@ int comm__mesh_connect(struct comm *c, int lfd, const struct comm__book_entry *b
 int comm__link_connect(struct comm *c, int r, int64_t deadline, int cancel_fd, int *fd_out,
 		       char *why, size_t whylen);
 int comm__link_accept(struct comm *c, int *rank_out, int *fd_out);
+
+/* shm.c: whether a link is shared memory, and its segment. tmode_parse: the mode of
+ * HCCLCTL_TRANSPORT's value s (NULL or empty: auto), or COMM_E_INVAL with err. The
+ * connecting rank's offer makes a segment unless tcp is forced (pp holds it until
+ * the answer); the accepting rank's answer maps it if the identities match (*out: the
+ * link's, caller frees with comm__shm_free); accepted applies the answer to peer r (*out
+ * or NULL) and fails, with why, only where shm was demanded on this host and cannot be. */
+struct comm__shm_prep {
+	int fd;
+	void *map;
+	size_t len;
+};
+int comm__tmode_parse(const char *s, char *err, size_t errlen);
+void comm__tp_why_text(int why, int e, char *buf, size_t len);
+void comm__shm_offer(struct comm *c, struct comm__shm_prep *pp, struct comm__shm_hello *o);
+void comm__shm_answer(struct comm *c, const struct comm__shm_hello *o, struct comm__shm **out,
+		      struct comm__shm_hello *a);
+int comm__shm_accepted(struct comm *c, struct comm__shm_prep *pp, const struct comm__shm_hello *a,
+		       int r, struct comm__shm **out, char *why, size_t whylen);
+void comm__shm_prep_release(struct comm__shm_prep *pp);
+void comm__shm_free(struct comm__shm *s);
+
+/* link.c: a link's byte stream, through its ring (shared memory) or its socket, with the
+ * transport's semantics: send and recv return bytes moved, 0 on EOF (recv), -EAGAIN when
+ * nothing can move now, or -errno. A ring's end of stream is the socket's: after EOF or an
+ * error on it what is still in the ring is read first. queued: bytes readable now.
+ * doorbells: the socket of a shm link became readable: take the doorbells, note EOF or an
+ * error. arm (before sleeping in epoll_wait, sends: whether this rank waits to send to
+ * it): true when the ring moved meanwhile and the sleep must not happen; awake after. */
+ssize_t comm__link_send(struct comm *c, struct comm__peer *p, const struct iovec *iov, int cnt);
+ssize_t comm__link_recv(struct comm *c, struct comm__peer *p, void *buf, size_t len);
+size_t comm__link_queued(struct comm *c, struct comm__peer *p);
+void comm__link_doorbells(struct comm *c, struct comm__peer *p);
+bool comm__link_arm(struct comm__peer *p, bool sends);
+void comm__link_awake(struct comm__peer *p);
 
 /* agree.c: a collective's fingerprints checked on arrival instead of exchanged first (one
  * network round less). attach registers its control frames (FP, FPREQ) and check ops.

@@ -142,6 +142,13 @@ int comm_size(const struct comm *c);
  * needs a peer (a ring's neighbours, rhd's partners, a send's peer), so a job of ring and
  * rhd collectives holds O(log N) of them; HCCLCTL_CONNECT=full makes all N-1 in init. */
 int comm_connections(const struct comm *c);
+/* The transport of the link to peer: "shm" (shared memory: the same kernel, network and pid
+ * namespace, unless HCCLCTL_TRANSPORT=tcp) or "tcp"; NULL when there is no link to it (yet).
+ * Static strings. */
+const char *comm_link_transport(const struct comm *c, int peer);
+/* Why that link is what it is ("another network namespace", "HCCLCTL_TRANSPORT=tcp", a
+ * failed setup with its errno ...) into buf[len]: 0, or COMM_E_INVAL when there is no link. */
+int comm_link_reason(const struct comm *c, int peer, char *buf, size_t len);
 /* The message of the last failed call on c: what, which rank/host/peer, collective, step. */
 const char *comm_last_error(const struct comm *c);
 

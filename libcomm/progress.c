@@ -4,10 +4,13 @@
  *
  * Frames: a 24-byte header then the payload; a send is one writev of header and user buffer,
  * a receive reads the payload straight into the user buffer, so data is never copied in user
- * space. Headers are read ahead on every socket, so an ABORT (or the next collective's
- * fingerprint) from a peer this step does not involve is seen at once; a data frame for a
- * later step stays in the socket until its receive is posted (TCP flow control is the
- * backpressure, nothing is buffered here).
+ * space. Over a shared-memory link (link.c, shm.c) the same byte stream goes through a ring
+ * instead of the socket, one copy in and one out, polled while the engine polls and woken by
+ * a doorbell on the socket while it sleeps. Headers are read ahead on every link, so an
+ * ABORT (or the next collective's fingerprint) from a peer this step does not involve is seen
+ * at once; a data frame for a later step stays in the socket or ring until its receive is
+ * posted (TCP flow control or the ring's capacity is the backpressure, nothing is buffered
+ * here).
  *
  * Failure: any fatal error marks the communicator broken and sends ABORT with the message to
  * every peer, which fail with the same message, so every rank reports the first cause. */
@@ -38,6 +41,16 @@
  * 33-44). */
 #define SPIN_US 250
 #define SPIN_MAX_BYTES (64 << 10)
+/* Over shared memory a step of any size polls: its wait is the other rank's memcpy, not a
+ * link. The rings are polled without a system call; the epoll set (sockets, the verdict
+ * pipe, the listener) only every SHM_POLL_US while polling. */
+#define SHM_POLL_US 20
+/* ... and yields between polls from SHM_YIELD_US on: the other rank may be waiting for this
+ * core (other processes keep the rest busy), and over shared memory nothing but that rank's
+ * process moves the bytes. 8-byte allreduce, 2 ranks on 2 cores busy with other work (load
+ * 8): 20-25 us keeping the core (its spins time out and it ends up sleeping on every
+ * operation), 30 us yielding after 20 us, 3-4 us yielding at once (vader: 0.6). */
+#define SHM_YIELD_US 0
 /* Polling stops paying when the peers are slow to answer (a fault, loss, a busy machine):
  * each wait that polled in vain costs a credit, each that polled in time earns one back;
  * without credit a communicator sleeps at once, and tries polling again after SPIN_REST
@@ -65,6 +78,7 @@ static int add_link(struct comm *c, int r, int fd)
 	p->fd = fd;
 	p->in_ep = true;
 	c->nconn++;
+	c->nshm += p->shm != NULL;
 	if (!p->pb && !(p->pb = calloc(1, sizeof(*p->pb))))
 		return -ENOMEM;
 	if (epoll_ctl(c->epfd, EPOLL_CTL_ADD, fd, &ev))
@@ -286,7 +300,7 @@ static int pump_send(struct comm *c, int r, struct step *s)
 			iov[cnt++] = (struct iovec){ st->hdr + st->hsent, COMM__HDR_LEN - st->hsent };
 		if (st)
 			iov[cnt++] = (struct iovec){ (char *)x->sbuf + st->sdone, x->slen - st->sdone };
-		ssize_t k = c->tp->send(p->fd, iov, cnt);
+		ssize_t k = comm__link_send(c, p, iov, cnt);
 		if (k == -EAGAIN) {
 			p->wr_ready = false;
 			return 0;
@@ -386,8 +400,8 @@ static ssize_t peer_read(struct comm *c, struct comm__peer *p, void *dst, size_t
 		if (!p->rd_ready)
 			return -EAGAIN;
 		if (want >= sizeof(p->pb->stage))
-			return c->tp->recv(p->fd, dst, want);
-		ssize_t k = c->tp->recv(p->fd, p->pb->stage, sizeof(p->pb->stage));
+			return comm__link_recv(c, p, dst, want);
+		ssize_t k = comm__link_recv(c, p, p->pb->stage, sizeof(p->pb->stage));
 		if (k <= 0)
 			return k;
 		p->st_off = 0;
@@ -402,7 +416,7 @@ static ssize_t peer_read(struct comm *c, struct comm__peer *p, void *dst, size_t
 /* What of r's stream was there for a read that got k bytes, with `before` bytes staged. */
 static size_t avail(struct comm *c, struct comm__peer *p, size_t before, ssize_t k)
 {
-	size_t q = c->tp->queued(p->fd);
+	size_t q = comm__link_queued(c, p);
 	return before ? before + q : q + (size_t)k;
 }
 
@@ -413,7 +427,9 @@ static int pump_recv(struct comm *c, int r, struct step *s)
 	deliver_fp(c, r, s);
 	for (;;) {
 		if (!p->hdr_ok) {
-			if ((p->eof || p->sock_err) && !staged(p))
+			/* a ring is read to its end before its socket's EOF counts */
+			if ((p->eof || p->sock_err) && !staged(p) &&
+			    !(p->shm && comm__link_queued(c, p)))
 				return p->rcur >= 0 || awaited(c, r) ? recv_closed(c, r, s) : 0;
 			if (!p->rd_ready && !staged(p))
 				return 0;
@@ -703,21 +719,44 @@ static int64_t ask_owed(struct comm *c, struct step *s, int64_t now)
 	return wake;
 }
 
+/* Before sleeping: every shared-memory link says it sleeps (reads, and sends where some wait
+ * for room); true when one moved meanwhile, and then nobody sleeps. */
+static bool arm_links(struct comm *c)
+{
+	bool moved = false;
+	for (int r = 0; r < c->nranks && !moved; r++) {
+		struct comm__peer *p = &c->peers[r];
+		if (p->shm && p->in_ep)
+			moved = comm__link_arm(p, p->scur >= 0 || ctl_left(c, p));
+	}
+	return moved;
+}
+
+static void awake_links(struct comm *c)
+{
+	for (int r = 0; r < c->nranks; r++)
+		if (c->peers[r].shm && c->peers[r].in_ep)
+			comm__link_awake(&c->peers[r]);
+}
+
 static int run(struct comm *c, struct step *s)
 {
 	struct epoll_event ev[64];
 	size_t bytes = 0;
-	for (size_t i = 0; i < s->n; i++)
+	bool shm = false;
+	for (size_t i = 0; i < s->n; i++) {
 		bytes += s->x[i].slen + s->x[i].rlen;
-	int64_t spin_end = 0;
+		shm = shm || (s->x[i].peer != c->rank && c->peers[s->x[i].peer].shm);
+	}
+	int64_t spin_end = 0, spin_start = 0, next_poll = 0;
 	bool spun = false;
-	if (bytes <= SPIN_MAX_BYTES) {
+	if (bytes <= SPIN_MAX_BYTES || shm) {
 		if (c->spin_credit <= 0 && ++c->spin_rest >= SPIN_REST) {
 			c->spin_credit = 1;
 			c->spin_rest = 0;
 		}
 		if (c->spin_credit > 0)
-			spin_end = comm__prof_now() + SPIN_US;
+			spin_end = (spin_start = comm__prof_now()) + SPIN_US;
 	}
 	while (busy(c, s)) {
 		s->moved = false;
@@ -727,6 +766,8 @@ static int run(struct comm *c, struct step *s)
 				continue;
 			int rc = 0;
 			c->hint_rank = r; /* what fails here is about r: a bad frame, a lost link */
+			if (p->shm) /* a ring is looked at, no event says it moved */
+				p->rd_ready = p->wr_ready = true;
 			if ((p->scur >= 0 || ctl_left(c, p)) && (p->wr_ready || p->sock_err))
 				rc = pump_send(c, r, s);
 			if (!rc)
@@ -737,8 +778,12 @@ static int run(struct comm *c, struct step *s)
 		}
 		if (!busy(c, s))
 			break;
-		if (s->moved)
+		if (s->moved) {
+			if (spun && c->spin_credit < SPIN_CREDIT_MAX) /* rings move without events */
+				c->spin_credit++;
+			spun = false;
 			continue;
+		}
 		int64_t now = comm__now_ms(), wake = ask_owed(c, s, now);
 		if (s->moved) /* a request queued */
 			continue;
@@ -747,10 +792,15 @@ static int run(struct comm *c, struct step *s)
 		int64_t left = wake - now > 0 ? wake - now : 1;
 		publish(c, s);
 		int64_t tw = c->profile ? comm__prof_now() : 0;
-		int k = epoll_wait(c->epfd, ev, 64, 0);
-		if (k == 0 && spin_end && comm__prof_now() < spin_end) {
+		int64_t us = comm__prof_now();
+		int k = 0;
+		if (!spin_end || us >= spin_end || !c->nshm || us >= next_poll) {
+			k = epoll_wait(c->epfd, ev, 64, 0);
+			next_poll = us + SHM_POLL_US;
+		}
+		if (k == 0 && spin_end && us < spin_end) {
 			spun = true;
-			if (c->shared_cores)
+			if (c->shared_cores || (shm && us - spin_start >= SHM_YIELD_US))
 				sched_yield();
 			continue;
 		}
@@ -761,8 +811,14 @@ static int run(struct comm *c, struct step *s)
 			c->spin_credit++;
 		}
 		spun = false;
+		if (k == 0 && c->nshm && arm_links(c)) {
+			awake_links(c);
+			continue;
+		}
 		if (k == 0)
 			k = epoll_wait(c->epfd, ev, 64, left > 1000000 ? 1000000 : (int)left);
+		if (c->nshm)
+			awake_links(c);
 		if (c->profile)
 			comm__prof_wait(c, tw, atomic_load_explicit(&c->live.peer, memory_order_relaxed));
 		if (k < 0 && errno != EINTR)
@@ -781,6 +837,8 @@ static int run(struct comm *c, struct step *s)
 				continue;
 			}
 			struct comm__peer *p = &c->peers[ev[i].data.u32];
+			if (p->shm && (ev[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)))
+				comm__link_doorbells(c, p);
 			if (ev[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
 				p->rd_ready = true;
 			if (ev[i].events & (EPOLLOUT | EPOLLHUP | EPOLLERR))

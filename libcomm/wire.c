@@ -147,6 +147,8 @@ uint64_t comm__frame_max(uint8_t type)
 		return COMM__CTRL_MAX;
 	case COMM__F_PEER:
 		return COMM__PEER_LEN;
+	case COMM__F_SHM:
+		return COMM__SHM_LEN;
 	case COMM__F_FP:
 		return COMM__FP_LEN;
 	case COMM__F_DATA:
@@ -168,7 +170,8 @@ const char *comm__frame_name(uint8_t type)
 {
 	static const char *const names[] = { "?",	 "hello", "book", "refuse",
 					     "peer",	 "fingerprint", "data", "abort",
-					     "heartbeat", "ping",	 "verdict", "bye", "fingerprint request" };
+					     "heartbeat", "ping",	 "verdict", "bye", "fingerprint request",
+					     "shared memory" };
 	return type < COMM__F_TYPE_END ? names[type] : "?";
 }
 
@@ -374,6 +377,58 @@ int comm__peer_decode(const unsigned char *buf, size_t n, struct comm__peer_hell
 		r.off -= 8;
 		return rd_fail(&r, "rank %d of %d out of range", p->rank, p->nranks);
 	}
+	return rd_done(&r);
+}
+
+void comm__shm_encode(const struct comm__shm_hello *s, unsigned char out[COMM__SHM_LEN])
+{
+	struct wr w = { out, COMM__SHM_LEN, 0, 0 };
+	put_be(&w, s->kind, 1);
+	put_be(&w, s->mode, 1);
+	put_be(&w, s->why, 1);
+	put_be(&w, 0, 1);
+	put_be(&w, (uint32_t)s->err, 4);
+	for (int i = 0; i < 16; i++)
+		put_be(&w, s->boot[i], 1);
+	put_be(&w, s->netns, 8);
+	put_be(&w, s->pidns, 8);
+	put_be(&w, s->pid, 4);
+	put_be(&w, s->fd, 4);
+	put_be(&w, s->size, 8);
+}
+
+int comm__shm_decode(const unsigned char *buf, size_t n, struct comm__shm_hello *s, char *err,
+		     size_t errlen)
+{
+	struct rd r = { buf, n, 0, "shared memory", err, errlen, 0 };
+	memset(s, 0, sizeof(*s));
+	s->kind = (uint8_t)get_be(&r, 1, "kind");
+	if (!r.bad && s->kind >= COMM__SHM_KIND_END) {
+		r.off -= 1;
+		return rd_fail(&r, "unknown kind %u", s->kind);
+	}
+	s->mode = (uint8_t)get_be(&r, 1, "transport");
+	if (!r.bad && s->mode >= COMM__TP_MODE_END) {
+		r.off -= 1;
+		return rd_fail(&r, "unknown transport %u", s->mode);
+	}
+	s->why = (uint8_t)get_be(&r, 1, "reason");
+	if (!r.bad && s->why >= COMM__WHY_END) {
+		r.off -= 1;
+		return rd_fail(&r, "unknown reason %u", s->why);
+	}
+	if (!r.bad && get_be(&r, 1, "padding") != 0) {
+		r.off -= 1;
+		return rd_fail(&r, "padding is not zero");
+	}
+	s->err = (int32_t)(uint32_t)get_be(&r, 4, "errno");
+	for (int i = 0; i < 16; i++)
+		s->boot[i] = (unsigned char)get_be(&r, 1, "boot id");
+	s->netns = get_be(&r, 8, "network namespace");
+	s->pidns = get_be(&r, 8, "pid namespace");
+	s->pid = (uint32_t)get_be(&r, 4, "pid");
+	s->fd = (uint32_t)get_be(&r, 4, "descriptor");
+	s->size = get_be(&r, 8, "size");
 	return rd_done(&r);
 }
 

@@ -17,6 +17,7 @@
 #define COMM__HELLO_MAX 512
 #define COMM__FP_LEN 24
 #define COMM__PEER_LEN 16
+#define COMM__SHM_LEN 56
 /* The largest control payload (FP, ABORT) a peer may send unasked. */
 #define COMM__CTRL_MAX (6 + COMM__MSG_MAX)
 
@@ -34,6 +35,7 @@ enum comm__ftype {
 	COMM__F_VERDICT = 10, /* rank -> monitor: its own failure; monitor -> rank: the job's */
 	COMM__F_BYE = 11,    /* either way: closing on purpose (no payload) */
 	COMM__F_FPREQ = 12,  /* rank -> rank: send me your fingerprint of collective seq (none) */
+	COMM__F_SHM = 13,    /* rank <-> rank after the peer hello: shared memory offer, answer */
 	COMM__F_TYPE_END
 };
 
@@ -64,6 +66,33 @@ struct comm__book_entry {
 struct comm__peer_hello {
 	uint64_t comm_id;
 	int32_t rank, nranks;
+};
+
+/* The shared-memory offer of the connecting rank and the accepting rank's answer (shm.c):
+ * who it is (kernel boot id, network and pid namespace inodes), the transport it was told to
+ * use, and for an offer the segment (its pid and the memfd's descriptor number, the size);
+ * an answer says in why whether the link is shared memory (0) or why not, with errno. */
+enum comm__tmode { COMM__TP_AUTO, COMM__TP_TCP, COMM__TP_SHM, COMM__TP_MODE_END };
+/* Why a link is what it is; the wording is shm.c's table. */
+enum comm__tp_why {
+	COMM__WHY_SHM,     /* shared memory */
+	COMM__WHY_FORCED,  /* HCCLCTL_TRANSPORT=tcp on either end */
+	COMM__WHY_BOOT,    /* another machine (kernel boot id) */
+	COMM__WHY_NETNS,   /* another network namespace */
+	COMM__WHY_PIDNS,   /* another pid namespace */
+	COMM__WHY_NOID,    /* either end could not read its identity */
+	COMM__WHY_SETUP,   /* the connecting rank could not make its segment (errno) */
+	COMM__WHY_MAP,     /* same host, but the accepting rank could not map it (errno) */
+	COMM__WHY_END
+};
+enum comm__shm_kind { COMM__SHM_NONE, COMM__SHM_OFFER, COMM__SHM_ANSWER, COMM__SHM_KIND_END };
+struct comm__shm_hello {
+	uint8_t kind, mode, why; /* enum comm__shm_kind, comm__tmode, comm__tp_why */
+	int32_t err;
+	unsigned char boot[16];
+	uint64_t netns, pidns;
+	uint32_t pid, fd;
+	uint64_t size;
 };
 
 /* Fingerprint of one operation; every rank must agree (checked as they arrive, agree.c). */
@@ -122,6 +151,9 @@ int comm__status_decode(const unsigned char *buf, size_t n, int *status, char *m
 void comm__peer_encode(const struct comm__peer_hello *p, unsigned char out[COMM__PEER_LEN]);
 int comm__peer_decode(const unsigned char *buf, size_t n, struct comm__peer_hello *p, char *err,
 		      size_t errlen);
+void comm__shm_encode(const struct comm__shm_hello *s, unsigned char out[COMM__SHM_LEN]);
+int comm__shm_decode(const unsigned char *buf, size_t n, struct comm__shm_hello *s, char *err,
+		     size_t errlen);
 void comm__hb_encode(const struct comm__hb *h, unsigned char out[COMM__HB_LEN]);
 int comm__hb_decode(const unsigned char *buf, size_t n, struct comm__hb *h, char *err,
 		    size_t errlen);

@@ -7,6 +7,7 @@
 #                             (or MS+1 when it never came)
 #   wait_gone PID MS          waits until PID has exited; 0 if it did
 #   now_ms                    a monotonic-enough clock in ms
+#   pick_ranks L R N, none_left PID...   (below)
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
 bg_run() {
@@ -53,4 +54,24 @@ v = d["verdict"]
 l = v["link"] or {"from": "-", "to": "-"}
 print(v["kind"], v["rank"] if v["rank"] is not None else "-", l["from"], l["to"],
       v["collective"] or "-")' "$1"
+}
+
+# pick_ranks L R N: VICTIM is the pid of rank R among launcher L's N ranks, OTHERS the pids
+# of the rest; fails when rank R is not found.
+pick_ranks() {
+	VICTIM=$(child_rank "$1" "$2")
+	_ok=$?
+	OTHERS=
+	_r=0
+	while [ "$_r" -lt "$3" ]; do
+		[ "$_r" -ne "$2" ] && OTHERS="$OTHERS $(child_rank "$1" "$_r")"
+		_r=$((_r + 1))
+	done
+	return $_ok
+}
+
+# none_left PID...: whether none of them is still running
+none_left() {
+	for _p in "$@"; do kill -0 "$_p" 2>/dev/null && return 1; done
+	return 0
 }

@@ -1,5 +1,5 @@
 /* Fuzz target for libcomm's wire decoders: the frame header, hello, address book, status
- * (refuse/abort), peer hello, fingerprint, heartbeat and verdict payloads, and the root-info
+ * (refuse/abort), peer hello, shared-memory offer and answer, fingerprint, heartbeat and verdict payloads, and the root-info
  * token. The first
  * byte picks the decoder; 0xff runs a stream of frames (header, then the payload its type
  * says, as the engine would). Decoders must stay in bounds and reject with a located message;
@@ -69,6 +69,19 @@ static void payload(uint8_t type, const uint8_t *p, size_t n)
 		if (comm__peer_decode(p, n, &ph, err, sizeof(err)) == 0) {
 			comm__peer_encode(&ph, b);
 			must(n == COMM__PEER_LEN && memcmp(b, p, n) == 0);
+		}
+		break;
+	}
+	case COMM__F_SHM: {
+		struct comm__shm_hello sh;
+		unsigned char b[COMM__SHM_LEN];
+		if (comm__shm_decode(p, n, &sh, err, sizeof(err)) == 0) {
+			must(sh.kind < COMM__SHM_KIND_END && sh.mode < COMM__TP_MODE_END &&
+			     sh.why < COMM__WHY_END);
+			comm__shm_encode(&sh, b);
+			must(n == COMM__SHM_LEN && memcmp(b, p, n) == 0);
+		} else {
+			must(strncmp(err, "shared memory: offset ", 22) == 0);
 		}
 		break;
 	}

@@ -347,6 +347,9 @@ int main(void)
 	/* the bytes go onto rank 1's link to rank 0 before any operation: links made in init
 	 * (the frames are read by the same engine code whichever way the link was made) */
 	setenv("HCCLCTL_CONNECT", "full", 1);
+	/* ... onto its socket: the ranks are threads of one process, whose links would be
+	 * shared memory, where the socket carries only doorbells */
+	setenv("HCCLCTL_TRANSPORT", "tcp", 1);
 	struct CMUnitTest tests[NCASES + 1];
 	for (size_t i = 0; i < NCASES; i++)
 		tests[i] = (struct CMUnitTest){ cases[i].name, test_case, NULL, NULL,

@@ -1,0 +1,129 @@
+#!/bin/sh
+# Faults over shared memory (ranks of one host link through memfd rings, the TCP socket
+# kept for liveness): a rank killed in the middle of a large transfer is named dead within
+# the heartbeat budget with the survivors' messages as over TCP (the bytes it had put in the
+# ring are read, then its socket's end counts); a frozen rank is named stuck; a fingerprint
+# mismatch is named; and no crash leaves anything in /dev/shm or a rank process behind. -v
+# shows the links were shared memory.
+. "$(dirname "$0")/../cli/lib.sh"
+. "$(dirname "$0")/lib.sh"
+
+BUDGET=5000 # ms from the fault to the verdict line
+shm_list() { ls -a /dev/shm 2>/dev/null; }
+
+# A long 64 MiB allreduce on 4 local ranks (ring: 16 MiB blocks, 4 MiB rings), always inside
+# a collective.
+long_run() {
+	_nm=$1
+	shift
+	bg_run "$_nm" env "$@" "$HCCLCTL" -v run allreduce --local 4 -b 64M -e 64M -n 1000000 \
+		-w 0 -c 0 --timeout 60
+}
+
+# kill_case NAME [TRANSPORT]: SIGKILL of rank 2; sets MS (to the verdict) and checks
+kill_case() {
+	shm_list >"$TMP/shm.before"
+	long_run "$1" HCCLCTL_TRANSPORT="${2:-auto}"
+	L=$BG
+	wait_for "$TMP/$1.out" "# hcclctl run allreduce" 10000 >/dev/null
+	sleep 1
+	pick_ranks "$L" 2 4
+	ok_victim=$?
+	kill -KILL "$VICTIM"
+	MS=$(wait_for "$TMP/$1.err" "hcclctl: verdict: dead-rank: rank 2 (host " 8000)
+	[ "$ok_victim" -eq 0 ] && [ "$MS" -le $BUDGET ]
+	_report $? "$1: SIGKILL of rank 2 mid-transfer: dead-rank naming rank 2 within ${BUDGET} ms" \
+		"after $MS ms" "$(cat "$TMP/$1.err")"
+	wait_gone "$L" 10000
+	wait "$L"
+	RC=$?
+	ERR=$(cat "$TMP/$1.err")
+	check_rc 2 "  exit 2"
+	grep -qF "died: its process ended without closing the communicator" "$TMP/$1.err"
+	_report $? "  the cause: its process ended" "$ERR"
+	n=0
+	for r in 0 1 3; do
+		grep "^hcclctl: run allreduce: rank $r (host " "$TMP/$1.err" | grep -qF "rank 2 (host " &&
+			n=$((n + 1))
+	done
+	[ $n -eq 3 ]
+	_report $? "  every surviving rank names rank 2" "$ERR"
+	# shellcheck disable=SC2086
+	none_left $OTHERS
+	_report $? "  no rank process left" "$OTHERS"
+	shm_list >"$TMP/shm.after"
+	cmp -s "$TMP/shm.before" "$TMP/shm.after"
+	_report $? "  /dev/shm holds nothing new" "$(diff "$TMP/shm.before" "$TMP/shm.after")"
+}
+
+kill_case kill-shm
+echo "# dead-rank (SIGKILL), 64 MiB over shared memory: verdict after $MS ms"
+for r in 0 1 3; do
+	grep -qxF "hcclctl: run allreduce: rank $r: links: 3 shm, 0 tcp" "$TMP/kill-shm.err" ||
+		echo "rank $r"
+done >"$TMP/miss"
+[ ! -s "$TMP/miss" ]
+_report $? "  -v: the survivors' links were shared memory" "$(cat "$TMP/kill-shm.err")"
+# a neighbour of rank 2 finds the link gone: a ring is read to its end before its socket's
+# end counts, and a full one to a dead reader fails as a send to a closed socket, with the
+# bytes as far as they came, worded as over TCP
+grep "^hcclctl: run allreduce: rank [13] (host " "$TMP/kill-shm.err" | \
+	grep -q "connection to rank 2 (host [^)]*) lost: it exited or closed the communicator; \(sent\|received\) [0-9]* of [0-9]* bytes$"
+_report $? "  a neighbour: the lost connection to rank 2 with the bytes moved" "$(cat "$TMP/kill-shm.err")"
+kill_case kill-tcp tcp
+echo "# dead-rank (SIGKILL), 64 MiB over TCP: verdict after $MS ms"
+# the same lines but for the links: over either transport the verdict reads alike
+v1=$(grep '^hcclctl: verdict:' "$TMP/kill-shm.err" | sed 's/after [0-9.]* s/after T s/g; s/[0-9][0-9]* bytes/N bytes/g; s/#[0-9]*/#S/g; s/step [0-9]*/step K/g')
+v2=$(grep '^hcclctl: verdict:' "$TMP/kill-tcp.err" | sed 's/after [0-9.]* s/after T s/g; s/[0-9][0-9]* bytes/N bytes/g; s/#[0-9]*/#S/g; s/step [0-9]*/step K/g')
+[ -n "$v1" ] && [ "$(printf '%s' "$v1" | cut -d: -f1-3)" = "$(printf '%s' "$v2" | cut -d: -f1-3)" ]
+_report $? "  the verdict names the same kind and rank over shared memory as over TCP" "$v1" "$v2"
+
+# ---- a rank frozen (SIGSTOP) mid-transfer ----
+shm_list >"$TMP/shm.before"
+long_run stop HCCLCTL_TRANSPORT=shm
+L=$BG
+wait_for "$TMP/stop.out" "# hcclctl run allreduce" 10000 >/dev/null
+sleep 1
+pick_ranks "$L" 1 4
+kill -STOP "$VICTIM"
+ms=$(wait_for "$TMP/stop.err" "hcclctl: verdict: stuck-rank: rank 1 (host " 8000)
+[ "$ms" -le $BUDGET ]
+_report $? "SIGSTOP of rank 1 over shared memory: stuck-rank naming rank 1 within ${BUDGET} ms" \
+	"after $ms ms" "$(cat "$TMP/stop.err")"
+echo "# stuck-rank (SIGSTOP), 64 MiB over shared memory: verdict after $ms ms"
+wait_gone "$L" 10000
+_report $? "  the launcher ends (it kills the frozen rank)"
+wait "$L"
+RC=$?
+ERR=$(cat "$TMP/stop.err")
+check_rc 2 "  exit 2"
+# shellcheck disable=SC2086
+none_left "$VICTIM" $OTHERS
+_report $? "  no rank process left, the frozen one included"
+shm_list >"$TMP/shm.after"
+cmp -s "$TMP/shm.before" "$TMP/shm.after"
+_report $? "  /dev/shm holds nothing new" "$(diff "$TMP/shm.before" "$TMP/shm.after")"
+
+# ---- a fingerprint mismatch between separate processes (--rank/--master) over shm ----
+p=$(free_port)
+for r in 0 1 2; do
+	b=1K
+	[ $r -eq 2 ] && b=2K
+	env HCCLCTL_TRANSPORT=shm "$HCCLCTL" -v run allreduce -b $b -e $b --rank $r --world-size 3 \
+		--master 127.0.0.1:"$p" --timeout 4 >"$TMP/m$r.out" 2>"$TMP/m$r.err" &
+	eval "P$r=\$!"
+done
+RCS=
+for r in 0 1 2; do
+	eval "wait \$P$r"
+	RCS="$RCS$? "
+done
+[ "$RCS" = "2 2 2 " ]
+_report $? "count mismatch over shared memory: every rank exits 2" "$RCS" "$(cat "$TMP"/m*.err)"
+for r in 0 1 2; do grep -q "^hcclctl: verdict: mismatch: .*count" "$TMP/m$r.err" || echo "rank $r"; done >"$TMP/miss"
+[ ! -s "$TMP/miss" ] && grep -qF "256" "$TMP/m0.err" && grep -qF "512" "$TMP/m0.err"
+_report $? "  each rank's verdict names the count, with both values" "$(cat "$TMP"/m*.err)"
+grep -q "^hcclctl: run allreduce: rank 0: links: [1-9] shm, 0 tcp$" "$TMP/m0.err"
+_report $? "  -v: rank 0's links were shared memory" "$(cat "$TMP/m0.err")"
+
+done_testing
