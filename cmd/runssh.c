@@ -558,7 +558,7 @@ int run_ssh_launch(const struct run_ssh_args *a)
 			  err);
 		goto out;
 	}
-	/* The token is "comm2:HOST:PORT:<32 hex>": --master is HOST:PORT, the secret the rest */
+	/* The token is "comm3:HOST:PORT:<32 hex>": --master is HOST:PORT, the secret the rest */
 	size_t tl = strlen(ri.token);
 	if (tl < 6 + 33 + 3 || strncmp(ri.token, "comm", 4)) {
 		rc = fail(EXIT_UNKNOWN, a->where, NULL, "unexpected root info '%s'", ri.token);

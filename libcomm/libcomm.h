@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define COMM_PROTOCOL_VERSION 2
+#define COMM_PROTOCOL_VERSION 3
 #define COMM_TOKEN_MAX 160 /* a printable root-info token, NUL included */
 #define COMM_ERRLEN 512
 
@@ -53,7 +53,7 @@ int comm_coll_parse(const char *s);
 /* ---- root info and rendezvous ---- */
 
 /* The printable token every rank needs: protocol version, rendezvous address and port, and a
- * random 128-bit secret, e.g. "comm2:127.0.0.1:29500:<32 hex>". */
+ * random 128-bit secret, e.g. "comm3:127.0.0.1:29500:<32 hex>". */
 struct comm_root_info {
 	char token[COMM_TOKEN_MAX];
 };

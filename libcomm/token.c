@@ -1,4 +1,4 @@
-/* The root-info token "comm2:HOST:PORT:<32 hex secret>", HOST an IPv6 address in brackets
+/* The root-info token "comm3:HOST:PORT:<32 hex secret>", HOST an IPv6 address in brackets
  * when it has colons. Parsed strictly: every rank must read the same rendezvous and secret,
  * so anything unusual is an error naming the part that is wrong. */
 #include <errno.h>
@@ -6,7 +6,7 @@
 
 #include "libcomm/internal.h"
 
-#define PREFIX "comm2:"
+#define PREFIX "comm3:"
 
 static int host_char(int ch, int v6)
 {

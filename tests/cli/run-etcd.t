@@ -125,7 +125,7 @@ api lease/revoke "{\"ID\":\"$LEASE\"}" >/dev/null
 # An earlier run of the same job died after it met: its root and "go" entries live on until
 # their lease expires. Rank 1 must not join that run, and rank 0 waits the entry out.
 LEASE=$(api lease/grant '{"TTL":"2"}' | json_field '["ID"]')
-REV=$(api kv/put "{\"key\":\"$(b64 /jobs/stale/root)\",\"value\":\"$(b64 '{"token":"comm2:127.0.0.1:9:00000000000000000000000000000000","world_size":2,"host":"old-node","pid":4242}')\",\"lease\":\"$LEASE\"}" | json_field '["header"]["revision"]')
+REV=$(api kv/put "{\"key\":\"$(b64 /jobs/stale/root)\",\"value\":\"$(b64 '{"token":"comm3:127.0.0.1:9:00000000000000000000000000000000","world_size":2,"host":"old-node","pid":4242}')\",\"lease\":\"$LEASE\"}" | json_field '["header"]["revision"]')
 api kv/put "{\"key\":\"$(b64 "/jobs/stale/run/$REV/rank/1")\",\"value\":\"$(b64 '{"rank":1,"host":"old-node","pid":4243}')\",\"lease\":\"$LEASE\"}" >/dev/null
 api kv/put "{\"key\":\"$(b64 "/jobs/stale/run/$REV/go")\",\"value\":\"$(b64 2)\",\"lease\":\"$LEASE\"}" >/dev/null
 "$HCCLCTL" run allreduce --rank 1 --world-size 2 --rendezvous "$E/jobs/stale" -b 8 -e 8 -n 1 -w 0 --timeout 20 >/dev/null 2>"$TMP/s1.err" &

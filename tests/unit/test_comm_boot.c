@@ -21,14 +21,14 @@ static void test_token(void **state)
 	for (int i = 0; i < 16; i++)
 		sec[i] = (unsigned char)(i * 17);
 	assert_int_equal(comm_root_info_make(&ri, "127.0.0.1", 29500, sec, err, sizeof(err)), 0);
-	assert_string_equal(ri.token, "comm2:127.0.0.1:29500:00112233445566778899aabbccddeeff");
+	assert_string_equal(ri.token, "comm3:127.0.0.1:29500:00112233445566778899aabbccddeeff");
 	assert_int_equal(comm__token_parse(ri.token, &t, err, sizeof(err)), 0);
 	assert_string_equal(t.host, "127.0.0.1");
 	assert_int_equal(t.port, 29500);
 	assert_memory_equal(t.secret, sec, 16);
 
 	assert_int_equal(comm_root_info_make(&ri, "::1", 7, sec, err, sizeof(err)), 0);
-	assert_string_equal(ri.token, "comm2:[::1]:7:00112233445566778899aabbccddeeff");
+	assert_string_equal(ri.token, "comm3:[::1]:7:00112233445566778899aabbccddeeff");
 	assert_int_equal(comm__token_parse(ri.token, &t, err, sizeof(err)), 0);
 	assert_string_equal(t.host, "::1");
 	assert_int_equal(t.port, 7);
@@ -44,17 +44,17 @@ static void test_token(void **state)
 	} bad[] = {
 		{ "comm9:h:1:00112233445566778899aabbccddeeff", "version" },
 		{ "comm:h:1:00112233445566778899aabbccddeeff", "start" },
-		{ "comm2:h:1:00112233445566778899aabbccddeefg", "hex" },
-		{ "comm2:h:1:00112233445566778899aabbccddeef", "expected" },
-		{ "comm2:h:65536:00112233445566778899aabbccddeeff", "range" },
-		{ "comm2:h:1x:00112233445566778899aabbccddeeff", "port" },
-		{ "comm2:h::00112233445566778899aabbccddeeff", "port" },
-		{ "comm2::1:00112233445566778899aabbccddeeff", "empty host" },
-		{ "comm2:h h:1:00112233445566778899aabbccddeeff", "character" },
-		{ "comm2:[::1:1:00112233445566778899aabbccddeeff", "]" },
-		{ "comm2:::1:1:00112233445566778899aabbccddeeff", "character ':'" },
-		{ "comm2:h:123456:00112233445566778899aabbccddeeff", "port" },
-		{ "comm2:h:1:00112233445566778899aabbccddeeff ", "hex" },
+		{ "comm3:h:1:00112233445566778899aabbccddeefg", "hex" },
+		{ "comm3:h:1:00112233445566778899aabbccddeef", "expected" },
+		{ "comm3:h:65536:00112233445566778899aabbccddeeff", "range" },
+		{ "comm3:h:1x:00112233445566778899aabbccddeeff", "port" },
+		{ "comm3:h::00112233445566778899aabbccddeeff", "port" },
+		{ "comm3::1:00112233445566778899aabbccddeeff", "empty host" },
+		{ "comm3:h h:1:00112233445566778899aabbccddeeff", "character" },
+		{ "comm3:[::1:1:00112233445566778899aabbccddeeff", "]" },
+		{ "comm3:::1:1:00112233445566778899aabbccddeeff", "character ':'" },
+		{ "comm3:h:123456:00112233445566778899aabbccddeeff", "port" },
+		{ "comm3:h:1:00112233445566778899aabbccddeeff ", "hex" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
