@@ -1,5 +1,5 @@
 /* hcclctl run COLLECTIVE: real collectives on libcomm with a nccl-tests-style table.
- * Launch, first that applies: --local N (forked ranks over loopback);
+ * Launch, first that applies: --local N (forked ranks on this host: shared memory between them);
  * --ranktable FILE --ssh (one rank per entry on its server, runssh.c);
  * --rank/--world-size/--master; the environment of torchrun, Open MPI, Slurm or Ascend. */
 #include <errno.h>
@@ -74,7 +74,7 @@ static const struct opt run_opts[] = {
 		   "libcomm hccl auto"),
 	OPT_NUM("timeout", 0, &o_timeout, "SEC",
 		"deadline of every wait (default: HCCLCTL_EXEC_TIMEOUT or 300)", 1, 86400),
-	OPT_NUM("local", 0, &o_local, "N", "N ranks on this machine over loopback (default 2)", 1,
+	OPT_NUM("local", 0, &o_local, "N", "N ranks on this host, over shared memory (default 2)", 1,
 		4096),
 	OPT_NUM("rank", 0, &o_rank, "R", "this process's rank (with --world-size, --master)", 0,
 		65535),
