@@ -197,7 +197,7 @@ static const struct wcase cases[] = {
 	     "libcomm peer)" },
 	{ "version", 2, build_version, false, ALLREDUCE, COMM_E_PROTO,
 	  AR "bad frame from rank 1 (host h1): frame header: offset 2: protocol version 9, this "
-	     "library speaks 2" },
+	     "library speaks 3" },
 	{ "frame type", 2, build_type, false, ALLREDUCE, COMM_E_PROTO,
 	  AR "bad frame from rank 1 (host h1): frame header: offset 3: unknown frame type 200" },
 	{ "wrong from", 3, build_wrong_from, false, ALLREDUCE, COMM_E_PROTO,
