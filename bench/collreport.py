@@ -11,8 +11,8 @@
   collreport.py latency-sweep RESULT          the 8 B-4 KiB tables of every N in RESULT
 
 A driver's line or a result row that is not what the drivers print (JSON with a whole
-size_bytes, numeric time_us and busbw_GBps, and wrong a count or null) is skipped with FILE:LINE and the reason
-on stderr, and counts as a failure of its launch.
+size_bytes, numeric time_us and busbw_GBps, and wrong a count or null) is skipped with
+FILE:LINE and the reason on stderr, and counts as a failure of its launch.
 """
 import glob
 import json

@@ -23,7 +23,8 @@
  * itself, which only grows the values (to inf for many calls at N=8; on x86 that costs nothing,
  * unlike denormals), and the next size refills it.
  *
- * The benches pin ranks (BENCH_PIN=1) with taskset, as they pin ours. Rank 0 prints one JSON object per size on stdout. Exit 0; 2 when a result is wrong; 3 when
+ * The benches pin ranks (BENCH_PIN=1) with taskset, as they pin ours. Rank 0 prints one
+ * JSON object per size on stdout. Exit 0; 2 when a result is wrong; 3 when
  * Gloo fails (its message on stderr); 64 for bad arguments. */
 #include <gloo/allgather.h>
 #include <gloo/allreduce.h>

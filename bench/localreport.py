@@ -61,6 +61,7 @@ def rows_of(d, meta, coll, failures):
             r = got.get(key, {}).get(b)
             row[key + "_busbw_GBps"] = r["busbw_GBps"] if r else None
             row[key + "_time_us"] = r["time_us"] if r else None
+            row[key + "_wrong"] = r["wrong"] if r else None
         for a in GLOO_ALGOS[coll]:
             r = gloo.get(a, {}).get(b)
             col = "gloo" if a == GLOO_ALGOS[coll][0] else "gloo_" + a
@@ -148,6 +149,11 @@ def add(result, d):
                 min(v["runs_us"]), max(v["runs_us"]))))
     print("target ours <= vader: %s" % {"ok": "ok", "MISS": "MISS", None: "-"}[
         cfg["latency_target"]])
+    wrong = ["%s %s %s: %s wrong" % (k[:-len("_wrong")], r["collective"],
+                                      human(r["size_bytes"]), v)
+             for r in rows for k, v in sorted(r.items()) if k.endswith("_wrong") and v]
+    for w in wrong:
+        print("WRONG RESULTS: " + w)
     show_failures(failures)
 
 

@@ -68,7 +68,7 @@ mkdir -p "$l"
 echo '{"nodes": 2, "peers": "ours vader", "gloo": true, "lat_repeats": 1, "elapsed_s": 3}' >"$l/meta.json"
 echo '{"results": [{"size_bytes": 16777216, "time_us": 10.0, "busbw_GBps": 2.0, "wrong": 0}]}' \
 	>"$l/ours-allreduce-1.json"
-printf '%s\n' '{"size_bytes": 16777216, "time_us": 20.0, "busbw_GBps": 1.0, "wrong": 0}' '{"size_bytes": 8' \
+printf '%s\n' '{"size_bytes": 16777216, "time_us": 20.0, "busbw_GBps": 1.0, "wrong": 3}' '{"size_bytes": 8' \
 	>"$l/vader-allreduce-1.jsonl"
 echo '{"size_bytes": 16777216, "time_us": 30.0, "busbw_GBps": 0.9, "wrong": 0}' \
 	>"$l/gloo-allreduce-default-1.jsonl"
@@ -81,6 +81,7 @@ run python3 bench/localreport.py add "$TMP/local.json" "$l"
 check_rc 0 "localreport add: exit 0"
 check_out_has "16M        2.0000          -     1.0000          -     0.9000     0.8000     2.00     2.22        -  ok" \
 	"one host: ratios to vader and the better Gloo, target ok"
+check_out_has "WRONG RESULTS: vader allreduce 16M: 3 wrong" "a peer's wrong elements are shown"
 check_out_has "target ours <= vader: MISS" "8-byte latency 12.5 us against vader's 2.5: MISS"
 check_err_has "collreport: $l/vader-allreduce-1.jsonl:2: skipped: not JSON at column 17" \
 	"a cut line of mpi_coll is named"
