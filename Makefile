@@ -9,6 +9,7 @@ VERSION := 0.1.0
 
 WARN    := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes -Wmissing-prototypes \
            -Wvla -Wwrite-strings -fno-common -Werror
+CXXWARN := -Wall -Wextra -Wshadow -Wformat=2 -Wvla -Wwrite-strings -Werror
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 $(WARN)
 CPPFLAGS += -D_GNU_SOURCE -I. -Icmd -DHCCLCTL_VERSION='"$(VERSION)"' -include cmd/banned.h
@@ -127,8 +128,9 @@ demo: deps
 	@sh scripts/demo.sh
 
 # The bench programs: the kernels against libhcclctl.a, a link probe, a delay line (a
-# switch in user space, for link delay without netem), and Open MPI's side
-# built with its own wrapper (libopenmpi-dev). `make bench BENCH=coll` runs one bench.
+# switch in user space, for link delay without netem), Open MPI's side built with its own
+# wrapper (libopenmpi-dev) and Gloo's, C++17 against Debian's libgloo (libgloo-dev, one
+# shared library that brings its own dependencies). `make bench BENCH=coll` runs one bench.
 $(O)/bench/kernels: $(O)/bench/kernels.o $(O)/libhcclctl.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -147,8 +149,12 @@ $(O)/bench/shmcopy: bench/shmcopy.c libcomm/shmring.c libcomm/shmring.h libcomm/
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ bench/shmcopy.c libcomm/shmring.c
 
+$(O)/bench/gloo_coll: bench/gloo_coll.cc
+	@mkdir -p $(@D)
+	$(CXX) -std=c++17 -O2 -g $(CXXWARN) -o $@ $< -lgloo
+
 bench-bin: $(BIN) $(O)/bench/kernels $(O)/bench/netprobe $(O)/bench/delayline $(O)/bench/mpi_coll \
-	   $(O)/bench/shmcopy
+	   $(O)/bench/shmcopy $(O)/bench/gloo_coll
 
 bench: deps
 	$(MAKE) bench-bin

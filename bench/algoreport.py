@@ -15,8 +15,8 @@ import glob
 import os
 import sys
 
-from collreport import (COLLS, add_config, fmt, human, load_json, load_results, ratio, save,
-                        show_failures)
+from collreport import (COLLS, add_config, dispatch, fmt, human, load_json, load_results,
+                        ratio, save, show_failures)
 
 NEED = 0.90
 
@@ -111,14 +111,8 @@ def summary(result):
 
 
 def main(argv):
-    if len(argv) == 5 and argv[1] == "add":
-        add(argv[2], argv[3], argv[4].split())
-    elif len(argv) == 3 and argv[1] == "summary":
-        summary(argv[2])
-    else:
-        sys.stderr.write(__doc__)
-        return 64
-    return 0
+    return dispatch(argv, {"add": (3, lambda res, d, colls: add(res, d, colls.split())),
+                           "summary": (1, summary)}, __doc__)
 
 
 if __name__ == "__main__":

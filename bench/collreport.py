@@ -3,11 +3,16 @@
 
   collreport.py chunks MIN MAX FACTOR QUICK   size chunks: "FIRST LAST WARMUP ITERS CSV" lines
   collreport.py add RESULT DIR                merge DIR's raw outputs (meta.json, ours-*.json,
-                                              mpi-*.jsonl) into RESULT, print the table
-  collreport.py summary RESULT                the issue-6 targets against RESULT
+                                              mpi-*.jsonl, gloo-*.jsonl) into RESULT, print
+                                              the table
+  collreport.py summary RESULT                the issue-6 and issue-21 targets against RESULT
   collreport.py latency RESULT DIR            as add, for the latency bench (one N, bare or
                                               delayed): medians of its launches
   collreport.py latency-sweep RESULT          the 8 B-4 KiB tables of every N in RESULT
+
+A driver's line or a result row that is not what the drivers print (JSON with a whole
+size_bytes, numeric time_us and busbw_GBps, and wrong a count or null) is skipped with
+FILE:LINE and the reason on stderr, and counts as a failure of its launch.
 """
 import glob
 import json
@@ -71,23 +76,76 @@ def load_json(path):
     try:
         with open(path) as f:
             return json.load(f)
-    except (OSError, ValueError):
+    except (OSError, ValueError, UnicodeDecodeError):
         return None
 
 
-def load_lines(path):
+# The fields every result row of every driver has, and the types they must have ("wrong" is
+# null in ours where the run did not check, -c 0).
+ROW_FIELDS = (("size_bytes", int, False), ("time_us", (int, float), False),
+              ("busbw_GBps", (int, float), False), ("wrong", int, True))
+
+
+def row_problem(r):
+    """Why r is not a result row, or None."""
+    if not isinstance(r, dict):
+        return "not a JSON object"
+    for key, types, nullable in ROW_FIELDS:
+        if key not in r:
+            return "no \"%s\"" % key
+        v = r[key]
+        if v is None and nullable:
+            continue
+        if isinstance(v, bool) or not isinstance(v, types) or v < 0:
+            return "\"%s\" is %s, not a non-negative %s" % (
+                key, json.dumps(v), "integer" if types is int else "number")
+    return None
+
+
+def complain(failures, where, why):
+    msg = "%s: skipped: %s" % (where, why)
+    sys.stderr.write("collreport: %s\n" % msg)
+    if failures is not None:
+        failures.append(msg)
+
+
+def load_lines(path, failures=None):
+    """The result rows of a driver's output, one JSON object a line; bad lines are named."""
     rows = []
     try:
         with open(path) as f:
-            for line in f:
+            for n, line in enumerate(f, 1):
                 line = line.strip()
-                if line.startswith("{"):
-                    try:
-                        rows.append(json.loads(line))
-                    except ValueError:
-                        pass
-    except OSError:
-        pass
+                if not line:
+                    continue
+                try:
+                    r = json.loads(line)
+                except ValueError as e:
+                    complain(failures, "%s:%d" % (path, n), "not JSON at column %s" % getattr(
+                        e, "colno", "?"))
+                    continue
+                why = row_problem(r)
+                if why:
+                    complain(failures, "%s:%d" % (path, n), why)
+                    continue
+                rows.append(r)
+    except (OSError, UnicodeDecodeError) as e:
+        complain(failures, path, "cannot read (%s)" % e)
+    return rows
+
+
+def load_ours(path, failures):
+    """The result rows of one `hcclctl --json run` document; bad rows are named."""
+    doc = load_json(path)
+    if not isinstance(doc, dict) or not isinstance(doc.get("results"), list):
+        return None
+    rows = []
+    for i, r in enumerate(doc["results"]):
+        why = row_problem(r)
+        if why:
+            complain(failures, "%s: results[%d]" % (path, i), why)
+        else:
+            rows.append(r)
     return rows
 
 
@@ -130,42 +188,101 @@ def fmt(v, spec="%.4f"):
     return "-" if v is None else spec % v
 
 
+# Gloo's algorithms per collective (bench_gloo_algos in lib.sh): the first is its column
+# "gloo", ring_chunked its column "gloo-rc".
+GLOO_ALGOS = {"allreduce": ("default", "ring_chunked"), "allgather": ("default",),
+              "reducescatter": ("halving_doubling",)}
+
+# Issue 21 on shaped links: at or above both peers from 64 KiB, 0.95 of the link from 16 MiB.
+PEER_FROM, LINK_FROM, LINK_NEED = 64 << 10, 16 << 20, 0.95
+
+
+def read_ours(d, pattern, failures, label):
+    """size -> our row, from every `hcclctl --json run` document matching pattern in d."""
+    got = {}
+    for p in sorted(glob.glob(os.path.join(d, pattern))):
+        rows = load_ours(p, failures)
+        if rows is None:
+            failures.append("%s %s" % (label, os.path.basename(p)))
+            continue
+        for r in rows:
+            got[r["size_bytes"]] = r
+    return got
+
+
+def read_lines(d, pattern, failures, label):
+    """size -> row, from every driver output (one JSON line a size) matching pattern in d."""
+    got = {}
+    for p in sorted(glob.glob(os.path.join(d, pattern))):
+        rows = load_lines(p, failures)
+        if not rows:
+            failures.append("%s %s" % (label, os.path.basename(p)))
+        for r in rows:
+            got[r["size_bytes"]] = r
+    return got
+
+
+def field(r, key):
+    return r.get(key) if r else None
+
+
+def best(*v):
+    v = [x for x in v if x is not None]
+    return max(v) if v else None
+
+
+def coll_target(r, shaped):
+    """ok / MISS (with what missed) for a row of a shaped run, None where no target applies."""
+    b = r["size_bytes"]
+    if not shaped or b < PEER_FROM or r["ours_busbw_GBps"] is None:
+        return None, []
+    miss = []
+    if r["mpi_busbw_GBps"] is not None and r["ours_over_mpi"] < 1:
+        miss.append("<MPI")
+    if r["ours_over_gloo"] is not None and r["ours_over_gloo"] < 1:
+        miss.append("<gloo")
+    if b >= LINK_FROM and (r["ours_over_link"] is None or r["ours_over_link"] < LINK_NEED):
+        miss.append("<%.2f link" % LINK_NEED)
+    return ("MISS" if miss else "ok"), miss
+
+
 def add(result, d):
     meta = load_json(os.path.join(d, "meta.json")) or {}
     link = (meta.get("link") or {}).get("stream_GBps")
+    shaped = meta.get("rate") not in (None, "none")
     rows, failures = [], []
     for coll in COLLS:
-        ours, mpi = {}, {}
-        for p in sorted(glob.glob(os.path.join(d, "ours-%s-*.json" % coll))):
-            doc = load_json(p)
-            if not doc or "results" not in doc:
-                failures.append("ours %s %s" % (coll, os.path.basename(p)))
-                continue
-            for r in doc["results"]:
-                ours[r["size_bytes"]] = r
-        for p in sorted(glob.glob(os.path.join(d, "mpi-%s-*.jsonl" % coll))):
-            got = load_lines(p)
-            if not got:
-                failures.append("Open MPI %s %s" % (coll, os.path.basename(p)))
-            for r in got:
-                mpi[r["size_bytes"]] = r
-        for b in sorted(set(ours) | set(mpi)):
+        ours = read_ours(d, "ours-%s-*.json" % coll, failures, "ours %s" % coll)
+        mpi = read_lines(d, "mpi-%s-*.jsonl" % coll, failures, "Open MPI %s" % coll)
+        gloo = [read_lines(d, "gloo-%s-%s-*.jsonl" % (coll, a), failures,
+                           "Gloo %s %s" % (coll, a)) for a in GLOO_ALGOS[coll]]
+        gdef = gloo[0]
+        grc = gloo[1] if len(gloo) > 1 else {}
+        for b in sorted(set(ours) | set(mpi) | set(gdef) | set(grc)):
             if b == 0:
                 continue
-            o, m = ours.get(b), mpi.get(b)
-            ob = o["busbw_GBps"] if o else None
-            mb = m["busbw_GBps"] if m else None
-            rows.append({
+            o, m, g, gr = ours.get(b), mpi.get(b), gdef.get(b), grc.get(b)
+            ob, mb = field(o, "busbw_GBps"), field(m, "busbw_GBps")
+            gb, grb = field(g, "busbw_GBps"), field(gr, "busbw_GBps")
+            row = {
                 "collective": coll, "size_bytes": b,
                 "ours_busbw_GBps": ob, "mpi_busbw_GBps": mb,
-                "ours_over_mpi": ratio(ob, mb), "ours_over_link": ratio(ob, link),
-                "mpi_over_link": ratio(mb, link),
-                "ours_time_us": o["time_us"] if o else None,
-                "mpi_time_us": m["time_us"] if m else None,
-                "ours_algo": o.get("algo") if o else None,
-                "ours_wrong": o.get("wrong") if o else None,
-                "mpi_wrong": m.get("wrong") if m else None,
-            })
+                "gloo_busbw_GBps": gb, "gloo_algo": GLOO_ALGOS[coll][0],
+                "gloo_ring_chunked_busbw_GBps": grb,
+                "ours_over_mpi": ratio(ob, mb),
+                # against the better of Gloo's algorithms: both must be beaten
+                "ours_over_gloo": ratio(ob, best(gb, grb)),
+                "ours_over_link": ratio(ob, link),
+                "mpi_over_link": ratio(mb, link), "gloo_over_link": ratio(best(gb, grb), link),
+                "ours_time_us": field(o, "time_us"), "mpi_time_us": field(m, "time_us"),
+                "gloo_time_us": field(g, "time_us"),
+                "gloo_ring_chunked_time_us": field(gr, "time_us"),
+                "ours_algo": field(o, "algo"),
+                "ours_wrong": field(o, "wrong"), "mpi_wrong": field(m, "wrong"),
+                "gloo_wrong": field(g, "wrong"), "gloo_ring_chunked_wrong": field(gr, "wrong"),
+            }
+            row["target"], row["target_missed"] = coll_target(row, shaped)
+            rows.append(row)
     add_config(result, dict(meta), rows, failures)
 
     rate = meta.get("rate")
@@ -175,24 +292,37 @@ def add(result, d):
               meta.get("nodes"), "unshaped (veth)" if rate == "none" else rate + " htb",
               fmt(link), meta.get("nodes"), fmt(ring.get("min_GBps")), fmt(ring.get("mean_GBps")),
               meta.get("algo", "auto"), meta.get("elapsed_s", "?")))
-    print("%-13s %9s %11s %11s %8s %9s %9s %11s %11s %5s" % (
-        "collective", "size", "ours GB/s", "MPI GB/s", "ours/MPI", "ours/link", "MPI/link",
-        "ours us", "MPI us", "algo"))
+    if shaped:
+        print("# target (issue 21, from 64K): ours >= MPI and >= the better Gloo column; from "
+              "16M also ours/link >= %.2f" % LINK_NEED)
+    cols = ("%-13s %6s %9s %9s %9s %9s %8s %9s %9s %9s %9s %9s %5s %s")
+    print(cols % ("collective", "size", "ours GB/s", "MPI GB/s", "gloo GB/s", "gloo-rc",
+                  "ours/MPI", "ours/gloo", "ours/link", "MPI/link", "ours us", "MPI us", "algo",
+                  "target"))
     for r in rows:
-        print("%-13s %9s %11s %11s %8s %9s %9s %11s %11s %5s" % (
+        print(cols % (
             r["collective"], human(r["size_bytes"]), fmt(r["ours_busbw_GBps"]),
-            fmt(r["mpi_busbw_GBps"]), fmt(r["ours_over_mpi"], "%.2f"),
-            fmt(r["ours_over_link"], "%.3f"), fmt(r["mpi_over_link"], "%.3f"),
-            fmt(r["ours_time_us"], "%.1f"), fmt(r["mpi_time_us"], "%.1f"),
-            r["ours_algo"] or "-"))
+            fmt(r["mpi_busbw_GBps"]), fmt(r["gloo_busbw_GBps"]),
+            fmt(r["gloo_ring_chunked_busbw_GBps"]), fmt(r["ours_over_mpi"], "%.2f"),
+            fmt(r["ours_over_gloo"], "%.2f"), fmt(r["ours_over_link"], "%.3f"),
+            fmt(r["mpi_over_link"], "%.3f"), fmt(r["ours_time_us"], "%.1f"),
+            fmt(r["mpi_time_us"], "%.1f"), r["ours_algo"] or "-",
+            target_mark(r["target"], r["target_missed"])))
     show_failures(failures)
+
+
+def target_mark(mark, missed):
+    if mark is None:
+        return "-"
+    return mark + (" " + ",".join(missed) if missed else "")
 
 
 def summary(result):
     doc = load_results(result)
     if not doc:
         return
-    print("\n## issue-6 targets (shaped runs; unshaped runs are CPU-bound and shown for reference)")
+    print("\n## issue-6 and issue-21 targets (shaped runs; unshaped runs are CPU-bound and shown "
+          "for reference)")
     for cfg in doc.get("configs", []):
         shaped = cfg.get("rate") != "none"
         tag = "N=%s %s" % (cfg.get("nodes"), cfg.get("rate"))
@@ -216,6 +346,18 @@ def summary(result):
                   and r["ours_over_mpi"] < 1.0]
         notes.append("busbw >= MPI at >=64K: %s" % (
             "met" if not slower else "NOT met at " + ", ".join(slower)))
+        vs_gloo = [r for r in rows if r["size_bytes"] >= 64 << 10
+                   and r.get("ours_over_gloo") is not None]
+        if vs_gloo:
+            behind = ["%s %s %.2f" % (r["collective"][:6], human(r["size_bytes"]),
+                                      r["ours_over_gloo"]) for r in vs_gloo
+                      if r["ours_over_gloo"] < 1.0]
+            notes.append("busbw >= Gloo (the better algorithm) at >=64K: %s" % (
+                "met" if not behind else "NOT met at " + ", ".join(behind)))
+        marks = [r.get("target") for r in rows if r.get("target")]
+        if marks:
+            notes.append("issue-21 rows (>=64K): %d ok, %d MISS" % (
+                marks.count("ok"), marks.count("MISS")))
         lat = ["%s %s %.0f/%.0fus" % (r["collective"][:6], human(r["size_bytes"]), r["ours_time_us"],
                                       r["mpi_time_us"])
                for r in rows if r["size_bytes"] <= 4096 and r["ours_time_us"] is not None
@@ -322,21 +464,23 @@ def latency_sweep(result):
             "met" if not behind else "NOT met (ours/MPI) at " + ", ".join(behind)))
 
 
-def main(argv):
-    if len(argv) == 6 and argv[1] == "chunks":
-        chunks(parse_size(argv[2]), parse_size(argv[3]), int(argv[4]), argv[5] not in ("", "0"))
-    elif len(argv) == 4 and argv[1] == "add":
-        add(argv[2], argv[3])
-    elif len(argv) == 3 and argv[1] == "summary":
-        summary(argv[2])
-    elif len(argv) == 4 and argv[1] == "latency":
-        latency(argv[2], argv[3])
-    elif len(argv) == 3 and argv[1] == "latency-sweep":
-        latency_sweep(argv[2])
-    else:
-        sys.stderr.write(__doc__)
+def dispatch(argv, commands, doc):
+    """Runs commands[argv[1]] = (number of arguments, function) on argv[2:]; else the usage
+    (doc) on stderr and 64."""
+    cmd = commands.get(argv[1]) if len(argv) > 1 else None
+    if not cmd or len(argv) - 2 != cmd[0]:
+        sys.stderr.write(doc)
         return 64
+    cmd[1](*argv[2:])
     return 0
+
+
+def main(argv):
+    return dispatch(argv, {
+        "chunks": (4, lambda lo, hi, f, q: chunks(parse_size(lo), parse_size(hi), int(f),
+                                                 q not in ("", "0"))),
+        "add": (2, add), "summary": (1, summary), "latency": (2, latency),
+        "latency-sweep": (1, latency_sweep)}, __doc__)
 
 
 if __name__ == "__main__":

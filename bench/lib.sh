@@ -20,6 +20,14 @@
 #   bench_ours COLL N OUT ARGS  one hcclctl rank per node; rank 0's --json to OUT; 0 or rc
 #   bench_mpi COLL N OUT SIZES WARMUP ITERS
 #                               mpirun, one rank per node, TCP BTL on 10.77.0.0/24 only
+#   bench_gloo COLL ALGO N OUT SIZES WARMUP ITERS
+#                               bench/gloo_coll, one rank per node on its address (with
+#                               BENCH_GLOO_LOCAL=1 all here on 127.0.0.1), FileStore
+#                               rendezvous in a fresh directory under $TMP, removed after
+#   bench_gloo_algos COLL       the Gloo algorithms the benches run for COLL
+#   bench_gloo_each COLL N DIR K SIZES WARMUP ITERS
+#                               bench_gloo for each of them: DIR/gloo-COLL-ALGO-K.jsonl;
+#                               nothing with BENCH_GLOO=0
 #   bench_netem_ok              0 when this kernel can add delay (netem)
 #   bench_delayline_ok          0 when build/bench/delayline can stand in for netem
 #
@@ -30,6 +38,8 @@
 # process gets is luck. The latency bench pins; the size sweeps do not: pinned, a rank
 # cannot leave the core where its link's deferred packet work (ksoftirqd) runs, and 128 KiB
 # allreduces at N=2 took 4.3-6.8 ms in 3 of 5 pinned runs, 1.3-1.9 ms in 4 unpinned ones.
+#
+# bench_pin R N: with BENCH_PIN=1 Gloo's ranks are pinned as ours are, by taskset.
 #
 # BENCH_TIMEOUT (s, default 900) bounds every launch; callers may lower it per launch.
 # An mpirun that fails or times out is tried once more: now and then one of its orted
@@ -315,4 +325,51 @@ _bench_mpi_once() {
 		"$BENCH_ROOT/build/bench/mpi_coll" "$1" "$4" "$5" "$6" </dev/null >"$3" 2>>"$3.err" &
 	BENCH_PIDS="$BENCH_PIDS $!"
 	_bench_wait
+}
+
+bench_gloo_algos() {
+	case $1 in
+	allreduce) echo default ring_chunked ;;
+	allgather) echo default ;;
+	reducescatter) echo halving_doubling ;;
+	esac
+}
+
+bench_gloo_each() {
+	[ "${BENCH_GLOO:-1}" = 1 ] || return 0
+	_ge=0
+	for _ga in $(bench_gloo_algos "$1"); do
+		bench_gloo "$1" "$_ga" "$2" "$3/gloo-$1-$_ga-$4.jsonl" "$5" "$6" "$7" || _ge=2
+	done
+	return "$_ge"
+}
+
+# bench_gloo COLL ALGO N OUT SIZES WARMUP ITERS: rank 0's lines to OUT, every rank's stderr
+# to OUT.err. The ranks meet in a FileStore directory of this launch only, so that keys of an
+# earlier launch (which Gloo never deletes) cannot be read by this one.
+bench_gloo() {
+	_coll=$1 _algo=$2 _n=$3 _out=$4 _sizes=$5 _w=$6 _it=$7
+	_store=$(mktemp -d "$TMP/gloo.XXXXXX") || return 3
+	: >"$_out.err"
+	_r=$((_n - 1))
+	while [ "$_r" -ge 0 ]; do
+		_o=/dev/null
+		[ "$_r" = 0 ] && _o=$_out
+		if [ "${BENCH_GLOO_LOCAL:-0}" = 1 ]; then
+			set -- 127.0.0.1
+		else
+			set -- "$(cluster_addr $((_r + 1)))" cluster_exec $((_r + 1))
+		fi
+		_addr=$1
+		shift
+		"$@" $(bench_pin "$_r" "$_n") timeout -k 5 "$BENCH_TIMEOUT" "$BENCH_ROOT/build/bench/gloo_coll" \
+			"$_r" "$_n" "$_addr" "$_store" "$_coll" "$_algo" "$_sizes" "$_w" "$_it" \
+			</dev/null >"$_o" 2>>"$_out.err" &
+		BENCH_PIDS="$BENCH_PIDS $!"
+		_r=$((_r - 1))
+	done
+	_bench_wait
+	_s=$?
+	rm -rf "$_store"
+	return "$_s"
 }

@@ -1,9 +1,12 @@
 #!/bin/sh
-# make bench [BENCH="ranktable kernels coll latency algos"]: the benchmarks, printed and kept as
+# make bench [BENCH="ranktable kernels coll local latency algos"]: the benchmarks, printed and kept as
 # JSON under bench/results/. `sh bench/run.sh coll` (or BENCH=coll) runs one of them:
 #   ranktable  rank-table validate scale (bench/ranktable.sh)
 #   kernels    reduce kernels' GB/s per dtype against memcpy (bench/kernels.sh)
-#   coll       our collectives against Open MPI on shaped namespace links (bench/coll.sh)
+#   coll       our collectives against Open MPI and Gloo on shaped namespace links
+#              (bench/coll.sh)
+#   local      every rank on this host, N = 2, 4, 8: ours (default transport and TCP) against
+#              Open MPI's shared memory (vader) and TCP and Gloo (bench/local.sh)
 #   latency    8-byte allreduce latency against alpha*ceil(log2 p) (bench/latency.sh)
 #   algos      auto selection against each fixed algorithm, N = 2..8 (bench/algos.sh)
 #   scale      run --local N, N = 64..1024: lazy links against the full mesh (bench/scale.sh),
@@ -14,20 +17,20 @@
 # BENCH_QUICK=1 is a short run for development. Exit: the worst status of the benches.
 set -u
 cd "$(dirname "$0")/.." || exit 3
-benches=${*:-ranktable kernels coll latency algos}
+benches=${*:-ranktable kernels coll local latency algos}
 for b in $benches; do
 	case $b in
-	ranktable | kernels | coll | latency | algos | scale | scale-ssh) ;;
+	ranktable | kernels | coll | local | latency | algos | scale | scale-ssh) ;;
 	*)
 		echo "bench/run.sh: unknown bench '$b'" >&2
-		echo "usage: sh bench/run.sh [ranktable|kernels|coll|latency|algos|scale|scale-ssh]..." >&2
+		echo "usage: sh bench/run.sh [ranktable|kernels|coll|local|latency|algos|scale|scale-ssh]..." >&2
 		exit 64
 		;;
 	esac
 done
 # built by `make bench`; when run by hand, build what is missing
 if [ ! -x build/bench/kernels ] || [ ! -x build/bench/netprobe ] || [ ! -x build/bench/mpi_coll ] ||
-	[ ! -x hcclctl ]; then
+	[ ! -x build/bench/gloo_coll ] || [ ! -x hcclctl ]; then
 	${MAKE:-make} -s bench-bin || exit 3
 fi
 worst=0
