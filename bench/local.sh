@@ -111,6 +111,11 @@ printf '{"benchmark": "local-collectives", "started": "%s", "cpus": %s, "loadavg
 
 echo "# one host, $(nproc) CPUs: ours (default transport$([ "$TCP" = 1 ] && echo ', and tcp')) vs Open MPI vader$([ "$TCP" = 1 ] && echo ' and tcp')$([ "$GLOO" = 1 ] && echo ' and Gloo'): fp32 sum, sizes $MIN..$MAX x$FACTOR, N in {$NODES}"
 echo "# load now: $(cut -d' ' -f1-3 /proc/loadavg)"
+# the two ways a shared-memory link could move bytes (libcomm/shm.c chose the ring), first,
+# on the same machine as the rest; kept beside the JSON
+if [ -x build/bench/shmcopy ]; then
+	build/bench/shmcopy 1 256 5 | tee "bench/results/shmcopy-$(date +%Y%m%d-%H%M%S).txt"
+fi
 status=0
 for n in $NODES; do
 	d=$TMP/n$n
