@@ -14,34 +14,14 @@ cleanup() {
 	rm -rf "$DIR"
 }
 trap cleanup EXIT INT TERM
-ip netns add "$NS"
-ip -n "$NS" link set lo up
-mkdir -p /run/sshd
-ssh-keygen -q -t ed25519 -N '' -f "$DIR/key"
-ssh-keygen -q -t ed25519 -N '' -f "$DIR/host"
-cp "$DIR/key.pub" "$DIR/authorized_keys"
+. bench/sshd.sh
+bench_loopback_sshd "$NS" "$DIR" "$N" 300 300
 hosts=
 i=1
 while [ "$i" -le "$N" ]; do
-	printf '127.0.0.%d %s\n' "$i" "$(cut -d' ' -f1,2 "$DIR/host.pub")" >>"$DIR/known_hosts"
 	hosts="$hosts${hosts:+,}127.0.0.$i"
 	i=$((i + 1))
 done
-cat >"$DIR/sshd_config" <<EOC
-ListenAddress 0.0.0.0:22
-HostKey $DIR/host
-PidFile $DIR/sshd.pid
-AuthorizedKeysFile $DIR/authorized_keys
-UsePAM no
-StrictModes no
-PermitRootLogin prohibit-password
-PasswordAuthentication no
-MaxStartups 300
-MaxSessions 300
-LogLevel ERROR
-EOC
-ip netns exec "$NS" /usr/sbin/sshd -f "$DIR/sshd_config"
-sleep 0.3
 t0=$(date +%s%N)
 rc=0
 ip netns exec "$NS" env -u SSH_AUTH_SOCK ./hcclctl -q doctor --hosts "$hosts" --ssh-user root \

@@ -56,36 +56,10 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-ip netns add "$NS" || exit 3
-ip -n "$NS" link set lo up
-mkdir -p /run/sshd
-ssh-keygen -q -t ed25519 -N '' -f "$DIR/key"
-ssh-keygen -q -t ed25519 -N '' -f "$DIR/host"
-cp "$DIR/key.pub" "$DIR/authorized_keys"
-i=1
-while [ "$i" -le "$MAXS" ]; do
-	printf '127.0.0.%d %s\n' "$i" "$(cut -d' ' -f1,2 "$DIR/host.pub")" >>"$DIR/known_hosts"
-	i=$((i + 1))
-done
 # the sessions' cache is the bench's: "copy" starts from an empty one
-cat >"$DIR/sshd_config" <<EOC
-ListenAddress 0.0.0.0:22
-HostKey $DIR/host
-PidFile $DIR/sshd.pid
-AuthorizedKeysFile $DIR/authorized_keys
-UsePAM no
-StrictModes no
-PermitRootLogin prohibit-password
-PasswordAuthentication no
-MaxStartups 2000
-MaxSessions 32
-Subsystem sftp internal-sftp
-SetEnv XDG_CACHE_HOME=$DIR/cache PATH=/usr/bin:/bin
-LogLevel ERROR
-EOC
-ip netns exec "$NS" /usr/sbin/sshd -f "$DIR/sshd_config" || exit 3
-t=0
-while [ ! -s "$DIR/sshd.pid" ] && [ $t -lt 100 ]; do sleep 0.05; t=$((t + 1)); done
+. bench/sshd.sh
+bench_loopback_sshd "$NS" "$DIR" "$MAXS" 2000 32 "Subsystem sftp internal-sftp" \
+	"SetEnv XDG_CACHE_HOME=$DIR/cache PATH=/usr/bin:/bin" || exit 3
 SSHD=$(cat "$DIR/sshd.pid")
 NSNET=$(readlink "/proc/$SSHD/ns/net")
 
