@@ -157,14 +157,7 @@ static cJSON *host_json(const struct fo_host *h)
 	cJSON_AddStringToObject(o, "status", fo_status_name(h->status));
 	if (h->status == FO_TIMEOUT)
 		cJSON_AddStringToObject(o, "timeout", h->connected ? "command" : "connect");
-	if (h->exit_status >= 0 && !h->signal[0])
-		cJSON_AddNumberToObject(o, "exit_status", h->exit_status);
-	else
-		cJSON_AddNullToObject(o, "exit_status");
-	if (h->signal[0])
-		cJSON_AddStringToObject(o, "signal", h->signal);
-	else
-		cJSON_AddNullToObject(o, "signal");
+	fo_json_end(o, h);
 	cJSON_AddNumberToObject(o, "seconds", (double)(long long)(h->seconds * 1000) / 1000);
 	cJSON_AddStringToObject(o, "stdout", h->out.p ? h->out.p : "");
 	cJSON_AddStringToObject(o, "stderr", h->err.p ? h->err.p : "");

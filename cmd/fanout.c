@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "fanout.h"
 
 #define DEFAULT_PARALLEL 32
@@ -354,4 +356,16 @@ void fo_cancel_signals_off(void)
 int fo_signal_caught(void)
 {
 	return sig_caught;
+}
+
+void fo_json_end(cJSON *o, const struct fo_host *h)
+{
+	if (h->exit_status >= 0 && !h->signal[0])
+		cJSON_AddNumberToObject(o, "exit_status", h->exit_status);
+	else
+		cJSON_AddNullToObject(o, "exit_status");
+	if (h->signal[0])
+		cJSON_AddStringToObject(o, "signal", h->signal);
+	else
+		cJSON_AddNullToObject(o, "signal");
 }

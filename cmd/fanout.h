@@ -101,6 +101,10 @@ const char *fo_status_name(enum fo_status s);
 /* The last nlines lines of a host's stderr (a pointer into h->err, "" when none). For
  * nlines 1 it is fo_stderr_line(h): a line that goes into a one-line message. */
 const char *fo_stderr_tail(const struct fo_host *h, int nlines);
+/* How h's command ended, into the JSON object o: "exit_status" (null when it was
+ * killed or never ran) and "signal" (null when none). */
+struct cJSON;
+void fo_json_end(struct cJSON *o, const struct fo_host *h);
 
 /* A host's stderr as one clean line for a message: its last non-empty line (a remote shell
  * ends "bash: line 2: hcclctl: command not found\n"), without the line end, carriage

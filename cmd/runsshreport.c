@@ -124,14 +124,7 @@ static cJSON *rank_json(const struct fo_host *h, int r)
 	cJSON_AddStringToObject(o, "server", h->name ? h->name : h->host);
 	cJSON_AddStringToObject(o, "address", h->host);
 	cJSON_AddStringToObject(o, "status", fo_status_name(h->status));
-	if (h->exit_status >= 0 && !h->signal[0])
-		cJSON_AddNumberToObject(o, "exit_status", h->exit_status);
-	else
-		cJSON_AddNullToObject(o, "exit_status");
-	if (h->signal[0])
-		cJSON_AddStringToObject(o, "signal", h->signal);
-	else
-		cJSON_AddNullToObject(o, "signal");
+	fo_json_end(o, h);
 	if (h->error[0] && h->status != FO_OK && h->status != FO_FAILED)
 		cJSON_AddStringToObject(o, "error", h->error);
 	else
