@@ -18,11 +18,7 @@ check_rc 127 "this host's loader refuses hcclctl with a broken libcjson.so.1 fir
 err_has "error while loading shared libraries: $TMP/badlib/libcjson.so.1: file too short"
 _report $? "  and says which library" "$ERR"
 
-if ! cluster_supported; then
-	skip "cluster: $CLUSTER_SKIP"
-	done_testing
-	exit 0
-fi
+cluster_require
 if ! command -v sha256sum >/dev/null 2>&1; then
 	skip "sha256sum is not installed (coreutils)"
 	done_testing

@@ -16,11 +16,7 @@ check_rc 64 "a host name with shell metacharacters is refused before anything ru
 run hcclctl exec --hosts 10.0.0.1
 check_rc 64 "exec without a command is a usage error"
 
-if ! cluster_supported; then
-	skip "cluster: $CLUSTER_SKIP"
-	done_testing
-	exit 0
-fi
+cluster_require
 
 t0=$(date +%s%N)
 if ! cluster_up 4; then

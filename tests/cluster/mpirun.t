@@ -5,11 +5,7 @@
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/netns.sh"
 
-if ! cluster_supported; then
-	skip "cluster: $CLUSTER_SKIP"
-	done_testing
-	exit 0
-fi
+cluster_require
 if ! command -v mpirun >/dev/null 2>&1; then
 	skip "mpirun: Open MPI (openmpi-bin) is not installed"
 	done_testing

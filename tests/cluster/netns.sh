@@ -83,6 +83,15 @@ cluster_supported() {
 	return 0
 }
 
+# A test's start: on a host that cannot build namespaces, skip the whole file saying why
+# (tests/cli/lib.sh's skip and done_testing) and exit.
+cluster_require() {
+	cluster_supported && return 0
+	skip "cluster: $CLUSTER_SKIP"
+	done_testing
+	exit 0
+}
+
 _cl_fail() {
 	echo "cluster_up: $*" >&2
 	cluster_down

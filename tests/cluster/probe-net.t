@@ -12,11 +12,7 @@ run hcclctl probe net --hosts 10.77.0.1
 check_rc 64 "one node is a usage error"
 check_err "hcclctl: probe net: need at least 2 nodes to measure between, got 1" "  and says so"
 
-if ! cluster_supported; then
-	skip "cluster: $CLUSTER_SKIP"
-	done_testing
-	exit 0
-fi
+cluster_require
 
 t0=$(date +%s%N)
 if ! cluster_up 4 --rate 80mbit; then

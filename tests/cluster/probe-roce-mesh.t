@@ -7,11 +7,7 @@
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/netns.sh"
 
-if ! cluster_supported; then
-	skip "cluster: $CLUSTER_SKIP"
-	done_testing
-	exit 0
-fi
+cluster_require
 if ! cluster_up 3; then
 	_report 1 "cluster_up 3"
 	done_testing

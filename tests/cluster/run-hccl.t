@@ -14,11 +14,7 @@ if [ ! -f "$STUB/libhccl.so" ]; then
 	done_testing
 	exit 0
 fi
-if ! cluster_supported; then
-	skip "cluster: $CLUSTER_SKIP"
-	done_testing
-	exit 0
-fi
+cluster_require
 if ! cluster_up 3; then
 	_report 1 "cluster_up 3"
 	done_testing

@@ -45,11 +45,7 @@ check_rc 2 "with the launcher's digest it goes on to the rendezvous (here: none,
 err_has "bootstrap: no rendezvous at 127.0.0.1:1"
 _report $? "  and says so" "$ERR"
 
-if ! cluster_supported; then
-	skip "cluster: $CLUSTER_SKIP"
-	done_testing
-	exit 0
-fi
+cluster_require
 
 t0=$(date +%s%N)
 if ! cluster_up 4; then

@@ -8,11 +8,7 @@
 . "$(dirname "$0")/../cluster/netns.sh"
 . "$(dirname "$0")/lib.sh"
 
-if ! cluster_supported; then
-	skip "cluster: $CLUSTER_SKIP"
-	done_testing
-	exit 0
-fi
+cluster_require
 if ! cluster_up 4; then
 	_report 1 "cluster_up 4"
 	done_testing

@@ -5,11 +5,7 @@
 . "$(dirname "$0")/../cluster/netns.sh"
 . "$(dirname "$0")/lib.sh"
 
-if ! cluster_supported; then
-	skip "cluster: $CLUSTER_SKIP"
-	done_testing
-	exit 0
-fi
+cluster_require
 if ! cluster_up 4 --rate 400mbit || ! cluster_shape_link 2 3 200mbit; then
 	_report 1 "cluster_up 4 --rate 400mbit, node 2 -> node 3 at 200mbit"
 	done_testing
