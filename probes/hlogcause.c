@@ -5,6 +5,7 @@
  * from one rank toward many peers, local and remote alike, are this node's network, not many
  * dead peers. Ranks are compared only within one group: HCCL numbers the ranks of each
  * sub-communicator from 0. Nothing that reads as an error is ever concluded to be "none". */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -1163,8 +1164,7 @@ static void conclude_nopeer(struct hlog_report *r)
 		if (hc && hc->meaning[0]) /* what the code says, not more: it names no sender */
 			sb_add(&b, ": %c%.*s; the cause is on what it waited for (which the log does "
 				   "not name)",
-			       hc->meaning[0] >= 'A' && hc->meaning[0] <= 'Z' ? hc->meaning[0] + 32
-									: hc->meaning[0],
+			       tolower((unsigned char)hc->meaning[0]),
 			       (int)strcspn(hc->meaning + 1, ".;"), hc->meaning + 1);
 		else
 			sb_add(&b, ": a remote rank did not send in time; the cause is on the rank it "

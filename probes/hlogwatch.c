@@ -240,12 +240,21 @@ int hlog__watchdog_conclude(struct hlog_report *r, int strong_only)
 		return 0;
 	size_t n = 0, unranked = 0;
 	const struct hlog_event *hang = NULL;
+	/* the first blocked-watchdog line of each rank, looked up by rank below */
+	const struct hlog_event **hung = calloc(HLOG_SEEN_RANKS, sizeof(*hung));
+	if (!hung) {
+		free(rep);
+		return 0;
+	}
 	for (size_t i = 0; i < r->nev; i++) {
 		const struct hlog_event *e = &r->ev[i];
 		if (e->kind != HLOG_WATCHDOG)
 			continue;
 		if (e->sub == HLOG_SUB_WD_HANG && !hang)
 			hang = e;
+		if (e->sub == HLOG_SUB_WD_HANG && e->rank >= 0 && e->rank < HLOG_SEEN_RANKS &&
+		    !hung[e->rank])
+			hung[e->rank] = e;
 		if (e->sub != HLOG_SUB_NONE || e->work.seq < 0)
 			continue;
 		if (e->rank < 0) {
@@ -285,6 +294,7 @@ int hlog__watchdog_conclude(struct hlog_report *r, int strong_only)
 	int rc = 0;
 	if (!n) {
 		rc = !strong_only && hang && !unranked ? conclude_hang(r, hang) : 0;
+		free(hung);
 		free(rep);
 		return rc;
 	}
@@ -319,6 +329,7 @@ int hlog__watchdog_conclude(struct hlog_report *r, int strong_only)
 	if (strong_only && !d && !nmiss) {
 		free(miss);
 		free(who);
+		free(hung);
 		free(rep);
 		return 0;
 	}
@@ -355,11 +366,7 @@ int hlog__watchdog_conclude(struct hlog_report *r, int strong_only)
 		size_t nhung = 0;
 		const struct hlog_event *h1 = NULL;
 		for (size_t k = 0; k < nmiss; k++) {
-			const struct hlog_event *h = NULL;
-			for (size_t i = 0; i < r->nev && !h; i++)
-				if (r->ev[i].kind == HLOG_WATCHDOG && r->ev[i].sub == HLOG_SUB_WD_HANG &&
-				    r->ev[i].rank == miss[k])
-					h = &r->ev[i];
+			const struct hlog_event *h = hung[miss[k]];
 			if (h) {
 				int t = miss[nhung];
 				miss[nhung++] = miss[k];
@@ -437,6 +444,7 @@ int hlog__watchdog_conclude(struct hlog_report *r, int strong_only)
 		hlog__evidence(r, hang);
 	free(miss);
 	free(who);
+	free(hung);
 	free(rep);
 	return 1;
 }
