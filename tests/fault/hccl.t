@@ -48,9 +48,8 @@ ERR=$(cat "$TMP/kill.err")
 check_rc 2 "  exit 2"
 err_has kill "; rank 2 was on device 2 of $(hostname), in HcclAllReduce; its plog: $TMP/plog"
 _report $? "  a survivor's line says where rank 2's device and plogs are" "$ERR"
-left=0
-for p in $others; do wait_gone "$p" 3000 || left=1; done
-[ $left -eq 0 ]
+# shellcheck disable=SC2086
+all_gone 3000 $others
 _report $? "  no rank process left, though their HCCL threads were waiting on rank 2" "$others"
 
 # ---- SIGSTOP of a rank whose peers wait in HCCL ----
@@ -77,9 +76,8 @@ assert d["verdict"]["kind"] == "stuck-rank" and d["verdict"]["rank"] == 1, d
 assert d["exit_code"] == 2, d' "$TMP/stop.out"
 _report $? "  --json: one document, the verdict names rank 1" "$(cat "$TMP/stop.out")"
 kill -CONT "$victim" 2>/dev/null
-left=0
-for p in $others $victim; do wait_gone "$p" 3000 || left=1; done
-[ $left -eq 0 ]
+# shellcheck disable=SC2086
+all_gone 3000 $others $victim
 _report $? "  no rank process left" "$others $victim"
 
 # ---- nothing injected but the hang: the stall judgement names rank 2 ----

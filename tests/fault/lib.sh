@@ -45,6 +45,15 @@ wait_gone() {
 	return 0
 }
 
+# all_gone MS PID...: whether every one of them ends within MS ms of the wait for it
+all_gone() {
+	_ms=$1
+	shift
+	_left=0
+	for _p in "$@"; do wait_gone "$_p" "$_ms" || _left=1; done
+	return $_left
+}
+
 # The JSON verdict of a --json run's stdout, as "kind rank link_from link_to collective".
 json_verdict() {
 	python3 -c '

@@ -93,9 +93,8 @@ kill "$L"
 wait_gone "$L" 10000
 _report $? "  the launcher stops on TERM"
 wait "$L"
-left=0
-for p in $ranks; do wait_gone "$p" 3000 || left=1; done
-[ $left -eq 0 ]
+# shellcheck disable=SC2086
+all_gone 3000 $ranks
 _report $? "  and takes its ranks with it" "$ranks"
 
 # ---- a rank frozen (SIGSTOP) mid-collective, with --json ----
