@@ -63,6 +63,40 @@ check_rc 3 "HCCLCTL_TRANSPORT=fast: exit 3 (cannot run)"
 check_err_has "hcclctl: run barrier: init: HCCLCTL_TRANSPORT='fast' is not one of auto, tcp, shm" \
 	"  the variable and its three values named"
 
+# Ranks of one host run by two users (containers often do): the accepting rank may not open
+# the other's memfd, so that link stays TCP and -v says why on both sides; sums still right.
+# The rank of nobody runs a copy, whatever the checkout's directories allow.
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+	mkdir "$TMP/nobody" && cp "$HCCLCTL" "$TMP/nobody/hcclctl" &&
+		chmod 755 "$TMP" "$TMP/nobody" "$TMP/nobody/hcclctl"
+fi
+if ! as_nobody "$TMP/nobody/hcclctl" --version >/dev/null 2>&1; then
+	skip "ranks of two users: needs root, setpriv and a temporary directory nobody can reach"
+	skip "  ... the reason named on both ranks"
+else
+	port=$(free_port)
+	"$HCCLCTL" -v run allreduce --rank 0 --world-size 2 --master 127.0.0.1:$port -b 8 -e 1M -f 16 \
+		-n 2 -w 1 >"$TMP/u0.out" 2>"$TMP/u0.err" &
+	pid0=$!
+	run as_nobody "$TMP/nobody/hcclctl" -v run allreduce \
+		--rank 1 --world-size 2 --master 127.0.0.1:$port -b 8 -e 1M -f 16 -n 2 -w 1
+	wait $pid0
+	rc0=$?
+	why="cannot map the other rank's shared memory segment: Permission denied"
+	[ "$RC" -eq 0 ] && [ "$rc0" -eq 0 ] &&
+		[ "$(awk '/^ +[0-9]/ && $9 != 0' "$TMP/u0.out" | wc -l)" -eq 0 ] &&
+		[ "$(grep -c '^ \+[0-9]' "$TMP/u0.out")" -eq 6 ]
+	_report $? "ranks of two users (root, nobody): both exit 0, 6 sizes (8 B .. 1 MiB), 0 wrong" \
+		"rank 1: $RC $ERR" "rank 0: $rc0 $(cat "$TMP/u0.err")" "$(cat "$TMP/u0.out")"
+	grep -qxF "hcclctl: run allreduce: rank 0: links: 0 shm, 1 tcp (to rank 1: $why)" \
+		"$TMP/u0.err" &&
+		printf '%s\n' "$ERR" |
+		grep -qxF "hcclctl: run allreduce: rank 1: links: 0 shm, 1 tcp (to rank 0: $why)"
+	_report $? "  the link is TCP, and both ranks say why" "rank 1: $ERR" \
+		"rank 0: $(cat "$TMP/u0.err")"
+fi
+
 # Nothing of a link is ever a name in /dev/shm (a memfd), so runs leave it as it was.
 ls -a /dev/shm >"$TMP/shm0" 2>/dev/null
 run hcclctl run allreduce --local 3 -b 1M -e 1M -n 1 -w 0
