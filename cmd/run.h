@@ -135,14 +135,15 @@ int run_profile_gather(struct comm *c, char *err, size_t errlen);
 
 /* cmd/runslow.c: after a sweep (collective over c), rank 0 learns the slowest directed link
  * (pace under 70 % of the median link's) or, failing that, the rank the others waited on
- * (over twice the median). 0 or a comm_status. */
+ * (over twice the median, each waiting 10 % of run_s, the time since comm_init, or more).
+ * 0 or a comm_status. */
 struct run_slow {
 	int have_link, from, to, links; /* links: how many had enough data to judge */
 	double rate, median;            /* bytes/s: the slow link's pace, the median link's */
 	int have_rank, rank;
 	double waited, median_waited;   /* s the others waited on it, the median rank's */
 };
-int run_slow_judge(struct comm *c, struct run_slow *s);
+int run_slow_judge(struct comm *c, double run_s, struct run_slow *s);
 
 /* cmd/runlinks.c: this rank's links by transport (out[0] shm, out[1] tcp); say: the -v line
  * "rank R: links: S shm, T tcp (to ranks A B: why; ...)"; gather: collective over c, rank 0

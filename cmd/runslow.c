@@ -4,10 +4,12 @@
  * the sender's delays); the matrices are gathered to every rank and rank 0 judges. A link is
  * named when its pace is under SLOW_RATIO of the median link's and apart from the others
  * (they are close together, or it is under half the next slowest); a rank when the others
- * waited on it (posting a receive to its first byte) more than twice the median, and no slow
- * link explains it, and only when the others are close together (the second slowest within
- * 85 % of the median). Links with less than LINK_MIN_BYTES, and links between two ranks of
- * one host (which share its CPUs and loopback), say nothing. */
+ * waited on it (posting a receive to its first byte) more than twice the median, no slow
+ * link explains it, and their wait on it is a real part of the run (RANK_MIN_SHARE of the
+ * time since the communicator was up): on a loaded machine a rank the scheduler held back
+ * for a few tens of ms of a second's sweep is 3x the median, and no straggler. Links with
+ * less than LINK_MIN_BYTES, and links between two ranks of one host (which share its CPUs
+ * and loopback), say nothing. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +24,7 @@
 #define APART_RATIO 0.5
 #define LINK_MIN_BYTES (4ULL << 20)
 #define RANK_MIN_WAIT_S 0.05
+#define RANK_MIN_SHARE 0.1 /* of the run's time, each other rank's mean wait on it */
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -35,7 +38,7 @@ static double median(double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-int run_slow_judge(struct comm *c, struct run_slow *s)
+int run_slow_judge(struct comm *c, double run_s, struct run_slow *s)
 {
 	int n = comm_size(c), me = comm_rank(c);
 	memset(s, 0, sizeof(*s));
@@ -107,7 +110,8 @@ int run_slow_judge(struct comm *c, struct run_slow *s)
 	}
 	double mw_of = v[slow];
 	double mw = median(v, (size_t)n);
-	if (!s->have_link && mw_of > RANK_MIN_WAIT_S && mw_of > 2 * mw) {
+	if (!s->have_link && mw_of > RANK_MIN_WAIT_S && mw_of > 2 * mw &&
+	    mw_of / (n - 1) >= RANK_MIN_SHARE * run_s) {
 		s->have_rank = 1;
 		s->rank = slow;
 		s->waited = mw_of;
