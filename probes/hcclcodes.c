@@ -608,6 +608,18 @@ static const struct hinner inners[] = {
 	 "data-parallel rank) against npu-smi info; a process that sees only its own NPU cannot "
 	 "map a peer's physical id on older CANN releases, so keep the peers visible or upgrade "
 	 "CANN."},
+	/* the runtime's ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000): the NPU model or the driver
+	 * does not offer the call (rtSetStreamFailureMode on a 300I card) */
+	{"runtime result = 207000", HCAT_VERSION, "feature-unsupported",
+	 "The runtime refused a call as a feature this NPU or driver does not support.",
+	 "Check that the product (npu-smi info) supports the mode the framework asks for (the "
+	 "release notes' support matrix), and that driver, firmware and CANN are a matching "
+	 "set; use the framework's settings for this card type."},
+	{"reason=[feature not support]", HCAT_VERSION, "feature-unsupported",
+	 "The runtime refused a call as a feature this NPU or driver does not support.",
+	 "Check that the product (npu-smi info) supports the mode the framework asks for (the "
+	 "release notes' support matrix), and that driver, firmware and CANN are a matching "
+	 "set; use the framework's settings for this card type."},
 	/* HCCL asks HCCP for a feature the installed driver/firmware package lacks
 	 * (vllm-project/vllm-ascend#2406 plog: "this package does not support hrtRaAiQpCreate for
 	 * device, please change new package") */
@@ -627,6 +639,20 @@ static const struct hinner inners[] = {
 	 "Run hcclctl ranktable validate on the table the job uses; device_ip is needed for every "
 	 "device when the job spans servers or HCCL_INTRA_ROCE_ENABLE=1 (in a container, mount "
 	 "/etc/hccn.conf so the generator can read the IPs)."},
+	/* the same check in later releases ("[RanktableCheck]devices have same superDeviceId[..]
+	 * in superPod[..]", "[RanktableCheck]errNo[..] super_device_id[] is invalid"); the
+	 * specific one first */
+	{"have same superDeviceId", HCAT_CONFIG, "super-device-id",
+	 "Two devices of one SuperPoD report the same superDeviceId, so HCCL cannot tell them "
+	 "apart.",
+	 "Compare the SDID of each NPU (npu-smi info -t spod-info -i ID -c CHIP) across the "
+	 "SuperPoD; if HCCL_LOGIC_SUPERPOD_ID puts NPUs of different physical SuperPoDs in one "
+	 "logical SuperPoD, give them different values, else have the hardware configuration "
+	 "checked."},
+	{"[RanktableCheck]", HCAT_CONFIG, "ranktable",
+	 "HCCL refused the rank table: a field it needs for this job is missing or wrong.",
+	 "Run hcclctl ranktable validate on the table the job uses and fill the field the message "
+	 "names (super_device_id for a version 1.2 table on A3, device_ip across servers)."},
 	/* rank-table generators (MindSpore's hccl_tools.py) run hccn_tool for the device IPs */
 	{"hccn_tool: not found", HCAT_CONFIG, "no-hccn-tool",
 	 "hccn_tool is not installed or not in PATH where the rank table was made, so the NPU "
@@ -775,6 +801,14 @@ static const struct hinner inners[] = {
 	 "A collective on the device waited for a peer's notify past HCCL_EXEC_TIMEOUT.",
 	 "Find the rank that did not reach this collective (the one without this timeout, or the "
 	 "earliest error) and fix it."},
+	/* the device side of a stream that waited on an event (an HCCL or framework wait)
+	 * past its limit: "event wait timeout occurred during task execution, ...,
+	 * timeout=1980", "task_type=3(EVENT_WAIT)" (MindSpore's SyncStream) */
+	{"event wait timeout occurred", HCAT_RANK_STUCK, "event-timeout",
+	 "A device stream waited on an event past its limit; in a distributed job it holds a "
+	 "collective whose peers did not arrive in time.",
+	 "Find the rank that did not reach the collective (a long evaluation or checkpoint on "
+	 "some ranks, a rank that exited); raise HCCL_EXEC_TIMEOUT if the pause is legitimate."},
 	{"notify wait timeout occurred", HCAT_RANK_STUCK, "notify-timeout",
 	 "A device task waited for a notify from a peer that never came.",
 	 "Find the rank that did not reach this collective and fix it; raise HCCL_EXEC_TIMEOUT "

@@ -74,6 +74,7 @@ enum hlog_sub {
 	HLOG_SUB_UNCONNECTED, /* EI0015 / fault_info lists of ranks that never connected */
 	HLOG_SUB_STUCK,	      /* EI0006 "Remote Rank did not send the data in time" */
 	HLOG_SUB_CONNECTED,   /* the root's list of the ranks that connected */
+	HLOG_SUB_STORE,	      /* torch's store: a rank waited for the root's communicator */
 	/* HLOG_WATCHDOG lines */
 	HLOG_SUB_WD_STATE, /* "... at work: N, last enqueued ... work: E, last completed ... C" */
 	HLOG_SUB_WD_HANG,  /* the watchdog itself made no progress for a while (heartbeat) */

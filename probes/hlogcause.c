@@ -682,8 +682,14 @@ static void conclude_config(struct hlog_report *r, const struct hlog_event *c)
 			devices_text(&b, r);
 			sb_add(&b, ")");
 		}
-		sb_add(&b, ": HCCP could not start on it (EJ0001): the last training process is "
-			   "still running, or two processes share one NPU");
+		/* the code is named only where a line has it: tsd's own failure says less */
+		int ej = 0;
+		for (size_t i = 0; i < r->nev && !ej; i++)
+			ej = r->ev[i].kind == HLOG_NPU_BUSY && strstr(r->ev[i].text, "EJ0001");
+		sb_add(&b,
+		       ": HCCP could not start on it%s: the last training process is still "
+		       "running, or two processes share one NPU",
+		       ej ? " (EJ0001)" : "");
 		set_what(r, HCAT_RESOURCE, "npu-busy");
 		set_fix(r, "list what holds the NPUs (npu-smi info shows the processes, fuser -v "
 			   "/dev/davinci*); stop the leftover process, wait 10 s for the device to be "
@@ -844,14 +850,53 @@ static int rank_list(const char *text, const char *key, int *out, int max)
 	return n;
 }
 
+/* torch's store bootstrap: the ranks that timed out waiting for the root's communicator id
+ * are victims; the root did not get to its first collective in time or exited. */
+static int conclude_store(struct hlog_report *r, const struct hlog_event *e)
+{
+	struct sbuf b = {r->cause, sizeof(r->cause), 0};
+	int waiting = 0;
+	for (size_t i = 0; i < r->nev; i++)
+		waiting += r->ev[i].kind == HLOG_ROOT_TIMEOUT && r->ev[i].sub == HLOG_SUB_STORE &&
+			   r->ev[i].peer_rank == e->peer_rank;
+	const struct hlog_file *f = file_of(r, e->peer_rank, NULL, -1, NULL);
+	r->first = e;
+	r->kind = HLOG_ROOT_TIMEOUT;
+	r->rank = e->peer_rank;
+	r->peer_rank = e->rank; /* the one that waited */
+	snprintf(r->node, sizeof(r->node), "%s", f ? f->node : "");
+	sb_add(&b, "rank %d did not publish the communicator id in time: ", e->peer_rank);
+	if (e->rank >= 0)
+		sb_add(&b, "rank %d (node %s)", e->rank, node_of(e));
+	else
+		sb_add(&b, "a rank on node %s", node_of(e));
+	if (waiting > 1)
+		sb_add(&b, " and %d more", waiting - 1);
+	sb_add(&b,
+	       " timed out waiting for it in the store while setting up the communicator; "
+	       "rank %d was still busy before its first collective or had exited",
+	       e->peer_rank);
+	set_what(r, HCAT_RANK_STUCK, "root-late");
+	set_fix(r, "read that rank's log: an error there is the cause; if it was busy (tokenising "
+		   "a dataset, loading a model, an evaluation) do that work before the process "
+		   "group is used or raise the group's timeout (init_process_group timeout=, "
+		   "ddp_timeout)");
+	for (size_t i = 0; i < r->nev; i++)
+		if (r->ev[i].kind == HLOG_ROOT_TIMEOUT && r->ev[i].sub == HLOG_SUB_STORE)
+			add_evidence(r, &r->ev[i]);
+	return 1;
+}
+
 static int conclude_root(struct hlog_report *r)
 {
 	struct sbuf b = {r->cause, sizeof(r->cause), 0};
-	const struct hlog_event *lst = NULL, *srv = NULL, *agent = NULL;
+	const struct hlog_event *lst = NULL, *srv = NULL, *agent = NULL, *store = NULL;
 	for (size_t i = 0; i < r->nev; i++) {
 		const struct hlog_event *e = &r->ev[i];
 		if (e->kind != HLOG_ROOT_TIMEOUT)
 			continue;
+		if (!store && e->sub == HLOG_SUB_STORE)
+			store = e;
 		if (!lst && e->sub == HLOG_SUB_UNCONNECTED)
 			lst = e;
 		if (!srv && e->sub == HLOG_SUB_ROOT_SERVER)
@@ -861,12 +906,14 @@ static int conclude_root(struct hlog_report *r)
 	}
 	/* the ranks the root saw connect: the gaps below the highest are the ones missing */
 	char seen[4096];
-	int maxr = -1, connected = 0;
+	int maxr = -1, connected = 0, need = 0;
 	memset(seen, 0, sizeof(seen));
 	for (size_t i = 0; i < r->nev; i++) {
 		const struct hlog_event *e = &r->ev[i];
 		if (e->kind != HLOG_ROOT_TIMEOUT || e->sub != HLOG_SUB_CONNECTED)
 			continue;
+		if (e->group_size > need && e->group_size <= (int)sizeof(seen))
+			need = e->group_size;
 		const char *p = strstr(e->text, "]:");
 		for (p = p ? p + 2 : NULL; p && *p;) {
 			if (*p >= '0' && *p <= '9') {
@@ -886,10 +933,13 @@ static int conclude_root(struct hlog_report *r)
 			srv = e;
 	}
 	if (!lst && !srv && !agent)
-		return 0;
-	if (!lst && maxr >= 0 && connected <= maxr) {
+		return store ? conclude_store(r, store) : 0;
+	/* the missing ranks: the gaps below the highest that connected, and, when the root
+	 * printed how many it needed, those above it too */
+	int top = need > maxr + 1 ? need : maxr + 1;
+	if (!lst && maxr >= 0 && connected < top) {
 		int miss[16], nm = 0;
-		for (int v = 0; v <= maxr && nm < 16; v++)
+		for (int v = 0; v < top && nm < 16; v++)
 			if (!seen[v])
 				miss[nm++] = v;
 		r->first = srv;
@@ -1006,33 +1056,56 @@ static int conclude_many_links(struct hlog_report *r, const struct hlog_event *w
 	r->rank = me;
 	snprintf(r->node, sizeof(r->node), "%s", w->node);
 	snprintf(r->ip, sizeof(r->ip), "%s", w->ip);
-	int local = 0, remote = 0;
-	for (int k = 0; k < n; k++)
+	/* local: the peer's log is here; samehost: the peer has this rank's own address, so
+	 * its link never left this server */
+	int local = 0, remote = 0, samehost = 0;
+	for (int k = 0; k < n; k++) {
 		if (file_of(r, peers[k], NULL, -1, NULL))
 			local++;
 		else
 			remote++;
+		samehost += w->ip[0] && !strcmp(pev[k]->peer_ip, w->ip);
+	}
 	sb_add(&b, "many links from ");
 	who(&b, me, node_of(w), w->ip, -1);
-	sb_add(&b, " time out: to rank%s ", n > 1 ? "s" : "");
+	sb_add(&b, " %s: to rank%s ",
+	       w->sub == HLOG_SUB_TRANSPORT ? "cannot be set up" : "time out", n > 1 ? "s" : "");
 	for (int k = 0; k < n; k++)
 		sb_add(&b, "%s%d%s%s%s", k ? ", " : "", peers[k], pev[k]->peer_ip[0] ? " (" : "",
 		       pev[k]->peer_ip, pev[k]->peer_ip[0] ? ")" : "");
 	if (pev[0]->result > 0)
 		sb_add(&b, " on port %lld", pev[0]->result);
-	sb_add(&b, "%s; this node's path to %s is at fault, not one peer",
-	       remote && !local ? ", whose logs are not here" : "",
-	       remote && !local ? "the other node" : "its peers");
+	if (samehost)
+		sb_add(&b,
+		       "%s; %s, so the fault is at this rank (its NIC, its process or its link "
+		       "setup), not one peer",
+		       remote && !local ? ", whose logs are not here" : "",
+		       samehost == n ? "none of them leaves this server"
+				     : "links that stay on this server fail too");
+	else
+		sb_add(&b, "%s; this node's path to %s is at fault, not one peer",
+		       remote && !local ? ", whose logs are not here" : "",
+		       remote && !local ? "the other node" : "its peers");
 	r->peer_rank = peers[0];
 	snprintf(r->peer_ip, sizeof(r->peer_ip), "%s", pev[0]->peer_ip);
 	if (pev[0]->result > 0)
 		r->port = pev[0]->result;
-	set_what(r, HCAT_NET, "many-links");
-	set_fix(r, "test the NPU network from this node: hccn_tool -i DEV -ping -g address "
-		   "PEER_DEVICE_IP for each peer above, -link -g, -net_health -g, -tls -g on both "
-		   "ends; check that both nodes are on the same network plane (switch, VLAN, "
-		   "routes: hccn_tool -i DEV -route -g), and that the peers' processes started "
-		   "within HCCL_CONNECT_TIMEOUT");
+	if (samehost == n) {
+		/* no link crossed a network: nothing here says which side gave up */
+		set_what(r, HCAT_UNRESOLVED, "local-links");
+		set_fix(r,
+			"read this rank's log for its first error, and those of the peers above; "
+			"check that every process on this server creates the same communicators "
+			"in the same order and that two jobs do not share its NPUs (npu-smi info)");
+	} else {
+		set_what(r, HCAT_NET, "many-links");
+		set_fix(r,
+			"test the NPU network from this node: hccn_tool -i DEV -ping -g address "
+			"PEER_DEVICE_IP for each peer above, -link -g, -net_health -g, -tls -g on "
+			"both ends; check that both nodes are on the same network plane (switch, "
+			"VLAN, routes: hccn_tool -i DEV -route -g), and that the peers' processes "
+			"started within HCCL_CONNECT_TIMEOUT");
+	}
 	for (int k = 0; k < n && r->nevidence < HLOG_MAX_EVIDENCE; k++)
 		add_evidence(r, pev[k]);
 	return 1;
@@ -1161,11 +1234,21 @@ static void conclude_nopeer(struct hlog_report *r)
 		const struct hcode *hc =
 			(w->kind == HLOG_CODE || w->kind == HLOG_INNER) && w->code[0]
 				? hcode_find(w->code, strlen(w->code)) : NULL;
-		if (hc && hc->meaning[0]) /* what the code says, not more: it names no sender */
-			sb_add(&b, ": %c%.*s; the cause is on what it waited for (which the log does "
-				   "not name)",
-			       tolower((unsigned char)hc->meaning[0]),
-			       (int)strcspn(hc->meaning + 1, ".;"), hc->meaning + 1);
+		/* an inner error's own sub-message ("event wait timeout occurred") says more
+		 * than a wrapper code that is not about waiting (EE9999, "an internal failure") */
+		const struct hinner *in =
+			w->kind == HLOG_INNER && (!hc || hc->cat != HCAT_RANK_STUCK)
+				? hinner_match(w->text, strlen(w->text))
+				: NULL;
+		const char *meaning = in && in->cat == HCAT_RANK_STUCK ? in->meaning
+				      : hc			       ? hc->meaning
+								       : "";
+		if (meaning[0]) /* what the line says, not more: it names no sender */
+			sb_add(&b,
+			       ": %c%.*s; the cause is on what it waited for (which the log does "
+			       "not name)",
+			       tolower((unsigned char)meaning[0]), (int)strcspn(meaning + 1, ".;"),
+			       meaning + 1);
 		else
 			sb_add(&b, ": a remote rank did not send in time; the cause is on the rank it "
 				   "waited for (which the log does not name)");

@@ -246,6 +246,23 @@ static int api_line(struct pspan m, struct hlog_event *e)
 			e->result = v;
 		return 1;
 	}
+	/* glog's CHECK of a result (xLLM): "Check failed: status == HCCL_SUCCESS (1 vs. 0) HCCL
+	 * get root info failed.": the value is the first of "(A vs. B)", whatever the checked
+	 * expression holds; then what the message says failed */
+	const char *vs =
+		has(m, "Check failed:") && has(m, "HCCL_SUCCESS") ? find(m, " vs. ") : NULL;
+	const char *num = vs;
+	while (num && num > m.s && ((num[-1] >= '0' && num[-1] <= '9') || num[-1] == '-'))
+		num--;
+	if (num && num < vs && num > m.s && num[-1] == '(' &&
+	    num_at((struct pspan){num, (size_t)(vs - num)}, &v)) {
+		e->result = v;
+		struct pspan w = after((struct pspan){vs, m.n - (size_t)(vs - m.s)}, ") ");
+		const char *end = w.s ? find(w, " failed") : NULL;
+		if (end && end > w.s)
+			snprintf(e->op, sizeof(e->op), "%.*s", (int)(end - w.s), w.s);
+		return 1;
+	}
 	/* "[InitNic]call trace: hcclRet -> 19" */
 	if ((a = after(m, "hcclRet ->")).s && num_at(a, &v)) {
 		e->result = v;
@@ -363,11 +380,15 @@ static int recognise_signature(struct pspan m, struct hlog_event *e)
 		return 1;
 	}
 	/* "ra_rdev_init_check_ip ... [check][ip]fail ... inconsistent with the IP address(...)
-	 * of the network adapter": the NIC's IP is the one in "IP address(...)". */
+	 * of the network adapter": the NIC's IP is the one after "inconsistent with"; the rank
+	 * table's comes first, as "ip(...)" or, in later releases, as "the IP address(...) in
+	 * the ranktable". */
 	if (has(m, "ra_rdev_init_check_ip") || has(m, "[check][ip]fail") ||
 	    (has(m, "inconsistent with the IP address") && has(m, "network adapter"))) {
 		e->kind = HLOG_DEVICE_IP;
-		ip_after(m, "IP address(", e->peer_ip, sizeof(e->peer_ip));
+		if (!ip_after(m, "inconsistent with the IP address(", e->peer_ip,
+			      sizeof(e->peer_ip)))
+			ip_after(m, "IP address(", e->peer_ip, sizeof(e->peer_ip));
 		for (int i = 0; i < 3; i++)
 			if (nth_ip(m, i, e->ip, sizeof(e->ip)) && strcmp(e->ip, e->peer_ip))
 				break;
@@ -385,15 +406,39 @@ static int recognise_signature(struct pspan m, struct hlog_event *e)
 			nth_ip(m, 0, e->ip, sizeof(e->ip));
 		return 1;
 	}
+	/* torch's bootstrap of a communicator through its key-value store: "[1] is setting up
+	 * NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value store by key
+	 * '0', but store->get('0') got error: Socket Timeout": rank 1 waited for rank 0 to
+	 * publish the communicator id, which it did not do in time */
+	struct pspan root = has(m, "communicator and retrieving") && has_nocase(m, "timeout")
+				    ? after(m, "from [")
+				    : (struct pspan){NULL, 0};
+	if (root.s && num_at(root, &v) && v >= 0 && v <= 0x7fffffff) {
+		const char *own = find(m, "] is setting up");
+		e->kind = HLOG_ROOT_TIMEOUT;
+		e->sub = HLOG_SUB_STORE;
+		e->peer_rank = (int)v;
+		const char *p = own;
+		while (p && p > m.s && p[-1] >= '0' && p[-1] <= '9')
+			p--;
+		if (p && p < own && p > m.s && p[-1] == '[' &&
+		    num_at((struct pspan){p, (size_t)(own - p)}, &v))
+			e->rank = (int)v;
+		return 1;
+	}
 	/* the root info: topo exchange server and agents */
-	/* "[DisplayConnectedRank]connected rankinfo[LINE 1]: [0000000000000008],[...10],..." and
-	 * "total connected num is [15]": the ranks that did reach the root */
-	if (has(m, "[DisplayConnectedRank]")) {
+	/* "[DisplayConnectedRank]connected rankinfo[LINE 1]: [0000000000000008],[...10],...",
+	 * "total connected num is [15]" and "need connect rankNum is [16]": the ranks that did
+	 * reach the root, and how many should have (releases spell the tag
+	 * DisplayConnectionedRank too) */
+	if (has(m, "[DisplayConnectedRank]") || has(m, "[DisplayConnectionedRank]")) {
 		e->kind = HLOG_ROOT_TIMEOUT;
 		e->sub = HLOG_SUB_CONNECTED;
 		int n;
 		if (int_after(m, "total connected num is", &n))
 			e->value = n;
+		if (int_after(m, "need connect rankNum is", &n) && n > 0)
+			e->group_size = n;
 		return 1;
 	}
 	if (has(m, "topo exchange server get socket timeout")) {

@@ -318,6 +318,26 @@ static int level_prefix(struct pspan *m, struct hlog_line *l)
 	return 0;
 }
 
+/* glog's own form, without brackets (xLLM, C++ serving engines): "F20251111 12:28:58.504206
+ * 214989 collective_service.cpp:37] ", a level letter, the date (YYYYMMDD or MMDD), the time,
+ * the thread and the place. */
+static int glog_prefix(struct pspan *m, struct hlog_line *l)
+{
+	if (m->n < 12 || !m->s[0] || !strchr("IWEF", m->s[0]))
+		return 0;
+	size_t d = 1;
+	while (d < m->n && d < 10 && m->s[d] >= '0' && m->s[d] <= '9')
+		d++;
+	if ((d != 5 && d != 9) || m->s[d] != ' ' || d + 3 >= m->n || m->s[d + 3] != ':')
+		return 0;
+	const char *close = memchr(m->s, ']', m->n < 120 ? m->n : 120);
+	if (!close || close[-1] < '0' || close[-1] > '9')
+		return 0;
+	l->level = m->s[0] == 'W' ? HLINE_WARN : m->s[0] == 'I' ? HLINE_INFO : HLINE_ERROR;
+	skip(m, (size_t)(close - m->s) + 1);
+	return 1;
+}
+
 /* The kernel log: dmesg "[ 1234.567890] ", dmesg -T "[Tue Dec  1 09:40:15 2026] ", and
  * syslog / journal "Dec  1 09:40:15 host kernel: ". */
 static int kernel_prefix(struct pspan *m, struct hlog_line *l)
@@ -456,7 +476,7 @@ void hlog__line_parse(struct pspan raw, struct hlog_line *l)
 			continue;
 		}
 		/* a level bracket leaves the rest (HCCL(pid,...):stamp) for inline_facts */
-		if (level_prefix(&t, l))
+		if (level_prefix(&t, l) || glog_prefix(&t, l))
 			m = t;
 		break;
 	}

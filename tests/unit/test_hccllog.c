@@ -51,6 +51,23 @@ static void add_text(struct hlog_report *r, const char *name, const char *node, 
 	assert_int_equal(hlog_scan_buf(name, node, s, strlen(s), r, err, sizeof(err)), 0);
 }
 
+/* Reads text as one file of node and concludes: the category and detail must be these, the
+ * cause must start with cause and the fix name fix (NULL: not checked). */
+static void conclude_text(struct hlog_report *r, const char *name, const char *node,
+			  const char *text, int cat, const char *detail, const char *cause,
+			  const char *fix)
+{
+	hlog_report_init(r);
+	add_text(r, name, node, text);
+	assert_int_equal(hlog_conclude(r), 0);
+	assert_int_equal(r->cat, cat);
+	assert_string_equal(r->detail, detail);
+	if (cause)
+		assert_prefix(r->cause, cause);
+	if (fix)
+		assert_contains(r->fix, fix);
+}
+
 /* The event at file:line, or fail. */
 static const struct hlog_event *event_at(const struct hlog_report *r, const char *file,
 					 unsigned line)
@@ -424,6 +441,16 @@ static void test_clean(void **state)
 	assert_string_equal(r.detail, "");
 	assert_string_equal(r.cause, "no error in 0 lines of 0 files");
 	hlog_report_release(&r);
+
+	/* glog INFO and WARNING lines are no errors, whatever words they have */
+	conclude_text(&r, "stdout.txt", "node0",
+		      "I20251111 12:28:58.490254 215011 worker_server.cpp:72] retry after failed "
+		      "connect\n"
+		      "W20251111 12:28:58.490299 215011 worker_server.cpp:80] slow start\n",
+		      HCAT_NONE, "", NULL, NULL);
+	assert_int_equal(r.errors, 0);
+	assert_string_equal(r.cause, "no error in 2 lines of 1 file");
+	hlog_report_release(&r);
 }
 
 static void test_garbage(void **state)
@@ -595,17 +622,12 @@ static void test_config_kinds(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct hlog_report r;
-		hlog_report_init(&r);
-		add_text(&r, "n1/plog/p.log", "n1", cases[i].line);
-		assert_int_equal(hlog_conclude(&r), 0);
+		conclude_text(&r, "n1/plog/p.log", "n1", cases[i].line, cases[i].cat,
+			      cases[i].detail, cases[i].cause, cases[i].fix);
 		assert_int_equal(r.kind, cases[i].kind);
-		assert_int_equal(r.cat, cases[i].cat);
-		assert_string_equal(r.detail, cases[i].detail);
 		assert_string_equal(r.ip, cases[i].ip);
 		assert_string_equal(r.node, cases[i].node ? cases[i].node : "n1");
 		assert_int_equal(r.port, cases[i].port);
-		assert_prefix(r.cause, cases[i].cause);
-		assert_contains(r.fix, cases[i].fix);
 		assert_non_null(r.first);
 		assert_int_equal(r.nevidence, 1);
 		assert_int_equal(r.evidence[0].line, 1);
@@ -731,18 +753,142 @@ static void test_times(void **state)
 	hlog_report_release(&r);
 }
 
+/* Line families of other launchers and layers (glog CHECKs of a serving engine, torch's store
+ * bootstrap, a stream's event wait, a runtime feature code): the kind, the culprit and the
+ * cause, with numbers and wording other than the real cases under tests/data/real-logs. */
+static void test_other_families(void **state)
+{
+	static const struct {
+		const char *text;
+		int cat;
+		const char *detail;
+		int rank, dev;
+		const char *cause, *fix;
+	} cases[] = {
+		{"I0312 08:00:01.000001 77 worker.cpp:12] Create worker with device: 3\n"
+		 "E0312 08:00:02.123456 78 comm.cpp:41] Check failed: HcclCommInitRootInfo(n, &id, "
+		 "r, &c) == HCCL_SUCCESS (11 vs. 0) HCCL comm init rank failed.\n",
+		 HCAT_NET, "result-code", -1, -1,
+		 "HCCL comm init rank failed on node n1, with HCCL_E_TCP_CONNECT (11)", "plog"},
+		{"[3] is setting up HCCL communicator and retrieving hcclUniqueId from [2] via "
+		 "c10d "
+		 "key-value store by key '1', but store->get('1') got error: Timeout\n"
+		 "RuntimeError: [5] is setting up HCCL communicator and retrieving hcclUniqueId "
+		 "from "
+		 "[2] via c10d key-value store by key '1', but store->get('1') got error: "
+		 "Timeout\n",
+		 HCAT_RANK_STUCK, "root-late", 2, -1,
+		 "rank 2 did not publish the communicator id in time: rank 3 (node n1) and 1 more "
+		 "timed out waiting for it",
+		 "init_process_group timeout="},
+		{"EE9999 The error from device(chipId:5, dieId:0), serial number is 2, event wait "
+		 "timeout occurred during task execution, stream_id:9, sq_id:9, task_id:1, "
+		 "event_id=2, timeout=600.\n",
+		 HCAT_RANK_STUCK, "timeout-elsewhere", -1, 5,
+		 "EE9999 on node n1, device 5: a device stream waited on an event past its limit",
+		 "HCCL_EXEC_TIMEOUT"},
+		{"EH9999: [PID: 9] 2025-01-02-03:04:05.000.006 rtSetTaskFailCallback failed, "
+		 "runtime "
+		 "result = 207000.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]\n",
+		 HCAT_VERSION, "feature-unsupported", -1, -1,
+		 "EH9999 on node n1: The runtime refused a call as a feature", "npu-smi info"},
+		/* the later wording puts the rank table's address first, the NIC's after
+		 * "inconsistent with" */
+		{"[ERROR] HCCP(5,python):2025-01-21-16:59:39.962.565 [ra_host.c:480]tid:6,"
+		 "ra_rdev_init_check_ip(480) : [check][ip]fail, ret(129) the IP address(10.0.0.5) "
+		 "in "
+		 "the ranktable is inconsistent with the IP address(10.0.0.6) of the network "
+		 "adapter, "
+		 "please make sure they're consistent. num(2)\n",
+		 HCAT_CONFIG, "device-ip", -1, -1,
+		 "device_ip in the rank table differs from the NPU NIC's IP on node n1 (10.0.0.5 "
+		 "vs "
+		 "NIC 10.0.0.6)",
+		 "hccn_tool"},
+		/* the root's list with either spelling of its tag, and the count it needed: the
+		 * ranks above the highest that connected are missing too */
+		{"[ERROR] HCCL(1,p):2025-11-21-01:20:01.625.103 [s.cc:501] [2][InitGroupStage]"
+		 "[DisplayConnectionedRank]total connected num is [3],line num is [1]\n"
+		 "[ERROR] HCCL(1,p):2025-11-21-01:20:01.625.112 [s.cc:503] [2][InitGroupStage]"
+		 "[DisplayConnectionedRank]need connect rankNum is [6]\n"
+		 "[ERROR] HCCL(1,p):2025-11-21-01:20:01.625.145 [s.cc:517] [2][InitGroupStage]"
+		 "[DisplayConnectionedRank]connected rankinfo[LINE 0]: [0000000000000000],"
+		 "[0000000000000001],[0000000000000002];\n",
+		 HCAT_RANK_STUCK, "never-connected", 3, -1,
+		 "ranks 3,4,5 never connected to the root (node n1; 3 ranks did)",
+		 "HCCL_CONNECT_TIMEOUT"},
+		{"[ERROR] HCCL(7,p):2025-10-23-16:28:59.392.635 [t.cc:695] [7][InitGroupStage]"
+		 "[RanktableCheck]devices have same superDeviceId[0x1000000] in superPod[sp_3]. "
+		 "Current device info: serverId[10.1.1.1], rankId[4], group[hccl_world_group]. "
+		 "Another device info: rankId[9].\n",
+		 HCAT_CONFIG, "super-device-id", -1, -1,
+		 "super-device-id on node n1: Two devices of one SuperPoD report the same "
+		 "superDeviceId",
+		 "HCCL_LOGIC_SUPERPOD_ID"},
+		/* one rank failing links inside its own server and across: the fault is at it,
+		 * not on the path to the other node */
+		{"EI0009: Transport init error. Reason: [Create][DestLink]Create Dest error! "
+		 "createLink para:rank[2]-localUserrank[2]-localIpAddr[10.9.0.1], dst_rank[3]-"
+		 "remoteUserrank[3]-remote_ip_addr[10.9.0.1]\n"
+		 "EI0009: Transport init error. Reason: [Create][DestLink]Create Dest error! "
+		 "createLink para:rank[2]-localUserrank[2]-localIpAddr[10.9.0.1], dst_rank[5]-"
+		 "remoteUserrank[5]-remote_ip_addr[10.9.0.2]\n",
+		 HCAT_NET, "many-links", 2, -1,
+		 "many links from rank 2 (node n1, 10.9.0.1) cannot be set up: to ranks 3 "
+		 "(10.9.0.1), 5 (10.9.0.2), whose logs are not here; links that stay on this "
+		 "server "
+		 "fail too, so the fault is at this rank",
+		 "hccn_tool"},
+		/* and when none of them leaves the server, no network is to blame */
+		{"EI0009: Transport init error. Reason: [Create][DestLink]Create Dest error! "
+		 "createLink para:rank[6]-localUserrank[6]-localIpAddr[10.9.0.7], dst_rank[4]-"
+		 "remoteUserrank[4]-remote_ip_addr[10.9.0.7]\n"
+		 "EI0009: Transport init error. Reason: [Create][DestLink]Create Dest error! "
+		 "createLink para:rank[6]-localUserrank[6]-localIpAddr[10.9.0.7], dst_rank[1]-"
+		 "remoteUserrank[1]-remote_ip_addr[10.9.0.7]\n",
+		 HCAT_UNRESOLVED, "local-links", 6, -1,
+		 "many links from rank 6 (node n1, 10.9.0.7) cannot be set up: to ranks 4 "
+		 "(10.9.0.7), 1 (10.9.0.7), whose logs are not here; none of them leaves this "
+		 "server",
+		 "same communicators in the same order"},
+		{"[ERROR] HCCL(8,):2025-10-21 07:56:47.198.454 [t.cc:727][9][InitGroupStage]"
+		 "[RanktableCheck]errNo[0x0000000005010001] server_id[] is invalid\n",
+		 HCAT_CONFIG, "ranktable", -1, -1,
+		 "ranktable on node n1: HCCL refused the rank table", "hcclctl ranktable validate"},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct hlog_report r;
+		conclude_text(&r, "n1/stdout.txt", "n1", cases[i].text, cases[i].cat,
+			      cases[i].detail, cases[i].cause, cases[i].fix);
+		assert_int_equal(r.rank, cases[i].rank);
+		assert_int_equal(r.dev, cases[i].dev);
+		hlog_report_release(&r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_code_wait),     cmocka_unit_test(test_ei0006_late),   cmocka_unit_test(test_ei0006_nolog),
-		cmocka_unit_test(test_ei0006_exited), cmocka_unit_test(test_chain_follow),
-		cmocka_unit_test(test_heartbeat),     cmocka_unit_test(test_cqe),
-		cmocka_unit_test(test_mismatch),      cmocka_unit_test(test_tls),
-		cmocka_unit_test(test_clean),	      cmocka_unit_test(test_garbage),
-		cmocka_unit_test(test_buf_edges),     cmocka_unit_test(test_config_kinds),
-		cmocka_unit_test(test_earliest_wins), cmocka_unit_test(test_names),
-		cmocka_unit_test(test_dir_errors),    cmocka_unit_test(test_times),
+		cmocka_unit_test(test_code_wait),
+		cmocka_unit_test(test_ei0006_late),
+		cmocka_unit_test(test_ei0006_nolog),
+		cmocka_unit_test(test_ei0006_exited),
+		cmocka_unit_test(test_chain_follow),
+		cmocka_unit_test(test_heartbeat),
+		cmocka_unit_test(test_cqe),
+		cmocka_unit_test(test_mismatch),
+		cmocka_unit_test(test_tls),
+		cmocka_unit_test(test_clean),
+		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_buf_edges),
+		cmocka_unit_test(test_config_kinds),
+		cmocka_unit_test(test_earliest_wins),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_dir_errors),
+		cmocka_unit_test(test_times),
 		cmocka_unit_test(test_indented_errors),
+		cmocka_unit_test(test_other_families),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -75,7 +75,8 @@ static const struct line_case lines[] = {
 	{"vllm-ascend-405-ej0003-port-60000-bound",
 	 "[rank0]: [ERROR] 2025-03-26-17:01:03 (PID:159, Device:0, RankID:-1) ERR02200 DIST call "
 	 "hccl api failed.",
-	 "2025-03-26-17:01:03 (PID:159", HLINE_ERROR, 159, 0, 0, 1743008463000000LL, 0, 1, "ERR02200"},
+	 "2025-03-26-17:01:03 (PID:159", HLINE_ERROR, 159, 0, 0, 1743008463000000LL, 0, 1,
+	 "ERR02200"},
 	/* CANN's TraceBack block under an error: context, not an error of its own */
 	{"vllm-ascend-405-ej0003-port-60000-bound",
 	 "[rank0]:         TraceBack (most recent call last):", "TraceBack", HLINE_NONE, -1, 0, -1,
@@ -141,12 +142,14 @@ static const struct line_case lines[] = {
 	{"llamafactory-3839-ej0001-hccp-busy",
 	 "[ERROR] 2024-05-21-11:57:54 (PID:927000, Device:3, RankID:3) ERR02200 DIST call hccl api "
 	 "failed.",
-	 "2024-05-21-11:57:54 (PID:927000", HLINE_ERROR, 927000, 3, 3, 1716292674000000LL, 0, 1, "ERR02200"},
+	 "2024-05-21-11:57:54 (PID:927000", HLINE_ERROR, 927000, 3, 3, 1716292674000000LL, 0, 1,
+	 "ERR02200"},
 	/* under a launcher's prefix: the pid the message gives wins over the wrapper's */
 	{"vllm-ascend-9447-a3-2node-socket-timeout",
 	 "(EngineCore_DP0 pid=106187) [ERROR] 2026-05-21-21:41:10 (PID:106335, Device:0, "
 	 "RankID:-1) ERR00100 PTA call acl api failed.",
-	 "2026-05-21-21:41:10 (PID:106335", HLINE_ERROR, 106335, -1, 0, 1779399670000000LL, 0, 1, "ERR00100"},
+	 "2026-05-21-21:41:10 (PID:106335", HLINE_ERROR, 106335, -1, 0, 1779399670000000LL, 0, 1,
+	 "ERR00100"},
 	/* MindIE: "[YYYY-MM-DD hh:mm:ss.fffff]" (five digits of fraction), then a lower-case
 	 * "[error]"; "rank:1" in the text is no prefix. Where msg starts (at the "[36815]" that
 	 * follows) and that bracket's number are not checked. */
@@ -168,6 +171,16 @@ static const struct line_case lines[] = {
 	 "remote rank:[24]]. group information: [group:[group_name_1654], user define "
 	 "information[Unspecified], rankSize[32], rankId[25 24]]",
 	 "EI0002: [PID: 2969]", HLINE_NONE, 2969, -1, -1, 1760195374713335LL, 0, 1, "EI0002"},
+	/* glog without brackets: the level letter, date, time, thread and place come off; F and
+	 * E are errors, I is not */
+	{"xllm-350-hccl-get-root-info-failed",
+	 "F20251111 12:28:58.504206 214989 collective_service.cpp:37] Check failed: status == "
+	 "HCCL_SUCCESS (1 vs. 0) HCCL get root info failed.",
+	 "Check failed: status", HLINE_ERROR, -1, -1, -1, ANY_T, 0, 1, ""},
+	{"xllm-350-hccl-get-root-info-failed",
+	 "I20251111 12:28:58.490254 215011 worker_server.cpp:72] Create worker server with device: "
+	 "0",
+	 "Create worker server", HLINE_INFO, -1, -1, -1, ANY_T, 0, 0, ""},
 };
 
 static void check_line(const struct line_case *c, size_t i)
