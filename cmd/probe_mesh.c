@@ -704,7 +704,8 @@ static int load(struct mesh_run *x)
 	if (rc)
 		return fail(EXIT_UNKNOWN, WHERE, "check it with: hcclctl ranktable validate FILE",
 			    "%s: %s", c->ranktable, *err ? err : "not a rank table");
-	if (x->t.format == RT_FMT_VLLM_PD || x->t.format == RT_FMT_GLOBAL)
+	if (x->t.format == RT_FMT_VLLM_PD || x->t.format == RT_FMT_GLOBAL ||
+	    x->t.format == RT_FMT_GE_CLUSTER)
 		return fail(EXIT_FAIL, WHERE,
 			    "give the job's HCCL rank table (server_list or rank_list)",
 			    "%s is a %s table, which HCCL does not read", c->ranktable,

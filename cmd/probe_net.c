@@ -1268,7 +1268,8 @@ static int load_ranktable(struct launch *L, struct rt_table *t)
 	rt_diags_sort(&d);
 	/* Where hcclctl connects, a server it cannot name or reach safely is an error. */
 	rt_diags_connect(&d);
-	if (!rc && (t->format == RT_FMT_VLLM_PD || t->format == RT_FMT_GLOBAL)) {
+	if (!rc && (t->format == RT_FMT_VLLM_PD || t->format == RT_FMT_GLOBAL ||
+		    t->format == RT_FMT_GE_CLUSTER)) {
 		rt_diags_release(&d);
 		return fail(EXIT_FAIL, WHERE,
 			    "give the HCCL rank table of the job (server_list or rank_list)",

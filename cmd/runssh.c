@@ -318,7 +318,8 @@ static int load_table(const struct run_ssh_args *a, struct rt_table *t, char dig
 	rt_diags_sort(&d);
 	/* Where hcclctl connects, a server it cannot name or reach safely is an error. */
 	rt_diags_connect(&d);
-	if (!rc && (t->format == RT_FMT_VLLM_PD || t->format == RT_FMT_GLOBAL)) {
+	if (!rc && (t->format == RT_FMT_VLLM_PD || t->format == RT_FMT_GLOBAL ||
+		    t->format == RT_FMT_GE_CLUSTER)) {
 		rt_diags_release(&d);
 		return fail(EXIT_FAIL, a->where,
 			    "give the HCCL rank table of the job (server_list or rank_list)",

@@ -93,6 +93,18 @@ const char *rt__type(const cJSON *node);
 
 /* Status rules shared by every format: "completed", or the reason it is not usable. */
 void rt__check_status(struct rt__ctx *c, const cJSON *root, int required);
+/* The version of a table derived from a 1.x one (ClusterD's, GE's): "1.0" or "1.2", else a
+ * finding at base.version. Returns 1 for "1.2". */
+struct rt__v1x_version {
+	const char *base; /* JSON path of the object holding "version" */
+	const char *in;	  /* appended to "missing \"version\"": "", " in RankTable" */
+	const char *of;	  /* "version \"x\" of <of> is not ...": "a global rank table" */
+	const char *hint_missing, *hint_unsupported;
+};
+int rt__check_v1x_version(struct rt__ctx *c, const cJSON *obj, const struct rt__v1x_version *w);
+
+/* The same for a table inside another object, whose JSON path is base. */
+void rt__check_status_at(struct rt__ctx *c, const cJSON *root, const char *base, int required);
 
 /* Reorders c->t->ranks so each server's ranks are contiguous (servers in order of their
  * first rank, ranks in file order within one) and builds c->t->servers from server_id. */
@@ -111,11 +123,16 @@ struct rt__v1_part {
 	int clusterd;		  /* ClusterD's keys are checked: server_ip, device_logical_id */
 	size_t nservers_all;	  /* servers of the whole file when it has more parts (0: this
 				   * part's): one server means device IPs cross to no other */
+	int offline;		  /* GE's offline compilation reads it: device IPs are optional
+				   * however many servers there are, and so is server_count */
 };
 
 /* The server_id rules a server's id is checked against when it is not empty or too long:
  * server-id-placeholder, server-id-unsafe. m is a string member. */
 void rt__check_server_id(struct rt__ctx *c, const cJSON *m, const char *path);
+
+/* Whether s embeds a placeholder address such as "10.*.*.*" or "xx.xx.xx.xx". */
+int rt__holds_placeholder(const char *s);
 
 /* Extracts the servers and devices of p into c->t (which must be empty) and checks them. */
 int rt__check_servers(struct rt__ctx *c, const struct rt__v1_part *p);
@@ -126,5 +143,6 @@ int rt__load_v2(struct rt__ctx *c);
 int rt__load_legacy(struct rt__ctx *c);
 int rt__load_vllm_pd(struct rt__ctx *c);
 int rt__load_global(struct rt__ctx *c);
+int rt__load_ge_cluster(struct rt__ctx *c);
 
 #endif

@@ -162,6 +162,21 @@ static int is_placeholder(const char *s, size_t len)
 	return parts == 4 && wild > 0;
 }
 
+/* An id that embeds a masked address ("server_0_10.*.*.*"): a run of digits, dots, '*',
+ * 'x' and '-' that is a placeholder and masks at least one part with '*' or 'x'. */
+int rt__holds_placeholder(const char *s)
+{
+	for (const char *p = s; *p;) {
+		size_t n = strspn(p, "0123456789.*xX-");
+		if (n && memchr(p, '.', n) && (memchr(p, '*', n) || memchr(p, 'x', n) ||
+					      memchr(p, 'X', n)) &&
+		    is_placeholder(p, n))
+			return 1;
+		p += n ? n : 1;
+	}
+	return 0;
+}
+
 static int is_hostname(const char *s, size_t len)
 {
 	int alpha = 0;
@@ -334,16 +349,23 @@ const char *rt__type(const cJSON *node)
 
 void rt__check_status(struct rt__ctx *c, const cJSON *root, int required)
 {
+	rt__check_status_at(c, root, "$", required);
+}
+
+void rt__check_status_at(struct rt__ctx *c, const cJSON *root, const char *base, int required)
+{
 	const cJSON *st = cJSON_GetObjectItemCaseSensitive(root, "status");
+	char p[RT_PATHLEN];
+	rt__path(p, "%s.status", base);
 	if (!st) {
 		if (required)
-			rt__report(c, "key-missing", root, 0, "$",
+			rt__report(c, "key-missing", root, 0, base,
 				   "add \"status\": \"completed\" once the table is final",
 				   "missing \"status\"");
 		return;
 	}
 	if (!cJSON_IsString(st)) {
-		rt__report(c, "value-type", st, 0, "$.status", "write \"status\": \"completed\"",
+		rt__report(c, "value-type", st, 0, p, "write \"status\": \"completed\"",
 			   "status must be a string, not %s", rt__type(st));
 		return;
 	}
@@ -351,14 +373,38 @@ void rt__check_status(struct rt__ctx *c, const cJSON *root, int required)
 	if (!strcmp(st->valuestring, "completed"))
 		return;
 	if (!strcmp(st->valuestring, "initializing"))
-		rt__report(c, "status-not-ready", st, 0, "$.status",
+		rt__report(c, "status-not-ready", st, 0, p,
 			   "wait until the Ascend Operator (MindCluster) fills in the table and "
 			   "sets \"completed\"; HCCL polls the file for up to 30 minutes",
 			   "status is \"initializing\": the rank table is not ready yet");
 	else
-		rt__report(c, "status-invalid", st, 0, "$.status",
+		rt__report(c, "status-invalid", st, 0, p,
 			   "set \"status\": \"completed\" when the table is final",
 			   "status \"%s\" is not \"completed\"", st->valuestring);
+}
+
+int rt__check_v1x_version(struct rt__ctx *c, const cJSON *obj, const struct rt__v1x_version *w)
+{
+	const cJSON *ver = cJSON_GetObjectItemCaseSensitive(obj, "version");
+	char p[RT_PATHLEN];
+	rt__path(p, "%s.version", w->base);
+	if (!ver) {
+		rt__report(c, "key-missing", obj, 0, p, w->hint_missing, "missing \"version\"%s",
+			   w->in);
+		return 0;
+	}
+	if (!cJSON_IsString(ver)) {
+		rt__report(c, "value-type", ver, 0, p, NULL, "version must be a string, not %s",
+			   rt__type(ver));
+		return 0;
+	}
+	if (!strcmp(ver->valuestring, "1.2"))
+		return 1;
+	if (strcmp(ver->valuestring, "1.0"))
+		rt__report(c, "version-unsupported", ver, 0, p, w->hint_unsupported,
+			   "version \"%.16s\" of %s is not \"1.0\" or \"1.2\"", ver->valuestring,
+			   w->of);
+	return 0;
 }
 
 long rt_host_unsafe_at(const char *s)

@@ -246,23 +246,12 @@ int rt__load_global(struct rt__ctx *c)
 	rt__unknown_keys(c, root, "$", top_keys);
 	rt__check_status(c, root, 1);
 
-	const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "version");
-	int v12 = 0;
-	if (!ver)
-		rt__report(c, "key-missing", root, 0, "$.version",
-			   "ClusterD copies the version of the instances' hccl.json: \"1.0\" or "
-			   "\"1.2\"",
-			   "missing \"version\"");
-	else if (!cJSON_IsString(ver))
-		rt__report(c, "value-type", ver, 0, "$.version", NULL,
-			   "version must be a string, not %s", rt__type(ver));
-	else if (!strcmp(ver->valuestring, "1.2"))
-		v12 = 1;
-	else if (strcmp(ver->valuestring, "1.0"))
-		rt__report(c, "version-unsupported", ver, 0, "$.version",
-			   "\"1.0\" (A2) or \"1.2\" (A3), as the instances' hccl.json",
-			   "version \"%.16s\" of a global rank table is not \"1.0\" or \"1.2\"",
-			   ver->valuestring);
+	static const struct rt__v1x_version vv = {
+		"$", "", "a global rank table",
+		"ClusterD copies the version of the instances' hccl.json: \"1.0\" or \"1.2\"",
+		"\"1.0\" (A2) or \"1.2\" (A3), as the instances' hccl.json"
+	};
+	int v12 = rt__check_v1x_version(c, root, &vv);
 
 	const cJSON *groups = cJSON_GetObjectItemCaseSensitive(root, "server_group_list");
 	if (!cJSON_IsArray(groups)) {
@@ -328,7 +317,7 @@ int rt__load_global(struct rt__ctx *c)
 			snprintf(who, sizeof(who), "group \"%.16s\"", id->valuestring);
 		}
 		struct rt__v1_part part = {grp,	     base, who, group_keys, srv_keys,
-					   dev_keys, v12,  1,	1,	    nsrv_all};
+					   dev_keys, v12,  1,	1,	    nsrv_all, 0};
 		struct rt_table sub = {0};
 		c->t = &sub;
 		rc = rt__check_servers(c, &part);

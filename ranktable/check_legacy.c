@@ -1,6 +1,8 @@
-/* The legacy "template 2" table: no version, group_list[].instance_list[].devices[], no
- * rank ids (the HCCL guide's older rank-table template). Ranks are implied in listing
- * order. */
+/* The legacy group_list tables: no version, group_list[].instance_list[].devices[]. Two
+ * generations wrote them: the HCCL guide's "template 2" (an instance is a pod_name, ranks
+ * are implied in listing order) and the first Atlas 910 format of MindSpore's and HCCL's
+ * early tests (board_id, chip_info, para_plane_nic_*, device_num, server_num, and a rank_id
+ * per instance). HCCL's own unit tests still feed it the second. */
 #include <errno.h>
 #include <sys/socket.h>
 
@@ -11,10 +13,12 @@ struct ldev {
 	size_t gi, ii, di;
 };
 
-static const char *const top_keys[] = { "status", "group_count", "group_list", NULL };
+static const char *const top_keys[] = { "status", "group_count", "group_list", "board_id",
+					"chip_info", "deploy_mode", "para_plane_nic_location",
+					"para_plane_nic_name", "para_plane_nic_num", NULL };
 static const char *const group_keys[] = { "group_name", "instance_count", "device_count",
-					  "instance_list", NULL };
-static const char *const inst_keys[] = { "pod_name", "server_id", "devices", NULL };
+					  "device_num", "server_num", "instance_list", NULL };
+static const char *const inst_keys[] = { "pod_name", "rank_id", "server_id", "devices", NULL };
 static const char *const dev_keys[] = { "device_id", "device_ip", NULL };
 
 static const char *str_field(struct rt__ctx *c, const cJSON *obj, const char *key,
@@ -80,18 +84,28 @@ static void count_check(struct rt__ctx *c, const cJSON *obj, const char *key, co
 			   s, who, actual, what);
 }
 
-static void dup_pod(struct rt__ctx *c, const struct rt__item *run, size_t k, void *arg)
+/* A per-instance key (pod_name, rank_id) used twice; ->pod of each ldev is its value node. */
+struct dup_inst_arg {
+	const struct ldev *d;
+	const char *code, *key, *hint;
+};
+
+static void dup_inst(struct rt__ctx *c, const struct rt__item *run, size_t k, void *arg)
 {
-	const struct ldev *d = arg;
-	char p[RT_PATHLEN];
+	const struct dup_inst_arg *x = arg;
+	char p[RT_PATHLEN], v[72];
 	(void)k;
-	const struct ldev *a = &d[run[0].idx], *b = &d[run[1].idx];
-	rt__report(c, "pod-name-duplicate", b->pod, 0,
-		   rt__path(p, "$.group_list[%zu].instance_list[%zu].pod_name", b->gi, b->ii),
-		   "give every instance its own pod_name",
-		   "pod_name \"%s\" is used twice: group_list[%zu].instance_list[%zu] and "
+	const struct ldev *a = &x->d[run[0].idx], *b = &x->d[run[1].idx];
+	if (run[0].s)
+		snprintf(v, sizeof(v), "%.64s", run[0].s);
+	else
+		snprintf(v, sizeof(v), "%ld", run[0].n);
+	rt__report(c, x->code, b->pod, 0,
+		   rt__path(p, "$.group_list[%zu].instance_list[%zu].%s", b->gi, b->ii, x->key),
+		   x->hint,
+		   "%s \"%s\" is used twice: group_list[%zu].instance_list[%zu] and "
 		   "group_list[%zu].instance_list[%zu]",
-		   run[0].s, a->gi, a->ii, b->gi, b->ii);
+		   x->key, v, a->gi, a->ii, b->gi, b->ii);
 }
 
 static void dup_ip(struct rt__ctx *c, const struct rt__item *run, size_t k, void *arg)
@@ -109,59 +123,149 @@ static void dup_ip(struct rt__ctx *c, const struct rt__item *run, size_t k, void
 		   run[0].s, a->gi, a->ii, a->di, b->gi, b->ii, b->di);
 }
 
-static int count_devices(const cJSON *groups, size_t *ninst)
+static int cmp_str(const void *a, const void *b)
 {
-	int n = 0;
-	*ninst = 0;
-	for (const cJSON *g = groups->child; g; g = g->next) {
-		const cJSON *il = cJSON_GetObjectItemCaseSensitive(g, "instance_list");
-		if (!cJSON_IsArray(il))
-			continue;
-		for (const cJSON *in = il->child; in; in = in->next) {
-			++*ninst;
-			const cJSON *dl = cJSON_GetObjectItemCaseSensitive(in, "devices");
-			if (cJSON_IsArray(dl))
-				for (const cJSON *d = dl->child; d; d = d->next)
-					n++;
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* What the table holds before it is checked: devices, instances, whether any instance
+ * carries a rank_id (the early 910 format), and its distinct server_ids, which decide
+ * whether device IPs cross between servers. */
+struct lshape {
+	size_t ndev, ninst, nservers;
+	int rank_ids;
+};
+
+static int shape(const cJSON *groups, struct lshape *sh)
+{
+	const char **ids = NULL;
+	size_t nid = 0;
+	memset(sh, 0, sizeof(*sh));
+	for (int pass = 0; pass < 2; pass++) {
+		for (const cJSON *g = groups->child; g; g = g->next) {
+			const cJSON *il = cJSON_GetObjectItemCaseSensitive(g, "instance_list");
+			for (const cJSON *in = cJSON_IsArray(il) ? il->child : NULL; in;
+			     in = in->next) {
+				const cJSON *sid = cJSON_GetObjectItemCaseSensitive(in, "server_id");
+				if (pass) {
+					if (cJSON_IsString(sid))
+						ids[nid++] = sid->valuestring;
+					continue;
+				}
+				sh->ninst++;
+				sh->rank_ids |= cJSON_GetObjectItemCaseSensitive(in, "rank_id") != NULL;
+				const cJSON *dl = cJSON_GetObjectItemCaseSensitive(in, "devices");
+				for (const cJSON *d = cJSON_IsArray(dl) ? dl->child : NULL; d;
+				     d = d->next)
+					sh->ndev++;
+			}
 		}
+		if (!pass && !(ids = malloc((sh->ninst ? sh->ninst : 1) * sizeof(*ids))))
+			return -ENOMEM;
 	}
-	return n;
+	qsort(ids, nid, sizeof(*ids), cmp_str);
+	for (size_t i = 0; i < nid; i++)
+		sh->nservers += !i || strcmp(ids[i], ids[i - 1]);
+	free(ids);
+	return 0;
+}
+
+/* A rank_id per instance must number the instances 0..N-1, as a 1.0 table's do. */
+static int check_rank_ids(struct rt__ctx *c, struct rt__item *rk, size_t nrk, size_t ninst,
+			  struct ldev *rd)
+{
+	unsigned char *seen = calloc(ninst ? ninst : 1, 1);
+	long *miss = malloc((ninst ? ninst : 1) * sizeof(*miss));
+	size_t nmiss = 0;
+	int rc = -ENOMEM;
+	if (!seen || !miss)
+		goto out;
+	int range = 0;
+	for (size_t i = 0; i < nrk; i++) {
+		char p[RT_PATHLEN];
+		const struct ldev *x = &rd[rk[i].idx];
+		if ((size_t)rk[i].n < ninst) {
+			seen[rk[i].n] = 1;
+			continue;
+		}
+		range = 1;
+		rt__report(c, "rank-id-range", x->pod, 0,
+			   rt__path(p, "$.group_list[%zu].instance_list[%zu].rank_id", x->gi, x->ii),
+			   "number the instances 0..N-1",
+			   "rank_id \"%ld\" of group_list[%zu].instance_list[%zu] is out of range: %zu "
+			   "instances need ids 0..%zu",
+			   rk[i].n, x->gi, x->ii, ninst, ninst - 1);
+	}
+	for (size_t r = 0; r < ninst; r++)
+		if (!seen[r])
+			miss[nmiss++] = (long)r;
+	struct dup_inst_arg x = { rd, "rank-id-duplicate", "rank_id", "number the instances 0..N-1" };
+	rc = rt__dups(rk, nrk, dup_inst, c, &x);
+	if (!rc && nmiss && nrk == ninst && !range) {
+		struct rt__sb b = { 0 };
+		rt__sb_ranges(&b, miss, nmiss, 16);
+		rt__report(c, "rank-id-gap", c->root, 0, "$.group_list",
+			   "number the instances 0..N-1 without gaps",
+			   "rank ids must be 0..%zu without gaps; missing %s", ninst - 1,
+			   rt__sb_str(&b));
+		rt__sb_release(&b);
+	}
+out:
+	free(miss);
+	free(seen);
+	return rc;
 }
 
 int rt__load_legacy(struct rt__ctx *c)
 {
 	struct rt_table *t = c->t;
 	const cJSON *root = c->root;
-	size_t ng, ninst;
+	struct lshape sh;
+	size_t ng;
 	int rc = -ENOMEM;
 
-	rt__report(c, "legacy-format", root, 0, "$",
-		   "regenerate it as version 1.0 with 'hcclctl ranktable gen'",
-		   "this is the legacy \"template 2\" group_list format (no version, no rank_id); "
-		   "HCCL still reads it, but ranks are implied by listing order");
+	const cJSON *groups = cJSON_GetObjectItemCaseSensitive(root, "group_list");
+	if (cJSON_IsArray(groups) && shape(groups, &sh))
+		return -ENOMEM;
+	if (!cJSON_IsArray(groups))
+		memset(&sh, 0, sizeof(sh));
+	if (sh.rank_ids)
+		rt__report(c, "legacy-format", root, 0, "$",
+			   "regenerate it as version 1.0 with 'hcclctl ranktable gen'",
+			   "this is the legacy group_list format of the first Atlas 910 tables "
+			   "(no version, a rank_id per instance); HCCL still reads it, but its guide "
+			   "no longer documents it and newer tools may not read it");
+	else
+		rt__report(c, "legacy-format", root, 0, "$",
+			   "regenerate it as version 1.0 with 'hcclctl ranktable gen'",
+			   "this is the legacy \"template 2\" group_list format (no version, no "
+			   "rank_id); HCCL still reads it, but ranks are implied by listing order");
 	rt__unknown_keys(c, root, "$", top_keys);
 	rt__check_status(c, root, 1);
-	const cJSON *groups = list_field(c, root, "group_list", "$", "the table", &ng);
+	groups = list_field(c, root, "group_list", "$", "the table", &ng);
 	if (!groups)
 		return 0;
 	count_check(c, root, "group_count", "$", "the table", ng, "group-count-mismatch",
 		    "groups in group_list");
 
-	size_t ndev = (size_t)count_devices(groups, &ninst);
+	size_t ndev = sh.ndev, ninst = sh.ninst;
 	struct ldev *d = calloc(ndev ? ndev : 1, sizeof(*d));
 	struct rt__item *it = malloc((ndev + ninst + 1) * sizeof(*it));
 	struct rt__item *pods = malloc((ninst + 1) * sizeof(*pods));
+	struct rt__item *rk = malloc((ninst + 1) * sizeof(*rk));
 	struct ldev *pd = calloc(ninst + 1, sizeof(*pd));
+	struct ldev *rd = calloc(ninst + 1, sizeof(*rd));
 	t->ranks = calloc(ndev ? ndev : 1, sizeof(*t->ranks));
 	t->servers = calloc(ninst ? ninst : 1, sizeof(*t->servers));
-	if (!d || !it || !pods || !pd || !t->ranks || !t->servers)
+	if (!d || !it || !pods || !rk || !pd || !rd || !t->ranks || !t->servers)
 		goto out;
 
-	size_t gi = 0, np = 0, nip = 0, nsrv_total = ninst;
+	size_t gi = 0, np = 0, nrk = 0, nip = 0;
 	int fam0 = 0;
 	for (const cJSON *g = groups->child; g; g = g->next, gi++) {
 		char gp[RT_PATHLEN], gw[64];
-		size_t ni, gdev = 0;
+		size_t ni, gdev = 0, gsrv = 0;
+		const char *last_sid = NULL;
 		rt__path(gp, "$.group_list[%zu]", gi);
 		snprintf(gw, sizeof(gw), "group_list[%zu]", gi);
 		if (!cJSON_IsObject(g)) {
@@ -180,6 +284,7 @@ int rt__load_legacy(struct rt__ctx *c)
 			char ip[RT_PATHLEN], iw[96];
 			const cJSON *m;
 			size_t nd;
+			long rid = -1;
 			rt__path(ip, "%s.instance_list[%zu]", gp, ii);
 			snprintf(iw, sizeof(iw), "%s.instance_list[%zu]", gw, ii);
 			if (!cJSON_IsObject(in)) {
@@ -188,16 +293,42 @@ int rt__load_legacy(struct rt__ctx *c)
 				continue;
 			}
 			rt__unknown_keys(c, in, ip, inst_keys);
-			const char *pod = str_field(c, in, "pod_name", ip, iw, 1, &m);
+			/* An instance is named by its pod_name (template 2) or numbered by its
+			 * rank_id (the 910 format); one of the two is needed. */
+			const char *pod = str_field(c, in, "pod_name", ip, iw, !sh.rank_ids, &m);
 			if (pod) {
 				pd[np] = (struct ldev){ NULL, m, gi, ii, 0 };
 				pods[np] = (struct rt__item){ 0, pod, 0, np };
 				np++;
 			}
+			const char *rs = sh.rank_ids
+						 ? str_field(c, in, "rank_id", ip, iw, !pod, &m)
+						 : NULL;
+			if (rs && rt__dec(rs, 0xffffffffUL, &rid)) {
+				char fp[RT_PATHLEN];
+				rt__report(c, "rank-id-invalid", m, 0,
+					   rt__path(fp, "%s.rank_id", ip),
+					   "number the instances 0..N-1",
+					   "rank_id \"%.32s\" of %s is not a decimal number", rs, iw);
+				rid = -1;
+			} else if (rs) {
+				rd[nrk] = (struct ldev){ NULL, m, gi, ii, 0 };
+				rk[nrk] = (struct rt__item){ 0, NULL, rid, nrk };
+				nrk++;
+			}
 			const char *sid = str_field(c, in, "server_id", ip, iw, 1, &m);
-			struct rt_server *S = &t->servers[t->nservers++];
-			S->server_id = sid;
-			S->first_rank = t->nranks;
+			/* Instances of one server listed together are that server's ranks. */
+			struct rt_server *S = &t->servers[t->nservers];
+			if (t->nservers && sid && last_sid && !strcmp(sid, last_sid) &&
+			    S[-1].first_rank + S[-1].nranks == t->nranks) {
+				S = &S[-1];
+			} else {
+				t->nservers++;
+				S->server_id = sid;
+				S->first_rank = t->nranks;
+				gsrv++;
+			}
+			last_sid = sid;
 			const cJSON *dl = list_field(c, in, "devices", ip, iw, &nd);
 			size_t di = 0;
 			for (const cJSON *e = dl ? dl->child : NULL; e; e = e->next, di++) {
@@ -213,7 +344,7 @@ int rt__load_legacy(struct rt__ctx *c)
 				rt__unknown_keys(c, e, dp, dev_keys);
 				size_t r = t->nranks++;
 				struct rt_rank *R = &t->ranks[r];
-				R->rank_id = (long)r;
+				R->rank_id = sh.rank_ids ? rid : (long)r;
 				R->server_id = sid;
 				R->super_device_id = R->device_port = -1;
 				rt__jpos_get(c->pos, e, &R->line, &R->col);
@@ -226,7 +357,7 @@ int rt__load_legacy(struct rt__ctx *c)
 				else if (!ds)
 					R->device_id = -1;
 				const char *ipv = str_field(c, e, "device_ip", dp, dw,
-							    nsrv_total > 1, &m);
+							    sh.nservers > 1, &m);
 				if (!ipv)
 					continue;
 				R->device_ip = ipv;
@@ -246,7 +377,7 @@ int rt__load_legacy(struct rt__ctx *c)
 					it[nip] = (struct rt__item){ 0, ipv, 0, nip };
 					nip++;
 				} else if (k == RT_IP_EMPTY) {
-					if (nsrv_total > 1)
+					if (sh.nservers > 1)
 						rt__report(c, "device-ip-empty", m, 0, dp, NULL,
 							   "device_ip of %s is empty; HCCL needs it when "
 							   "there is more than one server",
@@ -264,14 +395,28 @@ int rt__load_legacy(struct rt__ctx *c)
 			}
 			S->nranks = t->nranks - S->first_rank;
 		}
-		count_check(c, g, "device_count", gp, gw, gdev, "device-count-mismatch",
+		/* template 2 counts devices in device_count, the 910 format in device_num. */
+		const char *dkey = cJSON_GetObjectItemCaseSensitive(g, "device_count") ||
+						   !cJSON_GetObjectItemCaseSensitive(g, "device_num")
+					   ? "device_count"
+					   : "device_num";
+		count_check(c, g, dkey, gp, gw, gdev, "device-count-mismatch",
 			    "devices listed in the group");
+		if (cJSON_GetObjectItemCaseSensitive(g, "server_num"))
+			count_check(c, g, "server_num", gp, gw, gsrv, "server-count-mismatch",
+				    "servers its instances name");
 	}
-	rc = rt__dups(pods, np, dup_pod, c, pd);
+	struct dup_inst_arg x = { pd, "pod-name-duplicate", "pod_name",
+				  "give every instance its own pod_name" };
+	rc = rt__dups(pods, np, dup_inst, c, &x);
+	if (!rc && sh.rank_ids)
+		rc = check_rank_ids(c, rk, nrk, ninst, rd);
 	if (!rc)
 		rc = rt__dups(it, nip, dup_ip, c, d);
 out:
+	free(rd);
 	free(pd);
+	free(rk);
 	free(pods);
 	free(it);
 	free(d);

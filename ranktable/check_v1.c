@@ -425,7 +425,7 @@ void rt__check_server_id(struct rt__ctx *c, const cJSON *m, const char *path)
 {
 	const char *s = m->valuestring;
 	long at = rt_host_unsafe_at(s);
-	if (rt__ipkind(s, strlen(s)) == RT_IP_PLACEHOLDER) {
+	if (rt__ipkind(s, strlen(s)) == RT_IP_PLACEHOLDER || rt__holds_placeholder(s)) {
 		rt__report(c, "server-id-placeholder", m, 0, path,
 			   "name each server by its own host IP or host name",
 			   "server_id \"%.64s\" is a placeholder, not a server's address; HCCL only "
@@ -1146,7 +1146,7 @@ int rt__check_servers(struct rt__ctx *c, const struct rt__v1_part *part)
 	size_t nlist = 0;
 	for (const cJSON *e = list->child; e; e = e->next)
 		nlist++;
-	if (!cnt) {
+	if (!cnt && !part->offline) {
 		rt__report(c, "server-count-missing", obj, 0,
 			   rt__path(p, "%s.server_count", base),
 			   "add \"server_count\" with the number of servers",
@@ -1191,7 +1191,7 @@ int rt__check_servers(struct rt__ctx *c, const struct rt__v1_part *part)
 
 	/* Nothing crosses between servers in a table of one: placeholders only warn. */
 	c->single = (part->nservers_all ? part->nservers_all : nsrv) <= 1;
-	int multi = nsrv > 1 && !(v.v12 && one_pod(pods));
+	int multi = nsrv > 1 && !(v.v12 && one_pod(pods)) && !part->offline;
 	size_t si = 0;
 	for (const cJSON *sv = list->child; sv; sv = sv->next, si++) {
 		if (!cJSON_IsObject(sv)) {
@@ -1239,7 +1239,8 @@ out:
 
 int rt__load_v1(struct rt__ctx *c, int v12)
 {
-	struct rt__v1_part part = { c->root, "$", "the table", top_keys_v1, NULL, NULL, v12, 0, 0, 0 };
+	struct rt__v1_part part = { c->root, "$", "the table", top_keys_v1, NULL, NULL,
+				    v12,     0,	  0,	       0,	    0 };
 	rt__check_status(c, c->root, 1);
 	return rt__check_servers(c, &part);
 }

@@ -21,6 +21,8 @@ const char *rt_format_name(enum rt_format f)
 		return "vllm-ascend-pd";
 	case RT_FMT_GLOBAL:
 		return "mindcluster-global";
+	case RT_FMT_GE_CLUSTER:
+		return "ge-cluster-config";
 	case RT_FMT_UNKNOWN:
 		break;
 	}

@@ -142,9 +142,20 @@ static void dup_key(struct rt__ctx *c, const struct frame *f, size_t depth,
 	char base[RT_PATHLEN], p[RT_PATHLEN];
 	rt__jpos_key(c->pos, first, &l, &col);
 	path_of(f, depth, base);
-	rt__report(c, "duplicate-key", dup, 1, rt__path(p, "%s.%s", base, dup->string),
-		   "remove one of them; only one value is used",
-		   "duplicate key \"%s\" (first at line %u, column %u)", dup->string, l, col);
+	/* Parsers differ in which of the two they keep (cJSON the first, nlohmann::json the
+	 * last): only two different values make the table mean different things. */
+	if (cJSON_Compare(first, dup, 1))
+		rt__report(c, "duplicate-key-same", dup, 1,
+			   rt__path(p, "%s.%s", base, dup->string), "remove one of them",
+			   "duplicate key \"%s\" (first at line %u, column %u) with the same value; "
+			   "harmless, whichever one a parser keeps",
+			   dup->string, l, col);
+	else
+		rt__report(c, "duplicate-key", dup, 1, rt__path(p, "%s.%s", base, dup->string),
+			   "remove one of them; only one value is used",
+			   "duplicate key \"%s\" (first at line %u, column %u) with another value; "
+			   "parsers differ in which one they keep",
+			   dup->string, l, col);
 }
 
 struct kref {
@@ -277,6 +288,12 @@ static int detect_and_check(struct rt__ctx *c)
 		t->format = RT_FMT_GLOBAL;
 		c->foreign = 1;
 		return rt__load_global(c);
+	}
+	if (!ver && !sl && !rl && !gl &&
+	    cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root, "RankTable"))) {
+		t->format = RT_FMT_GE_CLUSTER;
+		c->foreign = 1;
+		return rt__load_ge_cluster(c);
 	}
 	if (topo && !sl && !rl) {
 		t->format = RT_FMT_TOPO;

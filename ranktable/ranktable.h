@@ -20,10 +20,11 @@ enum rt_format {
 	RT_FMT_VLLM_PD,     /* vllm-ascend's disaggregated-prefill table: prefill_device_list,
 			     * decode_device_list (DISAGGREGATED_PREFILL_RANK_TABLE_PATH) */
 	RT_FMT_GLOBAL,      /* MindCluster ClusterD's global rank table: server_group_list */
+	RT_FMT_GE_CLUSTER,  /* GE's cluster_config.json: {"RankTable": {1.x}, "HcclCommConfig"} */
 };
 
 /* "1.0", "1.2", "2.0", "legacy", "topology", "vllm-ascend-pd", "mindcluster-global",
- * "unknown" */
+ * "ge-cluster-config", "unknown" */
 const char *rt_format_name(enum rt_format f);
 
 /* A note is worth knowing but wrong in nothing: it changes no verdict or exit code. */

@@ -13,12 +13,14 @@
 const struct rt_rule rt_rules[] = {
 	/* the document */
 	{ "json-syntax", E, "EI0004", "the file is not valid JSON (located syntax error)", 0 },
-	{ "duplicate-key", W, NULL, "an object has the same key twice; one value is ignored", 0 },
+	{ "duplicate-key", W, NULL, "an object has the same key twice with different values; parsers differ in which they keep", 0 },
+	{ "duplicate-key-same", N, NULL, "an object has the same key twice with the same value (harmless)", 0 },
 	{ "not-a-ranktable", E, NULL, "valid JSON, but not a rank table of any known format", 0 },
 	{ "topology-file", E, NULL, "a 2.0 topology file (peer_list/edge_list) given as a rank table", 0 },
 	{ "vllm-pd-table", N, NULL, "vllm-ascend's disaggregated-prefill table (prefill_device_list, decode_device_list): checked as that format", 0 },
+	{ "ge-cluster-config", N, NULL, "GE's cluster_config.json (RankTable, HcclCommConfig) for offline graph compilation: the inner table checked, device IPs optional", 0 },
 	{ "global-ranktable", N, NULL, "MindCluster ClusterD's global rank table (server_group_list): each group checked as a 1.x table", 0 },
-	{ "legacy-format", W, NULL, "legacy \"template 2\" group_list table without version", 0 },
+	{ "legacy-format", W, NULL, "legacy group_list table without version (\"template 2\", or the first Atlas 910 tables)", 0 },
 	{ "version-missing", E, "EI0017", "no version: HCCL reads it as the legacy group_list format", 0 },
 	{ "version-unsupported", E, "EI0014", "version is not \"1.0\", \"1.2\" or \"2.0\"", 0 },
 	{ "key-missing", E, "EI0017", "a required key is missing", 0 },

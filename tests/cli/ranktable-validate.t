@@ -143,6 +143,80 @@ verdict issue_vllm_ascend_2498_llmdatadist_link_table_from_log_v1.2.json 0 \
 check_out_has "$REAL/issue_vllm_ascend_2498_llmdatadist_link_table_from_log_v1.2.json:1:1: note: version \"1.2\" table has no super_pod_list [super-pod-list-missing]" "  the note"
 run hcclctl --strict ranktable validate "$REAL/issue_vllm_ascend_2498_llmdatadist_link_table_from_log_v1.2.json"
 check_rc 0 "--strict: a note is not a warning"
+verdict ascend_tools_aisbench_rank_table_16p_64_66_v1.0_2srv.json 0 \
+	"valid: 0 errors, 0 warnings (format 1.0, 2 servers, 16 ranks)" \
+	"a benchmark's two real servers with host_nic_ip \"reserve\": valid"
+verdict mindocr_doc_hccl_tools_8p_127.0.0.1_v1.0_1srv.json 0 \
+	"valid: 0 errors, 0 warnings (format 1.0, 1 server, 8 ranks)" \
+	"hccl_tools' one-server table (server_id 127.0.0.1): valid"
+verdict mindcluster_doc_faultdiag_log_hccl_json_mindie_ep_v1.2_a3_16dev.json 0 \
+	"valid: 0 errors, 0 warnings (format 1.2, 1 server, 16 ranks)" \
+	"the hccl.json a MindIE EP job logged (IsMindIEEPJob, container_ip): valid"
+verdict paddle_test_ascend_group_v1.0_1srv_4dev_status_twice.json 0 \
+	"valid: 0 errors, 0 warnings, 1 note (format 1.0, 1 server, 4 ranks)" \
+	"\"status\" written twice with one value: a note, not a warning"
+check_out_has "$REAL/paddle_test_ascend_group_v1.0_1srv_4dev_status_twice.json:33:5: note: duplicate key \"status\" (first at line 2, column 5) with the same value; harmless, whichever one a parser keeps [duplicate-key-same]" "  the repeated key is named"
+run hcclctl --strict ranktable validate "$REAL/paddle_test_ascend_group_v1.0_1srv_4dev_status_twice.json"
+check_rc 0 "  --strict: still valid"
+run hcclctl ranktable validate $BAD/duplicate_key.json
+check_out_has "$BAD/duplicate_key.json:6:110: warning: duplicate key \"rank_id\" (first at line 6, column 94) with another value; parsers differ in which one they keep [duplicate-key]" "a key twice with two values is a warning"
+verdict dvt_mindspore_configs_rank_table_8p_legacy_group_list_board_id.json 1 \
+	"valid: 0 errors, 1 warning (format legacy, 1 server, 8 ranks)" \
+	"the first Atlas 910 group_list format (board_id, rank_id per instance): a warning only"
+check_out_has "$REAL/dvt_mindspore_configs_rank_table_8p_legacy_group_list_board_id.json:1:1: warning: this is the legacy group_list format of the first Atlas 910 tables (no version, a rank_id per instance); HCCL still reads it, but its guide no longer documents it and newer tools may not read it [legacy-format]" "  named for what it is"
+printf '%s\n' "$OUT" | grep -q "unknown-key\|pod_name"
+[ $? -ne 0 ]
+_report $? "  board_id, para_plane_nic_*, device_num and rank_id are its keys; no pod_name needed" "$OUT"
+run hcclctl ranktable validate $BAD/legacy_910_bad.json
+check_rc 2 "that format's mistakes fail"
+check_out_has "$BAD/legacy_910_bad.json:14:89: error: rank_id \"0\" is used twice: group_list[0].instance_list[0] and group_list[0].instance_list[1] (HCCL EI0014) [rank-id-duplicate]" "  a rank_id used twice"
+check_out_has "$BAD/legacy_910_bad.json:9:27: error: server_num \"1\" of group_list[0] does not match the 2 servers its instances name (HCCL EI0014) [server-count-mismatch]" "  server_num against the servers named"
+check_out_has "$BAD/legacy_910_bad.json:17:17: error: missing \"rank_id\" in group_list[0].instance_list[4] (HCCL EI0017) [key-missing]" "  an instance without rank_id"
+verdict ge_doc_cluster_config_v1.2_RankTable_wrapper_no_device_ip.json 0 \
+	"valid: 0 errors, 0 warnings, 2 notes (format ge-cluster-config, 2 servers, 2 ranks)" \
+	"GE's cluster_config.json: its RankTable checked, no device_ip needed"
+check_out_has "$REAL/ge_doc_cluster_config_v1.2_RankTable_wrapper_no_device_ip.json:1:1: note: this is GE's cluster_config.json (RankTable, HcclCommConfig) for compiling a graph offline, not a table HCCL reads at run time; its RankTable is checked as a 1.x table that needs no device_ip [ge-cluster-config]" "  named for what it is"
+run hcclctl ranktable validate $BAD/ge_cluster_bad.json
+check_rc 2 "a bad cluster_config fails"
+check_out_has "$BAD/ge_cluster_bad.json:8:78: error: rank_id \"0\" is used twice: server \"node_0\" device 0 and server \"node_1\" device 0 [rank-id-duplicate]" "  the inner table's ranks are checked, without HCCL codes"
+check_out_has "  at \$.RankTable.server_list[1].device[0].rank_id" "  at their path inside RankTable"
+check_out_has "$BAD/ge_cluster_bad.json:11:23: error: missing \"hcclCommName\" in HcclCommConfig [key-missing]" "  HcclCommConfig needs hcclCommName"
+run hcclctl probe net --ranktable "$REAL/ge_doc_cluster_config_v1.2_RankTable_wrapper_no_device_ip.json"
+check_rc 2 "probe net refuses a cluster_config (exit 2)"
+check_err "hcclctl: probe net: $REAL/ge_doc_cluster_config_v1.2_RankTable_wrapper_no_device_ip.json is a ge-cluster-config table, which HCCL does not read; nothing was measured
+hint: give the HCCL rank table of the job (server_list or rank_list)" "  named, with the fix"
+verdict mindspore_docs_resilience_4pcs_v1.0_1srv_placeholder_server_id.json 1 \
+	"valid: 0 errors, 1 warning (format 1.0, 1 server, 4 ranks)" \
+	"one server named \"10.*.*.*\": a warning"
+verdict mindspore_tutorial_rank_table_2pcs_v1.0_1srv_host_nic_ip.json 1 \
+	"valid: 0 errors, 3 warnings (format 1.0, 1 server, 2 ranks)" \
+	"the tutorial's one-server template: warnings for its placeholders"
+verdict mindspore_docs_adasum_16pcs_v1.0_2srv_same_server_id.json 2 \
+	"invalid: 1 error, 2 warnings (format 1.0, 2 servers, 16 ranks)" \
+	"two servers both \"10.*.*.*\": invalid"
+check_out_has "$REAL/mindspore_docs_adasum_16pcs_v1.0_2srv_same_server_id.json:19:20: error: server_id \"10.*.*.*\" is used twice: server_list[0] and server_list[1] (HCCL EI0014) [server-id-duplicate]" "  the duplicate server_id"
+verdict mindspore_docs_startup_16pcs_v1.0_2srv_placeholders.json 2 \
+	"invalid: 17 errors, 2 warnings (format 1.0, 2 servers, 16 ranks)" \
+	"a two-server template: its placeholder device IPs are errors"
+verdict mindspore_docs_startup_cross_cluster_16pcs_v1.0_cluster_list.json 2 \
+	"invalid: 16 errors, 2 warnings (format 1.0, 2 servers, 16 ranks)" \
+	"the cross-cluster template: cluster_list known, its placeholders named"
+check_out_has "$REAL/mindspore_docs_startup_cross_cluster_16pcs_v1.0_cluster_list.json:6:20: warning: server_id \"server_0_10.*.*.*\" is a placeholder, not a server's address; HCCL only compares it, but hcclctl cannot connect to it [server-id-placeholder]" "  a server_id that embeds a masked address is a placeholder"
+printf '%s\n' "$OUT" | grep -q "unknown-key"
+[ $? -ne 0 ]
+_report $? "  cluster_list, server_ip, pod_ip, dpu_ip and numa_id are known keys" "$OUT"
+verdict mindcluster_doc_hccl_json_a2_commented_elided.json 2 \
+	"invalid: 1 error, 0 warnings (format unknown, 0 servers, 0 ranks)" \
+	"the operator guide's annotated hccl.json is not JSON"
+check_out_has "$REAL/mindcluster_doc_hccl_json_a2_commented_elided.json:2:29: error: comments are not allowed in JSON (HCCL EI0004) [json-syntax]" "  located at the first comment"
+verdict mindocr_doc_custom_dataset_v1.0_1srv_copy_prefix_rank_2_3.json 2 \
+	"invalid: 1 error, 0 warnings (format unknown, 0 servers, 0 ranks)" \
+	"a table pasted with the page's \"Copy\" button text is not JSON"
+check_out_has "$REAL/mindocr_doc_custom_dataset_v1.0_1srv_copy_prefix_rank_2_3.json:1:1: error: invalid literal 'Copy' (strings need double quotes) (HCCL EI0004) [json-syntax]" "  located at the pasted word"
+sed 1s/^Copy// "$REAL/mindocr_doc_custom_dataset_v1.0_1srv_copy_prefix_rank_2_3.json" >"$TMP/nocopy.json"
+run hcclctl ranktable validate "$TMP/nocopy.json"
+check_rc 2 "  without it, ranks 2 and 3 of a two-rank table fail"
+check_out_has "$TMP/nocopy.json:8:72: error: rank_id \"2\" of server \"10.155.111.140\" device 2 is out of range: 2 ranks need ids 0..1 (HCCL EI0014) [rank-id-range]" "  named with the range they need"
 run hcclctl --json ranktable validate "$REAL/ascend_pd_tdm_pd_disagg_v1.2_2dev.json"
 ok "printf '%s' '$(printf '%s' "$OUT" | sed "s/'/'\\\\''/g")' | python3 -c '
 import json,sys
@@ -158,7 +232,7 @@ run hcclctl -q ranktable validate $BAD/v2_old_layout.json
 check_rc 2 "the older 2.0 layout is an error"
 check_out_has "$BAD/v2_old_layout.json:6:15: error: level_list[0] of rank_list[0] is in the older 2.0 layout (level, id, fabric_type, rank_addr_type, rank_addrs, replace_list) of HCCL's early tests; HCCL now reads net_layer, net_instance_id, net_type and rank_addr_list, and a backup rank as local_id 64 with replaced_local_id (2 ranks use it) [v2-old-layout]" "  named once, with what HCCL reads now"
 run hcclctl ranktable rules
-for code in vllm-pd-table global-ranktable server-id-placeholder net-type-layer0 v2-old-layout \
+for code in vllm-pd-table global-ranktable ge-cluster-config duplicate-key-same server-id-placeholder net-type-layer0 v2-old-layout \
 	control-plane-misplaced pd-list-empty pd-server-id-not-ip cluster-id-invalid \
 	cluster-id-duplicate group-id-invalid group-id-duplicate; do
 	printf '%s\n' "$OUT" | grep -q "^$code "

@@ -34,7 +34,7 @@ struct bad_case {
 	const char *file;
 	int rc;
 	size_t n;
-	struct want w[16];
+	struct want w[20];
 };
 
 /* The expected findings of every file in tests/data/ranktables/bad/, of the good file that
@@ -73,7 +73,7 @@ static const struct bad_case bad_cases[] = {
 	} },
 	{ BAD "duplicate_key.json", 0, 1, {
 		{ W, "duplicate-key", 6, 110, "$.server_list[0].device[0].rank_id",
-		  "duplicate key \"rank_id\" (first at line 6, column 94)" },
+		  "duplicate key \"rank_id\" (first at line 6, column 94) with another value; parsers differ in which one they keep" },
 	} },
 	{ BAD "empty_object.json", 0, 1, {
 		{ E, "not-a-ranktable", 1, 1, "$",
@@ -477,6 +477,163 @@ static const struct bad_case bad_cases[] = {
 		{ N, "super-pod-list-missing", 1, 1, "$.super_pod_list",
 		  "version \"1.2\" table has no super_pod_list" },
 	} },
+	{ BAD "ge_cluster_bad.json", 0, 7, {
+		{ N, "ge-cluster-config", 1, 1, "$",
+		  "this is GE's cluster_config.json (RankTable, HcclCommConfig) for compiling a graph offline, not a table HCCL reads at run time; its RankTable is checked as a 1.x table that needs no device_ip" },
+		{ E, "version-unsupported", 4, 20, "$.RankTable.version",
+		  "version \"2.0\" of RankTable is not \"1.0\" or \"1.2\"" },
+		{ E, "rank-id-gap", 6, 24, "$.RankTable.server_list",
+		  "rank ids must be 0..1 without gaps; missing 1" },
+		{ E, "rank-id-duplicate", 8, 78, "$.RankTable.server_list[1].device[0].rank_id",
+		  "rank_id \"0\" is used twice: server \"node_0\" device 0 and server \"node_1\" device 0" },
+		{ E, "key-missing", 11, 23, "$.HcclCommConfig.hcclCommName",
+		  "missing \"hcclCommName\" in HcclCommConfig" },
+		{ W, "unknown-key", 12, 9, "$.HcclCommConfig.hcclCommNmae",
+		  "unknown key \"hcclCommNmae\" in $.HcclCommConfig" },
+		{ W, "unknown-key", 14, 5, "$.SubCommConfig",
+		  "unknown key \"SubCommConfig\" in $" },
+	} },
+	{ BAD "legacy_910_bad.json", 0, 8, {
+		{ W, "legacy-format", 1, 1, "$",
+		  "this is the legacy group_list format of the first Atlas 910 tables (no version, a rank_id per instance); HCCL still reads it, but its guide no longer documents it and newer tools may not read it" },
+		{ E, "device-count-mismatch", 8, 27, "$.group_list[0].device_num",
+		  "device_num \"4\" of group_list[0] does not match the 5 devices listed in the group" },
+		{ E, "server-count-mismatch", 9, 27, "$.group_list[0].server_num",
+		  "server_num \"1\" of group_list[0] does not match the 2 servers its instances name (HCCL EI0014)" },
+		{ E, "instance-count-mismatch", 11, 31, "$.group_list[0].instance_count",
+		  "instance_count \"3\" of group_list[0] does not match the 5 instances in instance_list" },
+		{ E, "rank-id-duplicate", 14, 89, "$.group_list[0].instance_list[1].rank_id",
+		  "rank_id \"0\" is used twice: group_list[0].instance_list[0] and group_list[0].instance_list[1] (HCCL EI0014)" },
+		{ E, "rank-id-invalid", 15, 89, "$.group_list[0].instance_list[2].rank_id",
+		  "rank_id \"r2\" of group_list[0].instance_list[2] is not a decimal number (HCCL EI0014)" },
+		{ E, "rank-id-range", 16, 89, "$.group_list[0].instance_list[3].rank_id",
+		  "rank_id \"9\" of group_list[0].instance_list[3] is out of range: 5 instances need ids 0..4 (HCCL EI0014)" },
+		{ E, "key-missing", 17, 17, "$.group_list[0].instance_list[4].rank_id",
+		  "missing \"rank_id\" in group_list[0].instance_list[4] (HCCL EI0017)" },
+	} },
+	{ REAL "ascend_tools_aisbench_rank_table_16p_64_66_v1.0_2srv.json", 0, 0, { { 0 } } },
+	{ REAL "dvt_mindspore_configs_rank_table_8p_legacy_group_list_board_id.json", 0, 1, {
+		{ W, "legacy-format", 1, 1, "$",
+		  "this is the legacy group_list format of the first Atlas 910 tables (no version, a rank_id per instance); HCCL still reads it, but its guide no longer documents it and newer tools may not read it" },
+	} },
+	{ REAL "ge_doc_cluster_config_v1.2_RankTable_wrapper_no_device_ip.json", 0, 2, {
+		{ N, "ge-cluster-config", 1, 1, "$",
+		  "this is GE's cluster_config.json (RankTable, HcclCommConfig) for compiling a graph offline, not a table HCCL reads at run time; its RankTable is checked as a 1.x table that needs no device_ip" },
+		{ N, "super-pod-list-missing", 2, 18, "$.RankTable.super_pod_list",
+		  "version \"1.2\" table has no super_pod_list" },
+	} },
+	{ REAL "mindcluster_doc_faultdiag_log_hccl_json_mindie_ep_v1.2_a3_16dev.json", 0, 0, { { 0 } } },
+	{ REAL "mindcluster_doc_hccl_json_a2_commented_elided.json", -22, 1, {
+		{ E, "json-syntax", 2, 29, "$",
+		  "comments are not allowed in JSON (HCCL EI0004)" },
+	} },
+	{ REAL "mindocr_doc_custom_dataset_v1.0_1srv_copy_prefix_rank_2_3.json", -22, 1, {
+		{ E, "json-syntax", 1, 1, "$",
+		  "invalid literal 'Copy' (strings need double quotes) (HCCL EI0004)" },
+	} },
+	{ REAL "mindocr_doc_hccl_tools_8p_127.0.0.1_v1.0_1srv.json", 0, 0, { { 0 } } },
+	{ REAL "mindspore_docs_adasum_16pcs_v1.0_2srv_same_server_id.json", 0, 3, {
+		{ W, "server-id-placeholder", 6, 20, "$.server_list[0].server_id",
+		  "server_id \"10.*.*.*\" is a placeholder, not a server's address; HCCL only compares it, but hcclctl cannot connect to it" },
+		{ W, "server-id-placeholder", 19, 20, "$.server_list[1].server_id",
+		  "server_id \"10.*.*.*\" is a placeholder, not a server's address; HCCL only compares it, but hcclctl cannot connect to it" },
+		{ E, "server-id-duplicate", 19, 20, "$.server_list[1].server_id",
+		  "server_id \"10.*.*.*\" is used twice: server_list[0] and server_list[1] (HCCL EI0014)" },
+	} },
+	{ REAL "mindspore_docs_resilience_4pcs_v1.0_1srv_placeholder_server_id.json", 0, 1, {
+		{ W, "server-id-placeholder", 6, 26, "$.server_list[0].server_id",
+		  "server_id \"10.*.*.*\" is a placeholder, not a server's address; HCCL only compares it, but hcclctl cannot connect to it" },
+	} },
+	{ REAL "mindspore_docs_startup_16pcs_v1.0_2srv_placeholders.json", 0, 19, {
+		{ W, "server-id-placeholder", 6, 20, "$.server_list[0].server_id",
+		  "server_id \"10.*.*.*\" is a placeholder, not a server's address; HCCL only compares it, but hcclctl cannot connect to it" },
+		{ E, "device-ip-placeholder", 8, 40, "$.server_list[0].device[0].device_ip",
+		  "device_ip \"192.1.*.6\" of rank \"0\" (server \"10.*.*.*\" device 0) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 9, 40, "$.server_list[0].device[1].device_ip",
+		  "device_ip \"192.2.*.6\" of rank \"1\" (server \"10.*.*.*\" device 1) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 10, 40, "$.server_list[0].device[2].device_ip",
+		  "device_ip \"192.3.*.6\" of rank \"2\" (server \"10.*.*.*\" device 2) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 11, 40, "$.server_list[0].device[3].device_ip",
+		  "device_ip \"192.4.*.6\" of rank \"3\" (server \"10.*.*.*\" device 3) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 12, 40, "$.server_list[0].device[4].device_ip",
+		  "device_ip \"192.1.*.7\" of rank \"4\" (server \"10.*.*.*\" device 4) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 13, 40, "$.server_list[0].device[5].device_ip",
+		  "device_ip \"192.2.*.7\" of rank \"5\" (server \"10.*.*.*\" device 5) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 14, 40, "$.server_list[0].device[6].device_ip",
+		  "device_ip \"192.3.*.7\" of rank \"6\" (server \"10.*.*.*\" device 6) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 15, 40, "$.server_list[0].device[7].device_ip",
+		  "device_ip \"192.4.*.7\" of rank \"7\" (server \"10.*.*.*\" device 7) is a placeholder, not an address" },
+		{ W, "server-id-placeholder", 19, 20, "$.server_list[1].server_id",
+		  "server_id \"10.*.*.*\" is a placeholder, not a server's address; HCCL only compares it, but hcclctl cannot connect to it" },
+		{ E, "server-id-duplicate", 19, 20, "$.server_list[1].server_id",
+		  "server_id \"10.*.*.*\" is used twice: server_list[0] and server_list[1] (HCCL EI0014)" },
+		{ E, "device-ip-placeholder", 21, 40, "$.server_list[1].device[0].device_ip",
+		  "device_ip \"192.1.*.8\" of rank \"8\" (server \"10.*.*.*\" device 0) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 22, 40, "$.server_list[1].device[1].device_ip",
+		  "device_ip \"192.2.*.8\" of rank \"9\" (server \"10.*.*.*\" device 1) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 23, 40, "$.server_list[1].device[2].device_ip",
+		  "device_ip \"192.3.*.8\" of rank \"10\" (server \"10.*.*.*\" device 2) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 24, 40, "$.server_list[1].device[3].device_ip",
+		  "device_ip \"192.4.*.8\" of rank \"11\" (server \"10.*.*.*\" device 3) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 25, 40, "$.server_list[1].device[4].device_ip",
+		  "device_ip \"192.1.*.9\" of rank \"12\" (server \"10.*.*.*\" device 4) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 26, 40, "$.server_list[1].device[5].device_ip",
+		  "device_ip \"192.2.*.9\" of rank \"13\" (server \"10.*.*.*\" device 5) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 27, 40, "$.server_list[1].device[6].device_ip",
+		  "device_ip \"192.3.*.9\" of rank \"14\" (server \"10.*.*.*\" device 6) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 28, 40, "$.server_list[1].device[7].device_ip",
+		  "device_ip \"192.4.*.9\" of rank \"15\" (server \"10.*.*.*\" device 7) is a placeholder, not an address" },
+	} },
+	{ REAL "mindspore_docs_startup_cross_cluster_16pcs_v1.0_cluster_list.json", 0, 18, {
+		{ W, "server-id-placeholder", 6, 20, "$.server_list[0].server_id",
+		  "server_id \"server_0_10.*.*.*\" is a placeholder, not a server's address; HCCL only compares it, but hcclctl cannot connect to it" },
+		{ E, "device-ip-placeholder", 9, 41, "$.server_list[0].device[0].device_ip",
+		  "device_ip \"192.1.*.6\" of rank \"0\" (server \"server_0_10.*.*.*\" device 0) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 10, 41, "$.server_list[0].device[1].device_ip",
+		  "device_ip \"192.2.*.6\" of rank \"1\" (server \"server_0_10.*.*.*\" device 1) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 11, 41, "$.server_list[0].device[2].device_ip",
+		  "device_ip \"192.3.*.6\" of rank \"2\" (server \"server_0_10.*.*.*\" device 2) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 12, 41, "$.server_list[0].device[3].device_ip",
+		  "device_ip \"192.4.*.6\" of rank \"3\" (server \"server_0_10.*.*.*\" device 3) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 13, 41, "$.server_list[0].device[4].device_ip",
+		  "device_ip \"192.1.*.7\" of rank \"4\" (server \"server_0_10.*.*.*\" device 4) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 14, 41, "$.server_list[0].device[5].device_ip",
+		  "device_ip \"192.2.*.7\" of rank \"5\" (server \"server_0_10.*.*.*\" device 5) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 15, 41, "$.server_list[0].device[6].device_ip",
+		  "device_ip \"192.3.*.7\" of rank \"6\" (server \"server_0_10.*.*.*\" device 6) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 16, 41, "$.server_list[0].device[7].device_ip",
+		  "device_ip \"192.4.*.7\" of rank \"7\" (server \"server_0_10.*.*.*\" device 7) is a placeholder, not an address" },
+		{ W, "server-id-placeholder", 21, 20, "$.server_list[1].server_id",
+		  "server_id \"server_1_10.*.*.*\" is a placeholder, not a server's address; HCCL only compares it, but hcclctl cannot connect to it" },
+		{ E, "device-ip-placeholder", 24, 41, "$.server_list[1].device[0].device_ip",
+		  "device_ip \"192.1.*.8\" of rank \"8\" (server \"server_1_10.*.*.*\" device 0) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 25, 41, "$.server_list[1].device[1].device_ip",
+		  "device_ip \"192.2.*.8\" of rank \"9\" (server \"server_1_10.*.*.*\" device 1) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 26, 41, "$.server_list[1].device[2].device_ip",
+		  "device_ip \"192.3.*.8\" of rank \"10\" (server \"server_1_10.*.*.*\" device 2) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 27, 41, "$.server_list[1].device[3].device_ip",
+		  "device_ip \"192.4.*.8\" of rank \"11\" (server \"server_1_10.*.*.*\" device 3) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 28, 41, "$.server_list[1].device[4].device_ip",
+		  "device_ip \"192.1.*.9\" of rank \"12\" (server \"server_1_10.*.*.*\" device 4) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 29, 41, "$.server_list[1].device[5].device_ip",
+		  "device_ip \"192.2.*.9\" of rank \"13\" (server \"server_1_10.*.*.*\" device 5) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 30, 41, "$.server_list[1].device[6].device_ip",
+		  "device_ip \"192.3.*.9\" of rank \"14\" (server \"server_1_10.*.*.*\" device 6) is a placeholder, not an address" },
+		{ E, "device-ip-placeholder", 31, 41, "$.server_list[1].device[7].device_ip",
+		  "device_ip \"192.4.*.9\" of rank \"15\" (server \"server_1_10.*.*.*\" device 7) is a placeholder, not an address" },
+	} },
+	{ REAL "mindspore_tutorial_rank_table_2pcs_v1.0_1srv_host_nic_ip.json", 0, 3, {
+		{ W, "server-id-placeholder", 6, 26, "$.server_list[0].server_id",
+		  "server_id \"10.*.*.*\" is a placeholder, not a server's address; HCCL only compares it, but hcclctl cannot connect to it" },
+		{ W, "device-ip-placeholder", 8, 48, "$.server_list[0].device[0].device_ip",
+		  "device_ip \"192.1.*.6\" of rank \"0\" (server \"10.*.*.*\" device 0) is a placeholder, not an address; with one server no traffic uses it, but fill it in before the table grows" },
+		{ W, "device-ip-placeholder", 9, 48, "$.server_list[0].device[1].device_ip",
+		  "device_ip \"192.2.*.6\" of rank \"1\" (server \"10.*.*.*\" device 1) is a placeholder, not an address; with one server no traffic uses it, but fill it in before the table grows" },
+	} },
+	{ REAL "paddle_test_ascend_group_v1.0_1srv_4dev_status_twice.json", 0, 1, {
+		{ N, "duplicate-key-same", 33, 5, "$.status",
+		  "duplicate key \"status\" (first at line 2, column 5) with the same value; harmless, whichever one a parser keeps" },
+	} },
 };
 
 static char *slurp(const char *path, size_t *len)
@@ -698,6 +855,72 @@ static void test_connect(void **state)
 }
 
 /* The tables other programs read: named, modelled, checked without HCCL codes. */
+/* The first Atlas 910 group_list format: one server of eight one-device instances, ranks
+ * numbered by each instance's rank_id; GE's cluster_config: the inner table, no device IPs. */
+static void test_model_legacy_ge(void **state)
+{
+	(void)state;
+	struct rt_table t;
+	struct rt_diags d = { 0 };
+	assert_int_equal(load_file(REAL "dvt_mindspore_configs_rank_table_8p_legacy_group_list_board_id.json",
+				   &t, &d),
+			 0);
+	assert_int_equal(t.format, RT_FMT_LEGACY);
+	assert_int_equal(t.nservers, 1);
+	assert_int_equal(t.nranks, 8);
+	assert_string_equal(t.servers[0].server_id, "10.155.170.62");
+	assert_int_equal(t.servers[0].nranks, 8);
+	for (size_t i = 0; i < 8; i++) {
+		assert_int_equal(t.ranks[i].rank_id, (long)i);
+		assert_int_equal(t.ranks[i].device_id, (long)i);
+	}
+	assert_string_equal(t.ranks[4].device_ip, "192.112.100.120");
+	rt_table_release(&t);
+	rt_diags_release(&d);
+
+	/* rank ids out of listing order are kept as written */
+	assert_int_equal(load_text("{\"group_count\":\"1\",\"status\":\"completed\",\"group_list\":[{"
+				   "\"device_num\":\"2\",\"server_num\":\"1\",\"instance_count\":\"2\","
+				   "\"instance_list\":[{\"devices\":[{\"device_id\":\"1\"}],\"rank_id\":\"1\","
+				   "\"server_id\":\"h\"},{\"devices\":[{\"device_id\":\"0\"}],"
+				   "\"rank_id\":\"0\",\"server_id\":\"h\"}]}]}",
+				   &t, &d),
+			 0);
+	assert_int_equal(d.nerrors, 0);
+	assert_int_equal(t.nservers, 1);
+	assert_int_equal(t.ranks[0].rank_id, 1);
+	assert_int_equal(t.ranks[1].rank_id, 0);
+	rt_table_release(&t);
+	rt_diags_release(&d);
+
+	assert_int_equal(load_file(REAL "ge_doc_cluster_config_v1.2_RankTable_wrapper_no_device_ip.json",
+				   &t, &d),
+			 0);
+	assert_int_equal(t.format, RT_FMT_GE_CLUSTER);
+	assert_string_equal(rt_format_name(t.format), "ge-cluster-config");
+	assert_string_equal(t.version, "1.2");
+	assert_int_equal(d.nerrors + d.nwarnings, 0);
+	assert_int_equal(t.nservers, 2);
+	assert_int_equal(t.nranks, 2);
+	assert_string_equal(t.servers[1].server_id, "node_1");
+	assert_int_equal(t.ranks[1].rank_id, 1);
+	assert_null(t.ranks[1].device_ip);
+	rt_table_release(&t);
+	rt_diags_release(&d);
+
+	/* without the wrapper the same two servers need device IPs */
+	assert_int_equal(load_text("{\"status\":\"completed\",\"version\":\"1.2\",\"server_count\":\"2\","
+				   "\"server_list\":[{\"server_id\":\"node_0\",\"device\":[{\"device_id\":\"0\","
+				   "\"rank_id\":\"0\"}]},{\"server_id\":\"node_1\",\"device\":[{"
+				   "\"device_id\":\"0\",\"rank_id\":\"1\"}]}]}",
+				   &t, &d),
+			 0);
+	assert_int_equal(d.nerrors, 2);
+	assert_string_equal(d.v[d.n - 1].code, "device-ip-missing");
+	rt_table_release(&t);
+	rt_diags_release(&d);
+}
+
 static void test_model_foreign(void **state)
 {
 	(void)state;
@@ -1070,6 +1293,7 @@ int main(void)
 		cmocka_unit_test(test_scale),        cmocka_unit_test(test_digest),
 		cmocka_unit_test(test_read_file),    cmocka_unit_test(test_diags),
 		cmocka_unit_test(test_connect),      cmocka_unit_test(test_model_foreign),
+		cmocka_unit_test(test_model_legacy_ge),
 	};
 	return cmocka_run_group_tests_name("validate", tests, NULL, NULL);
 }
