@@ -1155,7 +1155,8 @@ int cmd_doctor(int argc, char **argv)
 			goto out;
 		}
 		rt_diags_connect(&d); /* doctor connects: hcclctl's own server_id rules are errors */
-		if (t.format == RT_FMT_VLLM_PD || t.format == RT_FMT_GLOBAL) {
+		if (t.format == RT_FMT_VLLM_PD || t.format == RT_FMT_GLOBAL ||
+		    t.format == RT_FMT_GE_CLUSTER) {
 			rt_diags_release(&d);
 			rc = fail(EXIT_FAIL, "doctor",
 				  "give the job's HCCL rank table (server_list or rank_list)",

@@ -110,6 +110,11 @@ run hcclctl doctor --ranktable tests/data/ranktables/real/ascend_pd_tdm_pd_disag
 check_rc 2 "a vllm-ascend prefill/decode table: exit 2"
 check_err "hcclctl: doctor: tests/data/ranktables/real/ascend_pd_tdm_pd_disagg_v1.2_2dev.json is a vllm-ascend-pd table, which HCCL does not read
 hint: give the job's HCCL rank table (server_list or rank_list)" "  named for what it is, with the fix"
+ge=tests/data/ranktables/real/ge_doc_cluster_config_v1.2_RankTable_wrapper_no_device_ip.json
+run hcclctl doctor --ranktable $ge --local
+check_rc 2 "GE's cluster_config.json: exit 2"
+check_err "hcclctl: doctor: $ge is a ge-cluster-config table, which HCCL does not read
+hint: give the job's HCCL rank table (server_list or rank_list)" "  named for what it is, with the fix"
 
 # --logs: HCCL plogs from every node, the root cause with its fix (real logs: doctor-logs.t)
 run hcclctl doctor --logs tests/data/plog/ei0006
