@@ -759,8 +759,10 @@ static void count_check(struct hw *h)
 	if (h->have_chips && np > ns && np > nnpu) {
 		char lost[300] = "";
 		size_t lo = 0;
-		for (size_t p = 0;
-		     h->have_table && p < np && p < PCILINK_MAX && lo < sizeof(lost) - 20; p++) {
+		/* a table whose bus ids are NA or masked cannot tell which device is missing */
+		for (size_t p = 0; h->have_table && !h->table.nobus && p < np && p < PCILINK_MAX &&
+				   lo < sizeof(lost) - 20;
+		     p++) {
 			int known = 0;
 			for (size_t i = 0; i < h->table.n && !known; i++)
 				known = !strcmp(h->table.v[i].bus, h->pci[p].bdf);

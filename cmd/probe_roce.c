@@ -126,6 +126,35 @@ __attribute__((format(printf, 3, 4))) static void add(struct roce_dev *d, enum p
 	probe_reason_add(d->reason, sizeof(d->reason), "%s", what);
 }
 
+/* The module's readings against its own thresholds. hccn_tool prints "present : not
+ * present" next to full readings on some builds, so the present line decides only when
+ * the module gave no power reading at all. */
+static void optical_verdict(struct roce_dev *d)
+{
+	const struct hccn_optical *o = &d->optical;
+	if (!o->present && !o->nrx && !o->ntx) {
+		add(d, PROBE_WARN, "optical module not present");
+		return;
+	}
+	if (!o->present)
+		add(d, PROBE_WARN,
+		    "hccn_tool says the optical module is not present, yet it reports its "
+		    "readings");
+	if (o->rx_mw >= 0 && o->rx_low_mw > 0 && o->rx_mw < o->rx_low_mw)
+		add(d, PROBE_WARN,
+		    "optical Rx power %.4f mW (lane %d) below the module's low threshold %.4f mW",
+		    o->rx_mw, o->rx_lane, o->rx_low_mw);
+	if (o->tx_mw >= 0 && o->tx_high_mw > 0 && o->tx_mw > o->tx_high_mw)
+		add(d, PROBE_WARN,
+		    "optical Tx power %.4f mW (lane %d) above the module's high threshold %.4f mW",
+		    o->tx_mw, o->tx_lane, o->tx_high_mw);
+	if (o->rx_los > 0) {
+		char f[24];
+		snprintf(f, sizeof(f), "0x%lx", (unsigned long)o->rx_los);
+		add(d, PROBE_WARN, "optical Rx loss of signal (Rx Los Flag %s)", f);
+	}
+}
+
 /* Runs hccn_tool -i ID args...; 0 when it ran, else the exit code (already reported). */
 static int hccn(struct roce_run *x, int id, const char *const *args, struct probe_tool_result *r)
 {
@@ -284,6 +313,10 @@ static int probe_device(struct roce_run *x, struct roce_dev *d)
 	else if (d->tls.enabled == 1 && d->tls.first_expiry && d->tls.first_expiry < time(NULL))
 		add(d, PROBE_FAIL, "TLS is on and a certificate expired (%s)",
 		    d->tls.first_expiry_text);
+	else if (d->tls.enabled == 1 && d->tls.expiry_status == 2)
+		add(d, PROBE_FAIL, "TLS is on and hccn_tool reports a certificate expired");
+	else if (d->tls.enabled == 1 && d->tls.expiry_status == 1)
+		add(d, PROBE_WARN, "TLS is on and hccn_tool reports a certificate near expiration");
 	probe_tool_result_release(&r);
 
 	RUN(a_opt);
@@ -292,12 +325,8 @@ static int probe_device(struct roce_run *x, struct roce_dev *d)
 		if (!known)
 			known = hccn_known_error(r.out, r.outlen);
 		snprintf(d->optical_err, sizeof(d->optical_err), "%s", known ? known : err);
-	} else if (!d->optical.present) {
-		add(d, PROBE_WARN, "optical module not present");
-	} else if (d->optical.rx_los > 0) {
-		char f[24];
-		snprintf(f, sizeof(f), "0x%lx", (unsigned long)d->optical.rx_los);
-		add(d, PROBE_WARN, "optical Rx loss of signal (Rx Los Flag %s)", f);
+	} else {
+		optical_verdict(d);
 	}
 	probe_tool_result_release(&r);
 

@@ -2,6 +2,7 @@
  * colon; only the labels hccn_tool prints for the queries below (as its documented examples
  * and public captures show them) are read and everything else is skipped. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,7 +90,9 @@ static int addr_like(struct pspan v)
 }
 
 /* "ipaddr:10.0.0.1 netmask:255.255.255.0" or one per line: scans words for KEY:VALUE,
- * and for KEY: VALUE as two words. */
+ * and for KEY: VALUE as two words. 1 with the address in out; 0 when no word has the key;
+ * -1 when the key's value is not an address (a poster's "10.xx.xx.10"), with the value in
+ * out, so that the error can show it. */
 static int scan_kv(const char *buf, size_t len, const char *key, char *out, size_t olen)
 {
 	struct pspan rest = {buf, len}, w;
@@ -100,29 +103,48 @@ static int scan_kv(const char *buf, size_t len, const char *key, char *out, size
 		struct pspan v = {w.s + kl + 1, w.n - kl - 1};
 		if (!v.n && !probe__next_word(&rest, &v, ","))
 			return 0;
-		if (!addr_like(v))
-			return 0;
 		probe__copy(out, olen, v);
-		return 1;
+		return addr_like(v) ? 1 : -1;
 	}
 	return 0;
+}
+
+static int not_address(char *err, size_t errlen, const char *key, const char *value)
+{
+	snprintf(err, errlen, "%s \"%.60s\" is not an IP address (masked or cut?)", key, value);
+	return -EINVAL;
 }
 
 int hccn_parse_ip(const char *buf, size_t len, struct hccn_ip *ip, char *err, size_t errlen)
 {
 	memset(ip, 0, sizeof(*ip));
-	if (!scan_kv(buf, len, "ipaddr", ip->addr, sizeof(ip->addr)))
+	int rc = scan_kv(buf, len, "ipaddr", ip->addr, sizeof(ip->addr));
+	if (rc < 0) {
+		char v[48];
+		snprintf(v, sizeof(v), "%s", ip->addr);
+		ip->addr[0] = '\0';
+		return not_address(err, errlen, "ipaddr", v);
+	}
+	if (!rc)
 		return missing(err, errlen, "ipaddr:", buf, len);
-	scan_kv(buf, len, "netmask", ip->mask, sizeof(ip->mask));
+	if (scan_kv(buf, len, "netmask", ip->mask, sizeof(ip->mask)) < 0)
+		ip->mask[0] = '\0';
 	return 0;
 }
 
+/* "netdetect addr: A" (the HCCL docs) or "netdetect address: A" (a MindIE deployment doc). */
 int hccn_parse_netdetect(const char *buf, size_t len, char *addr, size_t alen, char *err,
 			 size_t errlen)
 {
 	struct pspan v;
-	if (!find_value(buf, len, "netdetect addr", &v) || !addr_like(v))
+	if (!find_value(buf, len, "netdetect address", &v) &&
+	    !find_value(buf, len, "netdetect addr", &v))
 		return missing(err, errlen, "netdetect addr:", buf, len);
+	if (!addr_like(v)) {
+		char q[64];
+		probe__copy(q, sizeof(q), v);
+		return not_address(err, errlen, "netdetect address", q);
+	}
 	probe__copy(addr, alen, v);
 	return 0;
 }
@@ -199,11 +221,27 @@ int hccn_parse_tls(const char *buf, size_t len, struct hccn_tls *t, char *err, s
 	t->enabled = -1;
 	t->preconfigured = -1;
 	t->alarm_days = -1;
+	t->expiry_status = -1;
+	int in_crl = 0;
 	while (probe__next_line(&rest, &line)) {
 		if (t->enabled < 0 && memmem(line.s, line.n, "tls switch", 10)) {
 			t->enabled = (int)bracket_num(line.s, line.n, "tls switch");
 			t->preconfigured = (int)bracket_num(line.s, line.n, "tls preconfigured");
 			t->alarm_days = (int)bracket_num(line.s, line.n, "alarm time threshold");
+			continue;
+		}
+		/* "dev_id:0, [pub cert] info:" opens a certificate's block, "[crl] info:" the
+		 * revocation list's, whose end_time is its next update, not an expiry */
+		if (memmem(line.s, line.n, "] info", 6)) {
+			in_crl = memmem(line.s, line.n, "[crl]", 5) != NULL;
+			continue;
+		}
+		if (in_crl)
+			continue;
+		long st = bracket_num(line.s, line.n, "tls expiration status");
+		if (st >= 0) {
+			if (st > t->expiry_status)
+				t->expiry_status = (int)st;
 			continue;
 		}
 		const char *p = memmem(line.s, line.n, "end_time[", 9);
@@ -243,12 +281,76 @@ static long hex_flag(struct pspan v)
 	return end == b || x < 0 ? -1 : x;
 }
 
+/* "Rx Power" or "Rx Power2" (lane 2 of a four-lane module): the lane (0 for the one-lane
+ * form), or -1 when key is not name[N]. */
+static int lane_key(struct pspan key, const char *name)
+{
+	size_t n = strlen(name);
+	if (key.n < n || strncasecmp(key.s, name, n))
+		return -1;
+	struct pspan d = probe__trim((struct pspan){ key.s + n, key.n - n });
+	unsigned long long lane = 0;
+	if (d.n && (probe__u64(d, &lane) || lane >= 64))
+		return -1;
+	return (int)lane;
+}
+
+/* Every "Key : value" line: the present line, the flags, the thresholds and the power of
+ * each lane, in whichever order and spacing they come. */
+static void optical_line(struct hccn_optical *o, struct pspan key, struct pspan v)
+{
+	/* the thresholds are doubles, the flags longs */
+	static const struct {
+		const char *key;
+		size_t off;
+		int flag;
+	} fields[] = {
+		{ "TxPower High Thres", offsetof(struct hccn_optical, tx_high_mw), 0 },
+		{ "TxPower Low Thres", offsetof(struct hccn_optical, tx_low_mw), 0 },
+		{ "RxPower High Thres", offsetof(struct hccn_optical, rx_high_mw), 0 },
+		{ "RxPower Low Thres", offsetof(struct hccn_optical, rx_low_mw), 0 },
+		{ "Tx Los Flag", offsetof(struct hccn_optical, tx_los), 1 },
+		{ "Rx Los Flag", offsetof(struct hccn_optical, rx_los), 1 },
+		{ "Tx LoL Flag", offsetof(struct hccn_optical, tx_lol), 1 },
+		{ "Rx LoL Flag", offsetof(struct hccn_optical, rx_lol), 1 },
+	};
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		if (!probe__key_is(key, fields[i].key))
+			continue;
+		char *at = (char *)o + fields[i].off;
+		if (fields[i].flag)
+			*(long *)at = hex_flag(v);
+		else
+			*(double *)at = num_prefix(v);
+		return;
+	}
+	int lane;
+	double mw = num_prefix(v);
+	if (mw < 0)
+		return;
+	if ((lane = lane_key(key, "Tx Power")) >= 0) {
+		o->ntx++;
+		if (mw > o->tx_mw) {
+			o->tx_mw = mw;
+			o->tx_lane = lane;
+		}
+	} else if ((lane = lane_key(key, "Rx Power")) >= 0) {
+		o->nrx++;
+		if (o->rx_mw < 0 || mw < o->rx_mw) {
+			o->rx_mw = mw;
+			o->rx_lane = lane;
+		}
+	}
+}
+
 int hccn_parse_optical(const char *buf, size_t len, struct hccn_optical *o, char *err,
 		       size_t errlen)
 {
 	struct pspan v;
 	memset(o, 0, sizeof(*o));
 	o->tx_mw = o->rx_mw = -1;
+	o->tx_lane = o->rx_lane = -1;
+	o->tx_high_mw = o->tx_low_mw = o->rx_high_mw = o->rx_low_mw = -1;
 	o->tx_los = o->rx_los = o->tx_lol = o->rx_lol = -1;
 	if (find_value(buf, len, "present", &v)) {
 		if (probe__eq_nocase(v, "present"))
@@ -262,18 +364,16 @@ int hccn_parse_optical(const char *buf, size_t len, struct hccn_optical *o, char
 	} else {
 		return missing(err, errlen, "present:", buf, len);
 	}
-	if (find_value(buf, len, "Tx Power", &v))
-		o->tx_mw = num_prefix(v);
-	if (find_value(buf, len, "Rx Power", &v))
-		o->rx_mw = num_prefix(v);
-	if (find_value(buf, len, "Tx Los Flag", &v))
-		o->tx_los = hex_flag(v);
-	if (find_value(buf, len, "Rx Los Flag", &v))
-		o->rx_los = hex_flag(v);
-	if (find_value(buf, len, "Tx LoL Flag", &v))
-		o->tx_lol = hex_flag(v);
-	if (find_value(buf, len, "Rx LoL Flag", &v))
-		o->rx_lol = hex_flag(v);
+	struct pspan rest = { buf, len }, line;
+	while (probe__next_line(&rest, &line)) {
+		const char *c = memchr(line.s, ':', line.n);
+		if (!c)
+			continue;
+		struct pspan key = probe__trim((struct pspan){ line.s, (size_t)(c - line.s) });
+		struct pspan val =
+			probe__trim((struct pspan){ c + 1, line.n - (size_t)(c + 1 - line.s) });
+		optical_line(o, key, val);
+	}
 	return 0;
 }
 

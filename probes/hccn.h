@@ -33,21 +33,32 @@ int hccn_parse_gateway(const char *buf, size_t len, char *addr, size_t alen, cha
 		       size_t errlen);
 
 /* -tls -g: "dev_id:0, tls switch[0](0:disable, 1:enable), [tls preconfigured[1](...), ]tls
- * alarm time threshold[60]days", then certificate blocks with end_time[...]. */
+ * alarm time threshold[60]days", then certificate blocks with end_time[...] and, on newer
+ * builds, subject[...] and "tls expiration status[N]", and a "[crl]" block. */
 struct hccn_tls {
 	int enabled;	   /* the switch: 0 or 1 */
 	int preconfigured; /* 0, 1, or -1 on builds that do not print it */
 	int alarm_days;	   /* -1 when absent */
-	int ncerts;
+	int ncerts;	   /* certificates; the revocation list ("[crl] info") is not one */
+	int expiry_status; /* worst "tls expiration status[N]" of the certificates: 0 normal,
+			    * 1 near expiration, 2 expired; -1 on builds that do not print it */
 	time_t first_expiry; /* earliest end_time of the certificates; 0 when none */
 	char first_expiry_text[40];
 };
 int hccn_parse_tls(const char *buf, size_t len, struct hccn_tls *t, char *err, size_t errlen);
 
-/* -optical -g: "present : present" or "not present", powers and loss-of-signal flags. */
+/* -optical -g: "present : present" or "not present", powers, the module's own thresholds
+ * and loss-of-signal flags. Powers come one per module ("Rx Power") or one per lane ("Rx
+ * Power0" .. "Rx Power3"); what is kept is the lane nearest a fault: the highest Tx and the
+ * lowest Rx. Builds print "not present" next to full module readings too, so nrx / ntx say
+ * whether the module answered at all. */
 struct hccn_optical {
-	int present;			     /* 1, 0 */
-	double tx_mw, rx_mw;		     /* -1 when absent */
+	int present;			     /* 1, 0, as the present line says */
+	double tx_mw, rx_mw;		     /* the highest Tx, the lowest Rx; -1 when absent */
+	int tx_lane, rx_lane;		     /* their lanes (0 for the one-lane form); -1 */
+	size_t ntx, nrx;		     /* power readings printed */
+	double tx_high_mw, tx_low_mw;	     /* TxPower High / Low Thres; -1 when absent */
+	double rx_high_mw, rx_low_mw;	     /* RxPower High / Low Thres; -1 when absent */
 	long tx_los, rx_los, tx_lol, rx_lol; /* -1 when absent */
 };
 int hccn_parse_optical(const char *buf, size_t len, struct hccn_optical *o, char *err,

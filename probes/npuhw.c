@@ -427,8 +427,9 @@ int npuhw_parse_events(const char *buf, size_t len, struct npuhw_events *e, char
 
 /* ---- npu-smi info ---- */
 
-/* "0000:C1:00.0": domain, bus, device and function in hex. */
-static int is_bus_id(struct pspan w)
+/* "0000:C1:00.0": domain, bus, device and function in hex. With masked, a poster's "xx" in
+ * place of hex digits is taken too ("0000:xx:00.0"). */
+static int is_bus_id(struct pspan w, int masked)
 {
 	static const char form[] = "xxxx:xx:xx.x";
 	if (w.n != sizeof(form) - 1)
@@ -437,38 +438,105 @@ static int is_bus_id(struct pspan w)
 		char c = w.s[i];
 		int hex =
 			(c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+		if (masked && (c == 'x' || c == 'X'))
+			hex = 1;
 		if (form[i] == 'x' ? !hex : c != form[i])
 			return 0;
 	}
 	return 1;
 }
 
+/* The cells between the bars of a table line, trimmed; how many (at most max). */
+static size_t table_cells(struct pspan s, struct pspan *cell, size_t max)
+{
+	size_t nc = 0;
+	const char *p = s.s + 1, *end = s.s + s.n;
+	while (p < end && nc < max) {
+		const char *bar = memchr(p, '|', (size_t)(end - p));
+		if (!bar)
+			break;
+		cell[nc++] = probe__trim((struct pspan){ p, (size_t)(bar - p) });
+		p = bar + 1;
+	}
+	return nc;
+}
+
+/* What the second word of the chip header names: "Chip Phy-ID" (A3), "Chip Device" (310B,
+ * 310P) or nothing ("Chip", one chip per NPU). */
+enum second_id { SECOND_NONE, SECOND_PHY, SECOND_DEV };
+
+/* One chip row: "0 [ID2] | BUS | ...". The bus cell holds a bus id, "NA" (an SoC with no
+ * PCIe link, such as the 310B) or a masked id; the row is kept in every case, with bus ""
+ * unless it is a real bus id. 0, or -1 when the row is not a chip row. */
+static int table_chip(struct npuhw_table *t, struct pspan c0, struct pspan busc, int npu,
+		      enum second_id second, const char *name, const char *health)
+{
+	struct pspan w, b;
+	unsigned long long id, id2 = 0;
+	int have2 = 0;
+	if (!probe__next_word(&c0, &w, NULL) || probe__u64(w, &id) || id > 1000)
+		return -1;
+	if (probe__next_word(&c0, &w, NULL)) {
+		if (probe__u64(w, &id2) || id2 > 100000)
+			return -1;
+		have2 = 1;
+	}
+	if (!probe__next_word(&busc, &b, NULL))
+		return -1;
+	int real = is_bus_id(b, 0), masked = !real && is_bus_id(b, 1);
+	if (!real && !masked && !probe__eq_nocase(b, "NA"))
+		return -1;
+	if (t->n == NPUHW_MAX_CHIPS)
+		return 0;
+	struct npuhw_chip_row *r = &t->v[t->n++];
+	r->npu = npu;
+	r->chip = (int)id;
+	r->phy_id = have2 && second == SECOND_PHY ? (int)id2 : -1;
+	r->dev_id = have2 && second == SECOND_DEV ? (int)id2 : -1;
+	r->bus_masked = masked;
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	snprintf(r->health, sizeof(r->health), "%s", health);
+	if (real) {
+		for (size_t i = 0; i < b.n && i < sizeof(r->bus) - 1; i++) {
+			char c = b.s[i];
+			r->bus[i] = c >= 'A' && c <= 'F' ? (char)(c - 'A' + 'a') : c;
+		}
+		r->bus[b.n < sizeof(r->bus) ? b.n : sizeof(r->bus) - 1] = '\0';
+	} else {
+		t->nobus++;
+	}
+	return 0;
+}
+
 int npuhw_parse_table(const char *buf, size_t len, struct npuhw_table *t, char *err,
 		      size_t errlen)
 {
 	struct pspan rest = { buf, len }, line;
-	int npu = -1, in_chips = 0;
+	int npu = -1, in_chips = 0, row = 0;
+	enum second_id second = SECOND_NONE;
 	char name[24] = "", health[16] = "";
+	size_t lineno = 0, first_row = 0;
 	memset(t, 0, sizeof(*t));
 	while (probe__next_line(&rest, &line)) {
+		lineno++;
 		struct pspan s = probe__trim(line);
 		if (probe__eq(s, "...") && in_chips) {
 			t->elided = 1;
+			row = 0;
+			continue;
+		}
+		/* Each NPU is a block between separator lines ("+----", "+====") whose first
+		 * row is the NPU's (id, name, health) and whose second is its chip's (id, the
+		 * A3's Phy-ID or the 310's Device id, bus id): the place in the block, not the
+		 * number of words, tells them apart. */
+		if (s.n && s.s[0] == '+') {
+			row = 0;
 			continue;
 		}
 		if (!s.n || s.s[0] != '|')
 			continue;
-		/* the cells between the bars */
 		struct pspan cell[4];
-		size_t nc = 0;
-		const char *p = s.s + 1, *end = s.s + s.n;
-		while (p < end && nc < 4) {
-			const char *bar = memchr(p, '|', (size_t)(end - p));
-			if (!bar)
-				break;
-			cell[nc++] = probe__trim((struct pspan){ p, (size_t)(bar - p) });
-			p = bar + 1;
-		}
+		size_t nc = table_cells(s, cell, 4);
 		if (nc < 2)
 			continue;
 		struct pspan w0, w1, c0 = cell[0];
@@ -480,33 +548,40 @@ int npuhw_parse_table(const char *buf, size_t len, struct npuhw_table *t, char *
 			in_chips = probe__eq(w1, "Name");
 			continue;
 		}
-		unsigned long long id;
-		if (!in_chips || probe__u64(w0, &id) || id > 100000)
+		if (probe__eq(w0, "Chip") && in_chips) { /* the header's second line */
+			second = !probe__next_word(&c0, &w1, NULL) ? SECOND_NONE
+				 : probe__eq_nocase(w1, "Phy-ID")  ? SECOND_PHY
+				 : probe__eq_nocase(w1, "Device")  ? SECOND_DEV
+								   : SECOND_NONE;
 			continue;
-		if (probe__next_word(&c0, &w1, NULL)) { /* "0     910B1": the NPU row */
+		}
+		if (!in_chips)
+			continue;
+		row++;
+		if (!first_row)
+			first_row = lineno;
+		if (row == 1) {
+			unsigned long long id;
+			npu = -1;
+			if (probe__u64(w0, &id) || id > 100000)
+				continue;
 			npu = (int)id;
-			probe__copy(name, sizeof(name), w1);
+			name[0] = '\0';
+			if (probe__next_word(&c0, &w1, NULL) && !probe__eq(w1, "xxx"))
+				probe__copy(name, sizeof(name), w1);
 			probe__copy(health, sizeof(health), cell[1]);
-			continue;
+		} else if (row == 2 && npu >= 0) {
+			table_chip(t, cell[0], cell[1], npu, second, name, health);
 		}
-		/* "0": a chip row of the last NPU, whose second cell is the bus id */
-		struct pspan b = cell[1], bw;
-		if (npu < 0 || !probe__next_word(&b, &bw, NULL) || !is_bus_id(bw) ||
-		    t->n == NPUHW_MAX_CHIPS)
-			continue;
-		struct npuhw_chip_row *r = &t->v[t->n++];
-		r->npu = npu;
-		r->chip = (int)id;
-		snprintf(r->name, sizeof(r->name), "%s", name);
-		snprintf(r->health, sizeof(r->health), "%s", health);
-		for (size_t i = 0; i < bw.n && i < sizeof(r->bus) - 1; i++) {
-			char c = bw.s[i];
-			r->bus[i] = c >= 'A' && c <= 'F' ? (char)(c - 'A' + 'a') : c;
-		}
-		r->bus[bw.n < sizeof(r->bus) ? bw.n : sizeof(r->bus) - 1] = '\0';
 	}
 	if (!t->n) {
-		snprintf(err, errlen, "no chip row with a bus id in the output of npu-smi info");
+		if (first_row)
+			snprintf(err, errlen,
+				 "npu-smi info: no chip row (chip id, then a bus id or NA) under "
+				 "the NPU rows from line %zu",
+				 first_row);
+		else
+			snprintf(err, errlen, "npu-smi info: no NPU Name / Health table");
 		return -EINVAL;
 	}
 	return 0;

@@ -124,19 +124,27 @@ int npuhw_parse_events(const char *buf, size_t len, struct npuhw_events *e, char
 
 struct npuhw_chip_row {
 	int npu, chip;
+	int phy_id;	 /* A3 "Chip Phy-ID"; -1 when not printed */
+	int dev_id;	 /* 310B / 310P "Chip Device"; -1 when not printed */
 	char name[24];	 /* "910B1"; "" when masked or missing */
 	char health[16]; /* of the NPU row */
-	char bus[16];	 /* "0000:c1:00.0", lower case as sysfs spells it */
+	char bus[16];	 /* "0000:c1:00.0", lower case as sysfs spells it; "" when npu-smi
+			  * printed NA (no PCIe link) or the poster masked it */
+	int bus_masked;	 /* "0000:xx:00.0" */
 };
 
 struct npuhw_table {
 	struct npuhw_chip_row v[NPUHW_MAX_CHIPS];
 	size_t n;
-	int elided; /* a "..." line stood for rows left out */
+	size_t nobus; /* rows whose bus id is NA or masked */
+	int elided;   /* a "..." line stood for rows left out */
 };
 
-/* Cells are split on '|', never by column: rows may be narrower or wider. The process table
- * below the chip table is ignored. 0, or -EINVAL when no chip row has a bus id. */
+/* Cells are split on '|', never by column: rows may be narrower or wider (npu-smi 26 pads
+ * them wider). In each block between separator lines the first row is the NPU's and the
+ * second its chip's, whose first cell may carry a second id (the A3's Phy-ID, the 310's
+ * Device). The process table below is ignored. 0, or -EINVAL when there is no chip row
+ * (err names the line the NPU rows start on). */
 int npuhw_parse_table(const char *buf, size_t len, struct npuhw_table *t, char *err,
 		      size_t errlen);
 

@@ -80,49 +80,97 @@ int npusmi_parse_list(const char *buf, size_t len, struct npusmi_chips *c, char 
 
 /* ---- info -m ---- */
 
+/* The columns of info -m, in the order the header names them. Builds differ: "NPU ID Chip
+ * ID Chip Logic ID Chip Name" (A2), with "Chip Phy-ID" after the logic id (A3), or "NPU ID
+ * Slot ID Chip ID Chip Phy-ID Chip Name" without a logic id; the name is last and may hold
+ * blanks ("Ascend 910B3"). */
+enum map_col { MAP_NPU, MAP_SLOT, MAP_CHIP, MAP_LOGIC, MAP_PHY, MAP_NCOLS };
+
+struct map_layout {
+	enum map_col col[MAP_NCOLS]; /* the numeric columns, left to right */
+	size_t n;
+	int has[MAP_NCOLS];
+};
+
+/* 0, or -1 when the header lacks NPU ID or Chip ID, or has neither a logic nor a physical
+ * id (the id hccn_tool and the rank table go by). */
+static int map_header(struct pspan t, struct map_layout *m)
+{
+	static const char *const names[MAP_NCOLS] = {
+		[MAP_NPU] = "NPU ID",	     [MAP_SLOT] = "Slot ID", [MAP_CHIP] = "Chip ID",
+		[MAP_LOGIC] = "Chip Logic ID", [MAP_PHY] = "Chip Phy-ID",
+	};
+	const char *at[MAP_NCOLS];
+	memset(m, 0, sizeof(*m));
+	for (int c = 0; c < MAP_NCOLS; c++) {
+		at[c] = memmem(t.s, t.n, names[c], strlen(names[c]));
+		m->has[c] = at[c] != NULL;
+	}
+	if (!m->has[MAP_NPU] || !m->has[MAP_CHIP] || (!m->has[MAP_LOGIC] && !m->has[MAP_PHY]))
+		return -1;
+	for (size_t k = 0; k < MAP_NCOLS; k++) { /* by position: at most five, a selection */
+		int best = -1;
+		for (int c = 0; c < MAP_NCOLS; c++) {
+			int used = 0;
+			for (size_t j = 0; j < m->n; j++)
+				used |= m->col[j] == (enum map_col)c;
+			if (at[c] && !used && (best < 0 || at[c] < at[best]))
+				best = c;
+		}
+		if (best < 0)
+			break;
+		m->col[m->n++] = (enum map_col)best;
+	}
+	return 0;
+}
+
 int npusmi_parse_mapping(const char *buf, size_t len, struct npusmi_chips *c, char *err,
 			 size_t errlen)
 {
 	struct pspan rest = {buf, len}, line;
-	int has_phy = 0, seen_header = 0;
-	int last_npu = -1;
+	struct map_layout m;
+	int seen_header = 0, bad_header = 0, last_npu = -1;
 
 	memset(c, 0, sizeof(*c));
 	while (probe__next_line(&rest, &line)) {
 		struct pspan t = probe__trim(line);
 		if (probe__starts(t, "NPU ID")) {
-			seen_header = 1;
-			has_phy = memmem(t.s, t.n, "Phy-ID", 6) != NULL;
+			seen_header = !map_header(t, &m);
+			bad_header |= !seen_header;
 			continue;
 		}
 		if (!seen_header)
 			continue;
-		struct pspan f[4];
-		size_t nf = 0;
-		while (nf < (size_t)(has_phy ? 4 : 3) && probe__next_word(&t, &f[nf], NULL))
-			nf++;
-		if (nf < (size_t)(has_phy ? 4 : 3))
+		int v[MAP_NCOLS] = {-1, -1, -1, -1, -1};
+		size_t k;
+		struct pspan w;
+		for (k = 0; k < m.n && probe__next_word(&t, &w, NULL); k++) {
+			v[m.col[k]] = small_int(w);
+			/* "-": the MCU's logic id, not a chip HCCS or RoCE knows */
+			if (v[m.col[k]] < 0 && !(m.col[k] == MAP_LOGIC && probe__eq(w, "-")))
+				break;
+		}
+		if (k < m.n || v[MAP_NPU] < 0 || v[MAP_CHIP] < 0)
 			continue;
-		int npu = small_int(f[0]), chip = small_int(f[1]);
-		if (npu < 0 || chip < 0)
-			continue;
-		int logic = small_int(f[2]);
-		if (logic < 0) /* "-": the MCU, not a chip HCCS or RoCE knows */
+		struct pspan name = probe__trim(t);
+		if (m.has[MAP_LOGIC] ? v[MAP_LOGIC] < 0 : probe__eq_nocase(name, "Mcu"))
 			continue;
 		if (c->n == NPUSMI_MAX_CHIPS)
 			break;
 		struct npusmi_chip *x = &c->v[c->n++];
-		*x = (struct npusmi_chip){npu, chip, logic, has_phy ? small_int(f[3]) : -1, ""};
-		probe__copy(x->name, sizeof(x->name), probe__trim(t));
-		if (npu != last_npu) {
+		*x = (struct npusmi_chip){v[MAP_NPU], v[MAP_CHIP], v[MAP_LOGIC], v[MAP_PHY], ""};
+		probe__copy(x->name, sizeof(x->name), name);
+		if (v[MAP_NPU] != last_npu) {
 			c->nnpus++;
-			last_npu = npu;
+			last_npu = v[MAP_NPU];
 		}
 	}
 	if (!c->n) {
-		snprintf(err, errlen,
-			 seen_header ? "no chip rows in the output of info -m"
-				     : "no \"NPU ID\" header in the output of info -m");
+		snprintf(err, errlen, "%s",
+			 seen_header  ? "no chip rows in the output of info -m"
+			 : bad_header ? "the info -m header has no NPU ID, Chip ID, and Chip Logic "
+					"ID or Chip Phy-ID columns"
+				      : "no \"NPU ID\" header in the output of info -m");
 		return -EINVAL;
 	}
 	return 0;

@@ -18,7 +18,7 @@
 /* One chip of one NPU. */
 struct npusmi_chip {
 	int npu, chip;
-	int logic_id; /* -1 when not known (info -l only) */
+	int logic_id; /* -1 when not known (info -l, or an info -m without the column) */
 	int phy_id;   /* A3 "Chip Phy-ID"; -1 when not printed */
 	char name[32];
 };
@@ -33,8 +33,10 @@ struct npusmi_chips {
  * without a Chip Count line has one). Returns 0, or -EINVAL when no NPU is listed. */
 int npusmi_parse_list(const char *buf, size_t len, struct npusmi_chips *c, char *err,
 		      size_t errlen);
-/* `npu-smi info -m`: the NPU ID / Chip ID / Chip Logic ID [/ Chip Phy-ID] / Chip Name table.
- * Rows whose logic id is "-" (the board MCU) are left out. -EINVAL when there is no row. */
+/* `npu-smi info -m`: the NPU ID / Chip ID / Chip Logic ID [/ Chip Phy-ID] / Chip Name table,
+ * its columns placed by the header (a Slot ID, or no logic id, moves them). Rows whose logic
+ * id is "-" (the board MCU; named Mcu where there is no logic id) are left out. -EINVAL when
+ * there is no row. */
 int npusmi_parse_mapping(const char *buf, size_t len, struct npusmi_chips *c, char *err,
 			 size_t errlen);
 

@@ -126,6 +126,11 @@ FAKE_NPU_SMI_DIR=$(fakes hw-910a 910a) run hcclctl doctor --local --checks npu.p
 check_rc 2 "a board at x8 of x16: exit 2"
 check_out_has "$(line FAIL npu.pcie "0000:b1:00.0: x8 of x16 lanes; 0000:da:00.0: 8.0 of 16.0 GT/s")" "  the lanes and the speed, by address"
 check_out_has "fix: reseat the board (or its riser) at that address; fewer lanes cut the host-device bandwidth" "  with the fix"
+# an A3's npu-smi info (a real 8 x 2-die table, "Chip Phy-ID" rows): the link is named by its
+# NPU and die, which needs the chip rows read under their two-id first cell
+FAKE_NPU_SMI_DIR=$(fakes hw-a3 a3) run hcclctl doctor --local --checks npu.pcie --sysfs-root $SYS/npu-a3-chip-x8
+check_rc 2 "an A3 die at x8 of x16: exit 2"
+check_out_has "$(line FAIL npu.pcie "NPU 0 chip 1 (0000:9f:00.0): x8 of x16 lanes")" "  named by NPU and die from the A3 table"
 FAKE_NPU_SMI_DIR=$(fakes hw-910a 910a) run hcclctl doctor --local --checks npu.pcie --sysfs-root $SYS/none
 check_rc 3 "no sysfs: SKIP"
 check_out_has "$(line SKIP npu.pcie "cannot read $SYS/none/bus/pci/devices: No such file or directory")" "  saying why"

@@ -43,7 +43,19 @@ roce: FAIL: 8 devices, 2 with problems" "hccn_tool's 'no ip was preset' on stder
 
 FAKE_HCCN_DIR=$H/a2-optics:$H/a2 run hcclctl -q probe roce
 check_rc 1 "optical module missing: exit 1"
-check_out_has "2    WARN    UP    Success         192.168.100.103/24 192.168.100.1   192.168.100.1   off  absent  1     optical module not present" "optics"
+check_out_has "2    WARN    UP    Success         192.168.100.103/24 192.168.100.1   192.168.100.1   off  absent  1     hccn_tool says the optical module is not present, yet it reports its readings; optical Tx power 4.4035 mW (lane 0) above the module's high threshold 3.5481 mW; optical Rx loss of signal (Rx Los Flag 0xff)" "optics: 'not present' next to readings is not taken alone; Tx over the module's own threshold"
+
+# real outputs (tests/data/hccn_tool/README, a2-real): device 6 answers with a 910A's
+# four-lane optical module, the "netdetect address:" spelling and the TLS layout with a CRL
+FAKE_HCCN_DIR=$H/a2-real:$H/a2 run hcclctl -q probe roce
+check_rc 1 "real four-lane optics and netdetect address: exit 1"
+check_out "$HEAD
+6    WARN    UP    Success         192.168.100.107/24 11.12.165.1     192.168.100.1   off  absent  1     netdetect 11.12.165.1 is outside the device's subnet (255.255.255.0); hccn_tool says the optical module is not present, yet it reports its readings; optical Rx power 0.0054 mW (lane 1) below the module's low threshold 0.1445 mW; optical Tx power 4.4035 mW (lane 0) above the module's high threshold 3.5481 mW; optical Rx loss of signal (Rx Los Flag 0xff)
+tls: PASS: disabled on all 8 devices
+roce: WARN: 8 devices, 1 with problems" "the weakest lane named, netdetect read from 'netdetect address:'"
+FAKE_HCCN_DIR=$H/a2-real:$H/a2 run hcclctl -q probe roce --json
+check_rc 1 "--json, the same run: exit 1"
+ok "python3 -c 'import json,sys; d=json.load(sys.stdin); x=d[\"devices\"][6]; sys.exit(not (x[\"tls\"][\"certificates\"]==3 and x[\"tls\"][\"first_expiry\"]==\"Wed Jun 18 03:10:27 2053 GMT\" and x[\"optical\"][\"rx_power_mw\"]==0.0054 and x[\"optical\"][\"tx_power_mw\"]==4.4035))' <\"$TMP/out\"" "--json: the CRL's next update is not a certificate expiry; the lowest Rx lane"
 
 FAKE_HCCN_DIR=$H/a2-old:$H/a2 run hcclctl -q probe roce
 check_rc 1 "older hccn_tool output: tls without preconfigured, [device N] link_stat, ip on one line"

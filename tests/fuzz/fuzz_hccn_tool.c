@@ -36,8 +36,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rc = hccn_parse_tls(s, size, &tls, err, sizeof(err));
 	assert(rc == 0 || rc == -EINVAL);
 	assert(rc || tls.enabled == 0 || tls.enabled == 1);
+	assert(rc || (tls.expiry_status >= -1 && tls.ncerts >= 0));
 	rc = hccn_parse_optical(s, size, &o, err, sizeof(err));
 	assert(rc == 0 || rc == -EINVAL);
+	if (rc == 0) {
+		assert((o.nrx == 0) == (o.rx_mw < 0) && (o.ntx == 0) == (o.tx_mw < 0));
+		assert(o.rx_lane >= -1 && o.rx_lane < 64 && o.tx_lane >= -1 && o.tx_lane < 64);
+	}
 	rc = hccn_parse_link_stat(s, size, &st, err, sizeof(err));
 	assert(rc == 0 || rc == -EINVAL);
 	assert(st.nrecords <= HCCN_MAX_RECORDS);

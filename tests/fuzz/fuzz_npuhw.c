@@ -57,8 +57,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	assert(rc == 0 || rc == -EINVAL);
 	if (rc == 0) {
 		assert(t->n >= 1 && t->n <= NPUHW_MAX_CHIPS);
-		for (size_t i = 0; i < t->n; i++)
-			assert(strlen(t->v[i].bus) == 12 && t->v[i].npu >= 0 && t->v[i].chip >= 0);
+		size_t nobus = 0;
+		for (size_t i = 0; i < t->n; i++) {
+			size_t bl = strlen(t->v[i].bus);
+			assert((bl == 12 || bl == 0) && t->v[i].npu >= 0 && t->v[i].chip >= 0);
+			assert(t->v[i].phy_id >= -1 && t->v[i].dev_id >= -1);
+			assert(!t->v[i].bus_masked || !bl);
+			nobus += !bl;
+		}
+		assert(nobus == t->nobus);
 	}
 	(void)npuhw_unsupported(s, size);
 	free(t);

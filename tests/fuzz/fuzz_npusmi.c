@@ -38,7 +38,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rc = npusmi_parse_mapping(s, size, c, err, sizeof(err));
 	assert(rc == 0 || rc == -EINVAL);
 	for (size_t i = 0; i < c->n; i++)
-		assert(c->v[i].logic_id >= 0 && strlen(c->v[i].name) < sizeof(c->v[i].name));
+		assert((c->v[i].logic_id >= 0 || c->v[i].phy_id >= 0) && c->v[i].logic_id >= -1 &&
+		       strlen(c->v[i].name) < sizeof(c->v[i].name));
 
 	rc = npusmi_parse_hccs(s, size, &h[0].first, err, sizeof(err));
 	assert(rc == 0 || rc == -EINVAL);

@@ -66,6 +66,31 @@ static void test_mapping(void **state)
 	assert_int_equal(c.nnpus, 2);
 	assert_int_equal(c.v[2].phy_id, 4);
 	assert_string_equal(c.v[2].name, "Ascend910");
+	/* Columns are placed by the header, not by a fixed order: a header with a Slot ID and no
+	 * logic id (constructed; the shape other tools' tests give newer builds, no capture of
+	 * it is public) keeps the slot out of the chip id, and the Mcu row goes by its name. */
+	static const char slot[] = "NPU ID  Slot ID  Chip ID  Chip Phy-ID  Chip Name\n"
+				   "5       22       0        5            Ascend950PR\n"
+				   "5       22       1        -            Mcu\n";
+	assert_int_equal(npusmi_parse_mapping(slot, sizeof(slot) - 1, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.n, 1);
+	assert_int_equal(c.v[0].npu, 5);
+	assert_int_equal(c.v[0].chip, 0);
+	assert_int_equal(c.v[0].logic_id, -1);
+	assert_int_equal(c.v[0].phy_id, 5);
+	assert_string_equal(c.v[0].name, "Ascend950PR");
+	/* a row a column short is no row */
+	static const char short_row[] = "NPU ID  Chip ID  Chip Logic ID  Chip Name\n3  0\n";
+	assert_int_equal(
+		npusmi_parse_mapping(short_row, sizeof(short_row) - 1, &c, err, sizeof(err)),
+		-EINVAL);
+	assert_string_equal(err, "no chip rows in the output of info -m");
+	/* no logic and no physical id: nothing to address the chip by */
+	static const char no_id[] = "NPU ID  Chip ID  Chip Name\n0  0  Ascend910\n";
+	assert_int_equal(npusmi_parse_mapping(no_id, sizeof(no_id) - 1, &c, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "the info -m header has no NPU ID, Chip ID, and Chip Logic ID or "
+				 "Chip Phy-ID columns");
 }
 
 /* The source's printf formats: "\t%-30s : " and "[" "%-20u "... "]". */
