@@ -4,6 +4,7 @@
 #ifndef LIBCOMM_ALGO_H
 #define LIBCOMM_ALGO_H
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "libcomm/libcomm.h"
@@ -157,6 +158,10 @@ int comm__allreduce_q8(struct comm__ctx *x, const void *send, void *recv, size_t
 /* Auto selection by collective, bytes and world size; the fixed choice when algo != AUTO
  * (an algorithm a collective lacks falls back to the nearest one that exists). */
 enum comm_algo comm__select(enum comm_coll coll, size_t bytes, int nranks, enum comm_algo algo);
+/* The same, knowing whether every rank of the communicator is on one host (the same on every
+ * rank: it comes from the address book all of them hold). */
+enum comm_algo comm__select_here(enum comm_coll coll, size_t bytes, int nranks,
+				 enum comm_algo algo, bool one_host);
 /* Runs coll with the selected algorithm. */
 int comm__run(struct comm__ctx *x, enum comm_coll coll, enum comm_algo algo, const void *send,
 	      void *recv, size_t count, enum comm_dtype t, enum comm_op op, int root);

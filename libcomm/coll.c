@@ -5,6 +5,7 @@
  * to a per-communicator worker thread that runs them in submission order; once it exists,
  * blocking calls queue behind it too, so the order on the wire is the order of the calls. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 
 #include "libcomm/internal.h"
@@ -50,47 +51,49 @@ int comm__ctx_need_scratch(struct comm__ctx *ctx, size_t len)
 	return 0;
 }
 
+/* A refused argument, named after the rank and the operation: formatted only when one is
+ * refused (a prefix built on every call cost a formatted print per operation). */
+__attribute__((format(printf, 3, 4))) static int bad_arg(struct comm *c, const struct op *o,
+							   const char *fmt, ...)
+{
+	char what[COMM_ERRLEN];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_INVAL, "rank %d (host %s): %s: %s",
+			  c->rank, c->host, comm__op_display(o->coll), what);
+}
+
 static int validate(struct comm *c, const struct op *o)
 {
-	char pre[COMM_ERRLEN];
-	snprintf(pre, sizeof(pre), "rank %d (host %s): %s", c->rank, c->host,
-		 comm__op_display(o->coll));
 	if (o->coll == COMM_COLL_BARRIER)
 		return 0;
 	if ((unsigned)o->z >= COMM_COMPRESS_COUNT)
-		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_INVAL,
-				  "%s: compression %d unknown", pre, (int)o->z);
+		return bad_arg(c, o, "compression %d unknown", (int)o->z);
 	if (o->z && (o->t != COMM_FP32 && o->t != COMM_FP16 && o->t != COMM_BF16))
-		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_INVAL,
-				  "%s: %s compression takes fp32, fp16 or bf16, not %s", pre,
-				  comm_compress_name(o->z), comm_dtype_name(o->t));
+		return bad_arg(c, o, "%s compression takes fp32, fp16 or bf16, not %s",
+			       comm_compress_name(o->z), comm_dtype_name(o->t));
 	if (o->z && o->op != COMM_SUM)
-		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_INVAL,
-				  "%s: %s compression takes the sum, not %s", pre,
-				  comm_compress_name(o->z), comm_op_name(o->op));
+		return bad_arg(c, o, "%s compression takes the sum, not %s",
+			       comm_compress_name(o->z), comm_op_name(o->op));
 	if ((unsigned)o->t >= COMM_DTYPE_COUNT)
-		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_INVAL, "%s: dtype %d unknown",
-				  pre, (int)o->t);
+		return bad_arg(c, o, "dtype %d unknown", (int)o->t);
 	if ((unsigned)o->op >= COMM_OP_COUNT)
-		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_INVAL, "%s: op %d unknown",
-				  pre, (int)o->op);
+		return bad_arg(c, o, "op %d unknown", (int)o->op);
 	size_t es = comm_dtype_size(o->t), mult = 1;
 	if (o->coll == COMM_COLL_ALLGATHER || o->coll == COMM_COLL_ALLTOALL ||
 	    o->coll == COMM_COLL_REDUCESCATTER)
 		mult = (size_t)c->nranks;
 	if (o->count > SIZE_MAX / es / mult)
-		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_INVAL,
-				  "%s: count %zu overflows", pre, o->count);
+		return bad_arg(c, o, "count %zu overflows", o->count);
 	if (o->count && (!o->recv || (!o->send && o->coll != COMM_COLL_BROADCAST)))
-		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_INVAL, "%s: NULL buffer",
-				  pre);
+		return bad_arg(c, o, "NULL buffer");
 	if (o->coll == COMM_COLL_BROADCAST && (o->root < 0 || o->root >= c->nranks))
-		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_INVAL,
-				  "%s: root %d not in 0..%d", pre, o->root, c->nranks - 1);
+		return bad_arg(c, o, "root %d not in 0..%d", o->root, c->nranks - 1);
 	if (comm__is_p2p(o->coll) && (o->root < 0 || o->root >= c->nranks || o->root == c->rank))
-		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_INVAL,
-				  "%s: peer %d is not another rank of 0..%d", pre, o->root,
-				  c->nranks - 1);
+		return bad_arg(c, o, "peer %d is not another rank of 0..%d", o->root,
+			       c->nranks - 1);
 	return 0;
 }
 
@@ -199,7 +202,8 @@ static int execute(struct comm *c, const struct op *o)
 	if (o->z) /* its own algorithm: direct, or its sums around the ring */
 		algo = c->algo == COMM_ALGO_RING ? COMM_ALGO_RING : COMM_ALGO_MESH;
 	else if (!comm__is_p2p(o->coll))
-		algo = comm__select((enum comm_coll)o->coll, o->count * es, c->nranks, c->algo);
+		algo = comm__select_here((enum comm_coll)o->coll, o->count * es, c->nranks, c->algo,
+					 c->one_host);
 	fp.algo = (uint8_t)algo;
 	struct comm__fp flight_fp = fp; /* the recorder shows an allreduce's root as -1 */
 	if (o->coll == COMM_COLL_ALLREDUCE && o->z)

@@ -235,6 +235,7 @@ struct comm {
 	int (*on_wake)(struct comm *c, const char *why, int code);
 	int spin_credit, spin_rest; /* progress.c: whether polling before sleeping pays off */
 	bool shared_cores; /* more ranks on this host than CPUs: polling yields the core */
+	bool one_host;     /* every rank has our host name and address (the same on every rank) */
 	/* the operation in progress, for messages and frame checks */
 	int cur_coll;
 	uint32_t cur_seq;  /* shown as "#seq" */

@@ -139,9 +139,15 @@ int comm__progress_init(struct comm *c)
 	c->ctx.send_ahead = ahead == SIZE_MAX ? 0 : ahead;
 	c->spin_credit = SPIN_CREDIT_MAX;
 	int here = 1; /* ranks on this host: by name, or by address (threads of one process) */
-	for (int r = 0; r < c->nranks; r++)
-		here += r != c->rank && (!strcmp(c->peers[r].host, c->host) ||
-					 !strcmp(c->peers[r].addr, c->addr));
+	c->one_host = true; /* by name and address: namespaces of one machine are other hosts */
+	for (int r = 0; r < c->nranks; r++) {
+		if (r == c->rank)
+			continue;
+		bool name = !strcmp(c->peers[r].host, c->host);
+		bool addr = !strcmp(c->peers[r].addr, c->addr);
+		here += name || addr;
+		c->one_host = c->one_host && name && addr;
+	}
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	c->shared_cores = ncpu > 0 && here > ncpu;
 	c->xs_cap = (size_t)(2 * c->nranks + 8);
@@ -743,10 +749,12 @@ static int run(struct comm *c, struct step *s)
 {
 	struct epoll_event ev[64];
 	size_t bytes = 0;
-	bool shm = false;
+	bool shm = false, all_shm = s->n > 0;
 	for (size_t i = 0; i < s->n; i++) {
+		bool other = s->x[i].peer != c->rank;
 		bytes += s->x[i].slen + s->x[i].rlen;
-		shm = shm || (s->x[i].peer != c->rank && c->peers[s->x[i].peer].shm);
+		shm = shm || (other && c->peers[s->x[i].peer].shm);
+		all_shm = all_shm && (!other || c->peers[s->x[i].peer].shm);
 	}
 	int64_t spin_end = 0, spin_start = 0, next_poll = 0;
 	bool spun = false;
@@ -757,6 +765,10 @@ static int run(struct comm *c, struct step *s)
 		}
 		if (c->spin_credit > 0)
 			spin_end = (spin_start = comm__prof_now()) + SPIN_US;
+		/* rings only: their sockets (doorbells, EOF, the verdict pipe) wait for the
+		 * first SHM_POLL_US, as between the later polls */
+		if (all_shm && spin_end)
+			next_poll = spin_start + SHM_POLL_US;
 	}
 	while (busy(c, s)) {
 		s->moved = false;

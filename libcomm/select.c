@@ -23,6 +23,15 @@
 #define RHD_MAX_POW2 (64 * KiB)
 #define RHD_MAX_OTHER (64 * KiB)
 #define BCAST_RHD_MAX_POW2 (512 * KiB)
+/* Every rank on one host: a step costs no wire latency but the wake-up of the ranks it waits
+ * for, and with more ranks than cores a rank waits for the others to get a core at every
+ * step, so the fewest steps win. A tiny allreduce goes in one step (mesh: the whole vector to
+ * every peer, each rank reduces all N in rank order). 8-byte fp32 allreduce on this 2-core
+ * machine, shared memory, median of 5 launches interleaved, load average 4 from other work:
+ * N=4 rhd (4 steps) 23.0 us, one step 19.0; N=8 rhd (6 steps) 87.1, one step 80.2 (the best
+ * launches: 74.5 and 41.0). Up to a server's 8 ranks: N-1 frames in and out per rank. */
+#define ONE_HOST_FLAT_MAX (4 * KiB) /* mesh.c's one-step bound */
+#define ONE_HOST_FLAT_RANKS 8
 
 static int is_pow2(int n)
 {
@@ -66,6 +75,15 @@ enum comm_algo comm__select(enum comm_coll coll, size_t bytes, int nranks, enum 
 			       : COMM_ALGO_RING;
 	return vec <= (is_pow2(nranks) ? RHD_MAX_POW2 : RHD_MAX_OTHER) ? COMM_ALGO_RHD
 								       : COMM_ALGO_RING;
+}
+
+enum comm_algo comm__select_here(enum comm_coll coll, size_t bytes, int nranks,
+				 enum comm_algo algo, bool one_host)
+{
+	if (one_host && algo == COMM_ALGO_AUTO && coll == COMM_COLL_ALLREDUCE &&
+	    bytes <= ONE_HOST_FLAT_MAX && nranks <= ONE_HOST_FLAT_RANKS)
+		return COMM_ALGO_MESH;
+	return comm__select(coll, bytes, nranks, algo);
 }
 
 /* Broadcast works on recv (the engine passes the user's buffer there; send is ignored). Send

@@ -32,6 +32,19 @@ for a in ring rhd mesh; do
 	ok "printf '%s\n' \"$OUT\" | awk '/^ *[0-9]/ { if (\$5 != \"$a\") exit 1 }'" "every row ran $a"
 done
 
+# Every rank on this host: a tiny allreduce goes in one step (mesh) up to 8 ranks, whatever
+# the transport; above 4 KiB, or from 9 ranks on, the choice across hosts (rhd).
+algos() { printf '%s\n' "$OUT" | awk '/^ *[0-9]/ { printf "%s:%s:%s ", $1, $5, $9 }'; }
+run hcclctl run allreduce --local 4 -b 1K -e 8K -n 1 -w 0
+check_rc 0 "allreduce 1-8 KiB over 4 local ranks"
+ok "[ '$(algos)' = '1024:mesh:0 2048:mesh:0 4096:mesh:0 8192:rhd:0 ' ]" "  one host: mesh to 4 KiB, then rhd; 0 wrong"
+run env HCCLCTL_TRANSPORT=tcp "$HCCLCTL" run allreduce --local 8 -b 8 -e 8 -n 2 -w 1
+check_rc 0 "allreduce 8 B over 8 local ranks, TCP"
+ok "[ '$(algos)' = '8:mesh:0 ' ]" "  one host over TCP too: mesh, 0 wrong"
+run hcclctl run allreduce --local 9 -b 8 -e 8 -n 1 -w 0
+check_rc 0 "allreduce 8 B over 9 local ranks"
+ok "[ '$(algos)' = '8:rhd:0 ' ]" "  more than 8 ranks: rhd, 0 wrong"
+
 run hcclctl run allreduce --local 2 -b 8 -e 8 -n 1 -w 0 -c 0
 # the time and the rates are measured (8 B in 12 us rounds to 0.001 GB/s): taken from the row
 row=$(printf '%s\n' "$OUT" | awk '/^ *8 /')

@@ -38,6 +38,9 @@ _report $? "4 ranks in 2 namespaces: allreduce 1 KiB .. 8 MiB, every rank exits 
 [ "$(awk '/^ +[0-9]/ && $9 != 0' "$TMP/r0.out" | wc -l)" -eq 0 ] &&
 	[ "$(grep -c '^ \+[0-9]' "$TMP/r0.out")" -eq 4 ]
 _report $? "  4 sizes, 0 wrong" "$(cat "$TMP/r0.out")"
+# two hosts (namespaces) of one machine are not one host: 1 KiB by rhd, not in one step
+[ "$(awk '/^ +[0-9]/ && $1 == 1024 { print $5 }' "$TMP/r0.out")" = rhd ]
+_report $? "  1 KiB across two namespaces: rhd" "$(cat "$TMP/r0.out")"
 for r in 0 1 2 3; do
 	mate=$((r ^ 1))
 	if [ $r -lt 2 ]; then far="2 3"; else far="0 1"; fi

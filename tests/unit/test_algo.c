@@ -776,6 +776,30 @@ static void test_select(void **state)
 	assert_int_equal(comm__select(COMM_COLL_BROADCAST, 64 << 20, 16, COMM_ALGO_AUTO),
 			 COMM_ALGO_RING);
 	assert_int_equal(comm__select(COMM_COLL_ALLREDUCE, 8, 32, COMM_ALGO_AUTO), COMM_ALGO_RHD);
+	/* every rank on one host: a tiny allreduce in one step up to 8 ranks; the rest, and
+	 * any fixed choice, as across hosts */
+	for (int n = 2; n <= 8; n++) {
+		assert_int_equal(comm__select_here(COMM_COLL_ALLREDUCE, 8, n, COMM_ALGO_AUTO, true),
+				 COMM_ALGO_MESH);
+		assert_int_equal(
+			comm__select_here(COMM_COLL_ALLREDUCE, 4 << 10, n, COMM_ALGO_AUTO, true),
+			COMM_ALGO_MESH);
+	}
+	assert_int_equal(comm__select_here(COMM_COLL_ALLREDUCE, 8, 9, COMM_ALGO_AUTO, true),
+			 COMM_ALGO_RHD);
+	assert_int_equal(comm__select_here(COMM_COLL_ALLREDUCE, (4 << 10) + 4, 8, COMM_ALGO_AUTO,
+					   true),
+			 COMM_ALGO_RHD);
+	assert_int_equal(comm__select_here(COMM_COLL_ALLREDUCE, 8, 8, COMM_ALGO_AUTO, false),
+			 COMM_ALGO_RHD);
+	assert_int_equal(comm__select_here(COMM_COLL_ALLREDUCE, 8, 8, COMM_ALGO_RING, true),
+			 COMM_ALGO_RING);
+	assert_int_equal(comm__select_here(COMM_COLL_ALLREDUCE, 8, 8, COMM_ALGO_RHD, true),
+			 COMM_ALGO_RHD);
+	assert_int_equal(comm__select_here(COMM_COLL_ALLGATHER, 8, 8, COMM_ALGO_AUTO, true),
+			 COMM_ALGO_RHD);
+	assert_int_equal(comm__select_here(COMM_COLL_BROADCAST, 8, 8, COMM_ALGO_AUTO, true),
+			 COMM_ALGO_RHD);
 	/* never mesh for big worlds, whatever the size */
 	for (size_t b = 1; b < ((size_t)1 << 34); b <<= 1)
 		for (int n = 4; n <= 64; n++)
