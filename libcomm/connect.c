@@ -228,7 +228,8 @@ static int connect_up(struct comm *c, const struct comm__book_entry *b, int64_t 
 }
 
 /* One connection on lfd from a lower rank: 0 with its rank and fd, or -EPROTO when refused
- * (counted), -EAGAIN when none is pending. */
+ * (counted), -EAGAIN when none is pending, -ENOTSUP when shared memory was demanded and
+ * cannot be (why in c->link_refused). */
 static int accept_one(struct comm *c, int lfd, int64_t limit, int *rank_out, int *fd_out)
 {
 	int fd;
@@ -273,6 +274,14 @@ static int accept_one(struct comm *c, int lfd, int64_t limit, int *rank_out, int
 		c->tp->close(fd);
 		return -EPROTO;
 	}
+	/* shared memory demanded but not to be had: the other end fails on our answer, and so
+	 * do we, naming the cause, not the link it then closes */
+	if (comm__shm_refused(c, offer.mode, ans.why, ans.err, got.rank, c->link_refused,
+			      sizeof(c->link_refused))) {
+		comm__shm_free(shm);
+		c->tp->close(fd);
+		return -ENOTSUP;
+	}
 	c->peers[got.rank].shm = shm;
 	c->peers[got.rank].tp_why = ans.why;
 	c->peers[got.rank].tp_err = ans.err;
@@ -313,8 +322,12 @@ static int accept_down(struct comm *c, int lfd, const struct comm__book_entry *b
 					  (double)c->connect_timeout_ms / 1000.0, missing > 1 ? "s" : "",
 					  list);
 		}
-		int r, fd;
-		if (accept_one(c, lfd, deadline, &r, &fd))
+		int r, fd, arc = accept_one(c, lfd, deadline, &r, &fd);
+		if (arc == -ENOTSUP)
+			return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_SYS,
+					  "rank %d (host %s): init: %s", c->rank, c->host,
+					  c->link_refused);
+		if (arc)
 			continue;
 		c->peers[r].fd = fd;
 		missing--;

@@ -269,6 +269,7 @@ struct comm {
 	char errbuf[COMM_ERRLEN];   /* engine's message of the operation in progress */
 	char user_err[COMM_ERRLEN]; /* what comm_last_error shows (caller's thread only) */
 	unsigned refused;           /* connections refused while building the mesh */
+	char link_refused[COMM_ERRLEN]; /* why an accepted link had to fail (comm__link_accept) */
 	/* heartbeats and verdicts */
 	struct comm__live live;
 	struct comm__watch watch;
@@ -305,7 +306,9 @@ int comm__link_accept(struct comm *c, int *rank_out, int *fd_out);
  * connecting rank's offer makes a segment unless tcp is forced (pp holds it until
  * the answer); the accepting rank's answer maps it if the identities match (*out: the
  * link's, caller frees with comm__shm_free); accepted applies the answer to peer r (*out
- * or NULL) and fails, with why, only where shm was demanded on this host and cannot be. */
+ * or NULL) and fails, with why, only where shm was demanded on this host and cannot be:
+ * refused says that for either end (other_mode: the other end's tmode; w, e: the answer's
+ * why and errno), COMM_E_SYS with why, or 0. */
 struct comm__shm_prep {
 	int fd;
 	void *map;
@@ -318,6 +321,8 @@ void comm__shm_answer(struct comm *c, const struct comm__shm_hello *o, struct co
 		      struct comm__shm_hello *a);
 int comm__shm_accepted(struct comm *c, struct comm__shm_prep *pp, const struct comm__shm_hello *a,
 		       int r, struct comm__shm **out, char *why, size_t whylen);
+int comm__shm_refused(const struct comm *c, int other_mode, int w, int e, int r, char *why,
+		      size_t whylen);
 void comm__shm_prep_release(struct comm__shm_prep *pp);
 void comm__shm_free(struct comm__shm *s);
 

@@ -198,6 +198,8 @@ static int accept_links(struct comm *c, struct step *s)
 		int r, fd, rc = comm__link_accept(c, &r, &fd);
 		if (rc == -EAGAIN)
 			return 0;
+		if (rc == -ENOTSUP)
+			return comm__fail(c, COMM_E_SYS, "%s", c->link_refused);
 		if (rc)
 			continue;
 		int e = add_link(c, r, fd);

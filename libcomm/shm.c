@@ -296,6 +296,21 @@ void comm__shm_answer(struct comm *c, const struct comm__shm_hello *o, struct co
 	}
 }
 
+int comm__shm_refused(const struct comm *c, int other_mode, int w, int e, int r, char *why,
+		      size_t whylen)
+{
+	bool demanded = c->tmode == COMM__TP_SHM || other_mode == COMM__TP_SHM;
+	/* another host is TCP whatever was asked; on this host shm was asked and failed */
+	if (!demanded || w == COMM__WHY_SHM || w == COMM__WHY_BOOT || w == COMM__WHY_NETNS ||
+	    w == COMM__WHY_PIDNS)
+		return 0;
+	char t[COMM_ERRLEN / 2];
+	comm__tp_why_text(w, e, t, sizeof(t));
+	return comm__errf(why, whylen, COMM_E_SYS,
+			  "HCCLCTL_TRANSPORT=shm but the link to rank %d cannot be shared memory: %s",
+			  r, t);
+}
+
 int comm__shm_accepted(struct comm *c, struct comm__shm_prep *pp, const struct comm__shm_hello *a,
 		       int r, struct comm__shm **out, char *why, size_t whylen)
 {
@@ -316,16 +331,9 @@ int comm__shm_accepted(struct comm *c, struct comm__shm_prep *pp, const struct c
 	}
 	int w = a->why, e = a->err;
 	comm__shm_prep_release(pp);
-	bool demanded = c->tmode == COMM__TP_SHM || a->mode == COMM__TP_SHM;
-	/* another host is TCP whatever was asked; on this host shm was asked and failed */
-	if (demanded && w != COMM__WHY_BOOT && w != COMM__WHY_NETNS && w != COMM__WHY_PIDNS) {
-		char t[COMM_ERRLEN / 2];
-		comm__tp_why_text(w, e, t, sizeof(t));
-		return comm__errf(why, whylen, COMM_E_SYS,
-				  "HCCLCTL_TRANSPORT=shm but the link to rank %d cannot be shared "
-				  "memory: %s",
-				  r, t);
-	}
+	int rc = comm__shm_refused(c, a->mode, w, e, r, why, whylen);
+	if (rc)
+		return rc;
 	c->peers[r].tp_why = (uint8_t)w;
 	c->peers[r].tp_err = e;
 	return 0;

@@ -74,6 +74,8 @@ fi
 if ! as_nobody "$TMP/nobody/hcclctl" --version >/dev/null 2>&1; then
 	skip "ranks of two users: needs root, setpriv and a temporary directory nobody can reach"
 	skip "  ... the reason named on both ranks"
+	skip "HCCLCTL_TRANSPORT=shm, two users: (as above)"
+	skip "  ... (as above)"
 else
 	port=$(free_port)
 	"$HCCLCTL" -v run allreduce --rank 0 --world-size 2 --master 127.0.0.1:$port -b 8 -e 1M -f 16 \
@@ -95,6 +97,26 @@ else
 		grep -qxF "hcclctl: run allreduce: rank 1: links: 0 shm, 1 tcp (to rank 0: $why)"
 	_report $? "  the link is TCP, and both ranks say why" "rank 1: $ERR" \
 		"rank 0: $(cat "$TMP/u0.err")"
+
+	# the same with shared memory demanded: both fail at once naming it, neither the other
+	port=$(free_port)
+	HCCLCTL_TRANSPORT=shm "$HCCLCTL" run allreduce --rank 0 --world-size 2 \
+		--master 127.0.0.1:$port -b 8 -e 8 -n 1 -w 0 >"$TMP/u0.out" 2>"$TMP/u0.err" &
+	pid0=$!
+	run env HCCLCTL_TRANSPORT=shm setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$TMP/nobody/hcclctl" run allreduce --rank 1 --world-size 2 \
+		--master 127.0.0.1:$port -b 8 -e 8 -n 1 -w 0
+	wait $pid0
+	rc0=$?
+	cause="HCCLCTL_TRANSPORT=shm but the link to rank 1 cannot be shared memory: $why"
+	[ "$RC" -eq 3 ] && [ "$rc0" -eq 3 ] &&
+		grep -qF "rank 0 (host $(hostname)): allreduce #1 step 0: connection to rank 1 (host $(hostname)) at 127.0.0.1:" "$TMP/u0.err" &&
+		grep -qF "$cause" "$TMP/u0.err" &&
+		printf '%s\n' "$ERR" | grep -qxF "hcclctl: run allreduce: rank 1 (host $(hostname)): allreduce #1 step 0: HCCLCTL_TRANSPORT=shm but the link to rank 0 cannot be shared memory: $why"
+	_report $? "HCCLCTL_TRANSPORT=shm, two users: both exit 3, each naming the mapping that failed" \
+		"rank 1: $RC $ERR" "rank 0: $rc0 $(cat "$TMP/u0.err")"
+	! grep -q 'dead-rank\|lost before' "$TMP/u0.err" && ! printf '%s' "$ERR" | grep -q 'dead-rank\|lost before'
+	_report $? "  no rank is called dead or lost" "rank 1: $ERR" "rank 0: $(cat "$TMP/u0.err")"
 fi
 
 # Nothing of a link is ever a name in /dev/shm (a memfd), so runs leave it as it was.
