@@ -147,7 +147,7 @@ static const char *const codes[] = {
 	"npu.smi",	  "npu.count",
 	"link.hccs",	  "npu.health",	     "npu.faults",     "npu.ecc",	 "npu.pcie",
 	"npu.thermal",	  "host.kernel-log",
-	"link.roce",	  "link.npu-mesh",      "nic.ip",	     "nic.tls",
+	"link.roce",	  "link.npu-mesh",      "nic.ip",	     "nic.tls",	"nic.counters",
 	"link.rdma",	  "link.mtu",	     "net.ports",      "env.hccl",
 	"run.allreduce",  "net.bandwidth",
 	"npu.driver",	  "npu.firmware",

@@ -173,6 +173,48 @@ static void hccs_checks(const struct doctor_node_args *a, cJSON *checks)
 	cJSON_Delete(doc);
 }
 
+/* nic.counters: the error counters probe roce found non-zero on each NIC (its "counters"
+ * findings). They total everything since the last clear, so this is a WARN that names them,
+ * never a FAIL; no device whose counters could be read: no result at all. */
+static void counter_check(const cJSON *devs, cJSON *checks)
+{
+	char bad[800] = "";
+	size_t off = 0;
+	int nread = 0;
+	const cJSON *d;
+	cJSON_ArrayForEach(d, devs)
+	{
+		const cJSON *c = cJSON_GetObjectItemCaseSensitive(d, "counters"), *f;
+		const cJSON *id = cJSON_GetObjectItemCaseSensitive(d, "device");
+		if (!cJSON_IsObject(c))
+			continue;
+		nread++;
+		int first = 1;
+		cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(c, "findings"))
+		{
+			const cJSON *v = cJSON_GetObjectItemCaseSensitive(f, "value");
+			const char *name = jstr(f, "counter");
+			if (!name || !cJSON_IsNumber(v) || !cJSON_IsNumber(id) ||
+			    off >= sizeof(bad) - 96)
+				continue;
+			if (first)
+				off += (size_t)snprintf(bad + off, sizeof(bad) - off, "%sdevice %d: ",
+							off ? "; " : "", id->valueint);
+			off += (size_t)snprintf(bad + off, sizeof(bad) - off, "%s%s %.0f",
+						first ? "" : ", ", name, v->valuedouble);
+			first = 0;
+		}
+	}
+	if (*bad)
+		add_check(checks, "nic.counters", "WARN",
+			  "read them again (hccn_tool -i N -stat -g): counters that grow mean a live "
+			  "fault; check the fibre, optics (-optical -g) and the switch port",
+			  "error counters since they were last cleared: %s", bad);
+	else if (nread)
+		add_check(checks, "nic.counters", "PASS", NULL,
+			  "no error counter above 0 on %d NPU NIC%s", nread, nread == 1 ? "" : "s");
+}
+
 static void roce_checks(const struct doctor_node_args *a, cJSON *checks, cJSON *facts)
 {
 	const char *extra[10] = { NULL };
@@ -261,6 +303,7 @@ static void roce_checks(const struct doctor_node_args *a, cJSON *checks, cJSON *
 			  "hccn_tool -i N -tls -s enable 0 (or 1) on every NPU of the cluster",
 			  "TLS switch differs between the NPUs of this node: %d on, %d off", tls_on,
 			  tls_off);
+	counter_check(devs, checks);
 	cJSON_Delete(doc);
 }
 

@@ -1,5 +1,6 @@
 /* hcclctl probe roce: the RoCE NIC of every NPU through hccn_tool (link, net health, IP
- * against the rank table, netdetect and gateway, TLS switch, optics, link flaps). With
+ * against the rank table, netdetect and gateway, TLS switch, optics, link flaps, the port's
+ * error counters). With
  * --mesh, the network between the NICs of a whole job instead (cmd/probe_mesh.c). */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -17,6 +18,7 @@
 #include "probe.h"
 #include "prom.h"
 #include "probes/hccn.h"
+#include "probes/hccn_stat.h"
 #include "probes/npusmi.h"
 #include "ranktable/ranktable.h"
 
@@ -100,6 +102,9 @@ struct roce_dev {
 	int stat_ok;
 	struct hccn_link_stat stat;
 	long downs_recent;
+	int pkt_ok;
+	char pkt_err[160];
+	struct hccn_stat pkt;
 	const char *rt_ip; /* this host's device_ip in the rank table, or NULL */
 };
 
@@ -153,6 +158,33 @@ static void optical_verdict(struct roce_dev *d)
 		snprintf(f, sizeof(f), "0x%lx", (unsigned long)o->rx_los);
 		add(d, PROBE_WARN, "optical Rx loss of signal (Rx Los Flag %s)", f);
 	}
+}
+
+/* One finding that names the non-zero counters of each error family. The counters total
+ * everything since they were last cleared, so the finding says so rather than suggesting the
+ * errors are happening now. */
+static void counter_verdict(struct roce_dev *d)
+{
+	size_t idx[HCCN_STAT_MAX];
+	enum probe_status worst;
+	size_t n = hccn_stat_findings(&d->pkt, idx, HCCN_STAT_MAX, &worst);
+	char list[240];
+	size_t off = 0;
+	list[0] = '\0';
+	for (size_t i = 0; i < n && off < sizeof(list); i++) {
+		const struct hccn_stat_rule *row = hccn_stat_rule_for(d->pkt.c[idx[i]].name);
+		int last = i + 1 == n || hccn_stat_rule_for(d->pkt.c[idx[i + 1]].name) != row;
+		int w = snprintf(list + off, sizeof(list) - off, "%s %llu%s%s%s",
+				 d->pkt.c[idx[i]].name, d->pkt.c[idx[i]].value, last ? " (" : "",
+				 last ? row->what : "", last ? ")" : "");
+		if (w < 0)
+			break;
+		off += (size_t)w;
+		if (i + 1 < n && off < sizeof(list))
+			off += (size_t)snprintf(list + off, sizeof(list) - off, ", ");
+	}
+	if (n)
+		add(d, worst, "error counters since they were last cleared: %s", list);
 }
 
 /* Runs hccn_tool -i ID args...; 0 when it ran, else the exit code (already reported). */
@@ -252,7 +284,8 @@ static int probe_device(struct roce_run *x, struct roce_dev *d)
 		*const a_ip[] = {"-ip", "-g", NULL}, *const a_nd[] = {"-netdetect", "-g", NULL},
 		*const a_gw[] = {"-gateway", "-g", NULL}, *const a_tls[] = {"-tls", "-g", NULL},
 		*const a_opt[] = {"-optical", "-g", NULL},
-		*const a_stat[] = {"-link_stat", "-g", NULL};
+		*const a_stat[] = {"-link_stat", "-g", NULL},
+		*const a_pkt[] = {"-stat", "-g", NULL};
 	struct probe_tool_result r;
 	char err[160];
 	const char *known;
@@ -350,6 +383,21 @@ static int probe_device(struct roce_run *x, struct roce_dev *d)
 				 d->downs_recent, d->downs_recent == 1 ? "" : "s");
 			add(d, PROBE_WARN, "link flapped: down %s, last %s", n, last);
 		}
+	}
+	probe_tool_result_release(&r);
+
+	RUN(a_pkt);
+	d->pkt_ok = !hccn_parse_stat(r.out, r.outlen, &d->pkt, err, sizeof(err));
+	if (d->pkt_ok) {
+		counter_verdict(d);
+	} else {
+		/* hccn_tool saying it cannot (an older driver, no such device) is not a fault of
+		 * the port; output that does not read as counters is a check not made. */
+		if (!known)
+			known = hccn_known_error(r.out, r.outlen);
+		snprintf(d->pkt_err, sizeof(d->pkt_err), "%s", known ? known : err);
+		if (!known)
+			add(d, PROBE_UNKNOWN, "counters: %s", err);
 	}
 	probe_tool_result_release(&r);
 #undef RUN
@@ -563,6 +611,36 @@ static void str_or_null(cJSON *o, const char *k, const char *v)
 		cJSON_AddNullToObject(o, k);
 }
 
+/* "counters": every counter as printed; "findings": the non-zero ones of a WARN family. */
+static void pkt_json(cJSON *o, const struct roce_dev *d)
+{
+	if (!d->pkt_ok) {
+		cJSON_AddNullToObject(o, "counters");
+		str_or_null(o, "counters_error", d->pkt_err);
+		return;
+	}
+	cJSON *t = cJSON_AddObjectToObject(o, "counters"), *all, *fs;
+	size_t idx[HCCN_STAT_MAX];
+	enum probe_status worst;
+	size_t n = hccn_stat_findings(&d->pkt, idx, HCCN_STAT_MAX, &worst);
+	cJSON_AddStringToObject(t, "status", probe_status_name(worst));
+	cJSON_AddBoolToObject(t, "since_last_clear", 1);
+	all = cJSON_AddObjectToObject(t, "values");
+	for (size_t i = 0; i < d->pkt.n; i++)
+		cJSON_AddNumberToObject(all, d->pkt.c[i].name, (double)d->pkt.c[i].value);
+	fs = cJSON_AddArrayToObject(t, "findings");
+	for (size_t i = 0; i < n; i++) {
+		const struct hccn_stat_rule *row = hccn_stat_rule_for(d->pkt.c[idx[i]].name);
+		cJSON *f = cJSON_CreateObject();
+		cJSON_AddStringToObject(f, "counter", d->pkt.c[idx[i]].name);
+		cJSON_AddNumberToObject(f, "value", (double)d->pkt.c[idx[i]].value);
+		cJSON_AddStringToObject(f, "family", row->what);
+		cJSON_AddStringToObject(f, "status", probe_status_name(row->status));
+		cJSON_AddStringToObject(f, "why", row->why);
+		cJSON_AddItemToArray(fs, f);
+	}
+}
+
 static void print_json(const struct roce_run *x, enum probe_status overall, int code)
 {
 	cJSON *doc = cJSON_CreateObject(), *devs;
@@ -629,6 +707,7 @@ static void print_json(const struct roce_run *x, enum probe_status overall, int 
 		} else {
 			cJSON_AddNullToObject(o, "link_stat");
 		}
+		pkt_json(o, d);
 		str_or_null(o, "reason", d->reason);
 		cJSON_AddItemToArray(devs, o);
 	}

@@ -25,6 +25,15 @@ check_rc 2 "an HCCS link down: exit 2"
 check_out_has "most likely cause: link.hccs on $(hostname): NPU 3 chip 0 link 2 lane mode 0" "  the link is the cause"
 check_out_has "fix: npu-smi info -t hccs -i N -c C; reseat or replace the board, or isolate the NPU" "  with the fix"
 
+# nic.counters: probe roce's -stat -g findings (tests/data/hccn_tool/README)
+run hcclctl doctor --local --checks nic.counters
+check_rc 0 "nic.counters, traffic and no error counter: exit 0"
+check_out "$(printf 'PASS  nic.counters    %-22s no error counter above 0 on 8 NPU NICs\n\n1 passed, 0 warnings, 0 failed, 0 skipped on 1 node' "$(hostname)")" "  a PASS over every NIC read"
+FAKE_HCCN_DIR=$(pwd)/tests/data/hccn_tool/a2-counters:$FAKE_HCCN_DIR run hcclctl doctor --local --checks nic.counters
+check_rc 1 "RoCE error packets on device 6: exit 1"
+check_out_has "$(printf 'WARN  nic.counters    %-22s error counters since they were last cleared: device 6: roce_rx_err_pkt_num 13, roce_tx_err_pkt_num 77' "$(hostname)")" "  the device and its counters, as totals since the last clear"
+check_out_has "fix: read them again (hccn_tool -i N -stat -g): counters that grow mean a live fault; check the fibre, optics (-optical -g) and the switch port" "  with what to do next"
+
 # --html: the same results as one page
 FAKE_NPU_SMI_DIR=$(pwd)/tests/data/npu-smi/a2-down:$FAKE_NPU_SMI_DIR run hcclctl doctor --local --checks link.hccs,npu.health --html "$TMP/d.html"
 check_rc 2 "--html with an HCCS link down: exit 2"

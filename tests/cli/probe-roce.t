@@ -57,6 +57,30 @@ FAKE_HCCN_DIR=$H/a2-real:$H/a2 run hcclctl -q probe roce --json
 check_rc 1 "--json, the same run: exit 1"
 ok "python3 -c 'import json,sys; d=json.load(sys.stdin); x=d[\"devices\"][6]; sys.exit(not (x[\"tls\"][\"certificates\"]==3 and x[\"tls\"][\"first_expiry\"]==\"Wed Jun 18 03:10:27 2053 GMT\" and x[\"optical\"][\"rx_power_mw\"]==0.0054 and x[\"optical\"][\"tx_power_mw\"]==4.4035))' <\"$TMP/out\"" "--json: the CRL's next update is not a certificate expiry; the lowest Rx lane"
 
+# -stat -g, the port's counters (tests/data/hccn_tool/README): a2/stat.txt is MindCluster's
+# doc sample (traffic, no errors); a2-counters/stat-6 the real capture of a job that left
+# RoCE error packets; a2-counters-made/ constructed cases (other families, CRLF, a bad value)
+FAKE_HCCN_DIR=$H/a2 run hcclctl -q probe roce --json
+check_rc 0 "counters: traffic and zero error counters pass: exit 0"
+ok "python3 -c 'import json,sys; d=json.load(sys.stdin); c=d[\"devices\"][0][\"counters\"]; sys.exit(not (c[\"status\"]==\"PASS\" and c[\"findings\"]==[] and c[\"values\"][\"nic_rx_all_pkg_num\"]==6414803 and c[\"values\"][\"roce_qp_status_err_num\"]==0 and len(c[\"values\"])==8))' <\"$TMP/out\"" "--json: the 8 counters of the elided sample, no finding"
+FAKE_HCCN_DIR=$H/a2-counters:$H/a2 run hcclctl -q probe roce
+check_rc 1 "RoCE error packets on one port: exit 1"
+check_out "$HEAD
+6    WARN    UP    Success         192.168.100.107/24 192.168.100.1   192.168.100.1   off  present 1     error counters since they were last cleared: roce_rx_err_pkt_num 13, roce_tx_err_pkt_num 77 (RoCE packets in error)
+tls: PASS: disabled on all 8 devices
+roce: WARN: 8 devices, 1 with problems" "named with their values, as totals since the last clear"
+FAKE_HCCN_DIR=$H/a2-counters:$H/a2 run hcclctl -q --strict probe roce
+check_rc 2 "--strict: the counter warning fails"
+FAKE_HCCN_DIR=$H/a2-counters:$H/a2 run hcclctl -q probe roce --json
+ok "python3 -c 'import json,sys; d=json.load(sys.stdin); c=d[\"devices\"][6][\"counters\"]; f=c[\"findings\"]; sys.exit(not (c[\"status\"]==\"WARN\" and c[\"since_last_clear\"] is True and [(x[\"counter\"],x[\"value\"],x[\"status\"]) for x in f]==[(\"roce_rx_err_pkt_num\",13,\"WARN\"),(\"roce_tx_err_pkt_num\",77,\"WARN\")] and d[\"devices\"][5][\"counters\"][\"findings\"]==[]))' <\"$TMP/out\"" "--json: the findings of device 6, none on device 5"
+FAKE_HCCN_DIR=$H/a2-counters-made:$H/a2 run hcclctl -q probe roce
+check_rc 3 "a counter that is not a number: exit 3"
+check_out "$HEAD
+2    WARN    UP    Success         192.168.100.103/24 192.168.100.1   192.168.100.1   off  present 1     error counters since they were last cleared: roce_new_pkt_rty_num 310 (RoCE retransmissions), mac_rx_fcs_err_pkt_num 4 (frames with a bad FCS), roce_future_err_num 2 (other error counters)
+3    UNKNOWN UP    Success         192.168.100.104/24 192.168.100.1   192.168.100.1   off  present 1     counters: line 2: counter roce_rx_err_pkt_num has a value that is not a count: \"N/A\"
+tls: PASS: disabled on all 8 devices
+roce: UNKNOWN: 8 devices, 2 with problems" "PFC, ECN, unexpected ACKs and traffic are not findings; an unknown *_err_* counter is; the bad line is named"
+
 FAKE_HCCN_DIR=$H/a2-old:$H/a2 run hcclctl -q probe roce
 check_rc 1 "older hccn_tool output: tls without preconfigured, [device N] link_stat, ip on one line"
 check_out_has "0    WARN    UP    Success         192.168.100.101/24 192.168.100.1   192.168.100.1   off  present 1     link flapped: down 1 time in the 24 h before its clock, last Tue Jun  6 16:32:10 2023" "read the same way"
