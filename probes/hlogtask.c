@@ -32,7 +32,8 @@ static size_t collect(const struct hlog_report *r, struct task *t)
 	size_t n = 0;
 	for (size_t i = 0; i < r->nev; i++) {
 		const struct hlog_event *e = &r->ev[i];
-		if (!task_line(e) || (!e->op[0] && !e->group[0]))
+		int has_op = e->op[0] != '\0', has_grp = e->group[0] && e->rank >= 0;
+		if (!task_line(e) || (!has_op && !has_grp))
 			continue;
 		size_t k;
 		for (k = 0; k < n; k++) {
@@ -46,9 +47,9 @@ static size_t collect(const struct hlog_report *r, struct task *t)
 			t[n].base = t[n].grp = NULL;
 			n++;
 		}
-		if (e->op[0] && !t[k].base)
+		if (has_op && !t[k].base)
 			t[k].base = e;
-		if (e->group[0] && e->rank >= 0 && !t[k].grp)
+		if (has_grp && !t[k].grp)
 			t[k].grp = e;
 	}
 	/* keep the processes whose report names its op, group and rank */

@@ -961,6 +961,18 @@ static void test_task_split(void **state)
 	assert_string_equal(r.detail, "arrived-late");
 	assert_int_equal(r.rank, 2);
 	hlog_report_release(&r);
+	/* a group line without its rank first, then the op line: read, not decided on */
+	hlog_report_init(&r);
+	add_text(&r, "n1/plog-41.log", "n1",
+		 "[ERROR] HCCL(41,t):2025-10-24-11:18:29.499.235 [t.cc:771] [41][TaskExecStage]"
+		 "[Timeout][Host]Task run failed, groupRank information is group:[g1], user "
+		 "define information[], rankSize[4].\n"
+		 "[ERROR] HCCL(41,t):2025-10-24-11:18:29.499.247 [t.cc:908] [41][TaskExecStage]"
+		 "[Timeout][Host]Task run failed, base information is streamID:[2], taskID[21], "
+		 "tag[AllReduce_g1], AlgType(level 0-1-2):[ring].\n");
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_string_equal(r.detail, "timeout-elsewhere");
+	hlog_report_release(&r);
 	/* seconds apart: one wait on a third rank, which these lines do not name */
 	two_tasks(&r, "2025-10-24-22:03:14.946.261", "AllReduce", "2025-10-24-22:03:20.890.365",
 		  "AllReduce");
