@@ -649,6 +649,16 @@ static const struct hinner inners[] = {
 	 "SuperPoD; if HCCL_LOGIC_SUPERPOD_ID puts NPUs of different physical SuperPoDs in one "
 	 "logical SuperPoD, give them different values, else have the hardware configuration "
 	 "checked."},
+	/* a logical SuperPoD (HCCL_LOGIC_SUPERPOD_ID) made of devices of more than one physical
+	 * one: HCCL takes the virtual NIC between them, which does not connect ("local rank
+	 * information: nicType[VNIC_TYPE], logicSuperPodId[logic_1], phySuperPodId[0]. Note: Do
+	 * not configure ranks belonging to different physical superpod ID info a single logical
+	 * superpod ID") */
+	{"different physical superpod ID", HCAT_CONFIG, "logic-superpod",
+	 "Ranks of different physical SuperPoDs were put in one logical SuperPoD, so HCCL links "
+	 "them over the SuperPoD's virtual NIC, which does not reach across.",
+	 "Unset HCCL_LOGIC_SUPERPOD_ID, or give it one value per physical SuperPoD (compare "
+	 "phySuperPodId in every rank's plog)."},
 	{"[RanktableCheck]", HCAT_CONFIG, "ranktable",
 	 "HCCL refused the rank table: a field it needs for this job is missing or wrong.",
 	 "Run hcclctl ranktable validate on the table the job uses and fill the field the message "

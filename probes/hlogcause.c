@@ -491,6 +491,8 @@ static void conclude_mismatch(struct hlog_report *r, const struct hlog_event *c)
 			continue;
 		if (!detail && strstr(e->text, "parameter "))
 			detail = e;
+		if (!r->peer_ip[0] && e->peer_ip[0])
+			snprintf(r->peer_ip, sizeof(r->peer_ip), "%s", e->peer_ip);
 		int rk[2] = {ev_rank(r, e), e->peer_rank};
 		for (int k = 0; k < 2; k++) {
 			if (rk[k] < 0 || rk[k] == ranks[0] || rk[k] == ranks[1])
@@ -513,13 +515,17 @@ static void conclude_mismatch(struct hlog_report *r, const struct hlog_event *c)
 		sb_add(&b, " and ");
 		if (ranks[1] >= 0)
 			who(&b, ranks[1], nodes[1], "", -1);
+		else if (r->peer_ip[0])
+			sb_add(&b, "its peer %s", r->peer_ip);
 		else
 			sb_add(&b, "its peer");
+	} else if (r->peer_ip[0]) {
+		sb_add(&b, "node %s and its peer %s", node_of(c), r->peer_ip);
 	} else {
 		sb_add(&b, "the ranks on node %s and their peers", node_of(c));
 	}
 	static const char *const keys[] = {"parameter ", "CMD information", "cmdType", "EI0005",
-					   NULL};
+					   "differ in", "local size", "around rank", NULL};
 	quote(&b, detail ? detail : c, keys);
 	list_conseq(r, &b, "", -1);
 	set_what(r, HCAT_OP_MISMATCH, "arguments-differ");
@@ -712,14 +718,17 @@ static void conclude_config(struct hlog_report *r, const struct hlog_event *c)
 		break;
 	case HLOG_LINK_DOWN:
 	default: {
-		int dev = c->dev;
-		for (size_t i = 0; i < r->nev && dev < 0; i++)
+		/* the verbs library's port event is a host RDMA NIC's, not an NPU's */
+		int rdma = strstr(c->text, "async event") != NULL;
+		int dev = rdma ? -1 : c->dev;
+		for (size_t i = 0; i < r->nev && dev < 0 && !rdma; i++)
 			if (r->ev[i].kind == HLOG_LINK_DOWN && !strcmp(r->ev[i].node, c->node))
 				dev = r->ev[i].dev;
 		r->dev = dev;
-		if (!r->ip[0])
+		if (!r->ip[0] && !rdma)
 			device_ip(r, c, dev);
-		sb_add(&b, "an NPU NIC is down on node %s", where);
+		sb_add(&b, rdma ? "an RDMA NIC port went down on node %s" : "an NPU NIC is down on node %s",
+		       where);
 		if (dev >= 0 && r->ip[0])
 			sb_add(&b, " (device %d, %s)", dev, r->ip);
 		else if (dev >= 0)
@@ -727,14 +736,19 @@ static void conclude_config(struct hlog_report *r, const struct hlog_event *c)
 		else if (r->ip[0])
 			sb_add(&b, " (%s)", r->ip);
 		{
-			static const char *const keys[] = {"ra hdc", "network port", "link", NULL};
+			static const char *const keys[] = {"ra hdc", "network port", "link",
+							   "async event", NULL};
 			quote(&b, c, keys);
 		}
-		set_what(r, HCAT_LINK_DOWN, "nic-down");
-		set_fix(r, "check the port: hccn_tool -i DEV -link -g (UP/DOWN), -net_health -g, "
-			   "-ip -g (a missing IP is set with -ip -s address IP netmask MASK), "
-			   "-optical -g for the optics and cable; with HCCL_INTRA_ROCE_ENABLE=0 a "
-			   "single-node job needs no RoCE port");
+		set_what(r, HCAT_LINK_DOWN, rdma ? "rdma-port-error" : "nic-down");
+		set_fix(r, rdma ? "check the port on that node: ibstat or ibv_devinfo (state and "
+				  "physical state), its error counters (perfquery, ibqueryerrors), "
+				  "the cable and the switch port; a flapping port fails every job "
+				  "that uses it"
+				: "check the port: hccn_tool -i DEV -link -g (UP/DOWN), -net_health -g, "
+				  "-ip -g (a missing IP is set with -ip -s address IP netmask MASK), "
+				  "-optical -g for the optics and cable; with HCCL_INTRA_ROCE_ENABLE=0 a "
+				  "single-node job needs no RoCE port");
 		add_evidence(r, c);
 		evidence_of(r, HLOG_LINK_DOWN, NULL);
 		break;
@@ -750,6 +764,7 @@ static void conclude_catalog(struct hlog_report *r, const struct hlog_event *c)
 	const struct hcode *code = c->code[0] ? hcode_find(c->code, strlen(c->code)) : NULL;
 	const struct hinner *in = hinner_match(c->text, strlen(c->text));
 	r->rank = ev_rank(r, c);
+	r->peer_rank = c->kind == HLOG_INNER ? c->peer_rank : -1;
 	snprintf(r->node, sizeof(r->node), "%s", c->node);
 	snprintf(r->ip, sizeof(r->ip), "%s", c->ip);
 	block_devices(r, c);
@@ -764,6 +779,8 @@ static void conclude_catalog(struct hlog_report *r, const struct hlog_event *c)
 	       node_of(c));
 	if (r->rank >= 0)
 		sb_add(&b, ", rank %d", r->rank);
+	if (r->peer_rank >= 0)
+		sb_add(&b, " and rank %d", r->peer_rank);
 	if (r->ndevs) {
 		sb_add(&b, ", ");
 		devices_text(&b, r);
@@ -998,7 +1015,8 @@ static int conclude_root(struct hlog_report *r)
 		       agent->peer_ip);
 		if (agent->value >= 0)
 			sb_add(&b, ":%lld", agent->value);
-		sb_add(&b, " (topo exchange agent timeout): wrong NIC chosen or a firewall");
+		sb_add(&b, " (its connection timed out): a wrong NIC or address chosen, a firewall, or "
+		       "nothing listening there");
 		set_what(r, HCAT_NET, "root-unreachable");
 	} else {
 		const struct hlog_event *e = srv ? srv : lst;
@@ -1164,6 +1182,8 @@ static void conclude_nopeer(struct hlog_report *r)
 	/* the watchdog's lines are the whole story when they are first, or when they name the
 	 * rank where the backend's lines name none */
 	if (w && hlog__watchdog_conclude(r, w->kind != HLOG_WATCHDOG))
+		return;
+	if (w && w->kind == HLOG_NOTIFY_TIMEOUT && hlog__task_conclude(r))
 		return;
 	struct sbuf b = {r->cause, sizeof(r->cause), 0};
 	if (det && (!w || w->kind == HLOG_SOCKET_TIMEOUT)) {
@@ -1351,6 +1371,17 @@ static void conclude_chain(struct hlog_report *r)
 			ip = r->ev[i].peer_ip;
 	snprintf(r->ip, sizeof(r->ip), "%s", ip);
 	snprintf(r->node, sizeof(r->node), "%s", f ? f->node : "");
+	/* HCCL's detector names the far end by server and device; on the reporter's own server
+	 * that is the reporter's node */
+	for (size_t i = 0; i < r->nev && !grp[0]; i++) {
+		const struct hlog_event *d = &r->ev[i];
+		if (d->sub != HLOG_SUB_DETECT || d->fi != w->fi || d->peer_dev < 0)
+			continue;
+		r->dev = d->peer_dev;
+		if (!r->node[0] && d->ip[0] && !strcmp(d->ip, d->peer_ip))
+			snprintf(r->node, sizeof(r->node), "%s", d->node);
+		break;
+	}
 	struct sbuf b = {r->cause, sizeof(r->cause), 0};
 	int sock = w->kind == HLOG_SOCKET_TIMEOUT;
 	if (grp[0]) {
@@ -1380,7 +1411,7 @@ static void conclude_chain(struct hlog_report *r)
 		r->dev = w->dev;
 		r->rank = p;
 	} else {
-		who(&b, p, f ? f->node : "", r->ip, -1);
+		who(&b, p, r->node, r->ip, r->dev);
 		sb_add(&b, " is the rank the others wait for");
 	}
 	int64_t t0 = -1;

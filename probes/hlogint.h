@@ -34,4 +34,8 @@ int hlog__watchdog_line(struct pspan m, const struct hlog_line *l, struct hlog_e
 			int notes);
 int hlog__watchdog_conclude(struct hlog_report *r, int strong_only);
 
+/* hlogtask.c: HCCL's task exception reports of several ranks of one group: 1 when they decide
+ * the cause (different collectives at the same point, or one rank arriving far later). */
+int hlog__task_conclude(struct hlog_report *r);
+
 #endif

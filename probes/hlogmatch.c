@@ -340,6 +340,21 @@ static int recognise_signature(struct pspan m, struct hlog_event *e)
 			int_after(m, "remoteRank", &e->peer_rank);
 		return 1;
 	}
+	/* the same finding by other stacks. torch's collective check
+	 * (TORCH_DISTRIBUTED_DEBUG=DETAIL): "Detected mismatch between collectives on ranks.
+	 * Rank 1 is running collective: CollectiveFingerPrint(...), but Rank 0 is running
+	 * collective: ..."; NCCL's "Mismatched collective detected, please check your collective
+	 * calls at and around rank 39" and its receiver's "NET/IB : ... peer 10.10.23.6<58683>
+	 * collective mismatch error, local size 496640 remote size 65536" */
+	if (has(m, "mismatch between collectives") || has(m, "Mismatched collective detected") ||
+	    has(m, "collective mismatch error")) {
+		e->kind = HLOG_MISMATCH;
+		if (!int_after(m, "Rank ", &e->rank))
+			int_after(m, "around rank", &e->rank);
+		int_after(m, "but Rank", &e->peer_rank);
+		ip_after(m, "peer", e->peer_ip, sizeof(e->peer_ip));
+		return 1;
+	}
 	if (has(m, "EI0016") || has(m, "tlsStatus are inconsistent") ||
 	    has(m, "for config \"tls\" is invalid") || has(m, "rankList for enabled tls")) {
 		e->kind = HLOG_TLS;
@@ -400,7 +415,8 @@ static int recognise_signature(struct pspan m, struct hlog_event *e)
 	 * (-ENOLINK from the device); "link down" / "link status: DOWN" */
 	if (has(m, "EJ0002") || has(m, "network port is down") ||
 	    (has(m, "ra hdc message process failed") && has(m, "-67")) ||
-	    has_nocase(m, "link down") || has_nocase(m, "link status: down")) {
+	    has_nocase(m, "link down") || has_nocase(m, "link status: down") ||
+	    (has(m, "async event") && has_nocase(m, "port error"))) {
 		e->kind = HLOG_LINK_DOWN;
 		if (!ip_after(m, "ip", e->ip, sizeof(e->ip)))
 			nth_ip(m, 0, e->ip, sizeof(e->ip));
@@ -453,6 +469,18 @@ static int recognise_signature(struct pspan m, struct hlog_event *e)
 		ip_after(m, "connect server", e->peer_ip, sizeof(e->peer_ip));
 		int port;
 		if (int_after(m, " : ", &port)) /* "connect server[127.10.0.1 : 60000]" */
+			e->value = port;
+		return 1;
+	}
+	/* torch's store client in the same role: "[c10d] The client socket has timed out after
+	 * 1800s while trying to connect to (172.17.0.2, 44737)." (a wrapped line may end
+	 * after the address) */
+	if (has(m, "client socket has timed out") && has(m, "trying to connect to")) {
+		e->kind = HLOG_ROOT_TIMEOUT;
+		e->sub = HLOG_SUB_ROOT_AGENT;
+		ip_after(m, "trying to connect to", e->peer_ip, sizeof(e->peer_ip));
+		int port;
+		if (e->peer_ip[0] && int_after(m, ", ", &port))
 			e->value = port;
 		return 1;
 	}
@@ -562,6 +590,14 @@ int hlog__recognise(struct pspan m, const struct hlog_line *l, struct hlog_event
 		e->kind = in->cat == HCAT_VERSION ? HLOG_VERSION : HLOG_INNER;
 		e->cat = in->cat;
 		snprintf(e->detail, sizeof(e->detail), "%s", in->detail);
+		/* a check that names the two ranks it compared: "Current device info: ...,
+		 * rankId[0], ... Another device info: rankId[1]" */
+		const char *other = find(m, "Another device info");
+		if (other) {
+			int_after((struct pspan){m.s, (size_t)(other - m.s)}, "rankId", &e->rank);
+			int_after((struct pspan){other, m.n - (size_t)(other - m.s)}, "rankId",
+				  &e->peer_rank);
+		}
 		ok = 1;
 	}
 	if (!ok && api_line(m, e)) {

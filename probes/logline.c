@@ -166,6 +166,36 @@ static int rank_prefix(struct pspan *m, struct hlog_line *l)
 	return 1;
 }
 
+/* grep's "debug/plog/plog-3003627_20260205184335411.log:14:" (grep -rn) or "run/plog/x.log:"
+ * (grep -r) before a line a user searched for: a path without spaces (a '/' or ".log" in it,
+ * which a time stamp or host name does not have) and an optional line number. */
+static int grep_prefix(struct pspan *m, struct hlog_line *l)
+{
+	(void)l;
+	size_t lim = m->n < 512 ? m->n : 512, i = 0;
+	int slash = 0;
+	while (i < lim && m->s[i] != ':' && m->s[i] != ' ' && m->s[i] != '\t' && m->s[i] != '[' &&
+	       m->s[i] != '(') {
+		slash |= m->s[i] == '/';
+		i++;
+	}
+	if (!i || i >= lim || m->s[i] != ':')
+		return 0;
+	if (!slash && !(i > 4 && !memcmp(m->s + i - 4, ".log", 4)))
+		return 0;
+	size_t k = i + 1, d = k;
+	while (d < m->n && is_digit(m->s[d]))
+		d++;
+	if (d > k && (d >= m->n || m->s[d] != ':'))
+		return 0; /* "file.cc:64 ...": a source place, not grep's line number */
+	if (d > k)
+		k = d + 1;
+	if (k >= m->n || m->s[k] == '/')
+		return 0; /* "http://" and the like, or nothing after it */
+	skip(m, k);
+	return 1;
+}
+
 /* "(VllmWorker TP3 pid=2322) " "(EngineCore_DP0 pid=106187) " "(RayWorker pid=5, ip=...) ":
  * a parenthesised process name whose inside carries "pid=". */
 static int proc_prefix(struct pspan *m, struct hlog_line *l)
@@ -470,7 +500,8 @@ void hlog__line_parse(struct pspan raw, struct hlog_line *l)
 	for (int pass = 0; pass < 8; pass++) {
 		size_t sp = spaces(m);
 		struct pspan t = {m.s + sp, m.n - sp};
-		if (rank_prefix(&t, l) || proc_prefix(&t, l) || vllm_prefix(&t, l) ||
+		if ((!pass && grep_prefix(&t, l)) || rank_prefix(&t, l) || proc_prefix(&t, l) ||
+		    vllm_prefix(&t, l) ||
 		    pylog_prefix(&t, l) || kernel_prefix(&t, l) || pid_prefix(&t, l)) {
 			m = t;
 			continue;

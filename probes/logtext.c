@@ -205,7 +205,7 @@ int hlog__name_after(struct pspan m, const char *key, char *out, size_t outlen)
 	while (k < a.n && k + 1 < outlen) {
 		char c = a.s[k];
 		if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-		      c == '_' || c == '.' || c == '-'))
+		      c == '_' || c == '.' || c == '-' || c == '%'))
 			break;
 		k++;
 	}

@@ -31,7 +31,8 @@ int hlog__ip_after(struct pspan m, const char *key, char *out, size_t outlen);
 int hlog__nth_ip(struct pspan m, int nth, char *out, size_t outlen);
 /* "IP/ID" after key ("[127.10.0.1/1]"): a server id and a device id. */
 int hlog__uid_after(struct pspan m, const char *key, char *ip, size_t iplen, int *dev);
-/* A name after key up to one of "]), ;" (at most outlen-1 bytes of [A-Za-z0-9_.-]). */
+/* A name after key up to one of "]), ;" (at most outlen-1 bytes of [A-Za-z0-9_.%-]: a
+ * communicator made from root info is named "HOSTIP%NIC_PORT_..."). */
 int hlog__name_after(struct pspan m, const char *key, char *out, size_t outlen);
 /* "YYYY-MM-DD-hh:mm:ss.mmm.uuu" (CANN's stamp, 27 bytes) at s as µs since the epoch, local
  * time read as UTC; -1 when s is not one. */

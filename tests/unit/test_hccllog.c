@@ -616,7 +616,7 @@ static void test_config_kinds(void **state)
 		{"[ERROR] HCCL(5,p):2026-01-06-15:38:29.000.001 [topoinfo_exchange_agent.cc:1] [5]"
 		 "TopoExchangeAgent: connect server[127.10.0.1 : 60000] failed",
 		 HLOG_ROOT_TIMEOUT, HCAT_NET, "root-unreachable", "127.10.0.1",
-		 "node n1 cannot reach the root 127.10.0.1:60000 (topo exchange agent timeout)",
+		 "node n1 cannot reach the root 127.10.0.1:60000 (its connection timed out)",
 		 "HCCL_SOCKET_IFNAME", NULL, 60000},
 	};
 	(void)state;
@@ -821,10 +821,48 @@ static void test_other_families(void **state)
 		 "[RanktableCheck]devices have same superDeviceId[0x1000000] in superPod[sp_3]. "
 		 "Current device info: serverId[10.1.1.1], rankId[4], group[hccl_world_group]. "
 		 "Another device info: rankId[9].\n",
-		 HCAT_CONFIG, "super-device-id", -1, -1,
-		 "super-device-id on node n1: Two devices of one SuperPoD report the same "
-		 "superDeviceId",
+		 HCAT_CONFIG, "super-device-id", 4, -1,
+		 "super-device-id on node n1, rank 4 and rank 9: Two devices of one SuperPoD "
+		 "report the same superDeviceId",
 		 "HCCL_LOGIC_SUPERPOD_ID"},
+		{"[ERROR] HCCL(5,t):2026-02-05-18:44:26.379.547 [transport_manager.cc:885] [6]"
+		 "[TransportManager][PrintErrorInfo]local rank information: nicType[VNIC_TYPE], "
+		 "logicSuperPodId[lp_2], phySuperPodId[3]. Note: Do not configure ranks belonging "
+		 "to different physical superpod ID info a single logical superpod ID\n",
+		 HCAT_CONFIG, "logic-superpod", -1, -1,
+		 "logic-superpod on node n1: Ranks of different physical SuperPoDs were put in one "
+		 "logical SuperPoD",
+		 "HCCL_LOGIC_SUPERPOD_ID"},
+		/* torch's collective check, NCCL's own and its receiver's size check */
+		{"[rank3]: RuntimeError: Detected mismatch between collectives on ranks. Rank 3 is "
+		 "running collective: CollectiveFingerPrint(SequenceNumber=12, OpType=BROADCAST, "
+		 "TensorShape=[8], TensorDtypes=Float), but Rank 5 is running collective: "
+		 "CollectiveFingerPrint(SequenceNumber=12, OpType=ALLREDUCE, TensorShape=[8], "
+		 "TensorDtypes=Float).Collectives differ in the following aspects:   Op type: "
+		 "BROADCASTvs ALLREDUCE\n",
+		 HCAT_OP_MISMATCH, "arguments-differ", 3, -1,
+		 "collective mismatch between rank 3 (node n1) and rank 5: differ in the following "
+		 "aspects:",
+		 "same collectives in the same order"},
+		{"h1:11:12 [0] init.cc:1247 NCCL WARN Mismatched collective detected, please check "
+		 "your collective calls at and around rank 6. You can use NCCL_DEBUG=INFO\n",
+		 HCAT_OP_MISMATCH, "arguments-differ", 6, -1,
+		 "collective mismatch between rank 6 (node n1) and its peer: around rank 6", NULL},
+		{"h1:11:12 [0] transport/net_ib.cc:1038 NCCL WARN NET/IB : req 0/1 tag 0 peer "
+		 "10.2.0.7<41000> collective mismatch error, local size 1024 remote size 512\n",
+		 HCAT_OP_MISMATCH, "arguments-differ", -1, -1,
+		 "collective mismatch between node n1 and its peer 10.2.0.7: local size 1024 remote "
+		 "size 512",
+		 NULL},
+		/* a host RDMA port event, and torch's store client that cannot reach the store */
+		{"h1:11:12 [2] NCCL WARN NET/IB : Got async event : port error\n", HCAT_LINK_DOWN,
+		 "rdma-port-error", -1, -1,
+		 "an RDMA NIC port went down on node n1: async event : port error", "ibstat"},
+		{"[E socket.cpp:922] [c10d] The client socket has timed out after 600s while "
+		 "trying to connect to (10.3.0.4, 29500).\n",
+		 HCAT_NET, "root-unreachable", -1, -1,
+		 "node n1 cannot reach the root 10.3.0.4:29500 (its connection timed out)",
+		 "HCCL_SOCKET_IFNAME"},
 		/* one rank failing links inside its own server and across: the fault is at it,
 		 * not on the path to the other node */
 		{"EI0009: Transport init error. Reason: [Create][DestLink]Create Dest error! "
@@ -867,6 +905,99 @@ static void test_other_families(void **state)
 	}
 }
 
+/* HCCL's task exception reports of two ranks of one group, in two files. */
+static void two_tasks(struct hlog_report *r, const char *t0, const char *op0, const char *t1,
+		      const char *op1)
+{
+	static const char fmt[] =
+		"[ERROR] HCCL(%d,t):%s [task_exception_handler.cc:908] [%d][TaskExecStage]"
+		"[Timeout][Host]Task run failed, base information is streamID:[2], taskID[21], "
+		"tag[%s_10.0.0.1%%eth_60000_0_17], AlgType(level 0-1-2):[fullmesh-ring-NHR].\n"
+		"[ERROR] HCCL(%d,t):%s [task_exception_handler.cc:771] [%d][TaskExecStage]"
+		"[Timeout][Host]Task run failed, groupRank information is group:"
+		"[10.0.0.1%%eth_60000_0_17], user define information[], rankSize[4], rankId[%d].\n";
+	char buf[2][1024];
+	snprintf(buf[0], sizeof(buf[0]), fmt, 41, t0, 41, op0, 41, t0, 41, 2);
+	snprintf(buf[1], sizeof(buf[1]), fmt, 42, t1, 42, op1, 42, t1, 42, 3);
+	hlog_report_init(r);
+	add_text(r, "n1/plog-41.log", "n1", buf[0]);
+	add_text(r, "n2/plog-42.log", "n2", buf[1]);
+	assert_int_equal(hlog_conclude(r), 0);
+}
+
+static void test_task_split(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	/* different collectives at the same point: a desync, whenever each timed out */
+	two_tasks(&r, "2025-10-24-11:18:29.499.235", "AllReduce", "2025-10-24-11:18:29.513.755",
+		  "AllGather");
+	assert_int_equal(r.cat, HCAT_OP_MISMATCH);
+	assert_string_equal(r.detail, "different-ops");
+	assert_int_equal(r.rank, 2);
+	assert_int_equal(r.peer_rank, 3);
+	assert_string_equal(r.group, "10.0.0.1%eth_60000_0_17");
+	assert_string_equal(r.cause,
+			    "rank 2 of group 10.0.0.1%eth_60000_0_17 (node n1) timed out in "
+			    "AllReduce while rank 3 (node n2) timed out in AllGather: the ranks did "
+			    "not call the same collective at the same point");
+	assert_int_equal(r.nevidence, 2);
+	hlog_report_release(&r);
+	/* the same collective 5 min 44 s apart: the later one arrived late */
+	two_tasks(&r, "2025-10-24-22:03:14.946.261", "AllReduce", "2025-10-24-22:08:58.890.365",
+		  "AllReduce");
+	assert_int_equal(r.cat, HCAT_RANK_STUCK);
+	assert_string_equal(r.detail, "arrived-late");
+	assert_int_equal(r.rank, 3);
+	assert_int_equal(r.peer_rank, 2);
+	assert_string_equal(r.node, "n2");
+	assert_prefix(r.cause, "rank 3 of group 10.0.0.1%eth_60000_0_17 (node n2) reached "
+			       "AllReduce 343s after rank 2 did");
+	assert_contains(r.fix, "HCCL_EXEC_TIMEOUT");
+	hlog_report_release(&r);
+	/* and in the other order of files the same rank */
+	two_tasks(&r, "2025-10-24-22:08:58.890.365", "AllReduce", "2025-10-24-22:03:14.946.261",
+		  "AllReduce");
+	assert_string_equal(r.detail, "arrived-late");
+	assert_int_equal(r.rank, 2);
+	hlog_report_release(&r);
+	/* a group line without its rank first, then the op line: read, not decided on */
+	hlog_report_init(&r);
+	add_text(&r, "n1/plog-41.log", "n1",
+		 "[ERROR] HCCL(41,t):2025-10-24-11:18:29.499.235 [t.cc:771] [41][TaskExecStage]"
+		 "[Timeout][Host]Task run failed, groupRank information is group:[g1], user "
+		 "define information[], rankSize[4].\n"
+		 "[ERROR] HCCL(41,t):2025-10-24-11:18:29.499.247 [t.cc:908] [41][TaskExecStage]"
+		 "[Timeout][Host]Task run failed, base information is streamID:[2], taskID[21], "
+		 "tag[AllReduce_g1], AlgType(level 0-1-2):[ring].\n");
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_string_equal(r.detail, "timeout-elsewhere");
+	hlog_report_release(&r);
+	/* seconds apart: one wait on a third rank, which these lines do not name */
+	two_tasks(&r, "2025-10-24-22:03:14.946.261", "AllReduce", "2025-10-24-22:03:20.890.365",
+		  "AllReduce");
+	assert_int_equal(r.cat, HCAT_RANK_STUCK);
+	assert_string_equal(r.detail, "timeout-elsewhere");
+	assert_int_equal(r.peer_rank, -1);
+	hlog_report_release(&r);
+}
+
+/* HCCL's detector names the far end by server and device: on the same server, that device of
+ * the reporter's node. */
+static void test_detect_same_server(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	scan("tests/data/real-logs/hicann-hccl-fd-ei0006-hcom-allreduce-detect-dst-device0", &r);
+	assert_int_equal(r.cat, HCAT_RANK_STUCK);
+	assert_int_equal(r.rank, 0);
+	assert_int_equal(r.dev, 0);
+	assert_string_equal(r.node, "node0");
+	assert_prefix(r.cause, "rank 0 (node node0, 192.0.2.199 device 0) is the rank the others "
+			       "wait for");
+	hlog_report_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -889,6 +1020,8 @@ int main(void)
 		cmocka_unit_test(test_times),
 		cmocka_unit_test(test_indented_errors),
 		cmocka_unit_test(test_other_families),
+		cmocka_unit_test(test_task_split),
+		cmocka_unit_test(test_detect_same_server),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

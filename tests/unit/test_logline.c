@@ -45,6 +45,14 @@ struct line_case {
 
 /* Times are the stamps read as UTC, in µs since the epoch. */
 static const struct line_case lines[] = {
+	/* a line as grep -rn printed it: the path and line number come off before the level */
+	{"hicann-hccl-fd-logic-superpod-spans-two-physical",
+	 "debug/plog/plog-3003627_20260205184335411.log:14:[ERROR] HCCL(3003627,scatter_test):"
+	 "2026-02-05-18:44:26.379.547 [transport_manager.cc:885] [3003959][TransportManager]"
+	 "[PrintErrorInfo]local rank information: nicType[VNIC_TYPE], logicSuperPodId[logic_1], "
+	 "phySuperPodId[0]. Note: Do not configure ranks belonging to different physical "
+	 "superpod ID info a single logical superpod ID",
+	 "HCCL(3003627,scatter_test)", HLINE_ERROR, 3003627, -1, -1, ANY_T, 0, 1, ""},
 	/* a plog line: the level bracket comes off, HCCL(pid,proc):stamp stays in msg */
 	{"hiascend-hcclug36-rank9-not-connected",
 	 "[ERROR] HCCL(10261,python):2025-09-11-01:20:11.205.229 [topoinfo_exchange_server.cc:113] "
@@ -296,6 +304,31 @@ static void test_kernel_lines(void **state)
 	assert_int_equal(l.kernel, 0);
 	hlog__line_parse(S("[abc] x"), &l);
 	assert_int_equal(l.kernel, 0);
+}
+
+/* grep's prefix comes off only when it is a path: not a time, a host, a URL or a source file
+ * that NCCL names before its message. */
+static void test_grep_prefix(void **state)
+{
+	static const struct {
+		const char *line, *msg;
+	} g[] = {
+		{"run/plog/plog-1_2.log:[ERROR] HCCL(1,p):x", "HCCL(1,p)"},
+		{"plog-1_2.log:7:[ERROR] HCCL(1,p):x", "HCCL(1,p)"},
+		{"a/b.txt:12:EI0006: x", "EI0006"},
+		{"2025-01-02-03:04:05 [ERROR] x", "2025-01-02"},
+		{"host-a:11:12 [0] NCCL WARN x", "host-a"},
+		{"init.cc:1247 NCCL WARN x", "init.cc"},
+		{"https://x/y: down", "https"},
+		{"torch/a.cpp:64", "torch/a.cpp"},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
+		struct hlog_line l;
+		hlog__line_parse(span(g[i].line), &l);
+		if (l.msg.s != strstr(g[i].line, g[i].msg))
+			fail_msg("grep row %zu: msg at offset %td", i, l.msg.s - g[i].line);
+	}
 }
 
 static void test_line_edges(void **state)
@@ -841,6 +874,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_real_lines),
 		cmocka_unit_test(test_kernel_lines),
+		cmocka_unit_test(test_grep_prefix),
 		cmocka_unit_test(test_line_edges),
 		cmocka_unit_test(test_code_token),
 		cmocka_unit_test(test_int_after),
