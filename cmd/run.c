@@ -277,6 +277,12 @@ static void print_footer(const struct run_params *p, int n, struct out_ctx *o,
 
 /* ---- one rank ---- */
 
+/* Seconds from a to b (CLOCK_MONOTONIC readings). */
+static double ts_secs(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
 static int status_exit(int rc)
 {
 	switch (rc) {
@@ -397,7 +403,7 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n,
 	if (!rc && g_opts.verbose) /* bench/rendezvous.sh reads this */
 		fprintf(stderr, "hcclctl: %s: rank %d: communicator of %d ranks up in %.0f ms\n",
 			where(), rank, n,
-			(double)(ti1.tv_sec - ti0.tv_sec) * 1e3 + (double)(ti1.tv_nsec - ti0.tv_nsec) / 1e6);
+			ts_secs(&ti0, &ti1) * 1e3);
 	if (rc) {
 		run_verdict_from_status(v, rc, err);
 		return status_exit(rc);
@@ -456,8 +462,7 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n,
 	struct run_slow sl = { .from = -1, .to = -1, .rank = -1 };
 	struct timespec tj;
 	clock_gettime(CLOCK_MONOTONIC, &tj);
-	double run_s = (double)(tj.tv_sec - ti1.tv_sec) + (double)(tj.tv_nsec - ti1.tv_nsec) / 1e9;
-	if (rc >= 0 && !eng && run_slow_judge(c, run_s, &sl))
+	if (rc >= 0 && !eng && run_slow_judge(c, ts_secs(&ti1, &tj), &sl))
 		memset(&sl, 0, sizeof(sl)); /* the communicator failed after the sweep */
 	if (rc >= 0 && p->json && run_links_gather(c, &o.links))
 		o.links = NULL;
@@ -898,7 +903,7 @@ static int etcd_launch(struct run_params *p, int rank, int n, const char *url)
 	if (!rc && g_opts.verbose) /* bench/rendezvous.sh reads this */
 		fprintf(stderr, "hcclctl: %s: rank %d: met %d ranks through etcd in %.0f ms\n",
 			where(), rank, n,
-			(double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+			ts_secs(&t0, &t1) * 1e3);
 	if (rc) {
 		struct comm_verdict v;
 		int code = rc == -ETIMEDOUT || rc == -EEXIST || rc == -EINVAL ? EXIT_FAIL :

@@ -74,8 +74,8 @@ fi
 if ! as_nobody "$TMP/nobody/hcclctl" --version >/dev/null 2>&1; then
 	skip "ranks of two users: needs root, setpriv and a temporary directory nobody can reach"
 	skip "  ... the reason named on both ranks"
-	skip "HCCLCTL_TRANSPORT=shm, two users: (as above)"
-	skip "  ... (as above)"
+	skip "HCCLCTL_TRANSPORT=shm, two users: needs root, setpriv and a temporary directory nobody can reach"
+	skip "  ... no rank called dead or lost: needs the same"
 else
 	port=$(free_port)
 	"$HCCLCTL" -v run allreduce --rank 0 --world-size 2 --master 127.0.0.1:$port -b 8 -e 1M -f 16 \
@@ -103,8 +103,7 @@ else
 	HCCLCTL_TRANSPORT=shm "$HCCLCTL" run allreduce --rank 0 --world-size 2 \
 		--master 127.0.0.1:$port -b 8 -e 8 -n 1 -w 0 >"$TMP/u0.out" 2>"$TMP/u0.err" &
 	pid0=$!
-	run env HCCLCTL_TRANSPORT=shm setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$TMP/nobody/hcclctl" run allreduce --rank 1 --world-size 2 \
+	run as_nobody env HCCLCTL_TRANSPORT=shm "$TMP/nobody/hcclctl" run allreduce --rank 1 --world-size 2 \
 		--master 127.0.0.1:$port -b 8 -e 8 -n 1 -w 0
 	wait $pid0
 	rc0=$?
