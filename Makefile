@@ -30,9 +30,9 @@ CFLAGS  += $(SANFLAGS) -O1
 LDFLAGS += $(SANFLAGS)
 endif
 
-LIB_SRC  := $(wildcard ranktable/*.c libcomm/*.c probes/*.c) $(filter-out cmd/hcclctl.c,$(wildcard cmd/*.c))
+LIB_SRC  := $(wildcard ranktable/*.c libcomm/*.c probes/*.c probes/logs/*.c) $(filter-out cmd/hcclctl.c,$(wildcard cmd/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(O)/%.o)
-FUZZ_LIB_SRC := $(wildcard ranktable/*.c libcomm/*.c probes/*.c) cmd/nodeout.c
+FUZZ_LIB_SRC := $(wildcard ranktable/*.c libcomm/*.c probes/*.c probes/logs/*.c) cmd/nodeout.c
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:%.c=$(O)/%)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)

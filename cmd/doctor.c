@@ -24,7 +24,7 @@
 #include "doctor_mesh.h"
 #include "fanout.h"
 #include "prom.h"
-#include "probes/hccllog.h"
+#include "probes/logs/hccllog.h"
 #include "probes/tool.h"
 #include "ranktable/ranktable.h"
 #include "run.h"

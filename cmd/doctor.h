@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "probes/doctordoc.h"
-#include "probes/hccllog.h"
+#include "probes/logs/hccllog.h"
 
 #define DOCTOR_MAX_PORTS 16
 #define DOCTOR_MAX_PEERS 1024

@@ -11,7 +11,7 @@
 
 #include "doctor.h"
 #include "probes/hcclenv.h"
-#include "probes/klog.h"
+#include "probes/logs/klog.h"
 #include "probes/tool.h"
 #include "ranktable/ranktable.h"
 

@@ -15,7 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "doctor.h"
-#include "probes/faultcode.h"
+#include "probes/logs/faultcode.h"
 #include "probes/npuhw.h"
 #include "probes/npusmi.h"
 #include "probes/pcilink.h"

@@ -1,6 +1,6 @@
 /* The catalog of error codes that HCCL, HCCP, the runtime and torch_npu print: what each one
  * means, which kind of failure it usually is, and what to do. Kept as tables (one row per code)
- * so that adding a code is adding a row; the log triage (probes/hccllog*.c) looks codes up here
+ * so that adding a code is adding a row; the log triage (probes/logs/hccllog*.c) looks codes up here
  * and never hard-codes their meaning. Nothing here prints, allocates or exits. */
 #ifndef HCCLCTL_PROBES_HCCLCODES_H
 #define HCCLCTL_PROBES_HCCLCODES_H

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probes/faultcode.h"
+#include "probes/logs/faultcode.h"
 #include "probes/npuhw.h"
 #include "probes/ptext.h"
 

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Writes probes/faultcode_table.c, the fault-code table built into hcclctl, from a
+"""Writes probes/logs/faultcode_table.c, the fault-code table built into hcclctl, from a
 MindCluster device-plugin faultCode.json.
 
     scripts/gen-faultcodes.py tests/data/faultcode/faultCode-22bb3d98.json \
-        "MindCluster device plugin faultCode.json 22bb3d98 (2026-06-29)" >probes/faultcode_table.c
+        "MindCluster device plugin faultCode.json 22bb3d98 (2026-06-29)" >probes/logs/faultcode_table.c
 
-The same rules as fc_table_load_json (probes/faultcode.c): a key belongs to the class its
+The same rules as fc_table_load_json (probes/logs/faultcode.c): a key belongs to the class its
 name starts with; codes are strings (leading zeros kept), upper-cased, 0x stripped; a code
 listed twice counts once; a code in two classes keeps the more severe one.
 """
@@ -52,7 +52,7 @@ def main():
               " * %s:\n"
               " * %d codes, sorted, each with its handling class. */\n"
               % (sys.argv[2], len(table)))
-    out.write('#include "probes/faultcode.h"\n\n')
+    out.write('#include "probes/logs/faultcode.h"\n\n')
     out.write("const char fc_builtin_source[] = \"%s\";\n\n" % sys.argv[2])
     out.write("const struct fc_entry fc_builtin_entries[] = {\n")
     for c in sorted(table):

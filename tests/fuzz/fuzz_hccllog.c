@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "probes/hcclcodes.h"
-#include "probes/hccllog.h"
+#include "probes/logs/hccllog.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

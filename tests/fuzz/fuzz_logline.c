@@ -1,4 +1,4 @@
-/* Fuzzes the line reader of the HCCL log triage (probes/logline.c): any bytes, split into lines
+/* Fuzzes the line reader of the HCCL log triage (probes/logs/logline.c): any bytes, split into lines
  * as hlog_scan_buf splits them (and cut at HLOG_MAX_LINE as it cuts them), go through
  * hlog__line_parse and hlog__code_token. Each line is copied into a buffer of its own exact size,
  * so that a read past the end of a line, not only past the input, is caught. Beyond memory
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probes/hccllog.h"
-#include "probes/logline.h"
+#include "probes/logs/hccllog.h"
+#include "probes/logs/logline.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,4 +1,4 @@
-/* Fuzzes the file reader of the HCCL log triage (probes/logsrc.c) through hlog_scan_path: the
+/* Fuzzes the file reader of the HCCL log triage (probes/logs/logsrc.c) through hlog_scan_path: the
  * input is written to a memfd and read back as /proc/self/fd/N, so plain text, gzip, truncated
  * or corrupt gzip, concatenated members and binary all take the path a real file takes (stat,
  * open, read in chunks, inflate by the magic bytes). The reader must give 0 and read or skip
@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "probes/hccllog.h"
+#include "probes/logs/hccllog.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "probes/faultcode.h"
+#include "probes/logs/faultcode.h"
 
 static char err[256];
 

@@ -9,7 +9,7 @@
 #include <cmocka.h>
 
 #include "probes/hcclcodes.h"
-#include "probes/hccllog.h"
+#include "probes/logs/hccllog.h"
 
 #define DATA "tests/data/plog/"
 

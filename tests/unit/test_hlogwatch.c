@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "probes/hcclcodes.h"
-#include "probes/hccllog.h"
+#include "probes/logs/hccllog.h"
 
 static char err[256];
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "probes/klog.h"
+#include "probes/logs/klog.h"
 
 static void scan_file(const char *name, struct klog_report *r)
 {

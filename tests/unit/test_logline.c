@@ -1,6 +1,6 @@
-/* The pieces under the HCCL log triage: the line reader (probes/logline.h) on lines copied
+/* The pieces under the HCCL log triage: the line reader (probes/logs/logline.h) on lines copied
  * verbatim from tests/data/real-logs/<case>/node0/ (each row names its case), the value
- * readers (probes/logtext.h), and the log sources of hlog_scan_path: one file, gzip, a
+ * readers (probes/logs/logtext.h), and the log sources of hlog_scan_path: one file, gzip, a
  * directory of node folders, standard input. */
 #include <dirent.h>
 #include <errno.h>
@@ -18,9 +18,9 @@
 #include <zlib.h>
 #include <cmocka.h>
 
-#include "probes/hccllog.h"
-#include "probes/logline.h"
-#include "probes/logtext.h"
+#include "probes/logs/hccllog.h"
+#include "probes/logs/logline.h"
+#include "probes/logs/logtext.h"
 
 #define ANY (-2)	/* an int field a row does not check */
 #define ANY_T INT64_MIN /* t_us not checked */
@@ -411,7 +411,7 @@ static void test_code_token(void **state)
 	assert_int_equal(hlog__code_token((struct pspan){"EI0006", 5}, &len), -1);
 }
 
-/* ---- probes/logtext.h ---- */
+/* ---- probes/logs/logtext.h ---- */
 
 static void test_int_after(void **state)
 {

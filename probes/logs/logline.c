@@ -4,8 +4,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "probes/logline.h"
-#include "probes/logtext.h"
+#include "probes/logs/logline.h"
+#include "probes/logs/logtext.h"
 
 static int is_digit(char c)
 {

@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "probes/hcclcodes.h"
-#include "probes/hlogint.h"
+#include "probes/logs/hlogint.h"
 
 static int ev_cmp(const void *pa, const void *pb)
 {

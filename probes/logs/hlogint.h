@@ -2,8 +2,8 @@
 #ifndef HCCLCTL_PROBES_HLOGINT_H
 #define HCCLCTL_PROBES_HLOGINT_H
 
-#include "probes/hccllog.h"
-#include "probes/logline.h"
+#include "probes/logs/hccllog.h"
+#include "probes/logs/logline.h"
 
 enum hlog_cls { HLOG_CLS_CONSEQ, HLOG_CLS_FAULT, HLOG_CLS_CONFIG, HLOG_CLS_INFO };
 

@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "probes/hcclcodes.h"
-#include "probes/hlogint.h"
-#include "probes/logtext.h"
+#include "probes/logs/hlogint.h"
+#include "probes/logs/logtext.h"
 
 #define MAX_REP 512 /* ranks compared; more are counted, not compared */
 

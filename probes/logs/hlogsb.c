@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "probes/hlogint.h"
+#include "probes/logs/hlogint.h"
 
 void hlog__sb_add(struct sbuf *b, const char *fmt, ...)
 {

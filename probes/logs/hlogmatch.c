@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "probes/hcclcodes.h"
-#include "probes/hlogint.h"
-#include "probes/logtext.h"
+#include "probes/logs/hlogint.h"
+#include "probes/logs/logtext.h"
 
 #define find hlog__find
 #define has hlog__has

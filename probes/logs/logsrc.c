@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "probes/hccllog.h"
+#include "probes/logs/hccllog.h"
 
 struct walk {
 	struct hlog_report *r;

@@ -2,7 +2,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "probes/logtext.h"
+#include "probes/logs/logtext.h"
 
 const char *hlog__find(struct pspan m, const char *lit)
 {

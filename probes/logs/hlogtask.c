@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "probes/hcclcodes.h"
-#include "probes/hlogint.h"
+#include "probes/logs/hlogint.h"
 
 #define TASK_MAX 32
 #define LATE_US (60LL * 1000000) /* arrivals this far apart are not one wait */

@@ -10,7 +10,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "probes/faultcode.h"
+#include "probes/logs/faultcode.h"
 
 static const char *const class_names[FC_NCLASSES] = {
 	[FC_NOT_HANDLE] = "NotHandle",		[FC_SUB_HEALTH] = "SubHealth",

@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "probes/hcclcodes.h"
-#include "probes/hlogint.h"
-#include "probes/logline.h"
-#include "probes/logtext.h"
+#include "probes/logs/hlogint.h"
+#include "probes/logs/logline.h"
+#include "probes/logs/logtext.h"
 
 static const char *const kind_names[HLOG_NKINDS] = {
 	[HLOG_NONE] = "none",

@@ -7,7 +7,7 @@
  * names such as devmm_svm_device_fault would read as faults. */
 #include <string.h>
 
-#include "probes/klog.h"
+#include "probes/logs/klog.h"
 #include "probes/ptext.h"
 
 static int has(struct pspan s, const char *lit)
