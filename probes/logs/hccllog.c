@@ -9,6 +9,7 @@
 
 #include "probes/hcclcodes.h"
 #include "probes/logs/hlogint.h"
+#include "probes/logs/kb.h"
 #include "probes/logs/logline.h"
 #include "probes/logs/logtext.h"
 
@@ -36,6 +37,7 @@ static const char *const kind_names[HLOG_NKINDS] = {
 	[HLOG_ENTRY] = "entry",
 	[HLOG_API] = "call-failed",
 	[HLOG_WATCHDOG] = "collective-timeout",
+	[HLOG_KB] = "knowledge-base",
 };
 
 const char *hlog_kind_name(int kind)
@@ -260,6 +262,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	int known_pid = -1; /* the process and time of the last error a rule explained */
 	int64_t known_t = -1;
 	r->bytes += len;
+	struct kb_scan kst = { 0 };
 	while (probe__next_line(&rest, &raw)) {
 		no++;
 		r->lines++;
@@ -297,6 +300,9 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		}
 		if (frame_collective(l.msg, coll, sizeof(coll)))
 			coll_at = no;
+		/* lines that say of themselves that they are routine are not a fault's */
+		if (l.level != HLINE_INFO && l.level != HLINE_DEBUG)
+			hlog__kb_line(r, &kst, line, l.t_us >= 0 ? l.t_us : last_t, name, node, no);
 		if (l.error) {
 			if (!r->errors) {
 				struct hlog_unk *u = &r->first_error;
@@ -336,6 +342,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		struct hlog_event *e = add_event(r, &rc);
 		if (rc) {
 			snprintf(err, errlen, "%s: out of memory", name);
+			kb_scan_release(&kst);
 			return rc;
 		}
 		/* a line without a time continues the previous one (a wrapped message) */
@@ -356,5 +363,6 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		*e = tmp;
 		f->nev++;
 	}
+	kb_scan_release(&kst);
 	return 0;
 }

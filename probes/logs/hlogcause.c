@@ -1746,6 +1746,8 @@ int hlog_conclude(struct hlog_report *r)
 		conclude_unresolved(r);
 	if (r->cat == HCAT_NONE && (r->nunk || r->kind != HLOG_NONE))
 		set_what(r, HCAT_UNRESOLVED, "unclassified");
+	/* no rule of ours explains it: the knowledge base may */
+	hlog__kb_conclude(r);
 	/* only the frame of a table or headings, at an error level: still no pass */
 	if (r->cat == HCAT_NONE && r->errors) {
 		set_what(r, HCAT_UNRESOLVED, "unclassified");
