@@ -12,99 +12,77 @@
 
 #define EW_CASE 1 /* as written: upper-case names (errno, NCCL's level) */
 
-/* A space in a row matches any run of blanks. */
+/* A space in a row matches any run of blanks. Each row's comment is a real form of it (the
+ * unit test reads each row on a real line). */
 static const struct {
 	const char *form;
 	int flags;
 } words[] = {
 	{"error", 0},	      /* "ERROR: ...", "[error] ...", "Bus error" */
-	{"errors", 0},	      /* "5 errors detected" */
-	{"fail", 0},	      /* "host nic listen start fail" */
-	{"fails", 0},	      /* "the check fails" */
+	{"errors", 0},	      /* "rank service processes with other errors" */
+	{"fail", 0},	      /* MPICH's error stack: "pkt_RTS_handler(317): fail failed" */
+	{"fails", 0},	      /* "Nnopbase fails to invoke the HcclAllocComResourceByTiling ..." */
 	{"failed", 0},	      /* "HcclCommInitRootInfo failed", "check_result: failed" */
-	{"failure", 0},	      /* "NCCL failure", "Connection failure" */
-	{"failures", 0},      /* torchrun's "Failures:" summary */
-	{"fatal", 0},	      /* "Fatal error in PMPI_Init", "FATAL:" */
-	{"exception", 0},     /* "Exception raised from ...", "exception in task" */
-	{"exceptions", 0},    /* "exceptions were raised" */
-	{"abort", 0},	      /* "call abort", "MPI_ABORT was invoked" */
-	{"aborted", 0},	      /* "Aborted (core dumped)" */
-	{"aborting", 0},      /* "so we are aborting." (Open MPI) */
-	{"refused", 0},	      /* "Connection refused" */
-	{"timeout", 0},	      /* "Socket Timeout", "wait timeout" */
-	{"timed out", 0},     /* "Connection timed out", "timed out after 1800000 ms" */
-	{"unreachable", 0},   /* "Network is unreachable" */
-	{"no route", 0},      /* "No route to host" */
-	{"cannot", 0},	      /* "Cannot allocate memory" */
-	{"could not", 0},     /* "could not connect" */
-	{"unable", 0},	      /* "Unable to connect" */
-	{"invalid", 0},	      /* "invalid argument", "invalid device ordinal" */
-	{"killed", 0},	      /* "Killed", "Killed process 1234 (python)" */
+	{"failure", 0},	      /* "the connection failure between this device and ..." */
+	{"fatal", 0},	      /* "Fatal error in PMPI_Init", "Fatal Python error: Aborted" */
+	{"exception", 0},     /* "Cluster Exception Location[IP/ID]" */
+	{"exceptions", 0},    /* "If dstRank reports other exceptions, ..." */
+	{"abort", 0},	      /* NCCL: "failed : Software caused connection abort" */
+	{"aborted", 0},	      /* Open MPI: "exited on signal 6 (Aborted)." */
+	{"refused", 0},	      /* Gloo: "SO_ERROR: Connection refused" */
+	{"timeout", 0},	      /* "Watchdog caught collective operation timeout" */
+	{"timed out", 0},     /* c10d: "(errno: 110 - Connection timed out)" */
+	{"unreachable", 0},   /* "[Errno 101] Network is unreachable" */
+	{"no route", 0},      /* "[Errno 113] No route to host" */
+	{"cannot", 0},	      /* MPICH: "Internal MPI error!  Cannot read from remote process" */
+	{"could not", 0},     /* "Could not find real path of /sys/class/net/eth0/device" */
+	{"invalid", 0},	      /* "The argument is invalid.Reason: Set visible device failed" */
+	{"killed", 0},	      /* the shell's "Killed"; "Out of memory: Killed process 7899" */
 	{"segmentation fault", 0}, /* "Segmentation fault (core dumped)" */
-	{"segfault", 0},      /* kernel: "python[123]: segfault at 0 ip ..." */
-	{"out of memory", 0}, /* "CUDA out of memory", "Out of memory: Killed process" */
-	{"core dumped", 0},   /* "(core dumped)" */
-	{"illegal", 0},	      /* "an illegal memory access was encountered" */
-	{"terminate called", 0}, /* "terminate called after throwing an instance of" */
-	{"broken pipe", 0},   /* "Broken pipe" */
-	{"connection reset", 0}, /* "Connection reset by peer" */
-	{"permission denied", 0}, /* "Permission denied" */
-	{"address already in use", 0}, /* "Address already in use" */
-	{"no space left", 0}, /* "No space left on device" */
-	{"wrong", 0},	      /* "something went wrong", nccl-tests "#wrong" counts */
-	{"mismatch", 0},      /* "parameters mismatch", "size mismatch" */
-	{"corrupt", 0},	      /* "corrupt input" */
-	{"corrupted", 0},     /* "malloc(): corrupted top size" */
-	{"NCCL WARN", EW_CASE}, /* NCCL's level for what failed: "NCCL WARN Call to ibv_..." */
-	{"ECONNREFUSED", EW_CASE}, /* errno names: "(errno: ECONNREFUSED)" */
-	{"ECONNRESET", EW_CASE},
-	{"ECONNABORTED", EW_CASE},
-	{"ETIMEDOUT", EW_CASE},
-	{"EHOSTUNREACH", EW_CASE},
-	{"ENETUNREACH", EW_CASE},
-	{"EADDRINUSE", EW_CASE},
-	{"EADDRNOTAVAIL", EW_CASE},
-	{"ENOMEM", EW_CASE},
-	{"ENOSPC", EW_CASE},
-	{"EPIPE", EW_CASE},
+	{"out of memory", 0}, /* "NCCL WARN Cuda failure 'out of memory'" */
+	{"core dumped", 0},   /* "Segmentation fault (core dumped)" */
+	{"illegal", 0},	      /* "Cuda failure 'an illegal memory access was encountered'" */
+	{"terminate called", 0}, /* "terminate called after throwing an instance of ..." */
+	{"connection reset", 0}, /* NCCL: "Call to recv from ... failed : Connection reset by peer" */
+	{"permission denied", 0}, /* "[Errno 13] Permission denied" */
+	{"address already in use", 0}, /* Gloo: "bind: Address already in use" */
+	{"mismatch", 0},      /* "Detected mismatch between collectives on ranks." */
+	{"NCCL WARN", EW_CASE}, /* NCCL's level for what failed: "NCCL WARN NET/IB : Got ..." */
+	{"ECONNREFUSED", EW_CASE}, /* errno names: "Connection refused (ECONNREFUSED, ...)" */
+	{"EHOSTUNREACH", EW_CASE}, /* "No route to host (EHOSTUNREACH, ...)" */
+	{"ENETUNREACH", EW_CASE}, /* "Network is unreachable (ENETUNREACH, ...)" */
 };
 
 #define NWORDS (sizeof(words) / sizeof(words[0]))
 
 /* Forms that carry an error word and say that nothing failed. whole: the form vouches for
- * the whole line (a warning category, a retry announced), else only for the words it spans.
- * A "%d" matches a number. */
+ * the whole line (a warning category, a retry announced, a probe for an optional library),
+ * else only for the words it spans. A "%d" matches a number. */
 static const struct {
 	const char *form;
 	int whole;
 } benign[] = {
-	{"0 errors", 0},     /* "0 errors, 2 warnings" (compilers, checkers) */
-	{"no error", 0},     /* "no error" (hcclctl, HCCL's own "no error" result text) */
-	{"no errors", 0},    /* "No errors found" */
-	{"without error", 0}, /* "finished without error" */
-	{"errors: 0", 0},    /* "errors: 0" counters */
-	{"error: 0", 0},     /* "error: 0" counters */
-	{"errors=0", 0},     /* "errors=0" counters */
-	{"error=0", 0},	     /* "ret error=0" */
-	{"0 failed", 0},     /* pytest's "10 passed, 0 failed" */
-	{"0 failures", 0},   /* "0 failures" */
-	{"failures: 0", 0},  /* "failures: 0" */
-	{"#wrong", 0},	     /* nccl-tests' column header "busbw #wrong" */
-	{"busbw error", 0},  /* older nccl-tests' column header "busbw  error" */
-	{"level error", 0},  /* "--log-level error" in a printed command line */
-	{"level=error", 0},  /* "log_level=error", "--log-level=error" */
-	{"level='error'", 0}, /* "log_level='error'" in an argument dump */
-	{"timeout=%d", 0},    /* "timeout=1800" in an argument dump */
-	{"timeout: %d", 0},   /* "timeout: 120" in a printed configuration */
-	{"'timeout': %d", 0}, /* "{'timeout': 600}" in a dict dump */
-	{"timeout is %d", 0}, /* "connect timeout is 120 s" (a setting reported) */
-	{"non-fatal", 0},    /* "non-fatal" */
-	{"retrying", 1},     /* "Connection refused, retrying": a retry announced is not the failure */
-	{"will retry", 1},   /* "connect failed, will retry in 1s" */
-	{"FutureWarning", 1}, /* Python's category for a coming change: "FutureWarning: ... is deprecated" */
-	{"DeprecationWarning", 1}, /* "DeprecationWarning: ... will raise an error in a future release" */
-	{"UserWarning", 1},  /* "UserWarning: ... may fail" advice from a library */
-	{"is deprecated", 1}, /* "... is deprecated and will be removed; use ... instead" */
+	/* CANN's advice text: "Check the rank service processes with other errors or no errors" */
+	{"no errors", 0},
+	/* nccl-tests before 2.10 name the wrong-value column "error": "busbw  error" */
+	{"busbw error", 0},
+	/* a retry announced is not the failure; running out of retries says so itself: NCCL's
+	 * "Call to connect returned Connection refused, retrying" */
+	{"retrying", 1},
+	/* HCCL marks an error it turned into a warning: "[WARNING] ... ErrToWarn: ... failed" */
+	{"ErrToWarn", 1},
+	/* NCCL up to 2.7 without InfiniBand libraries, going on over sockets: "misc/ibvwrap.cc:63
+	 * NCCL WARN Failed to open libibverbs.so[.1]" */
+	{"Failed to open libibverbs", 1},
+	/* libibverbs itself, on a provider not installed: "libibverbs: Warning: couldn't load
+	 * driver 'libipathverbs-rdmav25.so': ...: cannot open shared object file" */
+	{"libibverbs: Warning: couldn't load driver", 1},
+	/* Python warning categories (advice, not failures): "FutureWarning: `torch.cuda.amp.
+	 * custom_bwd(args...)` is deprecated", "UserWarning: Detected call of `lr_scheduler.
+	 * step()` before `optimizer.step()`. ... Failure to do this will result in ..." */
+	{"FutureWarning", 1},
+	{"UserWarning", 1},
+	{"is deprecated", 1}, /* "`torch.cuda.amp.custom_fwd(args...)` is deprecated. Please use" */
 };
 
 #define NBENIGN (sizeof(benign) / sizeof(benign[0]))
@@ -176,6 +154,16 @@ size_t hlog__benign_rows(void)
 	return NBENIGN;
 }
 
+const char *hlog__error_row_name(size_t row)
+{
+	return row < NWORDS ? words[row].form : row == NWORDS ? "(exception class)" : NULL;
+}
+
+const char *hlog__benign_row_name(size_t row)
+{
+	return row < NBENIGN ? benign[row].form : NULL;
+}
+
 /* A Python exception class at the end of a dotted name: "RuntimeError", "torch.distributed.
  * DistBackendError", "ncclSystemError", "cudaErrorLaunchFailure". */
 static int class_word(const char *s, size_t n)
@@ -191,21 +179,40 @@ static int class_word(const char *s, size_t n)
 	return 0;
 }
 
-/* The benign row that covers [at, at+len) of m, or -1. */
-int hlog__benign_at(struct pspan m, size_t at, size_t len)
+/* Where benign row r first matches in m at or after from, its length in *len; -1. */
+static long benign_from(struct pspan m, size_t r, size_t from, size_t *len)
 {
-	for (size_t r = 0; r < NBENIGN; r++)
-		for (size_t i = 0; i < m.n; i++) {
-			if (i && word_char(m.s[i - 1]) && word_char(benign[r].form[0]))
-				continue;
-			size_t k = match_at(m.s + i, m.n - i, benign[r].form, 0);
-			if (k && (benign[r].whole || (i <= at && at + len <= i + k)))
-				return (int)r;
+	for (size_t i = from; i < m.n; i++) {
+		if (i && word_char(m.s[i - 1]) && word_char(benign[r].form[0]))
+			continue;
+		size_t k = match_at(m.s + i, m.n - i, benign[r].form, 0);
+		if (k) {
+			*len = k;
+			return (long)i;
 		}
+	}
 	return -1;
 }
 
-int hlog__error_word(struct pspan m, int *len, int *row)
+int hlog__benign_at(struct pspan m, size_t at, size_t len)
+{
+	for (size_t r = 0; r < NBENIGN; r++) {
+		size_t k;
+		for (long i = benign_from(m, r, 0, &k); i >= 0; i = benign_from(m, r, (size_t)i + 1, &k))
+			if (benign[r].whole || ((size_t)i <= at && at + len <= (size_t)i + k))
+				return (int)r;
+	}
+	return -1;
+}
+
+int hlog__benign_row_in(struct pspan m, size_t row)
+{
+	size_t k;
+	return row < NBENIGN && benign_from(m, row, 0, &k) >= 0;
+}
+
+/* The first error word of m (of row only, unless only < 0) no benign form covers. */
+static int first_word(struct pspan m, long only, int *len, int *row)
 {
 	pthread_once(&index_once, build_index);
 	size_t n = m.n < 4096 ? m.n : 4096;
@@ -223,9 +230,10 @@ int hlog__error_word(struct pspan m, int *len, int *row)
 		int r = -1;
 		for (unsigned j = 0; j < n_first[c] && !k; j++) {
 			r = by_first[c][j];
-			k = match_at(s + i, n - i, words[r].form, words[r].flags & EW_CASE);
+			if (only < 0 || only == r)
+				k = match_at(s + i, n - i, words[r].form, words[r].flags & EW_CASE);
 		}
-		if (!k && class_word(s + i, end - i)) {
+		if (!k && (only < 0 || only == (long)NWORDS) && class_word(s + i, end - i)) {
 			k = end - i;
 			r = (int)NWORDS; /* the class-name row */
 		}
@@ -239,4 +247,15 @@ int hlog__error_word(struct pspan m, int *len, int *row)
 	}
 	*len = 0;
 	return -1;
+}
+
+int hlog__error_word(struct pspan m, int *len, int *row)
+{
+	return first_word(m, -1, len, row);
+}
+
+int hlog__error_row_at(struct pspan m, size_t row)
+{
+	int len;
+	return first_word(m, (long)row, &len, NULL);
 }

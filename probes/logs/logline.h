@@ -47,7 +47,14 @@ int hlog__code_token(struct pspan m, int *len);
 int hlog__error_word(struct pspan m, int *len, int *row);
 /* The benign row that covers m[at..at+len), or -1. */
 int hlog__benign_at(struct pspan m, size_t at, size_t len);
+/* For tests, each row on its own: the rows' count, a row's form (the exception-class row is
+ * hlog__error_rows()), where row matches in m (no benign form covering it) or -1, and whether
+ * benign row matches in m. */
 size_t hlog__error_rows(void);
 size_t hlog__benign_rows(void);
+const char *hlog__error_row_name(size_t row);
+const char *hlog__benign_row_name(size_t row);
+int hlog__error_row_at(struct pspan m, size_t row);
+int hlog__benign_row_in(struct pspan m, size_t row);
 
 #endif
