@@ -259,6 +259,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	char coll[HLOG_NAMELEN] = "";
 	int head_known = 0; /* the block's first line was recognised */
 	int advice = 0;	    /* the line before introduced a list of possible causes */
+	int first_header = 0; /* the error quoted first is a heading (a Traceback) */
 	int known_pid = -1; /* the process and time of the last error a rule explained */
 	int64_t known_t = -1;
 	r->bytes += len;
@@ -304,7 +305,9 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		if (l.level != HLINE_INFO && l.level != HLINE_DEBUG)
 			hlog__kb_line(r, &kst, line, l.t_us >= 0 ? l.t_us : last_t, name, node, no);
 		if (l.error) {
-			if (!r->errors) {
+			/* the first error quoted is one that says what failed, not a heading */
+			if (!r->errors || (first_header && !l.header)) {
+				first_header = l.header;
 				struct hlog_unk *u = &r->first_error;
 				snprintf(u->file, sizeof(u->file), "%s", name);
 				snprintf(u->node, sizeof(u->node), "%s", node ? node : "");
@@ -329,7 +332,8 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 			 * reported (the callers returning it), are that error, not new ones */
 			int trace = l.pid >= 0 && l.pid == known_pid && l.t_us >= 0 && known_t >= 0 &&
 				    l.t_us - known_t <= 2000000 && l.t_us >= known_t;
-			if (l.error && !(l.cont && head_known) && !chrome(l.msg) && !trace)
+			if (l.error && !l.header && !(l.cont && head_known) && !chrome(l.msg) &&
+			    !trace)
 				keep_unk(r, name, node, no, line);
 			continue;
 		}

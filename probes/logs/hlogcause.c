@@ -1686,7 +1686,8 @@ static void conclude_unresolved(struct hlog_report *r)
 	}
 	if (r->nunk) {
 		const struct hlog_unk *u = &r->unk[0];
-		sb_add(&b, "unclassified: %.300s", u->text);
+		/* where it is, so that a reader can go to it */
+		sb_add(&b, "unclassified error line at %s:%u: %.300s", u->file, u->line, u->text);
 		snprintf(r->node, sizeof(r->node), "%s", u->node);
 		set_what(r, HCAT_UNRESOLVED, "unclassified");
 		set_fix(r, "read the lines around it; if it is an HCCL or CANN failure this tool "
