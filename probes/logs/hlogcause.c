@@ -1553,7 +1553,7 @@ static void add_findings(struct hlog_report *r)
 		const struct hlog_event *e = &r->ev[i];
 		/* a bare "call trace: hcclRet -> 9" is the error above it returning; the waits
 		 * a decided cause explains are named in it as its consequences */
-		if (e->kind == HLOG_ENTRY || e->kind == HLOG_TLS_SWITCH ||
+		if (e->kind == HLOG_ENTRY || e->kind == HLOG_TLS_SWITCH || e->kind == HLOG_PLACE ||
 		    (e->kind == HLOG_API && !e->op[0] && !e->code[0]) ||
 		    (decided && hlog__class(e) == HLOG_CLS_CONSEQ))
 			continue;
@@ -1625,7 +1625,7 @@ static void conclude_unresolved(struct hlog_report *r)
 	const struct hlog_event *api = NULL, *any = NULL;
 	for (size_t i = 0; i < r->nev; i++) {
 		const struct hlog_event *e = &r->ev[i];
-		if (e->kind == HLOG_ENTRY || e->kind == HLOG_TLS_SWITCH)
+		if (e->kind == HLOG_ENTRY || e->kind == HLOG_TLS_SWITCH || e->kind == HLOG_PLACE)
 			continue;
 		if (!any)
 			any = e;
