@@ -23,6 +23,12 @@
 #include "probes/hcclcodes.h"
 #include "probes/logs/logtext.h"
 
+/* Bounds, so that a hostile or huge input costs little: a failed job's bundle has a few
+ * hundred files and wait lines; past these the graph is not drawn (or drawn from the first
+ * waits by time). */
+#define MAX_FILES 4096	  /* files of the input: more, and no chain is drawn */
+#define MAX_XPROCS 256	  /* processes named only by the pid of lines in another's file */
+#define MAX_WAITS 4096	  /* wait lines placed */
 #define MAX_NODES 256
 #define MAX_EDGES 1024
 #define MAX_IPS 4
@@ -112,6 +118,7 @@ struct proc {
 /* A device of the graph: a known one (worker, device) or a target known only by address. */
 struct gnode {
 	struct hlog_hop hop;
+	int key;	/* the process, for a node without a device */
 	int64_t t;	/* its first wait; -1 */
 	size_t errfile; /* a file of its process, for its first error; (size_t)-1 */
 };
@@ -203,7 +210,7 @@ static void learn(struct proc *p, const struct hlog_event *e)
 /* Builds the process table: one per (worker, pid) of the files, and of lines of other pids. */
 static int build_procs(struct graph *g, const struct hlog_report *r)
 {
-	size_t cap = r->nfile + r->nev + 1;
+	size_t cap = r->nfile + MAX_XPROCS;
 	g->p = calloc(cap, sizeof(*g->p));
 	g->fproc = calloc(r->nfile + 1, sizeof(*g->fproc));
 	if (!g->p || !g->fproc)
@@ -235,15 +242,20 @@ static int build_procs(struct graph *g, const struct hlog_report *r)
 	return 0;
 }
 
-static int node_add(struct graph *g, const char *worker, int dev, int rank, const char *ip,
-		    int has_log)
+/* A node: a device with a log (worker, device; without a device, the process: key is its
+ * pid as the process table keys it), or a target known only by address. */
+static int node_add(struct graph *g, const char *worker, int dev, int key, int rank,
+		    const char *ip, int has_log)
 {
 	for (int i = 0; i < g->nn; i++) {
-		struct hlog_hop *h = &g->n[i].hop;
-		int same = has_log && h->has_log ? !strcmp(h->worker, worker) && h->dev == dev
-			   : !has_log && !h->has_log ? !strcmp(h->ip, ip) && h->dev == dev &&
-							 h->rank == rank
-						    : 0;
+		const struct gnode *n = &g->n[i];
+		const struct hlog_hop *h = &n->hop;
+		int same = has_log && h->has_log
+				   ? !strcmp(h->worker, worker) && h->dev == dev &&
+					     (dev >= 0 || n->key == key)
+			   : !has_log && !h->has_log
+				   ? !strcmp(h->ip, ip) && h->dev == dev && h->rank == rank
+				   : 0;
 		if (same)
 			return i;
 	}
@@ -254,8 +266,10 @@ static int node_add(struct graph *g, const char *worker, int dev, int rank, cons
 	snprintf(n->hop.worker, sizeof(n->hop.worker), "%s", worker);
 	snprintf(n->hop.ip, sizeof(n->hop.ip), "%s", ip);
 	n->hop.dev = dev;
+	n->hop.pid = dev < 0 && key >= 0 ? key : -1;
 	n->hop.rank = rank;
 	n->hop.has_log = has_log;
+	n->key = key;
 	n->t = -1;
 	n->errfile = (size_t)-1;
 	return g->nn++;
@@ -267,13 +281,7 @@ static int proc_node(struct graph *g, struct proc *p)
 	if (p->node >= 0)
 		return p->node;
 	int dev = p->dev >= 0 ? p->dev : p->phy;
-	int i;
-	if (dev >= 0) {
-		i = node_add(g, p->worker, dev, p->rank, "", 1);
-	} else {
-		/* no device: one node per process, told apart by a pid-made device of -2-pid */
-		i = node_add(g, p->worker, -2 - (p->pid > 0 ? p->pid : 0), p->rank, "", 1);
-	}
+	int i = node_add(g, p->worker, dev, p->pid, p->rank, "", 1);
 	if (i >= 0) {
 		p->node = i;
 		if (g->n[i].hop.rank < 0)
@@ -338,7 +346,7 @@ static int target(struct graph *g, const struct hlog_report *r, size_t i, struct
 			     (g->p[k].phy < 0 && g->p[k].dev == e->peer_dev)))
 				p = &g->p[k];
 		if (!p && e->peer_dev >= 0)
-			return node_add(g, me->worker, e->peer_dev, -1, "", 1);
+			return node_add(g, me->worker, e->peer_dev, -1, -1, "", 1);
 	} else if (e->sub == HLOG_SUB_TASK_WAIT) {
 		p = find_rank(g, task_group(r, i), e->peer_rank);
 		if (!p)
@@ -368,7 +376,7 @@ static int target(struct graph *g, const struct hlog_report *r, size_t i, struct
 	for (size_t k = 0; k < g->np; k++)
 		if (g->p[k].host[0] && !strcmp(g->p[k].host, ip))
 			w = g->p[k].worker;
-	int n = node_add(g, w, dev, rank, ip, 0);
+	int n = node_add(g, w, dev, -1, rank, ip, 0);
 	return n;
 }
 
@@ -395,10 +403,12 @@ static void add_edge(struct graph *g, int from, int to, const struct hlog_event 
 
 static void build_edges(struct graph *g, const struct hlog_report *r)
 {
-	for (size_t i = 0; i < r->nev; i++) {
+	size_t waits = 0;
+	for (size_t i = 0; i < r->nev && waits < MAX_WAITS; i++) {
 		const struct hlog_event *e = &r->ev[i];
 		if (!is_wait(e))
 			continue;
+		waits++;
 		struct proc *me = proc_of(g, r, e);
 		if (!me)
 			continue;
@@ -552,7 +562,7 @@ static void fill_chain(struct hlog_report *r, const struct graph *g, const int *
 	unsigned char seen[MAX_NODES] = {0};
 	int cur = start;
 	seen[cur] = 1;
-	for (int steps = 1; steps < nm; steps++) {
+	for (int steps = 1; steps < nm && r->nchain + 1 < HLOG_MAX_HOPS; steps++) {
 		int next = -1;
 		for (int k = 0; k < nm && next < 0; k++)
 			if (!seen[mem[k]] && has_edge(g, cur, mem[k]))
@@ -579,7 +589,7 @@ int hlog__chain(struct hlog_report *r, struct hlog_chainx *x)
 	x->rootfile = (size_t)-1;
 	r->nchain = 0;
 	r->loop = -1;
-	if (!g || build_procs(g, r))
+	if (!g || r->nfile > MAX_FILES || build_procs(g, r))
 		goto out;
 	build_edges(g, r);
 	if (!g->ne)
@@ -595,10 +605,18 @@ int hlog__chain(struct hlog_report *r, struct hlog_chainx *x)
 	int ids[HLOG_MAX_HOPS];
 	fill_chain(r, g, mem, nm, ids);
 	ok = r->nchain >= 2;
+	/* a cycle is named whole or not at all: one too long to show, or one a single walk
+	 * does not go round, is left to the rank reasoning */
+	if (nm > 1 && (r->loop < 0 || r->nchain - 1 - (size_t)r->loop != (size_t)nm))
+		ok = 0;
 	for (size_t k = 0; k + 1 < r->nchain; k++)
 		x->ev[k] = edge_ev(g, ids[k], ids[k + 1]);
 	if (r->nchain)
 		x->rootfile = g->n[ids[r->nchain - 1]].errfile;
+	if (!ok) {
+		r->nchain = 0;
+		r->loop = -1;
+	}
 out:
 	if (g) {
 		free(g->p);
@@ -615,8 +633,8 @@ void hlog_hop_name(const struct hlog_hop *h, char *out, size_t len)
 			 h->dev >= 0 ? h->dev : 0);
 	else if (h->dev >= 0)
 		snprintf(out, len, "%s dev %d", h->worker[0] ? h->worker : "node0", h->dev);
-	else if (h->dev <= -2)
-		snprintf(out, len, "%s pid %d", h->worker[0] ? h->worker : "node0", -2 - h->dev);
+	else if (h->pid >= 0)
+		snprintf(out, len, "%s pid %d", h->worker[0] ? h->worker : "node0", h->pid);
 	else
 		snprintf(out, len, "%s", h->worker[0] ? h->worker : "?");
 }

@@ -172,6 +172,7 @@ struct hlog_finding {
 struct hlog_hop {
 	char worker[HLOG_NODELEN]; /* "" when not known */
 	int dev;		   /* -1 when not known */
+	int pid;		   /* the process, when no line names its device; -1 */
 	int rank;		   /* job-wide rank; -1 */
 	char ip[HLOG_IPLEN];	   /* its device IP (or server IP for a device not known) */
 	int has_log;		   /* a file of the input was written by its process */
