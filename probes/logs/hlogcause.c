@@ -1375,6 +1375,9 @@ static void conclude_chain(struct hlog_report *r)
 	for (size_t i = 0; i < r->nev && !ip[0]; i++)
 		if (r->ev[i].sub == HLOG_SUB_LINK_ROW && r->ev[i].peer_rank == p)
 			ip = r->ev[i].peer_ip;
+	/* a process whose log states its device IP and not its rank is still here */
+	if (!f && !grp[0] && ip[0])
+		f = file_of(r, -1, NULL, -1, ip);
 	snprintf(r->ip, sizeof(r->ip), "%s", ip);
 	snprintf(r->node, sizeof(r->node), "%s", f ? f->node : "");
 	/* HCCL's detector names the far end by server and device; on the reporter's own server
@@ -1494,6 +1497,24 @@ static int by_pid(const void *pa, const void *pb, void *arg)
  * one process: files without a rank take it from a file of the same node and pid. */
 static void share_ranks(struct hlog_report *r)
 {
+	/* what a process says of itself (SetupAgent, hcom init: its rank and device IP) is its
+	 * file's, and so is the rank its folder names (ModelArts' rank_N) */
+	for (size_t i = 0; i < r->nev; i++) {
+		const struct hlog_event *e = &r->ev[i];
+		struct hlog_file *f = e->fi < r->nfile ? &r->file[e->fi] : NULL;
+		if (!f || e->kind != HLOG_PLACE || e->sub || (e->pid >= 0 && e->pid != f->pid))
+			continue;
+		if (f->rank < 0 && e->rank >= 0 && !e->group[0])
+			f->rank = e->rank;
+		if (!f->ip[0] && e->ip[0])
+			snprintf(f->ip, sizeof(f->ip), "%s", e->ip);
+	}
+	for (size_t i = 0; i < r->nfile; i++) {
+		struct hlog_place pl;
+		hlog__bundle_place(r->file[i].name, &pl);
+		if (r->file[i].rank < 0 && pl.rank >= 0)
+			r->file[i].rank = pl.rank;
+	}
 	size_t *ix = malloc((r->nfile ? r->nfile : 1) * sizeof(*ix));
 	if (!ix)
 		return;
