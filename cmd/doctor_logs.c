@@ -79,6 +79,21 @@ void doctor_logs_print(const struct hlog_report *r)
 	if (r->truncated)
 		printf("; %zu read in part", r->truncated);
 	printf("\n");
+	if (r->nchain) {
+		char name[HLOG_NODELEN + HLOG_IPLEN + 16];
+		printf("waits:");
+		for (size_t i = 0; i < r->nchain; i++) {
+			hlog_hop_name(&r->chain[i], name, sizeof(name));
+			printf("%s%s", i ? " -> " : " ", name);
+		}
+		printf("\nroot:");
+		for (size_t i = r->loop >= 0 ? (size_t)r->loop : r->nchain - 1;
+		     i < (r->loop >= 0 ? r->nchain - 1 : r->nchain); i++) {
+			hlog_hop_name(&r->chain[i], name, sizeof(name));
+			printf(" %s%s", name, r->chain[i].has_log ? "" : " (no log)");
+		}
+		printf("\n");
+	}
 	if (r->nevidence)
 		printf("evidence:\n");
 	for (size_t i = 0; i < r->nevidence; i++)
@@ -109,6 +124,36 @@ static void add_str(cJSON *o, const char *k, const char *v)
 		cJSON_AddStringToObject(o, k, v);
 	else
 		cJSON_AddNullToObject(o, k);
+}
+
+static cJSON *hop_json(const struct hlog_hop *h)
+{
+	char name[HLOG_NODELEN + HLOG_IPLEN + 16];
+	cJSON *o = cJSON_CreateObject();
+	hlog_hop_name(h, name, sizeof(name));
+	cJSON_AddStringToObject(o, "name", name);
+	add_str(o, "worker", h->worker);
+	add_int(o, "device", h->dev);
+	add_int(o, "rank", h->rank);
+	add_str(o, "ip", h->ip);
+	cJSON_AddBoolToObject(o, "log", h->has_log);
+	return o;
+}
+
+/* The waits behind the cause: chain (who waited on whom, in order) and root (where they
+ * end: one device, or every member of a cycle). */
+static void chain_json(cJSON *cause, const struct hlog_report *r)
+{
+	cJSON *ch = cJSON_AddArrayToObject(cause, "chain");
+	cJSON *rt = cJSON_AddArrayToObject(cause, "root");
+	for (size_t i = 0; i < r->nchain; i++)
+		cJSON_AddItemToArray(ch, hop_json(&r->chain[i]));
+	if (!r->nchain)
+		return;
+	size_t from = r->loop >= 0 ? (size_t)r->loop : r->nchain - 1;
+	size_t to = r->loop >= 0 ? r->nchain - 1 : r->nchain;
+	for (size_t i = from; i < to; i++)
+		cJSON_AddItemToArray(rt, hop_json(&r->chain[i]));
 }
 
 static cJSON *quote_json(const struct hlog_quote *q)
@@ -156,6 +201,7 @@ void doctor_logs_json(cJSON *doc, cJSON *cause, const struct hlog_report *r, con
 		add_int(cause, "port", r->port);
 		add_int(cause, "peer_rank", r->peer_rank);
 		add_str(cause, "peer_ip", r->peer_ip);
+		chain_json(cause, r);
 	}
 	cJSON *ev = cJSON_AddArrayToObject(doc, "evidence");
 	for (size_t i = 0; i < r->nevidence; i++)

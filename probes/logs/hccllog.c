@@ -38,6 +38,7 @@ static const char *const kind_names[HLOG_NKINDS] = {
 	[HLOG_API] = "call-failed",
 	[HLOG_WATCHDOG] = "collective-timeout",
 	[HLOG_KB] = "knowledge-base",
+	[HLOG_PLACE] = "place",
 };
 
 const char *hlog_kind_name(int kind)
@@ -63,6 +64,7 @@ void hlog_report_init(struct hlog_report *r)
 	memset(r, 0, sizeof(*r));
 	r->rank = r->peer_rank = r->dev = -1;
 	r->port = -1;
+	r->loop = -1;
 }
 
 void hlog_report_release(struct hlog_report *r)

@@ -64,6 +64,9 @@ enum hlog_kind {
 	HLOG_WATCHDOG,
 	/* a fault entity of the knowledge base (kb.h), when no rule above explains the job */
 	HLOG_KB,
+	/* context: a line where a process says who it is (its rank, device, device IP, server),
+	 * read to place the waits of a bundle on workers and devices */
+	HLOG_PLACE,
 	HLOG_NKINDS
 };
 
@@ -83,6 +86,11 @@ enum hlog_sub {
 	HLOG_SUB_WD_STATE, /* "... at work: N, last enqueued ... work: E, last completed ... C" */
 	HLOG_SUB_WD_HANG,  /* the watchdog itself made no progress for a while (heartbeat) */
 	HLOG_SUB_WD_NOTE,  /* what the watchdog says after a timeout: context only */
+	/* waits to a device (chain.c) */
+	HLOG_SUB_P2P,	    /* "connected p2p timeout ... local logicDevid:0, remote physic id:1" */
+	HLOG_SUB_TASK_WAIT, /* an AI CPU task exception of type NOTIFY WAIT: localRank waits for
+			     * remoteRank of the group its opData line names */
+	HLOG_SUB_OPDATA,    /* HLOG_PLACE: the opData line after a task exception (its group) */
 };
 
 /* What a torch watchdog line says of its collective; every field -1 when not said. */
@@ -172,6 +180,17 @@ struct hlog_kbhit {
 	char node[HLOG_NODELEN];
 	struct hlog_quote at;
 };
+/* One device in a chain of waits: the worker (node) and device, its rank and device IP when
+ * known; a device whose log is not in the input is known only by what its waiters say. */
+struct hlog_hop {
+	char worker[HLOG_NODELEN]; /* "" when not known */
+	int dev;		   /* -1 when not known */
+	int pid;		   /* the process, when no line names its device; -1 */
+	int rank;		   /* job-wide rank; -1 */
+	char ip[HLOG_IPLEN];	   /* its device IP (or server IP for a device not known) */
+	int has_log;		   /* a file of the input was written by its process */
+};
+#define HLOG_MAX_HOPS 12
 
 /* Files not read, by reason. */
 enum hlog_skip {
@@ -226,6 +245,13 @@ struct hlog_report {
 	struct hlog_kbhit kbhit[HLOG_MAX_KB];
 	size_t nkbhit;
 	const char *kb_entity; /* the entity behind the cause when it is one; NULL */
+	/* who waited on whom, across workers and devices, when the cause is a wait: chain[0]
+	 * waited for chain[1] ... up to the root, chain[nchain - 1]; when the waits end in a
+	 * cycle, loop is the index of its first member and the last hop repeats it (the roots
+	 * are chain[loop .. nchain - 2]); loop is -1 otherwise */
+	struct hlog_hop chain[HLOG_MAX_HOPS];
+	size_t nchain;
+	int loop;
 };
 
 /* Empties r. A zeroed report is also a valid empty one. */
@@ -260,6 +286,9 @@ void hlog_report_release(struct hlog_report *r);
 
 /* "socket-timeout", "heartbeat-lost", ...; "none" for HLOG_NONE, "?" out of range. */
 const char *hlog_kind_name(int kind);
+/* "worker-1 dev 2", "worker-0 pid 903" (a process without a device), "10.0.0.3" (a device
+ * known only by its address). */
+void hlog_hop_name(const struct hlog_hop *h, char *out, size_t len);
 /* "binary", "unreadable", ... for enum hlog_skip. */
 const char *hlog_skip_name(int why);
 

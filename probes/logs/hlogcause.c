@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "probes/hcclcodes.h"
+#include "probes/logs/bundle.h"
 #include "probes/logs/hlogint.h"
 
 static int ev_cmp(const void *pa, const void *pb)
@@ -1297,6 +1298,11 @@ static void conclude_chain(struct hlog_report *r)
 {
 	size_t votes;
 	const struct hlog_event *w;
+	/* waits placed on workers and devices, followed to where they end */
+	if (hlog__chain_conclude(r))
+		return;
+	r->nchain = 0;
+	r->loop = -1;
 	int p = most_waited(r, 0, &votes, &w);
 	for (size_t i = 0; i < r->nev && p >= 0; i++)
 		if (r->ev[i].kind == HLOG_DETECT_NONE && w->kind == HLOG_SOCKET_TIMEOUT) {
@@ -1369,6 +1375,9 @@ static void conclude_chain(struct hlog_report *r)
 	for (size_t i = 0; i < r->nev && !ip[0]; i++)
 		if (r->ev[i].sub == HLOG_SUB_LINK_ROW && r->ev[i].peer_rank == p)
 			ip = r->ev[i].peer_ip;
+	/* a process whose log states its device IP and not its rank is still here */
+	if (!f && !grp[0] && ip[0])
+		f = file_of(r, -1, NULL, -1, ip);
 	snprintf(r->ip, sizeof(r->ip), "%s", ip);
 	snprintf(r->node, sizeof(r->node), "%s", f ? f->node : "");
 	/* HCCL's detector names the far end by server and device; on the reporter's own server
@@ -1488,6 +1497,24 @@ static int by_pid(const void *pa, const void *pb, void *arg)
  * one process: files without a rank take it from a file of the same node and pid. */
 static void share_ranks(struct hlog_report *r)
 {
+	/* what a process says of itself (SetupAgent, hcom init: its rank and device IP) is its
+	 * file's, and so is the rank its folder names (ModelArts' rank_N) */
+	for (size_t i = 0; i < r->nev; i++) {
+		const struct hlog_event *e = &r->ev[i];
+		struct hlog_file *f = e->fi < r->nfile ? &r->file[e->fi] : NULL;
+		if (!f || e->kind != HLOG_PLACE || e->sub || (e->pid >= 0 && e->pid != f->pid))
+			continue;
+		if (f->rank < 0 && e->rank >= 0 && !e->group[0])
+			f->rank = e->rank;
+		if (!f->ip[0] && e->ip[0])
+			snprintf(f->ip, sizeof(f->ip), "%s", e->ip);
+	}
+	for (size_t i = 0; i < r->nfile; i++) {
+		struct hlog_place pl;
+		hlog__bundle_place(r->file[i].name, &pl);
+		if (r->file[i].rank < 0 && pl.rank >= 0)
+			r->file[i].rank = pl.rank;
+	}
 	size_t *ix = malloc((r->nfile ? r->nfile : 1) * sizeof(*ix));
 	if (!ix)
 		return;
@@ -1508,10 +1535,47 @@ static void share_ranks(struct hlog_report *r)
 	free(ix);
 }
 
+/* A job folder whose environment check names one worker (ModelArts: JOB/ascend/
+ * environment_check/worker-N/ beside JOB/ascend/process_log/): its files, and the job's
+ * screen output beside it (JOB-proc-rank-N-device-D.txt), are that worker's. */
+static void name_jobs(struct hlog_report *r)
+{
+	char job[HLOG_NODELEN] = "", worker[HLOG_NODELEN] = "";
+	for (size_t i = 0; i < r->nfile; i++) {
+		struct hlog_place p;
+		hlog__bundle_place(r->file[i].name, &p);
+		const char *slash = strchr(r->file[i].name, '/');
+		if (p.kind != HLOG_FK_ENV || !p.worker[0] || !slash ||
+		    (size_t)(slash - r->file[i].name) >= sizeof(job))
+			continue;
+		if (worker[0] && strcmp(worker, p.worker))
+			return; /* two workers: the folder is not one node */
+		snprintf(worker, sizeof(worker), "%s", p.worker);
+		snprintf(job, sizeof(job), "%.*s", (int)(slash - r->file[i].name), r->file[i].name);
+	}
+	if (!job[0] || !strcmp(job, worker))
+		return;
+	size_t jn = strlen(job);
+	for (size_t i = 0; i < r->nfile; i++) {
+		struct hlog_file *f = &r->file[i];
+		if (!strcmp(f->node, job) ||
+		    (!f->node[0] && !strncmp(f->name, job, jn) && f->name[jn] == '-'))
+			snprintf(f->node, sizeof(f->node), "%s", worker);
+	}
+	for (size_t i = 0; i < r->nev; i++)
+		if (r->ev[i].fi < r->nfile)
+			snprintf(r->ev[i].node, sizeof(r->ev[i].node), "%s", r->file[r->ev[i].fi].node);
+	for (size_t i = 0; i < r->nunk && i < HLOG_MAX_UNK; i++)
+		if (!strcmp(r->unk[i].node, job) ||
+		    (!r->unk[i].node[0] && !strncmp(r->unk[i].file, job, jn)))
+			snprintf(r->unk[i].node, sizeof(r->unk[i].node), "%s", worker);
+}
+
 /* Files that came without a node folder: named by the server the lines say they are on, else
  * by the device IP they write from, else "node0" (a single file or a paste is one node). */
 static void name_nodes(struct hlog_report *r)
 {
+	name_jobs(r);
 	for (size_t i = 0; i < r->nfile; i++) {
 		struct hlog_file *f = &r->file[i];
 		if (f->node[0])
@@ -1553,7 +1617,7 @@ static void add_findings(struct hlog_report *r)
 		const struct hlog_event *e = &r->ev[i];
 		/* a bare "call trace: hcclRet -> 9" is the error above it returning; the waits
 		 * a decided cause explains are named in it as its consequences */
-		if (e->kind == HLOG_ENTRY || e->kind == HLOG_TLS_SWITCH ||
+		if (e->kind == HLOG_ENTRY || e->kind == HLOG_TLS_SWITCH || e->kind == HLOG_PLACE ||
 		    (e->kind == HLOG_API && !e->op[0] && !e->code[0]) ||
 		    (decided && hlog__class(e) == HLOG_CLS_CONSEQ))
 			continue;
@@ -1625,7 +1689,7 @@ static void conclude_unresolved(struct hlog_report *r)
 	const struct hlog_event *api = NULL, *any = NULL;
 	for (size_t i = 0; i < r->nev; i++) {
 		const struct hlog_event *e = &r->ev[i];
-		if (e->kind == HLOG_ENTRY || e->kind == HLOG_TLS_SWITCH)
+		if (e->kind == HLOG_ENTRY || e->kind == HLOG_TLS_SWITCH || e->kind == HLOG_PLACE)
 			continue;
 		if (!any)
 			any = e;
@@ -1717,6 +1781,8 @@ int hlog_conclude(struct hlog_report *r)
 	r->port = -1;
 	r->first = NULL;
 	r->nevidence = r->nfindings = 0;
+	r->nchain = 0;
+	r->loop = -1;
 	const struct hlog_event *c = NULL;
 	for (size_t i = 0; i < r->nev; i++)
 		if (weight(&r->ev[i]) > (c ? weight(c) : 0))

@@ -45,4 +45,19 @@ struct kb_scan;
 void hlog__kb_line(struct hlog_report *r, struct kb_scan *st, struct pspan line, int64_t t_us,
 		   const char *file, const char *node, unsigned no);
 int hlog__kb_conclude(struct hlog_report *r);
+/* chain.c: the lines that say who a process is (rank, device, device IP, server) and the
+ * waits to a device or a rank of a group (P2P, AI CPU task exceptions): 1 when m is one (e
+ * filled). chain: places every wait of r on a worker and device, follows them to the device
+ * they end at (or the cycle they form), and fills r->chain; 1 when there is a chain of at
+ * least two hops. */
+struct hlog_chainx {
+	const struct hlog_event *ev[HLOG_MAX_HOPS]; /* the wait of chain[k] for chain[k + 1] */
+	size_t rootfile; /* a file of the root's process with an error, else (size_t)-1 */
+};
+int hlog__chain_line(struct pspan m, struct hlog_event *e);
+int hlog__chain(struct hlog_report *r, struct hlog_chainx *x);
+/* 1 when the chain decides the cause (r's cause, fix, kind, root filled): it crosses devices,
+ * or ends in a cycle or at a device whose log is here. */
+int hlog__chain_conclude(struct hlog_report *r);
+
 #endif

@@ -296,6 +296,8 @@ static void root_peer(const struct hx_vals *x, struct hlog_event *e)
 static int recognise_signature(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
 {
 	long long v;
+	if (hlog__chain_line(m, e))
+		return 1;
 	/* [HeartbeatAbnormal]Cluster Exception Location[IP/ID]:[127.10.0.1/1], ...,
 	 * ExceptionType:[Heartbeat Lost Occurred]. IP/ID is the server id and the device
 	 * (HCCL's Heartbeat::GetUId); "Discoverer:[IP/ID]" names the rank that wrote it. */

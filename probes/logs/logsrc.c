@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "probes/logs/bundle.h"
 #include "probes/logs/hccllog.h"
 
 struct walk {
@@ -251,13 +252,10 @@ static int walk_dir(struct walk *w, const char *path, const char *rel, int depth
 			else
 				rc = walk_dir(w, full, sub, depth + 1);
 		} else if (S_ISREG(st.st_mode)) {
-			/* DIR/<node>/...: the node is the first component, for files below it */
-			char node[HLOG_NODELEN] = "";
-			const char *slash = strchr(sub, '/');
-			if (slash && (size_t)(slash - sub) < sizeof(node)) {
-				memcpy(node, sub, (size_t)(slash - sub));
-				node[slash - sub] = '\0';
-			}
+			/* DIR/<node>/...: the worker a collector's folder names, else the first
+			 * component, for files below it */
+			char node[HLOG_NODELEN];
+			hlog__bundle_node(full, sub, node, sizeof(node));
 			rc = read_file(w, full, sub, node);
 		} else {
 			skip(w->r, HLOG_SKIP_SPECIAL); /* symlinks are not followed */

@@ -4,7 +4,8 @@
  * string terminated and free of control bytes, every enum in range, the counts within their
  * caps and adding up, r.first inside r.ev, and the promise of hlogcause.c that nothing that
  * reads as an error is concluded to be "none": HCAT_NONE only when no event but ENTRY and
- * TLS_SWITCH lines and no unexplained error line was seen. */
+ * TLS_SWITCH lines (and the lines that place a process) and no unexplained error line was
+ * seen; a chain of waits within its cap, every hop a device or an address. */
 #include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -36,7 +37,7 @@ static void check_event(const struct hlog_report *r, size_t i)
 {
 	const struct hlog_event *e = &r->ev[i];
 	assert(e->kind > HLOG_NONE && e->kind < HLOG_NKINDS);
-	assert(e->sub >= HLOG_SUB_NONE && e->sub <= HLOG_SUB_WD_NOTE);
+	assert(e->sub >= HLOG_SUB_NONE && e->sub <= HLOG_SUB_OPDATA);
 	assert(e->cat >= HCAT_NONE && e->cat < HCAT_N);
 	assert(e->fi < r->nfile && e->line >= 1 && e->head <= e->line);
 	assert(e->line <= r->file[e->fi].lines);
@@ -146,7 +147,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* a log passes only when no line reads as an error */
 		assert(r.kind == HLOG_NONE && !r.first && !r.nunk && !r.nevidence && !r.errors);
 		for (size_t i = 0; i < r.nev; i++)
-			assert(r.ev[i].kind == HLOG_ENTRY || r.ev[i].kind == HLOG_TLS_SWITCH);
+			assert(r.ev[i].kind == HLOG_ENTRY || r.ev[i].kind == HLOG_TLS_SWITCH ||
+			       r.ev[i].kind == HLOG_PLACE);
 	}
 	/* a cause from the knowledge base stands on its lines, not on an event */
 	if (r.kind != HLOG_NONE && r.kind != HLOG_KB)
@@ -158,6 +160,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	assert(r.ndevs >= 0 && r.ndevs <= (int)(sizeof(r.devs) / sizeof(r.devs[0])));
 	for (int i = 0; i < r.ndevs; i++)
 		assert(r.devs[i] >= 0);
+
+	/* the chain of waits: hops within their cap, a cycle's start inside it and repeated at
+	 * its end, every hop a device with a log or an address */
+	assert(r.nchain <= HLOG_MAX_HOPS && r.loop >= -1);
+	assert(r.nchain != 1);
+	if (r.loop >= 0)
+		assert((size_t)r.loop + 2 < r.nchain + 1 && r.nchain >= 3);
+	for (size_t i = 0; i < r.nchain; i++) {
+		const struct hlog_hop *h = &r.chain[i];
+		CLEAN(h->worker);
+		CLEAN(h->ip);
+		assert(h->dev >= -1 && h->rank >= -1 && h->pid >= -1);
+		assert(h->has_log ? h->dev >= 0 : h->ip[0] != '\0');
+	}
 
 	/* the evidence and the other findings */
 	assert(r.nevidence <= HLOG_MAX_EVIDENCE && r.nfindings <= HLOG_MAX_FINDINGS);

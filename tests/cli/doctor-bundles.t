@@ -1,0 +1,72 @@
+#!/bin/sh
+# doctor --logs on the multi-node bundles of MindCluster's fault diagnosis system tests
+# (tests/data/ascend-fd-st, README there): the root worker and device its own test asserts,
+# and the chain of waits that leads there, in --json and in text.
+. tests/cli/lib.sh
+
+ST=tests/data/ascend-fd-st
+
+# prints "root=A, B|chain=X -> Y|node=N|devices=D|exit" from a --json document on stdin
+cat >"$TMP/root.py" <<'EOF'
+import json, sys
+try:
+    doc = json.loads(sys.stdin.read())
+except ValueError as e:
+    print("not JSON: %s" % e)
+    sys.exit(0)
+c = doc.get('cause') or {}
+root = ', '.join(h['name'] for h in c.get('root') or [])
+chain = ' -> '.join(h['name'] for h in c.get('chain') or [])
+devs = ','.join(str(d) for d in c.get('devices') or [])
+print("root=%s|chain=%s|node=%s|devices=%s|kind=%s" %
+      (root, chain, c.get('node'), devs, c.get('kind')))
+EOF
+
+# bundle  expected (root|chain|node|devices|kind)
+check_bundle() {
+	run hcclctl --json doctor --logs "$ST/$1"
+	got=$(printf '%s' "$OUT" | python3 "$TMP/root.py")
+	[ "$got" = "$2" ] && [ "$RC" -eq 2 ]
+	_report $? "$1: $2" "got $got, exit $RC"
+}
+
+# worker-0 device-2 -> worker-1 device-2 (socket) -> worker-1 device-0 (socket) -> worker-1
+# device-1 (P2P): every device of worker-1 waits for device 1, whose log waits for no one
+check_bundle st_transport_timeout_testcase \
+	"root=worker-1 dev 1|chain=worker-0 dev 2 -> worker-1 dev 2 -> worker-1 dev 0 -> worker-1 dev 1|node=worker-1|devices=1|kind=rank-stuck"
+# the AI CPU's NOTIFY WAIT on worker-1 device 3 waits for rank 0 of its group: device 11 of
+# worker-0 (hcclCommInitInfo of that group), where an SDMA task failed
+check_bundle st_aicpu_notify_testcase \
+	"root=worker-0 dev 11|chain=worker-1 dev 3 -> worker-0 dev 11|node=worker-0|devices=11|kind=rank-stuck"
+# rank 0 and rank 1 wait on each other; rank 2's row names a rank 3 a job of 3 ranks has not
+check_bundle st_event_timeout_testcase \
+	"root=worker-1 dev 0, worker-0 dev 0|chain=worker-1 dev 0 -> worker-0 dev 0 -> worker-1 dev 0|node=worker-1|devices=0|kind=op-mismatch"
+# one worker alone: its device 0 waits for 124.0.0.21, whose log is not here
+check_bundle st_event_timeout_testcase/worker-1 \
+	"root=124.0.0.21|chain=worker-1 dev 0 -> 124.0.0.21|node=None|devices=|kind=rank-stuck"
+# transport init: worker-2 device 2 waits for server 2.2.2.2 device 1 (worker-1), which waits
+# for 1.1.1.1 device 0 (worker-0); the file names' pids tie the debug plogs to the run plogs
+check_bundle st_transport_init_testcase \
+	"root=worker-0 dev 0|chain=worker-2 dev 2 -> worker-1 dev 1 -> worker-0 dev 0|node=worker-0|devices=0|kind=rank-stuck"
+# a wait for a server without a device id: the root is that server, device unknown
+check_bundle st_transport_init_testcase/worker-3 \
+	"root=2.2.2.2|chain=worker-3 dev 2 -> 2.2.2.2|node=None|devices=|kind=rank-stuck"
+# ModelArts' layout: the job folder is the worker its environment check names
+check_bundle st_testcase "root=|chain=|node=worker-0|devices=0|kind=hardware"
+
+# the text report shows the chain and the root
+run hcclctl doctor --logs "$ST/st_transport_timeout_testcase"
+check_out_has "waits: worker-0 dev 2 -> worker-1 dev 2 -> worker-1 dev 0 -> worker-1 dev 1" \
+	"text: the chain"
+check_out_has "root: worker-1 dev 1" "text: the root"
+run hcclctl doctor --logs "$ST/st_event_timeout_testcase"
+check_out_has "root: worker-1 dev 0 worker-0 dev 0" "text: both members of a cycle"
+run hcclctl doctor --logs "$ST/st_event_timeout_testcase/worker-1"
+check_out_has "root: 124.0.0.21 (no log)" "text: a root whose log is absent says so"
+
+# a rank whose own log is here (it states its device and rank, not the one it waits for) is
+# never called absent
+run hcclctl doctor --logs "$ST/st_transport_timeout_testcase"
+ok '! printf "%s" "$OUT" | grep -q "never started"' "transport timeout: no rank 'never started'"
+
+done_testing
