@@ -70,7 +70,8 @@ for batch in "$@"; do
 	done
 done
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo '?')
+main=$(git rev-parse --short main 2>/dev/null || echo '?')
 pct=0
 [ "$total" -eq 0 ] || pct=$((right * 100 / total))
 echo
-echo "first sight: $right/$total right ($pct %) with hcclctl at $commit"
+echo "first sight: $right/$total right ($pct %) with hcclctl built at $commit (main at $main)"
