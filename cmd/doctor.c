@@ -25,6 +25,7 @@
 #include "fanout.h"
 #include "prom.h"
 #include "probes/logs/hccllog.h"
+#include "probes/logs/kb.h"
 #include "probes/tool.h"
 #include "ranktable/ranktable.h"
 #include "run.h"
@@ -35,7 +36,7 @@
 static const char *o_ranktable, *o_hosts, *o_hostfile, *o_user, *o_key, *o_known_hosts,
 	*o_remote, *o_checks, *o_skip, *o_npu_smi, *o_hccn_tool, *o_sysfs, *o_ports, *o_logs,
 	*o_digest, *o_server_id, *o_host_ip, *o_peers, *o_html;
-static const char *o_env_file, *o_kernel_log, *o_fault_codes;
+static const char *o_env_file, *o_kernel_log, *o_fault_codes, *o_knowledge;
 static const char *o_node_name, *o_on_fail, *o_on_pass, *o_exit_codes;
 static long o_port, o_parallel, o_timeout;
 static int o_local, o_node, o_insecure, o_deep, o_merge;
@@ -57,6 +58,10 @@ const struct opt doctor_opts[] = {
 	OPT_PATH("logs", 0, &o_logs, "PATH",
 		 "a failed job's logs: a directory (DIR/NODE/... for several nodes), one file, or - "
 		 "for standard input; the most likely cause, its evidence and fix",
+		 COMPLETE_FILE),
+	OPT_PATH("knowledge", 0, &o_knowledge, "FILE",
+		 "with --logs: an ascend-fd knowledge base (kg-config.json) to match the lines "
+		 "against instead of the built-in one; its fault names and suggestions are shown",
 		 COMPLETE_FILE),
 	OPT_PATH("html", 0, &o_html, "FILE",
 		 "also write the report as one HTML page: every node against every check, the "
@@ -1125,6 +1130,17 @@ int cmd_doctor(int argc, char **argv)
 				    : "give one of --ranktable, --hosts, --hostfile (or --local)");
 	if (o_hosts && o_hostfile)
 		return fail(EXIT_USAGE, "doctor", NULL, "--hosts and --hostfile together");
+	if (o_knowledge && !o_logs)
+		return fail(EXIT_USAGE, "doctor", "add --logs DIR", "--knowledge is read with --logs");
+	struct kb *kb = NULL;
+	if (o_knowledge) {
+		char kerr[512];
+		int krc = doctor_logs_knowledge(o_knowledge, &kb, kerr, sizeof(kerr));
+		if (krc)
+			return fail(EXIT_UNKNOWN, "doctor",
+				    "give an ascend-fd kg-config.json, or leave --knowledge out for "
+				    "the built-in knowledge base", "cannot use --knowledge: %s", kerr);
+	}
 	struct doctor_node_args pa = { 0 };
 	if (parse_ports(&pa, o_ports ? o_ports : DEFAULT_PORTS))
 		return fail(EXIT_USAGE, "doctor", "e.g. --ports 60000,16666", "invalid --ports '%s'",
@@ -1400,6 +1416,7 @@ out:
 	free(j.arrived_us);
 	cJSON_Delete(j.net);
 	hlog_report_release(&logs);
+	kb_free(kb);
 	free(j.nodes);
 	free(plan);
 	free(buf);

@@ -69,6 +69,10 @@ int doctor_html_write(const char *path, const char *const *names, size_t nnames,
 enum { DOCTOR_PASS, DOCTOR_SKIP, DOCTOR_WARN, DOCTOR_FAIL };
 /* Reads path (a directory, a file, "-"), concludes, and gives the check's status and message.
  * r is initialised here; the caller releases it. */
+/* --knowledge FILE: reads an ascend-fd kg-config.json for the next doctor_logs_scan calls.
+ * Returns 0 (*out to free with kb_free after the scans) or a negative errno, err filled. */
+struct kb;
+int doctor_logs_knowledge(const char *path, struct kb **out, char *err, size_t errlen);
 void doctor_logs_scan(const char *path, struct hlog_report *r, int *status, char *msg,
 		      size_t len);
 /* The text after the summary: what was read, the evidence, the other findings. */

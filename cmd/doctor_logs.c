@@ -2,18 +2,37 @@
  * only it has: how much was read, the evidence lines behind the cause and the other findings,
  * in text and in JSON. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
 #include "doctor.h"
 #include "probes/hcclcodes.h"
+#include "probes/logs/kb.h"
+#include "ranktable/ranktable.h"
+
+/* The knowledge base of --knowledge; NULL for the built-in one. */
+static const struct kb *knowledge;
+
+int doctor_logs_knowledge(const char *path, struct kb **out, char *err, size_t errlen)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int rc = rt_read_file(path, KB_MAX_BYTES, &buf, &len, err, errlen);
+	if (!rc)
+		rc = kb_load_json(path, buf, len, out, err, errlen);
+	free(buf);
+	knowledge = rc ? NULL : *out;
+	return rc;
+}
 
 void doctor_logs_scan(const char *path, struct hlog_report *r, int *status, char *msg,
 		      size_t len)
 {
 	char err[512];
 	hlog_report_init(r);
+	r->kb = knowledge;
 	int rc = hlog_scan_path(path, r, err, sizeof(err));
 	if (rc) {
 		*status = DOCTOR_SKIP;
@@ -105,6 +124,7 @@ void doctor_logs_json(cJSON *doc, cJSON *cause, const struct hlog_report *r, con
 {
 	cJSON *l = cJSON_AddObjectToObject(doc, "logs");
 	cJSON_AddStringToObject(l, "path", path);
+	cJSON_AddStringToObject(l, "knowledge_base", r->kb ? kb_source(r->kb) : kb_builtin_source);
 	cJSON_AddNumberToObject(l, "files", (double)r->nfile);
 	cJSON_AddNumberToObject(l, "lines", (double)r->lines);
 	cJSON_AddNumberToObject(l, "bytes", (double)r->bytes);
@@ -121,6 +141,7 @@ void doctor_logs_json(cJSON *doc, cJSON *cause, const struct hlog_report *r, con
 								cJSON_CreateString(r->node));
 		cJSON_AddStringToObject(cause, "kind", hcat_name(r->cat));
 		add_str(cause, "detail", r->detail);
+		add_str(cause, "knowledge_entity", r->kb_entity);
 		add_str(cause, "signature", r->kind != HLOG_NONE ? hlog_kind_name(r->kind) : NULL);
 		add_int(cause, "rank", r->rank);
 		add_str(cause, "group", r->group);

@@ -9,6 +9,7 @@
 
 #include "probes/hcclcodes.h"
 #include "probes/logs/hlogint.h"
+#include "probes/logs/kb.h"
 #include "probes/logs/logline.h"
 #include "probes/logs/logtext.h"
 
@@ -36,6 +37,7 @@ static const char *const kind_names[HLOG_NKINDS] = {
 	[HLOG_ENTRY] = "entry",
 	[HLOG_API] = "call-failed",
 	[HLOG_WATCHDOG] = "collective-timeout",
+	[HLOG_KB] = "knowledge-base",
 };
 
 const char *hlog_kind_name(int kind)
@@ -257,9 +259,11 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	char coll[HLOG_NAMELEN] = "";
 	int head_known = 0; /* the block's first line was recognised */
 	int advice = 0;	    /* the line before introduced a list of possible causes */
+	int first_header = 0; /* the error quoted first is a heading (a Traceback) */
 	int known_pid = -1; /* the process and time of the last error a rule explained */
 	int64_t known_t = -1;
 	r->bytes += len;
+	struct kb_scan kst = { 0 };
 	while (probe__next_line(&rest, &raw)) {
 		no++;
 		r->lines++;
@@ -297,8 +301,13 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		}
 		if (frame_collective(l.msg, coll, sizeof(coll)))
 			coll_at = no;
+		/* lines that say of themselves that they are routine are not a fault's */
+		if (l.level != HLINE_INFO && l.level != HLINE_DEBUG)
+			hlog__kb_line(r, &kst, line, l.t_us >= 0 ? l.t_us : last_t, name, node, no);
 		if (l.error) {
-			if (!r->errors) {
+			/* the first error quoted is one that says what failed, not a heading */
+			if (!r->errors || (first_header && !l.header)) {
+				first_header = l.header;
 				struct hlog_unk *u = &r->first_error;
 				snprintf(u->file, sizeof(u->file), "%s", name);
 				snprintf(u->node, sizeof(u->node), "%s", node ? node : "");
@@ -323,7 +332,8 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 			 * reported (the callers returning it), are that error, not new ones */
 			int trace = l.pid >= 0 && l.pid == known_pid && l.t_us >= 0 && known_t >= 0 &&
 				    l.t_us - known_t <= 2000000 && l.t_us >= known_t;
-			if (l.error && !(l.cont && head_known) && !chrome(l.msg) && !trace)
+			if (l.error && !l.header && !(l.cont && head_known) && !chrome(l.msg) &&
+			    !trace)
 				keep_unk(r, name, node, no, line);
 			continue;
 		}
@@ -336,6 +346,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		struct hlog_event *e = add_event(r, &rc);
 		if (rc) {
 			snprintf(err, errlen, "%s: out of memory", name);
+			kb_scan_release(&kst);
 			return rc;
 		}
 		/* a line without a time continues the previous one (a wrapped message) */
@@ -356,5 +367,6 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		*e = tmp;
 		f->nev++;
 	}
+	kb_scan_release(&kst);
 	return 0;
 }

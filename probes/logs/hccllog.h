@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct kb;
+
 #define HLOG_MAX_EVENTS 100000 /* ~1 KiB each; more recognised lines count in dropped */
 #define HLOG_MAX_FILES 100000  /* more files are counted in skipped */
 #define HLOG_MAX_DEPTH 16      /* directory levels below DIR */
@@ -60,6 +62,8 @@ enum hlog_kind {
 	/* PyTorch's collective watchdog (ProcessGroupHCCL of torch_npu, ProcessGroupNCCL): a
 	 * wait that timed out, in a collective of a known sequence number (work) */
 	HLOG_WATCHDOG,
+	/* a fault entity of the knowledge base (kb.h), when no rule above explains the job */
+	HLOG_KB,
 	HLOG_NKINDS
 };
 
@@ -159,6 +163,16 @@ struct hlog_finding {
 	size_t count;		 /* how many lines say it */
 };
 
+/* An entity of the knowledge base that lines showed: the first such line, and how many. */
+#define HLOG_MAX_KB 64
+struct hlog_kbhit {
+	int ent;	  /* its index in the knowledge base */
+	size_t count;	  /* lines that show it */
+	int64_t t_us;	  /* the first line's time; -1 */
+	char node[HLOG_NODELEN];
+	struct hlog_quote at;
+};
+
 /* Files not read, by reason. */
 enum hlog_skip {
 	HLOG_SKIP_BINARY,
@@ -206,6 +220,12 @@ struct hlog_report {
 	size_t nevidence;
 	struct hlog_finding findings[HLOG_MAX_FINDINGS]; /* the other findings, ranked */
 	size_t nfindings;
+	/* the knowledge base lines are matched against: set before the first scan, or NULL for
+	 * the built-in one; the entities found, in the order first seen */
+	const struct kb *kb;
+	struct hlog_kbhit kbhit[HLOG_MAX_KB];
+	size_t nkbhit;
+	const char *kb_entity; /* the entity behind the cause when it is one; NULL */
 };
 
 /* Empties r. A zeroed report is also a valid empty one. */

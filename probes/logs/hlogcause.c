@@ -1686,7 +1686,8 @@ static void conclude_unresolved(struct hlog_report *r)
 	}
 	if (r->nunk) {
 		const struct hlog_unk *u = &r->unk[0];
-		sb_add(&b, "unclassified: %.300s", u->text);
+		/* where it is, so that a reader can go to it */
+		sb_add(&b, "unclassified error line at %s:%u: %.300s", u->file, u->line, u->text);
 		snprintf(r->node, sizeof(r->node), "%s", u->node);
 		set_what(r, HCAT_UNRESOLVED, "unclassified");
 		set_fix(r, "read the lines around it; if it is an HCCL or CANN failure this tool "
@@ -1746,6 +1747,8 @@ int hlog_conclude(struct hlog_report *r)
 		conclude_unresolved(r);
 	if (r->cat == HCAT_NONE && (r->nunk || r->kind != HLOG_NONE))
 		set_what(r, HCAT_UNRESOLVED, "unclassified");
+	/* no rule of ours explains it: the knowledge base may */
+	hlog__kb_conclude(r);
 	/* only the frame of a table or headings, at an error level: still no pass */
 	if (r->cat == HCAT_NONE && r->errors) {
 		set_what(r, HCAT_UNRESOLVED, "unclassified");

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "probes/hcclcodes.h"
+#include "probes/logs/extract.h"
 #include "probes/logs/hlogint.h"
 #include "probes/logs/logtext.h"
 
@@ -280,7 +281,19 @@ static int api_line(struct pspan m, struct hlog_event *e)
 	return 0;
 }
 
-static int recognise_signature(struct pspan m, struct hlog_event *e)
+/* The server a root or store client waited for: its address (or host name) and port. */
+static void root_peer(const struct hx_vals *x, struct hlog_event *e)
+{
+	const struct hx_val *ip = hlog__xfind(x, HX_IP, HX_OTHER);
+	const struct hx_val *host = hlog__xfind(x, HX_HOST, HX_OTHER);
+	const struct hx_val *port = hlog__xfind(x, HX_PORT, HX_OTHER);
+	if (ip || host)
+		snprintf(e->peer_ip, sizeof(e->peer_ip), "%s", ip ? ip->s : host->s);
+	if (port)
+		e->value = port->n;
+}
+
+static int recognise_signature(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
 {
 	long long v;
 	/* [HeartbeatAbnormal]Cluster Exception Location[IP/ID]:[127.10.0.1/1], ...,
@@ -376,12 +389,14 @@ static int recognise_signature(struct pspan m, struct hlog_event *e)
 	    has(m, "listen start failed") || has_nocase(m, "address already in use") ||
 	    (has(m, "listen on ip") && has(m, "port"))) {
 		e->kind = HLOG_PORT_BOUND;
-		int port;
-		if (!ip_after(m, "listen on ip", e->ip, sizeof(e->ip)))
-			ip_after(m, "IP address", e->ip, sizeof(e->ip));
-		if (int_after(m, "specific port", &port) || int_after(m, "and port", &port) ||
-		    int_after(m, "port[", &port) || int_after(m, "port ", &port))
-			e->value = port;
+		/* the port in any of its forms: "port[16666]", "port:50000", "[::]:29500" */
+		const struct hx_val *port = hlog__xfind(x, HX_PORT, HX_THIS);
+		const struct hx_val *ip = hlog__xfind(x, HX_IP, HX_THIS);
+		if (port)
+			e->value = port->n;
+		/* "[::]" and "0.0.0.0" are every address: they name no NIC */
+		if (ip && strcmp(ip->s, "::") && strcmp(ip->s, "0.0.0.0"))
+			snprintf(e->ip, sizeof(e->ip), "%s", ip->s);
 		int_after(m, "socket type", &e->sub); /* 2: host (rootinfo), 0/1: device */
 		e->peer_dev = e->sub;
 		e->sub = HLOG_SUB_NONE;
@@ -401,14 +416,13 @@ static int recognise_signature(struct pspan m, struct hlog_event *e)
 	if (has(m, "ra_rdev_init_check_ip") || has(m, "[check][ip]fail") ||
 	    (has(m, "inconsistent with the IP address") && has(m, "network adapter"))) {
 		e->kind = HLOG_DEVICE_IP;
-		if (!ip_after(m, "inconsistent with the IP address(", e->peer_ip,
-			      sizeof(e->peer_ip)))
-			ip_after(m, "IP address(", e->peer_ip, sizeof(e->peer_ip));
-		for (int i = 0; i < 3; i++)
-			if (nth_ip(m, i, e->ip, sizeof(e->ip)) && strcmp(e->ip, e->peer_ip))
-				break;
-		if (!strcmp(e->ip, e->peer_ip))
-			e->ip[0] = '\0';
+		/* ip: the rank table's, peer_ip: the NIC's, whichever way the release words it */
+		const struct hx_val *table = hlog__xfind(x, HX_IP, HX_R(HX_TABLE));
+		const struct hx_val *nic = hlog__xfind(x, HX_IP, HX_R(HX_NIC));
+		if (table)
+			snprintf(e->ip, sizeof(e->ip), "%s", table->s);
+		if (nic)
+			snprintf(e->peer_ip, sizeof(e->peer_ip), "%s", nic->s);
 		return 1;
 	}
 	/* EJ0002 "The network port is down."; HCCP "ra hdc message process failed ret(-67)"
@@ -418,8 +432,9 @@ static int recognise_signature(struct pspan m, struct hlog_event *e)
 	    has_nocase(m, "link down") || has_nocase(m, "link status: down") ||
 	    (has(m, "async event") && has_nocase(m, "port error"))) {
 		e->kind = HLOG_LINK_DOWN;
-		if (!ip_after(m, "ip", e->ip, sizeof(e->ip)))
-			nth_ip(m, 0, e->ip, sizeof(e->ip));
+		const struct hx_val *ip = hlog__xfind(x, HX_IP, HX_THIS);
+		if (ip)
+			snprintf(e->ip, sizeof(e->ip), "%s", ip->s);
 		return 1;
 	}
 	/* torch's bootstrap of a communicator through its key-value store: "[1] is setting up
@@ -466,10 +481,7 @@ static int recognise_signature(struct pspan m, struct hlog_event *e)
 	    (has(m, "TopoExchangeAgent") && has(m, "connect server"))) {
 		e->kind = HLOG_ROOT_TIMEOUT;
 		e->sub = HLOG_SUB_ROOT_AGENT;
-		ip_after(m, "connect server", e->peer_ip, sizeof(e->peer_ip));
-		int port;
-		if (int_after(m, " : ", &port)) /* "connect server[127.10.0.1 : 60000]" */
-			e->value = port;
+		root_peer(x, e);
 		return 1;
 	}
 	/* torch's store client in the same role: "[c10d] The client socket has timed out after
@@ -478,10 +490,7 @@ static int recognise_signature(struct pspan m, struct hlog_event *e)
 	if (has(m, "client socket has timed out") && has(m, "trying to connect to")) {
 		e->kind = HLOG_ROOT_TIMEOUT;
 		e->sub = HLOG_SUB_ROOT_AGENT;
-		ip_after(m, "trying to connect to", e->peer_ip, sizeof(e->peer_ip));
-		int port;
-		if (e->peer_ip[0] && int_after(m, ", ", &port))
-			e->value = port;
+		root_peer(x, e);
 		return 1;
 	}
 	if (has(m, "EI0015") || has(m, "List of unconnected ranks") ||
@@ -585,7 +594,9 @@ int hlog__recognise(struct pspan m, const struct hlog_line *l, struct hlog_event
 		snprintf(e->code, sizeof(e->code), "%.*s", l->code_len, l->msg.s + l->code_at);
 	const struct hcode *c = e->code[0] ? hcode_find(e->code, strlen(e->code)) : NULL;
 	const struct hinner *in = NULL;
-	int ok = hlog__watchdog_line(m, l, e, 0) || recognise_signature(m, e);
+	struct hx_vals x;
+	hlog__extract(m, &x);
+	int ok = hlog__watchdog_line(m, l, e, 0) || recognise_signature(m, &x, e);
 	if (!ok && (in = hinner_match(m.s, m.n))) {
 		e->kind = in->cat == HCAT_VERSION ? HLOG_VERSION : HLOG_INNER;
 		e->cat = in->cat;

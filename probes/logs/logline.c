@@ -488,6 +488,25 @@ static int exception_line(struct pspan m)
 	return 0;
 }
 
+/* An upper-case informational level word ("INFO", "DEBUG", "TRACE", "NOTICE") among the
+ * words of m before offset at: the writer's own level, for prefixes this file does not take
+ * off ("host:pid:tid [0] NCCL INFO ...", "INFO:root:..."). */
+static int info_word_before(struct pspan m, size_t at)
+{
+	for (size_t i = 0; i < at && i < 120; i++) {
+		if (i && is_alnum(m.s[i - 1]))
+			continue;
+		size_t w = i;
+		while (w < at && m.s[w] >= 'A' && m.s[w] <= 'Z')
+			w++;
+		int lv = w > i && (w == m.n || !is_alnum(m.s[w])) ? level_word(m.s + i, w - i)
+								   : HLINE_NONE;
+		if (lv == HLINE_INFO || lv == HLINE_DEBUG)
+			return 1;
+	}
+	return 0;
+}
+
 void hlog__line_parse(struct pspan raw, struct hlog_line *l)
 {
 	memset(l, 0, sizeof(*l));
@@ -530,14 +549,19 @@ void hlog__line_parse(struct pspan raw, struct hlog_line *l)
 	if (l->level == HLINE_ERROR) {
 		l->error = 1;
 	} else if (l->level == HLINE_NONE || l->level == HLINE_WARN) {
-		/* a code in a line without a level is CANN's screen form of an error */
+		/* the words decide, unless the line names itself informational first ("NCCL
+		 * INFO Failed to open libibverbs.so": a probe of what is there, not a failure) */
+		int wl, at = hlog__error_word(m, &wl, NULL);
 		l->error = (l->code_at >= 0 && l->level == HLINE_NONE) || exception_line(m) ||
-			   probe__starts(m, "ERROR:") || probe__starts(m, "Error:") ||
-			   probe__starts(m, "FATAL") ||
-			   (l->kernel && (hlog__has_nocase(m, "error") || hlog__has_nocase(m, "fail")));
+			   (at >= 0 && !info_word_before(m, (size_t)at));
 	}
-	/* Python's own traceback and a solution text are context, not errors */
-	if (probe__starts(m, "Traceback (most recent call last)") || probe__starts(m, "File \"") ||
-	    probe__starts(m, "Solution:") || probe__starts(m, "Possible Cause"))
+	/* Python's traceback heading is an error whose text comes after it; its frames and a
+	 * solution text are context, not errors */
+	if (probe__starts(m, "Traceback (most recent call last)")) {
+		l->error = 1;
+		l->header = 1;
+	} else if (probe__starts(m, "File \"") || probe__starts(m, "Solution:") ||
+		   probe__starts(m, "Possible Cause")) {
 		l->error = 0;
+	}
 }

@@ -25,6 +25,8 @@ struct hlog_line {
 	int kernel;	  /* a kernel log line (dmesg, journal, syslog "kernel:") */
 	int cont;	  /* continues the line before: indented, CANN's TraceBack / Solution */
 	int error;	  /* reads as an error */
+	int header;	  /* an error's heading ("Traceback (most recent call last):"): an
+			   * error, but the line that says what failed comes after it */
 	int code_at;	  /* offset in msg of the first error code token (EI0006, EJ0001,
 			   * EE9999, ERR02200 ...), -1 when none */
 	int code_len;
@@ -36,5 +38,23 @@ void hlog__line_parse(struct pspan raw, struct hlog_line *l);
 /* The first error code token in m: "EI0006", "EJ0001", "EZ9999", "E39999", "ERR02200"
  * (upper case, not inside a longer word). Its offset, or -1; *len its length. */
 int hlog__code_token(struct pspan m, int *len);
+
+/* Error words (errwords.c): the offset in m of the first word or phrase that says something
+ * failed ("failed", "Connection refused", "NCCL WARN", "ECONNREFUSED", "RuntimeError", ...)
+ * and that no benign form ("0 errors", "--log-level error", "retrying", a FutureWarning ...)
+ * covers; -1 when none. *len its length, *row (may be NULL) the table row that matched
+ * (hlog__error_rows() for an exception class name). Only the first 4 KiB of m is read. */
+int hlog__error_word(struct pspan m, int *len, int *row);
+/* The benign row that covers m[at..at+len), or -1. */
+int hlog__benign_at(struct pspan m, size_t at, size_t len);
+/* For tests, each row on its own: the rows' count, a row's form (the exception-class row is
+ * hlog__error_rows()), where row matches in m (no benign form covering it) or -1, and whether
+ * benign row matches in m. */
+size_t hlog__error_rows(void);
+size_t hlog__benign_rows(void);
+const char *hlog__error_row_name(size_t row);
+const char *hlog__benign_row_name(size_t row);
+int hlog__error_row_at(struct pspan m, size_t row);
+int hlog__benign_row_in(struct pspan m, size_t row);
 
 #endif

@@ -148,8 +148,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t i = 0; i < r.nev; i++)
 			assert(r.ev[i].kind == HLOG_ENTRY || r.ev[i].kind == HLOG_TLS_SWITCH);
 	}
-	if (r.kind != HLOG_NONE)
+	/* a cause from the knowledge base stands on its lines, not on an event */
+	if (r.kind != HLOG_NONE && r.kind != HLOG_KB)
 		assert(r.first);
+	if (r.kind == HLOG_KB)
+		assert(r.kb_entity && r.kb_entity[0] && r.nevidence >= 1 && r.nkbhit >= 1);
 	assert(!r.first || (r.first >= r.ev && r.first < r.ev + r.nev));
 	assert(r.rank >= -1 && r.peer_rank >= -1 && r.dev >= -1 && r.port >= -1);
 	assert(r.ndevs >= 0 && r.ndevs <= (int)(sizeof(r.devs) / sizeof(r.devs[0])));

@@ -706,7 +706,7 @@ static void test_indented_errors(void **state)
 	assert_int_equal(r.nunk, 1);
 	assert_int_equal(r.unk[0].line, 2);
 	assert_int_equal(r.cat, HCAT_UNRESOLVED);
-	assert_string_equal(r.cause, "unclassified: ERROR: boom");
+	assert_string_equal(r.cause, "unclassified error line at a.txt:2: ERROR: boom");
 	hlog_report_release(&r);
 	hlog_report_init(&r);
 	add_text(&r, "b.txt", "n1",

@@ -85,14 +85,15 @@ static const struct line_case lines[] = {
 	 "hccl api failed.",
 	 "2025-03-26-17:01:03 (PID:159", HLINE_ERROR, 159, 0, 0, 1743008463000000LL, 0, 1,
 	 "ERR02200"},
-	/* CANN's TraceBack block under an error: context, not an error of its own */
+	/* CANN's TraceBack block under an error: its heading is context; a frame that says
+	 * "failed" reads as an error by its words, and continues the one above (cont) */
 	{"vllm-ascend-405-ej0003-port-60000-bound",
 	 "[rank0]:         TraceBack (most recent call last):", "TraceBack", HLINE_NONE, -1, 0, -1,
 	 -1, 1, 0, ""},
 	{"vllm-ascend-405-ej0003-port-60000-bound",
 	 "[rank0]:         host nic listen start failed, port[60000], "
 	 "return[11][FUNC:StartListenSocket][FILE:network_manager.cc][LINE:1163]",
-	 "host nic listen start failed", HLINE_NONE, -1, 0, -1, -1, 1, 0, ""},
+	 "host nic listen start failed", HLINE_NONE, -1, 0, -1, -1, 1, 1, ""},
 	/* a Python exception line is an error */
 	{"vllm-ascend-405-ej0003-port-60000-bound",
 	 "[rank0]: RuntimeError: "
@@ -140,8 +141,9 @@ static const struct line_case lines[] = {
 	 "timeout:30min(default).[FUNC:ProcessStarsHcclFftsPlusTimeoutErrorInfo][FILE:device_error_"
 	 "proc.cc][LINE:1435]",
 	 "EI9999: 2024", HLINE_NONE, -1, -1, -1, 1729507320358410LL, 1, 1, "EI9999"},
+	/* Python's traceback heading is an error (its text follows it: l.header) */
 	{"ascend-pytorch-54-lmdeploy-idle-fftsplus-timeout",
-	 "Traceback (most recent call last):", "Traceback", HLINE_NONE, -1, -1, -1, -1, 0, 0, ""},
+	 "Traceback (most recent call last):", "Traceback", HLINE_NONE, -1, -1, -1, -1, 0, 1, ""},
 	{"ascend-pytorch-54-lmdeploy-idle-fftsplus-timeout",
 	 "  File \"/opt/lmdeploy/lmdeploy/pytorch/engine/model_agent.py\", line 486, in "
 	 "_start_tp_process",
@@ -165,10 +167,11 @@ static const struct line_case lines[] = {
 	 "[2025-05-13 02:25:58.64217] [error] [36815] [hccl_runner.cpp:132] AllGatherHcclRunner:0 "
 	 "HcclCommInitRootInfo fail, error:2, rank:1, rankSize:4",
 	 NULL, HLINE_ERROR, ANY, -1, -1, 1747103158642170LL, 0, 1, ""},
-	/* torch's "[W file:line]": a warning, whatever it says */
+	/* torch's "[W file:line]": a warning; its words ("error code is 107020") make it an
+	 * error line */
 	{"llamafactory-5347-zero3-hccl-fftsplus-timeout",
 	 "[W NPUStream.cpp:382] Warning: NPU warning, error code is 107020[Error]: .",
-	 "Warning: NPU warning", HLINE_WARN, -1, -1, -1, -1, 0, 0, ""},
+	 "Warning: NPU warning", HLINE_WARN, -1, -1, -1, -1, 0, 1, ""},
 	/* CANN's screen form with [PID: n] and the stamp after the code */
 	{"vllm-ascend-3413-rl-ei0002-remote-rank-24",
 	 "EI0002: [PID: 2969] 2025-10-11-15:09:34.713.335 The wait execution of the Notify "

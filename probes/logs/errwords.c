@@ -1,0 +1,261 @@
+/* Whether a line reads as an error, by its words: see logline.h. Every tool words a failure
+ * with a few common words whatever its prefix, so those words, not the prefixes, decide; the
+ * forms in which the same words say that nothing failed are rows of their own table, each
+ * with the real form it stands for. Matching is by word: a row starts at a word start and
+ * ends at a word end, so identifiers (HCCL_CONNECT_TIMEOUT, error_handler, on_failure) never
+ * match: '_' is part of a word. */
+#include <pthread.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "probes/logs/logline.h"
+
+#define EW_CASE 1 /* as written: upper-case names (errno, NCCL's level) */
+
+/* A space in a row matches any run of blanks. Each row's comment is a real form of it (the
+ * unit test reads each row on a real line). */
+static const struct {
+	const char *form;
+	int flags;
+} words[] = {
+	{"error", 0},	      /* "ERROR: ...", "[error] ...", "Bus error" */
+	{"errors", 0},	      /* "rank service processes with other errors" */
+	{"fail", 0},	      /* MPICH's error stack: "pkt_RTS_handler(317): fail failed" */
+	{"fails", 0},	      /* "Nnopbase fails to invoke the HcclAllocComResourceByTiling ..." */
+	{"failed", 0},	      /* "HcclCommInitRootInfo failed", "check_result: failed" */
+	{"failure", 0},	      /* "the connection failure between this device and ..." */
+	{"fatal", 0},	      /* "Fatal error in PMPI_Init", "Fatal Python error: Aborted" */
+	{"exception", 0},     /* "Cluster Exception Location[IP/ID]" */
+	{"exceptions", 0},    /* "If dstRank reports other exceptions, ..." */
+	{"abort", 0},	      /* NCCL: "failed : Software caused connection abort" */
+	{"aborted", 0},	      /* Open MPI: "exited on signal 6 (Aborted)." */
+	{"refused", 0},	      /* Gloo: "SO_ERROR: Connection refused" */
+	{"timeout", 0},	      /* "Watchdog caught collective operation timeout" */
+	{"timed out", 0},     /* c10d: "(errno: 110 - Connection timed out)" */
+	{"unreachable", 0},   /* "[Errno 101] Network is unreachable" */
+	{"no route", 0},      /* "[Errno 113] No route to host" */
+	{"cannot", 0},	      /* MPICH: "Internal MPI error!  Cannot read from remote process" */
+	{"could not", 0},     /* "Could not find real path of /sys/class/net/eth0/device" */
+	{"invalid", 0},	      /* "The argument is invalid.Reason: Set visible device failed" */
+	{"killed", 0},	      /* the shell's "Killed"; "Out of memory: Killed process 7899" */
+	{"segmentation fault", 0}, /* "Segmentation fault (core dumped)" */
+	{"out of memory", 0}, /* "NCCL WARN Cuda failure 'out of memory'" */
+	{"core dumped", 0},   /* "Segmentation fault (core dumped)" */
+	{"illegal", 0},	      /* "Cuda failure 'an illegal memory access was encountered'" */
+	{"terminate called", 0}, /* "terminate called after throwing an instance of ..." */
+	{"connection reset", 0}, /* NCCL: "Call to recv from ... failed : Connection reset by peer" */
+	{"permission denied", 0}, /* "[Errno 13] Permission denied" */
+	{"address already in use", 0}, /* Gloo: "bind: Address already in use" */
+	{"mismatch", 0},      /* "Detected mismatch between collectives on ranks." */
+	{"NCCL WARN", EW_CASE}, /* NCCL's level for what failed: "NCCL WARN NET/IB : Got ..." */
+	{"ECONNREFUSED", EW_CASE}, /* errno names: "Connection refused (ECONNREFUSED, ...)" */
+	{"EHOSTUNREACH", EW_CASE}, /* "No route to host (EHOSTUNREACH, ...)" */
+	{"ENETUNREACH", EW_CASE}, /* "Network is unreachable (ENETUNREACH, ...)" */
+};
+
+#define NWORDS (sizeof(words) / sizeof(words[0]))
+
+/* Forms that carry an error word and say that nothing failed. whole: the form vouches for
+ * the whole line (a warning category, a retry announced, a probe for an optional library),
+ * else only for the words it spans. A "%d" matches a number. */
+static const struct {
+	const char *form;
+	int whole;
+} benign[] = {
+	/* CANN's advice text: "Check the rank service processes with other errors or no errors" */
+	{"no errors", 0},
+	/* nccl-tests before 2.10 name the wrong-value column "error": "busbw  error" */
+	{"busbw error", 0},
+	/* a retry announced is not the failure; running out of retries says so itself: NCCL's
+	 * "Call to connect returned Connection refused, retrying" */
+	{"retrying", 1},
+	/* HCCL marks an error it turned into a warning: "[WARNING] ... ErrToWarn: ... failed" */
+	{"ErrToWarn", 1},
+	/* NCCL up to 2.7 without InfiniBand libraries, going on over sockets: "misc/ibvwrap.cc:63
+	 * NCCL WARN Failed to open libibverbs.so[.1]" */
+	{"Failed to open libibverbs", 1},
+	/* libibverbs itself, on a provider not installed: "libibverbs: Warning: couldn't load
+	 * driver 'libipathverbs-rdmav25.so': ...: cannot open shared object file" */
+	{"libibverbs: Warning: couldn't load driver", 1},
+	/* Python warning categories (advice, not failures): "FutureWarning: `torch.cuda.amp.
+	 * custom_bwd(args...)` is deprecated", "UserWarning: Detected call of `lr_scheduler.
+	 * step()` before `optimizer.step()`. ... Failure to do this will result in ..." */
+	{"FutureWarning", 1},
+	{"UserWarning", 1},
+	{"is deprecated", 1}, /* "`torch.cuda.amp.custom_fwd(args...)` is deprecated. Please use" */
+};
+
+#define NBENIGN (sizeof(benign) / sizeof(benign[0]))
+
+static int word_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+static char lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+static int blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* The length of form matched at s[0..n), 0 when it does not match. Case-insensitive unless
+ * exact; ' ' matches a run of blanks, "%d" a run of digits; a form ending in a word character
+ * must end at a word end. */
+static size_t match_at(const char *s, size_t n, const char *form, int exact)
+{
+	size_t i = 0;
+	const char *f = form;
+	for (; *f; f++) {
+		int digits = f[0] == '%' && f[1] == 'd';
+		if (*f == ' ' || digits) {
+			size_t b = i;
+			while (i < n && (digits ? s[i] >= '0' && s[i] <= '9' : blank(s[i])))
+				i++;
+			if (i == b)
+				return 0;
+			f += digits;
+			continue;
+		}
+		if (i >= n || (exact ? s[i] != *f : lower(s[i]) != lower(*f)))
+			return 0;
+		i++;
+	}
+	if (word_char(f[-1]) && i < n && word_char(s[i]))
+		return 0;
+	return i;
+}
+
+/* Rows by the lower case of their first byte, so that a word is checked against few rows. */
+static unsigned char by_first[128][24];
+static unsigned char n_first[128];
+static pthread_once_t index_once = PTHREAD_ONCE_INIT;
+
+static void build_index(void)
+{
+	for (size_t r = 0; r < NWORDS; r++) {
+		unsigned char c = (unsigned char)lower(words[r].form[0]) & 127;
+		if (n_first[c] < sizeof(by_first[c]))
+			by_first[c][n_first[c]++] = (unsigned char)r;
+	}
+}
+
+size_t hlog__error_rows(void)
+{
+	return NWORDS;
+}
+
+size_t hlog__benign_rows(void)
+{
+	return NBENIGN;
+}
+
+const char *hlog__error_row_name(size_t row)
+{
+	return row < NWORDS ? words[row].form : row == NWORDS ? "(exception class)" : NULL;
+}
+
+const char *hlog__benign_row_name(size_t row)
+{
+	return row < NBENIGN ? benign[row].form : NULL;
+}
+
+/* A Python exception class at the end of a dotted name: "RuntimeError", "torch.distributed.
+ * DistBackendError", "ncclSystemError", "cudaErrorLaunchFailure". */
+static int class_word(const char *s, size_t n)
+{
+	static const char *const tails[] = {"Error", "Exception", "Failure"};
+	for (size_t t = 0; t < sizeof(tails) / sizeof(tails[0]); t++) {
+		size_t k = 0;
+		while (tails[t][k])
+			k++;
+		if (n > k && !memcmp(s + n - k, tails[t], k) && s[n - k - 1] != '_')
+			return 1;
+	}
+	return 0;
+}
+
+/* Where benign row r first matches in m at or after from, its length in *len; -1. */
+static long benign_from(struct pspan m, size_t r, size_t from, size_t *len)
+{
+	for (size_t i = from; i < m.n; i++) {
+		if (i && word_char(m.s[i - 1]) && word_char(benign[r].form[0]))
+			continue;
+		size_t k = match_at(m.s + i, m.n - i, benign[r].form, 0);
+		if (k) {
+			*len = k;
+			return (long)i;
+		}
+	}
+	return -1;
+}
+
+int hlog__benign_at(struct pspan m, size_t at, size_t len)
+{
+	for (size_t r = 0; r < NBENIGN; r++) {
+		size_t k;
+		for (long i = benign_from(m, r, 0, &k); i >= 0; i = benign_from(m, r, (size_t)i + 1, &k))
+			if (benign[r].whole || ((size_t)i <= at && at + len <= (size_t)i + k))
+				return (int)r;
+	}
+	return -1;
+}
+
+int hlog__benign_row_in(struct pspan m, size_t row)
+{
+	size_t k;
+	return row < NBENIGN && benign_from(m, row, 0, &k) >= 0;
+}
+
+/* The first error word of m (of row only, unless only < 0) no benign form covers. */
+static int first_word(struct pspan m, long only, int *len, int *row)
+{
+	pthread_once(&index_once, build_index);
+	size_t n = m.n < 4096 ? m.n : 4096;
+	const char *s = m.s;
+	for (size_t i = 0; i < n;) {
+		if (!word_char(s[i])) {
+			i++;
+			continue;
+		}
+		size_t end = i;
+		while (end < n && word_char(s[end]))
+			end++;
+		unsigned char c = (unsigned char)lower(s[i]) & 127;
+		size_t k = 0;
+		int r = -1;
+		for (unsigned j = 0; j < n_first[c] && !k; j++) {
+			r = by_first[c][j];
+			if (only < 0 || only == r)
+				k = match_at(s + i, n - i, words[r].form, words[r].flags & EW_CASE);
+		}
+		if (!k && (only < 0 || only == (long)NWORDS) && class_word(s + i, end - i)) {
+			k = end - i;
+			r = (int)NWORDS; /* the class-name row */
+		}
+		if (k && hlog__benign_at(m, i, k) < 0) {
+			*len = (int)k;
+			if (row)
+				*row = r;
+			return (int)i;
+		}
+		i = end;
+	}
+	*len = 0;
+	return -1;
+}
+
+int hlog__error_word(struct pspan m, int *len, int *row)
+{
+	return first_word(m, -1, len, row);
+}
+
+int hlog__error_row_at(struct pspan m, size_t row)
+{
+	int len;
+	return first_word(m, (long)row, &len, NULL);
+}

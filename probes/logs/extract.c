@@ -1,0 +1,345 @@
+/* Values of a log line and their roles: see extract.h. One pass over the line: at each word
+ * start an address ("10.0.0.2", "fe80::1", "::ffff:10.0.0.2"), a host in the forms that carry
+ * a port ("[node1]:29500", "(node1, 29500)", "tcp://node1:29500"), or a key of the table
+ * below followed by a number. The port that goes with an address is read from what follows
+ * it, whichever way the stack writes it. The role comes from the key itself ("remoteRank"),
+ * else from the words just after the value (HCCP's "the IP address(A) in the ranktable is
+ * inconsistent with the IP(B)address of the network adapter": A the table's, B the NIC's),
+ * else from the nearest role word before it ("connect to", "peer", "local", "listen on"). */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "probes/logs/extract.h"
+#include "probes/logs/logtext.h"
+
+#define WINDOW 48 /* bytes around a value where its role words are looked for */
+
+/* Keys before a number, longest first where one begins another. Sources of the spellings:
+ * HCCL and HCCP plogs (localUserrank, remoteUserrank, dst_rank, RankID, rankId, user_rank,
+ * devicePhyId, deviceLogicId, logicDevid, phy_id, "physic id", chipId, devId), torch and
+ * NCCL ("rank 3", "[Rank 3]", "cudaDev 0", "port: 29500"), vLLM ("device(3)"). */
+static const struct key {
+	const char *k;
+	int what, role;
+} keys[] = {
+	{"localUserrank", HX_RANK, HX_LOCAL},
+	{"remoteUserrank", HX_RANK, HX_REMOTE},
+	{"localRank", HX_RANK, HX_LOCAL},
+	{"local_rank", HX_RANK, HX_LOCAL},
+	{"remoteRank", HX_RANK, HX_REMOTE},
+	{"remote_rank", HX_RANK, HX_REMOTE},
+	{"remote rank", HX_RANK, HX_REMOTE},
+	{"peer rank", HX_RANK, HX_REMOTE},
+	{"srcRank", HX_RANK, HX_LOCAL},
+	{"src_rank", HX_RANK, HX_LOCAL},
+	{"dstRank", HX_RANK, HX_REMOTE},
+	{"dst_rank", HX_RANK, HX_REMOTE},
+	{"user_rank", HX_RANK, HX_ANY},
+	{"userRank", HX_RANK, HX_ANY},
+	{"RankID", HX_RANK, HX_ANY},
+	{"rank_id", HX_RANK, HX_ANY},
+	{"rank", HX_RANK, HX_ANY},
+	{"devicePhyId", HX_DEV, HX_ANY},
+	{"deviceLogicId", HX_DEV, HX_ANY},
+	{"localDeviceId", HX_DEV, HX_LOCAL},
+	{"remoteDeviceId", HX_DEV, HX_REMOTE},
+	{"logicDevid", HX_DEV, HX_ANY},
+	{"deviceId", HX_DEV, HX_ANY},
+	{"device_id", HX_DEV, HX_ANY},
+	{"device ID", HX_DEV, HX_ANY},
+	{"device", HX_DEV, HX_ANY},
+	{"devId", HX_DEV, HX_ANY},
+	{"dev", HX_DEV, HX_ANY},
+	{"cudaDev", HX_DEV, HX_ANY},
+	{"chipId", HX_DEV, HX_ANY},
+	{"chip", HX_DEV, HX_ANY},
+	{"phy_id", HX_DEV, HX_ANY},
+	{"phyId", HX_DEV, HX_ANY},
+	{"physic id", HX_DEV, HX_ANY},
+	{"npu", HX_DEV, HX_ANY},
+	{"dest_port", HX_PORT, HX_REMOTE},
+	{"src_port", HX_PORT, HX_LOCAL},
+	{"port", HX_PORT, HX_ANY},
+};
+
+/* Words before a value that say which end it is; the nearest one counts. */
+static const struct key role_before[] = {
+	{"remote", 0, HX_REMOTE},     {"peer", 0, HX_REMOTE},	     {"dst", 0, HX_REMOTE},
+	{"dest", 0, HX_REMOTE},	      {"connect to", 0, HX_REMOTE},  {"connect server", 0, HX_REMOTE},
+	{"connecting to", 0, HX_REMOTE}, {"to server", 0, HX_REMOTE}, {"local", 0, HX_LOCAL},
+	{"src", 0, HX_LOCAL},	      {"source", 0, HX_LOCAL},	     {"listen on", 0, HX_LOCAL},
+	{"bind", 0, HX_LOCAL},	      {"This node", 0, HX_LOCAL},    {"Discoverer", 0, HX_LOCAL},
+	/* Gloo's pair: "connect [10.0.0.2]:4321: Connection refused", "Read error [...]" */
+	{"connect [", 0, HX_REMOTE},  {"read error", 0, HX_REMOTE},  {"write error", 0, HX_REMOTE},
+};
+
+/* A name that ends so is a source file and line ("pair.cc:538"), not a host and port. */
+static const char *const src_ext[] = {".c", ".cc", ".cpp", ".cxx", ".cu", ".h", ".hpp", ".py"};
+
+/* Words after a value that say whose it is; the first one counts. */
+static const struct key role_after[] = {
+	{"ranktable", 0, HX_TABLE},
+	{"rank table", 0, HX_TABLE},
+	{"network adapter", 0, HX_NIC},
+	/* older HCCP: "ip(A) is inconsistent with the IP address(B) of the network adapter" */
+	{"is inconsistent with the IP", 0, HX_TABLE},
+};
+
+static int word_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+static int digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int starts_nocase(const char *s, size_t n, const char *lit)
+{
+	size_t k = strlen(lit);
+	return k <= n && !strncasecmp(s, lit, k);
+}
+
+/* The role a value at [at, end) of m plays, by the words around it. */
+static int role_at(struct pspan m, size_t at, size_t end)
+{
+	size_t lim = end + WINDOW < m.n ? end + WINDOW : m.n;
+	for (size_t i = end; i < lim; i++)
+		for (size_t k = 0; k < sizeof(role_after) / sizeof(role_after[0]); k++)
+			if (starts_nocase(m.s + i, lim - i, role_after[k].k))
+				return role_after[k].role;
+	size_t from = at > WINDOW ? at - WINDOW : 0;
+	/* within the clause: a role word of the sentence before says nothing of this one */
+	for (size_t i = at; i-- > from;)
+		if (m.s[i] == '!' || m.s[i] == ';' || m.s[i] == '|' ||
+		    (m.s[i] == '.' && i + 1 < m.n && m.s[i + 1] == ' '))
+			from = i + 1;
+	for (size_t i = at; i-- > from;)
+		for (size_t k = 0; k < sizeof(role_before) / sizeof(role_before[0]); k++)
+			if (starts_nocase(m.s + i, at - i, role_before[k].k))
+				return role_before[k].role;
+	return HX_ANY;
+}
+
+static struct hx_val *add(struct hx_vals *x, int what, int role, size_t at)
+{
+	if (x->n == HX_MAX) {
+		x->dropped++;
+		return NULL;
+	}
+	struct hx_val *v = &x->v[x->n++];
+	memset(v, 0, sizeof(*v));
+	v->what = what;
+	v->role = role;
+	v->at = at;
+	return v;
+}
+
+/* Decimal digits at s (at most 10): their value and count, 0 when none. */
+static size_t number(const char *s, size_t n, long long *v)
+{
+	size_t i = 0;
+	long long x = 0;
+	while (i < n && i < 10 && digit(s[i]))
+		x = x * 10 + (s[i++] - '0');
+	*v = x;
+	return i < n && digit(s[i]) ? 0 : i;
+}
+
+static void add_port(struct hx_vals *x, long long p, int role, size_t at)
+{
+	struct hx_val *v = p > 0 && p < 65536 ? add(x, HX_PORT, role, at) : NULL;
+	if (v)
+		v->n = p;
+}
+
+/* The port written right after an address or host that ends at i: "]:P", ":P", "<P>",
+ * ", P)" (when open is '('), " : P". */
+static void port_after(struct pspan m, size_t i, int open, int role, struct hx_vals *x)
+{
+	static const char *const seps[] = {"]:", ":", "<", " : ", ", ", ","};
+	for (size_t k = 0; k < sizeof(seps) / sizeof(seps[0]); k++) {
+		size_t l = strlen(seps[k]);
+		if (!starts_nocase(m.s + i, m.n - i, seps[k]))
+			continue;
+		if ((seps[k][0] == ',') != (open == '('))
+			continue;
+		long long p;
+		size_t d = number(m.s + i + l, m.n - i - l, &p);
+		if (d)
+			add_port(x, p, role, i + l);
+		return;
+	}
+}
+
+/* An address at i: IPv4, IPv6 (not a C++ "a::b" or a time), or "::ffff:" and IPv4. */
+static size_t ip_here(struct pspan m, size_t i, char *out, size_t outlen)
+{
+	struct pspan t = {m.s + i, m.n - i};
+	if (starts_nocase(t.s, t.n, "::ffff:")) {
+		struct pspan v4 = {t.s + 7, t.n - 7};
+		size_t k = hlog__ip_at(v4, out, outlen);
+		if (k && strchr(out, '.'))
+			return k + 7;
+	}
+	size_t k = hlog__ip_at(t, out, outlen);
+	if (!k || strchr(out, '.'))
+		return k;
+	/* IPv6: a letter right after is a word ("std::string"); a bare "::" only in brackets */
+	if (k < t.n && (word_char(t.s[k]) || t.s[k] == '.'))
+		return 0;
+	if (!strcmp(out, "::") && !(i && m.s[i - 1] == '[' && k < t.n && t.s[k] == ']'))
+		return 0;
+	return k;
+}
+
+/* "[host]:P", "(host, P)", "//host:P": a name with a letter, then its port. */
+static size_t host_here(struct pspan m, size_t i, struct hx_vals *x)
+{
+	char open = i ? m.s[i - 1] : 0;
+	if (open != '[' && open != '(' && open != '/')
+		return 0;
+	size_t k = i, letter = 0;
+	while (k < m.n && k - i < HX_TEXTLEN - 1 &&
+	       (word_char(m.s[k]) || m.s[k] == '-' || m.s[k] == '.')) {
+		letter |= !digit(m.s[k]) && m.s[k] != '.';
+		k++;
+	}
+	if (!letter || k == i || k >= m.n)
+		return 0;
+	char close = m.s[k];
+	for (size_t e = 0; e < sizeof(src_ext) / sizeof(src_ext[0]); e++) {
+		size_t l = strlen(src_ext[e]);
+		if (k - i > l && !strncasecmp(m.s + k - l, src_ext[e], l))
+			return 0;
+	}
+	if (!((open == '[' && close == ']') || (open == '(' && close == ',') ||
+	      (open == '/' && close == ':')))
+		return 0;
+	size_t n0 = x->n;
+	int role = role_at(m, i, k);
+	port_after(m, k, open, role, x);
+	if (x->n == n0)
+		return 0; /* a name in brackets without a port is not a host: "[ERROR]" */
+	struct hx_val *h = add(x, HX_HOST, role, i);
+	if (h) {
+		probe__copy(h->s, sizeof(h->s), (struct pspan){m.s + i, k - i});
+		/* keep the order of the line: the host before its port */
+		struct hx_val tmp = x->v[x->n - 1];
+		x->v[x->n - 1] = x->v[x->n - 2];
+		x->v[x->n - 2] = tmp;
+	}
+	return k;
+}
+
+static size_t ip_value(struct pspan m, size_t i, struct hx_vals *x)
+{
+	char ip[HX_TEXTLEN];
+	size_t k = ip_here(m, i, ip, sizeof(ip));
+	if (!k)
+		return 0;
+	int role = role_at(m, i, i + k);
+	struct hx_val *v = add(x, HX_IP, role, i);
+	if (v)
+		snprintf(v->s, sizeof(v->s), "%s", ip);
+	char open = i ? m.s[i - 1] : 0;
+	size_t e = i + k;
+	/* a LINK_ERROR_INFO cell "ip(user_rank)" */
+	long long r;
+	size_t d;
+	if (e + 2 < m.n && m.s[e] == '(' && (d = number(m.s + e + 1, m.n - e - 1, &r)) &&
+	    e + 1 + d < m.n && m.s[e + 1 + d] == ')' && r < 0x7fffffff) {
+		struct hx_val *rv = add(x, HX_RANK, role, e);
+		if (rv)
+			rv->n = r;
+		return e + 2 + d;
+	}
+	/* an unbracketed IPv6 address swallows ":port" itself */
+	if (strchr(ip, '.') || open == '[' || (e < m.n && m.s[e] != ':'))
+		port_after(m, e, open, role, x);
+	return e;
+}
+
+/* A key of the table at i and the number after it. */
+static size_t key_value(struct pspan m, size_t i, struct hx_vals *x)
+{
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		const struct key *y = &keys[k];
+		size_t l = strlen(y->k);
+		if (!starts_nocase(m.s + i, m.n - i, y->k) ||
+		    (i + l < m.n && word_char(m.s[i + l])))
+			continue;
+		size_t j = i + l, skip = 0;
+		/* "device-3" */
+		if (y->what == HX_DEV && j + 1 < m.n && m.s[j] == '-' && digit(m.s[j + 1]))
+			j++;
+		while (j < m.n && skip < 4 && strchr(" [(:=#", m.s[j])) {
+			j++;
+			skip++;
+		}
+		long long v;
+		size_t d = j < m.n ? number(m.s + j, m.n - j, &v) : 0;
+		if (!d || (j + d < m.n && (m.s[j + d] == '.' || word_char(m.s[j + d]))))
+			continue; /* "rank -1", "port 1.5", "dev 0x1f" are not values */
+		int role = y->role != HX_ANY ? y->role : role_at(m, i, j + d);
+		if (y->what == HX_PORT) {
+			add_port(x, v, role, i);
+		} else if (v < 0x7fffffff) {
+			struct hx_val *r = add(x, y->what, role, i);
+			if (r)
+				r->n = v;
+		}
+		struct pspan rest = {m.s + j + d, m.n - j - d};
+		if (y->what == HX_RANK && !x->group[0] &&
+		    (probe__starts(rest, " of group") || probe__starts(rest, " in group")))
+			hlog__name_after(rest, "group", x->group, sizeof(x->group));
+		return j + d;
+	}
+	return 0;
+}
+
+void hlog__extract(struct pspan m, struct hx_vals *x)
+{
+	memset(x, 0, sizeof(*x));
+	for (size_t i = 0; m.s && i < m.n;) {
+		char p = i ? m.s[i - 1] : 0;
+		/* values begin a word: not inside a number, an address or a name */
+		if (i && (word_char(p) || p == '.') && !starts_nocase(m.s + i, m.n - i, "::ffff:")) {
+			i++;
+			continue;
+		}
+		/* after a single ':' an address would be the tail of a time or an IPv6 one */
+		int colon = p == ':' && i > 1 && m.s[i - 2] != ':';
+		size_t e = colon ? 0 : ip_value(m, i, x);
+		if (!e && !colon)
+			e = host_here(m, i, x);
+		if (!e)
+			e = key_value(m, i, x);
+		i = e > i ? e : i + 1;
+	}
+	if (!x->group[0])
+		hlog__name_after(m, "group:", x->group, sizeof(x->group));
+}
+
+const struct hx_val *hlog__xfind(const struct hx_vals *x, int what, unsigned roles)
+{
+	for (size_t i = 0; i < x->n; i++)
+		if (x->v[i].what == what && (roles & HX_R(x->v[i].role)))
+			return &x->v[i];
+	return NULL;
+}
+
+const char *hlog__xrole_name(int role)
+{
+	static const char *const n[] = {"any", "local", "remote", "table", "nic"};
+	return role >= 0 && role <= HX_NIC ? n[role] : "?";
+}
+
+const char *hlog__xwhat_name(int what)
+{
+	static const char *const n[] = {"ip", "port", "host", "rank", "dev"};
+	return what >= 0 && what <= HX_DEV ? n[what] : "?";
+}

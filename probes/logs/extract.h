@@ -1,0 +1,59 @@
+/* One set of extractors for every log line (internal to probes/): the addresses, ports, host
+ * names, ranks and devices a line names, each with the part it plays (this end or the other,
+ * the rank table's value or the NIC's, source or destination), read from the words around
+ * it. Every stack writes the same facts its own way ("10.0.0.2:29500", "[::ffff:10.0.0.2]:
+ * 29500", "(10.0.0.2, 29500)", "10.0.0.2<29500>", "port:29500", "rank[3]", "RankID:3",
+ * "device(3)", "devId: 3", "phy_id 3"), so the signatures say what a line is and this says
+ * what it names, once for all of them. Nothing here reads outside the span given. */
+#ifndef HCCLCTL_PROBES_LOGS_EXTRACT_H
+#define HCCLCTL_PROBES_LOGS_EXTRACT_H
+
+#include <stddef.h>
+
+#include "probes/ptext.h"
+
+#define HX_MAX 24     /* values kept per line; more are counted in dropped */
+#define HX_TEXTLEN 64 /* an address or a host name */
+
+enum hx_what { HX_IP, HX_PORT, HX_HOST, HX_RANK, HX_DEV };
+
+/* The part a value plays, from the words around it. */
+enum hx_role {
+	HX_ANY,	   /* the line does not say */
+	HX_LOCAL,  /* this end: "local", "src", "listen on", "bind", "This node" */
+	HX_REMOTE, /* the other end: "remote", "peer", "dst", "connect to" */
+	HX_TABLE,  /* what the rank table says ("... in the ranktable") */
+	HX_NIC,	   /* what the network adapter has ("... of the network adapter") */
+};
+
+struct hx_val {
+	int what;		/* enum hx_what */
+	int role;		/* enum hx_role */
+	long long n;		/* HX_PORT, HX_RANK, HX_DEV: the number */
+	char s[HX_TEXTLEN];	/* HX_IP, HX_HOST: the text */
+	size_t at;		/* offset of the value in the line */
+};
+
+struct hx_vals {
+	struct hx_val v[HX_MAX];
+	size_t n;
+	size_t dropped;
+	char group[48]; /* "rank N of group G", "group:[G]": the group ranks are local to, "" */
+};
+
+/* Reads every value of line m into x (emptied first), in the order they appear. */
+void hlog__extract(struct pspan m, struct hx_vals *x);
+
+/* The first value of what whose role is one of roles (a bit mask of 1 << enum hx_role), or
+ * NULL. */
+const struct hx_val *hlog__xfind(const struct hx_vals *x, int what, unsigned roles);
+
+#define HX_R(r) (1u << (r))
+#define HX_THIS (HX_R(HX_ANY) | HX_R(HX_LOCAL))
+#define HX_OTHER HX_R(HX_REMOTE)
+
+/* "remote", "table", ... for enum hx_role; "ip", "port", ... for enum hx_what. */
+const char *hlog__xrole_name(int role);
+const char *hlog__xwhat_name(int what);
+
+#endif

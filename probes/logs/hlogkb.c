@@ -1,0 +1,141 @@
+/* The knowledge base in the triage: every line is matched against its entities, and when no
+ * rule of hcclctl's own explains the job, the entity found that no other found entity causes
+ * is the cause (a cause outranks what it causes), the most specific such one first. */
+#include <string.h>
+
+#include "probes/hcclcodes.h"
+#include "probes/logs/hlogint.h"
+#include "probes/logs/kb.h"
+
+static const struct kb *kb_of(const struct hlog_report *r)
+{
+	const struct kb *kb = r->kb;
+	char err[200];
+	if (!kb && kb_builtin(&kb, err, sizeof(err)))
+		return NULL;
+	return kb;
+}
+
+void hlog__kb_line(struct hlog_report *r, struct kb_scan *st, struct pspan line, int64_t t_us,
+		   const char *file, const char *node, unsigned no)
+{
+	const struct kb *kb = kb_of(r);
+	int hits[16];
+	int n = kb ? kb_match(kb, st, line.s, line.n, hits, 16) : 0;
+	for (int i = 0; i < n; i++) {
+		size_t k = 0;
+		while (k < r->nkbhit && r->kbhit[k].ent != hits[i])
+			k++;
+		if (k < r->nkbhit) {
+			r->kbhit[k].count++;
+			continue;
+		}
+		if (k == HLOG_MAX_KB)
+			continue;
+		struct hlog_kbhit *h = &r->kbhit[r->nkbhit++];
+		memset(h, 0, sizeof(*h));
+		h->ent = hits[i];
+		h->count = 1;
+		h->t_us = t_us;
+		snprintf(h->node, sizeof(h->node), "%s", node ? node : "");
+		snprintf(h->at.file, sizeof(h->at.file), "%s", file);
+		h->at.line = no;
+		probe__copy(h->at.text, sizeof(h->at.text), line);
+	}
+}
+
+/* How much of a line an entity's keywords must cover: a generic entity (one short keyword, an
+ * expression that fits any error code) ranks below a specific one. */
+static size_t specificity(const struct kb *kb, const struct kb_entity *e)
+{
+	size_t best = 0;
+	for (int g = 0; g < e->ng; g++) {
+		size_t n = 0;
+		for (int i = 0; i < kb_group_size(kb, e, g); i++)
+			n += strlen(kb_keyword(kb, e, g, i));
+		best = n > best ? n : best;
+	}
+	return best;
+}
+
+static int caused(const struct kb *kb, const struct hlog_report *r, size_t i)
+{
+	for (size_t k = 0; k < r->nkbhit; k++)
+		if (k != i && kb_causes(kb, r->kbhit[k].ent, r->kbhit[i].ent) &&
+		    !kb_causes(kb, r->kbhit[i].ent, r->kbhit[k].ent))
+			return 1;
+	return 0;
+}
+
+static int before(const struct hlog_kbhit *a, const struct hlog_kbhit *b)
+{
+	if (a->t_us >= 0 && b->t_us >= 0 && a->t_us != b->t_us)
+		return a->t_us < b->t_us;
+	return 0;
+}
+
+static void add_quote(struct hlog_report *r, const struct hlog_quote *q)
+{
+	for (size_t i = 0; i < r->nevidence; i++)
+		if (r->evidence[i].line == q->line && !strcmp(r->evidence[i].file, q->file))
+			return;
+	if (r->nevidence < HLOG_MAX_EVIDENCE)
+		r->evidence[r->nevidence++] = *q;
+}
+
+int hlog__kb_conclude(struct hlog_report *r)
+{
+	const struct kb *kb = kb_of(r);
+	if (!kb || !r->nkbhit)
+		return 0;
+	/* a verdict of hcclctl's own rules stands; only "nothing explains it" is replaced */
+	if (r->cat != HCAT_NONE && !(r->cat == HCAT_UNRESOLVED &&
+				     (!strcmp(r->detail, "unclassified") ||
+				      !strcmp(r->detail, "no-explanation"))))
+		return 0;
+	const struct hlog_kbhit *best = NULL;
+	size_t best_spec = 0;
+	for (size_t i = 0; i < r->nkbhit; i++) {
+		if (caused(kb, r, i))
+			continue;
+		const struct hlog_kbhit *h = &r->kbhit[i];
+		size_t spec = specificity(kb, kb_entity_at(kb, (size_t)h->ent));
+		if (!best || spec > best_spec || (spec == best_spec && before(h, best))) {
+			best = h;
+			best_spec = spec;
+		}
+	}
+	if (!best)
+		return 0;
+	const struct kb_entity *e = kb_entity_at(kb, (size_t)best->ent);
+	const struct kb_family *f = kb_family_of(e);
+	struct sbuf b = { r->cause, sizeof(r->cause), 0 };
+	r->cause[0] = '\0';
+	r->kind = HLOG_KB;
+	r->cat = f->cat;
+	r->first = NULL;
+	r->nevidence = 0;
+	snprintf(r->detail, sizeof(r->detail), "%s", f->name);
+	snprintf(r->node, sizeof(r->node), "%s", best->node);
+	snprintf(r->reported_on, sizeof(r->reported_on), "%s", best->node[0] ? best->node : "");
+	r->kb_entity = e->code;
+	if (e->name && e->name[0])
+		hlog__sb_add(&b, "%s (%s)", e->name, e->code);
+	else
+		hlog__sb_add(&b, "%s (fault %s, a %s line)", f->cause, e->code,
+			     e->log[0] ? e->log : "log");
+	hlog__sb_add(&b, " on node %s", best->node[0] ? best->node : "node0");
+	add_quote(r, &best->at);
+	size_t nc = 0;
+	for (size_t i = 0; i < r->nkbhit; i++) {
+		const struct hlog_kbhit *h = &r->kbhit[i];
+		if (h == best || !kb_causes(kb, best->ent, h->ent))
+			continue;
+		hlog__sb_add(&b, "%s%s", nc++ ? ", " : "; it explains ",
+			     kb_entity_at(kb, (size_t)h->ent)->code);
+		add_quote(r, &h->at);
+	}
+	const char *fix = e->advice && e->advice[0] ? e->advice : f->fix;
+	snprintf(r->fix, sizeof(r->fix), "%s", fix);
+	return 1;
+}

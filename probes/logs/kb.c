@@ -1,0 +1,426 @@
+/* The knowledge base's tables and their matcher. One pass over a line finds every entity it
+ * shows: an Aho-Corasick automaton over one keyword per group (its longest, the "anchor")
+ * names the groups worth checking, and only those are checked in full (all keywords, in
+ * order). Matching 1050 entities one by one would search each line some 2000 times. */
+#include <errno.h>
+#include <pthread.h>
+#include <regex.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probes/logs/kb.h"
+#include "probes/logs/kbint.h"
+
+/* One automaton node. Children are a sibling list (the root has a full table): some 30 000
+ * nodes for the built-in base, most with one child. */
+struct acnode {
+	int child, sibling, fail, out, olink;
+	unsigned char c;
+};
+
+struct acout {
+	int group; /* >= 0 a keyword group; < 0: -1 - entity, an expression's literal */
+	int next;
+};
+
+static int ac_child(const struct kb *kb, int node, unsigned char c)
+{
+	if (node == 0)
+		return kb->root[c];
+	for (int k = kb->ac[node].child; k; k = kb->ac[k].sibling)
+		if (kb->ac[k].c == c)
+			return k;
+	return 0;
+}
+
+static int ac_grow(struct kb *kb)
+{
+	if (kb->nac == kb->capac) {
+		size_t cap = kb->capac ? kb->capac * 2 : 1024;
+		struct acnode *p = realloc(kb->ac, cap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		kb->ac = p;
+		kb->capac = cap;
+	}
+	memset(&kb->ac[kb->nac], 0, sizeof(kb->ac[0]));
+	return (int)kb->nac++;
+}
+
+static int ac_add(struct kb *kb, const char *s, int group)
+{
+	int node = 0;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		int next = ac_child(kb, node, *p);
+		if (!next) {
+			next = ac_grow(kb);
+			if (next < 0)
+				return next;
+			kb->ac[next].c = *p;
+			if (node == 0) {
+				kb->root[*p] = next;
+			} else {
+				kb->ac[next].sibling = kb->ac[node].child;
+				kb->ac[node].child = next;
+			}
+		}
+		node = next;
+	}
+	if (kb->nout == kb->capout) {
+		size_t cap = kb->capout ? kb->capout * 2 : 1024;
+		struct acout *o = realloc(kb->out, cap * sizeof(*o));
+		if (!o)
+			return -ENOMEM;
+		kb->out = o;
+		kb->capout = cap;
+	}
+	/* outputs are 1-based so that 0 ends a list */
+	kb->out[kb->nout] = (struct acout){ group, kb->ac[node].out };
+	kb->ac[node].out = (int)++kb->nout;
+	return 0;
+}
+
+/* Fail links, breadth first; olink is the nearest node down the fail chain with outputs. */
+static int ac_link(struct kb *kb)
+{
+	int *queue = malloc((kb->nac + 1) * sizeof(*queue));
+	if (!queue)
+		return -ENOMEM;
+	size_t head = 0, tail = 0;
+	for (int c = 0; c < 256; c++)
+		if (kb->root[c])
+			queue[tail++] = kb->root[c];
+	while (head < tail) {
+		int u = queue[head++];
+		for (int v = kb->ac[u].child; v; v = kb->ac[v].sibling) {
+			int f = kb->ac[u].fail;
+			int to;
+			while ((to = ac_child(kb, f, kb->ac[v].c)) == 0 && f)
+				f = kb->ac[f].fail;
+			kb->ac[v].fail = to == v ? 0 : to;
+			int fl = kb->ac[v].fail;
+			kb->ac[v].olink = kb->ac[fl].out ? fl : kb->ac[fl].olink;
+			queue[tail++] = v;
+		}
+	}
+	free(queue);
+	return 0;
+}
+
+/* The longest run of characters an expression must contain literally ("" when none): what
+ * decides whether the expression is worth running on a line. */
+static void regex_literal(const char *rx, char *out, size_t len)
+{
+	char run[256];
+	size_t n = 0;
+	out[0] = '\0';
+	for (const char *p = rx;; p++) {
+		int lit = -1, end = !*p;
+		if (!end && *p == '\\' && p[1] && strchr(".[]()*+?{}|^$\\", p[1]))
+			lit = (unsigned char)*++p;
+		else if (!end && !strchr(".[]()*+?{}|^$\\", *p))
+			lit = (unsigned char)*p;
+		/* a character made optional or repeated by what follows is not required as is */
+		if (lit >= 0 && p[1] && strchr("*?{", p[1]))
+			lit = -1;
+		if (lit >= 0 && n + 1 < sizeof(run)) {
+			run[n++] = (char)lit;
+			continue;
+		}
+		if (n > strlen(out) && n < len) {
+			memcpy(out, run, n);
+			out[n] = '\0';
+		}
+		n = 0;
+		if (end)
+			break;
+		if (*p == '[') /* skip a bracket expression or a count whole */
+			while (p[1] && p[1] != ']')
+				p++;
+		if (*p == '{')
+			while (p[1] && p[1] != '}')
+				p++;
+		if (*p == '|') { /* an alternative: nothing is required of the whole */
+			out[0] = '\0';
+			break;
+		}
+	}
+}
+
+static const char *anchor_of(const struct kb *kb, const struct kb_group *g)
+{
+	const char *best = "";
+	for (int i = 0; i < g->nn; i++)
+		if (strlen(kb->needle[g->n0 + i]) > strlen(best))
+			best = kb->needle[g->n0 + i];
+	return best;
+}
+
+/* Builds what matching needs from the tables: group -> entity, the automaton, the compiled
+ * expressions and the edges by source. */
+int kb__index(struct kb *kb, char *err, size_t errlen)
+{
+	kb->gent = calloc(kb->ngroup + 1, sizeof(*kb->gent));
+	kb->stamp = calloc(kb->ngroup + kb->nent + 1, sizeof(*kb->stamp));
+	kb->rx = calloc(kb->nent + 1, sizeof(*kb->rx));
+	kb->rxok = calloc(kb->nent + 1, 1);
+	kb->efirst = calloc(kb->nent + 2, sizeof(*kb->efirst));
+	kb->edst = calloc(kb->nedge + 1, sizeof(*kb->edst));
+	if (!kb->gent || !kb->stamp || !kb->rx || !kb->rxok || !kb->efirst || !kb->edst ||
+	    ac_grow(kb) < 0)
+		goto nomem;
+	for (size_t e = 0; e < kb->nent; e++) {
+		const struct kb_entity *en = &kb->ent[e];
+		for (int g = en->g0; g < en->g0 + en->ng; g++) {
+			kb->gent[g] = (int)e;
+			const char *a = anchor_of(kb, &kb->group[g]);
+			if (*a && ac_add(kb, a, g))
+				goto nomem;
+		}
+		if (!en->regex || !*en->regex)
+			continue;
+		if (regcomp(&kb->rx[e], en->regex, REG_EXTENDED | REG_NOSUB)) {
+			/* a Python expression POSIX cannot read: the entity keeps its keywords */
+			continue;
+		}
+		kb->rxok[e] = 1;
+		char lit[128];
+		regex_literal(en->regex, lit, sizeof(lit));
+		if (*lit && ac_add(kb, lit, -1 - (int)e))
+			goto nomem;
+		if (!*lit)
+			kb->rxall[kb->nrxall < KB_RXALL ? kb->nrxall++ : KB_RXALL - 1] = (int)e;
+	}
+	for (size_t i = 0; i < kb->nedge; i++)
+		kb->efirst[kb->edge[i].src + 1]++;
+	for (size_t e = 0; e < kb->nent; e++)
+		kb->efirst[e + 1] += kb->efirst[e];
+	int *fill = calloc(kb->nent + 1, sizeof(*fill));
+	if (!fill)
+		goto nomem;
+	for (size_t i = 0; i < kb->nedge; i++) {
+		int s = kb->edge[i].src;
+		kb->edst[kb->efirst[s] + fill[s]++] = kb->edge[i].dst;
+	}
+	free(fill);
+	if (ac_link(kb))
+		goto nomem;
+	return 0;
+nomem:
+	snprintf(err, errlen, "%s: out of memory", kb->source);
+	return -ENOMEM;
+}
+
+void kb__unindex(struct kb *kb)
+{
+	for (size_t e = 0; kb->rx && e < kb->nent; e++)
+		if (kb->rxok[e])
+			regfree(&kb->rx[e]);
+	free(kb->rx);
+	free(kb->rxok);
+	free(kb->gent);
+	free(kb->stamp);
+	free(kb->efirst);
+	free(kb->edst);
+	free(kb->ac);
+	free(kb->out);
+}
+
+static struct kb builtin;
+static int builtin_rc;
+static char builtin_err[200];
+static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
+
+static void build_builtin(void)
+{
+	builtin.source = kb_builtin_source;
+	builtin.needle = kb_builtin_needles;
+	builtin.group = kb_builtin_groups;
+	builtin.ent = kb_builtin_entities;
+	builtin.edge = kb_builtin_edges;
+	builtin.nneedle = kb_builtin_counts[0];
+	builtin.ngroup = kb_builtin_counts[1];
+	builtin.nent = kb_builtin_counts[2];
+	builtin.nedge = kb_builtin_counts[3];
+	pthread_mutex_init(&builtin.lock, NULL);
+	builtin_rc = kb__index(&builtin, builtin_err, sizeof(builtin_err));
+}
+
+int kb_builtin(const struct kb **out, char *err, size_t errlen)
+{
+	pthread_once(&builtin_once, build_builtin);
+	if (builtin_rc) {
+		snprintf(err, errlen, "%s", builtin_err);
+		return builtin_rc;
+	}
+	*out = &builtin;
+	return 0;
+}
+
+const char *kb_source(const struct kb *kb) { return kb->source; }
+size_t kb_count(const struct kb *kb) { return kb->nent; }
+size_t kb_edge_count(const struct kb *kb) { return kb->nedge; }
+
+const struct kb_entity *kb_entity_at(const struct kb *kb, size_t i)
+{
+	return i < kb->nent ? &kb->ent[i] : NULL;
+}
+
+int kb_group_size(const struct kb *kb, const struct kb_entity *e, int g)
+{
+	return g >= 0 && g < e->ng ? kb->group[e->g0 + g].nn : 0;
+}
+
+const char *kb_keyword(const struct kb *kb, const struct kb_entity *e, int g, int i)
+{
+	if (g < 0 || g >= e->ng || i < 0 || i >= kb->group[e->g0 + g].nn)
+		return NULL;
+	return kb->needle[kb->group[e->g0 + g].n0 + i];
+}
+
+void kb_scan_release(struct kb_scan *st)
+{
+	free(st->seen);
+	memset(st, 0, sizeof(*st));
+}
+
+static int group_on_line(const struct kb *kb, int g, const char *s, size_t n)
+{
+	const struct kb_group *gr = &kb->group[g];
+	size_t at = 0;
+	for (int i = 0; i < gr->nn; i++) {
+		const char *k = kb->needle[gr->n0 + i];
+		size_t kl = strlen(k);
+		const char *p = kl ? memmem(s + at, n - at, k, kl) : s + at;
+		if (!p)
+			return 0;
+		at = (size_t)(p - s) + kl;
+	}
+	return 1;
+}
+
+/* A multi-line option's group matched on this line: 1 when every group of its window has
+ * matched within the window's lines. */
+static int window_done(const struct kb *kb, struct kb_scan *st, int g)
+{
+	if (!st)
+		return 0;
+	if (st->nseen < kb->ngroup) {
+		unsigned *p = realloc(st->seen, kb->ngroup * sizeof(*p));
+		if (!p)
+			return 0;
+		memset(p + st->nseen, 0, (kb->ngroup - st->nseen) * sizeof(*p));
+		st->seen = p;
+		st->nseen = kb->ngroup;
+	}
+	st->seen[g] = st->line;
+	int first = g;
+	while (first > 0 && kb->group[first].win < 0)
+		first--;
+	int win = kb->group[first].win >> 8, ng = kb->group[first].win & 0xff;
+	for (int k = first; k < first + ng && k < (int)kb->ngroup; k++)
+		if (!st->seen[k] || st->line - st->seen[k] > (unsigned)win)
+			return 0;
+	return 1;
+}
+
+static int add_hit(int *hits, int nh, int max, int e)
+{
+	for (int i = 0; i < nh; i++)
+		if (hits[i] == e)
+			return nh;
+	if (nh < max)
+		hits[nh++] = e;
+	return nh;
+}
+
+static int by_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+static int rx_line(const struct kb *kb, size_t e, const char *s, size_t n)
+{
+	char buf[4096];
+	size_t k = n < sizeof(buf) - 1 ? n : sizeof(buf) - 1;
+	memcpy(buf, s, k);
+	buf[k] = '\0';
+	return !regexec(&kb->rx[e], buf, 0, NULL, 0);
+}
+
+int kb_match(const struct kb *kb, struct kb_scan *st, const char *s, size_t n, int *hits,
+	     int max)
+{
+	struct kb *w = (struct kb *)kb; /* the stamps are scratch, guarded by the lock */
+	int nh = 0, cand[256], nc = 0;
+	if (st)
+		st->line++;
+	pthread_mutex_lock(&w->lock);
+	unsigned gen = ++w->gen;
+	int node = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		int to;
+		while ((to = ac_child(kb, node, c)) == 0 && node)
+			node = kb->ac[node].fail;
+		node = to;
+		for (int m = kb->ac[node].out ? node : kb->ac[node].olink; m; m = kb->ac[m].olink) {
+			for (int o = kb->ac[m].out; o; o = kb->out[o - 1].next) {
+				int g = kb->out[o - 1].group;
+				size_t slot = g >= 0 ? (size_t)g : kb->ngroup + (size_t)(-1 - g);
+				if (w->stamp[slot] == gen || nc == (int)(sizeof(cand) / sizeof(cand[0])))
+					continue;
+				w->stamp[slot] = gen;
+				cand[nc++] = g;
+			}
+		}
+	}
+	pthread_mutex_unlock(&w->lock);
+	for (int i = 0; i < nc; i++) {
+		int g = cand[i];
+		if (g < 0) {
+			int e = -1 - g;
+			if (rx_line(kb, (size_t)e, s, n))
+				nh = add_hit(hits, nh, max, e);
+		} else if (group_on_line(kb, g, s, n) &&
+			   (!kb->group[g].win || window_done(kb, st, g))) {
+			nh = add_hit(hits, nh, max, kb->gent[g]);
+		}
+	}
+	for (size_t i = 0; i < kb->nrxall; i++)
+		if (rx_line(kb, (size_t)kb->rxall[i], s, n))
+			nh = add_hit(hits, nh, max, kb->rxall[i]);
+	qsort(hits, (size_t)nh, sizeof(*hits), by_int);
+	return nh;
+}
+
+int kb_causes(const struct kb *kb, int a, int b)
+{
+	if (a < 0 || b < 0 || (size_t)a >= kb->nent || (size_t)b >= kb->nent || a == b)
+		return 0;
+	int *queue = malloc(kb->nent * sizeof(*queue));
+	unsigned char *seen = calloc(kb->nent, 1);
+	int found = 0;
+	size_t head = 0, tail = 0;
+	if (!queue || !seen)
+		goto out;
+	queue[tail++] = a;
+	seen[a] = 1;
+	while (head < tail && !found) {
+		int u = queue[head++];
+		for (int k = kb->efirst[u]; k < kb->efirst[u + 1]; k++) {
+			int v = kb->edst[k];
+			if (v == b)
+				found = 1;
+			if (!seen[v]) {
+				seen[v] = 1;
+				queue[tail++] = v;
+			}
+		}
+	}
+out:
+	free(queue);
+	free(seen);
+	return found;
+}

@@ -1,0 +1,44 @@
+/* The knowledge base's insides, shared by its table loader (kbload.c) and matcher (kb.c). */
+#ifndef HCCLCTL_PROBES_LOGS_KBINT_H
+#define HCCLCTL_PROBES_LOGS_KBINT_H
+
+#include <pthread.h>
+#include <regex.h>
+
+#include "probes/logs/kb.h"
+
+#define KB_RXALL 16 /* expressions with no literal part, tried on every line */
+
+struct acnode;
+struct acout;
+
+struct kb {
+	const char *source;
+	const char *const *needle;
+	const struct kb_group *group;
+	const struct kb_entity *ent;
+	const struct kb_edge *edge;
+	size_t nneedle, ngroup, nent, nedge;
+	/* the index (kb__index) */
+	int *gent;	      /* group -> entity */
+	int *efirst, *edst;   /* edges by source: edst[efirst[e] .. efirst[e+1]) */
+	regex_t *rx;
+	unsigned char *rxok;
+	int rxall[KB_RXALL];
+	size_t nrxall;
+	int root[256];
+	struct acnode *ac;
+	size_t nac, capac;
+	struct acout *out;
+	size_t nout, capout;
+	unsigned *stamp; /* per group and entity: the last match call that took it */
+	unsigned gen;
+	pthread_mutex_t lock;
+	/* what a loaded file owns */
+	void *own;
+};
+
+int kb__index(struct kb *kb, char *err, size_t errlen);
+void kb__unindex(struct kb *kb);
+
+#endif

@@ -1,0 +1,327 @@
+/* Whether a line is an error, by its words (probes/logs/errwords.c): every row of the error
+ * words and of the benign forms read on a real line, verbatim, each with where it is from
+ * (a case under tests/data/real-logs, or a public issue thread); then whole lines in formats
+ * no prefix rule knows, which must read as errors, and informational lines that must not. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "probes/logs/logline.h"
+
+/* A row's real line: from names a case under tests/data/real-logs (then line is a piece of
+ * the line, which is read whole from the case's files) or a public thread (then line is the
+ * whole line, copied verbatim). */
+struct row_line {
+	const char *row; /* the table row's form */
+	const char *from;
+	const char *line;
+};
+
+#define REAL "tests/data/real-logs/"
+
+/* The whole line of case from's files that holds piece, into buf; or line itself when from
+ * is a thread's address. */
+static const char *real_line(const char *from, const char *line, char *buf, size_t len)
+{
+	if (!strncmp(from, "https://", 8))
+		return line;
+	char cmd[512];
+	if (strchr(line, '\'') || strchr(from, '\''))
+		fail_msg("a piece to look for has a quote: %s", line);
+	snprintf(cmd, sizeof(cmd), "grep -rhF -m1 -- '%s' '" REAL "%s'", line, from);
+	FILE *p = popen(cmd, "r");
+	if (!p)
+		fail_msg("popen: %s", cmd);
+	if (!fgets(buf, (int)len, p))
+		buf[0] = '\0';
+	pclose(p);
+	buf[strcspn(buf, "\n")] = '\0';
+	if (!buf[0])
+		fail_msg("no line with \"%s\" in " REAL "%s", line, from);
+	return buf;
+}
+
+static const struct row_line word_lines[] = {
+	{"error", "llamafactory-3839-ej0001-hccp-busy", "[ERROR] HCCL error in:"},
+	{"errors", "vllm-ascend-5461-a2-2node-ei0006-mc2", "with other errors or no errors"},
+	{"fail", "https://github.com/firemodels/fds/issues/5853",
+	 "pkt_RTS_handler(317)............: fail failed"},
+	{"fails", "vllm-ascend-5461-a2-2node-ei0006-mc2", "Nnopbase fails to invoke"},
+	{"failed", "https://github.com/firemodels/fds/issues/5853",
+	 "pkt_RTS_handler(317)............: fail failed"},
+	{"failure", "vllm-ascend-1815-ej0002-port-down", "the connection failure between"},
+	{"fatal", "https://github.com/SmileiPIC/Smilei/issues/819",
+	 "Abort(1090959) on node 0 (rank 0 in comm 0): Fatal error in PMPI_Init: Other MPI error, "
+	 "error stack:"},
+	{"exception", "ascend-pytorch-doc-ei0002-heartbeat-lost", "Cluster Exception Location"},
+	{"exceptions", "hicann-hccl-fd-ei0006-hcom-allreduce-detect-dst-device0",
+	 "dstRank reports other exceptions"},
+	{"abort", "https://github.com/NVIDIA/nccl-tests/issues/166",
+	 "ubuntu:39964:40075 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to "
+	 "10.0.0.2<45763> failed : Software caused connection abort"},
+	{"aborted", "https://github.com/pytorch/gloo/issues/33",
+	 "mpirun noticed that process rank 1 with PID 29013 on node 172.17.27.12 exited on signal 6 "
+	 "(Aborted)."},
+	{"refused", "https://github.com/pytorch/gloo/issues/33",
+	 "  what():  [enforce fail at /home/sayantan/gloo_GIT/gloo/gloo/transport/tcp/pair.cc:498] "
+	 "optval == 0. 111 vs 0. SO_ERROR: Connection refused"},
+	{"timeout", "llamafactory-7396-nccl-watchdog-allreduce-pg1",
+	 "Watchdog caught collective operation timeout"},
+	{"timed out", "https://github.com/gensyn-ai/rl-swarm/issues/197",
+	 "[W427 01:04:16.149509694 socket.cpp:752] [c10d] The client socket has failed to connect "
+	 "to [::ffff:198.18.0.1]:3254 (errno: 110 - Connection timed out)."},
+	{"unreachable", "https://github.com/shadowsocksr/shadowsocksr/issues/85",
+	 "[Errno 101] Network is unreachable"},
+	{"no route", "https://github.com/shadowsocksr/shadowsocksr/issues/85",
+	 "2016-05-20 08:20:27 ERROR    [Errno 113] No route to host"},
+	{"cannot", "https://github.com/firemodels/fds/issues/5853",
+	 "dcp_recv(165)...................: Internal MPI error!  Cannot read from remote process"},
+	{"could not", "https://github.com/bytedance/byteps/issues/61",
+	 "worker-pytorch-0:24:24 [1] NCCL INFO Could not find real path of "
+	 "/sys/class/net/eth0/device"},
+	{"invalid", "vllm-ascend-167-ray-visible-devices-invalid-device", "The argument is invalid"},
+	{"killed", "https://github.com/lllyasviel/Fooocus/issues/1117", "Killed"},
+	{"segmentation fault", "https://github.com/mpi4py/mpi4py/issues/281",
+	 "Segmentation fault (core dumped)"},
+	{"out of memory", "nccl-962-proxy-cuda-oom", "include/alloc.h:178 NCCL WARN Cuda failure"},
+	{"core dumped", "https://github.com/mpi4py/mpi4py/issues/281",
+	 "Segmentation fault (core dumped)"},
+	{"illegal", "https://github.com/NVIDIA/nccl/issues/629",
+	 "A03-R28-I49-2-6000166:104934:104934 [1] init.cc:204 NCCL WARN Cuda failure 'an illegal "
+	 "memory access was encountered'"},
+	{"terminate called", "vllm-ascend-382-torch-npu-watchdog-allreduce",
+	 "terminate called after throwing"},
+	{"connection reset", "https://github.com/NVIDIA/nccl/issues/629",
+	 "A03-R28-I49-3-9000018:46841:46987 [0] include/socket.h:428 NCCL WARN Net : Call to recv "
+	 "from 11.127.49.2<36048> failed : Connection reset by peer"},
+	{"permission denied", "https://github.com/chrysn/aiocoap/pull/350",
+	 "Network error: [Errno 13] Permission denied"},
+	{"address already in use", "https://github.com/pytorch/gloo/issues/33",
+	 "C++ exception with description \"[/home/sayantan/gloo_GIT/gloo/gloo/transport/tcp/"
+	 "pair.cc:135] bind: Address already in use\" thrown in the test body."},
+	{"mismatch", "opendde-23-fingerprint-allgather-shapes", "Detected mismatch between"},
+	{"NCCL WARN", "https://github.com/NVIDIA/nccl/issues/1814",
+	 "hostname-test:984:1357 [4] ib_plugin.c:1615 NCCL WARN NET/IB : Got completion from peer "
+	 "172.36.143.59<44206> with status=12 opcode=129 len=65536 vendor err 129 (Recv) localGid "
+	 "::ffff:29.87.88.182 remoteGids::ffff:29.87.4.221"},
+	{"ECONNREFUSED", "https://github.com/chrysn/aiocoap/pull/350",
+	 "Network error: [Errno 111] Connection refused (ECONNREFUSED, received through"},
+	{"EHOSTUNREACH", "https://github.com/chrysn/aiocoap/pull/350",
+	 "Network error: [Errno 113] No route to host (EHOSTUNREACH, received through"},
+	{"ENETUNREACH", "https://github.com/chrysn/aiocoap/pull/350",
+	 "Network error: [Errno 101] Network is unreachable (ENETUNREACH, received"},
+	{"(exception class)", "https://github.com/pytorch/pytorch/issues/61839",
+	 "subprocess.CalledProcessError: Command '['/opt/tiger/conda/bin/python3', '-u', "
+	 "'train_imagenet.py', '--local_rank=7']' died with <Signals.SIGSEGV: 11>."},
+};
+
+/* Benign rows: the line, and whether the whole line reads as an error when the parser reads
+ * it (the "no errors" line is advice text, context whatever its words). */
+struct benign_line {
+	const char *row;
+	const char *from;
+	const char *line;
+	int error;
+};
+
+static const struct benign_line benign_lines[] = {
+	{"no errors", "vllm-ascend-5461-a2-2node-ei0006-mc2", "with other errors or no errors", 0},
+	{"busbw error", "healthy-nccl-583-a100-error-column", "busbw  error     time", 0},
+	{"retrying", "https://github.com/Oneflow-Inc/oneflow/issues/3586",
+	 "worker:101542:101934 [0] NCCL INFO Call to connect returned Connection timed out, "
+	 "retrying",
+	 0},
+	{"ErrToWarn", "vllm-ascend-5468-driver-24.1-too-old-for-cann",
+	 "ErrToWarn: QuerySqeInfoByHead status failed", 0},
+	{"Failed to open libibverbs", "https://github.com/NVIDIA/nccl/issues/367",
+	 "c6ad99331184:117277:117277 [0] misc/ibvwrap.cc:63 NCCL WARN Failed to open "
+	 "libibverbs.so[.1]",
+	 0},
+	{"libibverbs: Warning: couldn't load driver", "https://github.com/NVIDIA/nccl/issues/1044",
+	 "libibverbs: Warning: couldn't load driver 'libipathverbs-rdmav25.so': "
+	 "libipathverbs-rdmav25.so: cannot open shared object file: No such file or directory",
+	 0},
+	{"FutureWarning", "healthy-bionemo-740-future-warnings", "selective_scan_interface.py:239",
+	 0},
+	{"UserWarning", "https://github.com/ShannonAI/mrc-for-flat-nested-ner/issues/56",
+	 "Epoch 0:   0%|            | 1/2239 [00:00<17:25,  2.14it/s, loss=0.795, v_num=1]/usr/"
+	 "local/lib/python3.6/dist-packages/torch/optim/lr_scheduler.py:123: UserWarning: Detected "
+	 "call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and later, you "
+	 "should call them in the opposite order: `optimizer.step()` before `lr_scheduler.step()`.  "
+	 "Failure to do this will result in PyTorch skipping the first value of the learning rate "
+	 "schedule.",
+	 0},
+	{"is deprecated", "healthy-bionemo-740-future-warnings", "tensor_parallel.py:25", 0},
+};
+
+static struct pspan span(const char *s)
+{
+	return (struct pspan){s, strlen(s)};
+}
+
+static long find_row(const char *form, int benign)
+{
+	size_t n = benign ? hlog__benign_rows() : hlog__error_rows() + 1;
+	for (size_t r = 0; r < n; r++) {
+		const char *f = benign ? hlog__benign_row_name(r) : hlog__error_row_name(r);
+		if (f && !strcmp(f, form))
+			return (long)r;
+	}
+	return -1;
+}
+
+/* Every error row matches its real line, and every row has one. */
+static void test_error_rows(void **state)
+{
+	(void)state;
+	unsigned char seen[256] = {0};
+	assert_true(hlog__error_rows() + 1 <= sizeof(seen));
+	for (size_t i = 0; i < sizeof(word_lines) / sizeof(word_lines[0]); i++) {
+		const struct row_line *w = &word_lines[i];
+		char buf[8192];
+		const char *line = real_line(w->from, w->line, buf, sizeof(buf));
+		long r = find_row(w->row, 0);
+		if (r < 0)
+			fail_msg("no row \"%s\" (%s)", w->row, w->from);
+		if (hlog__error_row_at(span(line), (size_t)r) < 0)
+			fail_msg("row \"%s\" does not match its line from %s", w->row, w->from);
+		seen[r] = 1;
+		/* and the line reads as an error, unless its writer called it informational or it
+		 * is CANN's advice text under an error ("Solution: ...") */
+		struct hlog_line l;
+		hlog__line_parse(span(line), &l);
+		if (l.error != (!strstr(line, " NCCL INFO ") && !strstr(line, "Solution:")))
+			fail_msg("line of \"%s\" (%s): error %d", w->row, w->from, l.error);
+	}
+	for (size_t r = 0; r <= hlog__error_rows(); r++)
+		if (!seen[r])
+			fail_msg("error row \"%s\" has no real line here", hlog__error_row_name(r));
+}
+
+/* Every benign row matches its real line, covers the error words it is for, and every row has
+ * one. */
+static void test_benign_rows(void **state)
+{
+	(void)state;
+	unsigned char seen[64] = {0};
+	assert_true(hlog__benign_rows() <= sizeof(seen));
+	for (size_t i = 0; i < sizeof(benign_lines) / sizeof(benign_lines[0]); i++) {
+		const struct benign_line *b = &benign_lines[i];
+		char buf[8192];
+		const char *line = real_line(b->from, b->line, buf, sizeof(buf));
+		long r = find_row(b->row, 1);
+		if (r < 0)
+			fail_msg("no benign row \"%s\" (%s)", b->row, b->from);
+		if (!hlog__benign_row_in(span(line), (size_t)r))
+			fail_msg("benign row \"%s\" does not match its line from %s", b->row, b->from);
+		seen[r] = 1;
+		struct hlog_line l;
+		hlog__line_parse(span(line), &l);
+		if (l.error != b->error)
+			fail_msg("line of benign \"%s\" (%s): error %d, want %d", b->row, b->from,
+				 l.error, b->error);
+	}
+	for (size_t r = 0; r < hlog__benign_rows(); r++)
+		if (!seen[r])
+			fail_msg("benign row \"%s\" has no real line here", hlog__benign_row_name(r));
+	/* the covering is of the words the form spans: "no errors" leaves "other errors" */
+	int len;
+	char buf[8192];
+	struct pspan m = span(real_line(benign_lines[0].from, benign_lines[0].line, buf,
+					sizeof(buf)));
+	int at = hlog__error_word(m, &len, NULL);
+	assert_true(at >= 0);
+	assert_int_equal(strncmp(m.s + at, "errors", 6), 0);
+	assert_true(at < (int)(strstr(m.s, "no errors") - m.s));
+}
+
+/* Lines in formats no prefix rule knows read as errors by their words; what a writer calls
+ * informational, identifiers and words inside other words do not. */
+static void test_lines(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *from, *line;
+		int error;
+	} k[] = {
+		/* MPI's fatal error, and its stack under it */
+		{"https://github.com/SmileiPIC/Smilei/issues/819",
+		 "Abort(1090959) on node 0 (rank 0 in comm 0): Fatal error in PMPI_Init: Other MPI "
+		 "error, error stack:",
+		 1},
+		/* Gloo's connect refused */
+		{"https://github.com/pytorch/gloo/issues/33",
+		 "  what():  [enforce fail at /home/sayantan/gloo_GIT/gloo/gloo/transport/tcp/"
+		 "pair.cc:498] optval == 0. 111 vs 0. SO_ERROR: Connection refused",
+		 1},
+		/* NCCL WARN with an InfiniBand completion status; the INFO trace after it is not */
+		{"https://github.com/NVIDIA/nccl/issues/1814",
+		 "hostname-test:984:1357 [4] ib_plugin.c:1615 NCCL WARN NET/IB : Got completion from "
+		 "peer 172.36.143.59<44206> with status=12 opcode=129 len=65536 vendor err 129 (Recv) "
+		 "localGid ::ffff:29.87.88.182 remoteGids::ffff:29.87.4.221",
+		 1},
+		{"https://github.com/NVIDIA/nccl/issues/1814",
+		 "hostname-test:984:1357 [4] NCCL INFO transport/net.cc:1298 -> 6", 0},
+		/* c10d's client socket that could not connect */
+		{"https://github.com/gensyn-ai/rl-swarm/issues/197",
+		 "[W427 01:04:16.149509694 socket.cpp:752] [c10d] The client socket has failed to "
+		 "connect to [::ffff:198.18.0.1]:3254 (errno: 110 - Connection timed out).",
+		 1},
+		/* the kernel's OOM killer */
+		{"https://github.com/0jc1/py-autovod/issues/7",
+		 "[Sun Mar 30 08:24:00 2025] Out of memory: Killed process 7899 (python) "
+		 "total-vm:26,184,840kB, anon-rss:153,700,88kB, file-rss:0kB, shmem-rss:0kB, UID:0 "
+		 "pgtables:38964kB oom_score_adj:0",
+		 1},
+		/* NCCL INFO lines that name a missing optional plugin */
+		{"https://github.com/NVIDIA/nccl/issues/690",
+		 "[0] node0:13571:13571 [0] NCCL INFO NET/Plugin : Plugin load (libnccl-net.so) "
+		 "returned 2 : libnccl-net.so: cannot open shared object file: No such file or "
+		 "directory",
+		 0},
+		/* an identifier is not a word: TORCH_NCCL_ASYNC_ERROR_HANDLING */
+		{"healthy-torchtitan-171-fsdp-tp-training",
+		 "[rank0]:2024-03-27 14:30:01,177 - root - WARNING - "
+		 "ENV[TORCH_NCCL_ASYNC_ERROR_HANDLING] = 1 will be overridden to 3 based on job "
+		 "config",
+		 0},
+		/* nccl-tests' passing summary */
+		{"healthy-nccl-tests-h100-16-ranks", "# Out of bounds values : 0 OK", 0},
+		/* Python's traceback heading: an error, and a heading */
+		{"https://github.com/NVIDIA/nccl/issues/875", "Traceback (most recent call last):", 1},
+	};
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		struct hlog_line l;
+		hlog__line_parse(span(k[i].line), &l);
+		if (l.error != k[i].error)
+			fail_msg("line %zu (%s): error %d, want %d", i, k[i].from, l.error,
+				 k[i].error);
+	}
+	struct hlog_line l;
+	hlog__line_parse(span("Traceback (most recent call last):"), &l);
+	assert_int_equal(l.header, 1);
+	/* only the first 4 KiB of a line is read for words, and no byte past the span */
+	static char big[8192];
+	memset(big, 'x', sizeof(big));
+	memcpy(big + 5000, " failed", 7);
+	int len;
+	assert_int_equal(hlog__error_word((struct pspan){big, sizeof(big)}, &len, NULL), -1);
+	memcpy(big + 100, " failed", 7);
+	assert_int_equal(hlog__error_word((struct pspan){big, 104}, &len, NULL), -1);
+	assert_int_equal(hlog__error_word((struct pspan){big, 107}, &len, NULL), 101);
+	assert_int_equal(len, 6);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_error_rows),
+		cmocka_unit_test(test_benign_rows),
+		cmocka_unit_test(test_lines),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

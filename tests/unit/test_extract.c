@@ -1,0 +1,244 @@
+/* The extractors of probes/logs/extract.h on real lines, one row a line, each naming where the
+ * line was printed (the stack's own source or the public report it was posted in). A row
+ * lists every value the line gives, in order, as "what/role=value": a value read where none
+ * is, or one with the wrong role, fails as surely as one missed. Then the wrong values the
+ * triage used to give (a port of -1, a rank table's IP swapped with the NIC's) through the
+ * whole scan. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "probes/hcclcodes.h"
+#include "probes/logs/extract.h"
+#include "probes/logs/hccllog.h"
+
+struct xcase {
+	const char *from; /* who prints the line, and where it was seen */
+	const char *line;
+	const char *want; /* every value, "what/role=value" separated by spaces */
+	const char *group;
+};
+
+static const struct xcase cases[] = {
+	{"HCCP ra_rdev_init_check_ip, as the CANN HCCL fault guide (EI0014) quotes it",
+	 "[ERROR] HCCP(166192,eExecutor):2025-01-21-16:59:39.962.565 [ra_host.c:480]tid:167056,"
+	 "ra_rdev_init_check_ip(480) : [check][ip]fail, ret(129) the IP address(127.10.0.0) in the "
+	 "ranktable is inconsistent with the IP address(127.10.0.1) of the network adapter",
+	 "ip/table=127.10.0.0 ip/nic=127.10.0.1", ""},
+	{"HCCP ra_rdev_init_check_ip, older releases (tests/unit/test_hccllog.c's form)",
+	 "[ERROR] HCCP(77,python3):2026-01-06-15:38:29.000.001 [ra_rdev.c:90] "
+	 "ra_rdev_init_check_ip(90) : [check][ip]fail, ip(192.168.100.7) is inconsistent with "
+	 "the IP address(192.168.100.9) of the network adapter",
+	 "ip/table=192.168.100.7 ip/nic=192.168.100.9", ""},
+	/* the format string of HCCP's ra_host.c with its two values: localIp (the table's),
+	 * then interfaceIp (the NIC's) */
+	{"HCCP ra_host.c hccp_err format, filled",
+	 "[check][ip]failed, ret(129) the IP address(10.0.0.1) in the ranktable is inconsistent "
+	 "with the IP(10.0.0.2)address of the network adapter, please make sure they're "
+	 "consistent. num(8)",
+	 "ip/table=10.0.0.1 ip/nic=10.0.0.2", ""},
+	{"NCCL transport/net_ib/p2p.cc WARN, NCCL GitHub issue (ncclCommShrink on RoCE, 2.30.4)",
+	 "[2026-09-09 10:46:33] ubuntu2:319733:319761 [1] transport/net_ib/p2p.cc:648 NCCL WARN "
+	 "NET/IB: Got completion from peer 10.153.235.13<40554> with status=IBV_WC_RETRY_EXC_ERR(12) "
+	 "opcode=IBV_WC_RECV_RDMA_WITH_IMM(129) vendor_err=129 localGid ::ffff:1.1.2.2 "
+	 "remoteGids::ffff:1.1.1.4 hca mlx5_1",
+	 "ip/remote=10.153.235.13 port/remote=40554 ip/local=1.1.2.2 ip/remote=1.1.1.4", ""},
+	{"NCCL net_ib.cc WARN (older form), NCCL GitHub issue on Azure IB",
+	 "node-2:5776:5902 [0] transport/net_ib.cc:1296 NCCL WARN NET/IB : Got completion from peer "
+	 "10.2.0.5<33092> with error 12, opcode 0, len",
+	 "ip/remote=10.2.0.5 port/remote=33092", ""},
+	{"NCCL NET/Socket WARN, a vLLM deployment FAQ",
+	 "NCCL WARN NET/Socket : Connect to 192.168.1.11:12345 failed : Connection refused",
+	 "ip/remote=192.168.1.11 port/remote=12345", ""},
+	{"c10d socket.cpp, vLLM issue 3771",
+	 "[W socket.cpp:663] [c10d] The client socket has failed to connect to "
+	 "[::ffff:172.16.8.232]:39623 (errno: 110 - Connection timed out)",
+	 "ip/remote=172.16.8.232 port/remote=39623", ""},
+	{"c10d socket.cpp, fairseq training log",
+	 "[W socket.cpp:558] [c10d] The client socket has failed to connect to [localhost]:18630 "
+	 "(errno: 99 - Cannot assign requested address).",
+	 "host/remote=localhost port/remote=18630", ""},
+	{"c10d socket.cpp, a Windows training report",
+	 "[W ..\\torch\\csrc\\distributed\\c10d\\socket.cpp:601] [c10d] The client socket has failed "
+	 "to connect to [DESKTOP-63Q8UGP]:29500 (system error: 10049 - The requested address is not "
+	 "valid in its context.).",
+	 "host/remote=DESKTOP-63Q8UGP port/remote=29500", ""},
+	{"c10d TCPStore client, tests/data/real-logs (torch store timeout)",
+	 "[c10d] The client socket has timed out after 1800s while trying to connect to "
+	 "(172.17.0.2, 44737).",
+	 "ip/remote=172.17.0.2 port/remote=44737", ""},
+	{"c10d socket.cpp bind, PyTorch elastic docs (MASTER_PORT in use)",
+	 "RuntimeError: The server socket has failed to listen on any local network address. The "
+	 "server socket has failed to bind to [::]:29500 (errno: 98 - Address already in use). The "
+	 "server socket has failed to bind to ?UNKNOWN? (errno: 98 - Address already in use).",
+	 "ip/local=:: port/local=29500", ""},
+	{"c10d socket.cpp (torch 2.2+), a user's TCPStore traceback",
+	 "RuntimeError: The server socket has failed to listen on any local network address. port: "
+	 "29500, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use",
+	 "port/any=29500", ""},
+	{"Gloo transport/tcp/pair.cc, a torchft write-up",
+	 "RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:538] Read error "
+	 "[10.32.80.130]:60313: Connection reset by peer",
+	 "ip/remote=10.32.80.130 port/remote=60313", ""},
+	{"Gloo transport/tcp/pair.cc, an sglang launcher log",
+	 "RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection "
+	 "closed by peer [127.0.0.1]:58054",
+	 "ip/remote=127.0.0.1 port/remote=58054", ""},
+	{"HCCL socket listen, tests/data/real-logs (EI0019, NPU port 16666 bound)",
+	 "socket type[1], listen on ip[192.168.20.160] and specific port[16666] fail. Please check "
+	 "the port status",
+	 "ip/local=192.168.20.160 port/local=16666", ""},
+	{"HCCL topo exchange agent, tests/data/plog (root port)",
+	 "[TopoExchangeAgent][Connect]connect server[127.10.0.1 : 60000] failed",
+	 "ip/remote=127.10.0.1 port/remote=60000", ""},
+	{"HCCL EI0009, CANN HCCL fault guide",
+	 "Transport init error. Reason: [Create][DestLink]Create Dest error! createLink "
+	 "para:rank[1]-localUserrank[1]-localIpAddr[172.16.0.114], dst_rank[0]-remoteUserrank[0]-"
+	 "remote_ip_addr[172.16.0.115]",
+	 "rank/any=1 rank/local=1 ip/local=172.16.0.114 rank/remote=0 rank/remote=0 "
+	 "ip/remote=172.16.0.115",
+	 ""},
+	{"HCCL connect detector, CANN HCCL fault guide (EI0006)",
+	 "This node (server 10.0.0.1, device ID 1) detects that srcRank (server 10.0.0.1, device ID "
+	 "1) fails to connect to dstRank (server 10.0.0.2, device ID 0)",
+	 "ip/local=10.0.0.1 dev/local=1 ip/local=10.0.0.1 dev/local=1 ip/remote=10.0.0.2 "
+	 "dev/remote=0",
+	 ""},
+	{"HCCL LINK_ERROR_INFO row (dest | dest_port | src | ...): user_rank in the cells",
+	 "| 10.20.0.31(29) | 16666 | 10.20.0.2(0) | 344832056 | server | time out | DISABLE |",
+	 "ip/any=10.20.0.31 rank/any=29 ip/any=10.20.0.2 rank/any=0", ""},
+	{"HCCL EI0002, CANN HCCL fault guide",
+	 "The Notify register has not received the Notify record from remote rank: [24]. base "
+	 "information: [streamID:[3], taskID[12], tag[AllReduce_group_name_1654], "
+	 "AlgType(level 0-1-2):[fullmesh-ring-NHR].] group information: [group:[group_name_1654], "
+	 "user define information[Unknown], rankSize[32], rankId[25 24]]",
+	 "rank/remote=24 rank/any=25", "group_name_1654"},
+	{"MPICH abort, an ALCF Polaris report",
+	 "MPICH ERROR [Rank 3] [job id 7b36a3f1] [Mon Sep 23 22:55:29 2024] [x3106c0s25b1n0] - "
+	 "Abort(875110671) (rank 3 in comm 0): Fatal error in PMPI_Alltoallv: Other MPI error, error "
+	 "stack:",
+	 "rank/any=3 rank/any=3", ""},
+	{"NCCL init, NCCL GitHub issue (ncclCommShrink on RoCE)",
+	 "ubuntu2:321050:321050 [1] NCCL INFO [Rank 1] ncclCommInitRank comm 0x5563e3b79140 rank 1 "
+	 "nranks 4 cudaDev 1 nvmlDev 1 busId b1000 commId 0xef3a13f82ff54f6a - Init START",
+	 "rank/any=1 rank/any=1 dev/any=1", ""},
+	{"torch_npu / vLLM Ascend device forms",
+	 "device-3 device(4) devId: 5 dev 6 chip 7 phy_id[8] physic id 9 logicDevid:10 npu 11",
+	 "dev/any=3 dev/any=4 dev/any=5 dev/any=6 dev/any=7 dev/any=8 dev/any=9 dev/any=10 "
+	 "dev/any=11",
+	 ""},
+	{"rank forms: RankID, rank of group, tcp:// host, port=, what is not a value",
+	 "RankID:12 rank 2 of group tp_group tcp://node-7:18630 port=8080 port -1 rank:-1 "
+	 "std::string 15:38:29 rankSize:4 ranks 8",
+	 "rank/any=12 rank/any=2 host/any=node-7 port/any=18630 port/any=8080", "tp_group"},
+	{"HCCL heartbeat IP/ID and the watchdog's device lines",
+	 "[HeartbeatAbnormal]Cluster Exception Location[IP/ID]:[127.10.0.1/1], Arrival "
+	 "Time:[Mon Jan 1 00:00:00 2024], Discoverer:[127.10.0.2/0]",
+	 "ip/any=127.10.0.1 ip/local=127.10.0.2", ""},
+};
+
+static void serialise(const struct hx_vals *x, char *out, size_t len)
+{
+	size_t n = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < x->n && n < len; i++) {
+		const struct hx_val *v = &x->v[i];
+		int w = v->what == HX_IP || v->what == HX_HOST
+				? snprintf(out + n, len - n, "%s%s/%s=%s", i ? " " : "",
+					   hlog__xwhat_name(v->what), hlog__xrole_name(v->role), v->s)
+				: snprintf(out + n, len - n, "%s%s/%s=%lld", i ? " " : "",
+					   hlog__xwhat_name(v->what), hlog__xrole_name(v->role), v->n);
+		n += w > 0 ? (size_t)w : 0;
+	}
+}
+
+static void test_real_lines(void **state)
+{
+	(void)state;
+	char got[1024];
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct xcase *c = &cases[i];
+		struct hx_vals x;
+		hlog__extract((struct pspan){c->line, strlen(c->line)}, &x);
+		serialise(&x, got, sizeof(got));
+		if (strcmp(got, c->want))
+			fail_msg("%s:\n%s\n got  %s\n want %s", c->from, c->line, got, c->want);
+		if (strcmp(x.group, c->group))
+			fail_msg("%s: group '%s', want '%s'", c->from, x.group, c->group);
+	}
+}
+
+/* More values than fit: the first HX_MAX kept, the rest counted; nothing read past the span. */
+static void test_bounds(void **state)
+{
+	(void)state;
+	char line[HX_MAX * 16 + 64];
+	size_t n = 0;
+	for (int i = 0; i < HX_MAX + 5; i++)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "rank %d ", i);
+	struct hx_vals x;
+	hlog__extract((struct pspan){line, n}, &x);
+	assert_int_equal(x.n, HX_MAX);
+	assert_int_equal(x.dropped, 5);
+	assert_int_equal(x.v[HX_MAX - 1].n, HX_MAX - 1);
+	/* a span that ends inside a value: "port 295" of "port 29500" */
+	hlog__extract((struct pspan){"port 29500", 8}, &x);
+	assert_int_equal(x.n, 1);
+	assert_int_equal(x.v[0].n, 295);
+	hlog__extract((struct pspan){"10.0.0.1:", 9}, &x);
+	assert_int_equal(x.n, 1);
+	hlog__extract((struct pspan){NULL, 0}, &x);
+	assert_int_equal(x.n, 0);
+	assert_null(hlog__xfind(&x, HX_IP, HX_THIS));
+}
+
+static void conclude_line(struct hlog_report *r, const char *line)
+{
+	char err[128];
+	hlog_report_init(r);
+	assert_int_equal(hlog_scan_buf("node0/job.log", "node0", line, strlen(line), r, err,
+				       sizeof(err)),
+			 0);
+	assert_int_equal(hlog_conclude(r), 0);
+}
+
+/* The wrong values the triage gave before one extractor read every line. */
+static void test_known_wrong_values(void **state)
+{
+	(void)state;
+	struct hlog_report r;
+	/* "port -1": the port was only read as "port[N]" or "port N" */
+	conclude_line(&r, cases[10].line);
+	assert_string_equal(hcat_name(r.cat), "network-unreachable");
+	assert_string_equal(r.detail, "port-bound");
+	assert_int_equal(r.port, 29500);
+	assert_string_equal(r.ip, ""); /* "[::]" is every address, not a NIC */
+	hlog_report_release(&r);
+	conclude_line(&r, cases[11].line);
+	assert_int_equal(r.port, 29500);
+	hlog_report_release(&r);
+	/* the table's and the NIC's IP swapped when the release wrote "IP(B)address" */
+	conclude_line(&r, cases[2].line);
+	assert_string_equal(r.detail, "device-ip");
+	assert_string_equal(r.ip, "10.0.0.1");
+	assert_string_equal(r.peer_ip, "10.0.0.2");
+	hlog_report_release(&r);
+	conclude_line(&r, cases[0].line);
+	assert_string_equal(r.ip, "127.10.0.0");
+	assert_string_equal(r.peer_ip, "127.10.0.1");
+	hlog_report_release(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_real_lines),
+		cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_known_wrong_values),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
