@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,13 +92,68 @@ static int tail_flat(struct tail *t)
 	return 0;
 }
 
-/* A gzip stream that inflates to more than HLOG_MAX_INFLATE, or past 16 MiB at more than
- * HLOG_BOMB_RATIO to one, is a bomb: its size is what it is for. */
-static int bomb(const z_stream *z)
+enum { CHUNK = 1 << 16 };
+
+/* One gzip file being inflated, its members one after another. */
+struct gz {
+	z_stream z;
+	unsigned char *out;
+	int members, open_member;
+	uint64_t in, out_bytes; /* of the members before this one (inflateReset clears z's) */
+};
+
+/* A gzip file that inflates to more than HLOG_MAX_INFLATE, or past 16 MiB at more than
+ * HLOG_BOMB_RATIO to one, is a bomb: its size is what it is for. Counted over all its
+ * members, so that a bomb cut into many members is one too. */
+static int bomb(const struct gz *g)
 {
-	uLong in = z->total_in ? z->total_in : 1;
-	return z->total_out > HLOG_MAX_INFLATE ||
-	       (z->total_out > (16u << 20) && z->total_out / in > HLOG_BOMB_RATIO);
+	uint64_t in = g->in + g->z.total_in, out = g->out_bytes + g->z.total_out;
+	return out > HLOG_MAX_INFLATE ||
+	       (out > (16u << 20) && out / (in ? in : 1) > HLOG_BOMB_RATIO);
+}
+
+/* Inflates the k bytes at in into t: 0 to read on, 1 when what follows is not gzip
+ * (padding after whole members: the end), -EILSEQ, -E2BIG or -ENOMEM. */
+static int gz_feed(struct gz *g, struct tail *t, unsigned char *in, size_t k)
+{
+	z_stream *z = &g->z;
+	z->next_in = in;
+	z->avail_in = (uInt)k;
+	while (z->avail_in) {
+		z->next_out = g->out;
+		z->avail_out = CHUNK;
+		g->open_member = 1;
+		int zr = inflate(z, Z_NO_FLUSH);
+		if (tail_add(t, (const char *)g->out, CHUNK - z->avail_out))
+			return -ENOMEM;
+		if (bomb(g))
+			return -E2BIG;
+		if (zr == Z_STREAM_END) {
+			g->members++;
+			g->open_member = 0;
+			g->in += z->total_in;
+			g->out_bytes += z->total_out;
+			if (inflateReset(z) != Z_OK)
+				return -EILSEQ;
+			/* concatenated members (log rotation appends them); a header may be
+			 * split across two reads */
+			if (z->avail_in &&
+			    (z->next_in[0] != 0x1f || (z->avail_in > 1 && z->next_in[1] != 0x8b)))
+				return 1;
+			continue;
+		}
+		if (zr != Z_OK && zr != Z_BUF_ERROR) {
+			/* what follows whole members and does not inflate is padding */
+			if (g->members && z->total_out == 0) {
+				g->open_member = 0;
+				return 1;
+			}
+			return -EILSEQ;
+		}
+		if (zr == Z_BUF_ERROR && z->avail_out == CHUNK)
+			break;
+	}
+	return 0;
 }
 
 /* Reads fd to its end (the last HLOG_MAX_FILE_BYTES of it, at most HLOG_MAX_READ_BYTES read),
@@ -107,18 +163,18 @@ static int bomb(const z_stream *z)
  * what was read. */
 static int slurp(int fd, int plain, struct tail *t, int *more)
 {
-	enum { CHUNK = 1 << 16 };
-	unsigned char *in = malloc(CHUNK), *out = malloc(CHUNK);
-	z_stream z;
-	int gz = -1, rc = 0, zinit = 0, open_member = 0, members = 0;
+	unsigned char *in = malloc(CHUNK);
+	struct gz g;
+	int gz = -1, rc = 0, zinit = 0;
 	size_t got = 0;
-	memset(&z, 0, sizeof(z));
+	memset(&g, 0, sizeof(g));
+	g.out = malloc(CHUNK);
 	t->cap = HLOG_MAX_FILE_BYTES;
 	t->p = NULL;
 	t->n = t->w = t->have = 0;
 	t->cut = 0;
 	*more = 0;
-	if (!in || !out) {
+	if (!in || !g.out) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -140,72 +196,29 @@ static int slurp(int fd, int plain, struct tail *t, int *more)
 		if (gz < 0) {
 			gz = !plain && k >= 2 && in[0] == 0x1f && in[1] == 0x8b;
 			/* 15 + 32: a zlib or a gzip header */
-			if (gz && inflateInit2(&z, 15 + 32) != Z_OK) {
+			if (gz && inflateInit2(&g.z, 15 + 32) != Z_OK) {
 				rc = -ENOMEM;
 				goto out;
 			}
 			zinit = gz;
 		}
-		if (!gz) {
-			if (tail_add(t, (const char *)in, (size_t)k)) {
-				rc = -ENOMEM;
-				goto out;
-			}
-			continue;
+		int fed = gz ? gz_feed(&g, t, in, (size_t)k)
+			     : tail_add(t, (const char *)in, (size_t)k) ? -ENOMEM : 0;
+		if (fed < 0) {
+			rc = fed;
+			goto out;
 		}
-		z.next_in = in;
-		z.avail_in = (uInt)k;
-		while (z.avail_in) {
-			z.next_out = out;
-			z.avail_out = CHUNK;
-			open_member = 1;
-			int zr = inflate(&z, Z_NO_FLUSH);
-			if (tail_add(t, (const char *)out, CHUNK - z.avail_out)) {
-				rc = -ENOMEM;
-				goto out;
-			}
-			if (bomb(&z)) {
-				rc = -E2BIG;
-				goto out;
-			}
-			if (zr == Z_STREAM_END) {
-				members++;
-				open_member = 0;
-				if (inflateReset(&z) != Z_OK) {
-					rc = -EILSEQ;
-					goto out;
-				}
-				/* concatenated members (log rotation appends them); a header
-				 * may be split across two reads */
-				if (z.avail_in && (z.next_in[0] != 0x1f ||
-						   (z.avail_in > 1 && z.next_in[1] != 0x8b))) {
-					z.avail_in = 0;
-					goto done;
-				}
-				continue;
-			}
-			if (zr != Z_OK && zr != Z_BUF_ERROR) {
-				/* what follows whole members and does not inflate is padding */
-				if (members && z.total_out == 0) {
-					open_member = 0;
-					goto done;
-				}
-				rc = -EILSEQ;
-				goto out;
-			}
-			if (zr == Z_BUF_ERROR && z.avail_out == CHUNK)
-				break;
-		}
+		if (fed > 0)
+			break;
 	}
-done:
 	/* no whole member, or the input ended inside one: truncated (unless we stopped) */
-	if (gz == 1 && !*more && (!members || open_member))
+	if (gz == 1 && !*more && (!g.members || g.open_member))
 		rc = -EILSEQ;
 out:
 	if (zinit)
-		inflateEnd(&z);
+		inflateEnd(&g.z);
 	free(in);
-	free(out);
+	free(g.out);
 	if (!rc)
 		rc = tail_flat(t);
 	return rc;

@@ -171,6 +171,12 @@ yes "step 1 loss 0.5" | head -c 40000000 | gzip -c >"$TMP/bomb/train.log.gz"
 run timeout 60 "$HCCLCTL" doctor --logs "$TMP/bomb"
 check_rc 3 "a gzip bomb alone: nothing to read, exit 3"
 check_out_has "SKIP  logs.cause      cluster                nothing to read in $TMP/bomb (1 file skipped: 1 gzip bomb)" "  named a gzip bomb"
+# counted over its members: two members of 10 MB each are one 20 MB bomb
+rm -f "$TMP/bomb/train.log.gz"
+for i in 1 2; do yes "step 1 loss 0.5" | head -c 10000000 | gzip -c; done >"$TMP/bomb/rotated.log.gz"
+run timeout 60 "$HCCLCTL" doctor --logs "$TMP/bomb"
+check_rc 3 "a gzip bomb in two members: exit 3"
+check_out_has "SKIP  logs.cause      cluster                nothing to read in $TMP/bomb (1 file skipped: 1 gzip bomb)" "  named a gzip bomb"
 
 # the last 64 MiB of a stream are kept in a ring: a failure whose line falls across the
 # ring's end is read whole (port 60000, not 60), and the start is counted as read in part
