@@ -1,5 +1,5 @@
 #!/bin/sh
-# make bench [BENCH="ranktable kernels coll local latency algos"]: the benchmarks, printed and kept as
+# make bench [BENCH="ranktable kernels coll local latency algos logs"]: the benchmarks, printed and kept as
 # JSON under bench/results/. `sh bench/run.sh coll` (or BENCH=coll) runs one of them:
 #   ranktable  rank-table validate scale (bench/ranktable.sh)
 #   kernels    reduce kernels' GB/s per dtype against memcpy (bench/kernels.sh)
@@ -9,6 +9,7 @@
 #              Open MPI's shared memory (vader) and TCP and Gloo (bench/local.sh)
 #   latency    8-byte allreduce latency against alpha*ceil(log2 p) (bench/latency.sh)
 #   algos      auto selection against each fixed algorithm, N = 2..8 (bench/algos.sh)
+#   logs       doctor --logs on a 200 MB real-shaped log: file, stream, gzip (bench/logs.sh)
 #   scale      run --local N, N = 64..1024: lazy links against the full mesh (bench/scale.sh),
 #              then scale-ssh (not by default)
 #   scale-ssh  run --ssh over 64 loopback servers x 8 ranks: one session per server against
@@ -17,13 +18,13 @@
 # BENCH_QUICK=1 is a short run for development. Exit: the worst status of the benches.
 set -u
 cd "$(dirname "$0")/.." || exit 3
-benches=${*:-ranktable kernels coll local latency algos}
+benches=${*:-ranktable kernels coll local latency algos logs}
 for b in $benches; do
 	case $b in
-	ranktable | kernels | coll | local | latency | algos | scale | scale-ssh) ;;
+	ranktable | kernels | coll | local | latency | algos | logs | scale | scale-ssh) ;;
 	*)
 		echo "bench/run.sh: unknown bench '$b'" >&2
-		echo "usage: sh bench/run.sh [ranktable|kernels|coll|local|latency|algos|scale|scale-ssh]..." >&2
+		echo "usage: sh bench/run.sh [ranktable|kernels|coll|local|latency|algos|logs|scale|scale-ssh]..." >&2
 		exit 64
 		;;
 	esac

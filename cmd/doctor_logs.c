@@ -27,6 +27,16 @@ int doctor_logs_knowledge(const char *path, struct kb **out, char *err, size_t e
 	return rc;
 }
 
+static void skipped_text(const struct hlog_report *r, char *out, size_t len)
+{
+	size_t at = 0;
+	out[0] = '\0';
+	for (int i = 0; i < HLOG_NSKIP && at < len; i++)
+		if (r->skip[i])
+			at += (size_t)snprintf(out + at, len - at, "%s%zu %s", at ? ", " : "",
+					       r->skip[i], hlog_skip_name(i));
+}
+
 void doctor_logs_scan(const char *path, struct hlog_report *r, int *status, char *msg,
 		      size_t len)
 {
@@ -42,8 +52,18 @@ void doctor_logs_scan(const char *path, struct hlog_report *r, int *status, char
 	hlog_conclude(r);
 	if (!r->nfile) {
 		*status = DOCTOR_SKIP;
-		snprintf(msg, len, "nothing to read in %s (%zu file%s skipped)", path, r->skipped,
-			 r->skipped == 1 ? "" : "s");
+		char sk[200];
+		skipped_text(r, sk, sizeof(sk));
+		snprintf(msg, len, "nothing to read in %s (%zu file%s skipped%s%s)", path,
+			 r->skipped, r->skipped == 1 ? "" : "s", r->skipped ? ": " : "", sk);
+		return;
+	}
+	/* files without a line of text (empty, or blank lines only): nothing was judged, and a
+	 * pass would say the job is fine */
+	if (r->lines == r->blank && r->cat == HCAT_NONE) {
+		*status = DOCTOR_SKIP;
+		snprintf(msg, len, "nothing to judge in %s: %zu file%s without a log line", path,
+			 r->nfile, r->nfile == 1 ? "" : "s");
 		return;
 	}
 	if (r->cat == HCAT_NONE) {
@@ -56,16 +76,6 @@ void doctor_logs_scan(const char *path, struct hlog_report *r, int *status, char
 	*status = r->kind == HLOG_NONE ? DOCTOR_WARN : DOCTOR_FAIL;
 	snprintf(msg, len, "%s%s%s%s: %s", hcat_name(r->cat), r->detail[0] ? " (" : "", r->detail,
 		 r->detail[0] ? ")" : "", r->cause);
-}
-
-static void skipped_text(const struct hlog_report *r, char *out, size_t len)
-{
-	size_t at = 0;
-	out[0] = '\0';
-	for (int i = 0; i < HLOG_NSKIP && at < len; i++)
-		if (r->skip[i])
-			at += (size_t)snprintf(out + at, len - at, "%s%zu %s", at ? ", " : "",
-					       r->skip[i], hlog_skip_name(i));
 }
 
 void doctor_logs_print(const struct hlog_report *r)

@@ -52,6 +52,7 @@ static const char *const skip_names[HLOG_NSKIP] = {
 	[HLOG_SKIP_SPECIAL] = "not a regular file",
 	[HLOG_SKIP_GZIP] = "bad gzip",
 	[HLOG_SKIP_LIMIT] = "over the limits",
+	[HLOG_SKIP_BOMB] = "gzip bomb",
 };
 
 const char *hlog_skip_name(int why)
@@ -275,9 +276,12 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 			r->truncated++;
 		}
 		struct pspan line = probe__trim(raw);
-		if (!line.n)
+		if (!line.n) {
+			r->blank++;
 			continue;
+		}
 		struct hlog_line l;
+		hlog__line_pairs(raw);
 		hlog__line_parse(raw, &l);
 		/* HCCL follows a failure with a numbered list of what may cause it in general;
 		 * those lines say nothing about this job */
@@ -347,6 +351,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		}
 		struct hlog_event *e = add_event(r, &rc);
 		if (rc) {
+			hlog__line_pairs((struct pspan){NULL, 0});
 			snprintf(err, errlen, "%s: out of memory", name);
 			kb_scan_release(&kst);
 			return rc;
@@ -370,5 +375,6 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		f->nev++;
 	}
 	kb_scan_release(&kst);
+	hlog__line_pairs((struct pspan){NULL, 0});
 	return 0;
 }

@@ -20,6 +20,10 @@ struct kb;
 #define HLOG_MAX_LINE 65536    /* only the first 64 KiB of a longer line is read */
 #define HLOG_MAX_FILE_BYTES (64u << 20)	   /* of a larger file only the last 64 MiB is read */
 #define HLOG_MAX_TOTAL_BYTES (1024u << 20) /* files after the first 1 GiB are skipped */
+#define HLOG_MAX_READ_BYTES (1024u << 20)  /* of a stream (stdin), at most 1 GiB is read */
+#define HLOG_MAX_INFLATE (1024u << 20)	   /* a gzip file inflating past 1 GiB is a bomb */
+#define HLOG_BOMB_RATIO 250		   /* and so is one past 16 MiB at 250:1; logs
+					    * deflate to about 10:1 */
 #define HLOG_MAX_UNK 16			   /* unexplained error lines kept (all are counted) */
 #define HLOG_MAX_EVIDENCE 4
 #define HLOG_MAX_FINDINGS 8
@@ -199,6 +203,7 @@ enum hlog_skip {
 	HLOG_SKIP_SPECIAL, /* symlinks, devices, sockets: not followed */
 	HLOG_SKIP_GZIP,	   /* a .gz that does not inflate (truncated, corrupt) */
 	HLOG_SKIP_LIMIT,   /* over HLOG_MAX_FILES, HLOG_MAX_TOTAL_BYTES or HLOG_MAX_DEPTH */
+	HLOG_SKIP_BOMB,	   /* gzip that inflates past HLOG_MAX_INFLATE or HLOG_BOMB_RATIO */
 	HLOG_NSKIP
 };
 
@@ -208,6 +213,7 @@ struct hlog_report {
 	struct hlog_file *file;
 	size_t nfile;
 	size_t lines;		    /* lines read */
+	size_t blank;		    /* of them, lines with nothing but blanks */
 	size_t skipped;		    /* files not read (the sum of skip[]) */
 	size_t skip[HLOG_NSKIP];    /* by reason */
 	size_t dropped;		    /* recognised lines beyond HLOG_MAX_EVENTS */

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,21 +28,23 @@ static void skip(struct hlog_report *r, int why)
 	r->skipped++;
 }
 
-/* Keeps the last cap bytes of what is appended: the end of a log is where a job fails. */
+/* Keeps the last cap bytes of what is appended, the end of a log being where a job fails: a
+ * ring, so that a stream longer than cap costs one copy per byte, not a move of the window
+ * per chunk. Until it wraps, the bytes are p[0..n); after, p[w..cap) then p[0..w). */
 struct tail {
 	char *p;
-	size_t n, have, cap; /* used, allocated, at most */
-	int cut;
+	size_t n, w, have, cap; /* kept, next write offset, allocated, at most */
+	int cut;		/* bytes were dropped from the front */
 };
 
 /* The buffer grows as the file is read (most logs are small), up to cap. */
-static int tail_add(struct tail *t, const char *s, size_t n)
+static int tail_add(struct tail *t, const char *s, size_t k)
 {
-	if (!n)
+	if (!k)
 		return 0;
-	if (t->n + n > t->have && t->have < t->cap) {
+	if (t->have < t->cap && t->n + k > t->have) {
 		size_t want = t->have ? t->have : 1 << 16;
-		while (want < t->n + n && want < t->cap)
+		while (want < t->n + k && want < t->cap)
 			want *= 2;
 		if (want > t->cap)
 			want = t->cap;
@@ -51,41 +54,136 @@ static int tail_add(struct tail *t, const char *s, size_t n)
 		t->p = p;
 		t->have = want;
 	}
-	if (n >= t->cap) {
-		memcpy(t->p, s + n - t->cap, t->cap);
-		t->n = t->cap;
-		t->cut = 1;
+	if (t->n + k <= t->have) {
+		/* not wrapped yet: the bytes are p[0..n), and w is n (0 once full) */
+		memcpy(t->p + t->n, s, k);
+		t->n += k;
+		t->w = t->n % t->have;
 		return 0;
 	}
-	if (t->n + n > t->cap) {
-		size_t drop = t->n + n - t->cap;
-		memmove(t->p, t->p + drop, t->n - drop);
-		t->n -= drop;
-		t->cut = 1;
+	/* at cap: the ring */
+	t->cut = 1;
+	if (k >= t->have) {
+		memcpy(t->p, s + k - t->have, t->have);
+		t->w = 0;
+		t->n = t->have;
+		return 0;
 	}
-	memcpy(t->p + t->n, s, n);
-	t->n += n;
+	size_t first = t->have - t->w < k ? t->have - t->w : k;
+	memcpy(t->p + t->w, s, first);
+	memcpy(t->p, s + first, k - first);
+	t->w = (t->w + k) % t->have;
+	t->n = t->have;
 	return 0;
 }
 
-/* Reads fd to its end (the last HLOG_MAX_FILE_BYTES of it), inflating gzip. 0, -EIO for a
- * read error, -EILSEQ for gzip that does not inflate or stops inside a member, -ENOMEM. */
-static int slurp(int fd, struct tail *t)
+/* The kept bytes in order, from the start of p: one rotation at the end. */
+static int tail_flat(struct tail *t)
 {
-	enum { CHUNK = 1 << 16 };
-	unsigned char *in = malloc(CHUNK), *out = malloc(CHUNK);
+	if (t->n < t->have || !t->w)
+		return 0;
+	char *q = malloc(t->n);
+	if (!q)
+		return -ENOMEM;
+	memcpy(q, t->p + t->w, t->have - t->w);
+	memcpy(q + t->have - t->w, t->p, t->w);
+	free(t->p);
+	t->p = q;
+	t->w = 0;
+	return 0;
+}
+
+enum { CHUNK = 1 << 16 };
+
+/* One gzip file being inflated, its members one after another. */
+struct gz {
 	z_stream z;
-	int gz = -1, rc = 0, zinit = 0, open_member = 0, members = 0;
-	memset(&z, 0, sizeof(z));
+	unsigned char *out;
+	int members, open_member;
+	uint64_t in, out_bytes; /* of the members before this one (inflateReset clears z's) */
+};
+
+/* A gzip file that inflates to more than HLOG_MAX_INFLATE, or past 16 MiB at more than
+ * HLOG_BOMB_RATIO to one, is a bomb: its size is what it is for. Counted over all its
+ * members, so that a bomb cut into many members is one too. */
+static int bomb(const struct gz *g)
+{
+	uint64_t in = g->in + g->z.total_in, out = g->out_bytes + g->z.total_out;
+	return out > HLOG_MAX_INFLATE ||
+	       (out > (16u << 20) && out / (in ? in : 1) > HLOG_BOMB_RATIO);
+}
+
+/* Inflates the k bytes at in into t: 0 to read on, 1 when what follows is not gzip
+ * (padding after whole members: the end), -EILSEQ, -E2BIG or -ENOMEM. */
+static int gz_feed(struct gz *g, struct tail *t, unsigned char *in, size_t k)
+{
+	z_stream *z = &g->z;
+	z->next_in = in;
+	z->avail_in = (uInt)k;
+	while (z->avail_in) {
+		z->next_out = g->out;
+		z->avail_out = CHUNK;
+		g->open_member = 1;
+		int zr = inflate(z, Z_NO_FLUSH);
+		if (tail_add(t, (const char *)g->out, CHUNK - z->avail_out))
+			return -ENOMEM;
+		if (bomb(g))
+			return -E2BIG;
+		if (zr == Z_STREAM_END) {
+			g->members++;
+			g->open_member = 0;
+			g->in += z->total_in;
+			g->out_bytes += z->total_out;
+			if (inflateReset(z) != Z_OK)
+				return -EILSEQ;
+			/* concatenated members (log rotation appends them); a header may be
+			 * split across two reads */
+			if (z->avail_in &&
+			    (z->next_in[0] != 0x1f || (z->avail_in > 1 && z->next_in[1] != 0x8b)))
+				return 1;
+			continue;
+		}
+		if (zr != Z_OK && zr != Z_BUF_ERROR) {
+			/* what follows whole members and does not inflate is padding */
+			if (g->members && z->total_out == 0) {
+				g->open_member = 0;
+				return 1;
+			}
+			return -EILSEQ;
+		}
+		if (zr == Z_BUF_ERROR && z->avail_out == CHUNK)
+			break;
+	}
+	return 0;
+}
+
+/* Reads fd to its end (the last HLOG_MAX_FILE_BYTES of it, at most HLOG_MAX_READ_BYTES read),
+ * inflating gzip. 0, -EIO for a read error, -EILSEQ for gzip that does not inflate or stops
+ * inside a member, -E2BIG for a gzip bomb, -ENOMEM. plain: fd was moved into a plain file,
+ * whose bytes there are not a gzip header whatever they are. *more: the input went on past
+ * what was read. */
+static int slurp(int fd, int plain, struct tail *t, int *more)
+{
+	unsigned char *in = malloc(CHUNK);
+	struct gz g;
+	int gz = -1, rc = 0, zinit = 0;
+	size_t got = 0;
+	memset(&g, 0, sizeof(g));
+	g.out = malloc(CHUNK);
 	t->cap = HLOG_MAX_FILE_BYTES;
 	t->p = NULL;
-	t->n = t->have = 0;
+	t->n = t->w = t->have = 0;
 	t->cut = 0;
-	if (!in || !out) {
+	*more = 0;
+	if (!in || !g.out) {
 		rc = -ENOMEM;
 		goto out;
 	}
 	for (;;) {
+		if (got >= HLOG_MAX_READ_BYTES) {
+			*more = 1;
+			break;
+		}
 		ssize_t k = read(fd, in, CHUNK);
 		if (k < 0 && errno == EINTR)
 			continue;
@@ -95,72 +193,49 @@ static int slurp(int fd, struct tail *t)
 		}
 		if (k == 0)
 			break;
+		got += (size_t)k;
 		if (gz < 0) {
-			gz = k >= 2 && in[0] == 0x1f && in[1] == 0x8b;
+			gz = !plain && k >= 2 && in[0] == 0x1f && in[1] == 0x8b;
 			/* 15 + 32: a zlib or a gzip header */
-			if (gz && inflateInit2(&z, 15 + 32) != Z_OK) {
+			if (gz && inflateInit2(&g.z, 15 + 32) != Z_OK) {
 				rc = -ENOMEM;
 				goto out;
 			}
 			zinit = gz;
 		}
-		if (!gz) {
-			if (tail_add(t, (const char *)in, (size_t)k)) {
-				rc = -ENOMEM;
-				goto out;
-			}
-			continue;
+		int fed = gz ? gz_feed(&g, t, in, (size_t)k)
+			     : tail_add(t, (const char *)in, (size_t)k) ? -ENOMEM : 0;
+		if (fed < 0) {
+			rc = fed;
+			goto out;
 		}
-		z.next_in = in;
-		z.avail_in = (uInt)k;
-		while (z.avail_in) {
-			z.next_out = out;
-			z.avail_out = CHUNK;
-			open_member = 1;
-			int zr = inflate(&z, Z_NO_FLUSH);
-			if (tail_add(t, (const char *)out, CHUNK - z.avail_out)) {
-				rc = -ENOMEM;
-				goto out;
-			}
-			if (zr == Z_STREAM_END) {
-				members++;
-				open_member = 0;
-				if (inflateReset(&z) != Z_OK) {
-					rc = -EILSEQ;
-					goto out;
-				}
-				/* concatenated members (log rotation appends them); a header
-				 * may be split across two reads */
-				if (z.avail_in && (z.next_in[0] != 0x1f ||
-						   (z.avail_in > 1 && z.next_in[1] != 0x8b))) {
-					z.avail_in = 0;
-					goto done;
-				}
-				continue;
-			}
-			if (zr != Z_OK && zr != Z_BUF_ERROR) {
-				/* what follows whole members and does not inflate is padding */
-				if (members && z.total_out == 0) {
-					open_member = 0;
-					goto done;
-				}
-				rc = -EILSEQ;
-				goto out;
-			}
-			if (zr == Z_BUF_ERROR && z.avail_out == CHUNK)
-				break;
-		}
+		if (fed > 0)
+			break;
 	}
-done:
-	/* no whole member, or the input ended inside one: truncated */
-	if (gz == 1 && (!members || open_member))
+	/* no whole member, or the input ended inside one: truncated (unless we stopped) */
+	if (gz == 1 && !*more && (!g.members || g.open_member))
 		rc = -EILSEQ;
 out:
 	if (zinit)
-		inflateEnd(&z);
+		inflateEnd(&g.z);
 	free(in);
-	free(out);
+	free(g.out);
+	if (!rc)
+		rc = tail_flat(t);
 	return rc;
+}
+
+/* A plain regular file larger than the window is read from its last HLOG_MAX_FILE_BYTES
+ * (gzip cannot be entered in the middle): 1 when fd was moved there. */
+static int seek_tail(int fd)
+{
+	struct stat st;
+	unsigned char magic[2];
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= (off_t)HLOG_MAX_FILE_BYTES)
+		return 0;
+	if (pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
+		return 0;
+	return lseek(fd, st.st_size - (off_t)HLOG_MAX_FILE_BYTES, SEEK_SET) >= 0;
 }
 
 /* Reads one open file and scans it as rel, from node. */
@@ -168,7 +243,9 @@ static int scan_fd(struct walk *w, int fd, const char *rel, const char *node)
 {
 	struct hlog_report *r = w->r;
 	struct tail t = {0};
-	int rc = slurp(fd, &t);
+	int more, moved = seek_tail(fd);
+	int rc = slurp(fd, moved, &t, &more);
+	t.cut |= moved || more;
 	if (rc == -ENOMEM) {
 		free(t.p);
 		snprintf(w->err, w->errlen, "%s: out of memory", rel);
@@ -176,7 +253,9 @@ static int scan_fd(struct walk *w, int fd, const char *rel, const char *node)
 	}
 	if (rc) {
 		free(t.p);
-		skip(r, rc == -EILSEQ ? HLOG_SKIP_GZIP : HLOG_SKIP_UNREADABLE);
+		skip(r, rc == -EILSEQ  ? HLOG_SKIP_GZIP
+			: rc == -E2BIG ? HLOG_SKIP_BOMB
+				       : HLOG_SKIP_UNREADABLE);
 		return 0;
 	}
 	const char *s = t.p;
@@ -287,6 +366,16 @@ int hlog_scan_dir(const char *dir, struct hlog_report *r, char *err, size_t errl
 	return walk_dir(&w, dir, "", 0);
 }
 
+/* What a file that is not a regular one is, for a message. */
+static const char *file_kind(mode_t m)
+{
+	return S_ISFIFO(m)  ? "a FIFO"
+	       : S_ISCHR(m) ? "a character device"
+	       : S_ISBLK(m) ? "a block device"
+	       : S_ISSOCK(m) ? "a socket"
+			     : "neither a file nor a directory";
+}
+
 int hlog_scan_path(const char *path, struct hlog_report *r, char *err, size_t errlen)
 {
 	struct stat st;
@@ -304,11 +393,28 @@ int hlog_scan_path(const char *path, struct hlog_report *r, char *err, size_t er
 	}
 	if (S_ISDIR(st.st_mode))
 		return walk_dir(&w, path, "", 0);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* given by name, a FIFO or a device is refused, not read: it may never end (/dev/zero)
+	 * or never start (a FIFO nobody writes); a symbolic link is said to be one */
+	struct stat lst;
+	int link = !lstat(path, &lst) && S_ISLNK(lst.st_mode);
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "'%s' is %s%s, not a log file", path,
+			 link ? "a symbolic link to " : "", file_kind(st.st_mode));
+		return -EINVAL;
+	}
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		int e = errno;
 		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(e));
 		return -e;
+	}
+	/* what was opened is what was looked at (not swapped for a FIFO in between) */
+	struct stat fst;
+	if (fstat(fd, &fst) || !S_ISREG(fst.st_mode) || fst.st_ino != st.st_ino ||
+	    fst.st_dev != st.st_dev) {
+		close(fd);
+		snprintf(err, errlen, "'%s' changed while it was opened", path);
+		return -EAGAIN;
 	}
 	const char *base = strrchr(path, '/');
 	int rc = scan_fd(&w, fd, base && base[1] ? base + 1 : path, "");

@@ -4,10 +4,55 @@
 
 #include "probes/logs/logtext.h"
 
+/* The line being scanned, and which pairs of adjacent bytes it has (folded to lower case,
+ * hashed to 4096 bits): the rules look for a few hundred literals in every line, and most
+ * literals have a pair the line lacks, which this answers without a search. Per thread; set
+ * and cleared by the scan loop around each file. */
+static _Thread_local struct {
+	const char *s;
+	size_t n;
+	uint64_t bits[64];
+} line_pairs;
+
+static unsigned fold(char c)
+{
+	return (unsigned)(unsigned char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+}
+
+static unsigned pair_hash(char a, char b)
+{
+	return (fold(a) * 31u + fold(b)) & 4095u;
+}
+
+void hlog__line_pairs(struct pspan line)
+{
+	memset(line_pairs.bits, 0, sizeof(line_pairs.bits));
+	line_pairs.s = line.s;
+	line_pairs.n = line.s ? line.n : 0;
+	for (size_t i = 0; line.s && i + 1 < line.n; i++) {
+		unsigned h = pair_hash(line.s[i], line.s[i + 1]);
+		line_pairs.bits[h >> 6] |= 1ull << (h & 63);
+	}
+}
+
+/* 0 when lit (k bytes) cannot be in m, any case: m lies in the line whose pairs are known and
+ * a pair of lit is not among them. */
+static int may_hold(struct pspan m, const char *lit, size_t k)
+{
+	if (!line_pairs.s || m.s < line_pairs.s || m.s + m.n > line_pairs.s + line_pairs.n)
+		return 1;
+	for (size_t i = 0; i + 1 < k; i++) {
+		unsigned h = pair_hash(lit[i], lit[i + 1]);
+		if (!(line_pairs.bits[h >> 6] >> (h & 63) & 1))
+			return 0;
+	}
+	return 1;
+}
+
 const char *hlog__find(struct pspan m, const char *lit)
 {
 	size_t k = strlen(lit);
-	if (!m.s || k > m.n)
+	if (!m.s || k > m.n || !may_hold(m, lit, k))
 		return NULL;
 	return memmem(m.s, m.n, lit, k);
 }
@@ -20,8 +65,11 @@ int hlog__has(struct pspan m, const char *lit)
 int hlog__has_nocase(struct pspan m, const char *lit)
 {
 	size_t k = strlen(lit);
-	for (size_t i = 0; m.s && i + k <= m.n; i++)
-		if (!strncasecmp(m.s + i, lit, k))
+	if (!m.s || k > m.n || !may_hold(m, lit, k))
+		return 0;
+	unsigned c0 = k ? fold(lit[0]) : 0;
+	for (size_t i = 0; i + k <= m.n; i++)
+		if ((!k || fold(m.s[i]) == c0) && !strncasecmp(m.s + i, lit, k))
 			return 1;
 	return 0;
 }

@@ -11,6 +11,10 @@
 
 #include "probes/ptext.h"
 
+/* Marks line as the one being scanned (NULL: none): hlog__find and hlog__has_nocase then
+ * rule out at once, for spans inside it, literals with a pair of bytes it does not have.
+ * The scan loop sets it per line and clears it before its buffer goes. */
+void hlog__line_pairs(struct pspan line);
 const char *hlog__find(struct pspan m, const char *lit);
 int hlog__has(struct pspan m, const char *lit);
 int hlog__has_nocase(struct pspan m, const char *lit);

@@ -68,7 +68,7 @@ check_rc 2 "EJ0003 port clash: exit 2"
 check_out "FAIL  logs.cause      node0                  network-unreachable (port-bound): port 60000 (node node0, host side) cannot be listened on: another process holds it
 
 0 passed, 0 warnings, 1 failed, 0 skipped on 1 node
-read 1 file, 5 lines, 3 error lines
+read 1 file, 5 lines, 4 error lines
 evidence:
   node0/stdout.txt:3: [rank0]: EJ0003: [PID: 159] 2025-03-26-17:01:02.816.428 Failed to bind the IP port. Reason: The IP address and port have been bound already.
   node0/stdout.txt:5: [rank0]:         host nic listen start failed, port[60000], return[11][FUNC:StartListenSocket][FILE:network_manager.cc][LINE:1163]
@@ -125,5 +125,97 @@ printf '[INFO] HCCL(1,python):2026-01-06-15:38:29.881.877 [x.cc:1] [1]HCCL_CONNE
 run hcclctl doctor --logs "$TMP/fine.txt"
 check_rc 0 "a log without errors: exit 0"
 check_out_has "PASS  logs.cause      cluster                no error in 2 lines of 1 file" "  PASS"
+
+# a line is an error by its words, whatever its format: real lines in formats no prefix rule
+# reads (MPICH's fatal error, from https://github.com/SmileiPIC/Smilei/issues/819; Gloo's
+# refused connect, https://github.com/pytorch/gloo/issues/33; an NCCL WARN with an InfiniBand
+# completion status and the INFO trace after it, https://github.com/NVIDIA/nccl/issues/1814)
+# never pass: the warning quotes the first, with its file and line
+cat >"$TMP/stack.log" <<'EOF'
+step 100 loss 1.25
+Abort(1090959) on node 0 (rank 0 in comm 0): Fatal error in PMPI_Init: Other MPI error, error stack:
+  what():  [enforce fail at /home/sayantan/gloo_GIT/gloo/gloo/transport/tcp/pair.cc:498] optval == 0. 111 vs 0. SO_ERROR: Connection refused
+hostname-test:984:1357 [4] ib_plugin.c:1615 NCCL WARN NET/IB : Got completion from peer 172.36.143.59<44206> with status=12 opcode=129 len=65536 vendor err 129 (Recv) localGid ::ffff:29.87.88.182 remoteGids::ffff:29.87.4.221
+hostname-test:984:1357 [4] NCCL INFO transport/net.cc:1298 -> 6
+EOF
+run hcclctl --json doctor --logs "$TMP/stack.log"
+check_rc 1 "errors in formats no prefix rule knows: exit 1, not a pass"
+printf '%s' "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); l=d["logs"]; e=d["evidence"][0]; sys.exit(not (d["cause"]["kind"]=="unresolved" and l["error_lines"]==3 and l["unexplained"]==3 and e["file"]=="stack.log" and e["line"]==2))'
+_report $? "  3 error lines (the INFO trace is not one), the first quoted: stack.log:2" "$OUT"
+run hcclctl doctor --logs "$TMP/stack.log"
+check_out_has "WARN  logs.cause      node0                  unresolved (unclassified): unclassified error line at stack.log:2: Abort(1090959) on node 0 (rank 0 in comm 0): Fatal error in PMPI_Init: Other MPI error, error stack:" "  the warning names file and line"
+
+# only what can be read to its end is read: given by name, a device, a FIFO and a symbolic
+# link to either are refused (exit 3), not read forever or waited on
+mkfifo "$TMP/fifo"
+ln -s /dev/zero "$TMP/zero-link"
+ln -s "$TMP/fifo" "$TMP/fifo-link"
+for p in "/dev/zero:a character device" "$TMP/fifo:a FIFO" \
+	"$TMP/zero-link:a symbolic link to a character device" "$TMP/fifo-link:a symbolic link to a FIFO"; do
+	path=${p%%:*}
+	run timeout 20 "$HCCLCTL" doctor --logs "$path"
+	check_rc 3 "$(basename "$path"): exit 3"
+	check_out_has "SKIP  logs.cause      cluster                nothing to read: '$path' is ${p#*:}, not a log file" "  named what it is"
+done
+# inside a directory they are skipped and counted, and the rest is read
+mkdir -p "$TMP/withfifo/n1"
+cp "$REAL/vllm-ascend-405-ej0003-port-60000-bound/node0/stdout.txt" "$TMP/withfifo/n1/"
+mkfifo "$TMP/withfifo/n1/pipe"
+run timeout 20 "$HCCLCTL" doctor --logs "$TMP/withfifo"
+check_rc 2 "a FIFO in a job directory: skipped, the log read (exit 2)"
+check_out_has "read 1 file, 5 lines, 4 error lines; skipped 1 (1 not a regular file)" "  counted as not a regular file"
+
+# a gzip file that inflates past 16 MiB at over 250:1 is a bomb: named, not inflated
+mkdir -p "$TMP/bomb"
+yes "step 1 loss 0.5" | head -c 40000000 | gzip -c >"$TMP/bomb/train.log.gz"
+run timeout 60 "$HCCLCTL" doctor --logs "$TMP/bomb"
+check_rc 3 "a gzip bomb alone: nothing to read, exit 3"
+check_out_has "SKIP  logs.cause      cluster                nothing to read in $TMP/bomb (1 file skipped: 1 gzip bomb)" "  named a gzip bomb"
+# counted over its members: two members of 10 MB each are one 20 MB bomb
+rm -f "$TMP/bomb/train.log.gz"
+for i in 1 2; do yes "step 1 loss 0.5" | head -c 10000000 | gzip -c; done >"$TMP/bomb/rotated.log.gz"
+run timeout 60 "$HCCLCTL" doctor --logs "$TMP/bomb"
+check_rc 3 "a gzip bomb in two members: exit 3"
+check_out_has "SKIP  logs.cause      cluster                nothing to read in $TMP/bomb (1 file skipped: 1 gzip bomb)" "  named a gzip bomb"
+
+# the last 64 MiB of a stream are kept in a ring: a failure whose line falls across the
+# ring's end is read whole (port 60000, not 60), and the start is counted as read in part
+cat >"$TMP/mkring.py" <<'EOF'
+import sys
+cap = 64 << 20
+t = open(sys.argv[1], 'rb').read()
+at = t.index(b'port[60000]') + 7
+sys.stdout.buffer.write(b'\n' * (cap - at))
+sys.stdout.buffer.write(t)
+EOF
+python3 "$TMP/mkring.py" "$REAL/vllm-ascend-405-ej0003-port-60000-bound/node0/stdout.txt" >"$TMP/ring.txt"
+run sh -c "cat '$TMP/ring.txt' | '$HCCLCTL' doctor --logs -"
+check_rc 2 "a 64 MiB stream through the ring: exit 2"
+check_out_has "FAIL  logs.cause      node0                  network-unreachable (port-bound): port 60000 (node node0, host side) cannot be listened on: another process holds it" "  the line across the ring's end read whole"
+check_out_has "read 1 file, 67108283 lines, 4 error lines; 1 read in part" "  read in part"
+# a regular file that large is read from its last 64 MiB, not from its start
+run hcclctl doctor --logs "$TMP/ring.txt"
+check_rc 2 "the same as a file: exit 2"
+check_out_has "read 1 file, 67108283 lines, 4 error lines; 1 read in part" "  only its last 64 MiB"
+rm -f "$TMP/ring.txt"
+# a stream is read up to 1 GiB: one that never ends is not read forever
+run sh -c "yes '' | timeout 120 '$HCCLCTL' doctor --logs -"
+check_rc 3 "an endless stream of blank lines: stops at 1 GiB, nothing to judge (exit 3)"
+check_out_has "SKIP  logs.cause      cluster                nothing to judge in -: 1 file without a log line" "  nothing to judge"
+
+# nothing to judge is no pass: an empty log, blank lines, a directory of empty files
+: >"$TMP/empty.log"
+run hcclctl doctor --logs "$TMP/empty.log"
+check_rc 3 "an empty log: exit 3"
+check_out_has "SKIP  logs.cause      cluster                nothing to judge in $TMP/empty.log: 1 file without a log line" "  SKIP, not no error in 0 lines"
+printf '\n \n\t\n' >"$TMP/blank.log"
+run hcclctl doctor --logs "$TMP/blank.log"
+check_rc 3 "a log of blank lines: exit 3"
+mkdir -p "$TMP/emptyjob/n1" "$TMP/emptyjob/n2"
+: >"$TMP/emptyjob/n1/stdout.txt"
+printf '\n' >"$TMP/emptyjob/n2/plog.log"
+run hcclctl doctor --logs "$TMP/emptyjob"
+check_rc 3 "a job directory whose files have no log line: exit 3"
+check_out_has "SKIP  logs.cause      cluster                nothing to judge in $TMP/emptyjob: 2 files without a log line" "  SKIP"
 
 done_testing

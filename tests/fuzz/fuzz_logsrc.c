@@ -6,7 +6,8 @@
  * sees: plain input byte for byte, gzip as its members' inflated bytes (padding after whole
  * members ignored, as logsrc.c says), with the counts hlog_scan_buf gives for the same
  * bytes; and gzip that stops inside a member or does not inflate is skipped as bad gzip
- * (hccllog.h: HLOG_SKIP_GZIP). */
+ * (hccllog.h: HLOG_SKIP_GZIP), and one that inflates past its ratio as a bomb
+ * (HLOG_SKIP_BOMB), never a plain file. */
 #include <assert.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -123,11 +124,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	assert(rc == 0);
 	assert(r.nfile + r.skipped == 1);
 	if (r.skipped)
-		assert(r.skip[HLOG_SKIP_GZIP] + r.skip[HLOG_SKIP_BINARY] == 1);
+		assert(r.skip[HLOG_SKIP_GZIP] + r.skip[HLOG_SKIP_BINARY] + r.skip[HLOG_SKIP_BOMB] ==
+		       1);
 	else
 		assert(!strcmp(r.file[0].name, name) && r.bytes <= HLOG_MAX_FILE_BYTES);
 	if (!gzip_magic(data, size))
-		assert(!r.skip[HLOG_SKIP_GZIP] && r.bytes <= size);
+		assert(!r.skip[HLOG_SKIP_GZIP] && !r.skip[HLOG_SKIP_BOMB] && r.bytes <= size);
 
 	/* what our own reading of the bytes gives */
 	uint8_t *plain = NULL;
@@ -139,8 +141,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		n = size;
 	} else {
 		enum gz g = inflate_members(data, size, &plain, &n);
+		/* a bomb inflates past 16 MiB: never a whole stream the oracle inflated */
 		if (g == GZ_BAD)
-			assert(r.skip[HLOG_SKIP_GZIP] == 1);
+			assert(r.skip[HLOG_SKIP_GZIP] + r.skip[HLOG_SKIP_BOMB] == 1);
+		if (g == GZ_WHOLE)
+			assert(!r.skip[HLOG_SKIP_BOMB]);
 		/* whether a stream of empty members is an empty file is not said */
 		known = g == GZ_WHOLE && n > 0;
 	}
