@@ -348,7 +348,9 @@ static int target(struct graph *g, const struct hlog_report *r, size_t i, struct
 		if (!p && e->peer_dev >= 0)
 			return node_add(g, me->worker, e->peer_dev, -1, -1, "", 1);
 	} else if (e->sub == HLOG_SUB_TASK_WAIT) {
-		p = find_rank(g, task_group(r, i), e->peer_rank);
+		/* its ranks are of the group its opData line names: without it, no target */
+		const char *grp = task_group(r, i);
+		p = grp[0] ? find_rank(g, grp, e->peer_rank) : NULL;
 		if (!p)
 			return -1;
 	} else if (e->sub == HLOG_SUB_TRANSPORT || is_hb(e->kind)) {
@@ -537,7 +539,7 @@ static void fill_chain(struct hlog_report *r, const struct graph *g, const int *
 {
 	unsigned char on[MAX_NODES] = {0};
 	int path[HLOG_MAX_HOPS], best[HLOG_MAX_HOPS], nbest = 0;
-	long budget = 100000;
+	long budget = 20000;
 	int start = mem[0];
 	/* a cycle is told from the member that reported its wait first */
 	for (int k = 1; k < nm; k++)
@@ -628,9 +630,10 @@ out:
 
 void hlog_hop_name(const struct hlog_hop *h, char *out, size_t len)
 {
-	if (!h->has_log && h->ip[0])
-		snprintf(out, len, "%s%s%.0d", h->ip, h->dev >= 0 ? " dev " : "",
-			 h->dev >= 0 ? h->dev : 0);
+	if (!h->has_log && h->ip[0] && h->dev >= 0)
+		snprintf(out, len, "%s dev %d", h->ip, h->dev);
+	else if (!h->has_log && h->ip[0])
+		snprintf(out, len, "%s", h->ip);
 	else if (h->dev >= 0)
 		snprintf(out, len, "%s dev %d", h->worker[0] ? h->worker : "node0", h->dev);
 	else if (h->pid >= 0)

@@ -172,6 +172,36 @@ static void test_absent_root(void **state)
 	hlog_report_release(&r);
 }
 
+/* a transport init toward a server and device whose log is not here: named by both, device 0
+ * included; toward a server alone: by the server */
+static void test_absent_device(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	static const char *const remote[] = {"10.7.0.2/0", "10.7.0.2"};
+	static const char *const want[] = {"10.7.0.2 dev 0", "10.7.0.2"};
+	for (int k = 0; k < 2; k++) {
+		char line[512];
+		snprintf(line, sizeof(line),
+			 "[ERROR] HCCL(903,python3.8):2025-07-30-19:36:56.167.730 "
+			 "[transport_manager.cc:777] [16542][Create][DestLink]Transport init error! "
+			 "createLink para:rank[443]-localUserrank[443]-localIpAddr[], dst_rank[0]-"
+			 "remoteUserrank[0]-remoteIpAddr[%s], machineType[1], serverId[], "
+			 "linkMode[1], tag[AllGather_group_name_0]\n",
+			 remote[k]);
+		hlog_report_init(&r);
+		add(&r, "worker-3/run/plog/plog-5_1.log", "worker-3",
+		    SETUP("5", "2", "3", "2", "10.7.3.2"));
+		add(&r, "worker-3/debug/plog/plog-5_2.log", "worker-3", line);
+		assert_int_equal(hlog_conclude(&r), 0);
+		assert_int_equal(r.nchain, 2);
+		assert_string_equal(hop(&r, 0), "worker-3 dev 2");
+		assert_string_equal(hop(&r, 1), want[k]);
+		assert_string_equal(r.detail, "root-absent");
+		hlog_report_release(&r);
+	}
+}
+
 /* waits between processes that no line places on a device: the rank reasoning decides, and
  * a rank whose own log states only its device IP is not "never started" */
 static void test_rank_log_by_ip(void **state)
@@ -215,7 +245,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_places),	    cmocka_unit_test(test_longest_chain),
 		cmocka_unit_test(test_cycle),	    cmocka_unit_test(test_absent_root),
-		cmocka_unit_test(test_rank_log_by_ip), cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_absent_device), cmocka_unit_test(test_rank_log_by_ip),
+		cmocka_unit_test(test_bounds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
