@@ -3,7 +3,7 @@
  * or the format string of the stack's own source with its values filled in). A line must
  * give its row's name and kind through the whole line reader (hlog__recognise as the scan
  * calls it), and every row of the catalog must be one a line here gives. Then libibverbs'
- * completion statuses against <infiniband/verbs.h>. */
+ * completion statuses against <infiniband/verbs.h>, and causes through the scan. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -292,12 +292,41 @@ static void test_ib_status(void **state)
 	assert_string_equal(hlog__ib_status(5)->detail, "ib-wr-flush");
 }
 
+/* Through the scan: the cause names the row, the peer and the row's fix. */
+static void test_causes(void **state)
+{
+	(void)state;
+	char err[128];
+	struct hlog_report r;
+	static const struct {
+		size_t i;
+		const char *cause;
+	} want[] = {
+		{0, "ib-retry-exceeded on node node0, peer 10.153.235.13: the transport gave up"},
+		{23, "gloo-loopback-host on node node0, peer 127.0.1.1: Gloo was told to connect"},
+		{39, "world-exceeds-devices on node node0: the engine's world size"},
+	};
+	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		const char *line = cases[want[k].i].line;
+		hlog_report_init(&r);
+		assert_int_equal(hlog_scan_buf("node0/job.log", "node0", line, strlen(line), &r, err,
+					       sizeof(err)),
+				 0);
+		assert_int_equal(hlog_conclude(&r), 0);
+		if (strncmp(r.cause, want[k].cause, strlen(want[k].cause)))
+			fail_msg("cause \"%s\"\nwant \"%s...\"", r.cause, want[k].cause);
+		assert_string_equal(r.detail, cases[want[k].i].detail);
+		hlog_report_release(&r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_line),
 		cmocka_unit_test(test_every_row_seen),
 		cmocka_unit_test(test_ib_status),
+		cmocka_unit_test(test_causes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
