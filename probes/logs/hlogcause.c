@@ -15,6 +15,7 @@
 
 #include "probes/hcclcodes.h"
 #include "probes/logs/bundle.h"
+#include "probes/logs/catalog.h"
 #include "probes/logs/hlogint.h"
 
 static int ev_cmp(const void *pa, const void *pb)
@@ -764,8 +765,11 @@ static void conclude_catalog(struct hlog_report *r, const struct hlog_event *c)
 	struct sbuf b = {r->cause, sizeof(r->cause), 0};
 	const struct hcode *code = c->code[0] ? hcode_find(c->code, strlen(c->code)) : NULL;
 	const struct hinner *in = hinner_match(c->text, strlen(c->text));
+	/* a row of the catalog of the other stacks (NCCL, torch, MPI, ...) */
+	const struct hlog_sig *sig = !in && c->kind == HLOG_INNER ? hlog__sig_find(c->detail) : NULL;
 	r->rank = ev_rank(r, c);
 	r->peer_rank = c->kind == HLOG_INNER ? c->peer_rank : -1;
+	snprintf(r->peer_ip, sizeof(r->peer_ip), "%s", sig ? c->peer_ip : "");
 	snprintf(r->node, sizeof(r->node), "%s", c->node);
 	snprintf(r->ip, sizeof(r->ip), "%s", c->ip);
 	block_devices(r, c);
@@ -774,10 +778,13 @@ static void conclude_catalog(struct hlog_report *r, const struct hlog_event *c)
 	fill_context(r, c);
 	if (r->dev >= 0 && !r->ndevs)
 		r->devs[r->ndevs++] = r->dev;
-	const char *meaning = in && c->kind != HLOG_CODE ? in->meaning : code ? code->meaning : "";
-	const char *fix = in && c->kind != HLOG_CODE ? in->fix : code ? code->fix : "";
-	sb_add(&b, "%s on node %s", c->code[0] ? c->code : in ? in->detail : "an error",
-	       node_of(c));
+	const char *meaning = in && c->kind != HLOG_CODE ? in->meaning
+			      : sig			    ? sig->meaning
+			      : code			    ? code->meaning
+							    : "";
+	const char *fix = in && c->kind != HLOG_CODE ? in->fix : sig ? sig->fix : code ? code->fix : "";
+	sb_add(&b, "%s on node %s",
+	       c->code[0] ? c->code : in ? in->detail : sig ? sig->detail : "an error", node_of(c));
 	if (r->rank >= 0)
 		sb_add(&b, ", rank %d", r->rank);
 	if (r->peer_rank >= 0)
@@ -786,6 +793,8 @@ static void conclude_catalog(struct hlog_report *r, const struct hlog_event *c)
 		sb_add(&b, ", ");
 		devices_text(&b, r);
 	}
+	if (sig && c->peer_ip[0])
+		sb_add(&b, ", peer %s", c->peer_ip);
 	size_t ml = strlen(meaning);
 	if (ml && meaning[ml - 1] == '.')
 		ml--; /* the quote follows */
@@ -793,7 +802,10 @@ static void conclude_catalog(struct hlog_report *r, const struct hlog_event *c)
 		sb_add(&b, ": %.*s", (int)ml, meaning);
 	static const char *const keys[] = {"Reason", "reason", NULL};
 	quote(&b, c, keys);
-	set_what(r, c->cat, in && c->kind != HLOG_CODE ? in->detail : hlog_kind_name(c->kind));
+	set_what(r, c->cat,
+		 in && c->kind != HLOG_CODE ? in->detail
+		 : sig			    ? sig->detail
+					    : hlog_kind_name(c->kind));
 	set_fix(r, fix[0] ? fix : "read the lines around it in the same log for the first error");
 	add_evidence(r, c);
 	for (size_t i = 0; i < r->nev; i++)

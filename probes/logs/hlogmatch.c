@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "probes/hcclcodes.h"
+#include "probes/logs/catalog.h"
 #include "probes/logs/extract.h"
 #include "probes/logs/hlogint.h"
 #include "probes/logs/logtext.h"
@@ -599,6 +600,11 @@ int hlog__recognise(struct pspan m, const struct hlog_line *l, struct hlog_event
 	struct hx_vals x;
 	hlog__extract(m, &x);
 	int ok = hlog__watchdog_line(m, l, e, 0) || recognise_signature(m, &x, e);
+	/* the rest of the stack: NCCL, torch, Gloo, MPI, the tests, engines and the kernel (before
+	 * the inner errors, whose "out of memory" would take the kernel's OOM killer for the
+	 * device's) */
+	if (!ok && hlog__sig_match(m, &x, e))
+		ok = 1;
 	if (!ok && (in = hinner_match(m.s, m.n))) {
 		e->kind = in->cat == HCAT_VERSION ? HLOG_VERSION : HLOG_INNER;
 		e->cat = in->cat;

@@ -82,7 +82,11 @@ int hlog__watchdog_line(struct pspan m, const struct hlog_line *l, struct hlog_e
 			w->enq = ll_after(enq, "work:");
 		if (done.s)
 			w->done = ll_after(done, "work:");
-	} else if (hlog__has(m, "watchdog got stuck for")) {
+	} else if (hlog__has(m, "watchdog got stuck for") ||
+		   hlog__has(m, "Heartbeat monitor timed out")) {
+		/* the heartbeat monitor's own line ("[PG 0 Rank 3] Heartbeat monitor timed out!
+		 * Process will be terminated after dumping debug info.") says the same as the
+		 * exit message it is followed by, without the seconds */
 		e->kind = HLOG_WATCHDOG;
 		e->sub = HLOG_SUB_WD_HANG;
 		pg_rank(m, w);

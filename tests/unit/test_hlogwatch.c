@@ -155,6 +155,23 @@ static void test_hang_only(void **state)
 	hlog_report_release(&r);
 }
 
+/* the heartbeat monitor's line (ProcessGroupNCCL.cpp's heartbeatMonitor: logPrefix() and
+ * "Heartbeat monitor timed out! Process will be terminated after dumping debug info.
+ * workMetaList_.size()=N") names the blocked watchdog's rank, with no duration */
+static void test_heartbeat_monitor(void **state)
+{
+	(void)state;
+	struct hlog_report r;
+	conclude(&r, "[rank3]:[E1202 01:02:03.000000000 ProcessGroupNCCL.cpp:1429] [PG 0 Rank 3] "
+		     "Heartbeat monitor timed out! Process will be terminated after dumping debug "
+		     "info. workMetaList_.size()=1\n");
+	assert_string_equal(r.detail, "watchdog-hang");
+	assert_int_equal(r.rank, 3);
+	assert_contains(r.cause, "the collective watchdog of rank 3 (node node0) was itself "
+				 "blocked: a call");
+	hlog_report_release(&r);
+}
+
 /* the watchdog's notes after a timeout are context, never a cause */
 static void test_notes(void **state)
 {
@@ -176,7 +193,7 @@ int main(void)
 		cmocka_unit_test(test_fields),	     cmocka_unit_test(test_all_reported),
 		cmocka_unit_test(test_rank_missing), cmocka_unit_test(test_desync),
 		cmocka_unit_test(test_mixed),	     cmocka_unit_test(test_hang_only),
-		cmocka_unit_test(test_notes),
+		cmocka_unit_test(test_notes),	     cmocka_unit_test(test_heartbeat_monitor),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,96 @@
+/* What the rest of a node prints when a collective job fails: MPI (Open MPI's help texts in
+ * ompi/mpi/help-mpi-api.txt, orte/opal help files and mpirun's notices; MPICH's "Fatal error in
+ * PMPI_X: ..., error stack:" from src/mpi/errhan; PMIx's PMIX_ERROR_LOG), the collective tests
+ * (nccl-tests' src/common.cu summary), the serving engines (vLLM's
+ * vllm/executor/ray_utils.py), and the kernel (e1000e/igb/ixgbe/i40e "NIC Link is Down",
+ * drivers/pci/pcie/aer.c, fs/ext4 and the block layer, mm/oom_kill.c). */
+#include "probes/hcclcodes.h"
+#include "probes/logs/catalog.h"
+
+static const struct hlog_sig rows[] = {
+	/* MPICH: "Fatal error in PMPI_Test: Message truncated, error stack:" */
+	{{"Fatal error in", "Message truncated"}, HCAT_OP_MISMATCH, "mpi-truncated",
+	 "an MPI receive got more data than its buffer holds: the ranks disagree on a message size",
+	 "make sender and receiver agree on count and datatype (the error stack names the call)",
+	 0, NULL},
+	{{"Fatal error in", "Invalid communicator"}, HCAT_CONFIG, "mpi-invalid-comm",
+	 "an MPI call was given a communicator that is not valid (freed, or from another library "
+	 "build)",
+	 "check that every part of the program links the same MPI and uses live communicators", 0,
+	 NULL},
+	{{"Fatal error in PMPI_Init"}, HCAT_CONFIG, "mpi-init",
+	 "MPI could not initialise: the launcher, the process manager or the fabric it asked for "
+	 "does not fit this node",
+	 "launch with the MPI's own launcher (mpirun/srun --mpi=pmix as the MPI was built for) and "
+	 "read the error stack's last lines for the fabric (OFI provider, UCX) that failed",
+	 0, NULL},
+	/* Open MPI help-mpi-runtime: a peer exited without MPI_Finalize */
+	{{"An MPI communication peer process has unexpectedly disconnected"}, HCAT_RANK_STUCK,
+	 "mpi-peer-gone", "an MPI peer process died without finalizing",
+	 "read the log of the rank that died first (a crash, the OOM killer, a signal)", 0, NULL},
+	{{"MPI_ABORT was invoked on rank"}, HCAT_RANK_STUCK, "mpi-abort",
+	 "a rank called MPI_Abort: it hit an error of its own and took the job down",
+	 "read that rank's output just before the abort for its error", 0, NULL},
+	/* mpirun: "mpirun noticed that process rank 0 with PID 77967 on node n342 exited on
+	 * signal 9 (Killed)." */
+	{{"mpirun noticed that process rank", "signal 9"}, HCAT_RESOURCE, "mpi-rank-killed",
+	 "a rank was killed with SIGKILL, most often by the kernel's OOM killer",
+	 "check the node's kernel log for the OOM killer (dmesg | grep -i 'killed process') and "
+	 "lower the memory per rank",
+	 0, NULL},
+	{{"There are not enough slots available in the system"}, HCAT_CONFIG, "mpi-slots",
+	 "more ranks were asked for than the host list offers slots",
+	 "give slots per host (hostfile 'node slots=8', -H node:8) or ask for fewer ranks", 0,
+	 NULL},
+	{{"PMIX ERROR: UNREACHABLE"}, HCAT_RANK_STUCK, "pmix-unreachable",
+	 "the PMIx server lost a client of the job: a process of it is gone",
+	 "find the process that died first (its log, the kernel log for the OOM killer)", 0, NULL},
+	/* nccl-tests common.cu: "# Out of bounds values : %d %s" (OK or FAILED), and the #wrong
+	 * column of each size */
+	{{"Out of bounds values", "FAILED"}, HCAT_HARDWARE, "wrong-results",
+	 "the collective test found wrong values in its results: data was corrupted on the way",
+	 "rerun the test per link and per GPU to isolate the faulty one (NCCL_P2P_DISABLE=1, "
+	 "NCCL_SHM_DISABLE=1, one node), check the GPUs' ECC counters and Xid lines",
+	 0, NULL},
+	{{"Test NCCL failure"}, HCAT_NET, "nccl-test-failure",
+	 "an NCCL call of the test program failed; the quoted reason says which",
+	 "rerun with NCCL_DEBUG=INFO and read the first WARN line", 0, NULL},
+	/* vLLM: "The number of required GPUs exceeds the total number of available GPUs in the
+	 * placement group." (also "... in the cluster.") */
+	{{"number of required GPUs exceeds the total number of available GPUs"}, HCAT_CONFIG,
+	 "world-exceeds-devices",
+	 "the engine's world size (tensor x pipeline parallel) is larger than the devices it sees",
+	 "lower --tensor-parallel-size / --pipeline-parallel-size, or make every node's devices "
+	 "visible (join the Ray cluster with its devices, ASCEND_RT_VISIBLE_DEVICES / "
+	 "CUDA_VISIBLE_DEVICES)",
+	 0, NULL},
+	/* kernel: Intel drivers print "NIC Link is Down" */
+	{{"NIC Link is Down"}, HCAT_LINK_DOWN, "kernel-link-down",
+	 "the kernel saw a NIC lose its link", "check the cable, the optics and the switch port", 0,
+	 NULL},
+	/* aer.c: "AER: Uncorrected (Fatal) error received", "(Non-Fatal)" */
+	{{"AER:", "Uncorrected"}, HCAT_HARDWARE, "pcie-aer",
+	 "a PCIe device reported an uncorrected error (AER)",
+	 "find the device by its bus id (lspci -s), check its slot and riser, and replace it if "
+	 "it repeats",
+	 0, NULL},
+	{{"EXT4-fs error"}, HCAT_HARDWARE, "fs-error",
+	 "the file system reported an error (corruption, or the disk under it failing)",
+	 "check the disk (smartctl, dmesg for I/O errors) and run fsck on it when unmounted", 0,
+	 NULL},
+	{{"I/O error, dev"}, HCAT_HARDWARE, "disk-io-error", "a block device failed a read or write",
+	 "check the disk (smartctl -a) and its cabling; replace it if it repeats", 0, NULL},
+	/* oom_kill.c: "Out of memory: Killed process 4567 (python)", cgroup form "Memory cgroup
+	 * out of memory: Killed process" */
+	{{"out of memory: Killed process"}, HCAT_RESOURCE, "oom-killer-cgroup",
+	 "the kernel killed a process of the job: its memory cgroup (container limit) was full",
+	 "raise the container's memory limit or lower the memory per rank (data loader workers, "
+	 "pinned memory)",
+	 0, NULL},
+	{{"Out of memory: Killed process"}, HCAT_RESOURCE, "oom-killer",
+	 "the kernel's OOM killer killed a process: the node ran out of memory",
+	 "lower the memory per rank (data loader workers, pinned memory, batch) or add swap", 0,
+	 NULL},
+};
+
+const struct hlog_sigtab hlog__cat_host = {"host", rows, sizeof(rows) / sizeof(rows[0])};

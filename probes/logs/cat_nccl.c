@@ -1,0 +1,122 @@
+/* NCCL (and RCCL, which prints the same): its WARN lines and the names of its result codes.
+ * Sources: NCCL's src/transport/net_ib.cc (net_ib/p2p.cc in 2.2x+) for the completion errors,
+ * src/misc/socket.cc for NET/Socket, src/bootstrap.cc, src/proxy.cc, src/init.cc, and
+ * src/nccl.h.in (enum ncclResult_t) with ncclGetErrorString in src/misc/utils.cc for the
+ * result names and numbers. The lines in tests/unit/test_catalog.c name where each was seen. */
+#include <string.h>
+
+#include "probes/hcclcodes.h"
+#include "probes/logs/catalog.h"
+#include "probes/logs/logtext.h"
+
+/* "status=IBV_WC_RETRY_EXC_ERR(12)", "status=4", "with error 12": the completion status, and
+ * with it the row of libibverbs' meaning. */
+static int ib_completion(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
+{
+	(void)x;
+	long long v;
+	struct pspan a = hlog__after(m, "status=");
+	if (a.s) {
+		size_t i = 0;
+		while (i < a.n && ((a.s[i] >= 'A' && a.s[i] <= 'Z') || a.s[i] == '_'))
+			i++;
+		a.s += i;
+		a.n -= i;
+	} else {
+		a = hlog__after(m, "with error");
+	}
+	if (!a.s || !hlog__num_at(a, &v))
+		return 1; /* the row's own meaning: a completion error */
+	const struct hlog_sig *s = hlog__ib_status(v);
+	e->value = v;
+	if (s && v > 0) {
+		e->cat = s->cat;
+		snprintf(e->detail, sizeof(e->detail), "%s", s->detail);
+	}
+	return 1;
+}
+
+static const char socket_fix[] =
+	"check that the peer's address is reachable from this host on the interface NCCL chose "
+	"(NCCL_SOCKET_IFNAME, the same on every node), that no firewall drops the ports, and that "
+	"the peer process was still running";
+
+static const struct hlog_sig rows[] = {
+	/* net_ib: WARN("NET/IB: Got completion from peer %s with status=%s(%d) ...") */
+	{{"NET/IB", "Got completion from peer"}, HCAT_LINK_DOWN, "ib-completion",
+	 "an InfiniBand/RoCE work request to the peer completed with an error",
+	 "check the port on both hosts (ibstat, ibv_devinfo), its error counters and the cable; "
+	 "the status number says which kind of error",
+	 0, ib_completion},
+	{{"NET/IB", "Got CQE with error"}, HCAT_LINK_DOWN, "ib-cqe",
+	 "an InfiniBand/RoCE work request completed with an error", "see the completion status line",
+	 0, NULL},
+	/* net_ib: "NET/IB : ... async fatal event" */
+	{{"NET/IB", "async fatal event"}, HCAT_HARDWARE, "ib-async-fatal",
+	 "the NIC raised an asynchronous fatal event (port or device error)",
+	 "check the NIC's kernel messages (dmesg: mlx5), its port state and firmware; reset or "
+	 "replace it",
+	 0, NULL},
+	/* socket.cc: WARN("NET/Socket : Connect to %s failed : %s") */
+	{{"NET/Socket", "Connect to", "failed"}, HCAT_NET, "nccl-socket-connect",
+	 "NCCL could not open a TCP connection to a peer", socket_fix, 0, NULL},
+	/* bootstrap.cc: WARN("Bootstrap : no socket interface found") */
+	{{"Bootstrap", "no socket interface found"}, HCAT_CONFIG, "nccl-no-interface",
+	 "NCCL found no network interface to bootstrap over",
+	 "set NCCL_SOCKET_IFNAME to an interface that exists and is up on every node (ip -br "
+	 "addr); a name that matches nothing leaves NCCL without any",
+	 0, NULL},
+	/* proxy.cc: WARN("Proxy Call to rank %d failed (%s)") */
+	{{"Proxy Call to rank", "failed"}, HCAT_NET, "nccl-proxy-call",
+	 "NCCL's proxy thread could not reach another rank's proxy",
+	 "the rank it names is unreachable or gone: check its log and the network between the two",
+	 0, NULL},
+	/* proxy.cc: "[Service thread] Error encountered progressing operation=Connect, res=3" */
+	{{"[Service thread] Error encountered progressing operation"}, HCAT_NET,
+	 "nccl-proxy-connect", "NCCL's proxy service failed while setting up a connection",
+	 socket_fix, 0, NULL},
+	/* init.cc: WARN("Duplicate GPU detected : rank %d and rank %d both on CUDA device %lx") */
+	{{"Duplicate GPU detected"}, HCAT_CONFIG, "duplicate-gpu",
+	 "two ranks of one communicator are on the same GPU",
+	 "give every local rank its own device (torch.cuda.set_device(local_rank) before "
+	 "init_process_group, CUDA_VISIBLE_DEVICES per process, one process per GPU)",
+	 5, NULL},
+	/* alloc.h: the allocation of NCCL's buffers (its "Cuda failure 'out of memory'" is the
+	 * inner-error table's "out of memory") */
+	{{"Failed to CUDA calloc"}, HCAT_RESOURCE, "cuda-calloc",
+	 "a CUDA allocation for NCCL's buffers failed: the GPU is out of memory",
+	 "leave room for NCCL's buffers and check nvidia-smi for another process on the GPU", 0,
+	 NULL},
+	/* ncclGetErrorString (utils.cc) for the values of ncclResult_t (nccl.h) */
+	{{"unhandled cuda error"}, HCAT_HARDWARE, "ncclUnhandledCudaError",
+	 "a CUDA call inside NCCL failed (ncclResult_t 1): a device fault, a crashed kernel or a "
+	 "driver that does not fit",
+	 "read the CUDA error above it and the kernel log (Xid lines) of that GPU", 1, NULL},
+	{{"unhandled system error"}, HCAT_NET, "ncclSystemError",
+	 "a system call inside NCCL failed (ncclResult_t 2): most often a socket or an "
+	 "InfiniBand verb while connecting ranks",
+	 "rerun with NCCL_DEBUG=INFO and read the WARN line before it: it names the call and the "
+	 "peer; check /dev/shm size and the IPC_LOCK capability in containers",
+	 2, NULL},
+	{{"internal error - please report this issue to the NCCL developers"}, HCAT_VERSION,
+	 "ncclInternalError",
+	 "NCCL hit an inconsistency of its own (ncclResult_t 3), often from ranks running "
+	 "different NCCL builds",
+	 "run the same NCCL (and plugin) version on every node; rerun with NCCL_DEBUG=INFO", 3,
+	 NULL},
+	{{"NCCL error", "invalid argument"}, HCAT_CONFIG, "ncclInvalidArgument",
+	 "a call into NCCL had an invalid argument (ncclResult_t 4)",
+	 "check the arguments of the failing call (counts, types, root, device pointers)", 4,
+	 NULL},
+	{{"NCCL error", "invalid usage"}, HCAT_CONFIG, "ncclInvalidUsage",
+	 "NCCL was used in a way it does not allow (ncclResult_t 5): two ranks on one GPU, a "
+	 "communicator used after abort",
+	 "read the WARN line before it for which rule was broken", 5, NULL},
+	{{"remote process exited or there was a network error"}, HCAT_RANK_STUCK,
+	 "ncclRemoteError",
+	 "NCCL lost a peer (ncclResult_t 6): the remote process exited or the network between "
+	 "them failed",
+	 "find the first rank that stopped (its own log) or the first network error", 6, NULL},
+};
+
+const struct hlog_sigtab hlog__cat_nccl = {"nccl", rows, sizeof(rows) / sizeof(rows[0])};

@@ -1,0 +1,90 @@
+/* torch.distributed and Gloo. Sources: PyTorch's torch/csrc/distributed/c10d/socket.cpp
+ * (the store's client and server sockets, with errno and its name), TCPStore.cpp,
+ * reducer.cpp (DDP's unfinished reduction), comm.cpp (DDP's model check across ranks),
+ * Python's socket.gaierror (glibc's gai_strerror); Gloo's gloo/transport/tcp/pair.cc and unbound_buffer.cc. The watchdog's own lines are read
+ * by hlogwatch.c. */
+#include <string.h>
+
+#include "probes/hcclcodes.h"
+#include "probes/logs/catalog.h"
+
+/* A peer address of 127.0.0.0/8 or ::1: the host name of a node resolved to loopback (Debian
+ * and Ubuntu map it to 127.0.1.1 in /etc/hosts), so the other nodes were told to connect to
+ * themselves. */
+static int loopback_peer(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
+{
+	(void)m;
+	(void)e;
+	const struct hx_val *ip = hlog__xfind(x, HX_IP, HX_THIS | HX_OTHER);
+	return ip && (!strncmp(ip->s, "127.", 4) || !strcmp(ip->s, "::1"));
+}
+
+static const char store_fix[] =
+	"check MASTER_ADDR and MASTER_PORT on every node (the same values, an address of the node "
+	"running rank 0 that the others can reach), that rank 0 started, and that no firewall "
+	"drops the port";
+
+static const struct hlog_sig rows[] = {
+	/* socket.cpp: "The client socket has failed to connect to any network address of (%s,
+	 * %s)" is the final error after the retries (each retry a warning) */
+	{{"client socket has failed to connect to any network address"}, HCAT_NET,
+	 "store-unreachable", "the c10d store client could not connect to the store (rank 0)",
+	 store_fix, 0, NULL},
+	/* TCPStore.cpp: "Timed out after %d seconds waiting for clients. %d/%d clients joined." */
+	{{"waiting for clients", "clients joined"}, HCAT_RANK_STUCK, "store-clients-missing",
+	 "the store on rank 0 waited for every rank and some never connected",
+	 "find the ranks that did not start or could not reach MASTER_ADDR:MASTER_PORT (their own "
+	 "logs, the launcher on their node)",
+	 0, NULL},
+	/* Python's socket.gaierror / c10d's getaddrinfo: a host name that does not resolve */
+	{{"Name or service not known"}, HCAT_CONFIG, "host-unresolved",
+	 "a host name of the job does not resolve on this node",
+	 "use an address, or make the name resolve on every node (/etc/hosts or DNS), for "
+	 "MASTER_ADDR and the host list",
+	 0, NULL},
+	/* reducer.cpp */
+	{{"Expected to have finished reduction in the prior iteration"}, HCAT_OP_MISMATCH,
+	 "ddp-unused-params",
+	 "DDP's gradient reduction of the last step did not finish: some parameters got no "
+	 "gradient, so the ranks reduced different sets",
+	 "pass find_unused_parameters=True to DistributedDataParallel, or make every parameter "
+	 "take part in the loss on every rank (or set static_graph=True)",
+	 0, NULL},
+	/* comm.cpp: "DDP expects same model across all ranks, but Rank %d has %d params, while
+	 * rank %d has inconsistent %d params." */
+	{{"DDP expects same model across all ranks"}, HCAT_OP_MISMATCH, "ddp-model-differs",
+	 "the ranks built different models, or one rank reached DDP's check late with garbage "
+	 "after a failed collective",
+	 "build the same model on every rank; if a rank shows 0 params it was still busy "
+	 "elsewhere (data loading, a timeout): look at its log",
+	 0, NULL},
+	/* pair.cc: "connect [%s]:%d: Connection refused" with a loopback peer first */
+	{{"Connection refused", "connect ["}, HCAT_CONFIG, "gloo-loopback-host",
+	 "Gloo was told to connect to a loopback address: a node's host name resolves to "
+	 "127.0.x.x",
+	 "set GLOO_SOCKET_IFNAME to the interface between the nodes, or map the host name to its "
+	 "real address in /etc/hosts",
+	 0, loopback_peer},
+	{{"gloo", "Connection refused"}, HCAT_NET, "gloo-connect",
+	 "Gloo could not connect to a peer: nothing listened at its address",
+	 "check that the peer is running and reachable on the interface Gloo uses "
+	 "(GLOO_SOCKET_IFNAME, the same on every node)",
+	 0, NULL},
+	{{"Gloo connectFullMesh failed"}, HCAT_NET, "gloo-full-mesh",
+	 "Gloo could not connect every pair of ranks",
+	 "check GLOO_SOCKET_IFNAME and that the nodes reach each other on every port", 0, NULL},
+	/* pair.cc: "Read error [%s]:%d: Connection reset by peer", "Connection closed by peer" */
+	{{"gloo", "Connection reset by peer"}, HCAT_RANK_STUCK, "gloo-peer-closed",
+	 "a Gloo peer closed its connection: its process exited or aborted",
+	 "read the log of the rank at that address for why it stopped", 0, NULL},
+	{{"gloo", "Connection closed by peer"}, HCAT_RANK_STUCK, "gloo-peer-closed2",
+	 "a Gloo peer closed its connection: its process exited or aborted",
+	 "read the log of the rank at that address for why it stopped", 0, NULL},
+	/* unbound_buffer.cc: "Timed out waiting %dms for recv operation to complete" */
+	{{"Timed out waiting", "for recv operation to complete"}, HCAT_RANK_STUCK, "gloo-recv-timeout",
+	 "a Gloo receive waited its whole timeout: the peer never sent (stuck, slow or gone)",
+	 "find the rank that did not reach this collective (its log, py-spy dump of its process)",
+	 0, NULL},
+};
+
+const struct hlog_sigtab hlog__cat_torch = {"torch", rows, sizeof(rows) / sizeof(rows[0])};

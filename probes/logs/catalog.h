@@ -1,0 +1,52 @@
+/* The failure signatures of the stack an AI cluster runs besides HCCL itself (internal to
+ * probes/): NCCL/RCCL, torch.distributed (c10d, DDP, elastic), Gloo, MPI (Open MPI, MPICH,
+ * PMIx), the collective test programs (nccl-tests, hccl_test), the serving engines and the
+ * kernel log. Each is a row: the fixed texts that identify the line (needles), the kind of
+ * failure (enum hcat), a short name, what it means and what to do (our own words), and
+ * optionally a refiner that reads a number off the line and may sharpen or refuse the row.
+ * The public source of each row's wording is named beside it. The values a line names
+ * (addresses, ports, ranks, devices) are read by extract.c, never by a row. */
+#ifndef HCCLCTL_PROBES_LOGS_CATALOG_H
+#define HCCLCTL_PROBES_LOGS_CATALOG_H
+
+#include <stddef.h>
+
+#include "probes/logs/extract.h"
+#include "probes/logs/hccllog.h"
+
+struct hlog_sig {
+	const char *needle[3]; /* every one occurs in the line (case-sensitive); NULL ends */
+	int cat;	       /* enum hcat */
+	const char *detail;    /* short name, unique over every table ("nccl-socket-connect") */
+	const char *meaning;   /* one sentence */
+	const char *fix;       /* self-contained */
+	long long result;      /* the stack's own code for it (ncclResult_t), 0 when none */
+	/* NULL, or: 0 refuses the row for this line; else may set e->cat, e->detail, e->value */
+	int (*refine)(struct pspan m, const struct hx_vals *x, struct hlog_event *e);
+};
+
+/* One table of the catalog, by stack. */
+struct hlog_sigtab {
+	const char *stack; /* "nccl", "torch", ... */
+	const struct hlog_sig *row;
+	size_t n;
+};
+
+extern const struct hlog_sigtab hlog__cat_nccl, hlog__cat_torch, hlog__cat_host;
+
+/* The first row of any table that line m (with its values x) matches: e gets its kind
+ * (HLOG_INNER), cat, detail, result and the values of x; NULL when none matches. */
+const struct hlog_sig *hlog__sig_match(struct pspan m, const struct hx_vals *x,
+				       struct hlog_event *e);
+/* The row (or InfiniBand completion status) named detail, or NULL: its meaning and fix. */
+const struct hlog_sig *hlog__sig_find(const char *detail);
+/* Every row, for listing and tests: the i-th, or NULL past the end. */
+const struct hlog_sig *hlog__sig_at(size_t i);
+
+/* libibverbs' completion status (enum ibv_wc_status) as NCCL prints it after "Got completion
+ * from peer": its row (detail "ib-" and the status), NULL for a value out of the enum. */
+const struct hlog_sig *hlog__ib_status(long long status);
+/* Its enum name, "IBV_WC_RETRY_EXC_ERR"; NULL out of range. */
+const char *hlog__ib_status_name(long long status);
+
+#endif

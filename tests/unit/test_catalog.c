@@ -1,0 +1,332 @@
+/* The catalog of the other stacks (probes/logs/catalog.h): every row on a real line, each
+ * naming who prints it and where it was seen (a public issue thread, a vendor or project doc,
+ * or the format string of the stack's own source with its values filled in). A line must
+ * give its row's name and kind through the whole line reader (hlog__recognise as the scan
+ * calls it), and every row of the catalog must be one a line here gives. Then libibverbs'
+ * completion statuses against <infiniband/verbs.h>, and causes through the scan. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+#ifdef HAVE_IBVERBS
+#include <infiniband/verbs.h>
+#endif
+
+#include "probes/hcclcodes.h"
+#include "probes/logs/catalog.h"
+#include "probes/logs/hlogint.h"
+
+struct ccase {
+	const char *from;
+	const char *line;
+	const char *detail; /* the row's name, or the completion status's */
+	int cat;
+	const char *peer; /* the peer address or host the cause names, "" for none */
+};
+
+static const struct ccase cases[] = {
+	/* NCCL */
+	{"NCCL net_ib/p2p.cc, NCCL GitHub issue (ncclCommShrink on RoCE, 2.30.4)",
+	 "[2026-09-09 10:46:33] ubuntu2:319733:319761 [1] transport/net_ib/p2p.cc:648 NCCL WARN "
+	 "NET/IB: Got completion from peer 10.153.235.13<40554> with status=IBV_WC_RETRY_EXC_ERR(12) "
+	 "opcode=IBV_WC_RECV_RDMA_WITH_IMM(129) vendor_err=129 localGid ::ffff:1.1.2.2 "
+	 "remoteGids::ffff:1.1.1.4 hca mlx5_1",
+	 "ib-retry-exceeded", HCAT_LINK_DOWN, "10.153.235.13"},
+	{"NCCL net_ib.cc (2.1x), NCCL GitHub issue on Azure InfiniBand",
+	 "node-2:5776:5902 [0] transport/net_ib.cc:1296 NCCL WARN NET/IB : Got completion from peer "
+	 "10.2.0.5<33092> with error 12, opcode 0, len 0, vendor err 129 (Recv)",
+	 "ib-retry-exceeded", HCAT_LINK_DOWN, "10.2.0.5"},
+	{"NCCL net_ib.cc, a GPUDirect RDMA debugging write-up",
+	 "NET/IB: Got completion from peer node20<57713> with status=4 opcode=0 len=0 vendor err 81 "
+	 "(Send) hca mlx5_0",
+	 "ib-loc-prot", HCAT_CONFIG, ""},
+	{"NCCL net_ib.cc, an EFA setup note (NVSwitch fabric NIC picked)",
+	 "NET/IB: Got completion from peer with status=IBV_WC_REM_ACCESS_ERR(10)", "ib-rem-access",
+	 HCAT_CONFIG, ""},
+	{"NCCL net_ib/p2p.cc, NCCL GitHub issue (ncclCommShrink on RoCE, 2.30.4)",
+	 "[2026-09-09 10:46:34] ubuntu4:250415:250528 [1] transport/net_ib/p2p.cc:783 NCCL WARN "
+	 "NET/IB: ncclIbTest: Got CQE with error (devIndex=0, req=0x7fa5a800e028, "
+	 "comm=0x7fa5a800e000 (send), wr_id=0, qp_num=21535)",
+	 "ib-cqe", HCAT_LINK_DOWN, ""},
+	{"NCCL net_ib.cc, an EFA setup note",
+	 "NET/IB: ibp198s0f0:1 async fatal event on QP: local access violation work queue error",
+	 "ib-async-fatal", HCAT_HARDWARE, ""},
+	{"NCCL socket.cc, a vLLM deployment FAQ",
+	 "NCCL WARN NET/Socket : Connect to 192.168.1.11:12345 failed : Connection refused",
+	 "nccl-socket-connect", HCAT_NET, "192.168.1.11"},
+	{"NCCL bootstrap.cc, a vLLM multi-node write-up",
+	 "NCCL WARN Bootstrap : no socket interface found", "nccl-no-interface", HCAT_CONFIG, ""},
+	{"RCCL proxy.cc, an AMD cluster report",
+	 "g1064:11146:11197 [3] /long_pathname_so_that_rpms_can_package_the_debug_info/src/extlibs/"
+	 "rccl/build/src/proxy.cpp:912 NCCL WARN Proxy Call to rank 3 failed (Connect)",
+	 "nccl-proxy-call", HCAT_NET, ""},
+	{"NCCL proxy.cc via XLA, a JAX issue",
+	 "Execution of replica 0 failed: INTERNAL: NCCL operation ncclGroupEnd() failed: unhandled "
+	 "system error (run with NCCL_DEBUG=INFO for details). Last NCCL warning(error) log entry "
+	 "(may be unrelated) '[Service thread] Error encountered progressing operation=Connect, "
+	 "res=3, closing connection'",
+	 "nccl-proxy-connect", HCAT_NET, ""},
+	{"NCCL init.cc, a one-device-per-thread example's issue",
+	 "ubuntu1583:1585 [0] init.cc:738 NCCL WARN Duplicate GPU detected : rank 0 and rank 1 both "
+	 "on CUDA device 1000",
+	 "duplicate-gpu", HCAT_CONFIG, ""},
+	{"NCCL alloc.h, an RL training (colocated SGLang) note",
+	 "include/alloc.h:324 NCCL WARN Failed to CUDA calloc 2097152 / 10485760 bytes",
+	 "cuda-calloc", HCAT_RESOURCE, ""},
+	/* ncclGetErrorString's texts in vLLM's pynccl_wrapper "NCCL error: %s" */
+	{"vLLM pynccl_wrapper with ncclGetErrorString(1)",
+	 "RuntimeError: NCCL error: unhandled cuda error (run with NCCL_DEBUG=INFO for details)",
+	 "ncclUnhandledCudaError", HCAT_HARDWARE, ""},
+	{"vLLM docs (troubleshooting), pynccl_wrapper",
+	 "RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)",
+	 "ncclSystemError", HCAT_NET, ""},
+	{"vLLM pynccl_wrapper with ncclGetErrorString(3)",
+	 "RuntimeError: NCCL error: internal error - please report this issue to the NCCL "
+	 "developers",
+	 "ncclInternalError", HCAT_VERSION, ""},
+	{"vLLM pynccl_wrapper with ncclGetErrorString(4)",
+	 "RuntimeError: NCCL error: invalid argument (run with NCCL_DEBUG=WARN for details)",
+	 "ncclInvalidArgument", HCAT_CONFIG, ""},
+	{"vLLM pynccl_wrapper with ncclGetErrorString(5)",
+	 "RuntimeError: NCCL error: invalid usage (run with NCCL_DEBUG=WARN for details)",
+	 "ncclInvalidUsage", HCAT_CONFIG, ""},
+	{"a fault-injection report (r0_api, NCCL 2.2x)",
+	 "r0 fail reason='peer failed or declined', r0_api='remote process exited or there was a "
+	 "network error'",
+	 "ncclRemoteError", HCAT_RANK_STUCK, ""},
+	/* torch and Gloo */
+	{"c10d socket.cpp format, filled",
+	 "torch.distributed.DistNetworkError: The client socket has failed to connect to any "
+	 "network address of (node-1, 29500).",
+	 "store-unreachable", HCAT_NET, "node-1"},
+	{"c10d TCPStore.cpp format, filled",
+	 "torch.distributed.DistStoreError: Timed out after 901 seconds waiting for clients. 1/2 "
+	 "clients joined.",
+	 "store-clients-missing", HCAT_RANK_STUCK, ""},
+	{"Python socket.gaierror (glibc gai_strerror)",
+	 "socket.gaierror: [Errno -2] Name or service not known", "host-unresolved", HCAT_CONFIG,
+	 ""},
+	{"torch reducer.cpp, a torchrun training issue",
+	 "RuntimeError: Expected to have finished reduction in the prior iteration before starting "
+	 "a new one. This error indicates that your module has parameters that were not used in "
+	 "producing loss.",
+	 "ddp-unused-params", HCAT_OP_MISMATCH, ""},
+	{"torch comm.cpp, a fastai DistributedTrainer note",
+	 "RuntimeError: Exception occured in `DistributedTrainer` when calling event `before_fit`:  "
+	 "DDP expects same model across all ranks, but Rank 1 has 221 params, while rank 0 has "
+	 "inconsistent 0 params.",
+	 "ddp-model-differs", HCAT_OP_MISMATCH, ""},
+	{"Gloo pair.cc, a PyTorch forum thread (Ubuntu host name on 127.0.1.1)",
+	 "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:799] connect "
+	 "[127.0.1.1]:62431: Connection refused",
+	 "gloo-loopback-host", HCAT_CONFIG, "127.0.1.1"},
+	{"Gloo pair.cc format (non-loopback peer), filled",
+	 "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:799] connect "
+	 "[10.0.0.12]:62431: Connection refused",
+	 "gloo-connect", HCAT_NET, "10.0.0.12"},
+	{"Gloo pair.cc, a distributed-training troubleshooting note",
+	 "RuntimeError: Gloo connectFullMesh failed with "
+	 "[/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:144] no error",
+	 "gloo-full-mesh", HCAT_NET, ""},
+	{"Gloo pair.cc, a torchft write-up",
+	 "RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:538] Read error "
+	 "[10.32.80.130]:60313: Connection reset by peer",
+	 "gloo-peer-closed", HCAT_RANK_STUCK, "10.32.80.130"},
+	{"Gloo pair.cc, a Kaggle training log",
+	 "[rank1]: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by "
+	 "peer [172.19.2.2]:33177",
+	 "gloo-peer-closed2", HCAT_RANK_STUCK, "172.19.2.2"},
+	{"Gloo unbound_buffer.cc, an RL training report",
+	 "RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:78] Timed "
+	 "out waiting 1800000ms for recv operation to complete",
+	 "gloo-recv-timeout", HCAT_RANK_STUCK, ""},
+	/* MPI */
+	{"MPICH, a code comment quoting the error",
+	 "Fatal error in PMPI_Test: Message truncated, error stack:", "mpi-truncated",
+	 HCAT_OP_MISMATCH, ""},
+	{"MPICH, a VASP troubleshooting page",
+	 "Abort(537470981) on node 71 (rank 71 in comm 0): Fatal error in PMPI_Allreduce: Invalid "
+	 "communicator, error stack:",
+	 "mpi-invalid-comm", HCAT_CONFIG, ""},
+	{"Cray MPICH, an OLCF Frontier report",
+	 "MPICH ERROR [Rank 0] [job id 2853270.0] [Fri Dec 13 13:41:36 2024] [frontier05084] - "
+	 "Abort(2665871) (rank 0 in comm 0): Fatal error in PMPI_Init_thread: Other MPI error, error "
+	 "stack:",
+	 "mpi-init", HCAT_CONFIG, ""},
+	{"Open MPI help-mpi-runtime, an Open MPI users thread",
+	 "An MPI communication peer process has unexpectedly disconnected.  This",
+	 "mpi-peer-gone", HCAT_RANK_STUCK, ""},
+	{"Open MPI, an OpenFOAM troubleshooting page",
+	 "MPI_ABORT was invoked on rank 3 in communicator MPI_COMM_WORLD", "mpi-abort",
+	 HCAT_RANK_STUCK, ""},
+	{"Open MPI mpirun, an Open MPI users thread",
+	 "mpirun noticed that process rank 0 with PID 77967 on node n342 exited on signal 9 "
+	 "(Killed).",
+	 "mpi-rank-killed", HCAT_RESOURCE, ""},
+	{"Open MPI, an Open MPI users thread",
+	 "There are not enough slots available in the system to satisfy the 4 slots", "mpi-slots",
+	 HCAT_CONFIG, ""},
+	{"PMIx, an OpenFOAM run log",
+	 "[liuliang6Rm80Xos9qrQ:918138] PMIX ERROR: UNREACHABLE in file server/pmix_server.c at line "
+	 "1741",
+	 "pmix-unreachable", HCAT_RANK_STUCK, ""},
+	/* tests and engines */
+	{"nccl-tests common.cu format, filled (a failing run)", "# Out of bounds values : 8 FAILED",
+	 "wrong-results", HCAT_HARDWARE, ""},
+	{"nccl-tests, an NCCL eBPF experiment log", "Test NCCL failure common.cu:210 'invalid usage'",
+	 "nccl-test-failure", HCAT_NET, ""},
+	{"vLLM ray_utils.py, vLLM issue 7107",
+	 "ValueError: The number of required GPUs exceeds the total number of available GPUs in the "
+	 "cluster.",
+	 "world-exceeds-devices", HCAT_CONFIG, ""},
+	/* kernel */
+	{"e1000e, a kernel mailing list thread",
+	 "[   34.084816] e1000e: eth1 NIC Link is Down", "kernel-link-down", HCAT_LINK_DOWN, ""},
+	{"pcie aer.c, a linux-pci thread",
+	 "Dec  1 02:16:37 bd-cpu18 kernel: pcieport 0000:00:01.0: AER: Uncorrected (Fatal) error "
+	 "received: id=0008",
+	 "pcie-aer", HCAT_HARDWARE, ""},
+	{"ext4, a Linux read-only file system note",
+	 "kernel: EXT4-fs error (device sda1): ext4_journal_check_start:83: comm kworker: Detected "
+	 "aborted journal",
+	 "fs-error", HCAT_HARDWARE, ""},
+	{"block layer, the kernel's fault-injection docs",
+	 "print_req_error: I/O error, dev nvme0n1, sector 9240", "disk-io-error", HCAT_HARDWARE, ""},
+	{"mm/oom_kill.c, a worker crash report",
+	 "[Kernel dmesg] [18492.104] Memory cgroup out of memory: Killed process 4182 "
+	 "(order-worker) total-vm:812044kB, anon-rss:518420kB, file-rss:1240kB, shmem-rss:0kB",
+	 "oom-killer-cgroup", HCAT_RESOURCE, ""},
+	{"mm/oom_kill.c, a Raspberry Pi monitoring test",
+	 "Sep 15 12:08:17 raspberrypiz2 kernel: Out of memory: Killed process 571 (python) "
+	 "total-vm:2071252kB, anon-rss:257104kB file-rss:1576kB",
+	 "oom-killer", HCAT_RESOURCE, ""},
+};
+
+#define NCASES (sizeof(cases) / sizeof(cases[0]))
+
+static void recognise(const char *text, struct hlog_event *e)
+{
+	struct hlog_line l;
+	struct pspan raw = {text, strlen(text)};
+	hlog__line_parse(raw, &l);
+	memset(e, 0, sizeof(*e));
+	e->rank = e->peer_rank = e->dev = e->peer_dev = e->pid = -1;
+	e->value = e->result = e->group_size = -1;
+	e->work.seq = e->work.enq = e->work.done = e->work.numel = -1;
+	e->work.timeout_ms = e->work.ran_ms = -1;
+	e->work.pg_rank = -1;
+	if (!hlog__recognise(probe__trim(raw), &l, e))
+		e->kind = HLOG_NONE;
+}
+
+static void test_every_line(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < NCASES; i++) {
+		const struct ccase *c = &cases[i];
+		struct hlog_event e;
+		recognise(c->line, &e);
+		if (e.kind != HLOG_INNER || strcmp(e.detail, c->detail) || e.cat != c->cat)
+			fail_msg("%s:\n%s\n got %s %s (%s), want %s (%s)", c->from, c->line,
+				 hlog_kind_name(e.kind), e.detail, hcat_name(e.cat), c->detail,
+				 hcat_name(c->cat));
+		if (strcmp(e.peer_ip, c->peer))
+			fail_msg("%s: peer '%s', want '%s'", c->from, e.peer_ip, c->peer);
+	}
+}
+
+/* Every row is tested: a catalog row no line here gives is a row nobody has seen work. */
+static void test_every_row_seen(void **state)
+{
+	(void)state;
+	const struct hlog_sig *s;
+	size_t rows = 0;
+	for (size_t i = 0; (s = hlog__sig_at(i)); i++, rows++) {
+		int seen = 0;
+		for (size_t k = 0; k < NCASES && !seen; k++)
+			seen = !strcmp(cases[k].detail, s->detail);
+		/* the completion row stands for the status it reads */
+		if (!seen && !strcmp(s->detail, "ib-completion"))
+			seen = 1;
+		if (!seen)
+			fail_msg("catalog row '%s' has no real line in this test", s->detail);
+		assert_non_null(s->meaning);
+		assert_true(s->meaning[0] && s->fix[0]);
+		assert_ptr_equal(hlog__sig_find(s->detail), s);
+	}
+	assert_true(rows >= 40);
+}
+
+/* The statuses are enum ibv_wc_status's, value for value. */
+static void test_ib_status(void **state)
+{
+	(void)state;
+#ifdef HAVE_IBVERBS
+#define WC(x) {x, #x}
+	static const struct {
+		int v;
+		const char *name;
+	} wc[] = {
+		WC(IBV_WC_SUCCESS),	     WC(IBV_WC_LOC_LEN_ERR),	   WC(IBV_WC_LOC_QP_OP_ERR),
+		WC(IBV_WC_LOC_EEC_OP_ERR),   WC(IBV_WC_LOC_PROT_ERR),	   WC(IBV_WC_WR_FLUSH_ERR),
+		WC(IBV_WC_MW_BIND_ERR),	     WC(IBV_WC_BAD_RESP_ERR),	   WC(IBV_WC_LOC_ACCESS_ERR),
+		WC(IBV_WC_REM_INV_REQ_ERR),  WC(IBV_WC_REM_ACCESS_ERR),	   WC(IBV_WC_REM_OP_ERR),
+		WC(IBV_WC_RETRY_EXC_ERR),    WC(IBV_WC_RNR_RETRY_EXC_ERR), WC(IBV_WC_LOC_RDD_VIOL_ERR),
+		WC(IBV_WC_REM_INV_RD_REQ_ERR), WC(IBV_WC_REM_ABORT_ERR),   WC(IBV_WC_INV_EECN_ERR),
+		WC(IBV_WC_INV_EEC_STATE_ERR), WC(IBV_WC_FATAL_ERR),	   WC(IBV_WC_RESP_TIMEOUT_ERR),
+		WC(IBV_WC_GENERAL_ERR),	     WC(IBV_WC_TM_ERR),		   WC(IBV_WC_TM_RNDV_INCOMPLETE),
+	};
+	for (size_t i = 0; i < sizeof(wc) / sizeof(wc[0]); i++) {
+		assert_string_equal(hlog__ib_status_name(wc[i].v), wc[i].name);
+		assert_non_null(hlog__ib_status(wc[i].v));
+	}
+	assert_null(hlog__ib_status_name(sizeof(wc) / sizeof(wc[0])));
+#else
+	skip();
+#endif
+	assert_null(hlog__ib_status(-1));
+	assert_int_equal(hlog__ib_status(12)->cat, HCAT_LINK_DOWN);
+	assert_string_equal(hlog__ib_status(5)->detail, "ib-wr-flush");
+}
+
+/* Through the scan: the cause names the row, the peer and the row's fix. */
+static void test_causes(void **state)
+{
+	(void)state;
+	char err[128];
+	struct hlog_report r;
+	static const struct {
+		size_t i;
+		const char *cause;
+	} want[] = {
+		{0, "ib-retry-exceeded on node node0, peer 10.153.235.13: the transport gave up"},
+		{23, "gloo-loopback-host on node node0, peer 127.0.1.1: Gloo was told to connect"},
+		{39, "world-exceeds-devices on node node0: the engine's world size"},
+	};
+	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		const char *line = cases[want[k].i].line;
+		hlog_report_init(&r);
+		assert_int_equal(hlog_scan_buf("node0/job.log", "node0", line, strlen(line), &r, err,
+					       sizeof(err)),
+				 0);
+		assert_int_equal(hlog_conclude(&r), 0);
+		if (strncmp(r.cause, want[k].cause, strlen(want[k].cause)))
+			fail_msg("cause \"%s\"\nwant \"%s...\"", r.cause, want[k].cause);
+		assert_string_equal(r.detail, cases[want[k].i].detail);
+		hlog_report_release(&r);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_line),
+		cmocka_unit_test(test_every_row_seen),
+		cmocka_unit_test(test_ib_status),
+		cmocka_unit_test(test_causes),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
