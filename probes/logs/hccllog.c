@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "probes/hcclcodes.h"
+#include "probes/logs/bundle.h"
 #include "probes/logs/hlogint.h"
 #include "probes/logs/kb.h"
 #include "probes/logs/logline.h"
@@ -267,6 +268,8 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	int64_t known_t = -1;
 	r->bytes += len;
 	struct kb_scan kst = { 0 };
+	struct hlog_place place;
+	hlog__bundle_place(name, &place);
 	while (probe__next_line(&rest, &raw)) {
 		no++;
 		r->lines++;
@@ -309,7 +312,8 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 			coll_at = no;
 		/* lines that say of themselves that they are routine are not a fault's */
 		if (l.level != HLINE_INFO && l.level != HLINE_DEBUG)
-			hlog__kb_line(r, &kst, line, l.t_us >= 0 ? l.t_us : last_t, name, node, no);
+			hlog__kb_line(r, &kst, line, l.kernel || place.kind == HLOG_FK_DEVICE,
+				      l.t_us >= 0 ? l.t_us : last_t, name, node, no);
 		if (l.error) {
 			/* the first error quoted is one that says what failed, not a heading */
 			if (!r->errors || (first_header && !l.header)) {

@@ -16,12 +16,12 @@ static const struct kb *kb_of(const struct hlog_report *r)
 	return kb;
 }
 
-void hlog__kb_line(struct hlog_report *r, struct kb_scan *st, struct pspan line, int64_t t_us,
-		   const char *file, const char *node, unsigned no)
+void hlog__kb_line(struct hlog_report *r, struct kb_scan *st, struct pspan line, int sys,
+		   int64_t t_us, const char *file, const char *node, unsigned no)
 {
 	const struct kb *kb = kb_of(r);
 	int hits[16];
-	int n = kb ? kb_match(kb, st, line.s, line.n, hits, 16) : 0;
+	int n = kb ? kb_match(kb, st, line.s, line.n, sys ? KB_IN_SYS : KB_IN_APP, hits, 16) : 0;
 	for (int i = 0; i < n; i++) {
 		size_t k = 0;
 		while (k < r->nkbhit && r->kbhit[k].ent != hits[i])
@@ -44,19 +44,9 @@ void hlog__kb_line(struct hlog_report *r, struct kb_scan *st, struct pspan line,
 	}
 }
 
-/* How much of a line an entity's keywords must cover: a generic entity (one short keyword, an
- * expression that fits any error code) ranks below a specific one. */
-static size_t specificity(const struct kb *kb, const struct kb_entity *e)
-{
-	size_t best = 0;
-	for (int g = 0; g < e->ng; g++) {
-		size_t n = 0;
-		for (int i = 0; i < kb_group_size(kb, e, g); i++)
-			n += strlen(kb_keyword(kb, e, g, i));
-		best = n > best ? n : best;
-	}
-	return best;
-}
+/* An entity that identifies less than this much of a line (any error code fits it) marks a
+ * failure but never names its cause. */
+#define KB_MIN_SPEC 8
 
 static int caused(const struct kb *kb, const struct hlog_report *r, size_t i)
 {
@@ -99,7 +89,9 @@ int hlog__kb_conclude(struct hlog_report *r)
 		if (caused(kb, r, i))
 			continue;
 		const struct hlog_kbhit *h = &r->kbhit[i];
-		size_t spec = specificity(kb, kb_entity_at(kb, (size_t)h->ent));
+		size_t spec = kb_specificity(kb, h->ent);
+		if (spec < KB_MIN_SPEC)
+			continue;
 		if (!best || spec > best_spec || (spec == best_spec && before(h, best))) {
 			best = h;
 			best_spec = spec;

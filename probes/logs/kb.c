@@ -157,6 +157,31 @@ static const char *anchor_of(const struct kb *kb, const struct kb_group *g)
 	return best;
 }
 
+/* The kinds of log ascend-fd's base names ("CANN_Plog | OS"): the system's are the kernel and
+ * host OS logs, the NPU's device-side and host-driver logs, the BMC's and the cluster
+ * software's; the rest (plogs, training and engine logs) are applications'. */
+static int where_of(const char *log)
+{
+	static const char *const sys[] = { "NPU_OS", "NPU_Host", "NPU_History", "NPU_Device",
+					   "CANN_Device", "OS", "BMC", "NodeD", "LCNE", "DL_" };
+	int w = 0;
+	char part[64];
+	for (const char *p = log ? log : ""; *p;) {
+		size_t n = strcspn(p, "|");
+		size_t k = n < sizeof(part) - 1 ? n : sizeof(part) - 1;
+		memcpy(part, p, k);
+		part[k] = '\0';
+		const char *a = part + strspn(part, " ");
+		int is_sys = 0;
+		for (size_t i = 0; i < sizeof(sys) / sizeof(sys[0]); i++)
+			is_sys |= !strncmp(a, sys[i], strlen(sys[i]));
+		if (*a)
+			w |= is_sys ? KB_IN_SYS : KB_IN_APP;
+		p += n + (p[n] == '|');
+	}
+	return w ? w : KB_IN_APP | KB_IN_SYS;
+}
+
 /* Builds what matching needs from the tables: group -> entity, the automaton, the compiled
  * expressions and the edges by source. */
 int kb__index(struct kb *kb, char *err, size_t errlen)
@@ -166,14 +191,21 @@ int kb__index(struct kb *kb, char *err, size_t errlen)
 	kb->rx = calloc(kb->nent + 1, sizeof(*kb->rx));
 	kb->rxok = calloc(kb->nent + 1, 1);
 	kb->efirst = calloc(kb->nent + 2, sizeof(*kb->efirst));
+	kb->where = calloc(kb->nent + 1, 1);
+	kb->spec = calloc(kb->nent + 1, sizeof(*kb->spec));
 	kb->edst = calloc(kb->nedge + 1, sizeof(*kb->edst));
 	if (!kb->gent || !kb->stamp || !kb->rx || !kb->rxok || !kb->efirst || !kb->edst ||
-	    ac_grow(kb) < 0)
+	    !kb->where || !kb->spec || ac_grow(kb) < 0)
 		goto nomem;
 	for (size_t e = 0; e < kb->nent; e++) {
 		const struct kb_entity *en = &kb->ent[e];
+		kb->where[e] = (unsigned char)where_of(en->log);
 		for (int g = en->g0; g < en->g0 + en->ng; g++) {
 			kb->gent[g] = (int)e;
+			size_t bytes = 0;
+			for (int i = 0; i < kb->group[g].nn; i++)
+				bytes += strlen(kb->needle[kb->group[g].n0 + i]);
+			kb->spec[e] = bytes > kb->spec[e] ? bytes : kb->spec[e];
 			const char *a = anchor_of(kb, &kb->group[g]);
 			if (*a && ac_add(kb, a, g))
 				goto nomem;
@@ -187,6 +219,7 @@ int kb__index(struct kb *kb, char *err, size_t errlen)
 		kb->rxok[e] = 1;
 		char lit[128];
 		regex_literal(en->regex, lit, sizeof(lit));
+		kb->spec[e] = strlen(lit) > kb->spec[e] ? strlen(lit) : kb->spec[e];
 		if (*lit && ac_add(kb, lit, -1 - (int)e))
 			goto nomem;
 		if (!*lit)
@@ -223,6 +256,8 @@ void kb__unindex(struct kb *kb)
 	free(kb->stamp);
 	free(kb->efirst);
 	free(kb->edst);
+	free(kb->where);
+	free(kb->spec);
 	free(kb->ac);
 	free(kb->out);
 }
@@ -349,8 +384,13 @@ static int rx_line(const struct kb *kb, size_t e, const char *s, size_t n)
 	return !regexec(&kb->rx[e], buf, 0, NULL, 0);
 }
 
-int kb_match(const struct kb *kb, struct kb_scan *st, const char *s, size_t n, int *hits,
-	     int max)
+size_t kb_specificity(const struct kb *kb, int ent)
+{
+	return ent >= 0 && (size_t)ent < kb->nent ? kb->spec[ent] : 0;
+}
+
+int kb_match(const struct kb *kb, struct kb_scan *st, const char *s, size_t n, int where,
+	     int *hits, int max)
 {
 	struct kb *w = (struct kb *)kb; /* the stamps are scratch, guarded by the lock */
 	int nh = 0, cand[256], nc = 0;
@@ -379,8 +419,10 @@ int kb_match(const struct kb *kb, struct kb_scan *st, const char *s, size_t n, i
 	pthread_mutex_unlock(&w->lock);
 	for (int i = 0; i < nc; i++) {
 		int g = cand[i];
+		int e = g < 0 ? -1 - g : kb->gent[g];
+		if (!(kb->where[e] & where))
+			continue;
 		if (g < 0) {
-			int e = -1 - g;
 			if (rx_line(kb, (size_t)e, s, n))
 				nh = add_hit(hits, nh, max, e);
 		} else if (group_on_line(kb, g, s, n) &&
@@ -389,7 +431,7 @@ int kb_match(const struct kb *kb, struct kb_scan *st, const char *s, size_t n, i
 		}
 	}
 	for (size_t i = 0; i < kb->nrxall; i++)
-		if (rx_line(kb, (size_t)kb->rxall[i], s, n))
+		if ((kb->where[kb->rxall[i]] & where) && rx_line(kb, (size_t)kb->rxall[i], s, n))
 			nh = add_hit(hits, nh, max, kb->rxall[i]);
 	qsort(hits, (size_t)nh, sizeof(*hits), by_int);
 	return nh;

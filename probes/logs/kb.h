@@ -69,11 +69,20 @@ struct kb_scan {
 };
 void kb_scan_release(struct kb_scan *st);
 
-/* The entities line s[0..n) shows: their indices in hits (at most max), ordered by index.
- * Keywords match case-sensitively; regular expressions are tried only where their literal
- * part occurs. Returns how many, or -ENOMEM. */
-int kb_match(const struct kb *kb, struct kb_scan *st, const char *s, size_t n, int *hits,
-	     int max);
+/* Where a line was written: an application's log (a plog, the job's screen output, an
+ * engine's log) or the system's (the kernel log, a device-side log, the BMC's). An entity is
+ * looked for only in the kinds of log its base says it is found in. */
+enum { KB_IN_APP = 1, KB_IN_SYS = 2 };
+
+/* The entities line s[0..n), written where (KB_IN_*), shows: their indices in hits (at most
+ * max), ordered by index. Keywords match case-sensitively; regular expressions are tried only
+ * where their literal part occurs. Returns how many, or -ENOMEM. */
+int kb_match(const struct kb *kb, struct kb_scan *st, const char *s, size_t n, int where,
+	     int *hits, int max);
+
+/* How much of a line an entity's identification covers: the bytes of its longest keyword
+ * group, or of its expression's literal part. An entity that any error code fits has 0. */
+size_t kb_specificity(const struct kb *kb, int ent);
 
 /* 1 when entity a causes entity b, directly or through others. */
 int kb_causes(const struct kb *kb, int a, int b);

@@ -1,7 +1,9 @@
 /* The families of the knowledge base's entities, and what hcclctl says of each: one row per
  * family, matched on the entity's component and module (case ignored, first row wins), the
- * kind adjusted by the entity's class (a user's mistake is configuration, a hardware class is
- * hardware). The texts are ours; the entities' own texts are not used. */
+ * kind adjusted by the entity's class (a user's mistake is configuration). A family gives a
+ * kind only where every fault in it is of that kind (a memory ECC is hardware); where its
+ * faults range over several kinds, the kind stays unresolved and the family names the area.
+ * The texts are ours; the entities' own texts are not used. */
 #include <string.h>
 #include <strings.h>
 
@@ -37,20 +39,22 @@ static const struct famrow rows[] = {
 	    "read the NPU's health (npu-smi info -t health -i N) and its device logs; take the "
 	    "NPU out of service when the fault repeats" } },
 	{ "|CANN|", "|HCCL|HCCP|MC2|QOS|URMA|\xe9\x9b\x86\xe5\x90\x88\xe9\x80\x9a\xe4\xbf\xa1|",
-	  { "hccl", HCAT_NET, "a collective-communication failure (HCCL)",
+	  /* its faults range from a rank table's mistake to a peer's stall: the family alone does
+	   * not say which, so it names the failure and leaves the kind open */
+	  { "hccl", HCAT_UNRESOLVED, "a collective-communication failure (HCCL)",
 	    "compare the first error of every rank by time: the rank that failed first or "
 	    "never arrived is the cause; check the rank table, the device IPs and that every "
 	    "NPU port is up" } },
 	{ "|CANN|", "|RUNTIME|RUNTIME/DRV|TSD|AICPU|\xe4\xbb\xbb\xe5\x8a\xa1\xe8\xb0\x83\xe5\xba\xa6|",
-	  { "cann-runtime", HCAT_RESOURCE, "a CANN runtime failure (device, stream or task)",
+	  { "cann-runtime", HCAT_UNRESOLVED, "a CANN runtime failure (device, stream or task)",
 	    "look for a device fault or an exhausted resource on that NPU (npu-smi info; "
 	    "processes still holding it); a timeout here usually echoes a stalled peer" } },
 	{ "|CANN|", "|DRV|OS|",
-	  { "cann-driver", HCAT_RESOURCE, "a failure in the NPU driver's host interface",
+	  { "cann-driver", HCAT_UNRESOLVED, "a failure in the NPU driver's host interface",
 	    "check that the driver is loaded and matches the CANN release (npu-smi info; "
 	    "dmesg), and that no other process holds the device" } },
 	{ "|CANN|", "",
-	  { "cann-software", HCAT_VERSION,
+	  { "cann-software", HCAT_UNRESOLVED,
 	    "a CANN graph, operator or tool failure (often CANN, framework and model that do not "
 	    "fit)", "check that CANN, the driver and the framework are releases made for each "
 	    "other, and the operator and shapes the failing step uses" } },
@@ -59,11 +63,11 @@ static const struct famrow rows[] = {
 	    "failed", "check that every node's launcher uses the same master address, port and "
 	    "world size, and that the nodes reach each other" } },
 	{ "|AI FRAMEWORK|", "",
-	  { "framework", HCAT_CONFIG, "the training framework or the training script failed",
+	  { "framework", HCAT_UNRESOLVED, "the training framework or the training script failed",
 	    "read the Python traceback above the error: the script, its data and its "
 	    "configuration are the usual cause" } },
 	{ "|MINDIE|VLLM|VLLM-ASCEND|PYMOTOR|", "",
-	  { "inference-engine", HCAT_CONFIG, "the inference engine failed",
+	  { "inference-engine", HCAT_UNRESOLVED, "the inference engine failed",
 	    "check the engine's configuration (parallel sizes against the visible NPUs, model "
 	    "path and weights, ports) and its own log around the error" } },
 	{ "|AI SERVER|BMC|", "",
@@ -73,12 +77,16 @@ static const struct famrow rows[] = {
 	  { "host-os", HCAT_RESOURCE, "a fault of the host operating system (memory, files, "
 	    "kernel)", "read the kernel log (dmesg) around the time of the failure: memory, "
 	    "file-system and device errors" } },
-	{ "|SWITCH|NETWORK|LCNE|UB|", "",
+	{ "|UB|", "",
+	  { "ub-fabric", HCAT_UNRESOLVED, "a fault of the unified bus (its memory management or "
+	    "DMA)", "collect the device and host driver logs of the NPUs involved and their "
+	    "health (npu-smi info -t health -i N)" } },
+	{ "|SWITCH|NETWORK|LCNE|", "",
 	  { "network-fabric", HCAT_LINK_DOWN, "a fault in the network between the NPUs (switch, "
 	    "link or fabric)", "check the switch ports and links on the path (their logs and "
 	    "counters) and the NPU ports at both ends" } },
 	{ "|MINDX|", "",
-	  { "cluster-software", HCAT_CONFIG, "a fault of the cluster scheduling software",
+	  { "cluster-software", HCAT_UNRESOLVED, "a fault of the cluster scheduling software",
 	    "check the scheduler's and device plugin's logs and configuration" } },
 };
 

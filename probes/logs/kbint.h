@@ -31,6 +31,8 @@ struct kb {
 	size_t nac, capac;
 	struct acout *out;
 	size_t nout, capout;
+	unsigned char *where; /* per entity: KB_IN_* of the logs it is found in */
+	size_t *spec;	      /* per entity: kb_specificity */
 	unsigned *stamp; /* per group and entity: the last match call that took it */
 	unsigned gen;
 	pthread_mutex_t lock;

@@ -14,7 +14,7 @@ printf '%s\n' \
 
 run hcclctl doctor --logs "$TMP/job"
 check_rc 2 "built-in base: a cause, exit 2"
-check_out_has "FAIL  logs.cause      node3                  memory/resource (cann-runtime): a CANN runtime failure (device, stream or task) (fault AISW_CANN_Runtime_054, a CANN_Plog line) on node node3; it explains AISW_CANN_GE_033" \
+check_out_has "FAIL  logs.cause      node3                  unresolved (cann-runtime): a CANN runtime failure (device, stream or task) (fault AISW_CANN_Runtime_054, a CANN_Plog line) on node node3; it explains AISW_CANN_GE_033" \
 	"  the cause is the entity that causes the other, with its family"
 check_out_has "  node3/plog-1234.log:2: [ERROR] RUNTIME(1234,python):2025-03-01-10:00:02.000.000 [mem.cc:100] DevMemAllocHugePageManaged failed: size 1073741824" \
 	"  its line is the first evidence"
@@ -24,12 +24,12 @@ check_rc 2 "  --json: exit 2"
 printf '%s' "$OUT" >"$TMP/doc.json"
 run python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); c=d["cause"]
 print(c["kind"], c["detail"], c["knowledge_entity"], c["signature"]); print(d["logs"]["knowledge_base"])' "$TMP/doc.json"
-check_out "memory/resource cann-runtime AISW_CANN_Runtime_054 knowledge-base
+check_out "unresolved cann-runtime AISW_CANN_Runtime_054 knowledge-base
 MindCluster ascend-fd kg-config.json 22bb3d98 (2026-08-21)" "  --json: kind, family, the entity's code and which base was used"
 
 run hcclctl doctor --logs "$TMP/job" --knowledge "$KG"
 check_rc 2 "--knowledge with the same file: exit 2"
-check_out_has "FAIL  logs.cause      node3                  memory/resource (cann-runtime): Runtime failed to allocate memory (AISW_CANN_Runtime_054) on node node3; it explains AISW_CANN_GE_033" \
+check_out_has "FAIL  logs.cause      node3                  unresolved (cann-runtime): Runtime failed to allocate memory (AISW_CANN_Runtime_054) on node node3; it explains AISW_CANN_GE_033" \
 	"  the file's own fault name"
 ok "printf '%s\n' '$(printf '%s' "$OUT" | tr -d "'")' | grep -q '^fix: 1\\. '" "  and its own suggestion as the fix"
 

@@ -19,7 +19,7 @@ static void match_lines(const struct kb *kb, const char *s, size_t n)
 	while (at <= n) {
 		const char *nl = memchr(s + at, '\n', n - at);
 		size_t len = nl ? (size_t)(nl - (s + at)) : n - at;
-		int k = kb_match(kb, &st, s + at, len, hits, 32);
+		int k = kb_match(kb, &st, s + at, len, at & 1 ? KB_IN_SYS : KB_IN_APP, hits, 32);
 		assert(k >= 0 && k <= 32);
 		for (int i = 0; i < k; i++)
 			assert(hits[i] >= 0 && (size_t)hits[i] < kb_count(kb));

@@ -17,6 +17,7 @@
 #include "probes/logs/kb.h"
 
 #define KG "tests/data/kg/kg-config-22bb3d98.json"
+#define ANY (KB_IN_APP | KB_IN_SYS)
 
 static char err[512];
 
@@ -92,12 +93,12 @@ static void test_every_entity(void **state)
 			for (size_t k = 0; k < sizeof(rx_lines) / sizeof(rx_lines[0]); k++)
 				if (!strcmp(rx_lines[k].code, e->code))
 					n = kb_match(kb, &st, rx_lines[k].line,
-						     strlen(rx_lines[k].line), hits, 64);
+						     strlen(rx_lines[k].line), ANY, hits, 64);
 		}
 		/* a multi-line option's groups go on consecutive lines, the others one each */
 		for (int g = 0; g < e->ng; g++) {
 			line_of(kb, e, g, buf, sizeof(buf));
-			int m = kb_match(kb, &st, buf, strlen(buf), hits + n, 64 - n);
+			int m = kb_match(kb, &st, buf, strlen(buf), ANY, hits + n, 64 - n);
 			if (m > 0)
 				n += m;
 			if (n >= 56)
@@ -133,9 +134,9 @@ static void test_families(void **state)
 	assert_int_equal(kb_builtin(&kb, err, sizeof(err)), 0);
 	static const struct { const char *code, *family; int cat; } rows[] = {
 		{ "Comp_Network_Custom_01", "network-fabric", HCAT_LINK_DOWN },
-		{ "AISW_CANN_HCCL_004", "hccl", HCAT_NET },
+		{ "AISW_CANN_HCCL_004", "hccl", HCAT_UNRESOLVED },
 		{ "0x81AB8008", "npu-network", HCAT_LINK_DOWN },	 /* RoH multi-bit ECC */
-		{ "AISW_CANN_Runtime_054", "cann-runtime", HCAT_RESOURCE },
+		{ "AISW_CANN_Runtime_054", "cann-runtime", HCAT_UNRESOLVED },
 		{ "AISW_MindSpore_msrun_01", "user-config", HCAT_CONFIG }, /* class User */
 		{ "0x02000029", "server-hardware", HCAT_HARDWARE },
 	};
@@ -237,23 +238,23 @@ static void test_match_rules(void **state)
 	(void)state;
 	assert_int_equal(kb_load_json("t.json", doc, strlen(doc), &kb, err, sizeof(err)), 0);
 	struct kb_scan st = { 0 };
-	assert_int_equal(kb_match(kb, &st, "alpha then beta", 15, hits, 8), 1);
+	assert_int_equal(kb_match(kb, &st, "alpha then beta", 15, ANY, hits, 8), 1);
 	assert_int_equal(hits[0], 0);
-	assert_int_equal(kb_match(kb, &st, "beta then alpha", 15, hits, 8), 0);
-	assert_int_equal(kb_match(kb, &st, "ALPHA then BETA", 15, hits, 8), 0);
-	assert_int_equal(kb_match(kb, &st, "first", 5, hits, 8), 0);
-	assert_int_equal(kb_match(kb, &st, "-", 1, hits, 8), 0);
-	assert_int_equal(kb_match(kb, &st, "second", 6, hits, 8), 1); /* 2 lines apart */
+	assert_int_equal(kb_match(kb, &st, "beta then alpha", 15, ANY, hits, 8), 0);
+	assert_int_equal(kb_match(kb, &st, "ALPHA then BETA", 15, ANY, hits, 8), 0);
+	assert_int_equal(kb_match(kb, &st, "first", 5, ANY, hits, 8), 0);
+	assert_int_equal(kb_match(kb, &st, "-", 1, ANY, hits, 8), 0);
+	assert_int_equal(kb_match(kb, &st, "second", 6, ANY, hits, 8), 1); /* 2 lines apart */
 	assert_int_equal(hits[0], 1);
 	kb_scan_release(&st);
-	assert_int_equal(kb_match(kb, &st, "first", 5, hits, 8), 0);
+	assert_int_equal(kb_match(kb, &st, "first", 5, ANY, hits, 8), 0);
 	for (int i = 0; i < 3; i++)
-		kb_match(kb, &st, "-", 1, hits, 8);
-	assert_int_equal(kb_match(kb, &st, "second", 6, hits, 8), 0); /* 4 apart: too far */
+		kb_match(kb, &st, "-", 1, ANY, hits, 8);
+	assert_int_equal(kb_match(kb, &st, "second", 6, ANY, hits, 8), 0); /* 4 apart: too far */
 	kb_scan_release(&st);
-	assert_int_equal(kb_match(kb, NULL, "op code=17 failed", 17, hits, 8), 1);
+	assert_int_equal(kb_match(kb, NULL, "op code=17 failed", 17, ANY, hits, 8), 1);
 	assert_int_equal(hits[0], 2);
-	assert_int_equal(kb_match(kb, NULL, "op code=x failed", 16, hits, 8), 0);
+	assert_int_equal(kb_match(kb, NULL, "op code=x failed", 16, ANY, hits, 8), 0);
 	assert_true(kb_causes(kb, 3, 0));
 	kb_free(kb);
 }
@@ -277,7 +278,7 @@ static void test_triage(void **state)
 	assert_int_equal(r.kind, HLOG_KB);
 	assert_string_equal(r.kb_entity, "AISW_CANN_Runtime_054");
 	assert_string_equal(r.detail, "cann-runtime");
-	assert_int_equal(r.cat, HCAT_RESOURCE);
+	assert_int_equal(r.cat, HCAT_UNRESOLVED);
 	assert_string_equal(r.node, "node3");
 	assert_string_equal(r.cause, "a CANN runtime failure (device, stream or task) (fault "
 				     "AISW_CANN_Runtime_054, a CANN_Plog line) on node node3; it "
@@ -293,9 +294,9 @@ static void test_triage(void **state)
 			  "\"EFFECT\": {\"regex\": {\"in\": [\"transfer aborted after retries\"]}},"
 			  "\"ROOT\": {\"attribute\": {\"component\": \"NPU\", \"module\": "
 			  "\"HBM\", \"cause_en\": \"HBM fault\", \"suggestion_en\": "
-			  "[\"Reset the NPU.\"]}, \"regex\": {\"in\": [\"hbm ue\"]}, "
+			  "[\"Reset the NPU.\"]}, \"regex\": {\"in\": [\"hbm uncorrectable\"]}, "
 			  "\"rule\": [{\"dst_code\": \"EFFECT\"}]}}}";
-	static const char log2[] = "transfer aborted after retries\nhbm ue seen\n";
+	static const char log2[] = "transfer aborted after retries\nhbm uncorrectable seen\n";
 	struct kb *kb = NULL;
 	assert_int_equal(kb_load_json("mine.json", doc, strlen(doc), &kb, err, sizeof(err)), 0);
 	hlog_report_init(&r);
@@ -311,6 +312,45 @@ static void test_triage(void **state)
 	kb_free(kb);
 }
 
+/* An entity is looked for only in the kinds of log its base names: the host driver's "alloc
+ * ... failed" is not NCCL's "malloc) or external library call failed" on a screen; and an
+ * entity any error code fits marks a failure but never names a cause. */
+static void test_scope(void **state)
+{
+	const struct kb *kb;
+	int hits[16];
+	(void)state;
+	assert_int_equal(kb_builtin(&kb, err, sizeof(err)), 0);
+	/* ms-swift#1233, NCCL through torch */
+	static const char nccl[] = "torch.distributed.DistBackendError: NCCL error in: "
+				   "../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1333, unhandled "
+				   "system error (run with NCCL_DEBUG=INFO for details), NCCL version "
+				   "2.18.6 ncclSystemError: System call (e.g. socket, malloc) or external "
+				   "library call failed or device error.";
+	int ummu = index_of(kb, "AISW_UB_UMMU_015");
+	int n = kb_match(kb, NULL, nccl, strlen(nccl), KB_IN_APP, hits, 16);
+	for (int i = 0; i < n; i++)
+		assert_int_not_equal(hits[i], ummu);
+	n = kb_match(kb, NULL, nccl, strlen(nccl), KB_IN_SYS, hits, 16);
+	int seen = 0;
+	for (int i = 0; i < n; i++)
+		seen |= hits[i] == ummu;
+	assert_true(seen);
+	assert_int_equal(kb_specificity(kb, index_of(kb, "AISW_CANN_ERRCODE_Custom")), 0);
+	assert_int_equal(kb_specificity(kb, index_of(kb, "AISW_CANN_Runtime_Drv_007")), 29);
+
+	static const char log[] = "RuntimeError: EZ1001: [PID: 42] something went wrong\n";
+	struct hlog_report r;
+	hlog_report_init(&r);
+	assert_int_equal(hlog_scan_buf("stdout.txt", "", log, sizeof(log) - 1, &r, err,
+				       sizeof(err)), 0);
+	hlog_conclude(&r);
+	assert_true(r.nkbhit >= 1);
+	assert_int_not_equal(r.kind, HLOG_KB);
+	assert_null(r.kb_entity);
+	hlog_report_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -318,6 +358,7 @@ int main(void)
 		cmocka_unit_test(test_families),       cmocka_unit_test(test_edges),
 		cmocka_unit_test(test_load_file),      cmocka_unit_test(test_load_refused),
 		cmocka_unit_test(test_match_rules),    cmocka_unit_test(test_triage),
+		cmocka_unit_test(test_scope),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
