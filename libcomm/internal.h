@@ -196,6 +196,9 @@ struct comm__watch {
 	pthread_mutex_t mu; /* serialises writes on fd; guards the fields below */
 	bool stop;
 	bool gone;          /* the rendezvous closed the channel */
+	/* when it closed without the monitor's goodbye (its process killed or crashed): hang
+	 * detection is off from then on; 0: it did not */
+	_Atomic int64_t lost_ms;
 	int64_t heard_ms;   /* when the monitor was last heard (comm__now_ms) */
 	bool have;          /* a verdict arrived from the monitor */
 	struct comm_verdict v;

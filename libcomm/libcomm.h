@@ -218,6 +218,11 @@ int comm_set_algo(struct comm *c, enum comm_algo a);
  * it to arrive; without one, this rank's own reading of its failure. 1 and *v filled, or 0
  * when c has not failed. */
 int comm_verdict(struct comm *c, struct comm_verdict *v, int wait_ms);
+/* 1 when the job's monitor (the rendezvous's hang detection) went away without its goodbye
+ * while c runs (its process killed or crashed), with how long ago in *ago_ms (may be NULL);
+ * a later verdict says detection was off. 0 while it watches, or after a normal end.
+ * Cheap enough to ask after every operation. */
+int comm_monitor_lost(struct comm *c, int *ago_ms);
 
 /* The flight recorder: the last COMM_FLIGHT_RECORDS operations of c (what, sizes,
  * algorithm, state, the step reached, the peer last waited on, bytes moved, times), always
