@@ -484,6 +484,11 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n,
 		getrusage(RUSAGE_SELF, &ru);
 		fprintf(stderr, "hcclctl: %s: rank %d: %d peer connections of %d ranks, peak RSS %ld KiB\n",
 			where(), rank, comm_connections(c), n, ru.ru_maxrss);
+		unsigned st = comm_strangers(c);
+		if (st)
+			fprintf(stderr, "hcclctl: %s: rank %d: dropped %u connection%s from strangers "
+				"to its port (silent, closed early, or not of this job)\n",
+				where(), rank, st, st == 1 ? "" : "s");
 		run_links_say(c, where());
 	}
 	if (eng && !hccl_abandoned)

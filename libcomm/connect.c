@@ -8,7 +8,7 @@
  * peer.
  *
  * Lazy (the default): the progress engine connects the first time a step needs a peer
- * (comm__link_connect) and accepts in its loop (comm__link_accept); a job of ring and rhd
+ * (comm__link_connect) and accepts in its loop (handshake.c); a job of ring and rhd
  * collectives then holds O(log N) links per rank instead of N-1. Full (HCCLCTL_CONNECT=full,
  * the mesh before lazy links): comm__mesh_connect builds every link in init, connects in rank
  * order before accepts, so rank n-1 only accepts. */
@@ -47,6 +47,20 @@ static int frame_read(int fd, int64_t deadline, int cancel_fd, uint8_t want, con
 	return (int)h.len;
 }
 
+/* A peer hello's payload b[n]: decoded into got, and of this communicator? 0 or -EPROTO. */
+static int peer_ok(const struct comm *c, const unsigned char *b, size_t n,
+		   struct comm__peer_hello *got, char *why, size_t whylen)
+{
+	if (comm__peer_decode(b, n, got, why, whylen))
+		return -EPROTO;
+	if (got->comm_id != c->id || got->nranks != c->nranks) {
+		snprintf(why, whylen, "belongs to another communicator (id %016llx, %d ranks)",
+			 (unsigned long long)got->comm_id, got->nranks);
+		return -EPROTO;
+	}
+	return 0;
+}
+
 /* Reads the other end's peer hello and checks it is of this communicator: 0 or -errno. */
 static int peer_read(const struct comm *c, int fd, int64_t deadline, int cancel_fd,
 		     struct comm__peer_hello *got, char *why, size_t whylen)
@@ -54,13 +68,19 @@ static int peer_read(const struct comm *c, int fd, int64_t deadline, int cancel_
 	unsigned char b[COMM__PEER_LEN];
 	int n = frame_read(fd, deadline, cancel_fd, COMM__F_PEER, "peer hello", b, sizeof(b), why,
 			   whylen);
-	if (n < 0)
-		return n;
-	if (comm__peer_decode(b, (size_t)n, got, why, whylen))
+	return n < 0 ? n : peer_ok(c, b, (size_t)n, got, why, whylen);
+}
+
+/* A whole frame of type want and payload length len at f (read already): 0 or -EPROTO. */
+static int frame_ok(const unsigned char *f, uint8_t want, size_t len, const char *what,
+		    char *why, size_t whylen)
+{
+	struct comm__hdr h;
+	if (comm__hdr_decode(f, COMM__HDR_LEN, &h, why, whylen))
 		return -EPROTO;
-	if (got->comm_id != c->id || got->nranks != c->nranks) {
-		snprintf(why, whylen, "belongs to another communicator (id %016llx, %d ranks)",
-			 (unsigned long long)got->comm_id, got->nranks);
+	if (h.type != want || h.len != len) {
+		snprintf(why, whylen, "expected a %s, got %s of %llu bytes", what,
+			 comm__frame_name(h.type), (unsigned long long)h.len);
 		return -EPROTO;
 	}
 	return 0;
@@ -75,6 +95,21 @@ static void shm_frame(const struct comm *c, const struct comm__shm_hello *s,
 	comm__shm_encode(s, f + COMM__HDR_LEN);
 }
 
+/* A shared-memory frame's payload b[n], an answer or (want_answer false) an offer: 0 or
+ * -EPROTO with why. */
+static int shm_ok(const unsigned char *b, size_t n, bool want_answer,
+		  struct comm__shm_hello *got, char *why, size_t whylen)
+{
+	const char *what = want_answer ? "shared memory answer" : "shared memory offer";
+	if (comm__shm_decode(b, n, got, why, whylen))
+		return -EPROTO;
+	if (want_answer != (got->kind == COMM__SHM_ANSWER)) {
+		snprintf(why, whylen, "expected a %s, got kind %u", what, got->kind);
+		return -EPROTO;
+	}
+	return 0;
+}
+
 /* Reads the other end's shared-memory frame, an answer or (want_answer false) an offer:
  * 0 or -errno with why. */
 static int shm_read(int fd, int64_t deadline, int cancel_fd, bool want_answer,
@@ -83,15 +118,7 @@ static int shm_read(int fd, int64_t deadline, int cancel_fd, bool want_answer,
 	unsigned char b[COMM__SHM_LEN];
 	const char *what = want_answer ? "shared memory answer" : "shared memory offer";
 	int n = frame_read(fd, deadline, cancel_fd, COMM__F_SHM, what, b, sizeof(b), why, whylen);
-	if (n < 0)
-		return n;
-	if (comm__shm_decode(b, (size_t)n, got, why, whylen))
-		return -EPROTO;
-	if (want_answer != (got->kind == COMM__SHM_ANSWER)) {
-		snprintf(why, whylen, "expected a %s, got kind %u", what, got->kind);
-		return -EPROTO;
-	}
-	return 0;
+	return n < 0 ? n : shm_ok(b, (size_t)n, want_answer, got, why, whylen);
 }
 
 /* fd is connected to r: authenticate, say who we are, check who answered. Three legs in
@@ -136,33 +163,40 @@ static int greet_up(struct comm *c, int fd, int r, int64_t deadline, int cancel_
 	return rc == -ETIMEDOUT ? COMM_E_TIMEOUT : rc == -EPROTO ? COMM_E_PROTO : COMM_E_PEER;
 }
 
-static int accept_one(struct comm *c, int lfd, int64_t limit, int *rank_out, int *fd_out);
-
 /* Until the higher rank greets us on fd, the ranks below us that connect are accepted: they
  * may be what that rank waits for (each rank connecting to the next at once: 0 -> 1 -> 2 ...
- * would otherwise complete one at a time from the top, N handshakes in a row). Accepted
- * links are left in the peers for the engine to take up. 0, COMM_E_TIMEOUT or -ECANCELED. */
+ * would otherwise complete one at a time from the top, N handshakes in a row). Their
+ * handshakes are read as they come (handshake.c), so a silent stranger holds up nothing.
+ * Accepted links are left in the peers for the engine to take up. 0, COMM_E_TIMEOUT or
+ * -ECANCELED. */
 static int await_greeting(struct comm *c, int fd, int64_t deadline, int cancel_fd)
 {
 	for (;;) {
-		struct pollfd pf[3] = { { fd, POLLIN, 0 }, { c->lfd, POLLIN, 0 },
-					{ cancel_fd, POLLIN, 0 } };
-		int64_t left = deadline - comm__now_ms();
+		struct pollfd pf[3 + COMM__HS_MAX] = { { fd, POLLIN, 0 },
+						       { comm__hs_listen_fd(c), POLLIN, 0 },
+						       { cancel_fd, POLLIN, 0 } };
+		comm__hs_pollfds(c, pf + 3);
+		int64_t now = comm__now_ms(), left = deadline - now;
 		if (left <= 0)
 			return COMM_E_TIMEOUT;
-		int n = poll(pf, 3, (int)(left > 1000000 ? 1000000 : left));
+		int64_t hs = comm__hs_expire(c, now) - now;
+		left = hs < left ? hs : left;
+		int n = poll(pf, 3 + COMM__HS_MAX, (int)(left > 1000000 ? 1000000 : left));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 || pf[0].revents)
 			return 0; /* the read that follows says what is wrong */
 		if (pf[2].revents)
 			return -ECANCELED;
-		int ar, afd, rc;
-		while (pf[1].revents && (rc = accept_one(c, c->lfd, deadline, &ar, &afd)) != -EAGAIN)
-			if (!rc) {
+		for (int i = 0; i < COMM__HS_MAX; i++) {
+			int ar, afd;
+			if (pf[3 + i].revents && !comm__hs_read(c, i, &ar, &afd)) {
 				c->peers[ar].fd = afd;
 				c->unadopted++;
 			}
+		}
+		if (pf[1].revents)
+			comm__hs_accept(c);
 	}
 }
 
@@ -254,39 +288,28 @@ static int connect_up(struct comm *c, const struct comm__book_entry *b, int64_t 
 	return 0;
 }
 
-/* One connection on lfd from a lower rank: 0 with its rank and fd, or -EPROTO when refused
- * (counted), -EAGAIN when none is pending, -ENOTSUP when shared memory was demanded and
- * cannot be (why in c->link_refused). */
-static int accept_one(struct comm *c, int lfd, int64_t limit, int *rank_out, int *fd_out)
+int comm__link_answer(struct comm *c, int fd, const unsigned char *greet,
+		      const unsigned char *in, int *rank_out)
 {
-	int fd;
-	char from[COMM__ADDR_MAX + 8], why[COMM_ERRLEN];
-	int rc = c->tp->accept(lfd, &fd, from, sizeof(from));
-	if (rc)
-		return rc == -EAGAIN ? -EAGAIN : -EPROTO;
-	/* the connecting rank answers at once, when it gets a core: among N ranks on one
-	 * host's cores that is later the more there are (as at the rendezvous) */
-	int64_t dl = comm__now_ms() + COMM__HANDSHAKE_MS + 10 * (int64_t)c->nranks;
-	if (dl > limit)
-		dl = limit;
-	struct comm__peer_hello got;
-	unsigned char greet[COMM__GREET_LEN];
+	char why[COMM_ERRLEN];
 	unsigned char out[COMM__FIN_LEN + 2 * COMM__HDR_LEN + COMM__PEER_LEN + COMM__SHM_LEN];
-	rc = comm__auth_greet(fd, greet, dl, -1);
-	if (!rc)
-		rc = comm__auth_check(fd, c->secret, greet, dl, -1, out, why, sizeof(why));
-	else
-		rc = -1;
-	if (!rc) /* its peer hello came behind its proof */
-		rc = peer_read(c, fd, dl, -1, &got, why, sizeof(why)) ? -1 : 0;
-	if (!rc && (got.rank < 0 || got.rank >= c->rank || c->peers[got.rank].fd >= 0)) {
-		snprintf(why, sizeof(why), "unexpected rank %d", got.rank);
-		rc = -1;
-	}
+	const unsigned char *pf = in + COMM__RESP_LEN, *sf = pf + COMM__HDR_LEN + COMM__PEER_LEN;
+	struct comm__peer_hello got;
 	struct comm__shm_hello offer, ans;
 	struct comm__shm *shm = NULL;
-	if (!rc) /* its shared-memory offer came behind its peer hello */
-		rc = shm_read(fd, dl, -1, false, &offer, why, sizeof(why)) ? -1 : 0;
+	int rc = comm__auth_verify(c->secret, greet, in, out, why, sizeof(why));
+	if (!rc) /* its peer hello came behind its proof, its shared-memory offer behind that */
+		rc = frame_ok(pf, COMM__F_PEER, COMM__PEER_LEN, "peer hello", why, sizeof(why)) ||
+		     peer_ok(c, pf + COMM__HDR_LEN, COMM__PEER_LEN, &got, why, sizeof(why)) ? -1 : 0;
+	if (!rc && (got.rank < 0 || got.rank >= c->rank || c->peers[got.rank].fd >= 0))
+		rc = -1;
+	if (!rc)
+		rc = frame_ok(sf, COMM__F_SHM, COMM__SHM_LEN, "shared memory offer", why,
+			      sizeof(why)) ||
+		     shm_ok(sf + COMM__HDR_LEN, COMM__SHM_LEN, false, &offer, why, sizeof(why)) ? -1 : 0;
+	/* our answer is a few hundred bytes on a socket that has sent only its challenge: it
+	 * goes at once, the deadline only bounds a peer gone bad */
+	int64_t dl = comm__now_ms() + COMM__HANDSHAKE_MS;
 	if (!rc) { /* our proof, our peer hello and our answer in one write */
 		comm__shm_answer(c, &offer, &shm, &ans);
 		peer_frame(c, out + COMM__FIN_LEN);
@@ -313,13 +336,34 @@ static int accept_one(struct comm *c, int lfd, int64_t limit, int *rank_out, int
 	c->peers[got.rank].tp_why = ans.why;
 	c->peers[got.rank].tp_err = ans.err;
 	*rank_out = got.rank;
-	*fd_out = fd;
 	return 0;
 }
 
-int comm__link_accept(struct comm *c, int *rank_out, int *fd_out)
+/* One connection on lfd from a lower rank, its handshake read blocking (the full mesh at
+ * init, where nothing else waits): 0 with its rank and fd, or -EPROTO when refused
+ * (counted), -EAGAIN when none is pending, -ENOTSUP as comm__link_answer. */
+static int accept_one(struct comm *c, int lfd, int64_t limit, int *rank_out, int *fd_out)
 {
-	return accept_one(c, c->lfd, INT64_MAX, rank_out, fd_out);
+	int fd;
+	char from[COMM__ADDR_MAX + 8];
+	unsigned char greet[COMM__GREET_LEN], in[COMM__HS_IN];
+	int rc = c->tp->accept(lfd, &fd, from, sizeof(from));
+	if (rc)
+		return rc == -EAGAIN ? -EAGAIN : -EPROTO;
+	/* the connecting rank answers at once, when it gets a core: among N ranks on one
+	 * host's cores that is later the more there are (as at the rendezvous) */
+	int64_t dl = comm__now_ms() + COMM__HANDSHAKE_MS + 10 * (int64_t)c->nranks;
+	if (dl > limit)
+		dl = limit;
+	if (comm__auth_greet(fd, greet, dl, -1) || comm__io_read(fd, in, sizeof(in), dl, -1)) {
+		c->refused++;
+		c->tp->close(fd);
+		return -EPROTO;
+	}
+	rc = comm__link_answer(c, fd, greet, in, rank_out);
+	if (!rc)
+		*fd_out = fd;
+	return rc;
 }
 
 static int accept_down(struct comm *c, int lfd, const struct comm__book_entry *book,

@@ -415,25 +415,30 @@ int comm_monitor_lost(struct comm *c, int *ago_ms)
 	return 1;
 }
 
-/* A verdict reached with nobody watching says so: a stuck rank would have been named by the
- * monitor, and now only the deadline finds one. */
-static void note_unwatched(struct comm *c, struct comm_verdict *v)
+/* What this rank knows that bears on any verdict: nobody was watching (a stuck rank would
+ * have been named by the monitor, now only the deadline finds one), or strangers flooded its
+ * port (dropped without holding up a step, but the operator should know). */
+static void note_context(struct comm *c, struct comm_verdict *v)
 {
 	int ago;
-	if (!comm_monitor_lost(c, &ago))
-		return;
 	size_t l = strlen(v->msg);
-	if (l + 1 < sizeof(v->msg))
+	if (comm_monitor_lost(c, &ago) && l + 1 < sizeof(v->msg))
 		snprintf(v->msg + l, sizeof(v->msg) - l,
 			 " (hang detection was off: the job's monitor had gone %.1f s before)",
 			 (double)ago / 1000.0);
+	l = strlen(v->msg);
+	if (c->refused && l + 1 < sizeof(v->msg))
+		snprintf(v->msg + l, sizeof(v->msg) - l,
+			 " (meanwhile rank %d dropped %u connection%s from strangers to its port%s)",
+			 c->rank, c->refused, c->refused == 1 ? "" : "s",
+			 c->hs_evicted ? ", a flood that filled every handshake slot" : "");
 }
 
 int comm_verdict(struct comm *c, struct comm_verdict *v, int wait_ms)
 {
 	int rc = verdict_of(c, v, wait_ms);
 	if (rc)
-		note_unwatched(c, v);
+		note_context(c, v);
 	return rc;
 }
 
