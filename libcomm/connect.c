@@ -18,15 +18,6 @@
 
 #include "libcomm/internal.h"
 
-/* Our peer hello as a whole frame, to go out in the same write as an authentication leg. */
-static void peer_frame(const struct comm *c, unsigned char f[COMM__HDR_LEN + COMM__PEER_LEN])
-{
-	struct comm__peer_hello me = { c->id, c->rank, c->nranks };
-	struct comm__hdr h = { COMM__F_PEER, 0, -1, (uint32_t)c->rank, COMM__PEER_LEN };
-	comm__hdr_encode(f, &h);
-	comm__peer_encode(&me, f + COMM__HDR_LEN);
-}
-
 /* Reads one handshake frame of type want (what: its name, for messages) into b[cap]: its
  * payload length, or -errno with why. */
 static int frame_read(int fd, int64_t deadline, int cancel_fd, uint8_t want, const char *what,
@@ -47,20 +38,6 @@ static int frame_read(int fd, int64_t deadline, int cancel_fd, uint8_t want, con
 	return (int)h.len;
 }
 
-/* A peer hello's payload b[n]: decoded into got, and of this communicator? 0 or -EPROTO. */
-static int peer_ok(const struct comm *c, const unsigned char *b, size_t n,
-		   struct comm__peer_hello *got, char *why, size_t whylen)
-{
-	if (comm__peer_decode(b, n, got, why, whylen))
-		return -EPROTO;
-	if (got->comm_id != c->id || got->nranks != c->nranks) {
-		snprintf(why, whylen, "belongs to another communicator (id %016llx, %d ranks)",
-			 (unsigned long long)got->comm_id, got->nranks);
-		return -EPROTO;
-	}
-	return 0;
-}
-
 /* Reads the other end's peer hello and checks it is of this communicator: 0 or -errno. */
 static int peer_read(const struct comm *c, int fd, int64_t deadline, int cancel_fd,
 		     struct comm__peer_hello *got, char *why, size_t whylen)
@@ -68,46 +45,7 @@ static int peer_read(const struct comm *c, int fd, int64_t deadline, int cancel_
 	unsigned char b[COMM__PEER_LEN];
 	int n = frame_read(fd, deadline, cancel_fd, COMM__F_PEER, "peer hello", b, sizeof(b), why,
 			   whylen);
-	return n < 0 ? n : peer_ok(c, b, (size_t)n, got, why, whylen);
-}
-
-/* A whole frame of type want and payload length len at f (read already): 0 or -EPROTO. */
-static int frame_ok(const unsigned char *f, uint8_t want, size_t len, const char *what,
-		    char *why, size_t whylen)
-{
-	struct comm__hdr h;
-	if (comm__hdr_decode(f, COMM__HDR_LEN, &h, why, whylen))
-		return -EPROTO;
-	if (h.type != want || h.len != len) {
-		snprintf(why, whylen, "expected a %s, got %s of %llu bytes", what,
-			 comm__frame_name(h.type), (unsigned long long)h.len);
-		return -EPROTO;
-	}
-	return 0;
-}
-
-/* A shared-memory frame (offer or answer) at f. */
-static void shm_frame(const struct comm *c, const struct comm__shm_hello *s,
-		      unsigned char f[COMM__HDR_LEN + COMM__SHM_LEN])
-{
-	struct comm__hdr h = { COMM__F_SHM, 0, -1, (uint32_t)c->rank, COMM__SHM_LEN };
-	comm__hdr_encode(f, &h);
-	comm__shm_encode(s, f + COMM__HDR_LEN);
-}
-
-/* A shared-memory frame's payload b[n], an answer or (want_answer false) an offer: 0 or
- * -EPROTO with why. */
-static int shm_ok(const unsigned char *b, size_t n, bool want_answer,
-		  struct comm__shm_hello *got, char *why, size_t whylen)
-{
-	const char *what = want_answer ? "shared memory answer" : "shared memory offer";
-	if (comm__shm_decode(b, n, got, why, whylen))
-		return -EPROTO;
-	if (want_answer != (got->kind == COMM__SHM_ANSWER)) {
-		snprintf(why, whylen, "expected a %s, got kind %u", what, got->kind);
-		return -EPROTO;
-	}
-	return 0;
+	return n < 0 ? n : comm__peer_ok(c, b, (size_t)n, got, why, whylen);
 }
 
 /* Reads the other end's shared-memory frame, an answer or (want_answer false) an offer:
@@ -118,7 +56,7 @@ static int shm_read(int fd, int64_t deadline, int cancel_fd, bool want_answer,
 	unsigned char b[COMM__SHM_LEN];
 	const char *what = want_answer ? "shared memory answer" : "shared memory offer";
 	int n = frame_read(fd, deadline, cancel_fd, COMM__F_SHM, what, b, sizeof(b), why, whylen);
-	return n < 0 ? n : shm_ok(b, (size_t)n, want_answer, got, why, whylen);
+	return n < 0 ? n : comm__shm_ok(b, (size_t)n, want_answer, got, why, whylen);
 }
 
 /* fd is connected to r: authenticate, say who we are, check who answered. Three legs in
@@ -133,9 +71,9 @@ static int greet_up(struct comm *c, int fd, int r, int64_t deadline, int cancel_
 	unsigned char f[COMM__HDR_LEN + COMM__PEER_LEN + COMM__HDR_LEN + COMM__SHM_LEN];
 	struct comm__shm_prep pp;
 	struct comm__shm_hello offer, ans;
-	peer_frame(c, f);
+	comm__peer_frame(c, f);
 	comm__shm_offer(c, &pp, &offer);
-	shm_frame(c, &offer, f + COMM__HDR_LEN + COMM__PEER_LEN);
+	comm__shm_frame(c, &offer, f + COMM__HDR_LEN + COMM__PEER_LEN);
 	int rc = comm__auth_client(fd, c->secret, deadline, cancel_fd, f, sizeof(f), why, whylen);
 	if (rc) {
 		comm__shm_prep_release(&pp);
@@ -285,57 +223,6 @@ static int connect_up(struct comm *c, const struct comm__book_entry *b, int64_t 
 				  c->rank, c->host, b->rank, b->host, why);
 	}
 	c->peers[b->rank].fd = fd;
-	return 0;
-}
-
-int comm__link_answer(struct comm *c, int fd, const unsigned char *greet,
-		      const unsigned char *in, int *rank_out)
-{
-	char why[COMM_ERRLEN];
-	unsigned char out[COMM__FIN_LEN + 2 * COMM__HDR_LEN + COMM__PEER_LEN + COMM__SHM_LEN];
-	const unsigned char *pf = in + COMM__RESP_LEN, *sf = pf + COMM__HDR_LEN + COMM__PEER_LEN;
-	struct comm__peer_hello got;
-	struct comm__shm_hello offer, ans;
-	struct comm__shm *shm = NULL;
-	int rc = comm__auth_verify(c->secret, greet, in, out, why, sizeof(why));
-	if (!rc) /* its peer hello came behind its proof, its shared-memory offer behind that */
-		rc = frame_ok(pf, COMM__F_PEER, COMM__PEER_LEN, "peer hello", why, sizeof(why)) ||
-		     peer_ok(c, pf + COMM__HDR_LEN, COMM__PEER_LEN, &got, why, sizeof(why)) ? -1 : 0;
-	if (!rc && (got.rank < 0 || got.rank >= c->rank || c->peers[got.rank].fd >= 0))
-		rc = -1;
-	if (!rc)
-		rc = frame_ok(sf, COMM__F_SHM, COMM__SHM_LEN, "shared memory offer", why,
-			      sizeof(why)) ||
-		     shm_ok(sf + COMM__HDR_LEN, COMM__SHM_LEN, false, &offer, why, sizeof(why)) ? -1 : 0;
-	/* our answer is a few hundred bytes on a socket that has sent only its challenge: it
-	 * goes at once, the deadline only bounds a peer gone bad */
-	int64_t dl = comm__now_ms() + COMM__HANDSHAKE_MS;
-	if (!rc) { /* our proof, our peer hello and our answer in one write */
-		comm__shm_answer(c, &offer, &shm, &ans);
-		peer_frame(c, out + COMM__FIN_LEN);
-		shm_frame(c, &ans, out + COMM__FIN_LEN + COMM__HDR_LEN + COMM__PEER_LEN);
-		rc = comm__io_write(fd, out, sizeof(out), dl, -1) ? -1 : 0;
-	}
-	if (rc == -2)
-		comm__auth_refuse(fd, dl, -1);
-	if (rc) {
-		comm__shm_free(shm);
-		c->refused++;
-		c->tp->close(fd);
-		return -EPROTO;
-	}
-	/* shared memory demanded but not to be had: the other end fails on our answer, and so
-	 * do we, naming the cause, not the link it then closes */
-	if (comm__shm_refused(c, offer.mode, ans.why, ans.err, got.rank, c->link_refused,
-			      sizeof(c->link_refused))) {
-		comm__shm_free(shm);
-		c->tp->close(fd);
-		return -ENOTSUP;
-	}
-	c->peers[got.rank].shm = shm;
-	c->peers[got.rank].tp_why = ans.why;
-	c->peers[got.rank].tp_err = ans.err;
-	*rank_out = got.rank;
 	return 0;
 }
 

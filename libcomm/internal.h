@@ -326,6 +326,16 @@ int comm__mesh_connect(struct comm *c, int lfd, const struct comm__book_entry *b
 		       int64_t deadline);
 int comm__link_connect(struct comm *c, int r, int64_t deadline, int cancel_fd, int *fd_out,
 		       char *why, size_t whylen);
+/* handshake.c, the frames of a link's handshake: our peer hello and a shared-memory frame
+ * (offer or answer) as whole frames at f; the other end's, payload b[n], decoded into got
+ * and checked (of this communicator; the kind wanted): 0 or -EPROTO with why. */
+void comm__peer_frame(const struct comm *c, unsigned char f[COMM__HDR_LEN + COMM__PEER_LEN]);
+void comm__shm_frame(const struct comm *c, const struct comm__shm_hello *s,
+		     unsigned char f[COMM__HDR_LEN + COMM__SHM_LEN]);
+int comm__peer_ok(const struct comm *c, const unsigned char *b, size_t n,
+		  struct comm__peer_hello *got, char *why, size_t whylen);
+int comm__shm_ok(const unsigned char *b, size_t n, bool want_answer,
+		 struct comm__shm_hello *got, char *why, size_t whylen);
 /* The end of an inbound handshake whose bytes are all in: in (COMM__HS_IN bytes: the
  * answer to our challenge greet, the peer hello, the shared-memory offer) is checked and
  * answered on fd. 0 with the lower rank in *rank_out (fd is its link to take); -EPROTO when

@@ -8,7 +8,8 @@ from stdin naming the job's launcher and the ranks' ports; then, until PID exits
   drip   opens one silent connection to every port every 0.3 s, each held 2.5 s (longer
          than a rank's handshake time, so each one cost a blocking reader 2 s);
   flood  keeps 100 silent connections open to every port, each held 2.5 s and replaced.
-Prints "opened N" at the end (the connections made)."""
+Prints "started N" after its first round, "opened N" at the end (the connections made), then "failed N: WHY" if any could not
+be made."""
 import os
 import socket
 import sys
@@ -19,7 +20,7 @@ def main():
     mode = sys.argv[1]
     words = sys.stdin.readline().split()
     pid, ports = int(words[0]), [int(p) for p in words[1:]]
-    held, opened = [], 0
+    held, opened, failed, why, started = [], 0, 0, "", False
     while os.path.exists("/proc/%d" % pid):
         now = time.monotonic()
         for x in held:
@@ -31,12 +32,18 @@ def main():
             for _ in range(k):
                 try:
                     s = socket.create_connection(("127.0.0.1", p), timeout=1)
-                except OSError:
+                except OSError as e:
+                    failed, why = failed + 1, str(e)
                     continue
                 opened += 1
                 held.append((s, now + 2.5, p))
+        if not started:
+            print("started", opened, flush=True)
+            started = True
         time.sleep(0.3 if mode == "drip" else 0.2)
     print("opened", opened, flush=True)
+    if failed:
+        print("failed %d: %s" % (failed, why), flush=True)
 
 
 main()
