@@ -298,5 +298,6 @@ void comm__hs_release(struct comm *c)
 
 unsigned comm_strangers(const struct comm *c)
 {
-	return c ? c->refused : 0;
+	/* those still in a slot count too: by the time anyone asks, they are late */
+	return c ? c->refused + (unsigned)c->nhs : 0;
 }

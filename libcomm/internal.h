@@ -296,7 +296,7 @@ struct comm {
 	int nhs;                    /* slots in use */
 	unsigned hs_evicted;        /* dropped for a newcomer when every slot was taken */
 	bool hs_full;               /* the listener is out of the epoll set: slots all young */
-	char link_refused[COMM_ERRLEN]; /* why an accepted link had to fail (comm__link_accept) */
+	char link_refused[COMM_ERRLEN]; /* why an accepted link had to fail (comm__link_answer) */
 	/* heartbeats and verdicts */
 	struct comm__live live;
 	struct comm__watch watch;
@@ -318,9 +318,8 @@ struct comm {
  * authenticated and says its communicator id and rank. comm__mesh_book copies the address
  * book into the peers. comm__mesh_connect builds the full mesh (lfd is closed by the
  * caller). comm__link_connect connects to the higher rank r (cancel_fd readable: give up,
- * -ECANCELED); comm__link_accept takes one pending connection from a lower rank on c->lfd:
- * 0 with *rank_out, -EAGAIN when none is pending, -EPROTO when it was refused (counted).
- * On failure why says what and where (the peer and the address tried). */
+ * -ECANCELED); the lower ranks' connections are taken by handshake.c (comm__hs_*). On
+ * failure why says what and where (the peer and the address tried). */
 void comm__mesh_book(struct comm *c, const struct comm__book_entry *book);
 int comm__mesh_connect(struct comm *c, int lfd, const struct comm__book_entry *book,
 		       int64_t deadline);

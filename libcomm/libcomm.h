@@ -143,8 +143,8 @@ int comm_size(const struct comm *c);
  * rhd collectives holds O(log N) of them; HCCLCTL_CONNECT=full makes all N-1 in init. */
 int comm_connections(const struct comm *c);
 /* Connections to c's listening port that never became a link: silent past their handshake
- * time, closed early, a wrong secret, another job or communicator. Strangers: counted and
- * dropped without holding up a collective. */
+ * time or still in it, closed early, a wrong secret, another job or communicator. Strangers:
+ * counted and dropped without holding up a collective. */
 unsigned comm_strangers(const struct comm *c);
 /* The transport of the link to peer: "shm" (shared memory: the same kernel, network and pid
  * namespace, unless HCCLCTL_TRANSPORT=tcp) or "tcp"; NULL when there is no link to it (yet).
