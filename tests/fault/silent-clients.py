@@ -8,7 +8,7 @@ from stdin naming the job's launcher and the ranks' ports; then, until PID exits
   drip   opens one silent connection to every port every 0.3 s, each held 2.5 s (longer
          than a rank's handshake time, so each one cost a blocking reader 2 s);
   flood  keeps 100 silent connections open to every port, each held 2.5 s and replaced.
-Prints "started N" after its first round, "opened N" at the end (the connections made), then "failed N: WHY" if any could not
+Prints "started N" after its first round that reached a port, "opened N" at the end (the connections made), then "failed N: WHY" if any could not
 be made."""
 import os
 import socket
@@ -37,7 +37,7 @@ def main():
                     continue
                 opened += 1
                 held.append((s, now + 2.5, p))
-        if not started:
+        if not started and opened:
             print("started", opened, flush=True)
             started = True
         time.sleep(0.3 if mode == "drip" else 0.2)
