@@ -8,7 +8,7 @@ from stdin naming the job's launcher and the ranks' ports; then, until PID exits
   drip   opens one silent connection to every port every 0.3 s, each held 2.5 s (longer
          than a rank's handshake time, so each one cost a blocking reader 2 s);
   flood  keeps 100 silent connections open to every port, each held 2.5 s and replaced.
-Prints "started N" after its first round that reached a port, "opened N" at the end (the connections made), then "failed N: WHY" if any could not
+Prints "ready" once it has the line, "started N" after its first round that reached a port, "opened N" at the end (the connections made), then "failed N: WHY" if any could not
 be made."""
 import os
 import socket
@@ -20,6 +20,7 @@ def main():
     mode = sys.argv[1]
     words = sys.stdin.readline().split()
     pid, ports = int(words[0]), [int(p) for p in words[1:]]
+    print("ready", flush=True)
     held, opened, failed, why, started = [], 0, 0, "", False
     while os.path.exists("/proc/%d" % pid):
         now = time.monotonic()

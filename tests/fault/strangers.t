@@ -104,6 +104,7 @@ rdv_case() {
 	exec 7>"$TMP/$_nm.fifo"
 	echo "$_guard $_port" >&7
 	exec 7>&-
+	wait_for "$TMP/$_nm.att" ready 60000 >/dev/null # rank 0's deadline starts after it
 	set -- --world-size 3 --master 127.0.0.1:$_port -b 8 -e 8 -n 5 -w 0 --timeout "$3"
 	bg_run "$_nm-r0" "$HCCLCTL" run allreduce --rank 0 "$@"
 	_r0=$BG
@@ -127,7 +128,7 @@ rdv_case rfull 3 30
 [ $RC0 -eq 0 ] && [ $RCS -eq 0 ]
 _report $? "ranks meeting through a flooded rendezvous ($(opened rfull) silent connections): all 3 exit 0" \
 	"rank 0: $RC0 $(cat "$TMP/rfull-r0.err")" "others: $RCS $(cat "$TMP/rfull-r1.err" "$TMP/rfull-r2.err")"
-rdv_case rshort 2 15
+rdv_case rshort 2 20
 [ $RC0 -eq 2 ] && grep -q "^hcclctl: verdict: stuck-rank: .* ranks\? never said hello: .* (a flood of connections to its port: it refused [0-9]*, [0-9]* of them silent when every handshake slot was taken; the last: " "$TMP/rshort-r0.err"
 _report $? "a rank missing from a flooded rendezvous: exit 2, and the verdict names the flood" \
 	"rank 0: $RC0 $(cat "$TMP/rshort-r0.err")"
