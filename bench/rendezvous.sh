@@ -22,6 +22,9 @@ ulimit -n 65536 2>/dev/null || true
 # Hundreds of ranks on a few CPUs starve one another: the heartbeat monitor would take a rank
 # descheduled for seconds for a down link. The meeting, not the monitor, is measured here.
 export HCCLCTL_HEARTBEAT_TIMEOUT=${HCCLCTL_HEARTBEAT_TIMEOUT:-120}
+# the ranks of --master share one secret, as a real job's must
+HCCLCTL_SECRET=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
+export HCCLCTL_SECRET
 
 free_port() {
 	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'

@@ -39,7 +39,7 @@ static struct hccl_api hccl_lib;
 static int hccl_loaded;
 static long o_factor = 2, o_iters = 20, o_warmup = 5, o_check = 1, o_root = 0, o_timeout,
 	    o_local, o_rank = -1, o_world = -1, o_ssh_port, o_parallel;
-static int o_ssh, o_ssh_insecure;
+static int o_ssh, o_ssh_insecure, o_insecure;
 /* --rendezvous etcd://HOST:PORT/PREFIX (or HCCLCTL_RENDEZVOUS): meet through etcd. */
 static const char *o_rendezvous;
 /* What a rank says in its hello besides its rank: its host name and the table's digest. */
@@ -103,6 +103,9 @@ static const struct opt run_opts[] = {
 	OPT_PATH("flight-dir", 0, &run_flight_dir, "DIR",
 		 "where a failed rank writes its flight recorder (default $HCCLCTL_FLIGHT_DIR or /tmp)",
 		 COMPLETE_DIR),
+	OPT_BOOL("insecure", 0, &o_insecure,
+		 "ranks of another launcher without HCCLCTL_SECRET: run on a key derived from "
+		 "--master, which anyone who can reach it can compute (warns on every rank)"),
 	OPT_STR("rendezvous", 0, &o_rendezvous, "URL",
 		"meet through etcd://HOST:PORT/PREFIX instead of --master (HCCLCTL_RENDEZVOUS)"),
 	OPT_FETCH,
@@ -481,6 +484,11 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n,
 		getrusage(RUSAGE_SELF, &ru);
 		fprintf(stderr, "hcclctl: %s: rank %d: %d peer connections of %d ranks, peak RSS %ld KiB\n",
 			where(), rank, comm_connections(c), n, ru.ru_maxrss);
+		unsigned st = comm_strangers(c);
+		if (st)
+			fprintf(stderr, "hcclctl: %s: rank %d: dropped %u connection%s from strangers "
+				"to its port (silent, closed early, or not of this job)\n",
+				where(), rank, st, st == 1 ? "" : "s");
 		run_links_say(c, where());
 	}
 	if (eng && !hccl_abandoned)
@@ -768,35 +776,6 @@ out:
 	return rc;
 }
 
-/* A shared secret for ranks started by another launcher: HCCLCTL_SECRET (32 hex digits),
- * else one derived from the job's address, which keeps stray connections out but not a
- * hostile peer that knows the address. */
-static int job_secret(const char *host, int port, int n, unsigned char out[16])
-{
-	const char *s = getenv("HCCLCTL_SECRET");
-	if (s && *s) {
-		if (strlen(s) != 32)
-			return -1;
-		for (int i = 0; i < 16; i++) {
-			unsigned v;
-			if (sscanf(s + 2 * i, "%2x", &v) != 1)
-				return -1;
-			out[i] = (unsigned char)v;
-		}
-		return 0;
-	}
-	uint64_t h1 = 1469598103934665603ULL, h2 = 1099511628211ULL;
-	char key[300];
-	snprintf(key, sizeof(key), "hcclctl:%s:%d:%d", host, port, n);
-	for (const char *c = key; *c; c++) {
-		h1 = (h1 ^ (unsigned char)*c) * 1099511628211ULL;
-		h2 = (h2 ^ (unsigned char)*c) * 0x100000001b3ULL + 7;
-	}
-	memcpy(out, &h1, 8);
-	memcpy(out + 8, &h2, 8);
-	return 1;
-}
-
 static int split_master(const char *m, char *host, size_t hlen, int *port)
 {
 	const char *colon = strrchr(m, ':');
@@ -927,6 +906,9 @@ static int etcd_launch(struct run_params *p, int rank, int n, const char *url)
 	return rc;
 }
 
+#define SECRET_HINT                                                                        \
+	"export HCCLCTL_SECRET=$(openssl rand -hex 16) (or HCCLCTL_SECRET_FILE=FILE, mode 0600)"
+
 static int single_launch(struct run_params *p, int rank, int n, const char *master)
 {
 	if (rendezvous_url())
@@ -946,12 +928,17 @@ static int single_launch(struct run_params *p, int rank, int n, const char *mast
 	if (rank >= n)
 		return fail(EXIT_USAGE, where(), NULL, "rank %d is not below the world size %d", rank,
 			    n);
-	int derived = job_secret(host, port, n, secret);
+	int derived = run_job_secret(host, port, n, secret, err, sizeof(err));
 	if (derived < 0)
-		return fail(EXIT_USAGE, where(), "HCCLCTL_SECRET is 32 hex digits (16 bytes)",
-			    "invalid HCCLCTL_SECRET");
-	if (derived && rank == 0 && g_opts.verbose)
-		warn_msg(where(), "no HCCLCTL_SECRET: the secret is derived from the address");
+		return fail(EXIT_USAGE, where(), SECRET_HINT, "rank %d: %s", rank, err);
+	if (derived && n > 1 && !o_insecure)
+		return fail(EXIT_USAGE, where(), SECRET_HINT " on every rank, or pass --insecure",
+			    "rank %d of %d: no HCCLCTL_SECRET: the job's key would be derived from "
+			    "%s, and anyone who can reach it could compute it and join",
+			    rank, n, master);
+	if (derived && n > 1)
+		warn_msg(where(), "rank %d: --insecure: no HCCLCTL_SECRET, the job's key is derived "
+			 "from %s: anyone who can reach it can join this job", rank, master);
 	if (comm_root_info_make(&ri, host, port, secret, err, sizeof(err)))
 		return fail(EXIT_USAGE, where(), NULL, "--master: %s", err);
 	int rc = rank_identity(rank);
@@ -1136,10 +1123,11 @@ static int do_run(int argc, char **argv)
 				    "the --ssh-* options need --ssh");
 		if (!o_ranktable)
 			return fail(EXIT_USAGE, where(), NULL, "--ssh needs --ranktable FILE|URL");
-		if (o_local || o_rank >= 0 || o_world >= 0 || o_master || o_rendezvous)
+		if (o_local || o_rank >= 0 || o_world >= 0 || o_master || o_rendezvous || o_insecure)
 			return fail(EXIT_USAGE, where(), NULL,
 				    "--ssh cannot be combined with --local, --rank, --world-size, "
-				    "--master or --rendezvous");
+				    "--master, --rendezvous or --insecure (it gives its ranks a fresh "
+				    "secret)");
 		return ssh_launch(&p);
 	}
 	if (strcmp(o_engine, "libcomm")) {
@@ -1154,9 +1142,10 @@ static int do_run(int argc, char **argv)
 		return fail(EXIT_USAGE, where(), "--rendezvous replaces --master; --local needs neither",
 			    "--rendezvous cannot be combined with --%s", o_local ? "local" : "master");
 	if (o_local) {
-		if (o_rank >= 0 || o_world >= 0)
+		if (o_rank >= 0 || o_world >= 0 || o_insecure)
 			return fail(EXIT_USAGE, where(), NULL,
-				    "--local cannot be combined with --rank/--world-size");
+				    "--local cannot be combined with --rank/--world-size or --insecure "
+				    "(it gives its ranks a fresh secret)");
 		if (o_root >= o_local)
 			return fail(EXIT_USAGE, where(), NULL, "--root %ld is not a rank of %ld", o_root,
 				    o_local);

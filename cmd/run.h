@@ -114,6 +114,12 @@ int rdv_etcd_meet(const struct rdv_etcd_args *a, struct comm_root_info *ri,
 		  struct comm_rendezvous **rdv, struct rdv_etcd **out, char *err, size_t errlen);
 void rdv_etcd_finish(struct rdv_etcd *e);
 
+/* cmd/runsecret.c: the job's 16-byte key for ranks started by another launcher, from
+ * HCCLCTL_SECRET or HCCLCTL_SECRET_FILE (0), else derived from host, port and n (1: anyone
+ * who can reach the address can compute it); -1 with err when what was given is unusable. */
+int run_job_secret(const char *host, int port, int n, unsigned char out[16], char *err,
+		   size_t errlen);
+
 /* The digest of the rank table at path (FILE, URL or -) as rt_table_digest gives it.
  * 0, -ENOENT when it cannot be read, or another negative code; err says why. */
 int run_table_digest(const char *path, char out[17], char *err, size_t errlen);

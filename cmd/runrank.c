@@ -278,6 +278,22 @@ static void corrupt_for_test(int rank, void *buf, size_t bytes)
 		((unsigned char *)buf)[bytes - 1] ^= 0x01;
 }
 
+/* Says once, on this rank, that the job's monitor is gone: the job goes on, but a stuck
+ * rank is no longer named within the heartbeat budget, only at the deadline. */
+static void monitor_watch(struct comm *c, const struct run_params *p)
+{
+	static int warned;
+	if (warned || !comm_monitor_lost(c, NULL))
+		return;
+	warned = 1;
+	char w[64];
+	snprintf(w, sizeof(w), "run %s",
+		 p->coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(p->coll));
+	warn_msg(w, "rank %d: the job's monitor is gone (its connection closed without a "
+		 "goodbye): hang detection is off, a stuck rank is found only at the deadline "
+		 "(--timeout)", comm_rank(c));
+}
+
 int run_sweep(struct comm *c, const struct run_params *p, run_row_fn row_fn, void *arg,
 	      struct run_row **rows_out, size_t *nrows_out, char *first_wrong, size_t len)
 {
@@ -334,6 +350,7 @@ int run_sweep(struct comm *c, const struct run_params *p, run_row_fn row_fn, voi
 			      p->coll == COMM_COLL_SEND) ? count * tsize :
 							    count * tsize * (size_t)n;
 		prepare(p, &b, rank, n, count, false);
+		monitor_watch(c, p);
 		if (eng && p->warmup)
 			rc = eng->run(eng, c, p, &b, count, p->warmup, RUN_IN, NULL);
 		for (long w = 0; !eng && w < p->warmup && !rc; w++)
@@ -418,8 +435,10 @@ int run_sweep(struct comm *c, const struct run_params *p, run_row_fn row_fn, voi
 		if (eng)
 			rc = eng->run(eng, c, p, &b, count, p->iters,
 				      p->warmup || p->check ? 0 : RUN_IN, &per);
-		for (long it = 0; !eng && it < p->iters && !rc; it++)
+		for (long it = 0; !eng && it < p->iters && !rc; it++) {
 			rc = once(c, p, &b, count);
+			monitor_watch(c, p);
+		}
 		if (rc)
 			goto out;
 		if (!eng)

@@ -188,17 +188,12 @@ int comm__auth_greet(int fd, unsigned char greet[COMM__GREET_LEN], int64_t deadl
 	return comm__io_write(fd, greet, COMM__GREET_LEN, deadline, cancel_fd);
 }
 
-int comm__auth_check(int fd, const unsigned char *secret, const unsigned char *greet,
-		     int64_t deadline, int cancel_fd, unsigned char *fin_out, char *why,
-		     size_t whylen)
+int comm__auth_verify(const unsigned char *secret, const unsigned char *greet,
+		      const unsigned char resp[COMM__RESP_LEN], unsigned char fin[COMM__FIN_LEN],
+		      char *why, size_t whylen)
 {
-	unsigned char resp[NONCE + MAC], fin[1 + MAC] = { 0 }, want[MAC];
-	int rc = comm__io_read(fd, resp, sizeof(resp), deadline, cancel_fd);
-	if (rc) {
-		snprintf(why, whylen, "no answer to the challenge: %s",
-			 rc == -ECONNRESET ? "connection closed" : strerror(-rc));
-		return -1;
-	}
+	unsigned char want[MAC];
+	memset(fin, 0, COMM__FIN_LEN);
 	mac(secret, "libcomm client", greet + 8, resp, want);
 	if (CRYPTO_memcmp(want, resp + NONCE, MAC) != 0) {
 		snprintf(why, whylen, "wrong secret (HMAC does not verify)");
@@ -206,6 +201,23 @@ int comm__auth_check(int fd, const unsigned char *secret, const unsigned char *g
 	}
 	fin[0] = 1;
 	mac(secret, "libcomm server", greet + 8, resp, fin + 1);
+	return 0;
+}
+
+int comm__auth_check(int fd, const unsigned char *secret, const unsigned char *greet,
+		     int64_t deadline, int cancel_fd, unsigned char *fin_out, char *why,
+		     size_t whylen)
+{
+	unsigned char resp[COMM__RESP_LEN], fin[COMM__FIN_LEN];
+	int rc = comm__io_read(fd, resp, sizeof(resp), deadline, cancel_fd);
+	if (rc) {
+		snprintf(why, whylen, "no answer to the challenge: %s",
+			 rc == -ECONNRESET ? "connection closed" : strerror(-rc));
+		return -1;
+	}
+	rc = comm__auth_verify(secret, greet, resp, fin, why, whylen);
+	if (rc)
+		return rc;
 	if (fin_out) { /* the caller sends it, with what goes behind it */
 		memcpy(fin_out, fin, sizeof(fin));
 		return 0;

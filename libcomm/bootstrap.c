@@ -34,11 +34,17 @@ struct rconn {
 struct pend {
 	int fd;
 	bool authed;
-	int64_t dl;
+	int64_t since, dl;
+	size_t got; /* of the answer to the challenge, read as it comes */
 	unsigned char greet[COMM__GREET_LEN];
+	unsigned char resp[COMM__RESP_LEN];
 	char from[COMM__ADDR_MAX + 8];
 };
 #define PEND_EXTRA 64 /* handshakes beyond one per rank (strays, retries) */
+/* When every slot is taken, a newcomer pushes out the connection silent longest, once it has
+ * had this long: a flood of silent connections must not lock the ranks out until each one's
+ * handshake time ends, nor push out a rank that has yet to be scheduled to answer. */
+#define PEND_GRACE_MS 500
 /* Once the job runs, the status channels are polled at most this often: every poll looks at
  * all N of them, and woken by each heartbeat that is N per heartbeat (1024 ranks beating
  * twice a second: 2 million fd checks a second on a 2-core machine). Batched, a poll takes
@@ -55,6 +61,7 @@ struct comm_rendezvous {
 	/* read by the caller while the thread runs */
 	pthread_mutex_t mu;
 	unsigned refused;
+	unsigned pushed; /* silent connections pushed out of a full set of slots: a flood */
 	char last_refusal[COMM_ERRLEN];
 	/* the thread's own */
 	struct rconn *conns;
@@ -155,7 +162,12 @@ static void resolve_timeout(struct comm_rendezvous *r)
 	}
 	char refused[COMM_ERRLEN] = "";
 	pthread_mutex_lock(&r->mu);
-	if (r->refused) /* often the missing rank itself, with the wrong secret */
+	if (r->pushed) /* the missing ranks may have been crowded out */
+		snprintf(refused, sizeof(refused),
+			 " (a flood of connections to its port: it refused %u, %u of them silent "
+			 "when every handshake slot was taken; the last: %.240s)",
+			 r->refused, r->pushed, r->last_refusal);
+	else if (r->refused) /* often the missing rank itself, with the wrong secret */
 		snprintf(refused, sizeof(refused), " (it refused %u connection%s; the last: %.300s)",
 			 r->refused, r->refused == 1 ? "" : "s", r->last_refusal);
 	pthread_mutex_unlock(&r->mu);
@@ -336,12 +348,20 @@ static bool advance(struct comm_rendezvous *r, int i)
 	struct pend *q = &r->pend[i];
 	char why[COMM_ERRLEN];
 	if (!q->authed) {
-		int rc = comm__auth_check(q->fd, r->secret, q->greet, q->dl, r->stop_pipe[0], NULL,
-					  why, sizeof(why));
-		if (!rc) {
+		/* read as it comes: a stranger that sends a byte and stops holds up nobody */
+		ssize_t k = comm__tcp_ops.recv(q->fd, q->resp + q->got, sizeof(q->resp) - q->got);
+		if (k == -EAGAIN || (k > 0 && (q->got += (size_t)k) < sizeof(q->resp)))
+			return false;
+		unsigned char fin[COMM__FIN_LEN];
+		int rc = k <= 0 ? -1 : comm__auth_verify(r->secret, q->greet, q->resp, fin, why,
+							sizeof(why));
+		if (!rc && !comm__io_write(q->fd, fin, sizeof(fin), q->dl, r->stop_pipe[0])) {
 			q->authed = true;
 			return false;
 		}
+		if (k <= 0 || rc == 0)
+			snprintf(why, sizeof(why), "no answer to the challenge: %s",
+				 k == 0 ? "connection closed" : strerror(k < 0 ? (int)-k : EPIPE));
 		refuse_log(r, q->from, why);
 		if (rc == -2)
 			comm__auth_refuse(q->fd, q->dl, r->stop_pipe[0]);
@@ -353,28 +373,69 @@ static bool advance(struct comm_rendezvous *r, int i)
 	return true;
 }
 
-/* Every connection waiting on the listening socket gets its challenge and a slot. */
+/* The slot a newcomer may take when all are full: the unauthenticated one silent longest
+ * (fewest bytes, then oldest) past PEND_GRACE_MS; -1 when none may go. */
+static int push_out(const struct comm_rendezvous *r, int64_t now)
+{
+	int v = -1;
+	for (int i = 0; i < r->npend; i++) {
+		const struct pend *q = &r->pend[i];
+		if (q->authed || now - q->since < PEND_GRACE_MS)
+			continue;
+		if (v < 0 || q->got < r->pend[v].got ||
+		    (q->got == r->pend[v].got && q->since < r->pend[v].since))
+			v = i;
+	}
+	return v;
+}
+
+/* Every connection waiting on the listening socket gets its challenge and a slot; when they
+ * are all taken, the silent ones give way first. */
 static void accept_all(struct comm_rendezvous *r)
 {
-	while (r->npend < r->pend_cap) {
-		struct pend *q = &r->pend[r->npend];
-		if (comm__tcp_ops.accept(r->lfd, &q->fd, q->from, sizeof(q->from)))
+	for (;;) {
+		int64_t now = comm__now_ms();
+		int v = r->npend < r->pend_cap ? -1 : push_out(r, now);
+		if (r->npend >= r->pend_cap && v < 0)
 			return;
+		struct pend *q = &r->pend[r->npend], nq;
+		if (comm__tcp_ops.accept(r->lfd, &nq.fd, nq.from, sizeof(nq.from)))
+			return;
+		if (v >= 0) {
+			refuse_log(r, r->pend[v].from,
+				   "no answer to the challenge: pushed out by a newcomer when every "
+				   "handshake slot was taken");
+			pthread_mutex_lock(&r->mu);
+			r->pushed++;
+			pthread_mutex_unlock(&r->mu);
+			close(r->pend[v].fd);
+			q = &r->pend[v];
+		}
+		*q = nq;
 		q->authed = false;
-		q->dl = comm__now_ms() + r->handshake_ms;
-		if (comm__auth_greet(q->fd, q->greet, q->dl, r->stop_pipe[0])) {
+		q->got = 0;
+		q->since = now;
+		q->dl = now + r->handshake_ms;
+		if (comm__auth_greet(q->fd, q->greet, now, -1)) {
 			refuse_log(r, q->from, "no answer to the challenge: could not send it");
 			close(q->fd);
+			if (v >= 0) /* its slot is free now */
+				r->pend[v] = r->pend[--r->npend];
 			continue;
 		}
-		r->npend++;
+		if (v < 0)
+			r->npend++;
 	}
 }
 
-/* Handshakes past their time: refused, recorded. Returns the earliest time left. */
+/* Handshakes past their time: refused, recorded. Returns the earliest time left (with every
+ * slot taken, also when the oldest may give way to a newcomer). */
 static int64_t expire(struct comm_rendezvous *r, int64_t now)
 {
 	int64_t next = INT64_MAX;
+	for (int i = 0; r->npend >= r->pend_cap && i < r->npend; i++)
+		if (!r->pend[i].authed && r->pend[i].since + PEND_GRACE_MS < next)
+			next = r->pend[i].since + PEND_GRACE_MS;
 	for (int i = 0; i < r->npend;) {
 		struct pend *q = &r->pend[i];
 		if (now < q->dl) {
@@ -403,7 +464,8 @@ static void *serve(void *arg)
 			polled = comm__now_ms();
 		}
 		int np = r->npend;
-		pf[0] = (struct pollfd){ r->npend < r->pend_cap ? r->lfd : -1, POLLIN, 0 };
+		bool room = r->npend < r->pend_cap || push_out(r, comm__now_ms()) >= 0;
+		pf[0] = (struct pollfd){ room ? r->lfd : -1, POLLIN, 0 };
 		pf[1] = (struct pollfd){ r->stop_pipe[0], POLLIN, 0 };
 		for (int i = 0; i < np; i++)
 			pf[2 + i] = (struct pollfd){ r->pend[i].fd, POLLIN, 0 };

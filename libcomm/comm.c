@@ -138,6 +138,7 @@ static void comm_free(struct comm *c)
 			c->tp->close(c->peers[r].fd);
 		comm__shm_free(c->peers[r].shm);
 	}
+	comm__hs_release(c);
 	if (c->lfd >= 0)
 		c->tp->close(c->lfd);
 	comm__progress_release(c);

@@ -8,7 +8,7 @@
  * peer.
  *
  * Lazy (the default): the progress engine connects the first time a step needs a peer
- * (comm__link_connect) and accepts in its loop (comm__link_accept); a job of ring and rhd
+ * (comm__link_connect) and accepts in its loop (handshake.c); a job of ring and rhd
  * collectives then holds O(log N) links per rank instead of N-1. Full (HCCLCTL_CONNECT=full,
  * the mesh before lazy links): comm__mesh_connect builds every link in init, connects in rank
  * order before accepts, so rank n-1 only accepts. */
@@ -17,15 +17,6 @@
 #include <unistd.h>
 
 #include "libcomm/internal.h"
-
-/* Our peer hello as a whole frame, to go out in the same write as an authentication leg. */
-static void peer_frame(const struct comm *c, unsigned char f[COMM__HDR_LEN + COMM__PEER_LEN])
-{
-	struct comm__peer_hello me = { c->id, c->rank, c->nranks };
-	struct comm__hdr h = { COMM__F_PEER, 0, -1, (uint32_t)c->rank, COMM__PEER_LEN };
-	comm__hdr_encode(f, &h);
-	comm__peer_encode(&me, f + COMM__HDR_LEN);
-}
 
 /* Reads one handshake frame of type want (what: its name, for messages) into b[cap]: its
  * payload length, or -errno with why. */
@@ -54,25 +45,7 @@ static int peer_read(const struct comm *c, int fd, int64_t deadline, int cancel_
 	unsigned char b[COMM__PEER_LEN];
 	int n = frame_read(fd, deadline, cancel_fd, COMM__F_PEER, "peer hello", b, sizeof(b), why,
 			   whylen);
-	if (n < 0)
-		return n;
-	if (comm__peer_decode(b, (size_t)n, got, why, whylen))
-		return -EPROTO;
-	if (got->comm_id != c->id || got->nranks != c->nranks) {
-		snprintf(why, whylen, "belongs to another communicator (id %016llx, %d ranks)",
-			 (unsigned long long)got->comm_id, got->nranks);
-		return -EPROTO;
-	}
-	return 0;
-}
-
-/* A shared-memory frame (offer or answer) at f. */
-static void shm_frame(const struct comm *c, const struct comm__shm_hello *s,
-		      unsigned char f[COMM__HDR_LEN + COMM__SHM_LEN])
-{
-	struct comm__hdr h = { COMM__F_SHM, 0, -1, (uint32_t)c->rank, COMM__SHM_LEN };
-	comm__hdr_encode(f, &h);
-	comm__shm_encode(s, f + COMM__HDR_LEN);
+	return n < 0 ? n : comm__peer_ok(c, b, (size_t)n, got, why, whylen);
 }
 
 /* Reads the other end's shared-memory frame, an answer or (want_answer false) an offer:
@@ -83,15 +56,7 @@ static int shm_read(int fd, int64_t deadline, int cancel_fd, bool want_answer,
 	unsigned char b[COMM__SHM_LEN];
 	const char *what = want_answer ? "shared memory answer" : "shared memory offer";
 	int n = frame_read(fd, deadline, cancel_fd, COMM__F_SHM, what, b, sizeof(b), why, whylen);
-	if (n < 0)
-		return n;
-	if (comm__shm_decode(b, (size_t)n, got, why, whylen))
-		return -EPROTO;
-	if (want_answer != (got->kind == COMM__SHM_ANSWER)) {
-		snprintf(why, whylen, "expected a %s, got kind %u", what, got->kind);
-		return -EPROTO;
-	}
-	return 0;
+	return n < 0 ? n : comm__shm_ok(b, (size_t)n, want_answer, got, why, whylen);
 }
 
 /* fd is connected to r: authenticate, say who we are, check who answered. Three legs in
@@ -106,9 +71,9 @@ static int greet_up(struct comm *c, int fd, int r, int64_t deadline, int cancel_
 	unsigned char f[COMM__HDR_LEN + COMM__PEER_LEN + COMM__HDR_LEN + COMM__SHM_LEN];
 	struct comm__shm_prep pp;
 	struct comm__shm_hello offer, ans;
-	peer_frame(c, f);
+	comm__peer_frame(c, f);
 	comm__shm_offer(c, &pp, &offer);
-	shm_frame(c, &offer, f + COMM__HDR_LEN + COMM__PEER_LEN);
+	comm__shm_frame(c, &offer, f + COMM__HDR_LEN + COMM__PEER_LEN);
 	int rc = comm__auth_client(fd, c->secret, deadline, cancel_fd, f, sizeof(f), why, whylen);
 	if (rc) {
 		comm__shm_prep_release(&pp);
@@ -136,33 +101,40 @@ static int greet_up(struct comm *c, int fd, int r, int64_t deadline, int cancel_
 	return rc == -ETIMEDOUT ? COMM_E_TIMEOUT : rc == -EPROTO ? COMM_E_PROTO : COMM_E_PEER;
 }
 
-static int accept_one(struct comm *c, int lfd, int64_t limit, int *rank_out, int *fd_out);
-
 /* Until the higher rank greets us on fd, the ranks below us that connect are accepted: they
  * may be what that rank waits for (each rank connecting to the next at once: 0 -> 1 -> 2 ...
- * would otherwise complete one at a time from the top, N handshakes in a row). Accepted
- * links are left in the peers for the engine to take up. 0, COMM_E_TIMEOUT or -ECANCELED. */
+ * would otherwise complete one at a time from the top, N handshakes in a row). Their
+ * handshakes are read as they come (handshake.c), so a silent stranger holds up nothing.
+ * Accepted links are left in the peers for the engine to take up. 0, COMM_E_TIMEOUT or
+ * -ECANCELED. */
 static int await_greeting(struct comm *c, int fd, int64_t deadline, int cancel_fd)
 {
 	for (;;) {
-		struct pollfd pf[3] = { { fd, POLLIN, 0 }, { c->lfd, POLLIN, 0 },
-					{ cancel_fd, POLLIN, 0 } };
-		int64_t left = deadline - comm__now_ms();
+		struct pollfd pf[3 + COMM__HS_MAX] = { { fd, POLLIN, 0 },
+						       { comm__hs_listen_fd(c), POLLIN, 0 },
+						       { cancel_fd, POLLIN, 0 } };
+		comm__hs_pollfds(c, pf + 3);
+		int64_t now = comm__now_ms(), left = deadline - now;
 		if (left <= 0)
 			return COMM_E_TIMEOUT;
-		int n = poll(pf, 3, (int)(left > 1000000 ? 1000000 : left));
+		int64_t hs = comm__hs_expire(c, now) - now;
+		left = hs < left ? hs : left;
+		int n = poll(pf, 3 + COMM__HS_MAX, (int)(left > 1000000 ? 1000000 : left));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 || pf[0].revents)
 			return 0; /* the read that follows says what is wrong */
 		if (pf[2].revents)
 			return -ECANCELED;
-		int ar, afd, rc;
-		while (pf[1].revents && (rc = accept_one(c, c->lfd, deadline, &ar, &afd)) != -EAGAIN)
-			if (!rc) {
+		for (int i = 0; i < COMM__HS_MAX; i++) {
+			int ar, afd;
+			if (pf[3 + i].revents && !comm__hs_read(c, i, &ar, &afd)) {
 				c->peers[ar].fd = afd;
 				c->unadopted++;
 			}
+		}
+		if (pf[1].revents)
+			comm__hs_accept(c);
 	}
 }
 
@@ -254,13 +226,14 @@ static int connect_up(struct comm *c, const struct comm__book_entry *b, int64_t 
 	return 0;
 }
 
-/* One connection on lfd from a lower rank: 0 with its rank and fd, or -EPROTO when refused
- * (counted), -EAGAIN when none is pending, -ENOTSUP when shared memory was demanded and
- * cannot be (why in c->link_refused). */
+/* One connection on lfd from a lower rank, its handshake read blocking (the full mesh at
+ * init, where nothing else waits): 0 with its rank and fd, or -EPROTO when refused
+ * (counted), -EAGAIN when none is pending, -ENOTSUP as comm__link_answer. */
 static int accept_one(struct comm *c, int lfd, int64_t limit, int *rank_out, int *fd_out)
 {
 	int fd;
-	char from[COMM__ADDR_MAX + 8], why[COMM_ERRLEN];
+	char from[COMM__ADDR_MAX + 8];
+	unsigned char greet[COMM__GREET_LEN], in[COMM__HS_IN];
 	int rc = c->tp->accept(lfd, &fd, from, sizeof(from));
 	if (rc)
 		return rc == -EAGAIN ? -EAGAIN : -EPROTO;
@@ -269,57 +242,15 @@ static int accept_one(struct comm *c, int lfd, int64_t limit, int *rank_out, int
 	int64_t dl = comm__now_ms() + COMM__HANDSHAKE_MS + 10 * (int64_t)c->nranks;
 	if (dl > limit)
 		dl = limit;
-	struct comm__peer_hello got;
-	unsigned char greet[COMM__GREET_LEN];
-	unsigned char out[COMM__FIN_LEN + 2 * COMM__HDR_LEN + COMM__PEER_LEN + COMM__SHM_LEN];
-	rc = comm__auth_greet(fd, greet, dl, -1);
-	if (!rc)
-		rc = comm__auth_check(fd, c->secret, greet, dl, -1, out, why, sizeof(why));
-	else
-		rc = -1;
-	if (!rc) /* its peer hello came behind its proof */
-		rc = peer_read(c, fd, dl, -1, &got, why, sizeof(why)) ? -1 : 0;
-	if (!rc && (got.rank < 0 || got.rank >= c->rank || c->peers[got.rank].fd >= 0)) {
-		snprintf(why, sizeof(why), "unexpected rank %d", got.rank);
-		rc = -1;
-	}
-	struct comm__shm_hello offer, ans;
-	struct comm__shm *shm = NULL;
-	if (!rc) /* its shared-memory offer came behind its peer hello */
-		rc = shm_read(fd, dl, -1, false, &offer, why, sizeof(why)) ? -1 : 0;
-	if (!rc) { /* our proof, our peer hello and our answer in one write */
-		comm__shm_answer(c, &offer, &shm, &ans);
-		peer_frame(c, out + COMM__FIN_LEN);
-		shm_frame(c, &ans, out + COMM__FIN_LEN + COMM__HDR_LEN + COMM__PEER_LEN);
-		rc = comm__io_write(fd, out, sizeof(out), dl, -1) ? -1 : 0;
-	}
-	if (rc == -2)
-		comm__auth_refuse(fd, dl, -1);
-	if (rc) {
-		comm__shm_free(shm);
+	if (comm__auth_greet(fd, greet, dl, -1) || comm__io_read(fd, in, sizeof(in), dl, -1)) {
 		c->refused++;
 		c->tp->close(fd);
 		return -EPROTO;
 	}
-	/* shared memory demanded but not to be had: the other end fails on our answer, and so
-	 * do we, naming the cause, not the link it then closes */
-	if (comm__shm_refused(c, offer.mode, ans.why, ans.err, got.rank, c->link_refused,
-			      sizeof(c->link_refused))) {
-		comm__shm_free(shm);
-		c->tp->close(fd);
-		return -ENOTSUP;
-	}
-	c->peers[got.rank].shm = shm;
-	c->peers[got.rank].tp_why = ans.why;
-	c->peers[got.rank].tp_err = ans.err;
-	*rank_out = got.rank;
-	*fd_out = fd;
-	return 0;
-}
-
-int comm__link_accept(struct comm *c, int *rank_out, int *fd_out)
-{
-	return accept_one(c, c->lfd, INT64_MAX, rank_out, fd_out);
+	rc = comm__link_answer(c, fd, greet, in, rank_out);
+	if (!rc)
+		*fd_out = fd;
+	return rc;
 }
 
 static int accept_down(struct comm *c, int lfd, const struct comm__book_entry *book,

@@ -73,6 +73,12 @@ int comm__auth_server(int fd, const unsigned char *secret, int64_t deadline, int
  * send with what goes behind it, else it is sent. */
 #define COMM__GREET_LEN 24
 #define COMM__FIN_LEN 33
+#define COMM__RESP_LEN 48 /* the client's nonce and proof */
+/* The check of comm__auth_check on an answer already read (resp): 0 with the server's answer
+ * in fin, or -2 (wrong secret) with why. */
+int comm__auth_verify(const unsigned char *secret, const unsigned char *greet,
+		      const unsigned char resp[COMM__RESP_LEN], unsigned char fin[COMM__FIN_LEN],
+		      char *why, size_t whylen);
 int comm__auth_greet(int fd, unsigned char greet[COMM__GREET_LEN], int64_t deadline,
 		     int cancel_fd);
 int comm__auth_check(int fd, const unsigned char *secret, const unsigned char *greet,
@@ -196,12 +202,29 @@ struct comm__watch {
 	pthread_mutex_t mu; /* serialises writes on fd; guards the fields below */
 	bool stop;
 	bool gone;          /* the rendezvous closed the channel */
+	/* when it closed without the monitor's goodbye (its process killed or crashed): hang
+	 * detection is off from then on; 0: it did not */
+	_Atomic int64_t lost_ms;
 	int64_t heard_ms;   /* when the monitor was last heard (comm__now_ms) */
 	bool have;          /* a verdict arrived from the monitor */
 	struct comm_verdict v;
 	bool have_own;      /* this rank's own failure, as reported */
 	struct comm_verdict own;
 	int interval_ms, silence_ms;
+};
+
+/* handshake.c: an inbound connection in its handshake (a slot of struct comm's hs). */
+#define COMM__HS_MAX 16 /* handshakes at once: lower ranks connecting together, strangers */
+#define COMM__HS_IN (COMM__RESP_LEN + 2 * COMM__HDR_LEN + COMM__PEER_LEN + COMM__SHM_LEN)
+#define COMM__HS_TAG0 0x40000000u /* epoll tag of slot 0; peers' tags are their ranks */
+#define COMM__HS_LISTEN (UINT32_MAX - 1) /* the epoll tag of the listening socket */
+struct comm__hs {
+	bool used;
+	int fd;
+	int64_t since, dl; /* accepted at, dropped at (comm__now_ms) */
+	size_t got;
+	unsigned char greet[COMM__GREET_LEN];
+	unsigned char in[COMM__HS_IN];
 };
 
 struct comm {
@@ -268,8 +291,12 @@ struct comm {
 	char root_msg[COMM_ERRLEN]; /* the first failure's message, as sent in ABORT */
 	char errbuf[COMM_ERRLEN];   /* engine's message of the operation in progress */
 	char user_err[COMM_ERRLEN]; /* what comm_last_error shows (caller's thread only) */
-	unsigned refused;           /* connections refused while building the mesh */
-	char link_refused[COMM_ERRLEN]; /* why an accepted link had to fail (comm__link_accept) */
+	unsigned refused;           /* connections refused or dropped: strangers */
+	struct comm__hs hs[COMM__HS_MAX];
+	int nhs;                    /* slots in use */
+	unsigned hs_evicted;        /* dropped for a newcomer when every slot was taken */
+	bool hs_full;               /* the listener is out of the epoll set: slots all young */
+	char link_refused[COMM_ERRLEN]; /* why an accepted link had to fail (comm__link_answer) */
 	/* heartbeats and verdicts */
 	struct comm__live live;
 	struct comm__watch watch;
@@ -291,15 +318,42 @@ struct comm {
  * authenticated and says its communicator id and rank. comm__mesh_book copies the address
  * book into the peers. comm__mesh_connect builds the full mesh (lfd is closed by the
  * caller). comm__link_connect connects to the higher rank r (cancel_fd readable: give up,
- * -ECANCELED); comm__link_accept takes one pending connection from a lower rank on c->lfd:
- * 0 with *rank_out, -EAGAIN when none is pending, -EPROTO when it was refused (counted).
- * On failure why says what and where (the peer and the address tried). */
+ * -ECANCELED); the lower ranks' connections are taken by handshake.c (comm__hs_*). On
+ * failure why says what and where (the peer and the address tried). */
 void comm__mesh_book(struct comm *c, const struct comm__book_entry *book);
 int comm__mesh_connect(struct comm *c, int lfd, const struct comm__book_entry *book,
 		       int64_t deadline);
 int comm__link_connect(struct comm *c, int r, int64_t deadline, int cancel_fd, int *fd_out,
 		       char *why, size_t whylen);
-int comm__link_accept(struct comm *c, int *rank_out, int *fd_out);
+/* handshake.c, the frames of a link's handshake: our peer hello and a shared-memory frame
+ * (offer or answer) as whole frames at f; the other end's, payload b[n], decoded into got
+ * and checked (of this communicator; the kind wanted): 0 or -EPROTO with why. */
+void comm__peer_frame(const struct comm *c, unsigned char f[COMM__HDR_LEN + COMM__PEER_LEN]);
+void comm__shm_frame(const struct comm *c, const struct comm__shm_hello *s,
+		     unsigned char f[COMM__HDR_LEN + COMM__SHM_LEN]);
+int comm__peer_ok(const struct comm *c, const unsigned char *b, size_t n,
+		  struct comm__peer_hello *got, char *why, size_t whylen);
+int comm__shm_ok(const unsigned char *b, size_t n, bool want_answer,
+		 struct comm__shm_hello *got, char *why, size_t whylen);
+/* The end of an inbound handshake whose bytes are all in: in (COMM__HS_IN bytes: the
+ * answer to our challenge greet, the peer hello, the shared-memory offer) is checked and
+ * answered on fd. 0 with the lower rank in *rank_out (fd is its link to take); -EPROTO when
+ * refused (counted, fd closed); -ENOTSUP when shared memory was demanded and cannot be
+ * (why in c->link_refused, fd closed). */
+int comm__link_answer(struct comm *c, int fd, const unsigned char *greet,
+		      const unsigned char *in, int *rank_out);
+/* handshake.c. accept: every connection pending on c->lfd gets its challenge and a slot
+ * (in c->epfd, when there is one, tagged COMM__HS_TAG0 + slot). read: slot i is readable:
+ * -EAGAIN while its answer is not whole, else comm__link_answer's result (0 with the link's
+ * rank and fd). expire: drops the slots past their time; the earliest time to look again,
+ * or INT64_MAX. pollfds: pf[COMM__HS_MAX], one per slot (fd -1 when free). release: closes all. */
+void comm__hs_accept(struct comm *c);
+int comm__hs_read(struct comm *c, int i, int *rank_out, int *fd_out);
+int64_t comm__hs_expire(struct comm *c, int64_t now);
+struct pollfd;
+void comm__hs_pollfds(const struct comm *c, struct pollfd *pf);
+int comm__hs_listen_fd(const struct comm *c); /* c->lfd, or -1 while every slot is young */
+void comm__hs_release(struct comm *c);
 
 /* shm.c: whether a link is shared memory, and its segment. tmode_parse: the mode of
  * HCCLCTL_TRANSPORT's value s (NULL or empty: auto), or COMM_E_INVAL with err. The

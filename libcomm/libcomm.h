@@ -142,6 +142,10 @@ int comm_size(const struct comm *c);
  * needs a peer (a ring's neighbours, rhd's partners, a send's peer), so a job of ring and
  * rhd collectives holds O(log N) of them; HCCLCTL_CONNECT=full makes all N-1 in init. */
 int comm_connections(const struct comm *c);
+/* Connections to c's listening port that never became a link: silent past their handshake
+ * time or still in it, closed early, a wrong secret, another job or communicator. Strangers:
+ * counted and dropped without holding up a collective. */
+unsigned comm_strangers(const struct comm *c);
 /* The transport of the link to peer: "shm" (shared memory: the same kernel, network and pid
  * namespace, unless HCCLCTL_TRANSPORT=tcp) or "tcp"; NULL when there is no link to it (yet).
  * Static strings. */
@@ -218,6 +222,11 @@ int comm_set_algo(struct comm *c, enum comm_algo a);
  * it to arrive; without one, this rank's own reading of its failure. 1 and *v filled, or 0
  * when c has not failed. */
 int comm_verdict(struct comm *c, struct comm_verdict *v, int wait_ms);
+/* 1 when the job's monitor (the rendezvous's hang detection) went away without its goodbye
+ * while c runs (its process killed or crashed), with how long ago in *ago_ms (may be NULL);
+ * a later verdict says detection was off. 0 while it watches, or after a normal end.
+ * Cheap enough to ask after every operation. */
+int comm_monitor_lost(struct comm *c, int *ago_ms);
 
 /* The flight recorder: the last COMM_FLIGHT_RECORDS operations of c (what, sizes,
  * algorithm, state, the step reached, the peer last waited on, bytes moved, times), always

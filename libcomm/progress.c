@@ -26,7 +26,7 @@
 #include "libcomm/internal.h"
 
 #define WAKE_ID UINT32_MAX /* the epoll tag of the status channel's wake pipe */
-#define LISTEN_ID (UINT32_MAX - 1) /* the epoll tag of the listening socket (lazy links) */
+#define LISTEN_ID COMM__HS_LISTEN /* the epoll tag of the listening socket (lazy links) */
 #define LINK_MIN (64 << 10) /* smaller receives say more about latency than the link */
 /* A small step polls for up to SPIN_US before it sleeps in epoll_wait: waking a sleeping
  * process costs tens of microseconds on a VM (an idle core's wake-up), as much as the
@@ -190,28 +190,38 @@ struct step {
 };
 
 /* Lower ranks connect to higher ones: r connects to us, and we accept here, in the loop of a
- * step, so a rank waiting on its own step still lets the ranks below it connect. A refused
- * connection (a stray, another job) is counted and dropped. */
-static int accept_links(struct comm *c, struct step *s)
+ * step, so a rank waiting on its own step still lets the ranks below it connect. The
+ * handshake is read as it comes (handshake.c): a stranger that stays silent holds up
+ * nothing, and is dropped and counted. */
+static int inbound(struct comm *c, struct step *s, uint32_t tag)
 {
-	for (;;) {
-		int r, fd, rc = comm__link_accept(c, &r, &fd);
-		if (rc == -EAGAIN)
-			return 0;
-		if (rc == -ENOTSUP)
-			return comm__fail(c, COMM_E_SYS, "%s", c->link_refused);
-		if (rc)
-			continue;
-		int e = add_link(c, r, fd);
-		if (e)
-			return comm__fail(c, COMM_E_SYS, "link to rank %d: %s", r, strerror(-e));
-		if (s)
-			s->moved = true;
+	int r, fd, rc;
+	if (tag == LISTEN_ID) {
+		comm__hs_accept(c);
+		return 0;
 	}
+	rc = comm__hs_read(c, (int)(tag - COMM__HS_TAG0), &r, &fd);
+	if (rc == -ENOTSUP)
+		return comm__fail(c, COMM_E_SYS, "%s", c->link_refused);
+	if (rc)
+		return 0;
+	int e = add_link(c, r, fd);
+	if (e)
+		return comm__fail(c, COMM_E_SYS, "link to rank %d: %s", r, strerror(-e));
+	if (s)
+		s->moved = true;
+	return 0;
+}
+
+/* The sooner of wake and the first handshake deadline; the expired ones dropped. */
+static int64_t hs_wake(struct comm *c, int64_t now, int64_t wake)
+{
+	int64_t hs = comm__hs_expire(c, now);
+	return hs < wake ? hs : wake;
 }
 
 /* The step needs r and there is no link yet: connect to a higher rank now (the connect
- * deadline, or the operation's if sooner); a lower one connects to us (accept_links). */
+ * deadline, or the operation's if sooner); a lower one connects to us (inbound). */
 static int link_up(struct comm *c, int r)
 {
 	struct comm__peer *p = &c->peers[r];
@@ -803,6 +813,8 @@ static int run(struct comm *c, struct step *s)
 			continue;
 		if (c->deadline - now <= 0)
 			return timed_out(c, s);
+		if (c->nhs) /* handshakes in flight: their deadlines wake us too */
+			wake = hs_wake(c, now, wake);
 		int64_t left = wake - now > 0 ? wake - now : 1;
 		publish(c, s);
 		int64_t tw = c->profile ? comm__prof_now() : 0;
@@ -844,8 +856,8 @@ static int run(struct comm *c, struct step *s)
 					return rc;
 				continue;
 			}
-			if (ev[i].data.u32 == LISTEN_ID) {
-				int rc = accept_links(c, s);
+			if (ev[i].data.u32 >= COMM__HS_TAG0) { /* the listener, a handshake */
+				int rc = inbound(c, s, ev[i].data.u32);
 				if (rc)
 					return rc;
 				continue;

@@ -209,8 +209,9 @@ static void *run(void *arg)
 		char why[COMM_ERRLEN];
 		int rc = comm__io_recv_frame(w->fd, &h, buf, sizeof(buf), comm__now_ms() + 1000, -1,
 					     why, sizeof(why));
-		if (rc) { /* the rendezvous went away: nobody to heartbeat to */
+		if (rc) { /* the rendezvous went away without its goodbye: nobody watches now */
 			gone = true;
+			atomic_store_explicit(&w->lost_ms, comm__now_ms(), memory_order_relaxed);
 			pthread_mutex_lock(&w->mu);
 			w->gone = true;
 			pthread_mutex_unlock(&w->mu);
@@ -241,6 +242,7 @@ static void *run(void *arg)
 
 static void watch_report(struct comm *c, int code);
 static int watch_take(struct comm *c, const char *why, int code);
+static int verdict_of(struct comm *c, struct comm_verdict *v, int wait_ms);
 
 int comm__watch_start(struct comm *c, int fd)
 {
@@ -401,7 +403,46 @@ static int watch_take(struct comm *c, const char *why, int code)
 	return rc;
 }
 
+int comm_monitor_lost(struct comm *c, int *ago_ms)
+{
+	int64_t at = c ? atomic_load_explicit(&c->watch.lost_ms, memory_order_relaxed) : 0;
+	if (!at)
+		return 0;
+	if (ago_ms) {
+		int64_t ago = comm__now_ms() - at;
+		*ago_ms = ago > INT32_MAX ? INT32_MAX : (int)ago;
+	}
+	return 1;
+}
+
+/* What this rank knows that bears on any verdict: nobody was watching (a stuck rank would
+ * have been named by the monitor, now only the deadline finds one), or strangers flooded its
+ * port (dropped without holding up a step, but the operator should know). */
+static void note_context(struct comm *c, struct comm_verdict *v)
+{
+	int ago;
+	size_t l = strlen(v->msg);
+	if (comm_monitor_lost(c, &ago) && l + 1 < sizeof(v->msg))
+		snprintf(v->msg + l, sizeof(v->msg) - l,
+			 " (hang detection was off: the job's monitor had gone %.1f s before)",
+			 (double)ago / 1000.0);
+	l = strlen(v->msg);
+	if (c->refused && l + 1 < sizeof(v->msg))
+		snprintf(v->msg + l, sizeof(v->msg) - l,
+			 " (meanwhile rank %d dropped %u connection%s from strangers to its port%s)",
+			 c->rank, c->refused, c->refused == 1 ? "" : "s",
+			 c->hs_evicted ? ", a flood that filled every handshake slot" : "");
+}
+
 int comm_verdict(struct comm *c, struct comm_verdict *v, int wait_ms)
+{
+	int rc = verdict_of(c, v, wait_ms);
+	if (rc)
+		note_context(c, v);
+	return rc;
+}
+
+static int verdict_of(struct comm *c, struct comm_verdict *v, int wait_ms)
 {
 	if (!c || !v || !c->broken)
 		return 0;

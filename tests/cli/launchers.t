@@ -5,6 +5,9 @@
 # MASTER_PORT, TORCHELASTIC_RUN_ID) and starts 4 workers on one stdout. mpirun: Open MPI's,
 # 4 processes on this machine. (srun: tests/cluster/slurm.t.)
 . "$(dirname "$0")/lib.sh"
+# ranks of another launcher share one secret (HCCLCTL_SECRET), as a real job must
+HCCLCTL_SECRET=$(new_secret)
+export HCCLCTL_SECRET
 
 cat >"$TMP/torchrun.sh" <<'EOS'
 #!/bin/sh
@@ -71,7 +74,7 @@ one_doc "$TMP/t3.json" 'd["world_size"] == 4 and [r["size_bytes"] for r in d["re
 _report $? "  stdout is one document, rank 0's" "$OUT"
 
 if command -v mpirun >/dev/null 2>&1; then
-	run timeout -k 5 90 mpirun --allow-run-as-root --oversubscribe -np 4 --bind-to none \
+	run timeout -k 5 90 mpirun --allow-run-as-root --oversubscribe -x HCCLCTL_SECRET -np 4 --bind-to none \
 		--mca btl self,tcp --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo \
 		"$HCCLCTL" --json run allreduce --master "127.0.0.1:$(free_port)" -b 8 -e 1K -f 4 \
 		-n 1 -w 0 </dev/null

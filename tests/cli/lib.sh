@@ -24,6 +24,10 @@ run() {
 	ERR=$(cat "$TMP/err")
 }
 
+# A fresh job secret (32 hex digits), as `openssl rand -hex 16` gives one: ranks started by
+# another launcher (--master, torchrun, mpirun, srun) refuse to run without one.
+new_secret() { od -An -tx1 -N16 /dev/urandom | tr -d ' \n'; }
+
 # A loopback port nothing listens on now (the kernel's choice, so never one in use).
 free_port() {
 	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'

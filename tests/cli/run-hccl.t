@@ -4,6 +4,9 @@
 # libraries found by each lookup, HCCL errors named with their codes, a stuck rank named
 # within seconds, and exit 3 with the fix when the libraries are absent.
 . "$(dirname "$0")/lib.sh"
+# ranks of another launcher share one secret (HCCLCTL_SECRET), as a real job must
+HCCLCTL_SECRET=$(new_secret)
+export HCCLCTL_SECRET
 
 STUB=$(pwd)/build/tests/stub
 HOST=$(hostname)

@@ -2,6 +2,9 @@
 # no SSH: it forks a rank per --ranks entry, relays their lines tagged with the rank and
 # then each rank's end, and stops its ranks when its stdin ends (the session is gone).
 . "$(dirname "$0")/lib.sh"
+# ranks of another launcher share one secret (HCCLCTL_SECRET), as a real job must
+HCCLCTL_SECRET=$(new_secret)
+export HCCLCTL_SECRET
 
 run hcclctl run-node -- run barrier
 check_rc 64 "no --ranks: usage error"

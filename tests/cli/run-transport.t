@@ -5,6 +5,9 @@
 # sizes crossing the ring's capacity (4 MiB: the ring wraps, sends run ahead); at 4 ranks the
 # sweep's barrier (dissemination, r +- 1, r +- 2) links every rank to all three others.
 . "$(dirname "$0")/lib.sh"
+# ranks of another launcher share one secret (HCCLCTL_SECRET), as a real job must
+HCCLCTL_SECRET=$(new_secret)
+export HCCLCTL_SECRET
 
 # "rank shm tcp" per rank from the -v lines
 links() { printf '%s\n' "$ERR" | sed -n 's/^hcclctl: run [a-z]*: rank \([0-9]*\): links: \([0-9]*\) shm, \([0-9]*\) tcp.*$/\1 \2 \3/p' | sort -n; }

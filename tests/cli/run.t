@@ -1,6 +1,9 @@
 #!/bin/sh
 # hcclctl run: real collectives over loopback, every result checked, failures named.
 . "$(dirname "$0")/lib.sh"
+# ranks of another launcher share one secret (HCCLCTL_SECRET), as a real job must
+HCCLCTL_SECRET=$(new_secret)
+export HCCLCTL_SECRET
 
 rows() { printf '%s\n' "$OUT" | grep -c '^ *[0-9]'; }
 
@@ -98,7 +101,7 @@ check_out_has "# hcclctl run reducescatter: 2 ranks (slurm), fp32 sum, algo auto
 
 # Unchanged under Open MPI's mpirun (Debian's openmpi-bin, installed by scripts/deps.sh).
 P=$(free_port)
-run mpirun --allow-run-as-root --oversubscribe -np 3 --mca btl self,tcp --mca btl_tcp_if_include lo \
+run mpirun --allow-run-as-root --oversubscribe -x HCCLCTL_SECRET -np 3 --mca btl self,tcp --mca btl_tcp_if_include lo \
 	"$HCCLCTL" run allreduce --master 127.0.0.1:$P -b 8 -e 1K -n 1 -w 0
 check_rc 0 "mpirun -np 3 hcclctl run allreduce --master ..."
 check_out_has "# hcclctl run allreduce: 3 ranks (openmpi), fp32 sum, algo auto, iters 1, warmup 0, check on, engine libcomm" "Open MPI's ranks are found"

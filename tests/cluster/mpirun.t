@@ -3,6 +3,9 @@
 # `hcclctl run allreduce --master 10.77.0.1:PORT`, which finds its rank in
 # OMPI_COMM_WORLD_RANK/SIZE; rank 0 hosts the rendezvous. The collectives must be exact.
 . "$(dirname "$0")/../cli/lib.sh"
+# ranks of another launcher share one secret (HCCLCTL_SECRET), as a real job must
+HCCLCTL_SECRET=$(new_secret)
+export HCCLCTL_SECRET
 . "$(dirname "$0")/netns.sh"
 
 cluster_require
@@ -21,7 +24,7 @@ for i in 1 2 3 4; do echo "$(cluster_addr "$i") slots=1"; done >"$TMP/hosts"
 PORT=$((20000 + $$ % 20000))
 
 mpi() {
-	cluster_head timeout -k 5 90 mpirun --allow-run-as-root -np 4 --hostfile "$TMP/hosts" \
+	cluster_head timeout -k 5 90 mpirun --allow-run-as-root -x HCCLCTL_SECRET -np 4 --hostfile "$TMP/hosts" \
 		--map-by node --bind-to none \
 		--mca plm_rsh_agent "sh $REPO/bench/nsexec.sh $CL_ID $TMP" \
 		--mca plm_rsh_no_tree_spawn 1 --mca orte_startup_timeout 30 \

@@ -5,6 +5,9 @@
 # run one rank per namespace), and -v says which and why. Run as root (`ip netns`); skips
 # elsewhere.
 . "$(dirname "$0")/../cli/lib.sh"
+# ranks of another launcher share one secret (HCCLCTL_SECRET), as a real job must
+HCCLCTL_SECRET=$(new_secret)
+export HCCLCTL_SECRET
 . "$(dirname "$0")/netns.sh"
 
 cluster_require

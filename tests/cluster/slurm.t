@@ -4,6 +4,9 @@
 # on every task folded by doctor --merge; and doctor as the node's health check draining the
 # node through the real slurmctld (and undoing only its own drain).
 . "$(dirname "$0")/../cli/lib.sh"
+# ranks of another launcher share one secret (HCCLCTL_SECRET), as a real job must
+HCCLCTL_SECRET=$(new_secret)
+export HCCLCTL_SECRET
 . "$(dirname "$0")/slurm.sh"
 
 if ! slurm_supported; then

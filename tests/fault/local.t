@@ -4,6 +4,9 @@
 # process left. Times to the verdict are printed as comments for the notes.
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
+# ranks of another launcher share one secret (HCCLCTL_SECRET), as a real job must
+HCCLCTL_SECRET=$(new_secret)
+export HCCLCTL_SECRET
 
 err_has() { grep -qF -- "$2" "$TMP/$1.err"; }
 BUDGET=5000 # ms from the fault to the verdict line

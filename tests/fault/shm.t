@@ -7,6 +7,9 @@
 # shows the links were shared memory.
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
+# ranks of another launcher share one secret (HCCLCTL_SECRET), as a real job must
+HCCLCTL_SECRET=$(new_secret)
+export HCCLCTL_SECRET
 
 BUDGET=5000 # ms from the fault to the verdict line
 shm_list() { ls -a /dev/shm 2>/dev/null; }
