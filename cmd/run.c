@@ -313,8 +313,8 @@ static const char *where(void)
 static int hccl_abandoned;
 
 /* --engine hccl, or auto where every rank loaded the libraries: HCCL's communicator beside
- * c, on the device of this rank's rank-table entry (without a table: LOCAL_RANK, else the
- * rank). 0 with q->engine set (or left NULL: libcomm), else the exit code, with err and v. */
+ * c, on the device of this rank's rank-table entry (without a table: its launcher's local
+ * rank, else the ranks before it on its host; cmd/runhccl.c). 0 with q->engine set (or left NULL: libcomm), else the exit code, with err and v. */
 static int open_engine(struct comm *c, struct run_params *q, struct run_engine **eng,
 		       char *err, size_t errlen, struct comm_verdict *v)
 {
@@ -351,16 +351,13 @@ static int open_engine(struct comm *c, struct run_params *q, struct run_engine *
 		}
 		table = o_ranktable;
 	} else {
-		const char *lr = getenv("LOCAL_RANK");
-		device = lr && *lr && strlen(lr) < 6 && strspn(lr, "0123456789") == strlen(lr) ?
-				 atoi(lr) : rank;
 		if (rank_host)
 			snprintf(server, sizeof(server), "%s", rank_host);
 		else if (gethostname(server, sizeof(server) - 1))
 			snprintf(server, sizeof(server), "?");
 	}
 	struct run_hccl_args a = { .api = &hccl_lib, .table = table, .device = device,
-				   .server = server };
+				   .server = server, .where = where() };
 	rc = run_hccl_open(eng, c, &a);
 	if (*eng && run_hccl_stalled(*eng))
 		hccl_abandoned = 1;
@@ -1112,6 +1109,15 @@ static int do_run(int argc, char **argv)
 	if (z && strcmp(o_engine, "libcomm"))
 		return fail(EXIT_USAGE, where(), "--engine libcomm",
 			    "--compress %s is libcomm's: HCCL has no compressed allreduce", o_compress);
+	char why[200];
+	if (strcmp(o_engine, "libcomm") && hccl_supported(coll, t, op, why, sizeof(why))) {
+		if (!strcmp(o_engine, "hccl"))
+			return fail(EXIT_USAGE, where(), "--engine libcomm runs it on the host",
+				    "--engine hccl: %s", why);
+		if (g_opts.verbose)
+			warn_msg(where(), "--engine auto: %s: running on libcomm", why);
+		o_engine = "libcomm";
+	}
 	p.dtype = (enum comm_dtype)t;
 	p.op = (enum comm_op)op;
 	p.algo = (enum comm_algo)a;

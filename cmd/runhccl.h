@@ -10,8 +10,11 @@
 struct run_hccl_args {
 	const struct hccl_api *api; /* loaded by hccl_api_load */
 	const char *table;          /* the rank table for HcclCommInitClusterInfo; NULL: root info */
-	int device;                 /* aclrtSetDevice's id */
+	int device;                 /* the table's device_id (physical); without a table unused:
+				     * the launcher's local rank, else the ranks before this one
+				     * on its server */
 	const char *server;         /* this rank's server, for the verdicts */
+	const char *where;          /* "run allreduce", for warnings and -v */
 };
 
 /* Opens HCCL on this rank beside the side channel c (which must outlive it): the device,

@@ -121,12 +121,18 @@ static void test_names(void **state)
 	assert_string_equal(hccl_result_name(9), "HCCL_E_TIMEOUT");
 	assert_string_equal(hccl_result_name(21), "HCCL_E_REMOTE");
 	assert_string_equal(hccl_result_name(22), "HCCL_E_SUSPENDING");
-	assert_string_equal(hccl_result_name(23), "HCCL_E_?");
+	/* the newer codes, from the one table the log triage reads too */
+	assert_string_equal(hccl_result_name(23), "HCCL_E_OPRETRY_FAIL");
+	assert_string_equal(hccl_result_name(24), "HCCL_E_OOM");
+	assert_string_equal(hccl_result_name(1041), "HCCL_E_IN_STATUS");
+	assert_string_equal(hccl_result_name(25), "HCCL_E_?");
 	assert_string_equal(hccl_result_name(-1), "HCCL_E_?");
 	/* acl_base.h */
 	assert_string_equal(hccl_acl_error_name(507046), "ACL_ERROR_RT_STREAM_SYNC_TIMEOUT");
 	assert_string_equal(hccl_acl_error_name(507011), "ACL_ERROR_RT_MODEL_EXECUTE");
 	assert_string_equal(hccl_acl_error_name(507057), "ACL_ERROR_RT_SUSPECT_REMOTE_ERROR");
+	assert_string_equal(hccl_acl_error_name(507048), "ACL_ERROR_RT_FFTS_PLUS_TIMEOUT");
+	assert_string_equal(hccl_acl_error_name(107001), "ACL_ERROR_RT_INVALID_DEVICEID");
 	assert_null(hccl_acl_error_name(12345));
 	assert_int_equal(HCCL_ROOT_INFO_SIZE, 4108);
 }
