@@ -1,6 +1,8 @@
 /* Finds and opens CANN's libascendcl.so and libhccl.so at run time, fills the function table
  * from one list of symbols, and names HCCL's and ACL's codes. */
 #include <dlfcn.h>
+#include <unistd.h>
+#include <sys/wait.h>
 #include <errno.h>
 #include <limits.h>
 #include <link.h>
@@ -237,4 +239,69 @@ int hccl_api_load(struct hccl_api *a, char *err, size_t errlen)
 		snprintf(a->acl_version, sizeof(a->acl_version), "?");
 	cann_version(a);
 	return 0;
+}
+
+/* What a probe's child sends back: the outcome and what -v shows. */
+struct probe_msg {
+	int rc;
+	char err[2048];
+	char acl_path[4096], hccl_path[4096], acl_version[32], cann_version[64], cann_note[300];
+};
+
+int hccl_api_probe(struct hccl_api *a, char *err, size_t errlen)
+{
+	struct probe_msg *m = calloc(1, sizeof(*m));
+	int fd[2], st = 0;
+	if (!m || pipe(fd)) {
+		free(m);
+		snprintf(err, errlen, "cannot check the libraries: %s", strerror(errno));
+		return -EAGAIN;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(fd[0]);
+		m->rc = hccl_api_load(a, m->err, sizeof(m->err));
+		memcpy(m->acl_path, a->acl_path, sizeof(m->acl_path));
+		memcpy(m->hccl_path, a->hccl_path, sizeof(m->hccl_path));
+		memcpy(m->acl_version, a->acl_version, sizeof(m->acl_version));
+		memcpy(m->cann_version, a->cann_version, sizeof(m->cann_version));
+		memcpy(m->cann_note, a->cann_note, sizeof(m->cann_note));
+		const char *p = (const char *)m;
+		for (size_t at = 0; at < sizeof(*m);) {
+			ssize_t w = write(fd[1], p + at, sizeof(*m) - at);
+			if (w <= 0 && errno != EINTR)
+				_exit(1);
+			at += w > 0 ? (size_t)w : 0;
+		}
+		_exit(0);
+	}
+	close(fd[1]);
+	size_t got = 0;
+	while (pid > 0 && got < sizeof(*m)) {
+		ssize_t r = read(fd[0], (char *)m + got, sizeof(*m) - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd[0]);
+	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	memset(a, 0, sizeof(*a));
+	int rc = got == sizeof(*m) ? m->rc : -EAGAIN;
+	if (got == sizeof(*m)) {
+		snprintf(err, errlen, "%s", m->err);
+		memcpy(a->acl_path, m->acl_path, sizeof(a->acl_path));
+		memcpy(a->hccl_path, m->hccl_path, sizeof(a->hccl_path));
+		memcpy(a->acl_version, m->acl_version, sizeof(a->acl_version));
+		memcpy(a->cann_version, m->cann_version, sizeof(a->cann_version));
+		memcpy(a->cann_note, m->cann_note, sizeof(a->cann_note));
+	} else {
+		snprintf(err, errlen, "cannot check the libraries: the checking process %s",
+			 pid < 0 ? "did not start" : "ended without an answer");
+	}
+	free(m);
+	return rc;
 }

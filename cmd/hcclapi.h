@@ -124,6 +124,12 @@ struct hccl_api {
  * open for the life of the process. */
 int hccl_api_load(struct hccl_api *a, char *err, size_t errlen);
 
+/* hccl_api_load in a child process that then exits: whether the libraries load, and a's
+ * paths and versions for -v (its function pointers stay NULL), without this process ever
+ * holding CANN's runtime, so that it can fork ranks that load it themselves. The same
+ * returns as hccl_api_load, or -EAGAIN when the child could not answer. */
+int hccl_api_probe(struct hccl_api *a, char *err, size_t errlen);
+
 /* "HCCL_E_INTERNAL" for an HcclResult; "HCCL_E_?" for a value hccl_types.h does not name. */
 const char *hccl_result_name(int code);
 /* "ACL_ERROR_RT_STREAM_SYNC_TIMEOUT" for the aclError codes a run meets; NULL otherwise. */

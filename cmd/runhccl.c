@@ -750,19 +750,36 @@ void run_hccl_plog_dir(char *out, size_t len)
 	snprintf(out, len, "%s/ascend/log", home);
 }
 
-int run_hccl_table_entry(const char *path, int rank, int *device, char *server, size_t len,
-			 char *err, size_t errlen)
+static int table_load(const char *path, struct rt_table *t, char *err, size_t errlen)
 {
-	struct rt_table t = { 0 };
 	struct rt_diags d = { 0 };
 	char *buf = NULL;
 	size_t n = 0;
 	int rc = rt_read_file(path, 64UL << 20, &buf, &n, err, errlen);
 	if (rc)
 		return rc;
-	rc = rt_table_load(&t, path, buf, n, &d, err, errlen);
+	rc = rt_table_load(t, path, buf, n, &d, err, errlen);
 	free(buf);
 	rt_diags_release(&d);
+	return rc;
+}
+
+int run_hccl_table_ranks(const char *path, size_t *nranks, char *err, size_t errlen)
+{
+	struct rt_table t = { 0 };
+	int rc = table_load(path, &t, err, errlen);
+	if (rc)
+		return rc;
+	*nranks = t.nranks;
+	rt_table_release(&t);
+	return 0;
+}
+
+int run_hccl_table_entry(const char *path, int rank, int *device, char *server, size_t len,
+			 char *err, size_t errlen)
+{
+	struct rt_table t = { 0 };
+	int rc = table_load(path, &t, err, errlen);
 	if (rc)
 		return rc;
 	rc = -ENOENT;

@@ -349,6 +349,12 @@ check_out_has "count 2
 logical 0: physical 6
 logical 1: physical 2
 " "ASCEND_RT_VISIBLE_DEVICES comes first, in its own order"
+run env ASCEND_VISIBLE_DEVICES=2-3,6 "$D" devices
+check_out_has "count 3
+logical 0: physical 2
+logical 1: physical 3
+logical 2: physical 6
+" "ranges as device plugins write them: 2-3,6"
 run env ASCEND_RT_VISIBLE_DEVICES=3,9,1 "$D" devices
 check_out_has "count 1
 logical 0: physical 3

@@ -53,8 +53,8 @@ static uint32_t machine_devices(void)
 /* The physical id of each logical device this process sees, as the runtime numbers them:
  * ASCEND_RT_VISIBLE_DEVICES (a list of physical ids, the runtime's own filter), else
  * ASCEND_VISIBLE_DEVICES (what a container's device plugin exposes), else every NPU of the
- * machine in order. The list ends at its first entry that is not an NPU of the machine or
- * repeats one (the stand-in's choice). The count, the ids in phys[64]. */
+ * machine in order. Entries are ids or ranges ("4-7"); the list ends at its first entry
+ * that is not NPUs of the machine, and a repeated id is skipped (the stand-in's choice). The count, the ids in phys[64]. */
 static uint32_t visible(int32_t phys[64])
 {
 	static const char *const envs[] = { "ASCEND_RT_VISIBLE_DEVICES", "ASCEND_VISIBLE_DEVICES" };
@@ -65,15 +65,18 @@ static uint32_t visible(int32_t phys[64])
 		if (!v || !*v)
 			continue;
 		uint64_t seen = 0;
-		while (n < 64) {
+		for (int more = 1; more && n < 64;) {
 			char *end;
-			unsigned long id = strtoul(v, &end, 10);
-			if (end == v || id >= all || (seen >> id & 1) || (*end && *end != ','))
+			unsigned long lo = strtoul(v, &end, 10), hi = lo;
+			if (end != v && *end == '-') /* "4-7", as device plugins write ranges */
+				hi = strtoul(end + 1, &end, 10);
+			if (end == v || hi >= all || hi < lo || (*end && *end != ','))
 				break;
-			seen |= 1ULL << id;
-			phys[n++] = (int32_t)id;
-			if (!*end)
-				break;
+			for (unsigned long id = lo; id <= hi && n < 64 && !(seen >> id & 1); id++) {
+				seen |= 1ULL << id;
+				phys[n++] = (int32_t)id;
+			}
+			more = *end == ',';
 			v = end + 1;
 		}
 		return n;
@@ -231,4 +234,11 @@ aclError aclrtGetDevice(int32_t *deviceId)
 				 "aclrtGetDevice: no device set on this thread");
 	*deviceId = cur_device;
 	return ACL_SUCCESS;
+}
+
+/* With HCCL_STUB_LOG, which processes load the library at all (a launcher that forks ranks
+ * should not). */
+__attribute__((constructor)) static void loaded(void)
+{
+	stub_log("libascendcl.so loaded");
 }
