@@ -147,31 +147,40 @@ static void loaded_path(void *handle, char *out, size_t len)
 		snprintf(out, len, "%s", realpath(m->l_name, real) ? real : m->l_name);
 }
 
-/* CANN writes version.info at the top of an install (…/latest/version.info) and lib64 sits
- * beside it; the first one found above libhccl.so is the version reported. */
+/* The files CANN writes its version in, nearest first at each level above libhccl.so:
+ * version.info (a runtime's or the top of an install), the toolkit's
+ * <arch>-linux/ascend_toolkit_install.info, and version.cfg at the toolkit's top
+ * (…/ascend-toolkit/8.0.RC3/, which latest/ links to). The first found is the version
+ * reported. */
 static void cann_version(struct hccl_api *a)
 {
+	static const char *const files[] = { "version.info", "ascend_toolkit_install.info",
+					     "version.cfg" };
 	char dir[4096], path[4200];
-	snprintf(a->cann_note, sizeof(a->cann_note), "no version.info");
+	snprintf(a->cann_note, sizeof(a->cann_note),
+		 "no version.info, ascend_toolkit_install.info or version.cfg");
 	snprintf(dir, sizeof(dir), "%s", a->hccl_path);
 	for (int up = 0; up < 3; up++) {
 		char *slash = strrchr(dir, '/');
 		if (!slash)
 			return;
 		*slash = 0;
-		snprintf(path, sizeof(path), "%s/version.info", dir);
-		FILE *f = fopen(path, "r");
-		if (!f)
-			continue;
-		char text[4096], err[128];
-		size_t n = fread(text, 1, sizeof(text), f);
-		fclose(f);
-		int rc = cann_version_parse(text, n, a->cann_version, sizeof(a->cann_version), err,
-					    sizeof(err));
-		if (rc == -EINVAL) /* said, not hidden: a version.info that is not one */
-			snprintf(a->cann_note, sizeof(a->cann_note), "%.180s:%.100s", path, err);
-		if (rc != -ENOENT)
-			return;
+		for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+			snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+			FILE *f = fopen(path, "r");
+			if (!f)
+				continue;
+			char text[4096], err[128];
+			size_t n = fread(text, 1, sizeof(text), f);
+			fclose(f);
+			int rc = cann_version_parse(text, n, a->cann_version,
+						    sizeof(a->cann_version), err, sizeof(err));
+			if (rc == -EINVAL) /* said, not hidden: a file that is not what it claims */
+				snprintf(a->cann_note, sizeof(a->cann_note), "%.180s:%.100s", path,
+					 err);
+			if (rc != -ENOENT)
+				return;
+		}
 	}
 }
 

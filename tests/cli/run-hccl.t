@@ -149,6 +149,28 @@ run env -u LD_LIBRARY_PATH ASCEND_HOME_PATH="$TMP/inst" "$HCCLCTL" -v run barrie
 check_rc 0 "an install whose version.info is not one still runs"
 check_err_has "hcclctl: run barrier: libhccl.so: $TMP/inst/lib64/libhccl.so ($TMP/inst/version.info:1:12: byte 0x3b in the version)" \
 	"  -v says where its version.info is wrong"
+# the toolkit's own layout: 8.0.RC3/x86_64-linux/lib64, the install info in x86_64-linux,
+# version.cfg at the top, latest/ a link to it; no version.info anywhere
+TK=$TMP/Ascend/ascend-toolkit
+mkdir -p "$TK/8.0.RC3/x86_64-linux/lib64"
+cp "$STUB/libascendcl.so" "$STUB/libhccl.so" "$TK/8.0.RC3/x86_64-linux/lib64/"
+ln -s x86_64-linux/lib64 "$TK/8.0.RC3/lib64"
+ln -s 8.0.RC3 "$TK/latest"
+printf '# version: 1.0\nruntime_running_version=[7.5.0.1.129:8.0.RC3]\nhccl_running_version=[7.5.0.1.129:8.0.RC3]\n' \
+	>"$TK/8.0.RC3/version.cfg"
+run env -u LD_LIBRARY_PATH ASCEND_HOME_PATH="$TK/latest" "$HCCLCTL" -v run barrier --local 2 --engine hccl -n 1 -w 0
+check_rc 0 "CANN's layout, only version.cfg: runs"
+check_err_has "hcclctl: run barrier: libhccl.so: $TK/8.0.RC3/x86_64-linux/lib64/libhccl.so (CANN 8.0.RC3)" \
+	"  -v: the version after the colon of version.cfg's hccl_running_version"
+printf 'package_name=Ascend-cann-toolkit\nversion=8.0.RC3.1\ninnerversion=V100R001C19SPC001B124\narch=x86_64\n' \
+	>"$TK/8.0.RC3/x86_64-linux/ascend_toolkit_install.info"
+run env -u LD_LIBRARY_PATH ASCEND_HOME_PATH="$TK/latest" "$HCCLCTL" -v run barrier --local 2 --engine hccl -n 1 -w 0
+check_err_has "hcclctl: run barrier: libhccl.so: $TK/8.0.RC3/x86_64-linux/lib64/libhccl.so (CANN 8.0.RC3.1)" \
+	"  with ascend_toolkit_install.info beside lib64: its version, the nearer file"
+rm "$TK/8.0.RC3/x86_64-linux/ascend_toolkit_install.info" "$TK/8.0.RC3/version.cfg"
+run env -u LD_LIBRARY_PATH ASCEND_HOME_PATH="$TK/latest" "$HCCLCTL" -v run barrier --local 2 --engine hccl -n 1 -w 0
+check_err_has "hcclctl: run barrier: libhccl.so: $TK/8.0.RC3/x86_64-linux/lib64/libhccl.so (no version.info, ascend_toolkit_install.info or version.cfg)" \
+	"  none of the three: -v names all it looked for"
 
 # ---- HCCL's failures, named with HCCL's codes ----
 run env HCCL_STUB_ERROR_RANK=1 HCCL_STUB_ERROR_CODE=9 HCCL_STUB_AT=3 \

@@ -252,6 +252,25 @@ static void test_version_info(void **state)
 	assert_int_equal(cann_version_parse(t, strlen(t), v, sizeof(v), err, sizeof(err)), -ENOENT);
 	assert_string_equal(err, "no version= line");
 	assert_int_equal(cann_version_parse("", 0, v, sizeof(v), err, sizeof(err)), -ENOENT);
+	/* version.cfg: the HCCL line's part after the colon, before the runtime's */
+	t = "# version: 1.0\nruntime_running_version=[7.5.0.1.129:8.0.RC2]\n"
+	    "hccl_running_version=[7.5.0.1.129:8.0.RC3]\r\n";
+	assert_int_equal(cann_version_parse(t, strlen(t), v, sizeof(v), err, sizeof(err)), 0);
+	assert_string_equal(v, "8.0.RC3");
+	t = "# version: 1.0\nruntime_running_version=[7.6.T13.0.B094:8.0.T63]\n";
+	assert_int_equal(cann_version_parse(t, strlen(t), v, sizeof(v), err, sizeof(err)), 0);
+	assert_string_equal(v, "8.0.T63");
+	t = "hccl_running_version=[8.1.0]\n"; /* no inner version: all of it */
+	assert_int_equal(cann_version_parse(t, strlen(t), v, sizeof(v), err, sizeof(err)), 0);
+	assert_string_equal(v, "8.1.0");
+	t = "hccl_running_version=[7.5.0:8.0.RC3\n";
+	assert_int_equal(cann_version_parse(t, strlen(t), v, sizeof(v), err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "1:22: hccl_running_version= takes [INNER:VERSION]");
+	t = "runtime_running_version=[7.5:]\n";
+	assert_int_equal(cann_version_parse(t, strlen(t), v, sizeof(v), err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "1:30: the version is empty");
+	t = "hccl_upgrade_version=[7.5:8.0]\n";
+	assert_int_equal(cann_version_parse(t, strlen(t), v, sizeof(v), err, sizeof(err)), -ENOENT);
 }
 
 int main(void)
