@@ -218,7 +218,7 @@ static int cannot_start(struct ssh_conn *c, const char *path, const char *out, c
 int deploy_resolve(const struct deploy *d, struct ssh_conn *c, long long deadline,
 		   struct deploy_result *r, char *err, size_t errlen)
 {
-	char qv[160], qs[80], qd[200], cmd[2048], *out = NULL;
+	char qv[160], qs[80], qd[200], cmd[3072], *out = NULL;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
@@ -238,10 +238,13 @@ int deploy_resolve(const struct deploy *d, struct ssh_conn *c, long long deadlin
 		 "| head -n 1)\n"
 		 "[ -n \"$p\" ] && [ \"$v\" = \"$want\" ] && { printf 'installed %%s\\n' \"$p\"; exit 0; }\n"
 		 "printf 'node %%s\\nnodever %%s\\n' \"${p:-none}\" \"$v\"\n"
-		 "if [ -f \"$f\" ] && [ \"$(sha256sum <\"$f\" 2>/dev/null)\" = \"$sum  -\" ]; then\n"
-		 " o=$(\"$f\" --version 2>&1 </dev/null)\n"
-		 " [ \"$o\" = \"$want\" ] && { printf 'cached %%s\\n' \"$f\"; exit 0; }\n"
-		 " printf 'at %%s\\nbroken\\n%%s\\n' \"$f\" \"$o\"; exit 0\n"
+		 "if [ -f \"$f\" ] && t=$(mktemp -d \"$d/.run.XXXXXX\" 2>/dev/null); then\n"
+		 " if cp \"$f\" \"$t/hcclctl\" 2>/dev/null && [ \"$(sha256sum <\"$t/hcclctl\" 2>/dev/null)\" = \"$sum  -\" ]; then\n"
+		 "  o=$(\"$t/hcclctl\" --version 2>&1 </dev/null); rm -rf \"$t\"\n"
+		 "  [ \"$o\" = \"$want\" ] && { printf 'cached %%s\\n' \"$f\"; exit 0; }\n"
+		 "  printf 'at %%s\\nbroken\\n%%s\\n' \"$f\" \"$o\"; exit 0\n"
+		 " fi\n"
+		 " rm -rf \"$t\"\n"
 		 "fi\n"
 		 "m=$(mkdir -p \"$d\" 2>&1) || { printf 'nodir %%s %%s\\n' \"$d\" \"$m\"; exit 0; }\n"
 		 "printf 'copy %%s\\n' \"$f\"\n",
@@ -282,9 +285,11 @@ int deploy_resolve(const struct deploy *d, struct ssh_conn *c, long long deadlin
 	sh_quote(qf, sizeof(qf), r->path);
 	snprintf(cmd, sizeof(cmd),
 		 "want=%s; sum=%s; f=%s\n"
-		 "s=$(sha256sum <\"$f\" 2>&1) || { printf 'nosum %%s\\n' \"$s\"; exit 0; }\n"
-		 "[ \"$s\" = \"$sum  -\" ] || { printf 'badsum %%s\\n' \"${s%%%% *}\"; exit 0; }\n"
-		 "o=$(\"$f\" --version 2>&1 </dev/null)\n"
+		 "t=$(mktemp -d \"${f%%/*}/.run.XXXXXX\" 2>&1) || { printf 'nosum %%s\\n' \"$t\"; exit 0; }\n"
+		 "c=$(cp \"$f\" \"$t/hcclctl\" 2>&1) || { rm -rf \"$t\"; printf 'nosum %%s\\n' \"$c\"; exit 0; }\n"
+		 "s=$(sha256sum <\"$t/hcclctl\" 2>&1) || { rm -rf \"$t\"; printf 'nosum %%s\\n' \"$s\"; exit 0; }\n"
+		 "[ \"$s\" = \"$sum  -\" ] || { rm -rf \"$t\"; printf 'badsum %%s\\n' \"${s%%%% *}\"; exit 0; }\n"
+		 "o=$(\"$t/hcclctl\" --version 2>&1 </dev/null); rm -rf \"$t\"\n"
 		 "[ \"$o\" = \"$want\" ] && { echo ok; exit 0; }\n"
 		 "printf 'broken\\n%%s\\n' \"$o\"\n",
 		 qv, qs, qf);

@@ -133,7 +133,7 @@ run rxe --deploy --hosts 10.77.0.1,10.77.0.2,10.77.0.3 -- hcclctl --version
 check_rc 0 "exec --deploy: exit 0"
 [ "$(printf '%s\n' "$OUT" | grep -c "^$ver\$")" = 3 ]
 _report $? "  'hcclctl' in the command is this version on every node" "$OUT"
-run rxe --deploy --hosts 10.77.0.2 -- sh -c 'echo "$HCCLCTL"; cmp "$HCCLCTL" "$1" && echo same' "$(copy_of 2)"
+run rxe --deploy --hosts 10.77.0.2 -- sh -c 'echo "$HCCLCTL"; cmp "$HCCLCTL" "$1" && echo same' sh "$(copy_of 2)"
 check_rc 0 "  \$HCCLCTL is its path"
 printf '%s\n' "$OUT" | grep -qx "$(copy_of 2 | sed 's|/hcclctl$||')/\.run\.[A-Za-z0-9]\{6\}/hcclctl" &&
 	printf '%s\n' "$OUT" | grep -qx same
@@ -150,7 +150,8 @@ _report $? "  and the host's status" "$OUT"
 
 # ---- the cached copy swapped between its check and its run ----
 # Node 2's sha256sum swaps the cached copy for another program right after the check that
-# deploy.c makes when it looks (once): the line that runs hcclctl must check again what it runs.
+# deploy.c makes when it looks (once): neither that look's --version nor the line that runs
+# hcclctl may run the file itself; each runs a private copy it checked.
 mkdir -p "$TMP/bin2"
 cat >"$TMP/evil" <<EOF
 #!/bin/sh
@@ -170,6 +171,7 @@ EOF
 chmod 755 "$TMP/bin2/sha256sum"
 swapped="$(copy_of 2) is not the hcclctl that was checked (its sha256 changed); nothing was run"
 
+cluster_node_env 4 "PATH=$TMP/bin4:/usr/bin:/bin" "XDG_CACHE_HOME=$TMP/cache4"
 rm -f "$TMP/pwned"
 touch "$TMP/armed"
 run rx -v run allreduce --ranktable "$RT" --ssh -b 8 -e 8
@@ -195,6 +197,8 @@ run rxe --deploy --hosts 10.77.0.2 -- hcclctl --version
 check_rc 0 "the next run finds the swapped copy wrong and copies this hcclctl again: exit 0"
 [ "$(sha256sum <"$(copy_of 2)" | cut -c1-64)" = "$sha" ]
 _report $? "  the cached copy is this hcclctl again"
+cluster_node_env 4 "PATH=$TMP/bin4:/usr/bin:/bin" "XDG_CACHE_HOME=$TMP/cache4" \
+	"LD_LIBRARY_PATH=$TMP/badlib"
 
 # ---- doctor ----
 run rx --json doctor --hosts 10.77.0.3,10.77.0.4 --checks node.reach,host.shm
