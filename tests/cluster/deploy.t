@@ -185,6 +185,7 @@ none_left=0
 cluster_none_left || none_left=1
 _report $none_left "  no hcclctl left on any node" "$(cluster_procs)"
 
+run rxe --deploy --hosts 10.77.0.2 -- true # the run above left the swapped file: copied again
 rm -f "$TMP/pwned"
 touch "$TMP/armed"
 run rxe --deploy --hosts 10.77.0.2 -- hcclctl --version
