@@ -257,6 +257,7 @@ int cmd_exec(int argc, char **argv)
 		df.before = befores;
 		df.rest = rest;
 		df.cmds = cmds;
+		df.shell_stays = 1;
 	}
 	struct fanout f = {
 		.ssh = { .user = ex_user, .port = (int)ex_port, .key = ex_key,

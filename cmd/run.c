@@ -101,7 +101,7 @@ static const struct opt run_opts[] = {
 		 "write every step of every rank as one Chrome trace (HCCLCTL_PROFILE)",
 		 COMPLETE_FILE),
 	OPT_PATH("flight-dir", 0, &run_flight_dir, "DIR",
-		 "where a failed rank writes its flight recorder (default $HCCLCTL_FLIGHT_DIR or /tmp)",
+		 "where a failed rank writes its flight recorder (default $HCCLCTL_FLIGHT_DIR, else ${TMPDIR:-/tmp}/hcclctl-UID)",
 		 COMPLETE_DIR),
 	OPT_BOOL("insecure", 0, &o_insecure,
 		 "ranks of another launcher without HCCLCTL_SECRET: run on a key derived from "
@@ -447,11 +447,11 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n,
 	} else if (rc < 0) {
 		snprintf(err, errlen, "%s", comm_last_error(c));
 		/* the record of what this rank did, for `hcclctl analyze` across ranks */
-		char path[4096];
+		char path[4096], ferr[4400];
 		int frc = run_flight_write(c, rc == COMM_E_TIMEOUT ? "timeout" : "error", path,
-					   sizeof(path));
+					   sizeof(path), ferr, sizeof(ferr));
 		if (frc)
-			warn_msg(where(), "flight recorder: cannot write %s: %s", path, strerror(-frc));
+			warn_msg(where(), "flight recorder: %s", ferr);
 		else if (!g_opts.quiet && !flight_slot)
 			fprintf(stderr, "hcclctl: %s: flight recorder: rank %d wrote %s\n", where(), rank,
 				path);

@@ -5,7 +5,9 @@
 #ifndef HCCLCTL_RANKTABLE_H
 #define HCCLCTL_RANKTABLE_H
 
+#include <limits.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #define RT_ERRLEN 512
 
@@ -215,8 +217,26 @@ int rt_gen(const struct rt_gen_spec *spec, char **out, size_t *outlen, char *err
 int rt_parse_devices(const char *s, long **ids, size_t *n, char *err, size_t errlen);
 
 /* Writes data to path atomically: a temp file in the same directory, fsync, rename.
- * Never leaves a half-written file at path. */
+ * Never leaves a half-written file at path, never opens a name another user could have
+ * planted (atomic.c). rt_write_atomic gives the file mode 0644, _mode the mode given. */
 int rt_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errlen);
+int rt_write_atomic_mode(const char *path, const char *data, size_t len, mode_t mode,
+			 char *err, size_t errlen);
+
+/* The same for a file written in pieces: rt_atomic_open makes the temporary (fd, mode 0600),
+ * the caller writes to fd (or rt_atomic_write), then rt_atomic_commit (fsync, chmod, rename)
+ * or rt_atomic_abort (removes it). Each returns 0 or a negative errno with err; a failed
+ * commit has removed the temporary. */
+struct rt_atomic {
+	int fd;
+	char path[PATH_MAX];
+	char dir[PATH_MAX];
+	char tmp[PATH_MAX];
+};
+int rt_atomic_open(struct rt_atomic *a, const char *path, char *err, size_t errlen);
+int rt_atomic_write(struct rt_atomic *a, const void *data, size_t len, char *err, size_t errlen);
+int rt_atomic_commit(struct rt_atomic *a, mode_t mode, char *err, size_t errlen);
+void rt_atomic_abort(struct rt_atomic *a);
 
 /* ---- diff ---- */
 
