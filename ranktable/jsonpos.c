@@ -166,6 +166,12 @@ static int scan_string(struct scan *sc)
 			if (cp < 0)
 				return fail(sc, eline, ecol,
 					    "invalid escape: '\\u' needs four hex digits");
+			/* cJSON (like C) ends the string there: "a\u0000;b" would be read as
+			 * "a", and what follows would never be checked */
+			if (cp == 0)
+				return fail(sc, eline, ecol,
+					    "NUL (\\u0000) in string: everything after it would "
+					    "be cut off");
 			if (cp >= 0xDC00 && cp <= 0xDFFF)
 				return fail(sc, eline, ecol,
 					    "invalid escape: lone UTF-16 low surrogate");
