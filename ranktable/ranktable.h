@@ -175,6 +175,11 @@ struct rt_hostfile {
 #define RT_HOSTLIST_MAX_S "65536"
 int rt_hostlist_expand(const char *s, size_t n, char **out, size_t *outlen, char *err,
 		       size_t errlen);
+/* The other way: names[idx[0..n)] folded into out (at most len bytes, cut short when it
+ * does not fit): "gpu[01-04,07]" when they share a stem before their numeric suffixes,
+ * those sorted by value and kept as written (leading zeros, any length); else the names
+ * joined by commas, the first eight and " and N more". */
+void rt_hostlist_fold(const char *const *names, const int *idx, size_t n, char *out, size_t len);
 
 /* Malformed lines and duplicate servers are located findings in diags.
  * Returns 0, -EINVAL when a finding is an error or no server is listed, -ENOMEM. */
