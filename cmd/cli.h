@@ -117,6 +117,14 @@ extern int (*cli_exit_map)(int code);
 struct rt_diags;
 /* Located findings of an input file on stderr, one "FILE:LINE:COL: error: ..." each. */
 void print_findings(const struct rt_diags *d, const char *name);
+/* Text from input (a server name, a node's message, a rank's error) as a terminal may show
+ * it (rt_text_escape): for printf arguments, in one of OUT_SAFE_N rotating buffers of
+ * OUT_SAFE_MAX bytes, valid until OUT_SAFE_N more calls. NULL gives "". */
+#define OUT_SAFE_N 8
+#define OUT_SAFE_MAX 4096
+const char *out_safe(const char *s);
+/* fwrite of input bytes, escaped the same way. */
+void out_write_safe(FILE *f, const char *p, size_t n);
 
 /* Parses a size with K, M, G suffixes (powers of 1024). */
 int parse_size(const char *s, unsigned long long *out);

@@ -561,8 +561,8 @@ static void print_report(struct job *j, const struct doctor_row **cause)
 				  : r->st == ST_PASS ? color(1, "\033[32m")
 						     : "";
 		printf("%s%-4s%s  %-15s %-22s %s\n", col, st_name[r->st],
-		       use_color(1) ? "\033[0m" : "", codes[r->code], n ? names : cluster_where(r),
-		       r->msg);
+		       use_color(1) ? "\033[0m" : "", codes[r->code],
+		       out_safe(n ? names : cluster_where(r)), out_safe(r->msg));
 	}
 	doctor_fold_release(&f);
 }
@@ -1285,7 +1285,7 @@ int cmd_doctor(int argc, char **argv)
 	} else if (npd_mode()) {
 		char line[DOCTOR_NPD_MAX + 1];
 		doctor_npd_line(rc, cz_line, line, sizeof(line));
-		puts(line);
+		puts(out_safe(line));
 	} else {
 		size_t seen = nodes_seen(&j);
 		printf("\n%d passed, %d warnings, %d failed, %d skipped on %zu node%s\n",
@@ -1301,9 +1301,9 @@ int cmd_doctor(int argc, char **argv)
 				on = logs.node[0] ? " on " : " reported on ";
 			}
 			printf("most likely cause: %s%s%s: %s\n", codes[cause->code],
-			       *where ? on : "", where, cause->msg);
+			       *where ? on : "", out_safe(where), out_safe(cause->msg));
 			if (cause->fix)
-				printf("fix: %s\n", cause->fix);
+				printf("fix: %s\n", out_safe(cause->fix));
 		}
 	}
 out:
