@@ -30,7 +30,7 @@
 #include "ranktable/ranktable.h"
 #include "run.h"
 
-#define TABLE_CAP (64UL * 1024 * 1024)
+#define TABLE_CAP RT_TABLE_MAX
 #define DEFAULT_PORTS "60000,60031,16666,29500"
 
 static const char *o_ranktable, *o_hosts, *o_hostfile, *o_user, *o_key, *o_known_hosts,

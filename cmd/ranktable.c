@@ -11,7 +11,6 @@
 #include "cli.h"
 #include "ranktable/ranktable.h"
 
-#define INPUT_CAP (1024UL * 1024 * 1024) /* HCCL's own limit for a 2.0 table is 1 GB */
 #define SMALL_CAP (16UL * 1024 * 1024)
 
 /* ---- shared helpers ---- */
@@ -24,7 +23,7 @@ static int load_table(const char *what, const char *where, struct rt_table *t,
 	char err[RT_ERRLEN] = "";
 	char *buf = NULL;
 	size_t len = 0;
-	int rc = fetch_table(what, where, INPUT_CAP, &buf, &len, err, sizeof(err));
+	int rc = fetch_table(what, where, RT_TABLE_MAX, &buf, &len, err, sizeof(err));
 	if (rc)
 		return fail(EXIT_UNKNOWN, where, fetch_hint(), "%s", err);
 	rc = rt_table_load(t, what, buf, len, d, err, sizeof(err));

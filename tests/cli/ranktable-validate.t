@@ -251,6 +251,21 @@ check_out "$TMP/nul.json:23:35: error: NUL (\\u0000) in string: everything after
   hint: fix the JSON syntax first; 'python3 -m json.tool FILE' shows the same place
 $TMP/nul.json: invalid: 1 error, 0 warnings (format unknown, 0 servers, 0 ranks)" "located at the escape, line and column"
 
+# The size cap: 65536 ranks take 14.7 MB; a table past 64 MiB is refused before it is read
+# (it was accepted up to 1 GiB, and parsing costs several times the file)
+truncate -s 67108865 "$TMP/huge.json"
+run hcclctl ranktable validate "$TMP/huge.json"
+check_rc 3 "a rank table past 64 MiB is refused (exit 3)"
+check_err "hcclctl: ranktable validate: $TMP/huge.json: larger than 67108864 bytes, the most a rank table may be (65536 ranks take about 15 MB)
+hint: if this is a real rank table, raise the limit: HCCLCTL_RANKTABLE_MAX=256M" "  the limit named, with the variable that raises it"
+run env HCCLCTL_RANKTABLE_MAX=1K "$HCCLCTL" ranktable validate tests/data/gen/2srv_2dev_host_ip.json
+check_rc 3 "HCCLCTL_RANKTABLE_MAX=1K refuses a 1 KiB table"
+check_err_has "hcclctl: ranktable validate: tests/data/gen/2srv_2dev_host_ip.json: larger than 1024 bytes, the most a rank table may be (65536 ranks take about 15 MB)" "  at the limit it sets"
+run sh -c "cat tests/data/gen/2srv_2dev_host_ip.json | HCCLCTL_RANKTABLE_MAX=1K '$HCCLCTL' ranktable validate -"
+check_rc 3 "  a pipe too, which has no size to check first"
+run env HCCLCTL_RANKTABLE_MAX=2K "$HCCLCTL" ranktable validate tests/data/gen/2srv_2dev_host_ip.json
+check_rc 0 "HCCLCTL_RANKTABLE_MAX=2K reads it"
+
 # Scale: 65536 ranks validate (timing is measured in make bench, not here).
 python3 bench/mk_ranktable.py 4096 16 >"$TMP/big.json"
 run hcclctl ranktable validate "$TMP/big.json"
