@@ -177,6 +177,16 @@ struct rt_hostfile {
 #define RT_HOSTLIST_MAX_S "65536"
 int rt_hostlist_expand(const char *s, size_t n, char **out, size_t *outlen, char *err,
 		       size_t errlen);
+/* Text from input made safe to show on a terminal: s[0..n) into out (at most outlen bytes,
+ * always terminated, cut at a character), each C0 control byte but newline and tab, DEL,
+ * each C1 control (U+0080..U+009F) and each byte that is not UTF-8 written as "\xNN", so an
+ * ESC in a server name cannot clear the screen or paint a verdict. Returns strlen(out). */
+size_t rt_text_escape(char *out, size_t outlen, const char *s, size_t n);
+/* The other way: names[idx[0..n)] folded into out (at most len bytes, cut short when it
+ * does not fit): "gpu[01-04,07]" when they share a stem before their numeric suffixes,
+ * those sorted by value and kept as written (leading zeros, any length); else the names
+ * joined by commas, the first eight and " and N more". */
+void rt_hostlist_fold(const char *const *names, const int *idx, size_t n, char *out, size_t len);
 
 /* Malformed lines and duplicate servers are located findings in diags.
  * Returns 0, -EINVAL when a finding is an error or no server is listed, -ENOMEM. */
