@@ -155,7 +155,7 @@ static void print_record(const struct flight_record *r)
 	if (r->end_us >= 0 && r->end_us >= r->start_us)
 		printf(", %lld us", (long long)(r->end_us - r->start_us));
 	if (r->error)
-		printf(": %s", r->error);
+		printf(": %s", out_safe(r->error));
 	putchar('\n');
 }
 
@@ -296,7 +296,8 @@ static void print_text(const struct input *in, const struct flight_analysis *a)
 	char buf[256];
 	size_t nbad = in->n - in->nok;
 	if (a->kind != FLIGHT_CONFIG) {
-		printf("job: comm %s, world size %lld\n", a->comm_id, (long long)a->world_size);
+		printf("job: comm %s, world size %lld\n", out_safe(a->comm_id),
+		       (long long)a->world_size);
 		printf("ranks present: %s (%zu of %lld)\n",
 		       flight_ranks_text(&a->present, buf, sizeof(buf)), a->present.n,
 		       (long long)a->world_size);
@@ -307,7 +308,7 @@ static void print_text(const struct input *in, const struct flight_analysis *a)
 		printf("unreadable dumps:");
 		for (size_t i = 0, k = 0; i < in->n; i++)
 			if (!in->ok[i])
-				printf("%s %s", k++ ? "," : "", in->file[i]);
+				printf("%s %s", k++ ? "," : "", out_safe(in->file[i]));
 		putchar('\n');
 	}
 	for (size_t i = 0; a->kind != FLIGHT_CONFIG && i < a->nrank; i++) {
@@ -315,16 +316,16 @@ static void print_text(const struct input *in, const struct flight_analysis *a)
 		const struct flight_dump *d = rs->dump;
 		if (g_opts.quiet && !rs->nopen)
 			continue;
-		printf("%s\n", rs->message);
+		printf("%s\n", out_safe(rs->message));
 		if (g_opts.verbose && d->error)
-			printf("  error: %s\n", d->error);
+			printf("  error: %s\n", out_safe(d->error));
 		size_t from = d->nrec > (size_t)opt_tail ? d->nrec - (size_t)opt_tail : 0;
 		for (size_t k = from; opt_tail > 0 && k < d->nrec; k++)
 			print_record(&d->rec[k]);
 	}
 	if (a->kind != FLIGHT_CONFIG)
-		printf("divergence: %s\n", a->div.message ? a->div.message : "none");
-	printf("verdict: %s: %s\n", flight_kind_name(a->kind), a->verdict);
+		printf("divergence: %s\n", a->div.message ? out_safe(a->div.message) : "none");
+	printf("verdict: %s: %s\n", flight_kind_name(a->kind), out_safe(a->verdict));
 }
 
 int cmd_analyze(int argc, char **argv)

@@ -117,6 +117,14 @@ extern int (*cli_exit_map)(int code);
 struct rt_diags;
 /* Located findings of an input file on stderr, one "FILE:LINE:COL: error: ..." each. */
 void print_findings(const struct rt_diags *d, const char *name);
+/* Text from input (a server name, a node's message, a rank's error) as a terminal may show
+ * it (rt_text_escape): for printf arguments, in one of OUT_SAFE_N rotating buffers of
+ * OUT_SAFE_MAX bytes, valid until OUT_SAFE_N more calls. NULL gives "". */
+#define OUT_SAFE_N 8
+#define OUT_SAFE_MAX 4096
+const char *out_safe(const char *s);
+/* fwrite of input bytes, escaped the same way. */
+void out_write_safe(FILE *f, const char *p, size_t n);
 
 /* Parses a size with K, M, G suffixes (powers of 1024). */
 int parse_size(const char *s, unsigned long long *out);
@@ -147,7 +155,15 @@ extern long fetch_wait_s;        /* --wait; -1: $HCCLCTL_RANKTABLE_WAIT or 0 */
  * cap bytes. 0, or a negative errno with err; fetch_hint() then may hold a fix. */
 int fetch_input(const char *what, size_t cap, char **buf, size_t *len, char *err,
 		size_t errlen);
-/* fetch_input for a rank table: while its "status" is "initializing" it is re-read every
+/* The most bytes of a rank table read: HCCLCTL_RANKTABLE_MAX (bytes, or with K, M or G)
+ * when it is set and valid, else cap. */
+size_t fetch_table_max(size_t cap);
+/* Why RT_TABLE_MAX: a table of 65 536 ranks (4096 servers of 16 NPUs, version 1.2, the largest
+ * real case) is 14.7 MB as ranktable gen writes it, 6.1 MB without spaces; 64 MiB leaves four
+ * times the largest, and bounds what parsing one costs (about 7 times the file, 15 times
+ * without spaces: under 1 GB). */
+#define RT_TABLE_MAX (64UL * 1024 * 1024)
+/* fetch_input for a rank table: cap is fetch_table_max(cap); while its "status" is "initializing" it is re-read every
  * second, up to the --wait limit, with progress on stderr under where. A URL whose body is
  * not JSON is an error (-EBADMSG), located. */
 int fetch_table(const char *what, const char *where, size_t cap, char **buf, size_t *len,

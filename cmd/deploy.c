@@ -5,8 +5,9 @@
  * whose sha256 is ours. Only when neither is there does this binary go over SFTP, and a
  * second command checks its sha256 there and that it starts (`--version`). The folder's
  * name carries the sha256, so two builds of one version never share a copy, and a copy is
- * made once per node and login user, however many ranks and runs use it. What cannot start
- * is named with the loader's reason and the package to install (libpkg.c). */
+ * made once per node and login user, however many ranks and runs use it, and every line
+ * that runs it checks it again (deploy_cmdline_checked). What cannot start is named with the
+ * loader's reason and the package to install (libpkg.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -110,6 +111,48 @@ char *deploy_cmdline(const char *before, const char *path, const char *after)
 	return s;
 }
 
+/* A copy found in the cache (or put there) was checked by one SSH command and is run by a
+ * later one: whoever can replace the file in between would run a binary of their own with
+ * the job's secret. So the line that runs it checks it again, in the same shell: it copies
+ * the file into a new private directory (mktemp -d: mode 0700, a random name), checks the
+ * sha256 of that copy, and runs that copy, which nobody else can change. Where the line ends
+ * by running hcclctl itself, the copy is opened on descriptor 9, its directory removed, and
+ * /proc/self/fd/9 exec'd: nothing is left behind whatever becomes of the job. Where a
+ * command calls hcclctl by name (exec --deploy) the directory must outlive the check: it is
+ * removed when the shell exits. */
+char *deploy_cmdline_checked(const char *sha256, const char *path, const char *before,
+			     const char *after, int stays)
+{
+	static const char check[] =
+		"sum=%s; f=%s\n"
+		"t=$(mktemp -d \"${f%%/*}/.run.XXXXXX\") || exit 126\n"
+		"cp \"$f\" \"$t/hcclctl\" || { rm -rf \"$t\"; exit 126; }\n"
+		"[ \"$(sha256sum <\"$t/hcclctl\" 2>&1)\" = \"$sum  -\" ] || { rm -rf \"$t\"; "
+		"printf 'hcclctl: %%s is not the hcclctl that was checked (its sha256 changed); "
+		"nothing was run\\n' \"$f\" >&2; exit 126; }\n";
+	static const char run_fd[] = "exec 9<\"$t/hcclctl\" && rm -rf \"$t\" || exit 126\n"
+				     "%s/proc/self/fd/9 %s";
+	static const char run_dir[] = "trap 'rm -rf \"$t\"' EXIT; trap 'exit 129' HUP; "
+				      "trap 'exit 130' INT; trap 'exit 143' TERM\n"
+				      "%s\"$t/hcclctl\" %s\nexit $?";
+	size_t ql = sh_quote(NULL, 0, path) + 1, sl = sh_quote(NULL, 0, sha256) + 1;
+	size_t len = sizeof(check) + ql + sl + sizeof(run_dir) + strlen(before) + strlen(after);
+	char *s = malloc(len), *qp = malloc(ql), *qs = malloc(sl);
+	if (!s || !qp || !qs) {
+		free(s);
+		s = NULL;
+		goto out;
+	}
+	sh_quote(qp, ql, path);
+	sh_quote(qs, sl, sha256);
+	size_t off = (size_t)snprintf(s, len, check, qs, qp);
+	snprintf(s + off, len - off, stays ? run_dir : run_fd, before, after);
+out:
+	free(qp);
+	free(qs);
+	return s;
+}
+
 /* Runs cmd on c; its stdout in *out (owned by the caller). 0 when it ran to its end with
  * exit 0, else a negative code with err. */
 static int ask(struct ssh_conn *c, const char *cmd, long long deadline, char **out, char *err,
@@ -175,7 +218,7 @@ static int cannot_start(struct ssh_conn *c, const char *path, const char *out, c
 int deploy_resolve(const struct deploy *d, struct ssh_conn *c, long long deadline,
 		   struct deploy_result *r, char *err, size_t errlen)
 {
-	char qv[160], qs[80], qd[200], cmd[2048], *out = NULL;
+	char qv[160], qs[80], qd[200], cmd[3072], *out = NULL;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
@@ -195,10 +238,13 @@ int deploy_resolve(const struct deploy *d, struct ssh_conn *c, long long deadlin
 		 "| head -n 1)\n"
 		 "[ -n \"$p\" ] && [ \"$v\" = \"$want\" ] && { printf 'installed %%s\\n' \"$p\"; exit 0; }\n"
 		 "printf 'node %%s\\nnodever %%s\\n' \"${p:-none}\" \"$v\"\n"
-		 "if [ -f \"$f\" ] && [ \"$(sha256sum <\"$f\" 2>/dev/null)\" = \"$sum  -\" ]; then\n"
-		 " o=$(\"$f\" --version 2>&1 </dev/null)\n"
-		 " [ \"$o\" = \"$want\" ] && { printf 'cached %%s\\n' \"$f\"; exit 0; }\n"
-		 " printf 'at %%s\\nbroken\\n%%s\\n' \"$f\" \"$o\"; exit 0\n"
+		 "if [ -f \"$f\" ] && t=$(mktemp -d \"$d/.run.XXXXXX\" 2>/dev/null); then\n"
+		 " if cp \"$f\" \"$t/hcclctl\" 2>/dev/null && [ \"$(sha256sum <\"$t/hcclctl\" 2>/dev/null)\" = \"$sum  -\" ]; then\n"
+		 "  o=$(\"$t/hcclctl\" --version 2>&1 </dev/null); rm -rf \"$t\"\n"
+		 "  [ \"$o\" = \"$want\" ] && { printf 'cached %%s\\n' \"$f\"; exit 0; }\n"
+		 "  printf 'at %%s\\nbroken\\n%%s\\n' \"$f\" \"$o\"; exit 0\n"
+		 " fi\n"
+		 " rm -rf \"$t\"\n"
 		 "fi\n"
 		 "m=$(mkdir -p \"$d\" 2>&1) || { printf 'nodir %%s %%s\\n' \"$d\" \"$m\"; exit 0; }\n"
 		 "printf 'copy %%s\\n' \"$f\"\n",
@@ -239,9 +285,11 @@ int deploy_resolve(const struct deploy *d, struct ssh_conn *c, long long deadlin
 	sh_quote(qf, sizeof(qf), r->path);
 	snprintf(cmd, sizeof(cmd),
 		 "want=%s; sum=%s; f=%s\n"
-		 "s=$(sha256sum <\"$f\" 2>&1) || { printf 'nosum %%s\\n' \"$s\"; exit 0; }\n"
-		 "[ \"$s\" = \"$sum  -\" ] || { printf 'badsum %%s\\n' \"${s%%%% *}\"; exit 0; }\n"
-		 "o=$(\"$f\" --version 2>&1 </dev/null)\n"
+		 "t=$(mktemp -d \"${f%%/*}/.run.XXXXXX\" 2>&1) || { printf 'nosum %%s\\n' \"$t\"; exit 0; }\n"
+		 "c=$(cp \"$f\" \"$t/hcclctl\" 2>&1) || { rm -rf \"$t\"; printf 'nosum %%s\\n' \"$c\"; exit 0; }\n"
+		 "s=$(sha256sum <\"$t/hcclctl\" 2>&1) || { rm -rf \"$t\"; printf 'nosum %%s\\n' \"$s\"; exit 0; }\n"
+		 "[ \"$s\" = \"$sum  -\" ] || { rm -rf \"$t\"; printf 'badsum %%s\\n' \"${s%%%% *}\"; exit 0; }\n"
+		 "o=$(\"$t/hcclctl\" --version 2>&1 </dev/null); rm -rf \"$t\"\n"
 		 "[ \"$o\" = \"$want\" ] && { echo ok; exit 0; }\n"
 		 "printf 'broken\\n%%s\\n' \"$o\"\n",
 		 qv, qs, qf);
@@ -288,7 +336,11 @@ int deploy_prepare(void *arg, struct fo_host *h, struct ssh_conn *c, char *err, 
 			r.how == DEPLOY_CACHED ? "the cached" : "its own",
 			r.path, was);
 	}
-	f->cmds[i] = deploy_cmdline(f->before ? f->before[i] : "", r.path, f->rest[i]);
+	const char *before = f->before ? f->before[i] : "";
+	f->cmds[i] = r.how == DEPLOY_CACHED || r.how == DEPLOY_COPIED ?
+			     deploy_cmdline_checked(f->d->sha256, r.path, before, f->rest[i],
+						    f->shell_stays) :
+			     deploy_cmdline(before, r.path, f->rest[i]);
 	if (!f->cmds[i]) {
 		snprintf(err, errlen, "%s: out of memory", h->host);
 		return -ENOMEM;

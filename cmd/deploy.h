@@ -54,6 +54,15 @@ const char *deploy_how_name(enum deploy_how how);
  * when out of memory. */
 char *deploy_cmdline(const char *before, const char *path, const char *after);
 
+/* The same for a copy in the cache, whose sha256 must be sha256 (hex) when it runs: the
+ * line copies path to a private directory, checks the copy and runs the copy, in one shell
+ * (exit 126 and a line on stderr when it differs). stays: after is a command that calls
+ * hcclctl by name, so the copy's directory is kept until the shell exits; else the line runs
+ * the copy itself (before ends with "exec " or nothing), from a descriptor. malloc'd; NULL
+ * when out of memory. */
+char *deploy_cmdline_checked(const char *sha256, const char *path, const char *before,
+			     const char *after, int stays);
+
 /* For a fan-out whose commands run hcclctl: as fanout.prepare (prepare_arg a struct
  * deploy_fan), each host's command becomes before[i], the path of hcclctl found or copied
  * there, a space and rest[i]. */
@@ -67,6 +76,7 @@ struct deploy_fan {
 	struct deploy_result *res; /* per host, optional: what was found */
 	const char *where;      /* "run allreduce", for the lines below */
 	int verbose;            /* say on stderr what was found or copied where */
+	int shell_stays;        /* rest calls hcclctl by name (exec --deploy): see above */
 };
 int deploy_prepare(void *arg, struct fo_host *h, struct ssh_conn *c, char *err, size_t errlen);
 

@@ -23,6 +23,7 @@
 #include "doctor.h"
 #include "doctor_mesh.h"
 #include "fanout.h"
+#include "probes/doctorfold.h"
 #include "prom.h"
 #include "probes/logs/hccllog.h"
 #include "probes/logs/kb.h"
@@ -30,7 +31,7 @@
 #include "ranktable/ranktable.h"
 #include "run.h"
 
-#define TABLE_CAP (64UL * 1024 * 1024)
+#define TABLE_CAP RT_TABLE_MAX
 #define DEFAULT_PORTS "60000,60031,16666,29500"
 
 static const char *o_ranktable, *o_hosts, *o_hostfile, *o_user, *o_key, *o_known_hosts,
@@ -146,28 +147,9 @@ int doctor_wanted(const struct doctor_filter *f, const char *code)
 		 (strchr(code, '.') || !strchr(f->skip, '.')));
 }
 
-/* Every check doctor can report, in the order of the report and of root-cause priority. */
-static const char *const codes[] = {
-	"node.reach",	  "ranktable.valid", "ranktable.same", "ranktable.node", "ranktable.spod",
-	"npu.smi",	  "npu.count",
-	"link.hccs",	  "npu.health",	     "npu.faults",     "npu.ecc",	 "npu.pcie",
-	"npu.thermal",	  "host.kernel-log",
-	"link.roce",	  "link.npu-mesh",      "nic.ip",	     "nic.tls",	"nic.counters",
-	"link.rdma",	  "link.mtu",	     "net.ports",      "env.hccl",
-	"run.allreduce",  "net.bandwidth",
-	"npu.driver",	  "npu.firmware",
-	"cann.version",	  "host.time",	     "host.memlock",   "host.shm",	 "host.memory",
-	"host.hugepages", "logs.cause",
-};
-#define NCODES (sizeof(codes) / sizeof(codes[0]))
-
-static int code_index(const char *c)
-{
-	for (size_t i = 0; i < NCODES; i++)
-		if (!strcmp(codes[i], c))
-			return (int)i;
-	return (int)NCODES;
-}
+/* Every check doctor can report (probes/doctordoc.c's catalog, which node reports are
+ * checked against), in the order of the report and of root-cause priority. */
+static const char *const *const codes = doctor_codes;
 
 enum st { ST_PASS, ST_SKIP, ST_WARN, ST_FAIL };
 static const char *const st_name[] = { "PASS", "SKIP", "WARN", "FAIL" };
@@ -180,17 +162,10 @@ static enum st st_parse(const char *s)
 	return ST_FAIL;
 }
 
-struct result {
-	int node;   /* index into nodes, -1: the cluster as a whole */
-	int code;   /* index into codes */
-	enum st st;
-	char *msg, *fix;
-};
-
 struct job {
 	const char **nodes; /* names as reported */
 	size_t nnodes;
-	struct result *r;
+	struct doctor_row *r;
 	size_t n, cap;
 	cJSON **docs; /* each node's document, NULL when it gave none */
 	double *arrived_us; /* when each node's report arrived, on the launcher's clock */
@@ -207,9 +182,12 @@ static void add(struct job *j, int node, const char *code, enum st st, const cha
 	/* a node that gave no report is never filtered away: --checks would hide it */
 	if (!doctor_wanted(&j->filter, code) && (st == ST_PASS || strcmp(code, "node.reach")))
 		return;
+	int ci = doctor_code_index(code);
+	if (ci < 0) /* node reports are checked before; this is only ever our own mistake */
+		return;
 	if (j->n == j->cap) {
 		size_t nc = j->cap ? j->cap * 2 : 64;
-		struct result *nr = realloc(j->r, nc * sizeof(*nr));
+		struct doctor_row *nr = realloc(j->r, nc * sizeof(*nr));
 		if (!nr)
 			return;
 		j->r = nr;
@@ -220,66 +198,8 @@ static void add(struct job *j, int node, const char *code, enum st st, const cha
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	j->r[j->n++] = (struct result){ node, code_index(code), st, strdup(msg),
+	j->r[j->n++] = (struct doctor_row){ node, ci, (int)st, strdup(msg),
 					fix ? strdup(fix) : NULL };
-}
-
-/* ---- node names folded: "10.77.0.[1-4,7]" ---- */
-
-static size_t stem_len(const char *s)
-{
-	size_t n = strlen(s);
-	while (n && s[n - 1] >= '0' && s[n - 1] <= '9')
-		n--;
-	return n;
-}
-
-static void fold_names(const struct job *j, const int *idx, size_t n, char *out, size_t len)
-{
-	out[0] = '\0';
-	if (!n)
-		return;
-	size_t at = 0;
-	/* one stem and all numeric: a range list */
-	size_t sl = stem_len(j->nodes[idx[0]]);
-	int same = sl < strlen(j->nodes[idx[0]]);
-	for (size_t i = 1; i < n && same; i++)
-		same = stem_len(j->nodes[idx[i]]) == sl && !strncmp(j->nodes[idx[i]], j->nodes[idx[0]], sl) &&
-		       sl < strlen(j->nodes[idx[i]]);
-	if (same && n > 1) {
-		long *v = malloc(n * sizeof(*v));
-		if (!v)
-			return;
-		for (size_t i = 0; i < n; i++)
-			v[i] = strtol(j->nodes[idx[i]] + sl, NULL, 10);
-		for (size_t a = 0; a < n; a++) /* n is small: insertion sort */
-			for (size_t b = a; b > 0 && v[b - 1] > v[b]; b--) {
-				long t = v[b];
-				v[b] = v[b - 1];
-				v[b - 1] = t;
-			}
-		at += (size_t)snprintf(out + at, len - at, "%.*s[", (int)sl, j->nodes[idx[0]]);
-		for (size_t a = 0; a < n && at < len; a++) {
-			size_t b = a;
-			while (b + 1 < n && v[b + 1] == v[b] + 1)
-				b++;
-			at += (size_t)snprintf(out + at, len - at, "%s%ld", a ? "," : "", v[a]);
-			if (b > a && at < len)
-				at += (size_t)snprintf(out + at, len - at, "-%ld", v[b]);
-			a = b;
-		}
-		if (at < len)
-			snprintf(out + at, len - at, "]");
-		free(v);
-		return;
-	}
-	for (size_t i = 0; i < n && at < len; i++) {
-		if (i == 8) {
-			snprintf(out + at, len - at, " and %zu more", n - 8);
-			return;
-		}
-		at += (size_t)snprintf(out + at, len - at, "%s%s", i ? "," : "", j->nodes[idx[i]]);
-	}
 }
 
 /* ---- across nodes ---- */
@@ -576,7 +496,7 @@ static int node_main(void)
 
 static int cmp_result(const void *a, const void *b)
 {
-	const struct result *x = a, *y = b;
+	const struct doctor_row *x = a, *y = b;
 	if (x->code != y->code)
 		return x->code - y->code;
 	return x->node - y->node;
@@ -592,7 +512,7 @@ static char acted[1400];
 static struct hlog_report logs;
 
 /* Where a cluster-wide result is: the node its logs name, for logs.cause. */
-static const char *cluster_where(const struct result *r)
+static const char *cluster_where(const struct doctor_row *r)
 {
 	if (strcmp(codes[r->code], "logs.cause"))
 		return "cluster";
@@ -619,50 +539,37 @@ static int npd_mode(void)
 	return o_exit_codes && !strcmp(o_exit_codes, "npd");
 }
 
-static void print_report(struct job *j, const struct result **cause)
+static void print_report(struct job *j, const struct doctor_row **cause)
 {
 	qsort(j->r, j->n, sizeof(*j->r), cmp_result);
-	int *idx = malloc((j->nnodes + 1) * sizeof(*idx));
+	struct doctor_fold f;
 	char names[1024];
+	size_t first, n;
 	*cause = NULL;
-	for (size_t s = 0; s < j->n;) {
-		size_t e = s;
-		while (e < j->n && j->r[e].code == j->r[s].code)
-			e++;
-		/* groups of identical status and message, the largest first */
-		bool *done = calloc(e - s, sizeof(*done));
-		for (size_t a = s; a < e && done; a++) {
-			if (done[a - s])
-				continue;
-			size_t n = 0;
-			for (size_t b = a; b < e; b++)
-				if (!done[b - s] && j->r[b].st == j->r[a].st &&
-				    !strcmp(j->r[b].msg, j->r[a].msg)) {
-					done[b - s] = true;
-					if (j->r[b].node >= 0)
-						idx[n++] = j->r[b].node;
-				}
-			const struct result *r = &j->r[a];
-			fold_names(j, idx, n, names, sizeof(names));
-			if ((r->st == ST_FAIL && (!*cause || (*cause)->st != ST_FAIL)) ||
-			    (r->st == ST_WARN && !*cause)) {
-				*cause = r;
-				snprintf(cause_nodes, sizeof(cause_nodes), "%s", n ? names : "");
-			}
-			if (g_opts.json || npd_mode() || (g_opts.quiet && r->st <= ST_SKIP))
-				continue;
-			const char *col = r->st == ST_FAIL   ? color(1, "\033[1;31m")
-					  : r->st == ST_WARN ? color(1, "\033[1;33m")
-					  : r->st == ST_PASS ? color(1, "\033[32m")
-							     : "";
-			printf("%s%-4s%s  %-15s %-22s %s\n", col, st_name[r->st],
-			       use_color(1) ? "\033[0m" : "", codes[r->code], n ? names : cluster_where(r),
-			       r->msg);
-		}
-		free(done);
-		s = e;
+	if (doctor_fold_init(&f, j->r, j->n)) {
+		doctor_fold_release(&f);
+		fail(EXIT_UNKNOWN, "doctor", NULL, "out of memory");
+		return;
 	}
-	free(idx);
+	while (doctor_fold_next(&f, &first, &n)) {
+		const struct doctor_row *r = &j->r[first];
+		rt_hostlist_fold(j->nodes, f.idx, n, names, sizeof(names));
+		if ((r->st == ST_FAIL && (!*cause || (*cause)->st != ST_FAIL)) ||
+		    (r->st == ST_WARN && !*cause)) {
+			*cause = r;
+			snprintf(cause_nodes, sizeof(cause_nodes), "%s", n ? names : "");
+		}
+		if (g_opts.json || npd_mode() || (g_opts.quiet && r->st <= ST_SKIP))
+			continue;
+		const char *col = r->st == ST_FAIL   ? color(1, "\033[1;31m")
+				  : r->st == ST_WARN ? color(1, "\033[1;33m")
+				  : r->st == ST_PASS ? color(1, "\033[32m")
+						     : "";
+		printf("%s%-4s%s  %-15s %-22s %s\n", col, st_name[r->st],
+		       use_color(1) ? "\033[0m" : "", codes[r->code],
+		       out_safe(n ? names : cluster_where(r)), out_safe(r->msg));
+	}
+	doctor_fold_release(&f);
 }
 
 static void on_done(void *arg, const struct fo_host *h)
@@ -758,6 +665,17 @@ static int run_nodes(struct job *j, struct node_plan *plan, const char *digest,
 				    "hcclctl doctor --node gave no report (%s%s%s)",
 				    h->status == FO_TIMEOUT ? "timed out" : fo_status_name(h->status),
 				    *tail ? ": " : "", tail);
+			cJSON_Delete(doc);
+			continue;
+		}
+		/* what a node prints is input like any other: an unknown or repeated check
+		 * would index past the code table or overrun the fold */
+		char why[400];
+		if (doctor_doc_check(h->name, h->out.p, h->out.len, doc, h->name, why,
+				     sizeof(why))) {
+			add(j, (int)i, "node.reach", ST_FAIL,
+			    "install the same hcclctl on every node, or pass --remote-hcclctl PATH",
+			    "its report is refused: %s", why);
 			cJSON_Delete(doc);
 			continue;
 		}
@@ -989,7 +907,7 @@ static void mesh_check(struct job *j)
 	doctor_mesh_free(r, n);
 }
 
-static void json_report(const struct job *j, const struct result *cause, int code)
+static void json_report(const struct job *j, const struct doctor_row *cause, int code)
 {
 	cJSON *doc = cJSON_CreateObject();
 	cJSON_AddStringToObject(doc, "schema", "hcclctl-doctor/1");
@@ -999,7 +917,7 @@ static void json_report(const struct job *j, const struct result *cause, int cod
 	cJSON *checks = cJSON_AddArrayToObject(doc, "checks");
 	int count[4] = { 0 };
 	for (size_t i = 0; i < j->n; i++) {
-		const struct result *r = &j->r[i];
+		const struct doctor_row *r = &j->r[i];
 		count[r->st]++;
 		cJSON *c = cJSON_CreateObject();
 		cJSON_AddStringToObject(c, "code", codes[r->code]);
@@ -1317,7 +1235,7 @@ int cmd_doctor(int argc, char **argv)
 	if (o_logs)
 		logs_check(&j);
 
-	const struct result *cause = NULL;
+	const struct doctor_row *cause = NULL;
 	print_report(&j, &cause);
 	int count[4] = { 0 };
 	for (size_t i = 0; i < j.n; i++)
@@ -1383,7 +1301,7 @@ int cmd_doctor(int argc, char **argv)
 	} else if (npd_mode()) {
 		char line[DOCTOR_NPD_MAX + 1];
 		doctor_npd_line(rc, cz_line, line, sizeof(line));
-		puts(line);
+		puts(out_safe(line));
 	} else {
 		size_t seen = nodes_seen(&j);
 		printf("\n%d passed, %d warnings, %d failed, %d skipped on %zu node%s\n",
@@ -1399,9 +1317,9 @@ int cmd_doctor(int argc, char **argv)
 				on = logs.node[0] ? " on " : " reported on ";
 			}
 			printf("most likely cause: %s%s%s: %s\n", codes[cause->code],
-			       *where ? on : "", where, cause->msg);
+			       *where ? on : "", out_safe(where), out_safe(cause->msg));
 			if (cause->fix)
-				printf("fix: %s\n", cause->fix);
+				printf("fix: %s\n", out_safe(cause->fix));
 		}
 	}
 out:

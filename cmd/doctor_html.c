@@ -1,11 +1,15 @@
 /* doctor --html FILE: the same results as the text report, for people who would rather look
- * than read. One file, inline CSS, no scripts: it opens anywhere, from a mail or a ticket. */
+ * than read. One file, inline CSS, no scripts: it opens anywhere, from a mail or a ticket.
+ * Built in memory, then written whole by the atomic writer (ranktable/atomic.c), which never
+ * opens a name planted beside FILE. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "doctor.h"
+#include "ranktable/ranktable.h"
 
 static void esc(FILE *f, const char *s)
 {
@@ -97,9 +101,9 @@ int doctor_html_write(const char *path, const char *const *names, size_t nnames,
 		      const struct doctor_cell *cells, size_t ncells, const char *summary,
 		      const char *cause, const cJSON *netmatrix)
 {
-	char tmp[4200];
-	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid());
-	FILE *f = fopen(tmp, "w");
+	char *doc = NULL, err[PATH_MAX + 200];
+	size_t len = 0;
+	FILE *f = open_memstream(&doc, &len);
 	if (!f)
 		return -errno;
 	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>hcclctl doctor</title>\n"
@@ -161,13 +165,11 @@ int doctor_html_write(const char *path, const char *const *names, size_t nnames,
 	if (netmatrix)
 		matrix(f, netmatrix);
 	fputs("</body></html>\n", f);
-	int bad = ferror(f);
-	if (fflush(f) || fsync(fileno(f)))
-		bad = 1;
-	if (fclose(f) || bad || rename(tmp, path)) {
-		int e = errno ? errno : EIO;
-		unlink(tmp);
-		return -e;
-	}
-	return 0;
+	int rc = ferror(f) ? -ENOMEM : 0;
+	if (fclose(f) && !rc)
+		rc = -ENOMEM;
+	if (!rc)
+		rc = rt_write_atomic(path, doc, len, err, sizeof(err));
+	free(doc);
+	return rc;
 }

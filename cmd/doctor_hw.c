@@ -675,7 +675,7 @@ static int table_devices(const struct doctor_node_args *a, long *ids, size_t max
 	char *buf = NULL, err[300];
 	size_t len = 0;
 	int n = -1;
-	if (rt_read_file(a->ranktable, 64UL << 20, &buf, &len, err, sizeof(err)) ||
+	if (rt_read_file(a->ranktable, fetch_table_max(RT_TABLE_MAX), &buf, &len, err, sizeof(err)) ||
 	    rt_table_load(&t, a->ranktable, buf, len, &d, err, sizeof(err)))
 		goto out;
 	for (size_t i = 0; i < t.nservers && n < 0; i++) {

@@ -107,16 +107,16 @@ void doctor_logs_print(const struct hlog_report *r)
 	if (r->nevidence)
 		printf("evidence:\n");
 	for (size_t i = 0; i < r->nevidence; i++)
-		printf("  %s:%u: %s\n", r->evidence[i].file, r->evidence[i].line,
-		       r->evidence[i].text);
+		printf("  %s:%u: %s\n", out_safe(r->evidence[i].file), r->evidence[i].line,
+		       out_safe(r->evidence[i].text));
 	if (r->nfindings)
 		printf("other findings:\n");
 	for (size_t i = 0; i < r->nfindings; i++) {
 		const struct hlog_finding *f = &r->findings[i];
-		printf("  %s on %s: %s", hcat_name(f->cat), f->node, f->message);
+		printf("  %s on %s: %s", hcat_name(f->cat), out_safe(f->node), out_safe(f->message));
 		if (f->count > 1)
 			printf(" (%zu lines)", f->count);
-		printf(", %s:%u\n", f->at.file, f->at.line);
+		printf(", %s:%u\n", out_safe(f->at.file), f->at.line);
 	}
 }
 

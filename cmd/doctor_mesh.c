@@ -19,7 +19,7 @@
 #include "probes/tool.h"
 #include "ranktable/ranktable.h"
 
-#define TABLE_CAP (64UL * 1024 * 1024)
+#define TABLE_CAP RT_TABLE_MAX
 #define CODE "link.npu-mesh"
 
 struct results {

@@ -594,7 +594,7 @@ static void ranktable_checks(const struct doctor_node_args *a, cJSON *checks)
 	struct rt_diags d = { 0 };
 	char *buf = NULL;
 	size_t len = 0;
-	if (rt_read_file(a->ranktable, 64UL << 20, &buf, &len, err, sizeof(err)) ||
+	if (rt_read_file(a->ranktable, fetch_table_max(RT_TABLE_MAX), &buf, &len, err, sizeof(err)) ||
 	    rt_table_load(&t, a->ranktable, buf, len, &d, err, sizeof(err))) {
 		free(buf);
 		rt_diags_release(&d);

@@ -123,7 +123,7 @@ static void print_stream(const struct ssh_buf *b, const char *title)
 		printf("-- %s:\n", title);
 	if (b->dropped)
 		printf("[... %zu earlier bytes dropped]\n", b->dropped);
-	fwrite(b->p, 1, b->len, stdout);
+	out_write_safe(stdout, b->p, b->len);
 	if (b->p[b->len - 1] != '\n')
 		putchar('\n');
 }
@@ -137,7 +137,7 @@ static void print_block(const struct fo_host *h)
 	default: c = color(1, "\033[33m"); break;
 	}
 	const char *off = *c ? "\033[0m" : "";
-	printf("== %s: %s%s%s (", host_name(h), c, fo_status_name(h->status), off);
+	printf("== %s: %s%s%s (", out_safe(host_name(h)), c, fo_status_name(h->status), off);
 	if (h->signal[0])
 		printf("signal %s, ", h->signal);
 	else if (h->status == FO_OK || h->status == FO_FAILED)
@@ -257,6 +257,7 @@ int cmd_exec(int argc, char **argv)
 		df.before = befores;
 		df.rest = rest;
 		df.cmds = cmds;
+		df.shell_stays = 1;
 	}
 	struct fanout f = {
 		.ssh = { .user = ex_user, .port = (int)ex_port, .key = ex_key,

@@ -333,9 +333,25 @@ static int table_state(const char *buf, size_t len, char *where, size_t wlen)
 	return init;
 }
 
+size_t fetch_table_max(size_t cap)
+{
+	const char *e = getenv("HCCLCTL_RANKTABLE_MAX");
+	char *end;
+	if (!e || !*e)
+		return cap;
+	unsigned long long v = strtoull(e, &end, 10);
+	int shift = !*end ? 0 : !strcmp(end, "K") ? 10 : !strcmp(end, "M") ? 20
+		  : !strcmp(end, "G")		    ? 30
+						    : -1;
+	if (shift < 0 || e[0] == '-' || !v || v > (1ULL << 40) >> shift)
+		return cap;
+	return (size_t)(v << shift);
+}
+
 int fetch_table(const char *what, const char *where, size_t cap, char **buf, size_t *len,
 		char *err, size_t errlen)
 {
+	cap = fetch_table_max(cap);
 	long limit = strcmp(what, "-") ? fetch_wait_limit() : 0;
 	double t0 = now_s(), next_report = WAIT_REPORT_S;
 	int seen_init = 0;
@@ -346,6 +362,16 @@ int fetch_table(const char *what, const char *where, size_t cap, char **buf, siz
 		int rc = fetch_is_url(what) ?
 				 fetch_url(what, cap, buf, len, &ctype, err, errlen) :
 				 rt_read_file(what, cap, buf, len, err, errlen);
+		if (rc == -EFBIG) {
+			snprintf(err, errlen,
+				 "%s: larger than %zu bytes, the most a rank table may be (65536 "
+				 "ranks take about 15 MB)",
+				 what, cap);
+			snprintf(last_hint, sizeof(last_hint),
+				 "if this is a real rank table, raise the limit: "
+				 "HCCLCTL_RANKTABLE_MAX=%zuM",
+				 ((cap >> 20) ? (cap >> 20) : 1) * 4);
+		}
 		if (rc) {
 			free(ctype);
 			return rc;

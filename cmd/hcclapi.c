@@ -1,6 +1,8 @@
 /* Finds and opens CANN's libascendcl.so and libhccl.so at run time, fills the function table
  * from one list of symbols, and names HCCL's and ACL's codes. */
 #include <dlfcn.h>
+#include <unistd.h>
+#include <sys/wait.h>
 #include <errno.h>
 #include <limits.h>
 #include <link.h>
@@ -11,6 +13,7 @@
 
 #include "hcclapi.h"
 #include "probes/cannver.h"
+#include "probes/hcclcodes.h"
 
 enum { LIB_ACL, LIB_HCCL };
 static const char *const lib_names[] = { "libascendcl.so", "libhccl.so" };
@@ -39,53 +42,78 @@ static const struct {
 	SYM(LIB_HCCL, HcclGetCommAsyncError), SYM(LIB_HCCL, HcclGetErrorString),
 };
 
-/* hccl/hccl_types.h, HcclResult in order. */
-static const char *const results[HCCL_RESULT_COUNT] = {
-	"HCCL_SUCCESS", "HCCL_E_PARA", "HCCL_E_PTR", "HCCL_E_MEMORY", "HCCL_E_INTERNAL",
-	"HCCL_E_NOT_SUPPORT", "HCCL_E_NOT_FOUND", "HCCL_E_UNAVAIL", "HCCL_E_SYSCALL",
-	"HCCL_E_TIMEOUT", "HCCL_E_OPEN_FILE_FAILURE", "HCCL_E_TCP_CONNECT",
-	"HCCL_E_ROCE_CONNECT", "HCCL_E_TCP_TRANSFER", "HCCL_E_ROCE_TRANSFER", "HCCL_E_RUNTIME",
-	"HCCL_E_DRV", "HCCL_E_PROFILING", "HCCL_E_CCE", "HCCL_E_NETWORK", "HCCL_E_AGAIN",
-	"HCCL_E_REMOTE", "HCCL_E_SUSPENDING",
-};
-
-/* acl/acl_base.h: the runtime codes a collective's stream or its setup can give back. */
-static const struct {
-	int code;
-	const char *name;
-} acl_errors[] = {
-	{ 100000, "ACL_ERROR_INVALID_PARAM" },
-	{ 100002, "ACL_ERROR_REPEAT_INITIALIZE" },
-	{ 107001, "ACL_ERROR_RT_INVALID_DEVICEID" },
-	{ 107002, "ACL_ERROR_RT_CONTEXT_NULL" },
-	{ 207001, "ACL_ERROR_RT_MEMORY_ALLOCATION" },
-	{ 207004, "ACL_ERROR_RT_NO_DEVICE" },
-	{ 507000, "ACL_ERROR_RT_INTERNAL_ERROR" },
-	{ 507010, "ACL_ERROR_RT_LOST_HEARTBEAT" },
-	{ 507011, "ACL_ERROR_RT_MODEL_EXECUTE" },
-	{ 507014, "ACL_ERROR_RT_AICORE_TIMEOUT" },
-	{ 507015, "ACL_ERROR_RT_AICORE_EXCEPTION" },
-	{ 507018, "ACL_ERROR_RT_AICPU_EXCEPTION" },
-	{ 507046, "ACL_ERROR_RT_STREAM_SYNC_TIMEOUT" },
-	{ 507047, "ACL_ERROR_RT_EVENT_SYNC_TIMEOUT" },
-	{ 507053, "ACL_ERROR_RT_DEVICE_MEM_ERROR" },
-	{ 507054, "ACL_ERROR_RT_HBM_MULTI_BIT_ECC_ERROR" },
-	{ 507056, "ACL_ERROR_RT_LINK_ERROR" },
-	{ 507057, "ACL_ERROR_RT_SUSPECT_REMOTE_ERROR" },
-	{ 507904, "ACL_ERROR_RT_COMM_OP_RETRY_FAIL" },
-};
-
+/* Names from the one table of HCCL's and ACL's codes, which the log triage reads too. */
 const char *hccl_result_name(int code)
 {
-	return code >= 0 && code < HCCL_RESULT_COUNT ? results[code] : "HCCL_E_?";
+	const char *n = hresult_name(code);
+	return n ? n : "HCCL_E_?";
 }
 
 const char *hccl_acl_error_name(int code)
 {
-	for (size_t i = 0; i < sizeof(acl_errors) / sizeof(acl_errors[0]); i++)
-		if (acl_errors[i].code == code)
-			return acl_errors[i].name;
-	return NULL;
+	return hacl_name(code);
+}
+
+int hccl_supported(enum comm_coll coll, enum comm_dtype t, enum comm_op op, char *why,
+		   size_t len)
+{
+	/* the reductions take int8 int16 int32 int64 fp16 fp32 bf16, prod not int16 or bf16;
+	 * the other collectives take every type */
+	static const unsigned char reduces[COMM_DTYPE_COUNT] = {
+		[COMM_INT8] = 1, [COMM_INT32] = 1, [COMM_INT64] = 1, [COMM_FP16] = 1,
+		[COMM_BF16] = 1, [COMM_FP32] = 1,
+	};
+	const char *name = coll == COMM_COLL_ALLREDUCE ? "HcclAllReduce" : "HcclReduceScatter";
+	if ((coll != COMM_COLL_ALLREDUCE && coll != COMM_COLL_REDUCESCATTER) ||
+	    (unsigned)t >= COMM_DTYPE_COUNT)
+		return 0;
+	if (!reduces[t]) {
+		snprintf(why, len, "%s takes no %s: HCCL reduces int8, int16, int32, int64, fp16, "
+				   "fp32 and bf16", name, comm_dtype_name(t));
+		return -ENOTSUP;
+	}
+	if (op == COMM_PROD && t == COMM_BF16) {
+		snprintf(why, len, "%s takes no prod on bf16", name);
+		return -ENOTSUP;
+	}
+	return 0;
+}
+
+/* One entry of a visible-devices list: "4" or a range "4-7". 0 with [*lo, *hi] and *p past
+ * it, or -1. */
+static int visible_entry(const char **p, long *lo, long *hi)
+{
+	char *end;
+	if (**p < '0' || **p > '9')
+		return -1;
+	errno = 0;
+	*lo = *hi = strtol(*p, &end, 10);
+	if (*end == '-') {
+		const char *q = end + 1;
+		if (*q < '0' || *q > '9')
+			return -1;
+		*hi = strtol(q, &end, 10);
+	}
+	if (errno || *hi > 65535 || *hi < *lo || (*end && *end != ','))
+		return -1;
+	*p = end;
+	return 0;
+}
+
+int hccl_visible_position(const char *list, int phys)
+{
+	int pos = 0, found = -1;
+	for (const char *p = list;;) {
+		long lo, hi;
+		if (visible_entry(&p, &lo, &hi) || pos + (hi - lo) > 65535)
+			return -2;
+		if (found < 0 && phys >= lo && phys <= hi)
+			found = pos + (int)(phys - lo);
+		pos += (int)(hi - lo + 1);
+		if (!*p)
+			return found;
+		p++;
+	}
 }
 
 int hccl_dtype_of(enum comm_dtype t)
@@ -119,31 +147,40 @@ static void loaded_path(void *handle, char *out, size_t len)
 		snprintf(out, len, "%s", realpath(m->l_name, real) ? real : m->l_name);
 }
 
-/* CANN writes version.info at the top of an install (…/latest/version.info) and lib64 sits
- * beside it; the first one found above libhccl.so is the version reported. */
+/* The files CANN writes its version in, nearest first at each level above libhccl.so:
+ * version.info (a runtime's or the top of an install), the toolkit's
+ * <arch>-linux/ascend_toolkit_install.info, and version.cfg at the toolkit's top
+ * (…/ascend-toolkit/8.0.RC3/, which latest/ links to). The first found is the version
+ * reported. */
 static void cann_version(struct hccl_api *a)
 {
+	static const char *const files[] = { "version.info", "ascend_toolkit_install.info",
+					     "version.cfg" };
 	char dir[4096], path[4200];
-	snprintf(a->cann_note, sizeof(a->cann_note), "no version.info");
+	snprintf(a->cann_note, sizeof(a->cann_note),
+		 "no version.info, ascend_toolkit_install.info or version.cfg");
 	snprintf(dir, sizeof(dir), "%s", a->hccl_path);
 	for (int up = 0; up < 3; up++) {
 		char *slash = strrchr(dir, '/');
 		if (!slash)
 			return;
 		*slash = 0;
-		snprintf(path, sizeof(path), "%s/version.info", dir);
-		FILE *f = fopen(path, "r");
-		if (!f)
-			continue;
-		char text[4096], err[128];
-		size_t n = fread(text, 1, sizeof(text), f);
-		fclose(f);
-		int rc = cann_version_parse(text, n, a->cann_version, sizeof(a->cann_version), err,
-					    sizeof(err));
-		if (rc == -EINVAL) /* said, not hidden: a version.info that is not one */
-			snprintf(a->cann_note, sizeof(a->cann_note), "%.180s:%.100s", path, err);
-		if (rc != -ENOENT)
-			return;
+		for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+			snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+			FILE *f = fopen(path, "r");
+			if (!f)
+				continue;
+			char text[4096], err[128];
+			size_t n = fread(text, 1, sizeof(text), f);
+			fclose(f);
+			int rc = cann_version_parse(text, n, a->cann_version,
+						    sizeof(a->cann_version), err, sizeof(err));
+			if (rc == -EINVAL) /* said, not hidden: a file that is not what it claims */
+				snprintf(a->cann_note, sizeof(a->cann_note), "%.180s:%.100s", path,
+					 err);
+			if (rc != -ENOENT)
+				return;
+		}
 	}
 }
 
@@ -196,6 +233,10 @@ int hccl_api_load(struct hccl_api *a, char *err, size_t errlen)
 		}
 		memcpy((char *)a + syms[i].off, &p, sizeof(p));
 	}
+	/* optional: older runtimes have none, and the device lookup falls back on the
+	 * visible-devices list */
+	void *phy = dlsym(h[LIB_ACL], "aclrtGetPhyDevIdByLogicDevId");
+	memcpy(&a->aclrtGetPhyDevIdByLogicDevId, &phy, sizeof(phy));
 	a->acl_handle = h[LIB_ACL];
 	a->hccl_handle = h[LIB_HCCL];
 	loaded_path(h[LIB_ACL], a->acl_path, sizeof(a->acl_path));
@@ -207,4 +248,69 @@ int hccl_api_load(struct hccl_api *a, char *err, size_t errlen)
 		snprintf(a->acl_version, sizeof(a->acl_version), "?");
 	cann_version(a);
 	return 0;
+}
+
+/* What a probe's child sends back: the outcome and what -v shows. */
+struct probe_msg {
+	int rc;
+	char err[2048];
+	char acl_path[4096], hccl_path[4096], acl_version[32], cann_version[64], cann_note[300];
+};
+
+int hccl_api_probe(struct hccl_api *a, char *err, size_t errlen)
+{
+	struct probe_msg *m = calloc(1, sizeof(*m));
+	int fd[2], st = 0;
+	if (!m || pipe(fd)) {
+		free(m);
+		snprintf(err, errlen, "cannot check the libraries: %s", strerror(errno));
+		return -EAGAIN;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(fd[0]);
+		m->rc = hccl_api_load(a, m->err, sizeof(m->err));
+		memcpy(m->acl_path, a->acl_path, sizeof(m->acl_path));
+		memcpy(m->hccl_path, a->hccl_path, sizeof(m->hccl_path));
+		memcpy(m->acl_version, a->acl_version, sizeof(m->acl_version));
+		memcpy(m->cann_version, a->cann_version, sizeof(m->cann_version));
+		memcpy(m->cann_note, a->cann_note, sizeof(m->cann_note));
+		const char *p = (const char *)m;
+		for (size_t at = 0; at < sizeof(*m);) {
+			ssize_t w = write(fd[1], p + at, sizeof(*m) - at);
+			if (w <= 0 && errno != EINTR)
+				_exit(1);
+			at += w > 0 ? (size_t)w : 0;
+		}
+		_exit(0);
+	}
+	close(fd[1]);
+	size_t got = 0;
+	while (pid > 0 && got < sizeof(*m)) {
+		ssize_t r = read(fd[0], (char *)m + got, sizeof(*m) - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd[0]);
+	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	memset(a, 0, sizeof(*a));
+	int rc = got == sizeof(*m) ? m->rc : -EAGAIN;
+	if (got == sizeof(*m)) {
+		snprintf(err, errlen, "%s", m->err);
+		memcpy(a->acl_path, m->acl_path, sizeof(a->acl_path));
+		memcpy(a->hccl_path, m->hccl_path, sizeof(a->hccl_path));
+		memcpy(a->acl_version, m->acl_version, sizeof(a->acl_version));
+		memcpy(a->cann_version, m->cann_version, sizeof(a->cann_version));
+		memcpy(a->cann_note, m->cann_note, sizeof(a->cann_note));
+	} else {
+		snprintf(err, errlen, "cannot check the libraries: the checking process %s",
+			 pid < 0 ? "did not start" : "ended without an answer");
+	}
+	free(m);
+	return rc;
 }

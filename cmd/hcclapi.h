@@ -14,6 +14,8 @@ typedef int hccl_acl_error;
 #define HCCL_ACL_SUCCESS 0
 /* acl/acl_base.h: aclInit on a process that already called it. */
 #define HCCL_ACL_ERROR_REPEAT_INITIALIZE 100002
+/* acl/error_codes/rt_error_codes.h: a device id that is no logical device of the process. */
+#define HCCL_ACL_ERROR_RT_INVALID_DEVICEID 107001
 /* acl/acl_base.h (runtime codes): the two a stream wait gives back. */
 #define HCCL_ACL_ERROR_RT_STREAM_SYNC_TIMEOUT 507046
 #define HCCL_ACL_ERROR_RT_EVENT_SYNC_TIMEOUT 507047
@@ -31,10 +33,9 @@ enum hccl_memcpy_kind {
 #define HCCL_EVENT_RECORDED_STATUS_NOT_READY 0
 #define HCCL_EVENT_RECORDED_STATUS_COMPLETE 1
 
-/* hccl/hccl_types.h: HcclResult (HCCL_SUCCESS 0 ... HCCL_E_SUSPENDING 22). */
+/* hccl/hccl_types.h: HcclResult (names: probes/hcclcodes.h). */
 #define HCCL_RESULT_SUCCESS 0
 #define HCCL_RESULT_E_INTERNAL 4
-#define HCCL_RESULT_COUNT 23
 /* hccl/hccl_types.h: HcclDataType. */
 enum hccl_dtype {
 	HCCL_DT_INT8 = 0, HCCL_DT_INT16 = 1, HCCL_DT_INT32 = 2, HCCL_DT_FP16 = 3,
@@ -75,6 +76,9 @@ struct hccl_api {
 	int (*aclrtEventElapsedTime)(float *ms, hccl_event_t start, hccl_event_t end);
 	int (*aclrtGetVersion)(int32_t *major, int32_t *minor, int32_t *patch);
 	const char *(*aclGetRecentErrMsg)(void);
+	/* acl/acl_rt.h of CANN 8.1 and later (hicann/runtime include/external/acl/acl_rt.h):
+	 * optional, NULL when the runtime has none */
+	int (*aclrtGetPhyDevIdByLogicDevId)(int32_t logical, int32_t *physical);
 	/* libhccl.so */
 	int (*HcclCommInitClusterInfo)(const char *path, uint32_t rank, hccl_comm_t *comm);
 	int (*HcclGetRootInfo)(void *root);
@@ -120,10 +124,25 @@ struct hccl_api {
  * open for the life of the process. */
 int hccl_api_load(struct hccl_api *a, char *err, size_t errlen);
 
-/* "HCCL_E_INTERNAL" for an HcclResult; "HCCL_E_?" when out of the header's range. */
+/* hccl_api_load in a child process that then exits: whether the libraries load, and a's
+ * paths and versions for -v (its function pointers stay NULL), without this process ever
+ * holding CANN's runtime, so that it can fork ranks that load it themselves. The same
+ * returns as hccl_api_load, or -EAGAIN when the child could not answer. */
+int hccl_api_probe(struct hccl_api *a, char *err, size_t errlen);
+
+/* "HCCL_E_INTERNAL" for an HcclResult; "HCCL_E_?" for a value hccl_types.h does not name. */
 const char *hccl_result_name(int code);
 /* "ACL_ERROR_RT_STREAM_SYNC_TIMEOUT" for the aclError codes a run meets; NULL otherwise. */
 const char *hccl_acl_error_name(int code);
+/* Whether HCCL's documented support table (Atlas A2, CANN 8) has coll on dtype with op: 0,
+ * or -ENOTSUP with why ("HcclAllReduce takes no fp64: ..."). HCCL's own parameter check
+ * passes more (fp64 reductions) than the device computes as documented. */
+int hccl_supported(enum comm_coll coll, enum comm_dtype t, enum comm_op op, char *why,
+		   size_t len);
+/* The position of physical id phys in a visible-devices list ("4,5,6,7", as
+ * ASCEND_RT_VISIBLE_DEVICES and ASCEND_VISIBLE_DEVICES give them), which is its logical id;
+ * -1 when it is not listed, -2 when the list is not a comma-separated list of ids. */
+int hccl_visible_position(const char *list, int phys);
 /* hcclctl's dtype and op as HCCL's (hccl_types.h); -1 when HCCL has none. */
 int hccl_dtype_of(enum comm_dtype t);
 int hccl_op_of(enum comm_op op);

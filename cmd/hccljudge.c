@@ -5,17 +5,18 @@
  * for stall_ms, the ranks with the fewest steps are the ones the others wait on. When every
  * rank stopped at the same step, nothing on the host says who: that is said, not guessed. */
 #include "hccljudge.h"
+#include "probes/hcclcodes.h"
 
 /* HCCL codes a rank gets when a peer failed first: its connection or transfer to the peer
  * broke, the peer stopped answering (hccl/hccl_types.h: HCCL_E_TIMEOUT 9, HCCL_E_TCP_CONNECT
  * 11, HCCL_E_ROCE_CONNECT 12, HCCL_E_TCP_TRANSFER 13, HCCL_E_ROCE_TRANSFER 14, HCCL_E_NETWORK
- * 19, HCCL_E_REMOTE 21). Ranks fail moments apart and their clocks are read at different
- * moments, so "how long ago" alone cannot order a cause and its echo reliably. */
-static int echoes_a_peer(const struct hccl_progress *p)
+ * 19, HCCL_E_REMOTE 21). A stream that failed on a timeout of the device's (507048 when
+ * HCCL_EXEC_TIMEOUT ran out) or with one of those as HCCL's async error is an echo too. Ranks
+ * fail moments apart and their clocks are read at different moments, so "how long ago"
+ * alone cannot order a cause and its echo reliably. */
+static int echo_code(int64_t code)
 {
-	if (p->acl)
-		return 0;
-	switch (p->code) {
+	switch (code) {
 	case 9:
 	case 11:
 	case 12:
@@ -27,6 +28,20 @@ static int echoes_a_peer(const struct hccl_progress *p)
 	default:
 		return 0;
 	}
+}
+
+/* A stream that failed because its wait on a peer ran out (HCCL_EXEC_TIMEOUT): the device's
+ * timeout code, or HCCL_E_TIMEOUT as HCCL's async error. */
+static int timed_out_on_device(const struct hccl_progress *p)
+{
+	return p->acl && (hacl_cat(p->code) == HCAT_RANK_STUCK || p->async == 9);
+}
+
+static int echoes_a_peer(const struct hccl_progress *p)
+{
+	if (!p->acl)
+		return echo_code(p->code);
+	return timed_out_on_device(p) || (p->async > 0 && echo_code(p->async));
 }
 
 /* a leads b: a cause before an echo, then the earlier failure */
@@ -56,6 +71,26 @@ enum hccl_verdict hccl_judge(const struct hccl_progress *p, int n, int64_t stall
 			at--;
 		}
 		culprits[at] = r;
+	}
+	/* only streams that gave up on a peer, while ranks are still in HCCL: those are what
+	 * the others waited on (a rank hung with HCCL_EXEC_TIMEOUT below the stall limit), and
+	 * the one furthest behind is named. A host call that returned a timeout failed on its
+	 * own rank first and stays the cause. */
+	int waited = *nculprits > 0;
+	for (int i = 0; i < *nculprits; i++)
+		waited &= timed_out_on_device(&p[culprits[i]]);
+	if (waited) {
+		int64_t least = INT64_MAX;
+		for (int r = 0; r < n; r++)
+			if (p[r].state == HCCL_RANK_BUSY && p[r].steps < least)
+				least = p[r].steps;
+		if (least != INT64_MAX) {
+			*nculprits = 0;
+			for (int r = 0; r < n; r++)
+				if (p[r].state == HCCL_RANK_BUSY && p[r].steps == least)
+					culprits[(*nculprits)++] = r;
+			return HCCL_JUDGE_BEHIND;
+		}
 	}
 	if (*nculprits)
 		return HCCL_JUDGE_FAILED;

@@ -28,6 +28,29 @@ const char *color(int fd, const char *code)
 	return use_color(fd) ? code : "";
 }
 
+const char *out_safe(const char *s)
+{
+	static char buf[OUT_SAFE_N][OUT_SAFE_MAX];
+	static unsigned next;
+	char *b = buf[next++ % OUT_SAFE_N];
+	rt_text_escape(b, OUT_SAFE_MAX, s ? s : "", s ? strlen(s) : 0);
+	return b;
+}
+
+void out_write_safe(FILE *f, const char *p, size_t n)
+{
+	char b[OUT_SAFE_MAX];
+	while (n) {
+		/* a quarter of the room per round: each byte may take four */
+		size_t take = n < OUT_SAFE_MAX / 4 - 1 ? n : OUT_SAFE_MAX / 4 - 1;
+		fwrite(b, 1, rt_text_escape(b, sizeof(b), p, take), f);
+		p += take;
+		n -= take;
+	}
+}
+
+/* Every message may quote input (a file name, a server, a node's answer): it is escaped
+ * here, once, for all of them. */
 int fail(int code, const char *where, const char *hint, const char *fmt, ...)
 {
 	char what[1024];
@@ -36,9 +59,9 @@ int fail(int code, const char *where, const char *hint, const char *fmt, ...)
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	const char *red = color(2, "\033[1;31m"), *off = *red ? "\033[0m" : "";
-	fprintf(stderr, "%shcclctl%s: %s: %s\n", red, off, where, what);
+	fprintf(stderr, "%shcclctl%s: %s: %s\n", red, off, where, out_safe(what));
 	if (hint)
-		fprintf(stderr, "hint: %s\n", hint);
+		fprintf(stderr, "hint: %s\n", out_safe(hint));
 	if (g_opts.json && !first_error) {
 		first_error = cJSON_CreateObject();
 		if (first_error) {
@@ -59,7 +82,7 @@ void warn_msg(const char *where, const char *fmt, ...)
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	const char *y = color(2, "\033[1;33m"), *off = *y ? "\033[0m" : "";
-	fprintf(stderr, "%shcclctl%s: %s: warning: %s\n", y, off, where, what);
+	fprintf(stderr, "%shcclctl%s: %s: warning: %s\n", y, off, where, out_safe(what));
 }
 
 void info_msg(const char *fmt, ...)
@@ -67,9 +90,11 @@ void info_msg(const char *fmt, ...)
 	va_list ap;
 	if (g_opts.quiet)
 		return;
+	char what[OUT_SAFE_MAX];
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
+	fputs(out_safe(what), stderr);
 }
 
 void out_json(void *doc)
@@ -126,10 +151,10 @@ void print_findings(const struct rt_diags *d, const char *name)
 {
 	for (size_t k = 0; k < d->n; k++) {
 		const struct rt_diag *x = &d->v[k];
-		fprintf(stderr, "%s:%u:%u: %s: %s [%s]\n", name, x->line, x->col,
-			rt_severity_name(x->sev), x->msg, x->code);
+		fprintf(stderr, "%s:%u:%u: %s: %s [%s]\n", out_safe(name), x->line, x->col,
+			rt_severity_name(x->sev), out_safe(x->msg), x->code);
 		if (x->hint)
-			fprintf(stderr, "  hint: %s\n", x->hint);
+			fprintf(stderr, "  hint: %s\n", out_safe(x->hint));
 	}
 }
 

@@ -37,7 +37,7 @@
 #include "ranktable/ranktable.h"
 
 #define WHERE "probe roce"
-#define TABLE_CAP (64UL * 1024 * 1024)
+#define TABLE_CAP RT_TABLE_MAX
 #define MAX_ITEMS 256	 /* pings one node side runs in one call */
 #define BUSY_RETRIES 5	 /* "hccn_tool is busy": tries again this often ... */
 #define BUSY_WAIT_MS 500 /* ... this far apart */

@@ -45,7 +45,7 @@
 #define DEFAULT_PINGS 50
 #define DEFAULT_CONNECT_TIMEOUT 10 /* s, SSH; HCCLCTL_CONNECT_TIMEOUT overrides */
 #define HOSTFILE_CAP (16UL * 1024 * 1024)
-#define TABLE_CAP (64UL * 1024 * 1024)
+#define TABLE_CAP RT_TABLE_MAX
 #define STREAM_CHUNK (256 * 1024)
 #define QUIT_GRACE_MS 5000 /* the agents' SSH sessions may take this long to end */
 #define TAIL_LINES 3

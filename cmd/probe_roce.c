@@ -483,7 +483,7 @@ static int check_ranktable(struct roce_run *x, struct rt_table *t)
 	size_t len = 0;
 	struct rt_diags d = {0};
 	struct ifaddrs *ifa = NULL;
-	int rc = fetch_input(opt_ranktable, 64UL * 1024 * 1024, &buf, &len, err, sizeof(err));
+	int rc = fetch_input(opt_ranktable, fetch_table_max(RT_TABLE_MAX), &buf, &len, err, sizeof(err));
 	if (rc)
 		return fail(EXIT_UNKNOWN, WHERE, NULL, "%s", err);
 	rc = rt_table_load(t, opt_ranktable, buf, len, &d, err, sizeof(err));

@@ -11,7 +11,6 @@
 #include "cli.h"
 #include "ranktable/ranktable.h"
 
-#define INPUT_CAP (1024UL * 1024 * 1024) /* HCCL's own limit for a 2.0 table is 1 GB */
 #define SMALL_CAP (16UL * 1024 * 1024)
 
 /* ---- shared helpers ---- */
@@ -24,7 +23,7 @@ static int load_table(const char *what, const char *where, struct rt_table *t,
 	char err[RT_ERRLEN] = "";
 	char *buf = NULL;
 	size_t len = 0;
-	int rc = fetch_table(what, where, INPUT_CAP, &buf, &len, err, sizeof(err));
+	int rc = fetch_table(what, where, RT_TABLE_MAX, &buf, &len, err, sizeof(err));
 	if (rc)
 		return fail(EXIT_UNKNOWN, where, fetch_hint(), "%s", err);
 	rc = rt_table_load(t, what, buf, len, d, err, sizeof(err));
@@ -53,14 +52,14 @@ static void print_diag(const char *file, const struct rt_diag *x)
 				 : x->sev == RT_SEV_WARNING ? "\033[1;35m"
 							    : "\033[1;36m");
 	const char *off = *c ? "\033[0m" : "";
-	printf("%s:%u:%u: %s%s%s: %s [%s]\n", file, x->line, x->col, c, sev_name(x->sev), off,
-	       x->msg, x->code);
+	printf("%s:%u:%u: %s%s%s: %s [%s]\n", out_safe(file), x->line, x->col, c,
+	       sev_name(x->sev), off, out_safe(x->msg), x->code);
 	if (g_opts.quiet)
 		return;
 	if (x->path && *x->path)
-		printf("  at %s\n", x->path);
+		printf("  at %s\n", out_safe(x->path));
 	if (x->hint)
-		printf("  hint: %s\n", x->hint);
+		printf("  hint: %s\n", out_safe(x->hint));
 }
 
 static cJSON *diags_json(const struct rt_diags *d)
@@ -156,7 +155,7 @@ static int do_validate(int argc, char **argv)
 			if (!g_opts.quiet || d.n)
 				printf("%s: %s: %zu error%s, %zu warning%s%s (format %s, %zu server%s, "
 				       "%zu rank%s)\n",
-				       name, v == EXIT_FAIL ? "invalid" : "valid", d.nerrors,
+				       out_safe(name), v == EXIT_FAIL ? "invalid" : "valid", d.nerrors,
 				       d.nerrors == 1 ? "" : "s", d.nwarnings,
 				       d.nwarnings == 1 ? "" : "s", notes, rt_format_name(t.format),
 				       t.nservers, t.nservers == 1 ? "" : "s", t.nranks,
@@ -244,9 +243,9 @@ static int do_show(int argc, char **argv)
 	} else {
 		int ws = 6, wi = 9;
 		for (size_t i = 0; i < t.nranks; i++) {
-			int l = (int)strlen(or_dash(t.ranks[i].server_id));
+			int l = (int)strlen(out_safe(or_dash(t.ranks[i].server_id)));
 			ws = l > ws ? l : ws;
-			l = (int)strlen(or_dash(t.ranks[i].device_ip));
+			l = (int)strlen(out_safe(or_dash(t.ranks[i].device_ip)));
 			wi = l > wi ? l : wi;
 		}
 		printf("%-6s %-*s %-6s %-*s %s\n", "rank", ws, "server", "device", wi, "device_ip",
@@ -256,11 +255,12 @@ static int do_show(int argc, char **argv)
 			char rid[24], did[24];
 			snprintf(rid, sizeof(rid), r->rank_id >= 0 ? "%ld" : "?", r->rank_id);
 			snprintf(did, sizeof(did), r->device_id >= 0 ? "%ld" : "?", r->device_id);
-			printf("%-6s %-*s %-6s %-*s %s\n", rid, ws, or_dash(r->server_id), did, wi,
-			       or_dash(r->device_ip), or_dash(r->super_pod_id));
+			printf("%-6s %-*s %-6s %-*s %s\n", rid, ws, out_safe(or_dash(r->server_id)),
+			       did, wi, out_safe(or_dash(r->device_ip)),
+			       out_safe(or_dash(r->super_pod_id)));
 		}
 		if (!g_opts.quiet)
-			printf("# %s: format %s, %zu server%s, %zu rank%s\n", name,
+			printf("# %s: format %s, %zu server%s, %zu rank%s\n", out_safe(name),
 			       rt_format_name(t.format), t.nservers, t.nservers == 1 ? "" : "s",
 			       t.nranks, t.nranks == 1 ? "" : "s");
 	}
@@ -337,10 +337,10 @@ static int do_diff(int argc, char **argv)
 		out_json(doc);
 	} else {
 		for (size_t i = 0; i < ch.n; i++)
-			printf("%c %s\n", change_mark(ch.v[i].kind), ch.v[i].what);
+			printf("%c %s\n", change_mark(ch.v[i].kind), out_safe(ch.v[i].what));
 		if (!ch.n)
-			printf("%s and %s describe the same ranks\n", display_name(argv[0]),
-			       display_name(argv[1]));
+			printf("%s and %s describe the same ranks\n", out_safe(display_name(argv[0])),
+			       out_safe(display_name(argv[1])));
 		else if (!g_opts.quiet)
 			printf("# %zu change%s: %zu added, %zu removed, %zu moved, %zu device_ip, "
 			       "%zu other\n",

@@ -36,7 +36,7 @@ static const char *o_compress = "none";
  * loaded CANN's libraries into hccl_lib. */
 static const char *o_engine = "libcomm";
 static struct hccl_api hccl_lib;
-static int hccl_loaded;
+static int hccl_loaded, hccl_probed;
 static long o_factor = 2, o_iters = 20, o_warmup = 5, o_check = 1, o_root = 0, o_timeout,
 	    o_local, o_rank = -1, o_world = -1, o_ssh_port, o_parallel;
 static int o_ssh, o_ssh_insecure, o_insecure;
@@ -101,7 +101,7 @@ static const struct opt run_opts[] = {
 		 "write every step of every rank as one Chrome trace (HCCLCTL_PROFILE)",
 		 COMPLETE_FILE),
 	OPT_PATH("flight-dir", 0, &run_flight_dir, "DIR",
-		 "where a failed rank writes its flight recorder (default $HCCLCTL_FLIGHT_DIR or /tmp)",
+		 "where a failed rank writes its flight recorder (default $HCCLCTL_FLIGHT_DIR, else ${TMPDIR:-/tmp}/hcclctl-UID)",
 		 COMPLETE_DIR),
 	OPT_BOOL("insecure", 0, &o_insecure,
 		 "ranks of another launcher without HCCLCTL_SECRET: run on a key derived from "
@@ -316,8 +316,8 @@ static const char *where(void)
 static int hccl_abandoned;
 
 /* --engine hccl, or auto where every rank loaded the libraries: HCCL's communicator beside
- * c, on the device of this rank's rank-table entry (without a table: LOCAL_RANK, else the
- * rank). 0 with q->engine set (or left NULL: libcomm), else the exit code, with err and v. */
+ * c, on the device of this rank's rank-table entry (without a table: its launcher's local
+ * rank, else the ranks before it on its host; cmd/runhccl.c). 0 with q->engine set (or left NULL: libcomm), else the exit code, with err and v. */
 static int open_engine(struct comm *c, struct run_params *q, struct run_engine **eng,
 		       char *err, size_t errlen, struct comm_verdict *v)
 {
@@ -327,6 +327,14 @@ static int open_engine(struct comm *c, struct run_params *q, struct run_engine *
 
 	if (!strcmp(o_engine, "libcomm"))
 		return 0;
+	if (hccl_probed && !hccl_loaded) { /* --local: the launcher only checked */
+		char lerr[2048];
+		hccl_loaded = !hccl_api_load(&hccl_lib, lerr, sizeof(lerr));
+		if (!hccl_loaded && !strcmp(o_engine, "hccl")) {
+			snprintf(err, errlen, "rank %d: --engine hccl: %.900s", rank, lerr);
+			return EXIT_UNKNOWN;
+		}
+	}
 	if (!strcmp(o_engine, "auto")) {
 		int64_t can = hccl_loaded;
 		rc = comm_allreduce(c, &can, &can, 1, COMM_INT64, COMM_MIN);
@@ -354,16 +362,13 @@ static int open_engine(struct comm *c, struct run_params *q, struct run_engine *
 		}
 		table = o_ranktable;
 	} else {
-		const char *lr = getenv("LOCAL_RANK");
-		device = lr && *lr && strlen(lr) < 6 && strspn(lr, "0123456789") == strlen(lr) ?
-				 atoi(lr) : rank;
 		if (rank_host)
 			snprintf(server, sizeof(server), "%s", rank_host);
 		else if (gethostname(server, sizeof(server) - 1))
 			snprintf(server, sizeof(server), "?");
 	}
 	struct run_hccl_args a = { .api = &hccl_lib, .table = table, .device = device,
-				   .server = server };
+				   .server = server, .where = where() };
 	rc = run_hccl_open(eng, c, &a);
 	if (*eng && run_hccl_stalled(*eng))
 		hccl_abandoned = 1;
@@ -442,11 +447,11 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n,
 	} else if (rc < 0) {
 		snprintf(err, errlen, "%s", comm_last_error(c));
 		/* the record of what this rank did, for `hcclctl analyze` across ranks */
-		char path[4096];
+		char path[4096], ferr[4400];
 		int frc = run_flight_write(c, rc == COMM_E_TIMEOUT ? "timeout" : "error", path,
-					   sizeof(path));
+					   sizeof(path), ferr, sizeof(ferr));
 		if (frc)
-			warn_msg(where(), "flight recorder: cannot write %s: %s", path, strerror(-frc));
+			warn_msg(where(), "flight recorder: %s", ferr);
 		else if (!g_opts.quiet && !flight_slot)
 			fprintf(stderr, "hcclctl: %s: flight recorder: rank %d wrote %s\n", where(), rank,
 				path);
@@ -1036,16 +1041,20 @@ static int ssh_launch(const struct run_params *p)
 	return run_ssh_launch(&a);
 }
 
-/* --engine hccl|auto: loads CANN's libraries in this process (before --local forks, so the
- * ranks inherit them). hccl: a library or symbol missing is exit 3; auto: libcomm then. */
-static int load_hccl(void)
+/* --engine hccl|auto: loads CANN's libraries in this process; where it forks ranks
+ * (probe), a child only checks that they load, and each rank loads them after the fork.
+ * hccl: a library or symbol missing is exit 3; auto: libcomm then. */
+static int load_hccl(int probe)
 {
 	char err[6000];
 	const char *rk = o_rank >= 0 ? "rank " : "";
 	char rs[32] = "";
 	if (o_rank >= 0)
 		snprintf(rs, sizeof(rs), "%ld: ", o_rank);
-	if (hccl_api_load(&hccl_lib, err, sizeof(err))) {
+	if (!strcmp(o_engine, "libcomm"))
+		return 0;
+	if (probe ? hccl_api_probe(&hccl_lib, err, sizeof(err))
+		  : hccl_api_load(&hccl_lib, err, sizeof(err))) {
 		if (!strcmp(o_engine, "auto")) {
 			if (g_opts.verbose)
 				warn_msg(where(), "%s%s--engine auto: %s: running on libcomm", rk, rs,
@@ -1056,7 +1065,8 @@ static int load_hccl(void)
 			    HCCL_SET_ENV " (or put CANN's lib64 on LD_LIBRARY_PATH)",
 			    "%s%s--engine hccl: %s", rk, rs, err);
 	}
-	hccl_loaded = 1;
+	hccl_loaded = !probe;
+	hccl_probed = probe;
 	if (g_opts.verbose) {
 		fprintf(stderr, "hcclctl: %s: %s%slibascendcl.so: %s (aclrtGetVersion %s)\n",
 			where(), rk, rs, hccl_lib.acl_path, hccl_lib.acl_version);
@@ -1065,6 +1075,22 @@ static int load_hccl(void)
 			hccl_lib.cann_version);
 	}
 	return 0;
+}
+
+/* A rank table beside a world size (--world-size, or the launcher's) must have that many
+ * ranks: HCCL would wait for the missing ones until every rank is judged stuck. A table that
+ * does not load is left to the rank that reads it, which says why. */
+static int check_world(int n)
+{
+	char err[RT_ERRLEN];
+	size_t nt = 0;
+	if (!o_ranktable || strstr(o_ranktable, "://") ||
+	    run_hccl_table_ranks(o_ranktable, &nt, err, sizeof(err)) || nt == (size_t)n)
+		return 0;
+	return fail(EXIT_USAGE, where(), "start as many ranks as the table has, or use its rank "
+					 "count as the world size",
+		    "--ranktable %s has %zu rank%s, the world size is %d", o_ranktable, nt,
+		    nt == 1 ? "" : "s", n);
 }
 
 static int do_run(int argc, char **argv)
@@ -1099,6 +1125,15 @@ static int do_run(int argc, char **argv)
 	if (z && strcmp(o_engine, "libcomm"))
 		return fail(EXIT_USAGE, where(), "--engine libcomm",
 			    "--compress %s is libcomm's: HCCL has no compressed allreduce", o_compress);
+	char why[200];
+	if (strcmp(o_engine, "libcomm") && hccl_supported(coll, t, op, why, sizeof(why))) {
+		if (!strcmp(o_engine, "hccl"))
+			return fail(EXIT_USAGE, where(), "--engine libcomm runs it on the host",
+				    "--engine hccl: %s", why);
+		if (g_opts.verbose)
+			warn_msg(where(), "--engine auto: %s: running on libcomm", why);
+		o_engine = "libcomm";
+	}
 	p.dtype = (enum comm_dtype)t;
 	p.op = (enum comm_op)op;
 	p.algo = (enum comm_algo)a;
@@ -1130,11 +1165,6 @@ static int do_run(int argc, char **argv)
 				    "secret)");
 		return ssh_launch(&p);
 	}
-	if (strcmp(o_engine, "libcomm")) {
-		int rc = load_hccl();
-		if (rc)
-			return rc;
-	}
 	if (o_ranktable && o_local)
 		return fail(EXIT_USAGE, where(), "add --ssh to start the ranks on its servers",
 			    "--ranktable with --local");
@@ -1149,7 +1179,8 @@ static int do_run(int argc, char **argv)
 		if (o_root >= o_local)
 			return fail(EXIT_USAGE, where(), NULL, "--root %ld is not a rank of %ld", o_root,
 				    o_local);
-		return local_launch(&p, (int)o_local);
+		int rc = load_hccl(1);
+		return rc ? rc : local_launch(&p, (int)o_local);
 	}
 	if (o_rank >= 0 || o_world >= 0) {
 		if (o_rank < 0 || o_world < 0)
@@ -1162,7 +1193,10 @@ static int do_run(int argc, char **argv)
 		    (env_long("SLURM_NTASKS") > 1 || env_long("OMPI_COMM_WORLD_SIZE") > 1 ||
 		     env_long("WORLD_SIZE") > 1))
 			out_json_silence();
-		return single_launch(&p, (int)o_rank, (int)o_world, o_master);
+		int rc = check_world((int)o_world);
+		if (!rc)
+			rc = load_hccl(0);
+		return rc ? rc : single_launch(&p, (int)o_rank, (int)o_world, o_master);
 	}
 	static const struct {
 		const char *rank, *size, *name;
@@ -1206,14 +1240,18 @@ static int do_run(int argc, char **argv)
 				 port && *port ? port : "29500");
 			master = buf;
 		}
-		return single_launch(&p, (int)r, (int)n, master);
+		int rc = check_world((int)n);
+		if (!rc)
+			rc = load_hccl(0);
+		return rc ? rc : single_launch(&p, (int)r, (int)n, master);
 	}
 	if (o_ranktable)
 		return fail(EXIT_USAGE, where(), "add --ssh to start the ranks on its servers",
 			    "--ranktable without --ssh or --rank");
 	if (o_root >= 2)
 		return fail(EXIT_USAGE, where(), NULL, "--root %ld is not a rank of 2", o_root);
-	return local_launch(&p, 2);
+	int rc = load_hccl(1);
+	return rc ? rc : local_launch(&p, 2);
 }
 
 #define RUN_LEAF(coll_)                                                                   \

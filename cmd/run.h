@@ -125,10 +125,11 @@ int run_job_secret(const char *host, int port, int n, unsigned char out[16], cha
 int run_table_digest(const char *path, char out[17], char *err, size_t errlen);
 
 /* cmd/runflight.c: the flight recorder's file for c in run_flight_dir (NULL:
- * $HCCLCTL_FLIGHT_DIR or /tmp), its path in path[len]; 0 or -errno. arm/disarm: SIGUSR1
- * writes one while c runs. */
+ * $HCCLCTL_FLIGHT_DIR, else the user's private ${TMPDIR:-/tmp}/hcclctl-<uid>), its path in
+ * path[len]; 0 or -errno with err. arm/disarm: SIGUSR1 writes one while c runs. */
 extern const char *run_flight_dir;
-int run_flight_write(struct comm *c, const char *reason, char *path, size_t len);
+int run_flight_write(struct comm *c, const char *reason, char *path, size_t len, char *err,
+		     size_t errlen);
 void run_flight_arm(struct comm *c);
 void run_flight_disarm(void);
 

@@ -25,6 +25,7 @@
 
 #include "cli.h"
 #include "hcclapi.h"
+#include "probes/hcclcodes.h"
 #include "hccljudge.h"
 #include "ranktable/ranktable.h"
 #include "run.h"
@@ -73,7 +74,11 @@ struct job {
 struct hccl_engine {
 	struct run_engine base; /* first: the sweep's pointer is this engine's */
 	struct hccl_api api;
-	int rank, n, device;
+	int rank, n;
+	int device;  /* as the verdicts name it: the table's (physical) id, or the local rank */
+	int logical; /* aclrtSetDevice's */
+	char devnote[300]; /* how the logical id was found, for -v */
+	const char *where;
 	const char *table;
 	struct comm *side;
 	int64_t stall_ms;
@@ -199,11 +204,79 @@ static int wait_done(struct hccl_engine *e, long *done, long upto)
 	return 0;
 }
 
+/* A device lookup that cannot succeed: aclrtSetDevice's own code, with why. */
+__attribute__((format(printf, 2, 3))) static int no_device(struct hccl_engine *e,
+							   const char *fmt, ...)
+{
+	va_list ap;
+	failed(e, C_SET_DEVICE, HCCL_ACL_ERROR_RT_INVALID_DEVICEID, 1, -1);
+	va_start(ap, fmt);
+	vsnprintf(e->detail, sizeof(e->detail), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* A rank table's device_id is the NPU's physical id, and HCCL checks it against the physical
+ * id of the current device; aclrtSetDevice takes a logical id, which differs where only some
+ * NPUs are visible (a container given NPUs 4-7 sees them as 0-3). The logical id whose
+ * physical id is the table's: asked of the runtime where it can say, else the position in
+ * the visible-devices list, else the same number. Without a table the id is the local rank,
+ * already logical. */
+static int map_device(struct hccl_engine *e)
+{
+	static const char *const envs[] = { "ASCEND_RT_VISIBLE_DEVICES", "ASCEND_VISIBLE_DEVICES" };
+	int phys = e->device;
+	uint32_t n = 0, asked = 0;
+
+	e->logical = phys;
+	if (!e->table)
+		return 0;
+	if (e->api.aclrtGetPhyDevIdByLogicDevId && !e->api.aclrtGetDeviceCount(&n)) {
+		for (; asked < n; asked++) {
+			int32_t p = -1;
+			if (e->api.aclrtGetPhyDevIdByLogicDevId((int32_t)asked, &p))
+				break;
+			if (p != phys)
+				continue;
+			e->logical = (int)asked;
+			snprintf(e->devnote, sizeof(e->devnote), "the rank table's device %d is "
+				 "logical device %u (aclrtGetPhyDevIdByLogicDevId)", phys, asked);
+			return 0;
+		}
+		if (asked == n)
+			return no_device(e, "the rank table's device %d is none of the %u NPUs this "
+					    "process sees (aclrtGetPhyDevIdByLogicDevId); "
+					    "ASCEND_RT_VISIBLE_DEVICES or the container's "
+					    "ASCEND_VISIBLE_DEVICES leave it out", phys, n);
+	}
+	for (size_t i = 0; i < sizeof(envs) / sizeof(envs[0]); i++) {
+		const char *v = getenv(envs[i]);
+		if (!v || !*v)
+			continue;
+		int at = hccl_visible_position(v, phys);
+		if (at == -2)
+			return no_device(e, "%s=%.100s is not a list of device ids", envs[i], v);
+		if (at < 0)
+			return no_device(e, "the rank table's device %d is not in %s=%.100s", phys,
+					 envs[i], v);
+		e->logical = at;
+		snprintf(e->devnote, sizeof(e->devnote), "the rank table's device %d is logical "
+			 "device %d (its place in %s=%.100s)", phys, at, envs[i], v);
+		return 0;
+	}
+	snprintf(e->devnote, sizeof(e->devnote), "the rank table's device %d, as the logical id "
+		 "(no aclrtGetPhyDevIdByLogicDevId%s, no visible-devices list)", phys,
+		 e->api.aclrtGetPhyDevIdByLogicDevId ? " answer" : "");
+	return 0;
+}
+
 static int job_setup(struct hccl_engine *e, struct job *j)
 {
 	(void)j;
 	CALL(e, C_ACL_INIT, 1, e->api.aclInit(NULL));
-	CALL(e, C_SET_DEVICE, 1, e->api.aclrtSetDevice(e->device));
+	if (map_device(e))
+		return -1;
+	CALL(e, C_SET_DEVICE, 1, e->api.aclrtSetDevice(e->logical));
 	CALL(e, C_CREATE_STREAM, 1, e->api.aclrtCreateStream(&e->stream));
 	CALL(e, C_CREATE_EVENT, 1, e->api.aclrtCreateEvent(&e->t0));
 	CALL(e, C_CREATE_EVENT, 1, e->api.aclrtCreateEvent(&e->t1));
@@ -392,7 +465,7 @@ static int job_teardown(struct hccl_engine *e, struct job *j)
 		e->api.aclrtDestroyEvent(e->t1);
 	if (e->stream)
 		e->api.aclrtDestroyStream(e->stream);
-	e->api.aclrtResetDevice(e->device);
+	e->api.aclrtResetDevice(e->logical);
 	e->api.aclFinalize();
 	return 0;
 }
@@ -470,7 +543,10 @@ static void verdict_failed(struct hccl_engine *e, const struct hccl_progress *al
 		snprintf(what, sizeof(what), "%s returned %s (%lld): %s", call_name(f->call),
 			 hccl_result_name((int)f->code), (long long)f->code,
 			 e->api.HcclGetErrorString((int)f->code));
-	else if (f->async >= 0)
+	else if (f->async == 0) /* HCCL recorded nothing: the stream's code is all there is */
+		snprintf(what, sizeof(what), "%s failed on the device: the stream wait returned "
+			 "%lld (%s)", call_name(f->call), (long long)f->code, an ? an : "aclError");
+	else if (f->async > 0)
 		snprintf(what, sizeof(what),
 			 "%s failed on the device: the stream wait returned %lld (%s); "
 			 "HcclGetCommAsyncError: %s (%lld): %s",
@@ -496,13 +572,19 @@ static void verdict_stall(struct hccl_engine *e, const struct hccl_progress *all
 			  const int *cul, int nc)
 {
 	const struct hccl_progress *f = &all[cul[0]];
-	char who[600] = "";
-	int ndone = 0;
-	int64_t ahead = 0;
+	char who[600] = "", others[200] = "";
+	int ndone = 0, nfailed = 0, first = -1;
 	for (int r = 0; r < e->n; r++) {
 		ndone += all[r].state == HCCL_RANK_DONE;
-		if (all[r].steps - f->steps > ahead)
-			ahead = all[r].steps - f->steps;
+		if (all[r].state == HCCL_RANK_FAILED && !nfailed++)
+			first = r;
+	}
+	if (nfailed) { /* HCCL's own timeout (or a broken link) ended their wait */
+		const char *an = all[first].acl ? hacl_name(all[first].code) : NULL;
+		snprintf(others, sizeof(others), "%d other rank%s gave up waiting on it (rank %d: %s "
+			 "%lld)", nfailed, nfailed == 1 ? "" : "s", first,
+			 an ? an : all[first].acl ? "aclError" : hccl_result_name((int)all[first].code),
+			 (long long)all[first].code);
 	}
 	verdict_init(&e->v, COMM_VERDICT_STUCK_RANK, coll_of(f->call));
 	e->v.seq = (uint32_t)f->steps;
@@ -530,10 +612,10 @@ static void verdict_stall(struct hccl_engine *e, const struct hccl_progress *all
 	set_msg(&e->v,
 		 "%s stuck in %s: no progress for %.1f s while %s; its plog: %s", who,
 		 call_name(f->call), (double)f->idle_ms / 1e3,
-		 ndone ? "the other ranks finished the call" :
-			 "the other ranks got further and wait on it",
+		 nfailed ? others :
+		 ndone	 ? "the other ranks finished the call" :
+			   "the other ranks got further and wait on it",
 		 e->peers[cul[0]].plog);
-	(void)ahead;
 }
 
 /* Runs fn on the worker and takes part in the progress rounds until every rank's job is
@@ -668,19 +750,36 @@ void run_hccl_plog_dir(char *out, size_t len)
 	snprintf(out, len, "%s/ascend/log", home);
 }
 
-int run_hccl_table_entry(const char *path, int rank, int *device, char *server, size_t len,
-			 char *err, size_t errlen)
+static int table_load(const char *path, struct rt_table *t, char *err, size_t errlen)
 {
-	struct rt_table t = { 0 };
 	struct rt_diags d = { 0 };
 	char *buf = NULL;
 	size_t n = 0;
 	int rc = rt_read_file(path, 64UL << 20, &buf, &n, err, errlen);
 	if (rc)
 		return rc;
-	rc = rt_table_load(&t, path, buf, n, &d, err, errlen);
+	rc = rt_table_load(t, path, buf, n, &d, err, errlen);
 	free(buf);
 	rt_diags_release(&d);
+	return rc;
+}
+
+int run_hccl_table_ranks(const char *path, size_t *nranks, char *err, size_t errlen)
+{
+	struct rt_table t = { 0 };
+	int rc = table_load(path, &t, err, errlen);
+	if (rc)
+		return rc;
+	*nranks = t.nranks;
+	rt_table_release(&t);
+	return 0;
+}
+
+int run_hccl_table_entry(const char *path, int rank, int *device, char *server, size_t len,
+			 char *err, size_t errlen)
+{
+	struct rt_table t = { 0 };
+	int rc = table_load(path, &t, err, errlen);
 	if (rc)
 		return rc;
 	rc = -ENOENT;
@@ -695,6 +794,50 @@ int run_hccl_table_entry(const char *path, int rank, int *device, char *server, 
 		}
 	rt_table_release(&t);
 	return rc;
+}
+
+/* The launchers' local-rank variables, the innermost launcher's first: torchrun under srun
+ * has both LOCAL_RANK and SLURM_LOCALID, and only its own differs between its workers. */
+static const char *const local_envs[] = {
+	"LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "PMI_LOCAL_RANK",
+	"SLURM_LOCALID",
+};
+
+/* This process's local rank from its launcher, naming the variable; -1 when none is set. */
+static int env_local_rank(const char **name)
+{
+	for (size_t i = 0; i < sizeof(local_envs) / sizeof(local_envs[0]); i++) {
+		const char *v = getenv(local_envs[i]);
+		if (v && *v && strlen(v) < 6 && strspn(v, "0123456789") == strlen(v)) {
+			*name = local_envs[i];
+			return atoi(v);
+		}
+	}
+	return -1;
+}
+
+/* A rank whose launcher gave no local rank: the ranks before it on its server. */
+static int count_local(const struct hccl_engine *e, int r)
+{
+	int k = 0;
+	for (int q = 0; q < r; q++)
+		k += !strcmp(e->peers[q].server, e->peers[r].server);
+	return k;
+}
+
+/* HCCL's own execution timeout fails the healthy ranks' streams when a peer stalls; below
+ * the stall limit it acts first, and what the verdict then has is their timeouts. */
+static void warn_exec_timeout(const struct hccl_engine *e)
+{
+	const char *v = getenv("HCCL_EXEC_TIMEOUT");
+	char *end;
+	long t = v && *v ? strtol(v, &end, 10) : 0;
+	if (!v || !*v || *end || t <= 0 || t > INT32_MAX || t * 1000 >= e->stall_ms)
+		return;
+	warn_msg(e->where, "HCCL_EXEC_TIMEOUT=%ld s is below the stall limit (HCCLCTL_HCCL_STALL, "
+			   "%.1f s): a stalled rank's peers fail with HCCL's timeout first, and the "
+			   "verdict names the rank they waited on from that",
+		 t, (double)e->stall_ms / 1e3);
 }
 
 int run_hccl_open(struct run_engine **out, struct comm *c, const struct run_hccl_args *a)
@@ -712,6 +855,7 @@ int run_hccl_open(struct run_engine **out, struct comm *c, const struct run_hccl
 	e->rank = comm_rank(c);
 	e->n = comm_size(c);
 	e->device = a->device;
+	e->where = a->where ? a->where : "run";
 	e->table = a->table;
 	e->side = c;
 	e->stall_ms = stall_ms();
@@ -730,7 +874,8 @@ int run_hccl_open(struct run_engine **out, struct comm *c, const struct run_hccl
 		return COMM_E_SYS;
 	}
 	e->th_up = 1;
-	struct peer me = { .device = a->device };
+	const char *lr = NULL;
+	struct peer me = { .device = a->table ? a->device : env_local_rank(&lr) };
 	snprintf(me.server, sizeof(me.server), "%s", a->server);
 	run_hccl_plog_dir(me.plog, sizeof(me.plog));
 	rc = comm_allgather(c, &me, e->peers, sizeof(me), COMM_INT8);
@@ -738,9 +883,23 @@ int run_hccl_open(struct run_engine **out, struct comm *c, const struct run_hccl
 		snprintf(e->err, sizeof(e->err), "%s", comm_last_error(c));
 		return rc;
 	}
+	for (int r = 0; r < e->n; r++)
+		if (e->peers[r].device < 0)
+			e->peers[r].device = count_local(e, r);
+	e->device = e->peers[e->rank].device;
+	if (!a->table && lr)
+		snprintf(e->devnote, sizeof(e->devnote), "device %d (%s)", e->device, lr);
+	else if (!a->table)
+		snprintf(e->devnote, sizeof(e->devnote), "device %d (no launcher's local rank: "
+			 "%d rank%s before it on %s)", e->device, e->device, e->device == 1 ? "" : "s",
+			 me.server);
+	if (e->rank == 0)
+		warn_exec_timeout(e);
 	char root[HCCL_ROOT_INFO_SIZE] = { 0 };
 	struct job j = { .root = root };
 	rc = dispatch(e, c, job_setup, &j);
+	if (!rc && g_opts.verbose)
+		fprintf(stderr, "hcclctl: %s: rank %d: %s\n", e->where, e->rank, e->devnote);
 	if (!rc && !e->table) {
 		/* rank 0's root info reaches the others over the side channel */
 		rc = dispatch(e, c, job_root_info, &j);

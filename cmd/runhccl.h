@@ -10,8 +10,11 @@
 struct run_hccl_args {
 	const struct hccl_api *api; /* loaded by hccl_api_load */
 	const char *table;          /* the rank table for HcclCommInitClusterInfo; NULL: root info */
-	int device;                 /* aclrtSetDevice's id */
+	int device;                 /* the table's device_id (physical); without a table unused:
+				     * the launcher's local rank, else the ranks before this one
+				     * on its server */
 	const char *server;         /* this rank's server, for the verdicts */
+	const char *where;          /* "run allreduce", for warnings and -v */
 };
 
 /* Opens HCCL on this rank beside the side channel c (which must outlive it): the device,
@@ -35,6 +38,8 @@ void run_hccl_where(const struct run_engine *e, int rank, char *out, size_t len)
 /* Rank's device id and server in the rank table at path; 0, or a negative errno with err. */
 int run_hccl_table_entry(const char *path, int rank, int *device, char *server, size_t len,
 			 char *err, size_t errlen);
+/* How many ranks the rank table at path has; 0, or a negative errno with err. */
+int run_hccl_table_ranks(const char *path, size_t *nranks, char *err, size_t errlen);
 /* Where CANN writes this process's plogs: $ASCEND_PROCESS_LOG_PATH, else ~/ascend/log. */
 void run_hccl_plog_dir(char *out, size_t len);
 

@@ -1,7 +1,8 @@
 /* run --profile FILE (or HCCLCTL_PROFILE=FILE): every rank records its steps (libcomm's
  * profiler); after the sweep they are gathered to rank 0 over the communicator itself, so the
  * merge works under every launcher, and rank 0 writes one Chrome trace (Perfetto,
- * chrome://tracing) with a process per rank. Written whole: temp name, then rename. */
+ * chrome://tracing) with a process per rank. Written whole, through the atomic writer
+ * (ranktable/atomic.c), so a name planted beside FILE is never opened. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ranktable/ranktable.h"
 #include "run.h"
 
 const char *run_profile_file;
@@ -23,7 +25,8 @@ const char *run_profile_path(void)
 int run_profile_gather(struct comm *c, char *err, size_t errlen)
 {
 	const char *path = run_profile_path();
-	char *mine = NULL, *buf = NULL, tmp[4200];
+	char *mine = NULL, *buf = NULL, aerr[PATH_MAX + 200];
+	struct rt_atomic a = { .fd = -1 };
 	size_t len = 0;
 	int n = comm_size(c), me = comm_rank(c), fd = -1, rc;
 	int64_t *lens = calloc((size_t)n, sizeof(*lens));
@@ -46,13 +49,12 @@ int run_profile_gather(struct comm *c, char *err, size_t errlen)
 		free(lens);
 		return 0;
 	}
-	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		snprintf(err, errlen, "profile: cannot create %s: %s", tmp, strerror(errno));
-		rc = -errno;
-		goto drain;
+	rc = rt_atomic_open(&a, path, aerr, sizeof(aerr));
+	if (rc) {
+		snprintf(err, errlen, "profile: %s", aerr);
+		goto drain_from;
 	}
+	fd = a.fd;
 	int bad = fd_write_all(fd, "{\"traceEvents\": [\n", 18) || fd_write_all(fd, mine, len);
 	for (int q = 1; q < n; q++) {
 		buf = malloc(lens[q] ? (size_t)lens[q] : 1);
@@ -75,19 +77,16 @@ int run_profile_gather(struct comm *c, char *err, size_t errlen)
 			 "\n], \"displayTimeUnit\": \"ms\", \"otherData\": {\"tool\": \"hcclctl\", "
 			 "\"version\": \"%s\", \"ranks\": %d}}\n",
 			 HCCLCTL_VERSION, n);
-	bad = bad || fd_write_all(fd, tail, (size_t)k) || fsync(fd);
-	close(fd);
-	fd = -1;
-	if (bad || rename(tmp, path)) {
-		snprintf(err, errlen, "profile: cannot write %s: %s", path, strerror(errno));
-		unlink(tmp);
-		free(mine);
-		free(lens);
-		return -EIO;
+	if (bad || fd_write_all(fd, tail, (size_t)k)) {
+		snprintf(err, errlen, "profile: cannot write %s: %s", a.tmp, strerror(errno));
+		rt_atomic_abort(&a);
+		rc = -EIO;
+	} else if ((rc = rt_atomic_commit(&a, 0644, aerr, sizeof(aerr)))) {
+		snprintf(err, errlen, "profile: %s", aerr);
 	}
 	free(mine);
 	free(lens);
-	return 0;
+	return rc;
 
 drain_from:
 	/* the other ranks are sending: take their traces so they are not left waiting */
@@ -99,20 +98,13 @@ drain_from:
 		}
 		free(sink);
 	}
-drain:
-	if (fd >= 0) {
-		close(fd);
-		unlink(tmp);
-	}
+	rt_atomic_abort(&a);
 	free(mine);
 	free(lens);
 	return rc < 0 ? rc : -EIO;
 comm_failed:
 	snprintf(err, errlen, "profile: gathering the traces failed: %s", comm_last_error(c));
-	if (fd >= 0) {
-		close(fd);
-		unlink(tmp);
-	}
+	rt_atomic_abort(&a);
 	free(mine);
 	free(lens);
 	return rc;

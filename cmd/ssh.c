@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include <libssh2.h>
+#include <openssl/evp.h>
 
 #include "ssh.h"
 
@@ -336,6 +337,44 @@ static int load_known_hosts(LIBSSH2_KNOWNHOSTS *kh, const char *path)
 	return n;
 }
 
+/* The line of path (1-based) that marks key @revoked, 0 when none does. OpenSSH looks only
+ * at the lines whose host pattern matches; we refuse a revoked key whatever host names its
+ * line gives, and before anything else in the file can accept it: a key known to be
+ * compromised is no more trustworthy on another host. */
+static long revoked_line(const char *path, const char *key, size_t klen)
+{
+	FILE *f = fopen(path, "re");
+	char *line = NULL;
+	size_t cap = 0;
+	long no = 0, hit = 0;
+	if (!f)
+		return 0;
+	while (!hit && getline(&line, &cap, f) > 0) {
+		char *w[4], *save = NULL, *p = line;
+		int n = 0;
+		no++;
+		while (n < 4 && (w[n] = strtok_r(p, " \t\r\n", &save)))
+			n++, p = NULL;
+		if (n < 4 || strcmp(w[0], "@revoked"))
+			continue;
+		size_t bl = strlen(w[3]);
+		if (bl % 4 || bl / 4 * 3 < klen || bl / 4 * 3 > klen + 2)
+			continue;
+		unsigned char *blob = malloc(bl / 4 * 3 + 1);
+		if (!blob)
+			break;
+		/* EVP_DecodeBlock counts the '=' padding as zero bytes */
+		int dl = EVP_DecodeBlock(blob, (const unsigned char *)w[3], (int)bl);
+		dl -= (bl > 0 && w[3][bl - 1] == '=') + (bl > 1 && w[3][bl - 2] == '=');
+		if (dl == (int)klen && !memcmp(blob, key, klen))
+			hit = no;
+		free(blob);
+	}
+	free(line);
+	fclose(f);
+	return hit;
+}
+
 static int check_host_key(struct ssh_conn *c, const struct ssh_opts *o, const char *home,
 			  char *err, size_t errlen)
 {
@@ -364,6 +403,14 @@ static int check_host_key(struct ssh_conn *c, const struct ssh_opts *o, const ch
 	else
 		snprintf(hostport, sizeof(hostport), "[%s]:%d", c->host, c->port);
 
+	long rl = revoked_line(path, key, klen);
+	if (rl) {
+		snprintf(err, errlen,
+			 "%s: HOST KEY REVOKED: the %s key %s is marked @revoked in %s line %ld; "
+			 "nothing was run. The host must get a new key",
+			 hostport, klabel, fp, path, rl);
+		return -EKEYREVOKED;
+	}
 	LIBSSH2_KNOWNHOSTS *kh = libssh2_knownhost_init(c->sess);
 	if (!kh) {
 		snprintf(err, errlen, "%s: out of memory", c->host);

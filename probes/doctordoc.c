@@ -8,6 +8,31 @@
 #include <string.h>
 
 #include "doctordoc.h"
+#include "ranktable/jsonpos.h"
+
+/* Every check doctor reports, in the order of the report and of root-cause priority: a
+ * report naming another is refused, as cmd/doctor.c indexes its tables by position here. */
+const char *const doctor_codes[] = {
+	"node.reach",	  "ranktable.valid", "ranktable.same", "ranktable.node", "ranktable.spod",
+	"npu.smi",	  "npu.count",
+	"link.hccs",	  "npu.health",	     "npu.faults",     "npu.ecc",	 "npu.pcie",
+	"npu.thermal",	  "host.kernel-log",
+	"link.roce",	  "link.npu-mesh",      "nic.ip",	     "nic.tls",	"nic.counters",
+	"link.rdma",	  "link.mtu",	     "net.ports",      "env.hccl",
+	"run.allreduce",  "net.bandwidth",
+	"npu.driver",	  "npu.firmware",
+	"cann.version",	  "host.time",	     "host.memlock",   "host.shm",	 "host.memory",
+	"host.hugepages", "logs.cause",
+};
+const size_t doctor_ncodes = sizeof(doctor_codes) / sizeof(doctor_codes[0]);
+
+int doctor_code_index(const char *code)
+{
+	for (size_t i = 0; code && i < doctor_ncodes; i++)
+		if (!strcmp(doctor_codes[i], code))
+			return (int)i;
+	return -1;
+}
 
 static void where_at(const char *buf, size_t len, const char *at, char *out, size_t outlen)
 {
@@ -28,6 +53,116 @@ static int bad(char *err, size_t errlen, const char *name, const char *buf, size
 	where_at(buf, len, at, where, sizeof(where));
 	snprintf(err, errlen, "%s: %s: %s", name, where, what);
 	return -EBADMSG;
+}
+
+/* Where node (of doc, parsed from buf[at..end)) starts in buf: "line L, column C". The
+ * document is scanned again only on this error path; if the scan fails, its start. */
+static void node_at(const char *buf, size_t len, const char *at, const char *end,
+		    const cJSON *doc, const cJSON *node, char *out, size_t outlen)
+{
+	struct rt__jpos p;
+	unsigned l0 = 1, c0 = 1, l = 0, c = 0;
+	for (const char *q = buf; q < at; q++) {
+		c0 = *q == '\n' ? 1 : c0 + 1;
+		l0 += *q == '\n';
+	}
+	if (end && end > at && !rt__jpos_scan(&p, at, (size_t)(end - at)) &&
+	    !rt__jpos_bind(&p, doc))
+		rt__jpos_get(&p, node, &l, &c);
+	rt__jpos_release(&p);
+	if (!l) {
+		where_at(buf, len, at, out, outlen);
+		return;
+	}
+	snprintf(out, outlen, "line %u, column %u", l0 + l - 1, l == 1 ? c0 + c - 1 : c);
+}
+
+struct key {
+	const char *node, *code;
+	const cJSON *c;
+	size_t idx;
+};
+
+static int by_key(const void *a, const void *b)
+{
+	const struct key *x = a, *y = b;
+	int r = strcmp(x->node, y->node);
+	if (!r)
+		r = strcmp(x->code, y->code);
+	return r ? r : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* Every check of a document: its strings, a known status and code, and one result per check
+ * and node (the fold and the cause assume it). host: the node of a node report, NULL for a
+ * launcher report, whose checks name their node. */
+static int checks_valid(const cJSON *checks, const char *host, const char *name,
+			const char *buf, size_t len, const char *at, const char *end,
+			const cJSON *doc, char *err, size_t errlen)
+{
+	char what[300], where[64], first[64];
+	const cJSON *bad_c = NULL, *c;
+	size_t n = (size_t)cJSON_GetArraySize(checks), k = 0;
+	struct key *v = calloc(n + 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	cJSON_ArrayForEach(c, checks)
+	{
+		const cJSON *code = cJSON_GetObjectItemCaseSensitive(c, "code");
+		const cJSON *st = cJSON_GetObjectItemCaseSensitive(c, "status");
+		const cJSON *msg = cJSON_GetObjectItemCaseSensitive(c, "message");
+		const cJSON *on = cJSON_GetObjectItemCaseSensitive(c, "node");
+		bad_c = c;
+		if (!cJSON_IsString(code) || !cJSON_IsString(st) || !cJSON_IsString(msg)) {
+			snprintf(what, sizeof(what),
+				 "a check without string \"code\", \"status\" and \"message\"");
+			goto bad;
+		}
+		if (strcmp(st->valuestring, "PASS") && strcmp(st->valuestring, "WARN") &&
+		    strcmp(st->valuestring, "FAIL") && strcmp(st->valuestring, "SKIP")) {
+			snprintf(what, sizeof(what), "check %.40s: unknown status '%.20s'",
+				 code->valuestring, st->valuestring);
+			goto bad;
+		}
+		if (doctor_code_index(code->valuestring) < 0) {
+			snprintf(what, sizeof(what),
+				 "unknown check '%.40s' (from a newer hcclctl? hcclctl-doctor(1) "
+				 "lists the checks)",
+				 code->valuestring);
+			goto bad;
+		}
+		v[k] = (struct key){ host ? host : cJSON_IsString(on) ? on->valuestring : "",
+				     code->valuestring, c, k };
+		k++;
+	}
+	bad_c = NULL;
+	qsort(v, k, sizeof(*v), by_key);
+	/* a launcher report's cluster-wide rows (node null) are not folded per node */
+	for (size_t i = 1; i < k && !bad_c; i++)
+		if (*v[i].node && !strcmp(v[i].node, v[i - 1].node) &&
+		    !strcmp(v[i].code, v[i - 1].code)) {
+			bad_c = v[i].c;
+			node_at(buf, len, at, end, doc, v[i - 1].c, first, sizeof(first));
+			snprintf(what, sizeof(what),
+				 "check %.40s of node '%.100s' again (first at %s): one result per "
+				 "check and node",
+				 v[i].code, v[i].node, first);
+		}
+bad:
+	free(v);
+	if (!bad_c)
+		return 0;
+	node_at(buf, len, at, end, doc, bad_c, where, sizeof(where));
+	snprintf(err, errlen, "%s: %s: %s", name, where, what);
+	return -EBADMSG;
+}
+
+int doctor_doc_check(const char *name, const char *buf, size_t len, const cJSON *doc,
+		     const char *host, char *err, size_t errlen)
+{
+	const cJSON *checks = cJSON_GetObjectItemCaseSensitive(doc, "checks");
+	if (!cJSON_IsArray(checks))
+		return bad(err, errlen, name, buf, len, buf, "no \"checks\" array");
+	return checks_valid(checks, host, name, buf, len, buf, buf + len, doc, err, errlen);
 }
 
 static int add_node(struct doctor_merged *m, const char *name, cJSON *doc, const char *file,
@@ -61,7 +196,7 @@ static int add_node(struct doctor_merged *m, const char *name, cJSON *doc, const
 /* One document of a stream into nodes: a launcher report (schema hcclctl-doctor/1, its
  * checks by node) or a node's own (hcclctl-doctor-node/1, from doctor --node). */
 static int take(struct doctor_merged *m, const cJSON *doc, const char *name, const char *buf,
-		size_t len, const char *at, char *err, size_t errlen)
+		size_t len, const char *at, const char *end, char *err, size_t errlen)
 {
 	const cJSON *schema = cJSON_GetObjectItemCaseSensitive(doc, "schema");
 	const cJSON *checks = cJSON_GetObjectItemCaseSensitive(doc, "checks");
@@ -73,29 +208,17 @@ static int take(struct doctor_merged *m, const cJSON *doc, const char *name, con
 	if (!cJSON_IsArray(checks))
 		return bad(err, errlen, name, buf, len, at, "no \"checks\" array");
 	const cJSON *c;
-	cJSON_ArrayForEach(c, checks)
-	{
-		const cJSON *code = cJSON_GetObjectItemCaseSensitive(c, "code");
-		const cJSON *st = cJSON_GetObjectItemCaseSensitive(c, "status");
-		const cJSON *msg = cJSON_GetObjectItemCaseSensitive(c, "message");
-		if (!cJSON_IsString(code) || !cJSON_IsString(st) || !cJSON_IsString(msg))
-			return bad(err, errlen, name, buf, len, at,
-				   "a check without string \"code\", \"status\" and \"message\"");
-		if (strcmp(st->valuestring, "PASS") && strcmp(st->valuestring, "WARN") &&
-		    strcmp(st->valuestring, "FAIL") && strcmp(st->valuestring, "SKIP")) {
-			char what[160];
-			snprintf(what, sizeof(what), "check %.40s: unknown status '%.20s'",
-				 code->valuestring, st->valuestring);
-			return bad(err, errlen, name, buf, len, at, what);
-		}
-	}
-	if (!strcmp(schema->valuestring, "hcclctl-doctor-node/1")) {
-		const cJSON *h = cJSON_GetObjectItemCaseSensitive(doc, "hostname");
-		if (!cJSON_IsString(h) || !*h->valuestring)
-			return bad(err, errlen, name, buf, len, at,
-				   "a node report without \"hostname\"");
+	int node_doc = !strcmp(schema->valuestring, "hcclctl-doctor-node/1");
+	const cJSON *h = cJSON_GetObjectItemCaseSensitive(doc, "hostname");
+	if (node_doc && (!cJSON_IsString(h) || !*h->valuestring))
+		return bad(err, errlen, name, buf, len, at, "a node report without \"hostname\"");
+	int rc = checks_valid(checks, node_doc ? h->valuestring : NULL, name, buf, len, at, end,
+			      doc, err, errlen);
+	if (rc)
+		return rc;
+	if (node_doc) {
 		cJSON *copy = cJSON_Duplicate(doc, 1);
-		int rc = copy ? add_node(m, h->valuestring, copy, name, err, errlen) : -ENOMEM;
+		rc = copy ? add_node(m, h->valuestring, copy, name, err, errlen) : -ENOMEM;
 		if (rc)
 			cJSON_Delete(copy);
 		return rc;
@@ -124,7 +247,7 @@ static int take(struct doctor_merged *m, const cJSON *doc, const char *name, con
 			if (cJSON_IsString(on) && !strcmp(on->valuestring, nd->valuestring))
 				cJSON_AddItemToArray(arr, cJSON_Duplicate(c, 1));
 		}
-		int rc = add_node(m, nd->valuestring, mine, name, err, errlen);
+		rc = add_node(m, nd->valuestring, mine, name, err, errlen);
 		if (rc) {
 			cJSON_Delete(mine);
 			return rc;
@@ -149,7 +272,7 @@ int doctor_merge_parse(struct doctor_merged *m, const char *name, const char *bu
 			return bad(err, errlen, name, buf, len, cJSON_GetErrorPtr(),
 				   "not JSON (doctor --merge reads 'hcclctl --json doctor --local' "
 				   "output)");
-		int rc = take(m, doc, name, buf, len, buf + at, err, errlen);
+		int rc = take(m, doc, name, buf, len, buf + at, end, err, errlen);
 		cJSON_Delete(doc);
 		if (rc)
 			return rc;

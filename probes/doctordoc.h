@@ -16,8 +16,19 @@ struct doctor_merged {
 	struct doctor_merged_node *v;
 	size_t n, cap;
 };
+/* Every check doctor reports (doctor_ncodes of them), in report and cause-priority order. */
+extern const char *const doctor_codes[];
+extern const size_t doctor_ncodes;
+/* The index of code in doctor_codes, -1 when it is none of them. */
+int doctor_code_index(const char *code);
+/* The checks of doc (parsed from buf[0..len), a node's report on host): strings, a known
+ * status and code, one result per check. 0, -EBADMSG (err: "NAME: line L, column C: what"),
+ * -ENOMEM. */
+int doctor_doc_check(const char *name, const char *buf, size_t len, const cJSON *doc,
+		     const char *host, char *err, size_t errlen);
 /* Adds the nodes of buf[0..len), one or more documents, named name in messages. 0, or
- * -EBADMSG (err: "NAME: line L, column C: what"), -EEXIST (a node already read), -ENODATA
+ * -EBADMSG (err: "NAME: line L, column C: what"; also a check of an unknown code or one
+ * given twice for a node), -EEXIST (a node already read), -ENODATA
  * (no document), -ENOMEM. */
 int doctor_merge_parse(struct doctor_merged *m, const char *name, const char *buf, size_t len,
 		       char *err, size_t errlen);

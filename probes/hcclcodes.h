@@ -64,6 +64,12 @@ const char *hresult_name(long long v);
 int hresult_cat(long long v);
 const char *hresult_meaning(long long v);
 
+/* aclError (the runtime's codes a stream or its setup gives back): value ->
+ * "ACL_ERROR_RT_FFTS_PLUS_TIMEOUT" and its kind; NULL / HCAT_UNRESOLVED for a value without
+ * a name. */
+const char *hacl_name(long long v);
+int hacl_cat(long long v);
+
 /* An errNo as HCCL prints it ("errNo[0x0000000005000013]"): the module in bits 24..31 and the
  * HcclResult in the low 16 bits. Returns the HcclResult, or -1 when v is not of that form. */
 long long herrno_result(unsigned long long v);

@@ -1,7 +1,14 @@
-/* Atomic file replacement: HCCL re-reads a rank table every second while its status is
- * "initializing", so a reader must only ever see the old file or the whole new one. The
- * temp file lives in the target's directory because rename(2) is only atomic within one
- * file system. */
+/* The one way hcclctl writes a file: rank tables, Prometheus textfiles, profiles, doctor's
+ * HTML and flight-recorder dumps all come here.
+ *
+ * A reader must only ever see the old file or the whole new one (HCCL re-reads a rank table
+ * every second while its status is "initializing"; `hcclctl analyze` may read a dump while a
+ * rank rewrites it), so the data goes to a temporary file that is then renamed over the
+ * target. The temporary lives in the target's directory because rename(2) is only atomic
+ * within one file system, and it is made by mkstemp (O_CREAT|O_EXCL, a random name, mode
+ * 0600): in a directory others can write to, such as /tmp, a name they could guess would
+ * let them plant a symlink there and make us (root, often) truncate the file it points at.
+ * rename(2) replaces a symlink at the target itself, never what it points to. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -38,73 +45,117 @@ static void sync_dir(const char *dir)
 	close(fd);
 }
 
-int rt_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errlen)
+int rt_atomic_open(struct rt_atomic *a, const char *path, char *err, size_t errlen)
 {
-	char dir[PATH_MAX], tmp[PATH_MAX];
 	const char *slash = strrchr(path, '/');
 	const char *base = slash ? slash + 1 : path;
 	size_t dlen;
-	int fd, rc;
+	int rc;
 
+	a->fd = -1;
 	if (!*base) {
 		snprintf(err, errlen, "cannot write '%s': no file name", path);
 		return -EISDIR;
 	}
 	if (!slash) {
-		snprintf(dir, sizeof(dir), ".");
+		snprintf(a->dir, sizeof(a->dir), ".");
 	} else {
 		dlen = slash == path ? 1 : (size_t)(slash - path); /* "/x" lives in "/" */
-		if (dlen >= sizeof(dir)) {
+		if (dlen >= sizeof(a->dir)) {
 			snprintf(err, errlen, "cannot write '%s': path too long", path);
 			return -ENAMETOOLONG;
 		}
-		memcpy(dir, path, dlen);
-		dir[dlen] = '\0';
+		memcpy(a->dir, path, dlen);
+		a->dir[dlen] = '\0';
 	}
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, base) >= sizeof(tmp)) {
+	if ((size_t)snprintf(a->path, sizeof(a->path), "%s", path) >= sizeof(a->path) ||
+	    (size_t)snprintf(a->tmp, sizeof(a->tmp), "%s/.%s.XXXXXX", a->dir, base) >=
+		    sizeof(a->tmp)) {
 		snprintf(err, errlen, "cannot write '%s': path too long", path);
 		return -ENAMETOOLONG;
 	}
-
-	fd = mkstemp(tmp);
-	if (fd < 0) {
+	a->fd = mkostemp(a->tmp, O_CLOEXEC);
+	if (a->fd < 0) {
 		rc = -errno;
-		snprintf(err, errlen, "cannot create a temporary file in '%s': %s", dir,
+		snprintf(err, errlen, "cannot create a temporary file in '%s': %s", a->dir,
 			 strerror(-rc));
 		return rc;
 	}
-	rc = write_all(fd, data, len);
+	return 0;
+}
+
+void rt_atomic_abort(struct rt_atomic *a)
+{
+	if (a->fd < 0)
+		return;
+	close(a->fd);
+	unlink(a->tmp);
+	a->fd = -1;
+}
+
+int rt_atomic_commit(struct rt_atomic *a, mode_t mode, char *err, size_t errlen)
+{
+	int rc;
+
+	if (fsync(a->fd) != 0) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot sync '%s': %s", a->tmp, strerror(-rc));
+		goto fail;
+	}
+	if (fchmod(a->fd, mode) != 0) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot chmod '%s': %s", a->tmp, strerror(-rc));
+		goto fail;
+	}
+	rc = close(a->fd) ? -errno : 0;
+	a->fd = -1;
 	if (rc) {
-		snprintf(err, errlen, "cannot write '%s': %s", tmp, strerror(-rc));
-		goto fail_close;
+		snprintf(err, errlen, "cannot write '%s': %s", a->tmp, strerror(-rc));
+		unlink(a->tmp);
+		return rc;
 	}
-	if (fsync(fd) != 0) {
+	if (rename(a->tmp, a->path) != 0) {
 		rc = -errno;
-		snprintf(err, errlen, "cannot sync '%s': %s", tmp, strerror(-rc));
-		goto fail_close;
+		snprintf(err, errlen, "cannot rename '%s' to '%s': %s", a->tmp, a->path,
+			 strerror(-rc));
+		unlink(a->tmp);
+		return rc;
 	}
-	/* mkstemp creates 0600; a rank table is read by every training process. */
-	if (fchmod(fd, 0644) != 0) {
-		rc = -errno;
-		snprintf(err, errlen, "cannot chmod '%s': %s", tmp, strerror(-rc));
-		goto fail_close;
-	}
-	if (close(fd) != 0) {
-		rc = -errno;
-		snprintf(err, errlen, "cannot write '%s': %s", tmp, strerror(-rc));
-		goto fail_unlink;
-	}
-	if (rename(tmp, path) != 0) {
-		rc = -errno;
-		snprintf(err, errlen, "cannot rename '%s' to '%s': %s", tmp, path, strerror(-rc));
-		goto fail_unlink;
-	}
-	sync_dir(dir);
+	sync_dir(a->dir);
 	return 0;
 
-fail_close:
-	close(fd);
-fail_unlink:
-	unlink(tmp);
+fail:
+	rt_atomic_abort(a);
 	return rc;
+}
+
+int rt_atomic_write(struct rt_atomic *a, const void *data, size_t len, char *err, size_t errlen)
+{
+	int rc = write_all(a->fd, data, len);
+
+	if (rc)
+		snprintf(err, errlen, "cannot write '%s': %s", a->tmp, strerror(-rc));
+	return rc;
+}
+
+int rt_write_atomic_mode(const char *path, const char *data, size_t len, mode_t mode,
+			 char *err, size_t errlen)
+{
+	struct rt_atomic a;
+	int rc = rt_atomic_open(&a, path, err, errlen);
+
+	if (rc)
+		return rc;
+	rc = rt_atomic_write(&a, data, len, err, errlen);
+	if (rc) {
+		rt_atomic_abort(&a);
+		return rc;
+	}
+	return rt_atomic_commit(&a, mode, err, errlen);
+}
+
+/* mkstemp creates 0600; a rank table is read by every training process. */
+int rt_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errlen)
+{
+	return rt_write_atomic_mode(path, data, len, 0644, err, errlen);
 }

@@ -167,3 +167,118 @@ int rt_hostlist_expand(const char *s, size_t n, char **out, size_t *outlen, char
 	*outlen = o.len;
 	return 0;
 }
+
+/* ---- folding: the other way ---- */
+
+/* The numeric suffix of a name: where its digits start (n when none). */
+static size_t stem_len(const char *s, size_t n)
+{
+	while (n && s[n - 1] >= '0' && s[n - 1] <= '9')
+		n--;
+	return n;
+}
+
+/* Suffixes are compared as digit strings, never converted: a 20-digit one overflows every
+ * integer type, and "007" must come back as "007". By value (leading zeros aside), then
+ * the shorter spelling first. */
+static int cmp_digits(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), za = 0, zb = 0;
+	while (za + 1 < la && a[za] == '0')
+		za++;
+	while (zb + 1 < lb && b[zb] == '0')
+		zb++;
+	if (la - za != lb - zb)
+		return la - za < lb - zb ? -1 : 1;
+	int r = strcmp(a + za, b + zb);
+	return r ? r : (la > lb) - (la < lb);
+}
+
+/* Whether b is a + 1 at a's width, as rt_hostlist_expand would count from a ("09" then
+ * "10", "99" then "100"). */
+static int is_next(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i = la;
+	if (lb != la && !(lb == la + 1 && b[0] == '1'))
+		return 0;
+	/* a + 1: trailing nines become zeros, the digit before them goes up one */
+	while (i && a[i - 1] == '9')
+		i--;
+	if (!i) /* all nines: one more digit, "1" then zeros */
+		return lb == la + 1 && strspn(b + 1, "0") == la;
+	if (lb != la || memcmp(a, b, i - 1) || b[i - 1] != a[i - 1] + 1)
+		return 0;
+	return strspn(b + i, "0") == la - i;
+}
+
+struct sfx {
+	const char *d;
+};
+
+static int by_digits(const void *x, const void *y)
+{
+	return cmp_digits(((const struct sfx *)x)->d, ((const struct sfx *)y)->d);
+}
+
+static void app(char *out, size_t len, size_t *at, const char *s, size_t n)
+{
+	if (*at >= len)
+		return;
+	size_t room = len - 1 - *at;
+	if (n > room)
+		n = room;
+	memcpy(out + *at, s, n);
+	*at += n;
+	out[*at] = '\0';
+}
+
+void rt_hostlist_fold(const char *const *names, const int *idx, size_t n, char *out, size_t len)
+{
+	if (!len)
+		return;
+	out[0] = '\0';
+	if (!n)
+		return;
+	size_t at = 0;
+	const char *n0 = names[idx[0]];
+	size_t sl = stem_len(n0, strlen(n0));
+	int same = n > 1 && sl < strlen(n0);
+	for (size_t i = 1; i < n && same; i++) {
+		const char *s = names[idx[i]];
+		size_t l = strlen(s);
+		same = stem_len(s, l) == sl && sl < l && !strncmp(s, n0, sl);
+	}
+	struct sfx *v = same ? malloc(n * sizeof(*v)) : NULL;
+	if (!v) { /* not one stem with numbers (or no memory): the names, the first eight */
+		for (size_t i = 0; i < n && at + 1 < len; i++) {
+			if (i == 8) {
+				snprintf(out + at, len - at, " and %zu more", n - 8);
+				return;
+			}
+			if (i)
+				app(out, len, &at, ",", 1);
+			app(out, len, &at, names[idx[i]], strlen(names[idx[i]]));
+		}
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		v[i].d = names[idx[i]] + sl;
+	qsort(v, n, sizeof(*v), by_digits);
+	app(out, len, &at, n0, sl);
+	app(out, len, &at, "[", 1);
+	for (size_t a = 0; a < n; a++) {
+		size_t b = a;
+		while (b + 1 < n && is_next(v[b].d, v[b + 1].d))
+			b++;
+		if (a)
+			app(out, len, &at, ",", 1);
+		app(out, len, &at, v[a].d, strlen(v[a].d));
+		if (b > a) {
+			app(out, len, &at, "-", 1);
+			app(out, len, &at, v[b].d, strlen(v[b].d));
+		}
+		a = b;
+	}
+	app(out, len, &at, "]", 1);
+	free(v);
+}

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 
 #include "ranktable/jsonpos.h"
+#include "ranktable/text.h"
 
 struct scan {
 	const unsigned char *s;
@@ -100,37 +101,9 @@ static long peek_u4(const struct scan *sc, size_t at)
 	return v;
 }
 
-/* Length of a valid UTF-8 sequence starting at i, 0 if invalid (overlong forms, surrogates
- * and code points above U+10FFFF are invalid), -1 if the input ends inside it. */
 static int utf8_len(const struct scan *sc, size_t i)
 {
-	unsigned char c = sc->s[i];
-	int n;
-	unsigned char lo = 0x80, hi = 0xBF;
-	if (c >= 0xC2 && c <= 0xDF)
-		n = 2;
-	else if (c >= 0xE0 && c <= 0xEF)
-		n = 3;
-	else if (c >= 0xF0 && c <= 0xF4)
-		n = 4;
-	else
-		return 0;
-	if (c == 0xE0)
-		lo = 0xA0;
-	else if (c == 0xED)
-		hi = 0x9F;
-	else if (c == 0xF0)
-		lo = 0x90;
-	else if (c == 0xF4)
-		hi = 0x8F;
-	for (int k = 1; k < n; k++) {
-		if (i + k >= sc->len)
-			return -1;
-		unsigned char d = sc->s[i + k];
-		if (k == 1 ? (d < lo || d > hi) : (d & 0xC0) != 0x80)
-			return 0;
-	}
-	return n;
+	return rt__utf8_len(sc->s + i, sc->len - i);
 }
 
 static int scan_string(struct scan *sc)
@@ -166,6 +139,12 @@ static int scan_string(struct scan *sc)
 			if (cp < 0)
 				return fail(sc, eline, ecol,
 					    "invalid escape: '\\u' needs four hex digits");
+			/* cJSON (like C) ends the string there: "a\u0000;b" would be read as
+			 * "a", and what follows would never be checked */
+			if (cp == 0)
+				return fail(sc, eline, ecol,
+					    "NUL (\\u0000) in string: everything after it would "
+					    "be cut off");
 			if (cp >= 0xDC00 && cp <= 0xDFFF)
 				return fail(sc, eline, ecol,
 					    "invalid escape: lone UTF-16 low surrogate");

@@ -5,7 +5,9 @@
 #ifndef HCCLCTL_RANKTABLE_H
 #define HCCLCTL_RANKTABLE_H
 
+#include <limits.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #define RT_ERRLEN 512
 
@@ -175,6 +177,16 @@ struct rt_hostfile {
 #define RT_HOSTLIST_MAX_S "65536"
 int rt_hostlist_expand(const char *s, size_t n, char **out, size_t *outlen, char *err,
 		       size_t errlen);
+/* Text from input made safe to show on a terminal: s[0..n) into out (at most outlen bytes,
+ * always terminated, cut at a character), each C0 control byte but newline and tab, DEL,
+ * each C1 control (U+0080..U+009F) and each byte that is not UTF-8 written as "\xNN", so an
+ * ESC in a server name cannot clear the screen or paint a verdict. Returns strlen(out). */
+size_t rt_text_escape(char *out, size_t outlen, const char *s, size_t n);
+/* The other way: names[idx[0..n)] folded into out (at most len bytes, cut short when it
+ * does not fit): "gpu[01-04,07]" when they share a stem before their numeric suffixes,
+ * those sorted by value and kept as written (leading zeros, any length); else the names
+ * joined by commas, the first eight and " and N more". */
+void rt_hostlist_fold(const char *const *names, const int *idx, size_t n, char *out, size_t len);
 
 /* Malformed lines and duplicate servers are located findings in diags.
  * Returns 0, -EINVAL when a finding is an error or no server is listed, -ENOMEM. */
@@ -215,8 +227,26 @@ int rt_gen(const struct rt_gen_spec *spec, char **out, size_t *outlen, char *err
 int rt_parse_devices(const char *s, long **ids, size_t *n, char *err, size_t errlen);
 
 /* Writes data to path atomically: a temp file in the same directory, fsync, rename.
- * Never leaves a half-written file at path. */
+ * Never leaves a half-written file at path, never opens a name another user could have
+ * planted (atomic.c). rt_write_atomic gives the file mode 0644, _mode the mode given. */
 int rt_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errlen);
+int rt_write_atomic_mode(const char *path, const char *data, size_t len, mode_t mode,
+			 char *err, size_t errlen);
+
+/* The same for a file written in pieces: rt_atomic_open makes the temporary (fd, mode 0600),
+ * the caller writes to fd (or rt_atomic_write), then rt_atomic_commit (fsync, chmod, rename)
+ * or rt_atomic_abort (removes it). Each returns 0 or a negative errno with err; a failed
+ * commit has removed the temporary. */
+struct rt_atomic {
+	int fd;
+	char path[PATH_MAX];
+	char dir[PATH_MAX];
+	char tmp[PATH_MAX];
+};
+int rt_atomic_open(struct rt_atomic *a, const char *path, char *err, size_t errlen);
+int rt_atomic_write(struct rt_atomic *a, const void *data, size_t len, char *err, size_t errlen);
+int rt_atomic_commit(struct rt_atomic *a, mode_t mode, char *err, size_t errlen);
+void rt_atomic_abort(struct rt_atomic *a);
 
 /* ---- diff ---- */
 

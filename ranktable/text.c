@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ranktable/ranktable.h"
 #include "ranktable/text.h"
 
 void rt__quote(char *out, size_t outlen, const char *s, size_t n)
@@ -49,4 +50,65 @@ const char *rt__next_line(const char *buf, size_t len, size_t *pos, size_t *n)
 		(*n)--;
 	*pos = end + 1;
 	return start;
+}
+
+int rt__utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned char c = s[0], lo = 0x80, hi = 0xBF;
+	int len;
+	if (c >= 0xC2 && c <= 0xDF)
+		len = 2;
+	else if (c >= 0xE0 && c <= 0xEF)
+		len = 3;
+	else if (c >= 0xF0 && c <= 0xF4)
+		len = 4;
+	else
+		return 0;
+	if (c == 0xE0)
+		lo = 0xA0;
+	else if (c == 0xED)
+		hi = 0x9F;
+	else if (c == 0xF0)
+		lo = 0x90;
+	else if (c == 0xF4)
+		hi = 0x8F;
+	for (int k = 1; k < len; k++) {
+		if ((size_t)k >= n)
+			return -1;
+		unsigned char d = s[k];
+		if (k == 1 ? (d < lo || d > hi) : (d & 0xC0) != 0x80)
+			return 0;
+	}
+	return len;
+}
+
+size_t rt_text_escape(char *out, size_t outlen, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t o = 0;
+	if (!outlen)
+		return 0;
+	for (size_t i = 0; i < n;) {
+		unsigned char c = u[i];
+		int l = c < 0x80 ? 1 : rt__utf8_len(u + i, n - i);
+		size_t k = l > 0 ? (size_t)l : 0;
+		/* C0 but newline and tab, DEL, C1 (U+0080..U+009F: 0xC2 0x80..0x9F) and bytes
+		 * that are no UTF-8: a terminal would act on them */
+		int esc = c < 0x80 ? (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f
+				   : !k || (c == 0xC2 && u[i + 1] < 0xA0);
+		if (esc) {
+			if (o + 4 >= outlen)
+				break;
+			o += (size_t)snprintf(out + o, outlen - o, "\\x%02x", c);
+			i++;
+			continue;
+		}
+		if (o + k >= outlen)
+			break;
+		memcpy(out + o, s + i, k);
+		o += k;
+		i += k;
+	}
+	out[o] = '\0';
+	return o;
 }

@@ -17,6 +17,9 @@ static inline bool rt__is_blank(char c)
 /* Copies at most RT_QUOTE_MAX bytes of s (n bytes, any byte, NUL included) for a message,
  * escaping what a terminal should not see raw. */
 void rt__quote(char *out, size_t outlen, const char *s, size_t n);
+/* Length of the valid UTF-8 sequence starting s[0..n) (n >= 1), 0 if invalid (overlong
+ * forms, surrogates and code points above U+10FFFF are invalid), -1 if s ends inside it. */
+int rt__utf8_len(const unsigned char *s, size_t n);
 /* True when s[0..n) is exactly an IPv4 or IPv6 literal. */
 bool rt__is_ip_literal(const char *s, size_t n);
 

@@ -73,13 +73,43 @@ FAIL  npu.driver      gpu3                   NPU driver 24.1.0, but 2 nodes have
 most likely cause: npu.driver on gpu3: NPU driver 24.1.0, but 2 nodes have 23.0.3
 fix: install the same driver on every node (npu-smi info -t board -i 0)" \
 	"  npu.driver compared across the merged nodes: the odd one named"
+# node names whose numbers pass 2^63 fold as written, never clipped to the largest integer
+# (n[9223372036854775807,...]); leading zeros stay
+for n in 99999999999999999998 99999999999999999999 100000000000000000000 9223372036854775808 \
+	00000000000000000007; do
+	hcclctl --json doctor --local --node-name "n$n" --checks npu.health >"$TMP/big$n.json"
+done
+run hcclctl doctor --merge "$TMP"/big*.json --checks npu.health
+check_out "PASS  npu.health      n[00000000000000000007,9223372036854775808,99999999999999999998-100000000000000000000] all 8 chips healthy
+
+5 passed, 0 warnings, 0 failed, 0 skipped on 5 nodes" "20-digit suffixes folded as strings, runs across a carry, zeros kept"
 
 # bad input: located, exit 3
 printf '{"schema":"hcclctl-doctor/1",\n "nodes":["a"],\n "checks":[{"code":"x","status":"MAYBE","message":"m"}]}\n' >"$TMP/bad.json"
 run hcclctl doctor --merge "$TMP/bad.json"
 check_rc 3 "a check with an unknown status: exit 3"
-check_err "hcclctl: doctor: --merge: $TMP/bad.json: line 1, column 1: check x: unknown status 'MAYBE'" \
-	"  named with the file and where its document starts"
+check_err "hcclctl: doctor: --merge: $TMP/bad.json: line 3, column 12: check x: unknown status 'MAYBE'" \
+	"  named with the file and where the check is"
+# ten identical checks in one node's report: the fold once wrote one slot per identical
+# result into room for one per node (free(): invalid next size, exit 134)
+{
+	printf '{"schema":"hcclctl-doctor-node/1","hostname":"n1","checks":[\n'
+	for i in 1 2 3 4 5 6 7 8 9; do
+		printf ' {"code":"npu.health","status":"PASS","message":"all 8 chips healthy"},\n'
+	done
+	printf ' {"code":"npu.health","status":"PASS","message":"all 8 chips healthy"}]}\n'
+} >"$TMP/ten.json"
+run hcclctl doctor --merge "$TMP/ten.json"
+check_rc 3 "ten identical checks in one report: refused, exit 3 (no crash)"
+check_err "hcclctl: doctor: --merge: $TMP/ten.json: line 3, column 2: check npu.health of node 'n1' again (first at line 2, column 2): one result per check and node" \
+	"  the second one located, with the first"
+# an unknown check code used to index past the end of the code table
+printf '{"schema":"hcclctl-doctor-node/1","hostname":"n1",\n "checks":[{"code":"npu.health","status":"PASS","message":"ok"},\n  {"code":"zz.unknown","status":"FAIL","message":"m"}]}\n' >"$TMP/unknown.json"
+run hcclctl doctor --merge "$TMP/unknown.json"
+check_rc 3 "an unknown check code: refused, exit 3"
+check_err "hcclctl: doctor: --merge: $TMP/unknown.json: line 3, column 3: unknown check 'zz.unknown' (from a newer hcclctl? hcclctl-doctor(1) lists the checks)" \
+	"  located and named"
+check_out "" "  and no report made from it"
 printf '%s\n{"schema":"hcclctl-doctor/1", "nodes": [' "$(cat "$TMP/n1.json")" >"$TMP/cut.json"
 run hcclctl doctor --merge - <"$TMP/cut.json"
 check_rc 3 "a second document cut short on stdin: exit 3"

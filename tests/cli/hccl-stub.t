@@ -13,7 +13,8 @@ fi
 unset HCCL_IF_IP HCCL_IF_BASE_PORT HCCL_CONNECT_TIMEOUT HCCL_EXEC_TIMEOUT HCCL_STUB_LOG \
 	HCCL_STUB_INIT_FAIL_RANK HCCL_STUB_INIT_CODE HCCL_STUB_ERROR_RANK HCCL_STUB_ERROR_CODE \
 	HCCL_STUB_ERROR_ASYNC HCCL_STUB_HANG_RANK HCCL_STUB_HANG HCCL_STUB_AT \
-	HCCL_STUB_CORRUPT_RANK HCCL_STUB_CORRUPT_INDEX HCCL_STUB_DEVICE_COUNT
+	HCCL_STUB_CORRUPT_RANK HCCL_STUB_CORRUPT_INDEX HCCL_STUB_DEVICE_COUNT HCCL_STUB_NO_PHYID \
+	ASCEND_RT_VISIBLE_DEVICES ASCEND_VISIBLE_DEVICES
 
 # Lines "rank 0: ok" .. "rank N-1: ok".
 all_ok() {
@@ -29,6 +30,7 @@ run sh -c "nm -D --defined-only '$STUB/libascendcl.so' | awk '{print \$3}' | sor
 check_out "aclFinalize
 aclGetRecentErrMsg
 aclInit
+aclStubPhyDevId
 aclStubTaskFail
 aclrtCreateEvent
 aclrtCreateStream
@@ -38,6 +40,7 @@ aclrtEventElapsedTime
 aclrtFree
 aclrtGetDevice
 aclrtGetDeviceCount
+aclrtGetPhyDevIdByLogicDevId
 aclrtGetVersion
 aclrtLaunchCallback
 aclrtMalloc
@@ -195,14 +198,14 @@ HcclAllReduce(d, d, 17, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, st) = 1
 HcclAllReduce(d, d, 4, (HcclDataType)99, HCCL_REDUCE_SUM, comm, st) = 1
 HcclAllReduce(d, d, 4, (HcclDataType)-1, HCCL_REDUCE_SUM, comm, st) = 1
 HcclAllReduce(d, d, 4, HCCL_DATA_TYPE_FP32, (HcclReduceOp)4, comm, st) = 1
-HcclAllReduce(d, d, 4, HCCL_DATA_TYPE_FP64, HCCL_REDUCE_SUM, comm, st) = 5
-HcclAllReduce(d, d, 4, HCCL_DATA_TYPE_UINT32, HCCL_REDUCE_SUM, comm, st) = 5
+HcclAllReduce(d, d, 4, HCCL_DATA_TYPE_FP64, HCCL_REDUCE_SUM, comm, st) = 0
+HcclAllReduce(d, d, 4, HCCL_DATA_TYPE_UINT32, HCCL_REDUCE_SUM, comm, st) = 0
 HcclAllReduce(d, d, 4, HCCL_DATA_TYPE_BFP16, HCCL_REDUCE_PROD, comm, st) = 5
 HcclAllReduce(d, d, 4, HCCL_DATA_TYPE_INT16, HCCL_REDUCE_PROD, comm, st) = 5
 HcclAllReduce(d, d, 4, HCCL_DATA_TYPE_INT128, HCCL_REDUCE_MAX, comm, st) = 5
 HcclAllReduce(d, d, 0, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, st) = 0
 HcclAllReduce(d, d, 16, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, st) = 0
-HcclReduceScatter(d, d, 8, HCCL_DATA_TYPE_FP64, HCCL_REDUCE_MIN, comm, st) = 5
+HcclReduceScatter(d, d, 8, HCCL_DATA_TYPE_FP64, HCCL_REDUCE_MIN, comm, st) = 0
 HcclAllGather(d, d, 8, HCCL_DATA_TYPE_FP64, comm, st) = 0
 HcclAllGather(d, d, 9, HCCL_DATA_TYPE_FP64, comm, st) = 1
 HcclAllGather(d, d, 4, HCCL_DATA_TYPE_INT128, comm, st) = 5
@@ -233,14 +236,14 @@ aclFinalize() = 0
 aclFinalize() = 100037" "args: each check gives the documented code (1 PARA, 2 PTR, 5 NOT_SUPPORT, 10 OPEN_FILE)"
 
 # ---- exact results: every collective, type and op, 1 to 4 ranks, over root info ----
-# HCCL (Atlas A2) reduces int8 int16 int32 int64 fp16 fp32 bf16, prod not bf16; fp64 moves only.
+# HCCL's parameter check (Atlas A2) takes every type for a reduction but prod on int16 and bf16.
 for n in 1 2 3 4; do
 	for d in int8 int32 int64 fp16 bf16 fp32 fp64; do
 		for op in sum prod max min; do
 			for c in allreduce reducescatter; do
 				run "$D" run -n "$n" -c "$c" -d "$d" -o "$op" -k 13
 				case $d/$op in
-				fp64/* | bf16/prod)
+				bf16/prod)
 					want=$(r=0; while [ $r -lt "$n" ]; do
 						echo "rank $r: call 1: $c = 5 (not support feature)"; r=$((r + 1)); done)
 					check_out "$want" "$n ranks $c $d $op: HCCL_E_NOT_SUPPORT on every rank" ;;
@@ -319,6 +322,53 @@ rank 1: call 1: stream sync = 507018, async error 1 (parameter error)" "broadcas
 ok "grep -q 'rank 1 called HcclBroadcast #0 count 6 int8 op 0 root 0, rank 0 called HcclBroadcast #0 count 5 int8 op 0 root 0' '$TMP/err'" \
 	"a receiver names both calls in the trace (the root of a broadcast only sends: it cannot tell)"
 
+# ---- devices: logical ids, physical ids, and what a container sees ----
+run "$D" devices
+check_out "aclrtGetDeviceCount(&n) = 0
+count 8
+logical 0: physical 0
+logical 1: physical 1
+logical 2: physical 2
+logical 3: physical 3
+logical 4: physical 4
+logical 5: physical 5
+logical 6: physical 6
+logical 7: physical 7
+aclrtGetPhyDevIdByLogicDevId((int32_t)n, &p) = 107001
+aclrtGetPhyDevIdByLogicDevId(0, NULL) = 100000
+aclrtSetDevice((int32_t)n) = 107001" "no visible-devices variable: logical i is physical i"
+run env ASCEND_VISIBLE_DEVICES=4,5,6,7 "$D" devices
+check_out_has "count 4
+logical 0: physical 4
+logical 1: physical 5
+logical 2: physical 6
+logical 3: physical 7
+aclrtGetPhyDevIdByLogicDevId((int32_t)n, &p) = 107001" "ASCEND_VISIBLE_DEVICES=4,5,6,7: four logical devices, 0-3 being 4-7"
+run env ASCEND_VISIBLE_DEVICES=4,5,6,7 ASCEND_RT_VISIBLE_DEVICES=6,2 "$D" devices
+check_out_has "count 2
+logical 0: physical 6
+logical 1: physical 2
+" "ASCEND_RT_VISIBLE_DEVICES comes first, in its own order"
+run env ASCEND_VISIBLE_DEVICES=2-3,6 "$D" devices
+check_out_has "count 3
+logical 0: physical 2
+logical 1: physical 3
+logical 2: physical 6
+" "ranges as device plugins write them: 2-3,6"
+run env ASCEND_RT_VISIBLE_DEVICES=3,9,1 "$D" devices
+check_out_has "count 1
+logical 0: physical 3
+" "the list ends at an id the machine does not have"
+run env ASCEND_RT_VISIBLE_DEVICES=5 HCCL_STUB_NO_PHYID=1 "$D" devices
+check_out_has "count 1
+logical 0: aclrtGetPhyDevIdByLogicDevId = 207000" "HCCL_STUB_NO_PHYID=1: the runtime refuses the lookup"
+sed 's/"device_id": "0"/"device_id": "4"/; s/"device_id": "1"/"device_id": "5"/; s/"device_id": "2"/"device_id": "6"/; s/"device_id": "3"/"device_id": "7"/' \
+	"$TMP/rt.json" >"$TMP/rt-47.json"
+run env ASCEND_VISIBLE_DEVICES=4,5,6,7 HCCL_STUB_NO_PHYID=1 HCCL_IF_BASE_PORT="$(free_port)" "$D" run -n 4 -c allreduce -d fp32 -t "$TMP/rt-47.json"
+check_out "$(all_ok 4)" "a container seeing NPUs 4-7: logical 0-3 pass HCCL's check against the table's 4-7"
+run env ASCEND_VISIBLE_DEVICES=4,5,6,7 HCCL_IF_BASE_PORT="$(free_port)" HCCL_CONNECT_TIMEOUT=2 "$D" run -n 2 -c allreduce -d fp32 -t "$TMP/rt.json"
+check_out_has "rank 0: init = 1 (parameter error)" "and a table of 0-3 there is HCCL_E_PARA: HCCL compares physical ids"
+
 # ---- fault knobs ----
 run env HCCL_CONNECT_TIMEOUT=2 HCCL_STUB_INIT_FAIL_RANK=1 HCCL_STUB_INIT_CODE=7 "$D" run -n 3 -c allreduce -d fp32 -o sum
 check_out "rank 0: init = 9 (timeout)
@@ -342,9 +392,9 @@ rank 1: call 1: stream sync = 507046, async error 0 (success)
 rank 2: ok" "HCCL_STUB_HANG=after (default): the peers complete, rank 1's stream never does"
 run env HCCL_EXEC_TIMEOUT=2 HCCL_STUB_HANG_RANK=0 HCCL_STUB_HANG=before "$D" run -n 3 -c broadcast -d fp16 -s 5000
 check_out "rank 0: call 1: stream sync = 507046, async error 0 (success)
-rank 1: call 1: stream sync = 507018, async error 9 (timeout)
-rank 2: call 1: stream sync = 507018, async error 9 (timeout)" \
-	"HCCL_STUB_HANG=before: every peer stalls until HCCL_EXEC_TIMEOUT, then HCCL_E_TIMEOUT"
+rank 1: call 1: stream sync = 507048, async error 0 (success)
+rank 2: call 1: stream sync = 507048, async error 0 (success)" \
+	"HCCL_STUB_HANG=before: every peer stalls until HCCL_EXEC_TIMEOUT, then its stream gives 507048 (no async error)"
 run env HCCL_STUB_HANG_RANK=2 HCCL_STUB_AT=3 "$D" run -n 3 -c alltoall -d int32 -i 3 -s 1000
 check_out "rank 0: ok
 rank 1: ok
@@ -358,8 +408,8 @@ run env HCCL_STUB_CORRUPT_RANK=0 "$D" run -n 2 -c allgather -d int8 -k 4
 check_out "rank 0: call 1: 1 wrong, first at 0: got 2 want 1
 rank 1: ok" "HCCL_STUB_CORRUPT_INDEX defaults to 0; integers change by one"
 run env HCCL_STUB_CORRUPT_RANK=1 HCCL_STUB_CORRUPT_INDEX=99 "$D" run -n 2 -c reducescatter -d fp64 -o max -k 4
-check_out "rank 0: call 1: reducescatter = 5 (not support feature)
-rank 1: call 1: reducescatter = 5 (not support feature)" "fp64 reducescatter is not supported, corrupted or not"
+check_out "rank 0: ok
+rank 1: call 1: 1 wrong, first at 3: got 7 want 3" "fp64 reducescatter passes HCCL's check; the knob corrupts it"
 run env HCCL_STUB_CORRUPT_RANK=1 HCCL_STUB_CORRUPT_INDEX=99 "$D" run -n 2 -c broadcast -d fp64 -k 4
 check_out "rank 0: ok
 rank 1: call 1: 1 wrong, first at 3: got 9 want 4" "an index past the result is the last element"

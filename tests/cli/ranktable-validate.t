@@ -241,6 +241,31 @@ done
 check_out_has "server-id-unsafe             warning -      server_id has whitespace, shell metacharacters or a leading '-'; an error where hcclctl connects (run --ssh, doctor, probe net)" "server-id-unsafe is a warning in validate, an error where hcclctl connects"
 check_out_has "super-pod-list-missing       note    -      version 1.2 table without super_pod_list (optional: AI-server mode)" "a 1.2 table without super_pod_list is a note"
 
+# An escaped NUL in a string: cJSON would end the string there and the rest would pass
+# unseen ("10.0.0.1" validated, ";touch /tmp/x" never checked).
+sed 's|"10.0.0.2"|"10.0.0.2\\u0000;touch /tmp/x"|' tests/data/gen/2srv_2dev_host_ip.json >"$TMP/nul.json"
+run hcclctl ranktable validate "$TMP/nul.json"
+check_rc 2 "a \\u0000 inside server_id makes the table invalid (exit 2)"
+check_out "$TMP/nul.json:23:35: error: NUL (\\u0000) in string: everything after it would be cut off (HCCL EI0004) [json-syntax]
+  at \$
+  hint: fix the JSON syntax first; 'python3 -m json.tool FILE' shows the same place
+$TMP/nul.json: invalid: 1 error, 0 warnings (format unknown, 0 servers, 0 ranks)" "located at the escape, line and column"
+
+# The size cap: 65536 ranks take 14.7 MB; a table past 64 MiB is refused before it is read
+# (it was accepted up to 1 GiB, and parsing costs several times the file)
+truncate -s 67108865 "$TMP/huge.json"
+run hcclctl ranktable validate "$TMP/huge.json"
+check_rc 3 "a rank table past 64 MiB is refused (exit 3)"
+check_err "hcclctl: ranktable validate: $TMP/huge.json: larger than 67108864 bytes, the most a rank table may be (65536 ranks take about 15 MB)
+hint: if this is a real rank table, raise the limit: HCCLCTL_RANKTABLE_MAX=256M" "  the limit named, with the variable that raises it"
+run env HCCLCTL_RANKTABLE_MAX=1K "$HCCLCTL" ranktable validate tests/data/gen/2srv_2dev_host_ip.json
+check_rc 3 "HCCLCTL_RANKTABLE_MAX=1K refuses a 1 KiB table"
+check_err_has "hcclctl: ranktable validate: tests/data/gen/2srv_2dev_host_ip.json: larger than 1024 bytes, the most a rank table may be (65536 ranks take about 15 MB)" "  at the limit it sets"
+run sh -c "cat tests/data/gen/2srv_2dev_host_ip.json | HCCLCTL_RANKTABLE_MAX=1K '$HCCLCTL' ranktable validate -"
+check_rc 3 "  a pipe too, which has no size to check first"
+run env HCCLCTL_RANKTABLE_MAX=2K "$HCCLCTL" ranktable validate tests/data/gen/2srv_2dev_host_ip.json
+check_rc 0 "HCCLCTL_RANKTABLE_MAX=2K reads it"
+
 # Scale: 65536 ranks validate (timing is measured in make bench, not here).
 python3 bench/mk_ranktable.py 4096 16 >"$TMP/big.json"
 run hcclctl ranktable validate "$TMP/big.json"

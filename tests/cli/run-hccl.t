@@ -99,12 +99,21 @@ for d in int8 int32 int64 fp16 bf16 fp32; do
 done
 run hcclctl run reducescatter --local 3 --engine hccl -b 96 -e 96 -n 1 -w 0 -d bf16 -o max
 check_rc 0 "reducescatter bf16 max over 3 ranks"
-# fp64 is not among HcclAllReduce's types (hccl.h): the library's own refusal, named with
-# its code
+# fp64 is not in the documented support table of the reductions, though HCCL's parameter
+# check (and the stand-in's) lets it through: a usage error before any rank starts
 run hcclctl run allreduce --local 2 --engine hccl -b 64 -e 64 -n 1 -w 0 -d fp64
-check_rc 2 "allreduce fp64: HCCL refuses it, exit 2"
-check_err_has "hcclctl: verdict: hccl-error: rank 0 (server $HOST, device 0): HcclAllReduce returned HCCL_E_NOT_SUPPORT (5): not support feature; also failed: rank 1; its plog: $TMP/plog" \
-	"  the verdict: rank, server, device, the call, HCCL's code name and number, HcclGetErrorString, the plog"
+check_rc 64 "allreduce fp64 on HCCL: usage error before launch, exit 64"
+check_err "hcclctl: run allreduce: --engine hccl: HcclAllReduce takes no fp64: HCCL reduces int8, int16, int32, int64, fp16, fp32 and bf16
+hint: --engine libcomm runs it on the host" "  says which types HCCL reduces, and the way out"
+run hcclctl run reducescatter --local 2 --engine hccl -b 64 -e 64 -n 1 -w 0 -d bf16 -o prod
+check_rc 64 "reducescatter bf16 prod on HCCL: usage error"
+check_err_has "hcclctl: run reducescatter: --engine hccl: HcclReduceScatter takes no prod on bf16" "  names the pair"
+run hcclctl -v run allreduce --local 2 --engine auto -b 64 -e 64 -n 1 -w 0 -d fp64
+check_rc 0 "--engine auto with fp64 allreduce: runs on libcomm"
+check_out_has "# hcclctl run allreduce: 2 ranks (local), fp64 sum, algo auto, iters 1, warmup 0, check on, engine libcomm" "  the header says libcomm"
+check_err_has "hcclctl: run allreduce: warning: --engine auto: HcclAllReduce takes no fp64: HCCL reduces int8, int16, int32, int64, fp16, fp32 and bf16: running on libcomm" "  -v says why"
+run hcclctl run allgather --local 2 --engine hccl -b 64 -e 64 -n 1 -w 0 -d fp64
+check_rc 0 "allgather fp64 on HCCL: moved, not reduced: runs"
 
 run hcclctl --json run allgather --local 2 --engine hccl -b 64 -e 128 -n 1 -w 0
 check_rc 0 "--json on HCCL exits 0"
@@ -143,6 +152,28 @@ run env -u LD_LIBRARY_PATH ASCEND_HOME_PATH="$TMP/inst" "$HCCLCTL" -v run barrie
 check_rc 0 "an install whose version.info is not one still runs"
 check_err_has "hcclctl: run barrier: libhccl.so: $TMP/inst/lib64/libhccl.so ($TMP/inst/version.info:1:12: byte 0x3b in the version)" \
 	"  -v says where its version.info is wrong"
+# the toolkit's own layout: 8.0.RC3/x86_64-linux/lib64, the install info in x86_64-linux,
+# version.cfg at the top, latest/ a link to it; no version.info anywhere
+TK=$TMP/Ascend/ascend-toolkit
+mkdir -p "$TK/8.0.RC3/x86_64-linux/lib64"
+cp "$STUB/libascendcl.so" "$STUB/libhccl.so" "$TK/8.0.RC3/x86_64-linux/lib64/"
+ln -s x86_64-linux/lib64 "$TK/8.0.RC3/lib64"
+ln -s 8.0.RC3 "$TK/latest"
+printf '# version: 1.0\nruntime_running_version=[7.5.0.1.129:8.0.RC3]\nhccl_running_version=[7.5.0.1.129:8.0.RC3]\n' \
+	>"$TK/8.0.RC3/version.cfg"
+run env -u LD_LIBRARY_PATH ASCEND_HOME_PATH="$TK/latest" "$HCCLCTL" -v run barrier --local 2 --engine hccl -n 1 -w 0
+check_rc 0 "CANN's layout, only version.cfg: runs"
+check_err_has "hcclctl: run barrier: libhccl.so: $TK/8.0.RC3/x86_64-linux/lib64/libhccl.so (CANN 8.0.RC3)" \
+	"  -v: the version after the colon of version.cfg's hccl_running_version"
+printf 'package_name=Ascend-cann-toolkit\nversion=8.0.RC3.1\ninnerversion=V100R001C19SPC001B124\narch=x86_64\n' \
+	>"$TK/8.0.RC3/x86_64-linux/ascend_toolkit_install.info"
+run env -u LD_LIBRARY_PATH ASCEND_HOME_PATH="$TK/latest" "$HCCLCTL" -v run barrier --local 2 --engine hccl -n 1 -w 0
+check_err_has "hcclctl: run barrier: libhccl.so: $TK/8.0.RC3/x86_64-linux/lib64/libhccl.so (CANN 8.0.RC3.1)" \
+	"  with ascend_toolkit_install.info beside lib64: its version, the nearer file"
+rm "$TK/8.0.RC3/x86_64-linux/ascend_toolkit_install.info" "$TK/8.0.RC3/version.cfg"
+run env -u LD_LIBRARY_PATH ASCEND_HOME_PATH="$TK/latest" "$HCCLCTL" -v run barrier --local 2 --engine hccl -n 1 -w 0
+check_err_has "hcclctl: run barrier: libhccl.so: $TK/8.0.RC3/x86_64-linux/lib64/libhccl.so (no version.info, ascend_toolkit_install.info or version.cfg)" \
+	"  none of the three: -v names all it looked for"
 
 # ---- HCCL's failures, named with HCCL's codes ----
 run env HCCL_STUB_ERROR_RANK=1 HCCL_STUB_ERROR_CODE=9 HCCL_STUB_AT=3 \
@@ -207,7 +238,41 @@ check_rc 2 "rank 1 stalls before contributing, so every rank stalls: exit 2"
 printf '%s\n' "$ERR" | grep -Eqx "hcclctl: verdict: stuck-rank: every rank is stuck in HcclAllReduce, none behind the others, no progress for 2\.[0-9] s: HCCL waits on something below its calls \(a device, a link, a peer's NIC\); its plogs name it \(rank 0: $TMP/plog\)"
 _report $? "  says that no rank is behind and where the plogs are, instead of guessing" "$ERR"
 
+# HCCL's own execution timeout below the stall limit: the healthy ranks' streams fail first
+# (507048, no async error); the rank still in HCCL is the one they waited on
+t0=$(date +%s%N)
+run env HCCL_EXEC_TIMEOUT=2 HCCLCTL_HCCL_STALL=10 HCCL_STUB_HANG_RANK=1 HCCL_STUB_HANG=before HCCL_STUB_AT=2 \
+	"$HCCLCTL" run allreduce --local 3 --engine hccl -b 8 -e 64 -n 3 -w 1
+ms=$((($(date +%s%N) - t0) / 1000000))
+check_rc 2 "HCCL_EXEC_TIMEOUT=2 under a stall limit of 10 s, rank 1 hung: exit 2"
+check_err_has "hcclctl: run allreduce: warning: HCCL_EXEC_TIMEOUT=2 s is below the stall limit (HCCLCTL_HCCL_STALL, 10.0 s): a stalled rank's peers fail with HCCL's timeout first, and the verdict names the rank they waited on from that" \
+	"  warns that HCCL's timeout acts before the stall limit"
+printf '%s\n' "$ERR" | grep -Eqx "hcclctl: verdict: stuck-rank: rank 1 \(server $HOST, device 1\) stuck in HcclAllReduce: no progress for [2-9]\.[0-9] s while 2 other ranks gave up waiting on it \(rank 0: ACL_ERROR_RT_FFTS_PLUS_TIMEOUT 507048\); its plog: $TMP/plog"
+_report $? "  the verdict names hung rank 1, not the healthy ranks whose streams timed out" "$ERR"
+ok "! printf '%s' \"\$ERR\" | grep -q HCCL_SUCCESS" "  an async error of success is shown nowhere"
+ok "[ $ms -lt 8000 ]" "  named at HCCL's timeout, before the stall limit ($ms ms)"
+echo "# HCCL_EXEC_TIMEOUT=2 below the stall limit: run ended after $ms ms"
+
 # ---- a rank table: HcclCommInitClusterInfo, the device from the table ----
+# two ranks started by hand, -v: pair ENV-OF-RANK-0 ENV-OF-RANK-1 COLL ARGS...; their exit
+# codes in rc0 rc1, their output in $TMP/p0.out ...
+pair() {
+	e0=$1 e1=$2
+	shift 2
+	P=$(free_port)
+	HP=$(free_port)
+	for r in 1 0; do
+		eval "er=\$e$r"
+		env HCCL_IF_BASE_PORT="$HP" $er "$HCCLCTL" -v run "$@" --rank $r --world-size 2 \
+			--master 127.0.0.1:"$P" --engine hccl -n 1 -w 1 \
+			>"$TMP/p$r.out" 2>"$TMP/p$r.err" &
+		eval "pid$r=\$!"
+	done
+	wait "$pid0"
+	rc0=$?
+	wait "$pid1"
+	rc1=$?
+}
 P=$(free_port)
 HP=$(free_port)
 cat >"$TMP/rt.json" <<EOF
@@ -216,32 +281,14 @@ cat >"$TMP/rt.json" <<EOF
    {"device_id": "4", "device_ip": "192.168.100.4", "rank_id": "0"},
    {"device_id": "5", "device_ip": "192.168.100.5", "rank_id": "1"}]}]}
 EOF
-for r in 1 0; do
-	env HCCL_IF_BASE_PORT="$HP" HCCL_STUB_ERROR_RANK=1 HCCL_STUB_ERROR_CODE=11 HCCL_STUB_AT=2 \
-		"$HCCLCTL" run allreduce --rank $r --world-size 2 --master 127.0.0.1:"$P" \
-		--ranktable "$TMP/rt.json" --engine hccl -b 8 -e 8 -n 1 -w 1 \
-		>"$TMP/rt$r.out" 2>"$TMP/rt$r.err" &
-	eval "pid$r=\$!"
-done
-wait "$pid0"
-rc0=$?
-wait "$pid1"
-rc1=$?
+pair "HCCL_STUB_ERROR_RANK=1 HCCL_STUB_ERROR_CODE=11 HCCL_STUB_AT=2" \
+	"HCCL_STUB_ERROR_RANK=1 HCCL_STUB_ERROR_CODE=11 HCCL_STUB_AT=2" \
+	allreduce --ranktable "$TMP/rt.json" -b 8 -e 8
 ok "[ $rc0 -eq 2 ] && [ $rc1 -eq 2 ]" "--ranktable with --rank: an HCCL error on rank 1 fails both ranks with 2"
-grep -qxF "hcclctl: verdict: hccl-error: rank 1 (server 127.0.0.1, device 5): HcclAllReduce returned HCCL_E_TCP_CONNECT (11): tcp connect fail; its plog: $TMP/plog" "$TMP/rt0.err"
-_report $? "  rank 0 names rank 1 with the server and device_id of its table entry" "$(cat "$TMP/rt0.err")"
-P=$(free_port)
-for r in 1 0; do
-	env HCCL_IF_BASE_PORT="$HP" "$HCCLCTL" run alltoall --rank $r --world-size 2 \
-		--master 127.0.0.1:"$P" --ranktable "$TMP/rt.json" --engine hccl -b 8 -e 1K \
-		-n 1 -w 1 >"$TMP/ok$r.out" 2>"$TMP/ok$r.err" &
-	eval "pid$r=\$!"
-done
-wait "$pid0"
-rc0=$?
-wait "$pid1"
-rc1=$?
-OUT=$(cat "$TMP/ok0.out")
+grep -qxF "hcclctl: verdict: hccl-error: rank 1 (server 127.0.0.1, device 5): HcclAllReduce returned HCCL_E_TCP_CONNECT (11): tcp connect fail; its plog: $TMP/plog" "$TMP/p0.err"
+_report $? "  rank 0 names rank 1 with the server and device_id of its table entry" "$(cat "$TMP/p0.err")"
+pair "" "" alltoall --ranktable "$TMP/rt.json" -b 8 -e 1K
+OUT=$(cat "$TMP/p0.out")
 ok "[ $rc0 -eq 0 ] && [ $rc1 -eq 0 ]" "--ranktable with --rank: HcclCommInitClusterInfo, alltoall right on both ranks"
 check_out_has "# hcclctl run alltoall: 2 ranks (master), fp32 sum, algo auto, iters 1, warmup 1, check on, engine hccl" \
 	"  rank 0 prints the table, engine hccl"
@@ -249,5 +296,60 @@ no_wrong "  every element right"
 run hcclctl run allreduce --rank 0 --world-size 2 --master 127.0.0.1:"$(free_port)" \
 	--ranktable "$TMP/missing.json" --engine hccl -b 8 -e 8 -n 1 -w 0 --timeout 3
 check_rc 3 "--ranktable that is not there: exit 3"
+
+# ---- world size against the table ----
+run hcclctl run allreduce --rank 0 --world-size 3 --master 127.0.0.1:"$(free_port)" \
+	--ranktable "$TMP/rt.json" --engine hccl -b 8 -e 8 -n 1 -w 0 --timeout 3
+check_rc 64 "--world-size 3 with a table of 2 ranks: usage error before launch"
+check_err "hcclctl: run allreduce: --ranktable $TMP/rt.json has 2 ranks, the world size is 3
+hint: start as many ranks as the table has, or use its rank count as the world size" "  says both numbers"
+run env RANK=0 WORLD_SIZE=1 MASTER_ADDR=127.0.0.1 MASTER_PORT="$(free_port)" \
+	"$HCCLCTL" run allreduce --ranktable "$TMP/rt.json" --engine hccl -b 8 -e 8 -n 1 -w 0
+check_rc 64 "  and the launcher's WORLD_SIZE=1 too"
+check_err_has "hcclctl: run allreduce: --ranktable $TMP/rt.json has 2 ranks, the world size is 1" "  naming the launcher's number"
+
+# ---- devices: a container's physical ids, launchers' local ranks ----
+# NPUs 4-7 of the machine as logical 0-3, the table's device_id 4 and 5 (physical)
+pair ASCEND_VISIBLE_DEVICES=4,5,6,7 ASCEND_VISIBLE_DEVICES=4,5,6,7 allreduce --ranktable "$TMP/rt.json" -b 8 -e 64
+ok "[ $rc0 -eq 0 ] && [ $rc1 -eq 0 ]" "a container seeing NPUs 4-7, the table's devices 4 and 5: both ranks run"
+grep -qxF "hcclctl: run allreduce: rank 1: the rank table's device 5 is logical device 1 (aclrtGetPhyDevIdByLogicDevId)" "$TMP/p1.err"
+_report $? "  -v: rank 1's physical 5 is logical 1, asked of the runtime" "$(cat "$TMP/p1.err")"
+OUT=$(cat "$TMP/p0.out")
+no_wrong "  every element right"
+pair "ASCEND_VISIBLE_DEVICES=4,5,6,7 HCCL_STUB_NO_PHYID=1" "ASCEND_VISIBLE_DEVICES=4-7 HCCL_STUB_NO_PHYID=1" allreduce --ranktable "$TMP/rt.json" -b 8 -e 64
+ok "[ $rc0 -eq 0 ] && [ $rc1 -eq 0 ]" "a runtime without the lookup: the place in the visible-devices list"
+grep -qxF "hcclctl: run allreduce: rank 0: the rank table's device 4 is logical device 0 (its place in ASCEND_VISIBLE_DEVICES=4,5,6,7)" "$TMP/p0.err"
+_report $? "  -v: rank 0's 4 is the first of ASCEND_VISIBLE_DEVICES" "$(cat "$TMP/p0.err")"
+grep -qxF "hcclctl: run allreduce: rank 1: the rank table's device 5 is logical device 1 (its place in ASCEND_VISIBLE_DEVICES=4-7)" "$TMP/p1.err"
+_report $? "  a range 4-7 reads the same" "$(cat "$TMP/p1.err")"
+pair ASCEND_RT_VISIBLE_DEVICES=6,7 ASCEND_RT_VISIBLE_DEVICES=6,7 allreduce --ranktable "$TMP/rt.json" -b 8 -e 64 --timeout 5
+ok "[ $rc0 -ne 0 ] && [ $rc1 -ne 0 ]" "a table's device the process cannot see: both ranks fail"
+grep -qF "rank 0 (server 127.0.0.1, device 4): aclrtSetDevice: the rank table's device 4 is none of the 2 NPUs this process sees (aclrtGetPhyDevIdByLogicDevId); ASCEND_RT_VISIBLE_DEVICES or the container's ASCEND_VISIBLE_DEVICES leave it out" "$TMP/p0.err"
+_report $? "  rank 0 says its device is not among those it sees, and why" "$(cat "$TMP/p0.err")"
+# a launcher's local rank, not the global rank: one NPU per node, rank 1 the first of its node
+pair "HCCL_STUB_DEVICE_COUNT=1 SLURM_LOCALID=0" "HCCL_STUB_DEVICE_COUNT=1 SLURM_LOCALID=0" allreduce -b 8 -e 64
+ok "[ $rc0 -eq 0 ] && [ $rc1 -eq 0 ]" "SLURM_LOCALID=0 on rank 1 of a node with one NPU: device 0, not the global rank"
+grep -qxF "hcclctl: run allreduce: rank 1: device 0 (SLURM_LOCALID)" "$TMP/p1.err"
+_report $? "  -v names the variable" "$(cat "$TMP/p1.err")"
+for v in OMPI_COMM_WORLD_LOCAL_RANK MPI_LOCALRANKID PMI_LOCAL_RANK LOCAL_RANK; do
+	pair "HCCL_STUB_DEVICE_COUNT=1 $v=0" "HCCL_STUB_DEVICE_COUNT=1 $v=0" allreduce -b 8 -e 8
+	ok "[ $rc0 -eq 0 ] && [ $rc1 -eq 0 ] && grep -qxF 'hcclctl: run allreduce: rank 1: device 0 ($v)' '$TMP/p1.err'" "  $v=0 the same"
+done
+pair "LOCAL_RANK=3 SLURM_LOCALID=0" "LOCAL_RANK=2 SLURM_LOCALID=0" allreduce -b 8 -e 8
+ok "[ $rc0 -eq 0 ] && grep -qxF 'hcclctl: run allreduce: rank 1: device 2 (LOCAL_RANK)' '$TMP/p1.err'" \
+	"  torchrun inside srun: LOCAL_RANK, the innermost launcher's, wins over SLURM_LOCALID"
+pair "" "" allreduce -b 8 -e 8
+ok "[ $rc0 -eq 0 ] && [ $rc1 -eq 0 ]" "no launcher's local rank: both ranks run"
+grep -qxF "hcclctl: run allreduce: rank 1: device 1 (no launcher's local rank: 1 rank before it on $HOST)" "$TMP/p1.err"
+_report $? "  -v: the ranks before it on its host" "$(cat "$TMP/p1.err")"
+
+# ---- CANN's runtime only in the ranks: the --local launcher never loads it ----
+run env HCCL_STUB_LOG=1 sh -c 'echo "launcher $$" >&2; exec "$0" run barrier --local 2 --engine hccl -n 1 -w 0' "$HCCLCTL"
+check_rc 0 "--local 2 with the stand-ins' log on: exit 0"
+LPID=$(printf '%s\n' "$ERR" | sed -n 's/^launcher //p')
+ok "[ -n '$LPID' ] && ! printf '%s\n' \"\$ERR\" | grep -q '^hccl-stub\[$LPID\]'" \
+	"  the launcher neither loads libascendcl.so nor calls it"
+NINIT=$(printf '%s\n' "$ERR" | grep 'aclInit(NULL) = 0' | sed 's/].*//' | sort -u | wc -l)
+ok "[ $NINIT -eq 2 ]" "  each of the two ranks initialises it in its own process"
 
 done_testing

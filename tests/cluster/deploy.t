@@ -133,10 +133,12 @@ run rxe --deploy --hosts 10.77.0.1,10.77.0.2,10.77.0.3 -- hcclctl --version
 check_rc 0 "exec --deploy: exit 0"
 [ "$(printf '%s\n' "$OUT" | grep -c "^$ver\$")" = 3 ]
 _report $? "  'hcclctl' in the command is this version on every node" "$OUT"
-run rxe --deploy --hosts 10.77.0.2 -- sh -c 'echo "$HCCLCTL"'
+run rxe --deploy --hosts 10.77.0.2 -- sh -c 'echo "$HCCLCTL"; cmp "$HCCLCTL" "$1" && echo same' sh "$(copy_of 2)"
 check_rc 0 "  \$HCCLCTL is its path"
-out_has "$(copy_of 2)"
-_report $? "  (the copy on node 2)" "$OUT"
+printf '%s\n' "$OUT" | grep -qx "$(copy_of 2 | sed 's|/hcclctl$||')/\.run\.[A-Za-z0-9]\{6\}/hcclctl" &&
+	printf '%s\n' "$OUT" | grep -qx same
+_report $? "  (a private copy, checked, of the cached one on node 2)" "$OUT"
+ok "[ -z \"\$(find '$TMP/cache2' -name '.run.*')\" ]" "  removed when the command ends"
 run rxe --hosts 10.77.0.2 -- hcclctl --version
 check_rc 2 "exec without --deploy runs the node's own PATH: none on node 2, exit 2"
 run rxe --deploy --hosts 10.77.0.4 -- hcclctl --version
@@ -145,6 +147,59 @@ err_has "hcclctl: exec: $loader"
 _report $? "  names the library and the package" "$ERR"
 out_has "== 10.77.0.4: cannot-start"
 _report $? "  and the host's status" "$OUT"
+
+# ---- the cached copy swapped between its check and its run ----
+# Node 2's sha256sum swaps the cached copy for another program right after the check that
+# deploy.c makes when it looks (once): neither that look's --version nor the line that runs
+# hcclctl may run the file itself; each runs a private copy it checked.
+mkdir -p "$TMP/bin2"
+cat >"$TMP/evil" <<EOF
+#!/bin/sh
+{ echo "ran \$*"; echo "secret=\$HCCLCTL_SECRET"; } >>"$TMP/pwned"
+echo "$ver"
+EOF
+chmod 755 "$TMP/evil"
+cat >"$TMP/bin2/sha256sum" <<EOF
+#!/bin/sh
+s=\$(/usr/bin/sha256sum "\$@") || exit
+if [ -e "$TMP/armed" ]; then
+	rm -f "$TMP/armed"
+	cp "$TMP/evil" "$(copy_of 2).new" && mv "$(copy_of 2).new" "$(copy_of 2)"
+fi
+printf '%s\n' "\$s"
+EOF
+chmod 755 "$TMP/bin2/sha256sum"
+swapped="$(copy_of 2) is not the hcclctl that was checked (its sha256 changed); nothing was run"
+
+cluster_node_env 4 "PATH=$TMP/bin4:/usr/bin:/bin" "XDG_CACHE_HOME=$TMP/cache4"
+rm -f "$TMP/pwned"
+touch "$TMP/armed"
+run rx -v run allreduce --ranktable "$RT" --ssh -b 8 -e 8
+check_rc 3 "run --ssh with node 2's cached copy swapped after its check: exit 3"
+err_has "hcclctl: run allreduce: 10.77.0.2: the cached hcclctl $(copy_of 2)"
+_report $? "  the copy passed the first check (the swap came after it)" "$ERR"
+ok "[ ! -e '$TMP/armed' ] && [ ! -e '$TMP/pwned' ]" "  the swapped-in program never ran, nor got the job's secret"
+err_has "$swapped"
+_report $? "  the rank's line says why" "$ERR"
+none_left=0
+cluster_none_left || none_left=1
+_report $none_left "  no hcclctl left on any node" "$(cluster_procs)"
+
+run rxe --deploy --hosts 10.77.0.2 -- true # the run above left the swapped file: copied again
+rm -f "$TMP/pwned"
+touch "$TMP/armed"
+run rxe --deploy --hosts 10.77.0.2 -- hcclctl --version
+ok "[ ! -e '$TMP/armed' ] && [ ! -e '$TMP/pwned' ]" "exec --deploy, the copy swapped after its check: the swapped-in program never ran"
+out_has "$swapped"
+_report $? "  the host's block says why" "$OUT"
+ok "[ -z \"\$(find '$TMP/cache2' -name '.run.*')\" ]" "  no private copy is left behind"
+
+run rxe --deploy --hosts 10.77.0.2 -- hcclctl --version
+check_rc 0 "the next run finds the swapped copy wrong and copies this hcclctl again: exit 0"
+[ "$(sha256sum <"$(copy_of 2)" | cut -c1-64)" = "$sha" ]
+_report $? "  the cached copy is this hcclctl again"
+cluster_node_env 4 "PATH=$TMP/bin4:/usr/bin:/bin" "XDG_CACHE_HOME=$TMP/cache4" \
+	"LD_LIBRARY_PATH=$TMP/badlib"
 
 # ---- doctor ----
 run rx --json doctor --hosts 10.77.0.3,10.77.0.4 --checks node.reach,host.shm

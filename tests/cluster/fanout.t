@@ -150,6 +150,19 @@ run hx --ssh-port 2222 --ssh-known-hosts "$TMP/kh_port" --hosts 10.77.0.1 -- tru
 check_rc 0 "--ssh-port with a [host]:port known_hosts entry"
 kill "$sshd2222" && wait "$sshd2222"
 
+# @revoked: refused whatever else the file says, even with a plain line for the same key
+# before and after it (OpenSSH refuses too; we did take the plain line)
+k2=$(cut -d' ' -f1,2 "$CL_DIR/n2/host_ed25519.pub")
+{ cat "$CL_KNOWN_HOSTS"; echo "@cert-authority *.example ssh-ed25519 AAAA"; echo "@revoked * $k2"; echo "10.77.0.2 $k2"; } >"$TMP/kh_revoked"
+rl=$(grep -n '^@revoked' "$TMP/kh_revoked" | cut -d: -f1)
+rm -f "$CL_DIR"/ran-*
+run hx --ssh-known-hosts "$TMP/kh_revoked" --hosts 10.77.0.1,10.77.0.2 -- sh -c 'touch "$0/ran-$HCCLCTL_NODE"' "$CL_DIR"
+check_rc 3 "a host key marked @revoked: exit 3"
+fp2=$(ssh-keygen -lf "$CL_DIR/n2/host_ed25519.pub" | awk '{print $2}')
+check_err_has "hcclctl: exec: 10.77.0.2: HOST KEY REVOKED: the ED25519 key $fp2 is marked @revoked in $TMP/kh_revoked line $rl; nothing was run. The host must get a new key" \
+	"it is refused, naming the file and the line, though plain lines for the key match"
+ok "[ ! -e '$CL_DIR/ran-n2' ] && [ -e '$CL_DIR/ran-n1' ]" "nothing ran on it; the other node (not revoked) ran"
+
 # ---- user keys ----
 ssh-keygen -q -t ed25519 -N '' -f "$TMP/wrong_key"
 run hx --ssh-key "$TMP/wrong_key" --hosts 10.77.0.1,10.77.0.2 -- true

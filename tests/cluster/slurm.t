@@ -62,6 +62,42 @@ check_rc 0 "srun -n 3 text output: exit 0"
 	[ "$(printf '%s\n' "$OUT" | awk '/^ +1024 /{print $NF}')" = 0 ]
 _report $? "  one header (rank 0's), the 1 KiB row with #wrong 0" "$OUT"
 
+# --- --engine hccl through the test stand-ins: the device from SLURM_LOCALID, and a
+# container's physical ids (one node here: local and global ranks agree; mpirun.t shows a
+# second node) ---
+STUB=$(pwd)/build/tests/stub
+if [ -f "$STUB/libhccl.so" ]; then
+	HP=$(free_port)
+	MASTER_PORT=$(free_port) run sr -n 2 env LD_LIBRARY_PATH="$STUB" HCCL_IF_BASE_PORT="$HP" \
+		ASCEND_PROCESS_LOG_PATH="$TMP/plog" "$HCCLCTL" -v run allreduce --engine hccl -b 8 -e 4K -f 8 -n 2 -w 1
+	check_rc 0 "srun -n 2 --engine hccl: exit 0"
+	printf '%s\n' "$OUT" | awk '/^ +[0-9]/ {n++; if ($NF != "0") bad++} END {exit !(n == 4 && !bad)}'
+	_report $? "  4 rows, #wrong 0 on each" "$OUT"
+	printf '%s\n' "$ERR" | grep -qx "hcclctl: run allreduce: rank 1: device 1 (SLURM_LOCALID)"
+	_report $? "  -v: rank 1's device from SLURM_LOCALID" "$ERR"
+	cat >"$TMP/rt47.json" <<EOJ
+{"version": "1.0", "server_count": "1", "status": "completed",
+ "server_list": [{"server_id": "127.0.0.1", "device": [
+   {"device_id": "4", "device_ip": "192.168.100.4", "rank_id": "0"},
+   {"device_id": "5", "device_ip": "192.168.100.5", "rank_id": "1"}]}]}
+EOJ
+	MASTER_PORT=$(free_port) run sr -n 2 env LD_LIBRARY_PATH="$STUB" HCCL_IF_BASE_PORT="$HP" \
+		ASCEND_VISIBLE_DEVICES=4,5,6,7 HCCL_STUB_NO_PHYID=1 ASCEND_PROCESS_LOG_PATH="$TMP/plog" \
+		"$HCCLCTL" -v run allreduce --engine hccl --ranktable "$TMP/rt47.json" -b 8 -e 4K -f 8 -n 2 -w 1
+	check_rc 0 "srun -n 2, a container seeing NPUs 4-7, the table's devices 4 and 5: exit 0"
+	printf '%s\n' "$OUT" | awk '/^ +[0-9]/ {n++; if ($NF != "0") bad++} END {exit !(n == 4 && !bad)}'
+	_report $? "  4 rows over HcclCommInitClusterInfo, #wrong 0 on each" "$OUT"
+	printf '%s\n' "$ERR" | grep -qx "hcclctl: run allreduce: rank 1: the rank table's device 5 is logical device 1 (its place in ASCEND_VISIBLE_DEVICES=4,5,6,7)"
+	_report $? "  -v: a runtime without the lookup: the place in ASCEND_VISIBLE_DEVICES" "$ERR"
+	MASTER_PORT=$(free_port) run sr -n 3 env LD_LIBRARY_PATH="$STUB" "$HCCLCTL" run allreduce \
+		--engine hccl --ranktable "$TMP/rt47.json" -b 8 -e 8 -n 1 -w 0
+	check_rc 64 "srun -n 3 with a table of 2 ranks: usage error before launch"
+	printf '%s\n' "$ERR" | grep -qx "hcclctl: run allreduce: --ranktable $TMP/rt47.json has 2 ranks, the world size is 3"
+	_report $? "  every task says both numbers" "$ERR"
+else
+	skip "the test libraries are not built ($STUB): run make tests"
+fi
+
 lap "a rank killed under srun"
 # --- a rank killed under srun ---
 cat >"$TMP/kill2.sh" <<EOS

@@ -35,7 +35,8 @@ int stubacl_current_device(void)
 	return cur_device;
 }
 
-uint32_t stubacl_device_count(void)
+/* Physical NPUs of the machine: HCCL_STUB_DEVICE_COUNT, default 8. */
+static uint32_t machine_devices(void)
 {
 	const char *v = getenv("HCCL_STUB_DEVICE_COUNT");
 	char *end;
@@ -47,6 +48,83 @@ uint32_t stubacl_device_count(void)
 	if (*end || n > 64)
 		return STUB_DEFAULT_DEVICES;
 	return (uint32_t)n;
+}
+
+/* The physical id of each logical device this process sees, as the runtime numbers them:
+ * ASCEND_RT_VISIBLE_DEVICES (a list of physical ids, the runtime's own filter), else
+ * ASCEND_VISIBLE_DEVICES (what a container's device plugin exposes), else every NPU of the
+ * machine in order. Entries are ids or ranges ("4-7"); the list ends at its first entry
+ * that is not NPUs of the machine, and a repeated id is skipped (the stand-in's choice). The count, the ids in phys[64]. */
+static uint32_t visible(int32_t phys[64])
+{
+	static const char *const envs[] = { "ASCEND_RT_VISIBLE_DEVICES", "ASCEND_VISIBLE_DEVICES" };
+	uint32_t all = machine_devices(), n = 0;
+
+	for (size_t e = 0; e < sizeof(envs) / sizeof(envs[0]); e++) {
+		const char *v = getenv(envs[e]);
+		if (!v || !*v)
+			continue;
+		uint64_t seen = 0;
+		for (int more = 1; more && n < 64;) {
+			char *end;
+			unsigned long lo = strtoul(v, &end, 10), hi = lo;
+			if (end != v && *end == '-') /* "4-7", as device plugins write ranges */
+				hi = strtoul(end + 1, &end, 10);
+			if (end == v || hi >= all || hi < lo || (*end && *end != ','))
+				break;
+			for (unsigned long id = lo; id <= hi && n < 64 && !(seen >> id & 1); id++) {
+				seen |= 1ULL << id;
+				phys[n++] = (int32_t)id;
+			}
+			more = *end == ',';
+			v = end + 1;
+		}
+		return n;
+	}
+	for (n = 0; n < all; n++)
+		phys[n] = (int32_t)n;
+	return n;
+}
+
+uint32_t stubacl_device_count(void)
+{
+	int32_t phys[64];
+	return visible(phys);
+}
+
+int32_t stubacl_physical_id(int32_t logical)
+{
+	int32_t phys[64];
+	uint32_t n = visible(phys);
+	return logical >= 0 && (uint32_t)logical < n ? phys[logical] : -1;
+}
+
+int32_t aclStubPhyDevId(int32_t logical)
+{
+	return stubacl_physical_id(logical);
+}
+
+/* CANN 8.1 and later; HCCL_STUB_NO_PHYID=1 makes it refuse as a runtime without it would
+ * have it missing (the caller then falls back on the visible-devices list). */
+aclError aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t *const phyDevId)
+{
+	const char *off = getenv("HCCL_STUB_NO_PHYID");
+	int32_t p;
+
+	if (off && !strcmp(off, "1"))
+		return stubacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+				    "aclrtGetPhyDevIdByLogicDevId: not supported (HCCL_STUB_NO_PHYID)");
+	if (!phyDevId)
+		return stubacl_fail(ACL_ERROR_INVALID_PARAM,
+				    "aclrtGetPhyDevIdByLogicDevId: phyDevId is NULL");
+	p = stubacl_physical_id(logicDevId);
+	if (p < 0)
+		return stubacl_fail(ACL_ERROR_RT_INVALID_DEVICEID,
+				    "aclrtGetPhyDevIdByLogicDevId: no logical device %d",
+				    (int)logicDevId);
+	*phyDevId = p;
+	stub_log("aclrtGetPhyDevIdByLogicDevId(%d) = 0 (physical %d)", (int)logicDevId, (int)p);
+	return ACL_SUCCESS;
 }
 
 aclError aclInit(const char *configPath)
@@ -156,4 +234,11 @@ aclError aclrtGetDevice(int32_t *deviceId)
 				 "aclrtGetDevice: no device set on this thread");
 	*deviceId = cur_device;
 	return ACL_SUCCESS;
+}
+
+/* With HCCL_STUB_LOG, which processes load the library at all (a launcher that forks ranks
+ * should not). */
+__attribute__((constructor)) static void loaded(void)
+{
+	stub_log("libascendcl.so loaded");
 }

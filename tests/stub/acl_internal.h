@@ -13,8 +13,11 @@ aclError stubacl_fail(aclError code, const char *fmt, ...) __attribute__((format
 
 /* The device the calling thread set with aclrtSetDevice, or -1. */
 int stubacl_current_device(void);
-/* Devices the stand-in has: HCCL_STUB_DEVICE_COUNT, default 8 (one Atlas 800T A2). */
+/* Logical devices this process sees: the machine's HCCL_STUB_DEVICE_COUNT (default 8, one
+ * Atlas 800T A2) filtered by ASCEND_RT_VISIBLE_DEVICES or ASCEND_VISIBLE_DEVICES. */
 uint32_t stubacl_device_count(void);
+/* The physical id of a logical device, or -1 when there is no such logical device. */
+int32_t stubacl_physical_id(int32_t logical);
 
 /* A unit of stream work. run is called on the stream's worker in enqueue order with the
  * stream's status: 0, or the code of an earlier failed task, in which case the work is

@@ -26,11 +26,13 @@ typedef void *aclrtEvent;  /* acl_base.h */
 #define ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID 107006
 #define ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL 107007
 #define ACL_ERROR_RT_INVALID_HANDLE 107017
+#define ACL_ERROR_RT_FEATURE_NOT_SUPPORT 207000
 #define ACL_ERROR_RT_MEMORY_ALLOCATION 207001
 #define ACL_ERROR_RT_NO_DEVICE 207004
 #define ACL_ERROR_RT_EVENT_NOT_COMPLETE 507006
 #define ACL_ERROR_RT_AICPU_EXCEPTION 507018
 #define ACL_ERROR_RT_STREAM_SYNC_TIMEOUT 507046
+#define ACL_ERROR_RT_FFTS_PLUS_TIMEOUT 507048
 
 /* acl_rt.h */
 typedef enum aclrtMemcpyKind {
@@ -89,6 +91,7 @@ aclError aclrtSetDevice(int32_t deviceId);
 aclError aclrtResetDevice(int32_t deviceId);
 aclError aclrtGetDevice(int32_t *deviceId);
 aclError aclrtGetDeviceCount(uint32_t *count);
+aclError aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t *const phyDevId);
 aclError aclrtCreateStream(aclrtStream *stream);
 aclError aclrtDestroyStream(aclrtStream stream);
 aclError aclrtSynchronizeStream(aclrtStream stream);
@@ -115,5 +118,8 @@ aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endE
  * returns code. Outside a stream callback it returns ACL_ERROR_RT_PARAM_INVALID. hcclctl
  * must never call it. */
 aclError aclStubTaskFail(aclError code);
+/* Not CANN: the physical id of a logical device (-1: none), for the HCCL stand-in's device
+ * check, which must work when aclrtGetPhyDevIdByLogicDevId is made to refuse. */
+int32_t aclStubPhyDevId(int32_t logical);
 
 #endif

@@ -629,6 +629,27 @@ static int stream_main(void)
 	return 0;
 }
 
+/* The logical devices this process sees and the physical id of each. */
+static int devices_main(void)
+{
+	uint32_t n = 0;
+	int32_t p = -1;
+
+	SHOW(aclrtGetDeviceCount(&n));
+	printf("count %u\n", n);
+	for (uint32_t i = 0; i < n; i++) {
+		aclError rc = aclrtGetPhyDevIdByLogicDevId((int32_t)i, &p);
+		if (rc)
+			printf("logical %u: aclrtGetPhyDevIdByLogicDevId = %d\n", i, rc);
+		else
+			printf("logical %u: physical %d\n", i, (int)p);
+	}
+	SHOW(aclrtGetPhyDevIdByLogicDevId((int32_t)n, &p));
+	SHOW(aclrtGetPhyDevIdByLogicDevId(0, NULL));
+	SHOW(aclrtSetDevice((int32_t)n));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -638,6 +659,8 @@ int main(int argc, char **argv)
 		return args_main();
 	if (argc == 2 && !strcmp(argv[1], "stream"))
 		return stream_main();
-	fprintf(stderr, "usage: hccl_stub_driver run ...|args|stream\n");
+	if (argc == 2 && !strcmp(argv[1], "devices"))
+		return devices_main();
+	fprintf(stderr, "usage: hccl_stub_driver run ...|args|stream|devices\n");
 	return 64;
 }

@@ -145,11 +145,15 @@ static void run(void *arg)
 		rc = perform(t, &nres, why, sizeof(why));
 	}
 	if (rc) {
+		/* HCCL_EXEC_TIMEOUT running out is the task's timeout on the device, 507048, with
+		 * no async error of HCCL's own (as an independent stand-in written from the
+		 * headers has it; to confirm on an NPU) */
+		int timed_out = rc == HCCL_E_TIMEOUT && t->fault != F_ASYNC;
 		pthread_mutex_lock(&c->lock);
-		if (!c->async_error)
+		if (!c->async_error && !timed_out)
 			c->async_error = rc;
 		pthread_mutex_unlock(&c->lock);
-		aclStubTaskFail(TASK_FAILED);
+		aclStubTaskFail(timed_out ? ACL_ERROR_RT_FFTS_PLUS_TIMEOUT : TASK_FAILED);
 		stub_log("call %u (%s) on rank %u failed on the stream: %d (%s): %s", t->call,
 			 stubhccl_coll_name(t->coll), c->rank, rc, HcclGetErrorString(rc), why);
 	} else if (t->fault == F_CORRUPT && nres) {

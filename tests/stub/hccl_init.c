@@ -91,10 +91,13 @@ static HcclResult join(const char *fn, uint32_t rank, uint32_t nranks, int want_
 		snprintf(why, sizeof(why), "rank %u: no device set (aclrtSetDevice)", rank);
 		goto bad;
 	}
-	if (want_device >= 0 && dev != want_device) {
+	/* HCCL compares the table's device_id with the physical id of the thread's device:
+	 * in a container that sees NPUs 4-7 as 0-3, logical 0 is the table's 4 */
+	if (want_device >= 0 && aclStubPhyDevId(dev) != want_device) {
 		rc = HCCL_E_PARA;
 		snprintf(why, sizeof(why), "rank %u: the rank table gives device %d, the thread "
-			 "set device %d", rank, want_device, (int)dev);
+			 "set device %d (physical %d)", rank, want_device, (int)dev,
+			 (int)aclStubPhyDevId(dev));
 		goto bad;
 	}
 	c->device = dev;

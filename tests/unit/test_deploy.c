@@ -1,7 +1,8 @@
 /* What deploy.c and run --ssh read from and write to the nodes: the loader's refusal (the
  * words of glibc's ld.so, missing and broken), the package table for every library the
- * Makefile links, run-node's tagged lines, the command line around a path, and the sha256
- * and cache folder of this very binary against sha256sum's. */
+ * Makefile links, run-node's tagged lines, the command line around a path, the line that
+ * checks a cached copy again where it runs (run by sh here, with the copy swapped after its
+ * first check), and the sha256 and cache folder of this very binary against sha256sum's. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,9 +10,15 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
 
 #include "deploy.h"
 #include "nodeout.h"
@@ -113,6 +120,110 @@ static void test_cmdline(void **state)
 	free(s);
 }
 
+/* dir/hcclctl, a script saying who it is; its sha256 in hex */
+static void put_script(const char *dir, const char *who, char hex[65])
+{
+	char path[512], body[256];
+	unsigned char md[32];
+	unsigned mdl = 0;
+	int n = snprintf(body, sizeof(body), "#!/bin/sh\necho \"%s $*\"\ntouch \"%s/ran-%s\"\n",
+			 who, dir, who);
+	snprintf(path, sizeof(path), "%s/hcclctl", dir);
+	unlink(path); /* a new file, as someone swapping it in would make */
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(body, 1, (size_t)n, f), (size_t)n);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(path, 0755), 0);
+	assert_true(EVP_Digest(body, (size_t)n, md, &mdl, EVP_sha256(), NULL));
+	for (int i = 0; i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+}
+
+/* Runs cmd with sh; its stdout (first line) in out; the exit status. */
+static int run_sh(const char *cmd, char *out, size_t len)
+{
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	out[0] = '\0';
+	if (!fgets(out, (int)len, p))
+		out[0] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+	int st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int leftovers(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		n += !strncmp(e->d_name, ".run.", 5);
+	closedir(d);
+	return n;
+}
+
+static void test_checked(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/test_deploy.XXXXXX", good[65], evil[65], path[512], out[256];
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/hcclctl", dir);
+	put_script(dir, "good", good);
+
+	/* run --ssh's shape: the line ends by exec'ing the copy; doctor's: by running it */
+	const char *befores[] = { "X=1 exec ", "" };
+	for (int stays = 0; stays < 3; stays++) {
+		char *cmd = stays < 2 ? deploy_cmdline_checked(good, path, befores[stays], "a 'b c'", 0) :
+				       deploy_cmdline_checked(good, path, "HCCLCTL=",
+							      "; export HCCLCTL; PATH=${HCCLCTL%/*}:$PATH; "
+							      "export PATH; hcclctl x",
+							      1);
+		assert_non_null(cmd);
+		assert_int_equal(run_sh(cmd, out, sizeof(out)), 0);
+		assert_string_equal(out, stays < 2 ? "good a b c" : "good x");
+		assert_int_equal(leftovers(dir), 0);
+		free(cmd);
+	}
+
+	/* the copy is swapped after it was checked: the line refuses it, nothing of it runs */
+	put_script(dir, "evil", evil);
+	for (int stays = 0; stays < 2; stays++) {
+		char *cmd = deploy_cmdline_checked(good, path, stays ? "HCCLCTL=" : "exec ",
+						   stays ? "; hcclctl" : "run", stays);
+		char redir[1200];
+		snprintf(redir, sizeof(redir), "exec 2>%s/err; %s", dir, cmd);
+		assert_int_equal(run_sh(redir, out, sizeof(out)), 126);
+		assert_string_equal(out, "");
+		snprintf(redir, sizeof(redir), "%s/ran-evil", dir);
+		assert_int_equal(access(redir, F_OK), -1);
+		snprintf(redir, sizeof(redir), "%s/err", dir);
+		FILE *f = fopen(redir, "r");
+		assert_non_null(f);
+		char line[600], want[600];
+		assert_non_null(fgets(line, sizeof(line), f));
+		fclose(f);
+		snprintf(want, sizeof(want),
+			 "hcclctl: %s is not the hcclctl that was checked (its sha256 changed); "
+			 "nothing was run\n",
+			 path);
+		assert_string_equal(line, want);
+		assert_int_equal(leftovers(dir), 0);
+		free(cmd);
+	}
+	/* and the line made for the new copy runs it */
+	char *cmd = deploy_cmdline_checked(evil, path, "exec ", "z", 0);
+	assert_int_equal(run_sh(cmd, out, sizeof(out)), 0);
+	assert_string_equal(out, "evil z");
+	free(cmd);
+
+	char rm[600];
+	snprintf(rm, sizeof(rm), "rm -rf '%s'", dir);
+	assert_int_equal(system(rm), 0);
+}
+
 static void test_self(void **state)
 {
 	(void)state;
@@ -146,7 +257,7 @@ int main(void)
 		cmocka_unit_test(test_loader_missing), cmocka_unit_test(test_loader_broken),
 		cmocka_unit_test(test_loader_not),     cmocka_unit_test(test_packages),
 		cmocka_unit_test(test_tags),	       cmocka_unit_test(test_cmdline),
-		cmocka_unit_test(test_self),
+		cmocka_unit_test(test_checked),	       cmocka_unit_test(test_self),
 	};
 	return cmocka_run_group_tests_name("deploy", tests, NULL, NULL);
 }

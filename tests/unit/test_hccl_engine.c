@@ -111,6 +111,76 @@ static void test_judge_failed_first(void **state)
 	assert_int_equal(cul[2], 0);
 }
 
+/* HCCL_EXEC_TIMEOUT below the stall limit: the healthy ranks' streams time out (507048,
+ * async 0) while the hung rank is still in HCCL: it is named, not the first to time out */
+static void test_judge_device_timeout(void **state)
+{
+	struct hccl_progress p[3] = { 0 };
+	int cul[3], nc;
+	(void)state;
+	for (int r = 0; r < 3; r++)
+		p[r] = (struct hccl_progress){ .state = HCCL_RANK_FAILED, .steps = 10, .acl = 1,
+					       .code = 507048, .async = 0, .failed_ms = 100 + r };
+	p[1] = (struct hccl_progress){ .state = HCCL_RANK_BUSY, .steps = 10, .idle_ms = 2100,
+				       .async = -1 };
+	assert_int_equal(hccl_judge(p, 3, 10000, cul, &nc), HCCL_JUDGE_BEHIND);
+	assert_int_equal(nc, 1);
+	assert_int_equal(cul[0], 1);
+	/* HCCL_E_TIMEOUT as the async error reads the same */
+	p[0].code = p[2].code = 507018;
+	p[0].async = p[2].async = 9;
+	assert_int_equal(hccl_judge(p, 3, 10000, cul, &nc), HCCL_JUDGE_BEHIND);
+	assert_int_equal(cul[0], 1);
+	/* a stream that failed for a reason of its own stays the cause */
+	p[2].async = 21;
+	assert_int_equal(hccl_judge(p, 3, 10000, cul, &nc), HCCL_JUDGE_FAILED);
+	assert_int_equal(cul[0], 2);
+	/* and a host call that returned HCCL_E_TIMEOUT failed on its own rank first */
+	p[2] = (struct hccl_progress){ .state = HCCL_RANK_FAILED, .steps = 9, .code = 9,
+				       .async = -1 };
+	p[0].async = 9;
+	assert_int_equal(hccl_judge(p, 3, 10000, cul, &nc), HCCL_JUDGE_FAILED);
+	/* nobody left in HCCL: the failures are all there is */
+	p[1] = p[0];
+	p[2] = p[0];
+	assert_int_equal(hccl_judge(p, 3, 10000, cul, &nc), HCCL_JUDGE_FAILED);
+	assert_int_equal(nc, 3);
+}
+
+static void test_support_and_visible(void **state)
+{
+	char why[200];
+	(void)state;
+	assert_int_equal(hccl_supported(COMM_COLL_ALLREDUCE, COMM_FP64, COMM_SUM, why, sizeof(why)),
+			 -ENOTSUP);
+	assert_string_equal(why, "HcclAllReduce takes no fp64: HCCL reduces int8, int16, int32, "
+				 "int64, fp16, fp32 and bf16");
+	assert_int_equal(hccl_supported(COMM_COLL_REDUCESCATTER, COMM_BF16, COMM_PROD, why,
+					sizeof(why)), -ENOTSUP);
+	assert_string_equal(why, "HcclReduceScatter takes no prod on bf16");
+	assert_int_equal(hccl_supported(COMM_COLL_ALLREDUCE, COMM_BF16, COMM_MAX, why, sizeof(why)),
+			 0);
+	assert_int_equal(hccl_supported(COMM_COLL_ALLREDUCE, COMM_INT8, COMM_PROD, why, sizeof(why)),
+			 0);
+	assert_int_equal(hccl_supported(COMM_COLL_ALLGATHER, COMM_FP64, COMM_PROD, why, sizeof(why)),
+			 0);
+	assert_int_equal(hccl_supported(COMM_COLL_BROADCAST, COMM_FP64, COMM_SUM, why, sizeof(why)),
+			 0);
+	assert_int_equal(hccl_visible_position("4,5,6,7", 6), 2);
+	assert_int_equal(hccl_visible_position("4-7", 7), 3);
+	assert_int_equal(hccl_visible_position("0-1,4-7,12", 12), 6);
+	assert_int_equal(hccl_visible_position("6,2", 2), 1);
+	assert_int_equal(hccl_visible_position("4,5", 3), -1);
+	assert_int_equal(hccl_visible_position("4,,5", 5), -2);
+	assert_int_equal(hccl_visible_position("4,", 4), -2);
+	assert_int_equal(hccl_visible_position("7-4", 5), -2);
+	assert_int_equal(hccl_visible_position("-1", 1), -2);
+	assert_int_equal(hccl_visible_position("a", 0), -2);
+	assert_int_equal(hccl_visible_position("", 0), -2);
+	assert_int_equal(hccl_visible_position("99999999999999999999", 0), -2);
+	assert_int_equal(hccl_visible_position("0-65535,1", 1), -2);
+}
+
 static void test_names(void **state)
 {
 	(void)state;
@@ -121,12 +191,18 @@ static void test_names(void **state)
 	assert_string_equal(hccl_result_name(9), "HCCL_E_TIMEOUT");
 	assert_string_equal(hccl_result_name(21), "HCCL_E_REMOTE");
 	assert_string_equal(hccl_result_name(22), "HCCL_E_SUSPENDING");
-	assert_string_equal(hccl_result_name(23), "HCCL_E_?");
+	/* the newer codes, from the one table the log triage reads too */
+	assert_string_equal(hccl_result_name(23), "HCCL_E_OPRETRY_FAIL");
+	assert_string_equal(hccl_result_name(24), "HCCL_E_OOM");
+	assert_string_equal(hccl_result_name(1041), "HCCL_E_IN_STATUS");
+	assert_string_equal(hccl_result_name(25), "HCCL_E_?");
 	assert_string_equal(hccl_result_name(-1), "HCCL_E_?");
 	/* acl_base.h */
 	assert_string_equal(hccl_acl_error_name(507046), "ACL_ERROR_RT_STREAM_SYNC_TIMEOUT");
 	assert_string_equal(hccl_acl_error_name(507011), "ACL_ERROR_RT_MODEL_EXECUTE");
 	assert_string_equal(hccl_acl_error_name(507057), "ACL_ERROR_RT_SUSPECT_REMOTE_ERROR");
+	assert_string_equal(hccl_acl_error_name(507048), "ACL_ERROR_RT_FFTS_PLUS_TIMEOUT");
+	assert_string_equal(hccl_acl_error_name(107001), "ACL_ERROR_RT_INVALID_DEVICEID");
 	assert_null(hccl_acl_error_name(12345));
 	assert_int_equal(HCCL_ROOT_INFO_SIZE, 4108);
 }
@@ -176,6 +252,25 @@ static void test_version_info(void **state)
 	assert_int_equal(cann_version_parse(t, strlen(t), v, sizeof(v), err, sizeof(err)), -ENOENT);
 	assert_string_equal(err, "no version= line");
 	assert_int_equal(cann_version_parse("", 0, v, sizeof(v), err, sizeof(err)), -ENOENT);
+	/* version.cfg: the HCCL line's part after the colon, before the runtime's */
+	t = "# version: 1.0\nruntime_running_version=[7.5.0.1.129:8.0.RC2]\n"
+	    "hccl_running_version=[7.5.0.1.129:8.0.RC3]\r\n";
+	assert_int_equal(cann_version_parse(t, strlen(t), v, sizeof(v), err, sizeof(err)), 0);
+	assert_string_equal(v, "8.0.RC3");
+	t = "# version: 1.0\nruntime_running_version=[7.6.T13.0.B094:8.0.T63]\n";
+	assert_int_equal(cann_version_parse(t, strlen(t), v, sizeof(v), err, sizeof(err)), 0);
+	assert_string_equal(v, "8.0.T63");
+	t = "hccl_running_version=[8.1.0]\n"; /* no inner version: all of it */
+	assert_int_equal(cann_version_parse(t, strlen(t), v, sizeof(v), err, sizeof(err)), 0);
+	assert_string_equal(v, "8.1.0");
+	t = "hccl_running_version=[7.5.0:8.0.RC3\n";
+	assert_int_equal(cann_version_parse(t, strlen(t), v, sizeof(v), err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "1:22: hccl_running_version= takes [INNER:VERSION]");
+	t = "runtime_running_version=[7.5:]\n";
+	assert_int_equal(cann_version_parse(t, strlen(t), v, sizeof(v), err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "1:30: the version is empty");
+	t = "hccl_upgrade_version=[7.5:8.0]\n";
+	assert_int_equal(cann_version_parse(t, strlen(t), v, sizeof(v), err, sizeof(err)), -ENOENT);
 }
 
 int main(void)
@@ -184,7 +279,8 @@ int main(void)
 		cmocka_unit_test(test_judge_done_and_wait), cmocka_unit_test(test_judge_behind),
 		cmocka_unit_test(test_judge_all_stuck),	    cmocka_unit_test(test_judge_failed_first),
 		cmocka_unit_test(test_names),		    cmocka_unit_test(test_types),
-		cmocka_unit_test(test_version_info),
+		cmocka_unit_test(test_version_info),	    cmocka_unit_test(test_judge_device_timeout),
+		cmocka_unit_test(test_support_and_visible),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

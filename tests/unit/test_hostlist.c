@@ -35,6 +35,50 @@ static void refuses(const char *in, const char *msg)
 	assert_string_equal(err, msg);
 }
 
+/* Folds names[0..n) (all of them, in order) and compares. */
+static void folds(const char *const *names, size_t n, size_t len, const char *want)
+{
+	int idx[16];
+	char out[512];
+	for (size_t i = 0; i < n; i++)
+		idx[i] = (int)i;
+	memset(out, 'x', sizeof(out));
+	rt_hostlist_fold(names, idx, n, out, len);
+	assert_string_equal(out, want);
+}
+
+/* Suffixes past 2^63 (20 digits) once saturated to n[9223372036854775807,...]: compared as
+ * digit strings, runs cross a carry, leading zeros stay as written. */
+static void test_fold(void **state)
+{
+	(void)state;
+	const char *big[] = { "n100000000000000000000", "n99999999999999999999",
+			      "n9223372036854775808",	"n99999999999999999998",
+			      "n9223372036854775807",	"n18446744073709551616" };
+	folds(big, 6, 512, "n[9223372036854775807-9223372036854775808,18446744073709551616,"
+			   "99999999999999999998-100000000000000000000]");
+	const char *zeros[] = { "n00000000000000000010", "n00000000000000000009",
+				"n00000000000000000012", "n00000000000000000099",
+				"n00000000000000000100" };
+	folds(zeros, 5, 512, "n[00000000000000000009-00000000000000000010,00000000000000000012,"
+			     "00000000000000000099-00000000000000000100]");
+	const char *gpu[] = { "gpu07", "gpu01", "gpu02", "gpu03", "gpu04", "gpu10", "gpu09", "gpu08" };
+	folds(gpu, 8, 512, "gpu[01-04,07-10]");
+	const char *mixed[] = { "n8", "n09", "n9", "n10", "n1" };
+	folds(mixed, 5, 512, "n[1,8-9,09-10]");
+	const char *ip[] = { "10.77.0.4", "10.77.0.1", "10.77.0.2", "10.77.0.3", "10.77.0.7" };
+	folds(ip, 5, 512, "10.77.0.[1-4,7]");
+	const char *one[] = { "n123456789012345678901234" };
+	folds(one, 1, 512, "n123456789012345678901234");
+	const char *other[] = { "a1", "b", "c3", "d", "e", "f", "g", "h", "i", "j" };
+	folds(other, 10, 512, "a1,b,c3,d,e,f,g,h and 2 more");
+	folds(other, 2, 512, "a1,b");
+	/* cut short, always terminated */
+	folds(big, 6, 10, "n[9223372");
+	folds(other, 10, 4, "a1,");
+	folds(big, 6, 1, "");
+}
+
 static void test_forms(void **state)
 {
 	(void)state;
@@ -71,6 +115,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_forms),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_fold),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -48,6 +48,12 @@ static const struct bad bads[] = {
 	{ "[1,\n\"\xc3\xa9\xc3\xa9\", x]", 0, 2, 7, "invalid literal 'x' (strings need double quotes)" },
 	{ "[1]\0", 4, 1, 4, "extra data after the JSON document" },
 	{ "[\"a\0\"]", 6, 1, 4, "control character in string" },
+	/* cJSON ends a string at an escaped NUL: "10.0.0.1\u0000;touch /tmp/x" reads as the
+	 * address alone, so the rest would pass unseen */
+	{ "{\"server_id\": \"10.0.0.1\\u0000;touch /tmp/x\"}", 0, 1, 24,
+	  "NUL (\\u0000) in string: everything after it would be cut off" },
+	{ "[\"\\uD800\\uDC00\\u0000\"]", 0, 1, 15,
+	  "NUL (\\u0000) in string: everything after it would be cut off" },
 	{ "[\"abc", 0, 1, 2, "unterminated string" },
 	{ "{\"a\": [1, 2", 0, 1, 12, "unexpected end of input" },
 	{ "[1, 1234567890123456789012345678901234567890123456789012345678901234]", 0, 1, 5,
