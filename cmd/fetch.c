@@ -362,7 +362,8 @@ int fetch_table(const char *what, const char *where, size_t cap, char **buf, siz
 		int rc = fetch_is_url(what) ?
 				 fetch_url(what, cap, buf, len, &ctype, err, errlen) :
 				 rt_read_file(what, cap, buf, len, err, errlen);
-		if (rc == -EFBIG) {
+		/* the rank tables' own limit, not a lower one the user set for URLs */
+		if (rc == -EFBIG && (!fetch_is_url(what) || capped(cap) == cap)) {
 			snprintf(err, errlen,
 				 "%s: larger than %zu bytes, the most a rank table may be (65536 "
 				 "ranks take about 15 MB)",

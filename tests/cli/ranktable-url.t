@@ -57,6 +57,10 @@ ok "grep -qF 'broken.json: the response is not JSON (Content-Type application/js
 run env HCCLCTL_URL_MAX_SIZE=1K "$HCCLCTL" ranktable validate "$U/big.json"
 check_rc 3 "larger than the size cap: exit 3"
 check_err_has "hcclctl: ranktable validate: $U/big.json: larger than 1024 bytes" "  says the cap"
+run env HCCLCTL_RANKTABLE_MAX=1K "$HCCLCTL" ranktable validate "$U/big.json"
+check_rc 3 "larger than the rank tables' limit: exit 3"
+check_err_has "hcclctl: ranktable validate: $U/big.json: larger than 1024 bytes, the most a rank table may be (65536 ranks take about 15 MB)" \
+	"  names that limit, not the URL's"
 
 run hcclctl ranktable show "$U/hccl.json"
 check_rc 0 "ranktable show reads URLs the same way"
