@@ -112,8 +112,9 @@ check_err_has "hcclctl: probe net: 127.0.0.1: not measured: cannot reach its age
 	"  the refused node is named"
 check_err_has "hcclctl: probe net: 127.0.0.2: not measured: cannot reach its agent: cannot connect to 127.0.0.2 port 1: Connection refused" \
 	"  the unreachable one too"
-check_out_has "net: UNKNOWN: 2 nodes, no link measured, 0 failed; 0 rounds in 0.0 s" \
-	"  the summary says nothing was measured"
+# the time it took to find that out is the machine's (0.1 s under AddressSanitizer and load)
+printf '%s\n' "$OUT" | grep -qx 'net: UNKNOWN: 2 nodes, no link measured, 0 failed; 0 rounds in [0-9]*\.[0-9] s'
+_report $? "  the summary says nothing was measured" "$OUT"
 grep -q "agent: refused a connection from 127.0.0.1: wrong secret" "$TMP/c1.err"
 _report $? "  the agent logged the refusal" "$(cat "$TMP/c1.err")"
 kill "$c1" 2>/dev/null
