@@ -1,6 +1,8 @@
 /* doctor --logs: the triage of a failed job's logs as a doctor check (logs.cause), and what
  * only it has: how much was read, the evidence lines behind the cause and the other findings,
  * in text and in JSON. */
+#include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,12 +39,42 @@ static void skipped_text(const struct hlog_report *r, char *out, size_t len)
 					       r->skip[i], hlog_skip_name(i));
 }
 
+/* HCCLCTL_LOG_WINDOW (the last bytes of a file read, 64M) and HCCLCTL_LOG_STREAM_MAX (the
+ * most read of a stream, 1G): sizes like 64M, at least 64K. 0, or -EINVAL naming the one in
+ * msg. */
+static int log_limits(struct hlog_report *r, char *msg, size_t len)
+{
+	static const struct {
+		const char *env;
+		size_t off;
+	} lim[] = {
+		{ "HCCLCTL_LOG_WINDOW", offsetof(struct hlog_report, window) },
+		{ "HCCLCTL_LOG_STREAM_MAX", offsetof(struct hlog_report, stream_max) },
+	};
+	for (size_t i = 0; i < sizeof(lim) / sizeof(lim[0]); i++) {
+		const char *e = getenv(lim[i].env);
+		unsigned long long v;
+		if (!e || !*e)
+			continue;
+		if (parse_size(e, &v) || v < (64u << 10) || v > ((size_t)4 << 30)) {
+			snprintf(msg, len, "%s=%s is not a size from 64K to 4G (like 64M)", lim[i].env, e);
+			return -EINVAL;
+		}
+		*(size_t *)((char *)r + lim[i].off) = (size_t)v;
+	}
+	return 0;
+}
+
 void doctor_logs_scan(const char *path, struct hlog_report *r, int *status, char *msg,
 		      size_t len)
 {
 	char err[512];
 	hlog_report_init(r);
 	r->kb = knowledge;
+	if (log_limits(r, msg, len)) {
+		*status = DOCTOR_SKIP;
+		return;
+	}
 	int rc = hlog_scan_path(path, r, err, sizeof(err));
 	if (rc) {
 		*status = DOCTOR_SKIP;

@@ -80,10 +80,20 @@ enum hccl_verdict hccl_judge(const struct hccl_progress *p, int n, int64_t stall
 	for (int i = 0; i < *nculprits; i++)
 		waited &= timed_out_on_device(&p[culprits[i]]);
 	if (waited) {
-		int64_t least = INT64_MAX;
+		int64_t least = INT64_MAX, first = 0;
 		for (int r = 0; r < n; r++)
 			if (p[r].state == HCCL_RANK_BUSY && p[r].steps < least)
 				least = p[r].steps;
+		for (int i = 0; i < *nculprits; i++)
+			if (p[culprits[i]].failed_ms > first)
+				first = p[culprits[i]].failed_ms;
+		/* the peers that waited on the same rank time out at about the same moment, some
+		 * a heartbeat later: until the first has been out for the grace, a rank still in
+		 * HCCL may be one of them, not the one they waited on */
+		if (least != INT64_MAX && first < HCCL_JUDGE_GRACE_MS && first < stall_ms) {
+			*nculprits = 0;
+			return HCCL_JUDGE_WAIT;
+		}
 		if (least != INT64_MAX) {
 			*nculprits = 0;
 			for (int r = 0; r < n; r++)

@@ -29,6 +29,10 @@ enum hccl_verdict {
 	HCCL_JUDGE_ALL_STUCK, /* every unfinished rank stalled at the same step: none to blame */
 };
 
+/* How long after the first stream gave up on a peer the ranks still in HCCL are judged:
+ * the other peers of the same rank give up within it. */
+#define HCCL_JUDGE_GRACE_MS 2000
+
 /* Judges n records: stall_ms is how long every unfinished rank must have been without
  * progress before a stall is declared. culprits (n entries) gets the ranks named, *nculprits
  * their count. */

@@ -1,51 +1,63 @@
 #!/usr/bin/perl
 # Runs every test tier of `make check` as TAP (prove's parser), prints a line per test
-# program and its failures, and ends with "N passed, N failed, N skipped".
+# program and its failures, the ten slowest, and ends with "N passed, N failed, N skipped".
 # Usage: perl scripts/harness.pl [TIER...]   (tiers: unit fuzz cli cli-asan cluster fault)
+#
+# Programs that share no ports, namespaces or timing run HARNESS_JOBS at a time (default 2):
+# unit tests, fuzz corpora and the CLI tiers. A CLI test whose verdicts depend on elapsed time
+# says so with a line "# harness: alone"; it runs, like the cluster and fault tiers (shared
+# namespace names, SSH daemons, heartbeat budgets), with nothing else beside it.
 use strict;
 use warnings;
 use TAP::Parser;
 use Time::HiRes qw(time);
+use File::Temp qw(tempdir);
+use POSIX qw(WNOHANG);
 
 my $asan = 'build/asan';
 my @tiers = @ARGV ? @ARGV : qw(unit fuzz cli cli-asan cluster fault);
+my $width = $ENV{HARNESS_JOBS} // 2;
+$width = 1 if $width !~ /^[1-9][0-9]*$/;
 $ENV{CMOCKA_MESSAGE_OUTPUT} = 'TAP';
 $ENV{ASAN_OPTIONS} //= 'detect_leaks=1:abort_on_error=1';
 $ENV{UBSAN_OPTIONS} //= 'print_stacktrace=1:halt_on_error=1';
 $ENV{NO_COLOR} = '1';
 
-my @jobs;    # [tier, name, command array ref, env hash ref]
+sub says_alone {
+	my ($file) = @_;
+	open my $fh, '<', $file or return 0;
+	while (<$fh>) { return 1 if /^# harness: alone\b/; }
+	return 0;
+}
+
+my @jobs;    # {tier, name, cmd, env, alone}
+sub job { push @jobs, { tier => $_[0], name => $_[1], cmd => $_[2], env => $_[3], alone => $_[4] } }
 for my $tier (@tiers) {
 	if ($tier eq 'unit') {
-		push @jobs, [ $tier, $_, [$_], {} ] for grep { -x $_ && !/\.[od]$/ } sort glob("$asan/tests/unit/test_*");
+		job( $tier, $_, [$_], {}, 0 ) for grep { -x $_ && !/\.[od]$/ } sort glob("$asan/tests/unit/test_*");
 	} elsif ($tier eq 'fuzz') {
 		for my $bin (sort glob("$asan/tests/fuzz/fuzz_*")) {
 			next if $bin =~ /\.[od]$/;
-			(my $n = $bin) =~ s{.*/fuzz_}{};
-			push @jobs, [ $tier, $bin, [ $bin, "tests/fuzz/corpus/$n" ], {} ];
+			( my $n = $bin ) =~ s{.*/fuzz_}{};
+			job( $tier, $bin, [ $bin, "tests/fuzz/corpus/$n" ], {}, 0 );
 		}
-	} elsif ($tier eq 'cli' || $tier eq 'cli-asan') {
+	} elsif ( $tier eq 'cli' || $tier eq 'cli-asan' ) {
 		my $bin = $tier eq 'cli' ? './hcclctl' : "$asan/hcclctl";
-		push @jobs, [ $tier, $_, [ 'sh', $_ ], { HCCLCTL => $bin } ]
-		    for sort glob('tests/cli/*.t');
-	} elsif ($tier eq 'cluster') {    # network namespaces; they skip where not permitted
-		push @jobs, [ $tier, $_, [ 'sh', $_ ], { HCCLCTL => './hcclctl' } ]
-		    for sort glob('tests/cluster/*.t');
-	} elsif ($tier eq 'fault') {    # faults injected into runs, loopback and namespaces
-		push @jobs, [ $tier, $_, [ 'sh', $_ ], { HCCLCTL => './hcclctl' } ]
-		    for sort glob('tests/fault/*.t');
+		job( $tier, $_, [ 'sh', $_ ], { HCCLCTL => $bin }, says_alone($_) ) for sort glob('tests/cli/*.t');
+	} elsif ( $tier eq 'cluster' || $tier eq 'fault' ) {
+		job( $tier, $_, [ 'sh', $_ ], { HCCLCTL => './hcclctl' }, 1 ) for sort glob("tests/$tier/*.t");
 	} else {
 		die "harness: unknown tier '$tier'\n";
 	}
 }
 
-my ( $pass, $fail, $skip ) = ( 0, 0, 0 );
-my @failed_files;
-for my $j (@jobs) {
-	my ( $tier, $name, $cmd, $env ) = @$j;
-	local %ENV = ( %ENV, %$env );
+# Runs one program in a child; the child writes "ok bad skip seconds" and the report lines
+# to $out, so the parent prints whole reports, never interleaved ones.
+sub run_job {
+	my ( $j, $out ) = @_;
+	local %ENV = ( %ENV, %{ $j->{env} } );
 	my $t0 = time;
-	my $p = TAP::Parser->new( { exec => $cmd, merge => 1 } );
+	my $p = TAP::Parser->new( { exec => $j->{cmd}, merge => 1 } );
 	my ( $ok, $bad, $sk ) = ( 0, 0, 0 );
 	my @lines;
 	my $last_bad = 0;
@@ -62,25 +74,84 @@ for my $j (@jobs) {
 	my $exit = $p->exit // 0;
 	my $wait = $p->wait // 0;
 	my @why;
-	if ( $p->parse_errors ) { push @why, $p->parse_errors; }
-	if ( $exit || $wait ) { push @why, "exit status $exit" . ( $wait & 127 ? ", signal " . ( $wait & 127 ) : '' ); }
+	push @why, $p->parse_errors if $p->parse_errors;
+	push @why, "exit status $exit" . ( $wait & 127 ? ", signal " . ( $wait & 127 ) : '' ) if $exit || $wait;
 	# A program that dies or breaks its plan counts as one more failure, so a crash
 	# after its last "ok" can never pass.
 	$bad++ if @why && !$bad;
+	open my $fh, '>', $out or die "harness: $out: $!\n";
+	printf $fh "%d %d %d %.1f\n", $ok, $bad, $sk, time - $t0;
+	print $fh "    $_\n" for @why;
+	print $fh "$_\n" for @lines;
+	close $fh or die "harness: $out: $!\n";
+}
+
+my $dir = tempdir( 'hcclctl-harness.XXXXXX', TMPDIR => 1, CLEANUP => 1 );
+
+# The tests run python3 a few hundred times. Where it is a version manager's shim (pyenv's
+# is a bash script that execs two more), each start costs up to 2 s on a loaded machine:
+# the interpreter the shim picks is put first on PATH, once.
+my $py = `python3 -c 'import sys; print(sys.executable)' 2>/dev/null` // '';
+chomp $py;
+if ( $py =~ m{^/} && -x $py ) {
+	mkdir "$dir/bin" or die "harness: $dir/bin: $!\n";
+	symlink( $py, "$dir/bin/python3" ) or die "harness: $dir/bin/python3: $!\n";
+	$ENV{PATH} = "$dir/bin:$ENV{PATH}";
+}
+my ( $pass, $fail, $skip ) = ( 0, 0, 0 );
+my ( @failed_files, @times );
+my %running;    # pid -> [job, result file]
+
+sub report {
+	my ( $j, $file ) = @_;
+	my ( $ok, $bad, $sk, $dt ) = ( 0, 1, 0, 0 );
+	my @body;
+	if ( open my $fh, '<', $file ) {
+		my $head = <$fh>;
+		( $ok, $bad, $sk, $dt ) = split ' ', $head if defined $head;
+		@body = <$fh>;
+	} else {
+		@body = ("    the harness lost this program's report\n");
+	}
 	$pass += $ok;
 	$fail += $bad;
 	$skip += $sk;
-	my $label = sprintf "%-9s %s", $tier, $name;
-	my $dt = sprintf "%.1fs", time - $t0;
+	my $label = sprintf "%-9s %s", $j->{tier}, $j->{name};
+	push @times, [ $dt, $label ];
 	if ($bad) {
 		push @failed_files, $label;
-		print "FAIL $label: $ok passed, $bad failed, $sk skipped ($dt)\n";
-		print "    $_\n" for @why;
-		print "$_\n" for @lines;
+		print "FAIL $label: $ok passed, $bad failed, $sk skipped (${dt}s)\n", @body;
 	} else {
-		print "ok   $label: $ok passed" . ( $sk ? ", $sk skipped" : '' ) . " ($dt)\n";
+		print "ok   $label: $ok passed" . ( $sk ? ", $sk skipped" : '' ) . " (${dt}s)\n";
 	}
 }
+
+sub reap_one {
+	my $pid = waitpid( -1, 0 );
+	return if $pid <= 0 || !$running{$pid};
+	my $r = delete $running{$pid};
+	report(@$r);
+}
+
+$| = 1;
+my $n = 0;
+# the shared ones first, two at a time; then those that run alone
+for my $j ( ( grep { !$_->{alone} } @jobs ), ( grep { $_->{alone} } @jobs ) ) {
+	my $limit = $j->{alone} ? 1 : $width;
+	reap_one() while keys %running >= $limit || ( $j->{alone} && %running );
+	my $file = "$dir/" . $n++;
+	my $pid = fork // die "harness: fork: $!\n";
+	if ( !$pid ) {
+		run_job( $j, $file );
+		POSIX::_exit(0);
+	}
+	$running{$pid} = [ $j, $file ];
+	reap_one() while $j->{alone} && %running;
+}
+reap_one() while %running;
+
+print "\nthe ten slowest:\n";
+printf "  %7.1fs  %s\n", @$_ for ( sort { $b->[0] <=> $a->[0] } @times )[ 0 .. ( @times < 10 ? $#times : 9 ) ];
 print "\nfailed: $_\n" for @failed_files;
 print "\n$pass passed, $fail failed, $skip skipped\n";
 exit( $fail ? 1 : 0 );

@@ -219,6 +219,9 @@ struct hlog_report {
 	size_t dropped;		    /* recognised lines beyond HLOG_MAX_EVENTS */
 	size_t truncated;	    /* files read only in part and lines cut at HLOG_MAX_LINE */
 	size_t bytes;		    /* bytes read */
+	/* set before the first scan, 0 for the defaults: the window kept of each file
+	 * (HLOG_MAX_FILE_BYTES) and the most read of a stream (HLOG_MAX_READ_BYTES) */
+	size_t window, stream_max;
 	size_t errors;		    /* lines that read as errors */
 	struct hlog_unk first_error;	   /* the first line that reads as an error */
 	struct hlog_unk unk[HLOG_MAX_UNK]; /* the first error lines no rule explains */

@@ -157,12 +157,17 @@ static int gz_feed(struct gz *g, struct tail *t, unsigned char *in, size_t k)
 	return 0;
 }
 
+static size_t window_of(const struct hlog_report *r)
+{
+	return r->window ? r->window : HLOG_MAX_FILE_BYTES;
+}
+
 /* Reads fd to its end (the last HLOG_MAX_FILE_BYTES of it, at most HLOG_MAX_READ_BYTES read),
  * inflating gzip. 0, -EIO for a read error, -EILSEQ for gzip that does not inflate or stops
  * inside a member, -E2BIG for a gzip bomb, -ENOMEM. plain: fd was moved into a plain file,
  * whose bytes there are not a gzip header whatever they are. *more: the input went on past
  * what was read. */
-static int slurp(int fd, int plain, struct tail *t, int *more)
+static int slurp(int fd, int plain, const struct hlog_report *r, struct tail *t, int *more)
 {
 	unsigned char *in = malloc(CHUNK);
 	struct gz g;
@@ -170,7 +175,7 @@ static int slurp(int fd, int plain, struct tail *t, int *more)
 	size_t got = 0;
 	memset(&g, 0, sizeof(g));
 	g.out = malloc(CHUNK);
-	t->cap = HLOG_MAX_FILE_BYTES;
+	t->cap = window_of(r);
 	t->p = NULL;
 	t->n = t->w = t->have = 0;
 	t->cut = 0;
@@ -180,7 +185,7 @@ static int slurp(int fd, int plain, struct tail *t, int *more)
 		goto out;
 	}
 	for (;;) {
-		if (got >= HLOG_MAX_READ_BYTES) {
+		if (got >= (r->stream_max ? r->stream_max : HLOG_MAX_READ_BYTES)) {
 			*more = 1;
 			break;
 		}
@@ -227,15 +232,15 @@ out:
 
 /* A plain regular file larger than the window is read from its last HLOG_MAX_FILE_BYTES
  * (gzip cannot be entered in the middle): 1 when fd was moved there. */
-static int seek_tail(int fd)
+static int seek_tail(int fd, size_t window)
 {
 	struct stat st;
 	unsigned char magic[2];
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= (off_t)HLOG_MAX_FILE_BYTES)
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= (off_t)window)
 		return 0;
 	if (pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
 		return 0;
-	return lseek(fd, st.st_size - (off_t)HLOG_MAX_FILE_BYTES, SEEK_SET) >= 0;
+	return lseek(fd, st.st_size - (off_t)window, SEEK_SET) >= 0;
 }
 
 /* Reads one open file and scans it as rel, from node. */
@@ -243,8 +248,8 @@ static int scan_fd(struct walk *w, int fd, const char *rel, const char *node)
 {
 	struct hlog_report *r = w->r;
 	struct tail t = {0};
-	int more, moved = seek_tail(fd);
-	int rc = slurp(fd, moved, &t, &more);
+	int more, moved = seek_tail(fd, window_of(r));
+	int rc = slurp(fd, moved, r, &t, &more);
 	t.cut |= moved || more;
 	if (rc == -ENOMEM) {
 		free(t.p);

@@ -179,29 +179,37 @@ run timeout 60 "$HCCLCTL" doctor --logs "$TMP/bomb"
 check_rc 3 "a gzip bomb in two members: exit 3"
 check_out_has "SKIP  logs.cause      cluster                nothing to read in $TMP/bomb (1 file skipped: 1 gzip bomb)" "  named a gzip bomb"
 
-# the last 64 MiB of a stream are kept in a ring: a failure whose line falls across the
-# ring's end is read whole (port 60000, not 60), and the start is counted as read in part
+# the last HCCLCTL_LOG_WINDOW bytes (64 MiB unless set; 4 MiB here, for the sanitizer's
+# sake) of a stream are kept in a ring: a failure whose line falls across the ring's end is
+# read whole (port 60000, not 60), and the start is counted as read in part
 cat >"$TMP/mkring.py" <<'EOF'
 import sys
-cap = 64 << 20
+cap = 4 << 20
 t = open(sys.argv[1], 'rb').read()
 at = t.index(b'port[60000]') + 7
 sys.stdout.buffer.write(b'\n' * (cap - at))
 sys.stdout.buffer.write(t)
 EOF
 python3 "$TMP/mkring.py" "$REAL/vllm-ascend-405-ej0003-port-60000-bound/node0/stdout.txt" >"$TMP/ring.txt"
-run sh -c "cat '$TMP/ring.txt' | '$HCCLCTL' doctor --logs -"
-check_rc 2 "a 64 MiB stream through the ring: exit 2"
+run sh -c "cat '$TMP/ring.txt' | HCCLCTL_LOG_WINDOW=4M '$HCCLCTL' doctor --logs -"
+check_rc 2 "a 4 MiB window over a longer stream: exit 2"
 check_out_has "FAIL  logs.cause      node0                  network-unreachable (port-bound): port 60000 (node node0, host side) cannot be listened on: another process holds it" "  the line across the ring's end read whole"
-check_out_has "read 1 file, 67108283 lines, 4 error lines; 1 read in part" "  read in part"
-# a regular file that large is read from its last 64 MiB, not from its start
-run hcclctl doctor --logs "$TMP/ring.txt"
+check_out_has "read 1 file, 4193723 lines, 4 error lines; 1 read in part" "  read in part"
+# a regular file that large is read from its last window, not from its start
+run env HCCLCTL_LOG_WINDOW=4M "$HCCLCTL" doctor --logs "$TMP/ring.txt"
 check_rc 2 "the same as a file: exit 2"
-check_out_has "read 1 file, 67108283 lines, 4 error lines; 1 read in part" "  only its last 64 MiB"
+check_out_has "read 1 file, 4193723 lines, 4 error lines; 1 read in part" "  only its last 4 MiB"
+# the default window is 64 MiB: the 4 MiB file is read whole
+run hcclctl doctor --logs "$TMP/ring.txt"
+check_out_has "read 1 file, 4193801 lines, 4 error lines" "  by default, whole"
 rm -f "$TMP/ring.txt"
-# a stream is read up to 1 GiB: one that never ends is not read forever
-run sh -c "yes '' | timeout 120 '$HCCLCTL' doctor --logs -"
-check_rc 3 "an endless stream of blank lines: stops at 1 GiB, nothing to judge (exit 3)"
+run env HCCLCTL_LOG_WINDOW=12 "$HCCLCTL" doctor --logs "$TMP/ring.txt"
+check_rc 3 "a window that is not a size: exit 3"
+check_out_has "SKIP  logs.cause      cluster                HCCLCTL_LOG_WINDOW=12 is not a size from 64K to 4G (like 64M)" "  named, with the range"
+# a stream is read up to HCCLCTL_LOG_STREAM_MAX (1 GiB unless set): one that never ends is
+# not read forever
+run sh -c "yes '' | HCCLCTL_LOG_WINDOW=1M HCCLCTL_LOG_STREAM_MAX=16M timeout 120 '$HCCLCTL' doctor --logs -"
+check_rc 3 "an endless stream of blank lines: stops at its limit, nothing to judge (exit 3)"
 check_out_has "SKIP  logs.cause      cluster                nothing to judge in -: 1 file without a log line" "  nothing to judge"
 
 # nothing to judge is no pass: an empty log, blank lines, a directory of empty files

@@ -3,6 +3,7 @@
 # etcd-server), started here on 127.0.0.1 and stopped by its PID: the meeting, duplicate
 # ranks, an earlier run's entries, a second rank 0, missing ranks, a world-size mismatch,
 # an etcd that is not there and one that answers nonsense.
+# harness: alone (its deadlines are measured in wall-clock time)
 . "$(dirname "$0")/lib.sh"
 HTTPD="python3 $(cd "$(dirname "$0")" && pwd)/httpd.py"
 PIDS=
@@ -124,19 +125,19 @@ api lease/revoke "{\"ID\":\"$LEASE\"}" >/dev/null
 
 # An earlier run of the same job died after it met: its root and "go" entries live on until
 # their lease expires. Rank 1 must not join that run, and rank 0 waits the entry out.
-LEASE=$(api lease/grant '{"TTL":"2"}' | json_field '["ID"]')
+LEASE=$(api lease/grant '{"TTL":"5"}' | json_field '["ID"]')
 REV=$(api kv/put "{\"key\":\"$(b64 /jobs/stale/root)\",\"value\":\"$(b64 '{"token":"comm3:127.0.0.1:9:00000000000000000000000000000000","world_size":2,"host":"old-node","pid":4242}')\",\"lease\":\"$LEASE\"}" | json_field '["header"]["revision"]')
 api kv/put "{\"key\":\"$(b64 "/jobs/stale/run/$REV/rank/1")\",\"value\":\"$(b64 '{"rank":1,"host":"old-node","pid":4243}')\",\"lease\":\"$LEASE\"}" >/dev/null
 api kv/put "{\"key\":\"$(b64 "/jobs/stale/run/$REV/go")\",\"value\":\"$(b64 2)\",\"lease\":\"$LEASE\"}" >/dev/null
 "$HCCLCTL" run allreduce --rank 1 --world-size 2 --rendezvous "$E/jobs/stale" -b 8 -e 8 -n 1 -w 0 --timeout 20 >/dev/null 2>"$TMP/s1.err" &
 S1=$!
 sleep 0.3
-run env HCCLCTL_ETCD_TTL=3 "$HCCLCTL" run allreduce --rank 0 --world-size 2 --rendezvous "$E/jobs/stale" -b 8 -e 8 -n 1 -w 0 --timeout 20
+run env HCCLCTL_ETCD_TTL=5 "$HCCLCTL" run allreduce --rank 0 --world-size 2 --rendezvous "$E/jobs/stale" -b 8 -e 8 -n 1 -w 0 --timeout 20
 wait $S1
 s1=$?
 check_rc 0 "after an earlier run's entries expire, the new run meets: exit 0"
 ok "[ $s1 -eq 0 ]" "  rank 1 too"
-check_err_has "hcclctl: run allreduce: rank 0: $E/jobs/stale holds an entry of rank 0 (host old-node, pid 4242), from an earlier run?: waiting up to 5 s for its lease to expire" "  rank 0 says what it waits for"
+check_err_has "hcclctl: run allreduce: rank 0: $E/jobs/stale holds an entry of rank 0 (host old-node, pid 4242), from an earlier run?: waiting up to 7 s for its lease to expire" "  rank 0 says what it waits for"
 ok "grep -qxF 'hcclctl: run allreduce: rank 1: the rank 0 entry at $E/jobs/stale (host old-node, pid 4242) is of an earlier run that met already: waiting for this run'\"'\"'s' '$TMP/s1.err'" "  rank 1 does not join the earlier run"
 
 # A second rank 0 that keeps its entry alive is a duplicate.

@@ -123,6 +123,23 @@ static void test_judge_device_timeout(void **state)
 					       .code = 507048, .async = 0, .failed_ms = 100 + r };
 	p[1] = (struct hccl_progress){ .state = HCCL_RANK_BUSY, .steps = 10, .idle_ms = 2100,
 				       .async = -1 };
+	/* within the grace of the first give-up, rank 2 may still be about to give up too */
+	p[2] = (struct hccl_progress){ .state = HCCL_RANK_BUSY, .steps = 10, .idle_ms = 2100,
+				       .async = -1 };
+	p[0].failed_ms = HCCL_JUDGE_GRACE_MS - 1;
+	assert_int_equal(hccl_judge(p, 3, 10000, cul, &nc), HCCL_JUDGE_WAIT);
+	assert_int_equal(nc, 0);
+	/* past it, both still in HCCL are named */
+	p[0].failed_ms = HCCL_JUDGE_GRACE_MS;
+	assert_int_equal(hccl_judge(p, 3, 10000, cul, &nc), HCCL_JUDGE_BEHIND);
+	assert_int_equal(nc, 2);
+	/* the stall limit is not waited past */
+	p[0].failed_ms = 100;
+	assert_int_equal(hccl_judge(p, 3, 100, cul, &nc), HCCL_JUDGE_BEHIND);
+	/* rank 2 gave up as well: only rank 1 is left */
+	p[0].failed_ms = 100;
+	p[2] = (struct hccl_progress){ .state = HCCL_RANK_FAILED, .steps = 10, .acl = 1,
+				       .code = 507048, .async = 0, .failed_ms = HCCL_JUDGE_GRACE_MS };
 	assert_int_equal(hccl_judge(p, 3, 10000, cul, &nc), HCCL_JUDGE_BEHIND);
 	assert_int_equal(nc, 1);
 	assert_int_equal(cul[0], 1);
