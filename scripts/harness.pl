@@ -26,7 +26,7 @@ $ENV{NO_COLOR} = '1';
 sub says_alone {
 	my ($file) = @_;
 	open my $fh, '<', $file or return 0;
-	while (<$fh>) { return 1 if /^# harness: alone\b/; }
+	while ( my $l = <$fh> ) { return 1 if $l =~ /^# harness: alone\b/; }
 	return 0;
 }
 
@@ -53,9 +53,28 @@ for my $tier (@tiers) {
 
 # Runs one program in a child; the child writes "ok bad skip seconds" and the report lines
 # to $out, so the parent prints whole reports, never interleaved ones.
+# The processes of process group $pg other than this one, as "pid (command)".
+sub group_left {
+	my ($pg) = @_;
+	my @left;
+	opendir my $d, '/proc' or return ();
+	for my $pid ( grep { /^[0-9]+$/ } readdir $d ) {
+		next if $pid == $$;
+		open my $fh, '<', "/proc/$pid/stat" or next;
+		my $st = <$fh> // '';
+		# pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses
+		next unless $st =~ /^\d+ \((.*)\) (\S+) \d+ (\d+) /s && $3 == $pg && $2 ne 'Z';
+		push @left, "$pid ($1)";
+	}
+	return @left;
+}
+
 sub run_job {
 	my ( $j, $out ) = @_;
 	local %ENV = ( %ENV, %{ $j->{env} } );
+	# the program and all it starts share this process group: whatever is still in it when
+	# the program has ended was left running, a failure, and is ended here
+	POSIX::setpgid( 0, 0 );
 	my $t0 = time;
 	my $p = TAP::Parser->new( { exec => $j->{cmd}, merge => 1 } );
 	my ( $ok, $bad, $sk ) = ( 0, 0, 0 );
@@ -76,6 +95,19 @@ sub run_job {
 	my @why;
 	push @why, $p->parse_errors if $p->parse_errors;
 	push @why, "exit status $exit" . ( $wait & 127 ? ", signal " . ( $wait & 127 ) : '' ) if $exit || $wait;
+	# what was being stopped as the program ended gets a moment to go
+	my @left = group_left($$);
+	for ( my $i = 0; @left && $i < 20; $i++ ) {
+		select( undef, undef, undef, 0.1 );
+		@left = group_left($$);
+	}
+	if (@left) {
+		push @why, scalar(@left) . " process(es) left running: @left";
+		local $SIG{TERM} = 'IGNORE';
+		kill 'TERM', -$$;
+		sleep 1;
+		kill 'KILL', map { /^(\d+)/ ? $1 : () } group_left($$);
+	}
 	# A program that dies or breaks its plan counts as one more failure, so a crash
 	# after its last "ok" can never pass.
 	$bad++ if @why && !$bad;

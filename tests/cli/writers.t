@@ -98,8 +98,9 @@ start_long() { # $1: name, rest: options
 		wi=$((wi + 1))
 	done
 }
+# $LONG is the subshell around one_rank; the rank is the pid it wrote, which sh exec'd
 stop_long() {
-	kill "$LONG" 2>/dev/null
+	kill "$(cat "$TMP/pid")" "$LONG" 2>/dev/null
 	wait "$LONG" 2>/dev/null
 }
 

@@ -99,7 +99,8 @@ long_run() {
 		>"$TMP/$_lr.out" 2>"$TMP/$_lr.err" &
 	lpid=$!
 	_t=0
-	until grep -q '^# hcclctl run' "$TMP/$_lr.out" 2>/dev/null || [ $_t -ge 100 ]; do
+	# up to 60 s: 16 ranks over SSH start in ~2 s here, but a loaded machine takes far longer
+	until grep -q '^# hcclctl run' "$TMP/$_lr.out" 2>/dev/null || [ $_t -ge 600 ]; do
 		sleep 0.1
 		_t=$((_t + 1))
 	done
