@@ -32,7 +32,11 @@ out_has "[server-id-unsafe]"
 _report $? "  named by the server-id-unsafe rule" "$OUT"
 
 # The rank side: its node's copy of the table must have the launcher's digest.
-cp tests/data/ranktables/good/tensorflow_v1.0_empty_device_ip_8dev.json "$TMP/two.json"
+# (one rank, as many as are started: a table of more is refused before its digest is read)
+cat >"$TMP/two.json" <<EOF
+{"version": "1.0", "status": "completed", "server_count": "1", "server_list": [
+ {"server_id": "10.77.0.9", "device": [{"device_id": "0", "device_ip": "192.168.10.9", "rank_id": "0"}]}]}
+EOF
 run env HCCLCTL_DIGEST=0123456789abcdef HCCLCTL_HOST=n7 "$HCCLCTL" run barrier --rank 0 \
 	--world-size 1 --master 127.0.0.1:1 --ranktable "$TMP/two.json"
 check_rc 2 "a rank whose copy of the table differs from the launcher's refuses to start"
