@@ -124,7 +124,7 @@ cluster_node_env() {
 	shift
 	_ne_cfg=$CL_DIR/n$_ne_i/sshd_config
 	grep -v '^SetEnv ' "$_ne_cfg" >"$_ne_cfg.new" || return 1
-	echo "SetEnv HCCLCTL_NODE=n$_ne_i $*" >>"$_ne_cfg.new"
+	echo "SetEnv HCCLCTL_NODE=n$_ne_i SHLVL=1 $*" >>"$_ne_cfg.new"
 	mv "$_ne_cfg.new" "$_ne_cfg"
 	cluster_stop_sshd "$_ne_i"
 	cluster_start_sshd "$_ne_i"
@@ -210,6 +210,9 @@ cluster_up() {
 		ssh-keygen -q -t ed25519 -N '' -C "n$_i" -f "$_d/host_ed25519" ||
 			{ _cl_fail "ssh-keygen"; return 1; }
 		printf '%s %s\n' "$CL_NET.$_i" "$(cut -d' ' -f1,2 "$_d/host_ed25519.pub")" >>"$CL_KNOWN_HOSTS"
+		# SHLVL=1: bash started by sshd reads the login user's ~/.bashrc unless it is a
+		# nested shell; this machine's runs a version manager's init that takes a lock
+		# (60 s when a killed session left it), so the nodes' shells are kept from it
 		cat >"$_d/sshd_config" <<EOF
 ListenAddress $CL_NET.$_i:22
 HostKey $_d/host_ed25519
@@ -223,7 +226,7 @@ KbdInteractiveAuthentication no
 PrintMotd no
 MaxStartups 200
 MaxSessions 32
-SetEnv HCCLCTL_NODE=n$_i
+SetEnv HCCLCTL_NODE=n$_i SHLVL=1
 Subsystem sftp internal-sftp
 LogLevel ERROR
 EOF
