@@ -105,7 +105,13 @@ check_rc 3 "HCCLCTL_URL_TIMEOUT sets the same deadline"
 flip() { # flip FILE DELAY
 	printf '{\n    "status":"initializing"\n}\n' >"$1"
 	# no stdout: an orphaned sleep must not hold the TAP pipe open after the test
-	(sleep "$2" && cp "$GOOD" "$1.new" && mv "$1.new" "$1") >/dev/null 2>&1 &
+	# and stopped, the writer stops its sleep too (the harness fails a test that leaves one)
+	(
+		trap 'kill $s 2>/dev/null; exit 0' TERM
+		sleep "$2" &
+		s=$!
+		wait $s && cp "$GOOD" "$1.new" && mv "$1.new" "$1"
+	) >/dev/null 2>&1 &
 	PIDS="$PIDS $!"
 }
 flip "$TMP/hccl.json" 2
