@@ -3,6 +3,7 @@
 # the runtime packages of the libraries hcclctl loads as dependencies; unpacked into a
 # scratch root (dpkg -x), the installed hcclctl runs and validates rank tables, and the
 # example builds against the -dev package with pkg-config alone and runs with 3 ranks.
+# harness: alone (it runs make in this tree, which must not relink what other tests run)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/libcomm.sh"
 

@@ -4,6 +4,7 @@
 # only the comm_ API and a static one that hides its internals too; and the example, built
 # outside the tree against the installed library by pkg-config alone, run with 3 ranks.
 # It installs the release build (./hcclctl and build/lib) in either CLI tier.
+# harness: alone (it runs make in this tree, which must not relink what other tests run)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/libcomm.sh"
 
