@@ -12,7 +12,7 @@ WARN    := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes -Wmissing-proto
 CXXWARN := -Wall -Wextra -Wshadow -Wformat=2 -Wvla -Wwrite-strings -Werror
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 $(WARN)
-CPPFLAGS += -D_GNU_SOURCE -I. -Icmd -DHCCLCTL_VERSION='"$(VERSION)"' -include cmd/banned.h
+CPPFLAGS += -D_GNU_SOURCE -I. -Icmd -DHCCLCTL_VERSION='"$(VERSION)"' -include ranktable/base/banned.h
 PKGS    := libcjson libcurl libssh2 zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lcjson -lcurl -lssh2 -lz)
@@ -30,9 +30,9 @@ CFLAGS  += $(SANFLAGS) -O1
 LDFLAGS += $(SANFLAGS)
 endif
 
-LIB_SRC  := $(wildcard ranktable/*.c libcomm/*.c probes/*.c probes/logs/*.c) $(filter-out cmd/hcclctl.c,$(wildcard cmd/*.c))
+LIB_SRC  := $(wildcard ranktable/*.c ranktable/base/*.c libcomm/*.c probes/*.c probes/logs/*.c) $(filter-out cmd/hcclctl.c,$(wildcard cmd/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(O)/%.o)
-FUZZ_LIB_SRC := $(wildcard ranktable/*.c libcomm/*.c probes/*.c probes/logs/*.c) cmd/nodeout.c
+FUZZ_LIB_SRC := $(wildcard ranktable/*.c ranktable/base/*.c libcomm/*.c probes/*.c probes/logs/*.c) cmd/nodeout.c
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:%.c=$(O)/%)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
@@ -72,7 +72,7 @@ STUB_DIR      := $(O)/tests/stub
 STUB_CFLAGS   := -std=gnu11 -O2 -g $(WARN) -fPIC
 STUB_SHARED   := -shared -Wl,--version-script=tests/stub/exports.map -Wl,-z,defs
 STUB_ACL_SRC  := $(wildcard tests/stub/acl_*.c) tests/stub/stub_log.c
-STUB_HCCL_SRC := $(wildcard tests/stub/hccl_*.c) tests/stub/stub_log.c $(wildcard ranktable/*.c)
+STUB_HCCL_SRC := $(wildcard tests/stub/hccl_*.c) tests/stub/stub_log.c $(wildcard ranktable/*.c ranktable/base/*.c)
 STUB_DEPS     := $(wildcard tests/stub/*.h) tests/stub/exports.map Makefile
 STUB_CJSON    := $(shell pkg-config --libs libcjson 2>/dev/null || echo -lcjson)
 STUB_LIBS     := $(STUB_DIR)/libascendcl.so $(STUB_DIR)/libhccl.so $(STUB_DIR)/hccl_stub_driver \

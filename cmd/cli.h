@@ -183,8 +183,4 @@ void fetch_http_free(struct fetch_http *h);
 int fetch_http_request(struct fetch_http *h, const char *url, const char *body, size_t cap,
 		       long timeout_ms, char **out, size_t *len, char *err, size_t errlen);
 
-/* Writes all n bytes to fd, again after EINTR: 0, or -1 when the reader is gone or the
- * write failed (errno says why). */
-int fd_write_all(int fd, const void *buf, size_t n);
-
 #endif

@@ -21,6 +21,7 @@
 #include "deploy.h"
 #include "fanout.h"
 #include "nodeout.h"
+#include "ranktable/base/clock.h"
 
 #define SELF_CAP (256UL * 1024 * 1024)
 #define OUT_CAP (64 * 1024)
@@ -320,7 +321,7 @@ int deploy_prepare(void *arg, struct fo_host *h, struct ssh_conn *c, char *err, 
 	struct deploy_fan *f = arg;
 	size_t i = (size_t)(h - f->hosts);
 	struct deploy_result r;
-	int rc = deploy_resolve(f->d, c, ssh_now_ms() + DEPLOY_TIMEOUT_MS, &r, err, errlen);
+	int rc = deploy_resolve(f->d, c, mono_ms() + DEPLOY_TIMEOUT_MS, &r, err, errlen);
 	if (rc)
 		return rc;
 	if (f->verbose && r.how != DEPLOY_GIVEN) {

@@ -43,7 +43,7 @@ struct deploy_result {
  *   -ENOEXEC    the copy cannot start for another reason (err has what it printed)
  *   -EBADMSG    the copy's sha256 there is not ours
  *   another negative code from ssh.h (-ETIMEDOUT, -ECANCELED, -EPROTO ...)
- * with err naming the host. deadline: ssh_now_ms() clock, 0 none. */
+ * with err naming the host. deadline: mono_ms() clock, 0 none. */
 int deploy_resolve(const struct deploy *d, struct ssh_conn *c, long long deadline,
 		   struct deploy_result *r, char *err, size_t errlen);
 

@@ -29,6 +29,7 @@
 #include "probes/tool.h"
 #include "ranktable/ranktable.h"
 #include "run.h"
+#include "ranktable/base/clock.h"
 
 #define PROBE_TIMEOUT_MS 60000
 
@@ -656,8 +657,7 @@ static void port_checks(const struct doctor_node_args *a, cJSON *checks)
 			lfd[i] = -1;
 		}
 	}
-	struct timespec t0;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	int64_t t0 = mono_ms();
 	long long deadline = a->port_wait_ms ? a->port_wait_ms : 3000;
 	char bad[900] = "";
 	size_t bo = 0;
@@ -703,10 +703,7 @@ static void port_checks(const struct doctor_node_args *a, cJSON *checks)
 					ok = 1;
 					break;
 				}
-				struct timespec t;
-				clock_gettime(CLOCK_MONOTONIC, &t);
-				if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 >
-				    deadline)
+				if (mono_ms() - t0 > deadline)
 					break;
 				usleep(100000);
 			}
@@ -737,9 +734,7 @@ static void port_checks(const struct doctor_node_args *a, cJSON *checks)
 			}
 			all &= lfd[j] < 0 || accepted[j] >= others;
 		}
-		struct timespec t;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		long long el = (t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000;
+		long long el = mono_ms() - t0;
 		if (all || el > deadline + 1500)
 			break;
 		usleep(20000);

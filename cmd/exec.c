@@ -13,6 +13,7 @@
 #include "deploy.h"
 #include "fanout.h"
 #include "ranktable/ranktable.h"
+#include "ranktable/base/clock.h"
 
 #define HOSTFILE_CAP (16UL * 1024 * 1024)
 #define DEFAULT_CMD_TIMEOUT 60
@@ -270,14 +271,14 @@ int cmd_exec(int argc, char **argv)
 		.prepare = ex_deploy ? deploy_prepare : NULL,
 		.prepare_arg = &df,
 	};
-	long long t0 = ssh_now_ms();
+	long long t0 = mono_ms();
 	rc = fanout_run(&f, hosts, hf.n, err, sizeof(err));
 	free(befores);
 	if (rc) {
 		rc = fail(EXIT_UNKNOWN, "exec", NULL, "%s", err);
 		goto out;
 	}
-	double total = (double)(ssh_now_ms() - t0) / 1000.0;
+	double total = (double)(mono_ms() - t0) / 1000.0;
 
 	cJSON *doc = g_opts.json ? cJSON_CreateObject() : NULL;
 	cJSON *arr = doc ? cJSON_AddArrayToObject(doc, "hosts") : NULL;

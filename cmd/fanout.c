@@ -16,6 +16,7 @@
 #include <cjson/cJSON.h>
 
 #include "fanout.h"
+#include "ranktable/base/clock.h"
 
 #define DEFAULT_PARALLEL 32
 
@@ -177,7 +178,7 @@ static void run_host(struct run *r, struct fo_host *h)
 	struct host_ctx hc = { .r = r, .h = h };
 	h->err_line[0] = '\0';
 	struct ssh_conn c;
-	long long t0 = ssh_now_ms();
+	long long t0 = mono_ms();
 	int rc;
 
 	h->exit_status = -1;
@@ -218,7 +219,7 @@ static void run_host(struct run *r, struct fo_host *h)
 	}
 	struct ssh_exec x = {
 		.cmd = h->cmd ? h->cmd : f->cmd,
-		.deadline = f->cmd_timeout_ms ? ssh_now_ms() + f->cmd_timeout_ms : 0,
+		.deadline = f->cmd_timeout_ms ? mono_ms() + f->cmd_timeout_ms : 0,
 		.cap = f->cap,
 		.kill_on_timeout = 1,
 		.input = f->input,
@@ -242,7 +243,7 @@ static void run_host(struct run *r, struct fo_host *h)
 			    rc == -ECANCELED ? FO_CANCELED : FO_UNREACHABLE;
 	ssh_conn_close(&c);
 out:
-	h->seconds = (double)(ssh_now_ms() - t0) / 1000.0;
+	h->seconds = (double)(mono_ms() - t0) / 1000.0;
 }
 
 static void progress(struct run *r)

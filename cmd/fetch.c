@@ -24,6 +24,8 @@
 
 #include "cli.h"
 #include "ranktable/ranktable.h"
+#include "ranktable/base/buf.h"
+#include "ranktable/base/clock.h"
 
 #define DEFAULT_TIMEOUT_S 30
 #define CONNECT_TIMEOUT_S 10
@@ -80,9 +82,7 @@ static size_t capped(size_t cap)
 /* ---- HTTP ---- */
 
 struct sink {
-	char *buf;
-	size_t len, cap;
-	int over;
+	struct buf b; /* the body, up to the caller's cap: past it the transfer is aborted */
 	char status_line[128]; /* the last response's, e.g. "HTTP/1.1 404 Not Found" */
 };
 
@@ -90,18 +90,7 @@ static size_t on_data(char *p, size_t size, size_t n, void *arg)
 {
 	struct sink *s = arg;
 	size_t add = size * n;
-	if (s->len + add > s->cap) {
-		s->over = 1;
-		return 0; /* aborts the transfer */
-	}
-	char *nb = realloc(s->buf, s->len + add + 1);
-	if (!nb)
-		return 0;
-	s->buf = nb;
-	memcpy(s->buf + s->len, p, add);
-	s->len += add;
-	s->buf[s->len] = 0;
-	return add;
+	return buf_add(&s->b, p, add) ? 0 : add; /* 0 aborts the transfer */
 }
 
 static size_t on_header(char *p, size_t size, size_t n, void *arg)
@@ -161,7 +150,7 @@ static const char *status_text(const struct sink *s, long status, char *buf, siz
 int fetch_http_request(struct fetch_http *h, const char *url, const char *body, size_t cap,
 		       long timeout_ms, char **out, size_t *len, char *err, size_t errlen)
 {
-	struct sink s = { .cap = capped(cap) };
+	struct sink s = {.b = BUF_INIT(capped(cap))};
 	char cerr[CURL_ERROR_SIZE] = "", st[128];
 	long status = 0;
 	int rc = -EIO;
@@ -179,7 +168,7 @@ int fetch_http_request(struct fetch_http *h, const char *url, const char *body, 
 								   CONNECT_TIMEOUT_S * 1000L);
 	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout_ms);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)s.cap);
+	curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)s.b.max);
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, &s);
 	curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
@@ -197,15 +186,17 @@ int fetch_http_request(struct fetch_http *h, const char *url, const char *body, 
 	CURLcode cc = curl_easy_perform(c);
 	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
 	const char *why = *cerr ? cerr : curl_easy_strerror(cc);
-	if (s.over || cc == CURLE_FILESIZE_EXCEEDED) {
-		snprintf(err, errlen, "%s: larger than %zu bytes", url, s.cap);
+	if (s.b.err == -E2BIG || cc == CURLE_FILESIZE_EXCEEDED) {
+		snprintf(err, errlen, "%s: larger than %zu bytes", url, s.b.max);
 		snprintf(last_hint, sizeof(last_hint),
-			 "is this the right URL? the limit is %zu bytes (HCCLCTL_URL_MAX_SIZE lowers "
-			 "it)", s.cap);
+			 "is this the right URL? the limit is %zu bytes (HCCLCTL_URL_MAX_SIZE "
+			 "lowers "
+			 "it)",
+			 s.b.max);
 		rc = -EFBIG;
 	} else if (cc == CURLE_OPERATION_TIMEDOUT) {
 		snprintf(err, errlen, "%s: no complete answer within %.3g s (%zu bytes received)",
-			 url, (double)timeout_ms / 1000, s.len);
+			 url, (double)timeout_ms / 1000, s.b.len);
 		snprintf(last_hint, sizeof(last_hint),
 			 "check the server; --url-timeout SEC (HCCLCTL_URL_TIMEOUT) waits longer");
 		rc = -ETIMEDOUT;
@@ -228,18 +219,16 @@ int fetch_http_request(struct fetch_http *h, const char *url, const char *body, 
 		if (status == 404)
 			snprintf(last_hint, sizeof(last_hint), "check the URL's path");
 		rc = status == 404 ? -ENOENT : -EIO;
-		if (body && s.buf) { /* a JSON API says why in the body: keep it for the caller */
-			*out = s.buf;
-			*len = s.len;
-			s.buf = NULL;
+		if (body && s.b.p) { /* a JSON API says why in the body: keep it for the caller */
+			*len = s.b.len;
+			*out = buf_take(&s.b);
 		}
 	} else {
-		*out = s.buf ? s.buf : calloc(1, 1);
-		*len = s.len;
-		s.buf = NULL;
+		*len = s.b.len;
+		*out = buf_take(&s.b);
 		rc = *out ? 0 : -ENOMEM;
 	}
-	free(s.buf);
+	buf_release(&s.b);
 	return rc;
 }
 
@@ -296,13 +285,6 @@ int fetch_json_where(const char *buf, size_t len, const char *at, char *out, siz
 
 /* ---- rank tables ---- */
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 long fetch_wait_limit(void)
 {
 	if (fetch_wait_s >= 0)
@@ -353,7 +335,7 @@ int fetch_table(const char *what, const char *where, size_t cap, char **buf, siz
 {
 	cap = fetch_table_max(cap);
 	long limit = strcmp(what, "-") ? fetch_wait_limit() : 0;
-	double t0 = now_s(), next_report = WAIT_REPORT_S;
+	double t0 = mono_s(), next_report = WAIT_REPORT_S;
 	int seen_init = 0;
 	char loc[96];
 
@@ -378,7 +360,7 @@ int fetch_table(const char *what, const char *where, size_t cap, char **buf, siz
 			return rc;
 		}
 		int state = table_state(*buf, *len, loc, sizeof(loc));
-		double waited = now_s() - t0;
+		double waited = mono_s() - t0;
 		/* a server that answers with an error page: say so, it is no rank table */
 		if (state < 0 && fetch_is_url(what) && !(seen_init && waited < limit)) {
 			snprintf(err, errlen, "%s: the response is not JSON (Content-Type %s, %zu bytes): %s",

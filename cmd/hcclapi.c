@@ -14,6 +14,7 @@
 #include "hcclapi.h"
 #include "probes/cannver.h"
 #include "probes/hcclcodes.h"
+#include "ranktable/base/io.h"
 
 enum { LIB_ACL, LIB_HCCL };
 static const char *const lib_names[] = { "libascendcl.so", "libhccl.so" };
@@ -276,14 +277,7 @@ int hccl_api_probe(struct hccl_api *a, char *err, size_t errlen)
 		memcpy(m->acl_version, a->acl_version, sizeof(m->acl_version));
 		memcpy(m->cann_version, a->cann_version, sizeof(m->cann_version));
 		memcpy(m->cann_note, a->cann_note, sizeof(m->cann_note));
-		const char *p = (const char *)m;
-		for (size_t at = 0; at < sizeof(*m);) {
-			ssize_t w = write(fd[1], p + at, sizeof(*m) - at);
-			if (w <= 0 && errno != EINTR)
-				_exit(1);
-			at += w > 0 ? (size_t)w : 0;
-		}
-		_exit(0);
+		_exit(fd_write_all(fd[1], m, sizeof(*m)) ? 1 : 0);
 	}
 	close(fd[1]);
 	size_t got = 0;

@@ -157,18 +157,3 @@ void print_findings(const struct rt_diags *d, const char *name)
 			fprintf(stderr, "  hint: %s\n", out_safe(x->hint));
 	}
 }
-
-int fd_write_all(int fd, const void *buf, size_t n)
-{
-	const char *p = buf;
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}

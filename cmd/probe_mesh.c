@@ -35,6 +35,7 @@
 #include "probes/netperf.h"
 #include "probes/npumesh.h"
 #include "ranktable/ranktable.h"
+#include "ranktable/base/clock.h"
 
 #define WHERE "probe roce"
 #define TABLE_CAP RT_TABLE_MAX
@@ -47,13 +48,6 @@
 struct probe_mesh_opts probe_mesh_opts;
 
 static const char *const hccn_fallbacks[] = {"/usr/local/Ascend/driver/tools/hccn_tool", NULL};
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void sleep_ms(long ms)
 {
@@ -1120,7 +1114,7 @@ static int mesh_main(const struct probe_mesh_common *c)
 		rc = fail(EXIT_UNKNOWN, WHERE, NULL, "out of memory");
 		goto out;
 	}
-	long long t0 = now_ms();
+	long long t0 = mono_ms();
 	size_t rounds = np_rounds(x->np);
 	x->rounds = rounds ? rounds : 1;
 	int tty = isatty(2) && !g_opts.quiet && !g_opts.json;
@@ -1134,7 +1128,7 @@ static int mesh_main(const struct probe_mesh_common *c)
 	}
 	if (tty)
 		fprintf(stderr, "\n");
-	x->seconds = (double)(now_ms() - t0) / 1000.0;
+	x->seconds = (double)(mono_ms() - t0) / 1000.0;
 	if (npumesh_judge(&x->m)) {
 		rc = fail(EXIT_UNKNOWN, WHERE, NULL, "out of memory");
 		goto out;

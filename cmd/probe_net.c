@@ -38,6 +38,8 @@
 #include "probes/netperf.h"
 #include "prom.h"
 #include "ranktable/ranktable.h"
+#include "ranktable/base/clock.h"
+#include "ranktable/base/env.h"
 
 #define WHERE "probe net"
 #define SLOW_FRACTION 0.8
@@ -91,23 +93,11 @@ const struct opt probe_net_opts[] = {
 	OPT_TERM,
 };
 
-/* ==== sockets: every call bounded by a deadline (ssh_now_ms() clock) ==== */
-
-static long long now_ms(void)
-{
-	return ssh_now_ms();
-}
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
+/* ==== sockets: every call bounded by a deadline (mono_ms() clock) ==== */
 
 static int left_ms(long long deadline)
 {
-	long long l = deadline - now_ms();
+	long long l = deadline - mono_ms();
 	return l <= 0 ? 0 : l > 3600000 ? 3600000 : (int)l;
 }
 
@@ -360,11 +350,11 @@ static int open_peer(const char *host, int port, const unsigned char *key, long 
 static long long stream_out(int fd, long long ms, unsigned long long bytes, long long deadline)
 {
 	static const char zeros[STREAM_CHUNK];
-	long long stop = ms ? now_ms() + ms : 0;
+	long long stop = ms ? mono_ms() + ms : 0;
 	unsigned long long sent = 0;
 	if (!ms && !bytes)
-		stop = now_ms() + DEFAULT_DURATION_MS;
-	while ((!bytes || sent < bytes) && (!stop || now_ms() < stop) && now_ms() < deadline) {
+		stop = mono_ms() + DEFAULT_DURATION_MS;
+	while ((!bytes || sent < bytes) && (!stop || mono_ms() < stop) && mono_ms() < deadline) {
 		size_t n = sizeof(zeros);
 		if (bytes && bytes - sent < n)
 			n = (size_t)(bytes - sent);
@@ -408,7 +398,7 @@ static int stream_in(int fd, struct rx_count *c, long long deadline)
 	for (;;) {
 		ssize_t r = recv(fd, buf, STREAM_CHUNK, MSG_DONTWAIT);
 		if (r > 0) {
-			long long t = now_ns();
+			long long t = mono_ns();
 			if (!c->total)
 				t_first = t;
 			else
@@ -458,7 +448,7 @@ struct conn_arg {
 /* One pair, driven from this side: round trips, then a stream each way. */
 static void measure(struct agent *a, const struct np_msg *cmd, struct np_msg *out)
 {
-	long long deadline = now_ms() + a->timeout_ms;
+	long long deadline = mono_ms() + a->timeout_ms;
 	double *rtt = calloc((size_t)cmd->pings, sizeof(*rtt));
 	char err[400];
 	const char *stage = "ping";
@@ -476,7 +466,7 @@ static void measure(struct agent *a, const struct np_msg *cmd, struct np_msg *ou
 		goto fail_rc;
 	for (long i = 0; i < cmd->pings; i++) {
 		char c = 'p';
-		long long t0 = now_ns();
+		long long t0 = mono_ns();
 		if ((rc = send_all(fd, &c, 1, deadline)))
 			goto fail_rc;
 		for (;;) {
@@ -496,7 +486,7 @@ static void measure(struct agent *a, const struct np_msg *cmd, struct np_msg *ou
 			if ((rc = wait_fd(fd, POLLIN, deadline)))
 				goto fail_rc;
 		}
-		rtt[i] = (double)(now_ns() - t0) / 1000.0;
+		rtt[i] = (double)(mono_ns() - t0) / 1000.0;
 	}
 	close(fd);
 	out->res.rtt_p99_us = np_percentile(rtt, (size_t)cmd->pings, 99);
@@ -552,7 +542,7 @@ fail:
 /* The listener side of one measurement connection, after its first message. */
 static void serve_data(struct agent *a, int fd, const struct np_msg *m)
 {
-	long long deadline = now_ms() + a->timeout_ms;
+	long long deadline = mono_ms() + a->timeout_ms;
 	if (m->kind == NP_PING) {
 		for (long i = 0; i < m->pings; i++) {
 			char c;
@@ -592,7 +582,7 @@ static void *conn_thread(void *arg)
 	struct agent *a = c->a;
 	char err[400];
 	struct np_msg m = {0};
-	long long deadline = now_ms() + a->timeout_ms;
+	long long deadline = mono_ms() + a->timeout_ms;
 	int control = 0;
 
 	if (auth_server(c->fd, a->key, deadline, err, sizeof(err))) {
@@ -606,7 +596,7 @@ static void *conn_thread(void *arg)
 	for (;;) {
 		/* a control connection waits for the launcher's next word as long as it likes:
 		 * the launcher has the deadlines, and its end closes the connection */
-		long long dl = control ? now_ms() + 24LL * 3600 * 1000 : deadline;
+		long long dl = control ? mono_ms() + 24LL * 3600 * 1000 : deadline;
 		if (recv_msg(c->fd, &m, dl, err, sizeof(err))) {
 			if (strcmp(err, "connection closed"))
 				fprintf(stderr, "hcclctl: %s: agent: %s: %s\n", WHERE, c->peer,
@@ -617,7 +607,7 @@ static void *conn_thread(void *arg)
 			struct np_msg res = {0};
 			control = 1;
 			measure(a, &m, &res);
-			if (send_msg(c->fd, &res, now_ms() + a->timeout_ms))
+			if (send_msg(c->fd, &res, mono_ms() + a->timeout_ms))
 				break;
 			continue;
 		}
@@ -754,7 +744,7 @@ static int agent_main(void)
 	}
 	/* Launched over SSH, the agent serves one launcher: it leaves when its control
 	 * connection ends, or when none came within the timeout. */
-	long long idle = now_ms() + a.timeout_ms;
+	long long idle = mono_ms() + a.timeout_ms;
 	rc = EXIT_OK;
 	for (;;) {
 		struct pollfd p[2] = {{.fd = lfd, .events = POLLIN},
@@ -925,7 +915,7 @@ static void *fanout_thread(void *arg)
 static void cond_wait_until(struct launch *L, long long deadline)
 {
 	struct timespec ts;
-	long long l = deadline - now_ms();
+	long long l = deadline - mono_ms();
 	if (l <= 0)
 		return;
 	if (l > 200)
@@ -948,7 +938,7 @@ static void wait_ready(struct launch *L, long long deadline)
 		size_t waiting = 0;
 		for (size_t i = 0; i < L->n; i++)
 			waiting += L->nodes[i].state == N_WAITING;
-		if (!waiting || L->fanout_done || fo_signal_caught() || now_ms() >= deadline)
+		if (!waiting || L->fanout_done || fo_signal_caught() || mono_ms() >= deadline)
 			break;
 		cond_wait_until(L, deadline);
 	}
@@ -982,7 +972,7 @@ static void connect_agents(struct launch *L)
 		char err[SSH_ERRLEN];
 		if (d->state != N_READY)
 			continue;
-		d->fd = open_peer(d->addr, d->port, L->key, now_ms() + L->timeout_ms, err,
+		d->fd = open_peer(d->addr, d->port, L->key, mono_ms() + L->timeout_ms, err,
 				  sizeof(err));
 		if (d->fd < 0)
 			node_down(L, d, "cannot reach its agent: ", err);
@@ -1067,7 +1057,7 @@ static void run_round(struct launch *L, size_t (*pairs)[2], size_t np)
 				   .bytes = L->bytes,
 				   .pings = L->pings};
 		snprintf(m.host, sizeof(m.host), "%s", b->addr);
-		int rc = send_msg(a->fd, &m, now_ms() + L->timeout_ms);
+		int rc = send_msg(a->fd, &m, mono_ms() + L->timeout_ms);
 		if (rc) {
 			node_down(L, a, "lost its agent: ", errtext(rc));
 			continue;
@@ -1078,7 +1068,7 @@ static void run_round(struct launch *L, size_t (*pairs)[2], size_t np)
 	}
 	/* The agent gives up each step at the timeout and says so; a few seconds more here
 	 * tell a slow answer from a lost agent. */
-	long long deadline = now_ms() + L->timeout_ms + 5000;
+	long long deadline = mono_ms() + L->timeout_ms + 5000;
 	while (pending && !fo_signal_caught()) {
 		size_t np2 = 0;
 		for (size_t i = 0; i < L->n; i++)
@@ -1090,7 +1080,7 @@ static void run_round(struct launch *L, size_t (*pairs)[2], size_t np)
 		if (n < 0 && errno != EINTR)
 			break;
 		if (n <= 0) {
-			if (now_ms() < deadline)
+			if (mono_ms() < deadline)
 				continue;
 			for (size_t k = 0; k < np2; k++) {
 				struct node *d = &L->nodes[who[k]];
@@ -1191,7 +1181,7 @@ static void measure_all(struct launch *L)
 		if (d->fd < 0)
 			continue;
 		struct np_msg q = {.kind = NP_QUIT};
-		send_msg(d->fd, &q, now_ms() + 1000);
+		send_msg(d->fd, &q, mono_ms() + 1000);
 		close(d->fd);
 		d->fd = -1;
 	}
@@ -1538,16 +1528,6 @@ static void print_json(const struct launch *L, enum probe_status overall, int co
 
 /* ---- the command ---- */
 
-static long seconds_env(const char *name, long deflt)
-{
-	const char *v = getenv(name);
-	char *end;
-	if (!v || !*v)
-		return deflt;
-	long n = strtol(v, &end, 10);
-	return *end || n < 1 || n > 86400 ? -1 : n;
-}
-
 static int check_usage(void)
 {
 	int nsrc = !!o_hosts + !!o_hostfile + !!o_ranktable + !!o_agents;
@@ -1603,7 +1583,7 @@ int probe_net_run(int argc, char **argv)
 				    "invalid --bytes '%s'", o_bytes);
 	}
 	L.ms = o_duration ? o_duration : o_bytes ? 0 : DEFAULT_DURATION_MS;
-	long ctmo = seconds_env("HCCLCTL_CONNECT_TIMEOUT", DEFAULT_CONNECT_TIMEOUT);
+	long ctmo = env_seconds("HCCLCTL_CONNECT_TIMEOUT", DEFAULT_CONNECT_TIMEOUT);
 	if (ctmo < 0)
 		return fail(EXIT_USAGE, WHERE, "a whole number of seconds, at least 1",
 			    "invalid HCCLCTL_CONNECT_TIMEOUT");
@@ -1634,7 +1614,7 @@ int probe_net_run(int argc, char **argv)
 	pthread_mutex_init(&L.mu, NULL);
 	pthread_cond_init(&L.cv, NULL);
 	sync_up = 1;
-	long long t0 = now_ms();
+	long long t0 = mono_ms();
 
 	if (o_agents) {
 		if ((rc = read_secret(L.key, "--secret-file")))
@@ -1706,16 +1686,16 @@ int probe_net_run(int argc, char **argv)
 			goto out_sig;
 		}
 		ft_up = 1;
-		wait_ready(&L, now_ms() + ctmo * 1000 + L.timeout_ms);
+		wait_ready(&L, mono_ms() + ctmo * 1000 + L.timeout_ms);
 	}
 	connect_agents(&L);
 	measure_all(&L);
 
 	if (ft_up) {
 		/* The agents leave on "quit"; what has not ended soon is stopped. */
-		long long dl = now_ms() + QUIT_GRACE_MS;
+		long long dl = mono_ms() + QUIT_GRACE_MS;
 		pthread_mutex_lock(&L.mu);
-		while (!L.fanout_done && now_ms() < dl && !fo_signal_caught())
+		while (!L.fanout_done && mono_ms() < dl && !fo_signal_caught())
 			cond_wait_until(&L, dl);
 		pthread_mutex_unlock(&L.mu);
 		fo_cancel_fire(&L.cancel);
@@ -1726,7 +1706,7 @@ int probe_net_run(int argc, char **argv)
 			goto out_sig;
 		}
 	}
-	L.seconds = (double)(now_ms() - t0) / 1000.0;
+	L.seconds = (double)(mono_ms() - t0) / 1000.0;
 	if (fo_signal_caught()) {
 		rc = fail(128 + fo_signal_caught(), WHERE, NULL, "interrupted by %s: stopped every agent",
 			  strsignal(fo_signal_caught()));

@@ -35,6 +35,7 @@
 #include "cli.h"
 #include "probes/etcdjson.h"
 #include "run.h"
+#include "ranktable/base/clock.h"
 
 #define RESP_CAP (8UL << 20)
 #define DEFAULT_TTL_S 10
@@ -151,13 +152,6 @@ static int keepalive(struct rdv_etcd *e, double now, char *err, size_t errlen)
 	}
 	e->last_keepalive = now;
 	return rc;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* "etcd://HOST:PORT/PREFIX" or "etcds://..." (https, verified with --cacert). */
@@ -453,7 +447,7 @@ static int publish_root(struct rdv_etcd *e, const char *value, double deadline,
 			const char *label, int64_t *epoch, char *err, size_t errlen)
 {
 	char *rk = key_of(e, "root");
-	double t0 = now_s(), grace = e->ttl + 2.0;
+	double t0 = mono_s(), grace = e->ttl + 2.0;
 	int64_t seen_rev = 0;
 	int told = 0, rc;
 	if (!rk)
@@ -471,9 +465,9 @@ static int publish_root(struct rdv_etcd *e, const char *value, double deadline,
 		holder(&was, who, sizeof(who));
 		if (seen_rev != was.create_rev) { /* a new one: its own grace */
 			seen_rev = was.create_rev;
-			t0 = now_s();
+			t0 = mono_s();
 		}
-		double now = now_s();
+		double now = mono_s();
 		if (now - t0 > grace || now > deadline) {
 			snprintf(err, errlen, "etcd %s: rank 0 is already there (%s) and keeps its "
 					      "entry alive: a second rank 0 of this job",
@@ -500,7 +494,7 @@ int rdv_etcd_meet(const struct rdv_etcd_args *a, struct comm_root_info *ri,
 {
 	struct rdv_etcd *e = calloc(1, sizeof(*e));
 	char host[256], addr[256], value[COMM_TOKEN_MAX + 600], *mykey = NULL;
-	double t0 = now_s(), deadline = t0 + a->timeout_ms / 1000.0, next_report = REPORT_S;
+	double t0 = mono_s(), deadline = t0 + a->timeout_ms / 1000.0, next_report = REPORT_S;
 	int64_t epoch = 0, myrev = 0;
 	unsigned wait = POLL_MIN_MS;
 	char skipped[1024] = ""; /* the run that met without us, for the timeout's message */
@@ -535,7 +529,7 @@ int rdv_etcd_meet(const struct rdv_etcd_args *a, struct comm_root_info *ri,
 	}
 	if (rc)
 		goto fail;
-	e->last_keepalive = now_s();
+	e->last_keepalive = mono_s();
 
 	if (a->rank == 0) {
 		/* host libcomm's rendezvous where the others reach us, on an ephemeral port */
@@ -574,7 +568,7 @@ int rdv_etcd_meet(const struct rdv_etcd_args *a, struct comm_root_info *ri,
 	snprintf(value, sizeof(value), "{\"rank\":%d,\"host\":\"%.200s\",\"pid\":%ld}", a->rank,
 		 a->host, (long)getpid());
 	for (;;) {
-		double now = now_s();
+		double now = mono_s();
 		if ((rc = keepalive(e, now, err, errlen)))
 			goto fail;
 		if (a->rank == 0) {

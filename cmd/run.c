@@ -25,6 +25,7 @@
 #include "prom.h"
 #include "run.h"
 #include "runhccl.h"
+#include "ranktable/base/clock.h"
 
 #define ERR_SLOT 1024
 
@@ -280,12 +281,6 @@ static void print_footer(const struct run_params *p, int n, struct out_ctx *o,
 
 /* ---- one rank ---- */
 
-/* Seconds from a to b (CLOCK_MONOTONIC readings). */
-static double ts_secs(const struct timespec *a, const struct timespec *b)
-{
-	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
-}
-
 static int status_exit(int rc)
 {
 	switch (rc) {
@@ -404,14 +399,13 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n,
 	v->kind = COMM_VERDICT_NONE;
 	if (o_timeout)
 		cfg.exec_timeout_ms = (int)o_timeout * 1000;
-	struct timespec ti0, ti1;
-	clock_gettime(CLOCK_MONOTONIC, &ti0);
+	double ti0 = mono_s();
 	rc = comm_init(&c, ri, &cfg, err, errlen);
-	clock_gettime(CLOCK_MONOTONIC, &ti1);
+	double ti1 = mono_s();
 	if (!rc && g_opts.verbose) /* bench/rendezvous.sh reads this */
 		fprintf(stderr, "hcclctl: %s: rank %d: communicator of %d ranks up in %.0f ms\n",
 			where(), rank, n,
-			ts_secs(&ti0, &ti1) * 1e3);
+			(ti1 - ti0) * 1e3);
 	if (rc) {
 		run_verdict_from_status(v, rc, err);
 		return status_exit(rc);
@@ -468,9 +462,7 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n,
 	else if (rc == 1)
 		snprintf(err, errlen, "%s", wrong);
 	struct run_slow sl = { .from = -1, .to = -1, .rank = -1 };
-	struct timespec tj;
-	clock_gettime(CLOCK_MONOTONIC, &tj);
-	if (rc >= 0 && !eng && run_slow_judge(c, ts_secs(&ti1, &tj), &sl))
+	if (rc >= 0 && !eng && run_slow_judge(c, mono_s() - ti1, &sl))
 		memset(&sl, 0, sizeof(sl)); /* the communicator failed after the sweep */
 	if (rc >= 0 && p->json && run_links_gather(c, &o.links))
 		o.links = NULL;
@@ -670,9 +662,7 @@ static int local_launch(const struct run_params *p, int n)
 		if (pid < 0)
 			break;
 		if (pid == 0) {
-			struct timespec ts;
-			clock_gettime(CLOCK_MONOTONIC, &ts);
-			long long now = ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+			long long now = mono_ms();
 			const struct comm_verdict *v = job_verdict(sh, n);
 			if (v && !printed) { /* at once, not when the last rank is gone */
 				run_verdict_print(v);
@@ -880,14 +870,13 @@ static int etcd_launch(struct run_params *p, int rank, int n, const char *url)
 				   .host = rank_host ? rank_host : host,
 				   .bind_addr = o_master_addr, .timeout_ms = tmo,
 				   .rdv_timeout_ms = tmo, .label = where() };
-	struct timespec t0, t1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	double t0 = mono_s();
 	rc = rdv_etcd_meet(&a, &ri, &rdv, &e, err, sizeof(err));
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double t1 = mono_s();
 	if (!rc && g_opts.verbose) /* bench/rendezvous.sh reads this */
 		fprintf(stderr, "hcclctl: %s: rank %d: met %d ranks through etcd in %.0f ms\n",
 			where(), rank, n,
-			ts_secs(&t0, &t1) * 1e3);
+			(t1 - t0) * 1e3);
 	if (rc) {
 		struct comm_verdict v;
 		int code = rc == -ETIMEDOUT || rc == -EEXIST || rc == -EINVAL ? EXIT_FAIL :

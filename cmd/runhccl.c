@@ -30,6 +30,7 @@
 #include "ranktable/ranktable.h"
 #include "run.h"
 #include "runhccl.h"
+#include "ranktable/base/clock.h"
 
 #define SLICE_MS 100
 #define STALL_DEFAULT_MS 5000
@@ -111,24 +112,17 @@ struct hccl_engine {
 	int broken; /* a job failed: the worker may never return */
 };
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* ---- the worker's side ---- */
 
 static void enter(struct hccl_engine *e, enum call c)
 {
-	__atomic_store_n(&e->call_t0, now_ms(), __ATOMIC_RELAXED);
+	__atomic_store_n(&e->call_t0, mono_ms(), __ATOMIC_RELAXED);
 	__atomic_store_n(&e->call, (int64_t)c, __ATOMIC_RELEASE);
 }
 
 static void step(struct hccl_engine *e)
 {
-	__atomic_store_n(&e->step_t0, now_ms(), __ATOMIC_RELAXED);
+	__atomic_store_n(&e->step_t0, mono_ms(), __ATOMIC_RELAXED);
 	__atomic_add_fetch(&e->steps, 1, __ATOMIC_RELEASE);
 }
 
@@ -139,7 +133,7 @@ static int failed(struct hccl_engine *e, enum call c, int code, int acl, int asy
 	e->fail_code = code;
 	e->fail_acl = acl;
 	e->fail_async = async;
-	e->fail_t = now_ms();
+	e->fail_t = mono_ms();
 	snprintf(e->detail, sizeof(e->detail), "%s", m && *m ? m : "");
 	return -1;
 }
@@ -656,7 +650,7 @@ static int dispatch(struct hccl_engine *e, struct comm *c,
 		pthread_mutex_unlock(&e->mu);
 		if (was_done)
 			usleep(SLICE_MS * 1000);
-		int64_t t = now_ms();
+		int64_t t = mono_ms();
 		mine = (struct hccl_progress){
 			.state = !fin ? HCCL_RANK_BUSY : res ? HCCL_RANK_FAILED : HCCL_RANK_DONE,
 			.steps = __atomic_load_n(&e->steps, __ATOMIC_ACQUIRE),
@@ -859,7 +853,7 @@ int run_hccl_open(struct run_engine **out, struct comm *c, const struct run_hccl
 	e->table = a->table;
 	e->side = c;
 	e->stall_ms = stall_ms();
-	e->call_t0 = e->step_t0 = now_ms();
+	e->call_t0 = e->step_t0 = mono_ms();
 	pthread_mutex_init(&e->mu, NULL);
 	pthread_cond_init(&e->cv, NULL);
 	*out = &e->base;

@@ -27,6 +27,8 @@
 #include "cli.h"
 #include "nodeout.h"
 #include "run.h"
+#include "ranktable/base/clock.h"
+#include "ranktable/base/io.h"
 
 #define MAX_RANKS 1024 /* of one server */
 #define CHUNK 3000
@@ -57,13 +59,6 @@ static volatile sig_atomic_t got_signal;
 static void on_signal(int sig)
 {
 	got_signal = sig;
-}
-
-static long long mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 static int tagged(int fd, int rank, char kind, const char *p, size_t n)

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "ranktable/ranktable.h"
 #include "run.h"
+#include "ranktable/base/io.h"
 
 const char *run_profile_file;
 

@@ -10,6 +10,7 @@
 
 #include "refdata.h"
 #include "run.h"
+#include "ranktable/base/clock.h"
 
 double run_bus_factor(enum comm_coll coll, int n)
 {
@@ -22,13 +23,6 @@ double run_bus_factor(enum comm_coll coll, int n)
 	default: /* others 1 (nccl-tests uses (n-1)/n for alltoall) */
 		return 1.0;
 	}
-}
-
-static double now_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
 /* Elements each rank contributes for a row of `bytes` (nccl-tests' size: the largest
@@ -430,7 +424,7 @@ int run_sweep(struct comm *c, const struct run_params *p, run_row_fn row_fn, voi
 		rc = comm_barrier(c);
 		if (rc)
 			goto out;
-		double t0 = now_us(), per = 0;
+		double t0 = mono_s() * 1e6, per = 0;
 		/* without warmup or check the device has no data yet */
 		if (eng)
 			rc = eng->run(eng, c, p, &b, count, p->iters,
@@ -442,7 +436,7 @@ int run_sweep(struct comm *c, const struct run_params *p, run_row_fn row_fn, voi
 		if (rc)
 			goto out;
 		if (!eng)
-			per = (now_us() - t0) / (double)(p->iters > 0 ? p->iters : 1);
+			per = (mono_s() * 1e6 - t0) / (double)(p->iters > 0 ? p->iters : 1);
 		/* HCCL picks its algorithm inside: "auto" is all hcclctl knows of it */
 		row->algo = eng ? COMM_ALGO_AUTO : comm_last_algo(c);
 		/* Report the slowest rank's time and the total of wrong elements, as every rank

@@ -40,6 +40,8 @@
 #include "nodeout.h"
 #include "ranktable/ranktable.h"
 #include "runssh.h"
+#include "ranktable/base/clock.h"
+#include "ranktable/base/env.h"
 
 #define TABLE_CAP (64UL * 1024 * 1024)
 #define DEFAULT_CONNECT_TIMEOUT 10 /* s, for SSH; HCCLCTL_CONNECT_TIMEOUT overrides */
@@ -71,11 +73,6 @@ int run_table_digest(const char *path, char out[17], char *err, size_t errlen)
 
 /* ---- the launcher ---- */
 
-
-static long long now_ms(void)
-{
-	return ssh_now_ms();
-}
 
 static int rank_of(const struct ssh_run *s, const struct fo_host *h)
 {
@@ -202,18 +199,18 @@ static void rank_ended(struct ssh_run *s, int r)
 	case FO_FAILED:
 		if (!h->signal[0]) {
 			if (!s->soft++)
-				s->soft_ms = now_ms();
+				s->soft_ms = mono_ms();
 			break;
 		}
 		/* killed by a signal we did not send */
 		if (!s->hard++)
-			s->hard_ms = now_ms();
+			s->hard_ms = mono_ms();
 		break;
 	case FO_UNREACHABLE:
 	case FO_TIMEOUT:
 	case FO_NOSTART:
 		if (!s->hard++)
-			s->hard_ms = now_ms();
+			s->hard_ms = mono_ms();
 		break;
 	}
 	pthread_cond_signal(&s->cv);
@@ -230,7 +227,7 @@ static void *watcher(void *arg)
 	struct ssh_run *s = arg;
 	pthread_mutex_lock(&s->mu);
 	while (!s->finished) {
-		long long now = now_ms();
+		long long now = mono_ms();
 		if (!s->have_verdict && comm_rendezvous_verdict(s->rdv, &s->verdict)) {
 			s->have_verdict = 1;
 			s->verdict_ms = now;
@@ -339,16 +336,6 @@ static int load_table(const struct run_ssh_args *a, struct rt_table *t, char dig
 	rt_diags_release(&d);
 	rt_table_digest(t, digest);
 	return 0;
-}
-
-static long seconds_env(const char *name, long deflt)
-{
-	const char *v = getenv(name);
-	char *end;
-	if (!v || !*v)
-		return deflt;
-	long n = strtol(v, &end, 10);
-	return *end || n < 1 || n > 86400 ? -1 : n;
 }
 
 /* Session i's command line around the path of hcclctl there (deploy.c puts it between):
@@ -478,7 +465,7 @@ int run_ssh_launch(const struct run_ssh_args *a)
 	int rc, watcher_up = 0;
 
 	s.cancel.fd[0] = s.cancel.fd[1] = -1;
-	long ctmo = seconds_env("HCCLCTL_CONNECT_TIMEOUT", DEFAULT_CONNECT_TIMEOUT);
+	long ctmo = env_seconds("HCCLCTL_CONNECT_TIMEOUT", DEFAULT_CONNECT_TIMEOUT);
 	if (ctmo < 0)
 		return fail(EXIT_USAGE, a->where, "a whole number of seconds, at least 1",
 			    "invalid HCCLCTL_CONNECT_TIMEOUT");
@@ -623,10 +610,10 @@ int run_ssh_launch(const struct run_ssh_args *a)
 		.arg = &s,
 	};
 	fo_cancel_on_signals(&s.cancel, 1);
-	long long t0 = now_ms();
+	long long t0 = mono_ms();
 	rc = fanout_run(&f, s.srv, s.nsrv, err, sizeof(err));
 	fo_cancel_signals_off();
-	double secs = (double)(now_ms() - t0) / 1000.0;
+	double secs = (double)(mono_ms() - t0) / 1000.0;
 	pthread_mutex_lock(&s.mu);
 	s.finished = 1;
 	pthread_cond_signal(&s.cv);

@@ -22,6 +22,7 @@
 #include <openssl/evp.h>
 
 #include "ssh.h"
+#include "ranktable/base/clock.h"
 
 #define DEFAULT_CAP (1024UL * 1024)
 #define LINE_MAX_LEN 4096
@@ -45,13 +46,6 @@ int ssh_global_init(char *err, size_t errlen)
 		return -EPROTO;
 	}
 	return 0;
-}
-
-long long ssh_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* ---- shell quoting ---- */
@@ -166,7 +160,7 @@ static int poll_fd(int fd, short events, int cancel_fd, long long deadline, int 
 			       { .fd = cancel_fd, .events = POLLIN } };
 	int ms = -1;
 	if (deadline) {
-		long long left = deadline - ssh_now_ms();
+		long long left = deadline - mono_ms();
 		if (left <= 0)
 			return -ETIMEDOUT;
 		ms = left > INT_MAX ? INT_MAX : (int)left;
@@ -806,7 +800,7 @@ static void flush_stream(struct stream *s)
  * two seconds later; that shell ends as soon as the group is gone. */
 static void kill_remote(struct ssh_conn *c, long pgid)
 {
-	long long deadline = ssh_now_ms() + CLOSE_GRACE_MS;
+	long long deadline = mono_ms() + CLOSE_GRACE_MS;
 	LIBSSH2_CHANNEL *ch;
 	char cmd[384];
 	int rc;
@@ -979,7 +973,7 @@ int ssh_conn_exec(struct ssh_conn *c, struct ssh_exec *x, char *err, size_t errl
 	flush_stream(&se);
 	rc = reap(c, ch, x, x->deadline);
 	if (rc == -ECANCELED) /* the command has ended: finish the close, briefly */
-		rc = reap(c, ch, x, ssh_now_ms() + CANCEL_GRACE_MS);
+		rc = reap(c, ch, x, mono_ms() + CANCEL_GRACE_MS);
 	if (rc == -ECANCELED)
 		rc = -ETIMEDOUT;
 	if (rc)
@@ -1008,7 +1002,7 @@ cancelled:
 	/* Kill the command's group as soon as we know it (the marker may still be on its way)
 	 * and read on for a short grace, so the caller learns how it ended. */
 	if (ch) {
-		long long until = ssh_now_ms() + CANCEL_GRACE_MS;
+		long long until = mono_ms() + CANCEL_GRACE_MS;
 		int killed = 0, closed = 0;
 		for (;;) {
 			if (x->kill_on_timeout && se.pgid > 1 && !killed) {

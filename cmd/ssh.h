@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+#include "ranktable/base/clock.h"
+
 #define SSH_ERRLEN 768
 
 /* Return codes of ssh_conn_open() and ssh_conn_exec(), besides 0 and -ENOMEM:
@@ -54,7 +56,7 @@ enum { SSH_STDOUT = 0, SSH_STDERR = 1 };
 struct ssh_exec {
 	/* in */
 	const char *cmd;      /* the remote shell command line; quote arguments with sh_quote */
-	long long deadline;   /* absolute, ssh_now_ms() clock; 0: none */
+	long long deadline;   /* absolute, mono_ms() clock; 0: none */
 	size_t cap;           /* bytes kept per stream; 0: 1 MiB */
 	int kill_on_timeout;  /* on a timeout or a cancel, kill the command's process group */
 	const char *input;    /* written to the command's stdin before its EOF; may be NULL */
@@ -77,10 +79,7 @@ struct ssh_exec {
 /* Call once before any thread opens a connection; 0 or -EPROTO. */
 int ssh_global_init(char *err, size_t errlen);
 
-/* Milliseconds on a monotonic clock, for deadlines. */
-long long ssh_now_ms(void);
-
-/* Connects to host (name or IP) and authenticates, all before deadline (ssh_now_ms()
+/* Connects to host (name or IP) and authenticates, all before deadline (mono_ms()
  * clock, 0: none). On success c holds the session until ssh_conn_close(); on failure c holds
  * nothing and err says what happened to whom, with the fix where there is one. */
 int ssh_conn_open(struct ssh_conn *c, const char *host, const struct ssh_opts *o,

@@ -120,7 +120,7 @@ static void fp_take(struct comm *c, int r)
 	if (c->fp_bad || comm__fp_same(&c->fps[r], &c->fps[c->rank]))
 		return;
 	c->fp_bad = true;
-	c->fp_collect_end = comm__now_ms() + COLLECT_MS;
+	c->fp_collect_end = mono_ms() + COLLECT_MS;
 	for (int q = 0; q < c->nranks; q++)
 		request(c, q, true, 0);
 }
@@ -180,7 +180,7 @@ static void fp_arrived(struct comm *c, int r)
 		p->p2p_fp = *f;
 		p->p2p_seen = true;
 		p->fp_req_sent = false;
-		p->fp_reask_at = comm__now_ms() + P2P_RECHECK_MS;
+		p->fp_reask_at = mono_ms() + P2P_RECHECK_MS;
 		return;
 	}
 	if (comm__fp_owed(c, r) && ((coll && f->seq < c->seq) || (!coll && p->fp_req_sent))) {

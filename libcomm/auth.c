@@ -22,7 +22,7 @@ static int wait_fd(int fd, short ev, int64_t deadline, int cancel_fd)
 {
 	for (;;) {
 		struct pollfd pf[2] = { { fd, ev, 0 }, { cancel_fd, POLLIN, 0 } };
-		int64_t left = deadline - comm__now_ms();
+		int64_t left = deadline - mono_ms();
 		if (left <= 0)
 			return -ETIMEDOUT;
 		int n = poll(pf, cancel_fd >= 0 ? 2 : 1, (int)(left > 1000000 ? 1000000 : left));

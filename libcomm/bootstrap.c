@@ -95,7 +95,7 @@ static void reply_status(struct comm_rendezvous *r, int fd, int status, const ch
 	size_t len = 0;
 	if (comm__status_encode(status, msg, buf, sizeof(buf), &len) == 0)
 		(void)comm__io_send_frame(fd, COMM__F_REFUSE, 0, buf, len,
-					  comm__now_ms() + COMM__HANDSHAKE_MS, r->stop_pipe[0]);
+					  mono_ms() + COMM__HANDSHAKE_MS, r->stop_pipe[0]);
 }
 
 /* Ends the rendezvous with an error for every waiting rank. */
@@ -174,7 +174,7 @@ static void resolve_timeout(struct comm_rendezvous *r)
 	fail_all(r, COMM_E_TIMEOUT,
 		 "rendezvous at %s timed out after %.1f s: %d of %d ranks never said hello: "
 		 "rank%s %s%s",
-		 r->where, (double)(comm__now_ms() - r->start) / 1000.0, nmiss, r->nranks,
+		 r->where, (double)(mono_ms() - r->start) / 1000.0, nmiss, r->nranks,
 		 nmiss == 1 ? "" : "s", miss, refused);
 }
 
@@ -283,7 +283,7 @@ static void resolve_full(struct comm_rendezvous *r)
 	r->mon = comm__mon_new(n);
 	for (int i = 0; i < n; i++) {
 		int rc = comm__io_send_frame(r->conns[i].fd, COMM__F_BOOK, 0, buf, len,
-					     comm__now_ms() + COMM__HANDSHAKE_MS, r->stop_pipe[0]);
+					     mono_ms() + COMM__HANDSHAKE_MS, r->stop_pipe[0]);
 		if (r->mon && !rc) /* the hello connection lives on as the status channel */
 			comm__mon_add(r->mon, r->conns[i].h.rank, r->conns[i].fd, r->conns[i].h.host);
 		else
@@ -394,7 +394,7 @@ static int push_out(const struct comm_rendezvous *r, int64_t now)
 static void accept_all(struct comm_rendezvous *r)
 {
 	for (;;) {
-		int64_t now = comm__now_ms();
+		int64_t now = mono_ms();
 		int v = r->npend < r->pend_cap ? -1 : push_out(r, now);
 		if (r->npend >= r->pend_cap && v < 0)
 			return;
@@ -458,20 +458,20 @@ static void *serve(void *arg)
 	for (;;) {
 		struct pollfd *pf = r->pf;
 		if (r->mon) {
-			int64_t t = comm__now_ms();
+			int64_t t = mono_ms();
 			if (t < polled + BATCH_MS)
 				usleep((useconds_t)(polled + BATCH_MS - t) * 1000);
-			polled = comm__now_ms();
+			polled = mono_ms();
 		}
 		int np = r->npend;
-		bool room = r->npend < r->pend_cap || push_out(r, comm__now_ms()) >= 0;
+		bool room = r->npend < r->pend_cap || push_out(r, mono_ms()) >= 0;
 		pf[0] = (struct pollfd){ room ? r->lfd : -1, POLLIN, 0 };
 		pf[1] = (struct pollfd){ r->stop_pipe[0], POLLIN, 0 };
 		for (int i = 0; i < np; i++)
 			pf[2 + i] = (struct pollfd){ r->pend[i].fd, POLLIN, 0 };
 		struct pollfd *mpf = pf + 2 + np;
 		int npf = 2 + np + (r->mon ? comm__mon_pollfds(r->mon, mpf) : 0);
-		int64_t now = comm__now_ms(), until = expire(r, now);
+		int64_t now = mono_ms(), until = expire(r, now);
 		if (r->npend != np) /* some expired: the set changed */
 			continue;
 		if (!r->resolved)
@@ -487,7 +487,7 @@ static void *serve(void *arg)
 		if (pf[1].revents)
 			break;
 		if (r->mon) {
-			comm__mon_step(r->mon, mpf, comm__now_ms());
+			comm__mon_step(r->mon, mpf, mono_ms());
 			struct comm_verdict v;
 			if (!r->have_verdict && comm__mon_verdict(r->mon, &v)) {
 				pthread_mutex_lock(&r->mu);
@@ -496,7 +496,7 @@ static void *serve(void *arg)
 				pthread_mutex_unlock(&r->mu);
 			}
 		}
-		if (!r->resolved && comm__now_ms() >= deadline) {
+		if (!r->resolved && mono_ms() >= deadline) {
 			resolve_timeout(r);
 			continue;
 		}
@@ -562,7 +562,7 @@ int comm_rendezvous_start(struct comm_rendezvous **out, struct comm_root_info *r
 		goto fail_mem;
 	}
 	if (getrandom(&r->id, sizeof(r->id), 0) != sizeof(r->id))
-		r->id = (uint64_t)comm__now_ms() * 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid();
+		r->id = (uint64_t)mono_ms() * 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid();
 	int port = t.port;
 	char why[COMM_ERRLEN];
 	rc = comm__tcp_ops.listen(t.host, &port, &r->lfd, why, sizeof(why));
@@ -582,7 +582,7 @@ int comm_rendezvous_start(struct comm_rendezvous **out, struct comm_root_info *r
 		*ri = nri;
 	}
 	snprintf(r->where, sizeof(r->where), "%s:%d", t.host, port);
-	r->start = comm__now_ms();
+	r->start = mono_ms();
 	rc = pthread_create(&r->th, NULL, serve, r);
 	if (rc) {
 		rc = comm__errf(err, errlen, COMM_E_SYS, "rendezvous: thread: %s", strerror(rc));
@@ -660,7 +660,7 @@ int comm__boot_connect(const struct comm__token *t, int64_t deadline, int *fd_ou
 			break;
 		if ((rc != -ECONNREFUSED && rc != -ETIMEDOUT && rc != -ENETUNREACH &&
 		     rc != -EHOSTUNREACH) ||
-		    comm__now_ms() + delay >= deadline)
+		    mono_ms() + delay >= deadline)
 			return comm__errf(err, errlen,
 					  rc == -ETIMEDOUT || rc == -ECONNREFUSED ? COMM_E_TIMEOUT
 										  : COMM_E_SYS,

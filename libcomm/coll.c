@@ -125,7 +125,7 @@ static void begin(struct comm *c, int coll, int peer)
 	c->cur_coll = coll;
 	c->cur_peer = peer;
 	c->cur_step = -1;
-	c->op_start = comm__now_ms();
+	c->op_start = mono_ms();
 	c->deadline = c->op_start + c->exec_timeout_ms;
 	if (coll == COMM_COLL_SEND)
 		c->cur_seq = ++c->peers[peer].p2p_sent;

@@ -202,7 +202,7 @@ int comm_init(struct comm **out, const struct comm_root_info *ri, const struct c
 	if (rc)
 		goto out_comm;
 	memcpy(c->secret, t.secret, sizeof(c->secret));
-	int64_t deadline = comm__now_ms() + c->connect_timeout_ms;
+	int64_t deadline = mono_ms() + c->connect_timeout_ms;
 
 	rc = comm__boot_connect(&t, deadline, &bfd, local, sizeof(local), why, sizeof(why));
 	if (rc) {
@@ -355,7 +355,7 @@ int comm_split(struct comm *parent, int color, int key, struct comm **out)
 	/* distinct per parent, split and color, the same on every member */
 	c->id = (parent->id ^ ((uint64_t)parent->seq << 32) ^ (uint64_t)(uint32_t)color) *
 		0x9e3779b97f4a7c15ull;
-	rc = links(c, &lfd, book, comm__now_ms() + c->connect_timeout_ms);
+	rc = links(c, &lfd, book, mono_ms() + c->connect_timeout_ms);
 	if (rc) {
 		comm__errf(parent->user_err, sizeof(parent->user_err), rc, "%s (split, color %d)",
 			   c->errbuf, color);

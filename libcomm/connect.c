@@ -114,7 +114,7 @@ static int await_greeting(struct comm *c, int fd, int64_t deadline, int cancel_f
 						       { comm__hs_listen_fd(c), POLLIN, 0 },
 						       { cancel_fd, POLLIN, 0 } };
 		comm__hs_pollfds(c, pf + 3);
-		int64_t now = comm__now_ms(), left = deadline - now;
+		int64_t now = mono_ms(), left = deadline - now;
 		if (left <= 0)
 			return COMM_E_TIMEOUT;
 		int64_t hs = comm__hs_expire(c, now) - now;
@@ -170,7 +170,7 @@ int comm__link_connect(struct comm *c, int r, int64_t deadline, int cancel_fd, i
 	bool reached;
 	/* every rank listens before its hello, so a refusal here is not "too early": the
 	 * process is gone, and waiting would only delay the message */
-	int64_t t0 = comm__now_ms();
+	int64_t t0 = mono_ms();
 	int rc = try_link(c, r, deadline, cancel_fd, &fd, e, sizeof(e), &reached);
 	if (!reached)
 		return comm__errf(why, whylen, rc == -ETIMEDOUT ? COMM_E_TIMEOUT : COMM_E_PEER,
@@ -180,7 +180,7 @@ int comm__link_connect(struct comm *c, int r, int64_t deadline, int cancel_fd, i
 	 * waiting for our handshake, which retransmissions on a lossy link can outlast (with 5 %
 	 * loss on every link a run failed now and then); one that refuses us closes at once.
 	 * Once more, then; a peer that is gone by now refuses, and the first failure is told. */
-	int64_t now = comm__now_ms();
+	int64_t now = mono_ms();
 	if (rc == COMM_E_PEER && now - t0 >= COMM__HANDSHAKE_MS && now < deadline) {
 		int rc2 = try_link(c, r, deadline, cancel_fd, &fd, e2, sizeof(e2), &reached);
 		if (!rc2 || rc2 == -ECANCELED)
@@ -205,7 +205,7 @@ static int connect_up(struct comm *c, const struct comm__book_entry *b, int64_t 
 		rc = c->tp->connect(b->addr, b->port, deadline, &fd, why, sizeof(why));
 		if (rc == 0)
 			break;
-		if (comm__now_ms() + delay >= deadline || (rc != -ECONNREFUSED && rc != -ETIMEDOUT))
+		if (mono_ms() + delay >= deadline || (rc != -ECONNREFUSED && rc != -ETIMEDOUT))
 			return comm__errf(c->errbuf, sizeof(c->errbuf),
 					  rc == -ETIMEDOUT || rc == -ECONNREFUSED ? COMM_E_TIMEOUT
 										  : COMM_E_SYS,
@@ -239,7 +239,7 @@ static int accept_one(struct comm *c, int lfd, int64_t limit, int *rank_out, int
 		return rc == -EAGAIN ? -EAGAIN : -EPROTO;
 	/* the connecting rank answers at once, when it gets a core: among N ranks on one
 	 * host's cores that is later the more there are (as at the rendezvous) */
-	int64_t dl = comm__now_ms() + COMM__HANDSHAKE_MS + 10 * (int64_t)c->nranks;
+	int64_t dl = mono_ms() + COMM__HANDSHAKE_MS + 10 * (int64_t)c->nranks;
 	if (dl > limit)
 		dl = limit;
 	if (comm__auth_greet(fd, greet, dl, -1) || comm__io_read(fd, in, sizeof(in), dl, -1)) {
@@ -258,7 +258,7 @@ static int accept_down(struct comm *c, int lfd, const struct comm__book_entry *b
 {
 	int missing = c->rank;
 	while (missing > 0) {
-		int64_t left = deadline - comm__now_ms();
+		int64_t left = deadline - mono_ms();
 		struct pollfd pf = { lfd, POLLIN, 0 };
 		int n = left > 0 ? poll(&pf, 1, (int)left) : 0;
 		if (n < 0 && errno == EINTR)

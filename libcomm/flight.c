@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "libcomm/internal.h"
+#include "ranktable/base/io.h"
 
 struct comm__frec {
 	uint32_t seq;
@@ -95,31 +96,17 @@ static const char *dt_name(int v) { return comm_dtype_name((enum comm_dtype)v); 
 static const char *op_name(int v) { return comm_op_name((enum comm_op)v); }
 static const char *algo_name(int v) { return comm_algo_name((enum comm_algo)v); }
 
-static int write_all(int fd, const char *p, size_t len)
-{
-	while (len) {
-		ssize_t k = write(fd, p, len);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -errno;
-		p += k;
-		len -= (size_t)k;
-	}
-	return 0;
-}
-
 int comm_flight_dump(struct comm *c, int fd, const char *reason)
 {
 	if (!c || !c->flight || fd < 0 || !reason)
 		return COMM_E_INVAL;
 	struct comm__flight *f = c->flight;
 	struct comm__frec *snap = malloc(sizeof(f->rec));
-	struct comm__buf b;
-	comm__buf_init(&b, 1 << 16, 64u << 20);
-	if (!snap || !b.p) {
+	struct buf b;
+	buf_init(&b, 1 << 16, 64u << 20);
+	if (!snap || b.err) {
 		free(snap);
-		free(b.p);
+		buf_release(&b);
 		return COMM_E_NOMEM;
 	}
 	pthread_mutex_lock(&f->mu);
@@ -135,44 +122,49 @@ int comm_flight_dump(struct comm *c, int fd, const char *reason)
 		r->sent = atomic_load_explicit(&c->live.sent, memory_order_relaxed);
 		r->recvd = atomic_load_explicit(&c->live.recvd, memory_order_relaxed);
 	}
-	comm__buf_put(&b, "{\"schema\": \"hcclctl-flight/1\", \"rank\": %d, \"world_size\": %d, \"host\": ",
-	    c->rank, c->nranks);
+	buf_printf(
+		&b,
+		"{\"schema\": \"hcclctl-flight/1\", \"rank\": %d, \"world_size\": %d, \"host\": ",
+		c->rank, c->nranks);
 	comm__buf_str(&b, c->host);
-	comm__buf_put(&b, ", \"comm_id\": \"%016llx\", \"reason\": ", (unsigned long long)c->id);
+	buf_printf(&b, ", \"comm_id\": \"%016llx\", \"reason\": ", (unsigned long long)c->id);
 	comm__buf_str(&b, reason);
-	comm__buf_put(&b, ", \"error\": ");
+	buf_printf(&b, ", \"error\": ");
 	if (c->broken)
 		comm__buf_str(&b, c->root_msg);
 	else
-		comm__buf_put(&b, "null");
-	comm__buf_put(&b, ", \"dumped_at_us\": %lld,\n \"records\": [", (long long)real_us());
+		buf_printf(&b, "null");
+	buf_printf(&b, ", \"dumped_at_us\": %lld,\n \"records\": [", (long long)real_us());
 	for (size_t i = 0; i < k; i++) {
 		const struct comm__frec *r = &snap[i];
 		const char *st = r->state == 0 ? "done" : r->state == 1 ? "running" : "failed";
-		comm__buf_put(&b, "%s\n  {\"seq\": %u, \"coll\": \"%s\", \"count\": %llu, \"dtype\": \"%s\", "
+		buf_printf(
+			&b,
+			"%s\n  {\"seq\": %u, \"coll\": \"%s\", \"count\": %llu, \"dtype\": \"%s\", "
 			"\"op\": \"%s\", \"root\": %d, \"algo\": \"%s\", \"bytes\": %llu, "
 			"\"state\": \"%s\", \"step\": %d, \"peer\": %d, \"sent\": %llu, "
 			"\"received\": %llu, \"start_us\": %lld, \"end_us\": ",
-		    i ? "," : "", r->seq, comm__op_display(r->coll), (unsigned long long)r->count,
-		    name_or_empty(dt_name, r->dtype), name_or_empty(op_name, r->op), r->root,
-		    name_or_empty(algo_name, r->algo), (unsigned long long)r->bytes, st,
-		    r->step < -1 ? -1 : r->step, r->peer, (unsigned long long)r->sent,
-		    (unsigned long long)r->recvd, (long long)r->start_us);
+			i ? "," : "", r->seq, comm__op_display(r->coll),
+			(unsigned long long)r->count, name_or_empty(dt_name, r->dtype),
+			name_or_empty(op_name, r->op), r->root, name_or_empty(algo_name, r->algo),
+			(unsigned long long)r->bytes, st, r->step < -1 ? -1 : r->step, r->peer,
+			(unsigned long long)r->sent, (unsigned long long)r->recvd,
+			(long long)r->start_us);
 		if (r->end_us < 0)
-			comm__buf_put(&b, "null");
+			buf_printf(&b, "null");
 		else
-			comm__buf_put(&b, "%lld", (long long)r->end_us);
-		comm__buf_put(&b, ", \"error\": ");
+			buf_printf(&b, "%lld", (long long)r->end_us);
+		buf_printf(&b, ", \"error\": ");
 		if (r->state == 2)
 			comm__buf_str(&b, c->root_msg);
 		else
-			comm__buf_put(&b, "null");
-		comm__buf_put(&b, "}");
+			buf_printf(&b, "null");
+		buf_printf(&b, "}");
 	}
-	comm__buf_put(&b, "\n ]}\n");
-	int rc = b.bad ? COMM_E_NOMEM : write_all(fd, b.p, b.len) ? COMM_E_SYS : 0;
+	buf_printf(&b, "\n ]}\n");
+	int rc = b.err ? COMM_E_NOMEM : fd_write_all(fd, b.p, b.len) ? COMM_E_SYS : 0;
 	free(snap);
-	free(b.p);
+	buf_release(&b);
 	return rc;
 }
 

@@ -108,7 +108,7 @@ int comm__link_answer(struct comm *c, int fd, const unsigned char *greet,
 			     0;
 	/* our answer is a few hundred bytes on a socket that has sent only its challenge: it
 	 * goes at once, the deadline only bounds a peer gone bad */
-	int64_t dl = comm__now_ms() + COMM__HANDSHAKE_MS;
+	int64_t dl = mono_ms() + COMM__HANDSHAKE_MS;
 	if (!rc) { /* our proof, our peer hello and our answer in one write */
 		comm__shm_answer(c, &offer, &shm, &ans);
 		comm__peer_frame(c, out + COMM__FIN_LEN);
@@ -193,7 +193,7 @@ void comm__hs_accept(struct comm *c)
 	for (;;) {
 		int fd;
 		char from[COMM__ADDR_MAX + 8];
-		int64_t now = comm__now_ms();
+		int64_t now = mono_ms();
 		struct comm__hs *h = slot_for_new(c, now);
 		if (!h) {
 			listen_arm(c, false);

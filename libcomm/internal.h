@@ -13,6 +13,8 @@
 #include "libcomm/shmring.h"
 #include "libcomm/transport.h"
 #include "libcomm/wire.h"
+#include "ranktable/base/buf.h"
+#include "ranktable/base/clock.h"
 
 #define COMM__SECRET_LEN 16
 #define COMM__COLL_SPLIT COMM_COLL_COUNT /* the engine's own collective, in fingerprints */
@@ -27,23 +29,13 @@ struct comm__token {
 	unsigned char secret[COMM__SECRET_LEN];
 };
 
-/* util.c: a growable text buffer with a hard cap (max bytes); a failed append marks it
- * bad and later appends do nothing. The caller frees p. */
-struct comm__buf {
-	char *p;
-	size_t len, cap, max;
-	bool bad;
-};
-int comm__buf_init(struct comm__buf *b, size_t cap, size_t max);
-__attribute__((format(printf, 2, 3))) void comm__buf_put(struct comm__buf *b, const char *fmt,
-							  ...);
-void comm__buf_str(struct comm__buf *b, const char *s); /* a JSON string, escaped */
+/* util.c: s as a JSON string (quoted and escaped) at the end of b. */
+void comm__buf_str(struct buf *b, const char *s);
 
 /* token.c */
 int comm__token_parse(const char *s, struct comm__token *t, char *err, size_t errlen);
 
 /* util (comm.c) */
-int64_t comm__now_ms(void);
 __attribute__((format(printf, 4, 5))) int comm__errf(char *err, size_t errlen, int code,
 						      const char *fmt, ...);
 void comm__strlcpy(char *dst, const char *src, size_t n);
@@ -205,7 +197,7 @@ struct comm__watch {
 	/* when it closed without the monitor's goodbye (its process killed or crashed): hang
 	 * detection is off from then on; 0: it did not */
 	_Atomic int64_t lost_ms;
-	int64_t heard_ms;   /* when the monitor was last heard (comm__now_ms) */
+	int64_t heard_ms;   /* when the monitor was last heard (mono_ms) */
 	bool have;          /* a verdict arrived from the monitor */
 	struct comm_verdict v;
 	bool have_own;      /* this rank's own failure, as reported */
@@ -221,7 +213,7 @@ struct comm__watch {
 struct comm__hs {
 	bool used;
 	int fd;
-	int64_t since, dl; /* accepted at, dropped at (comm__now_ms) */
+	int64_t since, dl; /* accepted at, dropped at (mono_ms) */
 	size_t got;
 	unsigned char greet[COMM__GREET_LEN];
 	unsigned char in[COMM__HS_IN];

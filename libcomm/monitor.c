@@ -73,7 +73,7 @@ void comm__mon_add(struct comm__mon *m, int rank, int fd, const char *host)
 	struct mrank *x = &m->r[rank];
 	x->fd = fd;
 	comm__strlcpy(x->host, host, sizeof(x->host));
-	x->last_rx = comm__now_ms();
+	x->last_rx = mono_ms();
 }
 
 int comm__mon_pollfds(struct comm__mon *m, struct pollfd *pf)

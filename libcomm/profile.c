@@ -117,24 +117,31 @@ int comm_profile_json(struct comm *c, char **out, size_t *len)
 	if (!c || !c->profile || !out || !len)
 		return COMM_E_INVAL;
 	struct comm__profile *p = c->profile;
-	struct comm__buf b;
-	if (comm__buf_init(&b, 1 << 16, 1u << 30))
+	struct buf b;
+	if (buf_init(&b, 1 << 16, 1u << 30))
 		return COMM_E_NOMEM;
 	static const char *const names[] = { "coll", "step", "send", "recv", "wait", "compute",
 					     "fingerprint" };
 	/* lane names first, so the viewer labels them */
-	comm__buf_put(&b, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %d, \"args\": {\"name\": \"rank %d "
-		"(%s)\"}},\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %d, \"tid\": 0, \"args\": "
-		"{\"name\": \"collectives\"}},\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %d, "
-		"\"tid\": 1, \"args\": {\"name\": \"compute\"}}",
-	    c->rank, c->rank, c->host, c->rank, c->rank);
+	buf_printf(&b,
+		   "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %d, \"args\": {\"name\": "
+		   "\"rank %d "
+		   "(%s)\"}},\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %d, \"tid\": 0, "
+		   "\"args\": "
+		   "{\"name\": \"collectives\"}},\n{\"name\": \"thread_name\", \"ph\": \"M\", "
+		   "\"pid\": %d, "
+		   "\"tid\": 1, \"args\": {\"name\": \"compute\"}}",
+		   c->rank, c->rank, c->host, c->rank, c->rank);
 	for (int r = 0; r < c->nranks; r++) {
 		if (r == c->rank)
 			continue;
-		comm__buf_put(&b, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %d, \"tid\": %d, "
-			"\"args\": {\"name\": \"send to %d\"}},\n{\"name\": \"thread_name\", \"ph\": "
+		buf_printf(
+			&b,
+			",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %d, \"tid\": %d, "
+			"\"args\": {\"name\": \"send to %d\"}},\n{\"name\": \"thread_name\", "
+			"\"ph\": "
 			"\"M\", \"pid\": %d, \"tid\": %d, \"args\": {\"name\": \"recv from %d\"}}",
-		    c->rank, 1000 + r, r, c->rank, 2000 + r, r);
+			c->rank, 1000 + r, r, c->rank, 2000 + r, r);
 	}
 	for (size_t i = 0; i < p->n; i++) {
 		const struct pev *e = &p->ev[i];
@@ -144,29 +151,34 @@ int comm_profile_json(struct comm *c, char **out, size_t *len)
 			  : e->kind == P_COMPUTE ? 1
 						  : 0;
 		if (e->kind == P_COLL)
-			comm__buf_put(&b, ",\n{\"name\": \"%s #%u\", \"cat\": \"coll\"", cn, e->seq);
+			buf_printf(&b, ",\n{\"name\": \"%s #%u\", \"cat\": \"coll\"", cn, e->seq);
 		else if (e->kind == P_STEP)
-			comm__buf_put(&b, ",\n{\"name\": \"step %d\", \"cat\": \"step\"", e->step);
+			buf_printf(&b, ",\n{\"name\": \"step %d\", \"cat\": \"step\"", e->step);
 		else
-			comm__buf_put(&b, ",\n{\"name\": \"%s\", \"cat\": \"%s\"", names[e->kind], names[e->kind]);
-		comm__buf_put(&b, ", \"ph\": \"X\", \"ts\": %lld, \"dur\": %lld, \"pid\": %d, \"tid\": %d, "
+			buf_printf(&b, ",\n{\"name\": \"%s\", \"cat\": \"%s\"", names[e->kind],
+				   names[e->kind]);
+		buf_printf(
+			&b,
+			", \"ph\": \"X\", \"ts\": %lld, \"dur\": %lld, \"pid\": %d, \"tid\": %d, "
 			"\"args\": {\"collective\": \"%s\", \"seq\": %u, \"step\": %d",
-		    (long long)e->ts, (long long)e->dur, c->rank, tid, cn, e->seq, e->step);
+			(long long)e->ts, (long long)e->dur, c->rank, tid, cn, e->seq, e->step);
 		if (e->peer >= 0)
-			comm__buf_put(&b, ", \"peer\": %d", e->peer);
+			buf_printf(&b, ", \"peer\": %d", e->peer);
 		if (e->bytes)
-			comm__buf_put(&b, ", \"bytes\": %llu", (unsigned long long)e->bytes);
-		comm__buf_put(&b, "}}");
+			buf_printf(&b, ", \"bytes\": %llu", (unsigned long long)e->bytes);
+		buf_printf(&b, "}}");
 	}
 	if (p->dropped)
-		comm__buf_put(&b, ",\n{\"name\": \"events dropped\", \"ph\": \"i\", \"s\": \"p\", \"ts\": %lld, "
-			"\"pid\": %d, \"tid\": 0, \"args\": {\"dropped\": %zu}}",
-		    (long long)comm__prof_now(), c->rank, p->dropped);
-	if (b.bad) {
-		free(b.p);
+		buf_printf(&b,
+			   ",\n{\"name\": \"events dropped\", \"ph\": \"i\", \"s\": \"p\", \"ts\": "
+			   "%lld, "
+			   "\"pid\": %d, \"tid\": 0, \"args\": {\"dropped\": %zu}}",
+			   (long long)comm__prof_now(), c->rank, p->dropped);
+	if (b.err) {
+		buf_release(&b);
 		return COMM_E_NOMEM;
 	}
-	*out = b.p;
 	*len = b.len;
+	*out = buf_take(&b);
 	return 0;
 }

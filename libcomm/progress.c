@@ -228,7 +228,7 @@ static int link_up(struct comm *c, int r)
 	if (p->fd >= 0 || r < c->rank)
 		return 0;
 	char why[COMM_ERRLEN];
-	int64_t dl = comm__now_ms() + c->connect_timeout_ms;
+	int64_t dl = mono_ms() + c->connect_timeout_ms;
 	int fd, rc = comm__link_connect(c, r, dl < c->deadline ? dl : c->deadline,
 					c->watch.wake[0], &fd, why, sizeof(why));
 	int arc = adopt_links(c);
@@ -596,7 +596,7 @@ static void stuck(struct comm *c, int r)
 
 static int timed_out(struct comm *c, struct step *s)
 {
-	double secs = (double)(comm__now_ms() - c->op_start) / 1000.0;
+	double secs = (double)(mono_ms() - c->op_start) / 1000.0;
 	for (size_t i = 0; i < s->n; i++) { /* a lower rank that never connected to us */
 		int r = s->x[i].peer;
 		if (r == c->rank || c->peers[r].fd >= 0)
@@ -663,7 +663,7 @@ static void publish(struct comm *c, struct step *s)
 	if (c->op_sent + c->op_recvd != old) {
 		atomic_store_explicit(&l->sent, c->op_sent, memory_order_relaxed);
 		atomic_store_explicit(&l->recvd, c->op_recvd, memory_order_relaxed);
-		atomic_store_explicit(&l->last_move, comm__now_ms(), memory_order_relaxed);
+		atomic_store_explicit(&l->last_move, mono_ms(), memory_order_relaxed);
 	}
 	int peer = -1;
 	for (size_t i = 0; i < s->n && peer < 0; i++) /* the first receive not complete */
@@ -689,7 +689,7 @@ static bool ctl_left(const struct comm *c, const struct comm__peer *p)
 static bool busy(const struct comm *c, const struct step *s)
 {
 	if (c->fp_bad)
-		return c->fp_missing > 0 && comm__now_ms() < c->fp_collect_end;
+		return c->fp_missing > 0 && mono_ms() < c->fp_collect_end;
 	if (s->pending)
 		return true;
 	if (!s->drain)
@@ -808,7 +808,7 @@ static int run(struct comm *c, struct step *s)
 			spun = false;
 			continue;
 		}
-		int64_t now = comm__now_ms(), wake = ask_owed(c, s, now);
+		int64_t now = mono_ms(), wake = ask_owed(c, s, now);
 		if (s->moved) /* a request queued */
 			continue;
 		if (c->deadline - now <= 0)
@@ -981,7 +981,7 @@ int comm__fp_drain(struct comm *c)
 
 void comm__progress_linger(struct comm *c, int ms)
 {
-	int64_t end = comm__now_ms() + ms;
+	int64_t end = mono_ms() + ms;
 	struct pollfd *pf = calloc((size_t)c->nranks, sizeof(*pf));
 	if (!pf)
 		return;
@@ -995,7 +995,7 @@ void comm__progress_linger(struct comm *c, int ms)
 		int open = 0;
 		for (int r = 0; r < c->nranks; r++)
 			open += pf[r].fd >= 0;
-		int64_t left = end - comm__now_ms();
+		int64_t left = end - mono_ms();
 		if (!open || left <= 0)
 			break;
 		if (poll(pf, (nfds_t)c->nranks, (int)left) <= 0)

@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "libcomm/internal.h"
+#include "ranktable/base/hex.h"
 
 #define CTL_AREA 4096 /* both rings' control blocks, then the data of ring 0 and ring 1 */
 _Static_assert(COMM__SHM_RING >= COMM__SOCKBUF, "the ring guarantees the socket's send-ahead");
@@ -89,15 +90,6 @@ struct ident {
 static struct ident me;
 static pthread_once_t me_once = PTHREAD_ONCE_INIT;
 
-static int hexval(int ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	return -1;
-}
-
 static void read_ident(void)
 {
 	char b[64] = "";
@@ -110,7 +102,7 @@ static void read_ident(void)
 	for (const char *p = b; got && *p && *p != '\n' && k < 32; p++) {
 		if (*p == '-')
 			continue;
-		int v = hexval(*p);
+		int v = hex_val(*p);
 		if (v < 0)
 			return;
 		me.boot[k / 2] = (unsigned char)(me.boot[k / 2] << 4 | v);

@@ -172,7 +172,7 @@ static int tcp_connect(const char *host, int port, int64_t deadline, int *fd_out
 		if (e == EINPROGRESS) {
 			struct pollfd pf = { fd, POLLOUT, 0 };
 			for (;;) {
-				int64_t left = deadline - comm__now_ms();
+				int64_t left = deadline - mono_ms();
 				int n = poll(&pf, 1, left > 0 ? (int)left : 0);
 				if (n < 0 && errno == EINTR)
 					continue;

@@ -5,6 +5,7 @@
 #include <sys/random.h>
 
 #include "libcomm/internal.h"
+#include "ranktable/base/hex.h"
 
 #define PREFIX "comm3:"
 
@@ -15,17 +16,6 @@ static int host_char(int ch, int v6)
 	if (v6)
 		return ch == ':' || ch == '.' || ch == '%';
 	return ch == '.' || ch == '-' || ch == '_';
-}
-
-static int hexval(int ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
 }
 
 static int check_host(const char *h, size_t len, int v6, char *err, size_t errlen)
@@ -69,8 +59,8 @@ int comm__token_parse(const char *s, struct comm__token *t, char *err, size_t er
 		return comm__errf(err, errlen, COMM_E_INVAL,
 				  "token: expected HOST:PORT:<32 hex secret> after '%s'", PREFIX);
 	for (int i = 0; i < 16; i++) {
-		int hi = hexval((unsigned char)end[-32 + 2 * i]),
-		    lo = hexval((unsigned char)end[-31 + 2 * i]);
+		int hi = hex_val((unsigned char)end[-32 + 2 * i]),
+		    lo = hex_val((unsigned char)end[-31 + 2 * i]);
 		if (hi < 0 || lo < 0)
 			return comm__errf(err, errlen, COMM_E_INVAL,
 					  "token: secret is not 32 hex digits");

@@ -54,7 +54,7 @@ static int send_frame(struct comm *c, uint8_t type, const void *p, size_t len)
 	pthread_mutex_lock(&w->mu);
 	if (w->fd >= 0)
 		rc = comm__io_send_frame(w->fd, type, (uint32_t)c->rank, p, len,
-					 comm__now_ms() + SEND_MS, -1);
+					 mono_ms() + SEND_MS, -1);
 	pthread_mutex_unlock(&w->mu);
 	return rc;
 }
@@ -87,7 +87,7 @@ static void beat(struct comm *c)
 {
 	struct comm__live *l = &c->live;
 	struct comm__hb h = { 0 };
-	int64_t now = comm__now_ms();
+	int64_t now = mono_ms();
 	h.state = (uint8_t)atomic_load_explicit(&l->state, memory_order_relaxed);
 	int coll = atomic_load_explicit(&l->coll, memory_order_relaxed);
 	h.coll = (uint8_t)(coll < 0 ? 0 : coll);
@@ -171,7 +171,7 @@ static void *run(void *arg)
 {
 	struct comm *c = arg;
 	struct comm__watch *w = &c->watch;
-	int64_t next = 0, last_heard = comm__now_ms();
+	int64_t next = 0, last_heard = mono_ms();
 	bool gone = false, lost = false;
 	pthread_mutex_lock(&w->mu);
 	w->heard_ms = last_heard;
@@ -182,7 +182,7 @@ static void *run(void *arg)
 		pthread_mutex_unlock(&w->mu);
 		if (stop)
 			break;
-		int64_t now = comm__now_ms();
+		int64_t now = mono_ms();
 		if (!gone && now >= next) {
 			beat(c);
 			next = now + w->interval_ms;
@@ -207,17 +207,17 @@ static void *run(void *arg)
 		struct comm__hdr h;
 		unsigned char buf[COMM__VERDICT_MAX];
 		char why[COMM_ERRLEN];
-		int rc = comm__io_recv_frame(w->fd, &h, buf, sizeof(buf), comm__now_ms() + 1000, -1,
+		int rc = comm__io_recv_frame(w->fd, &h, buf, sizeof(buf), mono_ms() + 1000, -1,
 					     why, sizeof(why));
 		if (rc) { /* the rendezvous went away without its goodbye: nobody watches now */
 			gone = true;
-			atomic_store_explicit(&w->lost_ms, comm__now_ms(), memory_order_relaxed);
+			atomic_store_explicit(&w->lost_ms, mono_ms(), memory_order_relaxed);
 			pthread_mutex_lock(&w->mu);
 			w->gone = true;
 			pthread_mutex_unlock(&w->mu);
 			continue;
 		}
-		last_heard = comm__now_ms();
+		last_heard = mono_ms();
 		pthread_mutex_lock(&w->mu);
 		w->heard_ms = last_heard;
 		pthread_mutex_unlock(&w->mu);
@@ -409,7 +409,7 @@ int comm_monitor_lost(struct comm *c, int *ago_ms)
 	if (!at)
 		return 0;
 	if (ago_ms) {
-		int64_t ago = comm__now_ms() - at;
+		int64_t ago = mono_ms() - at;
 		*ago_ms = ago > INT32_MAX ? INT32_MAX : (int)ago;
 	}
 	return 1;
@@ -447,7 +447,7 @@ static int verdict_of(struct comm *c, struct comm_verdict *v, int wait_ms)
 	if (!c || !v || !c->broken)
 		return 0;
 	struct comm__watch *w = &c->watch;
-	int64_t end = comm__now_ms() + (wait_ms > 0 ? wait_ms : 0);
+	int64_t end = mono_ms() + (wait_ms > 0 ? wait_ms : 0);
 	for (;;) {
 		pthread_mutex_lock(&w->mu);
 		bool have = w->have, gone = w->gone;
@@ -459,7 +459,7 @@ static int verdict_of(struct comm *c, struct comm_verdict *v, int wait_ms)
 			return 1;
 		/* no monitor to wait for: the rendezvous is gone, never watched, or silent (frozen:
 		 * the rank that noticed it aborted us, and its verdict is in our root message) */
-		int64_t now = comm__now_ms();
+		int64_t now = mono_ms();
 		if (!w->on || w->fd < 0 || gone || now >= end ||
 		    (heard && now - heard > 2 * (int64_t)w->interval_ms + 500))
 			break;

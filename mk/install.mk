@@ -21,7 +21,7 @@ LIBCOMM_SONAME := libcomm.so.$(SOMAJOR)
 # libcomm needs only libc and libcrypto (HMAC of the rendezvous); -z defs makes a new
 # dependency a link error naming the symbol, rather than a library that fails at load time.
 LIBCOMM_LIBS  := -lcrypto -lpthread
-LIBCOMM_SRC   := $(wildcard libcomm/*.c)
+LIBCOMM_SRC   := $(wildcard libcomm/*.c ranktable/base/*.c)
 LIBCOMM_PIC   := $(LIBCOMM_SRC:%.c=$(O)/pic/%.o)
 LIBCOMM_OBJ   := $(LIBCOMM_SRC:%.c=$(O)/%.o)
 LIB_OUT       := $(O)/lib

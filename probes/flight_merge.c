@@ -7,23 +7,28 @@
 #include <stdint.h>
 
 #include "probes/flight.h"
+#include "ranktable/base/buf.h"
 
 #define SB_MAX 16384 /* a message longer than this ends in "..." */
 #define NOTES_MAX 64
 #define MAX_OPEN_SHOWN 4 /* in a rank's line; the JSON has them all */
 
-/* A growable string with a hard cap; a failed allocation is remembered, not fatal midway. */
+/* A message: text past SB_MAX ends in "..." rather than failing it; running out of memory
+ * loses it (sb_take gives NULL). */
 struct sbuf {
-	char *s;
-	size_t len, cap;
-	int oom, cut;
+	struct buf b;
+	int cut;
 };
+#define SBUF_INIT                                                                                  \
+	{                                                                                          \
+		BUF_INIT(SB_MAX - 1), 0                                                            \
+	}
 
 __attribute__((format(printf, 2, 3))) static void sb_add(struct sbuf *b, const char *fmt, ...)
 {
 	char tmp[1024];
 	va_list ap;
-	if (b->oom || b->cut)
+	if (b->cut)
 		return;
 	va_start(ap, fmt);
 	int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
@@ -31,41 +36,20 @@ __attribute__((format(printf, 2, 3))) static void sb_add(struct sbuf *b, const c
 	if (n < 0)
 		return;
 	size_t add = (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1;
-	if (b->len + add > SB_MAX - 4) {
-		add = SB_MAX - 4 > b->len ? SB_MAX - 4 - b->len : 0;
+	if (add > SB_MAX - 4 - b->b.len) {
+		add = SB_MAX - 4 - b->b.len;
 		b->cut = 1;
 	}
-	if (b->len + add + 4 > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		while (cap < b->len + add + 4)
-			cap *= 2;
-		char *s = realloc(b->s, cap);
-		if (!s) {
-			b->oom = 1;
-			return;
-		}
-		b->s = s;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->len, tmp, add);
-	b->len += add;
-	if (b->cut) {
-		memcpy(b->s + b->len, "...", 3);
-		b->len += 3;
-	}
-	b->s[b->len] = 0;
+	buf_add(&b->b, tmp, add);
+	if (b->cut)
+		buf_add(&b->b, "...", 3);
 }
 
 /* The string, owned by the caller, or NULL when memory ran out (b is emptied either way). */
 static char *sb_take(struct sbuf *b)
 {
-	char *s = b->oom ? NULL : b->s;
-	if (b->oom)
-		free(b->s);
-	if (!b->oom && !s)
-		s = calloc(1, 1);
-	memset(b, 0, sizeof(*b));
-	return s;
+	b->cut = 0;
+	return buf_take(&b->b);
 }
 
 static int ranks_add(struct flight_ranks *r, int64_t v)
@@ -107,7 +91,7 @@ static void sb_ranks(struct sbuf *b, const struct flight_ranks *r)
 
 const char *flight_ranks_text(const struct flight_ranks *r, char *buf, size_t len)
 {
-	struct sbuf b = {0};
+	struct sbuf b = SBUF_INIT;
 	sb_ranks(&b, r);
 	char *s = sb_take(&b);
 	if (len) {
@@ -182,7 +166,7 @@ static int mixed_jobs(struct flight_analysis *a, const struct flight_dump *const
 			first_other = i;
 	if (!first_other)
 		return 0;
-	struct sbuf b = {0};
+	struct sbuf b = SBUF_INIT;
 	size_t njobs = 0;
 	sb_add(&b, "dumps of different jobs:");
 	for (size_t i = 0; i < n; i++) {
@@ -248,7 +232,7 @@ struct state {
 
 static int rank_state(struct state *st, struct flight_rank_state *rs, const struct flight_dump *d)
 {
-	struct sbuf b = {0};
+	struct sbuf b = SBUF_INIT;
 	rs->dump = d;
 	rs->last_done = -1;
 	rs->last_done_coll = -1;
@@ -433,7 +417,7 @@ static int set_fingerprint(struct state *st, size_t at, size_t len)
 	struct flight_divergence *dv = &st->a->div;
 	const struct ent *e = st->ent + at;
 	struct flight_field f[F_N];
-	struct sbuf b = {0};
+	struct sbuf b = SBUF_INIT;
 	int rc = 0;
 	dv->kind = FLIGHT_DIV_FINGERPRINT;
 	dv->seq = e->seq;
@@ -459,7 +443,7 @@ static int set_fingerprint(struct state *st, size_t at, size_t len)
 	sb_coll_seq(&b, dv->coll, dv->seq);
 	sb_add(&b, ": called with different arguments: ");
 	for (size_t k = 0; k < dv->nfield; k++) {
-		struct sbuf fb = {0};
+		struct sbuf fb = SBUF_INIT;
 		sb_field(&fb, &dv->field[k]);
 		dv->field[k].message = sb_take(&fb);
 		if (!dv->field[k].message)
@@ -542,7 +526,7 @@ static int set_progress(struct state *st, int64_t seq)
 {
 	struct flight_analysis *a = st->a;
 	struct flight_divergence *dv = &a->div;
-	struct sbuf b = {0};
+	struct sbuf b = SBUF_INIT;
 	dv->kind = FLIGHT_DIV_PROGRESS;
 	dv->seq = seq;
 	dv->coll = -1;
@@ -614,7 +598,7 @@ static int p2p_mismatch(struct state *st, const struct pent *s, const struct pen
 {
 	struct flight_analysis *a = st->a;
 	struct flight_divergence *dv = &a->div;
-	struct sbuf b = {0};
+	struct sbuf b = SBUF_INIT;
 	const struct flight_record *x = s->r, *y = r->r;
 	dv->kind = FLIGHT_DIV_P2P_FINGERPRINT;
 	dv->seq = s->seq;
@@ -657,7 +641,7 @@ static int p2p_unposted(struct state *st, const struct pent *w)
 {
 	struct flight_analysis *a = st->a;
 	struct flight_divergence *dv = &a->div;
-	struct sbuf b = {0};
+	struct sbuf b = SBUF_INIT;
 	int64_t waiter = w->recv ? w->to : w->from, other = w->recv ? w->from : w->to;
 	dv->kind = FLIGHT_DIV_P2P_PROGRESS;
 	dv->seq = w->seq;
@@ -730,7 +714,7 @@ static int same_label(const struct flight_record *x, const struct flight_record 
 static int dead_rank(struct state *st)
 {
 	struct flight_analysis *a = st->a;
-	struct sbuf b = {0};
+	struct sbuf b = SBUF_INIT;
 	struct flight_ranks waiting = {0}, waiting_on = {0};
 	const struct flight_record *in = NULL;
 	int64_t in_rank = -1;
@@ -796,7 +780,7 @@ static int cmp_i64(const void *x, const void *y)
 static int stall(struct state *st)
 {
 	struct flight_analysis *a = st->a;
-	struct sbuf b = {0};
+	struct sbuf b = SBUF_INIT;
 	struct flight_ranks waiters = {0};
 	const struct flight_record *first = NULL, *failed = NULL, *wait = NULL;
 	int64_t failed_rank = -1, best = -1, first_rank = -1, wait_rank = -1;
@@ -884,7 +868,7 @@ static int progress_verdict(struct state *st)
 {
 	struct flight_analysis *a = st->a;
 	struct flight_divergence *dv = &a->div;
-	struct sbuf b = {0};
+	struct sbuf b = SBUF_INIT;
 	a->kind = FLIGHT_STUCK_RANK;
 	a->culprit = dv->behind.v[0];
 	/* the rank furthest behind */
@@ -920,7 +904,7 @@ static int progress_verdict(struct state *st)
 static int ok_verdict(struct state *st)
 {
 	struct flight_analysis *a = st->a;
-	struct sbuf b = {0};
+	struct sbuf b = SBUF_INIT;
 	a->kind = FLIGHT_OK;
 	a->culprit = -1;
 	sb_add(&b, "%zu rank%s agree", a->present.n, a->present.n == 1 ? "" : "s");
@@ -995,7 +979,7 @@ static int analyze(struct state *st, const struct flight_dump *const *dumps, siz
 		if (old) {
 			const struct flight_dump *keep =
 				d->dumped_at_us > old->dumped_at_us ? d : old;
-			struct sbuf b = {0};
+			struct sbuf b = SBUF_INIT;
 			sb_add(&b, "rank %lld has two dumps, %s and %s; using the newer, %s",
 			       (long long)d->rank, old->name, d->name, keep->name);
 			if ((rc = add_note(a, &b)))

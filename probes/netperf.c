@@ -13,6 +13,7 @@
 
 #include "probes/netperf.h"
 #include "probes/ptext.h"
+#include "ranktable/base/hex.h"
 
 /* ---- parsing ---- */
 
@@ -355,17 +356,6 @@ int np_msg_format(const struct np_msg *m, char *buf, size_t len)
 
 /* ---- the secret and the challenge ---- */
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int np_secret_parse(unsigned char key[NP_KEY_LEN], const char *s, size_t len, char *err,
 		    size_t errlen)
 {
@@ -378,7 +368,7 @@ int np_secret_parse(unsigned char key[NP_KEY_LEN], const char *s, size_t len, ch
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < NP_KEY_LEN; i++) {
-		int hi = hexval(t.s[2 * i]), lo = hexval(t.s[2 * i + 1]);
+		int hi = hex_val(t.s[2 * i]), lo = hex_val(t.s[2 * i + 1]);
 		if (hi < 0 || lo < 0) {
 			snprintf(err, errlen, "the secret must be hex digits: column %zu is not",
 				 hi < 0 ? 2 * i + 1 : 2 * i + 2);

@@ -21,6 +21,7 @@
 
 #include "probes/ptext.h"
 #include "probes/rdma_sysfs.h"
+#include "ranktable/base/hex.h"
 
 #define PATHLEN 1024
 
@@ -85,17 +86,6 @@ int rdma_parse_rate(const char *buf, size_t len, double *gbps, int *width, char 
 	return 0;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int rdma_parse_gid(const char *buf, size_t len, uint8_t gid[16])
 {
 	struct pspan t = probe__trim((struct pspan){buf, len});
@@ -103,8 +93,8 @@ int rdma_parse_gid(const char *buf, size_t len, uint8_t gid[16])
 	for (int g = 0; g < 8; g++) {
 		unsigned v = 0;
 		size_t d = 0;
-		while (i < t.n && d < 4 && hexval(t.s[i]) >= 0) {
-			v = v * 16 + (unsigned)hexval(t.s[i++]);
+		while (i < t.n && d < 4 && hex_val(t.s[i]) >= 0) {
+			v = v * 16 + (unsigned)hex_val(t.s[i++]);
 			d++;
 		}
 		if (d == 0)

@@ -14,13 +14,8 @@
 #include <unistd.h>
 
 #include "probes/tool.h"
-
-static long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
+#include "ranktable/base/buf.h"
+#include "ranktable/base/clock.h"
 
 static const char *base_name(const char *p)
 {
@@ -89,32 +84,18 @@ int probe_tool_find(const char *name, const char *opt, const char *env,
 }
 
 struct sink {
-	char *buf;
-	size_t len, cap;
+	struct buf b;
 	int truncated;
 };
 
 /* Appends what fits under the cap; the rest is read and dropped so the tool never blocks. */
 static int sink_add(struct sink *s, const char *d, size_t n)
 {
-	if (s->len + n > PROBE_TOOL_CAP) {
-		n = PROBE_TOOL_CAP - s->len;
+	if (n > s->b.max - s->b.len) {
+		n = s->b.max - s->b.len;
 		s->truncated = 1;
 	}
-	if (s->len + n + 1 > s->cap) {
-		size_t cap = s->cap ? s->cap : 4096;
-		while (cap < s->len + n + 1)
-			cap *= 2;
-		char *nb = realloc(s->buf, cap);
-		if (!nb)
-			return -ENOMEM;
-		s->buf = nb;
-		s->cap = cap;
-	}
-	memcpy(s->buf + s->len, d, n);
-	s->len += n;
-	s->buf[s->len] = '\0';
-	return 0;
+	return buf_add(&s->b, d, n);
 }
 
 static void child(const char *path, char *const argv[], int out, int errfd, int report)
@@ -152,11 +133,11 @@ int probe_tool_run(const char *path, char *const argv[], long timeout_ms,
 		   struct probe_tool_result *r, char *err, size_t errlen)
 {
 	int po[2] = {-1, -1}, pe[2] = {-1, -1}, pr[2] = {-1, -1};
-	struct sink so = {0}, se = {0};
+	struct sink so = {BUF_INIT(PROBE_TOOL_CAP), 0}, se = {BUF_INIT(PROBE_TOOL_CAP), 0};
 	char cmd[256];
 	int rc = 0, status = 0;
 	pid_t pid = -1;
-	long t0 = now_ms(), deadline = t0 + timeout_ms;
+	long t0 = mono_ms(), deadline = t0 + timeout_ms;
 
 	memset(r, 0, sizeof(*r));
 	r->status = -1;
@@ -198,7 +179,7 @@ int probe_tool_run(const char *path, char *const argv[], long timeout_ms,
 	int open_fds = 2, exited = 0;
 	char chunk[8192];
 	while (!exited || open_fds) {
-		long left = deadline - now_ms();
+		long left = deadline - mono_ms();
 		if (left <= 0) {
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
@@ -255,18 +236,17 @@ int probe_tool_run(const char *path, char *const argv[], long timeout_ms,
 			r->status = WEXITSTATUS(status);
 		else if (rc == 0 && WIFSIGNALED(status))
 			r->signal = WTERMSIG(status);
-		r->out = so.buf ? so.buf : strdup("");
-		r->errout = se.buf ? se.buf : strdup("");
-		r->outlen = so.len;
-		r->errlen = se.len;
+		r->outlen = so.b.len;
+		r->errlen = se.b.len;
 		r->truncated = so.truncated || se.truncated;
-		so.buf = se.buf = NULL;
+		r->out = buf_take(&so.b);
+		r->errout = buf_take(&se.b);
 		if (!r->out || !r->errout) {
 			rc = -ENOMEM;
 			snprintf(err, errlen, "%s: out of memory", cmd);
 		}
 	}
-	r->elapsed_ms = now_ms() - t0;
+	r->elapsed_ms = mono_ms() - t0;
 	goto out;
 kill_out:
 	if (pid > 0) {
@@ -283,7 +263,7 @@ out:
 		if (pr[i] >= 0)
 			close(pr[i]);
 	}
-	free(so.buf);
-	free(se.buf);
+	buf_release(&so.b);
+	buf_release(&se.b);
 	return rc;
 }

@@ -16,22 +16,7 @@
 #include <unistd.h>
 
 #include "ranktable/ranktable.h"
-
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
+#include "ranktable/base/io.h"
 
 /* The directory entry itself must reach the disk too, or a crash can undo the rename.
  * Best effort: some file systems refuse fsync on a directory. */
@@ -131,7 +116,7 @@ fail:
 
 int rt_atomic_write(struct rt_atomic *a, const void *data, size_t len, char *err, size_t errlen)
 {
-	int rc = write_all(a->fd, data, len);
+	int rc = fd_write_all(a->fd, data, len);
 
 	if (rc)
 		snprintf(err, errlen, "cannot write '%s': %s", a->tmp, strerror(-rc));

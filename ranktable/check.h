@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "ranktable/base/buf.h"
 #include "ranktable/jsonpos.h"
 #include "ranktable/ranktable.h"
 
@@ -41,19 +42,12 @@ void rt__report(struct rt__ctx *c, const char *code, const cJSON *at, int at_key
 /* snprintf into buf (RT_PATHLEN bytes) and return buf, for JSON paths. */
 const char *rt__path(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* A growable string for messages that list things. On allocation failure it stays
- * truncated (set ->oom) rather than failing the finding. */
-struct rt__sb {
-	char *s;
-	size_t n, cap;
-	int oom;
-};
-void rt__sb_add(struct rt__sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-const char *rt__sb_str(const struct rt__sb *b);
-void rt__sb_release(struct rt__sb *b);
+/* The most text a message that lists things builds (struct buf, BUF_INIT): past it, or
+ * when memory runs out, the list stays cut where it was rather than failing the finding. */
+#define RT_MSG_MAX (1u << 20)
 
 /* Appends sorted unique-or-not ids compactly ("0-2, 7, 9-12"), at most max runs. */
-void rt__sb_ranges(struct rt__sb *b, const long *ids, size_t n, size_t max);
+void rt__sb_ranges(struct buf *b, const long *ids, size_t n, size_t max);
 
 /* The rule for a code; NULL for a code that is not in rt_rules (a bug). */
 #define rt__rule rt_rule_find
@@ -90,6 +84,19 @@ void rt__unknown_keys(struct rt__ctx *c, const cJSON *obj, const char *path,
 
 /* The JSON type of a node in words: "a string", "a number", "an object" ... */
 const char *rt__type(const cJSON *node);
+
+/* v as a rank table would write it: "8" for a whole number, else %g. Returns buf. */
+const char *rt__fmt_num(char *buf, size_t len, double v);
+
+/* The string member key of obj, or NULL when it is absent or not a string (reported as
+ * value-type); *node is the member whatever its type. path and who say where and whose, for
+ * the messages. RT_STR_REQUIRED reports an absent key (key-missing); RT_STR_NUMBER reports a
+ * number as value-not-string, since HCCL reads every value with is_string() and then says
+ * "Config X is missing" of a key that is there; RT_STR_QUOTE does that too, quoting the
+ * number and the hint that fixes it. */
+enum { RT_STR_REQUIRED = 1, RT_STR_NUMBER = 2, RT_STR_QUOTE = 4 };
+const char *rt__str_field(struct rt__ctx *c, const cJSON *obj, const char *key, const char *path,
+			  const char *who, int flags, const cJSON **node);
 
 /* Status rules shared by every format: "completed", or the reason it is not usable. */
 void rt__check_status(struct rt__ctx *c, const cJSON *root, int required);

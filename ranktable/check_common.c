@@ -2,6 +2,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 
 #include "ranktable/check.h"
 
@@ -39,46 +40,7 @@ const char *rt__path(char *buf, const char *fmt, ...)
 	return buf;
 }
 
-void rt__sb_add(struct rt__sb *b, const char *fmt, ...)
-{
-	va_list ap;
-	if (b->oom)
-		return;
-	va_start(ap, fmt);
-	int len = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (len < 0)
-		return;
-	if (b->n + (size_t)len + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 64;
-		while (cap < b->n + (size_t)len + 1)
-			cap *= 2;
-		char *s = realloc(b->s, cap);
-		if (!s) {
-			b->oom = 1;
-			return;
-		}
-		b->s = s;
-		b->cap = cap;
-	}
-	va_start(ap, fmt);
-	vsnprintf(b->s + b->n, b->cap - b->n, fmt, ap);
-	va_end(ap);
-	b->n += (size_t)len;
-}
-
-const char *rt__sb_str(const struct rt__sb *b)
-{
-	return b->s ? b->s : "";
-}
-
-void rt__sb_release(struct rt__sb *b)
-{
-	free(b->s);
-	memset(b, 0, sizeof(*b));
-}
-
-void rt__sb_ranges(struct rt__sb *b, const long *ids, size_t n, size_t max)
+void rt__sb_ranges(struct buf *b, const long *ids, size_t n, size_t max)
 {
 	size_t runs = 0;
 	for (size_t i = 0; i < n;) {
@@ -86,14 +48,14 @@ void rt__sb_ranges(struct rt__sb *b, const long *ids, size_t n, size_t max)
 		while (j + 1 < n && (ids[j + 1] == ids[j] || ids[j + 1] == ids[j] + 1))
 			j++;
 		if (runs == max) {
-			rt__sb_add(b, ", ...");
+			buf_printf(b, ", ...");
 			return;
 		}
 		const char *sep = runs ? ", " : "";
 		if (ids[j] == ids[i])
-			rt__sb_add(b, "%s%ld", sep, ids[i]);
+			buf_printf(b, "%s%ld", sep, ids[i]);
 		else
-			rt__sb_add(b, "%s%ld-%ld", sep, ids[i], ids[j]);
+			buf_printf(b, "%s%ld-%ld", sep, ids[i], ids[j]);
 		runs++;
 		i = j + 1;
 	}
@@ -345,6 +307,47 @@ const char *rt__type(const cJSON *node)
 	if (cJSON_IsObject(node))
 		return "an object";
 	return "an unknown value";
+}
+
+const char *rt__fmt_num(char *buf, size_t len, double v)
+{
+	if (v == floor(v) && fabs(v) < 1e15)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%g", v);
+	return buf;
+}
+
+const char *rt__str_field(struct rt__ctx *c, const cJSON *obj, const char *key, const char *path,
+			  const char *who, int flags, const cJSON **node)
+{
+	char p[RT_PATHLEN], hint[160], nb[64] = "";
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(obj, key);
+	*node = m;
+	rt__path(p, "%s.%s", path, key);
+	if (!m) {
+		if (flags & RT_STR_REQUIRED)
+			rt__report(c, "key-missing", obj, 0, p, NULL, "missing \"%s\" in %s", key,
+				   who);
+		return NULL;
+	}
+	if (cJSON_IsString(m))
+		return m->valuestring;
+	if (!cJSON_IsNumber(m) || !(flags & (RT_STR_NUMBER | RT_STR_QUOTE))) {
+		rt__report(c, "value-type", m, 0, p, NULL, "%s of %s must be a string, not %s", key,
+			   who, rt__type(m));
+		return NULL;
+	}
+	int quote = !!(flags & RT_STR_QUOTE);
+	if (quote) {
+		rt__fmt_num(nb, sizeof(nb), m->valuedouble);
+		snprintf(hint, sizeof(hint), "write \"%s\": \"%s\"", key, nb);
+	}
+	rt__report(c, "value-not-string", m, 0, p, quote ? hint : NULL,
+		   "%s%s%s of %s is a number, not a string; HCCL rejects it and misleadingly "
+		   "reports it as missing",
+		   key, quote ? " " : "", nb, who);
+	return NULL;
 }
 
 void rt__check_status(struct rt__ctx *c, const cJSON *root, int required)

@@ -21,32 +21,6 @@ static const char *const group_keys[] = { "group_name", "instance_count", "devic
 static const char *const inst_keys[] = { "pod_name", "rank_id", "server_id", "devices", NULL };
 static const char *const dev_keys[] = { "device_id", "device_ip", NULL };
 
-static const char *str_field(struct rt__ctx *c, const cJSON *obj, const char *key,
-			     const char *path, const char *who, int required, const cJSON **node)
-{
-	char p[RT_PATHLEN];
-	const cJSON *m = cJSON_GetObjectItemCaseSensitive(obj, key);
-	*node = m;
-	rt__path(p, "%s.%s", path, key);
-	if (!m) {
-		if (required)
-			rt__report(c, "key-missing", obj, 0, p, NULL, "missing \"%s\" in %s", key,
-				   who);
-		return NULL;
-	}
-	if (cJSON_IsString(m))
-		return m->valuestring;
-	if (cJSON_IsNumber(m))
-		rt__report(c, "value-not-string", m, 0, p, NULL,
-			   "%s of %s is a number, not a string; HCCL rejects it and misleadingly "
-			   "reports it as missing",
-			   key, who);
-	else
-		rt__report(c, "value-type", m, 0, p, NULL, "%s of %s must be a string, not %s", key,
-			   who, rt__type(m));
-	return NULL;
-}
-
 static const cJSON *list_field(struct rt__ctx *c, const cJSON *obj, const char *key,
 			       const char *path, const char *who, size_t *n)
 {
@@ -73,7 +47,7 @@ static void count_check(struct rt__ctx *c, const cJSON *obj, const char *key, co
 {
 	const cJSON *m;
 	char p[RT_PATHLEN], hint[80];
-	const char *s = str_field(c, obj, key, path, who, 1, &m);
+	const char *s = rt__str_field(c, obj, key, path, who, RT_STR_NUMBER | RT_STR_REQUIRED, &m);
 	long v;
 	if (!s)
 		return;
@@ -202,13 +176,13 @@ static int check_rank_ids(struct rt__ctx *c, struct rt__item *rk, size_t nrk, si
 	struct dup_inst_arg x = { rd, "rank-id-duplicate", "rank_id", "number the instances 0..N-1" };
 	rc = rt__dups(rk, nrk, dup_inst, c, &x);
 	if (!rc && nmiss && nrk == ninst && !range) {
-		struct rt__sb b = { 0 };
+		struct buf b = BUF_INIT(RT_MSG_MAX);
 		rt__sb_ranges(&b, miss, nmiss, 16);
 		rt__report(c, "rank-id-gap", c->root, 0, "$.group_list",
 			   "number the instances 0..N-1 without gaps",
 			   "rank ids must be 0..%zu without gaps; missing %s", ninst - 1,
-			   rt__sb_str(&b));
-		rt__sb_release(&b);
+			   buf_str(&b));
+		buf_release(&b);
 	}
 out:
 	free(miss);
@@ -295,15 +269,20 @@ int rt__load_legacy(struct rt__ctx *c)
 			rt__unknown_keys(c, in, ip, inst_keys);
 			/* An instance is named by its pod_name (template 2) or numbered by its
 			 * rank_id (the 910 format); one of the two is needed. */
-			const char *pod = str_field(c, in, "pod_name", ip, iw, !sh.rank_ids, &m);
+			const char *pod = rt__str_field(
+				c, in, "pod_name", ip, iw,
+				RT_STR_NUMBER | (sh.rank_ids ? 0 : RT_STR_REQUIRED), &m);
 			if (pod) {
 				pd[np] = (struct ldev){ NULL, m, gi, ii, 0 };
 				pods[np] = (struct rt__item){ 0, pod, 0, np };
 				np++;
 			}
-			const char *rs = sh.rank_ids
-						 ? str_field(c, in, "rank_id", ip, iw, !pod, &m)
-						 : NULL;
+			const char *rs =
+				sh.rank_ids
+					? rt__str_field(c, in, "rank_id", ip, iw,
+							RT_STR_NUMBER | (pod ? 0 : RT_STR_REQUIRED),
+							&m)
+					: NULL;
 			if (rs && rt__dec(rs, 0xffffffffUL, &rid)) {
 				char fp[RT_PATHLEN];
 				rt__report(c, "rank-id-invalid", m, 0,
@@ -316,7 +295,8 @@ int rt__load_legacy(struct rt__ctx *c)
 				rk[nrk] = (struct rt__item){ 0, NULL, rid, nrk };
 				nrk++;
 			}
-			const char *sid = str_field(c, in, "server_id", ip, iw, 1, &m);
+			const char *sid = rt__str_field(c, in, "server_id", ip, iw,
+							RT_STR_NUMBER | RT_STR_REQUIRED, &m);
 			/* Instances of one server listed together are that server's ranks. */
 			struct rt_server *S = &t->servers[t->nservers];
 			if (t->nservers && sid && last_sid && !strcmp(sid, last_sid) &&
@@ -348,7 +328,8 @@ int rt__load_legacy(struct rt__ctx *c)
 				R->server_id = sid;
 				R->super_device_id = R->device_port = -1;
 				rt__jpos_get(c->pos, e, &R->line, &R->col);
-				const char *ds = str_field(c, e, "device_id", dp, dw, 1, &m);
+				const char *ds = rt__str_field(c, e, "device_id", dp, dw,
+							       RT_STR_NUMBER | RT_STR_REQUIRED, &m);
 				if (ds && rt__dec(ds, 0xffffffffUL, &R->device_id))
 					rt__report(c, "device-id-invalid", m, 0,
 						   rt__path(fp, "%s.device_id", dp), NULL,
@@ -356,8 +337,10 @@ int rt__load_legacy(struct rt__ctx *c)
 						   dw);
 				else if (!ds)
 					R->device_id = -1;
-				const char *ipv = str_field(c, e, "device_ip", dp, dw,
-							    sh.nservers > 1, &m);
+				const char *ipv = rt__str_field(
+					c, e, "device_ip", dp, dw,
+					RT_STR_NUMBER | (sh.nservers > 1 ? RT_STR_REQUIRED : 0),
+					&m);
 				if (!ipv)
 					continue;
 				R->device_ip = ipv;

@@ -245,18 +245,18 @@ static const char *times(size_t k, char *buf, size_t len)
 
 /* "A and B", "A, B and C", up to four then "and N more". */
 static void list_run(const struct pd *x, const struct rt__item *run, size_t k, int who,
-		     struct rt__sb *b)
+		     struct buf *b)
 {
 	char w[200];
 	size_t shown = k > 4 ? 4 : k;
 	for (size_t j = 0; j < shown; j++) {
 		const struct pdev *d = &x->v[run[j].idx];
 		const char *sep = j == 0 ? "" : (j + 1 == shown && shown == k) ? " and " : ", ";
-		rt__sb_add(b, "%s%s", sep,
+		buf_printf(b, "%s%s", sep,
 			   who ? pd_who(d, w, sizeof(w)) : pd_where(d, w, sizeof(w)));
 	}
 	if (k > shown)
-		rt__sb_add(b, " and %zu more", k - shown);
+		buf_printf(b, " and %zu more", k - shown);
 }
 
 static void dup_device(struct rt__ctx *c, const struct rt__item *run, size_t k, void *arg)
@@ -264,13 +264,13 @@ static void dup_device(struct rt__ctx *c, const struct rt__item *run, size_t k, 
 	struct pd *x = arg;
 	const struct pdev *a = &x->v[run[0].idx], *d = &x->v[run[1].idx];
 	char p[RT_PATHLEN], tb[16];
-	struct rt__sb b = {0};
+	struct buf b = BUF_INIT(RT_MSG_MAX);
 	list_run(x, run, k, 0, &b);
 	rt__report(c, "device-id-duplicate", d->devid, 0, pd_path(d, "device_id", p),
 		   "list each NPU once, in the prefill or the decode list",
 		   "device %ld of server \"%.64s\" is listed %s: %s", a->device_id, a->server_id,
-		   times(k, tb, sizeof(tb)), rt__sb_str(&b));
-	rt__sb_release(&b);
+		   times(k, tb, sizeof(tb)), buf_str(&b));
+	buf_release(&b);
 }
 
 static void dup_cluster(struct rt__ctx *c, const struct rt__item *run, size_t k, void *arg)
@@ -278,13 +278,13 @@ static void dup_cluster(struct rt__ctx *c, const struct rt__item *run, size_t k,
 	struct pd *x = arg;
 	const struct pdev *d = &x->v[run[1].idx];
 	char p[RT_PATHLEN], tb[16];
-	struct rt__sb b = {0};
+	struct buf b = BUF_INIT(RT_MSG_MAX);
 	list_run(x, run, k, 1, &b);
 	rt__report(c, "cluster-id-duplicate", d->cid, 0, pd_path(d, "cluster_id", p),
 		   "give every device its own cluster_id (gen_ranktable.py numbers them 1..N)",
 		   "cluster_id %ld is used %s: %s", run[0].n, times(k, tb, sizeof(tb)),
-		   rt__sb_str(&b));
-	rt__sb_release(&b);
+		   buf_str(&b));
+	buf_release(&b);
 }
 
 static void dup_ip(struct rt__ctx *c, const struct rt__item *run, size_t k, void *arg)
@@ -292,13 +292,13 @@ static void dup_ip(struct rt__ctx *c, const struct rt__item *run, size_t k, void
 	struct pd *x = arg;
 	const struct pdev *d = &x->v[run[1].idx];
 	char p[RT_PATHLEN], tb[16];
-	struct rt__sb b = {0};
+	struct buf b = BUF_INIT(RT_MSG_MAX);
 	list_run(x, run, k, 1, &b);
 	rt__report(c, "device-ip-duplicate", d->ip, 0, pd_path(d, "device_ip", p),
 		   "use the NPU NIC IP of each device: 'hccn_tool -i N -ip -g' on its server",
 		   "device_ip \"%.64s\" is used %s: %s", run[0].s, times(k, tb, sizeof(tb)),
-		   rt__sb_str(&b));
-	rt__sb_release(&b);
+		   buf_str(&b));
+	buf_release(&b);
 }
 
 static int check_dups(struct pd *x)

@@ -51,15 +51,6 @@ static const char *const top_keys_v1[] = { "status", "version", "server_count", 
 static const char *const pod_keys[] = { "super_pod_id", "server_list", NULL };
 static const char *const pod_srv_keys[] = { "server_id", NULL };
 
-static const char *fmt_num(char *buf, size_t len, double v)
-{
-	if (v == floor(v) && fabs(v) < 1e15)
-		snprintf(buf, len, "%.0f", v);
-	else
-		snprintf(buf, len, "%g", v);
-	return buf;
-}
-
 /* "server "node_0"" or "server_list[1]" */
 static const char *srv_name(const struct v1 *v, size_t s, char *buf, size_t len)
 {
@@ -105,34 +96,6 @@ static const char *dev_path(const struct v1 *v, size_t i, const char *key, char 
 			v->srv[v->dev[i].srv].si, v->dev[i].di, key ? "." : "", key ? key : "");
 }
 
-/* Every 1.x value is read with is_string(): a number is rejected, and HCCL then reports
- * EI0017 "Config X is missing", which sends people looking for a key that is there.
- * Returns the string, or NULL; *node is the member whatever its type. */
-static const char *str_field(struct rt__ctx *c, const cJSON *obj, const char *key,
-			     const char *path, const char *who, const cJSON **node)
-{
-	char p[RT_PATHLEN], hint[160], nb[64];
-	const cJSON *m = cJSON_GetObjectItemCaseSensitive(obj, key);
-	*node = m;
-	if (!m)
-		return NULL;
-	rt__path(p, "%s.%s", path, key);
-	if (cJSON_IsString(m))
-		return m->valuestring;
-	if (cJSON_IsNumber(m)) {
-		fmt_num(nb, sizeof(nb), m->valuedouble);
-		snprintf(hint, sizeof(hint), "write \"%s\": \"%s\"", key, nb);
-		rt__report(c, "value-not-string", m, 0, p, hint,
-			   "%s %s of %s is a number, not a string; HCCL rejects it and misleadingly "
-			   "reports it as missing",
-			   key, nb, who);
-	} else {
-		rt__report(c, "value-type", m, 0, p, NULL, "%s of %s must be a string, not %s", key,
-			   who, rt__type(m));
-	}
-	return NULL;
-}
-
 /* A decimal field: a string of digits (a JSON number is reported but its value used, so one
  * mistake is not reported again as a gap or a duplicate). -1 when absent or unusable. */
 static long dec_value(const cJSON *m, unsigned long max)
@@ -162,7 +125,7 @@ static void check_port(struct rt__ctx *c, const cJSON *obj, const char *key, con
 {
 	char p[RT_PATHLEN];
 	const cJSON *m;
-	const char *s = str_field(c, obj, key, path, who, &m);
+	const char *s = rt__str_field(c, obj, key, path, who, RT_STR_QUOTE, &m);
 	if (!m)
 		return;
 	long v = dec_value(m, 65535);
@@ -171,7 +134,7 @@ static void check_port(struct rt__ctx *c, const cJSON *obj, const char *key, con
 		char nb[64];
 		rt__report(c, "port-invalid", m, 0, p, "use a port from 1024 to 65535",
 			   "%s \"%s\" of %s is not a port number 1..65535", key,
-			   s ? s : fmt_num(nb, sizeof(nb), m->valuedouble), who);
+			   s ? s : rt__fmt_num(nb, sizeof(nb), m->valuedouble), who);
 		return;
 	}
 	if (v > 0 && v < 1024)
@@ -321,7 +284,7 @@ static void device_pass(struct v1 *v, const cJSON *e, size_t si, size_t di, int 
 	rt__unknown_keys(c, e, path, v->p->dev_keys ? v->p->dev_keys : dev_keys);
 
 	/* rank_id */
-	s = str_field(c, e, "rank_id", path, where, &m);
+	s = rt__str_field(c, e, "rank_id", path, where, RT_STR_QUOTE, &m);
 	if (!m)
 		missing(c, e, path, "rank_id", where, "number the ranks 0..N-1, as strings");
 	else if (s && r->rank_id < 0)
@@ -330,7 +293,7 @@ static void device_pass(struct v1 *v, const cJSON *e, size_t si, size_t di, int 
 			   "rank_id \"%s\" of %s is not a decimal number", s, where);
 
 	/* device_id */
-	s = str_field(c, e, "device_id", path, who, &m);
+	s = rt__str_field(c, e, "device_id", path, who, RT_STR_QUOTE, &m);
 	if (!m) {
 		missing(c, e, path, "device_id", who,
 			"the physical NPU id, as in /dev/davinciN and npu-smi info");
@@ -346,7 +309,7 @@ static void device_pass(struct v1 *v, const cJSON *e, size_t si, size_t di, int 
 	}
 
 	/* device_ip: several addresses may be joined with ','; each must be literal. */
-	s = str_field(c, e, "device_ip", path, who, &m);
+	s = rt__str_field(c, e, "device_ip", path, who, RT_STR_QUOTE, &m);
 	d->ip = s ? m : NULL;
 	if (s) {
 		r->device_ip = s;
@@ -370,7 +333,7 @@ static void device_pass(struct v1 *v, const cJSON *e, size_t si, size_t di, int 
 			   "server",
 			   who);
 	}
-	s = str_field(c, e, "backup_device_ip", path, who, &m);
+	s = rt__str_field(c, e, "backup_device_ip", path, who, RT_STR_QUOTE, &m);
 	if (s) {
 		int n, f;
 		check_ips(c, m, "backup_device_ip", rt__path(p, "%s.backup_device_ip", path), who,
@@ -386,7 +349,7 @@ static void device_pass(struct v1 *v, const cJSON *e, size_t si, size_t di, int 
 	d->hport = dec_value(m, 65535) > 0 ? m : NULL;
 
 	/* super_device_id: the SDID from npu-smi info -t spod-info, a decimal u32. */
-	s = str_field(c, e, "super_device_id", path, who, &m);
+	s = rt__str_field(c, e, "super_device_id", path, who, RT_STR_QUOTE, &m);
 	if (m && !v->v12)
 		rt__report(c, "v12-key-in-v10", m, 1, rt__path(p, "%s.super_device_id", path),
 			   "set \"version\": \"1.2\" for super-pod mode, or remove it",
@@ -409,7 +372,7 @@ static void device_pass(struct v1 *v, const cJSON *e, size_t si, size_t di, int 
 
 	/* ClusterD numbers the devices of a server 0.. in device_logical_id. */
 	if (v->p->clusterd) {
-		s = str_field(c, e, "device_logical_id", path, who, &m);
+		s = rt__str_field(c, e, "device_logical_id", path, who, RT_STR_QUOTE, &m);
 		if (s && dec_value(m, 0xffffffffUL) < 0)
 			rt__report(c, "device-id-invalid", m, 0,
 				   rt__path(p, "%s.device_logical_id", path),
@@ -473,7 +436,7 @@ static void server_pass(struct v1 *v, const cJSON *sv, size_t si, int multi)
 	rt__path(path, "%s.server_list[%zu]", v->p->base, si);
 	rt__unknown_keys(c, sv, path, v->p->srv_keys ? v->p->srv_keys : srv_keys);
 
-	s = str_field(c, sv, "server_id", path, who, &m);
+	s = rt__str_field(c, sv, "server_id", path, who, RT_STR_QUOTE, &m);
 	if (!m) {
 		missing(c, sv, path, "server_id", who,
 			"name each server uniquely, e.g. by its host IP");
@@ -495,13 +458,13 @@ static void server_pass(struct v1 *v, const cJSON *sv, size_t si, int multi)
 	}
 	X->id = S->server_id ? m : NULL;
 
-	s = str_field(c, sv, "host_ip", path, who, &m);
+	s = rt__str_field(c, sv, "host_ip", path, who, RT_STR_QUOTE, &m);
 	if (s) {
 		S->host_ip = s;
 		check_host_ip(c, m, "host_ip", rt__path(p, "%s.host_ip", path), who);
 	}
 	if (v->p->clusterd) {
-		s = str_field(c, sv, "server_ip", path, who, &m);
+		s = rt__str_field(c, sv, "server_ip", path, who, RT_STR_QUOTE, &m);
 		if (s)
 			check_host_ip(c, m, "server_ip", rt__path(p, "%s.server_ip", path), who);
 	}
@@ -553,8 +516,8 @@ static void dup_server(struct rt__ctx *c, const struct rt__item *run, size_t k, 
 }
 
 /* "A and B", "A, B and C", up to four names then "and N more". */
-static void list_devs(const struct v1 *v, const struct rt__item *run, size_t k,
-		      struct rt__sb *b, int server)
+static void list_devs(const struct v1 *v, const struct rt__item *run, size_t k, struct buf *b,
+		      int server)
 {
 	char w[200];
 	size_t shown = k > 4 ? 4 : k;
@@ -567,10 +530,10 @@ static void list_devs(const struct v1 *v, const struct rt__item *run, size_t k,
 			snprintf(w, sizeof(w), "device %ld", r->device_id);
 		else
 			snprintf(w, sizeof(w), "device[%zu]", v->dev[run[j].idx].di);
-		rt__sb_add(b, "%s%s", sep, w);
+		buf_printf(b, "%s%s", sep, w);
 	}
 	if (k > shown)
-		rt__sb_add(b, " and %zu more", k - shown);
+		buf_printf(b, " and %zu more", k - shown);
 }
 
 static const char *times(size_t k, char *buf, size_t len)
@@ -586,20 +549,20 @@ static void dup_rank(struct rt__ctx *c, const struct rt__item *run, size_t k, vo
 {
 	struct v1 *v = arg;
 	char p[RT_PATHLEN], tb[32];
-	struct rt__sb b = { 0 };
+	struct buf b = BUF_INIT(RT_MSG_MAX);
 	list_devs(v, run, k, &b, 1);
 	rt__report(c, "rank-id-duplicate", v->dev[run[1].idx].rank, 0,
-		   dev_path(v, run[1].idx, "rank_id", p), "give every device its own rank id 0..N-1",
-		   "rank_id \"%ld\" is used %s: %s", run[0].n, times(k, tb, sizeof(tb)),
-		   rt__sb_str(&b));
-	rt__sb_release(&b);
+		   dev_path(v, run[1].idx, "rank_id", p),
+		   "give every device its own rank id 0..N-1", "rank_id \"%ld\" is used %s: %s",
+		   run[0].n, times(k, tb, sizeof(tb)), buf_str(&b));
+	buf_release(&b);
 }
 
 static void dup_devid(struct rt__ctx *c, const struct rt__item *run, size_t k, void *arg)
 {
 	struct v1 *v = arg;
 	char p[RT_PATHLEN], tb[32], who[160], w[360];
-	struct rt__sb b = { 0 };
+	struct buf b = BUF_INIT(RT_MSG_MAX);
 	for (size_t j = 0; j < k && j < 4; j++) {
 		const cJSON *rk = v->dev[run[j].idx].rank;
 		const char *sep = j == 0 ? "" : (j + 1 == k) ? " and " : ", ";
@@ -609,50 +572,50 @@ static void dup_devid(struct rt__ctx *c, const struct rt__item *run, size_t k, v
 			snprintf(w, sizeof(w), "rank %ld", v->c->t->ranks[run[j].idx].rank_id);
 		else
 			snprintf(w, sizeof(w), "device[%zu]", v->dev[run[j].idx].di);
-		rt__sb_add(&b, "%s%s", sep, w);
+		buf_printf(&b, "%s%s", sep, w);
 	}
 	if (k > 4)
-		rt__sb_add(&b, " and %zu more", k - 4);
+		buf_printf(&b, " and %zu more", k - 4);
 	rt__report(c, "device-id-duplicate", v->dev[run[1].idx].devid, 0,
 		   dev_path(v, run[1].idx, "device_id", p),
 		   "each NPU of a server appears once; check for a copy-pasted entry",
 		   "device_id \"%ld\" is used %s on %s: %s", run[0].n, times(k, tb, sizeof(tb)),
-		   srv_name(v, run[0].group, who, sizeof(who)), rt__sb_str(&b));
-	rt__sb_release(&b);
+		   srv_name(v, run[0].group, who, sizeof(who)), buf_str(&b));
+	buf_release(&b);
 }
 
 static void dup_ip(struct rt__ctx *c, const struct rt__item *run, size_t k, void *arg)
 {
 	struct v1 *v = arg;
 	char p[RT_PATHLEN], tb[32];
-	struct rt__sb b = { 0 };
+	struct buf b = BUF_INIT(RT_MSG_MAX);
 	list_devs(v, run, k, &b, 1);
 	rt__report(c, "device-ip-duplicate", v->dev[run[1].idx].ip, 0,
 		   dev_path(v, run[1].idx, "device_ip", p), nic_hint,
 		   "device_ip \"%s\" is used %s: %s", run[0].s, times(k, tb, sizeof(tb)),
-		   rt__sb_str(&b));
-	rt__sb_release(&b);
+		   buf_str(&b));
+	buf_release(&b);
 }
 
 static void dup_hport(struct rt__ctx *c, const struct rt__item *run, size_t k, void *arg)
 {
 	struct v1 *v = arg;
 	char p[RT_PATHLEN], tb[32], who[160];
-	struct rt__sb b = { 0 };
+	struct buf b = BUF_INIT(RT_MSG_MAX);
 	list_devs(v, run, k, &b, 0);
 	rt__report(c, "host-port-duplicate", v->dev[run[1].idx].hport, 0,
 		   dev_path(v, run[1].idx, "host_port", p),
 		   "give each device of a server its own host_port",
 		   "host_port \"%ld\" is used %s on %s: %s", run[0].n, times(k, tb, sizeof(tb)),
-		   srv_name(v, run[0].group, who, sizeof(who)), rt__sb_str(&b));
-	rt__sb_release(&b);
+		   srv_name(v, run[0].group, who, sizeof(who)), buf_str(&b));
+	buf_release(&b);
 }
 
 static void dup_sdid(struct rt__ctx *c, const struct rt__item *run, size_t k, void *arg)
 {
 	struct v1 *v = arg;
 	char p[RT_PATHLEN], tb[32];
-	struct rt__sb b = { 0 };
+	struct buf b = BUF_INIT(RT_MSG_MAX);
 	const struct srv *s = &v->srv[v->dev[run[0].idx].srv];
 	list_devs(v, run, k, &b, 1);
 	if (s->pod_id)
@@ -660,14 +623,14 @@ static void dup_sdid(struct rt__ctx *c, const struct rt__item *run, size_t k, vo
 			   dev_path(v, run[1].idx, "super_device_id", p),
 			   "take each NPU's SDID from 'npu-smi info -t spod-info' on its server",
 			   "super_device_id \"%ld\" is used %s in super pod \"%s\": %s", run[0].n,
-			   times(k, tb, sizeof(tb)), s->pod_id, rt__sb_str(&b));
+			   times(k, tb, sizeof(tb)), s->pod_id, buf_str(&b));
 	else
 		rt__report(c, "super-device-id-duplicate", v->dev[run[1].idx].sdid, 0,
 			   dev_path(v, run[1].idx, "super_device_id", p),
 			   "take each NPU's SDID from 'npu-smi info -t spod-info' on its server",
 			   "super_device_id \"%ld\" is used %s: %s", run[0].n,
-			   times(k, tb, sizeof(tb)), rt__sb_str(&b));
-	rt__sb_release(&b);
+			   times(k, tb, sizeof(tb)), buf_str(&b));
+	buf_release(&b);
 }
 
 static int cmp_long(const void *a, const void *b)
@@ -718,13 +681,12 @@ static int check_ranks(struct v1 *v, const cJSON *list)
 		if (!seen[r])
 			ids[nmiss++] = (long)r;
 	if (nmiss && m == n) {
-		struct rt__sb b = { 0 };
+		struct buf b = BUF_INIT(RT_MSG_MAX);
 		rt__sb_ranges(&b, ids, nmiss, 16);
 		rt__report(c, "rank-id-gap", list, 0, rt__path(p, "%s.server_list", v->p->base),
 			   "number the ranks 0..N-1 without gaps",
-			   "rank ids must be 0..%zu without gaps; missing %s", n - 1,
-			   rt__sb_str(&b));
-		rt__sb_release(&b);
+			   "rank ids must be 0..%zu without gaps; missing %s", n - 1, buf_str(&b));
+		buf_release(&b);
 	}
 
 	if (bad_ids)
@@ -747,7 +709,7 @@ static int check_ranks(struct v1 *v, const cJSON *list)
 			dup |= ids[j] == ids[j - 1];
 		if (dup)
 			continue;
-		struct rt__sb b = { 0 };
+		struct buf b = BUF_INIT(RT_MSG_MAX);
 		rt__sb_ranges(&b, ids, k, 8);
 		rt__report(c, "rank-id-interleaved", v->srv[s].obj, 0,
 			   rt__path(p, "%s.server_list[%zu]", v->p->base, v->srv[s].si),
@@ -755,8 +717,8 @@ static int check_ranks(struct v1 *v, const cJSON *list)
 			   "8..15, and so on",
 			   "%s has rank ids %s, not one contiguous run; ranks interleaved across "
 			   "servers slow down HCCL",
-			   srv_name(v, s, who, sizeof(who)), rt__sb_str(&b));
-		rt__sb_release(&b);
+			   srv_name(v, s, who, sizeof(who)), buf_str(&b));
+		buf_release(&b);
 	}
 done:
 	rc = 0;
@@ -979,7 +941,7 @@ static int check_pods(struct v1 *v, const cJSON *pods)
 		}
 		rt__unknown_keys(c, e, path, pod_keys);
 		const cJSON *idn;
-		const char *id = str_field(c, e, "super_pod_id", path, who, &idn);
+		const char *id = rt__str_field(c, e, "super_pod_id", path, who, RT_STR_QUOTE, &idn);
 		if (!idn)
 			missing(c, e, path, "super_pod_id", who,
 				"the Super Pod ID from 'npu-smi info -t spod-info', or your own "
@@ -1016,7 +978,8 @@ static int check_pods(struct v1 *v, const cJSON *pods)
 			}
 			rt__unknown_keys(c, r, rp, pod_srv_keys);
 			const cJSON *sn;
-			const char *sid = str_field(c, r, "server_id", rp, who, &sn);
+			const char *sid =
+				rt__str_field(c, r, "server_id", rp, who, RT_STR_QUOTE, &sn);
 			if (!sn)
 				missing(c, r, rp, "server_id", who, NULL);
 			if (!sid)
@@ -1142,7 +1105,7 @@ int rt__check_servers(struct rt__ctx *c, const struct rt__v1_part *part)
 	}
 
 	/* server_count: optional, but when there it must match; absent is HCCL's warning. */
-	const char *cs = str_field(c, obj, "server_count", base, who, &cnt);
+	const char *cs = rt__str_field(c, obj, "server_count", base, who, RT_STR_QUOTE, &cnt);
 	size_t nlist = 0;
 	for (const cJSON *e = list->child; e; e = e->next)
 		nlist++;
@@ -1161,7 +1124,7 @@ int rt__check_servers(struct rt__ctx *c, const struct rt__v1_part *part)
 			rt__report(c, "server-count-invalid", cnt, 0, p,
 				   "the number of servers in server_list, as a string",
 				   "server_count \"%s\" is not a decimal number",
-				   cs ? cs : fmt_num(nb, sizeof(nb), cnt->valuedouble));
+				   cs ? cs : rt__fmt_num(nb, sizeof(nb), cnt->valuedouble));
 		else if (n == 0)
 			rt__report(c, "server-count-zero", cnt, 0, p, "list at least one server",
 				   "server_count is \"0\"; HCCL needs at least one server");

@@ -101,27 +101,6 @@ static long int_field(struct rt__ctx *c, const cJSON *obj, const char *key, cons
 	return v;
 }
 
-static const char *str_field(struct rt__ctx *c, const cJSON *obj, const char *key,
-			     const char *path, const char *who, int required, const cJSON **node)
-{
-	char p[RT_PATHLEN];
-	const cJSON *m = cJSON_GetObjectItemCaseSensitive(obj, key);
-	*node = m;
-	rt__path(p, "%s.%s", path, key);
-	if (!m) {
-		if (required)
-			rt__report(c, "key-missing", obj, 0, p, NULL, "missing \"%s\" in %s", key,
-				   who);
-		return NULL;
-	}
-	if (!cJSON_IsString(m)) {
-		rt__report(c, "value-type", m, 0, p, NULL, "%s of %s must be a string, not %s", key,
-			   who, rt__type(m));
-		return NULL;
-	}
-	return m->valuestring;
-}
-
 static const cJSON *arr_field(struct rt__ctx *c, const cJSON *obj, const char *key,
 			      const char *path, const char *who, int required, size_t *n)
 {
@@ -177,14 +156,14 @@ static void check_addr(struct rt__ctx *c, const cJSON *a, const char *path, cons
 	const cJSON *m;
 	size_t np;
 	rt__unknown_keys(c, a, path, addr_keys);
-	const char *type = str_field(c, a, "addr_type", path, who, 1, &m);
+	const char *type = rt__str_field(c, a, "addr_type", path, who, RT_STR_REQUIRED, &m);
 	if (type && strcmp(type, "EID") && strcmp(type, "IPV4") && strcmp(type, "IPV6")) {
 		rt__report(c, "addr-type-invalid", m, 0, rt__path(p, "%s.addr_type", path),
 			   "use \"EID\", \"IPV4\" or \"IPV6\"",
 			   "addr_type \"%s\" of %s is not EID, IPV4 or IPV6", type, who);
 		type = NULL;
 	}
-	const char *addr = str_field(c, a, "addr", path, who, 1, &m);
+	const char *addr = rt__str_field(c, a, "addr", path, who, RT_STR_REQUIRED, &m);
 	*ip = addr;
 	if (addr) {
 		size_t len = strlen(addr);
@@ -240,14 +219,14 @@ static void check_control_plane(struct rt__ctx *c, const cJSON *cp, const char *
 		return;
 	}
 	rt__unknown_keys(c, cp, path, cp_keys);
-	const char *type = str_field(c, cp, "addr_type", path, w, 1, &m);
+	const char *type = rt__str_field(c, cp, "addr_type", path, w, RT_STR_REQUIRED, &m);
 	if (type && strcmp(type, "IPV4") && strcmp(type, "IPV6")) {
 		rt__report(c, "addr-type-invalid", m, 0, rt__path(p, "%s.addr_type", path),
 			   "use \"IPV4\" or \"IPV6\"", "addr_type \"%s\" of %s is not IPV4 or IPV6",
 			   type, w);
 		type = NULL;
 	}
-	const char *addr = str_field(c, cp, "addr", path, w, 1, &m);
+	const char *addr = rt__str_field(c, cp, "addr", path, w, RT_STR_REQUIRED, &m);
 	if (addr) {
 		enum rt__ipkind k = rt__ipkind(addr, strlen(addr));
 		const char *why = NULL;
@@ -286,7 +265,7 @@ static void check_level(struct rt__ctx *c, struct rt_rank *r, struct r2 *x, cons
 				   *prev);
 		*prev = layer;
 	}
-	const char *inst = str_field(c, lv, "net_instance_id", path, lw, 1, &m);
+	const char *inst = rt__str_field(c, lv, "net_instance_id", path, lw, RT_STR_REQUIRED, &m);
 	if (inst) {
 		size_t len = strlen(inst);
 		if (!len || len > INSTANCE_ID_MAX)
@@ -297,7 +276,7 @@ static void check_level(struct rt__ctx *c, struct rt_rank *r, struct r2 *x, cons
 		else if (layer == 0 && li == 0)
 			r->server_id = inst;
 	}
-	const char *type = str_field(c, lv, "net_type", path, lw, 1, &m);
+	const char *type = rt__str_field(c, lv, "net_type", path, lw, RT_STR_REQUIRED, &m);
 	if (type) {
 		int top = !strcmp(type, "TOPO_FILE_DESC"), clos = !strcmp(type, "CLOS");
 		rt__path(p, "%s.net_type", path);
@@ -614,12 +593,12 @@ int rt__load_v2(struct rt__ctx *c)
 	free(seen);
 	rc = rt__dups(it, k, dup_rank, c, &v);
 	if (!rc && nmiss && all) {
-		struct rt__sb b = { 0 };
+		struct buf b = BUF_INIT(RT_MSG_MAX);
 		rt__sb_ranges(&b, miss, nmiss, 16);
 		rt__report(c, "rank-id-gap", rl, 0, "$.rank_list",
 			   "number the ranks 0..N-1 without gaps",
-			   "rank ids must be 0..%zu without gaps; missing %s", n - 1, rt__sb_str(&b));
-		rt__sb_release(&b);
+			   "rank ids must be 0..%zu without gaps; missing %s", n - 1, buf_str(&b));
+		buf_release(&b);
 	}
 	free(miss);
 	if (rc)

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ranktable/base/buf.h"
 #include "ranktable/ranktable.h"
 #include "ranktable/text.h"
 
@@ -16,56 +17,18 @@
 #define SERVER_ID_MAX 64
 #define V1_DEVICE_ID_MAX 15     /* 1.x device_id: HCCL's maxDeviceNum of 16 per server */
 
-struct sbuf {
-	char *p;
-	size_t len, cap;
-	bool oom;
-};
-
-static void sb_put(struct sbuf *b, const char *s, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->len + n + 1 > b->cap) {
-		size_t nc = b->cap ? b->cap : 4096;
-		char *np;
-
-		while (nc < b->len + n + 1)
-			nc *= 2;
-		if (nc > GEN_OUT_CAP) {
-			b->oom = true;
-			return;
-		}
-		np = realloc(b->p, nc);
-		if (!np) {
-			b->oom = true;
-			return;
-		}
-		b->p = np;
-		b->cap = nc;
-	}
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-}
-
-static void sb_puts(struct sbuf *b, const char *s)
-{
-	sb_put(b, s, strlen(s));
-}
-
-static void sb_indent(struct sbuf *b, int level)
+static void sb_indent(struct buf *b, int level)
 {
 	static const char sp[] = "                                "; /* 32 */
 
-	sb_put(b, sp, (size_t)level * 4);
+	buf_add(b, sp, (size_t)level * 4);
 }
 
 /* A JSON string as Python's json.dump writes it (short escapes for \b\f\n\r\t, \u00XX for
  * other controls). Bytes >= 0x80 pass through: server ids are the operator's text. */
-static void sb_jstr(struct sbuf *b, const char *s)
+static void sb_jstr(struct buf *b, const char *s)
 {
-	sb_put(b, "\"", 1);
+	buf_add(b, "\"", 1);
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 		const char *short_esc = NULL;
@@ -95,28 +58,28 @@ static void sb_jstr(struct sbuf *b, const char *s)
 			break;
 		}
 		if (short_esc) {
-			sb_put(b, short_esc, 2);
+			buf_add(b, short_esc, 2);
 		} else if (c < 0x20) {
 			snprintf(esc, sizeof(esc), "\\u%04x", c);
-			sb_put(b, esc, 6);
+			buf_add(b, esc, 6);
 		} else {
-			sb_put(b, s, 1);
+			buf_add(b, s, 1);
 		}
 	}
-	sb_put(b, "\"", 1);
+	buf_add(b, "\"", 1);
 }
 
 /* One `"key": "value"` member line; last says whether a comma follows. */
-static void sb_kv(struct sbuf *b, int level, const char *key, const char *val, bool last)
+static void sb_kv(struct buf *b, int level, const char *key, const char *val, bool last)
 {
 	sb_indent(b, level);
 	sb_jstr(b, key);
-	sb_put(b, ": ", 2);
+	buf_add(b, ": ", 2);
 	sb_jstr(b, val);
-	sb_puts(b, last ? "\n" : ",\n");
+	buf_puts(b, last ? "\n" : ",\n");
 }
 
-static void sb_kn(struct sbuf *b, int level, const char *key, unsigned long v, bool last)
+static void sb_kn(struct buf *b, int level, const char *key, unsigned long v, bool last)
 {
 	char num[24];
 
@@ -148,21 +111,6 @@ static int cmp_ip_ref(const void *pa, const void *pb)
 	if (a->server != b->server)
 		return a->server < b->server ? -1 : 1;
 	return a->dev < b->dev ? -1 : a->dev > b->dev;
-}
-
-struct name_ref {
-	const char *name;
-	size_t idx;
-};
-
-static int cmp_name_ref(const void *pa, const void *pb)
-{
-	const struct name_ref *a = pa, *b = pb;
-	int r = strcmp(a->name, b->name);
-
-	if (r)
-		return r;
-	return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
 static int check_devices(const struct rt_gen_spec *spec, char *err, size_t errlen)
@@ -199,7 +147,7 @@ static int check_devices(const struct rt_gen_spec *spec, char *err, size_t errle
 /* Server ids: present, at most HCCL's 64 characters, unique. */
 static int check_servers(const struct rt_gen_spec *spec, char *err, size_t errlen)
 {
-	struct name_ref *v;
+	struct rt__name_ref *v;
 	int rc = 0;
 
 	if (!spec->servers || spec->nservers == 0) {
@@ -257,7 +205,7 @@ static int check_servers(const struct rt_gen_spec *spec, char *err, size_t errle
 		v[s].name = spec->servers[s].server_id;
 		v[s].idx = s;
 	}
-	qsort(v, spec->nservers, sizeof(*v), cmp_name_ref);
+	qsort(v, spec->nservers, sizeof(*v), rt__cmp_name_ref);
 	for (size_t k = 1; k < spec->nservers; k++) {
 		if (strcmp(v[k].name, v[k - 1].name) == 0) {
 			snprintf(err, errlen, "server \"%s\" is listed twice (servers %zu and %zu)",
@@ -274,7 +222,7 @@ static int check_servers(const struct rt_gen_spec *spec, char *err, size_t errle
  * super_device_id (the index within the pod) is well defined. */
 static int check_pods(const struct rt_gen_spec *spec, char *err, size_t errlen)
 {
-	struct name_ref *runs;
+	struct rt__name_ref *runs;
 	size_t nruns = 0;
 	int rc = 0;
 
@@ -300,7 +248,7 @@ static int check_pods(const struct rt_gen_spec *spec, char *err, size_t errlen)
 		runs[nruns].idx = s;
 		nruns++;
 	}
-	qsort(runs, nruns, sizeof(*runs), cmp_name_ref);
+	qsort(runs, nruns, sizeof(*runs), rt__cmp_name_ref);
 	for (size_t k = 1; k < nruns; k++) {
 		if (strcmp(runs[k].name, runs[k - 1].name) == 0) {
 			snprintf(err, errlen,
@@ -429,42 +377,42 @@ static int check_ips(const struct rt_gen_spec *spec, char *err, size_t errlen)
 	return rc;
 }
 
-static void emit_server(struct sbuf *b, const struct rt_gen_spec *spec, size_t s,
+static void emit_server(struct buf *b, const struct rt_gen_spec *spec, size_t s,
 			unsigned long pod_base, bool v12)
 {
 	const struct rt_gen_server *sv = &spec->servers[s];
 
 	sb_indent(b, 2);
-	sb_puts(b, "{\n");
+	buf_puts(b, "{\n");
 	sb_kv(b, 3, "server_id", sv->server_id, false);
 	if (sv->host_ip)
 		sb_kv(b, 3, "host_ip", sv->host_ip, false);
 	sb_indent(b, 3);
-	sb_puts(b, "\"device\": [\n");
+	buf_puts(b, "\"device\": [\n");
 	for (size_t d = 0; d < spec->ndevices; d++) {
 		long dev = spec->devices[d];
 
 		sb_indent(b, 4);
-		sb_puts(b, "{\n");
+		buf_puts(b, "{\n");
 		sb_kn(b, 5, "device_id", (unsigned long)dev, false);
 		if (v12)
 			sb_kn(b, 5, "super_device_id", pod_base + d, false);
 		sb_kv(b, 5, "device_ip", dev_ip(sv, dev), false);
 		sb_kn(b, 5, "rank_id", (unsigned long)(s * spec->ndevices + d), true);
 		sb_indent(b, 4);
-		sb_puts(b, d + 1 < spec->ndevices ? "},\n" : "}\n");
+		buf_puts(b, d + 1 < spec->ndevices ? "},\n" : "}\n");
 	}
 	sb_indent(b, 3);
-	sb_puts(b, "],\n");
+	buf_puts(b, "],\n");
 	sb_kv(b, 3, "host_nic_ip", "reserve", true);
 	sb_indent(b, 2);
-	sb_puts(b, s + 1 < spec->nservers ? "},\n" : "}\n");
+	buf_puts(b, s + 1 < spec->nservers ? "},\n" : "}\n");
 }
 
-static void emit_pods(struct sbuf *b, const struct rt_gen_spec *spec)
+static void emit_pods(struct buf *b, const struct rt_gen_spec *spec)
 {
 	sb_indent(b, 1);
-	sb_puts(b, "\"super_pod_list\": [\n");
+	buf_puts(b, "\"super_pod_list\": [\n");
 	for (size_t s = 0; s < spec->nservers;) {
 		const char *pod = spec->servers[s].super_pod_id;
 		size_t e = s;
@@ -472,31 +420,31 @@ static void emit_pods(struct sbuf *b, const struct rt_gen_spec *spec)
 		while (e < spec->nservers && !strcmp(spec->servers[e].super_pod_id, pod))
 			e++;
 		sb_indent(b, 2);
-		sb_puts(b, "{\n");
+		buf_puts(b, "{\n");
 		sb_kv(b, 3, "super_pod_id", pod, false);
 		sb_indent(b, 3);
-		sb_puts(b, "\"server_list\": [\n");
+		buf_puts(b, "\"server_list\": [\n");
 		for (size_t k = s; k < e; k++) {
 			sb_indent(b, 4);
-			sb_puts(b, "{\n");
+			buf_puts(b, "{\n");
 			sb_kv(b, 5, "server_id", spec->servers[k].server_id, true);
 			sb_indent(b, 4);
-			sb_puts(b, k + 1 < e ? "},\n" : "}\n");
+			buf_puts(b, k + 1 < e ? "},\n" : "}\n");
 		}
 		sb_indent(b, 3);
-		sb_puts(b, "]\n");
+		buf_puts(b, "]\n");
 		sb_indent(b, 2);
-		sb_puts(b, e < spec->nservers ? "},\n" : "}\n");
+		buf_puts(b, e < spec->nservers ? "},\n" : "}\n");
 		s = e;
 	}
 	sb_indent(b, 1);
-	sb_puts(b, "],\n");
+	buf_puts(b, "],\n");
 }
 
 int rt_gen(const struct rt_gen_spec *spec, char **out, size_t *outlen, char *err,
 	   size_t errlen)
 {
-	struct sbuf b = { 0 };
+	struct buf b = BUF_INIT(GEN_OUT_CAP);
 	bool v12;
 	unsigned long pod_base = 0;
 	int rc;
@@ -520,11 +468,11 @@ int rt_gen(const struct rt_gen_spec *spec, char **out, size_t *outlen, char *err
 	if (rc)
 		return rc;
 
-	sb_puts(&b, "{\n");
+	buf_puts(&b, "{\n");
 	sb_kv(&b, 1, "version", v12 ? "1.2" : "1.0", false);
 	sb_kn(&b, 1, "server_count", spec->nservers, false);
 	sb_indent(&b, 1);
-	sb_puts(&b, "\"server_list\": [\n");
+	buf_puts(&b, "\"server_list\": [\n");
 	for (size_t s = 0; s < spec->nservers; s++) {
 		if (v12 && s && strcmp(spec->servers[s].super_pod_id, spec->servers[s - 1].super_pod_id))
 			pod_base = 0;
@@ -532,19 +480,19 @@ int rt_gen(const struct rt_gen_spec *spec, char **out, size_t *outlen, char *err
 		pod_base += spec->ndevices;
 	}
 	sb_indent(&b, 1);
-	sb_puts(&b, "],\n");
+	buf_puts(&b, "],\n");
 	if (v12)
 		emit_pods(&b, spec);
 	sb_kv(&b, 1, "status", "completed", true);
 	/* hccl_tools.py ends without a newline; we add one so the file is a proper text file
 	 * (cat, diff and git stop complaining). JSON readers do not care. */
-	sb_puts(&b, "}\n");
-	if (b.oom) {
-		free(b.p);
+	buf_puts(&b, "}\n");
+	if (b.err) {
+		buf_release(&b);
 		snprintf(err, errlen, "out of memory building the rank table");
 		return -ENOMEM;
 	}
-	*out = b.p;
 	*outlen = b.len;
+	*out = buf_take(&b);
 	return 0;
 }

@@ -241,27 +241,12 @@ static int parse_line(struct hf_ctx *c, const char *s, size_t n, unsigned line)
 	return push_host(c, s + scol, sn, ip, iplen, line, scol + 1);
 }
 
-struct name_ref {
-	const char *name;
-	size_t idx;
-};
-
-static int cmp_name_ref(const void *pa, const void *pb)
-{
-	const struct name_ref *a = pa, *b = pb;
-	int r = strcmp(a->name, b->name);
-
-	if (r)
-		return r;
-	return a->idx < b->idx ? -1 : a->idx > b->idx;
-}
-
 /* Sorting by name finds duplicates in O(n log n); a later copy is reported at its own
  * line, naming the first. */
 static int find_duplicates(struct hf_ctx *c)
 {
 	struct rt_hostfile *hf = c->hf;
-	struct name_ref *v;
+	struct rt__name_ref *v;
 	size_t first = 0;
 	int rc = 0;
 
@@ -274,7 +259,7 @@ static int find_duplicates(struct hf_ctx *c)
 		v[i].name = hf->v[i].server_id;
 		v[i].idx = i;
 	}
-	qsort(v, hf->n, sizeof(*v), cmp_name_ref);
+	qsort(v, hf->n, sizeof(*v), rt__cmp_name_ref);
 	for (size_t k = 1; k < hf->n && !rc; k++) {
 		if (strcmp(v[k].name, v[k - 1].name) != 0) {
 			first = k;

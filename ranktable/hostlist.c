@@ -4,34 +4,20 @@
  * expand past RT_HOSTLIST_MAX names, an unclosed, empty or reversed range, or a control byte
  * (a newline would split a name in two) is refused with its offset. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ranktable/base/buf.h"
 #include "ranktable/ranktable.h"
 
+/* The expanded names; no cap of its own beyond size_t's, since RT_HOSTLIST_MAX names of an
+ * input's length bound it. */
 struct out {
-	char *p;
-	size_t len, cap, names;
+	struct buf b;
+	size_t names;
 };
-
-static int put(struct out *o, const char *s, size_t n)
-{
-	if (o->len + n + 1 > o->cap) {
-		size_t nc = o->cap ? o->cap * 2 : 256;
-		while (nc < o->len + n + 1)
-			nc *= 2;
-		char *np = realloc(o->p, nc);
-		if (!np)
-			return -ENOMEM;
-		o->p = np;
-		o->cap = nc;
-	}
-	memcpy(o->p + o->len, s, n);
-	o->len += n;
-	o->p[o->len] = '\0';
-	return 0;
-}
 
 static int bad(char *err, size_t errlen, size_t at, const char *what)
 {
@@ -67,10 +53,9 @@ static int expand(struct out *o, const char *pre, size_t plen, const char *s, si
 		if (o->names >= RT_HOSTLIST_MAX)
 			return bad(err, errlen, base, "more than " RT_HOSTLIST_MAX_S " names");
 		o->names++;
-		int rc = put(o, pre, plen);
-		if (!rc)
-			rc = put(o, s, n);
-		return rc ? rc : put(o, "\n", 1);
+		buf_add(&o->b, pre, plen);
+		buf_add(&o->b, s, n);
+		return buf_add(&o->b, "\n", 1) ? -ENOMEM : 0;
 	}
 	if (groups == 8)
 		return bad(err, errlen, base + (size_t)(open - s), "more than 8 '[...]' in one name");
@@ -135,7 +120,7 @@ static int expand(struct out *o, const char *pre, size_t plen, const char *s, si
 int rt_hostlist_expand(const char *s, size_t n, char **out, size_t *outlen, char *err,
 		       size_t errlen)
 {
-	struct out o = { 0 };
+	struct out o = {BUF_INIT(SIZE_MAX / 2), 0};
 	size_t i = 0;
 	int rc = 0;
 	*out = NULL;
@@ -160,11 +145,11 @@ int rt_hostlist_expand(const char *s, size_t n, char **out, size_t *outlen, char
 	if (!rc && !o.names)
 		rc = bad(err, errlen, 0, "no host named");
 	if (rc) {
-		free(o.p);
+		buf_release(&o.b);
 		return rc;
 	}
-	*out = o.p;
-	*outlen = o.len;
+	*outlen = o.b.len;
+	*out = buf_take(&o.b);
 	return 0;
 }
 

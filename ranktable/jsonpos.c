@@ -6,6 +6,7 @@
 
 #include "ranktable/jsonpos.h"
 #include "ranktable/text.h"
+#include "ranktable/base/hex.h"
 
 struct scan {
 	const unsigned char *s;
@@ -75,17 +76,6 @@ static int record(struct scan *sc, unsigned kline, unsigned kcol)
 	return 0;
 }
 
-static int hexval(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Reads "\uXXXX" at sc->i (the backslash); -1 when it is not one. Does not consume. */
 static long peek_u4(const struct scan *sc, size_t at)
 {
@@ -93,7 +83,7 @@ static long peek_u4(const struct scan *sc, size_t at)
 		return -1;
 	long v = 0;
 	for (int k = 2; k < 6; k++) {
-		int h = hexval(sc->s[at + k]);
+		int h = hex_val(sc->s[at + k]);
 		if (h < 0)
 			return -1;
 		v = v * 16 + h;

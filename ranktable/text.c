@@ -112,3 +112,13 @@ size_t rt_text_escape(char *out, size_t outlen, const char *s, size_t n)
 	out[o] = '\0';
 	return o;
 }
+
+int rt__cmp_name_ref(const void *pa, const void *pb)
+{
+	const struct rt__name_ref *a = pa, *b = pb;
+	int r = strcmp(a->name, b->name);
+
+	if (r)
+		return r;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}

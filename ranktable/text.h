@@ -27,4 +27,12 @@ bool rt__is_ip_literal(const char *s, size_t n);
  * one); *n is its length. Returns NULL at the end. */
 const char *rt__next_line(const char *buf, size_t len, size_t *pos, size_t *n);
 
+/* A name and where it stood, sorted by rt__cmp_name_ref (by name, then by index, so equal
+ * names keep their order): repeated names are then neighbours, found in O(n log n). */
+struct rt__name_ref {
+	const char *name;
+	size_t idx;
+};
+int rt__cmp_name_ref(const void *pa, const void *pb);
+
 #endif

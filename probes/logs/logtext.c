@@ -3,6 +3,7 @@
 #include <strings.h>
 
 #include "probes/logs/logtext.h"
+#include "ranktable/base/hex.h"
 
 /* The line being scanned, and which pairs of adjacent bytes it has (folded to lower case,
  * hashed to 4096 bits): the rules look for a few hundred literals in every line, and most
@@ -98,14 +99,6 @@ struct pspan hlog__value_after(struct pspan m, const char *key)
 	return a;
 }
 
-static int hex_digit(char c)
-{
-	return c >= '0' && c <= '9'   ? c - '0'
-	       : c >= 'a' && c <= 'f' ? c - 'a' + 10
-	       : c >= 'A' && c <= 'F' ? c - 'A' + 10
-				      : -1;
-}
-
 int hlog__num_at(struct pspan m, long long *v)
 {
 	size_t i = 0;
@@ -119,8 +112,8 @@ int hlog__num_at(struct pspan m, long long *v)
 	if (i + 2 < m.n && m.s[i] == '0' && (m.s[i + 1] == 'x' || m.s[i + 1] == 'X')) {
 		size_t b = i + 2, k;
 		unsigned long long x = 0;
-		for (k = b; k < m.n && k - b < 16 && hex_digit(m.s[k]) >= 0; k++)
-			x = x * 16 + (unsigned)hex_digit(m.s[k]);
+		for (k = b; k < m.n && k - b < 16 && hex_val(m.s[k]) >= 0; k++)
+			x = x * 16 + (unsigned)hex_val(m.s[k]);
 		if (k == b)
 			return 0;
 		/* errNo values fit in 63 bits; a larger one is kept at the cap */
@@ -151,7 +144,7 @@ int hlog__int_after(struct pspan m, const char *key, int *out)
 
 static int is_hex(char c)
 {
-	return hex_digit(c) >= 0;
+	return hex_val(c) >= 0;
 }
 
 /* IPv4: four decimal parts up to 255, not followed by another digit or ".digit"; IPv6:

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "tests/stub/hccl_internal.h"
+#include "ranktable/base/hex.h"
 
 #define ROOT_TAG "hccl-stub-root/1 "
 
@@ -20,11 +21,6 @@ void stubhccl_root_format(HcclRootInfo *ri, const char *ip, int port,
 	n = snprintf(ri->internal, sizeof(ri->internal), "%s%s %d ", ROOT_TAG, ip, port);
 	for (int i = 0; i < STUB_NONCE; i++)
 		n += snprintf(ri->internal + n, sizeof(ri->internal) - (size_t)n, "%02x", nonce[i]);
-}
-
-static int hexval(char c)
-{
-	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
 HcclResult stubhccl_root_parse(const HcclRootInfo *ri, char ip[STUB_IPLEN], int *port,
@@ -62,7 +58,7 @@ HcclResult stubhccl_root_parse(const HcclRootInfo *ri, char ip[STUB_IPLEN], int 
 	*port = (int)v;
 	p++;
 	for (int i = 0; i < STUB_NONCE; i++, p += 2) {
-		int hi = hexval(p[0]), lo = hi < 0 ? -1 : hexval(p[1]);
+		int hi = hex_val(p[0]), lo = hi < 0 ? -1 : hex_val(p[1]);
 
 		if (hi < 0 || lo < 0) {
 			snprintf(why, whylen, "root info: byte %td: nonce is not %d hex digits", p - s,

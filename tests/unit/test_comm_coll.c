@@ -481,11 +481,11 @@ static void test_nonblocking(void **state)
 static int body_count_mismatch(struct rank_arg *a)
 {
 	float buf[1024] = { 0 };
-	int64_t t0 = comm__now_ms();
+	int64_t t0 = mono_ms();
 	int rc = comm_allreduce(a->c, buf, buf, a->rank == 2 ? 512 : 1024, COMM_FP32, COMM_SUM);
 	struct script *s = a->user;
 	snprintf(s->fail, sizeof(s->fail), "%s", comm_last_error(a->c));
-	s->seed = (int)(comm__now_ms() - t0);
+	s->seed = (int)(mono_ms() - t0);
 	/* the communicator stays failed, with the same cause */
 	int rc2 = comm_barrier(a->c);
 	CHECK(a, rc2 == COMM_E_MISMATCH && strstr(comm_last_error(a->c), "failed earlier"),
@@ -500,11 +500,11 @@ static int body_dtype_mismatch(struct rank_arg *a)
 	int32_t one = 1, sum;
 	int rc = comm_allreduce(a->c, &one, &sum, 1, COMM_INT32, COMM_SUM); /* #1 fine */
 	CHECK(a, rc == 0, "first allreduce: %s", comm_last_error(a->c));
-	int64_t t0 = comm__now_ms();
+	int64_t t0 = mono_ms();
 	rc = comm_allreduce(a->c, buf, buf, 64, a->rank == 1 ? COMM_INT32 : COMM_FP32, COMM_SUM);
 	struct script *s = a->user;
 	snprintf(s->fail, sizeof(s->fail), "%s", comm_last_error(a->c));
-	s->seed = (int)(comm__now_ms() - t0);
+	s->seed = (int)(mono_ms() - t0);
 	return rc;
 }
 
@@ -568,13 +568,13 @@ static int body_coll_mismatch(struct rank_arg *a)
 static int body_p2p_coll_mismatch(struct rank_arg *a)
 {
 	int32_t buf[8] = { 0 };
-	int64_t t0 = comm__now_ms();
+	int64_t t0 = mono_ms();
 	comm_set_algo(a->c, COMM_ALGO_RING);
 	int rc = a->rank == 2 ? comm_send(a->c, buf, 8, COMM_INT32, 0)
 			      : comm_allreduce(a->c, buf, buf, 8, COMM_INT32, COMM_SUM);
 	struct script *s = a->user;
 	snprintf(s->fail, COMM_ERRLEN, "%s", comm_last_error(a->c));
-	s->seed = (int)(comm__now_ms() - t0);
+	s->seed = (int)(mono_ms() - t0);
 	return rc;
 }
 
@@ -725,10 +725,10 @@ static int body_hang(struct rank_arg *a)
 		return COMM_E_TIMEOUT;
 	}
 	float buf[8] = { 0 };
-	int64_t t0 = comm__now_ms();
+	int64_t t0 = mono_ms();
 	int rc = comm_allreduce(a->c, buf, buf, 8, COMM_FP32, COMM_SUM);
 	snprintf(s->fail, sizeof(s->fail), "%s", comm_last_error(a->c));
-	s->seed = (int)(comm__now_ms() - t0);
+	s->seed = (int)(mono_ms() - t0);
 	return rc;
 }
 
@@ -810,14 +810,14 @@ static void test_killed(void **state)
 	assert_true(WIFSIGNALED(st));
 	assert_int_equal(comm_iallreduce(a[1].c, b[1], b[1], count, COMM_FP32, COMM_SUM, &q[1]), 0);
 	for (int i = 0; i < 2; i++) {
-		int64_t t0 = comm__now_ms();
+		int64_t t0 = mono_ms();
 		int rc = comm_wait(q[i]);
 		const char *e = comm_last_error(a[i].c);
 		if (getenv("COMM_TEST_VERBOSE"))
 			fprintf(stderr, "# %s\n", e);
 		if ((rc != COMM_E_PEER && rc != COMM_E_TIMEOUT) || !strstr(e, "rank 2 (host victim)"))
 			fail_msg("rank %d: %s: %s", i, comm_status_name(rc), e);
-		assert_true(comm__now_ms() - t0 < 3000);
+		assert_true(mono_ms() - t0 < 3000);
 	}
 	for (int i = 0; i < 2; i++) {
 		comm_destroy(a[i].c);

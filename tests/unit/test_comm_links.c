@@ -168,7 +168,7 @@ static int body_probe(struct rank_arg *a)
 	int32_t v = 42, got = 0;
 	if (a->rank == 2) {
 		int fd = -1;
-		j->probe_rc = comm__link_connect(a->c, 1, comm__now_ms() + 3000, -1, &fd,
+		j->probe_rc = comm__link_connect(a->c, 1, mono_ms() + 3000, -1, &fd,
 						 j->probe_why, sizeof(j->probe_why));
 		if (fd >= 0 && !j->probe_rc)
 			close(fd);

@@ -1,7 +1,7 @@
 /* Functions that overflow or keep hidden state; use snprintf, strlcpy-like helpers and
  * strtok_r instead. Included into every file by the Makefile. */
-#ifndef HCCLCTL_BANNED_H
-#define HCCLCTL_BANNED_H
+#ifndef HCCLCTL_BASE_BANNED_H
+#define HCCLCTL_BASE_BANNED_H
 /* The system declarations come first, so the macros below only catch our own calls. */
 #include <stdio.h>
 #include <stdlib.h>

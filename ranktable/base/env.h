@@ -1,0 +1,11 @@
+/* Settings read from the environment. Part of the base every layer may use. */
+#ifndef HCCLCTL_BASE_ENV_H
+#define HCCLCTL_BASE_ENV_H
+
+#define ENV_SECONDS_MAX 86400 /* a day: a longer timeout is a typo */
+
+/* A whole number of seconds from variable name: deflt when it is unset or empty, -1 when it
+ * is not a decimal number in 1..ENV_SECONDS_MAX (the caller names the variable). */
+long env_seconds(const char *name, long deflt);
+
+#endif
