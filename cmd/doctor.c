@@ -21,6 +21,7 @@
 
 #include "deploy.h"
 #include "doctor.h"
+#include "doctor_checks.h"
 #include "doctor_mesh.h"
 #include "fanout.h"
 #include "probes/doctorfold.h"
@@ -40,7 +41,7 @@ static const char *o_ranktable, *o_hosts, *o_hostfile, *o_user, *o_key, *o_known
 static const char *o_env_file, *o_kernel_log, *o_fault_codes, *o_knowledge;
 static const char *o_node_name, *o_on_fail, *o_on_pass, *o_exit_codes;
 static long o_port, o_parallel, o_timeout;
-static int o_local, o_node, o_insecure, o_deep, o_merge;
+static int o_local, o_node, o_insecure, o_deep, o_merge, o_list_checks;
 
 const struct opt doctor_opts[] = {
 	OPT_PATH("ranktable", 0, &o_ranktable, "FILE|URL",
@@ -49,8 +50,13 @@ const struct opt doctor_opts[] = {
 	OPT_STR("hosts", 0, &o_hosts, "HOST[,HOST...]", "the nodes, without a rank table"),
 	OPT_PATH("hostfile", 0, &o_hostfile, "FILE", "the nodes, one per line", COMPLETE_FILE),
 	OPT_BOOL("local", 0, &o_local, "check this node only, without SSH"),
-	OPT_STR("checks", 0, &o_checks, "LIST", "only these checks or groups (e.g. npu,link,net.ports)"),
-	OPT_STR("skip", 0, &o_skip, "LIST", "not these checks or groups"),
+	OPT_LIST("checks", 0, &o_checks, "LIST",
+		 "only these checks or groups (e.g. npu,link,net.ports; --list-checks names them)",
+		 doctor_checks_complete),
+	OPT_LIST("skip", 0, &o_skip, "LIST", "not these checks or groups",
+		 doctor_checks_complete),
+	OPT_BOOL("list-checks", 0, &o_list_checks,
+		 "list the checks: code, group and what each checks, in the order of the report"),
 	OPT_NUM("parallel", 0, &o_parallel, "N", "nodes at once (default 32)", 1, 4096),
 	OPT_NUM("timeout", 0, &o_timeout, "SEC", "deadline per node (default 60)", 1, 86400),
 	OPT_STR("ports", 0, &o_ports, "LIST",
@@ -121,35 +127,11 @@ const struct opt doctor_opts[] = {
 	OPT_TERM,
 };
 
-/* ---- which checks ---- */
-
-static int in_list(const char *list, const char *code)
+/* The code of a result (doctor_checks.c's row). */
+static const char *code_of(int i)
 {
-	size_t cl = strlen(code);
-	for (const char *p = list; p && *p;) {
-		size_t n = strcspn(p, ",");
-		/* "net" covers "net.ports"; "net.ports" covers the group "net" it is in */
-		if ((n <= cl && !strncmp(p, code, n) && (code[n] == '\0' || code[n] == '.')) ||
-		    (n > cl && !strncmp(p, code, cl) && p[cl] == '.'))
-			return 1;
-		p += n + (p[n] == ',');
-	}
-	return 0;
+	return doctor_checks[i].code;
 }
-
-int doctor_wanted(const struct doctor_filter *f, const char *code)
-{
-	if (!f)
-		return 1;
-	if (f->checks && *f->checks && !in_list(f->checks, code))
-		return 0;
-	return !(f->skip && *f->skip && in_list(f->skip, code) &&
-		 (strchr(code, '.') || !strchr(f->skip, '.')));
-}
-
-/* Every check doctor can report (probes/doctordoc.c's catalog, which node reports are
- * checked against), in the order of the report and of root-cause priority. */
-static const char *const *const codes = doctor_codes;
 
 enum st { ST_PASS, ST_SKIP, ST_WARN, ST_FAIL };
 static const char *const st_name[] = { "PASS", "SKIP", "WARN", "FAIL" };
@@ -182,7 +164,7 @@ static void add(struct job *j, int node, const char *code, enum st st, const cha
 	/* a node that gave no report is never filtered away: --checks would hide it */
 	if (!doctor_wanted(&j->filter, code) && (st == ST_PASS || strcmp(code, "node.reach")))
 		return;
-	int ci = doctor_code_index(code);
+	int ci = doctor_check_index(code);
 	if (ci < 0) /* node reports are checked before; this is only ever our own mistake */
 		return;
 	if (j->n == j->cap) {
@@ -514,7 +496,7 @@ static struct hlog_report logs;
 /* Where a cluster-wide result is: the node its logs name, for logs.cause. */
 static const char *cluster_where(const struct doctor_row *r)
 {
-	if (strcmp(codes[r->code], "logs.cause"))
+	if (strcmp(code_of(r->code), "logs.cause"))
 		return "cluster";
 	return logs.node[0] ? logs.node : logs.reported_on[0] ? logs.reported_on : "cluster";
 }
@@ -566,7 +548,7 @@ static void print_report(struct job *j, const struct doctor_row **cause)
 				  : r->st == ST_PASS ? color(1, "\033[32m")
 						     : "";
 		printf("%s%-4s%s  %-15s %-22s %s\n", col, st_name[r->st],
-		       use_color(1) ? "\033[0m" : "", codes[r->code],
+		       use_color(1) ? "\033[0m" : "", code_of(r->code),
 		       out_safe(n ? names : cluster_where(r)), out_safe(r->msg));
 	}
 	doctor_fold_release(&f);
@@ -920,7 +902,7 @@ static void json_report(const struct job *j, const struct doctor_row *cause, int
 		const struct doctor_row *r = &j->r[i];
 		count[r->st]++;
 		cJSON *c = cJSON_CreateObject();
-		cJSON_AddStringToObject(c, "code", codes[r->code]);
+		cJSON_AddStringToObject(c, "code", code_of(r->code));
 		if (r->node >= 0)
 			cJSON_AddStringToObject(c, "node", j->nodes[r->node]);
 		else
@@ -938,7 +920,7 @@ static void json_report(const struct job *j, const struct doctor_row *cause, int
 		cJSON_AddNumberToObject(s, st_name[i], count[i]);
 	if (cause) {
 		cJSON *c = cJSON_AddObjectToObject(doc, "cause");
-		cJSON_AddStringToObject(c, "code", codes[cause->code]);
+		cJSON_AddStringToObject(c, "code", code_of(cause->code));
 		if (cause->node >= 0)
 			cJSON_AddStringToObject(c, "node", j->nodes[cause->node]);
 		else
@@ -954,7 +936,7 @@ static void json_report(const struct job *j, const struct doctor_row *cause, int
 		cJSON_AddNullToObject(doc, "cause");
 	}
 	if (o_logs) {
-		int mine = cause && !strcmp(codes[cause->code], "logs.cause");
+		int mine = cause && !strcmp(code_of(cause->code), "logs.cause");
 		doctor_logs_json(doc, mine ? cJSON_GetObjectItemCaseSensitive(doc, "cause") : NULL,
 				 &logs, o_logs);
 	}
@@ -1019,8 +1001,29 @@ static void merge_reach(struct job *j, int i, const struct rt_hostfile *hf, cons
 		add(j, i, "node.reach", ST_PASS, NULL, "report read");
 }
 
+/* --checks and --skip name checks or groups that exist: a misspelt name would run nothing,
+ * or skip nothing, and say nothing. 0, or the exit code (the message printed). */
+static int filter_valid(void)
+{
+	char err[1024];
+	if (doctor_filter_valid("--checks", o_checks, err, sizeof(err)) ||
+	    doctor_filter_valid("--skip", o_skip, err, sizeof(err)))
+		return fail(EXIT_USAGE, "doctor", "hcclctl doctor --list-checks says what each checks",
+			    "%s", err);
+	return 0;
+}
+
 int cmd_doctor(int argc, char **argv)
 {
+	if (o_list_checks) {
+		if (argc)
+			return fail(EXIT_USAGE, "doctor", NULL, "unexpected argument '%s'", argv[0]);
+		doctor_checks_print();
+		return EXIT_OK;
+	}
+	int frc = filter_valid();
+	if (frc)
+		return frc;
 	if (o_node)
 		return node_main();
 	if (npd_mode())
@@ -1250,11 +1253,11 @@ int cmd_doctor(int argc, char **argv)
 			 count[ST_PASS], count[ST_WARN], count[ST_FAIL], count[ST_SKIP], j.nnodes,
 			 j.nnodes == 1 ? "" : "s");
 		if (cause)
-			snprintf(cz, sizeof(cz), "%s%s%s: %.600s%s%.300s", codes[cause->code],
+			snprintf(cz, sizeof(cz), "%s%s%s: %.600s%s%.300s", code_of(cause->code),
 				 *cause_nodes ? " on " : "", cause_nodes, cause->msg,
 				 cause->fix ? " | fix: " : "", cause->fix ? cause->fix : "");
 		for (size_t i = 0; cells && i < j.n; i++)
-			cells[i] = (struct doctor_cell){ j.r[i].node, codes[j.r[i].code],
+			cells[i] = (struct doctor_cell){ j.r[i].node, code_of(j.r[i].code),
 							 st_name[j.r[i].st], j.r[i].msg, j.r[i].fix };
 		int hrc = cells ? doctor_html_write(o_html, j.nodes, j.nnodes, cells, j.n, sum, cz,
 						    j.net)
@@ -1267,13 +1270,13 @@ int cmd_doctor(int argc, char **argv)
 	}
 	char cz_line[1400] = "";
 	if (cause)
-		snprintf(cz_line, sizeof(cz_line), "%s%s%s: %s", codes[cause->code],
+		snprintf(cz_line, sizeof(cz_line), "%s%s%s: %s", code_of(cause->code),
 			 *cause_nodes ? " on " : "", cause_nodes, cause->msg);
 	if (prom_path) {
 		struct doctor_cell *cells = calloc(j.n + 1, sizeof(*cells));
 		int prc = cells ? 0 : -ENOMEM;
 		for (size_t i = 0; cells && i < j.n; i++)
-			cells[i] = (struct doctor_cell){ j.r[i].node, codes[j.r[i].code],
+			cells[i] = (struct doctor_cell){ j.r[i].node, code_of(j.r[i].code),
 							 st_name[j.r[i].st], j.r[i].msg, j.r[i].fix };
 		if (cells)
 			prc = doctor_prom_write(prom_path, j.nodes, j.nnodes, cells, j.n, rc, err,
@@ -1311,12 +1314,12 @@ int cmd_doctor(int argc, char **argv)
 			doctor_logs_print(&logs);
 		if (cause) {
 			const char *where = cause_nodes, *on = " on ";
-			if (!*where && !strcmp(codes[cause->code], "logs.cause")) {
+			if (!*where && !strcmp(code_of(cause->code), "logs.cause")) {
 				/* the culprit's node, else the one whose lines show it */
 				where = logs.node[0] ? logs.node : logs.reported_on;
 				on = logs.node[0] ? " on " : " reported on ";
 			}
-			printf("most likely cause: %s%s%s: %s\n", codes[cause->code],
+			printf("most likely cause: %s%s%s: %s\n", code_of(cause->code),
 			       *where ? on : "", out_safe(where), out_safe(cause->msg));
 			if (cause->fix)
 				printf("fix: %s\n", out_safe(cause->fix));
