@@ -653,8 +653,8 @@ static int run_nodes(struct job *j, struct node_plan *plan, const char *digest,
 		/* what a node prints is input like any other: an unknown or repeated check
 		 * would index past the code table or overrun the fold */
 		char why[400];
-		if (doctor_doc_check(h->name, h->out.p, h->out.len, doc, h->name, why,
-				     sizeof(why))) {
+		if (doctor_doc_check(h->name, h->out.p, h->out.len, doc, h->name,
+				     doctor_check_index, why, sizeof(why))) {
 			add(j, (int)i, "node.reach", ST_FAIL,
 			    "install the same hcclctl on every node, or pass --remote-hcclctl PATH",
 			    "its report is refused: %s", why);
