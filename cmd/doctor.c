@@ -523,7 +523,8 @@ static int npd_mode(void)
 
 static void print_report(struct job *j, const struct doctor_row **cause)
 {
-	qsort(j->r, j->n, sizeof(*j->r), cmp_result);
+	if (j->n) /* none when every check was left out: j->r is NULL then */
+		qsort(j->r, j->n, sizeof(*j->r), cmp_result);
 	struct doctor_fold f;
 	char names[1024];
 	size_t first, n;
