@@ -225,11 +225,38 @@ void doctor_checks_complete(void)
 		puts(doctor_checks[i].code);
 }
 
-/* Whether row i's step already ran: an earlier row has the same one. */
-static int step_ran(size_t i, const unsigned char *ran)
+/* The order the node runs its steps in: the port check last, as it waits for the slowest
+ * peer to reach it (every node runs its other steps first, so that they arrive together). A
+ * step of a row that is not here runs after these, in the table's order. */
+static doctor_node_step *const run_order[] = {
+	doctor_ranktable_step, doctor_hccs_step, doctor_roce_step,	 doctor_rdma_step,
+	doctor_versions_step,  doctor_cann_step, doctor_host_step,	 doctor_hw_checks,
+	doctor_kernel_log_check, doctor_env_check, doctor_ports_step,
+};
+#define NORDER (sizeof(run_order) / sizeof(run_order[0]))
+
+/* Whether a row with step is wanted. */
+static int step_wanted(doctor_node_step *step, const struct doctor_filter *f)
+{
+	for (size_t i = 0; i < doctor_nchecks; i++)
+		if (doctor_checks[i].node == step && doctor_wanted(f, doctor_checks[i].code))
+			return 1;
+	return 0;
+}
+
+static int in_order(doctor_node_step *step)
+{
+	for (size_t k = 0; k < NORDER; k++)
+		if (run_order[k] == step)
+			return 1;
+	return 0;
+}
+
+/* Whether row i's step is an earlier row's. */
+static int step_seen(size_t i)
 {
 	for (size_t k = 0; k < i; k++)
-		if (ran[k] && doctor_checks[k].node == doctor_checks[i].node)
+		if (doctor_checks[k].node == doctor_checks[i].node)
 			return 1;
 	return 0;
 }
@@ -243,13 +270,13 @@ cJSON *doctor_node_run(const struct doctor_node_args *a)
 	cJSON_AddStringToObject(doc, "hostname", hn);
 	cJSON *checks = cJSON_AddArrayToObject(doc, "checks");
 	cJSON *facts = cJSON_AddObjectToObject(doc, "facts");
-	unsigned char ran[sizeof(doctor_checks) / sizeof(doctor_checks[0])] = { 0 };
+	for (size_t k = 0; k < NORDER; k++)
+		if (step_wanted(run_order[k], a->filter))
+			run_order[k](a, checks, facts);
 	for (size_t i = 0; i < doctor_nchecks; i++) {
-		const struct doctor_check *c = &doctor_checks[i];
-		if (!c->node || !doctor_wanted(a->filter, c->code) || step_ran(i, ran))
-			continue;
-		ran[i] = 1;
-		c->node(a, checks, facts);
+		doctor_node_step *step = doctor_checks[i].node;
+		if (step && !in_order(step) && !step_seen(i) && step_wanted(step, a->filter))
+			step(a, checks, facts);
 	}
 	/* last, just before the report leaves: the launcher compares it with when it arrived */
 	struct timespec ts;
