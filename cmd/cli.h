@@ -35,6 +35,7 @@ struct opt {
 	const char *help;
 	enum opt_complete complete;
 	const char *words; /* COMPLETE_WORDS: space-separated candidates */
+	void (*words_fn)(void); /* COMPLETE_WORDS: prints the candidates, one a line (or words) */
 	long min, max;     /* OPT_INT range */
 };
 
@@ -48,6 +49,10 @@ struct opt {
 #define OPT_CHOICE(l, s, v, a, h, w)                                                       \
 	{ .lng = (l), .shrt = (s), .kind = OPT_STRING, .val = (v), .arg = (a), .help = (h), \
 	  .complete = COMPLETE_WORDS, .words = (w) }
+/* A value whose candidates come from a table of the command's (words_fn prints them). */
+#define OPT_LIST(l, s, v, a, h, fn)                                                        \
+	{ .lng = (l), .shrt = (s), .kind = OPT_STRING, .val = (v), .arg = (a), .help = (h), \
+	  .complete = COMPLETE_WORDS, .words_fn = (fn) }
 #define OPT_NUM(l, s, v, a, h, lo, hi)                                                  \
 	{ .lng = (l), .shrt = (s), .kind = OPT_INT, .val = (v), .arg = (a), .help = (h), \
 	  .min = (lo), .max = (hi) }

@@ -21,6 +21,7 @@
 
 #include "deploy.h"
 #include "doctor.h"
+#include "doctor_checks.h"
 #include "doctor_mesh.h"
 #include "fanout.h"
 #include "probes/doctorfold.h"
@@ -40,7 +41,7 @@ static const char *o_ranktable, *o_hosts, *o_hostfile, *o_user, *o_key, *o_known
 static const char *o_env_file, *o_kernel_log, *o_fault_codes, *o_knowledge;
 static const char *o_node_name, *o_on_fail, *o_on_pass, *o_exit_codes;
 static long o_port, o_parallel, o_timeout;
-static int o_local, o_node, o_insecure, o_deep, o_merge;
+static int o_local, o_node, o_insecure, o_deep, o_merge, o_list_checks;
 
 const struct opt doctor_opts[] = {
 	OPT_PATH("ranktable", 0, &o_ranktable, "FILE|URL",
@@ -49,8 +50,13 @@ const struct opt doctor_opts[] = {
 	OPT_STR("hosts", 0, &o_hosts, "HOST[,HOST...]", "the nodes, without a rank table"),
 	OPT_PATH("hostfile", 0, &o_hostfile, "FILE", "the nodes, one per line", COMPLETE_FILE),
 	OPT_BOOL("local", 0, &o_local, "check this node only, without SSH"),
-	OPT_STR("checks", 0, &o_checks, "LIST", "only these checks or groups (e.g. npu,link,net.ports)"),
-	OPT_STR("skip", 0, &o_skip, "LIST", "not these checks or groups"),
+	OPT_LIST("checks", 0, &o_checks, "LIST",
+		 "only these checks or groups (e.g. npu,link,net.ports; --list-checks names them)",
+		 doctor_checks_complete),
+	OPT_LIST("skip", 0, &o_skip, "LIST", "not these checks or groups",
+		 doctor_checks_complete),
+	OPT_BOOL("list-checks", 0, &o_list_checks,
+		 "list the checks: code, group and what each checks, in the order of the report"),
 	OPT_NUM("parallel", 0, &o_parallel, "N", "nodes at once (default 32)", 1, 4096),
 	OPT_NUM("timeout", 0, &o_timeout, "SEC", "deadline per node (default 60)", 1, 86400),
 	OPT_STR("ports", 0, &o_ports, "LIST",
@@ -121,35 +127,11 @@ const struct opt doctor_opts[] = {
 	OPT_TERM,
 };
 
-/* ---- which checks ---- */
-
-static int in_list(const char *list, const char *code)
+/* The code of a result (doctor_checks.c's row). */
+static const char *code_of(int i)
 {
-	size_t cl = strlen(code);
-	for (const char *p = list; p && *p;) {
-		size_t n = strcspn(p, ",");
-		/* "net" covers "net.ports"; "net.ports" covers the group "net" it is in */
-		if ((n <= cl && !strncmp(p, code, n) && (code[n] == '\0' || code[n] == '.')) ||
-		    (n > cl && !strncmp(p, code, cl) && p[cl] == '.'))
-			return 1;
-		p += n + (p[n] == ',');
-	}
-	return 0;
+	return doctor_checks[i].code;
 }
-
-int doctor_wanted(const struct doctor_filter *f, const char *code)
-{
-	if (!f)
-		return 1;
-	if (f->checks && *f->checks && !in_list(f->checks, code))
-		return 0;
-	return !(f->skip && *f->skip && in_list(f->skip, code) &&
-		 (strchr(code, '.') || !strchr(f->skip, '.')));
-}
-
-/* Every check doctor can report (probes/doctordoc.c's catalog, which node reports are
- * checked against), in the order of the report and of root-cause priority. */
-static const char *const *const codes = doctor_codes;
 
 enum st { ST_PASS, ST_SKIP, ST_WARN, ST_FAIL };
 static const char *const st_name[] = { "PASS", "SKIP", "WARN", "FAIL" };
@@ -182,7 +164,7 @@ static void add(struct job *j, int node, const char *code, enum st st, const cha
 	/* a node that gave no report is never filtered away: --checks would hide it */
 	if (!doctor_wanted(&j->filter, code) && (st == ST_PASS || strcmp(code, "node.reach")))
 		return;
-	int ci = doctor_code_index(code);
+	int ci = doctor_check_index(code);
 	if (ci < 0) /* node reports are checked before; this is only ever our own mistake */
 		return;
 	if (j->n == j->cap) {
@@ -514,7 +496,7 @@ static struct hlog_report logs;
 /* Where a cluster-wide result is: the node its logs name, for logs.cause. */
 static const char *cluster_where(const struct doctor_row *r)
 {
-	if (strcmp(codes[r->code], "logs.cause"))
+	if (strcmp(code_of(r->code), "logs.cause"))
 		return "cluster";
 	return logs.node[0] ? logs.node : logs.reported_on[0] ? logs.reported_on : "cluster";
 }
@@ -541,7 +523,8 @@ static int npd_mode(void)
 
 static void print_report(struct job *j, const struct doctor_row **cause)
 {
-	qsort(j->r, j->n, sizeof(*j->r), cmp_result);
+	if (j->n) /* none when every check was left out: j->r is NULL then */
+		qsort(j->r, j->n, sizeof(*j->r), cmp_result);
 	struct doctor_fold f;
 	char names[1024];
 	size_t first, n;
@@ -566,7 +549,7 @@ static void print_report(struct job *j, const struct doctor_row **cause)
 				  : r->st == ST_PASS ? color(1, "\033[32m")
 						     : "";
 		printf("%s%-4s%s  %-15s %-22s %s\n", col, st_name[r->st],
-		       use_color(1) ? "\033[0m" : "", codes[r->code],
+		       use_color(1) ? "\033[0m" : "", code_of(r->code),
 		       out_safe(n ? names : cluster_where(r)), out_safe(r->msg));
 	}
 	doctor_fold_release(&f);
@@ -671,8 +654,8 @@ static int run_nodes(struct job *j, struct node_plan *plan, const char *digest,
 		/* what a node prints is input like any other: an unknown or repeated check
 		 * would index past the code table or overrun the fold */
 		char why[400];
-		if (doctor_doc_check(h->name, h->out.p, h->out.len, doc, h->name, why,
-				     sizeof(why))) {
+		if (doctor_doc_check(h->name, h->out.p, h->out.len, doc, h->name,
+				     doctor_check_index, why, sizeof(why))) {
 			add(j, (int)i, "node.reach", ST_FAIL,
 			    "install the same hcclctl on every node, or pass --remote-hcclctl PATH",
 			    "its report is refused: %s", why);
@@ -920,7 +903,7 @@ static void json_report(const struct job *j, const struct doctor_row *cause, int
 		const struct doctor_row *r = &j->r[i];
 		count[r->st]++;
 		cJSON *c = cJSON_CreateObject();
-		cJSON_AddStringToObject(c, "code", codes[r->code]);
+		cJSON_AddStringToObject(c, "code", code_of(r->code));
 		if (r->node >= 0)
 			cJSON_AddStringToObject(c, "node", j->nodes[r->node]);
 		else
@@ -938,7 +921,7 @@ static void json_report(const struct job *j, const struct doctor_row *cause, int
 		cJSON_AddNumberToObject(s, st_name[i], count[i]);
 	if (cause) {
 		cJSON *c = cJSON_AddObjectToObject(doc, "cause");
-		cJSON_AddStringToObject(c, "code", codes[cause->code]);
+		cJSON_AddStringToObject(c, "code", code_of(cause->code));
 		if (cause->node >= 0)
 			cJSON_AddStringToObject(c, "node", j->nodes[cause->node]);
 		else
@@ -954,7 +937,7 @@ static void json_report(const struct job *j, const struct doctor_row *cause, int
 		cJSON_AddNullToObject(doc, "cause");
 	}
 	if (o_logs) {
-		int mine = cause && !strcmp(codes[cause->code], "logs.cause");
+		int mine = cause && !strcmp(code_of(cause->code), "logs.cause");
 		doctor_logs_json(doc, mine ? cJSON_GetObjectItemCaseSensitive(doc, "cause") : NULL,
 				 &logs, o_logs);
 	}
@@ -1019,14 +1002,254 @@ static void merge_reach(struct job *j, int i, const struct rt_hostfile *hf, cons
 		add(j, i, "node.reach", ST_PASS, NULL, "report read");
 }
 
-int cmd_doctor(int argc, char **argv)
+/* --checks and --skip name checks or groups that exist: a misspelt name would run nothing,
+ * or skip nothing, and say nothing. 0, or the exit code (the message printed). */
+static int filter_valid(void)
 {
-	if (o_node)
-		return node_main();
-	if (npd_mode())
-		cli_exit_map = doctor_npd_exit;
-	if (o_local && (getenv("SLURM_PROCID") || getenv("OMPI_COMM_WORLD_RANK")))
-		out_json_oneline();
+	char err[1024];
+	if (doctor_filter_valid("--checks", o_checks, err, sizeof(err)) ||
+	    doctor_filter_valid("--skip", o_skip, err, sizeof(err)))
+		return fail(EXIT_USAGE, "doctor", "hcclctl doctor --list-checks says what each checks",
+			    "%s", err);
+	return 0;
+}
+
+/* --html: the page of every node against every check. */
+static void write_html(const struct job *j, const struct doctor_row *cause, const int *count)
+{
+	struct doctor_cell *cells = calloc(j->n + 1, sizeof(*cells));
+	char sum[200], cz[2000] = "";
+	snprintf(sum, sizeof(sum), "%d passed, %d warnings, %d failed, %d skipped on %zu node%s",
+		 count[ST_PASS], count[ST_WARN], count[ST_FAIL], count[ST_SKIP], j->nnodes,
+		 j->nnodes == 1 ? "" : "s");
+	if (cause)
+		snprintf(cz, sizeof(cz), "%s%s%s: %.600s%s%.300s", code_of(cause->code),
+			 *cause_nodes ? " on " : "", cause_nodes, cause->msg,
+			 cause->fix ? " | fix: " : "", cause->fix ? cause->fix : "");
+	for (size_t i = 0; cells && i < j->n; i++)
+		cells[i] = (struct doctor_cell){ j->r[i].node, code_of(j->r[i].code),
+						 st_name[j->r[i].st], j->r[i].msg, j->r[i].fix };
+	int hrc = cells ? doctor_html_write(o_html, j->nodes, j->nnodes, cells, j->n, sum, cz,
+					    j->net)
+			: -ENOMEM;
+	free(cells);
+	if (hrc)
+		warn_msg("doctor", "cannot write %s: %s", o_html, strerror(-hrc));
+	else if (!g_opts.quiet && !g_opts.json)
+		fprintf(stderr, "hcclctl: doctor: wrote %s\n", o_html);
+}
+
+/* --prometheus: the gauges of every result and the exit code. */
+static void write_prom(const struct job *j, int rc)
+{
+	char err[600];
+	struct doctor_cell *cells = calloc(j->n + 1, sizeof(*cells));
+	int prc = cells ? 0 : -ENOMEM;
+	for (size_t i = 0; cells && i < j->n; i++)
+		cells[i] = (struct doctor_cell){ j->r[i].node, code_of(j->r[i].code),
+						 st_name[j->r[i].st], j->r[i].msg, j->r[i].fix };
+	if (cells)
+		prc = doctor_prom_write(prom_path, j->nodes, j->nnodes, cells, j->n, rc, err,
+					sizeof(err));
+	else
+		snprintf(err, sizeof(err), "%s: out of memory", prom_path);
+	if (prc)
+		warn_msg("doctor", "cannot write the metrics: %s", err);
+	free(cells);
+}
+
+/* The text report's end: the summary, --logs' findings, the most likely cause and its fix. */
+static void print_end(const struct job *j, const struct doctor_row *cause, const int *count)
+{
+	size_t seen = nodes_seen(j);
+	printf("\n%d passed, %d warnings, %d failed, %d skipped on %zu node%s\n",
+	       count[ST_PASS], count[ST_WARN], count[ST_FAIL], count[ST_SKIP], seen,
+	       seen == 1 ? "" : "s");
+	if (o_logs)
+		doctor_logs_print(&logs);
+	if (cause) {
+		const char *where = cause_nodes, *on = " on ";
+		if (!*where && !strcmp(code_of(cause->code), "logs.cause")) {
+			/* the culprit's node, else the one whose lines show it */
+			where = logs.node[0] ? logs.node : logs.reported_on;
+			on = logs.node[0] ? " on " : " reported on ";
+		}
+		printf("most likely cause: %s%s%s: %s\n", code_of(cause->code),
+		       *where ? on : "", out_safe(where), out_safe(cause->msg));
+		if (cause->fix)
+			printf("fix: %s\n", out_safe(cause->fix));
+	}
+}
+
+/* The results into the report, the page, the metrics and the node's action: the exit code. */
+static int report(struct job *j)
+{
+	char err[600];
+	int rc;
+	const struct doctor_row *cause = NULL;
+	print_report(j, &cause);
+	int count[4] = { 0 };
+	for (size_t i = 0; i < j->n; i++)
+		count[j->r[i].st]++;
+	rc = count[ST_FAIL] ? EXIT_FAIL : count[ST_WARN] ? EXIT_WARN
+	     : count[ST_PASS]			      ? EXIT_OK
+							      : EXIT_UNKNOWN;
+	if (o_html)
+		write_html(j, cause, count);
+	char cz_line[1400] = "";
+	if (cause)
+		snprintf(cz_line, sizeof(cz_line), "%s%s%s: %s", code_of(cause->code),
+			 *cause_nodes ? " on " : "", cause_nodes, cause->msg);
+	if (prom_path)
+		write_prom(j, rc);
+	if (o_local) {
+		struct doctor_action act = { o_on_fail, o_on_pass, o_node_name };
+		char *did = acted;
+		/* --strict makes a warning a failure here too, as main will for the exit */
+		int st = g_opts.strict && rc == EXIT_WARN ? EXIT_FAIL : rc;
+		if (doctor_act(&act, st, cz_line, did, sizeof(acted), err, sizeof(err))) {
+			/* the check's own result stands; that it could not act is said */
+			warn_msg("doctor", "--on-%s: %s", st == EXIT_FAIL ? "fail" : "pass", err);
+		} else if (*did && !g_opts.quiet) {
+			fprintf(stderr, "hcclctl: doctor: %s\n", did);
+		}
+	}
+	if (g_opts.json) {
+		json_report(j, cause, rc);
+	} else if (npd_mode()) {
+		char line[DOCTOR_NPD_MAX + 1];
+		doctor_npd_line(rc, cz_line, line, sizeof(line));
+		puts(out_safe(line));
+	} else {
+		print_end(j, cause, count);
+	}
+	return rc;
+}
+
+/* Each node: where to reach it (plan) and its name in the report; under --merge its report,
+ * taken from merged. 0, or the exit code (the message printed). */
+static int plan_nodes(struct job *j, struct node_plan *plan, const struct rt_table *t,
+		      const struct rt_hostfile *hf, struct doctor_merged *merged)
+{
+	for (size_t i = 0; i < j->nnodes; i++) {
+		if (o_merge) {
+			plan[i].host = plan[i].name = merged->v[i].name;
+			j->docs[i] = merged->v[i].doc; /* the job's now */
+			merged->v[i].doc = NULL;
+			j->arrived_us[i] = real_us();
+			if (o_hosts || o_hostfile)
+				merge_reach(j, (int)i, hf, merged->v[i].name);
+		} else if (o_local) {
+			static char hn[256];
+			gethostname(hn, sizeof(hn) - 1);
+			plan[i].host = plan[i].name = o_node_name ? (char *)o_node_name : hn;
+		} else if (o_ranktable && t->nservers) {
+			const struct rt_server *s = &t->servers[i];
+			plan[i].host = s->host_ip && *s->host_ip ? s->host_ip : s->server_id;
+			plan[i].name = s->server_id;
+			plan[i].server_id = s->server_id;
+			plan[i].host_ip = s->host_ip;
+			if (!plan[i].host || rt_host_unsafe_at(plan[i].host) >= 0)
+				return fail(EXIT_FAIL, "doctor", NULL,
+					    "%s: refusing server \"%.64s\": not a host name or IP",
+					    o_ranktable, plan[i].host ? plan[i].host : "");
+		} else {
+			plan[i].host = hf->v[i].host_ip ? hf->v[i].host_ip : hf->v[i].server_id;
+			plan[i].name = hf->v[i].server_id;
+		}
+		j->nodes[i] = plan[i].name;
+	}
+	return 0;
+}
+
+/* The launcher's own checks, after the nodes': what only means something across nodes, the
+ * network measured (--deep) and the logs read (--logs). */
+static void launcher_checks(struct job *j, struct node_plan *plan)
+{
+	if (j->nnodes > 1) {
+		compare_fact(j, "driver", "npu.driver", "NPU driver",
+			     "install the same driver on every node (npu-smi info -t board -i 0)");
+		compare_fact(j, "firmware", "npu.firmware", "NPU firmware",
+			     "upgrade the firmware to the same version on every node "
+			     "(npu-smi info -t board -i 0)");
+		compare_fact(j, "cann", "cann.version", "CANN",
+			     "install the same CANN toolkit on every node (ascend_toolkit_install.info)");
+		compare_array(j, "tls", "nic.tls", "TLS switch",
+			      "hccn_tool -i N -tls -s enable 0 (or 1) on every NPU of the cluster");
+		compare_array(j, "mtu", "link.mtu", "active MTU",
+			      "set the same MTU on every port and on the switch");
+		if (doctor_wanted(&j->filter, "env.hccl"))
+			compare_env(j);
+	}
+	if (!o_merge) /* reports read later have no arrival time to compare a clock with */
+		compare_time(j);
+	/* one ping run per device: with the other network measurements, or when asked for */
+	if (o_ranktable && j->nnodes && doctor_wanted(&j->filter, "link.npu-mesh")) {
+		if (o_deep || o_checks)
+			mesh_check(j);
+		else
+			add(j, -1, "link.npu-mesh", ST_SKIP, NULL,
+			    "not run: add --deep (or --checks link.npu-mesh) to ping every device IP "
+			    "from every other device's NIC");
+	}
+	if (o_deep && j->nnodes > 1 && !o_local)
+		deep_checks(j, plan);
+	if (o_logs)
+		logs_check(j);
+
+}
+
+/* --ranktable: fetched, loaded and checked (ranktable.valid), its digest for the nodes to
+ * compare theirs with, and its absolute path when it is a file. 0, or the exit code (the
+ * message printed). *buf holds the text, t the table, for the caller to release. */
+static int load_table(struct job *j, struct rt_table *t, char **buf, size_t *len, char *digest,
+		      char *table_abs, const char **table_path)
+{
+	char err[600];
+	struct rt_diags d = { 0 };
+	int rc = fetch_table(o_ranktable, "doctor", TABLE_CAP, buf, len, err, sizeof(err));
+	if (rc)
+		return fail(rc == -EAGAIN ? EXIT_FAIL : EXIT_UNKNOWN, "doctor", fetch_hint(), "%s",
+			    err);
+	rc = rt_table_load(t, o_ranktable, *buf, *len, &d, err, sizeof(err));
+	if (rc == -ENOMEM) {
+		rt_diags_release(&d);
+		return fail(EXIT_UNKNOWN, "doctor", NULL, "out of memory");
+	}
+	rt_diags_connect(&d); /* doctor connects: hcclctl's own server_id rules are errors */
+	if (t->format == RT_FMT_VLLM_PD || t->format == RT_FMT_GLOBAL ||
+	    t->format == RT_FMT_GE_CLUSTER) {
+		rt_diags_release(&d);
+		return fail(EXIT_FAIL, "doctor",
+			    "give the job's HCCL rank table (server_list or rank_list)",
+			    "%s is a %s table, which HCCL does not read", o_ranktable,
+			    rt_format_name(t->format));
+	}
+	if (d.nerrors || t->nranks == 0) {
+		print_findings(&d, o_ranktable);
+		add(j, -1, "ranktable.valid", ST_FAIL,
+		    "hcclctl ranktable validate shows each error with its line; fix them",
+		    "%s has %zu error%s", o_ranktable, d.nerrors, d.nerrors == 1 ? "" : "s");
+	} else {
+		add(j, -1, "ranktable.valid", d.nwarnings ? ST_WARN : ST_PASS, NULL,
+		    "%s: %zu ranks on %zu servers, %zu warning%s", o_ranktable, t->nranks,
+		    t->nservers, d.nwarnings, d.nwarnings == 1 ? "" : "s");
+		rt_table_digest(t, digest);
+	}
+	rt_diags_release(&d);
+	if (strcmp(o_ranktable, "-") && !strstr(o_ranktable, "://") &&
+	    realpath(o_ranktable, table_abs))
+		*table_path = table_abs;
+	return EXIT_OK;
+}
+
+/* The options' combinations, and the names --checks and --skip give. 0, or the exit code
+ * (the message printed). */
+static int usage_valid(int argc, char **argv)
+{
+	int rc = filter_valid();
+	if (rc)
+		return rc;
 	if (argc && !o_merge)
 		return fail(EXIT_USAGE, "doctor", "doctor --merge FILE... reads reports",
 			    "unexpected argument '%s'", argv[0]);
@@ -1040,7 +1263,6 @@ int cmd_doctor(int argc, char **argv)
 		return fail(EXIT_USAGE, "doctor", "add --local: a health check acts on its own node",
 			    "--%s acts on this node: it needs --local",
 			    o_on_fail ? "on-fail" : o_on_pass ? "on-pass" : "node-name");
-	struct doctor_merged merged = { 0 };
 	int srcs = !!o_ranktable + (o_merge ? 1 : !!o_hosts + !!o_hostfile);
 	if (o_local ? (o_hosts || o_hostfile) : srcs != 1 && !o_logs && !o_merge)
 		return fail(EXIT_USAGE, "doctor", "see 'hcclctl doctor --help'",
@@ -1050,6 +1272,29 @@ int cmd_doctor(int argc, char **argv)
 		return fail(EXIT_USAGE, "doctor", NULL, "--hosts and --hostfile together");
 	if (o_knowledge && !o_logs)
 		return fail(EXIT_USAGE, "doctor", "add --logs DIR", "--knowledge is read with --logs");
+	return 0;
+}
+
+int cmd_doctor(int argc, char **argv)
+{
+	if (o_list_checks) {
+		if (argc)
+			return fail(EXIT_USAGE, "doctor", NULL, "unexpected argument '%s'", argv[0]);
+		doctor_checks_print();
+		return EXIT_OK;
+	}
+	if (o_node) {
+		int frc = filter_valid();
+		return frc ? frc : node_main();
+	}
+	if (npd_mode())
+		cli_exit_map = doctor_npd_exit;
+	if (o_local && (getenv("SLURM_PROCID") || getenv("OMPI_COMM_WORLD_RANK")))
+		out_json_oneline();
+	int urc = usage_valid(argc, argv);
+	if (urc)
+		return urc;
+	struct doctor_merged merged = { 0 };
 	struct kb *kb = NULL;
 	if (o_knowledge) {
 		char kerr[512];
@@ -1074,47 +1319,9 @@ int cmd_doctor(int argc, char **argv)
 	size_t len = 0;
 	char err[600];
 
-	if (o_ranktable) {
-		struct rt_diags d = { 0 };
-		rc = fetch_table(o_ranktable, "doctor", TABLE_CAP, &buf, &len, err, sizeof(err));
-		if (rc) {
-			rc = fail(rc == -EAGAIN ? EXIT_FAIL : EXIT_UNKNOWN, "doctor", fetch_hint(), "%s",
-				  err);
-			goto out;
-		}
-		rc = rt_table_load(&t, o_ranktable, buf, len, &d, err, sizeof(err));
-		if (rc == -ENOMEM) {
-			rt_diags_release(&d);
-			rc = fail(EXIT_UNKNOWN, "doctor", NULL, "out of memory");
-			goto out;
-		}
-		rt_diags_connect(&d); /* doctor connects: hcclctl's own server_id rules are errors */
-		if (t.format == RT_FMT_VLLM_PD || t.format == RT_FMT_GLOBAL ||
-		    t.format == RT_FMT_GE_CLUSTER) {
-			rt_diags_release(&d);
-			rc = fail(EXIT_FAIL, "doctor",
-				  "give the job's HCCL rank table (server_list or rank_list)",
-				  "%s is a %s table, which HCCL does not read", o_ranktable,
-				  rt_format_name(t.format));
-			goto out;
-		}
-		rc = EXIT_OK;
-		if (d.nerrors || t.nranks == 0) {
-			print_findings(&d, o_ranktable);
-			add(&j, -1, "ranktable.valid", ST_FAIL,
-			    "hcclctl ranktable validate shows each error with its line; fix them",
-			    "%s has %zu error%s", o_ranktable, d.nerrors, d.nerrors == 1 ? "" : "s");
-		} else {
-			add(&j, -1, "ranktable.valid", d.nwarnings ? ST_WARN : ST_PASS, NULL,
-			    "%s: %zu ranks on %zu servers, %zu warning%s", o_ranktable, t.nranks,
-			    t.nservers, d.nwarnings, d.nwarnings == 1 ? "" : "s");
-			rt_table_digest(&t, digest);
-		}
-		rt_diags_release(&d);
-		if (strcmp(o_ranktable, "-") && !strstr(o_ranktable, "://") &&
-		    realpath(o_ranktable, table_abs))
-			table_path = table_abs;
-	}
+	if (o_ranktable &&
+	    (rc = load_table(&j, &t, &buf, &len, digest, table_abs, &table_path)) != 0)
+		goto out;
 	/* the nodes */
 	if (o_merge) {
 		if (doctor_merge_read(&merged, argv, argc, err, sizeof(err))) {
@@ -1150,36 +1357,8 @@ int cmd_doctor(int argc, char **argv)
 		rc = fail(EXIT_UNKNOWN, "doctor", NULL, "out of memory");
 		goto out;
 	}
-	for (size_t i = 0; i < j.nnodes; i++) {
-		if (o_merge) {
-			plan[i].host = plan[i].name = merged.v[i].name;
-			j.docs[i] = merged.v[i].doc; /* the job's now */
-			merged.v[i].doc = NULL;
-			j.arrived_us[i] = real_us();
-			if (o_hosts || o_hostfile)
-				merge_reach(&j, (int)i, &hf, merged.v[i].name);
-		} else if (o_local) {
-			static char hn[256];
-			gethostname(hn, sizeof(hn) - 1);
-			plan[i].host = plan[i].name = o_node_name ? (char *)o_node_name : hn;
-		} else if (o_ranktable && t.nservers) {
-			const struct rt_server *s = &t.servers[i];
-			plan[i].host = s->host_ip && *s->host_ip ? s->host_ip : s->server_id;
-			plan[i].name = s->server_id;
-			plan[i].server_id = s->server_id;
-			plan[i].host_ip = s->host_ip;
-			if (!plan[i].host || rt_host_unsafe_at(plan[i].host) >= 0) {
-				rc = fail(EXIT_FAIL, "doctor", NULL,
-					  "%s: refusing server \"%.64s\": not a host name or IP",
-					  o_ranktable, plan[i].host ? plan[i].host : "");
-				goto out;
-			}
-		} else {
-			plan[i].host = hf.v[i].host_ip ? hf.v[i].host_ip : hf.v[i].server_id;
-			plan[i].name = hf.v[i].server_id;
-		}
-		j.nodes[i] = plan[i].name;
-	}
+	if ((rc = plan_nodes(&j, plan, &t, &hf, &merged)) != 0)
+		goto out;
 	if (!g_opts.quiet && !g_opts.json && !npd_mode() && j.nnodes && !o_merge)
 		fprintf(stderr, "hcclctl: doctor: checking %zu node%s...\n", j.nnodes,
 			j.nnodes == 1 ? "" : "s");
@@ -1204,124 +1383,8 @@ int cmd_doctor(int argc, char **argv)
 			goto out;
 	}
 	take_node_checks(&j);
-	if (j.nnodes > 1) {
-		compare_fact(&j, "driver", "npu.driver", "NPU driver",
-			     "install the same driver on every node (npu-smi info -t board -i 0)");
-		compare_fact(&j, "firmware", "npu.firmware", "NPU firmware",
-			     "upgrade the firmware to the same version on every node "
-			     "(npu-smi info -t board -i 0)");
-		compare_fact(&j, "cann", "cann.version", "CANN",
-			     "install the same CANN toolkit on every node (ascend_toolkit_install.info)");
-		compare_array(&j, "tls", "nic.tls", "TLS switch",
-			      "hccn_tool -i N -tls -s enable 0 (or 1) on every NPU of the cluster");
-		compare_array(&j, "mtu", "link.mtu", "active MTU",
-			      "set the same MTU on every port and on the switch");
-		if (doctor_wanted(&j.filter, "env.hccl"))
-			compare_env(&j);
-	}
-	if (!o_merge) /* reports read later have no arrival time to compare a clock with */
-		compare_time(&j);
-	/* one ping run per device: with the other network measurements, or when asked for */
-	if (o_ranktable && j.nnodes && doctor_wanted(&j.filter, "link.npu-mesh")) {
-		if (o_deep || o_checks)
-			mesh_check(&j);
-		else
-			add(&j, -1, "link.npu-mesh", ST_SKIP, NULL,
-			    "not run: add --deep (or --checks link.npu-mesh) to ping every device IP "
-			    "from every other device's NIC");
-	}
-	if (o_deep && j.nnodes > 1 && !o_local)
-		deep_checks(&j, plan);
-	if (o_logs)
-		logs_check(&j);
-
-	const struct doctor_row *cause = NULL;
-	print_report(&j, &cause);
-	int count[4] = { 0 };
-	for (size_t i = 0; i < j.n; i++)
-		count[j.r[i].st]++;
-	rc = count[ST_FAIL] ? EXIT_FAIL : count[ST_WARN] ? EXIT_WARN
-	     : count[ST_PASS]			      ? EXIT_OK
-							      : EXIT_UNKNOWN;
-	if (o_html) {
-		struct doctor_cell *cells = calloc(j.n + 1, sizeof(*cells));
-		char sum[200], cz[2000] = "";
-		snprintf(sum, sizeof(sum), "%d passed, %d warnings, %d failed, %d skipped on %zu node%s",
-			 count[ST_PASS], count[ST_WARN], count[ST_FAIL], count[ST_SKIP], j.nnodes,
-			 j.nnodes == 1 ? "" : "s");
-		if (cause)
-			snprintf(cz, sizeof(cz), "%s%s%s: %.600s%s%.300s", codes[cause->code],
-				 *cause_nodes ? " on " : "", cause_nodes, cause->msg,
-				 cause->fix ? " | fix: " : "", cause->fix ? cause->fix : "");
-		for (size_t i = 0; cells && i < j.n; i++)
-			cells[i] = (struct doctor_cell){ j.r[i].node, codes[j.r[i].code],
-							 st_name[j.r[i].st], j.r[i].msg, j.r[i].fix };
-		int hrc = cells ? doctor_html_write(o_html, j.nodes, j.nnodes, cells, j.n, sum, cz,
-						    j.net)
-				: -ENOMEM;
-		free(cells);
-		if (hrc)
-			warn_msg("doctor", "cannot write %s: %s", o_html, strerror(-hrc));
-		else if (!g_opts.quiet && !g_opts.json)
-			fprintf(stderr, "hcclctl: doctor: wrote %s\n", o_html);
-	}
-	char cz_line[1400] = "";
-	if (cause)
-		snprintf(cz_line, sizeof(cz_line), "%s%s%s: %s", codes[cause->code],
-			 *cause_nodes ? " on " : "", cause_nodes, cause->msg);
-	if (prom_path) {
-		struct doctor_cell *cells = calloc(j.n + 1, sizeof(*cells));
-		int prc = cells ? 0 : -ENOMEM;
-		for (size_t i = 0; cells && i < j.n; i++)
-			cells[i] = (struct doctor_cell){ j.r[i].node, codes[j.r[i].code],
-							 st_name[j.r[i].st], j.r[i].msg, j.r[i].fix };
-		if (cells)
-			prc = doctor_prom_write(prom_path, j.nodes, j.nnodes, cells, j.n, rc, err,
-						sizeof(err));
-		else
-			snprintf(err, sizeof(err), "%s: out of memory", prom_path);
-		if (prc)
-			warn_msg("doctor", "cannot write the metrics: %s", err);
-		free(cells);
-	}
-	if (o_local) {
-		struct doctor_action act = { o_on_fail, o_on_pass, o_node_name };
-		char *did = acted;
-		/* --strict makes a warning a failure here too, as main will for the exit */
-		int st = g_opts.strict && rc == EXIT_WARN ? EXIT_FAIL : rc;
-		if (doctor_act(&act, st, cz_line, did, sizeof(acted), err, sizeof(err))) {
-			/* the check's own result stands; that it could not act is said */
-			warn_msg("doctor", "--on-%s: %s", st == EXIT_FAIL ? "fail" : "pass", err);
-		} else if (*did && !g_opts.quiet) {
-			fprintf(stderr, "hcclctl: doctor: %s\n", did);
-		}
-	}
-	if (g_opts.json) {
-		json_report(&j, cause, rc);
-	} else if (npd_mode()) {
-		char line[DOCTOR_NPD_MAX + 1];
-		doctor_npd_line(rc, cz_line, line, sizeof(line));
-		puts(out_safe(line));
-	} else {
-		size_t seen = nodes_seen(&j);
-		printf("\n%d passed, %d warnings, %d failed, %d skipped on %zu node%s\n",
-		       count[ST_PASS], count[ST_WARN], count[ST_FAIL], count[ST_SKIP], seen,
-		       seen == 1 ? "" : "s");
-		if (o_logs)
-			doctor_logs_print(&logs);
-		if (cause) {
-			const char *where = cause_nodes, *on = " on ";
-			if (!*where && !strcmp(codes[cause->code], "logs.cause")) {
-				/* the culprit's node, else the one whose lines show it */
-				where = logs.node[0] ? logs.node : logs.reported_on;
-				on = logs.node[0] ? " on " : " reported on ";
-			}
-			printf("most likely cause: %s%s%s: %s\n", codes[cause->code],
-			       *where ? on : "", out_safe(where), out_safe(cause->msg));
-			if (cause->fix)
-				printf("fix: %s\n", out_safe(cause->fix));
-		}
-	}
+	launcher_checks(&j, plan);
+	rc = report(&j);
 out:
 	for (size_t i = 0; j.docs && i < j.nnodes; i++)
 		cJSON_Delete(j.docs[i]);

@@ -15,7 +15,7 @@
 struct doctor_filter {
 	const char *checks, *skip;
 };
-/* Whether a check code (or a whole group, "npu") is wanted. */
+/* Whether a check code (or a whole group, "npu") is wanted (doctor_filter.c). */
 int doctor_wanted(const struct doctor_filter *f, const char *code);
 
 struct doctor_node_args {
@@ -32,22 +32,29 @@ struct doctor_node_args {
 	int nports;
 };
 
-/* Runs this node's checks: {"schema", "hostname", "checks": [...], "facts": {...}}.
- * The caller owns the document. */
-cJSON *doctor_node_run(const struct doctor_node_args *a);
-
 /* Is name one of this node's addresses or its host name? */
 int doctor_is_me(const char *name);
 
+/* The node's steps, each making the checks doctor_checks.c's rows give it (the table runs
+ * each once, when one of its checks is wanted; it may report the others of its step too).
+ * doctor_node.c: */
+void doctor_ranktable_step(const struct doctor_node_args *a, cJSON *checks, cJSON *facts);
+void doctor_hccs_step(const struct doctor_node_args *a, cJSON *checks, cJSON *facts);
+void doctor_roce_step(const struct doctor_node_args *a, cJSON *checks, cJSON *facts);
+void doctor_rdma_step(const struct doctor_node_args *a, cJSON *checks, cJSON *facts);
+void doctor_versions_step(const struct doctor_node_args *a, cJSON *checks, cJSON *facts);
+void doctor_cann_step(const struct doctor_node_args *a, cJSON *checks, cJSON *facts);
+void doctor_host_step(const struct doctor_node_args *a, cJSON *checks, cJSON *facts);
+void doctor_ports_step(const struct doctor_node_args *a, cJSON *checks, cJSON *facts);
 /* doctor_hw.c: the hardware-health checks (npu.count, npu.faults, npu.ecc, npu.pcie,
- * npu.thermal, host.kernel-log) and the node's part of env.hccl (its HCCL_* variables in
- * facts.hccl_env, their ranges as a check). */
+ * npu.thermal), each as the filter wants it. */
 void doctor_hw_checks(const struct doctor_node_args *a, cJSON *checks, cJSON *facts);
 /* One check into the node's "checks" array; fix may be NULL. */
 cJSON *doctor_check_add(cJSON *checks, const char *code, const char *status, const char *fix,
 			const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-/* doctor_host.c: host.kernel-log, and env.hccl's node part. */
-void doctor_kernel_log_check(const struct doctor_node_args *a, cJSON *checks);
+/* doctor_host.c: host.kernel-log, and env.hccl's node part (its HCCL_* variables in
+ * facts.hccl_env, their ranges as a check). */
+void doctor_kernel_log_check(const struct doctor_node_args *a, cJSON *checks, cJSON *facts);
 void doctor_env_check(const struct doctor_node_args *a, cJSON *checks, cJSON *facts);
 
 extern const struct opt doctor_opts[];

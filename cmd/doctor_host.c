@@ -54,8 +54,9 @@ static int run_log_tool(const char *name, const char *const *fallbacks, char *co
 	return 0;
 }
 
-void doctor_kernel_log_check(const struct doctor_node_args *a, cJSON *checks)
+void doctor_kernel_log_check(const struct doctor_node_args *a, cJSON *checks, cJSON *facts)
 {
+	(void)facts;
 	static const char *const dmesg_at[] = { "/usr/bin/dmesg", "/bin/dmesg", NULL };
 	static const char *const journal_at[] = { "/usr/bin/journalctl", "/bin/journalctl", NULL };
 	char *dargs[] = { NULL }, *jargs[] = { (char *)"-k", (char *)"-b", (char *)"--no-pager",

@@ -808,43 +808,32 @@ static void count_check(struct hw *h)
 
 void doctor_hw_checks(const struct doctor_node_args *a, cJSON *checks, cJSON *facts)
 {
-	static const char *const npu_codes[] = { "npu.count", "npu.faults", "npu.ecc", "npu.pcie",
-						 "npu.thermal" };
-	int want = 0;
-	for (size_t i = 0; i < sizeof(npu_codes) / sizeof(npu_codes[0]); i++)
-		want |= doctor_wanted(a->filter, npu_codes[i]);
-	if (want) {
-		struct hw *h = calloc(1, sizeof(*h));
-		if (!h)
-			return;
-		h->a = a;
-		h->checks = checks;
-		h->facts = facts;
-		char err[PROBE_ERRLEN];
-		h->have_smi = !probe_tool_find("npu-smi", a->npu_smi, "HCCLCTL_NPU_SMI", NULL,
-					       h->smi, sizeof(h->smi), err, sizeof(err));
-		if (h->have_smi)
-			list_chips(h);
-		if (doctor_wanted(a->filter, "npu.pcie") || doctor_wanted(a->filter, "npu.count"))
-			h->npci = pci_scan(a->sysfs_root, PCI_VENDOR_HUAWEI, PCI_CLASS_ACCEL,
-					   h->pci, PCILINK_MAX, h->pci_why, sizeof(h->pci_why));
-		if (need_chips(h, "npu.ecc"))
-			for (size_t i = 0; i < h->chips.n; i++)
-				ecc_read(h, i, &h->ecc[i]);
-		if (doctor_wanted(a->filter, "npu.count"))
-			count_check(h);
-		if (need_chips(h, "npu.faults"))
-			faults_check(h);
-		if (need_chips(h, "npu.thermal"))
-			thermal_check(h);
-		if (doctor_wanted(a->filter, "npu.pcie"))
-			pcie_check(h);
-		if (doctor_wanted(a->filter, "npu.ecc") && h->have_chips)
-			ecc_check(h); /* last: the second reading comes as late as it can */
-		free(h);
-	}
-	if (doctor_wanted(a->filter, "host.kernel-log"))
-		doctor_kernel_log_check(a, checks);
-	if (doctor_wanted(a->filter, "env.hccl"))
-		doctor_env_check(a, checks, facts);
+	struct hw *h = calloc(1, sizeof(*h));
+	if (!h)
+		return;
+	h->a = a;
+	h->checks = checks;
+	h->facts = facts;
+	char err[PROBE_ERRLEN];
+	h->have_smi = !probe_tool_find("npu-smi", a->npu_smi, "HCCLCTL_NPU_SMI", NULL, h->smi,
+				       sizeof(h->smi), err, sizeof(err));
+	if (h->have_smi)
+		list_chips(h);
+	if (doctor_wanted(a->filter, "npu.pcie") || doctor_wanted(a->filter, "npu.count"))
+		h->npci = pci_scan(a->sysfs_root, PCI_VENDOR_HUAWEI, PCI_CLASS_ACCEL, h->pci,
+				   PCILINK_MAX, h->pci_why, sizeof(h->pci_why));
+	if (need_chips(h, "npu.ecc"))
+		for (size_t i = 0; i < h->chips.n; i++)
+			ecc_read(h, i, &h->ecc[i]);
+	if (doctor_wanted(a->filter, "npu.count"))
+		count_check(h);
+	if (need_chips(h, "npu.faults"))
+		faults_check(h);
+	if (need_chips(h, "npu.thermal"))
+		thermal_check(h);
+	if (doctor_wanted(a->filter, "npu.pcie"))
+		pcie_check(h);
+	if (doctor_wanted(a->filter, "npu.ecc") && h->have_chips)
+		ecc_check(h); /* last: the second reading comes as late as it can */
+	free(h);
 }

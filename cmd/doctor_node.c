@@ -93,8 +93,9 @@ static const char *status_of_exit(int code)
 	return code == 0 ? "PASS" : code == 1 ? "WARN" : code == 2 ? "FAIL" : "SKIP";
 }
 
-static void hccs_checks(const struct doctor_node_args *a, cJSON *checks)
+void doctor_hccs_step(const struct doctor_node_args *a, cJSON *checks, cJSON *facts)
 {
+	(void)facts;
 	const char *extra[4] = { NULL };
 	int k = 0, code = 3;
 	if (a->npu_smi) {
@@ -216,7 +217,7 @@ static void counter_check(const cJSON *devs, cJSON *checks)
 			  "no error counter above 0 on %d NPU NIC%s", nread, nread == 1 ? "" : "s");
 }
 
-static void roce_checks(const struct doctor_node_args *a, cJSON *checks, cJSON *facts)
+void doctor_roce_step(const struct doctor_node_args *a, cJSON *checks, cJSON *facts)
 {
 	const char *extra[10] = { NULL };
 	int k = 0, code = 3;
@@ -308,7 +309,7 @@ static void roce_checks(const struct doctor_node_args *a, cJSON *checks, cJSON *
 	cJSON_Delete(doc);
 }
 
-static void rdma_checks(const struct doctor_node_args *a, cJSON *checks, cJSON *facts)
+void doctor_rdma_step(const struct doctor_node_args *a, cJSON *checks, cJSON *facts)
 {
 	const char *extra[4] = { NULL };
 	if (a->sysfs_root) {
@@ -368,8 +369,9 @@ static int npu_smi(const struct doctor_node_args *a, char *const *args,
 
 /* Driver and firmware: info -t board's Software and Firmware Version, else the driver from
  * npu-smi info's banner ("Version:"). */
-static void npu_versions(const struct doctor_node_args *a, cJSON *facts)
+void doctor_versions_step(const struct doctor_node_args *a, cJSON *checks, cJSON *facts)
 {
+	(void)checks;
 	struct probe_tool_result r = { 0 };
 	char ver[64];
 	char *board[] = { (char *)"info", (char *)"-t", (char *)"board", (char *)"-i", (char *)"0",
@@ -451,8 +453,10 @@ static void spod_check(const struct doctor_node_args *a, cJSON *checks, const st
 
 /* CANN: version= in ascend_toolkit_install.info under $ASCEND_HOME_PATH, else
  * /usr/local/Ascend/ascend-toolkit/latest. */
-static void cann_version(cJSON *facts)
+void doctor_cann_step(const struct doctor_node_args *a, cJSON *checks, cJSON *facts)
 {
+	(void)a;
+	(void)checks;
 	const char *home = getenv("ASCEND_HOME_PATH");
 	char path[4200];
 	const char *arch[] = { "", "/x86_64-linux", "/aarch64-linux" };
@@ -491,8 +495,9 @@ static long long meminfo(const char *key)
 	return v;
 }
 
-static void host_checks(cJSON *checks, cJSON *facts)
+void doctor_host_step(const struct doctor_node_args *a, cJSON *checks, cJSON *facts)
 {
+	(void)a;
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0) {
 		if (rl.rlim_cur == RLIM_INFINITY)
@@ -562,8 +567,9 @@ int doctor_is_me(const char *name)
 	return is_me(name);
 }
 
-static void ranktable_checks(const struct doctor_node_args *a, cJSON *checks)
+void doctor_ranktable_step(const struct doctor_node_args *a, cJSON *checks, cJSON *facts)
 {
+	(void)facts;
 	if (!a->ranktable) {
 		add_check(checks, "ranktable.same", "SKIP", NULL, "no rank table given");
 		return;
@@ -639,8 +645,9 @@ static void ranktable_checks(const struct doctor_node_args *a, cJSON *checks)
 /* Listens on the job's ports (those free), connects to each on every peer, retrying until
  * the deadline, and keeps listening a moment after, so that the slowest peer's connects
  * find this node listening too. */
-static void port_checks(const struct doctor_node_args *a, cJSON *checks)
+void doctor_ports_step(const struct doctor_node_args *a, cJSON *checks, cJSON *facts)
 {
+	(void)facts;
 	if (!a->npeers || !a->nports) {
 		add_check(checks, "net.ports", "SKIP", NULL, "no peers to reach");
 		return;
@@ -750,37 +757,4 @@ static void port_checks(const struct doctor_node_args *a, cJSON *checks)
 	else
 		add_check(checks, "net.ports", "PASS", NULL, "reached %d peer port%s", ntried,
 			  ntried == 1 ? "" : "s");
-}
-
-cJSON *doctor_node_run(const struct doctor_node_args *a)
-{
-	cJSON *doc = cJSON_CreateObject();
-	cJSON_AddStringToObject(doc, "schema", "hcclctl-doctor-node/1");
-	char hn[256] = "?";
-	gethostname(hn, sizeof(hn) - 1);
-	cJSON_AddStringToObject(doc, "hostname", hn);
-	cJSON *checks = cJSON_AddArrayToObject(doc, "checks");
-	cJSON *facts = cJSON_AddObjectToObject(doc, "facts");
-	if (doctor_wanted(a->filter, "ranktable"))
-		ranktable_checks(a, checks);
-	if (doctor_wanted(a->filter, "npu") || doctor_wanted(a->filter, "link"))
-		hccs_checks(a, checks);
-	if (doctor_wanted(a->filter, "link") || doctor_wanted(a->filter, "nic"))
-		roce_checks(a, checks, facts);
-	if (doctor_wanted(a->filter, "link"))
-		rdma_checks(a, checks, facts);
-	if (doctor_wanted(a->filter, "npu"))
-		npu_versions(a, facts);
-	if (doctor_wanted(a->filter, "cann"))
-		cann_version(facts);
-	if (doctor_wanted(a->filter, "host"))
-		host_checks(checks, facts);
-	doctor_hw_checks(a, checks, facts);
-	if (doctor_wanted(a->filter, "net"))
-		port_checks(a, checks);
-	/* last, just before the report leaves: the launcher compares it with when it arrived */
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	cJSON_AddNumberToObject(facts, "time_us", (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3);
-	return doc;
 }

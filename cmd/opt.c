@@ -313,6 +313,8 @@ int cli_completion_words(int argc, char **argv)
 			puts(":file");
 		else if (pending->complete == COMPLETE_DIR)
 			puts(":dir");
+		else if (pending->complete == COMPLETE_WORDS && pending->words_fn)
+			pending->words_fn();
 		else if (pending->complete == COMPLETE_WORDS) {
 			char buf[256];
 			snprintf(buf, sizeof(buf), "%s", pending->words);

@@ -10,30 +10,6 @@
 #include "doctordoc.h"
 #include "ranktable/jsonpos.h"
 
-/* Every check doctor reports, in the order of the report and of root-cause priority: a
- * report naming another is refused, as cmd/doctor.c indexes its tables by position here. */
-const char *const doctor_codes[] = {
-	"node.reach",	  "ranktable.valid", "ranktable.same", "ranktable.node", "ranktable.spod",
-	"npu.smi",	  "npu.count",
-	"link.hccs",	  "npu.health",	     "npu.faults",     "npu.ecc",	 "npu.pcie",
-	"npu.thermal",	  "host.kernel-log",
-	"link.roce",	  "link.npu-mesh",      "nic.ip",	     "nic.tls",	"nic.counters",
-	"link.rdma",	  "link.mtu",	     "net.ports",      "env.hccl",
-	"run.allreduce",  "net.bandwidth",
-	"npu.driver",	  "npu.firmware",
-	"cann.version",	  "host.time",	     "host.memlock",   "host.shm",	 "host.memory",
-	"host.hugepages", "logs.cause",
-};
-const size_t doctor_ncodes = sizeof(doctor_codes) / sizeof(doctor_codes[0]);
-
-int doctor_code_index(const char *code)
-{
-	for (size_t i = 0; code && i < doctor_ncodes; i++)
-		if (!strcmp(doctor_codes[i], code))
-			return (int)i;
-	return -1;
-}
-
 static void where_at(const char *buf, size_t len, const char *at, char *out, size_t outlen)
 {
 	unsigned line = 1, col = 1;
@@ -95,9 +71,9 @@ static int by_key(const void *a, const void *b)
 /* Every check of a document: its strings, a known status and code, and one result per check
  * and node (the fold and the cause assume it). host: the node of a node report, NULL for a
  * launcher report, whose checks name their node. */
-static int checks_valid(const cJSON *checks, const char *host, const char *name,
-			const char *buf, size_t len, const char *at, const char *end,
-			const cJSON *doc, char *err, size_t errlen)
+static int checks_valid(const cJSON *checks, const char *host, doctor_code_index_fn *code_index,
+			const char *name, const char *buf, size_t len, const char *at,
+			const char *end, const cJSON *doc, char *err, size_t errlen)
 {
 	char what[300], where[64], first[64];
 	const cJSON *bad_c = NULL, *c;
@@ -123,7 +99,7 @@ static int checks_valid(const cJSON *checks, const char *host, const char *name,
 				 code->valuestring, st->valuestring);
 			goto bad;
 		}
-		if (doctor_code_index(code->valuestring) < 0) {
+		if (!code_index || code_index(code->valuestring) < 0) {
 			snprintf(what, sizeof(what),
 				 "unknown check '%.40s' (from a newer hcclctl? hcclctl-doctor(1) "
 				 "lists the checks)",
@@ -157,12 +133,14 @@ bad:
 }
 
 int doctor_doc_check(const char *name, const char *buf, size_t len, const cJSON *doc,
-		     const char *host, char *err, size_t errlen)
+		     const char *host, doctor_code_index_fn *code_index, char *err,
+		     size_t errlen)
 {
 	const cJSON *checks = cJSON_GetObjectItemCaseSensitive(doc, "checks");
 	if (!cJSON_IsArray(checks))
 		return bad(err, errlen, name, buf, len, buf, "no \"checks\" array");
-	return checks_valid(checks, host, name, buf, len, buf, buf + len, doc, err, errlen);
+	return checks_valid(checks, host, code_index, name, buf, len, buf, buf + len, doc, err,
+			    errlen);
 }
 
 static int add_node(struct doctor_merged *m, const char *name, cJSON *doc, const char *file,
@@ -212,8 +190,8 @@ static int take(struct doctor_merged *m, const cJSON *doc, const char *name, con
 	const cJSON *h = cJSON_GetObjectItemCaseSensitive(doc, "hostname");
 	if (node_doc && (!cJSON_IsString(h) || !*h->valuestring))
 		return bad(err, errlen, name, buf, len, at, "a node report without \"hostname\"");
-	int rc = checks_valid(checks, node_doc ? h->valuestring : NULL, name, buf, len, at, end,
-			      doc, err, errlen);
+	int rc = checks_valid(checks, node_doc ? h->valuestring : NULL, m->code_index, name, buf,
+			      len, at, end, doc, err, errlen);
 	if (rc)
 		return rc;
 	if (node_doc) {

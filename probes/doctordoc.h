@@ -12,20 +12,20 @@ struct doctor_merged_node {
 	char *name, *file;
 	cJSON *doc;
 };
+/* The checks a report may name: the index of code in the caller's table of checks (cmd/'s),
+ * -1 when it is none of them. The reader refuses a report naming another. */
+typedef int doctor_code_index_fn(const char *code);
 struct doctor_merged {
 	struct doctor_merged_node *v;
 	size_t n, cap;
+	doctor_code_index_fn *code_index; /* set by the caller before the first parse */
 };
-/* Every check doctor reports (doctor_ncodes of them), in report and cause-priority order. */
-extern const char *const doctor_codes[];
-extern const size_t doctor_ncodes;
-/* The index of code in doctor_codes, -1 when it is none of them. */
-int doctor_code_index(const char *code);
 /* The checks of doc (parsed from buf[0..len), a node's report on host): strings, a known
- * status and code, one result per check. 0, -EBADMSG (err: "NAME: line L, column C: what"),
- * -ENOMEM. */
+ * status and a code code_index knows, one result per check. 0, -EBADMSG (err: "NAME: line L,
+ * column C: what"), -ENOMEM. */
 int doctor_doc_check(const char *name, const char *buf, size_t len, const cJSON *doc,
-		     const char *host, char *err, size_t errlen);
+		     const char *host, doctor_code_index_fn *code_index, char *err,
+		     size_t errlen);
 /* Adds the nodes of buf[0..len), one or more documents, named name in messages. 0, or
  * -EBADMSG (err: "NAME: line L, column C: what"; also a check of an unknown code or one
  * given twice for a node), -EEXIST (a node already read), -ENODATA

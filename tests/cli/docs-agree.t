@@ -59,6 +59,20 @@ done
 [ -z "$missing" ] && [ "$(hcclctl ranktable rules | wc -l)" -gt 50 ]
 _report $? "hcclctl-ranktable(1) RULES lists every rule code" "missing:$missing"
 
+# doctor's checks: hcclctl-doctor(1)'s CHECKS and the README's list are those of --list-checks
+# (the table that runs them), no more, no fewer, in its order (the report's and the cause's)
+hcclctl doctor --list-checks >"$TMP/checks"
+awk '{print $1}' "$TMP/checks" >"$TMP/codes"
+troff_text "$MAN/hcclctl-doctor.1" |
+	awk '/^\.SH CHECKS/{s=1;next} /^\.SH/{s=0} s && /^\.B /{print $2}' >"$TMP/mancodes"
+[ "$(wc -l <"$TMP/codes")" -gt 30 ] && cmp -s "$TMP/codes" "$TMP/mancodes"
+_report $? "hcclctl-doctor(1) CHECKS lists every check of --list-checks, none other, in order" \
+	"$(diff "$TMP/codes" "$TMP/mancodes")"
+awk '/^\$ hcclctl doctor --list-checks$/{s=1;next} s && /^```/{exit} s' README.md >"$TMP/readme"
+[ -s "$TMP/readme" ] && cmp -s "$TMP/checks" "$TMP/readme"
+_report $? "README's list of doctor's checks is --list-checks' output" \
+	"$(diff "$TMP/checks" "$TMP/readme")"
+
 run hcclctl --completion-words ranktable
 check_out "gen
 validate
