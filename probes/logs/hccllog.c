@@ -220,6 +220,25 @@ static int chrome(struct pspan m)
 	return rule >= 10 && !other;
 }
 
+/* A record's rank field: a line that is "rank", blanks, ':' and a number ("  rank      : 3
+ * (local_rank: 3)"); its number into *rank. */
+static int record_rank(struct pspan m, int *rank)
+{
+	struct pspan t = probe__trim(m);
+	if (t.n < 6 || strncmp(t.s, "rank", 4) || (t.s[4] != ' ' && t.s[4] != ':'))
+		return 0;
+	size_t i = 4;
+	while (i < t.n && t.s[i] == ' ')
+		i++;
+	if (i >= t.n || t.s[i] != ':')
+		return 0;
+	int v = -1;
+	if (!hlog__int_after((struct pspan){t.s + i, t.n - i}, ":", &v) || v < 0)
+		return 0;
+	*rank = v;
+	return 1;
+}
+
 static void keep_unk(struct hlog_report *r, const char *name, const char *node, unsigned no,
 		     struct pspan line)
 {
@@ -266,6 +285,8 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	int first_header = 0; /* the error quoted first is a heading (a Traceback) */
 	int known_pid = -1; /* the process and time of the last error a rule explained */
 	int64_t known_t = -1;
+	int rec_rank = -1;  /* a record's "rank : N" field, and its line */
+	unsigned rec_at = 0;
 	r->bytes += len;
 	struct kb_scan kst = { 0 };
 	struct hlog_place place;
@@ -310,6 +331,8 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		}
 		if (frame_collective(l.msg, coll, sizeof(coll)))
 			coll_at = no;
+		if (record_rank(l.msg, &rec_rank))
+			rec_at = no;
 		/* lines that say of themselves that they are routine are not a fault's */
 		if (l.level != HLINE_INFO && l.level != HLINE_DEBUG)
 			hlog__kb_line(r, &kst, line, l.kernel || place.kind == HLOG_FK_DEVICE,
@@ -365,6 +388,11 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		tmp.pid = l.pid >= 0 ? l.pid : last_pid;
 		tmp.line = no;
 		tmp.head = head;
+		/* a failure in a record of "key : value" lines is the rank's its rank field names:
+		 * torch elastic's root cause "rank : 0 (local_rank: 0)", ..., "traceback : Signal
+		 * 11 (SIGSEGV) received by PID 3304209" */
+		if (tmp.rank < 0 && rec_rank >= 0 && rec_at && no > rec_at && no - rec_at <= 8)
+			tmp.rank = rec_rank;
 		/* a call named in the traceback just above is the one the error happened in */
 		if (!tmp.op[0] && coll[0] && no - coll_at <= 40)
 			snprintf(tmp.op, sizeof(tmp.op), "%s", coll);

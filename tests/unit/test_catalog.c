@@ -407,6 +407,42 @@ static void test_device_forms(void **state)
 	assert_int_equal(e.dev, 4);
 }
 
+/* A failure inside a record of "key : value" lines is the rank its rank field names (our
+ * record, in the form of torch elastic's root-cause block); a rank field far above is not. */
+static void test_record_rank(void **state)
+{
+	(void)state;
+	char err[128];
+	struct hlog_report r;
+	static const char rec[] = "Root Cause (first observed failure):\n"
+				  "[0]:\n"
+				  "  time      : 2026-01-02_03:04:05\n"
+				  "  host      : node-b\n"
+				  "  rank      : 5 (local_rank: 1)\n"
+				  "  exitcode  : -9 (pid: 4100)\n"
+				  "  error_file: <N/A>\n"
+				  "  traceback : Signal 9 (SIGKILL) received by PID 4100\n";
+	hlog_report_init(&r);
+	assert_int_equal(hlog_scan_buf("node0/out.log", "node0", rec, strlen(rec), &r, err,
+				       sizeof(err)),
+			 0);
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_string_equal(r.detail, "rank-sigkill");
+	assert_int_equal(r.cat, HCAT_RESOURCE);
+	assert_int_equal(r.rank, 5);
+	hlog_report_release(&r);
+	static const char far[] = "  rank      : 5 (local_rank: 1)\n1\n2\n3\n4\n5\n6\n7\n8\n9\n"
+				  "  traceback : Signal 9 (SIGKILL) received by PID 4100\n";
+	hlog_report_init(&r);
+	assert_int_equal(hlog_scan_buf("node0/out.log", "node0", far, strlen(far), &r, err,
+				       sizeof(err)),
+			 0);
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_string_equal(r.detail, "rank-sigkill");
+	assert_int_equal(r.rank, -1);
+	hlog_report_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -415,6 +451,7 @@ int main(void)
 		cmocka_unit_test(test_ib_status),
 		cmocka_unit_test(test_causes),
 		cmocka_unit_test(test_device_forms),
+		cmocka_unit_test(test_record_rank),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
