@@ -79,6 +79,9 @@ static const struct {
 } benign[] = {
 	/* CANN's advice text: "Check the rank service processes with other errors or no errors" */
 	{"no errors", 0, NULL},
+	/* nccl-tests' legend under its table, printed on every run: "# Errors with asterisks
+	 * indicate errors that have exceeded the maximum threshold." */
+	{"Errors with asterisks indicate", 1, NULL},
 	/* nccl-tests before 2.10 name the wrong-value column "error": "busbw  error" */
 	{"busbw error", 0, NULL},
 	/* a retry announced is not the failure: NCCL's "Call to connect returned Connection
