@@ -285,6 +285,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	int first_header = 0; /* the error quoted first is a heading (a Traceback) */
 	int known_pid = -1; /* the process and time of the last error a rule explained */
 	int64_t known_t = -1;
+	int wrap_rank = -1; /* the rank of the last line that named one, while lines wrap */
 	int rec_rank = -1;  /* a record's "rank : N" field, and its line */
 	unsigned rec_at = 0;
 	r->bytes += len;
@@ -302,6 +303,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		struct pspan line = probe__trim(raw);
 		if (!line.n) {
 			r->blank++;
+			wrap_rank = -1; /* a wrapped message has no blank line inside */
 			continue;
 		}
 		struct hlog_line l;
@@ -359,6 +361,17 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		tmp.work = (struct hlog_work){ -1, -1, -1, -1, -1, -1, -1, "" };
 		if (l.rank >= 0 && l.rank < HLOG_SEEN_RANKS)
 			r->seen_rank[l.rank / 8] |= (unsigned char)(1u << (l.rank % 8));
+		/* a line with no prefix of its own (no time, pid or rank) continues the message
+		 * above it, which a paste or a terminal wrapped: a failure it names without a rank
+		 * is that line's rank's, as its time and pid are ("[rank6]:[E429 ...] ...
+		 * ProcessGroupNCCL'" then "s watchdog got stuck for 480 seconds ...") */
+		int wrapped = -1;
+		if (l.rank >= 0)
+			wrap_rank = l.rank;
+		else if (l.t_us >= 0 || l.pid >= 0)
+			wrap_rank = -1;
+		else
+			wrapped = wrap_rank;
 		if (!hlog__recognise(line, &l, &tmp)) {
 			/* the frame of a table HCCL prints (LINK_ERROR_INFO, its detector's
 			 * result), and the trace lines a process logs right after an error it
@@ -393,6 +406,8 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		 * 11 (SIGSEGV) received by PID 3304209" */
 		if (tmp.rank < 0 && rec_rank >= 0 && rec_at && no > rec_at && no - rec_at <= 8)
 			tmp.rank = rec_rank;
+		if (tmp.rank < 0 && wrapped >= 0)
+			tmp.rank = wrapped;
 		/* a call named in the traceback just above is the one the error happened in */
 		if (!tmp.op[0] && coll[0] && no - coll_at <= 40)
 			snprintf(tmp.op, sizeof(tmp.op), "%s", coll);

@@ -407,12 +407,22 @@ static void test_device_forms(void **state)
 	assert_int_equal(e.dev, 4);
 }
 
+/* r: the report of one file node0/out.log holding text, concluded. */
+static void scan_text(const char *text, struct hlog_report *r)
+{
+	char err[128];
+	hlog_report_init(r);
+	assert_int_equal(hlog_scan_buf("node0/out.log", "node0", text, strlen(text), r, err,
+				       sizeof(err)),
+			 0);
+	assert_int_equal(hlog_conclude(r), 0);
+}
+
 /* A failure inside a record of "key : value" lines is the rank its rank field names (our
  * record, in the form of torch elastic's root-cause block); a rank field far above is not. */
 static void test_record_rank(void **state)
 {
 	(void)state;
-	char err[128];
 	struct hlog_report r;
 	static const char rec[] = "Root Cause (first observed failure):\n"
 				  "[0]:\n"
@@ -422,23 +432,41 @@ static void test_record_rank(void **state)
 				  "  exitcode  : -9 (pid: 4100)\n"
 				  "  error_file: <N/A>\n"
 				  "  traceback : Signal 9 (SIGKILL) received by PID 4100\n";
-	hlog_report_init(&r);
-	assert_int_equal(hlog_scan_buf("node0/out.log", "node0", rec, strlen(rec), &r, err,
-				       sizeof(err)),
-			 0);
-	assert_int_equal(hlog_conclude(&r), 0);
+	scan_text(rec, &r);
 	assert_string_equal(r.detail, "rank-sigkill");
 	assert_int_equal(r.cat, HCAT_RESOURCE);
 	assert_int_equal(r.rank, 5);
 	hlog_report_release(&r);
 	static const char far[] = "  rank      : 5 (local_rank: 1)\n1\n2\n3\n4\n5\n6\n7\n8\n9\n"
 				  "  traceback : Signal 9 (SIGKILL) received by PID 4100\n";
-	hlog_report_init(&r);
-	assert_int_equal(hlog_scan_buf("node0/out.log", "node0", far, strlen(far), &r, err,
-				       sizeof(err)),
-			 0);
-	assert_int_equal(hlog_conclude(&r), 0);
+	scan_text(far, &r);
 	assert_string_equal(r.detail, "rank-sigkill");
+	assert_int_equal(r.rank, -1);
+	hlog_report_release(&r);
+}
+
+/* A message a terminal wrapped is its first line's rank's; a blank line or a line with its
+ * own prefix ends the wrap (our lines, in the form of c10d's heartbeat monitor). */
+static void test_wrapped_rank(void **state)
+{
+	(void)state;
+	struct hlog_report r;
+	static const char wrapped[] =
+		"[rank3]:[E101 10:00:00.000000000 ProcessGroupNCCL.cpp:1743] [PG ID 0 PG GUID "
+		"0(default_pg) Rank 3] ProcessGroupNCCL'\n"
+		"s watchdog got stuck for 600 seconds without making progress in monitoring enqueued "
+		"collectives.\n";
+	scan_text(wrapped, &r);
+	assert_string_equal(r.detail, "watchdog-hang");
+	assert_int_equal(r.rank, 3);
+	hlog_report_release(&r);
+	static const char apart[] =
+		"[rank3]:[E101 10:00:00.000000000 ProcessGroupNCCL.cpp:1743] [PG ID 0 PG GUID "
+		"0(default_pg) Rank 3] ProcessGroupNCCL'\n"
+		"\n"
+		"s watchdog got stuck for 600 seconds without making progress in monitoring enqueued "
+		"collectives.\n";
+	scan_text(apart, &r);
 	assert_int_equal(r.rank, -1);
 	hlog_report_release(&r);
 }
@@ -452,6 +480,7 @@ int main(void)
 		cmocka_unit_test(test_causes),
 		cmocka_unit_test(test_device_forms),
 		cmocka_unit_test(test_record_rank),
+		cmocka_unit_test(test_wrapped_rank),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
