@@ -286,6 +286,8 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	int known_pid = -1; /* the process and time of the last error a rule explained */
 	int64_t known_t = -1;
 	int wrap_rank = -1; /* the rank of the last line that named one, while lines wrap */
+	size_t last_ev = (size_t)-1; /* the last event of this file, and its line */
+	unsigned last_ev_no = 0;
 	int rec_rank = -1;  /* a record's "rank : N" field, and its line */
 	unsigned rec_at = 0;
 	r->bytes += len;
@@ -365,6 +367,13 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		 * above it, which a paste or a terminal wrapped: a failure it names without a rank
 		 * is that line's rank's, as its time and pid are ("[rank6]:[E429 ...] ...
 		 * ProcessGroupNCCL'" then "s watchdog got stuck for 480 seconds ...") */
+		/* torch_npu reports a failed call on one line and the device of its process in
+		 * the header of the next ("... error code is 500001", then "[ERROR] 2025-01-15-
+		 * 20:59:48 (PID:6038, Device:0, RankID:-1) ERR00100 PTA call acl api failed"): the
+		 * call failed on that device */
+		if (l.dev >= 0 && last_ev < r->nev && no == last_ev_no + 1 && r->ev[last_ev].fi == fi &&
+		    r->ev[last_ev].dev < 0)
+			r->ev[last_ev].dev = l.dev;
 		int wrapped = -1;
 		if (l.rank >= 0)
 			wrap_rank = l.rank;
@@ -420,6 +429,8 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 			continue; /* over the cap: counted in dropped, still learnt from */
 		*e = tmp;
 		f->nev++;
+		last_ev = (size_t)(e - r->ev);
+		last_ev_no = no;
 	}
 	kb_scan_release(&kst);
 	hlog__line_pairs((struct pspan){NULL, 0});

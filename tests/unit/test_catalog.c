@@ -471,6 +471,31 @@ static void test_wrapped_rank(void **state)
 	hlog_report_release(&r);
 }
 
+/* A failed call's device from the header of the very next line (our lines, in torch_npu's
+ * form); two lines further it is another message's. */
+static void test_next_line_device(void **state)
+{
+	(void)state;
+	struct hlog_report r;
+	static const char next[] =
+		"RuntimeError: Initialize:x.cpp:1 NPU function error: aclrtSetDevice(2), error code "
+		"is 107001\n"
+		"[ERROR] 2026-02-03-04:05:06 (PID:77, Device:2, RankID:-1) ERR00100 PTA call acl api "
+		"failed\n";
+	scan_text(next, &r);
+	assert_int_equal(r.dev, 2);
+	hlog_report_release(&r);
+	static const char later[] =
+		"RuntimeError: Initialize:x.cpp:1 NPU function error: aclrtSetDevice(2), error code "
+		"is 107001\n"
+		"some other line\n"
+		"[ERROR] 2026-02-03-04:05:06 (PID:77, Device:2, RankID:-1) ERR00100 PTA call acl api "
+		"failed\n";
+	scan_text(later, &r);
+	assert_int_equal(r.dev, -1);
+	hlog_report_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -481,6 +506,7 @@ int main(void)
 		cmocka_unit_test(test_device_forms),
 		cmocka_unit_test(test_record_rank),
 		cmocka_unit_test(test_wrapped_rank),
+		cmocka_unit_test(test_next_line_device),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
