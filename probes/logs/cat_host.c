@@ -6,6 +6,34 @@
  * drivers/pci/pcie/aer.c, fs/ext4 and the block layer, mm/oom_kill.c). */
 #include "probes/hcclcodes.h"
 #include "probes/logs/catalog.h"
+#include "probes/logs/logline.h"
+
+/* A connect that will be retried has not failed yet ("connect returned No route to host,
+ * retrying (26/34)"); the last try of the count has. */
+static int no_retry_left(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
+{
+	(void)x;
+	(void)e;
+	return !hlog__retry_left(m);
+}
+
+static const char killed_meaning[] =
+	"a rank was killed with SIGKILL, most often by the kernel's OOM killer";
+static const char killed_fix[] =
+	"check the node's kernel log for the OOM killer (dmesg | grep -i 'killed process') and "
+	"lower the memory per rank (data loader workers, pinned memory, batch)";
+static const char crash_fix[] =
+	"read the frames of the crash (the library they end in) and the lines just before it; "
+	"run the rank again with a core dump (ulimit -c unlimited) or under gdb if it repeats";
+static const char op_bin_meaning[] =
+	"no compiled kernel of the operator fits its input types: the installed operator package "
+	"does not have it";
+static const char op_bin_fix[] =
+	"install the operator (kernels) package that matches the CANN toolkit, or use a supported "
+	"data type for that operator";
+static const char errno_net_fix[] =
+	"check that the peer's address and port are right and reachable from this host (ping, nc "
+	"-zv ADDR PORT), on the interface the job uses, and that no firewall drops them";
 
 static const struct hlog_sig rows[] = {
 	/* MPICH: "Fatal error in PMPI_Test: Message truncated, error stack:" */
@@ -34,9 +62,31 @@ static const struct hlog_sig rows[] = {
 	/* mpirun: "mpirun noticed that process rank 0 with PID 77967 on node n342 exited on
 	 * signal 9 (Killed)." */
 	{{"mpirun noticed that process rank", "signal 9"}, HCAT_RESOURCE, "mpi-rank-killed",
-	 "a rank was killed with SIGKILL, most often by the kernel's OOM killer",
-	 "check the node's kernel log for the OOM killer (dmesg | grep -i 'killed process') and "
-	 "lower the memory per rank",
+	 killed_meaning, killed_fix, 0, NULL},
+	/* torch elastic's root-cause block: "traceback : Signal 9 (SIGKILL) received by PID
+	 * 14750" */
+	{{"(SIGKILL) received by PID"}, HCAT_RESOURCE, "rank-sigkill", killed_meaning, killed_fix,
+	 0, NULL},
+	/* the same block for a fault signal ("Signal 11 (SIGSEGV) received by PID 3304209"), and
+	 * a crash handler's dump ("[host:pid] Failing at address: 0xb8", Open MPI's and
+	 * MindSpore's): the process crashed, which does not say why */
+	{{"(SIGSEGV) received by PID"}, HCAT_UNRESOLVED, "rank-crashed",
+	 "a rank's process crashed on a fault signal", crash_fix, 0, NULL},
+	{{"Failing at address"}, HCAT_UNRESOLVED, "native-crash",
+	 "a process crashed in native code; its handler printed the faulting address and frames",
+	 crash_fix, 0, NULL},
+	/* MindSpore's msrun launcher: "Worker process 130673 exit with exception." */
+	{{"Worker process", "exit with exception"}, HCAT_UNRESOLVED, "launcher-worker-exit",
+	 "the launcher saw a worker process exit with an error",
+	 "read that worker's own log (msrun writes one per worker, worker_N.log) for its first "
+	 "error",
+	 0, NULL},
+	/* MVAPICH2: "rdma_iba_hca_init(1636)..: cannot create cq" */
+	{{"cannot create cq"}, HCAT_RESOURCE, "mpi-create-cq",
+	 "MPI could not create the NIC's completion queue: most often too little locked memory "
+	 "(ulimit -l) where the ranks start",
+	 "set the locked-memory limit to unlimited for the job (ulimit -l unlimited; "
+	 "LimitMEMLOCK=infinity for the launcher's service) and check it from inside the job",
 	 0, NULL},
 	{{"There are not enough slots available in the system"}, HCAT_CONFIG, "mpi-slots",
 	 "more ranks were asked for than the host list offers slots",
@@ -87,10 +137,53 @@ static const struct hlog_sig rows[] = {
 	 "raise the container's memory limit or lower the memory per rank (data loader workers, "
 	 "pinned memory)",
 	 0, NULL},
+	/* nvidia's kernel driver: "NVRM: Xid (PCI:0000:dc:00): 45, pid=..., Ch 00000001" */
+	{{"NVRM: Xid"}, HCAT_HARDWARE, "nvidia-xid",
+	 "the NVIDIA driver reported a GPU fault (an Xid event) on the device at that PCI address",
+	 "look the Xid number up in NVIDIA's Xid table, start from the earliest one (\"caused by "
+	 "previous Xid\" names it), and drain the GPU (nvidia-smi -q, a reset or replacement) if "
+	 "it is a hardware or NVLink one",
+	 0, NULL},
+	/* CANN's operator packages: "Cannot find bin of op Range, integral key ...", "Cannot find
+	 * binary for op Range." */
+	{{"Cannot find bin of op"}, HCAT_VERSION, "op-binary-missing", op_bin_meaning, op_bin_fix,
+	 0, NULL},
+	{{"Cannot find binary for op"}, HCAT_VERSION, "op-binary-missing2", op_bin_meaning,
+	 op_bin_fix, 0, NULL},
+	/* the runtime's EE1001: "Set visible device failed, invalid device=6, input visible
+	 * devices:6" */
+	{{"Set visible device failed"}, HCAT_CONFIG, "visible-device-invalid",
+	 "the process was given a device index its visible devices do not have",
+	 "give each process an index within ASCEND_RT_VISIBLE_DEVICES (it renumbers the devices "
+	 "from 0), and check which devices the container was started with",
+	 0, NULL},
 	{{"Out of memory: Killed process"}, HCAT_RESOURCE, "oom-killer",
 	 "the kernel's OOM killer killed a process: the node ran out of memory",
 	 "lower the memory per rank (data loader workers, pinned memory, batch) or add swap", 0,
 	 NULL},
+	/* glibc's strerror texts, whoever prints them (c10d's store, NCCL's sockets, servers),
+	 * last so that a stack's own row wins */
+	{{"Software caused connection abort"}, HCAT_NET, "errno-conn-aborted",
+	 "a connection was aborted on this host's side (ECONNABORTED) while it was being set up "
+	 "or used",
+	 errno_net_fix, 0, no_retry_left},
+	{{"No route to host"}, HCAT_NET, "errno-no-route",
+	 "the peer's address has no route from this host (EHOSTUNREACH)", errno_net_fix, 0,
+	 no_retry_left},
+	{{"Network is unreachable"}, HCAT_NET, "errno-net-unreachable",
+	 "the peer's network is not reachable from this host (ENETUNREACH)", errno_net_fix, 0,
+	 no_retry_left},
+	{{"Connection refused"}, HCAT_NET, "errno-refused",
+	 "nothing listened at the peer's address and port (ECONNREFUSED)", errno_net_fix, 0,
+	 no_retry_left},
+	{{"Connection reset by peer"}, HCAT_RANK_STUCK, "errno-reset",
+	 "the peer closed the connection (ECONNRESET): its process most often exited or crashed",
+	 "read the log of the process at the other end (the rank it names) for why it stopped",
+	 0, no_retry_left},
+	{{"Broken pipe"}, HCAT_RANK_STUCK, "errno-broken-pipe",
+	 "the peer had closed the connection when this end wrote to it (EPIPE): its process "
+	 "most often exited or crashed",
+	 "read the log of the process at the other end for why it stopped", 0, no_retry_left},
 };
 
 const struct hlog_sigtab hlog__cat_host = {"host", rows, sizeof(rows) / sizeof(rows[0])};

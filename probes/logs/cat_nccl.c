@@ -48,6 +48,13 @@ static const struct hlog_sig rows[] = {
 	 "check the port on both hosts (ibstat, ibv_devinfo), its error counters and the cable; "
 	 "the status number says which kind of error",
 	 0, ib_completion},
+	/* net_ib.cu before 2.12: WARN("NET/IB : Got completion with error %d, opcode %d, len %d,
+	 * vendor err %d"), no peer named */
+	{{"NET/IB", "Got completion with error"}, HCAT_LINK_DOWN, "ib-completion-old",
+	 "an InfiniBand/RoCE work request completed with an error",
+	 "check the port on both hosts (ibstat, ibv_devinfo), its error counters and the cable; "
+	 "the status number says which kind of error",
+	 0, ib_completion},
 	{{"NET/IB", "Got CQE with error"}, HCAT_LINK_DOWN, "ib-cqe",
 	 "an InfiniBand/RoCE work request completed with an error", "see the completion status line",
 	 0, NULL},
@@ -60,6 +67,21 @@ static const struct hlog_sig rows[] = {
 	/* socket.cc: WARN("NET/Socket : Connect to %s failed : %s") */
 	{{"NET/Socket", "Connect to", "failed"}, HCAT_NET, "nccl-socket-connect",
 	 "NCCL could not open a TCP connection to a peer", socket_fix, 0, NULL},
+	/* socket.cc: "socketStartConnect: exceeded timeouts (%d)", after every retry of a connect
+	 * timed out */
+	{{"exceeded timeouts"}, HCAT_NET, "nccl-connect-timeouts",
+	 "NCCL's socket connect retried until its timeout ran out: the peer's address did not "
+	 "answer", socket_fix, 0, NULL},
+	/* ibvwrap.cc: WARN("Call to ibv_create_cq failed") (UCX: "ibv_create_cq() failed: Cannot
+	 * allocate memory. Please set max locked memory (ulimit -l) ..."); NCCL's troubleshooting
+	 * guide sends it to the locked-memory limit */
+	{{"ibv_create_cq", "failed"}, HCAT_RESOURCE, "ib-create-cq",
+	 "the NIC's completion queue could not be created: the process may lock too little "
+	 "memory (ulimit -l) for the InfiniBand/RoCE driver",
+	 "set the locked-memory limit to unlimited where the ranks start (ulimit -l in the job, "
+	 "LimitMEMLOCK=infinity for a systemd service, --ulimit memlock=-1 for a container) and "
+	 "check it from inside the job",
+	 0, NULL},
 	/* bootstrap.cc: WARN("Bootstrap : no socket interface found") */
 	{{"Bootstrap", "no socket interface found"}, HCAT_CONFIG, "nccl-no-interface",
 	 "NCCL found no network interface to bootstrap over",

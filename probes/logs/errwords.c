@@ -47,6 +47,17 @@ static const struct {
 	{"permission denied", 0}, /* "[Errno 13] Permission denied" */
 	{"address already in use", 0}, /* Gloo: "bind: Address already in use" */
 	{"mismatch", 0},      /* "Detected mismatch between collectives on ranks." */
+	{"exceeded", 0},      /* NCCL: "socketStartConnect: exceeded timeouts (3)" */
+	/* a native crash handler's dump names no error, only the address and the frames:
+	 * "[host:3436928] Failing at address: 0xb8" */
+	{"failing at address", 0},
+	/* the signals that end a process on a fault or a kill, as torch elastic names them in
+	 * its root-cause block: "traceback : Signal 11 (SIGSEGV) received by PID 3304209" */
+	{"SIGSEGV", EW_CASE},
+	{"SIGKILL", EW_CASE}, /* "traceback : Signal 9 (SIGKILL) received by PID 14750" */
+	/* the NVIDIA driver's fault report in the kernel log: "NVRM: Xid (PCI:0000:dc:00): 45,
+	 * pid=1818990, name=python3, Ch 00000001" */
+	{"NVRM: Xid", EW_CASE},
 	{"NCCL WARN", EW_CASE}, /* NCCL's level for what failed: "NCCL WARN NET/IB : Got ..." */
 	{"ECONNREFUSED", EW_CASE}, /* errno names: "Connection refused (ECONNREFUSED, ...)" */
 	{"EHOSTUNREACH", EW_CASE}, /* "No route to host (EHOSTUNREACH, ...)" */
@@ -58,31 +69,38 @@ static const struct {
 /* Forms that carry an error word and say that nothing failed. whole: the form vouches for
  * the whole line (a warning category, a retry announced, a probe for an optional library),
  * else only for the words it spans. A "%d" matches a number. */
+static int retries_left(struct pspan m, size_t at, size_t len);
+
 static const struct {
 	const char *form;
 	int whole;
+	/* NULL, or: 0 when the form at m[at..at+len) does not vouch for this line after all */
+	int (*holds)(struct pspan m, size_t at, size_t len);
 } benign[] = {
 	/* CANN's advice text: "Check the rank service processes with other errors or no errors" */
-	{"no errors", 0},
+	{"no errors", 0, NULL},
+	/* nccl-tests' legend under its table, printed on every run: "# Errors with asterisks
+	 * indicate errors that have exceeded the maximum threshold." */
+	{"Errors with asterisks indicate", 1, NULL},
 	/* nccl-tests before 2.10 name the wrong-value column "error": "busbw  error" */
-	{"busbw error", 0},
-	/* a retry announced is not the failure; running out of retries says so itself: NCCL's
-	 * "Call to connect returned Connection refused, retrying" */
-	{"retrying", 1},
+	{"busbw error", 0, NULL},
+	/* a retry announced is not the failure: NCCL's "Call to connect returned Connection
+	 * refused, retrying"; the last one of a count is ("No route to host, retrying (34/34)") */
+	{"retrying", 1, retries_left},
 	/* HCCL marks an error it turned into a warning: "[WARNING] ... ErrToWarn: ... failed" */
-	{"ErrToWarn", 1},
+	{"ErrToWarn", 1, NULL},
 	/* NCCL up to 2.7 without InfiniBand libraries, going on over sockets: "misc/ibvwrap.cc:63
 	 * NCCL WARN Failed to open libibverbs.so[.1]" */
-	{"Failed to open libibverbs", 1},
+	{"Failed to open libibverbs", 1, NULL},
 	/* libibverbs itself, on a provider not installed: "libibverbs: Warning: couldn't load
 	 * driver 'libipathverbs-rdmav25.so': ...: cannot open shared object file" */
-	{"libibverbs: Warning: couldn't load driver", 1},
+	{"libibverbs: Warning: couldn't load driver", 1, NULL},
 	/* Python warning categories (advice, not failures): "FutureWarning: `torch.cuda.amp.
 	 * custom_bwd(args...)` is deprecated", "UserWarning: Detected call of `lr_scheduler.
 	 * step()` before `optimizer.step()`. ... Failure to do this will result in ..." */
-	{"FutureWarning", 1},
-	{"UserWarning", 1},
-	{"is deprecated", 1}, /* "`torch.cuda.amp.custom_fwd(args...)` is deprecated. Please use" */
+	{"FutureWarning", 1, NULL},
+	{"UserWarning", 1, NULL},
+	{"is deprecated", 1, NULL}, /* "`torch.cuda.amp.custom_fwd(args...)` is deprecated. Please use" */
 };
 
 #define NBENIGN (sizeof(benign) / sizeof(benign[0]))
@@ -128,6 +146,29 @@ static size_t match_at(const char *s, size_t n, const char *form, int exact)
 	if (word_char(f[-1]) && i < n && word_char(s[i]))
 		return 0;
 	return i;
+}
+
+/* Whether the retry announced at m[at..at+len) has tries left: "retrying (26/34)" has,
+ * "retrying (34/34)" has not (that connect was the last); a retry without its count has. */
+static int retries_left(struct pspan m, size_t at, size_t len)
+{
+	size_t i = at + len;
+	while (i < m.n && blank(m.s[i]))
+		i++;
+	if (i >= m.n || m.s[i] != '(')
+		return 1;
+	long long n = 0, of = 0;
+	size_t d = ++i;
+	while (i < m.n && m.s[i] >= '0' && m.s[i] <= '9' && i - d < 9)
+		n = n * 10 + (m.s[i++] - '0');
+	if (i == d || i >= m.n || m.s[i] != '/')
+		return 1;
+	d = ++i;
+	while (i < m.n && m.s[i] >= '0' && m.s[i] <= '9' && i - d < 9)
+		of = of * 10 + (m.s[i++] - '0');
+	if (i == d || i >= m.n || m.s[i] != ')')
+		return 1;
+	return n < of;
 }
 
 /* Rows by the lower case of their first byte, so that a word is checked against few rows. */
@@ -199,7 +240,8 @@ int hlog__benign_at(struct pspan m, size_t at, size_t len)
 	for (size_t r = 0; r < NBENIGN; r++) {
 		size_t k;
 		for (long i = benign_from(m, r, 0, &k); i >= 0; i = benign_from(m, r, (size_t)i + 1, &k))
-			if (benign[r].whole || ((size_t)i <= at && at + len <= (size_t)i + k))
+			if ((benign[r].whole || ((size_t)i <= at && at + len <= (size_t)i + k)) &&
+			    (!benign[r].holds || benign[r].holds(m, (size_t)i, k)))
 				return (int)r;
 	}
 	return -1;
@@ -209,6 +251,18 @@ int hlog__benign_row_in(struct pspan m, size_t row)
 {
 	size_t k;
 	return row < NBENIGN && benign_from(m, row, 0, &k) >= 0;
+}
+
+int hlog__retry_left(struct pspan m)
+{
+	size_t k;
+	for (size_t r = 0; r < NBENIGN; r++)
+		if (benign[r].holds == retries_left)
+			for (long i = benign_from(m, r, 0, &k); i >= 0;
+			     i = benign_from(m, r, (size_t)i + 1, &k))
+				if (retries_left(m, (size_t)i, k))
+					return 1;
+	return 0;
 }
 
 /* The first error word of m (of row only, unless only < 0) no benign form covers. */

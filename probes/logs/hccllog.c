@@ -220,6 +220,25 @@ static int chrome(struct pspan m)
 	return rule >= 10 && !other;
 }
 
+/* A record's rank field: a line that is "rank", blanks, ':' and a number ("  rank      : 3
+ * (local_rank: 3)"); its number into *rank. */
+static int record_rank(struct pspan m, int *rank)
+{
+	struct pspan t = probe__trim(m);
+	if (t.n < 6 || strncmp(t.s, "rank", 4) || (t.s[4] != ' ' && t.s[4] != ':'))
+		return 0;
+	size_t i = 4;
+	while (i < t.n && t.s[i] == ' ')
+		i++;
+	if (i >= t.n || t.s[i] != ':')
+		return 0;
+	int v = -1;
+	if (!hlog__int_after((struct pspan){t.s + i, t.n - i}, ":", &v) || v < 0)
+		return 0;
+	*rank = v;
+	return 1;
+}
+
 static void keep_unk(struct hlog_report *r, const char *name, const char *node, unsigned no,
 		     struct pspan line)
 {
@@ -266,6 +285,11 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	int first_header = 0; /* the error quoted first is a heading (a Traceback) */
 	int known_pid = -1; /* the process and time of the last error a rule explained */
 	int64_t known_t = -1;
+	int wrap_rank = -1; /* the rank of the last line that named one, while lines wrap */
+	size_t last_ev = (size_t)-1; /* the last event of this file, and its line */
+	unsigned last_ev_no = 0;
+	int rec_rank = -1;  /* a record's "rank : N" field, and its line */
+	unsigned rec_at = 0;
 	r->bytes += len;
 	struct kb_scan kst = { 0 };
 	struct hlog_place place;
@@ -281,6 +305,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		struct pspan line = probe__trim(raw);
 		if (!line.n) {
 			r->blank++;
+			wrap_rank = -1; /* a wrapped message has no blank line inside */
 			continue;
 		}
 		struct hlog_line l;
@@ -310,6 +335,8 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		}
 		if (frame_collective(l.msg, coll, sizeof(coll)))
 			coll_at = no;
+		if (record_rank(l.msg, &rec_rank))
+			rec_at = no;
 		/* lines that say of themselves that they are routine are not a fault's */
 		if (l.level != HLINE_INFO && l.level != HLINE_DEBUG)
 			hlog__kb_line(r, &kst, line, l.kernel || place.kind == HLOG_FK_DEVICE,
@@ -336,6 +363,24 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		tmp.work = (struct hlog_work){ -1, -1, -1, -1, -1, -1, -1, "" };
 		if (l.rank >= 0 && l.rank < HLOG_SEEN_RANKS)
 			r->seen_rank[l.rank / 8] |= (unsigned char)(1u << (l.rank % 8));
+		/* a line with no prefix of its own (no time, pid or rank) continues the message
+		 * above it, which a paste or a terminal wrapped: a failure it names without a rank
+		 * is that line's rank's, as its time and pid are ("[rank6]:[E429 ...] ...
+		 * ProcessGroupNCCL'" then "s watchdog got stuck for 480 seconds ...") */
+		/* torch_npu reports a failed call on one line and the device of its process in
+		 * the header of the next ("... error code is 500001", then "[ERROR] 2025-01-15-
+		 * 20:59:48 (PID:6038, Device:0, RankID:-1) ERR00100 PTA call acl api failed"): the
+		 * call failed on that device */
+		if (l.dev >= 0 && last_ev < r->nev && no == last_ev_no + 1 && r->ev[last_ev].fi == fi &&
+		    r->ev[last_ev].dev < 0)
+			r->ev[last_ev].dev = l.dev;
+		int wrapped = -1;
+		if (l.rank >= 0)
+			wrap_rank = l.rank;
+		else if (l.t_us >= 0 || l.pid >= 0)
+			wrap_rank = -1;
+		else
+			wrapped = wrap_rank;
 		if (!hlog__recognise(line, &l, &tmp)) {
 			/* the frame of a table HCCL prints (LINK_ERROR_INFO, its detector's
 			 * result), and the trace lines a process logs right after an error it
@@ -365,6 +410,13 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		tmp.pid = l.pid >= 0 ? l.pid : last_pid;
 		tmp.line = no;
 		tmp.head = head;
+		/* a failure in a record of "key : value" lines is the rank's its rank field names:
+		 * torch elastic's root cause "rank : 0 (local_rank: 0)", ..., "traceback : Signal
+		 * 11 (SIGSEGV) received by PID 3304209" */
+		if (tmp.rank < 0 && rec_rank >= 0 && rec_at && no > rec_at && no - rec_at <= 8)
+			tmp.rank = rec_rank;
+		if (tmp.rank < 0 && wrapped >= 0)
+			tmp.rank = wrapped;
 		/* a call named in the traceback just above is the one the error happened in */
 		if (!tmp.op[0] && coll[0] && no - coll_at <= 40)
 			snprintf(tmp.op, sizeof(tmp.op), "%s", coll);
@@ -377,6 +429,8 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 			continue; /* over the cap: counted in dropped, still learnt from */
 		*e = tmp;
 		f->nev++;
+		last_ev = (size_t)(e - r->ev);
+		last_ev_no = no;
 	}
 	kb_scan_release(&kst);
 	hlog__line_pairs((struct pspan){NULL, 0});

@@ -141,7 +141,8 @@ static int server_dev_after(struct pspan m, const char *key, char *ip, size_t ip
 }
 
 /* The device a line names, in the forms real lines use. */
-static void device_of(struct pspan m, const struct hlog_line *l, struct hlog_event *e)
+static void device_of(struct pspan m, const struct hlog_line *l, const struct hx_vals *x,
+		      struct hlog_event *e)
 {
 	static const char *const keys[] = {
 		"chipId:",  "phy_id",	 "devid",	"deviceId=", "localDeviceId", "deviceId",
@@ -151,7 +152,12 @@ static void device_of(struct pspan m, const struct hlog_line *l, struct hlog_eve
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (int_after(m, keys[i], &e->dev))
 			return;
-	e->dev = l->dev;
+	/* for a line already recognised (x given), any other form the extractor reads ("(NPU 2;
+	 * 60.97 GiB total capacity; ...)", "npu 3", "device(3)") before the device of the line's
+	 * header, which is the process's own; a line kept only for its device needs a key above
+	 * (a table of ranks and devices is not a failure) */
+	const struct hx_val *v = x ? hlog__xfind(x, HX_DEV, HX_THIS) : NULL;
+	e->dev = v ? (int)v->n : l->dev;
 }
 
 /* The collective of a tag ("AllReduce_group_name_1654NHR...") or a call ("HcclAllreduce"). */
@@ -386,10 +392,13 @@ static int recognise_signature(struct pspan m, const struct hx_vals *x, struct h
 	/* the listen socket: "socket type[1], listen on ip[192.168.20.160] and specific
 	 * port[16666] fail. Please check the port status ...", EI0019 "... have already been
 	 * bound", EJ0003 "Failed to bind the IP port. Reason: The IP address and port have been
-	 * bound already.", "host nic listen start failed, port[60000], return[11]" */
+	 * bound already.", "host nic listen start failed, port[60000], return[11]"; servers say
+	 * so in plain words: "[endpoint] Failed to listen 172.17.0.3:40032, please check ...",
+	 * "failed to listen on [::]:29500" */
 	if (has(m, "EI0019") || has(m, "EJ0003") || has(m, "have already been bound") ||
 	    has(m, "have been bound already") || has(m, "Failed to bind the IP port") ||
 	    has(m, "listen start failed") || has_nocase(m, "address already in use") ||
+	    has_nocase(m, "failed to listen") ||
 	    (has(m, "listen on ip") && has(m, "port"))) {
 		e->kind = HLOG_PORT_BOUND;
 		/* the port in any of its forms: "port[16666]", "port:50000", "[::]:29500" */
@@ -635,7 +644,7 @@ int hlog__recognise(struct pspan m, const struct hlog_line *l, struct hlog_event
 	 * get sq reg virtual addr, deviceId=2", "creat qp failed, localDeviceId[11]"): kept as
 	 * context, so the cause can name every device involved */
 	if (!ok && (l->cont || l->error)) {
-		device_of(m, l, e);
+		device_of(m, l, NULL, e);
 		if (e->dev < 0 || e->dev == l->dev)
 			return 0;
 		e->kind = HLOG_API;
@@ -646,7 +655,7 @@ int hlog__recognise(struct pspan m, const struct hlog_line *l, struct hlog_event
 		return 0;
 	if (e->rank < 0 && !e->group[0] && e->sub != HLOG_SUB_DETECT)
 		e->rank = l->rank;
-	device_of(m, l, e);
+	device_of(m, l, &x, e);
 	if (!e->cat) {
 		static const int cats[HLOG_NKINDS] = {
 			[HLOG_SOCKET_TIMEOUT] = HCAT_NET,	   [HLOG_NOTIFY_TIMEOUT] = HCAT_RANK_STUCK,

@@ -203,6 +203,71 @@ static const struct ccase cases[] = {
 	 "Sep 15 12:08:17 raspberrypiz2 kernel: Out of memory: Killed process 571 (python) "
 	 "total-vm:2071252kB, anon-rss:257104kB file-rss:1576kB",
 	 "oom-killer", HCAT_RESOURCE, ""},
+	/* the rows below are each stack's format string with values of ours filled in */
+	{"NCCL net_ib.cu before 2.12: \"NET/IB : Got completion with error %d, opcode %d, len %d, "
+	 "vendor err %d\"",
+	 "gpu-a:4021:4090 [1] transport/net_ib.cu:812 NCCL WARN NET/IB : Got completion with error "
+	 "12, opcode 0, len 8, vendor err 244",
+	 "ib-retry-exceeded", HCAT_LINK_DOWN, ""},
+	{"NCCL net_ib.cu before 2.12, a status out of libibverbs' enum",
+	 "NCCL WARN NET/IB : Got completion with error 99, opcode 1, len 0, vendor err 0",
+	 "ib-completion-old", HCAT_LINK_DOWN, ""},
+	{"NCCL socket.cc: \"socketStartConnect: exceeded timeouts (%d)\"",
+	 "h7:310:355 [2] misc/socket.cc:512 NCCL WARN socketStartConnect: exceeded timeouts (20)",
+	 "nccl-connect-timeouts", HCAT_NET, ""},
+	{"NCCL ibvwrap.cc: WARN(\"Call to ibv_create_cq failed\")",
+	 "n1:77:91 [0] misc/ibvwrap.cc:270 NCCL WARN Call to ibv_create_cq failed",
+	 "ib-create-cq", HCAT_RESOURCE, ""},
+	{"torch elastic's root-cause block (torch/distributed/elastic/multiprocessing/errors)",
+	 "  traceback : Signal 9 (SIGKILL) received by PID 5120", "rank-sigkill", HCAT_RESOURCE,
+	 ""},
+	{"torch elastic's root-cause block, a fault signal",
+	 "  traceback : Signal 11 (SIGSEGV) received by PID 5121", "rank-crashed", HCAT_UNRESOLVED,
+	 ""},
+	{"Open MPI's opal backtrace handler: \"[%s:%d] Failing at address: %p\"",
+	 "[worker-3:9910] Failing at address: 0x7f00dead0010", "native-crash", HCAT_UNRESOLVED, ""},
+	{"MindSpore's msrun launcher (parallel/cluster/process_entity/_api.py)",
+	 "[ERROR] ME(5100:1,MainProcess):2025-01-02-03:04:05.678.901 [_api.py:268] Worker process "
+	 "5188 exit with exception.",
+	 "launcher-worker-exit", HCAT_UNRESOLVED, ""},
+	{"MVAPICH2's rdma_iba_hca_init error stack",
+	 "Fatal error in MPI_Init: Other MPI error, error stack: rdma_iba_hca_init(1502)..: cannot "
+	 "create cq",
+	 "mpi-create-cq", HCAT_RESOURCE, ""},
+	{"nvidia's kernel driver: \"NVRM: Xid (PCI:%s): %d, ...\"",
+	 "Mar 3 10:00:01 gpu9 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=0, GPU has fallen off "
+	 "the bus.",
+	 "nvidia-xid", HCAT_HARDWARE, ""},
+	{"CANN's operator selection: \"Cannot find bin of op %s, integral key %s.\"",
+	 "EZ9999: [PID: 12] 2025-03-04-05:06:07.000.001 Cannot find bin of op Cumsum, integral key "
+	 "0/1/|bool/ND/.",
+	 "op-binary-missing", HCAT_VERSION, ""},
+	{"CANN's operator selection, its second line", "       Cannot find binary for op Cumsum.",
+	 "op-binary-missing2", HCAT_VERSION, ""},
+	{"the runtime's EE1001 for a device outside the visible ones",
+	 "EE1001: [PID: 9] The argument is invalid.Reason: Set visible device failed, invalid "
+	 "device=3, input visible devices:0,1",
+	 "visible-device-invalid", HCAT_CONFIG, ""},
+	{"glibc strerror(ECONNABORTED) after a connect",
+	 "n5:61:80 [3] NCCL WARN socketStartConnect: Connect to 192.0.2.44<51000> failed : "
+	 "Software caused connection abort",
+	 "errno-conn-aborted", HCAT_NET, "192.0.2.44"},
+	{"glibc strerror(EHOSTUNREACH), the last retry of NCCL's socketPollConnect",
+	 "n5:61:80 [3] NCCL INFO socketPollConnect: connect returned No route to host, retrying "
+	 "(20/20) after sleep for 2000 msec",
+	 "errno-no-route", HCAT_NET, ""},
+	{"glibc strerror(ENETUNREACH) from a launcher",
+	 "ERROR: connect to 198.51.100.7 port 8265 failed: Network is unreachable",
+	 "errno-net-unreachable", HCAT_NET, "198.51.100.7"},
+	{"glibc strerror(ECONNREFUSED) from an HTTP client",
+	 "requests.exceptions.ConnectionError: [Errno 111] Connection refused",
+	 "errno-refused", HCAT_NET, ""},
+	{"glibc strerror(ECONNRESET) from c10d's store",
+	 "RuntimeError: [5] is setting up NCCL communicator and retrieving ncclUniqueId from [2] via "
+	 "c10d key-value store by key '1', but store->get('1') got error: Connection reset by peer",
+	 "errno-reset", HCAT_RANK_STUCK, ""},
+	{"glibc strerror(EPIPE) from a writer",
+	 "send failed on fd 14: Broken pipe", "errno-broken-pipe", HCAT_RANK_STUCK, ""},
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
@@ -320,6 +385,117 @@ static void test_causes(void **state)
 	}
 }
 
+/* A recognised line's device in any form the extractor reads; a table of ranks and devices
+ * (an indented line with no failure) is still no event. Our lines, in torch_npu's and
+ * nccl-tests' formats. */
+static void test_device_forms(void **state)
+{
+	(void)state;
+	struct hlog_event e;
+	recognise("RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 5; 30.00 GiB "
+		  "total capacity; 28.00 GiB already allocated; 0 bytes free)",
+		  &e);
+	assert_int_equal(e.cat, HCAT_RESOURCE);
+	assert_int_equal(e.dev, 5);
+	recognise("   Rank  3 Pid  77 on node-b device  3 [0x00] NVIDIA A100-SXM4-40GB", &e);
+	assert_int_equal(e.kind, HLOG_NONE);
+	/* the invalid device the runtime names, not the process's own */
+	recognise("EE1001: The argument is invalid.Reason: Set visible device failed, invalid "
+		  "device=4, input visible devices:4",
+		  &e);
+	assert_string_equal(e.detail, "visible-device-invalid");
+	assert_int_equal(e.dev, 4);
+}
+
+/* r: the report of one file node0/out.log holding text, concluded. */
+static void scan_text(const char *text, struct hlog_report *r)
+{
+	char err[128];
+	hlog_report_init(r);
+	assert_int_equal(hlog_scan_buf("node0/out.log", "node0", text, strlen(text), r, err,
+				       sizeof(err)),
+			 0);
+	assert_int_equal(hlog_conclude(r), 0);
+}
+
+/* A failure inside a record of "key : value" lines is the rank its rank field names (our
+ * record, in the form of torch elastic's root-cause block); a rank field far above is not. */
+static void test_record_rank(void **state)
+{
+	(void)state;
+	struct hlog_report r;
+	static const char rec[] = "Root Cause (first observed failure):\n"
+				  "[0]:\n"
+				  "  time      : 2026-01-02_03:04:05\n"
+				  "  host      : node-b\n"
+				  "  rank      : 5 (local_rank: 1)\n"
+				  "  exitcode  : -9 (pid: 4100)\n"
+				  "  error_file: <N/A>\n"
+				  "  traceback : Signal 9 (SIGKILL) received by PID 4100\n";
+	scan_text(rec, &r);
+	assert_string_equal(r.detail, "rank-sigkill");
+	assert_int_equal(r.cat, HCAT_RESOURCE);
+	assert_int_equal(r.rank, 5);
+	hlog_report_release(&r);
+	static const char far[] = "  rank      : 5 (local_rank: 1)\n1\n2\n3\n4\n5\n6\n7\n8\n9\n"
+				  "  traceback : Signal 9 (SIGKILL) received by PID 4100\n";
+	scan_text(far, &r);
+	assert_string_equal(r.detail, "rank-sigkill");
+	assert_int_equal(r.rank, -1);
+	hlog_report_release(&r);
+}
+
+/* A message a terminal wrapped is its first line's rank's; a blank line or a line with its
+ * own prefix ends the wrap (our lines, in the form of c10d's heartbeat monitor). */
+static void test_wrapped_rank(void **state)
+{
+	(void)state;
+	struct hlog_report r;
+	static const char wrapped[] =
+		"[rank3]:[E101 10:00:00.000000000 ProcessGroupNCCL.cpp:1743] [PG ID 0 PG GUID "
+		"0(default_pg) Rank 3] ProcessGroupNCCL'\n"
+		"s watchdog got stuck for 600 seconds without making progress in monitoring enqueued "
+		"collectives.\n";
+	scan_text(wrapped, &r);
+	assert_string_equal(r.detail, "watchdog-hang");
+	assert_int_equal(r.rank, 3);
+	hlog_report_release(&r);
+	static const char apart[] =
+		"[rank3]:[E101 10:00:00.000000000 ProcessGroupNCCL.cpp:1743] [PG ID 0 PG GUID "
+		"0(default_pg) Rank 3] ProcessGroupNCCL'\n"
+		"\n"
+		"s watchdog got stuck for 600 seconds without making progress in monitoring enqueued "
+		"collectives.\n";
+	scan_text(apart, &r);
+	assert_int_equal(r.rank, -1);
+	hlog_report_release(&r);
+}
+
+/* A failed call's device from the header of the very next line (our lines, in torch_npu's
+ * form); two lines further it is another message's. */
+static void test_next_line_device(void **state)
+{
+	(void)state;
+	struct hlog_report r;
+	static const char next[] =
+		"RuntimeError: Initialize:x.cpp:1 NPU function error: aclrtSetDevice(2), error code "
+		"is 107001\n"
+		"[ERROR] 2026-02-03-04:05:06 (PID:77, Device:2, RankID:-1) ERR00100 PTA call acl api "
+		"failed\n";
+	scan_text(next, &r);
+	assert_int_equal(r.dev, 2);
+	hlog_report_release(&r);
+	static const char later[] =
+		"RuntimeError: Initialize:x.cpp:1 NPU function error: aclrtSetDevice(2), error code "
+		"is 107001\n"
+		"some other line\n"
+		"[ERROR] 2026-02-03-04:05:06 (PID:77, Device:2, RankID:-1) ERR00100 PTA call acl api "
+		"failed\n";
+	scan_text(later, &r);
+	assert_int_equal(r.dev, -1);
+	hlog_report_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -327,6 +503,10 @@ int main(void)
 		cmocka_unit_test(test_every_row_seen),
 		cmocka_unit_test(test_ib_status),
 		cmocka_unit_test(test_causes),
+		cmocka_unit_test(test_device_forms),
+		cmocka_unit_test(test_record_rank),
+		cmocka_unit_test(test_wrapped_rank),
+		cmocka_unit_test(test_next_line_device),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -114,6 +114,19 @@ static const struct row_line word_lines[] = {
 	 "Network error: [Errno 113] No route to host (EHOSTUNREACH, received through"},
 	{"ENETUNREACH", "https://github.com/chrysn/aiocoap/pull/350",
 	 "Network error: [Errno 101] Network is unreachable (ENETUNREACH, received"},
+	{"exceeded", "https://github.com/deepseek-ai/DeepEP/issues/86",
+	 "es/bootstrap/uid/ncclSocket/ncclsocket_socket.cpp:socketStartConnect:488: "
+	 "socketStartConnect: exceeded timeouts (3)socketStartConnect: exceeded timeouts (3)"},
+	{"failing at address", "https://github.com/mindspore-lab/mindyolo/issues/238",
+	 "[notebook-2a7fcf5e-9744-41c7-9c1c-5e37eeafdf60:3436928] Failing at address: 0xb8"},
+	/* the page pads the block's lines with blanks; without them */
+	{"SIGSEGV", "https://github.com/NVIDIA/Megatron-LM/issues/1880",
+	 "  traceback : Signal 11 (SIGSEGV) received by PID 3304209"},
+	{"SIGKILL", "https://github.com/lzhxmu/CPPO/issues/6",
+	 "  traceback : Signal 9 (SIGKILL) received by PID 14750"},
+	{"NVRM: Xid", "https://github.com/NVIDIA/open-gpu-kernel-modules/issues/1150",
+	 "kernel: NVRM: Xid (PCI:0000:dc:00): 45, pid=1818990, name=python3, Ch 00000001 caused by "
+	 "previous Xid 149"},
 	{"(exception class)", "https://github.com/pytorch/pytorch/issues/61839",
 	 "subprocess.CalledProcessError: Command '['/opt/tiger/conda/bin/python3', '-u', "
 	 "'train_imagenet.py', '--local_rank=7']' died with <Signals.SIGSEGV: 11>."},
@@ -131,6 +144,8 @@ struct benign_line {
 static const struct benign_line benign_lines[] = {
 	{"no errors", "vllm-ascend-5461-a2-2node-ei0006-mc2", "with other errors or no errors", 0},
 	{"busbw error", "healthy-nccl-583-a100-error-column", "busbw  error     time", 0},
+	{"Errors with asterisks indicate", "https://github.com/ROCm/rccl/pull/2078",
+	 "# Errors with asterisks indicate errors that have exceeded the maximum threshold.", 0},
 	{"retrying", "https://github.com/Oneflow-Inc/oneflow/issues/3586",
 	 "worker:101542:101934 [0] NCCL INFO Call to connect returned Connection timed out, "
 	 "retrying",
@@ -291,6 +306,22 @@ static void test_lines(void **state)
 		 0},
 		/* nccl-tests' passing summary */
 		{"healthy-nccl-tests-h100-16-ranks", "# Out of bounds values : 0 OK", 0},
+		/* a retry with tries left is not the failure; the last of its count is (our lines,
+		 * in the form of NCCL's socketPollConnect) */
+		{"NCCL socket.cc's format",
+		 "socketPollConnect: connect returned Connection refused, retrying (3/35) after "
+		 "sleep for 300 msec",
+		 0},
+		{"NCCL socket.cc's format",
+		 "socketPollConnect: connect returned Connection refused, retrying (35/35) after "
+		 "sleep for 3500 msec",
+		 1},
+		{"NCCL socket.cc's format", "connect returned No route to host, retrying (7/5)", 1},
+		{"NCCL socket.cc's format", "connect returned No route to host, retrying (2/)", 0},
+		/* a crash handler's frames-only dump, and the kernel's Xid report (ours) */
+		{"opal backtrace's format", "[n2:411] Failing at address: (nil)", 1},
+		{"nvidia driver's format", "NVRM: Xid (PCI:0000:1a:00): 63, Row Remapper", 1},
+		{"an identifier, not the word", "export NVRM_XID_LOG=1; exceeded_count=0", 0},
 		/* Python's traceback heading: an error, and a heading */
 		{"https://github.com/NVIDIA/nccl/issues/875", "Traceback (most recent call last):", 1},
 	};
@@ -314,6 +345,10 @@ static void test_lines(void **state)
 	assert_int_equal(hlog__error_word((struct pspan){big, 104}, &len, NULL), -1);
 	assert_int_equal(hlog__error_word((struct pspan){big, 107}, &len, NULL), 101);
 	assert_int_equal(len, 6);
+	assert_int_equal(hlog__retry_left(span("retrying (1/2)")), 1);
+	assert_int_equal(hlog__retry_left(span("retrying (2/2)")), 0);
+	assert_int_equal(hlog__retry_left(span("Call to connect returned refused, retrying")), 1);
+	assert_int_equal(hlog__retry_left(span("no retry here")), 0);
 }
 
 int main(void)
