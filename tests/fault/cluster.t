@@ -133,21 +133,22 @@ cat >"$TMP/hc" <<EOS
 exec "$HCCLCTL" "\$@"
 EOS
 chmod +x "$TMP/hc"
-# The SSH launch itself takes seconds on a loaded machine: the budget is counted on top of
-# a healthy launch of the same size, timed just before.
-t0=$(now_ms)
-bg_run healthy cluster_head env -u SSH_AUTH_SOCK "$HCCLCTL" run allreduce --ranktable "$RT" \
-	--ssh --ssh-user root --ssh-key "$CL_KEY" --ssh-known-hosts "$CL_KNOWN_HOSTS" \
-	--remote-hcclctl "$HCCLCTL" -b 1K -e 1K
-finish healthy
-base=$(($(now_ms) - t0))
+# launch_1k NAME REMOTE: a 1K allreduce over SSH with REMOTE as the nodes' hcclctl; sets MS,
+# RC and ERR. The SSH launch itself takes seconds on a loaded machine: the budget is counted
+# on top of a healthy launch of the same size, timed just before.
+launch_1k() {
+	_t0=$(now_ms)
+	bg_run "$1" cluster_head env -u SSH_AUTH_SOCK "$HCCLCTL" run allreduce --ranktable "$RT" \
+		--ssh --ssh-user root --ssh-key "$CL_KEY" --ssh-known-hosts "$CL_KNOWN_HOSTS" \
+		--remote-hcclctl "$2" -b 1K -e 1K
+	finish "$1"
+	MS=$(($(now_ms) - _t0))
+}
+launch_1k healthy "$HCCLCTL"
+base=$MS
 check_rc 0 "the same launch, healthy: exit 0"
-t0=$(now_ms)
-bg_run nostart cluster_head env -u SSH_AUTH_SOCK "$HCCLCTL" run allreduce --ranktable "$RT" \
-	--ssh --ssh-user root --ssh-key "$CL_KEY" --ssh-known-hosts "$CL_KNOWN_HOSTS" \
-	--remote-hcclctl "$TMP/hc" -b 1K -e 1K
-finish nostart
-ms=$(($(now_ms) - t0))
+launch_1k nostart "$TMP/hc"
+ms=$MS
 check_rc 3 "a rank that cannot start (hcclctl missing on node 2): exit 3"
 err_has nostart "hcclctl: verdict: config: rank 1 on 10.77.0.2 could not start: hcclctl not found there (exit 127)"
 _report $? "  the verdict names the rank, the node and the fix" "$ERR"
