@@ -12,7 +12,7 @@ WARN    := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes -Wmissing-proto
 CXXWARN := -Wall -Wextra -Wshadow -Wformat=2 -Wvla -Wwrite-strings -Werror
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 $(WARN)
-CPPFLAGS += -D_GNU_SOURCE -I. -Icmd -DHCCLCTL_VERSION='"$(VERSION)"' -include ranktable/base/banned.h
+CPPFLAGS += -D_GNU_SOURCE -I. -DHCCLCTL_VERSION='"$(VERSION)"' -include ranktable/base/banned.h
 PKGS    := libcjson libcurl libssh2 zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lcjson -lcurl -lssh2 -lz)
@@ -30,9 +30,14 @@ CFLAGS  += $(SANFLAGS) -O1
 LDFLAGS += $(SANFLAGS)
 endif
 
-LIB_SRC  := $(wildcard ranktable/*.c ranktable/base/*.c libcomm/*.c probes/*.c probes/logs/*.c) $(filter-out cmd/hcclctl.c,$(wildcard cmd/*.c))
+# The layers, lowest first (scripts/layers.py checks that nothing reaches upward).
+LOW_SRC  := $(wildcard libcomm/*.c ranktable/*.c ranktable/base/*.c probes/*/*.c)
+LIB_SRC  := $(LOW_SRC) $(filter-out cmd/hcclctl.c,$(wildcard cmd/*.c cmd/*/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(O)/%.o)
-FUZZ_LIB_SRC := $(wildcard ranktable/*.c ranktable/base/*.c libcomm/*.c probes/*.c probes/logs/*.c) cmd/nodeout.c
+# The fuzz build links the lower layers and the parsers of cmd/ that the fuzz targets reach
+# (a *_parse.c serves one command; nodeout and netperf serve several).
+FUZZ_LIB_SRC := $(LOW_SRC) $(wildcard cmd/*/*_parse.c) cmd/doctor/report_fold.c cmd/lib/nodeout.c \
+		cmd/lib/netperf.c
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:%.c=$(O)/%)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)

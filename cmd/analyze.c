@@ -1,7 +1,7 @@
 /* hcclctl analyze DUMP...: reads the flight-recorder dumps of one job (one per rank), and prints
  * the job, the ranks present and missing, what each rank was doing, the first point where the
  * ranks diverge and a verdict naming the most likely culprit. The analysis and its messages come
- * from probes/flight_merge.c, so the text and the JSON say the same. */
+ * from probes/flight/flight_merge.c, so the text and the JSON say the same. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,8 +10,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "analyze.h"
-#include "probes/flight.h"
+#include "cmd/analyze.h"
+#include "probes/flight/flight.h"
 
 #define WHERE "analyze"
 #define DUMP_CAP (64UL * 1024 * 1024) /* 1000 records are about 400 KB */

@@ -9,9 +9,9 @@
 
 #include <cjson/cJSON.h>
 
-#include "cli.h"
-#include "deploy.h"
-#include "fanout.h"
+#include "cmd/cli/cli.h"
+#include "cmd/lib/deploy.h"
+#include "cmd/lib/fanout.h"
 #include "ranktable/ranktable.h"
 #include "ranktable/base/clock.h"
 

@@ -1,12 +1,12 @@
 /* hcclctl: main and the command table. Each group lives in its own cmd/<group>.c. */
 #include <stdio.h>
 
-#include "analyze.h"
-#include "cli.h"
-#include "doctor.h"
-#include "fanout.h"
-#include "probe.h"
-#include "run.h"
+#include "cmd/analyze.h"
+#include "cmd/cli/cli.h"
+#include "cmd/doctor/doctor.h"
+#include "cmd/lib/fanout.h"
+#include "cmd/probe/probe.h"
+#include "cmd/run/run.h"
 
 const struct cmd top_commands[] = {
 	{ .name = "ranktable",

@@ -8,7 +8,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "cli.h"
+#include "cmd/cli/cli.h"
 #include "ranktable/ranktable.h"
 
 #define SMALL_CAP (16UL * 1024 * 1024)

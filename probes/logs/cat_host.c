@@ -4,7 +4,7 @@
  * (nccl-tests' src/common.cu summary), the serving engines (vLLM's
  * vllm/executor/ray_utils.py), and the kernel (e1000e/igb/ixgbe/i40e "NIC Link is Down",
  * drivers/pci/pcie/aer.c, fs/ext4 and the block layer, mm/oom_kill.c). */
-#include "probes/hcclcodes.h"
+#include "probes/npu/hcclcodes.h"
 #include "probes/logs/catalog.h"
 #include "probes/logs/logline.h"
 

@@ -5,7 +5,7 @@
  * result names and numbers. The lines in tests/unit/test_catalog.c name where each was seen. */
 #include <string.h>
 
-#include "probes/hcclcodes.h"
+#include "probes/npu/hcclcodes.h"
 #include "probes/logs/catalog.h"
 #include "probes/logs/logtext.h"
 

@@ -5,7 +5,7 @@
  * by hlogwatch.c. */
 #include <string.h>
 
-#include "probes/hcclcodes.h"
+#include "probes/npu/hcclcodes.h"
 #include "probes/logs/catalog.h"
 
 /* A peer address of 127.0.0.0/8 or ::1: the host name of a node resolved to loopback (Debian

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "probes/hcclcodes.h"
+#include "probes/npu/hcclcodes.h"
 #include "probes/logs/catalog.h"
 #include "probes/logs/logtext.h"
 

@@ -20,7 +20,7 @@
 
 #include "probes/logs/bundle.h"
 #include "probes/logs/hlogint.h"
-#include "probes/hcclcodes.h"
+#include "probes/npu/hcclcodes.h"
 #include "probes/logs/logtext.h"
 
 /* Bounds, so that a hostile or huge input costs little: a failed job's bundle has a few

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "probes/ptext.h"
+#include "probes/tool/ptext.h"
 
 #define HX_MAX 24     /* values kept per line; more are counted in dropped */
 #define HX_TEXTLEN 64 /* an address or a host name */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probes/hcclcodes.h"
+#include "probes/npu/hcclcodes.h"
 #include "probes/logs/bundle.h"
 #include "probes/logs/hlogint.h"
 #include "probes/logs/kb.h"

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "probes/hcclcodes.h"
+#include "probes/npu/hcclcodes.h"
 #include "probes/logs/bundle.h"
 #include "probes/logs/catalog.h"
 #include "probes/logs/hlogint.h"

@@ -3,7 +3,7 @@
  * is the cause (a cause outranks what it causes), the most specific such one first. */
 #include <string.h>
 
-#include "probes/hcclcodes.h"
+#include "probes/npu/hcclcodes.h"
 #include "probes/logs/hlogint.h"
 #include "probes/logs/kb.h"
 

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "probes/hcclcodes.h"
+#include "probes/npu/hcclcodes.h"
 #include "probes/logs/hlogint.h"
 
 #define TASK_MAX 32

@@ -36,7 +36,7 @@ struct kb_edge {
 /* What hcclctl says of an entity: a family of faults, a kind (enum hcat), our texts. */
 struct kb_family {
 	const char *name;  /* "npu-memory", "hccl", ... */
-	int cat;	   /* enum hcat of probes/hcclcodes.h */
+	int cat;	   /* enum hcat of probes/npu/hcclcodes.h */
 	const char *cause; /* one sentence */
 	const char *fix;   /* what to check and do, self-contained */
 };

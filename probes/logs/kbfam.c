@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "probes/hcclcodes.h"
+#include "probes/npu/hcclcodes.h"
 #include "probes/logs/kb.h"
 
 struct famrow {

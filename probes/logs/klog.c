@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "probes/logs/klog.h"
-#include "probes/ptext.h"
+#include "probes/tool/ptext.h"
 
 static int has(struct pspan s, const char *lit)
 {

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "probes/verdict.h"
+#include "probes/tool/verdict.h"
 
 enum klog_kind {
 	KLOG_MEMORY_FAILURE, /* "Memory failure: ..." : a page poisoned */

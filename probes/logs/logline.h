@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "probes/ptext.h"
+#include "probes/tool/ptext.h"
 
 enum hline_level { HLINE_NONE, HLINE_DEBUG, HLINE_INFO, HLINE_WARN, HLINE_ERROR };
 

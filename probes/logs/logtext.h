@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "probes/ptext.h"
+#include "probes/tool/ptext.h"
 
 /* Marks line as the one being scanned (NULL: none): hlog__find and hlog__has_nocase then
  * rule out at once, for spans inside it, literals with a pair of bytes it does not have.

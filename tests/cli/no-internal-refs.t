@@ -51,7 +51,7 @@ perl -e '
 			my $line = 1 + (substr($s, 0, $at) =~ tr/\n//);
 			print "$f:$line: $tok\n" if $tok =~ /$ENV{PATTERNS}/;
 		}
-	}' cmd/*.c cmd/*.h ranktable/*.c ranktable/*.h ranktable/base/*.c ranktable/base/*.h probes/*.c probes/*.h probes/logs/*.c probes/logs/*.h >"$TMP/lits"
+	}' cmd/*.c cmd/*.h cmd/*/*.c cmd/*/*.h ranktable/*.c ranktable/*.h ranktable/base/*.c ranktable/base/*.h probes/*/*.c probes/*/*.h >"$TMP/lits"
 [ ! -s "$TMP/lits" ]
 _report $? "no string literal in cmd/, ranktable/ or probes/ cites an internal note" "$(head -20 "$TMP/lits")"
 

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "probes/cannver.h"
+#include "probes/host/cannver.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "probes/doctordoc.h"
+#include "cmd/doctor/report_parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

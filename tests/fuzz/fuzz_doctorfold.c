@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probes/doctordoc.h"
-#include "probes/doctorfold.h"
+#include "cmd/doctor/report_parse.h"
+#include "cmd/doctor/report_fold.h"
 #include "ranktable/ranktable.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

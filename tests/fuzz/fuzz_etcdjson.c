@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probes/etcdjson.h"
+#include "cmd/run/etcd_parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

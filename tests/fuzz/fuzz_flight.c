@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdint.h>
 
-#include "probes/flight.h"
+#include "probes/flight/flight.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

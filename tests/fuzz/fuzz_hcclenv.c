@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "probes/hcclenv.h"
+#include "probes/host/hcclenv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probes/hcclcodes.h"
+#include "probes/npu/hcclcodes.h"
 #include "probes/logs/hccllog.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

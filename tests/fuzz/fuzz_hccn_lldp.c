@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "probes/hccn.h"
+#include "probes/nic/hccn.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

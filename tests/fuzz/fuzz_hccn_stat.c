@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "probes/hccn_stat.h"
+#include "probes/nic/hccn_stat.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "probes/netperf.h"
+#include "cmd/lib/netperf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probes/npuhw.h"
+#include "probes/npu/npuhw.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

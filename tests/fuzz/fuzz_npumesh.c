@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "probes/npumesh.h"
+#include "probes/npu/npumesh.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

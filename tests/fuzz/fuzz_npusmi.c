@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probes/npusmi.h"
+#include "probes/npu/npusmi.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "probes/pcilink.h"
+#include "probes/host/pcilink.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

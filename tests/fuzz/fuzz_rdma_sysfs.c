@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "probes/rdma_sysfs.h"
+#include "probes/nic/rdma_sysfs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

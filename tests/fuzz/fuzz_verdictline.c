@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "cmd/verdictline.c"
+#include "cmd/run/verdictline.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/hcclapi.h"
+#include "cmd/lib/hcclapi.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

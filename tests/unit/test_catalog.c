@@ -15,7 +15,7 @@
 #include <infiniband/verbs.h>
 #endif
 
-#include "probes/hcclcodes.h"
+#include "probes/npu/hcclcodes.h"
 #include "probes/logs/catalog.h"
 #include "probes/logs/hlogint.h"
 

@@ -20,8 +20,8 @@
 
 #include <openssl/evp.h>
 
-#include "deploy.h"
-#include "nodeout.h"
+#include "cmd/lib/deploy.h"
+#include "cmd/lib/nodeout.h"
 
 static void test_loader_missing(void **state)
 {

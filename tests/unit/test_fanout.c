@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 /* Before cmocka.h, whose fail() macro would rewrite cli.h's fail(). */
-#include "fanout.h"
+#include "cmd/lib/fanout.h"
 
 #include <cmocka.h>
 

@@ -1,4 +1,4 @@
-/* probes/flight.c and flight_merge.c: located errors in flight-recorder dumps, dumps cut short,
+/* probes/flight/flight.c and flight_merge.c: located errors in flight-recorder dumps, dumps cut short,
  * unsafe strings, the sequence rules, rank lists, and the analysis of small jobs. */
 #include <errno.h>
 #include <setjmp.h>
@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "probes/flight.h"
+#include "probes/flight/flight.h"
 
 #define HDR(rank, ws)                                                                              \
 	"{\"schema\": \"hcclctl-flight/1\", \"rank\": " #rank ", \"world_size\": " #ws             \

@@ -10,9 +10,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cmd/hcclapi.h"
-#include "cmd/hccljudge.h"
-#include "probes/cannver.h"
+#include "cmd/lib/hcclapi.h"
+#include "cmd/run/hccljudge.h"
+#include "probes/host/cannver.h"
 
 #define BUSY(steps, idle) { HCCL_RANK_BUSY, steps, 11, idle, idle, 0, 0, -1, 0 }
 #define DONE(steps) { HCCL_RANK_DONE, steps, 0, 0, 0, 0, 0, -1, 0 }

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "probes/hcclcodes.h"
+#include "probes/npu/hcclcodes.h"
 
 /* Operators read fixes with no documents at hand, and users read no source references. */
 static void assert_self_contained(const char *text)

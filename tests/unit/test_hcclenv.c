@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "probes/hcclenv.h"
+#include "probes/host/hcclenv.h"
 
 static char err[256];
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "probes/hcclcodes.h"
+#include "probes/npu/hcclcodes.h"
 #include "probes/logs/hccllog.h"
 
 #define DATA "tests/data/plog/"

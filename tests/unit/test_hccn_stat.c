@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "probes/hccn_stat.h"
+#include "probes/nic/hccn_stat.h"
 
 #define REAL "tests/data/hccn_tool/real/"
 

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "probes/hccn.h"
+#include "probes/nic/hccn.h"
 
 static char err[256];
 #define S(x) x, sizeof(x) - 1

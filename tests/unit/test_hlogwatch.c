@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "probes/hcclcodes.h"
+#include "probes/npu/hcclcodes.h"
 #include "probes/logs/hccllog.h"
 
 static char err[256];

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "probes/hcclcodes.h"
+#include "probes/npu/hcclcodes.h"
 #include "probes/logs/hccllog.h"
 #include "probes/logs/kb.h"
 

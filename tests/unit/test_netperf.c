@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "probes/netperf.h"
+#include "cmd/lib/netperf.h"
 
 /* Every pair meets exactly once, pairs of a round are disjoint, n-1 rounds (n when odd). */
 static void test_schedule(void **state)

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "probes/npuhw.h"
+#include "probes/npu/npuhw.h"
 
 static char err[256];
 

@@ -1,4 +1,4 @@
-/* The NPU mesh verdicts (probes/npumesh.c) on meshes built by hand: the widest cause named
+/* The NPU mesh verdicts (probes/npu/npumesh.c) on meshes built by hand: the widest cause named
  * once, the thresholds at their edges, LLDP, and the node side's answer on the wire. */
 #include <errno.h>
 #include <setjmp.h>
@@ -12,7 +12,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "probes/npumesh.h"
+#include "probes/npu/npumesh.h"
 
 /* ns servers "s0".."s3" with nd devices each (device d of server s: 10.0.d.s+1); every link
  * replies 3 of 3 at rtt ms. */

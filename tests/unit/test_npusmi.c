@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "probes/npusmi.h"
+#include "probes/npu/npusmi.h"
 
 static char err[256];
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "probes/pcilink.h"
+#include "probes/host/pcilink.h"
 
 static char err[256];
 

@@ -2,7 +2,7 @@
  * newline), HELP and TYPE once per family before its first sample, numbers Prometheus reads
  * back (NaN, +Inf, integers without exponent), and the file replaced by a rename. */
 /* before cmocka.h, whose fail() macro would take cli.h's fail() */
-#include "prom.h"
+#include "cmd/lib/prom.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "probes/rdma_sysfs.h"
+#include "probes/nic/rdma_sysfs.h"
 
 #define S(x) x, sizeof(x) - 1
 

@@ -11,9 +11,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "probes/hccn.h"
-#include "probes/npuhw.h"
-#include "probes/npusmi.h"
+#include "probes/nic/hccn.h"
+#include "probes/npu/npuhw.h"
+#include "probes/npu/npusmi.h"
 
 #define SMI "tests/data/npu-smi/real/"
 #define HCCN "tests/data/hccn_tool/real/"

@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ssh.h"
+#include "cmd/lib/ssh.h"
 
 static void assert_quoted(const char *arg, const char *want)
 {

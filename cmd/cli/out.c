@@ -1,0 +1,159 @@
+/* Diagnostics and the JSON document. Text goes to stderr as "hcclctl: WHERE: WHAT" with an
+ * optional "hint: FIX"; with --json, stdout carries exactly one document even on failure. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "cmd/cli/cli.h"
+#include "ranktable/ranktable.h"
+
+static int json_printed, json_silent, json_oneline;
+int (*cli_exit_map)(int code);
+static cJSON *first_error;
+
+int use_color(int fd)
+{
+	const char *nc = getenv("NO_COLOR");
+	if (g_opts.no_color || (nc && *nc))
+		return 0;
+	return isatty(fd);
+}
+
+const char *color(int fd, const char *code)
+{
+	return use_color(fd) ? code : "";
+}
+
+const char *out_safe(const char *s)
+{
+	static char buf[OUT_SAFE_N][OUT_SAFE_MAX];
+	static unsigned next;
+	char *b = buf[next++ % OUT_SAFE_N];
+	rt_text_escape(b, OUT_SAFE_MAX, s ? s : "", s ? strlen(s) : 0);
+	return b;
+}
+
+void out_write_safe(FILE *f, const char *p, size_t n)
+{
+	char b[OUT_SAFE_MAX];
+	while (n) {
+		/* a quarter of the room per round: each byte may take four */
+		size_t take = n < OUT_SAFE_MAX / 4 - 1 ? n : OUT_SAFE_MAX / 4 - 1;
+		fwrite(b, 1, rt_text_escape(b, sizeof(b), p, take), f);
+		p += take;
+		n -= take;
+	}
+}
+
+/* Every message may quote input (a file name, a server, a node's answer): it is escaped
+ * here, once, for all of them. */
+int fail(int code, const char *where, const char *hint, const char *fmt, ...)
+{
+	char what[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	const char *red = color(2, "\033[1;31m"), *off = *red ? "\033[0m" : "";
+	fprintf(stderr, "%shcclctl%s: %s: %s\n", red, off, where, out_safe(what));
+	if (hint)
+		fprintf(stderr, "hint: %s\n", out_safe(hint));
+	if (g_opts.json && !first_error) {
+		first_error = cJSON_CreateObject();
+		if (first_error) {
+			cJSON_AddStringToObject(first_error, "where", where);
+			cJSON_AddStringToObject(first_error, "message", what);
+			if (hint)
+				cJSON_AddStringToObject(first_error, "hint", hint);
+		}
+	}
+	return code;
+}
+
+void warn_msg(const char *where, const char *fmt, ...)
+{
+	char what[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	const char *y = color(2, "\033[1;33m"), *off = *y ? "\033[0m" : "";
+	fprintf(stderr, "%shcclctl%s: %s: warning: %s\n", y, off, where, out_safe(what));
+}
+
+void info_msg(const char *fmt, ...)
+{
+	va_list ap;
+	if (g_opts.quiet)
+		return;
+	char what[OUT_SAFE_MAX];
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	fputs(out_safe(what), stderr);
+}
+
+void out_json(void *doc)
+{
+	char *s = json_silent ? NULL : json_oneline ? cJSON_PrintUnformatted(doc) : cJSON_Print(doc);
+	if (s) {
+		fputs(s, stdout);
+		fputc('\n', stdout);
+		free(s);
+	}
+	cJSON_Delete(doc);
+	json_printed = 1;
+}
+
+void out_json_set_printed(void)
+{
+	json_printed = 1;
+}
+
+void out_json_oneline(void)
+{
+	json_oneline = 1;
+}
+
+void out_json_silence(void)
+{
+	json_silent = json_printed = 1;
+}
+
+int out_json_printed(void)
+{
+	return json_printed;
+}
+
+void out_finish(int code)
+{
+	if (g_opts.json && !json_printed) {
+		cJSON *doc = cJSON_CreateObject();
+		if (doc) {
+			if (first_error)
+				cJSON_AddItemToObject(doc, "error", first_error);
+			else
+				cJSON_Delete(first_error);
+			first_error = NULL;
+			cJSON_AddNumberToObject(doc, "exit_code", code);
+			out_json(doc);
+		}
+	}
+	cJSON_Delete(first_error);
+	first_error = NULL;
+}
+
+void print_findings(const struct rt_diags *d, const char *name)
+{
+	for (size_t k = 0; k < d->n; k++) {
+		const struct rt_diag *x = &d->v[k];
+		fprintf(stderr, "%s:%u:%u: %s: %s [%s]\n", out_safe(name), x->line, x->col,
+			rt_severity_name(x->sev), out_safe(x->msg), x->code);
+		if (x->hint)
+			fprintf(stderr, "  hint: %s\n", out_safe(x->hint));
+	}
+}

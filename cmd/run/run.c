@@ -1,0 +1,1270 @@
+/* hcclctl run COLLECTIVE: real collectives on libcomm with a nccl-tests-style table.
+ * Launch, first that applies: --local N (forked ranks on this host: shared memory between them);
+ * --ranktable FILE --ssh (one rank per entry on its server, runssh.c);
+ * --rank/--world-size/--master; the environment of torchrun, Open MPI, Slurm or Ascend. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <poll.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "cmd/cli/cli.h"
+#include "cmd/lib/hcclapi.h"
+#include "ranktable/ranktable.h"
+#include "cmd/lib/prom.h"
+#include "cmd/run/run.h"
+#include "cmd/run/runhccl.h"
+#include "ranktable/base/clock.h"
+
+#define ERR_SLOT 1024
+
+static const char *o_min = "8", *o_max = "16M", *o_dtype = "fp32", *o_op = "sum",
+		  *o_algo = "auto", *o_master, *o_ranktable, *o_ssh_user, *o_ssh_key,
+		  *o_ssh_known_hosts, *o_remote_hcclctl, *o_master_addr;
+static const char *o_compress = "none";
+/* --engine: what the collectives run on; hccl_loaded: the launcher (--local) or this rank
+ * loaded CANN's libraries into hccl_lib. */
+static const char *o_engine = "libcomm";
+static struct hccl_api hccl_lib;
+static int hccl_loaded, hccl_probed;
+static long o_factor = 2, o_iters = 20, o_warmup = 5, o_check = 1, o_root = 0, o_timeout,
+	    o_local, o_rank = -1, o_world = -1, o_ssh_port, o_parallel;
+static int o_ssh, o_ssh_insecure, o_insecure;
+/* --rendezvous etcd://HOST:PORT/PREFIX (or HCCLCTL_RENDEZVOUS): meet through etcd. */
+static const char *o_rendezvous;
+/* What a rank says in its hello besides its rank: its host name and the table's digest. */
+static const char *rank_host, *rank_digest;
+/* --local: where a forked rank leaves its flight recorder's path for the launcher. */
+static char *flight_slot;
+
+static const struct opt run_opts[] = {
+	OPT_STR("minbytes", 'b', &o_min, "MIN", "smallest size in bytes, K/M/G suffixes (default 8)"),
+	OPT_STR("maxbytes", 'e', &o_max, "MAX", "largest size (default 16M)"),
+	OPT_NUM("stepfactor", 'f', &o_factor, "FACTOR", "multiply the size by this (default 2)", 2,
+		1024),
+	OPT_CHOICE("datatype", 'd', &o_dtype, "DTYPE", "int8 int32 int64 fp16 bf16 fp32 fp64",
+		   "int8 int32 int64 fp16 bf16 fp32 fp64"),
+	OPT_CHOICE("op", 'o', &o_op, "OP", "sum prod max min (default sum)", "sum prod max min"),
+	OPT_NUM("iters", 'n', &o_iters, "ITERS", "timed iterations per size (default 20)", 0,
+		1000000),
+	OPT_NUM("warmup-iters", 'w', &o_warmup, "WARMUP", "untimed iterations first (default 5)",
+		0, 1000000),
+	OPT_NUM("check", 'c', &o_check, "0|1", "check every result exactly (default 1)", 0, 1),
+	OPT_NUM("root", 'r', &o_root, "ROOT", "root rank of broadcast (default 0)", 0, 1 << 20),
+	OPT_CHOICE("algo", 0, &o_algo, "ALGO", "auto ring rhd mesh (default auto; HCCLCTL_ALGO)",
+		   "auto ring rhd mesh"),
+	OPT_CHOICE("compress", 0, &o_compress, "MODE",
+		   "allreduce: int8 sends block-quantised int8, a quarter of the bytes, on N(0,1) "
+		   "data with its error against the exact sum (default none)",
+		   "none int8"),
+	OPT_CHOICE("engine", 0, &o_engine, "ENGINE",
+		   "libcomm: host memory over TCP; hccl: HCCL itself on the NPUs, libascendcl.so "
+		   "and libhccl.so loaded at run time; auto: hccl where they load on every rank "
+		   "(default libcomm)",
+		   "libcomm hccl auto"),
+	OPT_NUM("timeout", 0, &o_timeout, "SEC",
+		"deadline of every wait (default: HCCLCTL_EXEC_TIMEOUT or 300)", 1, 86400),
+	OPT_NUM("local", 0, &o_local, "N", "N ranks on this host, over shared memory (default 2)", 1,
+		4096),
+	OPT_NUM("rank", 0, &o_rank, "R", "this process's rank (with --world-size, --master)", 0,
+		65535),
+	OPT_NUM("world-size", 0, &o_world, "N", "number of ranks", 1, 65536),
+	OPT_STR("master", 0, &o_master, "HOST:PORT", "rendezvous address, hosted by rank 0"),
+	OPT_PATH("ranktable", 0, &o_ranktable, "FILE|URL",
+		 "with --ssh: one rank per entry on its server; with --rank: check this node's copy",
+		 COMPLETE_FILE),
+	OPT_BOOL("ssh", 0, &o_ssh, "start the ranks of --ranktable on their servers over SSH"),
+	OPT_STR("ssh-user", 0, &o_ssh_user, "USER", "log in as USER (default: $USER)"),
+	OPT_NUM("ssh-port", 0, &o_ssh_port, "PORT", "SSH port (default 22)", 1, 65535),
+	OPT_PATH("ssh-key", 0, &o_ssh_key, "FILE",
+		 "private key (default: ssh-agent, ~/.ssh/id_ed25519, ~/.ssh/id_rsa)",
+		 COMPLETE_FILE),
+	OPT_PATH("ssh-known-hosts", 0, &o_ssh_known_hosts, "FILE",
+		 "known host keys (default ~/.ssh/known_hosts)", COMPLETE_FILE),
+	OPT_BOOL("ssh-insecure", 0, &o_ssh_insecure, "do not check host keys (warns)"),
+	OPT_NUM("parallel", 0, &o_parallel, "N", "SSH connects at once (default 32)", 1, 4096),
+	OPT_PATH("remote-hcclctl", 0, &o_remote_hcclctl, "PATH",
+		 "hcclctl on the servers (default: hcclctl in their PATH)", COMPLETE_FILE),
+	OPT_STR("master-addr", 0, &o_master_addr, "IP",
+		"where the servers reach the launcher's rendezvous (default: the route's source)"),
+	OPT_PATH("profile", 0, &run_profile_file, "FILE",
+		 "write every step of every rank as one Chrome trace (HCCLCTL_PROFILE)",
+		 COMPLETE_FILE),
+	OPT_PATH("flight-dir", 0, &run_flight_dir, "DIR",
+		 "where a failed rank writes its flight recorder (default $HCCLCTL_FLIGHT_DIR, else ${TMPDIR:-/tmp}/hcclctl-UID)",
+		 COMPLETE_DIR),
+	OPT_BOOL("insecure", 0, &o_insecure,
+		 "ranks of another launcher without HCCLCTL_SECRET: run on a key derived from "
+		 "--master, which anyone who can reach it can compute (warns on every rank)"),
+	OPT_STR("rendezvous", 0, &o_rendezvous, "URL",
+		"meet through etcd://HOST:PORT/PREFIX instead of --master (HCCLCTL_RENDEZVOUS)"),
+	OPT_FETCH,
+	OPT_PROM,
+	OPT_TERM,
+};
+
+/* What the forked ranks of --local (and the rendezvous process) share with the launcher. */
+struct rank_slot {
+	char err[ERR_SLOT];
+	char flight[ERR_SLOT];
+	struct comm_verdict v;
+};
+struct shared {
+	volatile int json_printed;
+	volatile int have_verdict; /* the rendezvous's verdict is in verdict */
+	struct comm_verdict verdict;
+	struct rank_slot rank[];
+};
+
+static enum comm_coll coll;
+
+/* ---- output: the same rows feed the table and the JSON ---- */
+
+struct out_ctx {
+	cJSON *results;
+	double busbw_sum;
+	size_t rows;
+	double nrmse_max; /* --compress: the largest error of a row, -1: none measured */
+	cJSON *links;     /* --json: the links by transport (rank 0) */
+};
+
+static void print_header(const struct run_params *p, int n)
+{
+	if (p->json || g_opts.quiet)
+		return;
+	char z[32] = "";
+	if (p->compress)
+		snprintf(z, sizeof(z), ", compress %s", comm_compress_name(p->compress));
+	printf("# hcclctl run %s: %d rank%s (%s), %s %s, algo %s%s, iters %ld, warmup %ld, "
+	       "check %s, engine %s\n#\n",
+	       coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(coll), n, n == 1 ? "" : "s",
+	       p->launch, comm_dtype_name(p->dtype), comm_op_name(p->op), comm_algo_name(p->algo),
+	       z, p->iters, p->warmup, p->check ? "on" : "off",
+	       p->engine ? p->engine->name : "libcomm");
+	printf("# %10s %12s %6s %6s %6s %10s %12s %12s %7s%s\n", "size(B)", "count", "type",
+	       "redop", "algo", "time(us)", "algbw(GB/s)", "busbw(GB/s)", "#wrong",
+	       p->compress ? "   nrmse(%)" : "");
+	fflush(stdout);
+}
+
+static void on_row(const struct run_params *p, int n, const struct run_row *r, void *arg)
+{
+	struct out_ctx *o = arg;
+	(void)n;
+	o->busbw_sum += r->busbw;
+	o->rows++;
+	if (r->nrmse > o->nrmse_max || r->nrmse != r->nrmse) /* NaN sticks */
+		o->nrmse_max = r->nrmse;
+	const char *redop = (coll == COMM_COLL_ALLREDUCE || coll == COMM_COLL_REDUCESCATTER) ?
+				    comm_op_name(p->op) : "none";
+	run_prom_row(p, coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(coll), redop, r);
+	if (p->json) {
+		cJSON *x = cJSON_CreateObject();
+		cJSON_AddNumberToObject(x, "size_bytes", (double)r->bytes);
+		cJSON_AddNumberToObject(x, "count", (double)r->count);
+		cJSON_AddStringToObject(x, "dtype", comm_dtype_name(p->dtype));
+		cJSON_AddStringToObject(x, "op", redop);
+		cJSON_AddStringToObject(x, "algo", comm_algo_name(r->algo));
+		cJSON_AddNumberToObject(x, "time_us", r->time_us);
+		cJSON_AddNumberToObject(x, "algbw_GBps", r->algbw);
+		cJSON_AddNumberToObject(x, "busbw_GBps", r->busbw);
+		if (r->wrong < 0)
+			cJSON_AddNullToObject(x, "wrong");
+		else
+			cJSON_AddNumberToObject(x, "wrong", (double)r->wrong);
+		if (p->compress && r->nrmse < 0)
+			cJSON_AddNullToObject(x, "nrmse");
+		else if (p->compress)
+			cJSON_AddNumberToObject(x, "nrmse", r->nrmse);
+		cJSON_AddItemToArray(o->results, x);
+		return;
+	}
+	char wrong[24];
+	if (r->wrong < 0)
+		snprintf(wrong, sizeof(wrong), "N/A");
+	else
+		snprintf(wrong, sizeof(wrong), "%lld", r->wrong);
+	char err[24] = "";
+	if (p->compress && r->nrmse < 0)
+		snprintf(err, sizeof(err), " %10s", "N/A");
+	else if (p->compress)
+		snprintf(err, sizeof(err), " %10.4f", 100 * r->nrmse);
+	printf("  %10zu %12zu %6s %6s %6s %10.1f %12.3f %12.3f %7s%s\n", r->bytes, r->count,
+	       comm_dtype_name(p->dtype), redop, comm_algo_name(r->algo), r->time_us, r->algbw,
+	       r->busbw, wrong, err);
+	fflush(stdout);
+}
+
+static void print_footer(const struct run_params *p, int n, struct out_ctx *o,
+			 const struct run_slow *sl, struct comm *c)
+{
+	double avg = o->rows ? o->busbw_sum / (double)o->rows : 0;
+	run_prom_write(coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(coll),
+		       COMM_VERDICT_NONE, -1);
+	if (p->json) {
+		cJSON *doc = cJSON_CreateObject();
+		cJSON_AddStringToObject(doc, "collective",
+					coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(coll));
+		cJSON_AddNumberToObject(doc, "world_size", n);
+		cJSON_AddStringToObject(doc, "algo", comm_algo_name(p->algo));
+		if (p->compress)
+			cJSON_AddStringToObject(doc, "compress", comm_compress_name(p->compress));
+		cJSON_AddStringToObject(doc, "launch", p->launch);
+		cJSON_AddStringToObject(doc, "engine", p->engine ? p->engine->name : "libcomm");
+		cJSON_AddItemToObject(doc, "results", o->results);
+		o->results = NULL;
+		cJSON_AddNumberToObject(doc, "avg_busbw_GBps", avg);
+		if (p->compress && o->nrmse_max >= 0)
+			cJSON_AddNumberToObject(doc, "max_nrmse", o->nrmse_max);
+		else if (p->compress)
+			cJSON_AddNullToObject(doc, "max_nrmse");
+		cJSON *sj = cJSON_AddObjectToObject(doc, "slowest");
+		if (sl->have_link) {
+			cJSON *l = cJSON_AddObjectToObject(sj, "link");
+			cJSON_AddNumberToObject(l, "from", sl->from);
+			cJSON_AddStringToObject(l, "from_host", comm_peer_host(c, sl->from));
+			cJSON_AddNumberToObject(l, "to", sl->to);
+			cJSON_AddStringToObject(l, "to_host", comm_peer_host(c, sl->to));
+			cJSON_AddNumberToObject(l, "GBps", sl->rate / 1e9);
+			cJSON_AddNumberToObject(l, "median_GBps", sl->median / 1e9);
+		} else {
+			cJSON_AddNullToObject(sj, "link");
+		}
+		if (sl->have_rank) {
+			cJSON *r = cJSON_AddObjectToObject(sj, "rank");
+			cJSON_AddNumberToObject(r, "rank", sl->rank);
+			cJSON_AddStringToObject(r, "host", comm_peer_host(c, sl->rank));
+			cJSON_AddNumberToObject(r, "waited_s", sl->waited);
+			cJSON_AddNumberToObject(r, "median_waited_s", sl->median_waited);
+		} else {
+			cJSON_AddNullToObject(sj, "rank");
+		}
+		cJSON_AddNumberToObject(sj, "links_judged", sl->links);
+		if (o->links)
+			cJSON_AddItemToObject(doc, "links", o->links);
+		else
+			cJSON_AddNullToObject(doc, "links");
+		o->links = NULL;
+		out_json(doc);
+		return;
+	}
+	if (g_opts.quiet)
+		return;
+	printf("# Avg bus bandwidth    : %.3f GB/s\n", avg);
+	if (p->compress && o->nrmse_max >= 0)
+		printf("# Max error (nrmse)    : %.4f %% of the exact sum's RMS (limit %g %%)\n",
+		       100 * o->nrmse_max, 100 * RUN_NRMSE_LIMIT);
+	else if (p->compress && o->nrmse_max != o->nrmse_max)
+		printf("# Max error (nrmse)    : nan (limit %g %%)\n", 100 * RUN_NRMSE_LIMIT);
+	if (sl->have_link)
+		printf("# Slowest link         : rank %d (host %s) -> rank %d (host %s): %.3f GB/s, "
+		       "%.0f %% of the median link's %.3f GB/s\n",
+		       sl->from, comm_peer_host(c, sl->from), sl->to, comm_peer_host(c, sl->to),
+		       sl->rate / 1e9, 100.0 * sl->rate / sl->median, sl->median / 1e9);
+	if (sl->have_rank)
+		printf("# Slowest rank         : rank %d (host %s): the others waited %.3f s on it, "
+		       "the median rank %.3f s\n",
+		       sl->rank, comm_peer_host(c, sl->rank), sl->waited, sl->median_waited);
+	printf("#\n");
+}
+
+/* ---- one rank ---- */
+
+static int status_exit(int rc)
+{
+	switch (rc) {
+	case 0:
+		return EXIT_OK;
+	case 1: /* wrong results */
+	case COMM_E_TIMEOUT:
+	case COMM_E_PEER:
+	case COMM_E_MISMATCH:
+	case COMM_E_AUTH:
+	case COMM_E_BOOTSTRAP:
+	case COMM_E_PROTO:
+		return EXIT_FAIL;
+	default:
+		return EXIT_UNKNOWN;
+	}
+}
+
+static const char *where(void)
+{
+	static char w[64];
+	snprintf(w, sizeof(w), "run %s", coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(coll));
+	return w;
+}
+
+/* Set when this rank's HCCL engine was given up with a call outstanding: the process must
+ * end with _exit, as a thread of it may never come back from HCCL. */
+static int hccl_abandoned;
+
+/* --engine hccl, or auto where every rank loaded the libraries: HCCL's communicator beside
+ * c, on the device of this rank's rank-table entry (without a table: its launcher's local
+ * rank, else the ranks before it on its host; cmd/run/runhccl.c). 0 with q->engine set (or left NULL: libcomm), else the exit code, with err and v. */
+static int open_engine(struct comm *c, struct run_params *q, struct run_engine **eng,
+		       char *err, size_t errlen, struct comm_verdict *v)
+{
+	int rank = comm_rank(c), rc, device = rank;
+	char server[256] = "", terr[RT_ERRLEN] = "";
+	const char *table = NULL;
+
+	if (!strcmp(o_engine, "libcomm"))
+		return 0;
+	if (hccl_probed && !hccl_loaded) { /* --local: the launcher only checked */
+		char lerr[2048];
+		hccl_loaded = !hccl_api_load(&hccl_lib, lerr, sizeof(lerr));
+		if (!hccl_loaded && !strcmp(o_engine, "hccl")) {
+			snprintf(err, errlen, "rank %d: --engine hccl: %.900s", rank, lerr);
+			return EXIT_UNKNOWN;
+		}
+	}
+	if (!strcmp(o_engine, "auto")) {
+		int64_t can = hccl_loaded;
+		rc = comm_allreduce(c, &can, &can, 1, COMM_INT64, COMM_MIN);
+		if (rc) {
+			snprintf(err, errlen, "%s", comm_last_error(c));
+			if (!comm_verdict(c, v, 2500))
+				run_verdict_from_status(v, rc, err);
+			return run_verdict_exit(v);
+		}
+		if (!can) {
+			if (g_opts.verbose && rank == 0)
+				warn_msg(where(), "--engine auto: libhccl.so does not load on every "
+						  "rank: running on libcomm");
+			return 0;
+		}
+	}
+	if (o_ranktable) {
+		rc = run_hccl_table_entry(o_ranktable, rank, &device, server, sizeof(server), terr,
+					  sizeof(terr));
+		if (rc) {
+			snprintf(err, errlen, "rank %d (host %s): --engine hccl: %s; "
+					      "HcclCommInitClusterInfo reads the table on every server",
+				 rank, rank_host ? rank_host : "?", terr);
+			return EXIT_UNKNOWN;
+		}
+		table = o_ranktable;
+	} else {
+		if (rank_host)
+			snprintf(server, sizeof(server), "%s", rank_host);
+		else if (gethostname(server, sizeof(server) - 1))
+			snprintf(server, sizeof(server), "?");
+	}
+	struct run_hccl_args a = { .api = &hccl_lib, .table = table, .device = device,
+				   .server = server, .where = where() };
+	rc = run_hccl_open(eng, c, &a);
+	if (*eng && run_hccl_stalled(*eng))
+		hccl_abandoned = 1;
+	if (rc) {
+		snprintf(err, errlen, "%s", *eng ? run_hccl_error(*eng) : "out of memory");
+		if (rc == RUN_E_ENGINE && run_hccl_verdict(*eng, v))
+			return run_verdict_exit(v);
+		if (rc < 0 && comm_verdict(c, v, 2500))
+			return run_verdict_exit(v);
+		return status_exit(rc);
+	}
+	q->engine = *eng;
+	return 0;
+}
+
+/* Runs one rank to the end. err gets the reason of a failure (for the launcher), v the
+ * job's verdict when it failed (kind NONE otherwise). */
+static int rank_main(const struct comm_root_info *ri, int rank, int n,
+		     const struct run_params *params, char *err, size_t errlen,
+		     struct comm_verdict *v)
+{
+	struct run_params local = *params, *p = &local;
+	struct run_engine *eng = NULL;
+	struct comm *c = NULL;
+	struct comm_config cfg = { .rank = rank, .nranks = n, .algo = p->algo,
+				   .host = rank_host, .digest = rank_digest };
+	struct out_ctx o = { .nrmse_max = -1 };
+	struct run_row *rows = NULL;
+	size_t nrows = 0;
+	char wrong[512] = "";
+	int rc;
+
+	v->kind = COMM_VERDICT_NONE;
+	if (o_timeout)
+		cfg.exec_timeout_ms = (int)o_timeout * 1000;
+	double ti0 = mono_s();
+	rc = comm_init(&c, ri, &cfg, err, errlen);
+	double ti1 = mono_s();
+	if (!rc && g_opts.verbose) /* bench/rendezvous.sh reads this */
+		fprintf(stderr, "hcclctl: %s: rank %d: communicator of %d ranks up in %.0f ms\n",
+			where(), rank, n,
+			(ti1 - ti0) * 1e3);
+	if (rc) {
+		run_verdict_from_status(v, rc, err);
+		return status_exit(rc);
+	}
+	rc = open_engine(c, p, &eng, err, errlen, v);
+	if (rc) {
+		comm_destroy(c);
+		return rc;
+	}
+	if (rank == 0) {
+		print_header(p, n);
+		o.results = cJSON_CreateArray();
+	}
+	run_flight_arm(c);
+	if (run_profile_path() && comm_profile_start(c, 0))
+		warn_msg(where(), "--profile: out of memory; running without it");
+	rc = run_sweep(c, p, on_row, &o, &rows, &nrows, wrong, sizeof(wrong));
+	run_flight_disarm();
+	int profiled = 0;
+	if (rc >= 0 && run_profile_path()) {
+		char perr[600];
+		if (run_profile_gather(c, perr, sizeof(perr)))
+			warn_msg(where(), "%s", perr);
+		else
+			profiled = 1;
+	}
+	if (eng && run_hccl_stalled(eng))
+		hccl_abandoned = 1;
+	if (rc == RUN_E_ENGINE) {
+		snprintf(err, errlen, "%s", run_hccl_error(eng));
+		if (!run_hccl_verdict(eng, v))
+			run_verdict_from_status(v, COMM_E_SYS, err);
+	} else if (rc < 0) {
+		snprintf(err, errlen, "%s", comm_last_error(c));
+		/* the record of what this rank did, for `hcclctl analyze` across ranks */
+		char path[4096], ferr[4400];
+		int frc = run_flight_write(c, rc == COMM_E_TIMEOUT ? "timeout" : "error", path,
+					   sizeof(path), ferr, sizeof(ferr));
+		if (frc)
+			warn_msg(where(), "flight recorder: %s", ferr);
+		else if (!g_opts.quiet && !flight_slot)
+			fprintf(stderr, "hcclctl: %s: flight recorder: rank %d wrote %s\n", where(), rank,
+				path);
+		if (!frc && flight_slot)
+			snprintf(flight_slot, ERR_SLOT, "%.1000s", path);
+		/* the monitor's verdict follows the first fault within its settle time */
+		if (!comm_verdict(c, v, 2500))
+			run_verdict_from_status(v, rc, err);
+		/* the side channel failed under HCCL: where the culprit's device and plogs are */
+		size_t el = strlen(err);
+		if (eng && v->rank >= 0 && v->rank < n && el + 1 < errlen)
+			run_hccl_where(eng, v->rank, err + el, errlen - el);
+	}
+	else if (rc == 1)
+		snprintf(err, errlen, "%s", wrong);
+	struct run_slow sl = { .from = -1, .to = -1, .rank = -1 };
+	if (rc >= 0 && !eng && run_slow_judge(c, mono_s() - ti1, &sl))
+		memset(&sl, 0, sizeof(sl)); /* the communicator failed after the sweep */
+	if (rc >= 0 && p->json && run_links_gather(c, &o.links))
+		o.links = NULL;
+	if (rc >= 0 && rank == 0)
+		print_footer(p, n, &o, &sl, c);
+	if (profiled && rank == 0 && !g_opts.quiet && !p->json)
+		printf("# profile: %s (a Chrome trace: open it in https://ui.perfetto.dev)\n",
+		       run_profile_path());
+	if (*wrong && rc >= 0 && rank != 0)
+		snprintf(err, errlen, "%s", wrong);
+	cJSON_Delete(o.results);
+	cJSON_Delete(o.links);
+	free(rows);
+	if (g_opts.verbose) { /* bench/scale.sh reads this */
+		struct rusage ru;
+		getrusage(RUSAGE_SELF, &ru);
+		fprintf(stderr, "hcclctl: %s: rank %d: %d peer connections of %d ranks, peak RSS %ld KiB\n",
+			where(), rank, comm_connections(c), n, ru.ru_maxrss);
+		unsigned st = comm_strangers(c);
+		if (st)
+			fprintf(stderr, "hcclctl: %s: rank %d: dropped %u connection%s from strangers "
+				"to its port (silent, closed early, or not of this job)\n",
+				where(), rank, st, st == 1 ? "" : "s");
+		run_links_say(c, where());
+	}
+	if (eng && !hccl_abandoned)
+		run_hccl_close(eng, c);
+	comm_destroy(c);
+	if (v->kind != COMM_VERDICT_NONE && rc < 0)
+		return run_verdict_exit(v);
+	return status_exit(rc);
+}
+
+/* ---- launchers ---- */
+
+/* Hosts the rendezvous in a process of its own, so the launcher stays single-threaded
+ * and can fork the ranks safely (a fork while another thread holds the allocator's lock
+ * leaves the child deadlocked). Writes the token to tokfd; serves until stopfd reads EOF. */
+static void rendezvous_process(int n, int tmo, int tokfd, int stopfd, struct shared *sh)
+{
+	struct comm_root_info ri;
+	struct comm_rendezvous *rdv = NULL;
+	char err[COMM_ERRLEN] = "", msg[COMM_TOKEN_MAX + COMM_ERRLEN + 2];
+	int ok = !comm_root_info_make(&ri, "127.0.0.1", 0, NULL, err, sizeof(err)) &&
+		 !comm_rendezvous_start(&rdv, &ri, n, tmo, err, sizeof(err));
+	int len = snprintf(msg, sizeof(msg), "%c%s", ok ? '+' : '-', ok ? ri.token : err);
+	if (write(tokfd, msg, (size_t)len) != len)
+		ok = 0;
+	close(tokfd);
+	/* until the launcher closes stopfd: relay the monitor's verdict as soon as it has one */
+	while (ok) {
+		struct pollfd pf = { stopfd, POLLIN, 0 };
+		int k = poll(&pf, 1, 50);
+		if (!sh->have_verdict && comm_rendezvous_verdict(rdv, &sh->verdict)) {
+			__atomic_store_n(&sh->have_verdict, 1, __ATOMIC_RELEASE);
+		}
+		if (k > 0)
+			break;
+	}
+	comm_rendezvous_stop(rdv);
+	_exit(ok ? 0 : 3);
+}
+
+static int start_rendezvous(int n, struct comm_root_info *ri, pid_t *pid, int *stopfd,
+			    struct shared *sh)
+{
+	int tok[2], stop[2];
+	char buf[COMM_TOKEN_MAX + COMM_ERRLEN + 2];
+	int tmo = o_timeout ? (int)o_timeout * 1000 : 120000;
+
+	if (pipe(tok) || pipe(stop))
+		return fail(EXIT_UNKNOWN, where(), NULL, "pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid_t launcher = getpid();
+	*pid = fork();
+	if (*pid < 0)
+		return fail(EXIT_UNKNOWN, where(), NULL, "fork: %s", strerror(errno));
+	if (*pid == 0) {
+		close(tok[0]);
+		close(stop[1]);
+		/* it must not outlive the launcher, however that ends */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != launcher)
+			_exit(3);
+		prctl(PR_SET_NAME, "hcclctl-rdv");
+		rendezvous_process(n, tmo, tok[1], stop[0], sh);
+	}
+	close(tok[1]);
+	close(stop[0]);
+	*stopfd = stop[1];
+	ssize_t got = 0, r;
+	while ((r = read(tok[0], buf + got, sizeof(buf) - 1 - (size_t)got)) > 0 ||
+	       (r < 0 && errno == EINTR))
+		got += r > 0 ? r : 0;
+	close(tok[0]);
+	buf[got > 0 ? got : 0] = 0;
+	if (got < 2 || buf[0] != '+')
+		return fail(EXIT_UNKNOWN, where(), NULL, "rendezvous: %s",
+			    got > 1 ? buf + 1 : "the rendezvous process failed");
+	size_t tl = strlen(buf + 1);
+	if (tl >= sizeof(ri->token))
+		return fail(EXIT_UNKNOWN, where(), NULL, "rendezvous: token too long");
+	memcpy(ri->token, buf + 1, tl + 1);
+	return 0;
+}
+
+/* The launcher's verdict: the monitor's, else the first a rank reached. */
+static const struct comm_verdict *job_verdict(const struct shared *sh, int n)
+{
+	if (__atomic_load_n(&sh->have_verdict, __ATOMIC_ACQUIRE))
+		return &sh->verdict;
+	for (int r = 0; r < n; r++)
+		if (sh->rank[r].v.kind != COMM_VERDICT_NONE)
+			return &sh->rank[r].v;
+	return NULL;
+}
+
+/* Once the job has a verdict the ranks end by themselves within a moment; one that does
+ * not (stopped, stuck) is killed after this long, so the launcher never waits on it. */
+#define VERDICT_GRACE_MS 3000
+
+static int local_launch(const struct run_params *p, int n)
+{
+	struct comm_root_info ri;
+	size_t shsize = sizeof(struct shared) + (size_t)n * sizeof(struct rank_slot);
+	struct shared *sh = mmap(NULL, shsize, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+				 -1, 0);
+	pid_t *pids = calloc((size_t)n, sizeof(*pids)), rdv_pid = -1;
+	int worst = EXIT_OK, rc, stopfd = -1, gate[2] = { -1, -1 };
+
+	if (sh == MAP_FAILED || !pids) {
+		free(pids);
+		return fail(EXIT_UNKNOWN, where(), NULL, "cannot allocate %d ranks", n);
+	}
+	memset(sh, 0, shsize);
+	/* the rendezvous holds a socket per rank, a rank of the full mesh one per peer: the
+	 * soft limit on files (often 1024) up to the hard one, which the ranks inherit */
+	struct rlimit nofile;
+	if (!getrlimit(RLIMIT_NOFILE, &nofile) && nofile.rlim_cur < nofile.rlim_max) {
+		nofile.rlim_cur = nofile.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &nofile);
+	}
+	pid_t launcher = getpid();
+	rc = start_rendezvous(n, &ri, &rdv_pid, &stopfd, sh);
+	if (rc)
+		goto out;
+	/* The ranks wait at a gate until all are forked: a rank that runs while the launcher
+	 * still forks takes the CPU from it, and with hundreds of ranks on a few cores the
+	 * launcher got 1/N of a core (1024 ranks on 2 cores: 3.3 s of forking, 0.2 s gated). */
+	if (pipe2(gate, O_CLOEXEC)) {
+		rc = fail(EXIT_UNKNOWN, where(), NULL, "pipe: %s", strerror(errno));
+		goto out;
+	}
+	fflush(NULL);
+	for (int r = 0; r < n; r++) {
+		pids[r] = fork();
+		if (pids[r] < 0) {
+			rc = fail(EXIT_UNKNOWN, where(), NULL, "fork: %s", strerror(errno));
+			for (int k = 0; k < r; k++)
+				kill(pids[k], SIGKILL);
+			for (int k = 0; k < r; k++)
+				waitpid(pids[k], NULL, 0);
+			goto out;
+		}
+		if (pids[r] == 0) {
+			/* a rank must not outlive its launcher (killed, or stopped with TERM) */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() != launcher)
+				_exit(EXIT_FAIL);
+			char name[24]; /* "hcclctl-r3" in ps and /proc/PID/comm, for operators */
+			snprintf(name, sizeof(name), "hcclctl-r%d", r);
+			prctl(PR_SET_NAME, name);
+			close(gate[1]);
+			char g;
+			while (read(gate[0], &g, 1) < 0 && errno == EINTR)
+				;
+			close(gate[0]);
+			flight_slot = sh->rank[r].flight;
+			int code = rank_main(&ri, r, n, p, sh->rank[r].err, ERR_SLOT, &sh->rank[r].v);
+			if (r == 0 && p->json && out_json_printed())
+				sh->json_printed = 1;
+			fflush(NULL);
+			_exit(code);
+		}
+	}
+	close(gate[1]); /* every rank is forked: they start */
+	gate[1] = -1;
+	/* Wait for every rank. A rank killed by a signal is named; the survivors hear the
+	 * verdict from the monitor and end; whoever is left after the grace is killed. */
+	int left = n, printed = 0;
+	long long verdict_at = -1;
+	while (left > 0) {
+		int st;
+		pid_t pid = waitpid(-1, &st, WNOHANG);
+		if (pid < 0 && errno == EINTR)
+			continue;
+		if (pid < 0)
+			break;
+		if (pid == 0) {
+			long long now = mono_ms();
+			const struct comm_verdict *v = job_verdict(sh, n);
+			if (v && !printed) { /* at once, not when the last rank is gone */
+				run_verdict_print(v);
+				printed = 1;
+				verdict_at = now;
+			}
+			/* the culprit alone is left (stopped or stuck), or the grace is over */
+			int culprit_only = v && v->rank >= 0 && v->rank < n && left == 1 &&
+					   pids[v->rank] > 0;
+			if (verdict_at >= 0 && (culprit_only || now - verdict_at > VERDICT_GRACE_MS))
+				for (int k = 0; k < n; k++)
+					if (pids[k] > 0) {
+						kill(pids[k], SIGKILL);
+						pids[k] = -pids[k]; /* killed by us: not a cause */
+					}
+			usleep(10000);
+			continue;
+		}
+		int r = 0;
+		while (r < n && pids[r] != pid && pids[r] != -pid)
+			r++;
+		if (r == n) {
+			if (pid == rdv_pid)
+				rdv_pid = -1;
+			continue;
+		}
+		left--;
+		int ours = pids[r] < 0;
+		pids[r] = 0;
+		int code = WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_FAIL;
+		if (WIFSIGNALED(st) && !sh->rank[r].err[0])
+			snprintf(sh->rank[r].err, ERR_SLOT, "rank %d (pid %d) was killed by %s%d (%s)",
+				 r, pid, ours ? "the launcher after the verdict, signal " : "signal ",
+				 WTERMSIG(st), strsignal(WTERMSIG(st)));
+		if (code == EXIT_FAIL || (code == EXIT_UNKNOWN && worst != EXIT_FAIL) ||
+		    (code > worst && worst == EXIT_OK))
+			worst = code;
+	}
+	if (stopfd >= 0) { /* a last look: the monitor may have decided as the ranks ended */
+		for (int i = 0; i < 50 && !job_verdict(sh, n) && worst != EXIT_OK; i++)
+			usleep(10000);
+	}
+	const struct comm_verdict *v = job_verdict(sh, n);
+	/* One line per failing rank, then the verdict they all come down to. */
+	const char *first = NULL;
+	for (int r = 0; r < n; r++) {
+		if (!sh->rank[r].err[0])
+			continue;
+		if (!first)
+			first = sh->rank[r].err;
+		fprintf(stderr, "hcclctl: %s: %s\n", where(), sh->rank[r].err);
+	}
+	int ndump = 0;
+	const char *dump = NULL;
+	for (int r = 0; r < n; r++)
+		if (sh->rank[r].flight[0] && ++ndump == 1)
+			dump = sh->rank[r].flight;
+	if (dump && !g_opts.quiet) {
+		const char *tail = strrchr(dump, '-'); /* ...-r<rank>.json */
+		fprintf(stderr, "hcclctl: %s: flight recorder: %d rank%s wrote %.*s-r*.json; "
+				"compare them with: hcclctl analyze %.*s-r*.json\n",
+			where(), ndump, ndump == 1 ? "" : "s", (int)(tail - dump), dump,
+			(int)(tail - dump), dump);
+	}
+	if (v) {
+		run_prom_write(coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(coll), v->kind,
+			       run_verdict_exit(v));
+		if (!printed)
+			run_verdict_print(v);
+		worst = run_verdict_exit(v) > worst || worst == EXIT_OK ? run_verdict_exit(v) : worst;
+		if (worst == EXIT_OK)
+			worst = EXIT_FAIL;
+	}
+	if (sh->json_printed)
+		out_json_set_printed();
+	if (p->json && !sh->json_printed) {
+		cJSON *doc = cJSON_CreateObject();
+		cJSON *e = cJSON_AddObjectToObject(doc, "error");
+		cJSON_AddStringToObject(e, "where", where());
+		cJSON_AddStringToObject(e, "message", v ? v->msg : first ? first : "a rank failed");
+		if (v)
+			cJSON_AddItemToObject(doc, "verdict", run_verdict_json(v));
+		cJSON *ranks = cJSON_AddArrayToObject(doc, "ranks");
+		for (int r = 0; r < n; r++) {
+			cJSON *x = cJSON_CreateObject();
+			cJSON_AddNumberToObject(x, "rank", r);
+			cJSON_AddStringToObject(x, "error", sh->rank[r].err);
+			if (sh->rank[r].v.kind != COMM_VERDICT_NONE)
+				cJSON_AddItemToObject(x, "verdict", run_verdict_json(&sh->rank[r].v));
+			cJSON_AddItemToArray(ranks, x);
+		}
+		cJSON_AddNumberToObject(doc, "exit_code", worst);
+		out_json(doc);
+	}
+	rc = worst;
+out:
+	for (int i = 0; i < 2; i++)
+		if (gate[i] >= 0)
+			close(gate[i]);
+	if (stopfd >= 0)
+		close(stopfd); /* the rendezvous process sees EOF and exits */
+	if (rdv_pid > 0)
+		waitpid(rdv_pid, NULL, 0);
+	munmap(sh, shsize);
+	free(pids);
+	return rc;
+}
+
+static int split_master(const char *m, char *host, size_t hlen, int *port)
+{
+	const char *colon = strrchr(m, ':');
+	if (!colon || colon == m)
+		return -1;
+	size_t l = (size_t)(colon - m);
+	if (m[0] == '[' && l >= 2 && m[l - 1] == ']') {
+		m++;
+		l -= 2;
+	}
+	if (l >= hlen)
+		return -1;
+	memcpy(host, m, l);
+	host[l] = 0;
+	char *end;
+	long pn = strtol(colon + 1, &end, 10);
+	if (*end || pn < 1 || pn > 65535)
+		return -1;
+	*port = (int)pn;
+	return 0;
+}
+
+static long env_long(const char *name)
+{
+	const char *v = getenv(name);
+	char *end;
+	if (!v || !*v)
+		return -1;
+	long n = strtol(v, &end, 10);
+	return *end || n < 0 ? -2 : n;
+}
+
+/* A rank's host name (HCCLCTL_HOST, set by the SSH launcher to the server's name in the
+ * rank table) and the rank-table digest of its hello: that of this node's copy of
+ * --ranktable, which must match the launcher's (HCCLCTL_DIGEST) when both are known. */
+static int rank_identity(int rank)
+{
+	static char mine[17];
+	const char *h = getenv("HCCLCTL_HOST"), *theirs = getenv("HCCLCTL_DIGEST");
+	char err[RT_ERRLEN] = "";
+	if (h && *h && strlen(h) < 256 && rt_host_unsafe_at(h) < 0)
+		rank_host = h;
+	if (theirs && (strlen(theirs) != 16 || strspn(theirs, "0123456789abcdef") != 16))
+		return fail(EXIT_USAGE, where(), NULL, "invalid HCCLCTL_DIGEST '%.40s'", theirs);
+	if (theirs)
+		rank_digest = theirs;
+	if (!o_ranktable)
+		return 0;
+	int rc = run_table_digest(o_ranktable, mine, err, sizeof(err));
+	if (rc == -ENOENT && theirs) {
+		/* this node has no copy at that path: it takes the launcher's word for it */
+		if (g_opts.verbose)
+			warn_msg(where(), "rank %d: %s is not on this node: using the launcher's "
+					  "digest", rank, o_ranktable);
+		return 0;
+	}
+	if (rc)
+		return fail(rc == -ENOENT ? EXIT_UNKNOWN : EXIT_FAIL, where(), NULL,
+			    "rank %d: rank table: %s", rank, err);
+	if (theirs && strcmp(mine, theirs))
+		return fail(EXIT_FAIL, where(),
+			    "give every node the launcher's copy of the table",
+			    "rank %d (host %s): the rank table %s here differs from the launcher's: "
+			    "digest %s, the launcher's %s",
+			    rank, rank_host ? rank_host : "?", o_ranktable, mine, theirs);
+	rank_digest = mine;
+	return 0;
+}
+
+static int run_one_rank(struct run_params *p, int rank, int n, const struct comm_root_info *ri,
+			struct comm_rendezvous *rdv);
+
+static const char *rendezvous_url(void)
+{
+	const char *e = getenv("HCCLCTL_RENDEZVOUS");
+	return o_rendezvous ? o_rendezvous : e && *e ? e : NULL;
+}
+
+/* The ranks meet through etcd (rdvetcd.c): no address known in advance. */
+static int etcd_launch(struct run_params *p, int rank, int n, const char *url)
+{
+	char err[COMM_ERRLEN + 512] = "", host[256] = "";
+	struct comm_root_info ri;
+	struct comm_rendezvous *rdv = NULL;
+	struct rdv_etcd *e = NULL;
+	int tmo = o_timeout ? (int)o_timeout * 1000 : 120000;
+
+	if (rank >= n)
+		return fail(EXIT_USAGE, where(), NULL, "rank %d is not below the world size %d", rank,
+			    n);
+	int rc = rank_identity(rank);
+	if (rc)
+		return rc;
+	if (!rank_host && gethostname(host, sizeof(host) - 1))
+		snprintf(host, sizeof(host), "?");
+	struct rdv_etcd_args a = { .url = url, .rank = rank, .nranks = n,
+				   .host = rank_host ? rank_host : host,
+				   .bind_addr = o_master_addr, .timeout_ms = tmo,
+				   .rdv_timeout_ms = tmo, .label = where() };
+	double t0 = mono_s();
+	rc = rdv_etcd_meet(&a, &ri, &rdv, &e, err, sizeof(err));
+	double t1 = mono_s();
+	if (!rc && g_opts.verbose) /* bench/rendezvous.sh reads this */
+		fprintf(stderr, "hcclctl: %s: rank %d: met %d ranks through etcd in %.0f ms\n",
+			where(), rank, n,
+			(t1 - t0) * 1e3);
+	if (rc) {
+		struct comm_verdict v;
+		int code = rc == -ETIMEDOUT || rc == -EEXIST || rc == -EINVAL ? EXIT_FAIL :
+										 EXIT_UNKNOWN;
+		if (rc == -EINVAL && !strncmp(err, "'", 1))
+			return fail(EXIT_USAGE, where(), NULL, "--rendezvous %s", err);
+		fail(code, where(),
+		     code == EXIT_UNKNOWN ? "is etcd running there? 'etcdctl endpoint health' "
+					    "checks it" :
+					    NULL,
+		     "rank %d: %s", rank, err);
+		if (code == EXIT_FAIL) {
+			run_verdict_from_status(&v, rc == -ETIMEDOUT ? COMM_E_TIMEOUT :
+								      COMM_E_BOOTSTRAP, err);
+			run_verdict_print(&v);
+		}
+		return code;
+	}
+	rc = run_one_rank(p, rank, n, &ri, rdv);
+	rdv_etcd_finish(e);
+	return rc;
+}
+
+#define SECRET_HINT                                                                        \
+	"export HCCLCTL_SECRET=$(openssl rand -hex 16) (or HCCLCTL_SECRET_FILE=FILE, mode 0600)"
+
+static int single_launch(struct run_params *p, int rank, int n, const char *master)
+{
+	if (rendezvous_url())
+		return etcd_launch(p, rank, n, rendezvous_url());
+	char host[256], err[COMM_ERRLEN] = "";
+	int port;
+	unsigned char secret[16];
+	struct comm_root_info ri;
+	struct comm_rendezvous *rdv = NULL;
+
+	if (!master)
+		return fail(EXIT_USAGE, where(), "give --master HOST:PORT (rank 0 hosts it)",
+			    "rank %d of %d: no rendezvous address", rank, n);
+	if (split_master(master, host, sizeof(host), &port))
+		return fail(EXIT_USAGE, where(), "use HOST:PORT, e.g. 10.0.0.1:29500",
+			    "invalid --master '%s'", master);
+	if (rank >= n)
+		return fail(EXIT_USAGE, where(), NULL, "rank %d is not below the world size %d", rank,
+			    n);
+	int derived = run_job_secret(host, port, n, secret, err, sizeof(err));
+	if (derived < 0)
+		return fail(EXIT_USAGE, where(), SECRET_HINT, "rank %d: %s", rank, err);
+	if (derived && n > 1 && !o_insecure)
+		return fail(EXIT_USAGE, where(), SECRET_HINT " on every rank, or pass --insecure",
+			    "rank %d of %d: no HCCLCTL_SECRET: the job's key would be derived from "
+			    "%s, and anyone who can reach it could compute it and join",
+			    rank, n, master);
+	if (derived && n > 1)
+		warn_msg(where(), "rank %d: --insecure: no HCCLCTL_SECRET, the job's key is derived "
+			 "from %s: anyone who can reach it can join this job", rank, master);
+	if (comm_root_info_make(&ri, host, port, secret, err, sizeof(err)))
+		return fail(EXIT_USAGE, where(), NULL, "--master: %s", err);
+	int rc = rank_identity(rank);
+	if (rc)
+		return rc;
+	/* Under the SSH launcher, the launcher hosts the rendezvous. */
+	if (rank == 0 && strcmp(p->launch, "ssh")) {
+		int tmo = o_timeout ? (int)o_timeout * 1000 : 120000;
+		if (comm_rendezvous_start(&rdv, &ri, n, tmo, err, sizeof(err)))
+			return fail(EXIT_UNKNOWN, where(), "is another job using that port?",
+				    "rank 0 cannot host the rendezvous at %s: %s", master, err);
+	}
+	return run_one_rank(p, rank, n, &ri, rdv);
+}
+
+/* One rank of a job whose root info is known (rdv: the rendezvous it hosts, or NULL). */
+static int run_one_rank(struct run_params *p, int rank, int n, const struct comm_root_info *ri,
+			struct comm_rendezvous *rdv)
+{
+	char err[COMM_ERRLEN + 512] = "";
+	struct comm_verdict v;
+	int rc = rank_main(ri, rank, n, p, err, sizeof(err), &v);
+	if (*err)
+		fail(rc ? rc : EXIT_FAIL, where(), NULL, "%s", err);
+	run_verdict_print(&v);
+	if (rank == 0 && v.kind != COMM_VERDICT_NONE)
+		run_prom_write(coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(coll), v.kind,
+			       rc);
+	if (p->json && (rank != 0 || v.kind != COMM_VERDICT_NONE) && !out_json_printed()) {
+		cJSON *doc = cJSON_CreateObject();
+		cJSON_AddNumberToObject(doc, "rank", rank);
+		cJSON_AddNumberToObject(doc, "world_size", n);
+		if (*err)
+			cJSON_AddStringToObject(doc, "error", err);
+		if (v.kind != COMM_VERDICT_NONE)
+			cJSON_AddItemToObject(doc, "verdict", run_verdict_json(&v));
+		cJSON_AddNumberToObject(doc, "exit_code", rc);
+		out_json(doc);
+	}
+	comm_rendezvous_stop(rdv);
+	if (hccl_abandoned) { /* exit() could wait on HCCL's threads: nothing is left to flush */
+		fflush(NULL);
+		_exit(rc);
+	}
+	return rc;
+}
+
+static const char *coll_word(void)
+{
+	return coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(coll);
+}
+
+/* Launch mode 4: the sweep options go to every rank as they were given. */
+static int ssh_launch(const struct run_params *p)
+{
+	char f[24], n[24], w[24], c[24], r[24], t[24];
+	const char *fwd[32];
+	int k = 0;
+	(void)p;
+	snprintf(f, sizeof(f), "%ld", o_factor);
+	snprintf(n, sizeof(n), "%ld", o_iters);
+	snprintf(w, sizeof(w), "%ld", o_warmup);
+	snprintf(c, sizeof(c), "%ld", o_check);
+	snprintf(r, sizeof(r), "%ld", o_root);
+	snprintf(t, sizeof(t), "%ld", o_timeout);
+	const char *pairs[][2] = { { "-b", o_min }, { "-e", o_max }, { "-f", f },
+				   { "-d", o_dtype }, { "-o", o_op }, { "-n", n },
+				   { "-w", w }, { "-c", c }, { "-r", r }, { "--algo", o_algo },
+				   { "--compress", o_compress }, { "--engine", o_engine } };
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		fwd[k++] = pairs[i][0];
+		fwd[k++] = pairs[i][1];
+	}
+	if (o_timeout) {
+		fwd[k++] = "--timeout";
+		fwd[k++] = t;
+	}
+	if (run_flight_dir) {
+		fwd[k++] = "--flight-dir";
+		fwd[k++] = run_flight_dir;
+	}
+	if (run_profile_path()) { /* rank 0 writes it on its server */
+		fwd[k++] = "--profile";
+		fwd[k++] = run_profile_path();
+	}
+	struct run_ssh_args a = {
+		.where = where(), .coll_name = coll_word(), .ranktable = o_ranktable,
+		.user = o_ssh_user, .key = o_ssh_key, .known_hosts = o_ssh_known_hosts,
+		.remote_hcclctl = o_remote_hcclctl, .master_addr = o_master_addr,
+		.port = o_ssh_port, .parallel = o_parallel, .root = o_root,
+		.insecure = o_ssh_insecure,
+		.rdv_timeout_ms = o_timeout ? (int)o_timeout * 1000 : 120000,
+		.fwd = fwd, .nfwd = k,
+	};
+	return run_ssh_launch(&a);
+}
+
+/* --engine hccl|auto: loads CANN's libraries in this process; where it forks ranks
+ * (probe), a child only checks that they load, and each rank loads them after the fork.
+ * hccl: a library or symbol missing is exit 3; auto: libcomm then. */
+static int load_hccl(int probe)
+{
+	char err[6000];
+	const char *rk = o_rank >= 0 ? "rank " : "";
+	char rs[32] = "";
+	if (o_rank >= 0)
+		snprintf(rs, sizeof(rs), "%ld: ", o_rank);
+	if (!strcmp(o_engine, "libcomm"))
+		return 0;
+	if (probe ? hccl_api_probe(&hccl_lib, err, sizeof(err))
+		  : hccl_api_load(&hccl_lib, err, sizeof(err))) {
+		if (!strcmp(o_engine, "auto")) {
+			if (g_opts.verbose)
+				warn_msg(where(), "%s%s--engine auto: %s: running on libcomm", rk, rs,
+					 err);
+			return 0;
+		}
+		return fail(EXIT_UNKNOWN, where(),
+			    HCCL_SET_ENV " (or put CANN's lib64 on LD_LIBRARY_PATH)",
+			    "%s%s--engine hccl: %s", rk, rs, err);
+	}
+	hccl_loaded = !probe;
+	hccl_probed = probe;
+	if (g_opts.verbose) {
+		fprintf(stderr, "hcclctl: %s: %s%slibascendcl.so: %s (aclrtGetVersion %s)\n",
+			where(), rk, rs, hccl_lib.acl_path, hccl_lib.acl_version);
+		fprintf(stderr, "hcclctl: %s: %s%slibhccl.so: %s (%s%s)\n", where(), rk, rs,
+			hccl_lib.hccl_path, *hccl_lib.cann_version ? "CANN " : hccl_lib.cann_note,
+			hccl_lib.cann_version);
+	}
+	return 0;
+}
+
+/* A rank table beside a world size (--world-size, or the launcher's) must have that many
+ * ranks: HCCL would wait for the missing ones until every rank is judged stuck. A table that
+ * does not load is left to the rank that reads it, which says why. */
+static int check_world(int n)
+{
+	char err[RT_ERRLEN];
+	size_t nt = 0;
+	if (!o_ranktable || strstr(o_ranktable, "://") ||
+	    run_hccl_table_ranks(o_ranktable, &nt, err, sizeof(err)) || nt == (size_t)n)
+		return 0;
+	return fail(EXIT_USAGE, where(), "start as many ranks as the table has, or use its rank "
+					 "count as the world size",
+		    "--ranktable %s has %zu rank%s, the world size is %d", o_ranktable, nt,
+		    nt == 1 ? "" : "s", n);
+}
+
+static int do_run(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	struct run_params p = { .coll = coll, .factor = (unsigned long)o_factor, .iters = o_iters,
+				.warmup = o_warmup, .check = (int)o_check, .root = (int)o_root,
+				.seed = 20261130, .json = g_opts.json, .launch = "local" };
+	int t = comm_dtype_parse(o_dtype), op = comm_op_parse(o_op), a = comm_algo_parse(o_algo);
+	if (t < 0)
+		return fail(EXIT_USAGE, where(), "int8 int32 int64 fp16 bf16 fp32 fp64",
+			    "unknown datatype '%s'", o_dtype);
+	if (op < 0)
+		return fail(EXIT_USAGE, where(), "sum prod max min", "unknown op '%s'", o_op);
+	if (a < 0)
+		return fail(EXIT_USAGE, where(), "auto ring rhd mesh", "unknown algo '%s'", o_algo);
+	int z = comm_compress_parse(o_compress);
+	if (z < 0)
+		return fail(EXIT_USAGE, where(), "none int8", "unknown compression '%s'",
+			    o_compress);
+	if (z && coll != COMM_COLL_ALLREDUCE)
+		return fail(EXIT_USAGE, where(), "run allreduce --compress int8",
+			    "--compress %s applies to allreduce only", o_compress);
+	if (z && t != COMM_FP32 && t != COMM_FP16 && t != COMM_BF16)
+		return fail(EXIT_USAGE, where(), "fp32 fp16 bf16",
+			    "--compress %s takes -d fp32, fp16 or bf16, not %s", o_compress,
+			    o_dtype);
+	if (z && op != COMM_SUM)
+		return fail(EXIT_USAGE, where(), "-o sum",
+			    "--compress %s takes -o sum, not %s", o_compress, o_op);
+	if (z && strcmp(o_engine, "libcomm"))
+		return fail(EXIT_USAGE, where(), "--engine libcomm",
+			    "--compress %s is libcomm's: HCCL has no compressed allreduce", o_compress);
+	char why[200];
+	if (strcmp(o_engine, "libcomm") && hccl_supported(coll, t, op, why, sizeof(why))) {
+		if (!strcmp(o_engine, "hccl"))
+			return fail(EXIT_USAGE, where(), "--engine libcomm runs it on the host",
+				    "--engine hccl: %s", why);
+		if (g_opts.verbose)
+			warn_msg(where(), "--engine auto: %s: running on libcomm", why);
+		o_engine = "libcomm";
+	}
+	p.dtype = (enum comm_dtype)t;
+	p.op = (enum comm_op)op;
+	p.algo = (enum comm_algo)a;
+	p.compress = (enum comm_compress)z;
+	if (parse_size(o_min, &p.min_bytes) || parse_size(o_max, &p.max_bytes))
+		return fail(EXIT_USAGE, where(), "sizes are bytes with K, M or G, e.g. -b 8 -e 64M",
+			    "invalid size '%s'", parse_size(o_min, &p.min_bytes) ? o_min : o_max);
+	if (p.min_bytes > p.max_bytes)
+		return fail(EXIT_USAGE, where(), NULL, "-b %s is larger than -e %s", o_min, o_max);
+	if (p.max_bytes > (8ULL << 30))
+		return fail(EXIT_USAGE, where(), NULL, "-e %s: at most 8G", o_max);
+	if (p.min_bytes == 0)
+		p.min_bytes = 1;
+
+	/* Launch, first that applies. */
+	if (o_ssh || ((o_ssh_user || o_ssh_key || o_ssh_known_hosts || o_ssh_port ||
+		       o_ssh_insecure || o_parallel || o_remote_hcclctl ||
+		       (o_master_addr && !rendezvous_url())) &&
+		      o_rank < 0 && o_world < 0)) {
+		if (!o_ssh)
+			return fail(EXIT_USAGE, where(), "add --ssh (with --ranktable FILE)",
+				    "the --ssh-* options need --ssh");
+		if (!o_ranktable)
+			return fail(EXIT_USAGE, where(), NULL, "--ssh needs --ranktable FILE|URL");
+		if (o_local || o_rank >= 0 || o_world >= 0 || o_master || o_rendezvous || o_insecure)
+			return fail(EXIT_USAGE, where(), NULL,
+				    "--ssh cannot be combined with --local, --rank, --world-size, "
+				    "--master, --rendezvous or --insecure (it gives its ranks a fresh "
+				    "secret)");
+		return ssh_launch(&p);
+	}
+	if (o_ranktable && o_local)
+		return fail(EXIT_USAGE, where(), "add --ssh to start the ranks on its servers",
+			    "--ranktable with --local");
+	if (o_rendezvous && (o_local || o_master))
+		return fail(EXIT_USAGE, where(), "--rendezvous replaces --master; --local needs neither",
+			    "--rendezvous cannot be combined with --%s", o_local ? "local" : "master");
+	if (o_local) {
+		if (o_rank >= 0 || o_world >= 0 || o_insecure)
+			return fail(EXIT_USAGE, where(), NULL,
+				    "--local cannot be combined with --rank/--world-size or --insecure "
+				    "(it gives its ranks a fresh secret)");
+		if (o_root >= o_local)
+			return fail(EXIT_USAGE, where(), NULL, "--root %ld is not a rank of %ld", o_root,
+				    o_local);
+		int rc = load_hccl(1);
+		return rc ? rc : local_launch(&p, (int)o_local);
+	}
+	if (o_rank >= 0 || o_world >= 0) {
+		if (o_rank < 0 || o_world < 0)
+			return fail(EXIT_USAGE, where(), NULL, "--rank and --world-size go together");
+		const char *by = getenv("HCCLCTL_LAUNCH"); /* set by the SSH launcher */
+		p.launch = by && !strcmp(by, "ssh") ? "ssh" : rendezvous_url() ? "etcd" : "master";
+		/* `srun hcclctl run --rank $SLURM_PROCID`: one task of a launcher that merges
+		 * every task's stdout, as when the rank comes from its environment */
+		if (o_rank != 0 && strcmp(p.launch, "ssh") &&
+		    (env_long("SLURM_NTASKS") > 1 || env_long("OMPI_COMM_WORLD_SIZE") > 1 ||
+		     env_long("WORLD_SIZE") > 1))
+			out_json_silence();
+		int rc = check_world((int)o_world);
+		if (!rc)
+			rc = load_hccl(0);
+		return rc ? rc : single_launch(&p, (int)o_rank, (int)o_world, o_master);
+	}
+	static const struct {
+		const char *rank, *size, *name;
+	} envs[] = {
+		{ "RANK", "WORLD_SIZE", "torchrun" },
+		{ "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "openmpi" },
+		{ "SLURM_PROCID", "SLURM_NTASKS", "slurm" },
+		{ "RANK_ID", "RANK_SIZE", "ascend" },
+	};
+	for (size_t i = 0; i < sizeof(envs) / sizeof(envs[0]); i++) {
+		long r = env_long(envs[i].rank), n = env_long(envs[i].size);
+		if (r == -1 && n == -1)
+			continue;
+		if (r < 0 || n < 1)
+			return fail(EXIT_USAGE, where(), NULL, "%s and %s must both be set to numbers",
+				    envs[i].rank, envs[i].size);
+		p.launch = envs[i].name;
+		if (r != 0) /* the launcher merges every rank's stdout: rank 0 speaks for all */
+			out_json_silence();
+		const char *master = o_master;
+		char buf[300];
+		if (!master && !strcmp(envs[i].name, "torchrun") && getenv("MASTER_ADDR") &&
+		    getenv("MASTER_PORT")) {
+			/* torchrun's agent may hold its own store on MASTER_PORT (it tells its
+			 * workers so): rank 0 hosts on the next port then */
+			const char *as = getenv("TORCHELASTIC_USE_AGENT_STORE");
+			long mp = atol(getenv("MASTER_PORT"));
+			if (as && !strcasecmp(as, "true") && mp > 0 && mp < 65535)
+				snprintf(buf, sizeof(buf), "%s:%ld", getenv("MASTER_ADDR"), mp + 1);
+			else
+				snprintf(buf, sizeof(buf), "%s:%s", getenv("MASTER_ADDR"),
+					 getenv("MASTER_PORT"));
+			master = buf;
+		}
+		/* srun started from the batch script: task 0 runs on the node that launched
+		 * the step, whose address Slurm gives; the port is MASTER_PORT or 29500 */
+		if (!master && !strcmp(envs[i].name, "slurm") && getenv("SLURM_LAUNCH_NODE_IPADDR") &&
+		    *getenv("SLURM_LAUNCH_NODE_IPADDR")) {
+			const char *port = getenv("MASTER_PORT"), *ip = getenv("SLURM_LAUNCH_NODE_IPADDR");
+			snprintf(buf, sizeof(buf), strchr(ip, ':') ? "[%s]:%s" : "%s:%s", ip,
+				 port && *port ? port : "29500");
+			master = buf;
+		}
+		int rc = check_world((int)n);
+		if (!rc)
+			rc = load_hccl(0);
+		return rc ? rc : single_launch(&p, (int)r, (int)n, master);
+	}
+	if (o_ranktable)
+		return fail(EXIT_USAGE, where(), "add --ssh to start the ranks on its servers",
+			    "--ranktable without --ssh or --rank");
+	if (o_root >= 2)
+		return fail(EXIT_USAGE, where(), NULL, "--root %ld is not a rank of 2", o_root);
+	int rc = load_hccl(1);
+	return rc ? rc : local_launch(&p, 2);
+}
+
+#define RUN_LEAF(coll_)                                                                   \
+	static int run_##coll_(int argc, char **argv)                                     \
+	{                                                                                 \
+		coll = COMM_COLL_##coll_;                                                 \
+		return do_run(argc, argv);                                                \
+	}
+RUN_LEAF(ALLREDUCE)
+RUN_LEAF(ALLGATHER)
+RUN_LEAF(REDUCESCATTER)
+RUN_LEAF(BROADCAST)
+RUN_LEAF(ALLTOALL)
+RUN_LEAF(SEND)
+RUN_LEAF(BARRIER)
+
+#define LEAF(n, f, s) { .name = n, .summary = s, .run = f, .opts = run_opts, .max_args = 0 }
+const struct cmd run_commands[] = {
+	LEAF("allreduce", run_ALLREDUCE, "every rank gets the reduction of all ranks' buffers"),
+	LEAF("allgather", run_ALLGATHER, "every rank gets every rank's buffer"),
+	LEAF("reducescatter", run_REDUCESCATTER, "every rank gets its block of the reduction"),
+	LEAF("broadcast", run_BROADCAST, "every rank gets the root's buffer"),
+	LEAF("alltoall", run_ALLTOALL, "every rank sends a block to every other rank"),
+	LEAF("sendrecv", run_SEND, "each rank sends to the next and receives from the previous"),
+	LEAF("barrier", run_BARRIER, "every rank waits for all"),
+	{ 0 },
+};

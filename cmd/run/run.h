@@ -1,0 +1,187 @@
+/* `hcclctl run`: the per-rank benchmark sweep (runrank.c) and its launchers (run.c). */
+#ifndef HCCLCTL_RUN_H
+#define HCCLCTL_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cmd/cli/cli.h"
+#include "libcomm/libcomm.h"
+
+/* One row of results, as rank 0 reports it. */
+struct run_row {
+	size_t bytes, count;
+	double time_us, algbw, busbw;
+	long long wrong; /* -1: not checked */
+	enum comm_algo algo;
+	double nrmse; /* --compress: normalised RMS error against the exact sum; -1: not measured */
+};
+
+struct run_engine;
+
+struct run_params {
+	enum comm_coll coll;
+	unsigned long long min_bytes, max_bytes;
+	unsigned long factor;
+	enum comm_dtype dtype;
+	enum comm_op op;
+	long iters, warmup;
+	int check, root;
+	enum comm_algo algo;
+	enum comm_compress compress; /* allreduce: N(0,1) data, error measured, not exact */
+	uint64_t seed;
+	int json;
+	const char *launch; /* "local", "master", "torchrun", ... for the header */
+	struct run_engine *engine; /* NULL: libcomm on host memory */
+};
+
+/* A row's buffers on the host: input, output, and the expected output. */
+struct run_bufs {
+	void *send, *recv, *want;
+};
+
+/* How a row's collective runs when it is not libcomm's: HCCL's on a device (runhccl.c).
+ * reserve: device buffers of `bytes` each, once before the sweep. run: the collective of p,
+ * iters times on count elements per rank; RUN_IN first copies b->send (and b->recv for
+ * broadcast) to the device, RUN_OUT copies the result back into b->recv; with us, the mean
+ * time of one iteration in microseconds. Both return 0, a comm_status (the side channel
+ * failed) or RUN_E_ENGINE (the engine failed; it holds the message and the verdict). */
+#define RUN_IN 1u
+#define RUN_OUT 2u
+#define RUN_E_ENGINE (-100)
+struct run_engine {
+	const char *name;
+	int (*reserve)(struct run_engine *e, size_t bytes);
+	int (*run)(struct run_engine *e, struct comm *c, const struct run_params *p,
+		   struct run_bufs *b, size_t count, long iters, unsigned flags, double *us);
+};
+
+/* Called by rank 0 after each size, so rows print as they complete. */
+typedef void (*run_row_fn)(const struct run_params *p, int nranks, const struct run_row *row,
+			   void *arg);
+
+/* Runs the sweep on c. Wrong elements are counted across ranks; the first one of this rank
+ * is described in first_wrong. Returns 0, a comm_status, or 1 when results were wrong. */
+int run_sweep(struct comm *c, const struct run_params *p, run_row_fn row_fn, void *arg,
+	      struct run_row **rows, size_t *nrows, char *first_wrong, size_t len);
+
+/* --compress: a row fails when its normalised RMS error is above this. */
+#define RUN_NRMSE_LIMIT 0.01
+
+/* The nccl-tests bus bandwidth factor of coll for n ranks. */
+double run_bus_factor(enum comm_coll coll, int n);
+
+/* Launch mode 4 (runssh.c): what run.c parsed. */
+struct run_ssh_args {
+	const char *where;     /* "run allreduce" */
+	const char *coll_name; /* the command word: "allreduce", "sendrecv" ... */
+	const char *ranktable; /* FILE, URL or - */
+	const char *user, *key, *known_hosts, *remote_hcclctl, *master_addr;
+	long port, parallel, root;
+	int insecure;
+	int rdv_timeout_ms;
+	const char *const *fwd; /* the sweep options for every rank, as words */
+	int nfwd;
+};
+int run_ssh_launch(const struct run_ssh_args *a);
+
+/* cmd/run/runnode.c: the hidden `hcclctl run-node`, the remote parent of one server's ranks
+ * (its opening comment has the tagged lines it writes; nodeout.h reads them). */
+extern const struct opt run_node_opts[]; /* struct opt: cli.h */
+int cmd_run_node(int argc, char **argv);
+
+/* The local address of the route to host (what a peer there reaches us on) in out[len];
+ * 0, or -1 with err. */
+int run_route_addr(const char *host, char *out, size_t len, char *err, size_t errlen);
+
+/* cmd/run/rdvetcd.c: --rendezvous etcd://HOST:PORT/PREFIX. The ranks meet through etcd; rank 0
+ * hosts libcomm's rendezvous (*rdv, the caller stops it) and publishes its token, which
+ * every rank gets in *ri once all nranks registered. *out: the session, whose entries
+ * rdv_etcd_finish removes. 0, or -ETIMEDOUT (ranks missing), -EEXIST (a duplicate rank),
+ * -EINVAL (a world-size mismatch or a bad URL), another negative errno (etcd unreachable
+ * or answering nonsense); err says which, naming ranks, hosts and pids. */
+struct rdv_etcd;
+struct rdv_etcd_args {
+	const char *url;       /* etcd://HOST:PORT/PREFIX, or etcds:// for https */
+	int rank, nranks;
+	const char *host;      /* this rank's host name, for the others' messages */
+	const char *bind_addr; /* rank 0 hosts here; NULL: the route's source toward etcd */
+	int timeout_ms;        /* the meeting's deadline */
+	int rdv_timeout_ms;    /* libcomm's rendezvous deadline (rank 0) */
+	const char *label;     /* "run allreduce", for progress lines */
+};
+int rdv_etcd_meet(const struct rdv_etcd_args *a, struct comm_root_info *ri,
+		  struct comm_rendezvous **rdv, struct rdv_etcd **out, char *err, size_t errlen);
+void rdv_etcd_finish(struct rdv_etcd *e);
+
+/* cmd/run/runsecret.c: the job's 16-byte key for ranks started by another launcher, from
+ * HCCLCTL_SECRET or HCCLCTL_SECRET_FILE (0), else derived from host, port and n (1: anyone
+ * who can reach the address can compute it); -1 with err when what was given is unusable. */
+int run_job_secret(const char *host, int port, int n, unsigned char out[16], char *err,
+		   size_t errlen);
+
+/* The digest of the rank table at path (FILE, URL or -) as rt_table_digest gives it.
+ * 0, -ENOENT when it cannot be read, or another negative code; err says why. */
+int run_table_digest(const char *path, char out[17], char *err, size_t errlen);
+
+/* cmd/run/runflight.c: the flight recorder's file for c in run_flight_dir (NULL:
+ * $HCCLCTL_FLIGHT_DIR, else the user's private ${TMPDIR:-/tmp}/hcclctl-<uid>), its path in
+ * path[len]; 0 or -errno with err. arm/disarm: SIGUSR1 writes one while c runs. */
+extern const char *run_flight_dir;
+int run_flight_write(struct comm *c, const char *reason, char *path, size_t len, char *err,
+		     size_t errlen);
+void run_flight_arm(struct comm *c);
+void run_flight_disarm(void);
+
+/* cmd/run/runprofile.c: --profile FILE (run_profile_file, else $HCCLCTL_PROFILE); NULL when off.
+ * run_profile_gather: collective over c; rank 0 writes the merged Chrome trace. 0, or a
+ * negative errno / comm_status with err. */
+extern const char *run_profile_file;
+const char *run_profile_path(void);
+int run_profile_gather(struct comm *c, char *err, size_t errlen);
+
+/* cmd/run/runslow.c: after a sweep (collective over c), rank 0 learns the slowest directed link
+ * (pace under 70 % of the median link's) or, failing that, the rank the others waited on
+ * (over twice the median, each waiting 10 % of run_s, the time since comm_init, or more).
+ * 0 or a comm_status. */
+struct run_slow {
+	int have_link, from, to, links; /* links: how many had enough data to judge */
+	double rate, median;            /* bytes/s: the slow link's pace, the median link's */
+	int have_rank, rank;
+	double waited, median_waited;   /* s the others waited on it, the median rank's */
+};
+int run_slow_judge(struct comm *c, double run_s, struct run_slow *s);
+
+/* cmd/run/runlinks.c: this rank's links by transport (out[0] shm, out[1] tcp); say: the -v line
+ * "rank R: links: S shm, T tcp (to ranks A B: why; ...)"; gather: collective over c, rank 0
+ * gets the JSON object {"shm", "tcp" (links, each once), "per_rank": [{"rank", "shm",
+ * "tcp"}]} in *out (the caller's; NULL elsewhere). 0 or a comm_status. */
+void run_links_count(struct comm *c, int out[2]);
+void run_links_say(struct comm *c, const char *where);
+struct cJSON;
+int run_links_gather(struct comm *c, struct cJSON **out);
+
+/* cmd/run/verdict.c: the verdict line on stderr ("hcclctl: verdict: KIND: ..."), its JSON object
+ * (a cJSON *, the caller's), the exit code it stands for, and a verdict for a failure that
+ * happened before there was a communicator to ask (init: config or a rank that never came). */
+/* A verdict kind of hcclctl's own, beside libcomm's: an HCCL or ACL call failed on a rank
+ * (exit 2, "hccl-error"). */
+#define RUN_VERDICT_HCCL_ERROR COMM_VERDICT_KIND_COUNT
+const char *run_verdict_kind_name(int kind);
+void run_verdict_print(const struct comm_verdict *v);
+void *run_verdict_json(const struct comm_verdict *v);
+int run_verdict_exit(const struct comm_verdict *v);
+void run_verdict_from_status(struct comm_verdict *v, int status, const char *msg);
+/* The first verdict line ("hcclctl: verdict: KIND: MESSAGE", as run_verdict_print writes it
+ * without colour) in text (len bytes, a rank's stderr relayed over SSH) into *v: its kind,
+ * its message, and the rank the message starts with ("rank N ..."), else rank -1. 0, or
+ * -ENOENT when there is none. */
+int run_verdict_parse(const char *text, size_t len, struct comm_verdict *v);
+
+/* cmd/run/runprom.c: run --prometheus. Rows as rank 0 reports them, then the file with the
+ * verdict kind (COMM_VERDICT_*) and the exit code (-1: from the rows' wrong counts). */
+void run_prom_row(const struct run_params *p, const char *coll, const char *op,
+		  const struct run_row *r);
+void run_prom_write(const char *coll, int kind, int exit_code);
+
+#endif

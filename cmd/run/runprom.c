@@ -1,0 +1,72 @@
+/* run --prometheus FILE: busbw, algbw, time and wrong elements per size, and the verdict.
+ * Rank 0 writes the file as its sweep ends; a launcher that learns of a failure after that
+ * (a rank that died, a verdict) writes it again, so the file always holds the last word. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/lib/prom.h"
+#include "cmd/run/run.h"
+
+#define MAX_ROWS 128 /* a sweep of 1 B to 8 GiB by factor 2 is 34 rows */
+
+static struct run_row rows[MAX_ROWS];
+static size_t nrows;
+static const struct run_params *params;
+static const char *row_coll, *row_op;
+
+/* The text format wants each family's samples together: rows are kept until the end. */
+void run_prom_row(const struct run_params *p, const char *coll, const char *op,
+		  const struct run_row *r)
+{
+	if (!prom_path || nrows == MAX_ROWS)
+		return;
+	params = p;
+	row_coll = coll;
+	row_op = op;
+	rows[nrows++] = *r;
+}
+
+static void family(struct prom *m, const char *name, int which)
+{
+	for (size_t i = 0; i < nrows; i++) {
+		const struct run_row *r = &rows[i];
+		char size[32];
+		double v = which == 0	? r->busbw * 1e9 /* GB/s here is 1e9 bytes/s */
+			   : which == 1 ? r->algbw * 1e9
+			   : which == 2 ? r->time_us / 1e6
+					: (double)r->wrong;
+		if (which == 3 && r->wrong < 0)
+			continue; /* not checked: no series rather than a made-up 0 */
+		snprintf(size, sizeof(size), "%zu", r->bytes);
+		prom_gauge(m, name, v, "collective", row_coll, "dtype",
+			   comm_dtype_name(params->dtype), "op", row_op, "size_bytes", size, NULL);
+	}
+}
+
+void run_prom_write(const char *coll, int kind, int exit_code)
+{
+	static const char *const names[] = {
+		"hcclctl_run_busbw_bytes_per_second", "hcclctl_run_algbw_bytes_per_second",
+		"hcclctl_run_time_seconds", "hcclctl_run_wrong_elements"};
+	struct prom m;
+	char err[600], cmd[48];
+	int wrong = 0;
+	if (!prom_path)
+		return;
+	prom_init(&m);
+	for (int f = 0; f < 4; f++)
+		family(&m, names[f], f);
+	for (size_t i = 0; i < nrows; i++)
+		wrong |= rows[i].wrong > 0;
+	nrows = 0;
+	if (exit_code < 0)
+		exit_code = wrong ? 2 : 0;
+	for (int k = 0; k < COMM_VERDICT_KIND_COUNT; k++)
+		prom_gauge(&m, "hcclctl_run_verdict", k == kind, "collective", coll, "kind",
+			   comm_verdict_kind_name(k), NULL);
+	snprintf(cmd, sizeof(cmd), "run %s", coll);
+	prom_footer(&m, cmd, exit_code);
+	if (prom_write(&m, prom_path, err, sizeof(err)))
+		warn_msg("run", "cannot write the metrics: %s", err);
+	prom_release(&m);
+}
