@@ -2,6 +2,7 @@
  * iterative (an explicit stack of RT_JPOS_MAXDEPTH containers), reads each byte once and
  * never past len. */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 
 #include "ranktable/jsonpos.h"
@@ -74,6 +75,17 @@ static int record(struct scan *sc, unsigned kline, unsigned kcol)
 	}
 	p->v[p->n++] = (struct rt__jpos_val){ sc->line, sc->col, kline, kcol };
 	return 0;
+}
+
+/* The positions' array cut to its count: doubling left up to half of it unused, for as long
+ * as the table is loaded. */
+static void shrink(struct rt__jpos *p)
+{
+	struct rt__jpos_val *v = p->n ? realloc(p->v, p->n * sizeof(*v)) : NULL;
+	if (v) {
+		p->v = v;
+		p->cap = p->n;
+	}
 }
 
 /* Reads "\uXXXX" at sc->i (the backslash); -1 when it is not one. Does not consume. */
@@ -346,6 +358,7 @@ int rt__jpos_scan(struct rt__jpos *p, const char *buf, size_t len)
 			if (!depth) {
 				if (!eof(&sc))
 					return fail_here(&sc, "extra data after the JSON document");
+				shrink(p);
 				return 0;
 			}
 			if (eof(&sc))
@@ -372,38 +385,22 @@ int rt__jpos_scan(struct rt__jpos *p, const char *buf, size_t len)
 	}
 }
 
-static size_t hslot(const struct rt__jpos *p, const cJSON *node)
+/* Calls fn on each node of root in pre-order with its index, until fn returns non-zero
+ * (which is returned) or the nodes outnumber the scan's values (-EINVAL); 0 at the end with
+ * *count the nodes seen. */
+static int preorder(const struct rt__jpos *p, cJSON *root, size_t *count,
+		    int (*fn)(cJSON *node, size_t idx, void *arg), void *arg)
 {
-	uint64_t h = (uint64_t)(uintptr_t)node;
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	return (size_t)h & p->hmask;
-}
-
-int rt__jpos_bind(struct rt__jpos *p, const cJSON *root)
-{
-	size_t cap = 16;
-	while (cap < 2 * p->n)
-		cap *= 2;
-	p->hkey = calloc(cap, sizeof(*p->hkey));
-	p->hval = malloc(cap * sizeof(*p->hval));
-	if (!p->hkey || !p->hval)
-		return -ENOMEM;
-	p->hmask = cap - 1;
-
-	/* Pre-order without recursion: the stack holds the next sibling of each open level. */
-	const cJSON *stack[RT_JPOS_MAXDEPTH + 2];
+	/* without recursion: the stack holds the next sibling of each open level */
+	cJSON *stack[RT_JPOS_MAXDEPTH + 2];
 	size_t depth = 0, idx = 0;
-	const cJSON *node = root;
+	cJSON *node = root;
 	while (node) {
 		if (idx >= p->n)
 			return -EINVAL;
-		size_t h = hslot(p, node);
-		while (p->hkey[h])
-			h = (h + 1) & p->hmask;
-		p->hkey[h] = node;
-		p->hval[h] = (uint32_t)idx++;
+		int rc = fn(node, idx++, arg);
+		if (rc)
+			return rc;
 		if (node->child) {
 			if (node->next) {
 				if (depth == RT_JPOS_MAXDEPTH + 2)
@@ -417,20 +414,61 @@ int rt__jpos_bind(struct rt__jpos *p, const cJSON *root)
 			node = depth ? stack[--depth] : NULL;
 		}
 	}
-	return idx == p->n ? 0 : -EINVAL;
+	*count = idx;
+	return 0;
+}
+
+static int set_index(cJSON *node, size_t idx, void *arg)
+{
+	(void)arg;
+	node->valueint = (int)idx;
+	return 0;
+}
+
+/* Each node's index in document order goes in its valueint, which cJSON fills only for
+ * numbers and none of its functions we call read (a number's value is valuedouble): a
+ * pointer hash of twice the nodes' count cost 24 to 48 bytes a node, as much as the
+ * positions themselves. */
+int rt__jpos_bind(struct rt__jpos *p, cJSON *root)
+{
+	size_t n = 0;
+	if (p->n > INT_MAX || preorder(p, root, &n, set_index, NULL))
+		return -EINVAL;
+	p->bound = n == p->n;
+	return p->bound ? 0 : -EINVAL;
+}
+
+struct find {
+	const cJSON *node;
+	size_t idx;
+};
+
+static int is_node(cJSON *node, size_t idx, void *arg)
+{
+	struct find *f = arg;
+	f->idx = idx;
+	return node == f->node;
+}
+
+int rt__jpos_find(const struct rt__jpos *p, const cJSON *root, const cJSON *node,
+		  unsigned *line, unsigned *col)
+{
+	struct find f = { node, 0 };
+	size_t n;
+	*line = *col = 0;
+	/* the walk only reads: the cast is preorder's, shared with rt__jpos_bind */
+	if (preorder(p, (cJSON *)root, &n, is_node, &f) != 1)
+		return -ENOENT;
+	*line = p->v[f.idx].line;
+	*col = p->v[f.idx].col;
+	return 0;
 }
 
 static const struct rt__jpos_val *lookup(const struct rt__jpos *p, const cJSON *node)
 {
-	if (!p || !p->hkey || !node)
+	if (!p || !p->bound || !node || node->valueint < 0 || (size_t)node->valueint >= p->n)
 		return NULL;
-	size_t h = hslot(p, node);
-	while (p->hkey[h]) {
-		if (p->hkey[h] == node)
-			return &p->v[p->hval[h]];
-		h = (h + 1) & p->hmask;
-	}
-	return NULL;
+	return &p->v[node->valueint];
 }
 
 int rt__jpos_get(const struct rt__jpos *p, const cJSON *node, unsigned *line, unsigned *col)
@@ -469,7 +507,5 @@ void rt__jpos_locate(const char *buf, size_t len, size_t off, unsigned *line, un
 void rt__jpos_release(struct rt__jpos *p)
 {
 	free(p->v);
-	free(p->hkey);
-	free(p->hval);
 	memset(p, 0, sizeof(*p));
 }
