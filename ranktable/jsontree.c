@@ -50,9 +50,9 @@ static void hooks_install(void)
 
 /* The most the tree of buf[0..len) can take from the block: every value but the first
  * follows a ',', ':' or '[', so counting those bytes (inside strings too) bounds the nodes
- * without parsing; each node takes its size and up to 7 bytes of alignment. A string takes
- * at most its bytes in the text (its opening quote stands for the NUL), so len bounds them
- * all. 0 when it does not fit a size_t. */
+ * without parsing; each node takes its size and up to 7 bytes of alignment. cJSON gives a
+ * string at most as many bytes as it has in the text, quotes included (they make room for the
+ * NUL), so len bounds them all. 0 when it does not fit a size_t. */
 static size_t block_size(const char *buf, size_t len)
 {
 	size_t values = 1;
