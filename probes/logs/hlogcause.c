@@ -894,7 +894,9 @@ static int conclude_store(struct hlog_report *r, const struct hlog_event *e)
 	r->kind = HLOG_ROOT_TIMEOUT;
 	r->rank = e->peer_rank;
 	r->peer_rank = e->rank; /* the one that waited */
-	snprintf(r->node, sizeof(r->node), "%s", f ? f->node : "");
+	/* without the root's own log, the node whose lines name it, as every verdict read off a
+	 * line names that line's node */
+	snprintf(r->node, sizeof(r->node), "%s", f ? f->node : e->node);
 	sb_add(&b, "rank %d did not publish the communicator id in time: ", e->peer_rank);
 	if (e->rank >= 0)
 		sb_add(&b, "rank %d (node %s)", e->rank, node_of(e));
