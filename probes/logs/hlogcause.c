@@ -720,8 +720,10 @@ static void conclude_config(struct hlog_report *r, const struct hlog_event *c)
 		break;
 	case HLOG_LINK_DOWN:
 	default: {
-		/* the verbs library's port event is a host RDMA NIC's, not an NPU's */
-		int rdma = strstr(c->text, "async event") != NULL;
+		/* the verbs library's port event, and the port state of the rdma tool or
+		 * ibv_devinfo, are a host RDMA NIC's, not an NPU's */
+		int rdma = strstr(c->text, "async event") || strstr(c->text, "physical_state") ||
+			   strstr(c->text, "PORT_DOWN");
 		int dev = rdma ? -1 : c->dev;
 		for (size_t i = 0; i < r->nev && dev < 0 && !rdma; i++)
 			if (r->ev[i].kind == HLOG_LINK_DOWN && !strcmp(r->ev[i].node, c->node))

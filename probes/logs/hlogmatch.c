@@ -438,8 +438,11 @@ static int recognise_signature(struct pspan m, const struct hx_vals *x, struct h
 		return 1;
 	}
 	/* EJ0002 "The network port is down."; HCCP "ra hdc message process failed ret(-67)"
-	 * (-ENOLINK from the device); "link down" / "link status: DOWN" */
+	 * (-ENOLINK from the device); "link down" / "link status: DOWN"; the port states that
+	 * iproute2's rdma tool and ibv_devinfo print, with no error word: "link mlx5_2/1 ...
+	 * state DOWN physical_state POLLING", "state: PORT_DOWN (1)" */
 	if (has(m, "EJ0002") || has(m, "network port is down") ||
+	    (has(m, "state DOWN") && has(m, "physical_state")) || has(m, "PORT_DOWN") ||
 	    (has(m, "ra hdc message process failed") && has(m, "-67")) ||
 	    has_nocase(m, "link down") || has_nocase(m, "link status: down") ||
 	    (has(m, "async event") && has_nocase(m, "port error"))) {

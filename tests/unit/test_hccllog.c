@@ -607,6 +607,15 @@ static void test_config_kinds(void **state)
 		 HLOG_LINK_DOWN, HCAT_LINK_DOWN, "nic-down", "",
 		 "an NPU NIC is down on node n1: ra hdc message process failed",
 		 "hccn_tool -i DEV -link -g", NULL, -1},
+		/* a host NIC's port state, as iproute2's rdma tool and ibv_devinfo print it: no
+		 * error word, the state says it */
+		{"link mlx5_2/1 subnet_prefix fe80:0000:0000:0000 lid 17 sm_lid 1 lmc 0 state DOWN "
+		 "physical_state DISABLED",
+		 HLOG_LINK_DOWN, HCAT_LINK_DOWN, "rdma-port-error", "",
+		 "an RDMA NIC port went down on node n1: link mlx5_2/1", "ibv_devinfo", NULL, -1},
+		{"\t\t\tstate:\t\t\tPORT_DOWN (1)", HLOG_LINK_DOWN, HCAT_LINK_DOWN,
+		 "rdma-port-error", "", "an RDMA NIC port went down on node n1", "ibv_devinfo", NULL,
+		 -1},
 		{"EI0015: No rank in the communicator can connect to the root node within the "
 		 "timeout "
 		 "period. List of unconnected ranks: \"[1,5,]\"",
