@@ -96,6 +96,11 @@ static const struct hlog_sig rows[] = {
 	{{"Failing at address"}, HCAT_UNRESOLVED, "native-crash",
 	 "a process crashed in native code; its handler printed the faulting address and frames",
 	 crash_fix, 0, NULL},
+	/* MVAPICH2's signal handler: "[host:mpi_rank_3][error_sighandler] Caught error:
+	 * Segmentation fault (signal 11)" */
+	{{"error_sighandler", "Caught error"}, HCAT_UNRESOLVED, "mpi-signal-crash",
+	 "an MPI rank's process crashed on a fault signal its handler caught", crash_fix, 0,
+	 NULL},
 	/* MindSpore's msrun launcher: "Worker process 130673 exit with exception." */
 	{{"Worker process", "exit with exception"}, HCAT_UNRESOLVED, "launcher-worker-exit",
 	 "the launcher saw a worker process exit with an error",
@@ -205,6 +210,11 @@ static const struct hlog_sig rows[] = {
 	{{"Network is unreachable"}, HCAT_NET, "errno-net-unreachable",
 	 "the peer's network is not reachable from this host (ENETUNREACH)", errno_net_fix, 0,
 	 no_retry_left},
+	{{"Address family not supported by protocol"}, HCAT_CONFIG, "errno-afnosupport",
+	 "a socket of an address family this host does not have was asked for (EAFNOSUPPORT), "
+	 "most often IPv6 on a host without it",
+	 "give IPv4 addresses (MASTER_ADDR, the host names' resolution) or enable IPv6 on every "
+	 "node; check what localhost resolves to (/etc/hosts)", 0, NULL},
 	{{"Connection refused"}, HCAT_NET, "errno-refused",
 	 "nothing listened at the peer's address and port (ECONNREFUSED)", errno_net_fix, 0,
 	 no_retry_left},

@@ -282,6 +282,13 @@ static const struct ccase cases[] = {
 	{"glibc strerror(ENETUNREACH) from a launcher",
 	 "ERROR: connect to 198.51.100.7 port 8265 failed: Network is unreachable",
 	 "errno-net-unreachable", HCAT_NET, "198.51.100.7"},
+	{"glibc strerror(EAFNOSUPPORT) in c10d's socket.cpp format, filled",
+	 "[W socket.cpp:401] [c10d] The server socket cannot be initialized on [::]:29400 (errno: "
+	 "97 - Address family not supported by protocol).",
+	 "errno-afnosupport", HCAT_CONFIG, ""},
+	{"MVAPICH2 error_sighandler format, filled",
+	 "[gpu-07:mpi_rank_3][error_sighandler] Caught error: Bus error (signal 7)",
+	 "mpi-signal-crash", HCAT_UNRESOLVED, ""},
 	{"glibc strerror(ECONNREFUSED) from an HTTP client",
 	 "requests.exceptions.ConnectionError: [Errno 111] Connection refused",
 	 "errno-refused", HCAT_NET, ""},
