@@ -13,6 +13,7 @@
  * the mesh before lazy links): comm__mesh_connect builds every link in init, connects in rank
  * order before accepts, so rank n-1 only accepts. */
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <unistd.h>
 
@@ -101,24 +102,27 @@ static int greet_up(struct comm *c, int fd, int r, int64_t deadline, int cancel_
 	return rc == -ETIMEDOUT ? COMM_E_TIMEOUT : rc == -EPROTO ? COMM_E_PROTO : COMM_E_PEER;
 }
 
-/* Until the higher rank greets us on fd, the ranks below us that connect are accepted: they
- * may be what that rank waits for (each rank connecting to the next at once: 0 -> 1 -> 2 ...
- * would otherwise complete one at a time from the top, N handshakes in a row). Their
- * handshakes are read as they come (handshake.c), so a silent stranger holds up nothing.
- * Accepted links are left in the peers for the engine to take up. 0, COMM_E_TIMEOUT or
- * -ECANCELED. */
-static int await_greeting(struct comm *c, int fd, int64_t deadline, int cancel_fd)
+/* The lower ranks' connections to our listener, their handshakes read as they come
+ * (handshake.c: a slot each, its own deadline, the longest silent pushed out for a newcomer),
+ * so a silent stranger holds up nothing. Polls until fd (-1: none) is readable (0),
+ * cancel_fd is (-ECANCELED), *got reaches want (0), a link is refused for want of shared
+ * memory (-ENOTSUP, c->link_refused says why) or the deadline passes (COMM_E_TIMEOUT).
+ * Accepted links are left in the peers, *got counting them. */
+static int accept_until(struct comm *c, int fd, int cancel_fd, int64_t deadline, int want,
+			int *got)
 {
-	for (;;) {
+	while (*got < want) {
+		int64_t now = mono_ms(), left = deadline - now;
+		if (left <= 0)
+			return COMM_E_TIMEOUT;
+		/* first: it may turn the listener back on, which the poll must then include
+		 * (after it, a full set of slots waited out their whole handshake time) */
+		int64_t hs = comm__hs_expire(c, now) - now;
+		left = hs < left ? hs : left;
 		struct pollfd pf[3 + COMM__HS_MAX] = { { fd, POLLIN, 0 },
 						       { comm__hs_listen_fd(c), POLLIN, 0 },
 						       { cancel_fd, POLLIN, 0 } };
 		comm__hs_pollfds(c, pf + 3);
-		int64_t now = mono_ms(), left = deadline - now;
-		if (left <= 0)
-			return COMM_E_TIMEOUT;
-		int64_t hs = comm__hs_expire(c, now) - now;
-		left = hs < left ? hs : left;
 		int n = poll(pf, 3 + COMM__HS_MAX, (int)(left > 1000000 ? 1000000 : left));
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -127,15 +131,33 @@ static int await_greeting(struct comm *c, int fd, int64_t deadline, int cancel_f
 		if (pf[2].revents)
 			return -ECANCELED;
 		for (int i = 0; i < COMM__HS_MAX; i++) {
-			int ar, afd;
-			if (pf[3 + i].revents && !comm__hs_read(c, i, &ar, &afd)) {
+			int ar, afd, rc = pf[3 + i].revents ? comm__hs_read(c, i, &ar, &afd) : -EAGAIN;
+			if (rc == -ENOTSUP)
+				return rc;
+			if (!rc) {
 				c->peers[ar].fd = afd;
-				c->unadopted++;
+				(*got)++;
 			}
 		}
 		if (pf[1].revents)
 			comm__hs_accept(c);
 	}
+	return 0;
+}
+
+/* Until the higher rank greets us on fd, the ranks below us that connect are accepted: they
+ * may be what that rank waits for (each rank connecting to the next at once: 0 -> 1 -> 2 ...
+ * would otherwise complete one at a time from the top, N handshakes in a row). Accepted
+ * links are left for the engine to take up; one refused for shared memory fails on the other
+ * side, which says so. 0, COMM_E_TIMEOUT or -ECANCELED. */
+static int await_greeting(struct comm *c, int fd, int64_t deadline, int cancel_fd)
+{
+	int rc, got = 0;
+	do
+		rc = accept_until(c, fd, cancel_fd, deadline, INT_MAX, &got);
+	while (rc == -ENOTSUP);
+	c->unadopted += got;
+	return rc;
 }
 
 /* One connection to r and its handshake: 0 with *fd, a negative errno when r was not
@@ -226,71 +248,37 @@ static int connect_up(struct comm *c, const struct comm__book_entry *b, int64_t 
 	return 0;
 }
 
-/* One connection on lfd from a lower rank, its handshake read blocking (the full mesh at
- * init, where nothing else waits): 0 with its rank and fd, or -EPROTO when refused
- * (counted), -EAGAIN when none is pending, -ENOTSUP as comm__link_answer. */
-static int accept_one(struct comm *c, int lfd, int64_t limit, int *rank_out, int *fd_out)
-{
-	int fd;
-	char from[COMM__ADDR_MAX + 8];
-	unsigned char greet[COMM__GREET_LEN], in[COMM__HS_IN];
-	int rc = c->tp->accept(lfd, &fd, from, sizeof(from));
-	if (rc)
-		return rc == -EAGAIN ? -EAGAIN : -EPROTO;
-	/* the connecting rank answers at once, when it gets a core: among N ranks on one
-	 * host's cores that is later the more there are (as at the rendezvous) */
-	int64_t dl = mono_ms() + COMM__HANDSHAKE_MS + 10 * (int64_t)c->nranks;
-	if (dl > limit)
-		dl = limit;
-	if (comm__auth_greet(fd, greet, dl, -1) || comm__io_read(fd, in, sizeof(in), dl, -1)) {
-		c->refused++;
-		c->tp->close(fd);
-		return -EPROTO;
-	}
-	rc = comm__link_answer(c, fd, greet, in, rank_out);
-	if (!rc)
-		*fd_out = fd;
-	return rc;
-}
-
+/* Full mesh: every rank below us connects; the same accept as a lazy link's (the listener
+ * is lent to c for it), so strangers at the port during init hold up no one either. Those
+ * still in a slot at the end are dropped and counted: the listener closes with init. */
 static int accept_down(struct comm *c, int lfd, const struct comm__book_entry *book,
 		       int64_t deadline)
 {
-	int missing = c->rank;
-	while (missing > 0) {
-		int64_t left = deadline - mono_ms();
-		struct pollfd pf = { lfd, POLLIN, 0 };
-		int n = left > 0 ? poll(&pf, 1, (int)left) : 0;
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			char list[COMM_ERRLEN / 2];
-			size_t at = 0;
-			list[0] = '\0';
-			for (int r = 0; r < c->rank && at < sizeof(list); r++)
-				if (c->peers[r].fd < 0) {
-					int k = snprintf(list + at, sizeof(list) - at, "%s%d (host %s)",
-							 at ? ", " : "", r, book[r].host);
-					at += k > 0 ? (size_t)k : 0;
-				}
-			return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_TIMEOUT,
-					  "rank %d (host %s): init: timed out after %.1f s waiting for "
-					  "rank%s %s to connect",
-					  c->rank, c->host,
-					  (double)c->connect_timeout_ms / 1000.0, missing > 1 ? "s" : "",
-					  list);
+	int got = 0;
+	c->lfd = lfd;
+	int rc = accept_until(c, -1, -1, deadline, c->rank, &got);
+	c->lfd = -1;
+	c->refused += (unsigned)c->nhs;
+	comm__hs_release(c);
+	if (rc == -ENOTSUP)
+		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_SYS,
+				  "rank %d (host %s): init: %s", c->rank, c->host, c->link_refused);
+	if (!rc)
+		return 0;
+	char list[COMM_ERRLEN / 2];
+	size_t at = 0;
+	list[0] = '\0';
+	for (int r = 0; r < c->rank && at < sizeof(list); r++)
+		if (c->peers[r].fd < 0) {
+			int k = snprintf(list + at, sizeof(list) - at, "%s%d (host %s)", at ? ", " : "",
+					 r, book[r].host);
+			at += k > 0 ? (size_t)k : 0;
 		}
-		int r, fd, arc = accept_one(c, lfd, deadline, &r, &fd);
-		if (arc == -ENOTSUP)
-			return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_SYS,
-					  "rank %d (host %s): init: %s", c->rank, c->host,
-					  c->link_refused);
-		if (arc)
-			continue;
-		c->peers[r].fd = fd;
-		missing--;
-	}
-	return 0;
+	return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_TIMEOUT,
+			  "rank %d (host %s): init: timed out after %.1f s waiting for rank%s %s "
+			  "to connect",
+			  c->rank, c->host, (double)c->connect_timeout_ms / 1000.0,
+			  c->rank - got > 1 ? "s" : "", list);
 }
 
 void comm__mesh_book(struct comm *c, const struct comm__book_entry *book)

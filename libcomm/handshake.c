@@ -294,6 +294,7 @@ void comm__hs_release(struct comm *c)
 			c->hs[i].used = false;
 		}
 	c->nhs = 0;
+	c->hs_full = false;
 }
 
 unsigned comm_strangers(const struct comm *c)

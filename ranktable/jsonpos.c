@@ -2,6 +2,7 @@
  * iterative (an explicit stack of RT_JPOS_MAXDEPTH containers), reads each byte once and
  * never past len. */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 
 #include "ranktable/jsonpos.h"
@@ -59,21 +60,56 @@ static int fail_here(struct scan *sc, const char *msg)
 	return fail(sc, sc->line, sc->col, "%s", msg);
 }
 
-static int record(struct scan *sc, unsigned kline, unsigned kcol)
+/* a with room for one more than its n elements of size (capacity *cap, doubled when full;
+ * at most UINT32_MAX elements), moved maybe; NULL without memory, a left as it was. */
+static void *room(void *a, size_t n, size_t *cap, size_t size)
+{
+	if (n < *cap)
+		return a;
+	size_t ncap = *cap ? *cap * 2 : 64;
+	void *na = ncap > UINT32_MAX ? NULL : realloc(a, ncap * size);
+	if (na)
+		*cap = ncap;
+	return na;
+}
+
+/* A checkpoint (offset, line, column) at the value starting here, when the last is
+ * RT_JPOS_CK_BYTES behind: a position is found from the one before it. */
+static int checkpoint(struct scan *sc)
 {
 	struct rt__jpos *p = sc->p;
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 64;
-		if (cap > UINT32_MAX)
-			return -ENOMEM;
-		struct rt__jpos_val *v = realloc(p->v, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		p->v = v;
-		p->cap = cap;
-	}
-	p->v[p->n++] = (struct rt__jpos_val){ sc->line, sc->col, kline, kcol };
+	if (p->nck && sc->i - p->ck[p->nck - 1].off < RT_JPOS_CK_BYTES)
+		return 0;
+	struct rt__jpos_ck *ck = room(p->ck, p->nck, &p->ckcap, sizeof(*ck));
+	if (!ck)
+		return -ENOMEM;
+	p->ck = ck;
+	p->ck[p->nck++] = (struct rt__jpos_ck){ (uint32_t)sc->i, sc->line, sc->col };
 	return 0;
+}
+
+static int record(struct scan *sc, size_t koff)
+{
+	struct rt__jpos *p = sc->p;
+	if (checkpoint(sc))
+		return -ENOMEM;
+	struct rt__jpos_val *v = room(p->v, p->n, &p->cap, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	p->v = v;
+	p->v[p->n++] = (struct rt__jpos_val){ (uint32_t)sc->i, (uint32_t)koff };
+	return 0;
+}
+
+/* The positions' array cut to its count: doubling left up to half of it unused, for as long
+ * as the table is loaded. */
+static void shrink(struct rt__jpos *p)
+{
+	struct rt__jpos_val *v = p->n ? realloc(p->v, p->n * sizeof(*v)) : NULL;
+	if (v) {
+		p->v = v;
+		p->cap = p->n;
+	}
 }
 
 /* Reads "\uXXXX" at sc->i (the backslash); -1 when it is not one. Does not consume. */
@@ -245,8 +281,7 @@ static int bad_start(struct scan *sc, const char *what)
 	return fail(sc, sc->line, sc->col, "expected %s, found byte 0x%02x", what, c);
 }
 
-static int scan_value(struct scan *sc, char *stack, size_t *depth, unsigned kline,
-		      unsigned kcol, int *opened)
+static int scan_value(struct scan *sc, char *stack, size_t *depth, size_t koff, int *opened)
 {
 	unsigned char c = sc->s[sc->i];
 	*opened = 0;
@@ -254,7 +289,7 @@ static int scan_value(struct scan *sc, char *stack, size_t *depth, unsigned klin
 		if (*depth == RT_JPOS_MAXDEPTH)
 			return fail(sc, sc->line, sc->col, "nesting deeper than %d levels",
 				    RT_JPOS_MAXDEPTH);
-		int rc = record(sc, kline, kcol);
+		int rc = record(sc, koff);
 		if (rc)
 			return rc;
 		stack[(*depth)++] = (char)c;
@@ -264,7 +299,7 @@ static int scan_value(struct scan *sc, char *stack, size_t *depth, unsigned klin
 	}
 	if (c == '"' || c == '-' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
 	    (c >= 'A' && c <= 'Z')) {
-		int rc = record(sc, kline, kcol);
+		int rc = record(sc, koff);
 		if (rc)
 			return rc;
 		if (c == '"')
@@ -281,10 +316,14 @@ enum state { ST_VALUE, ST_AFTER, ST_KEY, ST_FIRST_KEY, ST_FIRST_ELEM };
 int rt__jpos_scan(struct rt__jpos *p, const char *buf, size_t len)
 {
 	memset(p, 0, sizeof(*p));
+	if (len > UINT32_MAX)
+		return -ENOMEM; /* offsets are 32 bits: 4 GiB of table is not one */
+	p->buf = buf;
+	p->len = len;
 	struct scan sc = { (const unsigned char *)buf, len, 0, 1, 1, p };
 	char stack[RT_JPOS_MAXDEPTH];
 	size_t depth = 0;
-	unsigned kline = 0, kcol = 0;
+	size_t koff = 0;
 	enum state st = ST_VALUE;
 	int rc, opened;
 
@@ -298,10 +337,10 @@ int rt__jpos_scan(struct rt__jpos *p, const char *buf, size_t len)
 		case ST_VALUE:
 			if (eof(&sc))
 				return fail_here(&sc, "unexpected end of input");
-			rc = scan_value(&sc, stack, &depth, kline, kcol, &opened);
+			rc = scan_value(&sc, stack, &depth, koff, &opened);
 			if (rc)
 				return rc;
-			kline = kcol = 0;
+			koff = 0;
 			if (!opened)
 				st = ST_AFTER;
 			else
@@ -329,8 +368,7 @@ int rt__jpos_scan(struct rt__jpos *p, const char *buf, size_t len)
 				return fail_here(&sc, "unexpected end of input");
 			if (sc.s[sc.i] != '"')
 				return bad_start(&sc, "'\"' to start an object key");
-			kline = sc.line;
-			kcol = sc.col;
+			koff = sc.i;
 			rc = scan_string(&sc);
 			if (rc)
 				return rc;
@@ -346,6 +384,7 @@ int rt__jpos_scan(struct rt__jpos *p, const char *buf, size_t len)
 			if (!depth) {
 				if (!eof(&sc))
 					return fail_here(&sc, "extra data after the JSON document");
+				shrink(p);
 				return 0;
 			}
 			if (eof(&sc))
@@ -372,38 +411,44 @@ int rt__jpos_scan(struct rt__jpos *p, const char *buf, size_t len)
 	}
 }
 
-static size_t hslot(const struct rt__jpos *p, const cJSON *node)
+/* Line and column of byte off (one the scan recorded), counted from the last checkpoint
+ * at or before it. */
+static void off_at(const struct rt__jpos *p, size_t off, unsigned *line, unsigned *col)
 {
-	uint64_t h = (uint64_t)(uintptr_t)node;
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	return (size_t)h & p->hmask;
+	size_t lo = 0, hi = p->nck; /* the first checkpoint is the first value's */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->ck[mid].off <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	const struct rt__jpos_ck *k = &p->ck[lo];
+	struct scan sc = { (const unsigned char *)p->buf, p->len, k->off, k->line, k->col, NULL };
+	if (k->off > off) /* a key before the first value: none can be, but from the top */
+		sc = (struct scan){ (const unsigned char *)p->buf, p->len, p->bom, 1, 1, NULL };
+	while (sc.i < off)
+		step(&sc);
+	*line = sc.line;
+	*col = sc.col;
 }
 
-int rt__jpos_bind(struct rt__jpos *p, const cJSON *root)
+/* Calls fn on each node of root in pre-order with its index, until fn returns non-zero
+ * (which is returned) or the nodes outnumber the scan's values (-EINVAL); 0 at the end with
+ * *count the nodes seen. */
+static int preorder(const struct rt__jpos *p, cJSON *root, size_t *count,
+		    int (*fn)(cJSON *node, size_t idx, void *arg), void *arg)
 {
-	size_t cap = 16;
-	while (cap < 2 * p->n)
-		cap *= 2;
-	p->hkey = calloc(cap, sizeof(*p->hkey));
-	p->hval = malloc(cap * sizeof(*p->hval));
-	if (!p->hkey || !p->hval)
-		return -ENOMEM;
-	p->hmask = cap - 1;
-
-	/* Pre-order without recursion: the stack holds the next sibling of each open level. */
-	const cJSON *stack[RT_JPOS_MAXDEPTH + 2];
+	/* without recursion: the stack holds the next sibling of each open level */
+	cJSON *stack[RT_JPOS_MAXDEPTH + 2];
 	size_t depth = 0, idx = 0;
-	const cJSON *node = root;
+	cJSON *node = root;
 	while (node) {
 		if (idx >= p->n)
 			return -EINVAL;
-		size_t h = hslot(p, node);
-		while (p->hkey[h])
-			h = (h + 1) & p->hmask;
-		p->hkey[h] = node;
-		p->hval[h] = (uint32_t)idx++;
+		int rc = fn(node, idx++, arg);
+		if (rc)
+			return rc;
 		if (node->child) {
 			if (node->next) {
 				if (depth == RT_JPOS_MAXDEPTH + 2)
@@ -417,39 +462,106 @@ int rt__jpos_bind(struct rt__jpos *p, const cJSON *root)
 			node = depth ? stack[--depth] : NULL;
 		}
 	}
-	return idx == p->n ? 0 : -EINVAL;
+	*count = idx;
+	return 0;
 }
 
+static int set_index(cJSON *node, size_t idx, void *arg)
+{
+	(void)arg;
+	node->valueint = (int)idx;
+	return 0;
+}
+
+/* Each node's index in document order goes in its valueint, which cJSON fills only for
+ * numbers and none of its functions we call read (a number's value is valuedouble): a
+ * pointer hash of twice the nodes' count cost 24 to 48 bytes a node, as much as the
+ * positions themselves. */
+int rt__jpos_bind(struct rt__jpos *p, cJSON *root)
+{
+	size_t n = 0;
+	if (p->n > INT_MAX || preorder(p, root, &n, set_index, NULL))
+		return -EINVAL;
+	p->bound = n == p->n;
+	return p->bound ? 0 : -EINVAL;
+}
+
+struct find {
+	const cJSON *node;
+	size_t idx;
+};
+
+static int is_node(cJSON *node, size_t idx, void *arg)
+{
+	struct find *f = arg;
+	f->idx = idx;
+	return node == f->node;
+}
+
+int rt__jpos_find(const struct rt__jpos *p, const cJSON *root, const cJSON *node,
+		  unsigned *line, unsigned *col)
+{
+	struct find f = { node, 0 };
+	size_t n;
+	*line = *col = 0;
+	/* the walk only reads: the cast is preorder's, shared with rt__jpos_bind */
+	if (preorder(p, (cJSON *)root, &n, is_node, &f) != 1)
+		return -ENOENT;
+	off_at(p, p->v[f.idx].off, line, col);
+	return 0;
+}
+
+/* The cJSON type a value starting with byte c has. */
+static int type_of(unsigned char c)
+{
+	switch (c) {
+	case '{':
+		return cJSON_Object;
+	case '[':
+		return cJSON_Array;
+	case '"':
+		return cJSON_String;
+	case 't':
+		return cJSON_True;
+	case 'f':
+		return cJSON_False;
+	case 'n':
+		return cJSON_NULL;
+	default:
+		return cJSON_Number;
+	}
+}
+
+/* node's entry; a node of another tree (whose valueint means something else) is told by
+ * its type or its key not being those of the value its valueint names. */
 static const struct rt__jpos_val *lookup(const struct rt__jpos *p, const cJSON *node)
 {
-	if (!p || !p->hkey || !node)
+	if (!p || !p->bound || !node || node->valueint < 0 || (size_t)node->valueint >= p->n)
 		return NULL;
-	size_t h = hslot(p, node);
-	while (p->hkey[h]) {
-		if (p->hkey[h] == node)
-			return &p->v[p->hval[h]];
-		h = (h + 1) & p->hmask;
-	}
-	return NULL;
+	const struct rt__jpos_val *v = &p->v[node->valueint];
+	if ((node->type & 0xFF) != type_of((unsigned char)p->buf[v->off]) ||
+	    !node->string != !v->koff)
+		return NULL;
+	return v;
 }
 
 int rt__jpos_get(const struct rt__jpos *p, const cJSON *node, unsigned *line, unsigned *col)
 {
 	const struct rt__jpos_val *v = lookup(p, node);
-	*line = v ? v->line : 0;
-	*col = v ? v->col : 0;
-	return v ? 0 : -ENOENT;
+	*line = *col = 0;
+	if (!v)
+		return -ENOENT;
+	off_at(p, v->off, line, col);
+	return 0;
 }
 
 int rt__jpos_key(const struct rt__jpos *p, const cJSON *node, unsigned *line, unsigned *col)
 {
 	const struct rt__jpos_val *v = lookup(p, node);
-	if (!v || !v->kline) {
-		*line = *col = 0;
+	*line = *col = 0;
+	if (!v || !v->koff)
 		return -ENOENT;
-	}
-	*line = v->kline;
-	*col = v->kcol;
+	off_at(p, v->koff, line, col);
 	return 0;
 }
 
@@ -469,7 +581,6 @@ void rt__jpos_locate(const char *buf, size_t len, size_t off, unsigned *line, un
 void rt__jpos_release(struct rt__jpos *p)
 {
 	free(p->v);
-	free(p->hkey);
-	free(p->hval);
+	free(p->ck);
 	memset(p, 0, sizeof(*p));
 }

@@ -2,7 +2,8 @@
  * same bytes first: it reports a syntax error with its line and column, and otherwise lists
  * where every value (and every member's key) starts, in document order. cJSON builds its
  * tree in that same pre-order, duplicate keys included, so the n-th node of a pre-order walk
- * is the n-th value scanned; rt__jpos_bind pairs them in a pointer hash.
+ * is the n-th value scanned; rt__jpos_bind writes n into the node's valueint (unused but for
+ * numbers, whose value is valuedouble), so the tree must not be read for valueint after.
  *
  * Lines and columns are 1-based. A column counts UTF-8 characters, not bytes (a tab is one
  * column, a '\r' none), the way editors show it for non-ASCII server names. A UTF-8 byte
@@ -20,17 +21,29 @@
  * scanner refuses them first with a located message. */
 #define RT_JPOS_MAXNUM 63
 
+/* Offsets, not lines and columns: 8 bytes a value instead of 16 (a compact table has a
+ * value every 15 bytes or so). A line and column is counted when asked for, from the
+ * checkpoint before it: they are at most RT_JPOS_CK_BYTES apart, a few percent of the text. */
 struct rt__jpos_val {
-	unsigned line, col;   /* the value's first character */
-	unsigned kline, kcol; /* its key's opening quote; 0 when not an object member */
+	uint32_t off;  /* the value's first byte */
+	uint32_t koff; /* its key's opening quote; 0 when not an object member */
 };
 
+#define RT_JPOS_CK_BYTES 256
+struct rt__jpos_ck {
+	uint32_t off;
+	unsigned line, col;
+};
+
+/* Positions are asked for only while the text scanned lives (buf). */
 struct rt__jpos {
 	struct rt__jpos_val *v; /* document order */
 	size_t n, cap;
-	const cJSON **hkey; /* open addressing, NULL = empty slot */
-	uint32_t *hval;
-	size_t hmask;
+	struct rt__jpos_ck *ck; /* in order of offset */
+	size_t nck, ckcap;
+	const char *buf;
+	size_t len;
+	int bound;          /* the tree's nodes carry their index (rt__jpos_bind) */
 	size_t bom;         /* bytes of byte order mark skipped (0 or 3) */
 	unsigned eline, ecol; /* syntax error position */
 	char emsg[128];       /* syntax error, e.g. "expected ',' or '}' after object member" */
@@ -42,8 +55,13 @@ struct rt__jpos {
 int rt__jpos_scan(struct rt__jpos *p, const char *buf, size_t len);
 
 /* Pairs each node of root (parsed from the same bytes) with its scanned position.
- * Returns 0, -EINVAL when the tree does not match the scan, -ENOMEM. */
-int rt__jpos_bind(struct rt__jpos *p, const cJSON *root);
+ * Returns 0, or -EINVAL when the tree does not match the scan. */
+int rt__jpos_bind(struct rt__jpos *p, cJSON *root);
+
+/* Where node of root (not bound) starts, found by walking root: for one look-up, on a tree
+ * that is not to be written. 0, or -ENOENT leaving 0:0. */
+int rt__jpos_find(const struct rt__jpos *p, const cJSON *root, const cJSON *node,
+		  unsigned *line, unsigned *col);
 
 /* Where node starts / where its key starts. Return 0, or -ENOENT leaving 0:0. */
 int rt__jpos_get(const struct rt__jpos *p, const cJSON *node, unsigned *line, unsigned *col);

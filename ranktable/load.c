@@ -63,7 +63,7 @@ int rt_read_file(const char *path, size_t cap, char **buf, size_t *len, char *er
 			sz = (size_t)st.st_size;
 	}
 	/* Read until EOF whatever fstat said: files grow, and pipes have no size. */
-	size_t bcap = sz + 1 < 4096 ? 4096 : sz + 1;
+	size_t bcap = sz + 2 < 4096 ? 4096 : sz + 2; /* EOF is read without growing */
 	for (;;) {
 		if (!b || n + 1 >= bcap) {
 			size_t ncap = b ? bcap * 2 : bcap;
@@ -407,8 +407,7 @@ int rt_table_load(struct rt_table *t, const char *name, const char *buf, size_t 
 
 	const char *end = NULL;
 	size_t skip = pv->pos.bom;
-	pv->root = cJSON_ParseWithLengthOpts(buf + skip, len - skip, &end, 0);
-	if (!pv->root) {
+	if (rt__tree_parse(&pv->tree, buf + skip, len - skip, &end)) {
 		/* The scanner accepted it, so this is cJSON running out of memory or a limit
 		 * the scanner does not share. */
 		unsigned l, c;
@@ -419,12 +418,12 @@ int rt_table_load(struct rt_table *t, const char *name, const char *buf, size_t 
 		snprintf(err, errlen, "%s:%u:%u: cannot parse this JSON", t->name, l, c);
 		return rc ? rc : -EINVAL;
 	}
-	rc = rt__jpos_bind(&pv->pos, pv->root);
+	rc = rt__jpos_bind(&pv->pos, pv->tree.root);
 	if (rc == -ENOMEM)
 		goto nomem;
 	/* A mismatch (which would be a bug) only costs the positions. */
 
-	struct rt__ctx c = { t, diags, rc ? NULL : &pv->pos, pv->root, 0, 0, 0 };
+	struct rt__ctx c = { t, diags, rc ? NULL : &pv->pos, pv->tree.root, 0, 0, 0 };
 	rc = find_dup_keys(&c);
 	if (!rc)
 		rc = detect_and_check(&c);
@@ -448,7 +447,7 @@ void rt_table_release(struct rt_table *t)
 {
 	struct rt__priv *pv = t->priv;
 	if (pv) {
-		cJSON_Delete(pv->root);
+		rt__tree_release(&pv->tree);
 		rt__jpos_release(&pv->pos);
 		free(pv);
 	}

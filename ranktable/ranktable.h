@@ -129,6 +129,12 @@ int rt_table_load(struct rt_table *t, const char *name, const char *buf, size_t 
 		  struct rt_diags *diags, char *err, size_t errlen);
 void rt_table_release(struct rt_table *t);
 
+/* Whether buf[0..len) is JSON whose top-level "status" is "initializing" (1) or not (0), as
+ * a writer that fills the table in later leaves it; -1 when it is not JSON, *end where the
+ * parse stopped. Its tree is in one block, returned whole: a big table's tree in small
+ * pieces stayed in the heap under the one its loading builds next. */
+int rt_json_status(const char *buf, size_t len, const char **end);
+
 /* Reads a whole file (or stdin for "-") with a size cap. Caller frees *buf.
  * Returns 0, -ENOENT/-EACCES/-EISDIR/-EFBIG/-EIO with err filled. */
 int rt_read_file(const char *path, size_t cap, char **buf, size_t *len, char *err,

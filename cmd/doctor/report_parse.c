@@ -42,9 +42,8 @@ static void node_at(const char *buf, size_t len, const char *at, const char *end
 		c0 = *q == '\n' ? 1 : c0 + 1;
 		l0 += *q == '\n';
 	}
-	if (end && end > at && !rt__jpos_scan(&p, at, (size_t)(end - at)) &&
-	    !rt__jpos_bind(&p, doc))
-		rt__jpos_get(&p, node, &l, &c);
+	if (end && end > at && !rt__jpos_scan(&p, at, (size_t)(end - at)))
+		rt__jpos_find(&p, doc, node, &l, &c);
 	rt__jpos_release(&p);
 	if (!l) {
 		where_at(buf, len, at, out, outlen);

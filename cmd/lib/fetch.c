@@ -304,14 +304,9 @@ long fetch_wait_limit(void)
 static int table_state(const char *buf, size_t len, char *where, size_t wlen)
 {
 	const char *end = NULL;
-	cJSON *j = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
-	if (!j) {
+	int init = rt_json_status(buf, len, &end);
+	if (init < 0)
 		fetch_json_where(buf, len, cJSON_GetErrorPtr(), where, wlen);
-		return -1;
-	}
-	const cJSON *st = cJSON_GetObjectItemCaseSensitive(j, "status");
-	int init = cJSON_IsString(st) && !strcmp(st->valuestring, "initializing");
-	cJSON_Delete(j);
 	return init;
 }
 

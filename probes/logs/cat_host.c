@@ -35,6 +35,12 @@ static const char errno_net_fix[] =
 	"check that the peer's address and port are right and reachable from this host (ping, nc "
 	"-zv ADDR PORT), on the interface the job uses, and that no firewall drops them";
 
+static const char unreach_meaning[] =
+	"the MPI runtime found no network path to a peer process (OPAL's Unreachable)";
+static const char unreach_fix[] =
+	"check that the nodes reach each other on the interfaces MPI uses (btl_tcp_if_include, "
+	"oob_tcp_if_include, UCX_NET_DEVICES) and that no firewall drops the ports";
+
 static const struct hlog_sig rows[] = {
 	/* MPICH: "Fatal error in PMPI_Test: Message truncated, error stack:" */
 	{{"Fatal error in", "Message truncated"}, HCAT_OP_MISMATCH, "mpi-truncated",
@@ -51,6 +57,21 @@ static const struct hlog_sig rows[] = {
 	 "does not fit this node",
 	 "launch with the MPI's own launcher (mpirun/srun --mpi=pmix as the MPI was built for) and "
 	 "read the error stack's last lines for the fabric (OFI provider, UCX) that failed",
+	 0, NULL},
+	/* Open MPI/PRRTE/PMIx error logs with OPAL's "Unreachable" (OPAL_ERR_UNREACH, -12):
+	 * "[[%d,%d],%d] ORTE_ERROR_LOG: Unreachable in file %s at line %d", and MPI_INIT's help
+	 * text: "--> Returned \"Unreachable\" (-12) instead of \"Success\" (0)" */
+	{{"ERROR_LOG: Unreachable"}, HCAT_NET, "mpi-unreachable", unreach_meaning, unreach_fix,
+	 0, NULL},
+	{{"Returned \"Unreachable\""}, HCAT_NET, "mpi-unreachable2", unreach_meaning, unreach_fix,
+	 0, NULL},
+	/* OpenSSH, under a launcher that starts its daemons over ssh (mpirun, prterun, pdsh):
+	 * "ssh_exchange_identification: Connection closed by remote host" (kex_ since 8.0) */
+	{{"exchange_identification", "Connection closed by remote host"}, HCAT_NET, "ssh-closed",
+	 "the remote sshd closed the connection before login, so the launcher could not start its "
+	 "daemon there",
+	 "check sshd on that node (running, MaxStartups for many parallel logins, a firewall or "
+	 "fail2ban), or launch through the scheduler (srun, a PMIx server) instead of ssh",
 	 0, NULL},
 	/* Open MPI help-mpi-runtime: a peer exited without MPI_Finalize */
 	{{"An MPI communication peer process has unexpectedly disconnected"}, HCAT_RANK_STUCK,
@@ -75,6 +96,11 @@ static const struct hlog_sig rows[] = {
 	{{"Failing at address"}, HCAT_UNRESOLVED, "native-crash",
 	 "a process crashed in native code; its handler printed the faulting address and frames",
 	 crash_fix, 0, NULL},
+	/* MVAPICH2's signal handler: "[host:mpi_rank_3][error_sighandler] Caught error:
+	 * Segmentation fault (signal 11)" */
+	{{"error_sighandler", "Caught error"}, HCAT_UNRESOLVED, "mpi-signal-crash",
+	 "an MPI rank's process crashed on a fault signal its handler caught", crash_fix, 0,
+	 NULL},
 	/* MindSpore's msrun launcher: "Worker process 130673 exit with exception." */
 	{{"Worker process", "exit with exception"}, HCAT_UNRESOLVED, "launcher-worker-exit",
 	 "the launcher saw a worker process exit with an error",
@@ -161,6 +187,17 @@ static const struct hlog_sig rows[] = {
 	 "the kernel's OOM killer killed a process: the node ran out of memory",
 	 "lower the memory per rank (data loader workers, pinned memory, batch) or add swap", 0,
 	 NULL},
+	/* name resolution, as MPICH's TCP channel and glibc's gai_strerror word it:
+	 * "MPID_nem_tcp_init(384).............: gethostbyname failed, node7 (errno 1)",
+	 * "Temporary failure in name resolution" (EAI_AGAIN) */
+	{{"gethostbyname failed"}, HCAT_CONFIG, "host-unresolved2",
+	 "a host name of the job does not resolve on this node (the host's own name included)",
+	 "make every host name of the job, this host's own included, resolve on every node "
+	 "(/etc/hosts or DNS), or give addresses", 0, NULL},
+	{{"Temporary failure in name resolution"}, HCAT_CONFIG, "host-unresolved3",
+	 "a host name of the job could not be resolved: the resolver did not answer (EAI_AGAIN)",
+	 "check the node's resolver (/etc/resolv.conf, the DNS server) or list the hosts in "
+	 "/etc/hosts on every node", 0, NULL},
 	/* glibc's strerror texts, whoever prints them (c10d's store, NCCL's sockets, servers),
 	 * last so that a stack's own row wins */
 	{{"Software caused connection abort"}, HCAT_NET, "errno-conn-aborted",
@@ -173,6 +210,11 @@ static const struct hlog_sig rows[] = {
 	{{"Network is unreachable"}, HCAT_NET, "errno-net-unreachable",
 	 "the peer's network is not reachable from this host (ENETUNREACH)", errno_net_fix, 0,
 	 no_retry_left},
+	{{"Address family not supported by protocol"}, HCAT_CONFIG, "errno-afnosupport",
+	 "a socket of an address family this host does not have was asked for (EAFNOSUPPORT), "
+	 "most often IPv6 on a host without it",
+	 "give IPv4 addresses (MASTER_ADDR, the host names' resolution) or enable IPv6 on every "
+	 "node; check what localhost resolves to (/etc/hosts)", 0, NULL},
 	{{"Connection refused"}, HCAT_NET, "errno-refused",
 	 "nothing listened at the peer's address and port (ECONNREFUSED)", errno_net_fix, 0,
 	 no_retry_left},

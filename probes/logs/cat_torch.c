@@ -1,7 +1,7 @@
 /* torch.distributed and Gloo. Sources: PyTorch's torch/csrc/distributed/c10d/socket.cpp
  * (the store's client and server sockets, with errno and its name), TCPStore.cpp,
  * reducer.cpp (DDP's unfinished reduction), comm.cpp (DDP's model check across ranks),
- * Python's socket.gaierror (glibc's gai_strerror); Gloo's gloo/transport/tcp/pair.cc and unbound_buffer.cc. The watchdog's own lines are read
+ * ProcessGroupGloo.cpp (the monitored barrier), Python's socket.gaierror (glibc's gai_strerror); Gloo's gloo/transport/tcp/pair.cc and unbound_buffer.cc. The watchdog's own lines are read
  * by hlogwatch.c. */
 #include <string.h>
 
@@ -17,6 +17,37 @@ static int loopback_peer(struct pspan m, const struct hx_vals *x, struct hlog_ev
 	(void)e;
 	const struct hx_val *ip = hlog__xfind(x, HX_IP, HX_THIS | HX_OTHER);
 	return ip && (!strncmp(ip->s, "127.", 4) || !strcmp(ip->s, "::1"));
+}
+
+/* torch's monitored barrier names the ranks that never arrived, after the reporting rank:
+ * "[Rank 0]: Ranks 4, 5, 6, 7 failed to pass monitoredBarrier in 2000000 ms" or "Rank 3
+ * failed to pass ...": the first rank listed is the culprit, the reporter the one that
+ * waited. 0 (no row) when no rank is listed. */
+static int barrier_missing(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
+{
+	static const char tail[] = " failed to pass monitoredBarrier";
+	const char *end = NULL;
+	for (size_t i = 0; i + sizeof(tail) - 1 <= m.n && !end; i++)
+		if (!memcmp(m.s + i, tail, sizeof(tail) - 1))
+			end = m.s + i;
+	if (!end)
+		return 0;
+	const char *p = end;
+	while (p > m.s && ((p[-1] >= '0' && p[-1] <= '9') || p[-1] == ',' || p[-1] == ' '))
+		p--;
+	const char *w = p > m.s && p[-1] == 's' ? p - 1 : p; /* "Ranks" or "Rank" */
+	if (p == end || w - m.s < 4 || memcmp(w - 4, "Rank", 4))
+		return 0;
+	while (p < end && (*p < '0' || *p > '9'))
+		p++;
+	long n = 0;
+	for (; p < end && *p >= '0' && *p <= '9' && n < 0x7fffffff / 10; p++)
+		n = n * 10 + (*p - '0');
+	const struct hx_val *own = hlog__xfind(x, HX_RANK, HX_THIS);
+	if (own && own->n != n)
+		e->peer_rank = (int)own->n;
+	e->rank = (int)n;
+	return 1;
 }
 
 static const char store_fix[] =
@@ -36,6 +67,20 @@ static const struct hlog_sig rows[] = {
 	 "find the ranks that did not start or could not reach MASTER_ADDR:MASTER_PORT (their own "
 	 "logs, the launcher on their node)",
 	 0, NULL},
+	/* TCPStore.cpp: "wait timeout after %dms, keys: %s": a key another rank (in torchrun, the
+	 * other nodes' agents) should have set never came */
+	{{"wait timeout after", "keys:"}, HCAT_RANK_STUCK, "store-key-wait",
+	 "a rank waited on the c10d store for keys the other ranks or nodes should have set, and "
+	 "they never came",
+	 "find the ranks or nodes that did not arrive (their launcher's log: not started, a "
+	 "different MASTER_ADDR, NNODES or rendezvous id, or crashed before the store)",
+	 0, NULL},
+	/* ProcessGroupGloo.cpp: "Ranks %s failed to pass monitoredBarrier in %d ms" */
+	{{"failed to pass monitoredBarrier"}, HCAT_RANK_STUCK, "monitored-barrier",
+	 "the ranks listed never reached the monitored barrier: they were stuck or slow before it",
+	 "read the listed ranks' logs and stacks (py-spy dump) for what held them: data loading, "
+	 "an earlier collective, a crash",
+	 0, barrier_missing},
 	/* Python's socket.gaierror / c10d's getaddrinfo: a host name that does not resolve */
 	{{"Name or service not known"}, HCAT_CONFIG, "host-unresolved",
 	 "a host name of the job does not resolve on this node",

@@ -720,8 +720,10 @@ static void conclude_config(struct hlog_report *r, const struct hlog_event *c)
 		break;
 	case HLOG_LINK_DOWN:
 	default: {
-		/* the verbs library's port event is a host RDMA NIC's, not an NPU's */
-		int rdma = strstr(c->text, "async event") != NULL;
+		/* the verbs library's port event, and the port state of the rdma tool or
+		 * ibv_devinfo, are a host RDMA NIC's, not an NPU's */
+		int rdma = strstr(c->text, "async event") || strstr(c->text, "physical_state") ||
+			   strstr(c->text, "PORT_DOWN");
 		int dev = rdma ? -1 : c->dev;
 		for (size_t i = 0; i < r->nev && dev < 0 && !rdma; i++)
 			if (r->ev[i].kind == HLOG_LINK_DOWN && !strcmp(r->ev[i].node, c->node))
@@ -894,7 +896,9 @@ static int conclude_store(struct hlog_report *r, const struct hlog_event *e)
 	r->kind = HLOG_ROOT_TIMEOUT;
 	r->rank = e->peer_rank;
 	r->peer_rank = e->rank; /* the one that waited */
-	snprintf(r->node, sizeof(r->node), "%s", f ? f->node : "");
+	/* without the root's own log, the node whose lines name it, as every verdict read off a
+	 * line names that line's node */
+	snprintf(r->node, sizeof(r->node), "%s", f ? f->node : e->node);
 	sb_add(&b, "rank %d did not publish the communicator id in time: ", e->peer_rank);
 	if (e->rank >= 0)
 		sb_add(&b, "rank %d (node %s)", e->rank, node_of(e));

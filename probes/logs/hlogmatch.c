@@ -438,8 +438,11 @@ static int recognise_signature(struct pspan m, const struct hx_vals *x, struct h
 		return 1;
 	}
 	/* EJ0002 "The network port is down."; HCCP "ra hdc message process failed ret(-67)"
-	 * (-ENOLINK from the device); "link down" / "link status: DOWN" */
+	 * (-ENOLINK from the device); "link down" / "link status: DOWN"; the port states that
+	 * iproute2's rdma tool and ibv_devinfo print, with no error word: "link mlx5_2/1 ...
+	 * state DOWN physical_state POLLING", "state: PORT_DOWN (1)" */
 	if (has(m, "EJ0002") || has(m, "network port is down") ||
+	    (has(m, "state DOWN") && has(m, "physical_state")) || has(m, "PORT_DOWN") ||
 	    (has(m, "ra hdc message process failed") && has(m, "-67")) ||
 	    has_nocase(m, "link down") || has_nocase(m, "link status: down") ||
 	    (has(m, "async event") && has_nocase(m, "port error"))) {
@@ -452,8 +455,11 @@ static int recognise_signature(struct pspan m, const struct hx_vals *x, struct h
 	/* torch's bootstrap of a communicator through its key-value store: "[1] is setting up
 	 * NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value store by key
 	 * '0', but store->get('0') got error: Socket Timeout": rank 1 waited for rank 0 to
-	 * publish the communicator id, which it did not do in time */
-	struct pspan root = has(m, "communicator and retrieving") && has_nocase(m, "timeout")
+	 * publish the communicator id, which it did not do in time. Any error of the get says
+	 * the same of rank 0: "got error: Connection reset by peer" is its store (in rank 0's
+	 * process) going away. */
+	struct pspan root = has(m, "communicator and retrieving") &&
+					    (has_nocase(m, "timeout") || has(m, "got error"))
 				    ? after(m, "from [")
 				    : (struct pspan){NULL, 0};
 	if (root.s && num_at(root, &v) && v >= 0 && v <= 0x7fffffff) {

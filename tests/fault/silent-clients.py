@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Strangers at the ranks' ports: connections that never say a word.
 
-  silent-clients.py MODE <<< "PID PORT..."
+  silent-clients.py MODE [N] <<< "PID PORT..."
 
 Started ahead of the job (a loaded machine takes seconds to start Python), it reads one line
 from stdin naming the job's launcher and the ranks' ports; then, until PID exits:
   drip   opens one silent connection to every port every 0.3 s, each held 2.5 s (longer
          than a rank's handshake time, so each one cost a blocking reader 2 s);
-  flood  keeps 100 silent connections open to every port, each held 2.5 s and replaced.
+  flood  keeps 100 silent connections open to every port, each held 2.5 s and replaced;
+  hold   keeps N (default 5) silent connections open to every port until PID exits.
 Prints "ready" once it has the line, "started N" after its first round that reached a port, "opened N" at the end (the connections made), then "failed N: WHY" if any could not
 be made."""
 import os
@@ -18,6 +19,7 @@ import time
 
 def main():
     mode = sys.argv[1]
+    hold = int(sys.argv[2]) if len(sys.argv) > 2 else 5
     words = sys.stdin.readline().split()
     pid, ports = int(words[0]), [int(p) for p in words[1:]]
     print("ready", flush=True)
@@ -29,7 +31,9 @@ def main():
                 x[0].close()
         held = [x for x in held if x[1] > now]
         for p in ports:
-            k = 1 if mode == "drip" else 100 - sum(1 for x in held if x[2] == p)
+            k = {"drip": 1, "flood": 100, "hold": hold}[mode]
+            if mode != "drip":
+                k -= sum(1 for x in held if x[2] == p)
             for _ in range(k):
                 try:
                     s = socket.create_connection(("127.0.0.1", p), timeout=1)
@@ -37,7 +41,7 @@ def main():
                     failed, why = failed + 1, str(e)
                     continue
                 opened += 1
-                held.append((s, now + 2.5, p))
+                held.append((s, now + (1e9 if mode == "hold" else 2.5), p))
         if not started and opened:
             print("started", opened, flush=True)
             started = True

@@ -607,6 +607,15 @@ static void test_config_kinds(void **state)
 		 HLOG_LINK_DOWN, HCAT_LINK_DOWN, "nic-down", "",
 		 "an NPU NIC is down on node n1: ra hdc message process failed",
 		 "hccn_tool -i DEV -link -g", NULL, -1},
+		/* a host NIC's port state, as iproute2's rdma tool and ibv_devinfo print it: no
+		 * error word, the state says it */
+		{"link mlx5_2/1 subnet_prefix fe80:0000:0000:0000 lid 17 sm_lid 1 lmc 0 state DOWN "
+		 "physical_state DISABLED",
+		 HLOG_LINK_DOWN, HCAT_LINK_DOWN, "rdma-port-error", "",
+		 "an RDMA NIC port went down on node n1: link mlx5_2/1", "ibv_devinfo", NULL, -1},
+		{"\t\t\tstate:\t\t\tPORT_DOWN (1)", HLOG_LINK_DOWN, HCAT_LINK_DOWN,
+		 "rdma-port-error", "", "an RDMA NIC port went down on node n1", "ibv_devinfo", NULL,
+		 -1},
 		{"EI0015: No rank in the communicator can connect to the root node within the "
 		 "timeout "
 		 "period. List of unconnected ranks: \"[1,5,]\"",
@@ -781,6 +790,14 @@ static void test_other_families(void **state)
 		 "rank 2 did not publish the communicator id in time: rank 3 (node n1) and 1 more "
 		 "timed out waiting for it",
 		 "init_process_group timeout="},
+		/* any error of the store's get, not only its timeout, says the root did not
+		 * publish: its store (in the root's process) went away */
+		{"RuntimeError: [6] is setting up NCCL communicator and retrieving ncclUniqueId "
+		 "from [1] via c10d key-value store by key '3', but store->get('3') got error: "
+		 "Connection reset by peer\n",
+		 HCAT_RANK_STUCK, "root-late", 1, -1,
+		 "rank 1 did not publish the communicator id in time: rank 6 (node n1)",
+		 "init_process_group timeout="},
 		{"EE9999 The error from device(chipId:5, dieId:0), serial number is 2, event wait "
 		 "timeout occurred during task execution, stream_id:9, sq_id:9, task_id:1, "
 		 "event_id=2, timeout=600.\n",
@@ -905,6 +922,25 @@ static void test_other_families(void **state)
 	}
 }
 
+/* The rank a store bootstrap waited for, whose own log is not here, is named with the node
+ * whose lines name it: "node" is never empty for a verdict read off a line. */
+static void test_store_root_node(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"RuntimeError: [3] is setting up NCCL communicator and retrieving ncclUniqueId from "
+		"[0] via c10d key-value store by key '0', but store->get('0') got error: Socket "
+		"Timeout\n";
+	struct hlog_report r;
+	conclude_text(&r, "n2/stdout.txt", "n2", text, HCAT_RANK_STUCK, "root-late",
+		      "rank 0 did not publish the communicator id in time: rank 3 (node n2)",
+		      "init_process_group timeout=");
+	assert_int_equal(r.rank, 0);
+	assert_int_equal(r.peer_rank, 3);
+	assert_string_equal(r.node, "n2");
+	hlog_report_release(&r);
+}
+
 /* HCCL's task exception reports of two ranks of one group, in two files. */
 static void two_tasks(struct hlog_report *r, const char *t0, const char *op0, const char *t1,
 		      const char *op1)
@@ -1020,6 +1056,7 @@ int main(void)
 		cmocka_unit_test(test_times),
 		cmocka_unit_test(test_indented_errors),
 		cmocka_unit_test(test_other_families),
+		cmocka_unit_test(test_store_root_node),
 		cmocka_unit_test(test_task_split),
 		cmocka_unit_test(test_detect_same_server),
 	};
