@@ -65,6 +65,10 @@ $(O)/tests/fuzz/fuzz_%: $(O)/tests/fuzz/fuzz_%.o $(O)/tests/fuzz/replay.o $(O)/l
 
 tests: $(UNIT_BIN) $(FUZZ_BIN)
 
+# The unit and fuzz objects are kept: deleted as intermediates, but named by their own .d
+# files, all 77 were compiled and linked again by every later `make asan` or `make tests`.
+.SECONDARY:
+
 # The test stand-ins for CANN's libascendcl.so and libhccl.so (tests/stub/README.md): built
 # once, not sanitized, into $(O)/tests/stub/ and a fake install $(O)/tests/stub/ascend/
 # (lib64/ and version.info) for ASCEND_HOME_PATH. Only the acl*/Hccl* names are exported.
