@@ -6,7 +6,14 @@
 # Programs that share no ports, namespaces or timing run HARNESS_JOBS at a time (default 2):
 # unit tests, fuzz corpora and the CLI tiers. A CLI test whose verdicts depend on elapsed time
 # says so with a line "# harness: alone"; it runs, like the cluster and fault tiers (shared
-# namespace names, SSH daemons, heartbeat budgets), with nothing else beside it.
+# namespace names, SSH daemons, heartbeat budgets), with nothing else beside it. A CLI test
+# that never runs $HCCLCTL (it builds and installs ./hcclctl itself) says "# harness: once" and
+# runs in the cli tier only: in cli-asan it would repeat the very same commands.
+#
+# Programs start longest first, by the times of the last run (build/harness-times, written at
+# the end of each run), so the two lanes end together instead of one long program running
+# alone at the end of the shared ones. Programs it does not list (a fresh clone) go first, by
+# tier: unit, cli-asan, cli, then the fuzz corpora, the many short ones that fill the gaps.
 use strict;
 use warnings;
 use TAP::Parser;
@@ -23,10 +30,11 @@ $ENV{ASAN_OPTIONS} //= 'detect_leaks=1:abort_on_error=1';
 $ENV{UBSAN_OPTIONS} //= 'print_stacktrace=1:halt_on_error=1';
 $ENV{NO_COLOR} = '1';
 
-sub says_alone {
-	my ($file) = @_;
+# Whether a test has a line "# harness: WORD".
+sub says {
+	my ( $file, $word ) = @_;
 	open my $fh, '<', $file or return 0;
-	while ( my $l = <$fh> ) { return 1 if $l =~ /^# harness: alone\b/; }
+	while ( my $l = <$fh> ) { return 1 if $l =~ /^# harness: \Q$word\E\b/; }
 	return 0;
 }
 
@@ -43,7 +51,10 @@ for my $tier (@tiers) {
 		}
 	} elsif ( $tier eq 'cli' || $tier eq 'cli-asan' ) {
 		my $bin = $tier eq 'cli' ? './hcclctl' : "$asan/hcclctl";
-		job( $tier, $_, [ 'sh', $_ ], { HCCLCTL => $bin }, says_alone($_) ) for sort glob('tests/cli/*.t');
+		for my $t ( sort glob('tests/cli/*.t') ) {
+			next if $tier eq 'cli-asan' && says( $t, 'once' );
+			job( $tier, $t, [ 'sh', $t ], { HCCLCTL => $bin }, says( $t, 'alone' ) );
+		}
 	} elsif ( $tier eq 'cluster' || $tier eq 'fault' ) {
 		job( $tier, $_, [ 'sh', $_ ], { HCCLCTL => './hcclctl' }, 1 ) for sort glob("tests/$tier/*.t");
 	} else {
@@ -118,6 +129,15 @@ sub run_job {
 	close $fh or die "harness: $out: $!\n";
 }
 
+# The last run's seconds per "tier name"; what it lacks sorts first.
+my $times_file = 'build/harness-times';
+my %last;
+if ( open my $fh, '<', $times_file ) {
+	while (<$fh>) { $last{"$2 $3"} = $1 if /^([0-9.]+) (\S+) (\S+)$/; }
+}
+my %unknown = ( unit => 4, 'cli-asan' => 3, cli => 2, fuzz => 1 );
+sub cost { $last{"$_[0]{tier} $_[0]{name}"} // 1e9 * ( $unknown{ $_[0]{tier} } // 1 ) }
+
 my $dir = tempdir( 'hcclctl-harness.XXXXXX', TMPDIR => 1, CLEANUP => 1 );
 
 # The tests run python3 a few hundred times. Where it is a version manager's shim (pyenv's
@@ -149,7 +169,7 @@ sub report {
 	$fail += $bad;
 	$skip += $sk;
 	my $label = sprintf "%-9s %s", $j->{tier}, $j->{name};
-	push @times, [ $dt, $label ];
+	push @times, [ $dt, $label, "$j->{tier} $j->{name}" ];
 	if ($bad) {
 		push @failed_files, $label;
 		print "FAIL $label: $ok passed, $bad failed, $sk skipped (${dt}s)\n", @body;
@@ -167,8 +187,11 @@ sub reap_one {
 
 $| = 1;
 my $n = 0;
-# the shared ones first, two at a time; then those that run alone
-for my $j ( ( grep { !$_->{alone} } @jobs ), ( grep { $_->{alone} } @jobs ) ) {
+# the shared ones first, two at a time, longest first (ties, such as the unknown ones, in
+# their tier's order); then those that run alone
+$jobs[$_]{seq} = $_ for 0 .. $#jobs;
+my @shared = sort { cost($b) <=> cost($a) || $a->{seq} <=> $b->{seq} } grep { !$_->{alone} } @jobs;
+for my $j ( @shared, ( grep { $_->{alone} } @jobs ) ) {
 	my $limit = $j->{alone} ? 1 : $width;
 	reap_one() while keys %running >= $limit || ( $j->{alone} && %running );
 	my $file = "$dir/" . $n++;
@@ -182,8 +205,15 @@ for my $j ( ( grep { !$_->{alone} } @jobs ), ( grep { $_->{alone} } @jobs ) ) {
 }
 reap_one() while %running;
 
+# this run's times replace the last run's for the programs it ran (written whole, then renamed)
+$last{ $_->[2] } = $_->[0] for @times;
+if ( -d 'build' && open my $fh, '>', "$times_file.tmp" ) {
+	printf $fh "%s %s\n", $last{$_}, $_ for sort keys %last;
+	close $fh and rename "$times_file.tmp", $times_file;
+}
+
 print "\nthe ten slowest:\n";
-printf "  %7.1fs  %s\n", @$_ for ( sort { $b->[0] <=> $a->[0] } @times )[ 0 .. ( @times < 10 ? $#times : 9 ) ];
+printf "  %7.1fs  %s\n", $_->[0], $_->[1] for ( sort { $b->[0] <=> $a->[0] } @times )[ 0 .. ( @times < 10 ? $#times : 9 ) ];
 print "\nfailed: $_\n" for @failed_files;
 print "\n$pass passed, $fail failed, $skip skipped\n";
 exit( $fail ? 1 : 0 );

@@ -4,6 +4,7 @@
 # scratch root (dpkg -x), the installed hcclctl runs and validates rank tables, and the
 # example builds against the -dev package with pkg-config alone and runs with 3 ranks.
 # harness: alone (it runs make in this tree, which must not relink what other tests run)
+# harness: once (it runs the ./hcclctl it builds, never $HCCLCTL: cli-asan would repeat it)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/libcomm.sh"
 

@@ -5,6 +5,7 @@
 # outside the tree against the installed library by pkg-config alone, run with 3 ranks.
 # It installs the release build (./hcclctl and build/lib) in either CLI tier.
 # harness: alone (it runs make in this tree, which must not relink what other tests run)
+# harness: once (it runs the ./hcclctl it builds, never $HCCLCTL: cli-asan would repeat it)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/libcomm.sh"
 
