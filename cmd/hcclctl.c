@@ -8,7 +8,7 @@
 #include "cmd/probe/probe.h"
 #include "cmd/run/run.h"
 
-const struct cmd top_commands[] = {
+static const struct cmd top_commands[] = {
 	{ .name = "ranktable",
 	  .summary = "generate, validate, show and compare HCCL rank tables",
 	  .subs = ranktable_commands },
@@ -38,7 +38,7 @@ const struct cmd top_commands[] = {
 
 int main(int argc, char **argv)
 {
-	int rc = cli_main(argc, argv);
+	int rc = cli_main(argc, argv, top_commands);
 	if (g_opts.strict && rc == EXIT_WARN)
 		rc = EXIT_FAIL;
 	if (cli_exit_map)

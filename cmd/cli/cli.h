@@ -82,10 +82,9 @@ struct global_opts {
 };
 extern struct global_opts g_opts;
 extern const struct opt global_opts_table[];
-extern const struct cmd top_commands[];
 
 /* cmd/cli/opt.c */
-int cli_main(int argc, char **argv);
+int cli_main(int argc, char **argv, const struct cmd *top);
 int cli_parse(const struct cmd *const *path, size_t depth, int argc, char **argv,
 	      int *npos, char **pos);
 void cli_help(const struct cmd *const *path, size_t depth, void *stream);

@@ -10,7 +10,8 @@
 
 #define MAX_DEPTH 4
 
-struct global_opts g_opts;
+/* The command table, handed in by main: the options layer knows no command. */
+static const struct cmd *top_commands;
 
 const struct opt global_opts_table[] = {
 	OPT_BOOL("json", 0, &g_opts.json, "print one JSON document on stdout"),
@@ -360,12 +361,15 @@ static int run_help(int argc, char **argv)
 	return EXIT_OK;
 }
 
-int cli_main(int argc, char **argv)
+int cli_main(int argc, char **argv, const struct cmd *top)
 {
 	const struct cmd *path[MAX_DEPTH] = { 0 };
 	size_t depth = 0;
-	const struct cmd *table = top_commands;
+	const struct cmd *table;
 	int i = 1;
+
+	top_commands = top;
+	table = top;
 
 	if (argc > 1 && !strcmp(argv[1], "--completion-words"))
 		return cli_completion_words(argc - 2, argv + 2);

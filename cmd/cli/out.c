@@ -11,6 +11,9 @@
 #include "cmd/cli/cli.h"
 #include "ranktable/ranktable.h"
 
+/* Defined here, below the option parser that fills it, so that output never calls up into it. */
+struct global_opts g_opts;
+
 static int json_printed, json_silent, json_oneline;
 int (*cli_exit_map)(int code);
 static cJSON *first_error;

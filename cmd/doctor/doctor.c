@@ -30,7 +30,6 @@
 #include "probes/logs/kb.h"
 #include "probes/tool/tool.h"
 #include "ranktable/ranktable.h"
-#include "cmd/run/run.h"
 
 #define TABLE_CAP RT_TABLE_MAX
 #define DEFAULT_PORTS "60000,60031,16666,29500"

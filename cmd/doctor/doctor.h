@@ -32,9 +32,6 @@ struct doctor_node_args {
 	int nports;
 };
 
-/* Is name one of this node's addresses or its host name? */
-int doctor_is_me(const char *name);
-
 /* The node's steps, each making the checks doctor_checks.c's rows give it (the table runs
  * each once, when one of its checks is wanted; it may report the others of its step too).
  * doctor_node.c: */

@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "cmd/doctor/doctor.h"
+#include "cmd/lib/nodeself.h"
 #include "probes/logs/faultcode.h"
 #include "probes/npu/npuhw.h"
 #include "probes/npu/npusmi.h"
@@ -24,26 +25,6 @@
 
 #define SMI_TIMEOUT_MS 10000
 #define MSG_LEN 1000
-
-cJSON *doctor_check_add(cJSON *checks, const char *code, const char *status, const char *fix,
-			const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	cJSON *c = cJSON_CreateObject();
-	cJSON_AddStringToObject(c, "code", code);
-	cJSON_AddStringToObject(c, "status", status);
-	cJSON_AddStringToObject(c, "message", msg);
-	if (fix)
-		cJSON_AddStringToObject(c, "fix", fix);
-	else
-		cJSON_AddNullToObject(c, "fix");
-	cJSON_AddItemToArray(checks, c);
-	return c;
-}
 
 static const char *st_str(enum probe_status s)
 {
@@ -681,8 +662,8 @@ static int table_devices(const struct doctor_node_args *a, long *ids, size_t max
 	for (size_t i = 0; i < t.nservers && n < 0; i++) {
 		const struct rt_server *sv = &t.servers[i];
 		if (a->server_id ? !sv->server_id || strcmp(sv->server_id, a->server_id)
-				 : !doctor_is_me(sv->server_id) &&
-					   !(sv->host_ip && doctor_is_me(sv->host_ip)))
+				 : !node_is_me(sv->server_id) &&
+					   !(sv->host_ip && node_is_me(sv->host_ip)))
 			continue;
 		n = 0;
 		for (size_t k = sv->first_rank; k < sv->first_rank + sv->nranks && k < t.nranks;

@@ -15,7 +15,7 @@
 
 #include "cmd/doctor/doctor.h"
 #include "cmd/doctor/doctor_mesh.h"
-#include "cmd/probe/probe.h"
+#include "cmd/lib/nodeself.h"
 #include "probes/tool/tool.h"
 #include "ranktable/ranktable.h"
 
@@ -58,7 +58,7 @@ static int all_local(const char *table, char *why, size_t wlen)
 	for (size_t s = 0; s < t.nservers && ok; s++) {
 		const struct rt_server *sv = &t.servers[s];
 		const char *host = sv->host_ip && *sv->host_ip ? sv->host_ip : sv->server_id;
-		if (!probe_mesh_is_local(host) && !probe_mesh_is_local(sv->server_id)) {
+		if (!node_is_local(host) && !node_is_local(sv->server_id)) {
 			ok = 0;
 			snprintf(
 				why, wlen,

@@ -25,10 +25,11 @@
 #include <cjson/cJSON.h>
 
 #include "cmd/doctor/doctor.h"
+#include "cmd/lib/nodeself.h"
 #include "probes/npu/npusmi.h"
 #include "probes/tool/tool.h"
 #include "ranktable/ranktable.h"
-#include "cmd/run/run.h"
+#include "cmd/lib/tablefile.h"
 #include "ranktable/base/clock.h"
 
 #define PROBE_TIMEOUT_MS 60000
@@ -535,38 +536,6 @@ void doctor_host_step(const struct doctor_node_args *a, cJSON *checks, cJSON *fa
 	(void)facts;
 }
 
-/* Is name one of this node's addresses or its host name? */
-static int is_me(const char *name)
-{
-	char hn[256];
-	if (!name || !*name)
-		return 0;
-	if (gethostname(hn, sizeof(hn)) == 0 && !strcmp(hn, name))
-		return 1;
-	struct ifaddrs *ifa = NULL, *i;
-	int found = 0;
-	if (getifaddrs(&ifa))
-		return 0;
-	for (i = ifa; i && !found; i = i->ifa_next) {
-		char a[INET6_ADDRSTRLEN];
-		if (!i->ifa_addr || (i->ifa_addr->sa_family != AF_INET &&
-				     i->ifa_addr->sa_family != AF_INET6))
-			continue;
-		if (getnameinfo(i->ifa_addr,
-				i->ifa_addr->sa_family == AF_INET ? sizeof(struct sockaddr_in)
-								  : sizeof(struct sockaddr_in6),
-				a, sizeof(a), NULL, 0, NI_NUMERICHOST) == 0)
-			found = !strcmp(a, name);
-	}
-	freeifaddrs(ifa);
-	return found;
-}
-
-int doctor_is_me(const char *name)
-{
-	return is_me(name);
-}
-
 void doctor_ranktable_step(const struct doctor_node_args *a, cJSON *checks, cJSON *facts)
 {
 	(void)facts;
@@ -575,7 +544,7 @@ void doctor_ranktable_step(const struct doctor_node_args *a, cJSON *checks, cJSO
 		return;
 	}
 	char digest[17], err[512];
-	int rc = run_table_digest(a->ranktable, digest, err, sizeof(err));
+	int rc = table_file_digest(a->ranktable, digest, err, sizeof(err));
 	if (rc == -ENOENT) {
 		add_check(checks, "ranktable.same", "FAIL",
 			  "copy the launcher's table to the same path on every node (or mount the "
@@ -615,7 +584,7 @@ void doctor_ranktable_step(const struct doctor_node_args *a, cJSON *checks, cJSO
 		const struct rt_server *sv = &t.servers[i];
 		if (a->server_id && (!sv->server_id || strcmp(sv->server_id, a->server_id)))
 			continue;
-		if (is_me(sv->server_id) || (sv->host_ip && is_me(sv->host_ip))) {
+		if (node_is_me(sv->server_id) || (sv->host_ip && node_is_me(sv->host_ip))) {
 			found = sv->server_id;
 			found_sv = sv;
 		}
@@ -670,7 +639,7 @@ void doctor_ports_step(const struct doctor_node_args *a, cJSON *checks, cJSON *f
 	size_t bo = 0;
 	int nbad = 0, ntried = 0;
 	for (int p = 0; p < a->npeers; p++) {
-		if (is_me(a->peers[p]))
+		if (node_is_me(a->peers[p]))
 			continue;
 		for (int i = 0; i < a->nports; i++) {
 			ntried++;
@@ -730,7 +699,7 @@ void doctor_ports_step(const struct doctor_node_args *a, cJSON *checks, cJSON *f
 	 * while after the deadline): the slower peers test us after we are done with them */
 	int others = 0;
 	for (int p = 0; p < a->npeers; p++)
-		others += !is_me(a->peers[p]);
+		others += !node_is_me(a->peers[p]);
 	for (;;) {
 		int all = 1;
 		for (int j = 0; j < a->nports; j++) {

@@ -33,15 +33,7 @@ struct probe_mesh_common {
 	long timeout_s;
 };
 int probe_mesh_run(const struct probe_mesh_common *c);
-/* Whether host (a server's host_ip or server_id) is this host: a loopback address,
- * "localhost", this host's name or one of its addresses. */
-int probe_mesh_is_local(const char *host);
-/* An interface's address as text ("10.0.0.1", "fe80::1"), or NULL for one that is neither
- * IPv4 nor IPv6; for probe roce's and --mesh's "is this server this host". */
-struct ifaddrs;
-const char *probe_ifa_addr(const struct ifaddrs *i, char *buf, size_t len);
-
-/* Shared by the probes (cmd/probe/probe.c). */
+/* Shared by the probes (cmd/probe/probe_tool.c). */
 
 /* Runs a vendor tool with a deadline of timeout_s. Returns 0 when it ran (whatever its exit
  * status; r is filled), or prints why it could not ("missing", "hung") as

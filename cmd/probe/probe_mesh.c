@@ -31,6 +31,7 @@
 
 #include "cmd/lib/fanout.h"
 #include "cmd/probe/probe.h"
+#include "cmd/lib/nodeself.h"
 #include "probes/nic/hccn.h"
 #include "cmd/lib/netperf.h"
 #include "probes/npu/npumesh.h"
@@ -56,55 +57,6 @@ static void sleep_ms(long ms)
 }
 
 /* ---- where a server is ---- */
-
-const char *probe_ifa_addr(const struct ifaddrs *i, char *buf, size_t len)
-{
-	if (!i->ifa_addr)
-		return NULL;
-	if (i->ifa_addr->sa_family == AF_INET)
-		return inet_ntop(AF_INET,
-				 &((const struct sockaddr_in *)(const void *)i->ifa_addr)->sin_addr,
-				 buf, (socklen_t)len);
-	if (i->ifa_addr->sa_family == AF_INET6)
-		return inet_ntop(
-			AF_INET6,
-			&((const struct sockaddr_in6 *)(const void *)i->ifa_addr)->sin6_addr, buf,
-			(socklen_t)len);
-	return NULL;
-}
-
-/* One of this host's own addresses (any interface). */
-static int is_my_address(const char *host)
-{
-	struct ifaddrs *ifa = NULL;
-	int mine = 0;
-	if (getifaddrs(&ifa))
-		return 0;
-	for (const struct ifaddrs *i = ifa; i && !mine; i = i->ifa_next) {
-		char a[INET6_ADDRSTRLEN];
-		mine = probe_ifa_addr(i, a, sizeof(a)) && !strcmp(a, host);
-	}
-	freeifaddrs(ifa);
-	return mine;
-}
-
-int probe_mesh_is_local(const char *host)
-{
-	struct in_addr a4;
-	struct in6_addr a6;
-	char name[256] = "";
-	if (!host || !*host)
-		return 0;
-	if (inet_pton(AF_INET, host, &a4) == 1 && (ntohl(a4.s_addr) >> 24) == 127)
-		return 1;
-	if (inet_pton(AF_INET6, host, &a6) == 1 && IN6_IS_ADDR_LOOPBACK(&a6))
-		return 1;
-	if (!strcmp(host, "localhost"))
-		return 1;
-	if (!gethostname(name, sizeof(name) - 1) && !strcmp(name, host))
-		return 1;
-	return is_my_address(host);
-}
 
 /* ==== the node side: --ping-list ==== */
 
@@ -720,8 +672,8 @@ static int load(struct mesh_run *x)
 		snprintf(x->m.srv[s].id, sizeof(x->m.srv[s].id), "%s",
 			 sv->server_id ? sv->server_id : host);
 		snprintf(x->m.srv[s].host, sizeof(x->m.srv[s].host), "%s", host);
-		x->m.srv[s].local = probe_mesh_is_local(host) ||
-				    (sv->server_id && probe_mesh_is_local(sv->server_id));
+		x->m.srv[s].local = node_is_local(host) ||
+				    (sv->server_id && node_is_local(sv->server_id));
 		for (size_t r = sv->first_rank; r < sv->first_rank + sv->nranks && r < x->t.nranks;
 		     r++) {
 			const struct rt_rank *k = &x->t.ranks[r];

@@ -16,6 +16,7 @@
 #include <cjson/cJSON.h>
 
 #include "cmd/probe/probe.h"
+#include "cmd/lib/nodeself.h"
 #include "cmd/lib/prom.h"
 #include "probes/nic/hccn.h"
 #include "probes/nic/hccn_stat.h"
@@ -468,7 +469,7 @@ static int is_this_host(const struct rt_server *s, const struct ifaddrs *ifa, co
 			return 1;
 		for (const struct ifaddrs *i = ifa; i; i = i->ifa_next) {
 			char a[INET6_ADDRSTRLEN];
-			if (probe_ifa_addr(i, a, sizeof(a)) && !strcmp(a, ids[k]) &&
+			if (node_ifa_addr(i, a, sizeof(a)) && !strcmp(a, ids[k]) &&
 			    strcmp(a, "127.0.0.1") && strcmp(a, "::1"))
 				return 1;
 		}

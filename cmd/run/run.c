@@ -819,7 +819,7 @@ static int rank_identity(int rank)
 		rank_digest = theirs;
 	if (!o_ranktable)
 		return 0;
-	int rc = run_table_digest(o_ranktable, mine, err, sizeof(err));
+	int rc = table_file_digest(o_ranktable, mine, err, sizeof(err));
 	if (rc == -ENOENT && theirs) {
 		/* this node has no copy at that path: it takes the launcher's word for it */
 		if (g_opts.verbose)

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "cmd/cli/cli.h"
+#include "cmd/lib/tablefile.h"
 #include "libcomm/libcomm.h"
 
 /* One row of results, as rank 0 reports it. */
@@ -120,9 +121,6 @@ void rdv_etcd_finish(struct rdv_etcd *e);
 int run_job_secret(const char *host, int port, int n, unsigned char out[16], char *err,
 		   size_t errlen);
 
-/* The digest of the rank table at path (FILE, URL or -) as rt_table_digest gives it.
- * 0, -ENOENT when it cannot be read, or another negative code; err says why. */
-int run_table_digest(const char *path, char out[17], char *err, size_t errlen);
 
 /* cmd/run/runflight.c: the flight recorder's file for c in run_flight_dir (NULL:
  * $HCCLCTL_FLIGHT_DIR, else the user's private ${TMPDIR:-/tmp}/hcclctl-<uid>), its path in

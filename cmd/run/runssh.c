@@ -51,26 +51,6 @@
 #define HARD_WAIT_MS 1500 /* a lost node or killed rank waits this long for the verdict */
 #define VERDICT_GRACE_MS 3000 /* survivors of a verdict get this long to end themselves */
 
-/* ---- the rank side: the digest of this node's copy of the table ---- */
-
-int run_table_digest(const char *path, char out[17], char *err, size_t errlen)
-{
-	struct rt_table t = { 0 };
-	struct rt_diags d = { 0 };
-	char *buf = NULL;
-	size_t len = 0;
-	int rc = fetch_table(path, "run", TABLE_CAP, &buf, &len, err, errlen);
-	if (rc)
-		return rc < 0 ? rc : -ENOENT;
-	rc = rt_table_load(&t, path, buf, len, &d, err, errlen);
-	free(buf);
-	if (rc == 0)
-		rt_table_digest(&t, out);
-	rt_table_release(&t);
-	rt_diags_release(&d);
-	return rc;
-}
-
 /* ---- the launcher ---- */
 
 

@@ -14,53 +14,6 @@
 #include "probes/logs/logline.h"
 #include "probes/logs/logtext.h"
 
-static const char *const kind_names[HLOG_NKINDS] = {
-	[HLOG_NONE] = "none",
-	[HLOG_SOCKET_TIMEOUT] = "socket-timeout",
-	[HLOG_NOTIFY_TIMEOUT] = "notify-timeout",
-	[HLOG_ROOT_TIMEOUT] = "root-timeout",
-	[HLOG_FFTS_TIMEOUT] = "task-timeout",
-	[HLOG_HEARTBEAT_LOST] = "heartbeat-lost",
-	[HLOG_HEARTBEAT_STUCK] = "heartbeat-stuck",
-	[HLOG_HEARTBEAT] = "heartbeat",
-	[HLOG_ERROR_CQE] = "error-cqe",
-	[HLOG_LINK_DOWN] = "link-down",
-	[HLOG_MISMATCH] = "mismatch",
-	[HLOG_DETECT_NONE] = "detector-no-fault",
-	[HLOG_PORT_BOUND] = "port-bound",
-	[HLOG_TLS] = "tls",
-	[HLOG_NPU_BUSY] = "npu-busy",
-	[HLOG_DEVICE_IP] = "device-ip",
-	[HLOG_VERSION] = "package",
-	[HLOG_INNER] = "inner-error",
-	[HLOG_CODE] = "error-code",
-	[HLOG_TLS_SWITCH] = "tls-switch",
-	[HLOG_ENTRY] = "entry",
-	[HLOG_API] = "call-failed",
-	[HLOG_WATCHDOG] = "collective-timeout",
-	[HLOG_KB] = "knowledge-base",
-	[HLOG_PLACE] = "place",
-};
-
-const char *hlog_kind_name(int kind)
-{
-	return kind >= 0 && kind < HLOG_NKINDS ? kind_names[kind] : "?";
-}
-
-static const char *const skip_names[HLOG_NSKIP] = {
-	[HLOG_SKIP_BINARY] = "binary",
-	[HLOG_SKIP_UNREADABLE] = "unreadable",
-	[HLOG_SKIP_SPECIAL] = "not a regular file",
-	[HLOG_SKIP_GZIP] = "bad gzip",
-	[HLOG_SKIP_LIMIT] = "over the limits",
-	[HLOG_SKIP_BOMB] = "gzip bomb",
-};
-
-const char *hlog_skip_name(int why)
-{
-	return why >= 0 && why < HLOG_NSKIP ? skip_names[why] : "?";
-}
-
 void hlog_report_init(struct hlog_report *r)
 {
 	memset(r, 0, sizeof(*r));

@@ -1,0 +1,102 @@
+/* libibverbs' completion statuses as catalog rows. The statuses are the values of enum
+ * ibv_wc_status in libibverbs' <infiniband/verbs.h> (rdma-core); NCCL's NET/IB transport prints
+ * the one a failed work request completed with ("Got completion from peer 10.0.0.2<40554> with
+ * status=IBV_WC_RETRY_EXC_ERR(12)", older releases "with error 12"). What each means for a
+ * collective job, and what to do, is ours. */
+#include <stddef.h>
+
+#include "probes/npu/hcclcodes.h"
+#include "probes/logs/catalog.h"
+
+#define IB(name, cat, meaning, fix) {{NULL}, cat, name, meaning, fix, 0, NULL}
+
+static const char ib_net_fix[] =
+	"check the port on both hosts (ibstat / ibv_devinfo: State Active, Physical state LinkUp), "
+	"their error counters (perfquery, ethtool -S for RoCE), the cable and the switch port; if "
+	"the peer process had already exited, its own log holds the cause";
+static const char ib_mem_fix[] =
+	"memory registration or GPUDirect RDMA failed the check: load nvidia-peermem (or use "
+	"NCCL_NET_GDR_LEVEL=LOC to test without it), check ulimit -l (unlimited) and the IOMMU / "
+	"ACS settings of the PCIe switches";
+
+/* Indexed by the status value. */
+static const struct hlog_sig ib_wc[] = {
+	IB("ib-success", HCAT_NONE, "the work request completed", ""),
+	IB("ib-loc-len", HCAT_OP_MISMATCH,
+	   "a message was longer than the receive buffer posted for it (sizes differ between ranks)",
+	   "make every rank issue the same collective with the same count and type"),
+	IB("ib-loc-qp-op", HCAT_CONFIG, "the queue pair could not run the request (bad QP setup)",
+	   ib_mem_fix),
+	IB("ib-loc-eec-op", HCAT_CONFIG, "the end-to-end context could not run the request",
+	   ib_mem_fix),
+	IB("ib-loc-prot", HCAT_CONFIG,
+	   "the NIC was refused access to a local buffer (protection error): its memory "
+	   "registration does not cover it",
+	   ib_mem_fix),
+	IB("ib-wr-flush", HCAT_RANK_STUCK,
+	   "the request was flushed because its queue pair had already failed: a consequence of "
+	   "an earlier error on the same connection",
+	   "look for the first completion error before it, on this host and on the peer"),
+	IB("ib-mw-bind", HCAT_CONFIG, "a memory window could not be bound", ib_mem_fix),
+	IB("ib-bad-resp", HCAT_LINK_DOWN, "the peer's NIC answered with a response of the wrong type",
+	   ib_net_fix),
+	IB("ib-loc-access", HCAT_CONFIG, "the NIC could not access a local buffer", ib_mem_fix),
+	IB("ib-rem-inv-req", HCAT_OP_MISMATCH,
+	   "the peer refused the request as invalid (a message larger than it posted for, or an "
+	   "operation it does not allow)",
+	   "make every rank issue the same collectives with the same sizes; check that both ends "
+	   "run the same NCCL version"),
+	IB("ib-rem-access", HCAT_CONFIG,
+	   "the peer refused access to its buffer (remote access error): its registration does not "
+	   "cover the request, or the wrong NIC was picked",
+	   "select the NICs that reach each other (NCCL_IB_HCA) and check GPUDirect RDMA on the "
+	   "peer (nvidia-peermem)"),
+	IB("ib-rem-op", HCAT_LINK_DOWN, "the peer's NIC could not complete the operation", ib_net_fix),
+	IB("ib-retry-exceeded", HCAT_LINK_DOWN,
+	   "the transport gave up after its retries (no acknowledgement from the peer): the link or "
+	   "the switch path dropped packets, or the peer process had died",
+	   ib_net_fix),
+	IB("ib-rnr-retry-exceeded", HCAT_RANK_STUCK,
+	   "the peer posted no receive in time (receiver not ready) after every retry: the peer "
+	   "process is stuck or gone",
+	   "find why the peer stopped receiving: its own log, a hang, or its exit"),
+	IB("ib-loc-rdd-viol", HCAT_CONFIG, "reliable datagram domain violation", ib_mem_fix),
+	IB("ib-rem-inv-rd-req", HCAT_CONFIG, "the peer refused an RDMA read as invalid", ib_mem_fix),
+	IB("ib-rem-abort", HCAT_RANK_STUCK, "the peer aborted the operation",
+	   "read the peer's log for why it aborted"),
+	IB("ib-inv-eecn", HCAT_CONFIG, "invalid end-to-end context number", ib_mem_fix),
+	IB("ib-inv-eec-state", HCAT_CONFIG, "invalid end-to-end context state", ib_mem_fix),
+	IB("ib-fatal", HCAT_HARDWARE, "the NIC reported a fatal error",
+	   "check the NIC (dmesg for mlx5 / firmware errors, mlxlink / ibstat), reset or replace it"),
+	IB("ib-resp-timeout", HCAT_LINK_DOWN, "the peer's response did not arrive in time", ib_net_fix),
+	IB("ib-general", HCAT_HARDWARE, "the NIC reported a general error",
+	   "check the NIC's kernel messages and firmware"),
+	IB("ib-tm", HCAT_CONFIG, "tag matching error", ib_mem_fix),
+	IB("ib-tm-rndv-incomplete", HCAT_CONFIG, "tag matching rendezvous did not complete",
+	   ib_mem_fix),
+};
+
+/* Same order as ib_wc; a test checks them against <infiniband/verbs.h>. */
+static const char *const ib_wc_name[] = {
+	"IBV_WC_SUCCESS",	   "IBV_WC_LOC_LEN_ERR",	"IBV_WC_LOC_QP_OP_ERR",
+	"IBV_WC_LOC_EEC_OP_ERR",   "IBV_WC_LOC_PROT_ERR",	"IBV_WC_WR_FLUSH_ERR",
+	"IBV_WC_MW_BIND_ERR",	   "IBV_WC_BAD_RESP_ERR",	"IBV_WC_LOC_ACCESS_ERR",
+	"IBV_WC_REM_INV_REQ_ERR",  "IBV_WC_REM_ACCESS_ERR",	"IBV_WC_REM_OP_ERR",
+	"IBV_WC_RETRY_EXC_ERR",	   "IBV_WC_RNR_RETRY_EXC_ERR",	"IBV_WC_LOC_RDD_VIOL_ERR",
+	"IBV_WC_REM_INV_RD_REQ_ERR", "IBV_WC_REM_ABORT_ERR",	"IBV_WC_INV_EECN_ERR",
+	"IBV_WC_INV_EEC_STATE_ERR", "IBV_WC_FATAL_ERR",		"IBV_WC_RESP_TIMEOUT_ERR",
+	"IBV_WC_GENERAL_ERR",	   "IBV_WC_TM_ERR",		"IBV_WC_TM_RNDV_INCOMPLETE",
+};
+
+#define NIB (sizeof(ib_wc) / sizeof(ib_wc[0]))
+_Static_assert(sizeof(ib_wc_name) / sizeof(ib_wc_name[0]) == NIB, "one name per status");
+
+const struct hlog_sig *hlog__ib_status(long long status)
+{
+	return status >= 0 && (size_t)status < NIB ? &ib_wc[status] : NULL;
+}
+
+const char *hlog__ib_status_name(long long status)
+{
+	return status >= 0 && (size_t)status < NIB ? ib_wc_name[status] : NULL;
+}
