@@ -130,9 +130,6 @@ const char *out_safe(const char *s);
 /* fwrite of input bytes, escaped the same way. */
 void out_write_safe(FILE *f, const char *p, size_t n);
 
-/* Parses a size with K, M, G suffixes (powers of 1024). */
-int parse_size(const char *s, unsigned long long *out);
-
 /* cmd/run/run.c */
 extern const struct cmd run_commands[];
 

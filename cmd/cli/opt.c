@@ -450,23 +450,3 @@ out:
 	free(pos);
 	return rc;
 }
-
-int parse_size(const char *s, unsigned long long *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long long n = strtoull(s, &end, 10);
-	if (errno || end == s || s[0] == '-')
-		return -EINVAL;
-	unsigned shift = 0;
-	switch (*end) {
-	case 'K': case 'k': shift = 10; end++; break;
-	case 'M': case 'm': shift = 20; end++; break;
-	case 'G': case 'g': shift = 30; end++; break;
-	default: break;
-	}
-	if (*end || (shift && n > (~0ULL >> shift)))
-		return -EINVAL;
-	*out = n << shift;
-	return 0;
-}

@@ -13,6 +13,7 @@
 #include "probes/npu/hcclcodes.h"
 #include "probes/logs/kb.h"
 #include "ranktable/ranktable.h"
+#include "ranktable/base/size.h"
 
 /* The knowledge base of --knowledge; NULL for the built-in one. */
 static const struct kb *knowledge;

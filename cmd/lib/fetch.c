@@ -26,6 +26,7 @@
 #include "ranktable/ranktable.h"
 #include "ranktable/base/buf.h"
 #include "ranktable/base/clock.h"
+#include "ranktable/base/size.h"
 
 #define DEFAULT_TIMEOUT_S 30
 #define CONNECT_TIMEOUT_S 10
@@ -313,16 +314,10 @@ static int table_state(const char *buf, size_t len, char *where, size_t wlen)
 size_t fetch_table_max(size_t cap)
 {
 	const char *e = getenv("HCCLCTL_RANKTABLE_MAX");
-	char *end;
-	if (!e || !*e)
+	unsigned long long v;
+	if (!e || !*e || parse_size(e, &v) || !v || v > (1ULL << 40))
 		return cap;
-	unsigned long long v = strtoull(e, &end, 10);
-	int shift = !*end ? 0 : !strcmp(end, "K") ? 10 : !strcmp(end, "M") ? 20
-		  : !strcmp(end, "G")		    ? 30
-						    : -1;
-	if (shift < 0 || e[0] == '-' || !v || v > (1ULL << 40) >> shift)
-		return cap;
-	return (size_t)(v << shift);
+	return (size_t)v;
 }
 
 int fetch_table(const char *what, const char *where, size_t cap, char **buf, size_t *len,

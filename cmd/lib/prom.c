@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "cmd/lib/prom.h"
+#include "ranktable/base/buf.h"
 #include "ranktable/ranktable.h"
 
 const char *prom_path;
@@ -55,33 +56,18 @@ static const struct {
 void prom_init(struct prom *m)
 {
 	memset(m, 0, sizeof(*m));
+	buf_init(&m->b, 0, PROM_CAP);
 }
 
 void prom_release(struct prom *m)
 {
-	free(m->p);
+	buf_release(&m->b);
 	memset(m, 0, sizeof(*m));
 }
 
 static void put(struct prom *m, const char *s, size_t n)
 {
-	if (m->oom)
-		return;
-	if (m->len + n + 1 > m->cap) {
-		size_t nc = m->cap ? m->cap : 4096;
-		while (nc < m->len + n + 1)
-			nc *= 2;
-		char *np = nc <= PROM_CAP ? realloc(m->p, nc) : NULL;
-		if (!np) {
-			m->oom = 1;
-			return;
-		}
-		m->p = np;
-		m->cap = nc;
-	}
-	memcpy(m->p + m->len, s, n);
-	m->len += n;
-	m->p[m->len] = '\0';
+	buf_add(&m->b, s, n);
 }
 
 static void puts_(struct prom *m, const char *s)
@@ -166,11 +152,11 @@ void prom_footer(struct prom *m, const char *command, int exit_code)
 
 int prom_write(const struct prom *m, const char *path, char *err, size_t errlen)
 {
-	if (m->oom) {
+	if (m->b.err) {
 		snprintf(err, errlen, "%s: the metrics exceed %lu bytes", path, PROM_CAP);
 		return -ENOMEM;
 	}
 	/* the rank tables' atomic replacement: its temporary file starts with a dot and does
 	 * not end in .prom, so the textfile collector never reads a half-written one */
-	return rt_write_atomic(path, m->p, m->len, err, errlen);
+	return rt_write_atomic(path, buf_str(&m->b), m->b.len, err, errlen);
 }

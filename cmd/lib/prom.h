@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "cmd/cli/cli.h"
+#include "ranktable/base/buf.h"
 
 /* --prometheus FILE of the command that runs, or NULL */
 extern const char *prom_path;
@@ -23,9 +24,7 @@ extern const char *prom_path;
 
 /* A document being built; its buffer is the struct's, freed by prom_release. */
 struct prom {
-	char *p;
-	size_t len, cap;
-	int oom;
+	struct buf b; /* the document; fails whole at PROM_CAP */
 	const char *families[32]; /* those whose HELP and TYPE are written */
 	size_t nfamilies;
 };

@@ -40,6 +40,7 @@
 #include "ranktable/ranktable.h"
 #include "ranktable/base/clock.h"
 #include "ranktable/base/env.h"
+#include "ranktable/base/size.h"
 
 #define WHERE "probe net"
 #define SLOW_FRACTION 0.8

@@ -26,6 +26,7 @@
 #include "cmd/run/run.h"
 #include "cmd/run/runhccl.h"
 #include "ranktable/base/clock.h"
+#include "ranktable/base/size.h"
 
 #define ERR_SLOT 1024
 

@@ -22,6 +22,7 @@
 #include "ranktable/base/env.h"
 #include "ranktable/base/hex.h"
 #include "ranktable/base/io.h"
+#include "ranktable/base/size.h"
 
 /* Every int a caller may pass (EOF, a signed char's negative values, every byte) against
  * the digit's place in a written-out table. */
@@ -319,6 +320,33 @@ static void test_env_seconds(void **state)
 	assert_int_equal(env_seconds("HCCLCTL_TEST_SECONDS", -7), -7);
 }
 
+/* Sizes: every suffix both cases, the largest that fits, and what is refused. */
+static void test_parse_size(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *in;
+		unsigned long long out;
+	} ok[] = {
+		{"0", 0},	   {"1048576", 1048576}, {"64K", 65536},		 {"64k", 65536},
+		{"8M", 8 << 20}, {"8m", 8 << 20},	   {"2G", 2ULL << 30},		 {"2g", 2ULL << 30},
+		{"17179869183G", 17179869183ULL << 30},
+	};
+	static const char *const bad[] = {"", "-1", "1.5M", "1T", "1KB", "K", " 1", "1 ",
+					   "17179869184G", "18446744073709551616"};
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		unsigned long long v = 7;
+		assert_int_equal(parse_size(ok[i].in, &v), 0);
+		assert_true(v == ok[i].out);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		unsigned long long v = 7;
+		if (parse_size(bad[i], &v) != -EINVAL)
+			fail_msg("'%s' was read as %llu", bad[i], v);
+		assert_true(v == 7);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -326,6 +354,7 @@ int main(void)
 		cmocka_unit_test(test_write_all_pipe), cmocka_unit_test(test_write_all_errors),
 		cmocka_unit_test(test_buf_growth),     cmocka_unit_test(test_buf_cap),
 		cmocka_unit_test(test_buf_init_hint),  cmocka_unit_test(test_env_seconds),
+		cmocka_unit_test(test_parse_size),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

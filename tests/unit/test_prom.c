@@ -29,9 +29,9 @@ static void test_samples(void **state)
 	prom_gauge(&m, "hcclctl_run_time_seconds", NAN, NULL);
 	prom_gauge(&m, "hcclctl_run_time_seconds", INFINITY, "x", "", NULL);
 	prom_gauge(&m, "hcclctl_rdma_port_rate_bytes_per_second", 50e9, NULL);
-	assert_false(m.oom);
+	assert_false(m.b.err);
 	assert_string_equal(
-		m.p, "# HELP hcclctl_roce_link_up NPU RoCE NIC (hccn_tool): 1 link up, 0 down\n"
+		buf_str(&m.b), "# HELP hcclctl_roce_link_up NPU RoCE NIC (hccn_tool): 1 link up, 0 down\n"
 		     "# TYPE hcclctl_roce_link_up gauge\n"
 		     "hcclctl_roce_link_up{device=\"0\"} 1\n"
 		     "hcclctl_roce_link_up{device=\"a\\\"b\\\\c\\nd\"} 0\n"
@@ -63,7 +63,7 @@ static void test_write(void **state)
 	assert_int_equal(prom_write(&m, path, err, sizeof(err)), 0);
 	assert_int_equal(stat(path, &b), 0);
 	assert_true(a.st_ino != b.st_ino); /* a new file renamed over the old one */
-	assert_int_equal((size_t)b.st_size, m.len);
+	assert_int_equal((size_t)b.st_size, m.b.len);
 	/* no temporary left beside it: the directory holds x.prom alone */
 	DIR *d = opendir(dir);
 	assert_non_null(d);
