@@ -1,4 +1,5 @@
-/* hcclctl doctor: the launcher (doctor.c) and the node side (doctor_node.c). */
+/* hcclctl doctor: the launcher (doctor.c, in the steps doctor_job.h names) and the node side
+ * (doctor_node.c). */
 #ifndef HCCLCTL_DOCTOR_H
 #define HCCLCTL_DOCTOR_H
 
@@ -69,7 +70,7 @@ int doctor_html_write(const char *path, const char *const *names, size_t nnames,
 		      const struct doctor_cell *cells, size_t ncells, const char *summary,
 		      const char *cause, const cJSON *netmatrix);
 
-/* doctor_logs.c: --logs. The statuses, in the order doctor.c's enum has them. */
+/* doctor_logs.c: --logs. The statuses, in the order doctor_job.h's enum has them. */
 enum { DOCTOR_PASS, DOCTOR_SKIP, DOCTOR_WARN, DOCTOR_FAIL };
 /* Reads path (a directory, a file, "-"), concludes, and gives the check's status and message.
  * r is initialised here; the caller releases it. */

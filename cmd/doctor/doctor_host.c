@@ -1,6 +1,6 @@
 /* doctor's node checks of the host around the NPUs: the kernel log since boot
  * (host.kernel-log) and the job's HCCL_* environment (env.hccl; the launcher compares the
- * nodes' values, doctor.c). */
+ * nodes' values, doctor_collect.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* doctor --merge FILE...|-: every report read (cmd/doctor/report_parse.c parses them), for
- * doctor.c to fold into one cluster report. The reports come in whatever order the tasks
+ * doctor_plan.c to fold into one cluster report. The reports come in whatever order the tasks
  * happened to write them (srun's merged stdout), so the nodes are put in name order, numbers
  * by value (node2 before node10): the same report for the same nodes, every time. */
 #include <errno.h>

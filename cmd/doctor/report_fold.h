@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 /* One result: node an index into the job's nodes (-1: the cluster as a whole), code an
- * index into the caller's table of checks, st a status (cmd/doctor/doctor.c's PASS, SKIP, WARN, FAIL). msg and fix
+ * index into the caller's table of checks, st a status (cmd/doctor/doctor_job.h's PASS, SKIP, WARN, FAIL). msg and fix
  * are owned by whoever fills the array. */
 struct doctor_row {
 	int node;
