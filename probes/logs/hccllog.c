@@ -20,6 +20,7 @@ void hlog_report_init(struct hlog_report *r)
 	r->rank = r->peer_rank = r->dev = -1;
 	r->port = -1;
 	r->loop = -1;
+	r->word_row = -1;
 }
 
 void hlog_report_release(struct hlog_report *r)
@@ -201,6 +202,15 @@ static void keep_unk(struct hlog_report *r, const char *name, const char *node, 
 		snprintf(u->node, sizeof(u->node), "%s", node ? node : "");
 		u->line = no;
 		probe__copy(u->text, sizeof(u->text), line);
+	}
+	int fam = hlog__word_family(line);
+	if (fam >= 0 && (r->word_row < 0 || fam < r->word_row)) {
+		struct hlog_unk *w = &r->word_unk;
+		snprintf(w->file, sizeof(w->file), "%s", name);
+		snprintf(w->node, sizeof(w->node), "%s", node ? node : "");
+		w->line = no;
+		probe__copy(w->text, sizeof(w->text), line);
+		r->word_row = fam;
 	}
 	r->nunk++;
 }

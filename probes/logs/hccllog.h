@@ -71,6 +71,7 @@ enum hlog_kind {
 	/* context: a line where a process says who it is (its rank, device, device IP, server),
 	 * read to place the waits of a bundle on workers and devices */
 	HLOG_PLACE,
+	HLOG_WORDS, /* no rule knows the line; its words say the family (wordfam.c) */
 	HLOG_NKINDS
 };
 
@@ -225,6 +226,8 @@ struct hlog_report {
 	size_t errors;		    /* lines that read as errors */
 	struct hlog_unk first_error;	   /* the first line that reads as an error */
 	struct hlog_unk unk[HLOG_MAX_UNK]; /* the first error lines no rule explains */
+	struct hlog_unk word_unk; /* of those, the first of the best family by its words */
+	int word_row;		  /* its row in wordfam.c's table, -1 for none */
 	size_t nunk;			   /* how many there were in all */
 	/* ranks that wrote any line ("[rankN]:" prefixes, RankID:N), below HLOG_SEEN_RANKS */
 	unsigned char seen_rank[HLOG_SEEN_RANKS / 8];

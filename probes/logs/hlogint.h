@@ -60,4 +60,11 @@ int hlog__chain(struct hlog_report *r, struct hlog_chainx *x);
  * or ends in a cycle or at a device whose log is here. */
 int hlog__chain_conclude(struct hlog_report *r);
 
+/* wordfam.c: the family of an error line no rule knows, by its words (a row, -1 for none),
+ * its name, and the verdict from the report's word_unk when nothing else explains the log
+ * (1 when it concluded). */
+int hlog__word_family(struct pspan line);
+const char *hlog__word_family_name(int row);
+int hlog__words_conclude(struct hlog_report *r);
+
 #endif

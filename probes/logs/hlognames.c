@@ -29,6 +29,7 @@ static const char *const kind_names[HLOG_NKINDS] = {
 	[HLOG_WATCHDOG] = "collective-timeout",
 	[HLOG_KB] = "knowledge-base",
 	[HLOG_PLACE] = "place",
+	[HLOG_WORDS] = "words",
 };
 
 const char *hlog_kind_name(int kind)

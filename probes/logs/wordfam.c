@@ -1,0 +1,166 @@
+/* The family of an error line that no rule of the catalog explains, read from its words: a
+ * crash, memory, a link, a name that does not resolve, versions, a connection that could not
+ * be made, and a wait that ran out. A log whose only errors are lines of a format nobody wrote a
+ * rule for still says what kind of failure it holds; the line is quoted, and the verdict says
+ * it was read from the words, so the reader knows how much to trust it. The rows go from the
+ * cause that explains the most to the least: a crashed rank makes its peers' connections fail
+ * and their waits run out, so a crash line outranks a refused connection, which outranks a
+ * connection that timed out, and all outrank a bare timeout. */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "probes/npu/hcclcodes.h"
+#include "probes/logs/extract.h"
+#include "probes/logs/hlogint.h"
+
+#define MAXW 12
+
+struct family {
+	int cat;
+	const char *name; /* the verdict's detail: "words:NAME" */
+	const char *what; /* the cause, before the quoted line */
+	const char *fix;
+	const char *any[MAXW];	/* one of these phrases... */
+	const char *also[MAXW]; /* ...and, when given, one of these too */
+};
+
+static const struct family fams[] = {
+	{.cat = HCAT_UNRESOLVED,
+	 .name = "crash",
+	 .what = "a process crashed",
+	 .fix = "find the first process that died (its core dump or the launcher's line naming its "
+		"rank) "
+		"and the lines before it in that rank's log; the other ranks' errors follow from "
+		"it",
+	 .any = {"segmentation fault", "sigsegv", "signal 11", "core dumped", "illegal instruction",
+		 "sigill", "sigabrt", "bus error", "terminate called", "exited on signal",
+		 "killed by signal"}},
+	{.cat = HCAT_RESOURCE,
+	 .name = "memory",
+	 .what = "memory ran out",
+	 .fix = "find what holds the memory (the job's batch size, another process on the node, "
+		"the "
+		"kernel's OOM killer in dmesg) and run again with less",
+	 .any = {"out of memory", "cannot allocate memory", "oom-kill", "oom killer", "oom_kill"}},
+	{.cat = HCAT_LINK_DOWN,
+	 .name = "link-down",
+	 .what = "a network link is down",
+	 .fix = "check the link of the NIC it names (cable, switch port, the NIC's link state) on "
+		"both "
+		"ends, then run again",
+	 .any = {"link down", "link is down", "port_down", "link state down", "carrier lost"}},
+	{.cat = HCAT_CONFIG,
+	 .name = "name-resolution",
+	 .what = "a host name does not resolve",
+	 .fix = "make every node's host name resolve on every node (/etc/hosts or DNS), or give "
+		"addresses instead of names",
+	 .any = {"name or service not known", "name resolution", "gethostbyname",
+		 "could not resolve", "unknown host", "nodename nor servname"}},
+	{.cat = HCAT_VERSION,
+	 .name = "version",
+	 .what = "software versions do not fit together",
+	 .fix = "install the same, compatible versions of the driver, runtime and libraries on "
+		"every "
+		"node",
+	 .any = {"version"},
+	 .also = {"mismatch", "incompatible", "not match", "not supported", "unsupported"}},
+	{.cat = HCAT_NET,
+	 .name = "refused",
+	 .what = "a peer refused the connection",
+	 .fix = "the peer was not listening at that address and port: check that it started, that "
+		"the "
+		"address and port are the ones it listens on, and that no firewall rejects them",
+	 .any = {"connection refused", "refused"}},
+	{.cat = HCAT_NET,
+	 .name = "unreachable",
+	 .what = "a peer cannot be reached",
+	 .fix = "check the route from this node to the peer (ip route, the interface the job binds "
+		"to, "
+		"firewalls)",
+	 .any = {"unreachable", "no route to host"}},
+	{.cat = HCAT_NET,
+	 .name = "connect-timeout",
+	 .what = "a connection to a peer timed out",
+	 .fix = "check that the peer's address and port are reachable from this node (firewall, "
+		"routes, "
+		"the interface the job binds to) and that the peer was up and listening",
+	 .any = {"timed out", "timeout", "time out"},
+	 .also = {"connect"}},
+	{.cat = HCAT_RANK_STUCK,
+	 .name = "timeout",
+	 .what = "a wait ran out",
+	 .fix = "a wait for another rank or service ran out: find the rank that was late or "
+		"stopped (its "
+		"own log, the first error by time across ranks); raise the timeout only when it is "
+		"known to be merely slow",
+	 .any = {"timed out", "timeout", "time out", "deadline exceeded"}},
+};
+#define NFAM (sizeof(fams) / sizeof(fams[0]))
+
+static int has(struct pspan s, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (size_t i = 0; n && i + n <= s.n; i++)
+		if (!strncasecmp(s.s + i, needle, n))
+			return 1;
+	return 0;
+}
+
+static int has_any(struct pspan s, const char *const *list)
+{
+	for (size_t i = 0; i < MAXW && list[i]; i++)
+		if (has(s, list[i]))
+			return 1;
+	return 0;
+}
+
+int hlog__word_family(struct pspan line)
+{
+	for (size_t i = 0; i < NFAM; i++)
+		if (has_any(line, fams[i].any) && (!fams[i].also[0] || has_any(line, fams[i].also)))
+			return (int)i;
+	return -1;
+}
+
+const char *hlog__word_family_name(int row)
+{
+	return row >= 0 && (size_t)row < NFAM ? fams[row].name : NULL;
+}
+
+int hlog__words_conclude(struct hlog_report *r)
+{
+	if (r->word_row < 0 || (size_t)r->word_row >= NFAM)
+		return 0;
+	const struct family *f = &fams[r->word_row];
+	const struct hlog_unk *u = &r->word_unk;
+	struct sbuf b = {r->cause, sizeof(r->cause), 0};
+	r->cause[0] = '\0';
+	r->kind = HLOG_WORDS;
+	r->cat = f->cat;
+	r->first = NULL;
+	snprintf(r->detail, sizeof(r->detail), "words:%s", f->name);
+	snprintf(r->node, sizeof(r->node), "%s", u->node[0] ? u->node : "node0");
+	snprintf(r->reported_on, sizeof(r->reported_on), "%s", r->node);
+	hlog__sb_add(&b,
+		     "%s on node %s (read from the words of %s:%u, a line no rule knows): %.300s",
+		     f->what, r->node, u->file, u->line, u->text);
+	snprintf(r->fix, sizeof(r->fix), "%s", f->fix);
+	struct hx_vals x;
+	hlog__extract((struct pspan){u->text, strlen(u->text)}, &x);
+	const struct hx_val *v;
+	if ((v = hlog__xfind(&x, HX_RANK, 1u << HX_ANY | 1u << HX_LOCAL)))
+		r->rank = (int)v->n;
+	if (f->cat == HCAT_NET) {
+		if ((v = hlog__xfind(&x, HX_IP, 1u << HX_REMOTE | 1u << HX_ANY)))
+			snprintf(r->peer_ip, sizeof(r->peer_ip), "%s", v->s);
+		if ((v = hlog__xfind(&x, HX_PORT, 1u << HX_REMOTE | 1u << HX_ANY)))
+			r->port = (int)v->n;
+	}
+	r->nevidence = 0;
+	struct hlog_quote *q = &r->evidence[r->nevidence++];
+	snprintf(q->file, sizeof(q->file), "%s", u->file);
+	q->line = u->line;
+	snprintf(q->text, sizeof(q->text), "%s", u->text);
+	return 1;
+}

@@ -1,0 +1,30 @@
+#!/bin/sh
+# doctor --logs on lines of a format no rule knows: the family is read from the words of the
+# line (a connection that timed out, a crash), the verdict says so and quotes the line, with
+# the values the line names; a line of no family stays a warning that quotes it.
+. "$(dirname "$0")/lib.sh"
+
+printf '%s\n' '2031-01-05 10:00:00 [trainer] starting step 1' \
+	'2031-01-05 10:00:01 [trainer] FATAL: rendezvous: connect to 10.9.0.4:7000 timed out' >"$TMP/a.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/a.log"
+check_rc 2 "a connection that timed out, in a format no rule knows: exit 2"
+printf '%s' "$OUT" | python3 -c 'import json,sys; c=json.load(sys.stdin)["cause"]
+print(c["kind"], c["detail"], c["peer_ip"], c["port"], c["node"])' >"$TMP/got"
+OUT=$(cat "$TMP/got")
+check_out "network-unreachable words:connect-timeout 10.9.0.4 7000 node0" \
+	"  the network's family, read from its words, with the peer and port of the line"
+
+printf '%s\n' 'job 7: rank 3: connection refused' 'worker 3: Segmentation fault (core dumped)' \
+	'job 7: waiting for rank 3 timed out' >"$TMP/b.log"
+run "$HCCLCTL" doctor --logs "$TMP/b.log"
+check_rc 2 "a crash among the errors: exit 2"
+printf '%s\n' "$OUT" | grep -q '^FAIL  logs.cause .*unresolved (words:crash): a process crashed on node node0 (read from the words of b.log:2'
+_report $? "  the crash outranks the refused connection and the timeout it explains" "$OUT"
+
+printf '%s\n' 'Fatal error in MPI_Init: Other MPI error, error stack:' >"$TMP/c.log"
+run "$HCCLCTL" doctor --logs "$TMP/c.log"
+check_rc 1 "an error line of no family: a warning (exit 1), never a pass"
+printf '%s\n' "$OUT" | grep -q 'unresolved (unclassified): unclassified error line at c.log:1'
+_report $? "  it quotes the line as unclassified" "$OUT"
+
+done_testing

@@ -1,0 +1,85 @@
+/* The family of an error line no rule knows, read from its words (probes/logs/wordfam.c): one
+ * line per row written from the forms libc, the kernel and launchers print, the order of the
+ * rows (a crash outranks a refused connection, both a timeout), and lines of no family. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "probes/logs/hlogint.h"
+
+static const char *fam(const char *line)
+{
+	return hlog__word_family_name(hlog__word_family((struct pspan){line, strlen(line)}));
+}
+
+static void test_rows(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *line, *family;
+	} t[] = {
+		{"worker 3: Segmentation fault (core dumped)", "crash"},
+		{"process rank 1 with PID 99 on node n2 exited on signal 6 (Aborted).", "crash"},
+		{"terminate called after throwing an instance of 'std::runtime_error'", "crash"},
+		{"RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB", "memory"},
+		{"mmap failed: Cannot allocate memory", "memory"},
+		{"eth2: Link is Down", "link-down"},
+		{"getaddrinfo node07: Name or service not known", "name-resolution"},
+		{"Temporary failure in name resolution while resolving master", "name-resolution"},
+		{"driver version 23.0 does not match the runtime, version mismatch", "version"},
+		{"connect to 10.0.0.2:29500 timed out after 30 s", "connect-timeout"},
+		{"ERROR: Connection timed out while connecting to store", "connect-timeout"},
+		{"dial tcp 10.0.0.2:8000: connect: connection refused", "refused"},
+		{"sendto 10.0.0.9: Network is unreachable", "unreachable"},
+		{"socket error: No route to host", "unreachable"},
+		{"pmix fence: collective timeout on ring reset", "timeout"},
+		{"DeadlineExceeded: deadline exceeded waiting for peers", "timeout"},
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		const char *got = fam(t[i].line);
+		if (!got || strcmp(got, t[i].family))
+			fail_msg("'%s': expected %s, got %s", t[i].line, t[i].family,
+				 got ? got : "(none)");
+	}
+}
+
+static void test_order(void **state)
+{
+	(void)state;
+	/* the crash explains the refused connection and the timeout around it */
+	assert_string_equal(fam("rank 2 killed by signal 9; connection refused; timed out"), "crash");
+	assert_string_equal(fam("connection refused after the store timed out"), "refused");
+	/* a timeout while connecting is the network's, a bare one a late peer's */
+	assert_string_equal(fam("connect() timeout"), "connect-timeout");
+	assert_string_equal(fam("Timeout waiting for key rank_3"), "timeout");
+	/* "version" alone is no mismatch */
+	assert_null(fam("Fatal error: version 2.1 of the plugin loaded"));
+}
+
+static void test_none(void **state)
+{
+	(void)state;
+	static const char *const none[] = {
+		"Fatal error in MPI_Init: Other MPI error, error stack:",
+		"RuntimeError: Trying to create tensor with negative dimension -2",
+		"",
+		"ERROR",
+	};
+	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++)
+		if (fam(none[i]))
+			fail_msg("'%s' read as %s", none[i], fam(none[i]));
+	assert_null(hlog__word_family_name(-1));
+	assert_null(hlog__word_family_name(1000));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_order),
+		cmocka_unit_test(test_none),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
