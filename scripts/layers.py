@@ -77,7 +77,7 @@ def check_includes(src, out):
                         out.append("%s:%d: %s: includes %s" % (path, line, why, inc))
 
 
-def check_objects(obj, out):
+def check_objects(src, obj, out):
     names, syms = [], {}
     for top in TOPS:
         for d, _, files in os.walk(os.path.join(obj, top)):
@@ -85,6 +85,9 @@ def check_objects(obj, out):
                 if f.endswith(".o"):
                     p = os.path.join(d, f)
                     n = os.path.relpath(p, obj)[:-2]
+                    # an object left from a source that moved or went is not the tree's
+                    if not os.path.exists(os.path.join(src, n + ".c")):
+                        continue
                     names.append(n)
                     syms[n] = symbols(p)
     if not names:
@@ -127,7 +130,7 @@ def main(argv):
             return 2
     out = []
     check_includes(src, out)
-    check_objects(obj, out)
+    check_objects(src, obj, out)
     for line in out:
         print(line)
     return 1 if out else 0
