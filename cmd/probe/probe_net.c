@@ -12,7 +12,10 @@
  * Every wait has a deadline; a node that cannot be reached or whose agent is lost is named
  * once, and the others are measured without it. When the launcher ends, so do the agents:
  * they leave when their control connection closes, and the SSH fan-out's cancel kills what
- * is left. */
+ * is left.
+ *
+ * This file holds the options, the launcher and the command; the wire both sides speak is
+ * probe_net_wire.c, the agent probe_net_agent.c, the printed report probe_net_report.c. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -34,7 +37,7 @@
 #include <cjson/cJSON.h>
 
 #include "cmd/lib/fanout.h"
-#include "cmd/probe/probe.h"
+#include "cmd/probe/probe_net.h"
 #include "cmd/lib/netperf.h"
 #include "cmd/lib/prom.h"
 #include "ranktable/ranktable.h"
@@ -42,14 +45,10 @@
 #include "ranktable/base/env.h"
 #include "ranktable/base/size.h"
 
-#define WHERE "probe net"
-#define SLOW_FRACTION 0.8
-#define DEFAULT_DURATION_MS 400
 #define DEFAULT_PINGS 50
 #define DEFAULT_CONNECT_TIMEOUT 10 /* s, SSH; HCCLCTL_CONNECT_TIMEOUT overrides */
 #define HOSTFILE_CAP (16UL * 1024 * 1024)
 #define TABLE_CAP RT_TABLE_MAX
-#define STREAM_CHUNK (256 * 1024)
 #define QUIT_GRACE_MS 5000 /* the agents' SSH sessions may take this long to end */
 #define TAIL_LINES 3
 
@@ -94,749 +93,7 @@ const struct opt probe_net_opts[] = {
 	OPT_TERM,
 };
 
-/* ==== sockets: every call bounded by a deadline (mono_ms() clock) ==== */
-
-static int left_ms(long long deadline)
-{
-	long long l = deadline - mono_ms();
-	return l <= 0 ? 0 : l > 3600000 ? 3600000 : (int)l;
-}
-
-/* Waits until fd is ready for events or deadline passes: 0, -ETIMEDOUT or -errno. */
-static int wait_fd(int fd, short events, long long deadline)
-{
-	for (;;) {
-		struct pollfd p = {.fd = fd, .events = events};
-		int n = poll(&p, 1, left_ms(deadline));
-		if (n > 0)
-			return 0;
-		if (n == 0)
-			return -ETIMEDOUT;
-		if (errno != EINTR)
-			return -errno;
-	}
-}
-
-static int send_all(int fd, const void *buf, size_t len, long long deadline)
-{
-	const char *p = buf;
-	while (len) {
-		ssize_t n = send(fd, p, len, MSG_NOSIGNAL | MSG_DONTWAIT);
-		if (n > 0) {
-			p += n;
-			len -= (size_t)n;
-			continue;
-		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			int rc = wait_fd(fd, POLLOUT, deadline);
-			if (rc)
-				return rc;
-			continue;
-		}
-		return n < 0 ? -errno : -EPIPE;
-	}
-	return 0;
-}
-
-/* Reads one line byte by byte (so nothing after it is consumed). Returns its length without
- * the newline, -EPIPE at EOF, -EMSGSIZE when longer than cap-1, -ETIMEDOUT or -errno. */
-static int read_line(int fd, char *buf, size_t cap, long long deadline)
-{
-	size_t n = 0;
-	for (;;) {
-		char c;
-		ssize_t r = recv(fd, &c, 1, MSG_DONTWAIT);
-		if (r == 1) {
-			if (c == '\n') {
-				buf[n] = '\0';
-				return (int)n;
-			}
-			if (n + 1 >= cap)
-				return -EMSGSIZE;
-			buf[n++] = c;
-			continue;
-		}
-		if (r == 0)
-			return -EPIPE;
-		if (errno == EINTR)
-			continue;
-		if (errno != EAGAIN && errno != EWOULDBLOCK)
-			return -errno;
-		int rc = wait_fd(fd, POLLIN, deadline);
-		if (rc)
-			return rc;
-	}
-}
-
-static const char *errtext(int rc)
-{
-	switch (rc) {
-	case -EPIPE:
-		return "connection closed";
-	case -ETIMEDOUT:
-		return "timed out";
-	case -EMSGSIZE:
-		return "line too long";
-	default:
-		return strerror(-rc);
-	}
-}
-
-static int send_msg(int fd, const struct np_msg *m, long long deadline)
-{
-	char line[NP_LINE_MAX];
-	int n = np_msg_format(m, line, sizeof(line));
-	return n < 0 ? n : send_all(fd, line, (size_t)n, deadline);
-}
-
-/* Reads and parses one message; on failure err says what arrived or did not. */
-static int recv_msg(int fd, struct np_msg *m, long long deadline, char *err, size_t errlen)
-{
-	char line[NP_LINE_MAX], why[256];
-	int n = read_line(fd, line, sizeof(line), deadline);
-	if (n < 0) {
-		snprintf(err, errlen, "%s", errtext(n));
-		return n;
-	}
-	if (np_msg_parse(m, line, (size_t)n, why, sizeof(why))) {
-		snprintf(err, errlen, "bad message: %s", why);
-		return -EPROTO;
-	}
-	return 0;
-}
-
-static void tune(int fd)
-{
-	int one = 1;
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-}
-
-/* Connects to host:port before deadline. Returns the socket (non-blocking, no Nagle) or -1
- * with err set. */
-static int tcp_connect(const char *host, int port, long long deadline, char *err, size_t errlen)
-{
-	struct addrinfo hints = {.ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV};
-	struct addrinfo *res = NULL;
-	char ps[8];
-	snprintf(ps, sizeof(ps), "%d", port);
-	int rc = getaddrinfo(host, ps, &hints, &res);
-	if (rc) {
-		snprintf(err, errlen, "cannot resolve %s: %s", host, gai_strerror(rc));
-		return -1;
-	}
-	int fd = -1;
-	snprintf(err, errlen, "cannot connect to %s port %d", host, port);
-	for (struct addrinfo *ai = res; ai && fd < 0; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-		if (fd < 0)
-			continue;
-		rc = connect(fd, ai->ai_addr, ai->ai_addrlen) ? -errno : 0;
-		if (rc == -EINPROGRESS) {
-			rc = wait_fd(fd, POLLOUT, deadline);
-			int so = 0;
-			socklen_t sl = sizeof(so);
-			if (!rc && !getsockopt(fd, SOL_SOCKET, SO_ERROR, &so, &sl) && so)
-				rc = -so;
-		}
-		if (rc) {
-			snprintf(err, errlen, "cannot connect to %s port %d: %s", host, port,
-				 rc == -ETIMEDOUT ? "timed out" : strerror(-rc));
-			close(fd);
-			fd = -1;
-		}
-	}
-	freeaddrinfo(res);
-	if (fd >= 0)
-		tune(fd);
-	return fd;
-}
-
-static void hex_of(const unsigned char *b, size_t n, char *out)
-{
-	for (size_t i = 0; i < n; i++)
-		snprintf(out + 2 * i, 3, "%02x", b[i]);
-}
-
-/* The listener's side of the challenge: 0, or -EACCES (a wrong answer, refused) or another
- * error, with err set. */
-static int auth_server(int fd, const unsigned char *key, long long deadline, char *err,
-		       size_t errlen)
-{
-	unsigned char nonce[NP_NONCE_HEX / 2];
-	struct np_msg m = {.kind = NP_HELLO}, a;
-	char want[NP_MAC_HEX + 1];
-	if (getrandom(nonce, sizeof(nonce), 0) != (ssize_t)sizeof(nonce)) {
-		snprintf(err, errlen, "getrandom: %s", strerror(errno));
-		return -EIO;
-	}
-	hex_of(nonce, sizeof(nonce), m.hex);
-	int rc = send_msg(fd, &m, deadline);
-	if (rc) {
-		snprintf(err, errlen, "%s", errtext(rc));
-		return rc;
-	}
-	if ((rc = recv_msg(fd, &a, deadline, err, errlen)))
-		return rc;
-	if (a.kind != NP_AUTH || np_mac(key, m.hex, want) || !np_mac_equal(want, a.hex)) {
-		struct np_msg no = {.kind = NP_REFUSED};
-		send_msg(fd, &no, deadline);
-		snprintf(err, errlen, "%s",
-			 a.kind == NP_AUTH ? "wrong secret" : "no answer to the challenge");
-		return -EACCES;
-	}
-	struct np_msg yes = {.kind = NP_OK};
-	rc = send_msg(fd, &yes, deadline);
-	if (rc)
-		snprintf(err, errlen, "%s", errtext(rc));
-	return rc;
-}
-
-/* The connecting side: answers the challenge and waits for "ok". */
-static int auth_client(int fd, const unsigned char *key, long long deadline, char *err,
-		       size_t errlen)
-{
-	struct np_msg h, a = {.kind = NP_AUTH}, v;
-	char why[300];
-	int rc = recv_msg(fd, &h, deadline, why, sizeof(why));
-	if (!rc && h.kind != NP_HELLO) {
-		snprintf(why, sizeof(why), "not an agent of probe net");
-		rc = -EPROTO;
-	}
-	if (rc) {
-		snprintf(err, errlen, "no challenge: %.250s", why);
-		return rc;
-	}
-	if (np_mac(key, h.hex, a.hex)) {
-		snprintf(err, errlen, "HMAC failed (libcrypto)");
-		return -EPROTO;
-	}
-	if ((rc = send_msg(fd, &a, deadline))) {
-		snprintf(err, errlen, "%s", errtext(rc));
-		return rc;
-	}
-	if ((rc = recv_msg(fd, &v, deadline, why, sizeof(why)))) {
-		snprintf(err, errlen, "%s", rc == -EPIPE ? "refused (a different secret?)" : why);
-		return rc;
-	}
-	if (v.kind != NP_OK) {
-		snprintf(err, errlen, "refused: the secret differs");
-		return -EACCES;
-	}
-	return 0;
-}
-
-/* Connects and authenticates: the socket, or -1 with err set. */
-static int open_peer(const char *host, int port, const unsigned char *key, long long deadline,
-		     char *err, size_t errlen)
-{
-	char why[300];
-	int fd = tcp_connect(host, port, deadline, err, errlen);
-	if (fd < 0)
-		return -1;
-	if (auth_client(fd, key, deadline, why, sizeof(why))) {
-		snprintf(err, errlen, "%s port %d: %s", host, port, why);
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-/* ==== streaming ==== */
-
-/* Sends for ms milliseconds or bytes bytes (a zero is no limit; one of them is set), then
- * shuts the write side. Returns the bytes sent, or a negative code. */
-static long long stream_out(int fd, long long ms, unsigned long long bytes, long long deadline)
-{
-	static const char zeros[STREAM_CHUNK];
-	long long stop = ms ? mono_ms() + ms : 0;
-	unsigned long long sent = 0;
-	if (!ms && !bytes)
-		stop = mono_ms() + DEFAULT_DURATION_MS;
-	while ((!bytes || sent < bytes) && (!stop || mono_ms() < stop) && mono_ms() < deadline) {
-		size_t n = sizeof(zeros);
-		if (bytes && bytes - sent < n)
-			n = (size_t)(bytes - sent);
-		ssize_t w = send(fd, zeros, n, MSG_NOSIGNAL | MSG_DONTWAIT);
-		if (w > 0) {
-			sent += (unsigned long long)w;
-			continue;
-		}
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			long long until = stop && stop < deadline ? stop : deadline;
-			int rc = wait_fd(fd, POLLOUT, until);
-			if (rc == -ETIMEDOUT && until == deadline)
-				return rc;
-			if (rc && rc != -ETIMEDOUT)
-				return rc;
-			continue;
-		}
-		return w < 0 ? -errno : -EPIPE;
-	}
-	shutdown(fd, SHUT_WR);
-	return (long long)sent;
-}
-
-/* Counts what arrives until EOF: the bytes after the first read and the nanoseconds from the
- * first read to the last, so the sender's start and our wake-up are not in the rate. */
-struct rx_count {
-	unsigned long long total, bytes;
-	long long ns;
-};
-
-static int stream_in(int fd, struct rx_count *c, long long deadline)
-{
-	char *buf = malloc(STREAM_CHUNK);
-	long long t_first = 0, t_last = 0;
-	int rc = 0;
-	memset(c, 0, sizeof(*c));
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		ssize_t r = recv(fd, buf, STREAM_CHUNK, MSG_DONTWAIT);
-		if (r > 0) {
-			long long t = mono_ns();
-			if (!c->total)
-				t_first = t;
-			else
-				c->bytes += (unsigned long long)r;
-			c->total += (unsigned long long)r;
-			t_last = t;
-			continue;
-		}
-		if (r == 0)
-			break;
-		if (errno == EINTR)
-			continue;
-		if (errno != EAGAIN && errno != EWOULDBLOCK) {
-			rc = -errno;
-			break;
-		}
-		if ((rc = wait_fd(fd, POLLIN, deadline)))
-			break;
-	}
-	free(buf);
-	c->ns = t_last - t_first;
-	return rc;
-}
-
-static double rate_bps(unsigned long long bytes, long long ns)
-{
-	return ns > 0 ? (double)bytes * 8e9 / (double)ns : 0;
-}
-
-/* ==== the agent ==== */
-
-struct agent {
-	unsigned char key[NP_KEY_LEN];
-	long long timeout_ms;
-	int stay;    /* --listen: serve launcher after launcher */
-	int wake[2]; /* the end of a control connection, for the main loop */
-	pthread_mutex_t mu;
-	unsigned refused;
-};
-
-struct conn_arg {
-	struct agent *a;
-	int fd;
-	char peer[INET6_ADDRSTRLEN + 8];
-};
-
-/* One pair, driven from this side: round trips, then a stream each way. */
-static void measure(struct agent *a, const struct np_msg *cmd, struct np_msg *out)
-{
-	long long deadline = mono_ms() + a->timeout_ms;
-	double *rtt = calloc((size_t)cmd->pings, sizeof(*rtt));
-	char err[400];
-	const char *stage = "ping";
-	int fd = -1, rc = 0;
-	out->kind = NP_RESULT;
-	if (!rtt) {
-		snprintf(err, sizeof(err), "out of memory");
-		goto fail;
-	}
-
-	if ((fd = open_peer(cmd->host, cmd->port, a->key, deadline, err, sizeof(err))) < 0)
-		goto fail;
-	struct np_msg m = {.kind = NP_PING, .pings = cmd->pings};
-	if ((rc = send_msg(fd, &m, deadline)))
-		goto fail_rc;
-	for (long i = 0; i < cmd->pings; i++) {
-		char c = 'p';
-		long long t0 = mono_ns();
-		if ((rc = send_all(fd, &c, 1, deadline)))
-			goto fail_rc;
-		for (;;) {
-			ssize_t r = recv(fd, &c, 1, MSG_DONTWAIT);
-			if (r == 1)
-				break;
-			if (r == 0) {
-				rc = -EPIPE;
-				goto fail_rc;
-			}
-			if (errno == EINTR)
-				continue;
-			if (errno != EAGAIN && errno != EWOULDBLOCK) {
-				rc = -errno;
-				goto fail_rc;
-			}
-			if ((rc = wait_fd(fd, POLLIN, deadline)))
-				goto fail_rc;
-		}
-		rtt[i] = (double)(mono_ns() - t0) / 1000.0;
-	}
-	close(fd);
-	out->res.rtt_p99_us = np_percentile(rtt, (size_t)cmd->pings, 99);
-	out->res.rtt_us = np_percentile(rtt, (size_t)cmd->pings, 50);
-
-	stage = "stream to";
-	if ((fd = open_peer(cmd->host, cmd->port, a->key, deadline, err, sizeof(err))) < 0)
-		goto fail;
-	m = (struct np_msg){.kind = NP_RECV};
-	if ((rc = send_msg(fd, &m, deadline)))
-		goto fail_rc;
-	long long sent = stream_out(fd, cmd->ms, cmd->bytes, deadline);
-	if (sent < 0) {
-		rc = (int)sent;
-		goto fail_rc;
-	}
-	struct np_msg rx;
-	if ((rc = recv_msg(fd, &rx, deadline, err, sizeof(err))))
-		goto fail;
-	if (rx.kind != NP_RX) {
-		snprintf(err, sizeof(err), "unexpected answer to recv");
-		goto fail;
-	}
-	close(fd);
-	out->res.fwd_bytes = rx.bytes;
-	out->res.fwd_bps = rate_bps(rx.bytes, rx.ns);
-
-	stage = "stream from";
-	if ((fd = open_peer(cmd->host, cmd->port, a->key, deadline, err, sizeof(err))) < 0)
-		goto fail;
-	m = (struct np_msg){.kind = NP_SEND, .ms = cmd->ms, .bytes = cmd->bytes};
-	if ((rc = send_msg(fd, &m, deadline)))
-		goto fail_rc;
-	struct rx_count c;
-	if ((rc = stream_in(fd, &c, deadline)))
-		goto fail_rc;
-	close(fd);
-	out->res.rev_bytes = c.bytes;
-	out->res.rev_bps = rate_bps(c.bytes, c.ns);
-	free(rtt);
-	return;
-
-fail_rc:
-	snprintf(err, sizeof(err), "%s port %d: %s", cmd->host, cmd->port, errtext(rc));
-fail:
-	if (fd >= 0)
-		close(fd);
-	free(rtt);
-	out->kind = NP_ERROR;
-	snprintf(out->text, sizeof(out->text), "%s %s", stage, err);
-}
-
-/* The listener side of one measurement connection, after its first message. */
-static void serve_data(struct agent *a, int fd, const struct np_msg *m)
-{
-	long long deadline = mono_ms() + a->timeout_ms;
-	if (m->kind == NP_PING) {
-		for (long i = 0; i < m->pings; i++) {
-			char c;
-			int rc = 0;
-			for (;;) {
-				ssize_t r = recv(fd, &c, 1, MSG_DONTWAIT);
-				if (r == 1)
-					break;
-				if (r == 0 ||
-				    (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK))
-					return;
-				if ((rc = wait_fd(fd, POLLIN, deadline)))
-					return;
-			}
-			if (send_all(fd, &c, 1, deadline))
-				return;
-		}
-	} else if (m->kind == NP_RECV) {
-		struct rx_count c;
-		if (stream_in(fd, &c, deadline))
-			return;
-		struct np_msg rx = {.kind = NP_RX, .bytes = c.bytes, .ns = c.ns};
-		send_msg(fd, &rx, deadline);
-	} else if (m->kind == NP_SEND) {
-		if (stream_out(fd, m->ms, m->bytes, deadline) < 0)
-			return;
-		/* until the reader has it all: its close is our EOF */
-		char buf[256];
-		while (!wait_fd(fd, POLLIN, deadline) && recv(fd, buf, sizeof(buf), 0) > 0)
-			;
-	}
-}
-
-static void *conn_thread(void *arg)
-{
-	struct conn_arg *c = arg;
-	struct agent *a = c->a;
-	char err[400];
-	struct np_msg m = {0};
-	long long deadline = mono_ms() + a->timeout_ms;
-	int control = 0;
-
-	if (auth_server(c->fd, a->key, deadline, err, sizeof(err))) {
-		pthread_mutex_lock(&a->mu);
-		a->refused++;
-		pthread_mutex_unlock(&a->mu);
-		fprintf(stderr, "hcclctl: %s: agent: refused a connection from %s: %s\n", WHERE,
-			c->peer, err);
-		goto out;
-	}
-	for (;;) {
-		/* a control connection waits for the launcher's next word as long as it likes:
-		 * the launcher has the deadlines, and its end closes the connection */
-		long long dl = control ? mono_ms() + 24LL * 3600 * 1000 : deadline;
-		if (recv_msg(c->fd, &m, dl, err, sizeof(err))) {
-			if (strcmp(err, "connection closed"))
-				fprintf(stderr, "hcclctl: %s: agent: %s: %s\n", WHERE, c->peer,
-					err);
-			break;
-		}
-		if (m.kind == NP_MEASURE) {
-			struct np_msg res = {0};
-			control = 1;
-			measure(a, &m, &res);
-			if (send_msg(c->fd, &res, mono_ms() + a->timeout_ms))
-				break;
-			continue;
-		}
-		if (m.kind == NP_QUIT) {
-			control = 1;
-			break;
-		}
-		if (!control && (m.kind == NP_PING || m.kind == NP_RECV || m.kind == NP_SEND))
-			serve_data(a, c->fd, &m);
-		else
-			fprintf(stderr, "hcclctl: %s: agent: %s: unexpected message\n", WHERE,
-				c->peer);
-		break;
-	}
-	if (control || m.kind == NP_QUIT) {
-		char b = 'q';
-		if (write(a->wake[1], &b, 1) < 0)
-			(void)0;
-	}
-out:
-	close(c->fd);
-	free(c);
-	return NULL;
-}
-
-/* Listens on port (0: any free one) on every address. */
-static int agent_listen(int port, int *bound, char *err, size_t errlen)
-{
-	int fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1, zero = 0;
-	struct sockaddr_storage ss;
-	socklen_t sl;
-	if (fd >= 0) {
-		struct sockaddr_in6 a6 = {.sin6_family = AF_INET6,
-					  .sin6_addr = in6addr_any,
-					  .sin6_port = htons((uint16_t)port)};
-		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (bind(fd, (struct sockaddr *)&a6, sizeof(a6))) {
-			close(fd);
-			fd = -1;
-		}
-	}
-	if (fd < 0) { /* no IPv6 here */
-		struct sockaddr_in a4 = {.sin_family = AF_INET,
-					 .sin_addr.s_addr = htonl(INADDR_ANY),
-					 .sin_port = htons((uint16_t)port)};
-		fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (fd < 0) {
-			snprintf(err, errlen, "socket: %s", strerror(errno));
-			return -1;
-		}
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (bind(fd, (struct sockaddr *)&a4, sizeof(a4))) {
-			snprintf(err, errlen, "cannot listen on port %d: %s", port,
-				 strerror(errno));
-			close(fd);
-			return -1;
-		}
-	}
-	sl = sizeof(ss);
-	if (listen(fd, 64) || getsockname(fd, (struct sockaddr *)&ss, &sl)) {
-		snprintf(err, errlen, "listen: %s", strerror(errno));
-		close(fd);
-		return -1;
-	}
-	*bound = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
-						: ((struct sockaddr_in *)&ss)->sin_port);
-	return fd;
-}
-
-static void peer_name(const struct sockaddr_storage *ss, char *buf, size_t len)
-{
-	char a[INET6_ADDRSTRLEN] = "?";
-	const struct sockaddr_in6 *s6 = (const void *)ss;
-	const struct sockaddr_in *s4 = (const void *)ss;
-	if (ss->ss_family == AF_INET6 && IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr))
-		inet_ntop(AF_INET, &s6->sin6_addr.s6_addr[12], a, sizeof(a));
-	else if (ss->ss_family == AF_INET6)
-		inet_ntop(AF_INET6, &s6->sin6_addr, a, sizeof(a));
-	else
-		inet_ntop(AF_INET, &s4->sin_addr, a, sizeof(a));
-	snprintf(buf, len, "%s", a);
-}
-
-/* Reads the secret: --secret-file, else one line of stdin. */
-static int read_secret(unsigned char key[NP_KEY_LEN], const char *who)
-{
-	char buf[256], err[200];
-	size_t n = 0;
-	if (o_secret_file) {
-		FILE *f = fopen(o_secret_file, "r");
-		if (!f)
-			return fail(EXIT_UNKNOWN, WHERE, NULL, "cannot read --secret-file '%s': %s",
-				    o_secret_file, strerror(errno));
-		n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-	} else {
-		/* one line, read byte by byte so nothing after it is taken from stdin */
-		while (n < sizeof(buf) - 1 && read(0, &buf[n], 1) == 1 && buf[n] != '\n')
-			n++;
-	}
-	buf[n] = '\0';
-	if (np_secret_parse(key, buf, n, err, sizeof(err)))
-		return fail(EXIT_USAGE, WHERE,
-			    "generate one with: od -An -N16 -tx1 /dev/urandom | tr -d ' \\n'",
-			    "%s: %s (from %s)", who, err, o_secret_file ? o_secret_file : "stdin");
-	return 0;
-}
-
-static int agent_main(void)
-{
-	struct agent a = {.timeout_ms = (o_timeout ? o_timeout : 30) * 1000,
-			  .stay = !!o_listen,
-			  .wake = {-1, -1}};
-	char err[300];
-	int port = 0, rc;
-
-	if ((rc = read_secret(a.key, "agent")))
-		return rc;
-	if (pipe2(a.wake, O_CLOEXEC))
-		return fail(EXIT_UNKNOWN, WHERE, NULL, "pipe: %s", strerror(errno));
-	pthread_mutex_init(&a.mu, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	int lfd = agent_listen((int)o_listen, &port, err, sizeof(err));
-	if (lfd < 0) {
-		rc = fail(EXIT_UNKNOWN, WHERE, NULL, "agent: %s", err);
-		goto out;
-	}
-	struct np_msg ready = {.kind = NP_READY, .port = port};
-	char line[NP_LINE_MAX];
-	if (np_msg_format(&ready, line, sizeof(line)) > 0) {
-		fputs(line, stdout);
-		fflush(stdout);
-	}
-	/* Launched over SSH, the agent serves one launcher: it leaves when its control
-	 * connection ends, or when none came within the timeout. */
-	long long idle = mono_ms() + a.timeout_ms;
-	rc = EXIT_OK;
-	for (;;) {
-		struct pollfd p[2] = {{.fd = lfd, .events = POLLIN},
-				      {.fd = a.wake[0], .events = POLLIN}};
-		int n = poll(p, 2, a.stay ? -1 : left_ms(idle));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n == 0) {
-			rc = fail(EXIT_UNKNOWN, WHERE, NULL,
-				  "agent: no launcher connected within %lld s",
-				  a.timeout_ms / 1000);
-			break;
-		}
-		if (p[1].revents) {
-			char b;
-			if (read(a.wake[0], &b, 1) < 0)
-				(void)0;
-			if (!a.stay)
-				break;
-		}
-		if (!(p[0].revents & POLLIN))
-			continue;
-		struct sockaddr_storage ss;
-		socklen_t sl = sizeof(ss);
-		int fd = accept4(lfd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
-		if (fd < 0)
-			continue;
-		struct conn_arg *c = calloc(1, sizeof(*c));
-		pthread_t t;
-		pthread_attr_t at;
-		if (!c) {
-			close(fd);
-			continue;
-		}
-		tune(fd);
-		c->a = &a;
-		c->fd = fd;
-		peer_name(&ss, c->peer, sizeof(c->peer));
-		pthread_attr_init(&at);
-		pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-		if (pthread_create(&t, &at, conn_thread, c)) {
-			close(fd);
-			free(c);
-		}
-		pthread_attr_destroy(&at);
-	}
-	close(lfd);
-out:
-	fflush(stdout);
-	/* Threads may still be serving a peer; the process ends them. */
-	if (!rc)
-		_exit(0);
-	return rc;
-}
-
 /* ==== the launcher ==== */
-
-enum node_state { N_WAITING = 0, N_READY, N_LIVE, N_DOWN };
-
-struct node {
-	const char *name, *addr;
-	int port;
-	enum node_state state;
-	int fd;	     /* the control connection, -1 */
-	int busy;    /* waiting for a result in this round */
-	size_t peer; /* ... of the pair with this node */
-	char buf[NP_LINE_MAX];
-	size_t blen;
-	char why[SSH_ERRLEN + 200];
-};
-
-struct launch {
-	struct node *nodes;
-	size_t n;
-	struct fo_host *hosts;
-	struct fo_cancel cancel;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	int fanout_done, fanout_rc;
-	char fanout_err[SSH_ERRLEN];
-	struct fanout f;
-	struct np_matrix m;
-	unsigned char key[NP_KEY_LEN];
-	long long ms;
-	unsigned long long bytes;
-	long pings;
-	long long timeout_ms;
-	size_t rounds, confirm_rounds;
-	int confirming;
-	double seconds;
-};
 
 static const char *exit_text(const struct fo_host *h, char *buf, size_t len)
 {
@@ -973,7 +230,7 @@ static void connect_agents(struct launch *L)
 		char err[SSH_ERRLEN];
 		if (d->state != N_READY)
 			continue;
-		d->fd = open_peer(d->addr, d->port, L->key, mono_ms() + L->timeout_ms, err,
+		d->fd = pnet_open_peer(d->addr, d->port, L->key, mono_ms() + L->timeout_ms, err,
 				  sizeof(err));
 		if (d->fd < 0)
 			node_down(L, d, "cannot reach its agent: ", err);
@@ -1058,9 +315,9 @@ static void run_round(struct launch *L, size_t (*pairs)[2], size_t np)
 				   .bytes = L->bytes,
 				   .pings = L->pings};
 		snprintf(m.host, sizeof(m.host), "%s", b->addr);
-		int rc = send_msg(a->fd, &m, mono_ms() + L->timeout_ms);
+		int rc = pnet_send_msg(a->fd, &m, mono_ms() + L->timeout_ms);
 		if (rc) {
-			node_down(L, a, "lost its agent: ", errtext(rc));
+			node_down(L, a, "lost its agent: ", pnet_errtext(rc));
 			continue;
 		}
 		a->busy = 1;
@@ -1077,7 +334,7 @@ static void run_round(struct launch *L, size_t (*pairs)[2], size_t np)
 				p[np2] = (struct pollfd){.fd = L->nodes[i].fd, .events = POLLIN};
 				who[np2++] = i;
 			}
-		int n = poll(p, np2, left_ms(deadline) > 200 ? 200 : left_ms(deadline));
+		int n = poll(p, np2, pnet_left_ms(deadline) > 200 ? 200 : pnet_left_ms(deadline));
 		if (n < 0 && errno != EINTR)
 			break;
 		if (n <= 0) {
@@ -1182,7 +439,7 @@ static void measure_all(struct launch *L)
 		if (d->fd < 0)
 			continue;
 		struct np_msg q = {.kind = NP_QUIT};
-		send_msg(d->fd, &q, mono_ms() + 1000);
+		pnet_send_msg(d->fd, &q, mono_ms() + 1000);
 		close(d->fd);
 		d->fd = -1;
 	}
@@ -1328,205 +585,6 @@ static int load_agents(struct launch *L, char **buf)
 	return 0;
 }
 
-/* ---- the report ---- */
-
-static double unit_of(double median, const char **name)
-{
-	if (median >= 1e9) {
-		*name = "Gbit/s";
-		return 1e9;
-	}
-	*name = "Mbit/s";
-	return 1e6;
-}
-
-static const char *cell_color(const struct np_link *l)
-{
-	if (l->status == PROBE_FAIL)
-		return color(1, "\033[1;31m");
-	if (l->status == PROBE_WARN)
-		return color(1, "\033[1;31m");
-	if (l->status != PROBE_PASS)
-		return "";
-	return color(1, l->ratio >= 0.9 ? "\033[32m" : "\033[33m");
-}
-
-static void print_matrix(const struct launch *L, int bw, double unit, int w)
-{
-	const struct np_matrix *m = &L->m;
-	printf("%-*s", w, bw ? "from\\to" : "");
-	for (size_t j = 0; j < L->n; j++)
-		printf(" %*s", w, L->nodes[j].name);
-	putchar('\n');
-	for (size_t i = 0; i < L->n; i++) {
-		printf("%-*s", w, L->nodes[i].name);
-		for (size_t j = 0; j < L->n; j++) {
-			const struct np_link *l = np_link_at(m, i, j);
-			char cell[32];
-			const char *c = "";
-			if (i == j)
-				snprintf(cell, sizeof(cell), "-");
-			else if (l->failed)
-				snprintf(cell, sizeof(cell), "FAIL");
-			else if (!l->measured)
-				snprintf(cell, sizeof(cell), "?");
-			else if (bw)
-				snprintf(cell, sizeof(cell), "%.*f", unit >= 1e9 ? 2 : 1,
-					 l->bps / unit);
-			else
-				snprintf(cell, sizeof(cell), "%.1f", l->rtt_us);
-			if (bw && i != j)
-				c = cell_color(l);
-			printf(" %s%*s%s", c, w, cell, *c ? "\033[0m" : "");
-		}
-		putchar('\n');
-	}
-}
-
-static void print_text(const struct launch *L, enum probe_status overall)
-{
-	const struct np_matrix *m = &L->m;
-	const char *un;
-	double unit = unit_of(m->median_bps, &un);
-	int w = 9;
-	for (size_t i = 0; i < L->n; i++)
-		if ((int)strlen(L->nodes[i].name) > w)
-			w = (int)strlen(L->nodes[i].name);
-	if (!g_opts.quiet && m->nmeasured) {
-		printf("bandwidth (%s), from the row's node to the column's:\n", un);
-		print_matrix(L, 1, unit, w);
-		printf("\nround trip (us, median of %ld one-byte pings):\n", L->pings);
-		print_matrix(L, 0, unit, w);
-		putchar('\n');
-	}
-	const char *off = probe_color_off(1);
-	for (size_t i = 0; i < L->n; i++)
-		for (size_t j = 0; j < L->n; j++) {
-			const struct np_link *l = np_link_at(m, i, j);
-			const char *c = probe_status_color(1, l->status);
-			if (l->status == PROBE_WARN)
-				printf("link %s -> %s: %s%s%s: slow: %.*f %s, %.0f %% of the "
-				       "median\n",
-				       L->nodes[i].name, L->nodes[j].name, c, "WARN", off,
-				       unit >= 1e9 ? 2 : 1, l->bps / unit, un, l->ratio * 100);
-			else if (l->status == PROBE_FAIL && i < j)
-				printf("link %s <-> %s: %s%s%s: %s\n", L->nodes[i].name,
-				       L->nodes[j].name, c, "FAIL", off, l->reason);
-		}
-	for (size_t i = 0; i < L->n; i++) {
-		const struct node *d = &L->nodes[i];
-		const struct np_node *v = &m->node[i];
-		if (d->state == N_DOWN)
-			printf("node %s: %s%s%s: %s\n", d->name,
-			       probe_status_color(1, PROBE_UNKNOWN), "UNKNOWN", off, d->why);
-		else if (v->status != PROBE_PASS)
-			printf("node %s: %s%s%s: %zu of its %zu links are %s\n", d->name,
-			       probe_status_color(1, v->status), probe_status_name(v->status), off,
-			       v->slow + v->failed, v->links,
-			       v->failed && v->slow ? "slow or failed"
-			       : v->failed	    ? "failed"
-						    : "slow");
-	}
-	if (!m->nmeasured) {
-		printf("net: %s%s%s: %zu nodes, no link measured, %zu failed; %zu rounds in %.1f "
-		       "s\n",
-		       probe_status_color(1, overall), probe_status_name(overall), off, L->n,
-		       m->nfailed, L->rounds, L->seconds);
-		return;
-	}
-	printf("net: %s%s%s: %zu nodes, %zu links measured, median %.*f %s, %zu slow (below "
-	       "%.*f), %zu failed; %zu rounds + %zu to confirm in %.1f s\n",
-	       probe_status_color(1, overall), probe_status_name(overall), off, L->n, m->nmeasured,
-	       unit >= 1e9 ? 2 : 1, m->median_bps / unit, un, m->nslow, unit >= 1e9 ? 2 : 1,
-	       m->threshold_bps / unit, m->nfailed, L->rounds, L->confirm_rounds, L->seconds);
-}
-
-static double round3(double v)
-{
-	return round(v * 1000) / 1000;
-}
-
-static void print_json(const struct launch *L, enum probe_status overall, int code)
-{
-	const struct np_matrix *m = &L->m;
-	cJSON *doc = cJSON_CreateObject();
-	cJSON *nodes = cJSON_AddArrayToObject(doc, "nodes");
-	for (size_t i = 0; i < L->n; i++) {
-		const struct node *d = &L->nodes[i];
-		const struct np_node *v = &m->node[i];
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "name", d->name);
-		cJSON_AddStringToObject(o, "address", d->addr);
-		cJSON_AddStringToObject(
-			o, "status",
-			probe_status_name(d->state == N_DOWN ? PROBE_UNKNOWN : v->status));
-		cJSON_AddNumberToObject(o, "links", (double)v->links);
-		cJSON_AddNumberToObject(o, "slow_links", (double)v->slow);
-		cJSON_AddNumberToObject(o, "failed_links", (double)v->failed);
-		if (d->state == N_DOWN)
-			cJSON_AddStringToObject(o, "reason", d->why);
-		else
-			cJSON_AddNullToObject(o, "reason");
-		cJSON_AddItemToArray(nodes, o);
-	}
-	cJSON *links = cJSON_AddArrayToObject(doc, "links");
-	cJSON *bw = cJSON_AddArrayToObject(doc, "bandwidth_bps");
-	cJSON *rtt = cJSON_AddArrayToObject(doc, "rtt_us");
-	for (size_t i = 0; i < L->n; i++) {
-		cJSON *brow = cJSON_CreateArray(), *rrow = cJSON_CreateArray();
-		for (size_t j = 0; j < L->n; j++) {
-			const struct np_link *l = np_link_at(m, i, j);
-			int ok = i != j && l->measured && !l->failed;
-			cJSON_AddItemToArray(brow, ok ? cJSON_CreateNumber(round(l->bps))
-						      : cJSON_CreateNull());
-			cJSON_AddItemToArray(rrow, ok ? cJSON_CreateNumber(round3(l->rtt_us))
-						      : cJSON_CreateNull());
-			if (i == j || (!l->measured && !l->failed))
-				continue;
-			cJSON *o = cJSON_CreateObject();
-			cJSON_AddStringToObject(o, "from", L->nodes[i].name);
-			cJSON_AddStringToObject(o, "to", L->nodes[j].name);
-			cJSON_AddStringToObject(o, "status", probe_status_name(l->status));
-			if (ok) {
-				cJSON_AddNumberToObject(o, "bandwidth_bps", round(l->bps));
-				cJSON_AddNumberToObject(o, "bytes", (double)l->bytes);
-				cJSON_AddNumberToObject(o, "ratio", round3(l->ratio));
-				cJSON_AddNumberToObject(o, "rtt_us", round3(l->rtt_us));
-				cJSON_AddNumberToObject(o, "rtt_p99_us", round3(l->rtt_p99_us));
-				cJSON_AddNumberToObject(o, "measurements", l->tries);
-				cJSON_AddBoolToObject(o, "slow", l->status == PROBE_WARN);
-				cJSON_AddNullToObject(o, "reason");
-			} else {
-				cJSON_AddStringToObject(o, "reason", l->reason);
-			}
-			cJSON_AddItemToArray(links, o);
-		}
-		cJSON_AddItemToArray(bw, brow);
-		cJSON_AddItemToArray(rtt, rrow);
-	}
-	cJSON_AddNumberToObject(doc, "median_bps", round(m->median_bps));
-	cJSON_AddNumberToObject(doc, "threshold_bps", round(m->threshold_bps));
-	cJSON_AddNumberToObject(doc, "slow_fraction", SLOW_FRACTION);
-	cJSON_AddNumberToObject(doc, "links_measured", (double)m->nmeasured);
-	cJSON_AddNumberToObject(doc, "links_slow", (double)m->nslow);
-	cJSON_AddNumberToObject(doc, "links_failed", (double)m->nfailed);
-	cJSON_AddNumberToObject(doc, "rounds", (double)L->rounds);
-	cJSON_AddNumberToObject(doc, "confirm_rounds", (double)L->confirm_rounds);
-	if (L->ms)
-		cJSON_AddNumberToObject(doc, "duration_ms", (double)L->ms);
-	else
-		cJSON_AddNullToObject(doc, "duration_ms");
-	if (L->bytes)
-		cJSON_AddNumberToObject(doc, "bytes", (double)L->bytes);
-	else
-		cJSON_AddNullToObject(doc, "bytes");
-	cJSON_AddNumberToObject(doc, "pings", (double)L->pings);
-	cJSON_AddNumberToObject(doc, "seconds", round3(L->seconds));
-	cJSON_AddStringToObject(doc, "status", probe_status_name(overall));
-	cJSON_AddNumberToObject(doc, "exit_code", code);
-	probe_emit("net", doc, code);
-}
-
 /* ---- the command ---- */
 
 static int check_usage(void)
@@ -1560,6 +618,151 @@ static int check_usage(void)
 	return 0;
 }
 
+/* The nodes from whichever of --agents, --ranktable and --hosts/--hostfile was given, at
+ * least 2, and the SSH files readable. What is loaded stays the caller's to release. */
+static int load_nodes(struct launch *L, char **agents_buf, struct rt_table *t,
+		      struct rt_hostfile *hf)
+{
+	int rc;
+	if (o_agents)
+		rc = load_agents(L, agents_buf);
+	else if (o_ranktable)
+		rc = load_ranktable(L, t);
+	else
+		rc = load_hostfile(L, hf);
+	if (rc)
+		return rc;
+	if (L->n < 2)
+		return fail(EXIT_USAGE, WHERE, NULL,
+			    "need at least 2 nodes to measure between, got %zu", L->n);
+	if ((o_key && access(o_key, R_OK)) || (o_known_hosts && access(o_known_hosts, R_OK))) {
+		const char *f = o_key && access(o_key, R_OK) ? o_key : o_known_hosts;
+		return fail(EXIT_UNKNOWN, WHERE, NULL, "cannot read '%s': %s", f, strerror(errno));
+	}
+	return 0;
+}
+
+/* The agents leave on "quit"; what has not ended soon is stopped. Joins the fan-out. */
+static void fanout_finish(struct launch *L, pthread_t ft)
+{
+	long long dl = mono_ms() + QUIT_GRACE_MS;
+	pthread_mutex_lock(&L->mu);
+	while (!L->fanout_done && mono_ms() < dl && !fo_signal_caught())
+		cond_wait_until(L, dl);
+	pthread_mutex_unlock(&L->mu);
+	fo_cancel_fire(&L->cancel);
+	pthread_join(ft, NULL);
+}
+
+/* The measuring options into L, and the SSH connect timeout (s) into *ctmo. */
+static int read_settings(struct launch *L, long *ctmo)
+{
+	L->timeout_ms = (o_timeout ? o_timeout : 30) * 1000;
+	L->pings = o_pings ? o_pings : DEFAULT_PINGS;
+	if (o_bytes) {
+		if (parse_size(o_bytes, &L->bytes) || L->bytes < 1 || L->bytes > (1ULL << 40))
+			return fail(EXIT_USAGE, WHERE, "a size like 64M or 1G, at least 1",
+				    "invalid --bytes '%s'", o_bytes);
+	}
+	L->ms = o_duration ? o_duration : o_bytes ? 0 : DEFAULT_DURATION_MS;
+	*ctmo = env_seconds("HCCLCTL_CONNECT_TIMEOUT", DEFAULT_CONNECT_TIMEOUT);
+	if (*ctmo < 0)
+		return fail(EXIT_USAGE, WHERE, "a whole number of seconds, at least 1",
+			    "invalid HCCLCTL_CONNECT_TIMEOUT");
+	return 0;
+}
+
+/* A fresh secret and the fan-out that starts an agent on every node over SSH. *cmdline (the
+ * remote command) and L->hosts are the caller's to free, also on failure. */
+static int fanout_setup(struct launch *L, long ctmo, char **cmdline, char *secret_line)
+{
+	int rc;
+	/* A fresh secret for this run, to the agents on their stdin. */
+	if (getrandom(L->key, sizeof(L->key), 0) != (ssize_t)sizeof(L->key))
+		return fail(EXIT_UNKNOWN, WHERE, NULL, "getrandom: %s", strerror(errno));
+	pnet_hex_of(L->key, sizeof(L->key), secret_line);
+	secret_line[NP_SECRET_HEX] = '\n';
+	secret_line[NP_SECRET_HEX + 1] = '\0';
+	char tmo[24];
+	snprintf(tmo, sizeof(tmo), "%lld", L->timeout_ms / 1000);
+	const char *w[] = {
+		o_remote ? o_remote : "hcclctl", "probe", "net", "--agent", "--timeout", tmo};
+	char *words = sh_join(6, w);
+	L->hosts = calloc(L->n, sizeof(*L->hosts));
+	*cmdline = words ? malloc(strlen(words) + 8) : NULL;
+	if (!L->hosts || !*cmdline) {
+		free(words);
+		return fail(EXIT_UNKNOWN, WHERE, NULL, "out of memory");
+	}
+	snprintf(*cmdline, strlen(words) + 8, "exec %s", words);
+	free(words);
+	for (size_t i = 0; i < L->n; i++) {
+		L->hosts[i].host = L->nodes[i].addr;
+		L->hosts[i].name = L->nodes[i].name;
+	}
+	if ((rc = fo_cancel_init(&L->cancel)))
+		return fail(EXIT_UNKNOWN, WHERE, NULL, "pipe: %s", strerror(-rc));
+	if (o_insecure)
+		warn_msg(WHERE, "--ssh-insecure: host keys are not checked; anyone on the "
+				"path can pose as these hosts");
+	L->f = (struct fanout){
+		.ssh = {.user = o_user,
+			.port = (int)o_port,
+			.key = o_key,
+			.known_hosts = o_known_hosts,
+			.insecure = o_insecure,
+			.cancel_fd = L->cancel.fd[0]},
+		.cmd = *cmdline,
+		.parallel = (int)L->n, /* every agent stays up for the whole run */
+		.connect_parallel = o_parallel ? (int)o_parallel : 32,
+		.connect_timeout_ms = ctmo * 1000,
+		.keepalive_s = 10,
+		.cap = 256 * 1024,
+		.input = secret_line,
+		.input_len = strlen(secret_line),
+		.on_line = launch_on_line,
+		.on_done = launch_on_done,
+		.arg = L,
+	};
+	return 0;
+}
+
+/* The verdict of the run: every link's and node's, and UNKNOWN for a node that was lost or a
+ * run that measured nothing; *ndown counts the nodes lost. */
+static enum probe_status judge(struct launch *L, size_t *ndown)
+{
+	np_matrix_judge(&L->m, SLOW_FRACTION);
+	enum probe_status overall = PROBE_PASS;
+	*ndown = 0;
+	for (size_t i = 0; i < L->n; i++) {
+		if (L->nodes[i].state == N_DOWN) {
+			(*ndown)++;
+			overall = probe_status_worst(overall, PROBE_UNKNOWN);
+		}
+		overall = probe_status_worst(overall, L->m.node[i].status);
+	}
+	for (size_t i = 0; i < L->n * L->n; i++)
+		if (L->m.l[i].status != PROBE_SKIP)
+			overall = probe_status_worst(overall, L->m.l[i].status);
+	if (!L->m.nmeasured)
+		overall = probe_status_worst(overall, PROBE_UNKNOWN);
+	return overall;
+}
+
+/* Closes the control connections and frees what L holds (not L). */
+static void launch_release(struct launch *L)
+{
+	for (size_t i = 0; L->nodes && i < L->n; i++)
+		if (L->nodes[i].fd >= 0)
+			close(L->nodes[i].fd);
+	for (size_t i = 0; L->hosts && i < L->n; i++)
+		fo_host_release(&L->hosts[i]);
+	fo_cancel_release(&L->cancel);
+	np_matrix_release(&L->m);
+	free(L->hosts);
+	free(L->nodes);
+}
+
 int probe_net_run(int argc, char **argv)
 {
 	struct launch L = {.cancel = {{-1, -1}}};
@@ -1574,39 +777,14 @@ int probe_net_run(int argc, char **argv)
 	if ((rc = check_usage()))
 		return rc;
 	if (o_agent)
-		return agent_main();
+		return pnet_agent_main(o_timeout, o_listen, o_secret_file);
 
-	L.timeout_ms = (o_timeout ? o_timeout : 30) * 1000;
-	L.pings = o_pings ? o_pings : DEFAULT_PINGS;
-	if (o_bytes) {
-		if (parse_size(o_bytes, &L.bytes) || L.bytes < 1 || L.bytes > (1ULL << 40))
-			return fail(EXIT_USAGE, WHERE, "a size like 64M or 1G, at least 1",
-				    "invalid --bytes '%s'", o_bytes);
-	}
-	L.ms = o_duration ? o_duration : o_bytes ? 0 : DEFAULT_DURATION_MS;
-	long ctmo = env_seconds("HCCLCTL_CONNECT_TIMEOUT", DEFAULT_CONNECT_TIMEOUT);
-	if (ctmo < 0)
-		return fail(EXIT_USAGE, WHERE, "a whole number of seconds, at least 1",
-			    "invalid HCCLCTL_CONNECT_TIMEOUT");
+	long ctmo = 0;
+	if ((rc = read_settings(&L, &ctmo)))
+		return rc;
 
-	if (o_agents)
-		rc = load_agents(&L, &agents_buf);
-	else if (o_ranktable)
-		rc = load_ranktable(&L, &t);
-	else
-		rc = load_hostfile(&L, &hf);
-	if (rc)
+	if ((rc = load_nodes(&L, &agents_buf, &t, &hf)))
 		goto out;
-	if (L.n < 2) {
-		rc = fail(EXIT_USAGE, WHERE, NULL,
-			  "need at least 2 nodes to measure between, got %zu", L.n);
-		goto out;
-	}
-	if ((o_key && access(o_key, R_OK)) || (o_known_hosts && access(o_known_hosts, R_OK))) {
-		const char *f = o_key && access(o_key, R_OK) ? o_key : o_known_hosts;
-		rc = fail(EXIT_UNKNOWN, WHERE, NULL, "cannot read '%s': %s", f, strerror(errno));
-		goto out;
-	}
 	if (np_matrix_init(&L.m, L.n)) {
 		rc = fail(EXIT_UNKNOWN, WHERE, NULL, "out of memory");
 		goto out;
@@ -1618,65 +796,11 @@ int probe_net_run(int argc, char **argv)
 	long long t0 = mono_ms();
 
 	if (o_agents) {
-		if ((rc = read_secret(L.key, "--secret-file")))
+		if ((rc = pnet_read_secret(L.key, "--secret-file", o_secret_file)))
 			goto out;
 	} else {
-		/* A fresh secret for this run, to the agents on their stdin. */
-		if (getrandom(L.key, sizeof(L.key), 0) != (ssize_t)sizeof(L.key)) {
-			rc = fail(EXIT_UNKNOWN, WHERE, NULL, "getrandom: %s", strerror(errno));
+		if ((rc = fanout_setup(&L, ctmo, &cmdline, secret_line)))
 			goto out;
-		}
-		hex_of(L.key, sizeof(L.key), secret_line);
-		secret_line[NP_SECRET_HEX] = '\n';
-		secret_line[NP_SECRET_HEX + 1] = '\0';
-		char tmo[24];
-		snprintf(tmo, sizeof(tmo), "%lld", L.timeout_ms / 1000);
-		const char *w[] = {o_remote ? o_remote : "hcclctl",
-				   "probe",
-				   "net",
-				   "--agent",
-				   "--timeout",
-				   tmo};
-		char *words = sh_join(6, w);
-		L.hosts = calloc(L.n, sizeof(*L.hosts));
-		cmdline = words ? malloc(strlen(words) + 8) : NULL;
-		if (!L.hosts || !cmdline) {
-			free(words);
-			rc = fail(EXIT_UNKNOWN, WHERE, NULL, "out of memory");
-			goto out;
-		}
-		snprintf(cmdline, strlen(words) + 8, "exec %s", words);
-		free(words);
-		for (size_t i = 0; i < L.n; i++) {
-			L.hosts[i].host = L.nodes[i].addr;
-			L.hosts[i].name = L.nodes[i].name;
-		}
-		if ((rc = fo_cancel_init(&L.cancel))) {
-			rc = fail(EXIT_UNKNOWN, WHERE, NULL, "pipe: %s", strerror(-rc));
-			goto out;
-		}
-		if (o_insecure)
-			warn_msg(WHERE, "--ssh-insecure: host keys are not checked; anyone on the "
-					"path can pose as these hosts");
-		L.f = (struct fanout){
-			.ssh = {.user = o_user,
-				.port = (int)o_port,
-				.key = o_key,
-				.known_hosts = o_known_hosts,
-				.insecure = o_insecure,
-				.cancel_fd = L.cancel.fd[0]},
-			.cmd = cmdline,
-			.parallel = (int)L.n, /* every agent stays up for the whole run */
-			.connect_parallel = o_parallel ? (int)o_parallel : 32,
-			.connect_timeout_ms = ctmo * 1000,
-			.keepalive_s = 10,
-			.cap = 256 * 1024,
-			.input = secret_line,
-			.input_len = strlen(secret_line),
-			.on_line = launch_on_line,
-			.on_done = launch_on_done,
-			.arg = &L,
-		};
 	}
 	/* no SA_RESTART: a signal also ends this thread's waits */
 	fo_cancel_on_signals(o_agents ? NULL : &L.cancel, 0);
@@ -1693,14 +817,7 @@ int probe_net_run(int argc, char **argv)
 	measure_all(&L);
 
 	if (ft_up) {
-		/* The agents leave on "quit"; what has not ended soon is stopped. */
-		long long dl = mono_ms() + QUIT_GRACE_MS;
-		pthread_mutex_lock(&L.mu);
-		while (!L.fanout_done && mono_ms() < dl && !fo_signal_caught())
-			cond_wait_until(&L, dl);
-		pthread_mutex_unlock(&L.mu);
-		fo_cancel_fire(&L.cancel);
-		pthread_join(ft, NULL);
+		fanout_finish(&L, ft);
 		ft_up = 0;
 		if (L.fanout_rc) {
 			rc = fail(EXIT_UNKNOWN, WHERE, NULL, "%s", L.fanout_err);
@@ -1709,31 +826,18 @@ int probe_net_run(int argc, char **argv)
 	}
 	L.seconds = (double)(mono_ms() - t0) / 1000.0;
 	if (fo_signal_caught()) {
-		rc = fail(128 + fo_signal_caught(), WHERE, NULL, "interrupted by %s: stopped every agent",
-			  strsignal(fo_signal_caught()));
+		rc = fail(128 + fo_signal_caught(), WHERE, NULL,
+			  "interrupted by %s: stopped every agent", strsignal(fo_signal_caught()));
 		goto out_sig;
 	}
 
-	np_matrix_judge(&L.m, SLOW_FRACTION);
-	enum probe_status overall = PROBE_PASS;
-	size_t ndown = 0;
-	for (size_t i = 0; i < L.n; i++) {
-		if (L.nodes[i].state == N_DOWN) {
-			ndown++;
-			overall = probe_status_worst(overall, PROBE_UNKNOWN);
-		}
-		overall = probe_status_worst(overall, L.m.node[i].status);
-	}
-	for (size_t i = 0; i < L.n * L.n; i++)
-		if (L.m.l[i].status != PROBE_SKIP)
-			overall = probe_status_worst(overall, L.m.l[i].status);
-	if (!L.m.nmeasured)
-		overall = probe_status_worst(overall, PROBE_UNKNOWN);
+	size_t ndown;
+	enum probe_status overall = judge(&L, &ndown);
 	rc = probe_status_exit(overall);
 	if (g_opts.json || prom_path)
-		print_json(&L, overall, g_opts.strict && rc == EXIT_WARN ? EXIT_FAIL : rc);
+		pnet_print_json(&L, overall, g_opts.strict && rc == EXIT_WARN ? EXIT_FAIL : rc);
 	if (!g_opts.json)
-		print_text(&L, overall);
+		pnet_print_text(&L, overall);
 	for (size_t i = 0; i < L.n; i++)
 		if (L.nodes[i].state == N_DOWN)
 			fail(rc, WHERE, NULL, "%s: not measured: %s", L.nodes[i].name,
@@ -1752,15 +856,7 @@ out:
 		pthread_cond_destroy(&L.cv);
 		pthread_mutex_destroy(&L.mu);
 	}
-	for (size_t i = 0; L.nodes && i < L.n; i++)
-		if (L.nodes[i].fd >= 0)
-			close(L.nodes[i].fd);
-	for (size_t i = 0; L.hosts && i < L.n; i++)
-		fo_host_release(&L.hosts[i]);
-	fo_cancel_release(&L.cancel);
-	np_matrix_release(&L.m);
-	free(L.hosts);
-	free(L.nodes);
+	launch_release(&L);
 	free(cmdline);
 	free(agents_buf);
 	rt_hostfile_release(&hf);

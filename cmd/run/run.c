@@ -28,8 +28,6 @@
 #include "ranktable/base/clock.h"
 #include "ranktable/base/size.h"
 
-#define ERR_SLOT 1024
-
 static const char *o_min = "8", *o_max = "16M", *o_dtype = "fp32", *o_op = "sum",
 		  *o_algo = "auto", *o_master, *o_ranktable, *o_ssh_user, *o_ssh_key,
 		  *o_ssh_known_hosts, *o_remote_hcclctl, *o_master_addr;
@@ -115,170 +113,7 @@ static const struct opt run_opts[] = {
 	OPT_TERM,
 };
 
-/* What the forked ranks of --local (and the rendezvous process) share with the launcher. */
-struct rank_slot {
-	char err[ERR_SLOT];
-	char flight[ERR_SLOT];
-	struct comm_verdict v;
-};
-struct shared {
-	volatile int json_printed;
-	volatile int have_verdict; /* the rendezvous's verdict is in verdict */
-	struct comm_verdict verdict;
-	struct rank_slot rank[];
-};
-
 static enum comm_coll coll;
-
-/* ---- output: the same rows feed the table and the JSON ---- */
-
-struct out_ctx {
-	cJSON *results;
-	double busbw_sum;
-	size_t rows;
-	double nrmse_max; /* --compress: the largest error of a row, -1: none measured */
-	cJSON *links;     /* --json: the links by transport (rank 0) */
-};
-
-static void print_header(const struct run_params *p, int n)
-{
-	if (p->json || g_opts.quiet)
-		return;
-	char z[32] = "";
-	if (p->compress)
-		snprintf(z, sizeof(z), ", compress %s", comm_compress_name(p->compress));
-	printf("# hcclctl run %s: %d rank%s (%s), %s %s, algo %s%s, iters %ld, warmup %ld, "
-	       "check %s, engine %s\n#\n",
-	       coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(coll), n, n == 1 ? "" : "s",
-	       p->launch, comm_dtype_name(p->dtype), comm_op_name(p->op), comm_algo_name(p->algo),
-	       z, p->iters, p->warmup, p->check ? "on" : "off",
-	       p->engine ? p->engine->name : "libcomm");
-	printf("# %10s %12s %6s %6s %6s %10s %12s %12s %7s%s\n", "size(B)", "count", "type",
-	       "redop", "algo", "time(us)", "algbw(GB/s)", "busbw(GB/s)", "#wrong",
-	       p->compress ? "   nrmse(%)" : "");
-	fflush(stdout);
-}
-
-static void on_row(const struct run_params *p, int n, const struct run_row *r, void *arg)
-{
-	struct out_ctx *o = arg;
-	(void)n;
-	o->busbw_sum += r->busbw;
-	o->rows++;
-	if (r->nrmse > o->nrmse_max || r->nrmse != r->nrmse) /* NaN sticks */
-		o->nrmse_max = r->nrmse;
-	const char *redop = (coll == COMM_COLL_ALLREDUCE || coll == COMM_COLL_REDUCESCATTER) ?
-				    comm_op_name(p->op) : "none";
-	run_prom_row(p, coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(coll), redop, r);
-	if (p->json) {
-		cJSON *x = cJSON_CreateObject();
-		cJSON_AddNumberToObject(x, "size_bytes", (double)r->bytes);
-		cJSON_AddNumberToObject(x, "count", (double)r->count);
-		cJSON_AddStringToObject(x, "dtype", comm_dtype_name(p->dtype));
-		cJSON_AddStringToObject(x, "op", redop);
-		cJSON_AddStringToObject(x, "algo", comm_algo_name(r->algo));
-		cJSON_AddNumberToObject(x, "time_us", r->time_us);
-		cJSON_AddNumberToObject(x, "algbw_GBps", r->algbw);
-		cJSON_AddNumberToObject(x, "busbw_GBps", r->busbw);
-		if (r->wrong < 0)
-			cJSON_AddNullToObject(x, "wrong");
-		else
-			cJSON_AddNumberToObject(x, "wrong", (double)r->wrong);
-		if (p->compress && r->nrmse < 0)
-			cJSON_AddNullToObject(x, "nrmse");
-		else if (p->compress)
-			cJSON_AddNumberToObject(x, "nrmse", r->nrmse);
-		cJSON_AddItemToArray(o->results, x);
-		return;
-	}
-	char wrong[24];
-	if (r->wrong < 0)
-		snprintf(wrong, sizeof(wrong), "N/A");
-	else
-		snprintf(wrong, sizeof(wrong), "%lld", r->wrong);
-	char err[24] = "";
-	if (p->compress && r->nrmse < 0)
-		snprintf(err, sizeof(err), " %10s", "N/A");
-	else if (p->compress)
-		snprintf(err, sizeof(err), " %10.4f", 100 * r->nrmse);
-	printf("  %10zu %12zu %6s %6s %6s %10.1f %12.3f %12.3f %7s%s\n", r->bytes, r->count,
-	       comm_dtype_name(p->dtype), redop, comm_algo_name(r->algo), r->time_us, r->algbw,
-	       r->busbw, wrong, err);
-	fflush(stdout);
-}
-
-static void print_footer(const struct run_params *p, int n, struct out_ctx *o,
-			 const struct run_slow *sl, struct comm *c)
-{
-	double avg = o->rows ? o->busbw_sum / (double)o->rows : 0;
-	run_prom_write(coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(coll),
-		       COMM_VERDICT_NONE, -1);
-	if (p->json) {
-		cJSON *doc = cJSON_CreateObject();
-		cJSON_AddStringToObject(doc, "collective",
-					coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(coll));
-		cJSON_AddNumberToObject(doc, "world_size", n);
-		cJSON_AddStringToObject(doc, "algo", comm_algo_name(p->algo));
-		if (p->compress)
-			cJSON_AddStringToObject(doc, "compress", comm_compress_name(p->compress));
-		cJSON_AddStringToObject(doc, "launch", p->launch);
-		cJSON_AddStringToObject(doc, "engine", p->engine ? p->engine->name : "libcomm");
-		cJSON_AddItemToObject(doc, "results", o->results);
-		o->results = NULL;
-		cJSON_AddNumberToObject(doc, "avg_busbw_GBps", avg);
-		if (p->compress && o->nrmse_max >= 0)
-			cJSON_AddNumberToObject(doc, "max_nrmse", o->nrmse_max);
-		else if (p->compress)
-			cJSON_AddNullToObject(doc, "max_nrmse");
-		cJSON *sj = cJSON_AddObjectToObject(doc, "slowest");
-		if (sl->have_link) {
-			cJSON *l = cJSON_AddObjectToObject(sj, "link");
-			cJSON_AddNumberToObject(l, "from", sl->from);
-			cJSON_AddStringToObject(l, "from_host", comm_peer_host(c, sl->from));
-			cJSON_AddNumberToObject(l, "to", sl->to);
-			cJSON_AddStringToObject(l, "to_host", comm_peer_host(c, sl->to));
-			cJSON_AddNumberToObject(l, "GBps", sl->rate / 1e9);
-			cJSON_AddNumberToObject(l, "median_GBps", sl->median / 1e9);
-		} else {
-			cJSON_AddNullToObject(sj, "link");
-		}
-		if (sl->have_rank) {
-			cJSON *r = cJSON_AddObjectToObject(sj, "rank");
-			cJSON_AddNumberToObject(r, "rank", sl->rank);
-			cJSON_AddStringToObject(r, "host", comm_peer_host(c, sl->rank));
-			cJSON_AddNumberToObject(r, "waited_s", sl->waited);
-			cJSON_AddNumberToObject(r, "median_waited_s", sl->median_waited);
-		} else {
-			cJSON_AddNullToObject(sj, "rank");
-		}
-		cJSON_AddNumberToObject(sj, "links_judged", sl->links);
-		if (o->links)
-			cJSON_AddItemToObject(doc, "links", o->links);
-		else
-			cJSON_AddNullToObject(doc, "links");
-		o->links = NULL;
-		out_json(doc);
-		return;
-	}
-	if (g_opts.quiet)
-		return;
-	printf("# Avg bus bandwidth    : %.3f GB/s\n", avg);
-	if (p->compress && o->nrmse_max >= 0)
-		printf("# Max error (nrmse)    : %.4f %% of the exact sum's RMS (limit %g %%)\n",
-		       100 * o->nrmse_max, 100 * RUN_NRMSE_LIMIT);
-	else if (p->compress && o->nrmse_max != o->nrmse_max)
-		printf("# Max error (nrmse)    : nan (limit %g %%)\n", 100 * RUN_NRMSE_LIMIT);
-	if (sl->have_link)
-		printf("# Slowest link         : rank %d (host %s) -> rank %d (host %s): %.3f GB/s, "
-		       "%.0f %% of the median link's %.3f GB/s\n",
-		       sl->from, comm_peer_host(c, sl->from), sl->to, comm_peer_host(c, sl->to),
-		       sl->rate / 1e9, 100.0 * sl->rate / sl->median, sl->median / 1e9);
-	if (sl->have_rank)
-		printf("# Slowest rank         : rank %d (host %s): the others waited %.3f s on it, "
-		       "the median rank %.3f s\n",
-		       sl->rank, comm_peer_host(c, sl->rank), sl->waited, sl->median_waited);
-	printf("#\n");
-}
 
 /* ---- one rank ---- */
 
@@ -417,13 +252,13 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n,
 		return rc;
 	}
 	if (rank == 0) {
-		print_header(p, n);
+		run_out_header(p, n);
 		o.results = cJSON_CreateArray();
 	}
 	run_flight_arm(c);
 	if (run_profile_path() && comm_profile_start(c, 0))
 		warn_msg(where(), "--profile: out of memory; running without it");
-	rc = run_sweep(c, p, on_row, &o, &rows, &nrows, wrong, sizeof(wrong));
+	rc = run_sweep(c, p, run_out_row, &o, &rows, &nrows, wrong, sizeof(wrong));
 	run_flight_disarm();
 	int profiled = 0;
 	if (rc >= 0 && run_profile_path()) {
@@ -468,7 +303,7 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n,
 	if (rc >= 0 && p->json && run_links_gather(c, &o.links))
 		o.links = NULL;
 	if (rc >= 0 && rank == 0)
-		print_footer(p, n, &o, &sl, c);
+		run_out_footer(p, n, &o, &sl, c);
 	if (profiled && rank == 0 && !g_opts.quiet && !p->json)
 		printf("# profile: %s (a Chrome trace: open it in https://ui.perfetto.dev)\n",
 		       run_profile_path());
@@ -497,279 +332,14 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n,
 	return status_exit(rc);
 }
 
-/* ---- launchers ---- */
-
-/* Hosts the rendezvous in a process of its own, so the launcher stays single-threaded
- * and can fork the ranks safely (a fork while another thread holds the allocator's lock
- * leaves the child deadlocked). Writes the token to tokfd; serves until stopfd reads EOF. */
-static void rendezvous_process(int n, int tmo, int tokfd, int stopfd, struct shared *sh)
-{
-	struct comm_root_info ri;
-	struct comm_rendezvous *rdv = NULL;
-	char err[COMM_ERRLEN] = "", msg[COMM_TOKEN_MAX + COMM_ERRLEN + 2];
-	int ok = !comm_root_info_make(&ri, "127.0.0.1", 0, NULL, err, sizeof(err)) &&
-		 !comm_rendezvous_start(&rdv, &ri, n, tmo, err, sizeof(err));
-	int len = snprintf(msg, sizeof(msg), "%c%s", ok ? '+' : '-', ok ? ri.token : err);
-	if (write(tokfd, msg, (size_t)len) != len)
-		ok = 0;
-	close(tokfd);
-	/* until the launcher closes stopfd: relay the monitor's verdict as soon as it has one */
-	while (ok) {
-		struct pollfd pf = { stopfd, POLLIN, 0 };
-		int k = poll(&pf, 1, 50);
-		if (!sh->have_verdict && comm_rendezvous_verdict(rdv, &sh->verdict)) {
-			__atomic_store_n(&sh->have_verdict, 1, __ATOMIC_RELEASE);
-		}
-		if (k > 0)
-			break;
-	}
-	comm_rendezvous_stop(rdv);
-	_exit(ok ? 0 : 3);
-}
-
-static int start_rendezvous(int n, struct comm_root_info *ri, pid_t *pid, int *stopfd,
-			    struct shared *sh)
-{
-	int tok[2], stop[2];
-	char buf[COMM_TOKEN_MAX + COMM_ERRLEN + 2];
-	int tmo = o_timeout ? (int)o_timeout * 1000 : 120000;
-
-	if (pipe(tok) || pipe(stop))
-		return fail(EXIT_UNKNOWN, where(), NULL, "pipe: %s", strerror(errno));
-	fflush(NULL);
-	pid_t launcher = getpid();
-	*pid = fork();
-	if (*pid < 0)
-		return fail(EXIT_UNKNOWN, where(), NULL, "fork: %s", strerror(errno));
-	if (*pid == 0) {
-		close(tok[0]);
-		close(stop[1]);
-		/* it must not outlive the launcher, however that ends */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != launcher)
-			_exit(3);
-		prctl(PR_SET_NAME, "hcclctl-rdv");
-		rendezvous_process(n, tmo, tok[1], stop[0], sh);
-	}
-	close(tok[1]);
-	close(stop[0]);
-	*stopfd = stop[1];
-	ssize_t got = 0, r;
-	while ((r = read(tok[0], buf + got, sizeof(buf) - 1 - (size_t)got)) > 0 ||
-	       (r < 0 && errno == EINTR))
-		got += r > 0 ? r : 0;
-	close(tok[0]);
-	buf[got > 0 ? got : 0] = 0;
-	if (got < 2 || buf[0] != '+')
-		return fail(EXIT_UNKNOWN, where(), NULL, "rendezvous: %s",
-			    got > 1 ? buf + 1 : "the rendezvous process failed");
-	size_t tl = strlen(buf + 1);
-	if (tl >= sizeof(ri->token))
-		return fail(EXIT_UNKNOWN, where(), NULL, "rendezvous: token too long");
-	memcpy(ri->token, buf + 1, tl + 1);
-	return 0;
-}
-
-/* The launcher's verdict: the monitor's, else the first a rank reached. */
-static const struct comm_verdict *job_verdict(const struct shared *sh, int n)
-{
-	if (__atomic_load_n(&sh->have_verdict, __ATOMIC_ACQUIRE))
-		return &sh->verdict;
-	for (int r = 0; r < n; r++)
-		if (sh->rank[r].v.kind != COMM_VERDICT_NONE)
-			return &sh->rank[r].v;
-	return NULL;
-}
-
-/* Once the job has a verdict the ranks end by themselves within a moment; one that does
- * not (stopped, stuck) is killed after this long, so the launcher never waits on it. */
-#define VERDICT_GRACE_MS 3000
-
+/* --local: the ranks' body and what they need from this file, handed down to run_local.c. */
 static int local_launch(const struct run_params *p, int n)
 {
-	struct comm_root_info ri;
-	size_t shsize = sizeof(struct shared) + (size_t)n * sizeof(struct rank_slot);
-	struct shared *sh = mmap(NULL, shsize, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-				 -1, 0);
-	pid_t *pids = calloc((size_t)n, sizeof(*pids)), rdv_pid = -1;
-	int worst = EXIT_OK, rc, stopfd = -1, gate[2] = { -1, -1 };
-
-	if (sh == MAP_FAILED || !pids) {
-		free(pids);
-		return fail(EXIT_UNKNOWN, where(), NULL, "cannot allocate %d ranks", n);
-	}
-	memset(sh, 0, shsize);
-	/* the rendezvous holds a socket per rank, a rank of the full mesh one per peer: the
-	 * soft limit on files (often 1024) up to the hard one, which the ranks inherit */
-	struct rlimit nofile;
-	if (!getrlimit(RLIMIT_NOFILE, &nofile) && nofile.rlim_cur < nofile.rlim_max) {
-		nofile.rlim_cur = nofile.rlim_max;
-		(void)setrlimit(RLIMIT_NOFILE, &nofile);
-	}
-	pid_t launcher = getpid();
-	rc = start_rendezvous(n, &ri, &rdv_pid, &stopfd, sh);
-	if (rc)
-		goto out;
-	/* The ranks wait at a gate until all are forked: a rank that runs while the launcher
-	 * still forks takes the CPU from it, and with hundreds of ranks on a few cores the
-	 * launcher got 1/N of a core (1024 ranks on 2 cores: 3.3 s of forking, 0.2 s gated). */
-	if (pipe2(gate, O_CLOEXEC)) {
-		rc = fail(EXIT_UNKNOWN, where(), NULL, "pipe: %s", strerror(errno));
-		goto out;
-	}
-	fflush(NULL);
-	for (int r = 0; r < n; r++) {
-		pids[r] = fork();
-		if (pids[r] < 0) {
-			rc = fail(EXIT_UNKNOWN, where(), NULL, "fork: %s", strerror(errno));
-			for (int k = 0; k < r; k++)
-				kill(pids[k], SIGKILL);
-			for (int k = 0; k < r; k++)
-				waitpid(pids[k], NULL, 0);
-			goto out;
-		}
-		if (pids[r] == 0) {
-			/* a rank must not outlive its launcher (killed, or stopped with TERM) */
-			prctl(PR_SET_PDEATHSIG, SIGKILL);
-			if (getppid() != launcher)
-				_exit(EXIT_FAIL);
-			char name[24]; /* "hcclctl-r3" in ps and /proc/PID/comm, for operators */
-			snprintf(name, sizeof(name), "hcclctl-r%d", r);
-			prctl(PR_SET_NAME, name);
-			close(gate[1]);
-			char g;
-			while (read(gate[0], &g, 1) < 0 && errno == EINTR)
-				;
-			close(gate[0]);
-			flight_slot = sh->rank[r].flight;
-			int code = rank_main(&ri, r, n, p, sh->rank[r].err, ERR_SLOT, &sh->rank[r].v);
-			if (r == 0 && p->json && out_json_printed())
-				sh->json_printed = 1;
-			fflush(NULL);
-			_exit(code);
-		}
-	}
-	close(gate[1]); /* every rank is forked: they start */
-	gate[1] = -1;
-	/* Wait for every rank. A rank killed by a signal is named; the survivors hear the
-	 * verdict from the monitor and end; whoever is left after the grace is killed. */
-	int left = n, printed = 0;
-	long long verdict_at = -1;
-	while (left > 0) {
-		int st;
-		pid_t pid = waitpid(-1, &st, WNOHANG);
-		if (pid < 0 && errno == EINTR)
-			continue;
-		if (pid < 0)
-			break;
-		if (pid == 0) {
-			long long now = mono_ms();
-			const struct comm_verdict *v = job_verdict(sh, n);
-			if (v && !printed) { /* at once, not when the last rank is gone */
-				run_verdict_print(v);
-				printed = 1;
-				verdict_at = now;
-			}
-			/* the culprit alone is left (stopped or stuck), or the grace is over */
-			int culprit_only = v && v->rank >= 0 && v->rank < n && left == 1 &&
-					   pids[v->rank] > 0;
-			if (verdict_at >= 0 && (culprit_only || now - verdict_at > VERDICT_GRACE_MS))
-				for (int k = 0; k < n; k++)
-					if (pids[k] > 0) {
-						kill(pids[k], SIGKILL);
-						pids[k] = -pids[k]; /* killed by us: not a cause */
-					}
-			usleep(10000);
-			continue;
-		}
-		int r = 0;
-		while (r < n && pids[r] != pid && pids[r] != -pid)
-			r++;
-		if (r == n) {
-			if (pid == rdv_pid)
-				rdv_pid = -1;
-			continue;
-		}
-		left--;
-		int ours = pids[r] < 0;
-		pids[r] = 0;
-		int code = WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_FAIL;
-		if (WIFSIGNALED(st) && !sh->rank[r].err[0])
-			snprintf(sh->rank[r].err, ERR_SLOT, "rank %d (pid %d) was killed by %s%d (%s)",
-				 r, pid, ours ? "the launcher after the verdict, signal " : "signal ",
-				 WTERMSIG(st), strsignal(WTERMSIG(st)));
-		if (code == EXIT_FAIL || (code == EXIT_UNKNOWN && worst != EXIT_FAIL) ||
-		    (code > worst && worst == EXIT_OK))
-			worst = code;
-	}
-	if (stopfd >= 0) { /* a last look: the monitor may have decided as the ranks ended */
-		for (int i = 0; i < 50 && !job_verdict(sh, n) && worst != EXIT_OK; i++)
-			usleep(10000);
-	}
-	const struct comm_verdict *v = job_verdict(sh, n);
-	/* One line per failing rank, then the verdict they all come down to. */
-	const char *first = NULL;
-	for (int r = 0; r < n; r++) {
-		if (!sh->rank[r].err[0])
-			continue;
-		if (!first)
-			first = sh->rank[r].err;
-		fprintf(stderr, "hcclctl: %s: %s\n", where(), sh->rank[r].err);
-	}
-	int ndump = 0;
-	const char *dump = NULL;
-	for (int r = 0; r < n; r++)
-		if (sh->rank[r].flight[0] && ++ndump == 1)
-			dump = sh->rank[r].flight;
-	if (dump && !g_opts.quiet) {
-		const char *tail = strrchr(dump, '-'); /* ...-r<rank>.json */
-		fprintf(stderr, "hcclctl: %s: flight recorder: %d rank%s wrote %.*s-r*.json; "
-				"compare them with: hcclctl analyze %.*s-r*.json\n",
-			where(), ndump, ndump == 1 ? "" : "s", (int)(tail - dump), dump,
-			(int)(tail - dump), dump);
-	}
-	if (v) {
-		run_prom_write(coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(coll), v->kind,
-			       run_verdict_exit(v));
-		if (!printed)
-			run_verdict_print(v);
-		worst = run_verdict_exit(v) > worst || worst == EXIT_OK ? run_verdict_exit(v) : worst;
-		if (worst == EXIT_OK)
-			worst = EXIT_FAIL;
-	}
-	if (sh->json_printed)
-		out_json_set_printed();
-	if (p->json && !sh->json_printed) {
-		cJSON *doc = cJSON_CreateObject();
-		cJSON *e = cJSON_AddObjectToObject(doc, "error");
-		cJSON_AddStringToObject(e, "where", where());
-		cJSON_AddStringToObject(e, "message", v ? v->msg : first ? first : "a rank failed");
-		if (v)
-			cJSON_AddItemToObject(doc, "verdict", run_verdict_json(v));
-		cJSON *ranks = cJSON_AddArrayToObject(doc, "ranks");
-		for (int r = 0; r < n; r++) {
-			cJSON *x = cJSON_CreateObject();
-			cJSON_AddNumberToObject(x, "rank", r);
-			cJSON_AddStringToObject(x, "error", sh->rank[r].err);
-			if (sh->rank[r].v.kind != COMM_VERDICT_NONE)
-				cJSON_AddItemToObject(x, "verdict", run_verdict_json(&sh->rank[r].v));
-			cJSON_AddItemToArray(ranks, x);
-		}
-		cJSON_AddNumberToObject(doc, "exit_code", worst);
-		out_json(doc);
-	}
-	rc = worst;
-out:
-	for (int i = 0; i < 2; i++)
-		if (gate[i] >= 0)
-			close(gate[i]);
-	if (stopfd >= 0)
-		close(stopfd); /* the rendezvous process sees EOF and exits */
-	if (rdv_pid > 0)
-		waitpid(rdv_pid, NULL, 0);
-	munmap(sh, shsize);
-	free(pids);
-	return rc;
+	const struct run_local l = { .rank_main = rank_main,
+				     .flight_slot = &flight_slot,
+				     .where = where(),
+				     .timeout_s = o_timeout };
+	return run_local_launch(p, n, &l);
 }
 
 static int split_master(const char *m, char *host, size_t hlen, int *port)
@@ -1083,13 +653,10 @@ static int check_world(int n)
 		    nt == 1 ? "" : "s", n);
 }
 
-static int do_run(int argc, char **argv)
+/* The datatype, op, algorithm, compression and sizes of the sweep into p, each checked
+ * against the others and the engine (--engine auto falls back to libcomm here). */
+static int read_params(struct run_params *p)
 {
-	(void)argc;
-	(void)argv;
-	struct run_params p = { .coll = coll, .factor = (unsigned long)o_factor, .iters = o_iters,
-				.warmup = o_warmup, .check = (int)o_check, .root = (int)o_root,
-				.seed = 20261130, .json = g_opts.json, .launch = "local" };
 	int t = comm_dtype_parse(o_dtype), op = comm_op_parse(o_op), a = comm_algo_parse(o_algo);
 	if (t < 0)
 		return fail(EXIT_USAGE, where(), "int8 int32 int64 fp16 bf16 fp32 fp64",
@@ -1124,19 +691,89 @@ static int do_run(int argc, char **argv)
 			warn_msg(where(), "--engine auto: %s: running on libcomm", why);
 		o_engine = "libcomm";
 	}
-	p.dtype = (enum comm_dtype)t;
-	p.op = (enum comm_op)op;
-	p.algo = (enum comm_algo)a;
-	p.compress = (enum comm_compress)z;
-	if (parse_size(o_min, &p.min_bytes) || parse_size(o_max, &p.max_bytes))
+	p->dtype = (enum comm_dtype)t;
+	p->op = (enum comm_op)op;
+	p->algo = (enum comm_algo)a;
+	p->compress = (enum comm_compress)z;
+	if (parse_size(o_min, &p->min_bytes) || parse_size(o_max, &p->max_bytes))
 		return fail(EXIT_USAGE, where(), "sizes are bytes with K, M or G, e.g. -b 8 -e 64M",
-			    "invalid size '%s'", parse_size(o_min, &p.min_bytes) ? o_min : o_max);
-	if (p.min_bytes > p.max_bytes)
+			    "invalid size '%s'", parse_size(o_min, &p->min_bytes) ? o_min : o_max);
+	if (p->min_bytes > p->max_bytes)
 		return fail(EXIT_USAGE, where(), NULL, "-b %s is larger than -e %s", o_min, o_max);
-	if (p.max_bytes > (8ULL << 30))
+	if (p->max_bytes > (8ULL << 30))
 		return fail(EXIT_USAGE, where(), NULL, "-e %s: at most 8G", o_max);
-	if (p.min_bytes == 0)
-		p.min_bytes = 1;
+	if (p->min_bytes == 0)
+		p->min_bytes = 1;
+	return 0;
+}
+
+/* env_launch's answer when no launcher's environment names this rank. */
+#define NO_ENV_LAUNCH (-1)
+
+/* The rank and world size from the environment of torchrun, Open MPI, Slurm or Ascend (the
+ * first that is set), with the master address they imply: runs that rank. */
+static int env_launch(struct run_params *p)
+{
+	static const struct {
+		const char *rank, *size, *name;
+	} envs[] = {
+		{ "RANK", "WORLD_SIZE", "torchrun" },
+		{ "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "openmpi" },
+		{ "SLURM_PROCID", "SLURM_NTASKS", "slurm" },
+		{ "RANK_ID", "RANK_SIZE", "ascend" },
+	};
+	for (size_t i = 0; i < sizeof(envs) / sizeof(envs[0]); i++) {
+		long r = env_long(envs[i].rank), n = env_long(envs[i].size);
+		if (r == -1 && n == -1)
+			continue;
+		if (r < 0 || n < 1)
+			return fail(EXIT_USAGE, where(), NULL, "%s and %s must both be set to numbers",
+				    envs[i].rank, envs[i].size);
+		p->launch = envs[i].name;
+		if (r != 0) /* the launcher merges every rank's stdout: rank 0 speaks for all */
+			out_json_silence();
+		const char *master = o_master;
+		char buf[300];
+		if (!master && !strcmp(envs[i].name, "torchrun") && getenv("MASTER_ADDR") &&
+		    getenv("MASTER_PORT")) {
+			/* torchrun's agent may hold its own store on MASTER_PORT (it tells its
+			 * workers so): rank 0 hosts on the next port then */
+			const char *as = getenv("TORCHELASTIC_USE_AGENT_STORE");
+			long mp = atol(getenv("MASTER_PORT"));
+			if (as && !strcasecmp(as, "true") && mp > 0 && mp < 65535)
+				snprintf(buf, sizeof(buf), "%s:%ld", getenv("MASTER_ADDR"), mp + 1);
+			else
+				snprintf(buf, sizeof(buf), "%s:%s", getenv("MASTER_ADDR"),
+					 getenv("MASTER_PORT"));
+			master = buf;
+		}
+		/* srun started from the batch script: task 0 runs on the node that launched
+		 * the step, whose address Slurm gives; the port is MASTER_PORT or 29500 */
+		if (!master && !strcmp(envs[i].name, "slurm") && getenv("SLURM_LAUNCH_NODE_IPADDR") &&
+		    *getenv("SLURM_LAUNCH_NODE_IPADDR")) {
+			const char *port = getenv("MASTER_PORT"), *ip = getenv("SLURM_LAUNCH_NODE_IPADDR");
+			snprintf(buf, sizeof(buf), strchr(ip, ':') ? "[%s]:%s" : "%s:%s", ip,
+				 port && *port ? port : "29500");
+			master = buf;
+		}
+		int rc = check_world((int)n);
+		if (!rc)
+			rc = load_hccl(0);
+		return rc ? rc : single_launch(p, (int)r, (int)n, master);
+	}
+	return NO_ENV_LAUNCH;
+}
+
+static int do_run(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	struct run_params p = { .coll = coll, .factor = (unsigned long)o_factor, .iters = o_iters,
+				.warmup = o_warmup, .check = (int)o_check, .root = (int)o_root,
+				.seed = 20261130, .json = g_opts.json, .launch = "local" };
+	int rc = read_params(&p);
+	if (rc)
+		return rc;
 
 	/* Launch, first that applies. */
 	if (o_ssh || ((o_ssh_user || o_ssh_key || o_ssh_known_hosts || o_ssh_port ||
@@ -1169,7 +806,7 @@ static int do_run(int argc, char **argv)
 		if (o_root >= o_local)
 			return fail(EXIT_USAGE, where(), NULL, "--root %ld is not a rank of %ld", o_root,
 				    o_local);
-		int rc = load_hccl(1);
+		rc = load_hccl(1);
 		return rc ? rc : local_launch(&p, (int)o_local);
 	}
 	if (o_rank >= 0 || o_world >= 0) {
@@ -1183,64 +820,19 @@ static int do_run(int argc, char **argv)
 		    (env_long("SLURM_NTASKS") > 1 || env_long("OMPI_COMM_WORLD_SIZE") > 1 ||
 		     env_long("WORLD_SIZE") > 1))
 			out_json_silence();
-		int rc = check_world((int)o_world);
+		rc = check_world((int)o_world);
 		if (!rc)
 			rc = load_hccl(0);
 		return rc ? rc : single_launch(&p, (int)o_rank, (int)o_world, o_master);
 	}
-	static const struct {
-		const char *rank, *size, *name;
-	} envs[] = {
-		{ "RANK", "WORLD_SIZE", "torchrun" },
-		{ "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "openmpi" },
-		{ "SLURM_PROCID", "SLURM_NTASKS", "slurm" },
-		{ "RANK_ID", "RANK_SIZE", "ascend" },
-	};
-	for (size_t i = 0; i < sizeof(envs) / sizeof(envs[0]); i++) {
-		long r = env_long(envs[i].rank), n = env_long(envs[i].size);
-		if (r == -1 && n == -1)
-			continue;
-		if (r < 0 || n < 1)
-			return fail(EXIT_USAGE, where(), NULL, "%s and %s must both be set to numbers",
-				    envs[i].rank, envs[i].size);
-		p.launch = envs[i].name;
-		if (r != 0) /* the launcher merges every rank's stdout: rank 0 speaks for all */
-			out_json_silence();
-		const char *master = o_master;
-		char buf[300];
-		if (!master && !strcmp(envs[i].name, "torchrun") && getenv("MASTER_ADDR") &&
-		    getenv("MASTER_PORT")) {
-			/* torchrun's agent may hold its own store on MASTER_PORT (it tells its
-			 * workers so): rank 0 hosts on the next port then */
-			const char *as = getenv("TORCHELASTIC_USE_AGENT_STORE");
-			long mp = atol(getenv("MASTER_PORT"));
-			if (as && !strcasecmp(as, "true") && mp > 0 && mp < 65535)
-				snprintf(buf, sizeof(buf), "%s:%ld", getenv("MASTER_ADDR"), mp + 1);
-			else
-				snprintf(buf, sizeof(buf), "%s:%s", getenv("MASTER_ADDR"),
-					 getenv("MASTER_PORT"));
-			master = buf;
-		}
-		/* srun started from the batch script: task 0 runs on the node that launched
-		 * the step, whose address Slurm gives; the port is MASTER_PORT or 29500 */
-		if (!master && !strcmp(envs[i].name, "slurm") && getenv("SLURM_LAUNCH_NODE_IPADDR") &&
-		    *getenv("SLURM_LAUNCH_NODE_IPADDR")) {
-			const char *port = getenv("MASTER_PORT"), *ip = getenv("SLURM_LAUNCH_NODE_IPADDR");
-			snprintf(buf, sizeof(buf), strchr(ip, ':') ? "[%s]:%s" : "%s:%s", ip,
-				 port && *port ? port : "29500");
-			master = buf;
-		}
-		int rc = check_world((int)n);
-		if (!rc)
-			rc = load_hccl(0);
-		return rc ? rc : single_launch(&p, (int)r, (int)n, master);
-	}
+	if ((rc = env_launch(&p)) != NO_ENV_LAUNCH)
+		return rc;
 	if (o_ranktable)
 		return fail(EXIT_USAGE, where(), "add --ssh to start the ranks on its servers",
 			    "--ranktable without --ssh or --rank");
 	if (o_root >= 2)
 		return fail(EXIT_USAGE, where(), NULL, "--root %ld is not a rank of 2", o_root);
-	int rc = load_hccl(1);
+	rc = load_hccl(1);
 	return rc ? rc : local_launch(&p, 2);
 }
 

@@ -182,4 +182,37 @@ void run_prom_row(const struct run_params *p, const char *coll, const char *op,
 		  const struct run_row *r);
 void run_prom_write(const char *coll, int kind, int exit_code);
 
+/* The bytes of a rank's error and flight recorder path the launcher of --local keeps. */
+#define ERR_SLOT 1024
+
+/* The output of a sweep (run_out.c): the same rows feed the table and the JSON. */
+struct cJSON;
+struct out_ctx {
+	struct cJSON *results;
+	double busbw_sum;
+	size_t rows;
+	double nrmse_max;    /* --compress: the largest error of a row, -1: none measured */
+	struct cJSON *links; /* --json: the links by transport (rank 0) */
+};
+void run_out_header(const struct run_params *p, int n);
+/* A run_row_fn: arg is the struct out_ctx. */
+void run_out_row(const struct run_params *p, int n, const struct run_row *r, void *arg);
+/* The footer, or with --json the whole document (o->results is handed to it and freed). */
+void run_out_footer(const struct run_params *p, int n, struct out_ctx *o, const struct run_slow *sl,
+		    struct comm *c);
+
+/* --local (run_local.c): forks n ranks on this host that meet at a rendezvous process of
+ * their own, waits for them and reports what failed; returns the job's exit code. The
+ * rank's body lives above (run.c) and is handed down here. */
+struct run_local {
+	/* runs one rank to the end: err gets why it failed, v the job's verdict */
+	int (*rank_main)(const struct comm_root_info *ri, int rank, int n,
+			 const struct run_params *p, char *err, size_t errlen,
+			 struct comm_verdict *v);
+	char **flight_slot; /* where a forked rank leaves its flight recorder's path */
+	const char *where;  /* "run allreduce", for messages */
+	long timeout_s;	    /* the rendezvous's deadline, 0: 120 s */
+};
+int run_local_launch(const struct run_params *p, int n, const struct run_local *l);
+
 #endif
