@@ -6,6 +6,7 @@
  * cause that explains the most to the least: a crashed rank makes its peers' connections fail
  * and their waits run out, so a crash line outranks a refused connection, which outranks a
  * connection that timed out, and all outrank a bare timeout. */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -149,12 +150,14 @@ int hlog__words_conclude(struct hlog_report *r)
 	struct hx_vals x;
 	hlog__extract((struct pspan){u->text, strlen(u->text)}, &x);
 	const struct hx_val *v;
-	if ((v = hlog__xfind(&x, HX_RANK, 1u << HX_ANY | 1u << HX_LOCAL)))
+	if ((v = hlog__xfind(&x, HX_RANK, 1u << HX_ANY | 1u << HX_LOCAL)) && v->n >= 0 &&
+	    v->n <= INT_MAX)
 		r->rank = (int)v->n;
 	if (f->cat == HCAT_NET) {
 		if ((v = hlog__xfind(&x, HX_IP, 1u << HX_REMOTE | 1u << HX_ANY)))
 			snprintf(r->peer_ip, sizeof(r->peer_ip), "%s", v->s);
-		if ((v = hlog__xfind(&x, HX_PORT, 1u << HX_REMOTE | 1u << HX_ANY)))
+		if ((v = hlog__xfind(&x, HX_PORT, 1u << HX_REMOTE | 1u << HX_ANY)) && v->n >= 0 &&
+		    v->n <= 65535)
 			r->port = (int)v->n;
 	}
 	r->nevidence = 0;

@@ -150,9 +150,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			assert(r.ev[i].kind == HLOG_ENTRY || r.ev[i].kind == HLOG_TLS_SWITCH ||
 			       r.ev[i].kind == HLOG_PLACE);
 	}
-	/* a cause from the knowledge base stands on its lines, not on an event */
-	if (r.kind != HLOG_NONE && r.kind != HLOG_KB)
+	/* a cause from the knowledge base or from a line's words stands on its lines, not on an
+	 * event */
+	if (r.kind != HLOG_NONE && r.kind != HLOG_KB && r.kind != HLOG_WORDS)
 		assert(r.first);
+	if (r.kind == HLOG_WORDS)
+		assert(!r.first && r.word_row >= 0 && r.nunk >= 1 && r.nevidence == 1);
 	if (r.kind == HLOG_KB)
 		assert(r.kb_entity && r.kb_entity[0] && r.nevidence >= 1 && r.nkbhit >= 1);
 	assert(!r.first || (r.first >= r.ev && r.first < r.ev + r.nev));
