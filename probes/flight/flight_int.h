@@ -55,6 +55,7 @@ char *flight__sb_take(struct sbuf *b);
 int flight__ranks_add(struct flight_ranks *r, int64_t v);
 void flight__ranks_release(struct flight_ranks *r);
 void flight__sb_who(struct sbuf *b, const struct flight_ranks *r);
+void flight__sb_ahead(struct sbuf *b, const struct flight_ranks *ahead, int waiting);
 void flight__sb_label(struct sbuf *b, const struct flight_record *r);
 void flight__sb_coll_seq(struct sbuf *b, int coll, int64_t seq);
 void flight__sb_open(struct sbuf *b, const struct flight_record *r);

@@ -351,12 +351,7 @@ static int set_progress(struct state *st, int64_t seq)
 	flight__sb_who(&b, &dv->behind);
 	flight__sb_add(&b, " never started ");
 	flight__sb_coll_seq(&b, dv->coll, seq);
-	flight__sb_add(&b, "; ");
-	flight__sb_who(&b, &dv->ahead);
-	if (dv->waiting)
-		flight__sb_add(&b, " wait%s in it", dv->ahead.n == 1 ? "s" : "");
-	else
-		flight__sb_add(&b, " reached it");
+	flight__sb_ahead(&b, &dv->ahead, dv->waiting);
 	dv->message = flight__sb_take(&b);
 	return dv->message ? 0 : -ENOMEM;
 }

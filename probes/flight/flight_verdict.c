@@ -196,12 +196,7 @@ int flight__progress_verdict(struct state *st)
 		flight__sb_who(&b, &dv->behind);
 		flight__sb_add(&b, " are behind");
 	}
-	flight__sb_add(&b, "; ");
-	flight__sb_who(&b, &dv->ahead);
-	if (dv->waiting)
-		flight__sb_add(&b, " wait%s in it", dv->ahead.n == 1 ? "s" : "");
-	else
-		flight__sb_add(&b, " reached it");
+	flight__sb_ahead(&b, &dv->ahead, dv->waiting);
 	a->verdict = flight__sb_take(&b);
 	return a->verdict ? 0 : -ENOMEM;
 }

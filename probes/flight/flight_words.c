@@ -97,6 +97,17 @@ void flight__sb_who(struct sbuf *b, const struct flight_ranks *r)
 	sb_ranks(b, r);
 }
 
+/* "; rank 1 waits in it" or "; ranks 1,2 reached it": the ranks ahead of a divergence */
+void flight__sb_ahead(struct sbuf *b, const struct flight_ranks *ahead, int waiting)
+{
+	flight__sb_add(b, "; ");
+	flight__sb_who(b, ahead);
+	if (waiting)
+		flight__sb_add(b, " wait%s in it", ahead->n == 1 ? "s" : "");
+	else
+		flight__sb_add(b, " reached it");
+}
+
 const char *flight_kind_name(enum flight_kind k)
 {
 	static const char *const names[] = {"ok", "dead-rank", "stuck-rank", "mismatch", "config"};

@@ -167,7 +167,8 @@ int hlog_conclude(struct hlog_report *r)
 	/* no rule of ours explains it: the knowledge base may */
 	hlog__kb_conclude(r);
 	/* nor the knowledge base: the words of the line still say the family */
-	if (r->cat == HCAT_UNRESOLVED && !strcmp(r->detail, "unclassified"))
+	if (r->cat == HCAT_UNRESOLVED &&
+	    (!strcmp(r->detail, "unclassified") || !strcmp(r->detail, "no-explanation")))
 		hlog__words_conclude(r);
 	/* only the frame of a table or headings, at an error level: still no pass */
 	if (r->cat == HCAT_NONE && r->errors) {

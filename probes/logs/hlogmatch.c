@@ -458,7 +458,8 @@ static int recognise_signature(struct pspan m, const struct hx_vals *x, struct h
 	 * publish the communicator id, which it did not do in time. Any error of the get says
 	 * the same of rank 0: "got error: Connection reset by peer" is its store (in rank 0's
 	 * process) going away. */
-	struct pspan root = has(m, "communicator and retrieving") &&
+	/* (torch 1.x spells it "retreiving": "[nh]cclUniqueId from [" is what all say) */
+	struct pspan root = has(m, "cclUniqueId from [") &&
 					    (has_nocase(m, "timeout") || has(m, "got error"))
 				    ? after(m, "from [")
 				    : (struct pspan){NULL, 0};
@@ -661,6 +662,13 @@ int hlog__recognise(struct pspan m, const struct hlog_line *l, struct hlog_event
 		return 0;
 	if (e->rank < 0 && !e->group[0] && e->sub != HLOG_SUB_DETECT)
 		e->rank = l->rank;
+	/* a rank the line names as its own ("with info [aicpu rank:7,localUserrank:7,...]")
+	 * where its header said none (torch_npu's "RankID:-1") */
+	if (e->rank < 0 && !e->group[0] && e->sub != HLOG_SUB_DETECT && !x.group[0]) {
+		const struct hx_val *rv = hlog__xfind(&x, HX_RANK, HX_THIS);
+		if (rv && rv->n >= 0 && rv->n <= 0x7fffffff)
+			e->rank = (int)rv->n;
+	}
 	device_of(m, l, &x, e);
 	if (!e->cat) {
 		static const int cats[HLOG_NKINDS] = {

@@ -58,6 +58,27 @@ static const struct family fams[] = {
 		"addresses instead of names",
 	 .any = {"name or service not known", "name resolution", "gethostbyname",
 		 "could not resolve", "unknown host", "nodename nor servname"}},
+	/* a bound a setting breaks: "HCCL_BUFFSIZE is too SMALL", "NCCL_SOCKET_IFNAME is not
+	 * set", "the parameter ... must be ..." (a setting named with a bound it misses) */
+	{.cat = HCAT_CONFIG,
+	 .name = "setting",
+	 .what = "a setting is outside what the job needs",
+	 .fix = "set the variable or option the line names to a value within the bound it gives "
+		"(the same on every node), then run again",
+	 .any = {"too small", "too large", "too big", "is not set", "not set", "must be",
+		 "must not", "should be", "out of range", "exceeds the", "invalid value"},
+	 .also = {"HCCL_", "NCCL_", "GLOO_", "TORCH_", "ASCEND_", "MASTER_ADDR", "MASTER_PORT",
+		  "WORLD_SIZE", "environment variable", "parameter", "config"}},
+	/* the dynamic linker's own words: a library built against another version of one it
+	 * loads ("undefined symbol: _ZN3Mki...", "symbol lookup error", "version `GLIBCXX_3.4.30'
+	 * not found (required by ...)") */
+	{.cat = HCAT_VERSION,
+	 .name = "version",
+	 .what = "software versions do not fit together",
+	 .fix = "install the same, compatible versions of the driver, runtime and libraries on "
+		"every node; the library the line names was built against another version of one "
+		"it loads",
+	 .any = {"undefined symbol", "symbol lookup error", "not found (required by"}},
 	{.cat = HCAT_VERSION,
 	 .name = "version",
 	 .what = "software versions do not fit together",
@@ -99,11 +120,20 @@ static const struct family fams[] = {
 };
 #define NFAM (sizeof(fams) / sizeof(fams[0]))
 
+static int ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+/* needle at the start of a word: "Timeout" inside "rtDeviceSynchronizeWithTimeout" is part
+ * of a name, not a word of the message */
 static int has(struct pspan s, const char *needle)
 {
 	size_t n = strlen(needle);
 	for (size_t i = 0; n && i + n <= s.n; i++)
-		if (!strncasecmp(s.s + i, needle, n))
+		if (!strncasecmp(s.s + i, needle, n) &&
+		    (i == 0 || !ident_char(s.s[i - 1]) || !ident_char(needle[0])))
 			return 1;
 	return 0;
 }
@@ -129,19 +159,53 @@ const char *hlog__word_family_name(int row)
 	return row >= 0 && (size_t)row < NFAM ? fams[row].name : NULL;
 }
 
+static const struct hx_val *xfind_pref(const struct hx_vals *x, int what)
+{
+	const struct hx_val *v = hlog__xfind(x, what, HX_OTHER);
+	return v ? v : hlog__xfind(x, what, HX_R(HX_ANY));
+}
+
+/* The line whose words explain the most: the first unexplained error line of the best
+ * family, or, when the verdict so far is a failure code that nothing explains, the text of an
+ * unexplained event ("EZ9999 ... HCCL_BUFFSIZE is too SMALL, ...") if its family ranks higher */
+static int best_line(const struct hlog_report *r, int no_expl, struct hlog_unk *u)
+{
+	int row = r->word_row >= 0 && (size_t)r->word_row < NFAM ? r->word_row : -1;
+	if (row >= 0)
+		*u = r->word_unk;
+	for (size_t i = 0; no_expl && i < r->nev; i++) {
+		const struct hlog_event *e = &r->ev[i];
+		if (e->cat != HCAT_UNRESOLVED)
+			continue;
+		int fam = hlog__word_family((struct pspan){e->text, strlen(e->text)});
+		if (fam < 0 || (row >= 0 && fam >= row))
+			continue;
+		row = fam;
+		snprintf(u->file, sizeof(u->file), "%s", e->file);
+		u->line = e->line;
+		snprintf(u->node, sizeof(u->node), "%s", e->node);
+		snprintf(u->text, sizeof(u->text), "%s", e->text);
+	}
+	return row;
+}
+
 int hlog__words_conclude(struct hlog_report *r)
 {
-	if (r->word_row < 0 || (size_t)r->word_row >= NFAM)
+	int no_expl = !strcmp(r->detail, "no-explanation");
+	struct hlog_unk line;
+	int row = best_line(r, no_expl, &line);
+	if (row < 0)
 		return 0;
-	const struct family *f = &fams[r->word_row];
-	const struct hlog_unk *u = &r->word_unk;
+	const struct family *f = &fams[row];
+	const struct hlog_unk *u = &line;
 	struct sbuf b = {r->cause, sizeof(r->cause), 0};
 	r->cause[0] = '\0';
 	r->kind = HLOG_WORDS;
 	r->cat = f->cat;
 	r->first = NULL;
 	snprintf(r->detail, sizeof(r->detail), "words:%s", f->name);
-	snprintf(r->node, sizeof(r->node), "%s", u->node[0] ? u->node : "node0");
+	snprintf(r->node, sizeof(r->node), "%.*s", (int)sizeof(r->node) - 1,
+		 u->node[0] ? u->node : "node0");
 	snprintf(r->reported_on, sizeof(r->reported_on), "%s", r->node);
 	hlog__sb_add(&b,
 		     "%s on node %s (read from the words of %s:%u, a line no rule knows): %.300s",
@@ -153,17 +217,26 @@ int hlog__words_conclude(struct hlog_report *r)
 	if ((v = hlog__xfind(&x, HX_RANK, 1u << HX_ANY | 1u << HX_LOCAL)) && v->n >= 0 &&
 	    v->n <= INT_MAX)
 		r->rank = (int)v->n;
-	if (f->cat == HCAT_NET) {
-		if ((v = hlog__xfind(&x, HX_IP, 1u << HX_REMOTE | 1u << HX_ANY)))
-			snprintf(r->peer_ip, sizeof(r->peer_ip), "%s", v->s);
-		if ((v = hlog__xfind(&x, HX_PORT, 1u << HX_REMOTE | 1u << HX_ANY)) && v->n >= 0 &&
-		    v->n <= 65535)
-			r->port = (int)v->n;
-	}
-	r->nevidence = 0;
-	struct hlog_quote *q = &r->evidence[r->nevidence++];
-	snprintf(q->file, sizeof(q->file), "%s", u->file);
+	/* the address and port the line points at: the other end's where it says which end is
+	 * which (a socket's own "addr=" comes first in c10d's lines), else the one it names */
+	if ((v = xfind_pref(&x, HX_IP)))
+		snprintf(r->ip, sizeof(r->ip), "%s", v->s);
+	if ((v = xfind_pref(&x, HX_PORT)) && v->n >= 0 && v->n <= 65535)
+		r->port = (int)v->n;
+	/* the failure code's own lines stay behind the word line that explains them */
+	size_t keep = no_expl ? r->nevidence : 0;
+	if (keep >= HLOG_MAX_EVIDENCE)
+		keep = HLOG_MAX_EVIDENCE - 1;
+	memmove(&r->evidence[1], &r->evidence[0], keep * sizeof(r->evidence[0]));
+	r->nevidence = keep + 1;
+	struct hlog_quote *q = &r->evidence[0];
+	snprintf(q->file, sizeof(q->file), "%.*s", (int)sizeof(q->file) - 1, u->file);
 	q->line = u->line;
 	snprintf(q->text, sizeof(q->text), "%s", u->text);
+	size_t n = 1;
+	for (size_t i = 1; i < r->nevidence; i++)
+		if (r->evidence[i].line != q->line || strcmp(r->evidence[i].file, q->file))
+			r->evidence[n++] = r->evidence[i];
+	r->nevidence = n;
 	return 1;
 }

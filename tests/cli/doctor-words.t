@@ -9,10 +9,10 @@ printf '%s\n' '2031-01-05 10:00:00 [trainer] starting step 1' \
 run "$HCCLCTL" --json doctor --logs "$TMP/a.log"
 check_rc 2 "a connection that timed out, in a format no rule knows: exit 2"
 printf '%s' "$OUT" | python3 -c 'import json,sys; c=json.load(sys.stdin)["cause"]
-print(c["kind"], c["detail"], c["peer_ip"], c["port"], c["node"])' >"$TMP/got"
+print(c["kind"], c["detail"], c["ip"], c["port"], c["node"])' >"$TMP/got"
 OUT=$(cat "$TMP/got")
 check_out "network-unreachable words:connect-timeout 10.9.0.4 7000 node0" \
-	"  the network's family, read from its words, with the peer and port of the line"
+	"  the network's family, read from its words, with the address and port the line points at"
 
 printf '%s\n' 'job 7: rank 3: connection refused' 'worker 3: Segmentation fault (core dumped)' \
 	'job 7: waiting for rank 3 timed out' >"$TMP/b.log"
@@ -26,5 +26,29 @@ run "$HCCLCTL" doctor --logs "$TMP/c.log"
 check_rc 1 "an error line of no family: a warning (exit 1), never a pass"
 printf '%s\n' "$OUT" | grep -q 'unresolved (unclassified): unclassified error line at c.log:1'
 _report $? "  it quotes the line as unclassified" "$OUT"
+
+# the address and port the line points at: the other end's where the line says which end is
+# which, not its own socket's that comes first
+printf '%s\n' 'worker: read from peer (local 10.0.0.1:4000, remote 10.0.0.7:5000) timed out' >"$TMP/d.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/d.log"
+check_rc 2 "a read that timed out: exit 2"
+printf '%s' "$OUT" | python3 -c 'import json,sys; c=json.load(sys.stdin)["cause"]
+print(c["detail"], c["ip"], c["port"])' >"$TMP/got"
+OUT=$(cat "$TMP/got")
+check_out "words:timeout 10.0.0.7 5000" "  the remote end's address and port, not the local one's"
+
+# a failure code nothing explains, and an error line under it whose words say why: the words
+# decide, the code's line stays as evidence, its device is kept
+printf '%s\n' 'RuntimeError: call aclnnFoo failed, error code is 561002' \
+	'[ERROR] 2031-01-05-10:00:00 (PID:7, Device:2, RankID:-1) ERR00100 PTA call acl api failed.' \
+	'EZ9999: Inner Error!' \
+	'EZ9999[PID: 7] 2031-01-05-10:00:00.000.000 (EZ9999):  HCCL_BUFFSIZE is too SMALL, need 600 MB' >"$TMP/e.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/e.log"
+check_rc 2 "a failure code with a setting's bound under it: exit 2"
+printf '%s' "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); c=d["cause"]
+ev=[e["line"] for e in d["evidence"]]
+print(c["kind"], c["detail"], c["device"], ev[0], all(n < 4 for n in ev[1:]) and len(ev) > 1)' >"$TMP/got"
+OUT=$(cat "$TMP/got")
+check_out "config words:setting 2 4 True" "  the setting's line decides; the code's line and device stay"
 
 done_testing

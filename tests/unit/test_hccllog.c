@@ -798,6 +798,19 @@ static void test_other_families(void **state)
 		 HCAT_RANK_STUCK, "root-late", 1, -1,
 		 "rank 1 did not publish the communicator id in time: rank 6 (node n1)",
 		 "init_process_group timeout="},
+		/* torch 1.x spelt the verb "retreiving": the same wait */
+		{"RuntimeError: [4] is setting up NCCL communicator and retreiving ncclUniqueId "
+		 "from [0] via c10d key-value store by key '0', but store->get('0') got error: "
+		 "Socket Timeout\n",
+		 HCAT_RANK_STUCK, "root-late", 0, -1,
+		 "rank 0 did not publish the communicator id in time: rank 4 (node n1)",
+		 "init_process_group timeout="},
+		/* a rank the line names as its own, under a header that names none */
+		{"[PID: 9] 2026-01-16-04:52:41.266.655 Allocation_Failure(EI0007): Failed to "
+		 "allocate resource[qp] with info [aicpu rank:5,localUserrank:5,localIpAddr: "
+		 "10.0.0.5,deviceLogicId:2,send_cq_depth:1024]. Reason: Memory resources are "
+		 "exhausted.\n",
+		 HCAT_RESOURCE, "oom", 5, 2, "EI0007 on node n1", NULL},
 		{"EE9999 The error from device(chipId:5, dieId:0), serial number is 2, event wait "
 		 "timeout occurred during task execution, stream_id:9, sq_id:9, task_id:1, "
 		 "event_id=2, timeout=600.\n",

@@ -36,6 +36,12 @@ static void test_rows(void **state)
 		{"socket error: No route to host", "unreachable"},
 		{"pmix fence: collective timeout on ring reset", "timeout"},
 		{"DeadlineExceeded: deadline exceeded waiting for peers", "timeout"},
+		{"NCCL_SOCKET_IFNAME is not set and no interface was found", "setting"},
+		{"invalid value 0 for parameter num_workers: must be positive", "setting"},
+		{"python3: symbol lookup error: /opt/lib/libx.so: undefined symbol: _ZN1a1bEv",
+		 "version"},
+		{"/lib/libstdc++.so.6: version `GLIBCXX_3.4.30' not found (required by /opt/libx.so)",
+		 "version"},
 	};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		const char *got = fam(t[i].line);
@@ -54,6 +60,10 @@ static void test_order(void **state)
 	/* a timeout while connecting is the network's, a bare one a late peer's */
 	assert_string_equal(fam("connect() timeout"), "connect-timeout");
 	assert_string_equal(fam("Timeout waiting for key rank_3"), "timeout");
+	/* a setting's bound explains the timeout it causes */
+	assert_string_equal(fam("HCCL_CONNECT_TIMEOUT must be at least 120: timed out"), "setting");
+	/* a word inside a name is no word: the call's name, not a timeout */
+	assert_null(fam("rtDeviceSynchronizeWithTimeout execute failed"));
 	/* "version" alone is no mismatch */
 	assert_null(fam("Fatal error: version 2.1 of the plugin loaded"));
 }
