@@ -445,7 +445,8 @@ static int recognise_signature(struct pspan m, const struct hx_vals *x, struct h
 	    (has(m, "state DOWN") && has(m, "physical_state")) || has(m, "PORT_DOWN") ||
 	    (has(m, "ra hdc message process failed") && has(m, "-67")) ||
 	    has_nocase(m, "link down") || has_nocase(m, "link status: down") ||
-	    (has(m, "async event") && has_nocase(m, "port error"))) {
+	    ((has(m, "async event") || has(m, "async error event")) &&
+	     has_nocase(m, "port error"))) {
 		e->kind = HLOG_LINK_DOWN;
 		const struct hx_val *ip = hlog__xfind(x, HX_IP, HX_THIS);
 		if (ip)

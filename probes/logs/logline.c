@@ -556,12 +556,13 @@ void hlog__line_parse(struct pspan raw, struct hlog_line *l)
 			   (at >= 0 && !info_word_before(m, (size_t)at));
 	}
 	/* Python's traceback heading is an error whose text comes after it; its frames and a
-	 * solution text are context, not errors */
+	 * solution text are context, not errors, unless their writer logged them at an error
+	 * level (a frame at ERROR whose heading the excerpt lacks still says a process failed) */
 	if (probe__starts(m, "Traceback (most recent call last)")) {
 		l->error = 1;
 		l->header = 1;
-	} else if (probe__starts(m, "File \"") || probe__starts(m, "Solution:") ||
-		   probe__starts(m, "Possible Cause")) {
+	} else if ((probe__starts(m, "File \"") && l->level != HLINE_ERROR) ||
+		   probe__starts(m, "Solution:") || probe__starts(m, "Possible Cause")) {
 		l->error = 0;
 	}
 }

@@ -6,6 +6,7 @@
  * cause that explains the most to the least: a crashed rank makes its peers' connections fail
  * and their waits run out, so a crash line outranks a refused connection, which outranks a
  * connection that timed out, and all outrank a bare timeout. */
+#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,19 +25,10 @@ struct family {
 	const char *fix;
 	const char *any[MAXW];	/* one of these phrases... */
 	const char *also[MAXW]; /* ...and, when given, one of these too */
+	const char *not[MAXW];	/* ...and none of these */
 };
 
 static const struct family fams[] = {
-	{.cat = HCAT_UNRESOLVED,
-	 .name = "crash",
-	 .what = "a process crashed",
-	 .fix = "find the first process that died (its core dump or the launcher's line naming its "
-		"rank) "
-		"and the lines before it in that rank's log; the other ranks' errors follow from "
-		"it",
-	 .any = {"segmentation fault", "sigsegv", "signal 11", "core dumped", "illegal instruction",
-		 "sigill", "sigabrt", "bus error", "terminate called", "exited on signal",
-		 "killed by signal"}},
 	{.cat = HCAT_RESOURCE,
 	 .name = "memory",
 	 .what = "memory ran out",
@@ -69,6 +61,27 @@ static const struct family fams[] = {
 		 "must not", "should be", "out of range", "exceeds the", "invalid value"},
 	 .also = {"HCCL_", "NCCL_", "GLOO_", "TORCH_", "ASCEND_", "MASTER_ADDR", "MASTER_PORT",
 		  "WORLD_SIZE", "environment variable", "parameter", "config"}},
+	/* a value the program refuses: "Invalid DP number per node: 0", "invalid device
+	 * ordinal", "rank size 16 is invalid" (not a bad pointer or address, which is a bug) */
+	{.cat = HCAT_CONFIG,
+	 .name = "invalid",
+	 .what = "a value the job was given is refused",
+	 .fix = "correct the value the line names (the job's arguments, its rank table or "
+		"environment), the same on every node, then run again",
+	 .any = {"invalid", "not a valid", "illegal"},
+	 .also = {"number", "size", "count", "rank", "device", "parameter", "argument", "option",
+		  "value", "config", "setting", "ordinal"},
+	 .not = {"memory", "pointer", "address", "access", "instruction", "handle"}},
+	/* the rank table against the node it runs on: "ranktable config devId[1], but local
+	 * devId[3]", "... in the rank table does not match ..." */
+	{.cat = HCAT_CONFIG,
+	 .name = "ranktable",
+	 .what = "the rank table does not match the node",
+	 .fix = "correct the rank table's entry for this node (its device ids are the physical "
+		"ids, its device_ip the NPU NIC's address, as hccn_tool and npu-smi show them), or "
+		"generate it again",
+	 .any = {"ranktable", "rank table", "rank_table"},
+	 .also = {"but local", "inconsistent", "mismatch", "not match", "differ", "but the"}},
 	/* the dynamic linker's own words: a library built against another version of one it
 	 * loads ("undefined symbol: _ZN3Mki...", "symbol lookup error", "version `GLIBCXX_3.4.30'
 	 * not found (required by ...)") */
@@ -87,6 +100,18 @@ static const struct family fams[] = {
 		"node",
 	 .any = {"version"},
 	 .also = {"mismatch", "incompatible", "not match", "not supported", "unsupported"}},
+	/* a crash explains the refused connections and timeouts of its peers; a cause its own
+	 * process stated before it (memory, a setting, versions) explains the crash */
+	{.cat = HCAT_UNRESOLVED,
+	 .name = "crash",
+	 .what = "a process crashed",
+	 .fix = "find the first process that died (its core dump or the launcher's line naming its "
+		"rank) "
+		"and the lines before it in that rank's log; the other ranks' errors follow from "
+		"it",
+	 .any = {"segmentation fault", "sigsegv", "signal 11", "core dumped", "illegal instruction",
+		 "sigill", "sigabrt", "bus error", "terminate called", "exited on signal",
+		 "killed by signal"}},
 	{.cat = HCAT_NET,
 	 .name = "refused",
 	 .what = "a peer refused the connection",
@@ -109,6 +134,15 @@ static const struct family fams[] = {
 		"the interface the job binds to) and that the peer was up and listening",
 	 .any = {"timed out", "timeout", "time out"},
 	 .also = {"connect"}},
+	{.cat = HCAT_NET,
+	 .name = "connect-failed",
+	 .what = "a connection to a peer could not be made",
+	 .fix = "check that the peer the line names is up and listening at that address and "
+		"port, and that this node reaches it (routes, firewall, the interface the job "
+		"binds to)",
+	 .any = {"failed to connect", "connect failed", "connection failed", "could not connect",
+		 "unable to connect", "cannot connect", "can't connect", "not connected to",
+		 "link failed", "failed to link"}},
 	{.cat = HCAT_RANK_STUCK,
 	 .name = "timeout",
 	 .what = "a wait ran out",
@@ -117,6 +151,15 @@ static const struct family fams[] = {
 		"own log, the first error by time across ranks); raise the timeout only when it is "
 		"known to be merely slow",
 	 .any = {"timed out", "timeout", "time out", "deadline exceeded"}},
+	/* a Python exception whose own line is missing or says nothing a row above knows: the
+	 * frames of its traceback still say a process failed */
+	{.cat = HCAT_UNRESOLVED,
+	 .name = "exception",
+	 .what = "a process raised an exception",
+	 .fix = "read the exception at the end of the traceback and the lines before it in that "
+		"process's log; the first process to fail by time is the place to start",
+	 .any = {"traceback (most recent call last)", "file \"", "raise "},
+	 .also = {"traceback", ", line ", "error", "exception"}},
 };
 #define NFAM (sizeof(fams) / sizeof(fams[0]))
 
@@ -126,14 +169,36 @@ static int ident_char(char c)
 	       c == '_';
 }
 
-/* needle at the start of a word: "Timeout" inside "rtDeviceSynchronizeWithTimeout" is part
- * of a name, not a word of the message */
+/* needle at the start of a word, its spaces matching any run of punctuation and blanks
+ * ("link failed" in "[link] failed"); letters in any case, other characters as they are.
+ * "Timeout" inside "rtDeviceSynchronizeWithTimeout" is part of a name, not a word. */
+static int match_at(struct pspan s, size_t i, const char *needle)
+{
+	for (const char *p = needle; *p; p++) {
+		if (*p == ' ') {
+			/* before a mark of the needle ("found (required"), blanks only */
+			int blanks = p[1] && !ident_char(p[1]);
+			size_t from = i;
+			while (i < s.n && (blanks ? s.s[i] == ' ' || s.s[i] == '\t' : !ident_char(s.s[i])))
+				i++;
+			if (i == from)
+				return 0;
+			continue;
+		}
+		if (i >= s.n || tolower((unsigned char)s.s[i]) != tolower((unsigned char)*p))
+			return 0;
+		i++;
+	}
+	return 1;
+}
+
 static int has(struct pspan s, const char *needle)
 {
-	size_t n = strlen(needle);
-	for (size_t i = 0; n && i + n <= s.n; i++)
-		if (!strncasecmp(s.s + i, needle, n) &&
-		    (i == 0 || !ident_char(s.s[i - 1]) || !ident_char(needle[0])))
+	if (!needle[0])
+		return 0;
+	for (size_t i = 0; i < s.n; i++)
+		if ((i == 0 || !ident_char(s.s[i - 1]) || !ident_char(needle[0])) &&
+		    match_at(s, i, needle))
 			return 1;
 	return 0;
 }
@@ -149,7 +214,8 @@ static int has_any(struct pspan s, const char *const *list)
 int hlog__word_family(struct pspan line)
 {
 	for (size_t i = 0; i < NFAM; i++)
-		if (has_any(line, fams[i].any) && (!fams[i].also[0] || has_any(line, fams[i].also)))
+		if (has_any(line, fams[i].any) &&
+		    (!fams[i].also[0] || has_any(line, fams[i].also)) && !has_any(line, fams[i].not))
 			return (int)i;
 	return -1;
 }
@@ -191,10 +257,16 @@ static int best_line(const struct hlog_report *r, int no_expl, struct hlog_unk *
 
 int hlog__words_conclude(struct hlog_report *r)
 {
-	int no_expl = !strcmp(r->detail, "no-explanation");
+	/* a failure code alone (nothing explains it, or only its number's meaning does): the
+	 * words of its own lines may say more */
+	int no_expl = !strcmp(r->detail, "no-explanation") || !strcmp(r->detail, "result-code");
 	struct hlog_unk line;
 	int row = best_line(r, no_expl, &line);
 	if (row < 0)
+		return 0;
+	/* a result code's meaning is a claim; only words that name a kind of failure replace
+	 * it, not the bare news that a process crashed or raised */
+	if (!strcmp(r->detail, "result-code") && fams[row].cat == HCAT_UNRESOLVED)
 		return 0;
 	const struct family *f = &fams[row];
 	const struct hlog_unk *u = &line;

@@ -51,4 +51,12 @@ print(c["kind"], c["detail"], c["device"], ev[0], all(n < 4 for n in ev[1:]) and
 OUT=$(cat "$TMP/got")
 check_out "config words:setting 2 4 True" "  the setting's line decides; the code's line and device stay"
 
+# a traceback frame its writer logged at an error level, without the traceback's heading or
+# its exception (an excerpt): a process failed, never a pass
+printf '%s\n' '(Worker pid=7) ERROR 07-08 18:17:44 [executor.py:527]   File "/w/runner.py", line 1459, in step' >"$TMP/f.log"
+run "$HCCLCTL" doctor --logs "$TMP/f.log"
+check_rc 2 "an error-level traceback frame alone: exit 2"
+printf '%s\n' "$OUT" | grep -q '^FAIL  logs.cause .*unresolved (words:exception): a process raised an exception on node node0 (read from the words of f.log:1'
+_report $? "  it says a process raised an exception and quotes the frame" "$OUT"
+
 done_testing

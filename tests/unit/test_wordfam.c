@@ -37,6 +37,13 @@ static void test_rows(void **state)
 		{"pmix fence: collective timeout on ring reset", "timeout"},
 		{"DeadlineExceeded: deadline exceeded waiting for peers", "timeout"},
 		{"NCCL_SOCKET_IFNAME is not set and no interface was found", "setting"},
+		{"ValueError: Invalid DP number per node: 0", "invalid"},
+		{"CUDA error: invalid device ordinal", "invalid"},
+		{"[ERROR] [Parse]ranktable config devId[1], but local devId[3]", "ranktable"},
+		{"KV transfer task failed: [link] failed, error code is 7", "connect-failed"},
+		{"Hello request failed: Not connected to 10.0.0.3:4000 yet", "connect-failed"},
+		{"ERROR [x.py:5]   File \"/opt/a/b.py\", line 9, in run", "exception"},
+		{"Traceback (most recent call last):", "exception"},
 		{"invalid value 0 for parameter num_workers: must be positive", "setting"},
 		{"python3: symbol lookup error: /opt/lib/libx.so: undefined symbol: _ZN1a1bEv",
 		 "version"},
@@ -62,6 +69,16 @@ static void test_order(void **state)
 	assert_string_equal(fam("Timeout waiting for key rank_3"), "timeout");
 	/* a setting's bound explains the timeout it causes */
 	assert_string_equal(fam("HCCL_CONNECT_TIMEOUT must be at least 120: timed out"), "setting");
+	/* what a process said before it crashed explains the crash */
+	assert_string_equal(fam("RuntimeError: out of memory; Segmentation fault"), "memory");
+	assert_string_equal(fam("Invalid rank size 0; terminate called after throwing"), "invalid");
+	/* a bad pointer is a bug, not a value the job was given */
+	assert_string_equal(fam("invalid memory access at 0x10, core dumped"), "crash");
+	/* the bare news of an exception ranks below every family that names a kind */
+	assert_string_equal(fam("Traceback (most recent call last): connection refused"),
+			    "refused");
+	/* a needle's mark matches only itself ("(required by" needs its parenthesis) */
+	assert_null(fam("libx.so: version 2 not found, required by libc"));
 	/* a word inside a name is no word: the call's name, not a timeout */
 	assert_null(fam("rtDeviceSynchronizeWithTimeout execute failed"));
 	/* "version" alone is no mismatch */
