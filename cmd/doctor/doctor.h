@@ -61,14 +61,14 @@ int cmd_doctor(int argc, char **argv);
 
 /* doctor_html.c: one self-contained page (no scripts, no external files): the summary and
  * cause, a table of every node against every check (colour by status, the message on
- * hover), and with --deep the link matrix as a heat map. 0, or -errno. */
+ * hover), and with --deep the link matrix as a heat map. 0, or -errno with err. */
 struct doctor_cell {
 	int node; /* index into names, -1: the cluster */
 	const char *code, *status, *msg, *fix;
 };
 int doctor_html_write(const char *path, const char *const *names, size_t nnames,
 		      const struct doctor_cell *cells, size_t ncells, const char *summary,
-		      const char *cause, const cJSON *netmatrix);
+		      const char *cause, const cJSON *netmatrix, char *err, size_t errlen);
 
 /* doctor_logs.c: --logs. The statuses, in the order doctor_job.h's enum has them. */
 enum { DOCTOR_PASS, DOCTOR_SKIP, DOCTOR_WARN, DOCTOR_FAIL };
