@@ -23,6 +23,7 @@ struct doctor_node_args {
 	const char *npu_smi, *hccn_tool, *sysfs_root; /* the tools, as the probes take them */
 	const char *ranktable, *digest;              /* this node's copy, the launcher's digest */
 	const char *server_id, *host_ip;             /* this node in the table, when known */
+	int local;                                   /* --local: the launcher is this node */
 	const char *env_file, *kernel_log, *fault_codes; /* doctor_hw.c's inputs, or NULL */
 	const struct doctor_filter *filter;
 	long timeout_ms;                             /* per probe */

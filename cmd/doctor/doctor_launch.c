@@ -210,6 +210,7 @@ void doctor_run_local(struct job *j, const struct doctor_node_args *pa, const ch
 	a.ranktable = table_path ? table_path
 		    : dopt.ranktable && strcmp(dopt.ranktable, "-") ? dopt.ranktable : NULL;
 	a.digest = NULL;
+	a.local = 1;
 	a.filter = &j->filter;
 	a.npeers = 0;
 	j->docs[0] = doctor_node_run(&a);

@@ -604,9 +604,11 @@ void doctor_ranktable_step(const struct doctor_node_args *a, cJSON *checks, cJSO
 			  a->ranktable, digest, a->digest);
 	else if (a->digest)
 		add_check(checks, "ranktable.same", "PASS", NULL, "digest %s", digest);
-	else /* --local: the launcher's table is this very file */
-		add_check(checks, "ranktable.same", "SKIP", NULL,
-			  "the launcher is this node: no other copy to compare with");
+	else
+		add_check(checks, "ranktable.same", "SKIP", NULL, "%s",
+			  a->local ? "the launcher is this node: no other copy to compare with"
+				   : "no digest of the launcher's table to compare with (it did not "
+				     "validate there)");
 	long at = node_table_server(&t, a->server_id);
 	if (at < 0) {
 		node_not_found(a, checks, &t);

@@ -80,7 +80,7 @@ check_out_has "$(line WARN env.hccl "HCCL_BUFSIZE is not a variable HCCL reads: 
 
 # ---- the walk: every check with its inputs missing, none PASSes ----
 # the inputs: no npu-smi or hccn_tool, an empty /sys, no env file, kernel log, logs or CANN,
-# no peers; then the same with a rank table that has no server for this node. The host's
+# no peers; then those files empty; then a rank table that has no server for this node. The host's
 # own memory and /dev/shm cannot be taken away: those checks are named here, and must exist.
 own="host.shm host.memory host.hugepages"
 run hcclctl --json doctor --list-checks
@@ -90,12 +90,14 @@ n=$(wc -l <"$TMP/codes")
 for c in $own; do
 	grep -qx "$c" "$TMP/codes"; _report $? "  $c, left out of the walk, is a check"
 done
-walk() { # $1: extra options; prints "CODE STATUS message" of every PASS not in $own
+missing="--env-file $TMP/none.env --kernel-log $TMP/none.log --logs $TMP/nologs"
+empty="--env-file $TMP/empty.env --kernel-log $TMP/empty.log --logs $TMP/empty.log"
+walk() { # $1: options; prints "CODE STATUS message" of every PASS not in $own or $2
 	while read -r code; do
+		# shellcheck disable=SC2086
 		HCCLCTL_NPU_SMI=/nonexistent/npu-smi HCCLCTL_HCCN_TOOL=/nonexistent/hccn_tool \
 			ASCEND_HOME_PATH=$TMP/nocann "$HCCLCTL" --json doctor --local --checks "$code" \
-			--sysfs-root "$TMP/nosys" --env-file "$TMP/none.env" --kernel-log "$TMP/none.log" \
-			--logs "$TMP/nologs" $1 2>/dev/null |
+			--sysfs-root "$TMP/nosys" $1 2>/dev/null |
 			python3 -c '
 import json, sys
 own = sys.argv[1].split()
@@ -104,9 +106,11 @@ for c in json.load(sys.stdin)["checks"]:
         print(c["code"], c["status"], c["message"])' "$own ${2-}"
 	done <"$TMP/codes"
 }
-got=$(walk "")
+got=$(walk "$missing")
 [ -z "$got" ]; _report $? "with every input missing, no check PASSes" "$got"
-got=$(walk "--ranktable $TMP/two.json" ranktable.valid)
+got=$(walk "$empty")
+[ -z "$got" ]; _report $? "with the files given empty, no check PASSes" "$got"
+got=$(walk "$missing --ranktable $TMP/two.json" ranktable.valid)
 [ -z "$got" ]; _report $? "with a table that has no server for this node, none but ranktable.valid PASSes" "$got"
 
 # ---- node-problem-detector and the Slurm drain act on the same results ----
