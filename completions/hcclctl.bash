@@ -10,6 +10,11 @@ _hcclctl()
 	*)
 		local w=${words//:file/}
 		COMPREPLY=($(compgen -W "$w" -- "$cur"))
+		if [[ ${#COMPREPLY[@]} -eq 0 && $cur == *,* ]]; then
+			# a list (doctor --checks npu,link.r): complete its last item
+			COMPREPLY=($(compgen -P "${cur%,*}," -W "$w" -- "${cur##*,}"))
+			compopt -o nospace 2>/dev/null
+		fi
 		if [[ $words == *:file* && $cur != -* ]]; then
 			COMPREPLY+=($(compgen -f -- "$cur"))
 			compopt -o filenames 2>/dev/null

@@ -101,8 +101,11 @@ int rt_atomic_commit(struct rt_atomic *a, mode_t mode, char *err, size_t errlen)
 	}
 	if (rename(a->tmp, a->path) != 0) {
 		rc = -errno;
-		snprintf(err, errlen, "cannot rename '%s' to '%s': %s", a->tmp, a->path,
-			 strerror(-rc));
+		if (rc == -EISDIR) /* the name of a directory where a file's belongs */
+			snprintf(err, errlen, "'%s' is a directory, not a file", a->path);
+		else
+			snprintf(err, errlen, "cannot rename '%s' to '%s': %s", a->tmp, a->path,
+				 strerror(-rc));
 		unlink(a->tmp);
 		return rc;
 	}

@@ -100,7 +100,7 @@ int cmd_doctor(int argc, char **argv)
 		fprintf(stderr, "hcclctl: doctor: checking %zu node%s...\n", j.nnodes,
 			j.nnodes == 1 ? "" : "s");
 	if (dopt.local && j.nnodes) {
-		doctor_run_local(&j, &pa, table_path, *digest ? digest : NULL);
+		doctor_run_local(&j, &pa, table_path);
 	} else if (j.nnodes && !dopt.merge) {
 		rc = doctor_run_nodes(&j, plan, *digest ? digest : NULL, table_path);
 		if (rc)

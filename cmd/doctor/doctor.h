@@ -23,6 +23,7 @@ struct doctor_node_args {
 	const char *npu_smi, *hccn_tool, *sysfs_root; /* the tools, as the probes take them */
 	const char *ranktable, *digest;              /* this node's copy, the launcher's digest */
 	const char *server_id, *host_ip;             /* this node in the table, when known */
+	int local;                                   /* --local: the launcher is this node */
 	const char *env_file, *kernel_log, *fault_codes; /* doctor_hw.c's inputs, or NULL */
 	const struct doctor_filter *filter;
 	long timeout_ms;                             /* per probe */
@@ -61,14 +62,14 @@ int cmd_doctor(int argc, char **argv);
 
 /* doctor_html.c: one self-contained page (no scripts, no external files): the summary and
  * cause, a table of every node against every check (colour by status, the message on
- * hover), and with --deep the link matrix as a heat map. 0, or -errno. */
+ * hover), and with --deep the link matrix as a heat map. 0, or -errno with err. */
 struct doctor_cell {
 	int node; /* index into names, -1: the cluster */
 	const char *code, *status, *msg, *fix;
 };
 int doctor_html_write(const char *path, const char *const *names, size_t nnames,
 		      const struct doctor_cell *cells, size_t ncells, const char *summary,
-		      const char *cause, const cJSON *netmatrix);
+		      const char *cause, const cJSON *netmatrix, char *err, size_t errlen);
 
 /* doctor_logs.c: --logs. The statuses, in the order doctor_job.h's enum has them. */
 enum { DOCTOR_PASS, DOCTOR_SKIP, DOCTOR_WARN, DOCTOR_FAIL };

@@ -169,7 +169,8 @@ void doctor_npd_line(int code, const char *cause, char *out, size_t len)
 	if (len > DOCTOR_NPD_MAX + 1)
 		len = DOCTOR_NPD_MAX + 1;
 	if (cause && *cause && code != EXIT_OK)
-		snprintf(out, len, "%s: %s", code == EXIT_WARN ? "WARN" : what, cause);
+		snprintf(out, len, "%s: %s",
+			 code == EXIT_WARN ? "WARN" : code == EXIT_FAIL ? what : "UNKNOWN", cause);
 	else
 		snprintf(out, len, "%s", what);
 	for (char *p = out; *p; p++)

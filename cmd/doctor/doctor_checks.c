@@ -12,6 +12,7 @@
 
 #include "cmd/doctor/doctor.h"
 #include "cmd/doctor/doctor_checks.h"
+#include "ranktable/base/near.h"
 
 #define L DOCTOR_LAUNCHER
 #define N DOCTOR_NODE
@@ -102,30 +103,7 @@ static int is_check(const char *s, size_t n)
 	return 0;
 }
 
-#define NAME_MAX_NEAR 40
-
-/* Levenshtein distance of a[0..n) and b, both at most NAME_MAX_NEAR long. */
-static size_t distance(const char *a, size_t n, const char *b)
-{
-	size_t m = strlen(b), row[NAME_MAX_NEAR + 1];
-	for (size_t k = 0; k <= m; k++)
-		row[k] = k;
-	for (size_t i = 1; i <= n; i++) {
-		size_t diag = row[0];
-		row[0] = i;
-		for (size_t k = 1; k <= m; k++) {
-			size_t up = row[k];
-			size_t best = diag + (a[i - 1] != b[k - 1]);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[k - 1] + 1 < best)
-				best = row[k - 1] + 1;
-			row[k] = best;
-			diag = up;
-		}
-	}
-	return row[m];
-}
+#define NAME_MAX_NEAR NEAR_MAX
 
 /* The check or group within 2 edits of s[0..n), the first of the closest; NULL if none. */
 static const char *nearest(const char *s, size_t n, char *buf, size_t len)
@@ -139,8 +117,8 @@ static const char *nearest(const char *s, size_t n, char *buf, size_t len)
 		size_t gl = doctor_check_group_len(code);
 		char group[NAME_MAX_NEAR + 1];
 		snprintf(group, sizeof(group), "%.*s", (int)gl, code);
-		size_t dg = group_first(i) ? distance(s, n, group) : 99;
-		size_t dc = distance(s, n, code);
+		size_t dg = group_first(i) ? near_distance(s, n, group) : 99;
+		size_t dc = near_distance(s, n, code);
 		if (dg < best) {
 			best = dg;
 			snprintf(buf, len, "%s", group);

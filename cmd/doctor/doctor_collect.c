@@ -215,8 +215,16 @@ static void compare_time(struct job *j)
 	for (size_t a = 0; a < j->nnodes; a++) {
 		const cJSON *f = j->docs[a] ? cJSON_GetObjectItemCaseSensitive(j->docs[a], "facts") : NULL;
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(f, "time_us");
-		if (!cJSON_IsNumber(v) || !j->arrived_us || !j->arrived_us[a])
+		if (!j->docs[a])
 			continue;
+		/* the same clock on both ends, or a report that was not timed on arrival */
+		if (dopt.local || !cJSON_IsNumber(v) || !j->arrived_us || !j->arrived_us[a]) {
+			doctor_job_add(j, (int)a, "host.time", ST_SKIP, NULL, "%s",
+				       dopt.local ? "--local: the launcher is this node, no other "
+						    "clock to compare with"
+						  : "the node's report has no time to compare");
+			continue;
+		}
 		double skew = (v->valuedouble - j->arrived_us[a]) / 1e6;
 		if (fabs(skew) > 2.0)
 			doctor_job_add(j, (int)a, "host.time", ST_WARN,
@@ -273,7 +281,7 @@ void doctor_launcher_checks(struct job *j, struct node_plan *plan)
 		if (doctor_wanted(&j->filter, "env.hccl"))
 			compare_env(j);
 	}
-	if (!dopt.merge) /* reports read later have no arrival time to compare a clock with */
+	if (!dopt.merge) /* each report read carries its own node's host.time */
 		compare_time(j);
 	/* one ping run per device: with the other network measurements, or when asked for */
 	if (dopt.ranktable && j->nnodes && doctor_wanted(&j->filter, "link.npu-mesh")) {

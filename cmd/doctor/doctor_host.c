@@ -12,6 +12,7 @@
 #include "cmd/doctor/doctor.h"
 #include "probes/host/hcclenv.h"
 #include "probes/logs/klog.h"
+#include "probes/tool/ptext.h"
 #include "probes/tool/tool.h"
 #include "ranktable/ranktable.h"
 
@@ -65,6 +66,7 @@ void doctor_kernel_log_check(const struct doctor_node_args *a, cJSON *checks, cJ
 	char *buf = NULL, err[600], why1[300] = "", why2[300] = "";
 	size_t len = 0;
 	const char *src;
+	struct klog_report *k = NULL;
 	if (a->kernel_log) {
 		if (rt_read_file(a->kernel_log, KLOG_CAP, &buf, &len, err, sizeof(err))) {
 			doctor_check_add(checks, "host.kernel-log", "SKIP", NULL,
@@ -87,7 +89,13 @@ void doctor_kernel_log_check(const struct doctor_node_args *a, cJSON *checks, cJ
 		}
 		src = "journalctl -k -b";
 	}
-	struct klog_report *k = calloc(1, sizeof(*k));
+	struct pspan text = { buf ? buf : r.out, buf ? len : r.outlen }, word;
+	if (!probe__next_word(&text, &word, "\n")) { /* a pass would say the kernel is fine */
+		doctor_check_add(checks, "host.kernel-log", "SKIP", NULL,
+				 "nothing to judge: %s has no line of text", src);
+		goto out;
+	}
+	k = calloc(1, sizeof(*k));
 	if (!k)
 		goto out;
 	klog_scan(buf ? buf : r.out, buf ? len : r.outlen, k);
@@ -132,6 +140,11 @@ void doctor_env_check(const struct doctor_node_args *a, cJSON *checks, cJSON *fa
 		    henv_parse(buf, len, e, err, sizeof(err))) {
 			doctor_check_add(checks, "env.hccl", "SKIP", NULL,
 					 "cannot read the environment: %s", err);
+			goto out;
+		}
+		if (!e->n && !e->others) {
+			doctor_check_add(checks, "env.hccl", "SKIP", NULL,
+					 "nothing to judge: %s sets no variable", a->env_file);
 			goto out;
 		}
 		snprintf(src, sizeof(src), "%s", a->env_file);

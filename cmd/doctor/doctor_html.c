@@ -99,13 +99,15 @@ static void matrix(FILE *f, const cJSON *net)
 
 int doctor_html_write(const char *path, const char *const *names, size_t nnames,
 		      const struct doctor_cell *cells, size_t ncells, const char *summary,
-		      const char *cause, const cJSON *netmatrix)
+		      const char *cause, const cJSON *netmatrix, char *err, size_t errlen)
 {
-	char *doc = NULL, err[PATH_MAX + 200];
+	char *doc = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&doc, &len);
-	if (!f)
-		return -errno;
+	if (!f) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
 	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>hcclctl doctor</title>\n"
 	      "<style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}"
 	      "td,th{border:1px solid #ccc;padding:3px 6px;text-align:center}th{background:#eee}"
@@ -168,8 +170,10 @@ int doctor_html_write(const char *path, const char *const *names, size_t nnames,
 	int rc = ferror(f) ? -ENOMEM : 0;
 	if (fclose(f) && !rc)
 		rc = -ENOMEM;
-	if (!rc)
-		rc = rt_write_atomic(path, doc, len, err, sizeof(err));
+	if (rc)
+		snprintf(err, errlen, "out of memory");
+	else
+		rc = rt_write_atomic(path, doc, len, err, errlen);
 	free(doc);
 	return rc;
 }

@@ -16,6 +16,7 @@
 
 #include "cmd/doctor/doctor.h"
 #include "cmd/lib/nodeself.h"
+#include "cmd/lib/tablefile.h"
 #include "probes/logs/faultcode.h"
 #include "probes/npu/npuhw.h"
 #include "probes/npu/npusmi.h"
@@ -646,34 +647,29 @@ static void faults_check(struct hw *h)
 
 /* ---- npu.count ---- */
 
-/* This server's device ids in the rank table; -1 without a table or a server. */
-static int table_devices(const struct doctor_node_args *a, long *ids, size_t max)
+/* What the rank table gives this server (table_devices). */
+enum { TABLE_NONE = -1, TABLE_UNREAD = -2, TABLE_NOT_HERE = -3 };
+
+/* This server's device ids in the rank table: how many, or TABLE_NONE without a table,
+ * TABLE_UNREAD when it does not load (why in why), TABLE_NOT_HERE when no server of it is
+ * this node. */
+static int table_devices(const struct doctor_node_args *a, long *ids, size_t max, char *why,
+			 size_t wlen)
 {
 	if (!a->ranktable)
-		return -1;
+		return TABLE_NONE;
 	struct rt_table t = { 0 };
-	struct rt_diags d = { 0 };
-	char *buf = NULL, err[300];
-	size_t len = 0;
-	int n = -1;
-	if (rt_read_file(a->ranktable, fetch_table_max(RT_TABLE_MAX), &buf, &len, err, sizeof(err)) ||
-	    rt_table_load(&t, a->ranktable, buf, len, &d, err, sizeof(err)))
+	int n = TABLE_UNREAD;
+	if (table_file_load(a->ranktable, &t, why, wlen))
 		goto out;
-	for (size_t i = 0; i < t.nservers && n < 0; i++) {
-		const struct rt_server *sv = &t.servers[i];
-		if (a->server_id ? !sv->server_id || strcmp(sv->server_id, a->server_id)
-				 : !node_is_me(sv->server_id) &&
-					   !(sv->host_ip && node_is_me(sv->host_ip)))
-			continue;
-		n = 0;
-		for (size_t k = sv->first_rank; k < sv->first_rank + sv->nranks && k < t.nranks;
-		     k++)
-			if ((size_t)n < max)
-				ids[n++] = t.ranks[k].device_id;
+	long at = node_table_server(&t, a->server_id);
+	n = at < 0 ? TABLE_NOT_HERE : 0;
+	for (size_t k = 0; at >= 0 && k < t.servers[at].nranks; k++) {
+		size_t r = t.servers[at].first_rank + k;
+		if (r < t.nranks && (size_t)n < max)
+			ids[n++] = t.ranks[r].device_id;
 	}
 out:
-	free(buf);
-	rt_diags_release(&d);
 	rt_table_release(&t);
 	return n;
 }
@@ -703,20 +699,27 @@ static void missing_ids(const struct hw *h, const long *ids, int ne, char *buf, 
 static void count_check(struct hw *h)
 {
 	long ids[NPUSMI_MAX_CHIPS];
-	int ne = table_devices(h->a, ids, NPUSMI_MAX_CHIPS);
+	char why[300] = "";
+	int ne = table_devices(h->a, ids, NPUSMI_MAX_CHIPS, why, sizeof(why));
 	size_t ns = h->have_chips ? h->chips.n : 0, nnpu = h->have_chips ? h->chips.nnpus : 0;
 	size_t np = h->npci > 0 ? (size_t)h->npci : 0, per_card = nnpu && ns > nnpu ? ns / nnpu : 1;
 	int partial = h->have_chips && np && np < nnpu;
 	if (partial)
 		np = 0;
 	if ((ne >= 0) + (h->have_chips != 0) + (np > 0) < 2) {
-		doctor_check_add(
-			h->checks, "npu.count", "SKIP", NULL, "%s%s",
-			h->have_chips ? "only npu-smi's list to go by (give --ranktable to "
-					"compare with the job's)"
-			: np	      ? "only the PCIe bus to go by (no npu-smi list)"
-				      : "no NPU list: no npu-smi, no accelerator on the PCIe bus",
-			partial ? "; the PCIe bus shows fewer NPUs than npu-smi lists here" : "");
+		char only[400];
+		snprintf(only, sizeof(only), "only %s to go by (%s)",
+			 h->have_chips ? "npu-smi's list" : "the PCIe bus",
+			 ne == TABLE_NOT_HERE ? "no server of the rank table is this node"
+			 : ne == TABLE_UNREAD ? why
+			 : h->have_chips      ? "give --ranktable to compare with the job's"
+					      : "no npu-smi list");
+		doctor_check_add(h->checks, "npu.count", "SKIP", NULL, "%s%s",
+				 h->have_chips || np ? only
+						     : "no NPU list: no npu-smi, no accelerator on "
+						       "the PCIe bus",
+				 partial ? "; the PCIe bus shows fewer NPUs than npu-smi lists "
+					   "here" : "");
 		return;
 	}
 	struct msg m = { .n = 0 };

@@ -78,8 +78,7 @@ int doctor_plan_nodes(struct job *j, struct node_plan *plan, const struct rt_tab
 
 /* doctor_launch.c */
 int doctor_node_main(void);
-void doctor_run_local(struct job *j, const struct doctor_node_args *pa, const char *table_path,
-		      const char *digest);
+void doctor_run_local(struct job *j, const struct doctor_node_args *pa, const char *table_path);
 int doctor_run_nodes(struct job *j, struct node_plan *plan, const char *digest,
 		     const char *table_path);
 

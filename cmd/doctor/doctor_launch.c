@@ -197,8 +197,7 @@ out:
 }
 
 /* --local: this node's checks in-process, with the ports pa holds. */
-void doctor_run_local(struct job *j, const struct doctor_node_args *pa, const char *table_path,
-		      const char *digest)
+void doctor_run_local(struct job *j, const struct doctor_node_args *pa, const char *table_path)
 {
 	struct doctor_node_args a = *pa;
 	a.npu_smi = dopt.npu_smi;
@@ -207,11 +206,14 @@ void doctor_run_local(struct job *j, const struct doctor_node_args *pa, const ch
 	a.env_file = dopt.env_file;
 	a.kernel_log = dopt.kernel_log;
 	a.fault_codes = dopt.fault_codes;
-	a.ranktable = table_path;
-	a.digest = digest;
+	/* the launcher's table itself (a URL fetched again): no other copy, no digest */
+	a.ranktable = table_path ? table_path
+		    : dopt.ranktable && strcmp(dopt.ranktable, "-") ? dopt.ranktable : NULL;
+	a.digest = NULL;
+	a.local = 1;
 	a.filter = &j->filter;
 	a.npeers = 0;
 	j->docs[0] = doctor_node_run(&a);
 	j->arrived_us[0] = doctor_real_us();
-	doctor_job_add(j, 0, "node.reach", ST_PASS, NULL, "this node");
+	/* no node.reach: this node was not reached over anything, so there is nothing to say */
 }

@@ -26,6 +26,7 @@
 
 #include "cmd/doctor/doctor.h"
 #include "cmd/lib/nodeself.h"
+#include "probes/nic/rdma_sysfs.h"
 #include "probes/npu/npusmi.h"
 #include "probes/tool/tool.h"
 #include "ranktable/ranktable.h"
@@ -218,6 +219,13 @@ static void counter_check(const cJSON *devs, cJSON *checks)
 			  "no error counter above 0 on %d NPU NIC%s", nread, nread == 1 ? "" : "s");
 }
 
+/* Why probe roce compared no device_ip with the table: its own reason, when it gave one. */
+static const char *table_why(const cJSON *doc)
+{
+	const char *why = jstr(cJSON_GetObjectItemCaseSensitive(doc, "ranktable"), "reason");
+	return why && *why ? why : "no device of the rank table has an IP on its NIC here";
+}
+
 void doctor_roce_step(const struct doctor_node_args *a, cJSON *checks, cJSON *facts)
 {
 	const char *extra[10] = { NULL };
@@ -259,7 +267,7 @@ void doctor_roce_step(const struct doctor_node_args *a, cJSON *checks, cJSON *fa
 	const cJSON *devs = cJSON_GetObjectItemCaseSensitive(doc, "devices"), *d;
 	char linkbad[600] = "", ipbad[600] = "";
 	size_t lo = 0, io = 0;
-	int ndev = 0, tls_on = 0, tls_off = 0;
+	int ndev = 0, ncompared = 0, tls_on = 0, tls_off = 0;
 	cJSON *tls = cJSON_AddArrayToObject(facts, "tls");
 	cJSON_ArrayForEach(d, devs)
 	{
@@ -273,6 +281,7 @@ void doctor_roce_step(const struct doctor_node_args *a, cJSON *checks, cJSON *fa
 			lo += (size_t)snprintf(linkbad + lo, sizeof(linkbad) - lo,
 					       "%sdevice %d link %s, net health %s", lo ? "; " : "",
 					       dev, link ? link : "?", health ? health : "?");
+		ncompared += want && ip;
 		if (want && ip && strcmp(want, ip) && io < sizeof(ipbad) - 128)
 			io += (size_t)snprintf(ipbad + io, sizeof(ipbad) - io,
 					       "%sdevice %d has %s, the rank table says %s",
@@ -297,10 +306,12 @@ void doctor_roce_step(const struct doctor_node_args *a, cJSON *checks, cJSON *fa
 			  "make device_ip in the rank table equal the NIC's IP (hccn_tool -i N -ip -g, "
 			  "/etc/hccn.conf), or set the NIC's IP: hccn_tool -i N -ip -s address ...",
 			  "%s", ipbad);
-	else if (a->ranktable)
-		add_check(checks, "nic.ip", "PASS", NULL, "every device_ip equals its NIC's IP");
+	else if (ncompared)
+		add_check(checks, "nic.ip", "PASS", NULL, "the device_ip of %d device%s equals "
+			  "its NIC's IP", ncompared, ncompared == 1 ? "" : "s");
 	else
-		add_check(checks, "nic.ip", "SKIP", NULL, "no rank table to compare with");
+		add_check(checks, "nic.ip", "SKIP", NULL, "nothing to compare: %s",
+			  !a->ranktable ? "no rank table given" : table_why(doc));
 	if (tls_on && tls_off)
 		add_check(checks, "nic.tls", "FAIL",
 			  "hccn_tool -i N -tls -s enable 0 (or 1) on every NPU of the cluster",
@@ -498,9 +509,16 @@ static long long meminfo(const char *key)
 
 void doctor_host_step(const struct doctor_node_args *a, cJSON *checks, cJSON *facts)
 {
-	(void)a;
 	struct rlimit rl;
-	if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0) {
+	struct rdma_host rh;
+	char why[300];
+	/* only RDMA registers (locks) memory: without a device the limit means nothing */
+	int nordma = rdma_sysfs_read(a->sysfs_root, NULL, &rh, why, sizeof(why)) == -ENOENT;
+	rdma_host_release(&rh);
+	if (nordma) {
+		add_check(checks, "host.memlock", "SKIP", NULL,
+			  "nothing registers memory here, so its limit does not matter (%s)", why);
+	} else if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0) {
 		if (rl.rlim_cur == RLIM_INFINITY)
 			add_check(checks, "host.memlock", "PASS", NULL, "locked memory unlimited");
 		else
@@ -536,78 +554,70 @@ void doctor_host_step(const struct doctor_node_args *a, cJSON *checks, cJSON *fa
 	(void)facts;
 }
 
+/* ranktable.node's FAIL: the table's servers, none of which is this node. */
+static void node_not_found(const struct doctor_node_args *a, cJSON *checks,
+			   const struct rt_table *t)
+{
+	char names[300] = "";
+	size_t no = 0;
+	for (size_t i = 0; i < t->nservers && no < sizeof(names) - 80; i++)
+		no += (size_t)snprintf(names + no, sizeof(names) - no, "%s%.64s", no ? " " : "",
+				       t->servers[i].server_id ? t->servers[i].server_id : "?");
+	add_check(checks, "ranktable.node", "FAIL",
+		  "server_id (or host_ip) must be the node's address or host name: fix the "
+		  "table, or run on the nodes it names",
+		  "%s%s%s this node (by address and host name)",
+		  a->server_id ? "server " : "no server of the rank table (",
+		  a->server_id ? a->server_id : names,
+		  a->server_id ? " of the rank table is not" : ") is");
+}
+
 void doctor_ranktable_step(const struct doctor_node_args *a, cJSON *checks, cJSON *facts)
 {
 	(void)facts;
 	if (!a->ranktable) {
 		add_check(checks, "ranktable.same", "SKIP", NULL, "no rank table given");
+		add_check(checks, "ranktable.node", "SKIP", NULL, "no rank table given");
 		return;
 	}
 	char digest[17], err[512];
-	int rc = table_file_digest(a->ranktable, digest, err, sizeof(err));
-	if (rc == -ENOENT) {
-		add_check(checks, "ranktable.same", "FAIL",
-			  "copy the launcher's table to the same path on every node (or mount the "
-			  "same ConfigMap)",
-			  "the rank table %s is not on this node: %s", a->ranktable, err);
-		return;
-	}
+	struct rt_table t = { 0 };
+	int rc = table_file_load(a->ranktable, &t, err, sizeof(err));
 	if (rc) {
 		add_check(checks, "ranktable.same", "FAIL",
-			  "copy the launcher's table to every node", "this node's %s does not load: %s",
+			  rc == -ENOENT ? "copy the launcher's table to the same path on every node "
+					  "(or mount the same ConfigMap)"
+					: "copy the launcher's table to every node",
+			  rc == -ENOENT ? "the rank table %s is not on this node: %s"
+					: "this node's %s does not load: %s",
 			  a->ranktable, err);
+		add_check(checks, "ranktable.node", "SKIP", NULL, "no rank table on this node to "
+			  "look for it in");
+		rt_table_release(&t);
 		return;
 	}
+	rt_table_digest(&t, digest);
 	if (a->digest && strcmp(a->digest, digest))
 		add_check(checks, "ranktable.same", "FAIL",
 			  "copy the launcher's table to every node (or mount the same ConfigMap)",
 			  "this node's %s differs from the launcher's: digest %s, the launcher's %s",
 			  a->ranktable, digest, a->digest);
-	else
+	else if (a->digest)
 		add_check(checks, "ranktable.same", "PASS", NULL, "digest %s", digest);
-	/* which server of the table is this node */
-	struct rt_table t = { 0 };
-	struct rt_diags d = { 0 };
-	char *buf = NULL;
-	size_t len = 0;
-	if (rt_read_file(a->ranktable, fetch_table_max(RT_TABLE_MAX), &buf, &len, err, sizeof(err)) ||
-	    rt_table_load(&t, a->ranktable, buf, len, &d, err, sizeof(err))) {
-		free(buf);
-		rt_diags_release(&d);
-		return;
-	}
-	const char *found = NULL;
-	const struct rt_server *found_sv = NULL;
-	char names[300] = "";
-	size_t no = 0;
-	for (size_t i = 0; i < t.nservers && !found; i++) {
-		const struct rt_server *sv = &t.servers[i];
-		if (a->server_id && (!sv->server_id || strcmp(sv->server_id, a->server_id)))
-			continue;
-		if (node_is_me(sv->server_id) || (sv->host_ip && node_is_me(sv->host_ip))) {
-			found = sv->server_id;
-			found_sv = sv;
-		}
-		else if (no < sizeof(names) - 80)
-			no += (size_t)snprintf(names + no, sizeof(names) - no, "%s%.64s", no ? " " : "",
-					       sv->server_id ? sv->server_id : "?");
-	}
-	if (found) {
-		add_check(checks, "ranktable.node", "PASS", NULL,
-			  "this node is server %s of the rank table", found);
-		if (doctor_wanted(a->filter, "ranktable.spod"))
-			spod_check(a, checks, &t, found_sv);
-	}
 	else
-		add_check(checks, "ranktable.node", "FAIL",
-			  "server_id (or host_ip) must be the node's address or host name: fix the "
-			  "table, or run on the nodes it names",
-			  "%s%s%s this node (by address and host name)",
-			  a->server_id ? "server " : "no server of the rank table (",
-			  a->server_id ? a->server_id : names,
-			  a->server_id ? " of the rank table is not" : ") is");
-	free(buf);
-	rt_diags_release(&d);
+		add_check(checks, "ranktable.same", "SKIP", NULL, "%s",
+			  a->local ? "the launcher is this node: no other copy to compare with"
+				   : "no digest of the launcher's table to compare with (it did not "
+				     "validate there)");
+	long at = node_table_server(&t, a->server_id);
+	if (at < 0) {
+		node_not_found(a, checks, &t);
+	} else {
+		add_check(checks, "ranktable.node", "PASS", NULL,
+			  "this node is server %s of the rank table", t.servers[at].server_id);
+		if (doctor_wanted(a->filter, "ranktable.spod"))
+			spod_check(a, checks, &t, &t.servers[at]);
+	}
 	rt_table_release(&t);
 }
 

@@ -2,6 +2,7 @@
  * cause, in text, JSON or node-problem-detector's line, with --html, --prometheus and the
  * node's action (doctor_act.c) on the way: the exit code. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,8 +152,9 @@ static void json_report(const struct job *j, const struct doctor_row *cause, int
 	cJSON_AddNumberToObject(doc, "exit_code", doctor_npd_mode() ? doctor_npd_exit(code) : code);
 	out_json(doc);
 }
-/* --html: the page of every node against every check. */
-static void write_html(const struct job *j, const struct doctor_row *cause, const int *count)
+/* --html: the page of every node against every check. 0, or -1 with the message printed. */
+static int write_html(const struct job *j, const struct doctor_row *cause, const int *count,
+		      char *why, size_t wlen)
 {
 	struct doctor_cell *cells = calloc(j->n + 1, sizeof(*cells));
 	char sum[200], cz[2000] = "";
@@ -166,18 +168,25 @@ static void write_html(const struct job *j, const struct doctor_row *cause, cons
 	for (size_t i = 0; cells && i < j->n; i++)
 		cells[i] = (struct doctor_cell){ j->r[i].node, doctor_code_of(j->r[i].code),
 						 doctor_st_name[j->r[i].st], j->r[i].msg, j->r[i].fix };
+	char err[PATH_MAX + 200] = "out of memory";
 	int hrc = cells ? doctor_html_write(dopt.html, j->nodes, j->nnodes, cells, j->n, sum, cz,
-					    j->net)
+					    j->net, err, sizeof(err))
 			: -ENOMEM;
 	free(cells);
-	if (hrc)
-		warn_msg("doctor", "cannot write %s: %s", dopt.html, strerror(-hrc));
-	else if (!g_opts.quiet && !g_opts.json)
+	if (hrc) {
+		snprintf(why, wlen, "--html: cannot write the page: %.900s", err);
+		fail(EXIT_UNKNOWN, "doctor", "give a FILE in a directory that exists and you can write",
+		     "%s", why);
+		return -1;
+	}
+	if (!g_opts.quiet && !g_opts.json)
 		fprintf(stderr, "hcclctl: doctor: wrote %s\n", dopt.html);
+	return 0;
 }
 
-/* --prometheus: the gauges of every result and the exit code. */
-static void write_prom(const struct job *j, int rc)
+/* --prometheus: the gauges of every result and the exit code. 0, or -1 with the message
+ * printed. */
+static int write_prom(const struct job *j, int rc, char *why, size_t wlen)
 {
 	char err[600];
 	struct doctor_cell *cells = calloc(j->n + 1, sizeof(*cells));
@@ -190,9 +199,15 @@ static void write_prom(const struct job *j, int rc)
 					sizeof(err));
 	else
 		snprintf(err, sizeof(err), "%s: out of memory", prom_path);
-	if (prc)
-		warn_msg("doctor", "cannot write the metrics: %s", err);
+	if (prc) {
+		snprintf(why, wlen, "--prometheus: cannot write the metrics: %.900s", err);
+		fail(EXIT_UNKNOWN, "doctor",
+		     "give a FILE in a directory that exists and you can write (node_exporter's "
+		     "textfile directory)",
+		     "%s", why);
+	}
 	free(cells);
+	return prc ? -1 : 0;
 }
 
 /* The text report's end: the summary, --logs' findings, the most likely cause and its fix. */
@@ -231,19 +246,26 @@ int doctor_report(struct job *j)
 	rc = count[ST_FAIL] ? EXIT_FAIL : count[ST_WARN] ? EXIT_WARN
 	     : count[ST_PASS]			      ? EXIT_OK
 							      : EXIT_UNKNOWN;
-	if (dopt.html)
-		write_html(j, cause, count);
+	/* an output asked for and not written is a run that could not do its job (a cron job
+	 * or node_exporter would go on serving the last one): exit 3, unless a check failed */
+	char unwritten[1000] = "";
+	int checked = rc, failed = rc == EXIT_FAIL || (g_opts.strict && rc == EXIT_WARN);
+	if (dopt.html && write_html(j, cause, count, unwritten, sizeof(unwritten)) && !failed)
+		rc = EXIT_UNKNOWN;
+	if (prom_path && write_prom(j, rc, unwritten, sizeof(unwritten)) && !failed)
+		rc = EXIT_UNKNOWN;
 	char cz_line[1400] = "";
-	if (cause)
+	if (cause && rc != EXIT_UNKNOWN)
 		snprintf(cz_line, sizeof(cz_line), "%s%s%s: %s", doctor_code_of(cause->code),
 			 *cause_nodes ? " on " : "", cause_nodes, cause->msg);
-	if (prom_path)
-		write_prom(j, rc);
+	else /* node-problem-detector's line says why it is unknown */
+		snprintf(cz_line, sizeof(cz_line), "%s", unwritten);
 	if (dopt.local) {
 		struct doctor_action act = { dopt.on_fail, dopt.on_pass, dopt.node_name };
 		char *did = acted;
-		/* --strict makes a warning a failure here too, as main will for the exit */
-		int st = g_opts.strict && rc == EXIT_WARN ? EXIT_FAIL : rc;
+		/* what the checks found, not whether the outputs were written; --strict makes a
+		 * warning a failure here too, as main will for the exit */
+		int st = g_opts.strict && checked == EXIT_WARN ? EXIT_FAIL : checked;
 		if (doctor_act(&act, st, cz_line, did, sizeof(acted), err, sizeof(err))) {
 			/* the check's own result stands; that it could not act is said */
 			warn_msg("doctor", "--on-%s: %s", st == EXIT_FAIL ? "fail" : "pass", err);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cmd/lib/nodeself.h"
+#include "ranktable/ranktable.h"
 
 const char *node_ifa_addr(const struct ifaddrs *i, char *buf, size_t len)
 {
@@ -40,22 +41,50 @@ static int is_my_address(const char *host)
 	return mine;
 }
 
-int node_is_local(const char *host)
+/* 127/8, ::1 or "localhost": a name every host has. */
+static int is_loopback(const char *host)
 {
 	struct in_addr a4;
 	struct in6_addr a6;
-	char name[256] = "";
-	if (!host || !*host)
-		return 0;
 	if (inet_pton(AF_INET, host, &a4) == 1 && (ntohl(a4.s_addr) >> 24) == 127)
 		return 1;
 	if (inet_pton(AF_INET6, host, &a6) == 1 && IN6_IS_ADDR_LOOPBACK(&a6))
 		return 1;
-	if (!strcmp(host, "localhost"))
+	return !strcmp(host, "localhost");
+}
+
+int node_is_local(const char *host)
+{
+	char name[256] = "";
+	if (!host || !*host)
+		return 0;
+	if (is_loopback(host))
 		return 1;
 	if (!gethostname(name, sizeof(name) - 1) && !strcmp(name, host))
 		return 1;
 	return is_my_address(host);
+}
+
+/* Whether id, a server's server_id or host_ip, names this node in a table of n servers. */
+static int names_me(const char *id, size_t n)
+{
+	if (!id || !*id)
+		return 0;
+	if (is_loopback(id))
+		return n == 1;
+	return node_is_me(id);
+}
+
+long node_table_server(const struct rt_table *t, const char *server_id)
+{
+	for (size_t i = 0; t && i < t->nservers; i++) {
+		const struct rt_server *sv = &t->servers[i];
+		if (server_id ? sv->server_id && !strcmp(sv->server_id, server_id)
+			      : names_me(sv->server_id, t->nservers) ||
+					names_me(sv->host_ip, t->nservers))
+			return (long)i;
+	}
+	return -1;
 }
 
 int node_is_me(const char *name)

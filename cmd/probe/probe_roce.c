@@ -4,7 +4,6 @@
  * --mesh, the network between the NICs of a whole job instead (cmd/probe/probe_mesh.c). */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <ifaddrs.h>
 #include <stdarg.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -456,34 +455,12 @@ static void check_tls(struct roce_run *x)
 	}
 }
 
-/* Is the rank table's server s this host? By --server-id, else an address or the name. */
-static int is_this_host(const struct rt_server *s, const struct ifaddrs *ifa, const char *host)
-{
-	const char *ids[2] = {s->server_id, s->host_ip};
-	if (opt_server_id)
-		return s->server_id && !strcmp(s->server_id, opt_server_id);
-	for (int k = 0; k < 2; k++) {
-		if (!ids[k])
-			continue;
-		if (*host && !strcmp(ids[k], host))
-			return 1;
-		for (const struct ifaddrs *i = ifa; i; i = i->ifa_next) {
-			char a[INET6_ADDRSTRLEN];
-			if (node_ifa_addr(i, a, sizeof(a)) && !strcmp(a, ids[k]) &&
-			    strcmp(a, "127.0.0.1") && strcmp(a, "::1"))
-				return 1;
-		}
-	}
-	return 0;
-}
-
 static int check_ranktable(struct roce_run *x, struct rt_table *t)
 {
-	char err[RT_ERRLEN], host[256] = "";
+	char err[RT_ERRLEN];
 	char *buf = NULL;
 	size_t len = 0;
 	struct rt_diags d = {0};
-	struct ifaddrs *ifa = NULL;
 	int rc = fetch_input(opt_ranktable, fetch_table_max(RT_TABLE_MAX), &buf, &len, err, sizeof(err));
 	if (rc)
 		return fail(EXIT_UNKNOWN, WHERE, NULL, "%s", err);
@@ -493,15 +470,8 @@ static int check_ranktable(struct roce_run *x, struct rt_table *t)
 	if (rc)
 		return fail(EXIT_UNKNOWN, WHERE, "check it with: hcclctl ranktable validate FILE",
 			    "%s: %s", opt_ranktable, *err ? err : "not a rank table");
-	gethostname(host, sizeof(host) - 1);
-	if (!opt_server_id && getifaddrs(&ifa))
-		ifa = NULL;
-	const struct rt_server *me = NULL;
-	for (size_t i = 0; i < t->nservers && !me; i++)
-		if (is_this_host(&t->servers[i], ifa, host))
-			me = &t->servers[i];
-	if (ifa)
-		freeifaddrs(ifa);
+	long at = node_table_server(t, opt_server_id);
+	const struct rt_server *me = at >= 0 ? &t->servers[at] : NULL;
 	if (!me) {
 		x->rt_status = PROBE_UNKNOWN;
 		size_t off = (size_t)snprintf(
@@ -545,6 +515,9 @@ static int check_ranktable(struct roce_run *x, struct rt_table *t)
 			    "IP %s differs from the rank table's device_ip %s (HCCL: EI0014)",
 			    dv->ip.addr, a);
 			x->rt_status = PROBE_FAIL;
+			probe_reason_add(x->rt_reason, sizeof(x->rt_reason),
+					 "device %ld has IP %s, its device_ip is %s", k->device_id,
+					 dv->ip.addr, a);
 		} else {
 			agree++;
 		}

@@ -24,6 +24,7 @@
 
 #include "probes/host/hcclenv.h"
 #include "probes/tool/ptext.h"
+#include "ranktable/base/near.h"
 
 static void put(struct henv *e, struct pspan key, struct pspan val, unsigned line)
 {
@@ -145,6 +146,35 @@ static const struct {
 	{ "HCCL_EVENT_TIMEOUT", 0, INT_MAX, 0 },
 };
 
+/* Every HCCL_* variable a job may set, for naming the one a misspelt variable meant: those
+ * of the CANN environment variable reference (8.0 to 9.0: its function, network, security and
+ * maintenance sections, and the earlier HCCL_P2P_DISABLE, HCCL_HOST_RDMA_ENABLE and
+ * HCCL_ALLTOALL_Z_COPY) and torch_npu's (HCCL_ASYNC_ERROR_HANDLING, HCCL_DESYNC_DEBUG,
+ * HCCL_EVENT_TIMEOUT). A variable not here is named as unknown; HCCL ignores it. */
+static const char *const known[] = {
+	"HCCL_CONNECT_TIMEOUT", "HCCL_EXEC_TIMEOUT", "HCCL_ALGO", "HCCL_BUFFSIZE",
+	"HCCL_INTRA_PCIE_ENABLE", "HCCL_INTRA_ROCE_ENABLE", "HCCL_INTER_HCCS_DISABLE",
+	"HCCL_OP_EXPANSION_MODE", "HCCL_DETERMINISTIC", "HCCL_LOGIC_SUPERPOD_ID",
+	"HCCL_IF_IP", "HCCL_IF_BASE_PORT", "HCCL_HOST_SOCKET_PORT_RANGE",
+	"HCCL_NPU_SOCKET_PORT_RANGE", "HCCL_SOCKET_IFNAME", "HCCL_SOCKET_FAMILY", "HCCL_RDMA_TC",
+	"HCCL_RDMA_SL", "HCCL_RDMA_TIMEOUT", "HCCL_RDMA_RETRY_CNT", "HCCL_WHITELIST_DISABLE",
+	"HCCL_WHITELIST_FILE", "HCCL_DIAGNOSE_ENABLE", "HCCL_ENTRY_LOG_ENABLE",
+	"HCCL_DEBUG_CONFIG", "HCCL_DFS_CONFIG", "HCCL_P2P_DISABLE", "HCCL_HOST_RDMA_ENABLE",
+	"HCCL_ALLTOALL_Z_COPY", "HCCL_ASYNC_ERROR_HANDLING", "HCCL_DESYNC_DEBUG",
+	"HCCL_EVENT_TIMEOUT",
+};
+#define NKNOWN (sizeof(known) / sizeof(known[0]))
+/* A name this many edits from a known one is taken for a misspelling of it. */
+#define MISSPELT_EDITS 3
+
+static int is_known(const char *key)
+{
+	for (size_t i = 0; i < NKNOWN; i++)
+		if (!strcmp(known[i], key))
+			return 1;
+	return 0;
+}
+
 #define DEFAULT_EXEC_TIMEOUT 1836
 #define DEFAULT_EVENT_TIMEOUT 1868
 #define DEFAULT_RDMA_TIMEOUT 20
@@ -191,9 +221,28 @@ static long long value_or(const struct henv *e, const char *key, long long def, 
 	return v;
 }
 
+/* The variables HCCL does not know: a misspelling of one it knows (a warning: the value the
+ * job meant to set is not set), or a name of its own (a note). */
+static void unknown_check(const struct henv *e, struct henv_finding *out, size_t max, size_t *n)
+{
+	for (size_t i = 0; i < e->n; i++) {
+		const char *key = e->v[i].key;
+		if (is_known(key))
+			continue;
+		const char *near = near_name(key, strlen(key), known, NKNOWN, MISSPELT_EDITS);
+		if (near)
+			add(out, max, n, PROBE_WARN,
+			    "%s is not a variable HCCL reads: did you mean %s?", key, near);
+		else
+			add(out, max, n, PROBE_PASS,
+			    "%s is not among the HCCL variables CANN documents", key);
+	}
+}
+
 size_t henv_check(const struct henv *e, struct henv_finding *out, size_t max)
 {
 	size_t n = 0;
+	unknown_check(e, out, max, &n);
 	for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++) {
 		const char *s = henv_get(e, ranges[i].key);
 		int ok;

@@ -47,7 +47,7 @@ struct henv_finding {
 	char msg[300];
 };
 
-/* Range and coherence findings, the worst first; PASS findings are notes (a value HCCL
+/* Unknown names (the closest known one named), range and coherence findings, the worst first; PASS findings are notes (a value HCCL
  * rounds, a limit that holds on some boards only). Returns how many (at most max). */
 size_t henv_check(const struct henv *e, struct henv_finding *out, size_t max);
 

@@ -100,6 +100,17 @@ cmp -s "$TMP/want" "$TMP/words"
 _report $? "completion after --checks: every group, then every check" "$(diff "$TMP/want" "$TMP/words")"
 run hcclctl --completion-words doctor --local --skip
 [ "$OUT" = "$(cat "$TMP/want")" ]; _report $? "completion after --skip: the same" "$OUT"
+# the bash completion file as bash runs it: the names after --checks, and a list's last item
+bashcomp() { # the words typed after hcclctl, the last one being completed
+	bash -c '. completions/hcclctl.bash; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _hcclctl
+		printf "%s\n" "${COMPREPLY[@]}"' bashcomp "$HCCLCTL" "$@"
+}
+got=$(bashcomp doctor --checks npu.e)
+[ "$got" = npu.ecc ]; _report $? "bash: --checks npu.e completes to npu.ecc" "$got"
+got=$(bashcomp doctor --local --skip host.m)
+[ "$got" = "$(printf 'host.memlock\nhost.memory')" ]; _report $? "bash: --skip host.m offers host.memlock and host.memory" "$got"
+got=$(bashcomp doctor --checks npu,link.r)
+[ "$got" = "$(printf 'npu,link.roce\nnpu,link.rdma')" ]; _report $? "bash: the last item of a list" "$got"
 
 # ---- the node runs each step once, and only for the checks wanted ----
 mkdir "$TMP/probe" "$TMP/three" "$TMP/count"

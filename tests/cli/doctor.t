@@ -66,6 +66,15 @@ assert row[1][0] == "f" and row[1][2] == "FAIL" and "NPU 3 chip 0 link 2" in row
 assert row[2][0] == "f" and "fix:" in row[2][1], row[2]
 PY
 _report $? "  well-formed; node x check table; the failing cells red with message and fix" "$(cat "$TMP/d.html")"
+run hcclctl doctor --local --checks link.hccs --html /nonexistent/d.html
+check_rc 3 "--html that cannot be written: exit 3, though the check passes"
+check_err_has "hcclctl: doctor: --html: cannot write the page: cannot create a temporary file in '/nonexistent': No such file or directory" "  named, with why"
+check_err_has "hint: give a FILE in a directory that exists and you can write" "  and the fix"
+check_out_has "$(printf 'PASS  link.hccs       %-22s every HCCS link up' "$(hostname)")" "  the report still printed"
+run hcclctl --json doctor --local --checks link.hccs --html "$TMP"
+check_rc 3 "--json, --html naming a directory: exit 3"
+printf '%s' "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["exit_code"] == 3 and d["summary"]["PASS"] == 1, d'
+_report $? "  the one document says exit 3, and what the checks found" "$OUT"
 
 HCCLCTL_NPU_SMI=/nonexistent/npu-smi HCCLCTL_HCCN_TOOL=/nonexistent/hccn_tool run hcclctl doctor --local --checks npu,link,nic
 check_rc 3 "no npu-smi, no hccn_tool: every check SKIP, never a false FAIL (exit 3: nothing checked)"
@@ -81,8 +90,8 @@ check_rc 2 "an invalid rank table: exit 2"
 printf '%s\n' "$OUT" | grep -q "^FAIL  ranktable.valid cluster "
 _report $? "  ranktable.valid FAIL" "$OUT"
 
-run hcclctl --json doctor --local --checks host,npu --kernel-log tests/data/klog/ascend-samples-16.txt
-check_rc 1 "--json, host and npu checks: exit 1 here (memlock is limited)"
+run hcclctl --json doctor --local --checks host,npu --kernel-log tests/data/klog/ascend-samples-16.txt --sysfs-root tests/data/sysfs/roce
+check_rc 1 "--json, host and npu checks on a node with an RDMA device: exit 1 here (memlock is limited)"
 printf '%s' "$OUT" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)

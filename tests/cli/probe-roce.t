@@ -120,7 +120,7 @@ check_out_has "ranktable: PASS: server node-a: 8 of 8 device_ip agree" "and says
 FAKE_HCCN_DIR=$H/a2 run hcclctl -q probe roce --ranktable "$TMP/bad.json" --server-id node-a
 check_rc 2 "a device IP that is not the rank table's: exit 2"
 check_out_has "6    FAIL    UP    Success         192.168.100.107/24 192.168.100.1   192.168.100.1   off  present 1     IP 192.168.100.107 differs from the rank table's device_ip 192.168.100.77 (HCCL: EI0014)" "names the device and both IPs"
-check_out_has "ranktable: FAIL: " "the rank table check fails"
+check_out_has "ranktable: FAIL: device 6 has IP 192.168.100.107, its device_ip is 192.168.100.77" "the rank table check fails, naming the device and both IPs"
 FAKE_HCCN_DIR=$H/a2 run hcclctl -q probe roce --ranktable "$TMP/mine.json"
 check_out_has "ranktable: PASS: server $(hostname): 8 of 8 device_ip agree" "this host found by its hostname"
 FAKE_HCCN_DIR=$H/a2 run hcclctl -q probe roce --ranktable "$TMP/good.json"

@@ -55,9 +55,17 @@ _report $? "  the file is replaced by a rename (new inode), no temporary file le
 grep -qx 'hcclctl_doctor_check_status{node="n1",check="link.hccs",status="pass"} 1' "$TMP/tf/doctor.prom"
 _report $? "  and now says link.hccs passes"
 run hcclctl doctor --local --checks link.hccs --prometheus "$TMP/none/x.prom"
-check_rc 0 "an unwritable --prometheus path: the check's exit 0 stands"
-check_err_has "hcclctl: doctor: warning: cannot write the metrics: cannot create a temporary file in '$TMP/none': No such file or directory" \
-	"  warned, with the path"
+check_rc 3 "an unwritable --prometheus path: exit 3, though the check passes"
+check_err_has "hcclctl: doctor: --prometheus: cannot write the metrics: cannot create a temporary file in '$TMP/none': No such file or directory" \
+	"  said, with the path"
+check_out_has "$(printf 'PASS  link.hccs       %-22s every HCCS link up' "$(hostname)")" "  the report still printed"
+run hcclctl doctor --local --checks link.hccs --prometheus "$TMP/tf"
+check_rc 3 "--prometheus naming a directory: exit 3"
+check_err_has "hcclctl: doctor: --prometheus: cannot write the metrics: '$TMP/tf' is a directory, not a file" "  named as a directory"
+check_err_has "hint: give a FILE in a directory that exists and you can write (node_exporter's textfile directory)" "  with the fix"
+[ -z "$(ls -A "$TMP/tf" | grep -v '\.prom$')" ]; _report $? "  no temporary file left" "$(ls -A "$TMP/tf")"
+FAKE_NPU_SMI_DIR=$NS/a2-down:$NS/a2 run hcclctl doctor --local --checks link.hccs --prometheus "$TMP/none/x.prom"
+check_rc 2 "an unwritable --prometheus path when a check fails: the failure's exit 2 stands"
 
 # probe hccs: 56 links, one down
 FAKE_NPU_SMI_DIR=$NS/a2-down:$NS/a2 run hcclctl probe hccs --prometheus "$TMP/tf/hccs.prom"

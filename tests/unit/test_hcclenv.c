@@ -139,12 +139,43 @@ static void test_coherence(void **state)
 	assert_int_equal(n, 0);
 }
 
+/* A name HCCL does not read: the closest known one when it is a misspelling (a warning, the
+ * value meant is not set), a note when it is a name of its own; known names say nothing. */
+static void test_unknown(void **state)
+{
+	struct henv_finding f[16];
+	(void)state;
+	assert_int_equal(check("HCCL_BUFSIZE=400\n", f, 16), 1);
+	assert_int_equal(f[0].st, PROBE_WARN);
+	assert_string_equal(f[0].msg,
+			    "HCCL_BUFSIZE is not a variable HCCL reads: did you mean HCCL_BUFFSIZE?");
+	assert_int_equal(check("HCCL_CONECT_TIMEOUTS=600\n", f, 16), 1);
+	assert_string_equal(f[0].msg, "HCCL_CONECT_TIMEOUTS is not a variable HCCL reads: did "
+				      "you mean HCCL_CONNECT_TIMEOUT?");
+	assert_int_equal(check("HCCL_SITE_LABEL=rack7\n", f, 16), 1);
+	assert_int_equal(f[0].st, PROBE_PASS);
+	assert_string_equal(f[0].msg,
+			    "HCCL_SITE_LABEL is not among the HCCL variables CANN documents");
+	assert_int_equal(check("HCCL_WHITELIST_DISABLE=1\nHCCL_ASYNC_ERROR_HANDLING=1\n"
+			       "HCCL_SOCKET_FAMILY=AF_INET\nHCCL_OP_EXPANSION_MODE=AIV\n",
+			       f, 16),
+			 0);
+	/* the worst first: the range's failure, the misspelling, the note */
+	assert_int_equal(check("HCCL_RDMA_TC=3\nHCCL_RDMA_TCC=4\nHCCL_ZZZ_MINE=1\n", f, 16), 3);
+	assert_int_equal(f[0].st, PROBE_FAIL);
+	assert_int_equal(f[1].st, PROBE_WARN);
+	assert_string_equal(f[1].msg,
+			    "HCCL_RDMA_TCC is not a variable HCCL reads: did you mean HCCL_RDMA_TC?");
+	assert_int_equal(f[2].st, PROBE_PASS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_ranges),
 		cmocka_unit_test(test_coherence),
+		cmocka_unit_test(test_unknown),
 	};
 	return cmocka_run_group_tests_name("hcclenv", tests, NULL, NULL);
 }
