@@ -13,6 +13,10 @@ enum {
 	EXIT_FAIL = 2,
 	EXIT_UNKNOWN = 3,
 	EXIT_USAGE = 64,
+	/* As a shell reports a command that a signal ended: Ctrl-C (128 + SIGINT), and stdout
+	 * closed by its reader (128 + SIGPIPE; main then ends by SIGPIPE itself, as seq does). */
+	EXIT_INTERRUPT = 130,
+	EXIT_PIPE = 141,
 };
 
 enum opt_kind {

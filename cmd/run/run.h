@@ -176,6 +176,22 @@ void run_verdict_from_status(struct comm_verdict *v, int status, const char *msg
  * -ENOENT when there is none. */
 int run_verdict_parse(const char *text, size_t len, struct comm_verdict *v);
 
+/* cmd/run/runstop.c: ending the sweep early, on every rank at the same row (its opening
+ * comment says why). arm: SIGINT asks, SIGPIPE is ignored (a closed stdout is an EPIPE).
+ * flush: fflush(stdout), an EPIPE asks; -1 when it failed. asked: this rank's reasons;
+ * agree/agreed: the job's, as the row's allreduce found them. exit: the exit code of a rank
+ * at its end: EXIT_PIPE where its own stdout was closed (rank 0's, which prints), else
+ * EXIT_INTERRUPT when the job was interrupted, else code. */
+#define RUN_STOP_INTERRUPT 1
+#define RUN_STOP_OUTPUT 2
+void run_stop_arm(void);
+int run_stop_flush(void);
+int run_stop_asked(void);
+int run_stop_interrupts(void); /* how many SIGINTs came */
+void run_stop_agree(int why);
+int run_stop_agreed(void);
+int run_stop_exit(int code);
+
 /* cmd/run/runprom.c: run --prometheus. Rows as rank 0 reports them, then the file with the
  * verdict kind (COMM_VERDICT_*) and the exit code (-1: from the rows' wrong counts). */
 void run_prom_row(const struct run_params *p, const char *coll, const char *op,
