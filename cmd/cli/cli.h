@@ -95,6 +95,11 @@ void cli_help(const struct cmd *const *path, size_t depth, void *stream);
 void cli_synopsis_all(void *stream);
 int cli_completion_words(int argc, char **argv);
 
+/* cmd/cli/version.c: --version (text, or --json; -v adds the compiler and libraries), and
+ * the build id it prints: the program's GNU build-id note in hex, "unknown" without one. */
+int cli_version(void);
+const char *cli_build_id(void);
+
 /* cmd/cli/out.c: the only place that writes diagnostics. */
 int use_color(int fd);
 const char *color(int fd, const char *code); /* "" when color is off */

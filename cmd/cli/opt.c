@@ -378,16 +378,19 @@ int cli_main(int argc, char **argv, const struct cmd *top)
 		return EXIT_OK;
 	}
 	/* Global flags before the command words. */
+	int version = 0;
 	for (; i < argc && argv[i][0] == '-' && strcmp(argv[i], "-"); i++) {
-		if (!strcmp(argv[i], "--version")) {
-			printf("hcclctl %s\n", HCCLCTL_VERSION);
-			return EXIT_OK;
+		if (!strcmp(argv[i], "--version")) { /* after the others: --json, -v shape it */
+			version = 1;
+			continue;
 		}
 		const struct opt *o = any_opt(NULL, argv[i]);
 		if (!o || o->kind != OPT_FLAG)
 			return usage_error(path, 0, "unknown option '%s'", argv[i]);
 		*(int *)o->val = 1;
 	}
+	if (version)
+		return cli_version();
 	if (i == argc) {
 		if (g_opts.help) {
 			cli_help(path, 0, stdout);
