@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd/cli/cli.h"
+#include "cmd/cli/situation.h"
 
 #define MAX_DEPTH 4
 
@@ -373,6 +374,8 @@ int cli_main(int argc, char **argv, const struct cmd *top)
 
 	if (argc > 1 && !strcmp(argv[1], "--completion-words"))
 		return cli_completion_words(argc - 2, argv + 2);
+	if (argc > 1 && !strcmp(argv[1], "--situations"))
+		return situation_print_all();
 	if (argc > 1 && !strcmp(argv[1], "--synopsis")) {
 		cli_synopsis_all(stdout);
 		return EXIT_OK;

@@ -165,6 +165,8 @@ int run_links_gather(struct comm *c, struct cJSON **out);
 /* A verdict kind of hcclctl's own, beside libcomm's: an HCCL or ACL call failed on a rank
  * (exit 2, "hccl-error"). */
 #define RUN_VERDICT_HCCL_ERROR COMM_VERDICT_KIND_COUNT
+/* and: a server could not be reached (run --ssh), before any rank ran there ("unreachable") */
+#define RUN_VERDICT_UNREACHABLE (COMM_VERDICT_KIND_COUNT + 1)
 const char *run_verdict_kind_name(int kind);
 void run_verdict_print(const struct comm_verdict *v);
 void *run_verdict_json(const struct comm_verdict *v);
