@@ -33,4 +33,18 @@ run hcclctl doctor --hosts 127.0.0.1 --ssh-port "$P" --checks node.reach
 check_rc 2 "doctor: an unreachable node: exit 2"
 check_out_has "most likely cause: node.reach on 127.0.0.1: unreachable: cannot reach the node: 127.0.0.1 port $P: connect: Connection refused" \
 	"doctor: the same word"
+
+# ranks with different secrets: the rank refused and the rank 0 that waited for it name the
+# same situation, config (not stuck-rank on rank 0)
+M=$(free_port)
+HCCLCTL_SECRET=00112233445566778899aabbccddeeff "$HCCLCTL" run allreduce --rank 1 --world-size 2 \
+	--master 127.0.0.1:$M -e 64 --timeout 3 >/dev/null 2>"$TMP/r1.err" &
+R1=$!
+run env HCCLCTL_SECRET=ffeeddccbbaa99887766554433221100 "$HCCLCTL" run allreduce --rank 0 \
+	--world-size 2 --master 127.0.0.1:$M -e 64 --timeout 3
+wait $R1
+rc1=$?
+check_rc 2 "another secret: rank 0 exits 2"
+ok "printf '%s\n' '$(printf '%s' "$ERR" | grep '^hcclctl: verdict: ' | cut -d: -f3)' | grep -qx ' config'" "another secret: rank 0's verdict is config"
+ok "[ $rc1 = 2 ] && grep -q '^hcclctl: verdict: config: rank 1 ' '$TMP/r1.err'" "another secret: rank 1's verdict is config too, exit 2"
 done_testing
