@@ -13,6 +13,12 @@ CXXWARN := -Wall -Wextra -Wshadow -Wformat=2 -Wvla -Wwrite-strings -Werror
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 $(WARN)
 CPPFLAGS += -D_GNU_SOURCE -I. -DHCCLCTL_VERSION='"$(VERSION)"' -include ranktable/base/banned.h
+# The commit --version names (cmd/cli/version.c alone is built with it): "unknown" outside
+# git, e.g. a build from a tarball (unpacked inside another repository too); "-dirty" with
+# uncommitted changes.
+COMMIT  := $(shell [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" ] && \
+		c=$$(git rev-parse --short=12 HEAD) && \
+		{ git diff --quiet HEAD 2>/dev/null || c=$$c-dirty; } && echo $$c || echo unknown)
 PKGS    := libcjson libcurl libssh2 zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lcjson -lcurl -lssh2 -lz)
@@ -53,6 +59,14 @@ $(O)/%.o: %.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $@")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# version.o again when the commit changes: its stamp is rewritten only then.
+$(O)/commit.stamp: FORCE
+	@mkdir -p $(@D); echo '$(COMMIT)' | cmp -s - $@ || echo '$(COMMIT)' >$@
+$(O)/cmd/cli/version.o: $(O)/commit.stamp
+$(O)/cmd/cli/version.o: CPPFLAGS += -DHCCLCTL_COMMIT='"$(COMMIT)"'
+.PHONY: FORCE
+FORCE:
 
 $(O)/libhcclctl.a: $(LIB_OBJ)
 	@rm -f $@

@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "cmd/cli/cli.h"
+#include "cmd/cli/situation.h"
 #include "cmd/lib/deploy.h"
 #include "cmd/lib/fanout.h"
 #include "ranktable/ranktable.h"
@@ -295,9 +296,16 @@ int cmd_exec(int argc, char **argv)
 			fail(EXIT_UNKNOWN, "exec", NULL, "%s", h->error);
 	}
 	/* A command that failed is a finding (2) and outranks a host that could not run it
-	 * (3), as in `ranktable validate`. */
-	size_t nrun = count[FO_UNREACHABLE] + count[FO_TIMEOUT] + count[FO_NOSTART];
-	rc = count[FO_FAILED] ? EXIT_FAIL : nrun ? EXIT_UNKNOWN : EXIT_OK;
+	 * (3), as in `ranktable validate`; a host never reached is the situation
+	 * "unreachable", whose code doctor and run give it too (situation.c). */
+	size_t nrun = count[FO_UNREACHABLE] + count[FO_TIMEOUT] + count[FO_NOSTART], nfar = 0;
+	for (size_t i = 0; i < hf.n; i++)
+		nfar += (hosts[i].status == FO_UNREACHABLE || hosts[i].status == FO_TIMEOUT) &&
+			!hosts[i].connected;
+	int far = nfar ? situation_exit("unreachable") : EXIT_OK;
+	rc = count[FO_FAILED] || far == EXIT_FAIL ? EXIT_FAIL
+	     : nrun			   ? EXIT_UNKNOWN
+					   : EXIT_OK;
 	if (doc) {
 		cJSON *s = cJSON_AddObjectToObject(doc, "summary");
 		cJSON_AddNumberToObject(s, "hosts", (double)hf.n);
@@ -331,7 +339,7 @@ int cmd_exec(int argc, char **argv)
 			if (l)
 				memcpy(names + l, ", ", 2);
 		}
-		fail(EXIT_UNKNOWN, "exec", NULL, "%zu of %zu hosts could not run the command: %s",
+		fail(rc, "exec", NULL, "%zu of %zu hosts could not run the command: %s",
 		     nrun, hf.n, names);
 	}
 out:

@@ -1,4 +1,5 @@
 /* hcclctl: main and the command table. Each group lives in its own cmd/<group>.c. */
+#include <signal.h>
 #include <stdio.h>
 
 #include "cmd/analyze.h"
@@ -44,6 +45,10 @@ int main(int argc, char **argv)
 	if (cli_exit_map)
 		rc = cli_exit_map(rc);
 	out_finish(rc);
+	if (rc == EXIT_PIPE) { /* stdout was closed by its reader: end as seq | head does */
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+	}
 	if (fflush(stdout) != 0 && rc == EXIT_OK)
 		rc = EXIT_UNKNOWN;
 	return rc;

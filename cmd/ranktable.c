@@ -34,6 +34,37 @@ static int load_table(const char *what, const char *where, struct rt_table *t,
 	return 0;
 }
 
+static const char *display_name(const char *what)
+{
+	return strcmp(what, "-") ? what : "<stdin>";
+}
+
+/* load_table for show and diff, which compare or list ranks: a file that is not JSON, or JSON
+ * that is no rank table, has no ranks to speak of, and calling it "every rank removed" would
+ * make unreadable look like different. Such a file is exit 3 with its located findings. */
+static int load_readable(const char *what, const char *where, struct rt_table *t,
+			 struct rt_diags *d)
+{
+	int rc = load_table(what, where, t, d);
+	if (!rc && t->format == RT_FMT_UNKNOWN) {
+		const struct rt_diag *x = NULL;
+		for (size_t i = 0; i < d->n && !x; i++)
+			x = d->v[i].sev == RT_SEV_ERROR ? &d->v[i] : NULL;
+		if (x)
+			rc = fail(EXIT_UNKNOWN, where, x->hint,
+				  "%s:%u:%u: cannot read it as a rank table: %s",
+				  display_name(what), x->line, x->col, x->msg);
+		else /* rt_table_load leaves a finding with every unknown format */
+			rc = fail(EXIT_UNKNOWN, where, NULL, "%s: cannot read it as a rank table",
+				  display_name(what));
+	}
+	if (rc) {
+		rt_diags_release(d);
+		rt_table_release(t);
+	}
+	return rc;
+}
+
 static int verdict(const struct rt_diags *d)
 {
 	if (d->nerrors)
@@ -81,11 +112,6 @@ static cJSON *diags_json(const struct rt_diags *d)
 		cJSON_AddItemToArray(arr, o);
 	}
 	return arr;
-}
-
-static const char *display_name(const char *what)
-{
-	return strcmp(what, "-") ? what : "<stdin>";
 }
 
 /* ---- validate ---- */
@@ -187,7 +213,7 @@ static int do_show(int argc, char **argv)
 	(void)argc;
 	struct rt_table t = { 0 };
 	struct rt_diags d = { 0 };
-	int rc = load_table(argv[0], "ranktable show", &t, &d);
+	int rc = load_readable(argv[0], "ranktable show", &t, &d);
 	if (rc)
 		return rc;
 	const char *name = display_name(argv[0]);
@@ -301,10 +327,10 @@ static int do_diff(int argc, char **argv)
 	struct rt_diags da = { 0 }, db = { 0 };
 	struct rt_changes ch = { 0 };
 	char err[RT_ERRLEN] = "";
-	int rc = load_table(argv[0], "ranktable diff", &a, &da);
+	int rc = load_readable(argv[0], "ranktable diff", &a, &da);
 	if (rc)
 		goto out;
-	rc = load_table(argv[1], "ranktable diff", &b, &db);
+	rc = load_readable(argv[1], "ranktable diff", &b, &db);
 	if (rc)
 		goto out;
 	if (rt_diff(&a, &b, &ch, err, sizeof(err))) {

@@ -61,6 +61,7 @@ struct comm_rendezvous {
 	/* read by the caller while the thread runs */
 	pthread_mutex_t mu;
 	unsigned refused;
+	unsigned wrong_secret; /* of those, proofs of another secret */
 	unsigned pushed; /* silent connections pushed out of a full set of slots: a flood */
 	char last_refusal[COMM_ERRLEN];
 	/* the thread's own */
@@ -161,7 +162,13 @@ static void resolve_timeout(struct comm_rendezvous *r)
 		free(seen);
 	}
 	char refused[COMM_ERRLEN] = "";
+	int status = COMM_E_TIMEOUT;
 	pthread_mutex_lock(&r->mu);
+	/* as many proofs of another secret as ranks missing, and no flood: those ranks came
+	 * with another secret, which the refused rank calls a wrong secret (COMM_E_AUTH) too,
+	 * so every rank names the same cause, not a stuck rank here */
+	if (!r->pushed && r->wrong_secret && r->wrong_secret >= (unsigned)nmiss)
+		status = COMM_E_AUTH;
 	if (r->pushed) /* the missing ranks may have been crowded out */
 		snprintf(refused, sizeof(refused),
 			 " (a flood of connections to its port: it refused %u, %u of them silent "
@@ -171,7 +178,7 @@ static void resolve_timeout(struct comm_rendezvous *r)
 		snprintf(refused, sizeof(refused), " (it refused %u connection%s; the last: %.300s)",
 			 r->refused, r->refused == 1 ? "" : "s", r->last_refusal);
 	pthread_mutex_unlock(&r->mu);
-	fail_all(r, COMM_E_TIMEOUT,
+	fail_all(r, status,
 		 "rendezvous at %s timed out after %.1f s: %d of %d ranks never said hello: "
 		 "rank%s %s%s",
 		 r->where, (double)(mono_ms() - r->start) / 1000.0, nmiss, r->nranks,
@@ -363,8 +370,12 @@ static bool advance(struct comm_rendezvous *r, int i)
 			snprintf(why, sizeof(why), "no answer to the challenge: %s",
 				 k == 0 ? "connection closed" : strerror(k < 0 ? (int)-k : EPIPE));
 		refuse_log(r, q->from, why);
-		if (rc == -2)
+		if (rc == -2) {
+			pthread_mutex_lock(&r->mu);
+			r->wrong_secret++;
+			pthread_mutex_unlock(&r->mu);
 			comm__auth_refuse(q->fd, q->dl, r->stop_pipe[0]);
+		}
 		close(q->fd);
 	} else {
 		take_hello(r, q);

@@ -13,6 +13,10 @@ enum {
 	EXIT_FAIL = 2,
 	EXIT_UNKNOWN = 3,
 	EXIT_USAGE = 64,
+	/* As a shell reports a command that a signal ended: Ctrl-C (128 + SIGINT), and stdout
+	 * closed by its reader (128 + SIGPIPE; main then ends by SIGPIPE itself, as seq does). */
+	EXIT_INTERRUPT = 130,
+	EXIT_PIPE = 141,
 };
 
 enum opt_kind {
@@ -90,6 +94,11 @@ int cli_parse(const struct cmd *const *path, size_t depth, int argc, char **argv
 void cli_help(const struct cmd *const *path, size_t depth, void *stream);
 void cli_synopsis_all(void *stream);
 int cli_completion_words(int argc, char **argv);
+
+/* cmd/cli/version.c: --version (text, or --json; -v adds the compiler and libraries), and
+ * the build id it prints: the program's GNU build-id note in hex, "unknown" without one. */
+int cli_version(void);
+const char *cli_build_id(void);
 
 /* cmd/cli/out.c: the only place that writes diagnostics. */
 int use_color(int fd);

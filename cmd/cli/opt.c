@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd/cli/cli.h"
+#include "cmd/cli/situation.h"
 
 #define MAX_DEPTH 4
 
@@ -373,21 +374,26 @@ int cli_main(int argc, char **argv, const struct cmd *top)
 
 	if (argc > 1 && !strcmp(argv[1], "--completion-words"))
 		return cli_completion_words(argc - 2, argv + 2);
+	if (argc > 1 && !strcmp(argv[1], "--situations"))
+		return situation_print_all();
 	if (argc > 1 && !strcmp(argv[1], "--synopsis")) {
 		cli_synopsis_all(stdout);
 		return EXIT_OK;
 	}
 	/* Global flags before the command words. */
+	int version = 0;
 	for (; i < argc && argv[i][0] == '-' && strcmp(argv[i], "-"); i++) {
-		if (!strcmp(argv[i], "--version")) {
-			printf("hcclctl %s\n", HCCLCTL_VERSION);
-			return EXIT_OK;
+		if (!strcmp(argv[i], "--version")) { /* after the others: --json, -v shape it */
+			version = 1;
+			continue;
 		}
 		const struct opt *o = any_opt(NULL, argv[i]);
 		if (!o || o->kind != OPT_FLAG)
 			return usage_error(path, 0, "unknown option '%s'", argv[i]);
 		*(int *)o->val = 1;
 	}
+	if (version)
+		return cli_version();
 	if (i == argc) {
 		if (g_opts.help) {
 			cli_help(path, 0, stdout);

@@ -79,9 +79,10 @@ static void on_done(void *arg, const struct fo_host *h)
 static void take_answer(struct job *j, size_t i, const struct fo_host *h)
 {
 	if (h->status == FO_UNREACHABLE || (h->status == FO_TIMEOUT && !h->connected)) {
+		/* the situation "unreachable" (cmd/cli/situation.c): its word, FAIL for its 2 */
 		doctor_job_add(j, (int)i, "node.reach", ST_FAIL,
 		    "check that the node is up, sshd runs and the key is accepted",
-		    "cannot reach the node: %s", h->error);
+		    "unreachable: cannot reach the node: %s", h->error);
 		return;
 	}
 	if (h->status == FO_NOSTART) {

@@ -1,8 +1,9 @@
 /* Making sure a node runs this hcclctl, on the session that will run it.
  *
- * One shell command asks the node what it has: its own hcclctl on PATH when that says the
- * same --version as we do, else a copy in ${XDG_CACHE_HOME:-~/.cache}/hcclctl/<version>-<sha>/
- * whose sha256 is ours. Only when neither is there does this binary go over SFTP, and a
+ * One shell command asks the node what it has: its own hcclctl on PATH when its --version
+ * says our build id (cli_build_id: the same program, not only the same release: two builds
+ * of one version say the same version), else a copy in
+ * ${XDG_CACHE_HOME:-~/.cache}/hcclctl/<version>-<sha>/ whose sha256 is ours. Only when neither is there does this binary go over SFTP, and a
  * second command checks its sha256 there and that it starts (`--version`). The folder's
  * name carries the sha256, so two builds of one version never share a copy, and a copy is
  * made once per node and login user, however many ranks and runs use it, and every line
@@ -18,6 +19,7 @@
 
 #include <openssl/evp.h>
 
+#include "cmd/cli/cli.h"
 #include "cmd/lib/deploy.h"
 #include "cmd/lib/fanout.h"
 #include "cmd/lib/nodeout.h"
@@ -66,6 +68,7 @@ int deploy_init(struct deploy *d, const char *remote, char *err, size_t errlen)
 	memset(d, 0, sizeof(*d));
 	d->remote = remote;
 	snprintf(d->version, sizeof(d->version), "hcclctl %s", HCCLCTL_VERSION);
+	snprintf(d->build_id, sizeof(d->build_id), "%s", cli_build_id());
 	if (remote)
 		return 0;
 	int rc = read_self(d, err, errlen);
@@ -194,6 +197,10 @@ static int line_value(const char *out, const char *word, char *buf, size_t len)
 	return 0;
 }
 
+/* The shell function that reads the build id out of --version's text (its "build-id ID"
+ * line; nothing from a build older than the line). */
+#define BUILD_ID_SH "bid() { printf '%%s\\n' \"$1\" | sed -n 's/^build-id //p'; }\n"
+
 /* The copy at path printed out (after a "broken" line) instead of our version. */
 static int cannot_start(struct ssh_conn *c, const char *path, const char *out, char *err,
 			size_t errlen)
@@ -219,7 +226,7 @@ static int cannot_start(struct ssh_conn *c, const char *path, const char *out, c
 int deploy_resolve(const struct deploy *d, struct ssh_conn *c, long long deadline,
 		   struct deploy_result *r, char *err, size_t errlen)
 {
-	char qv[160], qs[80], qd[200], cmd[3072], *out = NULL;
+	char qi[160], qs[80], qd[200], cmd[3072], *out = NULL;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
@@ -228,28 +235,32 @@ int deploy_resolve(const struct deploy *d, struct ssh_conn *c, long long deadlin
 		snprintf(r->path, sizeof(r->path), "%s", d->remote);
 		return 0;
 	}
-	sh_quote(qv, sizeof(qv), d->version);
+	sh_quote(qi, sizeof(qi), d->build_id);
 	sh_quote(qs, sizeof(qs), d->sha256);
 	sh_quote(qd, sizeof(qd), d->dir);
-	/* the cached copy is run with --version too: a node that lost a library since it
-	 * was copied is told so now, not by every rank */
+	/* the node's own hcclctl is ours when its build id is (one we cannot name is never
+	 * taken for ours); the cached copy is run with --version too: a node that lost a
+	 * library since it was copied is told so now, not by every rank */
 	snprintf(cmd, sizeof(cmd),
-		 "want=%s; sum=%s; d=${XDG_CACHE_HOME:-$HOME/.cache}/hcclctl/%s; f=$d/hcclctl; v=\n"
-		 "p=$(command -v hcclctl 2>/dev/null) && v=$(\"$p\" --version 2>/dev/null </dev/null "
-		 "| head -n 1)\n"
-		 "[ -n \"$p\" ] && [ \"$v\" = \"$want\" ] && { printf 'installed %%s\\n' \"$p\"; exit 0; }\n"
-		 "printf 'node %%s\\nnodever %%s\\n' \"${p:-none}\" \"$v\"\n"
+		 BUILD_ID_SH
+		 "id=%s; sum=%s; d=${XDG_CACHE_HOME:-$HOME/.cache}/hcclctl/%s; f=$d/hcclctl; v=\n"
+		 "p=$(command -v hcclctl 2>/dev/null) && v=$(\"$p\" --version 2>/dev/null </dev/null)\n"
+		 "b=$(bid \"$v\")\n"
+		 "[ -n \"$p\" ] && [ \"$id\" != unknown ] && [ \"$b\" = \"$id\" ] && "
+		 "{ printf 'installed %%s\\n' \"$p\"; exit 0; }\n"
+		 "printf 'node %%s\\nnodever %%s%%s\\n' \"${p:-none}\" \"$(printf '%%s\\n' \"$v\" | head -n 1)\" "
+		 "\"${b:+, build-id $b}\"\n"
 		 "if [ -f \"$f\" ] && t=$(mktemp -d \"$d/.run.XXXXXX\" 2>/dev/null); then\n"
 		 " if cp \"$f\" \"$t/hcclctl\" 2>/dev/null && [ \"$(sha256sum <\"$t/hcclctl\" 2>/dev/null)\" = \"$sum  -\" ]; then\n"
 		 "  o=$(\"$t/hcclctl\" --version 2>&1 </dev/null); rm -rf \"$t\"\n"
-		 "  [ \"$o\" = \"$want\" ] && { printf 'cached %%s\\n' \"$f\"; exit 0; }\n"
+		 "  [ \"$(bid \"$o\")\" = \"$id\" ] && { printf 'cached %%s\\n' \"$f\"; exit 0; }\n"
 		 "  printf 'at %%s\\nbroken\\n%%s\\n' \"$f\" \"$o\"; exit 0\n"
 		 " fi\n"
 		 " rm -rf \"$t\"\n"
 		 "fi\n"
 		 "m=$(mkdir -p \"$d\" 2>&1) || { printf 'nodir %%s %%s\\n' \"$d\" \"$m\"; exit 0; }\n"
 		 "printf 'copy %%s\\n' \"$f\"\n",
-		 qv, qs, qd);
+		 qi, qs, qd);
 	rc = ask(c, cmd, deadline, &out, err, errlen);
 	if (rc)
 		return rc;
@@ -285,15 +296,15 @@ int deploy_resolve(const struct deploy *d, struct ssh_conn *c, long long deadlin
 	char qf[1100];
 	sh_quote(qf, sizeof(qf), r->path);
 	snprintf(cmd, sizeof(cmd),
-		 "want=%s; sum=%s; f=%s\n"
+		 BUILD_ID_SH "id=%s; sum=%s; f=%s\n"
 		 "t=$(mktemp -d \"${f%%/*}/.run.XXXXXX\" 2>&1) || { printf 'nosum %%s\\n' \"$t\"; exit 0; }\n"
 		 "c=$(cp \"$f\" \"$t/hcclctl\" 2>&1) || { rm -rf \"$t\"; printf 'nosum %%s\\n' \"$c\"; exit 0; }\n"
 		 "s=$(sha256sum <\"$t/hcclctl\" 2>&1) || { rm -rf \"$t\"; printf 'nosum %%s\\n' \"$s\"; exit 0; }\n"
 		 "[ \"$s\" = \"$sum  -\" ] || { rm -rf \"$t\"; printf 'badsum %%s\\n' \"${s%%%% *}\"; exit 0; }\n"
 		 "o=$(\"$t/hcclctl\" --version 2>&1 </dev/null); rm -rf \"$t\"\n"
-		 "[ \"$o\" = \"$want\" ] && { echo ok; exit 0; }\n"
+		 "[ \"$(bid \"$o\")\" = \"$id\" ] && { echo ok; exit 0; }\n"
 		 "printf 'broken\\n%%s\\n' \"$o\"\n",
-		 qv, qs, qf);
+		 qi, qs, qf);
 	free(out);
 	rc = ask(c, cmd, deadline, &out, err, errlen);
 	if (rc)

@@ -1,5 +1,5 @@
 /* Nothing to install on the nodes: before `run --ssh`, `exec --deploy` or `doctor` runs
- * hcclctl on a node, deploy.c finds one there that is this very version, or copies this
+ * hcclctl on a node, deploy.c finds one there that is this very build, or copies this
  * binary into the login user's cache over SFTP, checks its sha256 and that it starts.
  * --remote-hcclctl PATH skips all of it. */
 #ifndef HCCLCTL_DEPLOY_H
@@ -11,7 +11,8 @@
 
 struct deploy {
 	const char *remote;   /* --remote-hcclctl: used as given, nothing checked or copied */
-	char version[64];     /* "hcclctl 0.1.0", as --version prints it */
+	char version[64];     /* "hcclctl 0.1.0", as --version's first line says */
+	char build_id[65];    /* cli_build_id(): what a node's own hcclctl must say to be ours */
 	char sha256[65];      /* of the binary below, hex */
 	char dir[96];         /* the cache folder's name: "0.1.0-<first 16 hex of sha256>" */
 	unsigned char *bin;   /* this binary, read once; owned */
@@ -24,7 +25,7 @@ void deploy_release(struct deploy *d);
 
 enum deploy_how {
 	DEPLOY_GIVEN,     /* --remote-hcclctl */
-	DEPLOY_INSTALLED, /* the node's own hcclctl on its PATH, the same version */
+	DEPLOY_INSTALLED, /* the node's own hcclctl on its PATH, the same build (build id) */
 	DEPLOY_CACHED,    /* a copy from an earlier run, its sha256 checked */
 	DEPLOY_COPIED,    /* copied now */
 };
@@ -33,7 +34,8 @@ struct deploy_result {
 	enum deploy_how how;
 	char path[512];   /* the hcclctl to run there */
 	char node_path[256];   /* the node's own hcclctl on its PATH, "none", or "" (not asked) */
-	char node_version[96]; /* what that one's --version said ("" when nothing) */
+	char node_version[96]; /* what that one's --version said: its first line, and
+				* ", build-id ID" when it has one ("" when nothing) */
 };
 
 /* On an open session: where this hcclctl is on c's host, copying it when needed (at most

@@ -55,7 +55,7 @@ static const struct opt run_opts[] = {
 	OPT_CHOICE("datatype", 'd', &o_dtype, "DTYPE", "int8 int32 int64 fp16 bf16 fp32 fp64",
 		   "int8 int32 int64 fp16 bf16 fp32 fp64"),
 	OPT_CHOICE("op", 'o', &o_op, "OP", "sum prod max min (default sum)", "sum prod max min"),
-	OPT_NUM("iters", 'n', &o_iters, "ITERS", "timed iterations per size (default 20)", 0,
+	OPT_NUM("iters", 'n', &o_iters, "ITERS", "timed iterations per size (default 20)", 1,
 		1000000),
 	OPT_NUM("warmup-iters", 'w', &o_warmup, "WARMUP", "untimed iterations first (default 5)",
 		0, 1000000),
@@ -233,6 +233,7 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n,
 	int rc;
 
 	v->kind = COMM_VERDICT_NONE;
+	run_stop_arm();
 	if (o_timeout)
 		cfg.exec_timeout_ms = (int)o_timeout * 1000;
 	double ti0 = mono_s();
@@ -302,7 +303,7 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n,
 		memset(&sl, 0, sizeof(sl)); /* the communicator failed after the sweep */
 	if (rc >= 0 && p->json && run_links_gather(c, &o.links))
 		o.links = NULL;
-	if (rc >= 0 && rank == 0)
+	if (rc >= 0 && rank == 0 && !(run_stop_agreed() & RUN_STOP_OUTPUT))
 		run_out_footer(p, n, &o, &sl, c);
 	if (profiled && rank == 0 && !g_opts.quiet && !p->json)
 		printf("# profile: %s (a Chrome trace: open it in https://ui.perfetto.dev)\n",
@@ -329,7 +330,7 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n,
 	comm_destroy(c);
 	if (v->kind != COMM_VERDICT_NONE && rc < 0)
 		return run_verdict_exit(v);
-	return status_exit(rc);
+	return run_stop_exit(status_exit(rc));
 }
 
 /* --local: the ranks' body and what they need from this file, handed down to run_local.c. */
@@ -528,6 +529,8 @@ static int run_one_rank(struct run_params *p, int rank, int n, const struct comm
 	int rc = rank_main(ri, rank, n, p, err, sizeof(err), &v);
 	if (*err)
 		fail(rc ? rc : EXIT_FAIL, where(), NULL, "%s", err);
+	if (rc == EXIT_INTERRUPT)
+		fail(rc, where(), NULL, "rank %d: interrupted", rank);
 	run_verdict_print(&v);
 	if (rank == 0 && v.kind != COMM_VERDICT_NONE)
 		run_prom_write(coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(coll), v.kind,
@@ -695,9 +698,11 @@ static int read_params(struct run_params *p)
 	p->op = (enum comm_op)op;
 	p->algo = (enum comm_algo)a;
 	p->compress = (enum comm_compress)z;
-	if (parse_size(o_min, &p->min_bytes) || parse_size(o_max, &p->max_bytes))
+	int bad_min = parse_size(o_min, &p->min_bytes);
+	if (bad_min || parse_size(o_max, &p->max_bytes))
 		return fail(EXIT_USAGE, where(), "sizes are bytes with K, M or G, e.g. -b 8 -e 64M",
-			    "invalid size '%s'", parse_size(o_min, &p->min_bytes) ? o_min : o_max);
+			    "invalid value '%s' for --%s", bad_min ? o_min : o_max,
+			    bad_min ? "minbytes" : "maxbytes");
 	if (p->min_bytes > p->max_bytes)
 		return fail(EXIT_USAGE, where(), NULL, "-b %s is larger than -e %s", o_min, o_max);
 	if (p->max_bytes > (8ULL << 30))

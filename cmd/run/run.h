@@ -165,6 +165,8 @@ int run_links_gather(struct comm *c, struct cJSON **out);
 /* A verdict kind of hcclctl's own, beside libcomm's: an HCCL or ACL call failed on a rank
  * (exit 2, "hccl-error"). */
 #define RUN_VERDICT_HCCL_ERROR COMM_VERDICT_KIND_COUNT
+/* and: a server could not be reached (run --ssh), before any rank ran there ("unreachable") */
+#define RUN_VERDICT_UNREACHABLE (COMM_VERDICT_KIND_COUNT + 1)
 const char *run_verdict_kind_name(int kind);
 void run_verdict_print(const struct comm_verdict *v);
 void *run_verdict_json(const struct comm_verdict *v);
@@ -175,6 +177,22 @@ void run_verdict_from_status(struct comm_verdict *v, int status, const char *msg
  * its message, and the rank the message starts with ("rank N ..."), else rank -1. 0, or
  * -ENOENT when there is none. */
 int run_verdict_parse(const char *text, size_t len, struct comm_verdict *v);
+
+/* cmd/run/runstop.c: ending the sweep early, on every rank at the same row (its opening
+ * comment says why). arm: SIGINT asks, SIGPIPE is ignored (a closed stdout is an EPIPE).
+ * flush: fflush(stdout), an EPIPE asks; -1 when it failed. asked: this rank's reasons;
+ * agree/agreed: the job's, as the row's allreduce found them. exit: the exit code of a rank
+ * at its end: EXIT_PIPE where its own stdout was closed (rank 0's, which prints), else
+ * EXIT_INTERRUPT when the job was interrupted, else code. */
+#define RUN_STOP_INTERRUPT 1
+#define RUN_STOP_OUTPUT 2
+void run_stop_arm(void);
+int run_stop_flush(void);
+int run_stop_asked(void);
+int run_stop_interrupts(void); /* how many SIGINTs came */
+void run_stop_agree(int why);
+int run_stop_agreed(void);
+int run_stop_exit(int code);
 
 /* cmd/run/runprom.c: run --prometheus. Rows as rank 0 reports them, then the file with the
  * verdict kind (COMM_VERDICT_*) and the exit code (-1: from the rows' wrong counts). */

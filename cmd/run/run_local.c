@@ -163,24 +163,71 @@ static int fork_ranks(const struct run_params *p, int n, const struct run_local 
 /* Once the job has a verdict the ranks end by themselves within a moment; one that does
  * not (stopped, stuck) is killed after this long, so the launcher never waits on it. */
 #define VERDICT_GRACE_MS 3000
+/* After Ctrl-C the ranks end at the next row (runstop.c); one in a longer row, or stuck, is
+ * killed after this long, and at once on a second Ctrl-C. */
+#define INTERRUPT_GRACE_MS 3000
+
+/* How the ranks ended early, if they did: the RUN_STOP_* reasons, when Ctrl-C came
+ * (mono_ms, -1: not yet) and how many ranks had to be killed after it. */
+struct local_stop {
+	int why;
+	long long at;
+	int killed;
+};
+
+/* Kills every rank still running, marked as killed by us (not a cause); returns how many. */
+static int kill_ranks(int n, pid_t *pids)
+{
+	int k = 0;
+	for (int r = 0; r < n; r++)
+		if (pids[r] > 0) {
+			kill(pids[r], SIGKILL);
+			pids[r] = -pids[r];
+			k++;
+		}
+	return k;
+}
+
+/* Ctrl-C reached the launcher: passed on to the ranks once (kill -INT of the launcher alone
+ * reaches no rank; a terminal's reaches them too, and twice is harmless), then the grace. */
+static void interrupt_ranks(int n, pid_t *pids, struct local_stop *st)
+{
+	long long now = mono_ms();
+	st->why |= RUN_STOP_INTERRUPT;
+	if (st->at < 0) {
+		st->at = now;
+		for (int r = 0; r < n; r++)
+			if (pids[r] > 0)
+				kill(pids[r], SIGINT);
+	}
+	if (now - st->at > INTERRUPT_GRACE_MS || run_stop_interrupts() > 1)
+		st->killed += kill_ranks(n, pids);
+}
 
 /* Reaps the ranks; prints the verdict as soon as there is one (*printed) and kills whoever
- * is left after the grace. Returns the worst exit code of the ranks. */
-static int wait_ranks(struct shared *sh, int n, pid_t *pids, pid_t *rdv_pid, int *printed)
+ * is left after the grace. Returns the worst exit code of the ranks; ranks that ended early
+ * together (Ctrl-C, rank 0's stdout closed) leave the reason in st instead. */
+static int wait_ranks(struct shared *sh, int n, pid_t *pids, pid_t *rdv_pid, int *printed,
+		      struct local_stop *st)
 {
 	/* Wait for every rank. A rank killed by a signal is named; the survivors hear the
 	 * verdict from the monitor and end; whoever is left after the grace is killed. */
 	int left = n, worst = EXIT_OK;
 	long long verdict_at = -1;
 	while (left > 0) {
-		int st;
-		pid_t pid = waitpid(-1, &st, WNOHANG);
+		int status;
+		pid_t pid = waitpid(-1, &status, WNOHANG);
 		if (pid < 0 && errno == EINTR)
 			continue;
 		if (pid < 0)
 			break;
 		if (pid == 0) {
 			long long now = mono_ms();
+			if (run_stop_asked() & RUN_STOP_INTERRUPT) {
+				interrupt_ranks(n, pids, st);
+				usleep(10000);
+				continue;
+			}
 			const struct comm_verdict *v = job_verdict(sh, n);
 			if (v && !*printed) { /* at once, not when the last rank is gone */
 				run_verdict_print(v);
@@ -191,11 +238,7 @@ static int wait_ranks(struct shared *sh, int n, pid_t *pids, pid_t *rdv_pid, int
 			int culprit_only = v && v->rank >= 0 && v->rank < n && left == 1 &&
 					   pids[v->rank] > 0;
 			if (verdict_at >= 0 && (culprit_only || now - verdict_at > VERDICT_GRACE_MS))
-				for (int k = 0; k < n; k++)
-					if (pids[k] > 0) {
-						kill(pids[k], SIGKILL);
-						pids[k] = -pids[k]; /* killed by us: not a cause */
-					}
+				kill_ranks(n, pids);
 			usleep(10000);
 			continue;
 		}
@@ -210,16 +253,48 @@ static int wait_ranks(struct shared *sh, int n, pid_t *pids, pid_t *rdv_pid, int
 		left--;
 		int ours = pids[r] < 0;
 		pids[r] = 0;
-		int code = WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_FAIL;
-		if (WIFSIGNALED(st) && !sh->rank[r].err[0])
+		int code = WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_FAIL;
+		if (WIFSIGNALED(status) && !sh->rank[r].err[0])
 			snprintf(sh->rank[r].err, ERR_SLOT, "rank %d (pid %d) was killed by %s%d (%s)",
 				 r, pid, ours ? "the launcher after the verdict, signal " : "signal ",
-				 WTERMSIG(st), strsignal(WTERMSIG(st)));
+				 WTERMSIG(status), strsignal(WTERMSIG(status)));
+		if (code == EXIT_INTERRUPT || (code == EXIT_PIPE && r == 0)) {
+			st->why |= code == EXIT_PIPE ? RUN_STOP_OUTPUT : RUN_STOP_INTERRUPT;
+			continue;
+		}
 		if (code == EXIT_FAIL || (code == EXIT_UNKNOWN && worst != EXIT_FAIL) ||
 		    (code > worst && worst == EXIT_OK))
 			worst = code;
 	}
 	return worst;
+}
+
+/* The report of ranks that ended early together: nothing when rank 0's stdout was closed
+ * (the reader has all it wanted, as `seq | head` says nothing), "interrupted" after Ctrl-C;
+ * no verdict, no flight recorder: no rank failed. Returns the job's exit code. */
+static int report_stop(const struct run_params *p, const struct run_local *l,
+		       const struct shared *sh, const struct local_stop *st)
+{
+	if (sh->json_printed)
+		out_json_set_printed();
+	if (!(st->why & RUN_STOP_INTERRUPT))
+		return EXIT_PIPE;
+	if (st->killed)
+		fail(EXIT_INTERRUPT, l->where, NULL, "interrupted: %d rank%s did not stop within %d s "
+		     "and %s killed", st->killed, st->killed == 1 ? "" : "s",
+		     INTERRUPT_GRACE_MS / 1000, st->killed == 1 ? "was" : "were");
+	else
+		fail(EXIT_INTERRUPT, l->where, NULL, "interrupted");
+	if (p->json && !sh->json_printed) {
+		cJSON *doc = cJSON_CreateObject();
+		cJSON *e = cJSON_AddObjectToObject(doc, "error");
+		cJSON_AddStringToObject(e, "where", l->where);
+		cJSON_AddStringToObject(e, "message", "interrupted");
+		cJSON_AddBoolToObject(doc, "interrupted", 1);
+		cJSON_AddNumberToObject(doc, "exit_code", EXIT_INTERRUPT);
+		out_json(doc);
+	}
+	return EXIT_INTERRUPT;
 }
 
 /* One line per failing rank, the flight recorder's files, then the verdict they all come
@@ -303,6 +378,7 @@ int run_local_launch(const struct run_params *p, int n, const struct run_local *
 		nofile.rlim_cur = nofile.rlim_max;
 		(void)setrlimit(RLIMIT_NOFILE, &nofile);
 	}
+	run_stop_arm(); /* the ranks inherit it: Ctrl-C before they run still stops them */
 	rc = start_rendezvous(n, &ri, &rdv_pid, &stopfd, sh, l);
 	if (rc)
 		goto out;
@@ -318,7 +394,12 @@ int run_local_launch(const struct run_params *p, int n, const struct run_local *
 	close(gate[1]); /* every rank is forked: they start */
 	gate[1] = -1;
 	int printed = 0;
-	worst = wait_ranks(sh, n, pids, &rdv_pid, &printed);
+	struct local_stop st = { .at = -1 };
+	worst = wait_ranks(sh, n, pids, &rdv_pid, &printed, &st);
+	if (st.why) {
+		rc = report_stop(p, l, sh, &st);
+		goto out;
+	}
 	if (stopfd >= 0) { /* a last look: the monitor may have decided as the ranks ended */
 		for (int i = 0; i < 50 && !job_verdict(sh, n) && worst != EXIT_OK; i++)
 			usleep(10000);

@@ -25,7 +25,7 @@ void run_out_header(const struct run_params *p, int n)
 	printf("# %10s %12s %6s %6s %6s %10s %12s %12s %7s%s\n", "size(B)", "count", "type",
 	       "redop", "algo", "time(us)", "algbw(GB/s)", "busbw(GB/s)", "#wrong",
 	       p->compress ? "   nrmse(%)" : "");
-	fflush(stdout);
+	run_stop_flush();
 }
 
 void run_out_row(const struct run_params *p, int n, const struct run_row *r, void *arg)
@@ -73,7 +73,7 @@ void run_out_row(const struct run_params *p, int n, const struct run_row *r, voi
 	printf("  %10zu %12zu %6s %6s %6s %10.1f %12.3f %12.3f %7s%s\n", r->bytes, r->count,
 	       comm_dtype_name(p->dtype), redop, comm_algo_name(r->algo), r->time_us, r->algbw,
 	       r->busbw, wrong, err);
-	fflush(stdout);
+	run_stop_flush();
 }
 
 void run_out_footer(const struct run_params *p, int n, struct out_ctx *o,
@@ -95,6 +95,8 @@ void run_out_footer(const struct run_params *p, int n, struct out_ctx *o,
 		cJSON_AddItemToObject(doc, "results", o->results);
 		o->results = NULL;
 		cJSON_AddNumberToObject(doc, "avg_busbw_GBps", avg);
+		cJSON_AddBoolToObject(doc, "interrupted",
+				      !!(run_stop_agreed() & RUN_STOP_INTERRUPT));
 		if (p->compress && o->nrmse_max >= 0)
 			cJSON_AddNumberToObject(doc, "max_nrmse", o->nrmse_max);
 		else if (p->compress)
@@ -131,6 +133,8 @@ void run_out_footer(const struct run_params *p, int n, struct out_ctx *o,
 	}
 	if (g_opts.quiet)
 		return;
+	if (run_stop_agreed() & RUN_STOP_INTERRUPT)
+		printf("# Interrupted          : after %zu size%s\n", o->rows, o->rows == 1 ? "" : "s");
 	printf("# Avg bus bandwidth    : %.3f GB/s\n", avg);
 	if (p->compress && o->nrmse_max >= 0)
 		printf("# Max error (nrmse)    : %.4f %% of the exact sum's RMS (limit %g %%)\n",

@@ -443,20 +443,25 @@ int run_sweep(struct comm *c, const struct run_params *p, run_row_fn row_fn, voi
 		 * must agree on them. */
 		double tmax = per;
 		rc = comm_allreduce(c, &tmax, &tmax, 1, COMM_FP64, COMM_MAX);
-		int64_t w64 = wrong < 0 ? 0 : wrong;
+		/* the wrong elements, and how many ranks were asked to stop and why (runstop.c) */
+		int asked = run_stop_asked();
+		int64_t sum[3] = { wrong < 0 ? 0 : wrong, !!(asked & RUN_STOP_INTERRUPT),
+				   !!(asked & RUN_STOP_OUTPUT) };
 		if (!rc)
-			rc = comm_allreduce(c, &w64, &w64, 1, COMM_INT64, COMM_SUM);
+			rc = comm_allreduce(c, sum, sum, 3, COMM_INT64, COMM_SUM);
 		if (rc)
 			goto out;
+		int64_t w64 = sum[0];
+		run_stop_agree((sum[1] ? RUN_STOP_INTERRUPT : 0) | (sum[2] ? RUN_STOP_OUTPUT : 0));
 		row->time_us = tmax;
 		row->wrong = p->check ? (long long)w64 : -1;
 		row->algbw = tmax > 0 ? (double)row->bytes / (tmax * 1e3) : 0;
 		row->busbw = row->algbw * run_bus_factor(p->coll, n);
 		if (w64)
 			any_wrong = 1;
-		if (rank == 0 && row_fn)
+		if (rank == 0 && row_fn && !(run_stop_agreed() & RUN_STOP_OUTPUT))
 			row_fn(p, n, row, arg);
-		if (p->coll == COMM_COLL_BARRIER || bytes >= p->max_bytes)
+		if (p->coll == COMM_COLL_BARRIER || bytes >= p->max_bytes || run_stop_agreed())
 			break;
 		unsigned long long next = bytes * p->factor;
 		bytes = next > p->max_bytes || next <= bytes ? p->max_bytes : next;

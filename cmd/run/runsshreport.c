@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "cmd/cli/cli.h"
+#include "cmd/cli/situation.h"
 #include "cmd/run/runssh.h"
 
 /* "0-3, 8, 10-11" from the ascending ranks of session i */
@@ -84,10 +85,17 @@ static int severity(const struct fo_host *h)
 	}
 }
 
+/* A server we never got a session on (connect, host key, handshake, login). */
+static int unreachable(const struct fo_host *h)
+{
+	return (h->status == FO_UNREACHABLE || h->status == FO_TIMEOUT) && !h->connected;
+}
+
 static int exit_code_of(const struct fo_host *h)
 {
-	if (h->status == FO_UNREACHABLE || h->status == FO_NOSTART ||
-	    (h->status == FO_TIMEOUT && !h->connected))
+	if (unreachable(h))
+		return situation_exit("unreachable");
+	if (h->status == FO_NOSTART)
 		return EXIT_UNKNOWN;
 	if (h->status == FO_FAILED && !h->signal[0] &&
 	    (h->exit_status == 127 || h->exit_status == 126 || h->exit_status == EXIT_USAGE ||
@@ -286,7 +294,10 @@ int runssh_report(struct ssh_run *s, double seconds)
 		const struct fo_host *h = &s->hosts[culprit];
 		struct comm_verdict *v = &s->verdict;
 		run_verdict_from_status(v, 0, "");
+		/* never reached: a node situation, not a link between ranks; lost after it
+		 * was reached: its host stopped carrying packets */
 		v->kind = h->signal[0] ? COMM_VERDICT_DEAD_RANK
+			  : unreachable(h) ? RUN_VERDICT_UNREACHABLE
 			  : (h->status == FO_UNREACHABLE || h->status == FO_TIMEOUT)
 				  ? COMM_VERDICT_LINK_DOWN
 			  : (h->status == FO_NOSTART || h->exit_status == 127 ||

@@ -5,14 +5,13 @@
 #include <cjson/cJSON.h>
 
 #include "cmd/cli/cli.h"
+#include "cmd/cli/situation.h"
 #include "cmd/run/run.h"
 
 int run_verdict_exit(const struct comm_verdict *v)
 {
 	return v->kind == COMM_VERDICT_NONE ? EXIT_OK
-	       : v->kind == COMM_VERDICT_ERROR ? EXIT_UNKNOWN
-	       : v->kind == COMM_VERDICT_SLOW_LINK ? EXIT_WARN
-					       : EXIT_FAIL;
+					    : situation_exit(run_verdict_kind_name(v->kind));
 }
 
 void run_verdict_print(const struct comm_verdict *v)

@@ -9,7 +9,9 @@
 
 const char *run_verdict_kind_name(int kind)
 {
-	return kind == RUN_VERDICT_HCCL_ERROR ? "hccl-error" : comm_verdict_kind_name(kind);
+	return kind == RUN_VERDICT_HCCL_ERROR	 ? "hccl-error"
+	       : kind == RUN_VERDICT_UNREACHABLE ? "unreachable"
+						 : comm_verdict_kind_name(kind);
 }
 
 int run_verdict_parse(const char *text, size_t len, struct comm_verdict *v)
@@ -22,7 +24,7 @@ int run_verdict_parse(const char *text, size_t len, struct comm_verdict *v)
 		if (n <= sizeof(mark) - 1 || memcmp(l, mark, sizeof(mark) - 1))
 			continue;
 		const char *k = l + sizeof(mark) - 1, *end = l + n;
-		for (int kind = COMM_VERDICT_NONE + 1; kind <= RUN_VERDICT_HCCL_ERROR; kind++) {
+		for (int kind = COMM_VERDICT_NONE + 1; kind <= RUN_VERDICT_UNREACHABLE; kind++) {
 			const char *name = run_verdict_kind_name(kind);
 			size_t kl = strlen(name);
 			if ((size_t)(end - k) < kl + 2 || memcmp(k, name, kl) || memcmp(k + kl, ": ", 2))

@@ -4,7 +4,8 @@
 
 run hcclctl --version
 check_rc 0 "--version exits 0"
-check_out "hcclctl 0.1.0" "--version prints the version"
+printf '%s\n' "$OUT" >"$TMP/version"
+ok "[ \"\$(head -n 1 '$TMP/version')\" = 'hcclctl 0.1.0' ]" "--version prints the version first"
 
 run hcclctl
 check_rc 64 "no command is a usage error"

@@ -99,7 +99,7 @@ dpkg -x "$TOOL" "$R"
 dpkg -x "$DEV" "$R"
 run "$R/usr/bin/hcclctl" --version
 check_rc 0 "the installed hcclctl --version: exit 0"
-check_out "hcclctl $VERSION" "prints the package's version"
+check_out_has "hcclctl $VERSION" "prints the package's version"
 
 run "$R/usr/bin/hcclctl" ranktable validate "$FIXTURES/hccl_doc_v1.0_atlas910_2srv_2dev.json"
 check_rc 0 "the installed hcclctl validates a good rank table: exit 0"

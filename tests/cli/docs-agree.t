@@ -73,6 +73,22 @@ awk '/^\$ hcclctl doctor --list-checks$/{s=1;next} s && /^```/{exit} s' README.m
 _report $? "README's list of doctor's checks is --list-checks' output" \
 	"$(diff "$TMP/checks" "$TMP/readme")"
 
+# the one table of situations: hcclctl(1)'s SITUATIONS is the code's (--situations), each kind
+# with its exit status and its meaning, in order; every exit status it uses is in EXIT STATUS
+hcclctl --situations >"$TMP/sit"
+troff_text "$MAN/hcclctl.1" | awk '/^\.SH SITUATIONS/{s=1;next} /^\.SH/{s=0}
+	s && /^\.BR /{k=$2; c=$4; gsub(/[")( ]/, "", c); getline m; print k " " c " " m}' >"$TMP/mansit"
+[ "$(wc -l <"$TMP/sit")" -ge 10 ] && cmp -s "$TMP/sit" "$TMP/mansit"
+_report $? "hcclctl(1) SITUATIONS is the code's table: kind, exit status, meaning, in order" \
+	"$(diff "$TMP/sit" "$TMP/mansit")"
+missing=""
+for c in $(awk '{print $2}' "$TMP/sit" | sort -u); do
+	troff_text "$MAN/hcclctl.1" | awk '/^\.SH EXIT STATUS/{s=1;next} /^\.SH/{s=0} s' |
+		grep -qx ".B $c" || missing="$missing $c"
+done
+[ -z "$missing" ]
+_report $? "hcclctl(1) EXIT STATUS explains every exit status a situation has" "missing:$missing"
+
 run hcclctl --completion-words ranktable
 check_out "gen
 validate

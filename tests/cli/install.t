@@ -39,7 +39,7 @@ _report $? "installs exactly the tool, the libraries, the header, the .pc, man p
 L=$D$P/lib64
 ok "cmp -s ./hcclctl '$D$P/sbin/hcclctl' && [ -x '$D$P/sbin/hcclctl' ]" "the installed hcclctl is the built one"
 run "$D$P/sbin/hcclctl" --version
-check_out "hcclctl $VERSION" "the installed hcclctl runs: --version"
+check_out_has "hcclctl $VERSION" "the installed hcclctl runs: --version"
 ok "cmp -s man/hcclctl-run.1 '$D$P/man/man1/hcclctl-run.1'" "man pages go to MANDIR/man1"
 
 run readlink "$L/libcomm.so"

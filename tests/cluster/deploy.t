@@ -31,14 +31,14 @@ if ! cluster_up 4; then
 fi
 
 self=$(realpath "$HCCLCTL")
-ver=$("$HCCLCTL" --version)
+ver=$("$HCCLCTL" --version | head -n 1)
 sha=$(sha256sum <"$self" | cut -c1-64)
 dir="${ver#hcclctl }-$(printf '%s' "$sha" | cut -c1-16)"
-# node 1: this hcclctl on its PATH; node 2: none; node 3: another version; node 4: none,
-# and (later) a loader that cannot load libcjson
+# node 1: this hcclctl on its PATH; node 2: none; node 3: another build of this version;
+# node 4: none, and (later) a loader that cannot load libcjson
 mkdir -p "$TMP/bin1" "$TMP/bin3"
 ln -s "$self" "$TMP/bin1/hcclctl"
-printf '#!/bin/sh\necho "hcclctl 0.0.9"\n' >"$TMP/bin3/hcclctl"
+printf '#!/bin/sh\nprintf "%s\\ncommit 000000000000\\nbuild-id 00112233\\n"\n' "$ver" >"$TMP/bin3/hcclctl"
 chmod +x "$TMP/bin3/hcclctl"
 for i in 1 2 3 4; do
 	mkdir -p "$TMP/cache$i"
@@ -76,8 +76,8 @@ err_has "hcclctl: run allreduce: 10.77.0.1: its own hcclctl $TMP/bin1/hcclctl"
 _report $? "  node 1 runs its own hcclctl (the same version)" "$ERR"
 err_has "hcclctl: run allreduce: 10.77.0.2: copied this hcclctl $(copy_of 2) (it has none on PATH)"
 _report $? "  node 2 (none on PATH) got a copy in its user's cache" "$ERR"
-err_has "hcclctl: run allreduce: 10.77.0.3: copied this hcclctl $(copy_of 3) (its own $TMP/bin3/hcclctl says 'hcclctl 0.0.9')"
-_report $? "  node 3 (another version) got a copy too, naming what it had" "$ERR"
+err_has "hcclctl: run allreduce: 10.77.0.3: copied this hcclctl $(copy_of 3) (its own $TMP/bin3/hcclctl says '$ver, build-id 00112233')"
+_report $? "  node 3 (the same version, another build) got a copy too, naming what it had" "$ERR"
 ok "[ ! -e '$TMP/cache1/hcclctl' ]" "  nothing was copied to node 1"
 for i in 2 3 4; do
 	[ "$(sha256sum <"$(copy_of $i)" | cut -c1-64)" = "$sha" ] && [ -x "$(copy_of $i)" ]
@@ -211,7 +211,7 @@ assert reach["10.77.0.3"]["status"] == "PASS", reach
 assert reach["10.77.0.4"]["status"] == "FAIL", reach
 assert "libcjson.so.1" in reach["10.77.0.4"]["message"] and "libcjson1" in reach["10.77.0.4"]["message"], reach
 ' 2>"$TMP/py.err"
-_report $? "doctor: node 3 (another version) is reached with a copy; node 4 fails node.reach naming libcjson.so.1 and libcjson1" "$OUT" "$(cat "$TMP/py.err")"
+_report $? "doctor: node 3 (another build) is reached with a copy; node 4 fails node.reach naming libcjson.so.1 and libcjson1" "$OUT" "$(cat "$TMP/py.err")"
 check_rc 2 "  exit 2"
 
 done_testing

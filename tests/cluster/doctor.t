@@ -176,7 +176,7 @@ run doc --checks node,host
 ms=$((($(date +%s%N) - t0) / 1000000))
 cluster_start_sshd 4
 check_rc 2 "node 4 down (no sshd): exit 2"
-cause_is "node.reach on 10.77.0.4: cannot reach the node"
+cause_is "node.reach on 10.77.0.4: unreachable: cannot reach the node"
 _report $? "  named: node.reach on 10.77.0.4" "$OUT"
 [ "$ms" -lt 20000 ]
 _report $? "  one FAIL, not a hang ($ms ms)"

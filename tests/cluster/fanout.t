@@ -104,7 +104,7 @@ _report $? "blocks are named by server, connected by host_ip" "$OUT"
 grep -v '^10\.77\.0\.2 ' "$CL_KNOWN_HOSTS" >"$TMP/kh_missing"
 rm -f "$CL_DIR"/ran-*
 run hx --ssh-known-hosts "$TMP/kh_missing" --hosts "$HOSTS" -- sh -c 'touch "$0/ran-$HCCLCTL_NODE"' "$CL_DIR"
-check_rc 3 "an unknown host key: exit 3"
+check_rc 2 "an unknown host key: exit 2 (unreachable)"
 fp=$(ssh-keygen -lf "$CL_DIR/n2/host_ed25519.pub" | awk '{print $2}')
 check_err_has "hcclctl: exec: 10.77.0.2: host key not known (not in $TMP/kh_missing): ED25519 key fingerprint $fp (ssh-ed25519); nothing was run. To trust it after checking the fingerprint: ssh-keyscan -p 22 10.77.0.2 >> $TMP/kh_missing, or pass --ssh-insecure to skip the check" \
 	"it is refused with the host, key type, OpenSSH's SHA256 fingerprint and the fix"
@@ -118,7 +118,7 @@ k4=$(cut -d' ' -f1,2 "$CL_DIR/n4/host_ed25519.pub")
 sed "s|^10\.77\.0\.3 .*|10.77.0.3 $k4|" "$CL_KNOWN_HOSTS" >"$TMP/kh_changed"
 rm -f "$CL_DIR"/ran-*
 run hx --ssh-known-hosts "$TMP/kh_changed" --hosts 10.77.0.3 -- sh -c 'touch "$0/ran-$HCCLCTL_NODE"' "$CL_DIR"
-check_rc 3 "a changed host key: exit 3"
+check_rc 2 "a changed host key: exit 2 (unreachable)"
 fp3=$(ssh-keygen -lf "$CL_DIR/n3/host_ed25519.pub" | awk '{print $2}')
 printf '%s\n' "$ERR" | grep -qF "hcclctl: exec: 10.77.0.3: HOST KEY CHANGED: the ED25519 key $fp3 does not match the key $TMP/kh_changed holds for 10.77.0.3;"
 _report $? "it is refused loudly, with the new fingerprint" "$ERR"
@@ -142,7 +142,7 @@ until cluster_exec 1 ss -Hltn "sport = :2222" | grep -q . || [ $tries -gt 100 ];
 	tries=$((tries + 1))
 done
 run hx --ssh-port 2222 --hosts 10.77.0.1 -- true
-check_rc 3 "--ssh-port: the key filed for port 22 is not taken for port 2222"
+check_rc 2 "--ssh-port: the key filed for port 22 is not taken for port 2222"
 check_err_has "hcclctl: exec: [10.77.0.1]:2222: host key not known (not in $CL_KNOWN_HOSTS): ED25519 key fingerprint $(ssh-keygen -lf "$CL_DIR/n1/host_ed25519.pub" | awk '{print $2}') (ssh-ed25519); nothing was run. To trust it after checking the fingerprint: ssh-keyscan -p 2222 10.77.0.1 >> $CL_KNOWN_HOSTS, or pass --ssh-insecure to skip the check" \
 	"the message names [host]:port and the ssh-keyscan -p fix"
 sed 's/^10\.77\.0\.1 /[10.77.0.1]:2222 /' "$CL_KNOWN_HOSTS" >"$TMP/kh_port"
@@ -157,7 +157,7 @@ k2=$(cut -d' ' -f1,2 "$CL_DIR/n2/host_ed25519.pub")
 rl=$(grep -n '^@revoked' "$TMP/kh_revoked" | cut -d: -f1)
 rm -f "$CL_DIR"/ran-*
 run hx --ssh-known-hosts "$TMP/kh_revoked" --hosts 10.77.0.1,10.77.0.2 -- sh -c 'touch "$0/ran-$HCCLCTL_NODE"' "$CL_DIR"
-check_rc 3 "a host key marked @revoked: exit 3"
+check_rc 2 "a host key marked @revoked: exit 2 (unreachable)"
 fp2=$(ssh-keygen -lf "$CL_DIR/n2/host_ed25519.pub" | awk '{print $2}')
 check_err_has "hcclctl: exec: 10.77.0.2: HOST KEY REVOKED: the ED25519 key $fp2 is marked @revoked in $TMP/kh_revoked line $rl; nothing was run. The host must get a new key" \
 	"it is refused, naming the file and the line, though plain lines for the key match"
@@ -166,7 +166,7 @@ ok "[ ! -e '$CL_DIR/ran-n2' ] && [ -e '$CL_DIR/ran-n1' ]" "nothing ran on it; th
 # ---- user keys ----
 ssh-keygen -q -t ed25519 -N '' -f "$TMP/wrong_key"
 run hx --ssh-key "$TMP/wrong_key" --hosts 10.77.0.1,10.77.0.2 -- true
-check_rc 3 "a key the nodes do not know: exit 3"
+check_rc 2 "a key the nodes do not know: exit 2 (unreachable)"
 check_err_has "hcclctl: exec: root@10.77.0.1: permission denied: no key was accepted (tried: $TMP/wrong_key; the server offers: publickey); is the public key in ~root/.ssh/authorized_keys on 10.77.0.1? Use --ssh-key FILE or --ssh-user USER" \
 	"it says which user@host refused, which key was tried and what the server offers"
 
@@ -189,7 +189,7 @@ fi
 # ---- a node down, a node that does not answer, a command that hangs ----
 cluster_stop_sshd 3
 run hx --hosts "$HOSTS" -- sh -c 'echo "$HCCLCTL_NODE"'
-check_rc 3 "a node whose sshd is down: exit 3"
+check_rc 2 "a node whose sshd is down: exit 2 (unreachable)"
 check_err_has "hcclctl: exec: 10.77.0.3 port 22: connect: Connection refused" "it is named, with the cause"
 check_err_has "hcclctl: exec: 1 of 4 hosts could not run the command: 10.77.0.3" "the summary names it"
 [ "$(block 10.77.0.1 | sed -n 2p)$(block 10.77.0.2 | sed -n 2p)$(block 10.77.0.4 | sed -n 2p)" = "n1n2n4" ]
@@ -198,7 +198,7 @@ cluster_start_sshd 3
 _cl_wait_sshd 3
 
 run hx --connect-timeout 1 --hosts 10.77.0.1,10.77.0.200 -- true
-check_rc 3 "an address where nothing answers: exit 3"
+check_rc 2 "an address where nothing answers: exit 2 (unreachable)"
 block 10.77.0.200 | grep -qE '^== 10\.77\.0\.200: timeout \(connect, [12]\.[0-9]{2} s\)$'
 _report $? "it times out after --connect-timeout" "$OUT"
 check_err_has "hcclctl: exec: 10.77.0.200 port 22: connect timed out" "the host is named"

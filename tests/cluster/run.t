@@ -252,7 +252,7 @@ cluster_stop_sshd 3
 t0=$(date +%s%N)
 run rxk allreduce --ranktable "$RT"
 echo "# sshd down: $((($(date +%s%N) - t0) / 1000000)) ms"
-check_rc 3 "a node whose sshd is down: exit 3"
+check_rc 2 "a node whose sshd is down: exit 2 (unreachable)"
 err_has "hcclctl: run allreduce: rank 2 on 10.77.0.3 could not start: 10.77.0.3 port 22: connect: Connection refused"
 _report $? "  the node and its rank are named, with the reason" "$ERR"
 err_has "hcclctl: run allreduce: stopped the other 3 ranks (0, 1, 3) and their processes"
@@ -265,7 +265,7 @@ _cl_wait_sshd 3
 # ---- host keys and user keys ----
 grep -v '^10\.77\.0\.2 ' "$CL_KNOWN_HOSTS" >"$TMP/kh_missing"
 run rx allreduce --ranktable "$RT" --ssh-known-hosts "$TMP/kh_missing"
-check_rc 3 "an unknown host key: exit 3"
+check_rc 2 "an unknown host key: exit 2 (unreachable)"
 err_has "hcclctl: run allreduce: rank 1 on 10.77.0.2 could not start: 10.77.0.2: host key not known (not in $TMP/kh_missing): ED25519 key fingerprint"
 _report $? "  refused, naming the host and its fingerprint" "$ERR"
 none_left
@@ -275,7 +275,7 @@ ssh-keygen -q -t ed25519 -N '' -f "$TMP/otherkey"
 run cluster_head env -u SSH_AUTH_SOCK "$HCCLCTL" run allreduce --ranktable "$RT" --ssh \
 	--ssh-user root --ssh-key "$TMP/otherkey" --ssh-known-hosts "$CL_KNOWN_HOSTS" \
 	--remote-hcclctl "$HCCLCTL"
-check_rc 3 "a wrong user key: exit 3"
+check_rc 2 "a wrong user key: exit 2 (unreachable)"
 err_has "could not start: root@10.77.0."
 _report $? "  named" "$ERR"
 err_has "permission denied: no key was accepted"
@@ -315,7 +315,7 @@ json.dump(t, open(sys.argv[2], "w"), indent=1)
 EOF
 cluster_stop_sshd 4
 run rxk allreduce --ranktable "$TMP/named.json" -e 64
-check_rc 3 "servers named by server_id, reached at host_ip: a node down is exit 3"
+check_rc 2 "servers named by server_id, reached at host_ip: a node down is exit 2 (unreachable)"
 err_has "hcclctl: run allreduce: rank 3 on node-4 (10.77.0.4) could not start"
 _report $? "  named by server_id and address" "$ERR"
 cluster_start_sshd 4

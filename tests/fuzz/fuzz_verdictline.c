@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	assert(rc == 0 || rc == -ENOENT);
 	if (rc)
 		return 0;
-	assert(v.kind > COMM_VERDICT_NONE && v.kind <= RUN_VERDICT_HCCL_ERROR);
+	assert(v.kind > COMM_VERDICT_NONE && v.kind <= RUN_VERDICT_UNREACHABLE);
 	assert(strlen(v.msg) < sizeof(v.msg) && v.rank >= -1);
 	return 0;
 }

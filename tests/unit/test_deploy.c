@@ -23,6 +23,9 @@
 #include "cmd/lib/deploy.h"
 #include "cmd/lib/nodeout.h"
 
+/* cmd/cli/cli.h, whose fail() cmocka's macro of that name hides */
+const char *cli_build_id(void);
+
 static void test_loader_missing(void **state)
 {
 	(void)state;
@@ -232,6 +235,16 @@ static void test_self(void **state)
 	assert_int_equal(deploy_init(&d, "/opt/hcclctl", err, sizeof(err)), 0);
 	assert_null(d.bin);
 	assert_string_equal(d.version, "hcclctl " HCCLCTL_VERSION);
+	/* the build id a node's hcclctl must say: this program's GNU build-id note */
+	assert_string_equal(d.build_id, cli_build_id());
+	FILE *r = popen("readelf -n /proc/$PPID/exe 2>/dev/null | sed -n 's/.*Build ID: //p'", "r");
+	char note[80] = "";
+	if (r && fgets(note, sizeof(note), r) && strlen(note) > 16) {
+		note[strcspn(note, "\n")] = 0;
+		assert_string_equal(d.build_id, note);
+	}
+	if (r)
+		pclose(r);
 	deploy_release(&d);
 
 	FILE *p = popen("sha256sum </proc/$PPID/exe 2>/dev/null", "r");

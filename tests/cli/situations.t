@@ -1,0 +1,50 @@
+#!/bin/sh
+# One situation, one kind and one exit status, whichever command meets it (cmd/cli/situation.c,
+# hcclctl(1) SITUATIONS): a node nobody can reach over SSH is "unreachable", exit 2, in exec,
+# run --ssh and doctor alike; under run --ssh it is no link-down.
+. "$(dirname "$0")/lib.sh"
+# a loopback port nothing listens on: the connect is refused at once
+P=$(free_port)
+want=$(hcclctl --situations | awk '$1 == "unreachable" {print $2}')
+ok "[ '$want' = 2 ]" "the table: unreachable exits 2"
+
+run hcclctl exec --hosts 127.0.0.1 --ssh-port "$P" -- true
+check_rc 2 "exec: an unreachable host: exit 2"
+check_err_has "hcclctl: exec: 1 of 1 hosts could not run the command: 127.0.0.1" "exec: names the host"
+check_out_has "== 127.0.0.1: unreachable (0.00 s)" "exec: its block says unreachable"
+
+mkdir -p "$TMP/hccn"
+printf 'address_0=192.168.10.1\n' >"$TMP/hccn/127.0.0.1"
+hcclctl ranktable gen --servers 127.0.0.1 --devices 0 --hccn-conf-dir "$TMP/hccn" -o "$TMP/rt.json" >/dev/null 2>&1
+run hcclctl run allreduce --ranktable "$TMP/rt.json" --ssh --ssh-port "$P" -e 64
+check_rc 2 "run --ssh: an unreachable server: exit 2"
+check_err_has "hcclctl: verdict: unreachable: rank 0 on 127.0.0.1 could not start: 127.0.0.1 port $P: connect: Connection refused" \
+	"run --ssh: the verdict is unreachable, not link-down"
+run hcclctl --json run allreduce --ranktable "$TMP/rt.json" --ssh --ssh-port "$P" -e 64
+check_rc 2 "run --ssh --json: exit 2"
+printf '%s' "$OUT" >"$TMP/run.json"
+ok "python3 -c '
+import json,sys
+d=json.load(open(sys.argv[1]))
+assert d[\"verdict\"][\"kind\"] == \"unreachable\" and d[\"exit_code\"] == 2, d
+' '$TMP/run.json'" "run --ssh --json: verdict kind unreachable, exit_code 2"
+
+run hcclctl doctor --hosts 127.0.0.1 --ssh-port "$P" --checks node.reach
+check_rc 2 "doctor: an unreachable node: exit 2"
+check_out_has "most likely cause: node.reach on 127.0.0.1: unreachable: cannot reach the node: 127.0.0.1 port $P: connect: Connection refused" \
+	"doctor: the same word"
+
+# ranks with different secrets: the rank refused and the rank 0 that waited for it name the
+# same situation, config (not stuck-rank on rank 0)
+M=$(free_port)
+HCCLCTL_SECRET=00112233445566778899aabbccddeeff "$HCCLCTL" run allreduce --rank 1 --world-size 2 \
+	--master 127.0.0.1:$M -e 64 --timeout 3 >/dev/null 2>"$TMP/r1.err" &
+R1=$!
+run env HCCLCTL_SECRET=ffeeddccbbaa99887766554433221100 "$HCCLCTL" run allreduce --rank 0 \
+	--world-size 2 --master 127.0.0.1:$M -e 64 --timeout 3
+wait $R1
+rc1=$?
+check_rc 2 "another secret: rank 0 exits 2"
+ok "printf '%s\n' '$(printf '%s' "$ERR" | grep '^hcclctl: verdict: ' | cut -d: -f3)' | grep -qx ' config'" "another secret: rank 0's verdict is config"
+ok "[ $rc1 = 2 ] && grep -q '^hcclctl: verdict: config: rank 1 ' '$TMP/r1.err'" "another secret: rank 1's verdict is config too, exit 2"
+done_testing
