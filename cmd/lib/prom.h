@@ -41,10 +41,14 @@ void prom_footer(struct prom *m, const char *command, int exit_code);
 int prom_write(const struct prom *m, const char *path, char *err, size_t errlen);
 
 /* prom_probe.c: a probe's JSON document as metrics (probe is "hccs", "rdma", "roce" or "net"),
- * written to prom_path; failure to write is a warning. doc stays the caller's. */
-void prom_probe_write(const char *probe, const cJSON *doc, int exit_code);
+ * written to prom_path. 0, or -1 with the message printed: metrics the user asked for and did
+ * not get are stale metrics served as fresh. doc stays the caller's. */
+int prom_probe_write(const char *probe, const cJSON *doc, int exit_code);
 /* The end of a probe's document (takes it): its metrics with --prometheus, the document
- * itself with --json. */
+ * itself with --json (whose exit_code says 3 when the metrics could not be written). */
 void probe_emit(const char *probe, cJSON *doc, int exit_code);
+/* A probe's exit code once its outputs are written: 3 where they could not be, unless the
+ * probe failed (2 stands). */
+int probe_prom_exit(int rc);
 
 #endif

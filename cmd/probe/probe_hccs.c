@@ -429,6 +429,7 @@ int probe_hccs_run(int argc, char **argv)
 		print_json(x, n, overall, g_opts.strict && rc == EXIT_WARN ? EXIT_FAIL : rc);
 	if (!g_opts.json)
 		print_text(x, n, overall);
+	rc = probe_prom_exit(rc);
 out:
 	if (x) {
 		free(x->chip);

@@ -838,6 +838,7 @@ int probe_net_run(int argc, char **argv)
 		pnet_print_json(&L, overall, g_opts.strict && rc == EXIT_WARN ? EXIT_FAIL : rc);
 	if (!g_opts.json)
 		pnet_print_text(&L, overall);
+	rc = probe_prom_exit(rc);
 	for (size_t i = 0; i < L.n; i++)
 		if (L.nodes[i].state == N_DOWN)
 			fail(rc, WHERE, NULL, "%s: not measured: %s", L.nodes[i].name,

@@ -213,6 +213,7 @@ int probe_rdma_run(int argc, char **argv)
 		print_json(&h, overall, g_opts.strict && rc == EXIT_WARN ? EXIT_FAIL : rc);
 	if (!g_opts.json)
 		print_text(&h, overall);
+	rc = probe_prom_exit(rc);
 	rdma_host_release(&h);
 	return rc;
 }

@@ -750,6 +750,7 @@ int probe_roce_run(int argc, char **argv)
 		print_json(x, overall, g_opts.strict && rc == EXIT_WARN ? EXIT_FAIL : rc);
 	if (!g_opts.json)
 		print_text(x, overall);
+	rc = probe_prom_exit(rc);
 out:
 	rt_table_release(&t);
 	free(x);

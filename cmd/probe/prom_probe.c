@@ -129,14 +129,16 @@ static const struct {
 	{"net", net},
 };
 
-void prom_probe_write(const char *probe, const cJSON *doc, int exit_code)
+static int prom_failed; /* --prometheus was given and could not be written */
+
+int prom_probe_write(const char *probe, const cJSON *doc, int exit_code)
 {
 	static const char *const sts[] = {"PASS", "WARN", "FAIL", "SKIP", "UNKNOWN"};
 	static const char *const lower[] = {"pass", "warn", "fail", "skip", "unknown"};
 	struct prom m;
 	char cmd[32], err[600];
 	if (!prom_path)
-		return;
+		return 0;
 	prom_init(&m);
 	for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++)
 		if (!strcmp(probes[i].probe, probe))
@@ -147,14 +149,27 @@ void prom_probe_write(const char *probe, const cJSON *doc, int exit_code)
 			   "status", lower[i], NULL);
 	snprintf(cmd, sizeof(cmd), "probe %s", probe);
 	prom_footer(&m, cmd, exit_code);
-	if (prom_write(&m, prom_path, err, sizeof(err)))
-		warn_msg("probe", "cannot write the metrics: %s", err);
+	int rc = prom_write(&m, prom_path, err, sizeof(err));
 	prom_release(&m);
+	if (!rc)
+		return 0;
+	prom_failed = 1;
+	fail(EXIT_UNKNOWN, "probe",
+	     "give a FILE in a directory that exists and you can write (node_exporter's textfile "
+	     "directory)",
+	     "--prometheus: cannot write the metrics: %s", err);
+	return -1;
+}
+
+int probe_prom_exit(int rc)
+{
+	return prom_failed && rc < EXIT_FAIL ? EXIT_UNKNOWN : rc;
 }
 
 void probe_emit(const char *probe, cJSON *doc, int exit_code)
 {
-	prom_probe_write(probe, doc, exit_code);
+	if (prom_probe_write(probe, doc, exit_code) && exit_code < EXIT_FAIL)
+		cJSON_ReplaceItemInObject(doc, "exit_code", cJSON_CreateNumber(EXIT_UNKNOWN));
 	if (g_opts.json)
 		out_json(doc);
 	else

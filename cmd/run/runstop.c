@@ -5,9 +5,11 @@
  * sweep there, closing the communicator as after a full run. The cost is one row: the one
  * being measured when the reason came. */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "cmd/run/run.h"
 
@@ -30,8 +32,6 @@ void run_stop_arm(void)
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_RESTART;
 	sigaction(SIGINT, &sa, NULL);
-	/* a closed stdout is an EPIPE from the flush (run_stop_flush), not this rank's death */
-	signal(SIGPIPE, SIG_IGN);
 }
 
 int run_stop_asked(void)
@@ -54,13 +54,26 @@ int run_stop_agreed(void)
 	return agreed;
 }
 
+/* A closed stdout is an EPIPE from this flush, not this rank's death: SIGPIPE is held back
+ * only around it (and a pending one taken), not ignored for the whole process, whose
+ * libraries (HCCL's own sockets and pipes) may rely on the default */
 int run_stop_flush(void)
 {
-	if (fflush(stdout) == 0)
-		return 0;
-	if (errno == EPIPE)
+	sigset_t pipe, old;
+	sigemptyset(&pipe);
+	sigaddset(&pipe, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe, &old);
+	int rc = fflush(stdout), e = errno;
+	if (rc && e == EPIPE) {
+		const struct timespec now = { 0, 0 };
+		sigset_t pending;
+		sigpending(&pending);
+		if (sigismember(&pending, SIGPIPE) && !sigismember(&old, SIGPIPE))
+			sigtimedwait(&pipe, NULL, &now);
 		asked |= RUN_STOP_OUTPUT;
-	return -1;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc ? -1 : 0;
 }
 
 int run_stop_exit(int code)

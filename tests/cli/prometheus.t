@@ -81,6 +81,17 @@ run hcclctl --json probe hccs --prometheus "$TMP/tf/hccs2.prom"
 check_rc 0 "probe hccs --json --prometheus: exit 0"
 printf '%s' "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["status"] == "PASS"'
 _report $? "  stdout still holds the one JSON document"
+# the probes too: metrics asked for and not written are exit 3, unless the probe failed
+run hcclctl probe hccs --prometheus "$TMP/none/hccs.prom"
+check_rc 3 "probe hccs with an unwritable --prometheus path: exit 3"
+check_err_has "hcclctl: probe: --prometheus: cannot write the metrics: cannot create a temporary file in '$TMP/none': No such file or directory" \
+	"  said, with the path"
+run hcclctl --json probe hccs --prometheus "$TMP/tf"
+check_rc 3 "probe hccs --json with --prometheus naming a directory: exit 3"
+printf '%s' "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["exit_code"] == 3, d["exit_code"]'
+_report $? "  the one JSON document's exit_code says 3 too" "$OUT"
+FAKE_NPU_SMI_DIR=$NS/a2-down:$NS/a2 run hcclctl probe hccs --prometheus "$TMP/none/hccs.prom"
+check_rc 2 "probe hccs failing with an unwritable --prometheus path: the failure's exit 2 stands"
 
 # probe rdma: one port down
 run hcclctl probe rdma --sysfs-root "$S/port-down" --prometheus "$TMP/tf/rdma.prom"

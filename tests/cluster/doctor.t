@@ -211,12 +211,18 @@ for x in c:
     assert \"--remote-hcclctl PATH\" in x[\"fix\"], x
 '" "  node.reach names the shell's error on one line, with the fix" "$OUT"
 
-# ---- a host limit: memlock, as it is in this container ----
-run doc --checks host.memlock --skip ""
+# ---- a host limit: memlock, as it is in this container, on nodes with an RDMA device (the
+# sysfs fixture of a RoCE NIC, passed on to every node) ----
+run doc --checks host.memlock --skip "" --sysfs-root "$REPO/tests/data/sysfs/roce"
 check_rc 1 "host.memlock limited: exit 1 (a warning)"
 cause_is "host.memlock on 10.77.0.\[1-4\]: locked memory limited to "
 _report $? "  named on every node, folded, with the limit" "$OUT"
 printf '%s\n' "$OUT" | grep -q '^fix: ulimit -l unlimited'
 _report $? "  and the fix" "$OUT"
+# without one, nothing registers memory: nothing to compare, never a warning
+run doc --checks host.memlock --skip ""
+check_rc 3 "host.memlock with no RDMA device on any node: exit 3 (nothing checked)"
+printf '%s\n' "$OUT" | grep -q '^SKIP  host.memlock    10.77.0.\[1-4\] .*nothing registers memory here'
+_report $? "  SKIP on every node, with the reason" "$OUT"
 
 done_testing

@@ -154,8 +154,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * event */
 	if (r.kind != HLOG_NONE && r.kind != HLOG_KB && r.kind != HLOG_WORDS)
 		assert(r.first);
+	/* its line is an unexplained one of a family, or an unexplained event's own (a failure
+	 * code its words explain), quoted first, the code's lines after it */
 	if (r.kind == HLOG_WORDS)
-		assert(!r.first && r.word_row >= 0 && r.nunk >= 1 && r.nevidence == 1);
+		assert(!r.first && ((r.word_row >= 0 && r.nunk >= 1) || r.nev >= 1) &&
+		       r.nevidence >= 1 && r.nevidence <= HLOG_MAX_EVIDENCE);
 	if (r.kind == HLOG_KB)
 		assert(r.kb_entity && r.kb_entity[0] && r.nevidence >= 1 && r.nkbhit >= 1);
 	assert(!r.first || (r.first >= r.ev && r.first < r.ev + r.nev));
