@@ -233,7 +233,6 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n,
 	int rc;
 
 	v->kind = COMM_VERDICT_NONE;
-	run_stop_arm();
 	if (o_timeout)
 		cfg.exec_timeout_ms = (int)o_timeout * 1000;
 	double ti0 = mono_s();
