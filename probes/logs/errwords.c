@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "probes/logs/logtext.h"
 #include "probes/logs/logline.h"
 
 #define EW_CASE 1 /* as written: upper-case names (errno, NCCL's level) */
@@ -105,12 +106,6 @@ static const struct {
 
 #define NBENIGN (sizeof(benign) / sizeof(benign[0]))
 
-static int word_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_';
-}
-
 static char lower(char c)
 {
 	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
@@ -143,7 +138,7 @@ static size_t match_at(const char *s, size_t n, const char *form, int exact)
 			return 0;
 		i++;
 	}
-	if (word_char(f[-1]) && i < n && word_char(s[i]))
+	if (hlog__word_char(f[-1]) && i < n && hlog__word_char(s[i]))
 		return 0;
 	return i;
 }
@@ -224,7 +219,7 @@ static int class_word(const char *s, size_t n)
 static long benign_from(struct pspan m, size_t r, size_t from, size_t *len)
 {
 	for (size_t i = from; i < m.n; i++) {
-		if (i && word_char(m.s[i - 1]) && word_char(benign[r].form[0]))
+		if (i && hlog__word_char(m.s[i - 1]) && hlog__word_char(benign[r].form[0]))
 			continue;
 		size_t k = match_at(m.s + i, m.n - i, benign[r].form, 0);
 		if (k) {
@@ -272,12 +267,12 @@ static int first_word(struct pspan m, long only, int *len, int *row)
 	size_t n = m.n < 4096 ? m.n : 4096;
 	const char *s = m.s;
 	for (size_t i = 0; i < n;) {
-		if (!word_char(s[i])) {
+		if (!hlog__word_char(s[i])) {
 			i++;
 			continue;
 		}
 		size_t end = i;
-		while (end < n && word_char(s[end]))
+		while (end < n && hlog__word_char(s[end]))
 			end++;
 		unsigned char c = (unsigned char)lower(s[i]) & 127;
 		size_t k = 0;

@@ -86,12 +86,6 @@ static const struct key role_after[] = {
 	{"is inconsistent with the IP", 0, HX_TABLE},
 };
 
-static int word_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_';
-}
-
 static int digit(char c)
 {
 	return c >= '0' && c <= '9';
@@ -189,7 +183,7 @@ static size_t ip_here(struct pspan m, size_t i, char *out, size_t outlen)
 	if (!k || strchr(out, '.'))
 		return k;
 	/* IPv6: a letter right after is a word ("std::string"); a bare "::" only in brackets */
-	if (k < t.n && (word_char(t.s[k]) || t.s[k] == '.'))
+	if (k < t.n && (hlog__word_char(t.s[k]) || t.s[k] == '.'))
 		return 0;
 	if (!strcmp(out, "::") && !(i && m.s[i - 1] == '[' && k < t.n && t.s[k] == ']'))
 		return 0;
@@ -204,7 +198,7 @@ static size_t host_here(struct pspan m, size_t i, struct hx_vals *x)
 		return 0;
 	size_t k = i, letter = 0;
 	while (k < m.n && k - i < HX_TEXTLEN - 1 &&
-	       (word_char(m.s[k]) || m.s[k] == '-' || m.s[k] == '.')) {
+	       (hlog__word_char(m.s[k]) || m.s[k] == '-' || m.s[k] == '.')) {
 		letter |= !digit(m.s[k]) && m.s[k] != '.';
 		k++;
 	}
@@ -270,7 +264,7 @@ static size_t key_value(struct pspan m, size_t i, struct hx_vals *x)
 		const struct key *y = &keys[k];
 		size_t l = strlen(y->k);
 		if (!starts_nocase(m.s + i, m.n - i, y->k) ||
-		    (i + l < m.n && word_char(m.s[i + l])))
+		    (i + l < m.n && hlog__word_char(m.s[i + l])))
 			continue;
 		size_t j = i + l, skip = 0;
 		/* "device-3" */
@@ -282,7 +276,7 @@ static size_t key_value(struct pspan m, size_t i, struct hx_vals *x)
 		}
 		long long v;
 		size_t d = j < m.n ? number(m.s + j, m.n - j, &v) : 0;
-		if (!d || (j + d < m.n && (m.s[j + d] == '.' || word_char(m.s[j + d]))))
+		if (!d || (j + d < m.n && (m.s[j + d] == '.' || hlog__word_char(m.s[j + d]))))
 			continue; /* "rank -1", "port 1.5", "dev 0x1f" are not values */
 		int role = y->role != HX_ANY ? y->role : role_at(m, i, j + d);
 		if (y->what == HX_PORT) {
@@ -307,7 +301,7 @@ void hlog__extract(struct pspan m, struct hx_vals *x)
 	for (size_t i = 0; m.s && i < m.n;) {
 		char p = i ? m.s[i - 1] : 0;
 		/* values begin a word: not inside a number, an address or a name */
-		if (i && (word_char(p) || p == '.') && !starts_nocase(m.s + i, m.n - i, "::ffff:")) {
+		if (i && (hlog__word_char(p) || p == '.') && !starts_nocase(m.s + i, m.n - i, "::ffff:")) {
 			i++;
 			continue;
 		}

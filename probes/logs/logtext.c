@@ -302,3 +302,9 @@ int64_t hlog__stamp_at(const char *s, size_t n)
 	int64_t days = hlog__days(y, mo, d);
 	return ((days * 86400 + h * 3600 + mi * 60 + se) * 1000 + ms) * 1000 + us;
 }
+
+int hlog__word_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}

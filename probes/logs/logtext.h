@@ -16,6 +16,8 @@
  * The scan loop sets it per line and clears it before its buffer goes. */
 void hlog__line_pairs(struct pspan line);
 const char *hlog__find(struct pspan m, const char *lit);
+/* A letter, digit or underscore: a character of a name ("HCCL_E_TIMEOUT", "rtFooWithTimeout") */
+int hlog__word_char(char c);
 int hlog__has(struct pspan m, const char *lit);
 int hlog__has_nocase(struct pspan m, const char *lit);
 /* The rest of m after the first lit, or {NULL, 0}. */

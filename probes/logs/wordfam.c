@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "probes/npu/hcclcodes.h"
+#include "probes/logs/logtext.h"
 #include "probes/logs/extract.h"
 #include "probes/logs/hlogint.h"
 
@@ -163,12 +164,6 @@ static const struct family fams[] = {
 };
 #define NFAM (sizeof(fams) / sizeof(fams[0]))
 
-static int ident_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_';
-}
-
 /* needle at the start of a word, its spaces matching any run of punctuation and blanks
  * ("link failed" in "[link] failed"); letters in any case, other characters as they are.
  * "Timeout" inside "rtDeviceSynchronizeWithTimeout" is part of a name, not a word. */
@@ -177,9 +172,9 @@ static int match_at(struct pspan s, size_t i, const char *needle)
 	for (const char *p = needle; *p; p++) {
 		if (*p == ' ') {
 			/* before a mark of the needle ("found (required"), blanks only */
-			int blanks = p[1] && !ident_char(p[1]);
+			int blanks = p[1] && !hlog__word_char(p[1]);
 			size_t from = i;
-			while (i < s.n && (blanks ? s.s[i] == ' ' || s.s[i] == '\t' : !ident_char(s.s[i])))
+			while (i < s.n && (blanks ? s.s[i] == ' ' || s.s[i] == '\t' : !hlog__word_char(s.s[i])))
 				i++;
 			if (i == from)
 				return 0;
@@ -197,7 +192,7 @@ static int has(struct pspan s, const char *needle)
 	if (!needle[0])
 		return 0;
 	for (size_t i = 0; i < s.n; i++)
-		if ((i == 0 || !ident_char(s.s[i - 1]) || !ident_char(needle[0])) &&
+		if ((i == 0 || !hlog__word_char(s.s[i - 1]) || !hlog__word_char(needle[0])) &&
 		    match_at(s, i, needle))
 			return 1;
 	return 0;
