@@ -7,6 +7,7 @@
 
 #include "probes/npu/hcclcodes.h"
 #include "probes/logs/catalog.h"
+#include "probes/logs/hlogint.h"
 #include "probes/logs/logtext.h"
 
 /* "status=IBV_WC_RETRY_EXC_ERR(12)", "status=4", "with error 12": the completion status, and
@@ -33,6 +34,37 @@ static int ib_completion(struct pspan m, const struct hx_vals *x, struct hlog_ev
 		e->cat = s->cat;
 		snprintf(e->detail, sizeof(e->detail), "%s", s->detail);
 	}
+	return 1;
+}
+
+/* "operation=Connect, res=3": the proxy passes on the ncclResult_t of what failed under it.
+ * Only a system error (2, a socket or verb) or a remote error (6) says the connection itself
+ * failed; a CUDA (1) or internal (3) error, or a refused argument (4, 5), is the failure of
+ * the line before it, which the proxy merely reports: the row is not this line's. */
+static int proxy_result(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
+{
+	(void)x;
+	long long v;
+	struct pspan a = hlog__after(m, "res=");
+	if (!a.s || !hlog__num_at(a, &v))
+		return 1;
+	e->value = v;
+	return v == 2 || v == 6;
+}
+
+/* "Cuda failure 'invalid argument'": NCCL's check of a CUDA call, the quoted text being
+ * cudaGetErrorString's. The name is the cause; where its words name a kind of failure (an
+ * "uncorrectable ECC error", an "invalid device ordinal") that kind is taken, and memory is
+ * left to the inner errors' row for a device out of memory. */
+static int cuda_failure(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
+{
+	(void)x;
+	int fam = hlog__word_family(m);
+	int cat = hlog__word_family_cat(fam);
+	if (cat == HCAT_RESOURCE)
+		return 0;
+	if (fam >= 0 && cat != HCAT_UNRESOLVED)
+		e->cat = cat;
 	return 1;
 }
 
@@ -96,7 +128,14 @@ static const struct hlog_sig rows[] = {
 	/* proxy.cc: "[Service thread] Error encountered progressing operation=Connect, res=3" */
 	{{"[Service thread] Error encountered progressing operation"}, HCAT_NET,
 	 "nccl-proxy-connect", "NCCL's proxy service failed while setting up a connection",
-	 socket_fix, 0, NULL},
+	 socket_fix, 0, proxy_result},
+	/* checks.h: CUDACHECK's WARN("Cuda failure '%s'", cudaGetErrorString(err)) */
+	{{"NCCL WARN", "Cuda failure '"}, HCAT_UNRESOLVED, "nccl-cuda-failure",
+	 "a CUDA call inside NCCL failed (the quoted name is CUDA's)",
+	 "the quoted CUDA error names what failed: check the GPU and its driver (nvidia-smi, Xid "
+	 "lines in the kernel log), that the driver fits the CUDA runtime, and the peer-to-peer "
+	 "and shared-memory paths NCCL chose (NCCL_P2P_DISABLE, NCCL_SHM_DISABLE narrow it down)",
+	 0, cuda_failure},
 	/* init.cc: WARN("Duplicate GPU detected : rank %d and rank %d both on CUDA device %lx") */
 	{{"Duplicate GPU detected"}, HCAT_CONFIG, "duplicate-gpu",
 	 "two ranks of one communicator are on the same GPU",

@@ -96,6 +96,8 @@ enum hlog_sub {
 	HLOG_SUB_TASK_WAIT, /* an AI CPU task exception of type NOTIFY WAIT: localRank waits for
 			     * remoteRank of the group its opData line names */
 	HLOG_SUB_OPDATA,    /* HLOG_PLACE: the opData line after a task exception (its group) */
+	HLOG_SUB_NOT_ADDR,  /* HLOG_DEVICE_IP: a rank table's "..._ip" whose value is no address
+			     * (op: the field, ip: the value) */
 };
 
 /* What a torch watchdog line says of its collective; every field -1 when not said. */

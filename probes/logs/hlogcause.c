@@ -170,7 +170,8 @@ int hlog_conclude(struct hlog_report *r)
 	if (r->cat == HCAT_UNRESOLVED &&
 	    (!strcmp(r->detail, "unclassified") || !strcmp(r->detail, "no-explanation")))
 		hlog__words_conclude(r);
-	else if (!strcmp(r->detail, "result-code"))
+	else if (!strcmp(r->detail, "result-code") ||
+		 (r->kind == HLOG_KB && r->cat == HCAT_UNRESOLVED))
 		hlog__words_conclude(r);
 	/* only the frame of a table or headings, at an error level: still no pass */
 	if (r->cat == HCAT_NONE && r->errors) {

@@ -190,9 +190,13 @@ static void say_npu_busy(struct hlog_report *r, struct sbuf *b, const struct hlo
 static void say_device_ip(struct hlog_report *r, struct sbuf *b, const struct hlog_event *c,
 			   const char *where)
 {
-	sb_add(b, "device_ip in the rank table differs from the NPU NIC's IP on node %s",
-	       where);
-	if (c->ip[0] || c->peer_ip[0])
+	if (c->sub == HLOG_SUB_NOT_ADDR)
+		sb_add(b, "%s \"%s\" in the rank table is not an IP address, on node %s", c->op,
+		       c->ip, where);
+	else
+		sb_add(b, "device_ip in the rank table differs from the NPU NIC's IP on node %s",
+		       where);
+	if (c->sub != HLOG_SUB_NOT_ADDR && (c->ip[0] || c->peer_ip[0]))
 		sb_add(b, " (%s vs NIC %s)", c->ip[0] ? c->ip : "?",
 		       c->peer_ip[0] ? c->peer_ip : "?");
 	hlog__set_what(r, HCAT_CONFIG, "device-ip");

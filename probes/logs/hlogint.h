@@ -65,6 +65,7 @@ int hlog__chain_conclude(struct hlog_report *r);
  * (1 when it concluded). */
 int hlog__word_family(struct pspan line);
 const char *hlog__word_family_name(int row);
+int hlog__word_family_cat(int row); /* enum hcat; HCAT_NONE out of range */
 int hlog__words_conclude(struct hlog_report *r);
 
 #endif

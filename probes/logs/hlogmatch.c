@@ -11,6 +11,7 @@
 #include "probes/logs/extract.h"
 #include "probes/logs/hlogint.h"
 #include "probes/logs/logtext.h"
+#include "ranktable/text.h"
 
 #define find hlog__find
 #define has hlog__has
@@ -300,10 +301,48 @@ static void root_peer(const struct hx_vals *x, struct hlog_event *e)
 		e->value = port->n;
 }
 
+/* A rank table's address field, as a log prints the table (`"device_ip": "-.-.-.-",`),
+ * whose value is not an IP address: HCCL cannot link that device. An empty value is a table
+ * that leaves the field out on purpose (HCCS-only devices), not this. */
+static int not_an_address(struct pspan m, struct hlog_event *e)
+{
+	for (size_t i = 0; i + 4 < m.n; i++) {
+		if (memcmp(m.s + i, "_ip\"", 4))
+			continue;
+		size_t k0 = i;
+		while (k0 && m.s[k0 - 1] != '"')
+			k0--;
+		if (!k0 || i - k0 >= HLOG_NAMELEN - 4)
+			continue;
+		size_t j = i + 4;
+		while (j < m.n && m.s[j] == ' ')
+			j++;
+		if (j >= m.n || m.s[j] != ':')
+			continue;
+		for (j++; j < m.n && m.s[j] == ' '; j++)
+			;
+		if (j >= m.n || m.s[j] != '"')
+			continue;
+		size_t v0 = ++j;
+		while (j < m.n && m.s[j] != '"')
+			j++;
+		if (j >= m.n || j == v0 || rt__is_ip_literal(m.s + v0, j - v0))
+			continue;
+		e->kind = HLOG_DEVICE_IP;
+		e->sub = HLOG_SUB_NOT_ADDR;
+		snprintf(e->op, sizeof(e->op), "%.*s", (int)(i + 3 - k0), m.s + k0);
+		snprintf(e->ip, sizeof(e->ip), "%.*s", (int)(j - v0 < 40 ? j - v0 : 40), m.s + v0);
+		return 1;
+	}
+	return 0;
+}
+
 static int recognise_signature(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
 {
 	long long v;
 	if (hlog__chain_line(m, e))
+		return 1;
+	if (not_an_address(m, e))
 		return 1;
 	/* [HeartbeatAbnormal]Cluster Exception Location[IP/ID]:[127.10.0.1/1], ...,
 	 * ExceptionType:[Heartbeat Lost Occurred]. IP/ID is the server id and the device

@@ -553,7 +553,8 @@ void hlog__line_parse(struct pspan raw, struct hlog_line *l)
 		 * INFO Failed to open libibverbs.so": a probe of what is there, not a failure) */
 		int wl, at = hlog__error_word(m, &wl, NULL);
 		l->error = (l->code_at >= 0 && l->level == HLINE_NONE) || exception_line(m) ||
-			   (at >= 0 && !info_word_before(m, (size_t)at));
+			   (at >= 0 && !info_word_before(m, (size_t)at)) ||
+			   (l->level == HLINE_NONE && hlog__http_failure(m));
 	}
 	/* Python's traceback heading is an error whose text comes after it; its frames and a
 	 * solution text are context, not errors, unless their writer logged them at an error

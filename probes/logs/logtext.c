@@ -1,4 +1,5 @@
 /* Values out of log lines: see logtext.h. */
+#include <ctype.h>
 #include <string.h>
 #include <strings.h>
 
@@ -307,4 +308,27 @@ int hlog__word_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
 	       c == '_';
+}
+
+/* An HTTP status of a failed request: "[status code: 404]", "status code is 503", "HTTP
+ * status 500" (400 to 599; "status code: 200" is an answer). A service answering every
+ * request with an error has failed, even where it logs that at no level. */
+int hlog__http_failure(struct pspan m)
+{
+	for (size_t i = 0; i + 6 < m.n; i++) {
+		if (strncasecmp(m.s + i, "status", 6) || (i && isalnum((unsigned char)m.s[i - 1])))
+			continue;
+		size_t j = i + 6;
+		if (j + 5 <= m.n && !strncasecmp(m.s + j, " code", 5))
+			j += 5;
+		while (j < m.n && (m.s[j] == ' ' || m.s[j] == ':' || m.s[j] == '='))
+			j++;
+		if (j + 3 <= m.n && !strncmp(m.s + j, "is ", 3))
+			j += 3;
+		if (j + 3 > m.n || (m.s[j] != '4' && m.s[j] != '5') || !isdigit((unsigned char)m.s[j + 1]) ||
+		    !isdigit((unsigned char)m.s[j + 2]) || (j + 3 < m.n && isalnum((unsigned char)m.s[j + 3])))
+			continue;
+		return 1;
+	}
+	return 0;
 }

@@ -18,6 +18,10 @@ void hlog__line_pairs(struct pspan line);
 const char *hlog__find(struct pspan m, const char *lit);
 /* A letter, digit or underscore: a character of a name ("HCCL_E_TIMEOUT", "rtFooWithTimeout") */
 int hlog__word_char(char c);
+
+/* Whether m reports an HTTP status of a failed request (400 to 599): "[status code: 404]",
+ * "status code is 503", "HTTP status 500". */
+int hlog__http_failure(struct pspan m);
 int hlog__has(struct pspan m, const char *lit);
 int hlog__has_nocase(struct pspan m, const char *lit);
 /* The rest of m after the first lit, or {NULL, 0}. */

@@ -27,9 +27,29 @@ struct family {
 	const char *any[MAXW];	/* one of these phrases... */
 	const char *also[MAXW]; /* ...and, when given, one of these too */
 	const char *not[MAXW];	/* ...and none of these */
+	/* NULL, or: the line has the form the row is about (its phrases may then be empty) */
+	int (*form)(struct pspan line, long long *port);
 };
 
+static int empty_host(struct pspan s, long long *port);
+static int http_status(struct pspan s, long long *port)
+{
+	(void)port;
+	return hlog__http_failure(s);
+}
+
 static const struct family fams[] = {
+	/* a device's own fault explains everything its process did after it: "CUDA error:
+	 * uncorrectable ECC error encountered", "multi-bit ECC error", "hardware error" */
+	{.cat = HCAT_HARDWARE,
+	 .name = "hardware",
+	 .what = "a device reported a hardware fault",
+	 .fix = "take the device the line names out of service and check its health (npu-smi info "
+		"-t health, nvidia-smi -q -d ECC, the kernel log); reset or replace it before the "
+		"next run",
+	 .any = {"uncorrectable ecc", "ecc error", "multi-bit ecc", "double-bit ecc",
+		 "double bit ecc", "hardware error", "hardware failure", "machine check",
+		 "uncorrectable error"}},
 	{.cat = HCAT_RESOURCE,
 	 .name = "memory",
 	 .what = "memory ran out",
@@ -70,7 +90,7 @@ static const struct family fams[] = {
 	 .fix = "correct the value the line names (the job's arguments, its rank table or "
 		"environment), the same on every node, then run again",
 	 .any = {"invalid", "not a valid", "illegal"},
-	 .also = {"number", "size", "count", "rank", "device", "parameter", "argument", "option",
+	 .also = {"number", "size", "count", "rank", "device", "parameter", "option",
 		  "value", "config", "setting", "ordinal"},
 	 .not = {"memory", "pointer", "address", "access", "instruction", "handle"}},
 	/* the rank table against the node it runs on: "ranktable config devId[1], but local
@@ -113,6 +133,25 @@ static const struct family fams[] = {
 	 .any = {"segmentation fault", "sigsegv", "signal 11", "core dumped", "illegal instruction",
 		 "sigill", "sigabrt", "bus error", "terminate called", "exited on signal",
 		 "killed by signal"}},
+	/* an address whose host is empty ("ray start --address=:6379", "connect to ... address
+	 * :6379", "tcp://:29500"): the variable that should hold the master's host was empty
+	 * when the command line was made, so every connection goes nowhere */
+	{.cat = HCAT_CONFIG,
+	 .name = "empty-host",
+	 .what = "an address with no host was given (an empty variable)",
+	 .fix = "set the master's host where the job's command line is made (MASTER_ADDR, the "
+		"head node's address, --address HOST:PORT) on every node, then run again",
+	 .any = {"connect", "address", "addr", "host"},
+	 .form = empty_host},
+	/* a service that answers requests with an HTTP error: "[status code: 404]" */
+	{.cat = HCAT_UNRESOLVED,
+	 .name = "http-error",
+	 .what = "a service answered requests with an HTTP error",
+	 .fix = "the service the job talks to is up but refuses or cannot serve the request: check "
+		"the address and path it is asked for (an API path or model name the service does "
+		"not have) and the service's own log",
+	 .any = {"status"},
+	 .form = http_status},
 	{.cat = HCAT_NET,
 	 .name = "refused",
 	 .what = "a peer refused the connection",
@@ -134,7 +173,8 @@ static const struct family fams[] = {
 		"routes, "
 		"the interface the job binds to) and that the peer was up and listening",
 	 .any = {"timed out", "timeout", "time out"},
-	 .also = {"connect"}},
+	 /* a service that never came up at the address it was looked for at */
+	 .also = {"connect", "become available", "to be available", "unavailable"}},
 	{.cat = HCAT_NET,
 	 .name = "connect-failed",
 	 .what = "a connection to a peer could not be made",
@@ -206,10 +246,37 @@ static int has_any(struct pspan s, const char *const *list)
 	return 0;
 }
 
+/* ":PORT" with nothing before the colon where a host belongs: after a blank, '=', '"', '\''
+ * or "//", and followed by the port's digits up to the end of the word */
+static int empty_host(struct pspan s, long long *port)
+{
+	for (size_t i = 0; i + 1 < s.n; i++) {
+		if (s.s[i] != ':' || !isdigit((unsigned char)s.s[i + 1]))
+			continue;
+		char b = i ? s.s[i - 1] : ' ';
+		if (!(b == ' ' || b == '\t' || b == '=' || b == '"' || b == '\'' ||
+		      (b == '/' && i >= 2 && s.s[i - 2] == '/')))
+			continue;
+		long long v = 0;
+		size_t k = i + 1;
+		while (k < s.n && isdigit((unsigned char)s.s[k]) && v < 100000)
+			v = v * 10 + (s.s[k++] - '0');
+		/* the port ends the word: not a time ("at :30:45"), a version or a name */
+		if (v < 1 || v > 65535 ||
+		    (k < s.n && (hlog__word_char(s.s[k]) || s.s[k] == '.' ||
+				 (s.s[k] == ':' && k + 1 < s.n && isdigit((unsigned char)s.s[k + 1])))))
+			continue;
+		if (port)
+			*port = v;
+		return 1;
+	}
+	return 0;
+}
+
 int hlog__word_family(struct pspan line)
 {
 	for (size_t i = 0; i < NFAM; i++)
-		if (has_any(line, fams[i].any) &&
+		if ((!fams[i].form || fams[i].form(line, NULL)) && has_any(line, fams[i].any) &&
 		    (!fams[i].also[0] || has_any(line, fams[i].also)) && !has_any(line, fams[i].not))
 			return (int)i;
 	return -1;
@@ -218,6 +285,11 @@ int hlog__word_family(struct pspan line)
 const char *hlog__word_family_name(int row)
 {
 	return row >= 0 && (size_t)row < NFAM ? fams[row].name : NULL;
+}
+
+int hlog__word_family_cat(int row)
+{
+	return row >= 0 && (size_t)row < NFAM ? fams[row].cat : HCAT_NONE;
 }
 
 static const struct hx_val *xfind_pref(const struct hx_vals *x, int what)
@@ -259,9 +331,11 @@ int hlog__words_conclude(struct hlog_report *r)
 	int row = best_line(r, no_expl, &line);
 	if (row < 0)
 		return 0;
-	/* a result code's meaning is a claim; only words that name a kind of failure replace
-	 * it, not the bare news that a process crashed or raised */
-	if (!strcmp(r->detail, "result-code") && fams[row].cat == HCAT_UNRESOLVED)
+	/* a result code's meaning, or the knowledge base's family of a fault, is a claim; only
+	 * words that name a kind of failure replace it, not the bare news that a process crashed
+	 * or raised */
+	if ((!strcmp(r->detail, "result-code") || r->kind == HLOG_KB) &&
+	    fams[row].cat == HCAT_UNRESOLVED)
 		return 0;
 	const struct family *f = &fams[row];
 	const struct hlog_unk *u = &line;
@@ -288,8 +362,11 @@ int hlog__words_conclude(struct hlog_report *r)
 	 * which (a socket's own "addr=" comes first in c10d's lines), else the one it names */
 	if ((v = xfind_pref(&x, HX_IP)))
 		snprintf(r->ip, sizeof(r->ip), "%s", v->s);
+	long long port;
 	if ((v = xfind_pref(&x, HX_PORT)) && v->n >= 0 && v->n <= 65535)
 		r->port = (int)v->n;
+	else if (f->form && f->form((struct pspan){u->text, strlen(u->text)}, &port))
+		r->port = (int)port;
 	/* the failure code's own lines stay behind the word line that explains them */
 	size_t keep = no_expl ? r->nevidence : 0;
 	if (keep >= HLOG_MAX_EVIDENCE)

@@ -59,4 +59,34 @@ check_rc 2 "an error-level traceback frame alone: exit 2"
 printf '%s\n' "$OUT" | grep -q '^FAIL  logs.cause .*unresolved (words:exception): a process raised an exception on node node0 (read from the words of f.log:1'
 _report $? "  it says a process raised an exception and quotes the frame" "$OUT"
 
+# a rank table printed into a job's log whose address field holds no address: config, the
+# field and its value named; the same table with addresses (or an empty one) passes
+printf '%s\n' 'INFO - Saved rank table:' '    "device": [' '        {' '            "device_id": "0",' \
+	'            "device_ip": "n/a",' '            "rank_id": "0"' '        }' >"$TMP/g.log"
+run "$HCCLCTL" doctor --logs "$TMP/g.log"
+check_rc 2 "a rank table's device_ip that is no address: exit 2"
+printf '%s\n' "$OUT" | grep -q '^FAIL  logs.cause .*config (device-ip): device_ip "n/a" in the rank table is not an IP address, on node node0'
+_report $? "  the field and its value are named" "$OUT"
+mkdir "$TMP/g2"
+sed 's|"n/a"|"10.0.0.8"|' "$TMP/g.log" >"$TMP/g2/a.log"
+sed 's|"n/a"|""|' "$TMP/g.log" >"$TMP/g2/b.log"
+run "$HCCLCTL" doctor --logs "$TMP/g2"
+check_rc 0 "  an address, and an empty field, are no finding: exit 0"
+
+# a service answering with an HTTP error, at no level: a failure, never a pass
+printf '%s\n' '[2031-01-05 10:00:00] [7] [server] [Response, uri is /v1/chat] [status code: 503]' >"$TMP/h.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/h.log"
+check_rc 2 "HTTP 503 answers: exit 2"
+printf '%s' "$OUT" | python3 -c 'import json,sys; c=json.load(sys.stdin)["cause"]; print(c["kind"], c["detail"])' >"$TMP/got"
+OUT=$(cat "$TMP/got")
+check_out "unresolved words:http-error" "  read as a failed request"
+
+# an address whose host is empty (the variable that held it was not set): config, its port
+printf '%s\n' 'E 10:00:00 client.cc:12] Failed to connect to the store at address :29400 within 5 seconds.' >"$TMP/i.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/i.log"
+check_rc 2 "a connection to an address with no host: exit 2"
+printf '%s' "$OUT" | python3 -c 'import json,sys; c=json.load(sys.stdin)["cause"]; print(c["kind"], c["detail"], c["port"])' >"$TMP/got"
+OUT=$(cat "$TMP/got")
+check_out "config words:empty-host 29400" "  config, with the port"
+
 done_testing

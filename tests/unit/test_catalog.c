@@ -63,12 +63,25 @@ static const struct ccase cases[] = {
 	 "g1064:11146:11197 [3] /long_pathname_so_that_rpms_can_package_the_debug_info/src/extlibs/"
 	 "rccl/build/src/proxy.cpp:912 NCCL WARN Proxy Call to rank 3 failed (Connect)",
 	 "nccl-proxy-call", HCAT_NET, ""},
+	/* the proxy's res=3 (an internal error) is not the connection's failure: the call's own
+	 * "unhandled system error" speaks for the line */
 	{"NCCL proxy.cc via XLA, a JAX issue",
 	 "Execution of replica 0 failed: INTERNAL: NCCL operation ncclGroupEnd() failed: unhandled "
 	 "system error (run with NCCL_DEBUG=INFO for details). Last NCCL warning(error) log entry "
 	 "(may be unrelated) '[Service thread] Error encountered progressing operation=Connect, "
 	 "res=3, closing connection'",
+	 "ncclSystemError", HCAT_NET, ""},
+	{"NCCL proxy.cc's format string, res=2 (ncclSystemError) filled in",
+	 "node1:4242:4260 [0] proxy.cc:1485 NCCL WARN [Service thread] Error encountered "
+	 "progressing operation=Connect, res=2, closing connection",
 	 "nccl-proxy-connect", HCAT_NET, ""},
+	{"NCCL checks.h's CUDACHECK format string, cudaGetErrorString(cudaErrorInvalidValue)",
+	 "node1:4242:4260 [1] transport.cc:154 NCCL WARN Cuda failure 'invalid argument'",
+	 "nccl-cuda-failure", HCAT_UNRESOLVED, ""},
+	{"NCCL checks.h's CUDACHECK format string, cudaGetErrorString(cudaErrorECCUncorrectable)",
+	 "node1:4242:4260 [1] enqueue.cc:1520 NCCL WARN Cuda failure 'uncorrectable ECC error "
+	 "encountered'",
+	 "nccl-cuda-failure", HCAT_HARDWARE, ""},
 	{"NCCL init.cc, a one-device-per-thread example's issue",
 	 "ubuntu1583:1585 [0] init.cc:738 NCCL WARN Duplicate GPU detected : rank 0 and rank 1 both "
 	 "on CUDA device 1000",

@@ -372,6 +372,25 @@ static void test_line_edges(void **state)
 	assert_int_equal(l.level, HLINE_INFO);
 	assert_int_equal(l.error, 0);
 	assert_int_equal(l.pid, 1);
+	/* an HTTP status of a failed request is an error at no level, an answer (2xx, 3xx) or a
+	 * number that only starts like one is not, and an INFO level keeps its word */
+	static const struct {
+		const char *line;
+		int error;
+	} http[] = {
+		{"GET /v1/models -> [status code: 404]", 1},
+		{"upstream answered: status code is 503", 1},
+		{"HTTP status=500 from 10.0.0.2:8000", 1},
+		{"GET /v1/models -> [status code: 200]", 0},
+		{"status code: 4040 bytes", 0},
+		{"status: 404x", 0},
+		{"[INFO] response status code is 404", 0},
+	};
+	for (size_t i = 0; i < sizeof(http) / sizeof(http[0]); i++) {
+		hlog__line_parse(span(http[i].line), &l);
+		if (l.error != http[i].error)
+			fail_msg("'%s': error %d, expected %d", http[i].line, l.error, http[i].error);
+	}
 }
 
 /* ---- hlog__code_token ---- */

@@ -45,6 +45,13 @@ static void test_rows(void **state)
 		{"ERROR [x.py:5]   File \"/opt/a/b.py\", line 9, in run", "exception"},
 		{"Traceback (most recent call last):", "exception"},
 		{"invalid value 0 for parameter num_workers: must be positive", "setting"},
+		{"RuntimeError: HBM multi-bit ECC error on device 3", "hardware"},
+		{"mce: [Hardware Error]: Machine check events logged", "hardware"},
+		{"torch.distributed: failed to connect to tcp://:29500", "empty-host"},
+		{"worker: connect to store at address :6379 failed", "empty-host"},
+		{"ERROR: could not reach the master host :29500", "empty-host"},
+		{"Timed out waiting for the scheduler to become available", "connect-timeout"},
+		{"error: POST /v1/completions [status code: 503]", "http-error"},
 		{"python3: symbol lookup error: /opt/lib/libx.so: undefined symbol: _ZN1a1bEv",
 		 "version"},
 		{"/lib/libstdc++.so.6: version `GLIBCXX_3.4.30' not found (required by /opt/libx.so)",
@@ -81,6 +88,12 @@ static void test_order(void **state)
 	assert_null(fam("libx.so: version 2 not found, required by libc"));
 	/* a word inside a name is no word: the call's name, not a timeout */
 	assert_null(fam("rtDeviceSynchronizeWithTimeout execute failed"));
+	/* an empty host explains the refused connection it leads to; a host and port is none */
+	assert_string_equal(fam("dial tcp :29500: connect: connection refused"), "empty-host");
+	assert_string_equal(fam("dial tcp 10.0.0.2:29500: connect: connection refused"), "refused");
+	assert_string_equal(fam("failed to connect to [::1]:29500"), "connect-failed");
+	/* a device's fault explains the crash after it */
+	assert_string_equal(fam("uncorrectable ECC error encountered; core dumped"), "hardware");
 	/* "version" alone is no mismatch */
 	assert_null(fam("Fatal error: version 2.1 of the plugin loaded"));
 }
@@ -93,6 +106,12 @@ static void test_none(void **state)
 		"RuntimeError: Trying to create tensor with negative dimension -2",
 		"",
 		"ERROR",
+		/* EINVAL's text names no value the job was given */
+		"bind: Invalid argument",
+		"NCCL WARN Cuda failure 'invalid argument'",
+		/* a time of day and an answer are no address and no failed request */
+		"ERROR at 12:30:45 in step 3",
+		"error count 0, last status code: 200",
 	};
 	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++)
 		if (fam(none[i]))
