@@ -37,7 +37,7 @@ static void check_event(const struct hlog_report *r, size_t i)
 {
 	const struct hlog_event *e = &r->ev[i];
 	assert(e->kind > HLOG_NONE && e->kind < HLOG_NKINDS);
-	assert(e->sub >= HLOG_SUB_NONE && e->sub <= HLOG_SUB_OPDATA);
+	assert(e->sub >= HLOG_SUB_NONE && e->sub <= HLOG_SUB_NOT_ADDR);
 	assert(e->cat >= HCAT_NONE && e->cat < HCAT_N);
 	assert(e->fi < r->nfile && e->line >= 1 && e->head <= e->line);
 	assert(e->line <= r->file[e->fi].lines);
