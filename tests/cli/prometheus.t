@@ -145,6 +145,27 @@ check_rc 2 "a corrupted result: exit 2"
 grep -qx 'hcclctl_run_wrong_elements{collective="allreduce",dtype="int32",op="sum",size_bytes="1024"} 1' "$TMP/tf/bad.prom" &&
 	grep -qx 'hcclctl_exit_code{command="run allreduce"} 2' "$TMP/tf/bad.prom"
 _report $? "  the metrics count the wrong element and exit code 2" "$(cat "$TMP/tf/bad.prom")"
+# run's metrics that cannot be written are exit 3 too, unless the run failed; a path under a
+# regular file cannot be created, by root either
+: >"$TMP/file"
+run hcclctl run allreduce --local 2 -b 8 -e 8 -n 1 -w 0 --prometheus "$TMP/file/run.prom"
+check_rc 3 "run --prometheus under a regular file: exit 3, though the run passed"
+check_err "hcclctl: run allreduce: --prometheus: cannot write the metrics: cannot create a temporary file in '$TMP/file': Not a directory
+hint: give a FILE in a directory that exists and you can write (node_exporter's textfile directory)" \
+	"  said once, with the file and why"
+printf '%s\n' "$OUT" | grep -q '^# Avg bus bandwidth    : [0-9.]* GB/s$'
+_report $? "  the table still printed, to its footer" "$OUT"
+run hcclctl --json run allreduce --local 2 -b 8 -e 8 -n 1 -w 0 --prometheus "$TMP/file/run.prom"
+check_rc 3 "run --json with that --prometheus: exit 3"
+printf '%s' "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["exit_code"] == 3 and len(d["results"]) == 1, d'
+_report $? "  the one JSON document's exit_code says 3 too, with the results" "$OUT"
+run hcclctl --json run allreduce --local 2 -b 8 -e 8 -n 1 -w 0
+printf '%s' "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["exit_code"] == 0, d'
+_report $? "  and 0 without --prometheus" "$OUT"
+HCCLCTL_FAULT_CORRUPT=1 run hcclctl run allreduce --local 2 -b 1K -e 1K -n 1 -w 0 -d int32 --prometheus "$TMP/file/run.prom"
+check_rc 2 "a corrupted result with that --prometheus: the failure's exit 2 stands"
+check_err_has "hcclctl: run allreduce: --prometheus: cannot write the metrics: cannot create a temporary file in '$TMP/file': Not a directory" \
+	"  and the file is still named"
 
 # probe net: two agents on loopback; the link metrics equal the JSON's
 od -An -N16 -tx1 /dev/urandom | tr -d ' \n' >"$TMP/secret"
