@@ -210,17 +210,17 @@ wait "$a1" "$a2" 2>/dev/null
 start_agent a3 "$TMP/secret" && p3=$AGENT_PORT && a3=$AGENT_PID
 run hcclctl probe net --agents "127.0.0.1:$p3,127.0.0.2:1" --secret-file "$TMP/secret" \
 	--duration 50 --pings 3 --prometheus "$TMP/tf/net-down.prom"
-check_rc 3 "probe net with one agent missing: exit 3 (nothing measured)"
+check_rc 2 "probe net with one agent unreachable: exit 2 (the situation table's unreachable)"
 promcheck "$TMP/tf/net-down.prom" "probe net (a node down)"
 run samples "$TMP/tf/net-down.prom"
 check_out 'hcclctl_net_node_reached{node="127.0.0.1"} 1
 hcclctl_net_node_reached{node="127.0.0.2"} 0
 hcclctl_probe_status{probe="net",status="pass"} 0
 hcclctl_probe_status{probe="net",status="warn"} 0
-hcclctl_probe_status{probe="net",status="fail"} 0
+hcclctl_probe_status{probe="net",status="fail"} 1
 hcclctl_probe_status{probe="net",status="skip"} 0
-hcclctl_probe_status{probe="net",status="unknown"} 1
-hcclctl_exit_code{command="probe net"} 3' "  the node not reached is 0 (it has no paths), status unknown, exit code 3"
+hcclctl_probe_status{probe="net",status="unknown"} 0
+hcclctl_exit_code{command="probe net"} 2' "  the node not reached is 0 (it has no paths), status fail, exit code 2"
 kill "$a3" 2>/dev/null
 wait "$a3" 2>/dev/null
 run hcclctl probe net --agent --prometheus "$TMP/tf/x.prom"
