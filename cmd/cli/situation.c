@@ -9,8 +9,9 @@
 static const struct situation table[] = {
 	/* a node: its SSH connect, host key, handshake or login failed, or it stopped answering
 	 * before it ran anything. A problem found (the node cannot be used), as a Nagios
-	 * check_ssh says CRITICAL when it cannot connect; doctor's node.reach FAILs it. */
-	{ "unreachable", EXIT_FAIL, "a node cannot be reached over SSH (connect, host key, handshake, login)" },
+	 * check_ssh says CRITICAL when it cannot connect; doctor's node.reach FAILs it, and
+	 * probe net and probe roce --mesh FAIL such a node (probe_situation_status). */
+	{ "unreachable", EXIT_FAIL, "a node cannot be reached over SSH (connect, host key, handshake, login), or its probe net agent's port" },
 	{ "dead-rank", EXIT_FAIL, "a rank's process ended without closing the communicator" },
 	{ "stuck-rank", EXIT_FAIL, "a rank is alive but silent: frozen, or it never came" },
 	{ "link-down", EXIT_FAIL, "a host or a directed link between ranks carries no packets" },

@@ -1,6 +1,6 @@
 /* The situations a command can end in, each with one kind word and one exit code, so that
- * doctor, exec and run name the same situation alike (hcclctl(1) prints this table under
- * SITUATIONS; tests/cli/docs-agree.t holds the two together). */
+ * doctor, exec, run and the probes name the same situation alike (hcclctl(1) prints this
+ * table under SITUATIONS; tests/cli/docs-agree.t holds the two together). */
 #ifndef HCCLCTL_SITUATION_H
 #define HCCLCTL_SITUATION_H
 

@@ -128,6 +128,7 @@ static void take_answer(struct mesh_run *x, struct job *j, int round)
 	char err[300];
 	if (!j->ran || !j->outlen) {
 		s->down = 1;
+		s->unreachable = j->unreachable;
 		/* the precision only says what snprintf cuts anyway, which gcc asks to see */
 		snprintf(s->why, sizeof(s->why), "%.*s", (int)sizeof(s->why) - 1,
 			 j->why[0] ? j->why : "no answer");
@@ -170,6 +171,8 @@ static void remote_result(struct job *j, const struct fo_host *h)
 		return;
 	}
 	snprintf(j->why, sizeof(j->why), "%s", h->error[0] ? h->error : fo_status_name(h->status));
+	/* no session: the situation "unreachable", as exec and run --ssh judge it */
+	j->unreachable = (h->status == FO_UNREACHABLE || h->status == FO_TIMEOUT) && !h->connected;
 }
 
 /* One round: the pairs' pings (and with lldp every NIC's neighbour), every server at once. */
@@ -351,6 +354,7 @@ static int load(struct mesh_run *x)
 			    "%s has no servers with devices", c->ranktable);
 	if (npumesh_init(&x->m, x->t.nservers, x->t.nranks))
 		return fail(EXIT_UNKNOWN, WHERE, NULL, "out of memory");
+	x->m.unreachable_status = probe_situation_status("unreachable");
 	size_t e = 0;
 	for (size_t s = 0; s < x->t.nservers; s++) {
 		const struct rt_server *sv = &x->t.servers[s];
@@ -450,8 +454,9 @@ static int mesh_main(const struct probe_mesh_common *c)
 		pmesh_print_text(x);
 	for (size_t s = 0; s < x->m.nsrv; s++)
 		if (x->m.srv[s].down)
-			fail(rc, WHERE, NULL, "server %s: its pings did not run: %s",
-			     x->m.srv[s].id, x->m.srv[s].why);
+			fail(rc, WHERE, NULL, "server %s: %s: %s", x->m.srv[s].id,
+			     x->m.srv[s].unreachable ? "unreachable" : "its pings did not run",
+			     x->m.srv[s].why);
 out:
 	free(pairs);
 	free(x->pinged);

@@ -28,6 +28,7 @@ struct job {
 	size_t outlen;
 	char why[SSH_ERRLEN + 64];
 	int ran; /* out holds what the side printed */
+	int unreachable; /* no SSH session to its server (the situation "unreachable") */
 };
 
 struct mesh_run {

@@ -180,9 +180,9 @@ void pmesh_print_text(const struct mesh_run *x)
 	for (size_t k = 0; k < m->nf; k++) {
 		const struct nm_finding *f = &m->f[k];
 		const struct nm_kind *kd = npumesh_kind(f->code);
-		const char *col = probe_status_color(1, kd->status);
+		const char *col = probe_status_color(1, f->status);
 		char fix[400];
-		printf("%s%-7s%s %-16s %s\n", col, probe_status_name(kd->status), *col ? off : "",
+		printf("%s%-7s%s %-16s %s\n", col, probe_status_name(f->status), *col ? off : "",
 		       kd->code, f->msg);
 		npumesh_fix(m, f, fix, sizeof(fix));
 		if (!fixed[f->code]++)
@@ -274,7 +274,7 @@ static void findings_json(cJSON *doc, const struct npumesh *m)
 		const struct nm_kind *kd = npumesh_kind(f->code);
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "code", kd->code);
-		cJSON_AddStringToObject(o, "status", probe_status_name(kd->status));
+		cJSON_AddStringToObject(o, "status", probe_status_name(f->status));
 		cJSON_AddStringToObject(o, "message", f->msg);
 		char fix[400];
 		npumesh_fix(m, f, fix, sizeof(fix));

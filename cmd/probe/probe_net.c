@@ -151,6 +151,9 @@ static void launch_on_done(void *arg, const struct fo_host *h)
 		const char *tail = fo_stderr_tail(h, 1);
 		size_t tl = strcspn(tail, "\n");
 		d->state = N_DOWN;
+		/* no session: the situation "unreachable", as exec and run --ssh judge it */
+		d->unreachable = (h->status == FO_UNREACHABLE || h->status == FO_TIMEOUT) &&
+				 !h->connected;
 		snprintf(d->why, sizeof(d->why), "%s%s%.*s", exit_text(h, what, sizeof(what)),
 			 tl && h->connected ? ": " : "", h->connected ? (int)tl : 0, tail);
 	}
@@ -230,9 +233,12 @@ static void connect_agents(struct launch *L)
 		char err[SSH_ERRLEN];
 		if (d->state != N_READY)
 			continue;
-		d->fd = pnet_open_peer(d->addr, d->port, L->key, mono_ms() + L->timeout_ms, err,
-				  sizeof(err));
-		if (d->fd < 0)
+		int fd = pnet_open_peer(d->addr, d->port, L->key, mono_ms() + L->timeout_ms, err,
+					sizeof(err));
+		/* no connection at all is the situation "unreachable"; a refusal is not */
+		d->unreachable = fd == -1;
+		d->fd = fd < 0 ? -1 : fd;
+		if (fd < 0)
 			node_down(L, d, "cannot reach its agent: ", err);
 		else
 			d->state = N_LIVE;
@@ -727,8 +733,9 @@ static int fanout_setup(struct launch *L, long ctmo, char **cmdline, char *secre
 	return 0;
 }
 
-/* The verdict of the run: every link's and node's, and UNKNOWN for a node that was lost or a
- * run that measured nothing; *ndown counts the nodes lost. */
+/* The verdict of the run: every link's and node's, a node out of the run's own
+ * (pnet_down_status: the situation table's for one never reached), and UNKNOWN for a run
+ * that measured nothing; *ndown counts the nodes out. */
 static enum probe_status judge(struct launch *L, size_t *ndown)
 {
 	np_matrix_judge(&L->m, SLOW_FRACTION);
@@ -737,7 +744,7 @@ static enum probe_status judge(struct launch *L, size_t *ndown)
 	for (size_t i = 0; i < L->n; i++) {
 		if (L->nodes[i].state == N_DOWN) {
 			(*ndown)++;
-			overall = probe_status_worst(overall, PROBE_UNKNOWN);
+			overall = probe_status_worst(overall, pnet_down_status(&L->nodes[i]));
 		}
 		overall = probe_status_worst(overall, L->m.node[i].status);
 	}
@@ -841,8 +848,8 @@ int probe_net_run(int argc, char **argv)
 	rc = probe_prom_exit(rc);
 	for (size_t i = 0; i < L.n; i++)
 		if (L.nodes[i].state == N_DOWN)
-			fail(rc, WHERE, NULL, "%s: not measured: %s", L.nodes[i].name,
-			     L.nodes[i].why);
+			fail(rc, WHERE, NULL, "%s: not measured: %s%s", L.nodes[i].name,
+			     L.nodes[i].unreachable ? "unreachable: " : "", L.nodes[i].why);
 	if (ndown && !o_agents)
 		fprintf(stderr, "hint: check that sshd runs there and that hcclctl is installed "
 				"(--remote-hcclctl PATH)\n");

@@ -35,7 +35,8 @@ void pnet_hex_of(const unsigned char *b, size_t n, char *out);
  * error, with err set. */
 int pnet_auth_server(int fd, const unsigned char *key, long long deadline, char *err,
 		     size_t errlen);
-/* Connects and authenticates: the socket (the caller closes it), or -1 with err set. */
+/* Connects and authenticates: the socket (the caller closes it), or with err set -1 when no
+ * connection could be made, -2 when the one made did not pass the challenge. */
 int pnet_open_peer(const char *host, int port, const unsigned char *key, long long deadline,
 		   char *err, size_t errlen);
 /* Sends for ms milliseconds or bytes bytes (a zero is no limit; one of them is set), then
@@ -72,6 +73,8 @@ struct node {
 	char buf[NP_LINE_MAX];
 	size_t blen;
 	char why[SSH_ERRLEN + 200];
+	int unreachable; /* N_DOWN because it was never reached: no SSH session, or no TCP
+			  * connection to its agent (the situation "unreachable") */
 };
 
 struct launch {
@@ -97,6 +100,9 @@ struct launch {
 
 /* ---- the report (probe_net_report.c) */
 
+/* The status of a node that is out of the run (N_DOWN): the situation table's for one never
+ * reached, UNKNOWN for one that was but could not be measured (no hcclctl, its agent lost). */
+enum probe_status pnet_down_status(const struct node *d);
 void pnet_print_text(const struct launch *L, enum probe_status overall);
 /* The JSON document (and the Prometheus file when asked), with code as its exit_code. */
 void pnet_print_json(const struct launch *L, enum probe_status overall, int code);

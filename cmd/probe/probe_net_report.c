@@ -97,8 +97,10 @@ void pnet_print_text(const struct launch *L, enum probe_status overall)
 		const struct node *d = &L->nodes[i];
 		const struct np_node *v = &m->node[i];
 		if (d->state == N_DOWN)
-			printf("node %s: %s%s%s: %s\n", d->name,
-			       probe_status_color(1, PROBE_UNKNOWN), "UNKNOWN", off, d->why);
+			printf("node %s: %s%s%s: %s%s\n", d->name,
+			       probe_status_color(1, pnet_down_status(d)),
+			       probe_status_name(pnet_down_status(d)), off,
+			       d->unreachable ? "unreachable: " : "", d->why);
 		else if (v->status != PROBE_PASS)
 			printf("node %s: %s%s%s: %zu of its %zu links are %s\n", d->name,
 			       probe_status_color(1, v->status), probe_status_name(v->status), off,
@@ -126,6 +128,11 @@ static double round3(double v)
 	return round(v * 1000) / 1000;
 }
 
+enum probe_status pnet_down_status(const struct node *d)
+{
+	return d->unreachable ? probe_situation_status("unreachable") : PROBE_UNKNOWN;
+}
+
 void pnet_print_json(const struct launch *L, enum probe_status overall, int code)
 {
 	const struct np_matrix *m = &L->m;
@@ -139,7 +146,7 @@ void pnet_print_json(const struct launch *L, enum probe_status overall, int code
 		cJSON_AddStringToObject(o, "address", d->addr);
 		cJSON_AddStringToObject(
 			o, "status",
-			probe_status_name(d->state == N_DOWN ? PROBE_UNKNOWN : v->status));
+			probe_status_name(d->state == N_DOWN ? pnet_down_status(d) : v->status));
 		cJSON_AddNumberToObject(o, "links", (double)v->links);
 		cJSON_AddNumberToObject(o, "slow_links", (double)v->slow);
 		cJSON_AddNumberToObject(o, "failed_links", (double)v->failed);

@@ -261,7 +261,7 @@ int pnet_open_peer(const char *host, int port, const unsigned char *key, long lo
 	if (auth_client(fd, key, deadline, why, sizeof(why))) {
 		snprintf(err, errlen, "%s port %d: %s", host, port, why);
 		close(fd);
-		return -1;
+		return -2;
 	}
 	return fd;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cmd/cli/situation.h"
 #include "cmd/probe/probe.h"
 
 int probe_run_tool(const char *where, const char *opt, const char *env, const char *path,
@@ -66,4 +67,18 @@ const char *probe_status_color(int fd, enum probe_status s)
 const char *probe_color_off(int fd)
 {
 	return use_color(fd) ? "\033[0m" : "";
+}
+
+enum probe_status probe_situation_status(const char *kind)
+{
+	switch (situation_exit(kind)) {
+	case EXIT_OK:
+		return PROBE_PASS;
+	case EXIT_WARN:
+		return PROBE_WARN;
+	case EXIT_FAIL:
+		return PROBE_FAIL;
+	default:
+		return PROBE_UNKNOWN;
+	}
 }

@@ -302,8 +302,9 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n,
 		memset(&sl, 0, sizeof(sl)); /* the communicator failed after the sweep */
 	if (rc >= 0 && p->json && run_links_gather(c, &o.links))
 		o.links = NULL;
+	int outs_failed = 0; /* --prometheus asked for and not written: exit 3 (issue 31) */
 	if (rc >= 0 && rank == 0 && !(run_stop_agreed() & RUN_STOP_OUTPUT))
-		run_out_footer(p, n, &o, &sl, c);
+		outs_failed = run_out_footer(p, n, &o, &sl, c, run_stop_exit(status_exit(rc))) < 0;
 	if (profiled && rank == 0 && !g_opts.quiet && !p->json)
 		printf("# profile: %s (a Chrome trace: open it in https://ui.perfetto.dev)\n",
 		       run_profile_path());
@@ -329,7 +330,7 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n,
 	comm_destroy(c);
 	if (v->kind != COMM_VERDICT_NONE && rc < 0)
 		return run_verdict_exit(v);
-	return run_stop_exit(status_exit(rc));
+	return run_prom_exit(outs_failed, run_stop_exit(status_exit(rc)));
 }
 
 /* --local: the ranks' body and what they need from this file, handed down to run_local.c. */

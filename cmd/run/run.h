@@ -195,10 +195,14 @@ int run_stop_agreed(void);
 int run_stop_exit(int code);
 
 /* cmd/run/runprom.c: run --prometheus. Rows as rank 0 reports them, then the file with the
- * verdict kind (COMM_VERDICT_*) and the exit code (-1: from the rows' wrong counts). */
+ * verdict kind (COMM_VERDICT_*) and the exit code (-1: from the rows' wrong counts): 0
+ * (written, or no --prometheus), or -1 with the message printed. run_prom_exit: a run's exit
+ * code once its outputs are written: 3 where one could not be, unless the run failed or ended
+ * early (its own code stands). */
 void run_prom_row(const struct run_params *p, const char *coll, const char *op,
 		  const struct run_row *r);
-void run_prom_write(const char *coll, int kind, int exit_code);
+int run_prom_write(const char *coll, int kind, int exit_code);
+int run_prom_exit(int outputs_failed, int code);
 
 /* The bytes of a rank's error and flight recorder path the launcher of --local keeps. */
 #define ERR_SLOT 1024
@@ -215,9 +219,12 @@ struct out_ctx {
 void run_out_header(const struct run_params *p, int n);
 /* A run_row_fn: arg is the struct out_ctx. */
 void run_out_row(const struct run_params *p, int n, const struct run_row *r, void *arg);
-/* The footer, or with --json the whole document (o->results is handed to it and freed). */
-void run_out_footer(const struct run_params *p, int n, struct out_ctx *o, const struct run_slow *sl,
-		    struct comm *c);
+/* The footer, or with --json the whole document (o->results is handed to it and freed), and
+ * the --prometheus file; code: rank 0's exit code so far, for the metrics and the document's
+ * exit_code (run_prom_exit's when the file could not be written). 0, or -1 when an output
+ * could not be written (said). */
+int run_out_footer(const struct run_params *p, int n, struct out_ctx *o, const struct run_slow *sl,
+		   struct comm *c, int code);
 
 /* --local (run_local.c): forks n ranks on this host that meet at a rendezvous process of
  * their own, waits for them and reports what failed; returns the job's exit code. The

@@ -76,12 +76,13 @@ void run_out_row(const struct run_params *p, int n, const struct run_row *r, voi
 	run_stop_flush();
 }
 
-void run_out_footer(const struct run_params *p, int n, struct out_ctx *o,
-			 const struct run_slow *sl, struct comm *c)
+int run_out_footer(const struct run_params *p, int n, struct out_ctx *o,
+		   const struct run_slow *sl, struct comm *c, int code)
 {
 	double avg = o->rows ? o->busbw_sum / (double)o->rows : 0;
-	run_prom_write(p->coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(p->coll),
-		       COMM_VERDICT_NONE, -1);
+	int bad = run_prom_write(p->coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(p->coll),
+				 COMM_VERDICT_NONE, code) < 0;
+	code = run_prom_exit(bad, code);
 	if (p->json) {
 		cJSON *doc = cJSON_CreateObject();
 		cJSON_AddStringToObject(doc, "collective",
@@ -128,11 +129,12 @@ void run_out_footer(const struct run_params *p, int n, struct out_ctx *o,
 		else
 			cJSON_AddNullToObject(doc, "links");
 		o->links = NULL;
+		cJSON_AddNumberToObject(doc, "exit_code", code);
 		out_json(doc);
-		return;
+		return bad ? -1 : 0;
 	}
 	if (g_opts.quiet)
-		return;
+		return bad ? -1 : 0;
 	if (run_stop_agreed() & RUN_STOP_INTERRUPT)
 		printf("# Interrupted          : after %zu size%s\n", o->rows, o->rows == 1 ? "" : "s");
 	printf("# Avg bus bandwidth    : %.3f GB/s\n", avg);
@@ -151,4 +153,5 @@ void run_out_footer(const struct run_params *p, int n, struct out_ctx *o,
 		       "the median rank %.3f s\n",
 		       sl->rank, comm_peer_host(c, sl->rank), sl->waited, sl->median_waited);
 	printf("#\n");
+	return bad ? -1 : 0;
 }

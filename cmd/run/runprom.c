@@ -43,7 +43,7 @@ static void family(struct prom *m, const char *name, int which)
 	}
 }
 
-void run_prom_write(const char *coll, int kind, int exit_code)
+int run_prom_write(const char *coll, int kind, int exit_code)
 {
 	static const char *const names[] = {
 		"hcclctl_run_busbw_bytes_per_second", "hcclctl_run_algbw_bytes_per_second",
@@ -52,7 +52,7 @@ void run_prom_write(const char *coll, int kind, int exit_code)
 	char err[600], cmd[48];
 	int wrong = 0;
 	if (!prom_path)
-		return;
+		return 0;
 	prom_init(&m);
 	for (int f = 0; f < 4; f++)
 		family(&m, names[f], f);
@@ -66,7 +66,19 @@ void run_prom_write(const char *coll, int kind, int exit_code)
 			   comm_verdict_kind_name(k), NULL);
 	snprintf(cmd, sizeof(cmd), "run %s", coll);
 	prom_footer(&m, cmd, exit_code);
-	if (prom_write(&m, prom_path, err, sizeof(err)))
-		warn_msg("run", "cannot write the metrics: %s", err);
+	int rc = prom_write(&m, prom_path, err, sizeof(err));
 	prom_release(&m);
+	if (!rc)
+		return 0;
+	/* metrics asked for and not written are stale metrics served as fresh (probe's form) */
+	fail(EXIT_UNKNOWN, cmd,
+	     "give a FILE in a directory that exists and you can write (node_exporter's textfile "
+	     "directory)",
+	     "--prometheus: cannot write the metrics: %s", err);
+	return -1;
+}
+
+int run_prom_exit(int outputs_failed, int code)
+{
+	return outputs_failed && code < EXIT_FAIL ? EXIT_UNKNOWN : code;
 }

@@ -95,6 +95,10 @@ static const struct nm_kind kinds[NM_NCODES] = {
 	[NM_NOT_RUN] = {"server-not-run", PROBE_UNKNOWN, "a server's pings could not be run",
 			"check that sshd runs there and hcclctl is installed (--remote-hcclctl "
 			"PATH)"},
+	/* its status is the caller's: struct npumesh's unreachable_status */
+	[NM_UNREACHABLE] = {"unreachable", PROBE_UNKNOWN,
+			    "a server could not be reached over SSH, so its pings did not run",
+			    "check that the node is up, sshd runs and the key is accepted"},
 	[NM_PING_ERROR] = {"ping-error", PROBE_UNKNOWN, "hccn_tool could not ping from a device",
 			   "run the ping by hand on that server (hccn_tool -i N -ping -g address "
 			   "IP) and read its error"},
@@ -119,6 +123,7 @@ int npumesh_init(struct npumesh *m, size_t nservers, size_t n)
 	}
 	m->nsrv = nservers;
 	m->n = n;
+	m->unreachable_status = PROBE_UNKNOWN;
 	for (size_t i = 0; i < n; i++) {
 		m->ep[i].sdid = -1;
 		m->ep[i].rank = -1;
@@ -433,6 +438,7 @@ __attribute__((format(printf, 6, 7))) static int add(struct npumesh *m, enum nm_
 	f->b = b;
 	f->rail = rail;
 	f->server = -1;
+	f->status = code == NM_UNREACHABLE ? m->unreachable_status : kinds[code].status;
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(f->msg, sizeof(f->msg), fmt, ap);
@@ -874,10 +880,16 @@ static int unknown_findings(struct npumesh *m)
 		size_t k = 0;
 		for (size_t i = 0; i < m->n; i++)
 			k += m->ep[i].server == s;
-		rc = add(m, NM_NOT_RUN, -1, -1, -1,
-			 "server %s: its pings did not run (%s), so what its %zu devices reach is "
-			 "not known",
-			 m->srv[s].id, m->srv[s].why[0] ? m->srv[s].why : "no answer", k);
+		if (m->srv[s].unreachable)
+			rc = add(m, NM_UNREACHABLE, -1, -1, -1,
+				 "server %s: unreachable: %s, so what its %zu devices reach is "
+				 "not known",
+				 m->srv[s].id, m->srv[s].why[0] ? m->srv[s].why : "no answer", k);
+		else
+			rc = add(m, NM_NOT_RUN, -1, -1, -1,
+				 "server %s: its pings did not run (%s), so what its %zu devices "
+				 "reach is not known",
+				 m->srv[s].id, m->srv[s].why[0] ? m->srv[s].why : "no answer", k);
 		if (!rc)
 			m->f[m->nf - 1].server = (long)s;
 	}
@@ -947,7 +959,7 @@ int npumesh_judge(struct npumesh *m)
 		m->ep[i].status = PROBE_PASS;
 	for (size_t k = 0; k < m->nf; k++) {
 		const struct nm_finding *f = &m->f[k];
-		enum probe_status s = kinds[f->code].status;
+		enum probe_status s = f->status;
 		all = probe_status_worst(all, s);
 		for (size_t i = 0; i < n; i++) {
 			int hit = (long)i == f->a || (long)i == f->b ||

@@ -18,6 +18,7 @@ struct nm_server {
 	char host[128]; /* where its side runs: host_ip, else server_id */
 	int local;	/* this host: its side runs here, without SSH */
 	int down;	/* its side could not run; why says why */
+	int unreachable; /* ... because its node was never reached (no SSH session) */
 	char why[256];
 };
 
@@ -72,6 +73,7 @@ enum nm_code {
 	NM_RTT,
 	NM_RAIL_SPLIT,
 	NM_NOT_RUN,
+	NM_UNREACHABLE,
 	NM_PING_ERROR,
 	NM_NO_IP,
 	NM_NCODES
@@ -89,6 +91,7 @@ struct nm_finding {
 	long a, b;   /* endpoints (b: the peer of a pair), -1 when none */
 	long rail;   /* rail findings, -1 */
 	long server; /* server findings, -1 */
+	enum probe_status status; /* its kind's, but NM_UNREACHABLE's: unreachable_status */
 	char msg[480];
 };
 
@@ -105,6 +108,10 @@ struct npumesh {
 	double median_rtt[NM_NCLASS]; /* of the links that replied; -1 none */
 	size_t tried, replied, down, lost, slow, unknown;
 	enum probe_status status;
+	/* The status of a server never reached (NM_UNREACHABLE): not this layer's to choose but
+	 * the caller's, whose commands all judge that situation alike (hcclctl's situation
+	 * table). npumesh_init sets UNKNOWN. */
+	enum probe_status unreachable_status;
 };
 
 /* Allocates nservers servers and n endpoints, zeroed (sdid -1), and the link matrix; 0 or

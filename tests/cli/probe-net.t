@@ -107,31 +107,34 @@ _report $? "  the agents left"
 # ---- a wrong secret is refused; an agent that is not there is named ----
 start_agent c1 "$TMP/secret" && c1=$AGENT_PID && r1=$AGENT_PORT
 run hcclctl probe net --agents "127.0.0.1:$r1,127.0.0.2:1" --secret-file "$TMP/other"
-check_rc 3 "a wrong secret and a port nobody listens on: exit 3"
+check_rc 2 "a wrong secret and a port nobody listens on: exit 2 (an unreachable node, as in doctor)"
 check_err_has "hcclctl: probe net: 127.0.0.1: not measured: cannot reach its agent: 127.0.0.1 port $r1: refused: the secret differs" \
 	"  the refused node is named"
-check_err_has "hcclctl: probe net: 127.0.0.2: not measured: cannot reach its agent: cannot connect to 127.0.0.2 port 1: Connection refused" \
-	"  the unreachable one too"
+check_err_has "hcclctl: probe net: 127.0.0.2: not measured: unreachable: cannot reach its agent: cannot connect to 127.0.0.2 port 1: Connection refused" \
+	"  the unreachable one too, by the situation's word"
+printf '%s\n' "$OUT" | grep -qxF "node 127.0.0.1: UNKNOWN: cannot reach its agent: 127.0.0.1 port $r1: refused: the secret differs" &&
+	printf '%s\n' "$OUT" | grep -qxF "node 127.0.0.2: FAIL: unreachable: cannot reach its agent: cannot connect to 127.0.0.2 port 1: Connection refused"
+_report $? "  the unreachable one FAILs; the refused one, reached, stays UNKNOWN" "$OUT"
 # the time it took to find that out is the machine's (0.1 s under AddressSanitizer and load)
-printf '%s\n' "$OUT" | grep -qx 'net: UNKNOWN: 2 nodes, no link measured, 0 failed; 0 rounds in [0-9]*\.[0-9] s'
+printf '%s\n' "$OUT" | grep -qx 'net: FAIL: 2 nodes, no link measured, 0 failed; 0 rounds in [0-9]*\.[0-9] s'
 _report $? "  the summary says nothing was measured" "$OUT"
 grep -q "agent: refused a connection from 127.0.0.1: wrong secret" "$TMP/c1.err"
 _report $? "  the agent logged the refusal" "$(cat "$TMP/c1.err")"
 kill "$c1" 2>/dev/null
 wait "$c1" 2>/dev/null
 
-# ---- over SSH, nodes that cannot be reached: named, exit 3, one JSON document ----
+# ---- over SSH, nodes that cannot be reached: named, exit 2 (the situation table's), one JSON document ----
 run env HCCLCTL_CONNECT_TIMEOUT=2 "$HCCLCTL" --json probe net --hosts 127.0.0.1,127.0.0.2 \
 	--ssh-port 1 --ssh-insecure
-check_rc 3 "no sshd at the nodes: exit 3"
-err_has "hcclctl: probe net: 127.0.0.1: not measured: " && err_has "hcclctl: probe net: 127.0.0.2: not measured: "
+check_rc 2 "no sshd at the nodes: exit 2, unreachable as in doctor and exec"
+err_has "hcclctl: probe net: 127.0.0.1: not measured: unreachable: " && err_has "hcclctl: probe net: 127.0.0.2: not measured: unreachable: "
 _report $? "  both nodes are named" "$ERR"
 printf '%s\n' "$OUT" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-assert d["exit_code"] == 3 and d["status"] == "UNKNOWN" and d["links_measured"] == 0
-assert all(n["status"] == "UNKNOWN" and "127.0.0" in n["reason"] for n in d["nodes"]), d["nodes"]'
-_report $? "  the JSON document names them UNKNOWN with the reason" "$OUT"
+assert d["exit_code"] == 2 and d["status"] == "FAIL" and d["links_measured"] == 0
+assert all(n["status"] == "FAIL" and "127.0.0" in n["reason"] for n in d["nodes"]), d["nodes"]'
+_report $? "  the JSON document names them FAIL with the reason" "$OUT"
 
 run hcclctl probe net --ranktable "$TMP/nonexistent.json"
 check_rc 3 "a rank table that cannot be read: exit 3"

@@ -145,6 +145,27 @@ check_rc 2 "a corrupted result: exit 2"
 grep -qx 'hcclctl_run_wrong_elements{collective="allreduce",dtype="int32",op="sum",size_bytes="1024"} 1' "$TMP/tf/bad.prom" &&
 	grep -qx 'hcclctl_exit_code{command="run allreduce"} 2' "$TMP/tf/bad.prom"
 _report $? "  the metrics count the wrong element and exit code 2" "$(cat "$TMP/tf/bad.prom")"
+# run's metrics that cannot be written are exit 3 too, unless the run failed; a path under a
+# regular file cannot be created, by root either
+: >"$TMP/file"
+run hcclctl run allreduce --local 2 -b 8 -e 8 -n 1 -w 0 --prometheus "$TMP/file/run.prom"
+check_rc 3 "run --prometheus under a regular file: exit 3, though the run passed"
+check_err "hcclctl: run allreduce: --prometheus: cannot write the metrics: cannot create a temporary file in '$TMP/file': Not a directory
+hint: give a FILE in a directory that exists and you can write (node_exporter's textfile directory)" \
+	"  said once, with the file and why"
+printf '%s\n' "$OUT" | grep -q '^# Avg bus bandwidth    : [0-9.]* GB/s$'
+_report $? "  the table still printed, to its footer" "$OUT"
+run hcclctl --json run allreduce --local 2 -b 8 -e 8 -n 1 -w 0 --prometheus "$TMP/file/run.prom"
+check_rc 3 "run --json with that --prometheus: exit 3"
+printf '%s' "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["exit_code"] == 3 and len(d["results"]) == 1, d'
+_report $? "  the one JSON document's exit_code says 3 too, with the results" "$OUT"
+run hcclctl --json run allreduce --local 2 -b 8 -e 8 -n 1 -w 0
+printf '%s' "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["exit_code"] == 0, d'
+_report $? "  and 0 without --prometheus" "$OUT"
+HCCLCTL_FAULT_CORRUPT=1 run hcclctl run allreduce --local 2 -b 1K -e 1K -n 1 -w 0 -d int32 --prometheus "$TMP/file/run.prom"
+check_rc 2 "a corrupted result with that --prometheus: the failure's exit 2 stands"
+check_err_has "hcclctl: run allreduce: --prometheus: cannot write the metrics: cannot create a temporary file in '$TMP/file': Not a directory" \
+	"  and the file is still named"
 
 # probe net: two agents on loopback; the link metrics equal the JSON's
 od -An -N16 -tx1 /dev/urandom | tr -d ' \n' >"$TMP/secret"
@@ -189,17 +210,17 @@ wait "$a1" "$a2" 2>/dev/null
 start_agent a3 "$TMP/secret" && p3=$AGENT_PORT && a3=$AGENT_PID
 run hcclctl probe net --agents "127.0.0.1:$p3,127.0.0.2:1" --secret-file "$TMP/secret" \
 	--duration 50 --pings 3 --prometheus "$TMP/tf/net-down.prom"
-check_rc 3 "probe net with one agent missing: exit 3 (nothing measured)"
+check_rc 2 "probe net with one agent unreachable: exit 2 (the situation table's unreachable)"
 promcheck "$TMP/tf/net-down.prom" "probe net (a node down)"
 run samples "$TMP/tf/net-down.prom"
 check_out 'hcclctl_net_node_reached{node="127.0.0.1"} 1
 hcclctl_net_node_reached{node="127.0.0.2"} 0
 hcclctl_probe_status{probe="net",status="pass"} 0
 hcclctl_probe_status{probe="net",status="warn"} 0
-hcclctl_probe_status{probe="net",status="fail"} 0
+hcclctl_probe_status{probe="net",status="fail"} 1
 hcclctl_probe_status{probe="net",status="skip"} 0
-hcclctl_probe_status{probe="net",status="unknown"} 1
-hcclctl_exit_code{command="probe net"} 3' "  the node not reached is 0 (it has no paths), status unknown, exit code 3"
+hcclctl_probe_status{probe="net",status="unknown"} 0
+hcclctl_exit_code{command="probe net"} 2' "  the node not reached is 0 (it has no paths), status fail, exit code 2"
 kill "$a3" 2>/dev/null
 wait "$a3" 2>/dev/null
 run hcclctl probe net --agent --prometheus "$TMP/tf/x.prom"

@@ -91,23 +91,23 @@ print("# median %.1f Mbit/s, slow link %.1f Mbit/s" % (d["median_bps"] / 1e6, sl
 EOF
 _report $? "the JSON has the 4x4 matrix, 12 links, the median and the one slow link" "$OUT"
 
-# ---- a node without sshd: named, exit 3, the others still measured ----
+# ---- a node without sshd: unreachable, exit 2 (as in doctor), the others still measured ----
 cluster_stop_sshd 4
 run px --json probe net --hosts "$HOSTS" --duration 200 --pings 10
-check_rc 3 "a node that cannot be reached: exit 3 (UNKNOWN)"
-printf '%s\n' "$ERR" | grep -q '^hcclctl: probe net: 10\.77\.0\.4: not measured: .*10\.77\.0\.4'
+check_rc 2 "a node that cannot be reached: exit 2 (FAIL: the situation unreachable)"
+printf '%s\n' "$ERR" | grep -q '^hcclctl: probe net: 10\.77\.0\.4: not measured: unreachable: .*10\.77\.0\.4'
 _report $? "  it is named on stderr" "$ERR"
 printf '%s\n' "$OUT" >"$TMP/down.json"
 python3 - "$TMP/down.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 st = {x["name"]: x["status"] for x in d["nodes"]}
-assert st["10.77.0.4"] == "UNKNOWN" and d["nodes"][3]["reason"], d["nodes"]
-assert d["exit_code"] == 3 and d["links_measured"] == 6 and d["rounds"] == 3, d
+assert st["10.77.0.4"] == "FAIL" and d["nodes"][3]["reason"], d["nodes"]
+assert d["exit_code"] == 2 and d["links_measured"] == 6 and d["rounds"] == 3, d
 assert all(l["from"] != "10.77.0.4" and l["to"] != "10.77.0.4" for l in d["links"])
 assert [(l["from"], l["to"]) for l in d["links"] if l["slow"]] == [("10.77.0.1", "10.77.0.2")]
 EOF
-_report $? "  the JSON marks it UNKNOWN and still has the other 3 nodes' 6 links" "$OUT"
+_report $? "  the JSON marks it FAIL and still has the other 3 nodes' 6 links" "$OUT"
 no_agents
 _report $? "no agent is left on any node" "left:$_left"
 

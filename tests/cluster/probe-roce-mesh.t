@@ -60,10 +60,10 @@ check_out_has "FAIL    pair-down        server 10.77.0.3 device 0 (192.168.10.3)
 
 cluster_stop_sshd 2
 mesh '* * 0 0.050'
-check_rc 3 "a server that cannot be reached: exit 3"
-printf '%s\n' "$OUT" | grep -q '^UNKNOWN server-not-run   server 10.77.0.2: its pings did not run (.*), so what its 2 devices reach is not known$'
+check_rc 2 "a server that cannot be reached: exit 2 (the situation unreachable, as in doctor)"
+printf '%s\n' "$OUT" | grep -q '^FAIL    unreachable      server 10.77.0.2: unreachable: .*, so what its 2 devices reach is not known$'
 _report $? "  named once, with why" "$OUT"
-check_out_has "npu-mesh: UNKNOWN: 6 devices on 3 servers, 30 links: 20 reply, 0 no reply, 0 lossy, 0 slow, 10 not known; 1 finding; 5 rounds" "  the pings to its NICs are still made (20 of 30 links)"
+check_out_has "npu-mesh: FAIL: 6 devices on 3 servers, 30 links: 20 reply, 0 no reply, 0 lossy, 0 slow, 10 not known; 1 finding; 5 rounds" "  the pings to its NICs are still made (20 of 30 links)"
 cluster_start_sshd 2
 
 done_testing
