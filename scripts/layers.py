@@ -16,7 +16,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from objcycles import cycles, symbols  # noqa: E402
+from objcycles import cycles, symbols_of  # noqa: E402
 
 TOPS = ("libcomm", "ranktable", "probes", "cmd")
 COMMANDS = ("doctor", "probe", "run")
@@ -78,7 +78,7 @@ def check_includes(src, out):
 
 
 def check_objects(src, obj, out):
-    names, syms = [], {}
+    names, paths = [], {}
     for top in TOPS:
         for d, _, files in os.walk(os.path.join(obj, top)):
             for f in sorted(files):
@@ -89,7 +89,9 @@ def check_objects(src, obj, out):
                     if not os.path.exists(os.path.join(src, n + ".c")):
                         continue
                     names.append(n)
-                    syms[n] = symbols(p)
+                    paths[n] = p
+    got = symbols_of([paths[n] for n in names])
+    syms = {n: got[paths[n]] for n in names}
     if not names:
         sys.stderr.write("layers: no object under %s (build first)\n" % obj)
         sys.exit(2)

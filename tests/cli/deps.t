@@ -1,5 +1,6 @@
 #!/bin/sh
 # scripts/deps.sh: quiet when everything is there; as non-root, the exact command and exit 3.
+# harness: once (it reads the build's objects and scripts, never $HCCLCTL: cli-asan would repeat it)
 . "$(dirname "$0")/lib.sh"
 DEPS=$(pwd)/scripts/deps.sh
 

@@ -3,6 +3,7 @@
 # command's folder < cmd's top): scripts/layers.py reads every include of the sources and every
 # call between the objects (nm), and finds what reaches up, one command reaching into another
 # and any cycle of calls. It proves itself on a planted tree first, then checks the real one.
+# harness: once (it reads the build's objects and scripts, never $HCCLCTL: cli-asan would repeat it)
 . "$(dirname "$0")/lib.sh"
 
 OBJ=${LAYERS_OBJ:-build}

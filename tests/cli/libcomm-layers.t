@@ -4,6 +4,7 @@
 # engine's lower files reach the upper ones only through what those register (control frame
 # handlers, the fingerprint check's ops, the failure and wake hooks), and fail through
 # fail.c, which calls none of them.
+# harness: once (it reads the build's objects and scripts, never $HCCLCTL: cli-asan would repeat it)
 . "$(dirname "$0")/lib.sh"
 
 OBJ=${LIBCOMM_OBJ:-build/libcomm}
