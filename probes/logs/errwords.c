@@ -12,6 +12,10 @@
 #include "probes/logs/logline.h"
 
 #define EW_CASE 1 /* as written: upper-case names (errno, NCCL's level) */
+/* a process that hangs says so at any level its writer chose: vLLM's "No available shared
+ * memory broadcast block found in 60 seconds. This typically happens when some processes
+ * are hanging" is an INFO line */
+#define EW_ANY_LEVEL 2
 
 /* A space in a row matches any run of blanks. Each row's comment is a real form of it (the
  * unit test reads each row on a real line). */
@@ -49,6 +53,7 @@ static const struct {
 	{"address already in use", 0}, /* Gloo: "bind: Address already in use" */
 	{"mismatch", 0},      /* "Detected mismatch between collectives on ranks." */
 	{"exceeded", 0},      /* NCCL: "socketStartConnect: exceeded timeouts (3)" */
+	{"hanging", EW_ANY_LEVEL}, /* "This typically happens when some processes are hanging" */
 	/* a native crash handler's dump names no error, only the address and the frames:
 	 * "[host:3436928] Failing at address: 0xb8" */
 	{"failing at address", 0},
@@ -301,6 +306,14 @@ static int first_word(struct pspan m, long only, int *len, int *row)
 int hlog__error_word(struct pspan m, int *len, int *row)
 {
 	return first_word(m, -1, len, row);
+}
+
+int hlog__hang_word(struct pspan m)
+{
+	for (size_t r = 0; r < NWORDS; r++)
+		if ((words[r].flags & EW_ANY_LEVEL) && hlog__error_row_at(m, r) >= 0)
+			return 1;
+	return 0;
 }
 
 int hlog__error_row_at(struct pspan m, size_t row)

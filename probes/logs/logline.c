@@ -556,6 +556,8 @@ void hlog__line_parse(struct pspan raw, struct hlog_line *l)
 			   (at >= 0 && !info_word_before(m, (size_t)at)) ||
 			   (l->level == HLINE_NONE && hlog__http_failure(m));
 	}
+	if (!l->error && l->level == HLINE_INFO && hlog__hang_word(m))
+		l->error = 1;
 	/* Python's traceback heading is an error whose text comes after it; its frames and a
 	 * solution text are context, not errors, unless their writer logged them at an error
 	 * level (a frame at ERROR whose heading the excerpt lacks still says a process failed) */

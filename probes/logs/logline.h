@@ -45,6 +45,8 @@ int hlog__code_token(struct pspan m, int *len);
  * covers; -1 when none. *len its length, *row (may be NULL) the table row that matched
  * (hlog__error_rows() for an exception class name). Only the first 4 KiB of m is read. */
 int hlog__error_word(struct pspan m, int *len, int *row);
+/* Whether m says a process hangs ("some processes are hanging"): an error even at INFO. */
+int hlog__hang_word(struct pspan m);
 /* The benign row that covers m[at..at+len), or -1. */
 int hlog__benign_at(struct pspan m, size_t at, size_t len);
 /* For tests, each row on its own: the rows' count, a row's form (the exception-class row is

@@ -184,6 +184,14 @@ static const struct family fams[] = {
 	 .any = {"failed to connect", "connect failed", "connection failed", "could not connect",
 		 "unable to connect", "cannot connect", "can't connect", "not connected to",
 		 "link failed", "failed to link"}},
+	/* a process that stopped making progress: "some processes are hanging", "hung" */
+	{.cat = HCAT_RANK_STUCK,
+	 .name = "hang",
+	 .what = "a process hangs",
+	 .fix = "find the rank that stopped making progress (its own log, py-spy dump or gdb on "
+		"its process, the last collective each rank entered); the ranks waiting for it "
+		"are not the cause",
+	 .any = {"hanging", "hung", "deadlocked"}},
 	{.cat = HCAT_RANK_STUCK,
 	 .name = "timeout",
 	 .what = "a wait ran out",

@@ -117,6 +117,11 @@ static const struct row_line word_lines[] = {
 	{"exceeded", "https://github.com/deepseek-ai/DeepEP/issues/86",
 	 "es/bootstrap/uid/ncclSocket/ncclsocket_socket.cpp:socketStartConnect:488: "
 	 "socketStartConnect: exceeded timeouts (3)socketStartConnect: exceeded timeouts (3)"},
+	{"hanging", "https://github.com/vllm-project/vllm-ascend/issues/12533",
+	 "(EngineCore_DP0 pid=39058) INFO 07-21 16:16:42 [shm_broadcast.py:705] No available shared "
+	 "memory broadcast block found in 60 seconds. This typically happens when some processes "
+	 "are hanging or doing some time-consuming work (e.g. compilation, weight/kv cache "
+	 "quantization)."},
 	{"failing at address", "https://github.com/mindspore-lab/mindyolo/issues/238",
 	 "[notebook-2a7fcf5e-9744-41c7-9c1c-5e37eeafdf60:3436928] Failing at address: 0xb8"},
 	/* the page pads the block's lines with blanks; without them */

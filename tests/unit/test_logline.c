@@ -385,6 +385,10 @@ static void test_line_edges(void **state)
 		{"status code: 4040 bytes", 0},
 		{"status: 404x", 0},
 		{"[INFO] response status code is 404", 0},
+		/* a process that hangs is a failure even in an INFO line, not in a DEBUG one */
+		{"[INFO] 2031-01-05 10:00:00 some processes are hanging (60 s without progress)", 1},
+		{"[DEBUG] 2031-01-05 10:00:00 some processes are hanging", 0},
+		{"[INFO] hanging_protocol=on", 0},
 	};
 	for (size_t i = 0; i < sizeof(http) / sizeof(http[0]); i++) {
 		hlog__line_parse(span(http[i].line), &l);

@@ -52,6 +52,8 @@ static void test_rows(void **state)
 		{"ERROR: could not reach the master host :29500", "empty-host"},
 		{"Timed out waiting for the scheduler to become available", "connect-timeout"},
 		{"error: POST /v1/completions [status code: 503]", "http-error"},
+		{"WARNING: rank 3 appears hung after step 200", "hang"},
+		{"some processes are hanging; failed to gather", "hang"},
 		{"python3: symbol lookup error: /opt/lib/libx.so: undefined symbol: _ZN1a1bEv",
 		 "version"},
 		{"/lib/libstdc++.so.6: version `GLIBCXX_3.4.30' not found (required by /opt/libx.so)",
