@@ -28,9 +28,10 @@ def symbols_of(objs):
             sys.stderr.write("objcycles: nm: %s" % out.stderr)
             sys.exit(2)
         for line in out.stdout.splitlines():
-            # "path.o: 0000000000000000 T name" / "path.o:                  U name"
-            obj, sep, rest = line.partition(": ")
-            if not sep or obj not in got:
+            # "path.o:0000000000000000 T name" / "path.o:                 U name"
+            at = line.find(".o:")
+            obj, rest = line[:at + 2], line[at + 3:]
+            if at < 0 or obj not in got:
                 continue
             f = rest.split()
             if len(f) == 3 and f[1] in "TDBRCG":
