@@ -100,7 +100,8 @@ STUB_DEPS     := $(wildcard tests/stub/*.h) tests/stub/exports.map Makefile
 STUB_CJSON    := $(shell pkg-config --libs libcjson 2>/dev/null || echo -lcjson)
 STUB_LIBS     := $(STUB_DIR)/libascendcl.so $(STUB_DIR)/libhccl.so $(STUB_DIR)/hccl_stub_driver \
 		 $(STUB_DIR)/version.info $(STUB_DIR)/ascend/lib64/libhccl.so \
-		 $(STUB_DIR)/ascend/lib64/libascendcl.so $(STUB_DIR)/ascend/version.info
+		 $(STUB_DIR)/ascend/lib64/libascendcl.so $(STUB_DIR)/ascend/version.info \
+		 $(STUB_DIR)/bin/npu-smi $(STUB_DIR)/bin/hccn_tool
 
 $(STUB_DIR)/libascendcl.so: $(STUB_ACL_SRC) $(STUB_DEPS)
 	@mkdir -p $(@D)
@@ -113,6 +114,15 @@ $(STUB_DIR)/libhccl.so: $(STUB_HCCL_SRC) $(STUB_DEPS) ranktable/ranktable.h $(ST
 $(STUB_DIR)/hccl_stub_driver: tests/stub/driver.c $(STUB_DEPS) $(STUB_DIR)/libhccl.so
 	$(CC) $(CPPFLAGS) $(STUB_CFLAGS) -o $@ tests/stub/driver.c \
 	  -L$(STUB_DIR) -lhccl -lascendcl -Wl,-rpath,'$$ORIGIN' -lpthread -lm
+
+# npu-smi and hccn_tool as the tests meet them: one program, named by argv[0]
+$(STUB_DIR)/bin/npu-smi: tests/stub/fake_tools.c Makefile
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(STUB_CFLAGS) -DFAKE_MESH_SCRIPT='"$(CURDIR)/tests/data/bin/hccn_tool-mesh"' \
+	  -o $@ tests/stub/fake_tools.c
+
+$(STUB_DIR)/bin/hccn_tool: $(STUB_DIR)/bin/npu-smi
+	cp $< $@
 
 $(STUB_DIR)/version.info $(STUB_DIR)/ascend/version.info:
 	@mkdir -p $(@D)

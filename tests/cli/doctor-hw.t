@@ -4,7 +4,7 @@
 # trees, real kernel logs and env files: healthy and faulty nodes, exact lines and exit codes.
 . "$(dirname "$0")/lib.sh"
 
-BIN=$(pwd)/tests/data/bin
+BIN=$(pwd)/build/tests/stub/bin
 NS=$(pwd)/tests/data/npu-smi
 SYS=tests/data/sysfs
 KLOG=tests/data/klog

@@ -2,7 +2,7 @@
 # (what srun -N ... doctor --local gives), with located errors for bad input; doctor
 # --exit-codes npd for node-problem-detector.
 . "$(dirname "$0")/lib.sh"
-BIN=$(pwd)/tests/data/bin
+BIN=$(pwd)/build/tests/stub/bin
 NS=$(pwd)/tests/data/npu-smi
 export FAKE_NPU_SMI_DIR=$NS/a2 FAKE_HCCN_DIR=$(pwd)/tests/data/hccn_tool/a2
 export HCCLCTL_NPU_SMI=$BIN/npu-smi HCCLCTL_HCCN_TOOL=$BIN/hccn_tool

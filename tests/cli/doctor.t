@@ -3,7 +3,7 @@
 # tests/cluster/doctor.t.
 . "$(dirname "$0")/lib.sh"
 
-BIN=$(pwd)/tests/data/bin
+BIN=$(pwd)/build/tests/stub/bin
 export FAKE_NPU_SMI_DIR=$(pwd)/tests/data/npu-smi/a2 FAKE_HCCN_DIR=$(pwd)/tests/data/hccn_tool/a2
 export HCCLCTL_NPU_SMI=$BIN/npu-smi HCCLCTL_HCCN_TOOL=$BIN/hccn_tool
 

@@ -4,7 +4,7 @@
 # missing and hung tools.
 . "$(dirname "$0")/lib.sh"
 D=$(pwd)/tests/data/npu-smi
-export HCCLCTL_NPU_SMI=$(pwd)/tests/data/bin/npu-smi
+export HCCLCTL_NPU_SMI=$(pwd)/build/tests/stub/bin/npu-smi
 HEAD="NPU  CHIP LINK STATUS  STATE       MODE LANES SPEED RETRY  ERRORS REASON"
 healthy_row() { printf '%-4s %-4s %-4s PASS    up          4    1111  224   0      0      -' "$1" "$2" "$3"; }
 
@@ -125,7 +125,7 @@ hint: the tool hangs: check the driver (dmesg), or raise --timeout" "names the c
 [ $((t1 - t0)) -le 4 ]
 _report $? "and returns within the timeout" "took $((t1 - t0)) s"
 
-run env HCCLCTL_NPU_SMI= PATH="$(pwd)/tests/data/bin:$PATH" FAKE_NPU_SMI_DIR=$D/a2 "$HCCLCTL" -q probe hccs --interval 0
+run env HCCLCTL_NPU_SMI= PATH="$(pwd)/build/tests/stub/bin:$PATH" FAKE_NPU_SMI_DIR=$D/a2 "$HCCLCTL" -q probe hccs --interval 0
 check_rc 0 "npu-smi found in PATH"
 run hcclctl probe hccs --interval -1
 check_rc 64 "a negative interval is a usage error"

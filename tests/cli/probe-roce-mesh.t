@@ -1,13 +1,13 @@
 #!/bin/sh
 # probe roce --mesh on one machine: a rank table of 4 "servers" (127.0.0.1-4, all this host,
 # so every server's side runs here without SSH) with 2 NPUs each, whose hccn_tool answers come
-# from the fake (tests/data/bin/hccn_tool) and a topology file saying which device IPs reach
+# from the fake (tests/stub/fake_tools.c, its mesh part tests/data/bin/hccn_tool-mesh) and a topology file saying which device IPs reach
 # which (FAKE_HCCN_MESH; tests/data/hccn_tool/README). Every finding with its exact text and
 # exit code, the matrix, --json, the node side --ping-list on real captures, usage errors and
 # doctor's link.npu-mesh. The same over SSH: tests/cluster/probe-roce-mesh.t.
 . "$(dirname "$0")/lib.sh"
 H=$(pwd)/tests/data/hccn_tool
-export HCCLCTL_HCCN_TOOL=$(pwd)/tests/data/bin/hccn_tool HCCLCTL_NPU_SMI=$(pwd)/tests/data/bin/npu-smi
+export HCCLCTL_HCCN_TOOL=$(pwd)/build/tests/stub/bin/hccn_tool HCCLCTL_NPU_SMI=$(pwd)/build/tests/stub/bin/npu-smi
 export FAKE_NPU_SMI_DIR=$(pwd)/tests/data/npu-smi/a2 FAKE_HCCN_DIR=$H/a2
 
 # the job: device d of server s (127.0.0.s) is 10.0.d.s; rail 0 on switch ...:a0, rail 1 on

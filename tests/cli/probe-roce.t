@@ -4,7 +4,7 @@
 # table's device_ip, exit codes, JSON, missing and hung tools.
 . "$(dirname "$0")/lib.sh"
 H=$(pwd)/tests/data/hccn_tool
-export HCCLCTL_NPU_SMI=$(pwd)/tests/data/bin/npu-smi HCCLCTL_HCCN_TOOL=$(pwd)/tests/data/bin/hccn_tool
+export HCCLCTL_NPU_SMI=$(pwd)/build/tests/stub/bin/npu-smi HCCLCTL_HCCN_TOOL=$(pwd)/build/tests/stub/bin/hccn_tool
 export FAKE_NPU_SMI_DIR=$(pwd)/tests/data/npu-smi/a2
 HEAD="DEV  STATUS  LINK  HEALTH          IP                 NETDETECT       GATEWAY         TLS  OPTICAL DOWNS REASON"
 

@@ -2,7 +2,7 @@
 # `promtool check metrics` accepts, values that agree with the command's own output,
 # written atomically (a rename; nothing half-written left), and every metric in the man pages.
 . "$(dirname "$0")/lib.sh"
-BIN=$(pwd)/tests/data/bin
+BIN=$(pwd)/build/tests/stub/bin
 NS=$(pwd)/tests/data/npu-smi
 H=$(pwd)/tests/data/hccn_tool
 S=$(pwd)/tests/data/sysfs

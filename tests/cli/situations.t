@@ -57,7 +57,7 @@ cat >"$TMP/mesh.json" <<'EOJ'
  {"server_id": "node-gone", "host_ip": "0.0.0.0", "device": [{"device_id": "0", "device_ip": "10.0.0.2", "rank_id": "1"}]}]}
 EOJ
 printf '* * 0 0.050\ndev 127.0.0.1 0 10.0.0.1\n' >"$TMP/mesh.topo"
-run env HCCLCTL_HCCN_TOOL="$(pwd)/tests/data/bin/hccn_tool" FAKE_HCCN_MESH="$TMP/mesh.topo" \
+run env HCCLCTL_HCCN_TOOL="$(pwd)/build/tests/stub/bin/hccn_tool" FAKE_HCCN_MESH="$TMP/mesh.topo" \
 	HCCLCTL_CONNECT_TIMEOUT=2 "$HCCLCTL" -q probe roce --mesh --ranktable "$TMP/mesh.json" --ssh-port "$P"
 check_rc 2 "probe roce --mesh: an unreachable server: exit 2"
 check_out_has "FAIL    unreachable      server node-gone: unreachable: 0.0.0.0 port $P: connect: Connection refused, so what its 1 devices reach is not known" \

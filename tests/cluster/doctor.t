@@ -44,7 +44,7 @@ cat >"$TMP/hc" <<EOS
 n=\${HCCLCTL_NODE:-n0}
 export FAKE_NPU_SMI_DIR="$FX/\$n/npu:\$(cat $FX/\$n/npu-dirs 2>/dev/null)$REPO/tests/data/npu-smi/a2"
 export FAKE_HCCN_DIR="$FX/\$n/hccn:\$(cat $FX/\$n/hccn-dirs 2>/dev/null)$REPO/tests/data/hccn_tool/a2"
-export HCCLCTL_NPU_SMI=$REPO/tests/data/bin/npu-smi HCCLCTL_HCCN_TOOL=$REPO/tests/data/bin/hccn_tool
+export HCCLCTL_NPU_SMI=$REPO/build/tests/stub/bin/npu-smi HCCLCTL_HCCN_TOOL=$REPO/build/tests/stub/bin/hccn_tool
 export ASCEND_HOME_PATH=$FX/\$n/cann
 [ -f "$FX/\$n/hccl.env" ] && . "$FX/\$n/hccl.env"
 if [ -f "$FX/\$n/table" ]; then

@@ -35,7 +35,7 @@ REPO=$(pwd)
 # every server's side, over SSH, through this wrapper: the fake hccn_tool and the topology
 cat >"$TMP/hc" <<EOS
 #!/bin/sh
-export HCCLCTL_HCCN_TOOL=$REPO/tests/data/bin/hccn_tool FAKE_HCCN_MESH=$TMP/sc.topo:$TMP/base.topo
+export HCCLCTL_HCCN_TOOL=$REPO/build/tests/stub/bin/hccn_tool FAKE_HCCN_MESH=$TMP/sc.topo:$TMP/base.topo
 exec $HCCLCTL "\$@"
 EOS
 chmod +x "$TMP/hc"

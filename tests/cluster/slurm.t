@@ -14,7 +14,7 @@ if ! slurm_supported; then
 	done_testing
 	exit 0
 fi
-BIN=$(pwd)/tests/data/bin
+BIN=$(pwd)/build/tests/stub/bin
 NS=$(pwd)/tests/data/npu-smi
 export HCCLCTL_NPU_SMI=$BIN/npu-smi FAKE_NPU_SMI_DIR=$NS/a2
 unset SLURMD_NODENAME SLURM_PROCID SLURM_NTASKS SLURM_JOB_ID
