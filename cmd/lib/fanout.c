@@ -225,6 +225,9 @@ static void run_host(struct run *r, struct fo_host *h)
 		.input = f->input,
 		.input_len = f->input_len,
 		.keep_stdin = f->keep_stdin,
+		.interrupt_fd = f->interrupt_fd,
+		.interrupt = f->interrupt,
+		.interrupt_len = f->interrupt_len,
 		.keepalive_s = f->keepalive_s,
 		.on_line = f->on_line ? on_line : NULL,
 		.arg = &hc,
@@ -325,16 +328,27 @@ out:
 	return rc;
 }
 
-static struct fo_cancel *sig_cancel;
-static volatile sig_atomic_t sig_caught;
+static struct fo_cancel *sig_cancel, *sig_soft;
+static volatile sig_atomic_t sig_caught, soft_used;
 static struct sigaction sig_old[3];
 static const int sig_list[3] = { SIGINT, SIGTERM, SIGHUP };
 
 static void on_signal(int sig)
 {
+	if (sig == SIGINT && sig_soft && !soft_used) {
+		soft_used = 1;
+		fo_cancel_fire(sig_soft);
+		return;
+	}
 	sig_caught = sig;
 	if (sig_cancel)
 		fo_cancel_fire(sig_cancel);
+}
+
+void fo_cancel_soft_first(struct fo_cancel *soft)
+{
+	soft_used = 0;
+	sig_soft = soft;
 }
 
 void fo_cancel_on_signals(struct fo_cancel *c, int restart)
@@ -352,6 +366,7 @@ void fo_cancel_signals_off(void)
 	for (int i = 0; i < 3; i++)
 		sigaction(sig_list[i], &sig_old[i], NULL);
 	sig_cancel = NULL;
+	sig_soft = NULL;
 }
 
 int fo_signal_caught(void)

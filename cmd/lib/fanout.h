@@ -54,6 +54,13 @@ struct fanout {
 	const char *input;
 	size_t input_len;
 	int keep_stdin;              /* see ssh_exec.keep_stdin */
+	/* Optional: a descriptor that turns readable to ask every running command to stop by
+	 * itself (interrupt's bytes on its stdin, written by its session's own thread: see
+	 * ssh_exec.interrupt_fd; a command not yet started gets them after its input). With
+	 * keep_stdin only. A fo_cancel's read end fits (fo_cancel_soft_first). */
+	int interrupt_fd;
+	const char *interrupt;
+	size_t interrupt_len;
 	int progress;                /* "[12/64] ok 11, failed 1" on stderr when it is a tty */
 	/* Optional. Called with the fanout's lock held, so calls never overlap: one line of a
 	 * host's output as it arrives (stream SSH_STDOUT or SSH_STDERR), and each host's end. */
@@ -88,6 +95,10 @@ void fo_cancel_release(struct fo_cancel *c);
 void fo_cancel_on_signals(struct fo_cancel *c, int restart);
 void fo_cancel_signals_off(void);
 int fo_signal_caught(void);
+/* Before fo_cancel_on_signals: the first Ctrl-C fires soft instead (the caller's commands
+ * are asked to stop by themselves, e.g. through fanout.interrupt_fd), and fo_signal_caught
+ * stays 0; a second Ctrl-C, a TERM or a HUP cancel as ever. Until fo_cancel_signals_off. */
+void fo_cancel_soft_first(struct fo_cancel *soft);
 
 /* Runs every host to its end. Returns 0 when every host was tried (each result is in its
  * fo_host, whatever it is), or a negative code with err set when the run could not start

@@ -151,13 +151,16 @@ static void home_and_user(char *home, size_t hlen, char *user, size_t ulen)
 	snprintf(user, ulen, "%s", u ? u : "root");
 }
 
-/* Polls fd for events and the cancel descriptor (when cancel_fd > 0) until deadline
- * (0: none; capped at max_ms when max_ms > 0). 0 when fd is ready, a signal interrupted the
- * wait or max_ms passed; -ETIMEDOUT at the deadline; -ECANCELED on a cancel. */
-static int poll_fd(int fd, short events, int cancel_fd, long long deadline, int max_ms)
+/* Polls fd for events, the cancel descriptor (when cancel_fd > 0) and wake_fd (when >= 0)
+ * until deadline (0: none; capped at max_ms when max_ms > 0). 0 when fd is ready, wake_fd
+ * is readable, a signal interrupted the wait or max_ms passed; -ETIMEDOUT at the deadline;
+ * -ECANCELED on a cancel. */
+static int poll_fd(int fd, short events, int cancel_fd, int wake_fd, long long deadline,
+		   int max_ms)
 {
-	struct pollfd p[2] = { { .fd = fd, .events = events },
-			       { .fd = cancel_fd, .events = POLLIN } };
+	struct pollfd p[3] = { { .fd = fd, .events = events },
+			       { .fd = cancel_fd > 0 ? cancel_fd : -1, .events = POLLIN },
+			       { .fd = wake_fd, .events = POLLIN } };
 	int ms = -1;
 	if (deadline) {
 		long long left = deadline - mono_ms();
@@ -168,7 +171,7 @@ static int poll_fd(int fd, short events, int cancel_fd, long long deadline, int 
 	int capped = max_ms > 0 && (ms < 0 || ms > max_ms);
 	if (capped)
 		ms = max_ms;
-	int r = poll(p, cancel_fd > 0 ? 2 : 1, ms);
+	int r = poll(p, 3, ms);
 	if (r < 0)
 		return errno == EINTR ? 0 : -errno;
 	if (cancel_fd > 0 && (p[1].revents & (POLLIN | POLLHUP | POLLERR)))
@@ -176,10 +179,16 @@ static int poll_fd(int fd, short events, int cancel_fd, long long deadline, int 
 	return r == 0 && !capped ? -ETIMEDOUT : 0;
 }
 
+static int readable(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	return fd >= 0 && poll(&p, 1, 0) > 0;
+}
+
 /* Waits until the socket is ready in the direction libssh2 is blocked on. 0 when it is
- * (or a signal interrupted the wait, or max_ms passed), -ETIMEDOUT at the deadline,
- * -ECANCELED on a cancel. */
-static int wait_socket_max(struct ssh_conn *c, long long deadline, int max_ms)
+ * (or wake_fd turned readable, a signal interrupted the wait, or max_ms passed),
+ * -ETIMEDOUT at the deadline, -ECANCELED on a cancel. */
+static int wait_socket_max(struct ssh_conn *c, long long deadline, int max_ms, int wake_fd)
 {
 	short ev = 0;
 	int dir = libssh2_session_block_directions(c->sess);
@@ -189,7 +198,7 @@ static int wait_socket_max(struct ssh_conn *c, long long deadline, int max_ms)
 		ev |= POLLOUT;
 	if (!ev)
 		ev = POLLIN;
-	int rc = poll_fd(c->fd, ev, c->cancel_fd, deadline, max_ms);
+	int rc = poll_fd(c->fd, ev, c->cancel_fd, wake_fd, deadline, max_ms);
 	if (rc == -ECANCELED)
 		c->cancel_fd = -1; /* seen once: the cleanup that follows must be able to wait */
 	return rc;
@@ -197,7 +206,7 @@ static int wait_socket_max(struct ssh_conn *c, long long deadline, int max_ms)
 
 static int wait_socket(struct ssh_conn *c, long long deadline)
 {
-	return wait_socket_max(c, deadline, 0);
+	return wait_socket_max(c, deadline, 0, -1);
 }
 
 int ssh_conn_wait(struct ssh_conn *c, long long deadline)
@@ -246,7 +255,7 @@ static int tcp_connect(struct ssh_conn *c, long long deadline, char *err, size_t
 			continue;
 		}
 		do
-			rc = poll_fd(fd, POLLOUT, c->cancel_fd, deadline, 0);
+			rc = poll_fd(fd, POLLOUT, c->cancel_fd, -1, deadline, 0);
 		while (rc == 0 && !connect_done(fd));
 		if (rc == -ETIMEDOUT || rc == -ECANCELED) {
 			close(fd);
@@ -875,6 +884,28 @@ static int reap(struct ssh_conn *c, LIBSSH2_CHANNEL *ch, struct ssh_exec *x, lon
 	return 0;
 }
 
+/* Writes len bytes of p to the command's stdin before deadline. 0, -ETIMEDOUT or -ECANCELED
+ * from the wait, or -EPROTO with err set. */
+static int write_stdin(struct ssh_conn *c, LIBSSH2_CHANNEL *ch, const char *p, size_t len,
+		       long long deadline, char *err, size_t errlen)
+{
+	for (size_t off = 0; p && off < len;) {
+		ssize_t w = libssh2_channel_write(ch, p + off, len - off);
+		if (w == LIBSSH2_ERROR_EAGAIN) {
+			int rc = wait_socket(c, deadline);
+			if (rc)
+				return rc;
+		} else if (w < 0) {
+			snprintf(err, errlen, "%s: writing the command's input: %s", c->host,
+				 last_error(c));
+			return -EPROTO;
+		} else {
+			off += (size_t)w;
+		}
+	}
+	return 0;
+}
+
 /* Sends the keepalive when it is due; the time to the next one, in ms, for the wait. */
 static int keepalive(struct ssh_conn *c, const struct ssh_exec *x)
 {
@@ -892,7 +923,7 @@ int ssh_conn_exec(struct ssh_conn *c, struct ssh_exec *x, char *err, size_t errl
 	struct stream se = { .x = x, .buf = &x->err, .id = SSH_STDERR };
 	char *wrapped = NULL, buf[16384];
 	const char *cmd = x->cmd;
-	int rc;
+	int rc, interrupt_fd = x->interrupt && x->interrupt_fd > 0 ? x->interrupt_fd : -1;
 
 	x->exit_status = -1;
 	x->signal[0] = '\0';
@@ -938,20 +969,11 @@ int ssh_conn_exec(struct ssh_conn *c, struct ssh_exec *x, char *err, size_t errl
 		rc = -EPROTO;
 		goto out;
 	}
-	for (size_t off = 0; x->input && off < x->input_len;) {
-		ssize_t w = libssh2_channel_write(ch, x->input + off, x->input_len - off);
-		if (w == LIBSSH2_ERROR_EAGAIN) {
-			if ((rc = wait_socket(c, x->deadline)))
-				goto timeout;
-		} else if (w < 0) {
-			snprintf(err, errlen, "%s: writing the command's input: %s", c->host,
-				 last_error(c));
-			rc = -EPROTO;
-			goto out;
-		} else {
-			off += (size_t)w;
-		}
-	}
+	rc = write_stdin(c, ch, x->input, x->input_len, x->deadline, err, errlen);
+	if (rc == -ETIMEDOUT || rc == -ECANCELED)
+		goto timeout;
+	if (rc)
+		goto out;
 	/* The command gets no more input: an EOF now keeps a stray `read` from waiting. */
 	if (!x->keep_stdin)
 		RETRY(c, x->deadline, rc, libssh2_channel_send_eof(ch));
@@ -959,6 +981,15 @@ int ssh_conn_exec(struct ssh_conn *c, struct ssh_exec *x, char *err, size_t errl
 		goto timeout;
 
 	for (;;) {
+		if (readable(interrupt_fd)) {
+			char ierr[SSH_ERRLEN];
+			interrupt_fd = -1; /* once */
+			rc = write_stdin(c, ch, x->interrupt, x->interrupt_len, x->deadline, ierr,
+					 sizeof(ierr));
+			if (rc == -ETIMEDOUT || rc == -ECANCELED)
+				goto timeout;
+			/* else written, or refused: the command closed its stdin, it is ending */
+		}
 		rc = read_streams(c, ch, &so, &se, buf, sizeof(buf), err, errlen);
 		if (rc < 0)
 			goto out;
@@ -966,7 +997,7 @@ int ssh_conn_exec(struct ssh_conn *c, struct ssh_exec *x, char *err, size_t errl
 			continue;
 		if (libssh2_channel_eof(ch))
 			break;
-		if ((rc = wait_socket_max(c, x->deadline, keepalive(c, x))))
+		if ((rc = wait_socket_max(c, x->deadline, keepalive(c, x), interrupt_fd)))
 			goto timeout;
 	}
 	flush_stream(&so);

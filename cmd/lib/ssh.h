@@ -66,6 +66,12 @@ struct ssh_exec {
 	int keepalive_s;      /* > 0: an SSH keepalive this often, and the TCP connection given
 			       * up after 3 unanswered intervals, so a dead host or link ends
 			       * the wait (-ETIMEDOUT) even without a deadline */
+	/* > 0: a descriptor that turns readable (and stays so) to ask the running command to
+	 * stop by itself: interrupt's bytes go to its stdin, once, and the reading goes on as
+	 * before (libssh2 1.10 cannot send the command a signal). Needs keep_stdin. 0: none. */
+	int interrupt_fd;
+	const char *interrupt;
+	size_t interrupt_len;
 	/* called for each complete line (without its newline, at most 4 KiB: longer lines are
 	 * split), and for a last unterminated one; may be NULL */
 	void (*on_line)(void *arg, int stream, const char *line, size_t len);

@@ -825,6 +825,10 @@ static int do_run(int argc, char **argv)
 		    (env_long("SLURM_NTASKS") > 1 || env_long("OMPI_COMM_WORLD_SIZE") > 1 ||
 		     env_long("WORLD_SIZE") > 1))
 			out_json_silence();
+		/* a rank of run-node (runnode.c), which passes Ctrl-C on as SIGINT: stop at the
+		 * next row with the others, as --local's ranks do */
+		if (getenv("HCCLCTL_RUN_NODE"))
+			run_stop_arm();
 		rc = check_world((int)o_world);
 		if (!rc)
 			rc = load_hccl(0);

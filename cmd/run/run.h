@@ -184,6 +184,9 @@ int run_verdict_parse(const char *text, size_t len, struct comm_verdict *v);
  * agree/agreed: the job's, as the row's allreduce found them. exit: the exit code of a rank
  * at its end: EXIT_PIPE where its own stdout was closed (rank 0's, which prints), else
  * EXIT_INTERRUPT when the job was interrupted, else code. */
+/* How long ranks asked to stop (Ctrl-C) get to end their row before the one that asked them
+ * (--local's launcher, run --ssh's run-node) kills them. */
+#define RUN_INTERRUPT_GRACE_MS 3000
 #define RUN_STOP_INTERRUPT 1
 #define RUN_STOP_OUTPUT 2
 void run_stop_arm(void);

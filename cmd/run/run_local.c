@@ -164,8 +164,7 @@ static int fork_ranks(const struct run_params *p, int n, const struct run_local 
  * not (stopped, stuck) is killed after this long, so the launcher never waits on it. */
 #define VERDICT_GRACE_MS 3000
 /* After Ctrl-C the ranks end at the next row (runstop.c); one in a longer row, or stuck, is
- * killed after this long, and at once on a second Ctrl-C. */
-#define INTERRUPT_GRACE_MS 3000
+ * killed after RUN_INTERRUPT_GRACE_MS (run.h), and at once on a second Ctrl-C. */
 
 /* How the ranks ended early, if they did: the RUN_STOP_* reasons, when Ctrl-C came
  * (mono_ms, -1: not yet) and how many ranks had to be killed after it. */
@@ -200,7 +199,7 @@ static void interrupt_ranks(int n, pid_t *pids, struct local_stop *st)
 			if (pids[r] > 0)
 				kill(pids[r], SIGINT);
 	}
-	if (now - st->at > INTERRUPT_GRACE_MS || run_stop_interrupts() > 1)
+	if (now - st->at > RUN_INTERRUPT_GRACE_MS || run_stop_interrupts() > 1)
 		st->killed += kill_ranks(n, pids);
 }
 
@@ -282,7 +281,7 @@ static int report_stop(const struct run_params *p, const struct run_local *l,
 	if (st->killed)
 		fail(EXIT_INTERRUPT, l->where, NULL, "interrupted: %d rank%s did not stop within %d s "
 		     "and %s killed", st->killed, st->killed == 1 ? "" : "s",
-		     INTERRUPT_GRACE_MS / 1000, st->killed == 1 ? "was" : "were");
+		     RUN_INTERRUPT_GRACE_MS / 1000, st->killed == 1 ? "was" : "were");
 	else
 		fail(EXIT_INTERRUPT, l->where, NULL, "interrupted");
 	if (p->json && !sh->json_printed) {

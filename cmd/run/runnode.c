@@ -11,7 +11,14 @@
  * whole run, so its end (the session closed, the launcher or its host gone) and a hang-up
  * of our stdout both make us stop every rank: TERM, then KILL after KILL_GRACE_MS. Ranks
  * get SIGKILL from the kernel when we die (PR_SET_PDEATHSIG), and they stay in our process
- * group, which is what the launcher's cancel signals. */
+ * group, which is what the launcher's cancel signals.
+ *
+ * Ctrl-C of the launcher comes as the line "interrupt" on our stdin (libssh2 1.10 cannot
+ * send a signal down a session). Our ranks, told by HCCLCTL_RUN_NODE in their environment,
+ * catch SIGINT as --local's ranks do (runstop.c): each gets one SIGINT once it catches it
+ * (a rank still starting would die of it), all stop at the same row, rank 0 prints what was
+ * measured, and each exits 130. Ranks left after RUN_INTERRUPT_GRACE_MS (a row that does not
+ * end, a rank stuck before its first row) are stopped as above: TERM, then KILL. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -33,6 +40,7 @@
 #define MAX_RANKS 1024 /* of one server */
 #define CHUNK 3000
 #define KILL_GRACE_MS 2000
+#define INTERRUPT_LINE "interrupt"
 
 static const char *o_ranks;
 
@@ -51,6 +59,7 @@ struct child {
 	int rank;
 	pid_t pid;
 	int status, reaped, reported;
+	int interrupted; /* sent its SIGINT */
 	struct stream s[2]; /* stdout, stderr */
 };
 
@@ -188,6 +197,58 @@ static void signal_all(struct child *cs, int n, int sig)
 			kill(cs[i].pid, sig);
 }
 
+/* Whether pid catches SIGINT yet (SigCgt in /proc/PID/status): a rank armed its stop. */
+static int catches_sigint(pid_t pid)
+{
+	char path[64], line[256];
+	unsigned long long mask = 0;
+	int found = 0;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "SigCgt: %llx", &mask) == 1;
+	fclose(f);
+	return found && (mask & (1ULL << (SIGINT - 1)));
+}
+
+/* Each rank still running gets its one SIGINT as soon as it catches it. */
+static void interrupt_ranks(struct child *cs, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (cs[i].pid > 0 && !cs[i].reaped && !cs[i].interrupted &&
+		    catches_sigint(cs[i].pid)) {
+			kill(cs[i].pid, SIGINT);
+			cs[i].interrupted = 1;
+		}
+}
+
+/* Reads what our stdin has: 1 when it holds the line "interrupt", 0 when not, -1 at its
+ * end. Other lines are ignored (nothing else is expected there). */
+static int read_stdin(char *line, size_t cap, size_t *len)
+{
+	char b[256];
+	ssize_t got = read(0, b, sizeof(b));
+	int asked = 0;
+	if (got < 0)
+		return errno == EINTR || errno == EAGAIN ? 0 : -1;
+	if (got == 0)
+		return -1;
+	for (ssize_t i = 0; i < got; i++) {
+		if (b[i] != '\n') {
+			if (*len < cap)
+				line[*len] = b[i];
+			(*len)++;
+			continue;
+		}
+		if (*len == strlen(INTERRUPT_LINE) && !memcmp(line, INTERRUPT_LINE, *len))
+			asked = 1;
+		*len = 0;
+	}
+	return asked;
+}
+
 static void reap(struct child *cs, int n)
 {
 	int st;
@@ -207,7 +268,9 @@ int cmd_run_node(int argc, char **argv)
 	struct child *cs = NULL;
 	int n = o_ranks ? parse_ranks(o_ranks, ranks, MAX_RANKS) : -1;
 	int worst = 0, gone = 0;
-	long long stop_at = 0;
+	long long stop_at = 0, interrupt_at = 0;
+	char in_line[32];
+	size_t in_len = 0;
 
 	if (n <= 0)
 		return fail(EXIT_USAGE, "run-node", NULL, "invalid --ranks '%s'",
@@ -225,6 +288,7 @@ int cmd_run_node(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	setenv("HCCLCTL_RUN_NODE", "1", 1); /* the ranks: SIGINT is our request to stop */
 
 	for (int i = 0; i < n; i++) {
 		int fds[2][2];
@@ -274,11 +338,16 @@ int cmd_run_node(int argc, char **argv)
 			for (int j = 0; j < np; j++) {
 				if (!p[j].revents)
 					continue;
-				if (map[j] == -1 || map[j] == -2) {
-					char b[256];
-					if (map[j] == -1 && read(0, b, sizeof(b)) > 0)
-						continue; /* nothing is expected there; not an end */
-					gone = 1; /* the session is gone: nobody to tell */
+				if (map[j] == -1) {
+					int in = read_stdin(in_line, sizeof(in_line), &in_len);
+					if (in > 0 && !interrupt_at)
+						interrupt_at = mono_ms();
+					if (in < 0)
+						gone = 1; /* the session is gone: nobody to tell */
+					continue;
+				}
+				if (map[j] == -2) {
+					gone = 1;
 					continue;
 				}
 				struct child *c = &cs[map[j] / 2];
@@ -298,7 +367,10 @@ int cmd_run_node(int argc, char **argv)
 				}
 			}
 		}
-		if (gone && !stop_at) {
+		if (interrupt_at && !stop_at)
+			interrupt_ranks(cs, n);
+		if ((gone || (interrupt_at && mono_ms() > interrupt_at + RUN_INTERRUPT_GRACE_MS)) &&
+		    !stop_at) {
 			signal_all(cs, n, SIGTERM);
 			stop_at = mono_ms() + KILL_GRACE_MS;
 		}

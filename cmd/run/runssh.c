@@ -20,7 +20,14 @@
  * cancels the others (their remote process groups get TERM, then KILL) and is named with
  * its last stderr lines. A rank that exits non-zero is often a consequence (a peer died and
  * it lost the connection), so its cancel waits a moment for a harder cause to arrive: a
- * killed rank or an unreachable node is named before the ranks that merely noticed it. */
+ * killed rank or an unreachable node is named before the ranks that merely noticed it.
+ *
+ * Ctrl-C is a request, not a cancel: each session writes "interrupt" to its run-node's
+ * stdin, run-node passes it to its ranks as SIGINT, and they stop together at the next
+ * row as --local's do (runstop.c): rank 0's rows and footer come back as ever, each rank
+ * ends with 130, and the report says "interrupted". A second Ctrl-C, a TERM, or ranks
+ * still running RUNSSH_INTERRUPT_GRACE_MS later cancel as above. (One session per rank,
+ * HCCLCTL_SSH_SESSIONS=rank, has no run-node to ask: Ctrl-C cancels there.) */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <limits.h>
@@ -85,13 +92,15 @@ static void rank_end_line(struct ssh_run *s, int r, const char *p, size_t len)
 	char word[48];
 	snprintf(word, sizeof(word), "%.*s", (int)len, p);
 	k->connected = 1;
+	int asked = fo_cancel_fired(&s->cancel) || fo_cancel_fired(&s->interrupt);
 	if (!strncmp(word, "signal ", 7)) {
 		snprintf(k->signal, sizeof(k->signal), "%.31s", word + 7);
 		k->exit_status = -1;
-		k->status = fo_cancel_fired(&s->cancel) ? FO_CANCELED : FO_FAILED;
+		k->status = asked ? FO_CANCELED : FO_FAILED;
 	} else {
 		k->exit_status = atoi(word + 5);
-		k->status = k->exit_status ? FO_FAILED : FO_OK;
+		k->status = !k->exit_status ? FO_OK :
+			    asked && k->exit_status == EXIT_INTERRUPT ? FO_CANCELED : FO_FAILED;
 	}
 	fo_host_clean_stderr(k);
 	rank_ended(s, r);
@@ -201,20 +210,27 @@ static void rank_ended(struct ssh_run *s, int r)
  * once, and cancel when only the culprit is left or after VERDICT_GRACE_MS (the survivors
  * end by themselves once they have it; a stopped or cut-off rank never will). Without one: a
  * hard failure (a node lost, a rank killed) waits HARD_WAIT_MS for the verdict, a rank that
- * merely exited non-zero SOFT_GRACE_MS for a harder cause; then the cancel fires. */
+ * merely exited non-zero SOFT_GRACE_MS for a harder cause; then the cancel fires. After
+ * Ctrl-C: the ranks get RUNSSH_INTERRUPT_GRACE_MS to end, as they were asked. */
 static void *watcher(void *arg)
 {
 	struct ssh_run *s = arg;
 	pthread_mutex_lock(&s->mu);
 	while (!s->finished) {
 		long long now = mono_ms();
-		if (!s->have_verdict && comm_rendezvous_verdict(s->rdv, &s->verdict)) {
+		if (!s->interrupt_ms && fo_cancel_fired(&s->interrupt))
+			s->interrupt_ms = now;
+		/* after Ctrl-C the ranks stop by themselves: a verdict would be of their stopping */
+		if (!s->interrupt_ms && !s->have_verdict &&
+		    comm_rendezvous_verdict(s->rdv, &s->verdict)) {
 			s->have_verdict = 1;
 			s->verdict_ms = now;
 			run_verdict_print(&s->verdict);
 		}
 		int fire = 0;
-		if (s->have_verdict) {
+		if (s->interrupt_ms) {
+			fire = now - s->interrupt_ms > RUNSSH_INTERRUPT_GRACE_MS;
+		} else if (s->have_verdict) {
 			const struct comm_verdict *v = &s->verdict;
 			int culprit_left = v->rank >= 0 && (size_t)v->rank < s->n &&
 					   !s->end_seq[v->rank] && s->ended + 1 == (int)s->n;
@@ -445,6 +461,7 @@ int run_ssh_launch(const struct run_ssh_args *a)
 	int rc, watcher_up = 0;
 
 	s.cancel.fd[0] = s.cancel.fd[1] = -1;
+	s.interrupt.fd[0] = s.interrupt.fd[1] = -1;
 	long ctmo = env_seconds("HCCLCTL_CONNECT_TIMEOUT", DEFAULT_CONNECT_TIMEOUT);
 	if (ctmo < 0)
 		return fail(EXIT_USAGE, a->where, "a whole number of seconds, at least 1",
@@ -555,7 +572,7 @@ int run_ssh_launch(const struct run_ssh_args *a)
 			"digest %s\n",
 			a->where, s.n, s.nsrv, s.nsrv == 1 ? "" : "s", master, digest);
 
-	if ((rc = fo_cancel_init(&s.cancel))) {
+	if ((rc = fo_cancel_init(&s.cancel)) || (rc = fo_cancel_init(&s.interrupt))) {
 		rc = fail(EXIT_UNKNOWN, a->where, NULL, "pipe: %s", strerror(-rc));
 		goto out;
 	}
@@ -583,12 +600,17 @@ int run_ssh_launch(const struct run_ssh_args *a)
 		.input = secret_line,
 		.input_len = strlen(secret_line),
 		.keep_stdin = !s.per_rank, /* run-node stops its ranks when its stdin ends */
+		.interrupt_fd = s.per_rank ? 0 : s.interrupt.fd[0],
+		.interrupt = "interrupt\n",
+		.interrupt_len = strlen("interrupt\n"),
 		.prepare = deploy_prepare,
 		.prepare_arg = &df,
 		.on_line = on_line,
 		.on_done = on_done,
 		.arg = &s,
 	};
+	if (!s.per_rank)
+		fo_cancel_soft_first(&s.interrupt);
 	fo_cancel_on_signals(&s.cancel, 1);
 	long long t0 = mono_ms();
 	rc = fanout_run(&f, s.srv, s.nsrv, err, sizeof(err));
@@ -623,6 +645,7 @@ out_sync:
 out:
 	comm_rendezvous_stop(rdv);
 	fo_cancel_release(&s.cancel);
+	fo_cancel_release(&s.interrupt);
 	for (size_t r = 0; s.hosts && r < s.n; r++)
 		fo_host_release(&s.hosts[r]);
 	for (size_t j = 0; !s.per_rank && s.srv && j < s.nsrv; j++)

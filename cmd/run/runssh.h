@@ -10,6 +10,11 @@
 #include "cmd/run/run.h"
 
 #define RUNSSH_TAIL_LINES 5 /* of a failed rank's stderr, in the report */
+/* After Ctrl-C, run-node gives its ranks RUN_INTERRUPT_GRACE_MS to stop at the next row,
+ * then TERM and 2 s later KILL (runnode.c); the launcher cancels the sessions when they have
+ * not all ended this long after it (a node that does not answer), and at once on a second
+ * Ctrl-C. */
+#define RUNSSH_INTERRUPT_GRACE_MS 8000
 
 struct ssh_run {
 	const struct run_ssh_args *a;
@@ -28,6 +33,8 @@ struct ssh_run {
 	int *end_seq;          /* the order in which the hosts ended, from 1 */
 	int seq;
 	struct fo_cancel cancel;
+	struct fo_cancel interrupt; /* Ctrl-C: every run-node is asked to stop its ranks */
+	long long interrupt_ms;     /* when the watcher saw it, 0: not yet */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	int hard, soft, finished, ended;

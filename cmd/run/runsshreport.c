@@ -192,6 +192,45 @@ static int named_with_server(const struct ssh_run *s, int r, int culprit)
 	return 0;
 }
 
+/* After Ctrl-C was passed on (runssh.c): "interrupted", as --local says it, and what rank 0
+ * printed; the ranks that did not stop at the row themselves are counted. With --json,
+ * rank 0's document (its rows and "interrupted": true), else one that says so. 130. */
+static int report_interrupt(const struct ssh_run *s)
+{
+	const struct run_ssh_args *a = s->a;
+	const struct fo_host *h0 = &s->hosts[0];
+	size_t late = 0;
+	for (size_t r = 0; r < s->n; r++) {
+		const struct fo_host *h = &s->hosts[r];
+		if (h->status != FO_OK && (h->signal[0] || h->exit_status != EXIT_INTERRUPT))
+			late++;
+	}
+	if (late)
+		fail(EXIT_INTERRUPT, a->where, NULL, "interrupted: %zu rank%s did not stop within "
+		     "%d s and %s killed", late, late == 1 ? "" : "s",
+		     RUN_INTERRUPT_GRACE_MS / 1000, late == 1 ? "was" : "were");
+	else
+		fail(EXIT_INTERRUPT, a->where, NULL, "interrupted");
+	if (!g_opts.json)
+		return EXIT_INTERRUPT;
+	if (h0->out.len && h0->exit_status == EXIT_INTERRUPT && !h0->signal[0]) {
+		fwrite(h0->out.p, 1, h0->out.len, stdout);
+		out_json_set_printed();
+		return EXIT_INTERRUPT;
+	}
+	cJSON *doc = cJSON_CreateObject();
+	cJSON *e = cJSON_AddObjectToObject(doc, "error");
+	cJSON_AddStringToObject(e, "where", a->where);
+	cJSON_AddStringToObject(e, "message", "interrupted");
+	cJSON_AddBoolToObject(doc, "interrupted", 1);
+	cJSON *ranks = cJSON_AddArrayToObject(doc, "ranks");
+	for (size_t r = 0; r < s->n; r++)
+		cJSON_AddItemToArray(ranks, rank_json(&s->hosts[r], (int)r));
+	cJSON_AddNumberToObject(doc, "exit_code", EXIT_INTERRUPT);
+	out_json(doc);
+	return EXIT_INTERRUPT;
+}
+
 int runssh_report(struct ssh_run *s, double seconds)
 {
 	const struct run_ssh_args *a = s->a;
@@ -223,6 +262,8 @@ int runssh_report(struct ssh_run *s, double seconds)
 		}
 		return 128 + fo_signal_caught();
 	}
+	if (fo_cancel_fired(&s->interrupt) && nok < s->n)
+		return report_interrupt(s);
 	if (culprit < 0 && nok == s->n) {
 		if (g_opts.json) {
 			const struct fo_host *h0 = &s->hosts[0];

@@ -52,4 +52,41 @@ _report $? "  within 5 s, not the ranks' 30 s ($ms ms)"
 [ ! -s "$TMP/out" ]
 _report $? "  and tells nobody (nothing on stdout)" "$(cat "$TMP/out")"
 
+# Ctrl-C of `run --ssh` reaches run-node as the line "interrupt" on its stdin (libssh2 cannot
+# send a signal): its ranks stop together at the next row, rank 0's rows so far and its
+# footer are relayed, each rank ends with 130, run-node too, and no rank is left behind.
+mkfifo "$TMP/in2"
+sleep 120 >"$TMP/in2" &
+sp=$!
+"$HCCLCTL" run-node --ranks 0,1 -- run allreduce --world-size 2 \
+	--master "127.0.0.1:$(free_port)" -b 8 -e 8K -n 20000 -w 1 <"$TMP/in2" >"$TMP/out" 2>"$TMP/err" &
+np=$!
+i=0
+until grep -q "^${tag}0  *[0-9]" "$TMP/out" 2>/dev/null || [ $i -ge 600 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+ranks=$(pgrep -P "$np" | tr '\n' ' ')
+echo interrupt >"$TMP/in2"
+wait "$np"
+RC=$?
+kill "$sp"
+wait "$sp" 2>/dev/null
+check_rc 130 "the line 'interrupt' on stdin: run-node exits 130"
+[ "$(grep -c "^${tag}[01]=" "$TMP/out")" = 2 ] && grep -q "^${tag}0=exit 130$" "$TMP/out" &&
+	grep -q "^${tag}1=exit 130$" "$TMP/out"
+_report $? "  each rank ended with 130 (interrupted), not by a signal" "$(cat "$TMP/out" "$TMP/err")"
+grep -q "^${tag}0  *8 " "$TMP/out"
+_report $? "  rank 0's rows so far are relayed" "$(cat "$TMP/out")"
+grep -q "^${tag}0 # Interrupted          : after [0-9]* sizes\?$" "$TMP/out"
+_report $? "  rank 0's footer says after how many sizes" "$(cat "$TMP/out")"
+[ "$(echo $ranks | wc -w)" = 2 ]
+_report $? "  (its two ranks were pids $ranks)"
+left=
+for p in $ranks; do
+	kill -0 "$p" 2>/dev/null && left="$left $p"
+done
+[ -z "$left" ]
+_report $? "  no rank left behind" "$left"
+
 done_testing
