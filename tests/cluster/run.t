@@ -206,13 +206,14 @@ _report $? "  no hcclctl left on any node" "$(node_procs)"
 # passes it to its ranks as SIGINT; they stop together at the next row, as under --local ----
 # int_run NAME [ARGS...]: a sweep of short rows over $RT in the background (lpid and
 # launcher as in long_run) until its 4 ranks run, and with text output until rank 0's first
-# row is back (up to 60 s each); pids: the ranks' "I:PID"
+# row is back (up to 60 s each); pids: the ranks' "I:PID". A row must end well within
+# run-node's 3 s grace, or the stop arrives as a kill.
 int_run() {
 	_lr=$1
 	shift
 	cluster_head env -u SSH_AUTH_SOCK "$HCCLCTL" run allreduce --ranktable "$RT" --ssh \
 		--ssh-user root --ssh-key "$CL_KEY" --ssh-known-hosts "$CL_KNOWN_HOSTS" \
-		--remote-hcclctl "$HCCLCTL" -b 8 -e 8K -n 20000 -w 1 "$@" \
+		--remote-hcclctl "$HCCLCTL" -b 8 -e 64K -n 5000 -w 1 "$@" \
 		>"$TMP/$_lr.out" 2>"$TMP/$_lr.err" &
 	lpid=$!
 	_t=0
@@ -225,6 +226,8 @@ int_run() {
 		sleep 0.1
 		_t=$((_t + 1))
 	done
+	# --json shows no row until the end: give the ranks the time of a few short rows
+	[ "${1:-}" = --json ] && sleep 3
 	pids=$(rank_procs)
 	launcher=$(pgrep -P "$lpid")
 }
