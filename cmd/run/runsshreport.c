@@ -143,6 +143,17 @@ static cJSON *rank_json(const struct fo_host *h, int r)
 
 /* A rank whose end is its server's, on a server of several ranks: the server is named
  * with all of them ("ranks 8-15 on n2 (10.77.0.2)"). */
+/* The end of every document of a run over SSH: each rank's state and the exit code, then
+ * out. */
+static void json_finish(cJSON *doc, const struct ssh_run *s, int code)
+{
+	cJSON *ranks = cJSON_AddArrayToObject(doc, "ranks");
+	for (size_t r = 0; r < s->n; r++)
+		cJSON_AddItemToArray(ranks, rank_json(&s->hosts[r], (int)r));
+	cJSON_AddNumberToObject(doc, "exit_code", code);
+	out_json(doc);
+}
+
 static int server_wide(const struct ssh_run *s, int r)
 {
 	if (s->per_rank || !s->from_srv[r])
@@ -223,11 +234,7 @@ static int report_interrupt(const struct ssh_run *s)
 	cJSON_AddStringToObject(e, "where", a->where);
 	cJSON_AddStringToObject(e, "message", "interrupted");
 	cJSON_AddBoolToObject(doc, "interrupted", 1);
-	cJSON *ranks = cJSON_AddArrayToObject(doc, "ranks");
-	for (size_t r = 0; r < s->n; r++)
-		cJSON_AddItemToArray(ranks, rank_json(&s->hosts[r], (int)r));
-	cJSON_AddNumberToObject(doc, "exit_code", EXIT_INTERRUPT);
-	out_json(doc);
+	json_finish(doc, s, EXIT_INTERRUPT);
 	return EXIT_INTERRUPT;
 }
 
@@ -253,12 +260,7 @@ int runssh_report(struct ssh_run *s, double seconds)
 		fail(128 + fo_signal_caught(), a->where, NULL, "interrupted by %s: stopped every rank",
 		     strsignal(fo_signal_caught()));
 		if (g_opts.json) {
-			cJSON *doc = cJSON_CreateObject();
-			cJSON *ranks = cJSON_AddArrayToObject(doc, "ranks");
-			for (size_t r = 0; r < s->n; r++)
-				cJSON_AddItemToArray(ranks, rank_json(&s->hosts[r], (int)r));
-			cJSON_AddNumberToObject(doc, "exit_code", 128 + fo_signal_caught());
-			out_json(doc);
+			json_finish(cJSON_CreateObject(), s, 128 + fo_signal_caught());
 		}
 		return 128 + fo_signal_caught();
 	}
@@ -371,11 +373,7 @@ int runssh_report(struct ssh_run *s, double seconds)
 		}
 		if (s->have_verdict)
 			cJSON_AddItemToObject(doc, "verdict", run_verdict_json(&s->verdict));
-		cJSON *ranks = cJSON_AddArrayToObject(doc, "ranks");
-		for (size_t r = 0; r < s->n; r++)
-			cJSON_AddItemToArray(ranks, rank_json(&s->hosts[r], (int)r));
-		cJSON_AddNumberToObject(doc, "exit_code", code);
-		out_json(doc);
+		json_finish(doc, s, code);
 	}
 	return code;
 }

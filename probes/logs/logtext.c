@@ -316,7 +316,7 @@ int hlog__word_char(char c)
 int hlog__http_failure(struct pspan m)
 {
 	for (size_t i = 0; i + 6 < m.n; i++) {
-		if (strncasecmp(m.s + i, "status", 6) || (i && isalnum((unsigned char)m.s[i - 1])))
+		if (strncasecmp(m.s + i, "status", 6) || (i && hlog__word_char(m.s[i - 1])))
 			continue;
 		size_t j = i + 6;
 		if (j + 5 <= m.n && !strncasecmp(m.s + j, " code", 5))
@@ -326,7 +326,7 @@ int hlog__http_failure(struct pspan m)
 		if (j + 3 <= m.n && !strncmp(m.s + j, "is ", 3))
 			j += 3;
 		if (j + 3 > m.n || (m.s[j] != '4' && m.s[j] != '5') || !isdigit((unsigned char)m.s[j + 1]) ||
-		    !isdigit((unsigned char)m.s[j + 2]) || (j + 3 < m.n && isalnum((unsigned char)m.s[j + 3])))
+		    !isdigit((unsigned char)m.s[j + 2]) || (j + 3 < m.n && hlog__word_char(m.s[j + 3])))
 			continue;
 		return 1;
 	}

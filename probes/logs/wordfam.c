@@ -150,7 +150,6 @@ static const struct family fams[] = {
 	 .fix = "the service the job talks to is up but refuses or cannot serve the request: check "
 		"the address and path it is asked for (an API path or model name the service does "
 		"not have) and the service's own log",
-	 .any = {"status"},
 	 .form = http_status},
 	{.cat = HCAT_NET,
 	 .name = "refused",
@@ -284,7 +283,8 @@ static int empty_host(struct pspan s, long long *port)
 int hlog__word_family(struct pspan line)
 {
 	for (size_t i = 0; i < NFAM; i++)
-		if ((!fams[i].form || fams[i].form(line, NULL)) && has_any(line, fams[i].any) &&
+		if ((!fams[i].form || fams[i].form(line, NULL)) &&
+		    ((fams[i].form && !fams[i].any[0]) || has_any(line, fams[i].any)) &&
 		    (!fams[i].also[0] || has_any(line, fams[i].also)) && !has_any(line, fams[i].not))
 			return (int)i;
 	return -1;

@@ -26,6 +26,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ranktable/base/io.h"
+
 static int exists(const char *path)
 {
 	return access(path, F_OK) == 0;
@@ -39,14 +41,8 @@ static void copy(const char *path, int to)
 		return;
 	ssize_t n;
 	while ((n = read(fd, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
-		for (ssize_t off = 0; n > 0 && off < n;) {
-			ssize_t w = write(to, buf + off, (size_t)(n - off));
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0)
-				break;
-			off += w;
-		}
+		if (n > 0 && fd_write_all(to, buf, (size_t)n))
+			break;
 	close(fd);
 }
 
