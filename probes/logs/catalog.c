@@ -7,7 +7,7 @@
 #include "probes/logs/logtext.h"
 
 static const struct hlog_sigtab *const tabs[] = {&hlog__cat_nccl, &hlog__cat_torch,
-						  &hlog__cat_host};
+						  &hlog__cat_host, &hlog__cat_acl};
 #define NTAB (sizeof(tabs) / sizeof(tabs[0]))
 
 const struct hlog_sig *hlog__sig_at(size_t i)

@@ -32,7 +32,7 @@ struct hlog_sigtab {
 	size_t n;
 };
 
-extern const struct hlog_sigtab hlog__cat_nccl, hlog__cat_torch, hlog__cat_host;
+extern const struct hlog_sigtab hlog__cat_nccl, hlog__cat_torch, hlog__cat_host, hlog__cat_acl;
 
 /* The first row of any table that line m (with its values x) matches: e gets its kind
  * (HLOG_INNER), cat, detail, result and the values of x; NULL when none matches. */

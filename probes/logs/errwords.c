@@ -49,6 +49,7 @@ static const struct {
 	{"illegal", 0},	      /* "Cuda failure 'an illegal memory access was encountered'" */
 	{"terminate called", 0}, /* "terminate called after throwing an instance of ..." */
 	{"connection reset", 0}, /* NCCL: "Call to recv from ... failed : Connection reset by peer" */
+	{"lost communication", 0}, /* Open MPI: "ORTE has lost communication with a remote daemon." */
 	{"permission denied", 0}, /* "[Errno 13] Permission denied" */
 	{"address already in use", 0}, /* Gloo: "bind: Address already in use" */
 	{"mismatch", 0},      /* "Detected mismatch between collectives on ranks." */

@@ -337,3 +337,9 @@ const char *hlog__xwhat_name(int what)
 	static const char *const n[] = {"ip", "port", "host", "rank", "dev"};
 	return what >= 0 && what <= HX_DEV ? n[what] : "?";
 }
+
+const struct hx_val *hlog__xfind_peer(const struct hx_vals *x, int what)
+{
+	const struct hx_val *v = hlog__xfind(x, what, 1u << HX_REMOTE);
+	return v ? v : hlog__xfind(x, what, 1u << HX_ANY);
+}

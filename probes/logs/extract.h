@@ -48,6 +48,10 @@ void hlog__extract(struct pspan m, struct hx_vals *x);
  * NULL. */
 const struct hx_val *hlog__xfind(const struct hx_vals *x, int what, unsigned roles);
 
+/* The first value of what at the other end, else the first whose end the line does not say:
+ * the address or port a failure points at. NULL when neither. */
+const struct hx_val *hlog__xfind_peer(const struct hx_vals *x, int what);
+
 #define HX_R(r) (1u << (r))
 #define HX_THIS (HX_R(HX_ANY) | HX_R(HX_LOCAL))
 #define HX_OTHER HX_R(HX_REMOTE)

@@ -9,6 +9,7 @@
 
 #include "probes/npu/hcclcodes.h"
 #include "probes/logs/bundle.h"
+#include "probes/logs/extract.h"
 #include "probes/logs/hlogint.h"
 #include "probes/logs/kb.h"
 #include "probes/logs/logline.h"
@@ -215,6 +216,21 @@ static void keep_unk(struct hlog_report *r, const char *name, const char *node, 
 	r->nunk++;
 }
 
+/* The address and port an error line under e names, when e has none yet (see below_ip). */
+static void detail_below(struct hlog_event *e, struct pspan m)
+{
+	if (e->below_ip[0] || e->below_port >= 0)
+		return;
+	struct hx_vals x;
+	hlog__extract(m, &x);
+	const struct hx_val *ip = hlog__xfind_peer(&x, HX_IP);
+	const struct hx_val *port = hlog__xfind_peer(&x, HX_PORT);
+	if (ip)
+		snprintf(e->below_ip, sizeof(e->below_ip), "%s", ip->s);
+	if (port && port->n >= 0 && port->n <= 65535)
+		e->below_port = (int)port->n;
+}
+
 int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t len,
 		  struct hlog_report *r, char *err, size_t errlen)
 {
@@ -302,7 +318,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 			rec_at = no;
 		/* lines that say of themselves that they are routine are not a fault's */
 		if (l.level != HLINE_INFO && l.level != HLINE_DEBUG)
-			hlog__kb_line(r, &kst, line, l.kernel || place.kind == HLOG_FK_DEVICE,
+			hlog__kb_line(r, &kst, line, &l, l.kernel || place.kind == HLOG_FK_DEVICE,
 				      l.t_us >= 0 ? l.t_us : last_t, name, node, no);
 		if (l.error) {
 			/* the first error quoted is one that says what failed, not a heading */
@@ -323,6 +339,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		tmp.pid = tmp.rank = tmp.peer_rank = tmp.dev = tmp.peer_dev = -1;
 		tmp.value = tmp.result = -1;
 		tmp.group_size = -1;
+		tmp.below_port = -1;
 		tmp.work = (struct hlog_work){ -1, -1, -1, -1, -1, -1, -1, "" };
 		if (l.rank >= 0 && l.rank < HLOG_SEEN_RANKS)
 			r->seen_rank[l.rank / 8] |= (unsigned char)(1u << (l.rank % 8));
@@ -345,6 +362,9 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		else
 			wrapped = wrap_rank;
 		if (!hlog__recognise(line, &l, &tmp)) {
+			if (l.error && last_ev < r->nev && r->ev[last_ev].fi == fi &&
+			    no - last_ev_no <= 4)
+				detail_below(&r->ev[last_ev], l.msg);
 			/* the frame of a table HCCL prints (LINK_ERROR_INFO, its detector's
 			 * result), and the trace lines a process logs right after an error it
 			 * reported (the callers returning it), are that error, not new ones */

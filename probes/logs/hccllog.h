@@ -138,6 +138,10 @@ struct hlog_event {
 	char detail[24];	   /* HLOG_INNER: the inner error's short name */
 	char text[HLOG_TEXTLEN];   /* the line, trimmed, control bytes as '?' */
 	struct hlog_work work;	   /* HLOG_WATCHDOG */
+	/* the address and port of the first error line right under it that no rule explains
+	 * (its detail: NCCL's "Last error:" lines); "" and -1 when none */
+	char below_ip[HLOG_IPLEN];
+	int below_port;
 };
 
 /* One file that was read, with what its lines say about the process that wrote it. */
@@ -184,6 +188,7 @@ struct hlog_kbhit {
 	int ent;	  /* its index in the knowledge base */
 	size_t count;	  /* lines that show it */
 	int64_t t_us;	  /* the first line's time; -1 */
+	int dev, rank;	  /* the device and rank the first line's prefix names; -1 */
 	char node[HLOG_NODELEN];
 	struct hlog_quote at;
 };

@@ -30,6 +30,9 @@ int hlog__most_waited(const struct hlog_report *r, int kind, size_t *votes,
 void hlog__evidence_of(struct hlog_report *r, int kind,
 			int (*match)(const struct hlog_report *, const struct hlog_event *));
 void hlog__fill_context(struct hlog_report *r, const struct hlog_event *c);
+/* When the verdict names no address and no port: those of the first unexplained error line
+ * right under c (at most 4 lines, same file) that names one (c's below_ip, below_port). */
+void hlog__values_below(struct hlog_report *r, const struct hlog_event *c);
 void hlog__quote(struct sbuf *b, const struct hlog_event *e, const char *const *keys);
 void hlog__block_devices(struct hlog_report *r, const struct hlog_event *c);
 void hlog__devices_text(struct sbuf *b, const struct hlog_report *r);

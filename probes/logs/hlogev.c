@@ -13,6 +13,7 @@
 #include "probes/npu/hcclcodes.h"
 #include "probes/logs/bundle.h"
 #include "probes/logs/catalog.h"
+#include "probes/logs/extract.h"
 #include "probes/logs/hlogcause.h"
 
 int hlog__is_heartbeat(int kind)
@@ -347,6 +348,46 @@ void hlog__fill_context(struct hlog_report *r, const struct hlog_event *c)
 		r->rank = near->rank;
 	if (r->rank < 0 && c->fi < r->nfile && !c->group[0])
 		r->rank = r->file[c->fi].rank;
+}
+
+/* The address (the other end's first) and port text names, into r; 1 when it names either. */
+static int take_values(struct hlog_report *r, const char *text)
+{
+	struct hx_vals x;
+	hlog__extract((struct pspan){text, strlen(text)}, &x);
+	const struct hx_val *ip = hlog__xfind_peer(&x, HX_IP);
+	const struct hx_val *port = hlog__xfind_peer(&x, HX_PORT);
+	/* a port counts with the address it belongs to: after a name, "name:N" is as often a
+	 * file's line ("compiler_depend.ts:444", "plog-3003627.log:14") */
+	if (port && (port->n < 0 || port->n > 65535 || !ip))
+		port = NULL;
+	if (ip)
+		snprintf(r->ip, sizeof(r->ip), "%s", ip->s);
+	if (port)
+		r->port = (int)port->n;
+	return ip || port;
+}
+
+/* A generic failure is often detailed by the lines printed right under it: NCCL's "unhandled
+ * system error", then "Last error:" and "socketStartConnect: Connect to 169.254.0.1<40815>
+ * failed : Software caused connection abort". The address and port the failure was about are
+ * its own line's, else those of the first line right under it that names one, whether a rule
+ * explains that line (an event) or not (below_ip, below_port). */
+void hlog__values_below(struct hlog_report *r, const struct hlog_event *c)
+{
+	/* only a failure between two ends is about an address (a setting's lines list many) */
+	if (c->cat != HCAT_NET && c->cat != HCAT_LINK_DOWN && c->cat != HCAT_RANK_STUCK)
+		return;
+	if (r->ip[0] || r->port >= 0 || take_values(r, c->text))
+		return;
+	for (unsigned k = 1; k <= 4; k++)
+		for (size_t i = 0; i < r->nev; i++)
+			if (r->ev[i].fi == c->fi && r->ev[i].line == c->line + k &&
+			    take_values(r, r->ev[i].text))
+				return;
+	snprintf(r->ip, sizeof(r->ip), "%s", c->below_ip);
+	if (c->below_ip[0])
+		r->port = c->below_port;
 }
 
 /* A short quote of the line from the first of keys, for the cause. */

@@ -133,6 +133,7 @@ void hlog__conclude_catalog(struct hlog_report *r, const struct hlog_event *c)
 	if (r->dev < 0)
 		r->dev = c->dev;
 	hlog__fill_context(r, c);
+	hlog__values_below(r, c);
 	if (r->dev >= 0 && !r->ndevs)
 		r->devs[r->ndevs++] = r->dev;
 	const char *meaning = in && c->kind != HLOG_CODE ? in->meaning

@@ -39,11 +39,14 @@ int hlog__watchdog_conclude(struct hlog_report *r, int strong_only);
 int hlog__task_conclude(struct hlog_report *r);
 
 /* hlogkb.c: the knowledge base. line: records the entities line shows (st: the file's scan
- * state; sys: a system's line, the kernel's or a device's); conclude: when no rule explained the job, the entity that is not caused by another
+ * state; sys: a system's line, the kernel's or a device's; l: its prefix's device and rank);
+ * conclude: when no rule explained the job, the entity that is not caused by another
  * one found decides the cause (1), else 0. */
 struct kb_scan;
-void hlog__kb_line(struct hlog_report *r, struct kb_scan *st, struct pspan line, int sys,
-		   int64_t t_us, const char *file, const char *node, unsigned no);
+struct hlog_line;
+void hlog__kb_line(struct hlog_report *r, struct kb_scan *st, struct pspan line,
+		   const struct hlog_line *l, int sys, int64_t t_us, const char *file,
+		   const char *node, unsigned no);
 int hlog__kb_conclude(struct hlog_report *r);
 /* chain.c: the lines that say who a process is (rank, device, device IP, server) and the
  * waits to a device or a rank of a group (P2P, AI CPU task exceptions): 1 when m is one (e

@@ -5,6 +5,7 @@
 
 #include "probes/npu/hcclcodes.h"
 #include "probes/logs/hlogint.h"
+#include "probes/logs/logline.h"
 #include "probes/logs/kb.h"
 
 static const struct kb *kb_of(const struct hlog_report *r)
@@ -16,8 +17,9 @@ static const struct kb *kb_of(const struct hlog_report *r)
 	return kb;
 }
 
-void hlog__kb_line(struct hlog_report *r, struct kb_scan *st, struct pspan line, int sys,
-		   int64_t t_us, const char *file, const char *node, unsigned no)
+void hlog__kb_line(struct hlog_report *r, struct kb_scan *st, struct pspan line,
+		   const struct hlog_line *l, int sys, int64_t t_us, const char *file,
+		   const char *node, unsigned no)
 {
 	const struct kb *kb = kb_of(r);
 	int hits[16];
@@ -37,6 +39,8 @@ void hlog__kb_line(struct hlog_report *r, struct kb_scan *st, struct pspan line,
 		h->ent = hits[i];
 		h->count = 1;
 		h->t_us = t_us;
+		h->dev = l->dev;
+		h->rank = l->rank;
 		snprintf(h->node, sizeof(h->node), "%s", node ? node : "");
 		snprintf(h->at.file, sizeof(h->at.file), "%s", file);
 		h->at.line = no;
@@ -71,6 +75,32 @@ static void add_quote(struct hlog_report *r, const struct hlog_quote *q)
 			return;
 	if (r->nevidence < HLOG_MAX_EVIDENCE)
 		r->evidence[r->nevidence++] = *q;
+}
+
+/* The device and rank of the process the cause happened in: its own line's prefix, else
+ * the prefix of a line of the same file that it explains (torch_npu puts the device in the
+ * header of the error code line under a Python exception: "RuntimeError: Expected all tensors
+ * to be on the same device ..." then "[ERROR] ... (PID:53741, Device:0, RankID:-1) ERR01002
+ * OPS invalid type") */
+static void where_of(struct hlog_report *r, const struct kb *kb, const struct hlog_kbhit *best)
+{
+	int dev = best->dev, rank = best->rank;
+	for (size_t i = 0; i < r->nkbhit && (dev < 0 || rank < 0); i++) {
+		const struct hlog_kbhit *h = &r->kbhit[i];
+		if (h == best || strcmp(h->at.file, best->at.file) || !kb_causes(kb, best->ent, h->ent))
+			continue;
+		if (dev < 0)
+			dev = h->dev;
+		if (rank < 0)
+			rank = h->rank;
+	}
+	/* else what the verdict it replaces had found stays */
+	if (dev >= 0)
+		r->dev = dev;
+	if (rank >= 0)
+		r->rank = rank;
+	if (r->dev >= 0 && !r->ndevs)
+		r->devs[r->ndevs++] = r->dev;
 }
 
 int hlog__kb_conclude(struct hlog_report *r)
@@ -111,12 +141,17 @@ int hlog__kb_conclude(struct hlog_report *r)
 	snprintf(r->node, sizeof(r->node), "%s", best->node);
 	snprintf(r->reported_on, sizeof(r->reported_on), "%s", best->node[0] ? best->node : "");
 	r->kb_entity = e->code;
+	where_of(r, kb, best);
 	if (e->name && e->name[0])
 		hlog__sb_add(&b, "%s (%s)", e->name, e->code);
 	else
 		hlog__sb_add(&b, "%s (fault %s, a %s line)", f->cause, e->code,
 			     e->log[0] ? e->log : "log");
 	hlog__sb_add(&b, " on node %s", best->node[0] ? best->node : "node0");
+	if (r->rank >= 0)
+		hlog__sb_add(&b, ", rank %d", r->rank);
+	if (r->dev >= 0)
+		hlog__sb_add(&b, ", device %d", r->dev);
 	add_quote(r, &best->at);
 	size_t nc = 0;
 	for (size_t i = 0; i < r->nkbhit; i++) {

@@ -165,6 +165,19 @@ static const struct family fams[] = {
 		"to, "
 		"firewalls)",
 	 .any = {"unreachable", "no route to host"}},
+	/* a connection that was up and went away, in words that do not say the peer closed it
+	 * (a peer that reset or closed it is the catalog's, as a rank that stopped): Open MPI's
+	 * "ORTE has lost communication with a remote daemon", NCCL's "Connect to
+	 * 10.0.0.2<40815> failed : Software caused connection abort" (ECONNABORTED) */
+	{.cat = HCAT_NET,
+	 .name = "connection-lost",
+	 .what = "a connection to a peer was lost",
+	 .fix = "find out whether the peer the line names is still running (its own log, the "
+		"launcher's exit lines): if it died, its first error is the cause; if it runs, "
+		"check the network between the two nodes (link state, routes, firewall, the "
+		"interface the job binds to)",
+	 .any = {"lost communication", "lost connection", "connection lost", "lost contact",
+		 "connection abort", "connection aborted"}},
 	{.cat = HCAT_NET,
 	 .name = "connect-timeout",
 	 .what = "a connection to a peer timed out",
@@ -300,12 +313,6 @@ int hlog__word_family_cat(int row)
 	return row >= 0 && (size_t)row < NFAM ? fams[row].cat : HCAT_NONE;
 }
 
-static const struct hx_val *xfind_pref(const struct hx_vals *x, int what)
-{
-	const struct hx_val *v = hlog__xfind(x, what, HX_OTHER);
-	return v ? v : hlog__xfind(x, what, HX_R(HX_ANY));
-}
-
 /* The line whose words explain the most: the first unexplained error line of the best
  * family, or, when the verdict so far is a failure code that nothing explains, the text of an
  * unexplained event ("EZ9999 ... HCCL_BUFFSIZE is too SMALL, ...") if its family ranks higher */
@@ -368,10 +375,10 @@ int hlog__words_conclude(struct hlog_report *r)
 		r->rank = (int)v->n;
 	/* the address and port the line points at: the other end's where it says which end is
 	 * which (a socket's own "addr=" comes first in c10d's lines), else the one it names */
-	if ((v = xfind_pref(&x, HX_IP)))
+	if ((v = hlog__xfind_peer(&x, HX_IP)))
 		snprintf(r->ip, sizeof(r->ip), "%s", v->s);
 	long long port;
-	if ((v = xfind_pref(&x, HX_PORT)) && v->n >= 0 && v->n <= 65535)
+	if ((v = hlog__xfind_peer(&x, HX_PORT)) && v->n >= 0 && v->n <= 65535)
 		r->port = (int)v->n;
 	else if (f->form && f->form((struct pspan){u->text, strlen(u->text)}, &port))
 		r->port = (int)port;

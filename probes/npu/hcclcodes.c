@@ -139,12 +139,18 @@ static const struct hcode codes[] = {
 	 "Lower HCCL_BUFFSIZE, the number of communicators or of RoCE links, or the model's own "
 	 "memory (batch size); make sure no other process holds memory on the NPU (npu-smi "
 	 "info)."},
-	{"EI0012", HCAT_LINK_DOWN, "Execution_Error_SDMA",
-	 "A DMA copy that a collective issued between NPUs failed on the device.",
-	 "First check the remote rank's log: it may have exited. Then the intra-server links: "
-	 "npu-smi info -t hccs -i N -c 0 (health, lane and error counters) and npu-smi info -t "
-	 "health -i N. If the links are clean, look for a buffer freed or too small, or a "
-	 "communicator destroyed, while the collective was still running."},
+	/* HCCL's fault-diagnosis guide for EI0012: most often the SDMA engine's page-table
+	 * translation failed, i.e. an address of the copy was not allocated, too small or
+	 * already freed (the communicator destroyed before the operator finished); a link
+	 * fault is the rarer cause. So memory first, then the links. */
+	{"EI0012", HCAT_RESOURCE, "Execution_Error_SDMA",
+	 "A DMA copy that a collective issued between NPUs failed on the device: most often an "
+	 "address of the copy was not mapped (a buffer not allocated, too small or already "
+	 "freed).",
+	 "Look for a buffer freed or resized, or a communicator destroyed, while the collective "
+	 "was still running (and for another process remapping memory on the same NPU: sleep or "
+	 "offload modes); check the remote rank's log, it may have exited; if memory handling is "
+	 "sound, check the links: npu-smi info -t hccs -i N -c 0 and npu-smi info -t health -i N."},
 	{"EI0013", HCAT_LINK_DOWN, "Execution_Error_ROCE_CQE",
 	 "A RoCE transfer to the named peer failed after its retransmissions ran out (an error "
 	 "completion): the link dropped packets or the peer disappeared.",
@@ -483,16 +489,18 @@ static const struct hinner inners[] = {
 	 "Read the errorStr of the extend-info line: an out-of-range address is usually an "
 	 "operator or memory bug; ECC or bus errors point at the NPU - check npu-smi info -t "
 	 "health -i N."},
-	{"fftsplus sdma error", HCAT_HARDWARE, "sdma-error",
+	/* an SDMA task error is a memory-handling fault far more often than a broken engine
+	 * (see EI0012 above); the kind follows that, the fix still names the links */
+	{"fftsplus sdma error", HCAT_RESOURCE, "sdma-error",
 	 "A DMA engine task (for collectives, the copy between NPUs) failed on the device.",
-	 "Check npu-smi info -t hccs -i N -c 0 and npu-smi info -t health -i N; with clean links "
-	 "suspect memory handling: buffers freed or resized during the copy, another process "
-	 "remapping memory on the same NPU (sleep or offload modes), or a communicator used "
-	 "after destroy."},
-	{"sdma error", HCAT_HARDWARE, "sdma-error", "A DMA engine task failed on the device.",
-	 "Check npu-smi info -t hccs -i N -c 0 and npu-smi info -t health -i N; with clean links "
-	 "suspect memory handling: buffers freed or resized during the copy, or another process "
-	 "remapping memory on the same NPU."},
+	 "Suspect memory handling first: buffers freed or resized during the copy, another "
+	 "process remapping memory on the same NPU (sleep or offload modes), or a communicator "
+	 "used after destroy; then check npu-smi info -t hccs -i N -c 0 and npu-smi info -t "
+	 "health -i N."},
+	{"sdma error", HCAT_RESOURCE, "sdma-error", "A DMA engine task failed on the device.",
+	 "Suspect memory handling first: buffers freed or resized during the copy, or another "
+	 "process remapping memory on the same NPU; then check npu-smi info -t hccs -i N -c 0 "
+	 "and npu-smi info -t health -i N."},
 	{"lost heartbeat", HCAT_HARDWARE, "device-lost",
 	 "The host stopped getting heartbeats from the device: it hung or dropped off the bus.",
 	 "Check npu-smi info -t health -i N and dmesg; reset the NPU (npu-smi set -t reset -i N) "
@@ -932,8 +940,11 @@ static const struct hresult acls[] = {
 	{507010, "ACL_ERROR_RT_LOST_HEARTBEAT", HCAT_HARDWARE,
 	 "the device stopped answering the host"},
 	{507011, "ACL_ERROR_RT_MODEL_EXECUTE", HCAT_UNRESOLVED, "a model or task failed"},
-	{507014, "ACL_ERROR_RT_AICORE_TIMEOUT", HCAT_HARDWARE, "an AI core task timed out"},
-	{507015, "ACL_ERROR_RT_AICORE_EXCEPTION", HCAT_HARDWARE, "an AI core task failed"},
+	/* an AI core task that fails or overruns is most often the operator's (an address out
+	 * of range, a kernel bug, a shape it was not built for), only sometimes the chip: the
+	 * code alone does not say which */
+	{507014, "ACL_ERROR_RT_AICORE_TIMEOUT", HCAT_UNRESOLVED, "an AI core task timed out"},
+	{507015, "ACL_ERROR_RT_AICORE_EXCEPTION", HCAT_UNRESOLVED, "an AI core task failed"},
 	{507018, "ACL_ERROR_RT_AICPU_EXCEPTION", HCAT_UNRESOLVED, "an AI CPU task failed"},
 	{507046, "ACL_ERROR_RT_STREAM_SYNC_TIMEOUT", HCAT_RANK_STUCK,
 	 "the stream did not finish within the wait"},

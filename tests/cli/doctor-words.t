@@ -89,4 +89,45 @@ printf '%s' "$OUT" | python3 -c 'import json,sys; c=json.load(sys.stdin)["cause"
 OUT=$(cat "$TMP/got")
 check_out "config words:empty-host 29400" "  config, with the port"
 
+# a generic failure whose detail is printed right under it (NCCL's "Last error:"): the address
+# and port it was about are the detail line's
+printf '%s\n' 'torch.distributed.DistBackendError: NCCL error in: x.cpp:275, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5' \
+	'ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.' \
+	'Last error:' \
+	'socketStartConnect: Connect to 10.1.2.3<41000> failed : Software caused connection abort' >"$TMP/g.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/g.log"
+check_rc 2 "a generic NCCL failure with its detail under it: exit 2"
+printf '%s' "$OUT" | python3 -c 'import json,sys; c=json.load(sys.stdin)["cause"]
+print(c["kind"], c["ip"], c["port"])' >"$TMP/got"
+OUT=$(cat "$TMP/got")
+check_out "network-unreachable 10.1.2.3 41000" "  the address and port of the detail line under it"
+
+# a runtime call that gave a timeout code: the echo of a peer that did not keep up
+printf '%s\n' '(Worker pid=7) ERROR 06-12 09:47:56 [worker_base.py:620] RuntimeError: ACL stream synchronize failed, error code:507048' >"$TMP/h.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/h.log"
+check_rc 2 "an ACL timeout code: exit 2"
+printf '%s' "$OUT" | python3 -c 'import json,sys; print(json.load(sys.stdin)["cause"]["kind"])' >"$TMP/got"
+OUT=$(cat "$TMP/got")
+check_out "rank-stuck" "  a timeout code is a rank that fell behind, not an exception"
+
+# a connection that went away, in words no rule knows
+printf '%s\n' 'ORTE has lost communication with a remote daemon.' >"$TMP/i.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/i.log"
+check_rc 2 "a lost connection: exit 2"
+printf '%s' "$OUT" | python3 -c 'import json,sys; c=json.load(sys.stdin)["cause"]
+print(c["kind"], c["detail"])' >"$TMP/got"
+OUT=$(cat "$TMP/got")
+check_out "network-unreachable words:connection-lost" "  the network's family, read from its words"
+
+# a cause the knowledge base names on a Python exception, and the device in the header of the
+# error code line under it, written by the same process
+printf '%s\n' 'RuntimeError: Expected all tensors to be on the same device. Expected NPU tensor, please check whether the input tensor device is correct.' \
+	'[ERROR] 2031-01-05-10:00:00 (PID:53741, Device:3, RankID:-1) ERR01002 OPS invalid type' >"$TMP/j.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/j.log"
+check_rc 2 "a cause of the knowledge base: exit 2"
+printf '%s' "$OUT" | python3 -c 'import json,sys; c=json.load(sys.stdin)["cause"]
+print(c["kind"], c["device"])' >"$TMP/got"
+OUT=$(cat "$TMP/got")
+check_out "config 3" "  the device of the error code line it explains"
+
 done_testing

@@ -175,6 +175,20 @@ static const struct ccase cases[] = {
 	 "[rank1]: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by "
 	 "peer [172.19.2.2]:33177",
 	 "gloo-peer-closed2", HCAT_RANK_STUCK, "172.19.2.2"},
+	{"vllm-project/vllm-ascend#1193 (a timeout code: a peer did not keep up)",
+	 "(RayWorkerWrapper pid=11394, ip=10.0.1.4) ERROR 06-12 09:47:56 [worker_base.py:620] "
+	 "RuntimeError: ACL stream synchronize failed, error code:507048",
+	 "acl-timeout", HCAT_RANK_STUCK, ""},
+	{"vllm-project/vllm-ascend#3141 (device memory exhausted)",
+	 "[rank7]:[E928 07:22:40.736525688 compiler_depend.ts:429] operator():build/CMakeFiles/"
+	 "torch_npu.dir/compiler_depend.ts:128 NPU function error: call "
+	 "aclnnMoeDistributeDispatchV2 failed, error code is 207001",
+	 "acl-memory", HCAT_RESOURCE, ""},
+	{"vllm-project/vllm#17363 (a device id the container does not see)",
+	 "(RayWorkerWrapper pid=23379, ip=10.0.0.5) ERROR 04-29 08:20:50 [worker_base.py:620] "
+	 "RuntimeError: Initialize:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:146 NPU "
+	 "function error: c10_npu::SetDevice(device_id_), error code is 107001",
+	 "acl-config", HCAT_CONFIG, ""},
 	{"Gloo unbound_buffer.cc, an RL training report",
 	 "RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:78] Timed "
 	 "out waiting 1800000ms for recv operation to complete",

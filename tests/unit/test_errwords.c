@@ -98,6 +98,8 @@ static const struct row_line word_lines[] = {
 	{"connection reset", "https://github.com/NVIDIA/nccl/issues/629",
 	 "A03-R28-I49-3-9000018:46841:46987 [0] include/socket.h:428 NCCL WARN Net : Call to recv "
 	 "from 11.127.49.2<36048> failed : Connection reset by peer"},
+	{"lost communication", "https://github.com/open-mpi/ompi/issues/11830",
+	 "ORTE has lost communication with a remote daemon."},
 	{"permission denied", "https://github.com/chrysn/aiocoap/pull/350",
 	 "Network error: [Errno 13] Permission denied"},
 	{"address already in use", "https://github.com/pytorch/gloo/issues/33",

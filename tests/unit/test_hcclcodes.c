@@ -101,6 +101,8 @@ static void test_find_real_codes(void **state)
 	expect_code("EI0006", HCAT_NET);
 	expect_code("EI0008", HCAT_VERSION);
 	expect_code("EI0011", HCAT_RESOURCE);
+	/* HCCL's guide: an SDMA copy whose address was not mapped, most often */
+	expect_code("EI0012", HCAT_RESOURCE);
 	expect_code("EI0013", HCAT_LINK_DOWN);
 	expect_code("EI0014", HCAT_CONFIG);
 	expect_code("EI0015", HCAT_NET);
@@ -213,15 +215,16 @@ static void test_inner_real_lines(void **state)
 	expect_inner(
 		"rtDeviceSynchronize execute failed, reason=[task timeout][FUNC:FuncErrorReason]",
 		"task-timeout", HCAT_RANK_STUCK);
-	/* github.com/Ascend/pytorch/issues/166 */
+	/* github.com/Ascend/pytorch/issues/166: a memory fault (the NPU shared with a sleeping
+	 * engine), as HCCL's guide says an SDMA error most often is */
 	expect_inner("there is a fftsplus sdma error, sdma channel is 2, sdmaState=0x6, "
 		     "cqeStatus=0x70000.",
-		     "sdma-error", HCAT_HARDWARE);
+		     "sdma-error", HCAT_RESOURCE);
 	/* github.com/vllm-project/vllm-ascend/issues/116 */
 	expect_inner(
 		"[rank0]:         The error from device(chipId:0, dieId:0), serial number is 9. "
 		"there is a sdma error, sdma channel is 2, irqStatus=0x220000, cqeStatus=0x3",
-		"sdma-error", HCAT_HARDWARE);
+		"sdma-error", HCAT_RESOURCE);
 	/* github.com/hiyouga/LlamaFactory/issues/3839 */
 	expect_inner("        tsd client wait response fail, device response code[1]. unknown "
 		     "device error.[FUNC:WaitRsp][FILE:process_mode_manager.cpp][LINE:290]",

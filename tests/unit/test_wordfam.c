@@ -34,6 +34,10 @@ static void test_rows(void **state)
 		{"dial tcp 10.0.0.2:8000: connect: connection refused", "refused"},
 		{"sendto 10.0.0.9: Network is unreachable", "unreachable"},
 		{"socket error: No route to host", "unreachable"},
+		{"ORTE has lost communication with a remote daemon.", "connection-lost"},
+		{"socketStartConnect: Connect to 10.0.0.2<40815> failed : Software caused connection "
+		 "abort",
+		 "connection-lost"},
 		{"pmix fence: collective timeout on ring reset", "timeout"},
 		{"DeadlineExceeded: deadline exceeded waiting for peers", "timeout"},
 		{"NCCL_SOCKET_IFNAME is not set and no interface was found", "setting"},

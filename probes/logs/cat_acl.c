@@ -1,0 +1,58 @@
+/* The Ascend runtime's error codes (aclError) as the frameworks print a failed runtime call:
+ * torch_npu and vLLM-Ascend's "RuntimeError: ACL stream synchronize failed, error code:507048",
+ * "... error code is 507015". The number's kind comes from the runtime's table of codes
+ * (probes/npu/hcclcodes.c, from error_codes/rt_error_codes.h), so one row per kind reads every
+ * code of that kind; a number the table does not know is left to the other rules. Kinds with
+ * no row (hardware, links) wait for a real line that shows them in this form. */
+#include "probes/npu/hcclcodes.h"
+#include "probes/logs/catalog.h"
+#include "probes/logs/logtext.h"
+
+/* The number after "error code" (":", " is", "=" or a blank between), when the runtime's table
+ * names it as of kind cat: the event takes the code as its result. */
+static int acl_code_of(struct pspan m, int cat, struct hlog_event *e)
+{
+	struct pspan a = hlog__after(m, "error code");
+	while (a.s && a.n && (*a.s == ' ' || *a.s == ':' || *a.s == '='))
+		a.s++, a.n--;
+	if (a.s && a.n >= 2 && a.s[0] == 'i' && a.s[1] == 's')
+		a.s += 2, a.n -= 2;
+	long long v;
+	if (!a.s || !hlog__num_at(a, &v) || !hacl_name(v) || hacl_cat(v) != cat)
+		return 0;
+	e->result = v;
+	return 1;
+}
+
+#define ACL_KIND(fn, cat)                                                                    \
+	static int fn(struct pspan m, const struct hx_vals *x, struct hlog_event *e)        \
+	{                                                                                     \
+		(void)x;                                                                      \
+		return acl_code_of(m, cat, e);                                                \
+	}
+ACL_KIND(acl_timeout, HCAT_RANK_STUCK)
+ACL_KIND(acl_memory, HCAT_RESOURCE)
+ACL_KIND(acl_config, HCAT_CONFIG)
+
+static const struct hlog_sig rows[] = {
+	/* 507046 stream, 507047 event, 507048 an FFTS+ task under HCCL_EXEC_TIMEOUT */
+	{{"error code"}, HCAT_RANK_STUCK, "acl-timeout",
+	 "a runtime call gave a timeout code: the device waited for a collective whose peer did "
+	 "not keep up",
+	 "a timeout here is the echo of another rank that stopped or fell behind: find the rank "
+	 "whose log shows the first error or that stopped logging first; raise HCCL_EXEC_TIMEOUT "
+	 "only when that rank is known to be merely slow",
+	 0, acl_timeout},
+	{{"error code"}, HCAT_RESOURCE, "acl-memory",
+	 "a runtime call failed because device memory ran out",
+	 "lower the memory the job needs on the device (batch size, HCCL_BUFFSIZE, the number of "
+	 "communicators) and make sure no other process holds memory on it (npu-smi info)",
+	 0, acl_memory},
+	{{"error code"}, HCAT_CONFIG, "acl-config",
+	 "a runtime call refused an argument (an invalid parameter or device id)",
+	 "check the device ids the job uses against what the container sees "
+	 "(ASCEND_RT_VISIBLE_DEVICES) and the arguments of the call the line names",
+	 0, acl_config},
+};
+
+const struct hlog_sigtab hlog__cat_acl = {"acl", rows, sizeof(rows) / sizeof(rows[0])};
