@@ -4,9 +4,12 @@
  * (nccl-tests' src/common.cu summary), the serving engines (vLLM's
  * vllm/executor/ray_utils.py), and the kernel (e1000e/igb/ixgbe/i40e "NIC Link is Down",
  * drivers/pci/pcie/aer.c, fs/ext4 and the block layer, mm/oom_kill.c). */
+#include <string.h>
+
 #include "probes/npu/hcclcodes.h"
 #include "probes/logs/catalog.h"
 #include "probes/logs/logline.h"
+#include "probes/logs/logtext.h"
 
 /* A connect that will be retried has not failed yet ("connect returned No route to host,
  * retrying (26/34)"); the last try of the count has. */
@@ -40,6 +43,19 @@ static const char unreach_meaning[] =
 static const char unreach_fix[] =
 	"check that the nodes reach each other on the interfaces MPI uses (btl_tcp_if_include, "
 	"oob_tcp_if_include, UCX_NET_DEVICES) and that no firewall drops the ports";
+
+/* hccn_tool -net_health -g: "net health status: Success", or what failed (Socket fail,
+ * Receive timeout, Unreachable, Time exceeded, Fault, ...): every status but success is the
+ * NPU's NIC failing to reach the address its health check probes. */
+static int net_health_failed(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
+{
+	(void)x;
+	(void)e;
+	struct pspan v = hlog__after(m, "net health status:");
+	while (v.s && v.n && *v.s == ' ')
+		v.s++, v.n--;
+	return v.s && v.n && !(v.n >= 7 && !memcmp(v.s, "Success", 7));
+}
 
 static const struct hlog_sig rows[] = {
 	/* MPICH: "Fatal error in PMPI_Test: Message truncated, error stack:" */
@@ -140,6 +156,14 @@ static const struct hlog_sig rows[] = {
 	 "visible (join the Ray cluster with its devices, ASCEND_RT_VISIBLE_DEVICES / "
 	 "CUDA_VISIBLE_DEVICES)",
 	 0, NULL},
+	/* hccn_tool -net_health -g, its statuses as the Ascend NIC tool's manual lists them */
+	{{"net health status:"}, HCAT_NET, "npu-net-health",
+	 "the NPU's network port cannot reach the address its health check probes (hccn_tool "
+	 "-net_health)",
+	 "on that NPU: hccn_tool -i N -netdetect -g (the address probed), -ip -g, -link -g, "
+	 "-gateway -g; ping the probed address from the NPU (hccn_tool -i N -ping -g address "
+	 "ADDR); check the cable and switch port, and that the probed address answers",
+	 0, net_health_failed},
 	/* kernel: Intel drivers print "NIC Link is Down" */
 	{{"NIC Link is Down"}, HCAT_LINK_DOWN, "kernel-link-down",
 	 "the kernel saw a NIC lose its link", "check the cable, the optics and the switch port", 0,

@@ -72,6 +72,10 @@ static const struct key role_before[] = {
 	{"bind", 0, HX_LOCAL},	      {"This node", 0, HX_LOCAL},    {"Discoverer", 0, HX_LOCAL},
 	/* Gloo's pair: "connect [10.0.0.2]:4321: Connection refused", "Read error [...]" */
 	{"connect [", 0, HX_REMOTE},  {"read error", 0, HX_REMOTE},  {"write error", 0, HX_REMOTE},
+	/* NCCL: "Call to recv from 10.200.84.247<58355> failed : Broken pipe" */
+	{"recv from", 0, HX_REMOTE},  {"send to", 0, HX_REMOTE},    {"received from", 0, HX_REMOTE},
+	/* Ray's prefix names the worker's own node: "(RayWorkerWrapper pid=11394, ip=10.0.1.4)" */
+	{"pid=", 0, HX_LOCAL},
 };
 
 /* A name that ends so is a source file and line ("pair.cc:538"), not a host and port. */

@@ -350,16 +350,16 @@ void hlog__fill_context(struct hlog_report *r, const struct hlog_event *c)
 		r->rank = r->file[c->fi].rank;
 }
 
-/* The address (the other end's first) and port text names, into r; 1 when it names either. */
-static int take_values(struct hlog_report *r, const char *text)
+int hlog__take_values(struct hlog_report *r, const char *text)
 {
 	struct hx_vals x;
 	hlog__extract((struct pspan){text, strlen(text)}, &x);
 	const struct hx_val *ip = hlog__xfind_peer(&x, HX_IP);
 	const struct hx_val *port = hlog__xfind_peer(&x, HX_PORT);
-	/* a port counts with the address it belongs to: after a name, "name:N" is as often a
-	 * file's line ("compiler_depend.ts:444", "plog-3003627.log:14") */
-	if (port && (port->n < 0 || port->n > 65535 || !ip))
+	/* a port counts with the address it belongs to, or where the line says it is the other
+	 * end's ("dest_addr=HOST:35892"): after a bare name, "name:N" is as often a file's line
+	 * ("compiler_depend.ts:444", "plog-3003627.log:14") */
+	if (port && (port->n < 0 || port->n > 65535 || (!ip && port->role != HX_REMOTE)))
 		port = NULL;
 	if (ip)
 		snprintf(r->ip, sizeof(r->ip), "%s", ip->s);
@@ -375,19 +375,32 @@ static int take_values(struct hlog_report *r, const char *text)
  * explains that line (an event) or not (below_ip, below_port). */
 void hlog__values_below(struct hlog_report *r, const struct hlog_event *c)
 {
-	/* only a failure between two ends is about an address (a setting's lines list many) */
-	if (c->cat != HCAT_NET && c->cat != HCAT_LINK_DOWN && c->cat != HCAT_RANK_STUCK)
+	if (r->ip[0] || r->port >= 0 || hlog__take_values(r, c->text))
 		return;
-	if (r->ip[0] || r->port >= 0 || take_values(r, c->text))
+	/* only a failure between two ends is detailed by an address under it (a setting's
+	 * lines list every interface's) */
+	if (c->cat != HCAT_NET && c->cat != HCAT_LINK_DOWN && c->cat != HCAT_RANK_STUCK)
 		return;
 	for (unsigned k = 1; k <= 4; k++)
 		for (size_t i = 0; i < r->nev; i++)
 			if (r->ev[i].fi == c->fi && r->ev[i].line == c->line + k &&
-			    take_values(r, r->ev[i].text))
+			    hlog__take_values(r, r->ev[i].text))
 				return;
 	snprintf(r->ip, sizeof(r->ip), "%s", c->below_ip);
 	if (c->below_ip[0])
 		r->port = c->below_port;
+}
+
+void hlog__peer_values(struct hlog_report *r, const struct hlog_event *e)
+{
+	if (r->ip[0] || !e->peer_ip[0])
+		return;
+	snprintf(r->ip, sizeof(r->ip), "%s", e->peer_ip);
+	struct hx_vals x;
+	hlog__extract((struct pspan){e->text, strlen(e->text)}, &x);
+	const struct hx_val *port = hlog__xfind_peer(&x, HX_PORT);
+	if (port && port->n >= 0 && port->n <= 65535)
+		r->port = (int)port->n;
 }
 
 /* A short quote of the line from the first of keys, for the cause. */

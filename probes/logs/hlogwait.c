@@ -231,12 +231,26 @@ static void say_wait_unnamed(struct hlog_report *r, struct sbuf *b, const struct
 	const char *meaning = in && in->cat == HCAT_RANK_STUCK ? in->meaning
 			      : hc			       ? hc->meaning
 							       : "";
-	if (meaning[0]) /* what the line says, not more: it names no sender */
+	/* the peer's address when the line gives it (Gloo's "Connection closed by peer
+	 * [172.26.182.3]:39056"): the process there stopped, and its log says why */
+	char peer[HLOG_IPLEN + 40] = "";
+	if (r->ip[0] && r->port >= 0)
+		snprintf(peer, sizeof(peer), "the peer at %s port %lld", r->ip, (long long)r->port);
+	else if (r->ip[0])
+		snprintf(peer, sizeof(peer), "the peer at %s", r->ip);
+	if (meaning[0] && peer[0]) /* what the line says, not more */
+		sb_add(b, ": %c%.*s; the cause is on %s (read its log)",
+		       tolower((unsigned char)meaning[0]), (int)strcspn(meaning + 1, ".;"),
+		       meaning + 1, peer);
+	else if (meaning[0])
 		sb_add(b,
 		       ": %c%.*s; the cause is on what it waited for (which the log does "
 		       "not name)",
 		       tolower((unsigned char)meaning[0]), (int)strcspn(meaning + 1, ".;"),
 		       meaning + 1);
+	else if (peer[0])
+		sb_add(b, ": a remote rank stopped or did not send in time; the cause is on %s "
+			   "(read its log)", peer);
 	else
 		sb_add(b, ": a remote rank did not send in time; the cause is on the rank it "
 			   "waited for (which the log does not name)");
@@ -272,8 +286,11 @@ static void conclude_nopeer(struct hlog_report *r)
 	r->first = w;
 	r->rank = hlog__ev_rank(r, w);
 	r->dev = w->dev;
-	if (w->kind != HLOG_FFTS_TIMEOUT)
+	if (w->kind != HLOG_FFTS_TIMEOUT) {
 		hlog__fill_context(r, w);
+		hlog__peer_values(r, w);
+		hlog__values_below(r, w);
+	}
 	snprintf(r->node, sizeof(r->node), "%s", w->node);
 	snprintf(r->group, sizeof(r->group), "%s", w->group);
 	add_evidence(r, w);

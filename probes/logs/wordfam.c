@@ -15,6 +15,7 @@
 #include "probes/npu/hcclcodes.h"
 #include "probes/logs/logtext.h"
 #include "probes/logs/extract.h"
+#include "probes/logs/hlogcause.h"
 #include "probes/logs/hlogint.h"
 
 #define MAXW 12
@@ -178,6 +179,18 @@ static const struct family fams[] = {
 		"interface the job binds to)",
 	 .any = {"lost communication", "lost connection", "connection lost", "lost contact",
 		 "connection abort", "connection aborted"}},
+	/* links that were being set up and never came up: HCCL's "Wait links establish
+	 * completed failed, local role is client. ret[9]", "failed to establish connection" */
+	{.cat = HCAT_NET,
+	 .name = "link-setup",
+	 .what = "links between ranks could not be set up",
+	 .fix = "check that the peer ranks started and reached the same step, and that this node "
+		"reaches them on the addresses and ports the job uses (device IPs and their "
+		"links for NPUs: hccn_tool -i N -link -g, -net_health -g; routes and firewall "
+		"for host sockets)",
+	 .any = {"links establish", "link establish", "establish link", "establish links",
+		 "establish connection", "establish the connection", "connection establishment"},
+	 .also = {"fail", "failed", "failure", "timeout", "timed out", "error"}},
 	{.cat = HCAT_NET,
 	 .name = "connect-timeout",
 	 .what = "a connection to a peer timed out",
@@ -382,6 +395,15 @@ int hlog__words_conclude(struct hlog_report *r)
 		r->port = (int)v->n;
 	else if (f->form && f->form((struct pspan){u->text, strlen(u->text)}, &port))
 		r->port = (int)port;
+	/* a message spread over a few lines names its peer on one of them: UCX's "connect(fd=34,
+	 * dest_addr=HOST:35892) failed: Connection timed out" just above "ucp_ep_create(proc=95)
+	 * failed: Destination is unreachable" */
+	for (size_t i = 0; !r->ip[0] && r->port < 0 && i < r->nunk && i < HLOG_MAX_UNK; i++) {
+		const struct hlog_unk *n = &r->unk[i];
+		unsigned d = n->line > u->line ? n->line - u->line : u->line - n->line;
+		if (d && d <= 3 && !strcmp(n->file, u->file) && !strcmp(n->node, u->node))
+			hlog__take_values(r, n->text);
+	}
 	/* the failure code's own lines stay behind the word line that explains them */
 	size_t keep = no_expl ? r->nevidence : 0;
 	if (keep >= HLOG_MAX_EVIDENCE)

@@ -130,4 +130,21 @@ print(c["kind"], c["device"])' >"$TMP/got"
 OUT=$(cat "$TMP/got")
 check_out "config 3" "  the device of the error code line it explains"
 
+# a peer that closed its connection, named by address and port: the cause is the process there
+printf '%s\n' '(Worker pid=459) ERROR 12-18 08:52:14 [executor.py:822] RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:544] Connection closed by peer [10.7.7.3]:39056' >"$TMP/k.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/k.log"
+check_rc 2 "a peer that closed its connection: exit 2"
+printf '%s' "$OUT" | python3 -c 'import json,sys; c=json.load(sys.stdin)["cause"]
+print(c["kind"], c["ip"], c["port"], "the peer at 10.7.7.3 port 39056" in c["message"])' >"$TMP/got"
+OUT=$(cat "$TMP/got")
+check_out "rank-stuck 10.7.7.3 39056 True" "  the peer's address and port, named in the cause"
+
+# the NPU NIC's health check, as hccn_tool prints it: a failure unless it says Success
+printf '%s\n' 'net health status: Fault' >"$TMP/l.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/l.log"
+check_rc 2 "hccn_tool's net health Fault: exit 2, never a pass"
+printf '%s\n' 'net health status: Success' >"$TMP/m.log"
+run "$HCCLCTL" doctor --logs "$TMP/m.log"
+check_rc 0 "hccn_tool's net health Success: a pass"
+
 done_testing

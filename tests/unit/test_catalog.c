@@ -189,6 +189,10 @@ static const struct ccase cases[] = {
 	 "RuntimeError: Initialize:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:146 NPU "
 	 "function error: c10_npu::SetDevice(device_id_), error code is 107001",
 	 "acl-config", HCAT_CONFIG, ""},
+	{"hccn_tool -net_health -g, MindSpore's rank table tutorial (mindspore-ai/docs "
+	 "tutorials/source_en/parallel/rank_table.md)",
+	 "net health status: Fault",
+	 "npu-net-health", HCAT_NET, ""},
 	{"Gloo unbound_buffer.cc, an RL training report",
 	 "RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:78] Timed "
 	 "out waiting 1800000ms for recv operation to complete",
@@ -382,6 +386,17 @@ static void test_barrier_culprit(void **state)
 	struct hlog_event e;
 	recognise("monitoredBarrier: some ranks failed to pass monitoredBarrier", &e);
 	assert_string_not_equal(e.detail, "monitored-barrier");
+}
+
+/* hccn_tool's health check that passed is no failure */
+static void test_net_health_success(void **state)
+{
+	(void)state;
+	struct hlog_event e;
+	recognise("net health status: Success", &e);
+	assert_string_not_equal(e.detail, "npu-net-health");
+	recognise("net health status: Receive timeout", &e);
+	assert_string_equal(e.detail, "npu-net-health");
 }
 
 /* Every row is tested: a catalog row no line here gives is a row nobody has seen work. */
@@ -589,6 +604,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_line),
 		cmocka_unit_test(test_barrier_culprit),
+		cmocka_unit_test(test_net_health_success),
 		cmocka_unit_test(test_every_row_seen),
 		cmocka_unit_test(test_ib_status),
 		cmocka_unit_test(test_causes),

@@ -139,6 +139,15 @@ static const struct xcase cases[] = {
 	 "[HeartbeatAbnormal]Cluster Exception Location[IP/ID]:[127.10.0.1/1], Arrival "
 	 "Time:[Mon Jan 1 00:00:00 2024], Discoverer:[127.10.0.2/0]",
 	 "ip/any=127.10.0.1 ip/local=127.10.0.2", ""},
+	{"Ray's worker prefix on a vLLM-Ascend traceback, vllm-ascend#1193: the worker's own node",
+	 "(RayWorkerWrapper pid=11394, ip=10.0.1.4) ERROR 06-12 09:47:56 [worker_base.py:620] "
+	 "RuntimeError: ACL stream synchronize failed, error code:507048",
+	 "ip/local=10.0.1.4", ""},
+	{"Gloo pair.cc under vLLM-Ascend, vllm-ascend#5158",
+	 "(Worker_DP1_TP0_EP4 pid=459) ERROR 12-18 08:52:14 [multiproc_executor.py:822] "
+	 "RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:544] Connection "
+	 "closed by peer [172.26.182.3]:39056",
+	 "ip/remote=172.26.182.3 port/remote=39056", ""},
 };
 
 static void serialise(const struct hx_vals *x, char *out, size_t len)

@@ -35,6 +35,10 @@ static void test_rows(void **state)
 		{"sendto 10.0.0.9: Network is unreachable", "unreachable"},
 		{"socket error: No route to host", "unreachable"},
 		{"ORTE has lost communication with a remote daemon.", "connection-lost"},
+		{"[ERROR] HCCL(55694,):2026-06-03-06:04:59.040.458 [hccl_socket_manager.cc:399] "
+		 "[60446][Create][Sockets]Wait links establish completed failed, local role is "
+		 "client. ret[9]",
+		 "link-setup"},
 		{"socketStartConnect: Connect to 10.0.0.2<40815> failed : Software caused connection "
 		 "abort",
 		 "connection-lost"},
