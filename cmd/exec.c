@@ -15,6 +15,7 @@
 #include "cmd/lib/fanout.h"
 #include "ranktable/ranktable.h"
 #include "ranktable/base/clock.h"
+#include "ranktable/base/plural.h"
 
 #define HOSTFILE_CAP (16UL * 1024 * 1024)
 #define DEFAULT_CMD_TIMEOUT 60
@@ -319,7 +320,7 @@ int cmd_exec(int argc, char **argv)
 		out_json(doc);
 	} else if (!g_opts.quiet) {
 		printf("%zu host%s: %zu ok, %zu failed, %zu unreachable, %zu timed out", hf.n,
-		       hf.n == 1 ? "" : "s", count[FO_OK], count[FO_FAILED], count[FO_UNREACHABLE],
+		       plural_s(hf.n), count[FO_OK], count[FO_FAILED], count[FO_UNREACHABLE],
 		       count[FO_TIMEOUT]);
 		if (ex_deploy)
 			printf(", %zu cannot start hcclctl", count[FO_NOSTART]);

@@ -10,6 +10,7 @@
 
 #include "cmd/cli/cli.h"
 #include "ranktable/ranktable.h"
+#include "ranktable/base/plural.h"
 
 #define SMALL_CAP (16UL * 1024 * 1024)
 
@@ -177,15 +178,15 @@ static int do_validate(int argc, char **argv)
 			char notes[32] = "";
 			if (d.nnotes)
 				snprintf(notes, sizeof(notes), ", %zu note%s", d.nnotes,
-					 d.nnotes == 1 ? "" : "s");
+					 plural_s(d.nnotes));
 			if (!g_opts.quiet || d.n)
 				printf("%s: %s: %zu error%s, %zu warning%s%s (format %s, %zu server%s, "
 				       "%zu rank%s)\n",
 				       out_safe(name), v == EXIT_FAIL ? "invalid" : "valid", d.nerrors,
-				       d.nerrors == 1 ? "" : "s", d.nwarnings,
-				       d.nwarnings == 1 ? "" : "s", notes, rt_format_name(t.format),
-				       t.nservers, t.nservers == 1 ? "" : "s", t.nranks,
-				       t.nranks == 1 ? "" : "s");
+				       plural_s(d.nerrors), d.nwarnings,
+				       plural_s(d.nwarnings), notes, rt_format_name(t.format),
+				       t.nservers, plural_s(t.nservers), t.nranks,
+				       plural_s(t.nranks));
 		}
 		rt_diags_release(&d);
 		rt_table_release(&t);
@@ -287,12 +288,12 @@ static int do_show(int argc, char **argv)
 		}
 		if (!g_opts.quiet)
 			printf("# %s: format %s, %zu server%s, %zu rank%s\n", out_safe(name),
-			       rt_format_name(t.format), t.nservers, t.nservers == 1 ? "" : "s",
-			       t.nranks, t.nranks == 1 ? "" : "s");
+			       rt_format_name(t.format), t.nservers, plural_s(t.nservers),
+			       t.nranks, plural_s(t.nranks));
 	}
 	if (d.nerrors)
 		warn_msg("ranktable show", "%s has %zu error%s; hint: run 'hcclctl ranktable validate %s'",
-			 name, d.nerrors, d.nerrors == 1 ? "" : "s", argv[0]);
+			 name, d.nerrors, plural_s(d.nerrors), argv[0]);
 	rc = v;
 out:
 	free(order);
@@ -370,7 +371,7 @@ static int do_diff(int argc, char **argv)
 		else if (!g_opts.quiet)
 			printf("# %zu change%s: %zu added, %zu removed, %zu moved, %zu device_ip, "
 			       "%zu other\n",
-			       ch.n, ch.n == 1 ? "" : "s", nkind[RT_CH_ADDED], nkind[RT_CH_REMOVED],
+			       ch.n, plural_s(ch.n), nkind[RT_CH_ADDED], nkind[RT_CH_REMOVED],
 			       nkind[RT_CH_MOVED], nkind[RT_CH_IP], nkind[RT_CH_FIELD]);
 	}
 	if (da.nerrors || db.nerrors)
@@ -662,7 +663,7 @@ static int do_gen(int argc, char **argv)
 		fwrite(out, 1, outlen, stdout);
 	} else {
 		info_msg("wrote %s: format %s, %zu server%s, %zu rank%s\n", gen_output, gen_format,
-			 hf.n, hf.n == 1 ? "" : "s", hf.n * nids, hf.n * nids == 1 ? "" : "s");
+			 hf.n, plural_s(hf.n), hf.n * nids, plural_s(hf.n * nids));
 	}
 	rc = EXIT_OK;
 out:

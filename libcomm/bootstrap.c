@@ -22,6 +22,7 @@
 
 #include "libcomm/internal.h"
 #include "libcomm/monitor.h"
+#include "ranktable/base/plural.h"
 
 struct rconn {
 	int fd;
@@ -176,13 +177,13 @@ static void resolve_timeout(struct comm_rendezvous *r)
 			 r->refused, r->pushed, r->last_refusal);
 	else if (r->refused) /* often the missing rank itself, with the wrong secret */
 		snprintf(refused, sizeof(refused), " (it refused %u connection%s; the last: %.300s)",
-			 r->refused, r->refused == 1 ? "" : "s", r->last_refusal);
+			 r->refused, plural_s(r->refused), r->last_refusal);
 	pthread_mutex_unlock(&r->mu);
 	fail_all(r, status,
 		 "rendezvous at %s timed out after %.1f s: %d of %d ranks never said hello: "
 		 "rank%s %s%s",
 		 r->where, (double)(mono_ms() - r->start) / 1000.0, nmiss, r->nranks,
-		 nmiss == 1 ? "" : "s", miss, refused);
+		 plural_s(nmiss), miss, refused);
 }
 
 /* Checks a new hello against the rendezvous and the earlier ones: 0 or failed. */

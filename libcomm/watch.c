@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "libcomm/internal.h"
+#include "ranktable/base/plural.h"
 
 #define SEND_MS 200 /* a status frame that cannot leave in this long is dropped */
 #define ACK_STALE_MS 1000 /* unacknowledged data this old: the peer's host is not answering */
@@ -430,7 +431,7 @@ static void note_context(struct comm *c, struct comm_verdict *v)
 	if (c->refused && l + 1 < sizeof(v->msg))
 		snprintf(v->msg + l, sizeof(v->msg) - l,
 			 " (meanwhile rank %d dropped %u connection%s from strangers to its port%s)",
-			 c->rank, c->refused, c->refused == 1 ? "" : "s",
+			 c->rank, c->refused, plural_s(c->refused),
 			 c->hs_evicted ? ", a flood that filled every handshake slot" : "");
 }
 

@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 
 #include "ranktable/check.h"
+#include "ranktable/base/plural.h"
 
 #define SERVERID_MAX 64  /* HCCL's SERVERID_MAX_LENGTH */
 #define DEVICE_ID_MAX 15 /* maxDeviceNum 16 on 910B/910_93 */
@@ -869,7 +870,7 @@ static void check_servers(struct v1 *v)
 				   "%s has %zu device%s but %s has %zu; uneven device counts per "
 				   "server degrade HCCL performance",
 				   srv_name(v, s, w1, sizeof(w1)), t->servers[s].nranks,
-				   t->servers[s].nranks == 1 ? "" : "s",
+				   plural_s(t->servers[s].nranks),
 				   srv_name(v, ref, w2, sizeof(w2)), t->servers[ref].nranks);
 	}
 }
@@ -1115,7 +1116,7 @@ int rt__check_servers(struct rt__ctx *c, const struct rt__v1_part *part)
 			   "add \"server_count\" with the number of servers",
 			   "no \"server_count\"%s; HCCL warns and uses the %zu server%s in "
 			   "server_list",
-			   of, nlist, nlist == 1 ? "" : "s");
+			   of, nlist, plural_s(nlist));
 	} else if (cs || cJSON_IsNumber(cnt)) {
 		long n = dec_value(cnt, 0xffffffffUL);
 		char nb[64];

@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "ranktable/check.h"
+#include "ranktable/base/plural.h"
 
 #define RANK_COUNT_MAX 65536
 #define ID_MAX 64
@@ -504,7 +505,7 @@ static int find_old_layout(struct rt__ctx *c, const cJSON *root)
 		   "use%s it)",
 		   first_li, first_ri, repl ? ", replace_list" : "",
 		   repl ? ", and a backup rank as local_id 64 with replaced_local_id" : "", nranks,
-		   nranks == 1 ? "" : "s", nranks == 1 ? "s" : "");
+		   plural_s(nranks), nranks == 1 ? "s" : "");
 	return 1;
 }
 

@@ -8,6 +8,7 @@
 
 #include "ranktable/ranktable.h"
 #include "ranktable/text.h"
+#include "ranktable/base/plural.h"
 
 #define HCCN_MAX_DEV 64
 
@@ -127,7 +128,7 @@ int rt_hccn_parse(struct rt_hccn *h, const char *name, const char *buf, size_t l
 			goto fail;
 	}
 	if (c.nerr) {
-		snprintf(err, errlen, "%s: %zu bad line%s", name, c.nerr, c.nerr == 1 ? "" : "s");
+		snprintf(err, errlen, "%s: %zu bad line%s", name, c.nerr, plural_s(c.nerr));
 		rc = -EINVAL;
 		goto fail;
 	}

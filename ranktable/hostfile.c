@@ -8,6 +8,7 @@
 
 #include "ranktable/ranktable.h"
 #include "ranktable/text.h"
+#include "ranktable/base/plural.h"
 
 #define SERVER_ID_MAX 64 /* HCCL's SERVERID_MAX_LENGTH */
 
@@ -297,7 +298,7 @@ int rt_hostfile_parse(struct rt_hostfile *hf, const char *name, const char *buf,
 	if (rc)
 		goto fail;
 	if (c.nerr) {
-		snprintf(err, errlen, "%s: %zu error%s", name, c.nerr, c.nerr == 1 ? "" : "s");
+		snprintf(err, errlen, "%s: %zu error%s", name, c.nerr, plural_s(c.nerr));
 		rc = -EINVAL;
 		goto fail;
 	}

@@ -19,6 +19,7 @@
 #include "probes/logs/hccllog.h"
 #include "probes/logs/kb.h"
 #include "ranktable/ranktable.h"
+#include "ranktable/base/plural.h"
 
 /* What the job holds: the nodes' documents, the results, probe net's document. */
 static void job_release(struct job *j)
@@ -98,7 +99,7 @@ int cmd_doctor(int argc, char **argv)
 		goto out;
 	if (!g_opts.quiet && !g_opts.json && !doctor_npd_mode() && j.nnodes && !dopt.merge)
 		fprintf(stderr, "hcclctl: doctor: checking %zu node%s...\n", j.nnodes,
-			j.nnodes == 1 ? "" : "s");
+			plural_s(j.nnodes));
 	if (dopt.local && j.nnodes) {
 		doctor_run_local(&j, &pa, table_path);
 	} else if (j.nnodes && !dopt.merge) {

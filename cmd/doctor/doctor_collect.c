@@ -11,6 +11,7 @@
 
 #include "cmd/doctor/doctor.h"
 #include "cmd/doctor/doctor_job.h"
+#include "ranktable/base/plural.h"
 
 static enum st st_parse(const char *s)
 {
@@ -64,7 +65,7 @@ static void compare_fact(struct job *j, const char *fact, const char *code, cons
 			doctor_job_add(j, (int)a, code, ST_SKIP, NULL, "no %s found", what);
 		else if (strcmp(va, maj))
 			doctor_job_add(j, (int)a, code, ST_FAIL, fix, "%s %s, but %zu node%s have %s", what, va, majn,
-			    majn == 1 ? "" : "s", maj);
+			    plural_s(majn), maj);
 		else
 			doctor_job_add(j, (int)a, code, ST_PASS, NULL, "%s %s", what, va);
 	}
@@ -186,7 +187,7 @@ static void compare_env(struct job *j)
 					snprintf(theirs, sizeof(theirs), "leave%s it unset",
 						 majn == 1 ? "s" : "");
 				snprintf(bad[b] + at, sizeof(bad[b]) - at, "%s%s, but %zu node%s %s",
-					 at ? "; " : "", mine, majn, majn == 1 ? "" : "s", theirs);
+					 at ? "; " : "", mine, majn, plural_s(majn), theirs);
 			}
 		}
 	}
@@ -200,7 +201,7 @@ static void compare_env(struct job *j)
 		}
 	if (!nbad && keys)
 		doctor_job_add(j, -1, "env.hccl", ST_PASS, NULL,
-		    "the same %zu HCCL variable%s on all %zu nodes", keys, keys == 1 ? "" : "s",
+		    "the same %zu HCCL variable%s on all %zu nodes", keys, plural_s(keys),
 		    have);
 	else if (!nbad)
 		doctor_job_add(j, -1, "env.hccl", ST_PASS, NULL, "no HCCL variable on any of the %zu nodes",

@@ -15,6 +15,7 @@
 #include "probes/tool/ptext.h"
 #include "probes/tool/tool.h"
 #include "ranktable/ranktable.h"
+#include "ranktable/base/plural.h"
 
 #define KLOG_CAP (256UL << 20)
 #define TOOL_TIMEOUT_MS 20000
@@ -118,7 +119,7 @@ void doctor_kernel_log_check(const struct doctor_node_args *a, cJSON *checks, cJ
 		mo += (size_t)snprintf(msg + mo, sizeof(msg) - mo,
 				       "%s%s: %u line%s of %s, the first (line %u): \"%s\"",
 				       mo ? "; " : "", klog_kind_name((enum klog_kind)i), f->count,
-				       f->count == 1 ? "" : "s", src, f->first_line, f->line);
+				       plural_s(f->count), src, f->first_line, f->line);
 	}
 	doctor_check_add(checks, "host.kernel-log", st_str(worst), fix, "%s", msg);
 out:
@@ -168,7 +169,7 @@ void doctor_env_check(const struct doctor_node_args *a, cJSON *checks, cJSON *fa
 	if (worst == PROBE_PASS)
 		mo += (size_t)snprintf(msg, sizeof(msg), "%zu HCCL variable%s in %s, within HCCL's "
 					    "ranges and coherent",
-				       e->n, e->n == 1 ? "" : "s", src);
+				       e->n, plural_s(e->n), src);
 	for (size_t i = 0; i < n && mo < sizeof(msg) - 1; i++)
 		mo += (size_t)snprintf(msg + mo, sizeof(msg) - mo, "%s%s%s", mo ? "; " : "",
 				       f[i].st == PROBE_PASS ? "note: " : "",

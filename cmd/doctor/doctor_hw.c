@@ -23,6 +23,7 @@
 #include "probes/host/pcilink.h"
 #include "probes/tool/tool.h"
 #include "ranktable/ranktable.h"
+#include "ranktable/base/plural.h"
 
 #define SMI_TIMEOUT_MS 10000
 #define MSG_LEN 1000
@@ -312,7 +313,7 @@ static void ecc_check(struct hw *h)
 	}
 	if (worst == PROBE_PASS)
 		doctor_check_add(h->checks, "npu.ecc", "PASS", NULL, "no ECC error on %zu chip%s%s",
-				 read, read == 1 ? "" : "s",
+				 read, plural_s(read),
 				 unsup ? " (the others cannot be queried)" : "");
 	else
 		doctor_check_add(
@@ -406,7 +407,7 @@ static void thermal_check(struct hw *h)
 		snprintf(range + rl, sizeof(range) - rl, ", %.1f W", pmax);
 	doctor_check_add(h->checks, "npu.thermal", "PASS", NULL,
 			 "%zu chip%s%s, AI cores at their rated clock or idle", read,
-			 read == 1 ? "" : "s", range);
+			 plural_s(read), range);
 }
 
 /* ---- npu.pcie ---- */
@@ -461,7 +462,7 @@ static void pcie_check(struct hw *h)
 	if (!judged) {
 		doctor_check_add(h->checks, "npu.pcie", "SKIP", NULL,
 				 "sysfs gives no link width or speed for the %zu accelerator%s", n,
-				 n == 1 ? "" : "s");
+				 plural_s(n));
 		return;
 	}
 	if (worst == PROBE_FAIL || worst == PROBE_WARN) {
@@ -479,12 +480,12 @@ static void pcie_check(struct hw *h)
 	if (same && l->cur_width > 0 && l->cur_speed > 0)
 		doctor_check_add(h->checks, "npu.pcie", "PASS", NULL,
 				 "%zu link%s at x%d %d.%d GT/s, as the boards and slots can%s%s",
-				 judged, judged == 1 ? "" : "s", l->cur_width, l->cur_speed / 10,
+				 judged, plural_s(judged), l->cur_width, l->cur_speed / 10,
 				 l->cur_speed % 10, notes.n ? "; " : "", notes.s);
 	else
 		doctor_check_add(h->checks, "npu.pcie", "PASS", NULL,
 				 "%zu link%s at the width and speed their boards and slots can%s%s",
-				 judged, judged == 1 ? "" : "s", notes.n ? "; " : "", notes.s);
+				 judged, plural_s(judged), notes.n ? "; " : "", notes.s);
 }
 
 /* ---- npu.faults ---- */
@@ -628,10 +629,10 @@ static void faults_check(struct hw *h)
 	}
 	if (!nfault && worst == PROBE_PASS) {
 		doctor_check_add(h->checks, "npu.faults", "PASS", NULL,
-				 "no fault code on %zu chip%s", read, read == 1 ? "" : "s");
+				 "no fault code on %zu chip%s", read, plural_s(read));
 	} else {
 		if (!nfault)
-			msg_add(&m, "no fault code on %zu chip%s", read, read == 1 ? "" : "s");
+			msg_add(&m, "no fault code on %zu chip%s", read, plural_s(read));
 		const char *fix = worst_cls >= 0 && fault_rules[worst_cls].st == worst
 					  ? fault_rules[worst_cls].fix
 				  : unknown ? FIX_UNKNOWN_CODE
@@ -729,7 +730,7 @@ static void count_check(struct hw *h)
 		missing_ids(h, ids, ne, missing, sizeof(missing));
 		msg_add(&m,
 			"the rank table puts %d device%s on this server, npu-smi lists %zu%s%s%s",
-			ne, ne == 1 ? "" : "s", ns, *missing ? " (no device " : "", missing,
+			ne, plural_s(ne), ns, *missing ? " (no device " : "", missing,
 			*missing ? ")" : "");
 		st = PROBE_FAIL;
 	}
@@ -737,7 +738,7 @@ static void count_check(struct hw *h)
 		msg_add(&m,
 			"the rank table puts %d device%s on this server, the PCIe bus has %zu "
 			"NPU%s",
-			ne, ne == 1 ? "" : "s", np, np == 1 ? "" : "s");
+			ne, plural_s(ne), np, plural_s(np));
 		st = PROBE_FAIL;
 	}
 	if (h->have_chips && np > ns && np > nnpu) {

@@ -14,6 +14,7 @@
 #include "probes/logs/kb.h"
 #include "ranktable/ranktable.h"
 #include "ranktable/base/size.h"
+#include "ranktable/base/plural.h"
 
 /* The knowledge base of --knowledge; NULL for the built-in one. */
 static const struct kb *knowledge;
@@ -88,7 +89,7 @@ void doctor_logs_scan(const char *path, struct hlog_report *r, int *status, char
 		char sk[200];
 		skipped_text(r, sk, sizeof(sk));
 		snprintf(msg, len, "nothing to read in %s (%zu file%s skipped%s%s)", path,
-			 r->skipped, r->skipped == 1 ? "" : "s", r->skipped ? ": " : "", sk);
+			 r->skipped, plural_s(r->skipped), r->skipped ? ": " : "", sk);
 		return;
 	}
 	/* files without a line of text (empty, or blank lines only): nothing was judged, and a
@@ -96,13 +97,13 @@ void doctor_logs_scan(const char *path, struct hlog_report *r, int *status, char
 	if (r->lines == r->blank && r->cat == HCAT_NONE) {
 		*status = DOCTOR_SKIP;
 		snprintf(msg, len, "nothing to judge in %s: %zu file%s without a log line", path,
-			 r->nfile, r->nfile == 1 ? "" : "s");
+			 r->nfile, plural_s(r->nfile));
 		return;
 	}
 	if (r->cat == HCAT_NONE) {
 		*status = DOCTOR_PASS;
-		snprintf(msg, len, "no error in %zu lines of %zu file%s", r->lines, r->nfile,
-			 r->nfile == 1 ? "" : "s");
+		snprintf(msg, len, "no error in %zu line%s of %zu file%s", r->lines,
+			 plural_s(r->lines), r->nfile, plural_s(r->nfile));
 		return;
 	}
 	/* only lines no rule knows: a warning that quotes the first, never a pass */
@@ -115,8 +116,8 @@ void doctor_logs_print(const struct hlog_report *r)
 {
 	char sk[200];
 	skipped_text(r, sk, sizeof(sk));
-	printf("read %zu file%s, %zu lines, %zu error line%s", r->nfile, r->nfile == 1 ? "" : "s",
-	       r->lines, r->errors, r->errors == 1 ? "" : "s");
+	printf("read %zu file%s, %zu line%s, %zu error line%s", r->nfile, plural_s(r->nfile),
+	       r->lines, plural_s(r->lines), r->errors, plural_s(r->errors));
 	if (r->skipped)
 		printf("; skipped %zu (%s)", r->skipped, sk);
 	if (r->truncated)

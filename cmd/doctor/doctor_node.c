@@ -32,6 +32,7 @@
 #include "ranktable/ranktable.h"
 #include "cmd/lib/tablefile.h"
 #include "ranktable/base/clock.h"
+#include "ranktable/base/plural.h"
 
 #define PROBE_TIMEOUT_MS 60000
 
@@ -161,7 +162,7 @@ void doctor_hccs_step(const struct doctor_node_args *a, cJSON *checks, cJSON *fa
 		}
 	}
 	add_check(checks, "npu.smi", "PASS", NULL, "npu-smi answers: %d NPU chip%s", nchips,
-		  nchips == 1 ? "" : "s");
+		  plural_s(nchips));
 	if (unhealthy)
 		add_check(checks, "npu.health", "FAIL",
 			  "npu-smi info -t health -i N for the error code; reset or replace the NPU",
@@ -216,7 +217,7 @@ static void counter_check(const cJSON *devs, cJSON *checks)
 			  "error counters since they were last cleared: %s", bad);
 	else if (nread)
 		add_check(checks, "nic.counters", "PASS", NULL,
-			  "no error counter above 0 on %d NPU NIC%s", nread, nread == 1 ? "" : "s");
+			  "no error counter above 0 on %d NPU NIC%s", nread, plural_s(nread));
 }
 
 /* Why probe roce compared no device_ip with the table: its own reason, when it gave one. */
@@ -300,7 +301,7 @@ void doctor_roce_step(const struct doctor_node_args *a, cJSON *checks, cJSON *fa
 			  "%s", linkbad);
 	else
 		add_check(checks, "link.roce", "PASS", NULL, "%d NPU NIC%s up, net health Success",
-			  ndev, ndev == 1 ? "" : "s");
+			  ndev, plural_s(ndev));
 	if (*ipbad)
 		add_check(checks, "nic.ip", "FAIL",
 			  "make device_ip in the rank table equal the NIC's IP (hccn_tool -i N -ip -g, "
@@ -308,7 +309,7 @@ void doctor_roce_step(const struct doctor_node_args *a, cJSON *checks, cJSON *fa
 			  "%s", ipbad);
 	else if (ncompared)
 		add_check(checks, "nic.ip", "PASS", NULL, "the device_ip of %d device%s equals "
-			  "its NIC's IP", ncompared, ncompared == 1 ? "" : "s");
+			  "its NIC's IP", ncompared, plural_s(ncompared));
 	else
 		add_check(checks, "nic.ip", "SKIP", NULL, "nothing to compare: %s",
 			  !a->ranktable ? "no rank table given" : table_why(doc));
@@ -460,7 +461,7 @@ static void spod_check(const struct doctor_node_args *a, cJSON *checks, const st
 	else
 		add_check(checks, "ranktable.spod", "PASS", NULL,
 			  "super_device_id of %d device%s equals npu-smi's SDID", asked,
-			  asked == 1 ? "" : "s");
+			  plural_s(asked));
 }
 
 /* CANN: version= in ascend_toolkit_install.info under $ASCEND_HOME_PATH, else
@@ -735,5 +736,5 @@ void doctor_ports_step(const struct doctor_node_args *a, cJSON *checks, cJSON *f
 			  "cannot reach %s", bad);
 	else
 		add_check(checks, "net.ports", "PASS", NULL, "reached %d peer port%s", ntried,
-			  ntried == 1 ? "" : "s");
+			  plural_s(ntried));
 }

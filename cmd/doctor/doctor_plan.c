@@ -11,6 +11,7 @@
 #include "cmd/doctor/doctor_checks.h"
 #include "cmd/doctor/doctor_job.h"
 #include "ranktable/ranktable.h"
+#include "ranktable/base/plural.h"
 
 /* --hosts or --hostfile: the nodes, or under --merge the nodes whose reports are expected.
  * 0, or the exit code (the message printed). */
@@ -132,11 +133,12 @@ int doctor_load_table(struct job *j, struct rt_table *t, char **buf, size_t *len
 		print_findings(&d, dopt.ranktable);
 		doctor_job_add(j, -1, "ranktable.valid", ST_FAIL,
 		    "hcclctl ranktable validate shows each error with its line; fix them",
-		    "%s has %zu error%s", dopt.ranktable, d.nerrors, d.nerrors == 1 ? "" : "s");
+		    "%s has %zu error%s", dopt.ranktable, d.nerrors, plural_s(d.nerrors));
 	} else {
 		doctor_job_add(j, -1, "ranktable.valid", d.nwarnings ? ST_WARN : ST_PASS, NULL,
-		    "%s: %zu ranks on %zu servers, %zu warning%s", dopt.ranktable, t->nranks,
-		    t->nservers, d.nwarnings, d.nwarnings == 1 ? "" : "s");
+		    "%s: %zu rank%s on %zu server%s, %zu warning%s", dopt.ranktable, t->nranks,
+		    plural_s(t->nranks), t->nservers, plural_s(t->nservers), d.nwarnings,
+		    plural_s(d.nwarnings));
 		rt_table_digest(t, digest);
 	}
 	rt_diags_release(&d);

@@ -13,6 +13,7 @@
 #include "cmd/doctor/doctor_job.h"
 #include "cmd/doctor/report_fold.h"
 #include "cmd/lib/prom.h"
+#include "ranktable/base/plural.h"
 
 /* ---- the report ---- */
 
@@ -158,9 +159,10 @@ static int write_html(const struct job *j, const struct doctor_row *cause, const
 {
 	struct doctor_cell *cells = calloc(j->n + 1, sizeof(*cells));
 	char sum[200], cz[2000] = "";
-	snprintf(sum, sizeof(sum), "%d passed, %d warnings, %d failed, %d skipped on %zu node%s",
-		 count[ST_PASS], count[ST_WARN], count[ST_FAIL], count[ST_SKIP], j->nnodes,
-		 j->nnodes == 1 ? "" : "s");
+	snprintf(sum, sizeof(sum), "%d passed, %d warning%s, %d failed, %d skipped on %zu node%s",
+		 count[ST_PASS], count[ST_WARN], plural_s((unsigned)count[ST_WARN]), count[ST_FAIL],
+		 count[ST_SKIP], j->nnodes,
+		 plural_s(j->nnodes));
 	if (cause)
 		snprintf(cz, sizeof(cz), "%s%s%s: %.600s%s%.300s", doctor_code_of(cause->code),
 			 *cause_nodes ? " on " : "", cause_nodes, cause->msg,
@@ -214,9 +216,10 @@ static int write_prom(const struct job *j, int rc, char *why, size_t wlen)
 static void print_end(const struct job *j, const struct doctor_row *cause, const int *count)
 {
 	size_t seen = nodes_seen(j);
-	printf("\n%d passed, %d warnings, %d failed, %d skipped on %zu node%s\n",
-	       count[ST_PASS], count[ST_WARN], count[ST_FAIL], count[ST_SKIP], seen,
-	       seen == 1 ? "" : "s");
+	printf("\n%d passed, %d warning%s, %d failed, %d skipped on %zu node%s\n",
+	       count[ST_PASS], count[ST_WARN], plural_s((unsigned)count[ST_WARN]), count[ST_FAIL],
+	       count[ST_SKIP], seen,
+	       plural_s(seen));
 	if (dopt.logs)
 		doctor_logs_print(&doctor_hlog);
 	if (cause) {

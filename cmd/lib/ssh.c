@@ -23,6 +23,7 @@
 
 #include "cmd/lib/ssh.h"
 #include "ranktable/base/clock.h"
+#include "ranktable/base/plural.h"
 
 #define DEFAULT_CAP (1024UL * 1024)
 #define LINE_MAX_LEN 4096
@@ -519,7 +520,7 @@ static int try_agent(struct ssh_conn *c, long long deadline, char *tried, size_t
 			goto out_disconnect;
 		}
 	}
-	snprintf(note, sizeof(note), "ssh-agent (%d key%s)", nkeys, nkeys == 1 ? "" : "s");
+	snprintf(note, sizeof(note), "ssh-agent (%d key%s)", nkeys, plural_s(nkeys));
 	append(tried, tlen, "%s, ", note);
 out_disconnect:
 	libssh2_agent_disconnect(ag);

@@ -12,6 +12,7 @@
 #include "cmd/probe/probe.h"
 #include "cmd/lib/prom.h"
 #include "probes/npu/npusmi.h"
+#include "ranktable/base/plural.h"
 
 #define WHERE "probe hccs"
 #define MAX_MISSES 256
@@ -260,14 +261,14 @@ static void print_text(const struct hccs_run *x, size_t n, enum probe_status ove
 	}
 	printf("hccs: %s: %zu chip%s, %zu link%s: %zu up, %zu down, %zu degraded, %zu slow, "
 	       "%zu with errors, %zu unused",
-	       probe_status_name(overall), t.chips, t.chips == 1 ? "" : "s", t.links,
-	       t.links == 1 ? "" : "s", t.up, t.down, t.degraded, t.slow, t.errors, t.unused);
+	       probe_status_name(overall), t.chips, plural_s(t.chips), t.links,
+	       plural_s(t.links), t.up, t.down, t.degraded, t.slow, t.errors, t.unused);
 	if (t.unsupported)
-		printf("; %zu chip%s unsupported", t.unsupported, t.unsupported == 1 ? "" : "s");
+		printf("; %zu chip%s unsupported", t.unsupported, plural_s(t.unsupported));
 	if (t.failed)
-		printf("; %zu chip%s not read", t.failed, t.failed == 1 ? "" : "s");
+		printf("; %zu chip%s not read", t.failed, plural_s(t.failed));
 	if (x->topo_ok && x->nmiss)
-		printf("; %zu pair%s not HCCS", x->nmiss, x->nmiss == 1 ? "" : "s");
+		printf("; %zu pair%s not HCCS", x->nmiss, plural_s(x->nmiss));
 	putchar('\n');
 }
 
@@ -422,7 +423,7 @@ int probe_hccs_run(int argc, char **argv)
 	if (!usable && overall < PROBE_UNKNOWN) {
 		overall = PROBE_UNKNOWN;
 		fail(EXIT_UNKNOWN, WHERE, NULL, "no NPU here supports querying hccs (%zu chip%s)",
-		     n, n == 1 ? "" : "s");
+		     n, plural_s(n));
 	}
 	rc = probe_status_exit(overall);
 	if (g_opts.json || prom_path)

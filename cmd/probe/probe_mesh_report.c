@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "cmd/probe/probe_mesh.h"
+#include "ranktable/base/plural.h"
 
 #define MATRIX_MAX 32 /* devices up to which the text output shows the matrix */
 
@@ -123,7 +124,7 @@ void pmesh_print_text(const struct mesh_run *x)
 			double med;
 			rail_stats(m, m->rails[r], &devs, &links, &ok, &med);
 			printf("rail %ld: %zu device%s, %zu of %zu links within the rail reply",
-			       m->rails[r], devs, devs == 1 ? "" : "s", ok, links);
+			       m->rails[r], devs, plural_s(devs), ok, links);
 			if (med >= 0)
 				printf(", median %.3f ms", med);
 			printf("\n");
@@ -188,11 +189,12 @@ void pmesh_print_text(const struct mesh_run *x)
 		if (!fixed[f->code]++)
 			printf("        fix: %s\n", fix);
 	}
-	printf("npu-mesh: %s: %zu devices on %zu servers, %zu links: %zu reply, %zu no reply, %zu "
-	       "lossy, %zu slow, %zu not known; %zu finding%s; %zu round%s\n",
-	       probe_status_name(m->status), x->np, m->nsrv, m->tried + m->unknown, m->replied,
-	       m->down, m->lost, m->slow, m->unknown, m->nf, m->nf == 1 ? "" : "s", x->rounds,
-	       x->rounds == 1 ? "" : "s");
+	printf("npu-mesh: %s: %zu device%s on %zu server%s, %zu link%s: %zu reply, %zu no reply, "
+	       "%zu lossy, %zu slow, %zu not known; %zu finding%s; %zu round%s\n",
+	       probe_status_name(m->status), x->np, plural_s(x->np), m->nsrv, plural_s(m->nsrv),
+	       m->tried + m->unknown, plural_s(m->tried + m->unknown), m->replied,
+	       m->down, m->lost, m->slow, m->unknown, m->nf, plural_s(m->nf), x->rounds,
+	       plural_s(x->rounds));
 }
 
 static void num_or_null(cJSON *o, const char *k, double v)

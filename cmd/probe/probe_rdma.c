@@ -9,6 +9,7 @@
 #include "cmd/probe/probe.h"
 #include "cmd/lib/prom.h"
 #include "probes/nic/rdma_sysfs.h"
+#include "ranktable/base/plural.h"
 
 #define WHERE "probe rdma"
 
@@ -91,8 +92,8 @@ static void print_text(const struct rdma_host *h, enum probe_status overall)
 		}
 	}
 	printf("rdma: %s: %zu device%s, %zu port%s, %zu with problems; MTU from %s\n",
-	       probe_status_name(overall), h->n, h->n == 1 ? "" : "s", nports,
-	       nports == 1 ? "" : "s", bad,
+	       probe_status_name(overall), h->n, plural_s(h->n), nports,
+	       plural_s(nports), bad,
 	       h->verbs ? "libibverbs" : "sysfs (the netdev MTU for RoCE; none for InfiniBand)");
 }
 

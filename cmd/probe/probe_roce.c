@@ -21,6 +21,7 @@
 #include "probes/nic/hccn_stat.h"
 #include "probes/npu/npusmi.h"
 #include "ranktable/ranktable.h"
+#include "ranktable/base/plural.h"
 
 #define WHERE "probe roce"
 #define MAX_DEV 64
@@ -380,7 +381,7 @@ static int probe_device(struct roce_run *x, struct roce_dev *d)
 		if (d->downs_recent) {
 			char n[64];
 			snprintf(n, sizeof(n), "%ld time%s in the 24 h before its clock",
-				 d->downs_recent, d->downs_recent == 1 ? "" : "s");
+				 d->downs_recent, plural_s(d->downs_recent));
 			add(d, PROBE_WARN, "link flapped: down %s, last %s", n, last);
 		}
 	}
@@ -574,7 +575,7 @@ static void print_text(const struct roce_run *x, enum probe_status overall)
 	if (opt_ranktable)
 		printf("ranktable: %s: %s\n", probe_status_name(x->rt_status), x->rt_reason);
 	printf("roce: %s: %zu device%s, %zu with problems\n", probe_status_name(overall), x->n,
-	       x->n == 1 ? "" : "s", bad);
+	       plural_s(x->n), bad);
 }
 
 static void str_or_null(cJSON *o, const char *k, const char *v)

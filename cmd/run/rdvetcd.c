@@ -36,6 +36,7 @@
 #include "cmd/run/etcd_parse.h"
 #include "cmd/run/run.h"
 #include "ranktable/base/clock.h"
+#include "ranktable/base/plural.h"
 
 #define RESP_CAP (8UL << 20)
 #define DEFAULT_TTL_S 10
@@ -620,7 +621,7 @@ int rdv_etcd_meet(const struct rdv_etcd_args *a, struct comm_root_info *ri,
 				rank_list(present + a->nranks, a->nranks, 1, stale, sizeof(stale));
 				snprintf(err, errlen, "etcd %s: %d of %d ranks never registered within "
 						      "%.1f s: rank%s %s%s%s",
-					 e->where, missing, a->nranks, now - t0, missing == 1 ? "" : "s",
+					 e->where, missing, a->nranks, now - t0, plural_s(missing),
 					 list, *stale ? "; registered under an earlier run only: " : "",
 					 stale);
 				free(present);

@@ -27,6 +27,7 @@
 #include "cmd/run/runhccl.h"
 #include "ranktable/base/clock.h"
 #include "ranktable/base/size.h"
+#include "ranktable/base/plural.h"
 
 static const char *o_min = "8", *o_max = "16M", *o_dtype = "fp32", *o_op = "sum",
 		  *o_algo = "auto", *o_master, *o_ranktable, *o_ssh_user, *o_ssh_key,
@@ -322,7 +323,7 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n,
 		if (st)
 			fprintf(stderr, "hcclctl: %s: rank %d: dropped %u connection%s from strangers "
 				"to its port (silent, closed early, or not of this job)\n",
-				where(), rank, st, st == 1 ? "" : "s");
+				where(), rank, st, plural_s(st));
 		run_links_say(c, where());
 	}
 	if (eng && !hccl_abandoned)
@@ -653,7 +654,7 @@ static int check_world(int n)
 	return fail(EXIT_USAGE, where(), "start as many ranks as the table has, or use its rank "
 					 "count as the world size",
 		    "--ranktable %s has %zu rank%s, the world size is %d", o_ranktable, nt,
-		    nt == 1 ? "" : "s", n);
+		    plural_s(nt), n);
 }
 
 /* The datatype, op, algorithm, compression and sizes of the sweep into p, each checked

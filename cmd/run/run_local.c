@@ -21,6 +21,7 @@
 #include "cmd/cli/cli.h"
 #include "cmd/run/run.h"
 #include "ranktable/base/clock.h"
+#include "ranktable/base/plural.h"
 
 /* What the forked ranks of --local (and the rendezvous process) share with the launcher. */
 struct rank_slot {
@@ -280,7 +281,7 @@ static int report_stop(const struct run_params *p, const struct run_local *l,
 		return EXIT_PIPE;
 	if (st->killed)
 		fail(EXIT_INTERRUPT, l->where, NULL, "interrupted: %d rank%s did not stop within %d s "
-		     "and %s killed", st->killed, st->killed == 1 ? "" : "s",
+		     "and %s killed", st->killed, plural_s(st->killed),
 		     RUN_INTERRUPT_GRACE_MS / 1000, st->killed == 1 ? "was" : "were");
 	else
 		fail(EXIT_INTERRUPT, l->where, NULL, "interrupted");
@@ -320,7 +321,7 @@ static int report_ranks(const struct run_params *p, int n, const struct run_loca
 		const char *tail = strrchr(dump, '-'); /* ...-r<rank>.json */
 		fprintf(stderr, "hcclctl: %s: flight recorder: %d rank%s wrote %.*s-r*.json; "
 				"compare them with: hcclctl analyze %.*s-r*.json\n",
-			l->where, ndump, ndump == 1 ? "" : "s", (int)(tail - dump), dump,
+			l->where, ndump, plural_s(ndump), (int)(tail - dump), dump,
 			(int)(tail - dump), dump);
 	}
 	if (v) {

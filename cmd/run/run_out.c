@@ -8,6 +8,7 @@
 
 #include "cmd/cli/cli.h"
 #include "cmd/run/run.h"
+#include "ranktable/base/plural.h"
 
 void run_out_header(const struct run_params *p, int n)
 {
@@ -18,7 +19,7 @@ void run_out_header(const struct run_params *p, int n)
 		snprintf(z, sizeof(z), ", compress %s", comm_compress_name(p->compress));
 	printf("# hcclctl run %s: %d rank%s (%s), %s %s, algo %s%s, iters %ld, warmup %ld, "
 	       "check %s, engine %s\n#\n",
-	       p->coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(p->coll), n, n == 1 ? "" : "s",
+	       p->coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(p->coll), n, plural_s(n),
 	       p->launch, comm_dtype_name(p->dtype), comm_op_name(p->op), comm_algo_name(p->algo),
 	       z, p->iters, p->warmup, p->check ? "on" : "off",
 	       p->engine ? p->engine->name : "libcomm");
@@ -136,7 +137,7 @@ int run_out_footer(const struct run_params *p, int n, struct out_ctx *o,
 	if (g_opts.quiet)
 		return bad ? -1 : 0;
 	if (run_stop_agreed() & RUN_STOP_INTERRUPT)
-		printf("# Interrupted          : after %zu size%s\n", o->rows, o->rows == 1 ? "" : "s");
+		printf("# Interrupted          : after %zu size%s\n", o->rows, plural_s(o->rows));
 	printf("# Avg bus bandwidth    : %.3f GB/s\n", avg);
 	if (p->compress && o->nrmse_max >= 0)
 		printf("# Max error (nrmse)    : %.4f %% of the exact sum's RMS (limit %g %%)\n",

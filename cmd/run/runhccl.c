@@ -31,6 +31,7 @@
 #include "cmd/run/run.h"
 #include "cmd/run/runhccl.h"
 #include "ranktable/base/clock.h"
+#include "ranktable/base/plural.h"
 
 #define SLICE_MS 100
 #define STALL_DEFAULT_MS 5000
@@ -576,7 +577,7 @@ static void verdict_stall(struct hccl_engine *e, const struct hccl_progress *all
 	if (nfailed) { /* HCCL's own timeout (or a broken link) ended their wait */
 		const char *an = all[first].acl ? hacl_name(all[first].code) : NULL;
 		snprintf(others, sizeof(others), "%d other rank%s gave up waiting on it (rank %d: %s "
-			 "%lld)", nfailed, nfailed == 1 ? "" : "s", first,
+			 "%lld)", nfailed, plural_s(nfailed), first,
 			 an ? an : all[first].acl ? "aclError" : hccl_result_name((int)all[first].code),
 			 (long long)all[first].code);
 	}
@@ -885,7 +886,7 @@ int run_hccl_open(struct run_engine **out, struct comm *c, const struct run_hccl
 		snprintf(e->devnote, sizeof(e->devnote), "device %d (%s)", e->device, lr);
 	else if (!a->table)
 		snprintf(e->devnote, sizeof(e->devnote), "device %d (no launcher's local rank: "
-			 "%d rank%s before it on %s)", e->device, e->device, e->device == 1 ? "" : "s",
+			 "%d rank%s before it on %s)", e->device, e->device, plural_s(e->device),
 			 me.server);
 	if (e->rank == 0)
 		warn_exec_timeout(e);

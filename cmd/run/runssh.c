@@ -49,6 +49,7 @@
 #include "cmd/run/runssh.h"
 #include "ranktable/base/clock.h"
 #include "ranktable/base/env.h"
+#include "ranktable/base/plural.h"
 
 #define TABLE_CAP (64UL * 1024 * 1024)
 #define DEFAULT_CONNECT_TIMEOUT 10 /* s, for SSH; HCCLCTL_CONNECT_TIMEOUT overrides */
@@ -570,7 +571,7 @@ int run_ssh_launch(const struct run_ssh_args *a)
 		fprintf(stderr,
 			"hcclctl: %s: %zu ranks over SSH in %zu session%s, rendezvous at %s, table "
 			"digest %s\n",
-			a->where, s.n, s.nsrv, s.nsrv == 1 ? "" : "s", master, digest);
+			a->where, s.n, s.nsrv, plural_s(s.nsrv), master, digest);
 
 	if ((rc = fo_cancel_init(&s.cancel)) || (rc = fo_cancel_init(&s.interrupt))) {
 		rc = fail(EXIT_UNKNOWN, a->where, NULL, "pipe: %s", strerror(-rc));
@@ -630,7 +631,7 @@ int run_ssh_launch(const struct run_ssh_args *a)
 	unsigned refused = comm_rendezvous_refused(rdv, why, sizeof(why));
 	if (refused)
 		warn_msg(a->where, "the rendezvous refused %u connection%s; the last: %s", refused,
-			 refused == 1 ? "" : "s", why);
+			 plural_s(refused), why);
 	rc = runssh_report(&s, secs);
 out_sync:
 	if (watcher_up) {

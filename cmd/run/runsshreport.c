@@ -10,6 +10,7 @@
 #include "cmd/cli/cli.h"
 #include "cmd/cli/situation.h"
 #include "cmd/run/runssh.h"
+#include "ranktable/base/plural.h"
 
 /* "0-3, 8, 10-11" from the ascending ranks of session i */
 static void rank_list(const struct ssh_run *s, size_t i, char *buf, size_t len)
@@ -218,7 +219,7 @@ static int report_interrupt(const struct ssh_run *s)
 	}
 	if (late)
 		fail(EXIT_INTERRUPT, a->where, NULL, "interrupted: %zu rank%s did not stop within "
-		     "%d s and %s killed", late, late == 1 ? "" : "s",
+		     "%d s and %s killed", late, plural_s(late),
 		     RUN_INTERRUPT_GRACE_MS / 1000, late == 1 ? "was" : "were");
 	else
 		fail(EXIT_INTERRUPT, a->where, NULL, "interrupted");
@@ -319,7 +320,7 @@ int runssh_report(struct ssh_run *s, double seconds)
 						r);
 		}
 		fprintf(stderr, "hcclctl: %s: stopped the other %zu rank%s (%s) and their processes\n",
-			a->where, nstopped, nstopped == 1 ? "" : "s", list);
+			a->where, nstopped, plural_s(nstopped), list);
 	}
 	if (!s->have_verdict && culprit >= 0) {
 		/* a verdict the ranks reached among themselves (--engine hccl): the culprit's */

@@ -9,6 +9,7 @@
 
 #include "probes/flight/flight.h"
 #include "probes/flight/flight_int.h"
+#include "ranktable/base/plural.h"
 
 static int same_label(const struct flight_record *x, const struct flight_record *y)
 {
@@ -207,7 +208,7 @@ int flight__ok_verdict(struct state *st)
 	struct sbuf b = SBUF_INIT;
 	a->kind = FLIGHT_OK;
 	a->culprit = -1;
-	flight__sb_add(&b, "%zu rank%s agree", a->present.n, a->present.n == 1 ? "" : "s");
+	flight__sb_add(&b, "%zu rank%s agree", a->present.n, plural_s(a->present.n));
 	if (a->last_seq >= 0) {
 		flight__sb_add(&b, " up to ");
 		flight__sb_coll_seq(&b, a->last_coll, a->last_seq);

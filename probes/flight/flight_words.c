@@ -10,6 +10,7 @@
 
 #include "probes/flight/flight.h"
 #include "probes/flight/flight_int.h"
+#include "ranktable/base/plural.h"
 
 __attribute__((format(printf, 2, 3))) void flight__sb_add(struct sbuf *b, const char *fmt, ...)
 {
@@ -93,7 +94,7 @@ const char *flight_ranks_text(const struct flight_ranks *r, char *buf, size_t le
 /* "rank 3" or "ranks 0,1,2" */
 void flight__sb_who(struct sbuf *b, const struct flight_ranks *r)
 {
-	flight__sb_add(b, "rank%s ", r->n == 1 ? "" : "s");
+	flight__sb_add(b, "rank%s ", plural_s(r->n));
 	sb_ranks(b, r);
 }
 

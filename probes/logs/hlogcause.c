@@ -19,6 +19,7 @@
 #include "probes/logs/bundle.h"
 #include "probes/logs/catalog.h"
 #include "probes/logs/hlogcause.h"
+#include "ranktable/base/plural.h"
 
 static int ev_cmp(const void *pa, const void *pb)
 {
@@ -178,7 +179,7 @@ int hlog_conclude(struct hlog_report *r)
 		hlog__set_what(r, HCAT_UNRESOLVED, "unclassified");
 		snprintf(r->cause, sizeof(r->cause),
 			 "%zu line%s at an error level, none of them saying what failed", r->errors,
-			 r->errors == 1 ? "" : "s");
+			 plural_s(r->errors));
 		hlog__set_fix(r, "read the logs around those lines; collect every rank's plogs "
 			   "(~/ascend/log/debug/plog) and run this again on them");
 		struct hlog_quote *q = &r->evidence[r->nevidence++];
@@ -189,8 +190,8 @@ int hlog_conclude(struct hlog_report *r)
 			 r->first_error.node[0] ? r->first_error.node : "node0");
 	}
 	if (r->cat == HCAT_NONE)
-		snprintf(r->cause, sizeof(r->cause), "no error in %zu lines of %zu file%s", r->lines,
-			 r->nfile, r->nfile == 1 ? "" : "s");
+		snprintf(r->cause, sizeof(r->cause), "no error in %zu line%s of %zu file%s",
+			 r->lines, plural_s(r->lines), r->nfile, plural_s(r->nfile));
 	hlog__add_findings(r);
 	/* where the lines behind the cause were written */
 	for (size_t i = 0; i < r->nev && !r->reported_on[0] && r->first; i++)

@@ -12,6 +12,7 @@
 #include "probes/logs/bundle.h"
 #include "probes/logs/catalog.h"
 #include "probes/logs/hlogcause.h"
+#include "ranktable/base/plural.h"
 
 static int same_culprit(const struct hlog_event *e, const struct hlog_event *k)
 {
@@ -42,7 +43,7 @@ void hlog__conclude_heartbeat(struct hlog_report *r, const struct hlog_event *c)
 	const char *what = c->kind == HLOG_HEARTBEAT_LOST    ? "stopped answering: heartbeat lost"
 			   : c->kind == HLOG_HEARTBEAT_STUCK ? "hung: heartbeat stuck"
 							     : "had a heartbeat exception";
-	sb_add(&b, " %s reported by %zu rank%s", what, n, n == 1 ? "" : "s");
+	sb_add(&b, " %s reported by %zu rank%s", what, n, plural_s(n));
 	hlog__list_conseq(r, &b, " waiting for it", rank);
 	hlog__set_what(r, HCAT_RANK_STUCK,
 		 c->kind == HLOG_HEARTBEAT_STUCK ? "heartbeat-stuck" : "heartbeat-lost");
@@ -105,7 +106,7 @@ void hlog__conclude_cqe(struct hlog_report *r, const struct hlog_event *c)
 	if (status >= 0)
 		sb_add(&b, " status %lld%s", status, status == 12 ? " (retransmit timeout)" : "");
 	size_t n = hlog__reporters(r, is_cqe, c);
-	sb_add(&b, " reported by %zu rank%s", n, n == 1 ? "" : "s");
+	sb_add(&b, " reported by %zu rank%s", n, plural_s(n));
 	hlog__list_conseq(r, &b, "", -1);
 	hlog__set_what(r, HCAT_LINK_DOWN, "error-cqe");
 	hlog__set_fix(r, "the link drops packets: check hccn_tool -i DEV -link_stat -g (flaps), -stat -g "

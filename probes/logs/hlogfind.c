@@ -12,6 +12,7 @@
 #include "probes/logs/bundle.h"
 #include "probes/logs/catalog.h"
 #include "probes/logs/hlogcause.h"
+#include "ranktable/base/plural.h"
 
 static int by_pid(const void *pa, const void *pb, void *arg)
 {
@@ -206,7 +207,7 @@ void hlog__add_findings(struct hlog_report *r)
 		g->count = r->nunk;
 		snprintf(g->node, sizeof(g->node), "%s", r->unk[0].node);
 		snprintf(g->message, sizeof(g->message), "%zu error line%s no rule explains",
-			 r->nunk, r->nunk == 1 ? "" : "s");
+			 r->nunk, plural_s(r->nunk));
 		snprintf(g->at.file, sizeof(g->at.file), "%s", r->unk[0].file);
 		g->at.line = r->unk[0].line;
 		snprintf(g->at.text, sizeof(g->at.text), "%s", r->unk[0].text);

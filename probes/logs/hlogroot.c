@@ -13,6 +13,7 @@
 #include "probes/logs/bundle.h"
 #include "probes/logs/catalog.h"
 #include "probes/logs/hlogcause.h"
+#include "ranktable/base/plural.h"
 
 /* torch's store bootstrap: the ranks that timed out waiting for the root's communicator id
  * are victims; the root did not get to its first collective in time or exited. */
@@ -108,7 +109,7 @@ static void say_gaps(struct hlog_report *r, struct sbuf *b, const char *seen, in
 		sb_add(b, "%s%d", i ? "," : "", miss[i]);
 	sb_add(b, " never connected to the root (node %s; %d rank%s did): they did not call "
 		   "init, started late or chose an unroutable NIC",
-	       hlog__node_of(srv), connected, connected == 1 ? "" : "s");
+	       hlog__node_of(srv), connected, plural_s(connected));
 	hlog__set_what(r, HCAT_RANK_STUCK, "never-connected");
 	r->kind = HLOG_ROOT_TIMEOUT;
 	hlog__set_fix(r, "read the missing rank's log and check when it called init; raise "

@@ -13,6 +13,7 @@
 #include "probes/logs/bundle.h"
 #include "probes/logs/catalog.h"
 #include "probes/logs/hlogcause.h"
+#include "ranktable/base/plural.h"
 
 static const char *hms(int64_t t, char *buf, size_t len)
 {
@@ -173,7 +174,7 @@ static void say_ffts_wait(struct hlog_report *r, struct sbuf *b, const struct hl
 	sb_add(b, " waited on the device until HCCL's execution timeout for a peer that "
 		   "never joined");
 	if (w->value >= 0)
-		sb_add(b, " (%lld stuck notify wait%s)", w->value, w->value == 1 ? "" : "s");
+		sb_add(b, " (%lld stuck notify wait%s)", w->value, plural_s(w->value));
 	if (w->op[0])
 		sb_add(b, ", in %s", w->op);
 	sb_add(b, ": the cause is on the rank it waited for, which stopped, hung or is "

@@ -18,6 +18,7 @@
 #include "probes/npu/hcclcodes.h"
 #include "probes/logs/hlogint.h"
 #include "probes/logs/logtext.h"
+#include "ranktable/base/plural.h"
 
 #define MAX_REP 512 /* ranks compared; more are counted, not compared */
 
@@ -380,10 +381,10 @@ int hlog__watchdog_conclude(struct hlog_report *r, int strong_only)
 		}
 		if (nhung)
 			nmiss = nhung;
-		hlog__sb_add(&b, "rank%s ", nmiss == 1 ? "" : "s");
+		hlog__sb_add(&b, "rank%s ", plural_s(nmiss));
 		ranks_text(&b, miss, nmiss);
 		hlog__sb_add(&b, " wrote to these logs but did not time out, while rank%s ",
-			     n == 1 ? "" : "s");
+			     plural_s(n));
 		ranks_text(&b, who, n);
 		hlog__sb_add(&b, " timed out");
 		waited(&b, a);
@@ -392,12 +393,12 @@ int hlog__watchdog_conclude(struct hlog_report *r, int strong_only)
 					 "device runtime or the collective library hangs there), so "
 					 "%s the rank%s the others wait for",
 				     nmiss == 1 ? "that rank" : "those ranks",
-				     nmiss == 1 ? "it is" : "they are", nmiss == 1 ? "" : "s");
+				     nmiss == 1 ? "it is" : "they are", plural_s(nmiss));
 		else
 			hlog__sb_add(&b, ": %s never entered that collective, and %s the rank%s "
 					 "the others wait for",
 				     nmiss == 1 ? "it" : "they", nmiss == 1 ? "it is" : "they are",
-				     nmiss == 1 ? "" : "s");
+				     plural_s(nmiss));
 		r->rank = miss[0];
 		snprintf(r->node, sizeof(r->node), "%s", node_of_rank(r, miss[0]));
 		what(r, HCAT_RANK_STUCK, nhung ? "watchdog-hang" : "not-in-collective");
@@ -411,7 +412,7 @@ int hlog__watchdog_conclude(struct hlog_report *r, int strong_only)
 		hlog__evidence(r, a->state);
 	} else if (mixed) {
 		hlog__sb_add(&b, "%zu rank%s timed out in collectives of different numbers (", n,
-			     n == 1 ? "" : "s");
+			     plural_s(n));
 		for (size_t k = 0; k < n && k < 4; k++) {
 			hlog__sb_add(&b, "%srank %d", k ? ", " : "", rep[k].rank);
 			waited(&b, &rep[k]);
@@ -426,7 +427,7 @@ int hlog__watchdog_conclude(struct hlog_report *r, int strong_only)
 			if (rep[k].seq != a->seq)
 				hlog__evidence(r, rep[k].e);
 	} else {
-		hlog__sb_add(&b, "rank%s ", n == 1 ? "" : "s");
+		hlog__sb_add(&b, "rank%s ", plural_s(n));
 		ranks_text(&b, who, n);
 		hlog__sb_add(&b, " timed out");
 		waited(&b, a);

@@ -22,6 +22,7 @@
 #include "probes/tool/ptext.h"
 #include "probes/nic/rdma_sysfs.h"
 #include "ranktable/base/hex.h"
+#include "ranktable/base/plural.h"
 
 #define PATHLEN 1024
 
@@ -740,7 +741,7 @@ enum probe_status rdma_assess(struct rdma_host *h)
 				probe_reason_add(
 					p->reason, sizeof(p->reason),
 					"link went down %llu time%s (link_downed): flapping",
-					p->link_downed, p->link_downed == 1 ? "" : "s");
+					p->link_downed, plural_s(p->link_downed));
 			}
 			worst = probe_status_worst(worst, p->status);
 		}

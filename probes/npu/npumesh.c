@@ -36,6 +36,7 @@
 #include <cjson/cJSON.h>
 
 #include "probes/npu/npumesh.h"
+#include "ranktable/base/plural.h"
 
 #define RTT_FACTOR 3.0
 #define RTT_FLOOR_MS 0.05
@@ -860,7 +861,7 @@ static int lldp_findings(struct npumesh *m)
 			m, NM_RAIL_SPLIT, (long)idx[0], -1, m->rails[r],
 			"rail %ld spans %zu switches where the other rails span %zu: %s; %zu other "
 			"device%s of rail %ld on %s",
-			m->rails[r], nsw[r], mode, names, total - k, total - k == 1 ? "" : "s",
+			m->rails[r], nsw[r], mode, names, total - k, plural_s(total - k),
 			m->rails[r], major);
 	}
 out:

@@ -146,5 +146,12 @@ check_rc 2 "hccn_tool's net health Fault: exit 2, never a pass"
 printf '%s\n' 'net health status: Success' >"$TMP/m.log"
 run "$HCCLCTL" doctor --logs "$TMP/m.log"
 check_rc 0 "hccn_tool's net health Success: a pass"
+check_out_has "PASS  logs.cause      cluster                no error in 1 line of 1 file" \
+	"  one line, one file: counted in the singular"
+check_out_has "read 1 file, 1 line, 0 error lines" "  and in the summary"
+
+# one warning is "1 warning"
+run "$HCCLCTL" doctor --logs "$TMP/c.log"
+check_out_has "0 passed, 1 warning, 0 failed, 0 skipped on 1 node" "  one warning, in the singular"
 
 done_testing
