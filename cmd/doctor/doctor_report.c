@@ -81,7 +81,7 @@ static void print_report(struct job *j, const struct doctor_row **cause)
 				  : r->st == ST_PASS ? color(1, "\033[32m")
 						     : "";
 		printf("%s%-4s%s  %-15s %-22s %s\n", col, doctor_st_name[r->st],
-		       use_color(1) ? "\033[0m" : "", doctor_code_of(r->code),
+		       *col ? "\033[0m" : "", doctor_code_of(r->code),
 		       out_safe(n ? names : cluster_where(r)), out_safe(r->msg));
 	}
 	doctor_fold_release(&f);

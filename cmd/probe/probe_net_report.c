@@ -79,7 +79,6 @@ void pnet_print_text(const struct launch *L, enum probe_status overall)
 		print_matrix(L, 0, unit, w);
 		putchar('\n');
 	}
-	const char *off = probe_color_off(1);
 	for (size_t i = 0; i < L->n; i++)
 		for (size_t j = 0; j < L->n; j++) {
 			const struct np_link *l = np_link_at(m, i, j);
@@ -87,11 +86,12 @@ void pnet_print_text(const struct launch *L, enum probe_status overall)
 			if (l->status == PROBE_WARN)
 				printf("link %s -> %s: %s%s%s: slow: %.*f %s, %.0f %% of the "
 				       "median\n",
-				       L->nodes[i].name, L->nodes[j].name, c, "WARN", off,
+				       L->nodes[i].name, L->nodes[j].name, c, "WARN",
+				       probe_status_off(1, l->status),
 				       unit >= 1e9 ? 2 : 1, l->bps / unit, un, l->ratio * 100);
 			else if (l->status == PROBE_FAIL && i < j)
 				printf("link %s <-> %s: %s%s%s: %s\n", L->nodes[i].name,
-				       L->nodes[j].name, c, "FAIL", off, l->reason);
+				       L->nodes[j].name, c, "FAIL", probe_status_off(1, l->status), l->reason);
 		}
 	for (size_t i = 0; i < L->n; i++) {
 		const struct node *d = &L->nodes[i];
@@ -99,11 +99,13 @@ void pnet_print_text(const struct launch *L, enum probe_status overall)
 		if (d->state == N_DOWN)
 			printf("node %s: %s%s%s: %s%s\n", d->name,
 			       probe_status_color(1, pnet_down_status(d)),
-			       probe_status_name(pnet_down_status(d)), off,
+			       probe_status_name(pnet_down_status(d)),
+			       probe_status_off(1, pnet_down_status(d)),
 			       d->unreachable ? "unreachable: " : "", d->why);
 		else if (v->status != PROBE_PASS)
 			printf("node %s: %s%s%s: %zu of its %zu links are %s\n", d->name,
-			       probe_status_color(1, v->status), probe_status_name(v->status), off,
+			       probe_status_color(1, v->status), probe_status_name(v->status),
+			       probe_status_off(1, v->status),
 			       v->slow + v->failed, v->links,
 			       v->failed && v->slow ? "slow or failed"
 			       : v->failed	    ? "failed"
@@ -112,13 +114,15 @@ void pnet_print_text(const struct launch *L, enum probe_status overall)
 	if (!m->nmeasured) {
 		printf("net: %s%s%s: %zu nodes, no link measured, %zu failed; %zu rounds in %.1f "
 		       "s\n",
-		       probe_status_color(1, overall), probe_status_name(overall), off, L->n,
+		       probe_status_color(1, overall), probe_status_name(overall),
+		       probe_status_off(1, overall), L->n,
 		       m->nfailed, L->rounds, L->seconds);
 		return;
 	}
 	printf("net: %s%s%s: %zu nodes, %zu links measured, median %.*f %s, %zu slow (below "
 	       "%.*f), %zu failed; %zu rounds + %zu to confirm in %.1f s\n",
-	       probe_status_color(1, overall), probe_status_name(overall), off, L->n, m->nmeasured,
+	       probe_status_color(1, overall), probe_status_name(overall),
+		       probe_status_off(1, overall), L->n, m->nmeasured,
 	       unit >= 1e9 ? 2 : 1, m->median_bps / unit, un, m->nslow, unit >= 1e9 ? 2 : 1,
 	       m->threshold_bps / unit, m->nfailed, L->rounds, L->confirm_rounds, L->seconds);
 }

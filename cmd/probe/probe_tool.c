@@ -69,6 +69,11 @@ const char *probe_color_off(int fd)
 	return use_color(fd) ? "\033[0m" : "";
 }
 
+const char *probe_status_off(int fd, enum probe_status s)
+{
+	return *probe_status_color(fd, s) ? "\033[0m" : "";
+}
+
 enum probe_status probe_situation_status(const char *kind)
 {
 	switch (situation_exit(kind)) {
