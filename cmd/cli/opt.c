@@ -164,9 +164,25 @@ static void opt_usage(const struct opt *o, char *buf, size_t len)
 		snprintf(buf, len, "--%s", o->lng);
 }
 
-static void synopsis(const struct cmd *const *path, size_t depth, FILE *f)
+/* One item of a synopsis: on the line if it fits in width columns (0: no limit), else on a
+ * new one indented to the column after the command's name. */
+static void syn_item(FILE *f, const char *item, size_t *col, size_t indent, size_t width)
 {
-	char name[128], u[128];
+	size_t n = strlen(item) + 1;
+	if (width && *col + n > width && *col > indent) {
+		fprintf(f, "\n%*s", (int)indent, "");
+		*col = indent;
+	}
+	fprintf(f, " %s", item);
+	*col += n;
+}
+
+/* The command's synopsis after "lead" (already printed): help wraps it at 80 columns, the
+ * one-line-per-command list (--synopsis, read by scripts) does not. */
+static void synopsis(const struct cmd *const *path, size_t depth, const char *lead, size_t width,
+		     FILE *f)
+{
+	char name[128], u[128], item[140];
 	path_name(path, depth, name, sizeof(name));
 	const struct cmd *c = path[depth - 1];
 	fputs(name, f);
@@ -174,12 +190,14 @@ static void synopsis(const struct cmd *const *path, size_t depth, FILE *f)
 		fputs(" COMMAND [ARGS]\n", f);
 		return;
 	}
+	size_t indent = strlen(lead) + strlen(name), col = indent;
 	for (const struct opt *o = c->opts; o && o->lng; o++) {
 		opt_usage(o, u, sizeof(u));
-		fprintf(f, " [%s]", u);
+		snprintf(item, sizeof(item), "[%s]", u);
+		syn_item(f, item, &col, indent, width);
 	}
 	if (c->args)
-		fprintf(f, " %s", c->args);
+		syn_item(f, c->args, &col, indent, width);
 	fputc('\n', f);
 }
 
@@ -221,12 +239,16 @@ void cli_help(const struct cmd *const *path, size_t depth, void *stream)
 	}
 	const struct cmd *c = path[depth - 1];
 	fputs("usage: ", f);
-	synopsis(path, depth, f);
+	synopsis(path, depth, "usage: ", 79, f);
 	fprintf(f, "\n%s\n", c->summary);
 	if (c->subs) {
 		fputs("\ncommands:\n", f);
+		int w = 12; /* the names' column fits the longest ("reducescatter") */
 		for (const struct cmd *s = c->subs; s->name; s++)
-			fprintf(f, "  %-12s %s\n", s->name, s->summary);
+			if ((int)strlen(s->name) > w)
+				w = (int)strlen(s->name);
+		for (const struct cmd *s = c->subs; s->name; s++)
+			fprintf(f, "  %-*s %s\n", w, s->name, s->summary);
 	}
 	print_opts("options", c->opts, f);
 	print_opts("global options", global_opts_table, f);
@@ -242,7 +264,7 @@ static void synopsis_walk(const struct cmd **path, size_t depth, const struct cm
 		if (c->subs)
 			synopsis_walk(path, depth + 1, c->subs, f);
 		else
-			synopsis(path, depth + 1, f);
+			synopsis(path, depth + 1, "", 0, f);
 	}
 }
 

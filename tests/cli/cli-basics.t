@@ -51,11 +51,25 @@ hint: a whole number from 1 to 4096" "the range is given"
 
 run hcclctl ranktable gen --help
 check_rc 0 "--help after a command exits 0"
-check_out_has "usage: hcclctl ranktable gen [--servers IP[,IP...]] [--hostfile FILE] [--devices LIST] [--format 1.0|1.2] [--super-pod N] [--hccn-conf FILE] [--hccn-conf-dir DIR] [-o FILE]" "gen usage from the option table"
+check_out_has "usage: hcclctl ranktable gen [--servers IP[,IP...]] [--hostfile FILE]" "gen usage from the option table"
+check_out_has "                             [--devices LIST] [--format 1.0|1.2]" \
+	"  wrapped at 80 columns, under the first option"
+long=$(printf '%s\n' "$OUT" | awk '/^usage:/,/^$/' | awk 'length($0) > 79' | head -n 1)
+ok "[ -z '$long' ]" "  no line of the usage is wider than 79 columns"
+run hcclctl run allreduce --help
+long=$(printf '%s\n' "$OUT" | awk '/^usage:/,/^$/' | awk 'length($0) > 79' | head -n 1)
+ok "[ -z '$long' ]" "run allreduce's usage (36 options) fits 79 columns"
+run hcclctl run --help
+check_out_has "  reducescatter every rank gets its block of the reduction" "  the longest name sets the column"
+check_out_has "  allreduce     every rank gets the reduction of all ranks' buffers" "  the others line up with it"
+run hcclctl --synopsis
+check_out_has "hcclctl ranktable gen [--servers IP[,IP...]] [--hostfile FILE] [--devices LIST] [--format 1.0|1.2] [--super-pod N] [--hccn-conf FILE] [--hccn-conf-dir DIR] [-o FILE]" \
+	"--synopsis keeps one line per command (scripts read it)"
 
 run hcclctl help ranktable validate
 check_rc 0 "help COMMAND exits 0"
-check_out_has "usage: hcclctl ranktable validate [--cacert FILE] [--url-timeout SEC] [--wait SEC] [FILE|URL|-]..." "help COMMAND prints its usage"
+check_out_has "usage: hcclctl ranktable validate [--cacert FILE] [--url-timeout SEC]" "help COMMAND prints its usage"
+check_out_has "                                  [--wait SEC] [FILE|URL|-]..." "  its arguments last"
 
 run hcclctl help nosuch
 check_rc 64 "help of an unknown command exits 64"
