@@ -149,7 +149,8 @@ static void print_record(const struct flight_record *r)
 		printf(" root %lld", (long long)r->root);
 	if (*flight_algo_name(r->algo))
 		printf(" %s", flight_algo_name(r->algo));
-	printf(": %s (step %lld, peer %lld, sent %lld, received %lld of %lld bytes)",
+	printf(": %s (step %lld, peer %lld, sent %lld and received %lld bytes of a %lld-byte "
+	       "buffer)",
 	       flight_state_name(r->state), (long long)r->step, (long long)r->peer,
 	       (long long)r->sent, (long long)r->received, (long long)r->bytes);
 	if (r->end_us >= 0 && r->end_us >= r->start_us)

@@ -148,8 +148,9 @@ int flight__stall(struct state *st)
 		flight__sb_add(&b, " wait%s for it, rank %lld in ", waiters.n == 1 ? "s" : "",
 		       (long long)wait_rank);
 		flight__sb_label(&b, wait);
-		flight__sb_add(&b, " at step %lld with %lld of %lld bytes received", (long long)wait->step,
-		       (long long)wait->received, (long long)wait->bytes);
+		flight__sb_add(&b, " at step %lld with %lld bytes received of a %lld-byte buffer",
+			       (long long)wait->step, (long long)wait->received,
+			       (long long)wait->bytes);
 		flight__ranks_release(&waiters);
 	} else if (failed) {
 		a->culprit = failed_rank;

@@ -133,8 +133,9 @@ void flight__sb_coll_seq(struct sbuf *b, int coll, int64_t seq)
 		flight__sb_add(b, "collective #%lld", (long long)seq);
 }
 
-/* "running allreduce #41 (step 3, waiting for rank 3, sent 786432, received 524288 of 1048576
- * bytes)" */
+/* "running allreduce #41 (step 3, waiting for rank 3, sent 786432 and received 524288 bytes
+ * of a 1048576-byte buffer)": sent and received count every step's bytes, so they may pass
+ * the buffer's size (a ring allreduce moves 2(n-1)/n of it each way) */
 void flight__sb_open(struct sbuf *b, const struct flight_record *r)
 {
 	flight__sb_add(b, "%s ", flight_state_name(r->state));
@@ -145,8 +146,8 @@ void flight__sb_open(struct sbuf *b, const struct flight_record *r)
 		flight__sb_add(b, " (step %lld", (long long)r->step);
 	if (r->peer >= 0)
 		flight__sb_add(b, ", waiting for rank %lld", (long long)r->peer);
-	flight__sb_add(b, ", sent %lld, received %lld of %lld bytes)", (long long)r->sent,
-	       (long long)r->received, (long long)r->bytes);
+	flight__sb_add(b, ", sent %lld and received %lld bytes of a %lld-byte buffer)",
+		       (long long)r->sent, (long long)r->received, (long long)r->bytes);
 }
 
 /* The fingerprint fields, as text (value) and as bytes where it is a size. */

@@ -4,9 +4,9 @@
 . "$(dirname "$0")/lib.sh"
 D=tests/data/flight
 JOB="job: comm 9f3a0c11d2e4b5a6, world size 4"
-R0_WAIT="rank 0 (host node0, dumped on timeout): last done allreduce #40; running allreduce #41 (step 3, waiting for rank 3, sent 786432, received 0 of 1048576 bytes)"
-R1_WAIT="rank 1 (host node1, dumped on timeout): last done allreduce #40; running allreduce #41 (step 3, waiting for rank 0, sent 786432, received 524288 of 1048576 bytes)"
-R2_WAIT="rank 2 (host node2, dumped on timeout): last done allreduce #40; running allreduce #41 (step 3, waiting for rank 1, sent 786432, received 524288 of 1048576 bytes)"
+R0_WAIT="rank 0 (host node0, dumped on timeout): last done allreduce #40; running allreduce #41 (step 3, waiting for rank 3, sent 786432 and received 0 bytes of a 1048576-byte buffer)"
+R1_WAIT="rank 1 (host node1, dumped on timeout): last done allreduce #40; running allreduce #41 (step 3, waiting for rank 0, sent 786432 and received 524288 bytes of a 1048576-byte buffer)"
+R2_WAIT="rank 2 (host node2, dumped on timeout): last done allreduce #40; running allreduce #41 (step 3, waiting for rank 1, sent 786432 and received 524288 bytes of a 1048576-byte buffer)"
 json_check() { # $1 python condition on d, $2 description
 	printf '%s\n' "$OUT" >"$TMP/doc.json"
 	python3 -c "import json,sys; d=json.load(open('$TMP/doc.json')); sys.exit(not ($1))"
@@ -66,7 +66,7 @@ run hcclctl analyze $D/count/rank0.json $D/count/rank1.json $D/count/rank2.json 
 check_rc 2 "a count mismatch: exit 2"
 check_out_has "divergence: allreduce #41: called with different arguments: count: ranks 0,1,3 have 262144 (1048576 bytes), rank 2 has 131072 (524288 bytes)" "the field, both values with their ranks and sizes"
 check_out_has "verdict: mismatch: rank 2 (host node2) called allreduce #41 with count 131072 (524288 bytes), ranks 0,1,3 with 262144 (1048576 bytes)" "the odd rank is the culprit"
-check_out_has "rank 2 (host node2, dumped on error): last done allreduce #40; failed allreduce #41 (in the fingerprint exchange, sent 0, received 0 of 524288 bytes)" "a collective that failed in the fingerprint exchange"
+check_out_has "rank 2 (host node2, dumped on error): last done allreduce #40; failed allreduce #41 (in the fingerprint exchange, sent 0 and received 0 bytes of a 524288-byte buffer)" "a collective that failed in the fingerprint exchange"
 
 run hcclctl --json analyze $D/count/rank0.json $D/count/rank1.json $D/count/rank2.json $D/count/rank3.json
 json_check "d['divergence']['kind']=='fingerprint' and d['divergence']['fields']==[{'field':'count','message':'count: ranks 0,1,3 have 262144 (1048576 bytes), rank 2 has 131072 (524288 bytes)','values':[{'value':'262144','bytes':1048576,'ranks':[0,1,3]},{'value':'131072','bytes':524288,'ranks':[2]}]}] and d['verdict']['kind']=='mismatch' and d['verdict']['rank']==2" "--json: the differing field with values and ranks"
@@ -141,12 +141,12 @@ check_rc 2 "a send whose recv was never posted: exit 2"
 check_out "job: comm 9f3a0c11d2e4b5a6, world size 2
 ranks present: 0,1 (2 of 2)
 ranks missing: none
-rank 0 (host node0, dumped on timeout): no collective done; running send #3 to rank 1 (step 0, waiting for rank 1, sent 0, received 0 of 4096 bytes)
-  send #2 to rank 1: count 1024 fp32: done (step 0, peer -1, sent 6144, received 6144 of 4096 bytes), 4000 us
-  send #3 to rank 1: count 1024 fp32: running (step 0, peer 1, sent 0, received 0 of 4096 bytes)
+rank 0 (host node0, dumped on timeout): no collective done; running send #3 to rank 1 (step 0, waiting for rank 1, sent 0 and received 0 bytes of a 4096-byte buffer)
+  send #2 to rank 1: count 1024 fp32: done (step 0, peer -1, sent 6144 and received 6144 bytes of a 4096-byte buffer), 4000 us
+  send #3 to rank 1: count 1024 fp32: running (step 0, peer 1, sent 0 and received 0 bytes of a 4096-byte buffer)
 rank 1 (host node1, dumped on timeout): no collective done; idle
-  send #1 to rank 0: count 1024 fp32: done (step 0, peer -1, sent 6144, received 6144 of 4096 bytes), 4000 us
-  recv #2 from rank 0: count 1024 fp32: done (step 0, peer -1, sent 6144, received 6144 of 4096 bytes), 4000 us
+  send #1 to rank 0: count 1024 fp32: done (step 0, peer -1, sent 6144 and received 6144 bytes of a 4096-byte buffer), 4000 us
+  recv #2 from rank 0: count 1024 fp32: done (step 0, peer -1, sent 6144 and received 6144 bytes of a 4096-byte buffer), 4000 us
 divergence: rank 1 never posted recv #3 from rank 0; rank 0 waits in send #3 to rank 1
 verdict: stuck-rank: rank 1 (host node1) never posted recv #3 from rank 0; rank 0 (host node0) waits in it" "pairwise: rank 0's send #3 against rank 1's recvs from rank 0; --tail lists records"
 
@@ -158,7 +158,7 @@ check_out_has "verdict: mismatch: rank 0 (host node0) sends 1024 fp32 (4096 byte
 run hcclctl analyze $D/stall/rank0.json $D/stall/rank1.json $D/stall/rank2.json $D/stall/rank3.json
 check_rc 2 "every rank in the same collective, none finished: exit 2"
 check_out_has "divergence: none" "no divergence"
-check_out_has "verdict: stuck-rank: rank 3 (host node3) is the rank the others wait on: ranks 0,1,2 wait for it, rank 0 in allreduce #41 at step 3 with 0 of 1048576 bytes received" "the rank waited on is named"
+check_out_has "verdict: stuck-rank: rank 3 (host node3) is the rank the others wait on: ranks 0,1,2 wait for it, rank 0 in allreduce #41 at step 3 with 0 bytes received of a 1048576-byte buffer" "the rank waited on is named"
 
 run hcclctl analyze $D/ok/rank0.json $D/ok/rank1.json $D/ok/rank2.json $D/ok/rank3.json $D/ok/rank2.json
 check_rc 0 "a dump given twice is used once"
