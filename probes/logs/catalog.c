@@ -55,8 +55,8 @@ static void fill(const struct hx_vals *x, struct hlog_event *e)
 		e->dev = (int)v->n;
 	if (e->peer_dev < 0 && (v = hlog__xfind(x, HX_DEV, HX_OTHER)))
 		e->peer_dev = (int)v->n;
-	if (!e->group[0] && x->group[0])
-		snprintf(e->group, sizeof(e->group), "%s", x->group);
+	if (!e->group[0] && hlog__xgroup(x)[0])
+		snprintf(e->group, sizeof(e->group), "%s", hlog__xgroup(x));
 }
 
 const struct hlog_sig *hlog__sig_match(struct pspan m, const struct hx_vals *x,

@@ -654,7 +654,7 @@ int hlog__recognise(struct pspan m, const struct hlog_line *l, struct hlog_event
 	const struct hcode *c = e->code[0] ? hcode_find(e->code, strlen(e->code)) : NULL;
 	const struct hinner *in = NULL;
 	struct hx_vals x;
-	hlog__extract(m, &x);
+	hlog__extract_later(m, &x);
 	int ok = hlog__watchdog_line(m, l, e, 0) || recognise_signature(m, &x, e);
 	/* the rest of the stack: NCCL, torch, Gloo, MPI, the tests, engines and the kernel (before
 	 * the inner errors, whose "out of memory" would take the kernel's OOM killer for the
@@ -704,7 +704,7 @@ int hlog__recognise(struct pspan m, const struct hlog_line *l, struct hlog_event
 		e->rank = l->rank;
 	/* a rank the line names as its own ("with info [aicpu rank:7,localUserrank:7,...]")
 	 * where its header said none (torch_npu's "RankID:-1") */
-	if (e->rank < 0 && !e->group[0] && e->sub != HLOG_SUB_DETECT && !x.group[0]) {
+	if (e->rank < 0 && !e->group[0] && e->sub != HLOG_SUB_DETECT && !hlog__xgroup(&x)[0]) {
 		const struct hx_val *rv = hlog__xfind(&x, HX_RANK, HX_THIS);
 		if (rv && rv->n >= 0 && rv->n <= 0x7fffffff)
 			e->rank = (int)rv->n;
