@@ -659,9 +659,12 @@ int hlog__recognise(struct pspan m, const struct hlog_line *l, struct hlog_event
 	/* the rest of the stack: NCCL, torch, Gloo, MPI, the tests, engines and the kernel (before
 	 * the inner errors, whose "out of memory" would take the kernel's OOM killer for the
 	 * device's) */
-	if (!ok && hlog__sig_match(m, &x, e))
+	struct hlog_hits hits;
+	if (!ok)
+		hlog__line_hits(m, &hits);
+	if (!ok && hlog__sig_match(m, &x, e, &hits))
 		ok = 1;
-	if (!ok && (in = hinner_match(m.s, m.n))) {
+	if (!ok && (in = hlog__hits_inner(&hits))) {
 		e->kind = in->cat == HCAT_VERSION ? HLOG_VERSION : HLOG_INNER;
 		e->cat = in->cat;
 		snprintf(e->detail, sizeof(e->detail), "%s", in->detail);

@@ -27,7 +27,7 @@ struct acm {
 	size_t nout, capout;
 	unsigned short cls[256];
 	size_t ncls;
-	int *delta; /* nnode x ncls, after acm_build */
+	int *delta; /* nnode x ncls, after acm_build: next node << 1 | 1 when it has outputs */
 };
 
 static unsigned char fold(const struct acm *a, unsigned char c)
@@ -149,14 +149,14 @@ int acm_build(struct acm *a)
 		for (int v = nu->child; v; v = a->node[v].sibling) {
 			size_t c = a->cls[a->node[v].c];
 			/* the fail of v: where the longest proper suffix of v's string leads */
-			int f = u ? row[c] : 0;
+			int f = u ? row[c] >> 1 : 0;
 			struct acnode *nv = &a->node[v];
 			nv->fail = f;
 			nv->olink = a->node[f].out ? f : a->node[f].olink;
 			int fm = a->node[f].minid;
 			if (fm >= 0 && (nv->minid < 0 || fm < nv->minid))
 				nv->minid = fm;
-			row[c] = v;
+			row[c] = v << 1 | (nv->minid >= 0);
 			queue[tail++] = v;
 		}
 	}
@@ -169,8 +169,9 @@ int acm_scan(const struct acm *a, const char *s, size_t n,
 {
 	int u = 0;
 	for (size_t i = 0; a->delta && i < n; i++) {
-		u = a->delta[(size_t)u * a->ncls + a->cls[(unsigned char)s[i]]];
-		if (a->node[u].minid < 0)
+		int d = a->delta[(size_t)u * a->ncls + a->cls[(unsigned char)s[i]]];
+		u = d >> 1;
+		if (!(d & 1))
 			continue;
 		for (int m = a->node[u].out ? u : a->node[u].olink; m; m = a->node[m].olink)
 			for (int o = a->node[m].out; o; o = a->out[o - 1].next) {
@@ -186,10 +187,10 @@ int acm_first_id(const struct acm *a, const char *s, size_t n)
 {
 	int u = 0, best = -1;
 	for (size_t i = 0; a->delta && i < n; i++) {
-		u = a->delta[(size_t)u * a->ncls + a->cls[(unsigned char)s[i]]];
-		int m = a->node[u].minid;
-		if (m >= 0 && (best < 0 || m < best))
-			best = m;
+		int d = a->delta[(size_t)u * a->ncls + a->cls[(unsigned char)s[i]]];
+		u = d >> 1;
+		if (d & 1 && (best < 0 || a->node[u].minid < best))
+			best = a->node[u].minid;
 	}
 	return best;
 }
