@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 
 #include "probes/logs/bundle.h"
 #include "probes/logs/hccllog.h"
+#include "probes/logs/hlogint.h"
 
 struct walk {
 	struct hlog_report *r;
@@ -339,7 +341,53 @@ static int read_file(struct walk *w, const char *path, const char *rel, const ch
 	return rc;
 }
 
-static int walk_dir(struct walk *w, const char *path, const char *rel, int depth)
+/* A regular file below the directory, in the walk's order. */
+struct job {
+	char *full, *rel;
+	char node[HLOG_NODELEN];
+};
+
+struct jobs {
+	struct job *j;
+	size_t n, cap;
+};
+
+static int add_job(struct jobs *js, const char *full, const char *rel, const char *node)
+{
+	if (js->n == js->cap) {
+		size_t cap = js->cap ? js->cap * 2 : 64;
+		struct job *j = realloc(js->j, cap * sizeof(*j));
+		if (!j)
+			return -ENOMEM;
+		js->j = j;
+		js->cap = cap;
+	}
+	struct job *j = &js->j[js->n];
+	j->full = strdup(full);
+	j->rel = strdup(rel);
+	snprintf(j->node, sizeof(j->node), "%s", node);
+	if (!j->full || !j->rel) {
+		free(j->full);
+		free(j->rel);
+		return -ENOMEM;
+	}
+	js->n++;
+	return 0;
+}
+
+static void jobs_free(struct jobs *js)
+{
+	for (size_t i = 0; i < js->n; i++) {
+		free(js->j[i].full);
+		free(js->j[i].rel);
+	}
+	free(js->j);
+}
+
+/* Lists the regular files under path (name order, depth first) into js; what is not read
+ * (special files, too deep, unreadable folders) is counted in w's report. */
+static int walk_dir(struct walk *w, const char *path, const char *rel, int depth,
+		    struct jobs *js)
 {
 	struct dirent **names = NULL;
 	int n = scandir(path, &names, NULL, alphasort);
@@ -375,13 +423,16 @@ static int walk_dir(struct walk *w, const char *path, const char *rel, int depth
 			if (depth + 1 >= HLOG_MAX_DEPTH)
 				skip(w->r, HLOG_SKIP_LIMIT);
 			else
-				rc = walk_dir(w, full, sub, depth + 1);
+				rc = walk_dir(w, full, sub, depth + 1, js);
 		} else if (S_ISREG(st.st_mode)) {
 			/* DIR/<node>/...: the worker a collector's folder names, else the first
 			 * component, for files below it */
 			char node[HLOG_NODELEN];
 			hlog__bundle_node(full, sub, node, sizeof(node));
-			rc = read_file(w, full, sub, node);
+			if (add_job(js, full, sub, node)) {
+				snprintf(w->err, w->errlen, "%s: out of memory", sub);
+				rc = -ENOMEM;
+			}
 		} else {
 			skip(w->r, HLOG_SKIP_SPECIAL); /* symlinks are not followed */
 		}
@@ -389,6 +440,120 @@ static int walk_dir(struct walk *w, const char *path, const char *rel, int depth
 	for (int i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+	return rc;
+}
+
+/* The files of a bundle are read and scanned on every core, each into a report of its own
+ * (a part), and the parts appended in the walk's order: the output is the same as one
+ * thread's, byte for byte. A batch of BATCH_PER_THREAD files a thread is scanned at a time,
+ * so that few parts are held at once whatever the number of files. */
+#define MAX_THREADS 8
+#define BATCH_PER_THREAD 4
+
+struct part {
+	struct hlog_report r;
+	char err[256];
+	int rc;
+};
+
+struct batch {
+	const struct job *job;
+	struct part *part;
+	size_t n;
+	size_t next; /* the next file to take, under the lock */
+	pthread_mutex_t lock;
+};
+
+static void *batch_worker(void *arg)
+{
+	struct batch *b = arg;
+	for (;;) {
+		pthread_mutex_lock(&b->lock);
+		size_t i = b->next++;
+		pthread_mutex_unlock(&b->lock);
+		if (i >= b->n)
+			return NULL;
+		struct part *p = &b->part[i];
+		struct walk w = {&p->r, p->err, sizeof(p->err)};
+		p->rc = read_file(&w, b->job[i].full, b->job[i].rel, b->job[i].node);
+	}
+}
+
+static int threads_online(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
+}
+
+/* Scans parts[0..n) of js from first with nt threads (the caller's among them). */
+static void run_batch(struct batch *b, int nt)
+{
+	pthread_t t[MAX_THREADS];
+	int started = 0;
+	for (int k = 1; k < nt && (size_t)k < b->n; k++)
+		if (!pthread_create(&t[started], NULL, batch_worker, b))
+			started++;
+	batch_worker(b);
+	for (int k = 0; k < started; k++)
+		pthread_join(t[k], NULL);
+}
+
+static int scan_jobs(struct walk *w, const struct jobs *js)
+{
+	struct hlog_report *r = w->r;
+	int nt = threads_online(), rc = 0;
+	if (nt < 2 || js->n < 2) {
+		for (size_t i = 0; i < js->n && !rc; i++)
+			rc = read_file(w, js->j[i].full, js->j[i].rel, js->j[i].node);
+		return rc;
+	}
+	size_t per = (size_t)nt * BATCH_PER_THREAD;
+	struct batch b = {.part = calloc(per, sizeof(struct part))};
+	if (!b.part) {
+		snprintf(w->err, w->errlen, "out of memory");
+		return -ENOMEM;
+	}
+	pthread_mutex_init(&b.lock, NULL);
+	for (size_t at = 0; at < js->n && !rc; at += per) {
+		b.job = js->j + at;
+		b.n = js->n - at < per ? js->n - at : per;
+		b.next = 0;
+		for (size_t i = 0; i < b.n; i++) {
+			hlog_report_init(&b.part[i].r);
+			b.part[i].r.window = r->window;
+			b.part[i].r.stream_max = r->stream_max;
+			b.part[i].r.kb = r->kb;
+			b.part[i].rc = 0;
+		}
+		/* past the limits every file is skipped unread, as read_file skips it */
+		if (r->bytes < HLOG_MAX_TOTAL_BYTES && r->nfile < HLOG_MAX_FILES)
+			run_batch(&b, nt);
+		for (size_t i = 0; i < b.n; i++) {
+			struct part *p = &b.part[i];
+			if (rc) {
+			} else if (r->bytes >= HLOG_MAX_TOTAL_BYTES || r->nfile >= HLOG_MAX_FILES) {
+				skip(r, HLOG_SKIP_LIMIT);
+			} else if (p->rc) {
+				snprintf(w->err, w->errlen, "%s", p->err);
+				rc = p->rc;
+			} else {
+				rc = hlog__report_append(r, &p->r, w->err, w->errlen);
+			}
+			hlog_report_release(&p->r);
+		}
+	}
+	pthread_mutex_destroy(&b.lock);
+	free(b.part);
+	return rc;
+}
+
+static int scan_tree(struct walk *w, const char *path)
+{
+	struct jobs js = {0};
+	int rc = walk_dir(w, path, "", 0, &js);
+	if (!rc)
+		rc = scan_jobs(w, &js);
+	jobs_free(&js);
 	return rc;
 }
 
@@ -409,7 +574,7 @@ int hlog_scan_dir(const char *dir, struct hlog_report *r, char *err, size_t errl
 		return -ENOTDIR;
 	}
 	struct walk w = {r, err, errlen};
-	return walk_dir(&w, dir, "", 0);
+	return scan_tree(&w, dir);
 }
 
 /* What a file that is not a regular one is, for a message. */
@@ -438,7 +603,7 @@ int hlog_scan_path(const char *path, struct hlog_report *r, char *err, size_t er
 		return -e;
 	}
 	if (S_ISDIR(st.st_mode))
-		return walk_dir(&w, path, "", 0);
+		return scan_tree(&w, path);
 	/* given by name, a FIFO or a device is refused, not read: it may never end (/dev/zero)
 	 * or never start (a FIFO nobody writes); a symbolic link is said to be one */
 	struct stat lst;
