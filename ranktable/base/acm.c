@@ -1,17 +1,25 @@
-/* See acm.h. The trie is built with sibling lists, then turned into a full transition table
- * over byte classes (the bytes the needles use, folded when ACM_NOCASE, and one class for every
- * other byte): a scan then costs one table read per byte, whatever the number of needles. The
- * few hundred needles of the log catalogs make some 10 000 nodes and 80 classes, about 3 MB. */
+/* See acm.h. The trie is built with sibling lists; at acm_build its shallow nodes get a full
+ * transition row over byte classes (the bytes the needles use, folded when ACM_NOCASE, and
+ * one class for every other byte), the deeper ones keep their children and fail link. A
+ * scan spends most bytes near the root, where a step is one table read; a node below
+ * DENSE_DEPTH has one or two children, and a miss falls back along fail links to a row.
+ * Rows for every node cost the knowledge base's 19 000 nodes x 81 classes = 6 MB and 50 ms
+ * to build at each start; rows to depth 3 cost a few hundred KB for the same scan speed. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ranktable/base/acm.h"
 
+#define DENSE_DEPTH 3
+
 struct acnode {
-	int child, sibling; /* the trie, while needles are added */
+	int child, sibling; /* the trie */
 	int fail, out, olink; /* out: 1-based into outs; olink: nearest suffix with outputs */
 	int minid;	      /* the smallest id ending here or at a suffix, -1 none */
+	int row;	      /* its row in delta, -1 for a node below DENSE_DEPTH */
+	int depth;
+	unsigned short k;     /* the class of c */
 	unsigned char c;
 };
 
@@ -27,7 +35,9 @@ struct acm {
 	size_t nout, capout;
 	unsigned short cls[256];
 	size_t ncls;
-	int *delta; /* nnode x ncls, after acm_build: next node << 1 | 1 when it has outputs */
+	/* rows x ncls, after acm_build: next node << 1 | 1 when it has outputs */
+	int *delta;
+	int built;
 };
 
 static unsigned char fold(const struct acm *a, unsigned char c)
@@ -52,7 +62,7 @@ static int new_node(struct acm *a, unsigned char c)
 {
 	if (grow((void **)&a->node, &a->capnode, a->nnode, sizeof(*a->node)))
 		return -ENOMEM;
-	a->node[a->nnode] = (struct acnode){ 0, 0, 0, 0, 0, -1, c };
+	a->node[a->nnode] = (struct acnode){ 0, 0, 0, 0, 0, -1, -1, 0, 0, c };
 	return (int)a->nnode++;
 }
 
@@ -88,7 +98,7 @@ static int trie_child(const struct acm *a, int u, unsigned char c)
 
 int acm_add(struct acm *a, const char *s, size_t n, int id)
 {
-	if (!n || a->delta)
+	if (!n || a->built)
 		return 0;
 	int u = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -125,42 +135,75 @@ static void classes(struct acm *a)
 			a->cls[c] = a->cls[c + 32];
 }
 
+/* The transition from u on class k: next node << 1 | 1 when it has outputs. */
+static int step(const struct acm *a, int u, unsigned k)
+{
+	for (;;) {
+		const struct acnode *nu = &a->node[u];
+		if (nu->row >= 0)
+			return a->delta[(size_t)nu->row * a->ncls + k];
+		for (int v = nu->child; v; v = a->node[v].sibling)
+			if (a->node[v].k == k)
+				return v << 1 | (a->node[v].minid >= 0);
+		u = nu->fail;
+	}
+}
+
+/* The nodes breadth first into q (shallow ones first), their depth and class; the number of
+ * nodes with a row. */
+static size_t order(struct acm *a, int *q)
+{
+	size_t head = 0, tail = 0, rows = 0;
+	q[tail++] = 0;
+	while (head < tail) {
+		struct acnode *nu = &a->node[q[head++]];
+		nu->k = a->cls[nu->c];
+		if (nu->depth <= DENSE_DEPTH)
+			nu->row = (int)rows++;
+		for (int v = nu->child; v; v = a->node[v].sibling) {
+			a->node[v].depth = nu->depth + 1;
+			q[tail++] = v;
+		}
+	}
+	return rows;
+}
+
 int acm_build(struct acm *a)
 {
-	if (a->delta)
+	if (a->built)
 		return 0;
 	classes(a);
-	int *queue = malloc(a->nnode * sizeof(*queue));
-	a->delta = calloc(a->nnode * a->ncls, sizeof(*a->delta));
-	if (!queue || !a->delta) {
-		free(queue);
-		free(a->delta);
-		a->delta = NULL;
+	int *q = malloc(a->nnode * sizeof(*q));
+	if (!q)
+		return -ENOMEM;
+	size_t rows = order(a, q);
+	if (!(a->delta = calloc(rows * a->ncls, sizeof(*a->delta)))) {
+		free(q);
 		return -ENOMEM;
 	}
-	size_t head = 0, tail = 0;
-	queue[tail++] = 0;
-	while (head < tail) {
-		int u = queue[head++];
+	for (size_t i = 0; i < a->nnode; i++) {
+		int u = q[i];
 		struct acnode *nu = &a->node[u];
-		int *row = a->delta + (size_t)u * a->ncls;
-		if (u)
-			memcpy(row, a->delta + (size_t)nu->fail * a->ncls, a->ncls * sizeof(*row));
+		int *row = nu->row >= 0 ? a->delta + (size_t)nu->row * a->ncls : NULL;
+		/* a row starts as its fail's, which is shallower and so has one */
+		if (row && u)
+			memcpy(row, a->delta + (size_t)a->node[nu->fail].row * a->ncls,
+			       a->ncls * sizeof(*row));
 		for (int v = nu->child; v; v = a->node[v].sibling) {
-			size_t c = a->cls[a->node[v].c];
-			/* the fail of v: where the longest proper suffix of v's string leads */
-			int f = u ? row[c] >> 1 : 0;
 			struct acnode *nv = &a->node[v];
+			/* the fail of v: where the longest proper suffix of v's string leads */
+			int f = u ? step(a, nu->fail, nv->k) >> 1 : 0;
 			nv->fail = f;
 			nv->olink = a->node[f].out ? f : a->node[f].olink;
 			int fm = a->node[f].minid;
 			if (fm >= 0 && (nv->minid < 0 || fm < nv->minid))
 				nv->minid = fm;
-			row[c] = v << 1 | (nv->minid >= 0);
-			queue[tail++] = v;
+			if (row)
+				row[nv->k] = v << 1 | (nv->minid >= 0);
 		}
 	}
-	free(queue);
+	free(q);
+	a->built = 1;
 	return 0;
 }
 
@@ -168,8 +211,9 @@ int acm_scan(const struct acm *a, const char *s, size_t n,
 	     int (*hit)(void *ctx, int id, size_t end), void *ctx)
 {
 	int u = 0;
-	for (size_t i = 0; a->delta && i < n; i++) {
-		int d = a->delta[(size_t)u * a->ncls + a->cls[(unsigned char)s[i]]];
+	for (size_t i = 0; a->built && i < n; i++) {
+		unsigned k = a->cls[(unsigned char)s[i]];
+		int d = k ? step(a, u, k) : 0;
 		u = d >> 1;
 		if (!(d & 1))
 			continue;
@@ -186,8 +230,9 @@ int acm_scan(const struct acm *a, const char *s, size_t n,
 int acm_first_id(const struct acm *a, const char *s, size_t n)
 {
 	int u = 0, best = -1;
-	for (size_t i = 0; a->delta && i < n; i++) {
-		int d = a->delta[(size_t)u * a->ncls + a->cls[(unsigned char)s[i]]];
+	for (size_t i = 0; a->built && i < n; i++) {
+		unsigned k = a->cls[(unsigned char)s[i]];
+		int d = k ? step(a, u, k) : 0;
 		u = d >> 1;
 		if (d & 1 && (best < 0 || a->node[u].minid < best))
 			best = a->node[u].minid;
