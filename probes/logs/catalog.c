@@ -37,32 +37,29 @@ static struct acm *line_acm;
 static size_t nrow, ninner;
 static pthread_once_t acm_once = PTHREAD_ONCE_INIT;
 
+/* Adds a needle; 0 when it cannot be: an empty one is found everywhere (as memmem finds
+ * it), and ids past HLOG_HITS_MAX have no bit, so both are left to the search. */
 static int add_needle(struct acm *a, const char *s, size_t id)
 {
-	/* an empty needle is found everywhere (as memmem finds it): left to the search */
-	return id >= HLOG_HITS_MAX || !*s ? -1 : acm_add(a, s, strlen(s), (int)id);
+	acm_add(a, s, strlen(s), (int)id);
+	return id < HLOG_HITS_MAX && *s;
 }
 
 static void build_acm(void)
 {
 	const struct hlog_sig *sig;
 	struct acm *a = acm_new(0);
+	int whole = 1;
 	while (hlog__sig_at(nrow))
 		nrow++;
 	while (hinner_at(ninner))
 		ninner++;
-	for (size_t i = 0; a && (sig = hlog__sig_at(i)); i++)
-		for (size_t k = 0; a && k < 3 && sig->needle[k]; k++)
-			if (add_needle(a, sig->needle[k], 3 * i + k)) {
-				acm_free(a);
-				a = NULL;
-			}
-	for (size_t i = 0; a && i < ninner; i++)
-		if (add_needle(a, hinner_at(i)->needle, 3 * nrow + i)) {
-			acm_free(a);
-			a = NULL;
-		}
-	if (a && acm_build(a)) {
+	for (size_t i = 0; (sig = hlog__sig_at(i)); i++)
+		for (size_t k = 0; k < 3 && sig->needle[k]; k++)
+			whole &= add_needle(a, sig->needle[k], 3 * i + k);
+	for (size_t i = 0; i < ninner; i++)
+		whole &= add_needle(a, hinner_at(i)->needle, 3 * nrow + i);
+	if (!whole || acm_build(a)) {
 		acm_free(a);
 		a = NULL;
 	}

@@ -17,6 +17,7 @@
 #include "probes/logs/bundle.h"
 #include "probes/logs/hccllog.h"
 #include "probes/logs/hlogint.h"
+#include "ranktable/base/buf.h"
 
 struct walk {
 	struct hlog_report *r;
@@ -347,41 +348,39 @@ struct job {
 	char node[HLOG_NODELEN];
 };
 
+/* The jobs, one after another in ranktable/base's growable buffer. Not capped at
+ * HLOG_MAX_FILES: files skipped unread (binary, unreadable) do not count towards it, so
+ * which file is the first past it is known only when they are read. */
 struct jobs {
-	struct job *j;
-	size_t n, cap;
+	struct buf b;
+	size_t n;
 };
 
 static int add_job(struct jobs *js, const char *full, const char *rel, const char *node)
 {
-	if (js->n == js->cap) {
-		size_t cap = js->cap ? js->cap * 2 : 64;
-		struct job *j = realloc(js->j, cap * sizeof(*j));
-		if (!j)
-			return -ENOMEM;
-		js->j = j;
-		js->cap = cap;
-	}
-	struct job *j = &js->j[js->n];
-	j->full = strdup(full);
-	j->rel = strdup(rel);
-	snprintf(j->node, sizeof(j->node), "%s", node);
-	if (!j->full || !j->rel) {
-		free(j->full);
-		free(j->rel);
+	struct job j = {strdup(full), strdup(rel), ""};
+	snprintf(j.node, sizeof(j.node), "%s", node);
+	if (!j.full || !j.rel || buf_add(&js->b, &j, sizeof(j))) {
+		free(j.full);
+		free(j.rel);
 		return -ENOMEM;
 	}
 	js->n++;
 	return 0;
 }
 
+static const struct job *job_at(const struct jobs *js, size_t i)
+{
+	return (const struct job *)(const void *)js->b.p + i;
+}
+
 static void jobs_free(struct jobs *js)
 {
 	for (size_t i = 0; i < js->n; i++) {
-		free(js->j[i].full);
-		free(js->j[i].rel);
+		free(job_at(js, i)->full);
+		free(job_at(js, i)->rel);
 	}
-	free(js->j);
+	buf_release(&js->b);
 }
 
 /* Lists the regular files under path (name order, depth first) into js; what is not read
@@ -504,7 +503,8 @@ static int scan_jobs(struct walk *w, const struct jobs *js)
 	int nt = threads_online(), rc = 0;
 	if (nt < 2 || js->n < 2) {
 		for (size_t i = 0; i < js->n && !rc; i++)
-			rc = read_file(w, js->j[i].full, js->j[i].rel, js->j[i].node);
+			rc = read_file(w, job_at(js, i)->full, job_at(js, i)->rel,
+				       job_at(js, i)->node);
 		return rc;
 	}
 	size_t per = (size_t)nt * BATCH_PER_THREAD;
@@ -515,7 +515,7 @@ static int scan_jobs(struct walk *w, const struct jobs *js)
 	}
 	pthread_mutex_init(&b.lock, NULL);
 	for (size_t at = 0; at < js->n && !rc; at += per) {
-		b.job = js->j + at;
+		b.job = job_at(js, at);
 		b.n = js->n - at < per ? js->n - at : per;
 		b.next = 0;
 		for (size_t i = 0; i < b.n; i++) {
@@ -549,7 +549,7 @@ static int scan_jobs(struct walk *w, const struct jobs *js)
 
 static int scan_tree(struct walk *w, const char *path)
 {
-	struct jobs js = {0};
+	struct jobs js = {BUF_INIT(SIZE_MAX / 2), 0};
 	int rc = walk_dir(w, path, "", 0, &js);
 	if (!rc)
 		rc = scan_jobs(w, &js);

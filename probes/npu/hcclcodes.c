@@ -863,14 +863,13 @@ static pthread_once_t inner_once = PTHREAD_ONCE_INIT;
 static void inner_build(void)
 {
 	struct acm *a = acm_new(0);
-	/* an empty needle (found everywhere, as memmem finds it) is left to the search */
-	for (size_t i = 0; a && i < NROWS(inners); i++)
-		if (!inners[i].needle[0] ||
-		    acm_add(a, inners[i].needle, strlen(inners[i].needle), (int)i)) {
-			acm_free(a);
-			a = NULL;
-		}
-	if (a && acm_build(a)) {
+	int whole = 1; /* an empty needle (found everywhere, as memmem finds it) is left to the
+			* search */
+	for (size_t i = 0; i < NROWS(inners); i++) {
+		whole &= inners[i].needle[0] != '\0';
+		acm_add(a, inners[i].needle, strlen(inners[i].needle), (int)i);
+	}
+	if (!whole || acm_build(a)) {
 		acm_free(a);
 		a = NULL;
 	}

@@ -38,6 +38,7 @@ struct acm {
 	/* rows x ncls, after acm_build: next node << 1 | 1 when it has outputs */
 	int *delta;
 	int built;
+	int err; /* the first failure of acm_add, which acm_build returns */
 };
 
 static unsigned char fold(const struct acm *a, unsigned char c)
@@ -98,6 +99,8 @@ static int trie_child(const struct acm *a, int u, unsigned char c)
 
 int acm_add(struct acm *a, const char *s, size_t n, int id)
 {
+	if (!a || a->err)
+		return a ? a->err : -ENOMEM;
 	if (!n || a->built)
 		return 0;
 	int u = 0;
@@ -106,14 +109,14 @@ int acm_add(struct acm *a, const char *s, size_t n, int id)
 		int v = trie_child(a, u, c);
 		if (!v) {
 			if ((v = new_node(a, c)) < 0)
-				return -ENOMEM;
+				return a->err = -ENOMEM;
 			a->node[v].sibling = a->node[u].child;
 			a->node[u].child = v;
 		}
 		u = v;
 	}
 	if (grow((void **)&a->out, &a->capout, a->nout, sizeof(*a->out)))
-		return -ENOMEM;
+		return a->err = -ENOMEM;
 	a->out[a->nout] = (struct acout){ id, a->node[u].out };
 	a->node[u].out = (int)++a->nout;
 	if (a->node[u].minid < 0 || id < a->node[u].minid)
@@ -170,6 +173,8 @@ static size_t order(struct acm *a, int *q)
 
 int acm_build(struct acm *a)
 {
+	if (!a || a->err)
+		return a ? a->err : -ENOMEM;
 	if (a->built)
 		return 0;
 	classes(a);

@@ -17,9 +17,12 @@ struct acm;
 struct acm *acm_new(int flags);
 void acm_free(struct acm *a);
 /* Adds s[0..n) with id (>= 0; ids need not be distinct). An empty needle is never reported.
- * Returns 0 or -ENOMEM; only before acm_build. */
+ * Returns 0 or -ENOMEM; only before acm_build. A failure sticks: later adds do nothing and
+ * acm_build returns it, so a builder adds a table's needles and checks once (a NULL a, from a
+ * failed acm_new, is one too). */
 int acm_add(struct acm *a, const char *s, size_t n, int id);
-/* Makes the automaton ready to scan: returns 0 or -ENOMEM. */
+/* Makes the automaton ready to scan: returns 0, or -ENOMEM (the first failure of acm_add
+ * included). */
 int acm_build(struct acm *a);
 
 /* Calls hit(ctx, id, end) for every occurrence in s[0..n) of every needle (end: the offset
