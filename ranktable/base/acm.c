@@ -1,24 +1,23 @@
-/* See acm.h. The trie is built with sibling lists; at acm_build its shallow nodes get a full
- * transition row over byte classes (the bytes the needles use, folded when ACM_NOCASE, and
- * one class for every other byte), the deeper ones keep their children and fail link. A
- * scan spends most bytes near the root, where a step is one table read; a node below
- * DENSE_DEPTH has one or two children, and a miss falls back along fail links to a row.
- * Rows for every node cost the knowledge base's 19 000 nodes x 81 classes = 6 MB and 50 ms
- * to build at each start; rows to depth 3 cost a few hundred KB for the same scan speed. */
+/* See acm.h. The trie is built with sibling lists; at acm_build the nodes breadth first, up to
+ * a budget of ROW_BYTES, get a full transition row over byte classes (the bytes the needles
+ * use, folded when ACM_NOCASE, and one class for every other byte); the deeper ones keep their
+ * children and fail link. A scan spends most bytes near the root, where a step is one table
+ * read; a deep node has one or two children, and a miss falls back along fail links to a row.
+ * Rows for every node cost the knowledge base's 19 000 nodes x 81 classes = 6 MB and 50 ms to
+ * build at each start of doctor --logs; 2 MB of rows cover the catalog's automaton whole and
+ * the knowledge base's to depth 4-5 (rows only to depth 3 made its scans twice as slow). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ranktable/base/acm.h"
 
-#define DENSE_DEPTH 3
+#define ROW_BYTES (2u << 20)
 
 struct acnode {
 	int child, sibling; /* the trie */
 	int fail, out, olink; /* out: 1-based into outs; olink: nearest suffix with outputs */
 	int minid;	      /* the smallest id ending here or at a suffix, -1 none */
-	int row;	      /* its row in delta, -1 for a node below DENSE_DEPTH */
-	int depth;
 	unsigned short k;     /* the class of c */
 	unsigned char c;
 };
@@ -37,6 +36,7 @@ struct acm {
 	size_t ncls;
 	/* rows x ncls, after acm_build: next node << 1 | 1 when it has outputs */
 	int *delta;
+	size_t rows; /* nodes 0 .. rows-1 have a row (acm_build numbers them breadth first) */
 	int built;
 	int err; /* the first failure of acm_add, which acm_build returns */
 };
@@ -63,7 +63,7 @@ static int new_node(struct acm *a, unsigned char c)
 {
 	if (grow((void **)&a->node, &a->capnode, a->nnode, sizeof(*a->node)))
 		return -ENOMEM;
-	a->node[a->nnode] = (struct acnode){ 0, 0, 0, 0, 0, -1, -1, 0, 0, c };
+	a->node[a->nnode] = (struct acnode){ 0, 0, 0, 0, 0, -1, 0, c };
 	return (int)a->nnode++;
 }
 
@@ -139,36 +139,53 @@ static void classes(struct acm *a)
 }
 
 /* The transition from u on class k: next node << 1 | 1 when it has outputs. */
-static int step(const struct acm *a, int u, unsigned k)
+static inline int step(const struct acm *a, int u, unsigned k)
 {
-	for (;;) {
+	while ((size_t)u >= a->rows) {
 		const struct acnode *nu = &a->node[u];
-		if (nu->row >= 0)
-			return a->delta[(size_t)nu->row * a->ncls + k];
 		for (int v = nu->child; v; v = a->node[v].sibling)
 			if (a->node[v].k == k)
 				return v << 1 | (a->node[v].minid >= 0);
 		u = nu->fail;
 	}
+	return a->delta[(size_t)u * a->ncls + k];
 }
 
-/* The nodes breadth first into q (shallow ones first), their depth and class; the number of
- * nodes with a row. */
-static size_t order(struct acm *a, int *q)
+/* Numbers the nodes breadth first (the root stays 0) with their class, so that a node's
+ * fail, being shallower, comes before it; the first ones, as many as ROW_BYTES holds (at
+ * least the root), get a row: node u's is row u, and a scan tells a node with a row by its
+ * number alone. Only before fail links are made. */
+static int renumber(struct acm *a)
 {
-	size_t head = 0, tail = 0, rows = 0;
-	q[tail++] = 0;
-	while (head < tail) {
-		struct acnode *nu = &a->node[q[head++]];
-		nu->k = a->cls[nu->c];
-		if (nu->depth <= DENSE_DEPTH)
-			nu->row = (int)rows++;
-		for (int v = nu->child; v; v = a->node[v].sibling) {
-			a->node[v].depth = nu->depth + 1;
-			q[tail++] = v;
-		}
+	int *q = malloc(a->nnode * sizeof(*q)), *id = malloc(a->nnode * sizeof(*id));
+	struct acnode *nn = malloc(a->nnode * sizeof(*nn));
+	if (!q || !id || !nn) {
+		free(q);
+		free(id);
+		free(nn);
+		return -ENOMEM;
 	}
-	return rows;
+	size_t head = 0, tail = 0;
+	q[tail++] = 0;
+	while (head < tail)
+		for (int v = a->node[q[head++]].child; v; v = a->node[v].sibling)
+			q[tail++] = v;
+	for (size_t i = 0; i < a->nnode; i++)
+		id[q[i]] = (int)i;
+	for (size_t i = 0; i < a->nnode; i++) {
+		nn[i] = a->node[q[i]];
+		nn[i].child = nn[i].child ? id[nn[i].child] : 0;
+		nn[i].sibling = nn[i].sibling ? id[nn[i].sibling] : 0;
+		nn[i].k = a->cls[nn[i].c];
+	}
+	free(a->node);
+	a->node = nn;
+	a->capnode = a->nnode;
+	free(q);
+	free(id);
+	size_t most = a->flags & ACM_ROOT_ROW ? 1 : ROW_BYTES / (a->ncls * sizeof(int));
+	a->rows = a->nnode < most ? a->nnode : most ? most : 1;
+	return 0;
 }
 
 int acm_build(struct acm *a)
@@ -178,22 +195,14 @@ int acm_build(struct acm *a)
 	if (a->built)
 		return 0;
 	classes(a);
-	int *q = malloc(a->nnode * sizeof(*q));
-	if (!q)
-		return -ENOMEM;
-	size_t rows = order(a, q);
-	if (!(a->delta = calloc(rows * a->ncls, sizeof(*a->delta)))) {
-		free(q);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < a->nnode; i++) {
-		int u = q[i];
+	if (renumber(a) || !(a->delta = calloc(a->rows * a->ncls, sizeof(*a->delta))))
+		return a->err = -ENOMEM;
+	for (size_t u = 0; u < a->nnode; u++) {
 		struct acnode *nu = &a->node[u];
-		int *row = nu->row >= 0 ? a->delta + (size_t)nu->row * a->ncls : NULL;
-		/* a row starts as its fail's, which is shallower and so has one */
+		int *row = u < a->rows ? a->delta + u * a->ncls : NULL;
+		/* a row starts as its fail's, which comes before it and so has one */
 		if (row && u)
-			memcpy(row, a->delta + (size_t)a->node[nu->fail].row * a->ncls,
-			       a->ncls * sizeof(*row));
+			memcpy(row, a->delta + (size_t)nu->fail * a->ncls, a->ncls * sizeof(*row));
 		for (int v = nu->child; v; v = a->node[v].sibling) {
 			struct acnode *nv = &a->node[v];
 			/* the fail of v: where the longest proper suffix of v's string leads */
@@ -207,7 +216,6 @@ int acm_build(struct acm *a)
 				row[nv->k] = v << 1 | (nv->minid >= 0);
 		}
 	}
-	free(q);
 	a->built = 1;
 	return 0;
 }

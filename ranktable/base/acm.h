@@ -9,6 +9,8 @@
 #include <stddef.h>
 
 #define ACM_NOCASE 1 /* ASCII letters match either case */
+#define ACM_ROOT_ROW 2 /* a table row for the root only: the path of a large automaton's deep
+			* nodes, for tests */
 
 struct acm;
 

@@ -349,8 +349,9 @@ static void test_parse_size(void **state)
 }
 
 /* The automaton against a search per needle: random needles over a small alphabet (so that
- * they overlap, nest and share suffixes) in random texts, as written and case-folded; every
- * occurrence reported once with its end, and the smallest id found. */
+ * they overlap, nest and share suffixes) in random texts, as written and case-folded, with
+ * table rows for every node and for the root only; every occurrence reported once with its
+ * end, and the smallest id found. */
 struct acm_seen {
 	unsigned char hit[40][64]; /* [needle][end] */
 	int count;
@@ -378,11 +379,11 @@ static int occurs_at(const char *t, const char *nd, size_t k, int nocase)
 	return 1;
 }
 
-static void acm_round(unsigned *seed, int nocase)
+static void acm_round(unsigned *seed, int nocase, int root_row)
 {
 	static const char abc[] = "abAB c\x01\xff";
 	char nd[40][8], text[63];
-	struct acm *a = acm_new(nocase ? ACM_NOCASE : 0);
+	struct acm *a = acm_new((nocase ? ACM_NOCASE : 0) | (root_row ? ACM_ROOT_ROW : 0));
 	assert_non_null(a);
 	for (int i = 0; i < 40; i++) {
 		size_t k = 1 + rand_r(seed) % 6;
@@ -426,8 +427,8 @@ static void test_acm(void **state)
 {
 	(void)state;
 	unsigned seed = 7;
-	for (int i = 0; i < 40; i++)
-		acm_round(&seed, i & 1);
+	for (int i = 0; i < 80; i++)
+		acm_round(&seed, i & 1, i & 2);
 	/* a hit that returns non-zero ends the scan with its value; no needle, nothing found */
 	struct acm *a = acm_new(0);
 	assert_non_null(a);
