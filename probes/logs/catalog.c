@@ -32,7 +32,10 @@ const struct hlog_sig *hlog__sig_find(const char *detail)
 	return NULL;
 }
 
-/* Needle ids: 3 * row + k for the catalog's, 3 * NROW + i for hinner row i. */
+const char *const hlog__hitword[HLOG_NHITWORD] = {[HLOG_HIT_IP_KEY] = "_ip\""};
+
+/* Needle ids: 3 * row + k for the catalog's, 3 * NROW + i for hinner row i, then
+ * 3 * NROW + NINNER + w for hlog__hitword[w]. */
 static struct acm *line_acm;
 static size_t nrow, ninner;
 static pthread_once_t acm_once = PTHREAD_ONCE_INIT;
@@ -59,6 +62,8 @@ static void build_acm(void)
 			whole &= add_needle(a, sig->needle[k], 3 * i + k);
 	for (size_t i = 0; i < ninner; i++)
 		whole &= add_needle(a, hinner_at(i)->needle, 3 * nrow + i);
+	for (size_t w = 0; w < HLOG_NHITWORD; w++)
+		whole &= add_needle(a, hlog__hitword[w], 3 * nrow + ninner + w);
 	if (!whole || acm_build(a)) {
 		acm_free(a);
 		a = NULL;
@@ -72,6 +77,8 @@ static int note(void *ctx, int id, size_t end)
 	(void)end;
 	if ((size_t)id < 3 * nrow)
 		h->row[id / 8] |= (unsigned char)(1u << (id % 8));
+	else if ((size_t)id >= 3 * nrow + ninner)
+		h->words |= 1u << (id - 3 * nrow - ninner);
 	else if (h->inner < 0 || id - 3 * (int)nrow < h->inner)
 		h->inner = id - 3 * (int)nrow;
 	return 0;
@@ -87,6 +94,11 @@ void hlog__line_hits(struct pspan m, struct hlog_hits *h)
 	h->all = !line_acm;
 	if (line_acm && m.s)
 		acm_scan(line_acm, m.s, m.n, note, h);
+}
+
+int hlog__hits_may(const struct hlog_hits *h, int w)
+{
+	return !h || h->all || (h->words >> w & 1);
 }
 
 const struct hinner *hlog__hits_inner(const struct hlog_hits *h)

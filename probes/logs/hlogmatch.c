@@ -304,10 +304,10 @@ static void root_peer(const struct hx_vals *x, struct hlog_event *e)
 /* A rank table's address field, as a log prints the table (`"device_ip": "-.-.-.-",`),
  * whose value is not an IP address: HCCL cannot link that device. An empty value is a table
  * that leaves the field out on purpose (HCCS-only devices), not this. */
-static int not_an_address(struct pspan m, struct hlog_event *e)
+static int not_an_address(struct pspan m, const struct hlog_hits *h, struct hlog_event *e)
 {
-	for (size_t i = 0; i + 4 < m.n; i++) {
-		if (memcmp(m.s + i, "_ip\"", 4))
+	for (size_t i = 0; hlog__hits_may(h, HLOG_HIT_IP_KEY) && i + 4 < m.n; i++) {
+		if (memcmp(m.s + i, hlog__hitword[HLOG_HIT_IP_KEY], 4))
 			continue;
 		size_t k0 = i;
 		while (k0 && m.s[k0 - 1] != '"')
@@ -337,12 +337,13 @@ static int not_an_address(struct pspan m, struct hlog_event *e)
 	return 0;
 }
 
-static int recognise_signature(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
+static int recognise_signature(struct pspan m, const struct hx_vals *x,
+			       const struct hlog_hits *h, struct hlog_event *e)
 {
 	long long v;
 	if (hlog__chain_line(m, e))
 		return 1;
-	if (not_an_address(m, e))
+	if (not_an_address(m, h, e))
 		return 1;
 	/* [HeartbeatAbnormal]Cluster Exception Location[IP/ID]:[127.10.0.1/1], ...,
 	 * ExceptionType:[Heartbeat Lost Occurred]. IP/ID is the server id and the device
@@ -655,13 +656,13 @@ int hlog__recognise(struct pspan m, const struct hlog_line *l, struct hlog_event
 	const struct hinner *in = NULL;
 	struct hx_vals x;
 	hlog__extract_later(m, &x);
-	int ok = hlog__watchdog_line(m, l, e, 0) || recognise_signature(m, &x, e);
+	/* every needle of the tables, in one pass */
+	struct hlog_hits hits;
+	hlog__line_hits(m, &hits);
+	int ok = hlog__watchdog_line(m, l, e, 0) || recognise_signature(m, &x, &hits, e);
 	/* the rest of the stack: NCCL, torch, Gloo, MPI, the tests, engines and the kernel (before
 	 * the inner errors, whose "out of memory" would take the kernel's OOM killer for the
 	 * device's) */
-	struct hlog_hits hits;
-	if (!ok)
-		hlog__line_hits(m, &hits);
 	if (!ok && hlog__sig_match(m, &x, e, &hits))
 		ok = 1;
 	if (!ok && (in = hlog__hits_inner(&hits))) {
