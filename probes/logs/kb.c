@@ -98,14 +98,13 @@ static int where_of(const char *log)
 int kb__index(struct kb *kb, char *err, size_t errlen)
 {
 	kb->gent = calloc(kb->ngroup + 1, sizeof(*kb->gent));
-	kb->stamp = calloc(kb->ngroup + kb->nent + 1, sizeof(*kb->stamp));
 	kb->rx = calloc(kb->nent + 1, sizeof(*kb->rx));
 	kb->rxok = calloc(kb->nent + 1, 1);
 	kb->efirst = calloc(kb->nent + 2, sizeof(*kb->efirst));
 	kb->where = calloc(kb->nent + 1, 1);
 	kb->spec = calloc(kb->nent + 1, sizeof(*kb->spec));
 	kb->edst = calloc(kb->nedge + 1, sizeof(*kb->edst));
-	if (!kb->gent || !kb->stamp || !kb->rx || !kb->rxok || !kb->efirst || !kb->edst ||
+	if (!kb->gent || !kb->rx || !kb->rxok || !kb->efirst || !kb->edst ||
 	    !kb->where || !kb->spec || !(kb->acm = acm_new(0)))
 		goto nomem;
 	for (size_t e = 0; e < kb->nent; e++) {
@@ -164,7 +163,6 @@ void kb__unindex(struct kb *kb)
 	free(kb->rx);
 	free(kb->rxok);
 	free(kb->gent);
-	free(kb->stamp);
 	free(kb->efirst);
 	free(kb->edst);
 	free(kb->where);
@@ -188,7 +186,6 @@ static void build_builtin(void)
 	builtin.ngroup = kb_builtin_counts[1];
 	builtin.nent = kb_builtin_counts[2];
 	builtin.nedge = kb_builtin_counts[3];
-	pthread_mutex_init(&builtin.lock, NULL);
 	builtin_rc = kb__index(&builtin, builtin_err, sizeof(builtin_err));
 }
 
@@ -299,10 +296,12 @@ size_t kb_specificity(const struct kb *kb, int ent)
 	return ent >= 0 && (size_t)ent < kb->nent ? kb->spec[ent] : 0;
 }
 
-/* The groups and expressions whose anchor a line holds, each once, in the order found. */
+/* The groups and expressions whose anchor a line holds, each once, in the order found (the
+ * first 256). Kept by the caller, not in the base: threads scanning files at once share it
+ * with no lock (a lock per line held them to one core). A line has a handful, so a linear
+ * search is the cheap way to keep each once. */
 struct cands {
-	struct kb *kb;
-	unsigned gen;
+	const struct kb *kb;
 	int g[256], n;
 };
 
@@ -310,10 +309,12 @@ static int take(void *ctx, int id, size_t end)
 {
 	struct cands *c = ctx;
 	(void)end;
-	if (c->kb->stamp[id] == c->gen || c->n == (int)(sizeof(c->g) / sizeof(c->g[0])))
-		return 0;
-	c->kb->stamp[id] = c->gen;
-	c->g[c->n++] = (size_t)id < c->kb->ngroup ? id : -1 - (id - (int)c->kb->ngroup);
+	int g = (size_t)id < c->kb->ngroup ? id : -1 - (id - (int)c->kb->ngroup);
+	for (int i = 0; i < c->n; i++)
+		if (c->g[i] == g)
+			return 0;
+	if (c->n < (int)(sizeof(c->g) / sizeof(c->g[0])))
+		c->g[c->n++] = g;
 	return 0;
 }
 
@@ -324,12 +325,9 @@ int kb_match(const struct kb *kb, struct kb_scan *st, const char *s, size_t n, i
 	int nh = 0;
 	if (st)
 		st->line++;
-	cs.kb = (struct kb *)kb; /* the stamps are scratch, guarded by the lock */
+	cs.kb = kb;
 	cs.n = 0;
-	pthread_mutex_lock(&cs.kb->lock);
-	cs.gen = ++cs.kb->gen;
 	acm_scan(kb->acm, s, n, take, &cs);
-	pthread_mutex_unlock(&cs.kb->lock);
 	int nc = cs.n, *cand = cs.g;
 	for (int i = 0; i < nc; i++) {
 		int g = cand[i];

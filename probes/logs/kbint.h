@@ -2,7 +2,6 @@
 #ifndef HCCLCTL_PROBES_LOGS_KBINT_H
 #define HCCLCTL_PROBES_LOGS_KBINT_H
 
-#include <pthread.h>
 #include <regex.h>
 
 #include "probes/logs/kb.h"
@@ -28,9 +27,6 @@ struct kb {
 	struct acm *acm; /* anchors: id g a group, ngroup + e entity e's expression's literal */
 	unsigned char *where; /* per entity: KB_IN_* of the logs it is found in */
 	size_t *spec;	      /* per entity: kb_specificity */
-	unsigned *stamp; /* per group and entity: the last match call that took it */
-	unsigned gen;
-	pthread_mutex_t lock;
 	/* what a loaded file owns */
 	void *own;
 };
