@@ -9,7 +9,8 @@
 #              Open MPI's shared memory (vader) and TCP and Gloo (bench/local.sh)
 #   latency    8-byte allreduce latency against alpha*ceil(log2 p) (bench/latency.sh)
 #   algos      auto selection against each fixed algorithm, N = 2..8 (bench/algos.sh)
-#   logs       doctor --logs on a 200 MB real-shaped log: file, stream, gzip (bench/logs.sh)
+#   logs       doctor --logs on 200 MB and 1 GB real-shaped logs: file, stream, gzip, whole;
+#              MB/s against the build before issue 33 (bench/logs.sh)
 #   scale      run --local N, N = 64..1024: lazy links against the full mesh (bench/scale.sh),
 #              then scale-ssh (not by default)
 #   scale-ssh  run --ssh over 64 loopback servers x 8 ranks: one session per server against

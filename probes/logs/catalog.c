@@ -1,10 +1,12 @@
 /* Matching the catalog's rows (catalog.h). */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "probes/npu/hcclcodes.h"
 #include "probes/logs/catalog.h"
 #include "probes/logs/logtext.h"
+#include "ranktable/base/acm.h"
 
 static const struct hlog_sigtab *const tabs[] = {&hlog__cat_nccl, &hlog__cat_torch,
 						  &hlog__cat_host, &hlog__cat_acl};
@@ -30,10 +32,88 @@ const struct hlog_sig *hlog__sig_find(const char *detail)
 	return NULL;
 }
 
-static int matches(struct pspan m, const struct hlog_sig *s)
+const char *const hlog__hitword[HLOG_NHITWORD] = {[HLOG_HIT_IP_KEY] = "_ip\""};
+
+/* Needle ids: 3 * row + k for the catalog's, 3 * NROW + i for hinner row i, then
+ * 3 * NROW + NINNER + w for hlog__hitword[w]. */
+static struct acm *line_acm;
+static size_t nrow, ninner;
+static pthread_once_t acm_once = PTHREAD_ONCE_INIT;
+
+/* Adds a needle; 0 when it cannot be: an empty one is found everywhere (as memmem finds
+ * it), and ids past HLOG_HITS_MAX have no bit, so both are left to the search. */
+static int add_needle(struct acm *a, const char *s, size_t id)
+{
+	acm_add(a, s, strlen(s), (int)id);
+	return id < HLOG_HITS_MAX && *s;
+}
+
+static void build_acm(void)
+{
+	const struct hlog_sig *sig;
+	struct acm *a = acm_new(0);
+	int whole = 1;
+	while (hlog__sig_at(nrow))
+		nrow++;
+	while (hinner_at(ninner))
+		ninner++;
+	for (size_t i = 0; (sig = hlog__sig_at(i)); i++)
+		for (size_t k = 0; k < 3 && sig->needle[k]; k++)
+			whole &= add_needle(a, sig->needle[k], 3 * i + k);
+	for (size_t i = 0; i < ninner; i++)
+		whole &= add_needle(a, hinner_at(i)->needle, 3 * nrow + i);
+	for (size_t w = 0; w < HLOG_NHITWORD; w++)
+		whole &= add_needle(a, hlog__hitword[w], 3 * nrow + ninner + w);
+	if (!whole || acm_build(a)) {
+		acm_free(a);
+		a = NULL;
+	}
+	line_acm = a;
+}
+
+static int note(void *ctx, int id, size_t end)
+{
+	struct hlog_hits *h = ctx;
+	(void)end;
+	if ((size_t)id < 3 * nrow)
+		h->row[id / 8] |= (unsigned char)(1u << (id % 8));
+	else if ((size_t)id >= 3 * nrow + ninner)
+		h->words |= 1u << (id - 3 * nrow - ninner);
+	else if (h->inner < 0 || id - 3 * (int)nrow < h->inner)
+		h->inner = id - 3 * (int)nrow;
+	return 0;
+}
+
+void hlog__line_hits(struct pspan m, struct hlog_hits *h)
+{
+	pthread_once(&acm_once, build_acm);
+	memset(h, 0, sizeof(*h));
+	h->s = m.s;
+	h->n = m.n;
+	h->inner = -1;
+	h->all = !line_acm;
+	if (line_acm && m.s)
+		acm_scan(line_acm, m.s, m.n, note, h);
+}
+
+int hlog__hits_may(const struct hlog_hits *h, int w)
+{
+	return !h || h->all || (h->words >> w & 1);
+}
+
+const struct hinner *hlog__hits_inner(const struct hlog_hits *h)
+{
+	if (h->all)
+		return hinner_match(h->s, h->n);
+	return h->inner >= 0 ? hinner_at((size_t)h->inner) : NULL;
+}
+
+static int matches(struct pspan m, size_t i, const struct hlog_sig *s,
+		   const struct hlog_hits *h)
 {
 	for (size_t k = 0; k < 3 && s->needle[k]; k++)
-		if (!hlog__has(m, s->needle[k]))
+		if (h && !h->all ? !(h->row[(3 * i + k) / 8] >> ((3 * i + k) % 8) & 1)
+				 : !hlog__has(m, s->needle[k]))
 			return 0;
 	return s->needle[0] != NULL;
 }
@@ -55,16 +135,16 @@ static void fill(const struct hx_vals *x, struct hlog_event *e)
 		e->dev = (int)v->n;
 	if (e->peer_dev < 0 && (v = hlog__xfind(x, HX_DEV, HX_OTHER)))
 		e->peer_dev = (int)v->n;
-	if (!e->group[0] && x->group[0])
-		snprintf(e->group, sizeof(e->group), "%s", x->group);
+	if (!e->group[0] && hlog__xgroup(x)[0])
+		snprintf(e->group, sizeof(e->group), "%s", hlog__xgroup(x));
 }
 
 const struct hlog_sig *hlog__sig_match(struct pspan m, const struct hx_vals *x,
-				       struct hlog_event *e)
+				       struct hlog_event *e, const struct hlog_hits *h)
 {
 	const struct hlog_sig *s;
 	for (size_t i = 0; (s = hlog__sig_at(i)); i++) {
-		if (!matches(m, s))
+		if (!matches(m, i, s, h))
 			continue;
 		e->kind = HLOG_INNER;
 		e->cat = s->cat;

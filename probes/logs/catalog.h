@@ -13,6 +13,7 @@
 
 #include "probes/logs/extract.h"
 #include "probes/logs/hccllog.h"
+#include "probes/npu/hcclcodes.h"
 
 struct hlog_sig {
 	const char *needle[3]; /* every one occurs in the line (case-sensitive); NULL ends */
@@ -34,10 +35,36 @@ struct hlog_sigtab {
 
 extern const struct hlog_sigtab hlog__cat_nccl, hlog__cat_torch, hlog__cat_host, hlog__cat_acl;
 
+/* Which needles of the catalog's rows and of the inner errors (hcclcodes.c's hinner rows) a
+ * line holds, found in one pass of one automaton built from those tables on first use:
+ * adding a row to a table is all it takes to have it searched. */
+#define HLOG_HITS_MAX 1024 /* needles of both tables; more are searched one by one */
+/* The needles of matchers that are no table's row, found in the same pass: a matcher whose
+ * needle a line lacks returns at once instead of scanning the line itself. */
+enum hlog_hitword {
+	HLOG_HIT_IP_KEY, /* `_ip"`: a rank table's address field as a log prints it */
+	HLOG_NHITWORD
+};
+extern const char *const hlog__hitword[HLOG_NHITWORD];
+struct hlog_hits {
+	const char *s; /* the line searched */
+	size_t n;
+	int inner;     /* the first hinner row found, -1 none */
+	int all;       /* 1 when the automaton could not be built: search each row */
+	unsigned words; /* bit w: hlog__hitword[w] is in the line */
+	unsigned char row[HLOG_HITS_MAX / 8]; /* catalog needle k of row i: bit 3i + k */
+};
+/* 0 when word w is surely not in the line h was found in (else it may be). */
+int hlog__hits_may(const struct hlog_hits *h, int w);
+void hlog__line_hits(struct pspan m, struct hlog_hits *h);
+/* The first inner error row whose needle m holds (as hinner_match(m)), or NULL. */
+const struct hinner *hlog__hits_inner(const struct hlog_hits *h);
+
 /* The first row of any table that line m (with its values x) matches: e gets its kind
- * (HLOG_INNER), cat, detail, result and the values of x; NULL when none matches. */
+ * (HLOG_INNER), cat, detail, result and the values of x; NULL when none matches. h: what
+ * hlog__line_hits found in m, or NULL to search here. */
 const struct hlog_sig *hlog__sig_match(struct pspan m, const struct hx_vals *x,
-				       struct hlog_event *e);
+				       struct hlog_event *e, const struct hlog_hits *h);
 /* The row (or InfiniBand completion status) named detail, or NULL: its meaning and fix. */
 const struct hlog_sig *hlog__sig_find(const char *detail);
 /* Every row, for listing and tests: the i-th, or NULL past the end. */

@@ -95,10 +95,20 @@ static int digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+static unsigned char lower(char c)
+{
+	return (unsigned char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+}
+
+/* strncasecmp's answer (ASCII; the tool never sets a locale) without measuring lit first:
+ * this runs for every key at every word of every line, and nearly all differ at once */
 static int starts_nocase(const char *s, size_t n, const char *lit)
 {
-	size_t k = strlen(lit);
-	return k <= n && !strncasecmp(s, lit, k);
+	size_t i = 0;
+	for (; lit[i]; i++)
+		if (i >= n || lower(s[i]) != lower(lit[i]))
+			return 0;
+	return 1;
 }
 
 /* The role a value at [at, end) of m plays, by the words around it. */
@@ -266,9 +276,10 @@ static size_t key_value(struct pspan m, size_t i, struct hx_vals *x)
 {
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
 		const struct key *y = &keys[k];
+		if (!starts_nocase(m.s + i, m.n - i, y->k))
+			continue;
 		size_t l = strlen(y->k);
-		if (!starts_nocase(m.s + i, m.n - i, y->k) ||
-		    (i + l < m.n && hlog__word_char(m.s[i + l])))
+		if (i + l < m.n && hlog__word_char(m.s[i + l]))
 			continue;
 		size_t j = i + l, skip = 0;
 		/* "device-3" */
@@ -322,8 +333,30 @@ void hlog__extract(struct pspan m, struct hx_vals *x)
 		hlog__name_after(m, "group:", x->group, sizeof(x->group));
 }
 
+void hlog__extract_later(struct pspan m, struct hx_vals *x)
+{
+	x->n = x->dropped = 0;
+	x->group[0] = '\0';
+	x->later = m.s ? m : (struct pspan){"", 0};
+}
+
+static const struct hx_vals *ready(const struct hx_vals *x)
+{
+	if (x->later.s) {
+		struct hx_vals *w = (struct hx_vals *)x; /* never const: see extract.h */
+		hlog__extract(x->later, w);
+	}
+	return x;
+}
+
+const char *hlog__xgroup(const struct hx_vals *x)
+{
+	return ready(x)->group;
+}
+
 const struct hx_val *hlog__xfind(const struct hx_vals *x, int what, unsigned roles)
 {
+	ready(x);
 	for (size_t i = 0; i < x->n; i++)
 		if (x->v[i].what == what && (roles & HX_R(x->v[i].role)))
 			return &x->v[i];

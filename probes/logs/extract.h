@@ -39,10 +39,18 @@ struct hx_vals {
 	size_t n;
 	size_t dropped;
 	char group[48]; /* "rank N of group G", "group:[G]": the group ranks are local to, "" */
+	struct pspan later; /* a line hlog__extract_later left to read, {NULL, 0} once read */
 };
 
 /* Reads every value of line m into x (emptied first), in the order they appear. */
 void hlog__extract(struct pspan m, struct hx_vals *x);
+/* The same, done on first use (hlog__xfind, hlog__xgroup): the triage offers the values to
+ * every rule but only a line a rule recognises needs them, and reading them was a third of
+ * its time. m must outlive x's use; x is filled in place even where it is passed as const
+ * (a cache: the values read are what hlog__extract would give). */
+void hlog__extract_later(struct pspan m, struct hx_vals *x);
+/* x's group (see group above). */
+const char *hlog__xgroup(const struct hx_vals *x);
 
 /* The first value of what whose role is one of roles (a bit mask of 1 << enum hx_role), or
  * NULL. */

@@ -90,6 +90,66 @@ static struct hlog_event *add_event(struct hlog_report *r, int *rc)
 	return &r->ev[r->nev++];
 }
 
+/* The knowledge base entities p found, as r would have counted them reading p's lines after
+ * its own (a part that met more than HLOG_MAX_KB entities of its own kept only the first). */
+static void append_kb(struct hlog_report *r, const struct hlog_report *p)
+{
+	for (size_t i = 0; i < p->nkbhit; i++) {
+		size_t k = 0;
+		while (k < r->nkbhit && r->kbhit[k].ent != p->kbhit[i].ent)
+			k++;
+		if (k < r->nkbhit)
+			r->kbhit[k].count += p->kbhit[i].count;
+		else if (k < HLOG_MAX_KB)
+			r->kbhit[r->nkbhit++] = p->kbhit[i];
+	}
+}
+
+int hlog__report_append(struct hlog_report *r, const struct hlog_report *p, char *err,
+			size_t errlen)
+{
+	int rc = 0;
+	size_t f0 = r->nfile;
+	for (int k = 0; k < HLOG_NSKIP; k++)
+		r->skip[k] += p->skip[k];
+	r->skipped += p->skipped;
+	r->lines += p->lines;
+	r->blank += p->blank;
+	r->truncated += p->truncated;
+	r->bytes += p->bytes;
+	r->dropped += p->dropped;
+	for (size_t i = 0; i < sizeof(r->seen_rank); i++)
+		r->seen_rank[i] |= p->seen_rank[i];
+	if (!r->errors && p->errors)
+		r->first_error = p->first_error;
+	r->errors += p->errors;
+	for (size_t i = 0; i < p->nunk && r->nunk + i < HLOG_MAX_UNK; i++)
+		r->unk[r->nunk + i] = p->unk[i];
+	r->nunk += p->nunk;
+	if (p->word_row >= 0 && (r->word_row < 0 || p->word_row < r->word_row)) {
+		r->word_unk = p->word_unk;
+		r->word_row = p->word_row;
+	}
+	append_kb(r, p);
+	for (size_t i = 0; i < p->nfile && !rc; i++)
+		if (!(rc = add_file(r, p->file[i].name, p->file[i].node, err, errlen)))
+			r->file[r->nfile - 1] = p->file[i];
+	for (size_t i = 0; i < p->nev && !rc; i++) {
+		struct hlog_event *e = add_event(r, &rc);
+		if (!e) {
+			/* over the cap: counted in dropped, as the serial scan counts it */
+			if (!rc && p->ev[i].fi < p->nfile)
+				r->file[f0 + p->ev[i].fi].nev--;
+			continue;
+		}
+		*e = p->ev[i];
+		e->fi += f0;
+	}
+	if (rc)
+		snprintf(err, errlen, "out of memory");
+	return rc;
+}
+
 /* What the line tells about the process that wrote it. */
 static void learn(struct hlog_file *f, const struct hlog_event *e)
 {

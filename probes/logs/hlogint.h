@@ -15,6 +15,13 @@ int hlog__recognise(struct pspan m, const struct hlog_line *l, struct hlog_event
  * cause, or context. */
 enum hlog_cls hlog__class(const struct hlog_event *e);
 
+/* hccllog.c: appends to r what part p read (files, events, counts, unexplained lines,
+ * knowledge base hits), as if p's files had been scanned into r after r's own: the files of
+ * a bundle are scanned into parts in parallel and appended in the walk's order. p keeps what
+ * it owns. Returns 0 or -ENOMEM (err filled). */
+int hlog__report_append(struct hlog_report *r, const struct hlog_report *p, char *err,
+			size_t errlen);
+
 /* hlogsb.c: a bounded text builder (appends that do not fit are cut, never overflow), and
  * the evidence list of the report (a line already quoted is not quoted twice). */
 struct sbuf {

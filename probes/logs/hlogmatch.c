@@ -304,10 +304,10 @@ static void root_peer(const struct hx_vals *x, struct hlog_event *e)
 /* A rank table's address field, as a log prints the table (`"device_ip": "-.-.-.-",`),
  * whose value is not an IP address: HCCL cannot link that device. An empty value is a table
  * that leaves the field out on purpose (HCCS-only devices), not this. */
-static int not_an_address(struct pspan m, struct hlog_event *e)
+static int not_an_address(struct pspan m, const struct hlog_hits *h, struct hlog_event *e)
 {
-	for (size_t i = 0; i + 4 < m.n; i++) {
-		if (memcmp(m.s + i, "_ip\"", 4))
+	for (size_t i = 0; hlog__hits_may(h, HLOG_HIT_IP_KEY) && i + 4 < m.n; i++) {
+		if (memcmp(m.s + i, hlog__hitword[HLOG_HIT_IP_KEY], 4))
 			continue;
 		size_t k0 = i;
 		while (k0 && m.s[k0 - 1] != '"')
@@ -337,12 +337,13 @@ static int not_an_address(struct pspan m, struct hlog_event *e)
 	return 0;
 }
 
-static int recognise_signature(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
+static int recognise_signature(struct pspan m, const struct hx_vals *x,
+			       const struct hlog_hits *h, struct hlog_event *e)
 {
 	long long v;
 	if (hlog__chain_line(m, e))
 		return 1;
-	if (not_an_address(m, e))
+	if (not_an_address(m, h, e))
 		return 1;
 	/* [HeartbeatAbnormal]Cluster Exception Location[IP/ID]:[127.10.0.1/1], ...,
 	 * ExceptionType:[Heartbeat Lost Occurred]. IP/ID is the server id and the device
@@ -654,14 +655,17 @@ int hlog__recognise(struct pspan m, const struct hlog_line *l, struct hlog_event
 	const struct hcode *c = e->code[0] ? hcode_find(e->code, strlen(e->code)) : NULL;
 	const struct hinner *in = NULL;
 	struct hx_vals x;
-	hlog__extract(m, &x);
-	int ok = hlog__watchdog_line(m, l, e, 0) || recognise_signature(m, &x, e);
+	hlog__extract_later(m, &x);
+	/* every needle of the tables, in one pass */
+	struct hlog_hits hits;
+	hlog__line_hits(m, &hits);
+	int ok = hlog__watchdog_line(m, l, e, 0) || recognise_signature(m, &x, &hits, e);
 	/* the rest of the stack: NCCL, torch, Gloo, MPI, the tests, engines and the kernel (before
 	 * the inner errors, whose "out of memory" would take the kernel's OOM killer for the
 	 * device's) */
-	if (!ok && hlog__sig_match(m, &x, e))
+	if (!ok && hlog__sig_match(m, &x, e, &hits))
 		ok = 1;
-	if (!ok && (in = hinner_match(m.s, m.n))) {
+	if (!ok && (in = hlog__hits_inner(&hits))) {
 		e->kind = in->cat == HCAT_VERSION ? HLOG_VERSION : HLOG_INNER;
 		e->cat = in->cat;
 		snprintf(e->detail, sizeof(e->detail), "%s", in->detail);
@@ -704,7 +708,7 @@ int hlog__recognise(struct pspan m, const struct hlog_line *l, struct hlog_event
 		e->rank = l->rank;
 	/* a rank the line names as its own ("with info [aicpu rank:7,localUserrank:7,...]")
 	 * where its header said none (torch_npu's "RankID:-1") */
-	if (e->rank < 0 && !e->group[0] && e->sub != HLOG_SUB_DETECT && !x.group[0]) {
+	if (e->rank < 0 && !e->group[0] && e->sub != HLOG_SUB_DETECT && !hlog__xgroup(&x)[0]) {
 		const struct hx_val *rv = hlog__xfind(&x, HX_RANK, HX_THIS);
 		if (rv && rv->n >= 0 && rv->n <= 0x7fffffff)
 			e->rank = (int)rv->n;

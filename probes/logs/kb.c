@@ -11,101 +11,12 @@
 
 #include "probes/logs/kb.h"
 #include "probes/logs/kbint.h"
-
-/* One automaton node. Children are a sibling list (the root has a full table): some 30 000
- * nodes for the built-in base, most with one child. */
-struct acnode {
-	int child, sibling, fail, out, olink;
-	unsigned char c;
-};
-
-struct acout {
-	int group; /* >= 0 a keyword group; < 0: -1 - entity, an expression's literal */
-	int next;
-};
-
-static int ac_child(const struct kb *kb, int node, unsigned char c)
-{
-	if (node == 0)
-		return kb->root[c];
-	for (int k = kb->ac[node].child; k; k = kb->ac[k].sibling)
-		if (kb->ac[k].c == c)
-			return k;
-	return 0;
-}
-
-static int ac_grow(struct kb *kb)
-{
-	if (kb->nac == kb->capac) {
-		size_t cap = kb->capac ? kb->capac * 2 : 1024;
-		struct acnode *p = realloc(kb->ac, cap * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		kb->ac = p;
-		kb->capac = cap;
-	}
-	memset(&kb->ac[kb->nac], 0, sizeof(kb->ac[0]));
-	return (int)kb->nac++;
-}
+#include "ranktable/base/acm.h"
 
 static int ac_add(struct kb *kb, const char *s, int group)
 {
-	int node = 0;
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		int next = ac_child(kb, node, *p);
-		if (!next) {
-			next = ac_grow(kb);
-			if (next < 0)
-				return next;
-			kb->ac[next].c = *p;
-			if (node == 0) {
-				kb->root[*p] = next;
-			} else {
-				kb->ac[next].sibling = kb->ac[node].child;
-				kb->ac[node].child = next;
-			}
-		}
-		node = next;
-	}
-	if (kb->nout == kb->capout) {
-		size_t cap = kb->capout ? kb->capout * 2 : 1024;
-		struct acout *o = realloc(kb->out, cap * sizeof(*o));
-		if (!o)
-			return -ENOMEM;
-		kb->out = o;
-		kb->capout = cap;
-	}
-	/* outputs are 1-based so that 0 ends a list */
-	kb->out[kb->nout] = (struct acout){ group, kb->ac[node].out };
-	kb->ac[node].out = (int)++kb->nout;
-	return 0;
-}
-
-/* Fail links, breadth first; olink is the nearest node down the fail chain with outputs. */
-static int ac_link(struct kb *kb)
-{
-	int *queue = malloc((kb->nac + 1) * sizeof(*queue));
-	if (!queue)
-		return -ENOMEM;
-	size_t head = 0, tail = 0;
-	for (int c = 0; c < 256; c++)
-		if (kb->root[c])
-			queue[tail++] = kb->root[c];
-	while (head < tail) {
-		int u = queue[head++];
-		for (int v = kb->ac[u].child; v; v = kb->ac[v].sibling) {
-			int f = kb->ac[u].fail;
-			int to;
-			while ((to = ac_child(kb, f, kb->ac[v].c)) == 0 && f)
-				f = kb->ac[f].fail;
-			kb->ac[v].fail = to == v ? 0 : to;
-			int fl = kb->ac[v].fail;
-			kb->ac[v].olink = kb->ac[fl].out ? fl : kb->ac[fl].olink;
-			queue[tail++] = v;
-		}
-	}
-	free(queue);
-	return 0;
+	size_t id = group >= 0 ? (size_t)group : kb->ngroup + (size_t)(-1 - group);
+	return acm_add(kb->acm, s, strlen(s), (int)id);
 }
 
 /* The longest run of characters an expression must contain literally ("" when none): what
@@ -187,15 +98,14 @@ static int where_of(const char *log)
 int kb__index(struct kb *kb, char *err, size_t errlen)
 {
 	kb->gent = calloc(kb->ngroup + 1, sizeof(*kb->gent));
-	kb->stamp = calloc(kb->ngroup + kb->nent + 1, sizeof(*kb->stamp));
 	kb->rx = calloc(kb->nent + 1, sizeof(*kb->rx));
 	kb->rxok = calloc(kb->nent + 1, 1);
 	kb->efirst = calloc(kb->nent + 2, sizeof(*kb->efirst));
 	kb->where = calloc(kb->nent + 1, 1);
 	kb->spec = calloc(kb->nent + 1, sizeof(*kb->spec));
 	kb->edst = calloc(kb->nedge + 1, sizeof(*kb->edst));
-	if (!kb->gent || !kb->stamp || !kb->rx || !kb->rxok || !kb->efirst || !kb->edst ||
-	    !kb->where || !kb->spec || ac_grow(kb) < 0)
+	if (!kb->gent || !kb->rx || !kb->rxok || !kb->efirst || !kb->edst ||
+	    !kb->where || !kb->spec || !(kb->acm = acm_new(0)))
 		goto nomem;
 	for (size_t e = 0; e < kb->nent; e++) {
 		const struct kb_entity *en = &kb->ent[e];
@@ -237,7 +147,7 @@ int kb__index(struct kb *kb, char *err, size_t errlen)
 		kb->edst[kb->efirst[s] + fill[s]++] = kb->edge[i].dst;
 	}
 	free(fill);
-	if (ac_link(kb))
+	if (acm_build(kb->acm))
 		goto nomem;
 	return 0;
 nomem:
@@ -253,13 +163,11 @@ void kb__unindex(struct kb *kb)
 	free(kb->rx);
 	free(kb->rxok);
 	free(kb->gent);
-	free(kb->stamp);
 	free(kb->efirst);
 	free(kb->edst);
 	free(kb->where);
 	free(kb->spec);
-	free(kb->ac);
-	free(kb->out);
+	acm_free(kb->acm);
 }
 
 static struct kb builtin;
@@ -278,7 +186,6 @@ static void build_builtin(void)
 	builtin.ngroup = kb_builtin_counts[1];
 	builtin.nent = kb_builtin_counts[2];
 	builtin.nedge = kb_builtin_counts[3];
-	pthread_mutex_init(&builtin.lock, NULL);
 	builtin_rc = kb__index(&builtin, builtin_err, sizeof(builtin_err));
 }
 
@@ -389,34 +296,39 @@ size_t kb_specificity(const struct kb *kb, int ent)
 	return ent >= 0 && (size_t)ent < kb->nent ? kb->spec[ent] : 0;
 }
 
+/* The groups and expressions whose anchor a line holds, each once, in the order found (the
+ * first 256). Kept by the caller, not in the base: threads scanning files at once share it
+ * with no lock (a lock per line held them to one core). A line has a handful, so a linear
+ * search is the cheap way to keep each once. */
+struct cands {
+	const struct kb *kb;
+	int g[256], n;
+};
+
+static int take(void *ctx, int id, size_t end)
+{
+	struct cands *c = ctx;
+	(void)end;
+	int g = (size_t)id < c->kb->ngroup ? id : -1 - (id - (int)c->kb->ngroup);
+	for (int i = 0; i < c->n; i++)
+		if (c->g[i] == g)
+			return 0;
+	if (c->n < (int)(sizeof(c->g) / sizeof(c->g[0])))
+		c->g[c->n++] = g;
+	return 0;
+}
+
 int kb_match(const struct kb *kb, struct kb_scan *st, const char *s, size_t n, int where,
 	     int *hits, int max)
 {
-	struct kb *w = (struct kb *)kb; /* the stamps are scratch, guarded by the lock */
-	int nh = 0, cand[256], nc = 0;
+	struct cands cs;
+	int nh = 0;
 	if (st)
 		st->line++;
-	pthread_mutex_lock(&w->lock);
-	unsigned gen = ++w->gen;
-	int node = 0;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		int to;
-		while ((to = ac_child(kb, node, c)) == 0 && node)
-			node = kb->ac[node].fail;
-		node = to;
-		for (int m = kb->ac[node].out ? node : kb->ac[node].olink; m; m = kb->ac[m].olink) {
-			for (int o = kb->ac[m].out; o; o = kb->out[o - 1].next) {
-				int g = kb->out[o - 1].group;
-				size_t slot = g >= 0 ? (size_t)g : kb->ngroup + (size_t)(-1 - g);
-				if (w->stamp[slot] == gen || nc == (int)(sizeof(cand) / sizeof(cand[0])))
-					continue;
-				w->stamp[slot] = gen;
-				cand[nc++] = g;
-			}
-		}
-	}
-	pthread_mutex_unlock(&w->lock);
+	cs.kb = kb;
+	cs.n = 0;
+	acm_scan(kb->acm, s, n, take, &cs);
+	int nc = cs.n, *cand = cs.g;
 	for (int i = 0; i < nc; i++) {
 		int g = cand[i];
 		int e = g < 0 ? -1 - g : kb->gent[g];

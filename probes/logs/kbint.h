@@ -2,15 +2,13 @@
 #ifndef HCCLCTL_PROBES_LOGS_KBINT_H
 #define HCCLCTL_PROBES_LOGS_KBINT_H
 
-#include <pthread.h>
 #include <regex.h>
 
 #include "probes/logs/kb.h"
 
 #define KB_RXALL 16 /* expressions with no literal part, tried on every line */
 
-struct acnode;
-struct acout;
+struct acm;
 
 struct kb {
 	const char *source;
@@ -26,16 +24,9 @@ struct kb {
 	unsigned char *rxok;
 	int rxall[KB_RXALL];
 	size_t nrxall;
-	int root[256];
-	struct acnode *ac;
-	size_t nac, capac;
-	struct acout *out;
-	size_t nout, capout;
+	struct acm *acm; /* anchors: id g a group, ngroup + e entity e's expression's literal */
 	unsigned char *where; /* per entity: KB_IN_* of the logs it is found in */
 	size_t *spec;	      /* per entity: kb_specificity */
-	unsigned *stamp; /* per group and entity: the last match call that took it */
-	unsigned gen;
-	pthread_mutex_t lock;
 	/* what a loaded file owns */
 	void *own;
 };

@@ -235,7 +235,6 @@ void kb_free(struct kb *kb)
 	if (!kb)
 		return;
 	kb__unindex(kb);
-	pthread_mutex_destroy(&kb->lock);
 	own_free(kb->own);
 	free(kb);
 }
@@ -274,7 +273,6 @@ int kb_load_json(const char *name, const char *buf, size_t len, struct kb **out,
 		cJSON_Delete(doc);
 		return rc;
 	}
-	pthread_mutex_init(&kb->lock, NULL);
 	kb->own = o;
 	kb->ent = o->ent;
 	kb->nent = n;

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,8 @@
 
 #include "probes/logs/bundle.h"
 #include "probes/logs/hccllog.h"
+#include "probes/logs/hlogint.h"
+#include "ranktable/base/buf.h"
 
 struct walk {
 	struct hlog_report *r;
@@ -243,13 +246,54 @@ static int seek_tail(int fd, size_t window)
 	return lseek(fd, st.st_size - (off_t)window, SEEK_SET) >= 0;
 }
 
+/* A plain regular file read whole into its own buffer (the kept bytes only, with pread):
+ * what slurp keeps of it, without the 64 KiB reads, the ring and the buffer's growth, which
+ * were a tenth of the triage. Not mmap: a log truncated under us (copytruncate rotation)
+ * would kill the process with SIGBUS. 1 when it is not one (gzip, not regular: slurp reads
+ * it), 0 done, -EIO, -ENOMEM. */
+static int read_plain(int fd, int moved, const struct hlog_report *r, struct tail *t,
+		      int *more)
+{
+	struct stat st;
+	unsigned char magic[2];
+	off_t pos = lseek(fd, 0, SEEK_CUR);
+	if (pos < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < pos)
+		return 1;
+	if (!moved && pread(fd, magic, 2, pos) == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
+		return 1;
+	/* as slurp: whole reads until max is reached, then the last window of them */
+	size_t max = r->stream_max ? r->stream_max : HLOG_MAX_READ_BYTES;
+	size_t got = (size_t)(st.st_size - pos), lim = (max + CHUNK - 1) / CHUNK * CHUNK;
+	*more = got >= max;
+	got = got < lim ? got : lim;
+	size_t keep = got < window_of(r) ? got : window_of(r);
+	memset(t, 0, sizeof(*t));
+	t->cut = got > keep;
+	if (!keep)
+		return 0;
+	if (!(t->p = malloc(keep)))
+		return -ENOMEM;
+	off_t at = pos + (off_t)(got - keep);
+	while (t->n < keep) {
+		ssize_t k = pread(fd, t->p + t->n, keep - t->n, at + (off_t)t->n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) /* an error, or the file shrank under us */
+			return k < 0 ? -EIO : 0;
+		t->n += (size_t)k;
+	}
+	return 0;
+}
+
 /* Reads one open file and scans it as rel, from node. */
 static int scan_fd(struct walk *w, int fd, const char *rel, const char *node)
 {
 	struct hlog_report *r = w->r;
 	struct tail t = {0};
-	int more, moved = seek_tail(fd, window_of(r));
-	int rc = slurp(fd, moved, r, &t, &more);
+	int more = 0, moved = seek_tail(fd, window_of(r));
+	int rc = read_plain(fd, moved, r, &t, &more);
+	if (rc == 1)
+		rc = slurp(fd, moved, r, &t, &more);
 	t.cut |= moved || more;
 	if (rc == -ENOMEM) {
 		free(t.p);
@@ -298,7 +342,51 @@ static int read_file(struct walk *w, const char *path, const char *rel, const ch
 	return rc;
 }
 
-static int walk_dir(struct walk *w, const char *path, const char *rel, int depth)
+/* A regular file below the directory, in the walk's order. */
+struct job {
+	char *full, *rel;
+	char node[HLOG_NODELEN];
+};
+
+/* The jobs, one after another in ranktable/base's growable buffer. Not capped at
+ * HLOG_MAX_FILES: files skipped unread (binary, unreadable) do not count towards it, so
+ * which file is the first past it is known only when they are read. */
+struct jobs {
+	struct buf b;
+	size_t n;
+};
+
+static int add_job(struct jobs *js, const char *full, const char *rel, const char *node)
+{
+	struct job j = {strdup(full), strdup(rel), ""};
+	snprintf(j.node, sizeof(j.node), "%s", node);
+	if (!j.full || !j.rel || buf_add(&js->b, &j, sizeof(j))) {
+		free(j.full);
+		free(j.rel);
+		return -ENOMEM;
+	}
+	js->n++;
+	return 0;
+}
+
+static const struct job *job_at(const struct jobs *js, size_t i)
+{
+	return (const struct job *)(const void *)js->b.p + i;
+}
+
+static void jobs_free(struct jobs *js)
+{
+	for (size_t i = 0; i < js->n; i++) {
+		free(job_at(js, i)->full);
+		free(job_at(js, i)->rel);
+	}
+	buf_release(&js->b);
+}
+
+/* Lists the regular files under path (name order, depth first) into js; what is not read
+ * (special files, too deep, unreadable folders) is counted in w's report. */
+static int walk_dir(struct walk *w, const char *path, const char *rel, int depth,
+		    struct jobs *js)
 {
 	struct dirent **names = NULL;
 	int n = scandir(path, &names, NULL, alphasort);
@@ -334,13 +422,16 @@ static int walk_dir(struct walk *w, const char *path, const char *rel, int depth
 			if (depth + 1 >= HLOG_MAX_DEPTH)
 				skip(w->r, HLOG_SKIP_LIMIT);
 			else
-				rc = walk_dir(w, full, sub, depth + 1);
+				rc = walk_dir(w, full, sub, depth + 1, js);
 		} else if (S_ISREG(st.st_mode)) {
 			/* DIR/<node>/...: the worker a collector's folder names, else the first
 			 * component, for files below it */
 			char node[HLOG_NODELEN];
 			hlog__bundle_node(full, sub, node, sizeof(node));
-			rc = read_file(w, full, sub, node);
+			if (add_job(js, full, sub, node)) {
+				snprintf(w->err, w->errlen, "%s: out of memory", sub);
+				rc = -ENOMEM;
+			}
 		} else {
 			skip(w->r, HLOG_SKIP_SPECIAL); /* symlinks are not followed */
 		}
@@ -348,6 +439,121 @@ static int walk_dir(struct walk *w, const char *path, const char *rel, int depth
 	for (int i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+	return rc;
+}
+
+/* The files of a bundle are read and scanned on every core, each into a report of its own
+ * (a part), and the parts appended in the walk's order: the output is the same as one
+ * thread's, byte for byte. A batch of BATCH_PER_THREAD files a thread is scanned at a time,
+ * so that few parts are held at once whatever the number of files. */
+#define MAX_THREADS 8
+#define BATCH_PER_THREAD 4
+
+struct part {
+	struct hlog_report r;
+	char err[256];
+	int rc;
+};
+
+struct batch {
+	const struct job *job;
+	struct part *part;
+	size_t n;
+	size_t next; /* the next file to take, under the lock */
+	pthread_mutex_t lock;
+};
+
+static void *batch_worker(void *arg)
+{
+	struct batch *b = arg;
+	for (;;) {
+		pthread_mutex_lock(&b->lock);
+		size_t i = b->next++;
+		pthread_mutex_unlock(&b->lock);
+		if (i >= b->n)
+			return NULL;
+		struct part *p = &b->part[i];
+		struct walk w = {&p->r, p->err, sizeof(p->err)};
+		p->rc = read_file(&w, b->job[i].full, b->job[i].rel, b->job[i].node);
+	}
+}
+
+static int threads_online(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
+}
+
+/* Scans parts[0..n) of js from first with nt threads (the caller's among them). */
+static void run_batch(struct batch *b, int nt)
+{
+	pthread_t t[MAX_THREADS];
+	int started = 0;
+	for (int k = 1; k < nt && (size_t)k < b->n; k++)
+		if (!pthread_create(&t[started], NULL, batch_worker, b))
+			started++;
+	batch_worker(b);
+	for (int k = 0; k < started; k++)
+		pthread_join(t[k], NULL);
+}
+
+static int scan_jobs(struct walk *w, const struct jobs *js)
+{
+	struct hlog_report *r = w->r;
+	int nt = threads_online(), rc = 0;
+	if (nt < 2 || js->n < 2) {
+		for (size_t i = 0; i < js->n && !rc; i++)
+			rc = read_file(w, job_at(js, i)->full, job_at(js, i)->rel,
+				       job_at(js, i)->node);
+		return rc;
+	}
+	size_t per = (size_t)nt * BATCH_PER_THREAD;
+	struct batch b = {.part = calloc(per, sizeof(struct part))};
+	if (!b.part) {
+		snprintf(w->err, w->errlen, "out of memory");
+		return -ENOMEM;
+	}
+	pthread_mutex_init(&b.lock, NULL);
+	for (size_t at = 0; at < js->n && !rc; at += per) {
+		b.job = job_at(js, at);
+		b.n = js->n - at < per ? js->n - at : per;
+		b.next = 0;
+		for (size_t i = 0; i < b.n; i++) {
+			hlog_report_init(&b.part[i].r);
+			b.part[i].r.window = r->window;
+			b.part[i].r.stream_max = r->stream_max;
+			b.part[i].r.kb = r->kb;
+			b.part[i].rc = 0;
+		}
+		/* past the limits every file is skipped unread, as read_file skips it */
+		if (r->bytes < HLOG_MAX_TOTAL_BYTES && r->nfile < HLOG_MAX_FILES)
+			run_batch(&b, nt);
+		for (size_t i = 0; i < b.n; i++) {
+			struct part *p = &b.part[i];
+			if (rc) {
+			} else if (r->bytes >= HLOG_MAX_TOTAL_BYTES || r->nfile >= HLOG_MAX_FILES) {
+				skip(r, HLOG_SKIP_LIMIT);
+			} else if (p->rc) {
+				snprintf(w->err, w->errlen, "%s", p->err);
+				rc = p->rc;
+			} else {
+				rc = hlog__report_append(r, &p->r, w->err, w->errlen);
+			}
+			hlog_report_release(&p->r);
+		}
+	}
+	pthread_mutex_destroy(&b.lock);
+	free(b.part);
+	return rc;
+}
+
+static int scan_tree(struct walk *w, const char *path)
+{
+	struct jobs js = {BUF_INIT(SIZE_MAX / 2), 0};
+	int rc = walk_dir(w, path, "", 0, &js);
+	if (!rc)
+		rc = scan_jobs(w, &js);
+	jobs_free(&js);
 	return rc;
 }
 
@@ -368,7 +574,7 @@ int hlog_scan_dir(const char *dir, struct hlog_report *r, char *err, size_t errl
 		return -ENOTDIR;
 	}
 	struct walk w = {r, err, errlen};
-	return walk_dir(&w, dir, "", 0);
+	return scan_tree(&w, dir);
 }
 
 /* What a file that is not a regular one is, for a message. */
@@ -397,7 +603,7 @@ int hlog_scan_path(const char *path, struct hlog_report *r, char *err, size_t er
 		return -e;
 	}
 	if (S_ISDIR(st.st_mode))
-		return walk_dir(&w, path, "", 0);
+		return scan_tree(&w, path);
 	/* given by name, a FIFO or a device is refused, not read: it may never end (/dev/zero)
 	 * or never start (a FIFO nobody writes); a symbolic link is said to be one */
 	struct stat lst;

@@ -37,24 +37,26 @@ void hlog__line_pairs(struct pspan line)
 	}
 }
 
-/* 0 when lit (k bytes) cannot be in m, any case: m lies in the line whose pairs are known and
- * a pair of lit is not among them. */
-static int may_hold(struct pspan m, const char *lit, size_t k)
+/* 0 when lit cannot be in m, any case: m lies in the line whose pairs are known and a pair of
+ * lit is not among them. Else 1, with lit's length in *k. Most literals fail on their first
+ * pairs, so the length is measured in the same walk rather than first. */
+static int may_hold(struct pspan m, const char *lit, size_t *k)
 {
-	if (!line_pairs.s || m.s < line_pairs.s || m.s + m.n > line_pairs.s + line_pairs.n)
-		return 1;
-	for (size_t i = 0; i + 1 < k; i++) {
-		unsigned h = pair_hash(lit[i], lit[i + 1]);
-		if (!(line_pairs.bits[h >> 6] >> (h & 63) & 1))
-			return 0;
-	}
+	size_t i = 0;
+	if (line_pairs.s && m.s >= line_pairs.s && m.s + m.n <= line_pairs.s + line_pairs.n)
+		for (; lit[i] && lit[i + 1]; i++) {
+			unsigned h = pair_hash(lit[i], lit[i + 1]);
+			if (!(line_pairs.bits[h >> 6] >> (h & 63) & 1))
+				return 0;
+		}
+	*k = i + strlen(lit + i);
 	return 1;
 }
 
 const char *hlog__find(struct pspan m, const char *lit)
 {
-	size_t k = strlen(lit);
-	if (!m.s || k > m.n || !may_hold(m, lit, k))
+	size_t k;
+	if (!m.s || !may_hold(m, lit, &k) || k > m.n)
 		return NULL;
 	return memmem(m.s, m.n, lit, k);
 }
@@ -66,8 +68,8 @@ int hlog__has(struct pspan m, const char *lit)
 
 int hlog__has_nocase(struct pspan m, const char *lit)
 {
-	size_t k = strlen(lit);
-	if (!m.s || k > m.n || !may_hold(m, lit, k))
+	size_t k;
+	if (!m.s || !may_hold(m, lit, &k) || k > m.n)
 		return 0;
 	unsigned c0 = k ? fold(lit[0]) : 0;
 	for (size_t i = 0; i + k <= m.n; i++)

@@ -3,9 +3,11 @@
  * triage asks; the same code seen later in a cascade is often only a consequence. Meanings and
  * fixes are written here, not copied: the vendor texts are terse, change between releases and
  * point at documents the operator does not have. */
+#include <pthread.h>
 #include <string.h>
 
 #include "probes/npu/hcclcodes.h"
+#include "ranktable/base/acm.h"
 
 #define NROWS(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -861,11 +863,37 @@ static const struct hinner inners[] = {
 	 "Read the following lines and the first ERROR line of the plog."},
 };
 
+/* The rows' needles in one automaton, built on first use: the triage asks this of every line
+ * of a log, and a search per row was a fifth of its time. */
+static struct acm *inner_acm;
+static pthread_once_t inner_once = PTHREAD_ONCE_INIT;
+
+static void inner_build(void)
+{
+	struct acm *a = acm_new(0);
+	int whole = 1; /* an empty needle (found everywhere, as memmem finds it) is left to the
+			* search */
+	for (size_t i = 0; i < NROWS(inners); i++) {
+		whole &= inners[i].needle[0] != '\0';
+		acm_add(a, inners[i].needle, strlen(inners[i].needle), (int)i);
+	}
+	if (!whole || acm_build(a)) {
+		acm_free(a);
+		a = NULL;
+	}
+	inner_acm = a;
+}
+
 const struct hinner *hinner_match(const char *s, size_t len)
 {
 	if (!s)
 		return NULL;
-	for (size_t i = 0; i < NROWS(inners); i++)
+	pthread_once(&inner_once, inner_build);
+	if (inner_acm) {
+		int row = acm_first_id(inner_acm, s, len);
+		return row >= 0 ? &inners[row] : NULL;
+	}
+	for (size_t i = 0; i < NROWS(inners); i++) /* no memory for the automaton */
 		if (memmem(s, len, inners[i].needle, strlen(inners[i].needle)))
 			return &inners[i];
 	return NULL;

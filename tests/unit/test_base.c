@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "ranktable/base/acm.h"
 #include "ranktable/base/buf.h"
 #include "ranktable/base/clock.h"
 #include "ranktable/base/env.h"
@@ -347,6 +348,105 @@ static void test_parse_size(void **state)
 	}
 }
 
+/* The automaton against a search per needle: random needles over a small alphabet (so that
+ * they overlap, nest and share suffixes) in random texts, as written and case-folded, with
+ * table rows for every node and for the root only; every occurrence reported once with its
+ * end, and the smallest id found. */
+struct acm_seen {
+	unsigned char hit[40][64]; /* [needle][end] */
+	int count;
+};
+
+static int acm_note(void *ctx, int id, size_t end)
+{
+	struct acm_seen *w = ctx;
+	w->hit[id][end]++;
+	w->count++;
+	return 0;
+}
+
+static int occurs_at(const char *t, const char *nd, size_t k, int nocase)
+{
+	for (size_t j = 0; j < k; j++) {
+		char a = t[j], b = nd[j];
+		if (nocase && a >= 'A' && a <= 'Z')
+			a = (char)(a + 32);
+		if (nocase && b >= 'A' && b <= 'Z')
+			b = (char)(b + 32);
+		if (a != b)
+			return 0;
+	}
+	return 1;
+}
+
+static void acm_round(unsigned *seed, int nocase, int root_row)
+{
+	static const char abc[] = "abAB c\x01\xff";
+	char nd[40][8], text[63];
+	struct acm *a = acm_new((nocase ? ACM_NOCASE : 0) | (root_row ? ACM_ROOT_ROW : 0));
+	assert_non_null(a);
+	for (int i = 0; i < 40; i++) {
+		size_t k = 1 + rand_r(seed) % 6;
+		for (size_t j = 0; j < k; j++)
+			nd[i][j] = abc[rand_r(seed) % (sizeof(abc) - 1)];
+		nd[i][k] = '\0';
+		assert_int_equal(acm_add(a, nd[i], k, i), 0);
+	}
+	assert_int_equal(acm_build(a), 0);
+	for (int round = 0; round < 50; round++) {
+		size_t n = rand_r(seed) % sizeof(text);
+		for (size_t j = 0; j < n; j++)
+			text[j] = abc[rand_r(seed) % (sizeof(abc) - 1)];
+		struct acm_seen w;
+		memset(&w, 0, sizeof(w));
+		assert_int_equal(acm_scan(a, text, n, acm_note, &w), 0);
+		int want = 0, first = -1;
+		for (int i = 0; i < 40; i++) {
+			size_t k = strlen(nd[i]);
+			for (size_t end = k; end <= n; end++) {
+				int in = occurs_at(text + end - k, nd[i], k, nocase);
+				assert_int_equal(w.hit[i][end], in);
+				want += in;
+				if (in && first < 0)
+					first = i;
+			}
+		}
+		assert_int_equal(w.count, want);
+		assert_int_equal(acm_first_id(a, text, n), first);
+	}
+	acm_free(a);
+}
+
+static int acm_stop(void *ctx, int id, size_t end)
+{
+	(void)ctx;
+	return id == 1 ? (int)end : 0;
+}
+
+static void test_acm(void **state)
+{
+	(void)state;
+	unsigned seed = 7;
+	for (int i = 0; i < 80; i++)
+		acm_round(&seed, i & 1, i & 2);
+	/* a hit that returns non-zero ends the scan with its value; no needle, nothing found */
+	struct acm *a = acm_new(0);
+	assert_non_null(a);
+	assert_int_equal(acm_add(a, "ab", 2, 0), 0);
+	assert_int_equal(acm_add(a, "cd", 2, 1), 0);
+	assert_int_equal(acm_add(a, "", 0, 2), 0);
+	assert_int_equal(acm_build(a), 0);
+	assert_int_equal(acm_scan(a, "xxabcdcd", 8, acm_stop, NULL), 6);
+	assert_int_equal(acm_first_id(a, "xxcdab", 6), 0);
+	assert_int_equal(acm_first_id(a, "xyz", 3), -1);
+	acm_free(a);
+	struct acm *e = acm_new(0);
+	assert_non_null(e);
+	assert_int_equal(acm_build(e), 0);
+	assert_int_equal(acm_first_id(e, "anything", 8), -1);
+	acm_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -354,7 +454,7 @@ int main(void)
 		cmocka_unit_test(test_write_all_pipe), cmocka_unit_test(test_write_all_errors),
 		cmocka_unit_test(test_buf_growth),     cmocka_unit_test(test_buf_cap),
 		cmocka_unit_test(test_buf_init_hint),  cmocka_unit_test(test_env_seconds),
-		cmocka_unit_test(test_parse_size),
+		cmocka_unit_test(test_parse_size),     cmocka_unit_test(test_acm),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,37 @@
+/* Many fixed strings found in one pass over a text: an Aho-Corasick automaton, built once from
+ * the needles of a table and then only read (safe to share between threads). The log triage
+ * asks "which of these few hundred needles occur in this line" of every line of a log; asking
+ * it needle by needle searched each line hundreds of times. Part of the base every layer may
+ * use. */
+#ifndef HCCLCTL_BASE_ACM_H
+#define HCCLCTL_BASE_ACM_H
+
+#include <stddef.h>
+
+#define ACM_NOCASE 1 /* ASCII letters match either case */
+#define ACM_ROOT_ROW 2 /* a table row for the root only: the path of a large automaton's deep
+			* nodes, for tests */
+
+struct acm;
+
+/* A new empty automaton (flags: ACM_NOCASE or 0); NULL when out of memory. Free with
+ * acm_free. */
+struct acm *acm_new(int flags);
+void acm_free(struct acm *a);
+/* Adds s[0..n) with id (>= 0; ids need not be distinct). An empty needle is never reported.
+ * Returns 0 or -ENOMEM; only before acm_build. A failure sticks: later adds do nothing and
+ * acm_build returns it, so a builder adds a table's needles and checks once (a NULL a, from a
+ * failed acm_new, is one too). */
+int acm_add(struct acm *a, const char *s, size_t n, int id);
+/* Makes the automaton ready to scan: returns 0, or -ENOMEM (the first failure of acm_add
+ * included). */
+int acm_build(struct acm *a);
+
+/* Calls hit(ctx, id, end) for every occurrence in s[0..n) of every needle (end: the offset
+ * just past it), in order of end; stops when hit returns non-zero and returns that value,
+ * else 0. */
+int acm_scan(const struct acm *a, const char *s, size_t n,
+	     int (*hit)(void *ctx, int id, size_t end), void *ctx);
+/* The smallest id of a needle that occurs in s[0..n), or -1 when none does. */
+int acm_first_id(const struct acm *a, const char *s, size_t n);
+#endif
