@@ -76,10 +76,14 @@ static const struct key role_before[] = {
 	{"recv from", 0, HX_REMOTE},  {"send to", 0, HX_REMOTE},    {"received from", 0, HX_REMOTE},
 	/* Ray's prefix names the worker's own node: "(RayWorkerWrapper pid=11394, ip=10.0.1.4)" */
 	{"pid=", 0, HX_LOCAL},
+	/* UCX: "Failed to resolve UCX endpoint for rank 9" */
+	{"endpoint for", 0, HX_REMOTE},
 };
 
-/* A name that ends so is a source file and line ("pair.cc:538"), not a host and port. */
-static const char *const src_ext[] = {".c", ".cc", ".cpp", ".cxx", ".cu", ".h", ".hpp", ".py"};
+/* A name that ends so is a file and line ("pair.cc:538", grep's "kbox.txt:2014"), not a host
+ * and port. */
+static const char *const src_ext[] = {".c",  ".cc",  ".cpp", ".cxx", ".cu",   ".h",  ".hpp",
+				      ".py", ".txt", ".log", ".json", ".conf", ".sh", ".out"};
 
 /* Words after a value that say whose it is; the first one counts. */
 static const struct key role_after[] = {

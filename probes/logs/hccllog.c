@@ -276,19 +276,22 @@ static void keep_unk(struct hlog_report *r, const char *name, const char *node, 
 	r->nunk++;
 }
 
-/* The address and port an error line under e names, when e has none yet (see below_ip). */
+/* The address, port and peer rank an error line under e names, each while e has none yet
+ * (see below_ip). */
 static void detail_below(struct hlog_event *e, struct pspan m)
 {
-	if (e->below_ip[0] || e->below_port >= 0)
-		return;
 	struct hx_vals x;
 	hlog__extract(m, &x);
 	const struct hx_val *ip = hlog__xfind_peer(&x, HX_IP);
 	const struct hx_val *port = hlog__xfind_peer(&x, HX_PORT);
-	if (ip)
+	const struct hx_val *peer = hlog__xfind(&x, HX_RANK, 1u << HX_REMOTE);
+	if (ip && !e->below_ip[0]) {
 		snprintf(e->below_ip, sizeof(e->below_ip), "%s", ip->s);
-	if (port && port->n >= 0 && port->n <= 65535)
-		e->below_port = (int)port->n;
+		if (port && port->n >= 0 && port->n <= 65535)
+			e->below_port = (int)port->n;
+	}
+	if (peer && e->below_peer_rank < 0 && peer->n >= 0 && peer->n < 0x7fffffff)
+		e->below_peer_rank = (int)peer->n;
 }
 
 int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t len,
@@ -399,7 +402,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		tmp.pid = tmp.rank = tmp.peer_rank = tmp.dev = tmp.peer_dev = -1;
 		tmp.value = tmp.result = -1;
 		tmp.group_size = -1;
-		tmp.below_port = -1;
+		tmp.below_port = tmp.below_peer_rank = -1;
 		tmp.work = (struct hlog_work){ -1, -1, -1, -1, -1, -1, -1, "" };
 		if (l.rank >= 0 && l.rank < HLOG_SEEN_RANKS)
 			r->seen_rank[l.rank / 8] |= (unsigned char)(1u << (l.rank % 8));

@@ -148,6 +148,7 @@ struct hlog_event {
 	 * (its detail: NCCL's "Last error:" lines); "" and -1 when none */
 	char below_ip[HLOG_IPLEN];
 	int below_port;
+	int below_peer_rank; /* a rank such a line names as the other end; -1 */
 };
 
 /* One file that was read, with what its lines say about the process that wrote it. */

@@ -356,16 +356,28 @@ int hlog__take_values(struct hlog_report *r, const char *text)
 	hlog__extract((struct pspan){text, strlen(text)}, &x);
 	const struct hx_val *ip = hlog__xfind_peer(&x, HX_IP);
 	const struct hx_val *port = hlog__xfind_peer(&x, HX_PORT);
+	/* a rank the line names as the other end ("endpoint for rank 9") is the peer's */
+	const struct hx_val *peer = hlog__xfind(&x, HX_RANK, 1u << HX_REMOTE);
 	/* a port counts with the address it belongs to, or where the line says it is the other
 	 * end's ("dest_addr=HOST:35892"): after a bare name, "name:N" is as often a file's line
 	 * ("compiler_depend.ts:444", "plog-3003627.log:14") */
 	if (port && (port->n < 0 || port->n > 65535 || (!ip && port->role != HX_REMOTE)))
 		port = NULL;
-	if (ip)
+	int took = 0;
+	if (ip && !r->ip[0]) {
 		snprintf(r->ip, sizeof(r->ip), "%s", ip->s);
-	if (port)
+		took = 1;
+		if (port && r->port < 0)
+			r->port = (int)port->n;
+	} else if (!ip && port && r->port < 0 && !r->ip[0]) {
 		r->port = (int)port->n;
-	return ip || port;
+		took = 1;
+	}
+	if (peer && r->peer_rank < 0 && peer->n >= 0 && peer->n < 0x7fffffff) {
+		r->peer_rank = (int)peer->n;
+		took = 1;
+	}
+	return took;
 }
 
 /* A generic failure is often detailed by the lines printed right under it: NCCL's "unhandled
@@ -375,20 +387,21 @@ int hlog__take_values(struct hlog_report *r, const char *text)
  * explains that line (an event) or not (below_ip, below_port). */
 void hlog__values_below(struct hlog_report *r, const struct hlog_event *c)
 {
-	if (r->ip[0] || r->port >= 0 || hlog__take_values(r, c->text))
-		return;
+	hlog__take_values(r, c->text);
 	/* only a failure between two ends is detailed by an address under it (a setting's
 	 * lines list every interface's) */
 	if (c->cat != HCAT_NET && c->cat != HCAT_LINK_DOWN && c->cat != HCAT_RANK_STUCK)
 		return;
-	for (unsigned k = 1; k <= 4; k++)
+	for (unsigned k = 1; k <= 4 && (!r->ip[0] || r->peer_rank < 0); k++)
 		for (size_t i = 0; i < r->nev; i++)
-			if (r->ev[i].fi == c->fi && r->ev[i].line == c->line + k &&
-			    hlog__take_values(r, r->ev[i].text))
-				return;
-	snprintf(r->ip, sizeof(r->ip), "%s", c->below_ip);
-	if (c->below_ip[0])
+			if (r->ev[i].fi == c->fi && r->ev[i].line == c->line + k)
+				hlog__take_values(r, r->ev[i].text);
+	if (!r->ip[0] && r->port < 0 && c->below_ip[0]) {
+		snprintf(r->ip, sizeof(r->ip), "%s", c->below_ip);
 		r->port = c->below_port;
+	}
+	if (r->peer_rank < 0)
+		r->peer_rank = c->below_peer_rank;
 }
 
 void hlog__peer_values(struct hlog_report *r, const struct hlog_event *e)

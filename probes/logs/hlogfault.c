@@ -147,7 +147,7 @@ void hlog__conclude_catalog(struct hlog_report *r, const struct hlog_event *c)
 	if (r->rank >= 0)
 		sb_add(&b, ", rank %d", r->rank);
 	if (r->peer_rank >= 0)
-		sb_add(&b, " and rank %d", r->peer_rank);
+		sb_add(&b, r->rank >= 0 ? " and rank %d" : ", peer rank %d", r->peer_rank);
 	if (r->ndevs) {
 		sb_add(&b, ", ");
 		hlog__devices_text(&b, r);

@@ -122,6 +122,16 @@ static const struct family fams[] = {
 		"node",
 	 .any = {"version"},
 	 .also = {"mismatch", "incompatible", "not match", "not supported", "unsupported"}},
+	/* what the software says it cannot do with the setup it was given: xLLM's LCCL "do not
+	 * support pcie > 2 rank! rankSize_ = 4", "... is not supported on this platform" */
+	{.cat = HCAT_CONFIG,
+	 .name = "unsupported",
+	 .what = "the job asks for something the software does not support",
+	 .fix = "change the setup the line names to one the software supports (the number of "
+		"ranks, the topology or links between devices, the mode or option), or use a "
+		"release that supports it",
+	 .any = {"not support", "not supported", "unsupported", "does not support",
+		 "do not support", "is not available"}},
 	/* a crash explains the refused connections and timeouts of its peers; a cause its own
 	 * process stated before it (memory, a setting, versions) explains the crash */
 	{.cat = HCAT_UNRESOLVED,
@@ -386,6 +396,14 @@ int hlog__words_conclude(struct hlog_report *r)
 	if ((v = hlog__xfind(&x, HX_RANK, 1u << HX_ANY | 1u << HX_LOCAL)) && v->n >= 0 &&
 	    v->n <= INT_MAX)
 		r->rank = (int)v->n;
+	/* the device the line is about ("/hisi_logs/device-2/.../kbox.txt:2014[...] [Hardware
+	 * Error] ...", "(PID:7, Device:2, RankID:-1)") */
+	if ((v = hlog__xfind(&x, HX_DEV, 1u << HX_ANY | 1u << HX_LOCAL)) && v->n >= 0 &&
+	    v->n <= INT_MAX && r->dev < 0) {
+		r->dev = (int)v->n;
+		if (!r->ndevs)
+			r->devs[r->ndevs++] = r->dev;
+	}
 	/* the address and port the line points at: the other end's where it says which end is
 	 * which (a socket's own "addr=" comes first in c10d's lines), else the one it names */
 	if ((v = hlog__xfind_peer(&x, HX_IP)))

@@ -154,4 +154,22 @@ check_out_has "read 1 file, 1 line, 0 error lines" "  and in the summary"
 run "$HCCLCTL" doctor --logs "$TMP/c.log"
 check_out_has "0 passed, 1 warning, 0 failed, 0 skipped on 1 node" "  one warning, in the singular"
 
+# a line of a device's log, as grep prints it with its path: the device is the folder's
+printf '%s\n' '/hisi_logs/device-2/2024/bbox/kbox.txt:2020[2454.830701] {6}[Hardware Error]  error_type: 3, multi-bit ECC' >"$TMP/n.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/n.log"
+check_rc 2 "a hardware error in a device's log: exit 2"
+printf '%s' "$OUT" | python3 -c 'import json,sys; c=json.load(sys.stdin)["cause"]
+print(c["kind"], c["device"], c["port"])' >"$TMP/got"
+OUT=$(cat "$TMP/got")
+check_out "hardware 2 None" "  the device of its path; the file's line number is no port"
+
+# a refused connection and, right under it, the rank it was for
+printf '%s\n' '[1716594409.541480] [gpu1:1581047:0] sock.c:323 UCX ERROR connect(fd=87, dest_addr=10.8.0.1:47133) failed: Connection refused' \
+	'[gpu1:1581048] pml_ucx.c:472 Error: Failed to resolve UCX endpoint for rank 9' >"$TMP/o.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/o.log"
+printf '%s' "$OUT" | python3 -c 'import json,sys; c=json.load(sys.stdin)["cause"]
+print(c["kind"], c["ip"], c["port"], c["peer_rank"])' >"$TMP/got"
+OUT=$(cat "$TMP/got")
+check_out "network-unreachable 10.8.0.1 47133 9" "  the peer's address, port and rank"
+
 done_testing

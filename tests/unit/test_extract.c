@@ -148,6 +148,14 @@ static const struct xcase cases[] = {
 	 "RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:544] Connection "
 	 "closed by peer [172.26.182.3]:39056",
 	 "ip/remote=172.26.182.3 port/remote=39056", ""},
+	{"grep over MindCluster's device logs, the hiascend Atlas 800 troubleshooting page: a file "
+	 "and its line, not a host and port",
+	 "/hisi_logs/device-2/20240420162417-271713000/bbox/kbox.txt:2020[2454.830701] {6}"
+	 "[Hardware Error]  error_type: 3, multi-bit ECC",
+	 "dev/any=2", ""},
+	{"UCX's pml under Open MPI, openucx/ucx#9908",
+	 "[gpu1:1581048] pml_ucx.c:472 Error: Failed to resolve UCX endpoint for rank 9",
+	 "rank/remote=9", ""},
 };
 
 static void serialise(const struct hx_vals *x, char *out, size_t len)

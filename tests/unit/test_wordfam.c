@@ -35,6 +35,9 @@ static void test_rows(void **state)
 		{"sendto 10.0.0.9: Network is unreachable", "unreachable"},
 		{"socket error: No route to host", "unreachable"},
 		{"ORTE has lost communication with a remote daemon.", "connection-lost"},
+		{"[2025-09-28 20:14:33.202857] [error] [710583] [lcal_comm.cpp:444] do not support "
+		 "pcie > 2 rank! rankSize_ = 4",
+		 "unsupported"},
 		{"[ERROR] HCCL(55694,):2026-06-03-06:04:59.040.458 [hccl_socket_manager.cc:399] "
 		 "[60446][Create][Sockets]Wait links establish completed failed, local role is "
 		 "client. ret[9]",
