@@ -13,18 +13,6 @@
 
 #define RT_PATHLEN 512
 
-/* A table's cJSON tree, in block when it could be had (jsontree.c). */
-struct rt__tree {
-	cJSON *root;
-	char *block;
-	size_t used, cap;
-};
-
-/* Parses buf[0..len) into t (released with rt__tree_release in every case; the model's
- * strings point into it): 0, or -EINVAL with *end where cJSON stopped. */
-int rt__tree_parse(struct rt__tree *t, const char *buf, size_t len, const char **end);
-void rt__tree_release(struct rt__tree *t);
-
 /* What rt_table.priv points to: the tree the model's strings point into, and its index. */
 struct rt__priv {
 	struct rt__tree tree;
