@@ -66,8 +66,8 @@ enum rt__ipkind {
 };
 enum rt__ipkind rt__ipkind(const char *s, size_t len);
 
-/* Duplicate finding: items are sorted by (group, key) and each run of equal ones with more
- * than one member is passed to cb, in order of the first member's index. */
+/* Duplicate finding: each run of items equal in (group, key) with more than one member is
+ * passed to cb, in order of the first member's index. v is left in any order. */
 struct rt__item {
 	size_t group; /* e.g. the server index, for "unique per server" */
 	const char *s; /* string key, or NULL to use n */

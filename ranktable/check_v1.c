@@ -34,6 +34,7 @@ struct v1 {
 	struct dev *dev;
 	struct srv *srv;
 	size_t nsrv;
+	char sname[128]; /* srv_name of the server being read, for each of its devices */
 };
 
 static const char *const srv_keys[] = { "server_id", "device", "host_ip", "host_nic_ip",
@@ -62,12 +63,12 @@ static const char *srv_name(const struct v1 *v, size_t s, char *buf, size_t len)
 	return buf;
 }
 
-/* "server "node_0" device 1": the device by its device_id, or by index when that is bad. */
-static const char *dev_where(const struct v1 *v, size_t i, char *buf, size_t len)
+/* "server "node_0" device 1": the device by its device_id, or by index when that is bad;
+ * s names its server (srv_name). */
+static const char *dev_where_in(const struct v1 *v, size_t i, const char *s, char *buf,
+				size_t len)
 {
-	char s[128];
 	const struct rt_rank *r = &v->c->t->ranks[i];
-	srv_name(v, v->dev[i].srv, s, sizeof(s));
 	if (r->device_id >= 0)
 		snprintf(buf, len, "%s device %ld", s, r->device_id);
 	else
@@ -75,12 +76,17 @@ static const char *dev_where(const struct v1 *v, size_t i, char *buf, size_t len
 	return buf;
 }
 
-/* "rank "3" (server "node_0" device 1)" */
-static const char *dev_who(const struct v1 *v, size_t i, char *buf, size_t len)
+static const char *dev_where(const struct v1 *v, size_t i, char *buf, size_t len)
 {
-	char w[200];
+	char s[128];
+	return dev_where_in(v, i, srv_name(v, v->dev[i].srv, s, sizeof(s)), buf, len);
+}
+
+/* "rank "3" (server "node_0" device 1)", w being dev_where's words */
+static const char *dev_who_at(const struct v1 *v, size_t i, const char *w, char *buf,
+			      size_t len)
+{
 	const cJSON *rk = v->dev[i].rank;
-	dev_where(v, i, w, sizeof(w));
 	if (cJSON_IsString(rk))
 		snprintf(buf, len, "rank \"%s\" (%s)", rk->valuestring, w);
 	else if (v->c->t->ranks[i].rank_id >= 0)
@@ -88,6 +94,12 @@ static const char *dev_who(const struct v1 *v, size_t i, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%s", w);
 	return buf;
+}
+
+static const char *dev_who(const struct v1 *v, size_t i, char *buf, size_t len)
+{
+	char w[200];
+	return dev_who_at(v, i, dev_where(v, i, w, sizeof(w)), buf, len);
 }
 
 static const char *dev_path(const struct v1 *v, size_t i, const char *key, char *buf)
@@ -277,8 +289,7 @@ static void device_pass(struct v1 *v, const cJSON *e, size_t si, size_t di, int 
 	r->device_id = dec_value(d->devid, 0xffffffffUL);
 	r->super_device_id = -1;
 	r->device_port = -1;
-	dev_who(v, i, who, sizeof(who));
-	dev_where(v, i, where, sizeof(where));
+	dev_who_at(v, i, dev_where_in(v, i, v->sname, where, sizeof(where)), who, sizeof(who));
 	rt__path(path, "%s.server_list[%zu].device[%zu]", v->p->base, si, di);
 
 	rt__unknown_keys(c, e, path, v->p->dev_keys ? v->p->dev_keys : dev_keys);
@@ -470,6 +481,7 @@ static void server_pass(struct v1 *v, const cJSON *sv, size_t si, int multi)
 	}
 
 	S->first_rank = t->nranks;
+	srv_name(v, t->nservers - 1, v->sname, sizeof(v->sname));
 	const cJSON *devs = cJSON_GetObjectItemCaseSensitive(sv, "device");
 	rt__path(p, "%s.device", path);
 	if (!devs && v->p->devices_optional) {
@@ -1074,7 +1086,7 @@ int rt__check_servers(struct rt__ctx *c, const struct rt__v1_part *part)
 	const cJSON *obj = part->obj;
 	const char *base = part->base, *who = part->who;
 	char p[RT_PATHLEN], hint[80], of[96] = "";
-	struct v1 v = { c, part, part->v12, NULL, NULL, 0 };
+	struct v1 v = { .c = c, .p = part, .v12 = part->v12 };
 	size_t nsrv, ndev;
 	int rc = 0, single = c->single;
 

@@ -95,6 +95,15 @@ void rt__tree_release(struct rt__tree *t)
 	memset(t, 0, sizeof(*t));
 }
 
+int rt__tree_owns(const struct rt__tree *t, const cJSON *node)
+{
+	for (const struct rt__chunk *c = t->chunks; c; c = c->next)
+		if ((const char *)node >= (const char *)c + CHUNK_HEAD &&
+		    (const char *)node < (const char *)c + CHUNK_HEAD + c->used)
+			return 1;
+	return 0;
+}
+
 /* A node at offset off of the text, appended to the open container (or the root). */
 static cJSON *node_new(struct build *b, size_t depth, int type, size_t off)
 {
@@ -247,7 +256,15 @@ static void skip_ws(struct scan *sc)
 	size_t i = sc->i, len = sc->len;
 	while (i < len) {
 		unsigned char c = s[i];
-		if (c == ' ' || c == '\t') {
+		if (c == ' ') {
+			/* indentation, eight at a time: half of a pretty table is spaces */
+			uint64_t w;
+			for (i++; len - i >= 8; i += 8) {
+				memcpy(&w, s + i, 8);
+				if (w != 0x2020202020202020ULL)
+					break;
+			}
+		} else if (c == '\t') {
 			i++;
 		} else if (c == '\n') {
 			i++;
@@ -702,9 +719,11 @@ int rt__jpos_parse(struct rt__jpos *p, struct rt__tree *t, const char *buf, size
 	b->chunk = CHUNK_MIN;
 	int rc = parse(p, b, buf, len);
 	free(b);
-	if (rc)
+	if (rc) {
 		rt__tree_release(t);
-	else
+	} else {
 		p->bound = 1;
+		p->tree = t;
+	}
 	return rc;
 }

@@ -155,8 +155,11 @@ static int is_ws(char c)
  * told by its type or its key not being those of the value at that offset. */
 static long lookup(const struct rt__jpos *p, const cJSON *node)
 {
-	if (!p || !p->bound || !node || node->valueint < (int)p->bom ||
-	    (size_t)node->valueint >= p->len)
+	if (!p || !p->bound || !node)
+		return -1;
+	if (p->tree && rt__tree_owns(p->tree, node))
+		return node->valueint;
+	if (node->valueint < (int)p->bom || (size_t)node->valueint >= p->len)
 		return -1;
 	size_t off = (size_t)node->valueint;
 	if ((node->type & 0xFF) != type_of((unsigned char)p->buf[off]))

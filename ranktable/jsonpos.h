@@ -39,6 +39,8 @@ struct rt__jpos {
 	const char *buf;
 	size_t len;
 	int bound;          /* the tree's nodes carry their offsets */
+	const struct rt__tree *tree; /* the tree rt__jpos_parse built, whose nodes need no
+				      * checking that they are ours */
 	size_t bom;         /* bytes of byte order mark skipped (0 or 3) */
 	unsigned eline, ecol; /* syntax error position */
 	size_t eoff;          /* and its offset */
@@ -64,6 +66,8 @@ struct rt__tree {
  * and p). */
 int rt__jpos_parse(struct rt__jpos *p, struct rt__tree *t, const char *buf, size_t len);
 void rt__tree_release(struct rt__tree *t);
+/* Whether node is one of t's. */
+int rt__tree_owns(const struct rt__tree *t, const cJSON *node);
 
 /* Pairs each node of root (cJSON's parse of the bytes scanned) with its scanned position.
  * Returns 0, or -EINVAL when the tree does not match the scan. */
