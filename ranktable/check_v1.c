@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 
 #include "ranktable/check.h"
+#include "ranktable/base/bigmem.h"
 
 #define SERVERID_MAX 64  /* HCCL's SERVERID_MAX_LENGTH */
 #define DEVICE_ID_MAX 15 /* maxDeviceNum 16 on 910B/910_93 */
@@ -657,7 +658,7 @@ static int check_ranks(struct v1 *v, const cJSON *list)
 	struct rt_table *t = c->t;
 	size_t n = t->nranks, m = 0;
 	char p[RT_PATHLEN], who[320];
-	struct rt__item *it = malloc((n ? n : 1) * sizeof(*it));
+	struct rt__item *it = big_malloc((n ? n : 1) * sizeof(*it));
 	unsigned char *seen = calloc(n ? n : 1, 1);
 	long *ids = malloc((n ? n : 1) * sizeof(*ids));
 	size_t ndiag = c->d->n;
@@ -747,7 +748,7 @@ static int check_devices(struct v1 *v)
 	struct rt_table *t = c->t;
 	size_t n = t->nranks, m = 0;
 	char p[RT_PATHLEN], w1[320], w2[320];
-	struct rt__item *it = malloc((n ? n : 1) * 4 * sizeof(*it));
+	struct rt__item *it = big_malloc((n ? n : 1) * 4 * sizeof(*it));
 	int rc = -ENOMEM;
 	if (!it)
 		return rc;
@@ -1108,9 +1109,9 @@ int rt__check_servers(struct rt__ctx *c, const struct rt__v1_part *part)
 	}
 	count(list, &nsrv, &ndev);
 	t->servers = calloc(nsrv ? nsrv : 1, sizeof(*t->servers));
-	t->ranks = calloc(ndev ? ndev : 1, sizeof(*t->ranks));
+	t->ranks = big_calloc(ndev ? ndev : 1, sizeof(*t->ranks));
 	v.srv = calloc(nsrv ? nsrv : 1, sizeof(*v.srv));
-	v.dev = calloc(ndev ? ndev : 1, sizeof(*v.dev));
+	v.dev = big_calloc(ndev ? ndev : 1, sizeof(*v.dev));
 	if (!t->servers || !t->ranks || !v.srv || !v.dev) {
 		rc = -ENOMEM;
 		goto out;

@@ -6,11 +6,11 @@
 #include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "ranktable/check.h"
+#include "ranktable/base/bigmem.h"
 
 /* ---- reading ---- */
 
@@ -30,21 +30,6 @@ static int errno_code(int e)
 	default:
 		return -EIO;
 	}
-}
-
-/* A buffer for a file of n bytes; a big one is asked for huge pages, since reading 11 MB
- * into small ones faulted 2 700 times, a tenth of validating a 65 536-rank table on a
- * virtual machine. It is freed with free() like any other. */
-static char *big_buffer(size_t n)
-{
-	const size_t huge = 2u << 20;
-	void *b;
-	if (n < 2 * huge)
-		return malloc(n);
-	if (posix_memalign(&b, huge, n))
-		return NULL;
-	madvise(b, n & ~(huge - 1), MADV_HUGEPAGE); /* a hint: else small pages */
-	return b;
 }
 
 int rt_read_file(const char *path, size_t cap, char **buf, size_t *len, char *err,
@@ -85,7 +70,7 @@ int rt_read_file(const char *path, size_t cap, char **buf, size_t *len, char *er
 			size_t ncap = b ? bcap * 2 : bcap;
 			if (ncap > cap + 2)
 				ncap = cap + 2;
-			char *nb = b ? realloc(b, ncap) : big_buffer(ncap);
+			char *nb = b ? realloc(b, ncap) : big_malloc(ncap);
 			if (!nb) {
 				snprintf(err, errlen, "cannot read '%s': out of memory", path);
 				rc = -ENOMEM;
