@@ -42,6 +42,25 @@ const char *rt__path(char *buf, const char *fmt, ...)
 	return buf;
 }
 
+const char *rt__path_at(char *buf, const char *pre, const char *name, size_t idx)
+{
+	char num[24];
+	size_t n = 0, k = sizeof(num);
+	num[--k] = 0;
+	if (idx != RT_NO_IDX) {
+		num[--k] = ']';
+		do
+			num[--k] = (char)('0' + idx % 10);
+		while (idx /= 10);
+		num[--k] = '[';
+	}
+	for (const char *part[] = { pre, name, num + k }, **q = part; q < part + 3; q++)
+		for (const char *c = *q; *c && n < RT_PATHLEN - 1; c++)
+			buf[n++] = *c;
+	buf[n] = 0;
+	return buf;
+}
+
 void rt__sb_ranges(struct buf *b, const long *ids, size_t n, size_t max)
 {
 	size_t runs = 0;
@@ -369,14 +388,12 @@ const char *rt__str_field(struct rt__ctx *c, const cJSON *obj, const char *key, 
 	char p[RT_PATHLEN], hint[160], nb[64] = "";
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(obj, key);
 	*node = m;
-	if (m && cJSON_IsString(m))
-		return m->valuestring;
-	/* the path only for a finding: six fields a rank, 65 536 ranks */
+	if ((m && cJSON_IsString(m)) || (!m && !(flags & RT_STR_REQUIRED)))
+		return m ? m->valuestring : NULL;
+	/* the path only for a finding: ten fields a rank, 65 536 ranks */
 	rt__path(p, "%s.%s", path, key);
 	if (!m) {
-		if (flags & RT_STR_REQUIRED)
-			rt__report(c, "key-missing", obj, 0, p, NULL, "missing \"%s\" in %s", key,
-				   who);
+		rt__report(c, "key-missing", obj, 0, p, NULL, "missing \"%s\" in %s", key, who);
 		return NULL;
 	}
 	if (!cJSON_IsNumber(m) || !(flags & (RT_STR_NUMBER | RT_STR_QUOTE))) {

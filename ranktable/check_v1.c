@@ -36,6 +36,7 @@ struct v1 {
 	struct srv *srv;
 	size_t nsrv;
 	char sname[128]; /* srv_name of the server being read, for each of its devices */
+	char spath[RT_PATHLEN]; /* and its path */
 };
 
 static const char *const srv_keys[] = { "server_id", "device", "host_ip", "host_nic_ip",
@@ -265,7 +266,7 @@ static int count(const cJSON *list, size_t *nsrv, size_t *ndev)
 	return 0;
 }
 
-static void device_pass(struct v1 *v, const cJSON *e, size_t si, size_t di, int multi)
+static void device_pass(struct v1 *v, const cJSON *e, size_t di, int multi)
 {
 	struct rt__ctx *c = v->c;
 	struct rt_table *t = c->t;
@@ -291,7 +292,7 @@ static void device_pass(struct v1 *v, const cJSON *e, size_t si, size_t di, int 
 	r->super_device_id = -1;
 	r->device_port = -1;
 	dev_who_at(v, i, dev_where_in(v, i, v->sname, where, sizeof(where)), who, sizeof(who));
-	rt__path(path, "%s.server_list[%zu].device[%zu]", v->p->base, si, di);
+	rt__path_at(path, v->spath, ".device", di);
 
 	rt__unknown_keys(c, e, path, v->p->dev_keys ? v->p->dev_keys : dev_keys);
 
@@ -325,7 +326,7 @@ static void device_pass(struct v1 *v, const cJSON *e, size_t si, size_t di, int 
 	d->ip = s ? m : NULL;
 	if (s) {
 		r->device_ip = s;
-		check_ips(c, m, "device_ip", rt__path(p, "%s.device_ip", path), who, multi,
+		check_ips(c, m, "device_ip", rt__path_at(p, path, ".device_ip", RT_NO_IDX), who, multi,
 			  &d->nips, &d->fam);
 		if (d->nips > 1) {
 			d->iplist = malloc(strlen(s) + 1);
@@ -339,7 +340,7 @@ static void device_pass(struct v1 *v, const cJSON *e, size_t si, size_t di, int 
 			}
 		}
 	} else if (!m && multi) {
-		rt__report(c, "device-ip-missing", e, 0, rt__path(p, "%s.device_ip", path),
+		rt__report(c, "device-ip-missing", e, 0, rt__path_at(p, path, ".device_ip", RT_NO_IDX),
 			   nic_hint,
 			   "%s has no device_ip; HCCL requires it when there is more than one "
 			   "server",
@@ -348,7 +349,7 @@ static void device_pass(struct v1 *v, const cJSON *e, size_t si, size_t di, int 
 	s = rt__str_field(c, e, "backup_device_ip", path, who, RT_STR_QUOTE, &m);
 	if (s) {
 		int n, f;
-		check_ips(c, m, "backup_device_ip", rt__path(p, "%s.backup_device_ip", path), who,
+		check_ips(c, m, "backup_device_ip", rt__path_at(p, path, ".backup_device_ip", RT_NO_IDX), who,
 			  0, &n, &f);
 	}
 
@@ -445,7 +446,8 @@ static void server_pass(struct v1 *v, const cJSON *sv, size_t si, int multi)
 	X->id = cJSON_GetObjectItemCaseSensitive(sv, "server_id");
 	t->nservers++;
 	srv_name(v, t->nservers - 1, who, sizeof(who));
-	rt__path(path, "%s.server_list[%zu]", v->p->base, si);
+	rt__path_at(path, v->p->base, ".server_list", si);
+	memcpy(v->spath, path, sizeof(path));
 	rt__unknown_keys(c, sv, path, v->p->srv_keys ? v->p->srv_keys : srv_keys);
 
 	s = rt__str_field(c, sv, "server_id", path, who, RT_STR_QUOTE, &m);
@@ -507,7 +509,7 @@ static void server_pass(struct v1 *v, const cJSON *sv, size_t si, int multi)
 					   rt__type(e));
 				continue;
 			}
-			device_pass(v, e, si, di, multi);
+			device_pass(v, e, di, multi);
 		}
 	}
 	S->nranks = t->nranks - S->first_rank;
