@@ -219,6 +219,30 @@ static const char *key_new(struct build *b, const unsigned char *s, size_t n, in
 	return k;
 }
 
+/* ---- lines and columns ---- */
+
+void rt__jpos_advance(const char *buf, size_t from, size_t to, unsigned *line, unsigned *col)
+{
+	for (const unsigned char *c = (const unsigned char *)buf + from;
+	     c < (const unsigned char *)buf + to; c++) {
+		if (*c == '\n') {
+			++*line;
+			*col = 1;
+		} else if (*c != '\r' && (*c & 0xC0) != 0x80) {
+			++*col; /* continuation bytes of a UTF-8 sequence add no column */
+		}
+	}
+}
+
+void rt__jpos_locate(const char *buf, size_t len, size_t off, unsigned *line, unsigned *col)
+{
+	size_t from = len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3) ? 3 : 0;
+	*line = *col = 1;
+	if (off > len)
+		off = len;
+	rt__jpos_advance(buf, from < off ? from : off, off, line, col);
+}
+
 /* ---- the reader ---- */
 
 struct scan {

@@ -8,24 +8,6 @@
 
 #include "ranktable/jsonpos.h"
 
-struct scan {
-	const unsigned char *s;
-	size_t len, i;
-	unsigned line, col;
-};
-
-/* Consumes one byte. Continuation bytes of a UTF-8 sequence add no column. */
-static void step(struct scan *sc)
-{
-	unsigned char c = sc->s[sc->i++];
-	if (c == '\n') {
-		sc->line++;
-		sc->col = 1;
-	} else if (c != '\r' && (c & 0xC0) != 0x80) {
-		sc->col++;
-	}
-}
-
 /* Line and column of byte off (one the scan recorded), counted from the last checkpoint
  * at or before it. */
 static void off_at(const struct rt__jpos *p, size_t off, unsigned *line, unsigned *col)
@@ -38,14 +20,15 @@ static void off_at(const struct rt__jpos *p, size_t off, unsigned *line, unsigne
 		else
 			hi = mid;
 	}
-	struct scan sc = { (const unsigned char *)p->buf, p->len, p->bom, 1, 1 };
 	const struct rt__jpos_ck *k = p->nck ? &p->ck[lo] : NULL;
-	if (k && k->off <= off) /* else a key before the first value: from the top */
-		sc = (struct scan){ (const unsigned char *)p->buf, p->len, k->off, k->line, k->col };
-	while (sc.i < off)
-		step(&sc);
-	*line = sc.line;
-	*col = sc.col;
+	size_t from = p->bom;
+	*line = *col = 1;
+	if (k && k->off <= off) { /* else a key before the first value: from the top */
+		*line = k->line;
+		*col = k->col;
+		from = k->off;
+	}
+	rt__jpos_advance(p->buf, from, off, line, col);
 }
 
 /* Calls fn on each node of root in pre-order with its index, until fn returns non-zero
@@ -215,19 +198,6 @@ int rt__jpos_key(const struct rt__jpos *p, const cJSON *node, unsigned *line, un
 		return -ENOENT;
 	off_at(p, key_at(p, (size_t)off), line, col);
 	return 0;
-}
-
-void rt__jpos_locate(const char *buf, size_t len, size_t off, unsigned *line, unsigned *col)
-{
-	struct scan sc = { (const unsigned char *)buf, len, 0, 1, 1 };
-	if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))
-		sc.i = 3;
-	if (off > len)
-		off = len;
-	while (sc.i < off)
-		step(&sc);
-	*line = sc.line;
-	*col = sc.col;
 }
 
 void rt__jpos_release(struct rt__jpos *p)

@@ -82,6 +82,9 @@ int rt__jpos_find(const struct rt__jpos *p, const cJSON *root, const cJSON *node
 int rt__jpos_get(const struct rt__jpos *p, const cJSON *node, unsigned *line, unsigned *col);
 int rt__jpos_key(const struct rt__jpos *p, const cJSON *node, unsigned *line, unsigned *col);
 
+/* *line and *col, those of buf[from], moved on to buf[to]. */
+void rt__jpos_advance(const char *buf, size_t from, size_t to, unsigned *line, unsigned *col);
+
 /* Line and column of byte offset off (counted from buf, BOM included) in buf[0..len). */
 void rt__jpos_locate(const char *buf, size_t len, size_t off, unsigned *line, unsigned *col);
 
