@@ -57,11 +57,18 @@ static void *chunk_new(struct build *b, size_t need)
 	size_t cap = b->chunk;
 	while (cap - CHUNK_HEAD < need)
 		cap *= 2;
-	void *m = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	/* a huge page needs a 2 MiB-aligned start: map more, keep the aligned part */
+	char *m = mmap(NULL, cap + CHUNK_MIN, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (m == MAP_FAILED)
 		return NULL;
-	madvise(m, cap, MADV_HUGEPAGE); /* a hint: without it, 4 KiB pages */
-	struct rt__chunk *c = m;
+	char *a = (char *)(((uintptr_t)m + CHUNK_MIN - 1) & ~(uintptr_t)(CHUNK_MIN - 1));
+	if (a > m)
+		munmap(m, (size_t)(a - m));
+	if (a + cap < m + cap + CHUNK_MIN)
+		munmap(a + cap, (size_t)(m + CHUNK_MIN - a));
+	madvise(a, cap, MADV_HUGEPAGE); /* a hint: without it, 4 KiB pages */
+	struct rt__chunk *c = (struct rt__chunk *)a;
 	c->next = b->t->chunks;
 	c->used = 0;
 	c->cap = cap - CHUNK_HEAD;
