@@ -1,7 +1,8 @@
 #!/bin/sh
 # make bench [BENCH="ranktable kernels coll local latency algos logs"]: the benchmarks, printed and kept as
 # JSON under bench/results/. `sh bench/run.sh coll` (or BENCH=coll) runs one of them:
-#   ranktable  rank-table validate scale (bench/ranktable.sh)
+#   ranktable  rank-table validate scale, pretty and compact, against python3 json.load of
+#              the same file (bench/ranktable.sh)
 #   kernels    reduce kernels' GB/s per dtype against memcpy (bench/kernels.sh)
 #   coll       our collectives against Open MPI and Gloo on shaped namespace links
 #              (bench/coll.sh)

@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 
 #include "ranktable/check.h"
+#include "ranktable/base/bigmem.h"
 #include "ranktable/base/plural.h"
 
 #define SERVERID_MAX 64  /* HCCL's SERVERID_MAX_LENGTH */
@@ -35,6 +36,8 @@ struct v1 {
 	struct dev *dev;
 	struct srv *srv;
 	size_t nsrv;
+	char sname[128]; /* srv_name of the server being read, for each of its devices */
+	char spath[RT_PATHLEN]; /* and its path */
 };
 
 static const char *const srv_keys[] = { "server_id", "device", "host_ip", "host_nic_ip",
@@ -63,12 +66,12 @@ static const char *srv_name(const struct v1 *v, size_t s, char *buf, size_t len)
 	return buf;
 }
 
-/* "server "node_0" device 1": the device by its device_id, or by index when that is bad. */
-static const char *dev_where(const struct v1 *v, size_t i, char *buf, size_t len)
+/* "server "node_0" device 1": the device by its device_id, or by index when that is bad;
+ * s names its server (srv_name). */
+static const char *dev_where_in(const struct v1 *v, size_t i, const char *s, char *buf,
+				size_t len)
 {
-	char s[128];
 	const struct rt_rank *r = &v->c->t->ranks[i];
-	srv_name(v, v->dev[i].srv, s, sizeof(s));
 	if (r->device_id >= 0)
 		snprintf(buf, len, "%s device %ld", s, r->device_id);
 	else
@@ -76,12 +79,17 @@ static const char *dev_where(const struct v1 *v, size_t i, char *buf, size_t len
 	return buf;
 }
 
-/* "rank "3" (server "node_0" device 1)" */
-static const char *dev_who(const struct v1 *v, size_t i, char *buf, size_t len)
+static const char *dev_where(const struct v1 *v, size_t i, char *buf, size_t len)
 {
-	char w[200];
+	char s[128];
+	return dev_where_in(v, i, srv_name(v, v->dev[i].srv, s, sizeof(s)), buf, len);
+}
+
+/* "rank "3" (server "node_0" device 1)", w being dev_where's words */
+static const char *dev_who_at(const struct v1 *v, size_t i, const char *w, char *buf,
+			      size_t len)
+{
 	const cJSON *rk = v->dev[i].rank;
-	dev_where(v, i, w, sizeof(w));
 	if (cJSON_IsString(rk))
 		snprintf(buf, len, "rank \"%s\" (%s)", rk->valuestring, w);
 	else if (v->c->t->ranks[i].rank_id >= 0)
@@ -89,6 +97,12 @@ static const char *dev_who(const struct v1 *v, size_t i, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%s", w);
 	return buf;
+}
+
+static const char *dev_who(const struct v1 *v, size_t i, char *buf, size_t len)
+{
+	char w[200];
+	return dev_who_at(v, i, dev_where(v, i, w, sizeof(w)), buf, len);
 }
 
 static const char *dev_path(const struct v1 *v, size_t i, const char *key, char *buf)
@@ -253,7 +267,7 @@ static int count(const cJSON *list, size_t *nsrv, size_t *ndev)
 	return 0;
 }
 
-static void device_pass(struct v1 *v, const cJSON *e, size_t si, size_t di, int multi)
+static void device_pass(struct v1 *v, const cJSON *e, size_t di, int multi)
 {
 	struct rt__ctx *c = v->c;
 	struct rt_table *t = c->t;
@@ -278,9 +292,8 @@ static void device_pass(struct v1 *v, const cJSON *e, size_t si, size_t di, int 
 	r->device_id = dec_value(d->devid, 0xffffffffUL);
 	r->super_device_id = -1;
 	r->device_port = -1;
-	dev_who(v, i, who, sizeof(who));
-	dev_where(v, i, where, sizeof(where));
-	rt__path(path, "%s.server_list[%zu].device[%zu]", v->p->base, si, di);
+	dev_who_at(v, i, dev_where_in(v, i, v->sname, where, sizeof(where)), who, sizeof(who));
+	rt__path_at(path, v->spath, ".device", di);
 
 	rt__unknown_keys(c, e, path, v->p->dev_keys ? v->p->dev_keys : dev_keys);
 
@@ -314,7 +327,7 @@ static void device_pass(struct v1 *v, const cJSON *e, size_t si, size_t di, int 
 	d->ip = s ? m : NULL;
 	if (s) {
 		r->device_ip = s;
-		check_ips(c, m, "device_ip", rt__path(p, "%s.device_ip", path), who, multi,
+		check_ips(c, m, "device_ip", rt__path_at(p, path, ".device_ip", RT_NO_IDX), who, multi,
 			  &d->nips, &d->fam);
 		if (d->nips > 1) {
 			d->iplist = malloc(strlen(s) + 1);
@@ -328,7 +341,7 @@ static void device_pass(struct v1 *v, const cJSON *e, size_t si, size_t di, int 
 			}
 		}
 	} else if (!m && multi) {
-		rt__report(c, "device-ip-missing", e, 0, rt__path(p, "%s.device_ip", path),
+		rt__report(c, "device-ip-missing", e, 0, rt__path_at(p, path, ".device_ip", RT_NO_IDX),
 			   nic_hint,
 			   "%s has no device_ip; HCCL requires it when there is more than one "
 			   "server",
@@ -337,7 +350,7 @@ static void device_pass(struct v1 *v, const cJSON *e, size_t si, size_t di, int 
 	s = rt__str_field(c, e, "backup_device_ip", path, who, RT_STR_QUOTE, &m);
 	if (s) {
 		int n, f;
-		check_ips(c, m, "backup_device_ip", rt__path(p, "%s.backup_device_ip", path), who,
+		check_ips(c, m, "backup_device_ip", rt__path_at(p, path, ".backup_device_ip", RT_NO_IDX), who,
 			  0, &n, &f);
 	}
 
@@ -434,7 +447,8 @@ static void server_pass(struct v1 *v, const cJSON *sv, size_t si, int multi)
 	X->id = cJSON_GetObjectItemCaseSensitive(sv, "server_id");
 	t->nservers++;
 	srv_name(v, t->nservers - 1, who, sizeof(who));
-	rt__path(path, "%s.server_list[%zu]", v->p->base, si);
+	rt__path_at(path, v->p->base, ".server_list", si);
+	memcpy(v->spath, path, sizeof(path));
 	rt__unknown_keys(c, sv, path, v->p->srv_keys ? v->p->srv_keys : srv_keys);
 
 	s = rt__str_field(c, sv, "server_id", path, who, RT_STR_QUOTE, &m);
@@ -471,6 +485,7 @@ static void server_pass(struct v1 *v, const cJSON *sv, size_t si, int multi)
 	}
 
 	S->first_rank = t->nranks;
+	srv_name(v, t->nservers - 1, v->sname, sizeof(v->sname));
 	const cJSON *devs = cJSON_GetObjectItemCaseSensitive(sv, "device");
 	rt__path(p, "%s.device", path);
 	if (!devs && v->p->devices_optional) {
@@ -495,7 +510,7 @@ static void server_pass(struct v1 *v, const cJSON *sv, size_t si, int multi)
 					   rt__type(e));
 				continue;
 			}
-			device_pass(v, e, si, di, multi);
+			device_pass(v, e, di, multi);
 		}
 	}
 	S->nranks = t->nranks - S->first_rank;
@@ -646,7 +661,7 @@ static int check_ranks(struct v1 *v, const cJSON *list)
 	struct rt_table *t = c->t;
 	size_t n = t->nranks, m = 0;
 	char p[RT_PATHLEN], who[320];
-	struct rt__item *it = malloc((n ? n : 1) * sizeof(*it));
+	struct rt__item *it = big_malloc((n ? n : 1) * sizeof(*it));
 	unsigned char *seen = calloc(n ? n : 1, 1);
 	long *ids = malloc((n ? n : 1) * sizeof(*ids));
 	size_t ndiag = c->d->n;
@@ -736,7 +751,7 @@ static int check_devices(struct v1 *v)
 	struct rt_table *t = c->t;
 	size_t n = t->nranks, m = 0;
 	char p[RT_PATHLEN], w1[320], w2[320];
-	struct rt__item *it = malloc((n ? n : 1) * 4 * sizeof(*it));
+	struct rt__item *it = big_malloc((n ? n : 1) * 4 * sizeof(*it));
 	int rc = -ENOMEM;
 	if (!it)
 		return rc;
@@ -1075,7 +1090,7 @@ int rt__check_servers(struct rt__ctx *c, const struct rt__v1_part *part)
 	const cJSON *obj = part->obj;
 	const char *base = part->base, *who = part->who;
 	char p[RT_PATHLEN], hint[80], of[96] = "";
-	struct v1 v = { c, part, part->v12, NULL, NULL, 0 };
+	struct v1 v = { .c = c, .p = part, .v12 = part->v12 };
 	size_t nsrv, ndev;
 	int rc = 0, single = c->single;
 
@@ -1097,9 +1112,9 @@ int rt__check_servers(struct rt__ctx *c, const struct rt__v1_part *part)
 	}
 	count(list, &nsrv, &ndev);
 	t->servers = calloc(nsrv ? nsrv : 1, sizeof(*t->servers));
-	t->ranks = calloc(ndev ? ndev : 1, sizeof(*t->ranks));
+	t->ranks = big_calloc(ndev ? ndev : 1, sizeof(*t->ranks));
 	v.srv = calloc(nsrv ? nsrv : 1, sizeof(*v.srv));
-	v.dev = calloc(ndev ? ndev : 1, sizeof(*v.dev));
+	v.dev = big_calloc(ndev ? ndev : 1, sizeof(*v.dev));
 	if (!t->servers || !t->ranks || !v.srv || !v.dev) {
 		rc = -ENOMEM;
 		goto out;

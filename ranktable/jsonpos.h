@@ -1,9 +1,10 @@
-/* Source positions for a cJSON tree. cJSON keeps no positions, so a strict scanner reads the
- * same bytes first: it reports a syntax error with its line and column, and otherwise lists
- * where every value (and every member's key) starts, in document order. cJSON builds its
- * tree in that same pre-order, duplicate keys included, so the n-th node of a pre-order walk
- * is the n-th value scanned; rt__jpos_bind writes n into the node's valueint (unused but for
- * numbers, whose value is valuedouble), so the tree must not be read for valueint after.
+/* Source positions for a cJSON tree. cJSON keeps no positions, so the tree of a rank table
+ * is built by our own strict reader (jsonparse.c), which reports a syntax error with its line
+ * and column and puts in each node's valueint (unused but for numbers, whose value is
+ * valuedouble) the offset where the value starts; its key's is found from there. A tree
+ * cJSON parsed from the same bytes gets the same offsets from rt__jpos_bind: the reader
+ * lists where every value starts, in document order, and cJSON builds its tree in that same
+ * pre-order, duplicate keys included. Either way the tree must not be read for valueint.
  *
  * Lines and columns are 1-based. A column counts UTF-8 characters, not bytes (a tab is one
  * column, a '\r' none), the way editors show it for non-ASCII server names. A UTF-8 byte
@@ -17,18 +18,12 @@
 #include <cjson/cJSON.h>
 
 #define RT_JPOS_MAXDEPTH 512
-/* cJSON's parse_number reads at most 63 characters; longer ones make it fail, so the
- * scanner refuses them first with a located message. */
+/* cJSON's parse_number reads at most 63 characters (the reader stays within what cJSON
+ * reads, for the trees it parses): longer ones are refused with a located message. */
 #define RT_JPOS_MAXNUM 63
 
-/* Offsets, not lines and columns: 8 bytes a value instead of 16 (a compact table has a
- * value every 15 bytes or so). A line and column is counted when asked for, from the
+/* Offsets, not lines and columns: a line and column is counted when asked for, from the
  * checkpoint before it: they are at most RT_JPOS_CK_BYTES apart, a few percent of the text. */
-struct rt__jpos_val {
-	uint32_t off;  /* the value's first byte */
-	uint32_t koff; /* its key's opening quote; 0 when not an object member */
-};
-
 #define RT_JPOS_CK_BYTES 256
 struct rt__jpos_ck {
 	uint32_t off;
@@ -37,15 +32,18 @@ struct rt__jpos_ck {
 
 /* Positions are asked for only while the text scanned lives (buf). */
 struct rt__jpos {
-	struct rt__jpos_val *v; /* document order */
+	uint32_t *v; /* where each value starts, in document order (rt__jpos_scan only) */
 	size_t n, cap;
 	struct rt__jpos_ck *ck; /* in order of offset */
 	size_t nck, ckcap;
 	const char *buf;
 	size_t len;
-	int bound;          /* the tree's nodes carry their index (rt__jpos_bind) */
+	int bound;          /* the tree's nodes carry their offsets */
+	const struct rt__tree *tree; /* the tree rt__jpos_parse built, whose nodes need no
+				      * checking that they are ours */
 	size_t bom;         /* bytes of byte order mark skipped (0 or 3) */
 	unsigned eline, ecol; /* syntax error position */
+	size_t eoff;          /* and its offset */
 	char emsg[128];       /* syntax error, e.g. "expected ',' or '}' after object member" */
 };
 
@@ -54,7 +52,24 @@ struct rt__jpos {
  * error, -ENOMEM. p is zeroed first; release it with rt__jpos_release in every case. */
 int rt__jpos_scan(struct rt__jpos *p, const char *buf, size_t len);
 
-/* Pairs each node of root (parsed from the same bytes) with its scanned position.
+/* A tree read from buf, in blocks of its own: never to be given to cJSON_Delete, nor
+ * changed (its key strings are shared). */
+struct rt__chunk;
+struct rt__tree {
+	cJSON *root;
+	struct rt__chunk *chunks;
+};
+
+/* Reads buf[0..len) as rt__jpos_scan does, and builds its tree in t, each node carrying its
+ * position. 0, -EINVAL (emsg...) or -ENOMEM; release p with rt__jpos_release and t with
+ * rt__tree_release in every case (the tree's strings live in t, and its positions need buf
+ * and p). */
+int rt__jpos_parse(struct rt__jpos *p, struct rt__tree *t, const char *buf, size_t len);
+void rt__tree_release(struct rt__tree *t);
+/* Whether node is one of t's. */
+int rt__tree_owns(const struct rt__tree *t, const cJSON *node);
+
+/* Pairs each node of root (cJSON's parse of the bytes scanned) with its scanned position.
  * Returns 0, or -EINVAL when the tree does not match the scan. */
 int rt__jpos_bind(struct rt__jpos *p, cJSON *root);
 
@@ -66,6 +81,9 @@ int rt__jpos_find(const struct rt__jpos *p, const cJSON *root, const cJSON *node
 /* Where node starts / where its key starts. Return 0, or -ENOENT leaving 0:0. */
 int rt__jpos_get(const struct rt__jpos *p, const cJSON *node, unsigned *line, unsigned *col);
 int rt__jpos_key(const struct rt__jpos *p, const cJSON *node, unsigned *line, unsigned *col);
+
+/* *line and *col, those of buf[from], moved on to buf[to]. */
+void rt__jpos_advance(const char *buf, size_t from, size_t to, unsigned *line, unsigned *col);
 
 /* Line and column of byte offset off (counted from buf, BOM included) in buf[0..len). */
 void rt__jpos_locate(const char *buf, size_t len, size_t off, unsigned *line, unsigned *col);

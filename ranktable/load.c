@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "ranktable/check.h"
+#include "ranktable/base/bigmem.h"
 
 /* ---- reading ---- */
 
@@ -69,7 +70,7 @@ int rt_read_file(const char *path, size_t cap, char **buf, size_t *len, char *er
 			size_t ncap = b ? bcap * 2 : bcap;
 			if (ncap > cap + 2)
 				ncap = cap + 2;
-			char *nb = realloc(b, ncap);
+			char *nb = b ? realloc(b, ncap) : big_malloc(ncap);
 			if (!nb) {
 				snprintf(err, errlen, "cannot read '%s': out of memory", path);
 				rc = -ENOMEM;
@@ -392,7 +393,7 @@ int rt_table_load(struct rt_table *t, const char *name, const char *buf, size_t 
 	}
 	t->priv = pv;
 
-	rc = rt__jpos_scan(&pv->pos, buf, len);
+	rc = rt__jpos_parse(&pv->pos, &pv->tree, buf, len);
 	if (rc == -EINVAL) {
 		rc = rt_diags_add(diags, RT_SEV_ERROR, "json-syntax", pv->pos.eline, pv->pos.ecol,
 				  "$", "fix the JSON syntax first; 'python3 -m json.tool FILE' shows "
@@ -405,25 +406,7 @@ int rt_table_load(struct rt_table *t, const char *name, const char *buf, size_t 
 	if (rc)
 		goto nomem;
 
-	const char *end = NULL;
-	size_t skip = pv->pos.bom;
-	if (rt__tree_parse(&pv->tree, buf + skip, len - skip, &end)) {
-		/* The scanner accepted it, so this is cJSON running out of memory or a limit
-		 * the scanner does not share. */
-		unsigned l, c;
-		size_t off = end ? (size_t)(end - buf) : skip;
-		rt__jpos_locate(buf, len, off, &l, &c);
-		rc = rt_diags_add(diags, RT_SEV_ERROR, "json-syntax", l, c, "$", NULL,
-				  "cannot parse this JSON (HCCL EI0004)");
-		snprintf(err, errlen, "%s:%u:%u: cannot parse this JSON", t->name, l, c);
-		return rc ? rc : -EINVAL;
-	}
-	rc = rt__jpos_bind(&pv->pos, pv->tree.root);
-	if (rc == -ENOMEM)
-		goto nomem;
-	/* A mismatch (which would be a bug) only costs the positions. */
-
-	struct rt__ctx c = { t, diags, rc ? NULL : &pv->pos, pv->tree.root, 0, 0, 0 };
+	struct rt__ctx c = { t, diags, &pv->pos, pv->tree.root, 0, 0, 0 };
 	rc = find_dup_keys(&c);
 	if (!rc)
 		rc = detect_and_check(&c);
@@ -454,6 +437,22 @@ void rt_table_release(struct rt_table *t)
 	free(t->ranks);
 	free(t->servers);
 	memset(t, 0, sizeof(*t));
+}
+
+int rt_json_status(const char *buf, size_t len, const char **end)
+{
+	struct rt__jpos p;
+	struct rt__tree t;
+	int init = -1;
+	if (!rt__jpos_parse(&p, &t, buf, len)) {
+		const cJSON *st = cJSON_GetObjectItemCaseSensitive(t.root, "status");
+		init = cJSON_IsString(st) && !strcmp(st->valuestring, "initializing");
+	} else if (end) {
+		*end = buf + p.eoff;
+	}
+	rt__tree_release(&t);
+	rt__jpos_release(&p);
+	return init;
 }
 
 /* ---- digest ---- */

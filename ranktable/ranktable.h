@@ -130,9 +130,10 @@ int rt_table_load(struct rt_table *t, const char *name, const char *buf, size_t 
 void rt_table_release(struct rt_table *t);
 
 /* Whether buf[0..len) is JSON whose top-level "status" is "initializing" (1) or not (0), as
- * a writer that fills the table in later leaves it; -1 when it is not JSON, *end where the
- * parse stopped. Its tree is in one block, returned whole: a big table's tree in small
- * pieces stayed in the heap under the one its loading builds next. */
+ * a writer that fills the table in later leaves it; -1 when it is not JSON (or memory runs
+ * out), *end then at the first byte that is not. Its tree is in blocks of its own, returned
+ * whole: a big table's tree in small pieces stayed in the heap under the one its loading
+ * builds next. */
 int rt_json_status(const char *buf, size_t len, const char **end);
 
 /* Reads a whole file (or stdin for "-") with a size cap. Caller frees *buf.

@@ -185,12 +185,122 @@ static void test_crlf(void **state)
 	rt__jpos_release(&p);
 }
 
+/* Walks a (our tree) and b (cJSON's, bound to pb) side by side: the same values, keys and
+ * order, at the same positions. */
+static void same_tree(const struct rt__jpos *pa, const cJSON *a, const struct rt__jpos *pb,
+		      const cJSON *b)
+{
+	unsigned la, ca, lb, cb;
+	for (; a || b; a = a->next, b = b->next) {
+		assert_non_null(a);
+		assert_non_null(b);
+		assert_int_equal(a->type & 0xFF, b->type & 0xFF);
+		if (cJSON_IsString(a))
+			assert_string_equal(a->valuestring, b->valuestring);
+		if (cJSON_IsNumber(a))
+			assert_true(a->valuedouble == b->valuedouble);
+		assert_int_equal(!a->string, !b->string);
+		if (a->string)
+			assert_string_equal(a->string, b->string);
+		assert_int_equal(rt__jpos_get(pa, a, &la, &ca), 0);
+		assert_int_equal(rt__jpos_get(pb, b, &lb, &cb), 0);
+		assert_int_equal(la, lb);
+		assert_int_equal(ca, cb);
+		assert_int_equal(rt__jpos_key(pa, a, &la, &ca), a->string ? 0 : -ENOENT);
+		assert_int_equal(rt__jpos_key(pb, b, &lb, &cb), b->string ? 0 : -ENOENT);
+		assert_int_equal(la, lb);
+		assert_int_equal(ca, cb);
+		same_tree(pa, a->child, pb, b->child);
+		if (a->child) /* cJSON's convention, which its appending relies on */
+			assert_ptr_equal(a->child->prev, cJSON_GetArrayItem(a, cJSON_GetArraySize(a) - 1));
+	}
+}
+
+/* The tree the reader builds is the one cJSON parses from the same bytes, and each of its
+ * nodes knows where it and its key start. */
+static void test_parse_tree(void **state)
+{
+	(void)state;
+	static const char *const docs[] = {
+		"{\"a\": [1, -2.5e3, 0.125, true, false, null, {}, []], \"b\": {\"c\": \"d\"}}",
+		"\xEF\xBB\xBF{\r\n\t\"a\" :\n\"\xc3\xa9\\u00e9\\uD83D\\uDE00\\n\\\"\\\\\\/\\b\\f\\r\\t\"}",
+		"{\"a\\\"b\": 1, \"c\\\\\": {\"\\\\\\\"\": [2]}, \"x\": 1, \"x\": 2}",
+		"[[[\"deep\"]], \"\", 0, -0, 1E+2, 12345678901234567890]",
+		"  \"just a string\"  ",
+		"{\"server_list\": [{\"server_id\": \"n\xe4\xb8\xad\", \"device\": [{\"rank_id\": \"0\"}]}]}",
+	};
+	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+		struct rt__jpos pa, pb;
+		struct rt__tree t;
+		size_t len = strlen(docs[i]);
+		assert_int_equal(rt__jpos_parse(&pa, &t, docs[i], len), 0);
+		assert_int_equal(rt__jpos_scan(&pb, docs[i], len), 0);
+		cJSON *b = cJSON_ParseWithLength(docs[i] + pb.bom, len - pb.bom);
+		assert_non_null(b);
+		assert_int_equal(rt__jpos_bind(&pb, b), 0);
+		/* cJSON_Compare finds members by key, so not with the duplicate "x" */
+		assert_true(cJSON_Compare(t.root, b, 1) || strstr(docs[i], "\"x\": 2"));
+		same_tree(&pa, t.root, &pb, b);
+		cJSON_Delete(b);
+		rt__jpos_release(&pb);
+		rt__tree_release(&t);
+		rt__jpos_release(&pa);
+	}
+}
+
+/* A key's position is found back from its value: past escaped quotes, not past escaped
+ * backslashes. */
+static void test_key_escapes(void **state)
+{
+	(void)state;
+	const char *text = "{\"a\\\"b\": 1, \"c\\\\\": {\"\\\\\\\"\": [2]}}";
+	struct rt__jpos p;
+	struct rt__tree t;
+	unsigned l, c;
+	assert_int_equal(rt__jpos_parse(&p, &t, text, strlen(text)), 0);
+	const cJSON *ab = t.root->child, *cb = ab->next, *q = cb->child;
+	assert_string_equal(ab->string, "a\"b");
+	assert_int_equal(rt__jpos_key(&p, ab, &l, &c), 0);
+	assert_int_equal(c, 2);
+	assert_string_equal(cb->string, "c\\");
+	assert_int_equal(rt__jpos_key(&p, cb, &l, &c), 0);
+	assert_int_equal(c, 13);
+	assert_string_equal(q->string, "\\\"");
+	assert_int_equal(rt__jpos_key(&p, q, &l, &c), 0);
+	assert_int_equal(c, 21);
+	assert_int_equal(rt__jpos_get(&p, q->child, &l, &c), 0);
+	assert_int_equal(c, 30);
+	rt__tree_release(&t);
+	rt__jpos_release(&p);
+}
+
+/* Every syntax error of the scan is the reader's too, at the same place, and leaves no
+ * tree. */
+static void test_parse_errors(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(bads) / sizeof(bads[0]); i++) {
+		struct rt__jpos p;
+		struct rt__tree t;
+		const struct bad *b = &bads[i];
+		size_t len = b->len ? b->len : strlen(b->text);
+		assert_int_equal(rt__jpos_parse(&p, &t, b->text, len), -EINVAL);
+		assert_string_equal(p.emsg, b->msg);
+		assert_int_equal(p.eline, b->line);
+		assert_int_equal(p.ecol, b->col);
+		assert_null(t.root);
+		rt__tree_release(&t);
+		rt__jpos_release(&p);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_syntax_errors), cmocka_unit_test(test_depth),
 		cmocka_unit_test(test_positions),     cmocka_unit_test(test_locate),
-		cmocka_unit_test(test_crlf),
+		cmocka_unit_test(test_crlf),	      cmocka_unit_test(test_parse_tree),
+		cmocka_unit_test(test_parse_errors),  cmocka_unit_test(test_key_escapes),
 	};
 	return cmocka_run_group_tests_name("jsonpos", tests, NULL, NULL);
 }
