@@ -93,7 +93,8 @@ static int load_hosts(struct rt_hostfile *hf)
 			return fail(EXIT_UNKNOWN, "exec", NULL, "%s", err);
 		name = ex_hostfile;
 	}
-	rc = rt_hostfile_parse(hf, name, buf, len, &d, err, sizeof(err));
+	rc = ex_hosts ? rt_hostfile_parse_list(hf, name, buf, len, &d, err, sizeof(err))
+		      : rt_hostfile_parse(hf, name, buf, len, &d, err, sizeof(err));
 	free(buf);
 	print_findings(&d, name);
 	rt_diags_release(&d);

@@ -496,7 +496,7 @@ static int split_servers(const char *list, struct rt_hostfile *hf)
 			*p = '\n';
 	char err[RT_ERRLEN] = "";
 	struct rt_diags d = { 0 };
-	int rc = rt_hostfile_parse(hf, "--servers", text, strlen(text), &d, err, sizeof(err));
+	int rc = rt_hostfile_parse_list(hf, "--servers", text, strlen(text), &d, err, sizeof(err));
 	free(text);
 	for (size_t k = 0; k < d.n; k++)
 		fprintf(stderr, "hcclctl: ranktable gen: --servers: %s\n", d.v[k].msg);
@@ -505,6 +505,26 @@ static int split_servers(const char *list, struct rt_hostfile *hf)
 		return fail(EXIT_USAGE, "ranktable gen", "list servers like --servers 10.0.0.1,10.0.0.2",
 			    "invalid --servers '%s'", list);
 	return 0;
+}
+
+/* A hostfile's slots=N (Open MPI) or HOST:N (MPICH) is the number of processes a host runs;
+ * the rank table gives every server the devices of --devices, so a count that differs from
+ * theirs is said, not silently dropped. */
+static void warn_slots(const struct rt_hostfile *hf, const char *file, size_t ndev)
+{
+	size_t differ = 0;
+	const struct rt_host *first = NULL;
+	for (size_t i = 0; i < hf->n; i++)
+		if (hf->v[i].slots && hf->v[i].slots != ndev && !differ++)
+			first = &hf->v[i];
+	if (!first)
+		return;
+	warn_msg("ranktable gen",
+		 "%s:%u: server %s has %u slots, but every server gets the %zu device%s of "
+		 "--devices %s (%zu server%s differ); hint: give --devices 0-%u to give each "
+		 "server %u",
+		 file, first->line, first->server_id, first->slots, ndev, plural_s(ndev), gen_devices,
+		 differ, plural_s(differ), first->slots - 1, first->slots);
 }
 
 static int do_gen(int argc, char **argv)
@@ -558,6 +578,8 @@ static int do_gen(int argc, char **argv)
 		rt_diags_release(&d);
 		if (rc)
 			rc = fail(EXIT_FAIL, "ranktable gen", NULL, "%s", err);
+		else
+			warn_slots(&hf, gen_hostfile, nids);
 	}
 	if (rc)
 		goto out;

@@ -5,6 +5,8 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "ranktable/ranktable.h"
 #include "ranktable/text.h"
@@ -22,6 +24,8 @@ struct hf_ctx {
 	size_t cap;
 	struct rt_diags *diags;
 	size_t nerr;
+	const char *unit; /* "line" in a file, "entry" in a command-line list */
+	unsigned slots;	  /* the line's slots=N or HOST:N, 0 when none */
 };
 
 /* A slot or process count: 1..99999, plain decimal. */
@@ -117,6 +121,8 @@ static int push_host(struct hf_ctx *c, const char *s, size_t n, const char *ip, 
 	h = &c->hf->v[c->hf->n];
 	h->server_id = strndup(s, n);
 	h->host_ip = ip ? strndup(ip, iplen) : NULL;
+	h->slots = c->slots;
+	h->line = line;
 	if (!h->server_id || (ip && !h->host_ip)) {
 		free(h->server_id);
 		free(h->host_ip);
@@ -166,8 +172,10 @@ static int parse_option(struct hf_ctx *c, const char *t, size_t tn, unsigned lin
 		return 0;
 	}
 	if ((kn == 5 && !memcmp(t, "slots", 5)) || (kn == 9 && !memcmp(t, "max_slots", 9))) {
-		if (is_count(v, vn))
-			return 0; /* the rank table takes its devices from --devices */
+		if (is_count(v, vn)) {
+			c->slots = (unsigned)strtoul(v, NULL, 10); /* gen compares it with --devices */
+			return 0;
+		}
 		*bad = true;
 		rt__quote(q, sizeof(q), v, vn);
 		snprintf(msg, sizeof(msg), "%.*s \"%s\" is not a positive number", (int)kn, t, q);
@@ -189,6 +197,7 @@ static int parse_line(struct hf_ctx *c, const char *s, size_t n, unsigned line)
 	bool bad = false;
 	int rc;
 
+	c->slots = 0;
 	while (i < n && rt__is_blank(s[i]))
 		i++;
 	if (i == n || s[i] == '#')
@@ -204,7 +213,9 @@ static int parse_line(struct hf_ctx *c, const char *s, size_t n, unsigned line)
 		size_t cn = (size_t)(s + i - colon - 1);
 
 		sn = (size_t)(colon - (s + scol));
-		if (!is_count(colon + 1, cn)) {
+		if (is_count(colon + 1, cn))
+			c->slots = (unsigned)strtoul(colon + 1, NULL, 10);
+		else {
 			bad = true;
 			rt__quote(q, sizeof(q), s + scol, i - scol);
 			snprintf(msg, sizeof(msg), "bad process count in \"%s\": expected HOST:N", q);
@@ -269,17 +280,18 @@ static int find_duplicates(struct hf_ctx *c)
 		c->nerr++;
 		rc = rt_diags_add(c->diags, RT_SEV_ERROR, "hostfile-duplicate",
 				  c->where[v[k].idx].line, c->where[v[k].idx].col, "",
-				  "list each server once", "server \"%s\" is already listed on line %u",
-				  v[k].name, c->where[v[first].idx].line);
+				  "list each server once", "server \"%s\" is already listed %s %u",
+				  v[k].name, strcmp(c->unit, "entry") ? "on line" : "as entry",
+				  c->where[v[first].idx].line);
 	}
 	free(v);
 	return rc;
 }
 
-int rt_hostfile_parse(struct rt_hostfile *hf, const char *name, const char *buf, size_t len,
-		      struct rt_diags *diags, char *err, size_t errlen)
+static int parse_as(struct rt_hostfile *hf, const char *name, const char *buf, size_t len,
+		    struct rt_diags *diags, char *err, size_t errlen, const char *unit)
 {
-	struct hf_ctx c = { .hf = hf, .diags = diags };
+	struct hf_ctx c = { .hf = hf, .diags = diags, .unit = unit };
 	size_t pos = 0;
 	unsigned line = 0;
 	int rc = 0;
@@ -329,4 +341,16 @@ void rt_hostfile_release(struct rt_hostfile *hf)
 	free(hf->v);
 	hf->v = NULL;
 	hf->n = 0;
+}
+
+int rt_hostfile_parse(struct rt_hostfile *hf, const char *name, const char *buf, size_t len,
+		      struct rt_diags *diags, char *err, size_t errlen)
+{
+	return parse_as(hf, name, buf, len, diags, err, errlen, "line");
+}
+
+int rt_hostfile_parse_list(struct rt_hostfile *hf, const char *name, const char *buf, size_t len,
+			   struct rt_diags *diags, char *err, size_t errlen)
+{
+	return parse_as(hf, name, buf, len, diags, err, errlen, "entry");
 }

@@ -171,7 +171,9 @@ void rt_hccn_release(struct rt_hccn *h);
  * ignored; Open MPI ("node3 slots=8") and MPICH ("10.0.0.1:8") lines are accepted too. */
 struct rt_host {
 	char *server_id;
-	char *host_ip; /* NULL when not given */
+	char *host_ip;	/* NULL when not given */
+	unsigned slots; /* Open MPI's slots=N or MPICH's HOST:N; 0 when not given */
+	unsigned line;	/* where it was listed (1-based) */
 };
 struct rt_hostfile {
 	struct rt_host *v;
@@ -199,6 +201,10 @@ void rt_hostlist_fold(const char *const *names, const int *idx, size_t n, char *
  * Returns 0, -EINVAL when a finding is an error or no server is listed, -ENOMEM. */
 int rt_hostfile_parse(struct rt_hostfile *hf, const char *name, const char *buf, size_t len,
 		      struct rt_diags *diags, char *err, size_t errlen);
+/* The same for a list given on the command line, one server per line of buf: its findings
+ * count entries ("already listed as entry 1"), not lines. */
+int rt_hostfile_parse_list(struct rt_hostfile *hf, const char *name, const char *buf, size_t len,
+			   struct rt_diags *diags, char *err, size_t errlen);
 void rt_hostfile_release(struct rt_hostfile *hf);
 
 /* ---- generation ---- */

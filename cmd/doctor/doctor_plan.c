@@ -29,8 +29,8 @@ int doctor_read_hosts(struct rt_hostfile *hf)
 	} else if (rt_read_file(dopt.hostfile, TABLE_CAP, &hb, &hl, err, sizeof(err))) {
 		return fail(EXIT_UNKNOWN, "doctor", NULL, "%s", err);
 	}
-	int hrc = rt_hostfile_parse(hf, dopt.hosts ? "--hosts" : dopt.hostfile, hb, hl, &d, err,
-				    sizeof(err));
+	int hrc = dopt.hosts ? rt_hostfile_parse_list(hf, "--hosts", hb, hl, &d, err, sizeof(err))
+			     : rt_hostfile_parse(hf, dopt.hostfile, hb, hl, &d, err, sizeof(err));
 	free(hb);
 	print_findings(&d, dopt.hosts ? "--hosts" : dopt.hostfile);
 	rt_diags_release(&d);

@@ -490,7 +490,8 @@ static int load_hostfile(struct launch *L, struct rt_hostfile *hf)
 			return fail(EXIT_UNKNOWN, WHERE, NULL, "%s", err);
 		name = o_hostfile;
 	}
-	rc = rt_hostfile_parse(hf, name, buf, len, &d, err, sizeof(err));
+	rc = o_hosts ? rt_hostfile_parse_list(hf, name, buf, len, &d, err, sizeof(err))
+		     : rt_hostfile_parse(hf, name, buf, len, &d, err, sizeof(err));
 	free(buf);
 	print_findings(&d, name);
 	rt_diags_release(&d);

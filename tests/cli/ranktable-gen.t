@@ -35,6 +35,16 @@ check_out "$TMP/two.json and $TMP/two-again.json describe the same ranks" "and s
 printf '# rack 1\n10.0.0.1 host_ip=172.16.0.1 slots=8\n10.0.0.2 host_ip=172.16.0.2\n' >"$TMP/hosts"
 run hcclctl ranktable gen --hostfile "$TMP/hosts" --devices 0-1 --format 1.2 --super-pod 1 --hccn-conf-dir "$TMP/hccn" -o "$TMP/pods.json"
 check_rc 0 "gen --format 1.2 from a hostfile"
+check_err_has "hcclctl: ranktable gen: warning: $TMP/hosts:2: server 10.0.0.1 has 8 slots, but every server gets the 2 devices of --devices 0-1 (1 server differ); hint: give --devices 0-7 to give each server 8" \
+	"  a hostfile's slots=8 that --devices does not match is said, with where and how to use it"
+printf '10.0.0.1 slots=2\n10.0.0.2:2\n' >"$TMP/hosts2"
+run hcclctl ranktable gen --hostfile "$TMP/hosts2" --devices 0-1 --hccn-conf-dir "$TMP/hccn" -o "$TMP/h2.json"
+check_rc 0 "slots that match --devices (Open MPI's and MPICH's forms)"
+check_err "wrote $TMP/h2.json: format 1.0, 2 servers, 4 ranks" "  no warning, only what was written"
+run hcclctl ranktable gen --servers 10.0.0.1,10.0.0.2,10.0.0.1 --devices 0-1
+check_rc 64 "a server listed twice in --servers: exit 64"
+check_err_has "hcclctl: ranktable gen: --servers: server \"10.0.0.1\" is already listed as entry 1" \
+	"  named by its place in the list, not a line"
 run hcclctl ranktable validate "$TMP/pods.json"
 check_rc 0 "the 1.2 table passes validate"
 run hcclctl --json ranktable show "$TMP/pods.json"

@@ -90,6 +90,31 @@ static void test_duplicate_names_first_line(void **state)
 	done(&p);
 }
 
+/* A list from the command line counts entries; the slots of each line are kept for gen to
+ * compare with its devices (Open MPI's slots=N, MPICH's HOST:N). */
+static void test_list_entries_and_slots(void **state)
+{
+	struct parsed p;
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	const char *list = "x\ny\nx\n";
+	p.rc = rt_hostfile_parse_list(&p.hf, "--servers", list, strlen(list), &p.d, p.err,
+				      sizeof(p.err));
+	assert_int_equal(p.rc, -EINVAL);
+	assert_int_equal(p.d.n, 1);
+	assert_diag(&p, 0, RT_SEV_ERROR, "hostfile-duplicate", 3, 1,
+		    "server \"x\" is already listed as entry 1");
+	done(&p);
+	parse_str(&p, "a slots=4\nb:2\nc\n");
+	assert_int_equal(p.rc, 0);
+	assert_int_equal(p.hf.n, 3);
+	assert_int_equal(p.hf.v[0].slots, 4);
+	assert_int_equal(p.hf.v[1].slots, 2);
+	assert_int_equal(p.hf.v[2].slots, 0);
+	assert_int_equal(p.hf.v[1].line, 2);
+	done(&p);
+}
+
 static void test_bad_host_ip(void **state)
 {
 	struct parsed p;
@@ -226,6 +251,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_all_dialects),
 		cmocka_unit_test(test_duplicate_names_first_line),
+		cmocka_unit_test(test_list_entries_and_slots),
 		cmocka_unit_test(test_bad_host_ip),
 		cmocka_unit_test(test_unknown_key_is_warning),
 		cmocka_unit_test(test_shell_metacharacters),
