@@ -6,7 +6,9 @@ H=./hcclctl
 OUT=$(mktemp -d "${TMPDIR:-/tmp}/hcclctl-demo.XXXXXX")
 trap 'rm -rf "$OUT"' EXIT
 
-step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@"; }
+# bold commands on a terminal only: a log or a pipe gets plain text (NO_COLOR too)
+if [ -t 1 ] && [ -z "${NO_COLOR:-}" ]; then B=$(printf '\033[1m') N=$(printf '\033[0m'); else B= N=; fi
+step() { printf '\n%s$ %s%s\n' "$B" "$*" "$N"; "$@"; }
 
 echo "== rank tables: generate for two servers of 8 NPUs, validate, show, compare"
 step $H ranktable gen --servers 10.0.0.1,10.0.0.2 --devices 0-7 \
