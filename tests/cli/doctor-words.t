@@ -4,13 +4,17 @@
 # the values the line names; a line of no family stays a warning that quotes it.
 . "$(dirname "$0")/lib.sh"
 
+# the fields of the --json verdict's cause in $OUT, space-separated, into $OUT
+cause() {
+	OUT=$(printf '%s' "$OUT" | python3 -c 'import json,sys; c=json.load(sys.stdin)["cause"]
+print(" ".join(str(c.get(k)) for k in sys.argv[1:]))' "$@")
+}
+
 printf '%s\n' '2031-01-05 10:00:00 [trainer] starting step 1' \
 	'2031-01-05 10:00:01 [trainer] FATAL: rendezvous: connect to 10.9.0.4:7000 timed out' >"$TMP/a.log"
 run "$HCCLCTL" --json doctor --logs "$TMP/a.log"
 check_rc 2 "a connection that timed out, in a format no rule knows: exit 2"
-printf '%s' "$OUT" | python3 -c 'import json,sys; c=json.load(sys.stdin)["cause"]
-print(c["kind"], c["detail"], c["ip"], c["port"], c["node"])' >"$TMP/got"
-OUT=$(cat "$TMP/got")
+cause kind detail ip port node
 check_out "network-unreachable words:connect-timeout 10.9.0.4 7000 node0" \
 	"  the network's family, read from its words, with the address and port the line points at"
 
@@ -32,9 +36,7 @@ _report $? "  it quotes the line as unclassified" "$OUT"
 printf '%s\n' 'worker: read from peer (local 10.0.0.1:4000, remote 10.0.0.7:5000) timed out' >"$TMP/d.log"
 run "$HCCLCTL" --json doctor --logs "$TMP/d.log"
 check_rc 2 "a read that timed out: exit 2"
-printf '%s' "$OUT" | python3 -c 'import json,sys; c=json.load(sys.stdin)["cause"]
-print(c["detail"], c["ip"], c["port"])' >"$TMP/got"
-OUT=$(cat "$TMP/got")
+cause detail ip port
 check_out "words:timeout 10.0.0.7 5000" "  the remote end's address and port, not the local one's"
 
 # a failure code nothing explains, and an error line under it whose words say why: the words
@@ -97,26 +99,21 @@ printf '%s\n' 'torch.distributed.DistBackendError: NCCL error in: x.cpp:275, unh
 	'socketStartConnect: Connect to 10.1.2.3<41000> failed : Software caused connection abort' >"$TMP/g.log"
 run "$HCCLCTL" --json doctor --logs "$TMP/g.log"
 check_rc 2 "a generic NCCL failure with its detail under it: exit 2"
-printf '%s' "$OUT" | python3 -c 'import json,sys; c=json.load(sys.stdin)["cause"]
-print(c["kind"], c["ip"], c["port"])' >"$TMP/got"
-OUT=$(cat "$TMP/got")
+cause kind ip port
 check_out "network-unreachable 10.1.2.3 41000" "  the address and port of the detail line under it"
 
 # a runtime call that gave a timeout code: the echo of a peer that did not keep up
 printf '%s\n' '(Worker pid=7) ERROR 06-12 09:47:56 [worker_base.py:620] RuntimeError: ACL stream synchronize failed, error code:507048' >"$TMP/h.log"
 run "$HCCLCTL" --json doctor --logs "$TMP/h.log"
 check_rc 2 "an ACL timeout code: exit 2"
-printf '%s' "$OUT" | python3 -c 'import json,sys; print(json.load(sys.stdin)["cause"]["kind"])' >"$TMP/got"
-OUT=$(cat "$TMP/got")
+cause kind
 check_out "rank-stuck" "  a timeout code is a rank that fell behind, not an exception"
 
 # a connection that went away, in words no rule knows
 printf '%s\n' 'ORTE has lost communication with a remote daemon.' >"$TMP/i.log"
 run "$HCCLCTL" --json doctor --logs "$TMP/i.log"
 check_rc 2 "a lost connection: exit 2"
-printf '%s' "$OUT" | python3 -c 'import json,sys; c=json.load(sys.stdin)["cause"]
-print(c["kind"], c["detail"])' >"$TMP/got"
-OUT=$(cat "$TMP/got")
+cause kind detail
 check_out "network-unreachable words:connection-lost" "  the network's family, read from its words"
 
 # a cause the knowledge base names on a Python exception, and the device in the header of the
@@ -125,9 +122,7 @@ printf '%s\n' 'RuntimeError: Expected all tensors to be on the same device. Expe
 	'[ERROR] 2031-01-05-10:00:00 (PID:53741, Device:3, RankID:-1) ERR01002 OPS invalid type' >"$TMP/j.log"
 run "$HCCLCTL" --json doctor --logs "$TMP/j.log"
 check_rc 2 "a cause of the knowledge base: exit 2"
-printf '%s' "$OUT" | python3 -c 'import json,sys; c=json.load(sys.stdin)["cause"]
-print(c["kind"], c["device"])' >"$TMP/got"
-OUT=$(cat "$TMP/got")
+cause kind device
 check_out "config 3" "  the device of the error code line it explains"
 
 # a peer that closed its connection, named by address and port: the cause is the process there
@@ -158,18 +153,14 @@ check_out_has "0 passed, 1 warning, 0 failed, 0 skipped on 1 node" "  one warnin
 printf '%s\n' '/hisi_logs/device-2/2024/bbox/kbox.txt:2020[2454.830701] {6}[Hardware Error]  error_type: 3, multi-bit ECC' >"$TMP/n.log"
 run "$HCCLCTL" --json doctor --logs "$TMP/n.log"
 check_rc 2 "a hardware error in a device's log: exit 2"
-printf '%s' "$OUT" | python3 -c 'import json,sys; c=json.load(sys.stdin)["cause"]
-print(c["kind"], c["device"], c["port"])' >"$TMP/got"
-OUT=$(cat "$TMP/got")
+cause kind device port
 check_out "hardware 2 None" "  the device of its path; the file's line number is no port"
 
 # a refused connection and, right under it, the rank it was for
 printf '%s\n' '[1716594409.541480] [gpu1:1581047:0] sock.c:323 UCX ERROR connect(fd=87, dest_addr=10.8.0.1:47133) failed: Connection refused' \
 	'[gpu1:1581048] pml_ucx.c:472 Error: Failed to resolve UCX endpoint for rank 9' >"$TMP/o.log"
 run "$HCCLCTL" --json doctor --logs "$TMP/o.log"
-printf '%s' "$OUT" | python3 -c 'import json,sys; c=json.load(sys.stdin)["cause"]
-print(c["kind"], c["ip"], c["port"], c["peer_rank"])' >"$TMP/got"
-OUT=$(cat "$TMP/got")
+cause kind ip port peer_rank
 check_out "network-unreachable 10.8.0.1 47133 9" "  the peer's address, port and rank"
 
 done_testing
