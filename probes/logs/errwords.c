@@ -41,6 +41,7 @@ static const struct {
 	{"no route", 0},      /* "[Errno 113] No route to host" */
 	{"cannot", 0},	      /* MPICH: "Internal MPI error!  Cannot read from remote process" */
 	{"could not", 0},     /* "Could not find real path of /sys/class/net/eth0/device" */
+	{"unable", 0},	      /* Open MPI: "A process or daemon was unable to complete a TCP connection" */
 	{"invalid", 0},	      /* "The argument is invalid.Reason: Set visible device failed" */
 	{"killed", 0},	      /* the shell's "Killed"; "Out of memory: Killed process 7899" */
 	{"segmentation fault", 0}, /* "Segmentation fault (core dumped)" */

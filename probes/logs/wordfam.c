@@ -175,7 +175,7 @@ static const struct family fams[] = {
 	 .fix = "check the route from this node to the peer (ip route, the interface the job binds "
 		"to, "
 		"firewalls)",
-	 .any = {"unreachable", "no route to host"}},
+	 .any = {"unreachable", "no route to host", "not reachable"}},
 	/* a connection that was up and went away, in words that do not say the peer closed it
 	 * (a peer that reset or closed it is the catalog's, as a rank that stopped): Open MPI's
 	 * "ORTE has lost communication with a remote daemon", NCCL's "Connect to
@@ -219,6 +219,16 @@ static const struct family fams[] = {
 	 .any = {"failed to connect", "connect failed", "connection failed", "could not connect",
 		 "unable to connect", "cannot connect", "can't connect", "not connected to",
 		 "link failed", "failed to link"}},
+	/* a connection that could not be finished: Open MPI's "A process or daemon was unable
+	 * to complete a TCP connection to another process" */
+	{.cat = HCAT_NET,
+	 .name = "connect-failed",
+	 .what = "a connection to a peer could not be made",
+	 .fix = "check that the peer the lines name is up and reachable from this node (firewall "
+		"on the remote host, routes, the interface the job binds to)",
+	 .any = {"unable to complete", "could not complete", "failed to complete",
+		 "unable to establish", "could not establish", "failed to establish"},
+	 .also = {"connection", "connect"}},
 	/* a process that stopped making progress: "some processes are hanging", "hung" */
 	{.cat = HCAT_RANK_STUCK,
 	 .name = "hang",

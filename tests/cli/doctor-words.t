@@ -163,4 +163,20 @@ run "$HCCLCTL" --json doctor --logs "$TMP/o.log"
 cause kind ip port peer_rank
 check_out "network-unreachable 10.8.0.1 47133 9" "  the peer's address, port and rank"
 
+# Open MPI's help text for a connection it could not finish: a failure by its words
+# ("unable"), never a pass
+printf '%s\n' 'A process or daemon was unable to complete a TCP connection' 'to another process:' \
+	'  Local host:    node-a' '  Remote host:   10.9.9.4' >"$TMP/p.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/p.log"
+check_rc 2 "a connection that could not be completed: exit 2"
+cause kind detail
+check_out "network-unreachable words:connect-failed" "  the network's, read from its words"
+
+# a host a launcher could not reach
+printf '%s\n' 'RuntimeError: Using hostfile at /h/hostfile but host=gpu-0011 was not reachable via ssh.' >"$TMP/q.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/q.log"
+check_rc 2 "a host not reachable: exit 2"
+cause kind detail
+check_out "network-unreachable words:unreachable" "  read from its words"
+
 done_testing

@@ -100,6 +100,8 @@ static const struct row_line word_lines[] = {
 	 "from 11.127.49.2<36048> failed : Connection reset by peer"},
 	{"lost communication", "https://github.com/open-mpi/ompi/issues/11830",
 	 "ORTE has lost communication with a remote daemon."},
+	{"unable", "https://github.com/open-mpi/ompi/issues/12103",
+	 "A process or daemon was unable to complete a TCP connection"},
 	{"permission denied", "https://github.com/chrysn/aiocoap/pull/350",
 	 "Network error: [Errno 13] Permission denied"},
 	{"address already in use", "https://github.com/pytorch/gloo/issues/33",
