@@ -44,10 +44,9 @@ int probe_run_tool(const char *where, const char *opt, const char *env, const ch
 const char *probe_first_line(const char *s, char *buf, size_t len);
 /* A colour for a status on fd ("" when colour is off), and the reset code. */
 const char *probe_status_color(int fd, enum probe_status s);
-const char *probe_color_off(int fd);
-/* The reset after probe_status_color(fd, s): "" where that gave no colour (SKIP), so no lone
- * reset is printed. */
-const char *probe_status_off(int fd, enum probe_status s);
+/* The reset after a colour col (from probe_status_color): "" where there was none (SKIP, no
+ * terminal), so no lone reset is printed. */
+const char *probe_color_end(const char *col);
 /* The status a probe gives a situation of the one table (cmd/cli/situation.c) that it meets,
  * "unreachable" ...: the one its exit code stands for, so a probe says what doctor, exec and
  * run say of it. */

@@ -208,7 +208,6 @@ static void tally_add(struct tally *t, const struct hccs_chip *c)
 static void print_text(const struct hccs_run *x, size_t n, enum probe_status overall)
 {
 	struct tally t = {0};
-	const char *off = probe_color_off(1);
 	printf("%-4s %-4s %-4s %-7s %-11s %-4s %-5s %-5s %-6s %-6s %s\n", "NPU", "CHIP", "LINK",
 	       "STATUS", "STATE", "MODE", "LANES", "SPEED", "RETRY", "ERRORS", "REASON");
 	for (size_t i = 0; i < n; i++) {
@@ -218,7 +217,7 @@ static void print_text(const struct hccs_run *x, size_t n, enum probe_status ove
 			const char *col = probe_status_color(1, c->status);
 			printf("%-4d %-4d %-4s %s%-7s%s %-11s %-4s %-5s %-5s %-6s %-6s %s\n",
 			       c->npu, c->chip, "-", col, probe_status_name(c->status),
-			       *col ? off : "", chip_state(c), "-", "-", "-", "-", "-",
+			       probe_color_end(col), chip_state(c), "-", "-", "-", "-", "-",
 			       *c->reason ? c->reason : "-");
 		}
 		if (c->failed || c->first.unsupported)
@@ -237,7 +236,7 @@ static void print_text(const struct hccs_run *x, size_t n, enum probe_status ove
 			const char *col = probe_status_color(1, v->status);
 			printf("%-4d %-4d %-4zu %s%-7s%s %-11s %-4s %-5s %-5s %-6s %-6s %s\n",
 			       c->npu, c->chip, k, col, probe_status_name(v->status),
-			       *col ? off : "", v->state, mode, lanes, speed, retry, errs,
+			       probe_color_end(col), v->state, mode, lanes, speed, retry, errs,
 			       *v->reason ? v->reason : "-");
 		}
 	}

@@ -87,7 +87,6 @@ static void class_stats(const struct npumesh *m, enum nm_class c, size_t *links,
 void pmesh_print_text(const struct mesh_run *x)
 {
 	const struct npumesh *m = &x->m;
-	const char *off = probe_color_off(1);
 	if (!g_opts.quiet) {
 		printf("servers:");
 		for (size_t s = 0; s < m->nsrv; s++)
@@ -183,7 +182,7 @@ void pmesh_print_text(const struct mesh_run *x)
 		const struct nm_kind *kd = npumesh_kind(f->code);
 		const char *col = probe_status_color(1, f->status);
 		char fix[400];
-		printf("%s%-7s%s %-16s %s\n", col, probe_status_name(f->status), *col ? off : "",
+		printf("%s%-7s%s %-16s %s\n", col, probe_status_name(f->status), probe_color_end(col),
 		       kd->code, f->msg);
 		npumesh_fix(m, f, fix, sizeof(fix));
 		if (!fixed[f->code]++)

@@ -87,11 +87,11 @@ void pnet_print_text(const struct launch *L, enum probe_status overall)
 				printf("link %s -> %s: %s%s%s: slow: %.*f %s, %.0f %% of the "
 				       "median\n",
 				       L->nodes[i].name, L->nodes[j].name, c, "WARN",
-				       probe_status_off(1, l->status),
+				       probe_color_end(c),
 				       unit >= 1e9 ? 2 : 1, l->bps / unit, un, l->ratio * 100);
 			else if (l->status == PROBE_FAIL && i < j)
 				printf("link %s <-> %s: %s%s%s: %s\n", L->nodes[i].name,
-				       L->nodes[j].name, c, "FAIL", probe_status_off(1, l->status), l->reason);
+				       L->nodes[j].name, c, "FAIL", probe_color_end(c), l->reason);
 		}
 	for (size_t i = 0; i < L->n; i++) {
 		const struct node *d = &L->nodes[i];
@@ -100,12 +100,12 @@ void pnet_print_text(const struct launch *L, enum probe_status overall)
 			printf("node %s: %s%s%s: %s%s\n", d->name,
 			       probe_status_color(1, pnet_down_status(d)),
 			       probe_status_name(pnet_down_status(d)),
-			       probe_status_off(1, pnet_down_status(d)),
+			       probe_color_end(probe_status_color(1, pnet_down_status(d))),
 			       d->unreachable ? "unreachable: " : "", d->why);
 		else if (v->status != PROBE_PASS)
 			printf("node %s: %s%s%s: %zu of its %zu links are %s\n", d->name,
 			       probe_status_color(1, v->status), probe_status_name(v->status),
-			       probe_status_off(1, v->status),
+			       probe_color_end(probe_status_color(1, v->status)),
 			       v->slow + v->failed, v->links,
 			       v->failed && v->slow ? "slow or failed"
 			       : v->failed	    ? "failed"
@@ -115,14 +115,14 @@ void pnet_print_text(const struct launch *L, enum probe_status overall)
 		printf("net: %s%s%s: %zu nodes, no link measured, %zu failed; %zu rounds in %.1f "
 		       "s\n",
 		       probe_status_color(1, overall), probe_status_name(overall),
-		       probe_status_off(1, overall), L->n,
+		       probe_color_end(probe_status_color(1, overall)), L->n,
 		       m->nfailed, L->rounds, L->seconds);
 		return;
 	}
 	printf("net: %s%s%s: %zu nodes, %zu links measured, median %.*f %s, %zu slow (below "
 	       "%.*f), %zu failed; %zu rounds + %zu to confirm in %.1f s\n",
 	       probe_status_color(1, overall), probe_status_name(overall),
-		       probe_status_off(1, overall), L->n, m->nmeasured,
+		       probe_color_end(probe_status_color(1, overall)), L->n, m->nmeasured,
 	       unit >= 1e9 ? 2 : 1, m->median_bps / unit, un, m->nslow, unit >= 1e9 ? 2 : 1,
 	       m->threshold_bps / unit, m->nfailed, L->rounds, L->confirm_rounds, L->seconds);
 }

@@ -38,7 +38,6 @@ static const char *or_dash(const char *s)
 static void print_text(const struct rdma_host *h, enum probe_status overall)
 {
 	size_t nports = 0, bad = 0;
-	const char *off = probe_color_off(1);
 	printf("%-14s %-4s %-7s %-8s %-10s %-10s %-22s %-12s %-18s %s\n", "DEVICE", "PORT",
 	       "STATUS", "STATE", "PHYS", "LINK", "RATE", "MTU", "NETDEV", "REASON");
 	for (size_t i = 0; i < h->n; i++) {
@@ -62,7 +61,7 @@ static void print_text(const struct rdma_host *h, enum probe_status overall)
 				snprintf(nd, sizeof(nd), "-");
 			const char *col = probe_status_color(1, p->status);
 			printf("%-14s %-4d %s%-7s%s %-8s %-10s %-10s %-22s %-12s %-18s %s\n",
-			       d->name, p->num, col, probe_status_name(p->status), *col ? off : "",
+			       d->name, p->num, col, probe_status_name(p->status), probe_color_end(col),
 			       or_dash(p->state_name), or_dash(p->phys_name),
 			       or_dash(p->link_layer), or_dash(p->rate_text), mtu, nd,
 			       *p->reason ? p->reason : "-");

@@ -544,7 +544,6 @@ static void ip_text(const struct roce_dev *d, char *buf, size_t len)
 
 static void print_text(const struct roce_run *x, enum probe_status overall)
 {
-	const char *off = probe_color_off(1);
 	size_t bad = 0;
 	printf("%-4s %-7s %-5s %-15s %-18s %-15s %-15s %-4s %-7s %-5s %s\n", "DEV", "STATUS",
 	       "LINK", "HEALTH", "IP", "NETDETECT", "GATEWAY", "TLS", "OPTICAL", "DOWNS", "REASON");
@@ -563,7 +562,7 @@ static void print_text(const struct roce_run *x, enum probe_status overall)
 			snprintf(downs, sizeof(downs), "-");
 		const char *col = probe_status_color(1, d->status);
 		printf("%-4d %s%-7s%s %-5s %-15s %-18s %-15s %-15s %-4s %-7s %-5s %s\n", d->id, col,
-		       probe_status_name(d->status), *col ? off : "",
+		       probe_status_name(d->status), probe_color_end(col),
 		       d->link_ok ? (d->link_up ? "UP" : "DOWN") : "-",
 		       *d->health ? d->health : "-", ip, *d->netdetect ? d->netdetect : "-",
 		       *d->gateway ? d->gateway : "-",

@@ -64,14 +64,9 @@ const char *probe_status_color(int fd, enum probe_status s)
 	return "";
 }
 
-const char *probe_color_off(int fd)
+const char *probe_color_end(const char *col)
 {
-	return use_color(fd) ? "\033[0m" : "";
-}
-
-const char *probe_status_off(int fd, enum probe_status s)
-{
-	return *probe_status_color(fd, s) ? "\033[0m" : "";
+	return *col ? "\033[0m" : "";
 }
 
 enum probe_status probe_situation_status(const char *kind)

@@ -12,10 +12,8 @@
  * names it as of kind cat: the event takes the code as its result. */
 static int acl_code_of(struct pspan m, int cat, struct hlog_event *e)
 {
-	struct pspan a = hlog__after(m, "error code");
-	while (a.s && a.n && (*a.s == ' ' || *a.s == ':' || *a.s == '='))
-		a.s++, a.n--;
-	if (a.s && a.n >= 2 && a.s[0] == 'i' && a.s[1] == 's')
+	struct pspan a = hlog__value_after(m, "error code");
+	if (a.s && a.n >= 2 && a.s[0] == 'i' && a.s[1] == 's') /* "error code is 207001" */
 		a.s += 2, a.n -= 2;
 	long long v;
 	if (!a.s || !hlog__num_at(a, &v) || !hacl_name(v) || hacl_cat(v) != cat)

@@ -384,3 +384,15 @@ const struct hx_val *hlog__xfind_peer(const struct hx_vals *x, int what)
 	const struct hx_val *v = hlog__xfind(x, what, 1u << HX_REMOTE);
 	return v ? v : hlog__xfind(x, what, 1u << HX_ANY);
 }
+
+void hlog__xpeer(const struct hx_vals *x, struct hx_peer *p)
+{
+	p->ip = hlog__xfind_peer(x, HX_IP);
+	p->port = hlog__xfind_peer(x, HX_PORT);
+	p->rank = hlog__xfind(x, HX_RANK, 1u << HX_REMOTE);
+	if (p->port && (p->port->n < 0 || p->port->n > 65535 ||
+			(!p->ip && p->port->role != HX_REMOTE)))
+		p->port = NULL;
+	if (p->rank && (p->rank->n < 0 || p->rank->n >= 0x7fffffff))
+		p->rank = NULL;
+}

@@ -60,6 +60,16 @@ const struct hx_val *hlog__xfind(const struct hx_vals *x, int what, unsigned rol
  * the address or port a failure points at. NULL when neither. */
 const struct hx_val *hlog__xfind_peer(const struct hx_vals *x, int what);
 
+/* What a line says of the other end: its address (the other end's, else one whose end is not
+ * said), the port that goes with it, and a rank named as the other end's ("endpoint for rank
+ * 9"). A port counts only with its address, or where the line says it is the other end's
+ * ("dest_addr=HOST:35892"): after a bare name, "name:N" is as often a file's line
+ * ("compiler_depend.ts:444"). Each is NULL when the line does not say it. */
+struct hx_peer {
+	const struct hx_val *ip, *port, *rank;
+};
+void hlog__xpeer(const struct hx_vals *x, struct hx_peer *p);
+
 #define HX_R(r) (1u << (r))
 #define HX_THIS (HX_R(HX_ANY) | HX_R(HX_LOCAL))
 #define HX_OTHER HX_R(HX_REMOTE)

@@ -281,17 +281,15 @@ static void keep_unk(struct hlog_report *r, const char *name, const char *node, 
 static void detail_below(struct hlog_event *e, struct pspan m)
 {
 	struct hx_vals x;
+	struct hx_peer p;
 	hlog__extract(m, &x);
-	const struct hx_val *ip = hlog__xfind_peer(&x, HX_IP);
-	const struct hx_val *port = hlog__xfind_peer(&x, HX_PORT);
-	const struct hx_val *peer = hlog__xfind(&x, HX_RANK, 1u << HX_REMOTE);
-	if (ip && !e->below_ip[0]) {
-		snprintf(e->below_ip, sizeof(e->below_ip), "%s", ip->s);
-		if (port && port->n >= 0 && port->n <= 65535)
-			e->below_port = (int)port->n;
+	hlog__xpeer(&x, &p);
+	if (p.ip && !e->below_ip[0]) {
+		snprintf(e->below_ip, sizeof(e->below_ip), "%s", p.ip->s);
+		e->below_port = p.port ? (int)p.port->n : -1;
 	}
-	if (peer && e->below_peer_rank < 0 && peer->n >= 0 && peer->n < 0x7fffffff)
-		e->below_peer_rank = (int)peer->n;
+	if (p.rank && e->below_peer_rank < 0)
+		e->below_peer_rank = (int)p.rank->n;
 }
 
 int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t len,

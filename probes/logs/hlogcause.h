@@ -30,12 +30,9 @@ int hlog__most_waited(const struct hlog_report *r, int kind, size_t *votes,
 void hlog__evidence_of(struct hlog_report *r, int kind,
 			int (*match)(const struct hlog_report *, const struct hlog_event *));
 void hlog__fill_context(struct hlog_report *r, const struct hlog_event *c);
-/* The address (the other end's first) and port text names, into r; 1 when it names either
- * (a port only with its address, or where the line says it is the other end's). */
+/* What text says of the other end (hlog__xpeer), into the fields of r still empty: 1 when it
+ * gave any. */
 int hlog__take_values(struct hlog_report *r, const char *text);
-/* The peer a wait's line names as the other end (e's peer_ip, and the port the line gives),
- * when r names no address yet: the process there is the one that stopped. */
-void hlog__peer_values(struct hlog_report *r, const struct hlog_event *e);
 /* When the verdict names no address and no port: those of the first unexplained error line
  * right under c (at most 4 lines, same file) that names one (c's below_ip, below_port). */
 void hlog__values_below(struct hlog_report *r, const struct hlog_event *c);

@@ -353,28 +353,19 @@ void hlog__fill_context(struct hlog_report *r, const struct hlog_event *c)
 int hlog__take_values(struct hlog_report *r, const char *text)
 {
 	struct hx_vals x;
+	struct hx_peer p;
 	hlog__extract((struct pspan){text, strlen(text)}, &x);
-	const struct hx_val *ip = hlog__xfind_peer(&x, HX_IP);
-	const struct hx_val *port = hlog__xfind_peer(&x, HX_PORT);
-	/* a rank the line names as the other end ("endpoint for rank 9") is the peer's */
-	const struct hx_val *peer = hlog__xfind(&x, HX_RANK, 1u << HX_REMOTE);
-	/* a port counts with the address it belongs to, or where the line says it is the other
-	 * end's ("dest_addr=HOST:35892"): after a bare name, "name:N" is as often a file's line
-	 * ("compiler_depend.ts:444", "plog-3003627.log:14") */
-	if (port && (port->n < 0 || port->n > 65535 || (!ip && port->role != HX_REMOTE)))
-		port = NULL;
+	hlog__xpeer(&x, &p);
 	int took = 0;
-	if (ip && !r->ip[0]) {
-		snprintf(r->ip, sizeof(r->ip), "%s", ip->s);
-		took = 1;
-		if (port && r->port < 0)
-			r->port = (int)port->n;
-	} else if (!ip && port && r->port < 0 && !r->ip[0]) {
-		r->port = (int)port->n;
+	if (!r->ip[0] && (p.ip || (p.port && r->port < 0))) {
+		if (p.ip)
+			snprintf(r->ip, sizeof(r->ip), "%s", p.ip->s);
+		if (p.port && r->port < 0)
+			r->port = (int)p.port->n;
 		took = 1;
 	}
-	if (peer && r->peer_rank < 0 && peer->n >= 0 && peer->n < 0x7fffffff) {
-		r->peer_rank = (int)peer->n;
+	if (p.rank && r->peer_rank < 0) {
+		r->peer_rank = (int)p.rank->n;
 		took = 1;
 	}
 	return took;
@@ -402,18 +393,6 @@ void hlog__values_below(struct hlog_report *r, const struct hlog_event *c)
 	}
 	if (r->peer_rank < 0)
 		r->peer_rank = c->below_peer_rank;
-}
-
-void hlog__peer_values(struct hlog_report *r, const struct hlog_event *e)
-{
-	if (r->ip[0] || !e->peer_ip[0])
-		return;
-	snprintf(r->ip, sizeof(r->ip), "%s", e->peer_ip);
-	struct hx_vals x;
-	hlog__extract((struct pspan){e->text, strlen(e->text)}, &x);
-	const struct hx_val *port = hlog__xfind_peer(&x, HX_PORT);
-	if (port && port->n >= 0 && port->n <= 65535)
-		r->port = (int)port->n;
 }
 
 /* A short quote of the line from the first of keys, for the cause. */

@@ -289,7 +289,6 @@ static void conclude_nopeer(struct hlog_report *r)
 	r->dev = w->dev;
 	if (w->kind != HLOG_FFTS_TIMEOUT) {
 		hlog__fill_context(r, w);
-		hlog__peer_values(r, w);
 		hlog__values_below(r, w);
 	}
 	snprintf(r->node, sizeof(r->node), "%s", w->node);
