@@ -3,7 +3,9 @@
 #ifndef TESTS_COMM_RANKS_H
 #define TESTS_COMM_RANKS_H
 
+#include <dirent.h>
 #include <pthread.h>
+#include <time.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -76,6 +78,38 @@ static struct comm_rendezvous *rdv_start(struct comm_root_info *ri, int n, int t
 		return NULL;
 	}
 	return r;
+}
+
+/* Entries of a /proc directory (".", ".." included: only differences are compared). */
+static inline int count_dir(const char *path)
+{
+	DIR *d = opendir(path);
+	int n = 0;
+	while (d && readdir(d))
+		n++;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static inline int open_fds(void)
+{
+	return count_dir("/proc/self/fd");
+}
+
+/* The threads of this process, once they have settled at want (want < 0: now).
+ * pthread_join returns when the kernel clears the thread's id, which is before the
+ * exiting task leaves /proc/self/task, so a joined thread can be listed for a
+ * moment: wait up to 2 s. A thread never joined stays listed and fails the test. */
+static inline int settled_threads(int want)
+{
+	int n = count_dir("/proc/self/task");
+	for (int i = 0; want >= 0 && i < 200 && n != want; i++) {
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+		n = count_dir("/proc/self/task");
+	}
+	return n;
 }
 
 #endif

@@ -261,29 +261,17 @@ static void test_names(void **state)
 	assert_string_equal(comm_status_name(-99), "unknown");
 }
 
-#include <dirent.h>
-
-static int count_dir(const char *path)
-{
-	DIR *d = opendir(path);
-	int n = 0;
-	while (d && readdir(d))
-		n++;
-	if (d)
-		closedir(d);
-	return n;
-}
 
 /* Init, collectives, failures and destroy leave no file descriptor or thread behind. */
 static void test_no_leaks(void **state)
 {
-	int fds = count_dir("/proc/self/fd"), tasks = count_dir("/proc/self/task");
+	int fds = open_fds(), tasks = settled_threads(-1);
 	meet(4);
 	test_duplicate(state);
 	test_wrong_secret(state);
 	test_missing_rank(state);
-	assert_int_equal(count_dir("/proc/self/fd"), fds);
-	assert_int_equal(count_dir("/proc/self/task"), tasks);
+	assert_int_equal(open_fds(), fds);
+	assert_int_equal(settled_threads(tasks), tasks);
 }
 
 int main(void)

@@ -826,29 +826,17 @@ static void test_killed(void **state)
 	comm_rendezvous_stop(r);
 }
 
-#include <dirent.h>
-
-static int count_dir(const char *path)
-{
-	DIR *d = opendir(path);
-	int n = 0;
-	while (d && readdir(d))
-		n++;
-	if (d)
-		closedir(d);
-	return n;
-}
 
 /* Split, non-blocking (worker threads) and failed communicators leave nothing behind. */
 static void test_no_leaks(void **state)
 {
-	int fds = count_dir("/proc/self/fd"), tasks = count_dir("/proc/self/task");
+	int fds = open_fds(), tasks = settled_threads(-1);
 	test_split(state);
 	test_nonblocking(state);
 	test_mismatch(state);
 	test_peer_gone(state);
-	assert_int_equal(count_dir("/proc/self/fd"), fds);
-	assert_int_equal(count_dir("/proc/self/task"), tasks);
+	assert_int_equal(open_fds(), fds);
+	assert_int_equal(settled_threads(tasks), tasks);
 }
 
 int main(void)

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <cmocka.h>
-#include <dirent.h>
 #include <errno.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -314,16 +313,6 @@ static void run_case(const struct wcase *t)
 	comm_rendezvous_stop(rdv);
 }
 
-static int count_dir(const char *path)
-{
-	DIR *d = opendir(path);
-	int n = 0;
-	while (d && readdir(d))
-		n++;
-	if (d)
-		closedir(d);
-	return n;
-}
 
 static int fds0, tasks0;
 
@@ -336,8 +325,8 @@ static void test_case(void **state)
 static void test_no_leaks(void **state)
 {
 	(void)state;
-	assert_int_equal(count_dir("/proc/self/fd"), fds0);
-	assert_int_equal(count_dir("/proc/self/task"), tasks0);
+	assert_int_equal(open_fds(), fds0);
+	assert_int_equal(settled_threads(tasks0), tasks0);
 }
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
@@ -355,7 +344,7 @@ int main(void)
 		tests[i] = (struct CMUnitTest){ cases[i].name, test_case, NULL, NULL,
 						(void *)&cases[i] };
 	tests[NCASES] = (struct CMUnitTest){ "no leaks", test_no_leaks, NULL, NULL, NULL };
-	fds0 = count_dir("/proc/self/fd");
-	tasks0 = count_dir("/proc/self/task");
+	fds0 = open_fds();
+	tasks0 = settled_threads(-1);
 	return cmocka_run_group_tests_name("fault_wire", tests, NULL, NULL);
 }
