@@ -32,6 +32,15 @@ ACL_KIND(acl_timeout, HCAT_RANK_STUCK)
 ACL_KIND(acl_memory, HCAT_RESOURCE)
 ACL_KIND(acl_config, HCAT_CONFIG)
 
+/* A task fault's code names no kind: the row only keeps the line from passing as unclassified.
+ * A line of torch_npu's call wrapper ("NPU function error: aclrtSynchronizeEvent(event_), error
+ * code is 507015") is left to the reading of failed calls, which keeps the call's name. */
+static int acl_task(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
+{
+	(void)x;
+	return !hlog__has(m, "function error:") && acl_code_of(m, HCAT_UNRESOLVED, e);
+}
+
 static const struct hlog_sig rows[] = {
 	/* 507046 stream, 507047 event, 507048 an FFTS+ task under HCCL_EXEC_TIMEOUT */
 	{{"error code"}, HCAT_RANK_STUCK, "acl-timeout",
@@ -51,6 +60,17 @@ static const struct hlog_sig rows[] = {
 	 "check the device ids the job uses against what the container sees "
 	 "(ASCEND_RT_VISIBLE_DEVICES) and the arguments of the call the line names",
 	 0, acl_config},
+	/* 507014-507018 AI core and AI CPU, 507034-507036 vector core: a task of an operator
+	 * failed or overran on the device, which the code alone does not pin on the operator or
+	 * the chip */
+	{{"error code"}, HCAT_UNRESOLVED, "acl-task-fault",
+	 "a task of an operator failed or timed out on the device (an AI core, vector core or AI "
+	 "CPU fault)",
+	 "read the device's own log for the operator and its error (plog: the first ERROR of the "
+	 "stream), run again with ASCEND_LAUNCH_BLOCKING=1 to find the operator, and compare with "
+	 "a known-good CANN and framework release; if one chip alone fails every time, have it "
+	 "checked (npu-smi info -t health)",
+	 0, acl_task},
 };
 
 const struct hlog_sigtab hlog__cat_acl = {"acl", rows, sizeof(rows) / sizeof(rows[0])};

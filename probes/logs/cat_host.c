@@ -2,7 +2,7 @@
  * ompi/mpi/help-mpi-api.txt, orte/opal help files and mpirun's notices; MPICH's "Fatal error in
  * PMPI_X: ..., error stack:" from src/mpi/errhan; PMIx's PMIX_ERROR_LOG), the collective tests
  * (nccl-tests' src/common.cu summary), the serving engines (vLLM's
- * vllm/executor/ray_utils.py), and the kernel (e1000e/igb/ixgbe/i40e "NIC Link is Down",
+ * vllm/executor/ray_utils.py, Ray's autoscaler), UCX's status strings, and the kernel (e1000e/igb/ixgbe/i40e "NIC Link is Down",
  * drivers/pci/pcie/aer.c, fs/ext4 and the block layer, mm/oom_kill.c). */
 #include <string.h>
 
@@ -155,6 +155,31 @@ static const struct hlog_sig rows[] = {
 	 "lower --tensor-parallel-size / --pipeline-parallel-size, or make every node's devices "
 	 "visible (join the Ray cluster with its devices, ASCEND_RT_VISIBLE_DEVICES / "
 	 "CUDA_VISIBLE_DEVICES)",
+	 0, NULL},
+	/* Ray's autoscaler (autoscaler/_private/resource_demand_scheduler.py): "No available node
+	 * types can fulfill resource request {'node:10.0.0.5': 0.001, 'GPU': 1.0}". A request
+	 * that no node can ever meet waits forever; a "node:ADDR" resource in it is the address a
+	 * worker was told to run on, which no node of the cluster registered under. */
+	{{"No available node types can fulfill resource request"}, HCAT_CONFIG, "ray-unfulfillable",
+	 "the job asked Ray for resources no node of the cluster has (a node address, or more "
+	 "GPUs/NPUs than a node offers): it waits for them forever",
+	 "compare the request with `ray status`: a 'node:ADDR' resource must be the address a node "
+	 "joined with (ray start --node-ip-address, VLLM_HOST_IP, the interface Ray picked); the "
+	 "device counts must fit a node",
+	 0, NULL},
+	/* UCX (src/ucs/type/status.c, ucs_status_string) as it logs a failed endpoint: "UCX  ERROR
+	 * Error Endpoint timeout was not handled for ep ...", "UCX  ERROR ucp_ep_create() failed:
+	 * Destination is unreachable" */
+	{{"UCX", "Endpoint timeout"}, HCAT_NET, "ucx-endpoint-timeout",
+	 "UCX gave up on a connection after its transport's retries: the peer stopped answering "
+	 "over the network (a link, switch or route fault, or the peer's host went down)",
+	 "check the link of both hosts (ibstat / ip -br link, the switch port and its counters); "
+	 "if the peer's host or process had gone, its own log holds the cause",
+	 0, NULL},
+	{{"UCX", "Destination is unreachable"}, HCAT_NET, "ucx-unreachable",
+	 "UCX found no transport that reaches the peer",
+	 "check that UCX_NET_DEVICES and UCX_TLS name devices and transports both hosts have and "
+	 "that reach each other (same subnet or a route, the port active: ucx_info -d)",
 	 0, NULL},
 	/* hccn_tool -net_health -g, its statuses as the Ascend NIC tool's manual lists them */
 	{{"net health status:"}, HCAT_NET, "npu-net-health",

@@ -4,9 +4,12 @@
  * status=IBV_WC_RETRY_EXC_ERR(12)", older releases "with error 12"). What each means for a
  * collective job, and what to do, is ours. */
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "probes/npu/hcclcodes.h"
 #include "probes/logs/catalog.h"
+#include "probes/logs/logtext.h"
 
 #define IB(name, cat, meaning, fix) {{NULL}, cat, name, meaning, fix, 0, NULL}
 
@@ -100,3 +103,109 @@ const char *hlog__ib_status_name(long long status)
 {
 	return status >= 0 && (size_t)status < NIB ? ib_wc_name[status] : NULL;
 }
+
+/*
+ * libibverbs' asynchronous events (enum ibv_event_type), by the names ibv_event_type_str()
+ * gives them (rdma-core's libibverbs/enum_strs.c): NCCL prints "NET/IB : Got async event :
+ * local catastrophic error" and "async fatal event on QP (...): local access violation work
+ * queue error", Open MPI and UCX the same names. Only the events that report a failure have a
+ * kind; the others (port active, LID change, ...) are NULL. Indexed by the enum's value; a
+ * test checks every name against the installed libibverbs.
+ */
+static const char ib_hca_fix[] =
+	"take the node out of the job and check the NIC: its kernel messages (dmesg: mlx5 health "
+	"or syndrome lines), firmware (mlxfwreset / flint), then reset or replace it";
+static const struct {
+	const char *name;
+	struct hlog_sig row;
+} ib_ev[] = {
+	{"CQ error", IB("ib-ev-cq", HCAT_UNRESOLVED,
+			"a completion queue failed (overrun: more work requests than it was sized "
+			"for)", "read the log of the library that owns the queue for the request "
+			"that overran it")},
+	{"local work queue catastrophic error",
+	 IB("ib-ev-qp-fatal", HCAT_HARDWARE,
+	    "the NIC could not go on with a queue pair and stopped it (a work queue "
+	    "catastrophic error)", ib_hca_fix)},
+	{"invalid request local work queue error",
+	 IB("ib-ev-qp-req", HCAT_OP_MISMATCH,
+	    "the peer's request was invalid for this queue pair (an operation it does not allow "
+	    "or a message longer than posted for)",
+	    "make every rank issue the same collectives with the same sizes; check that both ends "
+	    "run the same library versions")},
+	{"local access violation work queue error",
+	 IB("ib-ev-qp-access", HCAT_UNRESOLVED,
+	    "a request broke the memory protection of a queue pair (a key or access right the "
+	    "registration does not give): the software that registered the memory or posted the "
+	    "request is at fault, which the event does not name",
+	    "compare with a library release that worked (NCCL and its net plugin register memory "
+	    "differently between releases); check GPUDirect RDMA (nvidia-peermem loaded, or "
+	    "NCCL_NET_GDR_LEVEL=LOC to test without it) and ulimit -l")},
+	{"communication established", {{NULL}, HCAT_NONE, NULL, NULL, NULL, 0, NULL}},
+	{"send queue drained", {{NULL}, HCAT_NONE, NULL, NULL, NULL, 0, NULL}},
+	{"path migrated", {{NULL}, HCAT_NONE, NULL, NULL, NULL, 0, NULL}},
+	{"path migration request error",
+	 IB("ib-ev-path-mig", HCAT_LINK_DOWN, "moving a connection to its alternate path failed",
+	    ib_net_fix)},
+	{"local catastrophic error",
+	 IB("ib-ev-device-fatal", HCAT_HARDWARE,
+	    "the NIC reported a catastrophic error of the device itself: every connection on it "
+	    "is lost until it is reset",
+	    ib_hca_fix)},
+	{"port active", {{NULL}, HCAT_NONE, NULL, NULL, NULL, 0, NULL}},
+	{"port error",
+	 IB("ib-ev-port", HCAT_LINK_DOWN, "a port of the NIC left the active state (link down)",
+	    ib_net_fix)},
+	{"LID change", {{NULL}, HCAT_NONE, NULL, NULL, NULL, 0, NULL}},
+	{"P_Key change", {{NULL}, HCAT_NONE, NULL, NULL, NULL, 0, NULL}},
+	{"SM change", {{NULL}, HCAT_NONE, NULL, NULL, NULL, 0, NULL}},
+	{"SRQ catastrophic error",
+	 IB("ib-ev-srq-fatal", HCAT_HARDWARE, "the NIC could not go on with a shared receive queue",
+	    ib_hca_fix)},
+	{"SRQ limit reached", {{NULL}, HCAT_NONE, NULL, NULL, NULL, 0, NULL}},
+	{"last WQE reached", {{NULL}, HCAT_NONE, NULL, NULL, NULL, 0, NULL}},
+	{"client reregistration", {{NULL}, HCAT_NONE, NULL, NULL, NULL, 0, NULL}},
+	{"GID table change", {{NULL}, HCAT_NONE, NULL, NULL, NULL, 0, NULL}},
+	{"WQ fatal",
+	 IB("ib-ev-wq-fatal", HCAT_HARDWARE, "the NIC could not go on with a work queue",
+	    ib_hca_fix)},
+};
+#define NEV (sizeof(ib_ev) / sizeof(ib_ev[0]))
+
+const char *hlog__ib_event_name(long long ev)
+{
+	return ev >= 0 && (size_t)ev < NEV ? ib_ev[ev].name : NULL;
+}
+
+const struct hlog_sig *hlog__ib_event(long long ev)
+{
+	return ev >= 0 && (size_t)ev < NEV && ib_ev[ev].row.detail ? &ib_ev[ev].row : NULL;
+}
+
+/* The failure event a line names, the longest name found (one name can end another's):
+ * the event's kind and row, or 0 to leave the line to the other rows. */
+static int ib_event(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
+{
+	(void)x;
+	size_t best = NEV, len = 0;
+	if (!hlog__has_nocase(m, "async"))
+		return 0;
+	for (size_t i = 0; i < NEV; i++)
+		if (strlen(ib_ev[i].name) > len && hlog__has(m, ib_ev[i].name))
+			best = i, len = strlen(ib_ev[i].name);
+	if (best == NEV || !ib_ev[best].row.detail)
+		return 0;
+	e->cat = ib_ev[best].row.cat;
+	e->value = (long long)best;
+	snprintf(e->detail, sizeof(e->detail), "%s", ib_ev[best].row.detail);
+	return 1;
+}
+
+static const struct hlog_sig verbs_rows[] = {
+	{{"event"}, HCAT_HARDWARE, "ib-async-event",
+	 "the NIC raised an asynchronous error event (the event's name says which)", ib_hca_fix, 0,
+	 ib_event},
+};
+
+const struct hlog_sigtab hlog__cat_verbs = {"verbs", verbs_rows,
+					     sizeof(verbs_rows) / sizeof(verbs_rows[0])};

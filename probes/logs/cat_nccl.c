@@ -90,12 +90,8 @@ static const struct hlog_sig rows[] = {
 	{{"NET/IB", "Got CQE with error"}, HCAT_LINK_DOWN, "ib-cqe",
 	 "an InfiniBand/RoCE work request completed with an error", "see the completion status line",
 	 0, NULL},
-	/* net_ib: "NET/IB : ... async fatal event" */
-	{{"NET/IB", "async fatal event"}, HCAT_HARDWARE, "ib-async-fatal",
-	 "the NIC raised an asynchronous fatal event (port or device error)",
-	 "check the NIC's kernel messages (dmesg: mlx5), its port state and firmware; reset or "
-	 "replace it",
-	 0, NULL},
+	/* net_ib's "async fatal event on QP (...): %s" and "Got async event : %s" name the event
+	 * as ibv_event_type_str() does: the verbs table (cat_ibwc.c) reads it */
 	/* socket.cc: WARN("NET/Socket : Connect to %s failed : %s") */
 	{{"NET/Socket", "Connect to", "failed"}, HCAT_NET, "nccl-socket-connect",
 	 "NCCL could not open a TCP connection to a peer", socket_fix, 0, NULL},

@@ -115,6 +115,12 @@ static const struct hlog_sig rows[] = {
 	 "check that the peer is running and reachable on the interface Gloo uses "
 	 "(GLOO_SOCKET_IFNAME, the same on every node)",
 	 0, NULL},
+	/* tcp/device.cc: GLOO_ENFORCE(ifa != nullptr, "Unable to find address for: ", iface) */
+	{{"Unable to find address for"}, HCAT_CONFIG, "gloo-no-interface",
+	 "the network interface named for Gloo does not exist on this host or has no address",
+	 "set GLOO_SOCKET_IFNAME to an interface that exists, is up and carries the nodes' network "
+	 "on every node (ip -br addr); interface names differ between hosts and containers",
+	 0, NULL},
 	{{"Gloo connectFullMesh failed"}, HCAT_NET, "gloo-full-mesh",
 	 "Gloo could not connect every pair of ranks",
 	 "check GLOO_SOCKET_IFNAME and that the nodes reach each other on every port", 0, NULL},

@@ -8,8 +8,9 @@
 #include "probes/logs/logtext.h"
 #include "ranktable/base/acm.h"
 
-static const struct hlog_sigtab *const tabs[] = {&hlog__cat_nccl, &hlog__cat_torch,
-						  &hlog__cat_host, &hlog__cat_acl};
+/* The verbs events first: an event's own name says more than NCCL's "async fatal event". */
+static const struct hlog_sigtab *const tabs[] = {&hlog__cat_verbs, &hlog__cat_nccl,
+						  &hlog__cat_torch, &hlog__cat_host, &hlog__cat_acl};
 #define NTAB (sizeof(tabs) / sizeof(tabs[0]))
 
 const struct hlog_sig *hlog__sig_at(size_t i)
@@ -28,6 +29,9 @@ const struct hlog_sig *hlog__sig_find(const char *detail)
 			return s;
 	for (long long i = 0; detail && (s = hlog__ib_status(i)); i++)
 		if (!strcmp(s->detail, detail))
+			return s;
+	for (long long i = 0; detail && hlog__ib_event_name(i); i++)
+		if ((s = hlog__ib_event(i)) && !strcmp(s->detail, detail))
 			return s;
 	return NULL;
 }

@@ -33,7 +33,8 @@ struct hlog_sigtab {
 	size_t n;
 };
 
-extern const struct hlog_sigtab hlog__cat_nccl, hlog__cat_torch, hlog__cat_host, hlog__cat_acl;
+extern const struct hlog_sigtab hlog__cat_verbs, hlog__cat_nccl, hlog__cat_torch, hlog__cat_host,
+	hlog__cat_acl;
 
 /* Which needles of the catalog's rows and of the inner errors (hcclcodes.c's hinner rows) a
  * line holds, found in one pass of one automaton built from those tables on first use:
@@ -75,5 +76,9 @@ const struct hlog_sig *hlog__sig_at(size_t i);
 const struct hlog_sig *hlog__ib_status(long long status);
 /* Its enum name, "IBV_WC_RETRY_EXC_ERR"; NULL out of range. */
 const char *hlog__ib_status_name(long long status);
+/* libibverbs' asynchronous event (enum ibv_event_type): its row when the event reports a
+ * failure (detail "ib-ev-"), else NULL; and its name as ibv_event_type_str() spells it. */
+const struct hlog_sig *hlog__ib_event(long long ev);
+const char *hlog__ib_event_name(long long ev);
 
 #endif

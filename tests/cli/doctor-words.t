@@ -179,4 +179,21 @@ check_rc 2 "a host not reachable: exit 2"
 cause kind detail
 check_out "network-unreachable words:unreachable" "  read from its words"
 
+# Tables of a library's own names, end to end: a verbs async event by the name
+# ibv_event_type_str gives it (NVIDIA/nccl#230), a UCX status string (openucx/ucx#1881), an ACL
+# code of a task fault (vllm-project/vllm-ascend#1972): each FAILs with its kind, never a WARN
+for c in "hardware ib-ev-device-fatal|2019-06-02T16:13:44.884Z: [1,12]<stdout>:container-e275-1553839402050-12124-01-000057:815:864 [0] transport/net_ib.cu:80 NCCL WARN NET/IB : Got async event : local catastrophic error" \
+	"network-unreachable ucx-endpoint-timeout|Sun Oct  1 17:18:44 2017[1,0]<stdout>:[1506867524.637551] [clx-hercules-005:9708 :0]     ucp_worker.c:373  UCX  ERROR Error Endpoint timeout was not handled for ep 0xaa7fa0" \
+	"config ray-unfulfillable|(autoscaler +13s) Error: No available node types can fulfill resource request {'node:111.6.168.225': 0.001, 'GPU': 1.0}. Add suitable node types to this cluster to resolve this issue."; do
+	want=${c%%|*}
+	printf '%s\n' "${c#*|}" >"$TMP/lib.log"
+	run "$HCCLCTL" --json doctor --logs "$TMP/lib.log"
+	check_rc 2 "${want#* }: exit 2"
+	cause kind detail
+	check_out "$want" "  ${want#* } is $( echo "$want" | cut -d' ' -f1)"
+done
+printf '%s\n' "ERROR 07-23 10:35:57 [core.py:586] RuntimeError: Worker failed with error 'ACL stream synchronize failed, error code:507034', please check the stack trace above for the root cause" >"$TMP/acl.log"
+run "$HCCLCTL" doctor --logs "$TMP/acl.log"
+check_rc 2 "a vector core timeout code (507034): exit 2, not an unclassified warning"
+
 done_testing

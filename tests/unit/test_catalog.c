@@ -53,7 +53,28 @@ static const struct ccase cases[] = {
 	 "ib-cqe", HCAT_LINK_DOWN, ""},
 	{"NCCL net_ib.cc, an EFA setup note",
 	 "NET/IB: ibp198s0f0:1 async fatal event on QP: local access violation work queue error",
-	 "ib-async-fatal", HCAT_HARDWARE, ""},
+	 "ib-ev-qp-access", HCAT_UNRESOLVED, ""},
+	/* verbs' async events, by ibv_event_type_str's names */
+	{"NVIDIA/nccl#230 (4 nodes, the NIC's device fatal event)",
+	 "2019-06-02T16:13:44.884Z: [1,12]<stdout>:container-e275-1553839402050-12124-01-000057:"
+	 "815:864 [0] transport/net_ib.cu:80 NCCL WARN NET/IB : Got async event : local "
+	 "catastrophic error",
+	 "ib-ev-device-fatal", HCAT_HARDWARE, ""},
+	/* UCX */
+	{"openucx/ucx#1881 (endpoint timeouts on three hosts)",
+	 "Sun Oct  1 17:18:44 2017[1,7]<stdout>:[1506867524.064665] [clx-hercules-012:26727:0]     "
+	 "ucp_worker.c:373  UCX  ERROR Error Endpoint timeout was not handled for ep 0xac1510",
+	 "ucx-endpoint-timeout", HCAT_NET, ""},
+	{"openucx/ucx#10738 (ucx_perftest over a bond device)",
+	 "[1750835683.514020] [TENCENT64:1392 :0]         libperf.c:1183 UCX  ERROR ucp_ep_create() "
+	 "failed: Destination is unreachable",
+	 "ucx-unreachable", HCAT_NET, ""},
+	/* Ray */
+	{"vllm-project/vllm#14186 (a node registered under another address)",
+	 "(autoscaler +13s) Error: No available node types can fulfill resource request "
+	 "{'node:111.6.168.225': 0.001, 'GPU': 1.0}. Add suitable node types to this cluster to "
+	 "resolve this issue.",
+	 "ray-unfulfillable", HCAT_CONFIG, ""},
 	{"NCCL socket.cc, a vLLM deployment FAQ",
 	 "NCCL WARN NET/Socket : Connect to 192.168.1.11:12345 failed : Connection refused",
 	 "nccl-socket-connect", HCAT_NET, "192.168.1.11"},
@@ -175,6 +196,16 @@ static const struct ccase cases[] = {
 	 "[rank1]: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by "
 	 "peer [172.19.2.2]:33177",
 	 "gloo-peer-closed2", HCAT_RANK_STUCK, "172.19.2.2"},
+	{"vllm-project/vllm#12997 (GLOO_SOCKET_IFNAME names an interface the host lacks)",
+	 "(RayWorkerWrapper pid=317, ip=10.68.27.14) ERROR 02-11 22:51:15 worker_base.py:574] "
+	 "RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/tcp/device.cc:83] ifa "
+	 "!= nullptr. Unable to find address for: eth0 [repeated 6x across cluster]",
+	 "gloo-no-interface", HCAT_CONFIG, ""},
+	{"vllm-project/vllm-ascend#1972 (a vector core timeout code)",
+	 "ERROR 07-23 10:35:57 [core.py:586] RuntimeError: Worker failed with error 'ACL stream "
+	 "synchronize failed, error code:507034', please check the stack trace above for the root "
+	 "cause",
+	 "acl-task-fault", HCAT_UNRESOLVED, ""},
 	{"vllm-project/vllm-ascend#1193 (a timeout code: a peer did not keep up)",
 	 "(RayWorkerWrapper pid=11394, ip=10.0.1.4) ERROR 06-12 09:47:56 [worker_base.py:620] "
 	 "RuntimeError: ACL stream synchronize failed, error code:507048",
@@ -409,8 +440,8 @@ static void test_every_row_seen(void **state)
 		int seen = 0;
 		for (size_t k = 0; k < NCASES && !seen; k++)
 			seen = !strcmp(cases[k].detail, s->detail);
-		/* the completion row stands for the status it reads */
-		if (!seen && !strcmp(s->detail, "ib-completion"))
+		/* the completion and event rows stand for the status or event they read */
+		if (!seen && (!strcmp(s->detail, "ib-completion") || !strcmp(s->detail, "ib-async-event")))
 			seen = 1;
 		if (!seen)
 			fail_msg("catalog row '%s' has no real line in this test", s->detail);
@@ -445,6 +476,12 @@ static void test_ib_status(void **state)
 		assert_non_null(hlog__ib_status(wc[i].v));
 	}
 	assert_null(hlog__ib_status_name(sizeof(wc) / sizeof(wc[0])));
+	/* the async events are enum ibv_event_type's, named as ibv_event_type_str names them */
+	for (int v = IBV_EVENT_CQ_ERR; v <= IBV_EVENT_WQ_FATAL; v++)
+		assert_string_equal(hlog__ib_event_name(v), ibv_event_type_str((enum ibv_event_type)v));
+	assert_null(hlog__ib_event_name(IBV_EVENT_WQ_FATAL + 1));
+	assert_int_equal(hlog__ib_event(IBV_EVENT_DEVICE_FATAL)->cat, HCAT_HARDWARE);
+	assert_null(hlog__ib_event(IBV_EVENT_PORT_ACTIVE));
 #else
 	skip();
 #endif
