@@ -99,6 +99,7 @@ int cli_completion_words(int argc, char **argv);
  * the build id it prints: the program's GNU build-id note in hex, "unknown" without one. */
 int cli_version(void);
 const char *cli_build_id(void);
+const char *cli_commit(void);
 
 /* cmd/cli/out.c: the only place that writes diagnostics. */
 int use_color(int fd);
@@ -112,9 +113,15 @@ void info_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints the JSON error document {"error": {...}, "exit_code": N} when --json is on and a
  * failure was recorded but the command printed no document of its own. */
 void out_finish(int code);
-/* Prints a cJSON document (takes ownership) as the one JSON document on stdout. */
+/* Prints a cJSON document (takes ownership) as the one JSON document on stdout, behind
+ * what it came from: schema (the document's own, else hcclctl-COMMAND/1), hcclctl's
+ * version, commit and build id, the command line, the start time, every option's value,
+ * and the first error recorded when the document has none. */
 void out_json(void *cjson_doc);
 int out_json_printed(void);
+/* The invocation that envelope describes: set once the command and its options are known. */
+void out_json_invocation(int argc, char **argv, const char *command, const struct opt *opts,
+			 const char *commit, const char *build_id);
 /* Another process (a forked rank) printed the document on our stdout. */
 void out_json_set_printed(void);
 /* This process prints no document at all: a rank other than 0 whose stdout a launcher

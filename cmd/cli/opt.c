@@ -393,6 +393,8 @@ int cli_main(int argc, char **argv, const struct cmd *top)
 
 	top_commands = top;
 	table = top;
+	/* a usage error's document says what was run too; the command, once known, refines it */
+	out_json_invocation(argc, argv, "", NULL, cli_commit(), cli_build_id());
 
 	if (argc > 1 && !strcmp(argv[1], "--completion-words"))
 		return cli_completion_words(argc - 2, argv + 2);
@@ -414,8 +416,10 @@ int cli_main(int argc, char **argv, const struct cmd *top)
 			return usage_error(path, 0, "unknown option '%s'", argv[i]);
 		*(int *)o->val = 1;
 	}
-	if (version)
+	if (version) {
+		out_json_invocation(argc, argv, "version", NULL, cli_commit(), cli_build_id());
 		return cli_version();
+	}
 	if (i == argc) {
 		if (g_opts.help) {
 			cli_help(path, 0, stdout);
@@ -458,6 +462,10 @@ int cli_main(int argc, char **argv, const struct cmd *top)
 	if (!pos)
 		return fail(EXIT_UNKNOWN, "hcclctl", NULL, "out of memory");
 	int npos = 0;
+	char name[128];
+	path_name(path, depth, name, sizeof(name));
+	out_json_invocation(argc, argv, name + strlen("hcclctl "), leaf->opts, cli_commit(),
+			    cli_build_id());
 	int rc = cli_parse(path, depth, argc - i, argv + i, &npos, pos);
 	if (rc)
 		goto out;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -100,8 +101,102 @@ void info_msg(const char *fmt, ...)
 	fputs(out_safe(what), stderr);
 }
 
+/* What every JSON document says of the run that printed it, so that a document read
+ * later (a CI artifact, a ticket) says which build, command and options made it. */
+static struct {
+	int argc;
+	char **argv;
+	const char *commit, *build_id;
+	const struct opt *opts;
+	char command[96], started[40];
+} inv;
+
+void out_json_invocation(int argc, char **argv, const char *command, const struct opt *opts,
+			 const char *commit, const char *build_id)
+{
+	struct timespec ts;
+	struct tm tm;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	size_t n = strftime(inv.started, sizeof(inv.started), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(inv.started + n, sizeof(inv.started) - n, ".%03ldZ", ts.tv_nsec / 1000000);
+	inv.argc = argc;
+	inv.argv = argv;
+	snprintf(inv.command, sizeof(inv.command), "%s", command);
+	inv.opts = opts;
+	inv.commit = commit;
+	inv.build_id = build_id;
+}
+
+/* Every option of the command with the value it ran with, defaults included. */
+static cJSON *parameters(const struct opt *opts)
+{
+	cJSON *p = cJSON_CreateObject();
+	for (const struct opt *o = opts; p && o && o->lng; o++) {
+		switch (o->kind) {
+		case OPT_FLAG:
+			cJSON_AddBoolToObject(p, o->lng, *(const int *)o->val);
+			break;
+		case OPT_STRING: {
+			const char *v = *(const char *const *)o->val;
+			cJSON_AddItemToObject(p, o->lng, v ? cJSON_CreateString(v) : cJSON_CreateNull());
+			break;
+		}
+		case OPT_INT:
+			cJSON_AddNumberToObject(p, o->lng, (double)*(const long *)o->val);
+			break;
+		case OPT_LIST: {
+			const struct str_list *l = o->val;
+			cJSON *a = cJSON_AddArrayToObject(p, o->lng);
+			for (size_t i = 0; a && i < l->n; i++)
+				cJSON_AddItemToArray(a, cJSON_CreateString(l->v[i]));
+			break;
+		}
+		case OPT_END:
+			break;
+		}
+	}
+	return p;
+}
+
+/* Moves doc's members behind the invocation's; a member doc has wins over ours. */
+static cJSON *enveloped(cJSON *doc)
+{
+	cJSON *e = cJSON_IsObject(doc) && inv.argv ? cJSON_CreateObject() : NULL;
+	if (!e)
+		return doc;
+	char schema[128];
+	snprintf(schema, sizeof(schema), "hcclctl%s%s/1", *inv.command ? "-" : "", inv.command);
+	for (char *c = schema; *c; c++)
+		*c = *c == ' ' ? '-' : *c;
+	cJSON_AddStringToObject(e, "schema", schema);
+	cJSON *h = cJSON_AddObjectToObject(e, "hcclctl");
+	cJSON_AddStringToObject(h, "version", HCCLCTL_VERSION);
+	cJSON_AddStringToObject(h, "commit", inv.commit);
+	cJSON_AddStringToObject(h, "build_id", inv.build_id);
+	cJSON *cmd = cJSON_AddArrayToObject(e, "command");
+	for (int i = 0; cmd && i < inv.argc; i++)
+		cJSON_AddItemToArray(cmd, cJSON_CreateString(inv.argv[i]));
+	cJSON_AddStringToObject(e, "started", inv.started);
+	cJSON_AddItemToObject(e, "parameters", parameters(inv.opts));
+	if (first_error && !cJSON_GetObjectItemCaseSensitive(doc, "error"))
+		cJSON_AddItemToObject(e, "error", cJSON_Duplicate(first_error, 1));
+	while (doc->child) {
+		cJSON *it = cJSON_DetachItemViaPointer(doc, doc->child);
+		char key[128];
+		snprintf(key, sizeof(key), "%s", it->string ? it->string : "");
+		if (cJSON_GetObjectItemCaseSensitive(e, key))
+			cJSON_ReplaceItemInObjectCaseSensitive(e, key, it);
+		else
+			cJSON_AddItemToObject(e, key, it);
+	}
+	cJSON_Delete(doc);
+	return e;
+}
+
 void out_json(void *doc)
 {
+	doc = enveloped(doc);
 	char *s = json_silent ? NULL : json_oneline ? cJSON_PrintUnformatted(doc) : cJSON_Print(doc);
 	if (s) {
 		fputs(s, stdout);

@@ -67,6 +67,11 @@ static int find_note(struct dl_phdr_info *info, size_t size, void *arg)
 	return 1; /* the first object is the program itself: only its note counts */
 }
 
+const char *cli_commit(void)
+{
+	return HCCLCTL_COMMIT;
+}
+
 const char *cli_build_id(void)
 {
 	static char id[65];
@@ -118,6 +123,7 @@ int cli_version(void)
 			cJSON_AddStringToObject(l, "openssl", OpenSSL_version(OPENSSL_VERSION));
 			cJSON_AddStringToObject(doc, "compiler", COMPILER);
 		}
+		cJSON_AddNumberToObject(doc, "exit_code", EXIT_OK);
 		out_json(doc);
 		return EXIT_OK;
 	}

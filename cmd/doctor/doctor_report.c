@@ -40,8 +40,12 @@ static const char *cluster_where(const struct doctor_row *r)
 }
 
 /* The nodes a report covers: those checked, else those whose logs were read. */
-static size_t nodes_seen(const struct job *j)
+/* The nodes the report covers: those checked, else (--logs alone) those whose logs were
+ * read, each once; into names when it is not NULL. */
+static size_t nodes_seen(const struct job *j, cJSON *names)
 {
+	for (size_t i = 0; names && i < j->nnodes; i++)
+		cJSON_AddItemToArray(names, cJSON_CreateString(j->nodes[i]));
 	if (j->nnodes || !dopt.logs)
 		return j->nnodes;
 	size_t n = 0;
@@ -50,6 +54,8 @@ static size_t nodes_seen(const struct job *j)
 		while (k < i && strcmp(doctor_hlog.file[k].node, doctor_hlog.file[i].node))
 			k++;
 		n += k == i;
+		if (k == i && names)
+			cJSON_AddItemToArray(names, cJSON_CreateString(doctor_hlog.file[i].node));
 	}
 	return n;
 }
@@ -90,9 +96,7 @@ static void json_report(const struct job *j, const struct doctor_row *cause, int
 {
 	cJSON *doc = cJSON_CreateObject();
 	cJSON_AddStringToObject(doc, "schema", "hcclctl-doctor/1");
-	cJSON *nodes = cJSON_AddArrayToObject(doc, "nodes");
-	for (size_t i = 0; i < j->nnodes; i++)
-		cJSON_AddItemToArray(nodes, cJSON_CreateString(j->nodes[i]));
+	nodes_seen(j, cJSON_AddArrayToObject(doc, "nodes"));
 	cJSON *checks = cJSON_AddArrayToObject(doc, "checks");
 	int count[4] = { 0 };
 	for (size_t i = 0; i < j->n; i++) {
@@ -161,8 +165,7 @@ static int write_html(const struct job *j, const struct doctor_row *cause, const
 	char sum[200], cz[2000] = "";
 	snprintf(sum, sizeof(sum), "%d passed, %d warning%s, %d failed, %d skipped on %zu node%s",
 		 count[ST_PASS], count[ST_WARN], plural_s((unsigned)count[ST_WARN]), count[ST_FAIL],
-		 count[ST_SKIP], j->nnodes,
-		 plural_s(j->nnodes));
+		 count[ST_SKIP], nodes_seen(j, NULL), plural_s(nodes_seen(j, NULL)));
 	if (cause)
 		snprintf(cz, sizeof(cz), "%s%s%s: %.600s%s%.300s", doctor_code_of(cause->code),
 			 *cause_nodes ? " on " : "", cause_nodes, cause->msg,
@@ -215,7 +218,7 @@ static int write_prom(const struct job *j, int rc, char *why, size_t wlen)
 /* The text report's end: the summary, --logs' findings, the most likely cause and its fix. */
 static void print_end(const struct job *j, const struct doctor_row *cause, const int *count)
 {
-	size_t seen = nodes_seen(j);
+	size_t seen = nodes_seen(j, NULL);
 	printf("\n%d passed, %d warning%s, %d failed, %d skipped on %zu node%s\n",
 	       count[ST_PASS], count[ST_WARN], plural_s((unsigned)count[ST_WARN]), count[ST_FAIL],
 	       count[ST_SKIP], seen,
