@@ -38,7 +38,7 @@ static int ev_cmp(const void *pa, const void *pb)
 static void conclude_unresolved(struct hlog_report *r)
 {
 	struct sbuf b = {r->cause, sizeof(r->cause), 0};
-	const struct hlog_event *api = NULL, *any = NULL;
+	const struct hlog_event *api = NULL, *any = NULL, *named = NULL;
 	for (size_t i = 0; i < r->nev; i++) {
 		const struct hlog_event *e = &r->ev[i];
 		if (e->kind == HLOG_ENTRY || e->kind == HLOG_TLS_SWITCH || e->kind == HLOG_PLACE)
@@ -47,6 +47,19 @@ static void conclude_unresolved(struct hlog_report *r)
 			any = e;
 		if (!api && e->kind == HLOG_API && (e->op[0] || e->result >= 0))
 			api = e;
+		/* a row of the tables that knows what failed but not whose fault it is (an AI
+		 * core's exception, a task fault's code, a crash); not the wrapper of an inner
+		 * error, whose cause is in the lines after it */
+		if (!named && e->kind == HLOG_INNER && e->cat == HCAT_UNRESOLVED && e->detail[0] &&
+		    strcmp(e->detail, "inner-error"))
+			named = e;
+	}
+	/* no failed call to name: the named row says what failed, where, and what to read */
+	if (!api && named) {
+		r->kind = named->kind;
+		r->first = named;
+		hlog__conclude_catalog(r, named);
+		return;
 	}
 	/* the same call may be reported again with its rank ("HcclCommInitRootInfo fail,
 	 * error:2, rank:1, rankSize:4") */

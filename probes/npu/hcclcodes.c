@@ -476,17 +476,20 @@ static const struct hinner inners[] = {
 	 "A buffer inside an AI core hit a multi-bit ECC error.",
 	 "Check npu-smi info -t health -i N; reset the NPU, and have it serviced if the error "
 	 "comes back."},
-	{"fftsplus aicore error", HCAT_HARDWARE, "aicore-error",
+	/* an AI core's exception is most often the operator's (an address out of range, a
+	 * kernel bug), only sometimes the chip's: the line alone does not say which, as the
+	 * runtime's codes for it do not (507014/507015) */
+	{"fftsplus aicore error", HCAT_UNRESOLVED, "aicore-error",
 	 "An AI core raised an exception while running a task (bad address, trap, ECC).",
 	 "Read the errorStr of the extend-info line: an out-of-range address is usually an "
 	 "operator or memory bug (try the job with the suspect operator replaced or an older "
 	 "CANN); ECC or bus errors point at the NPU - check npu-smi info -t health -i N."},
-	{"aicore exception", HCAT_HARDWARE, "aicore-error",
+	{"aicore exception", HCAT_UNRESOLVED, "aicore-error",
 	 "An AI core raised an exception while running a task (bad address, trap, ECC).",
 	 "Read the errorStr of the extend-info line: an out-of-range address is usually an "
 	 "operator or memory bug; ECC or bus errors point at the NPU - check npu-smi info -t "
 	 "health -i N."},
-	{"aicore error", HCAT_HARDWARE, "aicore-error",
+	{"aicore error", HCAT_UNRESOLVED, "aicore-error",
 	 "An AI core raised an exception while running a task (bad address, trap, ECC).",
 	 "Read the errorStr of the extend-info line: an out-of-range address is usually an "
 	 "operator or memory bug; ECC or bus errors point at the NPU - check npu-smi info -t "

@@ -196,4 +196,12 @@ printf '%s\n' "ERROR 07-23 10:35:57 [core.py:586] RuntimeError: Worker failed wi
 run "$HCCLCTL" doctor --logs "$TMP/acl.log"
 check_rc 2 "a vector core timeout code (507034): exit 2, not an unclassified warning"
 
+# An AI core's exception (vllm-project/vllm-ascend#16654): the operator's fault far more often than
+# the chip's, so no kind is claimed, but the row still says what failed and on which device
+head -n 1 tests/data/real-logs-new/batch7/vllm-ascend-16654-a3-decode-fftsplus-aicore-after-hours/node0/stdout.txt >"$TMP/aic.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/aic.log"
+check_rc 2 "an AI core exception: exit 2"
+cause kind detail device
+check_out "unresolved aicore-error 5" "  unresolved, named by its row, with its device"
+
 done_testing
