@@ -296,10 +296,10 @@ static void test_inner_real_lines(void **state)
 	/* github.com/hw-native-sys/PTOAS/pull/875 */
 	expect_inner(
 		"Kernel task happen error, retCode=0x26, [aicore exception].[FUNC:PreCheckTaskErr]",
-		"aicore-error", HCAT_HARDWARE);
+		"aicore-error", HCAT_UNRESOLVED);
 	expect_inner("there is an exception of fftsplus aicore error, core id is 4, error code = "
 		     "0x800000",
-		     "aicore-error", HCAT_HARDWARE);
+		     "aicore-error", HCAT_UNRESOLVED);
 	expect_inner("HBM MULTI BIT ECC ERROR.time is 1700000000", "hbm-ecc", HCAT_HARDWARE);
 	expect_inner("Device[3] lost heartbeat.", "device-lost", HCAT_HARDWARE);
 	expect_inner("getRepoStopFlag in Run, throw HCCS LINK ERROR.", "hccs-link", HCAT_LINK_DOWN);
