@@ -190,6 +190,7 @@ void doctor_checks_print(void)
 		cJSON_AddStringToObject(o, "summary", c->summary);
 		cJSON_AddItemToArray(arr, o);
 	}
+	cJSON_AddNumberToObject(doc, "exit_code", EXIT_OK);
 	out_json(doc);
 }
 

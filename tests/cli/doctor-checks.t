@@ -38,7 +38,8 @@ import json, sys
 doc = json.load(open(sys.argv[1]))
 text = [l.split(None, 2) for l in open(sys.argv[2]).read().splitlines()]
 assert doc["schema"] == "hcclctl-doctor-checks/1", doc["schema"]
-assert set(doc) == {"schema", "checks"}, sorted(doc)
+assert set(doc) == {"schema", "checks", "exit_code", "hcclctl", "command", "started", "parameters"}, sorted(doc)
+assert doc["exit_code"] == 0, doc["exit_code"]
 rows = doc["checks"]
 assert [(r["code"], r["group"], r["summary"]) for r in rows] == [tuple(t) for t in text], "text and JSON differ"
 for r in rows:
