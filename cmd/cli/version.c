@@ -78,6 +78,11 @@ const char *cli_build_id(void)
 	return id;
 }
 
+const char *cli_commit(void)
+{
+	return HCCLCTL_COMMIT;
+}
+
 /* __DATE__ "Dec  2 2026" and __TIME__ "14:03:26" as 2026-12-02T14:03:26 (UTC when
  * SOURCE_DATE_EPOCH is set, else the build host's clock). */
 #ifdef __clang__
