@@ -99,7 +99,11 @@ int cli_completion_words(int argc, char **argv);
  * the build id it prints: the program's GNU build-id note in hex, "unknown" without one. */
 int cli_version(void);
 const char *cli_build_id(void);
+/* The commit the Makefile stamped into this build, "unknown" outside git. */
 const char *cli_commit(void);
+/* cmd/cli/opt.c: the command line main was given, each word quoted as a shell needs it, into
+ * out (cut at len - 1 bytes); strlen(out). */
+size_t cli_command_line(char *out, size_t len);
 
 /* cmd/cli/out.c: the only place that writes diagnostics. */
 int use_color(int fd);

@@ -67,11 +67,6 @@ static int find_note(struct dl_phdr_info *info, size_t size, void *arg)
 	return 1; /* the first object is the program itself: only its note counts */
 }
 
-const char *cli_commit(void)
-{
-	return HCCLCTL_COMMIT;
-}
-
 const char *cli_build_id(void)
 {
 	static char id[65];
@@ -81,6 +76,11 @@ const char *cli_build_id(void)
 			snprintf(id, sizeof(id), "unknown");
 	}
 	return id;
+}
+
+const char *cli_commit(void)
+{
+	return HCCLCTL_COMMIT;
 }
 
 /* __DATE__ "Dec  2 2026" and __TIME__ "14:03:26" as 2026-12-02T14:03:26 (UTC when

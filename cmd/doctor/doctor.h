@@ -60,16 +60,27 @@ extern const struct opt doctor_opts[];
 int cmd_doctor(int argc, char **argv);
 
 
-/* doctor_html.c: one self-contained page (no scripts, no external files): the summary and
- * cause, a table of every node against every check (colour by status, the message on
- * hover), and with --deep the link matrix as a heat map. 0, or -errno with err. */
+/* doctor_html.c: one self-contained page (no scripts, no external files): what produced it
+ * (time, command, rank table, version), the summary and cause, the findings in plain text
+ * (check, nodes, message, fix), the grid of every node against the checks that failed or
+ * warned with the passing ones folded by group, and the link matrix as a heat map when
+ * probe net measured it (else why not). Printable; fits a 1400 px window without sideways
+ * scrolling. 0, or -errno with err. */
 struct doctor_cell {
 	int node; /* index into names, -1: the cluster */
 	const char *code, *status, *msg, *fix;
 };
-int doctor_html_write(const char *path, const char *const *names, size_t nnames,
-		      const struct doctor_cell *cells, size_t ncells, const char *summary,
-		      const char *cause, const cJSON *netmatrix, char *err, size_t errlen);
+struct doctor_page {
+	const char *const *names; /* the nodes */
+	size_t nnames;
+	const struct doctor_cell *cells; /* sorted by check, then node */
+	size_t ncells;
+	const char *summary, *cause;
+	const cJSON *netmatrix; /* probe net's document, or NULL */
+	const char *no_net;     /* without one: why the links were not measured */
+	const char *when, *command, *ranktable, *version; /* where the page came from */
+};
+int doctor_html_write(const char *path, const struct doctor_page *p, char *err, size_t errlen);
 
 /* doctor_logs.c: --logs. The statuses, in the order doctor_job.h's enum has them. */
 enum { DOCTOR_PASS, DOCTOR_SKIP, DOCTOR_WARN, DOCTOR_FAIL };

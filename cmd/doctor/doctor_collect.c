@@ -293,7 +293,10 @@ void doctor_launcher_checks(struct job *j, struct node_plan *plan)
 			    "not run: add --deep (or --checks link.npu-mesh) to ping every device IP "
 			    "from every other device's NIC");
 	}
-	if (dopt.deep && j->nnodes > 1 && !dopt.local)
+	/* probe net, as the mesh: with --deep, or when --checks names it (its heat map on the
+	 * --html page then needs no --deep) */
+	if ((dopt.deep || (dopt.checks && doctor_wanted(&j->filter, "net.bandwidth"))) &&
+	    j->nnodes > 1 && !dopt.local)
 		doctor_deep_checks(j, plan);
 	if (dopt.logs)
 		logs_check(j);

@@ -38,8 +38,8 @@ const struct opt doctor_opts[] = {
 		 "against instead of the built-in one; its fault names and suggestions are shown",
 		 COMPLETE_FILE),
 	OPT_PATH("html", 0, &dopt.html, "FILE",
-		 "also write the report as one HTML page: every node against every check, the "
-		 "link heat map",
+		 "also write the report as one HTML page: the findings, every node against the "
+		 "checks, the link heat map",
 		 COMPLETE_FILE),
 	OPT_PATH("env-file", 0, &dopt.env_file, "FILE",
 		 "the job's environment on the nodes (KEY=VALUE lines) for env.hccl, instead of "

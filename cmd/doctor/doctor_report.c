@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cjson/cJSON.h>
 
@@ -157,12 +158,29 @@ static void json_report(const struct job *j, const struct doctor_row *cause, int
 	cJSON_AddNumberToObject(doc, "exit_code", doctor_npd_mode() ? doctor_npd_exit(code) : code);
 	out_json(doc);
 }
-/* --html: the page of every node against every check. 0, or -1 with the message printed. */
+/* Why the page has no heat map of the links: what would have measured them. */
+static const char *no_net_reason(const struct job *j)
+{
+	if (dopt.merge)
+		return "--merge reads each node's own report; doctor --deep over SSH (or hcclctl "
+		       "probe net) measures the links between nodes";
+	if (dopt.local)
+		return "--local checks this node alone; doctor --deep over SSH measures the links "
+		       "between nodes";
+	if (j->nnodes < 2)
+		return "one node, no link between nodes to measure";
+	if (!dopt.deep)
+		return "not measured: add --deep (or --checks net.bandwidth) to run probe net "
+		       "between every pair of nodes";
+	return "probe net gave no measurement (see net.bandwidth)";
+}
+
+/* --html: the page (doctor_html.c). 0, or -1 with the message printed. */
 static int write_html(const struct job *j, const struct doctor_row *cause, const int *count,
 		      char *why, size_t wlen)
 {
 	struct doctor_cell *cells = calloc(j->n + 1, sizeof(*cells));
-	char sum[200], cz[2000] = "";
+	char sum[200], cz[2000] = "", when[64] = "", cmdline[4096], version[300];
 	snprintf(sum, sizeof(sum), "%d passed, %d warning%s, %d failed, %d skipped on %zu node%s",
 		 count[ST_PASS], count[ST_WARN], plural_s((unsigned)count[ST_WARN]), count[ST_FAIL],
 		 count[ST_SKIP], nodes_seen(j, NULL), plural_s(nodes_seen(j, NULL)));
@@ -173,10 +191,22 @@ static int write_html(const struct job *j, const struct doctor_row *cause, const
 	for (size_t i = 0; cells && i < j->n; i++)
 		cells[i] = (struct doctor_cell){ j->r[i].node, doctor_code_of(j->r[i].code),
 						 doctor_st_name[j->r[i].st], j->r[i].msg, j->r[i].fix };
+	time_t now = time(NULL);
+	struct tm tm;
+	if (localtime_r(&now, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %z", &tm);
+	cli_command_line(cmdline, sizeof(cmdline));
+	snprintf(version, sizeof(version), "%s, commit %s, build-id %s", HCCLCTL_VERSION,
+		 cli_commit(), cli_build_id());
+	const struct doctor_page page = {
+		.names = j->nodes, .nnames = j->nnodes, .cells = cells, .ncells = j->n,
+		.summary = sum, .cause = cz, .netmatrix = j->net, .no_net = no_net_reason(j),
+		.when = when, .command = cmdline,
+		.ranktable = dopt.ranktable ? dopt.ranktable : "none given",
+		.version = version,
+	};
 	char err[PATH_MAX + 200] = "out of memory";
-	int hrc = cells ? doctor_html_write(dopt.html, j->nodes, j->nnodes, cells, j->n, sum, cz,
-					    j->net, err, sizeof(err))
-			: -ENOMEM;
+	int hrc = cells ? doctor_html_write(dopt.html, &page, err, sizeof(err)) : -ENOMEM;
 	free(cells);
 	if (hrc) {
 		snprintf(why, wlen, "--html: cannot write the page: %.900s", err);

@@ -43,17 +43,18 @@ import sys
 from html.parser import HTMLParser
 class P(HTMLParser):
     def __init__(s):
-        super().__init__(); s.rows = []; s.row = None; s.cell = None; s.stack = []
+        super().__init__(); s.rows = []; s.row = None; s.cell = None; s.stack = []; s.grid = False
     def handle_starttag(s, t, a):
-        if t != "meta":  # a void element
+        if t not in ("meta", "col", "wbr"):  # void elements
             s.stack.append(t)
+        if t == "table": s.grid = "grid" in (dict(a).get("class") or "").split()
         if t == "tr": s.row = []
         if t in ("td", "th"): s.cell = [dict(a).get("class"), dict(a).get("title"), ""]
     def handle_endtag(s, t):
         assert s.stack and s.stack[-1] == t, (s.stack, t)
         s.stack.pop()
         if t in ("td", "th"): s.row.append(s.cell); s.cell = None
-        if t == "tr": s.rows.append(s.row)
+        if t == "tr" and s.grid: s.rows.append(s.row)
     def handle_data(s, d):
         if s.cell is not None: s.cell[2] += d
 p = P(); p.feed(open(sys.argv[1]).read()); p.close()

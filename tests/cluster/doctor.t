@@ -191,6 +191,10 @@ printf '%s\n' "$OUT" | grep -q '^WARN  run.allreduce   cluster .*slowed by the l
 _report $? "  run.allreduce over the table: slowed by rank 1 (10.77.0.1) -> rank 2 (10.77.0.2)" "$OUT"
 grep -q '<h2>Links (probe net' "$TMP/deep.html" && [ "$(grep -o '<td style="background:rgb' "$TMP/deep.html" | wc -l)" -eq 12 ]
 _report $? "  --html: the link heat map, 12 coloured links" "$(cat "$TMP/deep.html")"
+run doc --checks node,net.bandwidth --html "$TMP/bw.html"
+check_rc 1 "--checks net.bandwidth without --deep: probe net runs (exit 1, the slow link)"
+grep -q '<h2>Links (probe net' "$TMP/bw.html" && [ "$(grep -o '<td style="background:rgb' "$TMP/bw.html" | wc -l)" -eq 12 ]
+_report $? "  --html: the heat map without --deep, 12 coloured links" "$(cat "$TMP/bw.html")"
 
 # ---- a node without hcclctl: the remote shell's error in one clean line ----
 run cluster_head env -u SSH_AUTH_SOCK "$HCCLCTL" doctor --ranktable "$TMP/rt.json" --ssh-user root \
