@@ -362,6 +362,17 @@ static int recognise_signature(struct pspan m, const struct hx_vals *x,
 		uid_after(m, "Discoverer:", e->ip, sizeof(e->ip), &e->dev);
 		return 1;
 	}
+	/* EI0002's list of the devices whose heartbeat stopped (CANN 8.1's HCCL guide): "there
+	 * are(is) 1 abnormal device(s):" then "serverId[192.168.100.111], deviceId[4], Heartbeat
+	 * Lost Occurred, Possible Reason: ...": the device named is the one that went silent */
+	if (has(m, "Heartbeat") && has(m, "serverId[") && has(m, "deviceId[")) {
+		e->kind = has_nocase(m, "Lost") ? HLOG_HEARTBEAT_LOST
+			  : has_nocase(m, "Stuck") ? HLOG_HEARTBEAT_STUCK
+						   : HLOG_HEARTBEAT;
+		ip_after(m, "serverId[", e->peer_ip, sizeof(e->peer_ip));
+		int_after(m, "deviceId[", &e->peer_dev);
+		return 1;
+	}
 	/* "[HeartbeatAbnormal][ROCE CQE ERROR]cqe error status[12], ...", ROCE "error cqe
 	 * status: 0x15", EI0013 "An error CQE occurred ... Local information: ..., device IP
 	 * .... Peer information: ...". */

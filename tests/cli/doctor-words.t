@@ -204,4 +204,12 @@ check_rc 2 "an AI core exception: exit 2"
 cause kind detail device
 check_out "unresolved aicore-error 5" "  unresolved, named by its row, with its device"
 
+# EI0002's list of abnormal devices (CANN 8.1's HCCL guide): the silent device is named with its
+# server, not called a rank that never started
+cp tests/data/real-logs-new/batch24/hiascend-81rc1-zh-hcclug31-ei0002-heartbeat-lost-rank4/node0/stdout.txt "$TMP/hb.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/hb.log"
+check_rc 2 "EI0002 with the heartbeat list: exit 2"
+cause detail rank device ip
+check_out "heartbeat-lost 4 4 192.168.100.111" "  the device whose heartbeat was lost, with its server's address"
+
 done_testing
