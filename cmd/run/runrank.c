@@ -217,7 +217,7 @@ static void prepare(const struct run_params *p, struct run_bufs *b, int rank, in
 		for (int r = 0; want && r < n; r++)
 			for (size_t i = 0; i < count; i++)
 				ref_store(t, b->want, (size_t)r * count + i,
-					  ref_value(p->seed, r, i, p->op));
+					  ref_value(t, p->seed, r, i, p->op));
 		break;
 	case COMM_COLL_REDUCESCATTER:
 		ref_fill(t, p->op, p->seed, rank, b->send, 0, count * (size_t)n);
@@ -237,7 +237,7 @@ static void prepare(const struct run_params *p, struct run_bufs *b, int rank, in
 		for (int j = 0; want && j < n; j++)
 			for (size_t i = 0; i < count; i++)
 				ref_store(t, b->want, (size_t)j * count + i,
-					  ref_value(p->seed, j, (size_t)rank * count + i, p->op));
+					  ref_value(t, p->seed, j, (size_t)rank * count + i, p->op));
 		break;
 	case COMM_COLL_SEND:
 	case COMM_COLL_RECV:
