@@ -100,8 +100,9 @@ static const struct opt run_opts[] = {
 		   "and libhccl.so loaded at run time; auto: hccl where they load on every rank "
 		   "(default libcomm)",
 		   "libcomm hccl auto"),
-	OPT_NUM("timeout", 0, &o_timeout, "SEC",
-		"deadline of every wait (default: HCCLCTL_EXEC_TIMEOUT or 300)", 1, 86400),
+	OPT_NUM("timeout", 'T', &o_timeout, "SEC",
+		"deadline of every wait (default: HCCLCTL_EXEC_TIMEOUT or 300); nccl-tests' -T",
+		1, 86400),
 	OPT_NUM("local", 0, &o_local, "N", "N ranks on this host, over shared memory (default 2)", 1,
 		4096),
 	OPT_NUM("rank", 0, &o_rank, "R", "this process's rank (with --world-size, --master)", 0,
@@ -837,46 +838,19 @@ static int env_launch(struct run_params *p)
 	return NO_ENV_LAUNCH;
 }
 
-/* Whether a launcher's environment or --rank names this process's rank. */
-static int launcher_ranks(void)
+/* -g, -t and -p (runsets.c): the --local they stand for, if any. */
+static int read_placement(void)
 {
 	static const char *const env[] = { "RANK", "OMPI_COMM_WORLD_RANK", "SLURM_PROCID",
 					   "RANK_ID" };
+	struct run_placement pl = { .ngpus = o_ngpus, .nthreads = o_nthreads, .npus = o_npus,
+				    .local = o_local, .where = where(),
+				    .launcher = o_rank >= 0 || o_world >= 0 || o_ssh };
 	for (size_t i = 0; i < sizeof(env) / sizeof(env[0]); i++)
-		if (env_long(env[i]) != -1)
-			return 1;
-	return o_rank >= 0 || o_world >= 0 || o_ssh;
-}
-
-/* nccl-tests' -g and -t, hccl_test's -p: how many ranks where. hcclctl runs one rank per
- * process, so G devices of T threads in one process are G x T ranks on this host (--local);
- * under a launcher that starts the ranks itself they cannot be, and saying so beats a job of
- * the wrong size. hccl_test's -p N is the launcher's ranks per node there (not checked), and
- * --local N alone. */
-static int read_placement(void)
-{
-	long gt = o_ngpus * o_nthreads;
-	const char *flag = o_ngpus > 1 ? "-g" : "-t";
-	if (gt > 1 && (launcher_ranks() || o_local || o_npus))
-		return fail(EXIT_USAGE, where(),
-			    "start the ranks per node with the launcher, or give --local N alone",
-			    "%s %ld: hcclctl runs one rank per process: beside --local, -p or a "
-			    "launcher's ranks it cannot add any", flag,
-			    o_ngpus > 1 ? o_ngpus : o_nthreads);
-	if (gt > 1) {
-		if (gt > 4096)
-			return fail(EXIT_USAGE, where(), NULL, "-g x -t: %ld ranks, at most 4096", gt);
-		if (!g_opts.quiet)
-			warn_msg(where(), "%s %ld: hcclctl runs one rank per process: %ld ranks on "
-				 "this host, as --local %ld", flag,
-				 o_ngpus > 1 ? o_ngpus : o_nthreads, gt, gt);
-		o_local = gt;
-	}
-	if (o_npus && o_local)
-		return fail(EXIT_USAGE, where(), NULL, "-p is --local: give one of them");
-	if (o_npus && !launcher_ranks())
-		o_local = o_npus;
-	return 0;
+		pl.launcher |= env_long(env[i]) != -1;
+	int rc = run_placement_read(&pl);
+	o_local = pl.local;
+	return rc;
 }
 
 static int do_run(int argc, char **argv)

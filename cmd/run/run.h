@@ -94,6 +94,16 @@ int run_ops_parse(const char *word, enum comm_op *out, char *why, size_t len);
 int run_sets(struct comm *c, const struct run_params *p, run_row_fn row_fn, void *arg,
 	     char *first_wrong, size_t len);
 
+/* runsets.c: nccl-tests' -g G and -t T, hccl_test's -p N into local (--local's N, 0: none):
+ * alone, G x T ranks here (said) or N; beside --local, -p or a launcher (which starts the
+ * ranks itself) -g and -t are a usage error and -p is ignored. 0, or EXIT_USAGE (said). */
+struct run_placement {
+	long ngpus, nthreads, npus, local;
+	int launcher; /* --rank, --ssh or a launcher's environment names the ranks */
+	const char *where;
+};
+int run_placement_read(struct run_placement *pl);
+
 /* --compress: a row fails when its normalised RMS error is above this. */
 #define RUN_NRMSE_LIMIT 0.01
 

@@ -10,11 +10,6 @@
 #include "cmd/run/run.h"
 #include "ranktable/base/plural.h"
 
-const char *run_row_op(const struct run_row *r)
-{
-	return r->has_op ? comm_op_name(r->op) : "none";
-}
-
 /* What ran: sendrecv is libcomm's send and recv ("p2p"), not an algorithm of its collectives. */
 static const char *row_algo(const struct run_params *p, const struct run_row *r)
 {

@@ -26,6 +26,12 @@ double run_bus_factor(enum comm_coll coll, int n)
 	}
 }
 
+/* Here, not beside the table (run_out.c), which calls runprom.c, which calls this. */
+const char *run_row_op(const struct run_row *r)
+{
+	return r->has_op ? comm_op_name(r->op) : "none";
+}
+
 /* Elements each rank contributes for a row of `bytes` (nccl-tests' size: the largest
  * buffer of the collective). */
 static size_t per_rank_count(enum comm_coll coll, size_t bytes, size_t tsize, int n)

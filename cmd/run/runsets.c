@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/cli/cli.h"
 #include "cmd/run/run.h"
 
 /* Other tools' names of libcomm's types: nccl-tests' (float, half, bfloat16, double, int),
@@ -115,4 +116,33 @@ int run_sets(struct comm *c, const struct run_params *p, run_row_fn row_fn, void
 					d = p->ndtypes;
 			}
 	return any_wrong;
+}
+
+/* nccl-tests' -g and -t, hccl_test's -p: how many ranks where. hcclctl runs one rank per
+ * process, so G devices of T threads in one process are G x T ranks on this host (--local);
+ * under a launcher that starts the ranks itself they cannot be, and saying so beats a job of
+ * the wrong size. hccl_test's -p N is the launcher's ranks per node there (not checked), and
+ * --local N alone. */
+int run_placement_read(struct run_placement *pl)
+{
+	long gt = pl->ngpus * pl->nthreads, one = pl->ngpus > 1 ? pl->ngpus : pl->nthreads;
+	const char *flag = pl->ngpus > 1 ? "-g" : "-t";
+	if (gt > 1 && (pl->launcher || pl->local || pl->npus))
+		return fail(EXIT_USAGE, pl->where,
+			    "start the ranks per node with the launcher, or give --local N alone",
+			    "%s %ld: hcclctl runs one rank per process: beside --local, -p or a "
+			    "launcher's ranks it cannot add any", flag, one);
+	if (gt > 4096)
+		return fail(EXIT_USAGE, pl->where, NULL, "-g x -t: %ld ranks, at most 4096", gt);
+	if (gt > 1) {
+		if (!g_opts.quiet)
+			warn_msg(pl->where, "%s %ld: hcclctl runs one rank per process: %ld ranks "
+				 "on this host, as --local %ld", flag, one, gt, gt);
+		pl->local = gt;
+	}
+	if (pl->npus && pl->local)
+		return fail(EXIT_USAGE, pl->where, NULL, "-p is --local: give one of them");
+	if (pl->npus && !pl->launcher)
+		pl->local = pl->npus;
+	return 0;
 }

@@ -189,6 +189,14 @@ check_rc 64 "-i 1X: exit 64"
 check_err "hcclctl: run allreduce: invalid value '1X' for --stepbytes
 hint: bytes with K, M or G, e.g. -i 1M" "  says which value"
 
+# ---- -T: nccl-tests' deadline, hcclctl's --timeout ----
+P=$(free_port)
+run hcclctl run allreduce --rank 0 --world-size 2 --master 127.0.0.1:$P -T 1 -e 8 -n 1 -w 0
+check_rc 2 "-T 1: a rank that never comes: exit 2"
+msg="rank 0 (host $(hostname)): bootstrap: rendezvous at 127.0.0.1:$P timed out after 1.0 s: 1 of 2 ranks never said hello: rank 1"
+check_err "hcclctl: run allreduce: $msg
+hcclctl: verdict: stuck-rank: $msg" "  named after -T's 1 s"
+
 # ---- -m: accepted, and what it does here said ----
 run hcclctl run allreduce --local 2 -b 8 -e 8 -n 1 -w 0 -m 4
 check_rc 0 "-m 4: exit 0"
