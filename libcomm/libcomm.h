@@ -30,6 +30,8 @@ const char *comm_status_name(int status); /* "timeout", "peer", ... */
 
 enum comm_dtype {
 	COMM_INT8, COMM_INT32, COMM_INT64, COMM_FP16, COMM_BF16, COMM_FP32, COMM_FP64,
+	/* after the first seven, whose values are on the wire already */
+	COMM_INT16, COMM_UINT8, COMM_UINT32, COMM_UINT64,
 	COMM_DTYPE_COUNT
 };
 enum comm_op { COMM_SUM, COMM_PROD, COMM_MAX, COMM_MIN, COMM_OP_COUNT };
@@ -40,7 +42,7 @@ enum comm_coll {
 };
 
 size_t comm_dtype_size(enum comm_dtype t);
-const char *comm_dtype_name(enum comm_dtype t); /* "int8" ... "fp64" */
+const char *comm_dtype_name(enum comm_dtype t); /* "int8" ... "fp64" ... "uint64" */
 const char *comm_op_name(enum comm_op op);      /* "sum" "prod" "max" "min" */
 const char *comm_algo_name(enum comm_algo a);   /* "auto" "ring" "rhd" "mesh" */
 const char *comm_coll_name(enum comm_coll c);   /* "allreduce" ... */

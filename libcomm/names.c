@@ -6,9 +6,9 @@ static const char *const status_names[] = {
 	"ok", "inval", "nomem", "sys", "timeout", "peer", "mismatch", "auth", "bootstrap", "proto",
 };
 static const char *const dtype_names[COMM_DTYPE_COUNT] = {
-	"int8", "int32", "int64", "fp16", "bf16", "fp32", "fp64",
+	"int8", "int32", "int64", "fp16", "bf16", "fp32", "fp64", "int16", "uint8", "uint32", "uint64",
 };
-static const size_t dtype_sizes[COMM_DTYPE_COUNT] = { 1, 4, 8, 2, 2, 4, 8 };
+static const size_t dtype_sizes[COMM_DTYPE_COUNT] = { 1, 4, 8, 2, 2, 4, 8, 2, 1, 4, 8 };
 static const char *const op_names[COMM_OP_COUNT] = { "sum", "prod", "max", "min" };
 static const char *const algo_names[COMM_ALGO_COUNT] = { "auto", "ring", "rhd", "mesh" };
 static const char *const coll_names[COMM_COLL_COUNT] = {

@@ -157,6 +157,18 @@ GEN(i64_sum, uint64_t, OP_SUM)
 GEN(i64_prod, uint64_t, OP_PROD)
 GEN(i64_max, int64_t, OP_IMAX)
 GEN(i64_min, int64_t, OP_IMIN)
+/* int16, and the unsigned types: sum and prod are the same bits as their signed twins'; max
+ * and min compare in their own type. */
+GEN(i16_sum, uint16_t, OP_SUM)
+GEN(i16_prod, uint16_t, OP_PROD)
+GEN(i16_max, int16_t, OP_IMAX)
+GEN(i16_min, int16_t, OP_IMIN)
+GEN(u8_max, uint8_t, OP_IMAX)
+GEN(u8_min, uint8_t, OP_IMIN)
+GEN(u32_max, uint32_t, OP_IMAX)
+GEN(u32_min, uint32_t, OP_IMIN)
+GEN(u64_max, uint64_t, OP_IMAX)
+GEN(u64_min, uint64_t, OP_IMIN)
 GEN(f32_sum, float, OP_SUM)
 GEN(f32_prod, float, OP_PROD)
 GEN(f32_max, float, OP_FMAX)
@@ -195,32 +207,41 @@ typedef void (*k2_fn)(void *, const void *, size_t);
 	{                                                                                          \
 		P##_sum_3, P##_prod_3, P##_max_3, P##_min_3                                        \
 	}
+#define UROW(S, U) { S##_sum_3, S##_prod_3, U##_max_3, U##_min_3 }
 static const k3_fn k3_tab[COMM_DTYPE_COUNT][COMM_OP_COUNT] = {
 	[COMM_INT8] = ROW(i8),	[COMM_INT32] = ROW(i32), [COMM_INT64] = ROW(i64),
 	[COMM_FP16] = ROW(hf),	[COMM_BF16] = ROW(bf),	 [COMM_FP32] = ROW(f32),
-	[COMM_FP64] = ROW(f64),
+	[COMM_FP64] = ROW(f64), [COMM_INT16] = ROW(i16), [COMM_UINT8] = UROW(i8, u8),
+	[COMM_UINT32] = UROW(i32, u32), [COMM_UINT64] = UROW(i64, u64),
 };
 #undef ROW
+#undef UROW
 #define ROW(P)                                                                                     \
 	{                                                                                          \
 		P##_sum_2, P##_prod_2, P##_max_2, P##_min_2                                        \
 	}
+#define UROW(S, U) { S##_sum_2, S##_prod_2, U##_max_2, U##_min_2 }
 static const k2_fn k2_tab[COMM_DTYPE_COUNT][COMM_OP_COUNT] = {
 	[COMM_INT8] = ROW(i8),	[COMM_INT32] = ROW(i32), [COMM_INT64] = ROW(i64),
 	[COMM_FP16] = ROW(hf),	[COMM_BF16] = ROW(bf),	 [COMM_FP32] = ROW(f32),
-	[COMM_FP64] = ROW(f64),
+	[COMM_FP64] = ROW(f64), [COMM_INT16] = ROW(i16), [COMM_UINT8] = UROW(i8, u8),
+	[COMM_UINT32] = UROW(i32, u32), [COMM_UINT64] = UROW(i64, u64),
 };
 #undef ROW
+#undef UROW
 #define ROW(P)                                                                                     \
 	{                                                                                          \
 		P##_sum_2r, P##_prod_2r, P##_max_2r, P##_min_2r                                    \
 	}
+#define UROW(S, U) { S##_sum_2r, S##_prod_2r, U##_max_2r, U##_min_2r }
 static const k2_fn k2r_tab[COMM_DTYPE_COUNT][COMM_OP_COUNT] = {
 	[COMM_INT8] = ROW(i8),	[COMM_INT32] = ROW(i32), [COMM_INT64] = ROW(i64),
 	[COMM_FP16] = ROW(hf),	[COMM_BF16] = ROW(bf),	 [COMM_FP32] = ROW(f32),
-	[COMM_FP64] = ROW(f64),
+	[COMM_FP64] = ROW(f64), [COMM_INT16] = ROW(i16), [COMM_UINT8] = UROW(i8, u8),
+	[COMM_UINT32] = UROW(i32, u32), [COMM_UINT64] = UROW(i64, u64),
 };
 #undef ROW
+#undef UROW
 
 /* The elements after the last full vector of a SIMD kernel, by the portable loops. */
 #ifdef HAVE_X86

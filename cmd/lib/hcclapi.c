@@ -62,7 +62,7 @@ int hccl_supported(enum comm_coll coll, enum comm_dtype t, enum comm_op op, char
 	 * the other collectives take every type */
 	static const unsigned char reduces[COMM_DTYPE_COUNT] = {
 		[COMM_INT8] = 1, [COMM_INT32] = 1, [COMM_INT64] = 1, [COMM_FP16] = 1,
-		[COMM_BF16] = 1, [COMM_FP32] = 1,
+		[COMM_BF16] = 1, [COMM_FP32] = 1, [COMM_INT16] = 1,
 	};
 	const char *name = coll == COMM_COLL_ALLREDUCE ? "HcclAllReduce" : "HcclReduceScatter";
 	if ((coll != COMM_COLL_ALLREDUCE && coll != COMM_COLL_REDUCESCATTER) ||
@@ -73,8 +73,8 @@ int hccl_supported(enum comm_coll coll, enum comm_dtype t, enum comm_op op, char
 				   "fp32 and bf16", name, comm_dtype_name(t));
 		return -ENOTSUP;
 	}
-	if (op == COMM_PROD && t == COMM_BF16) {
-		snprintf(why, len, "%s takes no prod on bf16", name);
+	if (op == COMM_PROD && (t == COMM_BF16 || t == COMM_INT16)) {
+		snprintf(why, len, "%s takes no prod on %s", name, comm_dtype_name(t));
 		return -ENOTSUP;
 	}
 	return 0;
@@ -123,7 +123,9 @@ int hccl_dtype_of(enum comm_dtype t)
 		[COMM_INT8] = HCCL_DT_INT8, [COMM_INT32] = HCCL_DT_INT32,
 		[COMM_INT64] = HCCL_DT_INT64, [COMM_FP16] = HCCL_DT_FP16,
 		[COMM_BF16] = HCCL_DT_BFP16, [COMM_FP32] = HCCL_DT_FP32,
-		[COMM_FP64] = HCCL_DT_FP64,
+		[COMM_FP64] = HCCL_DT_FP64, [COMM_INT16] = HCCL_DT_INT16,
+		[COMM_UINT8] = HCCL_DT_UINT8, [COMM_UINT32] = HCCL_DT_UINT32,
+		[COMM_UINT64] = HCCL_DT_UINT64,
 	};
 	return (unsigned)t < COMM_DTYPE_COUNT ? map[t] : -1;
 }

@@ -6,7 +6,14 @@
 
 #include "cmd/run/refdata.h"
 
-double ref_value(uint64_t seed, int rank, size_t i, enum comm_op op)
+/* Unsigned types take 0..8 instead of -4..4 (prod keeps +-1: -1 wraps to the largest value,
+ * and products of wrapped values wrap alike), so max and min order them as the reference. */
+static int is_unsigned(enum comm_dtype t)
+{
+	return t == COMM_UINT8 || t == COMM_UINT32 || t == COMM_UINT64;
+}
+
+double ref_value(enum comm_dtype t, uint64_t seed, int rank, size_t i, enum comm_op op)
 {
 	uint64_t h = seed * 0x9e3779b97f4a7c15ULL + (uint64_t)rank * 131 + (uint64_t)i * 31;
 	h ^= h >> 29;
@@ -16,7 +23,7 @@ double ref_value(uint64_t seed, int rank, size_t i, enum comm_op op)
 		return r == 0 ? 2.0 : r < 4 ? -1.0 : 1.0;
 	}
 	/* -4..4: sums over up to 64 ranks stay within bf16's exact integers (256) */
-	return (double)(int)(h % 9) - 4.0;
+	return (double)(int)(h % 9) - (is_unsigned(t) ? 0.0 : 4.0);
 }
 
 /* fp16 bits of an exact small integer (|v| < 2048), built from its binary form. */
@@ -52,6 +59,10 @@ void ref_store(enum comm_dtype t, void *buf, size_t i, double v)
 	case COMM_BF16: ((uint16_t *)buf)[i] = small_int_bf16(v); break;
 	case COMM_FP32: ((float *)buf)[i] = (float)v; break;
 	case COMM_FP64: ((double *)buf)[i] = v; break;
+	case COMM_INT16: ((uint16_t *)buf)[i] = (uint16_t)(uint64_t)iv; break;
+	case COMM_UINT8: ((uint8_t *)buf)[i] = (uint8_t)(uint64_t)iv; break;
+	case COMM_UINT32: ((uint32_t *)buf)[i] = (uint32_t)(uint64_t)iv; break;
+	case COMM_UINT64: ((uint64_t *)buf)[i] = (uint64_t)iv; break;
 	case COMM_DTYPE_COUNT: break;
 	}
 }
@@ -60,15 +71,15 @@ void ref_fill(enum comm_dtype t, enum comm_op op, uint64_t seed, int rank, void 
 	      size_t base, size_t count)
 {
 	for (size_t k = 0; k < count; k++)
-		ref_store(t, buf, k, ref_value(seed, rank, base + k, op));
+		ref_store(t, buf, k, ref_value(t, seed, rank, base + k, op));
 }
 
 void ref_reduced(enum comm_dtype t, enum comm_op op, uint64_t seed, int nranks, size_t i,
 		 void *out, size_t k)
 {
-	double acc = ref_value(seed, 0, i, op);
+	double acc = ref_value(t, seed, 0, i, op);
 	for (int r = 1; r < nranks; r++) {
-		double v = ref_value(seed, r, i, op);
+		double v = ref_value(t, seed, r, i, op);
 		switch (op) {
 		case COMM_SUM: acc += v; break;
 		case COMM_PROD: acc *= v; break;
@@ -119,6 +130,12 @@ void ref_format(enum comm_dtype t, const void *buf, size_t i, char *out, size_t 
 	}
 	case COMM_FP32: snprintf(out, len, "%g", (double)((const float *)buf)[i]); break;
 	case COMM_FP64: snprintf(out, len, "%g", ((const double *)buf)[i]); break;
+	case COMM_INT16: snprintf(out, len, "%d", ((const int16_t *)buf)[i]); break;
+	case COMM_UINT8: snprintf(out, len, "%u", ((const uint8_t *)buf)[i]); break;
+	case COMM_UINT32: snprintf(out, len, "%u", ((const uint32_t *)buf)[i]); break;
+	case COMM_UINT64:
+		snprintf(out, len, "%llu", (unsigned long long)((const uint64_t *)buf)[i]);
+		break;
 	case COMM_DTYPE_COUNT: snprintf(out, len, "?"); break;
 	}
 }

@@ -9,8 +9,8 @@
 
 #include "libcomm/libcomm.h"
 
-/* The value rank holds at element i for op, as an exact small integer. */
-double ref_value(uint64_t seed, int rank, size_t i, enum comm_op op);
+/* The value rank holds at element i for op in dtype t, as an exact small integer. */
+double ref_value(enum comm_dtype t, uint64_t seed, int rank, size_t i, enum comm_op op);
 /* Writes v into element i of buf in dtype t (integers wrap as two's complement). */
 void ref_store(enum comm_dtype t, void *buf, size_t i, double v);
 /* Fills count elements of rank's data, element k taking index base + k. */

@@ -38,7 +38,12 @@ static const char *o_compress = "none";
 static const char *o_engine = "libcomm";
 static struct hccl_api hccl_lib;
 static int hccl_loaded, hccl_probed;
-static long o_factor = 2, o_iters = 20, o_warmup = 5, o_check = 1, o_root = 0, o_timeout,
+/* o_factor 0: -f not given (2; -i may stand instead); o_average 3: the slowest rank's time,
+ * the time a collective takes (nccl-tests' default is 1, the mean); -m, -g, -t and -p: the
+ * other tools' flags (read_layout says what each does here). */
+static const char *o_step;
+static long o_average = 3, o_cycles = 1, o_agg = 1, o_ngpus = 1, o_nthreads = 1, o_npus;
+static long o_factor = 0, o_iters = 20, o_warmup = 5, o_check = 1, o_root = 0, o_timeout,
 	    o_local, o_rank = -1, o_world = -1, o_ssh_port, o_parallel;
 static int o_ssh, o_ssh_insecure, o_insecure;
 /* --rendezvous etcd://HOST:PORT/PREFIX (or HCCLCTL_RENDEZVOUS): meet through etcd. */
@@ -53,15 +58,37 @@ static const struct opt run_opts[] = {
 	OPT_STR("maxbytes", 'e', &o_max, "MAX", "largest size (default 16M)"),
 	OPT_NUM("stepfactor", 'f', &o_factor, "FACTOR", "multiply the size by this (default 2)", 2,
 		1024),
-	OPT_CHOICE("datatype", 'd', &o_dtype, "DTYPE", "int8 int32 int64 fp16 bf16 fp32 fp64",
-		   "int8 int32 int64 fp16 bf16 fp32 fp64"),
-	OPT_CHOICE("op", 'o', &o_op, "OP", "sum prod max min (default sum)", "sum prod max min"),
+	OPT_STR("stepbytes", 'i', &o_step, "STEP",
+		"add STEP bytes instead (K/M/G; 0: -b alone); -f given too wins, as in nccl-tests"),
+	OPT_CHOICE("datatype", 'd', &o_dtype, "DTYPE",
+		   "int8 int16 int32 int64 uint8 uint32 uint64 fp16 bf16 fp32 fp64, or all; "
+		   "nccl-tests' float half bfloat16 double too (default fp32)",
+		   "int8 int16 int32 int64 uint8 uint32 uint64 fp16 bf16 fp32 fp64 all float half "
+		   "bfloat16 double"),
+	OPT_CHOICE("op", 'o', &o_op, "OP", "sum prod max min, or all (default sum)",
+		   "sum prod max min all"),
 	OPT_NUM("iters", 'n', &o_iters, "ITERS", "timed iterations per size (default 20)", 1,
 		1000000),
 	OPT_NUM("warmup-iters", 'w', &o_warmup, "WARMUP", "untimed iterations first (default 5)",
 		0, 1000000),
 	OPT_NUM("check", 'c', &o_check, "0|1", "check every result exactly (default 1)", 0, 1),
 	OPT_NUM("root", 'r', &o_root, "ROOT", "root rank of broadcast (default 0)", 0, 1 << 20),
+	OPT_NUM("average", 'a', &o_average, "0-3",
+		"a row's time across ranks: 0 rank 0's, 1 the mean, 2 the fastest, 3 the slowest "
+		"(default 3)", 0, 3),
+	OPT_NUM("run-cycles", 'N', &o_cycles, "N",
+		"run the whole sweep N times, 0: until Ctrl-C (default 1)", 0, 1000000),
+	OPT_NUM("agg-iters", 'm', &o_agg, "M",
+		"nccl-tests' collectives per group: accepted, but each iteration runs one "
+		"(libcomm has no groups); hccl_test's -m 0|1 (symmetric memory) alike", 0, 1024),
+	OPT_NUM("ngpus", 'g', &o_ngpus, "G",
+		"nccl-tests' devices per process: hcclctl runs one rank per process; without a "
+		"launcher, G x T ranks on this host (as --local)", 1, 4096),
+	OPT_NUM("nthreads", 't', &o_nthreads, "T", "nccl-tests' threads per process: as -g", 1,
+		4096),
+	OPT_NUM("npus", 'p', &o_npus, "N",
+		"hccl_test's NPUs per node: --local N, or under a launcher that starts the ranks "
+		"(mpirun), ignored", 1, 4096),
 	OPT_CHOICE("algo", 0, &o_algo, "ALGO", "auto ring rhd mesh (default auto; HCCLCTL_ALGO)",
 		   "auto ring rhd mesh"),
 	OPT_CHOICE("compress", 0, &o_compress, "MODE",
@@ -73,8 +100,9 @@ static const struct opt run_opts[] = {
 		   "and libhccl.so loaded at run time; auto: hccl where they load on every rank "
 		   "(default libcomm)",
 		   "libcomm hccl auto"),
-	OPT_NUM("timeout", 0, &o_timeout, "SEC",
-		"deadline of every wait (default: HCCLCTL_EXEC_TIMEOUT or 300)", 1, 86400),
+	OPT_NUM("timeout", 'T', &o_timeout, "SEC",
+		"deadline of every wait (default: HCCLCTL_EXEC_TIMEOUT or 300); nccl-tests' -T",
+		1, 86400),
 	OPT_NUM("local", 0, &o_local, "N", "N ranks on this host, over shared memory (default 2)", 1,
 		4096),
 	OPT_NUM("rank", 0, &o_rank, "R", "this process's rank (with --world-size, --master)", 0,
@@ -228,8 +256,6 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n,
 	struct comm_config cfg = { .rank = rank, .nranks = n, .algo = p->algo,
 				   .host = rank_host, .digest = rank_digest };
 	struct out_ctx o = { .nrmse_max = -1 };
-	struct run_row *rows = NULL;
-	size_t nrows = 0;
 	char wrong[512] = "";
 	int rc;
 
@@ -259,7 +285,7 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n,
 	run_flight_arm(c);
 	if (run_profile_path() && comm_profile_start(c, 0))
 		warn_msg(where(), "--profile: out of memory; running without it");
-	rc = run_sweep(c, p, run_out_row, &o, &rows, &nrows, wrong, sizeof(wrong));
+	rc = run_sets(c, p, run_out_row, &o, wrong, sizeof(wrong));
 	run_flight_disarm();
 	int profiled = 0;
 	if (rc >= 0 && run_profile_path()) {
@@ -313,7 +339,6 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n,
 		snprintf(err, errlen, "%s", wrong);
 	cJSON_Delete(o.results);
 	cJSON_Delete(o.links);
-	free(rows);
 	if (g_opts.verbose) { /* bench/scale.sh reads this */
 		struct rusage ru;
 		getrusage(RUSAGE_SELF, &ru);
@@ -563,23 +588,36 @@ static const char *coll_word(void)
 /* Launch mode 4: the sweep options go to every rank as they were given. */
 static int ssh_launch(const struct run_params *p)
 {
-	char f[24], n[24], w[24], c[24], r[24], t[24];
-	const char *fwd[32];
+	char f[24], n[24], w[24], c[24], r[24], t[24], av[24], cy[24];
+	const char *fwd[40];
 	int k = 0;
 	(void)p;
-	snprintf(f, sizeof(f), "%ld", o_factor);
+	snprintf(f, sizeof(f), "%ld", o_factor ? o_factor : 2);
+	snprintf(av, sizeof(av), "%ld", o_average);
+	snprintf(cy, sizeof(cy), "%ld", o_cycles);
 	snprintf(n, sizeof(n), "%ld", o_iters);
 	snprintf(w, sizeof(w), "%ld", o_warmup);
 	snprintf(c, sizeof(c), "%ld", o_check);
 	snprintf(r, sizeof(r), "%ld", o_root);
 	snprintf(t, sizeof(t), "%ld", o_timeout);
-	const char *pairs[][2] = { { "-b", o_min }, { "-e", o_max }, { "-f", f },
+	const char *pairs[][2] = { { "-b", o_min }, { "-e", o_max },
+				   /* -i where -f does not win over it (a factor given wins) */
+				   { o_step && !o_factor ? "-i" : "-f", o_step && !o_factor ? o_step : f },
 				   { "-d", o_dtype }, { "-o", o_op }, { "-n", n },
 				   { "-w", w }, { "-c", c }, { "-r", r }, { "--algo", o_algo },
 				   { "--compress", o_compress }, { "--engine", o_engine } };
 	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
 		fwd[k++] = pairs[i][0];
 		fwd[k++] = pairs[i][1];
+	}
+	/* only when given: a node's older hcclctl still runs what it knows */
+	if (o_average != 3) {
+		fwd[k++] = "-a";
+		fwd[k++] = av;
+	}
+	if (o_cycles != 1) {
+		fwd[k++] = "-N";
+		fwd[k++] = cy;
 	}
 	if (o_timeout) {
 		fwd[k++] = "--timeout";
@@ -657,59 +695,89 @@ static int check_world(int n)
 		    plural_s(nt), n);
 }
 
-/* The datatype, op, algorithm, compression and sizes of the sweep into p, each checked
- * against the others and the engine (--engine auto falls back to libcomm here). */
-static int read_params(struct run_params *p)
+/* -d and -o into p: their sets (runsets.c), each dtype and op checked against --compress
+ * and the engine (--engine auto falls back to libcomm here). */
+static int read_types(struct run_params *p)
 {
-	int t = comm_dtype_parse(o_dtype), op = comm_op_parse(o_op), a = comm_algo_parse(o_algo);
-	if (t < 0)
-		return fail(EXIT_USAGE, where(), "int8 int32 int64 fp16 bf16 fp32 fp64",
-			    "unknown datatype '%s'", o_dtype);
-	if (op < 0)
-		return fail(EXIT_USAGE, where(), "sum prod max min", "unknown op '%s'", o_op);
-	if (a < 0)
-		return fail(EXIT_USAGE, where(), "auto ring rhd mesh", "unknown algo '%s'", o_algo);
+	char why[300];
+	p->ndtypes = run_dtypes_parse(o_dtype, p->dtypes, why, sizeof(why));
+	if (p->ndtypes < 0)
+		return fail(EXIT_USAGE, where(),
+			    "int8 int16 int32 int64 uint8 uint32 uint64 fp16 bf16 fp32 fp64 all",
+			    "%s", why);
+	p->nops = run_ops_parse(o_op, p->ops, why, sizeof(why));
+	if (p->nops < 0)
+		return fail(EXIT_USAGE, where(), "sum prod max min all", "%s", why);
 	int z = comm_compress_parse(o_compress);
 	if (z < 0)
 		return fail(EXIT_USAGE, where(), "none int8", "unknown compression '%s'",
 			    o_compress);
-	if (z && coll != COMM_COLL_ALLREDUCE)
-		return fail(EXIT_USAGE, where(), "run allreduce --compress int8",
-			    "--compress %s applies to allreduce only", o_compress);
-	if (z && t != COMM_FP32 && t != COMM_FP16 && t != COMM_BF16)
-		return fail(EXIT_USAGE, where(), "fp32 fp16 bf16",
-			    "--compress %s takes -d fp32, fp16 or bf16, not %s", o_compress,
-			    o_dtype);
-	if (z && op != COMM_SUM)
+	p->compress = (enum comm_compress)z;
+	for (int d = 0; z && d < p->ndtypes; d++) {
+		enum comm_dtype t = p->dtypes[d];
+		if (t != COMM_FP32 && t != COMM_FP16 && t != COMM_BF16)
+			return fail(EXIT_USAGE, where(), "fp32 fp16 bf16",
+				    "--compress %s takes -d fp32, fp16 or bf16, not %s", o_compress,
+				    o_dtype);
+	}
+	if (z && (p->nops > 1 || p->ops[0] != COMM_SUM))
 		return fail(EXIT_USAGE, where(), "-o sum",
 			    "--compress %s takes -o sum, not %s", o_compress, o_op);
-	if (z && strcmp(o_engine, "libcomm"))
+	for (int d = 0; strcmp(o_engine, "libcomm") && d < p->ndtypes; d++)
+		for (int o = 0; strcmp(o_engine, "libcomm") && o < p->nops; o++) {
+			if (!hccl_supported(coll, p->dtypes[d], p->ops[o], why, sizeof(why)))
+				continue;
+			if (!strcmp(o_engine, "hccl"))
+				return fail(EXIT_USAGE, where(),
+					    "--engine libcomm runs it on the host",
+					    "--engine hccl: %s", why);
+			if (g_opts.verbose)
+				warn_msg(where(), "--engine auto: %s: running on libcomm", why);
+			o_engine = "libcomm";
+		}
+	p->dtype = p->dtypes[0];
+	p->op = p->ops[0];
+	return 0;
+}
+
+/* The datatype, op, algorithm, compression and sizes of the sweep into p, each checked
+ * against the others and the engine. */
+static int read_params(struct run_params *p)
+{
+	int a = comm_algo_parse(o_algo);
+	if (a < 0)
+		return fail(EXIT_USAGE, where(), "auto ring rhd mesh", "unknown algo '%s'", o_algo);
+	int rc = read_types(p);
+	if (rc)
+		return rc;
+	if (p->compress && coll != COMM_COLL_ALLREDUCE)
+		return fail(EXIT_USAGE, where(), "run allreduce --compress int8",
+			    "--compress %s applies to allreduce only", o_compress);
+	if (p->compress && strcmp(o_engine, "libcomm"))
 		return fail(EXIT_USAGE, where(), "--engine libcomm",
 			    "--compress %s is libcomm's: HCCL has no compressed allreduce", o_compress);
-	char why[200];
-	if (strcmp(o_engine, "libcomm") && hccl_supported(coll, t, op, why, sizeof(why))) {
-		if (!strcmp(o_engine, "hccl"))
-			return fail(EXIT_USAGE, where(), "--engine libcomm runs it on the host",
-				    "--engine hccl: %s", why);
-		if (g_opts.verbose)
-			warn_msg(where(), "--engine auto: %s: running on libcomm", why);
-		o_engine = "libcomm";
-	}
-	p->dtype = (enum comm_dtype)t;
-	p->op = (enum comm_op)op;
 	p->algo = (enum comm_algo)a;
-	p->compress = (enum comm_compress)z;
 	int bad_min = parse_size(o_min, &p->min_bytes);
 	if (bad_min || parse_size(o_max, &p->max_bytes))
 		return fail(EXIT_USAGE, where(), "sizes are bytes with K, M or G, e.g. -b 8 -e 64M",
 			    "invalid value '%s' for --%s", bad_min ? o_min : o_max,
 			    bad_min ? "minbytes" : "maxbytes");
+	if (o_step && parse_size(o_step, &p->step))
+		return fail(EXIT_USAGE, where(), "bytes with K, M or G, e.g. -i 1M",
+			    "invalid value '%s' for --stepbytes", o_step);
+	if (o_step && o_factor) /* nccl-tests: a factor above 1 wins over the step */
+		p->step = 0;
+	else if (o_step && p->step == 0) /* hccl_test: -i 0 repeats -b */
+		p->max_bytes = p->min_bytes;
 	if (p->min_bytes > p->max_bytes)
 		return fail(EXIT_USAGE, where(), NULL, "-b %s is larger than -e %s", o_min, o_max);
 	if (p->max_bytes > (8ULL << 30))
 		return fail(EXIT_USAGE, where(), NULL, "-e %s: at most 8G", o_max);
 	if (p->min_bytes == 0)
 		p->min_bytes = 1;
+	if (o_agg > 1)
+		warn_msg(where(), "-m %ld: libcomm has no groups of collectives: each iteration runs "
+			 "one, as -m 1", o_agg);
 	return 0;
 }
 
@@ -770,14 +838,32 @@ static int env_launch(struct run_params *p)
 	return NO_ENV_LAUNCH;
 }
 
+/* -g, -t and -p (runsets.c): the --local they stand for, if any. */
+static int read_placement(void)
+{
+	static const char *const env[] = { "RANK", "OMPI_COMM_WORLD_RANK", "SLURM_PROCID",
+					   "RANK_ID" };
+	struct run_placement pl = { .ngpus = o_ngpus, .nthreads = o_nthreads, .npus = o_npus,
+				    .local = o_local, .where = where(),
+				    .launcher = o_rank >= 0 || o_world >= 0 || o_ssh };
+	for (size_t i = 0; i < sizeof(env) / sizeof(env[0]); i++)
+		pl.launcher |= env_long(env[i]) != -1;
+	int rc = run_placement_read(&pl);
+	o_local = pl.local;
+	return rc;
+}
+
 static int do_run(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	struct run_params p = { .coll = coll, .factor = (unsigned long)o_factor, .iters = o_iters,
-				.warmup = o_warmup, .check = (int)o_check, .root = (int)o_root,
+	struct run_params p = { .coll = coll, .factor = o_factor ? (unsigned long)o_factor : 2,
+				.iters = o_iters, .warmup = o_warmup, .check = (int)o_check,
+				.root = (int)o_root, .cycles = o_cycles, .average = (int)o_average,
 				.seed = 20261130, .json = g_opts.json, .launch = "local" };
 	int rc = read_params(&p);
+	if (!rc)
+		rc = read_placement();
 	if (rc)
 		return rc;
 

@@ -9,14 +9,25 @@
 #include "cmd/lib/tablefile.h"
 #include "libcomm/libcomm.h"
 
-/* One row of results, as rank 0 reports it. */
+/* One row of results, as rank 0 reports it: nccl-tests' out-of-place and in-place groups. */
 struct run_row {
 	size_t bytes, count;
+	enum comm_dtype dtype;
+	enum comm_op op; /* when has_op: a reduction's */
+	int has_op;
+	int root; /* broadcast's; -1: the collective has none (nccl-tests' column) */
 	double time_us, algbw, busbw;
 	long long wrong; /* -1: not checked */
+	/* the same call in place (recv is send, as nccl-tests places it); ip_time_us < 0: not
+	 * run (sendrecv and barrier, whose calls have no in place; --engine hccl) */
+	double ip_time_us, ip_algbw, ip_busbw;
+	long long ip_wrong;
 	enum comm_algo algo;
-	double nrmse; /* --compress: normalised RMS error against the exact sum; -1: not measured */
+	double nrmse; /* --compress: normalised RMS error against the exact sum (the larger of the
+		       * two placements); -1: not measured */
 };
+/* The row's op as the table names it: "none" for a collective that does not reduce. */
+const char *run_row_op(const struct run_row *r);
 
 struct run_engine;
 
@@ -24,8 +35,15 @@ struct run_params {
 	enum comm_coll coll;
 	unsigned long long min_bytes, max_bytes;
 	unsigned long factor;
-	enum comm_dtype dtype;
-	enum comm_op op;
+	enum comm_dtype dtype; /* of the sweep that runs: one of dtypes[] */
+	enum comm_op op;       /* one of ops[] */
+	enum comm_dtype dtypes[COMM_DTYPE_COUNT]; /* -d: one, or every one (all) */
+	int ndtypes;
+	enum comm_op ops[COMM_OP_COUNT]; /* -o: one, or every one (all) */
+	int nops;
+	long cycles;             /* -N: the set of sweeps this many times, 0: until Ctrl-C */
+	int average;             /* -a: a row's time is rank 0's (0), the mean (1), min (2), max (3) */
+	unsigned long long step; /* -i: bytes added from a size to the next; 0: times factor */
 	long iters, warmup;
 	int check, root;
 	enum comm_algo algo;
@@ -65,6 +83,26 @@ typedef void (*run_row_fn)(const struct run_params *p, int nranks, const struct 
  * is described in first_wrong. Returns 0, a comm_status, or 1 when results were wrong. */
 int run_sweep(struct comm *c, const struct run_params *p, run_row_fn row_fn, void *arg,
 	      struct run_row **rows, size_t *nrows, char *first_wrong, size_t len);
+
+/* cmd/run/runsets.c: -d WORD (hcclctl's names, nccl-tests' and hccl_test's, or all) and -o
+ * WORD (or all) into out[]: how many, or -1 with why (unknown, or a type or op libcomm
+ * lacks, said so). run_sets: every sweep p asks for (cycles x dtypes x ops; run_sweep's rows
+ * go to row_fn), stopping where the ranks agreed to stop; 0, 1 (wrong results, the first in
+ * first_wrong) or a comm_status. */
+int run_dtypes_parse(const char *word, enum comm_dtype *out, char *why, size_t len);
+int run_ops_parse(const char *word, enum comm_op *out, char *why, size_t len);
+int run_sets(struct comm *c, const struct run_params *p, run_row_fn row_fn, void *arg,
+	     char *first_wrong, size_t len);
+
+/* runsets.c: nccl-tests' -g G and -t T, hccl_test's -p N into local (--local's N, 0: none):
+ * alone, G x T ranks here (said) or N; beside --local, -p or a launcher (which starts the
+ * ranks itself) -g and -t are a usage error and -p is ignored. 0, or EXIT_USAGE (said). */
+struct run_placement {
+	long ngpus, nthreads, npus, local;
+	int launcher; /* --rank, --ssh or a launcher's environment names the ranks */
+	const char *where;
+};
+int run_placement_read(struct run_placement *pl);
 
 /* --compress: a row fails when its normalised RMS error is above this. */
 #define RUN_NRMSE_LIMIT 0.01
@@ -214,8 +252,9 @@ int run_prom_exit(int outputs_failed, int code);
 struct cJSON;
 struct out_ctx {
 	struct cJSON *results;
-	double busbw_sum;
-	size_t rows;
+	double busbw_sum, time_sum; /* over groups (out of place, in place), over rows */
+	size_t rows, groups;
+	long long wrong; /* of both groups of every row */
 	double nrmse_max;    /* --compress: the largest error of a row, -1: none measured */
 	struct cJSON *links; /* --json: the links by transport (rank 0) */
 };

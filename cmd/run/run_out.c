@@ -10,77 +10,162 @@
 #include "cmd/run/run.h"
 #include "ranktable/base/plural.h"
 
+/* What ran: sendrecv is libcomm's send and recv ("p2p"), not an algorithm of its collectives. */
+static const char *row_algo(const struct run_params *p, const struct run_row *r)
+{
+	return p->coll == COMM_COLL_SEND ? "p2p" : comm_algo_name(r->algo);
+}
+
+static int reduces(enum comm_coll c)
+{
+	return c == COMM_COLL_ALLREDUCE || c == COMM_COLL_REDUCESCATTER;
+}
+
+/* The dtype and op of the header: all of them with -d all / -o all; only what applies. */
+static void header_types(const struct run_params *p, char *buf, size_t len)
+{
+	const char *d = p->ndtypes > 1 ? "all dtypes" : comm_dtype_name(p->dtype);
+	const char *o = p->nops > 1 ? "all ops" : comm_op_name(p->op);
+	if (p->coll == COMM_COLL_BARRIER)
+		snprintf(buf, len, "no data");
+	else if (reduces(p->coll))
+		snprintf(buf, len, "%s %s", d, o);
+	else
+		snprintf(buf, len, "%s", d);
+}
+
+/* The header: hcclctl's line, then nccl-tests' three column lines as its src/common.cu prints
+ * them, so a script that finds its columns by those names finds them here; hcclctl's algo
+ * (and --compress's nrmse) follow nccl-tests' columns, which keep their places. */
 void run_out_header(const struct run_params *p, int n)
 {
 	if (p->json || g_opts.quiet)
 		return;
-	char z[32] = "";
+	char z[32] = "", ty[48], cy[32] = "";
 	if (p->compress)
 		snprintf(z, sizeof(z), ", compress %s", comm_compress_name(p->compress));
-	printf("# hcclctl run %s: %d rank%s (%s), %s %s, algo %s%s, iters %ld, warmup %ld, "
-	       "check %s, engine %s\n#\n",
+	if (p->cycles != 1)
+		snprintf(cy, sizeof(cy), p->cycles ? ", cycles %ld" : ", cycles until Ctrl-C",
+			 p->cycles);
+	header_types(p, ty, sizeof(ty));
+	/* -a: the slowest rank's time (3) goes unsaid, as before -a was there */
+	static const char *const avg[] = { ", time of rank 0", ", time mean of ranks",
+					   ", time min of ranks", "" };
+	printf("# hcclctl run %s: %d rank%s (%s), %s, algo %s%s, iters %ld, warmup %ld, "
+	       "check %s%s%s, engine %s\n#\n",
 	       p->coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(p->coll), n, plural_s(n),
-	       p->launch, comm_dtype_name(p->dtype), comm_op_name(p->op), comm_algo_name(p->algo),
-	       z, p->iters, p->warmup, p->check ? "on" : "off",
+	       p->launch, ty, comm_algo_name(p->algo), z, p->iters, p->warmup,
+	       p->check ? "on" : "off", avg[p->average & 3], cy,
 	       p->engine ? p->engine->name : "libcomm");
-	printf("# %10s %12s %6s %6s %6s %10s %12s %12s %7s%s\n", "size(B)", "count", "type",
-	       "redop", "algo", "time(us)", "algbw(GB/s)", "busbw(GB/s)", "#wrong",
-	       p->compress ? "   nrmse(%)" : "");
+	const char *nr = p->compress ? "  nrmse(%)" : "";
+	printf("#%74s%31s\n", "out-of-place", "in-place");
+	printf("#       size         count      type   redop    root     time   algbw   busbw "
+	       "#wrong     time   algbw   busbw #wrong%s    algo\n", nr);
+	printf("#        (B)    (elements)                               (us)  (GB/s)  (GB/s)  "
+	       "          (us)  (GB/s)  (GB/s)\n");
 	run_stop_flush();
+}
+
+/* nccl-tests' time: fewer decimals as it grows, in 7 characters. */
+static void fmt_time(double us, char *buf, size_t len)
+{
+	snprintf(buf, len, us >= 10000 ? "%7.0f" : us >= 100 ? "%7.1f" : "%7.2f", us);
+}
+
+/* One group of a row (out of place or in place): time, algbw, busbw, #wrong. A barrier's
+ * bandwidths, and a group that did not run, are N/A rather than a made-up 0. */
+static void print_group(int ran, int bw, double us, double algbw, double busbw, long long wrong)
+{
+	char t[24], w[24];
+	if (!ran) {
+		printf("  %7s  %6s  %6s  %5s", "N/A", "N/A", "N/A", "N/A");
+		return;
+	}
+	fmt_time(us, t, sizeof(t));
+	if (wrong < 0)
+		snprintf(w, sizeof(w), "N/A");
+	else
+		snprintf(w, sizeof(w), "%lld", wrong);
+	if (bw)
+		printf("  %7s  %6.2f  %6.2f  %5s", t, algbw, busbw, w);
+	else
+		printf("  %7s  %6s  %6s  %5s", t, "N/A", "N/A", w);
+}
+
+static cJSON *json_group(double us, double algbw, double busbw, long long wrong)
+{
+	cJSON *x = cJSON_CreateObject();
+	cJSON_AddNumberToObject(x, "time_us", us);
+	cJSON_AddNumberToObject(x, "algbw_GBps", algbw);
+	cJSON_AddNumberToObject(x, "busbw_GBps", busbw);
+	if (wrong < 0)
+		cJSON_AddNullToObject(x, "wrong");
+	else
+		cJSON_AddNumberToObject(x, "wrong", (double)wrong);
+	return x;
+}
+
+static void json_row(const struct run_params *p, const struct run_row *r, struct out_ctx *o)
+{
+	cJSON *x = json_group(r->time_us, r->algbw, r->busbw, r->wrong);
+	cJSON_AddNumberToObject(x, "size_bytes", (double)r->bytes);
+	cJSON_AddNumberToObject(x, "count", (double)r->count);
+	cJSON_AddStringToObject(x, "dtype", comm_dtype_name(r->dtype));
+	cJSON_AddStringToObject(x, "op", run_row_op(r));
+	if (r->root >= 0)
+		cJSON_AddNumberToObject(x, "root", r->root);
+	else
+		cJSON_AddNullToObject(x, "root");
+	cJSON_AddStringToObject(x, "algo", row_algo(p, r));
+	if (r->ip_time_us >= 0)
+		cJSON_AddItemToObject(x, "in_place", json_group(r->ip_time_us, r->ip_algbw,
+								r->ip_busbw, r->ip_wrong));
+	else
+		cJSON_AddNullToObject(x, "in_place");
+	if (p->compress && r->nrmse < 0)
+		cJSON_AddNullToObject(x, "nrmse");
+	else if (p->compress)
+		cJSON_AddNumberToObject(x, "nrmse", r->nrmse);
+	cJSON_AddItemToArray(o->results, x);
 }
 
 void run_out_row(const struct run_params *p, int n, const struct run_row *r, void *arg)
 {
 	struct out_ctx *o = arg;
+	int bw = p->coll != COMM_COLL_BARRIER, ip = r->ip_time_us >= 0;
 	(void)n;
-	o->busbw_sum += r->busbw;
+	/* nccl-tests' average is over both groups of every row */
+	o->busbw_sum += r->busbw + (ip ? r->ip_busbw : 0);
+	o->groups += 1 + ip;
+	o->time_sum += r->time_us;
 	o->rows++;
+	o->wrong += (r->wrong > 0 ? r->wrong : 0) + (r->ip_wrong > 0 ? r->ip_wrong : 0);
 	if (r->nrmse > o->nrmse_max || r->nrmse != r->nrmse) /* NaN sticks */
 		o->nrmse_max = r->nrmse;
-	const char *redop = (p->coll == COMM_COLL_ALLREDUCE || p->coll == COMM_COLL_REDUCESCATTER) ?
-				    comm_op_name(p->op) : "none";
-	run_prom_row(p, p->coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(p->coll), redop, r);
+	run_prom_row(p, p->coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(p->coll),
+		     run_row_op(r), r);
 	if (p->json) {
-		cJSON *x = cJSON_CreateObject();
-		cJSON_AddNumberToObject(x, "size_bytes", (double)r->bytes);
-		cJSON_AddNumberToObject(x, "count", (double)r->count);
-		cJSON_AddStringToObject(x, "dtype", comm_dtype_name(p->dtype));
-		cJSON_AddStringToObject(x, "op", redop);
-		cJSON_AddStringToObject(x, "algo", comm_algo_name(r->algo));
-		cJSON_AddNumberToObject(x, "time_us", r->time_us);
-		cJSON_AddNumberToObject(x, "algbw_GBps", r->algbw);
-		cJSON_AddNumberToObject(x, "busbw_GBps", r->busbw);
-		if (r->wrong < 0)
-			cJSON_AddNullToObject(x, "wrong");
-		else
-			cJSON_AddNumberToObject(x, "wrong", (double)r->wrong);
-		if (p->compress && r->nrmse < 0)
-			cJSON_AddNullToObject(x, "nrmse");
-		else if (p->compress)
-			cJSON_AddNumberToObject(x, "nrmse", r->nrmse);
-		cJSON_AddItemToArray(o->results, x);
+		json_row(p, r, o);
 		return;
 	}
-	char wrong[24];
-	if (r->wrong < 0)
-		snprintf(wrong, sizeof(wrong), "N/A");
-	else
-		snprintf(wrong, sizeof(wrong), "%lld", r->wrong);
-	char err[24] = "";
+	printf("%12zu  %12zu  %8s  %6s  %6d", r->bytes, r->count,
+	       bw ? comm_dtype_name(r->dtype) : "none", run_row_op(r), r->root);
+	print_group(1, bw, r->time_us, r->algbw, r->busbw, r->wrong);
+	print_group(ip, bw, r->ip_time_us, r->ip_algbw, r->ip_busbw, r->ip_wrong);
 	if (p->compress && r->nrmse < 0)
-		snprintf(err, sizeof(err), " %10s", "N/A");
+		printf("  %8s", "N/A");
 	else if (p->compress)
-		snprintf(err, sizeof(err), " %10.4f", 100 * r->nrmse);
-	printf("  %10zu %12zu %6s %6s %6s %10.1f %12.3f %12.3f %7s%s\n", r->bytes, r->count,
-	       comm_dtype_name(p->dtype), redop, comm_algo_name(r->algo), r->time_us, r->algbw,
-	       r->busbw, wrong, err);
+		printf("  %8.4f", 100 * r->nrmse);
+	printf("  %6s\n", row_algo(p, r));
 	run_stop_flush();
 }
 
 int run_out_footer(const struct run_params *p, int n, struct out_ctx *o,
 		   const struct run_slow *sl, struct comm *c, int code)
 {
-	double avg = o->rows ? o->busbw_sum / (double)o->rows : 0;
+	double avg = o->groups ? o->busbw_sum / (double)o->groups : 0;
+	double lat = o->rows ? o->time_sum / (double)o->rows : 0;
+	int barrier = p->coll == COMM_COLL_BARRIER;
 	int bad = run_prom_write(p->coll == COMM_COLL_SEND ? "sendrecv" : comm_coll_name(p->coll),
 				 COMM_VERDICT_NONE, code) < 0;
 	code = run_prom_exit(bad, code);
@@ -96,7 +181,16 @@ int run_out_footer(const struct run_params *p, int n, struct out_ctx *o,
 		cJSON_AddStringToObject(doc, "engine", p->engine ? p->engine->name : "libcomm");
 		cJSON_AddItemToObject(doc, "results", o->results);
 		o->results = NULL;
-		cJSON_AddNumberToObject(doc, "avg_busbw_GBps", avg);
+		if (barrier) {
+			cJSON_AddNullToObject(doc, "avg_busbw_GBps");
+			cJSON_AddNumberToObject(doc, "avg_time_us", lat);
+		} else {
+			cJSON_AddNumberToObject(doc, "avg_busbw_GBps", avg);
+		}
+		if (p->check)
+			cJSON_AddNumberToObject(doc, "out_of_bounds", (double)o->wrong);
+		else
+			cJSON_AddNullToObject(doc, "out_of_bounds");
 		cJSON_AddBoolToObject(doc, "interrupted",
 				      !!(run_stop_agreed() & RUN_STOP_INTERRUPT));
 		if (p->compress && o->nrmse_max >= 0)
@@ -138,7 +232,17 @@ int run_out_footer(const struct run_params *p, int n, struct out_ctx *o,
 		return bad ? -1 : 0;
 	if (run_stop_agreed() & RUN_STOP_INTERRUPT)
 		printf("# Interrupted          : after %zu size%s\n", o->rows, plural_s(o->rows));
-	printf("# Avg bus bandwidth    : %.3f GB/s\n", avg);
+	/* nccl-tests' closing lines: the wrong elements of all rows, the mean busbw of both
+	 * groups (GB/s, unnamed as nccl-tests leaves it); a barrier's mean time instead */
+	if (p->check)
+		printf("# Out of bounds values : %lld %s\n", o->wrong, o->wrong ? "FAILED" : "OK");
+	else
+		printf("# Out of bounds values : N/A (not checked: -c 0)\n");
+	if (barrier)
+		printf("# Avg bus bandwidth    : N/A (a barrier moves no data)\n"
+		       "# Avg latency          : %.2f us\n", lat);
+	else
+		printf("# Avg bus bandwidth    : %g\n", avg);
 	if (p->compress && o->nrmse_max >= 0)
 		printf("# Max error (nrmse)    : %.4f %% of the exact sum's RMS (limit %g %%)\n",
 		       100 * o->nrmse_max, 100 * RUN_NRMSE_LIMIT);

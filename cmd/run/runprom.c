@@ -7,23 +7,30 @@
 #include "cmd/lib/prom.h"
 #include "cmd/run/run.h"
 
-#define MAX_ROWS 128 /* a sweep of 1 B to 8 GiB by factor 2 is 34 rows */
+/* a sweep of 1 B to 8 GiB by factor 2 is 34 rows; -d all -o all runs 44 of them */
+#define MAX_ROWS 2048
 
 static struct run_row rows[MAX_ROWS];
 static size_t nrows;
-static const struct run_params *params;
-static const char *row_coll, *row_op;
+static const char *row_coll;
 
 /* The text format wants each family's samples together: rows are kept until the end. */
 void run_prom_row(const struct run_params *p, const char *coll, const char *op,
 		  const struct run_row *r)
 {
-	if (!prom_path || nrows == MAX_ROWS)
+	(void)p;
+	(void)op;
+	if (!prom_path)
 		return;
-	params = p;
 	row_coll = coll;
-	row_op = op;
-	rows[nrows++] = *r;
+	/* -N runs a size again: its latest row stands, one series per labels */
+	for (size_t i = 0; i < nrows; i++)
+		if (rows[i].bytes == r->bytes && rows[i].dtype == r->dtype && rows[i].op == r->op) {
+			rows[i] = *r;
+			return;
+		}
+	if (nrows < MAX_ROWS)
+		rows[nrows++] = *r;
 }
 
 static void family(struct prom *m, const char *name, int which)
@@ -39,7 +46,7 @@ static void family(struct prom *m, const char *name, int which)
 			continue; /* not checked: no series rather than a made-up 0 */
 		snprintf(size, sizeof(size), "%zu", r->bytes);
 		prom_gauge(m, name, v, "collective", row_coll, "dtype",
-			   comm_dtype_name(params->dtype), "op", row_op, "size_bytes", size, NULL);
+			   comm_dtype_name(r->dtype), "op", run_row_op(r), "size_bytes", size, NULL);
 	}
 }
 

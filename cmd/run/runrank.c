@@ -19,10 +19,17 @@ double run_bus_factor(enum comm_coll coll, int n)
 		return 2.0 * (n - 1) / n;
 	case COMM_COLL_ALLGATHER:
 	case COMM_COLL_REDUCESCATTER:
+	case COMM_COLL_ALLTOALL: /* each rank keeps 1/n of its bytes: (n-1)/n cross a link */
 		return (double)(n - 1) / n;
-	default: /* others 1 (nccl-tests uses (n-1)/n for alltoall) */
+	default: /* broadcast, sendrecv: every byte crosses the root's (or one) link */
 		return 1.0;
 	}
+}
+
+/* Here, not beside the table (run_out.c), which calls runprom.c, which calls this. */
+const char *run_row_op(const struct run_row *r)
+{
+	return r->has_op ? comm_op_name(r->op) : "none";
 }
 
 /* Elements each rank contributes for a row of `bytes` (nccl-tests' size: the largest
@@ -39,38 +46,40 @@ static size_t per_rank_count(enum comm_coll coll, size_t bytes, size_t tsize, in
 	}
 }
 
-static int once(struct comm *c, const struct run_params *p, struct run_bufs *b, size_t count)
+/* One call of the collective on send and recv (broadcast: recv alone). */
+static int once_at(struct comm *c, const struct run_params *p, void *send, void *recv,
+		   size_t count)
 {
 	int rank = comm_rank(c), n = comm_size(c);
 	switch (p->coll) {
 	case COMM_COLL_ALLREDUCE:
 		if (p->compress)
-			return comm_allreduce_compressed(c, b->send, b->recv, count, p->dtype,
-							 p->op, p->compress);
-		return comm_allreduce(c, b->send, b->recv, count, p->dtype, p->op);
+			return comm_allreduce_compressed(c, send, recv, count, p->dtype, p->op,
+							 p->compress);
+		return comm_allreduce(c, send, recv, count, p->dtype, p->op);
 	case COMM_COLL_ALLGATHER:
-		return comm_allgather(c, b->send, b->recv, count, p->dtype);
+		return comm_allgather(c, send, recv, count, p->dtype);
 	case COMM_COLL_REDUCESCATTER:
-		return comm_reduce_scatter(c, b->send, b->recv, count, p->dtype, p->op);
+		return comm_reduce_scatter(c, send, recv, count, p->dtype, p->op);
 	case COMM_COLL_BROADCAST:
-		return comm_broadcast(c, b->recv, count, p->dtype, p->root);
+		return comm_broadcast(c, recv, count, p->dtype, p->root);
 	case COMM_COLL_ALLTOALL:
-		return comm_alltoall(c, b->send, b->recv, count, p->dtype);
+		return comm_alltoall(c, send, recv, count, p->dtype);
 	case COMM_COLL_SEND:
 	case COMM_COLL_RECV: {
 		/* A ring: each rank sends to the next and receives from the previous. Even ranks
 		 * send first, odd ranks receive first, so the chain never waits on itself. */
 		if (n == 1) {
-			memcpy(b->recv, b->send, count * comm_dtype_size(p->dtype));
+			memcpy(recv, send, count * comm_dtype_size(p->dtype));
 			return 0;
 		}
 		int next = (rank + 1) % n, prev = (rank + n - 1) % n, rc;
 		if (rank % 2 == 0) {
-			rc = comm_send(c, b->send, count, p->dtype, next);
-			return rc ? rc : comm_recv(c, b->recv, count, p->dtype, prev);
+			rc = comm_send(c, send, count, p->dtype, next);
+			return rc ? rc : comm_recv(c, recv, count, p->dtype, prev);
 		}
-		rc = comm_recv(c, b->recv, count, p->dtype, prev);
-		return rc ? rc : comm_send(c, b->send, count, p->dtype, next);
+		rc = comm_recv(c, recv, count, p->dtype, prev);
+		return rc ? rc : comm_send(c, send, count, p->dtype, next);
 	}
 	case COMM_COLL_BARRIER:
 		return comm_barrier(c);
@@ -78,6 +87,58 @@ static int once(struct comm *c, const struct run_params *p, struct run_bufs *b, 
 		break;
 	}
 	return COMM_E_INVAL;
+}
+
+/* Whether the collective has an in-place call: sendrecv's ring would receive over what an
+ * odd rank has yet to send (libcomm's send and recv are blocking), a barrier has no buffer,
+ * and HCCL's engine copies its own buffers. */
+static int has_in_place(const struct run_params *p)
+{
+	return !p->engine && p->coll != COMM_COLL_SEND && p->coll != COMM_COLL_RECV &&
+	       p->coll != COMM_COLL_BARRIER;
+}
+
+/* Where a call reads, writes and leaves its result: out of place the two buffers; in place
+ * as nccl-tests places it: allgather's input is this rank's block of recv, reducescatter's
+ * output this rank's block of send, the others read and write one buffer. */
+struct place {
+	void *send, *recv, *result;
+};
+static struct place place_of(const struct run_params *p, struct run_bufs *b, int rank,
+			     size_t count, int inplace)
+{
+	size_t cb = count * comm_dtype_size(p->dtype);
+	char *r = b->recv;
+	struct place pl = { b->send, b->recv, b->recv };
+	if (!inplace)
+		return pl;
+	pl.send = r;
+	if (p->coll == COMM_COLL_ALLGATHER)
+		pl.send = r + (size_t)rank * cb;
+	if (p->coll == COMM_COLL_REDUCESCATTER)
+		pl.recv = pl.result = r + (size_t)rank * cb;
+	return pl;
+}
+
+/* In place: the input prepare() wrote to send, copied to where place_of reads it. */
+static void stage_in_place(const struct run_params *p, struct run_bufs *b, int rank, int n,
+			   size_t count)
+{
+	size_t cb = count * comm_dtype_size(p->dtype);
+	switch (p->coll) {
+	case COMM_COLL_ALLREDUCE:
+		memcpy(b->recv, b->send, cb);
+		break;
+	case COMM_COLL_ALLGATHER:
+		memcpy((char *)b->recv + (size_t)rank * cb, b->send, cb);
+		break;
+	case COMM_COLL_REDUCESCATTER:
+	case COMM_COLL_ALLTOALL:
+		memcpy(b->recv, b->send, cb * (size_t)n);
+		break;
+	default: /* broadcast: prepare() wrote recv */
+		break;
+	}
 }
 
 /* ---- --compress: N(0,1) data, deterministic from (seed, rank, index), rounded to the
@@ -196,9 +257,20 @@ static void compress_error(const struct run_params *p, const void *got, int n, s
 }
 
 /* Fresh input; with `want`, also the expected output, computed without libcomm (at 256 MiB
- * and 8 ranks that costs more than the collective, so only the checked call pays it). */
+ * and 8 ranks that costs more than the collective, so only the checked call pays it). In
+ * place, the input then goes where the call reads it. */
+static void prepare_one(const struct run_params *p, struct run_bufs *b, int rank, int n,
+			size_t count, bool want);
 static void prepare(const struct run_params *p, struct run_bufs *b, int rank, int n, size_t count,
-		    bool want)
+		    bool want, int inplace)
+{
+	prepare_one(p, b, rank, n, count, want);
+	if (inplace)
+		stage_in_place(p, b, rank, n, count);
+}
+
+static void prepare_one(const struct run_params *p, struct run_bufs *b, int rank, int n,
+			size_t count, bool want)
 {
 	enum comm_dtype t = p->dtype;
 	if (p->coll == COMM_COLL_ALLREDUCE && p->compress) { /* the check computes the sum */
@@ -217,7 +289,7 @@ static void prepare(const struct run_params *p, struct run_bufs *b, int rank, in
 		for (int r = 0; want && r < n; r++)
 			for (size_t i = 0; i < count; i++)
 				ref_store(t, b->want, (size_t)r * count + i,
-					  ref_value(p->seed, r, i, p->op));
+					  ref_value(t, p->seed, r, i, p->op));
 		break;
 	case COMM_COLL_REDUCESCATTER:
 		ref_fill(t, p->op, p->seed, rank, b->send, 0, count * (size_t)n);
@@ -237,7 +309,7 @@ static void prepare(const struct run_params *p, struct run_bufs *b, int rank, in
 		for (int j = 0; want && j < n; j++)
 			for (size_t i = 0; i < count; i++)
 				ref_store(t, b->want, (size_t)j * count + i,
-					  ref_value(p->seed, j, (size_t)rank * count + i, p->op));
+					  ref_value(t, p->seed, j, (size_t)rank * count + i, p->op));
 		break;
 	case COMM_COLL_SEND:
 	case COMM_COLL_RECV:
@@ -288,6 +360,208 @@ static void monitor_watch(struct comm *c, const struct run_params *p)
 		 "(--timeout)", comm_rank(c));
 }
 
+
+/* --compress's check: not exact, so the error against the exact sum, over all ranks, and
+ * the same bytes on every rank. Small rows take several draws of data, so the error is
+ * measured on at least COMPRESS_SAMPLE elements (or 32 draws), not on the luck of one small
+ * draw. Counted once, by rank 0, as the whole row: the error is the row's. */
+static int check_compress(struct comm *c, const struct run_params *p, struct run_bufs *b,
+			  size_t count, int inplace, struct run_row *row, long long *wrong,
+			  char *first_wrong, size_t len)
+{
+	int rank = comm_rank(c), n = comm_size(c), rc;
+	size_t draws = count ? (COMPRESS_SAMPLE + count - 1) / count : 1;
+	double sums[2] = { 0, 0 };
+	uint64_t h = 0;
+	draws = draws > 32 ? 32 : draws;
+	for (size_t k = 0; k < draws; k++) {
+		struct run_params q = *p;
+		double e2, r2;
+		uint64_t hk;
+		q.seed = p->seed + k * 0x9e3779b97f4a7c15ULL;
+		prepare(&q, b, rank, n, count, false, inplace);
+		struct place pl = place_of(&q, b, rank, count, inplace);
+		if ((rc = once_at(c, &q, pl.send, pl.recv, count)))
+			return rc;
+		if (k == 0)
+			corrupt_for_test(rank, pl.result, count * comm_dtype_size(p->dtype));
+		compress_error(&q, pl.result, n, count, &e2, &r2, &hk);
+		sums[0] += e2;
+		sums[1] += r2;
+		h = mix(h ^ hk);
+	}
+	int64_t hmax = (int64_t)h, hmin = (int64_t)h;
+	rc = comm_allreduce(c, sums, sums, 2, COMM_FP64, COMM_SUM);
+	if (!rc)
+		rc = comm_allreduce(c, &hmax, &hmax, 1, COMM_INT64, COMM_MAX);
+	if (!rc)
+		rc = comm_allreduce(c, &hmin, &hmin, 1, COMM_INT64, COMM_MIN);
+	if (rc)
+		return rc;
+	double e = sums[1] > 0 ? sqrt(sums[0] / sums[1]) : sqrt(sums[0]);
+	if (row->nrmse < 0 || e > row->nrmse || e != e)
+		row->nrmse = e;
+	int bad = !(e <= RUN_NRMSE_LIMIT), differ = hmax != hmin;
+	*wrong = (bad || differ) && rank == 0 ? (long long)count : 0;
+	const char *where = inplace ? " in place" : "";
+	if (differ && rank == 0 && !*first_wrong)
+		snprintf(first_wrong, len,
+			 "rank %d: %s compression: the ranks' results differ at size %zu%s", rank,
+			 comm_compress_name(p->compress), row->bytes, where);
+	else if (bad && rank == 0 && !*first_wrong)
+		snprintf(first_wrong, len,
+			 "rank %d: %s compression: normalised RMS error %.4f %% above the limit of "
+			 "%g %% at size %zu%s",
+			 rank, comm_compress_name(p->compress), 100 * e, 100 * RUN_NRMSE_LIMIT,
+			 row->bytes, where);
+	return 0;
+}
+
+/* The exact check: one clean call on fresh input, compared element by element with the
+ * expectation computed without libcomm. */
+static int check_exact(struct comm *c, const struct run_params *p, struct run_bufs *b,
+		       size_t count, int inplace, struct run_row *row, long long *wrong,
+		       char *first_wrong, size_t len)
+{
+	int rank = comm_rank(c), n = comm_size(c), rc;
+	struct run_engine *eng = p->engine;
+	size_t tsize = comm_dtype_size(p->dtype), oc = out_count(p, count, n), first;
+	prepare(p, b, rank, n, count, true, inplace);
+	struct place pl = place_of(p, b, rank, count, inplace);
+	rc = eng ? eng->run(eng, c, p, b, count, 1, RUN_IN | RUN_OUT, NULL) :
+		   once_at(c, p, pl.send, pl.recv, count);
+	if (rc)
+		return rc;
+	corrupt_for_test(rank, pl.result, oc * tsize);
+	*wrong = (long long)ref_compare(p->dtype, pl.result, b->want, oc, &first);
+	if (*wrong && !*first_wrong) {
+		char e[64], g[64];
+		ref_format(p->dtype, b->want, first, e, sizeof(e));
+		ref_format(p->dtype, pl.result, first, g, sizeof(g));
+		snprintf(first_wrong, len,
+			 "rank %d: %lld wrong of %zu at size %zu%s: first at element %zu: "
+			 "expected %s, got %s",
+			 rank, *wrong, oc, row->bytes, inplace ? " in place" : "", first, e, g);
+	}
+	return 0;
+}
+
+/* One placement of a row: the checked call (*wrong: its wrong elements here, -1 when not
+ * checked), then the timed ones (*us: this rank's mean in microseconds). */
+static int measure(struct comm *c, const struct run_params *p, struct run_bufs *b,
+		   size_t count, int inplace, struct run_row *row, long long *wrong, double *us,
+		   char *first_wrong, size_t len)
+{
+	int rc = 0;
+	struct run_engine *eng = p->engine;
+	*wrong = -1;
+	if (p->check && p->compress)
+		rc = check_compress(c, p, b, count, inplace, row, wrong, first_wrong, len);
+	else if (p->check)
+		rc = check_exact(c, p, b, count, inplace, row, wrong, first_wrong, len);
+	else if (inplace) /* the out-of-place calls left recv as their output */
+		prepare(p, b, comm_rank(c), comm_size(c), count, false, inplace);
+	if (!rc)
+		rc = comm_barrier(c);
+	if (rc)
+		return rc;
+	struct place pl = place_of(p, b, comm_rank(c), count, inplace);
+	double t0 = mono_s() * 1e6;
+	/* without warmup or check the device has no data yet */
+	if (eng)
+		return eng->run(eng, c, p, b, count, p->iters, p->warmup || p->check ? 0 : RUN_IN,
+				us);
+	for (long it = 0; it < p->iters && !rc; it++) {
+		rc = once_at(c, p, pl.send, pl.recv, count);
+		monitor_watch(c, p);
+	}
+	*us = (mono_s() * 1e6 - t0) / (double)(p->iters > 0 ? p->iters : 1);
+	return rc;
+}
+
+/* A row's times across ranks as -a asks (nccl-tests' 0 rank 0, 1 mean, 2 min, 3 max). */
+static int time_across(struct comm *c, const struct run_params *p, double t[2])
+{
+	int n = comm_size(c), rc;
+	if (p->average == 0 && comm_rank(c) != 0)
+		t[0] = t[1] = 0;
+	enum comm_op op = p->average == 2 ? COMM_MIN : p->average == 3 ? COMM_MAX : COMM_SUM;
+	rc = comm_allreduce(c, t, t, 2, COMM_FP64, op);
+	if (!rc && p->average == 1)
+		for (int i = 0; i < 2; i++)
+			t[i] /= n;
+	return rc;
+}
+
+/* One row: warmup, out of place, in place (where the collective has it), and the numbers
+ * every rank agrees on: the time -a picks, the wrong elements of all, whether to stop. */
+static int measure_row(struct comm *c, const struct run_params *p, struct run_bufs *b,
+		       size_t count, struct run_row *row, char *first_wrong, size_t len)
+{
+	int rank = comm_rank(c), n = comm_size(c), rc = 0;
+	struct run_engine *eng = p->engine;
+	long long wrong[2] = { -1, -1 };
+	double t[2] = { 0, 0 };
+	int ip = has_in_place(p);
+
+	prepare(p, b, rank, n, count, false, 0);
+	monitor_watch(c, p);
+	if (eng && p->warmup)
+		rc = eng->run(eng, c, p, b, count, p->warmup, RUN_IN, NULL);
+	for (long w = 0; !eng && w < p->warmup && !rc; w++)
+		rc = once_at(c, p, b->send, b->recv, count);
+	for (int k = 0; k < 1 + ip && !rc; k++)
+		rc = measure(c, p, b, count, k, row, &wrong[k], &t[k], first_wrong, len);
+	if (rc)
+		return rc;
+	/* HCCL picks its algorithm inside: "auto" is all hcclctl knows of it */
+	row->algo = eng ? COMM_ALGO_AUTO : comm_last_algo(c);
+	rc = time_across(c, p, t);
+	/* the wrong elements, and how many ranks were asked to stop and why (runstop.c) */
+	int asked = run_stop_asked();
+	int64_t sum[4] = { wrong[0] < 0 ? 0 : wrong[0], wrong[1] < 0 ? 0 : wrong[1],
+			   !!(asked & RUN_STOP_INTERRUPT), !!(asked & RUN_STOP_OUTPUT) };
+	if (!rc)
+		rc = comm_allreduce(c, sum, sum, 4, COMM_INT64, COMM_SUM);
+	if (rc)
+		return rc;
+	run_stop_agree((sum[2] ? RUN_STOP_INTERRUPT : 0) | (sum[3] ? RUN_STOP_OUTPUT : 0));
+	double f = run_bus_factor(p->coll, n);
+	row->time_us = t[0];
+	row->wrong = p->check ? (long long)sum[0] : -1;
+	row->algbw = t[0] > 0 ? (double)row->bytes / (t[0] * 1e3) : 0;
+	row->busbw = row->algbw * f;
+	row->ip_time_us = ip ? t[1] : -1;
+	row->ip_wrong = p->check && ip ? (long long)sum[1] : -1;
+	row->ip_algbw = ip && t[1] > 0 ? (double)row->bytes / (t[1] * 1e3) : 0;
+	row->ip_busbw = row->ip_algbw * f;
+	return 0;
+}
+
+/* The row of `bytes` before it is measured: what it moves, of what, where. */
+static void row_start(const struct run_params *p, int n, size_t count, struct run_row *row)
+{
+	size_t tsize = comm_dtype_size(p->dtype);
+	memset(row, 0, sizeof(*row));
+	row->nrmse = -1;
+	row->count = out_count(p, count, n);
+	row->bytes = p->coll == COMM_COLL_BARRIER ? 0 :
+		     (p->coll == COMM_COLL_ALLREDUCE || p->coll == COMM_COLL_BROADCAST ||
+		      p->coll == COMM_COLL_SEND) ? count * tsize :
+						    count * tsize * (size_t)n;
+	row->dtype = p->dtype;
+	row->op = p->op;
+	row->has_op = p->coll == COMM_COLL_ALLREDUCE || p->coll == COMM_COLL_REDUCESCATTER;
+	row->root = p->coll == COMM_COLL_BROADCAST ? p->root : -1;
+}
+
+/* The size after bytes: -i's step added, else -f's factor; max_bytes once past it. */
+static unsigned long long next_size(const struct run_params *p, unsigned long long bytes)
+{
+	unsigned long long nx = p->step ? bytes + p->step : bytes * p->factor;
+	return nx > p->max_bytes || nx <= bytes ? p->max_bytes : nx;
+}
+
 int run_sweep(struct comm *c, const struct run_params *p, run_row_fn row_fn, void *arg,
 	      struct run_row **rows_out, size_t *nrows_out, char *first_wrong, size_t len)
 {
@@ -312,8 +586,7 @@ int run_sweep(struct comm *c, const struct run_params *p, run_row_fn row_fn, voi
 	}
 	if (eng && (rc = eng->reserve(eng, bufn * tsize)))
 		goto out;
-	unsigned long long bytes = p->min_bytes;
-	for (;;) {
+	for (unsigned long long bytes = p->min_bytes;; bytes = next_size(p, bytes)) {
 		if (p->coll == COMM_COLL_BARRIER)
 			bytes = 0;
 		size_t count = per_rank_count(p->coll, (size_t)bytes, tsize, n);
@@ -322,8 +595,6 @@ int run_sweep(struct comm *c, const struct run_params *p, run_row_fn row_fn, voi
 		    p->coll != COMM_COLL_BARRIER) {
 			if (bytes >= p->max_bytes)
 				break;
-			unsigned long long nx = bytes * p->factor;
-			bytes = nx > p->max_bytes || nx <= bytes ? p->max_bytes : nx;
 			continue;
 		}
 		if (nrows == cap) {
@@ -336,135 +607,15 @@ int run_sweep(struct comm *c, const struct run_params *p, run_row_fn row_fn, voi
 			rows = nr;
 		}
 		struct run_row *row = &rows[nrows++];
-		memset(row, 0, sizeof(*row));
-		row->nrmse = -1;
-		row->count = out_count(p, count, n);
-		row->bytes = p->coll == COMM_COLL_BARRIER ? 0 :
-			     (p->coll == COMM_COLL_ALLREDUCE || p->coll == COMM_COLL_BROADCAST ||
-			      p->coll == COMM_COLL_SEND) ? count * tsize :
-							    count * tsize * (size_t)n;
-		prepare(p, &b, rank, n, count, false);
-		monitor_watch(c, p);
-		if (eng && p->warmup)
-			rc = eng->run(eng, c, p, &b, count, p->warmup, RUN_IN, NULL);
-		for (long w = 0; !eng && w < p->warmup && !rc; w++)
-			rc = once(c, p, &b, count);
-		if (rc)
+		row_start(p, n, count, row);
+		if ((rc = measure_row(c, p, &b, count, row, first_wrong, len)))
 			goto out;
-		/* The check runs on the output of one clean call; timed calls come after. */
-		long long wrong = -1;
-		if (p->check && p->compress) {
-			/* not exact: the error against the exact sum, over all ranks, and the
-			 * same bytes on every rank. Small rows take several draws of data, so the
-			 * error is measured on at least COMPRESS_SAMPLE elements (or 32 draws),
-			 * not on the luck of one small draw. */
-			size_t draws = count ? (COMPRESS_SAMPLE + count - 1) / count : 1;
-			double sums[2] = { 0, 0 };
-			uint64_t h = 0;
-			draws = draws > 32 ? 32 : draws;
-			for (size_t k = 0; k < draws; k++) {
-				struct run_params q = *p;
-				double e2, r2;
-				uint64_t hk;
-				q.seed = p->seed + k * 0x9e3779b97f4a7c15ULL;
-				prepare(&q, &b, rank, n, count, false);
-				rc = once(c, &q, &b, count);
-				if (rc)
-					goto out;
-				if (k == 0)
-					corrupt_for_test(rank, b.recv, count * tsize);
-				compress_error(&q, b.recv, n, count, &e2, &r2, &hk);
-				sums[0] += e2;
-				sums[1] += r2;
-				h = mix(h ^ hk);
-			}
-			int64_t hmax = (int64_t)h, hmin = (int64_t)h;
-			rc = comm_allreduce(c, sums, sums, 2, COMM_FP64, COMM_SUM);
-			if (!rc)
-				rc = comm_allreduce(c, &hmax, &hmax, 1, COMM_INT64, COMM_MAX);
-			if (!rc)
-				rc = comm_allreduce(c, &hmin, &hmin, 1, COMM_INT64, COMM_MIN);
-			if (rc)
-				goto out;
-			row->nrmse = sums[1] > 0 ? sqrt(sums[0] / sums[1]) : sqrt(sums[0]);
-			int bad = !(row->nrmse <= RUN_NRMSE_LIMIT), differ = hmax != hmin;
-			/* counted once, by rank 0, as the whole row: the error is the row's */
-			wrong = (bad || differ) && rank == 0 ? (long long)count : 0;
-			if (differ && rank == 0 && !*first_wrong)
-				snprintf(first_wrong, len,
-					 "rank %d: %s compression: the ranks' results differ at "
-					 "size %zu",
-					 rank, comm_compress_name(p->compress), row->bytes);
-			else if (bad && rank == 0 && !*first_wrong)
-				snprintf(first_wrong, len,
-					 "rank %d: %s compression: normalised RMS error %.4f %% "
-					 "above the limit of %g %% at size %zu",
-					 rank, comm_compress_name(p->compress), 100 * row->nrmse,
-					 100 * RUN_NRMSE_LIMIT, row->bytes);
-		} else if (p->check) {
-			prepare(p, &b, rank, n, count, true);
-			rc = eng ? eng->run(eng, c, p, &b, count, 1, RUN_IN | RUN_OUT, NULL) :
-				 once(c, p, &b, count);
-			if (rc)
-				goto out;
-			corrupt_for_test(rank, b.recv, out_count(p, count, n) * tsize);
-			size_t first;
-			size_t oc = out_count(p, count, n);
-			wrong = (long long)ref_compare(p->dtype, b.recv, b.want, oc, &first);
-			if (wrong && !*first_wrong) {
-				char e[64], g[64];
-				ref_format(p->dtype, b.want, first, e, sizeof(e));
-				ref_format(p->dtype, b.recv, first, g, sizeof(g));
-				snprintf(first_wrong, len,
-					 "rank %d: %lld wrong of %zu at size %zu: first at element %zu: "
-					 "expected %s, got %s",
-					 rank, wrong, oc, row->bytes, first, e, g);
-			}
-		}
-		rc = comm_barrier(c);
-		if (rc)
-			goto out;
-		double t0 = mono_s() * 1e6, per = 0;
-		/* without warmup or check the device has no data yet */
-		if (eng)
-			rc = eng->run(eng, c, p, &b, count, p->iters,
-				      p->warmup || p->check ? 0 : RUN_IN, &per);
-		for (long it = 0; !eng && it < p->iters && !rc; it++) {
-			rc = once(c, p, &b, count);
-			monitor_watch(c, p);
-		}
-		if (rc)
-			goto out;
-		if (!eng)
-			per = (mono_s() * 1e6 - t0) / (double)(p->iters > 0 ? p->iters : 1);
-		/* HCCL picks its algorithm inside: "auto" is all hcclctl knows of it */
-		row->algo = eng ? COMM_ALGO_AUTO : comm_last_algo(c);
-		/* Report the slowest rank's time and the total of wrong elements, as every rank
-		 * must agree on them. */
-		double tmax = per;
-		rc = comm_allreduce(c, &tmax, &tmax, 1, COMM_FP64, COMM_MAX);
-		/* the wrong elements, and how many ranks were asked to stop and why (runstop.c) */
-		int asked = run_stop_asked();
-		int64_t sum[3] = { wrong < 0 ? 0 : wrong, !!(asked & RUN_STOP_INTERRUPT),
-				   !!(asked & RUN_STOP_OUTPUT) };
-		if (!rc)
-			rc = comm_allreduce(c, sum, sum, 3, COMM_INT64, COMM_SUM);
-		if (rc)
-			goto out;
-		int64_t w64 = sum[0];
-		run_stop_agree((sum[1] ? RUN_STOP_INTERRUPT : 0) | (sum[2] ? RUN_STOP_OUTPUT : 0));
-		row->time_us = tmax;
-		row->wrong = p->check ? (long long)w64 : -1;
-		row->algbw = tmax > 0 ? (double)row->bytes / (tmax * 1e3) : 0;
-		row->busbw = row->algbw * run_bus_factor(p->coll, n);
-		if (w64)
+		if (row->wrong > 0 || row->ip_wrong > 0)
 			any_wrong = 1;
 		if (rank == 0 && row_fn && !(run_stop_agreed() & RUN_STOP_OUTPUT))
 			row_fn(p, n, row, arg);
 		if (p->coll == COMM_COLL_BARRIER || bytes >= p->max_bytes || run_stop_agreed())
 			break;
-		unsigned long long next = bytes * p->factor;
-		bytes = next > p->max_bytes || next <= bytes ? p->max_bytes : next;
 	}
 out:
 	free(b.send);

@@ -74,7 +74,7 @@ run env OMPI_COMM_WORLD_RANK=0 OMPI_COMM_WORLD_SIZE=3 HCCLCTL_RENDEZVOUS="$E/job
 wait $B1; r1=$?; wait $B2; r2=$?
 check_rc 0 "Open MPI's environment with HCCLCTL_RENDEZVOUS: exit 0"
 ok "[ $r1$r2 = 00 ]" "  on every rank"
-check_out_has "# hcclctl run broadcast: 3 ranks (openmpi), fp32 sum, algo auto, iters 1, warmup 0, check on, engine libcomm" "  the launcher is named"
+check_out_has "# hcclctl run broadcast: 3 ranks (openmpi), fp32, algo auto, iters 1, warmup 0, check on, engine libcomm" "  the launcher is named"
 for r in 1 2; do
 	SLURM_PROCID=$r SLURM_NTASKS=3 "$HCCLCTL" run barrier --rendezvous "$E/jobs/slurm" -n 1 -w 0 >/dev/null 2>&1 &
 	eval "B$r=\$!"

@@ -64,7 +64,7 @@ rxe() {
 		--ssh-known-hosts "$CL_KNOWN_HOSTS" "$@"
 }
 rows_ok() {
-	printf '%s\n' "$OUT" | awk -v want="$1" '/^ +[0-9]/ {n++; if ($NF != "0") bad++} END {exit !(n == want && !bad)}'
+	printf '%s\n' "$OUT" | awk -v want="$1" '/^ +[0-9]/ {n++; if ($9 != "0" || ($13 != "0" && $13 != "N/A")) bad++} END {exit !(n == want && !bad)}'
 }
 
 # ---- run --ssh without --remote-hcclctl ----

@@ -42,7 +42,7 @@ _report $? "4 ranks in 2 namespaces: allreduce 1 KiB .. 8 MiB, every rank exits 
 	[ "$(grep -c '^ \+[0-9]' "$TMP/r0.out")" -eq 4 ]
 _report $? "  4 sizes, 0 wrong" "$(cat "$TMP/r0.out")"
 # two hosts (namespaces) of one machine are not one host: 1 KiB by rhd, not in one step
-[ "$(awk '/^ +[0-9]/ && $1 == 1024 { print $5 }' "$TMP/r0.out")" = rhd ]
+[ "$(awk '/^ +[0-9]/ && $1 == 1024 { print $NF }' "$TMP/r0.out")" = rhd ]
 _report $? "  1 KiB across two namespaces: rhd" "$(cat "$TMP/r0.out")"
 for r in 0 1 2 3; do
 	mate=$((r ^ 1))

@@ -124,7 +124,7 @@ await_launcher() {
 }
 none_left() { cluster_none_left; }
 rows_ok() { # every result row has #wrong 0, and there are $1 of them
-	printf '%s\n' "$OUT" | awk -v want="$1" '/^ +[0-9]/ {n++; if ($NF != "0") bad++} END {exit !(n == want && !bad)}'
+	printf '%s\n' "$OUT" | awk -v want="$1" '/^ +[0-9]/ {n++; if ($9 != "0" || ($13 != "0" && $13 != "N/A")) bad++} END {exit !(n == want && !bad)}'
 }
 
 # ---- collectives across the 4 nodes ----

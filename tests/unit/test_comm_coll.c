@@ -46,6 +46,10 @@ static void put(enum comm_dtype t, void *buf, size_t i, long v)
 	case COMM_INT8: ((int8_t *)buf)[i] = (int8_t)(uint8_t)(unsigned long)v; break;
 	case COMM_INT32: ((int32_t *)buf)[i] = (int32_t)v; break;
 	case COMM_INT64: ((int64_t *)buf)[i] = v; break;
+	case COMM_INT16: ((uint16_t *)buf)[i] = (uint16_t)(unsigned long)v; break;
+	case COMM_UINT8: ((uint8_t *)buf)[i] = (uint8_t)(unsigned long)v; break;
+	case COMM_UINT32: ((uint32_t *)buf)[i] = (uint32_t)(unsigned long)v; break;
+	case COMM_UINT64: ((uint64_t *)buf)[i] = (uint64_t)v; break;
 	case COMM_FP16: ((uint16_t *)buf)[i] = int_to_fp16(v); break;
 	case COMM_BF16: ((uint16_t *)buf)[i] = int_to_bf16(v); break;
 	case COMM_FP32: ((float *)buf)[i] = (float)v; break;
@@ -65,11 +69,19 @@ static long val(int seed, int r, size_t i, enum comm_op op)
 	return (long)(h % 17) - 8;
 }
 
+/* Unsigned types take 0..16 for sum, max and min, so max and min order them as signed longs
+ * do; prod keeps its negatives, which wrap alike in the kernels and in put. */
+static long tval(enum comm_dtype t, int seed, int r, size_t i, enum comm_op op)
+{
+	int u = t == COMM_UINT8 || t == COMM_UINT32 || t == COMM_UINT64;
+	return val(seed, r, i, op) + (u && op != COMM_PROD ? 8 : 0);
+}
+
 static long reduce_ref(enum comm_dtype t, enum comm_op op, int n, int seed, size_t i)
 {
-	long acc = val(seed, 0, i, op);
+	long acc = tval(t, seed, 0, i, op);
 	for (int r = 1; r < n; r++) {
-		long v = val(seed, r, i, op);
+		long v = tval(t, seed, r, i, op);
 		switch (op) {
 		case COMM_SUM: acc += v; break;
 		case COMM_PROD: acc *= v; break;
@@ -122,7 +134,7 @@ static int do_allreduce(struct rank_arg *a, enum comm_dtype t, enum comm_op op, 
 	char *in = malloc(n * es), *out = malloc(n * es), *want = malloc(n * es);
 	int seed = ++s->seed, rc;
 	for (size_t i = 0; i < count; i++) {
-		put(t, in, i, val(seed, a->rank, i, op));
+		put(t, in, i, tval(t, seed, a->rank, i, op));
 		put(t, want, i, reduce_ref(t, op, a->nranks, seed, i));
 	}
 	memset(out, 0x5a, n * es);
@@ -147,7 +159,7 @@ static int do_reduce_scatter(struct rank_arg *a, enum comm_dtype t, enum comm_op
 	size_t es = comm_dtype_size(t), tot = count * (size_t)n + 1;
 	char *in = malloc(tot * es), *out = malloc(tot * es), *want = malloc(tot * es);
 	for (size_t i = 0; i < count * (size_t)n; i++)
-		put(t, in, i, val(seed, a->rank, i, op));
+		put(t, in, i, tval(t, seed, a->rank, i, op));
 	for (size_t i = 0; i < count; i++)
 		put(t, want, i, reduce_ref(t, op, n, seed, (size_t)a->rank * count + i));
 	/* in place: the result lands at the start of the send buffer */

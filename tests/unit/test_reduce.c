@@ -277,6 +277,25 @@ static float ref_opf(enum comm_op op, float a, float b)
 	}
 }
 
+/* Unsigned max and min compare as unsigned; sum and prod wrap as the signed ones do. */
+static uint64_t ref_uint(enum comm_op op, uint64_t a, uint64_t b, int bits)
+{
+	uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1, r;
+	switch (op) {
+	case COMM_SUM:
+		r = a + b;
+		break;
+	case COMM_PROD:
+		r = a * b;
+		break;
+	case COMM_MAX:
+		return a > b ? a : b;
+	default:
+		return a < b ? a : b;
+	}
+	return r & mask;
+}
+
 static int64_t ref_int(enum comm_op op, int64_t a, int64_t b, int bits)
 {
 	uint64_t ua = (uint64_t)a, ub = (uint64_t)b, r;
@@ -317,6 +336,18 @@ static void fill(enum comm_dtype t, void *buf, size_t n)
 		case COMM_INT64:
 			((int64_t *)buf)[i] = (int64_t)r;
 			break;
+		case COMM_INT16:
+			((int16_t *)buf)[i] = (int16_t)(uint16_t)r;
+			break;
+		case COMM_UINT8:
+			((uint8_t *)buf)[i] = (uint8_t)r;
+			break;
+		case COMM_UINT32:
+			((uint32_t *)buf)[i] = (uint32_t)r;
+			break;
+		case COMM_UINT64:
+			((uint64_t *)buf)[i] = r;
+			break;
 		case COMM_FP16:
 			((uint16_t *)buf)[i] = (r & 3) ? ref_f2h(f) : (uint16_t)(r >> 32);
 			break;
@@ -349,6 +380,22 @@ static void reference(enum comm_dtype t, enum comm_op op, void *d, const void *a
 		case COMM_INT64:
 			((int64_t *)d)[i] =
 				ref_int(op, ((const int64_t *)a)[i], ((const int64_t *)b)[i], 64);
+			break;
+		case COMM_INT16:
+			((int16_t *)d)[i] = (int16_t)ref_int(op, ((const int16_t *)a)[i],
+							     ((const int16_t *)b)[i], 16);
+			break;
+		case COMM_UINT8:
+			((uint8_t *)d)[i] = (uint8_t)ref_uint(op, ((const uint8_t *)a)[i],
+							      ((const uint8_t *)b)[i], 8);
+			break;
+		case COMM_UINT32:
+			((uint32_t *)d)[i] = (uint32_t)ref_uint(op, ((const uint32_t *)a)[i],
+								((const uint32_t *)b)[i], 32);
+			break;
+		case COMM_UINT64:
+			((uint64_t *)d)[i] =
+				ref_uint(op, ((const uint64_t *)a)[i], ((const uint64_t *)b)[i], 64);
 			break;
 		case COMM_FP16: {
 			float x = (float)ref_h2d(((const uint16_t *)a)[i]);
