@@ -52,6 +52,24 @@ static const char *o_rendezvous;
 static const char *rank_host, *rank_digest;
 /* --local: where a forked rank leaves its flight recorder's path for the launcher. */
 static char *flight_slot;
+/* --local's rank 0: where the rows measured before a failure go (run_local.c's shared page);
+ * otherwise measured_own holds them for this process's own document */
+static char *measured_slot;
+static cJSON *measured_own;
+
+static void keep_measured(cJSON **rows)
+{
+	if (!measured_slot) {
+		cJSON_Delete(measured_own);
+		measured_own = *rows;
+		*rows = NULL;
+		return;
+	}
+	char *s = cJSON_PrintUnformatted(*rows);
+	/* rows that do not fit are left out whole, never cut into invalid JSON */
+	snprintf(measured_slot, RUN_MEASURED_MAX, "%s", s && strlen(s) < RUN_MEASURED_MAX ? s : "");
+	free(s);
+}
 
 static const struct opt run_opts[] = {
 	OPT_STR("minbytes", 'b', &o_min, "MIN", "smallest size in bytes, K/M/G suffixes (default 8)"),
@@ -337,6 +355,8 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n,
 		       run_profile_path());
 	if (*wrong && rc >= 0 && rank != 0)
 		snprintf(err, errlen, "%s", wrong);
+	if (rc < 0 && rank == 0 && o.results) /* a failure keeps what was measured */
+		keep_measured(&o.results);
 	cJSON_Delete(o.results);
 	cJSON_Delete(o.links);
 	if (g_opts.verbose) { /* bench/scale.sh reads this */
@@ -364,6 +384,7 @@ static int local_launch(const struct run_params *p, int n)
 {
 	const struct run_local l = { .rank_main = rank_main,
 				     .flight_slot = &flight_slot,
+				     .measured_slot = &measured_slot,
 				     .where = where(),
 				     .timeout_s = o_timeout };
 	return run_local_launch(p, n, &l);
@@ -569,9 +590,16 @@ static int run_one_rank(struct run_params *p, int rank, int n, const struct comm
 			cJSON_AddStringToObject(doc, "error", err);
 		if (v.kind != COMM_VERDICT_NONE)
 			cJSON_AddItemToObject(doc, "verdict", run_verdict_json(&v));
+		if (rank == 0) { /* what was measured before the failure */
+			cJSON_AddItemToObject(doc, "results",
+					      measured_own ? measured_own : cJSON_CreateArray());
+			measured_own = NULL;
+		}
 		cJSON_AddNumberToObject(doc, "exit_code", rc);
 		out_json(doc);
 	}
+	cJSON_Delete(measured_own);
+	measured_own = NULL;
 	comm_rendezvous_stop(rdv);
 	if (hccl_abandoned) { /* exit() could wait on HCCL's threads: nothing is left to flush */
 		fflush(NULL);

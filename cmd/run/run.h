@@ -277,9 +277,13 @@ struct run_local {
 			 const struct run_params *p, char *err, size_t errlen,
 			 struct comm_verdict *v);
 	char **flight_slot; /* where a forked rank leaves its flight recorder's path */
+	/* where rank 0 leaves the rows it measured before the job failed: its --json array
+	 * (RUN_MEASURED_MAX bytes at most), for the launcher's document */
+	char **measured_slot;
 	const char *where;  /* "run allreduce", for messages */
 	long timeout_s;	    /* the rendezvous's deadline, 0: 120 s */
 };
+#define RUN_MEASURED_MAX (256 * 1024)
 int run_local_launch(const struct run_params *p, int n, const struct run_local *l);
 
 #endif

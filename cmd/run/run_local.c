@@ -30,6 +30,7 @@ struct rank_slot {
 	struct comm_verdict v;
 };
 struct shared {
+	char measured[RUN_MEASURED_MAX]; /* rank 0's rows before a failure (--json) */
 	volatile int json_printed;
 	volatile int have_verdict; /* the rendezvous's verdict is in verdict */
 	struct comm_verdict verdict;
@@ -151,6 +152,8 @@ static int fork_ranks(const struct run_params *p, int n, const struct run_local 
 				;
 			close(gate[0]);
 			*l->flight_slot = sh->rank[r].flight;
+			if (r == 0)
+				*l->measured_slot = sh->measured;
 			int code = l->rank_main(ri, r, n, p, sh->rank[r].err, ERR_SLOT, &sh->rank[r].v);
 			if (r == 0 && p->json && out_json_printed())
 				sh->json_printed = 1;
@@ -342,6 +345,9 @@ static int report_ranks(const struct run_params *p, int n, const struct run_loca
 		cJSON_AddStringToObject(e, "message", v ? v->msg : first ? first : "a rank failed");
 		if (v)
 			cJSON_AddItemToObject(doc, "verdict", run_verdict_json(v));
+		/* what was measured before the failure stays in the document */
+		cJSON *rows = sh->measured[0] ? cJSON_Parse(sh->measured) : NULL;
+		cJSON_AddItemToObject(doc, "results", rows ? rows : cJSON_CreateArray());
 		cJSON *ranks = cJSON_AddArrayToObject(doc, "ranks");
 		for (int r = 0; r < n; r++) {
 			cJSON *x = cJSON_CreateObject();

@@ -79,4 +79,18 @@ import json,sys
 p=json.load(open(sys.argv[1]))[\"parameters\"]
 assert p[\"local\"] == 2 and p[\"iters\"] == 1 and p[\"warmup-iters\"] == 0, p
 ' '$TMP/doc.json'" "run: the iterations, warmup and ranks it ran with"
+# a run that fails keeps in its document the rows measured before the failure, as the text does:
+# rank 1's third HcclAllReduce fails (the test libraries of tests/stub), after the first size
+export LD_LIBRARY_PATH="$(pwd)/build/tests/stub" HCCL_STUB_ERROR_RANK=1 HCCL_STUB_ERROR_CODE=9 HCCL_STUB_AT=3
+run "$HCCLCTL" run allreduce --local 3 --engine hccl -b 8 -e 64 -n 1 -w 0
+check_rc 2 "a run whose rank fails: exit 2"
+text_rows=$(printf '%s\n' "$OUT" | grep -c '^ *[0-9]')
+jrun run allreduce --local 3 --engine hccl -b 8 -e 64 -n 1 -w 0
+envelope "a failed run" hcclctl-run-allreduce/1
+ok "[ $text_rows -ge 1 ] && python3 -c '
+import json,sys
+d=json.load(open(sys.argv[1]))
+assert [r[\"size_bytes\"] for r in d[\"results\"]] == [8 * 2 ** i for i in range(int(sys.argv[2]))], d[\"results\"]
+assert d[\"verdict\"][\"kind\"] == \"hccl-error\", d[\"verdict\"]
+' '$TMP/doc.json' $text_rows" "  its document keeps the $text_rows row(s) the text printed before the failure"
 done_testing
