@@ -116,10 +116,10 @@ $(STUB_DIR)/hccl_stub_driver: tests/stub/driver.c $(STUB_DEPS) $(STUB_DIR)/libhc
 	  -L$(STUB_DIR) -lhccl -lascendcl -Wl,-rpath,'$$ORIGIN' -lpthread -lm
 
 # npu-smi and hccn_tool as the tests meet them: one program, named by argv[0]
-$(STUB_DIR)/bin/npu-smi: tests/stub/fake_tools.c ranktable/base/io.c ranktable/base/io.h Makefile
+FAKE_SRC := tests/stub/fake_tools.c tests/stub/fake_mesh.c ranktable/base/io.c
+$(STUB_DIR)/bin/npu-smi: $(FAKE_SRC) tests/stub/fake_mesh.h ranktable/base/io.h Makefile
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(STUB_CFLAGS) -DFAKE_MESH_SCRIPT='"$(CURDIR)/tests/data/bin/hccn_tool-mesh"' \
-	  -o $@ tests/stub/fake_tools.c ranktable/base/io.c
+	$(CC) $(CPPFLAGS) $(STUB_CFLAGS) -o $@ $(FAKE_SRC)
 
 $(STUB_DIR)/bin/hccn_tool: $(STUB_DIR)/bin/npu-smi
 	cp $< $@
