@@ -3,6 +3,7 @@
 # bench/mpi_coll, bench/gloo_coll): good rows make the tables, with the ratios and the issue-21
 # target marks; a malformed line or row is named with its file and line on stderr, counted as
 # a failure of its launch, and the report goes on (no traceback).
+# harness: once (it runs the bench report scripts, never $HCCLCTL: cli-asan would repeat it)
 . tests/cli/lib.sh
 
 d=$TMP/coll

@@ -2,6 +2,7 @@
 # The test stand-ins for CANN (tests/stub/): exports, stream and event semantics, every
 # argument check, exact results of every collective, type and op with 1-4 ranks over root
 # info and over a rank table, and each fault knob. Runs their own driver, not hcclctl.
+# harness: once (it runs the stand-ins' own driver, never $HCCLCTL: cli-asan would repeat it)
 . "$(dirname "$0")/lib.sh"
 STUB=${STUB_DIR:-build/tests/stub}
 D=$STUB/hccl_stub_driver

@@ -1,7 +1,7 @@
 #!/bin/sh
 # probe roce --mesh on one machine: a rank table of 4 "servers" (127.0.0.1-4, all this host,
 # so every server's side runs here without SSH) with 2 NPUs each, whose hccn_tool answers come
-# from the fake (tests/stub/fake_tools.c, its mesh part tests/data/bin/hccn_tool-mesh) and a topology file saying which device IPs reach
+# from the fake (tests/stub/fake_tools.c, its mesh part tests/stub/fake_mesh.c) and a topology file saying which device IPs reach
 # which (FAKE_HCCN_MESH; tests/data/hccn_tool/README). Every finding with its exact text and
 # exit code, the matrix, --json, the node side --ping-list on real captures, usage errors and
 # doctor's link.npu-mesh. The same over SSH: tests/cluster/probe-roce-mesh.t.

@@ -14,9 +14,8 @@
  * hccn_tool -i N -CMD -g [address IP] [-inet6] ...
  *   FAKE_HCCN_DIR     colon-separated fixture directories, searched in order
  *   FAKE_HANG         space-separated commands (link, ip, tls, ...) that hang instead
- *   FAKE_HCCN_MESH    topology files for -ping, -hccs_ping and -lldp: those calls are the
- *                     script tests/data/bin/hccn_tool-mesh's (FAKE_MESH_SCRIPT, its path
- *                     built in); exec keeps this process's parent, whose words it reads
+ *   FAKE_HCCN_MESH    topology files for -ping, -hccs_ping and -lldp: those calls are
+ *                     fake_mesh.c's, which reads this process's parent's words
  *   For command K on device N it prints the first of K-N.txt, K.txt that exists, K...err on
  *   stderr, and exits with K...rc (default 0). */
 #include <errno.h>
@@ -27,6 +26,7 @@
 #include <unistd.h>
 
 #include "ranktable/base/io.h"
+#include "tests/stub/fake_mesh.h"
 
 static int exists(const char *path)
 {
@@ -159,16 +159,20 @@ static int npu_smi(int argc, char **argv)
 
 static int hccn_tool(int argc, char **argv)
 {
-	const char *id = "", *key = "";
+	const char *id = "", *key = "", *to = "";
+	int inet6 = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "-i") && i + 1 < argc)
 			id = argv[++i];
-		else if (!strcmp(a, "-g") || !strcmp(a, "-inet6"))
+		else if (!strcmp(a, "-g"))
 			;
-		else if (!strcmp(a, "address") || !strcmp(a, "ipv6_address") || !strcmp(a, "sdid") ||
-			 !strcmp(a, "pkt") || !strcmp(a, "cnt") || !strcmp(a, "interval") ||
-			 !strcmp(a, "timeout"))
+		else if (!strcmp(a, "-inet6"))
+			inet6 = 1;
+		else if (!strcmp(a, "address") || !strcmp(a, "ipv6_address"))
+			to = i + 1 < argc ? argv[++i] : "";
+		else if (!strcmp(a, "sdid") || !strcmp(a, "pkt") || !strcmp(a, "cnt") ||
+			 !strcmp(a, "interval") || !strcmp(a, "timeout"))
 			i++;
 		else if (a[0] == '-')
 			key = a + 1;
@@ -180,19 +184,8 @@ static int hccn_tool(int argc, char **argv)
 	hang_if(key);
 	const char *mesh = getenv("FAKE_HCCN_MESH");
 	if (mesh && mesh[0] &&
-	    (!strcmp(key, "ping") || !strcmp(key, "hccs_ping") || !strcmp(key, "lldp"))) {
-		const char *script = FAKE_MESH_SCRIPT;
-		char **args = calloc((size_t)argc + 2, sizeof(*args));
-		if (!args)
-			return 1;
-		args[0] = (char *)"sh";
-		args[1] = (char *)script;
-		for (int i = 1; i < argc; i++)
-			args[i + 1] = argv[i];
-		execv("/bin/sh", args);
-		fprintf(stderr, "hccn_tool: cannot run %s: %s\n", script, strerror(errno));
-		return 1;
-	}
+	    (!strcmp(key, "ping") || !strcmp(key, "hccs_ping") || !strcmp(key, "lldp")))
+		return fake_hccn_mesh(mesh, key, id, to, inet6);
 	const char *dirs = need("FAKE_HCCN_DIR");
 	char name[600];
 	snprintf(name, sizeof(name), "%s-%s", key, id);
