@@ -73,6 +73,14 @@ awk '/^\$ hcclctl doctor --list-checks$/{s=1;next} s && /^```/{exit} s' README.m
 _report $? "README's list of doctor's checks is --list-checks' output" \
 	"$(diff "$TMP/checks" "$TMP/readme")"
 
+# the README's table of verdicts is --situations' output: kind, exit status, meaning, in order
+hcclctl --situations >"$TMP/sit"
+awk '/^\| kind \| exit \| meaning \|$/{s=1;next} s && !/^\|/{exit}
+	s && !/^\|---/{sub(/^\| `/, ""); sub(/` \| /, " "); sub(/ \| /, " "); sub(/ \|$/, ""); print}' \
+	README.md >"$TMP/readmesit"
+[ -s "$TMP/readmesit" ] && cmp -s "$TMP/sit" "$TMP/readmesit"
+_report $? "README's table of verdicts is --situations' output" "$(diff "$TMP/sit" "$TMP/readmesit")"
+
 # the one table of situations: hcclctl(1)'s SITUATIONS is the code's (--situations), each kind
 # with its exit status and its meaning, in order; every exit status it uses is in EXIT STATUS
 hcclctl --situations >"$TMP/sit"
