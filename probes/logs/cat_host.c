@@ -57,6 +57,16 @@ static int net_health_failed(struct pspan m, const struct hx_vals *x, struct hlo
 	return v.s && v.n && !(v.n >= 7 && !memcmp(v.s, "Success", 7));
 }
 
+/* The id the runtime refused: "set ASCEND_RT_VISIBLE_DEVICES:[4] error". */
+static int visible_device(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
+{
+	(void)x;
+	int d;
+	if (hlog__int_after(m, "VISIBLE_DEVICES:[", &d) && d >= 0)
+		e->dev = d;
+	return 1;
+}
+
 static const struct hlog_sig rows[] = {
 	/* MPICH: "Fatal error in PMPI_Test: Message truncated, error stack:" */
 	{{"Fatal error in", "Message truncated"}, HCAT_OP_MISMATCH, "mpi-truncated",
@@ -181,6 +191,13 @@ static const struct hlog_sig rows[] = {
 	 "check that UCX_NET_DEVICES and UCX_TLS name devices and transports both hosts have and "
 	 "that reach each other (same subnet or a route, the port active: ucx_info -d)",
 	 0, NULL},
+	/* vLLM (executor/ray_utils.py): "Ray does not allocate any GPUs on the driver node.
+	 * Consider adjusting the Ray placement group or running the driver on a GPU node." */
+	{{"does not allocate any GPUs on the driver node"}, HCAT_CONFIG, "ray-driver-no-device",
+	 "the engine's driver runs on a node where Ray gave it no device",
+	 "start the engine on a node that joined the Ray cluster with its devices, or place the "
+	 "driver's bundle on a device node (the placement group, VLLM_HOST_IP)",
+	 0, NULL},
 	/* hccn_tool -net_health -g, its statuses as the Ascend NIC tool's manual lists them */
 	{{"net health status:"}, HCAT_NET, "npu-net-health",
 	 "the NPU's network port cannot reach the address its health check probes (hccn_tool "
@@ -232,6 +249,14 @@ static const struct hlog_sig rows[] = {
 	 "give each process an index within ASCEND_RT_VISIBLE_DEVICES (it renumbers the devices "
 	 "from 0), and check which devices the container was started with",
 	 0, NULL},
+	/* the runtime's own check of the variable (runtime.cc GetVisibleDevices): "set
+	 * ASCEND_RT_VISIBLE_DEVICES:[4] error, input data rang[0-2)": an id past the devices the
+	 * host or container has */
+	{{"set ASCEND_RT_VISIBLE_DEVICES", "error"}, HCAT_CONFIG, "visible-devices-range",
+	 "ASCEND_RT_VISIBLE_DEVICES names a device this host (or container) does not have",
+	 "list only devices the host has (npu-smi info; in a container, the ones it was started "
+	 "with) in ASCEND_RT_VISIBLE_DEVICES, and index them from 0 in the job",
+	 0, visible_device},
 	{{"Out of memory: Killed process"}, HCAT_RESOURCE, "oom-killer",
 	 "the kernel's OOM killer killed a process: the node ran out of memory",
 	 "lower the memory per rank (data loader workers, pinned memory, batch) or add swap", 0,

@@ -212,4 +212,12 @@ check_rc 2 "EI0002 with the heartbeat list: exit 2"
 cause detail rank device ip
 check_out "heartbeat-lost 4 4 192.168.100.111" "  the device whose heartbeat was lost, with its server's address"
 
+# the runtime's own check of ASCEND_RT_VISIBLE_DEVICES (gpustack/gpustack#3352): config, with the
+# device it refused
+printf '%s\n' '[ERROR] RUNTIME(42,mindie_llm_backend_connector):2025-11-18-09:33:13.666.323 [runtime.cc:5632]58 GetVisibleDevices:[INIT][DEFAULT]set ASCEND_RT_VISIBLE_DEVICES:[4] error, input data rang[0-2)' >"$TMP/vis.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/vis.log"
+check_rc 2 "a visible device out of the host's range: exit 2"
+cause kind detail device
+check_out "config visible-devices-range 4" "  config, with the device the runtime refused"
+
 done_testing

@@ -196,6 +196,15 @@ static const struct ccase cases[] = {
 	 "[rank1]: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by "
 	 "peer [172.19.2.2]:33177",
 	 "gloo-peer-closed2", HCAT_RANK_STUCK, "172.19.2.2"},
+	{"gpustack/gpustack#3352 (a VM given 2 NPUs told to use device 4)",
+	 "[ERROR] RUNTIME(42,mindie_llm_backend_connector):2025-11-18-09:33:13.666.323 "
+	 "[runtime.cc:5632]58 GetVisibleDevices:[INIT][DEFAULT]set ASCEND_RT_VISIBLE_DEVICES:[4] "
+	 "error, input data rang[0-2)",
+	 "visible-devices-range", HCAT_CONFIG, ""},
+	{"vllm-project/vllm#12670 (a Ray driver node without a GPU)",
+	 "ERROR 02-09 02:31:11 engine.py:389] Ray does not allocate any GPUs on the driver node. "
+	 "Consider adjusting the Ray placement group or running the driver on a GPU node.",
+	 "ray-driver-no-device", HCAT_CONFIG, ""},
 	{"vllm-project/vllm#12997 (GLOO_SOCKET_IFNAME names an interface the host lacks)",
 	 "(RayWorkerWrapper pid=317, ip=10.68.27.14) ERROR 02-11 22:51:15 worker_base.py:574] "
 	 "RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/tcp/device.cc:83] ifa "
