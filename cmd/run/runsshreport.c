@@ -118,6 +118,19 @@ static void print_tail(const struct fo_host *h, const char *who)
 	}
 }
 
+/* The rows rank 0 measured before the job failed: its own document (on its stdout) keeps
+ * them; an empty array when it printed none (killed, or never started). */
+static cJSON *measured_rows(const struct fo_host *h0)
+{
+	cJSON *d = h0->out.len ? cJSON_ParseWithLength(h0->out.p, h0->out.len) : NULL;
+	cJSON *rows = cJSON_DetachItemFromObjectCaseSensitive(d, "results");
+	cJSON_Delete(d);
+	if (cJSON_IsArray(rows))
+		return rows;
+	cJSON_Delete(rows);
+	return cJSON_CreateArray();
+}
+
 /* The last non-empty stderr line of h, for one-line mentions. */
 static void last_line(const struct fo_host *h, char *buf, size_t len)
 {
@@ -374,6 +387,7 @@ int runssh_report(struct ssh_run *s, double seconds)
 		}
 		if (s->have_verdict)
 			cJSON_AddItemToObject(doc, "verdict", run_verdict_json(&s->verdict));
+		cJSON_AddItemToObject(doc, "results", measured_rows(&s->hosts[0]));
 		json_finish(doc, s, code);
 	}
 	return code;

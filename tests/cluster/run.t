@@ -270,6 +270,22 @@ _report $? "  one JSON document: rank 0's rows so far and interrupted: true" "$(
 gone && none_left
 _report $? "  no hcclctl left on any node" "$(node_tree)"
 
+# ---- a rank killed after some rows, with --json: the document keeps what was measured ----
+int_run jk --json
+victim=$(printf '%s\n' "$pids" | grep '^3:' | cut -d: -f2)
+kill -KILL "$victim"
+await_launcher 300
+check_rc 2 "a rank killed after some rows, --json: exit 2"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["exit_code"] == 2 and d["verdict"]["rank"] == 2, d
+assert len(d["results"]) > 0 and all(r["wrong"] == 0 for r in d["results"]), d["results"]
+' "$TMP/jk.out"
+_report $? "  one JSON document: the verdict, and rank 0's rows measured before the kill" "$(cat "$TMP/jk.out")"
+gone && none_left
+_report $? "  no hcclctl left on any node" "$(node_tree)"
+
 # A row that does not end (1000000 iterations): run-node stops its ranks 3 s after the
 # request, and the launcher says so.
 long_run g "$RT"
