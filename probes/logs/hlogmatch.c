@@ -706,7 +706,10 @@ int hlog__recognise(struct pspan m, const struct hlog_line *l, struct hlog_event
 	 * get sq reg virtual addr, deviceId=2", "creat qp failed, localDeviceId[11]"): kept as
 	 * context, so the cause can name every device involved */
 	if (!ok && (l->cont || l->error)) {
-		device_of(m, l, NULL, e);
+		/* any form of device the extractor reads counts on a line whose own words say it
+		 * failed ("open device 2 failed"); on a plain line of the block only a key does (a
+		 * table of ranks and devices is no failure) */
+		device_of(m, l, l->error ? &x : NULL, e);
 		if (e->dev < 0 || e->dev == l->dev)
 			return 0;
 		e->kind = HLOG_API;

@@ -220,4 +220,13 @@ check_rc 2 "a visible device out of the host's range: exit 2"
 cause kind detail device
 check_out "config visible-devices-range 4" "  config, with the device the runtime refused"
 
+# a device named on a failing line of the block only as "device N" (a PTOAS validation board's
+# EL0004, hw-native-sys/PTOAS#341): its own words say it failed, so the device counts
+printf '%s\n' '[ERROR] RecentErrMsg: [PID: 1613532] 2026-03-24-12:14:45.885.234 Memory_Allocation_Failure(EL0004): Failed to allocate memory.' \
+	'        open device 2 failed, runtime result = 507033.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:148]' >"$TMP/opendev.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/opendev.log"
+check_rc 2 "an allocation failure with the device's failing line under it: exit 2"
+cause kind device
+check_out "memory/resource 2" "  the device named by the failing line under it"
+
 done_testing
