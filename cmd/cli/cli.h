@@ -126,6 +126,9 @@ int out_json_printed(void);
 /* The invocation that envelope describes: set once the command and its options are known. */
 void out_json_invocation(int argc, char **argv, const char *command, const struct opt *opts,
 			 const char *commit, const char *build_id);
+/* The words main was given (set by the first out_json_invocation), for reports that say how
+ * they were made. */
+void out_json_argv(int *argc, char ***argv);
 /* Another process (a forked rank) printed the document on our stdout. */
 void out_json_set_printed(void);
 /* This process prints no document at all: a rank other than 0 whose stdout a launcher

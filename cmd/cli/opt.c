@@ -384,9 +384,6 @@ static int run_help(int argc, char **argv)
 	return EXIT_OK;
 }
 
-/* The words main was given, for the reports that say how they were made. */
-static int saved_argc;
-static char **saved_argv;
 
 /* s at out[*at], cut to len - 1 bytes in all. */
 static void put_str(char *out, size_t len, size_t *at, const char *s)
@@ -405,8 +402,11 @@ size_t cli_command_line(char *out, size_t len)
 	if (!len)
 		return 0;
 	*out = '\0';
-	for (int i = 0; i < saved_argc; i++) {
-		const char *a = saved_argv[i];
+	int argc;
+	char **argv;
+	out_json_argv(&argc, &argv);
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
 		/* quoted as a shell would need it to run the same command again */
 		int plain = *a && strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 					    "0123456789_./=:,@%+-") == strlen(a);
@@ -430,8 +430,6 @@ int cli_main(int argc, char **argv, const struct cmd *top)
 	const struct cmd *table;
 	int i = 1;
 
-	saved_argc = argc;
-	saved_argv = argv;
 	top_commands = top;
 	table = top;
 	/* a usage error's document says what was run too; the command, once known, refines it */

@@ -128,6 +128,12 @@ void out_json_invocation(int argc, char **argv, const char *command, const struc
 	inv.build_id = build_id;
 }
 
+void out_json_argv(int *argc, char ***argv)
+{
+	*argc = inv.argc;
+	*argv = inv.argv;
+}
+
 /* Every option of the command with the value it ran with, defaults included. */
 static cJSON *parameters(const struct opt *opts)
 {

@@ -11,12 +11,7 @@
  * is ACL_ERROR_RT_FFTS_PLUS_TIMEOUT: on Atlas A2 HCCL's tasks run as FFTS+ tasks, and it is
  * what a stream gives when HCCL_EXEC_TIMEOUT expires while a peer is late.
  */
-static const struct acl_row {
-	long long v;
-	const char *name;
-	int cat;
-	const char *meaning;
-} acls[] = {
+static const struct hresult acls[] = {
 	{100000, "ACL_ERROR_INVALID_PARAM", HCAT_CONFIG, "an argument is invalid"},
 	{100002, "ACL_ERROR_REPEAT_INITIALIZE", HCAT_NONE, "aclInit was called before"},
 	{107001, "ACL_ERROR_RT_INVALID_DEVICEID", HCAT_CONFIG,
@@ -59,22 +54,14 @@ static const struct acl_row {
 	 "retrying the collective failed"},
 };
 
-static const struct acl_row *acl_row(long long v)
-{
-	for (size_t i = 0; i < sizeof(acls) / sizeof(acls[0]); i++)
-		if (acls[i].v == v)
-			return &acls[i];
-	return NULL;
-}
-
 const char *hacl_name(long long v)
 {
-	const struct acl_row *r = acl_row(v);
+	const struct hresult *r = hresult_row(acls, sizeof(acls) / sizeof(acls[0]), v);
 	return r ? r->name : NULL;
 }
 
 int hacl_cat(long long v)
 {
-	const struct acl_row *r = acl_row(v);
+	const struct hresult *r = hresult_row(acls, sizeof(acls) / sizeof(acls[0]), v);
 	return r ? r->cat : HCAT_UNRESOLVED;
 }

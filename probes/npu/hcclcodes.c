@@ -913,12 +913,7 @@ const struct hinner *hinner_at(size_t i)
  * value usually means when HCCL returns it first: 7 is what a busy NPU or a bound port gives
  * HcclGetRootInfo, 9 a peer that never arrived.
  */
-static const struct hresult {
-	long long v;
-	const char *name;
-	int cat;
-	const char *meaning;
-} results[] = {
+static const struct hresult results[] = {
 	{0, "HCCL_SUCCESS", HCAT_NONE, "success"},
 	{1, "HCCL_E_PARA", HCAT_CONFIG,
 	 "an argument, environment variable or rank-table value is invalid"},
@@ -952,7 +947,7 @@ static const struct hresult {
 	{1041, "HCCL_E_IN_STATUS", HCAT_UNRESOLVED, "the error is given in a status field"},
 };
 
-static const struct hresult *row_of(const struct hresult *t, size_t n, long long v)
+const struct hresult *hresult_row(const struct hresult *t, size_t n, long long v)
 {
 	for (size_t i = 0; i < n; i++)
 		if (t[i].v == v)
@@ -962,7 +957,7 @@ static const struct hresult *row_of(const struct hresult *t, size_t n, long long
 
 static const struct hresult *result_of(long long v)
 {
-	return row_of(results, NROWS(results), v);
+	return hresult_row(results, NROWS(results), v);
 }
 
 const char *hresult_name(long long v)

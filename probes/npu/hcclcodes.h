@@ -60,6 +60,15 @@ const struct hinner *hinner_at(size_t i);
 
 /* HcclResult (hccl_types.h): value -> "HCCL_E_TIMEOUT" and its kind; NULL / HCAT_UNRESOLVED for
  * a value without a name. */
+/* A numbered code and what it says of a failed job: HcclResult here, aclError in aclcodes.c. */
+struct hresult {
+	long long v;
+	const char *name;
+	int cat;
+	const char *meaning;
+};
+/* The row of t[0..n) whose value is v, or NULL. */
+const struct hresult *hresult_row(const struct hresult *t, size_t n, long long v);
 const char *hresult_name(long long v);
 int hresult_cat(long long v);
 const char *hresult_meaning(long long v);
