@@ -254,6 +254,15 @@ static const struct family fams[] = {
 		"process's log; the first process to fail by time is the place to start",
 	 .any = {"traceback (most recent call last)", "file \"", "raise "},
 	 .also = {"traceback", ", line ", "error", "exception"}},
+	/* words that say the process gave up, not only that something went wrong: "Fatal error
+	 * in MPI_Init: Other MPI error", "Abort(1091215): Fatal error in ...", "... aborting job".
+	 * The job failed, so it is a failure with an unknown cause, not a warning */
+	{.cat = HCAT_UNRESOLVED,
+	 .name = "fatal",
+	 .what = "a process stopped on a fatal error",
+	 .fix = "read the line and the lines after it (an error stack, the launcher's summary) in "
+		"that process's log; the first process to stop by time is the place to start",
+	 .any = {"fatal", "abort", "aborted", "aborting", "mpi_abort"}},
 };
 #define NFAM (sizeof(fams) / sizeof(fams[0]))
 

@@ -25,11 +25,22 @@ check_rc 2 "a crash among the errors: exit 2"
 printf '%s\n' "$OUT" | grep -q '^FAIL  logs.cause .*unresolved (words:crash): a process crashed on node node0 (read from the words of b.log:2'
 _report $? "  the crash outranks the refused connection and the timeout it explains" "$OUT"
 
-printf '%s\n' 'Fatal error in MPI_Init: Other MPI error, error stack:' >"$TMP/c.log"
+printf '%s\n' '[ ERROR    ] Child 0 reports failure' >"$TMP/c.log"
 run "$HCCLCTL" doctor --logs "$TMP/c.log"
 check_rc 1 "an error line of no family: a warning (exit 1), never a pass"
 printf '%s\n' "$OUT" | grep -q 'unresolved (unclassified): unclassified error line at c.log:1'
 _report $? "  it quotes the line as unclassified" "$OUT"
+
+# words that say the process gave up (MPICH's lines, verbatim): the job failed, whatever the
+# cause; a failure of unknown cause (exit 2), not a warning
+for l in 'Fatal error in MPI_Init: Other MPI error, error stack:' \
+	'Abort(204069007): Fatal error in internal_Init_thread: Other MPI error, error stack:'; do
+	printf '%s\n' 'step 1' "$l" >"$TMP/c2.log"
+	run "$HCCLCTL" doctor --logs "$TMP/c2.log"
+	check_rc 2 "a fatal error line of no other family: exit 2 (${l%%:*})"
+	printf '%s\n' "$OUT" | grep -q '^FAIL  logs.cause .*unresolved (words:fatal): a process stopped on a fatal error on node node0 (read from the words of c2.log:2'
+	_report $? "  the fatal family, quoting the line" "$OUT"
+done
 
 # the address and port the line points at: the other end's where the line says which end is
 # which, not its own socket's that comes first
