@@ -51,6 +51,12 @@ static const struct {
 	{"terminate called", 0}, /* "terminate called after throwing an instance of ..." */
 	{"connection reset", 0}, /* NCCL: "Call to recv from ... failed : Connection reset by peer" */
 	{"lost communication", 0}, /* Open MPI: "ORTE has lost communication with a remote daemon." */
+	/* the dynamic linker, when a library does not fit the one it was built against:
+	 * ".../libtorch_npu.so: undefined symbol: _ZN5torch10ValueErrorC1EPKcz" */
+	{"undefined symbol", 0},
+	/* Python, when a package the code imports is not installed or not on its path:
+	 * "ModuleNotFoundError: No module named 'tbe.common...'" (the class name is one word) */
+	{"no module named", 0},
 	{"permission denied", 0}, /* "[Errno 13] Permission denied" */
 	{"address already in use", 0}, /* Gloo: "bind: Address already in use" */
 	{"mismatch", 0},      /* "Detected mismatch between collectives on ranks." */

@@ -130,6 +130,10 @@ int hlog__report_append(struct hlog_report *r, const struct hlog_report *p, char
 		r->word_unk = p->word_unk;
 		r->word_row = p->word_row;
 	}
+	if (!r->has_lone_frame && p->has_lone_frame) {
+		r->lone_frame = p->lone_frame;
+		r->has_lone_frame = 1;
+	}
 	append_kb(r, p);
 	for (size_t i = 0; i < p->nfile && !rc; i++)
 		if (!(rc = add_file(r, p->file[i].name, p->file[i].node, err, errlen)))
@@ -254,26 +258,38 @@ static int record_rank(struct pspan m, int *rank)
 	return 1;
 }
 
-static void keep_unk(struct hlog_report *r, const char *name, const char *node, unsigned no,
-		     struct pspan line)
+static void set_unk(struct hlog_unk *u, const char *name, const char *node, unsigned no,
+		    int rank, struct pspan line)
 {
-	if (r->nunk < HLOG_MAX_UNK) {
-		struct hlog_unk *u = &r->unk[r->nunk];
-		snprintf(u->file, sizeof(u->file), "%s", name);
-		snprintf(u->node, sizeof(u->node), "%s", node ? node : "");
-		u->line = no;
-		probe__copy(u->text, sizeof(u->text), line);
-	}
+	snprintf(u->file, sizeof(u->file), "%s", name);
+	snprintf(u->node, sizeof(u->node), "%s", node ? node : "");
+	u->line = no;
+	u->rank = rank;
+	probe__copy(u->text, sizeof(u->text), line);
+}
+
+static void keep_unk(struct hlog_report *r, const char *name, const char *node, unsigned no,
+		     int rank, struct pspan line)
+{
+	if (r->nunk < HLOG_MAX_UNK)
+		set_unk(&r->unk[r->nunk], name, node, no, rank, line);
 	int fam = hlog__word_family(line);
 	if (fam >= 0 && (r->word_row < 0 || fam < r->word_row)) {
-		struct hlog_unk *w = &r->word_unk;
-		snprintf(w->file, sizeof(w->file), "%s", name);
-		snprintf(w->node, sizeof(w->node), "%s", node ? node : "");
-		w->line = no;
-		probe__copy(w->text, sizeof(w->text), line);
+		set_unk(&r->word_unk, name, node, no, rank, line);
 		r->word_row = fam;
 	}
 	r->nunk++;
+}
+
+void hlog__lone_frame_error(struct hlog_report *r)
+{
+	if (r->errors || !r->has_lone_frame)
+		return;
+	const struct hlog_unk *u = &r->lone_frame;
+	r->first_error = *u;
+	r->errors = 1;
+	keep_unk(r, u->file, u->node, u->line, u->rank,
+		 (struct pspan){u->text, strlen(u->text)});
 }
 
 /* The address, port and peer rank an error line under e names, each while e has none yet
@@ -323,6 +339,13 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	int head_known = 0; /* the block's first line was recognised */
 	int advice = 0;	    /* the line before introduced a list of possible causes */
 	int first_header = 0; /* the error quoted first is a heading (a Traceback) */
+	int in_tb = 0; /* inside a traceback: after its heading or a frame, before its error */
+	/* the first frame of a traceback whose heading the excerpt lacks, until its error */
+	struct {
+		unsigned no;
+		int rank;
+		struct pspan line;
+	} frame = {0, -1, {NULL, 0}};
 	int known_pid = -1; /* the process and time of the last error a rule explained */
 	int64_t known_t = -1;
 	int wrap_rank = -1; /* the rank of the last line that named one, while lines wrap */
@@ -355,6 +378,18 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		 * those lines say nothing about this job */
 		if (advice && numbered(l.msg))
 			continue;
+		/* a traceback's frames are its context, but frames with neither their heading
+		 * nor their exception's line in the excerpt are all that says a process raised
+		 * ("[rank8]:   File \"tuner.py\", line 72, in ..." to the end): the first of them
+		 * is then kept, and is the error of a report that has no other */
+		if (l.frame) {
+			if (!in_tb && !l.error && !frame.no)
+				frame.no = no, frame.rank = l.rank, frame.line = line;
+			in_tb = 1;
+		} else if (l.header || l.error) {
+			in_tb = l.header;
+			frame.no = 0;
+		}
 		advice = hlog__has(l.msg, "following reasons") ||
 			 hlog__has(l.msg, "possible causes are as follows") ||
 			 hlog__has(l.msg, "The possible causes are");
@@ -385,11 +420,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 			/* the first error quoted is one that says what failed, not a heading */
 			if (!r->errors || (first_header && !l.header)) {
 				first_header = l.header;
-				struct hlog_unk *u = &r->first_error;
-				snprintf(u->file, sizeof(u->file), "%s", name);
-				snprintf(u->node, sizeof(u->node), "%s", node ? node : "");
-				u->line = no;
-				probe__copy(u->text, sizeof(u->text), line);
+				set_unk(&r->first_error, name, node, no, l.rank, line);
 			}
 			r->errors++;
 			f->errors++;
@@ -433,7 +464,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 				    l.t_us - known_t <= 2000000 && l.t_us >= known_t;
 			if (l.error && !l.header && !(l.cont && head_known) && !chrome(l.msg) &&
 			    !trace)
-				keep_unk(r, name, node, no, line);
+				keep_unk(r, name, node, no, l.rank, line);
 			continue;
 		}
 		if (!l.cont || l.error)
@@ -475,6 +506,10 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		f->nev++;
 		last_ev = (size_t)(e - r->ev);
 		last_ev_no = no;
+	}
+	if (frame.no && !r->has_lone_frame) {
+		set_unk(&r->lone_frame, name, node, frame.no, frame.rank, frame.line);
+		r->has_lone_frame = 1;
 	}
 	kb_scan_release(&kst);
 	hlog__line_pairs((struct pspan){NULL, 0});

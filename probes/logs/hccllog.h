@@ -169,6 +169,7 @@ struct hlog_file {
 struct hlog_unk {
 	char file[HLOG_PATHLEN];
 	unsigned line;
+	int rank; /* the rank the line's prefix names ("[rank8]:"), -1 */
 	char node[HLOG_NODELEN];
 	char text[HLOG_TEXTLEN];
 };
@@ -242,6 +243,10 @@ struct hlog_report {
 	struct hlog_unk unk[HLOG_MAX_UNK]; /* the first error lines no rule explains */
 	struct hlog_unk word_unk; /* of those, the first of the best family by its words */
 	int word_row;		  /* its row in wordfam.c's table, -1 for none */
+	/* the first frame of a traceback whose file holds neither its heading nor its
+	 * exception's line: an error only in a report that has no other (see hccllog.c) */
+	struct hlog_unk lone_frame;
+	int has_lone_frame;
 	size_t nunk;			   /* how many there were in all */
 	/* ranks that wrote any line ("[rankN]:" prefixes, RankID:N), below HLOG_SEEN_RANKS */
 	unsigned char seen_rank[HLOG_SEEN_RANKS / 8];

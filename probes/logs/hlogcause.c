@@ -133,6 +133,7 @@ int hlog_conclude(struct hlog_report *r)
 {
 	if (!r)
 		return -EINVAL;
+	hlog__lone_frame_error(r);
 	if (r->nev > 1)
 		qsort(r->ev, r->nev, sizeof(*r->ev), ev_cmp);
 	hlog__share_ranks(r);

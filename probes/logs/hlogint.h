@@ -19,6 +19,10 @@ enum hlog_cls hlog__class(const struct hlog_event *e);
  * knowledge base hits), as if p's files had been scanned into r after r's own: the files of
  * a bundle are scanned into parts in parallel and appended in the walk's order. p keeps what
  * it owns. Returns 0 or -ENOMEM (err filled). */
+/* A report with no error line but a traceback's lone frame: the frame becomes its error, so
+ * that frames cut from their exception never pass as a healthy log. */
+void hlog__lone_frame_error(struct hlog_report *r);
+
 int hlog__report_append(struct hlog_report *r, const struct hlog_report *p, char *err,
 			size_t errlen);
 

@@ -561,11 +561,12 @@ void hlog__line_parse(struct pspan raw, struct hlog_line *l)
 	/* Python's traceback heading is an error whose text comes after it; its frames and a
 	 * solution text are context, not errors, unless their writer logged them at an error
 	 * level (a frame at ERROR whose heading the excerpt lacks still says a process failed) */
+	l->frame = probe__starts(m, "File \"");
 	if (probe__starts(m, "Traceback (most recent call last)")) {
 		l->error = 1;
 		l->header = 1;
-	} else if ((probe__starts(m, "File \"") && l->level != HLINE_ERROR) ||
-		   probe__starts(m, "Solution:") || probe__starts(m, "Possible Cause")) {
+	} else if ((l->frame && l->level != HLINE_ERROR) || probe__starts(m, "Solution:") ||
+		   probe__starts(m, "Possible Cause")) {
 		l->error = 0;
 	}
 }

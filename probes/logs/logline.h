@@ -27,6 +27,7 @@ struct hlog_line {
 	int error;	  /* reads as an error */
 	int header;	  /* an error's heading ("Traceback (most recent call last):"): an
 			   * error, but the line that says what failed comes after it */
+	int frame;	  /* a Python traceback's frame: "File \"x.py\", line 9, in f" */
 	int code_at;	  /* offset in msg of the first error code token (EI0006, EJ0001,
 			   * EE9999, ERR02200 ...), -1 when none */
 	int code_len;

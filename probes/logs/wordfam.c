@@ -28,6 +28,9 @@ struct family {
 	const char *any[MAXW];	/* one of these phrases... */
 	const char *also[MAXW]; /* ...and, when given, one of these too */
 	const char *not[MAXW];	/* ...and none of these */
+	/* news that a process failed, not why (an exception, a fatal error): it never replaces
+	 * a failure code that nothing explains, which says more */
+	int weak;
 	/* NULL, or: the line has the form the row is about (its phrases may then be empty) */
 	int (*form)(struct pspan line, long long *port);
 };
@@ -106,14 +109,18 @@ static const struct family fams[] = {
 	 .also = {"but local", "inconsistent", "mismatch", "not match", "differ", "but the"}},
 	/* the dynamic linker's own words: a library built against another version of one it
 	 * loads ("undefined symbol: _ZN3Mki...", "symbol lookup error", "version `GLIBCXX_3.4.30'
-	 * not found (required by ...)") */
+	 * not found (required by ...)"), and Python's for a module the installed release lacks
+	 * ("No module named 'tbe.common.repository_manager...'", a CANN whose Python parts do not
+	 * fit the interpreter; "No module named 'atb_llm.models.qwen2_moe...'", a release without
+	 * the model) */
 	{.cat = HCAT_VERSION,
 	 .name = "version",
 	 .what = "software versions do not fit together",
 	 .fix = "install the same, compatible versions of the driver, runtime and libraries on "
 		"every node; the library the line names was built against another version of one "
 		"it loads",
-	 .any = {"undefined symbol", "symbol lookup error", "not found (required by"}},
+	 .any = {"undefined symbol", "symbol lookup error", "not found (required by",
+		 "no module named"}},
 	{.cat = HCAT_VERSION,
 	 .name = "version",
 	 .what = "software versions do not fit together",
@@ -249,6 +256,7 @@ static const struct family fams[] = {
 	 * frames of its traceback still say a process failed */
 	{.cat = HCAT_UNRESOLVED,
 	 .name = "exception",
+	 .weak = 1,
 	 .what = "a process raised an exception",
 	 .fix = "read the exception at the end of the traceback and the lines before it in that "
 		"process's log; the first process to fail by time is the place to start",
@@ -259,6 +267,7 @@ static const struct family fams[] = {
 	 * The job failed, so it is a failure with an unknown cause, not a warning */
 	{.cat = HCAT_UNRESOLVED,
 	 .name = "fatal",
+	 .weak = 1,
 	 .what = "a process stopped on a fatal error",
 	 .fix = "read the line and the lines after it (an error stack, the launcher's summary) in "
 		"that process's log; the first process to stop by time is the place to start",
@@ -373,6 +382,7 @@ static int best_line(const struct hlog_report *r, int no_expl, struct hlog_unk *
 		row = fam;
 		snprintf(u->file, sizeof(u->file), "%s", e->file);
 		u->line = e->line;
+		u->rank = e->rank;
 		snprintf(u->node, sizeof(u->node), "%s", e->node);
 		snprintf(u->text, sizeof(u->text), "%s", e->text);
 	}
@@ -393,6 +403,8 @@ int hlog__words_conclude(struct hlog_report *r)
 	 * or raised */
 	if ((!strcmp(r->detail, "result-code") || r->kind == HLOG_KB) &&
 	    fams[row].cat == HCAT_UNRESOLVED)
+		return 0;
+	if (no_expl && fams[row].weak)
 		return 0;
 	const struct family *f = &fams[row];
 	const struct hlog_unk *u = &line;
@@ -415,6 +427,8 @@ int hlog__words_conclude(struct hlog_report *r)
 	if ((v = hlog__xfind(&x, HX_RANK, 1u << HX_ANY | 1u << HX_LOCAL)) && v->n >= 0 &&
 	    v->n <= INT_MAX)
 		r->rank = (int)v->n;
+	else if (u->rank >= 0)
+		r->rank = u->rank; /* its prefix's: "[rank8]:   File ..." */
 	/* the device the line is about ("/hisi_logs/device-2/.../kbox.txt:2014[...] [Hardware
 	 * Error] ...", "(PID:7, Device:2, RankID:-1)") */
 	if ((v = hlog__xfind(&x, HX_DEV, 1u << HX_ANY | 1u << HX_LOCAL)) && v->n >= 0 &&

@@ -240,4 +240,45 @@ check_rc 2 "an allocation failure with the device's failing line under it: exit 
 cause kind device
 check_out "memory/resource 2" "  the device named by the failing line under it"
 
+# the dynamic linker's and Python's words for a release that lacks what the code needs
+# (Ascend/pytorch#35, gpustack#2799): errors by their words, at any level, of the version
+# family; the warning above them says less
+printf '%s\n' "05/22 09:09:35 - mmengine - WARNING - WARNING: command error: 'Failed to import transformers.optimization because of the following error (look up to see its traceback):" \
+	"/home/ma-user/anaconda3/envs/PyTorch-2.1.0/lib/python3.9/site-packages/torch_npu/lib/libtorch_npu.so: undefined symbol: _ZN5torch10ValueErrorC1EPKcz'!" >"$TMP/sym.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/sym.log"
+check_rc 2 "an undefined symbol: exit 2"
+cause kind detail
+check_out "version-mismatch words:version" "  versions that do not fit, from the linker's words"
+printf '%s\n' "[2025-08-25 09:34:12.025+0800] [63670] [281459881996512] [batchscheduler] [ERROR] [model.py:61] : [Model]	>>> Exception:No module named 'atb_llm.models.qwen2_moe.flash_causal_qwen2_moe_v2'" >"$TMP/mod.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/mod.log"
+check_rc 2 "a module the release lacks: exit 2"
+cause kind detail
+check_out "version-mismatch words:version" "  versions that do not fit, from Python's words"
+
+# a traceback's frames with neither heading nor exception line (LLaMA-Factory#8306: the
+# error itself was a screenshot) still say a process raised: never a pass
+printf '%s\n' '[rank8]:     launch()' \
+	'[rank8]:   File "/home/x/LLaMA-Factory-main/src/llamafactory/launcher.py", line 19, in launch' \
+	'[rank8]:     run_exp()' \
+	'[rank8]:   File "/home/x/LLaMA-Factory-main/src/llamafactory/train/tuner.py", line 110, in run_exp' >"$TMP/frames.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/frames.log"
+check_rc 2 "frames alone: exit 2"
+cause kind detail rank
+check_out "unresolved words:exception 8" "  an exception, with the rank of the frames' prefix"
+run "$HCCLCTL" doctor --logs "$TMP/frames.log"
+printf '%s\n' "$OUT" | grep -q 'read from the words of frames.log:2, a line no rule knows'
+_report $? "  it quotes the first frame" "$OUT"
+# ...but where the exception's line is there, or another file has an error, that is the error
+cp "$TMP/frames.log" "$TMP/framesx.log"
+echo '[rank8]: AssertionError: local_world_size (16) must be less than or equal to the number of visible devices (8).' >>"$TMP/framesx.log"
+run "$HCCLCTL" doctor --logs "$TMP/framesx.log"
+printf '%s\n' "$OUT" | grep -q 'unclassified error line at framesx.log:5: '
+_report $? "frames and their exception: the exception's line is the one quoted" "$OUT"
+mkdir -p "$TMP/two/node0" "$TMP/two/node1"
+cp "$TMP/frames.log" "$TMP/two/node0/a.log"
+echo 'rendezvous: connect to 10.9.0.4:7000 timed out' >"$TMP/two/node1/b.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/two"
+cause detail node port
+check_out "words:connect-timeout node1 7000" "lone frames on one node, an error on another: the error is the cause"
+
 done_testing

@@ -100,6 +100,10 @@ static const struct row_line word_lines[] = {
 	 "from 11.127.49.2<36048> failed : Connection reset by peer"},
 	{"lost communication", "https://github.com/open-mpi/ompi/issues/11830",
 	 "ORTE has lost communication with a remote daemon."},
+	{"undefined symbol", "https://github.com/Ascend/pytorch/issues/35",
+	 "/home/ma-user/anaconda3/envs/PyTorch-2.1.0/lib/python3.9/site-packages/torch_npu/lib/"
+	 "libtorch_npu.so: undefined symbol: _ZN5torch10ValueErrorC1EPKcz'!"},
+	{"no module named", "llamafactory-5638-ec0010-tbe-import-failed", "No module named"},
 	{"unable", "https://github.com/open-mpi/ompi/issues/12103",
 	 "A process or daemon was unable to complete a TCP connection"},
 	{"permission denied", "https://github.com/chrysn/aiocoap/pull/350",
