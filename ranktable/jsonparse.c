@@ -25,8 +25,9 @@
 
 /* The mapping starts at about the text's size (a pretty table's tree is half of it, a compact
  * one's 1.2 times; untouched pages cost nothing) and doubles with mremap, which moves pages
- * without copying them: the records point only relative to themselves. Asked for huge pages:
- * a page fault costs microseconds on a virtual machine. */
+ * without copying them: the records point only relative to themselves. Not asked for huge
+ * pages: the tree of 65 536 ranks is 5 MB, 1200 page faults (a few ms), and 2 MiB pages
+ * rounded its RSS up by 1.3 MB on average. */
 #define TREE_MIN ((size_t)1 << 21)
 
 /* Key names repeat on every rank ("device_id", "rank_id"): their text is stored once, with
@@ -67,7 +68,6 @@ static int grow(struct build *b, size_t need)
 	void *m = mremap(t->mem, t->cap, cap, MREMAP_MAYMOVE);
 	if (m == MAP_FAILED)
 		return -ENOMEM;
-	madvise(m, cap, MADV_HUGEPAGE); /* a hint: without it, 4 KiB pages */
 	t->mem = m;
 	t->cap = cap;
 	return 0;
@@ -81,7 +81,6 @@ static int tree_init(struct rt__tree *t, size_t len)
 	void *m = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (m == MAP_FAILED)
 		return -ENOMEM;
-	madvise(m, cap, MADV_HUGEPAGE);
 	t->mem = m;
 	t->cap = cap;
 	return 0;
