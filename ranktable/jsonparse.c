@@ -58,6 +58,7 @@
 struct build {
 	struct rt__tree *t;
 	size_t used;
+	size_t faulted; /* pages before it are populated */
 	size_t open[RT_JPOS_MAXDEPTH]; /* the containers being filled (byte offsets) */
 	size_t last[RT_JPOS_MAXDEPTH]; /* their last member so far, or NONE */
 	const unsigned char *key;      /* the next value's key, as written, or NULL */
@@ -69,10 +70,35 @@ struct build {
 	} intern[INTERN_SLOTS];
 };
 
+/* Pages are populated POPULATE_STEP at a time ahead of the records: a page fault costs
+ * microseconds on a virtual machine, and one a 4 KiB page was a fifth of validating 65 536
+ * ranks (perf: 1300 more faults, 150 -> 200 ms task-clock, than with huge pages, which
+ * rounded the tree's RSS up by 1.3 MB). Where the kernel has no MADV_POPULATE_WRITE (before
+ * 5.14), pages fault one by one. */
+#define POPULATE_STEP ((size_t)1 << 20)
+
+static void populate(struct build *b, size_t end)
+{
+#ifdef MADV_POPULATE_WRITE
+	struct rt__tree *t = b->t;
+	if (end <= b->faulted)
+		return;
+	end = (end + POPULATE_STEP - 1) & ~(POPULATE_STEP - 1);
+	if (end > t->cap)
+		end = t->cap;
+	madvise(t->mem + b->faulted, end - b->faulted, MADV_POPULATE_WRITE);
+	b->faulted = end;
+#else
+	(void)b;
+	(void)end;
+#endif
+}
+
 /* Room for need more bytes; -ENOMEM past RT_J_MAXBYTES. */
 static int grow(struct build *b, size_t need)
 {
 	struct rt__tree *t = b->t;
+	populate(b, b->used + need);
 	if (t->cap - b->used >= need)
 		return 0;
 	if (need >= RT_J_MAXBYTES - b->used)
