@@ -5,8 +5,6 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-#include <cjson/cJSON.h>
-
 #include "ranktable/base/buf.h"
 #include "ranktable/jsonpos.h"
 #include "ranktable/ranktable.h"
@@ -24,7 +22,7 @@ struct rt__ctx {
 	struct rt_table *t;
 	struct rt_diags *d;
 	const struct rt__jpos *pos;
-	const cJSON *root;
+	const struct rt__jnode *root;
 	int err;     /* first allocation failure; rules keep going but the load fails */
 	int foreign; /* a table HCCL does not read itself: no "(HCCL EIxxxx)" suffixes */
 	int single;  /* the table (or group) being checked has one server: RT_RULE_ONE_SERVER
@@ -35,7 +33,7 @@ struct rt__ctx {
  * duplicate or unknown key points to). Severity and the "(HCCL EIxxxx)" suffix come from
  * rt_rules, so a rule's severity is stated once; c->single and c->foreign adjust them as
  * the rule's flags say. */
-void rt__report(struct rt__ctx *c, const char *code, const cJSON *at, int at_key,
+void rt__report(struct rt__ctx *c, const char *code, const struct rt__jnode *at, int at_key,
 		const char *path, const char *hint, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
 
@@ -84,11 +82,11 @@ int rt__dups(struct rt__item *v, size_t n,
 	     struct rt__ctx *c, void *arg);
 
 /* Warns about keys of obj not in known (NULL-terminated). */
-void rt__unknown_keys(struct rt__ctx *c, const cJSON *obj, const char *path,
+void rt__unknown_keys(struct rt__ctx *c, const struct rt__jnode *obj, const char *path,
 		      const char *const *known);
 
 /* The JSON type of a node in words: "a string", "a number", "an object" ... */
-const char *rt__type(const cJSON *node);
+const char *rt__type(const struct rt__jnode *node);
 
 /* v as a rank table would write it: "8" for a whole number, else %g. Returns buf. */
 const char *rt__fmt_num(char *buf, size_t len, double v);
@@ -100,11 +98,12 @@ const char *rt__fmt_num(char *buf, size_t len, double v);
  * "Config X is missing" of a key that is there; RT_STR_QUOTE does that too, quoting the
  * number and the hint that fixes it. */
 enum { RT_STR_REQUIRED = 1, RT_STR_NUMBER = 2, RT_STR_QUOTE = 4 };
-const char *rt__str_field(struct rt__ctx *c, const cJSON *obj, const char *key, const char *path,
-			  const char *who, int flags, const cJSON **node);
+const char *rt__str_field(struct rt__ctx *c, const struct rt__jnode *obj, const char *key,
+			  const char *path, const char *who, int flags,
+			  const struct rt__jnode **node);
 
 /* Status rules shared by every format: "completed", or the reason it is not usable. */
-void rt__check_status(struct rt__ctx *c, const cJSON *root, int required);
+void rt__check_status(struct rt__ctx *c, const struct rt__jnode *root, int required);
 /* The version of a table derived from a 1.x one (ClusterD's, GE's): "1.0" or "1.2", else a
  * finding at base.version. Returns 1 for "1.2". */
 struct rt__v1x_version {
@@ -113,10 +112,12 @@ struct rt__v1x_version {
 	const char *of;	  /* "version \"x\" of <of> is not ...": "a global rank table" */
 	const char *hint_missing, *hint_unsupported;
 };
-int rt__check_v1x_version(struct rt__ctx *c, const cJSON *obj, const struct rt__v1x_version *w);
+int rt__check_v1x_version(struct rt__ctx *c, const struct rt__jnode *obj,
+			  const struct rt__v1x_version *w);
 
 /* The same for a table inside another object, whose JSON path is base. */
-void rt__check_status_at(struct rt__ctx *c, const cJSON *root, const char *base, int required);
+void rt__check_status_at(struct rt__ctx *c, const struct rt__jnode *root, const char *base,
+			 int required);
 
 /* Reorders c->t->ranks so each server's ranks are contiguous (servers in order of their
  * first rank, ranks in file order within one) and builds c->t->servers from server_id. */
@@ -125,7 +126,7 @@ int rt__group_servers(struct rt_table *t);
 /* One object holding a server_list in the 1.x layout, checked by rt__check_servers: the
  * table itself, or one group of a global rank table. */
 struct rt__v1_part {
-	const cJSON *obj;	  /* the object with server_list, server_count, super_pod_list */
+	const struct rt__jnode *obj; /* the object with server_list, server_count, super_pod_list */
 	const char *base;	  /* its JSON path: "$", "$.server_group_list[2]" */
 	const char *who;	  /* for messages: "the table", "group \"2\"" */
 	const char *const *keys;  /* its known keys */
@@ -141,7 +142,7 @@ struct rt__v1_part {
 
 /* The server_id rules a server's id is checked against when it is not empty or too long:
  * server-id-placeholder, server-id-unsafe. m is a string member. */
-void rt__check_server_id(struct rt__ctx *c, const cJSON *m, const char *path);
+void rt__check_server_id(struct rt__ctx *c, const struct rt__jnode *m, const char *path);
 
 /* Whether s embeds a placeholder address such as "10.*.*.*" or "xx.xx.xx.xx". */
 int rt__holds_placeholder(const char *s);

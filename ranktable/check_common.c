@@ -8,7 +8,7 @@
 
 #include "ranktable/check.h"
 
-void rt__report(struct rt__ctx *c, const char *code, const cJSON *at, int at_key,
+void rt__report(struct rt__ctx *c, const char *code, const struct rt__jnode *at, int at_key,
 		const char *path, const char *hint, const char *fmt, ...)
 {
 	const struct rt_rule *r = rt__rule(code);
@@ -17,9 +17,9 @@ void rt__report(struct rt__ctx *c, const char *code, const cJSON *at, int at_key
 	va_list ap;
 
 	if (at_key)
-		rt__jpos_key(c->pos, at, &line, &col);
+		rt__jpos_nodekey(c->pos, at, &line, &col);
 	if (!line)
-		rt__jpos_get(c->pos, at, &line, &col);
+		rt__jpos_node(c->pos, at, &line, &col);
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
@@ -339,36 +339,36 @@ static int in_list(const char *s, const char *const *list)
 	return 0;
 }
 
-void rt__unknown_keys(struct rt__ctx *c, const cJSON *obj, const char *path,
+void rt__unknown_keys(struct rt__ctx *c, const struct rt__jnode *obj, const char *path,
 		      const char *const *known)
 {
 	char p[RT_PATHLEN];
-	if (!cJSON_IsObject(obj))
+	if (!rt__jis_obj(obj))
 		return;
-	for (const cJSON *m = obj->child; m; m = m->next) {
-		if (!m->string || in_list(m->string, known))
+	for (const struct rt__jnode *m = rt__jchild(obj); m; m = rt__jnext(m)) {
+		if (!rt__jkey(m) || in_list(rt__jkey(m), known))
 			continue;
-		rt__report(c, "unknown-key", m, 1, rt__path(p, "%s.%s", path, m->string),
+		rt__report(c, "unknown-key", m, 1, rt__path(p, "%s.%s", path, rt__jkey(m)),
 			   "check the spelling; HCCL ignores keys it does not know",
-			   "unknown key \"%s\" in %s", m->string, path);
+			   "unknown key \"%s\" in %s", rt__jkey(m), path);
 	}
 }
 
-const char *rt__type(const cJSON *node)
+const char *rt__type(const struct rt__jnode *node)
 {
 	if (!node)
 		return "missing";
-	if (cJSON_IsString(node))
+	if (rt__jis_str(node))
 		return "a string";
-	if (cJSON_IsNumber(node))
+	if (rt__jis_num(node))
 		return "a number";
-	if (cJSON_IsBool(node))
+	if (rt__jis_bool(node))
 		return "a boolean";
-	if (cJSON_IsNull(node))
+	if (rt__jis_null(node))
 		return "null";
-	if (cJSON_IsArray(node))
+	if (rt__jis_arr(node))
 		return "an array";
-	if (cJSON_IsObject(node))
+	if (rt__jis_obj(node))
 		return "an object";
 	return "an unknown value";
 }
@@ -382,28 +382,29 @@ const char *rt__fmt_num(char *buf, size_t len, double v)
 	return buf;
 }
 
-const char *rt__str_field(struct rt__ctx *c, const cJSON *obj, const char *key, const char *path,
-			  const char *who, int flags, const cJSON **node)
+const char *rt__str_field(struct rt__ctx *c, const struct rt__jnode *obj, const char *key,
+			  const char *path, const char *who, int flags,
+			  const struct rt__jnode **node)
 {
 	char p[RT_PATHLEN], hint[160], nb[64] = "";
-	const cJSON *m = cJSON_GetObjectItemCaseSensitive(obj, key);
+	const struct rt__jnode *m = rt__jget(obj, key);
 	*node = m;
-	if ((m && cJSON_IsString(m)) || (!m && !(flags & RT_STR_REQUIRED)))
-		return m ? m->valuestring : NULL;
+	if ((m && rt__jis_str(m)) || (!m && !(flags & RT_STR_REQUIRED)))
+		return m ? rt__jstr(m) : NULL;
 	/* the path only for a finding: ten fields a rank, 65 536 ranks */
 	rt__path(p, "%s.%s", path, key);
 	if (!m) {
 		rt__report(c, "key-missing", obj, 0, p, NULL, "missing \"%s\" in %s", key, who);
 		return NULL;
 	}
-	if (!cJSON_IsNumber(m) || !(flags & (RT_STR_NUMBER | RT_STR_QUOTE))) {
+	if (!rt__jis_num(m) || !(flags & (RT_STR_NUMBER | RT_STR_QUOTE))) {
 		rt__report(c, "value-type", m, 0, p, NULL, "%s of %s must be a string, not %s", key,
 			   who, rt__type(m));
 		return NULL;
 	}
 	int quote = !!(flags & RT_STR_QUOTE);
 	if (quote) {
-		rt__fmt_num(nb, sizeof(nb), m->valuedouble);
+		rt__fmt_num(nb, sizeof(nb), rt__jnum(m));
 		snprintf(hint, sizeof(hint), "write \"%s\": \"%s\"", key, nb);
 	}
 	rt__report(c, "value-not-string", m, 0, p, quote ? hint : NULL,
@@ -413,14 +414,15 @@ const char *rt__str_field(struct rt__ctx *c, const cJSON *obj, const char *key, 
 	return NULL;
 }
 
-void rt__check_status(struct rt__ctx *c, const cJSON *root, int required)
+void rt__check_status(struct rt__ctx *c, const struct rt__jnode *root, int required)
 {
 	rt__check_status_at(c, root, "$", required);
 }
 
-void rt__check_status_at(struct rt__ctx *c, const cJSON *root, const char *base, int required)
+void rt__check_status_at(struct rt__ctx *c, const struct rt__jnode *root, const char *base,
+			 int required)
 {
-	const cJSON *st = cJSON_GetObjectItemCaseSensitive(root, "status");
+	const struct rt__jnode *st = rt__jget(root, "status");
 	char p[RT_PATHLEN];
 	rt__path(p, "%s.status", base);
 	if (!st) {
@@ -430,15 +432,15 @@ void rt__check_status_at(struct rt__ctx *c, const cJSON *root, const char *base,
 				   "missing \"status\"");
 		return;
 	}
-	if (!cJSON_IsString(st)) {
+	if (!rt__jis_str(st)) {
 		rt__report(c, "value-type", st, 0, p, "write \"status\": \"completed\"",
 			   "status must be a string, not %s", rt__type(st));
 		return;
 	}
-	snprintf(c->t->status, sizeof(c->t->status), "%s", st->valuestring);
-	if (!strcmp(st->valuestring, "completed"))
+	snprintf(c->t->status, sizeof(c->t->status), "%s", rt__jstr(st));
+	if (!strcmp(rt__jstr(st), "completed"))
 		return;
-	if (!strcmp(st->valuestring, "initializing"))
+	if (!strcmp(rt__jstr(st), "initializing"))
 		rt__report(c, "status-not-ready", st, 0, p,
 			   "wait until the Ascend Operator (MindCluster) fills in the table and "
 			   "sets \"completed\"; HCCL polls the file for up to 30 minutes",
@@ -446,12 +448,13 @@ void rt__check_status_at(struct rt__ctx *c, const cJSON *root, const char *base,
 	else
 		rt__report(c, "status-invalid", st, 0, p,
 			   "set \"status\": \"completed\" when the table is final",
-			   "status \"%s\" is not \"completed\"", st->valuestring);
+			   "status \"%s\" is not \"completed\"", rt__jstr(st));
 }
 
-int rt__check_v1x_version(struct rt__ctx *c, const cJSON *obj, const struct rt__v1x_version *w)
+int rt__check_v1x_version(struct rt__ctx *c, const struct rt__jnode *obj,
+			  const struct rt__v1x_version *w)
 {
-	const cJSON *ver = cJSON_GetObjectItemCaseSensitive(obj, "version");
+	const struct rt__jnode *ver = rt__jget(obj, "version");
 	char p[RT_PATHLEN];
 	rt__path(p, "%s.version", w->base);
 	if (!ver) {
@@ -459,16 +462,16 @@ int rt__check_v1x_version(struct rt__ctx *c, const cJSON *obj, const struct rt__
 			   w->in);
 		return 0;
 	}
-	if (!cJSON_IsString(ver)) {
+	if (!rt__jis_str(ver)) {
 		rt__report(c, "value-type", ver, 0, p, NULL, "version must be a string, not %s",
 			   rt__type(ver));
 		return 0;
 	}
-	if (!strcmp(ver->valuestring, "1.2"))
+	if (!strcmp(rt__jstr(ver), "1.2"))
 		return 1;
-	if (strcmp(ver->valuestring, "1.0"))
+	if (strcmp(rt__jstr(ver), "1.0"))
 		rt__report(c, "version-unsupported", ver, 0, p, w->hint_unsupported,
-			   "version \"%.16s\" of %s is not \"1.0\" or \"1.2\"", ver->valuestring,
+			   "version \"%.16s\" of %s is not \"1.0\" or \"1.2\"", rt__jstr(ver),
 			   w->of);
 	return 0;
 }

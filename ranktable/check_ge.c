@@ -10,47 +10,47 @@ static const char *const table_keys[] = { "status", "version", "server_count", "
 					  "super_pod_list", NULL };
 static const char *const comm_keys[] = { "hcclCommName", NULL };
 
-static void check_comm_config(struct rt__ctx *c, const cJSON *cc)
+static void check_comm_config(struct rt__ctx *c, const struct rt__jnode *cc)
 {
 	if (!cc)
 		return;
-	if (!cJSON_IsObject(cc)) {
+	if (!rt__jis_obj(cc)) {
 		rt__report(c, "value-type", cc, 0, "$.HcclCommConfig", NULL,
 			   "HcclCommConfig must be an object, not %s", rt__type(cc));
 		return;
 	}
 	rt__unknown_keys(c, cc, "$.HcclCommConfig", comm_keys);
-	const cJSON *name = cJSON_GetObjectItemCaseSensitive(cc, "hcclCommName");
+	const struct rt__jnode *name = rt__jget(cc, "hcclCommName");
 	if (!name)
 		rt__report(c, "key-missing", cc, 0, "$.HcclCommConfig.hcclCommName",
 			   "name the global communicator: \"hcclCommName\": \"...\"",
 			   "missing \"hcclCommName\" in HcclCommConfig");
-	else if (!cJSON_IsString(name))
+	else if (!rt__jis_str(name))
 		rt__report(c, "value-type", name, 0, "$.HcclCommConfig.hcclCommName", NULL,
 			   "hcclCommName must be a string, not %s", rt__type(name));
 }
 
 int rt__load_ge_cluster(struct rt__ctx *c)
 {
-	const cJSON *root = c->root;
-	const cJSON *rt = cJSON_GetObjectItemCaseSensitive(root, "RankTable");
+	const struct rt__jnode *root = c->root;
+	const struct rt__jnode *rt = rt__jget(root, "RankTable");
 
 	rt__report(c, "ge-cluster-config", root, 0, "$", NULL,
 		   "this is GE's cluster_config.json (RankTable, HcclCommConfig) for compiling a "
 		   "graph offline, not a table HCCL reads at run time; its RankTable is checked "
 		   "as a 1.x table that needs no device_ip");
 	rt__unknown_keys(c, root, "$", top_keys);
-	check_comm_config(c, cJSON_GetObjectItemCaseSensitive(root, "HcclCommConfig"));
+	check_comm_config(c, rt__jget(root, "HcclCommConfig"));
 	rt__check_status_at(c, rt, "$.RankTable", 1);
 
 	static const struct rt__v1x_version vv = { "$.RankTable", " in RankTable", "RankTable",
 						   "GE's guide gives \"version\": \"1.2\"",
 						   "GE's guide gives \"version\": \"1.2\"" };
 	int v12 = rt__check_v1x_version(c, rt, &vv);
-	const cJSON *ver = cJSON_GetObjectItemCaseSensitive(rt, "version");
-	if (cJSON_IsString(ver)) {
-		size_t n = strnlen(ver->valuestring, sizeof(c->t->version) - 1);
-		memcpy(c->t->version, ver->valuestring, n);
+	const struct rt__jnode *ver = rt__jget(rt, "version");
+	if (rt__jis_str(ver)) {
+		size_t n = strnlen(rt__jstr(ver), sizeof(c->t->version) - 1);
+		memcpy(c->t->version, rt__jstr(ver), n);
 		c->t->version[n] = 0;
 	}
 

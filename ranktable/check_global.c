@@ -34,7 +34,7 @@ static const char *const dev_keys[] = {
 
 /* A device of some group, for the checks across groups. */
 struct gdev {
-	const cJSON *ip, *devid;
+	const struct rt__jnode *ip, *devid;
 	const char *server_id, *group_id;
 	size_t gi, si, di;
 	long device_id;
@@ -106,7 +106,7 @@ static void dup_dev(struct rt__ctx *c, const struct rt__item *run, size_t k, voi
 
 static void dup_group(struct rt__ctx *c, const struct rt__item *run, size_t k, void *arg)
 {
-	const cJSON **ids = arg;
+	const struct rt__jnode **ids = arg;
 	char p[RT_PATHLEN];
 	(void)k;
 	rt__report(c, "group-id-duplicate", ids[run[1].idx], 0,
@@ -118,43 +118,46 @@ static void dup_group(struct rt__ctx *c, const struct rt__item *run, size_t k, v
 }
 
 /* The devices of every group, for the checks across groups. */
-static int collect(struct glob *g, const cJSON *groups, const char *const *gids)
+static int collect(struct glob *g, const struct rt__jnode *groups, const char *const *gids)
 {
 	size_t n = 0, gi = 0;
-	for (const cJSON *grp = groups->child; grp; grp = grp->next) {
-		const cJSON *sl = cJSON_GetObjectItemCaseSensitive(grp, "server_list");
-		for (const cJSON *s = cJSON_IsArray(sl) ? sl->child : NULL; s; s = s->next) {
-			const cJSON *dl = cJSON_GetObjectItemCaseSensitive(s, "device");
-			for (const cJSON *d = cJSON_IsArray(dl) ? dl->child : NULL; d; d = d->next)
+	for (const struct rt__jnode *grp = rt__jchild(groups); grp; grp = rt__jnext(grp)) {
+		const struct rt__jnode *sl = rt__jget(grp, "server_list");
+		for (const struct rt__jnode *s = rt__jis_arr(sl) ? rt__jchild(sl) : NULL; s;
+		     s = rt__jnext(s)) {
+			const struct rt__jnode *dl = rt__jget(s, "device");
+			for (const struct rt__jnode *d = rt__jis_arr(dl) ? rt__jchild(dl) : NULL; d;
+			     d = rt__jnext(d))
 				n++;
 		}
 	}
 	g->v = calloc(n ? n : 1, sizeof(*g->v));
 	if (!g->v)
 		return -ENOMEM;
-	for (const cJSON *grp = groups->child; grp; grp = grp->next, gi++) {
-		const cJSON *sl = cJSON_GetObjectItemCaseSensitive(grp, "server_list");
+	for (const struct rt__jnode *grp = rt__jchild(groups); grp; grp = rt__jnext(grp), gi++) {
+		const struct rt__jnode *sl = rt__jget(grp, "server_list");
 		size_t si = 0;
-		for (const cJSON *s = cJSON_IsArray(sl) ? sl->child : NULL; s; s = s->next, si++) {
-			const cJSON *sid = cJSON_GetObjectItemCaseSensitive(s, "server_id");
-			const cJSON *dl = cJSON_GetObjectItemCaseSensitive(s, "device");
+		for (const struct rt__jnode *s = rt__jis_arr(sl) ? rt__jchild(sl) : NULL; s;
+		     s = rt__jnext(s), si++) {
+			const struct rt__jnode *sid = rt__jget(s, "server_id");
+			const struct rt__jnode *dl = rt__jget(s, "device");
 			size_t di = 0;
-			for (const cJSON *d = cJSON_IsArray(dl) ? dl->child : NULL; d;
-			     d = d->next, di++) {
-				const cJSON *ip = cJSON_GetObjectItemCaseSensitive(d, "device_ip");
-				const cJSON *id = cJSON_GetObjectItemCaseSensitive(d, "device_id");
+			for (const struct rt__jnode *d = rt__jis_arr(dl) ? rt__jchild(dl) : NULL; d;
+			     d = rt__jnext(d), di++) {
+				const struct rt__jnode *ip = rt__jget(d, "device_ip");
+				const struct rt__jnode *id = rt__jget(d, "device_id");
 				struct gdev *x = &g->v[g->n++];
 				*x = (struct gdev){
-					.ip = cJSON_IsString(ip) ? ip : NULL,
-					.devid = cJSON_IsString(id) ? id : NULL,
-					.server_id = cJSON_IsString(sid) ? sid->valuestring : NULL,
+					.ip = rt__jis_str(ip) ? ip : NULL,
+					.devid = rt__jis_str(id) ? id : NULL,
+					.server_id = rt__jis_str(sid) ? rt__jstr(sid) : NULL,
 					.group_id = gids[gi],
 					.gi = gi,
 					.si = si,
 					.di = di,
 					.device_id = -1};
 				if (x->devid &&
-				    rt__dec(x->devid->valuestring, 0xffffffffUL, &x->device_id))
+				    rt__dec(rt__jstr(x->devid), 0xffffffffUL, &x->device_id))
 					x->device_id = -1;
 			}
 		}
@@ -177,11 +180,11 @@ static int across_groups(struct glob *g)
 	if (!it)
 		return -ENOMEM;
 	for (size_t i = 0; i < g->n; i++) {
-		const cJSON *ip = g->v[i].ip;
+		const struct rt__jnode *ip = g->v[i].ip;
 		enum rt__ipkind k =
-			ip ? rt__ipkind(ip->valuestring, strlen(ip->valuestring)) : RT_IP_EMPTY;
+			ip ? rt__ipkind(rt__jstr(ip), strlen(rt__jstr(ip))) : RT_IP_EMPTY;
 		if (k == RT_IP_V4 || k == RT_IP_V6)
-			it[m++] = (struct rt__item){0, ip->valuestring, 0, i};
+			it[m++] = (struct rt__item){0, rt__jstr(ip), 0, i};
 	}
 	rc = rt__dups(it, m, dup_ip, g->c, g);
 	/* the same NPU: number the server ids, then compare (server, device_id) */
@@ -231,10 +234,10 @@ static int append(struct rt_table *t, struct rt_table *sub)
 int rt__load_global(struct rt__ctx *c)
 {
 	struct rt_table *t = c->t;
-	const cJSON *root = c->root;
+	const struct rt__jnode *root = c->root;
 	struct glob g = {c, NULL, 0};
 	const char **gids = NULL;
-	const cJSON **gnodes = NULL;
+	const struct rt__jnode **gnodes = NULL;
 	struct rt__item *it = NULL;
 	char p[RT_PATHLEN];
 	int rc = 0;
@@ -253,14 +256,14 @@ int rt__load_global(struct rt__ctx *c)
 	};
 	int v12 = rt__check_v1x_version(c, root, &vv);
 
-	const cJSON *groups = cJSON_GetObjectItemCaseSensitive(root, "server_group_list");
-	if (!cJSON_IsArray(groups)) {
+	const struct rt__jnode *groups = rt__jget(root, "server_group_list");
+	if (!rt__jis_arr(groups)) {
 		rt__report(c, "value-type", groups, 0, "$.server_group_list", NULL,
 			   "server_group_list must be an array, not %s", rt__type(groups));
 		return 0;
 	}
 	size_t ng = 0;
-	for (const cJSON *e = groups->child; e; e = e->next)
+	for (const struct rt__jnode *e = rt__jchild(groups); e; e = rt__jnext(e))
 		ng++;
 	if (!ng) {
 		rt__report(c, "server-list-empty", groups, 0, "$.server_group_list",
@@ -277,24 +280,25 @@ int rt__load_global(struct rt__ctx *c)
 
 	/* The servers with NPUs in the whole file: device IPs cross between instances. */
 	size_t nsrv_all = 0;
-	for (const cJSON *grp = groups->child; grp; grp = grp->next) {
-		const cJSON *sl = cJSON_GetObjectItemCaseSensitive(grp, "server_list");
-		for (const cJSON *s = cJSON_IsArray(sl) ? sl->child : NULL; s; s = s->next)
-			nsrv_all += cJSON_GetObjectItemCaseSensitive(s, "device") != NULL;
+	for (const struct rt__jnode *grp = rt__jchild(groups); grp; grp = rt__jnext(grp)) {
+		const struct rt__jnode *sl = rt__jget(grp, "server_list");
+		for (const struct rt__jnode *s = rt__jis_arr(sl) ? rt__jchild(sl) : NULL; s;
+		     s = rt__jnext(s))
+			nsrv_all += rt__jget(s, "device") != NULL;
 	}
 
 	size_t gi = 0, m = 0;
 	int single = c->single;
-	for (const cJSON *grp = groups->child; grp; grp = grp->next, gi++) {
+	for (const struct rt__jnode *grp = rt__jchild(groups); grp; grp = rt__jnext(grp), gi++) {
 		char base[64], who[64];
 		rt__path(p, "$.server_group_list[%zu]", gi);
-		if (!cJSON_IsObject(grp)) {
+		if (!rt__jis_obj(grp)) {
 			rt__report(c, "value-type", grp, 0, p, NULL,
 				   "server_group_list[%zu] must be an object, not %s", gi,
 				   rt__type(grp));
 			continue;
 		}
-		const cJSON *id = cJSON_GetObjectItemCaseSensitive(grp, "group_id");
+		const struct rt__jnode *id = rt__jget(grp, "group_id");
 		long idv;
 		snprintf(base, sizeof(base), "$.server_group_list[%zu]", gi);
 		snprintf(who, sizeof(who), "server_group_list[%zu]", gi);
@@ -302,19 +306,19 @@ int rt__load_global(struct rt__ctx *c)
 		if (!id) {
 			rt__report(c, "key-missing", grp, 0, p, NULL, "missing \"group_id\" in %s",
 				   who);
-		} else if (!cJSON_IsString(id)) {
+		} else if (!rt__jis_str(id)) {
 			rt__report(c, "value-type", id, 0, p, NULL,
 				   "group_id of %s must be a string, not %s", who, rt__type(id));
 		} else {
-			if (rt__dec(id->valuestring, 0xffffffffUL, &idv))
+			if (rt__dec(rt__jstr(id), 0xffffffffUL, &idv))
 				rt__report(c, "group-id-invalid", id, 0, p,
 					   "ClusterD numbers the groups \"0\", \"1\", \"2\", ...",
 					   "group_id \"%.16s\" of %s is not a decimal number",
-					   id->valuestring, who);
-			gids[gi] = id->valuestring;
+					   rt__jstr(id), who);
+			gids[gi] = rt__jstr(id);
 			gnodes[gi] = id;
-			it[m++] = (struct rt__item){0, id->valuestring, 0, gi};
-			snprintf(who, sizeof(who), "group \"%.16s\"", id->valuestring);
+			it[m++] = (struct rt__item){0, rt__jstr(id), 0, gi};
+			snprintf(who, sizeof(who), "group \"%.16s\"", rt__jstr(id));
 		}
 		struct rt__v1_part part = {grp,	     base, who, group_keys, srv_keys,
 					   dev_keys, v12,  1,	1,	    nsrv_all, 0};

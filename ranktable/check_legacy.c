@@ -9,7 +9,7 @@
 #include "ranktable/check.h"
 
 struct ldev {
-	const cJSON *ip, *pod;
+	const struct rt__jnode *ip, *pod;
 	size_t gi, ii, di;
 };
 
@@ -21,31 +21,33 @@ static const char *const group_keys[] = { "group_name", "instance_count", "devic
 static const char *const inst_keys[] = { "pod_name", "rank_id", "server_id", "devices", NULL };
 static const char *const dev_keys[] = { "device_id", "device_ip", NULL };
 
-static const cJSON *list_field(struct rt__ctx *c, const cJSON *obj, const char *key,
-			       const char *path, const char *who, size_t *n)
+static const struct rt__jnode *list_field(struct rt__ctx *c, const struct rt__jnode *obj,
+					  const char *key, const char *path, const char *who,
+					  size_t *n)
 {
 	char p[RT_PATHLEN];
-	const cJSON *m = cJSON_GetObjectItemCaseSensitive(obj, key);
+	const struct rt__jnode *m = rt__jget(obj, key);
 	*n = 0;
 	rt__path(p, "%s.%s", path, key);
 	if (!m) {
 		rt__report(c, "key-missing", obj, 0, p, NULL, "missing \"%s\" in %s", key, who);
 		return NULL;
 	}
-	if (!cJSON_IsArray(m)) {
+	if (!rt__jis_arr(m)) {
 		rt__report(c, "value-type", m, 0, p, NULL, "%s of %s must be an array, not %s", key,
 			   who, rt__type(m));
 		return NULL;
 	}
-	for (const cJSON *e = m->child; e; e = e->next)
+	for (const struct rt__jnode *e = rt__jchild(m); e; e = rt__jnext(e))
 		++*n;
 	return m;
 }
 
-static void count_check(struct rt__ctx *c, const cJSON *obj, const char *key, const char *path,
-			const char *who, size_t actual, const char *code, const char *what)
+static void count_check(struct rt__ctx *c, const struct rt__jnode *obj, const char *key,
+			const char *path, const char *who, size_t actual, const char *code,
+			const char *what)
 {
-	const cJSON *m;
+	const struct rt__jnode *m;
 	char p[RT_PATHLEN], hint[80];
 	const char *s = rt__str_field(c, obj, key, path, who, RT_STR_NUMBER | RT_STR_REQUIRED, &m);
 	long v;
@@ -110,27 +112,28 @@ struct lshape {
 	int rank_ids;
 };
 
-static int shape(const cJSON *groups, struct lshape *sh)
+static int shape(const struct rt__jnode *groups, struct lshape *sh)
 {
 	const char **ids = NULL;
 	size_t nid = 0;
 	memset(sh, 0, sizeof(*sh));
 	for (int pass = 0; pass < 2; pass++) {
-		for (const cJSON *g = groups->child; g; g = g->next) {
-			const cJSON *il = cJSON_GetObjectItemCaseSensitive(g, "instance_list");
-			for (const cJSON *in = cJSON_IsArray(il) ? il->child : NULL; in;
-			     in = in->next) {
-				const cJSON *sid = cJSON_GetObjectItemCaseSensitive(in, "server_id");
+		for (const struct rt__jnode *g = rt__jchild(groups); g; g = rt__jnext(g)) {
+			const struct rt__jnode *il = rt__jget(g, "instance_list");
+			for (const struct rt__jnode *in = rt__jis_arr(il) ? rt__jchild(il) : NULL;
+			     in; in = rt__jnext(in)) {
+				const struct rt__jnode *sid = rt__jget(in, "server_id");
 				if (pass) {
-					if (cJSON_IsString(sid))
-						ids[nid++] = sid->valuestring;
+					if (rt__jis_str(sid))
+						ids[nid++] = rt__jstr(sid);
 					continue;
 				}
 				sh->ninst++;
-				sh->rank_ids |= cJSON_GetObjectItemCaseSensitive(in, "rank_id") != NULL;
-				const cJSON *dl = cJSON_GetObjectItemCaseSensitive(in, "devices");
-				for (const cJSON *d = cJSON_IsArray(dl) ? dl->child : NULL; d;
-				     d = d->next)
+				sh->rank_ids |= rt__jget(in, "rank_id") != NULL;
+				const struct rt__jnode *dl = rt__jget(in, "devices");
+				for (const struct rt__jnode *d = rt__jis_arr(dl) ? rt__jchild(dl)
+										 : NULL;
+				     d; d = rt__jnext(d))
 					sh->ndev++;
 			}
 		}
@@ -193,15 +196,15 @@ out:
 int rt__load_legacy(struct rt__ctx *c)
 {
 	struct rt_table *t = c->t;
-	const cJSON *root = c->root;
+	const struct rt__jnode *root = c->root;
 	struct lshape sh;
 	size_t ng;
 	int rc = -ENOMEM;
 
-	const cJSON *groups = cJSON_GetObjectItemCaseSensitive(root, "group_list");
-	if (cJSON_IsArray(groups) && shape(groups, &sh))
+	const struct rt__jnode *groups = rt__jget(root, "group_list");
+	if (rt__jis_arr(groups) && shape(groups, &sh))
 		return -ENOMEM;
-	if (!cJSON_IsArray(groups))
+	if (!rt__jis_arr(groups))
 		memset(&sh, 0, sizeof(sh));
 	if (sh.rank_ids)
 		rt__report(c, "legacy-format", root, 0, "$",
@@ -236,32 +239,32 @@ int rt__load_legacy(struct rt__ctx *c)
 
 	size_t gi = 0, np = 0, nrk = 0, nip = 0;
 	int fam0 = 0;
-	for (const cJSON *g = groups->child; g; g = g->next, gi++) {
+	for (const struct rt__jnode *g = rt__jchild(groups); g; g = rt__jnext(g), gi++) {
 		char gp[RT_PATHLEN], gw[64];
 		size_t ni, gdev = 0, gsrv = 0;
 		const char *last_sid = NULL;
 		rt__path(gp, "$.group_list[%zu]", gi);
 		snprintf(gw, sizeof(gw), "group_list[%zu]", gi);
-		if (!cJSON_IsObject(g)) {
+		if (!rt__jis_obj(g)) {
 			rt__report(c, "value-type", g, 0, gp, NULL, "%s must be an object, not %s", gw,
 				   rt__type(g));
 			continue;
 		}
 		rt__unknown_keys(c, g, gp, group_keys);
-		const cJSON *il = list_field(c, g, "instance_list", gp, gw, &ni);
+		const struct rt__jnode *il = list_field(c, g, "instance_list", gp, gw, &ni);
 		if (!il)
 			continue;
 		count_check(c, g, "instance_count", gp, gw, ni, "instance-count-mismatch",
 			    "instances in instance_list");
 		size_t ii = 0;
-		for (const cJSON *in = il->child; in; in = in->next, ii++) {
+		for (const struct rt__jnode *in = rt__jchild(il); in; in = rt__jnext(in), ii++) {
 			char ip[RT_PATHLEN], iw[96];
-			const cJSON *m;
+			const struct rt__jnode *m;
 			size_t nd;
 			long rid = -1;
 			rt__path(ip, "%s.instance_list[%zu]", gp, ii);
 			snprintf(iw, sizeof(iw), "%s.instance_list[%zu]", gw, ii);
-			if (!cJSON_IsObject(in)) {
+			if (!rt__jis_obj(in)) {
 				rt__report(c, "value-type", in, 0, ip, NULL,
 					   "%s must be an object, not %s", iw, rt__type(in));
 				continue;
@@ -309,14 +312,15 @@ int rt__load_legacy(struct rt__ctx *c)
 				gsrv++;
 			}
 			last_sid = sid;
-			const cJSON *dl = list_field(c, in, "devices", ip, iw, &nd);
+			const struct rt__jnode *dl = list_field(c, in, "devices", ip, iw, &nd);
 			size_t di = 0;
-			for (const cJSON *e = dl ? dl->child : NULL; e; e = e->next, di++) {
+			for (const struct rt__jnode *e = dl ? rt__jchild(dl) : NULL; e;
+			     e = rt__jnext(e), di++) {
 				char dp[RT_PATHLEN], fp[RT_PATHLEN], dw[128];
 				rt__path(dp, "%s.devices[%zu]", ip, di);
 				snprintf(dw, sizeof(dw), "%s device[%zu]", iw, di);
 				gdev++;
-				if (!cJSON_IsObject(e)) {
+				if (!rt__jis_obj(e)) {
 					rt__report(c, "value-type", e, 0, dp, NULL,
 						   "%s must be an object, not %s", dw, rt__type(e));
 					continue;
@@ -327,7 +331,7 @@ int rt__load_legacy(struct rt__ctx *c)
 				R->rank_id = sh.rank_ids ? rid : (long)r;
 				R->server_id = sid;
 				R->super_device_id = R->device_port = -1;
-				rt__jpos_get(c->pos, e, &R->line, &R->col);
+				rt__jpos_node(c->pos, e, &R->line, &R->col);
 				const char *ds = rt__str_field(c, e, "device_id", dp, dw,
 							       RT_STR_NUMBER | RT_STR_REQUIRED, &m);
 				if (ds && rt__dec(ds, 0xffffffffUL, &R->device_id))
@@ -379,13 +383,13 @@ int rt__load_legacy(struct rt__ctx *c)
 			S->nranks = t->nranks - S->first_rank;
 		}
 		/* template 2 counts devices in device_count, the 910 format in device_num. */
-		const char *dkey = cJSON_GetObjectItemCaseSensitive(g, "device_count") ||
-						   !cJSON_GetObjectItemCaseSensitive(g, "device_num")
+		const char *dkey = rt__jget(g, "device_count") ||
+						   !rt__jget(g, "device_num")
 					   ? "device_count"
 					   : "device_num";
 		count_check(c, g, dkey, gp, gw, gdev, "device-count-mismatch",
 			    "devices listed in the group");
-		if (cJSON_GetObjectItemCaseSensitive(g, "server_num"))
+		if (rt__jget(g, "server_num"))
 			count_check(c, g, "server_num", gp, gw, gsrv, "server-count-mismatch",
 				    "servers its instances name");
 	}

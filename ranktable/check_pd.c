@@ -31,7 +31,7 @@ static const char *const lists[] = {"prefill_device_list", "decode_device_list"}
 
 /* One entry of either list. */
 struct pdev {
-	const cJSON *obj, *sid, *devid, *ip, *cid;
+	const struct rt__jnode *obj, *sid, *devid, *ip, *cid;
 	const char *server_id, *device_ip;
 	size_t list, li; /* which list, and the index in it */
 	size_t srv;	 /* index of its server among the distinct server_ids */
@@ -71,10 +71,10 @@ static const char *pd_path(const struct pdev *d, const char *key, char *buf)
 
 /* A required (or optional) string member; a number is named as what it breaks. */
 static const char *str_member(struct rt__ctx *c, const struct pdev *d, const char *key,
-			      int required, const cJSON **node)
+			      int required, const struct rt__jnode **node)
 {
 	char p[RT_PATHLEN], w[64];
-	const cJSON *m = cJSON_GetObjectItemCaseSensitive(d->obj, key);
+	const struct rt__jnode *m = rt__jget(d->obj, key);
 	*node = m;
 	pd_path(d, key, p);
 	pd_where(d, w, sizeof(w));
@@ -85,16 +85,16 @@ static const char *str_member(struct rt__ctx *c, const struct pdev *d, const cha
 				   w);
 		return NULL;
 	}
-	if (cJSON_IsString(m))
-		return m->valuestring;
-	if (cJSON_IsNumber(m) && strcmp(key, "server_id")) {
+	if (rt__jis_str(m))
+		return rt__jstr(m);
+	if (rt__jis_num(m) && strcmp(key, "server_id")) {
 		char hint[96];
-		snprintf(hint, sizeof(hint), "write \"%s\": \"%.15g\"", key, m->valuedouble);
+		snprintf(hint, sizeof(hint), "write \"%s\": \"%.15g\"", key, rt__jnum(m));
 		rt__report(
 			c, "value-not-string", m, 0, p, hint,
 			"%s %.15g of %s is a number, not a string; vllm-ascend copies it into the "
 			"rank table it gives HCCL, which rejects numbers",
-			key, m->valuedouble, w);
+			key, rt__jnum(m), w);
 	} else
 		rt__report(c, "value-type", m, 0, p, NULL, "%s of %s must be a string, not %s", key,
 			   w, rt__type(m));
@@ -134,7 +134,7 @@ static void check_device(struct pd *x, struct pdev *d)
 {
 	struct rt__ctx *c = x->c;
 	char p[RT_PATHLEN], who[200];
-	const cJSON *m;
+	const struct rt__jnode *m;
 	const char *s;
 
 	/* device_id: decimal string, 0..15 */
@@ -202,25 +202,25 @@ static void check_device(struct pd *x, struct pdev *d)
 	if (d->cid) {
 		pd_path(d, "cluster_id", p);
 		long v = -1;
-		if (cJSON_IsString(d->cid))
-			rt__dec(d->cid->valuestring, 0x7fffffffUL, &v);
-		else if (cJSON_IsNumber(d->cid) && d->cid->valuedouble >= 0 &&
-			 d->cid->valuedouble <= 2147483647.0 &&
-			 d->cid->valuedouble == floor(d->cid->valuedouble))
-			v = (long)d->cid->valuedouble;
+		if (rt__jis_str(d->cid))
+			rt__dec(rt__jstr(d->cid), 0x7fffffffUL, &v);
+		else if (rt__jis_num(d->cid) && rt__jnum(d->cid) >= 0 &&
+			 rt__jnum(d->cid) <= 2147483647.0 &&
+			 rt__jnum(d->cid) == floor(rt__jnum(d->cid)))
+			v = (long)rt__jnum(d->cid);
 		d->cluster_id = v;
-		if (v < 0 && cJSON_IsString(d->cid))
+		if (v < 0 && rt__jis_str(d->cid))
 			rt__report(
 				c, "cluster-id-invalid", d->cid, 0, p,
 				"number the devices \"1\", \"2\", ... as gen_ranktable.py does",
 				"cluster_id \"%.32s\" of %s is not a decimal number; vllm-ascend "
 				"reads it with int()",
-				d->cid->valuestring, who);
+				rt__jstr(d->cid), who);
 		else if (v < 0)
 			rt__report(c, "cluster-id-invalid", d->cid, 0, p,
 				   "number the devices \"1\", \"2\", ... as gen_ranktable.py does",
 				   "cluster_id of %s must be a decimal string, not %s", who,
-				   cJSON_IsNumber(d->cid) ? "a negative or fractional number"
+				   rt__jis_num(d->cid) ? "a negative or fractional number"
 							  : rt__type(d->cid));
 	}
 
@@ -334,7 +334,7 @@ static int check_dups(struct pd *x)
 int rt__load_vllm_pd(struct rt__ctx *c)
 {
 	struct rt_table *t = c->t;
-	const cJSON *root = c->root, *arr[2];
+	const struct rt__jnode *root = c->root, *arr[2];
 	struct pd x = {c, NULL, 0};
 	char p[RT_PATHLEN];
 	int rc = 0;
@@ -350,7 +350,7 @@ int rt__load_vllm_pd(struct rt__ctx *c)
 
 	size_t total = 0;
 	for (size_t l = 0; l < 2; l++) {
-		const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, lists[l]);
+		const struct rt__jnode *a = rt__jget(root, lists[l]);
 		arr[l] = NULL;
 		rt__path(p, "$.%s", lists[l]);
 		if (!a) {
@@ -362,14 +362,14 @@ int rt__load_vllm_pd(struct rt__ctx *c)
 				   lists[l]);
 			continue;
 		}
-		if (!cJSON_IsArray(a)) {
+		if (!rt__jis_arr(a)) {
 			rt__report(c, "value-type", a, 0, p, NULL, "%s must be an array, not %s",
 				   lists[l], rt__type(a));
 			continue;
 		}
 		arr[l] = a;
 		size_t n = 0;
-		for (const cJSON *e = a->child; e; e = e->next)
+		for (const struct rt__jnode *e = rt__jchild(a); e; e = rt__jnext(e))
 			n++;
 		if (!n)
 			rt__report(c, "pd-list-empty", a, 0, p,
@@ -389,10 +389,11 @@ int rt__load_vllm_pd(struct rt__ctx *c)
 	/* pass 1: the entries and their string members */
 	for (size_t l = 0; l < 2; l++) {
 		size_t li = 0;
-		for (const cJSON *e = arr[l] ? arr[l]->child : NULL; e; e = e->next, li++) {
+		for (const struct rt__jnode *e = arr[l] ? rt__jchild(arr[l]) : NULL; e;
+		     e = rt__jnext(e), li++) {
 			struct pdev *d = &x.v[x.n];
-			const cJSON *m;
-			if (!cJSON_IsObject(e)) {
+			const struct rt__jnode *m;
+			if (!rt__jis_obj(e)) {
 				rt__report(c, "value-type", e, 0,
 					   rt__path(p, "$.%s[%zu]", lists[l], li), NULL,
 					   "%s[%zu] must be an object, not %s", lists[l], li,
@@ -407,8 +408,8 @@ int rt__load_vllm_pd(struct rt__ctx *c)
 			d->sid = d->server_id ? m : NULL;
 			d->device_ip = str_member(c, d, "device_ip", 1, &m);
 			d->ip = d->device_ip ? m : NULL;
-			d->devid = cJSON_GetObjectItemCaseSensitive(e, "device_id");
-			d->cid = cJSON_GetObjectItemCaseSensitive(e, "cluster_id");
+			d->devid = rt__jget(e, "device_id");
+			d->cid = rt__jget(e, "cluster_id");
 			if (!d->cid)
 				rt__report(c, "key-missing", e, 0, pd_path(d, "cluster_id", p),
 					   NULL,
@@ -436,19 +437,19 @@ int rt__load_vllm_pd(struct rt__ctx *c)
 	for (size_t i = 0; i < x.n; i++) {
 		const struct pdev *d = &x.v[i];
 		struct rt_rank *r = &t->ranks[t->nranks++];
-		const cJSON *m = cJSON_GetObjectItemCaseSensitive(d->obj, "super_device_id");
-		const cJSON *pod = cJSON_GetObjectItemCaseSensitive(d->obj, "super_pod_id");
+		const struct rt__jnode *m = rt__jget(d->obj, "super_device_id");
+		const struct rt__jnode *pod = rt__jget(d->obj, "super_pod_id");
 		long sdid = -1;
-		if (cJSON_IsString(m))
-			rt__dec(m->valuestring, 0xffffffffUL, &sdid);
+		if (rt__jis_str(m))
+			rt__dec(rt__jstr(m), 0xffffffffUL, &sdid);
 		*r = (struct rt_rank){.rank_id = -1,
 				      .server_id = d->server_id,
 				      .device_id = d->device_id,
 				      .device_ip = d->device_ip,
-				      .super_pod_id = cJSON_IsString(pod) ? pod->valuestring : NULL,
+				      .super_pod_id = rt__jis_str(pod) ? rt__jstr(pod) : NULL,
 				      .super_device_id = sdid,
 				      .device_port = -1};
-		rt__jpos_get(c->pos, d->obj, &r->line, &r->col);
+		rt__jpos_node(c->pos, d->obj, &r->line, &r->col);
 	}
 	rc = rt__group_servers(t);
 out:

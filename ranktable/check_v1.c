@@ -13,17 +13,19 @@
 #define SERVERID_MAX 64  /* HCCL's SERVERID_MAX_LENGTH */
 #define DEVICE_ID_MAX 15 /* maxDeviceNum 16 on 910B/910_93 */
 
-/* What the checks need to point back at, per rank (parallel to t->ranks). */
+/* What the checks need to point back at, per rank (parallel to t->ranks). A finding's
+ * member of the device is looked up again in obj (dev_member): a pointer to each was 48
+ * bytes a rank, 3 MB of 65 536 ranks, for findings that are rare. */
 struct dev {
-	const cJSON *obj, *rank, *devid, *ip, *hport, *sdid;
-	size_t srv;   /* index into t->servers and struct srv */
-	size_t di;    /* index in its server's device array */
+	const struct rt__jnode *obj;
+	char *iplist;  /* a copy with ',' replaced by NUL when device_ip lists several */
+	uint32_t srv;  /* index into t->servers and struct srv */
+	uint32_t di;   /* index in its server's device array */
 	int nips, fam;
-	char *iplist; /* a copy with ',' replaced by NUL when device_ip lists several */
 };
 
 struct srv {
-	const cJSON *obj, *id;
+	const struct rt__jnode *obj, *id;
 	size_t si;   /* index in server_list */
 	long pod;    /* index into super_pod_list, -1 when none */
 	const char *pod_id;
@@ -58,9 +60,9 @@ static const char *const pod_srv_keys[] = { "server_id", NULL };
 /* "server "node_0"" or "server_list[1]" */
 static const char *srv_name(const struct v1 *v, size_t s, char *buf, size_t len)
 {
-	const cJSON *id = v->srv[s].id;
-	if (cJSON_IsString(id) && *id->valuestring)
-		snprintf(buf, len, "server \"%s\"", id->valuestring);
+	const struct rt__jnode *id = v->srv[s].id;
+	if (rt__jis_str(id) && *rt__jstr(id))
+		snprintf(buf, len, "server \"%s\"", rt__jstr(id));
 	else
 		snprintf(buf, len, "server_list[%zu]", v->srv[s].si);
 	return buf;
@@ -75,8 +77,35 @@ static const char *dev_where_in(const struct v1 *v, size_t i, const char *s, cha
 	if (r->device_id >= 0)
 		snprintf(buf, len, "%s device %ld", s, r->device_id);
 	else
-		snprintf(buf, len, "%s device[%zu]", s, v->dev[i].di);
+		snprintf(buf, len, "%s device[%u]", s, v->dev[i].di);
 	return buf;
+}
+
+/* Device i's member key, which device_pass read. */
+static const struct rt__jnode *dev_member(const struct v1 *v, size_t i, const char *key)
+{
+	return rt__jget(v->dev[i].obj, key);
+}
+
+/* Its device_ip when a string, its host_port and super_device_id when valid numbers. */
+static const struct rt__jnode *dev_ip(const struct v1 *v, size_t i)
+{
+	const struct rt__jnode *m = dev_member(v, i, "device_ip");
+	return rt__jis_str(m) ? m : NULL;
+}
+
+static long dec_value(const struct rt__jnode *m, unsigned long max);
+
+static const struct rt__jnode *dev_hport(const struct v1 *v, size_t i)
+{
+	const struct rt__jnode *m = dev_member(v, i, "host_port");
+	return dec_value(m, 65535) > 0 ? m : NULL;
+}
+
+static const struct rt__jnode *dev_sdid(const struct v1 *v, size_t i)
+{
+	const struct rt__jnode *m = dev_member(v, i, "super_device_id");
+	return dec_value(m, 0xffffffffUL) >= 0 ? m : NULL;
 }
 
 static const char *dev_where(const struct v1 *v, size_t i, char *buf, size_t len)
@@ -89,9 +118,9 @@ static const char *dev_where(const struct v1 *v, size_t i, char *buf, size_t len
 static const char *dev_who_at(const struct v1 *v, size_t i, const char *w, char *buf,
 			      size_t len)
 {
-	const cJSON *rk = v->dev[i].rank;
-	if (cJSON_IsString(rk))
-		snprintf(buf, len, "rank \"%s\" (%s)", rk->valuestring, w);
+	const struct rt__jnode *rk = dev_member(v, i, "rank_id");
+	if (rt__jis_str(rk))
+		snprintf(buf, len, "rank \"%s\" (%s)", rt__jstr(rk), w);
 	else if (v->c->t->ranks[i].rank_id >= 0)
 		snprintf(buf, len, "rank %ld (%s)", v->c->t->ranks[i].rank_id, w);
 	else
@@ -108,48 +137,49 @@ static const char *dev_who(const struct v1 *v, size_t i, char *buf, size_t len)
 static const char *dev_path(const struct v1 *v, size_t i, const char *key, char *buf)
 {
 	return rt__path(buf, "%s.server_list[%zu].device[%zu]%s%s", v->p->base,
-			v->srv[v->dev[i].srv].si, v->dev[i].di, key ? "." : "", key ? key : "");
+			v->srv[v->dev[i].srv].si, (size_t)v->dev[i].di, key ? "." : "",
+			key ? key : "");
 }
 
 /* A decimal field: a string of digits (a JSON number is reported but its value used, so one
  * mistake is not reported again as a gap or a duplicate). -1 when absent or unusable. */
-static long dec_value(const cJSON *m, unsigned long max)
+static long dec_value(const struct rt__jnode *m, unsigned long max)
 {
 	long v = -1;
-	if (cJSON_IsString(m)) {
-		if (rt__dec(m->valuestring, max, &v))
+	if (rt__jis_str(m)) {
+		if (rt__dec(rt__jstr(m), max, &v))
 			return -1;
 		return v;
 	}
-	if (cJSON_IsNumber(m) && m->valuedouble >= 0 && m->valuedouble <= (double)max &&
-	    m->valuedouble == floor(m->valuedouble))
-		return (long)m->valuedouble;
+	if (rt__jis_num(m) && rt__jnum(m) >= 0 && rt__jnum(m) <= (double)max &&
+	    rt__jnum(m) == floor(rt__jnum(m)))
+		return (long)rt__jnum(m);
 	return -1;
 }
 
-static void missing(struct rt__ctx *c, const cJSON *obj, const char *path, const char *key,
-		    const char *who, const char *hint)
+static void missing(struct rt__ctx *c, const struct rt__jnode *obj, const char *path,
+		    const char *key, const char *who, const char *hint)
 {
 	char p[RT_PATHLEN];
 	rt__report(c, "key-missing", obj, 0, rt__path(p, "%s.%s", path, key), hint,
 		   "missing \"%s\" in %s", key, who);
 }
 
-static void check_port(struct rt__ctx *c, const cJSON *obj, const char *key, const char *path,
-		       const char *who)
+static void check_port(struct rt__ctx *c, const struct rt__jnode *obj, const char *key,
+		       const char *path, const char *who)
 {
 	char p[RT_PATHLEN];
-	const cJSON *m;
+	const struct rt__jnode *m;
 	const char *s = rt__str_field(c, obj, key, path, who, RT_STR_QUOTE, &m);
 	if (!m)
 		return;
 	long v = dec_value(m, 65535);
 	rt__path(p, "%s.%s", path, key);
-	if ((s && v < 0) || (m && cJSON_IsNumber(m) && v < 0) || v == 0) {
+	if ((s && v < 0) || (m && rt__jis_num(m) && v < 0) || v == 0) {
 		char nb[64];
 		rt__report(c, "port-invalid", m, 0, p, "use a port from 1024 to 65535",
 			   "%s \"%s\" of %s is not a port number 1..65535", key,
-			   s ? s : rt__fmt_num(nb, sizeof(nb), m->valuedouble), who);
+			   s ? s : rt__fmt_num(nb, sizeof(nb), rt__jnum(m)), who);
 		return;
 	}
 	if (v > 0 && v < 1024)
@@ -164,10 +194,10 @@ static const char *const nic_hint =
 
 /* Checks one address list (device_ip, backup_device_ip); sets *nips and *fam (AF_INET or
  * AF_INET6 of the first address, 0 when none). Reports the first bad entry only. */
-static void check_ips(struct rt__ctx *c, const cJSON *m, const char *key, const char *path,
-		      const char *who, int multi, int *nips, int *fam)
+static void check_ips(struct rt__ctx *c, const struct rt__jnode *m, const char *key,
+		      const char *path, const char *who, int multi, int *nips, int *fam)
 {
-	const char *s = m->valuestring;
+	const char *s = rt__jstr(m);
 	size_t len = strlen(s);
 	*nips = 0;
 	*fam = 0;
@@ -220,10 +250,10 @@ static void check_ips(struct rt__ctx *c, const cJSON *m, const char *key, const 
 	}
 }
 
-static void check_host_ip(struct rt__ctx *c, const cJSON *m, const char *key, const char *path,
-			  const char *who)
+static void check_host_ip(struct rt__ctx *c, const struct rt__jnode *m, const char *key,
+			  const char *path, const char *who)
 {
-	const char *s = m->valuestring;
+	const char *s = rt__jstr(m);
 	enum rt__ipkind k = rt__ipkind(s, strlen(s));
 	const char *what;
 	switch (k) {
@@ -252,22 +282,22 @@ static void check_host_ip(struct rt__ctx *c, const cJSON *m, const char *key, co
 
 /* ---- one pass over server_list: the model, and the checks on single values ---- */
 
-static int count(const cJSON *list, size_t *nsrv, size_t *ndev)
+static int count(const struct rt__jnode *list, size_t *nsrv, size_t *ndev)
 {
 	*nsrv = *ndev = 0;
-	for (const cJSON *s = list->child; s; s = s->next) {
-		if (!cJSON_IsObject(s))
+	for (const struct rt__jnode *s = rt__jchild(list); s; s = rt__jnext(s)) {
+		if (!rt__jis_obj(s))
 			continue;
 		++*nsrv;
-		const cJSON *d = cJSON_GetObjectItemCaseSensitive(s, "device");
-		if (cJSON_IsArray(d))
-			for (const cJSON *e = d->child; e; e = e->next)
-				*ndev += cJSON_IsObject(e);
+		const struct rt__jnode *d = rt__jget(s, "device");
+		if (rt__jis_arr(d))
+			for (const struct rt__jnode *e = rt__jchild(d); e; e = rt__jnext(e))
+				*ndev += rt__jis_obj(e);
 	}
 	return 0;
 }
 
-static void device_pass(struct v1 *v, const cJSON *e, size_t di, int multi)
+static void device_pass(struct v1 *v, const struct rt__jnode *e, size_t di, int multi)
 {
 	struct rt__ctx *c = v->c;
 	struct rt_table *t = c->t;
@@ -275,7 +305,7 @@ static void device_pass(struct v1 *v, const cJSON *e, size_t di, int multi)
 	struct rt_rank *r = &t->ranks[i];
 	struct dev *d = &v->dev[i];
 	char path[RT_PATHLEN], p[RT_PATHLEN], who[320], where[200];
-	const cJSON *m;
+	const struct rt__jnode *m;
 	const char *s;
 
 	memset(d, 0, sizeof(*d));
@@ -283,13 +313,11 @@ static void device_pass(struct v1 *v, const cJSON *e, size_t di, int multi)
 	d->srv = t->nservers - 1;
 	d->di = di;
 	r->line = r->col = 0;
-	rt__jpos_get(c->pos, e, &r->line, &r->col);
+	rt__jpos_node(c->pos, e, &r->line, &r->col);
 	r->server_id = t->servers[d->srv].server_id;
 	r->host_ip = t->servers[d->srv].host_ip;
-	d->rank = cJSON_GetObjectItemCaseSensitive(e, "rank_id");
-	d->devid = cJSON_GetObjectItemCaseSensitive(e, "device_id");
-	r->rank_id = dec_value(d->rank, 0xffffffffUL);
-	r->device_id = dec_value(d->devid, 0xffffffffUL);
+	r->rank_id = dec_value(rt__jget(e, "rank_id"), 0xffffffffUL);
+	r->device_id = dec_value(rt__jget(e, "device_id"), 0xffffffffUL);
 	r->super_device_id = -1;
 	r->device_port = -1;
 	dev_who_at(v, i, dev_where_in(v, i, v->sname, where, sizeof(where)), who, sizeof(who));
@@ -324,7 +352,6 @@ static void device_pass(struct v1 *v, const cJSON *e, size_t di, int multi)
 
 	/* device_ip: several addresses may be joined with ','; each must be literal. */
 	s = rt__str_field(c, e, "device_ip", path, who, RT_STR_QUOTE, &m);
-	d->ip = s ? m : NULL;
 	if (s) {
 		r->device_ip = s;
 		check_ips(c, m, "device_ip", rt__path_at(p, path, ".device_ip", RT_NO_IDX), who, multi,
@@ -357,10 +384,8 @@ static void device_pass(struct v1 *v, const cJSON *e, size_t di, int multi)
 	check_port(c, e, "device_port", path, who);
 	check_port(c, e, "host_port", path, who);
 	check_port(c, e, "backup_device_port", path, who);
-	m = cJSON_GetObjectItemCaseSensitive(e, "device_port");
+	m = rt__jget(e, "device_port");
 	r->device_port = dec_value(m, 65535);
-	m = cJSON_GetObjectItemCaseSensitive(e, "host_port");
-	d->hport = dec_value(m, 65535) > 0 ? m : NULL;
 
 	/* super_device_id: the SDID from npu-smi info -t spod-info, a decimal u32. */
 	s = rt__str_field(c, e, "super_device_id", path, who, RT_STR_QUOTE, &m);
@@ -378,11 +403,10 @@ static void device_pass(struct v1 *v, const cJSON *e, size_t di, int multi)
 				   "the SDID of the NPU from 'npu-smi info -t spod-info'",
 				   "super_device_id \"%s\" of %s is not a decimal 32-bit number", s,
 				   who);
-		d->sdid = r->super_device_id >= 0 ? m : NULL;
 	}
-	m = cJSON_GetObjectItemCaseSensitive(e, "super_pod_id");
-	if (cJSON_IsString(m))
-		r->super_pod_id = m->valuestring;
+	m = rt__jget(e, "super_pod_id");
+	if (rt__jis_str(m))
+		r->super_pod_id = rt__jstr(m);
 
 	/* ClusterD numbers the devices of a server 0.. in device_logical_id. */
 	if (v->p->clusterd) {
@@ -398,9 +422,9 @@ static void device_pass(struct v1 *v, const cJSON *e, size_t di, int multi)
 /* server_id is only an identifier to HCCL, but hcclctl's run --ssh, doctor and probe net
  * connect to a server by it (when it has no host_ip) and name it in commands: a placeholder
  * or shell syntax is a warning here, and an error there (RT_RULE_CONNECT). */
-void rt__check_server_id(struct rt__ctx *c, const cJSON *m, const char *path)
+void rt__check_server_id(struct rt__ctx *c, const struct rt__jnode *m, const char *path)
 {
-	const char *s = m->valuestring;
+	const char *s = rt__jstr(m);
 	long at = rt_host_unsafe_at(s);
 	if (rt__ipkind(s, strlen(s)) == RT_IP_PLACEHOLDER || rt__holds_placeholder(s)) {
 		rt__report(c, "server-id-placeholder", m, 0, path,
@@ -429,14 +453,14 @@ void rt__check_server_id(struct rt__ctx *c, const cJSON *m, const char *path)
 		   s, what, at == 0 && ch == '-' ? " at the start" : "");
 }
 
-static void server_pass(struct v1 *v, const cJSON *sv, size_t si, int multi)
+static void server_pass(struct v1 *v, const struct rt__jnode *sv, size_t si, int multi)
 {
 	struct rt__ctx *c = v->c;
 	struct rt_table *t = c->t;
 	struct rt_server *S = &t->servers[t->nservers];
 	struct srv *X = &v->srv[t->nservers];
 	char path[RT_PATHLEN], p[RT_PATHLEN], who[160];
-	const cJSON *m;
+	const struct rt__jnode *m;
 	const char *s;
 
 	memset(S, 0, sizeof(*S));
@@ -444,7 +468,7 @@ static void server_pass(struct v1 *v, const cJSON *sv, size_t si, int multi)
 	X->si = si;
 	X->pod = -1;
 	X->pod_id = NULL;
-	X->id = cJSON_GetObjectItemCaseSensitive(sv, "server_id");
+	X->id = rt__jget(sv, "server_id");
 	t->nservers++;
 	srv_name(v, t->nservers - 1, who, sizeof(who));
 	rt__path_at(path, v->p->base, ".server_list", si);
@@ -486,23 +510,23 @@ static void server_pass(struct v1 *v, const cJSON *sv, size_t si, int multi)
 
 	S->first_rank = t->nranks;
 	srv_name(v, t->nservers - 1, v->sname, sizeof(v->sname));
-	const cJSON *devs = cJSON_GetObjectItemCaseSensitive(sv, "device");
+	const struct rt__jnode *devs = rt__jget(sv, "device");
 	rt__path(p, "%s.device", path);
 	if (!devs && v->p->devices_optional) {
 		/* ClusterD's coordinator and controller groups: servers without NPUs */
 	} else if (!devs) {
 		missing(c, sv, path, "device", who, "list the server's NPUs in \"device\": [...]");
-	} else if (!cJSON_IsArray(devs)) {
+	} else if (!rt__jis_arr(devs)) {
 		rt__report(c, "value-type", devs, 0, p, NULL, "device of %s must be an array, not %s",
 			   who, rt__type(devs));
-	} else if (!devs->child) {
+	} else if (!rt__jchild(devs)) {
 		rt__report(c, "device-list-empty", devs, 0, p,
 			   "list the server's NPUs, or remove the server",
 			   "%s has no devices", who);
 	} else {
 		size_t di = 0;
-		for (const cJSON *e = devs->child; e; e = e->next, di++) {
-			if (!cJSON_IsObject(e)) {
+		for (const struct rt__jnode *e = rt__jchild(devs); e; e = rt__jnext(e), di++) {
+			if (!rt__jis_obj(e)) {
 				char q[RT_PATHLEN];
 				rt__report(c, "value-type", e, 0,
 					   rt__path(q, "%s[%zu]", p, di), NULL,
@@ -545,7 +569,7 @@ static void list_devs(const struct v1 *v, const struct rt__item *run, size_t k, 
 		else if (r->device_id >= 0)
 			snprintf(w, sizeof(w), "device %ld", r->device_id);
 		else
-			snprintf(w, sizeof(w), "device[%zu]", v->dev[run[j].idx].di);
+			snprintf(w, sizeof(w), "device[%u]", v->dev[run[j].idx].di);
 		buf_printf(b, "%s%s", sep, w);
 	}
 	if (k > shown)
@@ -567,7 +591,7 @@ static void dup_rank(struct rt__ctx *c, const struct rt__item *run, size_t k, vo
 	char p[RT_PATHLEN], tb[32];
 	struct buf b = BUF_INIT(RT_MSG_MAX);
 	list_devs(v, run, k, &b, 1);
-	rt__report(c, "rank-id-duplicate", v->dev[run[1].idx].rank, 0,
+	rt__report(c, "rank-id-duplicate", dev_member(v, run[1].idx, "rank_id"), 0,
 		   dev_path(v, run[1].idx, "rank_id", p),
 		   "give every device its own rank id 0..N-1", "rank_id \"%ld\" is used %s: %s",
 		   run[0].n, times(k, tb, sizeof(tb)), buf_str(&b));
@@ -580,19 +604,19 @@ static void dup_devid(struct rt__ctx *c, const struct rt__item *run, size_t k, v
 	char p[RT_PATHLEN], tb[32], who[160], w[360];
 	struct buf b = BUF_INIT(RT_MSG_MAX);
 	for (size_t j = 0; j < k && j < 4; j++) {
-		const cJSON *rk = v->dev[run[j].idx].rank;
+		const struct rt__jnode *rk = dev_member(v, run[j].idx, "rank_id");
 		const char *sep = j == 0 ? "" : (j + 1 == k) ? " and " : ", ";
-		if (cJSON_IsString(rk))
-			snprintf(w, sizeof(w), "rank \"%s\"", rk->valuestring);
+		if (rt__jis_str(rk))
+			snprintf(w, sizeof(w), "rank \"%s\"", rt__jstr(rk));
 		else if (v->c->t->ranks[run[j].idx].rank_id >= 0)
 			snprintf(w, sizeof(w), "rank %ld", v->c->t->ranks[run[j].idx].rank_id);
 		else
-			snprintf(w, sizeof(w), "device[%zu]", v->dev[run[j].idx].di);
+			snprintf(w, sizeof(w), "device[%u]", v->dev[run[j].idx].di);
 		buf_printf(&b, "%s%s", sep, w);
 	}
 	if (k > 4)
 		buf_printf(&b, " and %zu more", k - 4);
-	rt__report(c, "device-id-duplicate", v->dev[run[1].idx].devid, 0,
+	rt__report(c, "device-id-duplicate", dev_member(v, run[1].idx, "device_id"), 0,
 		   dev_path(v, run[1].idx, "device_id", p),
 		   "each NPU of a server appears once; check for a copy-pasted entry",
 		   "device_id \"%ld\" is used %s on %s: %s", run[0].n, times(k, tb, sizeof(tb)),
@@ -606,7 +630,7 @@ static void dup_ip(struct rt__ctx *c, const struct rt__item *run, size_t k, void
 	char p[RT_PATHLEN], tb[32];
 	struct buf b = BUF_INIT(RT_MSG_MAX);
 	list_devs(v, run, k, &b, 1);
-	rt__report(c, "device-ip-duplicate", v->dev[run[1].idx].ip, 0,
+	rt__report(c, "device-ip-duplicate", dev_ip(v, run[1].idx), 0,
 		   dev_path(v, run[1].idx, "device_ip", p), nic_hint,
 		   "device_ip \"%s\" is used %s: %s", run[0].s, times(k, tb, sizeof(tb)),
 		   buf_str(&b));
@@ -619,7 +643,7 @@ static void dup_hport(struct rt__ctx *c, const struct rt__item *run, size_t k, v
 	char p[RT_PATHLEN], tb[32], who[160];
 	struct buf b = BUF_INIT(RT_MSG_MAX);
 	list_devs(v, run, k, &b, 0);
-	rt__report(c, "host-port-duplicate", v->dev[run[1].idx].hport, 0,
+	rt__report(c, "host-port-duplicate", dev_hport(v, run[1].idx), 0,
 		   dev_path(v, run[1].idx, "host_port", p),
 		   "give each device of a server its own host_port",
 		   "host_port \"%ld\" is used %s on %s: %s", run[0].n, times(k, tb, sizeof(tb)),
@@ -635,13 +659,13 @@ static void dup_sdid(struct rt__ctx *c, const struct rt__item *run, size_t k, vo
 	const struct srv *s = &v->srv[v->dev[run[0].idx].srv];
 	list_devs(v, run, k, &b, 1);
 	if (s->pod_id)
-		rt__report(c, "super-device-id-duplicate", v->dev[run[1].idx].sdid, 0,
+		rt__report(c, "super-device-id-duplicate", dev_sdid(v, run[1].idx), 0,
 			   dev_path(v, run[1].idx, "super_device_id", p),
 			   "take each NPU's SDID from 'npu-smi info -t spod-info' on its server",
 			   "super_device_id \"%ld\" is used %s in super pod \"%s\": %s", run[0].n,
 			   times(k, tb, sizeof(tb)), s->pod_id, buf_str(&b));
 	else
-		rt__report(c, "super-device-id-duplicate", v->dev[run[1].idx].sdid, 0,
+		rt__report(c, "super-device-id-duplicate", dev_sdid(v, run[1].idx), 0,
 			   dev_path(v, run[1].idx, "super_device_id", p),
 			   "take each NPU's SDID from 'npu-smi info -t spod-info' on its server",
 			   "super_device_id \"%ld\" is used %s: %s", run[0].n,
@@ -655,7 +679,7 @@ static int cmp_long(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int check_ranks(struct v1 *v, const cJSON *list)
+static int check_ranks(struct v1 *v, const struct rt__jnode *list)
 {
 	struct rt__ctx *c = v->c;
 	struct rt_table *t = c->t;
@@ -679,7 +703,7 @@ static int check_ranks(struct v1 *v, const cJSON *list)
 		if ((size_t)r < n)
 			seen[r] = 1;
 		else if ((bad_ids = 1))
-			rt__report(c, "rank-id-range", v->dev[i].rank, 0,
+			rt__report(c, "rank-id-range", dev_member(v, i, "rank_id"), 0,
 				   dev_path(v, i, "rank_id", p),
 				   "number the ranks 0..N-1 without gaps",
 				   "rank_id \"%ld\" of %s is out of range: %zu ranks need ids 0..%zu",
@@ -772,7 +796,7 @@ static int check_devices(struct v1 *v)
 			continue;
 		if (d->nips == 1) {
 			if (m < cap)
-				it[m++] = (struct rt__item){ 0, d->ip->valuestring, 0, i };
+				it[m++] = (struct rt__item){ 0, t->ranks[i].device_ip, 0, i };
 			continue;
 		}
 		if (!d->iplist)
@@ -802,20 +826,23 @@ static int check_devices(struct v1 *v)
 		if (first == n)
 			first = i;
 		else if (d->nips != v->dev[first].nips)
-			rt__report(c, "device-ip-count", d->ip, 0, dev_path(v, i, "device_ip", p),
-				   "give every device the same number of comma-separated IPs",
-				   "device_ip of %s lists %d address%s but %s lists %d; every device "
-				   "must list the same number",
-				   dev_who(v, i, w1, sizeof(w1)), d->nips, d->nips == 1 ? "" : "es",
-				   dev_who(v, first, w2, sizeof(w2)), v->dev[first].nips);
+			rt__report(
+				c, "device-ip-count", dev_ip(v, i), 0,
+				dev_path(v, i, "device_ip", p),
+				"give every device the same number of comma-separated IPs",
+				"device_ip of %s lists %d address%s but %s lists %d; every device "
+				"must list the same number",
+				dev_who(v, i, w1, sizeof(w1)), d->nips, d->nips == 1 ? "" : "es",
+				dev_who(v, first, w2, sizeof(w2)), v->dev[first].nips);
 		if (famfirst == n) {
 			famfirst = i;
 		} else if (d->fam != v->dev[famfirst].fam) {
-			rt__report(c, "ip-family-mixed", d->ip, 0, dev_path(v, i, "device_ip", p),
+			rt__report(c, "ip-family-mixed", dev_ip(v, i), 0,
+				   dev_path(v, i, "device_ip", p),
 				   "use IPv4 for every device or IPv6 for every device",
 				   "device_ip \"%s\" of %s is %s but %s uses %s; HCCL needs one "
 				   "address family for all ranks",
-				   d->ip->valuestring, dev_who(v, i, w1, sizeof(w1)),
+				   t->ranks[i].device_ip, dev_who(v, i, w1, sizeof(w1)),
 				   d->fam == AF_INET ? "IPv4" : "IPv6",
 				   dev_who(v, famfirst, w2, sizeof(w2)),
 				   d->fam == AF_INET ? "IPv6" : "IPv4");
@@ -825,10 +852,11 @@ static int check_devices(struct v1 *v)
 
 	/* host_port: unique per server. */
 	m = 0;
-	for (size_t i = 0; i < n; i++)
-		if (v->dev[i].hport)
-			it[m++] = (struct rt__item){ v->dev[i].srv, NULL,
-						     dec_value(v->dev[i].hport, 65535), i };
+	for (size_t i = 0; i < n; i++) {
+		long port = dec_value(dev_member(v, i, "host_port"), 65535);
+		if (port > 0)
+			it[m++] = (struct rt__item){ v->dev[i].srv, NULL, port, i };
+	}
 	rc = rt__dups(it, m, dup_hport, c, v);
 	if (rc)
 		goto out;
@@ -836,7 +864,7 @@ static int check_devices(struct v1 *v)
 	/* super_device_id: unique per super pod (group = pod index + 1, 0 = no pod). */
 	m = 0;
 	for (size_t i = 0; i < n; i++)
-		if (v->dev[i].sdid)
+		if (t->ranks[i].super_device_id >= 0)
 			it[m++] = (struct rt__item){ (size_t)(v->srv[v->dev[i].srv].pod + 1), NULL,
 						     t->ranks[i].super_device_id, i };
 	rc = rt__dups(it, m, dup_sdid, c, v);
@@ -906,7 +934,7 @@ static int cmp_sid(const void *a, const void *b)
 
 struct pod_ids {
 	const struct v1 *v;
-	const cJSON **ids;
+	const struct rt__jnode **ids;
 };
 
 static void dup_pod(struct rt__ctx *c, const struct rt__item *run, size_t k, void *arg)
@@ -921,7 +949,7 @@ static void dup_pod(struct rt__ctx *c, const struct rt__item *run, size_t k, voi
 		   run[0].s, run[0].idx, run[1].idx);
 }
 
-static int check_pods(struct v1 *v, const cJSON *pods)
+static int check_pods(struct v1 *v, const struct rt__jnode *pods)
 {
 	struct rt__ctx *c = v->c;
 	struct rt_table *t = c->t;
@@ -929,15 +957,15 @@ static int check_pods(struct v1 *v, const cJSON *pods)
 	size_t ns = t->nservers, npods = 0, nk = 0;
 	int rc = -ENOMEM;
 
-	if (!cJSON_IsArray(pods)) {
+	if (!rt__jis_arr(pods)) {
 		rt__report(c, "value-type", pods, 0, rt__path(p, "%s.super_pod_list", v->p->base),
 			   NULL, "super_pod_list must be an array, not %s", rt__type(pods));
 		return 0;
 	}
-	for (const cJSON *e = pods->child; e; e = e->next)
+	for (const struct rt__jnode *e = rt__jchild(pods); e; e = rt__jnext(e))
 		npods++;
 	struct sid *byid = malloc((ns ? ns : 1) * sizeof(*byid));
-	const cJSON **podids = calloc(npods ? npods : 1, sizeof(*podids));
+	const struct rt__jnode **podids = calloc(npods ? npods : 1, sizeof(*podids));
 	struct rt__item *it = malloc((npods ? npods : 1) * sizeof(*it));
 	if (!byid || !podids || !it)
 		goto out;
@@ -947,16 +975,16 @@ static int check_pods(struct v1 *v, const cJSON *pods)
 	qsort(byid, nk, sizeof(*byid), cmp_sid);
 
 	size_t pi = 0, m = 0;
-	for (const cJSON *e = pods->child; e; e = e->next, pi++) {
+	for (const struct rt__jnode *e = rt__jchild(pods); e; e = rt__jnext(e), pi++) {
 		rt__path(path, "%s.super_pod_list[%zu]", v->p->base, pi);
 		snprintf(who, sizeof(who), "super_pod_list[%zu]", pi);
-		if (!cJSON_IsObject(e)) {
+		if (!rt__jis_obj(e)) {
 			rt__report(c, "value-type", e, 0, path, NULL, "%s must be an object, not %s",
 				   who, rt__type(e));
 			continue;
 		}
 		rt__unknown_keys(c, e, path, pod_keys);
-		const cJSON *idn;
+		const struct rt__jnode *idn;
 		const char *id = rt__str_field(c, e, "super_pod_id", path, who, RT_STR_QUOTE, &idn);
 		if (!idn)
 			missing(c, e, path, "super_pod_id", who,
@@ -972,28 +1000,28 @@ static int check_pods(struct v1 *v, const cJSON *pods)
 			podids[pi] = idn;
 			it[m++] = (struct rt__item){ 0, id, 0, pi };
 		}
-		const cJSON *sl = cJSON_GetObjectItemCaseSensitive(e, "server_list");
+		const struct rt__jnode *sl = rt__jget(e, "server_list");
 		if (!sl) {
 			missing(c, e, path, "server_list", who, "list the pod's servers by server_id");
 			continue;
 		}
-		if (!cJSON_IsArray(sl)) {
+		if (!rt__jis_arr(sl)) {
 			rt__report(c, "value-type", sl, 0, rt__path(p, "%s.server_list", path), NULL,
 				   "server_list of %s must be an array, not %s", who, rt__type(sl));
 			continue;
 		}
 		size_t k = 0;
-		for (const cJSON *r = sl->child; r; r = r->next, k++) {
+		for (const struct rt__jnode *r = rt__jchild(sl); r; r = rt__jnext(r), k++) {
 			char rp[RT_PATHLEN];
 			rt__path(rp, "%s.server_list[%zu]", path, k);
-			if (!cJSON_IsObject(r)) {
+			if (!rt__jis_obj(r)) {
 				rt__report(c, "value-type", r, 0, rp, NULL,
 					   "%s server_list[%zu] must be an object, not %s", who, k,
 					   rt__type(r));
 				continue;
 			}
 			rt__unknown_keys(c, r, rp, pod_srv_keys);
-			const cJSON *sn;
+			const struct rt__jnode *sn;
 			const char *sid =
 				rt__str_field(c, r, "server_id", rp, who, RT_STR_QUOTE, &sn);
 			if (!sn)
@@ -1079,15 +1107,15 @@ out:
 
 /* True when all servers are in one super pod: A3 then talks over the VNIC and device_ip
  * may be left out (the A3 rank-table page of the HCCL guide, device_ip row). */
-static int one_pod(const cJSON *pods)
+static int one_pod(const struct rt__jnode *pods)
 {
-	return cJSON_IsArray(pods) && pods->child && !pods->child->next;
+	return rt__jis_arr(pods) && rt__jchild(pods) && !rt__jnext(rt__jchild(pods));
 }
 
 int rt__check_servers(struct rt__ctx *c, const struct rt__v1_part *part)
 {
 	struct rt_table *t = c->t;
-	const cJSON *obj = part->obj;
+	const struct rt__jnode *obj = part->obj;
 	const char *base = part->base, *who = part->who;
 	char p[RT_PATHLEN], hint[80], of[96] = "";
 	struct v1 v = { .c = c, .p = part, .v12 = part->v12 };
@@ -1098,14 +1126,14 @@ int rt__check_servers(struct rt__ctx *c, const struct rt__v1_part *part)
 		snprintf(of, sizeof(of), " of %s", who);
 
 	rt__unknown_keys(c, obj, base, part->keys);
-	const cJSON *list = cJSON_GetObjectItemCaseSensitive(obj, "server_list");
-	const cJSON *pods = cJSON_GetObjectItemCaseSensitive(obj, "super_pod_list");
-	const cJSON *cnt = cJSON_GetObjectItemCaseSensitive(obj, "server_count");
+	const struct rt__jnode *list = rt__jget(obj, "server_list");
+	const struct rt__jnode *pods = rt__jget(obj, "super_pod_list");
+	const struct rt__jnode *cnt = rt__jget(obj, "server_count");
 	if (!list) {
 		missing(c, obj, base, "server_list", who, "list the servers in server_list");
 		return 0;
 	}
-	if (!cJSON_IsArray(list)) {
+	if (!rt__jis_arr(list)) {
 		rt__report(c, "value-type", list, 0, rt__path(p, "%s.server_list", base), NULL,
 			   "server_list%s must be an array, not %s", of, rt__type(list));
 		return 0;
@@ -1123,7 +1151,7 @@ int rt__check_servers(struct rt__ctx *c, const struct rt__v1_part *part)
 	/* server_count: optional, but when there it must match; absent is HCCL's warning. */
 	const char *cs = rt__str_field(c, obj, "server_count", base, who, RT_STR_QUOTE, &cnt);
 	size_t nlist = 0;
-	for (const cJSON *e = list->child; e; e = e->next)
+	for (const struct rt__jnode *e = rt__jchild(list); e; e = rt__jnext(e))
 		nlist++;
 	if (!cnt && !part->offline) {
 		rt__report(c, "server-count-missing", obj, 0,
@@ -1132,7 +1160,7 @@ int rt__check_servers(struct rt__ctx *c, const struct rt__v1_part *part)
 			   "no \"server_count\"%s; HCCL warns and uses the %zu server%s in "
 			   "server_list",
 			   of, nlist, plural_s(nlist));
-	} else if (cs || cJSON_IsNumber(cnt)) {
+	} else if (cs || rt__jis_num(cnt)) {
 		long n = dec_value(cnt, 0xffffffffUL);
 		char nb[64];
 		rt__path(p, "%s.server_count", base);
@@ -1140,7 +1168,7 @@ int rt__check_servers(struct rt__ctx *c, const struct rt__v1_part *part)
 			rt__report(c, "server-count-invalid", cnt, 0, p,
 				   "the number of servers in server_list, as a string",
 				   "server_count \"%s\" is not a decimal number",
-				   cs ? cs : rt__fmt_num(nb, sizeof(nb), cnt->valuedouble));
+				   cs ? cs : rt__fmt_num(nb, sizeof(nb), rt__jnum(cnt)));
 		else if (n == 0)
 			rt__report(c, "server-count-zero", cnt, 0, p, "list at least one server",
 				   "server_count is \"0\"; HCCL needs at least one server");
@@ -1172,8 +1200,8 @@ int rt__check_servers(struct rt__ctx *c, const struct rt__v1_part *part)
 	c->single = (part->nservers_all ? part->nservers_all : nsrv) <= 1;
 	int multi = nsrv > 1 && !(v.v12 && one_pod(pods)) && !part->offline;
 	size_t si = 0;
-	for (const cJSON *sv = list->child; sv; sv = sv->next, si++) {
-		if (!cJSON_IsObject(sv)) {
+	for (const struct rt__jnode *sv = rt__jchild(list); sv; sv = rt__jnext(sv), si++) {
+		if (!rt__jis_obj(sv)) {
 			rt__report(c, "value-type", sv, 0,
 				   rt__path(p, "%s.server_list[%zu]", base, si), NULL,
 				   "server_list[%zu] must be an object, not %s", si, rt__type(sv));

@@ -22,7 +22,7 @@
 #define BACKUP_LOCAL_ID 64 /* local_id of a backup rank; replaced_local_id names whom */
 
 struct r2 {
-	const cJSON *obj, *rid, *devid, *locid, *ip0;
+	const struct rt__jnode *obj, *rid, *devid, *locid, *ip0;
 	long local_id;
 };
 
@@ -42,14 +42,14 @@ static const char *const cp_keys[] = { "addr_type", "addr", "listen_port", NULL 
 
 /* A level written in the older layout: "level", "id", "fabric_type", "rank_addrs" instead of
  * net_layer, net_instance_id, net_type, rank_addr_list. */
-static const cJSON *old_level_key(const cJSON *lv)
+static const struct rt__jnode *old_level_key(const struct rt__jnode *lv)
 {
 	static const char *const old[] = { "level", "fabric_type", "rank_addrs",
 					   "rank_addr_type" };
-	if (!cJSON_IsObject(lv) || cJSON_GetObjectItemCaseSensitive(lv, "net_layer"))
+	if (!rt__jis_obj(lv) || rt__jget(lv, "net_layer"))
 		return NULL;
 	for (size_t i = 0; i < sizeof(old) / sizeof(old[0]); i++) {
-		const cJSON *m = cJSON_GetObjectItemCaseSensitive(lv, old[i]);
+		const struct rt__jnode *m = rt__jget(lv, old[i]);
 		if (m)
 			return m;
 	}
@@ -58,12 +58,12 @@ static const cJSON *old_level_key(const cJSON *lv)
 
 /* An integer field. A string holding digits is reported but its value used, so a table
  * written with 1.x habits does not also report every id as missing. */
-static long int_field(struct rt__ctx *c, const cJSON *obj, const char *key, const char *path,
-		      const char *who, int required, long lo, long hi, const char *range_code,
-		      const cJSON **node)
+static long int_field(struct rt__ctx *c, const struct rt__jnode *obj, const char *key,
+		      const char *path, const char *who, int required, long lo, long hi,
+		      const char *range_code, const struct rt__jnode **node)
 {
 	char p[RT_PATHLEN], hint[96];
-	const cJSON *m = cJSON_GetObjectItemCaseSensitive(obj, key);
+	const struct rt__jnode *m = rt__jget(obj, key);
 	long v = -1;
 	*node = m;
 	rt__path(p, "%s.%s", path, key);
@@ -73,25 +73,26 @@ static long int_field(struct rt__ctx *c, const cJSON *obj, const char *key, cons
 				   who);
 		return -1;
 	}
-	if (cJSON_IsString(m)) {
-		int num = rt__dec(m->valuestring, 0x7fffffffUL, &v) == 0;
+	const char *ms = rt__jstr(m);
+	if (ms) {
+		int num = rt__dec(ms, 0x7fffffffUL, &v) == 0;
 		if (num)
 			snprintf(hint, sizeof(hint), "write \"%s\": %ld without quotes", key, v);
 		else
 			snprintf(hint, sizeof(hint), "write \"%s\" as a JSON integer", key);
 		rt__report(c, "value-not-integer", m, 0, p, hint,
 			   "%s \"%s\" of %s is a string; version 2.0 needs a JSON integer", key,
-			   m->valuestring, who);
+			   ms, who);
 		if (!num)
 			return -1; /* no number to check the range of */
-	} else if (!cJSON_IsNumber(m) || m->valuedouble != floor(m->valuedouble) ||
-		   fabs(m->valuedouble) > 1e15) {
+	} else if (!rt__jis_num(m) || rt__jnum(m) != floor(rt__jnum(m)) ||
+		   fabs(rt__jnum(m)) > 1e15) {
 		rt__report(c, "value-not-integer", m, 0, p, NULL,
 			   "%s of %s must be an integer, not %s", key, who,
-			   cJSON_IsNumber(m) ? "a fraction" : rt__type(m));
+			   rt__jis_num(m) ? "a fraction" : rt__type(m));
 		return -1;
 	} else {
-		v = (long)m->valuedouble;
+		v = (long)rt__jnum(m);
 	}
 	if (v < lo || v > hi) {
 		if (range_code)
@@ -102,11 +103,12 @@ static long int_field(struct rt__ctx *c, const cJSON *obj, const char *key, cons
 	return v;
 }
 
-static const cJSON *arr_field(struct rt__ctx *c, const cJSON *obj, const char *key,
-			      const char *path, const char *who, int required, size_t *n)
+static const struct rt__jnode *arr_field(struct rt__ctx *c, const struct rt__jnode *obj,
+					 const char *key, const char *path, const char *who,
+					 int required, size_t *n)
 {
 	char p[RT_PATHLEN];
-	const cJSON *m = cJSON_GetObjectItemCaseSensitive(obj, key);
+	const struct rt__jnode *m = rt__jget(obj, key);
 	*n = 0;
 	rt__path(p, "%s.%s", path, key);
 	if (!m) {
@@ -115,12 +117,12 @@ static const cJSON *arr_field(struct rt__ctx *c, const cJSON *obj, const char *k
 				   who);
 		return NULL;
 	}
-	if (!cJSON_IsArray(m)) {
+	if (!rt__jis_arr(m)) {
 		rt__report(c, "value-type", m, 0, p, NULL, "%s of %s must be an array, not %s", key,
 			   who, rt__type(m));
 		return NULL;
 	}
-	for (const cJSON *e = m->child; e; e = e->next)
+	for (const struct rt__jnode *e = rt__jchild(m); e; e = rt__jnext(e))
 		++*n;
 	return m;
 }
@@ -150,11 +152,11 @@ static int is_port(const char *s)
 	return rt__dec(a, 255, &d) == 0 && rt__dec(slash + 1, 255, &p) == 0;
 }
 
-static void check_addr(struct rt__ctx *c, const cJSON *a, const char *path, const char *who,
-		       const char **ip)
+static void check_addr(struct rt__ctx *c, const struct rt__jnode *a, const char *path,
+		       const char *who, const char **ip)
 {
 	char p[RT_PATHLEN];
-	const cJSON *m;
+	const struct rt__jnode *m;
 	size_t np;
 	rt__unknown_keys(c, a, path, addr_keys);
 	const char *type = rt__str_field(c, a, "addr_type", path, who, RT_STR_REQUIRED, &m);
@@ -183,7 +185,7 @@ static void check_addr(struct rt__ctx *c, const cJSON *a, const char *path, cons
 			rt__report(c, "addr-invalid", m, 0, p, NULL, "addr \"%.64s\" of %s %s", addr,
 				   who, why);
 	}
-	const cJSON *ports = arr_field(c, a, "ports", path, who, 0, &np);
+	const struct rt__jnode *ports = arr_field(c, a, "ports", path, who, 0, &np);
 	if (!ports)
 		return;
 	rt__path(p, "%s.ports", path);
@@ -193,28 +195,28 @@ static void check_addr(struct rt__ctx *c, const cJSON *a, const char *path, cons
 		return;
 	}
 	size_t k = 0;
-	for (const cJSON *e = ports->child; e; e = e->next, k++) {
-		if (cJSON_IsString(e) && is_port(e->valuestring))
+	for (const struct rt__jnode *e = rt__jchild(ports); e; e = rt__jnext(e), k++) {
+		if (rt__jis_str(e) && is_port(rt__jstr(e)))
 			continue;
 		char q[RT_PATHLEN];
 		rt__report(c, "ports-invalid", e, 0, rt__path(q, "%s[%zu]", p, k),
 			   "write ports as \"<die>/<port>\", e.g. \"1/0\", or \"d2h\"",
 			   "port %s%s%s of %s is not \"<die>/<port>\" or \"d2h\"",
-			   cJSON_IsString(e) ? "\"" : "", cJSON_IsString(e) ? e->valuestring : rt__type(e),
-			   cJSON_IsString(e) ? "\"" : "", who);
+			   rt__jis_str(e) ? "\"" : "", rt__jis_str(e) ? rt__jstr(e) : rt__type(e),
+			   rt__jis_str(e) ? "\"" : "", who);
 		break;
 	}
 }
 
 /* control_plane: { "addr_type", "addr", "listen_port" }, the address a rank's control
  * traffic uses. */
-static void check_control_plane(struct rt__ctx *c, const cJSON *cp, const char *path,
+static void check_control_plane(struct rt__ctx *c, const struct rt__jnode *cp, const char *path,
 				const char *who)
 {
 	char p[RT_PATHLEN], w[200];
-	const cJSON *m;
+	const struct rt__jnode *m;
 	snprintf(w, sizeof(w), "control_plane of %s", who);
-	if (!cJSON_IsObject(cp)) {
+	if (!rt__jis_obj(cp)) {
 		rt__report(c, "value-type", cp, 0, path, NULL, "%s must be an object, not %s", w,
 			   rt__type(cp));
 		return;
@@ -244,11 +246,12 @@ static void check_control_plane(struct rt__ctx *c, const cJSON *cp, const char *
 	int_field(c, cp, "listen_port", path, w, 1, 1, 65535, "port-invalid", &m);
 }
 
-static void check_level(struct rt__ctx *c, struct rt_rank *r, struct r2 *x, const cJSON *lv,
-			const char *path, const char *who, size_t li, long *prev)
+static void check_level(struct rt__ctx *c, struct rt_rank *r, struct r2 *x,
+			const struct rt__jnode *lv, const char *path, const char *who, size_t li,
+			long *prev)
 {
 	char p[RT_PATHLEN], lw[160];
-	const cJSON *m;
+	const struct rt__jnode *m;
 	size_t na;
 	rt__unknown_keys(c, lv, path, level_keys);
 	snprintf(lw, sizeof(lw), "%s level_list[%zu]", who, li);
@@ -296,7 +299,7 @@ static void check_level(struct rt__ctx *c, struct rt_rank *r, struct r2 *x, cons
 				   "HCCL parses it, its own tests use it",
 				   lw);
 	}
-	const cJSON *cp = cJSON_GetObjectItemCaseSensitive(lv, "control_plane");
+	const struct rt__jnode *cp = rt__jget(lv, "control_plane");
 	if (cp) {
 		rt__report(c, "control-plane-misplaced", cp, 1, rt__path(p, "%s.control_plane", path),
 			   "move control_plane up into the rank object to have HCCL use it",
@@ -305,7 +308,7 @@ static void check_level(struct rt__ctx *c, struct rt_rank *r, struct r2 *x, cons
 			   lw);
 		check_control_plane(c, cp, p, lw);
 	}
-	const cJSON *al = arr_field(c, lv, "rank_addr_list", path, lw, 1, &na);
+	const struct rt__jnode *al = arr_field(c, lv, "rank_addr_list", path, lw, 1, &na);
 	if (!al)
 		return;
 	if (na > ADDRS_MAX)
@@ -313,12 +316,12 @@ static void check_level(struct rt__ctx *c, struct rt_rank *r, struct r2 *x, cons
 			   NULL, "rank_addr_list of %s has %zu addresses; at most %d are allowed", lw,
 			   na, ADDRS_MAX);
 	size_t ai = 0;
-	for (const cJSON *a = al->child; a; a = a->next, ai++) {
+	for (const struct rt__jnode *a = rt__jchild(al); a; a = rt__jnext(a), ai++) {
 		char ap[RT_PATHLEN], aw[200];
 		const char *ip;
 		rt__path(ap, "%s.rank_addr_list[%zu]", path, ai);
 		snprintf(aw, sizeof(aw), "%s rank_addr_list[%zu]", lw, ai);
-		if (!cJSON_IsObject(a)) {
+		if (!rt__jis_obj(a)) {
 			rt__report(c, "value-type", a, 0, ap, NULL, "%s must be an object, not %s", aw,
 				   rt__type(a));
 			continue;
@@ -326,22 +329,22 @@ static void check_level(struct rt__ctx *c, struct rt_rank *r, struct r2 *x, cons
 		check_addr(c, a, ap, aw, &ip);
 		if (li == 0 && ai == 0 && layer == 0 && ip) {
 			r->device_ip = ip;
-			x->ip0 = cJSON_GetObjectItemCaseSensitive(a, "addr");
+			x->ip0 = rt__jget(a, "addr");
 		}
 	}
 }
 
-static void check_rank(struct rt__ctx *c, struct rt_rank *r, struct r2 *x, const cJSON *e,
-		       size_t i)
+static void check_rank(struct rt__ctx *c, struct rt_rank *r, struct r2 *x,
+		       const struct rt__jnode *e, size_t i)
 {
 	char path[RT_PATHLEN], who[64], p[RT_PATHLEN];
-	const cJSON *m;
+	const struct rt__jnode *m;
 	size_t nl;
 	rt__path(path, "$.rank_list[%zu]", i);
 	snprintf(who, sizeof(who), "rank_list[%zu]", i);
 	memset(x, 0, sizeof(*x));
 	x->obj = e;
-	rt__jpos_get(c->pos, e, &r->line, &r->col);
+	rt__jpos_node(c->pos, e, &r->line, &r->col);
 	r->super_device_id = -1;
 	rt__unknown_keys(c, e, path, rank_keys);
 
@@ -353,7 +356,7 @@ static void check_rank(struct rt__ctx *c, struct rt_rank *r, struct r2 *x, const
 	long rep = int_field(c, e, "replaced_local_id", path, who, x->local_id == BACKUP_LOCAL_ID,
 			     0, BACKUP_LOCAL_ID - 1, "local-id-range", &m);
 	(void)rep;
-	m = cJSON_GetObjectItemCaseSensitive(e, "control_plane");
+	m = rt__jget(e, "control_plane");
 	if (m)
 		check_control_plane(c, m, rt__path(p, "%s.control_plane", path), who);
 	r->device_id = int_field(c, e, "device_id", path, who, 1, 0, ID_MAX, "device-id-range",
@@ -370,7 +373,7 @@ static void check_rank(struct rt__ctx *c, struct rt_rank *r, struct r2 *x, const
 			   "use a port from 1024 to 65535",
 			   "host_port %ld of %s is a privileged port (below 1024)", hp, who);
 
-	const cJSON *ll = arr_field(c, e, "level_list", path, who, 1, &nl);
+	const struct rt__jnode *ll = arr_field(c, e, "level_list", path, who, 1, &nl);
 	if (!ll)
 		return;
 	if (nl == 0 || nl > LEVELS_MAX)
@@ -379,12 +382,12 @@ static void check_rank(struct rt__ctx *c, struct rt_rank *r, struct r2 *x, const
 			   "level_list of %s has %zu levels; 1 to %d are allowed", who, nl, LEVELS_MAX);
 	long prev = -1;
 	size_t li = 0;
-	for (const cJSON *lv = ll->child; lv; lv = lv->next, li++) {
+	for (const struct rt__jnode *lv = rt__jchild(ll); lv; lv = rt__jnext(lv), li++) {
 		char lp[RT_PATHLEN];
 		rt__path(lp, "%s.level_list[%zu]", path, li);
 		if (old_level_key(lv))
 			continue; /* named once for the table by v2-old-layout */
-		if (!cJSON_IsObject(lv)) {
+		if (!rt__jis_obj(lv)) {
 			rt__report(c, "value-type", lv, 0, lp, NULL,
 				   "level_list[%zu] of %s must be an object, not %s", li, who,
 				   rt__type(lv));
@@ -411,7 +414,7 @@ static const char *r2_name(const struct v2 *v, size_t i, char *buf, size_t len)
 }
 
 static void dup_common(struct rt__ctx *c, const struct v2 *v, const struct rt__item *run,
-		       size_t k, const char *code, const cJSON *at, const char *key,
+		       size_t k, const char *code, const struct rt__jnode *at, const char *key,
 		       const char *what)
 {
 	char p[RT_PATHLEN], w1[200], w2[200];
@@ -466,20 +469,21 @@ static int cmp_item_s(const void *a, const void *b)
 
 /* The older layout is named once, at its first level, with how many ranks use it; those
  * levels are then skipped so it is not also reported key by key. Returns 1 when found. */
-static int find_old_layout(struct rt__ctx *c, const cJSON *root)
+static int find_old_layout(struct rt__ctx *c, const struct rt__jnode *root)
 {
-	const cJSON *rl = cJSON_GetObjectItemCaseSensitive(root, "rank_list");
-	const cJSON *first = NULL;
+	const struct rt__jnode *rl = rt__jget(root, "rank_list");
+	const struct rt__jnode *first = NULL;
 	size_t nranks = 0, ri = 0, first_ri = 0, first_li = 0;
 	char p[RT_PATHLEN];
-	if (!cJSON_IsArray(rl))
+	if (!rt__jis_arr(rl))
 		return 0;
-	for (const cJSON *e = rl->child; e; e = e->next, ri++) {
-		const cJSON *ll = cJSON_GetObjectItemCaseSensitive(e, "level_list");
+	for (const struct rt__jnode *e = rt__jchild(rl); e; e = rt__jnext(e), ri++) {
+		const struct rt__jnode *ll = rt__jget(e, "level_list");
 		size_t li = 0;
 		int uses = 0;
-		for (const cJSON *lv = cJSON_IsArray(ll) ? ll->child : NULL; lv; lv = lv->next, li++) {
-			const cJSON *k = old_level_key(lv);
+		for (const struct rt__jnode *lv = rt__jis_arr(ll) ? rt__jchild(ll) : NULL; lv;
+		     lv = rt__jnext(lv), li++) {
+			const struct rt__jnode *k = old_level_key(lv);
 			if (!k)
 				continue;
 			if (!first) {
@@ -493,7 +497,7 @@ static int find_old_layout(struct rt__ctx *c, const cJSON *root)
 	}
 	if (!first)
 		return 0;
-	int repl = cJSON_GetObjectItemCaseSensitive(root, "replace_list") != NULL;
+	int repl = rt__jget(root, "replace_list") != NULL;
 	rt__report(c, "v2-old-layout", first, 1,
 		   rt__path(p, "$.rank_list[%zu].level_list[%zu]", first_ri, first_li),
 		   "rename level -> net_layer, id -> net_instance_id, fabric_type -> net_type "
@@ -512,24 +516,24 @@ static int find_old_layout(struct rt__ctx *c, const cJSON *root)
 int rt__load_v2(struct rt__ctx *c)
 {
 	struct rt_table *t = c->t;
-	const cJSON *root = c->root, *m;
+	const struct rt__jnode *root = c->root, *m;
 	size_t n = 0;
 	int rc = -ENOMEM;
 
 	int old = find_old_layout(c, root);
 	rt__unknown_keys(c, root, "$", old ? top_keys_old : top_keys);
 	rt__check_status(c, root, 0);
-	m = cJSON_GetObjectItemCaseSensitive(root, "detour");
-	if (m && !cJSON_IsBool(m) &&
-	    !(cJSON_IsString(m) && (!strcmp(m->valuestring, "true") ||
-				    !strcmp(m->valuestring, "false"))))
+	m = rt__jget(root, "detour");
+	if (m && !rt__jis_bool(m) &&
+	    !(rt__jis_str(m) && (!strcmp(rt__jstr(m), "true") ||
+				    !strcmp(rt__jstr(m), "false"))))
 		rt__report(c, "value-type", m, 0, "$.detour", "write \"detour\": \"true\" or \"false\"",
 			   "detour %s%.32s%s is not \"true\" or \"false\"",
-			   cJSON_IsString(m) ? "\"" : "", cJSON_IsString(m) ? m->valuestring : rt__type(m),
-			   cJSON_IsString(m) ? "\"" : "");
+			   rt__jis_str(m) ? "\"" : "", rt__jis_str(m) ? rt__jstr(m) : rt__type(m),
+			   rt__jis_str(m) ? "\"" : "");
 	long cnt = int_field(c, root, "rank_count", "$", "the table", 1, 1, RANK_COUNT_MAX,
 			     "rank-count-invalid", &m);
-	const cJSON *rl = arr_field(c, root, "rank_list", "$", "the table", 1, &n);
+	const struct rt__jnode *rl = arr_field(c, root, "rank_list", "$", "the table", 1, &n);
 	if (!rl)
 		return 0;
 	if (cnt > 0 && (size_t)cnt != n) {
@@ -546,8 +550,8 @@ int rt__load_v2(struct rt__ctx *c)
 		goto out;
 	v.ranks = t->ranks;
 	size_t i = 0;
-	for (const cJSON *e = rl->child; e; e = e->next, i++) {
-		if (!cJSON_IsObject(e)) {
+	for (const struct rt__jnode *e = rt__jchild(rl); e; e = rt__jnext(e), i++) {
+		if (!rt__jis_obj(e)) {
 			char p[RT_PATHLEN];
 			rt__report(c, "value-type", e, 0, rt__path(p, "$.rank_list[%zu]", i), NULL,
 				   "rank_list[%zu] must be an object, not %s", i, rt__type(e));

@@ -21,121 +21,125 @@
 #include "ranktable/text.h"
 #include "ranktable/base/hex.h"
 
-/* ---- the tree: nodes and strings cut one after another from big blocks ---- */
+/* The tree is in a mapping of its own, which AddressSanitizer does not watch: what is past
+ * the last record is poisoned by hand, so a read past the tree (the fuzz target's) is
+ * caught. */
+#if defined(__SANITIZE_ADDRESS__) /* gcc's */
+#define TREE_ASAN 1
+#elif defined(__has_feature) /* clang's */
+#if __has_feature(address_sanitizer)
+#define TREE_ASAN 1
+#endif
+#endif
+#ifdef TREE_ASAN
+#include <sanitizer/asan_interface.h>
+#else
+#define ASAN_POISON_MEMORY_REGION(p, n) ((void)(p), (void)(n))
+#define ASAN_UNPOISON_MEMORY_REGION(p, n) ((void)(p), (void)(n))
+#endif
 
-struct rt__chunk {
-	struct rt__chunk *next;
-	size_t used, cap; /* of data, which follows */
-};
+/* ---- the tree (jtree.h): records appended to one mapping ---- */
 
-/* The first block holds a pretty table's tree; later ones double up to 64 MiB. Untouched
- * pages of a block cost no memory. Blocks are asked for huge pages: a page fault costs
- * microseconds on a virtual machine, and the tree of a 65 536-rank table is 20 MB. */
-#define CHUNK_MIN (1u << 21)
-#define CHUNK_MAX (1u << 26)
-#define CHUNK_HEAD ((sizeof(struct rt__chunk) + 15) & ~(size_t)15)
+/* The mapping starts at about the text's size (a pretty table's tree is half of it, a compact
+ * one's 1.2 times; untouched pages cost nothing) and doubles with mremap, which moves pages
+ * without copying them: the records point only relative to themselves. Not asked for huge
+ * pages: the tree of 65 536 ranks is 5 MB, 1200 page faults (a few ms), and 2 MiB pages
+ * rounded its RSS up by 1.3 MB on average. */
+#define TREE_MIN ((size_t)1 << 21)
 
-/* Key names repeat on every rank ("device_id", "rank_id"): one copy each, looked up by a
- * hash of the key's bytes. A table slot holds the last key of its hash. */
+/* Key names repeat on every rank ("device_id", "rank_id"): their text is stored once, with
+ * the first record that has it, and later records point back to it. A slot of this table
+ * holds the last key of its hash. */
 #define INTERN_SLOTS 256
 #define INTERN_MAXLEN 64
 
+#define NONE ((size_t)-1)
+
 struct build {
 	struct rt__tree *t;
-	cJSON *open[RT_JPOS_MAXDEPTH]; /* the containers being filled */
-	cJSON *last[RT_JPOS_MAXDEPTH]; /* their last child so far */
-	const char *key;	       /* the next value's key */
-	size_t chunk;		       /* the size of the next block */
+	size_t used;
+	size_t faulted; /* pages before it are populated */
+	size_t open[RT_JPOS_MAXDEPTH]; /* the containers being filled (byte offsets) */
+	size_t last[RT_JPOS_MAXDEPTH]; /* their last member so far, or NONE */
+	const unsigned char *key;      /* the next value's key, as written, or NULL */
+	size_t keylen;
+	int keyesc;
 	struct {
-		const char *s;
+		size_t at; /* where its text is, + 1; 0: empty */
 		size_t n;
 	} intern[INTERN_SLOTS];
 };
 
-static void *chunk_new(struct build *b, size_t need)
+/* Pages are populated POPULATE_STEP at a time ahead of the records: a page fault costs
+ * microseconds on a virtual machine, and one a 4 KiB page was a fifth of validating 65 536
+ * ranks (perf: 1300 more faults, 150 -> 200 ms task-clock, than with huge pages, which
+ * rounded the tree's RSS up by 1.3 MB). Where the kernel has no MADV_POPULATE_WRITE (before
+ * 5.14), pages fault one by one. */
+#define POPULATE_STEP ((size_t)1 << 20)
+
+static void populate(struct build *b, size_t end)
 {
-	size_t cap = b->chunk;
-	while (cap - CHUNK_HEAD < need)
-		cap *= 2;
-	/* a huge page needs a 2 MiB-aligned start: map more, keep the aligned part */
-	char *m = mmap(NULL, cap + CHUNK_MIN, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m == MAP_FAILED)
-		return NULL;
-	char *a = (char *)(((uintptr_t)m + CHUNK_MIN - 1) & ~(uintptr_t)(CHUNK_MIN - 1));
-	if (a > m)
-		munmap(m, (size_t)(a - m));
-	if (a + cap < m + cap + CHUNK_MIN)
-		munmap(a + cap, (size_t)(m + CHUNK_MIN - a));
-	madvise(a, cap, MADV_HUGEPAGE); /* a hint: without it, 4 KiB pages */
-	struct rt__chunk *c = (struct rt__chunk *)a;
-	c->next = b->t->chunks;
-	c->used = 0;
-	c->cap = cap - CHUNK_HEAD;
-	b->t->chunks = c;
-	if (b->chunk < CHUNK_MAX)
-		b->chunk *= 2;
-	return c;
+#ifdef MADV_POPULATE_WRITE
+	struct rt__tree *t = b->t;
+	if (end <= b->faulted)
+		return;
+	end = (end + POPULATE_STEP - 1) & ~(POPULATE_STEP - 1);
+	if (end > t->cap)
+		end = t->cap;
+	madvise(t->mem + b->faulted, end - b->faulted, MADV_POPULATE_WRITE);
+	b->faulted = end;
+#else
+	(void)b;
+	(void)end;
+#endif
 }
 
-/* n bytes from the current block, aligned to align (a power of two); NULL without memory. */
-static void *take(struct build *b, size_t n, size_t align)
+/* Room for need more bytes; -ENOMEM past RT_J_MAXBYTES. */
+static int grow(struct build *b, size_t need)
 {
-	struct rt__chunk *c = b->t->chunks;
-	size_t at = c ? (c->used + align - 1) & ~(align - 1) : 0;
-	if (!c || at > c->cap || c->cap - at < n) {
-		c = chunk_new(b, n + align);
-		if (!c)
-			return NULL;
-		at = 0;
-	}
-	c->used = at + n;
-	return (char *)c + CHUNK_HEAD + at;
+	struct rt__tree *t = b->t;
+	populate(b, b->used + need);
+	if (t->cap - b->used >= need)
+		return 0;
+	if (need >= RT_J_MAXBYTES - b->used)
+		return -ENOMEM;
+	size_t cap = t->cap;
+	while (cap - b->used < need)
+		cap *= 2;
+	if (cap > RT_J_MAXBYTES)
+		cap = RT_J_MAXBYTES;
+	void *m = mremap(t->mem, t->cap, cap, MREMAP_MAYMOVE);
+	if (m == MAP_FAILED)
+		return -ENOMEM;
+	t->mem = m;
+	t->cap = cap;
+	return 0;
+}
+
+static int tree_init(struct rt__tree *t, size_t len)
+{
+	size_t cap = TREE_MIN;
+	while (cap < len && cap < RT_J_MAXBYTES / 2)
+		cap *= 2;
+	void *m = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return -ENOMEM;
+	t->mem = m;
+	t->cap = cap;
+	return 0;
 }
 
 void rt__tree_release(struct rt__tree *t)
 {
-	for (struct rt__chunk *c = t->chunks, *next; c; c = next) {
-		next = c->next;
-		munmap(c, c->cap + CHUNK_HEAD);
-	}
+	ASAN_UNPOISON_MEMORY_REGION(t->mem, t->cap);
+	if (t->mem)
+		munmap(t->mem, t->cap);
 	memset(t, 0, sizeof(*t));
 }
 
-int rt__tree_owns(const struct rt__tree *t, const cJSON *node)
+static struct rt__jnode *at_(const struct build *b, size_t at)
 {
-	for (const struct rt__chunk *c = t->chunks; c; c = c->next)
-		if ((const char *)node >= (const char *)c + CHUNK_HEAD &&
-		    (const char *)node < (const char *)c + CHUNK_HEAD + c->used)
-			return 1;
-	return 0;
-}
-
-/* A node at offset off of the text, appended to the open container (or the root). */
-static cJSON *node_new(struct build *b, size_t depth, int type, size_t off)
-{
-	cJSON *n = take(b, sizeof(*n), _Alignof(cJSON));
-	if (!n)
-		return NULL;
-	memset(n, 0, sizeof(*n));
-	n->type = type;
-	n->valueint = (int)off;
-	n->string = (char *)b->key;
-	b->key = NULL;
-	if (!depth) {
-		b->t->root = n;
-		return n;
-	}
-	cJSON *parent = b->open[depth - 1], *last = b->last[depth - 1];
-	if (last) {
-		last->next = n;
-		n->prev = last;
-	} else {
-		parent->child = n;
-	}
-	parent->child->prev = n; /* cJSON's convention: the first child's prev is the last */
-	b->last[depth - 1] = n;
-	return n;
+	return (struct rt__jnode *)(b->t->mem + at);
 }
 
 static size_t put_utf8(char *o, unsigned long cp)
@@ -170,20 +174,17 @@ static unsigned long u4(const unsigned char *s)
 	return v;
 }
 
-/* The string s[0..n) (between its quotes, already checked) decoded, NUL-terminated. The
- * decoded form is never longer: an escape of 2, 6 or 12 bytes gives at most 4. */
-static char *str_new(struct build *b, const unsigned char *s, size_t n, int esc)
+/* The string s[0..n) (between its quotes, already checked) decoded into o, NUL-terminated
+ * and padded with NULs to 4 bytes; returns the bytes written. o has room for n + 4: the
+ * decoded form is never longer, an escape of 2, 6 or 12 bytes giving at most 4. */
+static size_t str_put(char *o, const unsigned char *s, size_t n, int esc)
 {
-	char *o = take(b, n + 1, 1);
-	if (!o)
-		return NULL;
+	size_t k = 0;
 	if (!esc) {
 		memcpy(o, s, n);
-		o[n] = 0;
-		return o;
+		k = n;
 	}
-	size_t k = 0;
-	for (size_t i = 0; i < n;) {
+	for (size_t i = 0; esc && i < n;) {
 		if (s[i] != '\\') {
 			o[k++] = (char)s[i++];
 			continue;
@@ -203,27 +204,82 @@ static char *str_new(struct build *b, const unsigned char *s, size_t n, int esc)
 		}
 		k += put_utf8(o + k, cp);
 	}
-	o[k] = 0;
-	return o;
+	size_t end = (k + 4) & ~(size_t)3;
+	memset(o + k, 0, end - k);
+	return end;
 }
 
-static const char *key_new(struct build *b, const unsigned char *s, size_t n, int esc)
+/* The slot of the pending key in the intern table, or -1 for a key never interned
+ * (escaped or long). */
+static long intern_slot(const struct build *b)
 {
-	if (esc || n > INTERN_MAXLEN)
-		return str_new(b, s, n, esc);
+	if (b->keyesc || b->keylen > INTERN_MAXLEN)
+		return -1;
 	uint32_t h = 2166136261u;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ s[i]) * 16777619u;
+	for (size_t i = 0; i < b->keylen; i++)
+		h = (h ^ b->key[i]) * 16777619u;
 	h ^= h >> 16;
-	unsigned slot = h % INTERN_SLOTS;
-	if (b->intern[slot].s && b->intern[slot].n == n && !memcmp(b->intern[slot].s, s, n))
-		return b->intern[slot].s;
-	const char *k = str_new(b, s, n, 0);
-	if (k) {
-		b->intern[slot].s = k;
-		b->intern[slot].n = n;
+	return (long)(h % INTERN_SLOTS);
+}
+
+/* The pending key into the record at at: pointing back to its earlier copy, or written after
+ * the header. Returns the bytes written. */
+static size_t key_put(struct build *b, size_t at)
+{
+	struct rt__jnode *n = at_(b, at);
+	long slot = intern_slot(b);
+	size_t had = slot < 0 ? 0 : b->intern[slot].at;
+	if (had && b->intern[slot].n == b->keylen &&
+	    !memcmp(b->t->mem + had - 1, b->key, b->keylen)) {
+		n->key = (int32_t)(-(long)((at - (had - 1)) / 4));
+		return 0;
 	}
-	return k;
+	size_t k = at + sizeof(*n);
+	n->key = RT_J_OWNKEY;
+	size_t w = str_put(b->t->mem + k, b->key, b->keylen, b->keyesc);
+	if (slot >= 0) {
+		b->intern[slot].at = k + 1;
+		b->intern[slot].n = b->keylen;
+	}
+	return w;
+}
+
+/* A record for the value of type at offset off of the text, appended to the open container
+ * (or the root), with the string s[0..n) (esc: with escapes) or the number *num. */
+static int node_new(struct build *b, size_t depth, int type, size_t off,
+		    const unsigned char *s, size_t n, int esc, const double *num)
+{
+	size_t need = sizeof(struct rt__jnode) + (b->key ? b->keylen + 4 : 0) +
+		      (type == RT_J_STRING ? n + 4 : 0) + (num ? sizeof(*num) : 0);
+	if (grow(b, need))
+		return -ENOMEM;
+	size_t at = b->used;
+	struct rt__jnode *node = at_(b, at);
+	node->off = (uint32_t)off;
+	node->key = 0;
+	size_t w = sizeof(*node) + (b->key ? key_put(b, at) : 0);
+	b->key = NULL;
+	if (type == RT_J_STRING)
+		w += str_put(b->t->mem + at + w, s, n, esc);
+	if (num) {
+		memcpy(b->t->mem + at + w, num, sizeof(*num));
+		w += sizeof(*num);
+	}
+	/* a container's size counts its members too: set when it closes */
+	node->lt = (uint32_t)type | (type < RT_J_ARRAY ? (uint32_t)(w / 4) << RT_J_SHIFT : 0);
+	b->used += w;
+	if (depth)
+		b->last[depth - 1] = at;
+	return 0;
+}
+
+/* The container open at depth is complete: its size, and its last member's mark. */
+static void node_close(struct build *b, size_t depth)
+{
+	size_t at = b->open[depth];
+	at_(b, at)->lt |= (uint32_t)((b->used - at) / 4) << RT_J_SHIFT;
+	if (b->last[depth] != NONE)
+		at_(b, b->last[depth])->lt |= RT_J_LAST;
 }
 
 /* ---- lines and columns ---- */
@@ -341,21 +397,20 @@ static int checkpoint(struct scan *sc)
 	return 0;
 }
 
-/* A value starts at sc->i: a checkpoint maybe, and its offset (no tree) or its node. */
-static int record(struct scan *sc, int type, cJSON **node)
+/* A value starts at off (sc->i, or a string's opening quote already scanned): its offset
+ * when there is no tree, else its record with the string s[0..n) or the number *num. The
+ * checkpoint was taken at off. */
+static int record(struct scan *sc, int type, size_t off, const unsigned char *s, size_t n,
+		  int esc, const double *num)
 {
 	struct rt__jpos *p = sc->p;
-	if (checkpoint(sc))
-		return -ENOMEM;
-	if (sc->b) {
-		*node = node_new(sc->b, sc->depth, type, sc->i);
-		return *node ? 0 : -ENOMEM;
-	}
+	if (sc->b)
+		return node_new(sc->b, sc->depth, type, off, s, n, esc, num);
 	uint32_t *v = room(p->v, p->n, &p->cap, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	p->v = v;
-	p->v[p->n++] = (uint32_t)sc->i;
+	p->v[p->n++] = (uint32_t)off;
 	return 0;
 }
 
@@ -457,15 +512,13 @@ static int scan_string(struct scan *sc, int *esc)
 
 static int string_value(struct scan *sc)
 {
-	cJSON *node = NULL;
 	size_t q = sc->i;
-	int esc, rc = record(sc, cJSON_String, &node);
+	int esc, rc = checkpoint(sc);
 	if (!rc)
 		rc = scan_string(sc, &esc);
-	if (rc || !node)
-		return rc;
-	node->valuestring = str_new(sc->b, sc->s + q + 1, sc->i - q - 2, esc);
-	return node->valuestring ? 0 : -ENOMEM;
+	if (!rc)
+		rc = record(sc, RT_J_STRING, q, sc->s + q + 1, sc->i - q - 2, esc, NULL);
+	return rc;
 }
 
 static int is_digit(const struct scan *sc, size_t j)
@@ -515,14 +568,16 @@ static int number_value(struct scan *sc)
 	size_t j = number_end(sc);
 	if (!j)
 		return -EINVAL;
-	cJSON *node = NULL;
-	int rc = record(sc, cJSON_Number, &node);
-	if (!rc && node) {
+	double d = 0;
+	if (sc->b) {
 		char num[RT_JPOS_MAXNUM + 1]; /* strtod needs its end; the text has none */
 		memcpy(num, sc->s + sc->i, j - sc->i);
 		num[j - sc->i] = 0;
-		node->valuedouble = strtod(num, NULL);
+		d = strtod(num, NULL);
 	}
+	int rc = checkpoint(sc);
+	if (!rc)
+		rc = record(sc, RT_J_NUMBER, sc->i, NULL, 0, 0, &d);
 	sc->i = j;
 	return rc;
 }
@@ -540,17 +595,18 @@ static int literal_value(struct scan *sc)
 		j++;
 	size_t n = j - sc->i;
 	const char *w = (const char *)sc->s + sc->i;
-	int type = n == 4 && !memcmp(w, "true", 4)    ? cJSON_True
-		   : n == 5 && !memcmp(w, "false", 5) ? cJSON_False
-		   : n == 4 && !memcmp(w, "null", 4)  ? cJSON_NULL
+	int type = n == 4 && !memcmp(w, "true", 4)    ? RT_J_TRUE
+		   : n == 5 && !memcmp(w, "false", 5) ? RT_J_FALSE
+		   : n == 4 && !memcmp(w, "null", 4)  ? RT_J_NULL
 						      : 0;
 	if (!type) {
 		int shown = n > 32 ? 32 : (int)n;
 		return fail(sc, sc->i, "invalid literal '%.*s%s' (strings need double quotes)",
 			    shown, w, n > 32 ? "..." : "");
 	}
-	cJSON *node;
-	int rc = record(sc, type, &node);
+	int rc = checkpoint(sc);
+	if (!rc)
+		rc = record(sc, type, sc->i, NULL, 0, 0, NULL);
 	sc->i = j;
 	return rc;
 }
@@ -575,13 +631,16 @@ static int scan_value(struct scan *sc, int *opened)
 	if (c == '{' || c == '[') {
 		if (sc->depth == RT_JPOS_MAXDEPTH)
 			return fail(sc, sc->i, "nesting deeper than %d levels", RT_JPOS_MAXDEPTH);
-		cJSON *node = NULL;
-		int rc = record(sc, c == '{' ? cJSON_Object : cJSON_Array, &node);
+		size_t at = sc->b ? sc->b->used : 0;
+		int rc = checkpoint(sc);
+		if (!rc)
+			rc = record(sc, c == '{' ? RT_J_OBJECT : RT_J_ARRAY, sc->i, NULL, 0, 0,
+				    NULL);
 		if (rc)
 			return rc;
-		if (node) {
-			sc->b->open[sc->depth] = node;
-			sc->b->last[sc->depth] = NULL;
+		if (sc->b) {
+			sc->b->open[sc->depth] = at;
+			sc->b->last[sc->depth] = NONE;
 		}
 		sc->stack[sc->depth++] = (char)c;
 		sc->i++;
@@ -609,9 +668,9 @@ static int scan_key(struct scan *sc)
 	if (rc)
 		return rc;
 	if (sc->b) {
-		sc->b->key = key_new(sc->b, sc->s + q + 1, sc->i - q - 2, esc);
-		if (!sc->b->key)
-			return -ENOMEM;
+		sc->b->key = sc->s + q + 1;
+		sc->b->keylen = sc->i - q - 2;
+		sc->b->keyesc = esc;
 	}
 	skip_ws(sc);
 	if (sc->i >= sc->len)
@@ -620,6 +679,15 @@ static int scan_key(struct scan *sc)
 		return fail_here(sc, "expected ':' after object key");
 	sc->i++;
 	return 0;
+}
+
+/* The container open at sc->i ends there. */
+static void close_value(struct scan *sc)
+{
+	sc->i++;
+	sc->depth--;
+	if (sc->b)
+		node_close(sc->b, sc->depth);
 }
 
 enum state { ST_VALUE, ST_AFTER, ST_KEY, ST_FIRST_KEY, ST_FIRST_ELEM };
@@ -638,8 +706,7 @@ static int after_value(struct scan *sc, enum state *st)
 	int obj = sc->stack[sc->depth - 1] == '{';
 	unsigned char c = sc->s[sc->i];
 	if (c == (obj ? '}' : ']')) {
-		sc->i++;
-		sc->depth--;
+		close_value(sc);
 		return 0;
 	}
 	if (c != ',')
@@ -657,8 +724,7 @@ static int after_value(struct scan *sc, enum state *st)
 static void first(struct scan *sc, enum state *st, char close)
 {
 	if (sc->i < sc->len && sc->s[sc->i] == close) {
-		sc->i++;
-		sc->depth--;
+		close_value(sc);
 		*st = ST_AFTER;
 	} else {
 		*st = close == '}' ? ST_KEY : ST_VALUE;
@@ -719,7 +785,7 @@ static int parse(struct rt__jpos *p, struct build *b, const char *buf, size_t le
 {
 	memset(p, 0, sizeof(*p));
 	if (len > INT32_MAX)
-		return -ENOMEM; /* offsets are 31 bits (a node's valueint): 2 GiB is no table */
+		return -ENOMEM; /* offsets are 31 bits: 2 GiB is no table */
 	p->buf = buf;
 	p->len = len;
 	struct scan sc = { .s = (const unsigned char *)buf, .len = len, .line = 1, .p = p, .b = b };
@@ -742,19 +808,22 @@ int rt__jpos_parse(struct rt__jpos *p, struct rt__tree *t, const char *buf, size
 {
 	memset(t, 0, sizeof(*t));
 	struct build *b = calloc(1, sizeof(*b));
-	if (!b) {
+	int rc = b ? tree_init(t, len) : -ENOMEM;
+	if (rc) {
+		free(b);
 		memset(p, 0, sizeof(*p));
-		return -ENOMEM;
+		return rc;
 	}
 	b->t = t;
-	b->chunk = CHUNK_MIN;
-	int rc = parse(p, b, buf, len);
+	rc = parse(p, b, buf, len);
+	size_t used = b->used;
 	free(b);
 	if (rc) {
 		rt__tree_release(t);
-	} else {
-		p->bound = 1;
-		p->tree = t;
+		return rc;
 	}
-	return rc;
+	((struct rt__jnode *)t->mem)->lt |= RT_J_LAST;
+	t->root = (const struct rt__jnode *)t->mem;
+	ASAN_POISON_MEMORY_REGION(t->mem + used, t->cap - used);
+	return 0;
 }

@@ -140,8 +140,6 @@ static long lookup(const struct rt__jpos *p, const cJSON *node)
 {
 	if (!p || !p->bound || !node)
 		return -1;
-	if (p->tree && rt__tree_owns(p->tree, node))
-		return node->valueint;
 	if (node->valueint < (int)p->bom || (size_t)node->valueint >= p->len)
 		return -1;
 	size_t off = (size_t)node->valueint;
@@ -197,6 +195,26 @@ int rt__jpos_key(const struct rt__jpos *p, const cJSON *node, unsigned *line, un
 	if (off < 0 || !node->string)
 		return -ENOENT;
 	off_at(p, key_at(p, (size_t)off), line, col);
+	return 0;
+}
+
+int rt__jpos_node(const struct rt__jpos *p, const struct rt__jnode *node, unsigned *line,
+		  unsigned *col)
+{
+	*line = *col = 0;
+	if (!node)
+		return -ENOENT;
+	off_at(p, node->off, line, col);
+	return 0;
+}
+
+int rt__jpos_nodekey(const struct rt__jpos *p, const struct rt__jnode *node, unsigned *line,
+		     unsigned *col)
+{
+	*line = *col = 0;
+	if (!node || !node->key)
+		return -ENOENT;
+	off_at(p, key_at(p, node->off), line, col);
 	return 0;
 }
 

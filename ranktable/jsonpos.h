@@ -1,10 +1,10 @@
-/* Source positions for a cJSON tree. cJSON keeps no positions, so the tree of a rank table
- * is built by our own strict reader (jsonparse.c), which reports a syntax error with its line
- * and column and puts in each node's valueint (unused but for numbers, whose value is
- * valuedouble) the offset where the value starts; its key's is found from there. A tree
- * cJSON parsed from the same bytes gets the same offsets from rt__jpos_bind: the reader
- * lists where every value starts, in document order, and cJSON builds its tree in that same
- * pre-order, duplicate keys included. Either way the tree must not be read for valueint.
+/* Source positions of JSON values. The tree of a rank table is built by our own strict
+ * reader (jsonparse.c), which reports a syntax error with its line and column and keeps in
+ * each node (jtree.h) the offset where its value starts; its key's is found from there.
+ * Other documents are parsed by cJSON, which keeps no positions: rt__jpos_scan lists where
+ * every value starts, in document order, and rt__jpos_bind puts those offsets in the
+ * valueint of the nodes of cJSON's tree of the same bytes (cJSON builds it in that same
+ * pre-order, duplicate keys included), which then must not be read for valueint.
  *
  * Lines and columns are 1-based. A column counts UTF-8 characters, not bytes (a tab is one
  * column, a '\r' none), the way editors show it for non-ASCII server names. A UTF-8 byte
@@ -16,6 +16,8 @@
 #include <stdint.h>
 
 #include <cjson/cJSON.h>
+
+#include "ranktable/jtree.h"
 
 #define RT_JPOS_MAXDEPTH 512
 /* cJSON's parse_number reads at most 63 characters (the reader stays within what cJSON
@@ -38,9 +40,7 @@ struct rt__jpos {
 	size_t nck, ckcap;
 	const char *buf;
 	size_t len;
-	int bound;          /* the tree's nodes carry their offsets */
-	const struct rt__tree *tree; /* the tree rt__jpos_parse built, whose nodes need no
-				      * checking that they are ours */
+	int bound;          /* the cJSON tree's nodes carry their offsets (rt__jpos_bind) */
 	size_t bom;         /* bytes of byte order mark skipped (0 or 3) */
 	unsigned eline, ecol; /* syntax error position */
 	size_t eoff;          /* and its offset */
@@ -52,22 +52,26 @@ struct rt__jpos {
  * error, -ENOMEM. p is zeroed first; release it with rt__jpos_release in every case. */
 int rt__jpos_scan(struct rt__jpos *p, const char *buf, size_t len);
 
-/* A tree read from buf, in blocks of its own: never to be given to cJSON_Delete, nor
- * changed (its key strings are shared). */
-struct rt__chunk;
+/* A tree read from buf (jtree.h), in a mapping of its own; root is its first record. */
 struct rt__tree {
-	cJSON *root;
-	struct rt__chunk *chunks;
+	const struct rt__jnode *root;
+	char *mem;
+	size_t cap;
 };
 
 /* Reads buf[0..len) as rt__jpos_scan does, and builds its tree in t, each node carrying its
- * position. 0, -EINVAL (emsg...) or -ENOMEM; release p with rt__jpos_release and t with
- * rt__tree_release in every case (the tree's strings live in t, and its positions need buf
- * and p). */
+ * offset. 0, -EINVAL (emsg...) or -ENOMEM; release p with rt__jpos_release and t with
+ * rt__tree_release in every case. Positions of t's nodes need buf and p; the tree needs
+ * neither. */
 int rt__jpos_parse(struct rt__jpos *p, struct rt__tree *t, const char *buf, size_t len);
 void rt__tree_release(struct rt__tree *t);
-/* Whether node is one of t's. */
-int rt__tree_owns(const struct rt__tree *t, const cJSON *node);
+
+/* Where node of the tree rt__jpos_parse built starts / where its key starts. 0, or -ENOENT
+ * (no node, no key) leaving 0:0. */
+int rt__jpos_node(const struct rt__jpos *p, const struct rt__jnode *node, unsigned *line,
+		  unsigned *col);
+int rt__jpos_nodekey(const struct rt__jpos *p, const struct rt__jnode *node, unsigned *line,
+		     unsigned *col);
 
 /* Pairs each node of root (cJSON's parse of the bytes scanned) with its scanned position.
  * Returns 0, or -EINVAL when the tree does not match the scan. */

@@ -1,6 +1,6 @@
-/* Loading a rank table: read the bytes, locate syntax errors, parse with cJSON, recognise
- * the format (by its version and top-level keys, as HCCL's parser does, plus the tables
- * other programs read: vllm-ascend's and ClusterD's), extract the model and run that
+/* Loading a rank table: read the bytes, parse them into a tree with positions (jtree.h),
+ * recognise the format (by its version and top-level keys, as HCCL's parser does, plus the
+ * tables other programs read: vllm-ascend's and ClusterD's), extract the model and run that
  * format's rules. Also the table digest. */
 #include <errno.h>
 #include <fcntl.h>
@@ -111,13 +111,13 @@ fail:
 
 /* ---- loading ---- */
 
-/* Duplicate keys: cJSON keeps both, HCCL's JSON library takes one of them; either way one
+/* Duplicate keys: the reader keeps both, HCCL's JSON library takes one of them; either way one
  * value is silently ignored. The tree is walked without recursion, keeping each level's
  * container and index so a finding can name its path. Small objects are compared
  * pairwise and big ones sorted, so the walk stays O(n log n). */
 struct frame {
-	const cJSON *parent; /* the container, NULL for the root */
-	const cJSON *cur;
+	const struct rt__jnode *parent; /* the container, NULL for the root */
+	const struct rt__jnode *cur;
 	size_t idx;
 };
 
@@ -127,9 +127,9 @@ static const char *path_of(const struct frame *f, size_t depth, char *buf)
 	buf[n++] = '$';
 	buf[n] = 0;
 	for (size_t k = 1; k < depth && n < RT_PATHLEN - 1; k++) {
-		if (cJSON_IsObject(f[k].parent))
+		if (rt__jis_obj(f[k].parent))
 			n += (size_t)snprintf(buf + n, RT_PATHLEN - n, ".%s",
-					      f[k].cur->string ? f[k].cur->string : "");
+					      rt__jkey(f[k].cur) ? rt__jkey(f[k].cur) : "");
 		else
 			n += (size_t)snprintf(buf + n, RT_PATHLEN - n, "[%zu]", f[k].idx);
 	}
@@ -137,52 +137,53 @@ static const char *path_of(const struct frame *f, size_t depth, char *buf)
 }
 
 static void dup_key(struct rt__ctx *c, const struct frame *f, size_t depth,
-		    const cJSON *first, const cJSON *dup)
+		    const struct rt__jnode *first, const struct rt__jnode *dup)
 {
 	unsigned l = 0, col = 0;
 	char base[RT_PATHLEN], p[RT_PATHLEN];
-	rt__jpos_key(c->pos, first, &l, &col);
+	rt__jpos_nodekey(c->pos, first, &l, &col);
 	path_of(f, depth, base);
 	/* Parsers differ in which of the two they keep (cJSON the first, nlohmann::json the
 	 * last): only two different values make the table mean different things. */
-	if (cJSON_Compare(first, dup, 1))
+	if (rt__jequal(first, dup))
 		rt__report(c, "duplicate-key-same", dup, 1,
-			   rt__path(p, "%s.%s", base, dup->string), "remove one of them",
+			   rt__path(p, "%s.%s", base, rt__jkey(dup)), "remove one of them",
 			   "duplicate key \"%s\" (first at line %u, column %u) with the same value; "
 			   "harmless, whichever one a parser keeps",
-			   dup->string, l, col);
+			   rt__jkey(dup), l, col);
 	else
-		rt__report(c, "duplicate-key", dup, 1, rt__path(p, "%s.%s", base, dup->string),
+		rt__report(c, "duplicate-key", dup, 1, rt__path(p, "%s.%s", base, rt__jkey(dup)),
 			   "remove one of them; only one value is used",
 			   "duplicate key \"%s\" (first at line %u, column %u) with another value; "
 			   "parsers differ in which one they keep",
-			   dup->string, l, col);
+			   rt__jkey(dup), l, col);
 }
 
 struct kref {
-	const cJSON *m;
+	const struct rt__jnode *m;
 	size_t idx;
 };
 
 static int cmp_kref(const void *a, const void *b)
 {
 	const struct kref *x = a, *y = b;
-	int r = strcmp(x->m->string, y->m->string);
+	int r = strcmp(rt__jkey(x->m), rt__jkey(y->m));
 	return r ? r : (x->idx > y->idx) - (x->idx < y->idx);
 }
 
 static int object_dups(struct rt__ctx *c, const struct frame *f, size_t depth)
 {
-	const cJSON *obj = f[depth - 1].cur;
+	const struct rt__jnode *obj = f[depth - 1].cur;
 	size_t n = 0;
-	for (const cJSON *m = obj->child; m; m = m->next)
+	for (const struct rt__jnode *m = rt__jchild(obj); m; m = rt__jnext(m))
 		n++;
 	if (n < 2)
 		return 0;
 	if (n <= 16) {
-		for (const cJSON *m = obj->child->next; m; m = m->next)
-			for (const cJSON *e = obj->child; e != m; e = e->next)
-				if (m->string && e->string && !strcmp(m->string, e->string)) {
+		for (const struct rt__jnode *m = rt__jnext(rt__jchild(obj)); m; m = rt__jnext(m))
+			for (const struct rt__jnode *e = rt__jchild(obj); e != m; e = rt__jnext(e))
+				if (rt__jkey(m) && rt__jkey(e) &&
+				    !strcmp(rt__jkey(m), rt__jkey(e))) {
 					dup_key(c, f, depth, e, m);
 					break;
 				}
@@ -192,8 +193,8 @@ static int object_dups(struct rt__ctx *c, const struct frame *f, size_t depth)
 	if (!v)
 		return -ENOMEM;
 	size_t k = 0;
-	for (const cJSON *m = obj->child; m; m = m->next)
-		if (m->string) {
+	for (const struct rt__jnode *m = rt__jchild(obj); m; m = rt__jnext(m))
+		if (rt__jkey(m)) {
 			v[k].m = m;
 			v[k].idx = k;
 			k++;
@@ -201,7 +202,7 @@ static int object_dups(struct rt__ctx *c, const struct frame *f, size_t depth)
 	qsort(v, k, sizeof(*v), cmp_kref);
 	for (size_t i = 0; i < k;) {
 		size_t j = i + 1;
-		while (j < k && !strcmp(v[i].m->string, v[j].m->string))
+		while (j < k && !strcmp(rt__jkey(v[i].m), rt__jkey(v[j].m)))
 			j++;
 		for (size_t q = i + 1; q < j; q++)
 			dup_key(c, f, depth, v[i].m, v[q].m);
@@ -218,35 +219,35 @@ static int find_dup_keys(struct rt__ctx *c)
 	f[0] = (struct frame){ NULL, c->root, 0 };
 	while (depth) {
 		struct frame *top = &f[depth - 1];
-		const cJSON *node = top->cur;
+		const struct rt__jnode *node = top->cur;
 		if (!node) {
 			if (--depth) {
-				f[depth - 1].cur = f[depth - 1].cur->next;
+				f[depth - 1].cur = rt__jnext(f[depth - 1].cur);
 				f[depth - 1].idx++;
 			}
 			continue;
 		}
-		if (cJSON_IsObject(node)) {
+		if (rt__jis_obj(node)) {
 			int rc = object_dups(c, f, depth);
 			if (rc)
 				return rc;
 		}
-		if (node->child && depth < RT_JPOS_MAXDEPTH + 2) {
-			f[depth++] = (struct frame){ node, node->child, 0 };
+		if (rt__jchild(node) && depth < RT_JPOS_MAXDEPTH + 2) {
+			f[depth++] = (struct frame){ node, rt__jchild(node), 0 };
 			continue;
 		}
-		top->cur = node->next;
+		top->cur = rt__jnext(node);
 		top->idx++;
 	}
 	return 0;
 }
 
-static const char *ver_str(const cJSON *ver, char *buf, size_t len)
+static const char *ver_str(const struct rt__jnode *ver, char *buf, size_t len)
 {
-	if (cJSON_IsString(ver))
-		return ver->valuestring;
-	if (cJSON_IsNumber(ver)) {
-		snprintf(buf, len, "%.1f", ver->valuedouble);
+	if (rt__jis_str(ver))
+		return rt__jstr(ver);
+	if (rt__jis_num(ver)) {
+		snprintf(buf, len, "%.1f", rt__jnum(ver));
 		return buf;
 	}
 	return NULL;
@@ -255,21 +256,21 @@ static const char *ver_str(const cJSON *ver, char *buf, size_t len)
 static int detect_and_check(struct rt__ctx *c)
 {
 	struct rt_table *t = c->t;
-	const cJSON *root = c->root;
+	const struct rt__jnode *root = c->root;
 	char vb[32];
 
-	if (!cJSON_IsObject(root)) {
+	if (!rt__jis_obj(root)) {
 		rt__report(c, "not-a-ranktable", root, 0, "$",
 			   "a rank table is a JSON object with \"version\" and \"server_list\"",
 			   "the document is %s, not a rank table object", rt__type(root));
 		return 0;
 	}
-	const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "version");
-	const cJSON *sl = cJSON_GetObjectItemCaseSensitive(root, "server_list");
-	const cJSON *rl = cJSON_GetObjectItemCaseSensitive(root, "rank_list");
-	const cJSON *gl = cJSON_GetObjectItemCaseSensitive(root, "group_list");
-	int topo = cJSON_GetObjectItemCaseSensitive(root, "peer_list") ||
-		   cJSON_GetObjectItemCaseSensitive(root, "edge_list");
+	const struct rt__jnode *ver = rt__jget(root, "version");
+	const struct rt__jnode *sl = rt__jget(root, "server_list");
+	const struct rt__jnode *rl = rt__jget(root, "rank_list");
+	const struct rt__jnode *gl = rt__jget(root, "group_list");
+	int topo = rt__jget(root, "peer_list") ||
+		   rt__jget(root, "edge_list");
 	const char *v = ver_str(ver, vb, sizeof(vb));
 
 	if (v) {
@@ -279,19 +280,19 @@ static int detect_and_check(struct rt__ctx *c)
 		t->version[n] = 0;
 	}
 	/* Tables that are not HCCL's, with the version of the HCCL table they derive from. */
-	if (!sl && !rl && (cJSON_GetObjectItemCaseSensitive(root, "prefill_device_list") ||
-			   cJSON_GetObjectItemCaseSensitive(root, "decode_device_list"))) {
+	if (!sl && !rl && (rt__jget(root, "prefill_device_list") ||
+			   rt__jget(root, "decode_device_list"))) {
 		t->format = RT_FMT_VLLM_PD;
 		c->foreign = 1;
 		return rt__load_vllm_pd(c);
 	}
-	if (!sl && !rl && cJSON_GetObjectItemCaseSensitive(root, "server_group_list")) {
+	if (!sl && !rl && rt__jget(root, "server_group_list")) {
 		t->format = RT_FMT_GLOBAL;
 		c->foreign = 1;
 		return rt__load_global(c);
 	}
 	if (!ver && !sl && !rl && !gl &&
-	    cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root, "RankTable"))) {
+	    rt__jis_obj(rt__jget(root, "RankTable"))) {
 		t->format = RT_FMT_GE_CLUSTER;
 		c->foreign = 1;
 		return rt__load_ge_cluster(c);
@@ -305,8 +306,8 @@ static int detect_and_check(struct rt__ctx *c)
 			   "table");
 		return 0;
 	}
-	if (ver && !cJSON_IsString(ver)) {
-		if (cJSON_IsNumber(ver))
+	if (ver && !rt__jis_str(ver)) {
+		if (rt__jis_num(ver))
 			rt__report(c, "value-not-string", ver, 0, "$.version",
 				   "write \"version\": \"1.0\" (or \"1.2\", \"2.0\") with quotes",
 				   "version %s is a number, not a string; HCCL rejects it and "
@@ -322,7 +323,7 @@ static int detect_and_check(struct rt__ctx *c)
 			return rt__load_legacy(c);
 		}
 		if (!sl && !rl) {
-			if (cJSON_GetObjectItemCaseSensitive(root, "status")) {
+			if (rt__jget(root, "status")) {
 				/* MindCluster's ConfigMap starts as {"status":"initializing"}. */
 				rt__check_status(c, root, 1);
 				if (c->d->n && !strcmp(c->d->v[c->d->n - 1].code, "status-not-ready"))
@@ -345,7 +346,7 @@ static int detect_and_check(struct rt__ctx *c)
 			return rt__load_v2(c);
 		}
 		t->format = RT_FMT_UNKNOWN;
-		return rt__load_v1(c, cJSON_GetObjectItemCaseSensitive(root, "super_pod_list") != NULL);
+		return rt__load_v1(c, rt__jget(root, "super_pod_list") != NULL);
 	}
 	if (v && !strcmp(v, "1.0")) {
 		t->format = RT_FMT_V1_0;
@@ -371,7 +372,7 @@ static int detect_and_check(struct rt__ctx *c)
 	if (rl)
 		return rt__load_v2(c);
 	if (sl)
-		return rt__load_v1(c, cJSON_GetObjectItemCaseSensitive(root, "super_pod_list") != NULL);
+		return rt__load_v1(c, rt__jget(root, "super_pod_list") != NULL);
 	if (gl)
 		return rt__load_legacy(c);
 	return 0;
@@ -445,8 +446,8 @@ int rt_json_status(const char *buf, size_t len, const char **end)
 	struct rt__tree t;
 	int init = -1;
 	if (!rt__jpos_parse(&p, &t, buf, len)) {
-		const cJSON *st = cJSON_GetObjectItemCaseSensitive(t.root, "status");
-		init = cJSON_IsString(st) && !strcmp(st->valuestring, "initializing");
+		const struct rt__jnode *st = rt__jget(t.root, "status");
+		init = rt__jis_str(st) && !strcmp(rt__jstr(st), "initializing");
 	} else if (end) {
 		*end = buf + p.eoff;
 	}

@@ -118,7 +118,7 @@ struct rt_table {
 	size_t nranks;
 	struct rt_server *servers;
 	size_t nservers;
-	void *priv;          /* cJSON tree and position index */
+	void *priv;          /* the tree (its strings) and position index */
 };
 
 /* Parses and validates buf (len bytes, need not be NUL-terminated) named name.

@@ -11,7 +11,7 @@
 void *big_malloc(size_t n)
 {
 	void *b;
-	if (n < 2 * HUGE_PAGE)
+	if (n < HUGE_PAGE)
 		return malloc(n);
 	if (posix_memalign(&b, HUGE_PAGE, n))
 		return NULL;
@@ -23,7 +23,7 @@ void *big_calloc(size_t n, size_t size)
 {
 	if (size && n > SIZE_MAX / size)
 		return NULL;
-	if (n * size < 2 * HUGE_PAGE)
+	if (n * size < HUGE_PAGE)
 		return calloc(n, size);
 	void *b = big_malloc(n * size);
 	if (b)

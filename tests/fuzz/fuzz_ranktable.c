@@ -21,16 +21,28 @@ static int listed(const char *code)
 	return 0;
 }
 
-/* a (the reader's) and b (cJSON's) hold the same values, keys and order. */
-static int same(const cJSON *a, const cJSON *b)
+/* cJSON's type of a node of ours. */
+static int ctype(const struct rt__jnode *n)
 {
-	for (; a && b; a = a->next, b = b->next) {
-		if ((a->type & 0xFF) != (b->type & 0xFF) || !a->string != !b->string ||
-		    (a->string && strcmp(a->string, b->string)) ||
-		    (cJSON_IsString(a) && strcmp(a->valuestring, b->valuestring)) ||
-		    (cJSON_IsNumber(a) && a->valuedouble != b->valuedouble &&
-		     a->valuedouble == a->valuedouble) ||
-		    !same(a->child, b->child))
+	static const int map[] = { 0,	       cJSON_False, cJSON_True,	 cJSON_NULL,
+				   cJSON_Number, cJSON_String, cJSON_Array, cJSON_Object };
+	return map[rt__jtype(n)];
+}
+
+/* a (the reader's) and b (cJSON's) hold the same values, keys and order, and rt__jequal
+ * says of each member and its next what cJSON_Compare says. */
+static int same(const struct rt__jnode *a, const cJSON *b)
+{
+	for (; a && b; a = rt__jnext(a), b = b->next) {
+		const char *k = rt__jkey(a);
+		if (ctype(a) != (b->type & 0xFF) || !k != !b->string ||
+		    (k && strcmp(k, b->string)) ||
+		    (cJSON_IsString(b) && strcmp(rt__jstr(a), b->valuestring)) ||
+		    (cJSON_IsNumber(b) && rt__jnum(a) != b->valuedouble &&
+		     rt__jnum(a) == rt__jnum(a)) ||
+		    (b->next && rt__jnext(a) &&
+		     rt__jequal(a, rt__jnext(a)) != cJSON_Compare(b, b->next, 1)) ||
+		    !same(rt__jchild(a), b->child))
 			return 0;
 	}
 	return !a && !b;
