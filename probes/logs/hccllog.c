@@ -9,6 +9,7 @@
 
 #include "probes/npu/hcclcodes.h"
 #include "probes/logs/bundle.h"
+#include "probes/logs/catalog.h"
 #include "probes/logs/extract.h"
 #include "probes/logs/hlogint.h"
 #include "probes/logs/kb.h"
@@ -348,16 +349,22 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 			wrap_rank = -1; /* a wrapped message has no blank line inside */
 			continue;
 		}
+		/* one pass of the line automaton: what every later stage may find in the line */
+		struct hlog_hits hits;
 		struct hlog_line l;
+		hlog__line_hits(line, &hits);
 		hlog__line_pairs(raw);
-		hlog__line_parse(raw, &l);
+		hlog__line_parse_hits(raw, &l, &hits);
 		/* HCCL follows a failure with a numbered list of what may cause it in general;
 		 * those lines say nothing about this job */
 		if (advice && numbered(l.msg))
 			continue;
-		advice = hlog__has(l.msg, "following reasons") ||
-			 hlog__has(l.msg, "possible causes are as follows") ||
-			 hlog__has(l.msg, "The possible causes are");
+		advice = (hlog__hits_may(&hits, HLOG_HIT_REASONS) &&
+			  hlog__has(l.msg, "following reasons")) ||
+			 (hlog__hits_may(&hits, HLOG_HIT_CAUSES) &&
+			  hlog__has(l.msg, "possible causes are as follows")) ||
+			 (hlog__hits_may(&hits, HLOG_HIT_CAUSES_ARE) &&
+			  hlog__has(l.msg, "The possible causes are"));
 		if (!l.cont) {
 			head = no;
 			head_known = 0;
@@ -373,7 +380,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 			if (l.t_us > f->last_us)
 				f->last_us = l.t_us;
 		}
-		if (frame_collective(l.msg, coll, sizeof(coll)))
+		if (hlog__hits_may(&hits, HLOG_HIT_FRAME) && frame_collective(l.msg, coll, sizeof(coll)))
 			coll_at = no;
 		if (record_rank(l.msg, &rec_rank))
 			rec_at = no;
@@ -422,7 +429,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 			wrap_rank = -1;
 		else
 			wrapped = wrap_rank;
-		if (!hlog__recognise(line, &l, &tmp)) {
+		if (!hlog__recognise_hits(line, &l, &tmp, &hits)) {
 			if (l.error && last_ev < r->nev && r->ev[last_ev].fi == fi &&
 			    no - last_ev_no <= 4)
 				detail_below(&r->ev[last_ev], l.msg);

@@ -11,6 +11,10 @@ enum hlog_cls { HLOG_CLS_CONSEQ, HLOG_CLS_FAULT, HLOG_CLS_CONFIG, HLOG_CLS_INFO 
  * a code of the catalog; 0 when it is none. m is the whole trimmed line, l what logline.c
  * read of it. */
 int hlog__recognise(struct pspan m, const struct hlog_line *l, struct hlog_event *e);
+/* The same with what hlog__line_hits found in m (the scan finds it once per line). */
+struct hlog_hits;
+int hlog__recognise_hits(struct pspan m, const struct hlog_line *l, struct hlog_event *e,
+			 const struct hlog_hits *h);
 /* What part an event plays: a consequence (a wait that timed out), a fault, a configuration
  * cause, or context. */
 enum hlog_cls hlog__class(const struct hlog_event *e);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "probes/logs/catalog.h"
 #include "probes/logs/logline.h"
 #include "probes/logs/logtext.h"
 
@@ -420,8 +421,9 @@ static int pid_prefix(struct pspan *m, struct hlog_line *l)
 }
 
 /* What the rest of the line says about time, pid, device and rank. */
-static void inline_facts(struct pspan m, struct hlog_line *l)
+static void inline_facts(struct pspan m, struct hlog_line *l, const struct hlog_hits *h)
 {
+	int paren = hlog__hits_may(h, HLOG_HIT_PID_PAREN);
 	size_t n = m.n < 200 ? m.n : 200;
 	struct pspan head = {m.s, n};
 	long long v;
@@ -444,7 +446,9 @@ static void inline_facts(struct pspan m, struct hlog_line *l)
 			l->t_us = t;
 	}
 	struct pspan a;
-	if (l->pid < 0 && ((a = hlog__after(head, "[PID:")).s || (a = hlog__after(m, "(PID:")).s) &&
+	if (l->pid < 0 &&
+	    ((hlog__hits_may(h, HLOG_HIT_PID_BRACKET) && (a = hlog__after(head, "[PID:")).s) ||
+	     (paren && (a = hlog__after(m, "(PID:")).s)) &&
 	    hlog__num_at(a, &v) && v > 0 && v < 0x7fffffff)
 		l->pid = (int)v;
 	/* MODULE(pid,proc): the first '(' after a letter, followed by digits and ',' */
@@ -458,7 +462,7 @@ static void inline_facts(struct pspan m, struct hlog_line *l)
 			l->pid = (int)x;
 	}
 	/* torch_npu: "(PID:927000, Device:3, RankID:3)" */
-	a = hlog__after(m, "(PID:");
+	a = paren ? hlog__after(m, "(PID:") : (struct pspan){NULL, 0};
 	if (a.s) {
 		const char *close = memchr(a.s, ')', a.n < 80 ? a.n : 80);
 		struct pspan in = {a.s, close ? (size_t)(close - a.s) : 0};
@@ -509,6 +513,12 @@ static int info_word_before(struct pspan m, size_t at)
 
 void hlog__line_parse(struct pspan raw, struct hlog_line *l)
 {
+	hlog__line_parse_hits(raw, l, NULL);
+}
+
+void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct hlog_hits *h)
+{
+	int words = hlog__hits_gate(h, HLOG_GATE_ERRWORD);
 	memset(l, 0, sizeof(*l));
 	l->t_us = -1;
 	l->pid = l->rank = l->dev = l->wrap_pid = -1;
@@ -535,19 +545,21 @@ void hlog__line_parse(struct pspan raw, struct hlog_line *l)
 	l->cont = m.n && (m.s[0] == '\t' || (m.n > 1 && m.s[0] == ' ' && m.s[1] == ' '));
 	m = probe__trim(m);
 	l->msg = m;
-	inline_facts(m, l);
+	inline_facts(m, l, h);
 	if (l->pid < 0)
 		l->pid = l->wrap_pid;
 	if (probe__starts(m, "TraceBack") || probe__starts(m, "Solution:") ||
 	    probe__starts(m, "Possible Cause:") || probe__starts(m, "Possible cause:") ||
 	    probe__starts(m, "File \"") || probe__starts(m, "^^^") ||
-	    hlog__has(m, "][FILE:"))
+	    (hlog__hits_may(h, HLOG_HIT_FILE) && hlog__has(m, "][FILE:")))
 		l->cont = 1;
 	int len;
 	l->code_at = hlog__code_token(m, &len);
 	l->code_len = len;
 	if (l->level == HLINE_ERROR) {
 		l->error = 1;
+	} else if (!words) {
+		l->error = l->code_at >= 0 && l->level == HLINE_NONE;
 	} else if (l->level == HLINE_NONE || l->level == HLINE_WARN) {
 		/* the words decide, unless the line names itself informational first ("NCCL
 		 * INFO Failed to open libibverbs.so": a probe of what is there, not a failure) */
@@ -556,7 +568,7 @@ void hlog__line_parse(struct pspan raw, struct hlog_line *l)
 			   (at >= 0 && !info_word_before(m, (size_t)at)) ||
 			   (l->level == HLINE_NONE && hlog__http_failure(m));
 	}
-	if (!l->error && l->level == HLINE_INFO && hlog__hang_word(m))
+	if (!l->error && words && l->level == HLINE_INFO && hlog__hang_word(m))
 		l->error = 1;
 	/* Python's traceback heading is an error whose text comes after it; its frames and a
 	 * solution text are context, not errors, unless their writer logged them at an error
