@@ -6,6 +6,7 @@
 
 #include "probes/npu/hcclcodes.h"
 #include "probes/logs/catalog.h"
+#include "probes/logs/kb.h"
 #include "probes/logs/logline.h"
 #include "probes/logs/logtext.h"
 #include "ranktable/base/acm.h"
@@ -42,6 +43,7 @@ const char *const hlog__hitword[HLOG_NHITWORD] = {[HLOG_HIT_IP_KEY] = "_ip\"",
 						   [HLOG_HIT_PID_PAREN] = "(PID:",
 						   [HLOG_HIT_PID_BRACKET] = "[PID:",
 						   [HLOG_HIT_FILE] = "][FILE:",
+						   [HLOG_HIT_KERNEL] = "kernel:",
 						   [HLOG_HIT_REASONS] = "following reasons",
 						   [HLOG_HIT_CAUSES] = "possible causes are as follows",
 						   [HLOG_HIT_CAUSES_ARE] = "The possible causes are",
@@ -155,6 +157,12 @@ static int note(void *ctx, int id, size_t end)
 
 void hlog__line_hits(struct pspan m, struct hlog_hits *h)
 {
+	hlog__line_hits_kb(m, h, NULL, NULL);
+}
+
+void hlog__line_hits_kb(struct pspan m, struct hlog_hits *h, const struct kb *kb,
+			struct kb_found *found)
+{
 	pthread_once(&acm_once, build_acm);
 	h->s = m.s;
 	h->n = m.n;
@@ -162,8 +170,15 @@ void hlog__line_hits(struct pspan m, struct hlog_hits *h)
 	h->all = !line_acm;
 	h->words = h->gate = h->nrow = 0;
 	memset(h->row, 0, sizeof(h->row));
-	if (line_acm && m.s)
-		acm_scan(line_acm, m.s, m.n, note, h);
+	if (kb)
+		kb_found_init(found, kb);
+	if (!m.s)
+		return;
+	if (line_acm)
+		acm_scan2(line_acm, note, h, kb ? kb_automaton(kb) : NULL, kb_take, found, m.s,
+			  m.n);
+	else if (kb)
+		acm_scan(kb_automaton(kb), m.s, m.n, kb_take, found);
 }
 
 int hlog__hits_may(const struct hlog_hits *h, int w)

@@ -49,6 +49,7 @@ enum hlog_hitword {
 	HLOG_HIT_PID_PAREN,
 	HLOG_HIT_PID_BRACKET,
 	HLOG_HIT_FILE,
+	HLOG_HIT_KERNEL, /* "kernel:" of syslog's " kernel: " (inside it, whatever the trim) */
 	/* hccllog.c's: the heading of HCCL's list of possible causes, a Python frame */
 	HLOG_HIT_REASONS,
 	HLOG_HIT_CAUSES,
@@ -84,6 +85,12 @@ int hlog__hits_gate(const struct hlog_hits *h, unsigned g);
  * of a catalog row, an inner error, the IP key or a recognition gate word. */
 int hlog__hits_any(const struct hlog_hits *h);
 void hlog__line_hits(struct pspan m, struct hlog_hits *h);
+/* The same, and in the same pass the knowledge base's anchors into found (kb.h), unless kb
+ * is NULL. */
+struct kb;
+struct kb_found;
+void hlog__line_hits_kb(struct pspan m, struct hlog_hits *h, const struct kb *kb,
+			struct kb_found *found);
 /* The recogniser's gate words and the device keys' (hlogmatch.c), NULL-terminated. */
 extern const char *const hlog__recog_words[], *const hlog__devkey_words[];
 /* The first inner error row whose needle m holds (as hinner_match(m)), or NULL. */

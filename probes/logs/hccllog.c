@@ -333,6 +333,9 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	unsigned rec_at = 0;
 	r->bytes += len;
 	struct kb_scan kst = { 0 };
+	/* the knowledge base's anchors are found in the line automaton's pass (acm_scan2) */
+	const struct kb *kb = hlog__kb_of(r);
+	struct kb_found kfound;
 	struct hlog_place place;
 	hlog__bundle_place(name, &place);
 	while (probe__next_line(&rest, &raw)) {
@@ -352,7 +355,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		/* one pass of the line automaton: what every later stage may find in the line */
 		struct hlog_hits hits;
 		struct hlog_line l;
-		hlog__line_hits(line, &hits);
+		hlog__line_hits_kb(line, &hits, kb, &kfound);
 		hlog__line_pairs(raw);
 		hlog__line_parse_hits(raw, &l, &hits);
 		/* HCCL follows a failure with a numbered list of what may cause it in general;
@@ -387,7 +390,8 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		/* lines that say of themselves that they are routine are not a fault's */
 		if (l.level != HLINE_INFO && l.level != HLINE_DEBUG)
 			hlog__kb_line(r, &kst, line, &l, l.kernel || place.kind == HLOG_FK_DEVICE,
-				      l.t_us >= 0 ? l.t_us : last_t, name, node, no);
+				      l.t_us >= 0 ? l.t_us : last_t, name, node, no,
+				      kb ? &kfound : NULL);
 		if (l.error) {
 			/* the first error quoted is one that says what failed, not a heading */
 			if (!r->errors || (first_header && !l.header)) {

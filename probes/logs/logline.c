@@ -371,7 +371,7 @@ static int glog_prefix(struct pspan *m, struct hlog_line *l)
 
 /* The kernel log: dmesg "[ 1234.567890] ", dmesg -T "[Tue Dec  1 09:40:15 2026] ", and
  * syslog / journal "Dec  1 09:40:15 host kernel: ". */
-static int kernel_prefix(struct pspan *m, struct hlog_line *l)
+static int kernel_prefix(struct pspan *m, struct hlog_line *l, int kernel_word)
 {
 	if (m->n > 3 && m->s[0] == '[') {
 		const char *close = memchr(m->s, ']', m->n < 40 ? m->n : 40);
@@ -392,7 +392,7 @@ static int kernel_prefix(struct pspan *m, struct hlog_line *l)
 		skip(m, (size_t)(close - m->s) + 1);
 		return 1;
 	}
-	const char *k = m->n > 16 ? hlog__find((struct pspan){m->s, m->n < 80 ? m->n : 80},
+	const char *k = kernel_word && m->n > 16 ? hlog__find((struct pspan){m->s, m->n < 80 ? m->n : 80},
 					       " kernel: ")
 				  : NULL;
 	if (k && m->n > 15 && m->s[3] == ' ' && m->s[0] >= 'A' && m->s[0] <= 'Z' &&
@@ -511,6 +511,14 @@ static int info_word_before(struct pspan m, size_t at)
 	return 0;
 }
 
+/* Whether m starts with the first byte of one of the starts that mark a line
+ * ("TraceBack", "Solution:", "Possible Cause:", "File \"", "^^^", "Traceback (most recent
+ * call last)"): most lines do not, and skip the comparisons. */
+static int marked_start(struct pspan m)
+{
+	return m.n && memchr("TSPF^", m.s[0], 5);
+}
+
 void hlog__line_parse(struct pspan raw, struct hlog_line *l)
 {
 	hlog__line_parse_hits(raw, l, NULL);
@@ -519,6 +527,7 @@ void hlog__line_parse(struct pspan raw, struct hlog_line *l)
 void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct hlog_hits *h)
 {
 	int words = hlog__hits_gate(h, HLOG_GATE_ERRWORD);
+	int kernel_word = hlog__hits_may(h, HLOG_HIT_KERNEL);
 	memset(l, 0, sizeof(*l));
 	l->t_us = -1;
 	l->pid = l->rank = l->dev = l->wrap_pid = -1;
@@ -531,7 +540,7 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 		struct pspan t = {m.s + sp, m.n - sp};
 		if ((!pass && grep_prefix(&t, l)) || rank_prefix(&t, l) || proc_prefix(&t, l) ||
 		    vllm_prefix(&t, l) ||
-		    pylog_prefix(&t, l) || kernel_prefix(&t, l) || pid_prefix(&t, l)) {
+		    pylog_prefix(&t, l) || kernel_prefix(&t, l, kernel_word) || pid_prefix(&t, l)) {
 			m = t;
 			continue;
 		}
@@ -548,9 +557,10 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 	inline_facts(m, l, h);
 	if (l->pid < 0)
 		l->pid = l->wrap_pid;
-	if (probe__starts(m, "TraceBack") || probe__starts(m, "Solution:") ||
-	    probe__starts(m, "Possible Cause:") || probe__starts(m, "Possible cause:") ||
-	    probe__starts(m, "File \"") || probe__starts(m, "^^^") ||
+	int marked = marked_start(m);
+	if ((marked && (probe__starts(m, "TraceBack") || probe__starts(m, "Solution:") ||
+			probe__starts(m, "Possible Cause:") || probe__starts(m, "Possible cause:") ||
+			probe__starts(m, "File \"") || probe__starts(m, "^^^"))) ||
 	    (hlog__hits_may(h, HLOG_HIT_FILE) && hlog__has(m, "][FILE:")))
 		l->cont = 1;
 	int len;
@@ -573,7 +583,8 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 	/* Python's traceback heading is an error whose text comes after it; its frames and a
 	 * solution text are context, not errors, unless their writer logged them at an error
 	 * level (a frame at ERROR whose heading the excerpt lacks still says a process failed) */
-	if (probe__starts(m, "Traceback (most recent call last)")) {
+	if (!marked) {
+	} else if (probe__starts(m, "Traceback (most recent call last)")) {
 		l->error = 1;
 		l->header = 1;
 	} else if ((probe__starts(m, "File \"") && l->level != HLINE_ERROR) ||

@@ -248,22 +248,51 @@ int acm_build(struct acm *a)
 	return 0;
 }
 
+/* Reports the needles that end at i + 1 in state e (which has outputs). */
+static int report(const struct acm *a, int e, size_t i,
+		  int (*hit)(void *ctx, int id, size_t end), void *ctx)
+{
+	int u = node_of(a, e);
+	for (int m = a->node[u].out ? u : a->node[u].olink; m; m = a->node[m].olink)
+		for (int o = a->node[m].out; o; o = a->out[o - 1].next) {
+			int rc = hit(ctx, a->out[o - 1].id, i + 1);
+			if (rc)
+				return rc;
+		}
+	return 0;
+}
+
 int acm_scan(const struct acm *a, const char *s, size_t n,
 	     int (*hit)(void *ctx, int id, size_t end), void *ctx)
 {
-	int e = 0;
+	int e = 0, rc;
 	for (size_t i = 0; a->built && i < n; i++) {
 		unsigned k = a->cls[(unsigned char)s[i]];
 		e = k ? next_state(a, e, k) : 0;
-		if (!(e & 1))
-			continue;
-		int u = node_of(a, e);
-		for (int m = a->node[u].out ? u : a->node[u].olink; m; m = a->node[m].olink)
-			for (int o = a->node[m].out; o; o = a->out[o - 1].next) {
-				int rc = hit(ctx, a->out[o - 1].id, i + 1);
-				if (rc)
-					return rc;
-			}
+		if (e & 1 && (rc = report(a, e, i, hit, ctx)))
+			return rc;
+	}
+	return 0;
+}
+
+int acm_scan2(const struct acm *a, int (*hit_a)(void *ctx, int id, size_t end), void *ctx_a,
+	      const struct acm *b, int (*hit_b)(void *ctx, int id, size_t end), void *ctx_b,
+	      const char *s, size_t n)
+{
+	if (!b || !b->built)
+		return acm_scan(a, s, n, hit_a, ctx_a);
+	if (!a->built)
+		return acm_scan(b, s, n, hit_b, ctx_b);
+	int e = 0, f = 0, rc;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		unsigned k = a->cls[c], l = b->cls[c];
+		e = k ? next_state(a, e, k) : 0;
+		f = l ? next_state(b, f, l) : 0;
+		if (e & 1 && (rc = report(a, e, i, hit_a, ctx_a)))
+			return rc;
+		if (f & 1 && (rc = report(b, f, i, hit_b, ctx_b)))
+			return rc;
 	}
 	return 0;
 }
