@@ -91,7 +91,7 @@ struct kb;
 struct kb_found;
 void hlog__line_hits_kb(struct pspan m, struct hlog_hits *h, const struct kb *kb,
 			struct kb_found *found);
-/* The recogniser's gate words and the device keys' (hlogmatch.c), NULL-terminated. */
+/* The recogniser's gate words and the device keys' (gatewords.c), NULL-terminated. */
 extern const char *const hlog__recog_words[], *const hlog__devkey_words[];
 /* The first inner error row whose needle m holds (as hinner_match(m)), or NULL. */
 const struct hinner *hlog__hits_inner(const struct hlog_hits *h);
