@@ -151,6 +151,17 @@ int hlog__report_append(struct hlog_report *r, const struct hlog_report *p, char
 	return rc;
 }
 
+void hlog__event_init(struct hlog_event *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->t_us = -1;
+	e->pid = e->rank = e->peer_rank = e->dev = e->peer_dev = -1;
+	e->value = e->result = -1;
+	e->group_size = -1;
+	e->below_port = e->below_peer_rank = -1;
+	e->work = (struct hlog_work){ -1, -1, -1, -1, -1, -1, -1, "" };
+}
+
 /* What the line tells about the process that wrote it. */
 static void learn(struct hlog_file *f, const struct hlog_event *e)
 {
@@ -406,13 +417,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 			f->errors++;
 		}
 		struct hlog_event tmp;
-		memset(&tmp, 0, sizeof(tmp));
-		tmp.t_us = -1;
-		tmp.pid = tmp.rank = tmp.peer_rank = tmp.dev = tmp.peer_dev = -1;
-		tmp.value = tmp.result = -1;
-		tmp.group_size = -1;
-		tmp.below_port = tmp.below_peer_rank = -1;
-		tmp.work = (struct hlog_work){ -1, -1, -1, -1, -1, -1, -1, "" };
+		hlog__event_init(&tmp);
 		if (l.rank >= 0 && l.rank < HLOG_SEEN_RANKS)
 			r->seen_rank[l.rank / 8] |= (unsigned char)(1u << (l.rank % 8));
 		/* a line with no prefix of its own (no time, pid or rank) continues the message

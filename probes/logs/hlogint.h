@@ -15,6 +15,9 @@ int hlog__recognise(struct pspan m, const struct hlog_line *l, struct hlog_event
 struct hlog_hits;
 int hlog__recognise_hits(struct pspan m, const struct hlog_line *l, struct hlog_event *e,
 			 const struct hlog_hits *h);
+/* hccllog.c: an event with nothing known yet (every number -1), as the scan hands it to
+ * hlog__recognise. */
+void hlog__event_init(struct hlog_event *e);
 /* What part an event plays: a consequence (a wait that timed out), a fault, a configuration
  * cause, or context. */
 enum hlog_cls hlog__class(const struct hlog_event *e);

@@ -79,16 +79,6 @@ static void check_token(struct pspan m, int at, int len)
 		assert(!token_at(m.s, m.n, i));
 }
 
-static void event_init(struct hlog_event *e)
-{
-	memset(e, 0, sizeof(*e));
-	e->t_us = -1;
-	e->pid = e->rank = e->peer_rank = e->dev = e->peer_dev = -1;
-	e->value = e->result = e->group_size = -1;
-	e->below_port = e->below_peer_rank = -1;
-	e->work = (struct hlog_work){-1, -1, -1, -1, -1, -1, -1, ""};
-}
-
 /* The gates skip only what would have found nothing. */
 static void check_gates(struct pspan raw, const struct hlog_line *l)
 {
@@ -104,8 +94,8 @@ static void check_gates(struct pspan raw, const struct hlog_line *l)
 	every.n = line.n;
 	every.inner = -1;
 	every.all = 1;
-	event_init(&e);
-	event_init(&want);
+	hlog__event_init(&e);
+	hlog__event_init(&want);
 	int got = hlog__recognise_hits(line, l, &e, &h);
 	assert(got == hlog__recognise_hits(line, l, &want, &every));
 	assert(!got || !memcmp(&e, &want, sizeof(e)));

@@ -19,16 +19,6 @@
 #include "probes/logs/hlogint.h"
 #include "probes/logs/logline.h"
 
-static void event_init(struct hlog_event *e)
-{
-	memset(e, 0, sizeof(*e));
-	e->t_us = -1;
-	e->pid = e->rank = e->peer_rank = e->dev = e->peer_dev = -1;
-	e->value = e->result = e->group_size = -1;
-	e->below_port = e->below_peer_rank = -1;
-	e->work = (struct hlog_work){-1, -1, -1, -1, -1, -1, -1, ""};
-}
-
 /* One line both ways; counts the lines a gate closed on. */
 static size_t lines, closed_err, closed_rec;
 
@@ -52,8 +42,8 @@ static void check_line(struct pspan raw, const char *where)
 	if (memcmp(&l, &lref, sizeof(l)))
 		fail_msg("%s: read otherwise with the gates (error %d, %d without): %.*s", where,
 			 l.error, lref.error, (int)line.n, line.s);
-	event_init(&e);
-	event_init(&eref);
+	hlog__event_init(&e);
+	hlog__event_init(&eref);
 	int got = hlog__recognise_hits(line, &lref, &e, &hits);
 	int want = hlog__recognise_hits(line, &lref, &eref, &every);
 	if (got != want || (want && memcmp(&e, &eref, sizeof(e))))
