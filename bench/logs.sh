@@ -3,9 +3,13 @@
 # tests/data/real-logs, then a real failed job's lines at the end), of each size of
 # BENCH_LOGS_MB (MB, "200 1000" by default: the 200 MB log of issue 27 and a 1 GB one of
 # issue 33): the wall and CPU time of the whole triage as a file (its last 64 MiB read, the
-# default window), as a stream through standard input (the 64 MiB ring), as gzip, and as a
-# file judged whole (HCCLCTL_LOG_WINDOW set to its size); that each names the job's cause;
-# and the MB/s of input and of bytes judged. The peer is the build before issue 33
+# default window), as a stream through standard input (the 64 MiB ring), as gzip, as a
+# file judged whole (HCCLCTL_LOG_WINDOW set to its size), and as a bundle: the same lines cut
+# into files of at most 60 MB (each judged whole in the default window), which doctor --logs
+# reads on every core at once, as it reads a cluster's collected logs; that each names the
+# job's cause;
+# and the MB/s of input and of bytes judged, by the wall clock and by the CPU time spent
+# (user + sys: on a machine others share, the wall clock measures them too). The peer is the build before issue 33
 # (BENCH_LOGS_BEFORE, by default /work/main/hcclctl when it is there), timed in the same run
 # on the same files: the ratio is the speed-up. Judging a 1 GB file whole with the peer takes
 # minutes, so the peer judges whole only files up to BENCH_LOGS_BEFORE_WHOLE_MB (200).
@@ -36,6 +40,7 @@ run() {
 		win=$(wc -c <"$f")
 		cmd="HCCLCTL_LOG_WINDOW=$win '$bin' --json doctor --logs '$f'"
 		;;
+	bundle) cmd="'$bin' --json doctor --logs '$f.d'" ;;
 	esac
 	/usr/bin/time -f '%e %U %S' -o "$TMP/t" sh -c "$cmd" >"$TMP/out" 2>"$TMP/err" || true
 	judged=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["logs"]["bytes"])' \
@@ -46,16 +51,21 @@ run() {
 }
 
 mbs() { python3 -c 'import sys; w=float(sys.argv[2]); print("%.1f" % (int(sys.argv[1]) / 1e6 / w if w > 0 else 0))' "$1" "$2"; }
+cpu() { python3 -c 'import sys; print("%.2f" % (float(sys.argv[1]) + float(sys.argv[2])))' "$1" "$2"; }
 
 echo '{"benchmark": "doctor-logs", "before": "'"$BEFORE"'", "runs": [' >"$RES.tmp"
 for MB in $SIZES; do
 	python3 bench/biglog.py "$TMP/big.log" "$MB"
 	gzip -1 -c "$TMP/big.log" >"$TMP/big.log.gz"
+	rm -rf "$TMP/big.log.d"
+	mkdir "$TMP/big.log.d"
+	split -C 60000000 -d -a 3 "$TMP/big.log" "$TMP/big.log.d/part"
 	bytes=$(wc -c <"$TMP/big.log")
-	echo "# doctor --logs on a ${MB} MB log ($bytes bytes); MB/s: of input, of bytes judged"
-	printf '%-6s %-7s %8s %8s %8s %9s %9s %8s %s\n' input build "wall(s)" "user(s)" "sys(s)" \
-		"in MB/s" "judged" "x before" verdict
-	for how in file stdin gzip whole; do
+	echo "# doctor --logs on a ${MB} MB log ($bytes bytes); MB/s: of input, of bytes judged (wall)," \
+		"of input per CPU second"
+	printf '%-6s %-7s %8s %8s %8s %9s %9s %9s %8s %s\n' input build "wall(s)" "user(s)" "sys(s)" \
+		"in MB/s" "judged" "cpu MB/s" "x before" verdict
+	for how in file stdin gzip whole bundle; do
 		bwall=
 		for build in before after; do
 			bin=./hcclctl
@@ -72,8 +82,9 @@ EOT
 			[ $build = before ] && bwall=$wall
 			[ $build = after ] && [ -n "$bwall" ] &&
 				ratio=$(python3 -c 'import sys; print("%.2f" % (float(sys.argv[1]) / float(sys.argv[2])))' "$bwall" "$wall")
-			printf '%-6s %-7s %8s %8s %8s %9s %9s %8s %s\n' "$how" "$build" "$wall" "$user" \
-				"$sys" "$(mbs "$bytes" "$wall")" "$(mbs "$judged" "$wall")" "$ratio" "$ok"
+			printf '%-6s %-7s %8s %8s %8s %9s %9s %9s %8s %s\n' "$how" "$build" "$wall" "$user" \
+				"$sys" "$(mbs "$bytes" "$wall")" "$(mbs "$judged" "$wall")" \
+				"$(mbs "$bytes" "$(cpu "$user" "$sys")")" "$ratio" "$ok"
 			[ $first -eq 1 ] || echo ',' >>"$RES.tmp"
 			first=0
 			printf '{"mb": %s, "bytes": %s, "input": "%s", "build": "%s", "wall_s": %s, "user_s": %s, "sys_s": %s, "judged_bytes": %s, "cause": "%s"}' \

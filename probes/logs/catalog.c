@@ -1,10 +1,13 @@
 /* Matching the catalog's rows (catalog.h). */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "probes/npu/hcclcodes.h"
 #include "probes/logs/catalog.h"
+#include "probes/logs/kb.h"
+#include "probes/logs/logline.h"
 #include "probes/logs/logtext.h"
 #include "ranktable/base/acm.h"
 
@@ -36,38 +39,91 @@ const struct hlog_sig *hlog__sig_find(const char *detail)
 	return NULL;
 }
 
-const char *const hlog__hitword[HLOG_NHITWORD] = {[HLOG_HIT_IP_KEY] = "_ip\""};
+const char *const hlog__hitword[HLOG_NHITWORD] = {[HLOG_HIT_IP_KEY] = "_ip\"",
+						   [HLOG_HIT_PID_PAREN] = "(PID:",
+						   [HLOG_HIT_PID_BRACKET] = "[PID:",
+						   [HLOG_HIT_FILE] = "][FILE:",
+						   [HLOG_HIT_KERNEL] = "kernel:",
+						   [HLOG_HIT_REASONS] = "following reasons",
+						   [HLOG_HIT_CAUSES] = "possible causes are as follows",
+						   [HLOG_HIT_CAUSES_ARE] = "The possible causes are",
+						   [HLOG_HIT_FRAME] = "File \""};
 
-/* Needle ids: 3 * row + k for the catalog's, 3 * NROW + i for hinner row i, then
- * 3 * NROW + NINNER + w for hlog__hitword[w]. */
+/* The line automaton: every needle of the catalog's rows, of the inner errors and the hit
+ * words, and the gates' words, in one automaton that folds case (the gates' words match in
+ * any case); a needle matched as written is checked against the line's own bytes where the
+ * automaton reports it. Needle i of the automaton is needles[i]. */
+enum needle_kind { N_ROW, N_INNER, N_WORD, N_GATE };
+
+struct needle {
+	const char *s;
+	size_t n;
+	int exact; /* matched as written */
+	int kind;  /* enum needle_kind */
+	unsigned arg; /* N_ROW: bit 3 * row + k; N_INNER: row; N_WORD: word; N_GATE: gate */
+};
+
 static struct acm *line_acm;
-static size_t nrow, ninner;
+static struct needle *needles;
+static size_t nneedle;
 static pthread_once_t acm_once = PTHREAD_ONCE_INIT;
 
 /* Adds a needle; 0 when it cannot be: an empty one is found everywhere (as memmem finds
- * it), and ids past HLOG_HITS_MAX have no bit, so both are left to the search. */
-static int add_needle(struct acm *a, const char *s, size_t id)
+ * it), and row bits past HLOG_HITS_MAX do not exist, so both are left to the search. */
+static int add_needle(struct acm *a, const char *s, size_t n, int exact, int kind, unsigned arg)
 {
-	acm_add(a, s, strlen(s), (int)id);
-	return id < HLOG_HITS_MAX && *s;
+	if (kind == N_ROW && arg >= HLOG_HITS_MAX)
+		return 0;
+	if (!n)
+		return kind == N_GATE; /* an empty gate word is none */
+	needles[nneedle] = (struct needle){s, n, exact, kind, arg};
+	acm_add(a, s, n, (int)nneedle++);
+	return 1;
+}
+
+/* The needles' count, over-estimated: what to allocate. */
+static size_t count_needles(void)
+{
+	size_t n = HLOG_NHITWORD, i = 0;
+	struct pspan w;
+	while (hlog__sig_at(i))
+		i++;
+	n += 3 * i;
+	for (i = 0; hinner_at(i); i++)
+		n++;
+	for (i = 0; hlog__recog_words[i]; i++)
+		n++;
+	for (i = 0; hlog__devkey_words[i]; i++)
+		n++;
+	for (i = 0; hlog__error_gate_word(i, &w); i++)
+		n++;
+	return n;
 }
 
 static void build_acm(void)
 {
 	const struct hlog_sig *sig;
-	struct acm *a = acm_new(0);
-	int whole = 1;
-	while (hlog__sig_at(nrow))
-		nrow++;
-	while (hinner_at(ninner))
-		ninner++;
-	for (size_t i = 0; (sig = hlog__sig_at(i)); i++)
+	const struct hinner *in;
+	struct pspan w;
+	struct acm *a = acm_new(ACM_NOCASE);
+	int whole = (needles = malloc(count_needles() * sizeof(*needles))) != NULL;
+	for (size_t i = 0; whole && (sig = hlog__sig_at(i)); i++)
 		for (size_t k = 0; k < 3 && sig->needle[k]; k++)
-			whole &= add_needle(a, sig->needle[k], 3 * i + k);
-	for (size_t i = 0; i < ninner; i++)
-		whole &= add_needle(a, hinner_at(i)->needle, 3 * nrow + i);
-	for (size_t w = 0; w < HLOG_NHITWORD; w++)
-		whole &= add_needle(a, hlog__hitword[w], 3 * nrow + ninner + w);
+			whole &= add_needle(a, sig->needle[k], strlen(sig->needle[k]), 1, N_ROW,
+					    (unsigned)(3 * i + k));
+	for (size_t i = 0; whole && (in = hinner_at(i)); i++)
+		whole &= add_needle(a, in->needle, strlen(in->needle), 1, N_INNER, (unsigned)i);
+	for (size_t k = 0; whole && k < HLOG_NHITWORD; k++)
+		whole &= add_needle(a, hlog__hitword[k], strlen(hlog__hitword[k]), 1, N_WORD,
+				    (unsigned)k);
+	for (size_t i = 0; whole && hlog__recog_words[i]; i++)
+		whole &= add_needle(a, hlog__recog_words[i], strlen(hlog__recog_words[i]), 0,
+				    N_GATE, HLOG_GATE_RECOG);
+	for (size_t i = 0; whole && hlog__devkey_words[i]; i++)
+		whole &= add_needle(a, hlog__devkey_words[i], strlen(hlog__devkey_words[i]), 0,
+				    N_GATE, HLOG_GATE_DEVKEY);
+	for (size_t i = 0; whole && hlog__error_gate_word(i, &w); i++)
+		whole &= add_needle(a, w.s, w.n, 0, N_GATE, HLOG_GATE_ERRWORD);
 	if (!whole || acm_build(a)) {
 		acm_free(a);
 		a = NULL;
@@ -78,31 +134,67 @@ static void build_acm(void)
 static int note(void *ctx, int id, size_t end)
 {
 	struct hlog_hits *h = ctx;
-	(void)end;
-	if ((size_t)id < 3 * nrow)
-		h->row[id / 8] |= (unsigned char)(1u << (id % 8));
-	else if ((size_t)id >= 3 * nrow + ninner)
-		h->words |= 1u << (id - 3 * nrow - ninner);
-	else if (h->inner < 0 || id - 3 * (int)nrow < h->inner)
-		h->inner = id - 3 * (int)nrow;
+	const struct needle *nd = &needles[id];
+	if (nd->exact && memcmp(h->s + end - nd->n, nd->s, nd->n))
+		return 0;
+	switch (nd->kind) {
+	case N_ROW:
+		h->row[nd->arg / 8] |= (unsigned char)(1u << (nd->arg % 8));
+		h->nrow++;
+		break;
+	case N_INNER:
+		if (h->inner < 0 || (int)nd->arg < h->inner)
+			h->inner = (int)nd->arg;
+		break;
+	case N_WORD:
+		h->words |= 1u << nd->arg;
+		break;
+	default:
+		h->gate |= nd->arg;
+	}
 	return 0;
 }
 
 void hlog__line_hits(struct pspan m, struct hlog_hits *h)
 {
+	hlog__line_hits_kb(m, h, NULL, NULL);
+}
+
+void hlog__line_hits_kb(struct pspan m, struct hlog_hits *h, const struct kb *kb,
+			struct kb_found *found)
+{
 	pthread_once(&acm_once, build_acm);
-	memset(h, 0, sizeof(*h));
 	h->s = m.s;
 	h->n = m.n;
 	h->inner = -1;
 	h->all = !line_acm;
-	if (line_acm && m.s)
-		acm_scan(line_acm, m.s, m.n, note, h);
+	h->words = h->gate = h->nrow = 0;
+	memset(h->row, 0, sizeof(h->row));
+	if (kb)
+		kb_found_init(found, kb);
+	if (!m.s)
+		return;
+	if (line_acm)
+		acm_scan2(line_acm, note, h, kb ? kb_automaton(kb) : NULL, kb_take, found, m.s,
+			  m.n);
+	else if (kb)
+		acm_scan(kb_automaton(kb), m.s, m.n, kb_take, found);
 }
 
 int hlog__hits_may(const struct hlog_hits *h, int w)
 {
 	return !h || h->all || (h->words >> w & 1);
+}
+
+int hlog__hits_gate(const struct hlog_hits *h, unsigned g)
+{
+	return !h || h->all || (h->gate & g);
+}
+
+int hlog__hits_any(const struct hlog_hits *h)
+{
+	return !h || h->all || h->nrow || h->inner >= 0 || (h->words >> HLOG_HIT_IP_KEY & 1) ||
+	       (h->gate & HLOG_GATE_RECOG);
 }
 
 const struct hinner *hlog__hits_inner(const struct hlog_hits *h)
@@ -147,6 +239,9 @@ const struct hlog_sig *hlog__sig_match(struct pspan m, const struct hx_vals *x,
 				       struct hlog_event *e, const struct hlog_hits *h)
 {
 	const struct hlog_sig *s;
+	/* every row needs its needles, and the automaton found none */
+	if (h && !h->all && !h->nrow)
+		return NULL;
 	for (size_t i = 0; (s = hlog__sig_at(i)); i++) {
 		if (!matches(m, i, s, h))
 			continue;

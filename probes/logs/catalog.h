@@ -44,20 +44,55 @@ extern const struct hlog_sigtab hlog__cat_verbs, hlog__cat_nccl, hlog__cat_torch
  * needle a line lacks returns at once instead of scanning the line itself. */
 enum hlog_hitword {
 	HLOG_HIT_IP_KEY, /* `_ip"`: a rank table's address field as a log prints it */
+	/* logline.c's own: the pid and device of torch_npu's "(PID:n, Device:d, RankID:r)",
+	 * CANN's "[PID: n]", and its "[FILE:...]" of a TraceBack line */
+	HLOG_HIT_PID_PAREN,
+	HLOG_HIT_PID_BRACKET,
+	HLOG_HIT_FILE,
+	HLOG_HIT_KERNEL, /* "kernel:" of syslog's " kernel: " (inside it, whatever the trim) */
+	/* hccllog.c's: the heading of HCCL's list of possible causes, a Python frame */
+	HLOG_HIT_REASONS,
+	HLOG_HIT_CAUSES,
+	HLOG_HIT_CAUSES_ARE,
+	HLOG_HIT_FRAME,
 	HLOG_NHITWORD
 };
 extern const char *const hlog__hitword[HLOG_NHITWORD];
+/* Gates: words found in the same pass that say whether a later stage can find anything in
+ * the line at all. Each stage lists every literal one of its branches needs (a superset is
+ * safe; the automaton matches them in any case, which only opens a gate more often): a line
+ * with none of its stage's words skips the stage, whose answer there is known to be "none". */
+enum hlog_gate {
+	HLOG_GATE_RECOG = 1,   /* hlog__recog_words: the recogniser's own literals */
+	HLOG_GATE_ERRWORD = 2, /* hlog__error_gate_word: a word that may make a line an error */
+	HLOG_GATE_DEVKEY = 4,  /* hlog__devkey_words: a key a device number may follow */
+};
 struct hlog_hits {
 	const char *s; /* the line searched */
 	size_t n;
 	int inner;     /* the first hinner row found, -1 none */
 	int all;       /* 1 when the automaton could not be built: search each row */
 	unsigned words; /* bit w: hlog__hitword[w] is in the line */
+	unsigned gate;	/* enum hlog_gate: a word of that gate is in the line */
+	unsigned nrow;	/* catalog needles found (0: no row can match) */
 	unsigned char row[HLOG_HITS_MAX / 8]; /* catalog needle k of row i: bit 3i + k */
 };
 /* 0 when word w is surely not in the line h was found in (else it may be). */
 int hlog__hits_may(const struct hlog_hits *h, int w);
+/* 0 when no word of gate g is in the line h was found in (else one may be). */
+int hlog__hits_gate(const struct hlog_hits *h, unsigned g);
+/* Whether the line holds anything the recogniser (hlog__recognise) can start from: a needle
+ * of a catalog row, an inner error, the IP key or a recognition gate word. */
+int hlog__hits_any(const struct hlog_hits *h);
 void hlog__line_hits(struct pspan m, struct hlog_hits *h);
+/* The same, and in the same pass the knowledge base's anchors into found (kb.h), unless kb
+ * is NULL. */
+struct kb;
+struct kb_found;
+void hlog__line_hits_kb(struct pspan m, struct hlog_hits *h, const struct kb *kb,
+			struct kb_found *found);
+/* The recogniser's gate words and the device keys' (gatewords.c), NULL-terminated. */
+extern const char *const hlog__recog_words[], *const hlog__devkey_words[];
 /* The first inner error row whose needle m holds (as hinner_match(m)), or NULL. */
 const struct hinner *hlog__hits_inner(const struct hlog_hits *h);
 

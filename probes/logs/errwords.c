@@ -311,6 +311,32 @@ static int first_word(struct pspan m, long only, int *len, int *row)
 	return -1;
 }
 
+/* Words beyond the rows' own that make a line an error: the class names' tails (above),
+ * logline.c's exception tails and hlog__http_failure's "status". */
+static const char *const gate_extra[] = {"error", "exception", "failure", "interrupt", "exit",
+					 "status"};
+
+int hlog__error_gate_word(size_t i, struct pspan *w)
+{
+	if (i >= NWORDS) {
+		i -= NWORDS;
+		if (i >= sizeof(gate_extra) / sizeof(gate_extra[0]))
+			return 0;
+		*w = (struct pspan){gate_extra[i], strlen(gate_extra[i])};
+		return 1;
+	}
+	/* a row matches only where its longest run without a blank does (no row has "%d") */
+	const char *f = words[i].form;
+	*w = (struct pspan){f, 0};
+	while (*f) {
+		size_t k = strcspn(f, " ");
+		if (k > w->n)
+			*w = (struct pspan){f, k};
+		f += k + (f[k] == ' ');
+	}
+	return 1;
+}
+
 int hlog__error_word(struct pspan m, int *len, int *row)
 {
 	return first_word(m, -1, len, row);

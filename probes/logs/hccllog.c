@@ -9,6 +9,7 @@
 
 #include "probes/npu/hcclcodes.h"
 #include "probes/logs/bundle.h"
+#include "probes/logs/catalog.h"
 #include "probes/logs/extract.h"
 #include "probes/logs/hlogint.h"
 #include "probes/logs/kb.h"
@@ -152,6 +153,17 @@ int hlog__report_append(struct hlog_report *r, const struct hlog_report *p, char
 	if (rc)
 		snprintf(err, errlen, "out of memory");
 	return rc;
+}
+
+void hlog__event_init(struct hlog_event *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->t_us = -1;
+	e->pid = e->rank = e->peer_rank = e->dev = e->peer_dev = -1;
+	e->value = e->result = -1;
+	e->group_size = -1;
+	e->below_port = e->below_peer_rank = -1;
+	e->work = (struct hlog_work){ -1, -1, -1, -1, -1, -1, -1, "" };
 }
 
 /* What the line tells about the process that wrote it. */
@@ -355,6 +367,9 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	unsigned rec_at = 0;
 	r->bytes += len;
 	struct kb_scan kst = { 0 };
+	/* the knowledge base's anchors are found in the line automaton's pass (acm_scan2) */
+	const struct kb *kb = hlog__kb_of(r);
+	struct kb_found kfound;
 	struct hlog_place place;
 	hlog__bundle_place(name, &place);
 	while (probe__next_line(&rest, &raw)) {
@@ -371,9 +386,12 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 			wrap_rank = -1; /* a wrapped message has no blank line inside */
 			continue;
 		}
+		/* one pass of the line automaton: what every later stage may find in the line */
+		struct hlog_hits hits;
 		struct hlog_line l;
+		hlog__line_hits_kb(line, &hits, kb, &kfound);
 		hlog__line_pairs(raw);
-		hlog__line_parse(raw, &l);
+		hlog__line_parse_hits(raw, &l, &hits);
 		/* HCCL follows a failure with a numbered list of what may cause it in general;
 		 * those lines say nothing about this job */
 		if (advice && numbered(l.msg))
@@ -390,9 +408,12 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 			in_tb = l.header;
 			frame.no = 0;
 		}
-		advice = hlog__has(l.msg, "following reasons") ||
-			 hlog__has(l.msg, "possible causes are as follows") ||
-			 hlog__has(l.msg, "The possible causes are");
+		advice = (hlog__hits_may(&hits, HLOG_HIT_REASONS) &&
+			  hlog__has(l.msg, "following reasons")) ||
+			 (hlog__hits_may(&hits, HLOG_HIT_CAUSES) &&
+			  hlog__has(l.msg, "possible causes are as follows")) ||
+			 (hlog__hits_may(&hits, HLOG_HIT_CAUSES_ARE) &&
+			  hlog__has(l.msg, "The possible causes are"));
 		if (!l.cont) {
 			head = no;
 			head_known = 0;
@@ -408,14 +429,15 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 			if (l.t_us > f->last_us)
 				f->last_us = l.t_us;
 		}
-		if (frame_collective(l.msg, coll, sizeof(coll)))
+		if (hlog__hits_may(&hits, HLOG_HIT_FRAME) && frame_collective(l.msg, coll, sizeof(coll)))
 			coll_at = no;
 		if (record_rank(l.msg, &rec_rank))
 			rec_at = no;
 		/* lines that say of themselves that they are routine are not a fault's */
 		if (l.level != HLINE_INFO && l.level != HLINE_DEBUG)
 			hlog__kb_line(r, &kst, line, &l, l.kernel || place.kind == HLOG_FK_DEVICE,
-				      l.t_us >= 0 ? l.t_us : last_t, name, node, no);
+				      l.t_us >= 0 ? l.t_us : last_t, name, node, no,
+				      kb ? &kfound : NULL);
 		if (l.error) {
 			/* the first error quoted is one that says what failed, not a heading */
 			if (!r->errors || (first_header && !l.header)) {
@@ -426,13 +448,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 			f->errors++;
 		}
 		struct hlog_event tmp;
-		memset(&tmp, 0, sizeof(tmp));
-		tmp.t_us = -1;
-		tmp.pid = tmp.rank = tmp.peer_rank = tmp.dev = tmp.peer_dev = -1;
-		tmp.value = tmp.result = -1;
-		tmp.group_size = -1;
-		tmp.below_port = tmp.below_peer_rank = -1;
-		tmp.work = (struct hlog_work){ -1, -1, -1, -1, -1, -1, -1, "" };
+		hlog__event_init(&tmp);
 		if (l.rank >= 0 && l.rank < HLOG_SEEN_RANKS)
 			r->seen_rank[l.rank / 8] |= (unsigned char)(1u << (l.rank % 8));
 		/* a line with no prefix of its own (no time, pid or rank) continues the message
@@ -453,7 +469,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 			wrap_rank = -1;
 		else
 			wrapped = wrap_rank;
-		if (!hlog__recognise(line, &l, &tmp)) {
+		if (!hlog__recognise_hits(line, &l, &tmp, &hits)) {
 			if (l.error && last_ev < r->nev && r->ev[last_ev].fi == fi &&
 			    no - last_ev_no <= 4)
 				detail_below(&r->ev[last_ev], l.msg);

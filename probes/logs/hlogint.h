@@ -11,6 +11,13 @@ enum hlog_cls { HLOG_CLS_CONSEQ, HLOG_CLS_FAULT, HLOG_CLS_CONFIG, HLOG_CLS_INFO 
  * a code of the catalog; 0 when it is none. m is the whole trimmed line, l what logline.c
  * read of it. */
 int hlog__recognise(struct pspan m, const struct hlog_line *l, struct hlog_event *e);
+/* The same with what hlog__line_hits found in m (the scan finds it once per line). */
+struct hlog_hits;
+int hlog__recognise_hits(struct pspan m, const struct hlog_line *l, struct hlog_event *e,
+			 const struct hlog_hits *h);
+/* hccllog.c: an event with nothing known yet (every number -1), as the scan hands it to
+ * hlog__recognise. */
+void hlog__event_init(struct hlog_event *e);
 /* What part an event plays: a consequence (a wait that timed out), a fault, a configuration
  * cause, or context. */
 enum hlog_cls hlog__class(const struct hlog_event *e);
@@ -49,15 +56,20 @@ int hlog__watchdog_conclude(struct hlog_report *r, int strong_only);
  * the cause (different collectives at the same point, or one rank arriving far later). */
 int hlog__task_conclude(struct hlog_report *r);
 
-/* hlogkb.c: the knowledge base. line: records the entities line shows (st: the file's scan
- * state; sys: a system's line, the kernel's or a device's; l: its prefix's device and rank);
- * conclude: when no rule explained the job, the entity that is not caused by another
- * one found decides the cause (1), else 0. */
+/* hlogkb.c: the knowledge base. of: r's (the built-in one unless r names one), NULL when it
+ * cannot be loaded. line: records the entities line shows (st: the file's scan state; sys: a
+ * system's line, the kernel's or a device's; l: its prefix's device and rank; found: its
+ * anchors as the line's pass found them, or NULL to search here); conclude: when no rule
+ * explained the job, the entity that is not caused by another one found decides the cause
+ * (1), else 0. */
+struct kb;
 struct kb_scan;
+struct kb_found;
 struct hlog_line;
+const struct kb *hlog__kb_of(const struct hlog_report *r);
 void hlog__kb_line(struct hlog_report *r, struct kb_scan *st, struct pspan line,
 		   const struct hlog_line *l, int sys, int64_t t_us, const char *file,
-		   const char *node, unsigned no);
+		   const char *node, unsigned no, const struct kb_found *found);
 int hlog__kb_conclude(struct hlog_report *r);
 /* chain.c: the lines that say who a process is (rank, device, device IP, server) and the
  * waits to a device or a rank of a group (P2P, AI CPU task exceptions): 1 when m is one (e

@@ -8,7 +8,7 @@
 #include "probes/logs/logline.h"
 #include "probes/logs/kb.h"
 
-static const struct kb *kb_of(const struct hlog_report *r)
+const struct kb *hlog__kb_of(const struct hlog_report *r)
 {
 	const struct kb *kb = r->kb;
 	char err[200];
@@ -19,11 +19,13 @@ static const struct kb *kb_of(const struct hlog_report *r)
 
 void hlog__kb_line(struct hlog_report *r, struct kb_scan *st, struct pspan line,
 		   const struct hlog_line *l, int sys, int64_t t_us, const char *file,
-		   const char *node, unsigned no)
+		   const char *node, unsigned no, const struct kb_found *found)
 {
-	const struct kb *kb = kb_of(r);
-	int hits[16];
-	int n = kb ? kb_match(kb, st, line.s, line.n, sys ? KB_IN_SYS : KB_IN_APP, hits, 16) : 0;
+	const struct kb *kb = hlog__kb_of(r);
+	int hits[16], where = sys ? KB_IN_SYS : KB_IN_APP;
+	int n = !kb	? 0
+		: found ? kb_match_found(kb, st, found, line.s, line.n, where, hits, 16)
+			: kb_match(kb, st, line.s, line.n, where, hits, 16);
 	for (int i = 0; i < n; i++) {
 		size_t k = 0;
 		while (k < r->nkbhit && r->kbhit[k].ent != hits[i])
@@ -105,7 +107,7 @@ static void where_of(struct hlog_report *r, const struct kb *kb, const struct hl
 
 int hlog__kb_conclude(struct hlog_report *r)
 {
-	const struct kb *kb = kb_of(r);
+	const struct kb *kb = hlog__kb_of(r);
 	if (!kb || !r->nkbhit)
 		return 0;
 	/* a verdict of hcclctl's own rules stands; only "nothing explains it" is replaced */

@@ -141,17 +141,19 @@ static int server_dev_after(struct pspan m, const char *key, char *ip, size_t ip
 	return ok;
 }
 
+static const char *const dev_keys[] = {
+	"chipId:",   "phy_id",	  "devid",   "deviceId=", "localDeviceId", "deviceId",
+	"device_id", "device ID", "device[", "devId",	  "Device:",	   "deviceLogicId"};
+
+/* (every key holds one of hlog__devkey_words, gatewords.c) */
 /* The device a line names, in the forms real lines use. */
 static void device_of(struct pspan m, const struct hlog_line *l, const struct hx_vals *x,
 		      struct hlog_event *e)
 {
-	static const char *const keys[] = {
-		"chipId:",  "phy_id",	 "devid",	"deviceId=", "localDeviceId", "deviceId",
-		"device_id", "device ID", "device[", "devId",	     "Device:",	      "deviceLogicId"};
 	if (e->dev >= 0)
 		return;
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (int_after(m, keys[i], &e->dev))
+	for (size_t i = 0; i < sizeof(dev_keys) / sizeof(dev_keys[0]); i++)
+		if (int_after(m, dev_keys[i], &e->dev))
 			return;
 	/* for a line already recognised (x given), any other form the extractor reads ("(NPU 2;
 	 * 60.97 GiB total capacity; ...)", "npu 3", "device(3)") before the device of the line's
@@ -661,22 +663,32 @@ static int recognise_signature(struct pspan m, const struct hx_vals *x,
 
 int hlog__recognise(struct pspan m, const struct hlog_line *l, struct hlog_event *e)
 {
+	struct hlog_hits hits;
+	hlog__line_hits(m, &hits);
+	return hlog__recognise_hits(m, l, e, &hits);
+}
+
+int hlog__recognise_hits(struct pspan m, const struct hlog_line *l, struct hlog_event *e,
+			 const struct hlog_hits *h)
+{
+	/* the gate (gatewords.c, which a new branch adds its literal to); a continued line that
+	 * is no error is kept only for a device key (below) */
+	if (!hlog__hits_any(h) && l->code_at < 0 && !l->error &&
+	    !(l->cont && hlog__hits_gate(h, HLOG_GATE_DEVKEY)))
+		return 0;
 	if (l->code_at >= 0)
 		snprintf(e->code, sizeof(e->code), "%.*s", l->code_len, l->msg.s + l->code_at);
 	const struct hcode *c = e->code[0] ? hcode_find(e->code, strlen(e->code)) : NULL;
 	const struct hinner *in = NULL;
 	struct hx_vals x;
 	hlog__extract_later(m, &x);
-	/* every needle of the tables, in one pass */
-	struct hlog_hits hits;
-	hlog__line_hits(m, &hits);
-	int ok = hlog__watchdog_line(m, l, e, 0) || recognise_signature(m, &x, &hits, e);
+	int ok = hlog__watchdog_line(m, l, e, 0) || recognise_signature(m, &x, h, e);
 	/* the rest of the stack: NCCL, torch, Gloo, MPI, the tests, engines and the kernel (before
 	 * the inner errors, whose "out of memory" would take the kernel's OOM killer for the
 	 * device's) */
-	if (!ok && hlog__sig_match(m, &x, e, &hits))
+	if (!ok && hlog__sig_match(m, &x, e, h))
 		ok = 1;
-	if (!ok && (in = hlog__hits_inner(&hits))) {
+	if (!ok && (in = hlog__hits_inner(h))) {
 		e->kind = in->cat == HCAT_VERSION ? HLOG_VERSION : HLOG_INNER;
 		e->cat = in->cat;
 		snprintf(e->detail, sizeof(e->detail), "%s", in->detail);

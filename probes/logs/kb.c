@@ -297,17 +297,23 @@ size_t kb_specificity(const struct kb *kb, int ent)
 }
 
 /* The groups and expressions whose anchor a line holds, each once, in the order found (the
- * first 256). Kept by the caller, not in the base: threads scanning files at once share it
- * with no lock (a lock per line held them to one core). A line has a handful, so a linear
- * search is the cheap way to keep each once. */
-struct cands {
-	const struct kb *kb;
-	int g[256], n;
-};
-
-static int take(void *ctx, int id, size_t end)
+ * first 256): struct kb_found (kb.h). Kept by the caller, not in the base: threads scanning
+ * files at once share it with no lock (a lock per line held them to one core). A line has a
+ * handful, so a linear search is the cheap way to keep each once. */
+void kb_found_init(struct kb_found *c, const struct kb *kb)
 {
-	struct cands *c = ctx;
+	c->kb = kb;
+	c->n = 0;
+}
+
+const struct acm *kb_automaton(const struct kb *kb)
+{
+	return kb->acm;
+}
+
+int kb_take(void *ctx, int id, size_t end)
+{
+	struct kb_found *c = ctx;
 	(void)end;
 	int g = (size_t)id < c->kb->ngroup ? id : -1 - (id - (int)c->kb->ngroup);
 	for (int i = 0; i < c->n; i++)
@@ -321,14 +327,20 @@ static int take(void *ctx, int id, size_t end)
 int kb_match(const struct kb *kb, struct kb_scan *st, const char *s, size_t n, int where,
 	     int *hits, int max)
 {
-	struct cands cs;
+	struct kb_found cs;
+	kb_found_init(&cs, kb);
+	acm_scan(kb->acm, s, n, kb_take, &cs);
+	return kb_match_found(kb, st, &cs, s, n, where, hits, max);
+}
+
+int kb_match_found(const struct kb *kb, struct kb_scan *st, const struct kb_found *cs,
+		   const char *s, size_t n, int where, int *hits, int max)
+{
 	int nh = 0;
 	if (st)
 		st->line++;
-	cs.kb = kb;
-	cs.n = 0;
-	acm_scan(kb->acm, s, n, take, &cs);
-	int nc = cs.n, *cand = cs.g;
+	int nc = cs->n;
+	const int *cand = cs->g;
 	for (int i = 0; i < nc; i++) {
 		int g = cand[i];
 		int e = g < 0 ? -1 - g : kb->gent[g];

@@ -80,6 +80,21 @@ enum { KB_IN_APP = 1, KB_IN_SYS = 2 };
 int kb_match(const struct kb *kb, struct kb_scan *st, const char *s, size_t n, int where,
 	     int *hits, int max);
 
+/* kb_match in two halves, so that a caller can find the anchors in a pass of its own over
+ * the line (acm_scan2 with another automaton): kb_found_init, then kb_take fed with the
+ * hits of kb_automaton over s[0..n), then kb_match_found, which returns what kb_match
+ * does. */
+struct kb_found {
+	const struct kb *kb;
+	int g[256], n;
+};
+struct acm;
+void kb_found_init(struct kb_found *c, const struct kb *kb);
+const struct acm *kb_automaton(const struct kb *kb);
+int kb_take(void *ctx, int id, size_t end);
+int kb_match_found(const struct kb *kb, struct kb_scan *st, const struct kb_found *c,
+		   const char *s, size_t n, int where, int *hits, int max);
+
 /* How much of a line an entity's identification covers: the bytes of its longest keyword
  * group, or of its expression's literal part. An entity that any error code fits has 0. */
 size_t kb_specificity(const struct kb *kb, int ent);

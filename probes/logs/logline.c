@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "probes/logs/catalog.h"
 #include "probes/logs/logline.h"
 #include "probes/logs/logtext.h"
 
@@ -370,7 +371,7 @@ static int glog_prefix(struct pspan *m, struct hlog_line *l)
 
 /* The kernel log: dmesg "[ 1234.567890] ", dmesg -T "[Tue Dec  1 09:40:15 2026] ", and
  * syslog / journal "Dec  1 09:40:15 host kernel: ". */
-static int kernel_prefix(struct pspan *m, struct hlog_line *l)
+static int kernel_prefix(struct pspan *m, struct hlog_line *l, int kernel_word)
 {
 	if (m->n > 3 && m->s[0] == '[') {
 		const char *close = memchr(m->s, ']', m->n < 40 ? m->n : 40);
@@ -391,7 +392,7 @@ static int kernel_prefix(struct pspan *m, struct hlog_line *l)
 		skip(m, (size_t)(close - m->s) + 1);
 		return 1;
 	}
-	const char *k = m->n > 16 ? hlog__find((struct pspan){m->s, m->n < 80 ? m->n : 80},
+	const char *k = kernel_word && m->n > 16 ? hlog__find((struct pspan){m->s, m->n < 80 ? m->n : 80},
 					       " kernel: ")
 				  : NULL;
 	if (k && m->n > 15 && m->s[3] == ' ' && m->s[0] >= 'A' && m->s[0] <= 'Z' &&
@@ -420,8 +421,9 @@ static int pid_prefix(struct pspan *m, struct hlog_line *l)
 }
 
 /* What the rest of the line says about time, pid, device and rank. */
-static void inline_facts(struct pspan m, struct hlog_line *l)
+static void inline_facts(struct pspan m, struct hlog_line *l, const struct hlog_hits *h)
 {
+	int paren = hlog__hits_may(h, HLOG_HIT_PID_PAREN);
 	size_t n = m.n < 200 ? m.n : 200;
 	struct pspan head = {m.s, n};
 	long long v;
@@ -444,7 +446,9 @@ static void inline_facts(struct pspan m, struct hlog_line *l)
 			l->t_us = t;
 	}
 	struct pspan a;
-	if (l->pid < 0 && ((a = hlog__after(head, "[PID:")).s || (a = hlog__after(m, "(PID:")).s) &&
+	if (l->pid < 0 &&
+	    ((hlog__hits_may(h, HLOG_HIT_PID_BRACKET) && (a = hlog__after(head, "[PID:")).s) ||
+	     (paren && (a = hlog__after(m, "(PID:")).s)) &&
 	    hlog__num_at(a, &v) && v > 0 && v < 0x7fffffff)
 		l->pid = (int)v;
 	/* MODULE(pid,proc): the first '(' after a letter, followed by digits and ',' */
@@ -458,7 +462,7 @@ static void inline_facts(struct pspan m, struct hlog_line *l)
 			l->pid = (int)x;
 	}
 	/* torch_npu: "(PID:927000, Device:3, RankID:3)" */
-	a = hlog__after(m, "(PID:");
+	a = paren ? hlog__after(m, "(PID:") : (struct pspan){NULL, 0};
 	if (a.s) {
 		const char *close = memchr(a.s, ')', a.n < 80 ? a.n : 80);
 		struct pspan in = {a.s, close ? (size_t)(close - a.s) : 0};
@@ -507,8 +511,23 @@ static int info_word_before(struct pspan m, size_t at)
 	return 0;
 }
 
+/* Whether m starts with the first byte of one of the starts that mark a line
+ * ("TraceBack", "Solution:", "Possible Cause:", "File \"", "^^^", "Traceback (most recent
+ * call last)"): most lines do not, and skip the comparisons. */
+static int marked_start(struct pspan m)
+{
+	return m.n && memchr("TSPF^", m.s[0], 5);
+}
+
 void hlog__line_parse(struct pspan raw, struct hlog_line *l)
 {
+	hlog__line_parse_hits(raw, l, NULL);
+}
+
+void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct hlog_hits *h)
+{
+	int words = hlog__hits_gate(h, HLOG_GATE_ERRWORD);
+	int kernel_word = hlog__hits_may(h, HLOG_HIT_KERNEL);
 	memset(l, 0, sizeof(*l));
 	l->t_us = -1;
 	l->pid = l->rank = l->dev = l->wrap_pid = -1;
@@ -521,7 +540,7 @@ void hlog__line_parse(struct pspan raw, struct hlog_line *l)
 		struct pspan t = {m.s + sp, m.n - sp};
 		if ((!pass && grep_prefix(&t, l)) || rank_prefix(&t, l) || proc_prefix(&t, l) ||
 		    vllm_prefix(&t, l) ||
-		    pylog_prefix(&t, l) || kernel_prefix(&t, l) || pid_prefix(&t, l)) {
+		    pylog_prefix(&t, l) || kernel_prefix(&t, l, kernel_word) || pid_prefix(&t, l)) {
 			m = t;
 			continue;
 		}
@@ -535,19 +554,22 @@ void hlog__line_parse(struct pspan raw, struct hlog_line *l)
 	l->cont = m.n && (m.s[0] == '\t' || (m.n > 1 && m.s[0] == ' ' && m.s[1] == ' '));
 	m = probe__trim(m);
 	l->msg = m;
-	inline_facts(m, l);
+	inline_facts(m, l, h);
 	if (l->pid < 0)
 		l->pid = l->wrap_pid;
-	if (probe__starts(m, "TraceBack") || probe__starts(m, "Solution:") ||
-	    probe__starts(m, "Possible Cause:") || probe__starts(m, "Possible cause:") ||
-	    probe__starts(m, "File \"") || probe__starts(m, "^^^") ||
-	    hlog__has(m, "][FILE:"))
+	int marked = marked_start(m);
+	if ((marked && (probe__starts(m, "TraceBack") || probe__starts(m, "Solution:") ||
+			probe__starts(m, "Possible Cause:") || probe__starts(m, "Possible cause:") ||
+			probe__starts(m, "File \"") || probe__starts(m, "^^^"))) ||
+	    (hlog__hits_may(h, HLOG_HIT_FILE) && hlog__has(m, "][FILE:")))
 		l->cont = 1;
 	int len;
 	l->code_at = hlog__code_token(m, &len);
 	l->code_len = len;
 	if (l->level == HLINE_ERROR) {
 		l->error = 1;
+	} else if (!words) {
+		l->error = l->code_at >= 0 && l->level == HLINE_NONE;
 	} else if (l->level == HLINE_NONE || l->level == HLINE_WARN) {
 		/* the words decide, unless the line names itself informational first ("NCCL
 		 * INFO Failed to open libibverbs.so": a probe of what is there, not a failure) */
@@ -556,13 +578,14 @@ void hlog__line_parse(struct pspan raw, struct hlog_line *l)
 			   (at >= 0 && !info_word_before(m, (size_t)at)) ||
 			   (l->level == HLINE_NONE && hlog__http_failure(m));
 	}
-	if (!l->error && l->level == HLINE_INFO && hlog__hang_word(m))
+	if (!l->error && words && l->level == HLINE_INFO && hlog__hang_word(m))
 		l->error = 1;
 	/* Python's traceback heading is an error whose text comes after it; its frames and a
 	 * solution text are context, not errors, unless their writer logged them at an error
 	 * level (a frame at ERROR whose heading the excerpt lacks still says a process failed) */
-	l->frame = probe__starts(m, "File \"");
-	if (probe__starts(m, "Traceback (most recent call last)")) {
+	l->frame = marked && probe__starts(m, "File \"");
+	if (!marked) {
+	} else if (probe__starts(m, "Traceback (most recent call last)")) {
 		l->error = 1;
 		l->header = 1;
 	} else if ((l->frame && l->level != HLINE_ERROR) || probe__starts(m, "Solution:") ||

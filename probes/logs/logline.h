@@ -35,6 +35,10 @@ struct hlog_line {
 
 /* Reads raw (one line without its newline) into *l; l->msg points into raw. */
 void hlog__line_parse(struct pspan raw, struct hlog_line *l);
+/* The same with what hlog__line_hits found in the trimmed raw (catalog.h): the error words
+ * and logline.c's own literals are searched for only when the line may hold them. */
+struct hlog_hits;
+void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct hlog_hits *h);
 
 /* The first error code token in m: "EI0006", "EJ0001", "EZ9999", "E39999", "ERR02200"
  * (upper case, not inside a longer word). Its offset, or -1; *len its length. */
@@ -46,6 +50,9 @@ int hlog__code_token(struct pspan m, int *len);
  * covers; -1 when none. *len its length, *row (may be NULL) the table row that matched
  * (hlog__error_rows() for an exception class name). Only the first 4 KiB of m is read. */
 int hlog__error_word(struct pspan m, int *len, int *row);
+/* The i-th word (any case) without which no error word, exception line, HTTP failure or
+ * hang can be read in a line: 1 with it in *w, 0 past the last. */
+int hlog__error_gate_word(size_t i, struct pspan *w);
 /* Whether m says a process hangs ("some processes are hanging"): an error even at INFO. */
 int hlog__hang_word(struct pspan m);
 /* The benign row that covers m[at..at+len), or -1. */

@@ -17,6 +17,7 @@
 #include "probes/logs/bundle.h"
 #include "probes/logs/hccllog.h"
 #include "probes/logs/hlogint.h"
+#include "ranktable/base/bigmem.h"
 #include "ranktable/base/buf.h"
 
 struct walk {
@@ -271,7 +272,8 @@ static int read_plain(int fd, int moved, const struct hlog_report *r, struct tai
 	t->cut = got > keep;
 	if (!keep)
 		return 0;
-	if (!(t->p = malloc(keep)))
+	/* huge pages: faulting in the window 4 KiB at a time was a sixth of the triage */
+	if (!(t->p = big_malloc(keep)))
 		return -ENOMEM;
 	off_t at = pos + (off_t)(got - keep);
 	while (t->n < keep) {

@@ -7,12 +7,19 @@
 #include "ranktable/base/hex.h"
 
 /* The line being scanned, and which pairs of adjacent bytes it has (folded to lower case,
- * hashed to 4096 bits): the rules look for a few hundred literals in every line, and most
- * literals have a pair the line lacks, which this answers without a search. Per thread; set
- * and cleared by the scan loop around each file. */
+ * hashed to 4096 bits): the rules look for a few hundred literals in a line they read, and
+ * most literals have a pair the line lacks, which this answers without a search. Per thread;
+ * set and cleared by the scan loop around each file. The pairs are found only once a line
+ * has been searched a few times: most lines are searched for a few literals only (the line
+ * automaton's gates skip the rules), and for those the walk over the line cost more than
+ * the searches it saves. */
+#define PAIRS_AFTER 4 /* searches of a line before its pairs are worth finding */
+
 static _Thread_local struct {
 	const char *s;
 	size_t n;
+	unsigned searches;
+	int known; /* bits holds the line's pairs */
 	uint64_t bits[64];
 } line_pairs;
 
@@ -28,13 +35,30 @@ static unsigned pair_hash(char a, char b)
 
 void hlog__line_pairs(struct pspan line)
 {
-	memset(line_pairs.bits, 0, sizeof(line_pairs.bits));
 	line_pairs.s = line.s;
 	line_pairs.n = line.s ? line.n : 0;
-	for (size_t i = 0; line.s && i + 1 < line.n; i++) {
-		unsigned h = pair_hash(line.s[i], line.s[i + 1]);
+	line_pairs.searches = 0;
+	line_pairs.known = 0;
+}
+
+static void find_pairs(void)
+{
+	memset(line_pairs.bits, 0, sizeof(line_pairs.bits));
+	for (size_t i = 0; i + 1 < line_pairs.n; i++) {
+		unsigned h = pair_hash(line_pairs.s[i], line_pairs.s[i + 1]);
 		line_pairs.bits[h >> 6] |= 1ull << (h & 63);
 	}
+	line_pairs.known = 1;
+}
+
+/* Whether the pairs of the line m lies in are known (found now if it is their time). */
+static int pairs_known(struct pspan m)
+{
+	if (!line_pairs.s || m.s < line_pairs.s || m.s + m.n > line_pairs.s + line_pairs.n)
+		return 0;
+	if (!line_pairs.known && ++line_pairs.searches >= PAIRS_AFTER)
+		find_pairs();
+	return line_pairs.known;
 }
 
 /* 0 when lit cannot be in m, any case: m lies in the line whose pairs are known and a pair of
@@ -43,7 +67,7 @@ void hlog__line_pairs(struct pspan line)
 static int may_hold(struct pspan m, const char *lit, size_t *k)
 {
 	size_t i = 0;
-	if (line_pairs.s && m.s >= line_pairs.s && m.s + m.n <= line_pairs.s + line_pairs.n)
+	if (pairs_known(m))
 		for (; lit[i] && lit[i + 1]; i++) {
 			unsigned h = pair_hash(lit[i], lit[i + 1]);
 			if (!(line_pairs.bits[h >> 6] >> (h & 63) & 1))

@@ -34,7 +34,7 @@ struct acm {
 	size_t nout, capout;
 	unsigned short cls[256];
 	size_t ncls;
-	/* rows x ncls, after acm_build: next node << 1 | 1 when it has outputs */
+	/* rows x ncls, after acm_build: the next state (enc()) */
 	int *delta;
 	size_t rows; /* nodes 0 .. rows-1 have a row (acm_build numbers them breadth first) */
 	int built;
@@ -138,6 +138,24 @@ static void classes(struct acm *a)
 			a->cls[c] = a->cls[c + 32];
 }
 
+/* A state as the scan holds it and the rows store it: node v with a row as the offset of its
+ * row, shifted left by one, else v shifted and the sign bit set; either way | 1 when v has
+ * outputs. The offset saves the scan a multiplication in the chain of loads each byte waits
+ * on (a step is one load, a shift and an add), and the sign tells it a node without a row
+ * without a comparison with rows. */
+static int enc(const struct acm *a, int v, int out)
+{
+	if ((size_t)v < a->rows)
+		return (int)((size_t)v * a->ncls) << 1 | out;
+	return (int)(0x80000000u | (unsigned)v << 1 | (unsigned)out);
+}
+
+/* The node of state e. */
+static int node_of(const struct acm *a, int e)
+{
+	return e < 0 ? (int)((unsigned)e & 0x7fffffffu) >> 1 : (int)((size_t)(e >> 1) / a->ncls);
+}
+
 /* The transition from u on class k: next node << 1 | 1 when it has outputs. */
 static inline int step(const struct acm *a, int u, unsigned k)
 {
@@ -148,7 +166,17 @@ static inline int step(const struct acm *a, int u, unsigned k)
 				return v << 1 | (a->node[v].minid >= 0);
 		u = nu->fail;
 	}
-	return a->delta[(size_t)u * a->ncls + k];
+	int e = a->delta[(size_t)u * a->ncls + k];
+	return node_of(a, e) << 1 | (e & 1);
+}
+
+/* The state after e on class k (not 0, which leads to the root). */
+static inline int next_state(const struct acm *a, int e, unsigned k)
+{
+	if (e >= 0)
+		return a->delta[(size_t)(e >> 1) + k];
+	int d = step(a, node_of(a, e), k);
+	return enc(a, d >> 1, d & 1);
 }
 
 /* Numbers the nodes breadth first (the root stays 0) with their class, so that a node's
@@ -213,42 +241,70 @@ int acm_build(struct acm *a)
 			if (fm >= 0 && (nv->minid < 0 || fm < nv->minid))
 				nv->minid = fm;
 			if (row)
-				row[nv->k] = v << 1 | (nv->minid >= 0);
+				row[nv->k] = enc(a, v, nv->minid >= 0);
 		}
 	}
 	a->built = 1;
 	return 0;
 }
 
+/* Reports the needles that end at i + 1 in state e (which has outputs). */
+static int report(const struct acm *a, int e, size_t i,
+		  int (*hit)(void *ctx, int id, size_t end), void *ctx)
+{
+	int u = node_of(a, e);
+	for (int m = a->node[u].out ? u : a->node[u].olink; m; m = a->node[m].olink)
+		for (int o = a->node[m].out; o; o = a->out[o - 1].next) {
+			int rc = hit(ctx, a->out[o - 1].id, i + 1);
+			if (rc)
+				return rc;
+		}
+	return 0;
+}
+
 int acm_scan(const struct acm *a, const char *s, size_t n,
 	     int (*hit)(void *ctx, int id, size_t end), void *ctx)
 {
-	int u = 0;
+	int e = 0, rc;
 	for (size_t i = 0; a->built && i < n; i++) {
 		unsigned k = a->cls[(unsigned char)s[i]];
-		int d = k ? step(a, u, k) : 0;
-		u = d >> 1;
-		if (!(d & 1))
-			continue;
-		for (int m = a->node[u].out ? u : a->node[u].olink; m; m = a->node[m].olink)
-			for (int o = a->node[m].out; o; o = a->out[o - 1].next) {
-				int rc = hit(ctx, a->out[o - 1].id, i + 1);
-				if (rc)
-					return rc;
-			}
+		e = k ? next_state(a, e, k) : 0;
+		if (e & 1 && (rc = report(a, e, i, hit, ctx)))
+			return rc;
+	}
+	return 0;
+}
+
+int acm_scan2(const struct acm *a, int (*hit_a)(void *ctx, int id, size_t end), void *ctx_a,
+	      const struct acm *b, int (*hit_b)(void *ctx, int id, size_t end), void *ctx_b,
+	      const char *s, size_t n)
+{
+	if (!b || !b->built)
+		return acm_scan(a, s, n, hit_a, ctx_a);
+	if (!a->built)
+		return acm_scan(b, s, n, hit_b, ctx_b);
+	int e = 0, f = 0, rc;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		unsigned k = a->cls[c], l = b->cls[c];
+		e = k ? next_state(a, e, k) : 0;
+		f = l ? next_state(b, f, l) : 0;
+		if (e & 1 && (rc = report(a, e, i, hit_a, ctx_a)))
+			return rc;
+		if (f & 1 && (rc = report(b, f, i, hit_b, ctx_b)))
+			return rc;
 	}
 	return 0;
 }
 
 int acm_first_id(const struct acm *a, const char *s, size_t n)
 {
-	int u = 0, best = -1;
+	int e = 0, best = -1;
 	for (size_t i = 0; a->built && i < n; i++) {
 		unsigned k = a->cls[(unsigned char)s[i]];
-		int d = k ? step(a, u, k) : 0;
-		u = d >> 1;
-		if (d & 1 && (best < 0 || a->node[u].minid < best))
-			best = a->node[u].minid;
+		e = k ? next_state(a, e, k) : 0;
+		if (e & 1 && (best < 0 || a->node[node_of(a, e)].minid < best))
+			best = a->node[node_of(a, e)].minid;
 	}
 	return best;
 }

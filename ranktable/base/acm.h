@@ -32,6 +32,13 @@ int acm_build(struct acm *a);
  * else 0. */
 int acm_scan(const struct acm *a, const char *s, size_t n,
 	     int (*hit)(void *ctx, int id, size_t end), void *ctx);
+/* acm_scan of a and of b over the same text in one pass: each one's hits in order of end (at
+ * the same end, a's first); b may be NULL. The two automata's steps do not wait on each
+ * other, so the processor overlaps their loads of rows, which a scan spends its time
+ * waiting on. Stops when a hit returns non-zero and returns that value, else 0. */
+int acm_scan2(const struct acm *a, int (*hit_a)(void *ctx, int id, size_t end), void *ctx_a,
+	      const struct acm *b, int (*hit_b)(void *ctx, int id, size_t end), void *ctx_b,
+	      const char *s, size_t n);
 /* The smallest id of a needle that occurs in s[0..n), or -1 when none does. */
 int acm_first_id(const struct acm *a, const char *s, size_t n);
 #endif

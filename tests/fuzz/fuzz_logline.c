@@ -5,13 +5,17 @@
  * safety it checks what hlogmatch.c relies on: msg lies inside the line and is trimmed, the
  * code token lies inside msg, has the documented shape and is the first one (by a matcher of
  * our own, from logline.h's words), pid/rank/dev are -1 or not negative, the level is one of
- * enum hline_level, the flags are 0 or 1, and a second parse reads the same. */
+ * enum hline_level, the flags are 0 or 1, and a second parse reads the same. And what the scan
+ * does with the line automaton's gates (catalog.h): the line read with what the automaton found
+ * in it, and recognised so, reads and is recognised as without them. */
 #include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "probes/logs/catalog.h"
 #include "probes/logs/hccllog.h"
+#include "probes/logs/hlogint.h"
 #include "probes/logs/logline.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -75,6 +79,28 @@ static void check_token(struct pspan m, int at, int len)
 		assert(!token_at(m.s, m.n, i));
 }
 
+/* The gates skip only what would have found nothing. */
+static void check_gates(struct pspan raw, const struct hlog_line *l)
+{
+	struct pspan line = probe__trim(raw);
+	struct hlog_hits h, every;
+	struct hlog_line gated;
+	struct hlog_event e, want;
+	hlog__line_hits(line, &h);
+	hlog__line_parse_hits(raw, &gated, &h);
+	assert(!memcmp(&gated, l, sizeof(gated)));
+	memset(&every, 0, sizeof(every));
+	every.s = line.s;
+	every.n = line.n;
+	every.inner = -1;
+	every.all = 1;
+	hlog__event_init(&e);
+	hlog__event_init(&want);
+	int got = hlog__recognise_hits(line, l, &e, &h);
+	assert(got == hlog__recognise_hits(line, l, &want, &every));
+	assert(!got || !memcmp(&e, &want, sizeof(e)));
+}
+
 static void check_line(struct pspan raw)
 {
 	struct hlog_line l, again;
@@ -103,6 +129,8 @@ static void check_line(struct pspan raw)
 	assert(again.level == l.level && again.kernel == l.kernel && again.cont == l.cont);
 	assert(again.error == l.error && again.code_at == l.code_at &&
 	       again.code_len == l.code_len);
+
+	check_gates(raw, &l);
 
 	/* the whole line, prefixes and control bytes too */
 	int at = hlog__code_token(raw, &len);

@@ -384,15 +384,20 @@ static void acm_round(unsigned *seed, int nocase, int root_row)
 	static const char abc[] = "abAB c\x01\xff";
 	char nd[40][8], text[63];
 	struct acm *a = acm_new((nocase ? ACM_NOCASE : 0) | (root_row ? ACM_ROOT_ROW : 0));
+	/* the other flags, for acm_scan2's second automaton */
+	struct acm *b = acm_new((nocase ? 0 : ACM_NOCASE) | (root_row ? 0 : ACM_ROOT_ROW));
 	assert_non_null(a);
+	assert_non_null(b);
 	for (int i = 0; i < 40; i++) {
 		size_t k = 1 + rand_r(seed) % 6;
 		for (size_t j = 0; j < k; j++)
 			nd[i][j] = abc[rand_r(seed) % (sizeof(abc) - 1)];
 		nd[i][k] = '\0';
 		assert_int_equal(acm_add(a, nd[i], k, i), 0);
+		assert_int_equal(acm_add(b, nd[i], k, i), 0);
 	}
 	assert_int_equal(acm_build(a), 0);
+	assert_int_equal(acm_build(b), 0);
 	for (int round = 0; round < 50; round++) {
 		size_t n = rand_r(seed) % sizeof(text);
 		for (size_t j = 0; j < n; j++)
@@ -413,8 +418,29 @@ static void acm_round(unsigned *seed, int nocase, int root_row)
 		}
 		assert_int_equal(w.count, want);
 		assert_int_equal(acm_first_id(a, text, n), first);
+		/* both in one pass: each as its own scan finds it */
+		struct acm_seen wa, wb, alone;
+		memset(&wa, 0, sizeof(wa));
+		memset(&wb, 0, sizeof(wb));
+		memset(&alone, 0, sizeof(alone));
+		assert_int_equal(acm_scan2(a, acm_note, &wa, b, acm_note, &wb, text, n), 0);
+		assert_int_equal(acm_scan(b, text, n, acm_note, &alone), 0);
+		assert_memory_equal(&wa, &w, sizeof(w));
+		assert_memory_equal(&wb, &alone, sizeof(alone));
+		memset(&wa, 0, sizeof(wa));
+		assert_int_equal(acm_scan2(a, acm_note, &wa, NULL, acm_note, &wb, text, n), 0);
+		assert_memory_equal(&wa, &w, sizeof(w));
 	}
 	acm_free(a);
+	acm_free(b);
+}
+
+static int acm_note_none(void *ctx, int id, size_t end)
+{
+	(void)ctx;
+	(void)id;
+	(void)end;
+	return 0;
 }
 
 static int acm_stop(void *ctx, int id, size_t end)
@@ -437,6 +463,7 @@ static void test_acm(void **state)
 	assert_int_equal(acm_add(a, "", 0, 2), 0);
 	assert_int_equal(acm_build(a), 0);
 	assert_int_equal(acm_scan(a, "xxabcdcd", 8, acm_stop, NULL), 6);
+	assert_int_equal(acm_scan2(a, acm_note_none, NULL, a, acm_stop, NULL, "xxabcdcd", 8), 6);
 	assert_int_equal(acm_first_id(a, "xxcdab", 6), 0);
 	assert_int_equal(acm_first_id(a, "xyz", 3), -1);
 	acm_free(a);
