@@ -103,6 +103,9 @@ sub run_job {
 	}
 	my $exit = $p->exit // 0;
 	my $wait = $p->wait // 0;
+	# the CPU the program and what it started used (its waited-for children): a program
+	# that uses far less than its wall time mostly waits, and could share the machine
+	my ( undef, undef, $cu, $cs ) = times;
 	my @why;
 	push @why, $p->parse_errors if $p->parse_errors;
 	push @why, "exit status $exit" . ( $wait & 127 ? ", signal " . ( $wait & 127 ) : '' ) if $exit || $wait;
@@ -123,7 +126,7 @@ sub run_job {
 	# after its last "ok" can never pass.
 	$bad++ if @why && !$bad;
 	open my $fh, '>', $out or die "harness: $out: $!\n";
-	printf $fh "%d %d %d %.1f\n", $ok, $bad, $sk, time - $t0;
+	printf $fh "%d %d %d %.1f %.1f\n", $ok, $bad, $sk, time - $t0, $cu + $cs;
 	print $fh "    $_\n" for @why;
 	print $fh "$_\n" for @lines;
 	close $fh or die "harness: $out: $!\n";
@@ -150,17 +153,18 @@ if ( $py =~ m{^/} && -x $py ) {
 	symlink( $py, "$dir/bin/python3" ) or die "harness: $dir/bin/python3: $!\n";
 	$ENV{PATH} = "$dir/bin:$ENV{PATH}";
 }
-my ( $pass, $fail, $skip ) = ( 0, 0, 0 );
+my ( $pass, $fail, $skip, $cpu_sum ) = ( 0, 0, 0, 0 );
+my $started = time;
 my ( @failed_files, @times );
 my %running;    # pid -> [job, result file]
 
 sub report {
 	my ( $j, $file ) = @_;
-	my ( $ok, $bad, $sk, $dt ) = ( 0, 1, 0, 0 );
+	my ( $ok, $bad, $sk, $dt, $cpu ) = ( 0, 1, 0, 0, 0 );
 	my @body;
 	if ( open my $fh, '<', $file ) {
 		my $head = <$fh>;
-		( $ok, $bad, $sk, $dt ) = split ' ', $head if defined $head;
+		( $ok, $bad, $sk, $dt, $cpu ) = split ' ', $head if defined $head;
 		@body = <$fh>;
 	} else {
 		@body = ("    the harness lost this program's report\n");
@@ -168,13 +172,14 @@ sub report {
 	$pass += $ok;
 	$fail += $bad;
 	$skip += $sk;
+	$cpu_sum += $cpu;
 	my $label = sprintf "%-9s %s", $j->{tier}, $j->{name};
-	push @times, [ $dt, $label, "$j->{tier} $j->{name}" ];
+	push @times, [ $dt, $label, "$j->{tier} $j->{name}", $cpu ];
 	if ($bad) {
 		push @failed_files, $label;
-		print "FAIL $label: $ok passed, $bad failed, $sk skipped (${dt}s)\n", @body;
+		print "FAIL $label: $ok passed, $bad failed, $sk skipped (${dt}s, cpu ${cpu}s)\n", @body;
 	} else {
-		print "ok   $label: $ok passed" . ( $sk ? ", $sk skipped" : '' ) . " (${dt}s)\n";
+		print "ok   $label: $ok passed" . ( $sk ? ", $sk skipped" : '' ) . " (${dt}s, cpu ${cpu}s)\n";
 	}
 }
 
@@ -213,7 +218,8 @@ if ( -d 'build' && open my $fh, '>', "$times_file.tmp" ) {
 }
 
 print "\nthe ten slowest:\n";
-printf "  %7.1fs  %s\n", $_->[0], $_->[1] for ( sort { $b->[0] <=> $a->[0] } @times )[ 0 .. ( @times < 10 ? $#times : 9 ) ];
+printf "  %7.1fs  cpu %6.1fs  %s\n", $_->[0], $_->[3], $_->[1] for ( sort { $b->[0] <=> $a->[0] } @times )[ 0 .. ( @times < 10 ? $#times : 9 ) ];
 print "\nfailed: $_\n" for @failed_files;
+printf "\n%.0f s in all, %.0f s of CPU\n", time - $started, $cpu_sum;
 print "\n$pass passed, $fail failed, $skip skipped\n";
 exit( $fail ? 1 : 0 );
