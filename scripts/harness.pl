@@ -4,16 +4,20 @@
 # Usage: perl scripts/harness.pl [TIER...]   (tiers: unit fuzz cli cli-asan cluster fault)
 #
 # Programs that share no ports, namespaces or timing run HARNESS_JOBS at a time (default 2):
-# unit tests, fuzz corpora and the CLI tiers. A CLI test whose verdicts depend on elapsed time
-# says so with a line "# harness: alone"; it runs, like the cluster and fault tiers (shared
-# namespace names, SSH daemons, heartbeat budgets), with nothing else beside it. A CLI test
-# that never runs $HCCLCTL (it builds and installs ./hcclctl itself) says "# harness: once" and
-# runs in the cli tier only: in cli-asan it would repeat the very same commands.
+# unit tests, fuzz corpora, the CLI tiers, and the cluster and fault tiers (their namespaces,
+# sshd and Slurm are named by the test's pid and listen on ports the kernel picks; a fault's
+# heartbeat budget of 5 s holds beside a neighbour). A test whose verdicts depend on elapsed
+# time under load (a Ctrl-C's grace, one job's time against another's, a link's measured
+# rate) or on the whole machine (/dev/shm compared before and after) says so with a line
+# "# harness: alone" and runs with nothing else beside it. A CLI test that never runs
+# $HCCLCTL (it builds and installs ./hcclctl itself) says "# harness: once" and runs in the
+# cli tier only: in cli-asan it would repeat the very same commands.
 #
 # Programs start longest first, by the times of the last run (build/harness-times, written at
 # the end of each run), so the two lanes end together instead of one long program running
 # alone at the end of the shared ones. Programs it does not list (a fresh clone) go first, by
-# tier: unit, cli-asan, cli, then the fuzz corpora, the many short ones that fill the gaps.
+# tier: cluster and fault (the longest), unit, cli-asan, cli, then the fuzz corpora, the many
+# short ones that fill the gaps.
 use strict;
 use warnings;
 use TAP::Parser;
@@ -56,7 +60,7 @@ for my $tier (@tiers) {
 			job( $tier, $t, [ 'sh', $t ], { HCCLCTL => $bin }, says( $t, 'alone' ) );
 		}
 	} elsif ( $tier eq 'cluster' || $tier eq 'fault' ) {
-		job( $tier, $_, [ 'sh', $_ ], { HCCLCTL => './hcclctl' }, 1 ) for sort glob("tests/$tier/*.t");
+		job( $tier, $_, [ 'sh', $_ ], { HCCLCTL => './hcclctl' }, says( $_, 'alone' ) ) for sort glob("tests/$tier/*.t");
 	} else {
 		die "harness: unknown tier '$tier'\n";
 	}
@@ -138,7 +142,7 @@ my %last;
 if ( open my $fh, '<', $times_file ) {
 	while (<$fh>) { $last{"$2 $3"} = $1 if /^([0-9.]+) (\S+) (\S+)$/; }
 }
-my %unknown = ( unit => 4, 'cli-asan' => 3, cli => 2, fuzz => 1 );
+my %unknown = ( cluster => 5, fault => 5, unit => 4, 'cli-asan' => 3, cli => 2, fuzz => 1 );
 sub cost { $last{"$_[0]{tier} $_[0]{name}"} // 1e9 * ( $unknown{ $_[0]{tier} } // 1 ) }
 
 my $dir = tempdir( 'hcclctl-harness.XXXXXX', TMPDIR => 1, CLEANUP => 1 );
