@@ -75,12 +75,17 @@ $(O)/libhcclctl.a: $(LIB_OBJ)
 $(BIN): $(O)/cmd/hcclctl.o $(O)/libhcclctl.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# The unit and fuzz programs link with gold where the compiler has it: each of the 85 links
+# against the ASan archive took 0.36 s of CPU with the default ld.bfd, 0.07 s with gold (30 s
+# of every clean `make check` build). hcclctl itself keeps the default linker.
+TEST_LD := $(shell $(CC) -fuse-ld=gold -Wl,--version 2>/dev/null | grep -q 'GNU gold' && echo -fuse-ld=gold)
+
 $(O)/tests/unit/%: $(O)/tests/unit/%.o $(O)/libhcclctl.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+	$(CC) $(LDFLAGS) $(TEST_LD) -o $@ $^ $(LDLIBS) -lcmocka
 
 # Fuzz targets link a replay main so the corpus runs under ASan+UBSan without libFuzzer.
 $(O)/tests/fuzz/fuzz_%: $(O)/tests/fuzz/fuzz_%.o $(O)/tests/fuzz/replay.o $(O)/libhcclctl.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) $(TEST_LD) -o $@ $^ $(LDLIBS)
 
 tests: $(UNIT_BIN) $(FUZZ_BIN)
 

@@ -4,16 +4,20 @@
 # Usage: perl scripts/harness.pl [TIER...]   (tiers: unit fuzz cli cli-asan cluster fault)
 #
 # Programs that share no ports, namespaces or timing run HARNESS_JOBS at a time (default 2):
-# unit tests, fuzz corpora and the CLI tiers. A CLI test whose verdicts depend on elapsed time
-# says so with a line "# harness: alone"; it runs, like the cluster and fault tiers (shared
-# namespace names, SSH daemons, heartbeat budgets), with nothing else beside it. A CLI test
-# that never runs $HCCLCTL (it builds and installs ./hcclctl itself) says "# harness: once" and
-# runs in the cli tier only: in cli-asan it would repeat the very same commands.
+# unit tests, fuzz corpora, the CLI tiers, and the cluster and fault tiers (their namespaces,
+# sshd and Slurm are named by the test's pid and listen on ports the kernel picks; a fault's
+# heartbeat budget of 5 s holds beside a neighbour). A test whose verdicts depend on elapsed
+# time under load (a Ctrl-C's grace, one job's time against another's, a link's measured
+# rate) or on the whole machine (/dev/shm compared before and after) says so with a line
+# "# harness: alone" and runs with nothing else beside it. A CLI test that never runs
+# $HCCLCTL (it builds and installs ./hcclctl itself) says "# harness: once" and runs in the
+# cli tier only: in cli-asan it would repeat the very same commands.
 #
 # Programs start longest first, by the times of the last run (build/harness-times, written at
 # the end of each run), so the two lanes end together instead of one long program running
 # alone at the end of the shared ones. Programs it does not list (a fresh clone) go first, by
-# tier: unit, cli-asan, cli, then the fuzz corpora, the many short ones that fill the gaps.
+# tier: cluster and fault (the longest), unit, cli-asan, cli, then the fuzz corpora, the many
+# short ones that fill the gaps.
 use strict;
 use warnings;
 use TAP::Parser;
@@ -56,7 +60,7 @@ for my $tier (@tiers) {
 			job( $tier, $t, [ 'sh', $t ], { HCCLCTL => $bin }, says( $t, 'alone' ) );
 		}
 	} elsif ( $tier eq 'cluster' || $tier eq 'fault' ) {
-		job( $tier, $_, [ 'sh', $_ ], { HCCLCTL => './hcclctl' }, 1 ) for sort glob("tests/$tier/*.t");
+		job( $tier, $_, [ 'sh', $_ ], { HCCLCTL => './hcclctl' }, says( $_, 'alone' ) ) for sort glob("tests/$tier/*.t");
 	} else {
 		die "harness: unknown tier '$tier'\n";
 	}
@@ -103,6 +107,9 @@ sub run_job {
 	}
 	my $exit = $p->exit // 0;
 	my $wait = $p->wait // 0;
+	# the CPU the program and what it started used (its waited-for children): a program
+	# that uses far less than its wall time mostly waits, and could share the machine
+	my ( undef, undef, $cu, $cs ) = times;
 	my @why;
 	push @why, $p->parse_errors if $p->parse_errors;
 	push @why, "exit status $exit" . ( $wait & 127 ? ", signal " . ( $wait & 127 ) : '' ) if $exit || $wait;
@@ -123,7 +130,7 @@ sub run_job {
 	# after its last "ok" can never pass.
 	$bad++ if @why && !$bad;
 	open my $fh, '>', $out or die "harness: $out: $!\n";
-	printf $fh "%d %d %d %.1f\n", $ok, $bad, $sk, time - $t0;
+	printf $fh "%d %d %d %.1f %.1f\n", $ok, $bad, $sk, time - $t0, $cu + $cs;
 	print $fh "    $_\n" for @why;
 	print $fh "$_\n" for @lines;
 	close $fh or die "harness: $out: $!\n";
@@ -135,7 +142,7 @@ my %last;
 if ( open my $fh, '<', $times_file ) {
 	while (<$fh>) { $last{"$2 $3"} = $1 if /^([0-9.]+) (\S+) (\S+)$/; }
 }
-my %unknown = ( unit => 4, 'cli-asan' => 3, cli => 2, fuzz => 1 );
+my %unknown = ( cluster => 5, fault => 5, unit => 4, 'cli-asan' => 3, cli => 2, fuzz => 1 );
 sub cost { $last{"$_[0]{tier} $_[0]{name}"} // 1e9 * ( $unknown{ $_[0]{tier} } // 1 ) }
 
 my $dir = tempdir( 'hcclctl-harness.XXXXXX', TMPDIR => 1, CLEANUP => 1 );
@@ -150,17 +157,18 @@ if ( $py =~ m{^/} && -x $py ) {
 	symlink( $py, "$dir/bin/python3" ) or die "harness: $dir/bin/python3: $!\n";
 	$ENV{PATH} = "$dir/bin:$ENV{PATH}";
 }
-my ( $pass, $fail, $skip ) = ( 0, 0, 0 );
+my ( $pass, $fail, $skip, $cpu_sum ) = ( 0, 0, 0, 0 );
+my $started = time;
 my ( @failed_files, @times );
 my %running;    # pid -> [job, result file]
 
 sub report {
 	my ( $j, $file ) = @_;
-	my ( $ok, $bad, $sk, $dt ) = ( 0, 1, 0, 0 );
+	my ( $ok, $bad, $sk, $dt, $cpu ) = ( 0, 1, 0, 0, 0 );
 	my @body;
 	if ( open my $fh, '<', $file ) {
 		my $head = <$fh>;
-		( $ok, $bad, $sk, $dt ) = split ' ', $head if defined $head;
+		( $ok, $bad, $sk, $dt, $cpu ) = split ' ', $head if defined $head;
 		@body = <$fh>;
 	} else {
 		@body = ("    the harness lost this program's report\n");
@@ -168,13 +176,14 @@ sub report {
 	$pass += $ok;
 	$fail += $bad;
 	$skip += $sk;
+	$cpu_sum += $cpu;
 	my $label = sprintf "%-9s %s", $j->{tier}, $j->{name};
-	push @times, [ $dt, $label, "$j->{tier} $j->{name}" ];
+	push @times, [ $dt, $label, "$j->{tier} $j->{name}", $cpu ];
 	if ($bad) {
 		push @failed_files, $label;
-		print "FAIL $label: $ok passed, $bad failed, $sk skipped (${dt}s)\n", @body;
+		print "FAIL $label: $ok passed, $bad failed, $sk skipped (${dt}s, cpu ${cpu}s)\n", @body;
 	} else {
-		print "ok   $label: $ok passed" . ( $sk ? ", $sk skipped" : '' ) . " (${dt}s)\n";
+		print "ok   $label: $ok passed" . ( $sk ? ", $sk skipped" : '' ) . " (${dt}s, cpu ${cpu}s)\n";
 	}
 }
 
@@ -213,7 +222,8 @@ if ( -d 'build' && open my $fh, '>', "$times_file.tmp" ) {
 }
 
 print "\nthe ten slowest:\n";
-printf "  %7.1fs  %s\n", $_->[0], $_->[1] for ( sort { $b->[0] <=> $a->[0] } @times )[ 0 .. ( @times < 10 ? $#times : 9 ) ];
+printf "  %7.1fs  cpu %6.1fs  %s\n", $_->[0], $_->[3], $_->[1] for ( sort { $b->[0] <=> $a->[0] } @times )[ 0 .. ( @times < 10 ? $#times : 9 ) ];
 print "\nfailed: $_\n" for @failed_files;
+printf "\n%.0f s in all, %.0f s of CPU\n", time - $started, $cpu_sum;
 print "\n$pass passed, $fail failed, $skip skipped\n";
 exit( $fail ? 1 : 0 );

@@ -4,6 +4,8 @@
 # cannot start is named with the library and the package. Each node's PATH and cache are
 # the test's (sshd's SetEnv); node 4's loader finds a broken libcjson.so.1 first
 # (LD_LIBRARY_PATH), as a node whose library is missing or damaged would. Run as root.
+# harness: alone (beside a neighbour, at load 15, a .run.* directory was left in node 2's cache:
+# 2 failures; likely a session cancelled between its private copy's mktemp and its rm)
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/netns.sh"
 

@@ -112,9 +112,20 @@ cluster_start_sshd() {
 	echo $! >"$_d/pid"
 }
 
+# A TERM that comes while the background shell of cluster_start_sshd has forked but not yet
+# exec'd sshd is lost (that shell takes it for the test's own trap): sshd runs on, and a bare
+# `wait` never returned (a test that ends right after cluster_start_sshd hung in cluster_down,
+# 38 of 40 times when the kill follows the start at once). So: up to 5 s, then KILL.
 cluster_stop_sshd() {
 	_p=$(cat "$CL_DIR/n$1/pid" 2>/dev/null) || return 0
-	kill "$_p" 2>/dev/null && wait "$_p" 2>/dev/null
+	kill "$_p" 2>/dev/null
+	_t=0
+	while kill -0 "$_p" 2>/dev/null && [ "$_t" -lt 100 ]; do
+		sleep 0.05 # the shell reaps the ended sshd while it waits for this
+		_t=$((_t + 1))
+	done
+	kill -9 "$_p" 2>/dev/null
+	wait "$_p" 2>/dev/null
 	rm -f "$CL_DIR/n$1/pid"
 	return 0
 }

@@ -5,6 +5,8 @@
 # ring are read, then its socket's end counts); a frozen rank is named stuck; a fingerprint
 # mismatch is named; and no crash leaves anything in /dev/shm or a rank process behind. -v
 # shows the links were shared memory.
+# harness: alone (it compares the whole machine's /dev/shm before and after: Open MPI's segments
+# beside it would count)
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
 # ranks of another launcher share one secret (HCCLCTL_SECRET), as a real job must
