@@ -91,6 +91,9 @@ static const struct {
 	/* NULL, or: 0 when the form at m[at..at+len) does not vouch for this line after all */
 	int (*holds)(struct pspan m, size_t at, size_t len);
 } benign[] = {
+	/* a setting's name as a key of the settings a launcher prints: torchrun's "rdzv_configs
+	 * : {'timeout': 900}" */
+	{"'timeout': %d", 0, NULL},
 	/* CANN's advice text: "Check the rank service processes with other errors or no errors" */
 	{"no errors", 0, NULL},
 	/* nccl-tests' legend under its table, printed on every run: "# Errors with asterisks

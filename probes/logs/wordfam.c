@@ -236,6 +236,18 @@ static const struct family fams[] = {
 	 .any = {"unable to complete", "could not complete", "failed to complete",
 		 "unable to establish", "could not establish", "failed to establish"},
 	 .also = {"connection", "connect"}},
+	/* torch elastic's agent and its rendezvous store: the exception's class and message
+	 * (torch/distributed/elastic/rendezvous/c10d_rendezvous_backend.py, "The connection to
+	 * the C10d store has failed. See inner exception for details."). A wrapper: its inner
+	 * exception, where a rule knows it, names the address and says more */
+	{.cat = HCAT_NET,
+	 .name = "rendezvous",
+	 .what = "the elastic agent could not reach its rendezvous store",
+	 .fix = "check that the rendezvous host (--rdzv-endpoint HOST:PORT, the first node) is up "
+		"and its agent started, that its name resolves the same on every node, and that "
+		"the port is open between the nodes (a firewall, a Kubernetes service or a "
+		"cluster that exposes only some ports)",
+	 .any = {"rendezvousconnectionerror", "connection to the c10d store"}},
 	/* a process that stopped making progress: "some processes are hanging", "hung" */
 	{.cat = HCAT_RANK_STUCK,
 	 .name = "hang",

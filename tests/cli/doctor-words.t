@@ -281,4 +281,15 @@ run "$HCCLCTL" --json doctor --logs "$TMP/two"
 cause detail node port
 check_out "words:connect-timeout node1 7000" "lone frames on one node, an error on another: the error is the cause"
 
+# torch elastic's agent (kubeflow/trainer#1504): its settings name a timeout, which is no
+# error; the rendezvous store it could not reach is a network failure
+printf '%s\n' '  rdzv_endpoint    : v2-pytorch-1208202754389-worker-0:23456' \
+	"  rdzv_configs     : {'timeout': 900}" \
+	'[ERROR] 2021-12-08 12:28:26,423 error_handler: {' \
+	'    "message": "RendezvousConnectionError: The connection to the C10d store has failed. See inner exception for details.",' >"$TMP/rdzv.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/rdzv.log"
+check_rc 2 "the rendezvous store not reached: exit 2"
+cause kind detail
+check_out "network-unreachable words:rendezvous" "  a network failure, not the settings' timeout"
+
 done_testing

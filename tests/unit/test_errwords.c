@@ -156,6 +156,8 @@ struct benign_line {
 
 static const struct benign_line benign_lines[] = {
 	{"no errors", "vllm-ascend-5461-a2-2node-ei0006-mc2", "with other errors or no errors", 0},
+	{"'timeout': %d", "https://github.com/kubeflow/trainer/issues/1504",
+	 "  rdzv_configs     : {'timeout': 900}", 0},
 	{"busbw error", "healthy-nccl-583-a100-error-column", "busbw  error     time", 0},
 	{"Errors with asterisks indicate", "https://github.com/ROCm/rccl/pull/2078",
 	 "# Errors with asterisks indicate errors that have exceeded the maximum threshold.", 0},

@@ -58,6 +58,13 @@ static void test_rows(void **state)
 		{"Hello request failed: Not connected to 10.0.0.3:4000 yet", "connect-failed"},
 		{"ERROR [x.py:5]   File \"/opt/a/b.py\", line 9, in run", "exception"},
 		{"Traceback (most recent call last):", "exception"},
+		{"    \"message\": \"RendezvousConnectionError: The connection to the C10d store has "
+		 "failed. See inner exception for details.\",",
+		 "rendezvous"},
+		{"WARNING:torch.distributed.elastic.rendezvous.dynamic_rendezvous:The node 'w-1_17_0' "
+		 "has failed to shutdown the rendezvous 'none' due to an error of type "
+		 "RendezvousConnectionError.",
+		 "rendezvous"},
 		{"Fatal error in MPI_Init: Other MPI error, error stack:", "fatal"},
 		{"Abort(204069007): Fatal error in internal_Init_thread: Other MPI error", "fatal"},
 		{"invalid value 0 for parameter num_workers: must be positive", "setting"},
