@@ -1,10 +1,11 @@
-/* Runs an outside tool without a shell: fork, its own process group, execv, both streams
+/* Runs an outside tool without a shell: posix_spawn, its own process group, both streams
  * captured through poll with a hard size cap, and a deadline after which the whole group
  * is killed (a hung npu-smi often leaves a child behind that holds the pipes). */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,26 +99,59 @@ static int sink_add(struct sink *s, const char *d, size_t n)
 	return buf_add(&s->b, d, n);
 }
 
-static void child(const char *path, char *const argv[], int out, int errfd, int report)
+/* environ with LC_ALL=C in place of any LC_ALL: the vendor tools print Chinese under some
+ * locales, and their English output is the one the parsers know. The array is the caller's
+ * to free; its strings stay environ's. */
+static char **tool_env(void)
 {
-	setpgid(0, 0);
-	int nul = open("/dev/null", O_RDONLY);
-	if (nul >= 0) {
-		dup2(nul, 0);
-		close(nul);
-	}
-	dup2(out, 1);
-	dup2(errfd, 2);
-	close(out);
-	close(errfd);
-	/* The vendor tools print Chinese under some locales; their English output is the one
-	 * the parsers know. */
-	setenv("LC_ALL", "C", 1);
-	execv(path, argv);
-	int e = errno;
-	ssize_t w = write(report, &e, sizeof(e));
-	(void)w;
-	_exit(127);
+	static char lc_all[] = "LC_ALL=C";
+	size_t n = 0;
+	while (environ[n])
+		n++;
+	char **env = calloc(n + 2, sizeof(*env));
+	if (!env)
+		return NULL;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "LC_ALL=", 7) != 0)
+			env[k++] = environ[i];
+	env[k] = lc_all;
+	return env;
+}
+
+/* Starts path in its own process group, stdin from /dev/null, stdout and stderr on out and
+ * errfd. posix_spawn, not fork: a fork copies the page tables of the whole address space
+ * (under ASan, of its shadow mapping too), and probe roce starts the tools a few hundred
+ * times: with fork, half of its time under ASan went to fork and exec. glibc's posix_spawn
+ * returns exec's own error (ENOENT, EACCES) and leaves no child behind then. Returns 0 or an
+ * errno value. */
+static int spawn_tool(const char *path, char *const argv[], int out, int errfd, pid_t *pid)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	int e;
+	char **env = tool_env();
+	if (!env)
+		return ENOMEM;
+	if ((e = posix_spawn_file_actions_init(&fa)))
+		goto out_env;
+	if ((e = posix_spawnattr_init(&at)))
+		goto out_fa;
+	/* the pipes are close-on-exec; their copies on 1 and 2 are not */
+	if ((e = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0)) ||
+	    (e = posix_spawn_file_actions_adddup2(&fa, out, 1)) ||
+	    (e = posix_spawn_file_actions_adddup2(&fa, errfd, 2)) ||
+	    (e = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP)) ||
+	    (e = posix_spawnattr_setpgroup(&at, 0)))
+		goto out_at;
+	e = posix_spawn(pid, path, &fa, &at, argv, env);
+out_at:
+	posix_spawnattr_destroy(&at);
+out_fa:
+	posix_spawn_file_actions_destroy(&fa);
+out_env:
+	free(env);
+	return e;
 }
 
 void probe_tool_result_release(struct probe_tool_result *r)
@@ -132,7 +166,7 @@ void probe_tool_result_release(struct probe_tool_result *r)
 int probe_tool_run(const char *path, char *const argv[], long timeout_ms,
 		   struct probe_tool_result *r, char *err, size_t errlen)
 {
-	int po[2] = {-1, -1}, pe[2] = {-1, -1}, pr[2] = {-1, -1};
+	int po[2] = {-1, -1}, pe[2] = {-1, -1};
 	struct sink so = {BUF_INIT(PROBE_TOOL_CAP), 0}, se = {BUF_INIT(PROBE_TOOL_CAP), 0};
 	char cmd[256];
 	int rc = 0, status = 0;
@@ -142,38 +176,22 @@ int probe_tool_run(const char *path, char *const argv[], long timeout_ms,
 	memset(r, 0, sizeof(*r));
 	r->status = -1;
 	probe_tool_cmdline(argv, cmd, sizeof(cmd));
-	if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC) || pipe2(pr, O_CLOEXEC)) {
+	if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC)) {
 		rc = -errno;
 		snprintf(err, errlen, "%s: cannot create pipes: %s", cmd, strerror(errno));
 		goto out;
 	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: cannot fork: %s", cmd, strerror(errno));
+	int e = spawn_tool(path, argv, po[1], pe[1], &pid);
+	if (e) {
+		pid = -1;
+		rc = -e;
+		snprintf(err, errlen, "cannot run '%s': %s", path, strerror(e));
 		goto out;
 	}
-	if (pid == 0)
-		child(path, argv, po[1], pe[1], pr[1]);
 	setpgid(pid, pid); /* also here, so a kill of the group cannot miss a fast child */
 	close(po[1]);
 	close(pe[1]);
-	close(pr[1]);
-	po[1] = pe[1] = pr[1] = -1;
-
-	int exec_errno = 0;
-	ssize_t got;
-	do
-		got = read(pr[0], &exec_errno, sizeof(exec_errno));
-	while (got < 0 && errno == EINTR);
-	if (got == (ssize_t)sizeof(exec_errno)) {
-		waitpid(pid, &status, 0);
-		pid = -1;
-		rc = exec_errno == EACCES ? -EACCES : exec_errno == ENOENT ? -ENOENT : -exec_errno;
-		snprintf(err, errlen, "cannot run '%s': %s", path, strerror(exec_errno));
-		goto out;
-	}
+	po[1] = pe[1] = -1;
 
 	struct pollfd fds[2] = {{.fd = po[0], .events = POLLIN}, {.fd = pe[0], .events = POLLIN}};
 	int open_fds = 2, exited = 0;
@@ -260,8 +278,6 @@ out:
 			close(po[i]);
 		if (pe[i] >= 0)
 			close(pe[i]);
-		if (pr[i] >= 0)
-			close(pr[i]);
 	}
 	buf_release(&so.b);
 	buf_release(&se.b);
