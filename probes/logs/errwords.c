@@ -4,6 +4,7 @@
  * with the real form it stands for. Matching is by word: a row starts at a word start and
  * ends at a word end, so identifiers (HCCL_CONNECT_TIMEOUT, error_handler, on_failure) never
  * match: '_' is part of a word. */
+#include <ctype.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <string.h>
@@ -91,9 +92,6 @@ static const struct {
 	/* NULL, or: 0 when the form at m[at..at+len) does not vouch for this line after all */
 	int (*holds)(struct pspan m, size_t at, size_t len);
 } benign[] = {
-	/* a setting's name as a key of the settings a launcher prints: torchrun's "rdzv_configs
-	 * : {'timeout': 900}" */
-	{"'timeout': %d", 0, NULL},
 	/* CANN's advice text: "Check the rank service processes with other errors or no errors" */
 	{"no errors", 0, NULL},
 	/* nccl-tests' legend under its table, printed on every run: "# Errors with asterisks
@@ -276,6 +274,24 @@ int hlog__retry_left(struct pspan m)
 	return 0;
 }
 
+/* Whether the word at s[i..i+k) is the quoted key of a number, a setting in the settings a
+ * launcher prints (torchrun's "rdzv_configs : {'timeout': 900}", "\"max_failures\": 3"): it
+ * names the setting, it says nothing failed. A key whose value is text ("\"error\": \"...\"")
+ * is left to its value's words. */
+static int setting_key(struct pspan m, size_t i, size_t k)
+{
+	if (!i || (m.s[i - 1] != '\'' && m.s[i - 1] != '"'))
+		return 0;
+	size_t j = i + k;
+	while (j < m.n && (hlog__word_char(m.s[j]) || m.s[j] == ' ') && m.s[j] != m.s[i - 1])
+		j++; /* the rest of a key of several words ("timed out") */
+	if (j + 1 >= m.n || m.s[j] != m.s[i - 1] || m.s[j + 1] != ':')
+		return 0;
+	for (j += 2; j < m.n && m.s[j] == ' '; j++)
+		;
+	return j < m.n && (isdigit((unsigned char)m.s[j]) || m.s[j] == '-');
+}
+
 /* The first error word of m (of row only, unless only < 0) no benign form covers. */
 static int first_word(struct pspan m, long only, int *len, int *row)
 {
@@ -302,7 +318,7 @@ static int first_word(struct pspan m, long only, int *len, int *row)
 			k = end - i;
 			r = (int)NWORDS; /* the class-name row */
 		}
-		if (k && hlog__benign_at(m, i, k) < 0) {
+		if (k && !setting_key(m, i, k) && hlog__benign_at(m, i, k) < 0) {
 			*len = (int)k;
 			if (row)
 				*row = r;
