@@ -8,15 +8,23 @@
 #include "probes/logs/catalog.h"
 #include "probes/logs/logtext.h"
 
-/* The number after "error code" (":", " is", "=" or a blank between), when the runtime's table
- * names it as of kind cat: the event takes the code as its result. */
-static int acl_code_of(struct pspan m, int cat, struct hlog_event *e)
+/* The number after key (":", " is", "=" or a blank between) that the runtime's table names,
+ * or -1. */
+static long long acl_code_after(struct pspan m, const char *key)
 {
-	struct pspan a = hlog__value_after(m, "error code");
+	struct pspan a = hlog__value_after(m, key);
 	if (a.s && a.n >= 2 && a.s[0] == 'i' && a.s[1] == 's') /* "error code is 207001" */
 		a.s += 2, a.n -= 2;
 	long long v;
-	if (!a.s || !hlog__num_at(a, &v) || !hacl_name(v) || hacl_cat(v) != cat)
+	return a.s && hlog__num_at(a, &v) && hacl_name(v) ? v : -1;
+}
+
+/* The number after "error code", when the runtime's table names it as of kind cat: the event
+ * takes the code as its result. */
+static int acl_code_of(struct pspan m, int cat, struct hlog_event *e)
+{
+	long long v = acl_code_after(m, "error code");
+	if (v < 0 || hacl_cat(v) != cat)
 		return 0;
 	e->result = v;
 	return 1;
@@ -41,7 +49,38 @@ static int acl_task(struct pspan m, const struct hx_vals *x, struct hlog_event *
 	return !hlog__has(m, "function error:") && acl_code_of(m, HCAT_UNRESOLVED, e);
 }
 
+/* The row below that reads codes of kind cat, by its name. */
+static const char *acl_kind_row(int cat)
+{
+	switch (cat) {
+	case HCAT_RANK_STUCK: return "acl-timeout";
+	case HCAT_RESOURCE: return "acl-memory";
+	case HCAT_CONFIG: return "acl-config";
+	case HCAT_UNRESOLVED: return "acl-task-fault";
+	default: return NULL;
+	}
+}
+
+/* CANN's own report of a failed runtime call (log_inner.cpp's ReportCallError, in EH9999 and
+ * EE9999 messages): "synchronize stream failed, runtime result = 507048". The code is read
+ * as the rows below read "error code", and the line takes the row of the code's kind. */
+static int acl_result(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
+{
+	(void)x;
+	long long v = acl_code_after(m, "runtime result");
+	const char *row = v >= 0 ? acl_kind_row(hacl_cat(v)) : NULL;
+	if (!row)
+		return 0;
+	e->cat = hacl_cat(v);
+	e->result = v;
+	snprintf(e->detail, sizeof(e->detail), "%s", row);
+	return 1;
+}
+
 static const struct hlog_sig rows[] = {
+	{{"runtime result"}, HCAT_UNRESOLVED, "acl-runtime-result",
+	 "a runtime call failed with a code of the runtime's table (the code's kind says which)",
+	 "read the code's kind: the lines around it name the call", 0, acl_result},
 	/* 507046 stream, 507047 event, 507048 an FFTS+ task under HCCL_EXEC_TIMEOUT */
 	{{"error code"}, HCAT_RANK_STUCK, "acl-timeout",
 	 "a runtime call gave a timeout code: the device waited for a collective whose peer did "

@@ -20,6 +20,23 @@ static int no_retry_left(struct pspan m, const struct hx_vals *x, struct hlog_ev
 	return !hlog__retry_left(m);
 }
 
+static const char mpi_component_fix[] =
+	"install the same Open MPI build (and UCX, libfabric) on every node; ompi_info on this "
+	"host lists the components it can load; or exclude the component (--mca pml ^ucx)";
+
+/* "PML ucx cannot be selected": the words are Open MPI's only after one of its frameworks'
+ * names ("PML", "MTL", "BTL", "OSC", "COLL"), as its select code prints them. */
+static int mpi_component(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
+{
+	(void)x;
+	(void)e;
+	static const char *const fw[] = {"PML ", "MTL ", "BTL ", "OSC ", "COLL "};
+	for (size_t i = 0; i < sizeof(fw) / sizeof(fw[0]); i++)
+		if (hlog__has(m, fw[i]))
+			return 1;
+	return 0;
+}
+
 static const char killed_meaning[] =
 	"a rank was killed with SIGKILL, most often by the kernel's OOM killer";
 static const char killed_fix[] =
@@ -140,6 +157,19 @@ static const struct hlog_sig rows[] = {
 	 "set the locked-memory limit to unlimited for the job (ulimit -l unlimited; "
 	 "LimitMEMLOCK=infinity for the launcher's service) and check it from inside the job",
 	 0, NULL},
+	/* Open MPI's MCA base (help-mca-base.txt, "find-available:none found"): "No components
+	 * were able to be opened in the pml framework." and the PML's own "PML ucx cannot be
+	 * selected" (pml_base_select.c): the transport the job asked for cannot be loaded here */
+	{{"No components were able to be opened in the"}, HCAT_CONFIG, "mpi-no-component",
+	 "Open MPI could not load any component of one of its frameworks on this host: a plugin "
+	 "or a library it needs is missing",
+	 mpi_component_fix,
+	 0, NULL},
+	{{"cannot be selected"}, HCAT_CONFIG, "mpi-component-select",
+	 "Open MPI could not select the component the job asked for on this host (it failed to "
+	 "load or to initialise)",
+	 mpi_component_fix,
+	 0, mpi_component},
 	{{"There are not enough slots available in the system"}, HCAT_CONFIG, "mpi-slots",
 	 "more ranks were asked for than the host list offers slots",
 	 "give slots per host (hostfile 'node slots=8', -H node:8) or ask for fewer ranks", 0,

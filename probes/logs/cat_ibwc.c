@@ -201,7 +201,45 @@ static int ib_event(struct pspan m, const struct hx_vals *x, struct hlog_event *
 	return 1;
 }
 
+/*
+ * A completion error as the mlx5 provider's users word its syndrome: UCX's ib_mlx5_log.c (and
+ * NVIDIA's SNAP/SPDK, which copy it) print "Transport retry count exceeded on mlx5_0:1/IB (synd
+ * 0x15 vend 0x81 hw_synd 0/0)" or "Error on QP 0x.. wqe[..]: Remote access (synd 0x..)". Each
+ * text is the syndrome of one enum ibv_wc_status value, whose row is the meaning. Longest
+ * first where one text holds another.
+ */
+static const struct {
+	const char *text;
+	int status;
+} mlx5_synd[] = {
+	{"Receive-no-ready retry count exceeded", 13}, {"Transport retry count exceeded", 12},
+	{"WR flushed because QP in error state", 5},   {"Local QP operation", 2},
+	{"Local protection", 4},			{"Memory window bind", 6},
+	{"Remote side aborted", 16},			{"Local length", 1},
+	{"Bad response", 7},				{"Local access", 8},
+	{"Invalid request", 9},				{"Remote access", 10},
+	{"Remote QP", 11},
+};
+
+static int ib_syndrome(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
+{
+	(void)x;
+	for (size_t i = 0; i < sizeof(mlx5_synd) / sizeof(mlx5_synd[0]); i++) {
+		const struct hlog_sig *s = hlog__ib_status(mlx5_synd[i].status);
+		if (!hlog__has(m, mlx5_synd[i].text) || !s)
+			continue;
+		e->cat = s->cat;
+		e->value = mlx5_synd[i].status;
+		snprintf(e->detail, sizeof(e->detail), "%s", s->detail);
+		return 1;
+	}
+	return 0;
+}
+
 static const struct hlog_sig verbs_rows[] = {
+	{{"(synd 0x"}, HCAT_LINK_DOWN, "ib-syndrome",
+	 "an InfiniBand/RoCE work request completed with an error (the syndrome's words say "
+	 "which)", ib_net_fix, 0, ib_syndrome},
 	{{"event"}, HCAT_HARDWARE, "ib-async-event",
 	 "the NIC raised an asynchronous error event (the event's name says which)", ib_hca_fix, 0,
 	 ib_event},

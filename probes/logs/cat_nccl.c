@@ -73,6 +73,12 @@ static const char socket_fix[] =
 	"(NCCL_SOCKET_IFNAME, the same on every node), that no firewall drops the ports, and that "
 	"the peer process was still running";
 
+#define MEMLOCK_FIX                                                                           \
+	"set the locked-memory limit to unlimited where the ranks start (ulimit -l in the job, "  \
+	"LimitMEMLOCK=infinity for a systemd service, --ulimit memlock=-1 for a container) and " \
+	"check it from inside the job"
+static const char memlock_fix[] = MEMLOCK_FIX;
+
 static const struct hlog_sig rows[] = {
 	/* net_ib: WARN("NET/IB: Got completion from peer %s with status=%s(%d) ...") */
 	{{"NET/IB", "Got completion from peer"}, HCAT_LINK_DOWN, "ib-completion",
@@ -102,13 +108,22 @@ static const struct hlog_sig rows[] = {
 	 "answer", socket_fix, 0, NULL},
 	/* ibvwrap.cc: WARN("Call to ibv_create_cq failed") (UCX: "ibv_create_cq() failed: Cannot
 	 * allocate memory. Please set max locked memory (ulimit -l) ..."); NCCL's troubleshooting
-	 * guide sends it to the locked-memory limit */
+	 * guide sends it to the locked-memory limit, and Horovod's sends "Call to ibv_create_qp
+	 * failed" and "Call to ibv_reg_mr failed" there too */
 	{{"ibv_create_cq", "failed"}, HCAT_RESOURCE, "ib-create-cq",
 	 "the NIC's completion queue could not be created: the process may lock too little "
 	 "memory (ulimit -l) for the InfiniBand/RoCE driver",
-	 "set the locked-memory limit to unlimited where the ranks start (ulimit -l in the job, "
-	 "LimitMEMLOCK=infinity for a systemd service, --ulimit memlock=-1 for a container) and "
-	 "check it from inside the job",
+	 memlock_fix, 0, NULL},
+	{{"ibv_create_qp", "failed"}, HCAT_RESOURCE, "ib-create-qp",
+	 "a queue pair could not be created on the NIC: the process may lock too little memory "
+	 "(ulimit -l) for the InfiniBand/RoCE driver, or the NIC ran out of queue pairs",
+	 memlock_fix, 0, NULL},
+	{{"ibv_reg_mr", "failed"}, HCAT_RESOURCE, "ib-reg-mr",
+	 "a buffer could not be registered with the NIC: the process may lock too little memory "
+	 "(ulimit -l), or GPU memory cannot be registered (GPUDirect RDMA's peer-memory module is "
+	 "not loaded)",
+	 MEMLOCK_FIX "; for GPU buffers check that nvidia-peermem is loaded (or test without "
+	 "GPUDirect: NCCL_NET_GDR_LEVEL=LOC)",
 	 0, NULL},
 	/* bootstrap.cc: WARN("Bootstrap : no socket interface found") */
 	{{"Bootstrap", "no socket interface found"}, HCAT_CONFIG, "nccl-no-interface",

@@ -210,10 +210,11 @@ static void say_device_ip(struct hlog_report *r, struct sbuf *b, const struct hl
 static void say_link_down(struct hlog_report *r, struct sbuf *b, const struct hlog_event *c,
 			   const char *where)
 {
-	/* the verbs library's port event, and the port state of the rdma tool or
-	 * ibv_devinfo, are a host RDMA NIC's, not an NPU's */
+	/* the verbs library's port event, and the port state of the rdma tool, ibv_devinfo or
+	 * ibstat ("State: Down"; hccn_tool says "link status"), are a host RDMA NIC's, not an
+	 * NPU's */
 	int rdma = strstr(c->text, "async event") || strstr(c->text, "physical_state") ||
-		   strstr(c->text, "PORT_DOWN");
+		   strstr(c->text, "PORT_DOWN") || strcasestr(c->text, "state: down");
 	int dev = rdma ? -1 : c->dev;
 	for (size_t i = 0; i < r->nev && dev < 0 && !rdma; i++)
 		if (r->ev[i].kind == HLOG_LINK_DOWN && !strcmp(r->ev[i].node, c->node))
@@ -231,7 +232,7 @@ static void say_link_down(struct hlog_report *r, struct sbuf *b, const struct hl
 		sb_add(b, " (%s)", r->ip);
 	{
 		static const char *const keys[] = {"ra hdc", "network port", "link",
-						   "async event", NULL};
+						   "async event", "State", NULL};
 		hlog__quote(b, c, keys);
 	}
 	hlog__set_what(r, HCAT_LINK_DOWN, rdma ? "rdma-port-error" : "nic-down");

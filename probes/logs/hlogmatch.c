@@ -203,6 +203,20 @@ static void tag_group(struct pspan m, struct hlog_event *e)
 		snprintf(e->group, sizeof(e->group), "%.*s", (int)sizeof(e->group) - 1, us + 1);
 }
 
+/* A state key whose value is the word down: "State: Down", "link state: DOWN", not "state:
+ * downloading" nor "state: down, then up" read halfway (the value ends the line or a field). */
+static int state_down(struct pspan m)
+{
+	const char *p = hlog__find_nocase(m, "state: down");
+	if (!p)
+		return 0;
+	struct pspan v = {p + 11, m.n - (size_t)(p + 11 - m.s)};
+	size_t i = 0;
+	while (i < v.n && (v.s[i] == ' ' || v.s[i] == '\t' || v.s[i] == '\r'))
+		i++;
+	return i == v.n || v.s[i] == ',' || v.s[i] == ';' || v.s[i] == '(' || v.s[i] == ')';
+}
+
 /* "call failed" lines: which call, and the result it gave. */
 static int api_line(struct pspan m, struct hlog_event *e)
 {
@@ -493,9 +507,11 @@ static int recognise_signature(struct pspan m, const struct hx_vals *x,
 	/* EJ0002 "The network port is down."; HCCP "ra hdc message process failed ret(-67)"
 	 * (-ENOLINK from the device); "link down" / "link status: DOWN"; the port states that
 	 * iproute2's rdma tool and ibv_devinfo print, with no error word: "link mlx5_2/1 ...
-	 * state DOWN physical_state POLLING", "state: PORT_DOWN (1)" */
+	 * state DOWN physical_state POLLING", "state: PORT_DOWN (1)", and ibstat's "State: Down"
+	 * (a key that ends in "state" whose whole value is the word down) */
 	if (has(m, "EJ0002") || has(m, "network port is down") ||
 	    (has(m, "state DOWN") && has(m, "physical_state")) || has(m, "PORT_DOWN") ||
+	    state_down(m) ||
 	    (has(m, "ra hdc message process failed") && has(m, "-67")) ||
 	    has_nocase(m, "link down") || has_nocase(m, "link status: down") ||
 	    ((has(m, "async event") || has(m, "async error event")) &&

@@ -90,16 +90,21 @@ int hlog__has(struct pspan m, const char *lit)
 	return hlog__find(m, lit) != NULL;
 }
 
-int hlog__has_nocase(struct pspan m, const char *lit)
+const char *hlog__find_nocase(struct pspan m, const char *lit)
 {
 	size_t k;
 	if (!m.s || !may_hold(m, lit, &k) || k > m.n)
-		return 0;
+		return NULL;
 	unsigned c0 = k ? fold(lit[0]) : 0;
 	for (size_t i = 0; i + k <= m.n; i++)
 		if ((!k || fold(m.s[i]) == c0) && !strncasecmp(m.s + i, lit, k))
-			return 1;
-	return 0;
+			return m.s + i;
+	return NULL;
+}
+
+int hlog__has_nocase(struct pspan m, const char *lit)
+{
+	return hlog__find_nocase(m, lit) != NULL;
 }
 
 struct pspan hlog__after(struct pspan m, const char *lit)

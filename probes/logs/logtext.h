@@ -24,6 +24,8 @@ int hlog__word_char(char c);
 int hlog__http_failure(struct pspan m);
 int hlog__has(struct pspan m, const char *lit);
 int hlog__has_nocase(struct pspan m, const char *lit);
+/* Where lit first occurs in m, letters in any case; NULL when it does not. */
+const char *hlog__find_nocase(struct pspan m, const char *lit);
 /* The rest of m after the first lit, or {NULL, 0}. */
 struct pspan hlog__after(struct pspan m, const char *lit);
 /* What follows key past up to 4 of " [(:=", or {NULL, 0}. */

@@ -292,4 +292,20 @@ check_rc 2 "the rendezvous store not reached: exit 2"
 cause kind detail
 check_out "network-unreachable words:rendezvous" "  a network failure, not the settings' timeout"
 
+# a tool's port listing with no error word (ibstat, microsoft/mscclpp#493): a port whose state
+# is Down fails the log as a host RDMA port down; the Active one beside it is no error
+printf '%s\n' "CA 'mlx5_0'" '	Port 1:' '		State: Active' '		Physical state: LinkUp' \
+	"CA 'mlx5_1'" '	Port 1:' '		State: Down' '		Physical state: Disabled' >"$TMP/ibstat.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/ibstat.log"
+check_rc 2 "an ibstat port that is down: exit 2"
+cause kind detail
+check_out "link-down rdma-port-error" "  a host RDMA port down, read from the state's value"
+
+# UCX's words for a completion error (openucx/ucx#5199) are the status they stand for
+printf '%s\n' '[master:19546:0:19546] ib_mlx5_log.c:139  Transport retry count exceeded on mlx5_0:1/IB (synd 0x15 vend 0x81 hw_synd 0/0)' >"$TMP/ucx.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/ucx.log"
+check_rc 2 "UCX's retry-exceeded completion: exit 2"
+cause kind detail
+check_out "link-down ib-retry-exceeded" "  the status the syndrome's words name"
+
 done_testing

@@ -219,6 +219,12 @@ static const struct ccase cases[] = {
 	 "(RayWorkerWrapper pid=11394, ip=10.0.1.4) ERROR 06-12 09:47:56 [worker_base.py:620] "
 	 "RuntimeError: ACL stream synchronize failed, error code:507048",
 	 "acl-timeout", HCAT_RANK_STUCK, ""},
+	/* CANN's ReportCallError: the code's kind gives the row */
+	{"vllm-project/vllm-ascend#2800 (TP worker on device 1)",
+	 "(VllmWorker TP1 pid=961) ERROR 09-07 01:11:09 [multiproc_executor.py:596] EH9999: [PID: 961] "
+	 "2025-09-07-01:11:09.333.567 synchronize stream failed, runtime result = 507048[FUNC:"
+	 "ReportCallError][FILE:log_inner.cpp][LINE:161]",
+	 "acl-timeout", HCAT_RANK_STUCK, ""},
 	{"vllm-project/vllm-ascend#3141 (device memory exhausted)",
 	 "[rank7]:[E928 07:22:40.736525688 compiler_depend.ts:429] operator():build/CMakeFiles/"
 	 "torch_npu.dir/compiler_depend.ts:128 NPU function error: call "
@@ -312,6 +318,31 @@ static const struct ccase cases[] = {
 	{"NCCL ibvwrap.cc: WARN(\"Call to ibv_create_cq failed\")",
 	 "n1:77:91 [0] misc/ibvwrap.cc:270 NCCL WARN Call to ibv_create_cq failed",
 	 "ib-create-cq", HCAT_RESOURCE, ""},
+	{"Horovod docs/troubleshooting.rst (InfiniBand: too little pinned memory)",
+	 "NCCL WARN Call to ibv_create_qp failed", "ib-create-qp", HCAT_RESOURCE, ""},
+	{"ray-project/ray#11675 (RaySGD on two Azure nodes, NCCL over IB)",
+	 "(pid=21785, ip=10.221.0.5) ray-default-worker-5ee698a00:21785:22521 [0] misc/ibvwrap.cc:252 "
+	 "NCCL WARN Call to ibv_reg_mr failed",
+	 "ib-reg-mr", HCAT_RESOURCE, ""},
+	/* UCX's mlx5 syndrome words, each the row of its ibv_wc_status */
+	{"openucx/ucx#5199 (Open MPI 4.0.3 with UCX 1.8.0, DC transport)",
+	 "[master:19546:0:19546] ib_mlx5_log.c:139  Transport retry count exceeded on mlx5_0:1/IB "
+	 "(synd 0x15 vend 0x81 hw_synd 0/0)",
+	 "ib-retry-exceeded", HCAT_LINK_DOWN, ""},
+	{"UCX ib_mlx5_log.c format, filled (the remote-access syndrome)",
+	 "[n1:77:0:77] ib_mlx5_log.c:143  Error on QP 0x1a2 wqe[3]: Remote access (synd 0x13 vend "
+	 "0x88 hw_synd 0/0)",
+	 "ib-rem-access", HCAT_CONFIG, ""},
+	{"UCX ib_mlx5_log.c format, filled (receiver not ready)",
+	 "[n1:77:0:77] ib_mlx5_log.c:143  Receive-no-ready retry count exceeded on mlx5_0:1/RoCE "
+	 "(synd 0x16 vend 0x82 hw_synd 0/0)",
+	 "ib-rnr-retry-exceeded", HCAT_RANK_STUCK, ""},
+	/* Open MPI's component selection */
+	{"open-mpi/ompi#11669 (pimpleFoam under mpirun, UCX PML on cn557)",
+	 "No components were able to be opened in the pml framework.", "mpi-no-component",
+	 HCAT_CONFIG, ""},
+	{"open-mpi/ompi#11669 (the same run)", "[cn557:1724353] PML ucx cannot be selected",
+	 "mpi-component-select", HCAT_CONFIG, ""},
 	{"torch elastic's root-cause block (torch/distributed/elastic/multiprocessing/errors)",
 	 "  traceback : Signal 9 (SIGKILL) received by PID 5120", "rank-sigkill", HCAT_RESOURCE,
 	 ""},
@@ -439,6 +470,31 @@ static void test_net_health_success(void **state)
 	assert_string_equal(e.detail, "npu-net-health");
 }
 
+/* A port's state is down only when down is the state's whole value: ibstat's other states,
+ * and the word down inside another word, are not; nor are Open MPI's words without one of its
+ * frameworks' names, nor a runtime result no table names. */
+static void test_state_and_words_not_over_read(void **state)
+{
+	(void)state;
+	struct hlog_event e;
+	static const char *const not_down[] = {
+		"\t\tState: Active", "\t\tPhysical state: LinkUp", "\t\tState: Initializing",
+		"download state: downloading 3 of 7", "job state: down-scaled to 4 workers"};
+	for (size_t i = 0; i < sizeof(not_down) / sizeof(not_down[0]); i++) {
+		recognise(not_down[i], &e);
+		if (e.kind == HLOG_LINK_DOWN)
+			fail_msg("'%s' was read as a link down", not_down[i]);
+	}
+	recognise("\t\tState: Down", &e);
+	assert_int_equal(e.kind, HLOG_LINK_DOWN);
+	recognise("link state: DOWN (cable unplugged)", &e);
+	assert_int_equal(e.kind, HLOG_LINK_DOWN);
+	recognise("the option cannot be selected in this build", &e);
+	assert_string_not_equal(e.detail, "mpi-component-select");
+	recognise("EH9999: synchronize stream failed, runtime result = 123456", &e);
+	assert_string_not_equal(e.detail, "acl-timeout");
+}
+
 /* Every row is tested: a catalog row no line here gives is a row nobody has seen work. */
 static void test_every_row_seen(void **state)
 {
@@ -449,8 +505,11 @@ static void test_every_row_seen(void **state)
 		int seen = 0;
 		for (size_t k = 0; k < NCASES && !seen; k++)
 			seen = !strcmp(cases[k].detail, s->detail);
-		/* the completion and event rows stand for the status or event they read */
-		if (!seen && (!strcmp(s->detail, "ib-completion") || !strcmp(s->detail, "ib-async-event")))
+		/* the completion, event, syndrome and runtime-result rows stand for the status,
+		 * event or code kind they read */
+		if (!seen && (!strcmp(s->detail, "ib-completion") || !strcmp(s->detail, "ib-async-event") ||
+			      !strcmp(s->detail, "ib-syndrome") ||
+			      !strcmp(s->detail, "acl-runtime-result")))
 			seen = 1;
 		if (!seen)
 			fail_msg("catalog row '%s' has no real line in this test", s->detail);
@@ -651,6 +710,7 @@ int main(void)
 		cmocka_unit_test(test_every_line),
 		cmocka_unit_test(test_barrier_culprit),
 		cmocka_unit_test(test_net_health_success),
+		cmocka_unit_test(test_state_and_words_not_over_read),
 		cmocka_unit_test(test_every_row_seen),
 		cmocka_unit_test(test_ib_status),
 		cmocka_unit_test(test_causes),

@@ -616,6 +616,10 @@ static void test_config_kinds(void **state)
 		{"\t\t\tstate:\t\t\tPORT_DOWN (1)", HLOG_LINK_DOWN, HCAT_LINK_DOWN,
 		 "rdma-port-error", "", "an RDMA NIC port went down on node n1", "ibv_devinfo", NULL,
 		 -1},
+		/* ibstat's port block (microsoft/mscclpp#493: mlx5_1 "State: Down", "Physical state:
+		 * Disabled") */
+		{"\t\tState: Down", HLOG_LINK_DOWN, HCAT_LINK_DOWN, "rdma-port-error", "",
+		 "an RDMA NIC port went down on node n1: State: Down", "ibstat", NULL, -1},
 		{"EI0015: No rank in the communicator can connect to the root node within the "
 		 "timeout "
 		 "period. List of unconnected ranks: \"[1,5,]\"",
