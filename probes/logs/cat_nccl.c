@@ -131,6 +131,26 @@ static const struct hlog_sig rows[] = {
 	 "set NCCL_SOCKET_IFNAME to an interface that exists and is up on every node (ip -br "
 	 "addr); a name that matches nothing leaves NCCL without any",
 	 0, NULL},
+	/* socket.cc: "connecting to address %s with family %d is neither AF_INET(%d) nor
+	 * AF_INET6(%d)": the address it was given is no address. NVIDIA/nccl#1837 reproduces it
+	 * with an NCCL_SOCKET_IFNAME that matches no interface; in NVIDIA/nccl-tests#294 a
+	 * maintainer suspects ranks whose builds differ */
+	{{"is neither AF_INET"}, HCAT_CONFIG, "nccl-socket-family",
+	 "NCCL was given no usable address to connect to: no interface matched its settings on "
+	 "some node, or the ranks run builds that disagree on what they exchange",
+	 "set NCCL_SOCKET_IFNAME to an interface that exists and is up on every node (ip -br "
+	 "addr); a name that matches nothing leaves NCCL without any. If it does, check that "
+	 "every node runs the same NCCL and the same program binary",
+	 0, NULL},
+	/* graph/xml.cc: WARN("Could not find real path of %s"): the topology search reads the
+	 * PCI tree under /sys, which a VM, WSL2 or a container without /sys does not show */
+	{{"Could not find real path of"}, HCAT_CONFIG, "nccl-topo-sysfs",
+	 "NCCL could not read the PCI topology of a device from /sys (a VM, WSL2 or a container "
+	 "that hides the PCI tree)",
+	 "run where /sys/class and /sys/bus/pci show the devices (mount /sys into the container; "
+	 "on WSL2 or a VM give NCCL a topology file: NCCL_TOPO_FILE), or check that the device "
+	 "is still on the bus (lspci)",
+	 0, NULL},
 	/* proxy.cc: WARN("Proxy Call to rank %d failed (%s)") */
 	{{"Proxy Call to rank", "failed"}, HCAT_NET, "nccl-proxy-call",
 	 "NCCL's proxy thread could not reach another rank's proxy",

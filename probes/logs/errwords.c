@@ -62,6 +62,7 @@ static const struct {
 	{"address already in use", 0}, /* Gloo: "bind: Address already in use" */
 	{"mismatch", 0},      /* "Detected mismatch between collectives on ranks." */
 	{"exceeded", 0},      /* NCCL: "socketStartConnect: exceeded timeouts (3)" */
+	{"exited unexpectedly", 0}, /* Ray: "Some Ray subprocesses exited unexpectedly:" */
 	{"hanging", EW_ANY_LEVEL}, /* "This typically happens when some processes are hanging" */
 	/* a native crash handler's dump names no error, only the address and the frames:
 	 * "[host:3436928] Failing at address: 0xb8" */

@@ -36,6 +36,30 @@ struct family {
 };
 
 static int empty_host(struct pspan s, long long *port);
+/* A process's end in words that say it failed: an exit code after "exit", the first number
+ * within a few marks of the word, not 0 ("exitcode: 1", "exit code=1", "exit status 137"; not
+ * "exit code 0"), or an exit "unexpectedly". */
+static int exit_failed(struct pspan s, long long *port)
+{
+	(void)port;
+	if (hlog__has_nocase(s, "exited unexpectedly"))
+		return 1;
+	for (size_t i = 0; i + 4 <= s.n; i++) {
+		if (strncasecmp(s.s + i, "exit", 4) || (i && hlog__word_char(s.s[i - 1])))
+			continue;
+		size_t k = i + 4, lim = i + 24;
+		while (k < s.n && k < lim && !isdigit((unsigned char)s.s[k]))
+			k++;
+		if (k >= s.n || k >= lim || (k && isdigit((unsigned char)s.s[k - 1])))
+			continue;
+		long long v = 0;
+		while (k < s.n && isdigit((unsigned char)s.s[k]) && v < 1000)
+			v = v * 10 + (s.s[k++] - '0');
+		if (v != 0)
+			return 1;
+	}
+	return 0;
+}
 static int http_status(struct pspan s, long long *port)
 {
 	(void)port;
@@ -61,6 +85,28 @@ static const struct family fams[] = {
 		"the "
 		"kernel's OOM killer in dmesg) and run again with less",
 	 .any = {"out of memory", "cannot allocate memory", "oom-kill", "oom killer", "oom_kill"}},
+	/* an allocation that failed, in any library's words: "Alloc gva local mem error", NCCL's
+	 * "Failed to CUDA calloc 6291456 bytes", "memory allocation failed" (the line is already
+	 * an error; the words say it was memory it could not get) */
+	{.cat = HCAT_RESOURCE,
+	 .name = "memory",
+	 .what = "memory could not be allocated",
+	 .fix = "find what holds the memory (the job's batch size, another process on the device "
+		"or node, npu-smi info / nvidia-smi, the kernel's OOM killer in dmesg) and run "
+		"again with less",
+	 .any = {"alloc", "malloc", "calloc", "allocation"},
+	 .also = {"mem", "bytes"}},
+	/* no device for the job to run on: torch's "No CUDA GPUs are available", vLLM's "Current
+	 * node has no NPU available", CUDA's "no CUDA-capable device is detected": the devices
+	 * are not visible where the process runs */
+	{.cat = HCAT_CONFIG,
+	 .name = "no-device",
+	 .what = "the process found no device to run on",
+	 .fix = "make the devices visible where the process runs (ASCEND_RT_VISIBLE_DEVICES / "
+		"CUDA_VISIBLE_DEVICES, the container's device list, the scheduler's device request "
+		"on every node) and check them there with npu-smi info or nvidia-smi",
+	 .any = {"no npu", "no npus", "no gpu", "no gpus", "no cuda", "no device", "no devices"},
+	 .also = {"available", "found", "detected", "visible"}},
 	{.cat = HCAT_LINK_DOWN,
 	 .name = "link-down",
 	 .what = "a network link is down",
@@ -284,6 +330,17 @@ static const struct family fams[] = {
 	 .fix = "read the line and the lines after it (an error stack, the launcher's summary) in "
 		"that process's log; the first process to stop by time is the place to start",
 	 .any = {"fatal", "abort", "aborted", "aborting", "mpi_abort"}},
+	/* a process that ended with a failing exit code, which says that it failed, not why:
+	 * torch elastic's "failed (exitcode: 1) local_rank: 3 (pid: 429)", Ray's "Some Ray
+	 * subprocesses exited unexpectedly:", a CI runner's "Error: Process completed with exit
+	 * code 143." After the fatal family: a fatal line says more */
+	{.cat = HCAT_UNRESOLVED,
+	 .name = "exit",
+	 .weak = 1,
+	 .what = "a process ended with a failing exit code",
+	 .fix = "read that process's own log (the rank or service the line names) for its first "
+		"error; the first process to end by time is the place to start",
+	 .form = exit_failed},
 };
 #define NFAM (sizeof(fams) / sizeof(fams[0]))
 
@@ -453,10 +510,11 @@ int hlog__words_conclude(struct hlog_report *r)
 	 * which (a socket's own "addr=" comes first in c10d's lines), else the one it names */
 	if ((v = hlog__xfind_peer(&x, HX_IP)))
 		snprintf(r->ip, sizeof(r->ip), "%s", v->s);
-	long long port;
+	long long port = -1; /* a form that reads no port leaves it */
 	if ((v = hlog__xfind_peer(&x, HX_PORT)) && v->n >= 0 && v->n <= 65535)
 		r->port = (int)v->n;
-	else if (f->form && f->form((struct pspan){u->text, strlen(u->text)}, &port))
+	else if (f->form && f->form((struct pspan){u->text, strlen(u->text)}, &port) &&
+		 port >= 0 && port <= 65535)
 		r->port = (int)port;
 	/* a message spread over a few lines names its peer on one of them: UCX's "connect(fd=34,
 	 * dest_addr=HOST:35892) failed: Connection timed out" just above "ucp_ep_create(proc=95)

@@ -318,6 +318,14 @@ static const struct ccase cases[] = {
 	{"NCCL ibvwrap.cc: WARN(\"Call to ibv_create_cq failed\")",
 	 "n1:77:91 [0] misc/ibvwrap.cc:270 NCCL WARN Call to ibv_create_cq failed",
 	 "ib-create-cq", HCAT_RESOURCE, ""},
+	{"NVIDIA/nccl#1837 (NCCL_SOCKET_IFNAME naming no interface)",
+	 "[trainer0|0]:ncclSocketInit: connecting to address  with family 59936 is neither "
+	 "AF_INET(2) nor AF_INET6(10)",
+	 "nccl-socket-family", HCAT_CONFIG, ""},
+	{"horovod/horovod#3871 (horovodrun under WSL2)",
+	 "[1,0]<stdout>:ce1a35ee222c:687:748 [0] graph/xml.cc:332 NCCL WARN Could not find real "
+	 "path of /sys/class/pci_bus/0000:03/../../0000:03:00.0",
+	 "nccl-topo-sysfs", HCAT_CONFIG, ""},
 	{"Horovod docs/troubleshooting.rst (InfiniBand: too little pinned memory)",
 	 "NCCL WARN Call to ibv_create_qp failed", "ib-create-qp", HCAT_RESOURCE, ""},
 	{"ray-project/ray#11675 (RaySGD on two Azure nodes, NCCL over IB)",

@@ -125,6 +125,8 @@ static const struct row_line word_lines[] = {
 	{"exceeded", "https://github.com/deepseek-ai/DeepEP/issues/86",
 	 "es/bootstrap/uid/ncclSocket/ncclsocket_socket.cpp:socketStartConnect:488: "
 	 "socketStartConnect: exceeded timeouts (3)socketStartConnect: exceeded timeouts (3)"},
+	{"exited unexpectedly", "https://github.com/vllm-project/vllm-ascend/issues/946",
+	 "Some Ray subprocesses exited unexpectedly:"},
 	{"hanging", "https://github.com/vllm-project/vllm-ascend/issues/12533",
 	 "(EngineCore_DP0 pid=39058) INFO 07-21 16:16:42 [shm_broadcast.py:705] No available shared "
 	 "memory broadcast block found in 60 seconds. This typically happens when some processes "

@@ -81,6 +81,24 @@ static void test_rows(void **state)
 		 "version"},
 		{"/lib/libstdc++.so.6: version `GLIBCXX_3.4.30' not found (required by /opt/libx.so)",
 		 "version"},
+		/* sgl-project/sglang#10748: Ascend's memory-fabric library */
+		{"2025-09-22 20:20:40.102352 error 12789 pid[12789] [BM devmm_svm_gva.cpp:586] Alloc "
+		 "gva local mem error. (ret=-1 size=0x2000000advise=0x2100008e)",
+		 "memory"},
+		/* NVIDIA/nccl#1235 */
+		{"ng30903:3063028:3066152 [3] include/alloc.h:185 NCCL WARN Failed to CUDA calloc "
+		 "6291456 bytes",
+		 "memory"},
+		/* vllm-project/vllm-ascend#3114 (the page wraps the line; its first part) */
+		{"(EngineCore_DP0 pid=14400) ERROR 09-23 03:01:22 [core.py:718] ValueError: Current "
+		 "node has no NPU available. current_node_resource={'memory': 215",
+		 "no-device"},
+		/* NVIDIA/nccl#1016 */
+		{"ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: "
+		 "3 (pid: 429) of binary: /usr/bin/python",
+		 "exit"},
+		/* vllm-project/vllm-ascend#946 */
+		{"Some Ray subprocesses exited unexpectedly:", "exit"},
 	};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		const char *got = fam(t[i].line);
@@ -111,7 +129,12 @@ static void test_order(void **state)
 			    "refused");
 	/* a needle's mark matches only itself ("(required by" needs its parenthesis) */
 	assert_null(fam("libx.so: version 2 not found, required by libc"));
-	/* a word inside a name is no word: the call's name, not a timeout */
+	/* an exit code of 0 is no failure; a fatal line says more than an exit code */
+	assert_null(fam("worker 3: exit code 0, finished"));
+	assert_string_equal(fam("Fatal error in MPI_Init; exit code 1"), "fatal");
+	/* a device that is found, or memory that was allocated, is no family of its own */
+	assert_null(fam("error: found 8 devices available, expected 16"));
+		/* a word inside a name is no word: the call's name, not a timeout */
 	assert_null(fam("rtDeviceSynchronizeWithTimeout execute failed"));
 	/* an empty host explains the refused connection it leads to; a host and port is none */
 	assert_string_equal(fam("dial tcp :29500: connect: connection refused"), "empty-host");
