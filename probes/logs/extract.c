@@ -78,6 +78,8 @@ static const struct key role_before[] = {
 	{"pid=", 0, HX_LOCAL},
 	/* UCX: "Failed to resolve UCX endpoint for rank 9" */
 	{"endpoint for", 0, HX_REMOTE},
+	/* NCCL's proxy: "Proxy Call to rank 7 failed (Connect)" */
+	{"call to", 0, HX_REMOTE},
 };
 
 /* A name that ends so is a file and line ("pair.cc:538", grep's "kbox.txt:2014"), not a host

@@ -156,6 +156,10 @@ static const struct xcase cases[] = {
 	{"UCX's pml under Open MPI, openucx/ucx#9908",
 	 "[gpu1:1581048] pml_ucx.c:472 Error: Failed to resolve UCX endpoint for rank 9",
 	 "rank/remote=9", ""},
+	{"NCCL's proxy under vLLM on Ray, vllm-project/vllm#798: the rank it called is the peer; "
+	 "Ray's prefix is the worker's own address",
+	 "(LLMEngine pid=2347640, ip=10.58.226.15) Proxy Call to rank 7 failed (Connect)",
+	 "ip/local=10.58.226.15 rank/remote=7", ""},
 };
 
 static void serialise(const struct hx_vals *x, char *out, size_t len)
