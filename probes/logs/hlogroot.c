@@ -166,17 +166,21 @@ int hlog__conclude_root(struct hlog_report *r)
 								     : "agent",
 			      ranks, 16);
 	if (n) {
+		/* the root is where the server's lines are; an agent's list of the missing
+		 * ranks may come from another node. Where no log of the missing ranks is in
+		 * the bundle, the root's node is the place to start: its log says who came */
+		const struct hlog_event *root = srv ? srv : lst;
 		r->first = lst;
 		r->rank = ranks[0];
 		const struct hlog_file *f = hlog__file_of(r, ranks[0], NULL, -1, NULL);
-		snprintf(r->node, sizeof(r->node), "%s", f ? f->node : "");
+		snprintf(r->node, sizeof(r->node), "%s", f ? f->node : srv ? srv->node : "");
 		sb_add(&b, "rank%s ", n > 1 ? "s" : "");
 		for (int i = 0; i < n; i++)
 			sb_add(&b, "%s%d", i ? "," : "", ranks[i]);
 		sb_add(&b,
 		       " never connected to the root (node %s): they did not call init, started "
 		       "late or chose an unroutable NIC",
-		       hlog__node_of(lst));
+		       hlog__node_of(root));
 		hlog__set_what(r, HCAT_RANK_STUCK, "never-connected");
 	} else if (agent) {
 		r->first = agent;

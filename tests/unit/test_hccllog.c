@@ -649,6 +649,35 @@ static void test_config_kinds(void **state)
 	}
 }
 
+/* The root is the node of the server's lines, not of an agent's list of the ranks that never
+ * came (the hiascend HCCL guide's EI0015 page: the server on one node, an agent on another);
+ * with no log of the missing ranks, the verdict starts at the root's node. */
+static void test_root_node_from_server(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	hlog_report_init(&r);
+	add_text(&r, "n0/plog/s.log", "n0",
+		 "[ERROR] HCCL(1041081,all_reduce_test):2000-03-15-01:20:01.624.966 "
+		 "[topoinfo_exchange_server.cc:314] [1041362][InitGroupStage][RanktableDetect]topo "
+		 "exchange server get socket timeout! timeout[120 s]\n"
+		 "[ERROR] HCCL(1041081,all_reduce_test):2000-03-15-01:20:01.625.145 "
+		 "[topoinfo_exchange_server.cc:517] [1041362][InitGroupStage][DisplayConnectionedRank]"
+		 "connected rankinfo[LINE 0]: [0000000000000000],[0000000000000002],"
+		 "[0000000000000004],[0000000000000006];\n");
+	add_text(&r, "n1/plog/a.log", "n1",
+		 "[ERROR] HCCL(1041085,all_reduce_test):2000-03-15-01:20:01.630.122 "
+		 "[topoinfo_exchange_base.cc:145] [1041085][InitGroupStage][RanktableDetect] "
+		 "TopoDetect ERROR occur !!! fault_type[1], fault_info[\"Failed to connect "
+		 "agent[1,3,5,7,]\"]\n");
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_string_equal(r.detail, "never-connected");
+	assert_int_equal(r.rank, 1);
+	assert_string_equal(r.node, "n0");
+	assert_non_null(strstr(r.cause, "ranks 1,3,5,7 never connected to the root (node n0)"));
+	hlog_report_release(&r);
+}
+
 static void test_earliest_wins(void **state)
 {
 	struct hlog_report r;
@@ -1067,6 +1096,7 @@ int main(void)
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_buf_edges),
 		cmocka_unit_test(test_config_kinds),
+		cmocka_unit_test(test_root_node_from_server),
 		cmocka_unit_test(test_earliest_wins),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_dir_errors),
