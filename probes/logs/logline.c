@@ -474,6 +474,31 @@ static void inline_facts(struct pspan m, struct hlog_line *l, const struct hlog_
 	}
 }
 
+/* NCCL's (and RCCL's) debug prefix, "host:pid:tid [cudaDev] " ("ng30903:3063028:3066152 [3]
+ * include/alloc.h:178 NCCL WARN ..."): the writer's pid and the local index of its GPU. Left in
+ * the message, where the host may be read. */
+static void nccl_prefix(struct pspan m, struct hlog_line *l)
+{
+	size_t i = 0;
+	while (i < m.n && i < 64 && (is_alnum(m.s[i]) || m.s[i] == '-' || m.s[i] == '.' || m.s[i] == '_'))
+		i++;
+	long pid, tid, dev;
+	size_t k;
+	if (!i || i >= m.n || m.s[i] != ':' || !(k = num(m, i + 1, &pid)))
+		return;
+	i += 1 + k;
+	if (i >= m.n || m.s[i] != ':' || !(k = num(m, i + 1, &tid)))
+		return;
+	i += 1 + k;
+	if (i + 2 >= m.n || m.s[i] != ' ' || m.s[i + 1] != '[' || !(k = num(m, i + 2, &dev)) ||
+	    i + 2 + k >= m.n || m.s[i + 2 + k] != ']' || dev > 4096)
+		return;
+	if (l->pid < 0 && pid <= 0x7fffffff)
+		l->pid = (int)pid;
+	if (l->dev < 0)
+		l->dev = (int)dev;
+}
+
 /* An exception line of Python: "RuntimeError: ...", "torch.distributed.DistBackendError: ...",
  * "KeyboardInterrupt". */
 static int exception_line(struct pspan m)
@@ -555,6 +580,7 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 	m = probe__trim(m);
 	l->msg = m;
 	inline_facts(m, l, h);
+	nccl_prefix(m, l);
 	if (l->pid < 0)
 		l->pid = l->wrap_pid;
 	int marked = marked_start(m);

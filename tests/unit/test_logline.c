@@ -154,6 +154,10 @@ static const struct line_case lines[] = {
 	 "failed.",
 	 "2024-05-21-11:57:54 (PID:927000", HLINE_ERROR, 927000, 3, 3, 1716292674000000LL, 0, 1,
 	 "ERR02200"},
+	/* NCCL's debug prefix: host:pid:tid and the GPU's local index, left in the message */
+	{"real-logs-new/batch31/nccl-1235-multinode-llm-ng30903-cuda-calloc-out-of-memory-dev3",
+	 "ng30903:3063028:3066152 [3] include/alloc.h:178 NCCL WARN Cuda failure 'out of memory'",
+	 "ng30903:3063028", HLINE_NONE, 3063028, -1, 3, -1, 0, 1, ""},
 	/* under a launcher's prefix: the pid the message gives wins over the wrapper's */
 	{"vllm-ascend-9447-a3-2node-socket-timeout",
 	 "(EngineCore_DP0 pid=106187) [ERROR] 2026-05-21-21:41:10 (PID:106335, Device:0, "
@@ -236,12 +240,14 @@ static void check_line(const struct line_case *c, size_t i)
 			 l.code_len, want - l.msg.s, strlen(c->code));
 }
 
-/* Whether line is a whole line of a file in tests/data/real-logs/<from>/node0/. */
+/* Whether line is a whole line of a file in tests/data/real-logs/<from>/node0/ (from may name
+ * a case under tests/data/ by its path: "real-logs-new/batch31/CASE"). */
 static int in_real_logs(const char *from, const char *line)
 {
 	char dir[256], path[512];
 	static char buf[1 << 20];
-	snprintf(dir, sizeof(dir), "tests/data/real-logs/%s/node0", from);
+	snprintf(dir, sizeof(dir),
+		 strchr(from, '/') ? "tests/data/%s/node0" : "tests/data/real-logs/%s/node0", from);
 	DIR *d = opendir(dir);
 	if (!d)
 		fail_msg("cannot read '%s'", dir);
@@ -276,6 +282,21 @@ static void test_real_lines(void **state)
 
 /* The kernel log. The real logs hold none, so these lines are made up in the three forms
  * logline.c reads: dmesg, dmesg -T, and syslog/journal. */
+/* Only "host:pid:tid [N]" at the start is NCCL's prefix: a host and port, then a bracket, is
+ * not, and gives no device. */
+static void test_nccl_prefix_only(void **state)
+{
+	(void)state;
+	static const char *const cand[] = {"connect to 10.0.0.2:29500 [3] failed",
+					    "node7:29500 [3] failed", "a:1:2 [x] failed"};
+	for (size_t i = 0; i < sizeof(cand) / sizeof(cand[0]); i++) {
+		struct hlog_line l;
+		hlog__line_parse((struct pspan){cand[i], strlen(cand[i])}, &l);
+		if (l.dev != -1)
+			fail_msg("'%s': dev %d, want none", cand[i], l.dev);
+	}
+}
+
 static void test_kernel_lines(void **state)
 {
 	static const struct {
@@ -899,6 +920,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_real_lines),
+		cmocka_unit_test(test_nccl_prefix_only),
 		cmocka_unit_test(test_kernel_lines),
 		cmocka_unit_test(test_grep_prefix),
 		cmocka_unit_test(test_line_edges),
