@@ -577,7 +577,8 @@ static void test_causes(void **state)
 		const char *cause;
 	} want[] = {
 		{"ib-retry-exceeded",
-		 "ib-retry-exceeded on node node0, peer 10.153.235.13: the transport gave up"},
+		 "ib-retry-exceeded on node node0, device 1, peer 10.153.235.13: the transport gave "
+		 "up"},
 		{"gloo-loopback-host",
 		 "gloo-loopback-host on node node0, peer 127.0.1.1: Gloo was told to connect"},
 		{"world-exceeds-devices",
