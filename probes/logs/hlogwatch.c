@@ -102,6 +102,12 @@ int hlog__watchdog_line(struct pspan m, const struct hlog_line *l, struct hlog_e
 		e->kind = HLOG_WATCHDOG;
 		e->sub = HLOG_SUB_WD_NOTE;
 		e->cat = HCAT_NONE;
+		/* the watchdog died of another exception than a timeout ("terminated with
+		 * exception: CUDA error: uncorrectable ECC error encountered"): a failure whose
+		 * words say what it was, which a failure code's reading then takes */
+		struct pspan exc = hlog__after(m, "terminated with exception");
+		if (exc.s && !hlog__has_nocase(exc, "time"))
+			e->cat = HCAT_UNRESOLVED;
 		pg_rank(m, w);
 	} else {
 		return 0;

@@ -476,7 +476,23 @@ static void inline_facts(struct pspan m, struct hlog_line *l, const struct hlog_
 
 /* NCCL's (and RCCL's) debug prefix, "host:pid:tid [cudaDev] " ("ng30903:3063028:3066152 [3]
  * include/alloc.h:178 NCCL WARN ..."): the writer's pid and the local index of its GPU. Left in
- * the message, where the host may be read. */
+ * the message, where the host may be read. Its level word comes after the source location,
+ * "NCCL WARN", or "WARN" alone in releases before 2.4 ("seyun:17283:17549 [3]
+ * include/socket.h:371 WARN Connection closed by remote peer"): WARN is NCCL's level for what
+ * failed. */
+static void nccl_level(struct pspan m, size_t i, struct hlog_line *l)
+{
+	size_t w = i;
+	while (w < m.n && m.s[w] != ' ')
+		w++;
+	if (memchr(m.s + i, ':', w - i) && w < m.n) /* the source location "file.cc:178" */
+		i = w + 1;
+	if (m.n - i >= 5 && !memcmp(m.s + i, "NCCL ", 5))
+		i += 5;
+	if (m.n - i >= 5 && !memcmp(m.s + i, "WARN ", 5))
+		l->nccl_warn = (int)i;
+}
+
 static void nccl_prefix(struct pspan m, struct hlog_line *l)
 {
 	size_t i = 0;
@@ -497,6 +513,9 @@ static void nccl_prefix(struct pspan m, struct hlog_line *l)
 		l->pid = (int)pid;
 	if (l->dev < 0)
 		l->dev = (int)dev;
+	i += 2 + k + 1;
+	if (i < m.n && m.s[i] == ' ')
+		nccl_level(m, i + 1, l);
 }
 
 /* An exception line of Python: "RuntimeError: ...", "torch.distributed.DistBackendError: ...",
@@ -556,7 +575,7 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 	memset(l, 0, sizeof(*l));
 	l->t_us = -1;
 	l->pid = l->rank = l->dev = l->wrap_pid = -1;
-	l->code_at = -1;
+	l->code_at = l->nccl_warn = -1;
 	struct pspan m = raw;
 	/* the prefixes come in any order and nest ("[rank1]: (Worker pid=3) ERROR ..."); each
 	 * pass takes one, and a line has few */
@@ -605,6 +624,11 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 			   (l->level == HLINE_NONE && hlog__http_failure(m));
 	}
 	if (!l->error && words && l->level == HLINE_INFO && hlog__hang_word(m))
+		l->error = 1;
+	/* NCCL's WARN level is an error word of its own, as benign forms allow ("NCCL WARN
+	 * Failed to open libibverbs.so[.1]" is not) */
+	if (!l->error && l->nccl_warn >= 0 && l->level == HLINE_NONE &&
+	    hlog__benign_at(m, (size_t)l->nccl_warn, 4) < 0)
 		l->error = 1;
 	/* Python's traceback heading is an error whose text comes after it; its frames and a
 	 * solution text are context, not errors, unless their writer logged them at an error

@@ -31,6 +31,7 @@ struct hlog_line {
 	int code_at;	  /* offset in msg of the first error code token (EI0006, EJ0001,
 			   * EE9999, ERR02200 ...), -1 when none */
 	int code_len;
+	int nccl_warn;	  /* offset in msg of NCCL's WARN level word after its prefix, -1 */
 };
 
 /* Reads raw (one line without its newline) into *l; l->msg points into raw. */

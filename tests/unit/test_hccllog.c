@@ -678,6 +678,23 @@ static void test_root_node_from_server(void **state)
 	hlog_report_release(&r);
 }
 
+/* A watchdog that died of another exception than a timeout (pytorch/pytorch#113128: "...
+ * watchdog thread terminated with exception: CUDA error: uncorrectable ECC error
+ * encountered") is that exception's failure, not a collective timeout nothing explains. */
+static void test_watchdog_other_exception(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	conclude_text(&r, "n1/job.log", "n1",
+		      "[default0]:[rank12]:[E817 17:40:34.227531918 ProcessGroupNCCL.cpp:1515] [PG 0 "
+		      "(default_pg) Rank 12] Process group watchdog thread terminated with exception: "
+		      "CUDA error: uncorrectable ECC error encountered\n",
+		      HCAT_HARDWARE, "words:hardware", "a device reported a hardware fault on node n1",
+		      NULL);
+	assert_int_equal(r.rank, 12);
+	hlog_report_release(&r);
+}
+
 static void test_earliest_wins(void **state)
 {
 	struct hlog_report r;
@@ -1097,6 +1114,7 @@ int main(void)
 		cmocka_unit_test(test_buf_edges),
 		cmocka_unit_test(test_config_kinds),
 		cmocka_unit_test(test_root_node_from_server),
+		cmocka_unit_test(test_watchdog_other_exception),
 		cmocka_unit_test(test_earliest_wins),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_dir_errors),

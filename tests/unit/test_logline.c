@@ -158,6 +158,14 @@ static const struct line_case lines[] = {
 	{"real-logs-new/batch31/nccl-1235-multinode-llm-ng30903-cuda-calloc-out-of-memory-dev3",
 	 "ng30903:3063028:3066152 [3] include/alloc.h:178 NCCL WARN Cuda failure 'out of memory'",
 	 "ng30903:3063028", HLINE_NONE, 3063028, -1, 3, -1, 0, 1, ""},
+	/* NCCL before 2.4 wrote its level WARN without "NCCL": still what failed */
+	{"real-logs-new/batch33/horovod-666-seyun-eth0-vclab-eno2-connection-closed-by-remote-peer",
+	 "seyun:17283:17549 [3] include/socket.h:371 WARN Connection closed by remote peer",
+	 "seyun:17283", HLINE_NONE, 17283, -1, 3, -1, 0, 1, ""},
+	/* ... and a WARN a benign form vouches for is not */
+	{"real-logs-new/batch23/healthy-nccl-tests-82-2host-v100-broadcast-socket-ibverbs-warn",
+	 "v100-gpu-1:14926:14926 [0] misc/ibvwrap.cc:63 NCCL WARN Failed to open libibverbs.so[.1]",
+	 "v100-gpu-1:14926", HLINE_NONE, 14926, -1, 0, -1, 0, 0, ""},
 	/* under a launcher's prefix: the pid the message gives wins over the wrapper's */
 	{"vllm-ascend-9447-a3-2node-socket-timeout",
 	 "(EngineCore_DP0 pid=106187) [ERROR] 2026-05-21-21:41:10 (PID:106335, Device:0, "
