@@ -83,15 +83,17 @@ for pkg in $(awk '{print $1}' "$work/claimed" | uniq); do
 		esac
 	done
 
+	# inside the package's directory, as dpkg-shlibdeps wants, only while it runs
 	if [ "$pkg" = hcclctl ] && [ -n "$dlopened" ]; then
-		cp "$dlopened" "$work/dlopened"
-		elves="$elves dlopened"
+		cp "$dlopened" "$root/dlopened"
+		elves="$elves debian/$pkg/dlopened"
 	fi
 	shlibs=""
 	if [ -n "$elves" ]; then
 		# shellcheck disable=SC2086
 		shlibs=$(cd "$work" && dpkg-shlibdeps -O $elves 2>"$work/shlibdeps.err") ||
 			die "dpkg-shlibdeps failed: $(cat "$work/shlibdeps.err")"
+		rm -f "$root/dlopened"
 		cat "$work/shlibdeps.err" >&2 # its warnings (a library no package holds ...)
 		shlibs=${shlibs#shlibs:Depends=}
 	fi
