@@ -90,8 +90,14 @@ DEB_ARCH      = $(shell dpkg --print-architecture)
 DEB_MULTIARCH = $(shell dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || $(CC) -print-multiarch)
 DEB_OUT       := $(O)/deb
 
-deb: $(BIN) lib
+# The libraries hcclctl opens at run time are no NEEDED entry of its own: a program that
+# links them stands in for them before dpkg-shlibdeps.
+$(DEB_OUT)/dlopened: packaging/dlopened.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(shell pkg-config --libs libcurl 2>/dev/null || echo -lcurl)
+
+deb: $(BIN) lib $(DEB_OUT)/dlopened
 	rm -rf $(DEB_OUT)/stage
 	$(MAKE) --no-print-directory install DESTDIR=$(abspath $(DEB_OUT)/stage) PREFIX=/usr \
 	  LIBDIR=/usr/lib/$(DEB_MULTIARCH) ZSHCOMPDIR=/usr/share/zsh/vendor-completions
-	sh packaging/deb.sh $(DEB_OUT)/stage $(DEB_OUT) $(VERSION) $(DEB_ARCH)
+	sh packaging/deb.sh $(DEB_OUT)/stage $(DEB_OUT) $(VERSION) $(DEB_ARCH) $(DEB_OUT)/dlopened

@@ -3,8 +3,9 @@
 # as `make deb` does. The table says which staged file goes into which package, and every
 # staged file must go into exactly one, so a file that install gains is never lost or
 # shipped twice. A package's runtime dependencies are what dpkg-shlibdeps finds its ELF
-# files load; its fixed ones are in packaging/PACKAGE.control.
-# Usage: sh packaging/deb.sh STAGE OUTDIR VERSION ARCH
+# files load, and for the hcclctl package those of DLOPENED, a program that links what
+# hcclctl opens at run time (libcurl); its fixed ones are in packaging/PACKAGE.control.
+# Usage: sh packaging/deb.sh STAGE OUTDIR VERSION ARCH [DLOPENED]
 set -eu
 umask 022 # the packaged directories are 0755 whatever the caller's umask
 
@@ -12,8 +13,9 @@ die() {
 	echo "deb.sh: $*" >&2
 	exit 1
 }
-[ $# -eq 4 ] || die "usage: deb.sh STAGE OUTDIR VERSION ARCH"
-version=$3 arch=$4
+[ $# -eq 4 ] || [ $# -eq 5 ] || die "usage: deb.sh STAGE OUTDIR VERSION ARCH [DLOPENED]"
+version=$3 arch=$4 dlopened=${5:-}
+[ -z "$dlopened" ] || [ -f "$dlopened" ] || die "$dlopened: no such program"
 here=$(cd "$(dirname "$0")" && pwd)
 [ -d "$1" ] || die "$1: no staged install"
 stage=$(cd "$1" && pwd)
@@ -81,11 +83,17 @@ for pkg in $(awk '{print $1}' "$work/claimed" | uniq); do
 		esac
 	done
 
+	# inside the package's directory, as dpkg-shlibdeps wants, only while it runs
+	if [ "$pkg" = hcclctl ] && [ -n "$dlopened" ]; then
+		cp "$dlopened" "$root/dlopened"
+		elves="$elves debian/$pkg/dlopened"
+	fi
 	shlibs=""
 	if [ -n "$elves" ]; then
 		# shellcheck disable=SC2086
 		shlibs=$(cd "$work" && dpkg-shlibdeps -O $elves 2>"$work/shlibdeps.err") ||
 			die "dpkg-shlibdeps failed: $(cat "$work/shlibdeps.err")"
+		rm -f "$root/dlopened"
 		cat "$work/shlibdeps.err" >&2 # its warnings (a library no package holds ...)
 		shlibs=${shlibs#shlibs:Depends=}
 	fi

@@ -198,11 +198,12 @@ long fetch_timeout_ms(void);
 long fetch_wait_limit(void);
 /* "line L, column C: near '...'" for position at of buf (NULL: the end). */
 int fetch_json_where(const char *buf, size_t len, const char *at, char *out, size_t outlen);
-/* One kept-alive HTTP connection for a JSON API. fetch_http_request POSTs body (GET when
- * NULL) and gives the answer in *out (the caller's, also for an HTTP error of a POST, whose
- * body says why); 0 or a negative errno with err. */
+/* One kept-alive HTTP connection for a JSON API. fetch_http_init: 0, or -ELIBACC (libcurl
+ * cannot be loaded) or -ENOMEM with err. fetch_http_request POSTs body (GET when NULL) and
+ * gives the answer in *out (the caller's, also for an HTTP error of a POST, whose body says
+ * why); 0 or a negative errno with err. */
 struct fetch_http;
-int fetch_http_init(struct fetch_http **out);
+int fetch_http_init(struct fetch_http **out, char *err, size_t errlen);
 void fetch_http_free(struct fetch_http *h);
 int fetch_http_request(struct fetch_http *h, const char *url, const char *body, size_t cap,
 		       long timeout_ms, char **out, size_t *len, char *err, size_t errlen);

@@ -12,11 +12,11 @@
 #include <string.h>
 
 #include <cjson/cJSON.h>
-#include <curl/curl.h>
 #include <libssh2.h>
 #include <openssl/crypto.h>
 
 #include "cmd/cli/cli.h"
+#include "cmd/cli/curlapi.h"
 
 #ifndef HCCLCTL_COMMIT
 #define HCCLCTL_COMMIT "unknown"
@@ -91,6 +91,15 @@ const char *cli_commit(void)
 #define COMPILER "gcc " __VERSION__
 #endif
 
+/* libcurl's version, or NULL when it cannot be loaded: --version works without it, as does
+ * every command that reads no URL (curlapi.h). */
+static const char *libcurl_version(void)
+{
+	char err[512];
+	const struct libcurl_api *cu = libcurl(err, sizeof(err));
+	return cu ? cu->version_info(CURLVERSION_NOW)->version : NULL;
+}
+
 static void build_date(char *out, size_t len)
 {
 	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
@@ -118,7 +127,10 @@ int cli_version(void)
 		if (g_opts.verbose) {
 			cJSON *l = cJSON_AddObjectToObject(doc, "libraries");
 			cJSON_AddStringToObject(l, "cjson", cJSON_Version());
-			cJSON_AddStringToObject(l, "libcurl", curl_version_info(CURLVERSION_NOW)->version);
+			if (libcurl_version())
+				cJSON_AddStringToObject(l, "libcurl", libcurl_version());
+			else
+				cJSON_AddNullToObject(l, "libcurl");
 			cJSON_AddStringToObject(l, "libssh2", libssh2_version(0));
 			cJSON_AddStringToObject(l, "openssl", OpenSSL_version(OPENSSL_VERSION));
 			cJSON_AddStringToObject(doc, "compiler", COMPILER);
@@ -139,7 +151,7 @@ int cli_version(void)
 		printf("  %s%s: %s\n", features[i].on ? "" : "no-", features[i].name,
 		       features[i].what);
 	printf("compiler %s\nlibraries cJSON %s, libcurl %s, libssh2 %s, %s\n", COMPILER,
-	       cJSON_Version(), curl_version_info(CURLVERSION_NOW)->version, libssh2_version(0),
-	       OpenSSL_version(OPENSSL_VERSION));
+	       cJSON_Version(), libcurl_version() ? libcurl_version() : "not available",
+	       libssh2_version(0), OpenSSL_version(OPENSSL_VERSION));
 	return EXIT_OK;
 }

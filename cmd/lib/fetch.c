@@ -11,7 +11,10 @@
  * its status is "completed". fetch_table does the same for --wait SEC, with progress.
  *
  * The same HTTP code serves JSON APIs (etcd's gateway, rdv_etcd.c) over one kept-alive
- * connection per struct fetch_http. */
+ * connection per struct fetch_http.
+ *
+ * libcurl is opened at the first URL (curlapi.h says why): a command that reads no URL
+ * works without it, one that does fails, like any fetch, with the package to install. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,9 +23,10 @@
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
-#include <curl/curl.h>
 
 #include "cmd/cli/cli.h"
+#include "cmd/cli/curlapi.h"
+#include "cmd/lib/deploy.h"
 #include "ranktable/ranktable.h"
 #include "ranktable/base/buf.h"
 #include "ranktable/base/clock.h"
@@ -110,20 +114,27 @@ static size_t on_header(char *p, size_t size, size_t n, void *arg)
 }
 
 struct fetch_http {
+	const struct libcurl_api *cu;
 	CURL *c;
 	struct curl_slist *headers;
 };
 
-int fetch_http_init(struct fetch_http **out)
+int fetch_http_init(struct fetch_http **out, char *err, size_t errlen)
 {
+	char why[512];
+	const struct libcurl_api *cu = libcurl(why, sizeof(why));
+	if (!cu) {
+		const char *pkg = deploy_lib_packages(LIBCURL_SONAME);
+		snprintf(err, errlen, "%s%s%s", why, pkg ? ": install " : "", pkg ? pkg : "");
+		return -ELIBACC;
+	}
 	struct fetch_http *h = calloc(1, sizeof(*h));
-	if (!h)
-		return -ENOMEM;
-	h->c = curl_easy_init();
-	if (!h->c) {
+	if (!h || !(h->c = cu->easy_init())) {
 		free(h);
+		snprintf(err, errlen, "cannot start libcurl: out of memory");
 		return -ENOMEM;
 	}
+	h->cu = cu;
 	*out = h;
 	return 0;
 }
@@ -132,8 +143,8 @@ void fetch_http_free(struct fetch_http *h)
 {
 	if (!h)
 		return;
-	curl_slist_free_all(h->headers);
-	curl_easy_cleanup(h->c);
+	h->cu->slist_free_all(h->headers);
+	h->cu->easy_cleanup(h->c);
 	free(h);
 }
 
@@ -155,38 +166,39 @@ int fetch_http_request(struct fetch_http *h, const char *url, const char *body, 
 	char cerr[CURL_ERROR_SIZE] = "", st[128];
 	long status = 0;
 	int rc = -EIO;
+	const struct libcurl_api *cu = h->cu;
 	CURL *c = h->c;
 
 	*last_hint = 0;
-	curl_easy_reset(c);
-	curl_easy_setopt(c, CURLOPT_URL, url);
-	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
-	curl_easy_setopt(c, CURLOPT_MAXREDIRS, 3L);
-	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
+	cu->easy_reset(c);
+	cu->easy_setopt(c, CURLOPT_URL, url);
+	cu->easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+	cu->easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+	cu->easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+	cu->easy_setopt(c, CURLOPT_MAXREDIRS, 3L);
+	cu->easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
 			 timeout_ms < CONNECT_TIMEOUT_S * 1000L ? timeout_ms :
 								   CONNECT_TIMEOUT_S * 1000L);
-	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout_ms);
-	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)s.b.max);
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, &s);
-	curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
-	curl_easy_setopt(c, CURLOPT_HEADERDATA, &s);
-	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, cerr);
-	curl_easy_setopt(c, CURLOPT_USERAGENT, "hcclctl/" HCCLCTL_VERSION);
+	cu->easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout_ms);
+	cu->easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	cu->easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)s.b.max);
+	cu->easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
+	cu->easy_setopt(c, CURLOPT_WRITEDATA, &s);
+	cu->easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+	cu->easy_setopt(c, CURLOPT_HEADERDATA, &s);
+	cu->easy_setopt(c, CURLOPT_ERRORBUFFER, cerr);
+	cu->easy_setopt(c, CURLOPT_USERAGENT, "hcclctl/" HCCLCTL_VERSION);
 	if (cacert())
-		curl_easy_setopt(c, CURLOPT_CAINFO, cacert());
+		cu->easy_setopt(c, CURLOPT_CAINFO, cacert());
 	if (body) {
 		if (!h->headers)
-			h->headers = curl_slist_append(NULL, "Content-Type: application/json");
-		curl_easy_setopt(c, CURLOPT_HTTPHEADER, h->headers);
-		curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+			h->headers = cu->slist_append(NULL, "Content-Type: application/json");
+		cu->easy_setopt(c, CURLOPT_HTTPHEADER, h->headers);
+		cu->easy_setopt(c, CURLOPT_POSTFIELDS, body);
 	}
-	CURLcode cc = curl_easy_perform(c);
-	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
-	const char *why = *cerr ? cerr : curl_easy_strerror(cc);
+	CURLcode cc = cu->easy_perform(c);
+	cu->easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+	const char *why = *cerr ? cerr : cu->easy_strerror(cc);
 	if (s.b.err == -E2BIG || cc == CURLE_FILESIZE_EXCEEDED) {
 		snprintf(err, errlen, "%s: larger than %zu bytes", url, s.b.max);
 		snprintf(last_hint, sizeof(last_hint),
@@ -237,14 +249,16 @@ static int fetch_url(const char *url, size_t cap, char **buf, size_t *len, char 
 		     char *err, size_t errlen)
 {
 	struct fetch_http *h;
-	if (fetch_http_init(&h)) {
-		snprintf(err, errlen, "%s: cannot start libcurl", url);
-		return -ENOMEM;
+	char why[512];
+	int rc = fetch_http_init(&h, why, sizeof(why));
+	if (rc) {
+		snprintf(err, errlen, "%s: %s", url, why);
+		return rc;
 	}
-	int rc = fetch_http_request(h, url, NULL, cap, fetch_timeout_ms(), buf, len, err, errlen);
+	rc = fetch_http_request(h, url, NULL, cap, fetch_timeout_ms(), buf, len, err, errlen);
 	if (!rc && ctype) {
 		char *ct = NULL;
-		curl_easy_getinfo(h->c, CURLINFO_CONTENT_TYPE, &ct);
+		h->cu->easy_getinfo(h->c, CURLINFO_CONTENT_TYPE, &ct);
 		*ctype = ct ? strdup(ct) : NULL;
 	}
 	fetch_http_free(h);

@@ -1,6 +1,7 @@
 /* Which package to install when a copied hcclctl cannot start on a node: the loader's own
  * message names the library, this table the Debian packages that ship it. The table holds
- * hcclctl's direct dependencies (what the Makefile links); Debian 13 and Ubuntu 24.04
+ * hcclctl's direct dependencies (what the Makefile links, and libcurl, which fetch.c opens
+ * at the first URL and names the package of when it cannot); Debian 13 and Ubuntu 24.04
  * renamed some for the 64-bit time_t transition, so both names are given. */
 #include <stdio.h>
 #include <string.h>

@@ -509,10 +509,8 @@ int rdv_etcd_meet(const struct rdv_etcd_args *a, struct comm_root_info *ri,
 	rc = parse_url(e, a->url, host, sizeof(host), err, errlen);
 	if (rc)
 		goto fail;
-	if ((rc = fetch_http_init(&e->h))) {
-		snprintf(err, errlen, "cannot start libcurl");
+	if ((rc = fetch_http_init(&e->h, err, errlen)))
 		goto fail;
-	}
 	const char *t = getenv("HCCLCTL_ETCD_TTL");
 	e->ttl = t && atoi(t) >= 2 && atoi(t) <= 3600 ? atoi(t) : DEFAULT_TTL_S;
 

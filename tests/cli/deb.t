@@ -36,7 +36,8 @@ Version: $VERSION
 Depends: hcclctl (= $VERSION), libssl-dev" "the -dev package needs the library of the same version"
 
 # Every library hcclctl loads comes from a package the .deb depends on: cJSON, libcurl,
-# libssh2, libibverbs (when built with it), OpenSSL, zlib, libc.
+# libssh2, libibverbs (when built with it), OpenSSL, zlib, libc. libcurl is opened at run
+# time, so no NEEDED entry names it: Depends must have it all the same.
 depends=$(dpkg-deb -f "$TOOL" Depends | tr ',' '\n' | sed 's/^ *//; s/ .*//')
 missing=""
 needed=$(readelf -d ./hcclctl | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p')
