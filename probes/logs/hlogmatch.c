@@ -203,8 +203,9 @@ static void tag_group(struct pspan m, struct hlog_event *e)
 		snprintf(e->group, sizeof(e->group), "%.*s", (int)sizeof(e->group) - 1, us + 1);
 }
 
-/* A state key whose value is the word down: "State: Down", "link state: DOWN", not "state:
- * downloading" nor "state: down, then up" read halfway (the value ends the line or a field). */
+/* A state key whose value is the word down: "State: Down", "link state: DOWN (cable)"; not
+ * "state: downloading" or "state: down-scaled" (the word ends the line, a field or a
+ * parenthesis). */
 static int state_down(struct pspan m)
 {
 	const char *p = hlog__find_nocase(m, "state: down");

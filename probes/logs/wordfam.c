@@ -37,8 +37,8 @@ struct family {
 
 static int empty_host(struct pspan s, long long *port);
 /* A process's end in words that say it failed: an exit code after "exit", the first number
- * within a few marks of the word, not 0 ("exitcode: 1", "exit code=1", "exit status 137"; not
- * "exit code 0"), or an exit "unexpectedly". */
+ * within a few marks of the word, not 0 ("exitcode: 1", "returned non-zero exit status 255.";
+ * not "exit code 0"), or an exit "unexpectedly". */
 static int exit_failed(struct pspan s, long long *port)
 {
 	(void)port;
@@ -86,8 +86,8 @@ static const struct family fams[] = {
 		"kernel's OOM killer in dmesg) and run again with less",
 	 .any = {"out of memory", "cannot allocate memory", "oom-kill", "oom killer", "oom_kill"}},
 	/* an allocation that failed, in any library's words: "Alloc gva local mem error", NCCL's
-	 * "Failed to CUDA calloc 6291456 bytes", "memory allocation failed" (the line is already
-	 * an error; the words say it was memory it could not get) */
+	 * "Failed to CUDA calloc 6291456 bytes" (the line is already an error; the words say it
+	 * was memory it could not get) */
 	{.cat = HCAT_RESOURCE,
 	 .name = "memory",
 	 .what = "memory could not be allocated",
