@@ -61,6 +61,17 @@ static const struct hlog_sig rows[] = {
 	{{"client socket has failed to connect to any network address"}, HCAT_NET,
 	 "store-unreachable", "the c10d store client could not connect to the store (rank 0)",
 	 store_fix, 0, NULL},
+	/* torch's lazy init (torch/cuda/__init__.py, torch_npu/npu/__init__.py): "Cannot
+	 * re-initialize CUDA in forked subprocess" / "Cannot re-initialize NPU in forked
+	 * subprocess. To use NPU with multiprocessing, you must use the 'spawn' start method"
+	 * (vllm-project/vllm-ascend#4502): the parent touched the device before it forked */
+	{{"Cannot re-initialize", "in forked subprocess"}, HCAT_CONFIG, "torch-fork-reinit",
+	 "a worker process was forked after its parent had already used the device, which the "
+	 "device runtime cannot re-initialize in the child",
+	 "start the workers with the 'spawn' method (multiprocessing.set_start_method('spawn'); "
+	 "vLLM: VLLM_WORKER_MULTIPROC_METHOD=spawn), or keep the parent from touching the device "
+	 "(no device call or tensor before the workers start)",
+	 0, NULL},
 	/* TCPStore.cpp: "Timed out after %d seconds waiting for clients. %d/%d clients joined." */
 	{{"waiting for clients", "clients joined"}, HCAT_RANK_STUCK, "store-clients-missing",
 	 "the store on rank 0 waited for every rank and some never connected",

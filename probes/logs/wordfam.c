@@ -84,7 +84,9 @@ static const struct family fams[] = {
 	 .fix = "find what holds the memory (the job's batch size, another process on the node, "
 		"the "
 		"kernel's OOM killer in dmesg) and run again with less",
-	 .any = {"out of memory", "cannot allocate memory", "oom-kill", "oom killer", "oom_kill"}},
+	 .any = {"out of memory", "cannot allocate memory", "oom-kill", "oom killer", "oom_kill",
+		 /* vLLM: "No available memory for the cache blocks." */
+		 "no available memory", "not enough memory", "insufficient memory"}},
 	/* an allocation that failed, in any library's words: "Alloc gva local mem error", NCCL's
 	 * "Failed to CUDA calloc 6291456 bytes" (the line is already an error; the words say it
 	 * was memory it could not get) */

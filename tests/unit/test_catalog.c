@@ -318,6 +318,11 @@ static const struct ccase cases[] = {
 	{"NCCL ibvwrap.cc: WARN(\"Call to ibv_create_cq failed\")",
 	 "n1:77:91 [0] misc/ibvwrap.cc:270 NCCL WARN Call to ibv_create_cq failed",
 	 "ib-create-cq", HCAT_RESOURCE, ""},
+	{"vllm-project/vllm-ascend#4502 (torch_npu used before the engine forked)",
+	 "(EngineCore_DP0 pid=14421) ERROR 11-27 08:19:08 [core.py:708] RuntimeError: Cannot "
+	 "re-initialize NPU in forked subprocess. To use NPU with multiprocessing, you must use the "
+	 "'spawn' start method",
+	 "torch-fork-reinit", HCAT_CONFIG, ""},
 	{"NVIDIA/nccl#1837 (NCCL_SOCKET_IFNAME naming no interface)",
 	 "[trainer0|0]:ncclSocketInit: connecting to address  with family 59936 is neither "
 	 "AF_INET(2) nor AF_INET6(10)",

@@ -85,6 +85,10 @@ static void test_rows(void **state)
 		{"2025-09-22 20:20:40.102352 error 12789 pid[12789] [BM devmm_svm_gva.cpp:586] Alloc "
 		 "gva local mem error. (ret=-1 size=0x2000000advise=0x2100008e)",
 		 "memory"},
+		/* vllm-project/vllm-ascend#5707: a second server on the same NPU */
+		{"(EngineCore_DP0 pid=1102) ValueError: No available memory for the cache blocks. Try "
+		 "increasing `gpu_memory_utilization` when initializing the engine.",
+		 "memory"},
 		/* NVIDIA/nccl#1235 */
 		{"ng30903:3063028:3066152 [3] include/alloc.h:185 NCCL WARN Failed to CUDA calloc "
 		 "6291456 bytes",
