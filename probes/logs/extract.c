@@ -7,6 +7,7 @@
  * inconsistent with the IP(B)address of the network adapter": A the table's, B the NIC's),
  * else from the nearest role word before it ("connect to", "peer", "local", "listen on"). */
 #include <stdio.h>
+#include <ctype.h>
 #include <string.h>
 #include <strings.h>
 
@@ -299,6 +300,11 @@ static size_t key_value(struct pspan m, size_t i, struct hx_vals *x)
 		size_t d = j < m.n ? number(m.s + j, m.n - j, &v) : 0;
 		if (!d || (j + d < m.n && (m.s[j + d] == '.' || hlog__word_char(m.s[j + d]))))
 			continue; /* "rank -1", "port 1.5", "dev 0x1f" are not values */
+		/* a PCI vendor:device pair ("pcieport 0000:00:03.0:   device [8086:6f08] error
+		 * status"), not a device's index */
+		if (y->what == HX_DEV && j + d + 1 < m.n && m.s[j + d] == ':' &&
+		    isxdigit((unsigned char)m.s[j + d + 1]))
+			continue;
 		int role = y->role != HX_ANY ? y->role : role_at(m, i, j + d);
 		if (y->what == HX_PORT) {
 			add_port(x, v, role, i);

@@ -156,6 +156,11 @@ static const struct xcase cases[] = {
 	{"UCX's pml under Open MPI, openucx/ucx#9908",
 	 "[gpu1:1581048] pml_ucx.c:472 Error: Failed to resolve UCX endpoint for rank 9",
 	 "rank/remote=9", ""},
+	{"the kernel's PCIe AER report, rwth-i6/returnn#1486: a PCI vendor:device pair is no "
+	 "device index",
+	 "[  +0.000003] pcieport 0000:00:03.0:   device [8086:6f08] error status/mask=00001000/"
+	 "00002000",
+	 "", ""},
 	{"NCCL's proxy under vLLM on Ray, vllm-project/vllm#798: the rank it called is the peer; "
 	 "Ray's prefix is the worker's own address",
 	 "(LLMEngine pid=2347640, ip=10.58.226.15) Proxy Call to rank 7 failed (Connect)",
