@@ -4,6 +4,8 @@
  * (probes/npu/hcclcodes.c, from error_codes/rt_error_codes.h), so one row per kind reads every
  * code of that kind; a number the table does not know is left to the other rules. Kinds with
  * no row (hardware, links) wait for a real line that shows them in this form. */
+#include <string.h>
+
 #include "probes/npu/hcclcodes.h"
 #include "probes/logs/catalog.h"
 #include "probes/logs/logtext.h"
@@ -49,17 +51,8 @@ static int acl_task(struct pspan m, const struct hx_vals *x, struct hlog_event *
 	return !hlog__has(m, "function error:") && acl_code_of(m, HCAT_UNRESOLVED, e);
 }
 
-/* The row below that reads codes of kind cat, by its name. */
-static const char *acl_kind_row(int cat)
-{
-	switch (cat) {
-	case HCAT_RANK_STUCK: return "acl-timeout";
-	case HCAT_RESOURCE: return "acl-memory";
-	case HCAT_CONFIG: return "acl-config";
-	case HCAT_UNRESOLVED: return "acl-task-fault";
-	default: return NULL;
-	}
-}
+/* The row of the table below that reads "error code" numbers of kind cat (defined after it). */
+static const struct hlog_sig *acl_kind_row(int cat);
 
 /* CANN's own report of a failed runtime call (log_inner.cpp's ReportCallError, in EH9999 and
  * EE9999 messages): "synchronize stream failed, runtime result = 507048". The code is read
@@ -68,12 +61,12 @@ static int acl_result(struct pspan m, const struct hx_vals *x, struct hlog_event
 {
 	(void)x;
 	long long v = acl_code_after(m, "runtime result");
-	const char *row = v >= 0 ? acl_kind_row(hacl_cat(v)) : NULL;
+	const struct hlog_sig *row = v >= 0 ? acl_kind_row(hacl_cat(v)) : NULL;
 	if (!row)
 		return 0;
-	e->cat = hacl_cat(v);
+	e->cat = row->cat;
 	e->result = v;
-	snprintf(e->detail, sizeof(e->detail), "%s", row);
+	snprintf(e->detail, sizeof(e->detail), "%s", row->detail);
 	return 1;
 }
 
@@ -111,5 +104,13 @@ static const struct hlog_sig rows[] = {
 	 "checked (npu-smi info -t health)",
 	 0, acl_task},
 };
+
+static const struct hlog_sig *acl_kind_row(int cat)
+{
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		if (!strcmp(rows[i].needle[0], "error code") && rows[i].cat == cat)
+			return &rows[i];
+	return NULL;
+}
 
 const struct hlog_sigtab hlog__cat_acl = {"acl", rows, sizeof(rows) / sizeof(rows[0])};

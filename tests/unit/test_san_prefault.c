@@ -62,6 +62,9 @@ static void test_bss_mapped(void **state)
 	struct tally t = { 0, 0, 0 };
 	(void)state;
 #ifndef SANITIZED
+	/* make check runs the unit tier from the sanitizer build only; a plain build of this
+	 * test has no constructor to check */
+	print_message("# not a sanitizer build: no prefault constructor is linked here\n");
 	skip();
 #endif
 	dl_iterate_phdr(count_bss, &t);
