@@ -47,7 +47,11 @@ const char *const hlog__hitword[HLOG_NHITWORD] = {[HLOG_HIT_IP_KEY] = "_ip\"",
 						   [HLOG_HIT_REASONS] = "following reasons",
 						   [HLOG_HIT_CAUSES] = "possible causes are as follows",
 						   [HLOG_HIT_CAUSES_ARE] = "The possible causes are",
-						   [HLOG_HIT_FRAME] = "File \""};
+						   [HLOG_HIT_FRAME] = "File \"",
+						   /* "version", "Version" */
+						   [HLOG_HIT_VERSION] = "ersion",
+						   [HLOG_HIT_PLUGIN] = "Plugin",
+						   [HLOG_HIT_NETWORK] = "Using network "};
 
 /* The line automaton: every needle of the catalog's rows, of the inner errors and the hit
  * words, and the gates' words, in one automaton that folds case (the gates' words match in

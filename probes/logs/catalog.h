@@ -55,6 +55,10 @@ enum hlog_hitword {
 	HLOG_HIT_CAUSES,
 	HLOG_HIT_CAUSES_ARE,
 	HLOG_HIT_FRAME,
+	/* hlogfacts.c's: a version stated, NCCL's network plugin and network */
+	HLOG_HIT_VERSION,
+	HLOG_HIT_PLUGIN,
+	HLOG_HIT_NETWORK,
 	HLOG_NHITWORD
 };
 extern const char *const hlog__hitword[HLOG_NHITWORD];

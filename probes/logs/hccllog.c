@@ -31,6 +31,7 @@ void hlog_report_release(struct hlog_report *r)
 		return;
 	free(r->ev);
 	free(r->file);
+	free(r->fact);
 	hlog_report_init(r);
 }
 
@@ -136,6 +137,7 @@ int hlog__report_append(struct hlog_report *r, const struct hlog_report *p, char
 		r->has_lone_frame = 1;
 	}
 	append_kb(r, p);
+	hlog__facts_append(r, p);
 	for (size_t i = 0; i < p->nfile && !rc; i++)
 		if (!(rc = add_file(r, p->file[i].name, p->file[i].node, err, errlen)))
 			r->file[r->nfile - 1] = p->file[i];
@@ -433,6 +435,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 			coll_at = no;
 		if (record_rank(l.msg, &rec_rank))
 			rec_at = no;
+		hlog__fact_line(r, &l, &hits, name, node, no, line);
 		/* lines that say of themselves that they are routine are not a fault's */
 		if (l.level != HLINE_INFO && l.level != HLINE_DEBUG)
 			hlog__kb_line(r, &kst, line, &l, l.kernel || place.kind == HLOG_FK_DEVICE,

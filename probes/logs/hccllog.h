@@ -190,6 +190,19 @@ struct hlog_finding {
 	size_t count;		 /* how many lines say it */
 };
 
+/* What a line states about its node's software ("NCCL version 2.19.3+cuda12.3", the network
+ * plugin NCCL loaded): one value per component and host, compared across hosts. */
+struct hlog_fact {
+	char comp[32];		 /* "NCCL", "NCCL net plugin"; compared in any case */
+	char value[48];		 /* "2.19.3+cuda12.3", "internal" */
+	char node[HLOG_NODELEN]; /* the bundle's node the line was read from; "" */
+	char host[HLOG_NODELEN]; /* the host its own prefix names, else node */
+	int multi;		 /* the host stated two values: not compared */
+	char file[HLOG_PATHLEN];
+	unsigned line;
+	char text[HLOG_TEXTLEN];
+};
+
 /* An entity of the knowledge base that lines showed: the first such line, and how many. */
 #define HLOG_MAX_KB 64
 struct hlog_kbhit {
@@ -283,6 +296,8 @@ struct hlog_report {
 	struct hlog_hop chain[HLOG_MAX_HOPS];
 	size_t nchain;
 	int loop;
+	struct hlog_fact *fact; /* the software each host states, first seen first */
+	size_t nfact, fact_cap;
 };
 
 /* Empties r. A zeroed report is also a valid empty one. */

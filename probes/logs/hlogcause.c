@@ -188,6 +188,10 @@ int hlog_conclude(struct hlog_report *r)
 	else if (!strcmp(r->detail, "result-code") ||
 		 (r->kind == HLOG_KB && r->cat == HCAT_UNRESOLVED))
 		hlog__words_conclude(r);
+	/* nodes that run different software: the failures or the silence between them follow
+	 * from it, but not a fault a line names (memory, hardware, a link, the network) */
+	if (r->cat == HCAT_NONE || r->cat == HCAT_UNRESOLVED || r->cat == HCAT_RANK_STUCK)
+		hlog__facts_conclude(r);
 	/* only the frame of a table or headings, at an error level: still no pass */
 	if (r->cat == HCAT_NONE && r->errors) {
 		hlog__set_what(r, HCAT_UNRESOLVED, "unclassified");

@@ -94,4 +94,12 @@ const char *hlog__word_family_name(int row);
 int hlog__word_family_cat(int row); /* enum hcat; HCAT_NONE out of range */
 int hlog__words_conclude(struct hlog_report *r);
 
+/* hlogfacts.c: the software a line states of its node (fact_line; h: what
+ * hlog__line_hits found in line), p's facts into r (append), and the
+ * verdict when one component differs across hosts (conclude: 1 when it decided). */
+void hlog__fact_line(struct hlog_report *r, const struct hlog_line *l, const struct hlog_hits *h,
+		     const char *file, const char *node, unsigned no, struct pspan line);
+void hlog__facts_append(struct hlog_report *r, const struct hlog_report *p);
+int hlog__facts_conclude(struct hlog_report *r);
+
 #endif

@@ -475,8 +475,8 @@ static void inline_facts(struct pspan m, struct hlog_line *l, const struct hlog_
 }
 
 /* NCCL's (and RCCL's) debug prefix, "host:pid:tid [cudaDev] " ("ng30903:3063028:3066152 [3]
- * include/alloc.h:178 NCCL WARN ..."): the writer's pid and the local index of its GPU. Left in
- * the message, where the host may be read. Its level word comes after the source location,
+ * include/alloc.h:178 NCCL WARN ..."): the writer's pid, the local index of its GPU and its
+ * host (left in the message, l->host points at it). Its level word comes after the source location,
  * "NCCL WARN", or "WARN" alone in releases before 2.4 ("seyun:17283:17549 [3]
  * include/socket.h:371 WARN Connection closed by remote peer"): WARN is NCCL's level for what
  * failed. */
@@ -502,6 +502,7 @@ static void nccl_prefix(struct pspan m, struct hlog_line *l)
 	size_t k;
 	if (!i || i >= m.n || m.s[i] != ':' || !(k = num(m, i + 1, &pid)))
 		return;
+	size_t hn = i;
 	i += 1 + k;
 	if (i >= m.n || m.s[i] != ':' || !(k = num(m, i + 1, &tid)))
 		return;
@@ -513,6 +514,7 @@ static void nccl_prefix(struct pspan m, struct hlog_line *l)
 		l->pid = (int)pid;
 	if (l->dev < 0)
 		l->dev = (int)dev;
+	l->host = (struct pspan){m.s, hn};
 	i += 2 + k + 1;
 	if (i < m.n && m.s[i] == ' ')
 		nccl_level(m, i + 1, l);

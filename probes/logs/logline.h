@@ -32,6 +32,7 @@ struct hlog_line {
 			   * EE9999, ERR02200 ...), -1 when none */
 	int code_len;
 	int nccl_warn;	  /* offset in msg of NCCL's WARN level word after its prefix, -1 */
+	struct pspan host; /* the host of NCCL's prefix (in msg); empty when none */
 };
 
 /* Reads raw (one line without its newline) into *l; l->msg points into raw. */

@@ -308,4 +308,15 @@ check_rc 2 "UCX's retry-exceeded completion: exit 2"
 cause kind detail
 check_out "link-down ib-retry-exceeded" "  the status the syndrome's words name"
 
+# no error line at all, but one of four hosts runs another NCCL build (NVIDIA/nccl#1267): the
+# odd host fails the log; the same nodes with one build pass
+R=tests/data/real-logs-new/batch33/nccl-1267-4node-nccl-2.14.3-vs-2.19.3-version-mismatch
+run "$HCCLCTL" --json doctor --logs "$R"
+check_rc 2 "NCCL builds that differ across the nodes: exit 2"
+cause kind detail node
+check_out "version-mismatch differs-across-nodes node0" "  the odd host's node, with no error line"
+mkdir -p "$TMP/same" && cp -r "$R/node1" "$R/node2" "$TMP/same/"
+run "$HCCLCTL" doctor --logs "$TMP/same"
+check_rc 0 "the same NCCL build on every node: a pass"
+
 done_testing

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "probes/npu/hcclcodes.h"
 #include "probes/logs/hccllog.h"
@@ -129,6 +130,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			assert(strcmp(r.unk[i - 1].file, u->file) < 0 ||
 			       (!strcmp(r.unk[i - 1].file, u->file) &&
 				r.unk[i - 1].line < u->line));
+	}
+
+	/* the software each host stated: one value per component and host, on a line read */
+	assert(r.nfact <= r.fact_cap && r.nfact <= r.lines);
+	for (size_t i = 0; i < r.nfact; i++) {
+		const struct hlog_fact *f = &r.fact[i];
+		CLEAN(f->comp);
+		CLEAN(f->value);
+		CLEAN(f->host);
+		CLEAN(f->text);
+		assert(f->comp[0] && f->value[0] && f->host[0] && f->line >= 1);
+		for (size_t k = 0; k < i; k++)
+			assert(strcasecmp(r.fact[k].comp, f->comp) || strcmp(r.fact[k].host, f->host));
 	}
 
 	/* the cause */

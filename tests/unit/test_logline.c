@@ -300,9 +300,18 @@ static void test_nccl_prefix_only(void **state)
 	for (size_t i = 0; i < sizeof(cand) / sizeof(cand[0]); i++) {
 		struct hlog_line l;
 		hlog__line_parse((struct pspan){cand[i], strlen(cand[i])}, &l);
-		if (l.dev != -1)
-			fail_msg("'%s': dev %d, want none", cand[i], l.dev);
+		if (l.dev != -1 || l.host.n)
+			fail_msg("'%s': dev %d, host '%.*s', want none", cand[i], l.dev,
+				 (int)l.host.n, l.host.s);
 	}
+	/* the host of a whole prefix (NVIDIA/nccl#1634's two hosts in one log), inside msg */
+	static const char *const line =
+		"HGX-H100-04:589474:589541 [0] NCCL INFO Plugin Path : "
+		"/opt/hpcx/nccl_rdma_sharp_plugin/lib/libnccl-net.so";
+	struct hlog_line l;
+	hlog__line_parse(span(line), &l);
+	assert_ptr_equal(l.host.s, line);
+	assert_int_equal(l.host.n, strlen("HGX-H100-04"));
 }
 
 static void test_kernel_lines(void **state)
