@@ -58,6 +58,10 @@ static const struct {
 	/* Python, when a package the code imports is not installed or not on its path:
 	 * "ModuleNotFoundError: No module named 'tbe.common...'" (the class name is one word) */
 	{"no module named", 0},
+	/* a check on the job's settings that failed, in MindIE's words: "The size of npuDeviceIds
+	 * does not equal to worldSize", "npuDeviceID does not allow repetitive element" */
+	{"not equal", 0},
+	{"not allow", 0},
 	{"permission denied", 0}, /* "[Errno 13] Permission denied" */
 	{"address already in use", 0}, /* Gloo: "bind: Address already in use" */
 	{"mismatch", 0},      /* "Detected mismatch between collectives on ranks." */
@@ -116,7 +120,11 @@ static const struct {
 	 * step()` before `optimizer.step()`. ... Failure to do this will result in ..." */
 	{"FutureWarning", 1, NULL},
 	{"UserWarning", 1, NULL},
+	/* and the category of a change announced: Ray's "DeprecationWarning: `ray.serve.llm.LLMRouter` has been deprecated. ... This will
+	 * raise an error in the future!" */
+	{"DeprecationWarning", 1, NULL},
 	{"is deprecated", 1, NULL}, /* "`torch.cuda.amp.custom_fwd(args...)` is deprecated. Please use" */
+	{"has been deprecated", 1, NULL},
 };
 
 #define NBENIGN (sizeof(benign) / sizeof(benign[0]))

@@ -128,6 +128,35 @@ static size_t iso_time(struct pspan m, int64_t *t)
 	return k;
 }
 
+/* C's ctime() form, which mpirun --timestamp-output puts before its own prefix: "Wed Jun 26
+ * 22:35:41 2019[1,273]<stderr>:..." (the day may be padded with a space: "Jun  6"). */
+static int ctime_prefix(struct pspan *m, struct hlog_line *l)
+{
+	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	if (m->n < 24 || m->s[3] != ' ' || m->s[7] != ' ' || !(m->s[0] >= 'A' && m->s[0] <= 'Z') ||
+	    !(m->s[4] >= 'A' && m->s[4] <= 'Z'))
+		return 0;
+	int mo = 0;
+	while (mo < 12 && memcmp(months + 3 * mo, m->s + 4, 3))
+		mo++;
+	size_t i = 8 + (m->s[8] == ' ');
+	long d, h, mi, se, y;
+	size_t k = num(*m, i, &d);
+	if (mo == 12 || !k || k > 2 || i + k >= m->n || m->s[i + k] != ' ')
+		return 0;
+	i += k + 1;
+	if (m->n - i < 13 || num(*m, i, &h) != 2 || m->s[i + 2] != ':' ||
+	    num(*m, i + 3, &mi) != 2 || m->s[i + 5] != ':' || num(*m, i + 6, &se) != 2 ||
+	    m->s[i + 8] != ' ' || num(*m, i + 9, &y) != 4)
+		return 0;
+	if (d < 1 || d > 31 || h > 23 || mi > 59 || se > 60 || y < 1970)
+		return 0;
+	l->t_us = ((hlog__days((int)y, mo + 1, (int)d) * 86400 + h * 3600 + mi * 60 + se) *
+		   1000000);
+	skip(m, i + 13);
+	return 1;
+}
+
 /* "[rank3]:" "[Rank 3]:" (torch's per-rank prefix) and Open MPI's "[1,3]<stderr>:". */
 static int rank_prefix(struct pspan *m, struct hlog_line *l)
 {
@@ -585,6 +614,7 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 		size_t sp = spaces(m);
 		struct pspan t = {m.s + sp, m.n - sp};
 		if ((!pass && grep_prefix(&t, l)) || rank_prefix(&t, l) || proc_prefix(&t, l) ||
+		    ctime_prefix(&t, l) ||
 		    vllm_prefix(&t, l) ||
 		    pylog_prefix(&t, l) || kernel_prefix(&t, l, kernel_word) || pid_prefix(&t, l)) {
 			m = t;

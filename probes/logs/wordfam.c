@@ -60,6 +60,28 @@ static int exit_failed(struct pspan s, long long *port)
 	}
 	return 0;
 }
+/* A Python exception's class before its message, as the traceback ends: "IndexError: ...",
+ * "torch.distributed.DistBackendError: ..." (a name with a lower-case letter ending in Error or
+ * Exception, right before ':'), at the start of the line or after a prefix's ": " or "] ". */
+static int exception_class(struct pspan s, long long *port)
+{
+	(void)port;
+	for (size_t i = 0; i < s.n; i++) {
+		if (i && !(s.s[i - 1] == ' ' || s.s[i - 1] == ']'))
+			continue;
+		size_t k = i;
+		int lower = 0;
+		while (k < s.n && (isalnum((unsigned char)s.s[k]) || s.s[k] == '_' || s.s[k] == '.'))
+			lower |= islower((unsigned char)s.s[k++]);
+		if (k == i || k >= s.n || s.s[k] != ':' || !lower || !isupper((unsigned char)s.s[i]))
+			continue;
+		/* a name before the suffix: "Error:" alone is a level, not a class */
+		if ((k - i > 5 && !memcmp(s.s + k - 5, "Error", 5)) ||
+		    (k - i > 9 && !memcmp(s.s + k - 9, "Exception", 9)))
+			return 1;
+	}
+	return 0;
+}
 static int http_status(struct pspan s, long long *port)
 {
 	(void)port;
@@ -135,16 +157,31 @@ static const struct family fams[] = {
 	 .also = {"HCCL_", "NCCL_", "GLOO_", "TORCH_", "ASCEND_", "MASTER_ADDR", "MASTER_PORT",
 		  "WORLD_SIZE", "environment variable", "parameter", "config"}},
 	/* a value the program refuses: "Invalid DP number per node: 0", "invalid device
-	 * ordinal", "rank size 16 is invalid" (not a bad pointer or address, which is a bug) */
+	 * ordinal", "rank size 16 is invalid", "The size of npuDeviceIds does not equal to
+	 * worldSize" (not a bad pointer or address, which is a bug) */
 	{.cat = HCAT_CONFIG,
 	 .name = "invalid",
 	 .what = "a value the job was given is refused",
 	 .fix = "correct the value the line names (the job's arguments, its rank table or "
 		"environment), the same on every node, then run again",
-	 .any = {"invalid", "not a valid", "illegal"},
+	 .any = {"invalid", "not a valid", "illegal", "not equal", "not allow"},
 	 .also = {"number", "size", "count", "rank", "device", "parameter", "option",
 		  "value", "config", "setting", "ordinal"},
 	 .not = {"memory", "pointer", "address", "access", "instruction", "handle"}},
+	/* a check of the job's shape that failed: its ranks against its devices or nodes
+	 * (Megatron-DeepSpeed's "AssertionError: expected local-rank to be the same as rank %
+	 * device-count.", vLLM's "local_world_size (16) must be less than or equal to the number
+	 * of visible devices (8).") */
+	{.cat = HCAT_CONFIG,
+	 .name = "world-size",
+	 .what = "the job's ranks do not fit its devices or nodes",
+	 .fix = "make the ranks started on each node (nproc_per_node, the local world size, "
+		"the tensor and pipeline sizes) match the devices visible there, and the world "
+		"size the nodes times the ranks per node",
+	 .any = {"world_size", "world size", "worldsize", "local_rank", "local-rank",
+		 "device-count", "device count", "visible devices", "nproc_per_node"},
+	 .also = {"must be", "expected", "should be", "same as", "less than", "greater than",
+		  "equal to"}},
 	/* the rank table against the node it runs on: "ranktable config devId[1], but local
 	 * devId[3]", "... in the rank table does not match ..." */
 	{.cat = HCAT_CONFIG,
@@ -169,6 +206,17 @@ static const struct family fams[] = {
 		"it loads",
 	 .any = {"undefined symbol", "symbol lookup error", "not found (required by",
 		 "no module named"}},
+	/* Python's words for a module the caller expected another release of: "AttributeError:
+	 * module 'torch_npu' has no attribute 'npu_rope'" (vLLM-Ascend 0.7.1 on a torch_npu
+	 * without the operator). An object's missing attribute ("'NoneType' object has no
+	 * attribute") is a bug, not this */
+	{.cat = HCAT_VERSION,
+	 .name = "version",
+	 .what = "software versions do not fit together",
+	 .fix = "install the release of the module the line names that the calling package was "
+		"made for (its requirements name it), the same on every node",
+	 .any = {"has no attribute"},
+	 .also = {"module '"}},
 	{.cat = HCAT_VERSION,
 	 .name = "version",
 	 .what = "software versions do not fit together",
@@ -322,6 +370,15 @@ static const struct family fams[] = {
 		"process's log; the first process to fail by time is the place to start",
 	 .any = {"traceback (most recent call last)", "file \"", "raise "},
 	 .also = {"traceback", ", line ", "error", "exception"}},
+	/* ... or the exception's own line, alone: "IndexError: list index out of range" */
+	{.cat = HCAT_UNRESOLVED,
+	 .name = "exception",
+	 .weak = 1,
+	 .what = "a process raised an exception",
+	 .fix = "read the exception and the lines before it in that process's log (its traceback "
+		"names the call that raised); the first process to fail by time is the place to "
+		"start",
+	 .form = exception_class},
 	/* words that say the process gave up, not only that something went wrong: "Fatal error
 	 * in MPI_Init: Other MPI error", "Abort(1091215): Fatal error in ...", "... aborting job".
 	 * The job failed, so it is a failure with an unknown cause, not a warning */
@@ -331,7 +388,10 @@ static const struct family fams[] = {
 	 .what = "a process stopped on a fatal error",
 	 .fix = "read the line and the lines after it (an error stack, the launcher's summary) in "
 		"that process's log; the first process to stop by time is the place to start",
-	 .any = {"fatal", "abort", "aborted", "aborting", "mpi_abort"}},
+	 .any = {"fatal", "abort", "aborted", "aborting", "mpi_abort",
+		 /* glog's CHECK, which aborts the process: "Check failed: ret == LLM_SUCCESS
+		  * Initialize LlmDataList failed", "*** Check failure stack trace: ***" */
+		 "check failed", "check failure stack trace"}},
 	/* a process that ended with a failing exit code, which says that it failed, not why:
 	 * torch elastic's "failed (exitcode: 1) local_rank: 3 (pid: 429)", Ray's "Some Ray
 	 * subprocesses exited unexpectedly:", a CI runner's "Error: Process completed with exit

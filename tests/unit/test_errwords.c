@@ -145,6 +145,10 @@ static const struct row_line word_lines[] = {
 	{"(exception class)", "https://github.com/pytorch/pytorch/issues/61839",
 	 "subprocess.CalledProcessError: Command '['/opt/tiger/conda/bin/python3', '-u', "
 	 "'train_imagenet.py', '--local_rank=7']' died with <Signals.SIGSEGV: 11>."},
+	{"not equal", "../real-logs-new/batch36/itove-ascend-notes-mindie-npudeviceids-vs-worldsize",
+	 "does not equal to worldSize"},
+	{"not allow", "../real-logs-new/batch36/itove-ascend-notes-mindie-npudeviceids-vs-worldsize",
+	 "does not allow repetitive"},
 };
 
 /* Benign rows: the line, and whether the whole line reads as an error when the parser reads
@@ -186,6 +190,12 @@ static const struct benign_line benign_lines[] = {
 	 "schedule.",
 	 0},
 	{"is deprecated", "healthy-bionemo-740-future-warnings", "tensor_parallel.py:25", 0},
+	{"DeprecationWarning",
+	 "../real-logs-new/batch35/ray-pr55754-serve-llm-test-passed-deprecation-warning-healthy",
+	 "WARNING deprecation.py:50 -- DeprecationWarning:", 0},
+	{"has been deprecated",
+	 "../real-logs-new/batch35/ray-pr55754-serve-llm-test-passed-deprecation-warning-healthy",
+	 "WARNING deprecation.py:50 -- DeprecationWarning:", 0},
 };
 
 static struct pspan span(const char *s)

@@ -158,6 +158,11 @@ static const struct line_case lines[] = {
 	{"real-logs-new/batch31/nccl-1235-multinode-llm-ng30903-cuda-calloc-out-of-memory-dev3",
 	 "ng30903:3063028:3066152 [3] include/alloc.h:178 NCCL WARN Cuda failure 'out of memory'",
 	 "ng30903:3063028", HLINE_NONE, 3063028, -1, 3, -1, 0, 1, ""},
+	/* mpirun --timestamp-output: C's ctime() before Open MPI's rank prefix */
+	{"real-logs-new/batch36/ucx-3513-mtt-ompi-tcp-destination-unreachable-rank273-to-272",
+	 "Wed Jun 26 22:35:41 2019[1,273]<stderr>:[clx-orion-058:21759] pml_ucx.c:380  Error: "
+	 "ucp_ep_create(proc=272) failed: Destination is unreachable",
+	 NULL, ANY, ANY, 273, -1, 1561588541000000LL, 0, 1, ""},
 	/* NCCL before 2.4 wrote its level WARN without "NCCL": still what failed */
 	{"real-logs-new/batch33/horovod-666-seyun-eth0-vclab-eno2-connection-closed-by-remote-peer",
 	 "seyun:17283:17549 [3] include/socket.h:371 WARN Connection closed by remote peer",

@@ -148,6 +148,26 @@ static void test_order(void **state)
 	assert_string_equal(fam("uncorrectable ECC error encountered; core dumped"), "hardware");
 	/* "version" alone is no mismatch */
 	assert_null(fam("Error: version 2.1 of the plugin loaded"));
+	/* an exception's own line says a process raised, below every family that names a kind;
+	 * a module without the attribute asked for is another release of it, an object without
+	 * one a bug */
+	assert_string_equal(fam("RuntimeError: Trying to create tensor with negative dimension -2"),
+			    "exception");
+	assert_string_equal(fam("[rank3]: torch.distributed.DistBackendError: NCCL error: connection "
+				"refused"),
+			    "refused");
+	assert_string_equal(fam("AttributeError: module 'torch_npu' has no attribute 'npu_rope'"),
+			    "version");
+	assert_string_equal(fam("AttributeError: 'NoneType' object has no attribute 'shape'"),
+			    "exception");
+	/* the job's shape against its devices, said in an assertion, is its setting */
+	assert_string_equal(fam("AssertionError: local_world_size (16) must be less than or equal "
+				"to the number of visible devices (8)."),
+			    "world-size");
+	assert_null(fam("world size 16, 8 visible devices"));
+	/* glog's CHECK aborts the process */
+	assert_string_equal(fam("Check failed: ret == LLM_SUCCESS Initialize LlmDataList failed"),
+			    "fatal");
 	/* words that say the process gave up rank below every family that names a kind */
 	assert_string_equal(fam("Fatal error: connect to 10.0.0.2:7000 timed out"),
 			    "connect-timeout");
@@ -157,7 +177,8 @@ static void test_none(void **state)
 {
 	(void)state;
 	static const char *const none[] = {
-		"RuntimeError: Trying to create tensor with negative dimension -2",
+		/* a level word before a colon is no exception's class */
+		"Error: Trying to create tensor with negative dimension -2",
 		"",
 		"ERROR",
 		/* EINVAL's text names no value the job was given */
