@@ -204,6 +204,26 @@ static const struct hlog_sig rows[] = {
 	 "NCCL was used in a way it does not allow (ncclResult_t 5): two ranks on one GPU, a "
 	 "communicator used after abort",
 	 "read the WARN line before it for which rule was broken", 5, NULL},
+	/* net_socket.cc: WARN("NET/Socket : peer %s message truncated : receiving %d bytes
+	 * instead of %d. If you believe your socket network is in healthy state, there may be a
+	 * mismatch in collective sizes or environment settings (e.g. NCCL_PROTO, NCCL_ALGO)
+	 * between ranks") */
+	{{"message truncated", "receiving"}, HCAT_OP_MISMATCH, "nccl-message-truncated",
+	 "a rank received more than it had posted a receive for: the ranks called collectives of "
+	 "different sizes or types, or run with different NCCL_PROTO / NCCL_ALGO settings",
+	 "check that every rank makes the same collective calls with the same counts and types "
+	 "(the same program and the same data on every rank), and that NCCL_PROTO, NCCL_ALGO and "
+	 "the other NCCL_ variables are the same everywhere",
+	 0, NULL},
+	/* net_ib.cc: WARN("NET/IB : Unable to open device %s", devName): a device the verbs
+	 * library lists that cannot be opened (its driver, /dev/infiniband missing in a
+	 * container, or a device not meant for the job) */
+	{{"NET/IB", "Unable to open device"}, HCAT_CONFIG, "nccl-ib-open-device",
+	 "NCCL could not open an RDMA device the node lists",
+	 "make the device usable where the ranks run (its driver loaded, /dev/infiniband in the "
+	 "container) or leave it out with NCCL_IB_HCA (e.g. ^name to exclude it), the same on "
+	 "every node",
+	 0, NULL},
 	{{"remote process exited or there was a network error"}, HCAT_RANK_STUCK,
 	 "ncclRemoteError",
 	 "NCCL lost a peer (ncclResult_t 6): the remote process exited or the network between "

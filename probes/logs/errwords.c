@@ -62,6 +62,8 @@ static const struct {
 	 * does not equal to worldSize", "npuDeviceID does not allow repetitive element" */
 	{"not equal", 0},
 	{"not allow", 0},
+	/* the shell, for a program not on the PATH: "bash: orted: command not found" */
+	{"command not found", 0},
 	{"permission denied", 0}, /* "[Errno 13] Permission denied" */
 	{"address already in use", 0}, /* Gloo: "bind: Address already in use" */
 	{"mismatch", 0},      /* "Detected mismatch between collectives on ranks." */

@@ -49,6 +49,8 @@ static const struct key {
 	{"deviceId", HX_DEV, HX_ANY},
 	{"device_id", HX_DEV, HX_ANY},
 	{"device ID", HX_DEV, HX_ANY},
+	/* CUDA's and TensorFlow's: "for CUDA device ordinal 0" */
+	{"device ordinal", HX_DEV, HX_ANY},
 	{"device", HX_DEV, HX_ANY},
 	{"devId", HX_DEV, HX_ANY},
 	{"dev", HX_DEV, HX_ANY},

@@ -156,6 +156,15 @@ static const struct family fams[] = {
 		 "must not", "should be", "out of range", "exceeds the", "invalid value"},
 	 .also = {"HCCL_", "NCCL_", "GLOO_", "TORCH_", "ASCEND_", "MASTER_ADDR", "MASTER_PORT",
 		  "WORLD_SIZE", "environment variable", "parameter", "config"}},
+	/* a program the job starts is not installed where it runs: "bash: orted: command not
+	 * found" (Open MPI's daemon on a node whose PATH lacks it) */
+	{.cat = HCAT_CONFIG,
+	 .name = "not-installed",
+	 .what = "a program the job starts is not installed",
+	 .fix = "install the program the line names on every node at the same path, or make the "
+		"non-interactive shell of each node find it (PATH and LD_LIBRARY_PATH set in "
+		"~/.bashrc before its interactive check, or the launcher's prefix option)",
+	 .any = {"command not found"}},
 	/* a value the program refuses: "Invalid DP number per node: 0", "invalid device
 	 * ordinal", "rank size 16 is invalid", "The size of npuDeviceIds does not equal to
 	 * worldSize" (not a bad pointer or address, which is a bug) */

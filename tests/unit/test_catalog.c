@@ -331,6 +331,15 @@ static const struct ccase cases[] = {
 	 "[1,0]<stdout>:ce1a35ee222c:687:748 [0] graph/xml.cc:332 NCCL WARN Could not find real "
 	 "path of /sys/class/pci_bus/0000:03/../../0000:03:00.0",
 	 "nccl-topo-sysfs", HCAT_CONFIG, ""},
+	{"sail-sg/zero-bubble-pipeline-parallelism#60 (Megatron on two H200 nodes)",
+	 "lzm-h200-10:74737:75914 [1] transport/net_socket.cc:488 NCCL WARN NET/Socket : peer "
+	 "10.0.5.194<41988> message truncated : receiving 4 bytes instead of 2. If you believe your "
+	 "socket network is in healthy state,           there may be a mismatch in collective "
+	 "sizes or environment settings (e.g. NCCL_PROTO, NCCL_ALGO) between ranks",
+	 "nccl-message-truncated", HCAT_OP_MISMATCH, "10.0.5.194"},
+	{"NVIDIA/nccl#2428 (an eRDMA device that cannot be opened)",
+	 "NCCL WARN NET/IB : Unable to open device erdma_1", "nccl-ib-open-device", HCAT_CONFIG,
+	 ""},
 	{"Horovod docs/troubleshooting.rst (InfiniBand: too little pinned memory)",
 	 "NCCL WARN Call to ibv_create_qp failed", "ib-create-qp", HCAT_RESOURCE, ""},
 	{"ray-project/ray#11675 (RaySGD on two Azure nodes, NCCL over IB)",

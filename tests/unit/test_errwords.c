@@ -149,6 +149,9 @@ static const struct row_line word_lines[] = {
 	 "does not equal to worldSize"},
 	{"not allow", "../real-logs-new/batch36/itove-ascend-notes-mindie-npudeviceids-vs-worldsize",
 	 "does not allow repetitive"},
+	{"command not found",
+	 "../real-logs-new/batch38/ompi-599-2node-orted-command-not-found-slave-install-path",
+	 "bash: orted: command not found"},
 };
 
 /* Benign rows: the line, and whether the whole line reads as an error when the parser reads

@@ -126,6 +126,12 @@ static const struct xcase cases[] = {
 	 "ubuntu2:321050:321050 [1] NCCL INFO [Rank 1] ncclCommInitRank comm 0x5563e3b79140 rank 1 "
 	 "nranks 4 cudaDev 1 nvmlDev 1 busId b1000 commId 0xef3a13f82ff54f6a - Init START",
 	 "rank/any=1 rank/any=1 dev/any=1", ""},
+	{"TensorFlow on CUDA (nagadit/DeepFaceLab_Linux#89, an uncorrectable ECC error)",
+	 "F tensorflow/stream_executor/lib/statusor.cc:34] Attempting to fetch value instead of "
+	 "handling error Internal: failed initializing StreamExecutor for CUDA device ordinal 0: "
+	 "Internal: failed call to cuDevicePrimaryCtxRetain: CUDA_ERROR_ECC_UNCORRECTABLE: "
+	 "uncorrectable ECC error encountered",
+	 "dev/any=0", ""},
 	{"torch_npu / vLLM Ascend device forms",
 	 "device-3 device(4) devId: 5 dev 6 chip 7 phy_id[8] physic id 9 logicDevid:10 npu 11",
 	 "dev/any=3 dev/any=4 dev/any=5 dev/any=6 dev/any=7 dev/any=8 dev/any=9 dev/any=10 "
