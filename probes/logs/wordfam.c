@@ -156,6 +156,15 @@ static const struct family fams[] = {
 		 "must not", "should be", "out of range", "exceeds the", "invalid value"},
 	 .also = {"HCCL_", "NCCL_", "GLOO_", "TORCH_", "ASCEND_", "MASTER_ADDR", "MASTER_PORT",
 		  "WORLD_SIZE", "environment variable", "parameter", "config"}},
+	/* a file system that is full: "msg_mgr_dump raise error[[Errno 28] No space left on
+	 * device]" (CANN's operator compiler on a full disk) */
+	{.cat = HCAT_RESOURCE,
+	 .name = "disk-full",
+	 .what = "a disk the job writes to is full",
+	 .fix = "free or enlarge the file system the job writes to (df -h; its caches, logs and "
+		"temporary files: ~/.cache, ~/ascend/log, /tmp, the kernel_meta directory), then "
+		"run again",
+	 .any = {"no space left on device", "enospc", "disk quota exceeded"}},
 	/* a program the job starts is not installed where it runs: "bash: orted: command not
 	 * found" (Open MPI's daemon on a node whose PATH lacks it) */
 	{.cat = HCAT_CONFIG,
@@ -232,7 +241,9 @@ static const struct family fams[] = {
 	 .fix = "install the same, compatible versions of the driver, runtime and libraries on "
 		"every "
 		"node",
-	 .any = {"version"},
+	 /* a package built for another chip: "the socversion Ascend910B1 of bin package does
+	  * not match the current device socverison Ascend310P3" (CANN's SoC version) */
+	 .any = {"version", "socversion", "soc_version", "package"},
 	 .also = {"mismatch", "incompatible", "not match", "not supported", "unsupported"}},
 	/* what the software says it cannot do with the setup it was given: xLLM's LCCL "do not
 	 * support pcie > 2 rank! rankSize_ = 4", "... is not supported on this platform" */

@@ -165,6 +165,14 @@ static void test_order(void **state)
 				"to the number of visible devices (8)."),
 			    "world-size");
 	assert_null(fam("world size 16, 8 visible devices"));
+	/* a full disk; a package made for another chip */
+	assert_string_equal(fam("[ERROR] TBE(116147,python):2024-12-11-15:58:23.895.658 [x.py:168]"
+				"[repository_manager] msg_mgr_dump raise error[[Errno 28] No space "
+				"left on device]"),
+			    "disk-full");
+	assert_string_equal(fam("[ERROR] the socversion Ascend910B1 of bin package does not match "
+				"the current device socverison Ascend310P3."),
+			    "version");
 	/* glog's CHECK aborts the process */
 	assert_string_equal(fam("Check failed: ret == LLM_SUCCESS Initialize LlmDataList failed"),
 			    "fatal");
