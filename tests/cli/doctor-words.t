@@ -308,6 +308,15 @@ check_rc 2 "UCX's retry-exceeded completion: exit 2"
 cause kind detail
 check_out "link-down ib-retry-exceeded" "  the status the syndrome's words name"
 
+# NCCL's trace of a failed call (horovod/horovod#666, an NCCL of 2018): a failure, whose quoted
+# line is the WARN the trace follows, not the trace
+printf '%s\n' 'seyun:17283:17549 [3] include/socket.h:371 WARN Connection closed by remote peer' \
+	'seyun:17283:17549 [3] INFO transport/net_socket.cu:166 -> 2' >"$TMP/trace.log"
+run "$HCCLCTL" doctor --logs "$TMP/trace.log"
+check_rc 2 "a WARN and the trace of its failed call: exit 2"
+printf '%s\n' "$OUT" | grep -q 'unresolved (words:failed-call): .*(read from the words of trace.log:1, .*WARN Connection closed by remote peer$'
+_report $? "  the WARN line is quoted" "$OUT"
+
 # no error line at all, but one of four hosts runs another NCCL build (NVIDIA/nccl#1267): the
 # odd host fails the log; the same nodes with one build pass
 R=tests/data/real-logs-new/batch33/nccl-1267-4node-nccl-2.14.3-vs-2.19.3-version-mismatch

@@ -173,6 +173,10 @@ static void test_order(void **state)
 	assert_string_equal(fam("[ERROR] the socversion Ascend910B1 of bin package does not match "
 				"the current device socverison Ascend310P3."),
 			    "version");
+	/* NCCL's trace of a failed call ranks below every family that names a kind */
+	assert_string_equal(fam("test-ib-mpijob:1259:1489 [1] NCCL INFO init.cc:950 -> 2"),
+			    "failed-call");
+	assert_null(fam("test-ib-mpijob:1259:1489 [1] NCCL INFO init.cc:950 -> 0"));
 	/* glog's CHECK aborts the process */
 	assert_string_equal(fam("Check failed: ret == LLM_SUCCESS Initialize LlmDataList failed"),
 			    "fatal");
