@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "libcomm/internal.h"
+#include "ranktable/base/bigmem.h"
 #include "ranktable/base/hex.h"
 
 #define CTL_AREA 4096 /* both rings' control blocks, then the data of ring 0 and ring 1 */
@@ -157,9 +158,6 @@ void comm__shm_prep_release(struct comm__shm_prep *pp)
 	pp->fd = -1;
 }
 
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
-#endif
 /* Few ranks on this host (a server's 8): their rings are faulted in when mapped. A ring's
  * pages are otherwise first touched by the stream itself, one page fault per 4 KiB on each
  * side during the first 4 MiB a link carries, which is a job's first collectives (an
@@ -175,7 +173,7 @@ static void populate(const struct comm *c, void *map, size_t len)
 	for (int r = 0; r < c->nranks && here <= POPULATE_MAX_HERE; r++)
 		here += r != c->rank && !strcmp(c->peers[r].host, c->host);
 	if (here <= POPULATE_MAX_HERE)
-		(void)madvise(map, len, MADV_POPULATE_WRITE);
+		big_populate(map, len);
 }
 
 void comm__shm_offer(struct comm *c, struct comm__shm_prep *pp, struct comm__shm_hello *o)

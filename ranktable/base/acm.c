@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ranktable/base/acm.h"
+#include "ranktable/base/bigmem.h"
 
 #define ROW_BYTES (2u << 20)
 
@@ -225,6 +226,8 @@ int acm_build(struct acm *a)
 	classes(a);
 	if (renumber(a) || !(a->delta = calloc(a->rows * a->ncls, sizeof(*a->delta))))
 		return a->err = -ENOMEM;
+	/* every row is written below: fault the rows in at once, not a page at a time */
+	big_populate(a->delta, a->rows * a->ncls * sizeof(*a->delta));
 	for (size_t u = 0; u < a->nnode; u++) {
 		struct acnode *nu = &a->node[u];
 		int *row = u < a->rows ? a->delta + u * a->ncls : NULL;

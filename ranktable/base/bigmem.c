@@ -30,3 +30,15 @@ void *big_calloc(size_t n, size_t size)
 		memset(b, 0, n * size);
 	return b;
 }
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
+#endif
+
+void big_populate(void *p, size_t n)
+{
+	uintptr_t b = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+	uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)4095;
+	if (p && e > b)
+		(void)madvise((void *)b, e - b, MADV_POPULATE_WRITE);
+}
