@@ -116,6 +116,28 @@ static const struct hlog_sig rows[] = {
 	 "check sshd on that node (running, MaxStartups for many parallel logins, a firewall or "
 	 "fail2ban), or launch through the scheduler (srun, a PMIx server) instead of ssh",
 	 0, NULL},
+	/* Open MPI's TCP transport (help-mpi-btl-tcp.txt, "client connect fail"): "WARNING: Open
+	 * MPI failed to TCP connect to a peer MPI process." with the address under it ("Message:
+	 * connect() to 169.254.140.13:1026 failed") */
+	{{"Open MPI failed to TCP connect to a peer"}, HCAT_NET, "mpi-tcp-connect",
+	 "an MPI process could not open a TCP connection to a peer process",
+	 "check that every node reaches the others' addresses on the interfaces MPI uses (limit "
+	 "them with --mca btl_tcp_if_include to the network the nodes share; a link-local "
+	 "169.254.x.x or a container's bridge address is reachable from no other node) and that no "
+	 "firewall drops the ports",
+	 0, NULL},
+	/* ... and a connection that came from an address its peer never listed (btl_tcp_proc.c:
+	 * "btl: tcp: Match incoming connection from [[27443,1],1] 44.128.0.4 with locally known
+	 * IP 2.2.2.77 failed (iface 0/4)!"): NAT or masquerading between the nodes, or interfaces
+	 * that differ */
+	{{"Match incoming connection from", "failed"}, HCAT_CONFIG, "mpi-tcp-unknown-source",
+	 "a peer's connection came from an address that peer did not announce (NAT or "
+	 "masquerading between the nodes, or containers on different networks), so MPI refused "
+	 "it",
+	 "run the ranks on addresses the nodes reach directly (host networking without "
+	 "masquerading) and restrict MPI to that network with --mca btl_tcp_if_include, the same "
+	 "on every node",
+	 0, NULL},
 	/* Open MPI help-mpi-runtime: a peer exited without MPI_Finalize */
 	{{"An MPI communication peer process has unexpectedly disconnected"}, HCAT_RANK_STUCK,
 	 "mpi-peer-gone", "an MPI peer process died without finalizing",

@@ -308,6 +308,17 @@ void hlog__lone_frame_error(struct hlog_report *r)
 
 /* The address, port and peer rank an error line under e names, each while e has none yet
  * (see below_ip). */
+/* A line of 20 or more dashes and nothing else: the frame of a help message. */
+static int rule_line(struct pspan m)
+{
+	if (m.n < 20)
+		return 0;
+	for (size_t i = 0; i < m.n; i++)
+		if (m.s[i] != '-')
+			return 0;
+	return 1;
+}
+
 static void detail_below(struct hlog_event *e, struct pspan m)
 {
 	struct hx_vals x;
@@ -365,6 +376,10 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	int wrap_rank = -1; /* the rank of the last line that named one, while lines wrap */
 	size_t last_ev = (size_t)-1; /* the last event of this file, and its line */
 	unsigned last_ev_no = 0;
+	/* inside a help message framed by rules of dashes (Open MPI's), and whether the last
+	 * event is: its values come further below it ("WARNING: Open MPI failed to TCP
+	 * connect ...", then "Message: connect() to 169.254.140.13:1026 failed" 7 lines on) */
+	int framed = 0, ev_framed = 0;
 	int rec_rank = -1;  /* a record's "rank : N" field, and its line */
 	unsigned rec_at = 0;
 	r->bytes += len;
@@ -388,6 +403,8 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 			wrap_rank = -1; /* a wrapped message has no blank line inside */
 			continue;
 		}
+		if (rule_line(line))
+			framed = !framed;
 		/* one pass of the line automaton: what every later stage may find in the line */
 		struct hlog_hits hits;
 		struct hlog_line l;
@@ -474,7 +491,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 			wrapped = wrap_rank;
 		if (!hlog__recognise_hits(line, &l, &tmp, &hits)) {
 			if (l.error && last_ev < r->nev && r->ev[last_ev].fi == fi &&
-			    no - last_ev_no <= 4)
+			    (no - last_ev_no <= 4 || (ev_framed && framed && no - last_ev_no <= 24)))
 				detail_below(&r->ev[last_ev], l.msg);
 			/* the frame of a table HCCL prints (LINK_ERROR_INFO, its detector's
 			 * result), and the trace lines a process logs right after an error it
@@ -525,6 +542,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		f->nev++;
 		last_ev = (size_t)(e - r->ev);
 		last_ev_no = no;
+		ev_framed = framed;
 	}
 	if (frame.no && !r->has_lone_frame) {
 		set_unk(&r->lone_frame, name, node, frame.no, frame.rank, frame.line);

@@ -174,6 +174,17 @@ static const struct family fams[] = {
 		"temporary files: ~/.cache, ~/ascend/log, /tmp, the kernel_meta directory), then "
 		"run again",
 	 .any = {"no space left on device", "enospc", "disk quota exceeded"}},
+	/* a backend the installed build lacks: "RuntimeError: Distributed package doesn't have
+	 * NCCL built in" (DeepSpeed asking for nccl on an Ascend node), "Torch not compiled with
+	 * CUDA enabled" */
+	{.cat = HCAT_CONFIG,
+	 .name = "backend-missing",
+	 .what = "the job asks for a backend its installed build does not have",
+	 .fix = "ask for the backend the node's devices have (hccl on Ascend NPUs, nccl on NVIDIA "
+		"GPUs, gloo on CPUs: the launcher's or framework's backend option), or install the "
+		"build that has it",
+	 .any = {"built in", "compiled with", "built with"},
+	 .also = {"doesn't have", "does not have", "not compiled", "not built"}},
 	/* a program the job starts is not installed where it runs: "bash: orted: command not
 	 * found" (Open MPI's daemon on a node whose PATH lacks it) */
 	{.cat = HCAT_CONFIG,
@@ -253,7 +264,9 @@ static const struct family fams[] = {
 	 /* a package built for another chip: "the socversion Ascend910B1 of bin package does
 	  * not match the current device socverison Ascend310P3" (CANN's SoC version) */
 	 .any = {"version", "socversion", "soc_version", "package"},
-	 .also = {"mismatch", "incompatible", "not match", "not supported", "unsupported"}},
+	 /* "CUDA driver version is insufficient for CUDA runtime version" */
+	 .also = {"mismatch", "incompatible", "not match", "not supported", "unsupported",
+		  "insufficient", "too old"}},
 	/* what the software says it cannot do with the setup it was given: xLLM's LCCL "do not
 	 * support pcie > 2 rank! rankSize_ = 4", "... is not supported on this platform" */
 	{.cat = HCAT_CONFIG,

@@ -317,6 +317,14 @@ check_rc 2 "a WARN and the trace of its failed call: exit 2"
 printf '%s\n' "$OUT" | grep -q 'unresolved (words:failed-call): .*(read from the words of trace.log:1, .*WARN Connection closed by remote peer$'
 _report $? "  the WARN line is quoted" "$OUT"
 
+# Open MPI's help message names the peer's address lines below its heading, inside its frame
+# of dashes (jbornschein/mpi4py-examples#11): the verdict carries it
+R=tests/data/real-logs-new/batch39/mpi4py-examples-11-4pi-hostfile-pi02-connect-169-254-140-13-1026-failed
+run "$HCCLCTL" --json doctor --logs "$R"
+check_rc 2 "Open MPI could not TCP-connect to a peer: exit 2"
+cause kind detail ip port
+check_out "network-unreachable mpi-tcp-connect 169.254.140.13 1026" "  the peer's address and port, 7 lines below, inside the frame"
+
 # no error line at all, but one of four hosts runs another NCCL build (NVIDIA/nccl#1267): the
 # odd host fails the log; the same nodes with one build pass
 R=tests/data/real-logs-new/batch33/nccl-1267-4node-nccl-2.14.3-vs-2.19.3-version-mismatch

@@ -340,6 +340,13 @@ static const struct ccase cases[] = {
 	{"NVIDIA/nccl#2428 (an eRDMA device that cannot be opened)",
 	 "NCCL WARN NET/IB : Unable to open device erdma_1", "nccl-ib-open-device", HCAT_CONFIG,
 	 ""},
+	{"jbornschein/mpi4py-examples#11 (four Raspberry Pis, a link-local address)",
+	 "WARNING: Open MPI failed to TCP connect to a peer MPI process.  This", "mpi-tcp-connect",
+	 HCAT_NET, ""},
+	{"horovod/horovod#209 (Docker containers behind masquerading)",
+	 "[mydocker01:06805] btl: tcp: Match incoming connection from [[27443,1],1] 44.128.0.4 "
+	 "with locally known IP 2.2.2.77 failed (iface 0/4)!",
+	 "mpi-tcp-unknown-source", HCAT_CONFIG, ""},
 	{"Horovod docs/troubleshooting.rst (InfiniBand: too little pinned memory)",
 	 "NCCL WARN Call to ibv_create_qp failed", "ib-create-qp", HCAT_RESOURCE, ""},
 	{"ray-project/ray#11675 (RaySGD on two Azure nodes, NCCL over IB)",

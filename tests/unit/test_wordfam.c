@@ -177,6 +177,14 @@ static void test_order(void **state)
 	assert_string_equal(fam("test-ib-mpijob:1259:1489 [1] NCCL INFO init.cc:950 -> 2"),
 			    "failed-call");
 	assert_null(fam("test-ib-mpijob:1259:1489 [1] NCCL INFO init.cc:950 -> 0"));
+	/* a backend the build lacks (deepspeedai/DeepSpeed#7312, nccl asked for on an NPU) */
+	assert_string_equal(fam("RuntimeError: Distributed package doesn't have NCCL built in"),
+			    "backend-missing");
+	assert_null(fam("NCCL built in 12 s"));
+	/* a driver older than the runtime (NVIDIA/nccl-tests#12) */
+	assert_string_equal(fam("Cuda failure common.cu:891 'CUDA driver version is insufficient "
+				"for CUDA runtime version'"),
+			    "version");
 	/* glog's CHECK aborts the process */
 	assert_string_equal(fam("Check failed: ret == LLM_SUCCESS Initialize LlmDataList failed"),
 			    "fatal");
