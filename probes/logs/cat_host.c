@@ -176,9 +176,7 @@ static const struct hlog_sig rows[] = {
 	{{"cannot create cq"}, HCAT_RESOURCE, "mpi-create-cq",
 	 "MPI could not create the NIC's completion queue: most often too little locked memory "
 	 "(ulimit -l) where the ranks start",
-	 "set the locked-memory limit to unlimited for the job (ulimit -l unlimited; "
-	 "LimitMEMLOCK=infinity for the launcher's service) and check it from inside the job",
-	 0, NULL},
+	 HLOG_MEMLOCK_FIX, 0, NULL},
 	/* Open MPI's MCA base (help-mca-base.txt, "find-available:none found"): "No components
 	 * were able to be opened in the pml framework." and the PML's own "PML ucx cannot be
 	 * selected" (pml_base_select.c): the transport the job asked for cannot be loaded here */

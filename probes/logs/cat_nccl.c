@@ -73,11 +73,7 @@ static const char socket_fix[] =
 	"(NCCL_SOCKET_IFNAME, the same on every node), that no firewall drops the ports, and that "
 	"the peer process was still running";
 
-#define MEMLOCK_FIX                                                                           \
-	"set the locked-memory limit to unlimited where the ranks start (ulimit -l in the job, "  \
-	"LimitMEMLOCK=infinity for a systemd service, --ulimit memlock=-1 for a container) and " \
-	"check it from inside the job"
-static const char memlock_fix[] = MEMLOCK_FIX;
+static const char memlock_fix[] = HLOG_MEMLOCK_FIX;
 
 static const struct hlog_sig rows[] = {
 	/* net_ib: WARN("NET/IB: Got completion from peer %s with status=%s(%d) ...") */
@@ -122,7 +118,7 @@ static const struct hlog_sig rows[] = {
 	 "a buffer could not be registered with the NIC: the process may lock too little memory "
 	 "(ulimit -l), or GPU memory cannot be registered (GPUDirect RDMA's peer-memory module is "
 	 "not loaded)",
-	 MEMLOCK_FIX "; for GPU buffers check that nvidia-peermem is loaded (or test without "
+	 HLOG_MEMLOCK_FIX "; for GPU buffers check that nvidia-peermem is loaded (or test without "
 	 "GPUDirect: NCCL_NET_GDR_LEVEL=LOC)",
 	 0, NULL},
 	/* bootstrap.cc: WARN("Bootstrap : no socket interface found") */

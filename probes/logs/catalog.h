@@ -33,6 +33,13 @@ struct hlog_sigtab {
 	size_t n;
 };
 
+/* The fix of every row whose failure is too little locked memory where the ranks start (verbs
+ * that cannot register memory or create queues, in NCCL's and MPI's words alike). */
+#define HLOG_MEMLOCK_FIX                                                                      \
+	"set the locked-memory limit to unlimited where the ranks start (ulimit -l in the job, "  \
+	"LimitMEMLOCK=infinity for a systemd service, --ulimit memlock=-1 for a container) and " \
+	"check it from inside the job"
+
 extern const struct hlog_sigtab hlog__cat_verbs, hlog__cat_nccl, hlog__cat_torch, hlog__cat_host,
 	hlog__cat_acl;
 
