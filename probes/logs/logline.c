@@ -549,33 +549,6 @@ static void nccl_prefix(struct pspan m, struct hlog_line *l)
 		nccl_level(m, i + 1, l);
 }
 
-int hlog__result_trace(struct pspan m)
-{
-	size_t e = m.n;
-	while (e && (m.s[e - 1] == ' ' || m.s[e - 1] == '\t'))
-		e--;
-	size_t d = e;
-	while (d && is_digit(m.s[d - 1]) && e - d < 4)
-		d--;
-	if (d == e || d < 5 || memcmp(m.s + d - 4, " -> ", 4))
-		return -1;
-	/* the place: "file.cc:950" right before the arrow */
-	size_t p = d - 4, q = p;
-	while (q && is_digit(m.s[q - 1]))
-		q--;
-	if (q == p || !q || m.s[q - 1] != ':')
-		return -1;
-	size_t f = q - 1;
-	while (f && m.s[f - 1] != ' ')
-		f--;
-	if (!memchr(m.s + f, '.', q - 1 - f))
-		return -1;
-	int v = 0;
-	for (size_t i = d; i < e; i++)
-		v = v * 10 + (m.s[i] - '0');
-	return v;
-}
-
 /* An exception line of Python: "RuntimeError: ...", "torch.distributed.DistBackendError: ...",
  * "KeyboardInterrupt". */
 static int exception_line(struct pspan m)
@@ -683,10 +656,6 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 			   (l->level == HLINE_NONE && hlog__http_failure(m));
 	}
 	if (!l->error && words && l->level == HLINE_INFO && hlog__hang_word(m))
-		l->error = 1;
-	/* NCCL's trace of a failed call, at its INFO level: each caller the error passes
-	 * through prints its place and the ncclResult_t ("init.cc:950 -> 2") */
-	if (!l->error && l->host.n && hlog__result_trace(m) > 0)
 		l->error = 1;
 	/* NCCL's WARN level is an error word of its own, as benign forms allow ("NCCL WARN
 	 * Failed to open libibverbs.so[.1]" is not) */

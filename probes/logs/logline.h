@@ -55,9 +55,6 @@ int hlog__error_word(struct pspan m, int *len, int *row);
 /* The i-th word (any case) without which no error word, exception line, HTTP failure or
  * hang can be read in a line: 1 with it in *w, 0 past the last. */
 int hlog__error_gate_word(size_t i, struct pspan *w);
-/* NCCL's trace of a failed call at the end of m, "transport/net.cc:360 -> 2": the result
- * (0..9999), or -1 when m does not end in one. */
-int hlog__result_trace(struct pspan m);
 /* Whether m says a process hangs ("some processes are hanging"): an error even at INFO. */
 int hlog__hang_word(struct pspan m);
 /* The benign row that covers m[at..at+len), or -1. */

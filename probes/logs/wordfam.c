@@ -17,7 +17,6 @@
 #include "probes/logs/extract.h"
 #include "probes/logs/hlogcause.h"
 #include "probes/logs/hlogint.h"
-#include "probes/logs/logline.h"
 
 #define MAXW 12
 
@@ -34,9 +33,6 @@ struct family {
 	int weak;
 	/* NULL, or: the line has the form the row is about (its phrases may then be empty) */
 	int (*form)(struct pspan line, long long *port);
-	/* the line only traces an error printed before it: the first error line of its file,
-	 * when it comes before, is the one quoted */
-	int traces;
 };
 
 static int empty_host(struct pspan s, long long *port);
@@ -85,11 +81,6 @@ static int exception_class(struct pspan s, long long *port)
 			return 1;
 	}
 	return 0;
-}
-static int result_trace(struct pspan s, long long *port)
-{
-	(void)port;
-	return hlog__result_trace(s) > 0;
 }
 static int http_status(struct pspan s, long long *port)
 {
@@ -445,17 +436,6 @@ static const struct family fams[] = {
 	 .fix = "read that process's own log (the rank or service the line names) for its first "
 		"error; the first process to end by time is the place to start",
 	 .form = exit_failed},
-	/* NCCL's trace of a call that failed, its callers each printing their place and the
-	 * result ("[1,3]<stdout>:test-ib-mpijob:1259:1489 [1] NCCL INFO init.cc:950 -> 2"): a
-	 * failure, of a cause the WARN line before it would have named */
-	{.cat = HCAT_UNRESOLVED,
-	 .name = "failed-call",
-	 .weak = 1,
-	 .what = "a call failed and its error code was passed up its callers",
-	 .fix = "find the first WARN or error line of that process (run with NCCL_DEBUG=WARN or "
-		"INFO on every rank); the trace only says where the error passed",
-	 .form = result_trace,
-	 .traces = 1},
 };
 #define NFAM (sizeof(fams) / sizeof(fams[0]))
 
@@ -592,9 +572,6 @@ int hlog__words_conclude(struct hlog_report *r)
 		return 0;
 	const struct family *f = &fams[row];
 	const struct hlog_unk *u = &line;
-	if (f->traces && r->errors && !strcmp(r->first_error.file, u->file) &&
-	    r->first_error.line < u->line)
-		u = &r->first_error;
 	struct sbuf b = {r->cause, sizeof(r->cause), 0};
 	r->cause[0] = '\0';
 	r->kind = HLOG_WORDS;

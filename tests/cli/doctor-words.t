@@ -308,15 +308,6 @@ check_rc 2 "UCX's retry-exceeded completion: exit 2"
 cause kind detail
 check_out "link-down ib-retry-exceeded" "  the status the syndrome's words name"
 
-# NCCL's trace of a failed call (horovod/horovod#666, an NCCL of 2018): a failure, whose quoted
-# line is the WARN the trace follows, not the trace
-printf '%s\n' 'seyun:17283:17549 [3] include/socket.h:371 WARN Connection closed by remote peer' \
-	'seyun:17283:17549 [3] INFO transport/net_socket.cu:166 -> 2' >"$TMP/trace.log"
-run "$HCCLCTL" doctor --logs "$TMP/trace.log"
-check_rc 2 "a WARN and the trace of its failed call: exit 2"
-printf '%s\n' "$OUT" | grep -q 'unresolved (words:failed-call): .*(read from the words of trace.log:1, .*WARN Connection closed by remote peer$'
-_report $? "  the WARN line is quoted" "$OUT"
-
 # Open MPI's help message names the peer's address lines below its heading, inside its frame
 # of dashes (jbornschein/mpi4py-examples#11): the verdict carries it
 R=tests/data/real-logs-new/batch39/mpi4py-examples-11-4pi-hostfile-pi02-connect-169-254-140-13-1026-failed

@@ -319,37 +319,6 @@ static void test_nccl_prefix_only(void **state)
 	assert_int_equal(l.host.n, strlen("HGX-H100-04"));
 }
 
-/* NCCL's trace of a failed call (horovod/horovod#1191): the result at the end, after a
- * source place; a ring's "3 -> 0" is none */
-static void test_result_trace(void **state)
-{
-	(void)state;
-	static const struct {
-		const char *line;
-		int result;
-	} t[] = {
-		{"[1,3]<stdout>:test-ib-mpijob:1259:1489 [1] NCCL INFO init.cc:950 -> 2", 2},
-		{"test-ib-mpijob:1259:1489 [1] NCCL INFO include/net.h:29 -> 2", 2},
-		{"seyun:17283:17549 [3] INFO transport/net_socket.cu:166 -> 2  ", 2},
-		{"x:1:2 [0] NCCL INFO init.cc:950 -> 0", 0},
-		{"test-ib-mpijob:1258:1486 [0] NCCL INFO Ring 00 : 1 -> 2 [receive] via NET/IB/0", -1},
-		{"test-ib-mpijob:1258:1486 [0] NCCL INFO Ring 00 : 1 -> 2", -1},
-		{"a:950 -> 2", -1},
-		{" -> 2", -1},
-		{"", -1},
-	};
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (hlog__result_trace(span(t[i].line)) != t[i].result)
-			fail_msg("'%s': %d, want %d", t[i].line, hlog__result_trace(span(t[i].line)),
-				 t[i].result);
-	/* a trace with a failure in it is an error line, the success's is not */
-	struct hlog_line l;
-	hlog__line_parse(span(t[0].line), &l);
-	assert_int_equal(l.error, 1);
-	hlog__line_parse(span(t[3].line), &l);
-	assert_int_equal(l.error, 0);
-}
-
 static void test_kernel_lines(void **state)
 {
 	static const struct {
@@ -974,7 +943,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_real_lines),
 		cmocka_unit_test(test_nccl_prefix_only),
-		cmocka_unit_test(test_result_trace),
 		cmocka_unit_test(test_kernel_lines),
 		cmocka_unit_test(test_grep_prefix),
 		cmocka_unit_test(test_line_edges),

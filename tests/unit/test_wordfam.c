@@ -173,10 +173,6 @@ static void test_order(void **state)
 	assert_string_equal(fam("[ERROR] the socversion Ascend910B1 of bin package does not match "
 				"the current device socverison Ascend310P3."),
 			    "version");
-	/* NCCL's trace of a failed call ranks below every family that names a kind */
-	assert_string_equal(fam("test-ib-mpijob:1259:1489 [1] NCCL INFO init.cc:950 -> 2"),
-			    "failed-call");
-	assert_null(fam("test-ib-mpijob:1259:1489 [1] NCCL INFO init.cc:950 -> 0"));
 	/* a backend the build lacks (deepspeedai/DeepSpeed#7312, nccl asked for on an NPU) */
 	assert_string_equal(fam("RuntimeError: Distributed package doesn't have NCCL built in"),
 			    "backend-missing");
