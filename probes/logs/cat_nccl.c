@@ -220,6 +220,15 @@ static const struct hlog_sig rows[] = {
 	 "container) or leave it out with NCCL_IB_HCA (e.g. ^name to exclude it), the same on "
 	 "every node",
 	 0, NULL},
+	/* graph/xml.h: WARN("Attribute %s of node %s not found"): a topology XML NCCL was given
+	 * (NCCL_TOPO_FILE, or a network plugin's static topology for one instance type) lacks what
+	 * it reads of this machine */
+	{{"Attribute", "of node", "not found"}, HCAT_CONFIG, "nccl-topo-attribute",
+	 "the topology file NCCL was given does not describe this machine (an attribute it needs "
+	 "is missing)",
+	 "unset NCCL_TOPO_FILE (or the plugin's static topology) so that NCCL reads the machine "
+	 "itself, or give a topology file made for this machine and this NCCL release",
+	 0, NULL},
 	{{"remote process exited or there was a network error"}, HCAT_RANK_STUCK,
 	 "ncclRemoteError",
 	 "NCCL lost a peer (ncclResult_t 6): the remote process exited or the network between "

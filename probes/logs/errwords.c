@@ -67,6 +67,9 @@ static const struct {
 	{"permission denied", 0}, /* "[Errno 13] Permission denied" */
 	{"address already in use", 0}, /* Gloo: "bind: Address already in use" */
 	{"mismatch", 0},      /* "Detected mismatch between collectives on ranks." */
+	/* "mismatch" in words: "the socversion Ascend910B1 of bin package does not match the
+	 * current device socverison Ascend310P3" */
+	{"not match", 0},
 	{"exceeded", 0},      /* NCCL: "socketStartConnect: exceeded timeouts (3)" */
 	{"exited unexpectedly", 0}, /* Ray: "Some Ray subprocesses exited unexpectedly:" */
 	{"hanging", EW_ANY_LEVEL}, /* "This typically happens when some processes are hanging" */

@@ -62,22 +62,27 @@ static int exit_failed(struct pspan s, long long *port)
 }
 /* A Python exception's class before its message, as the traceback ends: "IndexError: ...",
  * "torch.distributed.DistBackendError: ..." (a name with a lower-case letter ending in Error or
- * Exception, right before ':'), at the start of the line or after a prefix's ": " or "] ". */
+ * Exception, right before ':'), at the start of the line or after a prefix's ' ', ']' or ':'
+ * ("[1,2]<stderr>:tensorflow.python.framework.errors_impl.FailedPreconditionError: ..."). */
 static int exception_class(struct pspan s, long long *port)
 {
 	(void)port;
 	for (size_t i = 0; i < s.n; i++) {
-		if (i && !(s.s[i - 1] == ' ' || s.s[i - 1] == ']'))
+		if (i && !(s.s[i - 1] == ' ' || s.s[i - 1] == ']' || s.s[i - 1] == ':'))
 			continue;
-		size_t k = i;
+		size_t k = i, cls = i; /* cls: the class's name, after its module's */
 		int lower = 0;
-		while (k < s.n && (isalnum((unsigned char)s.s[k]) || s.s[k] == '_' || s.s[k] == '.'))
-			lower |= islower((unsigned char)s.s[k++]);
-		if (k == i || k >= s.n || s.s[k] != ':' || !lower || !isupper((unsigned char)s.s[i]))
+		while (k < s.n && (isalnum((unsigned char)s.s[k]) || s.s[k] == '_' || s.s[k] == '.')) {
+			lower |= islower((unsigned char)s.s[k]);
+			if (s.s[k++] == '.')
+				cls = k;
+		}
+		if (k == i || k >= s.n || s.s[k] != ':' || !lower || cls >= k ||
+		    !isupper((unsigned char)s.s[cls]))
 			continue;
 		/* a name before the suffix: "Error:" alone is a level, not a class */
-		if ((k - i > 5 && !memcmp(s.s + k - 5, "Error", 5)) ||
-		    (k - i > 9 && !memcmp(s.s + k - 9, "Exception", 9)))
+		if ((k - cls > 5 && !memcmp(s.s + k - 5, "Error", 5)) ||
+		    (k - cls > 9 && !memcmp(s.s + k - 9, "Exception", 9)))
 			return 1;
 	}
 	return 0;
@@ -258,6 +263,17 @@ static const struct family fams[] = {
 	 /* "CUDA driver version is insufficient for CUDA runtime version" */
 	 .also = {"mismatch", "incompatible", "not match", "not supported", "unsupported",
 		  "insufficient", "too old"}},
+	/* ranks that called different collectives, or the same one differently, in a library's
+	 * own words: Horovod's "Mismatched ALLREDUCE CPU/GPU device selection: One rank specified
+	 * device GPU, but another rank specified device CPU." */
+	{.cat = HCAT_OP_MISMATCH,
+	 .name = "collective-mismatch",
+	 .what = "the ranks called different collectives, or one with different arguments",
+	 .fix = "make every rank make the same collective calls in the same order with the same "
+		"shapes, types and devices (the same program and data path on every rank)",
+	 .any = {"mismatched", "mismatch between"},
+	 .also = {"allreduce", "allgather", "alltoall", "broadcast", "reducescatter",
+		  "reduce_scatter", "collective", "another rank", "ranks"}},
 	/* what the software says it cannot do with the setup it was given: xLLM's LCCL "do not
 	 * support pcie > 2 rank! rankSize_ = 4", "... is not supported on this platform" */
 	{.cat = HCAT_CONFIG,
@@ -403,15 +419,6 @@ static const struct family fams[] = {
 		"process's log; the first process to fail by time is the place to start",
 	 .any = {"traceback (most recent call last)", "file \"", "raise "},
 	 .also = {"traceback", ", line ", "error", "exception"}},
-	/* ... or the exception's own line, alone: "IndexError: list index out of range" */
-	{.cat = HCAT_UNRESOLVED,
-	 .name = "exception",
-	 .weak = 1,
-	 .what = "a process raised an exception",
-	 .fix = "read the exception and the lines before it in that process's log (its traceback "
-		"names the call that raised); the first process to fail by time is the place to "
-		"start",
-	 .form = exception_class},
 	/* words that say the process gave up, not only that something went wrong: "Fatal error
 	 * in MPI_Init: Other MPI error", "Abort(1091215): Fatal error in ...", "... aborting job".
 	 * The job failed, so it is a failure with an unknown cause, not a warning */
@@ -436,6 +443,17 @@ static const struct family fams[] = {
 	 .fix = "read that process's own log (the rank or service the line names) for its first "
 		"error; the first process to end by time is the place to start",
 	 .form = exit_failed},
+	/* a Python exception's own line, alone: "IndexError: list index out of range"; after the
+	 * exit family, which says more of "subprocess.CalledProcessError: Command ... returned
+	 * non-zero exit status 255." */
+	{.cat = HCAT_UNRESOLVED,
+	 .name = "exception",
+	 .weak = 1,
+	 .what = "a process raised an exception",
+	 .fix = "read the exception and the lines before it in that process's log (its traceback "
+		"names the call that raised); the first process to fail by time is the place to "
+		"start",
+	 .form = exception_class},
 };
 #define NFAM (sizeof(fams) / sizeof(fams[0]))
 

@@ -347,6 +347,10 @@ static const struct ccase cases[] = {
 	 "[mydocker01:06805] btl: tcp: Match incoming connection from [[27443,1],1] 44.128.0.4 "
 	 "with locally known IP 2.2.2.77 failed (iface 0/4)!",
 	 "mpi-tcp-unknown-source", HCAT_CONFIG, ""},
+	{"aws/aws-ofi-nccl#785 (a P5 instance with a subset of its GPUs, the static topology)",
+	 "2a8874e7d1e6:2196:2275 [1] graph/xml.h:101 NCCL WARN Attribute arch of node cpu not "
+	 "found",
+	 "nccl-topo-attribute", HCAT_CONFIG, ""},
 	{"Horovod docs/troubleshooting.rst (InfiniBand: too little pinned memory)",
 	 "NCCL WARN Call to ibv_create_qp failed", "ib-create-qp", HCAT_RESOURCE, ""},
 	{"ray-project/ray#11675 (RaySGD on two Azure nodes, NCCL over IB)",

@@ -149,6 +149,8 @@ static const struct row_line word_lines[] = {
 	 "does not equal to worldSize"},
 	{"not allow", "../real-logs-new/batch36/itove-ascend-notes-mindie-npudeviceids-vs-worldsize",
 	 "does not allow repetitive"},
+	{"not match", "../real-logs-new/batch42/vllm-ascend-6676-bin-package-ascend910b1-on-310p3",
+	 "does not match the current device"},
 	{"command not found",
 	 "../real-logs-new/batch38/ompi-599-2node-orted-command-not-found-slave-install-path",
 	 "bash: orted: command not found"},

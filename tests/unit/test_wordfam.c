@@ -181,6 +181,15 @@ static void test_order(void **state)
 	assert_string_equal(fam("Cuda failure common.cu:891 'CUDA driver version is insufficient "
 				"for CUDA runtime version'"),
 			    "version");
+	/* ranks that disagree on a collective, in Horovod's words (horovod/horovod#398) */
+	assert_string_equal(fam("[1,2]<stderr>:tensorflow.python.framework.errors_impl."
+				"FailedPreconditionError: Mismatched ALLREDUCE CPU/GPU device "
+				"selection: One rank specified device GPU, but another rank specified "
+				"device CPU."),
+			    "collective-mismatch");
+	assert_string_equal(fam("[1,2]<stderr>:tensorflow.python.framework.errors_impl."
+				"FailedPreconditionError: the session stopped"),
+			    "exception");
 	/* glog's CHECK aborts the process */
 	assert_string_equal(fam("Check failed: ret == LLM_SUCCESS Initialize LlmDataList failed"),
 			    "fatal");
