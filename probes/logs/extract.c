@@ -274,6 +274,11 @@ static size_t ip_value(struct pspan m, size_t i, struct hx_vals *x)
 			rv->n = r;
 		return e + 2 + d;
 	}
+	/* an IPv6 address's zone (RFC 4007: "fe80::c4eb:49ff:fe04:e32d%6<57335>", NCCL's form
+	 * for a link-local peer) comes before its port */
+	if (!strchr(ip, '.') && e + 1 < m.n && m.s[e] == '%' && hlog__word_char(m.s[e + 1]))
+		for (e++; e < m.n && (hlog__word_char(m.s[e]) || m.s[e] == '-' || m.s[e] == '.');)
+			e++;
 	/* an unbracketed IPv6 address swallows ":port" itself */
 	if (strchr(ip, '.') || open == '[' || (e < m.n && m.s[e] != ':'))
 		port_after(m, e, open, role, x);

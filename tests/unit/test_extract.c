@@ -132,6 +132,10 @@ static const struct xcase cases[] = {
 	 "Internal: failed call to cuDevicePrimaryCtxRetain: CUDA_ERROR_ECC_UNCORRECTABLE: "
 	 "uncorrectable ECC error encountered",
 	 "dev/any=0", ""},
+	{"NCCL to a link-local IPv6 peer (wenet-e2e/wenet#1891): the zone before the port",
+	 "voicec105:90736:91655 [0] include/socket.h:403 NCCL WARN Connect to "
+	 "fe80::c4eb:49ff:fe04:e32d%6<57335> failed : Network is unreachable",
+	 "ip/remote=fe80::c4eb:49ff:fe04:e32d port/remote=57335", ""},
 	{"torch_npu / vLLM Ascend device forms",
 	 "device-3 device(4) devId: 5 dev 6 chip 7 phy_id[8] physic id 9 logicDevid:10 npu 11",
 	 "dev/any=3 dev/any=4 dev/any=5 dev/any=6 dev/any=7 dev/any=8 dev/any=9 dev/any=10 "
