@@ -104,6 +104,8 @@ static const struct {
 } benign[] = {
 	/* CANN's advice text: "Check the rank service processes with other errors or no errors" */
 	{"no errors", 0, NULL},
+	/* a counter of errors at zero, as ifconfig prints it: "RX errors 0  dropped 0  overruns 0" */
+	{"errors 0", 0, NULL},
 	/* nccl-tests' legend under its table, printed on every run: "# Errors with asterisks
 	 * indicate errors that have exceeded the maximum threshold." */
 	{"Errors with asterisks indicate", 1, NULL},
@@ -125,8 +127,9 @@ static const struct {
 	 * step()` before `optimizer.step()`. ... Failure to do this will result in ..." */
 	{"FutureWarning", 1, NULL},
 	{"UserWarning", 1, NULL},
-	/* and the category of a change announced: Ray's "DeprecationWarning: `ray.serve.llm.LLMRouter` has been deprecated. ... This will
-	 * raise an error in the future!" */
+	/* and the category of a change announced: Ray's "DeprecationWarning:
+	 * `ray.serve.llm.LLMRouter` has been deprecated. ... This will raise an error in the
+	 * future!" */
 	{"DeprecationWarning", 1, NULL},
 	{"is deprecated", 1, NULL}, /* "`torch.cuda.amp.custom_fwd(args...)` is deprecated. Please use" */
 	{"has been deprecated", 1, NULL},

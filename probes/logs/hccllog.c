@@ -306,8 +306,6 @@ void hlog__lone_frame_error(struct hlog_report *r)
 		 (struct pspan){u->text, strlen(u->text)});
 }
 
-/* The address, port and peer rank an error line under e names, each while e has none yet
- * (see below_ip). */
 /* A line of 20 or more dashes and nothing else: the frame of a help message. */
 static int rule_line(struct pspan m)
 {
@@ -319,6 +317,8 @@ static int rule_line(struct pspan m)
 	return 1;
 }
 
+/* The address, port and peer rank an error line under e names, each while e has none yet
+ * (see below_ip). */
 static void detail_below(struct hlog_event *e, struct pspan m)
 {
 	struct hx_vals x;

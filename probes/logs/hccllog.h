@@ -194,7 +194,7 @@ struct hlog_finding {
  * plugin NCCL loaded): one value per component and host, compared across hosts. */
 struct hlog_fact {
 	char comp[32];		 /* "NCCL", "NCCL net plugin"; compared in any case */
-	char value[48];		 /* "2.19.3+cuda12.3", "internal" */
+	char value[48];		 /* "2.19.3+cuda12.3", "loaded", "none" */
 	char node[HLOG_NODELEN]; /* the bundle's node the line was read from; "" */
 	char host[HLOG_NODELEN]; /* the host its own prefix names, else node */
 	int multi;		 /* the host stated two values: not compared */

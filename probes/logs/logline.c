@@ -505,8 +505,8 @@ static void inline_facts(struct pspan m, struct hlog_line *l, const struct hlog_
 
 /* NCCL's (and RCCL's) debug prefix, "host:pid:tid [cudaDev] " ("ng30903:3063028:3066152 [3]
  * include/alloc.h:178 NCCL WARN ..."): the writer's pid, the local index of its GPU and its
- * host (left in the message, l->host points at it). Its level word comes after the source location,
- * "NCCL WARN", or "WARN" alone in releases before 2.4 ("seyun:17283:17549 [3]
+ * host (left in the message, l->host points at it). Its level word comes after the source
+ * location, "NCCL WARN", or "WARN" alone in releases before 2.4 ("seyun:17283:17549 [3]
  * include/socket.h:371 WARN Connection closed by remote peer"): WARN is NCCL's level for what
  * failed. */
 static void nccl_level(struct pspan m, size_t i, struct hlog_line *l)

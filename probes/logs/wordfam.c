@@ -431,7 +431,10 @@ static const struct family fams[] = {
 	 .any = {"fatal", "abort", "aborted", "aborting", "mpi_abort",
 		 /* glog's CHECK, which aborts the process: "Check failed: ret == LLM_SUCCESS
 		  * Initialize LlmDataList failed", "*** Check failure stack trace: ***" */
-		 "check failed", "check failure stack trace"}},
+		 "check failed", "check failure stack trace",
+		 /* a launcher that gave up on its daemons: Open MPI's "ORTE was unable to
+		  * reliably start one or more daemons." (the lines before it say why) */
+		 "unable to reliably start"}},
 	/* a process that ended with a failing exit code, which says that it failed, not why:
 	 * torch elastic's "failed (exitcode: 1) local_rank: 3 (pid: 429)", Ray's "Some Ray
 	 * subprocesses exited unexpectedly:", a CI runner's "Error: Process completed with exit

@@ -168,6 +168,9 @@ struct benign_line {
 static const struct benign_line benign_lines[] = {
 	{"no errors", "vllm-ascend-5461-a2-2node-ei0006-mc2", "with other errors or no errors", 0},
 	{"busbw error", "healthy-nccl-583-a100-error-column", "busbw  error     time", 0},
+	{"errors 0",
+	 "../real-logs-new/batch46/ml-engineering-network-debug-ifconfig-rx-tx-errors-0-healthy",
+	 "RX errors 0  dropped 0  overruns 0  frame 0", 0},
 	{"Errors with asterisks indicate", "https://github.com/ROCm/rccl/pull/2078",
 	 "# Errors with asterisks indicate errors that have exceeded the maximum threshold.", 0},
 	{"retrying", "https://github.com/Oneflow-Inc/oneflow/issues/3586",

@@ -190,6 +190,11 @@ static void test_order(void **state)
 	assert_string_equal(fam("[1,2]<stderr>:tensorflow.python.framework.errors_impl."
 				"FailedPreconditionError: the session stopped"),
 			    "exception");
+	/* a launcher that gave up (PoonLab/covizu#350), below what its earlier lines name */
+	assert_string_equal(fam("ORTE was unable to reliably start one or more daemons."), "fatal");
+	assert_string_equal(fam("bash: orted: command not found; ORTE was unable to reliably start "
+				"one or more daemons."),
+			    "not-installed");
 	/* glog's CHECK aborts the process */
 	assert_string_equal(fam("Check failed: ret == LLM_SUCCESS Initialize LlmDataList failed"),
 			    "fatal");
