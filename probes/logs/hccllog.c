@@ -32,6 +32,7 @@ void hlog_report_release(struct hlog_report *r)
 	free(r->ev);
 	free(r->file);
 	free(r->fact);
+	free(r->fact_index);
 	hlog_report_init(r);
 }
 

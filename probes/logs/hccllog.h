@@ -298,6 +298,7 @@ struct hlog_report {
 	int loop;
 	struct hlog_fact *fact; /* the software each host states, first seen first */
 	size_t nfact, fact_cap;
+	int *fact_index; /* (component, host) -> 1 + its fact, open addressing; NULL until one */
 };
 
 /* Empties r. A zeroed report is also a valid empty one. */

@@ -8,6 +8,7 @@
  * later") or compares two states none. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "probes/logs/logtext.h"
 
 #define FACT_MAX 4096 /* (component, host) pairs kept; a bundle of 512 nodes has ~2600 */
+#define FACT_SLOTS (2 * FACT_MAX) /* the index: at most half full */
 
 /* Facts of fixed wording: NCCL's network plugin (found or not) and the network it uses, as its
  * INFO lines say them (net.cc of NVIDIA/nccl: "NET/Plugin : No plugin found (libnccl-net.so),
@@ -82,8 +84,9 @@ static size_t comp_before(struct pspan m, size_t at, size_t *start)
 		b--;
 	while (b < e && !isalpha((unsigned char)m.s[b])) /* "[NCCL" -> "NCCL" */
 		b++;
-	if (e - b < 2 || (e != at + 7 && in_list(no_comp, sizeof(no_comp) / sizeof(*no_comp),
-						  m.s + b, e - b)))
+	/* a name longer than a fact keeps would be a different component at each lookup */
+	if (e - b < 2 || e - b >= sizeof(((struct hlog_fact *)0)->comp) ||
+	    (e != at + 7 && in_list(no_comp, sizeof(no_comp) / sizeof(*no_comp), m.s + b, e - b)))
 		return 0;
 	*start = b;
 	return e - b;
@@ -113,13 +116,46 @@ static size_t value_after(struct pspan m, size_t at, size_t *start)
 	return i - b;
 }
 
-static void add_fact(struct hlog_report *r, const char *comp, size_t cl, const char *val,
-		     size_t vl, const struct hlog_fact *at)
+/* Where a stated value was read: its node, its host (the prefix's, else the node), the line. A
+ * fact is filled from it only when it is new, so that the lines that restate a known value cost
+ * a comparison, not a copy. */
+struct fact_src {
+	const char *node, *file;
+	struct pspan host, line;
+	unsigned no;
+};
+
+/* The index slot of (comp, host): the one holding its fact, else the empty one it would take.
+ * A line restating a known value is one lookup, whatever the number of hosts (a linear search
+ * read 21 MB of 4096 hosts' version lines at 3 MB/s). */
+static size_t fact_slot(const struct hlog_report *r, const char *comp, size_t cl,
+			struct pspan host)
 {
-	for (size_t i = 0; i < r->nfact; i++) {
-		struct hlog_fact *f = &r->fact[i];
-		if (strlen(f->comp) != cl || strncasecmp(f->comp, comp, cl) || strcmp(f->host, at->host))
-			continue;
+	uint32_t h = 2166136261u; /* FNV-1a over the folded component, a 0 and the host */
+	for (size_t i = 0; i < cl; i++)
+		h = (h ^ (unsigned char)tolower((unsigned char)comp[i])) * 16777619u;
+	h *= 16777619u;
+	for (size_t i = 0; i < host.n; i++)
+		h = (h ^ (unsigned char)host.s[i]) * 16777619u;
+	for (size_t k = h % FACT_SLOTS;; k = (k + 1) % FACT_SLOTS) {
+		int at = r->fact_index[k];
+		if (!at)
+			return k;
+		const struct hlog_fact *f = &r->fact[at - 1];
+		if (strlen(f->comp) == cl && !strncasecmp(f->comp, comp, cl) &&
+		    strlen(f->host) == host.n && !memcmp(f->host, host.s, host.n))
+			return k;
+	}
+}
+
+static void add_fact(struct hlog_report *r, const char *comp, size_t cl, const char *val,
+		     size_t vl, const struct fact_src *src)
+{
+	if (!r->fact_index && !(r->fact_index = calloc(FACT_SLOTS, sizeof(*r->fact_index))))
+		return; /* a fact less: the comparison is a cause of its own, never needed */
+	size_t k = fact_slot(r, comp, cl, src->host);
+	if (r->fact_index[k]) {
+		struct hlog_fact *f = &r->fact[r->fact_index[k] - 1];
 		if (strlen(f->value) != vl || memcmp(f->value, val, vl))
 			f->multi = 1;
 		return;
@@ -135,24 +171,29 @@ static void add_fact(struct hlog_report *r, const char *comp, size_t cl, const c
 		r->fact_cap = cap;
 	}
 	struct hlog_fact *f = &r->fact[r->nfact++];
-	*f = *at;
+	r->fact_index[k] = (int)r->nfact;
 	snprintf(f->comp, sizeof(f->comp), "%.*s", (int)cl, comp);
 	snprintf(f->value, sizeof(f->value), "%.*s", (int)vl, val);
+	snprintf(f->node, sizeof(f->node), "%s", src->node);
+	probe__copy(f->host, sizeof(f->host), src->host);
+	snprintf(f->file, sizeof(f->file), "%s", src->file);
+	f->line = src->no;
+	probe__copy(f->text, sizeof(f->text), src->line);
 	f->multi = 0;
 }
 
-static void version_facts(struct hlog_report *r, struct pspan m, const struct hlog_fact *at)
+static void version_facts(struct hlog_report *r, struct pspan m, const struct fact_src *src)
 {
 	for (size_t i = 0; i < sizeof(not_own) / sizeof(*not_own); i++)
 		if (hlog__has_nocase(m, not_own[i]))
 			return;
-	for (size_t at_ = 0; at_ + 7 <= m.n; at_++) {
-		if (strncasecmp(m.s + at_, "version", 7) ||
-		    (at_ + 7 < m.n && isalpha((unsigned char)m.s[at_ + 7])))
+	for (size_t at = 0; at + 7 <= m.n; at++) {
+		if (strncasecmp(m.s + at, "version", 7) ||
+		    (at + 7 < m.n && isalpha((unsigned char)m.s[at + 7])))
 			continue;
-		size_t cb, vb, cl = comp_before(m, at_, &cb), vl = cl ? value_after(m, at_, &vb) : 0;
+		size_t cb, vb, cl = comp_before(m, at, &cb), vl = cl ? value_after(m, at, &vb) : 0;
 		if (vl)
-			add_fact(r, m.s + cb, cl, m.s + vb, vl, at);
+			add_fact(r, m.s + cb, cl, m.s + vb, vl, src);
 	}
 }
 
@@ -163,20 +204,11 @@ void hlog__fact_line(struct hlog_report *r, const struct hlog_line *l, const str
 	int any = ver;
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(*fixed) && !any; i++)
 		any = hlog__hits_may(h, fixed[i].hit);
-	if (!any)
-		return;
-	struct hlog_fact at;
-	memset(&at, 0, sizeof(at));
-	snprintf(at.node, sizeof(at.node), "%s", node ? node : "");
-	if (l->host.n)
-		snprintf(at.host, sizeof(at.host), "%.*s", (int)l->host.n, l->host.s);
-	else
-		snprintf(at.host, sizeof(at.host), "%s", at.node);
-	if (!at.host[0])
-		return; /* a fact of no known node compares with nothing */
-	snprintf(at.file, sizeof(at.file), "%s", file);
-	at.line = no;
-	probe__copy(at.text, sizeof(at.text), line);
+	struct fact_src src = {node ? node : "", file, l->host, line, no};
+	if (!src.host.n)
+		src.host = (struct pspan){src.node, strlen(src.node)};
+	if (!any || !src.host.n || src.host.n >= HLOG_NODELEN)
+		return; /* no fact; or of no known node, which compares with nothing */
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(*fixed); i++) {
 		const char *p;
 		if (!hlog__hits_may(h, fixed[i].hit) || !(p = hlog__find(l->msg, fixed[i].needle)))
@@ -189,17 +221,19 @@ void hlog__fact_line(struct hlog_report *r, const struct hlog_line *l, const str
 				v.n++;
 		}
 		if (v.n)
-			add_fact(r, fixed[i].comp, strlen(fixed[i].comp), v.s, v.n, &at);
+			add_fact(r, fixed[i].comp, strlen(fixed[i].comp), v.s, v.n, &src);
 	}
 	if (ver)
-		version_facts(r, l->msg, &at);
+		version_facts(r, l->msg, &src);
 }
 
 void hlog__facts_append(struct hlog_report *r, const struct hlog_report *p)
 {
 	for (size_t i = 0; i < p->nfact; i++) {
 		const struct hlog_fact *f = &p->fact[i];
-		add_fact(r, f->comp, strlen(f->comp), f->value, strlen(f->value), f);
+		struct fact_src src = {f->node, f->file, {f->host, strlen(f->host)},
+				       {f->text, strlen(f->text)}, f->line};
+		add_fact(r, f->comp, strlen(f->comp), f->value, strlen(f->value), &src);
 		if (!f->multi)
 			continue;
 		for (size_t k = 0; k < r->nfact; k++) /* the part saw two values on that host */

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -145,6 +146,33 @@ static void test_append(void **state)
 	hlog_report_release(&r);
 }
 
+/* Many hosts, each restating its value on many lines: one fact per host, and the odd one out
+ * named; a component name too long to keep is no fact (else each restatement was a new one). */
+static void test_many_hosts(void **state)
+{
+	(void)state;
+	struct hlog_report r;
+	hlog_report_init(&r);
+	char line[128];
+	for (int rep = 0; rep < 3; rep++)
+		for (int h = 0; h < 600; h++) {
+			snprintf(line, sizeof(line), "host%d:1:2 [0] NCCL INFO cudaDriverVersion %s\n",
+				 h, h == 417 ? "12020" : "12000");
+			scan(&r, "node0", line);
+		}
+	assert_int_equal(r.nfact, 600);
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_int_equal(r.cat, HCAT_VERSION);
+	assert_contains(r.cause, "cudaDriverVersion differs across the nodes of the job: 12020 on "
+				 "host417 (in node0)");
+	hlog_report_release(&r);
+	hlog_report_init(&r);
+	scan(&r, "node0", "AVeryLongComponentNameThatIsLongerThanAFactKeeps version 1.2\n"
+			  "AVeryLongComponentNameThatIsLongerThanAFactKeeps version 1.2\n");
+	assert_int_equal(r.nfact, 0);
+	hlog_report_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -153,6 +181,7 @@ int main(void)
 		cmocka_unit_test(test_nothing_to_compare),
 		cmocka_unit_test(test_precedence),
 		cmocka_unit_test(test_append),
+		cmocka_unit_test(test_many_hosts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
