@@ -121,6 +121,7 @@ struct comm__peer {
 	bool eof;                /* read returned 0 */
 	bool midframe;           /* our outgoing stream stopped inside a frame */
 	int sock_err;            /* errno of a failed read/write, 0 if none */
+	int64_t unacked_since;   /* watch.c only: data in flight, no ACK since (mono ms), or 0 */
 	/* receive side: the next frame's header (read ahead), then its payload */
 	unsigned char rhdr[COMM__HDR_LEN];
 	size_t rhdr_got;
@@ -458,6 +459,10 @@ void comm__prof_wait(struct comm *c, int64_t t0, int peer);
 /* watch.c: start registers c->on_fail (this rank's failure, reported to the monitor as a
  * verdict, once) and c->on_wake (a verdict from the monitor fails the operation with it). */
 int comm__heartbeat_ms(int *interval_ms, int *silence_ms); /* from the environment */
+struct tcp_info;
+/* watch.c: how long the oldest data in flight to p has gone unanswered at least, from this
+ * beat's TCP_INFO at mono time now (ms); follows p->unacked_since */
+uint32_t comm__unanswered_ms(struct comm__peer *p, const struct tcp_info *ti, int64_t now);
 int comm__watch_start(struct comm *c, int fd);  /* takes fd */
 void comm__watch_stop(struct comm *c);          /* says BYE unless broken without report */
 /* The message with the "rank R (host H)" verdict phrase for a peer. */

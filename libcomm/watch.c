@@ -60,8 +60,33 @@ static int send_frame(struct comm *c, uint8_t type, const void *p, size_t len)
 	return rc;
 }
 
-/* The peer whose host has not acknowledged our data for the longest, if any is stale. */
-static void link_health(struct comm *c, struct comm__hb *h)
+/* How long the oldest data in flight to a peer has gone unanswered, at least. TCP's time since
+ * the last ACK is not that: a socket idle for seconds (its rank waited on another link) that
+ * has just sent has an old last ACK and fresh data, and a lossy link elsewhere makes exactly
+ * that. Data in flight at an earlier beat with no ACK since is at least as old as that beat;
+ * b retransmission timeouts of the oldest segment took rto - rto / 2^b (tcpi_rto is the
+ * backed-off value). The timer's word needs a beat's confirmation, as a backoff can outlive
+ * the episode it counted. */
+uint32_t comm__unanswered_ms(struct comm__peer *p, const struct tcp_info *ti, int64_t now)
+{
+	if (!ti->tcpi_unacked) {
+		p->unacked_since = 0;
+		return 0;
+	}
+	if (!p->unacked_since || (int64_t)ti->tcpi_last_ack_recv < now - p->unacked_since)
+		p->unacked_since = now; /* first seen in flight, or an ACK came since */
+	int64_t seen = now - p->unacked_since;
+	if (seen <= 0)
+		return 0;
+	unsigned b = ti->tcpi_backoff < 31 ? ti->tcpi_backoff : 31;
+	int64_t timer = ((int64_t)ti->tcpi_rto - ((int64_t)ti->tcpi_rto >> b)) / 1000;
+	int64_t age = seen > timer ? seen : timer;
+	return age < (int64_t)ti->tcpi_last_ack_recv ? (uint32_t)age : ti->tcpi_last_ack_recv;
+}
+
+/* Every beat while busy: each link's unanswered data is followed; the peer whose data has
+ * gone unanswered the longest is named once the operation itself has stalled. */
+static void link_health(struct comm *c, struct comm__hb *h, int64_t now)
 {
 	h->bad_peer = -1;
 	for (int r = 0; r < c->nranks; r++) {
@@ -70,14 +95,15 @@ static void link_health(struct comm *c, struct comm__hb *h)
 		socklen_t sl = sizeof(ti);
 		if (fd < 0 || getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &sl))
 			continue;
-		/* Data in flight and no ACK for a second: retransmissions go unanswered. A window
-		 * probe to a reader that is merely frozen is answered and is not in flight, so
-		 * it does not count. */
-		if (!ti.tcpi_unacked || ti.tcpi_last_ack_recv < ACK_STALE_MS)
+		/* Data in flight and unanswered for a second: retransmissions go unanswered. A
+		 * window probe to a reader that is merely frozen is answered and is not in
+		 * flight, so it does not count. */
+		uint32_t age = comm__unanswered_ms(&c->peers[r], &ti, now);
+		if (h->stall_ms < ACK_STALE_MS || age < ACK_STALE_MS)
 			continue;
-		if (h->bad_peer < 0 || ti.tcpi_last_ack_recv > h->bad_ack_ms) {
+		if (h->bad_peer < 0 || age > h->bad_ack_ms) {
 			h->bad_peer = r;
-			h->bad_ack_ms = ti.tcpi_last_ack_recv;
+			h->bad_ack_ms = age;
 			h->bad_unacked = ti.tcpi_unacked;
 			h->bad_retrans = ti.tcpi_backoff;
 		}
@@ -105,8 +131,8 @@ static void beat(struct comm *c)
 		h.stall_ms = (uint32_t)(now - (mv > st ? mv : st));
 	}
 	h.bad_peer = -1;
-	if (h.state == COMM__HB_BUSY && h.stall_ms >= ACK_STALE_MS)
-		link_health(c, &h);
+	if (h.state == COMM__HB_BUSY)
+		link_health(c, &h, now);
 	if (h.step < -1)
 		h.step = -1;
 	unsigned char b[COMM__HB_LEN];
