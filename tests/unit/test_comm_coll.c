@@ -596,6 +596,32 @@ static int body_p2p_coll_mismatch(struct rank_arg *a)
  * a rank still connecting to the late one has no link to ask over, and whether the late
  * one's fingerprint or our request comes first once the link is up is a race (under
  * AddressSanitizer in CI rank 0 once asked 0 times); body_late_unlinked covers that case. */
+/* Rank 0's count of fingerprint requests before the late round, once it is there. */
+static int late_published;
+static unsigned late_before;
+
+static void late_publish(struct rank_arg *a, unsigned before)
+{
+	if (a->rank != 0)
+		return;
+	late_before = before;
+	__atomic_store_n(&late_published, 1, __ATOMIC_RELEASE);
+}
+
+/* The late rank stays away until rank 0 has asked it for its fingerprint, 3 s at most (the
+ * operation's deadline is 5 s): late by rank 0's clock, not by a fixed sleep, which a loaded
+ * machine ate once (rank 0, slower to fill its buffer than the sleep, was the late one). */
+static void late_until_asked(struct rank_arg *a)
+{
+	const struct comm *c0 = (a - a->rank)->c;
+	int i = 0;
+	for (; i < 300 && !__atomic_load_n(&late_published, __ATOMIC_ACQUIRE); i++)
+		usleep(10 * 1000);
+	for (; i < 300 && __atomic_load_n(&c0->fp_requests, __ATOMIC_RELAXED) == late_before; i++)
+		usleep(10 * 1000);
+	usleep(50 * 1000); /* and a moment more: the request is on its way, not answered */
+}
+
 static int body_late(struct rank_arg *a)
 {
 	int32_t v = a->rank + 1, sum = 0;
@@ -603,8 +629,9 @@ static int body_late(struct rank_arg *a)
 	int rc = comm_allreduce(a->c, &v, &sum, 1, COMM_INT32, COMM_SUM);
 	CHECK(a, rc == 0 && sum == 6, "first allreduce: %d %s", sum, comm_last_error(a->c));
 	unsigned before = a->c->fp_requests;
+	late_publish(a, before);
 	if (a->rank == 2)
-		usleep(300 * 1000);
+		late_until_asked(a);
 	rc = comm_allreduce(a->c, &v, &sum, 1, COMM_INT32, COMM_SUM);
 	CHECK(a, rc == 0 && sum == 6, "late allreduce: %d %s", sum, comm_last_error(a->c));
 	unsigned asked = a->c->fp_requests - before;
@@ -631,7 +658,7 @@ static int body_late_unlinked(struct rank_arg *a)
 	return 0;
 }
 
-/* A rank 300 ms late to a large allreduce: the other fills the sockets with a data frame and
+/* A rank late to a large allreduce: the other fills the sockets with a data frame and
  * stops inside it, then asks for the late one's fingerprint. The request goes out after the
  * frame, not inside it (it once did, and the late rank read it as data: "bad magic 0x0000"
  * on the next frame, or a wrong sum). */
@@ -650,8 +677,10 @@ static int body_late_large(struct rank_arg *a)
 	for (int round = 0; round < 2; round++) {
 		for (size_t i = 0; i < LATE_LARGE; i++)
 			v[i] = (int32_t)(i % 1000) + a->rank + round;
+		if (round == 0)
+			late_publish(a, before);
 		if (a->rank == 1 && round == 0)
-			usleep(300 * 1000);
+			late_until_asked(a);
 		int rc = comm_allreduce(a->c, v, v, LATE_LARGE, COMM_INT32, COMM_SUM);
 		size_t bad = 0;
 		for (size_t i = 0; !rc && i < LATE_LARGE; i++)
@@ -695,8 +724,10 @@ static void test_shared_cores(void **state)
 static void test_late(void **state)
 {
 	(void)state;
+	late_published = 0;
 	world_ok(3, body_late);
 	world_ok(3, body_late_unlinked);
+	late_published = 0;
 	world_ok(2, body_late_large);
 }
 
