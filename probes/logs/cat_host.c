@@ -342,9 +342,13 @@ static const struct hlog_sig rows[] = {
 	{{"Connection refused"}, HCAT_NET, "errno-refused",
 	 "nothing listened at the peer's address and port (ECONNREFUSED)", errno_net_fix, 0,
 	 no_retry_left},
-	{{"Connection reset by peer"}, HCAT_RANK_STUCK, "errno-reset",
-	 "the peer closed the connection (ECONNRESET): its process most often exited or crashed",
-	 "read the log of the process at the other end (the rank it names) for why it stopped",
+	/* a reset is the network's answer, as a refusal is: what sent it (the peer's process
+	 * ending with data unread, its host, a firewall between) the line does not say */
+	{{"Connection reset by peer"}, HCAT_NET, "errno-reset",
+	 "the other end reset the connection (ECONNRESET): its process ended or crashed, or "
+	 "something between the hosts (a firewall, a load balancer, a NAT timeout) cut it",
+	 "read the log of the process at the other end (the rank or address it names) for why "
+	 "it stopped; if it did not, check the firewalls and idle timeouts between the hosts",
 	 0, no_retry_left},
 	{{"Broken pipe"}, HCAT_RANK_STUCK, "errno-broken-pipe",
 	 "the peer had closed the connection when this end wrote to it (EPIPE): its process "

@@ -185,9 +185,8 @@ int hlog_conclude(struct hlog_report *r)
 	if (r->cat == HCAT_UNRESOLVED &&
 	    (!strcmp(r->detail, "unclassified") || !strcmp(r->detail, "no-explanation")))
 		hlog__words_conclude(r);
-	else if (!strcmp(r->detail, "result-code") ||
-		 (r->kind == HLOG_KB && r->cat == HCAT_UNRESOLVED))
-		hlog__words_conclude(r);
+	else if (!strcmp(r->detail, "result-code") || r->cat == HCAT_UNRESOLVED)
+		hlog__words_conclude(r); /* a row that names what failed, not why */
 	/* nodes that run different software: the failures or the silence between them follow
 	 * from it, but not a fault a line names (memory, hardware, a link, the network) */
 	if (r->cat == HCAT_NONE || r->cat == HCAT_UNRESOLVED || r->cat == HCAT_RANK_STUCK)

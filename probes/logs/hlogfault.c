@@ -88,6 +88,11 @@ void hlog__conclude_cqe(struct hlog_report *r, const struct hlog_event *c)
 	const struct hlog_file *f = ipe->fi < r->nfile ? &r->file[ipe->fi] : NULL;
 	r->rank = f ? f->rank : -1;
 	r->dev = ipe->dev;
+	/* the device may be on another line of the same node (EI0013's "device ID 0") */
+	for (size_t i = 0; r->dev < 0 && i < r->nev; i++)
+		if (r->ev[i].kind == HLOG_ERROR_CQE && r->ev[i].dev >= 0 &&
+		    !strcmp(r->ev[i].node, ipe->node))
+			r->dev = r->ev[i].dev;
 	snprintf(r->node, sizeof(r->node), "%s", ipe->node);
 	snprintf(r->ip, sizeof(r->ip), "%s", ipe->ip);
 	snprintf(r->peer_ip, sizeof(r->peer_ip), "%s", ipe->peer_ip);
@@ -106,7 +111,8 @@ void hlog__conclude_cqe(struct hlog_report *r, const struct hlog_event *c)
 	if (status >= 0)
 		sb_add(&b, " status %lld%s", status, status == 12 ? " (retransmit timeout)" : "");
 	size_t n = hlog__reporters(r, is_cqe, c);
-	sb_add(&b, " reported by %zu rank%s", n, plural_s(n));
+	if (n) /* no log said its rank: none to count */
+		sb_add(&b, " reported by %zu rank%s", n, plural_s(n));
 	hlog__list_conseq(r, &b, "", -1);
 	hlog__set_what(r, HCAT_LINK_DOWN, "error-cqe");
 	hlog__set_fix(r, "the link drops packets: check hccn_tool -i DEV -link_stat -g (flaps), -stat -g "

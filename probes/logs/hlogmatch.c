@@ -70,6 +70,24 @@ enum hlog_cls hlog__class(const struct hlog_event *e)
 }
 
 /* A LINK_ERROR_INFO cell "ip(user_rank)". */
+/* The rest of m after lit in any case, or {NULL, 0}. */
+static struct pspan after_nocase(struct pspan m, const char *lit)
+{
+	const char *p = hlog__find_nocase(m, lit);
+	if (!p)
+		return (struct pspan){NULL, 0};
+	size_t k = (size_t)(p - m.s) + strlen(lit);
+	return (struct pspan){m.s + k, m.n - k};
+}
+
+/* One end of a link in a span that describes it: its device IP when the span says one
+ * ("device IP 127.10.0.1", "deviceIp[127.11.0.1]"), else its first address. */
+static void end_ip(struct pspan m, char *out, size_t outlen)
+{
+	if (!ip_after(m, "device IP", out, outlen) && !ip_after(m, "deviceIp", out, outlen))
+		nth_ip(m, 0, out, outlen);
+}
+
 static int ip_rank_cell(struct pspan c, char *ip, size_t iplen, int *rank)
 {
 	c = probe__trim(c);
@@ -402,18 +420,16 @@ static int recognise_signature(struct pspan m, const struct hx_vals *x,
 			s = after(s, "status");
 		if (s.s && s.n && num_at(s, &v) && v >= 0)
 			e->value = v;
+		/* the words split the line into the local end and the remote one: "Local
+		 * information: ... Peer information: ...", "localInfo{...}, remoteIP{server[A],
+		 * deviceId[...],deviceIp[B]}"; each end's device IP when it says one */
 		struct pspan peer = after(m, "Peer information");
+		if (!peer.s)
+			peer = after_nocase(m, "remote");
 		if (peer.s) {
 			struct pspan local = {m.s, (size_t)(peer.s - m.s)};
-			if (!ip_after(local, "device IP", e->ip, sizeof(e->ip)))
-				nth_ip(local, 0, e->ip, sizeof(e->ip));
-			if (!ip_after(peer, "device IP", e->peer_ip, sizeof(e->peer_ip)))
-				nth_ip(peer, 0, e->peer_ip, sizeof(e->peer_ip));
-		} else if (ip_after(m, "remoteIP", e->peer_ip, sizeof(e->peer_ip)) ||
-			   ip_after(m, "remote ip", e->peer_ip, sizeof(e->peer_ip))) {
-			for (int i = 0; i < 3; i++)
-				if (nth_ip(m, i, e->ip, sizeof(e->ip)) && strcmp(e->ip, e->peer_ip))
-					break;
+			end_ip(local, e->ip, sizeof(e->ip));
+			end_ip(peer, e->peer_ip, sizeof(e->peer_ip));
 			if (!strcmp(e->ip, e->peer_ip))
 				e->ip[0] = '\0';
 		} else {

@@ -229,8 +229,13 @@ static void say_wait_unnamed(struct hlog_report *r, struct sbuf *b, const struct
 		w->kind == HLOG_INNER && (!hc || hc->cat != HCAT_RANK_STUCK)
 			? hinner_match(w->text, strlen(w->text))
 			: NULL;
+	/* or the runtime's code the line gave ("runtime result = 107020": a task timed out) */
+	const char *acl = w->result >= 0 && !strncmp(w->detail, "acl-", 4)
+				  ? hacl_meaning(w->result)
+				  : NULL;
 	const char *meaning = in && in->cat == HCAT_RANK_STUCK ? in->meaning
 			      : hc			       ? hc->meaning
+			      : acl			       ? acl
 							       : "";
 	/* the peer's address when the line gives it (Gloo's "Connection closed by peer
 	 * [172.26.182.3]:39056"): the process there stopped, and its log says why */

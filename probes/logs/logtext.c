@@ -170,6 +170,15 @@ int hlog__int_after(struct pspan m, const char *key, int *out)
 	struct pspan a = hlog__after(m, key);
 	if (!a.s || !hlog__num_at(a, &v) || v < 0 || v >= 0x7fffffff)
 		return 0;
+	/* a number that goes on as ".digit" is an address or a decimal, not an id: HCCL fills
+	 * "deviceId[127.10.0.1]" with the server's address in its CQE heartbeat */
+	size_t i = (size_t)(a.s - m.s);
+	while (i < m.n && (m.s[i] < '0' || m.s[i] > '9'))
+		i++;
+	while (i < m.n && m.s[i] >= '0' && m.s[i] <= '9')
+		i++;
+	if (i + 1 < m.n && m.s[i] == '.' && m.s[i + 1] >= '0' && m.s[i + 1] <= '9')
+		return 0;
 	*out = (int)v;
 	return 1;
 }

@@ -104,7 +104,9 @@ static const struct family fams[] = {
 		"next run",
 	 .any = {"uncorrectable ecc", "ecc error", "multi-bit ecc", "double-bit ecc",
 		 "double bit ecc", "hardware error", "hardware failure", "machine check",
-		 "uncorrectable error"}},
+		 "uncorrectable error",
+		 /* NVIDIA's Xid 79 and NVML's ERROR_GPU_IS_LOST: the device left the PCIe bus */
+		 "fallen off the bus", "gpu is lost", "error_gpu_is_lost"}},
 	{.cat = HCAT_RESOURCE,
 	 .name = "memory",
 	 .what = "memory ran out",
@@ -190,6 +192,28 @@ static const struct family fams[] = {
 		"non-interactive shell of each node find it (PATH and LD_LIBRARY_PATH set in "
 		"~/.bashrc before its interactive check, or the launcher's prefix option)",
 	 .any = {"command not found"}},
+	/* a library a program loads is not where the loader looks, in the loader's own words:
+	 * "error while loading shared libraries: libhccl.so: cannot open shared object file",
+	 * Slurm's "dlopen(.../switch_hpe_slingshot.so): libjson-c.so.3: cannot open shared
+	 * object file" (NCCL's plugin probe says it at INFO level, which is no error line) */
+	{.cat = HCAT_CONFIG,
+	 .name = "library-missing",
+	 .what = "a library a program loads is missing where it runs",
+	 .fix = "install the library the line names on every node (the same release as where the "
+		"program was built), or point the loader at it (LD_LIBRARY_PATH, ldconfig, the "
+		"container's mounts); ldd on the program lists what is not found",
+	 .any = {"cannot open shared object file", "error while loading shared libraries"}},
+	/* access refused, in any library's words: ssh between the nodes "Permission denied
+	 * (publickey,password)", "open /dev/davinci0: Permission denied", EPERM's "Operation not
+	 * permitted" */
+	{.cat = HCAT_CONFIG,
+	 .name = "permission",
+	 .what = "an access was refused (a permission, a key or a capability the job lacks)",
+	 .fix = "give the job's user what the line names: the node's ssh key in authorized_keys "
+		"for password-less login between the nodes, read/write access to the device or "
+		"file (its group, e.g. HwHiAiUser for /dev/davinci*), or the container's "
+		"capability; then run again",
+	 .any = {"permission denied", "access denied", "operation not permitted", "eacces"}},
 	/* a value the program refuses: "Invalid DP number per node: 0", "invalid device
 	 * ordinal", "rank size 16 is invalid", "The size of npuDeviceIds does not equal to
 	 * worldSize" (not a bad pointer or address, which is a bug) */
@@ -586,10 +610,14 @@ int hlog__words_conclude(struct hlog_report *r)
 	/* a result code's meaning, or the knowledge base's family of a fault, is a claim; only
 	 * words that name a kind of failure replace it, not the bare news that a process crashed
 	 * or raised */
-	if ((!strcmp(r->detail, "result-code") || r->kind == HLOG_KB) &&
+	/* so is a catalog row that names what failed but not why ("unresolved" with a detail
+	 * of its own): a family that names a kind explains it, and its lines stay as evidence */
+	int named = r->cat == HCAT_UNRESOLVED && strcmp(r->detail, "unclassified") &&
+		    strcmp(r->detail, "no-explanation") && strcmp(r->detail, "result-code");
+	if ((!strcmp(r->detail, "result-code") || r->kind == HLOG_KB || named) &&
 	    fams[row].cat == HCAT_UNRESOLVED)
 		return 0;
-	if (no_expl && fams[row].weak)
+	if ((no_expl || named) && fams[row].weak)
 		return 0;
 	const struct family *f = &fams[row];
 	const struct hlog_unk *u = &line;
@@ -642,7 +670,7 @@ int hlog__words_conclude(struct hlog_report *r)
 			hlog__take_values(r, n->text);
 	}
 	/* the failure code's own lines stay behind the word line that explains them */
-	size_t keep = no_expl ? r->nevidence : 0;
+	size_t keep = no_expl || named ? r->nevidence : 0;
 	if (keep >= HLOG_MAX_EVIDENCE)
 		keep = HLOG_MAX_EVIDENCE - 1;
 	memmove(&r->evidence[1], &r->evidence[0], keep * sizeof(r->evidence[0]));

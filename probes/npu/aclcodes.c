@@ -14,11 +14,16 @@
 static const struct hresult acls[] = {
 	{100000, "ACL_ERROR_INVALID_PARAM", HCAT_CONFIG, "an argument is invalid"},
 	{100002, "ACL_ERROR_REPEAT_INITIALIZE", HCAT_NONE, "aclInit was called before"},
+	{107000, "ACL_ERROR_RT_PARAM_INVALID", HCAT_CONFIG, "a runtime call's argument is invalid"},
 	{107001, "ACL_ERROR_RT_INVALID_DEVICEID", HCAT_CONFIG,
 	 "the device id is not a logical id of this process"},
 	{107002, "ACL_ERROR_RT_CONTEXT_NULL", HCAT_CONFIG, "no device is set on the thread"},
+	{107019, "ACL_ERROR_RT_WAIT_TIMEOUT", HCAT_RANK_STUCK, "a wait of the runtime timed out"},
+	{107020, "ACL_ERROR_RT_TASK_TIMEOUT", HCAT_RANK_STUCK, "a task did not finish in time"},
 	{207001, "ACL_ERROR_RT_MEMORY_ALLOCATION", HCAT_RESOURCE, "device memory is exhausted"},
 	{207004, "ACL_ERROR_RT_NO_DEVICE", HCAT_HARDWARE, "no device is visible"},
+	{207006, "ACL_ERROR_RT_NO_PERMISSION", HCAT_CONFIG,
+	 "the process may not use the device (its user or container lacks access)"},
 	{507000, "ACL_ERROR_RT_INTERNAL_ERROR", HCAT_UNRESOLVED, "runtime internal error"},
 	{507010, "ACL_ERROR_RT_LOST_HEARTBEAT", HCAT_HARDWARE,
 	 "the device stopped answering the host"},
@@ -64,4 +69,10 @@ int hacl_cat(long long v)
 {
 	const struct hresult *r = hresult_row(acls, sizeof(acls) / sizeof(acls[0]), v);
 	return r ? r->cat : HCAT_UNRESOLVED;
+}
+
+const char *hacl_meaning(long long v)
+{
+	const struct hresult *r = hresult_row(acls, sizeof(acls) / sizeof(acls[0]), v);
+	return r ? r->meaning : NULL;
 }

@@ -78,6 +78,7 @@ const char *hresult_meaning(long long v);
  * a name. */
 const char *hacl_name(long long v);
 int hacl_cat(long long v);
+const char *hacl_meaning(long long v); /* NULL for a code the table lacks */
 
 /* An errNo as HCCL prints it ("errNo[0x0000000005000013]"): the module in bits 24..31 and the
  * HcclResult in the low 16 bits. Returns the HcclResult, or -1 when v is not of that form. */

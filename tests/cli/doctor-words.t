@@ -327,4 +327,21 @@ mkdir -p "$TMP/same" && cp -r "$R/node1" "$R/node2" "$TMP/same/"
 run "$HCCLCTL" doctor --logs "$TMP/same"
 check_rc 0 "the same NCCL build on every node: a pass"
 
+# a catalog row that names what failed but not why (an AI core task timed out, 507014) gives
+# way to a line whose words name a kind: every rank of the step waited out its timeout
+# (vllm-project/vllm-ascend#10861); the row's line stays as evidence
+R=tests/data/real-logs-new/batch43/vllm-ascend-10861-dsv4-flash-2node-dp0-tp3-aicore-timeout-507014
+run "$HCCLCTL" --json doctor --logs "$R"
+check_rc 2 "an AI core timeout with the waits' words: exit 2"
+J=$OUT
+cause kind detail
+check_out "rank-stuck words:timeout" "  the words that name a kind, over the row that does not"
+printf '%s' "$J" | grep -q 'runtime result = 507'
+_report $? "  the row's line is still quoted" "$J"
+# a connection reset is the network's answer, as a refusal is (NVIDIA/nccl#1920)
+R=tests/data/real-logs-new/batch33/nccl-1920-gpu-server320-bootstrap-send-connection-reset-by-peer
+run "$HCCLCTL" --json doctor --logs "$R"
+cause kind detail
+check_out "network-unreachable errno-reset" "  ECONNRESET: the network kind, with its own detail"
+
 done_testing

@@ -17,6 +17,7 @@
 
 #include "probes/npu/hcclcodes.h"
 #include "probes/logs/catalog.h"
+#include "probes/logs/logtext.h"
 #include "probes/logs/hlogint.h"
 
 struct ccase {
@@ -429,7 +430,7 @@ static const struct ccase cases[] = {
 	 "errno-refused", HCAT_NET, ""},
 	{"glibc strerror(ECONNRESET) from c10d's store client",
 	 "torch.distributed.DistNetworkError: Connection reset by peer",
-	 "errno-reset", HCAT_RANK_STUCK, ""},
+	 "errno-reset", HCAT_NET, ""},
 	{"glibc strerror(EPIPE) from a writer",
 	 "send failed on fd 14: Broken pipe", "errno-broken-pipe", HCAT_RANK_STUCK, ""},
 };
@@ -647,6 +648,25 @@ static void test_device_forms(void **state)
 		  &e);
 	assert_string_equal(e.detail, "visible-device-invalid");
 	assert_int_equal(e.dev, 4);
+	/* HCCL's CQE heartbeat (hicann/hccl's fault guide, EI0013): each end's device IP, the
+	 * remote one after "remoteIP", and "deviceId[127.10.0.1]" (an address) is no device 127 */
+	recognise("[ERROR] HCCL(2040034,alltoall_test):2025-09-15-08:38:13.607.432 [heartbeat.cc:"
+		  "1229] [2040666][TaskExecStage][HeartbeatAbnormal][ROCE CQE ERROR]cqe error "
+		  "status[12], time:[2025-09-15 08:38:12.776654],localInfo{server[127.10.0.1],"
+		  "deviceId[127.10.0.1],deviceIp[127.11.0.1]}, remoteIP{server[127.10.0.2],"
+		  "deviceId[127.10.0.2],deviceIp[127.11.0.2]}",
+		  &e);
+	assert_int_equal(e.kind, HLOG_ERROR_CQE);
+	assert_string_equal(e.ip, "127.11.0.1");
+	assert_string_equal(e.peer_ip, "127.11.0.2");
+	assert_int_equal(e.dev, -1);
+	assert_int_equal(e.peer_dev, -1);
+	int id = -1;
+	assert_int_equal(hlog__int_after((struct pspan){"deviceId[127.10.0.1]", 20}, "deviceId", &id),
+			 0);
+	assert_int_equal(hlog__int_after((struct pspan){"deviceId[4], x 1.5", 18}, "deviceId", &id),
+			 1);
+	assert_int_equal(id, 4);
 }
 
 /* r: the report of one file node0/out.log holding text, concluded. */

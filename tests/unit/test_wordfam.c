@@ -195,6 +195,20 @@ static void test_order(void **state)
 	assert_string_equal(fam("bash: orted: command not found; ORTE was unable to reliably start "
 				"one or more daemons."),
 			    "not-installed");
+	/* the loader's words for a library that is not there (eth-cscs/cscs-docs, srun on Alps) */
+	assert_string_equal(fam("srun: error: plugin_load_from_file: dlopen(/usr/lib64/slurm/"
+				"switch_hpe_slingshot.so): libjson-c.so.3: cannot open shared object "
+				"file: No such file or directory"),
+			    "library-missing");
+	/* an access refused: ssh between the nodes (deepspeedai/DeepSpeed#5709) */
+	assert_string_equal(fam("localhost: jiaming@localhost: Permission denied "
+				"(publickey,password)."),
+			    "permission");
+	/* a GPU gone from the bus, in NVML's words (leptonai/gpud#604) */
+	assert_string_equal(fam("failed to get remapped rows for GPU-ac896b35-5782-c478-4b2a-"
+				"a661de07770f: failed to get device remapped rows: "
+				"ERROR_GPU_IS_LOST"),
+			    "hardware");
 	/* glog's CHECK aborts the process */
 	assert_string_equal(fam("Check failed: ret == LLM_SUCCESS Initialize LlmDataList failed"),
 			    "fatal");
