@@ -147,6 +147,15 @@ static const struct hlog_sig rows[] = {
 	 "on WSL2 or a VM give NCCL a topology file: NCCL_TOPO_FILE), or check that the device "
 	 "is still on the bus (lspci)",
 	 0, NULL},
+	/* bootstrap.cc: WARN("Bootstrap Root : rank %d of %d ranks has already checked in"): a
+	 * second process claimed the same rank of the same communicator (two launchers' ranks
+	 * colliding, or two jobs given one NCCL_COMM_ID) */
+	{{"ranks has already checked in"}, HCAT_CONFIG, "nccl-rank-twice",
+	 "two processes joined NCCL's bootstrap with the same rank",
+	 "give every process its own rank (the launcher's RANK / LOCAL_RANK per node and "
+	 "NODE_RANK, the job's world size), and never share one NCCL_COMM_ID or master port "
+	 "between jobs",
+	 0, NULL},
 	/* proxy.cc: WARN("Proxy Call to rank %d failed (%s)") */
 	{{"Proxy Call to rank", "failed"}, HCAT_NET, "nccl-proxy-call",
 	 "NCCL's proxy thread could not reach another rank's proxy",

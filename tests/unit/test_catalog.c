@@ -81,6 +81,10 @@ static const struct ccase cases[] = {
 	 "nccl-socket-connect", HCAT_NET, "192.168.1.11"},
 	{"NCCL bootstrap.cc, a vLLM multi-node write-up",
 	 "NCCL WARN Bootstrap : no socket interface found", "nccl-no-interface", HCAT_CONFIG, ""},
+	{"NCCL bootstrap.cc, Lightning-AI/pytorch-lightning#14986 (two nodes' ranks colliding)",
+	 "hpc-25-14:18569:18835 [0] bootstrap.cc:131 NCCL WARN Bootstrap Root : rank 1 of 8 ranks "
+	 "has already checked in",
+	 "nccl-rank-twice", HCAT_CONFIG, ""},
 	{"RCCL proxy.cc, an AMD cluster report",
 	 "g1064:11146:11197 [3] /long_pathname_so_that_rpms_can_package_the_debug_info/src/extlibs/"
 	 "rccl/build/src/proxy.cpp:912 NCCL WARN Proxy Call to rank 3 failed (Connect)",
