@@ -165,7 +165,7 @@ fuzz:
 deps:
 	@sh scripts/deps.sh
 
-# Builds use every core; the harness runs two test programs at a time where they can share.
+# Builds use every core; the harness runs three test programs at a time where they can share.
 # One make builds what the tiers run (./hcclctl, the stubs, the ASan tree with its unit and
 # fuzz programs), so the two trees share the cores to the end instead of three makes in a
 # row each ending on one core. The plain tree's unit and fuzz programs are no tier's (the

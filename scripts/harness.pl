@@ -3,7 +3,8 @@
 # program and its failures, the ten slowest, and ends with "N passed, N failed, N skipped".
 # Usage: perl scripts/harness.pl [TIER...]   (tiers: unit fuzz cli cli-asan cluster fault)
 #
-# Programs that share no ports, namespaces or timing run HARNESS_JOBS at a time (default 2):
+# Programs that share no ports, namespaces or timing run HARNESS_JOBS at a time (default 3 on
+# two cores: the shared programs wait on sockets, sshd and sleeps for a third of their time):
 # unit tests, fuzz corpora, the CLI tiers, and the cluster and fault tiers (their namespaces,
 # sshd and Slurm are named by the test's pid and listen on ports the kernel picks; a fault's
 # heartbeat budget of 5 s holds beside a neighbour). A test whose verdicts depend on elapsed
@@ -14,7 +15,7 @@
 # cli tier only: in cli-asan it would repeat the very same commands.
 #
 # Programs start longest first, by the times of the last run (build/harness-times, written at
-# the end of each run), so the two lanes end together instead of one long program running
+# the end of each run), so the lanes end together instead of one long program running
 # alone at the end of the shared ones. Programs it does not list (a fresh clone) go first, by
 # tier: cluster and fault (the longest), unit, cli-asan, cli, then the fuzz corpora, the many
 # short ones that fill the gaps.
@@ -27,7 +28,7 @@ use POSIX qw(WNOHANG);
 
 my $asan = 'build/asan';
 my @tiers = @ARGV ? @ARGV : qw(unit fuzz cli cli-asan cluster fault);
-my $width = $ENV{HARNESS_JOBS} // 2;
+my $width = $ENV{HARNESS_JOBS} // 3;
 $width = 1 if $width !~ /^[1-9][0-9]*$/;
 $ENV{CMOCKA_MESSAGE_OUTPUT} = 'TAP';
 $ENV{ASAN_OPTIONS} //= 'detect_leaks=1:abort_on_error=1';
@@ -196,7 +197,7 @@ sub reap_one {
 
 $| = 1;
 my $n = 0;
-# the shared ones first, two at a time, longest first (ties, such as the unknown ones, in
+# the shared ones first, $width at a time, longest first (ties, such as the unknown ones, in
 # their tier's order); then those that run alone
 $jobs[$_]{seq} = $_ for 0 .. $#jobs;
 my @shared = sort { cost($b) <=> cost($a) || $a->{seq} <=> $b->{seq} } grep { !$_->{alone} } @jobs;
