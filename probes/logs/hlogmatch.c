@@ -69,17 +69,6 @@ enum hlog_cls hlog__class(const struct hlog_event *e)
 	}
 }
 
-/* A LINK_ERROR_INFO cell "ip(user_rank)". */
-/* The rest of m after lit in any case, or {NULL, 0}. */
-static struct pspan after_nocase(struct pspan m, const char *lit)
-{
-	const char *p = hlog__find_nocase(m, lit);
-	if (!p)
-		return (struct pspan){NULL, 0};
-	size_t k = (size_t)(p - m.s) + strlen(lit);
-	return (struct pspan){m.s + k, m.n - k};
-}
-
 /* One end of a link in a span that describes it: its device IP when the span says one
  * ("device IP 127.10.0.1", "deviceIp[127.11.0.1]"), else its first address. */
 static void end_ip(struct pspan m, char *out, size_t outlen)
@@ -88,6 +77,7 @@ static void end_ip(struct pspan m, char *out, size_t outlen)
 		nth_ip(m, 0, out, outlen);
 }
 
+/* A LINK_ERROR_INFO cell "ip(user_rank)". */
 static int ip_rank_cell(struct pspan c, char *ip, size_t iplen, int *rank)
 {
 	c = probe__trim(c);
@@ -425,7 +415,7 @@ static int recognise_signature(struct pspan m, const struct hx_vals *x,
 		 * deviceId[...],deviceIp[B]}"; each end's device IP when it says one */
 		struct pspan peer = after(m, "Peer information");
 		if (!peer.s)
-			peer = after_nocase(m, "remote");
+			peer = hlog__after_nocase(m, "remote");
 		if (peer.s) {
 			struct pspan local = {m.s, (size_t)(peer.s - m.s)};
 			end_ip(local, e->ip, sizeof(e->ip));

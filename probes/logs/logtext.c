@@ -118,6 +118,15 @@ struct pspan hlog__after(struct pspan m, const char *lit)
 	return r;
 }
 
+struct pspan hlog__after_nocase(struct pspan m, const char *lit)
+{
+	const char *p = hlog__find_nocase(m, lit);
+	if (!p)
+		return (struct pspan){NULL, 0};
+	size_t k = (size_t)(p - m.s) + strlen(lit);
+	return (struct pspan){m.s + k, m.n - k};
+}
+
 struct pspan hlog__value_after(struct pspan m, const char *key)
 {
 	struct pspan a = hlog__after(m, key);

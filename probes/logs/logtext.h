@@ -28,6 +28,7 @@ int hlog__has_nocase(struct pspan m, const char *lit);
 const char *hlog__find_nocase(struct pspan m, const char *lit);
 /* The rest of m after the first lit, or {NULL, 0}. */
 struct pspan hlog__after(struct pspan m, const char *lit);
+struct pspan hlog__after_nocase(struct pspan m, const char *lit); /* letters in any case */
 /* What follows key past up to 4 of " [(:=", or {NULL, 0}. */
 struct pspan hlog__value_after(struct pspan m, const char *key);
 /* A number at the start of m past up to 3 of " [(:=": decimal (up to 10 digits, a leading

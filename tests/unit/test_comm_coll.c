@@ -590,12 +590,6 @@ static int body_p2p_coll_mismatch(struct rank_arg *a)
 	return rc;
 }
 
-/* Rank 2 comes 300 ms late to an allreduce around the ring (rank 0 hears only from it):
- * rank 0 asks it for its fingerprint (once, and no other rank asks), rank 2 answers once it
- * arrives, and the sums of that allreduce and the next are right. The links are made first:
- * a rank still connecting to the late one has no link to ask over, and whether the late
- * one's fingerprint or our request comes first once the link is up is a race (under
- * AddressSanitizer in CI rank 0 once asked 0 times); body_late_unlinked covers that case. */
 /* Rank 0's count of fingerprint requests before the late round, once it is there. */
 static int late_published;
 static unsigned late_before;
@@ -622,6 +616,13 @@ static void late_until_asked(struct rank_arg *a)
 	usleep(50 * 1000); /* and a moment more: the request is on its way, not answered */
 }
 
+/* Rank 2 comes late (until rank 0 has asked) to an allreduce around the ring (rank 0 hears
+ * only from it): rank 0 asks it for its fingerprint (once, and no other rank asks), rank 2
+ * answers once it arrives, and the sums of that allreduce and the next are right. The links
+ * are made first: a rank still connecting to the late one has no link to ask over, and
+ * whether the late one's fingerprint or our request comes first once the link is up is a
+ * race (under AddressSanitizer in CI rank 0 once asked 0 times); body_late_unlinked covers
+ * that case. */
 static int body_late(struct rank_arg *a)
 {
 	int32_t v = a->rank + 1, sum = 0;
