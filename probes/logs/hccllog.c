@@ -246,12 +246,8 @@ static int chrome(struct pspan m)
 	const char *b = m.s + m.n;
 	while (b > m.s && b[-1] != ']')
 		b--;
-	size_t rule = 0, other = 0;
-	for (const char *p = b; p < m.s + m.n; p++) {
-		rule += *p == '-' || *p == '_' || *p == '=';
-		other += !(*p == '-' || *p == '_' || *p == '=' || *p == ' ' || *p == '|');
-	}
-	return rule >= 10 && !other;
+	struct pspan tail = {b, (size_t)(m.s + m.n - b)};
+	return probe__count_in(tail, "-_=") >= 10 && probe__count_in(tail, "-_=| ") == tail.n;
 }
 
 /* A record's rank field: a line that is "rank", blanks, ':' and a number ("  rank      : 3
@@ -310,12 +306,7 @@ void hlog__lone_frame_error(struct hlog_report *r)
 /* A line of 20 or more dashes and nothing else: the frame of a help message. */
 static int rule_line(struct pspan m)
 {
-	if (m.n < 20)
-		return 0;
-	for (size_t i = 0; i < m.n; i++)
-		if (m.s[i] != '-')
-			return 0;
-	return 1;
+	return m.n >= 20 && probe__count_in(m, "-") == m.n;
 }
 
 /* The address, port and peer rank an error line under e names, each while e has none yet

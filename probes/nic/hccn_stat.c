@@ -31,12 +31,7 @@ static int is_elision(struct pspan t)
 {
 	if (probe__eq(t, "\xe2\x80\xa6"))
 		return 1;
-	if (t.n < 3)
-		return 0;
-	for (size_t i = 0; i < t.n; i++)
-		if (t.s[i] != '.')
-			return 0;
-	return 1;
+	return t.n >= 3 && probe__count_in(t, ".") == t.n;
 }
 
 static int bad(char *err, size_t errlen, unsigned line, const char *what, struct pspan text)

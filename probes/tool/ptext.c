@@ -56,6 +56,14 @@ int probe__eq(struct pspan s, const char *lit)
 	return strlen(lit) == s.n && !memcmp(s.s, lit, s.n);
 }
 
+size_t probe__count_in(struct pspan s, const char *set)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s.n; i++)
+		n += s.s[i] && strchr(set, s.s[i]) != NULL;
+	return n;
+}
+
 int probe__eq_nocase(struct pspan s, const char *lit)
 {
 	if (strlen(lit) != s.n)

@@ -19,6 +19,9 @@ struct pspan probe__trim(struct pspan s);
  * extra); returns 0 when there is none. */
 int probe__next_word(struct pspan *rest, struct pspan *word, const char *extra);
 int probe__eq(struct pspan s, const char *lit);
+/* How many bytes of s are one of set's: a line of rule characters ("-----", "_=_|") or dots
+ * is one whose count over its set is its length. */
+size_t probe__count_in(struct pspan s, const char *set);
 int probe__eq_nocase(struct pspan s, const char *lit);
 /* The whole key equals lit with runs of blanks folded to one space and case ignored, so that
  * "hccs  lane mode" and "HCCS lane mode" match; a longer key that contains lit does not. */
