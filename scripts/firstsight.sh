@@ -69,7 +69,10 @@ for batch in "$@"; do
 		echo "| $case | $wantall | $gkind | $gwho | $rc | $verdict |"
 	done
 done
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo '?')
+# the commit the binary was built from (its --version), not the tree's
+commit=$("$HCCLCTL" --version 2>/dev/null | sed -n 's/^commit \(.......\).*/\1/p')
+[ -n "$commit" ] || commit='?'
+
 main=$(git rev-parse --short main 2>/dev/null || echo '?')
 pct=0
 [ "$total" -eq 0 ] || pct=$((right * 100 / total))
