@@ -135,12 +135,18 @@ void hlog__conclude_catalog(struct hlog_report *r, const struct hlog_event *c)
 	r->peer_rank = c->kind == HLOG_INNER ? c->peer_rank : -1;
 	snprintf(r->peer_ip, sizeof(r->peer_ip), "%s", sig ? c->peer_ip : "");
 	snprintf(r->node, sizeof(r->node), "%s", c->node);
-	snprintf(r->ip, sizeof(r->ip), "%s", c->ip);
+	/* a failure between two ends (the network, a link) is about the other end: the address
+	 * the line names as the peer, with its port, before this end's own ("Got completion
+	 * from peer 172.36.143.59<44206> ... localGid ::ffff:29.87.88.182") */
+	int two_ends = sig && c->peer_ip[0] && (c->cat == HCAT_NET || c->cat == HCAT_LINK_DOWN);
+	snprintf(r->ip, sizeof(r->ip), "%s", two_ends ? "" : c->ip);
 	hlog__block_devices(r, c);
 	if (r->dev < 0)
 		r->dev = c->dev;
 	hlog__fill_context(r, c);
 	hlog__values_below(r, c);
+	if (!r->ip[0])
+		snprintf(r->ip, sizeof(r->ip), "%s", c->ip);
 	if (r->dev >= 0 && !r->ndevs)
 		r->devs[r->ndevs++] = r->dev;
 	const char *meaning = in && c->kind != HLOG_CODE ? in->meaning

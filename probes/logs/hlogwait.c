@@ -211,6 +211,27 @@ static void say_never_joined(struct hlog_report *r, struct sbuf *b, const struct
 		   "HCCL_ENTRY_LOG_ENABLE=1");
 }
 
+/* A socket timeout whose lines name the address it could not reach, and no rank of the logs
+ * waits on another: nothing answered at that address in time. */
+static void say_connect_timeout(struct hlog_report *r, struct sbuf *b, const struct hlog_event *w)
+{
+	if (r->rank >= 0)
+		sb_add(b, "rank %d on node %s", r->rank, hlog__node_of(w));
+	else
+		sb_add(b, "node %s", hlog__node_of(w));
+	sb_add(b, " could not connect to %s", r->ip);
+	if (r->port >= 0)
+		sb_add(b, " port %lld", (long long)r->port);
+	sb_add(b, " within the connect timeout (an EI0006 socket timeout): nothing answered "
+		  "there, either the address is not reachable from this node or no process was "
+		  "listening on it yet");
+	hlog__set_what(r, HCAT_NET, "connect-timeout");
+	hlog__set_fix(r, "from this node, ping that address (hccn_tool -i DEV -ping -g address "
+		   "ADDR between NPUs) and check the route and firewall; check that the process "
+		   "there started in time (its log), and that every node uses the same "
+		   "HCCL_SOCKET_IFNAME and HCCL_CONNECT_TIMEOUT");
+}
+
 /* A wait that timed out on something the log does not name: what its line says. */
 static void say_wait_unnamed(struct hlog_report *r, struct sbuf *b, const struct hlog_event *w)
 {
@@ -310,6 +331,12 @@ static void conclude_nopeer(struct hlog_report *r)
 	if ((w->kind == HLOG_SOCKET_TIMEOUT && w->sub == HLOG_SUB_STUCK) ||
 	    w->kind == HLOG_NOTIFY_TIMEOUT || w->cat == HCAT_RANK_STUCK) {
 		say_wait_unnamed(r, &b, w);
+		return;
+	}
+	/* the lines under it name the end it could not reach ("srcRank[A/0] connect
+	 * destRank[B/0] fail."): a connection that timed out toward a known address */
+	if (w->kind == HLOG_SOCKET_TIMEOUT && r->ip[0]) {
+		say_connect_timeout(r, &b, w);
 		return;
 	}
 	sb_add(&b, "%s on node %s names no peer, and nothing else in the logs says why",

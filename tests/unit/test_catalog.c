@@ -632,6 +632,28 @@ static void test_causes(void **state)
 	}
 }
 
+/* A failure between two ends names the other end, with its port, even where the line gives
+ * this end's address too (NVIDIA/nccl#1814: the local GID, an IPv4-mapped address). */
+static void test_two_ends_peer(void **state)
+{
+	(void)state;
+	char err[128];
+	struct hlog_report r;
+	const char *line =
+		"hostname-test:984:1357 [4] ib_plugin.c:1615 NCCL WARN NET/IB : Got completion from "
+		"peer 172.36.143.59<44206> with status=12 opcode=129 len=65536 vendor err 129 (Recv) "
+		"localGid ::ffff:29.87.88.182 remoteGids::ffff:29.87.4.221";
+	hlog_report_init(&r);
+	assert_int_equal(hlog_scan_buf("node0/job.log", "node0", line, strlen(line), &r, err,
+				       sizeof(err)),
+			 0);
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_string_equal(r.detail, "ib-retry-exceeded");
+	assert_string_equal(r.ip, "172.36.143.59");
+	assert_int_equal(r.port, 44206);
+	hlog_report_release(&r);
+}
+
 /* A recognised line's device in any form the extractor reads; a table of ranks and devices
  * (an indented line with no failure) is still no event. Our lines, in torch_npu's and
  * nccl-tests' formats. */
@@ -772,6 +794,7 @@ int main(void)
 		cmocka_unit_test(test_every_row_seen),
 		cmocka_unit_test(test_ib_status),
 		cmocka_unit_test(test_causes),
+		cmocka_unit_test(test_two_ends_peer),
 		cmocka_unit_test(test_device_forms),
 		cmocka_unit_test(test_record_rank),
 		cmocka_unit_test(test_wrapped_rank),

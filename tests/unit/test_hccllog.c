@@ -161,6 +161,29 @@ static void load_chain(struct hlog_report *r)
 	}
 }
 
+/* An EI0006 whose own line names no peer, the line under it the address it could not reach
+ * (a DeepEP bench across two 910C hosts, unknown-zyz/afd_demo's error guide): a connection
+ * that timed out toward that address, not a wait that names no peer. */
+static void test_ei0006_peer_below(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	static const char log[] =
+		"[rank0] WARMUP FAIL @ iter 0: aclnnNotifyDispatch failed,\n"
+		"        EI0006 Communication_Error_Get_Socket: Getting socket times out.\n"
+		"        srcRank[192.168.0.125/0] connect destRank[192.168.0.192/0] fail.\n";
+	hlog_report_init(&r);
+	assert_int_equal(hlog_scan_buf("node0/stdout.txt", "node0", log, sizeof(log) - 1, &r, err,
+				       sizeof(err)),
+			 0);
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_int_equal(r.cat, HCAT_NET);
+	assert_string_equal(r.detail, "connect-timeout");
+	assert_string_equal(r.ip, "192.168.0.192");
+	assert_contains(r.cause, "could not connect to 192.168.0.192 within the connect timeout");
+	hlog_report_release(&r);
+}
+
 static void test_ei0006_nolog(void **state)
 {
 	struct hlog_report r;
@@ -1102,6 +1125,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_code_wait),
 		cmocka_unit_test(test_ei0006_late),
+		cmocka_unit_test(test_ei0006_peer_below),
 		cmocka_unit_test(test_ei0006_nolog),
 		cmocka_unit_test(test_ei0006_exited),
 		cmocka_unit_test(test_chain_follow),
