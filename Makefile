@@ -41,7 +41,7 @@ CFLAGS  += $(SANFLAGS) -O1
 LDFLAGS += $(SANFLAGS) -no-pie
 # LeakSanitizer's exit scan without a page fault per page of the runtime's bss (the file
 # says why): in every sanitized program, never in a release binary.
-SAN_OBJ := $(O)/tests/san/prefault.o
+SAN_OBJ := $(O)/tests/san/prefault.o $(O)/tests/san/lsan_roots.o
 endif
 
 # The layers, lowest first (scripts/layers.py checks that nothing reaches upward).

@@ -3,22 +3,30 @@
 # program and its failures, the ten slowest, and ends with "N passed, N failed, N skipped".
 # Usage: perl scripts/harness.pl [TIER...]   (tiers: unit fuzz cli cli-asan cluster fault)
 #
-# Programs that share no ports, namespaces or timing run HARNESS_JOBS at a time (default 3 on
-# two cores: the shared programs wait on sockets, sshd and sleeps for a third of their time):
-# unit tests, fuzz corpora, the CLI tiers, and the cluster and fault tiers (their namespaces,
-# sshd and Slurm are named by the test's pid and listen on ports the kernel picks; a fault's
-# heartbeat budget of 5 s holds beside a neighbour). A test whose verdicts depend on elapsed
-# time under load (a Ctrl-C's grace, one job's time against another's, a link's measured
-# rate) or on the whole machine (/dev/shm compared before and after) says so with a line
-# "# harness: alone" and runs with nothing else beside it. A CLI test that never runs
-# $HCCLCTL (it builds and installs ./hcclctl itself) says "# harness: once" and runs in the
-# cli tier only: in cli-asan it would repeat the very same commands.
+# Three kinds of program, by what they may have beside them:
+# - shared (most): HARNESS_JOBS at a time (default 3 on two cores: they wait on sockets, sshd
+#   and sleeps for a third of their time). Their namespaces, sshd and Slurm are named by the
+#   test's pid and listen on ports the kernel picks; a fault's heartbeat budget of 5 s holds
+#   beside a neighbour.
+# - foreground ("# harness: foreground"): its verdicts hang on elapsed time (a Ctrl-C's grace,
+#   one job's time against another's, a link's measured rate): one at a time, at normal
+#   priority, with fillers beside it under SCHED_IDLE: a filler gets a core only when the
+#   foreground program leaves one idle, which it does for most of its waits. A filler is
+#   a shared program of the unit, fuzz or CLI tiers with no deadline of its own (one that has
+#   one says "harness: timed"; in a unit test, in its .c file); the cluster and fault tiers
+#   never fill. When the foreground ones are done, the fillers still running get normal
+#   priority back.
+# - alone ("# harness: alone"): its verdicts hang on the whole machine (/dev/shm compared
+#   before and after, make run in this tree): nothing beside it.
+# A CLI test that never runs $HCCLCTL (it builds and installs ./hcclctl itself) says
+# "# harness: once" and runs in the cli tier only: in cli-asan it would repeat the very same
+# commands.
 #
-# Programs start longest first, by the times of the last run (build/harness-times, written at
-# the end of each run), so the lanes end together instead of one long program running
-# alone at the end of the shared ones. Programs it does not list (a fresh clone) go first, by
-# tier: cluster and fault (the longest), unit, cli-asan, cli, then the fuzz corpora, the many
-# short ones that fill the gaps.
+# Order: the alone ones, then the foreground ones with fillers, then the rest of the shared.
+# Within each, longest first by the times of the last run (build/harness-times, written at
+# the end of each run), so the lanes end together. Programs it does not list (a fresh clone)
+# go first, by tier: cluster and fault (the longest), unit, cli-asan, cli, then the fuzz
+# corpora, the many short ones that fill the gaps.
 use strict;
 use warnings;
 use TAP::Parser;
@@ -39,33 +47,52 @@ $ENV{NO_COLOR} = '1';
 sub says {
 	my ( $file, $word ) = @_;
 	open my $fh, '<', $file or return 0;
-	while ( my $l = <$fh> ) { return 1 if $l =~ /^# harness: \Q$word\E\b/; }
+	while ( my $l = <$fh> ) { return 1 if $l =~ m{^\s*(?:#|\*)\s*harness: \Q$word\E\b}; }
 	return 0;
 }
 
-my @jobs;    # {tier, name, cmd, env, alone}
-sub job { push @jobs, { tier => $_[0], name => $_[1], cmd => $_[2], env => $_[3], alone => $_[4] } }
+# What a program may have beside it (see the top): its "harness:" line, read from the test,
+# or for a unit program from its source; $fills: whether its tier may fill beside a
+# foreground program.
+sub kind_of {
+	my ( $src, $fills ) = @_;
+	return 'alone' if says( $src, 'alone' );
+	return 'foreground' if says( $src, 'foreground' );
+	return $fills && !says( $src, 'timed' ) ? 'filler' : 'shared';
+}
+
+my @jobs;    # {tier, name, cmd, env, kind}
+sub job { push @jobs, { tier => $_[0], name => $_[1], cmd => $_[2], env => $_[3], kind => $_[4] } }
 for my $tier (@tiers) {
 	if ($tier eq 'unit') {
-		job( $tier, $_, [$_], {}, 0 ) for grep { -x $_ && !/\.[od]$/ } sort glob("$asan/tests/unit/test_*");
+		for my $bin ( grep { -x $_ && !/\.[od]$/ } sort glob("$asan/tests/unit/test_*") ) {
+			( my $src = $bin ) =~ s{^\Q$asan\E/}{};
+			job( $tier, $bin, [$bin], {}, kind_of( "$src.c", 1 ) );
+		}
 	} elsif ($tier eq 'fuzz') {
 		for my $bin (sort glob("$asan/tests/fuzz/fuzz_*")) {
 			next if $bin =~ /\.[od]$/;
 			( my $n = $bin ) =~ s{.*/fuzz_}{};
-			job( $tier, $bin, [ $bin, "tests/fuzz/corpus/$n" ], {}, 0 );
+			job( $tier, $bin, [ $bin, "tests/fuzz/corpus/$n" ], {}, 'filler' );
 		}
 	} elsif ( $tier eq 'cli' || $tier eq 'cli-asan' ) {
 		my $bin = $tier eq 'cli' ? './hcclctl' : "$asan/hcclctl";
 		for my $t ( sort glob('tests/cli/*.t') ) {
 			next if $tier eq 'cli-asan' && says( $t, 'once' );
-			job( $tier, $t, [ 'sh', $t ], { HCCLCTL => $bin }, says( $t, 'alone' ) );
+			job( $tier, $t, [ 'sh', $t ], { HCCLCTL => $bin }, kind_of( $t, 1 ) );
 		}
 	} elsif ( $tier eq 'cluster' || $tier eq 'fault' ) {
-		job( $tier, $_, [ 'sh', $_ ], { HCCLCTL => './hcclctl' }, says( $_, 'alone' ) ) for sort glob("tests/$tier/*.t");
+		job( $tier, $_, [ 'sh', $_ ], { HCCLCTL => './hcclctl' }, kind_of( $_, 0 ) ) for sort glob("tests/$tier/*.t");
 	} else {
 		die "harness: unknown tier '$tier'\n";
 	}
 }
+
+# A filler runs under SCHED_IDLE (chrt --idle): it gets a core only when no other process
+# wants it, and a foreground process that wakes takes the core back at once (nice 19 still
+# gets slices, and the latency of the foreground's many wake-ups grew with it). Without chrt,
+# nice 19.
+my @idle = system('chrt --idle 0 true >/dev/null 2>&1') == 0 ? qw(chrt --idle 0) : qw(nice -n 19);
 
 # Runs one program in a child; the child writes "ok bad skip seconds" and the report lines
 # to $out, so the parent prints whole reports, never interleaved ones.
@@ -86,13 +113,13 @@ sub group_left {
 }
 
 sub run_job {
-	my ( $j, $out ) = @_;
+	my ( $j, $out, $nice ) = @_;
 	local %ENV = ( %ENV, %{ $j->{env} } );
 	# the program and all it starts share this process group: whatever is still in it when
 	# the program has ended was left running, a failure, and is ended here
 	POSIX::setpgid( 0, 0 );
 	my $t0 = time;
-	my $p = TAP::Parser->new( { exec => $j->{cmd}, merge => 1 } );
+	my $p = TAP::Parser->new( { exec => $nice ? [ @idle, @{ $j->{cmd} } ] : $j->{cmd}, merge => 1 } );
 	my ( $ok, $bad, $sk ) = ( 0, 0, 0 );
 	my @lines;
 	my $last_bad = 0;
@@ -148,20 +175,27 @@ sub cost { $last{"$_[0]{tier} $_[0]{name}"} // 1e9 * ( $unknown{ $_[0]{tier} } /
 
 my $dir = tempdir( 'hcclctl-harness.XXXXXX', TMPDIR => 1, CLEANUP => 1 );
 
-# The tests run python3 a few hundred times. Where it is a version manager's shim (pyenv's
-# is a bash script that execs two more), each start costs up to 2 s on a loaded machine:
-# the interpreter the shim picks is put first on PATH, once.
+# The tests run python3 several hundred times, for its standard library only. Where it is a
+# version manager's shim (pyenv's is a bash script that execs two more), each start costs up
+# to 2 s on a loaded machine: the interpreter the shim picks is put first on PATH, once. And
+# it starts without `site` (-S): a site-packages .pth may import packages at every start
+# (one that loads certifi made each start 86 ms instead of 26 ms here), none of which a test
+# uses.
 my $py = `python3 -c 'import sys; print(sys.executable)' 2>/dev/null` // '';
 chomp $py;
-if ( $py =~ m{^/} && -x $py ) {
+if ( $py =~ m{^/[^'\n]*$} && -x $py ) {
 	mkdir "$dir/bin" or die "harness: $dir/bin: $!\n";
-	symlink( $py, "$dir/bin/python3" ) or die "harness: $dir/bin/python3: $!\n";
+	open my $fh, '>', "$dir/bin/python3" or die "harness: $dir/bin/python3: $!\n";
+	print $fh "#!/bin/sh\nexec '$py' -S \"\$@\"\n";
+	close $fh or die "harness: $dir/bin/python3: $!\n";
+	chmod 0755, "$dir/bin/python3" or die "harness: $dir/bin/python3: $!\n";
 	$ENV{PATH} = "$dir/bin:$ENV{PATH}";
 }
 my ( $pass, $fail, $skip, $cpu_sum ) = ( 0, 0, 0, 0 );
 my $started = time;
 my ( @failed_files, @times );
-my %running;    # pid -> [job, result file]
+my %running;    # pid -> [job, result file, niced]
+my %niced;      # pid -> 1: a filler started under SCHED_IDLE, still running
 
 sub report {
 	my ( $j, $file ) = @_;
@@ -192,26 +226,61 @@ sub reap_one {
 	my $pid = waitpid( -1, 0 );
 	return if $pid <= 0 || !$running{$pid};
 	my $r = delete $running{$pid};
-	report(@$r);
+	delete $niced{$pid};
+	report( $r->[0], $r->[1] );
 }
 
 $| = 1;
 my $n = 0;
-# the shared ones first, $width at a time, longest first (ties, such as the unknown ones, in
-# their tier's order); then those that run alone
-$jobs[$_]{seq} = $_ for 0 .. $#jobs;
-my @shared = sort { cost($b) <=> cost($a) || $a->{seq} <=> $b->{seq} } grep { !$_->{alone} } @jobs;
-for my $j ( @shared, ( grep { $_->{alone} } @jobs ) ) {
-	my $limit = $j->{alone} ? 1 : $width;
-	reap_one() while keys %running >= $limit || ( $j->{alone} && %running );
+
+sub start {
+	my ( $j, $nice ) = @_;
 	my $file = "$dir/" . $n++;
 	my $pid = fork // die "harness: fork: $!\n";
 	if ( !$pid ) {
-		run_job( $j, $file );
+		run_job( $j, $file, $nice );
 		POSIX::_exit(0);
 	}
-	$running{$pid} = [ $j, $file ];
-	reap_one() while $j->{alone} && %running;
+	$running{$pid} = [ $j, $file, $nice ];
+	$niced{$pid} = 1 if $nice;
+}
+
+sub running_kind { scalar grep { $_->[0]{kind} eq $_[0] } values %running }
+
+$jobs[$_]{seq} = $_ for 0 .. $#jobs;
+my @order = sort { cost($b) <=> cost($a) || $a->{seq} <=> $b->{seq} } @jobs;
+my @alone = grep { $_->{kind} eq 'alone' } @order;
+my @fore = grep { $_->{kind} eq 'foreground' } @order;
+my @rest = grep { $_->{kind} eq 'shared' || $_->{kind} eq 'filler' } @order;
+
+for my $j (@alone) {
+	start( $j, 0 );
+	reap_one() while %running;
+}
+my $t_alone = time;
+# the foreground ones, one at a time; beside each, $width fillers under SCHED_IDLE (one more
+# than the shared lanes: a filler takes only what is idle, and most of them wait part of
+# their time too)
+while ( @fore || running_kind('foreground') ) {
+	start( shift @fore, 0 ) if @fore && !running_kind('foreground');
+	while ( keys %running < $width + 1 ) {
+		my ($i) = grep { $rest[$_]{kind} eq 'filler' } 0 .. $#rest;
+		last unless defined $i;
+		start( splice( @rest, $i, 1 ), 1 );
+	}
+	reap_one();
+}
+my $t_fore = time;
+# fillers still running compete with the shared ones now: back to the normal policy, every
+# process of their group (where that is refused they keep taking what the others leave)
+for my $pg ( grep { $running{$_} } keys %niced ) {
+	for my $pid ( $pg, map { /^(\d+)/ ? $1 : () } group_left($pg) ) {
+		system( $idle[0] eq 'chrt' ? "chrt --other -a -p 0 $pid >/dev/null 2>&1" : "renice -n 0 -p $pid >/dev/null 2>&1" );
+	}
+}
+for my $j (@rest) {
+	reap_one() while keys %running >= $width;
+	start( $j, 0 );
 }
 reap_one() while %running;
 
@@ -225,6 +294,7 @@ if ( -d 'build' && open my $fh, '>', "$times_file.tmp" ) {
 print "\nthe ten slowest:\n";
 printf "  %7.1fs  cpu %6.1fs  %s\n", $_->[0], $_->[3], $_->[1] for ( sort { $b->[0] <=> $a->[0] } @times )[ 0 .. ( @times < 10 ? $#times : 9 ) ];
 print "\nfailed: $_\n" for @failed_files;
-printf "\n%.0f s in all, %.0f s of CPU\n", time - $started, $cpu_sum;
+printf "\n%.0f s in all (alone %.0f s, foreground with fillers %.0f s, the rest %.0f s), %.0f s of CPU\n",
+	time - $started, $t_alone - $started, $t_fore - $t_alone, time - $t_fore, $cpu_sum;
 print "\n$pass passed, $fail failed, $skip skipped\n";
 exit( $fail ? 1 : 0 );

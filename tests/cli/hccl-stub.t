@@ -3,6 +3,7 @@
 # argument check, exact results of every collective, type and op with 1-4 ranks over root
 # info and over a rank table, and each fault knob. Runs their own driver, not hcclctl.
 # harness: once (it runs the stand-ins' own driver, never $HCCLCTL: cli-asan would repeat it)
+# harness: timed (it runs ranks or tools against wall-clock deadlines: never a filler)
 . "$(dirname "$0")/lib.sh"
 STUB=${STUB_DIR:-build/tests/stub}
 D=$STUB/hccl_stub_driver

@@ -3,6 +3,7 @@
 # schema, hcclctl's version, commit and build id, the command line, the start time, the
 # value of every option, and the exit code the process ended with; a failure's reason is in
 # the document, not only on stderr.
+# harness: timed (it runs ranks or tools against wall-clock deadlines: never a filler)
 . "$(dirname "$0")/lib.sh"
 VERSION=$(sed -n 's/^VERSION := //p' Makefile)
 L=tests/data/real-logs/amica-11-mpich-gethostbyname-failed

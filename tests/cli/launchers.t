@@ -4,6 +4,7 @@
 # worker (RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE, GROUP_RANK, MASTER_ADDR,
 # MASTER_PORT, TORCHELASTIC_RUN_ID) and starts 4 workers on one stdout. mpirun: Open MPI's,
 # 4 processes on this machine. (srun: tests/cluster/slurm.t.)
+# harness: timed (it runs ranks or tools against wall-clock deadlines: never a filler)
 . "$(dirname "$0")/lib.sh"
 # ranks of another launcher share one secret (HCCLCTL_SECRET), as a real job must
 HCCLCTL_SECRET=$(new_secret)

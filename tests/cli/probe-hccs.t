@@ -2,6 +2,7 @@
 # probe hccs through a fake npu-smi that prints recorded outputs (tests/data/npu-smi, in the
 # formats of npu-smi's own printf calls; see its README): verdicts per link, exit codes, JSON,
 # missing and hung tools.
+# harness: timed (it runs ranks or tools against wall-clock deadlines: never a filler)
 . "$(dirname "$0")/lib.sh"
 D=$(pwd)/tests/data/npu-smi
 export HCCLCTL_NPU_SMI=$(pwd)/build/tests/stub/bin/npu-smi

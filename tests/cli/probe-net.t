@@ -1,6 +1,7 @@
 # hcclctl probe net without a cluster: usage errors, the agent's secret and idle timeout, and a
 # whole measurement between agents on loopback addresses (--agents), with a wrong secret
 # refused and an unreachable node named. The namespace cluster test is tests/cluster/probe-net.t.
+# harness: timed (it runs ranks or tools against wall-clock deadlines: never a filler)
 . "$(dirname "$0")/lib.sh"
 
 err_has() { printf '%s\n' "$ERR" | grep -qF -- "$1"; }

@@ -2,6 +2,7 @@
 # probe roce through a fake hccn_tool and npu-smi printing recorded outputs (tests/data/hccn_tool,
 # in hccn_tool's documented formats; see its README): per-device verdicts, TLS agreement, the rank
 # table's device_ip, exit codes, JSON, missing and hung tools.
+# harness: timed (it runs ranks or tools against wall-clock deadlines: never a filler)
 . "$(dirname "$0")/lib.sh"
 H=$(pwd)/tests/data/hccn_tool
 export HCCLCTL_NPU_SMI=$(pwd)/build/tests/stub/bin/npu-smi HCCLCTL_HCCN_TOOL=$(pwd)/build/tests/stub/bin/hccn_tool

@@ -1,6 +1,7 @@
 # --prometheus FILE on doctor, the probes and run: the Prometheus text format that
 # `promtool check metrics` accepts, values that agree with the command's own output,
 # written atomically (a rename; nothing half-written left), and every metric in the man pages.
+# harness: timed (it runs ranks or tools against wall-clock deadlines: never a filler)
 . "$(dirname "$0")/lib.sh"
 BIN=$(pwd)/build/tests/stub/bin
 NS=$(pwd)/tests/data/npu-smi

@@ -2,6 +2,7 @@
 # Rank tables from URLs (libcurl: https verified, --cacert, a deadline, a size cap, clear
 # errors) and MindCluster's hccl.json that stays "initializing" until Ascend Operator fills
 # it in (--wait). Every server is started here on 127.0.0.1 and stopped by its PID.
+# harness: timed (it runs ranks or tools against wall-clock deadlines: never a filler)
 . "$(dirname "$0")/lib.sh"
 HTTPD="python3 $(cd "$(dirname "$0")" && pwd)/httpd.py"
 GOOD=$FIXTURES/hccl_doc_v1.0_atlas910_2srv_2dev.json

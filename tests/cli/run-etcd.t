@@ -3,7 +3,7 @@
 # etcd-server), started here on 127.0.0.1 and stopped by its PID: the meeting, duplicate
 # ranks, an earlier run's entries, a second rank 0, missing ranks, a world-size mismatch,
 # an etcd that is not there and one that answers nonsense.
-# harness: alone (its deadlines are measured in wall-clock time)
+# harness: foreground (its deadlines are measured in wall-clock time)
 . "$(dirname "$0")/lib.sh"
 HTTPD="python3 $(cd "$(dirname "$0")" && pwd)/httpd.py"
 PIDS=

@@ -3,7 +3,7 @@
 # libascendcl.so and libhccl.so (tests/stub, built by `make tests`): exact results, the
 # libraries found by each lookup, HCCL errors named with their codes, a stuck rank named
 # within seconds, and exit 3 with the fix when the libraries are absent.
-# harness: alone (its deadlines are measured in wall-clock time)
+# harness: foreground (its deadlines are measured in wall-clock time)
 . "$(dirname "$0")/lib.sh"
 # ranks of another launcher share one secret (HCCLCTL_SECRET), as a real job must
 HCCLCTL_SECRET=$(new_secret)

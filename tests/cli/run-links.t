@@ -4,6 +4,7 @@
 # every link in init. Counts are checked against the peers the algorithms name, computed
 # here: the sweep's barrier (dissemination: r +- 2^k) and the allreduces (rhd at 16 ranks:
 # r xor 2^k, a subset of those).
+# harness: timed (it runs ranks or tools against wall-clock deadlines: never a filler)
 . "$(dirname "$0")/lib.sh"
 
 # "rank count" per rank from the -v lines

@@ -3,6 +3,7 @@
 # their flags with their meaning, and nccl-tests' table, which a parser of nccl-tests' output
 # (tests/cli/nccl-parse.py, proven first on real nccl-tests output) reads with numbers that
 # agree with --json.
+# harness: timed (it runs ranks or tools against wall-clock deadlines: never a filler)
 . "$(dirname "$0")/lib.sh"
 PARSE="python3 tests/cli/nccl-parse.py"
 HCCLCTL_SECRET=$(new_secret)

@@ -1,6 +1,7 @@
 # hcclctl run-node, the remote parent of one server's ranks under run --ssh, run here with
 # no SSH: it forks a rank per --ranks entry, relays their lines tagged with the rank and
 # then each rank's end, and stops its ranks when its stdin ends (the session is gone).
+# harness: timed (it runs ranks or tools against wall-clock deadlines: never a filler)
 . "$(dirname "$0")/lib.sh"
 # ranks of another launcher share one secret (HCCLCTL_SECRET), as a real job must
 HCCLCTL_SECRET=$(new_secret)

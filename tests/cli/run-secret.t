@@ -4,6 +4,7 @@
 # stranger who computed it (tests/cli/join-attack.py, run as another user where we can) passed
 # the rendezvous's challenge. Such a job now refuses to start unless --insecure says so, on
 # every rank; HCCLCTL_SECRET_FILE must be the user's own, closed to group and others.
+# harness: timed (it runs ranks or tools against wall-clock deadlines: never a filler)
 . "$(dirname "$0")/lib.sh"
 
 # the attacker as another user when we are root (nobody, with a copy it can read), else as

@@ -1,7 +1,7 @@
 #!/bin/sh
 # hcclctl run: counts that mean nothing are refused; a closed stdout and Ctrl-C end the run
 # the way a shell expects.
-# harness: alone (its deadlines are measured in wall-clock time)
+# harness: foreground (its deadlines are measured in wall-clock time)
 . "$(dirname "$0")/lib.sh"
 
 # -n 0 measured nothing and printed a bandwidth from a time of zero

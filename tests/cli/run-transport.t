@@ -4,6 +4,7 @@
 # say which each link is. Each collective is checked by its own #wrong count (0) with the
 # sizes crossing the ring's capacity (4 MiB: the ring wraps, sends run ahead); at 4 ranks the
 # sweep's barrier (dissemination, r +- 1, r +- 2) links every rank to all three others.
+# harness: timed (it runs ranks or tools against wall-clock deadlines: never a filler)
 . "$(dirname "$0")/lib.sh"
 # ranks of another launcher share one secret (HCCLCTL_SECRET), as a real job must
 HCCLCTL_SECRET=$(new_secret)

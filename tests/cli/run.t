@@ -1,6 +1,6 @@
 #!/bin/sh
 # hcclctl run: real collectives over loopback, every result checked, failures named.
-# harness: alone (its deadlines are measured in wall-clock time)
+# harness: foreground (its deadlines are measured in wall-clock time)
 . "$(dirname "$0")/lib.sh"
 # ranks of another launcher share one secret (HCCLCTL_SECRET), as a real job must
 HCCLCTL_SECRET=$(new_secret)

@@ -2,6 +2,7 @@
 # One situation, one kind and one exit status, whichever command meets it (cmd/cli/situation.c,
 # hcclctl(1) SITUATIONS): a node nobody can reach over SSH is "unreachable", exit 2, in exec,
 # run --ssh, doctor, probe net and probe roce --mesh alike; under run --ssh it is no link-down.
+# harness: timed (it runs ranks or tools against wall-clock deadlines: never a filler)
 . "$(dirname "$0")/lib.sh"
 # a loopback port nothing listens on: the connect is refused at once
 P=$(free_port)

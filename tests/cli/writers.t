@@ -5,6 +5,7 @@
 # overwrite what they point to. Flight dumps default to a private per-user directory, which
 # is refused when someone else made it, and keeps the dumps of the last 8 jobs.
 # Run as root with setpriv: the planting user is nobody (65534).
+# harness: timed (it runs ranks or tools against wall-clock deadlines: never a filler)
 . "$(dirname "$0")/lib.sh"
 
 as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }

@@ -2,7 +2,7 @@
 # entry on its server, rows streamed back, failures named (a node down, a rank killed, an
 # unknown host key, a wrong key, no hcclctl there) with nothing left running on any node,
 # and rank-table fields never reaching a shell. Run as root (`ip netns`); skips elsewhere.
-# harness: alone (a Ctrl-C must stop each row within run-node's 3 s grace: beside a neighbour on
+# harness: foreground (a Ctrl-C must stop each row within run-node's 3 s grace: beside a neighbour on
 # a loaded machine the ranks took longer and were killed, 2 failures)
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/netns.sh"

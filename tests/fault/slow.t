@@ -1,7 +1,7 @@
 # One link at half the rate of the others (tc htb, 400 Mbit/s everywhere, node 2 -> node 3 at
 # 200 Mbit/s): the run completes, exactly, and names that link — and no other — as the
 # slowest in its footer and JSON. Across network namespaces, ranks over SSH.
-# harness: alone (the slowest link is measured: a neighbour's load would slow others too)
+# harness: foreground (the slowest link is measured: a neighbour's load would slow others too)
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/../cluster/netns.sh"
 . "$(dirname "$0")/lib.sh"

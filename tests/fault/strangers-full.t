@@ -3,7 +3,7 @@
 # they came: five silent connections waiting ahead of a rank's own held its init 10 s, and
 # the rank connecting to it with it. Now the job's init must take about what it takes
 # unharmed, every rank exit 0 without a verdict, and -v count the strangers.
-# harness: alone (the attacked job's init is held against a healthy one's time)
+# harness: foreground (the attacked job's init is held against a healthy one's time)
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
 

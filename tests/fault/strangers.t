@@ -4,7 +4,7 @@
 # made it blame an innocent rank. Now the job's time must stay close to that of the same job
 # run beside it unharmed, the run must end without a verdict, and -v must count the strangers
 # on every rank.
-# harness: alone (the attacked job's time is held against a healthy job's: a neighbour's load
+# harness: foreground (the attacked job's time is held against a healthy job's: a neighbour's load
 # falls on one more than the other)
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"

@@ -1,5 +1,8 @@
 /* libcomm bootstrap: the token, the rendezvous (auth, hello checks, timeouts) and the mesh,
- * with ranks as threads over 127.0.0.1. */
+ * with ranks as threads over 127.0.0.1.
+ *
+ * harness: timed (its ranks and tools run against wall-clock deadlines)
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

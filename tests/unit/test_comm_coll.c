@@ -2,7 +2,10 @@
  * checked element for element against a reference computed here, independently of libcomm.
  * Values are small integers, so float sums and products are exact in any order and the
  * comparison is bitwise. Also: in place, split, non-blocking, and the failures (fingerprint
- * mismatch, a peer that leaves, a peer that hangs) each named on every rank. */
+ * mismatch, a peer that leaves, a peer that hangs) each named on every rank.
+ *
+ * harness: timed (its ranks and tools run against wall-clock deadlines)
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

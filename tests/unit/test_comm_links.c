@@ -5,7 +5,10 @@
  * (a connection from a higher rank is refused and counted, and the receive goes on); that ranks
  * which all need each other at once (an all-to-all as the first operation) connect without
  * a deadlock; and that a needed peer nothing listens for is named, with the address tried,
- * on every rank. */
+ * on every rank.
+ *
+ * harness: timed (its ranks and tools run against wall-clock deadlines)
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

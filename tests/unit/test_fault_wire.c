@@ -5,7 +5,10 @@
  * engine, then runs rank 0's next operation. It must fail at once (not at the exec deadline)
  * with the exact message naming rank 1 and what was wrong, and the job's verdict, decided
  * by the rendezvous's monitor, must carry the same message. Frames are built here byte by
- * byte from the layout in wire.h, independently of wire.c's encoders. */
+ * byte from the layout in wire.h, independently of wire.c's encoders.
+ *
+ * harness: timed (its ranks and tools run against wall-clock deadlines)
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -19,13 +19,7 @@
 #define MADV_POPULATE_READ 22
 #endif
 
-#if defined(__SANITIZE_ADDRESS__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
+#include "tests/san/sanitized.h"
 
 struct tally {
 	size_t pages, mapped, largest;

@@ -2,7 +2,10 @@
  * fake tools that print recorded output: the tool's stdin is empty, it runs in a process
  * group of its own (the deadline kills the group), LC_ALL=C whatever ours is, and a missing
  * or non-executable path, an exit status, a signal, a deadline and the output cap each come
- * back as the header says. */
+ * back as the header says.
+ *
+ * harness: timed (its ranks and tools run against wall-clock deadlines)
+ */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
