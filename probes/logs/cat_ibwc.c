@@ -236,7 +236,31 @@ static int ib_syndrome(struct pspan m, const struct hx_vals *x, struct hlog_even
 	return 0;
 }
 
+/* Open MPI's openib BTL on a failed completion (btl_openib_component.c): "from node14 to:
+ * node40 error polling HP CQ with status RETRY EXCEEDED ERROR status number 12 for wr_id ...",
+ * its own name of the status and then the number, which is the enum ibv_wc_status value. A
+ * mail archive wraps the line after "with status": the part with the number is read alone. */
+static int ompi_status(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
+{
+	(void)x;
+	long long v;
+	struct pspan a = hlog__after(m, "status number");
+	if (!(hlog__has(m, "with status") || hlog__has(m, "ERROR status number")) || !a.s ||
+	    !hlog__num_at(a, &v))
+		return 0;
+	const struct hlog_sig *s = hlog__ib_status(v);
+	if (!s || v <= 0)
+		return 0;
+	e->cat = s->cat;
+	e->value = v;
+	snprintf(e->detail, sizeof(e->detail), "%s", s->detail);
+	return 1;
+}
+
 static const struct hlog_sig verbs_rows[] = {
+	{{"status number"}, HCAT_LINK_DOWN, "ompi-openib-status",
+	 "an InfiniBand work request completed with an error (the status says which)", ib_net_fix,
+	 0, ompi_status},
 	{{"(synd 0x"}, HCAT_LINK_DOWN, "ib-syndrome",
 	 "an InfiniBand/RoCE work request completed with an error (the syndrome's words say "
 	 "which)", ib_net_fix, 0, ib_syndrome},

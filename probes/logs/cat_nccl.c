@@ -184,6 +184,23 @@ static const struct hlog_sig rows[] = {
 	 "a CUDA allocation for NCCL's buffers failed: the GPU is out of memory",
 	 "leave room for NCCL's buffers and check nvidia-smi for another process on the GPU", 0,
 	 NULL},
+	/* shmutils.cc: WARN("Error while creating shared memory segment %s (size %zu)"), under
+	 * "unhandled system error" as its "Last error:" */
+	{{"Error while creating shared memory segment"}, HCAT_RESOURCE, "nccl-shm-create",
+	 "NCCL could not create its shared-memory segment in /dev/shm: it is too small or full "
+	 "(a container's default is 64 MB)",
+	 "give the container more shared memory (docker --shm-size=1g, or --ipc=host; on "
+	 "Kubernetes an emptyDir of medium Memory mounted on /dev/shm) and remove stale "
+	 "/dev/shm/nccl-* files; NCCL_SHM_DISABLE=1 only tests without it",
+	 0, NULL},
+	/* p2p.cc: WARN("failed to open CUDA IPC handle : %d %s") */
+	{{"failed to open CUDA IPC handle"}, HCAT_CONFIG, "nccl-cuda-ipc",
+	 "NCCL could not map another process's GPU buffer over CUDA IPC: it took that process "
+	 "for one on the same machine (the same hostname or host hash), or the container keeps "
+	 "processes from sharing memory",
+	 "give every node its own hostname (or NCCL_HOSTID), run containers with --ipc=host "
+	 "(and --pid=host); NCCL_P2P_DISABLE=1 tests without the path",
+	 0, NULL},
 	/* ncclGetErrorString (utils.cc) for the values of ncclResult_t (nccl.h) */
 	{{"unhandled cuda error"}, HCAT_HARDWARE, "ncclUnhandledCudaError",
 	 "a CUDA call inside NCCL failed (ncclResult_t 1): a device fault, a crashed kernel or a "
@@ -195,10 +212,12 @@ static const struct hlog_sig rows[] = {
 	 "rerun with NCCL_DEBUG=INFO and read the WARN line before it: it names the call and the "
 	 "peer; check /dev/shm size and the IPC_LOCK capability in containers",
 	 2, NULL},
-	{{"internal error - please report this issue to the NCCL developers"}, HCAT_VERSION,
+	/* an inconsistency NCCL caught in itself: the "Last error:" line under it says what (a
+	 * NIC without a bus id in a VM, a socket family, a bootstrap peer that closed); none of
+	 * the jobs seen with it was two NCCL builds, so the code alone names no kind */
+	{{"internal error - please report this issue to the NCCL developers"}, HCAT_UNRESOLVED,
 	 "ncclInternalError",
-	 "NCCL hit an inconsistency of its own (ncclResult_t 3), often from ranks running "
-	 "different NCCL builds",
+	 "NCCL hit an inconsistency of its own (ncclResult_t 3): the line under it says what",
 	 "run the same NCCL (and plugin) version on every node; rerun with NCCL_DEBUG=INFO", 3,
 	 NULL},
 	{{"NCCL error", "invalid argument"}, HCAT_CONFIG, "ncclInvalidArgument",
@@ -229,14 +248,17 @@ static const struct hlog_sig rows[] = {
 	 "container) or leave it out with NCCL_IB_HCA (e.g. ^name to exclude it), the same on "
 	 "every node",
 	 0, NULL},
-	/* graph/xml.h: WARN("Attribute %s of node %s not found"): a topology XML NCCL was given
-	 * (NCCL_TOPO_FILE, or a network plugin's static topology for one instance type) lacks what
-	 * it reads of this machine */
+	/* graph/xml.h: WARN("Attribute %s of node %s not found"): the topology NCCL holds of the
+	 * machine lacks what it reads, either from a topology XML it was given (NCCL_TOPO_FILE,
+	 * or a network plugin's static topology for one instance type) or from a device it could
+	 * not place ("Attribute busid of node nic not found": a NIC without a PCI path) */
 	{{"Attribute", "of node", "not found"}, HCAT_CONFIG, "nccl-topo-attribute",
-	 "the topology file NCCL was given does not describe this machine (an attribute it needs "
-	 "is missing)",
+	 "NCCL's topology of this machine lacks an attribute it needs: a topology file that does "
+	 "not describe this machine, or a device it could not place (a virtual NIC with no PCI "
+	 "bus id)",
 	 "unset NCCL_TOPO_FILE (or the plugin's static topology) so that NCCL reads the machine "
-	 "itself, or give a topology file made for this machine and this NCCL release",
+	 "itself, or give a topology file made for this machine and this NCCL release; leave a "
+	 "NIC it cannot place out (NCCL_IB_HCA, NCCL_SOCKET_IFNAME)",
 	 0, NULL},
 	{{"remote process exited or there was a network error"}, HCAT_RANK_STUCK,
 	 "ncclRemoteError",

@@ -95,6 +95,7 @@ static const struct {
  * the whole line (a warning category, a retry announced, a probe for an optional library),
  * else only for the words it spans. A "%d" matches a number. */
 static int retries_left(struct pspan m, size_t at, size_t len);
+static int counts_zero(struct pspan m, size_t at, size_t len);
 
 static const struct {
 	const char *form;
@@ -106,6 +107,11 @@ static const struct {
 	{"no errors", 0, NULL},
 	/* a counter of errors at zero, as ifconfig prints it: "RX errors 0  dropped 0  overruns 0" */
 	{"errors 0", 0, NULL},
+	/* a count of failures, labelled, at zero: vLLM's benchmark summary "Failed requests:
+	 * 0"; a register of the AI core's dump "vector cube ecc 1bit error: 0," (the dump's
+	 * other words still read). Not "0 failed": "device 0 failed on command" names a device */
+	{"failed", 0, counts_zero},
+	{"error", 0, counts_zero},
 	/* nccl-tests' legend under its table, printed on every run: "# Errors with asterisks
 	 * indicate errors that have exceeded the maximum threshold." */
 	{"Errors with asterisks indicate", 1, NULL},
@@ -195,6 +201,27 @@ static int retries_left(struct pspan m, size_t at, size_t len)
 	if (i == d || i >= m.n || m.s[i] != ')')
 		return 1;
 	return n < of;
+}
+
+/* Whether the word at m[at..at+len) labels a count that is zero: a few more words of the
+ * label, then ':' or '=', then 0 alone ("Failed requests:   0", "errors=0, warnings=1"), not
+ * a value that starts with 0 ("0x1f") or a sentence that goes on ("error: 0 is not a rank"). */
+static int counts_zero(struct pspan m, size_t at, size_t len)
+{
+	size_t i = at + len, lim = i + 32 < m.n ? i + 32 : m.n;
+	while (i < lim && (isalpha((unsigned char)m.s[i]) || blank(m.s[i]) || m.s[i] == '_' ||
+			   m.s[i] == '-'))
+		i++;
+	if (i >= m.n || (m.s[i] != ':' && m.s[i] != '='))
+		return 0;
+	for (i++; i < m.n && blank(m.s[i]); i++)
+		;
+	if (i >= m.n || m.s[i] != '0')
+		return 0;
+	for (i++; i < m.n && blank(m.s[i]); i++)
+		;
+	return i >= m.n || m.s[i] == ',' || m.s[i] == ';' || m.s[i] == '|' || m.s[i] == ')' ||
+	       m.s[i] == '\r';
 }
 
 /* Rows by the lower case of their first byte, so that a word is checked against few rows. */

@@ -125,7 +125,23 @@ static const struct ccase cases[] = {
 	{"vLLM pynccl_wrapper with ncclGetErrorString(3)",
 	 "RuntimeError: NCCL error: internal error - please report this issue to the NCCL "
 	 "developers",
-	 "ncclInternalError", HCAT_VERSION, ""},
+	 "ncclInternalError", HCAT_UNRESOLVED, ""},
+	{"hiyouga/LLaMA-Factory#7233 (the last error under an unhandled system error)",
+	 "[rank1]: Error while creating shared memory segment /dev/shm/nccl-LeXlEJ (size 9637888)",
+	 "nccl-shm-create", HCAT_RESOURCE, ""},
+	{"Horovod's troubleshooting page (two nodes with one hostname)",
+	 "node1:22671:22795 [1] transport/p2p.cu:431 WARN failed to open CUDA IPC handle : 30 "
+	 "unknown error",
+	 "nccl-cuda-ipc", HCAT_CONFIG, ""},
+	/* Open MPI's openib BTL, as a users-list archive wrapped it after "with status" */
+	{"Open MPI users list 2009-08 #10454 (node14 to node40)",
+	 "RETRY EXCEEDED ERROR status number 12 for wr_id 13606831800 opcode 11119",
+	 "ib-retry-exceeded", HCAT_LINK_DOWN, ""},
+	{"Open MPI btl_openib_component.c's format, unwrapped, with our values",
+	 "[0,1,6][btl_openib_component.c:1375:btl_openib_component_progress] from node14 to: "
+	 "node40 error polling HP CQ with status WORK REQUEST FLUSHED ERROR status number 5 for "
+	 "wr_id 13606831800 opcode 11119",
+	 "ib-wr-flush", HCAT_RANK_STUCK, ""},
 	{"vLLM pynccl_wrapper with ncclGetErrorString(4)",
 	 "RuntimeError: NCCL error: invalid argument (run with NCCL_DEBUG=WARN for details)",
 	 "ncclInvalidArgument", HCAT_CONFIG, ""},
@@ -260,7 +276,7 @@ static const struct ccase cases[] = {
 	 "MPICH ERROR [Rank 0] [job id 2853270.0] [Fri Dec 13 13:41:36 2024] [frontier05084] - "
 	 "Abort(2665871) (rank 0 in comm 0): Fatal error in PMPI_Init_thread: Other MPI error, error "
 	 "stack:",
-	 "mpi-init", HCAT_CONFIG, ""},
+	 "mpi-init", HCAT_UNRESOLVED, ""},
 	{"Open MPI help-mpi-runtime, an Open MPI users thread",
 	 "An MPI communication peer process has unexpectedly disconnected.  This",
 	 "mpi-peer-gone", HCAT_RANK_STUCK, ""},
@@ -547,6 +563,7 @@ static void test_every_row_seen(void **state)
 		 * event or code kind they read */
 		if (!seen && (!strcmp(s->detail, "ib-completion") || !strcmp(s->detail, "ib-async-event") ||
 			      !strcmp(s->detail, "ib-syndrome") ||
+			      !strcmp(s->detail, "ompi-openib-status") ||
 			      !strcmp(s->detail, "acl-runtime-result")))
 			seen = 1;
 		if (!seen)
