@@ -92,11 +92,16 @@ static const struct hlog_sig rows[] = {
 	 "read the listed ranks' logs and stacks (py-spy dump) for what held them: data loading, "
 	 "an earlier collective, a crash",
 	 0, barrier_missing},
-	/* Python's socket.gaierror / c10d's getaddrinfo: a host name that does not resolve */
-	{{"Name or service not known"}, HCAT_CONFIG, "host-unresolved",
-	 "a host name of the job does not resolve on this node",
+	/* Python's socket.gaierror / c10d's getaddrinfo: a host name that does not resolve. The
+	 * jobs seen with it (Kubernetes and Volcano workers, a TCPStore's master) were the name
+	 * service not knowing a peer's name yet, its pod not up: the network's answer, as a
+	 * refused connection is */
+	{{"Name or service not known"}, HCAT_NET, "host-unresolved",
+	 "a host name of the job does not resolve on this node: the name service has no entry "
+	 "for it (yet: in Kubernetes a pod's name exists only once the pod is up)",
 	 "use an address, or make the name resolve on every node (/etc/hosts or DNS), for "
-	 "MASTER_ADDR and the host list",
+	 "MASTER_ADDR and the host list; under Kubernetes start the workers once the master's "
+	 "service resolves (an init container that waits for it)",
 	 0, NULL},
 	/* reducer.cpp */
 	{{"Expected to have finished reduction in the prior iteration"}, HCAT_OP_MISMATCH,

@@ -72,6 +72,8 @@ static const struct {
 	{"not match", 0},
 	{"exceeded", 0},      /* NCCL: "socketStartConnect: exceeded timeouts (3)" */
 	{"exited unexpectedly", 0}, /* Ray: "Some Ray subprocesses exited unexpectedly:" */
+	{"panic", 0}, /* DPDK's rte_panic: "PANIC in app_check_link():", the kernel's "Kernel panic" */
+	{"links are down", 0}, /* the line under it: "Some links are DOWN" */
 	{"hanging", EW_ANY_LEVEL}, /* "This typically happens when some processes are hanging" */
 	/* a native crash handler's dump names no error, only the address and the frames:
 	 * "[host:3436928] Failing at address: 0xb8" */

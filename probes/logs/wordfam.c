@@ -144,7 +144,8 @@ static const struct family fams[] = {
 	 .fix = "check the link of the NIC it names (cable, switch port, the NIC's link state) on "
 		"both "
 		"ends, then run again",
-	 .any = {"link down", "link is down", "port_down", "link state down", "carrier lost"}},
+	 .any = {"link down", "link is down", "links are down", "port_down", "link state down",
+		 "carrier lost"}},
 	{.cat = HCAT_CONFIG,
 	 .name = "name-resolution",
 	 .what = "a host name does not resolve",
@@ -224,7 +225,9 @@ static const struct family fams[] = {
 		"environment), the same on every node, then run again",
 	 .any = {"invalid", "not a valid", "illegal", "not equal", "not allow"},
 	 .also = {"number", "size", "count", "rank", "device", "parameter", "option",
-		  "value", "config", "setting", "ordinal"},
+		  "value", "config", "setting", "ordinal",
+		  /* Python's argparse: "error: argument --kv-cache-dtype: invalid choice: 'int8'" */
+		  "choice"},
 	 .not = {"memory", "pointer", "address", "access", "instruction", "handle"}},
 	/* a check of the job's shape that failed: its ranks against its devices or nodes
 	 * (Megatron-DeepSpeed's "AssertionError: expected local-rank to be the same as rank %

@@ -185,7 +185,7 @@ static const struct ccase cases[] = {
 	 "kex_exchange_identification: Connection closed by remote host", "ssh-closed", HCAT_NET,
 	 ""},
 	{"Python socket.gaierror (glibc gai_strerror)",
-	 "socket.gaierror: [Errno -2] Name or service not known", "host-unresolved", HCAT_CONFIG,
+	 "socket.gaierror: [Errno -2] Name or service not known", "host-unresolved", HCAT_NET,
 	 ""},
 	{"torch reducer.cpp, a torchrun training issue",
 	 "RuntimeError: Expected to have finished reduction in the prior iteration before starting "

@@ -125,6 +125,11 @@ static const struct row_line word_lines[] = {
 	{"exceeded", "https://github.com/deepseek-ai/DeepEP/issues/86",
 	 "es/bootstrap/uid/ncclSocket/ncclsocket_socket.cpp:socketStartConnect:488: "
 	 "socketStartConnect: exceeded timeouts (3)socketStartConnect: exceeded timeouts (3)"},
+	{"panic", "../real-logs-new/batch56/qnsm-44-dpdk-link0-0gbps-down-panic-some-links-down",
+	 "PANIC in app_check_link():"},
+	{"links are down",
+	 "../real-logs-new/batch56/qnsm-44-dpdk-link0-0gbps-down-panic-some-links-down",
+	 "Some links are DOWN"},
 	{"exited unexpectedly", "https://github.com/vllm-project/vllm-ascend/issues/946",
 	 "Some Ray subprocesses exited unexpectedly:"},
 	{"hanging", "https://github.com/vllm-project/vllm-ascend/issues/12533",

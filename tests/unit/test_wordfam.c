@@ -53,6 +53,12 @@ static void test_rows(void **state)
 		{"NCCL_SOCKET_IFNAME is not set and no interface was found", "setting"},
 		{"ValueError: Invalid DP number per node: 0", "invalid"},
 		{"CUDA error: invalid device ordinal", "invalid"},
+		/* argparse refusing an option's value (vllm-project/vllm-ascend#16954) */
+		{"vllm serve: error: argument --kv-cache-dtype: invalid choice: 'int8' (choose from "
+		 "auto, bfloat16)",
+		 "invalid"},
+		/* DPDK's link check (qnsm #44) */
+		{"Some links are DOWN", "link-down"},
 		{"[ERROR] [Parse]ranktable config devId[1], but local devId[3]", "ranktable"},
 		{"KV transfer task failed: [link] failed, error code is 7", "connect-failed"},
 		{"Hello request failed: Not connected to 10.0.0.3:4000 yet", "connect-failed"},
