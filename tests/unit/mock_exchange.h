@@ -37,6 +37,11 @@
 
 #include "libcomm/algo.h"
 
+#ifndef ASAN_POISON_MEMORY_REGION /* the includer's, or none: no sanitizer */
+#define ASAN_POISON_MEMORY_REGION(p, n) ((void)(p), (void)(n))
+#define ASAN_UNPOISON_MEMORY_REGION(p, n) ((void)(p), (void)(n))
+#endif
+
 #define MOCK_MAX 32
 #define MOCK_TIMEOUT_S 20
 /* Sends queued per pair. Eager sends run ahead as far as a stalled receiver's buffer room
@@ -70,6 +75,10 @@ struct mock_rank {
 	struct comm__ctx ctx; /* first: the algorithms get &ctx */
 	struct mock_world *w;
 	size_t scratch_cap;
+	/* the scratch's memory, kept from run to run: a fresh malloc of megabytes per run was
+	 * fresh pages, faulted in by the memset that fills them */
+	unsigned char *keep;
+	size_t keep_cap;
 	long calls;
 	int pending; /* this call's transfers still waiting for their other side */
 	int rc;
@@ -304,14 +313,24 @@ static int mock_need_scratch(struct comm__ctx *ctx, size_t len)
 
 	if (len <= me->scratch_cap)
 		return 0;
-	/* fresh (not realloc'd) so stale contents cannot hide a missing copy */
-	free(ctx->scratch);
-	ctx->scratch = malloc(len);
-	if (!ctx->scratch) {
+	/* refilled, not realloc'd, so stale contents cannot hide a missing copy; the bytes past
+	 * len poisoned, so that under ASan a read past the scratch is reported at its first byte
+	 * as with a block of its own */
+	if (len > me->keep_cap) {
+		ASAN_UNPOISON_MEMORY_REGION(me->keep, me->keep_cap);
+		free(me->keep);
+		me->keep = malloc(len);
+		me->keep_cap = me->keep ? len : 0;
+	}
+	if (!me->keep) {
+		ctx->scratch = NULL;
 		me->scratch_cap = 0;
 		ctx->scratch_len = 0;
 		return COMM_E_NOMEM;
 	}
+	ctx->scratch = me->keep;
+	ASAN_UNPOISON_MEMORY_REGION(me->keep, len);
+	ASAN_POISON_MEMORY_REGION(me->keep + len, me->keep_cap - len);
 	memset(ctx->scratch, 0x5a, len);
 	me->scratch_cap = ctx->scratch_len = len;
 	pthread_mutex_lock(&me->w->mu);
@@ -396,8 +415,8 @@ static int mock_run(struct mock_world *w, int n, mock_fn fn, void **args)
 	w->done = 0;
 	for (int r = 0; r < n; r++) {
 		struct mock_rank *m = &w->rank[r];
-		free(m->ctx.scratch);
-		memset(&m->ctx, 0, sizeof(m->ctx));
+		memset(&m->ctx, 0, sizeof(m->ctx)); /* the scratch's memory stays in m->keep */
+		ASAN_POISON_MEMORY_REGION(m->keep, m->keep_cap);
 		m->scratch_cap = 0;
 		m->calls = 0;
 		m->rc = 0;
@@ -444,7 +463,10 @@ static void mock_shutdown(struct mock_world *w)
 	pthread_mutex_unlock(&w->mu);
 	for (int r = 0; r < MOCK_MAX; r++) {
 		pthread_join(w->rank[r].th, NULL);
-		free(w->rank[r].ctx.scratch);
+		ASAN_UNPOISON_MEMORY_REGION(w->rank[r].keep, w->rank[r].keep_cap);
+		free(w->rank[r].keep);
+		w->rank[r].keep = NULL;
+		w->rank[r].keep_cap = 0;
 		w->rank[r].ctx.scratch = NULL;
 		pthread_cond_destroy(&w->rank[r].cv);
 	}
