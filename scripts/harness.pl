@@ -89,9 +89,8 @@ for my $tier (@tiers) {
 }
 
 # A filler runs under SCHED_IDLE (chrt --idle): it gets a core only when no other process
-# wants it, and a foreground process that wakes takes the core back at once (nice 19 still
-# gets slices, and the latency of the foreground's many wake-ups grew with it). Without chrt,
-# nice 19.
+# wants it, and a foreground process that wakes takes the core back at once (at nice 19 it
+# would still get slices of a core the foreground wants). Without chrt, nice 19.
 my @idle = system('chrt --idle 0 true >/dev/null 2>&1') == 0 ? qw(chrt --idle 0) : qw(nice -n 19);
 
 # Runs one program in a child; the child writes "ok bad skip seconds" and the report lines
@@ -113,13 +112,13 @@ sub group_left {
 }
 
 sub run_job {
-	my ( $j, $out, $nice ) = @_;
+	my ( $j, $out, $filler ) = @_;
 	local %ENV = ( %ENV, %{ $j->{env} } );
 	# the program and all it starts share this process group: whatever is still in it when
 	# the program has ended was left running, a failure, and is ended here
 	POSIX::setpgid( 0, 0 );
 	my $t0 = time;
-	my $p = TAP::Parser->new( { exec => $nice ? [ @idle, @{ $j->{cmd} } ] : $j->{cmd}, merge => 1 } );
+	my $p = TAP::Parser->new( { exec => $filler ? [ @idle, @{ $j->{cmd} } ] : $j->{cmd}, merge => 1 } );
 	my ( $ok, $bad, $sk ) = ( 0, 0, 0 );
 	my @lines;
 	my $last_bad = 0;
@@ -194,8 +193,8 @@ if ( $py =~ m{^/[^'\n]*$} && -x $py ) {
 my ( $pass, $fail, $skip, $cpu_sum ) = ( 0, 0, 0, 0 );
 my $started = time;
 my ( @failed_files, @times );
-my %running;    # pid -> [job, result file, niced]
-my %niced;      # pid -> 1: a filler started under SCHED_IDLE, still running
+my %running;    # pid -> [job, result file, filler]
+my %idled;      # pid -> 1: a filler started under SCHED_IDLE, still running
 
 sub report {
 	my ( $j, $file ) = @_;
@@ -226,7 +225,7 @@ sub reap_one {
 	my $pid = waitpid( -1, 0 );
 	return if $pid <= 0 || !$running{$pid};
 	my $r = delete $running{$pid};
-	delete $niced{$pid};
+	delete $idled{$pid};
 	report( $r->[0], $r->[1] );
 }
 
@@ -234,15 +233,15 @@ $| = 1;
 my $n = 0;
 
 sub start {
-	my ( $j, $nice ) = @_;
+	my ( $j, $filler ) = @_;
 	my $file = "$dir/" . $n++;
 	my $pid = fork // die "harness: fork: $!\n";
 	if ( !$pid ) {
-		run_job( $j, $file, $nice );
+		run_job( $j, $file, $filler );
 		POSIX::_exit(0);
 	}
-	$running{$pid} = [ $j, $file, $nice ];
-	$niced{$pid} = 1 if $nice;
+	$running{$pid} = [ $j, $file, $filler ];
+	$idled{$pid} = 1 if $filler;
 }
 
 sub running_kind { scalar grep { $_->[0]{kind} eq $_[0] } values %running }
@@ -273,7 +272,7 @@ while ( @fore || running_kind('foreground') ) {
 my $t_fore = time;
 # fillers still running compete with the shared ones now: back to the normal policy, every
 # process of their group (where that is refused they keep taking what the others leave)
-for my $pg ( grep { $running{$_} } keys %niced ) {
+for my $pg ( grep { $running{$_} } keys %idled ) {
 	for my $pid ( $pg, map { /^(\d+)/ ? $1 : () } group_left($pg) ) {
 		system( $idle[0] eq 'chrt' ? "chrt --other -a -p 0 $pid >/dev/null 2>&1" : "renice -n 0 -p $pid >/dev/null 2>&1" );
 	}
