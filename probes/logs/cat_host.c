@@ -97,6 +97,15 @@ static const struct hlog_sig rows[] = {
 	 NULL},
 	/* the failed phase, not its cause: of the jobs seen with it, three of four had a cause
 	 * their lines did not state; a line that names the fabric's failure outranks it */
+	/* Open MPI's mca_base help text: "A requested component was not found, or was unable to
+	 * be opened.  This means that this component is either not installed or is unable to be
+	 * used on your system", with the framework and component under it */
+	{{"A requested component was not found"}, HCAT_CONFIG, "mpi-component-missing",
+	 "Open MPI was asked for a component (the framework and component under the line) that "
+	 "is not installed on this host or cannot load its libraries",
+	 "install the same Open MPI build, with that component, on every node (ompi_info lists "
+	 "what loads), or stop asking for it (--mca btl ^openib, the component the line names)",
+	 0, NULL},
 	{{"Fatal error in PMPI_Init"}, HCAT_UNRESOLVED, "mpi-init",
 	 "MPI could not initialise: the launcher, the process manager or the fabric it asked for "
 	 "does not fit this node",

@@ -127,6 +127,9 @@ static const struct {
 	/* NCCL up to 2.7 without InfiniBand libraries, going on over sockets: "misc/ibvwrap.cc:63
 	 * NCCL WARN Failed to open libibverbs.so[.1]" */
 	{"Failed to open libibverbs", 1, NULL},
+	/* ssh whose ~/.ssh cannot be written, connecting all the same: "Failed to add the host to
+	 * the list of known hosts (/root/.ssh/known_hosts)." */
+	{"Failed to add the host to the list of known hosts", 1, NULL},
 	/* libibverbs itself, on a provider not installed: "libibverbs: Warning: couldn't load
 	 * driver 'libipathverbs-rdmav25.so': ...: cannot open shared object file" */
 	{"libibverbs: Warning: couldn't load driver", 1, NULL},

@@ -18,7 +18,7 @@
 #include "probes/logs/hlogcause.h"
 #include "probes/logs/hlogint.h"
 
-#define MAXW 12
+#define MAXW 16
 
 struct family {
 	int cat;
@@ -106,7 +106,10 @@ static const struct family fams[] = {
 		 "double bit ecc", "hardware error", "hardware failure", "machine check",
 		 "uncorrectable error",
 		 /* NVIDIA's Xid 79 and NVML's ERROR_GPU_IS_LOST: the device left the PCIe bus */
-		 "fallen off the bus", "gpu is lost", "error_gpu_is_lost"}},
+		 "fallen off the bus", "gpu is lost", "error_gpu_is_lost",
+		 /* the NVIDIA driver's NV_ERR_RESET_REQUIRED: "Assertion failed: Reset required
+		  * [NV_ERR_RESET_REQUIRED]" (the GPU must be reset before it works again) */
+		 "reset required"}},
 	{.cat = HCAT_RESOURCE,
 	 .name = "memory",
 	 .what = "memory ran out",
@@ -145,7 +148,10 @@ static const struct family fams[] = {
 		"both "
 		"ends, then run again",
 	 .any = {"link down", "link is down", "links are down", "port_down", "link state down",
-		 "carrier lost"}},
+		 "carrier lost",
+		 /* Open MPI's openib: "there are no active ports detected (or Open MPI was unable
+		  * to use them)" */
+		 "no active ports"}},
 	{.cat = HCAT_CONFIG,
 	 .name = "name-resolution",
 	 .what = "a host name does not resolve",
@@ -311,6 +317,18 @@ static const struct family fams[] = {
 		"release that supports it",
 	 .any = {"not support", "not supported", "unsupported", "does not support",
 		 "do not support", "is not available"}},
+	/* SIGBUS: a process touched a page of shared memory whose backing store had run out (a
+	 * container's /dev/shm of 64 MB under NCCL: "Caught signal 7 (Bus error: nonexistent
+	 * physical address)" in ncclGroupEnd); not the PCIe AER's "PCIe Bus Error", a device's */
+	{.cat = HCAT_RESOURCE,
+	 .name = "bus-error",
+	 .what = "a process was killed by SIGBUS: it touched shared memory whose backing store had "
+		 "run out",
+	 .fix = "give the container more shared memory (docker --shm-size or --ipc=host; on "
+		"Kubernetes an emptyDir of medium Memory on /dev/shm) and check df /dev/shm on the "
+		"node; if /dev/shm has room, read the kernel log for memory faults",
+	 .any = {"sigbus", "bus error", "signal 7"},
+	 .not = {"pcie"}},
 	/* a crash explains the refused connections and timeouts of its peers; a cause its own
 	 * process stated before it (memory, a setting, versions) explains the crash */
 	{.cat = HCAT_UNRESOLVED,

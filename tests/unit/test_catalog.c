@@ -268,6 +268,9 @@ static const struct ccase cases[] = {
 	{"MPICH, a code comment quoting the error",
 	 "Fatal error in PMPI_Test: Message truncated, error stack:", "mpi-truncated",
 	 HCAT_OP_MISMATCH, ""},
+	{"Open MPI's mca_base help text (glotzerlab/software#120, openib on an Expanse GPU node)",
+	 "A requested component was not found, or was unable to be opened.  This",
+	 "mpi-component-missing", HCAT_CONFIG, ""},
 	{"MPICH, a VASP troubleshooting page",
 	 "Abort(537470981) on node 71 (rank 71 in comm 0): Fatal error in PMPI_Allreduce: Invalid "
 	 "communicator, error stack:",

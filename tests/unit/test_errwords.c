@@ -194,6 +194,9 @@ static const struct benign_line benign_lines[] = {
 	 "c6ad99331184:117277:117277 [0] misc/ibvwrap.cc:63 NCCL WARN Failed to open "
 	 "libibverbs.so[.1]",
 	 0},
+	{"Failed to add the host to the list of known hosts",
+	 "../real-logs-new/batch57/aks-rdma-infiniband-150-mi300x-16rank-rccl-tests-known-hosts-warning-healthy",
+	 "Failed to add the host to the list of known hosts", 0},
 	{"libibverbs: Warning: couldn't load driver", "https://github.com/NVIDIA/nccl/issues/1044",
 	 "libibverbs: Warning: couldn't load driver 'libipathverbs-rdmav25.so': "
 	 "libipathverbs-rdmav25.so: cannot open shared object file: No such file or directory",

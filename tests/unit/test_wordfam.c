@@ -59,6 +59,16 @@ static void test_rows(void **state)
 		 "invalid"},
 		/* DPDK's link check (qnsm #44) */
 		{"Some links are DOWN", "link-down"},
+		/* Open MPI's openib help text (ArjunaUsers #216) */
+		{"but there are no active ports detected (or Open MPI was unable to use", "link-down"},
+		/* the NVIDIA driver (NVIDIA/dra-driver-nvidia-gpu #982) */
+		{"[373871.354096] NVRM: nvAssertOkFailedNoLog: Assertion failed: Reset required "
+		 "[NV_ERR_RESET_REQUIRED] (0x00000062) returned from status @ kernel_channel.c:2827",
+		 "hardware"},
+		/* a NCCL process in a container with a small /dev/shm (hugectr_backend #42) */
+		{"[qgpuvb813-cvision:1    :0:381] Caught signal 7 (Bus error: nonexistent physical "
+		 "address)",
+		 "bus-error"},
 		{"[ERROR] [Parse]ranktable config devId[1], but local devId[3]", "ranktable"},
 		{"KV transfer task failed: [link] failed, error code is 7", "connect-failed"},
 		{"Hello request failed: Not connected to 10.0.0.3:4000 yet", "connect-failed"},
@@ -150,6 +160,9 @@ static void test_order(void **state)
 	assert_string_equal(fam("dial tcp :29500: connect: connection refused"), "empty-host");
 	assert_string_equal(fam("dial tcp 10.0.0.2:29500: connect: connection refused"), "refused");
 	assert_string_equal(fam("failed to connect to [::1]:29500"), "connect-failed");
+	/* a PCIe device's error report is no shared memory's */
+	const char *aer = fam("pcieport 0000:00:01.0: AER: PCIe Bus Error: severity=Uncorrected");
+	assert_string_not_equal(aer ? aer : "", "bus-error");
 	/* a device's fault explains the crash after it */
 	assert_string_equal(fam("uncorrectable ECC error encountered; core dumped"), "hardware");
 	/* "version" alone is no mismatch */
