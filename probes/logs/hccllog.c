@@ -320,6 +320,10 @@ static void detail_below(struct hlog_event *e, struct pspan m)
 	if (p.ip && !e->below_ip[0]) {
 		snprintf(e->below_ip, sizeof(e->below_ip), "%s", p.ip->s);
 		e->below_port = p.port ? (int)p.port->n : -1;
+	} else if (!p.ip && p.port && !e->below_ip[0] && e->below_port < 0) {
+		/* a server named by its host, not its address: "unable to connect to server
+		 * node100.local at port 54762" */
+		e->below_port = (int)p.port->n;
 	}
 	if (p.rank && e->below_peer_rank < 0)
 		e->below_peer_rank = (int)p.rank->n;

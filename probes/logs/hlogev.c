@@ -387,7 +387,7 @@ void hlog__values_below(struct hlog_report *r, const struct hlog_event *c)
 		for (size_t i = 0; i < r->nev; i++)
 			if (r->ev[i].fi == c->fi && r->ev[i].line == c->line + k)
 				hlog__take_values(r, r->ev[i].text);
-	if (!r->ip[0] && r->port < 0 && c->below_ip[0]) {
+	if (!r->ip[0] && r->port < 0 && (c->below_ip[0] || c->below_port >= 0)) {
 		snprintf(r->ip, sizeof(r->ip), "%s", c->below_ip);
 		r->port = c->below_port;
 	}

@@ -184,6 +184,27 @@ static void test_ei0006_peer_below(void **state)
 	hlog_report_release(&r);
 }
 
+/* A refused connection whose line under it names the server by its host and port, not an
+ * address (MPICH's Hydra proxy, LLNL/mcdc#148): the port is the cause's. */
+static void test_port_below_host(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	static const char log[] =
+		"[proxy:0:23@quartz2664] HYDU_sock_connect (lib/utils/sock.c:140): unable to connect "
+		"from \"quartz2664\" to \"quartz79\" (No route to host)\n"
+		"[proxy:0:23@quartz2664] main (proxy/pmip.c:105): unable to connect to server quartz79 "
+		"at port 43377 (check for firewalls!)\n";
+	hlog_report_init(&r);
+	assert_int_equal(hlog_scan_buf("node0/stdout.txt", "node0", log, sizeof(log) - 1, &r, err,
+				       sizeof(err)),
+			 0);
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_int_equal(r.cat, HCAT_NET);
+	assert_int_equal(r.port, 43377);
+	hlog_report_release(&r);
+}
+
 static void test_ei0006_nolog(void **state)
 {
 	struct hlog_report r;
@@ -1126,6 +1147,7 @@ int main(void)
 		cmocka_unit_test(test_code_wait),
 		cmocka_unit_test(test_ei0006_late),
 		cmocka_unit_test(test_ei0006_peer_below),
+		cmocka_unit_test(test_port_below_host),
 		cmocka_unit_test(test_ei0006_nolog),
 		cmocka_unit_test(test_ei0006_exited),
 		cmocka_unit_test(test_chain_follow),
