@@ -75,6 +75,10 @@ static const struct {
 	{"panic", 0}, /* DPDK's rte_panic: "PANIC in app_check_link():", the kernel's "Kernel panic" */
 	{"links are down", 0}, /* the line under it: "Some links are DOWN" */
 	{"hanging", EW_ANY_LEVEL}, /* "This typically happens when some processes are hanging" */
+	/* Horovod's stall inspector, under a WARNING: "Stalled ops:", "allreduce.avg_loss [missing
+	 * ranks: 1]" */
+	{"stalled", EW_ANY_LEVEL},
+	{"missing ranks", EW_ANY_LEVEL},
 	/* a native crash handler's dump names no error, only the address and the frames:
 	 * "[host:3436928] Failing at address: 0xb8" */
 	{"failing at address", 0},

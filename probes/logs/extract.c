@@ -37,6 +37,9 @@ static const struct key {
 	{"dstRank", HX_RANK, HX_REMOTE},
 	{"dst_rank", HX_RANK, HX_REMOTE},
 	{"user_rank", HX_RANK, HX_ANY},
+	/* Horovod's stall report names the ranks the others wait for: "HorovodBroadcast_global_step_0
+	 * [missing ranks: 1]" */
+	{"missing ranks", HX_RANK, HX_REMOTE},
 	{"userRank", HX_RANK, HX_ANY},
 	{"RankID", HX_RANK, HX_ANY},
 	{"rank_id", HX_RANK, HX_ANY},
@@ -120,6 +123,18 @@ static int starts_nocase(const char *s, size_t n, const char *lit)
 	return 1;
 }
 
+/* Whether m[i] is inside a word or a dotted name: a role word is a word of its own, never
+ * the tail of a host's name ("to server node100.local at port 54762" names the remote end;
+ * its ".local" is no local end) nor of another word ("reallocate"). */
+static int inside_name(struct pspan m, size_t i)
+{
+	if (!i)
+		return 0;
+	if (hlog__word_char(m.s[i - 1]))
+		return 1;
+	return m.s[i - 1] == '.' && i >= 2 && hlog__word_char(m.s[i - 2]);
+}
+
 /* The role a value at [at, end) of m plays, by the words around it. */
 static int role_at(struct pspan m, size_t at, size_t end)
 {
@@ -134,10 +149,13 @@ static int role_at(struct pspan m, size_t at, size_t end)
 		if (m.s[i] == '!' || m.s[i] == ';' || m.s[i] == '|' ||
 		    (m.s[i] == '.' && i + 1 < m.n && m.s[i + 1] == ' '))
 			from = i + 1;
-	for (size_t i = at; i-- > from;)
+	for (size_t i = at; i-- > from;) {
+		if (inside_name(m, i))
+			continue;
 		for (size_t k = 0; k < sizeof(role_before) / sizeof(role_before[0]); k++)
 			if (starts_nocase(m.s + i, at - i, role_before[k].k))
 				return role_before[k].role;
+	}
 	return HX_ANY;
 }
 

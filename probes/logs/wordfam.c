@@ -438,14 +438,15 @@ static const struct family fams[] = {
 		"the port is open between the nodes (a firewall, a Kubernetes service or a "
 		"cluster that exposes only some ports)",
 	 .any = {"rendezvousconnectionerror", "connection to the c10d store"}},
-	/* a process that stopped making progress: "some processes are hanging", "hung" */
+	/* a process that stopped making progress: "some processes are hanging", "hung", Horovod's
+	 * "Stalled ops:" and "[missing ranks: 1]" */
 	{.cat = HCAT_RANK_STUCK,
 	 .name = "hang",
 	 .what = "a process hangs",
 	 .fix = "find the rank that stopped making progress (its own log, py-spy dump or gdb on "
 		"its process, the last collective each rank entered); the ranks waiting for it "
 		"are not the cause",
-	 .any = {"hanging", "hung", "deadlocked"}},
+	 .any = {"hanging", "hung", "deadlocked", "stalled", "missing ranks"}},
 	{.cat = HCAT_RANK_STUCK,
 	 .name = "timeout",
 	 .what = "a wait ran out",
@@ -619,6 +620,29 @@ static int best_line(const struct hlog_report *r, int no_expl, struct hlog_unk *
 	return row;
 }
 
+/* The rank a hang's report says the others wait for, on its line or one of the few under
+ * it: the stuck one, not the rank that reports ("Stalled ops:" above "allreduce.avg_loss
+ * [missing ranks: 1]"); -1 when none is named. */
+static int waited_rank(const struct hlog_report *r, const struct hlog_unk *u,
+		       const struct hx_vals *x)
+{
+	const struct hx_val *v = hlog__xfind(x, HX_RANK, 1u << HX_REMOTE);
+	if (v && v->n >= 0 && v->n <= INT_MAX)
+		return (int)v->n;
+	for (size_t i = 0; i < r->nunk && i < HLOG_MAX_UNK; i++) {
+		const struct hlog_unk *n = &r->unk[i];
+		if (n->line <= u->line || n->line - u->line > 3 || strcmp(n->file, u->file) ||
+		    strcmp(n->node, u->node))
+			continue;
+		struct hx_vals y;
+		hlog__extract((struct pspan){n->text, strlen(n->text)}, &y);
+		v = hlog__xfind(&y, HX_RANK, 1u << HX_REMOTE);
+		if (v && v->n >= 0 && v->n <= INT_MAX)
+			return (int)v->n;
+	}
+	return -1;
+}
+
 int hlog__words_conclude(struct hlog_report *r)
 {
 	/* a failure code alone (nothing explains it, or only its number's meaning does): the
@@ -658,8 +682,10 @@ int hlog__words_conclude(struct hlog_report *r)
 	struct hx_vals x;
 	hlog__extract((struct pspan){u->text, strlen(u->text)}, &x);
 	const struct hx_val *v;
-	if ((v = hlog__xfind(&x, HX_RANK, 1u << HX_ANY | 1u << HX_LOCAL)) && v->n >= 0 &&
-	    v->n <= INT_MAX)
+	if (f->cat == HCAT_RANK_STUCK && waited_rank(r, u, &x) >= 0)
+		r->rank = waited_rank(r, u, &x);
+	else if ((v = hlog__xfind(&x, HX_RANK, 1u << HX_ANY | 1u << HX_LOCAL)) && v->n >= 0 &&
+		 v->n <= INT_MAX)
 		r->rank = (int)v->n;
 	else if (u->rank >= 0)
 		r->rank = u->rank; /* its prefix's: "[rank8]:   File ..." */

@@ -114,18 +114,18 @@ check_rc 3 "a path that is not there: exit 3"
 check_out_has "SKIP  logs.cause      cluster                nothing to read: cannot read '$TMP/nonexistent': No such file or directory" "  named"
 
 # errors no rule knows, of no family, are a warning that quotes the first, never a pass
-printf 'loading model\nERROR the frobnicator stalled\nERROR second\n' >"$TMP/odd.txt"
+printf 'loading model\nERROR the frobnicator sneezed\nERROR second\n' >"$TMP/odd.txt"
 run hcclctl doctor --logs "$TMP/odd.txt"
 check_rc 1 "unknown errors: exit 1 (a warning)"
-check_out_has "WARN  logs.cause      node0                  unresolved (unclassified): unclassified error line at odd.txt:2: ERROR the frobnicator stalled" "  the first quoted, with its file and line"
+check_out_has "WARN  logs.cause      node0                  unresolved (unclassified): unclassified error line at odd.txt:2: ERROR the frobnicator sneezed" "  the first quoted, with its file and line"
 run hcclctl --json doctor --logs "$TMP/odd.txt"
 printf '%s' "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); c=d["cause"]; e=d["evidence"][0]; sys.exit(not (c["kind"]=="unresolved" and c["status"]=="WARN" and d["logs"]["unexplained"]==2 and e["file"]=="odd.txt" and e["line"]==2))'
 _report $? "  --json: kind unresolved, WARN, 2 unexplained, evidence odd.txt:2" "$OUT"
 # an exception's own line says a process raised: a failure of unknown cause (exit 2)
-printf 'loading model\nRuntimeError: the frobnicator stalled\nValueError: second\n' >"$TMP/odd2.txt"
+printf 'loading model\nRuntimeError: the frobnicator sneezed\nValueError: second\n' >"$TMP/odd2.txt"
 run hcclctl doctor --logs "$TMP/odd2.txt"
 check_rc 2 "an exception's line of no other family: exit 2"
-check_out_has "FAIL  logs.cause      node0                  unresolved (words:exception): a process raised an exception on node node0 (read from the words of odd2.txt:2, a line no rule knows): RuntimeError: the frobnicator stalled" "  the first quoted"
+check_out_has "FAIL  logs.cause      node0                  unresolved (words:exception): a process raised an exception on node node0 (read from the words of odd2.txt:2, a line no rule knows): RuntimeError: the frobnicator sneezed" "  the first quoted"
 printf '[INFO] HCCL(1,python):2026-01-06-15:38:29.881.877 [x.cc:1] [1]HCCL_CONNECT_TIMEOUT set by default to [120]s\nstep 10 loss 1.25\n' >"$TMP/fine.txt"
 run hcclctl doctor --logs "$TMP/fine.txt"
 check_rc 0 "a log without errors: exit 0"

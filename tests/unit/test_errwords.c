@@ -132,6 +132,10 @@ static const struct row_line word_lines[] = {
 	 "Some links are DOWN"},
 	{"exited unexpectedly", "https://github.com/vllm-project/vllm-ascend/issues/946",
 	 "Some Ray subprocesses exited unexpectedly:"},
+	{"stalled", "https://github.com/horovod/horovod/issues/429", "Stalled ops:"},
+	{"missing ranks", "https://github.com/horovod/horovod/issues/1012",
+	 "[1,0]<stderr>:[2019-04-13 13:53:31.851506: W horovod/common/operations.cc:588] "
+	 "HorovodBroadcast_dense_1_bias_Momentum_0 [missing ranks: 1]"},
 	{"hanging", "https://github.com/vllm-project/vllm-ascend/issues/12533",
 	 "(EngineCore_DP0 pid=39058) INFO 07-21 16:16:42 [shm_broadcast.py:705] No available shared "
 	 "memory broadcast block found in 60 seconds. This typically happens when some processes "

@@ -196,6 +196,40 @@ static void test_port_below_host(void **state)
 	hlog_report_release(&r);
 }
 
+/* The same with a host whose name ends in ".local" (pmodels/mpich#4599): a role word inside a
+ * host's name ("node100.local") says nothing of which end the port is. */
+static void test_port_below_dotted_host(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	static const char log[] =
+		"[proxy:0:1@node168.local] HYDU_sock_connect (utils/sock/sock.c:145): unable to "
+		"connect from \"node168.local\" to \"node100.local\" (Connection refused)\n"
+		"[proxy:0:1@node168.local] main (pm/pmiserv/pmip.c:183): unable to connect to server "
+		"node100.local at port 54762 (check for firewalls!)\n";
+	conclude_text(&r, "node0/stdout.txt", "node0", log, HCAT_NET, "errno-refused", NULL, NULL);
+	assert_int_equal(r.port, 54762);
+	hlog_report_release(&r);
+}
+
+/* Horovod's stall inspector at warning level (horovod/horovod#429): the ops it lists and the
+ * rank they wait for, on the line under "Stalled ops:", are a hang of that rank. */
+static void test_horovod_stall(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	static const char log[] =
+		"WARNING: One or more tensors were submitted to be reduced, gathered or broadcasted "
+		"by subset of ranks and are waiting for remainder of ranks for more than 60 "
+		"seconds.\n"
+		"Stalled ops:\n"
+		"allreduce.avg_loss [missing ranks: 1]\n";
+	conclude_text(&r, "node0/stdout.txt", "node0", log, HCAT_RANK_STUCK, "words:hang",
+		      "a process hangs", NULL);
+	assert_int_equal(r.rank, 1);
+	hlog_report_release(&r);
+}
+
 static void test_ei0006_nolog(void **state)
 {
 	struct hlog_report r;
@@ -1139,6 +1173,8 @@ int main(void)
 		cmocka_unit_test(test_ei0006_late),
 		cmocka_unit_test(test_ei0006_peer_below),
 		cmocka_unit_test(test_port_below_host),
+		cmocka_unit_test(test_port_below_dotted_host),
+		cmocka_unit_test(test_horovod_stall),
 		cmocka_unit_test(test_ei0006_nolog),
 		cmocka_unit_test(test_ei0006_exited),
 		cmocka_unit_test(test_chain_follow),
