@@ -361,6 +361,14 @@ static const struct hlog_sig rows[] = {
 	 "read the log of the process at the other end (the rank or address it names) for why "
 	 "it stopped; if it did not, check the firewalls and idle timeouts between the hosts",
 	 0, no_retry_left},
+	/* ENODEV from a device call: "NCCL WARN Call to ibv_modify_qp failed with error No such
+	 * device" (an RDMA device the job selected that cannot be used: no address or link on
+	 * its port) */
+	{{"No such device"}, HCAT_CONFIG, "errno-no-device",
+	 "a device the job selected is not there or cannot be used (ENODEV)",
+	 "select only the devices this host has and has set up (NCCL_IB_HCA, NCCL_SOCKET_IFNAME, "
+	 "the visible devices); check each one's port, link and address (ibv_devinfo, ip addr)",
+	 0, NULL},
 	{{"Broken pipe"}, HCAT_RANK_STUCK, "errno-broken-pipe",
 	 "the peer had closed the connection when this end wrote to it (EPIPE): its process "
 	 "most often exited or crashed",

@@ -74,6 +74,13 @@ static const struct {
 	{"exited unexpectedly", 0}, /* Ray: "Some Ray subprocesses exited unexpectedly:" */
 	{"panic", 0}, /* DPDK's rte_panic: "PANIC in app_check_link():", the kernel's "Kernel panic" */
 	{"links are down", 0}, /* the line under it: "Some links are DOWN" */
+	/* at any level a NIC's port without a link is a fault: "W0911 06:19:37.204383  3746
+	 * rdma_context.cpp:433] Device mlx5_3 port not active" */
+	{"port not active", 0},
+	/* a tool's help text for what stopped it, whatever its level: Open MPI's "Please correct
+	 * the hostfile and try again." */
+	{"try again", 0},
+	{"please correct", 0},
 	{"hanging", EW_ANY_LEVEL}, /* "This typically happens when some processes are hanging" */
 	/* Horovod's stall inspector, under a WARNING: "Stalled ops:", "allreduce.avg_loss [missing
 	 * ranks: 1]" */

@@ -3,6 +3,7 @@
  * no rule explains, and that is not an indented part of an explained one, is kept so that
  * the triage never passes a log with errors. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -277,6 +278,53 @@ static void set_unk(struct hlog_unk *u, const char *name, const char *node, unsi
 	u->line = no;
 	u->rank = rank;
 	probe__copy(u->text, sizeof(u->text), line);
+	u->below_ip[0] = '\0';
+	u->below_port = -1;
+}
+
+/* The unexplained error line whose message may go on below it (see hlog_unk's below_ip). */
+struct unk_open {
+	size_t i;	/* its index in unk[], or SIZE_MAX */
+	unsigned last; /* the last line of its message so far */
+};
+
+static void open_unk(struct unk_open *o, const struct hlog_report *r, unsigned no,
+		     struct pspan msg)
+{
+	o->i = SIZE_MAX;
+	msg = probe__trim(msg);
+	if (r->nunk && r->nunk <= HLOG_MAX_UNK && msg.n && msg.s[msg.n - 1] == ':') {
+		o->i = r->nunk - 1;
+		o->last = no;
+	}
+}
+
+/* A line right under an open message, with no prefix of its own and no error of its own, goes
+ * on with it: the first address and port it names are the message's (at most 8 lines). */
+static void continue_unk(struct unk_open *o, struct hlog_report *r, unsigned no,
+			 const struct hlog_line *l)
+{
+	if (o->i == SIZE_MAX || no != o->last + 1 || no - r->unk[o->i].line > 8 || l->error ||
+	    l->t_us >= 0 || l->pid >= 0 || l->rank >= 0 || !probe__trim(l->msg).n) {
+		o->i = SIZE_MAX;
+		return;
+	}
+	o->last = no;
+	struct hlog_unk *u = &r->unk[o->i];
+	struct hx_vals x;
+	struct hx_peer p;
+	hlog__extract(l->msg, &x);
+	hlog__xpeer(&x, &p);
+	if (p.ip && !u->below_ip[0]) {
+		snprintf(u->below_ip, sizeof(u->below_ip), "%s", p.ip->s);
+		if (p.port && u->below_port < 0)
+			u->below_port = (int)p.port->n;
+	}
+	if (r->word_unk.line == u->line && !strcmp(r->word_unk.file, u->file) &&
+	    !strcmp(r->word_unk.node, u->node)) {
+		snprintf(r->word_unk.below_ip, sizeof(r->word_unk.below_ip), "%s", u->below_ip);
+		r->word_unk.below_port = u->below_port;
+	}
 }
 
 static void keep_unk(struct hlog_report *r, const char *name, const char *node, unsigned no,
@@ -371,6 +419,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	int64_t known_t = -1;
 	int wrap_rank = -1; /* the rank of the last line that named one, while lines wrap */
 	size_t last_ev = (size_t)-1; /* the last event of this file, and its line */
+	struct unk_open uo = {SIZE_MAX, 0};
 	unsigned last_ev_no = 0;
 	/* inside a help message framed by rules of dashes (Open MPI's), and whether the last
 	 * event is: its values come further below it ("WARNING: Open MPI failed to TCP
@@ -495,8 +544,12 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 			int trace = l.pid >= 0 && l.pid == known_pid && l.t_us >= 0 && known_t >= 0 &&
 				    l.t_us - known_t <= 2000000 && l.t_us >= known_t;
 			if (l.error && !l.header && !(l.cont && head_known) && !chrome(l.msg) &&
-			    !trace)
+			    !trace) {
 				keep_unk(r, name, node, no, l.rank, line);
+				open_unk(&uo, r, no, l.msg);
+			} else {
+				continue_unk(&uo, r, no, &l);
+			}
 			continue;
 		}
 		if (!l.cont || l.error)

@@ -172,6 +172,11 @@ struct hlog_unk {
 	int rank; /* the rank the line's prefix names ("[rank8]:"), -1 */
 	char node[HLOG_NODELEN];
 	char text[HLOG_TEXTLEN];
+	/* the address and port the lines under it name, when it ends in ':' and they carry no
+	 * prefix of their own (its message goes on there: Ray's "Version mismatch: The cluster
+	 * was started with:" ... "This process on node 10.18.215.196 was started with:"); "", -1 */
+	char below_ip[HLOG_IPLEN];
+	int below_port;
 };
 
 /* A line quoted as evidence: where, and the line verbatim (trimmed). */

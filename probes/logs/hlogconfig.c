@@ -117,7 +117,7 @@ static void say_port_bound(struct hlog_report *r, struct sbuf *b, const struct h
 		sb_add(b, " on %s", r->ip);
 	sb_add(b, " (node %s%s) cannot be listened on: another process holds it", where,
 	       pe->peer_dev == 2 ? ", host side" : pe->peer_dev >= 0 ? ", NPU side" : "");
-	hlog__set_what(r, HCAT_NET, "port-bound");
+	hlog__set_what(r, HCAT_CONFIG, "port-bound");
 	hlog__set_fix(r, "find the holder (ss -ltnp | grep :PORT): a leftover job, or two jobs or "
 		   "processes on the same NPUs; stop it, or give each job its own ports with "
 		   "HCCL_IF_BASE_PORT (host side, 16 ports from it) and "

@@ -118,7 +118,10 @@ static const struct family fams[] = {
 		"kernel's OOM killer in dmesg) and run again with less",
 	 .any = {"out of memory", "cannot allocate memory", "oom-kill", "oom killer", "oom_kill",
 		 /* vLLM: "No available memory for the cache blocks." */
-		 "no available memory", "not enough memory", "insufficient memory"}},
+		 "no available memory", "not enough memory", "insufficient memory",
+		 /* Ray's memory monitor: "Task was killed due to the node running low on memory",
+		  * "... which exceeds the memory usage threshold of 0.95" */
+		 "low on memory", "memory usage threshold"}},
 	/* an allocation that failed, in any library's words: "Alloc gva local mem error", NCCL's
 	 * "Failed to CUDA calloc 6291456 bytes" (the line is already an error; the words say it
 	 * was memory it could not get) */
@@ -151,7 +154,10 @@ static const struct family fams[] = {
 		 "carrier lost",
 		 /* Open MPI's openib: "there are no active ports detected (or Open MPI was unable
 		  * to use them)" */
-		 "no active ports"}},
+		 "no active ports",
+		 /* an RDMA transfer engine on a NIC whose port has no link: "Device mlx5_3 port
+		  * not active" */
+		 "port not active", "port is not active"}},
 	{.cat = HCAT_CONFIG,
 	 .name = "name-resolution",
 	 .what = "a host name does not resolve",
@@ -221,6 +227,17 @@ static const struct family fams[] = {
 		"file (its group, e.g. HwHiAiUser for /dev/davinci*), or the container's "
 		"capability; then run again",
 	 .any = {"permission denied", "access denied", "operation not permitted", "eacces"}},
+	/* code built for other GPUs than these: CUDA's cudaErrorInvalidDeviceFunction ("Cuda
+	 * failure 'invalid device function'") and cudaErrorNoKernelImageForDevice ("no kernel
+	 * image is available for execution on the device"): the binary (NCCL, PyTorch) lacks this
+	 * GPU's architecture. Before "invalid", whose words it shares */
+	{.cat = HCAT_VERSION,
+	 .name = "gpu-arch",
+	 .what = "the program was not built for this GPU's architecture",
+	 .fix = "install a build (NCCL, PyTorch, the extension) compiled for this GPU's compute "
+		"capability (nvidia-smi --query-gpu=compute_cap), or build it with that "
+		"architecture (TORCH_CUDA_ARCH_LIST, NVCC_GENCODE)",
+	 .any = {"invalid device function", "no kernel image is available"}},
 	/* a value the program refuses: "Invalid DP number per node: 0", "invalid device
 	 * ordinal", "rank size 16 is invalid", "The size of npuDeviceIds does not equal to
 	 * worldSize" (not a bad pointer or address, which is a bug) */
@@ -234,7 +251,9 @@ static const struct family fams[] = {
 		  "value", "config", "setting", "ordinal",
 		  /* Python's argparse: "error: argument --kv-cache-dtype: invalid choice: 'int8'" */
 		  "choice"},
-	 .not = {"memory", "pointer", "address", "access", "instruction", "handle"}},
+	 .not = {"memory", "pointer", "address", "access", "instruction", "handle",
+		 /* HCCL's one-sided memory: "The parameter memHandle[0xfffd7cc769e0] is invalid." */
+		 "memhandle", "mem_handle"}},
 	/* a check of the job's shape that failed: its ranks against its devices or nodes
 	 * (Megatron-DeepSpeed's "AssertionError: expected local-rank to be the same as rank %
 	 * device-count.", vLLM's "local_world_size (16) must be less than or equal to the number
@@ -438,6 +457,17 @@ static const struct family fams[] = {
 		"the port is open between the nodes (a firewall, a Kubernetes service or a "
 		"cluster that exposes only some ports)",
 	 .any = {"rendezvousconnectionerror", "connection to the c10d store"}},
+	/* the launcher's list of hosts and their slots (below the network's families: a host of
+	 * the list that cannot be reached is the network's, "host=gadi-gpu-v100-0011 was not
+	 * reachable via ssh"): Open MPI's "A hostfile was provided that
+	 * contains multiple definitions of the slot count", "Please correct the hostfile and try
+	 * again", DeepSpeed's and MPICH's host and machine files */
+	{.cat = HCAT_CONFIG,
+	 .name = "hostfile",
+	 .what = "the launcher's host list is wrong",
+	 .fix = "correct the host file the launcher reads (one line per host with its slots, "
+		"names that resolve to the nodes meant, as many slots as ranks), then run again",
+	 .any = {"hostfile", "host file", "machinefile", "machine file", "slot count"}},
 	/* a process that stopped making progress: "some processes are hanging", "hung", Horovod's
 	 * "Stalled ops:" and "[missing ranks: 1]" */
 	{.cat = HCAT_RANK_STUCK,
@@ -616,6 +646,8 @@ static int best_line(const struct hlog_report *r, int no_expl, struct hlog_unk *
 		u->rank = e->rank;
 		snprintf(u->node, sizeof(u->node), "%s", e->node);
 		snprintf(u->text, sizeof(u->text), "%s", e->text);
+		u->below_ip[0] = '\0';
+		u->below_port = -1;
 	}
 	return row;
 }
@@ -707,6 +739,12 @@ int hlog__words_conclude(struct hlog_report *r)
 	else if (f->form && f->form((struct pspan){u->text, strlen(u->text)}, &port) &&
 		 port >= 0 && port <= 65535)
 		r->port = (int)port;
+	/* a message that goes on under its line names the address there (see hlog_unk) */
+	if (!r->ip[0] && u->below_ip[0]) {
+		snprintf(r->ip, sizeof(r->ip), "%.*s", (int)sizeof(r->ip) - 1, u->below_ip);
+		if (r->port < 0 && u->below_port >= 0)
+			r->port = u->below_port;
+	}
 	/* a message spread over a few lines names its peer on one of them: UCX's "connect(fd=34,
 	 * dest_addr=HOST:35892) failed: Connection timed out" just above "ucp_ep_create(proc=95)
 	 * failed: Destination is unreachable" */
@@ -725,7 +763,7 @@ int hlog__words_conclude(struct hlog_report *r)
 	struct hlog_quote *q = &r->evidence[0];
 	snprintf(q->file, sizeof(q->file), "%.*s", (int)sizeof(q->file) - 1, u->file);
 	q->line = u->line;
-	snprintf(q->text, sizeof(q->text), "%s", u->text);
+	snprintf(q->text, sizeof(q->text), "%.*s", (int)sizeof(q->text) - 1, u->text);
 	size_t n = 1;
 	for (size_t i = 1; i < r->nevidence; i++)
 		if (r->evidence[i].line != q->line || strcmp(r->evidence[i].file, q->file))

@@ -746,21 +746,24 @@ static const struct hinner inners[] = {
 	{"no event resource", HCAT_RESOURCE, "no-event", "The device has no events left.",
 	 "Release unused events and stop other processes on the NPU."},
 
-	/* network */
-	{"Please check the port status", HCAT_NET, "port-bound",
+	/* a port another process holds: the job's port settings collide with it (a setting to
+	 * change, not a network to mend) */
+	{"Please check the port status", HCAT_CONFIG, "port-bound",
 	 "HCCL could not listen on its port: another process holds it.",
 	 "socket type[2] is the host port (60000 up, HCCL_IF_BASE_PORT), type[0] or [1] the NPU "
 	 "port (16666, HCCL_NPU_SOCKET_PORT_RANGE); free it or give each job its own range."},
-	{"have been bound already", HCAT_NET, "port-bound",
+	{"have been bound already", HCAT_CONFIG, "port-bound",
 	 "The IP and port HCCL needs are already in use.",
 	 "Find the holder (ss -ltnp), move the job with HCCL_IF_BASE_PORT or "
 	 "HCCL_HOST_SOCKET_PORT_RANGE, and reserve the range with "
 	 "net.ipv4.ip_local_reserved_ports."},
-	{"have already been bound", HCAT_NET, "port-bound",
+	{"have already been bound", HCAT_CONFIG, "port-bound",
 	 "The IP and port HCCL needs are already in use.",
 	 "Find the holder (ss -ltnp), move the job with HCCL_IF_BASE_PORT or "
 	 "HCCL_HOST_SOCKET_PORT_RANGE, and reserve the range with "
 	 "net.ipv4.ip_local_reserved_ports."},
+
+	/* network */
 	{"bind fail!", HCAT_NET, "bind-fail",
 	 "HCCP could not bind a socket: error 98 is a port in use, error 99 an address not "
 	 "configured here.",

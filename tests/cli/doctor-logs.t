@@ -65,7 +65,7 @@ done
 # the whole text report of one case: the check line, what was read, evidence, findings, fix
 run hcclctl doctor --logs "$REAL/vllm-ascend-405-ej0003-port-60000-bound"
 check_rc 2 "EJ0003 port clash: exit 2"
-check_out "FAIL  logs.cause      node0                  network-unreachable (port-bound): port 60000 (node node0, host side) cannot be listened on: another process holds it
+check_out "FAIL  logs.cause      node0                  config (port-bound): port 60000 (node node0, host side) cannot be listened on: another process holds it
 
 0 passed, 0 warnings, 1 failed, 0 skipped on 1 node
 read 1 file, 5 lines, 4 error lines
@@ -75,7 +75,7 @@ evidence:
 other findings:
   network-unreachable on node0: call-failed in HcclGetRootInfo, result 11 (HCCL_E_TCP_CONNECT), node0/stdout.txt:1
   unresolved on node0: call-failed ERR02200, node0/stdout.txt:2
-most likely cause: logs.cause on node0: network-unreachable (port-bound): port 60000 (node node0, host side) cannot be listened on: another process holds it
+most likely cause: logs.cause on node0: config (port-bound): port 60000 (node node0, host side) cannot be listened on: another process holds it
 fix: find the holder (ss -ltnp | grep :PORT): a leftover job, or two jobs or processes on the same NPUs; stop it, or give each job its own ports with HCCL_IF_BASE_PORT (host side, 16 ports from it) and HCCL_NPU_SOCKET_PORT_RANGE (NPU side), and keep the kernel from handing them out (sysctl net.ipv4.ip_local_reserved_ports)" "  the report: cause, evidence lines verbatim, findings, fix"
 
 # one file, standard input and gzip give the same verdict
@@ -199,7 +199,7 @@ EOF
 python3 "$TMP/mkring.py" "$REAL/vllm-ascend-405-ej0003-port-60000-bound/node0/stdout.txt" >"$TMP/ring.txt"
 run sh -c "cat '$TMP/ring.txt' | HCCLCTL_LOG_WINDOW=4M '$HCCLCTL' doctor --logs -"
 check_rc 2 "a 4 MiB window over a longer stream: exit 2"
-check_out_has "FAIL  logs.cause      node0                  network-unreachable (port-bound): port 60000 (node node0, host side) cannot be listened on: another process holds it" "  the line across the ring's end read whole"
+check_out_has "FAIL  logs.cause      node0                  config (port-bound): port 60000 (node node0, host side) cannot be listened on: another process holds it" "  the line across the ring's end read whole"
 check_out_has "read 1 file, 4193723 lines, 4 error lines; 1 read in part" "  read in part"
 # a regular file that large is read from its last window, not from its start
 run env HCCLCTL_LOG_WINDOW=4M "$HCCLCTL" doctor --logs "$TMP/ring.txt"

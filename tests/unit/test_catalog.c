@@ -456,6 +456,10 @@ static const struct ccase cases[] = {
 	 "errno-reset", HCAT_NET, ""},
 	{"glibc strerror(EPIPE) from a writer",
 	 "send failed on fd 14: Broken pipe", "errno-broken-pipe", HCAT_RANK_STUCK, ""},
+	{"glibc strerror(ENODEV) from a verbs call (NVIDIA/nccl#799)",
+	 "72bf7b08-26f3-4ebc-8b9d-85df3e4414c0:76786:77145 [3] misc/ibvwrap.cc:284 NCCL WARN Call "
+	 "to ibv_modify_qp failed with error No such device",
+	 "errno-no-device", HCAT_CONFIG, ""},
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))

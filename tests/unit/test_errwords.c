@@ -133,6 +133,12 @@ static const struct row_line word_lines[] = {
 	{"exited unexpectedly", "https://github.com/vllm-project/vllm-ascend/issues/946",
 	 "Some Ray subprocesses exited unexpectedly:"},
 	{"stalled", "https://github.com/horovod/horovod/issues/429", "Stalled ops:"},
+	{"port not active", "https://github.com/MoonshotAI/checkpoint-engine/issues/1",
+	 "W0911 06:19:37.204383  3746 rdma_context.cpp:433] Device mlx5_3 port not active"},
+	{"try again", "https://github.com/kubeflow/mpi-operator/issues/733",
+	 "Please correct the hostfile and try again."},
+	{"please correct", "https://github.com/kubeflow/mpi-operator/issues/733",
+	 "Please correct the hostfile and try again."},
 	{"missing ranks", "https://github.com/horovod/horovod/issues/1012",
 	 "[1,0]<stderr>:[2019-04-13 13:53:31.851506: W horovod/common/operations.cc:588] "
 	 "HorovodBroadcast_dense_1_bias_Momentum_0 [missing ranks: 1]"},

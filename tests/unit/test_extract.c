@@ -249,7 +249,7 @@ static void test_known_wrong_values(void **state)
 	struct hlog_report r;
 	/* "port -1": the port was only read as "port[N]" or "port N" */
 	conclude_line(&r, cases[10].line);
-	assert_string_equal(hcat_name(r.cat), "network-unreachable");
+	assert_string_equal(hcat_name(r.cat), "config");
 	assert_string_equal(r.detail, "port-bound");
 	assert_int_equal(r.port, 29500);
 	assert_string_equal(r.ip, ""); /* "[::]" is every address, not a NIC */

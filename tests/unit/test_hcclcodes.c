@@ -266,10 +266,10 @@ static void test_inner_real_lines(void **state)
 		"[hccl_socket.cc:110] socket type[2], listen on ip[10.137.69.222%enp53s0f2] and "
 		"specific port[60000] fail. Please check the port status and whether the port is "
 		"being used by other process.",
-		"port-bound", HCAT_NET);
+		"port-bound", HCAT_CONFIG);
 	expect_inner("EJ0003: [PID: 159] 2025-03-26-17:01:02.816.428 Failed to bind the IP port. "
 		     "Reason: The IP address and port have been bound already.",
-		     "port-bound", HCAT_NET);
+		     "port-bound", HCAT_CONFIG);
 	expect_inner("[ERROR] HCCL(3743927,all_reduce_test) [rank_consistentcy_checker.cc:429] "
 		     "[InitChannelStage][ParameterConflict]CMD information tag check fail. "
 		     "local[AllGather_x], remote[AllReduce_x]",

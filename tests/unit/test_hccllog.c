@@ -230,6 +230,32 @@ static void test_horovod_stall(void **state)
 	hlog_report_release(&r);
 }
 
+/* A message that ends in ':' goes on under it, in lines with no prefix of their own: the
+ * address there is the cause's (ray-project/ray's version check, as gpustack/gpustack#1640
+ * shows it). */
+static void test_message_continued(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	static const char log[] = "RuntimeError: Version mismatch: The cluster was started with:\n"
+				  "    Ray: 2.43.0\n"
+				  "    Python: 3.11.10\n"
+				  "This process on node 10.18.215.196 was started with:\n"
+				  "    Ray: 2.44.1\n"
+				  "    Python: 3.11.10\n";
+	conclude_text(&r, "node0/stdout.txt", "node0", log, HCAT_VERSION, "words:version", NULL,
+		      NULL);
+	assert_string_equal(r.ip, "10.18.215.196");
+	hlog_report_release(&r);
+	/* a line with its own prefix is a message of its own, not the one above it */
+	static const char log2[] = "RuntimeError: Version mismatch: The cluster was started with:\n"
+				   "[2025-01-01 10:00:00] connected to 10.0.0.9\n";
+	conclude_text(&r, "node0/stdout.txt", "node0", log2, HCAT_VERSION, "words:version", NULL,
+		      NULL);
+	assert_string_equal(r.ip, "");
+	hlog_report_release(&r);
+}
+
 static void test_ei0006_nolog(void **state)
 {
 	struct hlog_report r;
@@ -652,7 +678,7 @@ static void test_config_kinds(void **state)
 		 "ip[192.168.2.199] and specific port[16666] fail. Please check the port status "
 		 "and "
 		 "whether the port is being used by other process.",
-		 HLOG_PORT_BOUND, HCAT_NET, "port-bound", "192.168.2.199",
+		 HLOG_PORT_BOUND, HCAT_CONFIG, "port-bound", "192.168.2.199",
 		 "port 16666 on 192.168.2.199 (node n1, NPU side) cannot be listened on: another "
 		 "process holds it",
 		 "HCCL_NPU_SOCKET_PORT_RANGE", NULL, 16666},
@@ -1175,6 +1201,7 @@ int main(void)
 		cmocka_unit_test(test_port_below_host),
 		cmocka_unit_test(test_port_below_dotted_host),
 		cmocka_unit_test(test_horovod_stall),
+		cmocka_unit_test(test_message_continued),
 		cmocka_unit_test(test_ei0006_nolog),
 		cmocka_unit_test(test_ei0006_exited),
 		cmocka_unit_test(test_chain_follow),

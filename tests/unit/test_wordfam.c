@@ -52,6 +52,17 @@ static void test_rows(void **state)
 		{"DeadlineExceeded: deadline exceeded waiting for peers", "timeout"},
 		{"NCCL_SOCKET_IFNAME is not set and no interface was found", "setting"},
 		{"ValueError: Invalid DP number per node: 0", "invalid"},
+		/* CUDA, for code not built for this GPU (NVIDIA/nccl#444) */
+		{"[3] enqueue.cc:215 NCCL WARN Cuda failure 'invalid device function'", "gpu-arch"},
+		{"RuntimeError: CUDA error: no kernel image is available for execution on the device",
+		 "gpu-arch"},
+		/* Open MPI's help text (kubeflow/mpi-operator#733) */
+		{"Please correct the hostfile and try again.", "hostfile"},
+		/* an RDMA port without a link (MoonshotAI/checkpoint-engine#1) */
+		{"W0911 06:19:37.204383  3746 rdma_context.cpp:433] Device mlx5_3 port not active",
+		 "link-down"},
+		/* Ray's memory monitor (vllm-project/vllm#2669) */
+		{"Task was killed due to the node running low on memory.", "memory"},
 		{"CUDA error: invalid device ordinal", "invalid"},
 		/* argparse refusing an option's value (vllm-project/vllm-ascend#16954) */
 		{"vllm serve: error: argument --kv-cache-dtype: invalid choice: 'int8' (choose from "
@@ -142,6 +153,12 @@ static void test_order(void **state)
 	/* what a process said before it crashed explains the crash */
 	assert_string_equal(fam("RuntimeError: out of memory; Segmentation fault"), "memory");
 	assert_string_equal(fam("Invalid rank size 0; terminate called after throwing"), "invalid");
+	/* a host of the list that cannot be reached is the network's, not the list's */
+	assert_string_equal(fam("RuntimeError: Using hostfile at /home/u/hostfile but "
+				"host=gpu-0011 was not reachable via ssh."),
+			    "unreachable");
+	/* an invalid memory handle is a bug, not a value the job was given */
+	assert_null(fam("The parameter memHandle[0xfffd7cc769e0] is invalid."));
 	/* a bad pointer is a bug, not a value the job was given */
 	assert_string_equal(fam("invalid memory access at 0x10, core dumped"), "crash");
 	/* the bare news of an exception ranks below every family that names a kind */
