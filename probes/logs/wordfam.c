@@ -714,8 +714,9 @@ int hlog__words_conclude(struct hlog_report *r)
 	struct hx_vals x;
 	hlog__extract((struct pspan){u->text, strlen(u->text)}, &x);
 	const struct hx_val *v;
-	if (f->cat == HCAT_RANK_STUCK && waited_rank(r, u, &x) >= 0)
-		r->rank = waited_rank(r, u, &x);
+	int waited = f->cat == HCAT_RANK_STUCK ? waited_rank(r, u, &x) : -1;
+	if (waited >= 0)
+		r->rank = waited;
 	else if ((v = hlog__xfind(&x, HX_RANK, 1u << HX_ANY | 1u << HX_LOCAL)) && v->n >= 0 &&
 		 v->n <= INT_MAX)
 		r->rank = (int)v->n;
