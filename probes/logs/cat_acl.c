@@ -41,6 +41,7 @@ static int acl_code_of(struct pspan m, int cat, struct hlog_event *e)
 ACL_KIND(acl_timeout, HCAT_RANK_STUCK)
 ACL_KIND(acl_memory, HCAT_RESOURCE)
 ACL_KIND(acl_config, HCAT_CONFIG)
+ACL_KIND(acl_version, HCAT_VERSION)
 
 /* A task fault's code names no kind: the row only keeps the line from passing as unclassified.
  * A line of torch_npu's call wrapper ("NPU function error: aclrtSynchronizeEvent(event_), error
@@ -54,14 +55,10 @@ static int acl_task(struct pspan m, const struct hx_vals *x, struct hlog_event *
 /* The row of the table below that reads "error code" numbers of kind cat (defined after it). */
 static const struct hlog_sig *acl_kind_row(int cat);
 
-/* CANN's own report of a failed runtime call (log_inner.cpp's ReportCallError, in EH9999 and
- * EE9999 messages): "synchronize stream failed, runtime result = 507048". The code is read
- * as the rows below read "error code", and the line takes the row of the code's kind. */
-static int acl_result(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
+/* The event takes code v, when the runtime's table names it, with the row of its kind. */
+static int take_code_row(long long v, struct hlog_event *e)
 {
-	(void)x;
-	long long v = acl_code_after(m, "runtime result");
-	const struct hlog_sig *row = v >= 0 ? acl_kind_row(hacl_cat(v)) : NULL;
+	const struct hlog_sig *row = v >= 0 && hacl_name(v) ? acl_kind_row(hacl_cat(v)) : NULL;
 	if (!row)
 		return 0;
 	e->cat = row->cat;
@@ -70,7 +67,36 @@ static int acl_result(struct pspan m, const struct hx_vals *x, struct hlog_event
 	return 1;
 }
 
+/* CANN's own report of a failed runtime call (log_inner.cpp's ReportCallError, in EH9999 and
+ * EE9999 messages): "synchronize stream failed, runtime result = 507048". The code is read
+ * as the rows below read "error code", and the line takes the row of the code's kind. */
+static int acl_result(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
+{
+	(void)x;
+	return take_code_row(acl_code_after(m, "runtime result"), e);
+}
+
+/* A runtime call's return value as the libraries above it log it: "Register mem ret:207000."
+ * (a transfer engine over the runtime), "ret=507033": "ret" as a word, ':' or '=', and a number
+ * the runtime's table names; the first such "ret" decides. */
+static int acl_ret(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
+{
+	(void)x;
+	for (size_t i = 0; i + 4 < m.n; i++) {
+		if (memcmp(m.s + i, "ret", 3) || (i && hlog__word_char(m.s[i - 1])) ||
+		    (m.s[i + 3] != ':' && m.s[i + 3] != '='))
+			continue;
+		long long v;
+		struct pspan a = {m.s + i + 4, m.n - i - 4};
+		return hlog__num_at(a, &v) && take_code_row(v, e);
+	}
+	return 0;
+}
+
 static const struct hlog_sig rows[] = {
+	{{"ret"}, HCAT_UNRESOLVED, "acl-ret",
+	 "a runtime call returned a code of the runtime's table (the code's kind says which)",
+	 "read the code's kind: the lines around it name the call", 0, acl_ret},
 	{{"runtime result"}, HCAT_UNRESOLVED, "acl-runtime-result",
 	 "a runtime call failed with a code of the runtime's table (the code's kind says which)",
 	 "read the code's kind: the lines around it name the call", 0, acl_result},
@@ -92,6 +118,13 @@ static const struct hlog_sig rows[] = {
 	 "check the device ids the job uses against what the container sees "
 	 "(ASCEND_RT_VISIBLE_DEVICES) and the arguments of the call the line names",
 	 0, acl_config},
+	/* 207000: a feature this driver, firmware or chip lacks */
+	{{"error code"}, HCAT_VERSION, "acl-version",
+	 "a runtime call asked for a feature this driver, firmware or chip does not support",
+	 "compare the driver, firmware and CANN versions on this node (npu-smi info, the CANN "
+	 "version file) with what the feature needs (the framework's or library's release notes), "
+	 "and upgrade them together, or turn the feature off",
+	 0, acl_version},
 	/* 507014-507018 AI core and AI CPU, 507034-507036 vector core: a task of an operator
 	 * failed or overran on the device, which the code alone does not pin on the operator or
 	 * the chip */

@@ -20,6 +20,14 @@ static int no_retry_left(struct pspan m, const struct hx_vals *x, struct hlog_ev
 	return !hlog__retry_left(m);
 }
 
+static const char ofi_none_meaning[] =
+	"libfabric found no provider on this host that fits what was asked (fi_getinfo: no data): "
+	"the fabric's devices are not visible here, or the provider asked for is not installed";
+static const char ofi_none_fix[] =
+	"list what this host offers with fi_info (fi_info -p efa, -p verbs, -p tcp); in a "
+	"container, pass the fabric's devices in (/dev/infiniband); or name a provider that is "
+	"there (FI_PROVIDER=tcp, I_MPI_OFI_PROVIDER)";
+
 static const char mpi_component_fix[] =
 	"install the same Open MPI build (and UCX, libfabric) on every node; ompi_info on this "
 	"host lists the components it can load; or exclude the component (--mca pml ^ucx)";
@@ -106,6 +114,14 @@ static const struct hlog_sig rows[] = {
 	 "install the same Open MPI build, with that component, on every node (ompi_info lists "
 	 "what loads), or stop asking for it (--mca btl ^openib, the component the line names)",
 	 0, NULL},
+	/* libfabric's fi_getinfo() with -FI_ENODATA: no provider on this host matches what was
+	 * asked (no such fabric device visible, the provider not installed or excluded). NCCL's
+	 * OFI plugin: "NET/OFI OFI fi_getinfo() call failed: No data available"; MPICH's CH4/OFI
+	 * names the same call addrinfo: "OFI addrinfo() failed (...:No data available)" */
+	{{"fi_getinfo", "failed", "No data available"}, HCAT_CONFIG, "ofi-no-provider",
+	 ofi_none_meaning, ofi_none_fix, 0, NULL},
+	{{"OFI addrinfo() failed", "No data available"}, HCAT_CONFIG, "ofi-no-provider2",
+	 ofi_none_meaning, ofi_none_fix, 0, NULL},
 	{{"Fatal error in PMPI_Init"}, HCAT_UNRESOLVED, "mpi-init",
 	 "MPI could not initialise: the launcher, the process manager or the fabric it asked for "
 	 "does not fit this node",
@@ -324,15 +340,23 @@ static const struct hlog_sig rows[] = {
 	 NULL},
 	/* name resolution, as MPICH's TCP channel and glibc's gai_strerror word it:
 	 * "MPID_nem_tcp_init(384).............: gethostbyname failed, node7 (errno 1)",
-	 * "Temporary failure in name resolution" (EAI_AGAIN) */
-	{{"gethostbyname failed"}, HCAT_CONFIG, "host-unresolved2",
+	 * "Temporary failure in name resolution" (EAI_AGAIN). A name that does not resolve is the
+ * network's failure to reach the host, as the torch store's "Name or service not known" is */
+	{{"gethostbyname failed"}, HCAT_NET, "host-unresolved2",
 	 "a host name of the job does not resolve on this node (the host's own name included)",
 	 "make every host name of the job, this host's own included, resolve on every node "
 	 "(/etc/hosts or DNS), or give addresses", 0, NULL},
-	{{"Temporary failure in name resolution"}, HCAT_CONFIG, "host-unresolved3",
+	{{"Temporary failure in name resolution"}, HCAT_NET, "host-unresolved3",
 	 "a host name of the job could not be resolved: the resolver did not answer (EAI_AGAIN)",
 	 "check the node's resolver (/etc/resolv.conf, the DNS server) or list the hosts in "
 	 "/etc/hosts on every node", 0, NULL},
+	/* musl's gai_strerror(EAI_NONAME), as BusyBox's nslookup and Alpine-based images print
+	 * it: "nslookup: can't resolve 'master-0': Name does not resolve" */
+	{{"Name does not resolve"}, HCAT_NET, "host-unresolved4",
+	 "a host name of the job does not resolve on this node (no such name in DNS or /etc/hosts)",
+	 "make every host name of the job resolve on every node (/etc/hosts or DNS; in Kubernetes "
+	 "the pod's service must exist and be ready before its name resolves), or give addresses",
+	 0, NULL},
 	/* glibc's strerror texts, whoever prints them (c10d's store, NCCL's sockets, servers),
 	 * last so that a stack's own row wins */
 	{{"Software caused connection abort"}, HCAT_NET, "errno-conn-aborted",

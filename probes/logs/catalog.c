@@ -227,6 +227,8 @@ static void fill(const struct hx_vals *x, struct hlog_event *e)
 	if (!e->peer_ip[0] && ((v = hlog__xfind(x, HX_IP, HX_OTHER)) ||
 			       (v = hlog__xfind(x, HX_HOST, HX_OTHER))))
 		snprintf(e->peer_ip, sizeof(e->peer_ip), "%s", v->s);
+	if (e->peer_port < 0 && (v = hlog__xfind_peer(x, HX_PORT)) && v->n >= 0 && v->n <= 65535)
+		e->peer_port = (int)v->n;
 	if (e->rank < 0 && (v = hlog__xfind(x, HX_RANK, HX_THIS)))
 		e->rank = (int)v->n;
 	if (e->peer_rank < 0 && (v = hlog__xfind(x, HX_RANK, HX_OTHER)))

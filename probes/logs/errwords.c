@@ -42,6 +42,7 @@ static const struct {
 	{"no route", 0},      /* "[Errno 113] No route to host" */
 	{"cannot", 0},	      /* MPICH: "Internal MPI error!  Cannot read from remote process" */
 	{"could not", 0},     /* "Could not find real path of /sys/class/net/eth0/device" */
+	{"can't", 0},	      /* BusyBox: "nslookup: can't resolve 'master-0': Name does not resolve" */
 	{"unable", 0},	      /* Open MPI: "A process or daemon was unable to complete a TCP connection" */
 	{"invalid", 0},	      /* "The argument is invalid.Reason: Set visible device failed" */
 	{"killed", 0},	      /* the shell's "Killed"; "Out of memory: Killed process 7899" */
@@ -155,6 +156,10 @@ static const struct {
 	{"DeprecationWarning", 1, NULL},
 	{"is deprecated", 1, NULL}, /* "`torch.cuda.amp.custom_fwd(args...)` is deprecated. Please use" */
 	{"has been deprecated", 1, NULL},
+	/* a peer-to-peer capability report, CUDA's samples (p2pBandwidthLatencyTest, simpleP2P)
+	 * printing what a pair of GPUs can do: "Device=0 CANNOT Access Peer Device=1" (the copies
+	 * go through host memory instead) */
+	{"CANNOT Access Peer", 1, NULL},
 };
 
 #define NBENIGN (sizeof(benign) / sizeof(benign[0]))

@@ -72,6 +72,8 @@ static const struct key {
 /* Words before a value that say which end it is; the nearest one counts. */
 static const struct key role_before[] = {
 	{"remote", 0, HX_REMOTE},     {"peer", 0, HX_REMOTE},	     {"dst", 0, HX_REMOTE},
+	/* verbs' address handle: "dgid=::ffff:192.160.0.55 sgid_index=3" */
+	{"dgid", 0, HX_REMOTE},	      {"sgid", 0, HX_LOCAL},
 	{"dest", 0, HX_REMOTE},	      {"connect to", 0, HX_REMOTE},  {"connect server", 0, HX_REMOTE},
 	{"connecting to", 0, HX_REMOTE}, {"to server", 0, HX_REMOTE}, {"local", 0, HX_LOCAL},
 	{"src", 0, HX_LOCAL},	      {"source", 0, HX_LOCAL},	     {"listen on", 0, HX_LOCAL},
@@ -332,7 +334,10 @@ static size_t key_value(struct pspan m, size_t i, struct hx_vals *x)
 			continue;
 		int role = y->role != HX_ANY ? y->role : role_at(m, i, j + d);
 		if (y->what == HX_PORT) {
-			add_port(x, v, role, i);
+			/* below 16, a device's port (verbs' "port=1 ... dgid=", a switch's "port
+			 * 3"): no socket of these stacks listens there */
+			if (v >= 16)
+				add_port(x, v, role, i);
 		} else if (v < 0x7fffffff) {
 			struct hx_val *r = add(x, y->what, role, i);
 			if (r)

@@ -166,7 +166,7 @@ void hlog__event_init(struct hlog_event *e)
 	e->pid = e->rank = e->peer_rank = e->dev = e->peer_dev = -1;
 	e->value = e->result = -1;
 	e->group_size = -1;
-	e->below_port = e->below_peer_rank = -1;
+	e->below_port = e->below_peer_rank = e->peer_port = -1;
 	e->work = (struct hlog_work){ -1, -1, -1, -1, -1, -1, -1, "" };
 }
 
@@ -425,6 +425,11 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	 * event is: its values come further below it ("WARNING: Open MPI failed to TCP
 	 * connect ...", then "Message: connect() to 169.254.140.13:1026 failed" 7 lines on) */
 	int framed = 0, ev_framed = 0;
+	/* the rank of an event whose message goes on under it (it ends in ':', MPICH's "Abort(1)
+	 * on node 0 (rank 0 in comm 0): Fatal error in PMPI_Init_thread: ..., error stack:"), and
+	 * its line: an unprefixed line of that stack is that rank's */
+	int stack_rank = -1;
+	unsigned stack_at = 0;
 	int rec_rank = -1;  /* a record's "rank : N" field, and its line */
 	unsigned rec_at = 0;
 	r->bytes += len;
@@ -577,6 +582,14 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 			tmp.rank = rec_rank;
 		if (tmp.rank < 0 && wrapped >= 0)
 			tmp.rank = wrapped;
+		if (tmp.rank < 0 && stack_at && no > stack_at && no - stack_at <= 8 && l.t_us < 0 &&
+		    l.pid < 0)
+			tmp.rank = stack_rank;
+		struct pspan tm = probe__trim(l.msg);
+		if (tmp.rank >= 0 && tm.n && tm.s[tm.n - 1] == ':') {
+			stack_rank = tmp.rank;
+			stack_at = no;
+		}
 		/* a call named in the traceback just above is the one the error happened in */
 		if (!tmp.op[0] && coll[0] && no - coll_at <= 40)
 			snprintf(tmp.op, sizeof(tmp.op), "%s", coll);

@@ -137,6 +137,9 @@ struct hlog_event {
 			      * stuck notify count; -1 when none */
 	long long result;    /* an HcclResult or error code the line reports; -1 */
 	char ip[HLOG_IPLEN], peer_ip[HLOG_IPLEN]; /* device or host IPs the line names */
+	/* the port its whole line names for the other end (or the one it names), read before
+	 * text is cut to its length; -1 */
+	int peer_port;
 	char code[12];		   /* the error code token of the line ("EI0006"), or "" */
 	char group[HLOG_NAMELEN];  /* the HCCL group the ranks are local to, "" for the job */
 	int group_size;		   /* its rankSize; -1 */

@@ -379,6 +379,12 @@ int hlog__take_values(struct hlog_report *r, const char *text)
 void hlog__values_below(struct hlog_report *r, const struct hlog_event *c)
 {
 	hlog__take_values(r, c->text);
+	/* a line longer than the text kept of it names its peer past the cut (a paste that
+	 * joined a traceback and NCCL's "Last error: ... Connect to 127.0.0.1<45069> failed") */
+	if (!r->ip[0] && r->port < 0 && c->peer_ip[0] && strlen(c->text) == sizeof(c->text) - 1) {
+		snprintf(r->ip, sizeof(r->ip), "%s", c->peer_ip);
+		r->port = c->peer_port;
+	}
 	/* only a failure between two ends is detailed by an address under it (a setting's
 	 * lines list every interface's) */
 	if (c->cat != HCAT_NET && c->cat != HCAT_LINK_DOWN && c->cat != HCAT_RANK_STUCK)

@@ -157,7 +157,8 @@ static int ctime_prefix(struct pspan *m, struct hlog_line *l)
 	return 1;
 }
 
-/* "[rank3]:" "[Rank 3]:" (torch's per-rank prefix) and Open MPI's "[1,3]<stderr>:". */
+/* "[rank3]:" "[Rank 3]:" (torch's per-rank prefix), Open MPI's "[1,3]<stderr>:" and
+ * horovodrun's "[3]<stderr>:". */
 static int rank_prefix(struct pspan *m, struct hlog_line *l)
 {
 	if (m->n < 4 || m->s[0] != '[')
@@ -178,6 +179,14 @@ static int rank_prefix(struct pspan *m, struct hlog_line *l)
 		return 1;
 	}
 	size_t a = num(t, 0, &v);
+	/* horovodrun's "[13]<stderr>:": the rank alone, no job id */
+	if (a && a + 10 <= t.n && t.s[a] == ']' &&
+	    (probe__starts((struct pspan){t.s + a + 1, t.n - a - 1}, "<stderr>:") ||
+	     probe__starts((struct pspan){t.s + a + 1, t.n - a - 1}, "<stdout>:"))) {
+		l->rank = (int)v;
+		skip(m, 1 + a + 1 + 9);
+		return 1;
+	}
 	if (!a || a >= t.n || t.s[a] != ',')
 		return 0;
 	k = num(t, a + 1, &v);
@@ -500,6 +509,14 @@ static void inline_facts(struct pspan m, struct hlog_line *l, const struct hlog_
 			l->dev = d;
 		if (l->rank < 0 && hlog__int_after(in, "RankID:", &d))
 			l->rank = d;
+	}
+	/* Slurm's srun names the task, its rank, after the host: "srun: error: gpu20-15: task 0:
+	 * Out Of Memory" ("tasks 0-3:" names several, so no one rank) */
+	if (l->rank < 0 && probe__starts(m, "srun: error: ") && (a = hlog__after(head, ": task ")).s) {
+		long t;
+		size_t k = num(a, 0, &t);
+		if (k && k < a.n && a.s[k] == ':')
+			l->rank = (int)t;
 	}
 }
 

@@ -158,13 +158,14 @@ static const struct family fams[] = {
 		 /* an RDMA transfer engine on a NIC whose port has no link: "Device mlx5_3 port
 		  * not active" */
 		 "port not active", "port is not active"}},
-	{.cat = HCAT_CONFIG,
+	{.cat = HCAT_NET,
 	 .name = "name-resolution",
 	 .what = "a host name does not resolve",
 	 .fix = "make every node's host name resolve on every node (/etc/hosts or DNS), or give "
 		"addresses instead of names",
 	 .any = {"name or service not known", "name resolution", "gethostbyname",
-		 "could not resolve", "unknown host", "nodename nor servname"}},
+		 "could not resolve", "unknown host", "nodename nor servname", "can't resolve",
+		 "cannot resolve", "does not resolve"}},
 	/* a bound a setting breaks: "HCCL_BUFFSIZE is too SMALL", "NCCL_SOCKET_IFNAME is not
 	 * set", "the parameter ... must be ..." (a setting named with a bound it misses) */
 	{.cat = HCAT_CONFIG,
@@ -227,6 +228,16 @@ static const struct family fams[] = {
 		"file (its group, e.g. HwHiAiUser for /dev/davinci*), or the container's "
 		"capability; then run again",
 	 .any = {"permission denied", "access denied", "operation not permitted", "eacces"}},
+	/* the CUDA runtime's words for a node whose GPU software is not set up to run
+	 * (cudaGetErrorString of cudaErrorSystemNotReady): "system not yet initialized", on
+	 * NVSwitch systems the fabric manager not running */
+	{.cat = HCAT_CONFIG,
+	 .name = "gpu-not-ready",
+	 .what = "the GPUs of this node are not ready for CUDA work",
+	 .fix = "on NVSwitch systems (HGX, DGX) start the fabric manager (systemctl start "
+		"nvidia-fabricmanager, its version equal to the driver's); check nvidia-smi, the "
+		"container's GPU access (--gpus) and CUDA_VISIBLE_DEVICES",
+	 .any = {"system not yet initialized"}},
 	/* code built for other GPUs than these: CUDA's cudaErrorInvalidDeviceFunction ("Cuda
 	 * failure 'invalid device function'") and cudaErrorNoKernelImageForDevice ("no kernel
 	 * image is available for execution on the device"): the binary (NCCL, PyTorch) lacks this
@@ -675,6 +686,22 @@ static int waited_rank(const struct hlog_report *r, const struct hlog_unk *u,
 	return -1;
 }
 
+/* The rank of a line of the same family right around u (at most 4 lines, same file) whose
+ * prefix names one: one failure told twice, once with its rank ("slurmstepd-gpu20-15: error:
+ * Detected 1 oom-kill event(s)" over "srun: error: gpu20-15: task 0: Out Of Memory"); -1. */
+static int sibling_rank(const struct hlog_report *r, const struct hlog_unk *u, int row)
+{
+	for (size_t i = 0; i < r->nunk && i < HLOG_MAX_UNK; i++) {
+		const struct hlog_unk *n = &r->unk[i];
+		unsigned d = n->line > u->line ? n->line - u->line : u->line - n->line;
+		if (n->rank < 0 || d > 4 || strcmp(n->file, u->file) || strcmp(n->node, u->node) ||
+		    hlog__word_family((struct pspan){n->text, strlen(n->text)}) != row)
+			continue;
+		return n->rank;
+	}
+	return -1;
+}
+
 int hlog__words_conclude(struct hlog_report *r)
 {
 	/* a failure code alone (nothing explains it, or only its number's meaning does): the
@@ -714,7 +741,7 @@ int hlog__words_conclude(struct hlog_report *r)
 	struct hx_vals x;
 	hlog__extract((struct pspan){u->text, strlen(u->text)}, &x);
 	const struct hx_val *v;
-	int waited = f->cat == HCAT_RANK_STUCK ? waited_rank(r, u, &x) : -1;
+	int waited = f->cat == HCAT_RANK_STUCK ? waited_rank(r, u, &x) : -1, sib;
 	if (waited >= 0)
 		r->rank = waited;
 	else if ((v = hlog__xfind(&x, HX_RANK, 1u << HX_ANY | 1u << HX_LOCAL)) && v->n >= 0 &&
@@ -722,6 +749,8 @@ int hlog__words_conclude(struct hlog_report *r)
 		r->rank = (int)v->n;
 	else if (u->rank >= 0)
 		r->rank = u->rank; /* its prefix's: "[rank8]:   File ..." */
+	else if ((sib = sibling_rank(r, u, row)) >= 0)
+		r->rank = sib;
 	/* the device the line is about ("/hisi_logs/device-2/.../kbox.txt:2014[...] [Hardware
 	 * Error] ...", "(PID:7, Device:2, RankID:-1)") */
 	if ((v = hlog__xfind(&x, HX_DEV, 1u << HX_ANY | 1u << HX_LOCAL)) && v->n >= 0 &&
@@ -748,8 +777,13 @@ int hlog__words_conclude(struct hlog_report *r)
 	}
 	/* a message spread over a few lines names its peer on one of them: UCX's "connect(fd=34,
 	 * dest_addr=HOST:35892) failed: Connection timed out" just above "ucp_ep_create(proc=95)
-	 * failed: Destination is unreachable" */
-	for (size_t i = 0; !r->ip[0] && r->port < 0 && i < r->nunk && i < HLOG_MAX_UNK; i++) {
+	 * failed: Destination is unreachable"; and the rank at the other end, a line or two
+	 * on ("Failed to resolve UCX endpoint for rank 1" under "ibv_create_ah(... dgid=...)
+	 * ... failed: Connection timed out") */
+	int want_peer = f->cat == HCAT_NET || f->cat == HCAT_RANK_STUCK;
+	for (size_t i = 0; ((!r->ip[0] && r->port < 0) || (want_peer && r->peer_rank < 0)) &&
+			   i < r->nunk && i < HLOG_MAX_UNK;
+	     i++) {
 		const struct hlog_unk *n = &r->unk[i];
 		unsigned d = n->line > u->line ? n->line - u->line : u->line - n->line;
 		if (d && d <= 3 && !strcmp(n->file, u->file) && !strcmp(n->node, u->node))

@@ -20,6 +20,10 @@ static const struct hresult acls[] = {
 	{107002, "ACL_ERROR_RT_CONTEXT_NULL", HCAT_CONFIG, "no device is set on the thread"},
 	{107019, "ACL_ERROR_RT_WAIT_TIMEOUT", HCAT_RANK_STUCK, "a wait of the runtime timed out"},
 	{107020, "ACL_ERROR_RT_TASK_TIMEOUT", HCAT_RANK_STUCK, "a task did not finish in time"},
+	/* what this driver, firmware or chip does not offer: a newer stack's feature asked of an
+	 * older one (memory registration modes, a chip's copy engine) */
+	{207000, "ACL_ERROR_RT_FEATURE_NOT_SUPPORT", HCAT_VERSION,
+	 "the feature is not supported by this driver, firmware or chip"},
 	{207001, "ACL_ERROR_RT_MEMORY_ALLOCATION", HCAT_RESOURCE, "device memory is exhausted"},
 	{207004, "ACL_ERROR_RT_NO_DEVICE", HCAT_HARDWARE, "no device is visible"},
 	{207006, "ACL_ERROR_RT_NO_PERMISSION", HCAT_CONFIG,

@@ -170,10 +170,24 @@ static const struct ccase cases[] = {
 	 "monitored-barrier", HCAT_RANK_STUCK, ""},
 	{"glibc gai_strerror(EAI_AGAIN) through Python",
 	 "socket.gaierror: [Errno -3] Temporary failure in name resolution", "host-unresolved3",
-	 HCAT_CONFIG, ""},
+	 HCAT_NET, ""},
 	{"MPICH ch3:nemesis tcp error stack, filled",
 	 "MPID_nem_tcp_init(373).............: gethostbyname failed, worker-3 (errno 1)",
-	 "host-unresolved2", HCAT_CONFIG, ""},
+	 "host-unresolved2", HCAT_NET, ""},
+	{"aws-ofi-nccl's fi_getinfo with FI_ENODATA, real (aws-ofi-nccl issue 1020)",
+	 "[2025-10-16 22:16:08] ip-172-31-3-90:1929:1937 [0] nccl_net_ofi_rdma_init:7978 NCCL WARN "
+	 "NET/OFI OFI fi_getinfo() call failed: No data available",
+	 "ofi-no-provider", HCAT_CONFIG, ""},
+	{"MPICH CH4/OFI error stack, real (fds issue 7868)",
+	 "MPIDI_NM_mpi_init_hook(719): OFI addrinfo() failed "
+	 "(ofi_init.h:719:MPIDI_NM_mpi_init_hook:No data available)",
+	 "ofi-no-provider2", HCAT_CONFIG, ""},
+	{"a transfer engine's runtime return value, real (vllm-ascend issue 8420)",
+	 "E0419 16:59:47.826516 19842 ascend_direct_transport.cpp:487] Register mem ret:207000.",
+	 "acl-version", HCAT_VERSION, ""},
+	{"musl gai_strerror(EAI_NONAME) through BusyBox nslookup, real (ms-swift issue 6368)",
+	 "nslookup: can't resolve 'dlc1dwuhvtro4c27-master-0': Name does not resolve",
+	 "host-unresolved4", HCAT_NET, ""},
 	{"PRRTE's error log format with OPAL's Unreachable, filled",
 	 "[node-b:01234] [[1234,1],3] PRTE_ERROR_LOG: Unreachable in file base/grpcomm_base_stubs.c "
 	 "at line 123",
@@ -571,7 +585,8 @@ static void test_every_row_seen(void **state)
 		if (!seen && (!strcmp(s->detail, "ib-completion") || !strcmp(s->detail, "ib-async-event") ||
 			      !strcmp(s->detail, "ib-syndrome") ||
 			      !strcmp(s->detail, "ompi-openib-status") ||
-			      !strcmp(s->detail, "acl-runtime-result")))
+			      !strcmp(s->detail, "acl-runtime-result") ||
+			      !strcmp(s->detail, "acl-ret")))
 			seen = 1;
 		if (!seen)
 			fail_msg("catalog row '%s' has no real line in this test", s->detail);

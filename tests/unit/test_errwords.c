@@ -83,6 +83,9 @@ static const struct row_line word_lines[] = {
 	{"could not", "https://github.com/bytedance/byteps/issues/61",
 	 "worker-pytorch-0:24:24 [1] NCCL INFO Could not find real path of "
 	 "/sys/class/net/eth0/device"},
+	{"can't",
+	 "../real-logs-new/batch66/ms-swift-6368-pai-dlc-worker-nslookup-cant-resolve-master-0-torchrun",
+	 "dlc1dwuhvtro4c27-master-0"},
 	{"invalid", "vllm-ascend-167-ray-visible-devices-invalid-device", "The argument is invalid"},
 	{"killed", "https://github.com/lllyasviel/Fooocus/issues/1117", "Killed"},
 	{"segmentation fault", "https://github.com/mpi4py/mpi4py/issues/281",
@@ -228,6 +231,9 @@ static const struct benign_line benign_lines[] = {
 	{"has been deprecated",
 	 "../real-logs-new/batch35/ray-pr55754-serve-llm-test-passed-deprecation-warning-healthy",
 	 "WARNING deprecation.py:50 -- DeprecationWarning:", 0},
+	{"CANNOT Access Peer",
+	 "../real-logs-new/batch65/autodl-blog-2x-rtx2080ti-pcie-p2p-not-supported-nccl-tests-all-reduce-4gbps-healthy",
+	 "Device=0 CANNOT Access Peer Device=1", 0},
 };
 
 static struct pspan span(const char *s)

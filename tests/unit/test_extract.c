@@ -171,6 +171,13 @@ static const struct xcase cases[] = {
 	 "[  +0.000003] pcieport 0000:00:03.0:   device [8086:6f08] error status/mask=00001000/"
 	 "00002000",
 	 "", ""},
+	{"UCX's UD address handle (mlcommons training_results_v3.5#5): the verbs port number is "
+	 "no socket's port, dgid is the other end's address",
+	 "[1695144496.484294] [hpci5201:103648:0]       ib_device.c:1250 UCX  ERROR   "
+	 "ibv_create_ah(dlid=49152 sl=0 port=1 src_path_bits=0 dgid=::ffff:192.160.0.55 "
+	 "sgid_index=3 traffic_class=106) for UD verbs connect on bnxt_re0 failed: Connection "
+	 "timed out",
+	 "ip/remote=192.160.0.55", ""},
 	{"NCCL's proxy under vLLM on Ray, vllm-project/vllm#798: the rank it called is the peer; "
 	 "Ray's prefix is the worker's own address",
 	 "(LLMEngine pid=2347640, ip=10.58.226.15) Proxy Call to rank 7 failed (Connect)",

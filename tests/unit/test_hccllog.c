@@ -256,6 +256,86 @@ static void test_message_continued(void **state)
 	hlog_report_release(&r);
 }
 
+/* MPICH's error stack (firemodels/fds#7868): the rank its head names is that of the stack's
+ * lines under it, where the cause is (no OFI provider). */
+static void test_stack_rank(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	static const char log[] =
+		"Abort(1094799) on node 0 (rank 0 in comm 0): Fatal error in PMPI_Init_thread: Other "
+		"MPI error, error stack:\n"
+		"MPIR_Init_thread(666)......: \n"
+		"MPID_Init(922).............: \n"
+		"MPIDI_NM_mpi_init_hook(719): OFI addrinfo() failed "
+		"(ofi_init.h:719:MPIDI_NM_mpi_init_hook:No data available)\n";
+	conclude_text(&r, "node0/stdout.txt", "node0", log, HCAT_CONFIG, "ofi-no-provider2", NULL,
+		      NULL);
+	assert_int_equal(r.rank, 0);
+	hlog_report_release(&r);
+}
+
+/* One failure told twice, once with its rank (mit-han-lab's K-Net#30 under Slurm): the rank
+ * of srun's line is the cause's. */
+static void test_sibling_rank(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	static const char log[] =
+		"slurmstepd-gpu20-15: error: Detected 1 oom-kill event(s) in StepId=9411285.0. Some "
+		"of your processes may have been killed by the cgroup out-of-memory handler.\n"
+		"srun: error: gpu20-15: task 0: Out Of Memory\n";
+	conclude_text(&r, "node0/stdout.txt", "node0", log, HCAT_RESOURCE, "words:memory", NULL,
+		      NULL);
+	assert_int_equal(r.rank, 0);
+	hlog_report_release(&r);
+}
+
+/* A line longer than the text kept of it (one paste of a traceback and NCCL's message,
+ * aws-samples/awsome-distributed-training#192): the peer and its port past the cut are kept. */
+static void test_long_line_peer(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	static const char log[] =
+		"File \"/opt/conda/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py\", "
+		"line 1906, in broadcast 10: work = default_pg.broadcast([tensor], opts) 10: "
+		"torch.distributed.DistBackendError: NCCL error in: /opt/conda/conda-bld/"
+		"pytorch_1696588393313/work/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1331, "
+		"unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.18.5 10: "
+		"ncclSystemError: System call (e.g. socket, malloc) or external library call failed or "
+		"device error. 10: Last error: 10: socketStartConnect: Connect to 127.0.0.1<45069> "
+		"failed : Software caused connection abort\n";
+	conclude_text(&r, "node0/stdout.txt", "node0", log, HCAT_NET, "ncclSystemError", NULL,
+		      NULL);
+	assert_string_equal(r.ip, "127.0.0.1");
+	assert_int_equal(r.port, 45069);
+	hlog_report_release(&r);
+}
+
+/* UCX over Open MPI (mlcommons/training_results_v3.5#5): the address handle's destination is
+ * the peer's address, the InfiniBand port number no socket's port, and the rank whose
+ * endpoint failed, two lines on, the peer rank. */
+static void test_ucx_peer_rank_below(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	static const char log[] =
+		"[1695144496.484294] [hpci5201:103648:0]       ib_device.c:1250 UCX  ERROR   "
+		"ibv_create_ah(dlid=49152 sl=0 port=1 src_path_bits=0 dgid=::ffff:192.160.0.55 "
+		"sgid_index=3 traffic_class=106) for UD verbs connect on bnxt_re0 failed: Connection "
+		"timed out\n"
+		"[hpci5201:103648] pml_ucx.c:419  Error: ucp_ep_create(proc=1) failed: Endpoint "
+		"timeout\n"
+		"[hpci5201:103648] pml_ucx.c:472  Error: Failed to resolve UCX endpoint for rank 1\n";
+	conclude_text(&r, "node0/stdout.txt", "node0", log, HCAT_NET, "words:connect-timeout",
+		      NULL, NULL);
+	assert_string_equal(r.ip, "192.160.0.55");
+	assert_int_equal(r.port, -1);
+	assert_int_equal(r.peer_rank, 1);
+	hlog_report_release(&r);
+}
+
 static void test_ei0006_nolog(void **state)
 {
 	struct hlog_report r;
@@ -1202,6 +1282,10 @@ int main(void)
 		cmocka_unit_test(test_port_below_dotted_host),
 		cmocka_unit_test(test_horovod_stall),
 		cmocka_unit_test(test_message_continued),
+		cmocka_unit_test(test_stack_rank),
+		cmocka_unit_test(test_sibling_rank),
+		cmocka_unit_test(test_long_line_peer),
+		cmocka_unit_test(test_ucx_peer_rank_below),
 		cmocka_unit_test(test_ei0006_nolog),
 		cmocka_unit_test(test_ei0006_exited),
 		cmocka_unit_test(test_chain_follow),

@@ -163,6 +163,15 @@ static const struct line_case lines[] = {
 	 "Wed Jun 26 22:35:41 2019[1,273]<stderr>:[clx-orion-058:21759] pml_ucx.c:380  Error: "
 	 "ucp_ep_create(proc=272) failed: Destination is unreachable",
 	 NULL, ANY, ANY, 273, -1, 1561588541000000LL, 0, 1, ""},
+	/* horovodrun's prefix, the rank alone, under C's ctime() */
+	{"real-logs-new/batch67/horovod-2431-network-interface-enp129s0f1-missing-on-rank-13-host-gloo",
+	 "Tue Nov 10 10:05:04 2020[13]<stderr>:terminate called after throwing an instance of "
+	 "'gloo::EnforceNotMet'",
+	 "terminate called", ANY, ANY, 13, -1, 1605002704000000LL, 0, 1, ""},
+	/* srun names the task, its rank; "tasks 0-3" would name none */
+	{"real-logs-new/batch67/k-net-30-slurm-cgroup-oom-kill-gpu20-15-step-9411285",
+	 "srun: error: gpu20-15: task 0: Out Of Memory",
+	 "srun: error:", ANY, ANY, 0, -1, -1, 0, 1, ""},
 	/* NCCL before 2.4 wrote its level WARN without "NCCL": still what failed */
 	{"real-logs-new/batch33/horovod-666-seyun-eth0-vclab-eno2-connection-closed-by-remote-peer",
 	 "seyun:17283:17549 [3] include/socket.h:371 WARN Connection closed by remote peer",

@@ -28,6 +28,12 @@ static void test_rows(void **state)
 		{"eth2: Link is Down", "link-down"},
 		{"getaddrinfo node07: Name or service not known", "name-resolution"},
 		{"Temporary failure in name resolution while resolving master", "name-resolution"},
+		/* real: ms-swift issue 6368 (BusyBox nslookup on a PAI-DLC worker) */
+		{"nslookup: can't resolve 'dlc1dwuhvtro4c27-master-0': Name does not resolve",
+		 "name-resolution"},
+		/* real: nccl-tests issue 264 (H100x8, fabric manager not running) */
+		{"test: Test CUDA failure common.cu:941 'system not yet initialized'", "gpu-not-ready"},
+
 		{"driver version 23.0 does not match the runtime, version mismatch", "version"},
 		{"EC0010: Failed to import Python module [ModuleNotFoundError: No module named "
 		 "'tbe.common.repository_manager.utils.repository_manager_log'.].",
@@ -131,6 +137,11 @@ static void test_rows(void **state)
 		/* vllm-project/vllm-ascend#946 */
 		{"Some Ray subprocesses exited unexpectedly:", "exit"},
 	};
+	/* a UCX endpoint is not a host name (real: mlcommons training_results_v3.5 issue 5) */
+	const char *ucx = fam("[hpci5201:103648] pml_ucx.c:472  Error: Failed to resolve UCX "
+			      "endpoint for rank 1");
+	if (ucx && !strcmp(ucx, "name-resolution"))
+		fail_msg("a UCX endpoint read as a host name");
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		const char *got = fam(t[i].line);
 		if (!got || strcmp(got, t[i].family))
