@@ -282,6 +282,26 @@ static void set_unk(struct hlog_unk *u, const char *name, const char *node, unsi
 	u->below_port = -1;
 }
 
+/* The address, port and peer rank a line under a message names, each kept while the message
+ * has none yet: what that message was about (see hlog_event's and hlog_unk's below_ip). A
+ * port alone counts when no address is named (a server given by its host name: "unable to
+ * connect to server node100.local at port 54762"). peer_rank may be NULL. */
+static void values_below(struct pspan m, char *ip, size_t iplen, int *port, int *peer_rank)
+{
+	struct hx_vals x;
+	struct hx_peer p;
+	hlog__extract(m, &x);
+	hlog__xpeer(&x, &p);
+	if (p.ip && !ip[0]) {
+		snprintf(ip, iplen, "%s", p.ip->s);
+		*port = p.port ? (int)p.port->n : -1;
+	} else if (!p.ip && p.port && !ip[0] && *port < 0) {
+		*port = (int)p.port->n;
+	}
+	if (peer_rank && p.rank && *peer_rank < 0)
+		*peer_rank = (int)p.rank->n;
+}
+
 /* The unexplained error line whose message may go on below it (see hlog_unk's below_ip). */
 struct unk_open {
 	size_t i;	/* its index in unk[], or SIZE_MAX */
@@ -311,20 +331,7 @@ static void continue_unk(struct unk_open *o, struct hlog_report *r, unsigned no,
 	}
 	o->last = no;
 	struct hlog_unk *u = &r->unk[o->i];
-	struct hx_vals x;
-	struct hx_peer p;
-	hlog__extract(l->msg, &x);
-	hlog__xpeer(&x, &p);
-	if (p.ip && !u->below_ip[0]) {
-		snprintf(u->below_ip, sizeof(u->below_ip), "%s", p.ip->s);
-		if (p.port && u->below_port < 0)
-			u->below_port = (int)p.port->n;
-	}
-	if (r->word_unk.line == u->line && !strcmp(r->word_unk.file, u->file) &&
-	    !strcmp(r->word_unk.node, u->node)) {
-		snprintf(r->word_unk.below_ip, sizeof(r->word_unk.below_ip), "%s", u->below_ip);
-		r->word_unk.below_port = u->below_port;
-	}
+	values_below(l->msg, u->below_ip, sizeof(u->below_ip), &u->below_port, NULL);
 }
 
 static void keep_unk(struct hlog_report *r, const char *name, const char *node, unsigned no,
@@ -355,26 +362,6 @@ void hlog__lone_frame_error(struct hlog_report *r)
 static int rule_line(struct pspan m)
 {
 	return m.n >= 20 && probe__count_in(m, "-") == m.n;
-}
-
-/* The address, port and peer rank an error line under e names, each while e has none yet
- * (see below_ip). */
-static void detail_below(struct hlog_event *e, struct pspan m)
-{
-	struct hx_vals x;
-	struct hx_peer p;
-	hlog__extract(m, &x);
-	hlog__xpeer(&x, &p);
-	if (p.ip && !e->below_ip[0]) {
-		snprintf(e->below_ip, sizeof(e->below_ip), "%s", p.ip->s);
-		e->below_port = p.port ? (int)p.port->n : -1;
-	} else if (!p.ip && p.port && !e->below_ip[0] && e->below_port < 0) {
-		/* a server named by its host, not its address: "unable to connect to server
-		 * node100.local at port 54762" */
-		e->below_port = (int)p.port->n;
-	}
-	if (p.rank && e->below_peer_rank < 0)
-		e->below_peer_rank = (int)p.rank->n;
 }
 
 int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t len,
@@ -542,7 +529,10 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		if (!hlog__recognise_hits(line, &l, &tmp, &hits)) {
 			if (l.error && last_ev < r->nev && r->ev[last_ev].fi == fi &&
 			    (no - last_ev_no <= 4 || (ev_framed && framed && no - last_ev_no <= 24)))
-				detail_below(&r->ev[last_ev], l.msg);
+				values_below(l.msg, r->ev[last_ev].below_ip,
+					     sizeof(r->ev[last_ev].below_ip),
+					     &r->ev[last_ev].below_port,
+					     &r->ev[last_ev].below_peer_rank);
 			/* the frame of a table HCCL prints (LINK_ERROR_INFO, its detector's
 			 * result), and the trace lines a process logs right after an error it
 			 * reported (the callers returning it), are that error, not new ones */

@@ -177,7 +177,8 @@ struct hlog_unk {
 	char text[HLOG_TEXTLEN];
 	/* the address and port the lines under it name, when it ends in ':' and they carry no
 	 * prefix of their own (its message goes on there: Ray's "Version mismatch: The cluster
-	 * was started with:" ... "This process on node 10.18.215.196 was started with:"); "", -1 */
+	 * was started with:" ... "This process on node 10.18.215.196 was started with:"); "", -1.
+	 * Recorded in unk[] only: a copy (word_unk) finds them there by file and line. */
 	char below_ip[HLOG_IPLEN];
 	int below_port;
 };

@@ -217,6 +217,17 @@ static const struct family fams[] = {
 		"program was built), or point the loader at it (LD_LIBRARY_PATH, ldconfig, the "
 		"container's mounts); ldd on the program lists what is not found",
 	 .any = {"cannot open shared object file", "error while loading shared libraries"}},
+	/* a device another process or container already holds: the NPU driver's "dcmi model
+	 * initialized failed, because the device is used. ret is -8020", EBUSY's "Device or
+	 * resource busy" from an open */
+	{.cat = HCAT_CONFIG,
+	 .name = "device-held",
+	 .what = "a device the job needs is held by another process or container",
+	 .fix = "find what holds the device (npu-smi info or nvidia-smi lists the processes; "
+		"lsof or fuser on its /dev node; another container given the same device) and stop "
+		"it, or give this job other devices; one device per container",
+	 .any = {"device is used", "device is busy", "device or resource busy", "device is in use",
+		 "used by another", "occupied by another"}},
 	/* access refused, in any library's words: ssh between the nodes "Permission denied
 	 * (publickey,password)", "open /dev/davinci0: Permission denied", EPERM's "Operation not
 	 * permitted" */
@@ -261,7 +272,10 @@ static const struct family fams[] = {
 	 .also = {"number", "size", "count", "rank", "device", "parameter", "option",
 		  "value", "config", "setting", "ordinal",
 		  /* Python's argparse: "error: argument --kv-cache-dtype: invalid choice: 'int8'" */
-		  "choice"},
+		  "choice",
+		  /* Slurm refusing a request: "sbatch: error: Invalid generic resource (gres)
+		   * specification" */
+		  "specification"},
 	 .not = {"memory", "pointer", "address", "access", "instruction", "handle",
 		 /* HCCL's one-sided memory: "The parameter memHandle[0xfffd7cc769e0] is invalid." */
 		 "memhandle", "mem_handle"}},
@@ -686,6 +700,17 @@ static int waited_rank(const struct hlog_report *r, const struct hlog_unk *u,
 	return -1;
 }
 
+/* The kept unexplained line u is a copy of (what was read under it is recorded there only);
+ * NULL when it was not kept. */
+static const struct hlog_unk *kept_unk(const struct hlog_report *r, const struct hlog_unk *u)
+{
+	for (size_t i = 0; i < r->nunk && i < HLOG_MAX_UNK; i++)
+		if (r->unk[i].line == u->line && !strcmp(r->unk[i].file, u->file) &&
+		    !strcmp(r->unk[i].node, u->node))
+			return &r->unk[i];
+	return NULL;
+}
+
 /* The rank of a line of the same family right around u (at most 4 lines, same file) whose
  * prefix names one: one failure told twice, once with its rank ("slurmstepd-gpu20-15: error:
  * Detected 1 oom-kill event(s)" over "srun: error: gpu20-15: task 0: Out Of Memory"); -1. */
@@ -770,10 +795,11 @@ int hlog__words_conclude(struct hlog_report *r)
 		 port >= 0 && port <= 65535)
 		r->port = (int)port;
 	/* a message that goes on under its line names the address there (see hlog_unk) */
-	if (!r->ip[0] && u->below_ip[0]) {
-		snprintf(r->ip, sizeof(r->ip), "%.*s", (int)sizeof(r->ip) - 1, u->below_ip);
-		if (r->port < 0 && u->below_port >= 0)
-			r->port = u->below_port;
+	const struct hlog_unk *kept = kept_unk(r, u);
+	if (!r->ip[0] && kept && kept->below_ip[0]) {
+		snprintf(r->ip, sizeof(r->ip), "%.*s", (int)sizeof(r->ip) - 1, kept->below_ip);
+		if (r->port < 0 && kept->below_port >= 0)
+			r->port = kept->below_port;
 	}
 	/* a message spread over a few lines names its peer on one of them: UCX's "connect(fd=34,
 	 * dest_addr=HOST:35892) failed: Connection timed out" just above "ucp_ep_create(proc=95)

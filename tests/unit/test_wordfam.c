@@ -31,6 +31,11 @@ static void test_rows(void **state)
 		/* real: ms-swift issue 6368 (BusyBox nslookup on a PAI-DLC worker) */
 		{"nslookup: can't resolve 'dlc1dwuhvtro4c27-master-0': Name does not resolve",
 		 "name-resolution"},
+		/* real: vllm-ascend issue 632 (npu-smi in a container whose NPU another holds) */
+		{"dcmi model initialized failed, because the device is used. ret is -8020",
+		 "device-held"},
+		/* real: awsome-distributed-training issue 196 (no GRES in slurm.conf) */
+		{"sbatch: error: Invalid generic resource (gres) specification", "invalid"},
 		/* real: nccl-tests issue 264 (H100x8, fabric manager not running) */
 		{"test: Test CUDA failure common.cu:941 'system not yet initialized'", "gpu-not-ready"},
 
