@@ -122,6 +122,19 @@ static const struct hlog_sig rows[] = {
 	 ofi_none_meaning, ofi_none_fix, 0, NULL},
 	{{"OFI addrinfo() failed", "No data available"}, HCAT_CONFIG, "ofi-no-provider2",
 	 ofi_none_meaning, ofi_none_fix, 0, NULL},
+	/* Open MPI's (ORTE's, PRRTE's) help text for a daemon started on a node that never
+	 * called back: "An ORTE daemon has unexpectedly failed after launch and before
+	 * communicating back to mpirun. This could be caused by ... an inability to create a
+	 * connection back to mpirun due to a lack of common network interfaces and/or no route
+	 * found between them." */
+	{{"daemon has unexpectedly failed after launch"}, HCAT_NET, "mpi-daemon-no-callback",
+	 "a launcher daemon started on a node but never connected back to mpirun: most often no "
+	 "network the two hosts share, no route, or a firewall between them",
+	 "check that every node reaches the launching host on the interface Open MPI uses (ping, "
+	 "nc to a port; firewalls off or open between the nodes), and restrict Open MPI to the "
+	 "nodes' common network (--mca oob_tcp_if_include, --mca btl_tcp_if_include with that "
+	 "interface or subnet)",
+	 0, NULL},
 	{{"Fatal error in PMPI_Init"}, HCAT_UNRESOLVED, "mpi-init",
 	 "MPI could not initialise: the launcher, the process manager or the fabric it asked for "
 	 "does not fit this node",

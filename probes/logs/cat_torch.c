@@ -137,6 +137,15 @@ static const struct hlog_sig rows[] = {
 	 "set GLOO_SOCKET_IFNAME to an interface that exists, is up and carries the nodes' network "
 	 "on every node (ip -br addr); interface names differ between hosts and containers",
 	 0, NULL},
+	/* newer tcp/device.cc, for an interface given by its address (GLOO_SOCKET_IFNAME or a
+	 * host name that resolved to one): "ifa != nullptr. Unable to find interface for:
+	 * [0.0.0.189]" */
+	{{"Unable to find interface for"}, HCAT_CONFIG, "gloo-no-interface2",
+	 "the network interface or address named for Gloo is not one of this host's",
+	 "set GLOO_SOCKET_IFNAME to an interface that exists, is up and carries the nodes' network "
+	 "on every node (ip -br addr), and check that each host name resolves to its own address "
+	 "(a host name of digits alone is read as an address)",
+	 0, NULL},
 	{{"Gloo connectFullMesh failed"}, HCAT_NET, "gloo-full-mesh",
 	 "Gloo could not connect every pair of ranks",
 	 "check GLOO_SOCKET_IFNAME and that the nodes reach each other on every port", 0, NULL},

@@ -47,6 +47,10 @@ static const struct {
 	{"invalid", 0},	      /* "The argument is invalid.Reason: Set visible device failed" */
 	{"killed", 0},	      /* the shell's "Killed"; "Out of memory: Killed process 7899" */
 	{"segmentation fault", 0}, /* "Segmentation fault (core dumped)" */
+	/* the NVIDIA driver when a GPU left the PCIe bus (Xid 79), on a line of its own under
+	 * "NVRM: The NVIDIA GPU 0000:b3:00.0": "NVRM: fallen off the bus and is not responding
+	 * to commands." */
+	{"fallen off the bus", 0},
 	{"out of memory", 0}, /* "NCCL WARN Cuda failure 'out of memory'" */
 	{"core dumped", 0},   /* "Segmentation fault (core dumped)" */
 	{"illegal", 0},	      /* "Cuda failure 'an illegal memory access was encountered'" */
@@ -98,6 +102,14 @@ static const struct {
 	 * pid=1818990, name=python3, Ch 00000001" */
 	{"NVRM: Xid", EW_CASE},
 	{"NCCL WARN", EW_CASE}, /* NCCL's level for what failed: "NCCL WARN NET/IB : Got ..." */
+	/* the same words in Chinese, as CANN's tools and MindCluster's diagnosis print them in a
+	 * Chinese locale (no spaces between words there: a row matches inside a run of
+	 * characters): "BackendConfig配置参数校验失败" (failed), "NPU端闪断错误" (error),
+	 * "notify wait超时" (timed out). Not "异常" (abnormal), which a healthy check prints as
+	 * "无异常" */
+	{"失败", 0},
+	{"错误", 0},
+	{"超时", 0},
 	{"ECONNREFUSED", EW_CASE}, /* errno names: "Connection refused (ECONNREFUSED, ...)" */
 	{"EHOSTUNREACH", EW_CASE}, /* "No route to host (EHOSTUNREACH, ...)" */
 	{"ENETUNREACH", EW_CASE}, /* "Network is unreachable (ENETUNREACH, ...)" */
@@ -364,12 +376,15 @@ static int first_word(struct pspan m, long only, int *len, int *row)
 	size_t n = m.n < 4096 ? m.n : 4096;
 	const char *s = m.s;
 	for (size_t i = 0; i < n;) {
-		if (!hlog__word_char(s[i])) {
+		/* the lead byte of a UTF-8 character: in a script written without spaces (Chinese)
+		 * a word may start at any character */
+		int wide = (unsigned char)s[i] >= 0xC0;
+		if (!hlog__word_char(s[i]) && !wide) {
 			i++;
 			continue;
 		}
-		size_t end = i;
-		while (end < n && hlog__word_char(s[end]))
+		size_t end = i + 1;
+		while (!wide && end < n && hlog__word_char(s[end]))
 			end++;
 		unsigned char c = (unsigned char)lower(s[i]) & 127;
 		size_t k = 0;
@@ -379,7 +394,7 @@ static int first_word(struct pspan m, long only, int *len, int *row)
 			if (only < 0 || only == r)
 				k = match_at(s + i, n - i, words[r].form, words[r].flags & EW_CASE);
 		}
-		if (!k && (only < 0 || only == (long)NWORDS) && class_word(s + i, end - i)) {
+		if (!k && !wide && (only < 0 || only == (long)NWORDS) && class_word(s + i, end - i)) {
 			k = end - i;
 			r = (int)NWORDS; /* the class-name row */
 		}

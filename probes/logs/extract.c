@@ -34,6 +34,9 @@ static const struct key {
 	{"peer rank", HX_RANK, HX_REMOTE},
 	{"srcRank", HX_RANK, HX_LOCAL},
 	{"src_rank", HX_RANK, HX_LOCAL},
+	/* Gloo's pair timeout: "TIMEOUT self_rank = 0 pair_rank = 1 peer_str = [ip]:port" */
+	{"self_rank", HX_RANK, HX_LOCAL},
+	{"pair_rank", HX_RANK, HX_REMOTE},
 	{"dstRank", HX_RANK, HX_REMOTE},
 	{"dst_rank", HX_RANK, HX_REMOTE},
 	{"user_rank", HX_RANK, HX_ANY},

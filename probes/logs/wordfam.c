@@ -166,6 +166,18 @@ static const struct family fams[] = {
 	 .any = {"name or service not known", "name resolution", "gethostbyname",
 		 "could not resolve", "unknown host", "nodename nor servname", "can't resolve",
 		 "cannot resolve", "does not resolve"}},
+	/* no network interface to use, in any library's words: oneCCL's "fill_local_host_ip:
+	 * can't find interface to get host IP" (only loopback there), Gloo's "Unable to find
+	 * address for: eth0", NCCL's "no socket interface found" */
+	{.cat = HCAT_CONFIG,
+	 .name = "no-interface",
+	 .what = "no network interface the job can use was found on this node",
+	 .fix = "name an interface that exists, is up and has an address on the nodes' network, "
+		"the same on every node (NCCL_SOCKET_IFNAME, GLOO_SOCKET_IFNAME, CCL_KVS_IFACE or "
+		"the library's own setting; ip -br addr lists them), and in a container give it the "
+		"host's network",
+	 .any = {"find interface", "find address for", "no socket interface", "no interface found",
+		 "interface not found", "no such interface", "no usable interface"}},
 	/* a bound a setting breaks: "HCCL_BUFFSIZE is too SMALL", "NCCL_SOCKET_IFNAME is not
 	 * set", "the parameter ... must be ..." (a setting named with a bound it misses) */
 	{.cat = HCAT_CONFIG,
@@ -249,6 +261,19 @@ static const struct family fams[] = {
 		"nvidia-fabricmanager, its version equal to the driver's); check nvidia-smi, the "
 		"container's GPU access (--gpus) and CUDA_VISIBLE_DEVICES",
 	 .any = {"system not yet initialized"}},
+	/* ranks that called different collectives, or the same one differently, in a library's
+	 * own words: Horovod's "Mismatched ALLREDUCE CPU/GPU device selection: One rank specified
+	 * device GPU, but another rank specified device CPU.", TensorFlow's "Invalid argument:
+	 * Shape mismatch in the collective instance 106". Before "invalid", whose word such a
+	 * line may carry */
+	{.cat = HCAT_OP_MISMATCH,
+	 .name = "collective-mismatch",
+	 .what = "the ranks called different collectives, or one with different arguments",
+	 .fix = "make every rank make the same collective calls in the same order with the same "
+		"shapes, types and devices (the same program and data path on every rank)",
+	 .any = {"mismatched", "mismatch between", "shape mismatch", "size mismatch"},
+	 .also = {"allreduce", "allgather", "alltoall", "broadcast", "reducescatter",
+		  "reduce_scatter", "collective", "another rank", "ranks"}},
 	/* code built for other GPUs than these: CUDA's cudaErrorInvalidDeviceFunction ("Cuda
 	 * failure 'invalid device function'") and cudaErrorNoKernelImageForDevice ("no kernel
 	 * image is available for execution on the device"): the binary (NCCL, PyTorch) lacks this
@@ -268,14 +293,19 @@ static const struct family fams[] = {
 	 .what = "a value the job was given is refused",
 	 .fix = "correct the value the line names (the job's arguments, its rank table or "
 		"environment), the same on every node, then run again",
-	 .any = {"invalid", "not a valid", "illegal", "not equal", "not allow"},
+	 .any = {"invalid", "not a valid", "illegal", "not equal", "not allow",
+		 /* in Chinese: "非法" (illegal), "校验失败" (failed its check): MindIE's
+		  * "BackendConfig配置参数校验失败" */
+		 "非法", "校验失败"},
 	 .also = {"number", "size", "count", "rank", "device", "parameter", "option",
 		  "value", "config", "setting", "ordinal",
 		  /* Python's argparse: "error: argument --kv-cache-dtype: invalid choice: 'int8'" */
 		  "choice",
 		  /* Slurm refusing a request: "sbatch: error: Invalid generic resource (gres)
 		   * specification" */
-		  "specification"},
+		  "specification",
+		  /* in Chinese: "参数" (parameter), "配置" (setting) */
+		  "参数", "配置"},
 	 .not = {"memory", "pointer", "address", "access", "instruction", "handle",
 		 /* HCCL's one-sided memory: "The parameter memHandle[0xfffd7cc769e0] is invalid." */
 		 "memhandle", "mem_handle"}},
@@ -340,17 +370,6 @@ static const struct family fams[] = {
 	 /* "CUDA driver version is insufficient for CUDA runtime version" */
 	 .also = {"mismatch", "incompatible", "not match", "not supported", "unsupported",
 		  "insufficient", "too old"}},
-	/* ranks that called different collectives, or the same one differently, in a library's
-	 * own words: Horovod's "Mismatched ALLREDUCE CPU/GPU device selection: One rank specified
-	 * device GPU, but another rank specified device CPU." */
-	{.cat = HCAT_OP_MISMATCH,
-	 .name = "collective-mismatch",
-	 .what = "the ranks called different collectives, or one with different arguments",
-	 .fix = "make every rank make the same collective calls in the same order with the same "
-		"shapes, types and devices (the same program and data path on every rank)",
-	 .any = {"mismatched", "mismatch between"},
-	 .also = {"allreduce", "allgather", "alltoall", "broadcast", "reducescatter",
-		  "reduce_scatter", "collective", "another rank", "ranks"}},
 	/* what the software says it cannot do with the setup it was given: xLLM's LCCL "do not
 	 * support pcie > 2 rank! rankSize_ = 4", "... is not supported on this platform" */
 	{.cat = HCAT_CONFIG,
@@ -509,7 +528,7 @@ static const struct family fams[] = {
 		"stopped (its "
 		"own log, the first error by time across ranks); raise the timeout only when it is "
 		"known to be merely slow",
-	 .any = {"timed out", "timeout", "time out", "deadline exceeded"}},
+	 .any = {"timed out", "timeout", "time out", "deadline exceeded", "超时"}},
 	/* a Python exception whose own line is missing or says nothing a row above knows: the
 	 * frames of its traceback still say a process failed */
 	{.cat = HCAT_UNRESOLVED,
@@ -677,6 +696,29 @@ static int best_line(const struct hlog_report *r, int no_expl, struct hlog_unk *
 	return row;
 }
 
+/* A process that ended on an exception nobody caught ("terminate called after throwing an
+ * instance of 'gloo::TimeoutException'") says why on the "what():" line under it: that line's
+ * family, when it names one that is no mere crash or exception, is the cause's. */
+static int what_line(const struct hlog_report *r, int row, struct hlog_unk *u)
+{
+	if (strcmp(fams[row].name, "crash") || !hlog__has_nocase((struct pspan){u->text,
+		strlen(u->text)}, "terminate called"))
+		return row;
+	for (size_t i = 0; i < r->nunk && i < HLOG_MAX_UNK; i++) {
+		const struct hlog_unk *n = &r->unk[i];
+		struct pspan t = {n->text, strlen(n->text)};
+		if (n->line <= u->line || n->line - u->line > 2 || strcmp(n->file, u->file) ||
+		    strcmp(n->node, u->node) || !hlog__has(t, "what():"))
+			continue;
+		int fam = hlog__word_family(t);
+		if (fam < 0 || fams[fam].weak || fams[fam].cat == HCAT_UNRESOLVED)
+			return row;
+		*u = *n;
+		return fam;
+	}
+	return row;
+}
+
 /* The rank a hang's report says the others wait for, on its line or one of the few under
  * it: the stuck one, not the rank that reports ("Stalled ops:" above "allreduce.avg_loss
  * [missing ranks: 1]"); -1 when none is named. */
@@ -736,6 +778,7 @@ int hlog__words_conclude(struct hlog_report *r)
 	int row = best_line(r, no_expl, &line);
 	if (row < 0)
 		return 0;
+	row = what_line(r, row, &line);
 	/* a result code's meaning, or the knowledge base's family of a fault, is a claim; only
 	 * words that name a kind of failure replace it, not the bare news that a process crashed
 	 * or raised */

@@ -174,6 +174,14 @@ static const struct ccase cases[] = {
 	{"MPICH ch3:nemesis tcp error stack, filled",
 	 "MPID_nem_tcp_init(373).............: gethostbyname failed, worker-3 (errno 1)",
 	 "host-unresolved2", HCAT_NET, ""},
+	{"Open MPI's help text, real (radical-pilot issue 2417)",
+	 "An ORTE daemon has unexpectedly failed after launch and before",
+	 "mpi-daemon-no-callback", HCAT_NET, ""},
+	{"Gloo's tcp/device.cc under vLLM, real (gpustack issue 4128)",
+	 "(EngineCore_DP0 pid=90) ERROR 01-04 15:58:26 [core.py:866] RuntimeError: [enforce fail at "
+	 "/pytorch/third_party/gloo/gloo/transport/tcp/device.cc:212] ifa != nullptr. Unable to "
+	 "find interface for: [0.0.0.189]",
+	 "gloo-no-interface2", HCAT_CONFIG, ""},
 	{"aws-ofi-nccl's fi_getinfo with FI_ENODATA, real (aws-ofi-nccl issue 1020)",
 	 "[2025-10-16 22:16:08] ip-172-31-3-90:1929:1937 [0] nccl_net_ofi_rdma_init:7978 NCCL WARN "
 	 "NET/OFI OFI fi_getinfo() call failed: No data available",

@@ -178,6 +178,10 @@ static const struct xcase cases[] = {
 	 "sgid_index=3 traffic_class=106) for UD verbs connect on bnxt_re0 failed: Connection "
 	 "timed out",
 	 "ip/remote=192.160.0.55", ""},
+	{"Gloo's pair timeout (PaddlePaddle/PaddleOCR#13435): its own rank and its pair's",
+	 "  what():  [/paddle/third_party/gloo/gloo/transport/tcp/pair.cc:587] TIMEOUT self_rank = "
+	 "0 pair_rank = 1 peer_str = [172.16.32.105]:36265",
+	 "rank/local=0 rank/remote=1 ip/remote=172.16.32.105 port/remote=36265", ""},
 	{"NCCL's proxy under vLLM on Ray, vllm-project/vllm#798: the rank it called is the peer; "
 	 "Ray's prefix is the worker's own address",
 	 "(LLMEngine pid=2347640, ip=10.58.226.15) Proxy Call to rank 7 failed (Connect)",

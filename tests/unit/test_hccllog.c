@@ -336,6 +336,25 @@ static void test_ucx_peer_rank_below(void **state)
 	hlog_report_release(&r);
 }
 
+/* An uncaught exception's what() line says why the process ended (PaddlePaddle/PaddleOCR
+ * #13435): Gloo's pair timeout, not a crash; the rank the timed-out rank waited for is the
+ * cause's, the one that reported it the peer's side of the line. */
+static void test_what_line(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	static const char log[] =
+		"terminate called after throwing an instance of 'gloo::TimeoutException'\n"
+		"  what():  [/paddle/third_party/gloo/gloo/transport/tcp/pair.cc:587] TIMEOUT "
+		"self_rank = 0 pair_rank = 1 peer_str = [172.16.32.105]:36265\n";
+	conclude_text(&r, "node0/stdout.txt", "node0", log, HCAT_RANK_STUCK, "words:timeout", NULL,
+		      NULL);
+	assert_int_equal(r.rank, 1);
+	assert_string_equal(r.ip, "172.16.32.105");
+	assert_int_equal(r.port, 36265);
+	hlog_report_release(&r);
+}
+
 static void test_ei0006_nolog(void **state)
 {
 	struct hlog_report r;
@@ -1286,6 +1305,7 @@ int main(void)
 		cmocka_unit_test(test_sibling_rank),
 		cmocka_unit_test(test_long_line_peer),
 		cmocka_unit_test(test_ucx_peer_rank_below),
+		cmocka_unit_test(test_what_line),
 		cmocka_unit_test(test_ei0006_nolog),
 		cmocka_unit_test(test_ei0006_exited),
 		cmocka_unit_test(test_chain_follow),

@@ -31,6 +31,23 @@ static void test_rows(void **state)
 		/* real: ms-swift issue 6368 (BusyBox nslookup on a PAI-DLC worker) */
 		{"nslookup: can't resolve 'dlc1dwuhvtro4c27-master-0': Name does not resolve",
 		 "name-resolution"},
+		/* real: tensorflow issue 34156 (multi-worker ring all-reduce); not "invalid" */
+		{"2019-11-11 11:45:07.182077: W tensorflow/core/framework/op_kernel.cc:1655] "
+		 "OP_REQUIRES failed at collective_ops.cc:253 : Invalid argument: Shape mismatch in the "
+		 "collective instance 106. Op at device /job:worker/replica:0/task:1/device:CPU:0 "
+		 "expected shape [49] but another member in the group expected shape [64].",
+		 "collective-mismatch"},
+		/* real: MindCluster's fault diagnosis of a MindIE job, in Chinese */
+		{"|              |  故障名称  | BackendConfig配置参数校验失败", "invalid"},
+		/* real: oneCCL issue 157 (a host with loopback only) */
+		{"2025:02:17-17:20:51:( 2399) |CCL_ERROR| internal_kvs.cpp:289 fill_local_host_ip: "
+		 "can't find interface  to get host IP",
+		 "no-interface"},
+		/* real: horovod issue 2431 (an interface one host lacks) */
+		{"Tue Nov 10 10:05:04 2020[13]<stderr>:  what():  [enforce fail at /tmp/pip-install-"
+		 "8anuqdv5/horovod/third_party/compatible_gloo/gloo/transport/tcp/device.cc:83] ifa != "
+		 "nullptr. Unable to find address for: enp129s0f1",
+		 "no-interface"},
 		/* real: vllm-ascend issue 632 (npu-smi in a container whose NPU another holds) */
 		{"dcmi model initialized failed, because the device is used. ret is -8020",
 		 "device-held"},
