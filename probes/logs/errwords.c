@@ -85,6 +85,9 @@ static const struct {
 	/* a tool's help text for what stopped it, whatever its level: Open MPI's "Please correct
 	 * the hostfile and try again." */
 	{"try again", 0},
+	/* Open MPI under a launcher it cannot talk to, at no level: "If srun is being used to
+	 * launch application, 4 singletons will be started." (every rank alone) */
+	{"singletons will be started", 0},
 	{"please correct", 0},
 	{"hanging", EW_ANY_LEVEL}, /* "This typically happens when some processes are hanging" */
 	/* Horovod's stall inspector, under a WARNING: "Stalled ops:", "allreduce.avg_loss [missing

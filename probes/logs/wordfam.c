@@ -201,6 +201,20 @@ static const struct family fams[] = {
 	/* a backend the installed build lacks: "RuntimeError: Distributed package doesn't have
 	 * NCCL built in" (DeepSpeed asking for nccl on an Ascend node), "Torch not compiled with
 	 * CUDA enabled" */
+	/* the MPI library and the launcher without a process-management interface in common:
+	 * every rank starts alone, as a singleton (Open MPI 5 under srun --mpi=pmi2: "No PMIx
+	 * server was reachable, but a PMI1/2 was detected. ... 4 singletons will be started";
+	 * MPICH's "This singleton init program attempted to access some feature for which
+	 * process manager support was required"; "OMPI was not built with SLURM's PMI support").
+	 * Not a PMI_Init that failed alone: it fails too when another rank died first */
+	{.cat = HCAT_CONFIG,
+	 .name = "pmi-launch",
+	 .what = "the MPI library and the launcher share no process-management interface, so the "
+		 "ranks did not start as one job",
+	 .fix = "launch with what the MPI library was built for (srun --mpi=pmix or pmi2 as "
+		"srun --mpi=list shows and the library supports; or the library's own mpirun / "
+		"mpiexec), or rebuild the library with the scheduler's PMI",
+	 .any = {"singleton", "pmix server", "pmi support"}},
 	{.cat = HCAT_CONFIG,
 	 .name = "backend-missing",
 	 .what = "the job asks for a backend its installed build does not have",

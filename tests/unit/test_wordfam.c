@@ -39,6 +39,10 @@ static void test_rows(void **state)
 		 "collective-mismatch"},
 		/* real: MindCluster's fault diagnosis of a MindIE job, in Chinese */
 		{"|              |  故障名称  | BackendConfig配置参数校验失败", "invalid"},
+		/* real: open-mpi/ompi issue 13523 and pmodels/mpich issue 6924 */
+		{"If srun is being used to launch application, 4 singletons will be started.",
+		 "pmi-launch"},
+		{"[unset]:   This singleton init program attempted to access some feature", "pmi-launch"},
 		/* real: oneCCL issue 157 (a host with loopback only) */
 		{"2025:02:17-17:20:51:( 2399) |CCL_ERROR| internal_kvs.cpp:289 fill_local_host_ip: "
 		 "can't find interface  to get host IP",
@@ -164,6 +168,12 @@ static void test_rows(void **state)
 			      "endpoint for rank 1");
 	if (ucx && !strcmp(ucx, "name-resolution"))
 		fail_msg("a UCX endpoint read as a host name");
+	/* a PMI_Init that failed alone is no launcher mismatch: another rank had died first
+	 * (real: pmodels/mpich issue 6124) */
+	const char *pmi = fam("[0][0] PMI_Init failed: FAIL - init called when another process has "
+			      "exited without calling init");
+	if (pmi && !strcmp(pmi, "pmi-launch"))
+		fail_msg("a PMI_Init after another rank's exit read as a launcher mismatch");
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		const char *got = fam(t[i].line);
 		if (!got || strcmp(got, t[i].family))
