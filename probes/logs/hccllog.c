@@ -292,10 +292,13 @@ static void values_below(struct pspan m, char *ip, size_t iplen, int *port, int 
 	struct hx_peer p;
 	hlog__extract(m, &x);
 	hlog__xpeer(&x, &p);
-	if (p.ip && !ip[0]) {
-		snprintf(ip, iplen, "%s", p.ip->s);
-		*port = p.port ? (int)p.port->n : -1;
-	} else if (!p.ip && p.port && !ip[0] && *port < 0) {
+	/* a peer named by its host ("http://localhost:2379") when no address is named */
+	const struct hx_val *host = p.ip ? p.ip : hlog__xfind_peer(&x, HX_HOST);
+	const struct hx_val *hport = p.port || !host ? p.port : hlog__xfind_peer(&x, HX_PORT);
+	if (host && !ip[0]) {
+		snprintf(ip, iplen, "%s", host->s);
+		*port = hport && hport->n > 0 && hport->n <= 65535 ? (int)hport->n : -1;
+	} else if (!host && p.port && !ip[0] && *port < 0) {
 		*port = (int)p.port->n;
 	}
 	if (peer_rank && p.rank && *peer_rank < 0)
@@ -417,6 +420,11 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	 * its line: an unprefixed line of that stack is that rank's */
 	int stack_rank = -1;
 	unsigned stack_at = 0;
+	/* the last error line, and the one a "Caused by:" block (Rust's anyhow, Java) hangs
+	 * under: a failure in that block is the head's ("Failed to connect to etcd server with
+	 * config ... http://localhost:2379", then "Caused by:" ... "Connection refused") */
+	struct pspan err_line = {NULL, 0}, chain_head = {NULL, 0};
+	unsigned err_no = 0, chain_at = 0;
 	int rec_rank = -1;  /* a record's "rank : N" field, and its line */
 	unsigned rec_at = 0;
 	r->bytes += len;
@@ -448,6 +456,14 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		hlog__line_hits_kb(line, &hits, kb, &kfound);
 		hlog__line_pairs(raw);
 		hlog__line_parse_hits(raw, &l, &hits);
+		if (err_no && no - err_no <= 3 && probe__starts(probe__trim(l.msg), "Caused by:")) {
+			chain_head = err_line;
+			chain_at = no;
+		}
+		if (l.error) {
+			err_line = l.msg;
+			err_no = no;
+		}
 		/* HCCL follows a failure with a numbered list of what may cause it in general;
 		 * those lines say nothing about this job */
 		if (advice && numbered(l.msg))
@@ -575,6 +591,9 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		if (tmp.rank < 0 && stack_at && no > stack_at && no - stack_at <= 8 && l.t_us < 0 &&
 		    l.pid < 0)
 			tmp.rank = stack_rank;
+		if (chain_at && no > chain_at && no - chain_at <= 8)
+			values_below(chain_head, tmp.below_ip, sizeof(tmp.below_ip), &tmp.below_port,
+				     &tmp.below_peer_rank);
 		struct pspan tm = probe__trim(l.msg);
 		if (tmp.rank >= 0 && tm.n && tm.s[tm.n - 1] == ':') {
 			stack_rank = tmp.rank;

@@ -355,6 +355,37 @@ static void test_what_line(void **state)
 	hlog_report_release(&r);
 }
 
+/* Rust's anyhow chain (ai-dynamo/dynamo#1188): a failure under "Caused by:" is the head's,
+ * and the peer the head names by host and port is the one refused. A "Caused by:" far from
+ * any error line heads nothing. */
+static void test_caused_by_chain(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	static const char log[] =
+		"ERROR dynamo_runtime::worker: Application shutdown with error: Failed to connect to "
+		"etcd server with config ClientOptions { etcd_url: [\"http://localhost:2379\"], "
+		"etcd_connect_options: None, attach_lease: true }\n"
+		"\n"
+		"Caused by:\n"
+		"    0: creating primary lease\n"
+		"    1: grpc request error: status: Unavailable, message: \"tcp connect error: "
+		"Connection refused (os error 111)\", details: [], metadata: MetadataMap { headers: "
+		"{} }\n";
+	conclude_text(&r, "node0/stdout.txt", "node0", log, HCAT_NET, "errno-refused", NULL, NULL);
+	assert_string_equal(r.ip, "localhost");
+	assert_int_equal(r.port, 2379);
+	hlog_report_release(&r);
+	static const char far[] =
+		"ERROR worker: Failed to connect to etcd server at http://localhost:2379\n"
+		"step 1\nstep 2\nstep 3\nstep 4\n"
+		"Caused by:\n"
+		"    0: tcp connect error: Connection refused (os error 111)\n";
+	conclude_text(&r, "node0/stdout.txt", "node0", far, HCAT_NET, "errno-refused", NULL, NULL);
+	assert_string_equal(r.ip, "");
+	hlog_report_release(&r);
+}
+
 static void test_ei0006_nolog(void **state)
 {
 	struct hlog_report r;
@@ -1306,6 +1337,7 @@ int main(void)
 		cmocka_unit_test(test_long_line_peer),
 		cmocka_unit_test(test_ucx_peer_rank_below),
 		cmocka_unit_test(test_what_line),
+		cmocka_unit_test(test_caused_by_chain),
 		cmocka_unit_test(test_ei0006_nolog),
 		cmocka_unit_test(test_ei0006_exited),
 		cmocka_unit_test(test_chain_follow),
