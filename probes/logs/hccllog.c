@@ -367,6 +367,49 @@ static int rule_line(struct pspan m)
 	return m.n >= 20 && probe__count_in(m, "-") == m.n;
 }
 
+/* What the lines read so far say of the next lines of the same message. */
+struct msg_ctx {
+	/* the rank of an event whose message goes on under it (it ends in ':', MPICH's
+	 * "Abort(1) on node 0 (rank 0 in comm 0): Fatal error in PMPI_Init_thread: ..., error
+	 * stack:"), and its line: an unprefixed line of that stack is that rank's */
+	int stack_rank;
+	unsigned stack_at;
+	/* the last error line, and the one a "Caused by:" block (Rust's anyhow, Java) hangs
+	 * under: a failure in that block is the head's ("Failed to connect to etcd server with
+	 * config ... http://localhost:2379", then "Caused by:" ... "Connection refused") */
+	struct pspan err_line, chain_head;
+	unsigned err_no, chain_at;
+};
+
+static void ctx_line(struct msg_ctx *c, unsigned no, const struct hlog_line *l)
+{
+	if (c->err_no && no - c->err_no <= 3 && probe__starts(probe__trim(l->msg), "Caused by:")) {
+		c->chain_head = c->err_line;
+		c->chain_at = no;
+	}
+	if (l->error) {
+		c->err_line = l->msg;
+		c->err_no = no;
+	}
+}
+
+/* e, the event of line no, takes what its message's head said; and may head a stack itself */
+static void ctx_event(struct msg_ctx *c, unsigned no, const struct hlog_line *l,
+		      struct hlog_event *e)
+{
+	if (e->rank < 0 && c->stack_at && no > c->stack_at && no - c->stack_at <= 8 &&
+	    l->t_us < 0 && l->pid < 0)
+		e->rank = c->stack_rank;
+	if (c->chain_at && no > c->chain_at && no - c->chain_at <= 8)
+		values_below(c->chain_head, e->below_ip, sizeof(e->below_ip), &e->below_port,
+			     &e->below_peer_rank);
+	struct pspan tm = probe__trim(l->msg);
+	if (e->rank >= 0 && tm.n && tm.s[tm.n - 1] == ':') {
+		c->stack_rank = e->rank;
+		c->stack_at = no;
+	}
+}
+
 int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t len,
 		  struct hlog_report *r, char *err, size_t errlen)
 {
@@ -415,16 +458,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	 * event is: its values come further below it ("WARNING: Open MPI failed to TCP
 	 * connect ...", then "Message: connect() to 169.254.140.13:1026 failed" 7 lines on) */
 	int framed = 0, ev_framed = 0;
-	/* the rank of an event whose message goes on under it (it ends in ':', MPICH's "Abort(1)
-	 * on node 0 (rank 0 in comm 0): Fatal error in PMPI_Init_thread: ..., error stack:"), and
-	 * its line: an unprefixed line of that stack is that rank's */
-	int stack_rank = -1;
-	unsigned stack_at = 0;
-	/* the last error line, and the one a "Caused by:" block (Rust's anyhow, Java) hangs
-	 * under: a failure in that block is the head's ("Failed to connect to etcd server with
-	 * config ... http://localhost:2379", then "Caused by:" ... "Connection refused") */
-	struct pspan err_line = {NULL, 0}, chain_head = {NULL, 0};
-	unsigned err_no = 0, chain_at = 0;
+	struct msg_ctx mc = {-1, 0, {NULL, 0}, {NULL, 0}, 0, 0};
 	int rec_rank = -1;  /* a record's "rank : N" field, and its line */
 	unsigned rec_at = 0;
 	r->bytes += len;
@@ -456,14 +490,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		hlog__line_hits_kb(line, &hits, kb, &kfound);
 		hlog__line_pairs(raw);
 		hlog__line_parse_hits(raw, &l, &hits);
-		if (err_no && no - err_no <= 3 && probe__starts(probe__trim(l.msg), "Caused by:")) {
-			chain_head = err_line;
-			chain_at = no;
-		}
-		if (l.error) {
-			err_line = l.msg;
-			err_no = no;
-		}
+		ctx_line(&mc, no, &l);
 		/* HCCL follows a failure with a numbered list of what may cause it in general;
 		 * those lines say nothing about this job */
 		if (advice && numbered(l.msg))
@@ -588,17 +615,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 			tmp.rank = rec_rank;
 		if (tmp.rank < 0 && wrapped >= 0)
 			tmp.rank = wrapped;
-		if (tmp.rank < 0 && stack_at && no > stack_at && no - stack_at <= 8 && l.t_us < 0 &&
-		    l.pid < 0)
-			tmp.rank = stack_rank;
-		if (chain_at && no > chain_at && no - chain_at <= 8)
-			values_below(chain_head, tmp.below_ip, sizeof(tmp.below_ip), &tmp.below_port,
-				     &tmp.below_peer_rank);
-		struct pspan tm = probe__trim(l.msg);
-		if (tmp.rank >= 0 && tm.n && tm.s[tm.n - 1] == ':') {
-			stack_rank = tmp.rank;
-			stack_at = no;
-		}
+		ctx_event(&mc, no, &l, &tmp);
 		/* a call named in the traceback just above is the one the error happened in */
 		if (!tmp.op[0] && coll[0] && no - coll_at <= 40)
 			snprintf(tmp.op, sizeof(tmp.op), "%s", coll);

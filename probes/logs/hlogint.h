@@ -87,11 +87,22 @@ int hlog__chain(struct hlog_report *r, struct hlog_chainx *x);
 int hlog__chain_conclude(struct hlog_report *r);
 
 /* wordfam.c: the family of an error line no rule knows, by its words (a row, -1 for none),
- * its name, and the verdict from the report's word_unk when nothing else explains the log
- * (1 when it concluded). */
+ * and what its row says. */
 int hlog__word_family(struct pspan line);
 const char *hlog__word_family_name(int row);
 int hlog__word_family_cat(int row); /* enum hcat; HCAT_NONE out of range */
+/* A row of the table as the verdict reads it (0 when row is out of range). */
+struct hlog_wordfam {
+	int cat;	  /* enum hcat */
+	const char *name; /* the verdict's detail: "words:NAME" */
+	const char *what; /* the cause, before the quoted line */
+	const char *fix;
+	int weak; /* news that a process failed, not why */
+	int (*form)(struct pspan line, long long *port); /* NULL, or the form (and its port) */
+};
+int hlog__word_family_row(int row, struct hlog_wordfam *out);
+/* wordcause.c: the verdict from the report's word_unk when nothing else explains the log (1
+ * when it concluded). */
 int hlog__words_conclude(struct hlog_report *r);
 
 /* hlogfacts.c: the software a line states of its node (fact_line; h: what

@@ -1,0 +1,224 @@
+/* The verdict read from the words of an error line no rule explains (wordfam.c's families):
+ * which line explains the most, the rank, device, address and port it and the lines around it
+ * name, and the evidence. */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "probes/npu/hcclcodes.h"
+#include "probes/logs/logtext.h"
+#include "probes/logs/extract.h"
+#include "probes/logs/hlogcause.h"
+#include "probes/logs/hlogint.h"
+
+/* The line whose words explain the most: the first unexplained error line of the best
+ * family, or, when the verdict so far is a failure code that nothing explains, the text of an
+ * unexplained event ("EZ9999 ... HCCL_BUFFSIZE is too SMALL, ...") if its family ranks higher */
+static int best_line(const struct hlog_report *r, int no_expl, struct hlog_unk *u)
+{
+	struct hlog_wordfam f;
+	int row = hlog__word_family_row(r->word_row, &f) ? r->word_row : -1;
+	if (row >= 0)
+		*u = r->word_unk;
+	for (size_t i = 0; no_expl && i < r->nev; i++) {
+		const struct hlog_event *e = &r->ev[i];
+		if (e->cat != HCAT_UNRESOLVED)
+			continue;
+		int fam = hlog__word_family((struct pspan){e->text, strlen(e->text)});
+		if (fam < 0 || (row >= 0 && fam >= row))
+			continue;
+		row = fam;
+		snprintf(u->file, sizeof(u->file), "%s", e->file);
+		u->line = e->line;
+		u->rank = e->rank;
+		snprintf(u->node, sizeof(u->node), "%s", e->node);
+		snprintf(u->text, sizeof(u->text), "%s", e->text);
+		u->below_ip[0] = '\0';
+		u->below_port = -1;
+	}
+	return row;
+}
+
+/* A process that ended on an exception nobody caught ("terminate called after throwing an
+ * instance of 'gloo::TimeoutException'") says why on the "what():" line under it: that line's
+ * family, when it names one that is no mere crash or exception, is the cause's. */
+static int what_line(const struct hlog_report *r, int row, struct hlog_unk *u)
+{
+	struct hlog_wordfam f;
+	if (!hlog__word_family_row(row, &f) || strcmp(f.name, "crash") ||
+	    !hlog__has_nocase((struct pspan){u->text, strlen(u->text)}, "terminate called"))
+		return row;
+	for (size_t i = 0; i < r->nunk && i < HLOG_MAX_UNK; i++) {
+		const struct hlog_unk *n = &r->unk[i];
+		struct pspan t = {n->text, strlen(n->text)};
+		if (n->line <= u->line || n->line - u->line > 2 || strcmp(n->file, u->file) ||
+		    strcmp(n->node, u->node) || !hlog__has(t, "what():"))
+			continue;
+		int fam = hlog__word_family(t);
+		if (!hlog__word_family_row(fam, &f) || f.weak || f.cat == HCAT_UNRESOLVED)
+			return row;
+		*u = *n;
+		return fam;
+	}
+	return row;
+}
+
+/* The rank a hang's report says the others wait for, on its line or one of the few under
+ * it: the stuck one, not the rank that reports ("Stalled ops:" above "allreduce.avg_loss
+ * [missing ranks: 1]"); -1 when none is named. */
+static int waited_rank(const struct hlog_report *r, const struct hlog_unk *u,
+		       const struct hx_vals *x)
+{
+	const struct hx_val *v = hlog__xfind(x, HX_RANK, 1u << HX_REMOTE);
+	if (v && v->n >= 0 && v->n <= INT_MAX)
+		return (int)v->n;
+	for (size_t i = 0; i < r->nunk && i < HLOG_MAX_UNK; i++) {
+		const struct hlog_unk *n = &r->unk[i];
+		if (n->line <= u->line || n->line - u->line > 3 || strcmp(n->file, u->file) ||
+		    strcmp(n->node, u->node))
+			continue;
+		struct hx_vals y;
+		hlog__extract((struct pspan){n->text, strlen(n->text)}, &y);
+		v = hlog__xfind(&y, HX_RANK, 1u << HX_REMOTE);
+		if (v && v->n >= 0 && v->n <= INT_MAX)
+			return (int)v->n;
+	}
+	return -1;
+}
+
+/* The kept unexplained line u is a copy of (what was read under it is recorded there only);
+ * NULL when it was not kept. */
+static const struct hlog_unk *kept_unk(const struct hlog_report *r, const struct hlog_unk *u)
+{
+	for (size_t i = 0; i < r->nunk && i < HLOG_MAX_UNK; i++)
+		if (r->unk[i].line == u->line && !strcmp(r->unk[i].file, u->file) &&
+		    !strcmp(r->unk[i].node, u->node))
+			return &r->unk[i];
+	return NULL;
+}
+
+/* The rank of a line of the same family right around u (at most 4 lines, same file) whose
+ * prefix names one: one failure told twice, once with its rank ("slurmstepd-gpu20-15: error:
+ * Detected 1 oom-kill event(s)" over "srun: error: gpu20-15: task 0: Out Of Memory"); -1. */
+static int sibling_rank(const struct hlog_report *r, const struct hlog_unk *u, int row)
+{
+	for (size_t i = 0; i < r->nunk && i < HLOG_MAX_UNK; i++) {
+		const struct hlog_unk *n = &r->unk[i];
+		unsigned d = n->line > u->line ? n->line - u->line : u->line - n->line;
+		if (n->rank < 0 || d > 4 || strcmp(n->file, u->file) || strcmp(n->node, u->node) ||
+		    hlog__word_family((struct pspan){n->text, strlen(n->text)}) != row)
+			continue;
+		return n->rank;
+	}
+	return -1;
+}
+
+int hlog__words_conclude(struct hlog_report *r)
+{
+	/* a failure code alone (nothing explains it, or only its number's meaning does): the
+	 * words of its own lines may say more */
+	int no_expl = !strcmp(r->detail, "no-explanation") || !strcmp(r->detail, "result-code");
+	struct hlog_unk line;
+	int row = best_line(r, no_expl, &line);
+	if (row < 0)
+		return 0;
+	row = what_line(r, row, &line);
+	struct hlog_wordfam fam;
+	if (!hlog__word_family_row(row, &fam))
+		return 0;
+	/* a result code's meaning, or the knowledge base's family of a fault, is a claim; only
+	 * words that name a kind of failure replace it, not the bare news that a process crashed
+	 * or raised */
+	/* so is a catalog row that names what failed but not why ("unresolved" with a detail
+	 * of its own): a family that names a kind explains it, and its lines stay as evidence */
+	int named = r->cat == HCAT_UNRESOLVED && strcmp(r->detail, "unclassified") &&
+		    strcmp(r->detail, "no-explanation") && strcmp(r->detail, "result-code");
+	if ((!strcmp(r->detail, "result-code") || r->kind == HLOG_KB || named) &&
+	    fam.cat == HCAT_UNRESOLVED)
+		return 0;
+	if ((no_expl || named) && fam.weak)
+		return 0;
+	const struct hlog_wordfam *f = &fam;
+	const struct hlog_unk *u = &line;
+	struct sbuf b = {r->cause, sizeof(r->cause), 0};
+	r->cause[0] = '\0';
+	r->kind = HLOG_WORDS;
+	r->cat = f->cat;
+	r->first = NULL;
+	snprintf(r->detail, sizeof(r->detail), "words:%s", f->name);
+	snprintf(r->node, sizeof(r->node), "%.*s", (int)sizeof(r->node) - 1,
+		 u->node[0] ? u->node : "node0");
+	snprintf(r->reported_on, sizeof(r->reported_on), "%s", r->node);
+	hlog__sb_add(&b,
+		     "%s on node %s (read from the words of %s:%u, a line no rule knows): %.300s",
+		     f->what, r->node, u->file, u->line, u->text);
+	snprintf(r->fix, sizeof(r->fix), "%s", f->fix);
+	struct hx_vals x;
+	hlog__extract((struct pspan){u->text, strlen(u->text)}, &x);
+	const struct hx_val *v;
+	int waited = f->cat == HCAT_RANK_STUCK ? waited_rank(r, u, &x) : -1, sib;
+	if (waited >= 0)
+		r->rank = waited;
+	else if ((v = hlog__xfind(&x, HX_RANK, 1u << HX_ANY | 1u << HX_LOCAL)) && v->n >= 0 &&
+		 v->n <= INT_MAX)
+		r->rank = (int)v->n;
+	else if (u->rank >= 0)
+		r->rank = u->rank; /* its prefix's: "[rank8]:   File ..." */
+	else if ((sib = sibling_rank(r, u, row)) >= 0)
+		r->rank = sib;
+	/* the device the line is about ("/hisi_logs/device-2/.../kbox.txt:2014[...] [Hardware
+	 * Error] ...", "(PID:7, Device:2, RankID:-1)") */
+	if ((v = hlog__xfind(&x, HX_DEV, 1u << HX_ANY | 1u << HX_LOCAL)) && v->n >= 0 &&
+	    v->n <= INT_MAX && r->dev < 0) {
+		r->dev = (int)v->n;
+		if (!r->ndevs)
+			r->devs[r->ndevs++] = r->dev;
+	}
+	/* the address and port the line points at: the other end's where it says which end is
+	 * which (a socket's own "addr=" comes first in c10d's lines), else the one it names */
+	if ((v = hlog__xfind_peer(&x, HX_IP)))
+		snprintf(r->ip, sizeof(r->ip), "%s", v->s);
+	long long port = -1; /* a form that reads no port leaves it */
+	if ((v = hlog__xfind_peer(&x, HX_PORT)) && v->n >= 0 && v->n <= 65535)
+		r->port = (int)v->n;
+	else if (f->form && f->form((struct pspan){u->text, strlen(u->text)}, &port) &&
+		 port >= 0 && port <= 65535)
+		r->port = (int)port;
+	/* a message that goes on under its line names the address there (see hlog_unk) */
+	const struct hlog_unk *kept = kept_unk(r, u);
+	if (!r->ip[0] && kept && kept->below_ip[0]) {
+		snprintf(r->ip, sizeof(r->ip), "%.*s", (int)sizeof(r->ip) - 1, kept->below_ip);
+		if (r->port < 0 && kept->below_port >= 0)
+			r->port = kept->below_port;
+	}
+	/* a message spread over a few lines names its peer on one of them: UCX's "connect(fd=34,
+	 * dest_addr=HOST:35892) failed: Connection timed out" just above "ucp_ep_create(proc=95)
+	 * failed: Destination is unreachable"; and the rank at the other end, a line or two
+	 * on ("Failed to resolve UCX endpoint for rank 1" under "ibv_create_ah(... dgid=...)
+	 * ... failed: Connection timed out") */
+	int want_peer = f->cat == HCAT_NET || f->cat == HCAT_RANK_STUCK;
+	for (size_t i = 0; ((!r->ip[0] && r->port < 0) || (want_peer && r->peer_rank < 0)) &&
+			   i < r->nunk && i < HLOG_MAX_UNK;
+	     i++) {
+		const struct hlog_unk *n = &r->unk[i];
+		unsigned d = n->line > u->line ? n->line - u->line : u->line - n->line;
+		if (d && d <= 3 && !strcmp(n->file, u->file) && !strcmp(n->node, u->node))
+			hlog__take_values(r, n->text);
+	}
+	/* the failure code's own lines stay behind the word line that explains them */
+	size_t keep = no_expl || named ? r->nevidence : 0;
+	if (keep >= HLOG_MAX_EVIDENCE)
+		keep = HLOG_MAX_EVIDENCE - 1;
+	memmove(&r->evidence[1], &r->evidence[0], keep * sizeof(r->evidence[0]));
+	r->nevidence = keep + 1;
+	struct hlog_quote *q = &r->evidence[0];
+	snprintf(q->file, sizeof(q->file), "%.*s", (int)sizeof(q->file) - 1, u->file);
+	q->line = u->line;
+	snprintf(q->text, sizeof(q->text), "%.*s", (int)sizeof(q->text) - 1, u->text);
+	size_t n = 1;
+	for (size_t i = 1; i < r->nevidence; i++)
+		if (r->evidence[i].line != q->line || strcmp(r->evidence[i].file, q->file))
+			r->evidence[n++] = r->evidence[i];
+	r->nevidence = n;
+	return 1;
+}
