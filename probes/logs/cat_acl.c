@@ -77,14 +77,15 @@ static int acl_result(struct pspan m, const struct hx_vals *x, struct hlog_event
 }
 
 /* A runtime call's return value as the libraries above it log it: "Register mem ret:207000."
- * (a transfer engine over the runtime), "ret=507033": "ret" as a word, ':' or '=', and a number
- * the runtime's table names; the first such "ret" decides. */
+ * (a transfer engine over the runtime), "ret=507033", MindSpore's "Call aclrtSetDevice failed,
+ * ret[107001]": "ret" as a word, ':', '=' or '[', and a number the runtime's table names; the
+ * first such "ret" decides. */
 static int acl_ret(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
 {
 	(void)x;
 	for (size_t i = 0; i + 4 < m.n; i++) {
 		if (memcmp(m.s + i, "ret", 3) || (i && hlog__word_char(m.s[i - 1])) ||
-		    (m.s[i + 3] != ':' && m.s[i + 3] != '='))
+		    (m.s[i + 3] != ':' && m.s[i + 3] != '=' && m.s[i + 3] != '['))
 			continue;
 		long long v;
 		struct pspan a = {m.s + i + 4, m.n - i - 4};

@@ -242,7 +242,10 @@ static const struct family fams[] = {
 	 .fix = "install the library the line names on every node (the same release as where the "
 		"program was built), or point the loader at it (LD_LIBRARY_PATH, ldconfig, the "
 		"container's mounts); ldd on the program lists what is not found",
-	 .any = {"cannot open shared object file", "error while loading shared libraries"}},
+	 .any = {"cannot open shared object file", "error while loading shared libraries",
+		 /* a library the program was to be linked with, missing from its build: Cray
+		  * MPICH's "GPU_SUPPORT_ENABLED is requested, but GTL library is not linked" */
+		 "library is not linked", "library not linked"}},
 	/* a device another process or container already holds: the NPU driver's "dcmi model
 	 * initialized failed, because the device is used. ret is -8020", EBUSY's "Device or
 	 * resource busy" from an open */
@@ -287,7 +290,10 @@ static const struct family fams[] = {
 		"shapes, types and devices (the same program and data path on every rank)",
 	 .any = {"mismatched", "mismatch between", "shape mismatch", "size mismatch"},
 	 .also = {"allreduce", "allgather", "alltoall", "broadcast", "reducescatter",
-		  "reduce_scatter", "collective", "another rank", "ranks"}},
+		  "reduce_scatter", "collective", "another rank", "ranks",
+		  /* Accelerate: "Cannot apply desired operation due to shape mismatches. All
+		   * shapes across devices must be valid." */
+		  "across devices", "across ranks"}},
 	/* code built for other GPUs than these: CUDA's cudaErrorInvalidDeviceFunction ("Cuda
 	 * failure 'invalid device function'") and cudaErrorNoKernelImageForDevice ("no kernel
 	 * image is available for execution on the device"): the binary (NCCL, PyTorch) lacks this

@@ -193,6 +193,10 @@ static const struct ccase cases[] = {
 	{"a transfer engine's runtime return value, real (vllm-ascend issue 8420)",
 	 "E0419 16:59:47.826516 19842 ascend_direct_transport.cpp:487] Register mem ret:207000.",
 	 "acl-version", HCAT_VERSION, ""},
+	{"MindSpore's runtime call, real (MindSpore FAQ, msrun on nodes that share a host name)",
+	 "Call aclrtSetDevice failed, ret[107001]. Got device count[8] and device id[9], please "
+	 "check if device id is valid.",
+	 "acl-config", HCAT_CONFIG, ""},
 	{"musl gai_strerror(EAI_NONAME) through BusyBox nslookup, real (ms-swift issue 6368)",
 	 "nslookup: can't resolve 'dlc1dwuhvtro4c27-master-0': Name does not resolve",
 	 "host-unresolved4", HCAT_NET, ""},

@@ -39,6 +39,15 @@ static void test_rows(void **state)
 		 "collective-mismatch"},
 		/* real: MindCluster's fault diagnosis of a MindIE job, in Chinese */
 		{"|              |  故障名称  | BackendConfig配置参数校验失败", "invalid"},
+		/* real: Accelerate's troubleshooting guide */
+		{"Cannot apply desired operation due to shape mismatches. All shapes across devices "
+		 "must be valid.",
+		 "collective-mismatch"},
+		/* real: CSCS's documentation of Cray MPICH with GPU support */
+		{"MPICH ERROR [Rank 0] [job id 410301.1] [Thu Feb 13 12:42:18 2025] [nid005414] - "
+		 "Abort(-1) (rank 0 in comm 0): MPIDI_CRAY_init: GPU_SUPPORT_ENABLED is requested, but "
+		 "GTL library is not linked",
+		 "library-missing"},
 		/* real: open-mpi/ompi issue 13523 and pmodels/mpich issue 6924 */
 		{"If srun is being used to launch application, 4 singletons will be started.",
 		 "pmi-launch"},
