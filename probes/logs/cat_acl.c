@@ -94,10 +94,16 @@ static int acl_ret(struct pspan m, const struct hx_vals *x, struct hlog_event *e
 	return 0;
 }
 
+static const char ret_meaning[] =
+	"a runtime call returned a code of the runtime's table (the code's kind says which)";
+static const char ret_fix[] = "read the code's kind: the lines around it name the call";
+
 static const struct hlog_sig rows[] = {
-	{{"ret"}, HCAT_UNRESOLVED, "acl-ret",
-	 "a runtime call returned a code of the runtime's table (the code's kind says which)",
-	 "read the code's kind: the lines around it name the call", 0, acl_ret},
+	/* one row per written form, so that only lines with "ret:", "ret=" or "ret[" are read
+	 * (not every "return", "retry" or "secret") */
+	{{"ret:"}, HCAT_UNRESOLVED, "acl-ret", ret_meaning, ret_fix, 0, acl_ret},
+	{{"ret="}, HCAT_UNRESOLVED, "acl-ret2", ret_meaning, ret_fix, 0, acl_ret},
+	{{"ret["}, HCAT_UNRESOLVED, "acl-ret3", ret_meaning, ret_fix, 0, acl_ret},
 	{{"runtime result"}, HCAT_UNRESOLVED, "acl-runtime-result",
 	 "a runtime call failed with a code of the runtime's table (the code's kind says which)",
 	 "read the code's kind: the lines around it name the call", 0, acl_result},

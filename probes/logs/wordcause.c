@@ -11,6 +11,22 @@
 #include "probes/logs/hlogcause.h"
 #include "probes/logs/hlogint.h"
 
+/* The next kept unexplained line, from r->unk[*i] on, in u's file and node and lo to hi lines
+ * from it (lo <= 0 <= hi reaches both sides; u itself at 0); NULL when none is left. The
+ * lines of one message are near each other: every reading of "the line above or below" goes
+ * through here. */
+static const struct hlog_unk *next_near(const struct hlog_report *r, const struct hlog_unk *u,
+					long lo, long hi, size_t *i)
+{
+	for (; *i < r->nunk && *i < HLOG_MAX_UNK; (*i)++) {
+		const struct hlog_unk *n = &r->unk[*i];
+		long d = (long)n->line - (long)u->line;
+		if (d >= lo && d <= hi && !strcmp(n->file, u->file) && !strcmp(n->node, u->node))
+			return &r->unk[(*i)++];
+	}
+	return NULL;
+}
+
 /* The line whose words explain the most: the first unexplained error line of the best
  * family, or, when the verdict so far is a failure code that nothing explains, the text of an
  * unexplained event ("EZ9999 ... HCCL_BUFFSIZE is too SMALL, ...") if its family ranks higher */
@@ -48,11 +64,10 @@ static int what_line(const struct hlog_report *r, int row, struct hlog_unk *u)
 	if (!hlog__word_family_row(row, &f) || strcmp(f.name, "crash") ||
 	    !hlog__has_nocase((struct pspan){u->text, strlen(u->text)}, "terminate called"))
 		return row;
-	for (size_t i = 0; i < r->nunk && i < HLOG_MAX_UNK; i++) {
-		const struct hlog_unk *n = &r->unk[i];
+	size_t i = 0;
+	for (const struct hlog_unk *n; (n = next_near(r, u, 1, 2, &i));) {
 		struct pspan t = {n->text, strlen(n->text)};
-		if (n->line <= u->line || n->line - u->line > 2 || strcmp(n->file, u->file) ||
-		    strcmp(n->node, u->node) || !hlog__has(t, "what():"))
+		if (!hlog__has(t, "what():"))
 			continue;
 		int fam = hlog__word_family(t);
 		if (!hlog__word_family_row(fam, &f) || f.weak || f.cat == HCAT_UNRESOLVED)
@@ -72,11 +87,8 @@ static int waited_rank(const struct hlog_report *r, const struct hlog_unk *u,
 	const struct hx_val *v = hlog__xfind(x, HX_RANK, 1u << HX_REMOTE);
 	if (v && v->n >= 0 && v->n <= INT_MAX)
 		return (int)v->n;
-	for (size_t i = 0; i < r->nunk && i < HLOG_MAX_UNK; i++) {
-		const struct hlog_unk *n = &r->unk[i];
-		if (n->line <= u->line || n->line - u->line > 3 || strcmp(n->file, u->file) ||
-		    strcmp(n->node, u->node))
-			continue;
+	size_t i = 0;
+	for (const struct hlog_unk *n; (n = next_near(r, u, 1, 3, &i));) {
 		struct hx_vals y;
 		hlog__extract((struct pspan){n->text, strlen(n->text)}, &y);
 		v = hlog__xfind(&y, HX_RANK, 1u << HX_REMOTE);
@@ -90,11 +102,8 @@ static int waited_rank(const struct hlog_report *r, const struct hlog_unk *u,
  * NULL when it was not kept. */
 static const struct hlog_unk *kept_unk(const struct hlog_report *r, const struct hlog_unk *u)
 {
-	for (size_t i = 0; i < r->nunk && i < HLOG_MAX_UNK; i++)
-		if (r->unk[i].line == u->line && !strcmp(r->unk[i].file, u->file) &&
-		    !strcmp(r->unk[i].node, u->node))
-			return &r->unk[i];
-	return NULL;
+	size_t i = 0;
+	return next_near(r, u, 0, 0, &i);
 }
 
 /* The rank of a line of the same family right around u (at most 4 lines, same file) whose
@@ -102,14 +111,10 @@ static const struct hlog_unk *kept_unk(const struct hlog_report *r, const struct
  * Detected 1 oom-kill event(s)" over "srun: error: gpu20-15: task 0: Out Of Memory"); -1. */
 static int sibling_rank(const struct hlog_report *r, const struct hlog_unk *u, int row)
 {
-	for (size_t i = 0; i < r->nunk && i < HLOG_MAX_UNK; i++) {
-		const struct hlog_unk *n = &r->unk[i];
-		unsigned d = n->line > u->line ? n->line - u->line : u->line - n->line;
-		if (n->rank < 0 || d > 4 || strcmp(n->file, u->file) || strcmp(n->node, u->node) ||
-		    hlog__word_family((struct pspan){n->text, strlen(n->text)}) != row)
-			continue;
-		return n->rank;
-	}
+	size_t i = 0;
+	for (const struct hlog_unk *n; (n = next_near(r, u, -4, 4, &i));)
+		if (n->rank >= 0 && hlog__word_family((struct pspan){n->text, strlen(n->text)}) == row)
+			return n->rank;
 	return -1;
 }
 
@@ -197,14 +202,12 @@ int hlog__words_conclude(struct hlog_report *r)
 	 * on ("Failed to resolve UCX endpoint for rank 1" under "ibv_create_ah(... dgid=...)
 	 * ... failed: Connection timed out") */
 	int want_peer = f->cat == HCAT_NET || f->cat == HCAT_RANK_STUCK;
-	for (size_t i = 0; ((!r->ip[0] && r->port < 0) || (want_peer && r->peer_rank < 0)) &&
-			   i < r->nunk && i < HLOG_MAX_UNK;
-	     i++) {
-		const struct hlog_unk *n = &r->unk[i];
-		unsigned d = n->line > u->line ? n->line - u->line : u->line - n->line;
-		if (d && d <= 3 && !strcmp(n->file, u->file) && !strcmp(n->node, u->node))
+	size_t at = 0;
+	for (const struct hlog_unk *n;
+	     ((!r->ip[0] && r->port < 0) || (want_peer && r->peer_rank < 0)) &&
+	     (n = next_near(r, u, -3, 3, &at));)
+		if (n->line != u->line)
 			hlog__take_values(r, n->text);
-	}
 	/* the failure code's own lines stay behind the word line that explains them */
 	size_t keep = no_expl || named ? r->nevidence : 0;
 	if (keep >= HLOG_MAX_EVIDENCE)
