@@ -50,6 +50,37 @@ static void exchange_all(struct stub_xfer *x, uint32_t n, uint32_t me, const cha
 	memcpy(tmp + me * bytes, send + (split ? me * bytes : 0), bytes);
 }
 
+/* A buffer of at least len bytes: the communicator's kept one when no other collective of
+ * it holds it (one stream per communicator is the rule, not a promise), else a new one. */
+static char *scratch_get(struct stub_comm *c, size_t len)
+{
+	char *p = NULL;
+
+	pthread_mutex_lock(&c->lock);
+	if (!c->scratch_busy) {
+		if (c->scratch_cap < len) {
+			free(c->scratch);
+			c->scratch_cap = 0;
+			if ((c->scratch = malloc(len)))
+				c->scratch_cap = len;
+		}
+		if ((p = c->scratch))
+			c->scratch_busy = 1;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return p ? p : malloc(len);
+}
+
+static void scratch_put(struct stub_comm *c, char *p)
+{
+	pthread_mutex_lock(&c->lock);
+	if (p && p == c->scratch)
+		c->scratch_busy = 0;
+	else
+		free(p);
+	pthread_mutex_unlock(&c->lock);
+}
+
 /* Runs the collective of t; its result count in *nres (for HCCL_STUB_CORRUPT_*). */
 static HcclResult perform(struct task *t, size_t *nres, char *why, size_t whylen)
 {
@@ -68,7 +99,7 @@ static HcclResult perform(struct task *t, size_t *nres, char *why, size_t whylen
 	if (t->coll == STUB_BROADCAST)
 		h.root = t->root;
 	if (!x || (t->coll != STUB_SEND && t->coll != STUB_BROADCAST &&
-		   !(tmp = malloc(n * bytes + 1)))) {
+		   !(tmp = scratch_get(c, n * bytes + 1)))) {
 		free(x);
 		snprintf(why, whylen, "rank %u: out of memory", me);
 		return HCCL_E_MEMORY;
@@ -123,7 +154,7 @@ static HcclResult perform(struct task *t, size_t *nres, char *why, size_t whylen
 			break;
 		}
 	}
-	free(tmp);
+	scratch_put(c, tmp);
 	free(x);
 	return rc;
 }

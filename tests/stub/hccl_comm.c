@@ -55,6 +55,7 @@ void stubhccl_comm_put(struct stub_comm *c)
 	free(c->fd);
 	free(c->seq_out);
 	free(c->seq_in);
+	free(c->scratch);
 	free(c);
 }
 

@@ -46,6 +46,11 @@ struct stub_comm {
 	HcclResult async_error;
 	int exec_timeout_ms;
 	struct stub_fault fault;
+	/* the received operands of the collective in progress, kept between calls: a fresh
+	 * buffer per call is fresh pages, and faulting them in cost more than the transfer */
+	char *scratch;
+	size_t scratch_cap;
+	int scratch_busy;
 };
 
 /* Seconds from an HCCL environment variable (HCCL_CONNECT_TIMEOUT, HCCL_EXEC_TIMEOUT), in ms. */

@@ -150,6 +150,17 @@ static double op_f(int op, double a, double b)
 	return op == HCCL_REDUCE_MAX ? (b > a ? b : a) : (b < a ? b : a);
 }
 
+/* The common case on its own, in float, so that it vectorises (the tests move megabytes of
+ * fp32 sums through here; -O2's cost model leaves the loop scalar): the same bits as op_f's
+ * double sum rounded to float, since double carries more than 2 * 24 + 2 bits and rounding
+ * a sum twice is then innocuous. */
+__attribute__((optimize("O3"))) static void f32_sum(float *restrict d, const float *restrict s,
+						     size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		d[i] = d[i] + s[i];
+}
+
 /* Integers: sum and prod wrap modulo 2^bits (done unsigned, so without undefined overflow). */
 #define INT_LOOP(T, U)                                                                  \
 	do {                                                                            \
@@ -190,8 +201,11 @@ void stubhccl_reduce(int dtype, int op, void *acc, const void *src, size_t n)
 		float *d = acc;
 		const float *s = src;
 
-		for (size_t i = 0; i < n; i++)
-			d[i] = (float)op_f(op, d[i], s[i]);
+		if (op == HCCL_REDUCE_SUM)
+			f32_sum(d, s, n);
+		else
+			for (size_t i = 0; i < n; i++)
+				d[i] = (float)op_f(op, d[i], s[i]);
 		break;
 	}
 	case HCCL_DATA_TYPE_FP16:
