@@ -172,8 +172,10 @@ static const struct hlog_sig rows[] = {
 	 "lines in the kernel log), that the driver fits the CUDA runtime, and the peer-to-peer "
 	 "and shared-memory paths NCCL chose (NCCL_P2P_DISABLE, NCCL_SHM_DISABLE narrow it down)",
 	 0, cuda_failure},
-	/* init.cc: WARN("Duplicate GPU detected : rank %d and rank %d both on CUDA device %lx") */
-	{{"Duplicate GPU detected"}, HCAT_CONFIG, "duplicate-gpu",
+	/* init.cc: WARN("Duplicate GPU detected : rank %d and rank %d both on CUDA device %lx"),
+	 * and its words without NCCL's prefix: "Error: rank 27 and rank 19 both on CUDA device
+	 * 53000 (PCI 53:00.0)" */
+	{{"both on CUDA device"}, HCAT_CONFIG, "duplicate-gpu",
 	 "two ranks of one communicator are on the same GPU",
 	 "give every local rank its own device (torch.cuda.set_device(local_rank) before "
 	 "init_process_group, CUDA_VISIBLE_DEVICES per process, one process per GPU)",

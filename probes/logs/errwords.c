@@ -76,6 +76,8 @@ static const struct {
 	 * current device socverison Ascend310P3" */
 	{"not match", 0},
 	{"exceeded", 0},      /* NCCL: "socketStartConnect: exceeded timeouts (3)" */
+	/* EMFILE's text with no other word: NCCL 1.x's "Socket.h(166):\"too many open files\"" */
+	{"too many open files", 0},
 	{"exited unexpectedly", 0}, /* Ray: "Some Ray subprocesses exited unexpectedly:" */
 	{"panic", 0}, /* DPDK's rte_panic: "PANIC in app_check_link():", the kernel's "Kernel panic" */
 	{"links are down", 0}, /* the line under it: "Some links are DOWN" */

@@ -316,7 +316,11 @@ static size_t key_value(struct pspan m, size_t i, struct hx_vals *x)
 		if (!starts_nocase(m.s + i, m.n - i, y->k))
 			continue;
 		size_t l = strlen(y->k);
-		if (i + l < m.n && hlog__word_char(m.s[i + l]))
+		/* "rank0" as PSM's prefix writes it ("server1:rank0.a.out: ..."); torch's
+		 * "[rank1]:" is the line's prefix, which the line's parser reads */
+		int glued = y->what == HX_RANK && l == 4 && i + l < m.n && digit(m.s[i + l]) &&
+			    !(i && m.s[i - 1] == '[');
+		if (i + l < m.n && hlog__word_char(m.s[i + l]) && !glued)
 			continue;
 		size_t j = i + l, skip = 0;
 		/* "device-3" */
@@ -328,8 +332,12 @@ static size_t key_value(struct pspan m, size_t i, struct hx_vals *x)
 		}
 		long long v;
 		size_t d = j < m.n ? number(m.s + j, m.n - j, &v) : 0;
-		if (!d || (j + d < m.n && (m.s[j + d] == '.' || hlog__word_char(m.s[j + d]))))
-			continue; /* "rank -1", "port 1.5", "dev 0x1f" are not values */
+		/* "rank -1", "port 1.5", "dev 0x1f" are not values; "rank 3." ending a sentence
+		 * and "rank0.a.out" (a program's name after it) are */
+		if (!d || (j + d < m.n && (hlog__word_char(m.s[j + d]) ||
+					   (m.s[j + d] == '.' && j + d + 1 < m.n &&
+					    digit(m.s[j + d + 1])))))
+			continue;
 		/* a PCI vendor:device pair ("pcieport 0000:00:03.0:   device [8086:6f08] error
 		 * status"), not a device's index */
 		if (y->what == HX_DEV && j + d + 1 < m.n && m.s[j + d] == ':' &&

@@ -322,6 +322,13 @@ static void open_unk(struct unk_open *o, const struct hlog_report *r, unsigned n
 	}
 }
 
+/* A line of a file, as the end of the scan needs it. */
+struct unk_line {
+	unsigned no;
+	int rank, error;
+	struct pspan line;
+};
+
 /* A line right under an open message, with no prefix of its own and no error of its own, goes
  * on with it: the first address and port it names are the message's (at most 8 lines). */
 static void continue_unk(struct unk_open *o, struct hlog_report *r, unsigned no,
@@ -348,6 +355,22 @@ static void keep_unk(struct hlog_report *r, const char *name, const char *node, 
 		r->word_row = fam;
 	}
 	r->nunk++;
+}
+
+/* A retry announced is no failure while the log goes on ("Call to connect returned
+ * Connection refused, retrying", then the connection's later lines), but a log whose last
+ * line announces one stopped there: the retried call never came back, and what it retried
+ * is the error (a pod whose output ends in refused connects, each "retrying"). */
+static void stopped_retrying(struct hlog_report *r, const char *name, const char *node,
+			     const struct unk_line *t)
+{
+	if (!t->no || t->error || !hlog__retry_left(t->line))
+		return;
+	if (!r->errors)
+		set_unk(&r->first_error, name, node, t->no, t->rank, t->line);
+	r->errors++;
+	r->file[r->nfile - 1].errors++;
+	keep_unk(r, name, node, t->no, t->rank, t->line);
 }
 
 void hlog__lone_frame_error(struct hlog_report *r)
@@ -459,6 +482,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	 * connect ...", then "Message: connect() to 169.254.140.13:1026 failed" 7 lines on) */
 	int framed = 0, ev_framed = 0;
 	struct msg_ctx mc = {-1, 0, {NULL, 0}, {NULL, 0}, 0, 0};
+	struct unk_line tail = {0, -1, 0, {NULL, 0}}; /* the last line; whether an error */
 	int rec_rank = -1;  /* a record's "rank : N" field, and its line */
 	unsigned rec_at = 0;
 	r->bytes += len;
@@ -491,6 +515,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		hlog__line_pairs(raw);
 		hlog__line_parse_hits(raw, &l, &hits);
 		ctx_line(&mc, no, &l);
+		tail = (struct unk_line){no, l.rank, l.error, line};
 		/* HCCL follows a failure with a numbered list of what may cause it in general;
 		 * those lines say nothing about this job */
 		if (advice && numbered(l.msg))
@@ -632,6 +657,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		last_ev_no = no;
 		ev_framed = framed;
 	}
+	stopped_retrying(r, name, node, &tail);
 	if (frame.no && !r->has_lone_frame) {
 		set_unk(&r->lone_frame, name, node, frame.no, frame.rank, frame.line);
 		r->has_lone_frame = 1;

@@ -133,6 +133,17 @@ static const struct family fams[] = {
 		"again with less",
 	 .any = {"alloc", "malloc", "calloc", "allocation"},
 	 .also = {"mem", "bytes"}},
+	/* a limit of the host or the NIC reached: EMFILE's text (Neuron's bootstrap "CCOM WARN
+	 * Call to accept failed : Too many open files"), the mlx5 firmware's status 0x8
+	 * ("CREATE_MKEY(0x200) op_mod(0x0) failed, status limits exceeded(0x8)": out of memory
+	 * keys, or of UAR pages for the processes that opened the device) */
+	{.cat = HCAT_RESOURCE,
+	 .name = "limit",
+	 .what = "a process ran into a limit of its host or its NIC",
+	 .fix = "raise the limit the line names (open files: ulimit -n where the ranks start; a "
+		"NIC's limits: fewer processes or registered buffers per NIC, e.g. a smaller "
+		"registration cache) or start fewer ranks per node",
+	 .any = {"too many open files", "limits exceeded", "limit exceeded"}},
 	/* no device for the job to run on: torch's "No CUDA GPUs are available", vLLM's "Current
 	 * node has no NPU available", CUDA's "no CUDA-capable device is detected": the devices
 	 * are not visible where the process runs */

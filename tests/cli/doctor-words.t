@@ -344,4 +344,32 @@ run "$HCCLCTL" --json doctor --logs "$R"
 cause kind detail
 check_out "network-unreachable errno-reset" "  ECONNRESET: the network kind, with its own detail"
 
+
+# a log that ends while its process retries: the retried connect never came back (a
+# Kubernetes pod's NCCL output, facebookresearch/fairseq#1096); with a later line of the same
+# process after the retries (oneflow's NCCL log, Oneflow-Inc/oneflow#3586) the retry is benign
+R=tests/data/real-logs-new/batch84/fairseq-1096-k8s-pytorch-fairseq-worker-0-nccl-call-to-connect-refused-retrying
+run "$HCCLCTL" --json doctor --logs "$R"
+check_rc 2 "a log that stops on 'retrying': exit 2"
+cause kind detail node
+check_out "network-unreachable words:refused node0" "  what it retried is the failure"
+{
+	grep -m1 retrying "$R/node0/stdout.txt"
+	echo 'worker:101542:101934 [0] NCCL INFO Channel 00 : 1[18000] -> 0[18000] [send] via NET/Socket/1'
+} >"$TMP/retried.log"
+run "$HCCLCTL" doctor --logs "$TMP/retried.log"
+check_rc 0 "  a retry the log goes on after: a pass"
+# a limit of the host or the NIC, in a kernel log (University of Delaware's DARWIN docs: the
+# mlx5 firmware out of memory keys) and in EMFILE's text
+R=tests/data/real-logs-new/batch85/udel-darwin-ucx-mr-cache-mlx5-create-mkey-limits-exceeded-vasp-node3-of-4
+run "$HCCLCTL" --json doctor --logs "$R"
+check_rc 2 "a NIC's 'limits exceeded': exit 2"
+cause kind detail
+check_out "memory/resource words:limit" "  a resource that ran out, read from its words"
+echo 'Socket.h(166):"too many open files"' >"$TMP/emfile.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/emfile.log"
+check_rc 2 "EMFILE's text alone is an error (NVIDIA/nccl#127): exit 2"
+cause kind detail
+check_out "memory/resource words:limit" "  the open-files limit"
+
 done_testing

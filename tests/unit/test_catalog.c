@@ -112,6 +112,9 @@ static const struct ccase cases[] = {
 	 "ubuntu1583:1585 [0] init.cc:738 NCCL WARN Duplicate GPU detected : rank 0 and rank 1 both "
 	 "on CUDA device 1000",
 	 "duplicate-gpu", HCAT_CONFIG, ""},
+	{"a 3-node DeepSeek V3 run's log on a blog (real-logs-new batch83), the same check's words",
+	 "Error: rank 27 and rank 19 both on CUDA device 53000 (PCI 53:00.0)",
+	 "duplicate-gpu", HCAT_CONFIG, ""},
 	{"NCCL alloc.h, an RL training (colocated SGLang) note",
 	 "include/alloc.h:324 NCCL WARN Failed to CUDA calloc 2097152 / 10485760 bytes",
 	 "cuda-calloc", HCAT_RESOURCE, ""},

@@ -140,6 +140,8 @@ static const struct row_line word_lines[] = {
 	{"exceeded", "https://github.com/deepseek-ai/DeepEP/issues/86",
 	 "es/bootstrap/uid/ncclSocket/ncclsocket_socket.cpp:socketStartConnect:488: "
 	 "socketStartConnect: exceeded timeouts (3)socketStartConnect: exceeded timeouts (3)"},
+	{"too many open files", "https://github.com/NVIDIA/nccl/issues/127",
+	 "Socket.h(166):\"too many open files\""},
 	{"panic", "../real-logs-new/batch56/qnsm-44-dpdk-link0-0gbps-down-panic-some-links-down",
 	 "PANIC in app_check_link():"},
 	{"links are down",

@@ -163,6 +163,22 @@ static const struct xcase cases[] = {
 	 "/hisi_logs/device-2/20240420162417-271713000/bbox/kbox.txt:2020[2454.830701] {6}"
 	 "[Hardware Error]  error_type: 3, multi-bit ECC",
 	 "dev/any=2", ""},
+	{"PSM3 under Open MPI, open-mpi/ompi#13293: the rank in its prefix, host:rankN.program",
+	 "[1750340274.709417260] server1:rank0.a.out: Unable to create UDP socket for ens256: "
+	 "Address family not supported by protocol",
+	 "rank/any=0", ""},
+	{"a sentence that ends on the value, awslabs/awsome-distributed-ai#203",
+	 "register_rail_mr_buffer:617 NCCL WARN NET/OFI Unable to register memory (type = 2) for "
+	 "device 4. RC: -22, Error: Invalid argument",
+	 "dev/any=4", ""},
+	{"torch's [rankN] prefix under Ray, OpenRLHF/OpenRLHF#621: the line parser's, not a value "
+	 "of the text (which names rank 12)",
+	 "(RayWorkerWrapper pid=92234, ip=172.19.24.110) [rank1]:[E1224 13:23:05.483840160 "
+	 "ProcessGroupNCCL.cpp:542] [Rank 12] Collective WorkNCCL(SeqNum=1, OpType=BROADCAST, "
+	 "NumelIn=778567680, NumelOut=778567680, Timeout(ms)=1800000) raised the following async "
+	 "exception: NCCL error: remote process exited or there was a network error, NCCL version "
+	 "2.21.5",
+	 "ip/local=172.19.24.110 rank/any=12", ""},
 	{"UCX's pml under Open MPI, openucx/ucx#9908",
 	 "[gpu1:1581048] pml_ucx.c:472 Error: Failed to resolve UCX endpoint for rank 9",
 	 "rank/remote=9", ""},

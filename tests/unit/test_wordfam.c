@@ -157,6 +157,15 @@ static void test_rows(void **state)
 		{"(EngineCore_DP0 pid=1102) ValueError: No available memory for the cache blocks. Try "
 		 "increasing `gpu_memory_utilization` when initializing the engine.",
 		 "memory"},
+		/* aws-neuron/aws-neuron-sdk#713: the bootstrap of 32 ranks on one node */
+		{"2023-Aug-01 16:12:43.0204 332066:332417 [18] bootstrap.cc:106 CCOM WARN Call to "
+		 "accept failed : Too many open files",
+		 "limit"},
+		/* real-logs-new batch85, University of Delaware's DARWIN (UCX's MR cache) */
+		{"[Thu Oct 31 21:32:31 2024] mlx5_core 0000:01:00.0: mlx5_cmd_check:794:(pid 57074): "
+		 "CREATE_MKEY(0x200) op_mod(0x0) failed, status limits exceeded(0x8), syndrome "
+		 "(0x59c8a4)",
+		 "limit"},
 		/* NVIDIA/nccl#1235 */
 		{"ng30903:3063028:3066152 [3] include/alloc.h:185 NCCL WARN Failed to CUDA calloc "
 		 "6291456 bytes",
