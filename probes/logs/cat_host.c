@@ -20,6 +20,22 @@ static int no_retry_left(struct pspan m, const struct hx_vals *x, struct hlog_ev
 	return !hlog__retry_left(m);
 }
 
+/* EPIPE's text, not a shell's report of a job it ran ("hooks.d/10-shadow.sh: line 70: 3474706
+ * Broken pipe             yes 2> /dev/null": the process id, then the signal that ended it,
+ * SIGPIPE, then its command): a writer whose reader had gone, not a socket's peer. */
+static int socket_broken_pipe(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
+{
+	const char *p = memmem(m.s, m.n, "Broken pipe", 11);
+	size_t i = p ? (size_t)(p - m.s) : 0, d = 0;
+	while (i && m.s[i - 1] == ' ')
+		i--;
+	while (i && m.s[i - 1] >= '0' && m.s[i - 1] <= '9')
+		i--, d++;
+	if (d && (!i || m.s[i - 1] == ' '))
+		return 0;
+	return no_retry_left(m, x, e);
+}
+
 static const char ofi_none_meaning[] =
 	"libfabric found no provider on this host that fits what was asked (fi_getinfo: no data): "
 	"the fabric's devices are not visible here, or the provider asked for is not installed";
@@ -406,10 +422,23 @@ static const struct hlog_sig rows[] = {
 	 "select only the devices this host has and has set up (NCCL_IB_HCA, NCCL_SOCKET_IFNAME, "
 	 "the visible devices); check each one's port, link and address (ibv_devinfo, ip addr)",
 	 0, NULL},
+	/* Slurm's RPC to a daemon that did not answer in time (SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT's
+	 * text): "srun: error: slurm_receive_msgs: [[n1]:6818] failed: Socket timed out on
+	 * send/recv operation" (6818 is slurmd's port, 6817 slurmctld's) */
+	{{"Socket timed out on send/recv operation"}, HCAT_NET, "slurm-rpc-timeout",
+	 "a Slurm daemon did not answer in time: the node is down or unreachable from here, its "
+	 "slurmd is hung, or it rejects the request (a munge key or clock that differs between "
+	 "the nodes)",
+	 "from the controller, check the node the line names: sinfo -R and scontrol show node, "
+	 "that its slurmd runs and its port (6818) is reachable (firewall), and that munge works "
+	 "between the two (munge -n | ssh NODE unmunge; the same /etc/munge/munge.key, clocks in "
+	 "step)",
+	 0, NULL},
 	{{"Broken pipe"}, HCAT_RANK_STUCK, "errno-broken-pipe",
 	 "the peer had closed the connection when this end wrote to it (EPIPE): its process "
 	 "most often exited or crashed",
-	 "read the log of the process at the other end for why it stopped", 0, no_retry_left},
+	 "read the log of the process at the other end for why it stopped", 0,
+	 socket_broken_pipe},
 };
 
 const struct hlog_sigtab hlog__cat_host = {"host", rows, sizeof(rows) / sizeof(rows[0])};

@@ -242,6 +242,9 @@ static size_t host_here(struct pspan m, size_t i, struct hx_vals *x)
 	char open = i ? m.s[i - 1] : 0;
 	if (open != '[' && open != '(' && open != '/')
 		return 0;
+	/* a URL's "//host:P", not a path's "dir/file.ts:83" (a file and its line) */
+	if (open == '/' && (i < 2 || m.s[i - 2] != '/'))
+		return 0;
 	size_t k = i, letter = 0;
 	while (k < m.n && k - i < HX_TEXTLEN - 1 &&
 	       (hlog__word_char(m.s[k]) || m.s[k] == '-' || m.s[k] == '.')) {
@@ -439,8 +442,10 @@ void hlog__xpeer(const struct hx_vals *x, struct hx_peer *p)
 	p->ip = hlog__xfind_peer(x, HX_IP);
 	p->port = hlog__xfind_peer(x, HX_PORT);
 	p->rank = hlog__xfind(x, HX_RANK, 1u << HX_REMOTE);
+	/* a port alone is a peer's when the line says so, or when it is a host name's
+	 * ("[[n1.mytestdomain]:6818] failed: Socket timed out"): a bare number is not */
 	if (p->port && (p->port->n < 0 || p->port->n > 65535 ||
-			(!p->ip && p->port->role != HX_REMOTE)))
+			(!p->ip && p->port->role != HX_REMOTE && !hlog__xfind_peer(x, HX_HOST))))
 		p->port = NULL;
 	if (p->rank && (p->rank->n < 0 || p->rank->n >= 0x7fffffff))
 		p->rank = NULL;

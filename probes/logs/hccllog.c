@@ -325,8 +325,8 @@ static void open_unk(struct unk_open *o, const struct hlog_report *r, unsigned n
 /* A line of a file, as the end of the scan needs it. */
 struct unk_line {
 	unsigned no;
-	int rank, error;
-	struct pspan line;
+	int rank, error, info;
+	struct pspan line, msg;
 };
 
 /* A line right under an open message, with no prefix of its own and no error of its own, goes
@@ -358,13 +358,17 @@ static void keep_unk(struct hlog_report *r, const char *name, const char *node, 
 }
 
 /* A retry announced is no failure while the log goes on ("Call to connect returned
- * Connection refused, retrying", then the connection's later lines), but a log whose last
- * line announces one stopped there: the retried call never came back, and what it retried
- * is the error (a pod whose output ends in refused connects, each "retrying"). */
+ * Connection refused, retrying", then the connection's later lines), nor is a failure a
+ * process logs at an informational level (a probe for something optional, a try it will
+ * repeat). But a log whose last line is one of them stopped there: the retried call never
+ * came back, and what failed is the error (a pod whose output ends in refused connects, each
+ * "retrying"; "LoadServer gpu9 Failed at 3 times ... DNS resolution failed" at glog's I). */
 static void stopped_retrying(struct hlog_report *r, const char *name, const char *node,
 			     const struct unk_line *t)
 {
-	if (!t->no || t->error || !hlog__retry_left(t->line))
+	int len;
+	if (!t->no || t->error ||
+	    !(hlog__retry_left(t->line) || (t->info && hlog__error_word(t->msg, &len, NULL) >= 0)))
 		return;
 	if (!r->errors)
 		set_unk(&r->first_error, name, node, t->no, t->rank, t->line);
@@ -482,7 +486,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	 * connect ...", then "Message: connect() to 169.254.140.13:1026 failed" 7 lines on) */
 	int framed = 0, ev_framed = 0;
 	struct msg_ctx mc = {-1, 0, {NULL, 0}, {NULL, 0}, 0, 0};
-	struct unk_line tail = {0, -1, 0, {NULL, 0}}; /* the last line; whether an error */
+	struct unk_line tail = {0, -1, 0, 0, {NULL, 0}, {NULL, 0}}; /* the last line */
 	int rec_rank = -1;  /* a record's "rank : N" field, and its line */
 	unsigned rec_at = 0;
 	r->bytes += len;
@@ -515,7 +519,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		hlog__line_pairs(raw);
 		hlog__line_parse_hits(raw, &l, &hits);
 		ctx_line(&mc, no, &l);
-		tail = (struct unk_line){no, l.rank, l.error, line};
+		tail = (struct unk_line){no, l.rank, l.error, l.level == HLINE_INFO, line, l.msg};
 		/* HCCL follows a failure with a numbered list of what may cause it in general;
 		 * those lines say nothing about this job */
 		if (advice && numbered(l.msg))

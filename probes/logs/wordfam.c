@@ -176,7 +176,9 @@ static const struct family fams[] = {
 		"addresses instead of names",
 	 .any = {"name or service not known", "name resolution", "gethostbyname",
 		 "could not resolve", "unknown host", "nodename nor servname", "can't resolve",
-		 "cannot resolve", "does not resolve"}},
+		 "cannot resolve", "does not resolve",
+		 /* gRPC's status 14 text: "error_code 14 error_message DNS resolution failed" */
+		 "dns resolution"}},
 	/* no network interface to use, in any library's words: oneCCL's "fill_local_host_ip:
 	 * can't find interface to get host IP" (only loopback there), Gloo's "Unable to find
 	 * address for: eth0", NCCL's "no socket interface found" */
@@ -278,7 +280,12 @@ static const struct family fams[] = {
 		"for password-less login between the nodes, read/write access to the device or "
 		"file (its group, e.g. HwHiAiUser for /dev/davinci*), or the container's "
 		"capability; then run again",
-	 .any = {"permission denied", "access denied", "operation not permitted", "eacces"}},
+	 .any = {"permission denied", "access denied", "operation not permitted", "eacces",
+		 /* ssh refusing the login, in OpenSSH's and paramiko's words (a launcher that
+		  * starts the other nodes over ssh: "exception: No authentication methods
+		  * available", "not a valid RSA private key file") */
+		 "host key verification failed", "authentication failed",
+		 "no authentication methods", "not a valid rsa private key"}},
 	/* the CUDA runtime's words for a node whose GPU software is not set up to run
 	 * (cudaGetErrorString of cudaErrorSystemNotReady): "system not yet initialized", on
 	 * NVSwitch systems the fabric manager not running */

@@ -372,4 +372,18 @@ check_rc 2 "EMFILE's text alone is an error (NVIDIA/nccl#127): exit 2"
 cause kind detail
 check_out "memory/resource words:limit" "  the open-files limit"
 
+# a log that ends on failures logged at an informational level: glog's I lines of OneFlow's
+# control client, retrying a peer whose name does not resolve (Oneflow-Inc/DLPerf#103)
+R=tests/data/real-logs-new/batch86/oneflow-dlperf-103-ctrl-client-loadserver-gpu9-dns-resolution-failed-from-gpu11
+run "$HCCLCTL" --json doctor --logs "$R"
+check_rc 2 "a log that stops on a failure at level I: exit 2"
+cause kind detail
+check_out "network-unreachable words:name-resolution" "  the failure its last line names"
+# ssh refusing a launcher's login, in paramiko's words (hpcaitech/ColossalAI#5213)
+R=tests/data/real-logs-new/batch86/colossalai-5213-colossalai-run-ssh-not-a-valid-rsa-private-key-192-168-1-12-node-rank-1
+run "$HCCLCTL" --json doctor --logs "$R"
+check_rc 2 "ssh's key refused: exit 2"
+cause kind detail
+check_out "config words:permission" "  an access refused, a setting to mend"
+
 done_testing

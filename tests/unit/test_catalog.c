@@ -485,6 +485,10 @@ static const struct ccase cases[] = {
 	 "errno-reset", HCAT_NET, ""},
 	{"glibc strerror(EPIPE) from a writer",
 	 "send failed on fd 14: Broken pipe", "errno-broken-pipe", HCAT_RANK_STUCK, ""},
+	{"Slurm's SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT text from srun (NVIDIA/pyxis#107)",
+	 "srun: error: slurm_receive_msgs: [[n1.mytestdomain]:6818] failed: Socket timed out on "
+	 "send/recv operation",
+	 "slurm-rpc-timeout", HCAT_NET, ""},
 	{"glibc strerror(ENODEV) from a verbs call (NVIDIA/nccl#799)",
 	 "72bf7b08-26f3-4ebc-8b9d-85df3e4414c0:76786:77145 [3] misc/ibvwrap.cc:284 NCCL WARN Call "
 	 "to ibv_modify_qp failed with error No such device",
@@ -583,6 +587,11 @@ static void test_state_and_words_not_over_read(void **state)
 	assert_string_not_equal(e.detail, "mpi-component-select");
 	recognise("EH9999: synchronize stream failed, runtime result = 123456", &e);
 	assert_string_not_equal(e.detail, "acl-timeout");
+	/* a shell's report of a job SIGPIPE ended (NVIDIA/pyxis#122), not a socket's EPIPE */
+	recognise("22: slurmstepd: error: pyxis:     /etc/enroot/hooks.d/10-shadow.sh: line 70: "
+		  "3474706 Broken pipe             yes 2> /dev/null",
+		  &e);
+	assert_string_not_equal(e.detail, "errno-broken-pipe");
 }
 
 /* Every row is tested: a catalog row no line here gives is a row nobody has seen work. */

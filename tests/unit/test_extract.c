@@ -179,6 +179,16 @@ static const struct xcase cases[] = {
 	 "exception: NCCL error: remote process exited or there was a network error, NCCL version "
 	 "2.21.5",
 	 "ip/local=172.19.24.110 rank/any=12", ""},
+	{"srun to a node's slurmd, NVIDIA/pyxis#107: a host name in brackets and its port",
+	 "srun: error: slurm_receive_msgs: [[n1.mytestdomain]:6818] failed: Socket timed out on "
+	 "send/recv operation",
+	 "host/any=n1.mytestdomain port/any=6818", ""},
+	{"torch_npu's source location, vllm-project/vllm-ascend#1443: a path's file and line, not "
+	 "a host and port",
+	 "(train pid=8464) RuntimeError: npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/"
+	 "compiler_depend.ts:479 NPU function error: AclrtSynchronizeDeviceWithTimeout, error code "
+	 "is 507048",
+	 "", ""},
 	{"UCX's pml under Open MPI, openucx/ucx#9908",
 	 "[gpu1:1581048] pml_ucx.c:472 Error: Failed to resolve UCX endpoint for rank 9",
 	 "rank/remote=9", ""},

@@ -28,6 +28,15 @@ static void test_rows(void **state)
 		{"eth2: Link is Down", "link-down"},
 		{"getaddrinfo node07: Name or service not known", "name-resolution"},
 		{"Temporary failure in name resolution while resolving master", "name-resolution"},
+		/* real: Oneflow-Inc/DLPerf#103 (gRPC's status 14 in OneFlow's control client) */
+		{"I1224 15:33:48.927119 234641 ctrl_client.cpp:234] LoadServer  gpu9 Failed at 0 "
+		 "times error_code 14 error_message DNS resolution failed",
+		 "name-resolution"},
+		/* real: hpcaitech/ColossalAI#2959 and #5213 (colossalai run over ssh, paramiko) */
+		{"Error: failed to run torchrun --nproc_per_node=2 --nnodes=2 --node_rank=1 "
+		 "--master_addr=192.168.1.11 --master_port=29508 pretrain.py on 192.168.1.12, is "
+		 "localhost: False, exception: not a valid RSA private key file",
+		 "permission"},
 		/* real: ms-swift issue 6368 (BusyBox nslookup on a PAI-DLC worker) */
 		{"nslookup: can't resolve 'dlc1dwuhvtro4c27-master-0': Name does not resolve",
 		 "name-resolution"},
