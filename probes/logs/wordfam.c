@@ -109,7 +109,11 @@ static const struct family fams[] = {
 		 "fallen off the bus", "gpu is lost", "error_gpu_is_lost",
 		 /* the NVIDIA driver's NV_ERR_RESET_REQUIRED: "Assertion failed: Reset required
 		  * [NV_ERR_RESET_REQUIRED]" (the GPU must be reset before it works again) */
-		 "reset required"}},
+		 "reset required",
+		 /* NVIDIA's device plugin on an Xid its health check counts as critical:
+		  * "XidCriticalError: Xid=69 on Device=GPU-7540a9b3-..., the device will go
+		  * unhealthy", then "'nvidia.com/gpu' device marked unhealthy" */
+		 "xid", "go unhealthy", "marked unhealthy"}},
 	{.cat = HCAT_RESOURCE,
 	 .name = "memory",
 	 .what = "memory ran out",
@@ -441,7 +445,10 @@ static const struct family fams[] = {
 		"it",
 	 .any = {"segmentation fault", "sigsegv", "signal 11", "core dumped", "illegal instruction",
 		 "sigill", "sigabrt", "bus error", "terminate called", "exited on signal",
-		 "killed by signal"}},
+		 "killed by signal",
+		 /* an exception nothing caught, which ends the process as "terminate called"
+		  * does: Ray's "logging.cc:97: Unhandled exception: N3c105ErrorE. what(): ..." */
+		 "unhandled exception"}},
 	/* an address whose host is empty ("ray start --address=:6379", "connect to ... address
 	 * :6379", "tcp://:29500"): the variable that should hold the master's host was empty
 	 * when the command line was made, so every connection goes nowhere */
@@ -507,7 +514,11 @@ static const struct family fams[] = {
 		"the interface the job binds to) and that the peer was up and listening",
 	 .any = {"timed out", "timeout", "time out"},
 	 /* a service that never came up at the address it was looked for at */
-	 .also = {"connect", "become available", "to be available", "unavailable"}},
+	 .also = {"connect", "become available", "to be available", "unavailable"},
+	 /* a wait for the others to arrive, whose advice names connecting: JAX's coordination
+	 * service, "cluster registration failed ... tasks crashed earlier before connecting",
+	 * "Barrier timed out. Id: [Init]Wait_for_all_tasks_to_register" (the timeout's below) */
+	 .not = {"barrier", "registration", "to register"}},
 	{.cat = HCAT_NET,
 	 .name = "connect-failed",
 	 .what = "a connection to a peer could not be made",

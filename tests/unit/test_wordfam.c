@@ -28,6 +28,21 @@ static void test_rows(void **state)
 		{"eth2: Link is Down", "link-down"},
 		{"getaddrinfo node07: Name or service not known", "name-resolution"},
 		{"Temporary failure in name resolution while resolving master", "name-resolution"},
+		/* real: AI-Hypercomputer/gpu-recipes#2 (JAX's coordination service on 32 nodes):
+		 * a wait for tasks to register, though its advice names connecting */
+		{"Stopping coordination service as cluster registration failed. This may be due to "
+		 "1) some tasks crashed earlier before connecting, 2) some tasks were never "
+		 "scheduled, or 3) scheduling delays. Consider setting a longer initialization "
+		 "timeout if such delays are expected, the timeout is currently set to: 1h.",
+		 "timeout"},
+		/* real: huggingface/optimum-habana#505 (Habana's HCCL under Ray Train) */
+		{"(RayTrainWorker pid=19045) [2023-11-02 13:17:59,227 E 19045 21937] logging.cc:97: "
+		 "Unhandled exception: N3c105ErrorE. what(): Collective call returned error",
+		 "crash"},
+		/* real: NVIDIA/k8s-device-plugin#189 */
+		{"2020/08/10 19:09:42 XidCriticalError: Xid=69 on Device=GPU-7540a9b3-eeb9-1214-1526-"
+		 "f93c9ea826a8, the device will go unhealthy.",
+		 "hardware"},
 		/* real: Oneflow-Inc/DLPerf#103 (gRPC's status 14 in OneFlow's control client) */
 		{"I1224 15:33:48.927119 234641 ctrl_client.cpp:234] LoadServer  gpu9 Failed at 0 "
 		 "times error_code 14 error_message DNS resolution failed",
