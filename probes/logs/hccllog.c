@@ -363,7 +363,7 @@ static void keep_unk(struct hlog_report *r, const char *name, const char *node, 
  * repeat). But a log whose last line is one of them stopped there: the retried call never
  * came back, and what failed is the error (a pod whose output ends in refused connects, each
  * "retrying"; "LoadServer gpu9 Failed at 3 times ... DNS resolution failed" at glog's I). */
-static void stopped_retrying(struct hlog_report *r, const char *name, const char *node,
+static void ended_on_failure(struct hlog_report *r, const char *name, const char *node,
 			     const struct unk_line *t)
 {
 	int len;
@@ -661,7 +661,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		last_ev_no = no;
 		ev_framed = framed;
 	}
-	stopped_retrying(r, name, node, &tail);
+	ended_on_failure(r, name, node, &tail);
 	if (frame.no && !r->has_lone_frame) {
 		set_unk(&r->lone_frame, name, node, frame.no, frame.rank, frame.line);
 		r->has_lone_frame = 1;
