@@ -103,6 +103,9 @@ static const struct {
 	 * its root-cause block: "traceback : Signal 11 (SIGSEGV) received by PID 3304209" */
 	{"SIGSEGV", EW_CASE},
 	{"SIGKILL", EW_CASE}, /* "traceback : Signal 9 (SIGKILL) received by PID 14750" */
+	/* a pod the kubelet evicted, as kubectl prints its status and reason ("Reason:
+	 * Evicted"); capitalised, not a cache's "evicted 3 blocks" */
+	{"Evicted", EW_CASE},
 	/* the NVIDIA driver's fault report in the kernel log: "NVRM: Xid (PCI:0000:dc:00): 45,
 	 * pid=1818990, name=python3, Ch 00000001" */
 	{"NVRM: Xid", EW_CASE},

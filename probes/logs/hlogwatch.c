@@ -214,6 +214,11 @@ static void waited(struct sbuf *b, const struct rep *a)
 		hlog__sb_add(b, " after %lld s", t / 1000);
 }
 
+static const char desync_fix[] =
+	"make every rank call the same collectives with the same sizes in the same order: look "
+	"for a rank-dependent branch, uneven batches or sequence lengths, a part of the model "
+	"some ranks skip; TORCH_DISTRIBUTED_DEBUG=DETAIL checks each call across ranks";
+
 static const char watch_fix[] =
 	"find what the rank holding the collective up was doing when the others entered it: its "
 	"last log lines and its stack (py-spy dump --pid PID); a checkpoint save, an evaluation or "
@@ -242,6 +247,31 @@ static int conclude_hang(struct hlog_report *r, const struct hlog_event *h)
 		 "call that hangs; check the device's health and the kernel log on its node");
 	hlog__evidence(r, h);
 	return 1;
+}
+
+/* The process group a rank's timeout names, on its own line or on its state line. */
+static const char *rep_pg(const struct rep *x)
+{
+	return x->e->work.pg[0] ? x->e->work.pg : x->state ? x->state->work.pg : "";
+}
+
+/* Two ranks of one process group whose works went separate ways: rank b completed work S (its
+ * state line says so) in which rank a still waits. No work completes until every rank of the
+ * group entered it, so b's S was another call than a's: the ranks issue different sequences of
+ * collectives ("Rank 0 ... SeqNum=122, _REDUCE_SCATTER_BASE", "Rank 1 ... SeqNum=126,
+ * _ALLGATHER_BASE", "... Rank 1] ... last completed NCCL work: 125"). */
+static int diverged(const struct rep *rep, size_t n, size_t *ia, size_t *ib)
+{
+	for (size_t a = 0; a < n; a++)
+		for (size_t b = 0; b < n; b++)
+			if (a != b && rep[b].state && rep[b].state->work.done >= rep[a].seq &&
+			    rep[a].seq >= 0 && rep_pg(&rep[a])[0] &&
+			    !strcmp(rep_pg(&rep[a]), rep_pg(&rep[b]))) {
+				*ia = a;
+				*ib = b;
+				return 1;
+			}
+	return 0;
 }
 
 int hlog__watchdog_conclude(struct hlog_report *r, int strong_only)
@@ -310,6 +340,7 @@ int hlog__watchdog_conclude(struct hlog_report *r, int strong_only)
 		return rc;
 	}
 	int mixed = 0;
+	size_t ka = 0, kb = 0;
 	for (size_t k = 0; k < n; k++)
 		mixed |= rep[k].nseq > 1 || rep[k].seq != rep[0].seq;
 	/* a desync: the same work, another collective or size */
@@ -364,11 +395,7 @@ int hlog__watchdog_conclude(struct hlog_report *r, int strong_only)
 		r->rank = d->rank;
 		r->peer_rank = a->rank;
 		what(r, HCAT_OP_MISMATCH, "collective-desync");
-		snprintf(r->fix, sizeof(r->fix), "%s",
-			 "make every rank call the same collectives with the same sizes in the same "
-			 "order: look for a rank-dependent branch, uneven batches or sequence "
-			 "lengths, a part of the model some ranks skip; TORCH_DISTRIBUTED_DEBUG=DETAIL "
-			 "checks each call across ranks");
+		snprintf(r->fix, sizeof(r->fix), "%s", desync_fix);
 		hlog__evidence(r, a->e);
 		hlog__evidence(r, d->e);
 	} else if (nmiss) {
@@ -416,6 +443,21 @@ int hlog__watchdog_conclude(struct hlog_report *r, int strong_only)
 		hlog__evidence(r, a->e);
 		hlog__evidence(r, h1);
 		hlog__evidence(r, a->state);
+	} else if (mixed && diverged(rep, n, &ka, &kb)) {
+		hlog__sb_add(&b, "rank %d completed collective #%lld of %s, which rank %d still "
+				 "waits in (%s): the ranks issued different sequences of collectives",
+			     rep[kb].rank, rep[ka].seq, rep_pg(&rep[ka]), rep[ka].rank,
+			     rep[ka].e->op[0] ? rep[ka].e->op : "its call");
+		if (rep[kb].e->op[0])
+			hlog__sb_add(&b, ", and rank %d timed out later, in #%lld (%s)", rep[kb].rank,
+				     rep[kb].seq, rep[kb].e->op);
+		r->rank = rep[ka].rank;
+		r->peer_rank = rep[kb].rank;
+		what(r, HCAT_OP_MISMATCH, "collective-desync");
+		snprintf(r->fix, sizeof(r->fix), "%s", desync_fix);
+		hlog__evidence(r, rep[ka].e);
+		hlog__evidence(r, rep[kb].e);
+		hlog__evidence(r, rep[kb].state);
 	} else if (mixed) {
 		hlog__sb_add(&b, "%zu rank%s timed out in collectives of different numbers (", n,
 			     plural_s(n));

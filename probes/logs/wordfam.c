@@ -137,6 +137,16 @@ static const struct family fams[] = {
 		"again with less",
 	 .any = {"alloc", "malloc", "calloc", "allocation"},
 	 .also = {"mem", "bytes"}},
+	/* the kubelet evicting a pod when its node ran short of memory, disk or process ids
+	 * ("Status: Failed", "Reason: Evicted", "Message: The node was low on resource:
+	 * memory.") */
+	{.cat = HCAT_RESOURCE,
+	 .name = "evicted",
+	 .what = "the node ran short of a resource and its kubelet evicted the job's pod",
+	 .fix = "read which resource ran short (kubectl describe pod: the Message line; kubectl "
+		"describe node: its pressure conditions), then give the pod requests and limits "
+		"that fit the node or move the job to nodes with room",
+	 .any = {"evicted", "low on resource"}},
 	/* a limit of the host or the NIC reached: EMFILE's text (Neuron's bootstrap "CCOM WARN
 	 * Call to accept failed : Too many open files"), the mlx5 firmware's status 0x8
 	 * ("CREATE_MKEY(0x200) op_mod(0x0) failed, status limits exceeded(0x8)": out of memory

@@ -386,4 +386,18 @@ check_rc 2 "ssh's key refused: exit 2"
 cause kind detail
 check_out "config words:permission" "  an access refused, a setting to mend"
 
+# two ranks of one process group whose works went separate ways: rank 1 completed #122, in
+# which rank 0 still waits (huggingface/accelerate#3250, FSDP after a checkpoint save)
+R=tests/data/real-logs-new/batch93/accelerate-3250-fsdp-after-checkpoint-save-rank0-reduce-scatter-seq122-rank1-allgather-seq126
+run "$HCCLCTL" --json doctor --logs "$R"
+check_rc 2 "timeouts in different works of one group, one rank past the other's: exit 2"
+cause kind detail rank peer_rank
+check_out "op-mismatch collective-desync 0 1" "  a desync: the waiting rank and the one that went on"
+# a pod the kubelet evicted for memory, as kubectl describes it (kubeflow/trainer#301)
+R=tests/data/real-logs-new/batch93/kubeflow-trainer-301-tfjob-master-pod-evicted-node-low-on-memory
+run "$HCCLCTL" --json doctor --logs "$R"
+check_rc 2 "an evicted pod: exit 2"
+cause kind detail
+check_out "memory/resource words:evicted" "  the node's resource ran short"
+
 done_testing

@@ -171,6 +171,8 @@ static const struct row_line word_lines[] = {
 	 "  traceback : Signal 11 (SIGSEGV) received by PID 3304209"},
 	{"SIGKILL", "https://github.com/lzhxmu/CPPO/issues/6",
 	 "  traceback : Signal 9 (SIGKILL) received by PID 14750"},
+	{"Evicted", "https://github.com/kubeflow/trainer/issues/301",
+	 "Reason:         Evicted"},
 	{"NVRM: Xid", "https://github.com/NVIDIA/open-gpu-kernel-modules/issues/1150",
 	 "kernel: NVRM: Xid (PCI:0000:dc:00): 45, pid=1818990, name=python3, Ch 00000001 caused by "
 	 "previous Xid 149"},

@@ -39,6 +39,8 @@ static void test_rows(void **state)
 		{"(RayTrainWorker pid=19045) [2023-11-02 13:17:59,227 E 19045 21937] logging.cc:97: "
 		 "Unhandled exception: N3c105ErrorE. what(): Collective call returned error",
 		 "crash"},
+		/* real: kubeflow/trainer#301 (kubectl describe of an evicted TFJob pod) */
+		{"Message:        The node was low on resource: memory.", "evicted"},
 		/* real: NVIDIA/k8s-device-plugin#189 */
 		{"2020/08/10 19:09:42 XidCriticalError: Xid=69 on Device=GPU-7540a9b3-eeb9-1214-1526-"
 		 "f93c9ea826a8, the device will go unhealthy.",
