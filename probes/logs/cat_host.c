@@ -25,7 +25,7 @@ static int no_retry_left(struct pspan m, const struct hx_vals *x, struct hlog_ev
  * SIGPIPE, then its command): a writer whose reader had gone, not a socket's peer. */
 static int socket_broken_pipe(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
 {
-	const char *p = memmem(m.s, m.n, "Broken pipe", 11);
+	const char *p = hlog__find(m, "Broken pipe");
 	size_t i = p ? (size_t)(p - m.s) : 0, d = 0;
 	while (i && m.s[i - 1] == ' ')
 		i--;
