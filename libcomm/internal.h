@@ -463,6 +463,9 @@ struct tcp_info;
 /* watch.c: how long the oldest data in flight to p has gone unanswered at least, from this
  * beat's TCP_INFO at mono time now (ms); follows p->unacked_since */
 uint32_t comm__unanswered_ms(struct comm__peer *p, const struct tcp_info *ti, int64_t now);
+/* Whether a link whose data has gone unanswered that long, through that many retransmission
+ * timeouts, is lost rather than lossy. */
+bool comm__link_lost(uint32_t unanswered_ms, unsigned backoff, int silence_ms);
 int comm__watch_start(struct comm *c, int fd);  /* takes fd */
 void comm__watch_stop(struct comm *c);          /* says BYE unless broken without report */
 /* The message with the "rank R (host H)" verdict phrase for a peer. */

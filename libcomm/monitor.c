@@ -239,7 +239,8 @@ static int decide(struct comm__mon *m, int64_t now)
 		if (silent(m, x, now) && x->last_rx + m->silence_ms < first)
 			first = x->last_rx + m->silence_ms;
 		if (x->have_hb && !x->closed && x->hb.bad_peer >= 0 &&
-		    x->hb.bad_ack_ms >= (uint32_t)m->silence_ms && x->hb_at < first)
+		    comm__link_lost(x->hb.bad_ack_ms, x->hb.bad_retrans, m->silence_ms) &&
+		    x->hb_at < first)
 			first = x->hb_at;
 	}
 	if (first == INT64_MAX || now - first < SETTLE_MS)
@@ -299,9 +300,9 @@ static int decide(struct comm__mon *m, int64_t now)
 		return 1;
 	}
 	/* 3. a link between two live ranks that does not carry data. It counts once one rank's
-	 * data has gone unanswered as long as silence: a lossy link's retransmissions can go
-	 * unanswered for a second or two (5 % loss backs off 1.4 s after three losses in a row),
-	 * a link that is down stays so. A's data to B unacknowledged means A -> B loses the data
+	 * data has gone unanswered as long as silence and through several timeouts in a row
+	 * (comm__link_lost): a lossy link's retransmissions can go unanswered for seconds on a
+	 * loaded host, a link that is down stays so. A's data to B unacknowledged means A -> B loses the data
 	 * or B -> A loses the ACKs; which one, the waiting says: B waiting on A is A -> B, A
 	 * waiting on B is B -> A. (The other end may see nothing: the retransmissions that do
 	 * arrive carry ACK flags and keep its TCP_INFO fresh.) */
@@ -309,7 +310,7 @@ static int decide(struct comm__mon *m, int64_t now)
 	for (int i = 0; i < m->n; i++) {
 		const struct mrank *x = &m->r[i];
 		if (!x->have_hb || x->closed || x->hb.bad_peer < 0 || x->hb.bad_peer >= m->n ||
-		    x->hb.bad_ack_ms < (uint32_t)m->silence_ms)
+		    !comm__link_lost(x->hb.bad_ack_ms, x->hb.bad_retrans, m->silence_ms))
 			continue;
 		int b = x->hb.bad_peer;
 		int b_waits = m->r[b].have_hb && m->r[b].hb.peer == i;

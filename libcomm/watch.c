@@ -84,6 +84,18 @@ uint32_t comm__unanswered_ms(struct comm__peer *p, const struct tcp_info *ti, in
 	return age < (int64_t)ti->tcpi_last_ack_recv ? (uint32_t)age : ti->tcpi_last_ack_recv;
 }
 
+/* A lossy link leaves data unanswered for a while too: at 5 % loss each way one retransmission
+ * in ten is lost, and on a loaded host the timer's base reaches a second, so two lost
+ * retransmissions alone can span the silence time (a fault run failed so, at backoff 2). A
+ * link counts as lost once its data has gone unanswered for the silence time and through
+ * LOST_BACKOFF timeouts in a row (three in a row on a working 5 % link: one time in a
+ * thousand); a link that is down gets there by itself, later only when the timer is slow. */
+#define LOST_BACKOFF 3
+bool comm__link_lost(uint32_t unanswered_ms, unsigned backoff, int silence_ms)
+{
+	return silence_ms >= 0 && unanswered_ms >= (uint32_t)silence_ms && backoff >= LOST_BACKOFF;
+}
+
 /* Every beat while busy: each link's unanswered data is followed; the peer whose data has
  * gone unanswered the longest is named once the operation itself has stalled. */
 static void link_health(struct comm *c, struct comm__hb *h, int64_t now)
