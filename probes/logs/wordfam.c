@@ -364,7 +364,8 @@ static const struct family fams[] = {
 	/* a check of the job's shape that failed: its ranks against its devices or nodes
 	 * (Megatron-DeepSpeed's "AssertionError: expected local-rank to be the same as rank %
 	 * device-count.", vLLM's "local_world_size (16) must be less than or equal to the number
-	 * of visible devices (8).") */
+	 * of visible devices (8).", TensorRT-LLM's "Only 8 GPUs are available, but 16 are
+	 * required.") */
 	{.cat = HCAT_CONFIG,
 	 .name = "world-size",
 	 .what = "the job's ranks do not fit its devices or nodes",
@@ -372,9 +373,11 @@ static const struct family fams[] = {
 		"the tensor and pipeline sizes) match the devices visible there, and the world "
 		"size the nodes times the ranks per node",
 	 .any = {"world_size", "world size", "worldsize", "local_rank", "local-rank",
-		 "device-count", "device count", "visible devices", "nproc_per_node"},
+		 "device-count", "device count", "visible devices", "nproc_per_node",
+		 "gpus are available", "npus are available", "devices are available",
+		 "gpus available", "npus available", "devices available"},
 	 .also = {"must be", "expected", "should be", "same as", "less than", "greater than",
-		  "equal to"}},
+		  "equal to", "required", "requested"}},
 	/* the rank table against the node it runs on: "ranktable config devId[1], but local
 	 * devId[3]", "... in the rank table does not match ..." */
 	{.cat = HCAT_CONFIG,

@@ -256,8 +256,10 @@ static void test_order(void **state)
 	/* an exit code of 0 is no failure; a fatal line says more than an exit code */
 	assert_null(fam("worker 3: exit code 0, finished"));
 	assert_string_equal(fam("Fatal error in MPI_Init; exit code 1"), "fatal");
-	/* a device that is found, or memory that was allocated, is no family of its own */
-	assert_null(fam("error: found 8 devices available, expected 16"));
+	/* a device that is found is no missing device; found fewer than expected, the job's
+	 * shape does not fit them */
+	assert_null(fam("error: found 8 devices on node 3"));
+	assert_string_equal(fam("error: found 8 devices available, expected 16"), "world-size");
 		/* a word inside a name is no word: the call's name, not a timeout */
 	assert_null(fam("rtDeviceSynchronizeWithTimeout execute failed"));
 	/* an empty host explains the refused connection it leads to; a host and port is none */
@@ -288,6 +290,11 @@ static void test_order(void **state)
 				"to the number of visible devices (8)."),
 			    "world-size");
 	assert_null(fam("world size 16, 8 visible devices"));
+	/* real: NVIDIA/TensorRT-LLM#2594 (a TP16 engine on two 8-GPU pods under mpirun) */
+	assert_string_equal(fam("RuntimeError: Only 8 GPUs are available, but 16 are required."),
+			    "world-size");
+	/* devices counted with nothing asked of them is no shortage */
+	assert_null(fam("INFO: 8 GPUs available, using 8"));
 	/* a full disk; a package made for another chip */
 	assert_string_equal(fam("[ERROR] TBE(116147,python):2024-12-11-15:58:23.895.658 [x.py:168]"
 				"[repository_manager] msg_mgr_dump raise error[[Errno 28] No space "
