@@ -95,16 +95,18 @@ static int http_status(struct pspan s, long long *port)
 
 static const struct family fams[] = {
 	/* a device's own fault explains everything its process did after it: "CUDA error:
-	 * uncorrectable ECC error encountered", "multi-bit ECC error", "hardware error" */
+	 * uncorrectable ECC error encountered", "CUDA error: uncorrectable NVLink error detected
+	 * during the execution", PCIe AER's "Uncorrected (Fatal) error received", "multi-bit ECC
+	 * error", "hardware error" (what a device cannot correct is the device's fault, whichever
+	 * part of it) */
 	{.cat = HCAT_HARDWARE,
 	 .name = "hardware",
 	 .what = "a device reported a hardware fault",
 	 .fix = "take the device the line names out of service and check its health (npu-smi info "
 		"-t health, nvidia-smi -q -d ECC, the kernel log); reset or replace it before the "
 		"next run",
-	 .any = {"uncorrectable ecc", "ecc error", "multi-bit ecc", "double-bit ecc",
+	 .any = {"uncorrectable", "uncorrected", "ecc error", "multi-bit ecc", "double-bit ecc",
 		 "double bit ecc", "hardware error", "hardware failure", "machine check",
-		 "uncorrectable error",
 		 /* NVIDIA's Xid 79 and NVML's ERROR_GPU_IS_LOST: the device left the PCIe bus */
 		 "fallen off the bus", "gpu is lost", "error_gpu_is_lost",
 		 /* the NVIDIA driver's NV_ERR_RESET_REQUIRED: "Assertion failed: Reset required

@@ -269,6 +269,14 @@ static void test_order(void **state)
 	/* a PCIe device's error report is no shared memory's */
 	const char *aer = fam("pcieport 0000:00:01.0: AER: PCIe Bus Error: severity=Uncorrected");
 	assert_string_not_equal(aer ? aer : "", "bus-error");
+	/* real: easybuilders/easybuild-easyconfigs#13237 (test_c10d_nccl on 4 GPUs); and the
+	 * kernel's PCIe AER */
+	assert_string_equal(fam("  what():  CUDA error: uncorrectable NVLink error detected during "
+				"the execution"),
+			    "hardware");
+	assert_string_equal(fam("pcieport 0000:00:03.0: AER: Uncorrected (Fatal) error received: "
+				"0000:01:00.0"),
+			    "hardware");
 	/* a device's fault explains the crash after it */
 	assert_string_equal(fam("uncorrectable ECC error encountered; core dumped"), "hardware");
 	/* "version" alone is no mismatch */
