@@ -24,6 +24,7 @@ void hlog_report_init(struct hlog_report *r)
 	r->port = -1;
 	r->loop = -1;
 	r->word_row = -1;
+	r->roster.dup_rank = -1;
 }
 
 void hlog_report_release(struct hlog_report *r)
@@ -140,6 +141,7 @@ int hlog__report_append(struct hlog_report *r, const struct hlog_report *p, char
 	}
 	append_kb(r, p);
 	hlog__facts_append(r, p);
+	hlog__roster_append(&r->roster, &p->roster);
 	for (size_t i = 0; i < p->nfile && !rc; i++)
 		if (!(rc = add_file(r, p->file[i].name, p->file[i].node, err, errlen)))
 			r->file[r->nfile - 1] = p->file[i];
@@ -487,6 +489,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	int framed = 0, ev_framed = 0;
 	struct msg_ctx mc = {-1, 0, {NULL, 0}, {NULL, 0}, 0, 0};
 	struct unk_line tail = {0, -1, 0, 0, {NULL, 0}, {NULL, 0}}; /* the last line */
+	struct hlog_roster_scan *roll = calloc(1, sizeof(*roll));
 	int rec_rank = -1;  /* a record's "rank : N" field, and its line */
 	unsigned rec_at = 0;
 	r->bytes += len;
@@ -562,6 +565,8 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		if (record_rank(l.msg, &rec_rank))
 			rec_at = no;
 		hlog__fact_line(r, &l, &hits, name, node, no, line);
+		if (roll && !l.error)
+			hlog__roster_line(roll, r, name, node, no, line);
 		/* lines that say of themselves that they are routine are not a fault's */
 		if (l.level != HLINE_INFO && l.level != HLINE_DEBUG)
 			hlog__kb_line(r, &kst, line, &l, l.kernel || place.kind == HLOG_FK_DEVICE,
@@ -630,6 +635,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 			hlog__line_pairs((struct pspan){NULL, 0});
 			snprintf(err, errlen, "%s: out of memory", name);
 			kb_scan_release(&kst);
+			free(roll);
 			return rc;
 		}
 		/* a line without a time continues the previous one (a wrapped message) */
@@ -662,6 +668,9 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		ev_framed = framed;
 	}
 	ended_on_failure(r, name, node, &tail);
+	if (roll)
+		hlog__roster_end(roll, r, name, node, tail.no, tail.line);
+	free(roll);
 	if (frame.no && !r->has_lone_frame) {
 		set_unk(&r->lone_frame, name, node, frame.no, frame.rank, frame.line);
 		r->has_lone_frame = 1;

@@ -78,6 +78,7 @@ enum hlog_kind {
 	 * read to place the waits of a bundle on workers and devices */
 	HLOG_PLACE,
 	HLOG_WORDS, /* no rule knows the line; its words say the family (wordfam.c) */
+	HLOG_ROSTER, /* no line is an error; the ranks' roll call shows the failure (hlogroster.c) */
 	HLOG_NKINDS
 };
 
@@ -190,6 +191,21 @@ struct hlog_quote {
 	char text[HLOG_TEXTLEN];
 };
 
+/* The roll call of the ranks, as the lines that announce them say it (hlogroster.c). */
+#define HLOG_ROSTER_RANKS 4096
+struct hlog_roster {
+	int world; /* the world size the announcements state: 0 none, -1 they differ */
+	unsigned char claimed[HLOG_ROSTER_RANKS / 8]; /* the ranks announced */
+	int dup_rank;  /* a rank two processes announced; -1 */
+	int dup_anon;  /* ... in lines that name no host */
+	struct hlog_quote dup[2]; /* the two announcements (dup[0].line 0: not kept) */
+	char dup_host[2][HLOG_IPLEN]; /* the hosts they name, when they do */
+	char dup_node[HLOG_NODELEN];
+	size_t files, ends; /* files with announcements, and those whose last line is one */
+	struct hlog_quote last; /* the last line of such a file */
+	char last_node[HLOG_NODELEN];
+};
+
 /* A finding other than the cause, ranked: what kind, where, one line. */
 struct hlog_finding {
 	int cat;		 /* enum hcat */
@@ -270,6 +286,7 @@ struct hlog_report {
 	struct hlog_unk lone_frame;
 	int has_lone_frame;
 	size_t nunk;			   /* how many there were in all */
+	struct hlog_roster roster;
 	/* ranks that wrote any line ("[rankN]:" prefixes, RankID:N), below HLOG_SEEN_RANKS */
 	unsigned char seen_rank[HLOG_SEEN_RANKS / 8];
 	/* the most likely cause, filled by hlog_conclude */

@@ -191,6 +191,9 @@ int hlog_conclude(struct hlog_report *r)
 	 * from it, but not a fault a line names (memory, hardware, a link, the network) */
 	if (r->cat == HCAT_NONE || r->cat == HCAT_UNRESOLVED || r->cat == HCAT_RANK_STUCK)
 		hlog__facts_conclude(r);
+	/* no line reads as an error: the roll call of the ranks may still show the failure */
+	if (r->cat == HCAT_NONE && !r->errors)
+		hlog__roster_conclude(r);
 	/* only the frame of a table or headings, at an error level: still no pass */
 	if (r->cat == HCAT_NONE && r->errors) {
 		hlog__set_what(r, HCAT_UNRESOLVED, "unclassified");

@@ -105,6 +105,30 @@ int hlog__word_family_row(int row, struct hlog_wordfam *out);
  * when it concluded). */
 int hlog__words_conclude(struct hlog_report *r);
 
+/* hlogroster.c: the ranks a file's lines announce (roster_line on each line, roster_end with
+ * the file's last line), p's roll call into r's (append), and the cause it shows when no line
+ * reads as an error (conclude: 1 when one). */
+#define HLOG_ROSTER_RECENT 8
+struct hlog_claim {
+	unsigned no; /* 0: an empty slot */
+	int rank;
+	char host[HLOG_IPLEN];
+	struct pspan line;
+};
+struct hlog_roster_scan {
+	unsigned char claimed[HLOG_ROSTER_RANKS / 8];
+	struct hlog_claim recent[HLOG_ROSTER_RECENT]; /* the last announcements, a ring */
+	size_t next;
+	unsigned last_no; /* the line of the last announcement */
+	int any;
+};
+void hlog__roster_line(struct hlog_roster_scan *s, struct hlog_report *r, const char *name,
+		       const char *node, unsigned no, struct pspan line);
+void hlog__roster_end(struct hlog_roster_scan *s, struct hlog_report *r, const char *name,
+		      const char *node, unsigned last_no, struct pspan last);
+void hlog__roster_append(struct hlog_roster *o, const struct hlog_roster *p);
+int hlog__roster_conclude(struct hlog_report *r);
+
 /* hlogfacts.c: the software a line states of its node (fact_line; h: what
  * hlog__line_hits found in line), p's facts into r (append), and the
  * verdict when one component differs across hosts (conclude: 1 when it decided). */

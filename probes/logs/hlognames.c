@@ -30,6 +30,7 @@ static const char *const kind_names[HLOG_NKINDS] = {
 	[HLOG_KB] = "knowledge-base",
 	[HLOG_PLACE] = "place",
 	[HLOG_WORDS] = "words",
+	[HLOG_ROSTER] = "roll-call",
 };
 
 const char *hlog_kind_name(int kind)

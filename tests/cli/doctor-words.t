@@ -400,4 +400,18 @@ check_rc 2 "an evicted pod: exit 2"
 cause kind detail
 check_out "memory/resource words:evicted" "  the node's resource ran short"
 
+# the ranks' roll call, in logs with no error line: a rank announced from two hosts (a test
+# built without MPI under mpirun -np 2, NVIDIA/nccl-tests#17), and a log that stops while the
+# ranks gather (Lightning-AI/pytorch-lightning#8707, the second node never joined)
+R=tests/data/real-logs-new/batch69/nccl-tests-17-two-ec2-m60-hosts-both-rank-0-avg-busbw-0-built-without-mpi
+run "$HCCLCTL" --json doctor --logs "$R"
+check_rc 2 "one rank announced on two hosts, no error line: exit 2, not a pass"
+cause kind detail rank signature
+check_out "config duplicate-rank 0 roll-call" "  two jobs of one rank each where one of two was meant"
+R=tests/data/real-logs-new/batch101/lightning-8707-slurm-2-nodes-ddp-init-stops-at-4-of-8-members
+run "$HCCLCTL" doctor --logs "$R"
+check_rc 2 "a log that stops in the roll call, half the world announced: exit 2"
+printf '%s\n' "$OUT" | grep -qF 'rank-stuck (world-incomplete): the log stops while the ranks gather: 4 of the 8 ranks of the world announced themselves, and ranks 4, 5, 6, 7 never did'
+_report $? "  the ranks that never came are named" "$OUT"
+
 done_testing

@@ -166,8 +166,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	/* a cause from the knowledge base or from a line's words stands on its lines, not on an
 	 * event */
-	if (r.kind != HLOG_NONE && r.kind != HLOG_KB && r.kind != HLOG_WORDS)
+	if (r.kind != HLOG_NONE && r.kind != HLOG_KB && r.kind != HLOG_WORDS &&
+	    r.kind != HLOG_ROSTER)
 		assert(r.first);
+	/* the roll call speaks only for logs without an error line, and quotes its lines */
+	if (r.kind == HLOG_ROSTER)
+		assert(!r.errors && !r.first && r.nevidence >= 1 &&
+		       (r.cat == HCAT_CONFIG || r.cat == HCAT_RANK_STUCK));
 	/* its line is an unexplained one of a family, or an unexplained event's own (a failure
 	 * code its words explain), quoted first, the code's lines after it */
 	if (r.kind == HLOG_WORDS)

@@ -1,0 +1,305 @@
+/* The roll call: the lines in which a job's processes announce their rank as they start
+ * (Lightning's "initializing ddp: GLOBAL_RANK: 1, MEMBER: 2/8", MPI's "I am process 0 of 2 on
+ * nid200185", nccl-tests' "#   Rank  0 Pid   1320 on ip-172-31-20-228 device  0 [0x00] ...").
+ * They read as plain information, yet two failures show only in them:
+ * - a rank claimed by two processes: the processes did not form one job but several (each
+ *   node started ranks 0..k, or a test built without MPI ran one world of one rank per host).
+ *   On two hosts at once that is a claim twice; lines that name no host count only when the
+ *   world also lacks ranks, as a log printed twice would claim every rank twice;
+ * - a log that stops in the roll call with ranks of the stated world never announced: the job
+ *   waited at its start for processes that did not come.
+ * Both are weighed only when no line of the logs reads as an error: they explain a job that
+ * failed silently, never outrank what a line says. */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "probes/logs/catalog.h"
+#include "probes/logs/hlogcause.h"
+#include "probes/logs/hlogint.h"
+#include "probes/logs/logtext.h"
+
+static int host_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '-' || c == '_' || c == '.';
+}
+
+/* Digits at s[*i] (past spaces), at most 7; -1 when there are none. */
+static long digits(struct pspan m, size_t *i)
+{
+	while (*i < m.n && m.s[*i] == ' ')
+		(*i)++;
+	long v = -1;
+	for (int k = 0; *i < m.n && isdigit((unsigned char)m.s[*i]) && k < 7; k++, (*i)++)
+		v = (v < 0 ? 0 : v * 10) + (m.s[*i] - '0');
+	return *i < m.n && isdigit((unsigned char)m.s[*i]) ? -1 : v;
+}
+
+/* The host after " on " at m.s[i] (a few spaces allowed before it). */
+static void host_on(struct pspan m, size_t i, char *host, size_t hostlen)
+{
+	struct pspan t = {m.s + i, m.n - i};
+	size_t k = 0;
+	while (k < t.n && t.s[k] == ' ' && k < 4)
+		k++;
+	if (t.n - k < 4 || strncmp(t.s + k, "on ", 3))
+		return;
+	k += 3;
+	while (k < t.n && t.s[k] == ' ')
+		k++;
+	size_t h = 0;
+	while (k + h < t.n && host_char(t.s[k + h]) && h + 1 < hostlen)
+		h++;
+	while (h && t.s[k + h - 1] == '.') /* the sentence's full stop */
+		h--;
+	memcpy(host, t.s + k, h);
+	host[h] = '\0';
+}
+
+/* "rank R of N" or "process R of N", the word at a word's start. */
+static int of_form(struct pspan m, int *rank, int *world, char *host, size_t hostlen)
+{
+	static const char *const words[] = {"rank ", "process "};
+	for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++) {
+		size_t wl = strlen(words[w]);
+		for (const char *p = hlog__find_nocase(m, words[w]); p;) {
+			size_t i = (size_t)(p - m.s) + wl;
+			long r = -1, n = -1;
+			if ((p == m.s || !hlog__word_char(p[-1])) && (r = digits(m, &i)) >= 0 &&
+			    i + 4 <= m.n && !strncmp(m.s + i, " of ", 4)) {
+				i += 4;
+				n = digits(m, &i);
+			}
+			if (r >= 0 && n > r) {
+				*rank = (int)r;
+				*world = (int)n;
+				host_on(m, i, host, hostlen);
+				return 1;
+			}
+			struct pspan rest = {p + 1, m.n - (size_t)(p + 1 - m.s)};
+			p = hlog__find_nocase(rest, words[w]);
+		}
+	}
+	return 0;
+}
+
+/* Whether m announces a rank, and which: its rank, the world it states (0: none) and the host
+ * it names (""). */
+static int claim_of(struct pspan m, int *rank, int *world, char *host, size_t hostlen)
+{
+	host[0] = '\0';
+	*world = 0;
+	const char *g = hlog__find(m, "GLOBAL_RANK:");
+	if (g) {
+		struct pspan t = {g + 12, m.n - (size_t)(g + 12 - m.s)};
+		size_t i = 0;
+		long r = digits(t, &i);
+		const char *mem = hlog__find(t, "MEMBER:");
+		if (r < 0 || !mem)
+			return 0;
+		struct pspan u = {mem + 7, t.n - (size_t)(mem + 7 - t.s)};
+		i = 0;
+		long k = digits(u, &i), n = -1;
+		if (k > 0 && i < u.n && u.s[i] == '/') {
+			i++;
+			n = digits(u, &i);
+		}
+		if (n <= r)
+			return 0;
+		*rank = (int)r;
+		*world = (int)n;
+		return 1;
+	}
+	if (of_form(m, rank, world, host, hostlen))
+		return 1;
+	/* nccl-tests' table of its ranks: "#  Rank  R [Group G] Pid P on HOST device D ..." */
+	const char *rk = m.n && m.s[0] == '#' ? hlog__find(m, " Rank ") : NULL;
+	if (!rk || !hlog__find(m, " device "))
+		return 0;
+	size_t i = (size_t)(rk - m.s) + 6;
+	long r = digits(m, &i);
+	const char *on = r >= 0 ? hlog__find((struct pspan){m.s + i, m.n - i}, " on ") : NULL;
+	if (!on)
+		return 0;
+	*rank = (int)r;
+	host_on(m, (size_t)(on - m.s) + 1, host, hostlen);
+	return host[0] != '\0';
+}
+
+static void quote(struct hlog_quote *q, const char *name, unsigned no, struct pspan line)
+{
+	snprintf(q->file, sizeof(q->file), "%s", name);
+	q->line = no;
+	probe__copy(q->text, sizeof(q->text), line);
+}
+
+static int bit(const unsigned char *set, int rank)
+{
+	return (set[rank / 8] >> (rank % 8)) & 1;
+}
+
+void hlog__roster_line(struct hlog_roster_scan *s, struct hlog_report *r, const char *name,
+		       const char *node, unsigned no, struct pspan line)
+{
+	int rank, world;
+	char host[HLOG_IPLEN];
+	if (!claim_of(line, &rank, &world, host, sizeof(host)) || rank >= HLOG_ROSTER_RANKS)
+		return;
+	struct hlog_roster *o = &r->roster;
+	if (world)
+		o->world = !o->world || o->world == world ? world : -1;
+	s->last_no = no;
+	s->any = 1;
+	int again = bit(s->claimed, rank);
+	s->claimed[rank / 8] |= (unsigned char)(1u << (rank % 8));
+	o->claimed[rank / 8] |= (unsigned char)(1u << (rank % 8));
+	/* a claim on another host among the last few: two processes hold one rank at once */
+	for (size_t k = 0; k < HLOG_ROSTER_RECENT && (o->dup_rank < 0 || o->dup_anon) && host[0];
+	     k++) {
+		const struct hlog_claim *c = &s->recent[k];
+		if (c->no && c->rank == rank && c->host[0] && strcmp(c->host, host)) {
+			o->dup_rank = rank;
+			o->dup_anon = 0;
+			snprintf(o->dup_host[0], sizeof(o->dup_host[0]), "%s", c->host);
+			snprintf(o->dup_host[1], sizeof(o->dup_host[1]), "%s", host);
+			quote(&o->dup[0], name, c->no, c->line);
+			quote(&o->dup[1], name, no, line);
+			snprintf(o->dup_node, sizeof(o->dup_node), "%s", node ? node : "");
+		}
+	}
+	if (again && !host[0] && o->dup_rank < 0) {
+		o->dup_rank = rank;
+		o->dup_anon = 1;
+		memset(&o->dup[0], 0, sizeof(o->dup[0])); /* quoted when still among the last few */
+		for (size_t k = 0; k < HLOG_ROSTER_RECENT; k++)
+			if (s->recent[k].no && s->recent[k].rank == rank && !s->recent[k].host[0])
+				quote(&o->dup[0], name, s->recent[k].no, s->recent[k].line);
+		quote(&o->dup[1], name, no, line);
+		snprintf(o->dup_node, sizeof(o->dup_node), "%s", node ? node : "");
+	}
+	struct hlog_claim *c = &s->recent[s->next++ % HLOG_ROSTER_RECENT];
+	c->no = no;
+	c->rank = rank;
+	c->line = line;
+	snprintf(c->host, sizeof(c->host), "%s", host);
+}
+
+void hlog__roster_end(struct hlog_roster_scan *s, struct hlog_report *r, const char *name,
+		      const char *node, unsigned last_no, struct pspan last)
+{
+	if (!s->any)
+		return;
+	struct hlog_roster *o = &r->roster;
+	o->files++;
+	if (s->last_no != last_no)
+		return;
+	o->ends++;
+	quote(&o->last, name, last_no, last);
+	snprintf(o->last_node, sizeof(o->last_node), "%s", node ? node : "");
+}
+
+void hlog__roster_append(struct hlog_roster *o, const struct hlog_roster *p)
+{
+	if (p->world)
+		o->world = !o->world || o->world == p->world ? p->world : -1;
+	for (size_t i = 0; i < sizeof(o->claimed); i++)
+		o->claimed[i] |= p->claimed[i];
+	/* two hosts' claims say more than claims that name none */
+	if (p->dup_rank >= 0 && (o->dup_rank < 0 || (o->dup_anon && !p->dup_anon))) {
+		o->dup_rank = p->dup_rank;
+		o->dup_anon = p->dup_anon;
+		o->dup[0] = p->dup[0];
+		o->dup[1] = p->dup[1];
+		memcpy(o->dup_host, p->dup_host, sizeof(o->dup_host));
+		memcpy(o->dup_node, p->dup_node, sizeof(o->dup_node));
+	}
+	if (p->ends && !o->ends) {
+		o->last = p->last;
+		memcpy(o->last_node, p->last_node, sizeof(o->last_node));
+	}
+	o->files += p->files;
+	o->ends += p->ends;
+}
+
+/* The ranks below the world no claim named: how many, and the first few into b. */
+static int missing(const struct hlog_roster *o, struct sbuf *b)
+{
+	int n = 0;
+	for (int k = 0; o->world > 0 && k < o->world && k < HLOG_ROSTER_RANKS; k++) {
+		if (bit(o->claimed, k))
+			continue;
+		if (b && n < 8)
+			sb_add(b, "%s%d", n ? ", " : "", k);
+		else if (b && n == 8)
+			sb_add(b, ", ...");
+		n++;
+	}
+	return n;
+}
+
+static void add_quote(struct hlog_report *r, const struct hlog_quote *q)
+{
+	if (r->nevidence < HLOG_MAX_EVIDENCE && q->line)
+		r->evidence[r->nevidence++] = *q;
+}
+
+static void verdict(struct hlog_report *r, int cat, const char *detail, const char *node,
+		    const char *fix)
+{
+	snprintf(r->node, sizeof(r->node), "%s", node);
+	r->kind = HLOG_ROSTER;
+	hlog__set_what(r, cat, detail);
+	hlog__set_fix(r, fix);
+}
+
+int hlog__roster_conclude(struct hlog_report *r)
+{
+	const struct hlog_roster *o = &r->roster;
+	struct sbuf b = {r->cause, sizeof(r->cause), 0};
+	int lack = missing(o, NULL);
+	if (o->dup_rank >= 0 && (!o->dup_anon || lack)) {
+		r->cause[0] = '\0';
+		sb_add(&b, "rank %d was announced by two processes", o->dup_rank);
+		if (!o->dup_anon)
+			sb_add(&b, ", on %s and on %s", o->dup_host[0], o->dup_host[1]);
+		sb_add(&b, " (");
+		if (o->dup[0].line)
+			sb_add(&b, "%s:%u and ", o->dup[0].file, o->dup[0].line);
+		sb_add(&b, "%s:%u)", o->dup[1].file, o->dup[1].line);
+		if (lack) {
+			sb_add(&b, " while rank%s ", lack == 1 ? "" : "s");
+			missing(o, &b);
+			sb_add(&b, " of the world of %d never were", o->world);
+		}
+		sb_add(&b, ": the processes did not form one job but several, each numbering its "
+			   "ranks from 0");
+		r->rank = o->dup_rank;
+		verdict(r, HCAT_CONFIG, "duplicate-rank", o->dup_node,
+			"give every process its own rank: start each node with its node rank "
+			"(--node_rank, NODE_RANK, SLURM_NODEID) and the whole world size, let "
+			"the launcher hand out the ranks (srun --mpi=pmix, mpirun), and build MPI "
+			"test programs with MPI (nccl-tests: make MPI=1)");
+		add_quote(r, &o->dup[0]);
+		add_quote(r, &o->dup[1]);
+		return 1;
+	}
+	if (o->world > 0 && lack && o->files && o->ends == o->files) {
+		r->cause[0] = '\0';
+		sb_add(&b,
+		       "the log stops while the ranks gather: %d of the %d rank%s of the world "
+		       "announced %s, and rank%s ",
+		       o->world - lack, o->world, o->world == 1 ? "" : "s",
+		       o->world - lack == 1 ? "itself" : "themselves", lack == 1 ? "" : "s");
+		missing(o, &b);
+		sb_add(&b,
+		       " never did: the job waits at its start for processes that did not come");
+		verdict(r, HCAT_RANK_STUCK, "world-incomplete", o->last_node,
+			"find why the missing ranks did not start: their node's launcher "
+			"output (srun, the scheduler's events, a pod still pending), the "
+			"nodes and tasks the job asked for against those it got, and the "
+			"logs of those nodes");
+		add_quote(r, &o->last);
+		return 1;
+	}
+	return 0;
+}
