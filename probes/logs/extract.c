@@ -431,10 +431,31 @@ const char *hlog__xwhat_name(int what)
 	return what >= 0 && what <= HX_DEV ? n[what] : "?";
 }
 
+/* An address of this host itself: loopback or unspecified. */
+static int self_address(const char *s)
+{
+	return !strncmp(s, "127.", 4) || !strcmp(s, "::1") || !strcmp(s, "0.0.0.0") ||
+	       !strcmp(s, "::");
+}
+
 const struct hx_val *hlog__xfind_peer(const struct hx_vals *x, int what)
 {
 	const struct hx_val *v = hlog__xfind(x, what, 1u << HX_REMOTE);
-	return v ? v : hlog__xfind(x, what, 1u << HX_ANY);
+	if (v || what != HX_IP)
+		return v ? v : hlog__xfind(x, what, 1u << HX_ANY);
+	/* a loopback address among others is a list of this host's interfaces ("{'lo':
+	 * [('127.0.0.1', 55651)], 'eth0': [('192.168.101.5', 55651)]}"): the other one is the
+	 * address that matters; alone, it is the one (a name that resolves to loopback) */
+	const struct hx_val *first = NULL;
+	for (size_t i = 0; i < x->n; i++) {
+		if (x->v[i].what != HX_IP || x->v[i].role != HX_ANY)
+			continue;
+		if (!self_address(x->v[i].s))
+			return &x->v[i];
+		if (!first)
+			first = &x->v[i];
+	}
+	return first;
 }
 
 void hlog__xpeer(const struct hx_vals *x, struct hx_peer *p)
