@@ -154,6 +154,12 @@ static const struct {
 	/* a retry announced is not the failure: NCCL's "Call to connect returned Connection
 	 * refused, retrying"; the last one of a count is ("No route to host, retrying (34/34)") */
 	{"retrying", 1, retries_left},
+	/* the same announced in other words: Paddle's "Retry to connect to 127.0.1.1:63917 while
+	 * the server is not yet listening.", c10d's "The server socket on [...]:40613 has timed
+	 * out, will retry.", gRPC's "Retry in 998 milliseconds" */
+	{"retry to", 1, retries_left},
+	{"will retry", 1, retries_left},
+	{"retry in", 1, retries_left},
 	/* HCCL marks an error it turned into a warning: "[WARNING] ... ErrToWarn: ... failed" */
 	{"ErrToWarn", 1, NULL},
 	/* NCCL up to 2.7 without InfiniBand libraries, going on over sockets: "misc/ibvwrap.cc:63

@@ -359,6 +359,18 @@ static void keep_unk(struct hlog_report *r, const char *name, const char *node, 
 	r->nunk++;
 }
 
+/* A line whose words read as no error that the lines around it show to be one: counted as an
+ * error no rule explains. */
+static void promote(struct hlog_report *r, const char *name, const char *node,
+		    const struct unk_line *t)
+{
+	if (!r->errors)
+		set_unk(&r->first_error, name, node, t->no, t->rank, t->line);
+	r->errors++;
+	r->file[r->nfile - 1].errors++;
+	keep_unk(r, name, node, t->no, t->rank, t->line);
+}
+
 /* A retry announced is no failure while the log goes on ("Call to connect returned
  * Connection refused, retrying", then the connection's later lines), nor is a failure a
  * process logs at an informational level (a probe for something optional, a try it will
@@ -369,14 +381,28 @@ static void ended_on_failure(struct hlog_report *r, const char *name, const char
 			     const struct unk_line *t)
 {
 	int len;
-	if (!t->no || t->error ||
-	    !(hlog__retry_left(t->line) || (t->info && hlog__error_word(t->msg, &len, NULL) >= 0)))
+	if (t->no && !t->error &&
+	    (hlog__retry_left(t->line) || (t->info && hlog__error_word(t->msg, &len, NULL) >= 0)))
+		promote(r, name, node, t);
+}
+
+/* A native stack trace printed under a message says the message was fatal, whatever its
+ * words: dmlc's LOG(FATAL) prints "src/kvstore/kvstore.cc:37: compile with
+ * USE_DIST_KVSTORE=1 to use dist_sync", then "Stack trace returned 10 entries:" and its
+ * "[bt] (0) ..." frames; Rust's panic "stack backtrace:". (Python's traceback comes before
+ * its error, which its own words carry.) */
+static void trace_below(struct hlog_report *r, const char *name, const char *node,
+			const struct unk_line *prev, struct pspan line)
+{
+	static const char *const heads[] = {"Stack trace returned", "Stack trace:",
+					    "stack backtrace:"};
+	if (!prev->no || prev->error)
 		return;
-	if (!r->errors)
-		set_unk(&r->first_error, name, node, t->no, t->rank, t->line);
-	r->errors++;
-	r->file[r->nfile - 1].errors++;
-	keep_unk(r, name, node, t->no, t->rank, t->line);
+	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
+		if (line.n >= strlen(heads[i]) && !strncmp(line.s, heads[i], strlen(heads[i]))) {
+			promote(r, name, node, prev);
+			return;
+		}
 }
 
 void hlog__lone_frame_error(struct hlog_report *r)
@@ -522,6 +548,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		hlog__line_pairs(raw);
 		hlog__line_parse_hits(raw, &l, &hits);
 		ctx_line(&mc, no, &l);
+		trace_below(r, name, node, &tail, line);
 		tail = (struct unk_line){no, l.rank, l.error, l.level == HLINE_INFO, line, l.msg};
 		/* HCCL follows a failure with a numbered list of what may cause it in general;
 		 * those lines say nothing about this job */

@@ -118,6 +118,37 @@ static int sibling_rank(const struct hlog_report *r, const struct hlog_unk *u, i
 	return -1;
 }
 
+/* Whether the logs come from more than one node. */
+static int several_nodes(const struct hlog_report *r)
+{
+	for (size_t i = 1; i < r->nfile; i++)
+		if (strcmp(r->file[i].node, r->file[0].node))
+			return 1;
+	return 0;
+}
+
+/* A connection to a loopback address in a job of several nodes reaches only the node itself:
+ * the address the nodes were given for a peer is not one (a host name that resolves to
+ * 127.0.1.1, as Debian's /etc/hosts maps it; a launcher handing out "localhost"). On one node
+ * a loopback peer is an ordinary one, and the network family stands. */
+static void loopback_peer(struct hlog_report *r)
+{
+	if (r->cat != HCAT_NET || !(strncmp(r->ip, "127.", 4) == 0 || !strcmp(r->ip, "::1")) ||
+	    !several_nodes(r))
+		return;
+	struct sbuf b = {r->cause, sizeof(r->cause), strlen(r->cause)};
+	hlog__sb_add(&b, "; %s is a loopback address, which reaches only the node itself, in a "
+			 "job of several nodes",
+		     r->ip);
+	r->cat = HCAT_CONFIG;
+	snprintf(r->detail, sizeof(r->detail), "loopback-peer");
+	snprintf(r->fix, sizeof(r->fix), "%s",
+		 "give the job the peer's (master's) real address instead of a host name that "
+		 "resolves to loopback on its own node (/etc/hosts maps it to 127.0.1.1 on "
+		 "Debian and Ubuntu), or map that name to the node's real IP; bind the job to the "
+		 "network interface the nodes share (NCCL_SOCKET_IFNAME, GLOO_SOCKET_IFNAME)");
+}
+
 int hlog__words_conclude(struct hlog_report *r)
 {
 	/* a failure code alone (nothing explains it, or only its number's meaning does): the
@@ -208,6 +239,7 @@ int hlog__words_conclude(struct hlog_report *r)
 	     (n = next_near(r, u, -3, 3, &at));)
 		if (n->line != u->line)
 			hlog__take_values(r, n->text);
+	loopback_peer(r);
 	/* the failure code's own lines stay behind the word line that explains them */
 	size_t keep = no_expl || named ? r->nevidence : 0;
 	if (keep >= HLOG_MAX_EVIDENCE)

@@ -252,6 +252,15 @@ static const struct family fams[] = {
 		"build that has it",
 	 .any = {"built in", "compiled with", "built with"},
 	 .also = {"doesn't have", "does not have", "not compiled", "not built"}},
+	/* the same as advice to rebuild: MXNet's "compile with USE_DIST_KVSTORE=1 to use
+	 * dist_sync" */
+	{.cat = HCAT_CONFIG,
+	 .name = "backend-missing",
+	 .what = "the job asks for a backend its installed build does not have",
+	 .fix = "install a build of the framework that has the feature the line names (or build "
+		"it with the option the line gives), or ask for one the installed build has",
+	 .any = {"compile with", "recompile with", "rebuild with", "build with"},
+	 .also = {"to use", "to enable", "to support"}},
 	/* a program the job starts is not installed where it runs: "bash: orted: command not
 	 * found" (Open MPI's daemon on a node whose PATH lacks it) */
 	{.cat = HCAT_CONFIG,
@@ -542,7 +551,9 @@ static const struct family fams[] = {
 		"binds to)",
 	 .any = {"failed to connect", "connect failed", "connection failed", "could not connect",
 		 "unable to connect", "cannot connect", "can't connect", "not connected to",
-		 "link failed", "failed to link"}},
+		 "link failed", "failed to link",
+		 /* a retry of a connection, on the line a log ends on: it never came back */
+		 "retry to connect", "retrying to connect"}},
 	/* a connection that could not be finished: Open MPI's "A process or daemon was unable
 	 * to complete a TCP connection to another process" */
 	{.cat = HCAT_NET,
@@ -696,6 +707,10 @@ static int empty_host(struct pspan s, long long *port)
 		char b = i ? s.s[i - 1] : ' ';
 		if (!(b == ' ' || b == '\t' || b == '=' || b == '"' || b == '\'' ||
 		      (b == '/' && i >= 2 && s.s[i - 2] == '/')))
+			continue;
+		/* a quote that closes a word is a key's, the number its value: JSON's
+		 * "\"file_line\":3941", not an empty host in quotes ("addr=\":29500\"") */
+		if ((b == '"' || b == '\'') && i >= 2 && hlog__word_char(s.s[i - 2]))
 			continue;
 		long long v = 0;
 		size_t k = i + 1;

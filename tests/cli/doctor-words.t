@@ -414,4 +414,18 @@ check_rc 2 "a log that stops in the roll call, half the world announced: exit 2"
 printf '%s\n' "$OUT" | grep -qF 'rank-stuck (world-incomplete): the log stops while the ranks gather: 4 of the 8 ranks of the world announced themselves, and ranks 4, 5, 6, 7 never did'
 _report $? "  the ranks that never came are named" "$OUT"
 
+# lines that other lines show to be errors: a message with a native stack trace under it
+# (apache/mxnet#5297, dmlc's LOG(FATAL)), and a retry to connect a node's log ends on, aimed
+# at a loopback address in a job of two nodes (PPASR#142, paddle.distributed.launch)
+R=tests/data/real-logs-new/batch105/mxnet-5297-ssh-launcher-dist-sync-kvstore-not-compiled-use-dist-kvstore-hpc1
+run "$HCCLCTL" --json doctor --logs "$R"
+check_rc 2 "a message a stack trace follows, no error word in it: exit 2"
+cause kind detail
+check_out "config words:backend-missing" "  a build without the feature the job asks for"
+R=tests/data/real-logs-new/batch105/ppasr-142-paddle-launch-master-resolves-loopback-127-0-1-1-port-63917
+run "$HCCLCTL" --json doctor --logs "$R"
+check_rc 2 "a node's log ends retrying a loopback address of a two-node job: exit 2"
+cause kind detail ip port node
+check_out "config loopback-peer 127.0.1.1 63917 node1" "  the address, its port, and the node that could not reach it"
+
 done_testing

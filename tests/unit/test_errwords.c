@@ -217,6 +217,14 @@ static const struct benign_line benign_lines[] = {
 	 "worker:101542:101934 [0] NCCL INFO Call to connect returned Connection timed out, "
 	 "retrying",
 	 0},
+	{"retry to",
+	 "../real-logs-new/batch105/ppasr-142-paddle-launch-master-resolves-loopback-127-0-1-1-port-63917",
+	 "Retry to connect to 127.0.1.1:63917 while the server is not yet listening.", 0},
+	{"will retry", "../real-logs-new/batch45/lightcompress-365-c10d-client-socket-timeout-mo-sy-cn-40613",
+	 "[c10d] The server socket on [::ffff:36.xxx.xxx.13]:40613 has timed out, will retry.", 0},
+	{"retry in",
+	 "../real-logs-new/batch91/tensorflow-17852-ps-worker-grpc-connect-failed-10-0-1-4-14417-connection-refused-errno-111",
+	 "Retry in 998 milliseconds", 0},
 	{"ErrToWarn", "vllm-ascend-5468-driver-24.1-too-old-for-cann",
 	 "ErrToWarn: QuerySqeInfoByHead status failed", 0},
 	{"Failed to open libibverbs", "https://github.com/NVIDIA/nccl/issues/367",
@@ -405,6 +413,10 @@ static void test_lines(void **state)
 		 1},
 		{"NCCL socket.cc's format", "connect returned No route to host, retrying (7/5)", 1},
 		{"NCCL socket.cc's format", "connect returned No route to host, retrying (2/)", 0},
+		/* a retry in other words (ours, in Paddle's and a client's forms) */
+		{"Paddle tcp_utils' format",
+		 "Retry to connect to 10.0.0.5:63917 failed while the server is not yet listening.", 0},
+		{"a client's format", "connect to 10.0.0.5 failed, will retry in 5 s", 0},
 		/* a crash handler's frames-only dump, and the kernel's Xid report (ours) */
 		{"opal backtrace's format", "[n2:411] Failing at address: (nil)", 1},
 		{"nvidia driver's format", "NVRM: Xid (PCI:0000:1a:00): 63, Row Remapper", 1},

@@ -1322,6 +1322,60 @@ static void test_detect_same_server(void **state)
 	hlog_report_release(&r);
 }
 
+/* Lines whose words say no failure that the lines around them show to be one: a message a
+ * native stack trace follows (dmlc's LOG(FATAL), apache/mxnet#5297), and a retry to connect
+ * a log ends on (Paddle's tcp_utils, PPASR#142), which in a job of two nodes aimed at a
+ * loopback address is that address's fault. */
+static void test_shown_by_neighbours(void **state)
+{
+	(void)state;
+	struct hlog_report r;
+	conclude_text(&r, "w.log", "node0",
+		      "[08:41:20] src/x/store.cc:37: the frobnicator is off\n\n"
+		      "Stack trace returned 10 entries:\n"
+		      "[bt] (0) /usr/lib/libx.so(_ZN4dmlc15LogMessageFatalD1Ev+0x29) [0x2ad12f389769]\n",
+		      HCAT_UNRESOLVED, "unclassified",
+		      "unclassified error line at w.log:1: [08:41:20] src/x/store.cc:37: the "
+		      "frobnicator is off",
+		      NULL);
+	hlog_report_release(&r);
+	/* a stack trace under an error line adds nothing */
+	conclude_text(&r, "w.log", "node0",
+		      "thread 'main' panicked at 'index out of bounds', src/main.rs:4:5\n"
+		      "stack backtrace:\n",
+		      HCAT_UNRESOLVED, "unclassified", "unclassified error line at w.log:1:", NULL);
+	assert_int_equal(r.errors, 1);
+	hlog_report_release(&r);
+	static const char retry[] = "I0224 13:50:30.278173 1512912 tcp_utils.cc:107] Retry to "
+				    "connect to %s:63917 while the server is not yet listening.\n";
+	char a[300], b[300];
+	snprintf(a, sizeof(a), retry, "10.0.0.5");
+	snprintf(a + strlen(a), sizeof(a) - strlen(a), "%s",
+		 "I0224 13:50:36.101 1512912 tcp_utils.cc:130] Successfully connected to "
+		 "10.0.0.5:63917\n");
+	conclude_text(&r, "w.log", "node0", a, HCAT_NONE, "", NULL, NULL);
+	hlog_report_release(&r);
+	snprintf(a, sizeof(a), retry, "10.0.0.5");
+	conclude_text(&r, "w.log", "node0", a, HCAT_NET, "words:connect-failed", NULL, NULL);
+	assert_string_equal(r.ip, "10.0.0.5");
+	hlog_report_release(&r);
+	snprintf(a, sizeof(a), retry, "127.0.1.1");
+	conclude_text(&r, "w.log", "node0", a, HCAT_NET, "words:connect-failed", NULL, NULL);
+	hlog_report_release(&r);
+	snprintf(b, sizeof(b), "I0224 13:50:30.574 1498980 tcp_utils.cc:181] The server starts "
+			       "to listen on IP_ANY:63917\n");
+	hlog_report_init(&r);
+	add_text(&r, "node0/w.log", "node0", b);
+	add_text(&r, "node1/w.log", "node1", a);
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_int_equal(r.cat, HCAT_CONFIG);
+	assert_string_equal(r.detail, "loopback-peer");
+	assert_string_equal(r.ip, "127.0.1.1");
+	assert_int_equal(r.port, 63917);
+	assert_string_equal(r.node, "node1");
+	hlog_report_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1360,6 +1414,7 @@ int main(void)
 		cmocka_unit_test(test_store_root_node),
 		cmocka_unit_test(test_task_split),
 		cmocka_unit_test(test_detect_same_server),
+		cmocka_unit_test(test_shown_by_neighbours),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

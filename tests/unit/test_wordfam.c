@@ -264,6 +264,12 @@ static void test_order(void **state)
 	assert_null(fam("rtDeviceSynchronizeWithTimeout execute failed"));
 	/* an empty host explains the refused connection it leads to; a host and port is none */
 	assert_string_equal(fam("dial tcp :29500: connect: connection refused"), "empty-host");
+	assert_string_equal(fam("connect failed: MASTER_ADDR=\":29500\""), "empty-host");
+	/* real: tensorflow/tensorflow#62880 (gRPC's error JSON): a key and its number */
+	assert_string_equal(fam(":{\"created\":\"@1706768248.511244031\",\"description\":\"Failed "
+				"to pick subchannel\",\"file_line\":3941,\"referenced_errors\":"
+				"[{\"description\":\"failed to connect to all addresses\"}]}"),
+			    "connect-failed");
 	assert_string_equal(fam("dial tcp 10.0.0.2:29500: connect: connection refused"), "refused");
 	assert_string_equal(fam("failed to connect to [::1]:29500"), "connect-failed");
 	/* a PCIe device's error report is no shared memory's */
@@ -311,6 +317,10 @@ static void test_order(void **state)
 	assert_string_equal(fam("[ERROR] the socversion Ascend910B1 of bin package does not match "
 				"the current device socverison Ascend310P3."),
 			    "version");
+	/* real: apache/mxnet#5297 (dmlc's LOG(FATAL), a build without the distributed store) */
+	assert_string_equal(fam("[08:41:20] src/kvstore/kvstore.cc:37: compile with "
+				"USE_DIST_KVSTORE=1 to use dist_sync"),
+			    "backend-missing");
 	/* a backend the build lacks (deepspeedai/DeepSpeed#7312, nccl asked for on an NPU) */
 	assert_string_equal(fam("RuntimeError: Distributed package doesn't have NCCL built in"),
 			    "backend-missing");
