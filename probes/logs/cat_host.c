@@ -246,6 +246,15 @@ static const struct hlog_sig rows[] = {
 	 "load or to initialise)",
 	 mpi_component_fix,
 	 0, mpi_component},
+	/* Open MPI's bml/r2 help text ("unreachable proc"): "At least one pair of MPI processes
+	 * are unable to reach each other for MPI communications. ... BTLs attempted: vader self" */
+	{{"unable to reach each other"}, HCAT_CONFIG, "mpi-no-transport",
+	 "no MPI transport the job allowed connects two of its processes (the ones it tried "
+	 "cannot reach the other host)",
+	 "allow a transport that reaches between the nodes (--mca btl tcp,vader,self, or the "
+	 "fabric's own: --mca pml ucx, --mca mtl psm2 or ofi on Omni-Path) and check the "
+	 "interfaces it may use (btl_tcp_if_include)",
+	 0, NULL},
 	{{"There are not enough slots available in the system"}, HCAT_CONFIG, "mpi-slots",
 	 "more ranks were asked for than the host list offers slots",
 	 "give slots per host (hostfile 'node slots=8', -H node:8) or ask for fewer ranks", 0,

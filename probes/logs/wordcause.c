@@ -214,6 +214,11 @@ int hlog__words_conclude(struct hlog_report *r)
 	 * which (a socket's own "addr=" comes first in c10d's lines), else the one it names */
 	if ((v = hlog__xfind_peer(&x, HX_IP)))
 		snprintf(r->ip, sizeof(r->ip), "%s", v->s);
+	/* the rank at the other end, where the line says which one ("rank 2 unable to connect
+	 * to rank 3 using business card <port=49491 ...>") */
+	if ((v = hlog__xfind(&x, HX_RANK, 1u << HX_REMOTE)) && v->n >= 0 && v->n <= INT_MAX &&
+	    v->n != r->rank)
+		r->peer_rank = (int)v->n;
 	long long port = -1; /* a form that reads no port leaves it */
 	if ((v = hlog__xfind_peer(&x, HX_PORT)) && v->n >= 0 && v->n <= 65535)
 		r->port = (int)v->n;

@@ -428,4 +428,11 @@ check_rc 2 "a node's log ends retrying a loopback address of a two-node job: exi
 cause kind detail ip port node
 check_out "config loopback-peer 127.0.1.1 63917 node1" "  the address, its port, and the node that could not reach it"
 
+# the rank at the other end of a connection a line names (pmodels/mpich#889's ch3:sock)
+R=tests/data/real-logs-new/batch108/mpich-889-windows-ch3-sock-rank2-cannot-connect-rank3-och-cn01-192-168-30-51-port-49491
+run "$HCCLCTL" --json doctor --logs "$R"
+check_rc 2 "a rank that could not connect to another: exit 2"
+cause kind rank peer_rank ip port
+check_out "network-unreachable 2 3 192.168.30.51 49491" "  both ranks, the address and the port"
+
 done_testing

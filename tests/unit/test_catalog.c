@@ -322,6 +322,9 @@ static const struct ccase cases[] = {
 	{"Open MPI, an Open MPI users thread",
 	 "There are not enough slots available in the system to satisfy the 4 slots", "mpi-slots",
 	 HCAT_CONFIG, ""},
+	{"Open MPI's bml/r2, hpc/charliecloud#166 (Omni-Path nodes, openib without interfaces)",
+	 "At least one pair of MPI processes are unable to reach each other for",
+	 "mpi-no-transport", HCAT_CONFIG, ""},
 	{"PMIx, an OpenFOAM run log",
 	 "[liuliang6Rm80Xos9qrQ:918138] PMIX ERROR: UNREACHABLE in file server/pmix_server.c at line "
 	 "1741",
