@@ -270,6 +270,18 @@ static const struct family fams[] = {
 		"non-interactive shell of each node find it (PATH and LD_LIBRARY_PATH set in "
 		"~/.bashrc before its interactive check, or the launcher's prefix option)",
 	 .any = {"command not found"}},
+	/* a command line the program refuses: click's "Error: Missing argument --ray_address"
+	 * (a launcher template whose variable was never filled), argparse's "error: the
+	 * following arguments are required: --nnodes", "unrecognized arguments: --foo" */
+	{.cat = HCAT_CONFIG,
+	 .name = "arguments",
+	 .what = "the command the job was started with is not one the program accepts",
+	 .fix = "correct the command line the line names (the option it lacks or does not know): "
+		"the launcher's template, the job's manifest, or the environment variable that was "
+		"to fill it in",
+	 .any = {"missing argument", "missing option", "arguments are required",
+		 "argument is required", "unrecognized argument", "unrecognized option",
+		 "unknown option", "no such option"}},
 	/* a library a program loads is not where the loader looks, in the loader's own words:
 	 * "error while loading shared libraries: libhccl.so: cannot open shared object file",
 	 * Slurm's "dlopen(.../switch_hpe_slingshot.so): libjson-c.so.3: cannot open shared

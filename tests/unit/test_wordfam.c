@@ -317,6 +317,9 @@ static void test_order(void **state)
 	assert_string_equal(fam("[ERROR] the socversion Ascend910B1 of bin package does not match "
 				"the current device socverison Ascend310P3."),
 			    "version");
+	/* real: volcano-sh/kthena#487 (a Ray worker pod whose leader address was never set) */
+	assert_string_equal(fam("Error: Missing argument --ray_address"), "arguments");
+	assert_string_equal(fam("train.py: error: unrecognized arguments: --nodes 2"), "arguments");
 	/* real: apache/mxnet#5297 (dmlc's LOG(FATAL), a build without the distributed store) */
 	assert_string_equal(fam("[08:41:20] src/kvstore/kvstore.cc:37: compile with "
 				"USE_DIST_KVSTORE=1 to use dist_sync"),
