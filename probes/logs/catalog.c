@@ -51,7 +51,11 @@ const char *const hlog__hitword[HLOG_NHITWORD] = {[HLOG_HIT_IP_KEY] = "_ip\"",
 						   /* "version", "Version" */
 						   [HLOG_HIT_VERSION] = "ersion",
 						   [HLOG_HIT_PLUGIN] = "Plugin",
-						   [HLOG_HIT_NETWORK] = "Using network "};
+						   [HLOG_HIT_NETWORK] = "Using network ",
+						   [HLOG_HIT_ROSTER_GLOBAL] = "GLOBAL_RANK:",
+						   /* "rank ", "Rank " */
+						   [HLOG_HIT_ROSTER_RANK] = "ank ",
+						   [HLOG_HIT_ROSTER_PROCESS] = "rocess "};
 
 /* The line automaton: every needle of the catalog's rows, of the inner errors and the hit
  * words, and the gates' words, in one automaton that folds case (the gates' words match in

@@ -66,6 +66,11 @@ enum hlog_hitword {
 	HLOG_HIT_VERSION,
 	HLOG_HIT_PLUGIN,
 	HLOG_HIT_NETWORK,
+	/* hlogroster.c's: a rank announced ("GLOBAL_RANK:", "rank 3 of 8", "# Rank 0 ... on",
+	 * "process 0 of 2") */
+	HLOG_HIT_ROSTER_GLOBAL,
+	HLOG_HIT_ROSTER_RANK,
+	HLOG_HIT_ROSTER_PROCESS,
 	HLOG_NHITWORD
 };
 extern const char *const hlog__hitword[HLOG_NHITWORD];

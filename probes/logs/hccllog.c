@@ -592,8 +592,11 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		if (record_rank(l.msg, &rec_rank))
 			rec_at = no;
 		hlog__fact_line(r, &l, &hits, name, node, no, line);
-		if (roll && !l.error)
-			hlog__roster_line(roll, r, name, node, no, line);
+		unsigned forms = (hlog__hits_may(&hits, HLOG_HIT_ROSTER_GLOBAL) ? HLOG_ROLL_GLOBAL : 0) |
+				 (hlog__hits_may(&hits, HLOG_HIT_ROSTER_RANK) ? HLOG_ROLL_RANK : 0) |
+				 (hlog__hits_may(&hits, HLOG_HIT_ROSTER_PROCESS) ? HLOG_ROLL_PROCESS : 0);
+		if (roll && !l.error && forms)
+			hlog__roster_line(roll, r, name, node, no, line, forms);
 		/* lines that say of themselves that they are routine are not a fault's */
 		if (l.level != HLINE_INFO && l.level != HLINE_DEBUG)
 			hlog__kb_line(r, &kst, line, &l, l.kernel || place.kind == HLOG_FK_DEVICE,

@@ -122,8 +122,10 @@ struct hlog_roster_scan {
 	unsigned last_no; /* the line of the last announcement */
 	int any;
 };
+/* forms: which announcements the line may hold (its words, as the line automaton found them) */
+enum { HLOG_ROLL_GLOBAL = 1, HLOG_ROLL_RANK = 2, HLOG_ROLL_PROCESS = 4 };
 void hlog__roster_line(struct hlog_roster_scan *s, struct hlog_report *r, const char *name,
-		       const char *node, unsigned no, struct pspan line);
+		       const char *node, unsigned no, struct pspan line, unsigned forms);
 void hlog__roster_end(struct hlog_roster_scan *s, struct hlog_report *r, const char *name,
 		      const char *node, unsigned last_no, struct pspan last);
 void hlog__roster_append(struct hlog_roster *o, const struct hlog_roster *p);

@@ -57,12 +57,18 @@ static void host_on(struct pspan m, size_t i, char *host, size_t hostlen)
 }
 
 /* "rank R of N" or "process R of N", the word at a word's start. */
-static int of_form(struct pspan m, int *rank, int *world, char *host, size_t hostlen)
+static int of_form(struct pspan m, unsigned forms, int *rank, int *world, char *host,
+		   size_t hostlen)
 {
 	static const char *const words[] = {"rank ", "process "};
+	static const unsigned need[] = {HLOG_ROLL_RANK, HLOG_ROLL_PROCESS};
 	for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++) {
 		size_t wl = strlen(words[w]);
-		for (const char *p = hlog__find_nocase(m, words[w]); p;) {
+		if (!(forms & need[w]))
+			continue;
+		/* the first few occurrences: a line of thousands of them stays a line's work */
+		int tries = 8;
+		for (const char *p = hlog__find_nocase(m, words[w]); p && tries--;) {
 			size_t i = (size_t)(p - m.s) + wl;
 			long r = -1, n = -1;
 			if ((p == m.s || !hlog__word_char(p[-1])) && (r = digits(m, &i)) >= 0 &&
@@ -85,11 +91,12 @@ static int of_form(struct pspan m, int *rank, int *world, char *host, size_t hos
 
 /* Whether m announces a rank, and which: its rank, the world it states (0: none) and the host
  * it names (""). */
-static int claim_of(struct pspan m, int *rank, int *world, char *host, size_t hostlen)
+static int claim_of(struct pspan m, unsigned forms, int *rank, int *world, char *host,
+		    size_t hostlen)
 {
 	host[0] = '\0';
 	*world = 0;
-	const char *g = hlog__find(m, "GLOBAL_RANK:");
+	const char *g = forms & HLOG_ROLL_GLOBAL ? hlog__find(m, "GLOBAL_RANK:") : NULL;
 	if (g) {
 		struct pspan t = {g + 12, m.n - (size_t)(g + 12 - m.s)};
 		size_t i = 0;
@@ -110,10 +117,11 @@ static int claim_of(struct pspan m, int *rank, int *world, char *host, size_t ho
 		*world = (int)n;
 		return 1;
 	}
-	if (of_form(m, rank, world, host, hostlen))
+	if (of_form(m, forms, rank, world, host, hostlen))
 		return 1;
 	/* nccl-tests' table of its ranks: "#  Rank  R [Group G] Pid P on HOST device D ..." */
-	const char *rk = m.n && m.s[0] == '#' ? hlog__find(m, " Rank ") : NULL;
+	const char *rk =
+		m.n && m.s[0] == '#' && (forms & HLOG_ROLL_RANK) ? hlog__find(m, " Rank ") : NULL;
 	if (!rk || !hlog__find(m, " device "))
 		return 0;
 	size_t i = (size_t)(rk - m.s) + 6;
@@ -139,11 +147,11 @@ static int bit(const unsigned char *set, int rank)
 }
 
 void hlog__roster_line(struct hlog_roster_scan *s, struct hlog_report *r, const char *name,
-		       const char *node, unsigned no, struct pspan line)
+		       const char *node, unsigned no, struct pspan line, unsigned forms)
 {
 	int rank, world;
 	char host[HLOG_IPLEN];
-	if (!claim_of(line, &rank, &world, host, sizeof(host)) || rank >= HLOG_ROSTER_RANKS)
+	if (!claim_of(line, forms, &rank, &world, host, sizeof(host)) || rank >= HLOG_ROSTER_RANKS)
 		return;
 	struct hlog_roster *o = &r->roster;
 	if (world)
