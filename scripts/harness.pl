@@ -24,9 +24,9 @@
 #
 # Order: the alone ones, then the foreground ones with fillers, then the rest of the shared.
 # Within each, longest first by the times of the last run (build/harness-times, written at
-# the end of each run), so the lanes end together. Programs it does not list (a fresh clone)
-# go first, by tier: cluster and fault (the longest), unit, cli-asan, cli, then the fuzz
-# corpora, the many short ones that fill the gaps.
+# the end of each run; in a fresh clone, tests/harness-times), so the lanes end together.
+# Programs neither lists (new ones) go first, by tier: cluster and fault (the longest), unit,
+# cli-asan, cli, then the fuzz corpora, the many short ones that fill the gaps.
 use strict;
 use warnings;
 use TAP::Parser;
@@ -163,11 +163,15 @@ sub run_job {
 	close $fh or die "harness: $out: $!\n";
 }
 
-# The last run's seconds per "tier name"; what it lacks sorts first.
+# The last run's seconds per "tier name"; what it lacks sorts first. A fresh clone has no
+# last run: it orders by the times of a clean-clone run kept in tests/harness-times (refresh
+# it from build/harness-times after a clean run when programs come or go).
 my $times_file = 'build/harness-times';
 my %last;
-if ( open my $fh, '<', $times_file ) {
+for my $f ( $times_file, 'tests/harness-times' ) {
+	open my $fh, '<', $f or next;
 	while (<$fh>) { $last{"$2 $3"} = $1 if /^([0-9.]+) (\S+) (\S+)$/; }
+	last;
 }
 my %unknown = ( cluster => 5, fault => 5, unit => 4, 'cli-asan' => 3, cli => 2, fuzz => 1 );
 sub cost { $last{"$_[0]{tier} $_[0]{name}"} // 1e9 * ( $unknown{ $_[0]{tier} } // 1 ) }
