@@ -346,6 +346,10 @@ static size_t key_value(struct pspan m, size_t i, struct hx_vals *x)
 		if (y->what == HX_DEV && j + d + 1 < m.n && m.s[j + d] == ':' &&
 		    isxdigit((unsigned char)m.s[j + d + 1]))
 			continue;
+		/* nor a number no node has as many devices as: NCCL's "rank 0 and rank 1 both on
+		 * CUDA device 6000" names the GPU by its PCI bus id, in hex */
+		if (y->what == HX_DEV && v > 1023)
+			continue;
 		int role = y->role != HX_ANY ? y->role : role_at(m, i, j + d);
 		if (y->what == HX_PORT) {
 			/* below 16, a device's port (verbs' "port=1 ... dgid=", a switch's "port

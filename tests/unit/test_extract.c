@@ -333,6 +333,35 @@ static void test_peer_address(void **state)
 	}
 }
 
+/* A device number no node has as many devices as is an id of another kind: NCCL names a GPU by
+ * its PCI bus id in hex (real: pytorch/torchtitan#1224, "Duplicate GPU detected : rank 0 and
+ * rank 1 both on CUDA device 6000"), a driver its invalid id 0xffff (real: the HIXL guide's
+ * "invalid host device id 65535"). */
+static void test_device_bound(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *line;
+		long long dev; /* -1: none */
+	} t[] = {
+		{"init.cc:1015 NCCL WARN Duplicate GPU detected : rank 0 and rank 1 both on CUDA "
+		 "device 6000",
+		 -1},
+		{"[devdrv_pcie.c:1064][devmng][drvGetDeviceDevIDByHostDevID 1064] invalid host device "
+		 "id 65535",
+		 -1},
+		{"NPU out of memory on device 7", 7},
+		{"device 1023 is the last index read", 1023},
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct hx_vals x;
+		hlog__extract((struct pspan){t[i].line, strlen(t[i].line)}, &x);
+		const struct hx_val *v = hlog__xfind(&x, HX_DEV, ~0u);
+		if ((v ? v->n : -1) != t[i].dev)
+			fail_msg("row %zu: device %lld, want %lld", i, v ? v->n : -1, t[i].dev);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -340,6 +369,7 @@ int main(void)
 		cmocka_unit_test(test_bounds),
 		cmocka_unit_test(test_known_wrong_values),
 		cmocka_unit_test(test_peer_address),
+		cmocka_unit_test(test_device_bound),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
