@@ -257,6 +257,65 @@ static int ompi_status(struct pspan m, const struct hx_vals *x, struct hlog_even
 	return 1;
 }
 
+/* A failed completion as libibverbs' ibv_wc_status_str() names its status (rdma-core's
+ * libibverbs/enum_strs.c), which transfer engines and UCX print: "... retry_cnt: 0): transport
+ * retry counter exceeded", "send completion[0] with error on rdmap132s0: Work Request Flushed
+ * Error". Indexed by the enum ibv_wc_status value; a test checks every text against the
+ * installed libibverbs. NULL where the text is too plain to tell a verbs completion from any
+ * other failure ("success", "operation aborted", "fatal error", "general error", "TM error",
+ * "response timeout error"). */
+#define IB_WC_TEXTS(X)                                                                         \
+	X(1, "local length error")                                                             \
+	X(2, "local QP operation error")                                                       \
+	X(3, "local EE context operation error")                                               \
+	X(4, "local protection error")                                                         \
+	X(5, "Work Request Flushed Error")                                                     \
+	X(6, "memory management operation error")                                              \
+	X(7, "bad response error")                                                             \
+	X(8, "local access error")                                                             \
+	X(9, "remote invalid request error")                                                   \
+	X(10, "remote access error")                                                           \
+	X(11, "remote operation error")                                                        \
+	X(12, "transport retry counter exceeded")                                              \
+	X(13, "RNR retry counter exceeded")                                                    \
+	X(14, "local RDD violation error")                                                     \
+	X(15, "remote invalid RD request")                                                     \
+	X(17, "invalid EE context number")                                                     \
+	X(18, "invalid EE context state")                                                      \
+	X(23, "TM software rendezvous")
+#define WC_TEXT_AT(v, text) [v] = text,
+static const char *const ib_wc_text[NIB] = {IB_WC_TEXTS(WC_TEXT_AT)};
+
+const char *hlog__ib_status_text(long long status)
+{
+	return status >= 0 && (size_t)status < NIB ? ib_wc_text[status] : NULL;
+}
+
+/* The status whose text the line holds, the longest where one holds another ("local access
+ * error" is not in "remote access error", but a longer text wins all the same). */
+static int ib_wctext(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
+{
+	(void)x;
+	size_t best = NIB, len = 0;
+	for (size_t i = 0; i < NIB; i++)
+		if (ib_wc_text[i] && strlen(ib_wc_text[i]) > len && hlog__has(m, ib_wc_text[i]))
+			best = i, len = strlen(ib_wc_text[i]);
+	const struct hlog_sig *s = best < NIB ? hlog__ib_status((long long)best) : NULL;
+	if (!s)
+		return 0;
+	e->cat = s->cat;
+	e->value = (long long)best;
+	snprintf(e->detail, sizeof(e->detail), "%s", s->detail);
+	return 1;
+}
+
+/* One row per text, so that the line automaton finds each by its own words. */
+#define WC_TEXT_ROW(v, text)                                                                   \
+	{{text}, HCAT_LINK_DOWN, "ib-wc-text-" #v,                                             \
+	 "an InfiniBand/RoCE work request completed with an error (libibverbs' name of its "   \
+	 "status says which)",                                                                 \
+	 ib_net_fix, 0, ib_wctext},
+
 static const struct hlog_sig verbs_rows[] = {
 	{{"status number"}, HCAT_LINK_DOWN, "ompi-openib-status",
 	 "an InfiniBand work request completed with an error (the status says which)", ib_net_fix,
@@ -267,6 +326,7 @@ static const struct hlog_sig verbs_rows[] = {
 	{{"event"}, HCAT_HARDWARE, "ib-async-event",
 	 "the NIC raised an asynchronous error event (the event's name says which)", ib_hca_fix, 0,
 	 ib_event},
+	IB_WC_TEXTS(WC_TEXT_ROW)
 };
 
 const struct hlog_sigtab hlog__cat_verbs = {"verbs", verbs_rows,

@@ -127,6 +127,9 @@ const struct hlog_sig *hlog__sig_at(size_t i);
 const struct hlog_sig *hlog__ib_status(long long status);
 /* Its enum name, "IBV_WC_RETRY_EXC_ERR"; NULL out of range. */
 const char *hlog__ib_status_name(long long status);
+/* Its text as ibv_wc_status_str() gives it, where that text is read from lines; NULL for the
+ * plain ones ("success", "fatal error", ...) and out of range. */
+const char *hlog__ib_status_text(long long status);
 /* libibverbs' asynchronous event (enum ibv_event_type): its row when the event reports a
  * failure (detail "ib-ev-"), else NULL; and its name as ibv_event_type_str() spells it. */
 const struct hlog_sig *hlog__ib_event(long long ev);

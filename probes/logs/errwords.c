@@ -60,6 +60,9 @@ static const struct {
 	/* the dynamic linker, when a library does not fit the one it was built against:
 	 * ".../libtorch_npu.so: undefined symbol: _ZN5torch10ValueErrorC1EPKcz" */
 	{"undefined symbol", 0},
+	/* and for a version of a library it needs that the one installed lacks: "libfabric.so.1:
+	 * version `FABRIC_1.7' not found (required by .../libnccl-net.so)" */
+	{"not found (required by", 0},
 	/* Python, when a package the code imports is not installed or not on its path:
 	 * "ModuleNotFoundError: No module named 'tbe.common...'" (the class name is one word) */
 	{"no module named", 0},

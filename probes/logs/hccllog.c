@@ -17,6 +17,23 @@
 #include "probes/logs/logline.h"
 #include "probes/logs/logtext.h"
 
+/* Whether a line of family fam (-1 none) at level explains more than r's best so far: a
+ * line its writer logged as a warning ("W0331 ... Invalid flag: buffer size is smaller than
+ * required, adjust to ...") yields to one logged as an error, whatever their families; else
+ * the family's rank decides, and the first of a rank stays. */
+static int word_better(int fam, int level, const struct hlog_report *r)
+{
+	if (fam < 0)
+		return 0;
+	if (r->word_row < 0)
+		return 1;
+	if (level == HLINE_ERROR && r->word_level == HLINE_WARN)
+		return 1;
+	if (level == HLINE_WARN && r->word_level == HLINE_ERROR)
+		return 0;
+	return fam < r->word_row;
+}
+
 void hlog_report_init(struct hlog_report *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -131,9 +148,10 @@ int hlog__report_append(struct hlog_report *r, const struct hlog_report *p, char
 	for (size_t i = 0; i < p->nunk && r->nunk + i < HLOG_MAX_UNK; i++)
 		r->unk[r->nunk + i] = p->unk[i];
 	r->nunk += p->nunk;
-	if (p->word_row >= 0 && (r->word_row < 0 || p->word_row < r->word_row)) {
+	if (word_better(p->word_row, p->word_level, r)) {
 		r->word_unk = p->word_unk;
 		r->word_row = p->word_row;
+		r->word_level = p->word_level;
 	}
 	if (!r->has_lone_frame && p->has_lone_frame) {
 		r->lone_frame = p->lone_frame;
@@ -347,14 +365,15 @@ static void continue_unk(struct unk_open *o, struct hlog_report *r, unsigned no,
 }
 
 static void keep_unk(struct hlog_report *r, const char *name, const char *node, unsigned no,
-		     int rank, struct pspan line)
+		     int rank, int level, struct pspan line)
 {
 	if (r->nunk < HLOG_MAX_UNK)
 		set_unk(&r->unk[r->nunk], name, node, no, rank, line);
 	int fam = hlog__word_family(line);
-	if (fam >= 0 && (r->word_row < 0 || fam < r->word_row)) {
+	if (word_better(fam, level, r)) {
 		set_unk(&r->word_unk, name, node, no, rank, line);
 		r->word_row = fam;
+		r->word_level = level;
 	}
 	r->nunk++;
 }
@@ -368,7 +387,7 @@ static void promote(struct hlog_report *r, const char *name, const char *node,
 		set_unk(&r->first_error, name, node, t->no, t->rank, t->line);
 	r->errors++;
 	r->file[r->nfile - 1].errors++;
-	keep_unk(r, name, node, t->no, t->rank, t->line);
+	keep_unk(r, name, node, t->no, t->rank, HLINE_NONE, t->line);
 }
 
 /* A retry announced is no failure while the log goes on ("Call to connect returned
@@ -412,7 +431,7 @@ void hlog__lone_frame_error(struct hlog_report *r)
 	const struct hlog_unk *u = &r->lone_frame;
 	r->first_error = *u;
 	r->errors = 1;
-	keep_unk(r, u->file, u->node, u->line, u->rank,
+	keep_unk(r, u->file, u->node, u->line, u->rank, HLINE_NONE,
 		 (struct pspan){u->text, strlen(u->text)});
 }
 
@@ -647,7 +666,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 				    l.t_us - known_t <= 2000000 && l.t_us >= known_t;
 			if (l.error && !l.header && !(l.cont && head_known) && !chrome(l.msg) &&
 			    !trace) {
-				keep_unk(r, name, node, no, l.rank, line);
+				keep_unk(r, name, node, no, l.rank, l.level, line);
 				open_unk(&uo, r, no, l.msg);
 			} else {
 				continue_unk(&uo, r, no, &l);

@@ -281,6 +281,7 @@ struct hlog_report {
 	struct hlog_unk unk[HLOG_MAX_UNK]; /* the first error lines no rule explains */
 	struct hlog_unk word_unk; /* of those, the first of the best family by its words */
 	int word_row;		  /* its row in wordfam.c's table, -1 for none */
+	int word_level;		  /* its level (enum hline_level): a warning yields to an error */
 	/* the first frame of a traceback whose file holds neither its heading nor its
 	 * exception's line: an error only in a report that has no other (see hccllog.c) */
 	struct hlog_unk lone_frame;

@@ -123,6 +123,11 @@ static const struct family fams[] = {
 		"the "
 		"kernel's OOM killer in dmesg) and run again with less",
 	 .any = {"out of memory", "cannot allocate memory", "oom-kill", "oom killer", "oom_kill",
+		 /* the same as an API's result names it, inside the identifier: Level Zero's
+		  * "ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY" (oneCCL on Intel GPUs), CUDA driver's
+		  * CUDA_ERROR_OUT_OF_MEMORY, Vulkan's VK_ERROR_OUT_OF_HOST_MEMORY; HIP's
+		  * hipErrorOutOfMemory and Python's OutOfMemoryError */
+		 "_out_of_memory", "_out_of_device_memory", "_out_of_host_memory", "OutOfMemory",
 		 /* vLLM: "No available memory for the cache blocks." */
 		 "no available memory", "not enough memory", "insufficient memory",
 		 /* Ray's memory monitor: "Task was killed due to the node running low on memory",
@@ -690,12 +695,23 @@ static int match_at(struct pspan s, size_t i, const char *needle)
 	return 1;
 }
 
+/* Whether needle may start at s.s[i] inside an identifier: one that starts with '_' is the
+ * tail of a snake_case name ("_out_of_device_memory" in ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY),
+ * one that starts with a capital a hump of a CamelCase one ("OutOfMemory" in
+ * hipErrorOutOfMemory) */
+static int part_start(struct pspan s, size_t i, const char *needle)
+{
+	return needle[0] == '_' || (isupper((unsigned char)needle[0]) && s.s[i] == needle[0] &&
+				    islower((unsigned char)s.s[i - 1]));
+}
+
 static int has(struct pspan s, const char *needle)
 {
 	if (!needle[0])
 		return 0;
 	for (size_t i = 0; i < s.n; i++)
-		if ((i == 0 || !hlog__word_char(s.s[i - 1]) || !hlog__word_char(needle[0])) &&
+		if ((i == 0 || !hlog__word_char(s.s[i - 1]) || !hlog__word_char(needle[0]) ||
+		     part_start(s, i, needle)) &&
 		    match_at(s, i, needle))
 			return 1;
 	return 0;

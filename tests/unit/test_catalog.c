@@ -55,6 +55,19 @@ static const struct ccase cases[] = {
 	{"NCCL net_ib.cc, an EFA setup note",
 	 "NET/IB: ibp198s0f0:1 async fatal event on QP: local access violation work queue error",
 	 "ib-ev-qp-access", HCAT_UNRESOLVED, ""},
+	/* verbs' completion statuses as ibv_wc_status_str() words them */
+	{"kvcache-ai/Mooncake#955 (vLLM with Mooncake's transfer engine, KV cache over RoCE)",
+	 "E1023 04:59:20.346201 375956 worker_pool.cpp:294] Worker: Process failed for slice "
+	 "(opcode: 1, source_addr: 0x7f8b6f185000, length: 4096, dest_addr: 0x7ebb87185000, "
+	 "local_nic: mlx5_9, peer_nic: 192.168.1.161:16360@mlx5_7, dest_rkey: 1894181, "
+	 "retry_cnt: 0): transport retry counter exceeded",
+	 "ib-retry-exceeded", HCAT_LINK_DOWN, "192.168.1.161"},
+	{"ai-dynamo/nixl#1983 (SGLang prefill/decode over NIXL, UCX on EFA's SRD)",
+	 "[1784621081.896649] [kimi-k2-7-disagg-on-sp-v1-prefill-92c6hc-07210529-x04q3qgn-pod:537  "
+	 ":1]       srd_iface.c:221  UCX  ERROR send completion[0] with error on "
+	 "rdmap132s0/0x55cf4425cfb0: Work Request Flushed Error, vendor_err 0x1 wr_id "
+	 "0x7f8b20022480",
+	 "ib-wr-flush", HCAT_RANK_STUCK, ""},
 	/* verbs' async events, by ibv_event_type_str's names */
 	{"NVIDIA/nccl#230 (4 nodes, the NIC's device fatal event)",
 	 "2019-06-02T16:13:44.884Z: [1,12]<stdout>:container-e275-1553839402050-12124-01-000057:"
@@ -612,6 +625,7 @@ static void test_every_row_seen(void **state)
 		if (!seen && (!strcmp(s->detail, "ib-completion") || !strcmp(s->detail, "ib-async-event") ||
 			      !strcmp(s->detail, "ib-syndrome") ||
 			      !strcmp(s->detail, "ompi-openib-status") ||
+			      !strncmp(s->detail, "ib-wc-text-", 11) ||
 			      !strcmp(s->detail, "acl-runtime-result") ||
 			      !strncmp(s->detail, "acl-ret", 7)))
 			seen = 1;
@@ -648,6 +662,15 @@ static void test_ib_status(void **state)
 		assert_non_null(hlog__ib_status(wc[i].v));
 	}
 	assert_null(hlog__ib_status_name(sizeof(wc) / sizeof(wc[0])));
+	/* the texts read from lines are ibv_wc_status_str's, and there are 18 of them */
+	int texts = 0;
+	for (size_t i = 0; i < sizeof(wc) / sizeof(wc[0]); i++)
+		if (hlog__ib_status_text(wc[i].v)) {
+			assert_string_equal(hlog__ib_status_text(wc[i].v),
+					    ibv_wc_status_str((enum ibv_wc_status)wc[i].v));
+			texts++;
+		}
+	assert_int_equal(texts, 18);
 	/* the async events are enum ibv_event_type's, named as ibv_event_type_str names them */
 	for (int v = IBV_EVENT_CQ_ERR; v <= IBV_EVENT_WQ_FATAL; v++)
 		assert_string_equal(hlog__ib_event_name(v), ibv_event_type_str((enum ibv_event_type)v));

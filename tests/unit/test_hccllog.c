@@ -355,6 +355,40 @@ static void test_what_line(void **state)
 	hlog_report_release(&r);
 }
 
+/* A line its writer logged as a warning yields to one logged as an error, whatever their
+ * families' ranks (kvcache-ai/Mooncake#166's transfer-engine bench: glog's W line adjusts a
+ * flag it calls invalid, the E line is the failure); among lines of one level the family's
+ * rank decides, in either order. */
+static void test_warning_yields(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	static const char warn_first[] =
+		"W0331 10:52:07.700984 297905 transfer_engine_bench.cpp:410] Invalid flag: buffer "
+		"size is smaller than require_size, adjust to 68719476736\n"
+		"E0331 10:52:26.144185 297911 rdma_endpoint.cpp:385] [Handshake] Failed to modify QP "
+		"to RTR, check mtu, gid, peer lid, peer qp num: Connection timed out [110]\n";
+	conclude_text(&r, "node0/stdout.txt", "node0", warn_first, HCAT_NET, "words:connect-timeout",
+		      NULL, NULL);
+	hlog_report_release(&r);
+	static const char error_first[] =
+		"E0331 10:52:26.144185 297911 rdma_endpoint.cpp:385] [Handshake] Failed to modify QP "
+		"to RTR, check mtu, gid, peer lid, peer qp num: Connection timed out [110]\n"
+		"W0331 10:52:07.700984 297905 transfer_engine_bench.cpp:410] Invalid flag: buffer "
+		"size is smaller than require_size, adjust to 68719476736\n";
+	conclude_text(&r, "node0/stdout.txt", "node0", error_first, HCAT_NET, "words:connect-timeout",
+		      NULL, NULL);
+	hlog_report_release(&r);
+	/* two warnings: the family's rank, as before */
+	static const char two_warnings[] =
+		"W0331 10:52:26.144185 297911 rdma_endpoint.cpp:385] connect: Connection timed out\n"
+		"W0331 10:52:07.700984 297905 transfer_engine_bench.cpp:410] Invalid flag: buffer "
+		"size is smaller than require_size\n";
+	conclude_text(&r, "node0/stdout.txt", "node0", two_warnings, HCAT_CONFIG, "words:invalid",
+		      NULL, NULL);
+	hlog_report_release(&r);
+}
+
 /* Rust's anyhow chain (ai-dynamo/dynamo#1188): a failure under "Caused by:" is the head's,
  * and the peer the head names by host and port is the one refused. A "Caused by:" far from
  * any error line heads nothing. */
@@ -1391,6 +1425,7 @@ int main(void)
 		cmocka_unit_test(test_long_line_peer),
 		cmocka_unit_test(test_ucx_peer_rank_below),
 		cmocka_unit_test(test_what_line),
+		cmocka_unit_test(test_warning_yields),
 		cmocka_unit_test(test_caused_by_chain),
 		cmocka_unit_test(test_ei0006_nolog),
 		cmocka_unit_test(test_ei0006_exited),

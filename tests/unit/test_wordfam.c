@@ -251,6 +251,19 @@ static void test_order(void **state)
 	/* the bare news of an exception ranks below every family that names a kind */
 	assert_string_equal(fam("Traceback (most recent call last): connection refused"),
 			    "refused");
+	/* out of memory as an API's result names it, inside its identifier (intel/intel-extension-
+	 * for-pytorch#640: oneCCL on Level Zero), and as a CamelCase name; a word that merely
+	 * ends in the letters is none */
+	assert_string_equal(fam("2024:05:29-19:16:18:(202165) |CCL_ERROR| worker.cpp:338 "
+				"ccl_worker_func: worker 0 caught internal exception: oneCCL: "
+				"ze_call.cpp:28 do_call: EXCEPTION: ze error at "
+				"zeCommandQueueExecuteCommandLists, code: "
+				"ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY"),
+			    "memory");
+	assert_string_equal(fam("hipMalloc failed: hipErrorOutOfMemory"), "memory");
+	assert_string_equal(fam("error: CUDA_ERROR_OUT_OF_MEMORY at cuMemAlloc"), "memory");
+	assert_null(fam("error: NOOUT_OF_MEMORYX set"));
+	assert_null(fam("error: the checkoutofmemory flag was set"));
 	/* a needle's mark matches only itself ("(required by" needs its parenthesis) */
 	assert_null(fam("libx.so: version 2 not found, required by libc"));
 	/* an exit code of 0 is no failure; a fatal line says more than an exit code */
