@@ -167,6 +167,10 @@ static int fork_ranks(const struct run_params *p, int n, const struct run_local 
 /* Once the job has a verdict the ranks end by themselves within a moment; one that does
  * not (stopped, stuck) is killed after this long, so the launcher never waits on it. */
 #define VERDICT_GRACE_MS 3000
+/* The culprit alone left is given this long from the verdict: a stopped or stuck one never
+ * ends, but one that failed by itself is still writing its own line (on a loaded machine it
+ * was killed mid-report, its line lost). */
+#define CULPRIT_GRACE_MS 1000
 /* After Ctrl-C the ranks end at the next row (runstop.c); one in a longer row, or stuck, is
  * killed after RUN_INTERRUPT_GRACE_MS (run.h), and at once on a second Ctrl-C. */
 
@@ -237,10 +241,12 @@ static int wait_ranks(struct shared *sh, int n, pid_t *pids, pid_t *rdv_pid, int
 				*printed = 1;
 				verdict_at = now;
 			}
-			/* the culprit alone is left (stopped or stuck), or the grace is over */
+			/* the culprit alone is left (stopped, stuck or still reporting) after its
+			 * short grace, or the grace of all is over */
 			int culprit_only = v && v->rank >= 0 && v->rank < n && left == 1 &&
 					   pids[v->rank] > 0;
-			if (verdict_at >= 0 && (culprit_only || now - verdict_at > VERDICT_GRACE_MS))
+			if (verdict_at >= 0 &&
+			    now - verdict_at > (culprit_only ? CULPRIT_GRACE_MS : VERDICT_GRACE_MS))
 				kill_ranks(n, pids);
 			usleep(10000);
 			continue;
