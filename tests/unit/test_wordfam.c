@@ -264,6 +264,22 @@ static void test_order(void **state)
 	assert_string_equal(fam("error: CUDA_ERROR_OUT_OF_MEMORY at cuMemAlloc"), "memory");
 	assert_null(fam("error: NOOUT_OF_MEMORYX set"));
 	assert_null(fam("error: the checkoutofmemory flag was set"));
+	/* HIP's name for a binary built for another GPU (OLCF's Frontier guide), and its text */
+	assert_string_equal(fam(":1:hip_code_object.cpp      :460 : 43966602806 us: "
+				"hipErrorNoBinaryForGpu: Unable to find code object for all current "
+				"devices!"),
+			    "gpu-arch");
+	assert_string_equal(fam("Unable to find code object for all current devices"), "gpu-arch");
+	/* causes a line offers as a numbered list are no family of the line's (Ray's worker
+	 * died: "potential root causes. (1) ... OOM killer ... (2) ..."); one offered alone is */
+	assert_null(fam("(raylet) A worker died or was killed while executing a task by an "
+			"unexpected system error. There are some potential root causes. (1) The "
+			"process is killed by SIGKILL by OOM killer due to high memory usage. (2) ray "
+			"stop --force is called. (3) The worker is crashed unexpectedly due to SIGSEGV "
+			"or other unexpected errors."));
+	assert_string_equal(fam("ERROR: Unexpected bus error encountered in worker. This might be "
+				"caused by insufficient shared memory (shm)."),
+			    "bus-error");
 	/* a needle's mark matches only itself ("(required by" needs its parenthesis) */
 	assert_null(fam("libx.so: version 2 not found, required by libc"));
 	/* an exit code of 0 is no failure; a fatal line says more than an exit code */
