@@ -278,13 +278,22 @@ static size_t host_here(struct pspan m, size_t i, struct hx_vals *x)
 	return k;
 }
 
+/* Whether the ':' at c ends gRPC's "ipv4" scheme word (its resolver names every address it
+ * tried "ipv4:A.B.C.D:PORT"). */
+static int grpc_scheme(struct pspan m, size_t c)
+{
+	return c >= 4 && !strncasecmp(m.s + c - 4, "ipv4", 4) &&
+	       (c == 4 || !hlog__word_char(m.s[c - 5]));
+}
+
 static size_t ip_value(struct pspan m, size_t i, struct hx_vals *x)
 {
 	char ip[HX_TEXTLEN];
 	size_t k = ip_here(m, i, ip, sizeof(ip));
 	if (!k)
 		return 0;
-	int role = role_at(m, i, i + k);
+	/* gRPC names by its scheme the targets its channels connect to: a peer's */
+	int role = i && grpc_scheme(m, i - 1) ? HX_REMOTE : role_at(m, i, i + k);
 	struct hx_val *v = add(x, HX_IP, role, i);
 	if (v)
 		snprintf(v->s, sizeof(v->s), "%s", ip);
@@ -380,8 +389,9 @@ void hlog__extract(struct pspan m, struct hx_vals *x)
 			i++;
 			continue;
 		}
-		/* after a single ':' an address would be the tail of a time or an IPv6 one */
-		int colon = p == ':' && i > 1 && m.s[i - 2] != ':';
+		/* after a single ':' an address would be the tail of a time or an IPv6 one, but
+		 * for gRPC's address scheme: "ipv4:10.186.213.145:13305: Failed to connect" */
+		int colon = p == ':' && i > 1 && m.s[i - 2] != ':' && !grpc_scheme(m, i - 1);
 		size_t e = colon ? 0 : ip_value(m, i, x);
 		if (!e && !colon)
 			e = host_here(m, i, x);

@@ -395,13 +395,16 @@ static void promote(struct hlog_report *r, const char *name, const char *node,
  * process logs at an informational level (a probe for something optional, a try it will
  * repeat). But a log whose last line is one of them stopped there: the retried call never
  * came back, and what failed is the error (a pod whose output ends in refused connects, each
- * "retrying"; "LoadServer gpu9 Failed at 3 times ... DNS resolution failed" at glog's I). */
+ * "retrying"; "LoadServer gpu9 Failed at 3 times ... DNS resolution failed" at glog's I). So
+ * did a log whose last line is still waiting: what it waited for never came (TensorFlow's
+ * "CreateSession still waiting for response from worker: ... task:17" at I). */
 static void ended_on_failure(struct hlog_report *r, const char *name, const char *node,
 			     const struct unk_line *t)
 {
 	int len;
 	if (t->no && !t->error &&
-	    (hlog__retry_left(t->line) || (t->info && hlog__error_word(t->msg, &len, NULL) >= 0)))
+	    (hlog__retry_left(t->line) || (t->info && hlog__error_word(t->msg, &len, NULL) >= 0) ||
+	     hlog__has_nocase(t->line, "still waiting")))
 		promote(r, name, node, t);
 }
 

@@ -615,7 +615,10 @@ static const struct family fams[] = {
 	 .fix = "find the rank that stopped making progress (its own log, py-spy dump or gdb on "
 		"its process, the last collective each rank entered); the ranks waiting for it "
 		"are not the cause",
-	 .any = {"hanging", "hung", "deadlocked", "stalled", "missing ranks"}},
+	 .any = {"hanging", "hung", "deadlocked", "stalled", "missing ranks",
+		 /* TensorFlow's master, every 10 s: "CreateSession still waiting for response
+		  * from worker: /job:worker/replica:0/task:12" */
+		 "still waiting"}},
 	{.cat = HCAT_RANK_STUCK,
 	 .name = "timeout",
 	 .what = "a wait ran out",

@@ -212,6 +212,13 @@ static const struct xcase cases[] = {
 	 "Ray's prefix is the worker's own address",
 	 "(LLMEngine pid=2347640, ip=10.58.226.15) Proxy Call to rank 7 failed (Connect)",
 	 "ip/local=10.58.226.15 rank/remote=7", ""},
+	/* gRPC's resolver names each address it tried with its scheme (marin-community/marin#7650:
+	 * JAX's coordination service on a GB200 rack) */
+	{"gRPC subchannel error, as JAX's coordination client logs it",
+	 "ipv4:10.186.213.145:13305: Failed to connect to remote host: Connection refused",
+	 "ip/remote=10.186.213.145 port/remote=13305", ""},
+	/* a word that merely ends in the letters is no scheme: "lipv4:" */
+	{"the scheme word only", "lipv4:10.0.0.1:80 and 12:10.0.0.2", "", ""},
 };
 
 static void serialise(const struct hx_vals *x, char *out, size_t len)

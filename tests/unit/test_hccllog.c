@@ -389,6 +389,33 @@ static void test_warning_yields(void **state)
 	hlog_report_release(&r);
 }
 
+/* A log whose last line is still waiting stopped there: what it waited for never came
+ * (tensorflow/tensorflow#12745, a master waiting on workers 12 and 17). A wait that the log
+ * goes on past is no failure. */
+static void test_ended_waiting(void **state)
+{
+	struct hlog_report r;
+	(void)state;
+	static const char stopped[] =
+		"I tensor flow/core/distributed_runtime/master.cc:193] CreateSession still waiting "
+		"for response from worker: /job:worker/replica:0/task:12\n"
+		"I tensor flow/core/distributed_runtime/master.cc:193] CreateSession still waiting "
+		"for response from worker: /job:worker/replica:0/task:17\n";
+	conclude_text(&r, "node0/stdout.txt", "node0", stopped, HCAT_RANK_STUCK, "words:hang", NULL,
+		      NULL);
+	hlog_report_release(&r);
+	static const char went_on[] =
+		"I tensor flow/core/distributed_runtime/master.cc:193] CreateSession still waiting "
+		"for response from worker: /job:worker/replica:0/task:12\n"
+		"I tensorflow/core/distributed_runtime/master_session.cc:1004] Start master session "
+		"with config:\n";
+	hlog_report_init(&r);
+	add_text(&r, "node0/stdout.txt", "node0", went_on);
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_int_equal(r.errors, 0);
+	hlog_report_release(&r);
+}
+
 /* Rust's anyhow chain (ai-dynamo/dynamo#1188): a failure under "Caused by:" is the head's,
  * and the peer the head names by host and port is the one refused. A "Caused by:" far from
  * any error line heads nothing. */
@@ -1426,6 +1453,7 @@ int main(void)
 		cmocka_unit_test(test_ucx_peer_rank_below),
 		cmocka_unit_test(test_what_line),
 		cmocka_unit_test(test_warning_yields),
+		cmocka_unit_test(test_ended_waiting),
 		cmocka_unit_test(test_caused_by_chain),
 		cmocka_unit_test(test_ei0006_nolog),
 		cmocka_unit_test(test_ei0006_exited),
