@@ -8,6 +8,7 @@
  * connection that timed out, and all outrank a bare timeout. */
 #include <ctype.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -720,10 +721,24 @@ static int has(struct pspan s, const char *needle)
 	unsigned char lo = (unsigned char)tolower((unsigned char)needle[0]);
 	unsigned char up = (unsigned char)toupper((unsigned char)needle[0]);
 	int any_byte = needle[0] == ' ';
+	/* the next lo and the next up at or after i, found by memchr (NULL: not looked for yet;
+	 * the end: none left) */
+	const char *end = s.s + s.n, *nlo = NULL, *nup = up == lo ? end : NULL;
 	for (size_t i = 0; i < s.n; i++) {
-		unsigned char c = (unsigned char)s.s[i];
-		if (!any_byte && c != lo && c != up)
-			continue;
+		if (!any_byte) {
+			if (!nlo || nlo < s.s + i) {
+				const char *f = memchr(s.s + i, lo, s.n - i);
+				nlo = f ? f : end;
+			}
+			if (!nup || nup < s.s + i) {
+				const char *f = memchr(s.s + i, up, s.n - i);
+				nup = f ? f : end;
+			}
+			const char *at = nlo < nup ? nlo : nup;
+			if (at == end)
+				return 0;
+			i = (size_t)(at - s.s);
+		}
 		if ((i == 0 || !hlog__word_char(s.s[i - 1]) || !hlog__word_char(needle[0]) ||
 		     part_start(s, i, needle)) &&
 		    match_at(s, i, needle))
@@ -732,10 +747,52 @@ static int has(struct pspan s, const char *needle)
 	return 0;
 }
 
-static int has_any(struct pspan s, const char *const *list)
+/* The bytes and the pairs of adjacent bytes a line holds, folded to lower case: a word whose
+ * first byte, or first two, the line lacks is not in it. That rules most of the families'
+ * words out of a line without reading it again for each. */
+struct line_bytes {
+	uint64_t one[4];
+	uint64_t pair[65536 / 64];
+};
+
+static unsigned fold_byte(char c)
+{
+	unsigned char u = (unsigned char)c;
+	return u >= 'A' && u <= 'Z' ? u + 32u : u;
+}
+
+static void line_bytes(struct pspan s, struct line_bytes *b)
+{
+	memset(b, 0, sizeof(*b));
+	for (size_t i = 0; i < s.n; i++) {
+		unsigned c = fold_byte(s.s[i]);
+		b->one[c >> 6] |= 1ull << (c & 63);
+		if (i + 1 < s.n) {
+			unsigned p = c << 8 | fold_byte(s.s[i + 1]);
+			b->pair[p >> 6] |= 1ull << (p & 63);
+		}
+	}
+}
+
+/* Whether the line may hold needle: its first byte is there, and its first two are a pair
+ * of the line unless the second is a blank (which matches a run of any non-word bytes). */
+static int may_have(const struct line_bytes *b, const char *needle)
+{
+	if (needle[0] == ' ')
+		return 1;
+	unsigned c = fold_byte(needle[0]);
+	if (!(b->one[c >> 6] >> (c & 63) & 1))
+		return 0;
+	if (!needle[1] || needle[1] == ' ')
+		return 1;
+	unsigned p = c << 8 | fold_byte(needle[1]);
+	return (int)(b->pair[p >> 6] >> (p & 63) & 1);
+}
+
+static int has_any(struct pspan s, const char *const *list, const struct line_bytes *b)
 {
 	for (size_t i = 0; i < MAXW && list[i]; i++)
-		if (has(s, list[i]))
+		if (may_have(b, list[i]) && has(s, list[i]))
 			return 1;
 	return 0;
 }
@@ -797,11 +854,14 @@ static size_t possibilities_at(struct pspan line)
 
 int hlog__word_family(struct pspan line)
 {
+	struct line_bytes b;
 	line.n = possibilities_at(line);
+	line_bytes(line, &b);
 	for (size_t i = 0; i < NFAM; i++)
 		if ((!fams[i].form || fams[i].form(line, NULL)) &&
-		    ((fams[i].form && !fams[i].any[0]) || has_any(line, fams[i].any)) &&
-		    (!fams[i].also[0] || has_any(line, fams[i].also)) && !has_any(line, fams[i].not))
+		    ((fams[i].form && !fams[i].any[0]) || has_any(line, fams[i].any, &b)) &&
+		    (!fams[i].also[0] || has_any(line, fams[i].also, &b)) &&
+		    !has_any(line, fams[i].not, &b))
 			return (int)i;
 	return -1;
 }

@@ -280,6 +280,11 @@ static void test_order(void **state)
 	assert_string_equal(fam("ERROR: Unexpected bus error encountered in worker. This might be "
 				"caused by insufficient shared memory (shm)."),
 			    "bus-error");
+	/* a word is found whatever the case of its first letter and however many of that
+	 * letter come before it, and a line that ends on the letter holds no word */
+	assert_string_equal(fam("error: o-o-o oo OUT OF MEMORY"), "memory");
+	assert_string_equal(fam("error: Oo oO Out Of Memory"), "memory");
+	assert_null(fam("error: o"));
 	/* a needle's mark matches only itself ("(required by" needs its parenthesis) */
 	assert_null(fam("libx.so: version 2 not found, required by libc"));
 	/* an exit code of 0 is no failure; a fatal line says more than an exit code */
