@@ -13,9 +13,13 @@
 #include "probes/logs/logline.h"
 
 #define EW_CASE 1 /* as written: upper-case names (errno, NCCL's level) */
-/* a process that hangs says so at any level its writer chose: vLLM's "No available shared
- * memory broadcast block found in 60 seconds. This typically happens when some processes
- * are hanging" is an INFO line */
+/* an error at any level its writer chose, even after a word that calls the line
+ * informational. A process that hangs says so in passing: vLLM's "No available shared memory
+ * broadcast block found in 60 seconds. This typically happens when some processes are
+ * hanging" is an INFO line. And a library that is there but cannot load is a broken install,
+ * though NCCL logs its plugin's load at INFO and goes on without it ("NCCL INFO ...
+ * dlerror=...: version `FABRIC_1.7' not found (required by ...)"); one that is not there at
+ * all ("cannot open shared object file") is a probe's answer, and no row here. */
 #define EW_ANY_LEVEL 2
 
 /* A space in a row matches any run of blanks. Each row's comment is a real form of it (the
@@ -59,10 +63,10 @@ static const struct {
 	{"lost communication", 0}, /* Open MPI: "ORTE has lost communication with a remote daemon." */
 	/* the dynamic linker, when a library does not fit the one it was built against:
 	 * ".../libtorch_npu.so: undefined symbol: _ZN5torch10ValueErrorC1EPKcz" */
-	{"undefined symbol", 0},
+	{"undefined symbol", EW_ANY_LEVEL},
 	/* and for a version of a library it needs that the one installed lacks: "libfabric.so.1:
 	 * version `FABRIC_1.7' not found (required by .../libnccl-net.so)" */
-	{"not found (required by", 0},
+	{"not found (required by", EW_ANY_LEVEL},
 	/* Python, when a package the code imports is not installed or not on its path:
 	 * "ModuleNotFoundError: No module named 'tbe.common...'" (the class name is one word) */
 	{"no module named", 0},
@@ -458,7 +462,7 @@ int hlog__error_word(struct pspan m, int *len, int *row)
 	return first_word(m, -1, len, row);
 }
 
-int hlog__hang_word(struct pspan m)
+int hlog__any_level_word(struct pspan m)
 {
 	for (size_t r = 0; r < NWORDS; r++)
 		if ((words[r].flags & EW_ANY_LEVEL) && hlog__error_row_at(m, r) >= 0)

@@ -603,22 +603,6 @@ static int info_word_before(struct pspan m, size_t at)
 	return 0;
 }
 
-/* Whether the dynamic loader refused a library that is there: built against another release
- * of one it needs ("dlerror=/opt/amazon/efa/lib/libfabric.so.1: version `FABRIC_1.7' not
- * found (required by .../libnccl-net.so)"). A library that is not there at all ("cannot open
- * shared object file") is a probe's answer; one that is there and cannot load is a broken
- * install, even where the line calls itself informational (NCCL logs its plugin's load at
- * INFO and goes on without it). */
-static int loader_failed(struct pspan m)
-{
-	static const char *const words[] = {"not found (required by", "symbol lookup error",
-					    "undefined symbol"};
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (hlog__has(m, words[i]))
-			return 1;
-	return 0;
-}
-
 /* Whether m starts with the first byte of one of the starts that mark a line
  * ("TraceBack", "Solution:", "Possible Cause:", "File \"", "^^^", "Traceback (most recent
  * call last)"): most lines do not, and skip the comparisons. */
@@ -685,10 +669,10 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 		 * INFO Failed to open libibverbs.so": a probe of what is there, not a failure) */
 		int wl, at = hlog__error_word(m, &wl, NULL);
 		l->error = (l->code_at >= 0 && l->level == HLINE_NONE) || exception_line(m) ||
-			   (at >= 0 && (!info_word_before(m, (size_t)at) || loader_failed(m))) ||
+			   (at >= 0 && (!info_word_before(m, (size_t)at) || hlog__any_level_word(m))) ||
 			   (l->level == HLINE_NONE && hlog__http_failure(m));
 	}
-	if (!l->error && words && l->level == HLINE_INFO && hlog__hang_word(m))
+	if (!l->error && words && l->level == HLINE_INFO && hlog__any_level_word(m))
 		l->error = 1;
 	/* NCCL's WARN level is an error word of its own, as benign forms allow ("NCCL WARN
 	 * Failed to open libibverbs.so[.1]" is not) */

@@ -55,8 +55,10 @@ int hlog__error_word(struct pspan m, int *len, int *row);
 /* The i-th word (any case) without which no error word, exception line, HTTP failure or
  * hang can be read in a line: 1 with it in *w, 0 past the last. */
 int hlog__error_gate_word(size_t i, struct pspan *w);
-/* Whether m says a process hangs ("some processes are hanging"): an error even at INFO. */
-int hlog__hang_word(struct pspan m);
+/* Whether m has a word that is an error at any level, even after a word that calls the line
+ * informational: a process that hangs ("some processes are hanging"), a library the loader
+ * refused ("version `FABRIC_1.7' not found (required by ...)", "undefined symbol"). */
+int hlog__any_level_word(struct pspan m);
 /* The benign row that covers m[at..at+len), or -1. */
 int hlog__benign_at(struct pspan m, size_t at, size_t len);
 /* For tests, each row on its own: the rows' count, a row's form (the exception-class row is
