@@ -57,7 +57,10 @@ for batch in "$@"; do
 			[ "$rc" -eq 0 ] || miss="exit $rc, expected 0"
 		else
 			miss=$(printf '%s' "$out" | python3 "$T/cmp.py" "$exp" | paste -sd';' -)
-			[ "$rc" -eq 2 ] || miss="$miss${miss:+; }exit $rc, expected 2"
+			# a cause the log does not show may be a warning (unclassified) as well as a
+			# failure (as doctor-logs.t judges)
+			[ "$rc" -eq 2 ] || { [ "$want" = unresolved ] && [ "$rc" -eq 1 ]; } ||
+				miss="$miss${miss:+; }exit $rc, expected 2"
 		fi
 		total=$((total + 1))
 		if [ -z "$miss" ]; then

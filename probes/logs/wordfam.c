@@ -342,14 +342,15 @@ static const struct family fams[] = {
 	/* ranks that called different collectives, or the same one differently, in a library's
 	 * own words: Horovod's "Mismatched ALLREDUCE CPU/GPU device selection: One rank specified
 	 * device GPU, but another rank specified device CPU.", TensorFlow's "Invalid argument:
-	 * Shape mismatch in the collective instance 106". Before "invalid", whose word such a
-	 * line may carry */
+	 * Shape mismatch in the collective instance 106", the Neuron runtime's "mismatching
+	 * number of cc ops, expected 3 received 6. Check if ranks 0 and 1 are using the same
+	 * neff". Before "invalid", whose word such a line may carry */
 	{.cat = HCAT_OP_MISMATCH,
 	 .name = "collective-mismatch",
 	 .what = "the ranks called different collectives, or one with different arguments",
 	 .fix = "make every rank make the same collective calls in the same order with the same "
 		"shapes, types and devices (the same program and data path on every rank)",
-	 .any = {"mismatched", "mismatch between", "shape mismatch", "size mismatch"},
+	 .any = {"mismatched", "mismatching", "mismatch between", "shape mismatch", "size mismatch"},
 	 .also = {"allreduce", "allgather", "alltoall", "broadcast", "reducescatter",
 		  "reduce_scatter", "collective", "another rank", "ranks",
 		  /* Accelerate: "Cannot apply desired operation due to shape mismatches. All

@@ -63,6 +63,11 @@ static void test_rows(void **state)
 		 "collective instance 106. Op at device /job:worker/replica:0/task:1/device:CPU:0 "
 		 "expected shape [49] but another member in the group expected shape [64].",
 		 "collective-mismatch"},
+		/* real: aws-neuron/aws-neuron-sdk issue 779 (Ray Train on Trainium) */
+		{"(RayTrainWorker pid=12769, ip=10.1.161.26) 2023-Oct-27 14:18:42.0222 12923:13118 ERROR "
+		 "  ENC:validate_neff_cc_ops                    [nec_dev 0] mismatching number of cc ops, "
+		 "expected 3 received 6. Check if ranks 0 and 1 are using the same neff",
+		 "collective-mismatch"},
 		/* real: MindCluster's fault diagnosis of a MindIE job, in Chinese */
 		{"|              |  故障名称  | BackendConfig配置参数校验失败", "invalid"},
 		/* real: Accelerate's troubleshooting guide */
