@@ -191,6 +191,15 @@ static const struct family fams[] = {
 		 /* an RDMA transfer engine on a NIC whose port has no link: "Device mlx5_3 port
 		  * not active" */
 		 "port not active", "port is not active"}},
+	/* a node health check that finds no port up: NHC's check_hw_ib "No IB port is ACTIVE
+	 * (LinkUp 100 Gb/sec)." (or "No IB port 1 is ACTIVE") */
+	{.cat = HCAT_LINK_DOWN,
+	 .name = "link-down",
+	 .what = "a network link is down",
+	 .fix = "check the link of the NIC it names (cable, switch port, the NIC's link state) on "
+		"both ends (ibstat, ip link), then run again",
+	 .any = {"no ib port", "no infiniband port", "no port"},
+	 .also = {"is active", "are active"}},
 	{.cat = HCAT_NET,
 	 .name = "name-resolution",
 	 .what = "a host name does not resolve",

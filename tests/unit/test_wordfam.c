@@ -63,6 +63,10 @@ static void test_rows(void **state)
 		 "collective instance 106. Op at device /job:worker/replica:0/task:1/device:CPU:0 "
 		 "expected shape [49] but another member in the group expected shape [64].",
 		 "collective-mismatch"},
+		/* real: mej/nhc issue 82 (a node whose InfiniBand cables were not in yet) */
+		{"ERROR:  nhc:  Health check failed:  check_hw_ib:  No IB port is ACTIVE (LinkUp 100 "
+		 "Gb/sec).",
+		 "link-down"},
 		/* real: aws-neuron/aws-neuron-sdk issue 779 (Ray Train on Trainium) */
 		{"(RayTrainWorker pid=12769, ip=10.1.161.26) 2023-Oct-27 14:18:42.0222 12923:13118 ERROR "
 		 "  ENC:validate_neff_cc_ops                    [nec_dev 0] mismatching number of cc ops, "
