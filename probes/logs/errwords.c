@@ -47,6 +47,7 @@ static const struct {
 	{"cannot", 0},	      /* MPICH: "Internal MPI error!  Cannot read from remote process" */
 	{"could not", 0},     /* "Could not find real path of /sys/class/net/eth0/device" */
 	{"can't", 0},	      /* BusyBox: "nslookup: can't resolve 'master-0': Name does not resolve" */
+	{"couldn't", 0},      /* perftest: "Couldn't set the link layer" */
 	{"unable", 0},	      /* Open MPI: "A process or daemon was unable to complete a TCP connection" */
 	{"invalid", 0},	      /* "The argument is invalid.Reason: Set visible device failed" */
 	{"killed", 0},	      /* the shell's "Killed"; "Out of memory: Killed process 7899" */
@@ -88,6 +89,10 @@ static const struct {
 	{"exited unexpectedly", 0}, /* Ray: "Some Ray subprocesses exited unexpectedly:" */
 	{"panic", 0}, /* DPDK's rte_panic: "PANIC in app_check_link():", the kernel's "Kernel panic" */
 	{"links are down", 0}, /* the line under it: "Some links are DOWN" */
+	{"state is down", 0},  /* perftest on a port without a link: "Port number 1 state is Down" */
+	/* a limit the program needs raised, in its own words: Intel MPI's DAPL provider "[0]
+	 * DAPL startup: RLIMIT_MEMLOCK too small", vllm-ascend's "HCCL_BUFFSIZE is too small" */
+	{"too small", 0},
 	/* at any level a NIC's port without a link is a fault: "W0911 06:19:37.204383  3746
 	 * rdma_context.cpp:433] Device mlx5_3 port not active" */
 	{"port not active", 0},
@@ -193,6 +198,15 @@ static const struct {
 	 * printing what a pair of GPUs can do: "Device=0 CANNOT Access Peer Device=1" (the copies
 	 * go through host memory instead) */
 	{"CANNOT Access Peer", 1, NULL},
+	/* a launcher that falls back and says so: DeepSpeed's runner on one node, "Unable to find
+	 * hostfile, will proceed with training with local resources only." */
+	{"will proceed with", 1, NULL},
+	/* NCCL from 2.19 without InfiniBand libraries, going on over sockets (as "Failed to open
+	 * libibverbs" above): "misc/ibvwrap.cc:173 NCCL WARN lib wrapper not initialized." */
+	{"lib wrapper not initialized", 1, NULL},
+	/* Hugging Face datasets offline, using its cache: "Using the latest cached version of the
+	 * module from ... since it couldn't be found locally at ..." */
+	{"Using the latest cached version", 1, NULL},
 };
 
 #define NBENIGN (sizeof(benign) / sizeof(benign[0]))

@@ -162,10 +162,14 @@ static const struct family fams[] = {
 	{.cat = HCAT_RESOURCE,
 	 .name = "limit",
 	 .what = "a process ran into a limit of its host or its NIC",
-	 .fix = "raise the limit the line names (open files: ulimit -n where the ranks start; a "
-		"NIC's limits: fewer processes or registered buffers per NIC, e.g. a smaller "
-		"registration cache) or start fewer ranks per node",
-	 .any = {"too many open files", "limits exceeded", "limit exceeded"}},
+	 .fix = "raise the limit the line names (open files: ulimit -n where the ranks start; "
+		"locked memory: ulimit -l unlimited there, or memlock in limits.conf and the "
+		"scheduler's or container's limits; a NIC's limits: fewer processes or registered "
+		"buffers per NIC, e.g. a smaller registration cache) or start fewer ranks per node",
+	 .any = {"too many open files", "limits exceeded", "limit exceeded",
+		 /* the locked-memory limit RDMA registrations need: Intel MPI's "DAPL startup:
+		  * RLIMIT_MEMLOCK too small", ulimit's "max locked memory" */
+		 "_memlock", "memlock", "locked memory"}},
 	/* no device for the job to run on: torch's "No CUDA GPUs are available", vLLM's "Current
 	 * node has no NPU available", CUDA's "no CUDA-capable device is detected": the devices
 	 * are not visible where the process runs */
@@ -190,7 +194,9 @@ static const struct family fams[] = {
 		 "no active ports",
 		 /* an RDMA transfer engine on a NIC whose port has no link: "Device mlx5_3 port
 		  * not active" */
-		 "port not active", "port is not active"}},
+		 "port not active", "port is not active",
+		 /* perftest on a port without a link: "Port number 1 state is Down" */
+		 "state is down"}},
 	/* a node health check that finds no port up: NHC's check_hw_ib "No IB port is ACTIVE
 	 * (LinkUp 100 Gb/sec)." (or "No IB port 1 is ACTIVE") */
 	{.cat = HCAT_LINK_DOWN,

@@ -86,6 +86,12 @@ static const struct row_line word_lines[] = {
 	{"can't",
 	 "../real-logs-new/batch66/ms-swift-6368-pai-dlc-worker-nslookup-cant-resolve-master-0-torchrun",
 	 "dlc1dwuhvtro4c27-master-0"},
+	{"couldn't", "../real-logs-new/batch143/lsgunth-perftest-1-ib-send-lat-port-1-state-down",
+	 "set the link layer"},
+	{"state is down", "../real-logs-new/batch143/lsgunth-perftest-1-ib-send-lat-port-1-state-down",
+	 "Port number 1 state is Down"},
+	{"too small", "../real-logs-new/batch142/phy-clusters-6-impi-dapl-rlimit-memlock-64k-cu01-cu02",
+	 "[0] DAPL startup: RLIMIT_MEMLOCK too small"},
 	{"invalid", "vllm-ascend-167-ray-visible-devices-invalid-device", "The argument is invalid"},
 	{"killed", "https://github.com/lllyasviel/Fooocus/issues/1117", "Killed"},
 	{"失败",
@@ -262,6 +268,15 @@ static const struct benign_line benign_lines[] = {
 	{"CANNOT Access Peer",
 	 "../real-logs-new/batch65/autodl-blog-2x-rtx2080ti-pcie-p2p-not-supported-nccl-tests-all-reduce-4gbps-healthy",
 	 "Device=0 CANNOT Access Peer Device=1", 0},
+	{"will proceed with",
+	 "../real-logs-new/batch144/deepspeed-716-reference-local-run-no-hostfile-warning-healthy",
+	 "Unable to find hostfile, will proceed with training", 0},
+	{"lib wrapper not initialized",
+	 "../real-logs-new/batch144/deepspeed-8248-v0172-working-run-nccl-ibvwrap-lib-wrapper-warn-socket-healthy",
+	 "NCCL WARN lib wrapper not initialized.", 0},
+	{"Using the latest cached version",
+	 "../real-logs-new/batch81/bigscience-gpt2-hf-ds-1832555-4-nodes-deepspeed-zero-trainer-completed-healthy",
+	 "WARNING:datasets.load:Using the latest cached version of the module from", 0},
 };
 
 static struct pspan span(const char *s)
