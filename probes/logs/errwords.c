@@ -158,6 +158,9 @@ static const struct {
 	 * other words still read). Not "0 failed": "device 0 failed on command" names a device */
 	{"failed", 0, counts_zero},
 	{"error", 0, counts_zero},
+	/* and in a test suite's tally, counts after their labels: avocado's "RESULTS    : PASS 6
+	 * | ERROR 0 | FAIL 0 | SKIP 0 | WARN 0 | INTERRUPT 0 | CANCEL 0" */
+	{"fail", 0, counts_zero},
 	/* nccl-tests' legend under its table, printed on every run: "# Errors with asterisks
 	 * indicate errors that have exceeded the maximum threshold." */
 	{"Errors with asterisks indicate", 1, NULL},
@@ -273,13 +276,23 @@ static int retries_left(struct pspan m, size_t at, size_t len)
 
 /* Whether the word at m[at..at+len) labels a count that is zero: a few more words of the
  * label, then ':' or '=', then 0 alone ("Failed requests:   0", "errors=0, warnings=1"), not
- * a value that starts with 0 ("0x1f") or a sentence that goes on ("error: 0 is not a rank"). */
+ * a value that starts with 0 ("0x1f") or a sentence that goes on ("error: 0 is not a rank");
+ * or, in a tally of counts ("ERROR 0 | FAIL 0 |"), the word, blanks and a 0 that a '|' or ','
+ * ends ("error 0" alone may be a code). */
 static int counts_zero(struct pspan m, size_t at, size_t len)
 {
 	size_t i = at + len, lim = i + 32 < m.n ? i + 32 : m.n;
+	int tally = i < m.n && blank(m.s[i]);
 	while (i < lim && (isalpha((unsigned char)m.s[i]) || blank(m.s[i]) || m.s[i] == '_' ||
-			   m.s[i] == '-'))
+			   m.s[i] == '-')) {
+		tally = tally && blank(m.s[i]);
 		i++;
+	}
+	if (tally && i < m.n && m.s[i] == '0') {
+		for (i++; i < m.n && blank(m.s[i]); i++)
+			;
+		return i < m.n && (m.s[i] == '|' || m.s[i] == ',');
+	}
 	if (i >= m.n || (m.s[i] != ':' && m.s[i] != '='))
 		return 0;
 	for (i++; i < m.n && blank(m.s[i]); i++)

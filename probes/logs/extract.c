@@ -57,6 +57,9 @@ static const struct key {
 	{"device ID", HX_DEV, HX_ANY},
 	/* CUDA's and TensorFlow's: "for CUDA device ordinal 0" */
 	{"device ordinal", HX_DEV, HX_ANY},
+	/* the NVIDIA driver names a GPU by its minor number (/dev/nvidiaN): "rm_init_adapter
+	 * failed for device bearing minor number 0" */
+	{"minor number", HX_DEV, HX_ANY},
 	{"device", HX_DEV, HX_ANY},
 	{"devId", HX_DEV, HX_ANY},
 	{"dev", HX_DEV, HX_ANY},
@@ -384,9 +387,14 @@ void hlog__extract(struct pspan m, struct hx_vals *x)
 	memset(x, 0, sizeof(*x));
 	for (size_t i = 0; m.s && i < m.n;) {
 		char p = i ? m.s[i - 1] : 0;
-		/* values begin a word: not inside a number, an address or a name */
+		/* values begin a word: not inside a number, an address or a name; but a key may
+		 * follow a qualified name's dot ("error creating nvml.Device 3: nvml: GPU is lost") */
 		if (i && (hlog__word_char(p) || p == '.') && !starts_nocase(m.s + i, m.n - i, "::ffff:")) {
-			i++;
+			size_t k = p == '.' && i > 1 && isalpha((unsigned char)m.s[i - 2]) &&
+					   isalpha((unsigned char)m.s[i])
+				       ? key_value(m, i, x)
+				       : 0;
+			i = k > i ? k : i + 1;
 			continue;
 		}
 		/* after a single ':' an address would be the tail of a time or an IPv6 one, but

@@ -396,15 +396,18 @@ static void promote(struct hlog_report *r, const char *name, const char *node,
  * repeat). But a log whose last line is one of them stopped there: the retried call never
  * came back, and what failed is the error (a pod whose output ends in refused connects, each
  * "retrying"; "LoadServer gpu9 Failed at 3 times ... DNS resolution failed" at glog's I). So
- * did a log whose last line is still waiting: what it waited for never came (TensorFlow's
- * "CreateSession still waiting for response from worker: ... task:17" at I). */
+ * did a log whose last line says, in the hang family's words, that it waits: what it waited
+ * for never came (TensorFlow's "CreateSession still waiting for response from worker: ...
+ * task:17" at I). */
 static void ended_on_failure(struct hlog_report *r, const char *name, const char *node,
 			     const struct unk_line *t)
 {
 	int len;
+	const char *fam = t->no && !t->error ? hlog__word_family_name(hlog__word_family(t->line))
+					     : NULL;
 	if (t->no && !t->error &&
 	    (hlog__retry_left(t->line) || (t->info && hlog__error_word(t->msg, &len, NULL) >= 0) ||
-	     hlog__has_nocase(t->line, "still waiting")))
+	     (fam && !strcmp(fam, "hang"))))
 		promote(r, name, node, t);
 }
 

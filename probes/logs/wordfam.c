@@ -117,6 +117,15 @@ static const struct family fams[] = {
 		  * "XidCriticalError: Xid=69 on Device=GPU-7540a9b3-..., the device will go
 		  * unhealthy", then "'nvidia.com/gpu' device marked unhealthy" */
 		 "xid", "go unhealthy", "marked unhealthy"}},
+	/* the NVIDIA driver that cannot bring a GPU up at boot: "NVRM: RmInitAdapter failed!
+	 * (0x26:0xffff:1127)", "NVRM: rm_init_adapter failed for device bearing minor number 0" */
+	{.cat = HCAT_HARDWARE,
+	 .name = "hardware",
+	 .what = "a device reported a hardware fault",
+	 .fix = "take the device the line names out of service and check its health (nvidia-smi "
+		"-q, the kernel log since boot, its PCIe link with lspci -vv); reseat, reset or "
+		"replace it, and check that the driver and its firmware match, before the next run",
+	 .any = {"rminitadapter failed", "rm_init_adapter failed"}},
 	{.cat = HCAT_RESOURCE,
 	 .name = "memory",
 	 .what = "memory ran out",
@@ -343,7 +352,11 @@ static const struct family fams[] = {
 		  * starts the other nodes over ssh: "exception: No authentication methods
 		  * available", "not a valid RSA private key file") */
 		 "host key verification failed", "authentication failed",
-		 "no authentication methods", "not a valid rsa private key"}},
+		 "no authentication methods", "not a valid rsa private key",
+		 /* HTTP's 401 and 403 from a registry or service the job must log in to: enroot's
+		  * "[ERROR] URL https://registry-1.docker.io/v2/.../manifests/... returned error
+		  * code: 401 Unauthorized" */
+		 "401 unauthorized", "403 forbidden"}},
 	/* the CUDA runtime's words for a node whose GPU software is not set up to run
 	 * (cudaGetErrorString of cudaErrorSystemNotReady): "system not yet initialized", on
 	 * NVSwitch systems the fabric manager not running */

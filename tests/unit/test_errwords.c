@@ -268,6 +268,8 @@ static const struct benign_line benign_lines[] = {
 	{"CANNOT Access Peer",
 	 "../real-logs-new/batch65/autodl-blog-2x-rtx2080ti-pcie-p2p-not-supported-nccl-tests-all-reduce-4gbps-healthy",
 	 "Device=0 CANNOT Access Peer Device=1", 0},
+	{"fail", "../real-logs-new/batch146/avocado-misc-tests-839-ib-write-bw-basic-6-of-6-pass-healthy",
+	 "RESULTS    : PASS 6 | ERROR 0 | FAIL 0 |", 0},
 	{"will proceed with",
 	 "../real-logs-new/batch144/deepspeed-716-reference-local-run-no-hostfile-warning-healthy",
 	 "Unable to find hostfile, will proceed with training", 0},

@@ -132,6 +132,16 @@ static const struct xcase cases[] = {
 	 "Internal: failed call to cuDevicePrimaryCtxRetain: CUDA_ERROR_ECC_UNCORRECTABLE: "
 	 "uncorrectable ECC error encountered",
 	 "dev/any=0", ""},
+	{"NVIDIA's device plugin (NVIDIA/k8s-device-plugin#231): a key after a qualified name's dot",
+	 "Pod Allocate failed due to device plugin GetPreferredAllocation rpc failed with err: rpc "
+	 "error: code = Unknown desc = Unable to retrieve list of available devices: error creating "
+	 "nvml.Device 3: nvml: GPU is lost, which is unexpected",
+	 "dev/any=3", ""},
+	{"the NVIDIA driver at boot (microsoft/pai#4344): a GPU by its minor number",
+	 "[   38.773764] NVRM: rm_init_adapter failed for device bearing minor number 0",
+	 "dev/any=0", ""},
+	{"a version after a dot is no key's value", "torch 2.1.dev20230901 and cuda 12.1.dev 5",
+	 "", ""},
 	{"NCCL to a link-local IPv6 peer (wenet-e2e/wenet#1891): the zone before the port",
 	 "voicec105:90736:91655 [0] include/socket.h:403 NCCL WARN Connect to "
 	 "fe80::c4eb:49ff:fe04:e32d%6<57335> failed : Network is unreachable",

@@ -67,6 +67,13 @@ static void test_rows(void **state)
 		{"ERROR:  nhc:  Health check failed:  check_hw_ib:  No IB port is ACTIVE (LinkUp 100 "
 		 "Gb/sec).",
 		 "link-down"},
+		/* real: microsoft/pai issue 4344 (a GPU the driver could not bring up) */
+		{"[   39.147720] NVRM: RmInitAdapter failed! (0x26:0xffff:1127)", "hardware"},
+		/* real: NVIDIA/pyxis issue 168 (enroot asking the wrong registry) */
+		{"slurmstepd: error: pyxis:     [ERROR] URL https://registry-1.docker.io/v2/evuedsoacr."
+		 "azurecr.io/dc-ecosys-appl-eng/mlperf-nvidia/manifests/stable_diffusion-pyt returned "
+		 "error code: 401 Unauthorized",
+		 "permission"},
 		/* real: aws-neuron/aws-neuron-sdk issue 779 (Ray Train on Trainium) */
 		{"(RayTrainWorker pid=12769, ip=10.1.161.26) 2023-Oct-27 14:18:42.0222 12923:13118 ERROR "
 		 "  ENC:validate_neff_cc_ops                    [nec_dev 0] mismatching number of cc ops, "
