@@ -239,6 +239,32 @@ static size_t ip_here(struct pspan m, size_t i, char *out, size_t outlen)
 	return k;
 }
 
+/* OpenSSH's words for the end it connects to: "connect to host NAME port P" ("ssh: connect to
+ * host localhost port 22: Connection refused"); an address there is read as an address. */
+static size_t host_port_words(struct pspan m, size_t i, struct hx_vals *x)
+{
+	if (!starts_nocase(m.s + i, m.n - i, "host "))
+		return 0;
+	size_t a = i + 5, k = a, letter = 0;
+	while (k < m.n && k - a < HX_TEXTLEN - 1 &&
+	       (hlog__word_char(m.s[k]) || m.s[k] == '-' || m.s[k] == '.')) {
+		letter |= !digit(m.s[k]) && m.s[k] != '.';
+		k++;
+	}
+	long long v;
+	size_t d;
+	if (!letter || k == a || !starts_nocase(m.s + k, m.n - k, " port ") ||
+	    !(d = number(m.s + k + 6, m.n - k - 6, &v)) || v < 1 || v > 65535 ||
+	    (k + 6 + d < m.n && hlog__word_char(m.s[k + 6 + d])))
+		return 0;
+	int role = role_at(m, a, k);
+	struct hx_val *h = add(x, HX_HOST, role, a);
+	if (h)
+		probe__copy(h->s, sizeof(h->s), (struct pspan){m.s + a, k - a});
+	add_port(x, v, role, k + 6);
+	return k + 6 + d;
+}
+
 /* "[host]:P", "(host, P)", "//host:P": a name with a letter, then its port. */
 static size_t host_here(struct pspan m, size_t i, struct hx_vals *x)
 {
@@ -403,6 +429,8 @@ void hlog__extract(struct pspan m, struct hx_vals *x)
 		size_t e = colon ? 0 : ip_value(m, i, x);
 		if (!e && !colon)
 			e = host_here(m, i, x);
+		if (!e && !colon)
+			e = host_port_words(m, i, x);
 		if (!e)
 			e = key_value(m, i, x);
 		i = e > i ? e : i + 1;

@@ -256,7 +256,10 @@ static const struct family fams[] = {
 	 .fix = "free or enlarge the file system the job writes to (df -h; its caches, logs and "
 		"temporary files: ~/.cache, ~/ascend/log, /tmp, the kernel_meta directory), then "
 		"run again",
-	 .any = {"no space left on device", "enospc", "disk quota exceeded"}},
+	 .any = {"no space left on device", "enospc", "disk quota exceeded",
+		 /* Ray's object store spilling to a full disk: "ray.exceptions.OutOfDiskError:
+		  * Local disk is full" */
+		 "disk is full", "OutOfDisk"}},
 	/* a backend the installed build lacks: "RuntimeError: Distributed package doesn't have
 	 * NCCL built in" (DeepSpeed asking for nccl on an Ascend node), "Torch not compiled with
 	 * CUDA enabled" */

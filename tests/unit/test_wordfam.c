@@ -67,6 +67,10 @@ static void test_rows(void **state)
 		{"ERROR:  nhc:  Health check failed:  check_hw_ib:  No IB port is ACTIVE (LinkUp 100 "
 		 "Gb/sec).",
 		 "link-down"},
+		/* real: ray-project/ray issue 49173 (a 30-node cluster whose disks filled) */
+		{"the object cannot be created because the local object store is full and the local "
+		 "disk utilization is over capacity. ray.exceptions.OutOfDiskError: Local disk is full",
+		 "disk-full"},
 		/* real: microsoft/pai issue 4344 (a GPU the driver could not bring up) */
 		{"[   39.147720] NVRM: RmInitAdapter failed! (0x26:0xffff:1127)", "hardware"},
 		/* real: NVIDIA/pyxis issue 168 (enroot asking the wrong registry) */
