@@ -239,6 +239,50 @@ static size_t ip_here(struct pspan m, size_t i, char *out, size_t outlen)
 	return k;
 }
 
+/* Whether m[i..] has n hex digits then c (c 0: then nothing that continues a word). */
+static int hex_then(struct pspan m, size_t i, size_t n, char c)
+{
+	for (size_t k = 0; k < n; k++)
+		if (i + k >= m.n || !isxdigit((unsigned char)m.s[i + k]))
+			return 0;
+	if (c)
+		return i + n < m.n && m.s[i + n] == c;
+	return i + n >= m.n || !(hlog__word_char(m.s[i + n]) || m.s[i + n] == ':');
+}
+
+/* A device's PCI address: "0000:91:00.0" (domain, bus, device, function: the kernel's and
+ * nvidia-smi's form) or the NVIDIA driver's "PCI:0000:91:00" (a GPU is function 0), kept as
+ * "0000:91:00.0" in lower case. A bus without its domain ("91:00.0", lspci's) reads as a
+ * time too often to count. */
+static size_t pci_here(struct pspan m, size_t i, struct hx_vals *x)
+{
+	size_t a = i + (starts_nocase(m.s + i, m.n - i, "PCI:") ? 4 : 0);
+	if (!hex_then(m, a, 4, ':') || !hex_then(m, a + 5, 2, ':'))
+		return 0;
+	size_t e;
+	char fn = '0';
+	/* the kernel's "amdgpu 0000:1c:00.0: ..." ends it with a colon; more hex after one is
+	 * something else */
+	size_t f = a + 12;
+	if (hex_then(m, a + 8, 2, '.') && a + 11 < m.n && m.s[a + 11] >= '0' && m.s[a + 11] <= '7' &&
+	    (f >= m.n || !(hlog__word_char(m.s[f]) || m.s[f] == '.' ||
+			   (m.s[f] == ':' && f + 1 < m.n && isxdigit((unsigned char)m.s[f + 1])))))
+		fn = m.s[a + 11], e = a + 12;
+	else if (a > i && hex_then(m, a + 8, 2, 0))
+		e = a + 10;
+	else
+		return 0;
+	struct hx_val *v = add(x, HX_PCI, HX_ANY, a);
+	if (v) {
+		for (size_t k = 0; k < 10; k++)
+			v->s[k] = (char)tolower((unsigned char)m.s[a + k]);
+		v->s[10] = '.';
+		v->s[11] = fn;
+		v->s[12] = '\0';
+	}
+	return e;
+}
+
 /* OpenSSH's words for the end it connects to: "connect to host NAME port P" ("ssh: connect to
  * host localhost port 22: Connection refused"); an address there is read as an address. */
 static size_t host_port_words(struct pspan m, size_t i, struct hx_vals *x)
@@ -426,7 +470,9 @@ void hlog__extract(struct pspan m, struct hx_vals *x)
 		/* after a single ':' an address would be the tail of a time or an IPv6 one, but
 		 * for gRPC's address scheme: "ipv4:10.186.213.145:13305: Failed to connect" */
 		int colon = p == ':' && i > 1 && m.s[i - 2] != ':' && !grpc_scheme(m, i - 1);
-		size_t e = colon ? 0 : ip_value(m, i, x);
+		size_t e = colon ? 0 : pci_here(m, i, x);
+		if (!e && !colon)
+			e = ip_value(m, i, x);
 		if (!e && !colon)
 			e = host_here(m, i, x);
 		if (!e && !colon)
@@ -477,8 +523,8 @@ const char *hlog__xrole_name(int role)
 
 const char *hlog__xwhat_name(int what)
 {
-	static const char *const n[] = {"ip", "port", "host", "rank", "dev"};
-	return what >= 0 && what <= HX_DEV ? n[what] : "?";
+	static const char *const n[] = {"ip", "port", "host", "rank", "dev", "pci"};
+	return what >= 0 && what <= HX_PCI ? n[what] : "?";
 }
 
 /* An address of this host itself: loopback or unspecified. */

@@ -129,6 +129,17 @@ static void conclude_unresolved(struct hlog_report *r)
 	}
 }
 
+/* A device the kernel or its driver names by its PCI address ("NVRM: Xid (PCI:0000:91:00): 79",
+ * "amdgpu 0000:1c:00.0: amdgpu: uncorrectable hardware error"): for a fault of the device
+ * itself or of its link, the first address in the lines behind the cause is the one to pull. */
+static void pci_of_cause(struct hlog_report *r)
+{
+	if (r->cat != HCAT_HARDWARE && r->cat != HCAT_LINK_DOWN)
+		return;
+	for (size_t i = 0; i < r->nevidence && !r->pci[0]; i++)
+		hlog__line_pci(r->evidence[i].text, r->pci, sizeof(r->pci));
+}
+
 int hlog_conclude(struct hlog_report *r)
 {
 	if (!r)
@@ -141,7 +152,7 @@ int hlog_conclude(struct hlog_report *r)
 	r->kind = HLOG_NONE;
 	r->cat = HCAT_NONE;
 	r->node[0] = r->ip[0] = r->peer_ip[0] = r->cause[0] = r->fix[0] = '\0';
-	r->detail[0] = r->group[0] = r->reported_on[0] = '\0';
+	r->detail[0] = r->group[0] = r->reported_on[0] = r->pci[0] = '\0';
 	r->rank = r->peer_rank = r->dev = -1;
 	r->ndevs = 0;
 	r->port = -1;
@@ -219,5 +230,6 @@ int hlog_conclude(struct hlog_report *r)
 			snprintf(r->reported_on, sizeof(r->reported_on), "%s", r->ev[i].node);
 	if (!r->reported_on[0] && r->nunk)
 		snprintf(r->reported_on, sizeof(r->reported_on), "%s", r->unk[0].node);
+	pci_of_cause(r);
 	return 0;
 }

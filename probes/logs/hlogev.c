@@ -323,16 +323,33 @@ void hlog__evidence_of(struct hlog_report *r, int kind,
 			add_evidence(r, &r->ev[i]);
 }
 
+void hlog__line_pci(const char *text, char *out, size_t len)
+{
+	struct hx_vals x;
+	hlog__extract((struct pspan){text, strlen(text)}, &x);
+	const struct hx_val *v = hlog__xfind(&x, HX_PCI, HX_R(HX_ANY));
+	snprintf(out, len, "%.*s", v ? (int)len - 1 : 0, v ? v->s : "");
+}
+
 /* What the lines around c add about who wrote it: the job rank and the device of the same
  * process (torch_npu prints "(PID:n, Device:d, RankID:r)" on the line before CANN's own), else
- * of the line just before it (a device error spread over several lines). */
+ * of the line just before it (a device error spread over several lines). A line about another
+ * device by its PCI address ("NVRM: GPU 0000:0a:00.0: rm_init_adapter failed, device minor
+ * number 5" above "NVRM: Xid (PCI:0000:07:00): 48") is not c's context. */
 void hlog__fill_context(struct hlog_report *r, const struct hlog_event *c)
 {
 	const struct hlog_event *near = NULL;
+	char cpci[16], epci[16];
+	hlog__line_pci(c->text, cpci, sizeof(cpci));
 	for (size_t i = 0; i < r->nev; i++) {
 		const struct hlog_event *e = &r->ev[i];
 		if (e->fi != c->fi)
 			continue;
+		if (cpci[0] && e != c && e->dev >= 0) {
+			hlog__line_pci(e->text, epci, sizeof(epci));
+			if (epci[0] && strcmp(epci, cpci))
+				continue;
+		}
 		int same = c->pid >= 0 && e->pid == c->pid;
 		if (same && r->rank < 0 && !e->group[0] && e->rank >= 0)
 			r->rank = e->rank;

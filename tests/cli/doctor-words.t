@@ -435,4 +435,26 @@ check_rc 2 "a rank that could not connect to another: exit 2"
 cause kind rank peer_rank ip port
 check_out "network-unreachable 2 3 192.168.30.51 49491" "  both ranks, the address and the port"
 
+# a GPU the kernel names by its PCI address: the cause names it so (pci), and a line about
+# another GPU just above it lends it no device (the Xid on 0000:07:00 under GPU 0000:0a:00.0's
+# "device minor number 5", NVIDIA/gpu-operator#1146)
+R=tests/data/real-logs-new/batch135/gpud-sxid-readme-xid79-gpu-0000-91-00-fallen-off-bus-nvswitch-sxid20034-ltssm-fault
+run "$HCCLCTL" --json doctor --logs "$R"
+check_rc 2 "Xid 79, a GPU off the bus: exit 2"
+cause kind pci device
+check_out "hardware 0000:91:00.0 None" "  the GPU by its PCI address (PCI:0000:91:00, function 0)"
+R=tests/data/real-logs-new/batch44/gpu-operator-1146-k8s-worker4-xid-48-dbe-cuda-validator-crash
+run "$HCCLCTL" --json doctor --logs "$R"
+cause kind pci device
+check_out "hardware 0000:07:00.0 None" "  the Xid's GPU, not the minor number of the GPU on the line above"
+printf '%s\n' '[  +0.000001] NVRM: Xid (PCI:0000:3b:00): 13, pid=1, Graphics Exception' \
+	'[  +0.000002] pcieport 0000:3a:00.0: AER: Uncorrected (Fatal) error received: 0000:3b:00.0' \
+	'dmesg: time 12:30:45.1 at 91:00.0' >"$TMP/pci.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/pci.log"
+cause kind pci
+check_out "hardware 0000:3b:00.0" "  the first address of the lines behind the cause"
+run "$HCCLCTL" --json doctor --logs tests/data/real-logs/vllm-ascend-405-ej0003-port-60000-bound
+cause kind pci
+check_out "config None" "  no PCI address for a cause that is not a device's"
+
 done_testing

@@ -145,6 +145,16 @@ static const struct xcase cases[] = {
 	 "host/remote=localhost port/remote=22", ""},
 	{"a host's name not followed by its port is no host", "host node3 is down, port 22 open",
 	 "port/any=22", ""},
+	{"the NVIDIA driver's Xid (leptonai/gpud's docs): a GPU's PCI address without its function",
+	 "[6781741.548779] NVRM: Xid (PCI:0000:91:00): 79, pid='<unknown>', name=<unknown>, GPU has "
+	 "fallen off the bus.",
+	 "pci/any=0000:91:00.0", ""},
+	{"the kernel's amdgpu driver (ROCm/ROCm#4021): a PCI address ended by a colon",
+	 "[13850.912648] amdgpu 0000:1c:00.0: {1}uncorrectable hardware error(ERREVENT_ATHUB_INTERRUPT) "
+	 "detected!",
+	 "pci/any=0000:1c:00.0", ""},
+	{"no PCI address: a bus without its domain, a time, an IPv6 address, more hex after it",
+	 "at 91:00.0 and 12:30:45.1, fe80::1:2, 0000:91:00, 0000:1c:00.0:1f", "ip/any=fe80::1:2", ""},
 	{"a version after a dot is no key's value", "torch 2.1.dev20230901 and cuda 12.1.dev 5",
 	 "", ""},
 	{"NCCL to a link-local IPv6 peer (wenet-e2e/wenet#1891): the zone before the port",
@@ -208,10 +218,10 @@ static const struct xcase cases[] = {
 	 "[gpu1:1581048] pml_ucx.c:472 Error: Failed to resolve UCX endpoint for rank 9",
 	 "rank/remote=9", ""},
 	{"the kernel's PCIe AER report, rwth-i6/returnn#1486: a PCI vendor:device pair is no "
-	 "device index",
+	 "device index; the port's own PCI address is read",
 	 "[  +0.000003] pcieport 0000:00:03.0:   device [8086:6f08] error status/mask=00001000/"
 	 "00002000",
-	 "", ""},
+	 "pci/any=0000:00:03.0", ""},
 	{"UCX's UD address handle (mlcommons training_results_v3.5#5): the verbs port number is "
 	 "no socket's port, dgid is the other end's address",
 	 "[1695144496.484294] [hpci5201:103648:0]       ib_device.c:1250 UCX  ERROR   "
@@ -242,7 +252,7 @@ static void serialise(const struct hx_vals *x, char *out, size_t len)
 	out[0] = '\0';
 	for (size_t i = 0; i < x->n && n < len; i++) {
 		const struct hx_val *v = &x->v[i];
-		int w = v->what == HX_IP || v->what == HX_HOST
+		int w = v->what == HX_IP || v->what == HX_HOST || v->what == HX_PCI
 				? snprintf(out + n, len - n, "%s%s/%s=%s", i ? " " : "",
 					   hlog__xwhat_name(v->what), hlog__xrole_name(v->role), v->s)
 				: snprintf(out + n, len - n, "%s%s/%s=%lld", i ? " " : "",
