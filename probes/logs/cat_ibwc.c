@@ -297,9 +297,11 @@ static int ib_wctext(struct pspan m, const struct hx_vals *x, struct hlog_event 
 {
 	(void)x;
 	size_t best = NIB, len = 0;
-	for (size_t i = 0; i < NIB; i++)
-		if (ib_wc_text[i] && strlen(ib_wc_text[i]) > len && hlog__has(m, ib_wc_text[i]))
-			best = i, len = strlen(ib_wc_text[i]);
+	for (size_t i = 0; i < NIB; i++) {
+		size_t l = ib_wc_text[i] ? strlen(ib_wc_text[i]) : 0;
+		if (l > len && hlog__has(m, ib_wc_text[i]))
+			best = i, len = l;
+	}
 	const struct hlog_sig *s = best < NIB ? hlog__ib_status((long long)best) : NULL;
 	if (!s)
 		return 0;

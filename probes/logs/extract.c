@@ -283,21 +283,29 @@ static size_t pci_here(struct pspan m, size_t i, struct hx_vals *x)
 	return e;
 }
 
+/* The end of a host name that starts at i (word bytes, '-' and '.', at most HX_TEXTLEN - 1 of
+ * them), or i when what is there has no letter (a number, an address) and so names no host. */
+static size_t host_name_end(struct pspan m, size_t i)
+{
+	size_t k = i, letter = 0;
+	while (k < m.n && k - i < HX_TEXTLEN - 1 &&
+	       (hlog__word_char(m.s[k]) || m.s[k] == '-' || m.s[k] == '.')) {
+		letter |= !digit(m.s[k]) && m.s[k] != '.';
+		k++;
+	}
+	return letter ? k : i;
+}
+
 /* OpenSSH's words for the end it connects to: "connect to host NAME port P" ("ssh: connect to
  * host localhost port 22: Connection refused"); an address there is read as an address. */
 static size_t host_port_words(struct pspan m, size_t i, struct hx_vals *x)
 {
 	if (!starts_nocase(m.s + i, m.n - i, "host "))
 		return 0;
-	size_t a = i + 5, k = a, letter = 0;
-	while (k < m.n && k - a < HX_TEXTLEN - 1 &&
-	       (hlog__word_char(m.s[k]) || m.s[k] == '-' || m.s[k] == '.')) {
-		letter |= !digit(m.s[k]) && m.s[k] != '.';
-		k++;
-	}
+	size_t a = i + 5, k = host_name_end(m, a);
 	long long v;
 	size_t d;
-	if (!letter || k == a || !starts_nocase(m.s + k, m.n - k, " port ") ||
+	if (k == a || !starts_nocase(m.s + k, m.n - k, " port ") ||
 	    !(d = number(m.s + k + 6, m.n - k - 6, &v)) || v < 1 || v > 65535 ||
 	    (k + 6 + d < m.n && hlog__word_char(m.s[k + 6 + d])))
 		return 0;
@@ -318,13 +326,8 @@ static size_t host_here(struct pspan m, size_t i, struct hx_vals *x)
 	/* a URL's "//host:P", not a path's "dir/file.ts:83" (a file and its line) */
 	if (open == '/' && (i < 2 || m.s[i - 2] != '/'))
 		return 0;
-	size_t k = i, letter = 0;
-	while (k < m.n && k - i < HX_TEXTLEN - 1 &&
-	       (hlog__word_char(m.s[k]) || m.s[k] == '-' || m.s[k] == '.')) {
-		letter |= !digit(m.s[k]) && m.s[k] != '.';
-		k++;
-	}
-	if (!letter || k == i || k >= m.n)
+	size_t k = host_name_end(m, i);
+	if (k == i || k >= m.n)
 		return 0;
 	char close = m.s[k];
 	for (size_t e = 0; e < sizeof(src_ext) / sizeof(src_ext[0]); e++) {
@@ -470,13 +473,13 @@ void hlog__extract(struct pspan m, struct hx_vals *x)
 		/* after a single ':' an address would be the tail of a time or an IPv6 one, but
 		 * for gRPC's address scheme: "ipv4:10.186.213.145:13305: Failed to connect" */
 		int colon = p == ':' && i > 1 && m.s[i - 2] != ':' && !grpc_scheme(m, i - 1);
-		size_t e = colon ? 0 : pci_here(m, i, x);
-		if (!e && !colon)
-			e = ip_value(m, i, x);
-		if (!e && !colon)
-			e = host_here(m, i, x);
-		if (!e && !colon)
-			e = host_port_words(m, i, x);
+		size_t e = 0;
+		if (!colon) {
+			static size_t (*const at_start[])(struct pspan, size_t, struct hx_vals *) = {
+				pci_here, ip_value, host_here, host_port_words};
+			for (size_t f = 0; !e && f < sizeof(at_start) / sizeof(at_start[0]); f++)
+				e = at_start[f](m, i, x);
+		}
 		if (!e)
 			e = key_value(m, i, x);
 		i = e > i ? e : i + 1;

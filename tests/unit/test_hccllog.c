@@ -361,32 +361,34 @@ static void test_what_line(void **state)
  * rank decides, in either order. */
 static void test_warning_yields(void **state)
 {
-	struct hlog_report r;
 	(void)state;
-	static const char warn_first[] =
-		"W0331 10:52:07.700984 297905 transfer_engine_bench.cpp:410] Invalid flag: buffer "
-		"size is smaller than require_size, adjust to 68719476736\n"
-		"E0331 10:52:26.144185 297911 rdma_endpoint.cpp:385] [Handshake] Failed to modify QP "
-		"to RTR, check mtu, gid, peer lid, peer qp num: Connection timed out [110]\n";
-	conclude_text(&r, "node0/stdout.txt", "node0", warn_first, HCAT_NET, "words:connect-timeout",
-		      NULL, NULL);
-	hlog_report_release(&r);
-	static const char error_first[] =
-		"E0331 10:52:26.144185 297911 rdma_endpoint.cpp:385] [Handshake] Failed to modify QP "
-		"to RTR, check mtu, gid, peer lid, peer qp num: Connection timed out [110]\n"
-		"W0331 10:52:07.700984 297905 transfer_engine_bench.cpp:410] Invalid flag: buffer "
-		"size is smaller than require_size, adjust to 68719476736\n";
-	conclude_text(&r, "node0/stdout.txt", "node0", error_first, HCAT_NET, "words:connect-timeout",
-		      NULL, NULL);
-	hlog_report_release(&r);
-	/* two warnings: the family's rank, as before */
-	static const char two_warnings[] =
-		"W0331 10:52:26.144185 297911 rdma_endpoint.cpp:385] connect: Connection timed out\n"
-		"W0331 10:52:07.700984 297905 transfer_engine_bench.cpp:410] Invalid flag: buffer "
-		"size is smaller than require_size\n";
-	conclude_text(&r, "node0/stdout.txt", "node0", two_warnings, HCAT_CONFIG, "words:invalid",
-		      NULL, NULL);
-	hlog_report_release(&r);
+#define W_INVALID                                                                              \
+	"W0331 10:52:07.700984 297905 transfer_engine_bench.cpp:410] Invalid flag: buffer size is " \
+	"smaller than require_size, adjust to 68719476736\n"
+#define E_TIMEOUT                                                                              \
+	"E0331 10:52:26.144185 297911 rdma_endpoint.cpp:385] [Handshake] Failed to modify QP to "   \
+	"RTR, check mtu, gid, peer lid, peer qp num: Connection timed out [110]\n"
+	static const struct {
+		const char *text;
+		int cat;
+		const char *detail;
+	} t[] = {
+		{W_INVALID E_TIMEOUT, HCAT_NET, "words:connect-timeout"},
+		{E_TIMEOUT W_INVALID, HCAT_NET, "words:connect-timeout"},
+		/* two warnings: the family's rank, as before */
+		{"W0331 10:52:26.144185 297911 rdma_endpoint.cpp:385] connect: Connection timed out\n"
+		 "W0331 10:52:07.700984 297905 transfer_engine_bench.cpp:410] Invalid flag: buffer "
+		 "size is smaller than require_size\n",
+		 HCAT_CONFIG, "words:invalid"},
+	};
+#undef W_INVALID
+#undef E_TIMEOUT
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct hlog_report r;
+		conclude_text(&r, "node0/stdout.txt", "node0", t[i].text, t[i].cat, t[i].detail, NULL,
+			      NULL);
+		hlog_report_release(&r);
+	}
 }
 
 /* A log whose last line is still waiting stopped there: what it waited for never came
