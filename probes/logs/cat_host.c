@@ -415,6 +415,19 @@ static const struct hlog_sig rows[] = {
 	{{"Connection refused"}, HCAT_NET, "errno-refused",
 	 "nothing listened at the peer's address and port (ECONNREFUSED)", errno_net_fix, 0,
 	 no_retry_left},
+	/* EADDRNOTAVAIL: a bind to an address that is not this host's (the rank table's or a
+	 * config's IP of another node, an IPv6 link-local address without its interface); on a
+	 * connect, no local port left. DGL's "Failed bind on 16x.1xx.1xx.1xx:3026 ,errno=99",
+	 * c10d's "The server socket has failed to bind to ... (errno: 99 - Cannot assign
+	 * requested address)" */
+	{{"Cannot assign requested address"}, HCAT_CONFIG, "errno-addr-not-avail",
+	 "an address this host does not have was asked for (EADDRNOTAVAIL): a bind to another "
+	 "host's address, or a connect with no local port left",
+	 "bind only addresses of this host (ip -br addr): its own IP in the rank table or the "
+	 "job's config, MASTER_ADDR's listener on the master alone, an interface that exists "
+	 "(NCCL_SOCKET_IFNAME, GLOO_SOCKET_IFNAME); on connects, widen the local port range "
+	 "(net.ipv4.ip_local_port_range)",
+	 0, NULL},
 	/* a reset is the network's answer, as a refusal is: what sent it (the peer's process
 	 * ending with data unread, its host, a firewall between) the line does not say */
 	{{"Connection reset by peer"}, HCAT_NET, "errno-reset",
@@ -449,5 +462,13 @@ static const struct hlog_sig rows[] = {
 	 "read the log of the process at the other end for why it stopped", 0,
 	 socket_broken_pipe},
 };
+
+/* Linux's numbers of the errno rows above (asm-generic/errno.h) */
+const struct hlog_errno_row hlog__errno_rows[] = {
+	{19, "errno-no-device"},	{32, "errno-broken-pipe"}, {97, "errno-afnosupport"},
+	{99, "errno-addr-not-avail"},	{101, "errno-net-unreachable"}, {103, "errno-conn-aborted"},
+	{104, "errno-reset"},		{111, "errno-refused"},	 {113, "errno-no-route"},
+};
+const size_t hlog__n_errno_rows = sizeof(hlog__errno_rows) / sizeof(hlog__errno_rows[0]);
 
 const struct hlog_sigtab hlog__cat_host = {"host", rows, sizeof(rows) / sizeof(rows[0])};

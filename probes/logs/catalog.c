@@ -55,7 +55,9 @@ const char *const hlog__hitword[HLOG_NHITWORD] = {[HLOG_HIT_IP_KEY] = "_ip\"",
 						   [HLOG_HIT_ROSTER_GLOBAL] = "GLOBAL_RANK:",
 						   /* "rank ", "Rank " */
 						   [HLOG_HIT_ROSTER_RANK] = "ank ",
-						   [HLOG_HIT_ROSTER_PROCESS] = "rocess "};
+						   [HLOG_HIT_ROSTER_PROCESS] = "rocess ",
+						   /* "errno", "Errno" */
+						   [HLOG_HIT_ERRNO] = "rrno"};
 
 /* The line automaton: every needle of the catalog's rows, of the inner errors and the hit
  * words, and the gates' words, in one automaton that folds case (the gates' words match in
@@ -202,6 +204,7 @@ int hlog__hits_gate(const struct hlog_hits *h, unsigned g)
 int hlog__hits_any(const struct hlog_hits *h)
 {
 	return !h || h->all || h->nrow || h->inner >= 0 || (h->words >> HLOG_HIT_IP_KEY & 1) ||
+	       (h->words >> HLOG_HIT_ERRNO & 1) ||
 	       (h->gate & HLOG_GATE_RECOG);
 }
 
@@ -212,9 +215,12 @@ const struct hinner *hlog__hits_inner(const struct hlog_hits *h)
 	return h->inner >= 0 ? hinner_at((size_t)h->inner) : NULL;
 }
 
+/* errrow: the detail of the errno row the line's errno number names, or NULL */
 static int matches(struct pspan m, size_t i, const struct hlog_sig *s,
-		   const struct hlog_hits *h)
+		   const struct hlog_hits *h, const char *errrow)
 {
+	if (errrow && !strcmp(s->detail, errrow))
+		return 1;
 	for (size_t k = 0; k < 3 && s->needle[k]; k++)
 		if (h && !h->all ? !(h->row[(3 * i + k) / 8] >> ((3 * i + k) % 8) & 1)
 				 : !hlog__has(m, s->needle[k]))
@@ -249,11 +255,16 @@ const struct hlog_sig *hlog__sig_match(struct pspan m, const struct hx_vals *x,
 				       struct hlog_event *e, const struct hlog_hits *h)
 {
 	const struct hlog_sig *s;
-	/* every row needs its needles, and the automaton found none */
-	if (h && !h->all && !h->nrow)
+	int errnum = hlog__hits_may(h, HLOG_HIT_ERRNO) ? hlog__errno_of(m) : -1;
+	const char *errrow = NULL;
+	for (size_t i = 0; errnum > 0 && i < hlog__n_errno_rows; i++)
+		if (hlog__errno_rows[i].errnum == errnum)
+			errrow = hlog__errno_rows[i].detail;
+	/* every row needs its needles or its errno, and the automaton found neither */
+	if (h && !h->all && !h->nrow && !errrow)
 		return NULL;
 	for (size_t i = 0; (s = hlog__sig_at(i)); i++) {
-		if (!matches(m, i, s, h))
+		if (!matches(m, i, s, h, errrow))
 			continue;
 		e->kind = HLOG_INNER;
 		e->cat = s->cat;

@@ -26,6 +26,16 @@ struct hlog_sig {
 	int (*refine)(struct pspan m, const struct hx_vals *x, struct hlog_event *e);
 };
 
+/* The rows whose needle is the strerror text of an errno, by that errno: such a row matches
+ * a line that gives the number alone ("Failed bind on ...:3026 ,errno=99") as it matches
+ * one with the text. */
+struct hlog_errno_row {
+	int errnum;
+	const char *detail; /* the row's */
+};
+extern const struct hlog_errno_row hlog__errno_rows[];
+extern const size_t hlog__n_errno_rows;
+
 /* One table of the catalog, by stack. */
 struct hlog_sigtab {
 	const char *stack; /* "nccl", "torch", ... */
@@ -71,6 +81,8 @@ enum hlog_hitword {
 	HLOG_HIT_ROSTER_GLOBAL,
 	HLOG_HIT_ROSTER_RANK,
 	HLOG_HIT_ROSTER_PROCESS,
+	/* catalog.c's: an errno number ("errno=99", "[Errno 98]") */
+	HLOG_HIT_ERRNO,
 	HLOG_NHITWORD
 };
 extern const char *const hlog__hitword[HLOG_NHITWORD];

@@ -160,9 +160,13 @@ static int role_at(struct pspan m, size_t at, size_t end)
 	for (size_t i = at; i-- > from;) {
 		if (inside_name(m, i))
 			continue;
-		for (size_t k = 0; k < sizeof(role_before) / sizeof(role_before[0]); k++)
-			if (starts_nocase(m.s + i, at - i, role_before[k].k))
+		for (size_t k = 0; k < sizeof(role_before) / sizeof(role_before[0]); k++) {
+			size_t l = strlen(role_before[k].k);
+			/* "localhost" is a host's name, not the word "local" */
+			if (starts_nocase(m.s + i, at - i, role_before[k].k) &&
+			    !starts_nocase(m.s + i + l, at - i - l, "host"))
 				return role_before[k].role;
+		}
 	}
 	return HX_ANY;
 }
@@ -296,6 +300,17 @@ static size_t host_name_end(struct pspan m, size_t i)
 	return letter ? k : i;
 }
 
+/* A host named at [a, k) and its port p at pat, in the role the words around give both. */
+static void host_port(struct pspan m, size_t a, size_t k, long long p, size_t pat,
+		      struct hx_vals *x)
+{
+	int role = role_at(m, a, k);
+	struct hx_val *h = add(x, HX_HOST, role, a);
+	if (h)
+		probe__copy(h->s, sizeof(h->s), (struct pspan){m.s + a, k - a});
+	add_port(x, p, role, pat);
+}
+
 /* OpenSSH's words for the end it connects to: "connect to host NAME port P" ("ssh: connect to
  * host localhost port 22: Connection refused"); an address there is read as an address. */
 static size_t host_port_words(struct pspan m, size_t i, struct hx_vals *x)
@@ -309,11 +324,7 @@ static size_t host_port_words(struct pspan m, size_t i, struct hx_vals *x)
 	    !(d = number(m.s + k + 6, m.n - k - 6, &v)) || v < 1 || v > 65535 ||
 	    (k + 6 + d < m.n && hlog__word_char(m.s[k + 6 + d])))
 		return 0;
-	int role = role_at(m, a, k);
-	struct hx_val *h = add(x, HX_HOST, role, a);
-	if (h)
-		probe__copy(h->s, sizeof(h->s), (struct pspan){m.s + a, k - a});
-	add_port(x, v, role, k + 6);
+	host_port(m, a, k, v, k + 6, x);
 	return k + 6 + d;
 }
 
@@ -352,6 +363,41 @@ static size_t host_here(struct pspan m, size_t i, struct hx_vals *x)
 		x->v[x->n - 2] = tmp;
 	}
 	return k;
+}
+
+/* An address its writer hid, then its port: "16x.1xx.1xx.1xx:3026", "xxx.xxx.xxx.xxx:29500"
+ * (four groups of up to 3 digits, 'x' or '*', one at least not a digit) or a placeholder
+ * "<my_ip_addr>:34567". The address is kept as a host (it names none the reader could
+ * reach), so that the port is the line's peer's or own as its words say. */
+static size_t masked_here(struct pspan m, size_t i, struct hx_vals *x)
+{
+	size_t k = i;
+	if (m.s[i] == '<') {
+		while (++k < m.n && k - i < HX_TEXTLEN - 1 && (hlog__word_char(m.s[k]) || m.s[k] == '-'))
+			;
+		if (k == i + 1 || k >= m.n || m.s[k++] != '>')
+			return 0;
+	} else {
+		int hidden = 0;
+		for (int g = 0; g < 4; g++) {
+			size_t s = k;
+			while (k < m.n && k - s < 3 &&
+			       (digit(m.s[k]) || m.s[k] == 'x' || m.s[k] == 'X' || m.s[k] == '*'))
+				hidden |= !digit(m.s[k++]);
+			if (k == s || (g < 3 && (k >= m.n || m.s[k++] != '.')))
+				return 0;
+		}
+		if (!hidden)
+			return 0;
+	}
+	long long p;
+	size_t d = k + 1 < m.n && m.s[k] == ':' ? number(m.s + k + 1, m.n - k - 1, &p) : 0;
+	/* not a prefix's "<host>:pid:tid" (NCCL's, UCX's) nor "<stdout>:192.168.0.138" */
+	size_t e = k + 1 + d;
+	if (!d || (e < m.n && (hlog__word_char(m.s[e]) || m.s[e] == ':' || m.s[e] == '.')))
+		return 0;
+	host_port(m, i, k, p, k + 1, x);
+	return k + 1 + d;
 }
 
 /* Whether the ':' at c ends gRPC's "ipv4" scheme word (its resolver names every address it
@@ -476,7 +522,7 @@ void hlog__extract(struct pspan m, struct hx_vals *x)
 		size_t e = 0;
 		if (!colon) {
 			static size_t (*const at_start[])(struct pspan, size_t, struct hx_vals *) = {
-				pci_here, ip_value, host_here, host_port_words};
+				pci_here, ip_value, host_here, host_port_words, masked_here};
 			for (size_t f = 0; !e && f < sizeof(at_start) / sizeof(at_start[0]); f++)
 				e = at_start[f](m, i, x);
 		}
@@ -555,6 +601,15 @@ const struct hx_val *hlog__xfind_peer(const struct hx_vals *x, int what)
 			first = &x->v[i];
 	}
 	return first;
+}
+
+const struct hx_val *hlog__xfind_own_port(const struct hx_vals *x)
+{
+	const struct hx_val *v = hlog__xfind(x, HX_PORT, HX_R(HX_LOCAL));
+	if (!v || v->n < 1 || v->n > 65535 ||
+	    !(hlog__xfind(x, HX_IP, HX_R(HX_LOCAL)) || hlog__xfind(x, HX_HOST, HX_R(HX_LOCAL))))
+		return NULL;
+	return v;
 }
 
 void hlog__xpeer(const struct hx_vals *x, struct hx_peer *p)

@@ -60,6 +60,11 @@ const struct hx_val *hlog__xfind(const struct hx_vals *x, int what, unsigned rol
 /* The first value of what at the other end, else the first whose end the line does not say:
  * the address or port a failure points at. NULL when neither. */
 const struct hx_val *hlog__xfind_peer(const struct hx_vals *x, int what);
+/* This end's own port (in 1..65535), where the line's words make it so (bind, listen on,
+ * local) and it names the address or host the port belongs to: a bind's "Failed bind on
+ * 10.0.0.1:3026"; NULL when none. The port a failure is about when
+ * the line names no other end's. */
+const struct hx_val *hlog__xfind_own_port(const struct hx_vals *x);
 
 /* What a line says of the other end: its address (the other end's, else one whose end is not
  * said), the port that goes with it, and a rank named as the other end's ("endpoint for rank

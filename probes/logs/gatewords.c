@@ -29,7 +29,7 @@ const char *const hlog__recog_words[] = {
 	"tlsStatus are inconsistent", "for config \"tls\" is invalid", "rankList for enabled tls",
 	"TLS SWITCH", "EI0019", "EJ0003", "have already been bound", "have been bound already",
 	"Failed to bind the IP port", "listen start failed", "address already in use",
-	"failed to listen", "listen on ip", "EJ0001", "Failed to initialize the HCCP process",
+	"failed to listen", "errno", "listen on ip", "EJ0001", "Failed to initialize the HCCP process",
 	"tsd client wait response fail", "Open TsdClient failed", "ra_rdev_init_check_ip",
 	"[check][ip]fail", "inconsistent with the IP address", "EJ0002", "network port is down",
 	"state DOWN", "PORT_DOWN", "state: down", "ra hdc message process failed", "link down",

@@ -119,6 +119,8 @@ static void conclude_unresolved(struct hlog_report *r)
 		sb_add(&b, "unclassified error line at %s:%u: %.300s", u->file, u->line, u->text);
 		snprintf(r->node, sizeof(r->node), "%s", u->node);
 		hlog__set_what(r, HCAT_UNRESOLVED, "unclassified");
+		/* the address, port and rank it names are where to look first */
+		hlog__take_values(r, u->text);
 		hlog__set_fix(r, "read the lines around it; if it is an HCCL or CANN failure this tool "
 			   "does not know yet, the first error by time across all ranks' logs is the "
 			   "place to start");

@@ -385,6 +385,13 @@ int hlog__take_values(struct hlog_report *r, const char *text)
 		r->peer_rank = (int)p.rank->n;
 		took = 1;
 	}
+	/* a port of this end's own address is the one the failure is about when the line names
+	 * no other: a bind's "Failed bind on 10.0.0.1:3026 ,errno=99" */
+	const struct hx_val *own = hlog__xfind_own_port(&x);
+	if (r->port < 0 && !p.port && own) {
+		r->port = (int)own->n;
+		took = 1;
+	}
 	return took;
 }
 

@@ -472,6 +472,7 @@ static int recognise_signature(struct pspan m, const struct hx_vals *x,
 	if (has(m, "EI0019") || has(m, "EJ0003") || has(m, "have already been bound") ||
 	    has(m, "have been bound already") || has(m, "Failed to bind the IP port") ||
 	    has(m, "listen start failed") || has_nocase(m, "address already in use") ||
+	    hlog__errno_of(m) == 98 /* EADDRINUSE, by its number */ ||
 	    has_nocase(m, "failed to listen") ||
 	    (has(m, "listen on ip") && has(m, "port"))) {
 		e->kind = HLOG_PORT_BOUND;

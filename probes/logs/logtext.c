@@ -381,3 +381,20 @@ int hlog__http_failure(struct pspan m)
 	}
 	return 0;
 }
+
+int hlog__errno_of(struct pspan m)
+{
+	for (size_t i = 0; i + 5 < m.n; i++) {
+		if (strncasecmp(m.s + i, "errno", 5) || (i && hlog__word_char(m.s[i - 1])))
+			continue;
+		size_t j = i + 5, sep = 0;
+		while (j < m.n && sep < 3 && strchr(" =:[(", m.s[j]))
+			j++, sep++;
+		int v = 0, d = 0;
+		while (j < m.n && isdigit((unsigned char)m.s[j]) && d < 4)
+			v = v * 10 + (m.s[j++] - '0'), d++;
+		if (d >= 1 && d <= 3 && !(j < m.n && hlog__word_char(m.s[j])))
+			return v;
+	}
+	return -1;
+}

@@ -22,6 +22,10 @@ int hlog__word_char(char c);
 /* Whether m reports an HTTP status of a failed request (400 to 599): "[status code: 404]",
  * "status code is 503", "HTTP status 500". */
 int hlog__http_failure(struct pspan m);
+/* The errno number m states after the word errno, as C libraries and Python print it:
+ * "errno=99", "errno: 110", "errno 1", "[Errno 98]" (up to 3 of " =:[(" between, 1 to 3
+ * digits and no more); -1 when none. */
+int hlog__errno_of(struct pspan m);
 int hlog__has(struct pspan m, const char *lit);
 int hlog__has_nocase(struct pspan m, const char *lit);
 /* Where lit first occurs in m, letters in any case; NULL when it does not. */

@@ -220,7 +220,8 @@ int hlog__words_conclude(struct hlog_report *r)
 	    v->n != r->rank)
 		r->peer_rank = (int)v->n;
 	long long port = -1; /* a form that reads no port leaves it */
-	if ((v = hlog__xfind_peer(&x, HX_PORT)) && v->n >= 0 && v->n <= 65535)
+	if (((v = hlog__xfind_peer(&x, HX_PORT)) && v->n >= 0 && v->n <= 65535) ||
+	    (v = hlog__xfind_own_port(&x)))
 		r->port = (int)v->n;
 	else if (f->form && f->form((struct pspan){u->text, strlen(u->text)}, &port) &&
 		 port >= 0 && port <= 65535)

@@ -457,4 +457,35 @@ run "$HCCLCTL" --json doctor --logs tests/data/real-logs/vllm-ascend-405-ej0003-
 cause kind pci
 check_out "config None" "  no PCI address for a cause that is not a device's"
 
+
+# an errno given by its number alone is read as its text: DGL's "errno=99" is EADDRNOTAVAIL
+# (an address this host does not have), c10d's "[Errno 98]" a port another process holds; the
+# port of a bind is this end's own, and an address its writer hid still has its port
+printf '%s\n' '/opt/dgl/src/rpc/network/tcp_socket.cc:69: Failed bind on 16x.1xx.1xx.1xx:3026 ,errno=99' >"$TMP/en.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/en.log"
+check_rc 2 "errno=99 alone: a failure (exit 2)"
+cause kind detail port
+check_out "config errno-addr-not-avail 3026" "  EADDRNOTAVAIL by its number, with the port of the bind behind a hidden address"
+printf '%s\n' '[c10d] The server socket has failed to bind to 10.1.2.3:29500 (errno: 99 - Cannot assign requested address).' >"$TMP/en.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/en.log"
+cause kind detail ip port
+check_out "config errno-addr-not-avail 10.1.2.3 29500" "  the same by its text: the address and port it could not bind"
+printf '%s\n' 'OSError: [Errno 98] bind failed on port 6000' >"$TMP/en.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/en.log"
+cause kind detail
+check_out "config port-bound" "  [Errno 98]: EADDRINUSE by its number, a port another process holds"
+printf '%s\n' 'rpc: send failed, errno 7' 'job: errno=1234 is no errno' >"$TMP/en.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/en.log"
+cause kind detail
+check_out "unresolved unclassified" "  a number no row has (7, or four digits) is no errno row's"
+# "<host>:pid:tid" (NCCL's and UCX's prefixes with the host hidden) names no port
+printf '%s\n' '<cluster_name>:922:1158 [3] proxy.cc:1485 NCCL WARN [Service thread] Error encountered progressing operation=Connect, res=2, closing connection' >"$TMP/en.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/en.log"
+cause port
+check_out "None" "  a hidden host's pid and thread are no port"
+printf '%s\n' 'Failed bind on <my_ip_addr>:34567 , error: Success' >"$TMP/en.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/en.log"
+cause kind port
+check_out "unresolved 34567" "  an unclassified line still gives the port it names (behind a placeholder)"
+
 done_testing

@@ -496,6 +496,10 @@ static const struct ccase cases[] = {
 	{"glibc strerror(ECONNREFUSED) from an HTTP client",
 	 "requests.exceptions.ConnectionError: [Errno 111] Connection refused",
 	 "errno-refused", HCAT_NET, ""},
+	{"strerror(EADDRNOTAVAIL) from NCCL's bootstrap bind (rwth-i6/returnn#1470)",
+	 "nd20-01:275975:275975 [0] misc/socket.cc:379 NCCL WARN Call to bind failed : Cannot "
+	 "assign requested address",
+	 "errno-addr-not-avail", HCAT_CONFIG, ""},
 	{"glibc strerror(ECONNRESET) from c10d's store client",
 	 "torch.distributed.DistNetworkError: Connection reset by peer",
 	 "errno-reset", HCAT_NET, ""},
