@@ -77,6 +77,11 @@ static const struct {
 	{"not allow", 0},
 	/* the shell, for a program not on the PATH: "bash: orted: command not found" */
 	{"command not found", 0},
+	/* bash refusing a line of the job's script: "/bin/bash: SSH_CONNECTION: readonly
+	 * variable" (a launcher exporting the ssh session's own variables), "set -u"'s
+	 * "/usr/bin/enroot: line 44: HOME: unbound variable" */
+	{"readonly variable", 0},
+	{"unbound variable", 0},
 	{"permission denied", 0}, /* "[Errno 13] Permission denied" */
 	{"address already in use", 0}, /* Gloo: "bind: Address already in use" */
 	{"mismatch", 0},      /* "Detected mismatch between collectives on ranks." */

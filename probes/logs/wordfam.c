@@ -154,6 +154,15 @@ static const struct family fams[] = {
 		"again with less",
 	 .any = {"alloc", "malloc", "calloc", "allocation"},
 	 .also = {"mem", "bytes"}},
+	/* the same in a library's shortest words: BKCL's "[WARN][BKCL][...kl2_init.cpp:108] param
+	 * 0 data alloc failed" (Kunlun XPU), "allocation failed" */
+	{.cat = HCAT_RESOURCE,
+	 .name = "memory",
+	 .what = "memory could not be allocated",
+	 .fix = "find what holds the memory (the job's batch size, another process on the device "
+		"or node, the device's own tool: npu-smi info, nvidia-smi, xpu-smi; the kernel's "
+		"OOM killer in dmesg) and run again with less",
+	 .any = {"alloc failed", "allocation failed", "alloc fail"}},
 	/* the kubelet evicting a pod when its node ran short of memory, disk or process ids
 	 * ("Status: Failed", "Reason: Evicted", "Message: The node was low on resource:
 	 * memory.") */
@@ -303,6 +312,32 @@ static const struct family fams[] = {
 		"non-interactive shell of each node find it (PATH and LD_LIBRARY_PATH set in "
 		"~/.bashrc before its interactive check, or the launcher's prefix option)",
 	 .any = {"command not found"}},
+	/* the shell refusing a line of the job's script, in bash's words: "/bin/bash:
+	 * SSH_CONNECTION: readonly variable", "/usr/bin/enroot: line 44: HOME: unbound variable"
+	 * (set -u), "bad substitution", "syntax error near unexpected token" */
+	{.cat = HCAT_CONFIG,
+	 .name = "shell",
+	 .what = "the shell refused a line of the job's launch script",
+	 .fix = "correct the script or environment the line names: a variable the shell keeps "
+		"read-only (SSH_*, UID, PPID) must not be set or exported to the ranks, a variable "
+		"used under set -u must be set on every node, and the script must parse "
+		"(bash -n SCRIPT)",
+	 .any = {"readonly variable", "unbound variable", "bad substitution",
+		 "syntax error near unexpected token"}},
+	/* a container that the runtime could not start, in containerd's, runc's and Docker's
+	 * words: "Error response from daemon: failed to create task for container: failed to
+	 * create shim task: OCI runtime create failed: ... error running prestart hook #0: exit
+	 * status 255, ... failed to mount src: /usr/local/bin/npu-smi" (a device runtime's hook
+	 * that mounts the host's driver and tools) */
+	{.cat = HCAT_CONFIG,
+	 .name = "container-start",
+	 .what = "the container runtime could not start the job's container",
+	 .fix = "read the runtime's or its hook's reason on the line (a file or device of the "
+		"host it cannot mount, a path already there, a runtime not set up: "
+		"ascend-docker-runtime or nvidia-container-toolkit and its config), fix that on the "
+		"node, and check the container's devices and mounts against what the host has",
+	 .any = {"oci runtime create failed", "oci runtime exec failed", "failed to create shim",
+		 "error during container init", "prestart hook", "createcontainer hook"}},
 	/* a command line the program refuses: click's "Error: Missing argument --ray_address"
 	 * (a launcher template whose variable was never filled), argparse's "error: the
 	 * following arguments are required: --nnodes", "unrecognized arguments: --foo" */

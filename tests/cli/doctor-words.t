@@ -488,4 +488,26 @@ run "$HCCLCTL" --json doctor --logs "$TMP/en.log"
 cause kind port
 check_out "unresolved 34567" "  an unclassified line still gives the port it names (behind a placeholder)"
 
+# bash refusing the launch script, a container the runtime could not start, an allocation
+# that failed in a library's shortest words: each its family, read from its words
+printf '%s\n' '/bin/bash: SSH_CONNECTION: readonly variable' \
+	'Error: failed to run torchrun --nproc_per_node=2 on x.x.x.x, is localhost: True, exception: Encountered a bad command' >"$TMP/sh.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/sh.log"
+check_rc 2 "bash's readonly variable before the launcher's failure: exit 2"
+cause kind detail
+check_out "config words:shell" "  the shell's refusal is the cause, not the failure it led to"
+printf '%s\n' 'Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running prestart hook #0: exit status 255, stdout: , stderr: runc start prestart-hook' >"$TMP/oci.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/oci.log"
+cause kind detail
+check_out "config words:container-start" "  a container the runtime could not start: config, not the hook's exit status"
+printf '%s\n' '[WARN][BKCL][/workspace/kmis/source/bkcl/src/kl2/kl2_init.cpp:108] param 0 data alloc failed' \
+	'Allocate failed due to rpc error: code = Unknown desc = apply device-share for pod' >"$TMP/al.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/al.log"
+cause kind detail
+check_out "memory/resource words:memory" "  'alloc failed': memory could not be allocated"
+printf '%s\n' 'Allocate failed due to rpc error: code = Unknown desc = apply device-share for pod' >"$TMP/al.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/al.log"
+cause kind
+check_out "unresolved" "  a device plugin's 'Allocate failed' RPC is no memory that ran out"
+
 done_testing

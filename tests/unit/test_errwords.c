@@ -198,6 +198,13 @@ static const struct row_line word_lines[] = {
 	{"command not found",
 	 "../real-logs-new/batch38/ompi-599-2node-orted-command-not-found-slave-install-path",
 	 "bash: orted: command not found"},
+	{"readonly variable",
+	 "../real-logs-new/batch162/"
+	 "open-sora-657-colossalai-run-hostfile-2node-bash-readonly-ssh-connection-torchrun-bad-exit-code",
+	 "/bin/bash: SSH_CONNECTION: readonly variable"},
+	{"unbound variable",
+	 "../real-logs-new/batch147/pyxis-101-srun-node001-pyxis-enroot-nvidia-container-cli-not-found-98-nvidia-hook",
+	 "HOME: unbound variable"},
 };
 
 /* Benign rows: the line, and whether the whole line reads as an error when the parser reads
