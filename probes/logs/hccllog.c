@@ -695,6 +695,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		}
 		/* a line without a time continues the previous one (a wrapped message) */
 		tmp.t_us = l.t_us >= 0 ? l.t_us : last_t;
+		tmp.yearless = l.yearless;
 		tmp.pid = l.pid >= 0 ? l.pid : last_pid;
 		tmp.line = no;
 		tmp.head = head;

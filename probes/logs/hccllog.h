@@ -128,6 +128,7 @@ struct hlog_event {
 	size_t fi;		 /* index of the file in hlog_report.file */
 	int64_t t_us; /* the line's time as µs since the epoch (local time read as UTC); a line
 		       * without one takes the previous line's (a wrapped message); -1 if none */
+	int yearless; /* the line has a time of day without its year, that t_us cannot place */
 	int pid;      /* HCCL(pid,...) or [PID: n]; -1 */
 	int kind;     /* enum hlog_kind */
 	int sub;      /* enum hlog_sub */

@@ -142,11 +142,30 @@ static void pci_of_cause(struct hlog_report *r)
 		hlog__line_pci(r->evidence[i].text, r->pci, sizeof(r->pci));
 }
 
+/* Lines without a time before a file's first timed one (NCCL's WARN lines above the
+ * framework's timed error they led to) happened before it: they take its time, so that the
+ * order by time keeps the file's own order instead of putting them after every timed line.
+ * A line with a time of its own that has no year (glog's) may be later: it is left. A
+ * file's events are in the order of its lines. */
+static void time_leading_lines(struct hlog_report *r)
+{
+	int64_t next = -1;
+	for (size_t i = r->nev; i-- > 0;) {
+		if (i + 1 < r->nev && r->ev[i].fi != r->ev[i + 1].fi)
+			next = -1;
+		if (r->ev[i].t_us >= 0)
+			next = r->ev[i].t_us;
+		else if (next >= 0 && !r->ev[i].yearless)
+			r->ev[i].t_us = next;
+	}
+}
+
 int hlog_conclude(struct hlog_report *r)
 {
 	if (!r)
 		return -EINVAL;
 	hlog__lone_frame_error(r);
+	time_leading_lines(r);
 	if (r->nev > 1)
 		qsort(r->ev, r->nev, sizeof(*r->ev), ev_cmp);
 	hlog__share_ranks(r);

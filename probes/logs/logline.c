@@ -381,6 +381,7 @@ static int level_prefix(struct pspan *m, struct hlog_line *l)
 		if (!close)
 			return 0;
 		l->level = m->s[1] == 'W' ? HLINE_WARN : m->s[1] == 'I' ? HLINE_INFO : HLINE_ERROR;
+		l->yearless = d >= 5;
 		skip(m, (size_t)(close - m->s) + 1);
 		return 1;
 	}
@@ -403,6 +404,7 @@ static int glog_prefix(struct pspan *m, struct hlog_line *l)
 	if (!close || close[-1] < '0' || close[-1] > '9')
 		return 0;
 	l->level = m->s[0] == 'W' ? HLINE_WARN : m->s[0] == 'I' ? HLINE_INFO : HLINE_ERROR;
+	l->yearless = 1;
 	skip(m, (size_t)(close - m->s) + 1);
 	return 1;
 }

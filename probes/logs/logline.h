@@ -23,6 +23,8 @@ struct hlog_line {
 	int dev;	  /* Device:N of torch_npu's prefix; -1 */
 	int level;	  /* enum hline_level, from the prefix; HLINE_NONE when none */
 	int kernel;	  /* a kernel log line (dmesg, journal, syslog "kernel:") */
+	int yearless;	  /* a time of its own that t_us does not read (glog's and torch's
+			   * "[W904 09:50:12.024 ...]", no year) */
 	int cont;	  /* continues the line before: indented, CANN's TraceBack / Solution */
 	int error;	  /* reads as an error */
 	int header;	  /* an error's heading ("Traceback (most recent call last):"): an

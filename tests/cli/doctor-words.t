@@ -510,4 +510,13 @@ run "$HCCLCTL" --json doctor --logs "$TMP/al.log"
 cause kind
 check_out "unresolved" "  a device plugin's 'Allocate failed' RPC is no memory that ran out"
 
+# lines with no time above a file's first timed line happened before it: NCCL's CUDA error
+# names why the framework's timed "unhandled cuda error" below it happened
+printf '%s\n' "gpu-st-p4d-24xlarge-25:15647:15647 [0] external/nccl_archive/src/init.cc:1075 NCCL WARN Cuda failure 'out of memory'" \
+	'gpu-st-p4d-24xlarge-25:15647:15647 [0] NCCL INFO external/nccl_archive/src/init.cc:1106 -> 1' \
+	'2022-10-13 04:16:09.849660: E external/xla/pjrt/pjrt_stream_executor_client.cc:2130] Execution of replica 0 failed: INTERNAL: nccl_utils.cc:266: NCCL operation ncclCommInitRank(&comm, nranks, id, rank) failed: unhandled cuda error' >"$TMP/ord.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/ord.log"
+cause kind detail
+check_out "memory/resource oom" "  the untimed CUDA error above comes first: memory, not the result code below it"
+
 done_testing
