@@ -147,6 +147,7 @@ static const struct {
  * else only for the words it spans. A "%d" matches a number. */
 static int retries_left(struct pspan m, size_t at, size_t len);
 static int counts_zero(struct pspan m, size_t at, size_t len);
+static int zero_before(struct pspan m, size_t at, size_t len);
 
 static const struct {
 	const char *form;
@@ -166,6 +167,9 @@ static const struct {
 	/* and in a test suite's tally, counts after their labels: avocado's "RESULTS    : PASS 6
 	 * | ERROR 0 | FAIL 0 | SKIP 0 | WARN 0 | INTERRUPT 0 | CANCEL 0" */
 	{"fail", 0, counts_zero},
+	/* and a count before its noun, at zero: a preflight audit's summary "[FAIL]  0/52
+	 * failures" (the whole line: its tag is the check's name) */
+	{"failures", 1, zero_before},
 	/* nccl-tests' legend under its table, printed on every run: "# Errors with asterisks
 	 * indicate errors that have exceeded the maximum threshold." */
 	{"Errors with asterisks indicate", 1, NULL},
@@ -215,6 +219,16 @@ static const struct {
 	/* Hugging Face datasets offline, using its cache: "Using the latest cached version of the
 	 * module from ... since it couldn't be found locally at ..." */
 	{"Using the latest cached version", 1, NULL},
+	/* Open MPI built with the openib BTL, run over UCX: "WARNING: There was an error
+	 * initializing an OpenFabrics device." (the job goes on over the PML that works) */
+	{"error initializing an OpenFabrics device", 1, NULL},
+	/* Hugging Face's Trainer on inputs it cannot count tokens of: "Could not estimate the
+	 * number of tokens of the input, floating-point operations will not be computed" */
+	{"will not be computed", 1, NULL},
+	/* Megatron-LM starting a run with no checkpoint yet: "WARNING: could not find the
+	 * metadata file .../latest_checkpointed_iteration.txt", then "will not load any
+	 * checkpoints and will start from random" */
+	{"could not find the metadata file", 1, NULL},
 };
 
 #define NBENIGN (sizeof(benign) / sizeof(benign[0]))
@@ -308,6 +322,28 @@ static int counts_zero(struct pspan m, size_t at, size_t len)
 		;
 	return i >= m.n || m.s[i] == ',' || m.s[i] == ';' || m.s[i] == '|' || m.s[i] == ')' ||
 	       m.s[i] == '\r';
+}
+
+/* Whether the noun at m[at..at+len) counts zero, the count before it: "0/52 failures", "0
+ * failures" (a 0 that no other digit, '.', '-' or '/' continues: not "10 failures", "3/52"). */
+static int zero_before(struct pspan m, size_t at, size_t len)
+{
+	(void)len;
+	size_t i = at;
+	while (i && blank(m.s[i - 1]))
+		i--;
+	if (i == at)
+		return 0;
+	size_t j = i; /* past an "/N" of a ratio */
+	while (j && m.s[j - 1] >= '0' && m.s[j - 1] <= '9')
+		j--;
+	if (j < i && j && m.s[j - 1] == '/')
+		i = j - 1;
+	if (!i || m.s[i - 1] != '0')
+		return 0;
+	i--;
+	return !(i && ((m.s[i - 1] >= '0' && m.s[i - 1] <= '9') || m.s[i - 1] == '.' ||
+		       m.s[i - 1] == '-' || m.s[i - 1] == '/'));
 }
 
 /* Rows by the lower case of their first byte, so that a word is checked against few rows. */

@@ -519,4 +519,11 @@ run "$HCCLCTL" --json doctor --logs "$TMP/ord.log"
 cause kind detail
 check_out "memory/resource oom" "  the untimed CUDA error above comes first: memory, not the result code below it"
 
+# a count of failures at zero, before its noun, says nothing failed; any other count does
+for c in '0/52 failures:0' '0 failures:0' '3/52 failures:1' '10 failures:1'; do
+	printf '%s\n' "[FAIL]  ${c%:*}" >"$TMP/z.log"
+	run "$HCCLCTL" doctor --logs "$TMP/z.log"
+	check_rc "${c##*:}" "  '[FAIL]  ${c%:*}': exit ${c##*:}"
+done
+
 done_testing

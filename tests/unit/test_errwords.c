@@ -286,6 +286,18 @@ static const struct benign_line benign_lines[] = {
 	{"Using the latest cached version",
 	 "../real-logs-new/batch81/bigscience-gpt2-hf-ds-1832555-4-nodes-deepspeed-zero-trainer-completed-healthy",
 	 "WARNING:datasets.load:Using the latest cached version of the module from", 0},
+	{"failures",
+	 "../real-logs-new/batch167/anemoi-isambard-ai-job3323547-10node-40rank-gh200-audit-warn-unset-vars-training-finished-healthy",
+	 "0/52 failures", 0},
+	{"error initializing an OpenFabrics device",
+	 "../real-logs-new/batch167/ompi-7188-cx6-wvhpc02n018-mlx5-0-openib-init-warning-pml-ucx-app-runs-fine-healthy",
+	 "WARNING: There was an error initializing an OpenFabrics device.", 0},
+	{"will not be computed",
+	 "../real-logs-new/batch165/ascend-docs-trl-quickstart-dpo-npu-kernel-4-19-90-warning-loss-eval-healthy",
+	 "floating-point operations will not be computed", 0},
+	{"could not find the metadata file",
+	 "../real-logs-new/batch167/bigscience-meg-ds-3d-gpt2-52b-n16-64gpu-tp4-pp16-compiler-warning-no-checkpoint-metadata-iterations-healthy",
+	 "WARNING: could not find the metadata file", 0},
 };
 
 static struct pspan span(const char *s)
