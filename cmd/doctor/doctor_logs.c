@@ -242,6 +242,7 @@ void doctor_logs_json(cJSON *doc, cJSON *cause, const struct hlog_report *r, con
 		if (!r->ndevs && r->dev >= 0)
 			cJSON_AddItemToArray(dv, cJSON_CreateNumber(r->dev));
 		add_str(cause, "pci", r->pci);
+		add_str(cause, "nic", r->nic);
 		add_str(cause, "ip", r->ip);
 		add_int(cause, "port", r->port);
 		add_int(cause, "peer_rank", r->peer_rank);

@@ -287,6 +287,31 @@ static size_t pci_here(struct pspan m, size_t i, struct hx_vals *x)
 	return e;
 }
 
+/* An RDMA device by its name, as the kernel's drivers name them (rdma-core's providers): a
+ * driver's prefix, then its number ("mlx5_18", "mlx5_0:1" with its port after, "bnxt_re2",
+ * "erdma_0", "hns_0", "irdma1") or udev's predictable name ("rocep152s0f0", "ibp12s0"). */
+static size_t rdma_here(struct pspan m, size_t i, struct hx_vals *x)
+{
+	static const char *const drivers[] = {"mlx4_", "mlx5_", "bnxt_re", "erdma_", "irdma", "hfi1_",
+					      "qib", "efa_", "rxe", "siw", "hns_", "qedr", "ionic_",
+					      "cxgb4_", "ocrdma", "vmw_pvrdma", "mana_", "rocep", "ibp"};
+	for (size_t d = 0; d < sizeof(drivers) / sizeof(drivers[0]); d++) {
+		size_t l = strlen(drivers[d]);
+		if (i + l >= m.n || strncmp(m.s + i, drivers[d], l) || !digit(m.s[i + l]))
+			continue;
+		size_t k = i + l;
+		while (k < m.n && k - i < HX_TEXTLEN - 1 && (isalnum((unsigned char)m.s[k]) || m.s[k] == '_'))
+			k++;
+		if (k < m.n && (hlog__word_char(m.s[k]) || m.s[k] == '-' || m.s[k] == '.'))
+			return 0;
+		struct hx_val *v = add(x, HX_RDMA, HX_ANY, i);
+		if (v)
+			probe__copy(v->s, sizeof(v->s), (struct pspan){m.s + i, k - i});
+		return k;
+	}
+	return 0;
+}
+
 /* The end of a host name that starts at i (word bytes, '-' and '.', at most HX_TEXTLEN - 1 of
  * them), or i when what is there has no letter (a number, an address) and so names no host. */
 static size_t host_name_end(struct pspan m, size_t i)
@@ -522,7 +547,7 @@ void hlog__extract(struct pspan m, struct hx_vals *x)
 		size_t e = 0;
 		if (!colon) {
 			static size_t (*const at_start[])(struct pspan, size_t, struct hx_vals *) = {
-				pci_here, ip_value, host_here, host_port_words, masked_here};
+				pci_here, ip_value, host_here, host_port_words, masked_here, rdma_here};
 			for (size_t f = 0; !e && f < sizeof(at_start) / sizeof(at_start[0]); f++)
 				e = at_start[f](m, i, x);
 		}
@@ -572,8 +597,8 @@ const char *hlog__xrole_name(int role)
 
 const char *hlog__xwhat_name(int what)
 {
-	static const char *const n[] = {"ip", "port", "host", "rank", "dev", "pci"};
-	return what >= 0 && what <= HX_PCI ? n[what] : "?";
+	static const char *const n[] = {"ip", "port", "host", "rank", "dev", "pci", "rdma"};
+	return what >= 0 && what <= HX_RDMA ? n[what] : "?";
 }
 
 /* An address of this host itself: loopback or unspecified. */

@@ -15,8 +15,9 @@
 #define HX_MAX 24     /* values kept per line; more are counted in dropped */
 #define HX_TEXTLEN 64 /* an address or a host name */
 
-/* HX_PCI: a device's PCI address, as "dddd:bb:dd.f" in lower case */
-enum hx_what { HX_IP, HX_PORT, HX_HOST, HX_RANK, HX_DEV, HX_PCI };
+/* HX_PCI: a device's PCI address, as "dddd:bb:dd.f" in lower case; HX_RDMA: an RDMA device's
+ * name ("mlx5_18", "bnxt_re2", "erdma_0", "rocep152s0f0") */
+enum hx_what { HX_IP, HX_PORT, HX_HOST, HX_RANK, HX_DEV, HX_PCI, HX_RDMA };
 
 /* The part a value plays, from the words around it. */
 enum hx_role {
@@ -31,7 +32,7 @@ struct hx_val {
 	int what;		/* enum hx_what */
 	int role;		/* enum hx_role */
 	long long n;		/* HX_PORT, HX_RANK, HX_DEV: the number */
-	char s[HX_TEXTLEN];	/* HX_IP, HX_HOST, HX_PCI: the text */
+	char s[HX_TEXTLEN];	/* HX_IP, HX_HOST, HX_PCI, HX_RDMA: the text */
 	size_t at;		/* offset of the value in the line */
 };
 

@@ -303,6 +303,7 @@ struct hlog_report {
 	int devs[8];		 /* more devices, when several are (NPU busy on 2 and 3) */
 	int ndevs;
 	char pci[16]; /* a hardware or link fault's device by its PCI address ("0000:91:00.0"); "" */
+	char nic[24]; /* the RDMA device the cause's lines name ("mlx5_18"); "" */
 	long long port;		 /* the port, for a port clash; -1 */
 	char ip[HLOG_IPLEN], peer_ip[HLOG_IPLEN];
 	char cause[512]; /* one line: what happened where, and which lines are consequences */

@@ -142,6 +142,15 @@ static void pci_of_cause(struct hlog_report *r)
 		hlog__line_pci(r->evidence[i].text, r->pci, sizeof(r->pci));
 }
 
+/* The NIC a cause's lines name by its RDMA device ("Port number 1 state is Down" under
+ * "mlx5_18 ...", "ibv_create_cq failed on mlx5_0"): whatever the failure, the NIC it went
+ * through is where an operator looks. */
+static void nic_of_cause(struct hlog_report *r)
+{
+	for (size_t i = 0; i < r->nevidence && !r->nic[0]; i++)
+		hlog__line_rdma(r->evidence[i].text, r->nic, sizeof(r->nic));
+}
+
 /* Lines without a time before a file's first timed one (NCCL's WARN lines above the
  * framework's timed error they led to) happened before it: they take its time, so that the
  * order by time keeps the file's own order instead of putting them after every timed line.
@@ -173,7 +182,7 @@ int hlog_conclude(struct hlog_report *r)
 	r->kind = HLOG_NONE;
 	r->cat = HCAT_NONE;
 	r->node[0] = r->ip[0] = r->peer_ip[0] = r->cause[0] = r->fix[0] = '\0';
-	r->detail[0] = r->group[0] = r->reported_on[0] = r->pci[0] = '\0';
+	r->detail[0] = r->group[0] = r->reported_on[0] = r->pci[0] = r->nic[0] = '\0';
 	r->rank = r->peer_rank = r->dev = -1;
 	r->ndevs = 0;
 	r->port = -1;
@@ -252,5 +261,6 @@ int hlog_conclude(struct hlog_report *r)
 	if (!r->reported_on[0] && r->nunk)
 		snprintf(r->reported_on, sizeof(r->reported_on), "%s", r->unk[0].node);
 	pci_of_cause(r);
+	nic_of_cause(r);
 	return 0;
 }

@@ -32,6 +32,8 @@ void hlog__evidence_of(struct hlog_report *r, int kind,
 void hlog__fill_context(struct hlog_report *r, const struct hlog_event *c);
 /* The first PCI address a line names ("0000:91:00.0"), into out; "" when none. */
 void hlog__line_pci(const char *text, char *out, size_t len);
+/* The first RDMA device name in text ("mlx5_18"), or "". */
+void hlog__line_rdma(const char *text, char *out, size_t len);
 /* What text says of the other end (hlog__xpeer), into the fields of r still empty: 1 when it
  * gave any. */
 int hlog__take_values(struct hlog_report *r, const char *text);

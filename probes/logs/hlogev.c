@@ -323,12 +323,22 @@ void hlog__evidence_of(struct hlog_report *r, int kind,
 			add_evidence(r, &r->ev[i]);
 }
 
-void hlog__line_pci(const char *text, char *out, size_t len)
+static void line_text(const char *text, int what, char *out, size_t len)
 {
 	struct hx_vals x;
 	hlog__extract((struct pspan){text, strlen(text)}, &x);
-	const struct hx_val *v = hlog__xfind(&x, HX_PCI, HX_R(HX_ANY));
+	const struct hx_val *v = hlog__xfind(&x, what, HX_R(HX_ANY));
 	snprintf(out, len, "%.*s", v ? (int)len - 1 : 0, v ? v->s : "");
+}
+
+void hlog__line_pci(const char *text, char *out, size_t len)
+{
+	line_text(text, HX_PCI, out, len);
+}
+
+void hlog__line_rdma(const char *text, char *out, size_t len)
+{
+	line_text(text, HX_RDMA, out, len);
 }
 
 /* What the lines around c add about who wrote it: the job rank and the device of the same

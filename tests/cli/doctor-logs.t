@@ -26,8 +26,8 @@ for k, v in exp.items():
         continue
     if k == 'devices':
         got = ','.join(devs)
-    elif k == 'device':  # a device named by its PCI address is the cause's pci
-        got = v if v in devs or v == c.get('pci') else c.get('device')
+    elif k == 'device':  # a device named by its PCI address or RDMA name: pci, nic
+        got = v if v in devs or v in (c.get('pci'), c.get('nic')) else c.get('device')
     elif k == 'kind' and v == 'none':
         got = c.get(k) or 'none'  # a pass names no cause
     else:

@@ -526,4 +526,15 @@ for c in '0/52 failures:0' '0 failures:0' '3/52 failures:1' '10 failures:1'; do
 	check_rc "${c##*:}" "  '[FAIL]  ${c%:*}': exit ${c##*:}"
 done
 
+# the NIC a cause's line names by its RDMA device is the cause's nic; the kernel's driver
+# name before a PCI address ("mlx5_core 0000:01:00.0") is none
+printf '%s\n' 'link mlx5_2/1 state DOWN physical_state POLLING netdev ens1f0np0' >"$TMP/nic.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/nic.log"
+cause kind nic
+check_out "link-down mlx5_2" "  the port's RDMA device: mlx5_2"
+printf '%s\n' '[Thu Oct 31 21:32:31 2024] mlx5_core 0000:01:00.0: mlx5_cmd_check:794:(pid 57074): CREATE_MKEY(0x200) op_mod(0x0) failed, status limits exceeded(0x8), syndrome (0x59c8a4)' >"$TMP/nic.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/nic.log"
+cause kind nic
+check_out "memory/resource None" "  a driver's name (mlx5_core) is no RDMA device"
+
 done_testing

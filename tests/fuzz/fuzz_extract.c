@@ -31,12 +31,14 @@ static void check_line(struct pspan m)
 	assert(memchr(x.group, '\0', sizeof(x.group)));
 	for (size_t i = 0; i < x.n; i++) {
 		const struct hx_val *v = &x.v[i];
-		assert(v->what >= HX_IP && v->what <= HX_DEV);
+		assert(v->what >= HX_IP && v->what <= HX_RDMA);
 		assert(v->role >= HX_ANY && v->role <= HX_NIC);
 		assert(v->at < m.n);
 		switch (v->what) {
 		case HX_IP:
 		case HX_HOST:
+		case HX_PCI:
+		case HX_RDMA:
 			check_text(v->s, sizeof(v->s));
 			break;
 		case HX_PORT:

@@ -46,7 +46,8 @@ static const struct xcase cases[] = {
 	 "NET/IB: Got completion from peer 10.153.235.13<40554> with status=IBV_WC_RETRY_EXC_ERR(12) "
 	 "opcode=IBV_WC_RECV_RDMA_WITH_IMM(129) vendor_err=129 localGid ::ffff:1.1.2.2 "
 	 "remoteGids::ffff:1.1.1.4 hca mlx5_1",
-	 "ip/remote=10.153.235.13 port/remote=40554 ip/local=1.1.2.2 ip/remote=1.1.1.4", ""},
+	 "ip/remote=10.153.235.13 port/remote=40554 ip/local=1.1.2.2 ip/remote=1.1.1.4 rdma/any=mlx5_1",
+	 ""},
 	{"NCCL net_ib.cc WARN (older form), NCCL GitHub issue on Azure IB",
 	 "node-2:5776:5902 [0] transport/net_ib.cc:1296 NCCL WARN NET/IB : Got completion from peer "
 	 "10.2.0.5<33092> with error 12, opcode 0, len",
@@ -228,7 +229,7 @@ static const struct xcase cases[] = {
 	 "ibv_create_ah(dlid=49152 sl=0 port=1 src_path_bits=0 dgid=::ffff:192.160.0.55 "
 	 "sgid_index=3 traffic_class=106) for UD verbs connect on bnxt_re0 failed: Connection "
 	 "timed out",
-	 "ip/remote=192.160.0.55", ""},
+	 "ip/remote=192.160.0.55 rdma/any=bnxt_re0", ""},
 	{"Gloo's pair timeout (PaddlePaddle/PaddleOCR#13435): its own rank and its pair's",
 	 "  what():  [/paddle/third_party/gloo/gloo/transport/tcp/pair.cc:587] TIMEOUT self_rank = "
 	 "0 pair_rank = 1 peer_str = [172.16.32.105]:36265",
@@ -252,7 +253,7 @@ static void serialise(const struct hx_vals *x, char *out, size_t len)
 	out[0] = '\0';
 	for (size_t i = 0; i < x->n && n < len; i++) {
 		const struct hx_val *v = &x->v[i];
-		int w = v->what == HX_IP || v->what == HX_HOST || v->what == HX_PCI
+		int w = v->what == HX_IP || v->what == HX_HOST || v->what == HX_PCI || v->what == HX_RDMA
 				? snprintf(out + n, len - n, "%s%s/%s=%s", i ? " " : "",
 					   hlog__xwhat_name(v->what), hlog__xrole_name(v->role), v->s)
 				: snprintf(out + n, len - n, "%s%s/%s=%lld", i ? " " : "",
