@@ -170,6 +170,14 @@ static const struct {
 	/* and a count before its noun, at zero: a preflight audit's summary "[FAIL]  0/52
 	 * failures" (the whole line: its tag is the check's name) */
 	{"failures", 1, zero_before},
+	/* a setting's name with its value, as a launcher or a config dump prints it: "-
+	 * timeout=datetime.timedelta(seconds=3600)", "timeout=1800" (a wait that ran out says
+	 * "timed out" or "timeout" without '=' after it) */
+	{"timeout=", 0, NULL},
+	/* a step given up on and said so, the work going on without it: "Unable to save dataset
+	 * to W&B, skipping!", nvidia-peermem's "ERROR detected invalid context, skipping further
+	 * processing" (a peer memory region freed before its callback, harmless) */
+	{", skipping", 1, NULL},
 	/* nccl-tests' legend under its table, printed on every run: "# Errors with asterisks
 	 * indicate errors that have exceeded the maximum threshold." */
 	{"Errors with asterisks indicate", 1, NULL},
@@ -294,10 +302,11 @@ static int retries_left(struct pspan m, size_t at, size_t len)
 }
 
 /* Whether the word at m[at..at+len) labels a count that is zero: a few more words of the
- * label, then ':' or '=', then 0 alone ("Failed requests:   0", "errors=0, warnings=1"), not
- * a value that starts with 0 ("0x1f") or a sentence that goes on ("error: 0 is not a rank");
- * or, in a tally of counts ("ERROR 0 | FAIL 0 |"), the word, blanks and a 0 that a '|' or ','
- * ends ("error 0" alone may be a code). */
+ * label, then ':' or '=', or the '|' of a table's next cell, then 0 alone ("Failed requests:
+ * 0", "errors=0, warnings=1", a benchmark's "|   Failed |   0( 0.0% ) |"), not a value that
+ * starts with 0 ("0x1f") or a sentence that goes on ("error: 0 is not a rank"); or, in a tally
+ * of counts ("ERROR 0 | FAIL 0 |"), the word, blanks and a 0 that a '|' or ',' ends ("error 0"
+ * alone may be a code). */
 static int counts_zero(struct pspan m, size_t at, size_t len)
 {
 	size_t i = at + len, lim = i + 32 < m.n ? i + 32 : m.n;
@@ -312,16 +321,18 @@ static int counts_zero(struct pspan m, size_t at, size_t len)
 			;
 		return i < m.n && (m.s[i] == '|' || m.s[i] == ',');
 	}
-	if (i >= m.n || (m.s[i] != ':' && m.s[i] != '='))
+	if (i >= m.n || (m.s[i] != ':' && m.s[i] != '=' && m.s[i] != '|'))
 		return 0;
+	int cell = m.s[i] == '|';
 	for (i++; i < m.n && blank(m.s[i]); i++)
 		;
 	if (i >= m.n || m.s[i] != '0')
 		return 0;
 	for (i++; i < m.n && blank(m.s[i]); i++)
 		;
+	/* a cell's count may carry its share: "0( 0.0% )" */
 	return i >= m.n || m.s[i] == ',' || m.s[i] == ';' || m.s[i] == '|' || m.s[i] == ')' ||
-	       m.s[i] == '\r';
+	       m.s[i] == '\r' || (cell && m.s[i] == '(');
 }
 
 /* Whether the noun at m[at..at+len) counts zero, the count before it: "0/52 failures", "0

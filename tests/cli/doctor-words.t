@@ -537,4 +537,13 @@ run "$HCCLCTL" --json doctor --logs "$TMP/nic.log"
 cause kind nic
 check_out "memory/resource None" "  a driver's name (mlx5_core) is no RDMA device"
 
+# a setting's name with its value ("timeout=...") is no wait that ran out; a table's count of
+# failures at zero in the next cell is none
+for c in '- timeout=datetime.timedelta(seconds=3600):0' 'rendezvous timeout=60 exceeded, timed out:2' \
+	'|                 Failed |                     0( 0.0% ) |:0' '|   Failed |   3( 1.5% ) |:1'; do
+	printf '%s\n' "${c%:*}" >"$TMP/st.log"
+	run "$HCCLCTL" doctor --logs "$TMP/st.log"
+	check_rc "${c##*:}" "  '${c%:*}': exit ${c##*:}"
+done
+
 done_testing
