@@ -465,9 +465,11 @@ static const struct hlog_sig rows[] = {
 
 /* Linux's numbers of the errno rows above (asm-generic/errno.h) */
 const struct hlog_errno_row hlog__errno_rows[] = {
-	{19, "errno-no-device"},	{32, "errno-broken-pipe"}, {97, "errno-afnosupport"},
-	{99, "errno-addr-not-avail"},	{101, "errno-net-unreachable"}, {103, "errno-conn-aborted"},
-	{104, "errno-reset"},		{111, "errno-refused"},	 {113, "errno-no-route"},
+	{19, "errno-no-device"},       {32, "errno-broken-pipe"},
+	{97, "errno-afnosupport"},     {99, "errno-addr-not-avail"},
+	{101, "errno-net-unreachable"}, {103, "errno-conn-aborted"},
+	{104, "errno-reset"},	       {111, "errno-refused"},
+	{113, "errno-no-route"},
 };
 const size_t hlog__n_errno_rows = sizeof(hlog__errno_rows) / sizeof(hlog__errno_rows[0]);
 

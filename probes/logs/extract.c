@@ -292,17 +292,21 @@ static size_t pci_here(struct pspan m, size_t i, struct hx_vals *x)
  * "erdma_0", "hns_0", "irdma1") or udev's predictable name ("rocep152s0f0", "ibp12s0"). */
 static size_t rdma_here(struct pspan m, size_t i, struct hx_vals *x)
 {
-	static const char *const drivers[] = {"mlx4_", "mlx5_", "bnxt_re", "erdma_", "irdma", "hfi1_",
-					      "qib", "efa_", "rxe", "siw", "hns_", "qedr", "ionic_",
-					      "cxgb4_", "ocrdma", "vmw_pvrdma", "mana_", "rocep", "ibp"};
+	static const char *const drivers[] = {"mlx4_", "mlx5_", "bnxt_re", "erdma_", "irdma",
+					      "hfi1_", "qib", "efa_", "rxe", "siw", "hns_",
+					      "qedr", "ionic_", "cxgb4_", "ocrdma", "vmw_pvrdma",
+					      "mana_", "rocep", "ibp"};
 	for (size_t d = 0; d < sizeof(drivers) / sizeof(drivers[0]); d++) {
 		size_t l = strlen(drivers[d]);
 		if (i + l >= m.n || strncmp(m.s + i, drivers[d], l) || !digit(m.s[i + l]))
 			continue;
 		size_t k = i + l;
-		while (k < m.n && k - i < HX_TEXTLEN - 1 && (isalnum((unsigned char)m.s[k]) || m.s[k] == '_'))
+		while (k < m.n && k - i < HX_TEXTLEN - 1 &&
+		       (isalnum((unsigned char)m.s[k]) || m.s[k] == '_'))
 			k++;
-		if (k < m.n && (hlog__word_char(m.s[k]) || m.s[k] == '-' || m.s[k] == '.'))
+		/* a sentence's full stop may end it ("on mlx5_0."), a name's dot may not */
+		if (k < m.n && (m.s[k] == '-' ||
+				(m.s[k] == '.' && k + 1 < m.n && hlog__word_char(m.s[k + 1]))))
 			return 0;
 		struct hx_val *v = add(x, HX_RDMA, HX_ANY, i);
 		if (v)
@@ -398,7 +402,8 @@ static size_t masked_here(struct pspan m, size_t i, struct hx_vals *x)
 {
 	size_t k = i;
 	if (m.s[i] == '<') {
-		while (++k < m.n && k - i < HX_TEXTLEN - 1 && (hlog__word_char(m.s[k]) || m.s[k] == '-'))
+		while (++k < m.n && k - i < HX_TEXTLEN - 1 &&
+		       (hlog__word_char(m.s[k]) || m.s[k] == '-'))
 			;
 		if (k == i + 1 || k >= m.n || m.s[k++] != '>')
 			return 0;
@@ -547,7 +552,8 @@ void hlog__extract(struct pspan m, struct hx_vals *x)
 		size_t e = 0;
 		if (!colon) {
 			static size_t (*const at_start[])(struct pspan, size_t, struct hx_vals *) = {
-				pci_here, ip_value, host_here, host_port_words, masked_here, rdma_here};
+				pci_here,	 ip_value,    host_here,
+				host_port_words, masked_here, rdma_here};
 			for (size_t f = 0; !e && f < sizeof(at_start) / sizeof(at_start[0]); f++)
 				e = at_start[f](m, i, x);
 		}

@@ -142,9 +142,9 @@ static void pci_of_cause(struct hlog_report *r)
 		hlog__line_pci(r->evidence[i].text, r->pci, sizeof(r->pci));
 }
 
-/* The NIC a cause's lines name by its RDMA device ("Port number 1 state is Down" under
- * "mlx5_18 ...", "ibv_create_cq failed on mlx5_0"): whatever the failure, the NIC it went
- * through is where an operator looks. */
+/* The NIC a cause's lines name by its RDMA device ("link mlx5_2/1 state DOWN ...",
+ * "ibv_create_ah(...) for UD verbs connect on bnxt_re0 failed"): whatever the failure, the
+ * NIC it went through is where an operator looks. */
 static void nic_of_cause(struct hlog_report *r)
 {
 	for (size_t i = 0; i < r->nevidence && !r->nic[0]; i++)

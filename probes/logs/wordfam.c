@@ -334,8 +334,9 @@ static const struct family fams[] = {
 	 .what = "the container runtime could not start the job's container",
 	 .fix = "read the runtime's or its hook's reason on the line (a file or device of the "
 		"host it cannot mount, a path already there, a runtime not set up: "
-		"ascend-docker-runtime or nvidia-container-toolkit and its config), fix that on the "
-		"node, and check the container's devices and mounts against what the host has",
+		"ascend-docker-runtime or nvidia-container-toolkit and its config), fix that "
+		"on the node, and check the container's devices and mounts against what the "
+		"host has",
 	 .any = {"oci runtime create failed", "oci runtime exec failed", "failed to create shim",
 		 "error during container init", "prestart hook", "createcontainer hook"}},
 	/* a command line the program refuses: click's "Error: Missing argument --ray_address"
