@@ -149,6 +149,18 @@ static void nic_of_cause(struct hlog_report *r)
 {
 	for (size_t i = 0; i < r->nevidence && !r->nic[0]; i++)
 		hlog__line_rdma(r->evidence[i].text, r->nic, sizeof(r->nic));
+	/* else the error lines right around the first one, its message spread over a few
+	 * (UCX's "ibv_reg_mr(...) failed" above "failed to register address ... on
+	 * md[3]=mlx4_0") */
+	const struct hlog_quote *q = r->nevidence ? &r->evidence[0] : NULL;
+	for (size_t i = 0; q && i < r->nev && !r->nic[0]; i++)
+		if (!strcmp(r->ev[i].file, q->file) && r->ev[i].line + 3 >= q->line &&
+		    r->ev[i].line <= q->line + 3)
+			hlog__line_rdma(r->ev[i].text, r->nic, sizeof(r->nic));
+	for (size_t i = 0; q && i < r->nunk && i < HLOG_MAX_UNK && !r->nic[0]; i++)
+		if (!strcmp(r->unk[i].file, q->file) && r->unk[i].line + 3 >= q->line &&
+		    r->unk[i].line <= q->line + 3)
+			hlog__line_rdma(r->unk[i].text, r->nic, sizeof(r->nic));
 }
 
 /* Lines without a time before a file's first timed one (NCCL's WARN lines above the

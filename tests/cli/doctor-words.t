@@ -546,4 +546,11 @@ for c in '- timeout=datetime.timedelta(seconds=3600):0' 'rendezvous timeout=60 e
 	check_rc "${c##*:}" "  '${c%:*}': exit ${c##*:}"
 done
 
+# a message spread over lines names its NIC on the next one: the cause's nic
+printf '%s\n' '[1648009459.439548] [wheeler004:32674:0]           ib_md.c:349  UCX  ERROR ibv_reg_mr(address=0x7fc7603eafe0, length=52848, access=0xf) failed: Resource temporarily unavailable' \
+	'[1648009459.439628] [wheeler004:32674:0]          ucp_mm.c:164  UCX  ERROR failed to register address 0x7fc7603eafe0 mem_type bit 0x1 length 52848 on md[3]=mlx4_0: Input/output error (md reg_mem_types 0x1)' >"$TMP/nic2.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/nic2.log"
+cause kind nic
+check_out "memory/resource mlx4_0" "  the registration's NIC, from the line under the cause"
+
 done_testing
