@@ -57,7 +57,9 @@ const char *const hlog__hitword[HLOG_NHITWORD] = {[HLOG_HIT_IP_KEY] = "_ip\"",
 						   [HLOG_HIT_ROSTER_RANK] = "ank ",
 						   [HLOG_HIT_ROSTER_PROCESS] = "rocess ",
 						   /* "errno", "Errno" */
-						   [HLOG_HIT_ERRNO] = "rrno"};
+						   [HLOG_HIT_ERRNO] = "rrno",
+						   [HLOG_HIT_ROSTER_BARRIER] =
+							   "Waiting in store based barrier"};
 
 /* The line automaton: every needle of the catalog's rows, of the inner errors and the hit
  * words, and the gates' words, in one automaton that folds case (the gates' words match in

@@ -83,6 +83,8 @@ enum hlog_hitword {
 	HLOG_HIT_ROSTER_PROCESS,
 	/* catalog.c's: an errno number ("errno=99", "[Errno 98]") */
 	HLOG_HIT_ERRNO,
+	/* hlogroster.c's: torch's "Waiting in store based barrier ... for rank: R" */
+	HLOG_HIT_ROSTER_BARRIER,
 	HLOG_NHITWORD
 };
 extern const char *const hlog__hitword[HLOG_NHITWORD];

@@ -620,6 +620,8 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		unsigned forms = (hlog__hits_may(&hits, HLOG_HIT_ROSTER_GLOBAL) ? HLOG_ROLL_GLOBAL : 0) |
 				 (hlog__hits_may(&hits, HLOG_HIT_ROSTER_RANK) ? HLOG_ROLL_RANK : 0) |
 				 (hlog__hits_may(&hits, HLOG_HIT_ROSTER_PROCESS) ? HLOG_ROLL_PROCESS : 0);
+		if (hlog__hits_may(&hits, HLOG_HIT_ROSTER_BARRIER))
+			forms |= HLOG_ROLL_BARRIER;
 		if (roll && !l.error && forms)
 			hlog__roster_line(roll, r, name, node, no, line, forms);
 		/* lines that say of themselves that they are routine are not a fault's */

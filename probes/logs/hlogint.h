@@ -123,7 +123,7 @@ struct hlog_roster_scan {
 	int any;
 };
 /* forms: which announcements the line may hold (its words, as the line automaton found them) */
-enum { HLOG_ROLL_GLOBAL = 1, HLOG_ROLL_RANK = 2, HLOG_ROLL_PROCESS = 4 };
+enum { HLOG_ROLL_GLOBAL = 1, HLOG_ROLL_RANK = 2, HLOG_ROLL_PROCESS = 4, HLOG_ROLL_BARRIER = 8 };
 void hlog__roster_line(struct hlog_roster_scan *s, struct hlog_report *r, const char *name,
 		       const char *node, unsigned no, struct pspan line, unsigned forms);
 void hlog__roster_end(struct hlog_roster_scan *s, struct hlog_report *r, const char *name,

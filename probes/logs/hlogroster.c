@@ -1,6 +1,7 @@
 /* The roll call: the lines in which a job's processes announce their rank as they start
  * (Lightning's "initializing ddp: GLOBAL_RANK: 1, MEMBER: 2/8", MPI's "I am process 0 of 2 on
- * nid200185", nccl-tests' "#   Rank  0 Pid   1320 on ip-172-31-20-228 device  0 [0x00] ...").
+ * nid200185", nccl-tests' "#   Rank  0 Pid   1320 on ip-172-31-20-228 device  0 [0x00] ...",
+ * torch's "Waiting in store based barrier ... for rank: 2, ... (world_size=8, ...)").
  * They read as plain information, yet two failures show only in them:
  * - a rank claimed by two processes: the processes did not form one job but several (each
  *   node started ranks 0..k, or a test built without MPI ran one world of one rank per host).
@@ -119,6 +120,20 @@ static int claim_of(struct pspan m, unsigned forms, int *rank, int *world, char 
 	}
 	if (of_form(m, forms, rank, world, host, hostlen))
 		return 1;
+	/* torch's store barrier, each rank as it arrives: "Waiting in store based barrier to
+	 * initialize process group for rank: 2, key: store_based_barrier_key:2 (world_size=8,
+	 * worker_count=7, timeout=0:30:00)" */
+	const char *b = forms & HLOG_ROLL_BARRIER ? hlog__find(m, "for rank:") : NULL;
+	const char *ws = b ? hlog__find(m, "world_size=") : NULL;
+	if (ws && hlog__find(m, "Waiting in store based barrier")) {
+		size_t i = (size_t)(b - m.s) + 9, j = (size_t)(ws - m.s) + 11;
+		long r = digits(m, &i), n = digits(m, &j);
+		if (r >= 0 && n > r) {
+			*rank = (int)r;
+			*world = (int)n;
+			return 1;
+		}
+	}
 	/* nccl-tests' table of its ranks: "#  Rank  R [Group G] Pid P on HOST device D ..." */
 	const char *rk =
 		m.n && m.s[0] == '#' && (forms & HLOG_ROLL_RANK) ? hlog__find(m, " Rank ") : NULL;

@@ -553,4 +553,16 @@ run "$HCCLCTL" --json doctor --logs "$TMP/nic2.log"
 cause kind nic
 check_out "memory/resource mlx4_0" "  the registration's NIC, from the line under the cause"
 
+# torch's store barrier is a roll call: a log that stops while it waits, 2 of 8 ranks in,
+# waited for the other 6; one that goes on past "Completed store-based barrier" did not
+printf '%s\n' 'I0510 07:28:04.417845 139863945226048 distributed_c10d.py:337] Waiting in store based barrier to initialize process group for rank: 2, key: store_based_barrier_key:2 (world_size=8, worker_count=7, timeout=0:30:00)' \
+	'I0510 07:28:04.428285 140051304576832 distributed_c10d.py:337] Waiting in store based barrier to initialize process group for rank: 7, key: store_based_barrier_key:2 (world_size=8, worker_count=7, timeout=0:30:00)' >"$TMP/sb.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/sb.log"
+check_rc 2 "a log that stops in the store barrier: exit 2"
+cause kind detail
+check_out "rank-stuck world-incomplete" "  the ranks that never reached the barrier"
+printf '%s\n' 'I0510 07:28:04.517845 139863945226048 distributed_c10d.py:368] Rank 2: Completed store-based barrier for key:store_based_barrier_key:2 with 8 nodes.' 'step 1 loss 2.3' >>"$TMP/sb.log"
+run "$HCCLCTL" doctor --logs "$TMP/sb.log"
+check_rc 0 "  the same barrier completed, the job going on: a pass"
+
 done_testing
