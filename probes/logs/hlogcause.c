@@ -145,6 +145,14 @@ static void pci_of_cause(struct hlog_report *r)
 /* The NIC a cause's lines name by its RDMA device ("link mlx5_2/1 state DOWN ...",
  * "ibv_create_ah(...) for UD verbs connect on bnxt_re0 failed"): whatever the failure, the
  * NIC it went through is where an operator looks. */
+/* The RDMA device of a line of file within 3 lines of q, as the cause's NIC. */
+static void nic_near(struct hlog_report *r, const struct hlog_quote *q, const char *file,
+		     unsigned line, const char *text)
+{
+	if (!strcmp(file, q->file) && line + 3 >= q->line && line <= q->line + 3)
+		hlog__line_rdma(text, r->nic, sizeof(r->nic));
+}
+
 static void nic_of_cause(struct hlog_report *r)
 {
 	for (size_t i = 0; i < r->nevidence && !r->nic[0]; i++)
@@ -154,13 +162,9 @@ static void nic_of_cause(struct hlog_report *r)
 	 * md[3]=mlx4_0") */
 	const struct hlog_quote *q = r->nevidence ? &r->evidence[0] : NULL;
 	for (size_t i = 0; q && i < r->nev && !r->nic[0]; i++)
-		if (!strcmp(r->ev[i].file, q->file) && r->ev[i].line + 3 >= q->line &&
-		    r->ev[i].line <= q->line + 3)
-			hlog__line_rdma(r->ev[i].text, r->nic, sizeof(r->nic));
+		nic_near(r, q, r->ev[i].file, r->ev[i].line, r->ev[i].text);
 	for (size_t i = 0; q && i < r->nunk && i < HLOG_MAX_UNK && !r->nic[0]; i++)
-		if (!strcmp(r->unk[i].file, q->file) && r->unk[i].line + 3 >= q->line &&
-		    r->unk[i].line <= q->line + 3)
-			hlog__line_rdma(r->unk[i].text, r->nic, sizeof(r->nic));
+		nic_near(r, q, r->unk[i].file, r->unk[i].line, r->unk[i].text);
 }
 
 /* Lines without a time before a file's first timed one (NCCL's WARN lines above the

@@ -472,7 +472,8 @@ static int recognise_signature(struct pspan m, const struct hx_vals *x,
 	if (has(m, "EI0019") || has(m, "EJ0003") || has(m, "have already been bound") ||
 	    has(m, "have been bound already") || has(m, "Failed to bind the IP port") ||
 	    has(m, "listen start failed") || has_nocase(m, "address already in use") ||
-	    hlog__errno_of(m) == 98 /* EADDRINUSE, by its number */ ||
+	    /* EADDRINUSE, by its number; read only where the automaton saw "errno" */
+	    (hlog__hits_may(h, HLOG_HIT_ERRNO) && hlog__errno_of(m) == 98) ||
 	    has_nocase(m, "failed to listen") ||
 	    (has(m, "listen on ip") && has(m, "port"))) {
 		e->kind = HLOG_PORT_BOUND;
