@@ -119,6 +119,13 @@ static const struct {
 	/* the signals that end a process on a fault or a kill, as torch elastic names them in
 	 * its root-cause block: "traceback : Signal 11 (SIGSEGV) received by PID 3304209" */
 	{"SIGSEGV", EW_CASE},
+	/* a process ended by SIGKILL, by its number: MVAPICH's "MPI process (rank: 16, pid:
+	 * 107546) terminated with signal 9 -> abort job" */
+	{"signal 9", 0},
+	/* the kernel refusing a module built for another kernel: "nv_peer_mem: Unknown symbol
+	 * ib_register_peer_memory_client (err -22)", after "disagrees about version of symbol" */
+	{"unknown symbol", 0},
+	{"disagrees about version", 0},
 	{"SIGKILL", EW_CASE}, /* "traceback : Signal 9 (SIGKILL) received by PID 14750" */
 	/* a pod the kubelet evicted, as kubectl prints its status and reason ("Reason:
 	 * Evicted"); capitalised, not a cache's "evicted 3 blocks" */
@@ -148,6 +155,7 @@ static const struct {
 static int retries_left(struct pspan m, size_t at, size_t len);
 static int counts_zero(struct pspan m, size_t at, size_t len);
 static int zero_before(struct pspan m, size_t at, size_t len);
+static int set_to_span(struct pspan m, size_t at, size_t len);
 
 static const struct {
 	const char *form;
@@ -174,6 +182,10 @@ static const struct {
 	 * timeout=datetime.timedelta(seconds=3600)", "timeout=1800" (a wait that ran out says
 	 * "timed out" or "timeout" without '=' after it) */
 	{"timeout=", 0, NULL},
+	/* and the same said in words, a timeout set to a span of time: torch's "Synchronizing
+	 * and adjusting timeout for all ProcessGroups to 0:01:40", "Setting the NCCL timeout to
+	 * 1800 seconds" */
+	{"timeout", 0, set_to_span},
 	/* a step given up on and said so, the work going on without it: "Unable to save dataset
 	 * to W&B, skipping!", nvidia-peermem's "ERROR detected invalid context, skipping further
 	 * processing" (a peer memory region freed before its callback, harmless) */
@@ -357,6 +369,43 @@ static int zero_before(struct pspan m, size_t at, size_t len)
 		       m.s[i - 1] == '-' || m.s[i - 1] == '/'));
 }
 
+/* Whether the noun at m[at..at+len) is given a span of time a few words on, in its own
+ * clause: " to " and then "0:01:40", "1800s", "30 seconds", "10 min" (a number with a colon or
+ * a unit). Not "timeout to 10.0.0.1" nor "timeout to connect": an address or a verb follows. */
+static int set_to_span(struct pspan m, size_t at, size_t len)
+{
+	static const char *const units[] = {
+		"ms", "s", "sec", "secs", "second", "seconds", "min", "mins", "minute", "minutes",
+		"h",  "hour", "hours"};
+	size_t end = at + len + 60 < m.n ? at + len + 60 : m.n, i = at + len;
+	for (; i + 4 <= end; i++) {
+		if (m.s[i] == ',' || m.s[i] == ';' || m.s[i] == '.' || m.s[i] == ':')
+			return 0; /* the clause ended first */
+		if (!memcmp(m.s + i, " to ", 4))
+			break;
+	}
+	if (i + 4 > end)
+		return 0;
+	i += 4;
+	size_t d = i, colons = 0;
+	while (i < m.n && (isdigit((unsigned char)m.s[i]) ||
+			   (m.s[i] == ':' && i + 1 < m.n && isdigit((unsigned char)m.s[i + 1]))))
+		colons += m.s[i++] == ':';
+	if (i == d || (i < m.n && m.s[i] == '.'))
+		return 0;
+	if (colons)
+		return i >= m.n || !hlog__word_char(m.s[i]);
+	while (i < m.n && blank(m.s[i]))
+		i++;
+	size_t u = i;
+	while (i < m.n && m.s[i] >= 'a' && m.s[i] <= 'z')
+		i++;
+	for (size_t k = 0; k < sizeof(units) / sizeof(units[0]) && i > u; k++)
+		if (strlen(units[k]) == i - u && !memcmp(m.s + u, units[k], i - u))
+			return i >= m.n || !hlog__word_char(m.s[i]);
+	return 0;
+}
+
 /* Rows by the lower case of their first byte, so that a word is checked against few rows. */
 static unsigned char by_first[128][24];
 static unsigned char n_first[128];
@@ -451,6 +500,20 @@ int hlog__retry_left(struct pspan m)
 	return 0;
 }
 
+/* Whether the word at m.s[i] is part of a command-line option's name, as a launcher echoes
+ * its command ("--abort-signal 9", "--ignore-errors", "-x NCCL_ASYNC_ERROR_HANDLING" is not:
+ * no '-' right before the word): the option names a behaviour, nothing failed. */
+static int option_name(struct pspan m, size_t i)
+{
+	if (!i || m.s[i - 1] != '-')
+		return 0;
+	size_t t = i - 1;
+	while (t && (hlog__word_char(m.s[t - 1]) || m.s[t - 1] == '-'))
+		t--;
+	return m.s[t] == '-' && (!t || m.s[t - 1] == ' ' || m.s[t - 1] == '\t' ||
+				 m.s[t - 1] == '"' || m.s[t - 1] == '\'' || m.s[t - 1] == '[');
+}
+
 /* Whether the word at s[i..i+k) is the quoted key of a number, a setting in the settings a
  * launcher prints (torchrun's "rdzv_configs : {'timeout': 900}", "\"max_failures\": 3"): it
  * names the setting, it says nothing failed. A key whose value is text ("\"error\": \"...\"")
@@ -498,7 +561,8 @@ static int first_word(struct pspan m, long only, int *len, int *row)
 			k = end - i;
 			r = (int)NWORDS; /* the class-name row */
 		}
-		if (k && !setting_key(m, i, k) && hlog__benign_at(m, i, k) < 0) {
+		if (k && !setting_key(m, i, k) && !option_name(m, i) &&
+		    hlog__benign_at(m, i, k) < 0) {
 			*len = (int)k;
 			if (row)
 				*row = r;

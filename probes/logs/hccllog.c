@@ -437,6 +437,12 @@ void hlog__lone_frame_error(struct hlog_report *r)
 	const struct hlog_unk *u = &r->lone_frame;
 	r->first_error = *u;
 	r->errors = 1;
+	/* and its file's, which the counts of the files add up to */
+	for (size_t i = 0; i < r->nfile; i++)
+		if (!strcmp(r->file[i].name, u->file)) {
+			r->file[i].errors++;
+			break;
+		}
 	keep_unk(r, u->file, u->node, u->line, u->rank, HLINE_NONE,
 		 (struct pspan){u->text, strlen(u->text)});
 }
@@ -625,7 +631,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		if (roll && !l.error && forms)
 			hlog__roster_line(roll, r, name, node, no, line, forms);
 		/* lines that say of themselves that they are routine are not a fault's */
-		if (l.level != HLINE_INFO && l.level != HLINE_DEBUG)
+		if (l.level != HLINE_INFO && l.level != HLINE_DEBUG && !l.nccl_info)
 			hlog__kb_line(r, &kst, line, &l, l.kernel || place.kind == HLOG_FK_DEVICE,
 				      l.t_us >= 0 ? l.t_us : last_t, name, node, no,
 				      kb ? &kfound : NULL);

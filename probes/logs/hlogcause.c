@@ -265,6 +265,8 @@ int hlog_conclude(struct hlog_report *r)
 		snprintf(q->text, sizeof(q->text), "%s", r->first_error.text);
 		snprintf(r->reported_on, sizeof(r->reported_on), "%s",
 			 r->first_error.node[0] ? r->first_error.node : "node0");
+		/* a process of that node stopped there, whatever the reason */
+		snprintf(r->node, sizeof(r->node), "%s", r->reported_on);
 	}
 	if (r->cat == HCAT_NONE)
 		snprintf(r->cause, sizeof(r->cause), "no error in %zu line%s of %zu file%s",

@@ -134,12 +134,21 @@ static int claim_of(struct pspan m, unsigned forms, int *rank, int *world, char 
 			return 1;
 		}
 	}
-	/* nccl-tests' table of its ranks: "#  Rank  R [Group G] Pid P on HOST device D ..." */
-	const char *rk =
-		m.n && m.s[0] == '#' && (forms & HLOG_ROLL_RANK) ? hlog__find(m, " Rank ") : NULL;
-	if (!rk || !hlog__find(m, " device "))
+	/* nccl-tests' table of its ranks: "#  Rank  R [Group G] Pid P on HOST device D ...";
+	 * pages that show it often lose the '#', and then the line starts with "Rank" and names
+	 * its Pid */
+	size_t lead = 0, i = 0;
+	while (lead < m.n && lead < 4 && m.s[lead] == ' ')
+		lead++;
+	if (!(forms & HLOG_ROLL_RANK) || !hlog__find(m, " device "))
 		return 0;
-	size_t i = (size_t)(rk - m.s) + 6;
+	const char *rk = m.n && m.s[0] == '#' ? hlog__find(m, " Rank ") : NULL;
+	if (rk)
+		i = (size_t)(rk - m.s) + 6;
+	else if (m.n - lead > 5 && !strncmp(m.s + lead, "Rank ", 5) && hlog__find(m, " Pid "))
+		i = lead + 5;
+	else
+		return 0;
 	long r = digits(m, &i);
 	const char *on = r >= 0 ? hlog__find((struct pspan){m.s + i, m.n - i}, " on ") : NULL;
 	if (!on)

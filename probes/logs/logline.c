@@ -364,6 +364,15 @@ static int level_prefix(struct pspan *m, struct hlog_line *l)
 	size_t b = 1;
 	while (b < m->n && b < 12 && m->s[b] >= 'A' && m->s[b] <= 'Z')
 		b++;
+	/* the level by its initial, as Python's logging writes "[%(levelname).1s]": "[2025-09-11
+	 * 14:09:46,956945][I][distributed/utils:298:set_pg_timeouts] ..." */
+	if (b == 2 && m->n > 3 && m->s[2] == ']' && strchr("DIWEF", m->s[1])) {
+		static const int by_initial[] = {HLINE_DEBUG, HLINE_INFO, HLINE_WARN, HLINE_ERROR,
+						 HLINE_ERROR};
+		l->level = by_initial[strchr("DIWEF", m->s[1]) - "DIWEF"];
+		skip(m, 3);
+		return 1;
+	}
 	if (b < m->n && m->s[b] == ']') {
 		int lv = level_word(m->s + 1, b - 1);
 		if (!lv)
@@ -539,6 +548,7 @@ static void nccl_level(struct pspan m, size_t i, struct hlog_line *l)
 		i += 5;
 	if (m.n - i >= 5 && !memcmp(m.s + i, "WARN ", 5))
 		l->nccl_warn = (int)i;
+	l->nccl_info = m.n - i >= 5 && !memcmp(m.s + i, "INFO ", 5);
 }
 
 static void nccl_prefix(struct pspan m, struct hlog_line *l)

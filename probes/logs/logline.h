@@ -34,6 +34,7 @@ struct hlog_line {
 			   * EE9999, ERR02200 ...), -1 when none */
 	int code_len;
 	int nccl_warn;	  /* offset in msg of NCCL's WARN level word after its prefix, -1 */
+	int nccl_info;	  /* NCCL's INFO level word after its prefix: what it set up */
 	struct pspan host; /* the host of NCCL's prefix (in msg); empty when none */
 };
 

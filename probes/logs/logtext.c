@@ -385,7 +385,9 @@ int hlog__http_failure(struct pspan m)
 int hlog__errno_of(struct pspan m)
 {
 	for (size_t i = 0; i + 5 < m.n; i++) {
-		if (strncasecmp(m.s + i, "errno", 5) || (i && hlog__word_char(m.s[i - 1])))
+		/* "errno" or Python's "Errno", not HCCL's "errNo[0x...]" (its own error number) */
+		if ((m.s[i] != 'e' && m.s[i] != 'E') || memcmp(m.s + i + 1, "rrno", 4) ||
+		    (i && hlog__word_char(m.s[i - 1])))
 			continue;
 		size_t j = i + 5, sep = 0;
 		while (j < m.n && sep < 3 && strchr(" =:[(", m.s[j]))

@@ -501,7 +501,11 @@ static const struct family fams[] = {
 		"every node; the library the line names was built against another version of one "
 		"it loads",
 	 .any = {"undefined symbol", "symbol lookup error", "not found (required by",
-		 "no module named"}},
+		 "no module named",
+		 /* a kernel module built against another kernel or driver stack: "nv_peer_mem:
+		  * disagrees about version of symbol ib_register_peer_memory_client", "Unknown
+		  * symbol ib_register_peer_memory_client (err -22)" */
+		 "disagrees about version of symbol", "unknown symbol"}},
 	/* Python's words for a module the caller expected another release of: "AttributeError:
 	 * module 'torch_npu' has no attribute 'npu_rope'" (vLLM-Ascend 0.7.1 on a torch_npu
 	 * without the operator). An object's missing attribute ("'NoneType' object has no
@@ -547,6 +551,21 @@ static const struct family fams[] = {
 		"node; if /dev/shm has room, read the kernel log for memory faults",
 	 .any = {"sigbus", "bus error", "signal 7"},
 	 .not = {"pcie"}},
+	/* a process ended by SIGKILL, which it cannot catch: most often the kernel's OOM killer
+	 * or the scheduler's memory limit (MVAPICH's "MPI process (rank: 16, pid: 107546)
+	 * terminated with signal 9", torch elastic's "exitcode: -9", a container's exit code 137).
+	 * Not a launcher's own kill of what is left once the job failed ("forcefully exiting
+	 * via Signals.SIGKILL") */
+	{.cat = HCAT_RESOURCE,
+	 .name = "killed",
+	 .what = "a process was killed with SIGKILL, most often by the kernel's OOM killer or a "
+		 "memory limit",
+	 .fix = "read the kernel log of the node at that time (dmesg -T | grep -i -e oom -e "
+		"killed) and the scheduler's record of the job (sacct -o MaxRSS,State); give the "
+		"job more memory or use less (batch size, workers per node, data loader workers)",
+	 .any = {"signal 9", "sigkill", "exitcode: -9", "exit code -9", "exit code: -9",
+		 "exit code 137", "exitcode: 137", "oomkilled"},
+	 .not = {"forcefully", "sending process", "closing signal", "via signals"}},
 	/* a crash explains the refused connections and timeouts of its peers; a cause its own
 	 * process stated before it (memory, a setting, versions) explains the crash */
 	{.cat = HCAT_UNRESOLVED,

@@ -565,4 +565,45 @@ printf '%s\n' 'I0510 07:28:04.517845 139863945226048 distributed_c10d.py:368] Ra
 run "$HCCLCTL" doctor --logs "$TMP/sb.log"
 check_rc 0 "  the same barrier completed, the job going on: a pass"
 
+# a timeout set to a span of time is a setting, at an INFO level given by its initial ("[I]");
+# one set "to" an address is not
+for c in '[2025-09-11 14:09:46,956945][I][distributed/utils:298:set_pg_timeouts] Synchronizing and adjusting timeout for all ProcessGroups to 0:01:40:0' \
+	'Synchronizing and adjusting timeout for all ProcessGroups to 0:01:40:0' \
+	'Setting the NCCL timeout to 1800 seconds:0' 'connection timeout to 10.0.0.1 port 29500:2' \
+	'[E][train.py:12] collective timeout:2'; do
+	printf '%s\n' "${c%:*}" >"$TMP/st.log"
+	run "$HCCLCTL" doctor --logs "$TMP/st.log"
+	check_rc "${c##*:}" "  '${c%:*}': exit ${c##*:}"
+done
+
+# NCCL's INFO lines report what it set up: a plugin it could not load is no fault of the
+# knowledge base's; an option's name echoed in a command ("--abort-signal 9") is no error
+printf '%s\n' 'ip-10-0-139-244:1465:1465 [0] NCCL INFO NET/Plugin : Plugin load returned 17 : libnccl-net.so: cannot open shared object file: No such file or directory.' \
+	'[mpiexec@mpi-test-launcher-0] Launch arguments: /usr/bin/ssh -q -x w0 hydra_pmi_proxy --usize -1 --auto-cleanup 1 --abort-signal 9' >"$TMP/info.log"
+run "$HCCLCTL" doctor --logs "$TMP/info.log"
+check_rc 0 "NCCL INFO plugin fallback and an echoed option: a pass"
+
+# the cause's FIELDS of the lines given are WANT: cause_is FIELDS WANT MESSAGE LINE...
+cause_is() {
+	_f=$1 _w=$2 _m=$3
+	shift 3
+	printf '%s\n' "$@" >"$TMP/ci.log"
+	run "$HCCLCTL" --json doctor --logs "$TMP/ci.log"
+	cause $_f
+	check_out "$_w" "$_m"
+}
+# SIGKILL by its number is memory's most often; a kernel module built for another kernel is
+# a version mismatch; nccl-tests' rank lines without their '#', as pages copy them, show one
+# rank on two hosts; a traceback's heading alone still names the node whose process stopped
+cause_is "kind detail rank" "memory/resource words:killed 16" "signal 9: killed, rank 16" \
+	'[c557-203.stampede.tacc.utexas.edu:mpispawn_1][child_handler] MPI process (rank: 16, pid: 107546) terminated with signal 9 -> abort job'
+cause_is "kind detail" "version-mismatch words:version" "a module's symbol versions" \
+	'[76463.688316] nv_peer_mem: disagrees about version of symbol ib_register_peer_memory_client' \
+	'[76463.688326] nv_peer_mem: Unknown symbol ib_register_peer_memory_client (err -22)'
+cause_is "kind detail rank" "config duplicate-rank 0" "rank 0 on dgx01 and dgx02" \
+	'Rank  0 Group  0 Pid 544816 on    dgx01 device  0 [0x1a] NVIDIA H100 80GB HBM3' \
+	'Rank  0 Group  0 Pid 332597 on    dgx02 device  0 [0x1a] NVIDIA H100 80GB HBM3'
+cause_is "kind node" "unresolved node0" "a heading alone: unresolved on node0" \
+	'[rank0]: Traceback (most recent call last):' '[rank0]:   File "/x/grpo.py", line 263, in <module>'
+
 done_testing

@@ -181,6 +181,20 @@ static const struct row_line word_lines[] = {
 	 "  traceback : Signal 11 (SIGSEGV) received by PID 3304209"},
 	{"SIGKILL", "https://github.com/lzhxmu/CPPO/issues/6",
 	 "  traceback : Signal 9 (SIGKILL) received by PID 14750"},
+	{"signal 9",
+	 "../real-logs-new/batch183/"
+	 "peridigm-12-mvapich-mpirun-rsh-stampede-rank16-signal9-out-of-memory",
+	 "[c557-203.stampede.tacc.utexas.edu:mpispawn_1][child_handler] MPI process (rank: 16, "
+	 "pid: 107546) terminated with signal 9 -> abort job"},
+	{"unknown symbol",
+	 "../real-logs-new/batch186/nv-peer-memory-39-ubuntu-kernel-upgrade-nv-peer-mem-symbol-"
+	 "version-ib-register-peer-memory-client",
+	 "[76463.688326] nv_peer_mem: Unknown symbol ib_register_peer_memory_client (err -22)"},
+	{"disagrees about version",
+	 "../real-logs-new/batch186/nv-peer-memory-39-ubuntu-kernel-upgrade-nv-peer-mem-symbol-"
+	 "version-ib-register-peer-memory-client",
+	 "[76463.688316] nv_peer_mem: disagrees about version of symbol "
+	 "ib_register_peer_memory_client"},
 	{"Evicted", "https://github.com/kubeflow/trainer/issues/301",
 	 "Reason:         Evicted"},
 	{"NVRM: Xid", "https://github.com/NVIDIA/open-gpu-kernel-modules/issues/1150",
@@ -290,6 +304,10 @@ static const struct benign_line benign_lines[] = {
 	 "Unable to save dataset to W&B, skipping!", 0},
 	{"timeout=", "../real-logs-new/batch169/ezpz-fsdp-sunspot-2nodes-24xpu-xccl-ccl-warn-healthy",
 	 "- timeout=datetime.timedelta(seconds=3600)", 0},
+	{"timeout",
+	 "../real-logs-new/batch182/torchtitan-aurora-blendcorpus-2node-24xpu-fsdp-llama2-steps-"
+	 "healthy",
+	 "Synchronizing and adjusting timeout for all ProcessGroups to 0:01:40", 0},
 	{"failures",
 	 "../real-logs-new/batch167/anemoi-isambard-ai-job3323547-10node-40rank-gh200-audit-warn-unset-vars-training-finished-healthy",
 	 "0/52 failures", 0},

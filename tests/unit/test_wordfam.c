@@ -224,6 +224,14 @@ static void test_rows(void **state)
 		{"ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: "
 		 "3 (pid: 429) of binary: /usr/bin/python",
 		 "exit"},
+		/* real-logs-new batch183, Peridigm#12 (MVAPICH on TACC's Stampede) */
+		{"[c557-203.stampede.tacc.utexas.edu:mpispawn_1][child_handler] MPI process (rank: "
+		 "16, pid: 107546) terminated with signal 9 -> abort job",
+		 "killed"},
+		/* real-logs-new batch186, Mellanox/nv_peer_memory#39 */
+		{"[76463.688316] nv_peer_mem: disagrees about version of symbol "
+		 "ib_register_peer_memory_client",
+		 "version"},
 		/* vllm-project/vllm-ascend#946 */
 		{"Some Ray subprocesses exited unexpectedly:", "exit"},
 	};
@@ -250,7 +258,16 @@ static void test_order(void **state)
 {
 	(void)state;
 	/* the crash explains the refused connection and the timeout around it */
-	assert_string_equal(fam("rank 2 killed by signal 9; connection refused; timed out"), "crash");
+	assert_string_equal(fam("rank 2 killed by signal 11; connection refused; timed out"),
+			    "crash");
+	/* SIGKILL's sender is most often the OOM killer: memory explains the crash */
+	assert_string_equal(fam("rank 2 killed by signal 9; connection refused; timed out"),
+			    "killed");
+	/* not the launcher's own kill of the ranks left after a failure */
+	const char *left = fam("Unable to shutdown process 4123 via Signals.SIGTERM, forcefully "
+			       "exiting via Signals.SIGKILL");
+	if (left && !strcmp(left, "killed"))
+		fail_msg("the launcher's kill of what was left read as the cause");
 	assert_string_equal(fam("connection refused after the store timed out"), "refused");
 	/* a timeout while connecting is the network's, a bare one a late peer's */
 	assert_string_equal(fam("connect() timeout"), "connect-timeout");
