@@ -29,8 +29,24 @@ run() {
 new_secret() { od -An -tx1 -N16 /dev/urandom | tr -d ' \n'; }
 
 # A loopback port nothing listens on now (the kernel's choice, so never one in use).
+# A port free on 127.0.0.1 for a server the test starts next. Below the kernel's range of
+# ephemeral ports: a port of that range, free when checked, may become the local port of any
+# process's outgoing connection before the server binds it (EADDRINUSE under load); one below
+# it is taken only by a bind that names it.
 free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+	python3 -c 'import random, socket
+lo = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+for _ in range(500):
+    p = random.randrange(10000, lo) if lo > 11000 else 0
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", p))
+        print(s.getsockname()[1])
+        break
+    except OSError:
+        pass
+    finally:
+        s.close()'
 }
 
 _report() { # $1 = 0 pass, else fail; $2 desc; rest: diagnostics
