@@ -156,6 +156,7 @@ static int retries_left(struct pspan m, size_t at, size_t len);
 static int counts_zero(struct pspan m, size_t at, size_t len);
 static int zero_before(struct pspan m, size_t at, size_t len);
 static int set_to_span(struct pspan m, size_t at, size_t len);
+static int negated(struct pspan m, size_t at, size_t len);
 
 static const struct {
 	const char *form;
@@ -186,6 +187,9 @@ static const struct {
 	 * and adjusting timeout for all ProcessGroups to 0:01:40", "Setting the NCCL timeout to
 	 * 1800 seconds" */
 	{"timeout", 0, set_to_span},
+	/* a failure said not to happen: SkyPilot's "Streaming logs... (Ctrl-C to exit log
+	 * streaming; job will not be killed)" */
+	{"killed", 0, negated},
 	/* a step given up on and said so, the work going on without it: "Unable to save dataset
 	 * to W&B, skipping!", nvidia-peermem's "ERROR detected invalid context, skipping further
 	 * processing" (a peer memory region freed before its callback, harmless) */
@@ -403,6 +407,20 @@ static int set_to_span(struct pspan m, size_t at, size_t len)
 	for (size_t k = 0; k < sizeof(units) / sizeof(units[0]) && i > u; k++)
 		if (strlen(units[k]) == i - u && !memcmp(m.s + u, units[k], i - u))
 			return i >= m.n || !hlog__word_char(m.s[i]);
+	return 0;
+}
+
+/* Whether the word at m[at..at+len) is negated right before it: "will not be killed", "won't
+ * be killed", "will never be killed". */
+static int negated(struct pspan m, size_t at, size_t len)
+{
+	(void)len;
+	static const char *const nots[] = {"not be ", "n't be ", "never be "};
+	for (size_t k = 0; k < sizeof(nots) / sizeof(nots[0]); k++) {
+		size_t n = strlen(nots[k]);
+		if (at >= n && !strncasecmp(m.s + at - n, nots[k], n))
+			return 1;
+	}
 	return 0;
 }
 

@@ -340,21 +340,25 @@ static void host_port(struct pspan m, size_t a, size_t k, long long p, size_t pa
 	add_port(x, p, role, pat);
 }
 
-/* OpenSSH's words for the end it connects to: "connect to host NAME port P" ("ssh: connect to
- * host localhost port 22: Connection refused"); an address there is read as an address. */
+/* The word host, then the end it names and its port: OpenSSH's "connect to host NAME port P"
+ * ("ssh: connect to host localhost port 22: Connection refused"), c10d's "failed to
+ * connect/validate to host slinky-0:29400"; an address there is read as an address. */
 static size_t host_port_words(struct pspan m, size_t i, struct hx_vals *x)
 {
 	if (!starts_nocase(m.s + i, m.n - i, "host "))
 		return 0;
-	size_t a = i + 5, k = host_name_end(m, a);
+	size_t a = i + 5, k = host_name_end(m, a), sep = 0;
 	long long v;
 	size_t d;
-	if (k == a || !starts_nocase(m.s + k, m.n - k, " port ") ||
-	    !(d = number(m.s + k + 6, m.n - k - 6, &v)) || v < 1 || v > 65535 ||
-	    (k + 6 + d < m.n && hlog__word_char(m.s[k + 6 + d])))
+	if (k > a && starts_nocase(m.s + k, m.n - k, " port "))
+		sep = 6;
+	else if (k > a && k < m.n && m.s[k] == ':')
+		sep = 1;
+	if (!sep || !(d = number(m.s + k + sep, m.n - k - sep, &v)) || v < 1 || v > 65535 ||
+	    (k + sep + d < m.n && hlog__word_char(m.s[k + sep + d])))
 		return 0;
-	host_port(m, a, k, v, k + 6, x);
-	return k + 6 + d;
+	host_port(m, a, k, v, k + sep, x);
+	return k + sep + d;
 }
 
 /* "[host]:P", "(host, P)", "//host:P": a name with a letter, then its port. */

@@ -90,7 +90,7 @@ static int add_file(struct hlog_report *r, const char *name, const char *node, c
 	snprintf(f->name, sizeof(f->name), "%s", name);
 	snprintf(f->node, sizeof(f->node), "%s", node ? node : "");
 	f->first_us = f->last_us = -1;
-	f->rank = f->dev = f->pid = -1;
+	f->rank = f->dev = f->pid = f->self_rank = -1;
 	return 0;
 }
 
@@ -622,6 +622,12 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 			coll_at = no;
 		if (record_rank(l.msg, &rec_rank))
 			rec_at = no;
+		if (hlog__hits_may(&hits, HLOG_HIT_MYRANK) ||
+		    hlog__hits_may(&hits, HLOG_HIT_REPORTED_BY)) {
+			int sr = hlog__self_rank(l.msg);
+			if (sr >= 0)
+				f->self_rank = f->self_rank == -1 || f->self_rank == sr ? sr : -2;
+		}
 		hlog__fact_line(r, &l, &hits, name, node, no, line);
 		unsigned forms = (hlog__hits_may(&hits, HLOG_HIT_ROSTER_GLOBAL) ? HLOG_ROLL_GLOBAL : 0) |
 				 (hlog__hits_may(&hits, HLOG_HIT_ROSTER_RANK) ? HLOG_ROLL_RANK : 0) |

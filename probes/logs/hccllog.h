@@ -167,6 +167,8 @@ struct hlog_file {
 	char ip[HLOG_IPLEN];   /* its device IP (LINK_ERROR_INFO src_ip); "" */
 	char host[HLOG_IPLEN]; /* its server id ("Discoverer", localIpAddr); "" */
 	int dev;	       /* the device id that goes with host; -1 */
+	int self_rank; /* the rank its lines say is their writer's own ("myrank 0"); -1 none, -2
+			* when they say two */
 	size_t lines, nev, errors; /* lines, recognised lines, lines that read as errors */
 };
 

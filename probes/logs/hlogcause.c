@@ -153,6 +153,23 @@ static void nic_near(struct hlog_report *r, const struct hlog_quote *q, const ch
 		hlog__line_rdma(text, r->nic, sizeof(r->nic));
 }
 
+/* A cause whose lines name no rank has the rank their writer states as its own elsewhere in
+ * its file (BKCL's "myrank 0" under "BKCL dont support send to one peer multi times", Open
+ * MPI's "*** reported by process [1564344321,1]" under UCX's failed registration). Not for a
+ * wait that ran out: the writer of that line is the one that waited, not the culprit. */
+static void rank_of_writer(struct hlog_report *r)
+{
+	if (r->rank >= 0 || r->group[0] || !r->nevidence || r->cat == HCAT_NONE ||
+	    r->cat == HCAT_RANK_STUCK || r->kind == HLOG_ROSTER)
+		return;
+	for (size_t i = 0; i < r->nfile; i++)
+		if (!strcmp(r->file[i].name, r->evidence[0].file)) {
+			if (r->file[i].self_rank >= 0)
+				r->rank = r->file[i].self_rank;
+			return;
+		}
+}
+
 static void nic_of_cause(struct hlog_report *r)
 {
 	for (size_t i = 0; i < r->nevidence && !r->nic[0]; i++)
@@ -280,5 +297,6 @@ int hlog_conclude(struct hlog_report *r)
 		snprintf(r->reported_on, sizeof(r->reported_on), "%s", r->unk[0].node);
 	pci_of_cause(r);
 	nic_of_cause(r);
+	rank_of_writer(r);
 	return 0;
 }

@@ -390,6 +390,10 @@ int hlog__take_values(struct hlog_report *r, const char *text)
 		if (p.port && r->port < 0)
 			r->port = (int)p.port->n;
 		took = 1;
+	} else if (r->port < 0 && p.port && (!p.ip || !strcmp(r->ip, p.ip->s))) {
+		/* the port of the address already named, or of a host given by name */
+		r->port = (int)p.port->n;
+		took = 1;
 	}
 	if (p.rank && r->peer_rank < 0) {
 		r->peer_rank = (int)p.rank->n;

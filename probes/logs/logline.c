@@ -83,6 +83,8 @@ static const struct {
 	{"EXCEPTION", HLINE_ERROR}, {"WARNING", HLINE_WARN}, {"WARN", HLINE_WARN},
 	{"INFO", HLINE_INFO},	   {"EVENT", HLINE_INFO},    {"NOTICE", HLINE_INFO},
 	{"DEBUG", HLINE_DEBUG},	   {"TRACE", HLINE_DEBUG},
+	/* the short forms of C libraries' own loggers: BKCL's "[4288][ERR][BKCL]", "[DBG]" */
+	{"ERR", HLINE_ERROR},	   {"WRN", HLINE_WARN},	     {"DBG", HLINE_DEBUG},
 };
 
 /* A level word of exactly m.s[0..n), any case; HLINE_NONE when it is none. */
@@ -397,6 +399,29 @@ static int level_prefix(struct pspan *m, struct hlog_line *l)
 	return 0;
 }
 
+/* The level word among a run of bracketed fields that opens a line, where no prefix rule knows
+ * the fields before it: BKCL's "[23:35:17][host.tjdm][4288][ERR][BKCL][init.cpp:1485] ...". The
+ * fields stay in the message. */
+static int bracket_run_level(struct pspan m)
+{
+	size_t i = 0;
+	for (int g = 0; g < 8 && i < m.n && m.s[i] == '['; g++) {
+		const char *close = memchr(m.s + i, ']', m.n - i < 80 ? m.n - i : 80);
+		if (!close)
+			break;
+		size_t a = i + 1, n = (size_t)(close - m.s) - a;
+		int lv = n >= 3 && n <= 8 ? level_word(m.s + a, n) : HLINE_NONE;
+		/* in upper case only: "[Info]" may be a module's name */
+		for (size_t k = 0; lv && k < n; k++)
+			if (m.s[a + k] < 'A' || m.s[a + k] > 'Z')
+				lv = HLINE_NONE;
+		if (lv)
+			return lv;
+		i = (size_t)(close - m.s) + 1;
+	}
+	return HLINE_NONE;
+}
+
 /* glog's own form, without brackets (xLLM, C++ serving engines): "F20251111 12:28:58.504206
  * 214989 collective_service.cpp:37] ", a level letter, the date (YYYYMMDD or MMDD), the time,
  * the thread and the place. */
@@ -652,6 +677,8 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 		/* a level bracket leaves the rest (HCCL(pid,...):stamp) for inline_facts */
 		if (level_prefix(&t, l) || glog_prefix(&t, l))
 			m = t;
+		else if (l->level == HLINE_NONE)
+			l->level = bracket_run_level(t);
 		break;
 	}
 	/* indentation after the prefixes (one space is only the separator): CANN's TraceBack

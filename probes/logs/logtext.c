@@ -382,6 +382,33 @@ int hlog__http_failure(struct pspan m)
 	return 0;
 }
 
+int hlog__self_rank(struct pspan m)
+{
+	static const struct {
+		const char *key;
+		int after_comma; /* the rank follows the job id's ',' */
+	} forms[] = {{"myrank ", 0}, {"reported by process [", 1}};
+	for (size_t f = 0; f < sizeof(forms) / sizeof(forms[0]); f++) {
+		const char *p = hlog__find(m, forms[f].key);
+		if (!p || (p > m.s && hlog__word_char(p[-1])))
+			continue;
+		size_t i = (size_t)(p - m.s) + strlen(forms[f].key);
+		if (forms[f].after_comma) {
+			while (i < m.n && isdigit((unsigned char)m.s[i]))
+				i++;
+			if (i >= m.n || m.s[i] != ',')
+				continue;
+			i++;
+		}
+		int v = 0, d = 0;
+		while (i < m.n && isdigit((unsigned char)m.s[i]) && d < 7)
+			v = v * 10 + (m.s[i++] - '0'), d++;
+		if (d && !(i < m.n && (hlog__word_char(m.s[i]) || m.s[i] == '.')))
+			return v;
+	}
+	return -1;
+}
+
 int hlog__errno_of(struct pspan m)
 {
 	for (size_t i = 0; i + 5 < m.n; i++) {

@@ -26,6 +26,9 @@ int hlog__http_failure(struct pspan m);
  * "errno=99", "errno: 110", "errno 1", "[Errno 98]" (up to 3 of " =:[(" between, 1 to 3
  * digits and no more); -1 when none. */
 int hlog__errno_of(struct pspan m);
+/* The rank m says is its writer's own: BKCL's "myrank 0, recv 0 from 1, ...", Open MPI's "***
+ * reported by process [1564344321,1]" (the job id, then the rank); -1 when none. */
+int hlog__self_rank(struct pspan m);
 int hlog__has(struct pspan m, const char *lit);
 int hlog__has_nocase(struct pspan m, const char *lit);
 /* Where lit first occurs in m, letters in any case; NULL when it does not. */

@@ -606,4 +606,25 @@ cause_is "kind detail rank" "config duplicate-rank 0" "rank 0 on dgx01 and dgx02
 cause_is "kind node" "unresolved node0" "a heading alone: unresolved on node0" \
 	'[rank0]: Traceback (most recent call last):' '[rank0]:   File "/x/grpo.py", line 263, in <module>'
 
+# a failure said not to happen is none ("job will not be killed"); a host named with its port
+# after the word host gives the port; a rank the writer states as its own elsewhere in its
+# file is the cause's when the cause's lines name none
+printf '%s\n' '└── Job started. Streaming logs... (Ctrl-C to exit log streaming; job will not be killed)' >"$TMP/nk.log"
+run "$HCCLCTL" doctor --logs "$TMP/nk.log"
+check_rc 0 "a kill said not to happen: a pass"
+cause_is "kind detail port" "network-unreachable host-unresolved 29400" "the port after 'host NAME:'" \
+	'TCP client failed to connect/validate to host slinky-0:29400 - Name or service not known'
+cause_is "kind rank" "unresolved 0" "BKCL's myrank under its failure" \
+	'[23:35:17][tjdm-p800-vd-xhl-node13.tjdm][4288][WARN][BKCL][bkcl.cpp:534] group_enqueue call failed, expected 0, error code=2' \
+	'[23:35:17][tjdm-p800-vd-xhl-node13.tjdm][4288][DBG][BKCL][init.cpp:1394] myrank 0, recv 0 from 1, send 16777216 to 1'
+cause_is "kind rank" "unresolved None" "two ranks stated as one's own: none" \
+	'[23:35:17][tjdm-p800-vd-xhl-node13.tjdm][4288][WARN][BKCL][bkcl.cpp:534] group_enqueue call failed, expected 0, error code=2' \
+	'myrank 0, recv 0 from 1' 'myrank 1, recv 0 from 0'
+
+# a level among the bracketed fields that open a line ("[time][host][pid][ERR][BKCL]") is the
+# line's: an error there never passes; an INFO there keeps a count's words from reading as one
+printf '%s\n' '[23:35:17][n13.tjdm][4288][ERR][BKCL][init.cpp:1485] BKCL dont support send to one peer multi times in one group' >"$TMP/lv.log"
+run "$HCCLCTL" doctor --logs "$TMP/lv.log"
+check_rc 1 "a line at [ERR] among its fields: a warning, never a pass"
+
 done_testing

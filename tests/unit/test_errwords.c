@@ -308,6 +308,10 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch182/torchtitan-aurora-blendcorpus-2node-24xpu-fsdp-llama2-steps-"
 	 "healthy",
 	 "Synchronizing and adjusting timeout for all ProcessGroups to 0:01:40", 0},
+	{"killed",
+	 "../real-logs-new/batch190/nebius-solution-library-skypilot-2node-h100-ib-send-bw-mlx5-0-"
+	 "361gbps-job-succeeded-healthy",
+	 "(Ctrl-C to exit log streaming; job will not be killed)", 0},
 	{"failures",
 	 "../real-logs-new/batch167/anemoi-isambard-ai-job3323547-10node-40rank-gh200-audit-warn-unset-vars-training-finished-healthy",
 	 "0/52 failures", 0},
