@@ -321,6 +321,13 @@ static const struct hlog_sig rows[] = {
 	 "-gateway -g; ping the probed address from the NPU (hccn_tool -i N -ping -g address "
 	 "ADDR); check the cable and switch port, and that the probed address answers",
 	 0, net_health_failed},
+	/* rdma-core's ibdev2netdev, a port and its net device with its link state: "mlx5_18 port 1
+	 * ==> net1 (Down)" ("(Up)" when it has one) */
+	{{"==> ", "(Down)"}, HCAT_LINK_DOWN, "ibdev2netdev-down",
+	 "an RDMA port has no link (ibdev2netdev shows its net device Down)",
+	 "check the port's cable, optics and switch port (ibstat, ip link show on the net device); "
+	 "in a container or VF, that the interface given to it is the one cabled and up",
+	 0, NULL},
 	/* kernel: Intel drivers print "NIC Link is Down" */
 	{{"NIC Link is Down"}, HCAT_LINK_DOWN, "kernel-link-down",
 	 "the kernel saw a NIC lose its link", "check the cable, the optics and the switch port", 0,

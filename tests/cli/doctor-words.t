@@ -627,4 +627,11 @@ printf '%s\n' '[23:35:17][n13.tjdm][4288][ERR][BKCL][init.cpp:1485] BKCL dont su
 run "$HCCLCTL" doctor --logs "$TMP/lv.log"
 check_rc 1 "a line at [ERR] among its fields: a warning, never a pass"
 
+# ibdev2netdev's port Down names its RDMA device; ports Up are no failure
+cause_is "kind detail nic" "link-down ibdev2netdev-down mlx5_18" "ibdev2netdev: mlx5_18 Down" \
+	'mlx5_18 port 1 ==> net1 (Down)'
+printf '%s\n' 'mlx5_0 port 1 ==> ens1f0 (Up)' 'mlx5_1 port 1 ==> ens2f0 (Up)' >"$TMP/up.log"
+run "$HCCLCTL" doctor --logs "$TMP/up.log"
+check_rc 0 "  ports Up: a pass"
+
 done_testing

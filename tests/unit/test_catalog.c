@@ -351,6 +351,8 @@ static const struct ccase cases[] = {
 	 "ValueError: The number of required GPUs exceeds the total number of available GPUs in the "
 	 "cluster.",
 	 "world-exceeds-devices", HCAT_CONFIG, ""},
+	{"rdma-core ibdev2netdev, openshift sriov-network-operator issue 635",
+	 "mlx5_18 port 1 ==> net1 (Down)", "ibdev2netdev-down", HCAT_LINK_DOWN, ""},
 	/* kernel */
 	{"e1000e, a kernel mailing list thread",
 	 "[   34.084816] e1000e: eth1 NIC Link is Down", "kernel-link-down", HCAT_LINK_DOWN, ""},
