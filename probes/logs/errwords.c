@@ -157,6 +157,7 @@ static int counts_zero(struct pspan m, size_t at, size_t len);
 static int zero_before(struct pspan m, size_t at, size_t len);
 static int set_to_span(struct pspan m, size_t at, size_t len);
 static int negated(struct pspan m, size_t at, size_t len);
+static int zero_subject(struct pspan m, size_t at, size_t len);
 
 static const struct {
 	const char *form;
@@ -179,6 +180,9 @@ static const struct {
 	/* and a count before its noun, at zero: a preflight audit's summary "[FAIL]  0/52
 	 * failures" (the whole line: its tag is the check's name) */
 	{"failures", 1, zero_before},
+	/* and a count at zero that opens the line's one sentence: HPL's summary "0 tests skipped
+	 * because of illegal input values.", "0 tests completed and failed residual checks," */
+	{"0 ", 1, zero_subject},
 	/* a setting's name with its value, as a launcher or a config dump prints it: "-
 	 * timeout=datetime.timedelta(seconds=3600)", "timeout=1800" (a wait that ran out says
 	 * "timed out" or "timeout" without '=' after it) */
@@ -408,6 +412,26 @@ static int set_to_span(struct pspan m, size_t at, size_t len)
 		if (strlen(units[k]) == i - u && !memcmp(m.s + u, units[k], i - u))
 			return i >= m.n || !hlog__word_char(m.s[i]);
 	return 0;
+}
+
+/* Whether the "0 " at m[at..) opens the line and counts a noun, in the line's one sentence
+ * ("0 tests skipped because of illegal input values."): its words say what none of them did.
+ * Not "0 is not a valid rank" (no noun), "10 tests failed", nor "0 tests failed; rank 3
+ * crashed" (a second sentence). */
+static int zero_subject(struct pspan m, size_t at, size_t len)
+{
+	for (size_t i = 0; i < at; i++)
+		if (!blank(m.s[i]))
+			return 0;
+	size_t w = at + len;
+	while (w < m.n && m.s[w] >= 'a' && m.s[w] <= 'z')
+		w++;
+	if (w == at + len || w >= m.n || !blank(m.s[w]))
+		return 0;
+	for (size_t i = w; i + 1 < m.n; i++)
+		if ((m.s[i] == '.' || m.s[i] == ';' || m.s[i] == ':') && blank(m.s[i + 1]))
+			return 0; /* a sentence ends before the line does */
+	return 1;
 }
 
 /* Whether the word at m[at..at+len) is negated right before it: "will not be killed", "won't

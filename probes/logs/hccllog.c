@@ -453,6 +453,44 @@ static int rule_line(struct pspan m)
 	return m.n >= 20 && probe__count_in(m, "-") == m.n;
 }
 
+/* A frame of MPICH's error stack, under a line that ends in "error stack:": the function, its
+ * line in parentheses, dots and ':' ("MPIDI_UCX_get_local_upids(31): The function is
+ * currently not supported with ucx netmod"). 0: none; 1: a frame that says nothing more
+ * ("MPID_Open_port(238)..........: "); 2: a frame with its message, the failure as that level
+ * saw it (the deepest says why). */
+static int stack_frame(struct pspan m)
+{
+	size_t i = 0;
+	while (i < m.n && i < 64 && (hlog__word_char(m.s[i]) || m.s[i] == '.'))
+		i++;
+	if (!i || i >= m.n || m.s[i] != '(')
+		return 0;
+	size_t d = ++i;
+	while (i < m.n && m.s[i] >= '0' && m.s[i] <= '9')
+		i++;
+	if (i == d || i >= m.n || m.s[i] != ')')
+		return 0;
+	for (i++; i < m.n && m.s[i] == '.'; i++)
+		;
+	if (i >= m.n || m.s[i] != ':')
+		return 0;
+	for (i++; i < m.n && (m.s[i] == ' ' || m.s[i] == '\t'); i++)
+		;
+	return i < m.n ? 2 : 1;
+}
+
+/* The rank an error stack's heading names as its own: its prefix's, else its words' ("Abort(1)
+ * on node 0 (rank 0 in comm 0): Fatal error in PMPI_Init_thread: ..., error stack:"). */
+static int heading_rank(const struct hlog_line *l)
+{
+	if (l->rank >= 0)
+		return l->rank;
+	struct hx_vals x;
+	hlog__extract(l->msg, &x);
+	const struct hx_val *v = hlog__xfind(&x, HX_RANK, HX_THIS);
+	return v && v->n >= 0 && v->n <= 0x7fffffff && !hlog__xgroup(&x)[0] ? (int)v->n : -1;
+}
+
 /* What the lines read so far say of the next lines of the same message. */
 struct msg_ctx {
 	/* the rank of an event whose message goes on under it (it ends in ':', MPICH's
@@ -528,6 +566,8 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	int advice = 0;	    /* the line before introduced a list of possible causes */
 	int first_header = 0; /* the error quoted first is a heading (a Traceback) */
 	int in_tb = 0; /* inside a traceback: after its heading or a frame, before its error */
+	int in_stack = 0; /* inside MPICH's error stack: after its heading or a frame */
+	int stack_rank = -1; /* the rank its heading names ("on node 0 (rank 0 in comm 0)") */
 	/* the first frame of a traceback whose heading the excerpt lacks, until its error */
 	struct {
 		unsigned no;
@@ -578,6 +618,15 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		hlog__line_hits_kb(line, &hits, kb, &kfound);
 		hlog__line_pairs(raw);
 		hlog__line_parse_hits(raw, &l, &hits);
+		/* the frames of an error stack each say what failed at their level */
+		int frame_kind = in_stack ? stack_frame(l.msg) : 0;
+		struct pspan tm = probe__trim(l.msg);
+		int heading = tm.n >= 12 && !memcmp(tm.s + tm.n - 12, "error stack:", 12);
+		in_stack = frame_kind || heading;
+		if (heading)
+			stack_rank = heading_rank(&l);
+		if (frame_kind == 2)
+			l.error = 1;
 		ctx_line(&mc, no, &l);
 		trace_below(r, name, node, &tail, line);
 		tail = (struct unk_line){no, l.rank, l.error, l.level == HLINE_INFO, line, l.msg};
@@ -686,7 +735,9 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 				    l.t_us - known_t <= 2000000 && l.t_us >= known_t;
 			if (l.error && !l.header && !(l.cont && head_known) && !chrome(l.msg) &&
 			    !trace) {
-				keep_unk(r, name, node, no, l.rank, l.level, line);
+				/* a frame of an error stack is its heading's rank's */
+				keep_unk(r, name, node, no, l.rank < 0 && frame_kind ? stack_rank : l.rank,
+					 l.level, line);
 				open_unk(&uo, r, no, l.msg);
 			} else {
 				continue_unk(&uo, r, no, &l);

@@ -365,6 +365,16 @@ static const struct family fams[] = {
 		 /* a library the program was to be linked with, missing from its build: Cray
 		  * MPICH's "GPU_SUPPORT_ENABLED is requested, but GTL library is not linked" */
 		 "library is not linked", "library not linked"}},
+	/* a path the job names that is not there on the node that runs it (ENOENT): the
+	 * launcher's workers without the script, "/usr/bin/python3: can't open file
+	 * 'train_mpu.py': [Errno 2] No such file or directory", Python's FileNotFoundError */
+	{.cat = HCAT_CONFIG,
+	 .name = "missing-file",
+	 .what = "a file or directory the job names is not there",
+	 .fix = "check the path the line names on the node that printed it (the script, data, "
+		"model or checkpoint; a mount or a copy missing on that node or in its container); "
+		"give every node the same files at the same path",
+	 .any = {"no such file or directory", "filenotfounderror"}},
 	/* a device another process or container already holds: the NPU driver's "dcmi model
 	 * initialized failed, because the device is used. ret is -8020", EBUSY's "Device or
 	 * resource busy" from an open */

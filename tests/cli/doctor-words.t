@@ -634,4 +634,20 @@ printf '%s\n' 'mlx5_0 port 1 ==> ens1f0 (Up)' 'mlx5_1 port 1 ==> ens2f0 (Up)' >"
 run "$HCCLCTL" doctor --logs "$TMP/up.log"
 check_rc 0 "  ports Up: a pass"
 
+# HPL's zero counts ("0 tests skipped because of illegal input values.") are no failure;
+# a frame of MPICH's error stack is an error of its heading's rank, the deepest saying why; a
+# path that is not there is the job's setup
+printf '%s\n' '              1 tests completed and passed residual checks,' \
+	'              0 tests completed and failed residual checks,' \
+	'              0 tests skipped because of illegal input values.' >"$TMP/hpl.log"
+run "$HCCLCTL" doctor --logs "$TMP/hpl.log"
+check_rc 0 "HPL's summary of zero failed and skipped tests: a pass"
+cause_is "kind detail rank" "config words:unsupported 0" "the deepest frame of an error stack" \
+	'Abort(739379727) on node 0 (rank 0 in comm 0): Fatal error in internal_Open_port: Other MPI error, error stack:' \
+	'internal_Open_port(86).......: MPI_Open_port(MPI_INFO_NULL, port_name=0x1612690) failed' \
+	'MPID_Open_port(238)..........: ' \
+	'MPIDI_UCX_get_local_upids(31): The function is currently not supported with ucx netmod'
+cause_is "kind detail" "config words:missing-file" "a script not there on a worker" \
+	"10.141.250.227: /usr/bin/python3: can't open file 'train_mpu.py': [Errno 2] No such file or directory"
+
 done_testing

@@ -312,6 +312,10 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch190/nebius-solution-library-skypilot-2node-h100-ib-send-bw-mlx5-0-"
 	 "361gbps-job-succeeded-healthy",
 	 "(Ctrl-C to exit log streaming; job will not be killed)", 0},
+	{"0 ",
+	 "../real-logs-new/batch196/lbnl-hpl-doc-etna0-4node-32rank-hpl-2-2-n166656-4x8-residual-"
+	 "passed-healthy",
+	 "0 tests skipped because of illegal input values.", 0},
 	{"failures",
 	 "../real-logs-new/batch167/anemoi-isambard-ai-job3323547-10node-40rank-gh200-audit-warn-unset-vars-training-finished-healthy",
 	 "0/52 failures", 0},

@@ -228,6 +228,14 @@ static void test_rows(void **state)
 		{"[c557-203.stampede.tacc.utexas.edu:mpispawn_1][child_handler] MPI process (rank: "
 		 "16, pid: 107546) terminated with signal 9 -> abort job",
 		 "killed"},
+		/* real-logs-new batch197, EleutherAI/gpt-neox#88 */
+		{"10.141.250.227: /usr/bin/python3: can't open file 'train_mpu.py': [Errno 2] No "
+		 "such file or directory",
+		 "missing-file"},
+		/* real-logs-new batch195, ornladios/ADIOS2#3377 (a frame of MPICH's error stack) */
+		{"MPIDI_UCX_get_local_upids(31): The function is currently not supported with ucx "
+		 "netmod",
+		 "unsupported"},
 		/* real-logs-new batch186, Mellanox/nv_peer_memory#39 */
 		{"[76463.688316] nv_peer_mem: disagrees about version of symbol "
 		 "ib_register_peer_memory_client",
