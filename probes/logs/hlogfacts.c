@@ -182,6 +182,20 @@ static void add_fact(struct hlog_report *r, const char *comp, size_t cl, const c
 	f->multi = 0;
 }
 
+/* Whether the word right before offset cb is "Peer" or "Remote": the version after it is the
+ * other end's, not this host's. */
+static int peer_word_before(struct pspan m, size_t cb)
+{
+	size_t e = cb;
+	while (e && m.s[e - 1] == ' ')
+		e--;
+	size_t b = e;
+	while (b && isalpha((unsigned char)m.s[b - 1]))
+		b--;
+	return (e - b == 4 && !strncasecmp(m.s + b, "peer", 4)) ||
+	       (e - b == 6 && !strncasecmp(m.s + b, "remote", 6));
+}
+
 static void version_facts(struct hlog_report *r, struct pspan m, const struct fact_src *src)
 {
 	for (size_t i = 0; i < sizeof(not_own) / sizeof(*not_own); i++)
@@ -192,8 +206,18 @@ static void version_facts(struct hlog_report *r, struct pspan m, const struct fa
 		    (at + 7 < m.n && isalpha((unsigned char)m.s[at + 7])))
 			continue;
 		size_t cb, vb, cl = comp_before(m, at, &cb), vl = cl ? value_after(m, at, &vb) : 0;
-		if (vl)
-			add_fact(r, m.s + cb, cl, m.s + vb, vl, src);
+		if (!vl)
+			continue;
+		/* the other end's, as a handshake that compares them prints it: PRRTE's "Local
+		 * PRTE version: 3.0.7" then "Peer PRTE version: 3.0.8" */
+		char peer[HLOG_NODELEN];
+		struct fact_src o = *src;
+		if (peer_word_before(m, cb)) {
+			snprintf(peer, sizeof(peer), "the peer of %.*s", (int)src->host.n,
+				 src->host.s);
+			o.host = (struct pspan){peer, strlen(peer)};
+		}
+		add_fact(r, m.s + cb, cl, m.s + vb, vl, &o);
 	}
 }
 
@@ -207,8 +231,12 @@ void hlog__fact_line(struct hlog_report *r, const struct hlog_line *l, const str
 	struct fact_src src = {node ? node : "", file, l->host, line, no};
 	if (!src.host.n)
 		src.host = (struct pspan){src.node, strlen(src.node)};
-	if (!any || !src.host.n || src.host.n >= HLOG_NODELEN)
-		return; /* no fact; or of no known node, which compares with nothing */
+	/* a single file or a paste is one node, as the findings name it; it compares only with
+	 * the peer its lines name */
+	if (!src.host.n)
+		src.host = (struct pspan){"node0", 5};
+	if (!any || src.host.n >= HLOG_NODELEN)
+		return; /* no fact */
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(*fixed); i++) {
 		const char *p;
 		if (!hlog__hits_may(h, fixed[i].hit) || !(p = hlog__find(l->msg, fixed[i].needle)))

@@ -650,4 +650,12 @@ cause_is "kind detail rank" "config words:unsupported 0" "the deepest frame of a
 cause_is "kind detail" "config words:missing-file" "a script not there on a worker" \
 	"10.141.250.227: /usr/bin/python3: can't open file 'train_mpu.py': [Errno 2] No such file or directory"
 
+# a version stated for this end and for the peer ("Local PRTE version", "Peer PRTE version")
+# compares the two ends: different releases are a version mismatch, the same are none
+cause_is "kind detail" "version-mismatch differs-across-nodes" "PRTE 3.0.7 here, 3.0.8 at the peer" \
+	'Local PRTE version: 3.0.7' 'Peer PRTE version: 3.0.8'
+printf '%s\n' 'Local PRTE version: 3.0.8' 'Peer PRTE version: 3.0.8' >"$TMP/pv.log"
+run "$HCCLCTL" doctor --logs "$TMP/pv.log"
+check_rc 0 "  the same release at both ends: a pass"
+
 done_testing

@@ -102,10 +102,20 @@ static void test_nothing_to_compare(void **state)
 	assert_int_equal(hlog_conclude(&r), 0);
 	assert_int_equal(r.cat, HCAT_NONE);
 	hlog_report_release(&r);
-	/* one file with no node and no host prefix: one source, nothing to compare */
+	/* one file with no node and no host prefix: one source, nothing to compare (its two
+	 * builds are one host's two environments) */
 	hlog_report_init(&r);
 	scan(&r, NULL, V14 V19);
-	assert_int_equal(r.nfact, 0);
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_int_equal(r.cat, HCAT_NONE);
+	hlog_report_release(&r);
+	/* but a handshake that states this end's version and the peer's compares the two ends
+	 * (real: PRRTE's "Local PRTE version" / "Peer PRTE version", real-logs-new batch202) */
+	hlog_report_init(&r);
+	scan(&r, NULL, "Local PRTE version: 3.0.7\nPeer PRTE version: 3.0.8\n");
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_int_equal(r.cat, HCAT_VERSION);
+	assert_string_equal(r.detail, "differs-across-nodes");
 	hlog_report_release(&r);
 }
 
