@@ -478,6 +478,28 @@ static int kernel_prefix(struct pspan *m, struct hlog_line *l, int kernel_word)
 	return 0;
 }
 
+/* Docker Compose's service prefix, the service's name padded with blanks then "| ":
+ * "deepseek-v3_2-exp-w8a8 |  File \"/usr/local/.../tp_worker.py\", line 253, in __init__",
+ * "web-1  | Traceback (most recent call last):". The name has a lower-case letter and is no
+ * level word (loguru's "ERROR    | module:fn:12 - ..." is a level, not a service). */
+static int compose_prefix(struct pspan *m)
+{
+	size_t i = 0, lower = 0;
+	while (i < m->n && i < 64 && (is_alnum(m->s[i]) || m->s[i] == '_' || m->s[i] == '-' ||
+				      m->s[i] == '.')) {
+		lower |= m->s[i] >= 'a' && m->s[i] <= 'z';
+		i++;
+	}
+	size_t name = i;
+	while (i < m->n && m->s[i] == ' ')
+		i++;
+	if (!name || !lower || i == name || i + 1 >= m->n || m->s[i] != '|' || m->s[i + 1] != ' ' ||
+	    level_word(m->s, name))
+		return 0;
+	skip(m, i + 2);
+	return 1;
+}
+
 /* "[PID: 159] " (CANN's screen form puts it after the code, too). */
 static int pid_prefix(struct pspan *m, struct hlog_line *l)
 {
@@ -667,7 +689,8 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 	for (int pass = 0; pass < 8; pass++) {
 		size_t sp = spaces(m);
 		struct pspan t = {m.s + sp, m.n - sp};
-		if ((!pass && grep_prefix(&t, l)) || rank_prefix(&t, l) || proc_prefix(&t, l) ||
+		if ((!pass && (grep_prefix(&t, l) || compose_prefix(&t))) || rank_prefix(&t, l) ||
+		    proc_prefix(&t, l) ||
 		    ctime_prefix(&t, l) ||
 		    vllm_prefix(&t, l) ||
 		    pylog_prefix(&t, l) || kernel_prefix(&t, l, kernel_word) || pid_prefix(&t, l)) {

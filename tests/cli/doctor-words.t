@@ -658,4 +658,13 @@ printf '%s\n' 'Local PRTE version: 3.0.8' 'Peer PRTE version: 3.0.8' >"$TMP/pv.l
 run "$HCCLCTL" doctor --logs "$TMP/pv.log"
 check_rc 0 "  the same release at both ends: a pass"
 
+# Docker Compose's service prefix ("name  | ") comes off: traceback frames alone still say a
+# process raised; a level word before '|' (loguru's "ERROR    | ...") is no service
+cause_is "kind node" "unresolved node0" "a compose service's traceback frames" \
+	'deepseek-v3_2-exp-w8a8 |  File "/usr/local/python3.11.13/lib/python3.11/site-packages/sglang/srt/managers/tp_worker.py", line 253, in __init__' \
+	'deepseek-v3_2-exp-w8a8 |    self._model_runner = ModelRunner('
+printf '%s\n' 'ERROR    | train:main:12 - rendezvous failed' >"$TMP/lg.log"
+run "$HCCLCTL" doctor --logs "$TMP/lg.log"
+check_rc 1 "  loguru's level before '|': still an error line (a warning), never a pass"
+
 done_testing
