@@ -303,6 +303,15 @@ static const struct family fams[] = {
 		"it with the option the line gives), or ask for one the installed build has",
 	 .any = {"compile with", "recompile with", "rebuild with", "build with"},
 	 .also = {"to use", "to enable", "to support"}},
+	/* and as the build's own lack: torch's "use_libuv was requested but PyTorch was built
+	 * without libuv support, run with USE_LIBUV=0 to disable it" (2.4's "was build without") */
+	{.cat = HCAT_CONFIG,
+	 .name = "backend-missing",
+	 .what = "the job asks for a feature its installed build does not have",
+	 .fix = "turn the feature off as the line says (its option or variable), or install a "
+		"build of the framework that has it",
+	 .any = {"built without", "build without", "compiled without"},
+	 .also = {"support", "requested", "enabled"}},
 	/* a program the job starts is not installed where it runs: "bash: orted: command not
 	 * found" (Open MPI's daemon on a node whose PATH lacks it) */
 	{.cat = HCAT_CONFIG,

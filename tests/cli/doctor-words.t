@@ -667,4 +667,8 @@ printf '%s\n' 'ERROR    | train:main:12 - rendezvous failed' >"$TMP/lg.log"
 run "$HCCLCTL" doctor --logs "$TMP/lg.log"
 check_rc 1 "  loguru's level before '|': still an error line (a warning), never a pass"
 
+# a feature the build lacks, in its own words, is the job's setup
+cause_is "kind detail" "config words:backend-missing" "PyTorch built without libuv" \
+	'torch.distributed.DistStoreError: use_libuv was requested but PyTorch was built without libuv support, run with USE_LIBUV=0 to disable it.'
+
 done_testing

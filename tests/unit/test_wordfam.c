@@ -236,6 +236,10 @@ static void test_rows(void **state)
 		{"MPIDI_UCX_get_local_upids(31): The function is currently not supported with ucx "
 		 "netmod",
 		 "unsupported"},
+		/* real-logs-new batch205, hiyouga/LlamaFactory#7806 */
+		{"torch.distributed.DistStoreError: use_libuv was requested but PyTorch was built "
+		 "without libuv support, run with USE_LIBUV=0 to disable it.",
+		 "backend-missing"},
 		/* real-logs-new batch186, Mellanox/nv_peer_memory#39 */
 		{"[76463.688316] nv_peer_mem: disagrees about version of symbol "
 		 "ib_register_peer_memory_client",
