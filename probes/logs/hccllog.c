@@ -430,6 +430,14 @@ static void trace_below(struct hlog_report *r, const char *name, const char *nod
 		}
 }
 
+struct hlog_file *hlog__file_named(struct hlog_report *r, const char *name)
+{
+	for (size_t i = 0; i < r->nfile; i++)
+		if (!strcmp(r->file[i].name, name))
+			return &r->file[i];
+	return NULL;
+}
+
 void hlog__lone_frame_error(struct hlog_report *r)
 {
 	if (r->errors || !r->has_lone_frame)
@@ -438,11 +446,9 @@ void hlog__lone_frame_error(struct hlog_report *r)
 	r->first_error = *u;
 	r->errors = 1;
 	/* and its file's, which the counts of the files add up to */
-	for (size_t i = 0; i < r->nfile; i++)
-		if (!strcmp(r->file[i].name, u->file)) {
-			r->file[i].errors++;
-			break;
-		}
+	struct hlog_file *f = hlog__file_named(r, u->file);
+	if (f)
+		f->errors++;
 	keep_unk(r, u->file, u->node, u->line, u->rank, HLINE_NONE,
 		 (struct pspan){u->text, strlen(u->text)});
 }

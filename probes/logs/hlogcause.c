@@ -142,9 +142,6 @@ static void pci_of_cause(struct hlog_report *r)
 		hlog__line_pci(r->evidence[i].text, r->pci, sizeof(r->pci));
 }
 
-/* The NIC a cause's lines name by its RDMA device ("link mlx5_2/1 state DOWN ...",
- * "ibv_create_ah(...) for UD verbs connect on bnxt_re0 failed"): whatever the failure, the
- * NIC it went through is where an operator looks. */
 /* The RDMA device of a line of file within 3 lines of q, as the cause's NIC. */
 static void nic_near(struct hlog_report *r, const struct hlog_quote *q, const char *file,
 		     unsigned line, const char *text)
@@ -162,14 +159,14 @@ static void rank_of_writer(struct hlog_report *r)
 	if (r->rank >= 0 || r->group[0] || !r->nevidence || r->cat == HCAT_NONE ||
 	    r->cat == HCAT_RANK_STUCK || r->kind == HLOG_ROSTER)
 		return;
-	for (size_t i = 0; i < r->nfile; i++)
-		if (!strcmp(r->file[i].name, r->evidence[0].file)) {
-			if (r->file[i].self_rank >= 0)
-				r->rank = r->file[i].self_rank;
-			return;
-		}
+	const struct hlog_file *f = hlog__file_named(r, r->evidence[0].file);
+	if (f && f->self_rank >= 0)
+		r->rank = f->self_rank;
 }
 
+/* The NIC a cause's lines name by its RDMA device ("link mlx5_2/1 state DOWN ...",
+ * "ibv_create_ah(...) for UD verbs connect on bnxt_re0 failed"): whatever the failure, the
+ * NIC it went through is where an operator looks. */
 static void nic_of_cause(struct hlog_report *r)
 {
 	for (size_t i = 0; i < r->nevidence && !r->nic[0]; i++)

@@ -10,6 +10,16 @@ cause() {
 print(" ".join(str(c.get(k)) for k in sys.argv[1:]))' "$@")
 }
 
+# the cause's FIELDS of the lines given are WANT: cause_is FIELDS WANT MESSAGE LINE...
+cause_is() {
+	_f=$1 _w=$2 _m=$3
+	shift 3
+	printf '%s\n' "$@" >"$TMP/ci.log"
+	run "$HCCLCTL" --json doctor --logs "$TMP/ci.log"
+	cause $_f
+	check_out "$_w" "$_m"
+}
+
 printf '%s\n' '2031-01-05 10:00:00 [trainer] starting step 1' \
 	'2031-01-05 10:00:01 [trainer] FATAL: rendezvous: connect to 10.9.0.4:7000 timed out' >"$TMP/a.log"
 run "$HCCLCTL" --json doctor --logs "$TMP/a.log"
@@ -528,14 +538,10 @@ done
 
 # the NIC a cause's line names by its RDMA device is the cause's nic; the kernel's driver
 # name before a PCI address ("mlx5_core 0000:01:00.0") is none
-printf '%s\n' 'link mlx5_2/1 state DOWN physical_state POLLING netdev ens1f0np0' >"$TMP/nic.log"
-run "$HCCLCTL" --json doctor --logs "$TMP/nic.log"
-cause kind nic
-check_out "link-down mlx5_2" "  the port's RDMA device: mlx5_2"
-printf '%s\n' '[Thu Oct 31 21:32:31 2024] mlx5_core 0000:01:00.0: mlx5_cmd_check:794:(pid 57074): CREATE_MKEY(0x200) op_mod(0x0) failed, status limits exceeded(0x8), syndrome (0x59c8a4)' >"$TMP/nic.log"
-run "$HCCLCTL" --json doctor --logs "$TMP/nic.log"
-cause kind nic
-check_out "memory/resource None" "  a driver's name (mlx5_core) is no RDMA device"
+cause_is "kind nic" "link-down mlx5_2" "  the port's RDMA device: mlx5_2" \
+	'link mlx5_2/1 state DOWN physical_state POLLING netdev ens1f0np0'
+cause_is "kind nic" "memory/resource None" "  a driver's name (mlx5_core) is no RDMA device" \
+	'[Thu Oct 31 21:32:31 2024] mlx5_core 0000:01:00.0: mlx5_cmd_check:794:(pid 57074): CREATE_MKEY(0x200) op_mod(0x0) failed, status limits exceeded(0x8), syndrome (0x59c8a4)'
 
 # a setting's name with its value ("timeout=...") is no wait that ran out; a table's count of
 # failures at zero in the next cell is none
@@ -547,11 +553,9 @@ for c in '- timeout=datetime.timedelta(seconds=3600):0' 'rendezvous timeout=60 e
 done
 
 # a message spread over lines names its NIC on the next one: the cause's nic
-printf '%s\n' '[1648009459.439548] [wheeler004:32674:0]           ib_md.c:349  UCX  ERROR ibv_reg_mr(address=0x7fc7603eafe0, length=52848, access=0xf) failed: Resource temporarily unavailable' \
-	'[1648009459.439628] [wheeler004:32674:0]          ucp_mm.c:164  UCX  ERROR failed to register address 0x7fc7603eafe0 mem_type bit 0x1 length 52848 on md[3]=mlx4_0: Input/output error (md reg_mem_types 0x1)' >"$TMP/nic2.log"
-run "$HCCLCTL" --json doctor --logs "$TMP/nic2.log"
-cause kind nic
-check_out "memory/resource mlx4_0" "  the registration's NIC, from the line under the cause"
+cause_is "kind nic" "memory/resource mlx4_0" "  the registration's NIC, from the line under the cause" \
+	'[1648009459.439548] [wheeler004:32674:0]           ib_md.c:349  UCX  ERROR ibv_reg_mr(address=0x7fc7603eafe0, length=52848, access=0xf) failed: Resource temporarily unavailable' \
+	'[1648009459.439628] [wheeler004:32674:0]          ucp_mm.c:164  UCX  ERROR failed to register address 0x7fc7603eafe0 mem_type bit 0x1 length 52848 on md[3]=mlx4_0: Input/output error (md reg_mem_types 0x1)'
 
 # torch's store barrier is a roll call: a log that stops while it waits, 2 of 8 ranks in,
 # waited for the other 6; one that goes on past "Completed store-based barrier" did not
@@ -583,15 +587,6 @@ printf '%s\n' 'ip-10-0-139-244:1465:1465 [0] NCCL INFO NET/Plugin : Plugin load 
 run "$HCCLCTL" doctor --logs "$TMP/info.log"
 check_rc 0 "NCCL INFO plugin fallback and an echoed option: a pass"
 
-# the cause's FIELDS of the lines given are WANT: cause_is FIELDS WANT MESSAGE LINE...
-cause_is() {
-	_f=$1 _w=$2 _m=$3
-	shift 3
-	printf '%s\n' "$@" >"$TMP/ci.log"
-	run "$HCCLCTL" --json doctor --logs "$TMP/ci.log"
-	cause $_f
-	check_out "$_w" "$_m"
-}
 # SIGKILL by its number is memory's most often; a kernel module built for another kernel is
 # a version mismatch; nccl-tests' rank lines without their '#', as pages copy them, show one
 # rank on two hosts; a traceback's heading alone still names the node whose process stopped
