@@ -328,6 +328,14 @@ static const struct hlog_sig rows[] = {
 	 "check the port's cable, optics and switch port (ibstat, ip link show on the net device); "
 	 "in a container or VF, that the interface given to it is the one cabled and up",
 	 0, NULL},
+	/* nvidia-smi nvlink -s, a GPU's links under its heading: "GPU 3: Tesla V100-SXM2-32GB
+	 * (UUID: ...)", then "         Link 3: <inactive>" for a link with no connection */
+	{{"Link ", ": <inactive>"}, HCAT_LINK_DOWN, "nvlink-inactive",
+	 "an NVLink link of a GPU is inactive (nvidia-smi nvlink -s)",
+	 "check the GPU's NVLink links (nvidia-smi nvlink -s, -e for their error counters) and "
+	 "the fabric manager where there is one (systemctl status nvidia-fabricmanager); a link "
+	 "that stays inactive after a reset needs the board or the bridge seen to",
+	 0, NULL},
 	/* kernel: Intel drivers print "NIC Link is Down" */
 	{{"NIC Link is Down"}, HCAT_LINK_DOWN, "kernel-link-down",
 	 "the kernel saw a NIC lose its link", "check the cable, the optics and the switch port", 0,

@@ -158,6 +158,7 @@ static int zero_before(struct pspan m, size_t at, size_t len);
 static int set_to_span(struct pspan m, size_t at, size_t len);
 static int negated(struct pspan m, size_t at, size_t len);
 static int zero_subject(struct pspan m, size_t at, size_t len);
+static int level_value(struct pspan m, size_t at, size_t len);
 
 static const struct {
 	const char *form;
@@ -191,6 +192,9 @@ static const struct {
 	 * and adjusting timeout for all ProcessGroups to 0:01:40", "Setting the NCCL timeout to
 	 * 1800 seconds" */
 	{"timeout", 0, set_to_span},
+	/* a level of logging as a setting's value: oneCCL's "|CCL_WARN| value of CCL_LOG_LEVEL
+	 * changed to be error (default:warn)" */
+	{"error", 0, level_value},
 	/* a failure said not to happen: SkyPilot's "Streaming logs... (Ctrl-C to exit log
 	 * streaming; job will not be killed)" */
 	{"killed", 0, negated},
@@ -434,6 +438,40 @@ static int zero_subject(struct pspan m, size_t at, size_t len)
 	return 1;
 }
 
+/* Whether the word at m[at..at+len) is the value a level of logging is set to: "level" (as
+ * a word or the end of a name, LOG_LEVEL) shortly before it, and between them only a verb of
+ * setting ("changed to be", "set to", "is") or '=' / ':'. Not "log level error: cannot open
+ * file" (the clause goes on after the word) nor "level 3 error" (a number between). */
+static int level_value(struct pspan m, size_t at, size_t len)
+{
+	static const char *const verbs[] = {"to", "be", "changed", "set", "is", "was", "now"};
+	size_t lo = at > 32 ? at - 32 : 0, k = at;
+	while (k >= lo + 5 && strncasecmp(m.s + k - 5, "level", 5))
+		k--;
+	if (k < lo + 5)
+		return 0;
+	for (size_t i = k; i < at;) {
+		if (strchr(" \t=:\"'", m.s[i])) {
+			i++;
+			continue;
+		}
+		size_t w = i;
+		while (w < at && isalpha((unsigned char)m.s[w]))
+			w++;
+		size_t v = 0;
+		while (v < sizeof(verbs) / sizeof(verbs[0]) &&
+		       (strlen(verbs[v]) != w - i || strncasecmp(m.s + i, verbs[v], w - i)))
+			v++;
+		if (w == i || v == sizeof(verbs) / sizeof(verbs[0]))
+			return 0;
+		i = w;
+	}
+	size_t e = at + len;
+	while (e < m.n && blank(m.s[e]))
+		e++;
+	return e >= m.n || !isalpha((unsigned char)m.s[e]);
+}
+
 /* Whether the word at m[at..at+len) is negated right before it: "will not be killed", "won't
  * be killed", "will never be killed". */
 static int negated(struct pspan m, size_t at, size_t len)
@@ -527,7 +565,11 @@ int hlog__benign_at(struct pspan m, size_t at, size_t len)
 int hlog__benign_row_in(struct pspan m, size_t row)
 {
 	size_t k;
-	return row < NBENIGN && benign_from(m, row, 0, &k) >= 0;
+	for (long i = row < NBENIGN ? benign_from(m, row, 0, &k) : -1; i >= 0;
+	     i = benign_from(m, row, (size_t)i + 1, &k))
+		if (!benign[row].holds || benign[row].holds(m, (size_t)i, k))
+			return 1;
+	return 0;
 }
 
 int hlog__retry_left(struct pspan m)

@@ -242,6 +242,25 @@ static int frame_collective(struct pspan m, char *out, size_t len)
 	return 0;
 }
 
+/* The device a heading line names, -1: the device of the lines indented below it. NVIDIA's
+ * tools open a GPU's section with "GPU 3: Tesla V100-SXM2-32GB (UUID: ...)": the word alone
+ * is no device key, since host names ("gpu-1-0") and settings ("batch size per gpu: 0") use
+ * it too. */
+static int heading_device(struct pspan m)
+{
+	struct hx_vals x;
+	hlog__extract(m, &x);
+	const struct hx_val *v = hlog__xfind(&x, HX_DEV, HX_THIS);
+	if (v)
+		return (int)v->n;
+	size_t i = 4, d = 0;
+	while (i + d < m.n && d < 4 && m.s[i + d] >= '0' && m.s[i + d] <= '9')
+		d++;
+	if (m.n < 6 || memcmp(m.s, "GPU ", 4) || !d || i + d >= m.n || m.s[i + d] != ':')
+		return -1;
+	return atoi(m.s + i);
+}
+
 /* "1. the connection ..." or "...[87033]2. an exception ...": an item of a numbered list. */
 static int numbered(struct pspan m)
 {
@@ -573,6 +592,10 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	int first_header = 0; /* the error quoted first is a heading (a Traceback) */
 	int in_tb = 0; /* inside a traceback: after its heading or a frame, before its error */
 	int in_stack = 0; /* inside MPICH's error stack: after its heading or a frame */
+	/* the last line not indented: a tool prints a device's heading, then its state
+	 * indented below it ("GPU 3: Tesla V100 ...", "         Link 3: <inactive>") */
+	struct pspan block_head = {NULL, 0};
+	size_t frame_col = 0; /* the line before was a traceback's frame: its text's column + 1 */
 	int stack_rank = -1; /* the rank its heading names ("on node 0 (rank 0 in comm 0)") */
 	/* the first frame of a traceback whose heading the excerpt lacks, until its error */
 	struct {
@@ -644,6 +667,16 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		 * nor their exception's line in the excerpt are all that says a process raised
 		 * ("[rank8]:   File \"tuner.py\", line 72, in ..." to the end): the first of them
 		 * is then kept, and is the error of a report that has no other */
+		/* the source line Python quotes under a frame, indented further, is code, not
+		 * what failed ("    dist.init_process_group(backend, timeout=timeout)"); but a
+		 * raise says what the exception is where its own line is missing ("    raise
+		 * TimeoutError(\"Timed out waiting for engines to send\"" ending an excerpt) */
+		size_t col = (size_t)(l.msg.s - raw.s) + 1;
+		int source = frame_col && col > frame_col && !l.frame && !l.header &&
+			     !probe__starts(l.msg, "raise ");
+		frame_col = l.frame ? col : 0;
+		if (source)
+			continue;
 		if (l.frame) {
 			if (!in_tb && !l.error && !frame.no)
 				frame.no = no, frame.rank = l.rank, frame.line = line;
@@ -661,6 +694,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		if (!l.cont) {
 			head = no;
 			head_known = 0;
+			block_head = l.msg;
 		}
 		if (l.pid >= 0 && f->pid < 0)
 			f->pid = l.pid;
@@ -777,6 +811,8 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 			tmp.rank = rec_rank;
 		if (tmp.rank < 0 && wrapped >= 0)
 			tmp.rank = wrapped;
+		if (tmp.dev < 0 && l.cont && block_head.s)
+			tmp.dev = heading_device(block_head);
 		ctx_event(&mc, no, &l, &tmp);
 		/* a call named in the traceback just above is the one the error happened in */
 		if (!tmp.op[0] && coll[0] && no - coll_at <= 40)

@@ -72,6 +72,7 @@ size_t hlog__benign_rows(void);
 const char *hlog__error_row_name(size_t row);
 const char *hlog__benign_row_name(size_t row);
 int hlog__error_row_at(struct pspan m, size_t row);
+/* Whether benign row row vouches for words of m (its form occurs there and holds). */
 int hlog__benign_row_in(struct pspan m, size_t row);
 /* Whether m announces a retry that still has tries left ("retrying", "retrying (3/34)"): 0
  * for none, and for the last of a count ("retrying (34/34)"), which is the failure itself. */

@@ -726,6 +726,16 @@ static const struct family fams[] = {
 		 /* TensorFlow's master, every 10 s: "CreateSession still waiting for response
 		  * from worker: /job:worker/replica:0/task:12" */
 		 "still waiting"}},
+	/* a wait given up on in other words: MosaicML streaming's "RuntimeError: Waiting for
+	 * local rank 0, bailing out: 60.000 < 60.053 sec." */
+	{.cat = HCAT_RANK_STUCK,
+	 .name = "timeout",
+	 .what = "a wait ran out",
+	 .fix = "a wait for another rank or service ran out: find the rank that was late or "
+		"stopped (its own log, the first error by time across ranks); raise the timeout "
+		"only when it is known to be merely slow",
+	 .any = {"waiting for", "waited for"},
+	 .also = {"bailing out", "giving up", "gave up"}},
 	{.cat = HCAT_RANK_STUCK,
 	 .name = "timeout",
 	 .what = "a wait ran out",

@@ -666,4 +666,30 @@ check_rc 1 "  loguru's level before '|': still an error line (a warning), never 
 cause_is "kind detail" "config words:backend-missing" "PyTorch built without libuv" \
 	'torch.distributed.DistStoreError: use_libuv was requested but PyTorch was built without libuv support, run with USE_LIBUV=0 to disable it.'
 
+# the source line Python quotes under a frame is code, not the failure ("timeout=timeout" is an
+# argument); a raise there still says what was raised where the exception's line is missing
+cause_is "kind rank" "rank-stuck 0" "the exception's line, not the code above it" \
+	'Traceback (most recent call last):' \
+	'  File "/usr/lib/python3.8/site-packages/composer/utils/ddp.py", line 205, in initialize_ddp' \
+	'    dist.init_process_group(backend, timeout=timeout)' \
+	'RuntimeError: Timed out initializing process group in store based barrier on rank: 0, for key: store_based_barrier_key:1 (world_size=8, worker_count=7, timeout=0:00:05)'
+cause_is "kind" "rank-stuck" "  a raise ending an excerpt" \
+	'(ApiServer_0 pid=559)   File "/vllm-workspace/vllm/vllm/v1/engine/core_client.py", line 496, in __init__' \
+	'(ApiServer_0 pid=559)     raise TimeoutError("Timed out waiting for engines to send"'
+cause_is "kind detail" "rank-stuck words:timeout" "a wait given up on: waiting for ..., bailing out" \
+	'RuntimeError: Waiting for local rank 0, bailing out: 60.000 < 60.053 sec.'
+
+# a tool's heading names the device of the lines indented under it: nvidia-smi nvlink -s
+cause_is "kind detail device" "link-down nvlink-inactive 3" "an inactive NVLink link of GPU 3" \
+	'GPU 3: Tesla V100-SXM2-32GB (UUID: GPU-0000)' '         Link 2: 25.781 GB/s' \
+	'         Link 3: <inactive>'
+
+# a level of logging as a setting's value is no error
+printf '%s\n' '2024:12:04-08:29:37:(158466) |CCL_WARN| value of CCL_LOG_LEVEL changed to be error (default:warn)' >"$TMP/lv.log"
+run "$HCCLCTL" doctor --logs "$TMP/lv.log"
+check_rc 0 "a log level changed to error: a pass"
+printf '%s\n' 'log level error: cannot open /etc/app.conf' >"$TMP/lv.log"
+run "$HCCLCTL" doctor --logs "$TMP/lv.log"
+check_rc 1 "  but 'error' opening a clause that goes on is one"
+
 done_testing

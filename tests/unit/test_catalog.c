@@ -353,6 +353,8 @@ static const struct ccase cases[] = {
 	 "world-exceeds-devices", HCAT_CONFIG, ""},
 	{"rdma-core ibdev2netdev, openshift sriov-network-operator issue 635",
 	 "mlx5_18 port 1 ==> net1 (Down)", "ibdev2netdev-down", HCAT_LINK_DOWN, ""},
+	{"nvidia-smi nvlink -s, Azure azhpc-diagnostics issue 73",
+	 "         Link 3: <inactive>", "nvlink-inactive", HCAT_LINK_DOWN, ""},
 	/* kernel */
 	{"e1000e, a kernel mailing list thread",
 	 "[   34.084816] e1000e: eth1 NIC Link is Down", "kernel-link-down", HCAT_LINK_DOWN, ""},

@@ -28,6 +28,9 @@ static void test_rows(void **state)
 		{"eth2: Link is Down", "link-down"},
 		{"getaddrinfo node07: Name or service not known", "name-resolution"},
 		{"Temporary failure in name resolution while resolving master", "name-resolution"},
+		/* real: mosaicml/examples#292 (MosaicML streaming's wait for its local leader) */
+		{"RuntimeError: Waiting for local rank 0, bailing out: 60.000 < 60.053 sec.",
+		 "timeout"},
 		/* real: AI-Hypercomputer/gpu-recipes#2 (JAX's coordination service on 32 nodes):
 		 * a wait for tasks to register, though its advice names connecting */
 		{"Stopping coordination service as cluster registration failed. This may be due to "
