@@ -83,6 +83,13 @@ static const struct {
 	{"readonly variable", 0},
 	{"unbound variable", 0},
 	{"permission denied", 0}, /* "[Errno 13] Permission denied" */
+	/* EPERM's text: sshd in a container without the capability, "chroot(\"/run/sshd\"):
+	 * Operation not permitted [preauth]" */
+	{"not permitted", 0},
+	/* a name that does not resolve, as ping and older resolvers say it: "ping: unknown host
+	 * lm-mpi-job-mpiworker-0.lm-mpi-job"; getaddrinfo's "Name or service not known" */
+	{"unknown host", 0},
+	{"service not known", 0},
 	{"address already in use", 0}, /* Gloo: "bind: Address already in use" */
 	{"mismatch", 0},      /* "Detected mismatch between collectives on ranks." */
 	/* "mismatch" in words: "the socversion Ascend910B1 of bin package does not match the
@@ -659,9 +666,9 @@ static int first_word(struct pspan m, long only, int *len, int *row)
 }
 
 /* Words beyond the rows' own that make a line an error: the class names' tails (above),
- * logline.c's exception tails and hlog__http_failure's "status". */
+ * logline.c's exception tails, hlog__http_failure's "status" and a call's errno. */
 static const char *const gate_extra[] = {"error", "exception", "failure", "interrupt", "exit",
-					 "status"};
+					 "status", "errno"};
 
 int hlog__error_gate_word(size_t i, struct pspan *w)
 {

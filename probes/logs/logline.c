@@ -730,9 +730,12 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 		/* the words decide, unless the line names itself informational first ("NCCL
 		 * INFO Failed to open libibverbs.so": a probe of what is there, not a failure) */
 		int wl, at = hlog__error_word(m, &wl, NULL);
+		/* a call's errno, not 0, says it failed in any words: Open MPI's shared memory
+		 * "Read -1, expected 10024, errno = 1" */
 		l->error = (l->code_at >= 0 && l->level == HLINE_NONE) || exception_line(m) ||
 			   (at >= 0 && (!info_word_before(m, (size_t)at) || hlog__any_level_word(m))) ||
-			   (l->level == HLINE_NONE && hlog__http_failure(m));
+			   (l->level == HLINE_NONE && hlog__http_failure(m)) ||
+			   (hlog__hits_may(h, HLOG_HIT_ERRNO) && hlog__errno_of(m) > 0);
 	}
 	if (!l->error && words && l->level == HLINE_INFO && hlog__any_level_word(m))
 		l->error = 1;

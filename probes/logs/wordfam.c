@@ -37,6 +37,7 @@ struct family {
 };
 
 static int empty_host(struct pspan s, long long *port);
+static int errno_access(struct pspan s, long long *port);
 /* A process's end in words that say it failed: an exit code after "exit", the first number
  * within a few marks of the word, not 0 ("exitcode: 1", "returned non-zero exit status 255.";
  * not "exit code 0"), or an exit "unexpectedly". */
@@ -415,6 +416,15 @@ static const struct family fams[] = {
 		  * "[ERROR] URL https://registry-1.docker.io/v2/.../manifests/... returned error
 		  * code: 401 Unauthorized" */
 		 "401 unauthorized", "403 forbidden"}},
+	/* and by EPERM's or EACCES's number alone: Open MPI's shared memory copy without the
+	 * ptrace capability, "Read -1, expected 10024, errno = 1" */
+	{.cat = HCAT_CONFIG,
+	 .name = "permission",
+	 .what = "an access was refused (a permission, a key or a capability the job lacks)",
+	 .fix = "give the job's user what the call needs: access to the device or file, or the "
+		"container's capability (SYS_PTRACE for a copy between processes, CMA); then run "
+		"again",
+	 .form = errno_access},
 	/* the CUDA runtime's words for a node whose GPU software is not set up to run
 	 * (cudaGetErrorString of cudaErrorSystemNotReady): "system not yet initialized", on
 	 * NVSwitch systems the fabric manager not running */
@@ -915,6 +925,14 @@ static int has_any(struct pspan s, const char *const *list, const struct line_by
 
 /* ":PORT" with nothing before the colon where a host belongs: after a blank, '=', '"', '\''
  * or "//", and followed by the port's digits up to the end of the word */
+/* Whether the line's errno is EPERM (1) or EACCES (13). */
+static int errno_access(struct pspan s, long long *port)
+{
+	(void)port;
+	int e = hlog__errno_of(s);
+	return e == 1 || e == 13;
+}
+
 static int empty_host(struct pspan s, long long *port)
 {
 	for (size_t i = 0; i + 1 < s.n; i++) {

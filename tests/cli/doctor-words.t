@@ -692,4 +692,16 @@ printf '%s\n' 'log level error: cannot open /etc/app.conf' >"$TMP/lv.log"
 run "$HCCLCTL" doctor --logs "$TMP/lv.log"
 check_rc 1 "  but 'error' opening a clause that goes on is one"
 
+# a call's errno, not 0, makes a line an error in any words; EPERM's number is an access
+# refused. Names that do not resolve and EPERM's text read as errors too
+cause_is "kind detail" "config words:permission" "errno = 1 with no error word" \
+	'[v4.radia.run:00192] Read -1, expected 10024, errno = 1'
+printf '%s\n' 'connected, errno = 0' >"$TMP/en.log"
+run "$HCCLCTL" doctor --logs "$TMP/en.log"
+check_rc 0 "  errno = 0: a pass"
+cause_is "kind detail" "config words:permission" "sshd's Operation not permitted" \
+	'chroot("/run/sshd"): Operation not permitted [preauth]'
+cause_is "kind detail" "network-unreachable words:name-resolution" "ping's unknown host" \
+	'ping: unknown host lm-mpi-job-mpiworker-0.lm-mpi-job'
+
 done_testing

@@ -133,6 +133,13 @@ static const struct row_line word_lines[] = {
 	 "A process or daemon was unable to complete a TCP connection"},
 	{"permission denied", "https://github.com/chrysn/aiocoap/pull/350",
 	 "Network error: [Errno 13] Permission denied"},
+	{"not permitted", "../real-logs-new/batch216/mpi-operator-642-openshift-sriov-worker-sshd-chroot-not-permitted",
+	 "chroot(\"/run/sshd\"): Operation not permitted [preauth]"},
+	{"unknown host", "../real-logs-new/batch216/volcano-778-mpi-job-hostnetwork-mpiworker-host-unknown",
+	 "ping: unknown host lm-mpi-job-mpiworker-0.lm-mpi-job"},
+	{"service not known",
+	 "../real-logs-new/batch42/pytorch-operator-333-worker-host-not-found-master-not-ready",
+	 "ValueError: host not found: Name or service not known"},
 	{"address already in use", "https://github.com/pytorch/gloo/issues/33",
 	 "C++ exception with description \"[/home/sayantan/gloo_GIT/gloo/gloo/transport/tcp/"
 	 "pair.cc:135] bind: Address already in use\" thrown in the test body."},

@@ -28,6 +28,9 @@ static void test_rows(void **state)
 		{"eth2: Link is Down", "link-down"},
 		{"getaddrinfo node07: Name or service not known", "name-resolution"},
 		{"Temporary failure in name resolution while resolving master", "name-resolution"},
+		/* real: radiasoft/devops#132 (Open MPI's vader in a container without ptrace):
+		 * EPERM by its number alone */
+		{"[v4.radia.run:00192] Read -1, expected 10024, errno = 1", "permission"},
 		/* real: mosaicml/examples#292 (MosaicML streaming's wait for its local leader) */
 		{"RuntimeError: Waiting for local rank 0, bailing out: 60.000 < 60.053 sec.",
 		 "timeout"},
