@@ -87,7 +87,8 @@ static const char unreach_fix[] =
 
 /* hccn_tool -net_health -g: "net health status: Success", or what failed (Socket fail,
  * Receive timeout, Unreachable, Time exceeded, Fault, ...): every status but success is the
- * NPU's NIC failing to reach the address its health check probes. */
+ * NPU's NIC failing to reach the address its health check probes, except "Init", which the
+ * tool prints when no detect address is set (nothing was probed). */
 static int net_health_failed(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
 {
 	(void)x;
@@ -95,7 +96,9 @@ static int net_health_failed(struct pspan m, const struct hx_vals *x, struct hlo
 	struct pspan v = hlog__after(m, "net health status:");
 	while (v.s && v.n && *v.s == ' ')
 		v.s++, v.n--;
-	return v.s && v.n && !(v.n >= 7 && !memcmp(v.s, "Success", 7));
+	/* "Init": no detect address is configured, so nothing was probed */
+	return v.s && v.n && !(v.n >= 7 && !memcmp(v.s, "Success", 7)) &&
+	       !(v.n >= 4 && !memcmp(v.s, "Init", 4) && (v.n == 4 || !hlog__word_char(v.s[4])));
 }
 
 /* The id the runtime refused: "set ASCEND_RT_VISIBLE_DEVICES:[4] error". */

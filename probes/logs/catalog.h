@@ -85,9 +85,11 @@ enum hlog_hitword {
 	HLOG_HIT_ERRNO,
 	/* hlogroster.c's: torch's "Waiting in store based barrier ... for rank: R" */
 	HLOG_HIT_ROSTER_BARRIER,
-	/* logtext.c's: a process stating its own rank ("myrank 0", "reported by process [J,1]") */
+	/* logtext.c's: a process stating its own rank ("myrank 0", "reported by process [J,1]",
+	 * NCCL's "Trees [0] 1/-1/-1->0->-1") */
 	HLOG_HIT_MYRANK,
 	HLOG_HIT_REPORTED_BY,
+	HLOG_HIT_TREES,
 	HLOG_NHITWORD
 };
 extern const char *const hlog__hitword[HLOG_NHITWORD];

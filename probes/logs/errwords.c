@@ -166,6 +166,7 @@ static int set_to_span(struct pspan m, size_t at, size_t len);
 static int negated(struct pspan m, size_t at, size_t len);
 static int zero_subject(struct pspan m, size_t at, size_t len);
 static int level_value(struct pspan m, size_t at, size_t len);
+static int fallback_clause(struct pspan m, size_t at, size_t len);
 
 static const struct {
 	const char *form;
@@ -202,6 +203,10 @@ static const struct {
 	/* a level of logging as a setting's value: oneCCL's "|CCL_WARN| value of CCL_LOG_LEVEL
 	 * changed to be error (default:warn)" */
 	{"error", 0, level_value},
+	/* a step that failed and the fallback taken, said in a clause of its own: TensorFlow's
+	 * "W .../eager/context.cc:566] Unable to destroy server_ object, so releasing instead.",
+	 * hccl_tools' "Failed to call hccn_tool, try to read /etc/hccn.conf instead" */
+	{"instead", 1, fallback_clause},
 	/* a failure said not to happen: SkyPilot's "Streaming logs... (Ctrl-C to exit log
 	 * streaming; job will not be killed)" */
 	{"killed", 0, negated},
@@ -477,6 +482,29 @@ static int level_value(struct pspan m, size_t at, size_t len)
 	while (e < m.n && blank(m.s[e]))
 		e++;
 	return e >= m.n || !isalpha((unsigned char)m.s[e]);
+}
+
+/* Whether "instead" at m[at..at+len) ends a clause that opens with a fallback ("so releasing
+ * instead", "try to read ... instead"), not "instead of" (a wrong value: "Returned \"Error\"
+ * (-1) instead of \"Success\"") nor advice to do otherwise ("use IPv4 address instead"). */
+static int fallback_clause(struct pspan m, size_t at, size_t len)
+{
+	static const char *const opens[] = {"so ", "try ", "trying ", "using ", "will use ",
+					    "falling back", "fall back"};
+	size_t e = at + len;
+	while (e < m.n && blank(m.s[e]))
+		e++;
+	if (e + 2 <= m.n && !strncasecmp(m.s + e, "of", 2))
+		return 0;
+	size_t c = at;
+	while (c && m.s[c - 1] != ',' && m.s[c - 1] != ';' && m.s[c - 1] != '.')
+		c--;
+	while (c < at && blank(m.s[c]))
+		c++;
+	for (size_t k = 0; k < sizeof(opens) / sizeof(opens[0]); k++)
+		if (c > 0 && !strncasecmp(m.s + c, opens[k], strlen(opens[k])))
+			return 1;
+	return 0;
 }
 
 /* Whether the word at m[at..at+len) is negated right before it: "will not be killed", "won't

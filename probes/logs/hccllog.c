@@ -712,7 +712,8 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		if (record_rank(l.msg, &rec_rank))
 			rec_at = no;
 		if (hlog__hits_may(&hits, HLOG_HIT_MYRANK) ||
-		    hlog__hits_may(&hits, HLOG_HIT_REPORTED_BY)) {
+		    hlog__hits_may(&hits, HLOG_HIT_REPORTED_BY) ||
+		    hlog__hits_may(&hits, HLOG_HIT_TREES)) {
 			int sr = hlog__self_rank(l.msg);
 			if (sr >= 0)
 				f->self_rank = f->self_rank == -1 || f->self_rank == sr ? sr : -2;

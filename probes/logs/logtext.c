@@ -382,8 +382,30 @@ int hlog__http_failure(struct pspan m)
 	return 0;
 }
 
+/* NCCL's tree of a channel, "Trees [0] 1/-1/-1->0->-1 [1] ...": the children, then "->" the
+ * process's own rank "->" its parent (init.cc's "%d/%d/%d->%d->%d"); -1. */
+static int trees_rank(struct pspan m)
+{
+	const char *p = hlog__find(m, "Trees [");
+	if (!p)
+		return -1;
+	for (size_t i = (size_t)(p - m.s); i + 2 < m.n; i++) {
+		if (m.s[i] != '-' || m.s[i + 1] != '>')
+			continue;
+		size_t j = i + 2;
+		int v = 0, d = 0;
+		while (j < m.n && isdigit((unsigned char)m.s[j]) && d < 7)
+			v = v * 10 + (m.s[j++] - '0'), d++;
+		return d && j + 1 < m.n && m.s[j] == '-' && m.s[j + 1] == '>' ? v : -1;
+	}
+	return -1;
+}
+
 int hlog__self_rank(struct pspan m)
 {
+	int t = trees_rank(m);
+	if (t >= 0)
+		return t;
 	static const struct {
 		const char *key;
 		int after_comma; /* the rank follows the job id's ',' */

@@ -27,7 +27,8 @@ int hlog__http_failure(struct pspan m);
  * digits and no more); -1 when none. */
 int hlog__errno_of(struct pspan m);
 /* The rank m says is its writer's own: BKCL's "myrank 0, recv 0 from 1, ...", Open MPI's "***
- * reported by process [1564344321,1]" (the job id, then the rank); -1 when none. */
+ * reported by process [1564344321,1]" (the job id, then the rank), NCCL's tree of a channel
+ * "Trees [0] 1/-1/-1->0->-1" (its own rank between the arrows); -1 when none. */
 int hlog__self_rank(struct pspan m);
 int hlog__has(struct pspan m, const char *lit);
 int hlog__has_nocase(struct pspan m, const char *lit);

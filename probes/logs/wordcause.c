@@ -149,6 +149,28 @@ static void loopback_peer(struct hlog_report *r)
 		 "network interface the nodes share (NCCL_SOCKET_IFNAME, GLOO_SOCKET_IFNAME)");
 }
 
+/* A connection to an IPv4 address no host can have: 0.0.0.0/8 ("this network": a listener's
+ * wildcard, or a number misread as an address, "Retry to connect to 0.1.68.146:63314") or
+ * 224.0.0.0 and above (multicast, reserved, broadcast). The address the job was given for
+ * its peer is wrong; no network fault made the connection fail. */
+static void unusable_peer(struct hlog_report *r)
+{
+	unsigned a, b, c, d;
+	char end;
+	if (r->cat != HCAT_NET || sscanf(r->ip, "%u.%u.%u.%u%c", &a, &b, &c, &d, &end) != 4 ||
+	    a > 255 || b > 255 || c > 255 || d > 255 || (a != 0 && a < 224))
+		return;
+	struct sbuf sb = {r->cause, sizeof(r->cause), strlen(r->cause)};
+	hlog__sb_add(&sb, "; %s is no host's address (%s)", r->ip,
+		     a == 0 ? "0.0.0.0/8 is this network's" : "multicast or reserved");
+	r->cat = HCAT_CONFIG;
+	snprintf(r->detail, sizeof(r->detail), "unusable-peer-address");
+	snprintf(r->fix, sizeof(r->fix), "%s",
+		 "give the job its peer's (master's) real address: the one it was given is not a "
+		 "host's (an empty or misparsed setting such as MASTER_ADDR or the launcher's "
+		 "--master/--ips, or a listener's wildcard address passed on as a peer's)");
+}
+
 int hlog__words_conclude(struct hlog_report *r)
 {
 	/* a failure code alone (nothing explains it, or only its number's meaning does): the
@@ -246,6 +268,7 @@ int hlog__words_conclude(struct hlog_report *r)
 		if (n->line != u->line)
 			hlog__take_values(r, n->text);
 	loopback_peer(r);
+	unusable_peer(r);
 	/* the failure code's own lines stay behind the word line that explains them */
 	size_t keep = no_expl || named ? r->nevidence : 0;
 	if (keep >= HLOG_MAX_EVIDENCE)

@@ -704,4 +704,27 @@ cause_is "kind detail" "config words:permission" "sshd's Operation not permitted
 cause_is "kind detail" "network-unreachable words:name-resolution" "ping's unknown host" \
 	'ping: unknown host lm-mpi-job-mpiworker-0.lm-mpi-job'
 
+# a fallback said in its own clause is no failure; "instead of" (a wrong value) and advice to
+# do otherwise are
+printf '%s\n' '2020-08-26 21:46:26.895808: W tensorflow/core/common_runtime/eager/context.cc:566] Unable to destroy server_ object, so releasing instead. Servers don'"'"'t support clean shutdown.' >"$TMP/fb.log"
+run "$HCCLCTL" doctor --logs "$TMP/fb.log"
+check_rc 0 "a failed step and the fallback taken: a pass"
+for l in 'ioctl failed: Returned "Error" (-1) instead of "Success" (0)' \
+	'W0520 failed to get IP address of peer server, use IPv4 address instead'; do
+	printf '%s\n' "$l" >"$TMP/fb.log"
+	run "$HCCLCTL" doctor --logs "$TMP/fb.log"
+	check_rc 1 "  '$l': an error line"
+done
+
+# a peer address no host can have (0.0.0.0/8, multicast and above) is the job's setting
+cause_is "kind detail ip port" "config unusable-peer-address 0.1.68.146 63314" "a connection to 0.1.68.146" \
+	'I1127 21:38:31.255204 3935673 tcp_utils.cc:107] Retry to connect to 0.1.68.146:63314 while the server is not yet listening.'
+cause_is "kind detail" "network-unreachable words:connect-failed" "  to 10.1.68.146: the network's" \
+	'I1127 21:38:31.255204 3935673 tcp_utils.cc:107] Retry to connect to 10.1.68.146:63314 while the server is not yet listening.'
+
+# NCCL's tree line names the writer's own rank: the failure below it is that rank's
+cause_is "kind rank device" "memory/resource 0 3" "the rank of NCCL's Trees line" \
+	'196d1db4e5fe:15374:15374 [3] NCCL INFO Trees [0] 1/-1/-1->0->-1 [1] 1/-1/-1->0->-1' \
+	'196d1db4e5fe:15374:15374 [3] include/shm.h:48 NCCL WARN Error while creating shared memory segment nccl-shm-recv-a6fd15028d324d0c-0-3-0 (size 9637888)'
+
 done_testing

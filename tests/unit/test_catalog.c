@@ -577,13 +577,18 @@ static void test_barrier_culprit(void **state)
 	assert_string_not_equal(e.detail, "monitored-barrier");
 }
 
-/* hccn_tool's health check that passed is no failure */
+/* hccn_tool's health check that passed is no failure, nor one with no detect address set
+ * ("Init": nothing probed) */
 static void test_net_health_success(void **state)
 {
 	(void)state;
 	struct hlog_event e;
 	recognise("net health status: Success", &e);
 	assert_string_not_equal(e.detail, "npu-net-health");
+	recognise("net health status: Init", &e);
+	assert_string_not_equal(e.detail, "npu-net-health");
+	recognise("net health status: Initx", &e);
+	assert_string_equal(e.detail, "npu-net-health");
 	recognise("net health status: Receive timeout", &e);
 	assert_string_equal(e.detail, "npu-net-health");
 }

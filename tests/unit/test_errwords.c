@@ -336,6 +336,10 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch212/mmm-readme-sunspot-2node-24xpu-fsdp-oneccl-mnist-10-epochs-"
 	 "healthy",
 	 "|CCL_WARN| value of CCL_LOG_LEVEL changed to be error (default:warn)", 0},
+	{"instead",
+	 "../real-logs-new/batch220/dlperf-tf2-resnet50-4n8g-multiworkermirrored-nccl-10-11-0-2-32xv100-"
+	 "600-steps-finished-healthy",
+	 "Unable to destroy server_ object, so releasing instead.", 0},
 	{"could not find the metadata file",
 	 "../real-logs-new/batch167/bigscience-meg-ds-3d-gpt2-52b-n16-64gpu-tp4-pp16-compiler-warning-no-checkpoint-metadata-iterations-healthy",
 	 "WARNING: could not find the metadata file", 0},
