@@ -39,6 +39,10 @@ static const struct {
 	{"exceptions", 0},    /* "If dstRank reports other exceptions, ..." */
 	{"abort", 0},	      /* NCCL: "failed : Software caused connection abort" */
 	{"aborted", 0},	      /* Open MPI: "exited on signal 6 (Aborted)." */
+	{"aborting", 0},      /* Cray MPICH's "aborting job:" over the reason */
+	/* a library a feature needs, missing from the program: "MPIDI_CRAY_init:
+	 * GPU_SUPPORT_ENABLED is requested, but GTL library is not linked" */
+	{"is not linked", 0},
 	{"refused", 0},	      /* Gloo: "SO_ERROR: Connection refused" */
 	{"timeout", 0},	      /* "Watchdog caught collective operation timeout" */
 	{"timed out", 0},     /* c10d: "(errno: 110 - Connection timed out)" */
@@ -167,6 +171,7 @@ static int negated(struct pspan m, size_t at, size_t len);
 static int zero_subject(struct pspan m, size_t at, size_t len);
 static int level_value(struct pspan m, size_t at, size_t len);
 static int fallback_clause(struct pspan m, size_t at, size_t len);
+static int none_value(struct pspan m, size_t at, size_t len);
 
 static const struct {
 	const char *form;
@@ -200,6 +205,9 @@ static const struct {
 	 * and adjusting timeout for all ProcessGroups to 0:01:40", "Setting the NCCL timeout to
 	 * 1800 seconds" */
 	{"timeout", 0, set_to_span},
+	/* a field of a status table whose value says there is none: npu-smi's "Error Code
+	 * : NA", "Error Information : NA" */
+	{"error", 0, none_value},
 	/* a level of logging as a setting's value: oneCCL's "|CCL_WARN| value of CCL_LOG_LEVEL
 	 * changed to be error (default:warn)" */
 	{"error", 0, level_value},
@@ -482,6 +490,28 @@ static int level_value(struct pspan m, size_t at, size_t len)
 	while (e < m.n && blank(m.s[e]))
 		e++;
 	return e >= m.n || !isalpha((unsigned char)m.s[e]);
+}
+
+/* Whether the word at m[at..at+len) opens a field's name whose value, after ':' or '=', is
+ * none: "NA", "N/A", "None", "null", "-" or "0", the line's last word ("Error Code : NA"; not
+ * "Error Code : 0x81 (NA)" nor "Error : none of the ports came up"). */
+static int none_value(struct pspan m, size_t at, size_t len)
+{
+	static const char *const nones[] = {"NA", "N/A", "None", "none", "null", "-", "0"};
+	size_t i = at + len;
+	while (i < m.n && i < at + 40 && (hlog__word_char(m.s[i]) || blank(m.s[i])))
+		i++;
+	if (i >= m.n || (m.s[i] != ':' && m.s[i] != '='))
+		return 0;
+	for (i++; i < m.n && blank(m.s[i]); i++)
+		;
+	size_t e = m.n;
+	while (e > i && blank(m.s[e - 1]))
+		e--;
+	for (size_t k = 0; k < sizeof(nones) / sizeof(nones[0]); k++)
+		if (e - i == strlen(nones[k]) && !memcmp(m.s + i, nones[k], e - i))
+			return 1;
+	return 0;
 }
 
 /* Whether "instead" at m[at..at+len) ends a clause that opens with a fallback ("so releasing

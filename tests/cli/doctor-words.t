@@ -727,4 +727,16 @@ cause_is "kind rank device" "memory/resource 0 3" "the rank of NCCL's Trees line
 	'196d1db4e5fe:15374:15374 [3] NCCL INFO Trees [0] 1/-1/-1->0->-1 [1] 1/-1/-1->0->-1' \
 	'196d1db4e5fe:15374:15374 [3] include/shm.h:48 NCCL WARN Error while creating shared memory segment nccl-shm-recv-a6fd15028d324d0c-0-3-0 (size 9637888)'
 
+# "aborting job:" over its reason; a library a feature needs, not linked in, is the job's setup
+cause_is "kind detail" "config words:library-missing" "Cray MPICH's GTL library not linked" \
+	'aborting job:' 'MPIDI_CRAY_init: GPU_SUPPORT_ENABLED is requested, but GTL library is not linked'
+
+# a status table's error field whose value is none is no error; one with a value is
+printf '%s\n' 'Health Status                  : OK' 'Error Code                     : NA' 'Error Information              : NA' >"$TMP/na.log"
+run "$HCCLCTL" doctor --logs "$TMP/na.log"
+check_rc 0 "npu-smi's 'Error Code : NA': a pass"
+printf '%s\n' 'Health Status                  : Alarm' 'Error Code                     : 0x80E01801' >"$TMP/na.log"
+run "$HCCLCTL" doctor --logs "$TMP/na.log"
+check_rc 1 "  'Error Code : 0x80E01801': an error line"
+
 done_testing

@@ -131,6 +131,12 @@ static const struct row_line word_lines[] = {
 	{"no module named", "llamafactory-5638-ec0010-tbe-import-failed", "No module named"},
 	{"unable", "https://github.com/open-mpi/ompi/issues/12103",
 	 "A process or daemon was unable to complete a TCP connection"},
+	{"aborting",
+	 "../real-logs-new/batch226/alcf-docs-polaris-conda-python-mpidi-cray-init-gpu-support-enabled-gtl-not-linked-mpi4py-import",
+	 "aborting job:"},
+	{"is not linked",
+	 "../real-logs-new/batch226/alcf-docs-polaris-conda-python-mpidi-cray-init-gpu-support-enabled-gtl-not-linked-mpi4py-import",
+	 "GPU_SUPPORT_ENABLED is requested, but GTL library is not linked"},
 	{"permission denied", "https://github.com/chrysn/aiocoap/pull/350",
 	 "Network error: [Errno 13] Permission denied"},
 	{"not permitted", "../real-logs-new/batch216/mpi-operator-642-openshift-sriov-worker-sshd-chroot-not-permitted",
@@ -336,6 +342,9 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch212/mmm-readme-sunspot-2node-24xpu-fsdp-oneccl-mnist-10-epochs-"
 	 "healthy",
 	 "|CCL_WARN| value of CCL_LOG_LEVEL changed to be error (default:warn)", 0},
+	{"error",
+	 "../real-logs-new/batch227/mind-cluster-docs-en-npu-info-before-npu-smi-8npu-health-ok-ecc-zero-healthy",
+	 "Error Code                     : NA", 0},
 	{"instead",
 	 "../real-logs-new/batch220/dlperf-tf2-resnet50-4n8g-multiworkermirrored-nccl-10-11-0-2-32xv100-"
 	 "600-steps-finished-healthy",
