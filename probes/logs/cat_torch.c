@@ -87,6 +87,16 @@ static const struct hlog_sig rows[] = {
 	 "different MASTER_ADDR, NNODES or rendezvous id, or crashed before the store)",
 	 0, NULL},
 	/* ProcessGroupGloo.cpp: "Ranks %s failed to pass monitoredBarrier in %d ms" */
+	/* the flight recorder's analyser (torch/distributed/flight_recorder, fr_trace) on the
+	 * collective it found broken, under "Collective 39 at entry 38 errors": "collective
+	 * state: scheduled" is one some ranks queued and never started, the others waiting */
+	{{"collective state:", "scheduled"}, HCAT_RANK_STUCK, "fr-collective-scheduled",
+	 "the flight recorder shows a collective scheduled but never started: not every rank of "
+	 "its group reached it, and the others wait in it",
+	 "compare the expected and found ranks of that collective in the flight recorder's "
+	 "report: the ranks missing from it stopped earlier (their own logs, py-spy dump on "
+	 "their processes); the ranks waiting are not the cause",
+	 0, NULL},
 	{{"failed to pass monitoredBarrier"}, HCAT_RANK_STUCK, "monitored-barrier",
 	 "the ranks listed never reached the monitored barrier: they were stuck or slow before it",
 	 "read the listed ranks' logs and stacks (py-spy dump) for what held them: data loading, "

@@ -453,9 +453,9 @@ static const struct family fams[] = {
 		   * shapes across devices must be valid." */
 		  "across devices", "across ranks"}},
 	/* code built for other GPUs than these: CUDA's cudaErrorInvalidDeviceFunction ("Cuda
-	 * failure 'invalid device function'") and cudaErrorNoKernelImageForDevice ("no kernel
-	 * image is available for execution on the device"): the binary (NCCL, PyTorch) lacks this
-	 * GPU's architecture. Before "invalid", whose words it shares */
+	 * failure 'invalid device function'"), cudaErrorNoKernelImageForDevice ("no kernel image
+	 * is available for execution on the device") and cudaErrorSymbolNotFound: the binary
+	 * (NCCL, PyTorch) lacks this GPU's architecture. Before "invalid", whose words it shares */
 	{.cat = HCAT_VERSION,
 	 .name = "gpu-arch",
 	 .what = "the program was not built for this GPU's architecture",
@@ -463,6 +463,9 @@ static const struct family fams[] = {
 		"capability (nvidia-smi --query-gpu=compute_cap), or build it with that "
 		"architecture (TORCH_CUDA_ARCH_LIST, NVCC_GENCODE)",
 	 .any = {"invalid device function", "no kernel image is available",
+		 /* cudaErrorSymbolNotFound, a kernel the binary lacks for this GPU: NCCL 2.14
+		  * on an RTX 5090 (sm_120), "NCCL WARN Cuda failure 'named symbol not found'" */
+		 "named symbol not found",
 		 /* HIP's: "hipErrorNoBinaryForGpu: Unable to find code object for all current
 		  * devices!" (a code object built for gfx90a:xnack+ on a GPU run xnack-) */
 		 "NoBinaryForGpu", "unable to find code object"}},

@@ -739,4 +739,12 @@ printf '%s\n' 'Health Status                  : Alarm' 'Error Code              
 run "$HCCLCTL" doctor --logs "$TMP/na.log"
 check_rc 1 "  'Error Code : 0x80E01801': an error line"
 
+# the flight recorder's report of a collective scheduled but never started is a hang
+cause_is "kind" "rank-stuck" "fr_trace: collective state: scheduled" \
+	'Collective 39 at entry 38 errors' 'collective: nccl:all_reduce' 'world size: 128' \
+	'collective state: scheduled'
+# CUDA's "named symbol not found" inside NCCL: a build without this GPU's kernels
+cause_is "kind" "version-mismatch" "NCCL's Cuda failure 'named symbol not found'" \
+	"e54db9740f9d:228664:229081 [1] enqueue.cc:42 NCCL WARN Cuda failure 'named symbol not found'"
+
 done_testing

@@ -184,6 +184,8 @@ static const struct ccase cases[] = {
 	{"c10d ProcessGroupGloo.cpp format, filled",
 	 "RuntimeError: [Rank 2]: Ranks 1, 3 failed to pass monitoredBarrier in 30000 ms",
 	 "monitored-barrier", HCAT_RANK_STUCK, ""},
+	{"torch flight recorder analyser, pytorch issue 140563",
+	 "collective state: scheduled", "fr-collective-scheduled", HCAT_RANK_STUCK, ""},
 	{"glibc gai_strerror(EAI_AGAIN) through Python",
 	 "socket.gaierror: [Errno -3] Temporary failure in name resolution", "host-unresolved3",
 	 HCAT_NET, ""},

@@ -28,6 +28,9 @@ static void test_rows(void **state)
 		{"eth2: Link is Down", "link-down"},
 		{"getaddrinfo node07: Name or service not known", "name-resolution"},
 		{"Temporary failure in name resolution while resolving master", "name-resolution"},
+		/* real: pytorch/pytorch#152077 (NCCL 2.14 on an RTX 5090, sm_120) */
+		{"4d1a2ae696c8:50555:50555 [0] NCCL WARN Cuda failure 'named symbol not found'",
+		 "gpu-arch"},
 		/* real: radiasoft/devops#132 (Open MPI's vader in a container without ptrace):
 		 * EPERM by its number alone */
 		{"[v4.radia.run:00192] Read -1, expected 10024, errno = 1", "permission"},
