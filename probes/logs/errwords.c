@@ -109,6 +109,12 @@ static const struct {
 	/* a limit the program needs raised, in its own words: Intel MPI's DAPL provider "[0]
 	 * DAPL startup: RLIMIT_MEMLOCK too small", vllm-ascend's "HCCL_BUFFSIZE is too small" */
 	{"too small", 0},
+	/* and the other way: PMIx under Spectrum MPI, "A received msg header indicates a size
+	 * that is too large:" */
+	{"too large", 0},
+	/* a request over what there is: Ray's raylet, "System memory request exceeds memory
+	 * available in /dev/shm" (at W, the store then falls back to a slower one) */
+	{"exceeds", 0},
 	/* at any level a NIC's port without a link is a fault: "W0911 06:19:37.204383  3746
 	 * rdma_context.cpp:433] Device mlx5_3 port not active" */
 	{"port not active", 0},

@@ -143,7 +143,10 @@ static const struct family fams[] = {
 		 "no available memory", "not enough memory", "insufficient memory",
 		 /* Ray's memory monitor: "Task was killed due to the node running low on memory",
 		  * "... which exceeds the memory usage threshold of 0.95" */
-		 "low on memory", "memory usage threshold"}},
+		 "low on memory", "memory usage threshold",
+		 /* and its object store: "System memory request exceeds memory available in
+		  * /dev/shm" */
+		 "exceeds memory available", "exceeds the memory available"}},
 	/* an allocation that failed, in any library's words: "Alloc gva local mem error", NCCL's
 	 * "Failed to CUDA calloc 6291456 bytes" (the line is already an error; the words say it
 	 * was memory it could not get) */

@@ -747,4 +747,11 @@ cause_is "kind" "rank-stuck" "fr_trace: collective state: scheduled" \
 cause_is "kind" "version-mismatch" "NCCL's Cuda failure 'named symbol not found'" \
 	"e54db9740f9d:228664:229081 [1] enqueue.cc:42 NCCL WARN Cuda failure 'named symbol not found'"
 
+# a request over what there is, and a size too large, are errors in any words
+cause_is "kind detail" "memory/resource words:memory" "Ray's object store over /dev/shm" \
+	'[2026-03-25 05:44:29,435 W 39 39] (raylet) store_runner.cc:83: System memory request exceeds memory available in /dev/shm. The request is for 10200547328 bytes, and the amount available is 9663676416'
+printf '%s\n' 'A received msg header indicates a size that is too large:' ' Requested size: 25836785' ' Size limit: 16777216' >"$TMP/tl.log"
+run "$HCCLCTL" doctor --logs "$TMP/tl.log"
+check_rc 1 "PMIx's msg header too large: an error line, never a pass"
+
 done_testing

@@ -31,6 +31,11 @@ static void test_rows(void **state)
 		/* real: pytorch/pytorch#152077 (NCCL 2.14 on an RTX 5090, sm_120) */
 		{"4d1a2ae696c8:50555:50555 [0] NCCL WARN Cuda failure 'named symbol not found'",
 		 "gpu-arch"},
+		/* real: gpustack/gpustack#5014 (Ray's object store on Ascend, W level) */
+		{"[2026-03-25 05:44:29,435 W 39 39] (raylet) store_runner.cc:83: System memory "
+		 "request exceeds memory available in /dev/shm. The request is for 10200547328 "
+		 "bytes, and the amount available is 9663676416",
+		 "memory"},
 		/* real: radiasoft/devops#132 (Open MPI's vader in a container without ptrace):
 		 * EPERM by its number alone */
 		{"[v4.radia.run:00192] Read -1, expected 10024, errno = 1", "permission"},
