@@ -253,12 +253,13 @@ static int heading_device(struct pspan m)
 	const struct hx_val *v = hlog__xfind(&x, HX_DEV, HX_THIS);
 	if (v)
 		return (int)v->n;
-	size_t i = 4, d = 0;
-	while (i + d < m.n && d < 4 && m.s[i + d] >= '0' && m.s[i + d] <= '9')
-		d++;
-	if (m.n < 6 || memcmp(m.s, "GPU ", 4) || !d || i + d >= m.n || m.s[i + d] != ':')
+	if (m.n < 6 || memcmp(m.s, "GPU ", 4))
 		return -1;
-	return atoi(m.s + i);
+	size_t i = 4;
+	int n = 0;
+	while (i < m.n && i < 8 && m.s[i] >= '0' && m.s[i] <= '9')
+		n = n * 10 + (m.s[i++] - '0');
+	return i > 4 && i < m.n && m.s[i] == ':' ? n : -1;
 }
 
 /* "1. the connection ..." or "...[87033]2. an exception ...": an item of a numbered list. */
@@ -663,10 +664,6 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		 * those lines say nothing about this job */
 		if (advice && numbered(l.msg))
 			continue;
-		/* a traceback's frames are its context, but frames with neither their heading
-		 * nor their exception's line in the excerpt are all that says a process raised
-		 * ("[rank8]:   File \"tuner.py\", line 72, in ..." to the end): the first of them
-		 * is then kept, and is the error of a report that has no other */
 		/* the source line Python quotes under a frame, indented further, is code, not
 		 * what failed ("    dist.init_process_group(backend, timeout=timeout)"); but a
 		 * raise says what the exception is where its own line is missing ("    raise
@@ -677,6 +674,10 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		frame_col = l.frame ? col : 0;
 		if (source)
 			continue;
+		/* a traceback's frames are its context, but frames with neither their heading
+		 * nor their exception's line in the excerpt are all that says a process raised
+		 * ("[rank8]:   File \"tuner.py\", line 72, in ..." to the end): the first of them
+		 * is then kept, and is the error of a report that has no other */
 		if (l.frame) {
 			if (!in_tb && !l.error && !frame.no)
 				frame.no = no, frame.rank = l.rank, frame.line = line;
