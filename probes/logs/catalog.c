@@ -63,7 +63,8 @@ const char *const hlog__hitword[HLOG_NHITWORD] = {[HLOG_HIT_IP_KEY] = "_ip\"",
 						   [HLOG_HIT_MYRANK] = "myrank ",
 						   [HLOG_HIT_REPORTED_BY] =
 							   "reported by process [",
-						   [HLOG_HIT_TREES] = "Trees ["};
+						   [HLOG_HIT_TREES] = "Trees [",
+						   [HLOG_HIT_OPCOUNT] = ": opCount "};
 
 /* The line automaton: every needle of the catalog's rows, of the inner errors and the hit
  * words, and the gates' words, in one automaton that folds case (the gates' words match in

@@ -90,6 +90,8 @@ enum hlog_hitword {
 	HLOG_HIT_MYRANK,
 	HLOG_HIT_REPORTED_BY,
 	HLOG_HIT_TREES,
+	/* hlogcall.c's: NCCL's collective call ("AllReduce: opCount 3 ...") */
+	HLOG_HIT_OPCOUNT,
 	HLOG_NHITWORD
 };
 extern const char *const hlog__hitword[HLOG_NHITWORD];

@@ -52,6 +52,7 @@ void hlog_report_release(struct hlog_report *r)
 	free(r->file);
 	free(r->fact);
 	free(r->fact_index);
+	free(r->call);
 	hlog_report_init(r);
 }
 
@@ -159,6 +160,7 @@ int hlog__report_append(struct hlog_report *r, const struct hlog_report *p, char
 	}
 	append_kb(r, p);
 	hlog__facts_append(r, p);
+	hlog__calls_append(r, p);
 	hlog__roster_append(&r->roster, &p->roster);
 	for (size_t i = 0; i < p->nfile && !rc; i++)
 		if (!(rc = add_file(r, p->file[i].name, p->file[i].node, err, errlen)))
@@ -597,6 +599,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	 * indented below it ("GPU 3: Tesla V100 ...", "         Link 3: <inactive>") */
 	struct pspan block_head = {NULL, 0};
 	size_t frame_col = 0; /* the line before was a traceback's frame: its text's column + 1 */
+	unsigned calls_in_file = 0; /* NCCL's collective calls this file stated, kept */
 	int stack_rank = -1; /* the rank its heading names ("on node 0 (rank 0 in comm 0)") */
 	/* the first frame of a traceback whose heading the excerpt lacks, until its error */
 	struct {
@@ -720,6 +723,8 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 				f->self_rank = f->self_rank == -1 || f->self_rank == sr ? sr : -2;
 		}
 		hlog__fact_line(r, &l, &hits, name, node, no, line);
+		if (hlog__hits_may(&hits, HLOG_HIT_OPCOUNT))
+			hlog__call_line(r, &l, name, node, no, line, &calls_in_file);
 		unsigned forms = (hlog__hits_may(&hits, HLOG_HIT_ROSTER_GLOBAL) ? HLOG_ROLL_GLOBAL : 0) |
 				 (hlog__hits_may(&hits, HLOG_HIT_ROSTER_RANK) ? HLOG_ROLL_RANK : 0) |
 				 (hlog__hits_may(&hits, HLOG_HIT_ROSTER_PROCESS) ? HLOG_ROLL_PROCESS : 0);

@@ -231,6 +231,19 @@ struct hlog_fact {
 	char text[HLOG_TEXTLEN];
 };
 
+/* One collective call as NCCL's COLL line states it ("AllReduce: opCount 3 ... count 1024
+ * datatype 7 op 0 root 0 comm 0x... [nranks=8]"), to compare the processes' calls. */
+struct hlog_call {
+	char writer[HLOG_NODELEN]; /* its process: "host:pid" of NCCL's prefix, else the file */
+	char name[16];		   /* "AllReduce", "Broadcast" */
+	unsigned long long opcount, count, comm;
+	int dtype, op, root, nranks;
+	char node[HLOG_NODELEN];
+	char file[HLOG_PATHLEN];
+	unsigned line;
+	char text[160];
+};
+
 /* An entity of the knowledge base that lines showed: the first such line, and how many. */
 #define HLOG_MAX_KB 64
 struct hlog_kbhit {
@@ -331,6 +344,8 @@ struct hlog_report {
 	struct hlog_fact *fact; /* the software each host states, first seen first */
 	size_t nfact, fact_cap;
 	int *fact_index; /* (component, host) -> 1 + its fact, open addressing; NULL until one */
+	struct hlog_call *call; /* the collective calls the processes state, first seen first */
+	size_t ncall, call_cap;
 };
 
 /* Empties r. A zeroed report is also a valid empty one. */

@@ -17,6 +17,11 @@ int hlog__ev_rank(const struct hlog_report *r, const struct hlog_event *e);
 const char *hlog__node_of(const struct hlog_event *e);
 void hlog__set_fix(struct hlog_report *r, const char *fix);
 void hlog__set_what(struct hlog_report *r, int cat, const char *detail);
+/* A cause drawn from comparing the processes replaces the one the lines gave: r as a cause
+ * of kind, cat and detail with no culprit, cause or evidence yet; the old cause kept in
+ * before (len bytes), "" when there was none. */
+void hlog__recast(struct hlog_report *r, int kind, int cat, const char *detail, char *before,
+		  size_t len);
 void hlog__list_conseq(const struct hlog_report *r, struct sbuf *b, const char *what,
 			int skip_rank);
 const struct hlog_file *hlog__file_of(const struct hlog_report *r, int rank, const char *host,

@@ -43,6 +43,21 @@ void hlog__set_what(struct hlog_report *r, int cat, const char *detail)
 	snprintf(r->detail, sizeof(r->detail), "%s", detail);
 }
 
+void hlog__recast(struct hlog_report *r, int kind, int cat, const char *detail, char *before,
+		  size_t len)
+{
+	snprintf(before, len, "%s", r->cat != HCAT_NONE ? r->cause : "");
+	r->kind = kind;
+	r->first = NULL;
+	hlog__set_what(r, cat, detail);
+	r->rank = r->peer_rank = r->dev = -1;
+	r->ndevs = 0;
+	r->port = -1;
+	r->ip[0] = r->peer_ip[0] = r->group[0] = '\0';
+	r->cause[0] = '\0';
+	r->nevidence = 0;
+}
+
 const char *hlog__node_of(const struct hlog_event *e)
 {
 	return e->node[0] ? e->node : e->file;

@@ -346,18 +346,10 @@ int hlog__facts_conclude(struct hlog_report *r)
 		return 0;
 	const struct hlog_fact *c = &r->fact[i], *odd = &r->fact[o];
 	char before[200];
-	snprintf(before, sizeof(before), "%.199s", r->cat != HCAT_NONE ? r->cause : "");
-	r->kind = HLOG_VERSION;
-	r->first = NULL;
-	hlog__set_what(r, HCAT_VERSION, "differs-across-nodes");
-	r->rank = r->peer_rank = r->dev = -1;
-	r->ndevs = 0;
-	r->port = -1;
-	r->ip[0] = r->peer_ip[0] = r->group[0] = '\0';
+	hlog__recast(r, HLOG_VERSION, HCAT_VERSION, "differs-across-nodes", before, sizeof(before));
 	snprintf(r->node, sizeof(r->node), "%s", odd->node[0] ? odd->node : odd->host);
 	snprintf(r->reported_on, sizeof(r->reported_on), "%s", r->node);
 	struct sbuf b = {r->cause, sizeof(r->cause), 0};
-	r->cause[0] = '\0';
 	sb_add(&b, "%s differs across the nodes of the job: %s on %s", c->comp, odd->value,
 	       odd->host);
 	if (strcmp(odd->host, r->node))
@@ -370,7 +362,6 @@ int hlog__facts_conclude(struct hlog_report *r)
 			 "communication library, its network plugin, the driver and runtime) on "
 			 "every node, from one image or one environment, and run again; until then "
 			 "no failure the nodes report between them is trustworthy");
-	r->nevidence = 0;
 	const struct hlog_fact *q[2] = {odd, NULL};
 	for (size_t k = 0; k < r->nfact && !q[1]; k++)
 		if (!strcasecmp(r->fact[k].comp, c->comp) && strcmp(r->fact[k].value, odd->value))

@@ -140,5 +140,12 @@ void hlog__fact_line(struct hlog_report *r, const struct hlog_line *l, const str
 		     const char *file, const char *node, unsigned no, struct pspan line);
 void hlog__facts_append(struct hlog_report *r, const struct hlog_report *p);
 int hlog__facts_conclude(struct hlog_report *r);
+/* hlogcall.c: a collective call line l states (in_file counts the file's calls kept), the
+ * calls of a part of the scan appended, and the comparison of the processes' calls: 1 when
+ * two processes made different calls at one place of a communicator, set as r's cause */
+void hlog__call_line(struct hlog_report *r, const struct hlog_line *l, const char *file,
+		     const char *node, unsigned no, struct pspan line, unsigned *in_file);
+void hlog__calls_append(struct hlog_report *r, const struct hlog_report *p);
+int hlog__calls_conclude(struct hlog_report *r);
 
 #endif

@@ -754,4 +754,23 @@ printf '%s\n' 'A received msg header indicates a size that is too large:' ' Requ
 run "$HCCLCTL" doctor --logs "$TMP/tl.log"
 check_rc 1 "PMIx's msg header too large: an error line, never a pass"
 
+# NCCL's collective calls compared across processes: the same place of one communicator with
+# other arguments is a mismatch, named with both calls; a process with two communicators of
+# one size is left out (their opCounts do not align), and send/receive are never compared
+cause_is "kind detail node" "op-mismatch call-arguments-differ learnfair062" "Broadcast count 25503912 on one rank, 53 on the others" \
+	'LOG1.0.txt:learnfair062:32615:32615 [0] NCCL INFO Broadcast: opCount 0 sendbuff 0x7f88e4000000 recvbuff 0x7f88e4000000 count 25503912 datatype 6 op 0 root 0 comm 0x7f88e005a260 [nranks=8] stream 0x55f20d2f5db0' \
+	'LOG1.1.txt:learnfair062:32617:32617 [1] NCCL INFO Broadcast: opCount 0 sendbuff 0x7f3bfe7f5400 recvbuff 0x7f3bfe7f5400 count 53 datatype 4 op 0 root 0 comm 0x7f3bf405a260 [nranks=8] stream 0x55d5ffb73' \
+	'LOG1.2.txt:learnfair062:32619:32619 [2] NCCL INFO Broadcast: opCount 0 sendbuff 0x7fc1407f5400 recvbuff 0x7fc1407f5400 count 53 datatype 4 op 0 root 0 comm 0x7fc13805a260 [nranks=8] stream 0x55cefcc3b'
+run "$HCCLCTL" doctor --logs "$TMP/ci.log"
+printf '%s\n' "$OUT" | grep -qF "Broadcast count 25503912 datatype 6 op 0 root 0 on learnfair062:32615, but Broadcast count 53 datatype 4 op 0 root 0 on learnfair062:32617"
+_report $? "  the odd call (one process's) first, then the others'" "$OUT"
+for c in '0xa 0xc AllGather 8' '0xa 0xa AllReduce 1024' '0xa 0xc Send 8'; do
+	set -- $c
+	printf '%s\n' 'n1:100:100 [0] NCCL INFO AllReduce: opCount 5 sendbuff 0x1 recvbuff 0x1 count 1024 datatype 7 op 0 root 0 comm 0xa [nranks=2] stream 0x1' \
+		"n2:200:200 [0] NCCL INFO AllReduce: opCount 5 sendbuff 0x1 recvbuff 0x1 count 1024 datatype 7 op 0 root 0 comm 0xb [nranks=2] stream 0x1" \
+		"n1:100:100 [0] NCCL INFO $3: opCount 5 sendbuff 0x1 recvbuff 0x1 count $4 datatype 7 op 0 root 0 comm $2 [nranks=2] stream 0x1" >"$TMP/oc.log"
+	run "$HCCLCTL" doctor --logs "$TMP/oc.log"
+	check_rc 0 "  '$c': no mismatch to name (two communicators, the same call, or a send)"
+done
+
 done_testing
