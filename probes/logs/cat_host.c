@@ -339,6 +339,20 @@ static const struct hlog_sig rows[] = {
 	 "the fabric manager where there is one (systemctl status nvidia-fabricmanager); a link "
 	 "that stays inactive after a reset needs the board or the bridge seen to",
 	 0, NULL},
+	/* NVIDIA SHARP and the subnet manager's port: the SHARP daemon of a job, "ERROR
+	 * collect_ports_data: device mlx5_0 port 1 is not valid (port is used by SM)", and its
+	 * aggregation manager, "Local Port validation failed. error: FabricProvider must bind
+	 * to port with master SM (SM LID:35 local LID:2. Exiting." */
+	{{"port is used by SM"}, HCAT_CONFIG, "sharp-port-sm",
+	 "SHARP will not use the port the InfiniBand subnet manager runs on",
+	 "give the job's collectives an HCA port that the subnet manager does not run on "
+	 "(SHARP_COLL_IB_DEV_LIST / NCCL_IB_HCA), or move the subnet manager to another port",
+	 0, NULL},
+	{{"must bind to port with master SM"}, HCAT_CONFIG, "sharp-am-port",
+	 "SHARP's aggregation manager runs on a port that is not the master subnet manager's",
+	 "run sharp_am where the master subnet manager runs (sminfo shows its LID), or set its "
+	 "ib_dev/port in sharp_am.cfg to that port, then restart it",
+	 0, NULL},
 	/* kernel: Intel drivers print "NIC Link is Down" */
 	{{"NIC Link is Down"}, HCAT_LINK_DOWN, "kernel-link-down",
 	 "the kernel saw a NIC lose its link", "check the cable, the optics and the switch port", 0,

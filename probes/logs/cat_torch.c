@@ -160,6 +160,15 @@ static const struct hlog_sig rows[] = {
 	 "Gloo could not connect every pair of ranks",
 	 "check GLOO_SOCKET_IFNAME and that the nodes reach each other on every port", 0, NULL},
 	/* pair.cc: "Read error [%s]:%d: Connection reset by peer", "Connection closed by peer" */
+	/* gloo/transport/tcp/device.cc: "[enforce fail at .../device.cc:276] ss1.ss_family ==
+	 * ss2.ss_family. 2 vs 10": the two ends' addresses are AF_INET and AF_INET6 */
+	{{"ss1.ss_family == ss2.ss_family"}, HCAT_CONFIG, "gloo-address-family",
+	 "two ranks' Gloo addresses are of different families (IPv4 at one end, IPv6 at the "
+	 "other)",
+	 "make every rank use one family: bind Gloo to one interface on every node "
+	 "(GLOO_SOCKET_IFNAME) and give MASTER_ADDR as an address, or a name that resolves to "
+	 "IPv4 (or IPv6) on every node alike (/etc/hosts, gai.conf)",
+	 0, NULL},
 	{{"gloo", "Connection reset by peer"}, HCAT_RANK_STUCK, "gloo-peer-closed",
 	 "a Gloo peer closed its connection: its process exited or aborted",
 	 "read the log of the rank at that address for why it stopped", 0, NULL},

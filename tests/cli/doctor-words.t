@@ -773,4 +773,11 @@ for c in '0xa 0xc AllGather 8' '0xa 0xa AllReduce 1024' '0xa 0xc Send 8'; do
 	check_rc 0 "  '$c': no mismatch to name (two communicators, the same call, or a send)"
 done
 
+# Gloo's address families that differ, and SHARP on the subnet manager's port, are the job's
+# setup
+cause_is "kind detail rank" "config gloo-address-family 0" "Gloo: IPv4 at one end, IPv6 at the other" \
+	'[rank0]: RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/tcp/device.cc:276] ss1.ss_family == ss2.ss_family. 2 vs 10'
+cause_is "kind detail" "config sharp-port-sm" "SHARP on the port the subnet manager runs on" \
+	'[C25L19:1:28576 unique id 1201360626793454896] ERROR collect_ports_data: device mlx5_0 port 1 is not valid (port is used by SM)'
+
 done_testing

@@ -184,6 +184,10 @@ static const struct ccase cases[] = {
 	{"c10d ProcessGroupGloo.cpp format, filled",
 	 "RuntimeError: [Rank 2]: Ranks 1, 3 failed to pass monitoredBarrier in 30000 ms",
 	 "monitored-barrier", HCAT_RANK_STUCK, ""},
+	{"gloo tcp/device.cc, pytorch issue 135355",
+	 "[rank0]: RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/tcp/device.cc:276] "
+	 "ss1.ss_family == ss2.ss_family. 2 vs 10",
+	 "gloo-address-family", HCAT_CONFIG, ""},
 	{"torch flight recorder analyser, pytorch issue 140563",
 	 "collective state: scheduled", "fr-collective-scheduled", HCAT_RANK_STUCK, ""},
 	{"glibc gai_strerror(EAI_AGAIN) through Python",
@@ -355,6 +359,14 @@ static const struct ccase cases[] = {
 	 "world-exceeds-devices", HCAT_CONFIG, ""},
 	{"rdma-core ibdev2netdev, openshift sriov-network-operator issue 635",
 	 "mlx5_18 port 1 ==> net1 (Down)", "ibdev2netdev-down", HCAT_LINK_DOWN, ""},
+	{"NVIDIA SHARP daemon, NVIDIA/nccl issue 1219",
+	 "[C25L19:1:28576 unique id 1201360626793454896] ERROR collect_ports_data: device mlx5_0 "
+	 "port 1 is not valid (port is used by SM)",
+	 "sharp-port-sm", HCAT_CONFIG, ""},
+	{"NVIDIA SHARP aggregation manager, NVIDIA/nccl issue 1425",
+	 "Local Port validation failed. error: FabricProvider must bind to port with master SM (SM "
+	 "LID:35 local LID:2. Exiting.",
+	 "sharp-am-port", HCAT_CONFIG, ""},
 	{"nvidia-smi nvlink -s, Azure azhpc-diagnostics issue 73",
 	 "         Link 3: <inactive>", "nvlink-inactive", HCAT_LINK_DOWN, ""},
 	/* kernel */
