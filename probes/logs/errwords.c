@@ -621,13 +621,23 @@ static long benign_from(struct pspan m, size_t r, size_t from, size_t *len)
 	return -1;
 }
 
+/* Where benign row r next matches in m at or after from and holds there, its length in *len;
+ * -1. */
+static long holding_from(struct pspan m, size_t r, size_t from, size_t *len)
+{
+	for (long i = benign_from(m, r, from, len); i >= 0; i = benign_from(m, r, (size_t)i + 1, len))
+		if (!benign[r].holds || benign[r].holds(m, (size_t)i, *len))
+			return i;
+	return -1;
+}
+
 int hlog__benign_at(struct pspan m, size_t at, size_t len)
 {
 	for (size_t r = 0; r < NBENIGN; r++) {
 		size_t k;
-		for (long i = benign_from(m, r, 0, &k); i >= 0; i = benign_from(m, r, (size_t)i + 1, &k))
-			if ((benign[r].whole || ((size_t)i <= at && at + len <= (size_t)i + k)) &&
-			    (!benign[r].holds || benign[r].holds(m, (size_t)i, k)))
+		for (long i = holding_from(m, r, 0, &k); i >= 0;
+		     i = holding_from(m, r, (size_t)i + 1, &k))
+			if (benign[r].whole || ((size_t)i <= at && at + len <= (size_t)i + k))
 				return (int)r;
 	}
 	return -1;
@@ -636,11 +646,7 @@ int hlog__benign_at(struct pspan m, size_t at, size_t len)
 int hlog__benign_row_in(struct pspan m, size_t row)
 {
 	size_t k;
-	for (long i = row < NBENIGN ? benign_from(m, row, 0, &k) : -1; i >= 0;
-	     i = benign_from(m, row, (size_t)i + 1, &k))
-		if (!benign[row].holds || benign[row].holds(m, (size_t)i, k))
-			return 1;
-	return 0;
+	return row < NBENIGN && holding_from(m, row, 0, &k) >= 0;
 }
 
 int hlog__retry_left(struct pspan m)

@@ -234,7 +234,7 @@ struct hlog_fact {
 /* One collective call as NCCL's COLL line states it ("AllReduce: opCount 3 ... count 1024
  * datatype 7 op 0 root 0 comm 0x... [nranks=8]"), to compare the processes' calls. */
 struct hlog_call {
-	char writer[HLOG_NODELEN]; /* its process: "host:pid" of NCCL's prefix, else the file */
+	char writer[HLOG_NODELEN]; /* its process: "host:pid" of NCCL's prefix */
 	char name[16];		   /* "AllReduce", "Broadcast" */
 	unsigned long long opcount, count, comm;
 	int dtype, op, root, nranks;

@@ -42,50 +42,6 @@ static int num_after(struct pspan m, const char *key, int base, unsigned long lo
 	return d > 0;
 }
 
-/* Whether s[0..n) is digits only, at least one. */
-static int digits(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!isdigit((unsigned char)s[i]))
-			return 0;
-	return n > 0;
-}
-
-/* The process of NCCL's prefix right before the call's name at name ("host:pid:tid [dev] NCCL
- * INFO Broadcast: ...", also behind grep's file name: "LOG1.0.txt:learnfair062:32615:32615
- * [0] NCCL INFO ..."), as "host:pid" in out; 0 when the line has no such prefix. */
-static int nccl_writer(struct pspan m, const char *name, char *out, size_t len)
-{
-	static const char info[] = " NCCL INFO ";
-	size_t il = sizeof(info) - 1;
-	const char *e = name - il;
-	if (name < m.s + il + 4 || memcmp(e, info, il) || e[-1] != ']')
-		return 0;
-	const char *b = e - 1;
-	while (b > m.s && b[-1] != '[')
-		b--;
-	if (b - m.s < 2 || b[-2] != ' ' || !digits(b, (size_t)(e - 1 - b)))
-		return 0;
-	e = b - 2; /* the end of "host:pid:tid" */
-	const char *t = e, *s = m.s;
-	while (t > s && t[-1] != ':' && t[-1] != ' ')
-		t--; /* the tid */
-	if (t == s || t[-1] != ':' || !digits(t, (size_t)(e - t)))
-		return 0;
-	const char *p = t - 1;
-	while (p > s && p[-1] != ':' && p[-1] != ' ')
-		p--; /* the pid */
-	if (p == s || p[-1] != ':' || !digits(p, (size_t)(t - 1 - p)))
-		return 0;
-	const char *h = p - 1;
-	while (h > s && h[-1] != ':' && h[-1] != ' ')
-		h--; /* the host */
-	if (h == p - 1)
-		return 0;
-	snprintf(out, len, "%.*s", (int)(t - 1 - h), h);
-	return 1;
-}
-
 /* Reads one call from m into c; 0 when m is not one, or is a send or a receive. */
 static int parse_call(struct pspan m, struct hlog_call *c)
 {
@@ -101,8 +57,6 @@ static int parse_call(struct pspan m, struct hlog_call *c)
 		return 0;
 	memcpy(c->name, b, nl);
 	c->name[nl] = '\0';
-	if (!nccl_writer(m, b, c->writer, sizeof(c->writer)))
-		return 0;
 	struct pspan rest = {p, (size_t)(m.s + m.n - p)};
 	unsigned long long dt, op, root, nr;
 	if (!num_after(rest, ": opCount ", 16, &c->opcount) ||
@@ -122,8 +76,12 @@ void hlog__call_line(struct hlog_report *r, const struct hlog_line *l, const cha
 		     const char *node, unsigned no, struct pspan line, unsigned *in_file)
 {
 	struct hlog_call c;
-	if (*in_file >= CALLS_PER_FILE || r->ncall >= CALLS_MAX || !parse_call(l->msg, &c))
+	/* the process, from NCCL's prefix ("host:pid:tid [dev]", also behind grep's file name):
+	 * without it the line's calls cannot be told from another process's */
+	if (*in_file >= CALLS_PER_FILE || r->ncall >= CALLS_MAX || l->pid < 0 || !l->host.n ||
+	    !parse_call(l->msg, &c))
 		return;
+	snprintf(c.writer, sizeof(c.writer), "%.*s:%d", (int)l->host.n, l->host.s, l->pid);
 	if (r->ncall == r->call_cap) {
 		size_t cap = r->call_cap ? 2 * r->call_cap : 64;
 		struct hlog_call *n = realloc(r->call, cap * sizeof(*n));
@@ -244,7 +202,7 @@ static int differing(const struct hlog_report *r, size_t *odd, size_t *other)
 static void describe(struct sbuf *b, const struct hlog_call *c)
 {
 	sb_add(b, "%s count %llu datatype %d op %d root %d on %s", c->name, c->count, c->dtype,
-	       c->op, c->root, c->writer[0] ? c->writer : c->file);
+	       c->op, c->root, c->writer);
 }
 
 int hlog__calls_conclude(struct hlog_report *r)

@@ -258,15 +258,12 @@ int hlog_conclude(struct hlog_report *r)
 		hlog__words_conclude(r);
 	else if (!strcmp(r->detail, "result-code") || r->cat == HCAT_UNRESOLVED)
 		hlog__words_conclude(r); /* a row that names what failed, not why */
-	/* nodes that run different software: the failures or the silence between them follow
-	 * from it, but not a fault a line names (memory, hardware, a link, the network) */
-	if (r->cat == HCAT_NONE || r->cat == HCAT_UNRESOLVED || r->cat == HCAT_RANK_STUCK)
-		hlog__facts_conclude(r);
-	/* processes that made different calls at one place of a communicator: the hang or the
-	 * silence follows from it (the version comparison above outranks it: mismatched
-	 * releases make mismatched calls) */
+	/* nodes that run different software, else processes that made different calls at one
+	 * place of a communicator (mismatched releases make mismatched calls): the failures or
+	 * the silence between them follow from it, but not a fault a line names (memory,
+	 * hardware, a link, the network) */
 	if ((r->cat == HCAT_NONE || r->cat == HCAT_UNRESOLVED || r->cat == HCAT_RANK_STUCK) &&
-	    strcmp(r->detail, "differs-across-nodes"))
+	    !hlog__facts_conclude(r))
 		hlog__calls_conclude(r);
 	/* no line reads as an error: the roll call of the ranks may still show the failure */
 	if (r->cat == HCAT_NONE && !r->errors)

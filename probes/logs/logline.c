@@ -208,8 +208,10 @@ static int rank_prefix(struct pspan *m, struct hlog_line *l)
 }
 
 /* grep's "debug/plog/plog-3003627_20260205184335411.log:14:" (grep -rn) or "run/plog/x.log:"
- * (grep -r) before a line a user searched for: a path without spaces (a '/' or ".log" in it,
- * which a time stamp or host name does not have) and an optional line number. */
+ * (grep -r) before a line a user searched for: a path without spaces (a '/' in it, or a name
+ * ending in ".log", ".txt" or ".out", which a time stamp or host name does not have: grep
+ * over NCCL's per-rank files, "LOG1.0.txt:learnfair062:32615:32615 [0] NCCL INFO ...") and an
+ * optional line number. */
 static int grep_prefix(struct pspan *m, struct hlog_line *l)
 {
 	(void)l;
@@ -222,7 +224,9 @@ static int grep_prefix(struct pspan *m, struct hlog_line *l)
 	}
 	if (!i || i >= lim || m->s[i] != ':')
 		return 0;
-	if (!slash && !(i > 4 && !memcmp(m->s + i - 4, ".log", 4)))
+	if (!slash && !(i > 4 && (!memcmp(m->s + i - 4, ".log", 4) ||
+				  !memcmp(m->s + i - 4, ".txt", 4) ||
+				  !memcmp(m->s + i - 4, ".out", 4))))
 		return 0;
 	size_t k = i + 1, d = k;
 	while (d < m->n && is_digit(m->s[d]))
