@@ -133,6 +133,17 @@ static const struct hlog_sig rows[] = {
 	 "install the same Open MPI build, with that component, on every node (ompi_info lists "
 	 "what loads), or stop asking for it (--mca btl ^openib, the component the line names)",
 	 0, NULL},
+	/* Open MPI's rmaps help text when the job asks for more processes than the hosts offer
+	 * slots (help-orte-rmaps-base.txt, "There are not enough slots available in the system
+	 * to satisfy the N slots that were requested by the application: ... Either request
+	 * fewer slots for your application, or make more slots available for use."): a hostfile
+	 * without "slots=", or -np over the cores */
+	{{"request fewer slots"}, HCAT_CONFIG, "mpi-not-enough-slots",
+	 "mpirun was asked for more processes than the hosts it was given have slots",
+	 "give each host its slots in the hostfile (\"HOST slots=GPUS\", one per rank to run "
+	 "there) or --host HOST:N, or ask for fewer processes (-np); --oversubscribe only "
+	 "where ranks may share a core",
+	 0, NULL},
 	/* libfabric's fi_getinfo() with -FI_ENODATA: no provider on this host matches what was
 	 * asked (no such fabric device visible, the provider not installed or excluded). NCCL's
 	 * OFI plugin: "NET/OFI OFI fi_getinfo() call failed: No data available"; MPICH's CH4/OFI

@@ -121,6 +121,16 @@ static const struct hlog_sig rows[] = {
 	 HLOG_MEMLOCK_FIX "; for GPU buffers check that nvidia-peermem is loaded (or test without "
 	 "GPUDirect: NCCL_NET_GDR_LEVEL=LOC)",
 	 0, NULL},
+	/* NVSHMEM's IB transports (src/modules/transport/ibrc/ibrc.cpp and its kin), when
+	 * GPUDirect RDMA's kernel module is not loaded: "nvshmemt_init:1851: neither nv_peer_mem,
+	 * or nvidia_peermem detected. Skipping transport." Without it the remote GPUs are not
+	 * reachable ("Peer GPU 0 is not accessible", "building transport map failed") */
+	{{"neither", "nvidia_peermem detected"}, HCAT_CONFIG, "gdr-module-missing",
+	 "GPUDirect RDMA's kernel module (nvidia_peermem, or the older nv_peer_mem) is not loaded: "
+	 "the NIC cannot reach GPU memory, so the transport between the nodes' GPUs is skipped",
+	 "load it on every node (modprobe nvidia_peermem; lsmod | grep peermem) or use a driver "
+	 "with DMA-BUF support, then run again",
+	 0, NULL},
 	/* bootstrap.cc: WARN("Bootstrap : no socket interface found") */
 	{{"Bootstrap", "no socket interface found"}, HCAT_CONFIG, "nccl-no-interface",
 	 "NCCL found no network interface to bootstrap over",

@@ -56,6 +56,15 @@ static const struct {
 	{"invalid", 0},	      /* "The argument is invalid.Reason: Set visible device failed" */
 	{"killed", 0},	      /* the shell's "Killed"; "Out of memory: Killed process 7899" */
 	{"segmentation fault", 0}, /* "Segmentation fault (core dumped)" */
+	/* a native crash handler's heading, before its signal and frames: Open MPI's "[host:405884]
+	 * *** Process received signal ***" */
+	{"received signal", 0},
+	/* ENOENT's text, where a program or file the job needs is not there: bash starting a
+	 * worker's daemon, "/bin/bash: line 1: /usr/sbin/sshd: No such file or directory" */
+	{"no such file or directory", 0},
+	/* a device or peer the process needs but cannot reach: NVSHMEM's "[GPU 1] Peer GPU 0 is
+	 * not accessible, exiting ..." */
+	{"not accessible", 0},
 	/* the NVIDIA driver when a GPU left the PCIe bus (Xid 79), on a line of its own under
 	 * "NVRM: The NVIDIA GPU 0000:b3:00.0": "NVRM: fallen off the bus and is not responding
 	 * to commands." */

@@ -2,6 +2,7 @@
  * logline.c (prefixes, level, error or not) and hlogmatch.c (what it is); an error line that
  * no rule explains, and that is not an indented part of an explained one, is kept so that
  * the triage never passes a log with errors. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -386,6 +387,39 @@ static void continue_unk(struct unk_open *o, struct hlog_report *r, unsigned no,
 	values_below(l->msg, u->below_ip, sizeof(u->below_ip), &u->below_port, NULL);
 }
 
+/* The last unexplained error line, while the line under it may finish its sentence. */
+struct unk_wrap {
+	unsigned no;
+	int rank, level;
+	struct pspan line;
+};
+
+/* A sentence a terminal or a page wrapped: the error line ends inside it (a word, a number or
+ * a comma, no closing mark) and the next line, with no prefix of its own, goes on in lower
+ * case from its first column (vLLM's "AssertionError: local_world_size (8) must be less than
+ * or equal to the number" over "of visible devices (0)."). The family of the two together,
+ * when it is better, is the line's. */
+static void join_wrapped(struct hlog_report *r, const char *name, const char *node, unsigned no,
+			 struct pspan line, const struct hlog_line *l, const struct unk_wrap *w)
+{
+	struct pspan head = probe__trim(w->line);
+	if (!w->line.s || no != w->no + 1 || l->t_us >= 0 || l->pid >= 0 || l->rank >= 0 ||
+	    !line.n || !islower((unsigned char)line.s[0]) || !head.n ||
+	    !(isalnum((unsigned char)head.s[head.n - 1]) || head.s[head.n - 1] == ','))
+		return;
+	char joined[1024];
+	int n = snprintf(joined, sizeof(joined), "%.*s %.*s", (int)head.n, head.s, (int)line.n,
+			 line.s);
+	if (n < 0 || (size_t)n >= sizeof(joined))
+		return;
+	int fam = hlog__word_family((struct pspan){joined, (size_t)n});
+	if (fam != hlog__word_family(head) && word_better(fam, w->level, r)) {
+		set_unk(&r->word_unk, name, node, w->no, w->rank, w->line);
+		r->word_row = fam;
+		r->word_level = w->level;
+	}
+}
+
 static void keep_unk(struct hlog_report *r, const char *name, const char *node, unsigned no,
 		     int rank, int level, struct pspan line)
 {
@@ -612,6 +646,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	int wrap_rank = -1; /* the rank of the last line that named one, while lines wrap */
 	size_t last_ev = (size_t)-1; /* the last event of this file, and its line */
 	struct unk_open uo = {SIZE_MAX, 0};
+	struct unk_wrap uw = {0, -1, 0, {NULL, 0}};
 	unsigned last_ev_no = 0;
 	/* inside a help message framed by rules of dashes (Open MPI's), and whether the last
 	 * event is: its values come further below it ("WARNING: Open MPI failed to TCP
@@ -783,11 +818,13 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 			if (l.error && !l.header && !(l.cont && head_known) && !chrome(l.msg) &&
 			    !trace) {
 				/* a frame of an error stack is its heading's rank's */
-				keep_unk(r, name, node, no, l.rank < 0 && frame_kind ? stack_rank : l.rank,
-					 l.level, line);
+				uw = (struct unk_wrap){no, l.rank < 0 && frame_kind ? stack_rank : l.rank,
+						       l.level, line};
+				keep_unk(r, name, node, no, uw.rank, l.level, line);
 				open_unk(&uo, r, no, l.msg);
 			} else {
 				continue_unk(&uo, r, no, &l);
+				join_wrapped(r, name, node, no, line, &l, &uw);
 			}
 			continue;
 		}

@@ -615,7 +615,9 @@ static const struct family fams[] = {
 		 "killed by signal",
 		 /* an exception nothing caught, which ends the process as "terminate called"
 		  * does: Ray's "logging.cc:97: Unhandled exception: N3c105ErrorE. what(): ..." */
-		 "unhandled exception"}},
+		 "unhandled exception",
+		 /* a crash handler's heading: Open MPI's "*** Process received signal ***" */
+		 "received signal"}},
 	/* an address whose host is empty ("ray start --address=:6379", "connect to ... address
 	 * :6379", "tcp://:29500"): the variable that should hold the master's host was empty
 	 * when the command line was made, so every connection goes nowhere */

@@ -780,4 +780,22 @@ cause_is "kind detail rank" "config gloo-address-family 0" "Gloo: IPv4 at one en
 cause_is "kind detail" "config sharp-port-sm" "SHARP on the port the subnet manager runs on" \
 	'[C25L19:1:28576 unique id 1201360626793454896] ERROR collect_ports_data: device mlx5_0 port 1 is not valid (port is used by SM)'
 
+# a sentence wrapped over two lines is read whole; ENOENT and a crash handler's heading are
+# errors; the rmaps help text and a missing GPUDirect module are the job's setup
+cause_is "kind detail" "config words:world-size" "a wrapped sentence: the two lines together name the world size" \
+	'AssertionError: local_world_size (8) must be less than or equal to the number' \
+	'of visible devices (0).'
+cause_is "kind detail" "unresolved words:exception" "  not when the first line's sentence ended" \
+	'AssertionError: local_world_size (8) must be less than or equal to the number.' \
+	'of visible devices (0).'
+cause_is "kind detail" "config words:missing-file" "bash without the program it was to start" \
+	'/bin/bash: line 1: /usr/sbin/sshd: No such file or directory'
+cause_is "kind detail" "unresolved words:crash" "Open MPI's crash handler heading" \
+	'[rtptest1621:405884] *** Process received signal ***'
+cause_is "kind detail" "config mpi-not-enough-slots" "mpirun asked for more slots than the hosts have" \
+	'Either request fewer slots for your application, or make more slots' 'available for use.'
+cause_is "kind detail" "config gdr-module-missing" "NVSHMEM without nvidia_peermem" \
+	'/sgl-workspace/nvshmem/src/modules/transport/ibrc/ibrc.cpp:nvshmemt_init:1851: neither nv_peer_mem, or nvidia_peermem detected. Skipping transport.' \
+	'/sgl-workspace/nvshmem/src/host/topo/topo.cpp:469: [GPU 1] Peer GPU 0 is not accessible, exiting ...'
+
 done_testing

@@ -92,6 +92,10 @@ static const struct ccase cases[] = {
 	{"NCCL socket.cc, a vLLM deployment FAQ",
 	 "NCCL WARN NET/Socket : Connect to 192.168.1.11:12345 failed : Connection refused",
 	 "nccl-socket-connect", HCAT_NET, "192.168.1.11"},
+	{"NVSHMEM's ibrc transport (deepseek-ai/DeepEP#223, nvidia_peermem not loaded)",
+	 "/sgl-workspace/nvshmem/src/modules/transport/ibrc/ibrc.cpp:nvshmemt_init:1851: neither "
+	 "nv_peer_mem, or nvidia_peermem detected. Skipping transport.",
+	 "gdr-module-missing", HCAT_CONFIG, ""},
 	{"NCCL bootstrap.cc, a vLLM multi-node write-up",
 	 "NCCL WARN Bootstrap : no socket interface found", "nccl-no-interface", HCAT_CONFIG, ""},
 	{"NCCL bootstrap.cc, Lightning-AI/pytorch-lightning#14986 (two nodes' ranks colliding)",
@@ -319,6 +323,9 @@ static const struct ccase cases[] = {
 	{"Open MPI's mca_base help text (glotzerlab/software#120, openib on an Expanse GPU node)",
 	 "A requested component was not found, or was unable to be opened.  This",
 	 "mpi-component-missing", HCAT_CONFIG, ""},
+	{"Open MPI's rmaps help text (dstackai/dstack#2451, a hostfile without slots=)",
+	 "Either request fewer slots for your application, or make more slots",
+	 "mpi-not-enough-slots", HCAT_CONFIG, ""},
 	{"MPICH, a VASP troubleshooting page",
 	 "Abort(537470981) on node 71 (rank 71 in comm 0): Fatal error in PMPI_Allreduce: Invalid "
 	 "communicator, error stack:",
