@@ -59,6 +59,12 @@ static const struct {
 	/* a native crash handler's heading, before its signal and frames: Open MPI's "[host:405884]
 	 * *** Process received signal ***" */
 	{"received signal", 0},
+	/* torch elastic's agent told to stop from outside (its terminal closed, the scheduler's
+	 * cancel): "Received 1 death signal, shutting down workers" */
+	{"death signal", 0},
+	/* a step that keeps failing while the program goes on trying: MPICH's "OFI is failing to
+	 * make progress on posting a receive. MPICH suspects a hang ..." */
+	{"failing to", 0},
 	/* ENOENT's text, where a program or file the job needs is not there: bash starting a
 	 * worker's daemon, "/bin/bash: line 1: /usr/sbin/sshd: No such file or directory" */
 	{"no such file or directory", 0},

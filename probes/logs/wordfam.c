@@ -191,7 +191,10 @@ static const struct family fams[] = {
 	 .any = {"too many open files", "limits exceeded", "limit exceeded",
 		 /* the locked-memory limit RDMA registrations need: Intel MPI's "DAPL startup:
 		  * RLIMIT_MEMLOCK too small", ulimit's "max locked memory" */
-		 "_memlock", "memlock", "locked memory"}},
+		 "_memlock", "memlock", "locked memory",
+		 /* a queue or pool used up: MPICH over CXI, "MPICH suspects a hang due to
+		  * completion queue exhaustion", gRPC's RESOURCE_EXHAUSTED */
+		 "exhaustion", "exhausted"}},
 	/* no device for the job to run on: torch's "No CUDA GPUs are available", vLLM's "Current
 	 * node has no NPU available", CUDA's "no CUDA-capable device is detected": the devices
 	 * are not visible where the process runs */
@@ -258,9 +261,14 @@ static const struct family fams[] = {
 	 .fix = "set the variable or option the line names to a value within the bound it gives "
 		"(the same on every node), then run again",
 	 .any = {"too small", "too large", "too big", "is not set", "not set", "must be",
-		 "must not", "should be", "out of range", "exceeds the", "invalid value"},
+		 "must not", "should be", "out of range", "exceeds the", "invalid value",
+		 /* a maximum the job's own setting puts, and the program saying so: NVRx's
+		  * "Maximum number of nodes (4) exceeded. ... This is likely a configuration
+		  * error - please check max_nodes setting." */
+		 "exceeded"},
 	 .also = {"HCCL_", "NCCL_", "GLOO_", "TORCH_", "ASCEND_", "MASTER_ADDR", "MASTER_PORT",
-		  "WORLD_SIZE", "environment variable", "parameter", "config"}},
+		  "WORLD_SIZE", "environment variable", "parameter", "config", "configuration",
+		  "setting"}},
 	/* a file system that is full: "msg_mgr_dump raise error[[Errno 28] No space left on
 	 * device]" (CANN's operator compiler on a full disk) */
 	{.cat = HCAT_RESOURCE,
@@ -601,6 +609,17 @@ static const struct family fams[] = {
 	 .any = {"signal 9", "sigkill", "exitcode: -9", "exit code -9", "exit code: -9",
 		 "exit code 137", "exitcode: 137", "oomkilled"},
 	 .not = {"forcefully", "sending process", "closing signal", "via signals"}},
+	/* a launcher stopped from outside, the job with it: torch elastic's agent, "Received 1
+	 * death signal, shutting down workers" (SIGHUP when the terminal that started it closed;
+	 * SIGTERM from a scheduler's cancel, time limit or preemption). Its peers' lost
+	 * connections and closed rendezvous follow from it */
+	{.cat = HCAT_CONFIG,
+	 .name = "stopped-from-outside",
+	 .what = "the job's launcher was stopped by a signal from outside the job",
+	 .fix = "find who sent it: a terminal or ssh session that closed (start the job detached: "
+		"sbatch, nohup, tmux), or the scheduler (sacct -j JOB -o State,ExitCode,Timelimit: a "
+		"cancel, the time limit, a preemption); then run again where nothing stops it",
+	 .any = {"death signal"}},
 	/* a crash explains the refused connections and timeouts of its peers; a cause its own
 	 * process stated before it (memory, a setting, versions) explains the crash */
 	{.cat = HCAT_UNRESOLVED,

@@ -798,4 +798,14 @@ cause_is "kind detail" "config gdr-module-missing" "NVSHMEM without nvidia_peerm
 	'/sgl-workspace/nvshmem/src/modules/transport/ibrc/ibrc.cpp:nvshmemt_init:1851: neither nv_peer_mem, or nvidia_peermem detected. Skipping transport.' \
 	'/sgl-workspace/nvshmem/src/host/topo/topo.cpp:469: [GPU 1] Peer GPU 0 is not accessible, exiting ...'
 
+# a launcher stopped by a signal from outside, a queue used up, a maximum the job's setting
+# puts
+cause_is "kind detail" "config words:stopped-from-outside" "torch elastic's agent stopped from outside" \
+	'WARNING:torch.distributed.elastic.agent.server.api:Received 1 death signal, shutting down workers' \
+	'WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 4193 closing signal SIGHUP'
+cause_is "kind detail" "memory/resource words:limit" "MPICH's completion queue used up" \
+	'PE 4: MPICH WARNING: OFI is failing to make progress on posting a receive. MPICH suspects a hang due to completion queue exhaustion. Setting environment variable FI_CXI_DEFAULT_CQ_SIZE to a higher number might circumvent this scenario. OFI retry continuing...'
+cause_is "kind detail" "config words:setting" "more nodes than the rendezvous allows" \
+	'ft_rendezvous_barrier.py:1458 [node-A...] Maximum number of nodes (4) exceeded. Active participant count would be 5 (joined=5, left=0). This is likely a configuration error - please check max_nodes setting.'
+
 done_testing

@@ -242,6 +242,18 @@ static void test_rows(void **state)
 		{"[c557-203.stampede.tacc.utexas.edu:mpispawn_1][child_handler] MPI process (rank: "
 		 "16, pid: 107546) terminated with signal 9 -> abort job",
 		 "killed"},
+		/* real-logs-new batch244, ultralytics/ultralytics#918 */
+		{"WARNING:torch.distributed.elastic.agent.server.api:Received 1 death signal, "
+		 "shutting down workers",
+		 "stopped-from-outside"},
+		/* real-logs-new batch246, Hi-PACE/hipace#1185 (Perlmutter) */
+		{"PE 4: MPICH WARNING: OFI is failing to make progress on posting a receive. MPICH "
+		 "suspects a hang due to completion queue exhaustion.",
+		 "limit"},
+		/* real-logs-new batch244, NVIDIA/nvidia-resiliency-ext#348 */
+		{"ft_rendezvous_barrier.py:1458 [node-A...] Maximum number of nodes (4) exceeded. "
+		 "This is likely a configuration error - please check max_nodes setting.",
+		 "setting"},
 		/* real-logs-new batch197, EleutherAI/gpt-neox#88 */
 		{"10.141.250.227: /usr/bin/python3: can't open file 'train_mpu.py': [Errno 2] No "
 		 "such file or directory",
