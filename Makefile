@@ -149,7 +149,12 @@ $(STUB_DIR)/ascend/lib64/%.so: $(STUB_DIR)/%.so
 	@mkdir -p $(@D)
 	cp $< $@
 
-stub: $(STUB_LIBS)
+# What the CLI tests read --json verdicts with (tests/tools/jfield.c).
+$(O)/tests/tools/jfield: tests/tools/jfield.c Makefile
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(STUB_CFLAGS) -o $@ $< $(STUB_CJSON) -lm
+
+stub: $(STUB_LIBS) $(O)/tests/tools/jfield
 ifneq ($(SAN),1)
 tests: stub
 endif

@@ -11,8 +11,10 @@
  * side `hcclctl --json probe roce --ping-list DEV=IP,... --server-id ID`, which pings
  * through that server's own hccn_tool (one thread per device, so the devices' runs overlap)
  * and prints one JSON document (probes/npu/npumesh.h writes and reads it). A server that is
- * this host (a loopback address, its name or one of its addresses) runs it as a child
- * process; the others run it over the SSH fan-out, all servers of the round at once. The
+ * this host (a loopback address, its name or one of its addresses) runs the same node side
+ * in a thread of this process (pmesh_node_answer: a program started per server and round
+ * cost more than its pings); the others run it over the SSH fan-out, all servers of the
+ * round at once. The
  * next round starts when every server answered or passed its deadline. The first round also
  * reads every NIC's LLDP neighbour (--lldp). A server whose side cannot run (no SSH, no
  * hcclctl) is named once and left out of the later rounds; the pings to its NICs go on.
@@ -44,27 +46,15 @@
 #define TABLE_CAP RT_TABLE_MAX
 #define DEFAULT_CONNECT_TIMEOUT 10
 
+/* A server on this host: its node side runs here, in a thread beside the others. */
 static void *local_thread(void *arg)
 {
 	struct job *j = arg;
-	struct probe_tool_result r;
-	char err[PROBE_ERRLEN];
-	int rc = probe_tool_run("/proc/self/exe", j->argv, j->timeout_ms, &r, err, sizeof(err));
-	if (rc) {
+	char err[PROBE_ERRLEN + 160];
+	if (pmesh_node_answer(&j->req, &j->out, &j->outlen, err, sizeof(err)))
 		snprintf(j->why, sizeof(j->why), "%s", err);
-	} else {
-		j->out = r.out;
-		j->outlen = r.outlen;
-		r.out = NULL;
+	else
 		j->ran = 1;
-		if (!r.outlen) {
-			char line[200];
-			probe_first_line(r.errout, line, sizeof(line));
-			snprintf(j->why, sizeof(j->why), "exit %d%s%s", r.status, *line ? ": " : "",
-				 line);
-		}
-	}
-	probe_tool_result_release(&r);
 	return NULL;
 }
 
@@ -264,28 +254,30 @@ static int run_round(struct mesh_run *x, int round, size_t (*pairs)[2], size_t n
 		/* its slowest device runs maxper pings and one LLDP query after another */
 		j->timeout_ms = (x->c->timeout_s * (long)(maxper[s] + 1) * 2 + 15) * 1000;
 		int with_lldp = lldp && devs[s][0];
+		if (m->srv[s].local) {
+			j->req = (struct pmesh_node_req){lists[s], with_lldp ? devs[s] : NULL,
+							 x->c->hccn_tool, m->srv[s].id, with_lldp,
+							 probe_mesh_opts.hccs, x->c->timeout_s};
+			continue;
+		}
 		j->argv = node_words(x, s, lists[s], with_lldp, devs[s],
-				     m->srv[s].local	      ? x->exe
-				     : probe_mesh_opts.remote ? probe_mesh_opts.remote
-							      : "hcclctl");
+				     probe_mesh_opts.remote ? probe_mesh_opts.remote : "hcclctl");
 		if (!j->argv) {
 			rc = fail(EXIT_UNKNOWN, WHERE, NULL, "out of memory");
 			goto out;
 		}
-		if (!m->srv[s].local) {
-			int wc = 0;
-			while (j->argv[wc])
-				wc++;
-			j->cmd = sh_join(wc, (const char *const *)j->argv);
-			if (!j->cmd) {
-				rc = fail(EXIT_UNKNOWN, WHERE, NULL, "out of memory");
-				goto out;
-			}
-			hosts[nh].host = m->srv[s].host;
-			hosts[nh].name = m->srv[s].id;
-			hosts[nh].cmd = j->cmd;
-			host_job[nh++] = (size_t)(j - jobs);
+		int wc = 0;
+		while (j->argv[wc])
+			wc++;
+		j->cmd = sh_join(wc, (const char *const *)j->argv);
+		if (!j->cmd) {
+			rc = fail(EXIT_UNKNOWN, WHERE, NULL, "out of memory");
+			goto out;
 		}
+		hosts[nh].host = m->srv[s].host;
+		hosts[nh].name = m->srv[s].id;
+		hosts[nh].cmd = j->cmd;
+		host_job[nh++] = (size_t)(j - jobs);
 	}
 	for (size_t k = 0; k < nj; k++) {
 		if (m->srv[jobs[k].server].local) {
@@ -413,13 +405,6 @@ static int mesh_main(const struct probe_mesh_common *c)
 	}
 	if ((rc = load(x)))
 		goto out;
-	ssize_t k = readlink("/proc/self/exe", x->exe, sizeof(x->exe) - 1);
-	if (k <= 0) {
-		rc = fail(EXIT_UNKNOWN, WHERE, NULL, "cannot find this program: %s",
-			  strerror(errno));
-		goto out;
-	}
-	x->exe[k] = '\0';
 	if (probe_mesh_opts.insecure)
 		warn_msg(WHERE, "--ssh-insecure: host keys are not checked; anyone on the path can "
 				"pose as these hosts");

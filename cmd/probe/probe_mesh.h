@@ -16,12 +16,25 @@
 /* The node side (--ping-list): pings, prints the document; returns the exit code. */
 int pmesh_node_main(const struct probe_mesh_common *c);
 
+/* What one node side is asked: the pings (DEV=IP,...), with lldp each device's neighbour
+ * (of devices, when given), through hccn_tool (NULL: found as the command finds it). */
+struct pmesh_node_req {
+	const char *ping_list, *devices, *hccn_tool, *server_id;
+	int lldp, hccs;
+	long timeout_s;
+};
+/* The node side of a server on this host, run here rather than as a program of its own: its
+ * answer document in *out (malloc'ed, *outlen bytes), or an exit code with why in err. */
+int pmesh_node_answer(const struct pmesh_node_req *q, char **out, size_t *outlen, char *err,
+		      size_t errlen);
+
 /* ---- the launcher's state (probe_mesh.c), read by the report */
 
 struct job {
 	size_t server;
 	char *cmd;   /* remote: the command line; local: NULL */
-	char **argv; /* the words (local: argv[0] is this program) */
+	char **argv; /* remote: the words of cmd */
+	struct pmesh_node_req req; /* local: what its node side is asked */
 	long timeout_ms;
 	/* result */
 	char *out;
@@ -36,7 +49,6 @@ struct mesh_run {
 	struct rt_table t;
 	size_t *pinged; /* endpoints with an IP, in schedule order */
 	size_t np;
-	char exe[4096];
 	size_t rounds;
 	double seconds;
 	long connect_timeout_s;

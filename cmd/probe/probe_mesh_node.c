@@ -6,6 +6,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,8 @@ struct dev_work {
 	char lldp_error[200];
 	const char *hccn;
 	long timeout_ms;
+	int hccs; /* hccn_tool -hccs_ping, not -ping */
+	const char *server_env; /* HCCLCTL_SERVER_ID=ID, or NULL: see node_run */
 };
 
 /* Runs hccn_tool -i DEV args..., trying again while it says it is busy. 0 with r filled, or
@@ -68,7 +71,8 @@ static int run_hccn(const struct dev_work *w, const char *const *args, struct pr
 		argv[n++] = (char *)args[i];
 	argv[n] = NULL;
 	for (int attempt = 0;; attempt++) {
-		int rc = probe_tool_run(w->hccn, argv, w->timeout_ms, r, err, sizeof(err));
+		int rc = probe_tool_run_env(w->hccn, argv, w->server_env, w->timeout_ms, r, err,
+					    sizeof(err));
 		if (rc == -ETIMEDOUT) {
 			probe_tool_result_release(r);
 			snprintf(why, wlen, "hccn_tool gave no answer within %ld s",
@@ -134,7 +138,7 @@ static void *dev_thread(void *arg)
 		const char *const v4[] = {"-ping", "-g", "address", it->ip, NULL};
 		const char *const v6[] = {"-ping", "-inet6", "-g", "ipv6_address", it->ip, NULL};
 		const char *const hc[] = {"-hccs_ping", "-g", "address", it->ip, NULL};
-		const char *const *a = probe_mesh_opts.hccs ? hc : it->v6 ? v6 : v4;
+		const char *const *a = w->hccs ? hc : it->v6 ? v6 : v4;
 		if (run_hccn(w, a, &r, it->error, sizeof(it->error)))
 			continue;
 		if (!hccn_parse_ping(r.out, r.outlen, &it->p, perr, sizeof(perr)))
@@ -146,13 +150,47 @@ static void *dev_thread(void *arg)
 	return NULL;
 }
 
-/* "0=10.0.0.2,1=10.0.0.3" into items; "" is no item. */
-static int parse_items(const char *list, struct item **out, size_t *nout)
+/* Why the node side could not run, for its caller to print (a command) or to keep (the
+ * launcher, for a server on this host). */
+struct node_why {
+	char what[PROBE_ERRLEN + 160];
+	const char *hint;
+};
+
+static int why(struct node_why *y, int code, const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int why(struct node_why *y, int code, const char *hint, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(y->what, sizeof(y->what), fmt, ap);
+	va_end(ap);
+	y->hint = hint;
+	return code;
+}
+
+/* One call's pings and LLDP queries, done: its items and per-device workers. */
+struct node_run {
+	char hccn[1024];
+	char server_env[300];
+	struct item *it;
+	struct dev_work *w;
+	size_t n, nw;
+};
+
+static void node_run_free(struct node_run *r)
+{
+	free(r->w);
+	free(r->it);
+}
+
+/* "0=10.0.0.2,1=10.0.0.3" into items; "" is no item. 0, or an exit code with why. */
+static int parse_items(const char *list, struct item **out, size_t *nout, struct node_why *y)
 {
 	struct item *v = calloc(MAX_ITEMS, sizeof(*v));
 	size_t n = 0;
 	if (!v)
-		return fail(EXIT_UNKNOWN, WHERE, NULL, "out of memory");
+		return why(y, EXIT_UNKNOWN, NULL, "out of memory");
 	for (const char *p = list; p && *p;) {
 		size_t k = strcspn(p, ",");
 		char one[96], *eq, *end;
@@ -183,10 +221,10 @@ static int parse_items(const char *list, struct item **out, size_t *nout)
 	return 0;
 bad:
 	free(v);
-	return fail(EXIT_USAGE, WHERE, "e.g. --ping-list 0=192.168.1.2,1=192.168.1.3",
-		    "--ping-list: expected DEV=IP[,DEV=IP...] (device 0-1023, an IPv4 or IPv6 "
-		    "address), at most %d",
-		    MAX_ITEMS);
+	return why(y, EXIT_USAGE, "e.g. --ping-list 0=192.168.1.2,1=192.168.1.3",
+		   "--ping-list: expected DEV=IP[,DEV=IP...] (device 0-1023, an IPv4 or IPv6 "
+		   "address), at most %d",
+		   MAX_ITEMS);
 }
 
 static void print_node_text(const struct item *it, size_t n, const struct dev_work *w, size_t nw)
@@ -222,96 +260,145 @@ static void print_node_text(const struct item *it, size_t n, const struct dev_wo
 	}
 }
 
-int pmesh_node_main(const struct probe_mesh_common *c)
+/* Runs the pings and LLDP queries q asks for; 0 with r filled (free it with node_run_free),
+ * or an exit code with why. */
+static int node_run(const struct pmesh_node_req *q, struct node_run *r, struct node_why *y)
 {
-	char hccn[1024], err[PROBE_ERRLEN];
-	struct item *it = NULL;
-	struct dev_work *w = NULL;
+	char err[PROBE_ERRLEN];
 	pthread_t *th = NULL;
-	size_t n = 0, nw = 0;
 	long *lldp_ids = NULL;
 	size_t nlldp = 0;
 	int rc;
 
-	if ((rc = parse_items(probe_mesh_opts.ping_list, &it, &n)))
+	memset(r, 0, sizeof(*r));
+	if ((rc = parse_items(q->ping_list, &r->it, &r->n, y)))
 		return rc;
-	if (probe_mesh_opts.lldp && c->devices &&
-	    rt_parse_devices(c->devices, &lldp_ids, &nlldp, err, sizeof(err))) {
-		rc = fail(EXIT_USAGE, WHERE, "e.g. --devices 0-7", "--devices: %s", err);
+	if (q->lldp && q->devices && rt_parse_devices(q->devices, &lldp_ids, &nlldp, err, sizeof(err))) {
+		rc = why(y, EXIT_USAGE, "e.g. --devices 0-7", "--devices: %s", err);
 		goto out;
 	}
-	if (probe_tool_find("hccn_tool", c->hccn_tool, "HCCLCTL_HCCN_TOOL", hccn_fallbacks, hccn,
-			    sizeof(hccn), err, sizeof(err))) {
-		rc = fail(EXIT_UNKNOWN, WHERE,
-			  "install the Ascend driver, or pass --hccn-tool PATH (or set "
-			  "HCCLCTL_HCCN_TOOL)",
-			  "%s (missing)", err);
+	if (probe_tool_find("hccn_tool", q->hccn_tool, "HCCLCTL_HCCN_TOOL", hccn_fallbacks, r->hccn,
+			    sizeof(r->hccn), err, sizeof(err))) {
+		rc = why(y, EXIT_UNKNOWN,
+			 "install the Ascend driver, or pass --hccn-tool PATH (or set "
+			 "HCCLCTL_HCCN_TOOL)",
+			 "%s (missing)", err);
 		goto out;
 	}
-	if (access(hccn, X_OK)) {
-		rc = fail(EXIT_UNKNOWN, WHERE,
-			  "install the Ascend driver, or pass --hccn-tool PATH (or set "
-			  "HCCLCTL_HCCN_TOOL)",
-			  "hccn_tool %s cannot be run: %s", hccn, strerror(errno));
+	if (access(r->hccn, X_OK)) {
+		rc = why(y, EXIT_UNKNOWN,
+			 "install the Ascend driver, or pass --hccn-tool PATH (or set "
+			 "HCCLCTL_HCCN_TOOL)",
+			 "hccn_tool %s cannot be run: %s", r->hccn, strerror(errno));
 		goto out;
 	}
-	w = calloc(n + nlldp + 1, sizeof(*w));
+	/* which server of the table hccn_tool runs for, in its environment: every server's
+	 * side may run in one process (the launcher's, for servers on its host), so a wrapper
+	 * of hccn_tool cannot tell from its parent */
+	if (q->server_id)
+		snprintf(r->server_env, sizeof(r->server_env), "HCCLCTL_SERVER_ID=%s", q->server_id);
+	size_t n = r->n;
+	r->w = calloc(n + nlldp + 1, sizeof(*r->w));
 	th = calloc(n + nlldp + 1, sizeof(*th));
-	if (!w || !th) {
-		rc = fail(EXIT_UNKNOWN, WHERE, NULL, "out of memory");
+	if (!r->w || !th) {
+		rc = why(y, EXIT_UNKNOWN, NULL, "out of memory");
 		goto out;
 	}
 	/* one worker per device: its LLDP first, then its pings in order */
 	for (size_t i = 0; i < n + nlldp; i++) {
-		long dev = i < n ? it[i].dev : lldp_ids[i - n];
+		long dev = i < n ? r->it[i].dev : lldp_ids[i - n];
 		size_t k = 0;
-		while (k < nw && w[k].dev != dev)
+		while (k < r->nw && r->w[k].dev != dev)
 			k++;
-		if (k == nw) {
-			w[nw].dev = dev;
-			w[nw].hccn = hccn;
-			w[nw].timeout_ms = c->timeout_s * 1000;
-			nw++;
+		if (k == r->nw) {
+			r->w[k].dev = dev;
+			r->w[k].hccn = r->hccn;
+			r->w[k].timeout_ms = q->timeout_s * 1000;
+			r->w[k].hccs = q->hccs;
+			r->w[k].server_env = r->server_env[0] ? r->server_env : NULL;
+			r->nw++;
 		}
-		if (i < n && w[k].n < MAX_ITEMS)
-			w[k].items[w[k].n++] = &it[i];
-		if (probe_mesh_opts.lldp && (!c->devices || i >= n))
-			w[k].lldp = 1;
+		if (i < n && r->w[k].n < MAX_ITEMS)
+			r->w[k].items[r->w[k].n++] = &r->it[i];
+		if (q->lldp && (!q->devices || i >= n))
+			r->w[k].lldp = 1;
 	}
 	size_t started = 0;
-	for (; started < nw; started++)
-		if (pthread_create(&th[started], NULL, dev_thread, &w[started]))
+	for (; started < r->nw; started++)
+		if (pthread_create(&th[started], NULL, dev_thread, &r->w[started]))
 			break;
-	for (size_t k = started; k < nw; k++)
-		dev_thread(&w[k]); /* no thread left: run it here */
+	for (size_t k = started; k < r->nw; k++)
+		dev_thread(&r->w[k]); /* no thread left: run it here */
 	for (size_t k = 0; k < started; k++)
 		pthread_join(th[k], NULL);
-
-	if (!g_opts.json) {
-		print_node_text(it, n, w, nw);
-		rc = EXIT_OK;
-		goto out;
-	}
-	cJSON *doc = npumesh_reply_new(c->server_id);
-	if (!doc) {
-		rc = fail(EXIT_UNKNOWN, WHERE, NULL, "out of memory");
-		goto out;
-	}
-	cJSON_AddStringToObject(doc, "hccn_tool", hccn);
-	for (size_t i = 0; i < n; i++)
-		npumesh_reply_ping(doc, it[i].dev, it[i].ip, it[i].ok ? &it[i].p : NULL,
-				   it[i].error);
-	for (size_t k = 0; k < nw; k++)
-		if (w[k].lldp)
-			npumesh_reply_lldp(doc, w[k].dev, w[k].lldp_ok ? &w[k].l : NULL,
-					   w[k].lldp_error);
-	cJSON_AddNumberToObject(doc, "exit_code", 0);
-	out_json(doc);
 	rc = EXIT_OK;
 out:
+	if (rc)
+		node_run_free(r);
 	free(th);
-	free(w);
-	free(it);
 	free(lldp_ids);
+	return rc;
+}
+
+/* The answer document of a run (npumesh.h), or NULL when out of memory. */
+static cJSON *node_doc(const struct node_run *r, const char *server_id)
+{
+	cJSON *doc = npumesh_reply_new(server_id);
+	if (!doc)
+		return NULL;
+	cJSON_AddStringToObject(doc, "hccn_tool", r->hccn);
+	for (size_t i = 0; i < r->n; i++)
+		npumesh_reply_ping(doc, r->it[i].dev, r->it[i].ip, r->it[i].ok ? &r->it[i].p : NULL,
+				   r->it[i].error);
+	for (size_t k = 0; k < r->nw; k++)
+		if (r->w[k].lldp)
+			npumesh_reply_lldp(doc, r->w[k].dev, r->w[k].lldp_ok ? &r->w[k].l : NULL,
+					   r->w[k].lldp_error);
+	cJSON_AddNumberToObject(doc, "exit_code", 0);
+	return doc;
+}
+
+int pmesh_node_answer(const struct pmesh_node_req *q, char **out, size_t *outlen, char *err,
+		      size_t errlen)
+{
+	struct node_run r;
+	struct node_why y = {{0}, NULL};
+	int rc = node_run(q, &r, &y);
+	if (rc) {
+		snprintf(err, errlen, "%s", y.what);
+		return rc;
+	}
+	cJSON *doc = node_doc(&r, q->server_id);
+	*out = doc ? cJSON_PrintUnformatted(doc) : NULL;
+	*outlen = *out ? strlen(*out) : 0;
+	cJSON_Delete(doc);
+	node_run_free(&r);
+	if (!*out) {
+		snprintf(err, errlen, "out of memory");
+		return EXIT_UNKNOWN;
+	}
+	return EXIT_OK;
+}
+
+int pmesh_node_main(const struct probe_mesh_common *c)
+{
+	const struct pmesh_node_req q = {probe_mesh_opts.ping_list, c->devices, c->hccn_tool,
+					 c->server_id, probe_mesh_opts.lldp,
+					 probe_mesh_opts.hccs, c->timeout_s};
+	struct node_run r;
+	struct node_why y = {{0}, NULL};
+	int rc = node_run(&q, &r, &y);
+	if (rc)
+		return fail(rc, WHERE, y.hint, "%s", y.what);
+	if (!g_opts.json) {
+		print_node_text(r.it, r.n, r.w, r.nw);
+	} else {
+		cJSON *doc = node_doc(&r, c->server_id);
+		if (!doc)
+			rc = fail(EXIT_UNKNOWN, WHERE, NULL, "out of memory");
+		else
+			out_json(doc);
+	}
+	node_run_free(&r);
 	return rc;
 }

@@ -8,6 +8,7 @@
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -100,22 +101,26 @@ static int sink_add(struct sink *s, const char *d, size_t n)
 }
 
 /* environ with LC_ALL=C in place of any LC_ALL: the vendor tools print Chinese under some
- * locales, and their English output is the one the parsers know. The array is the caller's
- * to free; its strings stay environ's. */
-static char **tool_env(void)
+ * locales, and their English output is the one the parsers know. extra ("NAME=value" or
+ * NULL) is added, in place of a NAME already there. The array is the caller's to free; its
+ * strings stay environ's and extra's. */
+static char **tool_env(const char *extra)
 {
 	static char lc_all[] = "LC_ALL=C";
-	size_t n = 0;
+	size_t n = 0, xn = extra ? strcspn(extra, "=") + 1 : 0;
 	while (environ[n])
 		n++;
-	char **env = calloc(n + 2, sizeof(*env));
+	char **env = calloc(n + 3, sizeof(*env));
 	if (!env)
 		return NULL;
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
-		if (strncmp(environ[i], "LC_ALL=", 7) != 0)
+		if (strncmp(environ[i], "LC_ALL=", 7) != 0 &&
+		    !(xn && !strncmp(environ[i], extra, xn)))
 			env[k++] = environ[i];
-	env[k] = lc_all;
+	env[k++] = lc_all;
+	if (extra)
+		env[k] = (char *)(uintptr_t)extra;
 	return env;
 }
 
@@ -125,12 +130,13 @@ static char **tool_env(void)
  * times: with fork, half of its time under ASan went to fork and exec. glibc's posix_spawn
  * returns exec's own error (ENOENT, EACCES) and leaves no child behind then. Returns 0 or an
  * errno value. */
-static int spawn_tool(const char *path, char *const argv[], int out, int errfd, pid_t *pid)
+static int spawn_tool(const char *path, char *const argv[], const char *extra, int out, int errfd,
+		      pid_t *pid)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
 	int e;
-	char **env = tool_env();
+	char **env = tool_env(extra);
 	if (!env)
 		return ENOMEM;
 	if ((e = posix_spawn_file_actions_init(&fa)))
@@ -166,6 +172,12 @@ void probe_tool_result_release(struct probe_tool_result *r)
 int probe_tool_run(const char *path, char *const argv[], long timeout_ms,
 		   struct probe_tool_result *r, char *err, size_t errlen)
 {
+	return probe_tool_run_env(path, argv, NULL, timeout_ms, r, err, errlen);
+}
+
+int probe_tool_run_env(const char *path, char *const argv[], const char *extra, long timeout_ms,
+		       struct probe_tool_result *r, char *err, size_t errlen)
+{
 	int po[2] = {-1, -1}, pe[2] = {-1, -1};
 	struct sink so = {BUF_INIT(PROBE_TOOL_CAP), 0}, se = {BUF_INIT(PROBE_TOOL_CAP), 0};
 	char cmd[256];
@@ -181,7 +193,7 @@ int probe_tool_run(const char *path, char *const argv[], long timeout_ms,
 		snprintf(err, errlen, "%s: cannot create pipes: %s", cmd, strerror(errno));
 		goto out;
 	}
-	int e = spawn_tool(path, argv, po[1], pe[1], &pid);
+	int e = spawn_tool(path, argv, extra, po[1], pe[1], &pid);
 	if (e) {
 		pid = -1;
 		rc = -e;

@@ -36,6 +36,9 @@ int probe_tool_find(const char *name, const char *opt, const char *env,
  * release it with probe_tool_result_release in every case. */
 int probe_tool_run(const char *path, char *const argv[], long timeout_ms,
 		   struct probe_tool_result *r, char *err, size_t errlen);
+/* The same with one more variable in the tool's environment ("NAME=value", or NULL). */
+int probe_tool_run_env(const char *path, char *const argv[], const char *extra, long timeout_ms,
+		       struct probe_tool_result *r, char *err, size_t errlen);
 void probe_tool_result_release(struct probe_tool_result *r);
 
 /* "npu-smi info -t hccs -i 0 -c 0": argv joined with spaces, the tool's base name first. */

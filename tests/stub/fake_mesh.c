@@ -10,8 +10,8 @@
  *                                  and takes RTT ms (the first packet 1 ms more); none: no reply
  * SERVER, FROM and TO may be * or end in * ("10.0.1.*"); the first matching line of the files,
  * in order, wins; lines starting with # and lines of fewer than 4 words are skipped. The
- * server a call is made for is the --server-id of the hcclctl that runs hccn_tool (its parent
- * process), as hcclctl's mesh passes it to every server's side. */
+ * server a call is made for is HCCLCTL_SERVER_ID, which the node side of hcclctl's mesh puts
+ * in hccn_tool's environment (every server's side may run in one process). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,26 +35,6 @@ static int match(const char *p, const char *v)
 	if (n && p[n - 1] == '*')
 		return !strncmp(v, p, n - 1);
 	return !strcmp(p, v);
-}
-
-/* The last word after --server-id in the parent's command line, or "". */
-static void parent_server(char *out, size_t len)
-{
-	char path[64], buf[8192];
-	out[0] = '\0';
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)getppid());
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	const char *prev = "";
-	for (size_t i = 0; i < n; i += strlen(buf + i) + 1) {
-		if (!strcmp(prev, "--server-id"))
-			snprintf(out, len, "%s", buf + i);
-		prev = buf + i;
-	}
 }
 
 /* The next topology line of f worth reading (4 words or more, not a # comment): 1, or 0
@@ -179,9 +159,8 @@ static int print_ping(const struct mesh_call *c, const char *v6)
 int fake_hccn_mesh(const char *files, const char *key, const char *id, const char *to,
 		   int inet6)
 {
-	char server[256];
-	struct mesh_call c = {.key = key, .id = id, .to = to, .server = server, .loss = 100};
-	parent_server(server, sizeof(server));
+	const char *sid = getenv("HCCLCTL_SERVER_ID");
+	struct mesh_call c = {.key = key, .id = id, .to = to, .server = sid ? sid : "", .loss = 100};
 	each_line(files, find_device, &c);
 	if (!c.from[0]) {
 		fputs("The device is not exist!\n", stderr);
