@@ -12,7 +12,7 @@ mkdir -p "$T" || exit 3
 trap 'rm -rf "$T"' EXIT INT TERM
 
 # the comparison heredoc of doctor-logs.t, verbatim
-sed -n "/^cat >\"\$TMP\/cmp.py\" <<'EOF'\$/,/^EOF\$/p" tests/cli/doctor-logs.t | sed '1d;$d' >"$T/cmp.py"
+sed -n "/^cat >\"\$TMP\/cmp.py\" <<'EOF2'\$/,/^EOF2\$/p" tests/cli/doctor-logs.t | sed '1d;$d' >"$T/cmp.py"
 if ! grep -q 'json.loads' "$T/cmp.py"; then
 	echo "firstsight: could not find the comparison script in tests/cli/doctor-logs.t" >&2
 	exit 3
@@ -56,7 +56,9 @@ for batch in "$@"; do
 			miss=
 			[ "$rc" -eq 0 ] || miss="exit $rc, expected 0"
 		else
-			miss=$(printf '%s' "$out" | python3 "$T/cmp.py" "$exp" | paste -sd';' -)
+			# the script reads "N<TAB>EXPECT<TAB>JSON-FILE" lines, prints "N<TAB>mismatches"
+			printf '%s' "$out" >"$T/doc.json"
+			miss=$(printf '1\t%s\t%s\n' "$exp" "$T/doc.json" | python3 "$T/cmp.py" | cut -f2-)
 			# a cause the log does not show may be a warning (unclassified) as well as a
 			# failure (as doctor-logs.t judges)
 			[ "$rc" -eq 2 ] || { [ "$want" = unresolved ] && [ "$rc" -eq 1 ]; } ||
