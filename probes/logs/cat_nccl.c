@@ -131,6 +131,15 @@ static const struct hlog_sig rows[] = {
 	 "load it on every node (modprobe nvidia_peermem; lsmod | grep peermem) or use a driver "
 	 "with DMA-BUF support, then run again",
 	 0, NULL},
+	/* graph/xml.cc and graph/search.cc importing the files the job gave (NCCL_TOPO_FILE,
+	 * NCCL_GRAPH_FILE): "NCCL WARN XML Import Channel : dev 1 not found." when the file
+	 * names a GPU or NIC this node does not have */
+	{{"NCCL WARN", "XML Import"}, HCAT_CONFIG, "nccl-topo-file",
+	 "a topology or graph file NCCL was given (NCCL_TOPO_FILE, NCCL_GRAPH_FILE) does not fit "
+	 "this node: it names a device the node does not have",
+	 "unset NCCL_GRAPH_FILE / NCCL_TOPO_FILE (or point them at the files made for this node "
+	 "type and GPU count); an image's profile or /etc/nccl.conf may set them",
+	 0, NULL},
 	/* bootstrap.cc: WARN("Bootstrap : no socket interface found") */
 	{{"Bootstrap", "no socket interface found"}, HCAT_CONFIG, "nccl-no-interface",
 	 "NCCL found no network interface to bootstrap over",

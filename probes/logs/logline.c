@@ -735,11 +735,14 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 		 * INFO Failed to open libibverbs.so": a probe of what is there, not a failure) */
 		int wl, at = hlog__error_word(m, &wl, NULL);
 		/* a call's errno, not 0, says it failed in any words: Open MPI's shared memory
-		 * "Read -1, expected 10024, errno = 1" */
+		 * "Read -1, expected 10024, errno = 1"; but not after a word that calls the line
+		 * informational, a probe the program goes on from ("NCCL INFO Call to
+		 * mlx5dv_get_data_direct_sysfs_path failed with error No such device errno 19") */
+		const char *en = hlog__hits_may(h, HLOG_HIT_ERRNO) ? hlog__find(m, "errno") : NULL;
 		l->error = (l->code_at >= 0 && l->level == HLINE_NONE) || exception_line(m) ||
 			   (at >= 0 && (!info_word_before(m, (size_t)at) || hlog__any_level_word(m))) ||
 			   (l->level == HLINE_NONE && hlog__http_failure(m)) ||
-			   (hlog__hits_may(h, HLOG_HIT_ERRNO) && hlog__errno_of(m) > 0);
+			   (en && hlog__errno_of(m) > 0 && !info_word_before(m, (size_t)(en - m.s)));
 	}
 	if (!l->error && words && l->level == HLINE_INFO && hlog__any_level_word(m))
 		l->error = 1;

@@ -147,6 +147,15 @@ static const struct family fams[] = {
 		 /* and its object store: "System memory request exceeds memory available in
 		  * /dev/shm" */
 		 "exceeds memory available", "exceeds the memory available"}},
+	/* the node's shared memory (/dev/shm) smaller than the job asks: Ray's "The configured
+	 * object store size exceeds the capacity of /dev/shm", a container's default 64 MB */
+	{.cat = HCAT_RESOURCE,
+	 .name = "memory",
+	 .what = "the node's shared memory (/dev/shm) is smaller than the job needs",
+	 .fix = "give the job more shared memory (docker run --shm-size, a Kubernetes emptyDir "
+		"of medium Memory on /dev/shm) or ask it for less, then run again",
+	 .any = {"/dev/shm"},
+	 .also = {"exceeds", "too small", "not enough", "insufficient", "no space"}},
 	/* an allocation that failed, in any library's words: "Alloc gva local mem error", NCCL's
 	 * "Failed to CUDA calloc 6291456 bytes" (the line is already an error; the words say it
 	 * was memory it could not get) */

@@ -814,4 +814,13 @@ cause_is "kind detail" "memory/resource words:limit" "MPICH's completion queue u
 cause_is "kind detail" "config words:setting" "more nodes than the rendezvous allows" \
 	'ft_rendezvous_barrier.py:1458 [node-A...] Maximum number of nodes (4) exceeded. Active participant count would be 5 (joined=5, left=0). This is likely a configuration error - please check max_nodes setting.'
 
+# a call's errno makes a line an error, but not after a word that calls it informational (a
+# probe the program goes on from)
+cause_is "kind detail" "config errno-no-device" "an errno at no level: an error" \
+	'Call to mlx5dv_get_data_direct_sysfs_path failed with error No such device errno 19'
+printf '%s\n' '0: host:1:2 [0] NCCL INFO Call to mlx5dv_query_device failed errno 95' \
+	'0: host:1:2 [0] NCCL INFO Init COMPLETE' >"$TMP/einfo.log"
+run "$HCCLCTL" doctor --logs "$TMP/einfo.log"
+check_rc 0 "  at NCCL's INFO level: a probe, the log passes"
+
 done_testing

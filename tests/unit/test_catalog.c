@@ -96,6 +96,10 @@ static const struct ccase cases[] = {
 	 "/sgl-workspace/nvshmem/src/modules/transport/ibrc/ibrc.cpp:nvshmemt_init:1851: neither "
 	 "nv_peer_mem, or nvidia_peermem detected. Skipping transport.",
 	 "gdr-module-missing", HCAT_CONFIG, ""},
+	{"NCCL graph/search.cc (NVIDIA/nccl#1240, an image's NCCL_GRAPH_FILE on a one-GPU VM)",
+	 "Spotllm:73025:73112 [0] graph/search.cc:719 NCCL WARN XML Import Channel : dev 1 not "
+	 "found.",
+	 "nccl-topo-file", HCAT_CONFIG, ""},
 	{"NCCL bootstrap.cc, a vLLM multi-node write-up",
 	 "NCCL WARN Bootstrap : no socket interface found", "nccl-no-interface", HCAT_CONFIG, ""},
 	{"NCCL bootstrap.cc, Lightning-AI/pytorch-lightning#14986 (two nodes' ranks colliding)",
