@@ -1,4 +1,5 @@
 /* Matching the catalog's rows (catalog.h). */
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,13 +118,15 @@ static size_t count_needles(void)
 	return n;
 }
 
-static void build_acm(void)
+/* Every needle into a (and needles[]), in the order the build's image was made with; 0, or
+ * what acm_build returned (-ESTALE: the image is not of these needles). */
+static int add_all(struct acm *a)
 {
 	const struct hlog_sig *sig;
 	const struct hinner *in;
 	struct pspan w;
-	struct acm *a = acm_new(ACM_NOCASE);
-	int whole = (needles = malloc(count_needles() * sizeof(*needles))) != NULL;
+	int whole = 1;
+	nneedle = 0;
 	for (size_t i = 0; whole && (sig = hlog__sig_at(i)); i++)
 		for (size_t k = 0; k < 3 && sig->needle[k]; k++)
 			whole &= add_needle(a, sig->needle[k], strlen(sig->needle[k]), 1, N_ROW,
@@ -141,11 +144,37 @@ static void build_acm(void)
 				    N_GATE, HLOG_GATE_DEVKEY);
 	for (size_t i = 0; whole && hlog__error_gate_word(i, &w); i++)
 		whole &= add_needle(a, w.s, w.n, 0, N_GATE, HLOG_GATE_ERRWORD);
-	if (!whole || acm_build(a)) {
+	return whole ? acm_build(a) : -ENOMEM;
+}
+
+/* The line automaton as the build made it (build/gen/acm_line.bin, linked into hcclctl);
+ * absent (NULL) in the programs linked without it, which build it at start. */
+extern const unsigned char hlog_line_acm_image[] __attribute__((weak));
+extern const unsigned char hlog_line_acm_image_end[] __attribute__((weak));
+
+static void build_acm(void)
+{
+	struct acm *a = NULL;
+	if (!(needles = malloc(count_needles() * sizeof(*needles))))
+		return;
+	if (hlog_line_acm_image && hlog_line_acm_image_end)
+		a = acm_open_image(hlog_line_acm_image,
+				   (size_t)(hlog_line_acm_image_end - hlog_line_acm_image));
+	if (a && add_all(a)) {
+		acm_free(a);
+		a = NULL;
+	}
+	if (!a && (a = acm_new(ACM_NOCASE)) && add_all(a)) {
 		acm_free(a);
 		a = NULL;
 	}
 	line_acm = a;
+}
+
+const struct acm *hlog__line_acm(void)
+{
+	pthread_once(&acm_once, build_acm);
+	return line_acm;
 }
 
 static int note(void *ctx, int id, size_t end)

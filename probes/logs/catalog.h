@@ -122,6 +122,10 @@ int hlog__hits_gate(const struct hlog_hits *h, unsigned g);
  * of a catalog row, an inner error, the IP key or a recognition gate word. */
 int hlog__hits_any(const struct hlog_hits *h);
 void hlog__line_hits(struct pspan m, struct hlog_hits *h);
+/* The automaton hlog__line_hits scans with (for the build's image of it: acmgen); NULL when
+ * out of memory. */
+struct acm;
+const struct acm *hlog__line_acm(void);
 /* The same, and in the same pass the knowledge base's anchors into found (kb.h), unless kb
  * is NULL. */
 struct kb;

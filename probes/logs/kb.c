@@ -93,6 +93,27 @@ static int where_of(const char *log)
 	return w ? w : KB_IN_APP | KB_IN_SYS;
 }
 
+/* The automaton's needles, in the order the image was built with: each group's anchor, and
+ * the literal part of each entity's expression that compiled. */
+static int add_needles(struct kb *kb)
+{
+	for (size_t e = 0; e < kb->nent; e++) {
+		const struct kb_entity *en = &kb->ent[e];
+		for (int g = en->g0; g < en->g0 + en->ng; g++) {
+			const char *a = anchor_of(kb, &kb->group[g]);
+			if (*a && ac_add(kb, a, g))
+				return -ENOMEM;
+		}
+		char lit[128];
+		if (!kb->rxok[e])
+			continue;
+		regex_literal(en->regex, lit, sizeof(lit));
+		if (*lit && ac_add(kb, lit, -1 - (int)e))
+			return -ENOMEM;
+	}
+	return acm_build(kb->acm);
+}
+
 /* Builds what matching needs from the tables: group -> entity, the automaton, the compiled
  * expressions and the edges by source. */
 int kb__index(struct kb *kb, char *err, size_t errlen)
@@ -104,8 +125,8 @@ int kb__index(struct kb *kb, char *err, size_t errlen)
 	kb->where = calloc(kb->nent + 1, 1);
 	kb->spec = calloc(kb->nent + 1, sizeof(*kb->spec));
 	kb->edst = calloc(kb->nedge + 1, sizeof(*kb->edst));
-	if (!kb->gent || !kb->rx || !kb->rxok || !kb->efirst || !kb->edst ||
-	    !kb->where || !kb->spec || !(kb->acm = acm_new(0)))
+	if (!kb->gent || !kb->rx || !kb->rxok || !kb->efirst || !kb->edst || !kb->where ||
+	    !kb->spec)
 		goto nomem;
 	for (size_t e = 0; e < kb->nent; e++) {
 		const struct kb_entity *en = &kb->ent[e];
@@ -116,9 +137,6 @@ int kb__index(struct kb *kb, char *err, size_t errlen)
 			for (int i = 0; i < kb->group[g].nn; i++)
 				bytes += strlen(kb->needle[kb->group[g].n0 + i]);
 			kb->spec[e] = bytes > kb->spec[e] ? bytes : kb->spec[e];
-			const char *a = anchor_of(kb, &kb->group[g]);
-			if (*a && ac_add(kb, a, g))
-				goto nomem;
 		}
 		if (!en->regex || !*en->regex)
 			continue;
@@ -130,8 +148,6 @@ int kb__index(struct kb *kb, char *err, size_t errlen)
 		char lit[128];
 		regex_literal(en->regex, lit, sizeof(lit));
 		kb->spec[e] = strlen(lit) > kb->spec[e] ? strlen(lit) : kb->spec[e];
-		if (*lit && ac_add(kb, lit, -1 - (int)e))
-			goto nomem;
 		if (!*lit)
 			kb->rxall[kb->nrxall < KB_RXALL ? kb->nrxall++ : KB_RXALL - 1] = (int)e;
 	}
@@ -147,7 +163,13 @@ int kb__index(struct kb *kb, char *err, size_t errlen)
 		kb->edst[kb->efirst[s] + fill[s]++] = kb->edge[i].dst;
 	}
 	free(fill);
-	if (acm_build(kb->acm))
+	/* the build's image when it was made from these needles, else built here */
+	kb->acm = kb->image ? acm_open_image(kb->image, kb->image_len) : NULL;
+	if (kb->acm && add_needles(kb)) {
+		acm_free(kb->acm);
+		kb->acm = NULL;
+	}
+	if (!kb->acm && (!(kb->acm = acm_new(0)) || add_needles(kb)))
 		goto nomem;
 	return 0;
 nomem:
@@ -175,8 +197,17 @@ static int builtin_rc;
 static char builtin_err[200];
 static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
 
+/* The automaton of the built-in base as the build made it (build/gen/acm_kb.bin, linked into
+ * hcclctl); absent (NULL) in the programs linked without it, which build it at start. */
+extern const unsigned char hlog_kb_acm_image[] __attribute__((weak));
+extern const unsigned char hlog_kb_acm_image_end[] __attribute__((weak));
+
 static void build_builtin(void)
 {
+	if (hlog_kb_acm_image && hlog_kb_acm_image_end) {
+		builtin.image = hlog_kb_acm_image;
+		builtin.image_len = (size_t)(hlog_kb_acm_image_end - hlog_kb_acm_image);
+	}
 	builtin.source = kb_builtin_source;
 	builtin.needle = kb_builtin_needles;
 	builtin.group = kb_builtin_groups;
@@ -198,6 +229,13 @@ int kb_builtin(const struct kb **out, char *err, size_t errlen)
 	}
 	*out = &builtin;
 	return 0;
+}
+
+const struct acm *kb__builtin_acm(void)
+{
+	const struct kb *kb;
+	char err[200];
+	return kb_builtin(&kb, err, sizeof(err)) ? NULL : kb->acm;
 }
 
 const char *kb_source(const struct kb *kb) { return kb->source; }

@@ -27,11 +27,16 @@ struct kb {
 	struct acm *acm; /* anchors: id g a group, ngroup + e entity e's expression's literal */
 	unsigned char *where; /* per entity: KB_IN_* of the logs it is found in */
 	size_t *spec;	      /* per entity: kb_specificity */
+	/* the automaton built at build time for these tables (acm_open_image), or NULL */
+	const unsigned char *image;
+	size_t image_len;
 	/* what a loaded file owns */
 	void *own;
 };
 
 int kb__index(struct kb *kb, char *err, size_t errlen);
+/* The built-in base's automaton, built here (for the build's image of it: acmgen). */
+const struct acm *kb__builtin_acm(void);
 void kb__unindex(struct kb *kb);
 
 #endif

@@ -11,36 +11,10 @@
 #include <string.h>
 
 #include "ranktable/base/acm.h"
+#include "ranktable/base/acm_int.h"
 #include "ranktable/base/bigmem.h"
 
 #define ROW_BYTES (2u << 20)
-
-struct acnode {
-	int child, sibling; /* the trie */
-	int fail, out, olink; /* out: 1-based into outs; olink: nearest suffix with outputs */
-	int minid;	      /* the smallest id ending here or at a suffix, -1 none */
-	unsigned short k;     /* the class of c */
-	unsigned char c;
-};
-
-struct acout {
-	int id, next;
-};
-
-struct acm {
-	int flags;
-	struct acnode *node;
-	size_t nnode, capnode;
-	struct acout *out;
-	size_t nout, capout;
-	unsigned short cls[256];
-	size_t ncls;
-	/* rows x ncls, after acm_build: the next state (enc()) */
-	int *delta;
-	size_t rows; /* nodes 0 .. rows-1 have a row (acm_build numbers them breadth first) */
-	int built;
-	int err; /* the first failure of acm_add, which acm_build returns */
-};
 
 static unsigned char fold(const struct acm *a, unsigned char c)
 {
@@ -64,7 +38,10 @@ static int new_node(struct acm *a, unsigned char c)
 {
 	if (grow((void **)&a->node, &a->capnode, a->nnode, sizeof(*a->node)))
 		return -ENOMEM;
-	a->node[a->nnode] = (struct acnode){ 0, 0, 0, 0, 0, -1, 0, c };
+	/* the padding too: an image (acm_save) holds the nodes' bytes */
+	memset(&a->node[a->nnode], 0, sizeof(*a->node));
+	a->node[a->nnode].minid = -1;
+	a->node[a->nnode].c = c;
 	return (int)a->nnode++;
 }
 
@@ -84,9 +61,11 @@ void acm_free(struct acm *a)
 {
 	if (!a)
 		return;
-	free(a->node);
-	free(a->out);
-	free(a->delta);
+	if (!a->image) {
+		free(a->node);
+		free(a->out);
+		free(a->delta);
+	}
 	free(a);
 }
 
@@ -98,10 +77,26 @@ static int trie_child(const struct acm *a, int u, unsigned char c)
 	return 0;
 }
 
+uint64_t acm__add_hash(uint64_t h, int id, const char *s, size_t n)
+{
+	unsigned char w[8] = {(unsigned char)id,	 (unsigned char)(id >> 8),
+			      (unsigned char)(id >> 16), (unsigned char)(id >> 24),
+			      (unsigned char)n,		 (unsigned char)(n >> 8),
+			      (unsigned char)(n >> 16),	 (unsigned char)(n >> 24)};
+	h = h ? h : 0xcbf29ce484222325ull;
+	for (size_t i = 0; i < sizeof(w); i++)
+		h = (h ^ w[i]) * 0x100000001b3ull;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+	return h;
+}
+
 int acm_add(struct acm *a, const char *s, size_t n, int id)
 {
 	if (!a || a->err)
 		return a ? a->err : -ENOMEM;
+	if (n)
+		a->inhash = acm__add_hash(a->inhash, id, s, n);
 	if (!n || a->built)
 		return 0;
 	int u = 0;
@@ -221,6 +216,9 @@ int acm_build(struct acm *a)
 {
 	if (!a || a->err)
 		return a ? a->err : -ENOMEM;
+	/* an image is the automaton of exactly the needles added since it was opened */
+	if (a->image)
+		return a->inhash == a->imghash ? 0 : -ESTALE;
 	if (a->built)
 		return 0;
 	classes(a);

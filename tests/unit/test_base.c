@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
@@ -478,6 +479,62 @@ static void test_populate(void **state)
 	munmap(m, n);
 }
 
+/* An automaton saved as an image (acm_save) and read back in place: the same automaton, found
+ * stale when other needles are added to it, and refused when its bytes are not an image. */
+static void test_acm_image(void **state)
+{
+	(void)state;
+	static const char *const nd[] = {"NCCL WARN", "timed out", "HCCL", "ab", "b"};
+	struct acm *a = acm_new(ACM_NOCASE);
+	assert_non_null(a);
+	char *bytes = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&bytes, &n);
+	assert_non_null(f);
+	assert_int_equal(acm_save(a, f), -EINVAL); /* not built */
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(acm_add(a, nd[i], strlen(nd[i]), i), 0);
+	assert_int_equal(acm_build(a), 0);
+	assert_int_equal(acm_save(a, f), 0);
+	assert_int_equal(fclose(f), 0);
+	size_t cap = (n + 63) / 64 * 64;
+	unsigned char *img = aligned_alloc(64, cap + 64);
+	assert_non_null(img);
+	memcpy(img, bytes, n);
+	/* the same needles: the same automaton, read in place */
+	struct acm *b = acm_open_image(img, n);
+	assert_non_null(b);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(acm_add(b, nd[i], strlen(nd[i]), i), 0);
+	assert_int_equal(acm_build(b), 0);
+	assert_true(acm_same(a, b));
+	assert_int_equal(acm_first_id(b, "x hccl: Timed Out", 17), 1);
+	acm_free(b);
+	/* one needle less, or another id: stale */
+	b = acm_open_image(img, n);
+	for (int i = 0; i < 4; i++)
+		acm_add(b, nd[i], strlen(nd[i]), i);
+	assert_int_equal(acm_build(b), -ESTALE);
+	acm_free(b);
+	b = acm_open_image(img, n);
+	for (int i = 0; i < 5; i++)
+		acm_add(b, nd[i], strlen(nd[i]), i == 4 ? 9 : i);
+	assert_int_equal(acm_build(b), -ESTALE);
+	acm_free(b);
+	/* bytes that are no image: cut short, longer, misaligned, another magic */
+	assert_null(acm_open_image(img, n - 1));
+	assert_null(acm_open_image(img, n + 1));
+	memmove(img + 1, img, n);
+	assert_null(acm_open_image(img + 1, n));
+	memmove(img, img + 1, n);
+	img[0] ^= 1;
+	assert_null(acm_open_image(img, n));
+	assert_null(acm_open_image(NULL, n));
+	free(img);
+	free(bytes);
+	acm_free(a);
+}
+
 static void test_acm(void **state)
 {
 	(void)state;
@@ -511,6 +568,7 @@ int main(void)
 		cmocka_unit_test(test_buf_growth),     cmocka_unit_test(test_buf_cap),
 		cmocka_unit_test(test_buf_init_hint),  cmocka_unit_test(test_env_seconds),
 		cmocka_unit_test(test_parse_size),     cmocka_unit_test(test_acm),
+		cmocka_unit_test(test_acm_image),
 		cmocka_unit_test(test_populate),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
