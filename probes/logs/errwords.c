@@ -94,6 +94,9 @@ static const struct {
 	 * does not equal to worldSize", "npuDeviceID does not allow repetitive element" */
 	{"not equal", 0},
 	{"not allow", 0},
+	/* a program refusing its own command line: NVIDIA's fabric manager start script,
+	 * "Unknown option: /usr/share/nvidia/nvswitch/fabricmanager.cfg" */
+	{"unknown option", 0},
 	/* the shell, for a program not on the PATH: "bash: orted: command not found" */
 	{"command not found", 0},
 	/* bash refusing a line of the job's script: "/bin/bash: SSH_CONNECTION: readonly
@@ -262,6 +265,10 @@ static const struct {
 	/* NCCL up to 2.7 without InfiniBand libraries, going on over sockets: "misc/ibvwrap.cc:63
 	 * NCCL WARN Failed to open libibverbs.so[.1]" */
 	{"Failed to open libibverbs", 1, NULL},
+	/* a failure the program says it ignored, going on without what failed: Open MPI's
+	 * "mca_base_component_repository_open: unable to open mca_btl_usnic: libfabric.so.1:
+	 * cannot open shared object file: No such file or directory (ignored)" */
+	{"(ignored)", 1, NULL},
 	/* ssh whose ~/.ssh cannot be written, connecting all the same: "Failed to add the host to
 	 * the list of known hosts (/root/.ssh/known_hosts)." */
 	{"Failed to add the host to the list of known hosts", 1, NULL},

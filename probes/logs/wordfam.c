@@ -395,6 +395,16 @@ static const struct family fams[] = {
 		 /* a library the program was to be linked with, missing from its build: Cray
 		  * MPICH's "GPU_SUPPORT_ENABLED is requested, but GTL library is not linked" */
 		 "library is not linked", "library not linked"}},
+	/* a kernel module the job's stack needs, not loaded: NVIDIA's fabric manager pre-check,
+	 * "Kernel module "ib_umad" has not been loaded, fabric manager cannot be started" */
+	{.cat = HCAT_CONFIG,
+	 .name = "module-not-loaded",
+	 .what = "a kernel module the job's stack needs is not loaded",
+	 .fix = "load the module the line names on that node (modprobe NAME; lsmod lists what is "
+		"loaded) and have it loaded at boot (/etc/modules-load.d), then start the "
+		"service or job again",
+	 .any = {"module"},
+	 .also = {"not loaded", "not been loaded", "isn't loaded"}},
 	/* a path the job names that is not there on the node that runs it (ENOENT): the
 	 * launcher's workers without the script, "/usr/bin/python3: can't open file
 	 * 'train_mpu.py': [Errno 2] No such file or directory", Python's FileNotFoundError */

@@ -823,4 +823,16 @@ printf '%s\n' '0: host:1:2 [0] NCCL INFO Call to mlx5dv_query_device failed errn
 run "$HCCLCTL" doctor --logs "$TMP/einfo.log"
 check_rc 0 "  at NCCL's INFO level: a probe, the log passes"
 
+# a program refusing its command line; a kernel module not loaded; a failure the program says
+# it ignored is none
+cause_is "kind detail" "config words:arguments" "a start script refusing an option" \
+	'Starting NVIDIA fabric manager daemon for NVLink5+...' \
+	'Unknown option: /usr/share/nvidia/nvswitch/fabricmanager.cfg'
+cause_is "kind detail" "config words:module-not-loaded" "a kernel module not loaded" \
+	'Jul 20 16:15:36 edge-...:  Kernel module "ib_umad" has not been loaded, fabric manager cannot be started'
+printf '%s\n' '[adroit-h11g1:04999] mca_base_component_repository_open: unable to open mca_btl_usnic: libfabric.so.1: cannot open shared object file: No such file or directory (ignored)' \
+	'Hello from rank 0' >"$TMP/ign.log"
+run "$HCCLCTL" doctor --logs "$TMP/ign.log"
+check_rc 0 "a failure the program says it ignored: the log passes"
+
 done_testing

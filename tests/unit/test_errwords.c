@@ -111,6 +111,9 @@ static const struct row_line word_lines[] = {
 	{"received signal",
 	 "../real-logs-new/batch238/nccl-1669-alltoall-ras-query-during-init-crash-nccl-2-26-2-fixed-2-27-3",
 	 "[rtptest1621:405884] *** Process received signal ***"},
+	{"unknown option",
+	 "../real-logs-new/batch259/gpu-operator-1595-nvlink5-driver-daemonset-fm-start-script-unknown-option-fabricmanager-cfg",
+	 "Unknown option: /usr/share/nvidia/nvswitch/fabricmanager.cfg"},
 	{"death signal",
 	 "../real-logs-new/batch244/ultralytics-918-yolov8-8gpu-ddp-terminal-closed-elastic-agent-sighup-death-signal",
 	 "WARNING:torch.distributed.elastic.agent.server.api:Received 1 death signal, shutting down workers"},
@@ -294,6 +297,11 @@ static const struct benign_line benign_lines[] = {
 	{"Failed to open libibverbs", "https://github.com/NVIDIA/nccl/issues/367",
 	 "c6ad99331184:117277:117277 [0] misc/ibvwrap.cc:63 NCCL WARN Failed to open "
 	 "libibverbs.so[.1]",
+	 0},
+	{"(ignored)",
+	 "../real-logs-new/batch257/hpc-beginning-workshop-pr7-cuda-aware-ompi-4-0-3-adroit-mlx4-0-usnic-openib-warnings-healthy",
+	 "[adroit-h11g1:04999] mca_base_component_repository_open: unable to open mca_btl_usnic: "
+	 "libfabric.so.1: cannot open shared object file: No such file or directory (ignored)",
 	 0},
 	{"Failed to add the host to the list of known hosts",
 	 "../real-logs-new/batch57/aks-rdma-infiniband-150-mi300x-16rank-rccl-tests-known-hosts-warning-healthy",

@@ -242,6 +242,10 @@ static void test_rows(void **state)
 		{"[c557-203.stampede.tacc.utexas.edu:mpispawn_1][child_handler] MPI process (rank: "
 		 "16, pid: 107546) terminated with signal 9 -> abort job",
 		 "killed"},
+		/* real-logs-new batch259, spectrocloud/CanvOS#700 */
+		{"Jul 20 16:15:36 edge-...:  Kernel module \"ib_umad\" has not been loaded, fabric "
+		 "manager cannot be started",
+		 "module-not-loaded"},
 		/* real-logs-new batch254, ray-project/ray#14535 */
 		{"ValueError: The configured object store size exceeds the capacity of /dev/shm. "
 		 "This will harm performance.",
