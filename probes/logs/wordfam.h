@@ -1,0 +1,39 @@
+/* The word families' table (wordfam_table.c), the forms some of its rows need
+ * (wordfam_forms.c) and the matcher that reads it (wordfam.c): shared by those three only. */
+#ifndef HCCLCTL_PROBES_LOGS_WORDFAM_H
+#define HCCLCTL_PROBES_LOGS_WORDFAM_H
+
+#include <stddef.h>
+
+#include "probes/logs/logtext.h"
+
+#define MAXW 16
+
+struct family {
+	int cat;
+	const char *name; /* the verdict's detail: "words:NAME" */
+	const char *what; /* the cause, before the quoted line */
+	const char *fix;
+	const char *any[MAXW];	/* one of these phrases... */
+	const char *also[MAXW]; /* ...and, when given, one of these too */
+	const char *not[MAXW];	/* ...and none of these */
+	/* news that a process failed, not why (an exception, a fatal error): it never replaces
+	 * a failure code that nothing explains, which says more */
+	int weak;
+	/* NULL, or: the line has the form the row is about (its phrases may then be empty) */
+	int (*form)(struct pspan line, long long *port);
+};
+
+/* The rows, from the cause that explains the most to the least (see wordfam.c). */
+extern const struct family hlog__fams[];
+extern const size_t hlog__nfams;
+
+/* The forms (wordfam_forms.c): 1 when the line has the form, with its port where one is
+ * named. */
+int hlog__wf_exit_failed(struct pspan s, long long *port);
+int hlog__wf_exception_class(struct pspan s, long long *port);
+int hlog__wf_http_status(struct pspan s, long long *port);
+int hlog__wf_errno_access(struct pspan s, long long *port);
+int hlog__wf_empty_host(struct pspan s, long long *port);
+
+#endif

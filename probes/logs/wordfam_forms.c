@@ -1,0 +1,107 @@
+/* The forms some word families need beyond their phrases (see wordfam.h): an exit code
+ * that says a process failed, a Python exception's class, an HTTP error status, an errno of
+ * access refused, an address with no host. */
+#include <ctype.h>
+#include <stdint.h>
+#include <string.h>
+#include <strings.h>
+
+#include "probes/logs/hlogint.h"
+#include "probes/logs/logtext.h"
+#include "probes/logs/wordfam.h"
+
+/* A process's end in words that say it failed: an exit code after "exit", the first number
+ * within a few marks of the word, not 0 ("exitcode: 1", "returned non-zero exit status 255.";
+ * not "exit code 0"), or an exit "unexpectedly". */
+int hlog__wf_exit_failed(struct pspan s, long long *port)
+{
+	(void)port;
+	if (hlog__has_nocase(s, "exited unexpectedly"))
+		return 1;
+	for (size_t i = 0; i + 4 <= s.n; i++) {
+		if (strncasecmp(s.s + i, "exit", 4) || (i && hlog__word_char(s.s[i - 1])))
+			continue;
+		size_t k = i + 4, lim = i + 24;
+		while (k < s.n && k < lim && !isdigit((unsigned char)s.s[k]))
+			k++;
+		if (k >= s.n || k >= lim || (k && isdigit((unsigned char)s.s[k - 1])))
+			continue;
+		long long v = 0;
+		while (k < s.n && isdigit((unsigned char)s.s[k]) && v < 1000)
+			v = v * 10 + (s.s[k++] - '0');
+		if (v != 0)
+			return 1;
+	}
+	return 0;
+}
+/* A Python exception's class before its message, as the traceback ends: "IndexError: ...",
+ * "torch.distributed.DistBackendError: ..." (a name with a lower-case letter ending in Error or
+ * Exception, right before ':'), at the start of the line or after a prefix's ' ', ']' or ':'
+ * ("[1,2]<stderr>:tensorflow.python.framework.errors_impl.FailedPreconditionError: ..."). */
+int hlog__wf_exception_class(struct pspan s, long long *port)
+{
+	(void)port;
+	for (size_t i = 0; i < s.n; i++) {
+		if (i && !(s.s[i - 1] == ' ' || s.s[i - 1] == ']' || s.s[i - 1] == ':'))
+			continue;
+		size_t k = i, cls = i; /* cls: the class's name, after its module's */
+		int lower = 0;
+		while (k < s.n && (isalnum((unsigned char)s.s[k]) || s.s[k] == '_' || s.s[k] == '.')) {
+			lower |= islower((unsigned char)s.s[k]);
+			if (s.s[k++] == '.')
+				cls = k;
+		}
+		if (k == i || k >= s.n || s.s[k] != ':' || !lower || cls >= k ||
+		    !isupper((unsigned char)s.s[cls]))
+			continue;
+		/* a name before the suffix: "Error:" alone is a level, not a class */
+		if ((k - cls > 5 && !memcmp(s.s + k - 5, "Error", 5)) ||
+		    (k - cls > 9 && !memcmp(s.s + k - 9, "Exception", 9)))
+			return 1;
+	}
+	return 0;
+}
+int hlog__wf_http_status(struct pspan s, long long *port)
+{
+	(void)port;
+	return hlog__http_failure(s);
+}
+
+/* Whether the line's errno is EPERM (1) or EACCES (13). */
+int hlog__wf_errno_access(struct pspan s, long long *port)
+{
+	(void)port;
+	int e = hlog__errno_of(s);
+	return e == 1 || e == 13;
+}
+
+/* ":PORT" with nothing before the colon where a host belongs: after a blank, '=', '"', '\''
+ * or "//", and followed by the port's digits up to the end of the word */
+int hlog__wf_empty_host(struct pspan s, long long *port)
+{
+	for (size_t i = 0; i + 1 < s.n; i++) {
+		if (s.s[i] != ':' || !isdigit((unsigned char)s.s[i + 1]))
+			continue;
+		char b = i ? s.s[i - 1] : ' ';
+		if (!(b == ' ' || b == '\t' || b == '=' || b == '"' || b == '\'' ||
+		      (b == '/' && i >= 2 && s.s[i - 2] == '/')))
+			continue;
+		/* a quote that closes a word is a key's, the number its value: JSON's
+		 * "\"file_line\":3941", not an empty host in quotes ("addr=\":29500\"") */
+		if ((b == '"' || b == '\'') && i >= 2 && hlog__word_char(s.s[i - 2]))
+			continue;
+		long long v = 0;
+		size_t k = i + 1;
+		while (k < s.n && isdigit((unsigned char)s.s[k]) && v < 100000)
+			v = v * 10 + (s.s[k++] - '0');
+		/* the port ends the word: not a time ("at :30:45"), a version or a name */
+		if (v < 1 || v > 65535 ||
+		    (k < s.n && (hlog__word_char(s.s[k]) || s.s[k] == '.' ||
+				 (s.s[k] == ':' && k + 1 < s.n && isdigit((unsigned char)s.s[k + 1])))))
+			continue;
+		if (port)
+			*port = v;
+		return 1;
+	}
+	return 0;
+}
