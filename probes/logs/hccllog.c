@@ -596,6 +596,308 @@ static void ctx_event(struct msg_ctx *c, unsigned no, const struct hlog_line *l,
 	}
 }
 
+/* A file's scan, line by line: what the lines so far left for the next ones. */
+struct scan {
+	struct hlog_report *r;
+	const char *name, *node;
+	size_t fi;
+	struct hlog_file *f;
+	int64_t last_t;
+	int last_pid;
+	unsigned no, head, coll_at;
+	char coll[HLOG_NAMELEN];
+	int head_known;	  /* the block's first line was recognised */
+	int advice;	  /* the line before introduced a list of possible causes */
+	int first_header; /* the error quoted first is a heading (a Traceback) */
+	int in_tb;	  /* inside a traceback: after its heading or a frame, before its error */
+	int in_stack;	  /* inside MPICH's error stack: after its heading or a frame */
+	/* the last line not indented: a tool prints a device's heading, then its state
+	 * indented below it ("GPU 3: Tesla V100 ...", "         Link 3: <inactive>") */
+	struct pspan block_head;
+	size_t frame_col; /* the line before was a traceback's frame: its text's column + 1 */
+	unsigned calls_in_file; /* NCCL's collective calls this file stated, kept */
+	int stack_rank; /* the rank its heading names ("on node 0 (rank 0 in comm 0)") */
+	/* the first frame of a traceback whose heading the excerpt lacks, until its error */
+	struct {
+		unsigned no;
+		int rank;
+		struct pspan line;
+	} frame;
+	int known_pid; /* the process and time of the last error a rule explained */
+	int64_t known_t;
+	int wrap_rank; /* the rank of the last line that named one, while lines wrap */
+	size_t last_ev; /* the last event of this file, and its line */
+	unsigned last_ev_no;
+	struct unk_open uo;
+	struct unk_wrap uw;
+	/* inside a help message framed by rules of dashes (Open MPI's), and whether the last
+	 * event is: its values come further below it ("WARNING: Open MPI failed to TCP
+	 * connect ...", then "Message: connect() to 169.254.140.13:1026 failed" 7 lines on) */
+	int framed, ev_framed;
+	struct msg_ctx mc;
+	struct unk_line tail; /* the last line */
+	struct hlog_roster_scan *roll;
+	int rec_rank; /* a record's "rank : N" field, and its line */
+	unsigned rec_at;
+	struct kb_scan kst;
+	/* the knowledge base's anchors are found in the line automaton's pass (acm_scan2) */
+	const struct kb *kb;
+	struct kb_found kfound;
+	struct hlog_place place;
+};
+
+/* What the line says of the lines around it (an error stack's frame, a traceback, a list of
+ * possible causes, a block's heading, its process and time): 1 when it is no line of its
+ * own to read further (a list item of general advice, a source line under a frame). */
+static int scan_context(struct scan *s, struct pspan raw, struct hlog_line *l,
+			const struct hlog_hits *hits, struct pspan line, int *frame_kind)
+{
+	/* the frames of an error stack each say what failed at their level */
+	*frame_kind = s->in_stack ? stack_frame(l->msg) : 0;
+	struct pspan tm = probe__trim(l->msg);
+	int heading = tm.n >= 12 && !memcmp(tm.s + tm.n - 12, "error stack:", 12);
+	s->in_stack = *frame_kind || heading;
+	if (heading)
+		s->stack_rank = heading_rank(l);
+	if (*frame_kind == 2)
+		l->error = 1;
+	ctx_line(&s->mc, s->no, l);
+	trace_below(s->r, s->name, s->node, &s->tail, line);
+	s->tail = (struct unk_line){s->no, l->rank, l->error, l->level == HLINE_INFO, line, l->msg};
+	/* HCCL follows a failure with a numbered list of what may cause it in general; those
+	 * lines say nothing about this job */
+	if (s->advice && numbered(l->msg))
+		return 1;
+	/* the source line Python quotes under a frame, indented further, is code, not what
+	 * failed ("    dist.init_process_group(backend, timeout=timeout)"); but a raise says
+	 * what the exception is where its own line is missing ("    raise TimeoutError(\"Timed
+	 * out waiting for engines to send\"" ending an excerpt) */
+	size_t col = (size_t)(l->msg.s - raw.s) + 1;
+	int source = s->frame_col && col > s->frame_col && !l->frame && !l->header &&
+		     !probe__starts(l->msg, "raise ");
+	s->frame_col = l->frame ? col : 0;
+	if (source)
+		return 1;
+	/* a traceback's frames are its context, but frames with neither their heading nor
+	 * their exception's line in the excerpt are all that says a process raised ("[rank8]:
+	 * File \"tuner.py\", line 72, in ..." to the end): the first of them is then kept, and
+	 * is the error of a report that has no other */
+	if (l->frame) {
+		if (!s->in_tb && !l->error && !s->frame.no) {
+			s->frame.no = s->no;
+			s->frame.rank = l->rank;
+			s->frame.line = line;
+		}
+		s->in_tb = 1;
+	} else if (l->header || l->error) {
+		s->in_tb = l->header;
+		s->frame.no = 0;
+	}
+	s->advice = (hlog__hits_may(hits, HLOG_HIT_REASONS) &&
+		     hlog__has(l->msg, "following reasons")) ||
+		    (hlog__hits_may(hits, HLOG_HIT_CAUSES) &&
+		     hlog__has(l->msg, "possible causes are as follows")) ||
+		    (hlog__hits_may(hits, HLOG_HIT_CAUSES_ARE) &&
+		     hlog__has(l->msg, "The possible causes are"));
+	if (!l->cont) {
+		s->head = s->no;
+		s->head_known = 0;
+		s->block_head = l->msg;
+	}
+	if (l->pid >= 0 && s->f->pid < 0)
+		s->f->pid = l->pid;
+	if (l->pid >= 0)
+		s->last_pid = l->pid;
+	if (l->t_us >= 0) {
+		s->last_t = l->t_us;
+		if (s->f->first_us < 0 || l->t_us < s->f->first_us)
+			s->f->first_us = l->t_us;
+		if (l->t_us > s->f->last_us)
+			s->f->last_us = l->t_us;
+	}
+	return 0;
+}
+
+/* The facts a line states whatever else it is (a collective's frame, a record's rank, the
+ * process's own rank, versions and calls, a roll call, the knowledge base's entities), and
+ * the count of error lines. */
+static void scan_facts(struct scan *s, const struct hlog_line *l, const struct hlog_hits *hits,
+		       struct pspan line)
+{
+	struct hlog_report *r = s->r;
+	if (hlog__hits_may(hits, HLOG_HIT_FRAME) && frame_collective(l->msg, s->coll, sizeof(s->coll)))
+		s->coll_at = s->no;
+	if (record_rank(l->msg, &s->rec_rank))
+		s->rec_at = s->no;
+	if (hlog__hits_may(hits, HLOG_HIT_MYRANK) || hlog__hits_may(hits, HLOG_HIT_REPORTED_BY) ||
+	    hlog__hits_may(hits, HLOG_HIT_TREES)) {
+		int sr = hlog__self_rank(l->msg);
+		if (sr >= 0)
+			s->f->self_rank = s->f->self_rank == -1 || s->f->self_rank == sr ? sr : -2;
+	}
+	hlog__fact_line(r, l, hits, s->name, s->node, s->no, line);
+	if (hlog__hits_may(hits, HLOG_HIT_OPCOUNT))
+		hlog__call_line(r, l, s->name, s->node, s->no, line, &s->calls_in_file);
+	unsigned forms = (hlog__hits_may(hits, HLOG_HIT_ROSTER_GLOBAL) ? HLOG_ROLL_GLOBAL : 0) |
+			 (hlog__hits_may(hits, HLOG_HIT_ROSTER_RANK) ? HLOG_ROLL_RANK : 0) |
+			 (hlog__hits_may(hits, HLOG_HIT_ROSTER_PROCESS) ? HLOG_ROLL_PROCESS : 0);
+	if (hlog__hits_may(hits, HLOG_HIT_ROSTER_BARRIER))
+		forms |= HLOG_ROLL_BARRIER;
+	if (s->roll && !l->error && forms)
+		hlog__roster_line(s->roll, r, s->name, s->node, s->no, line, forms);
+	/* lines that say of themselves that they are routine are not a fault's */
+	if (l->level != HLINE_INFO && l->level != HLINE_DEBUG && !l->nccl_info)
+		hlog__kb_line(r, &s->kst, line, l, l->kernel || s->place.kind == HLOG_FK_DEVICE,
+			      l->t_us >= 0 ? l->t_us : s->last_t, s->name, s->node, s->no,
+			      s->kb ? &s->kfound : NULL);
+	if (l->error) {
+		/* the first error quoted is one that says what failed, not a heading */
+		if (!r->errors || (s->first_header && !l->header)) {
+			s->first_header = l->header;
+			set_unk(&r->first_error, s->name, s->node, s->no, l->rank, line);
+		}
+		r->errors++;
+		s->f->errors++;
+	}
+	if (l->rank >= 0 && l->rank < HLOG_SEEN_RANKS)
+		r->seen_rank[l->rank / 8] |= (unsigned char)(1u << (l->rank % 8));
+}
+
+/* A line no rule recognised: an error of its own (kept for its words), or the values and
+ * the rest of the sentence of the one above it. */
+static void scan_unrecognised(struct scan *s, const struct hlog_line *l, struct pspan line,
+			      int frame_kind)
+{
+	struct hlog_report *r = s->r;
+	if (l->error && s->last_ev < r->nev && r->ev[s->last_ev].fi == s->fi &&
+	    (s->no - s->last_ev_no <= 4 ||
+	     (s->ev_framed && s->framed && s->no - s->last_ev_no <= 24)))
+		values_below(l->msg, r->ev[s->last_ev].below_ip, sizeof(r->ev[s->last_ev].below_ip),
+			     &r->ev[s->last_ev].below_port, &r->ev[s->last_ev].below_peer_rank);
+	/* the frame of a table HCCL prints (LINK_ERROR_INFO, its detector's result), and the
+	 * trace lines a process logs right after an error it reported (the callers returning
+	 * it), are that error, not new ones */
+	int trace = l->pid >= 0 && l->pid == s->known_pid && l->t_us >= 0 && s->known_t >= 0 &&
+		    l->t_us - s->known_t <= 2000000 && l->t_us >= s->known_t;
+	if (l->error && !l->header && !(l->cont && s->head_known) && !chrome(l->msg) && !trace) {
+		/* a frame of an error stack is its heading's rank's */
+		s->uw = (struct unk_wrap){s->no, l->rank < 0 && frame_kind ? s->stack_rank : l->rank,
+					  l->level, line};
+		keep_unk(r, s->name, s->node, s->no, s->uw.rank, l->level, line);
+		open_unk(&s->uo, r, s->no, l->msg);
+	} else {
+		continue_unk(&s->uo, r, s->no, l);
+		join_wrapped(r, s->name, s->node, s->no, line, l, &s->uw);
+	}
+}
+
+/* A line a rule recognised, as the event tmp: its time, process, rank and device from the
+ * lines around it where it names none, into the report. 0, or -ENOMEM. */
+static int scan_event(struct scan *s, const struct hlog_line *l, struct hlog_event *tmp,
+		      struct pspan line, int wrapped)
+{
+	struct hlog_report *r = s->r;
+	int rc = 0;
+	if (!l->cont || l->error)
+		s->head_known = 1;
+	if (l->error && hlog__class(tmp) != HLOG_CLS_INFO) {
+		s->known_pid = l->pid;
+		s->known_t = l->t_us;
+	}
+	struct hlog_event *e = add_event(r, &rc);
+	if (rc)
+		return rc;
+	/* a line without a time continues the previous one (a wrapped message) */
+	tmp->t_us = l->t_us >= 0 ? l->t_us : s->last_t;
+	tmp->yearless = l->yearless;
+	tmp->pid = l->pid >= 0 ? l->pid : s->last_pid;
+	tmp->line = s->no;
+	tmp->head = s->head;
+	/* a failure in a record of "key : value" lines is the rank's its rank field names: torch
+	 * elastic's root cause "rank : 0 (local_rank: 0)", ..., "traceback : Signal 11 (SIGSEGV)
+	 * received by PID 3304209" */
+	if (tmp->rank < 0 && s->rec_rank >= 0 && s->rec_at && s->no > s->rec_at &&
+	    s->no - s->rec_at <= 8)
+		tmp->rank = s->rec_rank;
+	if (tmp->rank < 0 && wrapped >= 0)
+		tmp->rank = wrapped;
+	if (tmp->dev < 0 && l->cont && s->block_head.s)
+		tmp->dev = heading_device(s->block_head);
+	ctx_event(&s->mc, s->no, l, tmp);
+	/* a call named in the traceback just above is the one the error happened in */
+	if (!tmp->op[0] && s->coll[0] && s->no - s->coll_at <= 40)
+		snprintf(tmp->op, sizeof(tmp->op), "%s", s->coll);
+	tmp->fi = s->fi;
+	snprintf(tmp->file, sizeof(tmp->file), "%s", s->name);
+	snprintf(tmp->node, sizeof(tmp->node), "%s", s->node ? s->node : "");
+	probe__copy(tmp->text, sizeof(tmp->text), line);
+	learn(s->f, tmp);
+	if (!e)
+		return 0; /* over the cap: counted in dropped, still learnt from */
+	*e = *tmp;
+	s->f->nev++;
+	s->last_ev = (size_t)(e - r->ev);
+	s->last_ev_no = s->no;
+	s->ev_framed = s->framed;
+	return 0;
+}
+
+/* One line of the file. 0, or -ENOMEM. */
+static int scan_line(struct scan *s, struct pspan raw)
+{
+	struct hlog_report *r = s->r;
+	s->no++;
+	r->lines++;
+	s->f->lines++;
+	if (raw.n > HLOG_MAX_LINE) {
+		raw.n = HLOG_MAX_LINE;
+		r->truncated++;
+	}
+	struct pspan line = probe__trim(raw);
+	if (!line.n) {
+		r->blank++;
+		s->wrap_rank = -1; /* a wrapped message has no blank line inside */
+		return 0;
+	}
+	if (rule_line(line))
+		s->framed = !s->framed;
+	/* one pass of the line automaton: what every later stage may find in the line */
+	struct hlog_hits hits;
+	struct hlog_line l;
+	int frame_kind;
+	hlog__line_hits_kb(line, &hits, s->kb, &s->kfound);
+	hlog__line_pairs(raw);
+	hlog__line_parse_hits(raw, &l, &hits);
+	if (scan_context(s, raw, &l, &hits, line, &frame_kind))
+		return 0;
+	scan_facts(s, &l, &hits, line);
+	struct hlog_event tmp;
+	hlog__event_init(&tmp);
+	/* a line with no prefix of its own (no time, pid or rank) continues the message above
+	 * it, which a paste or a terminal wrapped: a failure it names without a rank is that
+	 * line's rank's, as its time and pid are ("[rank6]:[E429 ...] ... ProcessGroupNCCL'"
+	 * then "s watchdog got stuck for 480 seconds ...") */
+	/* torch_npu reports a failed call on one line and the device of its process in the
+	 * header of the next ("... error code is 500001", then "[ERROR] 2025-01-15-20:59:48
+	 * (PID:6038, Device:0, RankID:-1) ERR00100 PTA call acl api failed"): the call failed on
+	 * that device */
+	if (l.dev >= 0 && s->last_ev < r->nev && s->no == s->last_ev_no + 1 &&
+	    r->ev[s->last_ev].fi == s->fi && r->ev[s->last_ev].dev < 0)
+		r->ev[s->last_ev].dev = l.dev;
+	int wrapped = -1;
+	if (l.rank >= 0)
+		s->wrap_rank = l.rank;
+	else if (l.t_us >= 0 || l.pid >= 0)
+		s->wrap_rank = -1;
+	else
+		wrapped = s->wrap_rank;
+	if (!hlog__recognise_hits(line, &l, &tmp, &hits)) {
+		scan_unrecognised(s, &l, line, frame_kind);
+		return 0;
+	}
+	return scan_event(s, &l, &tmp, line, wrapped);
+}
+
 int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t len,
 		  struct hlog_report *r, char *err, size_t errlen)
 {
@@ -617,272 +919,45 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	rc = add_file(r, name, node, err, errlen);
 	if (rc)
 		return rc;
-	size_t fi = r->nfile - 1;
-	struct hlog_file *f = &r->file[fi];
-	struct pspan rest = {buf, len}, raw;
-	int64_t last_t = -1;
-	int last_pid = -1;
-	unsigned no = 0, head = 0, coll_at = 0;
-	char coll[HLOG_NAMELEN] = "";
-	int head_known = 0; /* the block's first line was recognised */
-	int advice = 0;	    /* the line before introduced a list of possible causes */
-	int first_header = 0; /* the error quoted first is a heading (a Traceback) */
-	int in_tb = 0; /* inside a traceback: after its heading or a frame, before its error */
-	int in_stack = 0; /* inside MPICH's error stack: after its heading or a frame */
-	/* the last line not indented: a tool prints a device's heading, then its state
-	 * indented below it ("GPU 3: Tesla V100 ...", "         Link 3: <inactive>") */
-	struct pspan block_head = {NULL, 0};
-	size_t frame_col = 0; /* the line before was a traceback's frame: its text's column + 1 */
-	unsigned calls_in_file = 0; /* NCCL's collective calls this file stated, kept */
-	int stack_rank = -1; /* the rank its heading names ("on node 0 (rank 0 in comm 0)") */
-	/* the first frame of a traceback whose heading the excerpt lacks, until its error */
-	struct {
-		unsigned no;
-		int rank;
-		struct pspan line;
-	} frame = {0, -1, {NULL, 0}};
-	int known_pid = -1; /* the process and time of the last error a rule explained */
-	int64_t known_t = -1;
-	int wrap_rank = -1; /* the rank of the last line that named one, while lines wrap */
-	size_t last_ev = (size_t)-1; /* the last event of this file, and its line */
-	struct unk_open uo = {SIZE_MAX, 0};
-	struct unk_wrap uw = {0, -1, 0, {NULL, 0}};
-	unsigned last_ev_no = 0;
-	/* inside a help message framed by rules of dashes (Open MPI's), and whether the last
-	 * event is: its values come further below it ("WARNING: Open MPI failed to TCP
-	 * connect ...", then "Message: connect() to 169.254.140.13:1026 failed" 7 lines on) */
-	int framed = 0, ev_framed = 0;
-	struct msg_ctx mc = {-1, 0, {NULL, 0}, {NULL, 0}, 0, 0};
-	struct unk_line tail = {0, -1, 0, 0, {NULL, 0}, {NULL, 0}}; /* the last line */
-	struct hlog_roster_scan *roll = calloc(1, sizeof(*roll));
-	int rec_rank = -1;  /* a record's "rank : N" field, and its line */
-	unsigned rec_at = 0;
+	struct scan *s = calloc(1, sizeof(*s));
+	if (!s) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		return -ENOMEM;
+	}
+	s->r = r;
+	s->name = name;
+	s->node = node;
+	s->fi = r->nfile - 1;
+	s->f = &r->file[s->fi];
+	s->last_t = s->known_t = -1;
+	s->last_pid = s->stack_rank = s->known_pid = s->wrap_rank = s->rec_rank = -1;
+	s->frame.rank = -1;
+	s->last_ev = (size_t)-1;
+	s->uo = (struct unk_open){SIZE_MAX, 0};
+	s->uw = (struct unk_wrap){0, -1, 0, {NULL, 0}};
+	s->mc = (struct msg_ctx){-1, 0, {NULL, 0}, {NULL, 0}, 0, 0};
+	s->tail = (struct unk_line){0, -1, 0, 0, {NULL, 0}, {NULL, 0}};
+	s->roll = calloc(1, sizeof(*s->roll));
 	r->bytes += len;
-	struct kb_scan kst = { 0 };
-	/* the knowledge base's anchors are found in the line automaton's pass (acm_scan2) */
-	const struct kb *kb = hlog__kb_of(r);
-	struct kb_found kfound;
-	struct hlog_place place;
-	hlog__bundle_place(name, &place);
-	while (probe__next_line(&rest, &raw)) {
-		no++;
-		r->lines++;
-		f->lines++;
-		if (raw.n > HLOG_MAX_LINE) {
-			raw.n = HLOG_MAX_LINE;
-			r->truncated++;
+	s->kb = hlog__kb_of(r);
+	hlog__bundle_place(name, &s->place);
+	struct pspan rest = {buf, len}, raw;
+	while (!rc && probe__next_line(&rest, &raw))
+		rc = scan_line(s, raw);
+	if (rc) {
+		snprintf(err, errlen, "%s: out of memory", name);
+	} else {
+		ended_on_failure(r, name, node, &s->tail);
+		if (s->roll)
+			hlog__roster_end(s->roll, r, name, node, s->tail.no, s->tail.line);
+		if (s->frame.no && !r->has_lone_frame) {
+			set_unk(&r->lone_frame, name, node, s->frame.no, s->frame.rank, s->frame.line);
+			r->has_lone_frame = 1;
 		}
-		struct pspan line = probe__trim(raw);
-		if (!line.n) {
-			r->blank++;
-			wrap_rank = -1; /* a wrapped message has no blank line inside */
-			continue;
-		}
-		if (rule_line(line))
-			framed = !framed;
-		/* one pass of the line automaton: what every later stage may find in the line */
-		struct hlog_hits hits;
-		struct hlog_line l;
-		hlog__line_hits_kb(line, &hits, kb, &kfound);
-		hlog__line_pairs(raw);
-		hlog__line_parse_hits(raw, &l, &hits);
-		/* the frames of an error stack each say what failed at their level */
-		int frame_kind = in_stack ? stack_frame(l.msg) : 0;
-		struct pspan tm = probe__trim(l.msg);
-		int heading = tm.n >= 12 && !memcmp(tm.s + tm.n - 12, "error stack:", 12);
-		in_stack = frame_kind || heading;
-		if (heading)
-			stack_rank = heading_rank(&l);
-		if (frame_kind == 2)
-			l.error = 1;
-		ctx_line(&mc, no, &l);
-		trace_below(r, name, node, &tail, line);
-		tail = (struct unk_line){no, l.rank, l.error, l.level == HLINE_INFO, line, l.msg};
-		/* HCCL follows a failure with a numbered list of what may cause it in general;
-		 * those lines say nothing about this job */
-		if (advice && numbered(l.msg))
-			continue;
-		/* the source line Python quotes under a frame, indented further, is code, not
-		 * what failed ("    dist.init_process_group(backend, timeout=timeout)"); but a
-		 * raise says what the exception is where its own line is missing ("    raise
-		 * TimeoutError(\"Timed out waiting for engines to send\"" ending an excerpt) */
-		size_t col = (size_t)(l.msg.s - raw.s) + 1;
-		int source = frame_col && col > frame_col && !l.frame && !l.header &&
-			     !probe__starts(l.msg, "raise ");
-		frame_col = l.frame ? col : 0;
-		if (source)
-			continue;
-		/* a traceback's frames are its context, but frames with neither their heading
-		 * nor their exception's line in the excerpt are all that says a process raised
-		 * ("[rank8]:   File \"tuner.py\", line 72, in ..." to the end): the first of them
-		 * is then kept, and is the error of a report that has no other */
-		if (l.frame) {
-			if (!in_tb && !l.error && !frame.no)
-				frame.no = no, frame.rank = l.rank, frame.line = line;
-			in_tb = 1;
-		} else if (l.header || l.error) {
-			in_tb = l.header;
-			frame.no = 0;
-		}
-		advice = (hlog__hits_may(&hits, HLOG_HIT_REASONS) &&
-			  hlog__has(l.msg, "following reasons")) ||
-			 (hlog__hits_may(&hits, HLOG_HIT_CAUSES) &&
-			  hlog__has(l.msg, "possible causes are as follows")) ||
-			 (hlog__hits_may(&hits, HLOG_HIT_CAUSES_ARE) &&
-			  hlog__has(l.msg, "The possible causes are"));
-		if (!l.cont) {
-			head = no;
-			head_known = 0;
-			block_head = l.msg;
-		}
-		if (l.pid >= 0 && f->pid < 0)
-			f->pid = l.pid;
-		if (l.pid >= 0)
-			last_pid = l.pid;
-		if (l.t_us >= 0) {
-			last_t = l.t_us;
-			if (f->first_us < 0 || l.t_us < f->first_us)
-				f->first_us = l.t_us;
-			if (l.t_us > f->last_us)
-				f->last_us = l.t_us;
-		}
-		if (hlog__hits_may(&hits, HLOG_HIT_FRAME) && frame_collective(l.msg, coll, sizeof(coll)))
-			coll_at = no;
-		if (record_rank(l.msg, &rec_rank))
-			rec_at = no;
-		if (hlog__hits_may(&hits, HLOG_HIT_MYRANK) ||
-		    hlog__hits_may(&hits, HLOG_HIT_REPORTED_BY) ||
-		    hlog__hits_may(&hits, HLOG_HIT_TREES)) {
-			int sr = hlog__self_rank(l.msg);
-			if (sr >= 0)
-				f->self_rank = f->self_rank == -1 || f->self_rank == sr ? sr : -2;
-		}
-		hlog__fact_line(r, &l, &hits, name, node, no, line);
-		if (hlog__hits_may(&hits, HLOG_HIT_OPCOUNT))
-			hlog__call_line(r, &l, name, node, no, line, &calls_in_file);
-		unsigned forms = (hlog__hits_may(&hits, HLOG_HIT_ROSTER_GLOBAL) ? HLOG_ROLL_GLOBAL : 0) |
-				 (hlog__hits_may(&hits, HLOG_HIT_ROSTER_RANK) ? HLOG_ROLL_RANK : 0) |
-				 (hlog__hits_may(&hits, HLOG_HIT_ROSTER_PROCESS) ? HLOG_ROLL_PROCESS : 0);
-		if (hlog__hits_may(&hits, HLOG_HIT_ROSTER_BARRIER))
-			forms |= HLOG_ROLL_BARRIER;
-		if (roll && !l.error && forms)
-			hlog__roster_line(roll, r, name, node, no, line, forms);
-		/* lines that say of themselves that they are routine are not a fault's */
-		if (l.level != HLINE_INFO && l.level != HLINE_DEBUG && !l.nccl_info)
-			hlog__kb_line(r, &kst, line, &l, l.kernel || place.kind == HLOG_FK_DEVICE,
-				      l.t_us >= 0 ? l.t_us : last_t, name, node, no,
-				      kb ? &kfound : NULL);
-		if (l.error) {
-			/* the first error quoted is one that says what failed, not a heading */
-			if (!r->errors || (first_header && !l.header)) {
-				first_header = l.header;
-				set_unk(&r->first_error, name, node, no, l.rank, line);
-			}
-			r->errors++;
-			f->errors++;
-		}
-		struct hlog_event tmp;
-		hlog__event_init(&tmp);
-		if (l.rank >= 0 && l.rank < HLOG_SEEN_RANKS)
-			r->seen_rank[l.rank / 8] |= (unsigned char)(1u << (l.rank % 8));
-		/* a line with no prefix of its own (no time, pid or rank) continues the message
-		 * above it, which a paste or a terminal wrapped: a failure it names without a rank
-		 * is that line's rank's, as its time and pid are ("[rank6]:[E429 ...] ...
-		 * ProcessGroupNCCL'" then "s watchdog got stuck for 480 seconds ...") */
-		/* torch_npu reports a failed call on one line and the device of its process in
-		 * the header of the next ("... error code is 500001", then "[ERROR] 2025-01-15-
-		 * 20:59:48 (PID:6038, Device:0, RankID:-1) ERR00100 PTA call acl api failed"): the
-		 * call failed on that device */
-		if (l.dev >= 0 && last_ev < r->nev && no == last_ev_no + 1 && r->ev[last_ev].fi == fi &&
-		    r->ev[last_ev].dev < 0)
-			r->ev[last_ev].dev = l.dev;
-		int wrapped = -1;
-		if (l.rank >= 0)
-			wrap_rank = l.rank;
-		else if (l.t_us >= 0 || l.pid >= 0)
-			wrap_rank = -1;
-		else
-			wrapped = wrap_rank;
-		if (!hlog__recognise_hits(line, &l, &tmp, &hits)) {
-			if (l.error && last_ev < r->nev && r->ev[last_ev].fi == fi &&
-			    (no - last_ev_no <= 4 || (ev_framed && framed && no - last_ev_no <= 24)))
-				values_below(l.msg, r->ev[last_ev].below_ip,
-					     sizeof(r->ev[last_ev].below_ip),
-					     &r->ev[last_ev].below_port,
-					     &r->ev[last_ev].below_peer_rank);
-			/* the frame of a table HCCL prints (LINK_ERROR_INFO, its detector's
-			 * result), and the trace lines a process logs right after an error it
-			 * reported (the callers returning it), are that error, not new ones */
-			int trace = l.pid >= 0 && l.pid == known_pid && l.t_us >= 0 && known_t >= 0 &&
-				    l.t_us - known_t <= 2000000 && l.t_us >= known_t;
-			if (l.error && !l.header && !(l.cont && head_known) && !chrome(l.msg) &&
-			    !trace) {
-				/* a frame of an error stack is its heading's rank's */
-				uw = (struct unk_wrap){no, l.rank < 0 && frame_kind ? stack_rank : l.rank,
-						       l.level, line};
-				keep_unk(r, name, node, no, uw.rank, l.level, line);
-				open_unk(&uo, r, no, l.msg);
-			} else {
-				continue_unk(&uo, r, no, &l);
-				join_wrapped(r, name, node, no, line, &l, &uw);
-			}
-			continue;
-		}
-		if (!l.cont || l.error)
-			head_known = 1;
-		if (l.error && hlog__class(&tmp) != HLOG_CLS_INFO) {
-			known_pid = l.pid;
-			known_t = l.t_us;
-		}
-		struct hlog_event *e = add_event(r, &rc);
-		if (rc) {
-			hlog__line_pairs((struct pspan){NULL, 0});
-			snprintf(err, errlen, "%s: out of memory", name);
-			kb_scan_release(&kst);
-			free(roll);
-			return rc;
-		}
-		/* a line without a time continues the previous one (a wrapped message) */
-		tmp.t_us = l.t_us >= 0 ? l.t_us : last_t;
-		tmp.yearless = l.yearless;
-		tmp.pid = l.pid >= 0 ? l.pid : last_pid;
-		tmp.line = no;
-		tmp.head = head;
-		/* a failure in a record of "key : value" lines is the rank's its rank field names:
-		 * torch elastic's root cause "rank : 0 (local_rank: 0)", ..., "traceback : Signal
-		 * 11 (SIGSEGV) received by PID 3304209" */
-		if (tmp.rank < 0 && rec_rank >= 0 && rec_at && no > rec_at && no - rec_at <= 8)
-			tmp.rank = rec_rank;
-		if (tmp.rank < 0 && wrapped >= 0)
-			tmp.rank = wrapped;
-		if (tmp.dev < 0 && l.cont && block_head.s)
-			tmp.dev = heading_device(block_head);
-		ctx_event(&mc, no, &l, &tmp);
-		/* a call named in the traceback just above is the one the error happened in */
-		if (!tmp.op[0] && coll[0] && no - coll_at <= 40)
-			snprintf(tmp.op, sizeof(tmp.op), "%s", coll);
-		tmp.fi = fi;
-		snprintf(tmp.file, sizeof(tmp.file), "%s", name);
-		snprintf(tmp.node, sizeof(tmp.node), "%s", node ? node : "");
-		probe__copy(tmp.text, sizeof(tmp.text), line);
-		learn(f, &tmp);
-		if (!e)
-			continue; /* over the cap: counted in dropped, still learnt from */
-		*e = tmp;
-		f->nev++;
-		last_ev = (size_t)(e - r->ev);
-		last_ev_no = no;
-		ev_framed = framed;
 	}
-	ended_on_failure(r, name, node, &tail);
-	if (roll)
-		hlog__roster_end(roll, r, name, node, tail.no, tail.line);
-	free(roll);
-	if (frame.no && !r->has_lone_frame) {
-		set_unk(&r->lone_frame, name, node, frame.no, frame.rank, frame.line);
-		r->has_lone_frame = 1;
-	}
-	kb_scan_release(&kst);
+	free(s->roll);
+	kb_scan_release(&s->kst);
 	hlog__line_pairs((struct pspan){NULL, 0});
-	return 0;
+	free(s);
+	return rc;
 }
