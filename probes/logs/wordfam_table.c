@@ -388,7 +388,10 @@ const struct family hlog__fams[] = {
 	 .what = "the ranks called different collectives, or one with different arguments",
 	 .fix = "make every rank make the same collective calls in the same order with the same "
 		"shapes, types and devices (the same program and data path on every rank)",
-	 .any = {"mismatched", "mismatching", "mismatch between", "shape mismatch", "size mismatch"},
+	 .any = {"mismatched", "mismatching", "mismatch between", "shape mismatch", "size mismatch",
+		 /* Gloo's words under its size check: "op.preamble.length <= op.nbytes. 8 vs
+		  * 4." then "Is there a distributed collective mismatch in your code?" */
+		 "collective mismatch"},
 	 .also = {"allreduce", "allgather", "alltoall", "broadcast", "reducescatter",
 		  "reduce_scatter", "collective", "another rank", "ranks",
 		  /* Accelerate: "Cannot apply desired operation due to shape mismatches. All

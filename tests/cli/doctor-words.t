@@ -835,4 +835,11 @@ printf '%s\n' '[adroit-h11g1:04999] mca_base_component_repository_open: unable t
 run "$HCCLCTL" doctor --logs "$TMP/ign.log"
 check_rc 0 "a failure the program says it ignored: the log passes"
 
+# Gloo's size check, and its question under it: the ranks' collectives differ
+cause_is "kind detail" "op-mismatch words:collective-mismatch" "Gloo's collective mismatch" \
+	'what(): [enforce fail at .../gloo/transport/tcp/pair.cc:456]' \
+	'op.preamble.length <= op.nbytes. 8 vs 4.' \
+	"Received data size doesn't match expected size." \
+	'Is there a distributed collective mismatch in your code?'
+
 done_testing

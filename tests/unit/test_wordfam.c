@@ -242,6 +242,8 @@ static void test_rows(void **state)
 		{"[c557-203.stampede.tacc.utexas.edu:mpispawn_1][child_handler] MPI process (rank: "
 		 "16, pid: 107546) terminated with signal 9 -> abort job",
 		 "killed"},
+		/* real-logs-new batch265, vllm-project/vllm-ascend#9689 (Gloo under vllm-ascend) */
+		{"Is there a distributed collective mismatch in your code?", "collective-mismatch"},
 		/* real-logs-new batch259, spectrocloud/CanvOS#700 */
 		{"Jul 20 16:15:36 edge-...:  Kernel module \"ib_umad\" has not been loaded, fabric "
 		 "manager cannot be started",
