@@ -8,11 +8,7 @@
 . "$(dirname "$0")/netns.sh"
 
 cluster_require
-if ! cluster_up 4; then
-	_report 1 "cluster_up 4"
-	done_testing
-	exit 1
-fi
+cluster_up_or_end 4
 REPO=$(pwd)
 FX=$TMP/fx
 # Per node: NIC addresses of its own (192.168.1I.10D), a CANN install, fixture overlays.

@@ -92,6 +92,15 @@ cluster_require() {
 	exit 0
 }
 
+# cluster_up_or_end ARGS...: cluster_up ARGS, or the test ends there, failed: the cluster it
+# needs could not be made (where the host cannot make one at all, cluster_require skipped)
+cluster_up_or_end() {
+	cluster_up "$@" && return 0
+	_report 1 "cluster_up $*"
+	done_testing
+	exit 1
+}
+
 _cl_fail() {
 	echo "cluster_up: $*" >&2
 	cluster_down

@@ -8,11 +8,7 @@
 . "$(dirname "$0")/netns.sh"
 
 cluster_require
-if ! cluster_up 3; then
-	_report 1 "cluster_up 3"
-	done_testing
-	exit 1
-fi
+cluster_up_or_end 3
 REPO=$(pwd)
 {
 	printf '{"version": "1.0", "server_count": "3", "status": "completed", "server_list": ['

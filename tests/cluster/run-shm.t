@@ -11,11 +11,7 @@ export HCCLCTL_SECRET
 . "$(dirname "$0")/netns.sh"
 
 cluster_require
-if ! cluster_up 2; then
-	_report 1 "cluster_up 2"
-	done_testing
-	exit 1
-fi
+cluster_up_or_end 2
 
 PORT=29611
 # ranks 0 and 1 on node 1 (rank 0 hosts the rendezvous), ranks 2 and 3 on node 2

@@ -9,11 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 cluster_require
-if ! cluster_up 4; then
-	_report 1 "cluster_up 4"
-	done_testing
-	exit 1
-fi
+cluster_up_or_end 4
 BUDGET=5000
 mkdir -p "$TMP/hccn"
 for i in 1 2 3 4; do printf 'address_0=192.168.10.%d\n' "$i" >"$TMP/hccn/10.77.0.$i"; done
