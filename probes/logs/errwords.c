@@ -284,6 +284,9 @@ static const struct {
 	 * `ray.serve.llm.LLMRouter` has been deprecated. ... This will raise an error in the
 	 * future!" */
 	{"DeprecationWarning", 1, NULL},
+	/* and numpy's floating-point warning on an empty mean: "_methods.py:129: RuntimeWarning:
+	 * invalid value encountered in scalar divide" (a warning printed, the run going on) */
+	{"RuntimeWarning", 1, NULL},
 	{"is deprecated", 1, NULL}, /* "`torch.cuda.amp.custom_fwd(args...)` is deprecated. Please use" */
 	{"has been deprecated", 1, NULL},
 	/* a peer-to-peer capability report, CUDA's samples (p2pBandwidthLatencyTest, simpleP2P)

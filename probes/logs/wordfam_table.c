@@ -173,7 +173,10 @@ const struct family hlog__fams[] = {
 		"the library's own setting; ip -br addr lists them), and in a container give it the "
 		"host's network",
 	 .any = {"find interface", "find address for", "no socket interface", "no interface found",
-		 "interface not found", "no such interface", "no usable interface"}},
+		 "interface not found", "no such interface", "no usable interface",
+		 /* a NIC the transport was pointed at and cannot open: libfabric's PSM3 on a plain
+		  * Ethernet port, "PSM3 can't open nic unit: 0 (err=23)" */
+		 "open nic"}},
 	/* a bound a setting breaks: "HCCL_BUFFSIZE is too SMALL", "NCCL_SOCKET_IFNAME is not
 	 * set", "the parameter ... must be ..." (a setting named with a bound it misses) */
 	{.cat = HCAT_CONFIG,
@@ -506,6 +509,19 @@ const struct family hlog__fams[] = {
 	 /* "CUDA driver version is insufficient for CUDA runtime version" */
 	 .also = {"mismatch", "incompatible", "not match", "not supported", "unsupported",
 		  "insufficient", "too old"}},
+	/* a plugin the program looks for and does not find: Slurm built without the MPI plugin
+	 * the job asks for, "srun: error: Couldn't find the specified plugin name for mpi/pmix
+	 * looking at all files", "srun: error: cannot find mpi plugin for mpi/pmix" (after
+	 * the version rows: a plugin that does not load because it needs another version of a
+	 * library, "version `FABRIC_1.7' not found (required by .../libnccl-net.so)", is theirs) */
+	{.cat = HCAT_CONFIG,
+	 .name = "plugin-missing",
+	 .what = "a plugin the job asks for is not installed where it runs",
+	 .fix = "install the plugin the line names on every node (a scheduler's MPI plugin: srun "
+		"--mpi=list shows those it has), or ask for one that is installed",
+	 .any = {"plugin"},
+	 .also = {"couldn't find", "could not find", "cannot find", "can't find", "unable to find",
+		  "not found", "no such plugin"}},
 	/* what the software says it cannot do with the setup it was given: xLLM's LCCL "do not
 	 * support pcie > 2 rank! rankSize_ = 4", "... is not supported on this platform" */
 	{.cat = HCAT_CONFIG,
@@ -715,6 +731,21 @@ const struct family hlog__fams[] = {
 		"own log, the first error by time across ranks); raise the timeout only when it is "
 		"known to be merely slow",
 	 .any = {"timed out", "timeout", "time out", "deadline exceeded", "超时"}},
+	/* an error line that ends in the program's own advice on a setting: TensorRT-LLM's
+	 * "... may use dynamic buffer which will fail with NIXL backend. It is recommended to
+	 * set cacheTransceiverConfig.MaxTokensInBuffer to a value greater than the maximum ISL"
+	 * (after the rows for what failed, whose words say more) */
+	{.cat = HCAT_CONFIG,
+	 .name = "advised-setting",
+	 .what = "the program says a setting of the job does not fit what it does",
+	 .fix = "set what the line advises (the option or variable it names, to the value or bound "
+		"it gives), the same on every node, then run again",
+	 .any = {"recommended to set", "please set", "consider setting", "try setting",
+		 "you should set", "you must set", "you need to set"},
+	 /* not advice on how to debug: torch_npu's "If you want to get the accurate stacktrace,
+	  * please set environment variable ASCEND_LAUNCH_BLOCKING=1." under every asynchronous
+	  * operator error */
+	 .not = {"stacktrace", "stack trace", "debug", "launch_blocking"}},
 	/* a Python exception whose own line is missing or says nothing a row above knows: the
 	 * frames of its traceback still say a process failed */
 	{.cat = HCAT_UNRESOLVED,

@@ -842,4 +842,23 @@ cause_is "kind detail" "op-mismatch words:collective-mismatch" "Gloo's collectiv
 	"Received data size doesn't match expected size." \
 	'Is there a distributed collective mismatch in your code?'
 
+# a plugin not found; a NIC the transport cannot open; an error line that ends in advice on a
+# setting (not advice on debugging); Python's RuntimeWarning is a warning
+cause_is "kind detail" "config words:plugin-missing" "Slurm without the MPI plugin asked for" \
+	"srun: error: Couldn't find the specified plugin name for mpi/pmix looking at all files" \
+	'srun: error: cannot find mpi plugin for mpi/pmix'
+cause_is "kind detail" "config words:no-interface" "PSM3 on a NIC it cannot open" \
+	'login1:rank0: PSM3 can'"'"'t open nic unit: 0 (err=23)'
+cause_is "kind detail" "config words:advised-setting" "advice on a setting under the failure" \
+	'[TensorRT-LLM][WARNING] CacheTransceiver getOrAllocateBuffers: bufferCoverTargetNum:0 < targetNum:1,' \
+	'may use dynamic buffer which will fail with NIXL backend. It is recommended to set' \
+	'cacheTransceiverConfig.MaxTokensInBuffer to a value greater than the maximum ISL of processed requests.'
+cause_is "kind detail" "unresolved framework" "advice on debugging names no setting" \
+	'(Worker pid=13) ERROR 05-26 02:27:07 [multiproc_executor.py:962] RuntimeError: operator failed' \
+	'(Worker pid=13) ERROR 05-26 02:27:07 [multiproc_executor.py:962] Since the operator is called asynchronously, the stacktrace may be inaccurate. If you want to get the accurate stacktrace, please set the environment variable ASCEND_LAUNCH_BLOCKING=1.'
+printf '%s\n' '/opt/venv/lib/python3.10/site-packages/numpy/core/_methods.py:129: RuntimeWarning: invalid value encountered in scalar divide' \
+	' [2025-06-01 10:00:00] iteration       10/      10 | consumed samples: 640' >"$TMP/rtw.log"
+run "$HCCLCTL" doctor --logs "$TMP/rtw.log"
+check_rc 0 "Python's RuntimeWarning: the log passes"
+
 done_testing

@@ -312,6 +312,11 @@ static const struct benign_line benign_lines[] = {
 	 0},
 	{"FutureWarning", "healthy-bionemo-740-future-warnings", "selective_scan_interface.py:239",
 	 0},
+	{"RuntimeWarning",
+	 "../real-logs-new/batch268/megatron-pyxis-llama-70b-fsdp-fp8-8node-64x-mi325x-10-iters-destroy-pg-warning-nan-summary-healthy",
+	 "/opt/venv/lib/python3.10/site-packages/numpy/core/_methods.py:129: RuntimeWarning: invalid "
+	 "value encountered in scalar divide",
+	 0},
 	{"UserWarning", "https://github.com/ShannonAI/mrc-for-flat-nested-ner/issues/56",
 	 "Epoch 0:   0%|            | 1/2239 [00:00<17:25,  2.14it/s, loss=0.795, v_num=1]/usr/"
 	 "local/lib/python3.6/dist-packages/torch/optim/lr_scheduler.py:123: UserWarning: Detected "

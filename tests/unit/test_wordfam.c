@@ -248,6 +248,25 @@ static void test_rows(void **state)
 		{"Jul 20 16:15:36 edge-...:  Kernel module \"ib_umad\" has not been loaded, fabric "
 		 "manager cannot be started",
 		 "module-not-loaded"},
+		/* real-logs-new batch270, geos-chem#822 (Slurm without its PMIx plugin) */
+		{"srun: error: Couldn't find the specified plugin name for mpi/pmix looking at all "
+		 "files",
+		 "plugin-missing"},
+		{"srun: error: cannot find mpi plugin for mpi/pmix", "plugin-missing"},
+		/* real-logs-new batch115, aws-samples/awsome-distributed-training#292: a plugin
+		 * that needs another version of a library is the version rows' */
+		{" [0] NCCL INFO NET/Plugin : dlerror=/opt/amazon/efa/lib/libfabric.so.1: version "
+		 "`FABRIC_1.7' not found (required by /fsx/ubuntu/awsome-distributed-training/"
+		 "3.test_cases/10.FSDP/pt_fsdp/lib/python3.10/site-packages/torch/lib/../../../../"
+		 "libnccl-net.so",
+		 "version"},
+		/* real-logs-new batch270, easybuild#18925 (libfabric's PSM3 on an Ethernet port) */
+		{"login1:rank0: PSM3 can't open nic unit: 0 (err=23)", "no-interface"},
+		/* real-logs-new batch271, ai-dynamo/dynamo#5523 (the line as one sentence) */
+		{"may use dynamic buffer which will fail with NIXL backend. It is recommended to set "
+		 "cacheTransceiverConfig.MaxTokensInBuffer to a value greater than the maximum ISL "
+		 "of processed requests.",
+		 "advised-setting"},
 		/* real-logs-new batch254, ray-project/ray#14535 */
 		{"ValueError: The configured object store size exceeds the capacity of /dev/shm. "
 		 "This will harm performance.",
@@ -501,6 +520,11 @@ static void test_none(void **state)
 		/* a time of day and an answer are no address and no failed request */
 		"ERROR at 12:30:45 in step 3",
 		"error count 0, last status code: 200",
+		/* advice on debugging is no setting of the job (real-logs-new batch24,
+		 * vllm-project/vllm-ascend#9554) */
+		"Since the operator is called asynchronously, the stacktrace may be inaccurate. If "
+		"you want to get the accurate stacktrace, please set the environment variable "
+		"ASCEND_LAUNCH_BLOCKING=1.",
 	};
 	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++)
 		if (fam(none[i]))
