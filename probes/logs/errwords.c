@@ -21,6 +21,9 @@
  * dlerror=...: version `FABRIC_1.7' not found (required by ...)"); one that is not there at
  * all ("cannot open shared object file") is a probe's answer, and no row here. */
 #define EW_ANY_LEVEL 2
+/* a label whose number follows: an error only when that number is not 0 ("err=23", not
+ * "err=0") */
+#define EW_NONZERO 4
 
 /* A space in a row matches any run of blanks. Each row's comment is a real form of it (the
  * unit test reads each row on a real line). */
@@ -54,6 +57,9 @@ static const struct {
 	{"couldn't", 0},      /* perftest: "Couldn't set the link layer" */
 	{"unable", 0},	      /* Open MPI: "A process or daemon was unable to complete a TCP connection" */
 	{"invalid", 0},	      /* "The argument is invalid.Reason: Set visible device failed" */
+	/* an error number labelled: PSM2's "e001.53882PSM2 no hfi units are active (err=23)"
+	 * (not "err=0") */
+	{"err=", EW_NONZERO},
 	{"killed", 0},	      /* the shell's "Killed"; "Out of memory: Killed process 7899" */
 	{"segmentation fault", 0}, /* "Segmentation fault (core dumped)" */
 	/* a native crash handler's heading, before its signal and frames: Open MPI's "[host:405884]
@@ -312,6 +318,16 @@ static const struct {
 	 * metadata file .../latest_checkpointed_iteration.txt", then "will not load any
 	 * checkpoints and will start from random" */
 	{"could not find the metadata file", 1, NULL},
+	/* Open MPI counting the ranks that printed a help message already shown once: "415
+	 * more processes have sent help message help-mpi-btl-openib.txt / error in device init"
+	 * (the message itself is read where it is printed) */
+	{"more processes have sent help message", 1, NULL},
+	/* and the advice it prints under that count: "Set MCA parameter \"orte_base_help_
+	 * aggregate\" to 0 to see all help / error messages" */
+	{"to see all help / error messages", 1, NULL},
+	/* and its component selection at verbose level, a component that declines this node:
+	 * "select: init of component openib returned failure" (another one is selected) */
+	{"select: init of component", 1, NULL},
 };
 
 #define NBENIGN (sizeof(benign) / sizeof(benign[0]))
@@ -719,6 +735,12 @@ static int setting_key(struct pspan m, size_t i, size_t k)
 }
 
 /* The first error word of m (of row only, unless only < 0) no benign form covers. */
+/* Whether s[0..n) starts with the number 0 alone. */
+static int zero_at(const char *s, size_t n)
+{
+	return n && s[0] == '0' && (n == 1 || !isdigit((unsigned char)s[1]));
+}
+
 static int first_word(struct pspan m, long only, int *len, int *row)
 {
 	pthread_once(&index_once, build_index);
@@ -743,6 +765,8 @@ static int first_word(struct pspan m, long only, int *len, int *row)
 			if (only < 0 || only == r)
 				k = match_at(s + i, n - i, words[r].form, words[r].flags & EW_CASE);
 		}
+		if (k && (words[r].flags & EW_NONZERO) && zero_at(s + i + k, n - i - k))
+			k = 0;
 		if (!k && !wide && (only < 0 || only == (long)NWORDS) && class_word(s + i, end - i)) {
 			k = end - i;
 			r = (int)NWORDS; /* the class-name row */

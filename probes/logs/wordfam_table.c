@@ -150,7 +150,9 @@ const struct family hlog__fams[] = {
 	 .what = "a network link is down",
 	 .fix = "check the link of the NIC it names (cable, switch port, the NIC's link state) on "
 		"both ends (ibstat, ip link), then run again",
-	 .any = {"no ib port", "no infiniband port", "no port"},
+	 /* and Omni-Path's PSM2 on a node whose HFI has no active port: "PSM2 no hfi units
+	  * are active (err=23)" */
+	 .any = {"no ib port", "no infiniband port", "no port", "no hfi unit"},
 	 .also = {"is active", "are active"}},
 	{.cat = HCAT_NET,
 	 .name = "name-resolution",

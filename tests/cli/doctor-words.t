@@ -861,4 +861,34 @@ printf '%s\n' '/opt/venv/lib/python3.10/site-packages/numpy/core/_methods.py:129
 run "$HCCLCTL" doctor --logs "$TMP/rtw.log"
 check_rc 0 "Python's RuntimeWarning: the log passes"
 
+# a help message framed by dashes that says the program went on without what failed is a
+# notice (its words may wrap); Open MPI's count of the same help printed again is none; a
+# failure outside the frame is still read
+printf '%s\n' '> mpiexec -n 4 ./hello_world' '--------------------------------' \
+	'[[32506,1],1]: A high-performance Open MPI point-to-point messaging module' \
+	'was unable to find any relevant network interfaces:' '' 'Module: OpenFabrics (openib)' \
+	'  Host: node7' '' 'Another transport will be used instead, although this may result in' \
+	'lower performance.' '--------------------------------' 'Hello world!' \
+	'[node7:36270] 3 more processes have sent help message help-mpi-btl-base.txt / btl:no-nics' \
+	'[node7:36270] Set MCA parameter "orte_base_help_aggregate" to 0 to see all help / error messages' >"$TMP/fb.log"
+run "$HCCLCTL" doctor --logs "$TMP/fb.log"
+check_rc 0 "a help message that states its fallback: the log passes"
+cause_is "kind detail" "link-down words:link-down" "the same frame with the words wrapped, then PSM2 on no active port" \
+	'--------------------------------------------------------------------------' \
+	'WARNING: There is at least non-excluded one OpenFabrics device found,' \
+	'but there are no active ports detected (or Open MPI was unable to use' \
+	'them).  The openib BTL will be' 'ignored for this job.' \
+	'--------------------------------------------------------------------------' \
+	'e001.53882PSM2 no hfi units are active (err=23)'
+cause_is "kind detail" "unresolved words:fatal" "a frame without a fallback is read" \
+	'--------------------------------------------------------------------------' \
+	'It looks like MPI_INIT failed for some reason; your parallel process is' \
+	'likely to abort.' \
+	'--------------------------------------------------------------------------'
+cause_is "kind detail" "link-down words:link-down" "an error number labelled err=, on an Omni-Path port not active" \
+	'e001.53882PSM2 no hfi units are active (err=23)'
+printf '%s\n' 'wifi_scan: 20 APs found (err=0)' >"$TMP/err0.log"
+run "$HCCLCTL" doctor --logs "$TMP/err0.log"
+check_rc 0 "an error number of 0 is no error"
+
 done_testing

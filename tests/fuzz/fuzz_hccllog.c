@@ -165,11 +165,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			assert(r.ev[i].kind == HLOG_ENTRY || r.ev[i].kind == HLOG_TLS_SWITCH ||
 			       r.ev[i].kind == HLOG_PLACE);
 	}
-	/* a cause from the knowledge base, a line's words or the versions the nodes state stands
-	 * on its lines, not on an event */
+	/* a cause from the knowledge base, a line's words, the versions the nodes state or the
+	 * calls two processes made differently stands on its lines, not on an event */
 	if (r.kind != HLOG_NONE && r.kind != HLOG_KB && r.kind != HLOG_WORDS &&
-	    r.kind != HLOG_ROSTER && strcmp(r.detail, "differs-across-nodes"))
+	    r.kind != HLOG_ROSTER && strcmp(r.detail, "differs-across-nodes") &&
+	    strcmp(r.detail, "call-arguments-differ"))
 		assert(r.first);
+	/* the two calls that differ are quoted */
+	if (!strcmp(r.detail, "call-arguments-differ"))
+		assert(r.nevidence >= 2);
 	/* the roll call speaks only for logs without an error line, and quotes its lines */
 	if (r.kind == HLOG_ROSTER)
 		assert(!r.errors && !r.first && r.nevidence >= 1 &&

@@ -248,6 +248,8 @@ static void test_rows(void **state)
 		{"Jul 20 16:15:36 edge-...:  Kernel module \"ib_umad\" has not been loaded, fabric "
 		 "manager cannot be started",
 		 "module-not-loaded"},
+		/* real-logs-new batch57, arjunausers#216 (Omni-Path without an active port) */
+		{"e001.53882PSM2 no hfi units are active (err=23)", "link-down"},
 		/* real-logs-new batch270, geos-chem#822 (Slurm without its PMIx plugin) */
 		{"srun: error: Couldn't find the specified plugin name for mpi/pmix looking at all "
 		 "files",
