@@ -57,6 +57,8 @@ static const struct {
 	{"couldn't", 0},      /* perftest: "Couldn't set the link layer" */
 	{"unable", 0},	      /* Open MPI: "A process or daemon was unable to complete a TCP connection" */
 	{"invalid", 0},	      /* "The argument is invalid.Reason: Set visible device failed" */
+	/* a hang named: "NCCL deadlock: rank0 sends 128 elements, rank1 expects 256" */
+	{"deadlock", 0},
 	/* an error number labelled: PSM2's "e001.53882PSM2 no hfi units are active (err=23)"
 	 * (not "err=0") */
 	{"err=", EW_NONZERO},
@@ -202,6 +204,7 @@ static int zero_subject(struct pspan m, size_t at, size_t len);
 static int level_value(struct pspan m, size_t at, size_t len);
 static int fallback_clause(struct pspan m, size_t at, size_t len);
 static int none_value(struct pspan m, size_t at, size_t len);
+static int real_value(struct pspan m, size_t at, size_t len);
 
 static const struct {
 	const char *form;
@@ -227,6 +230,9 @@ static const struct {
 	/* and a count at zero that opens the line's one sentence: HPL's summary "0 tests skipped
 	 * because of illegal input values.", "0 tests completed and failed residual checks," */
 	{"0 ", 1, zero_subject},
+	/* an error measured, a real number its value: OpenFOAM's "time step continuity errors :
+	 * sum local = 0.000341587, global = 4.9514e-06" (a solver's residual, not a failure) */
+	{"errors", 0, real_value},
 	/* a setting's name with its value, as a launcher or a config dump prints it: "-
 	 * timeout=datetime.timedelta(seconds=3600)", "timeout=1800" (a wait that ran out says
 	 * "timed out" or "timeout" without '=' after it) */
@@ -328,6 +334,9 @@ static const struct {
 	/* and its component selection at verbose level, a component that declines this node:
 	 * "select: init of component openib returned failure" (another one is selected) */
 	{"select: init of component", 1, NULL},
+	/* a solver arming its floating-point traps at start: OpenFOAM's "sigFpe : Enabling
+	 * floating point exception trapping (FOAM_SIGFPE)." */
+	{"exception trapping", 1, NULL},
 };
 
 #define NBENIGN (sizeof(benign) / sizeof(benign[0]))
@@ -424,6 +433,43 @@ static int counts_zero(struct pspan m, size_t at, size_t len)
 	/* a cell's count may carry its share: "0( 0.0% )" */
 	return i >= m.n || m.s[i] == ',' || m.s[i] == ';' || m.s[i] == '|' || m.s[i] == ')' ||
 	       m.s[i] == '\r' || (cell && m.s[i] == '(');
+}
+
+/* Whether the word at m[at..at+len) labels a measured quantity: after ':' or '=' and at most
+ * a few words of the label (each maybe with its own '='), a real number (a decimal point or
+ * an exponent: "0.000341587", "-1.7e-06") that ends the line or its field (',', ';', ')',
+ * '|', '%'). A count is an integer, and a failure's text goes on in words ("max error: 0.5 is
+ * out of range"). */
+static int real_value(struct pspan m, size_t at, size_t len)
+{
+	size_t i = at + len, lim = i + 40 < m.n ? i + 40 : m.n;
+	while (i < lim && blank(m.s[i]))
+		i++;
+	if (i >= lim || (m.s[i] != ':' && m.s[i] != '='))
+		return 0;
+	for (i++; i < lim && (isalpha((unsigned char)m.s[i]) || blank(m.s[i]) || m.s[i] == '='); i++)
+		;
+	size_t d = i;
+	if (i < m.n && (m.s[i] == '-' || m.s[i] == '+'))
+		i++;
+	int digits = 0, real = 0;
+	for (; i < m.n; i++) {
+		char c = m.s[i];
+		if (isdigit((unsigned char)c))
+			digits = 1;
+		else if (c == '.' && digits && i + 1 < m.n && isdigit((unsigned char)m.s[i + 1]))
+			real = 1;
+		else if ((c == 'e' || c == 'E') && digits && i + 1 < m.n &&
+			 (m.s[i + 1] == '-' || m.s[i + 1] == '+' || isdigit((unsigned char)m.s[i + 1])))
+			real = 1, i++;
+		else
+			break;
+	}
+	while (i < m.n && blank(m.s[i]))
+		i++;
+	return i > d && real &&
+	       (i >= m.n || m.s[i] == ',' || m.s[i] == ';' || m.s[i] == ')' || m.s[i] == '|' ||
+		m.s[i] == '%' || m.s[i] == '\r');
 }
 
 /* Whether the noun at m[at..at+len) counts zero, the count before it: "0/52 failures", "0

@@ -488,6 +488,19 @@ const struct family hlog__fams[] = {
 		  * disagrees about version of symbol ib_register_peer_memory_client", "Unknown
 		  * symbol ib_register_peer_memory_client (err -22)" */
 		 "disagrees about version of symbol", "unknown symbol"}},
+	/* Python's words for a call that does not fit the function it calls, across packages: a
+	 * caller written for another release of the callee. DeepSpeed's elastic agent under a
+	 * newer torch, "TypeError: DSElasticAgent._set_master_addr_port() takes 3 positional
+	 * arguments but 4 were given" */
+	{.cat = HCAT_VERSION,
+	 .name = "version",
+	 .what = "software versions do not fit together",
+	 .fix = "install the releases of the two packages the traceback passes between that are "
+		"made for each other (the caller's requirements name the callee's versions), the "
+		"same on every node",
+	 .any = {"positional arguments but", "positional argument but",
+		 "unexpected keyword argument"},
+	 .also = {"TypeError"}},
 	/* Python's words for a module the caller expected another release of: "AttributeError:
 	 * module 'torch_npu' has no attribute 'npu_rope'" (vLLM-Ascend 0.7.1 on a torch_npu
 	 * without the operator). An object's missing attribute ("'NoneType' object has no
@@ -711,10 +724,13 @@ const struct family hlog__fams[] = {
 	 .fix = "find the rank that stopped making progress (its own log, py-spy dump or gdb on "
 		"its process, the last collective each rank entered); the ranks waiting for it "
 		"are not the cause",
-	 .any = {"hanging", "hung", "deadlocked", "stalled", "missing ranks",
+	 .any = {"hanging", "hung", "deadlock", "stalled", "missing ranks",
 		 /* TensorFlow's master, every 10 s: "CreateSession still waiting for response
 		  * from worker: /job:worker/replica:0/task:12" */
-		 "still waiting"}},
+		 "still waiting"},
+	 /* a hang foretold is none: vLLM's "Error executing method 'init_device'. This might
+	  * cause deadlock in distributed execution." under the error that happened */
+	 .not = {"might cause", "may cause", "could cause", "possible deadlock"}},
 	/* a wait given up on in other words: MosaicML streaming's "RuntimeError: Waiting for
 	 * local rank 0, bailing out: 60.000 < 60.053 sec." */
 	{.cat = HCAT_RANK_STUCK,

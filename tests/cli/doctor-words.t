@@ -891,4 +891,19 @@ printf '%s\n' 'wifi_scan: 20 APs found (err=0)' >"$TMP/err0.log"
 run "$HCCLCTL" doctor --logs "$TMP/err0.log"
 check_rc 0 "an error number of 0 is no error"
 
+# a deadlock named is a hang (one foretold is none); a call that does not fit the signature of
+# the function it calls is a version mismatch; an error measured as a real number, and a
+# solver arming its floating-point traps, are no failure
+cause_is "kind detail" "rank-stuck words:hang" "a deadlock named" \
+	'NCCL deadlock: rank0 sends 128 elements, rank1 expects 256'
+cause_is "kind detail" "version-mismatch words:version" "a call that does not fit its callee" \
+	'rogpt1: TypeError: DSElasticAgent._set_master_addr_port() takes 3 positional arguments but 4 were given'
+printf '%s\n' 'sigFpe : Enabling floating point exception trapping (FOAM_SIGFPE).' \
+	'time step continuity errors : sum local = 0.000341587, global = 4.9514e-06, cumulative = 4.9514e-06' \
+	'End' >"$TMP/foam.log"
+run "$HCCLCTL" doctor --logs "$TMP/foam.log"
+check_rc 0 "an error measured as a real number: the log passes"
+cause_is "kind detail" "unresolved unclassified" "an error whose value the sentence goes on about is read" \
+	'max error: 0.5 is out of range'
+
 done_testing

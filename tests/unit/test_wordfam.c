@@ -248,6 +248,13 @@ static void test_rows(void **state)
 		{"Jul 20 16:15:36 edge-...:  Kernel module \"ib_umad\" has not been loaded, fabric "
 		 "manager cannot be started",
 		 "module-not-loaded"},
+		/* real-logs-new batch273, deepspeedai/DeepSpeed#4985 (its elastic agent under a
+		 * newer torch) */
+		{"rogpt1: TypeError: DSElasticAgent._set_master_addr_port() takes 3 positional "
+		 "arguments but 4 were given",
+		 "version"},
+		/* real-logs-new batch273, volcengine/verl#6405 */
+		{"NCCL deadlock: rank0 sends 128 elements, rank1 expects 256", "hang"},
 		/* real-logs-new batch57, arjunausers#216 (Omni-Path without an active port) */
 		{"e001.53882PSM2 no hfi units are active (err=23)", "link-down"},
 		/* real-logs-new batch270, geos-chem#822 (Slurm without its PMIx plugin) */
@@ -527,6 +534,9 @@ static void test_none(void **state)
 		"Since the operator is called asynchronously, the stacktrace may be inaccurate. If "
 		"you want to get the accurate stacktrace, please set the environment variable "
 		"ASCEND_LAUNCH_BLOCKING=1.",
+		/* a hang foretold is none (real-logs-new batch42, vllm-project/vllm#6106) */
+		"Error executing method init_device. This might cause deadlock in distributed "
+		"execution.",
 	};
 	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++)
 		if (fam(none[i]))
