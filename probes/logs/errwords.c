@@ -205,6 +205,7 @@ static int level_value(struct pspan m, size_t at, size_t len);
 static int fallback_clause(struct pspan m, size_t at, size_t len);
 static int none_value(struct pspan m, size_t at, size_t len);
 static int real_value(struct pspan m, size_t at, size_t len);
+static int adjusted(struct pspan m, size_t at, size_t len);
 
 static const struct {
 	const char *form;
@@ -251,6 +252,10 @@ static const struct {
 	 * "W .../eager/context.cc:566] Unable to destroy server_ object, so releasing instead.",
 	 * hccl_tools' "Failed to call hccn_tool, try to read /etc/hccn.conf instead" */
 	{"instead", 1, fallback_clause},
+	/* a step that cannot be done as asked and the setting the program changed to go on,
+	 * said in a clause of its own: Slurm's "srun: warning: can't run 1 processes on 2 nodes,
+	 * setting nnodes to 1" */
+	{", setting", 1, adjusted},
 	/* a failure said not to happen: SkyPilot's "Streaming logs... (Ctrl-C to exit log
 	 * streaming; job will not be killed)" */
 	{"killed", 0, negated},
@@ -579,6 +584,10 @@ static int level_value(struct pspan m, size_t at, size_t len)
 			return 0;
 		i = w;
 	}
+	/* the value of an assignment is one whatever follows it: "env UCX_LOG_LEVEL=ERROR
+	 * UCX_TLS=^gdr_copy mpirun ..." */
+	if (m.s[at - 1] == '=')
+		return 1;
 	size_t e = at + len;
 	while (e < m.n && blank(m.s[e]))
 		e++;
@@ -628,6 +637,29 @@ static int fallback_clause(struct pspan m, size_t at, size_t len)
 		if (c > 0 && !strncasecmp(m.s + c, opens[k], strlen(opens[k])))
 			return 1;
 	return 0;
+}
+
+/* Whether ", setting" at m[at..at+len) goes on with a name, "to" and a value: "setting nnodes
+ * to 1" (not advice, "setting the -shm-size option when starting"). */
+static int adjusted(struct pspan m, size_t at, size_t len)
+{
+	size_t i = at + len;
+	if (i >= m.n || !blank(m.s[i]))
+		return 0;
+	while (i < m.n && blank(m.s[i]))
+		i++;
+	size_t w = i;
+	while (i < m.n && (hlog__word_char(m.s[i]) || m.s[i] == '.' || m.s[i] == '-'))
+		i++;
+	if (i == w)
+		return 0;
+	while (i < m.n && blank(m.s[i]))
+		i++;
+	if (i + 3 > m.n || strncasecmp(m.s + i, "to", 2) || !blank(m.s[i + 2]))
+		return 0;
+	for (i += 3; i < m.n && blank(m.s[i]); i++)
+		;
+	return i < m.n;
 }
 
 /* Whether the word at m[at..at+len) is negated right before it: "will not be killed", "won't

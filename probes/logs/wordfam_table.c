@@ -748,7 +748,11 @@ const struct family hlog__fams[] = {
 		"stopped (its "
 		"own log, the first error by time across ranks); raise the timeout only when it is "
 		"known to be merely slow",
-	 .any = {"timed out", "timeout", "time out", "deadline exceeded", "超时"}},
+	 .any = {"timed out", "timeout", "time out", "deadline exceeded", "超时",
+		 /* the scheduler ending a job that used up its time: Slurm's "slurmstepd:
+		  * error: *** JOB 8384637 ON nid001044 CANCELLED AT 2023-05-02T03:58:46 DUE TO
+		  * TIME LIMIT ***" (a job that hung, or one given too little time) */
+		 "due to time limit"}},
 	/* an error line that ends in the program's own advice on a setting: TensorRT-LLM's
 	 * "... may use dynamic buffer which will fail with NIXL backend. It is recommended to
 	 * set cacheTransceiverConfig.MaxTokensInBuffer to a value greater than the maximum ISL"

@@ -906,4 +906,17 @@ check_rc 0 "an error measured as a real number: the log passes"
 cause_is "kind detail" "unresolved unclassified" "an error whose value the sentence goes on about is read" \
 	'max error: 0.5 is out of range'
 
+# a step the program adjusts and says how is no failure; a logging level given as a setting's
+# value is none whatever follows it; a job the scheduler ended at its time limit is a timeout
+printf '%s\n' 'srun: warning: can'"'"'t run 1 processes on 8 nodes, setting nnodes to 1' \
+	'root@eos0379:/work# env UCX_LOG_LEVEL=ERROR UCX_TLS=^gdr_copy mpirun --allow-run-as-root -np 2 --hostfile myhostfile launch.sh nixlbench' \
+	'done' >"$TMP/adj.log"
+run "$HCCLCTL" doctor --logs "$TMP/adj.log"
+check_rc 0 "srun adjusting its node count, and a logging level set: the log passes"
+cause_is "kind detail" "config words:setting" "a setting advised, not adjusted, is read" \
+	'error: shared memory is too small, setting the -shm-size option is needed'
+cause_is "kind detail" "rank-stuck words:timeout" "a job ended at its time limit" \
+	' 0: slurmstepd: error: *** STEP 8384637.13 ON nid001044 CANCELLED AT 2023-05-02T03:58:46 DUE TO TIME LIMIT ***' \
+	'srun: Job step aborted: Waiting up to 32 seconds for job step to finish.'
+
 done_testing

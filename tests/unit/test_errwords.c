@@ -333,6 +333,12 @@ static const struct benign_line benign_lines[] = {
 	{"errors",
 	 "../real-logs-new/batch274/excalibur-csd3-cclake-openfoam7-motorbike-simplefoam-112rank-2node-roce-ompi3-ucx-healthy",
 	 "time step continuity errors : sum local = 0.000341587, global = 4.9514e-06", 0},
+	{", setting",
+	 "../real-logs-new/batch253/mlperf-v5-1-cisco-2x-c885a-h200-llama2-70b-lora-16rank-srun-warning-pg-not-destroyed-run-stop-success-healthy",
+	 "1 processes on 2 nodes, setting nnodes to 1", 0},
+	{"error",
+	 "../real-logs-new/batch281/nixl-pr115-nixlbench-2gpu-ucx-vram-batch64-single-node-healthy",
+	 "env UCX_LOG_LEVEL=ERROR UCX_TLS=^gdr_copy mpirun --allow-run-as-root -np 2", 0},
 	{"RuntimeWarning",
 	 "../real-logs-new/batch268/megatron-pyxis-llama-70b-fsdp-fp8-8node-64x-mi325x-10-iters-destroy-pg-warning-nan-summary-healthy",
 	 "/opt/venv/lib/python3.10/site-packages/numpy/core/_methods.py:129: RuntimeWarning: invalid "

@@ -253,6 +253,10 @@ static void test_rows(void **state)
 		{"rogpt1: TypeError: DSElasticAgent._set_master_addr_port() takes 3 positional "
 		 "arguments but 4 were given",
 		 "version"},
+		/* real-logs-new batch278, sparticlesteve's pytorch-nccl hang on Perlmutter */
+		{"slurmstepd: error: *** JOB 8384637 ON nid001044 CANCELLED AT 2023-05-02T03:58:46 "
+		 "DUE TO TIME LIMIT ***",
+		 "timeout"},
 		/* real-logs-new batch273, volcengine/verl#6405 */
 		{"NCCL deadlock: rank0 sends 128 elements, rank1 expects 256", "hang"},
 		/* real-logs-new batch57, arjunausers#216 (Omni-Path without an active port) */
