@@ -919,4 +919,10 @@ cause_is "kind detail" "rank-stuck words:timeout" "a job ended at its time limit
 	' 0: slurmstepd: error: *** STEP 8384637.13 ON nid001044 CANCELLED AT 2023-05-02T03:58:46 DUE TO TIME LIMIT ***' \
 	'srun: Job step aborted: Waiting up to 32 seconds for job step to finish.'
 
+# NCCL probing a NIC's optional call at INFO, behind a launcher's rank label: no failure
+printf '%s\n' ' 0: timsnt8:34204:35179 [0] NCCL INFO Call to mlx5dv_get_data_direct_sysfs_path failed with error No such device errno 19' \
+	' 0: timsnt8:34204:35179 [0] NCCL INFO Init COMPLETE' >"$TMP/probe19.log"
+run "$HCCLCTL" doctor --logs "$TMP/probe19.log"
+check_rc 0 "an optional call NCCL probes at INFO, behind srun's label: the log passes"
+
 done_testing
