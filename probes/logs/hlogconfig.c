@@ -112,7 +112,12 @@ static void say_port_bound(struct hlog_report *r, struct sbuf *b, const struct h
 	hlog__fill_context(r, c);
 	if (!r->ip[0])
 		snprintf(r->ip, sizeof(r->ip), "%s", pe->ip);
-	sb_add(b, "port %lld", r->port);
+	/* a port the line does not give is not named ("ERROR on binding 10.73.29.43: Address
+	 * already in use [98]") */
+	if (r->port >= 0)
+		sb_add(b, "port %lld", r->port);
+	else
+		sb_add(b, "a port");
 	if (r->ip[0])
 		sb_add(b, " on %s", r->ip);
 	sb_add(b, " (node %s%s) cannot be listened on: another process holds it", where,

@@ -925,4 +925,11 @@ printf '%s\n' ' 0: timsnt8:34204:35179 [0] NCCL INFO Call to mlx5dv_get_data_dir
 run "$HCCLCTL" doctor --logs "$TMP/probe19.log"
 check_rc 0 "an optional call NCCL probes at INFO, behind srun's label: the log passes"
 
+# a port the failing line does not give is not named as -1
+printf '%s\n' 'F0328 09:49:12.070510 19275 LightNetwork.cpp:190] Check failed: bind(socket_, (struct sockaddr *)&serv_addr, sizeof(serv_addr)) >= 0 ERROR on binding 10.73.29.43: Address already in use [98]' >"$TMP/bind.log"
+run "$HCCLCTL" doctor --logs "$TMP/bind.log"
+check_rc 2 "a bind refused without its port: exit 2"
+printf '%s\n' "$OUT" | grep -q '^FAIL  logs.cause .* config (port-bound): a port on 10.73.29.43 (node node0) cannot be listened on: another process holds it$'
+_report $? "  the address named, the port not made up" "$OUT"
+
 done_testing
