@@ -455,6 +455,12 @@ static size_t ip_value(struct pspan m, size_t i, struct hx_vals *x)
 		snprintf(v->s, sizeof(v->s), "%s", ip);
 	char open = i ? m.s[i - 1] : 0;
 	size_t e = i + k;
+	/* a Python tuple's address, quoted: Horovod's "{'ens192': [('192.168.21.50', 8394)]}" */
+	if ((open == '\'' || open == '"') && i >= 2 && m.s[i - 2] == '(' && e < m.n &&
+	    m.s[e] == open) {
+		open = '(';
+		e++;
+	}
 	/* a LINK_ERROR_INFO cell "ip(user_rank)" */
 	long long r;
 	size_t d;

@@ -719,10 +719,8 @@ int hlog__recognise_hits(struct pspan m, const struct hlog_line *l, struct hlog_
 	 * failure; a connect's errno at INFO, "socketPollConnect ... No route to host", is one
 	 * too) */
 	if (ok && (l->nccl_info || hlog__has(m, "NCCL INFO ")) && hlog__has(m, "Call to ") &&
-	    !strncmp(e->detail, "errno-", 6)) {
-		hlog__event_init(e);
-		return 0;
-	}
+	    !strncmp(e->detail, "errno-", 6))
+		return 0; /* the event is dropped, as on every 0 */
 	if (!ok && (in = hlog__hits_inner(h))) {
 		e->kind = in->cat == HCAT_VERSION ? HLOG_VERSION : HLOG_INNER;
 		e->cat = in->cat;

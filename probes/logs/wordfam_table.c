@@ -143,6 +143,17 @@ const struct family hlog__fams[] = {
 		 "port not active", "port is not active",
 		 /* perftest on a port without a link: "Port number 1 state is Down" */
 		 "state is down"}},
+	/* a link that passes errors at the physical layer: HPE Slingshot's cxiberstat,
+	 * "x2510c7s6b0n0: Warning: encountered unexpected Link Mode NA for non-zero error rate
+	 * 595424" (a cable, transceiver or port going bad, the link about to drop) */
+	{.cat = HCAT_LINK_DOWN,
+	 .name = "link-errors",
+	 .what = "a network link is passing errors at the physical layer",
+	 .fix = "check the link the line names on both ends (its cable and transceiver, the "
+		"switch port; the NIC's error counters and link state); reseat or replace what is "
+		"failing, then run again",
+	 .any = {"error rate", "bit error", "symbol error", "crc error"},
+	 .also = {"link", "port", "lane"}},
 	/* a node health check that finds no port up: NHC's check_hw_ib "No IB port is ACTIVE
 	 * (LinkUp 100 Gb/sec)." (or "No IB port 1 is ACTIVE") */
 	{.cat = HCAT_LINK_DOWN,
@@ -419,30 +430,6 @@ const struct family hlog__fams[] = {
 		 /* HIP's: "hipErrorNoBinaryForGpu: Unable to find code object for all current
 		  * devices!" (a code object built for gfx90a:xnack+ on a GPU run xnack-) */
 		 "NoBinaryForGpu", "unable to find code object"}},
-	/* a value the program refuses: "Invalid DP number per node: 0", "invalid device
-	 * ordinal", "rank size 16 is invalid", "The size of npuDeviceIds does not equal to
-	 * worldSize" (not a bad pointer or address, which is a bug) */
-	{.cat = HCAT_CONFIG,
-	 .name = "invalid",
-	 .what = "a value the job was given is refused",
-	 .fix = "correct the value the line names (the job's arguments, its rank table or "
-		"environment), the same on every node, then run again",
-	 .any = {"invalid", "not a valid", "illegal", "not equal", "not allow",
-		 /* in Chinese: "非法" (illegal), "校验失败" (failed its check): MindIE's
-		  * "BackendConfig配置参数校验失败" */
-		 "非法", "校验失败"},
-	 .also = {"number", "size", "count", "rank", "device", "parameter", "option",
-		  "value", "config", "setting", "ordinal",
-		  /* Python's argparse: "error: argument --kv-cache-dtype: invalid choice: 'int8'" */
-		  "choice",
-		  /* Slurm refusing a request: "sbatch: error: Invalid generic resource (gres)
-		   * specification" */
-		  "specification",
-		  /* in Chinese: "参数" (parameter), "配置" (setting) */
-		  "参数", "配置"},
-	 .not = {"memory", "pointer", "address", "access", "instruction", "handle",
-		 /* HCCL's one-sided memory: "The parameter memHandle[0xfffd7cc769e0] is invalid." */
-		 "memhandle", "mem_handle"}},
 	/* a check of the job's shape that failed: its ranks against its devices or nodes
 	 * (Megatron-DeepSpeed's "AssertionError: expected local-rank to be the same as rank %
 	 * device-count.", vLLM's "local_world_size (16) must be less than or equal to the number
@@ -524,6 +511,30 @@ const struct family hlog__fams[] = {
 	 /* "CUDA driver version is insufficient for CUDA runtime version" */
 	 .also = {"mismatch", "incompatible", "not match", "not supported", "unsupported",
 		  "insufficient", "too old"}},
+	/* a value the program refuses: "Invalid DP number per node: 0", "invalid device
+	 * ordinal", "rank size 16 is invalid", "The size of npuDeviceIds does not equal to
+	 * worldSize" (not a bad pointer or address, which is a bug) */
+	{.cat = HCAT_CONFIG,
+	 .name = "invalid",
+	 .what = "a value the job was given is refused",
+	 .fix = "correct the value the line names (the job's arguments, its rank table or "
+		"environment), the same on every node, then run again",
+	 .any = {"invalid", "not a valid", "illegal", "not equal", "not allow",
+		 /* in Chinese: "非法" (illegal), "校验失败" (failed its check): MindIE's
+		  * "BackendConfig配置参数校验失败" */
+		 "非法", "校验失败"},
+	 .also = {"number", "size", "count", "rank", "device", "parameter", "option",
+		  "value", "config", "setting", "ordinal",
+		  /* Python's argparse: "error: argument --kv-cache-dtype: invalid choice: 'int8'" */
+		  "choice",
+		  /* Slurm refusing a request: "sbatch: error: Invalid generic resource (gres)
+		   * specification" */
+		  "specification",
+		  /* in Chinese: "参数" (parameter), "配置" (setting) */
+		  "参数", "配置"},
+	 .not = {"memory", "pointer", "address", "access", "instruction", "handle",
+		 /* HCCL's one-sided memory: "The parameter memHandle[0xfffd7cc769e0] is invalid." */
+		 "memhandle", "mem_handle"}},
 	/* a plugin the program looks for and does not find: Slurm built without the MPI plugin
 	 * the job asks for, "srun: error: Couldn't find the specified plugin name for mpi/pmix
 	 * looking at all files", "srun: error: cannot find mpi plugin for mpi/pmix" (after

@@ -932,4 +932,14 @@ check_rc 2 "a bind refused without its port: exit 2"
 printf '%s\n' "$OUT" | grep -q '^FAIL  logs.cause .* config (port-bound): a port on 10.73.29.43 (node node0) cannot be listened on: another process holds it$'
 _report $? "  the address named, the port not made up" "$OUT"
 
+# versions that do not match explain the argument refused after them; a link passing errors;
+# a peer's address in a Python tuple, quoted, and its port
+cause_is "kind detail" "version-mismatch words:version" "a version mismatch outranks the refused value it causes" \
+	'Client and server program versions do not match!' 'cxi_write_bw: 1.3.0' \
+	'Failed to exchange client/server config: Invalid argument'
+cause_is "kind detail" "link-down words:link-errors" "a link with a non-zero error rate" \
+	'x2510c7s6b0n0: Warning: encountered unexpected Link Mode NA for non-zero error rate 595424'
+cause_is "kind ip port" "network-unreachable 192.168.21.50 8394" "Horovod's quoted address and port" \
+	"horovod.runner.common.util.network.NoValidAddressesFound: Horovod was unable to connect to task service #1 on any of the following addresses: {'ens192': [('192.168.21.50', 8394)]}."
+
 done_testing

@@ -245,6 +245,10 @@ static const struct xcase cases[] = {
 	 "ip/remote=10.186.213.145 port/remote=13305", ""},
 	/* a word that merely ends in the letters is no scheme: "lipv4:" */
 	{"the scheme word only", "lipv4:10.0.0.1:80 and 12:10.0.0.2", "", ""},
+	{"Horovod's task service, a Python tuple with its address quoted (horovod/horovod#2432)",
+	 "horovod.runner.common.util.network.NoValidAddressesFound: Horovod was unable to connect to "
+	 "task service #1 on any of the following addresses: {'ens192': [('192.168.21.50', 8394)]}.",
+	 "ip/any=192.168.21.50 port/any=8394", ""},
 };
 
 static void serialise(const struct hx_vals *x, char *out, size_t len)

@@ -248,6 +248,10 @@ static void test_rows(void **state)
 		{"Jul 20 16:15:36 edge-...:  Kernel module \"ib_umad\" has not been loaded, fabric "
 		 "manager cannot be started",
 		 "module-not-loaded"},
+		/* real-logs-new batch293, HPE Slingshot's troubleshooting guide (cxiberstat) */
+		{"x2510c7s6b0n0: Warning: encountered unexpected Link Mode NA for non-zero error rate "
+		 "595424",
+		 "link-errors"},
 		/* real-logs-new batch273, deepspeedai/DeepSpeed#4985 (its elastic agent under a
 		 * newer torch) */
 		{"rogpt1: TypeError: DSElasticAgent._set_master_addr_port() takes 3 positional "
