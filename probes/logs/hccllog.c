@@ -509,46 +509,6 @@ void hlog__lone_frame_error(struct hlog_report *r)
 		 (struct pspan){u->text, strlen(u->text)});
 }
 
-/* A line of 20 or more dashes and nothing else: the frame of a help message. */
-static int rule_line(struct pspan m)
-{
-	return m.n >= 20 && probe__count_in(m, "-") == m.n;
-}
-
-/* Words with which a help message says the program goes on without what failed: Open MPI's
- * "Another transport will be used instead, although this may result in lower performance.",
- * "Default device parameters will be used, which may result in lower performance.", "The
- * openib BTL will be ignored for this job." */
-static const char *const fallbacks[] = {"will be used", "will be ignored"};
-
-/* Whether the help message a rule of dashes just opened (its lines ahead, to the closing
- * rule) states such a fallback: its failure is then a notice. Its lines are read as one text,
- * for the words wrap ("The openib BTL will be" / "ignored for this job."). A frame not closed
- * within FRAME_LINES lines or FRAME_BYTES is no help message. */
-#define FRAME_LINES 64
-#define FRAME_BYTES 4096
-static int frame_falls_back(struct pspan ahead)
-{
-	char text[FRAME_BYTES];
-	size_t n = 0;
-	struct pspan l;
-	for (int k = 0; k < FRAME_LINES && probe__next_line(&ahead, &l); k++) {
-		struct pspan t = probe__trim(l);
-		if (rule_line(t)) {
-			for (size_t i = 0; i < sizeof(fallbacks) / sizeof(fallbacks[0]); i++)
-				if (hlog__has((struct pspan){text, n}, fallbacks[i]))
-					return 1;
-			return 0;
-		}
-		if (n + t.n + 1 > sizeof(text))
-			return 0;
-		memcpy(text + n, t.s, t.n);
-		n += t.n;
-		text[n++] = ' ';
-	}
-	return 0;
-}
-
 /* A frame of MPICH's error stack, under a line that ends in "error stack:": the function, its
  * line in parentheses, dots and ':' ("MPIDI_UCX_get_local_upids(31): The function is
  * currently not supported with ucx netmod"). 0: none; 1: a frame that says nothing more
@@ -895,9 +855,9 @@ static int scan_line(struct scan *s, struct pspan raw)
 		s->wrap_rank = -1; /* a wrapped message has no blank line inside */
 		return 0;
 	}
-	if (rule_line(line)) {
+	if (hlog__rule_line(line)) {
 		s->framed = !s->framed;
-		s->frame_notice = s->framed && frame_falls_back(s->ahead);
+		s->frame_notice = s->framed && hlog__frame_falls_back(s->ahead);
 	}
 	if (s->framed && s->frame_notice)
 		return 0;

@@ -18,6 +18,11 @@ int hlog__recognise_hits(struct pspan m, const struct hlog_line *l, struct hlog_
 /* hccllog.c: an event with nothing known yet (every number -1), as the scan hands it to
  * hlog__recognise. */
 void hlog__event_init(struct hlog_event *e);
+/* helpframe.c: whether the line is a rule of 20 or more dashes (the frame of a help message),
+ * and whether the help message one opens (ahead: the file after it) says, before its closing
+ * rule, that the program goes on without what failed ("will be used", "will be ignored"). */
+int hlog__rule_line(struct pspan m);
+int hlog__frame_falls_back(struct pspan ahead);
 /* What part an event plays: a consequence (a wait that timed out), a fault, a configuration
  * cause, or context. */
 enum hlog_cls hlog__class(const struct hlog_event *e);
