@@ -406,6 +406,24 @@ static int retries_left(struct pspan m, size_t at, size_t len)
 	return n < of;
 }
 
+/* Whether m[i..] is the label of another count: a word, blanks, then '=' or ':' and a digit
+ * ("Missing = 0"). */
+static int next_count(struct pspan m, size_t i)
+{
+	size_t w = i;
+	while (i < m.n && isalpha((unsigned char)m.s[i]))
+		i++;
+	if (i == w)
+		return 0;
+	while (i < m.n && blank(m.s[i]))
+		i++;
+	if (i >= m.n || (m.s[i] != '=' && m.s[i] != ':'))
+		return 0;
+	for (i++; i < m.n && blank(m.s[i]); i++)
+		;
+	return i < m.n && isdigit((unsigned char)m.s[i]);
+}
+
 /* Whether the word at m[at..at+len) labels a count that is zero: a few more words of the
  * label, then ':' or '=', or the '|' of a table's next cell, then 0 alone ("Failed requests:
  * 0", "errors=0, warnings=1", a benchmark's "|   Failed |   0( 0.0% ) |"), not a value that
@@ -435,9 +453,10 @@ static int counts_zero(struct pspan m, size_t at, size_t len)
 		return 0;
 	for (i++; i < m.n && blank(m.s[i]); i++)
 		;
-	/* a cell's count may carry its share: "0( 0.0% )" */
+	/* a cell's count may carry its share: "0( 0.0% )"; a tally goes on with the next count,
+	 * "Skipped = 0 Failed = 0 Missing = 0" */
 	return i >= m.n || m.s[i] == ',' || m.s[i] == ';' || m.s[i] == '|' || m.s[i] == ')' ||
-	       m.s[i] == '\r' || (cell && m.s[i] == '(');
+	       m.s[i] == '\r' || (cell && m.s[i] == '(') || next_count(m, i);
 }
 
 /* Whether the word at m[at..at+len) labels a measured quantity: after ':' or '=' and at most

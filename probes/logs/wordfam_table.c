@@ -430,6 +430,15 @@ const struct family hlog__fams[] = {
 		 /* HIP's: "hipErrorNoBinaryForGpu: Unable to find code object for all current
 		  * devices!" (a code object built for gfx90a:xnack+ on a GPU run xnack-) */
 		 "NoBinaryForGpu", "unable to find code object"}},
+	/* a job step asking for more than its allocation holds: Slurm's "srun: error: Unable to
+	 * create step for job 551: More processors requested than permitted" */
+	{.cat = HCAT_CONFIG,
+	 .name = "allocation",
+	 .what = "the job step asks for more than the job's allocation holds",
+	 .fix = "ask the step for no more tasks, CPUs, GPUs or nodes than the job was given (srun "
+		"-n/-c/--gpus within the sbatch or salloc request), or request a larger allocation",
+	 .any = {"than permitted", "than allowed", "than allocated"},
+	 .also = {"request", "processors", "nodes", "tasks", "cpus", "gpus"}},
 	/* a check of the job's shape that failed: its ranks against its devices or nodes
 	 * (Megatron-DeepSpeed's "AssertionError: expected local-rank to be the same as rank %
 	 * device-count.", vLLM's "local_world_size (16) must be less than or equal to the number

@@ -942,4 +942,14 @@ cause_is "kind detail" "link-down words:link-errors" "a link with a non-zero err
 cause_is "kind ip port" "network-unreachable 192.168.21.50 8394" "Horovod's quoted address and port" \
 	"horovod.runner.common.util.network.NoValidAddressesFound: Horovod was unable to connect to task service #1 on any of the following addresses: {'ens192': [('192.168.21.50', 8394)]}."
 
+# a tally of counts at zero, label after label, is no failure; a job step asking for more
+# than its allocation
+printf '%s\n' 'Hosts = 4 Count = 8 Skipped = 0 Failed = 0 Missing = 0' >"$TMP/tally.log"
+run "$HCCLCTL" doctor --logs "$TMP/tally.log"
+check_rc 0 "a tally of counts at zero: the log passes"
+cause_is "kind detail" "unresolved unclassified" "a count that is not zero in the tally is read" \
+	'Hosts = 4 Count = 8 Skipped = 0 Failed = 2 Missing = 0'
+cause_is "kind detail" "config words:allocation" "a step asking for more than its allocation" \
+	'srun: error: Unable to create step for job 551: More processors requested than permitted'
+
 done_testing

@@ -339,6 +339,9 @@ static const struct benign_line benign_lines[] = {
 	{"error",
 	 "../real-logs-new/batch281/nixl-pr115-nixlbench-2gpu-ucx-vram-batch64-single-node-healthy",
 	 "env UCX_LOG_LEVEL=ERROR UCX_TLS=^gdr_copy mpirun --allow-run-as-root -np 2", 0},
+	{"failed",
+	 "../real-logs-new/batch296/shs-docs-cxibwcheck-4node-dual-nic-nid000008-000011-40gbs-test-passed-healthy",
+	 "Hosts = 4 Count = 8 Skipped = 0 Failed = 0 Missing = 0", 0},
 	{"RuntimeWarning",
 	 "../real-logs-new/batch268/megatron-pyxis-llama-70b-fsdp-fp8-8node-64x-mi325x-10-iters-destroy-pg-warning-nan-summary-healthy",
 	 "/opt/venv/lib/python3.10/site-packages/numpy/core/_methods.py:129: RuntimeWarning: invalid "

@@ -248,6 +248,10 @@ static void test_rows(void **state)
 		{"Jul 20 16:15:36 edge-...:  Kernel module \"ib_umad\" has not been loaded, fabric "
 		 "manager cannot be started",
 		 "module-not-loaded"},
+		/* real-logs-new batch299, MLCommons training results v4.0 (Oracle's job 551) */
+		{"srun: error: Unable to create step for job 551: More processors requested than "
+		 "permitted",
+		 "allocation"},
 		/* real-logs-new batch293, HPE Slingshot's troubleshooting guide (cxiberstat) */
 		{"x2510c7s6b0n0: Warning: encountered unexpected Link Mode NA for non-zero error rate "
 		 "595424",
