@@ -171,6 +171,9 @@ t0=$(date +%s%N)
 run doc --checks node,host
 ms=$((($(date +%s%N) - t0) / 1000000))
 cluster_start_sshd 4
+# listening again before the --deep run below connects to it (a start is not a listen: that
+# run once found node 4 refusing)
+_cl_wait_sshd 4
 check_rc 2 "node 4 down (no sshd): exit 2"
 cause_is "node.reach on 10.77.0.4: unreachable: cannot reach the node"
 _report $? "  named: node.reach on 10.77.0.4" "$OUT"
