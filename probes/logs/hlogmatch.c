@@ -713,13 +713,12 @@ int hlog__recognise_hits(struct pspan m, const struct hlog_line *l, struct hlog_
 	 * device's) */
 	if (!ok && hlog__sig_match(m, &x, e, h))
 		ok = 1;
-	/* a library call NCCL makes to learn what the NIC offers, failing at INFO, is a probe it
-	 * goes on from: "NCCL INFO Call to mlx5dv_get_data_direct_sysfs_path failed with error No
-	 * such device errno 19" on a NIC without Data Direct (the same words at WARN are the
-	 * failure; a connect's errno at INFO, "socketPollConnect ... No route to host", is one
-	 * too) */
-	if (ok && (l->nccl_info || hlog__has(m, "NCCL INFO ")) && hlog__has(m, "Call to ") &&
-	    !strncmp(e->detail, "errno-", 6))
+	/* a library call NCCL makes to learn what the NIC offers, failing at INFO (logline.c
+	 * judged its errno informational), is a probe it goes on from: "NCCL INFO Call to
+	 * mlx5dv_get_data_direct_sysfs_path failed with error No such device errno 19" on a NIC
+	 * without Data Direct. The same words at WARN are the failure; so is a connect's errno at
+	 * INFO ("socketPollConnect ... No route to host"), which no "Call to" names */
+	if (ok && l->info_errno && !strncmp(e->detail, "errno-", 6) && hlog__has(m, "Call to "))
 		return 0; /* the event is dropped, as on every 0 */
 	if (!ok && (in = hlog__hits_inner(h))) {
 		e->kind = in->cat == HCAT_VERSION ? HLOG_VERSION : HLOG_INNER;

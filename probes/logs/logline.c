@@ -739,10 +739,12 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 		 * informational, a probe the program goes on from ("NCCL INFO Call to
 		 * mlx5dv_get_data_direct_sysfs_path failed with error No such device errno 19") */
 		const char *en = hlog__hits_may(h, HLOG_HIT_ERRNO) ? hlog__find(m, "errno") : NULL;
+		int errno_failed = en && hlog__errno_of(m) > 0;
+		l->info_errno = errno_failed && info_word_before(m, (size_t)(en - m.s));
 		l->error = (l->code_at >= 0 && l->level == HLINE_NONE) || exception_line(m) ||
 			   (at >= 0 && (!info_word_before(m, (size_t)at) || hlog__any_level_word(m))) ||
 			   (l->level == HLINE_NONE && hlog__http_failure(m)) ||
-			   (en && hlog__errno_of(m) > 0 && !info_word_before(m, (size_t)(en - m.s)));
+			   (errno_failed && !l->info_errno);
 	}
 	if (!l->error && words && l->level == HLINE_INFO && hlog__any_level_word(m))
 		l->error = 1;

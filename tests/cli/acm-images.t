@@ -6,10 +6,11 @@
 
 G=$(dirname "$HCCLCTL")/gen
 [ -d "$G" ] || G=$(pwd)/build/gen
+# the build makes them with hcclctl: missing, they are a broken build, not a host's limit
 if [ ! -x "$G/acmgen" ] || [ ! -f "$G/acm_kb.bin" ] || [ ! -f "$G/acm_line.bin" ]; then
-	skip "the automaton images are not built ($G): run make"
+	_report 1 "the automaton images are built beside hcclctl" "not in $G: run make"
 	done_testing
-	exit 0
+	exit 1
 fi
 
 run "$G/acmgen" --check "$G/acm_kb.bin" "$G/acm_line.bin"

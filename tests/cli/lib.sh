@@ -92,6 +92,18 @@ ok() {
 	_report $? "$desc" "condition failed: $1"
 }
 
+# wait_line FILE PATTERN TENTHS [PID]: until a line of FILE matches PATTERN (grep), at most
+# TENTHS tenths of a second, or until PID (when given) has ended. 0 when the line came.
+wait_line() {
+	_wl=0
+	until grep -q -- "$2" "$1" 2>/dev/null; do
+		[ "$_wl" -lt "$3" ] || return 1
+		[ -z "${4:-}" ] || kill -0 "$4" 2>/dev/null || return 1
+		sleep 0.1
+		_wl=$((_wl + 1))
+	done
+}
+
 skip() {
 	_n=$((_n + 1))
 	echo "ok $_n # SKIP $1"

@@ -62,11 +62,7 @@ sp=$!
 "$HCCLCTL" run-node --ranks 0,1 -- run allreduce --world-size 2 \
 	--master "127.0.0.1:$(free_port)" -b 8 -e 8K -n 20000 -w 1 <"$TMP/in2" >"$TMP/out" 2>"$TMP/err" &
 np=$!
-i=0
-until grep -q "^${tag}0  *[0-9]" "$TMP/out" 2>/dev/null || [ $i -ge 600 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_line "$TMP/out" "^${tag}0  *[0-9]" 600 || true
 ranks=$(pgrep -P "$np" | tr '\n' ' ')
 echo interrupt >"$TMP/in2"
 wait "$np"

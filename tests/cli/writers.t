@@ -93,11 +93,7 @@ start_long() { # $1: name, rest: options
 	shift
 	one_rank -b 16M -e 16M -n 1000000 -w 0 -c 0 --timeout 120 "$@" >"$TMP/$wname.out" 2>"$TMP/$wname.err" &
 	LONG=$!
-	wi=0
-	until grep -q '^# hcclctl run allreduce' "$TMP/$wname.out" 2>/dev/null || [ $wi -gt 100 ] || ! kill -0 "$LONG" 2>/dev/null; do
-		sleep 0.1
-		wi=$((wi + 1))
-	done
+	wait_line "$TMP/$wname.out" '^# hcclctl run allreduce' 101 "$LONG" || true
 }
 # $LONG is the subshell around one_rank; the rank is the pid it wrote, which sh exec'd
 stop_long() {

@@ -58,12 +58,8 @@ long_run() {
 		--remote-hcclctl "$HCCLCTL" -b 64K -e 64K -n 1000000 -w 0 --timeout 30 \
 		>"$TMP/$_lr.out" 2>"$TMP/$_lr.err" &
 	lpid=$!
-	_t=0
 	# up to 60 s: 16 ranks over SSH start in ~2 s here, but a loaded machine takes far longer
-	until grep -q '^# hcclctl run' "$TMP/$_lr.out" 2>/dev/null || [ $_t -ge 600 ]; do
-		sleep 0.1
-		_t=$((_t + 1))
-	done
+	wait_line "$TMP/$_lr.out" '^# hcclctl run' 600 || true
 	launcher=$(pgrep -P "$lpid")
 }
 # await_launcher TENTHS: waits that long at most for it to end; RC its exit, ERR its stderr
