@@ -108,13 +108,23 @@ static int start_rendezvous(int n, struct comm_root_info *ri, pid_t *pid, int *s
 	return 0;
 }
 
+/* A rank's whole verdict into its shared slot; the launcher reads a slot only once its kind
+ * is set, so the kind goes last. */
+static void publish_verdict(struct comm_verdict *slot, const struct comm_verdict *v)
+{
+	int kind = v->kind;
+	*slot = *v;
+	slot->kind = COMM_VERDICT_NONE;
+	__atomic_store_n(&slot->kind, kind, __ATOMIC_RELEASE);
+}
+
 /* The launcher's verdict: the monitor's, else the first a rank reached. */
 static const struct comm_verdict *job_verdict(const struct shared *sh, int n)
 {
 	if (__atomic_load_n(&sh->have_verdict, __ATOMIC_ACQUIRE))
 		return &sh->verdict;
 	for (int r = 0; r < n; r++)
-		if (sh->rank[r].v.kind != COMM_VERDICT_NONE)
+		if (__atomic_load_n(&sh->rank[r].v.kind, __ATOMIC_ACQUIRE) != COMM_VERDICT_NONE)
 			return &sh->rank[r].v;
 	return NULL;
 }
@@ -154,7 +164,12 @@ static int fork_ranks(const struct run_params *p, int n, const struct run_local 
 			*l->flight_slot = sh->rank[r].flight;
 			if (r == 0)
 				*l->measured_slot = sh->measured;
-			int code = l->rank_main(ri, r, n, p, sh->rank[r].err, ERR_SLOT, &sh->rank[r].v);
+			/* The launcher polls the slot while this rank runs: the verdict is
+			 * filled in steps (its kind, then its message, then the context), so
+			 * it is built here and published whole, its kind stored last. */
+			struct comm_verdict v = { .kind = COMM_VERDICT_NONE };
+			int code = l->rank_main(ri, r, n, p, sh->rank[r].err, ERR_SLOT, &v);
+			publish_verdict(&sh->rank[r].v, &v);
 			if (r == 0 && p->json && out_json_printed())
 				sh->json_printed = 1;
 			fflush(NULL);
