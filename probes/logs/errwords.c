@@ -84,6 +84,9 @@ static const struct {
 	 * to commands." */
 	{"fallen off the bus", 0},
 	{"out of memory", 0}, /* "NCCL WARN Cuda failure 'out of memory'" */
+	/* a resource the program found too small to start: HPE Slingshot's cxi_write_bw,
+	 * "Insufficient 2M huge pages. Need 8 to run" */
+	{"insufficient", 0},
 	{"core dumped", 0},   /* "Segmentation fault (core dumped)" */
 	{"illegal", 0},	      /* "Cuda failure 'an illegal memory access was encountered'" */
 	{"terminate called", 0}, /* "terminate called after throwing an instance of ..." */

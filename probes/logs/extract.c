@@ -289,13 +289,15 @@ static size_t pci_here(struct pspan m, size_t i, struct hx_vals *x)
 
 /* An RDMA device by its name, as the kernel's drivers name them (rdma-core's providers): a
  * driver's prefix, then its number ("mlx5_18", "mlx5_0:1" with its port after, "bnxt_re2",
- * "erdma_0", "hns_0", "irdma1") or udev's predictable name ("rocep152s0f0", "ibp12s0"). */
+ * "erdma_0", "hns_0", "irdma1", "cxi3") or udev's predictable name ("rocep152s0f0", "ibp12s0"). */
 static size_t rdma_here(struct pspan m, size_t i, struct hx_vals *x)
 {
 	static const char *const drivers[] = {"mlx4_", "mlx5_", "bnxt_re", "erdma_", "irdma",
 					      "hfi1_", "qib", "efa_", "rxe", "siw", "hns_",
 					      "qedr", "ionic_", "cxgb4_", "ocrdma", "vmw_pvrdma",
-					      "mana_", "rocep", "ibp"};
+					      "mana_", "rocep", "ibp",
+					      /* HPE Slingshot's Cassini NICs: "cxi3[hsn3]" */
+					      "cxi"};
 	for (size_t d = 0; d < sizeof(drivers) / sizeof(drivers[0]); d++) {
 		size_t l = strlen(drivers[d]);
 		if (i + l >= m.n || strncmp(m.s + i, drivers[d], l) || !digit(m.s[i + l]))

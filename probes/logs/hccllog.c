@@ -378,7 +378,8 @@ static void continue_unk(struct unk_open *o, struct hlog_report *r, unsigned no,
 			 const struct hlog_line *l)
 {
 	if (o->i == SIZE_MAX || no != o->last + 1 || no - r->unk[o->i].line > 8 || l->error ||
-	    l->t_us >= 0 || l->pid >= 0 || l->rank >= 0 || !probe__trim(l->msg).n) {
+	    l->t_us >= 0 || l->pid >= 0 || (l->rank >= 0 && !l->rank_label) ||
+	    !probe__trim(l->msg).n) {
 		o->i = SIZE_MAX;
 		return;
 	}
@@ -403,7 +404,8 @@ static void join_wrapped(struct hlog_report *r, const char *name, const char *no
 			 struct pspan line, const struct hlog_line *l, const struct unk_wrap *w)
 {
 	struct pspan head = probe__trim(w->line);
-	if (!w->line.s || no != w->no + 1 || l->t_us >= 0 || l->pid >= 0 || l->rank >= 0 ||
+	if (!w->line.s || no != w->no + 1 || l->t_us >= 0 || l->pid >= 0 ||
+	    (l->rank >= 0 && !l->rank_label) ||
 	    !line.n || !islower((unsigned char)line.s[0]) || !head.n ||
 	    !(isalnum((unsigned char)head.s[head.n - 1]) || head.s[head.n - 1] == ','))
 		return;
@@ -539,12 +541,12 @@ static int stack_frame(struct pspan m)
  * on node 0 (rank 0 in comm 0): Fatal error in PMPI_Init_thread: ..., error stack:"). */
 static int heading_rank(const struct hlog_line *l)
 {
-	if (l->rank >= 0)
+	if (l->rank >= 0 && !l->rank_label)
 		return l->rank;
 	struct hx_vals x;
 	hlog__extract(l->msg, &x);
 	const struct hx_val *v = hlog__xfind(&x, HX_RANK, HX_THIS);
-	return v && v->n >= 0 && v->n <= 0x7fffffff && !hlog__xgroup(&x)[0] ? (int)v->n : -1;
+	return v && v->n >= 0 && v->n <= 0x7fffffff && !hlog__xgroup(&x)[0] ? (int)v->n : l->rank;
 }
 
 /* What the lines read so far say of the next lines of the same message. */
@@ -580,6 +582,8 @@ static void ctx_event(struct msg_ctx *c, unsigned no, const struct hlog_line *l,
 	if (e->rank < 0 && c->stack_at && no > c->stack_at && no - c->stack_at <= 8 &&
 	    l->t_us < 0 && l->pid < 0)
 		e->rank = c->stack_rank;
+	if (e->rank < 0 && l->rank_label && !e->group[0] && e->sub != HLOG_SUB_DETECT)
+		e->rank = l->rank;
 	if (c->chain_at && no > c->chain_at && no - c->chain_at <= 8)
 		values_below(c->chain_head, e->below_ip, sizeof(e->below_ip), &e->below_port,
 			     &e->below_peer_rank);
@@ -777,7 +781,8 @@ static void scan_unrecognised(struct scan *s, const struct hlog_line *l, struct 
 		    l->t_us - s->known_t <= 2000000 && l->t_us >= s->known_t;
 	if (l->error && !l->header && !(l->cont && s->head_known) && !chrome(l->msg) && !trace) {
 		/* a frame of an error stack is its heading's rank's */
-		s->uw = (struct unk_wrap){s->no, l->rank < 0 && frame_kind ? s->stack_rank : l->rank,
+		int by_head = (l->rank < 0 || (l->rank_label && s->stack_rank >= 0)) && frame_kind;
+		s->uw = (struct unk_wrap){s->no, by_head ? s->stack_rank : l->rank,
 					  l->level, line};
 		keep_unk(r, s->name, s->node, s->no, s->uw.rank, l->level, line);
 		open_unk(&s->uo, r, s->no, l->msg);

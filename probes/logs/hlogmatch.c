@@ -762,15 +762,18 @@ int hlog__recognise_hits(struct pspan m, const struct hlog_line *l, struct hlog_
 	}
 	if (!ok)
 		return 0;
-	if (e->rank < 0 && !e->group[0] && e->sub != HLOG_SUB_DETECT)
+	int own = e->rank < 0 && !e->group[0] && e->sub != HLOG_SUB_DETECT;
+	if (own && !l->rank_label)
 		e->rank = l->rank;
 	/* a rank the line names as its own ("with info [aicpu rank:7,localUserrank:7,...]")
-	 * where its header said none (torch_npu's "RankID:-1") */
-	if (e->rank < 0 && !e->group[0] && e->sub != HLOG_SUB_DETECT && !hlog__xgroup(&x)[0]) {
+	 * where its header said none (torch_npu's "RankID:-1") or only srun's label did */
+	if (e->rank < 0 && own && !hlog__xgroup(&x)[0]) {
 		const struct hx_val *rv = hlog__xfind(&x, HX_RANK, HX_THIS);
 		if (rv && rv->n >= 0 && rv->n <= 0x7fffffff)
 			e->rank = (int)rv->n;
 	}
+	/* srun's label, when nothing better names it, is taken after the message's head
+	 * (hccllog.c's ctx_event): the heading of an error stack names the rank in words */
 	device_of(m, l, &x, e);
 	if (!e->cat) {
 		static const int cats[HLOG_NKINDS] = {

@@ -207,6 +207,27 @@ static int rank_prefix(struct pspan *m, struct hlog_line *l)
 	return 1;
 }
 
+/* Slurm's "srun -l" label, the task's rank before each line it relays ("0: <0-7,64-71> is
+ * invalid", " 12: ..."). Not the index of ip(8)'s interface list, "2: eth0: <BROADCAST,...>
+ * mtu 1500 ... state DOWN", whose name and flags follow. */
+static int srun_label(struct pspan *m, struct hlog_line *l)
+{
+	long v;
+	size_t k = num(*m, 0, &v);
+	if (!k || k > 5 || k + 1 >= m->n || m->s[k] != ':' || m->s[k + 1] != ' ')
+		return 0;
+	size_t w = k + 2;
+	while (w < m->n && (hlog__word_char(m->s[w]) || m->s[w] == '.' || m->s[w] == '-' ||
+			    m->s[w] == '@'))
+		w++;
+	if (w > k + 2 && w + 2 < m->n && m->s[w] == ':' && m->s[w + 1] == ' ' && m->s[w + 2] == '<')
+		return 0;
+	l->rank = (int)v;
+	l->rank_label = 1;
+	skip(m, k + 2);
+	return 1;
+}
+
 /* grep's "debug/plog/plog-3003627_20260205184335411.log:14:" (grep -rn) or "run/plog/x.log:"
  * (grep -r) before a line a user searched for: a path without spaces (a '/' in it, or a name
  * ending in ".log", ".txt" or ".out", which a time stamp or host name does not have: grep
@@ -693,7 +714,8 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 	for (int pass = 0; pass < 8; pass++) {
 		size_t sp = spaces(m);
 		struct pspan t = {m.s + sp, m.n - sp};
-		if ((!pass && (grep_prefix(&t, l) || compose_prefix(&t))) || rank_prefix(&t, l) ||
+		if ((!pass && (grep_prefix(&t, l) || compose_prefix(&t) || srun_label(&t, l))) ||
+		    rank_prefix(&t, l) ||
 		    proc_prefix(&t, l) ||
 		    ctime_prefix(&t, l) ||
 		    vllm_prefix(&t, l) ||

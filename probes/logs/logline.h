@@ -19,7 +19,9 @@ struct hlog_line {
 	int64_t t_us;	  /* CANN stamp or "YYYY-MM-DD hh:mm:ss" at the start, as µs; -1 */
 	int pid;	  /* HCCL(pid,...), [PID: n], (PID:n, ...), else (... pid=n); -1 */
 	int wrap_pid;	  /* the pid of a launcher's "(Worker pid=n)" prefix; -1 */
-	int rank;	  /* [rankN]:, [1,N]<stderr>:, RankID:N (not -1); -1 */
+	int rank;	  /* [rankN]:, [1,N]<stderr>:, RankID:N, srun -l's "N: " (not -1); -1 */
+	int rank_label;	  /* rank is srun -l's label, before every line a task relays: a rank
+			   * the words name outranks it, and it starts no message of its own */
 	int dev;	  /* Device:N of torch_npu's prefix; -1 */
 	int level;	  /* enum hline_level, from the prefix; HLINE_NONE when none */
 	int kernel;	  /* a kernel log line (dmesg, journal, syslog "kernel:") */

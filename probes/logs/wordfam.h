@@ -7,7 +7,7 @@
 
 #include "probes/logs/logtext.h"
 
-#define MAXW 16
+#define MAXW 20
 
 struct family {
 	int cat;
@@ -35,5 +35,6 @@ int hlog__wf_exception_class(struct pspan s, long long *port);
 int hlog__wf_http_status(struct pspan s, long long *port);
 int hlog__wf_errno_access(struct pspan s, long long *port);
 int hlog__wf_empty_host(struct pspan s, long long *port);
+int hlog__wf_quoted_invalid(struct pspan s, long long *port);
 
 #endif

@@ -1,6 +1,6 @@
 /* The forms some word families need beyond their phrases (see wordfam.h): an exit code
  * that says a process failed, a Python exception's class, an HTTP error status, an errno of
- * access refused, an address with no host. */
+ * access refused, an address with no host, a quoted value called invalid. */
 #include <ctype.h>
 #include <stdint.h>
 #include <string.h>
@@ -102,6 +102,30 @@ int hlog__wf_empty_host(struct pspan s, long long *port)
 		if (port)
 			*port = v;
 		return 1;
+	}
+	return 0;
+}
+
+/* A value in quotes or angle brackets, then "is invalid" or "is not valid": "<0-7,64-71> is
+ * invalid", "'abc' is not valid". The quotes say the writer shows the value it was given. */
+int hlog__wf_quoted_invalid(struct pspan s, long long *port)
+{
+	(void)port;
+	static const char *const tails[] = { " is invalid", " is not valid" };
+	for (size_t t = 0; t < sizeof(tails) / sizeof(tails[0]); t++) {
+		size_t tl = strlen(tails[t]);
+		for (size_t i = 1; i + tl <= s.n; i++) {
+			if (strncasecmp(s.s + i, tails[t], tl) ||
+			    (i + tl < s.n && hlog__word_char(s.s[i + tl])))
+				continue;
+			char close = s.s[i - 1];
+			char open = close == '>' ? '<' : close == ')' ? 0 : close;
+			if (!(open == '<' || open == '\'' || open == '"' || open == '`'))
+				continue;
+			for (size_t k = i - 1; k-- > 0;)
+				if (s.s[k] == open)
+					return k + 2 < i; /* something between the marks */
+		}
 	}
 	return 0;
 }

@@ -21,6 +21,9 @@ const struct family hlog__fams[] = {
 		"next run",
 	 .any = {"uncorrectable", "uncorrected", "ecc error", "multi-bit ecc", "double-bit ecc",
 		 "double bit ecc", "hardware error", "hardware failure", "machine check",
+		 /* the same, abbreviated inside a register's or counter's name: the Cassini
+		  * NIC's "C_EC_UNCOR_NS: C1_PCT error: tct_cam_ucor (42)" */
+		 "_uncor_", "_ucor ",
 		 /* NVIDIA's Xid 79 and NVML's ERROR_GPU_IS_LOST: the device left the PCIe bus */
 		 "fallen off the bus", "gpu is lost", "error_gpu_is_lost",
 		 /* the NVIDIA driver's NV_ERR_RESET_REQUIRED: "Assertion failed: Reset required
@@ -365,6 +368,7 @@ const struct family hlog__fams[] = {
 		"file (its group, e.g. HwHiAiUser for /dev/davinci*), or the container's "
 		"capability; then run again",
 	 .any = {"permission denied", "access denied", "operation not permitted", "eacces",
+		 "insufficient permission", "insufficient privilege",
 		 /* ssh refusing the login, in OpenSSH's and paramiko's words (a launcher that
 		  * starts the other nodes over ssh: "exception: No authentication methods
 		  * available", "not a valid RSA private key file") */
@@ -544,6 +548,15 @@ const struct family hlog__fams[] = {
 	 .not = {"memory", "pointer", "address", "access", "instruction", "handle",
 		 /* HCCL's one-sided memory: "The parameter memHandle[0xfffd7cc769e0] is invalid." */
 		 "memhandle", "mem_handle"}},
+	/* a value quoted whole and called invalid, with no noun to say what it was for: numactl
+	 * refusing the CPUs it was given, "<0-7,64-71> is invalid" */
+	{.cat = HCAT_CONFIG,
+	 .name = "invalid",
+	 .what = "a value the job was given is refused",
+	 .fix = "correct the value the line names (the job's arguments, its rank table or "
+		"environment), the same on every node, then run again",
+	 .form = hlog__wf_quoted_invalid,
+	 .not = {"memory", "pointer", "address", "access", "instruction", "handle"}},
 	/* a plugin the program looks for and does not find: Slurm built without the MPI plugin
 	 * the job asks for, "srun: error: Couldn't find the specified plugin name for mpi/pmix
 	 * looking at all files", "srun: error: cannot find mpi plugin for mpi/pmix" (after
@@ -579,6 +592,18 @@ const struct family hlog__fams[] = {
 		"node; if /dev/shm has room, read the kernel log for memory faults",
 	 .any = {"sigbus", "bus error", "signal 7"},
 	 .not = {"pcie"}},
+	/* a resource the program needs to start, found too small for it: HPE Slingshot's
+	 * "cxi_write_bw: Insufficient 2M huge pages. Need 8 to run", "insufficient resources"
+	 * (a permission that is too narrow is the permission row's; after the bus error, whose
+	 * line may offer "insufficient shared memory" as its cause) */
+	{.cat = HCAT_RESOURCE,
+	 .name = "insufficient",
+	 .what = "a resource the job needs is too small for it",
+	 .fix = "give the node or the job more of what the line names (huge pages: vm.nr_hugepages "
+		"or the boot's hugepages=; memory, ports or handles: the limits of the job, its "
+		"container or the node), or ask for less, then run again",
+	 .any = {"insufficient"},
+	 .not = {"permission", "privilege", "rights", "access"}},
 	/* a process ended by SIGKILL, which it cannot catch: most often the kernel's OOM killer
 	 * or the scheduler's memory limit (MVAPICH's "MPI process (rank: 16, pid: 107546)
 	 * terminated with signal 9", torch elastic's "exitcode: -9", a container's exit code 137).

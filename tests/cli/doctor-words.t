@@ -952,4 +952,16 @@ cause_is "kind detail" "unresolved unclassified" "a count that is not zero in th
 cause_is "kind detail" "config words:allocation" "a step asking for more than its allocation" \
 	'srun: error: Unable to create step for job 551: More processors requested than permitted'
 
+# a value refused (numactl's CPUs, quoted whole) outranks the time limit it led to, and srun's
+# label names the task; a resource found too small; a NIC's uncorrectable error, abbreviated
+cause_is "kind detail rank" "config words:invalid 0" "a refused value before the time limit, srun's label its rank" \
+	'0: libnuma: Warning: cpu argument 64-71 is out of range' '0: <0-7,64-71> is invalid' \
+	'srun: error: 292KF14: task 0: Exited with exit code 1' \
+	'0: slurmstepd: error: *** STEP 2545.7 ON 292KF14 CANCELLED AT 2024-04-19T14:08:52 DUE TO TIME LIMIT ***'
+cause_is "kind detail" "memory/resource words:insufficient" "huge pages too few to start" \
+	'cxi_write_bw: Insufficient 2M huge pages. Need 8 to run'
+cause_is "kind detail nic" "hardware words:hardware cxi3" "a NIC's uncorrectable error, abbreviated, and its device" \
+	'x4614c2s0b0n0 : TXC (0x4aaf2:0:0): Request dest_addr: 483 caddr.nic: 0X49AF0 caddr.pid: 1 rxc_id: 0  error: 0x84d1a20 (err: 5, UNDELIVERABLE)' \
+	'[Thu Jul 13 01:57:31 2023] cxi_core 0000:c3:00.0: cxi3[hsn3]: C_EC_UNCOR_NS: C1_PCT error: tct_cam_ucor (42) (was first error at 1689213438:290566940)'
+
 done_testing

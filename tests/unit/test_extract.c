@@ -230,6 +230,11 @@ static const struct xcase cases[] = {
 	 "sgid_index=3 traffic_class=106) for UD verbs connect on bnxt_re0 failed: Connection "
 	 "timed out",
 	 "ip/remote=192.160.0.55 rdma/any=bnxt_re0", ""},
+	{"HPE Slingshot's Cassini NIC in the kernel log (its troubleshooting guide): the cxi "
+	 "device, not its net device",
+	 "[Thu Jul 13 01:57:31 2023] cxi_core 0000:c3:00.0: cxi3[hsn3]: C_EC_UNCOR_NS: "
+	 "C1_PCT error: tct_cam_ucor (42)",
+	 "pci/any=0000:c3:00.0 rdma/any=cxi3", ""},
 	{"Gloo's pair timeout (PaddlePaddle/PaddleOCR#13435): its own rank and its pair's",
 	 "  what():  [/paddle/third_party/gloo/gloo/transport/tcp/pair.cc:587] TIMEOUT self_rank = "
 	 "0 pair_rank = 1 peer_str = [172.16.32.105]:36265",

@@ -415,6 +415,24 @@ static void test_line_edges(void **state)
 	assert_int_equal(l.rank, 3);
 	assert_int_equal(l.error, 1);
 	assert_true(probe__starts(l.msg, "RuntimeError"));
+	/* srun -l's label (mlcommons training_results_v4.0, numactl under srun), its rank
+	 * marked as a label; ip(8)'s interface index is none */
+	hlog__line_parse(S("0: <0-7,64-71> is invalid"), &l);
+	assert_int_equal(l.rank, 0);
+	assert_int_equal(l.rank_label, 1);
+	assert_int_equal(l.error, 1);
+	assert_true(probe__starts(l.msg, "<0-7"));
+	hlog__line_parse(S(" 12: slurmstepd: error: *** STEP 2545.7 ON n1 CANCELLED ***"), &l);
+	assert_int_equal(l.rank, 12);
+	hlog__line_parse(S("2: eth0: <NO-CARRIER,BROADCAST,MULTICAST,UP> mtu 1500 state DOWN"), &l);
+	assert_int_equal(l.rank, -1);
+	assert_int_equal(l.rank_label, 0);
+	hlog__line_parse(S("123456: x"), &l);
+	assert_int_equal(l.rank, -1);
+	hlog__line_parse(S("12:30:01 error"), &l);
+	assert_int_equal(l.rank, -1);
+	hlog__line_parse(S("[rank3]: x"), &l);
+	assert_int_equal(l.rank_label, 0);
 	/* under a warning or info level, an error code does not make the line an error */
 	hlog__line_parse(S("[WARNING] HCCL(1,p):2026-01-06-15:38:29.000.001 [a.cc:1] EI0006"), &l);
 	assert_int_equal(l.level, HLINE_WARN);

@@ -252,6 +252,17 @@ static void test_rows(void **state)
 		{"srun: error: Unable to create step for job 551: More processors requested than "
 		 "permitted",
 		 "allocation"},
+		/* real-logs-new batch296, HPE Slingshot's troubleshooting guide (cxi_write_bw,
+		 * the Cassini NIC's kernel log) */
+		{"cxi_write_bw: Insufficient 2M huge pages. Need 8 to run", "insufficient"},
+		{"[Thu Jul 13 01:57:31 2023] cxi_core 0000:c3:00.0: cxi3[hsn3]: C_EC_UNCOR_NS: "
+		 "C1_PCT error: tct_cam_ucor (42) (was first error at 1689213438:290566940)",
+		 "hardware"},
+		/* real-logs-new batch299, MLCommons training results v4.0 (numactl under srun -l) */
+		{"0: <0-7,64-71> is invalid", "invalid"},
+		{"Error: 'ens*' is not valid", "invalid"},
+		/* a permission too narrow is no resource */
+		{"ERROR: insufficient permissions to open /dev/infiniband/uverbs0", "permission"},
 		/* real-logs-new batch293, HPE Slingshot's troubleshooting guide (cxiberstat) */
 		{"x2510c7s6b0n0: Warning: encountered unexpected Link Mode NA for non-zero error rate "
 		 "595424",
@@ -388,6 +399,9 @@ static void test_order(void **state)
 	assert_string_equal(fam("hipMalloc failed: hipErrorOutOfMemory"), "memory");
 	assert_string_equal(fam("error: CUDA_ERROR_OUT_OF_MEMORY at cuMemAlloc"), "memory");
 	assert_null(fam("error: NOOUT_OF_MEMORYX set"));
+	/* "invalid" with no noun and no value in quotes says too little for a family */
+	assert_null(fam("error: the thing is invalid"));
+	assert_null(fam("error: <> is invalid"));
 	assert_null(fam("error: the checkoutofmemory flag was set"));
 	/* HIP's name for a binary built for another GPU (OLCF's Frontier guide), and its text */
 	assert_string_equal(fam(":1:hip_code_object.cpp      :460 : 43966602806 us: "
