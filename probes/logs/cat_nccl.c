@@ -227,9 +227,13 @@ static const struct hlog_sig rows[] = {
 	 "a CUDA call inside NCCL failed (ncclResult_t 1): a device fault, a crashed kernel or a "
 	 "driver that does not fit",
 	 "read the CUDA error above it and the kernel log (Xid lines) of that GPU", 1, NULL},
-	{{"unhandled system error"}, HCAT_NET, "ncclSystemError",
-	 "a system call inside NCCL failed (ncclResult_t 2): most often a socket or an "
-	 "InfiniBand verb while connecting ranks",
+	/* a system call, any of them: the socket of a peer that went away, /dev/shm too small,
+	 * a verb the NIC refused, memory it could not pin. Of 25 real jobs that ended on it, the
+	 * network was the cause in 5; the lines around it (a refused connection, a shared-memory
+	 * segment it could not create) say which, so the code alone names no kind */
+	{{"unhandled system error"}, HCAT_UNRESOLVED, "ncclSystemError",
+	 "a system call inside NCCL failed (ncclResult_t 2): a socket or an InfiniBand verb "
+	 "while connecting ranks, shared memory, or memory it could not pin",
 	 "rerun with NCCL_DEBUG=INFO and read the WARN line before it: it names the call and the "
 	 "peer; check /dev/shm size and the IPC_LOCK capability in containers",
 	 2, NULL},

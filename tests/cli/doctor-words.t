@@ -964,4 +964,12 @@ cause_is "kind detail nic" "hardware words:hardware cxi3" "a NIC's uncorrectable
 	'x4614c2s0b0n0 : TXC (0x4aaf2:0:0): Request dest_addr: 483 caddr.nic: 0X49AF0 caddr.pid: 1 rxc_id: 0  error: 0x84d1a20 (err: 5, UNDELIVERABLE)' \
 	'[Thu Jul 13 01:57:31 2023] cxi_core 0000:c3:00.0: cxi3[hsn3]: C_EC_UNCOR_NS: C1_PCT error: tct_cam_ucor (42) (was first error at 1689213438:290566940)'
 
+# NCCL's "unhandled system error" alone names no kind (a socket, shared memory, pinned
+# memory); the line before it that says which does
+cause_is "kind detail" "unresolved ncclSystemError" "an unhandled system error alone is no network fault" \
+	'RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)'
+cause_is "kind detail peer_ip" "network-unreachable errno-refused 10.148.3.247" "the refused connection before it names the kind" \
+	'r11i6n2:1213:1320 [0] include/socket.h:403 NCCL WARN Connect to 10.148.3.247<56821> failed : Connection refused' \
+	'RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)'
+
 done_testing

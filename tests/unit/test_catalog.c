@@ -117,7 +117,7 @@ static const struct ccase cases[] = {
 	 "system error (run with NCCL_DEBUG=INFO for details). Last NCCL warning(error) log entry "
 	 "(may be unrelated) '[Service thread] Error encountered progressing operation=Connect, "
 	 "res=3, closing connection'",
-	 "ncclSystemError", HCAT_NET, ""},
+	 "ncclSystemError", HCAT_UNRESOLVED, ""},
 	{"NCCL proxy.cc's format string, res=2 (ncclSystemError) filled in",
 	 "node1:4242:4260 [0] proxy.cc:1485 NCCL WARN [Service thread] Error encountered "
 	 "progressing operation=Connect, res=2, closing connection",
@@ -145,7 +145,7 @@ static const struct ccase cases[] = {
 	 "ncclUnhandledCudaError", HCAT_HARDWARE, ""},
 	{"vLLM docs (troubleshooting), pynccl_wrapper",
 	 "RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)",
-	 "ncclSystemError", HCAT_NET, ""},
+	 "ncclSystemError", HCAT_UNRESOLVED, ""},
 	{"vLLM pynccl_wrapper with ncclGetErrorString(3)",
 	 "RuntimeError: NCCL error: internal error - please report this issue to the NCCL "
 	 "developers",
