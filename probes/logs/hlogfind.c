@@ -103,6 +103,15 @@ static void name_jobs(struct hlog_report *r)
 			snprintf(r->unk[i].node, sizeof(r->unk[i].node), "%s", worker);
 }
 
+/* An unexplained line without a node: its file's, else "node0". */
+static void unk_node(struct hlog_report *r, struct hlog_unk *u)
+{
+	if (u->node[0])
+		return;
+	const struct hlog_file *f = u->file[0] ? hlog__file_named(r, u->file) : NULL;
+	snprintf(u->node, sizeof(u->node), "%s", f && f->node[0] ? f->node : "node0");
+}
+
 /* Files that came without a node folder: named by the server the lines say they are on, else
  * by the device IP they write from, else "node0" (a single file or a paste is one node). */
 void hlog__name_nodes(struct hlog_report *r)
@@ -119,8 +128,11 @@ void hlog__name_nodes(struct hlog_report *r)
 		if (!r->ev[i].node[0] && r->ev[i].fi < r->nfile)
 			snprintf(r->ev[i].node, sizeof(r->ev[i].node), "%s", r->file[r->ev[i].fi].node);
 	for (size_t i = 0; i < r->nunk && i < HLOG_MAX_UNK; i++)
-		if (!r->unk[i].node[0])
-			snprintf(r->unk[i].node, sizeof(r->unk[i].node), "node0");
+		unk_node(r, &r->unk[i]);
+	/* and the lines kept apart from that list, so that they are found in it again */
+	unk_node(r, &r->word_unk);
+	unk_node(r, &r->first_error);
+	unk_node(r, &r->lone_frame);
 }
 
 /* How strongly an event explains the others: a cause on the device or the NIC explains the

@@ -222,9 +222,13 @@ static int srun_label(struct pspan *m, struct hlog_line *l)
 		w++;
 	if (w > k + 2 && w + 2 < m->n && m->s[w] == ':' && m->s[w + 1] == ' ' && m->s[w + 2] == '<')
 		return 0;
+	skip(m, k + 2);
+	/* the step's daemon writes through a task's stream: "0: slurmstepd: error: Detected 1
+	 * oom_kill event in StepId=..." is of the step, whichever task relays it */
+	if (probe__starts(*m, "slurmstepd"))
+		return 1;
 	l->rank = (int)v;
 	l->rank_label = 1;
-	skip(m, k + 2);
 	return 1;
 }
 

@@ -107,14 +107,24 @@ static const struct hlog_unk *kept_unk(const struct hlog_report *r, const struct
 }
 
 /* The rank of a line of the same family right around u (at most 4 lines, same file) whose
- * prefix names one: one failure told twice, once with its rank ("slurmstepd-gpu20-15: error:
+ * prefix or words name one: one failure told twice, once with its rank ("slurmstepd-gpu20-15: error:
  * Detected 1 oom-kill event(s)" over "srun: error: gpu20-15: task 0: Out Of Memory"); -1. */
 static int sibling_rank(const struct hlog_report *r, const struct hlog_unk *u, int row)
 {
 	size_t i = 0;
-	for (const struct hlog_unk *n; (n = next_near(r, u, -4, 4, &i));)
-		if (n->rank >= 0 && hlog__word_family((struct pspan){n->text, strlen(n->text)}) == row)
+	for (const struct hlog_unk *n; (n = next_near(r, u, -4, 4, &i));) {
+		struct pspan t = {n->text, strlen(n->text)};
+		if (hlog__word_family(t) != row)
+			continue;
+		if (n->rank >= 0)
 			return n->rank;
+		/* or its words: srun's "srun: error: nid008576: task 2: Out Of Memory" */
+		struct hx_vals x;
+		hlog__extract(t, &x);
+		const struct hx_val *v = hlog__xfind(&x, HX_RANK, 1u << HX_ANY | 1u << HX_LOCAL);
+		if (v && v->n >= 0 && v->n <= INT_MAX)
+			return (int)v->n;
+	}
 	return -1;
 }
 

@@ -1,6 +1,7 @@
 /* The forms some word families need beyond their phrases (see wordfam.h): an exit code
  * that says a process failed, a Python exception's class, an HTTP error status, an errno of
- * access refused, an address with no host, a quoted value called invalid. */
+ * access refused, an address with no host, a quoted value called invalid, an assignment
+ * advised. */
 #include <ctype.h>
 #include <stdint.h>
 #include <string.h>
@@ -125,6 +126,30 @@ int hlog__wf_quoted_invalid(struct pspan s, long long *port)
 			for (size_t k = i - 1; k-- > 0;)
 				if (s.s[k] == open)
 					return k + 2 < i; /* something between the marks */
+		}
+	}
+	return 0;
+}
+
+/* "set" or "export" before an environment variable's assignment, NAME=VALUE in capitals:
+ * "set CCL_ZE_IPC_EXCHANGE=sockets explicitly", "export NCCL_IB_HCA=mlx5_0". The program
+ * names the setting it needs and its value. */
+int hlog__wf_set_assignment(struct pspan s, long long *port)
+{
+	(void)port;
+	static const char *const verbs[] = { "set ", "export " };
+	for (size_t v = 0; v < sizeof(verbs) / sizeof(verbs[0]); v++) {
+		size_t vl = strlen(verbs[v]);
+		for (size_t i = 0; i + vl < s.n; i++) {
+			if (strncasecmp(s.s + i, verbs[v], vl) || (i && hlog__word_char(s.s[i - 1])))
+				continue;
+			size_t k = i + vl, upper = 0;
+			while (k < s.n && (isupper((unsigned char)s.s[k]) || isdigit((unsigned char)s.s[k]) ||
+					   s.s[k] == '_'))
+				upper += isupper((unsigned char)s.s[k++]) != 0;
+			if (upper >= 2 && k + 1 < s.n && s.s[k] == '=' && s.s[k + 1] != ' ' &&
+			    isupper((unsigned char)s.s[i + vl]))
+				return 1;
 		}
 	}
 	return 0;

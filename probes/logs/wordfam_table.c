@@ -812,7 +812,18 @@ const struct family hlog__fams[] = {
 	 /* not advice on how to debug: torch_npu's "If you want to get the accurate stacktrace,
 	  * please set environment variable ASCEND_LAUNCH_BLOCKING=1." under every asynchronous
 	  * operator error */
-	 .not = {"stacktrace", "stack trace", "debug", "launch_blocking"}},
+	 .not = {"stacktrace", "stack trace", "debug", "launch_blocking", "_debug",
+		 "_launch_blocking"}},
+	/* the same advice as the assignment to make: oneCCL's "EXCEPTION: to get local_idx/count
+	 * from ATL, set CCL_ZE_IPC_EXCHANGE=sockets explicitly" */
+	{.cat = HCAT_CONFIG,
+	 .name = "advised-setting",
+	 .what = "the program says a setting of the job does not fit what it does",
+	 .fix = "set what the line advises (the variable it names, to the value it gives), the "
+		"same on every node, then run again",
+	 .form = hlog__wf_set_assignment,
+	 .not = {"stacktrace", "stack trace", "debug", "launch_blocking", "_debug",
+		 "_launch_blocking"}},
 	/* a Python exception whose own line is missing or says nothing a row above knows: the
 	 * frames of its traceback still say a process failed */
 	{.cat = HCAT_UNRESOLVED,

@@ -972,4 +972,12 @@ cause_is "kind detail peer_ip" "network-unreachable errno-refused 10.148.3.247" 
 	'r11i6n2:1213:1320 [0] include/socket.h:403 NCCL WARN Connect to 10.148.3.247<56821> failed : Connection refused' \
 	'RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)'
 
+# a setting advised as its assignment; the step daemon's words through a task's stream name
+# no task, srun's own line does
+cause_is "kind detail" "config words:advised-setting" "an assignment the library asks for" \
+	'RuntimeError: oneCCL: global.cpp:150 getenv_local_coord: EXCEPTION: to get local_idx/count from ATL, set CCL_ZE_IPC_EXCHANGE=sockets explicitly'
+cause_is "kind detail rank" "memory/resource words:memory 2" "the OOM-killed task is srun's, not the relaying label's" \
+	'0: slurmstepd: error: Detected 1 oom_kill event in StepId=17109804.0. Some of the step tasks have been OOM Killed.' \
+	'srun: error: nid008576: task 2: Out Of Memory'
+
 done_testing

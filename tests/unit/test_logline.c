@@ -422,11 +422,15 @@ static void test_line_edges(void **state)
 	assert_int_equal(l.rank_label, 1);
 	assert_int_equal(l.error, 1);
 	assert_true(probe__starts(l.msg, "<0-7"));
-	hlog__line_parse(S(" 12: slurmstepd: error: *** STEP 2545.7 ON n1 CANCELLED ***"), &l);
+	hlog__line_parse(S(" 12: RuntimeError: boom"), &l);
 	assert_int_equal(l.rank, 12);
 	hlog__line_parse(S("2: eth0: <NO-CARRIER,BROADCAST,MULTICAST,UP> mtu 1500 state DOWN"), &l);
 	assert_int_equal(l.rank, -1);
 	assert_int_equal(l.rank_label, 0);
+	/* the step's daemon through a task's stream: the label is taken off, no rank given */
+	hlog__line_parse(S("0: slurmstepd: error: Detected 1 oom_kill event in StepId=1.0."), &l);
+	assert_int_equal(l.rank, -1);
+	assert_true(probe__starts(l.msg, "slurmstepd"));
 	hlog__line_parse(S("123456: x"), &l);
 	assert_int_equal(l.rank, -1);
 	hlog__line_parse(S("12:30:01 error"), &l);

@@ -258,6 +258,10 @@ static void test_rows(void **state)
 		{"[Thu Jul 13 01:57:31 2023] cxi_core 0000:c3:00.0: cxi3[hsn3]: C_EC_UNCOR_NS: "
 		 "C1_PCT error: tct_cam_ucor (42) (was first error at 1689213438:290566940)",
 		 "hardware"},
+		/* an assignment advised, in oneCCL's words (real-logs-new batch308, on Aurora) */
+		{"RuntimeError: oneCCL: global.cpp:150 getenv_local_coord: EXCEPTION: to get "
+		 "local_idx/count from ATL, set CCL_ZE_IPC_EXCHANGE=sockets explicitly",
+		 "advised-setting"},
 		/* real-logs-new batch299, MLCommons training results v4.0 (numactl under srun -l) */
 		{"0: <0-7,64-71> is invalid", "invalid"},
 		{"Error: 'ens*' is not valid", "invalid"},
@@ -399,6 +403,11 @@ static void test_order(void **state)
 	assert_string_equal(fam("hipMalloc failed: hipErrorOutOfMemory"), "memory");
 	assert_string_equal(fam("error: CUDA_ERROR_OUT_OF_MEMORY at cuMemAlloc"), "memory");
 	assert_null(fam("error: NOOUT_OF_MEMORYX set"));
+	/* advice on debugging is no setting the job lacks, nor a name without a value */
+	assert_null(fam("error: failed; set NCCL_DEBUG=INFO for details"));
+	assert_null(fam("error: failed; set TORCH_DISTRIBUTED_DEBUG=DETAIL"));
+	assert_null(fam("error: failed to set NCCL_IB_HCA"));
+	assert_null(fam("error: failed to set A=1"));
 	/* "invalid" with no noun and no value in quotes says too little for a family */
 	assert_null(fam("error: the thing is invalid"));
 	assert_null(fam("error: <> is invalid"));
