@@ -70,6 +70,9 @@ static const struct key {
 	{"phyId", HX_DEV, HX_ANY},
 	{"physic id", HX_DEV, HX_ANY},
 	{"npu", HX_DEV, HX_ANY},
+	/* PyTorch's out-of-memory message and nvidia-smi's: "GPU 7 has a total capacity of
+	 * 139.80 GiB" (not a PCI bus id, "GPU 0000:0F:00.0", nor a host, "GPU-94:3087588") */
+	{"gpu", HX_DEV, HX_ANY},
 	{"dest_port", HX_PORT, HX_REMOTE},
 	{"src_port", HX_PORT, HX_LOCAL},
 	{"port", HX_PORT, HX_ANY},
@@ -499,10 +502,15 @@ static size_t key_value(struct pspan m, size_t i, struct hx_vals *x)
 		if (i + l < m.n && hlog__word_char(m.s[i + l]) && !glued)
 			continue;
 		size_t j = i + l, skip = 0;
+		/* "GPU 7" only: "gpu-153" and "GPU-94:3087588" are hosts */
+		int blank_only = !strcmp(y->k, "gpu");
+		if (blank_only && (j >= m.n || m.s[j] != ' '))
+			continue;
 		/* "device-3" */
-		if (y->what == HX_DEV && j + 1 < m.n && m.s[j] == '-' && digit(m.s[j + 1]))
+		if (y->what == HX_DEV && !blank_only && j + 1 < m.n && m.s[j] == '-' &&
+		    digit(m.s[j + 1]))
 			j++;
-		while (j < m.n && skip < 4 && strchr(" [(:=#", m.s[j])) {
+		while (j < m.n && skip < 4 && strchr(blank_only ? " " : " [(:=#", m.s[j])) {
 			j++;
 			skip++;
 		}

@@ -26,6 +26,9 @@ const struct family hlog__fams[] = {
 		 "_uncor_", "_ucor ",
 		 /* NVIDIA's Xid 79 and NVML's ERROR_GPU_IS_LOST: the device left the PCIe bus */
 		 "fallen off the bus", "gpu is lost", "error_gpu_is_lost",
+		 /* nvidia-smi when NVML cannot open a GPU it lists: "Unable to determine the
+		  * device handle for GPU0000:0F:00.0: Unknown Error" */
+		 "unable to determine the device handle",
 		 /* the NVIDIA driver's NV_ERR_RESET_REQUIRED: "Assertion failed: Reset required
 		  * [NV_ERR_RESET_REQUIRED]" (the GPU must be reset before it works again) */
 		 "reset required",
@@ -603,7 +606,10 @@ const struct family hlog__fams[] = {
 		"or the boot's hugepages=; memory, ports or handles: the limits of the job, its "
 		"container or the node), or ask for less, then run again",
 	 .any = {"insufficient"},
-	 .not = {"permission", "privilege", "rights", "access"}},
+	 /* nor a buffer an API was handed too small: NVML's NVML_ERROR_INSUFFICIENT_SIZE under
+	  * Slurm's GPU accounting, "slurmstepd: error: NVML: Failed to get Compute running
+	  * procs(7): Insufficient Size" */
+	 .not = {"permission", "privilege", "rights", "access", "insufficient size"}},
 	/* a process ended by SIGKILL, which it cannot catch: most often the kernel's OOM killer
 	 * or the scheduler's memory limit (MVAPICH's "MPI process (rank: 16, pid: 107546)
 	 * terminated with signal 9", torch elastic's "exitcode: -9", a container's exit code 137).

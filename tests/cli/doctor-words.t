@@ -980,4 +980,13 @@ cause_is "kind detail rank" "memory/resource words:memory 2" "the OOM-killed tas
 	'0: slurmstepd: error: Detected 1 oom_kill event in StepId=17109804.0. Some of the step tasks have been OOM Killed.' \
 	'srun: error: nid008576: task 2: Out Of Memory'
 
+# nvidia-smi unable to open a GPU is the GPU's fault; a GPU named by its index in PyTorch's
+# out-of-memory message; NVML handed a buffer too small is no resource the job lacks
+cause_is "kind detail" "hardware words:hardware" "nvidia-smi unable to open a GPU" \
+	'inst-ghz1n-nrt-4k-gpu-instance-pool: Unable to determine the device handle for GPU0000:0F:00.0: Unknown Error'
+cause_is "kind device" "memory/resource 7" "the GPU of an out-of-memory message" \
+	'7: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.16 GiB. GPU 7 has a total capacity of 139.80 GiB of which 1.28 GiB is free.'
+cause_is "detail" "unclassified" "NVML's buffer too small is no job's resource" \
+	'16: slurmstepd: error: NVML: Failed to get Compute running procs(7): Insufficient Size'
+
 done_testing

@@ -230,6 +230,16 @@ static const struct xcase cases[] = {
 	 "sgid_index=3 traffic_class=106) for UD verbs connect on bnxt_re0 failed: Connection "
 	 "timed out",
 	 "ip/remote=192.160.0.55 rdma/any=bnxt_re0", ""},
+	{"PyTorch's out-of-memory message under srun's label (MLCommons training results v5.1): "
+	 "the GPU by its index",
+	 "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.16 GiB. GPU 7 has a "
+	 "total capacity of 139.80 GiB of which 1.28 GiB is free.",
+	 "dev/any=7", ""},
+	{"a host named gpu-N and NCCL's host:pid prefix are no GPU index, nor is a PCI bus id",
+	 "0: slurmstepd: error: *** STEP 152.13 ON gpu-153 CANCELLED AT 2025-04-30T01:52:49 DUE "
+	 "TO TIME LIMIT *** GPU-94:3087588:3089801 [0] proxy.cc:1458 NCCL WARN x; Unable to "
+	 "determine the device handle for GPU 0000:0F:00.0: Unknown Error",
+	 "pci/any=0000:0f:00.0", ""},
 	{"HPE Slingshot's Cassini NIC in the kernel log (its troubleshooting guide): the cxi "
 	 "device, not its net device",
 	 "[Thu Jul 13 01:57:31 2023] cxi_core 0000:c3:00.0: cxi3[hsn3]: C_EC_UNCOR_NS: "

@@ -258,6 +258,11 @@ static void test_rows(void **state)
 		{"[Thu Jul 13 01:57:31 2023] cxi_core 0000:c3:00.0: cxi3[hsn3]: C_EC_UNCOR_NS: "
 		 "C1_PCT error: tct_cam_ucor (42) (was first error at 1689213438:290566940)",
 		 "hardware"},
+		/* real-logs-new batch309, MLCommons training results v4.1 (Oracle's nvidia-smi
+		 * sweep before a GPT-3 run) */
+		{"inst-ghz1n-nrt-4k-gpu-instance-pool: Unable to determine the device handle for "
+		 "GPU0000:0F:00.0: Unknown Error",
+		 "hardware"},
 		/* an assignment advised, in oneCCL's words (real-logs-new batch308, on Aurora) */
 		{"RuntimeError: oneCCL: global.cpp:150 getenv_local_coord: EXCEPTION: to get "
 		 "local_idx/count from ATL, set CCL_ZE_IPC_EXCHANGE=sockets explicitly",
@@ -403,6 +408,13 @@ static void test_order(void **state)
 	assert_string_equal(fam("hipMalloc failed: hipErrorOutOfMemory"), "memory");
 	assert_string_equal(fam("error: CUDA_ERROR_OUT_OF_MEMORY at cuMemAlloc"), "memory");
 	assert_null(fam("error: NOOUT_OF_MEMORYX set"));
+	/* a buffer NVML was handed too small is no resource the job lacks (batch309, Lambda's
+	 * run under Slurm's GPU accounting) */
+	{
+		const char *nvml = fam("16: slurmstepd: error: NVML: Failed to get Compute running "
+				       "procs(7): Insufficient Size");
+		assert_true(!nvml || strcmp(nvml, "insufficient"));
+	}
 	/* advice on debugging is no setting the job lacks, nor a name without a value */
 	assert_null(fam("error: failed; set NCCL_DEBUG=INFO for details"));
 	assert_null(fam("error: failed; set TORCH_DISTRIBUTED_DEBUG=DETAIL"));
