@@ -202,6 +202,7 @@ static int retries_left(struct pspan m, size_t at, size_t len);
 static int counts_zero(struct pspan m, size_t at, size_t len);
 static int zero_before(struct pspan m, size_t at, size_t len);
 static int set_to_span(struct pspan m, size_t at, size_t len);
+static int span_after(struct pspan m, size_t at, size_t len);
 static int negated(struct pspan m, size_t at, size_t len);
 static int zero_subject(struct pspan m, size_t at, size_t len);
 static int level_value(struct pspan m, size_t at, size_t len);
@@ -245,6 +246,10 @@ static const struct {
 	 * and adjusting timeout for all ProcessGroups to 0:01:40", "Setting the NCCL timeout to
 	 * 1800 seconds" */
 	{"timeout", 0, set_to_span},
+	/* or its value right after it, a setting compared with another: torch_npu's "Warning: The
+	 * watchdog timeout 90000ms(which is set by init_process_group) is less than or equal to
+	 * HCCL execution timeout 1836000ms!" (not "timeout 30s exceeded") */
+	{"timeout", 0, span_after},
 	/* a field of a status table whose value says there is none: npu-smi's "Error Code
 	 * : NA", "Error Information : NA" */
 	{"error", 0, none_value},
@@ -556,6 +561,43 @@ static int set_to_span(struct pspan m, size_t at, size_t len)
 		if (strlen(units[k]) == i - u && !memcmp(m.s + u, units[k], i - u))
 			return i >= m.n || !hlog__word_char(m.s[i]);
 	return 0;
+}
+
+/* Whether a span of time follows the word at m[at..at+len) at once ("timeout 90000ms(",
+ * "timeout 30 s,") and the clause does not say the span ran out ("exceeded", "expired",
+ * "reached"): the value of a setting, not a wait that ended. */
+static int span_after(struct pspan m, size_t at, size_t len)
+{
+	static const char *const units[] = {"ms", "s", "sec", "secs", "seconds", "min", "mins",
+					    "minutes"};
+	static const char *const ran_out[] = {"exceeded", "expired", "reached", "elapsed",
+					      "passed"};
+	size_t i = at + len;
+	while (i < m.n && blank(m.s[i]))
+		i++;
+	size_t d = i;
+	while (i < m.n && isdigit((unsigned char)m.s[i]))
+		i++;
+	if (i == d || i == at + len)
+		return 0;
+	if (i < m.n && blank(m.s[i]))
+		i++;
+	size_t u = i;
+	while (i < m.n && m.s[i] >= 'a' && m.s[i] <= 'z')
+		i++;
+	int unit = 0;
+	for (size_t k = 0; k < sizeof(units) / sizeof(units[0]) && i > u; k++)
+		unit |= strlen(units[k]) == i - u && !memcmp(m.s + u, units[k], i - u);
+	if (!unit || (i < m.n && hlog__word_char(m.s[i])))
+		return 0;
+	size_t end = i + 40 < m.n ? i + 40 : m.n;
+	for (size_t k = 0; k < sizeof(ran_out) / sizeof(ran_out[0]); k++) {
+		size_t l = strlen(ran_out[k]);
+		for (size_t j = i; j + l <= end; j++)
+			if (!strncasecmp(m.s + j, ran_out[k], l))
+				return 0;
+	}
+	return 1;
 }
 
 /* Whether the "0 " at m[at..) opens the line and counts a noun, in the line's one sentence

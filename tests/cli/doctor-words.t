@@ -989,4 +989,12 @@ cause_is "kind device" "memory/resource 7" "the GPU of an out-of-memory message"
 cause_is "detail" "unclassified" "NVML's buffer too small is no job's resource" \
 	'16: slurmstepd: error: NVML: Failed to get Compute running procs(7): Insufficient Size'
 
+# a timeout's value stated right after it is a setting, not a wait that ran out; one that says
+# the span ran out is
+printf '%s\n' '[W1009 03:41:43.594398300 ProcessGroupHCCL.cpp:1294] Warning: The watchdog timeout 90000ms(which is set by init_process_group) is less than or equal to HCCL execution timeout 1836000ms! The plog may not be recorded. (function ProcessGroupHCCL)' >"$TMP/tmoset.log"
+run "$HCCLCTL" doctor --logs "$TMP/tmoset.log"
+check_rc 0 "two timeouts' values compared: the log passes"
+cause_is "kind detail" "rank-stuck words:timeout" "a timeout whose span was exceeded is a wait that ran out" \
+	'ERROR: rendezvous timeout 30s exceeded waiting for 4 workers'
+
 done_testing

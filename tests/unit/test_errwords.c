@@ -387,6 +387,12 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch182/torchtitan-aurora-blendcorpus-2node-24xpu-fsdp-llama2-steps-"
 	 "healthy",
 	 "Synchronizing and adjusting timeout for all ProcessGroups to 0:01:40", 0},
+	{"timeout",
+	 "../real-logs-new/batch313/chiro2001-dsv41-a3-21-hccl8-allreduce-phy6-13-8rank-3rounds-"
+	 "watchdog-warnings-healthy",
+	 "Warning: The watchdog timeout 90000ms(which is set by init_process_group) is less than or "
+	 "equal to HCCL execution timeout 1836000ms!",
+	 0},
 	{"killed",
 	 "../real-logs-new/batch190/nebius-solution-library-skypilot-2node-h100-ib-send-bw-mlx5-0-"
 	 "361gbps-job-succeeded-healthy",
