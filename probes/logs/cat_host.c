@@ -212,7 +212,9 @@ static const struct hlog_sig rows[] = {
 	{{"An MPI communication peer process has unexpectedly disconnected"}, HCAT_RANK_STUCK,
 	 "mpi-peer-gone", "an MPI peer process died without finalizing",
 	 "read the log of the rank that died first (a crash, the OOM killer, a signal)", 0, NULL},
-	{{"MPI_ABORT was invoked on rank"}, HCAT_RANK_STUCK, "mpi-abort",
+	/* the rank's own error ended it, which the lines before the abort say (no hang: the
+	 * row names what happened, the words of those lines why) */
+	{{"MPI_ABORT was invoked on rank"}, HCAT_UNRESOLVED, "mpi-abort",
 	 "a rank called MPI_Abort: it hit an error of its own and took the job down",
 	 "read that rank's output just before the abort for its error", 0, NULL},
 	/* mpirun: "mpirun noticed that process rank 0 with PID 77967 on node n342 exited on

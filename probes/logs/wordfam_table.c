@@ -551,6 +551,18 @@ const struct family hlog__fams[] = {
 	 .not = {"memory", "pointer", "address", "access", "instruction", "handle",
 		 /* HCCL's one-sided memory: "The parameter memHandle[0xfffd7cc769e0] is invalid." */
 		 "memhandle", "mem_handle"}},
+	/* a check of two values the job was given, failed: HPL-MxP's "ERROR 2 (22->a0003):
+	 * Number of processes (32) != nprow (8) * npcol (8)"; not a program's own assertion
+	 * ("Assertion `((count) != 0)' failed", "Check nnopExecutor != nullptr failed"), a bug */
+	{.cat = HCAT_CONFIG,
+	 .name = "invalid",
+	 .what = "a value the job was given does not fit another",
+	 .fix = "correct the values the line compares (the job's arguments, its process count "
+		"and grid, its rank table or environment), the same on every node, then run again",
+	 .any = {" != "},
+	 .also = {"number", "size", "count", "rank", "device", "parameter", "option", "value",
+		  "processes", "nodes"},
+	 .not = {"assert", "check", "nullptr", "null", "memory", "pointer", "address"}},
 	/* a value quoted whole and called invalid, with no noun to say what it was for: numactl
 	 * refusing the CPUs it was given, "<0-7,64-71> is invalid" */
 	{.cat = HCAT_CONFIG,

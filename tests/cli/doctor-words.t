@@ -997,4 +997,11 @@ check_rc 0 "two timeouts' values compared: the log passes"
 cause_is "kind detail" "rank-stuck words:timeout" "a timeout whose span was exceeded is a wait that ran out" \
 	'ERROR: rendezvous timeout 30s exceeded waiting for 4 workers'
 
+# MPI_Abort names what ended the job, the rank's own error before it says why: two values of
+# the job that do not fit (not a program's own assertion)
+cause_is "kind detail" "config words:invalid" "the error before MPI_Abort is the cause" \
+	' ERROR 2 (22->a0003): Number of processes (32) != nprow (8) * npcol (8)' \
+	' at (src/grid.hpp:29)' \
+	'MPI_ABORT was invoked on rank 19 in communicator MPI_COMM_WORLD' 'with errorcode 2.'
+
 done_testing

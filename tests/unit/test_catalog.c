@@ -344,7 +344,7 @@ static const struct ccase cases[] = {
 	 "mpi-peer-gone", HCAT_RANK_STUCK, ""},
 	{"Open MPI, an OpenFOAM troubleshooting page",
 	 "MPI_ABORT was invoked on rank 3 in communicator MPI_COMM_WORLD", "mpi-abort",
-	 HCAT_RANK_STUCK, ""},
+	 HCAT_UNRESOLVED, ""},
 	{"Open MPI mpirun, an Open MPI users thread",
 	 "mpirun noticed that process rank 0 with PID 77967 on node n342 exited on signal 9 "
 	 "(Killed).",

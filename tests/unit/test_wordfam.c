@@ -263,6 +263,9 @@ static void test_rows(void **state)
 		{"inst-ghz1n-nrt-4k-gpu-instance-pool: Unable to determine the device handle for "
 		 "GPU0000:0F:00.0: Unknown Error",
 		 "hardware"},
+		/* real-logs-new batch312, mghpcc/aicr-benchmarks (HPL-MxP's grid check) */
+		{" ERROR 2 (22->a0003): Number of processes (32) != nprow (8) * npcol (8)",
+		 "invalid"},
 		/* an assignment advised, in oneCCL's words (real-logs-new batch308, on Aurora) */
 		{"RuntimeError: oneCCL: global.cpp:150 getenv_local_coord: EXCEPTION: to get "
 		 "local_idx/count from ATL, set CCL_ZE_IPC_EXCHANGE=sockets explicitly",
@@ -414,6 +417,14 @@ static void test_order(void **state)
 		const char *nvml = fam("16: slurmstepd: error: NVML: Failed to get Compute running "
 				       "procs(7): Insufficient Size");
 		assert_true(!nvml || strcmp(nvml, "insufficient"));
+	}
+	/* a program's own assertion comparing values is a bug's, not a value the job was given
+	 * (real-logs-new batch35, open-mpi/ompi#7735) */
+	{
+		const char *as = fam("gather_in_place: opal_datatype_copy.h:147: "
+				     "non_overlap_copy_content_same_ddt: Assertion `((iov_len_local) != "
+				     "0) && ((count) != 0)' failed.");
+		assert_true(!as || strcmp(as, "invalid"));
 	}
 	/* advice on debugging is no setting the job lacks, nor a name without a value */
 	assert_null(fam("error: failed; set NCCL_DEBUG=INFO for details"));
