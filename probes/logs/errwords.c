@@ -63,6 +63,9 @@ static const struct {
 	 * (not "err=0") */
 	{"err=", EW_NONZERO},
 	{"killed", 0},	      /* the shell's "Killed"; "Out of memory: Killed process 7899" */
+	/* a process of the job gone, in the launcher's plain words: Cray PALS's "x3103c0s7b0n0:
+	 * rank 0 died from signal 15" */
+	{"died", 0},
 	{"segmentation fault", 0}, /* "Segmentation fault (core dumped)" */
 	/* a native crash handler's heading, before its signal and frames: Open MPI's "[host:405884]
 	 * *** Process received signal ***" */

@@ -108,13 +108,20 @@ static const struct hlog_unk *kept_unk(const struct hlog_report *r, const struct
 
 /* The rank of a line of the same family right around u (at most 4 lines, same file) whose
  * prefix or words name one: one failure told twice, once with its rank ("slurmstepd-gpu20-15: error:
- * Detected 1 oom-kill event(s)" over "srun: error: gpu20-15: task 0: Out Of Memory"); -1. */
+ * Detected 1 oom-kill event(s)" over "srun: error: gpu20-15: task 0: Out Of Memory"), or of the
+ * line just after it that says one task exited; -1. */
 static int sibling_rank(const struct hlog_report *r, const struct hlog_unk *u, int row)
 {
 	size_t i = 0;
 	for (const struct hlog_unk *n; (n = next_near(r, u, -4, 4, &i));) {
 		struct pspan t = {n->text, strlen(n->text)};
-		if (hlog__word_family(t) != row)
+		int fam = hlog__word_family(t);
+		/* or the launcher's word, just after it, that one task exited on it: "RuntimeError:
+		 * Too many open files ...", then "srun: error: b0010: task 7: Exited with exit code
+		 * 1" */
+		const char *name = hlog__word_family_name(fam);
+		int exited = n->line > u->line && name && !strcmp(name, "exit");
+		if (fam != row && !exited)
 			continue;
 		if (n->rank >= 0)
 			return n->rank;

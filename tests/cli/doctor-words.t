@@ -1004,4 +1004,14 @@ cause_is "kind detail" "config words:invalid" "the error before MPI_Abort is the
 	' at (src/grid.hpp:29)' \
 	'MPI_ABORT was invoked on rank 19 in communicator MPI_COMM_WORLD' 'with errorcode 2.'
 
+# a rank gone in the launcher's plain words never passes; the task that exited right after an
+# error raised it
+printf '%s\n' 'x3103c0s7b0n0.hsn.cm.polaris.alcf.anl.gov: rank 0 died from signal 15' >"$TMP/died.log"
+run "$HCCLCTL" doctor --logs "$TMP/died.log"
+check_rc 1 "a rank that died: no pass"
+cause_is "kind detail rank" "memory/resource words:limit 7" "the task that exited just after the error" \
+	'RuntimeError: Too many open files. Communication with the workers is no longer possible. Please increase the limit using `ulimit -n` in the shell' \
+	'[b0004 r1] mode=dataloader iter=0 files=187015 bytes=21432352802 t=9.92s 2.012 GB/s' \
+	'srun: error: b0010: task 7: Exited with exit code 1'
+
 done_testing

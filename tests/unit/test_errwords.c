@@ -125,6 +125,10 @@ static const struct row_line word_lines[] = {
 	{"failing to",
 	 "../real-logs-new/batch246/hipace-1185-perlmutter-large-mesh-hang-mpich-cq-exhaustion-warning-pe4",
 	 "PE 4: MPICH WARNING: OFI is failing to make progress on posting a receive."},
+	{"died",
+	 "../real-logs-new/batch318/alcf-nccl-tests-polaris-torch-nccl-aws-libfabric-gdr-phb-2x2-"
+	 "silent-hang-rank0-signal15-after-1x4-2x1-pass",
+	 "x3103c0s7b0n0.hsn.cm.polaris.alcf.anl.gov: rank 0 died from signal 15"},
 	{"no such file or directory",
 	 "../real-logs-new/batch240/cloudai-720-mpijob-ngc-pytorch-worker-no-sshd-launcher-missing-success",
 	 "/bin/bash: line 1: /usr/sbin/sshd: No such file or directory"},
