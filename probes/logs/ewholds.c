@@ -1,0 +1,361 @@
+/* Whether a benign form of an error word holds where it matched (see ewholds.h): a retry
+ * with tries left, counts at zero, a span of time given to a timeout, a negation, a level of
+ * logging as a setting's value, a fallback, a field whose value says there is none, a
+ * measured quantity, a step the program adjusted. Apart from errwords.c, whose table of forms
+ * names them, so that each file keeps one job. */
+#include <ctype.h>
+#include <stddef.h>
+#include <string.h>
+#include <strings.h>
+
+#include "probes/logs/ewholds.h"
+#include "probes/logs/logtext.h"
+
+/* Whether the retry announced at m[at..at+len) has tries left: "retrying (26/34)" has,
+ * "retrying (34/34)" has not (that connect was the last); a retry without its count has. */
+int hlog__ew_retries_left(struct pspan m, size_t at, size_t len)
+{
+	size_t i = at + len;
+	while (i < m.n && ew_blank(m.s[i]))
+		i++;
+	if (i >= m.n || m.s[i] != '(')
+		return 1;
+	long long n = 0, of = 0;
+	size_t d = ++i;
+	while (i < m.n && m.s[i] >= '0' && m.s[i] <= '9' && i - d < 9)
+		n = n * 10 + (m.s[i++] - '0');
+	if (i == d || i >= m.n || m.s[i] != '/')
+		return 1;
+	d = ++i;
+	while (i < m.n && m.s[i] >= '0' && m.s[i] <= '9' && i - d < 9)
+		of = of * 10 + (m.s[i++] - '0');
+	if (i == d || i >= m.n || m.s[i] != ')')
+		return 1;
+	return n < of;
+}
+
+/* Whether m[i..] is the label of another count: a word, blanks, then '=' or ':' and a digit
+ * ("Missing = 0"). */
+static int next_count(struct pspan m, size_t i)
+{
+	size_t w = i;
+	while (i < m.n && isalpha((unsigned char)m.s[i]))
+		i++;
+	if (i == w)
+		return 0;
+	while (i < m.n && ew_blank(m.s[i]))
+		i++;
+	if (i >= m.n || (m.s[i] != '=' && m.s[i] != ':'))
+		return 0;
+	for (i++; i < m.n && ew_blank(m.s[i]); i++)
+		;
+	return i < m.n && isdigit((unsigned char)m.s[i]);
+}
+
+/* Whether the word at m[at..at+len) labels a count that is zero: a few more words of the
+ * label, then ':' or '=', or the '|' of a table's next cell, then 0 alone ("Failed requests:
+ * 0", "errors=0, warnings=1", a benchmark's "|   Failed |   0( 0.0% ) |"), not a value that
+ * starts with 0 ("0x1f") or a sentence that goes on ("error: 0 is not a rank"); or, in a tally
+ * of counts ("ERROR 0 | FAIL 0 |"), the word, blanks and a 0 that a '|' or ',' ends ("error 0"
+ * alone may be a code). */
+int hlog__ew_counts_zero(struct pspan m, size_t at, size_t len)
+{
+	size_t i = at + len, lim = i + 32 < m.n ? i + 32 : m.n;
+	int tally = i < m.n && ew_blank(m.s[i]);
+	while (i < lim && (isalpha((unsigned char)m.s[i]) || ew_blank(m.s[i]) || m.s[i] == '_' ||
+			   m.s[i] == '-')) {
+		tally = tally && ew_blank(m.s[i]);
+		i++;
+	}
+	if (tally && i < m.n && m.s[i] == '0') {
+		for (i++; i < m.n && ew_blank(m.s[i]); i++)
+			;
+		return i < m.n && (m.s[i] == '|' || m.s[i] == ',');
+	}
+	if (i >= m.n || (m.s[i] != ':' && m.s[i] != '=' && m.s[i] != '|'))
+		return 0;
+	int cell = m.s[i] == '|';
+	for (i++; i < m.n && ew_blank(m.s[i]); i++)
+		;
+	if (i >= m.n || m.s[i] != '0')
+		return 0;
+	for (i++; i < m.n && ew_blank(m.s[i]); i++)
+		;
+	/* a cell's count may carry its share: "0( 0.0% )"; a tally goes on with the next count,
+	 * "Skipped = 0 Failed = 0 Missing = 0" */
+	return i >= m.n || m.s[i] == ',' || m.s[i] == ';' || m.s[i] == '|' || m.s[i] == ')' ||
+	       m.s[i] == '\r' || (cell && m.s[i] == '(') || next_count(m, i);
+}
+
+/* Whether the word at m[at..at+len) labels a measured quantity: after ':' or '=' and at most
+ * a few words of the label (each maybe with its own '='), a real number (a decimal point or
+ * an exponent: "0.000341587", "-1.7e-06") that ends the line or its field (',', ';', ')',
+ * '|', '%'). A count is an integer, and a failure's text goes on in words ("max error: 0.5 is
+ * out of range"). */
+int hlog__ew_real_value(struct pspan m, size_t at, size_t len)
+{
+	size_t i = at + len, lim = i + 40 < m.n ? i + 40 : m.n;
+	while (i < lim && ew_blank(m.s[i]))
+		i++;
+	if (i >= lim || (m.s[i] != ':' && m.s[i] != '='))
+		return 0;
+	for (i++; i < lim && (isalpha((unsigned char)m.s[i]) || ew_blank(m.s[i]) || m.s[i] == '='); i++)
+		;
+	size_t d = i;
+	if (i < m.n && (m.s[i] == '-' || m.s[i] == '+'))
+		i++;
+	int digits = 0, real = 0;
+	for (; i < m.n; i++) {
+		char c = m.s[i];
+		if (isdigit((unsigned char)c))
+			digits = 1;
+		else if (c == '.' && digits && i + 1 < m.n && isdigit((unsigned char)m.s[i + 1]))
+			real = 1;
+		else if ((c == 'e' || c == 'E') && digits && i + 1 < m.n &&
+			 (m.s[i + 1] == '-' || m.s[i + 1] == '+' || isdigit((unsigned char)m.s[i + 1])))
+			real = 1, i++;
+		else
+			break;
+	}
+	while (i < m.n && ew_blank(m.s[i]))
+		i++;
+	return i > d && real &&
+	       (i >= m.n || m.s[i] == ',' || m.s[i] == ';' || m.s[i] == ')' || m.s[i] == '|' ||
+		m.s[i] == '%' || m.s[i] == '\r');
+}
+
+/* Whether the noun at m[at..at+len) counts zero, the count before it: "0/52 failures", "0
+ * failures" (a 0 that no other digit, '.', '-' or '/' continues: not "10 failures", "3/52"). */
+int hlog__ew_zero_before(struct pspan m, size_t at, size_t len)
+{
+	(void)len;
+	size_t i = at;
+	while (i && ew_blank(m.s[i - 1]))
+		i--;
+	if (i == at)
+		return 0;
+	size_t j = i; /* past an "/N" of a ratio */
+	while (j && m.s[j - 1] >= '0' && m.s[j - 1] <= '9')
+		j--;
+	if (j < i && j && m.s[j - 1] == '/')
+		i = j - 1;
+	if (!i || m.s[i - 1] != '0')
+		return 0;
+	i--;
+	return !(i && ((m.s[i - 1] >= '0' && m.s[i - 1] <= '9') || m.s[i - 1] == '.' ||
+		       m.s[i - 1] == '-' || m.s[i - 1] == '/'));
+}
+
+/* Whether the noun at m[at..at+len) is given a span of time a few words on, in its own
+ * clause: " to " and then "0:01:40", "1800s", "30 seconds", "10 min" (a number with a colon or
+ * a unit). Not "timeout to 10.0.0.1" nor "timeout to connect": an address or a verb follows. */
+int hlog__ew_set_to_span(struct pspan m, size_t at, size_t len)
+{
+	static const char *const units[] = {
+		"ms", "s", "sec", "secs", "second", "seconds", "min", "mins", "minute", "minutes",
+		"h",  "hour", "hours"};
+	size_t end = at + len + 60 < m.n ? at + len + 60 : m.n, i = at + len;
+	for (; i + 4 <= end; i++) {
+		if (m.s[i] == ',' || m.s[i] == ';' || m.s[i] == '.' || m.s[i] == ':')
+			return 0; /* the clause ended first */
+		if (!memcmp(m.s + i, " to ", 4))
+			break;
+	}
+	if (i + 4 > end)
+		return 0;
+	i += 4;
+	size_t d = i, colons = 0;
+	while (i < m.n && (isdigit((unsigned char)m.s[i]) ||
+			   (m.s[i] == ':' && i + 1 < m.n && isdigit((unsigned char)m.s[i + 1]))))
+		colons += m.s[i++] == ':';
+	if (i == d || (i < m.n && m.s[i] == '.'))
+		return 0;
+	if (colons)
+		return i >= m.n || !hlog__word_char(m.s[i]);
+	while (i < m.n && ew_blank(m.s[i]))
+		i++;
+	size_t u = i;
+	while (i < m.n && m.s[i] >= 'a' && m.s[i] <= 'z')
+		i++;
+	for (size_t k = 0; k < sizeof(units) / sizeof(units[0]) && i > u; k++)
+		if (strlen(units[k]) == i - u && !memcmp(m.s + u, units[k], i - u))
+			return i >= m.n || !hlog__word_char(m.s[i]);
+	return 0;
+}
+
+/* Whether a span of time follows the word at m[at..at+len) at once ("timeout 90000ms(",
+ * "timeout 30 s,") and the clause does not say the span ran out ("exceeded", "expired",
+ * "reached"): the value of a setting, not a wait that ended. */
+int hlog__ew_span_after(struct pspan m, size_t at, size_t len)
+{
+	static const char *const units[] = {"ms", "s", "sec", "secs", "seconds", "min", "mins",
+					    "minutes"};
+	static const char *const ran_out[] = {"exceeded", "expired", "reached", "elapsed",
+					      "passed"};
+	size_t i = at + len;
+	while (i < m.n && ew_blank(m.s[i]))
+		i++;
+	size_t d = i;
+	while (i < m.n && isdigit((unsigned char)m.s[i]))
+		i++;
+	if (i == d || i == at + len)
+		return 0;
+	if (i < m.n && ew_blank(m.s[i]))
+		i++;
+	size_t u = i;
+	while (i < m.n && m.s[i] >= 'a' && m.s[i] <= 'z')
+		i++;
+	int unit = 0;
+	for (size_t k = 0; k < sizeof(units) / sizeof(units[0]) && i > u; k++)
+		unit |= strlen(units[k]) == i - u && !memcmp(m.s + u, units[k], i - u);
+	if (!unit || (i < m.n && hlog__word_char(m.s[i])))
+		return 0;
+	size_t end = i + 40 < m.n ? i + 40 : m.n;
+	for (size_t k = 0; k < sizeof(ran_out) / sizeof(ran_out[0]); k++) {
+		size_t l = strlen(ran_out[k]);
+		for (size_t j = i; j + l <= end; j++)
+			if (!strncasecmp(m.s + j, ran_out[k], l))
+				return 0;
+	}
+	return 1;
+}
+
+/* Whether the "0 " at m[at..) opens the line and counts a noun, in the line's one sentence
+ * ("0 tests skipped because of illegal input values."): its words say what none of them did.
+ * Not "0 is not a valid rank" (no noun), "10 tests failed", nor "0 tests failed; rank 3
+ * crashed" (a second sentence). */
+int hlog__ew_zero_subject(struct pspan m, size_t at, size_t len)
+{
+	for (size_t i = 0; i < at; i++)
+		if (!ew_blank(m.s[i]))
+			return 0;
+	size_t w = at + len;
+	while (w < m.n && m.s[w] >= 'a' && m.s[w] <= 'z')
+		w++;
+	if (w == at + len || w >= m.n || !ew_blank(m.s[w]))
+		return 0;
+	for (size_t i = w; i + 1 < m.n; i++)
+		if ((m.s[i] == '.' || m.s[i] == ';' || m.s[i] == ':') && ew_blank(m.s[i + 1]))
+			return 0; /* a sentence ends before the line does */
+	return 1;
+}
+
+/* Whether the word at m[at..at+len) is the value a level of logging is set to: "level" (as
+ * a word or the end of a name, LOG_LEVEL) shortly before it, and between them only a verb of
+ * setting ("changed to be", "set to", "is") or '=' / ':'. Not "log level error: cannot open
+ * file" (the clause goes on after the word) nor "level 3 error" (a number between). */
+int hlog__ew_level_value(struct pspan m, size_t at, size_t len)
+{
+	static const char *const verbs[] = {"to", "be", "changed", "set", "is", "was", "now"};
+	size_t lo = at > 32 ? at - 32 : 0, k = at;
+	while (k >= lo + 5 && strncasecmp(m.s + k - 5, "level", 5))
+		k--;
+	if (k < lo + 5)
+		return 0;
+	for (size_t i = k; i < at;) {
+		if (strchr(" \t=:\"'", m.s[i])) {
+			i++;
+			continue;
+		}
+		size_t w = i;
+		while (w < at && isalpha((unsigned char)m.s[w]))
+			w++;
+		size_t v = 0;
+		while (v < sizeof(verbs) / sizeof(verbs[0]) &&
+		       (strlen(verbs[v]) != w - i || strncasecmp(m.s + i, verbs[v], w - i)))
+			v++;
+		if (w == i || v == sizeof(verbs) / sizeof(verbs[0]))
+			return 0;
+		i = w;
+	}
+	/* the value of an assignment is one whatever follows it: "env UCX_LOG_LEVEL=ERROR
+	 * UCX_TLS=^gdr_copy mpirun ..." */
+	if (m.s[at - 1] == '=')
+		return 1;
+	size_t e = at + len;
+	while (e < m.n && ew_blank(m.s[e]))
+		e++;
+	return e >= m.n || !isalpha((unsigned char)m.s[e]);
+}
+
+/* Whether the word at m[at..at+len) opens a field's name whose value, after ':' or '=', is
+ * none: "NA", "N/A", "None", "null", "-" or "0", the line's last word ("Error Code : NA"; not
+ * "Error Code : 0x81 (NA)" nor "Error : none of the ports came up"). */
+int hlog__ew_none_value(struct pspan m, size_t at, size_t len)
+{
+	static const char *const nones[] = {"NA", "N/A", "None", "none", "null", "-", "0"};
+	size_t i = at + len;
+	while (i < m.n && i < at + 40 && (hlog__word_char(m.s[i]) || ew_blank(m.s[i])))
+		i++;
+	if (i >= m.n || (m.s[i] != ':' && m.s[i] != '='))
+		return 0;
+	for (i++; i < m.n && ew_blank(m.s[i]); i++)
+		;
+	size_t e = m.n;
+	while (e > i && ew_blank(m.s[e - 1]))
+		e--;
+	for (size_t k = 0; k < sizeof(nones) / sizeof(nones[0]); k++)
+		if (e - i == strlen(nones[k]) && !memcmp(m.s + i, nones[k], e - i))
+			return 1;
+	return 0;
+}
+
+/* Whether "instead" at m[at..at+len) ends a clause that opens with a fallback ("so releasing
+ * instead", "try to read ... instead"), not "instead of" (a wrong value: "Returned \"Error\"
+ * (-1) instead of \"Success\"") nor advice to do otherwise ("use IPv4 address instead"). */
+int hlog__ew_fallback_clause(struct pspan m, size_t at, size_t len)
+{
+	static const char *const opens[] = {"so ", "try ", "trying ", "using ", "will use ",
+					    "falling back", "fall back"};
+	size_t e = at + len;
+	while (e < m.n && ew_blank(m.s[e]))
+		e++;
+	if (e + 2 <= m.n && !strncasecmp(m.s + e, "of", 2))
+		return 0;
+	size_t c = at;
+	while (c && m.s[c - 1] != ',' && m.s[c - 1] != ';' && m.s[c - 1] != '.')
+		c--;
+	while (c < at && ew_blank(m.s[c]))
+		c++;
+	for (size_t k = 0; k < sizeof(opens) / sizeof(opens[0]); k++)
+		if (c > 0 && !strncasecmp(m.s + c, opens[k], strlen(opens[k])))
+			return 1;
+	return 0;
+}
+
+/* Whether ", setting" at m[at..at+len) goes on with a name, "to" and a value: "setting nnodes
+ * to 1" (not advice, "setting the -shm-size option when starting"). */
+int hlog__ew_adjusted(struct pspan m, size_t at, size_t len)
+{
+	size_t i = at + len;
+	if (i >= m.n || !ew_blank(m.s[i]))
+		return 0;
+	while (i < m.n && ew_blank(m.s[i]))
+		i++;
+	size_t w = i;
+	while (i < m.n && (hlog__word_char(m.s[i]) || m.s[i] == '.' || m.s[i] == '-'))
+		i++;
+	if (i == w)
+		return 0;
+	while (i < m.n && ew_blank(m.s[i]))
+		i++;
+	if (i + 3 > m.n || strncasecmp(m.s + i, "to", 2) || !ew_blank(m.s[i + 2]))
+		return 0;
+	for (i += 3; i < m.n && ew_blank(m.s[i]); i++)
+		;
+	return i < m.n;
+}
+
+/* Whether the word at m[at..at+len) is negated right before it: "will not be killed", "won't
+ * be killed", "will never be killed". */
+int hlog__ew_negated(struct pspan m, size_t at, size_t len)
+{
+	(void)len;
+	static const char *const nots[] = {"not be ", "n't be ", "never be "};
+	for (size_t k = 0; k < sizeof(nots) / sizeof(nots[0]); k++) {
+		size_t n = strlen(nots[k]);
+		if (at >= n && !strncasecmp(m.s + at - n, nots[k], n))
+			return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,30 @@
+/* The tests that decide whether a benign form of an error word holds where it matched
+ * (ewholds.c), for errwords.c's table of benign forms: shared by those two only. Each takes
+ * the line and the span the form matched, and returns 0 when the form does not vouch for the
+ * line after all. */
+#ifndef HCCLCTL_PROBES_LOGS_EWHOLDS_H
+#define HCCLCTL_PROBES_LOGS_EWHOLDS_H
+
+#include <stddef.h>
+
+#include "probes/logs/logtext.h"
+
+int hlog__ew_retries_left(struct pspan m, size_t at, size_t len);
+int hlog__ew_counts_zero(struct pspan m, size_t at, size_t len);
+int hlog__ew_zero_before(struct pspan m, size_t at, size_t len);
+int hlog__ew_set_to_span(struct pspan m, size_t at, size_t len);
+int hlog__ew_span_after(struct pspan m, size_t at, size_t len);
+int hlog__ew_negated(struct pspan m, size_t at, size_t len);
+int hlog__ew_zero_subject(struct pspan m, size_t at, size_t len);
+int hlog__ew_level_value(struct pspan m, size_t at, size_t len);
+int hlog__ew_fallback_clause(struct pspan m, size_t at, size_t len);
+int hlog__ew_none_value(struct pspan m, size_t at, size_t len);
+int hlog__ew_real_value(struct pspan m, size_t at, size_t len);
+int hlog__ew_adjusted(struct pspan m, size_t at, size_t len);
+
+static inline int ew_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+#endif
