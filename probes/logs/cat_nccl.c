@@ -223,9 +223,13 @@ static const struct hlog_sig rows[] = {
 	 "(and --pid=host); NCCL_P2P_DISABLE=1 tests without the path",
 	 0, NULL},
 	/* ncclGetErrorString (utils.cc) for the values of ncclResult_t (nccl.h) */
-	{{"unhandled cuda error"}, HCAT_HARDWARE, "ncclUnhandledCudaError",
-	 "a CUDA call inside NCCL failed (ncclResult_t 1): a device fault, a crashed kernel or a "
-	 "driver that does not fit",
+	/* a CUDA call, any of them: a device fault, but as often a driver or toolkit that does
+	 * not fit the NCCL build, an NVLS or IPC call the system does not allow, memory it could
+	 * not map. Of 17 real jobs that ended on it, the device was the cause in 2; the CUDA
+	 * error above it ("uncorrectable ECC", "named symbol not found") says which */
+	{{"unhandled cuda error"}, HCAT_UNRESOLVED, "ncclUnhandledCudaError",
+	 "a CUDA call inside NCCL failed (ncclResult_t 1): a device fault, a driver or toolkit "
+	 "that does not fit, or a call the system does not allow",
 	 "read the CUDA error above it and the kernel log (Xid lines) of that GPU", 1, NULL},
 	/* a system call, any of them: the socket of a peer that went away, /dev/shm too small,
 	 * a verb the NIC refused, memory it could not pin. Of 25 real jobs that ended on it, the

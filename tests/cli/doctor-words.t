@@ -1014,4 +1014,11 @@ cause_is "kind detail rank" "memory/resource words:limit 7" "the task that exite
 	'[b0004 r1] mode=dataloader iter=0 files=187015 bytes=21432352802 t=9.92s 2.012 GB/s' \
 	'srun: error: b0010: task 7: Exited with exit code 1'
 
+# NCCL's "unhandled cuda error" alone names no kind either; the CUDA error before it does
+cause_is "kind detail" "unresolved ncclUnhandledCudaError" "an unhandled cuda error alone is no hardware fault" \
+	'RuntimeError: NCCL error: unhandled cuda error (run with NCCL_DEBUG=INFO for details)'
+cause_is "kind" "hardware" "the uncorrectable ECC error before it names the kind" \
+	'node1:4242:4260 [1] enqueue.cc:1520 NCCL WARN Cuda failure '"'"'uncorrectable ECC error encountered'"'"'' \
+	'RuntimeError: NCCL error: unhandled cuda error (run with NCCL_DEBUG=INFO for details)'
+
 done_testing

@@ -142,7 +142,7 @@ static const struct ccase cases[] = {
 	/* ncclGetErrorString's texts in vLLM's pynccl_wrapper "NCCL error: %s" */
 	{"vLLM pynccl_wrapper with ncclGetErrorString(1)",
 	 "RuntimeError: NCCL error: unhandled cuda error (run with NCCL_DEBUG=INFO for details)",
-	 "ncclUnhandledCudaError", HCAT_HARDWARE, ""},
+	 "ncclUnhandledCudaError", HCAT_UNRESOLVED, ""},
 	{"vLLM docs (troubleshooting), pynccl_wrapper",
 	 "RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)",
 	 "ncclSystemError", HCAT_UNRESOLVED, ""},
