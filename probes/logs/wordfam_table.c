@@ -536,6 +536,9 @@ const struct family hlog__fams[] = {
 	 .fix = "correct the value the line names (the job's arguments, its rank table or "
 		"environment), the same on every node, then run again",
 	 .any = {"invalid", "not a valid", "illegal", "not equal", "not allow",
+		 /* a requirement on two values, unmet: Kripke's "Assertion Failed: Number of MPI
+		  * ranks must match decomposition, expected 12288 ranks" */
+		 "must match",
 		 /* in Chinese: "非法" (illegal), "校验失败" (failed its check): MindIE's
 		  * "BackendConfig配置参数校验失败" */
 		 "非法", "校验失败"},

@@ -1021,4 +1021,8 @@ cause_is "kind" "hardware" "the uncorrectable ECC error before it names the kind
 	'node1:4242:4260 [1] enqueue.cc:1520 NCCL WARN Cuda failure '"'"'uncorrectable ECC error encountered'"'"'' \
 	'RuntimeError: NCCL error: unhandled cuda error (run with NCCL_DEBUG=INFO for details)'
 
+# a requirement on two values of the job, unmet
+cause_is "kind detail" "config words:invalid" "a count that must match another" \
+	'Assertion Failed: Number of MPI ranks must match decomposition, expected 12288 ranks'
+
 done_testing

@@ -266,6 +266,10 @@ static void test_rows(void **state)
 		/* real-logs-new batch312, mghpcc/aicr-benchmarks (HPL-MxP's grid check) */
 		{" ERROR 2 (22->a0003): Number of processes (32) != nprow (8) * npcol (8)",
 		 "invalid"},
+		/* real-logs-new batch322, converged-computing's performance study (Kripke) */
+		{"Assertion Failed: Number of MPI ranks must match decomposition, expected 12288 "
+		 "ranks",
+		 "invalid"},
 		/* an assignment advised, in oneCCL's words (real-logs-new batch308, on Aurora) */
 		{"RuntimeError: oneCCL: global.cpp:150 getenv_local_coord: EXCEPTION: to get "
 		 "local_idx/count from ATL, set CCL_ZE_IPC_EXCHANGE=sockets explicitly",
