@@ -351,11 +351,6 @@ static char lower(char c)
 	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
 }
 
-static int blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
 /* The length of form matched at s[0..n), 0 when it does not match. Case-insensitive unless
  * exact; ' ' matches a run of blanks, "%d" a run of digits; a form ending in a word character
  * must end at a word end. */
@@ -367,7 +362,7 @@ static size_t match_at(const char *s, size_t n, const char *form, int exact)
 		int digits = f[0] == '%' && f[1] == 'd';
 		if (*f == ' ' || digits) {
 			size_t b = i;
-			while (i < n && (digits ? s[i] >= '0' && s[i] <= '9' : blank(s[i])))
+			while (i < n && (digits ? s[i] >= '0' && s[i] <= '9' : ew_blank(s[i])))
 				i++;
 			if (i == b)
 				return 0;
