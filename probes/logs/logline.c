@@ -713,6 +713,11 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 	l->pid = l->rank = l->dev = l->wrap_pid = -1;
 	l->code_at = l->nccl_warn = -1;
 	struct pspan m = raw;
+	/* a log pasted into Markdown notes keeps its quote marks ("> 0: slurmstepd: error: ...",
+	 * "> srun: error: nid008576: task 2: Out Of Memory"): they are the page's, not the log's */
+	for (size_t sp = spaces(m); sp + 1 < m.n && m.s[sp] == '>' && m.s[sp + 1] == ' ';
+	     sp = spaces(m))
+		skip(&m, sp + 2);
 	/* the prefixes come in any order and nest ("[rank1]: (Worker pid=3) ERROR ..."); each
 	 * pass takes one, and a line has few */
 	for (int pass = 0; pass < 8; pass++) {

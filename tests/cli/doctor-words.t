@@ -1025,4 +1025,9 @@ cause_is "kind" "hardware" "the uncorrectable ECC error before it names the kind
 cause_is "kind detail" "config words:invalid" "a count that must match another" \
 	'Assertion Failed: Number of MPI ranks must match decomposition, expected 12288 ranks'
 
+# a log pasted into Markdown notes keeps its quote marks: the task is still read
+cause_is "kind rank" "memory/resource 2" "quote marks of a pasted log are the page's" \
+	'> 0: slurmstepd: error: Detected 1 oom_kill event in StepId=17109804.0. Some of the step tasks have been OOM Killed.' \
+	'> srun: error: nid008576: task 2: Out Of Memory'
+
 done_testing

@@ -427,6 +427,15 @@ static void test_line_edges(void **state)
 	hlog__line_parse(S("2: eth0: <NO-CARRIER,BROADCAST,MULTICAST,UP> mtu 1500 state DOWN"), &l);
 	assert_int_equal(l.rank, -1);
 	assert_int_equal(l.rank_label, 0);
+	/* a log pasted into Markdown notes (real-logs-new batch308, saforem2/vault): the quote
+	 * marks are the page's; a Python prompt is none */
+	hlog__line_parse(S("> srun: error: nid008576: task 2: Out Of Memory"), &l);
+	assert_int_equal(l.rank, 2);
+	hlog__line_parse(S("  > > 3: RuntimeError: boom"), &l);
+	assert_int_equal(l.rank, 3);
+	assert_true(probe__starts(l.msg, "RuntimeError"));
+	hlog__line_parse(S(">>> 3: x"), &l);
+	assert_int_equal(l.rank, -1);
 	/* the step's daemon through a task's stream: the label is taken off, no rank given */
 	hlog__line_parse(S("0: slurmstepd: error: Detected 1 oom_kill event in StepId=1.0."), &l);
 	assert_int_equal(l.rank, -1);
