@@ -146,14 +146,29 @@ int hlog__ew_zero_before(struct pspan m, size_t at, size_t len)
 		       m.s[i - 1] == '-' || m.s[i - 1] == '/'));
 }
 
+/* The end of a unit of time that starts at m.s[i] and ends its word ("ms", "seconds",
+ * "hours"); 0 when none does. */
+static size_t unit_end(struct pspan m, size_t i)
+{
+	static const char *const units[] = {
+		"ms", "s", "sec", "secs", "second", "seconds", "min", "mins", "minute", "minutes",
+		"h",  "hour", "hours"};
+	size_t u = i;
+	while (i < m.n && m.s[i] >= 'a' && m.s[i] <= 'z')
+		i++;
+	if (i == u || (i < m.n && hlog__word_char(m.s[i])))
+		return 0;
+	for (size_t k = 0; k < sizeof(units) / sizeof(units[0]); k++)
+		if (strlen(units[k]) == i - u && !memcmp(m.s + u, units[k], i - u))
+			return i;
+	return 0;
+}
+
 /* Whether the noun at m[at..at+len) is given a span of time a few words on, in its own
  * clause: " to " and then "0:01:40", "1800s", "30 seconds", "10 min" (a number with a colon or
  * a unit). Not "timeout to 10.0.0.1" nor "timeout to connect": an address or a verb follows. */
 int hlog__ew_set_to_span(struct pspan m, size_t at, size_t len)
 {
-	static const char *const units[] = {
-		"ms", "s", "sec", "secs", "second", "seconds", "min", "mins", "minute", "minutes",
-		"h",  "hour", "hours"};
 	size_t end = at + len + 60 < m.n ? at + len + 60 : m.n, i = at + len;
 	for (; i + 4 <= end; i++) {
 		if (m.s[i] == ',' || m.s[i] == ';' || m.s[i] == '.' || m.s[i] == ':')
@@ -174,13 +189,7 @@ int hlog__ew_set_to_span(struct pspan m, size_t at, size_t len)
 		return i >= m.n || !hlog__word_char(m.s[i]);
 	while (i < m.n && ew_blank(m.s[i]))
 		i++;
-	size_t u = i;
-	while (i < m.n && m.s[i] >= 'a' && m.s[i] <= 'z')
-		i++;
-	for (size_t k = 0; k < sizeof(units) / sizeof(units[0]) && i > u; k++)
-		if (strlen(units[k]) == i - u && !memcmp(m.s + u, units[k], i - u))
-			return i >= m.n || !hlog__word_char(m.s[i]);
-	return 0;
+	return unit_end(m, i) > 0;
 }
 
 /* Whether a span of time follows the word at m[at..at+len) at once ("timeout 90000ms(",
@@ -188,8 +197,6 @@ int hlog__ew_set_to_span(struct pspan m, size_t at, size_t len)
  * "reached"): the value of a setting, not a wait that ended. */
 int hlog__ew_span_after(struct pspan m, size_t at, size_t len)
 {
-	static const char *const units[] = {"ms", "s", "sec", "secs", "seconds", "min", "mins",
-					    "minutes"};
 	static const char *const ran_out[] = {"exceeded", "expired", "reached", "elapsed",
 					      "passed"};
 	size_t i = at + len;
@@ -202,21 +209,13 @@ int hlog__ew_span_after(struct pspan m, size_t at, size_t len)
 		return 0;
 	if (i < m.n && ew_blank(m.s[i]))
 		i++;
-	size_t u = i;
-	while (i < m.n && m.s[i] >= 'a' && m.s[i] <= 'z')
-		i++;
-	int unit = 0;
-	for (size_t k = 0; k < sizeof(units) / sizeof(units[0]) && i > u; k++)
-		unit |= strlen(units[k]) == i - u && !memcmp(m.s + u, units[k], i - u);
-	if (!unit || (i < m.n && hlog__word_char(m.s[i])))
+	size_t e = unit_end(m, i);
+	if (!e)
 		return 0;
-	size_t end = i + 40 < m.n ? i + 40 : m.n;
-	for (size_t k = 0; k < sizeof(ran_out) / sizeof(ran_out[0]); k++) {
-		size_t l = strlen(ran_out[k]);
-		for (size_t j = i; j + l <= end; j++)
-			if (!strncasecmp(m.s + j, ran_out[k], l))
-				return 0;
-	}
+	struct pspan clause = {m.s + e, m.n - e < 40 ? m.n - e : 40};
+	for (size_t k = 0; k < sizeof(ran_out) / sizeof(ran_out[0]); k++)
+		if (hlog__has_nocase(clause, ran_out[k]))
+			return 0;
 	return 1;
 }
 

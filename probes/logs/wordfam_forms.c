@@ -120,7 +120,7 @@ int hlog__wf_quoted_invalid(struct pspan s, long long *port)
 			    (i + tl < s.n && hlog__word_char(s.s[i + tl])))
 				continue;
 			char close = s.s[i - 1];
-			char open = close == '>' ? '<' : close == ')' ? 0 : close;
+			char open = close == '>' ? '<' : close;
 			if (!(open == '<' || open == '\'' || open == '"' || open == '`'))
 				continue;
 			for (size_t k = i - 1; k-- > 0;)
