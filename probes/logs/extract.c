@@ -20,9 +20,11 @@
  * HCCL and HCCP plogs (localUserrank, remoteUserrank, dst_rank, RankID, rankId, user_rank,
  * devicePhyId, deviceLogicId, logicDevid, phy_id, "physic id", chipId, devId), torch and
  * NCCL ("rank 3", "[Rank 3]", "cudaDev 0", "port: 29500"), vLLM ("device(3)"). */
+/* A key whose number must follow after blanks only (what | BLANK_ONLY). */
+#define BLANK_ONLY 0x100
 static const struct key {
 	const char *k;
-	int what, role;
+	int what, role; /* what: enum hx_what, or'ed with BLANK_ONLY */
 } keys[] = {
 	{"localUserrank", HX_RANK, HX_LOCAL},
 	{"remoteUserrank", HX_RANK, HX_REMOTE},
@@ -72,7 +74,7 @@ static const struct key {
 	{"npu", HX_DEV, HX_ANY},
 	/* PyTorch's out-of-memory message and nvidia-smi's: "GPU 7 has a total capacity of
 	 * 139.80 GiB" (not a PCI bus id, "GPU 0000:0F:00.0", nor a host, "GPU-94:3087588") */
-	{"gpu", HX_DEV, HX_ANY},
+	{"gpu", HX_DEV | BLANK_ONLY, HX_ANY},
 	{"dest_port", HX_PORT, HX_REMOTE},
 	{"src_port", HX_PORT, HX_LOCAL},
 	{"port", HX_PORT, HX_ANY},
@@ -492,22 +494,22 @@ static size_t key_value(struct pspan m, size_t i, struct hx_vals *x)
 {
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
 		const struct key *y = &keys[k];
+		int what = y->what & ~BLANK_ONLY, blank_only = y->what & BLANK_ONLY;
 		if (!starts_nocase(m.s + i, m.n - i, y->k))
 			continue;
 		size_t l = strlen(y->k);
 		/* "rank0" as PSM's prefix writes it ("server1:rank0.a.out: ..."); torch's
 		 * "[rank1]:" is the line's prefix, which the line's parser reads */
-		int glued = y->what == HX_RANK && l == 4 && i + l < m.n && digit(m.s[i + l]) &&
+		int glued = what == HX_RANK && l == 4 && i + l < m.n && digit(m.s[i + l]) &&
 			    !(i && m.s[i - 1] == '[');
 		if (i + l < m.n && hlog__word_char(m.s[i + l]) && !glued)
 			continue;
 		size_t j = i + l, skip = 0;
 		/* "GPU 7" only: "gpu-153" and "GPU-94:3087588" are hosts */
-		int blank_only = !strcmp(y->k, "gpu");
 		if (blank_only && (j >= m.n || m.s[j] != ' '))
 			continue;
 		/* "device-3" */
-		if (y->what == HX_DEV && !blank_only && j + 1 < m.n && m.s[j] == '-' &&
+		if (what == HX_DEV && !blank_only && j + 1 < m.n && m.s[j] == '-' &&
 		    digit(m.s[j + 1]))
 			j++;
 		while (j < m.n && skip < 4 && strchr(blank_only ? " " : " [(:=#", m.s[j])) {
@@ -524,26 +526,26 @@ static size_t key_value(struct pspan m, size_t i, struct hx_vals *x)
 			continue;
 		/* a PCI vendor:device pair ("pcieport 0000:00:03.0:   device [8086:6f08] error
 		 * status"), not a device's index */
-		if (y->what == HX_DEV && j + d + 1 < m.n && m.s[j + d] == ':' &&
+		if (what == HX_DEV && j + d + 1 < m.n && m.s[j + d] == ':' &&
 		    isxdigit((unsigned char)m.s[j + d + 1]))
 			continue;
 		/* nor a number no node has as many devices as: NCCL's "rank 0 and rank 1 both on
 		 * CUDA device 6000" names the GPU by its PCI bus id, in hex */
-		if (y->what == HX_DEV && v > 1023)
+		if (what == HX_DEV && v > 1023)
 			continue;
 		int role = y->role != HX_ANY ? y->role : role_at(m, i, j + d);
-		if (y->what == HX_PORT) {
+		if (what == HX_PORT) {
 			/* below 16, a device's port (verbs' "port=1 ... dgid=", a switch's "port
 			 * 3"): no socket of these stacks listens there */
 			if (v >= 16)
 				add_port(x, v, role, i);
 		} else if (v < 0x7fffffff) {
-			struct hx_val *r = add(x, y->what, role, i);
+			struct hx_val *r = add(x, what, role, i);
 			if (r)
 				r->n = v;
 		}
 		struct pspan rest = {m.s + j + d, m.n - j - d};
-		if (y->what == HX_RANK && !x->group[0] &&
+		if (what == HX_RANK && !x->group[0] &&
 		    (probe__starts(rest, " of group") || probe__starts(rest, " in group")))
 			hlog__name_after(rest, "group", x->group, sizeof(x->group));
 		return j + d;

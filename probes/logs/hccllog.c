@@ -461,11 +461,11 @@ static void ended_on_failure(struct hlog_report *r, const char *name, const char
 			     const struct unk_line *t)
 {
 	int len;
-	const char *fam = t->no && !t->error ? hlog__word_family_name(hlog__word_family(t->line))
-					     : NULL;
+	int waits = t->no && !t->error &&
+		    (hlog__word_family_says(hlog__word_family(t->line)) & WF_SAYS_WAITS);
 	if (t->no && !t->error &&
 	    (hlog__retry_left(t->line) || (t->info && hlog__error_word(t->msg, &len, NULL) >= 0) ||
-	     (fam && !strcmp(fam, "hang"))))
+	     waits))
 		promote(r, name, node, t);
 }
 

@@ -98,6 +98,10 @@ int hlog__chain_conclude(struct hlog_report *r);
 int hlog__word_family(struct pspan line);
 const char *hlog__word_family_name(int row);
 int hlog__word_family_cat(int row); /* enum hcat; HCAT_NONE out of range */
+/* What a row's line says of its process besides the failure (0 out of range): it waits for
+ * something that may never come, or one task ended (on the failure just before it). */
+enum { WF_SAYS_WAITS = 1, WF_SAYS_TASK_ENDED = 2 };
+int hlog__word_family_says(int row);
 /* A row of the table as the verdict reads it (0 when row is out of range). */
 struct hlog_wordfam {
 	int cat;	  /* enum hcat */

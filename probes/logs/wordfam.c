@@ -184,6 +184,11 @@ const char *hlog__word_family_name(int row)
 	return row >= 0 && (size_t)row < NFAM ? fams[row].name : NULL;
 }
 
+int hlog__word_family_says(int row)
+{
+	return row >= 0 && (size_t)row < NFAM ? fams[row].says : 0;
+}
+
 int hlog__word_family_cat(int row)
 {
 	return row >= 0 && (size_t)row < NFAM ? fams[row].cat : HCAT_NONE;

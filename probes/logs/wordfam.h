@@ -20,6 +20,7 @@ struct family {
 	/* news that a process failed, not why (an exception, a fatal error): it never replaces
 	 * a failure code that nothing explains, which says more */
 	int weak;
+	int says; /* WF_SAYS_*: what the line says of its process besides */
 	/* NULL, or: the line has the form the row is about (its phrases may then be empty) */
 	int (*form)(struct pspan line, long long *port);
 };

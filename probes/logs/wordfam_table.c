@@ -786,6 +786,7 @@ const struct family hlog__fams[] = {
 	 * "Stalled ops:" and "[missing ranks: 1]" */
 	{.cat = HCAT_RANK_STUCK,
 	 .name = "hang",
+	 .says = WF_SAYS_WAITS,
 	 .what = "a process hangs",
 	 .fix = "find the rank that stopped making progress (its own log, py-spy dump or gdb on "
 		"its process, the last collective each rank entered); the ranks waiting for it "
@@ -878,6 +879,7 @@ const struct family hlog__fams[] = {
 	{.cat = HCAT_UNRESOLVED,
 	 .name = "exit",
 	 .weak = 1,
+	 .says = WF_SAYS_TASK_ENDED,
 	 .what = "a process ended with a failing exit code",
 	 .fix = "read that process's own log (the rank or service the line names) for its first "
 		"error; the first process to end by time is the place to start",
