@@ -89,7 +89,10 @@ static void file_name(struct hlog_place *p, struct walk_state *w, const char *s)
 {
 	size_t n = strlen(s);
 	int v;
-	if ((v = num_after(s, n, "plog-", "_.")) >= 0) {
+	/* CANN's "plog-PID_TIME.log", and ascend-fd's copy of one it has parsed,
+	 * "plog-parser-PID-N.log" */
+	if ((v = num_after(s, n, "plog-", "_.")) >= 0 ||
+	    (v = num_after(s, n, "plog-parser-", "-")) >= 0) {
 		p->pid = v;
 		p->kind = w->run && !w->debug ? HLOG_FK_PLOG_RUN : HLOG_FK_PLOG_DEBUG;
 		return;

@@ -64,6 +64,9 @@ static const struct {
 	 * (not "err=0") */
 	{"err=", EW_NONZERO},
 	{"killed", 0},	      /* the shell's "Killed"; "Out of memory: Killed process 7899" */
+	/* Kubernetes' state of a container the kernel's OOM killer ended, one word in kubectl's
+	 * table: "mfem-0-z6rhn    0/1     OOMKilled                0             107s" */
+	{"oomkilled", 0},
 	/* a process of the job gone, in the launcher's plain words: Cray PALS's "x3103c0s7b0n0:
 	 * rank 0 died from signal 15" */
 	{"died", 0},

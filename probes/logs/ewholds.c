@@ -300,12 +300,13 @@ int hlog__ew_none_value(struct pspan m, size_t at, size_t len)
 }
 
 /* Whether "instead" at m[at..at+len) ends a clause that opens with a fallback ("so releasing
- * instead", "try to read ... instead"), not "instead of" (a wrong value: "Returned \"Error\"
+ * instead", "try to read ... instead", flux-shell's "Could not change dir to /opt/x: No such
+ * file or directory. Going to /tmp instead"), not "instead of" (a wrong value: "Returned \"Error\"
  * (-1) instead of \"Success\"") nor advice to do otherwise ("use IPv4 address instead"). */
 int hlog__ew_fallback_clause(struct pspan m, size_t at, size_t len)
 {
 	static const char *const opens[] = {"so ", "try ", "trying ", "using ", "will use ",
-					    "falling back", "fall back"};
+					    "falling back", "fall back", "going to ", "switching to "};
 	size_t e = at + len;
 	while (e < m.n && ew_blank(m.s[e]))
 		e++;

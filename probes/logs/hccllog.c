@@ -188,7 +188,7 @@ void hlog__event_init(struct hlog_event *e)
 	e->t_us = -1;
 	e->pid = e->rank = e->peer_rank = e->dev = e->peer_dev = -1;
 	e->value = e->result = -1;
-	e->group_size = -1;
+	e->group_size = e->step = -1;
 	e->below_port = e->below_peer_rank = e->peer_port = -1;
 	e->work = (struct hlog_work){ -1, -1, -1, -1, -1, -1, -1, "" };
 }

@@ -145,6 +145,7 @@ struct hlog_event {
 	char code[12];		   /* the error code token of the line ("EI0006"), or "" */
 	char group[HLOG_NAMELEN];  /* the HCCL group the ranks are local to, "" for the job */
 	int group_size;		   /* its rankSize; -1 */
+	int step; /* how far its collective had got: the task's index in it (index[N]); -1 */
 	char op[HLOG_NAMELEN];	   /* the collective or API the line is about ("HcclAllreduce") */
 	char detail[24];	   /* HLOG_INNER: the inner error's short name */
 	char text[HLOG_TEXTLEN];   /* the line, trimmed, control bytes as '?' */

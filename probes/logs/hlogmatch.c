@@ -650,9 +650,16 @@ static int recognise_signature(struct pspan m, const struct hx_vals *x,
 	}
 	/* EI0002 "The Notify register has not received the Notify record from remote rank:
 	 * [24]. base information: [..., tag[AllReduce_group_name_1654...], ...]. ... group
-	 * information: [group:[group_name_1654], ..., rankSize[32], rankId[25 24]]" */
+	 * information: [group:[group_name_1654], ..., rankSize[32], rankId[25 24]]"; the task
+	 * exception handler's report of a wait task that failed ("Task run failed, base
+	 * information is streamID:[3], taskID[76651905], taskType[Notify Wait], tag[...]", then
+	 * "Task run failed, para information is notify id:[0x...], stage:[ffffffff], remote
+	 * rank:[1].", "Task run failed, groupRank information is group:[G], rankSize[4],
+	 * rankId[1].") is the same wait seen from the stream */
 	if (has(m, "EI0002") || has(m, "has not received the Notify record") ||
-	    (has(m, "Task run failed") && has(m, "[Timeout]"))) {
+	    (has(m, "Task run failed") &&
+	     (has(m, "[Timeout]") || has(m, "taskType[Notify Wait]") || has(m, "notify id:") ||
+	      has(m, "groupRank information")))) {
 		e->kind = HLOG_NOTIFY_TIMEOUT;
 		int_after(m, "remote rank", &e->peer_rank);
 		hlog__name_after(m, "group:", e->group, sizeof(e->group));
@@ -662,6 +669,7 @@ static int recognise_signature(struct pspan m, const struct hx_vals *x,
 		if (e->group[0])
 			int_after(m, "rankId", &e->rank);
 		op_name(m, "tag[", e->op, sizeof(e->op));
+		int_after(m, "index[", &e->step);
 		char *us = strchr(e->op, '_');
 		if (us)
 			*us = '\0';

@@ -515,6 +515,10 @@ void hlog__conclude_chain(struct hlog_report *r)
 {
 	size_t votes;
 	const struct hlog_event *w;
+	/* the ranks' own reports of one collective say more than the waits between them: a
+	 * rank behind the others, or in another collective, is where a cycle of waits began */
+	if (hlog__task_conclude(r))
+		return;
 	/* waits placed on workers and devices, followed to where they end */
 	if (hlog__chain_conclude(r))
 		return;

@@ -58,6 +58,12 @@ static const struct famrow rows[] = {
 	    "a CANN graph, operator or tool failure (often CANN, framework and model that do not "
 	    "fit)", "check that CANN, the driver and the framework are releases made for each "
 	    "other, and the operator and shapes the failing step uses" } },
+	/* the framework's memory manager ("Vm"): an allocation on the device that failed */
+	{ "|AI FRAMEWORK|", "|VM|",
+	  { "framework-memory", HCAT_RESOURCE, "the framework could not allocate device memory",
+	    "read how much the step asked for against what the device had (the framework's "
+	    "memory statistics, npu-smi info); lower the batch size or the shapes, or free "
+	    "what another process holds on the device" } },
 	{ "|AI FRAMEWORK|", "|MSRUN|DP|",
 	  { "framework-cluster", HCAT_NET, "the framework's cluster set-up or distributed step "
 	    "failed", "check that every node's launcher uses the same master address, port and "
@@ -119,8 +125,10 @@ const struct kb_family *kb_family_of(const struct kb_entity *e)
 		if (!in_list(rows[i].comps, e->comp ? e->comp : "") ||
 		    !in_list(rows[i].mods, e->mod ? e->mod : ""))
 			continue;
-		/* a fault that is only the user's: configuration, whatever its component */
-		if (!strcasecmp(cls, "User") && rows[i].f.cat != HCAT_CONFIG)
+		/* a fault that is only the user's: configuration, whatever its component; but
+		 * memory that ran out did so whoever asked for too much */
+		if (!strcasecmp(cls, "User") && rows[i].f.cat != HCAT_CONFIG &&
+		    rows[i].f.cat != HCAT_RESOURCE)
 			return &user_family;
 		return &rows[i].f;
 	}

@@ -38,5 +38,6 @@ int hlog__wf_errno_access(struct pspan s, long long *port);
 int hlog__wf_empty_host(struct pspan s, long long *port);
 int hlog__wf_quoted_invalid(struct pspan s, long long *port);
 int hlog__wf_set_assignment(struct pspan s, long long *port);
+int hlog__wf_word_compare(struct pspan s, long long *port);
 
 #endif

@@ -154,3 +154,21 @@ int hlog__wf_set_assignment(struct pspan s, long long *port)
 	}
 	return 0;
 }
+
+/* A comparison of two named quantities: "MPI tasks > number of elements!", "world size <=
+ * number of devices". Words on both sides, not numbers ("bailing out: 60.000 < 60.053 sec"
+ * is a timeout's figures) nor an arrow or a shell's redirection. */
+int hlog__wf_word_compare(struct pspan s, long long *port)
+{
+	(void)port;
+	for (size_t i = 1; i + 2 < s.n; i++) {
+		if ((s.s[i] != '>' && s.s[i] != '<') || s.s[i - 1] != ' ')
+			continue;
+		size_t j = i + 1 + (s.s[i + 1] == '=');
+		if (j + 1 >= s.n || s.s[j] != ' ' || i < 2)
+			continue;
+		if (isalpha((unsigned char)s.s[i - 2]) && isalpha((unsigned char)s.s[j + 1]))
+			return 1;
+	}
+	return 0;
+}

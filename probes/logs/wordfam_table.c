@@ -19,7 +19,7 @@ const struct family hlog__fams[] = {
 	 .fix = "take the device the line names out of service and check its health (npu-smi info "
 		"-t health, nvidia-smi -q -d ECC, the kernel log); reset or replace it before the "
 		"next run",
-	 .any = {"uncorrectable", "uncorrected", "ecc error", "multi-bit ecc", "double-bit ecc",
+	 .any = {"uncorrectable", "uncorrected", "ecc err", "multi-bit ecc", "double-bit ecc",
 		 "double bit ecc", "hardware error", "hardware failure", "machine check",
 		 /* the same, abbreviated inside a register's or counter's name: the Cassini
 		  * NIC's "C_EC_UNCOR_NS: C1_PCT error: tct_cam_ucor (42)" */
@@ -52,6 +52,7 @@ const struct family hlog__fams[] = {
 		"the "
 		"kernel's OOM killer in dmesg) and run again with less",
 	 .any = {"out of memory", "cannot allocate memory", "oom-kill", "oom killer", "oom_kill",
+		 "oomkilled",
 		 /* the same as an API's result names it, inside the identifier: Level Zero's
 		  * "ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY" (oneCCL on Intel GPUs), CUDA driver's
 		  * CUDA_ERROR_OUT_OF_MEMORY, Vulkan's VK_ERROR_OUT_OF_HOST_MEMORY; HIP's
@@ -121,7 +122,10 @@ const struct family hlog__fams[] = {
 		 "_memlock", "memlock", "locked memory",
 		 /* a queue or pool used up: MPICH over CXI, "MPICH suspects a hang due to
 		  * completion queue exhaustion", gRPC's RESOURCE_EXHAUSTED */
-		 "exhaustion", "exhausted"}},
+		 "exhaustion", "exhausted",
+		 /* an API's result for the same, as a phrase or inside its identifier: Level
+		  * Zero's "UR_RESULT_ERROR_OUT_OF_RESOURCES", OpenCL's CL_OUT_OF_RESOURCES */
+		 "out of resources", "_out_of_resources"}},
 	/* no device for the job to run on: torch's "No CUDA GPUs are available", vLLM's "Current
 	 * node has no NPU available", CUDA's "no CUDA-capable device is detected": the devices
 	 * are not visible where the process runs */
@@ -565,6 +569,18 @@ const struct family hlog__fams[] = {
 	 .any = {" != "},
 	 .also = {"number", "size", "count", "rank", "device", "parameter", "option", "value",
 		  "processes", "nodes"},
+	 .not = {"assert", "check", "nullptr", "null", "memory", "pointer", "address"}},
+	/* the same told as an order between two named quantities: nekRS's "Error in setup: MPI
+	 * tasks > number of elements!" */
+	{.cat = HCAT_CONFIG,
+	 .name = "invalid",
+	 .what = "a value the job was given does not fit another",
+	 .fix = "correct the values the line compares (the job's arguments, its process count "
+		"and its problem's size, its rank table or environment), the same on every node, "
+		"then run again",
+	 .form = hlog__wf_word_compare,
+	 .also = {"number", "size", "count", "rank", "device", "parameter", "option", "value",
+		  "processes", "nodes", "tasks"},
 	 .not = {"assert", "check", "nullptr", "null", "memory", "pointer", "address"}},
 	/* a value quoted whole and called invalid, with no noun to say what it was for: numactl
 	 * refusing the CPUs it was given, "<0-7,64-71> is invalid" */

@@ -22,13 +22,16 @@ print("root=%s|chain=%s|node=%s|devices=%s|kind=%s" %
       (root, chain, c.get('node'), devs, c.get('kind')))
 EOF
 
-# bundle  expected (root|chain|node|devices|kind)
-check_bundle() {
-	run hcclctl --json doctor --logs "$ST/$1"
-	got=$(printf '%s' "$OUT" | python3 "$TMP/root.py")
-	[ "$got" = "$2" ] && [ "$RC" -eq 2 ]
-	_report $? "$1: $2" "got $got, exit $RC"
+# SCRIPT DIR EXPECTED NAME: the verdict on DIR, as SCRIPT prints it from --json, and exit 2
+check_with() {
+	run hcclctl --json doctor --logs "$2"
+	got=$(printf '%s' "$OUT" | python3 "$TMP/$1")
+	[ "$got" = "$3" ] && [ "$RC" -eq 2 ]
+	_report $? "$4: $3" "got $got, exit $RC"
 }
+
+# bundle  expected (root|chain|node|devices|kind)
+check_bundle() { check_with root.py "$ST/$1" "$2" "$1"; }
 
 # worker-0 device-2 -> worker-1 device-2 (socket) -> worker-1 device-0 (socket) -> worker-1
 # device-1 (P2P): every device of worker-1 waits for device 1, whose log waits for no one
@@ -69,6 +72,32 @@ check_out_has "root: 124.0.0.21 (no log)" "text: a root whose log is absent says
 # a rank whose own log is here (it states its device and rank, not the one it waits for) is
 # never called absent
 run hcclctl doctor --logs "$ST/st_transport_timeout_testcase"
-ok '! printf "%s" "$OUT" | grep -q "never started"' "transport timeout: no rank 'never started'"
+check_out_lacks "never started" "transport timeout: no rank 'never started'"
+
+
+# the task exception handler's reports of one collective (rc_diag, a worker's plogs), in the
+# release that writes "Task run failed, base information is ..., taskType[Notify Wait],
+# tag[...], index[N]", "... para information is ... remote rank:[N]" and "... groupRank
+# information is group:[G], rankSize[4], rankId[N]": compared across the ranks before their
+# waits are followed
+RC_DIAG=$ST/st_module_testcase/rc_diag
+# prints "kind|detail|rank|device" from a --json document on stdin
+cat >"$TMP/kind.py" <<'EOF2'
+import json, sys
+c = json.loads(sys.stdin.read()).get('cause') or {}
+print("%s|%s|%s|%s" % (c.get('kind'), c.get('detail'), c.get('rank'), c.get('device')))
+EOF2
+check_task() { check_with kind.py "$RC_DIAG/$1" "$2" "$1"; }
+# rank 1 (device 1) reports index[2] where ranks 0, 2 and 3 report index[3]: it fell behind
+check_task rc_122 "rank-stuck|behind|1|1"
+# rank 1 reports AllRing where ranks 0, 2 and 3 report AllReduce, at one index: the odd one
+# out, named with the device its communicator's set-up line gives
+check_task rc_123 "op-mismatch|different-ops|1|1"
+run hcclctl doctor --logs "$RC_DIAG/rc_122"
+check_out_contains "rank 1 of group 10.136.181.175%enp179s0f0_60000_0_1712529353144 (node w_1) was at task 2 of Alleduce when it timed out, while the other ranks had got to task 3 of AllReduce" \
+	"text: the task the rank behind was at, and the others'"
+# rank 0 waits on rank 1, rank 1 on rank 2, and rank 2 on its own stream ("remote
+# rank:[local]"): the waits end at rank 2
+check_task rc_remote_local "rank-stuck|root-device|2|2"
 
 done_testing

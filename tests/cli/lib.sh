@@ -81,6 +81,17 @@ check_out_has() {
 	_report $? "$2" "expected a stdout line:" "$1" "got:" "$OUT"
 }
 
+# the text anywhere in stdout, or nowhere
+check_out_contains() {
+	printf '%s\n' "$OUT" | grep -qF -- "$1"
+	_report $? "$2" "expected in stdout:" "$1" "got:" "$OUT"
+}
+
+check_out_lacks() {
+	! printf '%s\n' "$OUT" | grep -qF -- "$1"
+	_report $? "$2" "expected nowhere in stdout:" "$1" "got:" "$OUT"
+}
+
 check_err_has() {
 	printf '%s\n' "$ERR" | grep -qxF -- "$1"
 	_report $? "$2" "expected a stderr line:" "$1" "got:" "$ERR"

@@ -138,6 +138,8 @@ static void test_families(void **state)
 		{ "0x81AB8008", "npu-network", HCAT_LINK_DOWN },	 /* RoH multi-bit ECC */
 		{ "AISW_CANN_Runtime_054", "cann-runtime", HCAT_UNRESOLVED },
 		{ "AISW_MindSpore_msrun_01", "user-config", HCAT_CONFIG }, /* class User */
+		/* class User too, but memory that ran out is a resource whoever asked for it */
+		{ "AISW_Framework_Custom_01", "framework-memory", HCAT_RESOURCE },
 		{ "0x02000029", "server-hardware", HCAT_HARDWARE },
 	};
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {

@@ -255,6 +255,21 @@ static void test_rows(void **state)
 		/* real-logs-new batch296, HPE Slingshot's troubleshooting guide (cxi_write_bw,
 		 * the Cassini NIC's kernel log) */
 		{"cxi_write_bw: Insufficient 2M huge pages. Need 8 to run", "insufficient"},
+		/* real-logs-new batch324, saforem2/ezpz's docs (torchtitan on Aurora's XPUs) */
+		{"[rank7]: RuntimeError: level_zero backend failed with error: 40 "
+		 "(UR_RESULT_ERROR_OUT_OF_RESOURCES)",
+		 "limit"},
+		/* real-logs-new batch325, MindCluster's fault-diagnosis test data (a device's
+		 * black box) */
+		{"device_id = 2, fail info: device_id-2 appeared multi ecc err, the physical address "
+		 "is 0x400cd8d202e0",
+		 "hardware"},
+		/* real-logs-new batch328, converged-computing's Google performance study (kubectl
+		 * get pods after MFEM on 32 nodes) */
+		{"mfem-0-z6rhn    0/1     OOMKilled                0             107s", "memory"},
+		/* real-logs-new batch326, converged-computing's performance study (nekRS on 128
+		 * nodes) */
+		{"Error in setup: MPI tasks > number of elements!", "invalid"},
 		{"[Thu Jul 13 01:57:31 2023] cxi_core 0000:c3:00.0: cxi3[hsn3]: C_EC_UNCOR_NS: "
 		 "C1_PCT error: tct_cam_ucor (42) (was first error at 1689213438:290566940)",
 		 "hardware"},
