@@ -289,7 +289,9 @@ static const struct hlog_sig rows[] = {
 	 "itself, or give a topology file made for this machine and this NCCL release; leave a "
 	 "NIC it cannot place out (NCCL_IB_HCA, NCCL_SOCKET_IFNAME)",
 	 0, NULL},
-	{{"remote process exited or there was a network error"}, HCAT_RANK_STUCK,
+	/* which of the two the words do not say, nor that anything waited: the line under it (a
+	 * completion error, a reset connection) or the peer's own log does */
+	{{"remote process exited or there was a network error"}, HCAT_UNRESOLVED,
 	 "ncclRemoteError",
 	 "NCCL lost a peer (ncclResult_t 6): the remote process exited or the network between "
 	 "them failed",

@@ -1030,4 +1030,9 @@ cause_is "kind rank" "memory/resource 2" "quote marks of a pasted log are the pa
 	'> 0: slurmstepd: error: Detected 1 oom_kill event in StepId=17109804.0. Some of the step tasks have been OOM Killed.' \
 	'> srun: error: nid008576: task 2: Out Of Memory'
 
+# NCCL's ncclRemoteError says a peer exited or the network failed, not which, nor that
+# anything waited (real-logs-new batch329, NVIDIA/JAX-Toolbox#194)
+cause_is "kind detail" "unresolved ncclRemoteError" "a lost peer, cause unknown" \
+	'2023-08-25 11:06:39.330561: E external/xla/xla/service/gpu/nccl_utils.cc:191] Aborting communicator: 0x5555a108ff90 due to async NCCL error: remote process exited or there was a network error'
+
 done_testing

@@ -175,7 +175,7 @@ static const struct ccase cases[] = {
 	{"a fault-injection report (r0_api, NCCL 2.2x)",
 	 "r0 fail reason='peer failed or declined', r0_api='remote process exited or there was a "
 	 "network error'",
-	 "ncclRemoteError", HCAT_RANK_STUCK, ""},
+	 "ncclRemoteError", HCAT_UNRESOLVED, ""},
 	/* torch and Gloo */
 	{"c10d socket.cpp format, filled",
 	 "torch.distributed.DistNetworkError: The client socket has failed to connect to any "
