@@ -84,7 +84,9 @@ static void verdict(struct hlog_report *r, const struct task *a, const struct ta
 	snprintf(r->node, sizeof(r->node), "%s", a->grp->node);
 	r->rank = a->grp->rank;
 	r->peer_rank = b->grp->rank;
-	r->dev = a->grp->dev >= 0 ? a->grp->dev : a->base->dev >= 0 ? a->base->dev : proc_dev(r, a->base);
+	r->dev = a->grp->dev >= 0    ? a->grp->dev
+		 : a->base->dev >= 0 ? a->base->dev
+				     : proc_dev(r, a->base);
 	snprintf(r->fix, sizeof(r->fix), "%s", fix);
 	hlog__evidence(r, a->base);
 	hlog__evidence(r, b->base);
