@@ -172,3 +172,41 @@ int hlog__wf_word_compare(struct pspan s, long long *port)
 	}
 	return 0;
 }
+
+/* Python's "No module named 'NAME'": 1 when NAME is dotted ('tbe.common.utils': the package
+ * is there, the part the caller wants is not), 0 when it is a package alone ('numpy'), -1
+ * when the line has no such words. */
+static int module_dotted(struct pspan s)
+{
+	static const char key[] = "no module named";
+	size_t k = sizeof(key) - 1;
+	for (size_t i = 0; i + k <= s.n; i++) {
+		if (strncasecmp(s.s + i, key, k))
+			continue;
+		size_t j = i + k;
+		while (j < s.n && (s.s[j] == ' ' || s.s[j] == '\'' || s.s[j] == '"'))
+			j++;
+		size_t b = j;
+		int dot = 0;
+		for (; j < s.n && (hlog__word_char(s.s[j]) || s.s[j] == '.'); j++)
+			dot |= s.s[j] == '.' && j > b && j + 1 < s.n && hlog__word_char(s.s[j + 1]);
+		if (j > b)
+			return dot;
+	}
+	return -1;
+}
+
+/* A package the code imports that is not installed: "No module named 'numpy'". */
+int hlog__wf_module_missing(struct pspan s, long long *port)
+{
+	(void)port;
+	return module_dotted(s) == 0;
+}
+
+/* A part of an installed package that its release lacks: "No module named
+ * 'tbe.common.repository_manager.utils'". */
+int hlog__wf_module_part_missing(struct pspan s, long long *port)
+{
+	(void)port;
+	return module_dotted(s) == 1;
+}

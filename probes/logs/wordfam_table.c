@@ -477,12 +477,28 @@ const struct family hlog__fams[] = {
 		"generate it again",
 	 .any = {"ranktable", "rank table", "rank_table"},
 	 .also = {"but local", "inconsistent", "mismatch", "not match", "differ", "but the"}},
+	/* Python's words for a package the code imports that is not installed where it runs:
+	 * "No module named 'numpy'" (one name: the package itself is missing) */
+	{.cat = HCAT_CONFIG,
+	 .name = "missing-package",
+	 .what = "a package the program imports is not installed",
+	 .fix = "install the package the line names into the environment the job runs in (the "
+		"same Python, virtual environment or container image on every node), or point the "
+		"job at the environment that has it",
+	 .form = hlog__wf_module_missing},
+	/* and for a part of one that is installed, which that release lacks ("No module named
+	 * 'tbe.common.repository_manager...'", a CANN whose Python parts do not fit the
+	 * interpreter; "No module named 'atb_llm.models.qwen2_moe...'", a release without the
+	 * model) */
+	{.cat = HCAT_VERSION,
+	 .name = "version",
+	 .what = "software versions do not fit together",
+	 .fix = "install the release of the package the line names that the calling code was "
+		"made for (its requirements name it), the same on every node",
+	 .form = hlog__wf_module_part_missing},
 	/* the dynamic linker's own words: a library built against another version of one it
 	 * loads ("undefined symbol: _ZN3Mki...", "symbol lookup error", "version `GLIBCXX_3.4.30'
-	 * not found (required by ...)"), and Python's for a module the installed release lacks
-	 * ("No module named 'tbe.common.repository_manager...'", a CANN whose Python parts do not
-	 * fit the interpreter; "No module named 'atb_llm.models.qwen2_moe...'", a release without
-	 * the model) */
+	 * not found (required by ...)") */
 	{.cat = HCAT_VERSION,
 	 .name = "version",
 	 .what = "software versions do not fit together",
@@ -490,7 +506,6 @@ const struct family hlog__fams[] = {
 		"every node; the library the line names was built against another version of one "
 		"it loads",
 	 .any = {"undefined symbol", "symbol lookup error", "not found (required by",
-		 "no module named",
 		 /* a kernel module built against another kernel or driver stack: "nv_peer_mem:
 		  * disagrees about version of symbol ib_register_peer_memory_client", "Unknown
 		  * symbol ib_register_peer_memory_client (err -22)" */

@@ -270,6 +270,11 @@ static void test_rows(void **state)
 		/* real-logs-new batch326, converged-computing's performance study (nekRS on 128
 		 * nodes) */
 		{"Error in setup: MPI tasks > number of elements!", "invalid"},
+		/* real-logs-new batch333, oracle-quickstart/oci-hpc's troubleshooting notes (a
+		 * package missing, where a dotted name is a release's missing part) */
+		{"2026-01-16 15:41:14,745 - WARNING - GPU SDC Test crashed: Required dependencies not "
+		 "available: No module named 'numpy'",
+		 "missing-package"},
 		{"[Thu Jul 13 01:57:31 2023] cxi_core 0000:c3:00.0: cxi3[hsn3]: C_EC_UNCOR_NS: "
 		 "C1_PCT error: tct_cam_ucor (42) (was first error at 1689213438:290566940)",
 		 "hardware"},
