@@ -305,8 +305,9 @@ int hlog__ew_none_value(struct pspan m, size_t at, size_t len)
  * (-1) instead of \"Success\"") nor advice to do otherwise ("use IPv4 address instead"). */
 int hlog__ew_fallback_clause(struct pspan m, size_t at, size_t len)
 {
-	static const char *const opens[] = {"so ", "try ", "trying ", "using ", "will use ",
-					    "falling back", "fall back", "going to ", "switching to "};
+	static const char *const opens[] = {"so ",	   "try ",	    "trying ",
+					    "using ",	   "will use ",	    "falling back",
+					    "fall back",   "going to ",	    "switching to "};
 	size_t e = at + len;
 	while (e < m.n && ew_blank(m.s[e]))
 		e++;

@@ -145,9 +145,9 @@ int hlog__task_conclude(struct hlog_report *r)
 			"timeout");
 		struct sbuf s = {r->cause, sizeof(r->cause), 0};
 		hlog__sb_add(&s,
-			     "rank %d of group %s (node %s) was at task %d of %s when it timed out, "
-			     "while the other ranks had got to task %d of %s: it fell behind and "
-			     "held them up",
+			     "rank %d of group %s (node %s) was at task %d of %s when it timed "
+			     "out, while the other ranks had got to task %d of %s: it fell behind "
+			     "and held them up",
 			     slow->grp->rank, slow->grp->group, node_or(slow), slow->base->step,
 			     slow->base->op, peer->base->step, peer->base->op);
 		return 1;

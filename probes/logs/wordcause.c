@@ -119,7 +119,8 @@ static int sibling_rank(const struct hlog_report *r, const struct hlog_unk *u, i
 		/* or the launcher's word, just after it, that one task exited on it: "RuntimeError:
 		 * Too many open files ...", then "srun: error: b0010: task 7: Exited with exit code
 		 * 1" */
-		int exited = n->line > u->line && (hlog__word_family_says(fam) & WF_SAYS_TASK_ENDED);
+		int exited = n->line > u->line &&
+			     (hlog__word_family_says(fam) & WF_SAYS_TASK_ENDED);
 		if (fam != row && !exited)
 			continue;
 		if (n->rank >= 0)

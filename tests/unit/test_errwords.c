@@ -126,7 +126,8 @@ static const struct row_line word_lines[] = {
 	 "../real-logs-new/batch246/hipace-1185-perlmutter-large-mesh-hang-mpich-cq-exhaustion-warning-pe4",
 	 "PE 4: MPICH WARNING: OFI is failing to make progress on posting a receive."},
 	{"oomkilled",
-	 "../real-logs-new/batch328/gperfstudy-gke-32node-flux-mfem-2816rank-pods-oomkilled-mfem-0-6-13-25",
+	 "../real-logs-new/batch328/gperfstudy-gke-32node-flux-mfem-2816rank-pods-oomkilled-"
+	 "mfem-0-6-13-25",
 	 "mfem-0-z6rhn    0/1     OOMKilled                0             107s"},
 	{"died",
 	 "../real-logs-new/batch318/alcf-nccl-tests-polaris-torch-nccl-aws-libfabric-gdr-phb-2x2-"
@@ -429,7 +430,8 @@ static const struct benign_line benign_lines[] = {
 	 "600-steps-finished-healthy",
 	 "Unable to destroy server_ object, so releasing instead.", 0},
 	{"instead",
-	 "../real-logs-new/batch326/perfstudy-aws-eks-gpu-osu-latency-cuda-hh-2node-flux-cwd-error-omb-localrank-warning-healthy",
+	 "../real-logs-new/batch326/perfstudy-aws-eks-gpu-osu-latency-cuda-hh-2node-flux-cwd-"
+	 "error-omb-localrank-warning-healthy",
 	 "0.034s: flux-shell[1]: ERROR: host flux-sample-15: Could not change dir to "
 	 "/opt/results/osu/size4: No such file or directory. Going to /tmp instead", 0},
 	{"could not find the metadata file",

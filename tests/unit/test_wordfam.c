@@ -261,8 +261,8 @@ static void test_rows(void **state)
 		 "limit"},
 		/* real-logs-new batch325, MindCluster's fault-diagnosis test data (a device's
 		 * black box) */
-		{"device_id = 2, fail info: device_id-2 appeared multi ecc err, the physical address "
-		 "is 0x400cd8d202e0",
+		{"device_id = 2, fail info: device_id-2 appeared multi ecc err, the physical "
+		 "address is 0x400cd8d202e0",
 		 "hardware"},
 		/* real-logs-new batch328, converged-computing's Google performance study (kubectl
 		 * get pods after MFEM on 32 nodes) */
@@ -272,8 +272,8 @@ static void test_rows(void **state)
 		{"Error in setup: MPI tasks > number of elements!", "invalid"},
 		/* real-logs-new batch333, oracle-quickstart/oci-hpc's troubleshooting notes (a
 		 * package missing, where a dotted name is a release's missing part) */
-		{"2026-01-16 15:41:14,745 - WARNING - GPU SDC Test crashed: Required dependencies not "
-		 "available: No module named 'numpy'",
+		{"2026-01-16 15:41:14,745 - WARNING - GPU SDC Test crashed: Required dependencies "
+		 "not available: No module named 'numpy'",
 		 "missing-package"},
 		{"[Thu Jul 13 01:57:31 2023] cxi_core 0000:c3:00.0: cxi3[hsn3]: C_EC_UNCOR_NS: "
 		 "C1_PCT error: tct_cam_ucor (42) (was first error at 1689213438:290566940)",
