@@ -71,6 +71,14 @@ static const struct {
 	 * rank 0 died from signal 15" */
 	{"died", 0},
 	{"segmentation fault", 0}, /* "Segmentation fault (core dumped)" */
+	/* the IOMMU refusing a device's DMA, in the kernel's words: Intel's "DMAR: [DMA Write]
+	 * Request device [02:00.0] fault addr cd139000 [fault reason 05] PTE Write access is not
+	 * set", AMD's "AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x0000 ...]" */
+	{"fault reason", 0},
+	{"io_page_fault", 0},
+	/* a framework build without an operation the job runs: TensorFlow's "No OpKernel was
+	 * registered to support Op 'NcclAllReduce' used by {{node NcclAllReduce}}" */
+	{"no opkernel", 0},
 	/* a native crash handler's heading, before its signal and frames: Open MPI's "[host:405884]
 	 * *** Process received signal ***" */
 	{"received signal", 0},

@@ -477,6 +477,29 @@ const struct family hlog__fams[] = {
 		"generate it again",
 	 .any = {"ranktable", "rank table", "rank_table"},
 	 .also = {"but local", "inconsistent", "mismatch", "not match", "differ", "but the"}},
+	/* the IOMMU refusing a device's DMA (a GPU's peer-to-peer writes, a NIC's to GPU memory):
+	 * "DMAR: [DMA Write] Request device [02:00.0] fault addr cd139000 [fault reason 05] PTE
+	 * Write access is not set", "AMD-Vi: Event logged [IO_PAGE_FAULT ...]" */
+	{.cat = HCAT_CONFIG,
+	 .name = "iommu",
+	 .what = "the IOMMU blocked a device's DMA (peer-to-peer between GPUs, or a NIC's to GPU "
+		 "memory)",
+	 .fix = "put the IOMMU in pass-through mode for the devices (iommu=pt on the kernel "
+		"command line, with intel_iommu=on or amd_iommu=on) or turn it off, and check that "
+		"PCIe ACS does not redirect peer-to-peer traffic; reboot, then run again",
+	 .any = {"dmar", "amd-vi", "iommu"},
+	 .also = {"fault reason", "io_page_fault", "page fault", "fault addr"}},
+	/* a framework build without the operation the job asks for on its device: TensorFlow's
+	 * "No OpKernel was registered to support Op 'NcclAllReduce' used by {{node
+	 * NcclAllReduce}}" (a build without NCCL, on Windows) */
+	{.cat = HCAT_CONFIG,
+	 .name = "no-kernel",
+	 .what = "the installed build of the framework has no implementation of the operation for "
+		 "this device",
+	 .fix = "install a build of the framework that has the operation for the device (a GPU "
+		"build with NCCL for NCCL collectives), or choose a strategy or backend the build "
+		"has",
+	 .any = {"no opkernel was registered", "no registered kernels"}},
 	/* Python's words for a package the code imports that is not installed where it runs:
 	 * "No module named 'numpy'" (one name: the package itself is missing) */
 	{.cat = HCAT_CONFIG,

@@ -125,6 +125,16 @@ static const struct row_line word_lines[] = {
 	{"failing to",
 	 "../real-logs-new/batch246/hipace-1185-perlmutter-large-mesh-hang-mpich-cq-exhaustion-warning-pe4",
 	 "PE 4: MPICH WARNING: OFI is failing to make progress on posting a receive."},
+	{"fault reason",
+	 "../real-logs-new/batch341/tensorflow-32654-mirroredstrategy-4x1080ti-p2p-dmar-pte-write-"
+	 "faults-iommu",
+	 "Request device [02:00.0] fault addr cd139000 [fault reason 05]"},
+	{"io_page_fault", "https://github.com/amd/xdna-driver/pull/181",
+	 "AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x001a address=0xfffc8000 flags=0x0050]"},
+	{"no opkernel",
+	 "../real-logs-new/batch341/tensorflow-44281-windows-mirroredstrategy-2gpu-no-opkernel-"
+	 "ncclallreduce",
+	 "No OpKernel was registered to support Op"},
 	{"oomkilled",
 	 "../real-logs-new/batch328/gperfstudy-gke-32node-flux-mfem-2816rank-pods-oomkilled-"
 	 "mfem-0-6-13-25",

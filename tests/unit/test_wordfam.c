@@ -270,6 +270,19 @@ static void test_rows(void **state)
 		/* real-logs-new batch326, converged-computing's performance study (nekRS on 128
 		 * nodes) */
 		{"Error in setup: MPI tasks > number of elements!", "invalid"},
+		/* real-logs-new batch341, tensorflow/tensorflow#32654 (the kernel log of a
+		 * MirroredStrategy run whose GPUs' peer-to-peer writes the IOMMU refused) */
+		{"[1478401.486981] DMAR: [DMA Write] Request device [02:00.0] fault addr cd139000 "
+		 "[fault reason 05] PTE Write access is not set",
+		 "iommu"},
+		/* real: amd/xdna-driver#181 (AMD's IOMMU refusing a device's read) */
+		{"AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x001a address=0xfffc8000 flags=0x0050]",
+		 "iommu"},
+		/* real-logs-new batch341, tensorflow/tensorflow#44281 (Windows, no NCCL) */
+		{"No OpKernel was registered to support Op 'NcclAllReduce' used by {{node "
+		 "NcclAllReduce}} with these attrs: [reduction=\"sum\", shared_name=\"c1\", "
+		 "T=DT_FLOAT, num_devices=2]",
+		 "no-kernel"},
 		/* real-logs-new batch333, oracle-quickstart/oci-hpc's troubleshooting notes (a
 		 * package missing, where a dotted name is a release's missing part) */
 		{"2026-01-16 15:41:14,745 - WARNING - GPU SDC Test crashed: Required dependencies "
