@@ -20,8 +20,27 @@
 #include "probes/logs/hlogint.h"
 #include "probes/logs/wordfam.h"
 
-#define NFAM hlog__nfams
-#define fams hlog__fams
+/* The table's parts in their order; a row's number counts across them. */
+static const struct {
+	const struct family *rows;
+	const size_t *n;
+} parts[] = {{hlog__fams_node, &hlog__nfams_node},
+	     {hlog__fams_soft, &hlog__nfams_soft},
+	     {hlog__fams_proc, &hlog__nfams_proc}};
+
+/* Row number row of the whole table, or NULL. */
+static const struct family *fam_at(int row)
+{
+	if (row < 0)
+		return NULL;
+	size_t r = (size_t)row;
+	for (size_t p = 0; p < sizeof(parts) / sizeof(parts[0]); p++) {
+		if (r < *parts[p].n)
+			return &parts[p].rows[r];
+		r -= *parts[p].n;
+	}
+	return NULL;
+}
 
 /* needle at the start of a word, its spaces matching any run of punctuation and blanks
  * ("link failed" in "[link] failed"); letters in any case, other characters as they are.
@@ -170,35 +189,42 @@ int hlog__word_family(struct pspan line)
 	struct line_bytes b;
 	line.n = possibilities_at(line);
 	line_bytes(line, &b);
-	for (size_t i = 0; i < NFAM; i++)
-		if ((!fams[i].form || fams[i].form(line, NULL)) &&
-		    ((fams[i].form && !fams[i].any[0]) || has_any(line, fams[i].any, &b)) &&
-		    (!fams[i].also[0] || has_any(line, fams[i].also, &b)) &&
-		    !has_any(line, fams[i].not, &b))
-			return (int)i;
+	int row = 0;
+	for (size_t p = 0; p < sizeof(parts) / sizeof(parts[0]); p++)
+		for (size_t i = 0; i < *parts[p].n; i++, row++) {
+			const struct family *f = &parts[p].rows[i];
+			if ((!f->form || f->form(line, NULL)) &&
+			    ((f->form && !f->any[0]) || has_any(line, f->any, &b)) &&
+			    (!f->also[0] || has_any(line, f->also, &b)) &&
+			    !has_any(line, f->not, &b))
+				return row;
+		}
 	return -1;
 }
 
 const char *hlog__word_family_name(int row)
 {
-	return row >= 0 && (size_t)row < NFAM ? fams[row].name : NULL;
+	const struct family *f = fam_at(row);
+	return f ? f->name : NULL;
 }
 
 int hlog__word_family_says(int row)
 {
-	return row >= 0 && (size_t)row < NFAM ? fams[row].says : 0;
+	const struct family *f = fam_at(row);
+	return f ? f->says : 0;
 }
 
 int hlog__word_family_cat(int row)
 {
-	return row >= 0 && (size_t)row < NFAM ? fams[row].cat : HCAT_NONE;
+	const struct family *f = fam_at(row);
+	return f ? f->cat : HCAT_NONE;
 }
 
 int hlog__word_family_row(int row, struct hlog_wordfam *out)
 {
-	if (row < 0 || (size_t)row >= NFAM)
+	const struct family *f = fam_at(row);
+	if (!f)
 		return 0;
-	const struct family *f = &fams[row];
 	*out = (struct hlog_wordfam){f->cat, f->name, f->what, f->fix, f->weak, f->form};
 	return 1;
 }

@@ -1,5 +1,6 @@
-/* The word families' table (wordfam_table.c), the forms some of its rows need
- * (wordfam_forms.c) and the matcher that reads it (wordfam.c): shared by those three only. */
+/* The word families' table (wordfam_node.c, wordfam_soft.c, wordfam_proc.c), the forms some
+ * of its rows need (wordfam_forms.c) and the matcher that reads it (wordfam.c): shared by
+ * those files only. */
 #ifndef HCCLCTL_PROBES_LOGS_WORDFAM_H
 #define HCCLCTL_PROBES_LOGS_WORDFAM_H
 
@@ -25,9 +26,11 @@ struct family {
 	int (*form)(struct pspan line, long long *port);
 };
 
-/* The rows, from the cause that explains the most to the least (see wordfam.c). */
-extern const struct family hlog__fams[];
-extern const size_t hlog__nfams;
+/* The rows, from the cause that explains the most to the least (see wordfam.c), in three
+ * parts read in this order: the node (wordfam_node.c), the software (wordfam_soft.c), the
+ * processes and their peers (wordfam_proc.c). */
+extern const struct family hlog__fams_node[], hlog__fams_soft[], hlog__fams_proc[];
+extern const size_t hlog__nfams_node, hlog__nfams_soft, hlog__nfams_proc;
 
 /* The forms (wordfam_forms.c): 1 when the line has the form, with its port where one is
  * named. */

@@ -1,0 +1,411 @@
+/* The word families (see wordfam.c), first part: what the node is and has. A device's fault,
+ * memory and other resources, links, names, interfaces and the job's environment, files,
+ * devices and permissions. Each row a family of failure, the phrases that name it, its cause
+ * and fix; the comment over each row quotes the real lines it was written for. The rows go
+ * from the cause that explains the most to the least, across the three parts in order
+ * (wordfam_soft.c, then wordfam_proc.c). */
+#include <stddef.h>
+
+#include "probes/npu/hcclcodes.h"
+#include "probes/logs/hlogcause.h"
+#include "probes/logs/wordfam.h"
+
+const struct family hlog__fams_node[] = {
+	/* a device's own fault explains everything its process did after it: "CUDA error:
+	 * uncorrectable ECC error encountered", "CUDA error: uncorrectable NVLink error detected
+	 * during the execution", PCIe AER's "Uncorrected (Fatal) error received", "multi-bit ECC
+	 * error", "hardware error" (what a device cannot correct is the device's fault, whichever
+	 * part of it) */
+	{.cat = HCAT_HARDWARE,
+	 .name = "hardware",
+	 .what = "a device reported a hardware fault",
+	 .fix = "take the device the line names out of service and check its health (npu-smi info "
+		"-t health, nvidia-smi -q -d ECC, the kernel log); reset or replace it before the "
+		"next run",
+	 .any = {"uncorrectable", "uncorrected", "ecc err", "multi-bit ecc", "double-bit ecc",
+		 "double bit ecc", "hardware error", "hardware failure", "machine check",
+		 /* the same, abbreviated inside a register's or counter's name: the Cassini
+		  * NIC's "C_EC_UNCOR_NS: C1_PCT error: tct_cam_ucor (42)" */
+		 "_uncor_", "_ucor ",
+		 /* NVIDIA's Xid 79 and NVML's ERROR_GPU_IS_LOST: the device left the PCIe bus */
+		 "fallen off the bus", "gpu is lost", "error_gpu_is_lost",
+		 /* nvidia-smi when NVML cannot open a GPU it lists: "Unable to determine the
+		  * device handle for GPU0000:0F:00.0: Unknown Error" */
+		 "unable to determine the device handle",
+		 /* the NVIDIA driver's NV_ERR_RESET_REQUIRED: "Assertion failed: Reset required
+		  * [NV_ERR_RESET_REQUIRED]" (the GPU must be reset before it works again) */
+		 "reset required",
+		 /* NVIDIA's device plugin on an Xid its health check counts as critical:
+		  * "XidCriticalError: Xid=69 on Device=GPU-7540a9b3-..., the device will go
+		  * unhealthy", then "'nvidia.com/gpu' device marked unhealthy" */
+		 "xid", "go unhealthy", "marked unhealthy"}},
+	/* the NVIDIA driver that cannot bring a GPU up at boot: "NVRM: RmInitAdapter failed!
+	 * (0x26:0xffff:1127)", "NVRM: rm_init_adapter failed for device bearing minor number 0" */
+	{.cat = HCAT_HARDWARE,
+	 .name = "hardware",
+	 .what = "a device reported a hardware fault",
+	 .fix = "take the device the line names out of service and check its health (nvidia-smi "
+		"-q, the kernel log since boot, its PCIe link with lspci -vv); reseat, reset or "
+		"replace it, and check that the driver and its firmware match, before the next run",
+	 .any = {"rminitadapter failed", "rm_init_adapter failed"}},
+	{.cat = HCAT_RESOURCE,
+	 .name = "memory",
+	 .what = "memory ran out",
+	 .fix = "find what holds the memory (the job's batch size, another process on the node, "
+		"the "
+		"kernel's OOM killer in dmesg) and run again with less",
+	 .any = {"out of memory", "cannot allocate memory", "oom-kill", "oom killer", "oom_kill",
+		 "oomkilled",
+		 /* the same as an API's result names it, inside the identifier: Level Zero's
+		  * "ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY" (oneCCL on Intel GPUs), CUDA driver's
+		  * CUDA_ERROR_OUT_OF_MEMORY, Vulkan's VK_ERROR_OUT_OF_HOST_MEMORY; HIP's
+		  * hipErrorOutOfMemory and Python's OutOfMemoryError */
+		 "_out_of_memory", "_out_of_device_memory", "_out_of_host_memory", "OutOfMemory",
+		 /* vLLM: "No available memory for the cache blocks." */
+		 "no available memory", "not enough memory", "insufficient memory",
+		 /* Ray's memory monitor: "Task was killed due to the node running low on memory",
+		  * "... which exceeds the memory usage threshold of 0.95" */
+		 "low on memory", "memory usage threshold",
+		 /* and its object store: "System memory request exceeds memory available in
+		  * /dev/shm" */
+		 "exceeds memory available", "exceeds the memory available"}},
+	/* the node's shared memory (/dev/shm) smaller than the job asks: Ray's "The configured
+	 * object store size exceeds the capacity of /dev/shm", a container's default 64 MB */
+	{.cat = HCAT_RESOURCE,
+	 .name = "memory",
+	 .what = "the node's shared memory (/dev/shm) is smaller than the job needs",
+	 .fix = "give the job more shared memory (docker run --shm-size, a Kubernetes emptyDir "
+		"of medium Memory on /dev/shm) or ask it for less, then run again",
+	 .any = {"/dev/shm"},
+	 .also = {"exceeds", "too small", "not enough", "insufficient", "no space"}},
+	/* an allocation that failed, in any library's words: "Alloc gva local mem error", NCCL's
+	 * "Failed to CUDA calloc 6291456 bytes" (the line is already an error; the words say it
+	 * was memory it could not get) */
+	{.cat = HCAT_RESOURCE,
+	 .name = "memory",
+	 .what = "memory could not be allocated",
+	 .fix = "find what holds the memory (the job's batch size, another process on the device "
+		"or node, npu-smi info / nvidia-smi, the kernel's OOM killer in dmesg) and run "
+		"again with less",
+	 .any = {"alloc", "malloc", "calloc", "allocation"},
+	 .also = {"mem", "bytes"}},
+	/* the same in a library's shortest words: BKCL's "[WARN][BKCL][...kl2_init.cpp:108] param
+	 * 0 data alloc failed" (Kunlun XPU), "allocation failed" */
+	{.cat = HCAT_RESOURCE,
+	 .name = "memory",
+	 .what = "memory could not be allocated",
+	 .fix = "find what holds the memory (the job's batch size, another process on the device "
+		"or node, the device's own tool: npu-smi info, nvidia-smi, xpu-smi; the kernel's "
+		"OOM killer in dmesg) and run again with less",
+	 .any = {"alloc failed", "allocation failed", "alloc fail"}},
+	/* the kubelet evicting a pod when its node ran short of memory, disk or process ids
+	 * ("Status: Failed", "Reason: Evicted", "Message: The node was low on resource:
+	 * memory.") */
+	{.cat = HCAT_RESOURCE,
+	 .name = "evicted",
+	 .what = "the node ran short of a resource and its kubelet evicted the job's pod",
+	 .fix = "read which resource ran short (kubectl describe pod: the Message line; kubectl "
+		"describe node: its pressure conditions), then give the pod requests and limits "
+		"that fit the node or move the job to nodes with room",
+	 .any = {"evicted", "low on resource"}},
+	/* a limit of the host or the NIC reached: EMFILE's text (Neuron's bootstrap "CCOM WARN
+	 * Call to accept failed : Too many open files"), the mlx5 firmware's status 0x8
+	 * ("CREATE_MKEY(0x200) op_mod(0x0) failed, status limits exceeded(0x8)": out of memory
+	 * keys, or of UAR pages for the processes that opened the device) */
+	{.cat = HCAT_RESOURCE,
+	 .name = "limit",
+	 .what = "a process ran into a limit of its host or its NIC",
+	 .fix = "raise the limit the line names (open files: ulimit -n where the ranks start; "
+		"locked memory: ulimit -l unlimited there, or memlock in limits.conf and the "
+		"scheduler's or container's limits; a NIC's limits: fewer processes or registered "
+		"buffers per NIC, e.g. a smaller registration cache) or start fewer ranks per node",
+	 .any = {"too many open files", "limits exceeded", "limit exceeded",
+		 /* the locked-memory limit RDMA registrations need: Intel MPI's "DAPL startup:
+		  * RLIMIT_MEMLOCK too small", ulimit's "max locked memory" */
+		 "_memlock", "memlock", "locked memory",
+		 /* a queue or pool used up: MPICH over CXI, "MPICH suspects a hang due to
+		  * completion queue exhaustion", gRPC's RESOURCE_EXHAUSTED */
+		 "exhaustion", "exhausted",
+		 /* an API's result for the same, as a phrase or inside its identifier: Level
+		  * Zero's "UR_RESULT_ERROR_OUT_OF_RESOURCES", OpenCL's CL_OUT_OF_RESOURCES */
+		 "out of resources", "_out_of_resources"}},
+	/* no device for the job to run on: torch's "No CUDA GPUs are available", vLLM's "Current
+	 * node has no NPU available", CUDA's "no CUDA-capable device is detected": the devices
+	 * are not visible where the process runs */
+	{.cat = HCAT_CONFIG,
+	 .name = "no-device",
+	 .what = "the process found no device to run on",
+	 .fix = "make the devices visible where the process runs (ASCEND_RT_VISIBLE_DEVICES / "
+		"CUDA_VISIBLE_DEVICES, the container's device list, the scheduler's device request "
+		"on every node) and check them there with npu-smi info or nvidia-smi",
+	 .any = {"no npu", "no npus", "no gpu", "no gpus", "no cuda", "no device", "no devices"},
+	 .also = {"available", "found", "detected", "visible"}},
+	{.cat = HCAT_LINK_DOWN,
+	 .name = "link-down",
+	 .what = "a network link is down",
+	 .fix = "check the link of the NIC it names (cable, switch port, the NIC's link state) on "
+		"both "
+		"ends, then run again",
+	 .any = {"link down", "link is down", "links are down", "port_down", "link state down",
+		 "carrier lost",
+		 /* Open MPI's openib: "there are no active ports detected (or Open MPI was unable
+		  * to use them)" */
+		 "no active ports",
+		 /* an RDMA transfer engine on a NIC whose port has no link: "Device mlx5_3 port
+		  * not active" */
+		 "port not active", "port is not active",
+		 /* perftest on a port without a link: "Port number 1 state is Down" */
+		 "state is down"}},
+	/* a link that passes errors at the physical layer: HPE Slingshot's cxiberstat,
+	 * "x2510c7s6b0n0: Warning: encountered unexpected Link Mode NA for non-zero error rate
+	 * 595424" (a cable, transceiver or port going bad, the link about to drop) */
+	{.cat = HCAT_LINK_DOWN,
+	 .name = "link-errors",
+	 .what = "a network link is passing errors at the physical layer",
+	 .fix = "check the link the line names on both ends (its cable and transceiver, the "
+		"switch port; the NIC's error counters and link state); reseat or replace what is "
+		"failing, then run again",
+	 .any = {"error rate", "bit error", "symbol error", "crc error"},
+	 .also = {"link", "port", "lane"}},
+	/* a node health check that finds no port up: NHC's check_hw_ib "No IB port is ACTIVE
+	 * (LinkUp 100 Gb/sec)." (or "No IB port 1 is ACTIVE") */
+	{.cat = HCAT_LINK_DOWN,
+	 .name = "link-down",
+	 .what = "a network link is down",
+	 .fix = "check the link of the NIC it names (cable, switch port, the NIC's link state) on "
+		"both ends (ibstat, ip link), then run again",
+	 /* and Omni-Path's PSM2 on a node whose HFI has no active port: "PSM2 no hfi units
+	  * are active (err=23)" */
+	 .any = {"no ib port", "no infiniband port", "no port", "no hfi unit"},
+	 .also = {"is active", "are active"}},
+	{.cat = HCAT_NET,
+	 .name = "name-resolution",
+	 .what = "a host name does not resolve",
+	 .fix = "make every node's host name resolve on every node (/etc/hosts or DNS), or give "
+		"addresses instead of names",
+	 .any = {"name or service not known", "name resolution", "gethostbyname",
+		 "could not resolve", "unknown host", "nodename nor servname", "can't resolve",
+		 "cannot resolve", "does not resolve",
+		 /* gRPC's status 14 text: "error_code 14 error_message DNS resolution failed" */
+		 "dns resolution"}},
+	/* no network interface to use, in any library's words: oneCCL's "fill_local_host_ip:
+	 * can't find interface to get host IP" (only loopback there), Gloo's "Unable to find
+	 * address for: eth0", NCCL's "no socket interface found" */
+	{.cat = HCAT_CONFIG,
+	 .name = "no-interface",
+	 .what = "no network interface the job can use was found on this node",
+	 .fix = "name an interface that exists, is up and has an address on the nodes' network, "
+		"the same on every node (NCCL_SOCKET_IFNAME, GLOO_SOCKET_IFNAME, CCL_KVS_IFACE or "
+		"the library's own setting; ip -br addr lists them), and in a container give it the "
+		"host's network",
+	 .any = {"find interface", "find address for", "no socket interface", "no interface found",
+		 "interface not found", "no such interface", "no usable interface",
+		 /* a NIC the transport was pointed at and cannot open: libfabric's PSM3 on a plain
+		  * Ethernet port, "PSM3 can't open nic unit: 0 (err=23)" */
+		 "open nic"}},
+	/* a bound a setting breaks: "HCCL_BUFFSIZE is too SMALL", "NCCL_SOCKET_IFNAME is not
+	 * set", "the parameter ... must be ..." (a setting named with a bound it misses) */
+	{.cat = HCAT_CONFIG,
+	 .name = "setting",
+	 .what = "a setting is outside what the job needs",
+	 .fix = "set the variable or option the line names to a value within the bound it gives "
+		"(the same on every node), then run again",
+	 .any = {"too small", "too large", "too big", "is not set", "not set", "must be",
+		 "must not", "should be", "out of range", "exceeds the", "invalid value",
+		 /* a maximum the job's own setting puts, and the program saying so: NVRx's
+		  * "Maximum number of nodes (4) exceeded. ... This is likely a configuration
+		  * error - please check max_nodes setting." */
+		 "exceeded"},
+	 .also = {"HCCL_", "NCCL_", "GLOO_", "TORCH_", "ASCEND_", "MASTER_ADDR", "MASTER_PORT",
+		  "WORLD_SIZE", "environment variable", "parameter", "config", "configuration",
+		  "setting"}},
+	/* a file system that is full: "msg_mgr_dump raise error[[Errno 28] No space left on
+	 * device]" (CANN's operator compiler on a full disk) */
+	{.cat = HCAT_RESOURCE,
+	 .name = "disk-full",
+	 .what = "a disk the job writes to is full",
+	 .fix = "free or enlarge the file system the job writes to (df -h; its caches, logs and "
+		"temporary files: ~/.cache, ~/ascend/log, /tmp, the kernel_meta directory), then "
+		"run again",
+	 .any = {"no space left on device", "enospc", "disk quota exceeded",
+		 /* Ray's object store spilling to a full disk: "ray.exceptions.OutOfDiskError:
+		  * Local disk is full" */
+		 "disk is full", "OutOfDisk"}},
+	/* a backend the installed build lacks: "RuntimeError: Distributed package doesn't have
+	 * NCCL built in" (DeepSpeed asking for nccl on an Ascend node), "Torch not compiled with
+	 * CUDA enabled" */
+	/* the MPI library and the launcher without a process-management interface in common:
+	 * every rank starts alone, as a singleton (Open MPI 5 under srun --mpi=pmi2: "No PMIx
+	 * server was reachable, but a PMI1/2 was detected. ... 4 singletons will be started";
+	 * MPICH's "This singleton init program attempted to access some feature for which
+	 * process manager support was required"; "OMPI was not built with SLURM's PMI support").
+	 * Not a PMI_Init that failed alone: it fails too when another rank died first */
+	{.cat = HCAT_CONFIG,
+	 .name = "pmi-launch",
+	 .what = "the MPI library and the launcher share no process-management interface, so the "
+		 "ranks did not start as one job",
+	 .fix = "launch with what the MPI library was built for (srun --mpi=pmix or pmi2 as "
+		"srun --mpi=list shows and the library supports; or the library's own mpirun / "
+		"mpiexec), or rebuild the library with the scheduler's PMI",
+	 .any = {"singleton", "pmix server", "pmi support"}},
+	{.cat = HCAT_CONFIG,
+	 .name = "backend-missing",
+	 .what = "the job asks for a backend its installed build does not have",
+	 .fix = "ask for the backend the node's devices have (hccl on Ascend NPUs, nccl on NVIDIA "
+		"GPUs, gloo on CPUs: the launcher's or framework's backend option), or install the "
+		"build that has it",
+	 .any = {"built in", "compiled with", "built with"},
+	 .also = {"doesn't have", "does not have", "not compiled", "not built"}},
+	/* the same as advice to rebuild: MXNet's "compile with USE_DIST_KVSTORE=1 to use
+	 * dist_sync" */
+	{.cat = HCAT_CONFIG,
+	 .name = "backend-missing",
+	 .what = "the job asks for a backend its installed build does not have",
+	 .fix = "install a build of the framework that has the feature the line names (or build "
+		"it with the option the line gives), or ask for one the installed build has",
+	 .any = {"compile with", "recompile with", "rebuild with", "build with"},
+	 .also = {"to use", "to enable", "to support"}},
+	/* and as the build's own lack: torch's "use_libuv was requested but PyTorch was built
+	 * without libuv support, run with USE_LIBUV=0 to disable it" (2.4's "was build without") */
+	{.cat = HCAT_CONFIG,
+	 .name = "backend-missing",
+	 .what = "the job asks for a feature its installed build does not have",
+	 .fix = "turn the feature off as the line says (its option or variable), or install a "
+		"build of the framework that has it",
+	 .any = {"built without", "build without", "compiled without"},
+	 .also = {"support", "requested", "enabled"}},
+	/* a program the job starts is not installed where it runs: "bash: orted: command not
+	 * found" (Open MPI's daemon on a node whose PATH lacks it) */
+	{.cat = HCAT_CONFIG,
+	 .name = "not-installed",
+	 .what = "a program the job starts is not installed",
+	 .fix = "install the program the line names on every node at the same path, or make the "
+		"non-interactive shell of each node find it (PATH and LD_LIBRARY_PATH set in "
+		"~/.bashrc before its interactive check, or the launcher's prefix option)",
+	 .any = {"command not found"}},
+	/* the shell refusing a line of the job's script, in bash's words: "/bin/bash:
+	 * SSH_CONNECTION: readonly variable", "/usr/bin/enroot: line 44: HOME: unbound variable"
+	 * (set -u), "bad substitution", "syntax error near unexpected token" */
+	{.cat = HCAT_CONFIG,
+	 .name = "shell",
+	 .what = "the shell refused a line of the job's launch script",
+	 .fix = "correct the script or environment the line names: a variable the shell keeps "
+		"read-only (SSH_*, UID, PPID) must not be set or exported to the ranks, a variable "
+		"used under set -u must be set on every node, and the script must parse "
+		"(bash -n SCRIPT)",
+	 .any = {"readonly variable", "unbound variable", "bad substitution",
+		 "syntax error near unexpected token"}},
+	/* a container that the runtime could not start, in containerd's, runc's and Docker's
+	 * words: "Error response from daemon: failed to create task for container: failed to
+	 * create shim task: OCI runtime create failed: ... error running prestart hook #0: exit
+	 * status 255, ... failed to mount src: /usr/local/bin/npu-smi" (a device runtime's hook
+	 * that mounts the host's driver and tools) */
+	{.cat = HCAT_CONFIG,
+	 .name = "container-start",
+	 .what = "the container runtime could not start the job's container",
+	 .fix = "read the runtime's or its hook's reason on the line (a file or device of the "
+		"host it cannot mount, a path already there, a runtime not set up: "
+		"ascend-docker-runtime or nvidia-container-toolkit and its config), fix that "
+		"on the node, and check the container's devices and mounts against what the "
+		"host has",
+	 .any = {"oci runtime create failed", "oci runtime exec failed", "failed to create shim",
+		 "error during container init", "prestart hook", "createcontainer hook"}},
+	/* a command line the program refuses: click's "Error: Missing argument --ray_address"
+	 * (a launcher template whose variable was never filled), argparse's "error: the
+	 * following arguments are required: --nnodes", "unrecognized arguments: --foo" */
+	{.cat = HCAT_CONFIG,
+	 .name = "arguments",
+	 .what = "the command the job was started with is not one the program accepts",
+	 .fix = "correct the command line the line names (the option it lacks or does not know): "
+		"the launcher's template, the job's manifest, or the environment variable that was "
+		"to fill it in",
+	 .any = {"missing argument", "missing option", "arguments are required",
+		 "argument is required", "unrecognized argument", "unrecognized option",
+		 "unknown option", "no such option"}},
+	/* a library a program loads is not where the loader looks, in the loader's own words:
+	 * "error while loading shared libraries: libhccl.so: cannot open shared object file",
+	 * Slurm's "dlopen(.../switch_hpe_slingshot.so): libjson-c.so.3: cannot open shared
+	 * object file" (NCCL's plugin probe says it at INFO level, which is no error line) */
+	{.cat = HCAT_CONFIG,
+	 .name = "library-missing",
+	 .what = "a library a program loads is missing where it runs",
+	 .fix = "install the library the line names on every node (the same release as where the "
+		"program was built), or point the loader at it (LD_LIBRARY_PATH, ldconfig, the "
+		"container's mounts); ldd on the program lists what is not found",
+	 .any = {"cannot open shared object file", "error while loading shared libraries",
+		 /* a library the program was to be linked with, missing from its build: Cray
+		  * MPICH's "GPU_SUPPORT_ENABLED is requested, but GTL library is not linked" */
+		 "library is not linked", "library not linked"}},
+	/* a kernel module the job's stack needs, not loaded: NVIDIA's fabric manager pre-check,
+	 * "Kernel module "ib_umad" has not been loaded, fabric manager cannot be started" */
+	{.cat = HCAT_CONFIG,
+	 .name = "module-not-loaded",
+	 .what = "a kernel module the job's stack needs is not loaded",
+	 .fix = "load the module the line names on that node (modprobe NAME; lsmod lists what is "
+		"loaded) and have it loaded at boot (/etc/modules-load.d), then start the "
+		"service or job again",
+	 .any = {"module"},
+	 .also = {"not loaded", "not been loaded", "isn't loaded"}},
+	/* a path the job names that is not there on the node that runs it (ENOENT): the
+	 * launcher's workers without the script, "/usr/bin/python3: can't open file
+	 * 'train_mpu.py': [Errno 2] No such file or directory", Python's FileNotFoundError */
+	{.cat = HCAT_CONFIG,
+	 .name = "missing-file",
+	 .what = "a file or directory the job names is not there",
+	 .fix = "check the path the line names on the node that printed it (the script, data, "
+		"model or checkpoint; a mount or a copy missing on that node or in its container); "
+		"give every node the same files at the same path",
+	 .any = {"no such file or directory", "filenotfounderror"}},
+	/* a device another process or container already holds: the NPU driver's "dcmi model
+	 * initialized failed, because the device is used. ret is -8020", EBUSY's "Device or
+	 * resource busy" from an open */
+	{.cat = HCAT_CONFIG,
+	 .name = "device-held",
+	 .what = "a device the job needs is held by another process or container",
+	 .fix = "find what holds the device (npu-smi info or nvidia-smi lists the processes; "
+		"lsof or fuser on its /dev node; another container given the same device) and stop "
+		"it, or give this job other devices; one device per container",
+	 .any = {"device is used", "device is busy", "device or resource busy", "device is in use",
+		 "used by another", "occupied by another"}},
+	/* access refused, in any library's words: ssh between the nodes "Permission denied
+	 * (publickey,password)", "open /dev/davinci0: Permission denied", EPERM's "Operation not
+	 * permitted" */
+	{.cat = HCAT_CONFIG,
+	 .name = "permission",
+	 .what = "an access was refused (a permission, a key or a capability the job lacks)",
+	 .fix = "give the job's user what the line names: the node's ssh key in authorized_keys "
+		"for password-less login between the nodes, read/write access to the device or "
+		"file (its group, e.g. HwHiAiUser for /dev/davinci*), or the container's "
+		"capability; then run again",
+	 .any = {"permission denied", "access denied", "operation not permitted", "eacces",
+		 "insufficient permission", "insufficient privilege",
+		 /* ssh refusing the login, in OpenSSH's and paramiko's words (a launcher that
+		  * starts the other nodes over ssh: "exception: No authentication methods
+		  * available", "not a valid RSA private key file") */
+		 "host key verification failed", "authentication failed",
+		 "no authentication methods", "not a valid rsa private key",
+		 /* HTTP's 401 and 403 from a registry or service the job must log in to: enroot's
+		  * "[ERROR] URL https://registry-1.docker.io/v2/.../manifests/... returned error
+		  * code: 401 Unauthorized" */
+		 "401 unauthorized", "403 forbidden"}},
+	/* and by EPERM's or EACCES's number alone: Open MPI's shared memory copy without the
+	 * ptrace capability, "Read -1, expected 10024, errno = 1" */
+	{.cat = HCAT_CONFIG,
+	 .name = "permission",
+	 .what = "an access was refused (a permission, a key or a capability the job lacks)",
+	 .fix = "give the job's user what the call needs: access to the device or file, or the "
+		"container's capability (SYS_PTRACE for a copy between processes, CMA); then run "
+		"again",
+	 .form = hlog__wf_errno_access},
+	/* the CUDA runtime's words for a node whose GPU software is not set up to run
+	 * (cudaGetErrorString of cudaErrorSystemNotReady): "system not yet initialized", on
+	 * NVSwitch systems the fabric manager not running */
+	{.cat = HCAT_CONFIG,
+	 .name = "gpu-not-ready",
+	 .what = "the GPUs of this node are not ready for CUDA work",
+	 .fix = "on NVSwitch systems (HGX, DGX) start the fabric manager (systemctl start "
+		"nvidia-fabricmanager, its version equal to the driver's); check nvidia-smi, the "
+		"container's GPU access (--gpus) and CUDA_VISIBLE_DEVICES",
+	 .any = {"system not yet initialized"}},
+};
+const size_t hlog__nfams_node = sizeof(hlog__fams_node) / sizeof(hlog__fams_node[0]);

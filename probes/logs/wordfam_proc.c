@@ -1,0 +1,257 @@
+/* The word families (see wordfam.c), last part: processes and their peers. A crash, an
+ * address that is empty, connections refused, lost, unreachable or timed out, waits that ran
+ * out, advice the program printed, and the news that a process failed without why (after
+ * wordfam_node.c's and wordfam_soft.c's rows). */
+#include <stddef.h>
+
+#include "probes/npu/hcclcodes.h"
+#include "probes/logs/hlogcause.h"
+#include "probes/logs/wordfam.h"
+
+const struct family hlog__fams_proc[] = {
+	/* a crash explains the refused connections and timeouts of its peers; a cause its own
+	 * process stated before it (memory, a setting, versions) explains the crash */
+	{.cat = HCAT_UNRESOLVED,
+	 .name = "crash",
+	 .what = "a process crashed",
+	 .fix = "find the first process that died (its core dump or the launcher's line naming its "
+		"rank) "
+		"and the lines before it in that rank's log; the other ranks' errors follow from "
+		"it",
+	 .any = {"segmentation fault", "sigsegv", "signal 11", "core dumped", "illegal instruction",
+		 "sigill", "sigabrt", "bus error", "terminate called", "exited on signal",
+		 "killed by signal",
+		 /* an exception nothing caught, which ends the process as "terminate called"
+		  * does: Ray's "logging.cc:97: Unhandled exception: N3c105ErrorE. what(): ..." */
+		 "unhandled exception",
+		 /* a crash handler's heading: Open MPI's "*** Process received signal ***" */
+		 "received signal"}},
+	/* an address whose host is empty ("ray start --address=:6379", "connect to ... address
+	 * :6379", "tcp://:29500"): the variable that should hold the master's host was empty
+	 * when the command line was made, so every connection goes nowhere */
+	{.cat = HCAT_CONFIG,
+	 .name = "empty-host",
+	 .what = "an address with no host was given (an empty variable)",
+	 .fix = "set the master's host where the job's command line is made (MASTER_ADDR, the "
+		"head node's address, --address HOST:PORT) on every node, then run again",
+	 .any = {"connect", "address", "addr", "host"},
+	 .form = hlog__wf_empty_host},
+	/* a service that answers requests with an HTTP error: "[status code: 404]" */
+	{.cat = HCAT_UNRESOLVED,
+	 .name = "http-error",
+	 .what = "a service answered requests with an HTTP error",
+	 .fix = "the service the job talks to is up but refuses or cannot serve the request: check "
+		"the address and path it is asked for (an API path or model name the service does "
+		"not have) and the service's own log",
+	 .form = hlog__wf_http_status},
+	{.cat = HCAT_NET,
+	 .name = "refused",
+	 .what = "a peer refused the connection",
+	 .fix = "the peer was not listening at that address and port: check that it started, that "
+		"the "
+		"address and port are the ones it listens on, and that no firewall rejects them",
+	 .any = {"connection refused", "refused"}},
+	{.cat = HCAT_NET,
+	 .name = "unreachable",
+	 .what = "a peer cannot be reached",
+	 .fix = "check the route from this node to the peer (ip route, the interface the job binds "
+		"to, "
+		"firewalls)",
+	 .any = {"unreachable", "no route to host", "not reachable"}},
+	/* a connection that was up and went away, in words that do not say the peer closed it
+	 * (a peer that reset or closed it is the catalog's, as a rank that stopped): Open MPI's
+	 * "ORTE has lost communication with a remote daemon", NCCL's "Connect to
+	 * 10.0.0.2<40815> failed : Software caused connection abort" (ECONNABORTED) */
+	{.cat = HCAT_NET,
+	 .name = "connection-lost",
+	 .what = "a connection to a peer was lost",
+	 .fix = "find out whether the peer the line names is still running (its own log, the "
+		"launcher's exit lines): if it died, its first error is the cause; if it runs, "
+		"check the network between the two nodes (link state, routes, firewall, the "
+		"interface the job binds to)",
+	 .any = {"lost communication", "lost connection", "connection lost", "lost contact",
+		 "connection abort", "connection aborted"}},
+	/* links that were being set up and never came up: HCCL's "Wait links establish
+	 * completed failed, local role is client. ret[9]", "failed to establish connection" */
+	{.cat = HCAT_NET,
+	 .name = "link-setup",
+	 .what = "links between ranks could not be set up",
+	 .fix = "check that the peer ranks started and reached the same step, and that this node "
+		"reaches them on the addresses and ports the job uses (device IPs and their "
+		"links for NPUs: hccn_tool -i N -link -g, -net_health -g; routes and firewall "
+		"for host sockets)",
+	 .any = {"links establish", "link establish", "establish link", "establish links",
+		 "establish connection", "establish the connection", "connection establishment"},
+	 .also = {"fail", "failed", "failure", "timeout", "timed out", "error"}},
+	{.cat = HCAT_NET,
+	 .name = "connect-timeout",
+	 .what = "a connection to a peer timed out",
+	 .fix = "check that the peer's address and port are reachable from this node (firewall, "
+		"routes, "
+		"the interface the job binds to) and that the peer was up and listening",
+	 .any = {"timed out", "timeout", "time out"},
+	 /* a service that never came up at the address it was looked for at */
+	 .also = {"connect", "become available", "to be available", "unavailable"},
+	 /* a wait for the others to arrive, whose advice names connecting: JAX's coordination
+	 * service, "cluster registration failed ... tasks crashed earlier before connecting",
+	 * "Barrier timed out. Id: [Init]Wait_for_all_tasks_to_register" (the timeout's below) */
+	 .not = {"barrier", "registration", "to register"}},
+	{.cat = HCAT_NET,
+	 .name = "connect-failed",
+	 .what = "a connection to a peer could not be made",
+	 .fix = "check that the peer the line names is up and listening at that address and "
+		"port, and that this node reaches it (routes, firewall, the interface the job "
+		"binds to)",
+	 .any = {"failed to connect", "connect failed", "connection failed", "could not connect",
+		 "unable to connect", "cannot connect", "can't connect", "not connected to",
+		 "link failed", "failed to link",
+		 /* a retry of a connection, on the line a log ends on: it never came back */
+		 "retry to connect", "retrying to connect"}},
+	/* a connection that could not be finished: Open MPI's "A process or daemon was unable
+	 * to complete a TCP connection to another process" */
+	{.cat = HCAT_NET,
+	 .name = "connect-failed",
+	 .what = "a connection to a peer could not be made",
+	 .fix = "check that the peer the lines name is up and reachable from this node (firewall "
+		"on the remote host, routes, the interface the job binds to)",
+	 .any = {"unable to complete", "could not complete", "failed to complete",
+		 "unable to establish", "could not establish", "failed to establish"},
+	 .also = {"connection", "connect"}},
+	/* torch elastic's agent and its rendezvous store: the exception's class and message
+	 * (torch/distributed/elastic/rendezvous/c10d_rendezvous_backend.py, "The connection to
+	 * the C10d store has failed. See inner exception for details."). A wrapper: its inner
+	 * exception, where a rule knows it, names the address and says more */
+	{.cat = HCAT_NET,
+	 .name = "rendezvous",
+	 .what = "the elastic agent could not reach its rendezvous store",
+	 .fix = "check that the rendezvous host (--rdzv-endpoint HOST:PORT, the first node) is up "
+		"and its agent started, that its name resolves the same on every node, and that "
+		"the port is open between the nodes (a firewall, a Kubernetes service or a "
+		"cluster that exposes only some ports)",
+	 .any = {"rendezvousconnectionerror", "connection to the c10d store"}},
+	/* the launcher's list of hosts and their slots (below the network's families: a host of
+	 * the list that cannot be reached is the network's, "host=gadi-gpu-v100-0011 was not
+	 * reachable via ssh"): Open MPI's "A hostfile was provided that
+	 * contains multiple definitions of the slot count", "Please correct the hostfile and try
+	 * again", DeepSpeed's and MPICH's host and machine files */
+	{.cat = HCAT_CONFIG,
+	 .name = "hostfile",
+	 .what = "the launcher's host list is wrong",
+	 .fix = "correct the host file the launcher reads (one line per host with its slots, "
+		"names that resolve to the nodes meant, as many slots as ranks), then run again",
+	 .any = {"hostfile", "host file", "machinefile", "machine file", "slot count"}},
+	/* a process that stopped making progress: "some processes are hanging", "hung", Horovod's
+	 * "Stalled ops:" and "[missing ranks: 1]" */
+	{.cat = HCAT_RANK_STUCK,
+	 .name = "hang",
+	 .says = WF_SAYS_WAITS,
+	 .what = "a process hangs",
+	 .fix = "find the rank that stopped making progress (its own log, py-spy dump or gdb on "
+		"its process, the last collective each rank entered); the ranks waiting for it "
+		"are not the cause",
+	 .any = {"hanging", "hung", "deadlock", "stalled", "missing ranks",
+		 /* TensorFlow's master, every 10 s: "CreateSession still waiting for response
+		  * from worker: /job:worker/replica:0/task:12" */
+		 "still waiting"},
+	 /* a hang foretold is none: vLLM's "Error executing method 'init_device'. This might
+	  * cause deadlock in distributed execution." under the error that happened */
+	 .not = {"might cause", "may cause", "could cause", "possible deadlock"}},
+	/* a wait given up on in other words: MosaicML streaming's "RuntimeError: Waiting for
+	 * local rank 0, bailing out: 60.000 < 60.053 sec." */
+	{.cat = HCAT_RANK_STUCK,
+	 .name = "timeout",
+	 .what = "a wait ran out",
+	 .fix = "a wait for another rank or service ran out: find the rank that was late or "
+		"stopped (its own log, the first error by time across ranks); raise the timeout "
+		"only when it is known to be merely slow",
+	 .any = {"waiting for", "waited for"},
+	 .also = {"bailing out", "giving up", "gave up"}},
+	{.cat = HCAT_RANK_STUCK,
+	 .name = "timeout",
+	 .what = "a wait ran out",
+	 .fix = "a wait for another rank or service ran out: find the rank that was late or "
+		"stopped (its "
+		"own log, the first error by time across ranks); raise the timeout only when it is "
+		"known to be merely slow",
+	 .any = {"timed out", "timeout", "time out", "deadline exceeded", "超时",
+		 /* the scheduler ending a job that used up its time: Slurm's "slurmstepd:
+		  * error: *** JOB 8384637 ON nid001044 CANCELLED AT 2023-05-02T03:58:46 DUE TO
+		  * TIME LIMIT ***" (a job that hung, or one given too little time) */
+		 "due to time limit"}},
+	/* an error line that ends in the program's own advice on a setting: TensorRT-LLM's
+	 * "... may use dynamic buffer which will fail with NIXL backend. It is recommended to
+	 * set cacheTransceiverConfig.MaxTokensInBuffer to a value greater than the maximum ISL"
+	 * (after the rows for what failed, whose words say more) */
+	{.cat = HCAT_CONFIG,
+	 .name = "advised-setting",
+	 .what = "the program says a setting of the job does not fit what it does",
+	 .fix = "set what the line advises (the option or variable it names, to the value or bound "
+		"it gives), the same on every node, then run again",
+	 .any = {"recommended to set", "please set", "consider setting", "try setting",
+		 "you should set", "you must set", "you need to set"},
+	 /* not advice on how to debug: torch_npu's "If you want to get the accurate stacktrace,
+	  * please set environment variable ASCEND_LAUNCH_BLOCKING=1." under every asynchronous
+	  * operator error */
+	 .not = {"stacktrace", "stack trace", "debug", "launch_blocking", "_debug",
+		 "_launch_blocking"}},
+	/* the same advice as the assignment to make: oneCCL's "EXCEPTION: to get local_idx/count
+	 * from ATL, set CCL_ZE_IPC_EXCHANGE=sockets explicitly" */
+	{.cat = HCAT_CONFIG,
+	 .name = "advised-setting",
+	 .what = "the program says a setting of the job does not fit what it does",
+	 .fix = "set what the line advises (the variable it names, to the value it gives), the "
+		"same on every node, then run again",
+	 .form = hlog__wf_set_assignment,
+	 .not = {"stacktrace", "stack trace", "debug", "launch_blocking", "_debug",
+		 "_launch_blocking"}},
+	/* a Python exception whose own line is missing or says nothing a row above knows: the
+	 * frames of its traceback still say a process failed */
+	{.cat = HCAT_UNRESOLVED,
+	 .name = "exception",
+	 .weak = 1,
+	 .what = "a process raised an exception",
+	 .fix = "read the exception at the end of the traceback and the lines before it in that "
+		"process's log; the first process to fail by time is the place to start",
+	 .any = {"traceback (most recent call last)", "file \"", "raise "},
+	 .also = {"traceback", ", line ", "error", "exception"}},
+	/* words that say the process gave up, not only that something went wrong: "Fatal error
+	 * in MPI_Init: Other MPI error", "Abort(1091215): Fatal error in ...", "... aborting job".
+	 * The job failed, so it is a failure with an unknown cause, not a warning */
+	{.cat = HCAT_UNRESOLVED,
+	 .name = "fatal",
+	 .weak = 1,
+	 .what = "a process stopped on a fatal error",
+	 .fix = "read the line and the lines after it (an error stack, the launcher's summary) in "
+		"that process's log; the first process to stop by time is the place to start",
+	 .any = {"fatal", "abort", "aborted", "aborting", "mpi_abort",
+		 /* glog's CHECK, which aborts the process: "Check failed: ret == LLM_SUCCESS
+		  * Initialize LlmDataList failed", "*** Check failure stack trace: ***" */
+		 "check failed", "check failure stack trace",
+		 /* a launcher that gave up on its daemons: Open MPI's "ORTE was unable to
+		  * reliably start one or more daemons." (the lines before it say why) */
+		 "unable to reliably start"}},
+	/* a process that ended with a failing exit code, which says that it failed, not why:
+	 * torch elastic's "failed (exitcode: 1) local_rank: 3 (pid: 429)", Ray's "Some Ray
+	 * subprocesses exited unexpectedly:", a CI runner's "Error: Process completed with exit
+	 * code 143." After the fatal family: a fatal line says more */
+	{.cat = HCAT_UNRESOLVED,
+	 .name = "exit",
+	 .weak = 1,
+	 .says = WF_SAYS_TASK_ENDED,
+	 .what = "a process ended with a failing exit code",
+	 .fix = "read that process's own log (the rank or service the line names) for its first "
+		"error; the first process to end by time is the place to start",
+	 .form = hlog__wf_exit_failed},
+	/* a Python exception's own line, alone: "IndexError: list index out of range"; after the
+	 * exit family, which says more of "subprocess.CalledProcessError: Command ... returned
+	 * non-zero exit status 255." */
+	{.cat = HCAT_UNRESOLVED,
+	 .name = "exception",
+	 .weak = 1,
+	 .what = "a process raised an exception",
+	 .fix = "read the exception and the lines before it in that process's log (its traceback "
+		"names the call that raised); the first process to fail by time is the place to "
+		"start",
+	 .form = hlog__wf_exception_class},
+};
+const size_t hlog__nfams_proc = sizeof(hlog__fams_proc) / sizeof(hlog__fams_proc[0]);

@@ -1,0 +1,314 @@
+/* The word families (see wordfam.c), second part: the software and what it was given.
+ * Collectives that do not match, builds, packages and versions that do not fit, values and
+ * settings refused, and what the node could not give the program once it ran (after
+ * wordfam_node.c's rows, before wordfam_proc.c's). */
+#include <stddef.h>
+
+#include "probes/npu/hcclcodes.h"
+#include "probes/logs/hlogcause.h"
+#include "probes/logs/wordfam.h"
+
+const struct family hlog__fams_soft[] = {
+	/* ranks that called different collectives, or the same one differently, in a library's
+	 * own words: Horovod's "Mismatched ALLREDUCE CPU/GPU device selection: One rank specified
+	 * device GPU, but another rank specified device CPU.", TensorFlow's "Invalid argument:
+	 * Shape mismatch in the collective instance 106", the Neuron runtime's "mismatching
+	 * number of cc ops, expected 3 received 6. Check if ranks 0 and 1 are using the same
+	 * neff". Before "invalid", whose word such a line may carry */
+	{.cat = HCAT_OP_MISMATCH,
+	 .name = "collective-mismatch",
+	 .what = "the ranks called different collectives, or one with different arguments",
+	 .fix = "make every rank make the same collective calls in the same order with the same "
+		"shapes, types and devices (the same program and data path on every rank)",
+	 .any = {"mismatched", "mismatching", "mismatch between", "shape mismatch", "size mismatch",
+		 /* Gloo's words under its size check: "op.preamble.length <= op.nbytes. 8 vs
+		  * 4." then "Is there a distributed collective mismatch in your code?" */
+		 "collective mismatch"},
+	 .also = {"allreduce", "allgather", "alltoall", "broadcast", "reducescatter",
+		  "reduce_scatter", "collective", "another rank", "ranks",
+		  /* Accelerate: "Cannot apply desired operation due to shape mismatches. All
+		   * shapes across devices must be valid." */
+		  "across devices", "across ranks"}},
+	/* code built for other GPUs than these: CUDA's cudaErrorInvalidDeviceFunction ("Cuda
+	 * failure 'invalid device function'"), cudaErrorNoKernelImageForDevice ("no kernel image
+	 * is available for execution on the device") and cudaErrorSymbolNotFound: the binary
+	 * (NCCL, PyTorch) lacks this GPU's architecture. Before "invalid", whose words it shares */
+	{.cat = HCAT_VERSION,
+	 .name = "gpu-arch",
+	 .what = "the program was not built for this GPU's architecture",
+	 .fix = "install a build (NCCL, PyTorch, the extension) compiled for this GPU's compute "
+		"capability (nvidia-smi --query-gpu=compute_cap), or build it with that "
+		"architecture (TORCH_CUDA_ARCH_LIST, NVCC_GENCODE)",
+	 .any = {"invalid device function", "no kernel image is available",
+		 /* cudaErrorSymbolNotFound, a kernel the binary lacks for this GPU: NCCL 2.14
+		  * on an RTX 5090 (sm_120), "NCCL WARN Cuda failure 'named symbol not found'" */
+		 "named symbol not found",
+		 /* HIP's: "hipErrorNoBinaryForGpu: Unable to find code object for all current
+		  * devices!" (a code object built for gfx90a:xnack+ on a GPU run xnack-) */
+		 "NoBinaryForGpu", "unable to find code object"}},
+	/* a job step asking for more than its allocation holds: Slurm's "srun: error: Unable to
+	 * create step for job 551: More processors requested than permitted" */
+	{.cat = HCAT_CONFIG,
+	 .name = "allocation",
+	 .what = "the job step asks for more than the job's allocation holds",
+	 .fix = "ask the step for no more tasks, CPUs, GPUs or nodes than the job was given (srun "
+		"-n/-c/--gpus within the sbatch or salloc request), or request a larger allocation",
+	 .any = {"than permitted", "than allowed", "than allocated"},
+	 .also = {"request", "processors", "nodes", "tasks", "cpus", "gpus"}},
+	/* a check of the job's shape that failed: its ranks against its devices or nodes
+	 * (Megatron-DeepSpeed's "AssertionError: expected local-rank to be the same as rank %
+	 * device-count.", vLLM's "local_world_size (16) must be less than or equal to the number
+	 * of visible devices (8).", TensorRT-LLM's "Only 8 GPUs are available, but 16 are
+	 * required.") */
+	{.cat = HCAT_CONFIG,
+	 .name = "world-size",
+	 .what = "the job's ranks do not fit its devices or nodes",
+	 .fix = "make the ranks started on each node (nproc_per_node, the local world size, "
+		"the tensor and pipeline sizes) match the devices visible there, and the world "
+		"size the nodes times the ranks per node",
+	 .any = {"world_size", "world size", "worldsize", "local_rank", "local-rank",
+		 "device-count", "device count", "visible devices", "nproc_per_node",
+		 "gpus are available", "npus are available", "devices are available",
+		 "gpus available", "npus available", "devices available"},
+	 .also = {"must be", "expected", "should be", "same as", "less than", "greater than",
+		  "equal to", "required", "requested"}},
+	/* the rank table against the node it runs on: "ranktable config devId[1], but local
+	 * devId[3]", "... in the rank table does not match ..." */
+	{.cat = HCAT_CONFIG,
+	 .name = "ranktable",
+	 .what = "the rank table does not match the node",
+	 .fix = "correct the rank table's entry for this node (its device ids are the physical "
+		"ids, its device_ip the NPU NIC's address, as hccn_tool and npu-smi show them), or "
+		"generate it again",
+	 .any = {"ranktable", "rank table", "rank_table"},
+	 .also = {"but local", "inconsistent", "mismatch", "not match", "differ", "but the"}},
+	/* the IOMMU refusing a device's DMA (a GPU's peer-to-peer writes, a NIC's to GPU memory):
+	 * "DMAR: [DMA Write] Request device [02:00.0] fault addr cd139000 [fault reason 05] PTE
+	 * Write access is not set", "AMD-Vi: Event logged [IO_PAGE_FAULT ...]" */
+	{.cat = HCAT_CONFIG,
+	 .name = "iommu",
+	 .what = "the IOMMU blocked a device's DMA (peer-to-peer between GPUs, or a NIC's to GPU "
+		 "memory)",
+	 .fix = "put the IOMMU in pass-through mode for the devices (iommu=pt on the kernel "
+		"command line, with intel_iommu=on or amd_iommu=on) or turn it off, and check that "
+		"PCIe ACS does not redirect peer-to-peer traffic; reboot, then run again",
+	 .any = {"dmar", "amd-vi", "iommu"},
+	 .also = {"fault reason", "io_page_fault", "page fault", "fault addr"}},
+	/* a framework build without the operation the job asks for on its device: TensorFlow's
+	 * "No OpKernel was registered to support Op 'NcclAllReduce' used by {{node
+	 * NcclAllReduce}}" (a build without NCCL, on Windows) */
+	{.cat = HCAT_CONFIG,
+	 .name = "no-kernel",
+	 .what = "the installed build of the framework has no implementation of the operation for "
+		 "this device",
+	 .fix = "install a build of the framework that has the operation for the device (a GPU "
+		"build with NCCL for NCCL collectives), or choose a strategy or backend the build "
+		"has",
+	 .any = {"no opkernel was registered", "no registered kernels"}},
+	/* Python's words for a package the code imports that is not installed where it runs:
+	 * "No module named 'numpy'" (one name: the package itself is missing) */
+	{.cat = HCAT_CONFIG,
+	 .name = "missing-package",
+	 .what = "a package the program imports is not installed",
+	 .fix = "install the package the line names into the environment the job runs in (the "
+		"same Python, virtual environment or container image on every node), or point the "
+		"job at the environment that has it",
+	 .form = hlog__wf_module_missing},
+	/* and for a part of one that is installed, which that release lacks ("No module named
+	 * 'tbe.common.repository_manager...'", a CANN whose Python parts do not fit the
+	 * interpreter; "No module named 'atb_llm.models.qwen2_moe...'", a release without the
+	 * model) */
+	{.cat = HCAT_VERSION,
+	 .name = "version",
+	 .what = "software versions do not fit together",
+	 .fix = "install the release of the package the line names that the calling code was "
+		"made for (its requirements name it), the same on every node",
+	 .form = hlog__wf_module_part_missing},
+	/* the dynamic linker's own words: a library built against another version of one it
+	 * loads ("undefined symbol: _ZN3Mki...", "symbol lookup error", "version `GLIBCXX_3.4.30'
+	 * not found (required by ...)") */
+	{.cat = HCAT_VERSION,
+	 .name = "version",
+	 .what = "software versions do not fit together",
+	 .fix = "install the same, compatible versions of the driver, runtime and libraries on "
+		"every node; the library the line names was built against another version of one "
+		"it loads",
+	 .any = {"undefined symbol", "symbol lookup error", "not found (required by",
+		 /* a kernel module built against another kernel or driver stack: "nv_peer_mem:
+		  * disagrees about version of symbol ib_register_peer_memory_client", "Unknown
+		  * symbol ib_register_peer_memory_client (err -22)" */
+		 "disagrees about version of symbol", "unknown symbol"}},
+	/* Python's words for a call that does not fit the function it calls, across packages: a
+	 * caller written for another release of the callee. DeepSpeed's elastic agent under a
+	 * newer torch, "TypeError: DSElasticAgent._set_master_addr_port() takes 3 positional
+	 * arguments but 4 were given" */
+	{.cat = HCAT_VERSION,
+	 .name = "version",
+	 .what = "software versions do not fit together",
+	 .fix = "install the releases of the two packages the traceback passes between that are "
+		"made for each other (the caller's requirements name the callee's versions), the "
+		"same on every node",
+	 .any = {"positional arguments but", "positional argument but",
+		 "unexpected keyword argument"},
+	 .also = {"TypeError"}},
+	/* Python's words for a module the caller expected another release of: "AttributeError:
+	 * module 'torch_npu' has no attribute 'npu_rope'" (vLLM-Ascend 0.7.1 on a torch_npu
+	 * without the operator). An object's missing attribute ("'NoneType' object has no
+	 * attribute") is a bug, not this */
+	{.cat = HCAT_VERSION,
+	 .name = "version",
+	 .what = "software versions do not fit together",
+	 .fix = "install the release of the module the line names that the calling package was "
+		"made for (its requirements name it), the same on every node",
+	 .any = {"has no attribute"},
+	 .also = {"module '"}},
+	{.cat = HCAT_VERSION,
+	 .name = "version",
+	 .what = "software versions do not fit together",
+	 .fix = "install the same, compatible versions of the driver, runtime and libraries on "
+		"every "
+		"node",
+	 /* a package built for another chip: "the socversion Ascend910B1 of bin package does
+	  * not match the current device socverison Ascend310P3" (CANN's SoC version) */
+	 .any = {"version", "socversion", "soc_version", "package"},
+	 /* "CUDA driver version is insufficient for CUDA runtime version" */
+	 .also = {"mismatch", "incompatible", "not match", "not supported", "unsupported",
+		  "insufficient", "too old"}},
+	/* a value the program refuses: "Invalid DP number per node: 0", "invalid device
+	 * ordinal", "rank size 16 is invalid", "The size of npuDeviceIds does not equal to
+	 * worldSize" (not a bad pointer or address, which is a bug) */
+	{.cat = HCAT_CONFIG,
+	 .name = "invalid",
+	 .what = "a value the job was given is refused",
+	 .fix = "correct the value the line names (the job's arguments, its rank table or "
+		"environment), the same on every node, then run again",
+	 .any = {"invalid", "not a valid", "illegal", "not equal", "not allow",
+		 /* a requirement on two values, unmet: Kripke's "Assertion Failed: Number of MPI
+		  * ranks must match decomposition, expected 12288 ranks" */
+		 "must match",
+		 /* in Chinese: "非法" (illegal), "校验失败" (failed its check): MindIE's
+		  * "BackendConfig配置参数校验失败" */
+		 "非法", "校验失败"},
+	 .also = {"number", "size", "count", "rank", "device", "parameter", "option",
+		  "value", "config", "setting", "ordinal",
+		  /* Python's argparse: "error: argument --kv-cache-dtype: invalid choice: 'int8'" */
+		  "choice",
+		  /* Slurm refusing a request: "sbatch: error: Invalid generic resource (gres)
+		   * specification" */
+		  "specification",
+		  /* in Chinese: "参数" (parameter), "配置" (setting) */
+		  "参数", "配置"},
+	 .not = {"memory", "pointer", "address", "access", "instruction", "handle",
+		 /* HCCL's one-sided memory: "The parameter memHandle[0xfffd7cc769e0] is invalid." */
+		 "memhandle", "mem_handle"}},
+	/* a check of two values the job was given, failed: HPL-MxP's "ERROR 2 (22->a0003):
+	 * Number of processes (32) != nprow (8) * npcol (8)"; not a program's own assertion
+	 * ("Assertion `((count) != 0)' failed", "Check nnopExecutor != nullptr failed"), a bug */
+	{.cat = HCAT_CONFIG,
+	 .name = "invalid",
+	 .what = "a value the job was given does not fit another",
+	 .fix = "correct the values the line compares (the job's arguments, its process count "
+		"and grid, its rank table or environment), the same on every node, then run again",
+	 .any = {" != "},
+	 .also = {"number", "size", "count", "rank", "device", "parameter", "option", "value",
+		  "processes", "nodes"},
+	 .not = {"assert", "check", "nullptr", "null", "memory", "pointer", "address"}},
+	/* the same told as an order between two named quantities: nekRS's "Error in setup: MPI
+	 * tasks > number of elements!" */
+	{.cat = HCAT_CONFIG,
+	 .name = "invalid",
+	 .what = "a value the job was given does not fit another",
+	 .fix = "correct the values the line compares (the job's arguments, its process count "
+		"and its problem's size, its rank table or environment), the same on every node, "
+		"then run again",
+	 .form = hlog__wf_word_compare,
+	 .also = {"number", "size", "count", "rank", "device", "parameter", "option", "value",
+		  "processes", "nodes", "tasks"},
+	 .not = {"assert", "check", "nullptr", "null", "memory", "pointer", "address"}},
+	/* a value quoted whole and called invalid, with no noun to say what it was for: numactl
+	 * refusing the CPUs it was given, "<0-7,64-71> is invalid" */
+	{.cat = HCAT_CONFIG,
+	 .name = "invalid",
+	 .what = "a value the job was given is refused",
+	 .fix = "correct the value the line names (the job's arguments, its rank table or "
+		"environment), the same on every node, then run again",
+	 .form = hlog__wf_quoted_invalid,
+	 .not = {"memory", "pointer", "address", "access", "instruction", "handle"}},
+	/* a plugin the program looks for and does not find: Slurm built without the MPI plugin
+	 * the job asks for, "srun: error: Couldn't find the specified plugin name for mpi/pmix
+	 * looking at all files", "srun: error: cannot find mpi plugin for mpi/pmix" (after
+	 * the version rows: a plugin that does not load because it needs another version of a
+	 * library, "version `FABRIC_1.7' not found (required by .../libnccl-net.so)", is theirs) */
+	{.cat = HCAT_CONFIG,
+	 .name = "plugin-missing",
+	 .what = "a plugin the job asks for is not installed where it runs",
+	 .fix = "install the plugin the line names on every node (a scheduler's MPI plugin: srun "
+		"--mpi=list shows those it has), or ask for one that is installed",
+	 .any = {"plugin"},
+	 .also = {"couldn't find", "could not find", "cannot find", "can't find", "unable to find",
+		  "not found", "no such plugin"}},
+	/* what the software says it cannot do with the setup it was given: xLLM's LCCL "do not
+	 * support pcie > 2 rank! rankSize_ = 4", "... is not supported on this platform" */
+	{.cat = HCAT_CONFIG,
+	 .name = "unsupported",
+	 .what = "the job asks for something the software does not support",
+	 .fix = "change the setup the line names to one the software supports (the number of "
+		"ranks, the topology or links between devices, the mode or option), or use a "
+		"release that supports it",
+	 .any = {"not support", "not supported", "unsupported", "does not support",
+		 "do not support", "is not available"}},
+	/* SIGBUS: a process touched a page of shared memory whose backing store had run out (a
+	 * container's /dev/shm of 64 MB under NCCL: "Caught signal 7 (Bus error: nonexistent
+	 * physical address)" in ncclGroupEnd); not the PCIe AER's "PCIe Bus Error", a device's */
+	{.cat = HCAT_RESOURCE,
+	 .name = "bus-error",
+	 .what = "a process was killed by SIGBUS: it touched shared memory whose backing store had "
+		 "run out",
+	 .fix = "give the container more shared memory (docker --shm-size or --ipc=host; on "
+		"Kubernetes an emptyDir of medium Memory on /dev/shm) and check df /dev/shm on the "
+		"node; if /dev/shm has room, read the kernel log for memory faults",
+	 .any = {"sigbus", "bus error", "signal 7"},
+	 .not = {"pcie"}},
+	/* a resource the program needs to start, found too small for it: HPE Slingshot's
+	 * "cxi_write_bw: Insufficient 2M huge pages. Need 8 to run", "insufficient resources"
+	 * (a permission that is too narrow is the permission row's; after the bus error, whose
+	 * line may offer "insufficient shared memory" as its cause) */
+	{.cat = HCAT_RESOURCE,
+	 .name = "insufficient",
+	 .what = "a resource the job needs is too small for it",
+	 .fix = "give the node or the job more of what the line names (huge pages: vm.nr_hugepages "
+		"or the boot's hugepages=; memory, ports or handles: the limits of the job, its "
+		"container or the node), or ask for less, then run again",
+	 .any = {"insufficient"},
+	 /* nor a buffer an API was handed too small: NVML's NVML_ERROR_INSUFFICIENT_SIZE under
+	  * Slurm's GPU accounting, "slurmstepd: error: NVML: Failed to get Compute running
+	  * procs(7): Insufficient Size" */
+	 .not = {"permission", "privilege", "rights", "access", "insufficient size"}},
+	/* a process ended by SIGKILL, which it cannot catch: most often the kernel's OOM killer
+	 * or the scheduler's memory limit (MVAPICH's "MPI process (rank: 16, pid: 107546)
+	 * terminated with signal 9", torch elastic's "exitcode: -9", a container's exit code 137).
+	 * Not a launcher's own kill of what is left once the job failed ("forcefully exiting
+	 * via Signals.SIGKILL") */
+	{.cat = HCAT_RESOURCE,
+	 .name = "killed",
+	 .what = "a process was killed with SIGKILL, most often by the kernel's OOM killer or a "
+		 "memory limit",
+	 .fix = "read the kernel log of the node at that time (dmesg -T | grep -i -e oom -e "
+		"killed) and the scheduler's record of the job (sacct -o MaxRSS,State); give the "
+		"job more memory or use less (batch size, workers per node, data loader workers)",
+	 .any = {"signal 9", "sigkill", "exitcode: -9", "exit code -9", "exit code: -9",
+		 "exit code 137", "exitcode: 137", "oomkilled"},
+	 .not = {"forcefully", "sending process", "closing signal", "via signals"}},
+	/* a launcher stopped from outside, the job with it: torch elastic's agent, "Received 1
+	 * death signal, shutting down workers" (SIGHUP when the terminal that started it closed;
+	 * SIGTERM from a scheduler's cancel, time limit or preemption). Its peers' lost
+	 * connections and closed rendezvous follow from it */
+	{.cat = HCAT_CONFIG,
+	 .name = "stopped-from-outside",
+	 .what = "the job's launcher was stopped by a signal from outside the job",
+	 .fix = "find who sent it: a terminal or ssh session that closed (start the job detached: "
+		"sbatch, nohup, tmux), or the scheduler (sacct -j JOB -o State,ExitCode,Timelimit: a "
+		"cancel, the time limit, a preemption); then run again where nothing stops it",
+	 .any = {"death signal"}},
+};
+const size_t hlog__nfams_soft = sizeof(hlog__fams_soft) / sizeof(hlog__fams_soft[0]);
