@@ -457,6 +457,16 @@ static const struct hlog_sig rows[] = {
 	 "most often IPv6 on a host without it",
 	 "give IPv4 addresses (MASTER_ADDR, the host names' resolution) or enable IPv6 on every "
 	 "node; check what localhost resolves to (/etc/hosts)", 0, NULL},
+	/* EACCES: NCCL's "Call to shm_open failed : Permission denied" under its "Error while
+	 * creating shared memory segment" (a segment name another user's job left in /dev/shm),
+	 * a device node or a file the job's user may not open */
+	{{"Permission denied"}, HCAT_CONFIG, "errno-access",
+	 "the call was refused access (EACCES): a file, device or shared-memory segment the "
+	 "job's user may not open",
+	 "check the owner and mode of what the line names (ls -l; for NCCL's shared memory "
+	 "/dev/shm/nccl-* left by another user's job, for RDMA /dev/infiniband/*) and run as "
+	 "a user that may open it, or give the container the device or capability it needs",
+	 0, NULL},
 	{{"Connection refused"}, HCAT_NET, "errno-refused",
 	 "nothing listened at the peer's address and port (ECONNREFUSED)", errno_net_fix, 0,
 	 no_retry_left},

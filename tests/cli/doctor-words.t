@@ -1035,4 +1035,11 @@ cause_is "kind rank" "memory/resource 2" "quote marks of a pasted log are the pa
 cause_is "kind detail" "unresolved ncclRemoteError" "a lost peer, cause unknown" \
 	'2023-08-25 11:06:39.330561: E external/xla/xla/service/gpu/nccl_utils.cc:191] Aborting communicator: 0x5555a108ff90 due to async NCCL error: remote process exited or there was a network error'
 
+# the errno under NCCL's shared-memory failure says why it failed: refused access, not a
+# /dev/shm too small (real-logs-new batch347, pytorch/pytorch#37004)
+cause_is "kind detail" "config errno-access" "a shared-memory segment refused, not too small" \
+	'node08:27106:27302 [0] include/shm.h:27 NCCL WARN Call to shm_open failed : Permission denied' \
+	'node08:27106:27302 [0] NCCL INFO include/shm.h:41 -> 2' \
+	'node08:27106:27302 [0] include/shm.h:48 NCCL WARN Error while creating shared memory segment nccl-shm-recv-b7948f403864987a-0-3-0 (size 4460544)'
+
 done_testing

@@ -522,6 +522,10 @@ static const struct ccase cases[] = {
 	{"MVAPICH2 error_sighandler format, filled",
 	 "[gpu-07:mpi_rank_3][error_sighandler] Caught error: Bus error (signal 7)",
 	 "mpi-signal-crash", HCAT_UNRESOLVED, ""},
+	{"strerror(EACCES) from NCCL's shared memory (pytorch/pytorch#37004)",
+	 "node08:27106:27302 [0] include/shm.h:27 NCCL WARN Call to shm_open failed : Permission "
+	 "denied",
+	 "errno-access", HCAT_CONFIG, ""},
 	{"glibc strerror(ECONNREFUSED) from an HTTP client",
 	 "requests.exceptions.ConnectionError: [Errno 111] Connection refused",
 	 "errno-refused", HCAT_NET, ""},
