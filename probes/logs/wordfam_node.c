@@ -129,6 +129,16 @@ const struct family hlog__fams_node[] = {
 		 /* an API's result for the same, as a phrase or inside its identifier: Level
 		  * Zero's "UR_RESULT_ERROR_OUT_OF_RESOURCES", OpenCL's CL_OUT_OF_RESOURCES */
 		 "out of resources", "_out_of_resources"}},
+	/* the ports a program may take, all taken: Ray's raylet, "Failed to register worker ... to
+	 * Raylet. Invalid: Invalid: No available ports. Please specify a wider port range" */
+	{.cat = HCAT_RESOURCE,
+	 .name = "ports",
+	 .what = "no free port was left in the range the program may use",
+	 .fix = "widen the port range the program may use (its own option, e.g. Ray's "
+		"--min-worker-port/--max-worker-port; net.ipv4.ip_local_port_range for ephemeral "
+		"ports), run fewer processes per node, and stop processes of an earlier run that "
+		"still hold ports",
+	 .any = {"no available port", "no free port", "out of ports", "no more ports"}},
 	/* no device for the job to run on: torch's "No CUDA GPUs are available", vLLM's "Current
 	 * node has no NPU available", CUDA's "no CUDA-capable device is detected": the devices
 	 * are not visible where the process runs */

@@ -283,6 +283,12 @@ static void test_rows(void **state)
 		 "NcclAllReduce}} with these attrs: [reduction=\"sum\", shared_name=\"c1\", "
 		 "T=DT_FLOAT, num_devices=2]",
 		 "no-kernel"},
+		/* real-logs-new batch350, ray-project/ray#28071 (a raylet whose worker ports were
+		 * taken) */
+		{"(raylet, ip=10.159.0.81) [2022-08-24 09:02:57,650 E 22814 22814] core_worker.cc:137: "
+		 "Failed to register worker 8b8dd67cd10654be53e1445a598a750d637b6969e9008429076ceaba "
+		 "to Raylet. Invalid: Invalid: No available ports. Please specify a wider port range",
+		 "ports"},
 		/* real-logs-new batch333, oracle-quickstart/oci-hpc's troubleshooting notes (a
 		 * package missing, where a dotted name is a release's missing part) */
 		{"2026-01-16 15:41:14,745 - WARNING - GPU SDC Test crashed: Required dependencies "
