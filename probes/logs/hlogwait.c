@@ -300,9 +300,9 @@ static void conclude_nopeer(struct hlog_report *r)
 		return;
 	/* the watchdog's lines are the whole story when they are first, or when they name the
 	 * rank where the backend's lines name none */
+	/* (the ranks' task reports were compared before any wait was followed: see
+	 * hlog__conclude_chain) */
 	if (w && hlog__watchdog_conclude(r, w->kind != HLOG_WATCHDOG))
-		return;
-	if (w && w->kind == HLOG_NOTIFY_TIMEOUT && hlog__task_conclude(r))
 		return;
 	struct sbuf b = {r->cause, sizeof(r->cause), 0};
 	if (det && (!w || w->kind == HLOG_SOCKET_TIMEOUT)) {

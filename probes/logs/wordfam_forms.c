@@ -179,21 +179,17 @@ int hlog__wf_word_compare(struct pspan s, long long *port)
 static int module_dotted(struct pspan s)
 {
 	static const char key[] = "no module named";
-	size_t k = sizeof(key) - 1;
-	for (size_t i = 0; i + k <= s.n; i++) {
-		if (strncasecmp(s.s + i, key, k))
-			continue;
-		size_t j = i + k;
-		while (j < s.n && (s.s[j] == ' ' || s.s[j] == '\'' || s.s[j] == '"'))
-			j++;
-		size_t b = j;
-		int dot = 0;
-		for (; j < s.n && (hlog__word_char(s.s[j]) || s.s[j] == '.'); j++)
-			dot |= s.s[j] == '.' && j > b && j + 1 < s.n && hlog__word_char(s.s[j + 1]);
-		if (j > b)
-			return dot;
-	}
-	return -1;
+	const char *at = hlog__find_nocase(s, key);
+	if (!at)
+		return -1;
+	size_t j = (size_t)(at - s.s) + sizeof(key) - 1;
+	while (j < s.n && (s.s[j] == ' ' || s.s[j] == '\'' || s.s[j] == '"'))
+		j++;
+	size_t b = j;
+	int dot = 0;
+	for (; j < s.n && (hlog__word_char(s.s[j]) || s.s[j] == '.'); j++)
+		dot |= s.s[j] == '.' && j > b && j + 1 < s.n && hlog__word_char(s.s[j + 1]);
+	return j > b ? dot : -1;
 }
 
 /* A package the code imports that is not installed: "No module named 'numpy'". */
