@@ -265,6 +265,16 @@ static int heading_device(struct pspan m)
 	return i > 4 && i < m.n && m.s[i] == ':' ? n : -1;
 }
 
+/* The RDMA device a block's heading names (ibstat's "CA 'mlx5_1'", ibv_devinfo's "hca_id:
+ * mlx5_0"), into out ("" when none). */
+static void heading_nic(struct pspan m, char *out, size_t len)
+{
+	struct hx_vals x;
+	hlog__extract(m, &x);
+	const struct hx_val *v = hlog__xfind(&x, HX_RDMA, HX_R(HX_ANY));
+	snprintf(out, len, "%.*s", v ? (int)len - 1 : 0, v ? v->s : "");
+}
+
 /* "1. the connection ..." or "...[87033]2. an exception ...": an item of a numbered list. */
 static int numbered(struct pspan m)
 {
@@ -824,6 +834,8 @@ static int scan_event(struct scan *s, const struct hlog_line *l, struct hlog_eve
 		tmp->rank = wrapped;
 	if (tmp->dev < 0 && l->cont && s->block_head.s)
 		tmp->dev = heading_device(s->block_head);
+	if (l->cont && s->block_head.s)
+		heading_nic(s->block_head, tmp->head_nic, sizeof(tmp->head_nic));
 	ctx_event(&s->mc, s->no, l, tmp);
 	/* a call named in the traceback just above is the one the error happened in */
 	if (!tmp->op[0] && s->coll[0] && s->no - s->coll_at <= 40)

@@ -155,6 +155,9 @@ struct hlog_event {
 	char below_ip[HLOG_IPLEN];
 	int below_port;
 	int below_peer_rank; /* a rank such a line names as the other end; -1 */
+	/* the RDMA device the heading of its block names, for an indented line that names none
+	 * ("CA 'mlx5_1'" above "Port 1:" above "State: Down"); "" */
+	char head_nic[24];
 };
 
 /* One file that was read, with what its lines say about the process that wrote it. */

@@ -179,6 +179,10 @@ static void nic_of_cause(struct hlog_report *r)
 		nic_near(r, q, r->ev[i].file, r->ev[i].line, r->ev[i].text);
 	for (size_t i = 0; q && i < r->nunk && i < HLOG_MAX_UNK && !r->nic[0]; i++)
 		nic_near(r, q, r->unk[i].file, r->unk[i].line, r->unk[i].text);
+	/* else the heading of the block the first line is indented under */
+	for (size_t i = 0; q && i < r->nev && !r->nic[0]; i++)
+		if (r->ev[i].line == q->line && !strcmp(r->ev[i].file, q->file))
+			snprintf(r->nic, sizeof(r->nic), "%s", r->ev[i].head_nic);
 }
 
 /* Lines without a time before a file's first timed one (NCCL's WARN lines above the

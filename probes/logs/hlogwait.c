@@ -254,9 +254,15 @@ static void say_wait_unnamed(struct hlog_report *r, struct sbuf *b, const struct
 	const char *acl = w->result >= 0 && !strncmp(w->detail, "acl-", 4)
 				  ? hacl_meaning(w->result)
 				  : NULL;
+	/* or the catalog's row for the line ("RuntimeError: Broken pipe": the peer closed) */
+	const struct hlog_sig *sig =
+		w->kind == HLOG_INNER && w->detail[0] ? hlog__sig_find(w->detail) : NULL;
+	if (sig && sig->cat != HCAT_RANK_STUCK)
+		sig = NULL;
 	const char *meaning = in && in->cat == HCAT_RANK_STUCK ? in->meaning
 			      : hc			       ? hc->meaning
 			      : acl			       ? acl
+			      : sig			       ? sig->meaning
 							       : "";
 	/* the peer's address when the line gives it (Gloo's "Connection closed by peer
 	 * [172.26.182.3]:39056"): the process there stopped, and its log says why */
@@ -282,9 +288,10 @@ static void say_wait_unnamed(struct hlog_report *r, struct sbuf *b, const struct
 		sb_add(b, ": a remote rank did not send in time; the cause is on the rank it "
 			   "waited for (which the log does not name)");
 	hlog__set_what(r, HCAT_RANK_STUCK, "timeout-elsewhere");
-	hlog__set_fix(r, "read the other ranks' logs for the first error or the rank that stopped "
-		   "(crash, hang, checkpoint saving, uneven data); raise HCCL_EXEC_TIMEOUT "
-		   "only if it is slow on purpose");
+	hlog__set_fix(r, sig && sig->fix ? sig->fix
+			 : "read the other ranks' logs for the first error or the rank that "
+			   "stopped (crash, hang, checkpoint saving, uneven data); raise "
+			   "HCCL_EXEC_TIMEOUT only if it is slow on purpose");
 }
 
 static void conclude_nopeer(struct hlog_report *r)

@@ -634,6 +634,28 @@ cause_is "kind detail nic" "link-down ibdev2netdev-down mlx5_18" "ibdev2netdev: 
 printf '%s\n' 'mlx5_0 port 1 ==> ens1f0 (Up)' 'mlx5_1 port 1 ==> ens2f0 (Up)' >"$TMP/up.log"
 run "$HCCLCTL" doctor --logs "$TMP/up.log"
 check_rc 0 "  ports Up: a pass"
+# a write to a store whose other end had closed (EPIPE): the catalog's meaning and fix for it,
+# not a generic "did not send in time"
+printf '%s\n' "WARNING:torch.distributed.elastic.rendezvous.dynamic_rendezvous:The node 'n4_1_0' has failed to shutdown the rendezvous 'r1' due to an error of type RendezvousConnectionError." \
+	'Traceback (most recent call last):' \
+	'    return getattr(self._store, store_op)(*args, **kwargs)' \
+	'RuntimeError: Broken pipe' >"$TMP/epipe.log"
+run "$HCCLCTL" doctor --logs "$TMP/epipe.log"
+check_out_contains "the peer had closed the connection when this end wrote to it (EPIPE)" \
+	"a rendezvous store's broken pipe: the peer closed the connection"
+check_out_contains "fix: read the log of the process at the other end for why it stopped" \
+	"  and its fix"
+
+# ibstat and ibv_devinfo print a port's state indented under its device's heading: the
+# heading names the NIC of the port that is down, not the first device listed
+cause_is "kind detail nic" "link-down rdma-port-error mlx5_1" "ibstat: State: Down under CA 'mlx5_1'" \
+	"CA 'mlx5_0'" '	Port 1:' '		State: Active' "CA 'mlx5_1'" '	Port 1:' \
+	'		State: Down' '		Physical state: Disabled'
+run "$HCCLCTL" doctor --logs "$TMP/ci.log"
+check_out_contains "an RDMA NIC port went down on node node0 (mlx5_1)" "  the text names it"
+cause_is "kind nic" "link-down mlx5_2" "ibv_devinfo: PORT_DOWN under hca_id: mlx5_2" \
+	'hca_id:	mlx5_2' '	transport:			InfiniBand (0)' '		port:	1' \
+	'			state:			PORT_DOWN (1)'
 
 # HPL's zero counts ("0 tests skipped because of illegal input values.") are no failure;
 # a frame of MPICH's error stack is an error of its heading's rank, the deepest saying why; a

@@ -901,7 +901,7 @@ static void test_config_kinds(void **state)
 		{"link mlx5_2/1 subnet_prefix fe80:0000:0000:0000 lid 17 sm_lid 1 lmc 0 state DOWN "
 		 "physical_state DISABLED",
 		 HLOG_LINK_DOWN, HCAT_LINK_DOWN, "rdma-port-error", "",
-		 "an RDMA NIC port went down on node n1: link mlx5_2/1", "ibv_devinfo", NULL, -1},
+		 "an RDMA NIC port went down on node n1 (mlx5_2): link mlx5_2/1", "ibv_devinfo", NULL, -1},
 		{"\t\t\tstate:\t\t\tPORT_DOWN (1)", HLOG_LINK_DOWN, HCAT_LINK_DOWN,
 		 "rdma-port-error", "", "an RDMA NIC port went down on node n1", "ibv_devinfo", NULL,
 		 -1},
