@@ -636,7 +636,8 @@ run "$HCCLCTL" doctor --logs "$TMP/up.log"
 check_rc 0 "  ports Up: a pass"
 # a write to a store whose other end had closed (EPIPE): the catalog's meaning and fix for it,
 # not a generic "did not send in time"
-printf '%s\n' "WARNING:torch.distributed.elastic.rendezvous.dynamic_rendezvous:The node 'n4_1_0' has failed to shutdown the rendezvous 'r1' due to an error of type RendezvousConnectionError." \
+w="WARNING:torch.distributed.elastic.rendezvous.dynamic_rendezvous:The node 'n4_1_0'"
+printf '%s\n' "$w has failed to shutdown the rendezvous 'r1' due to an error of type RendezvousConnectionError." \
 	'Traceback (most recent call last):' \
 	'    return getattr(self._store, store_op)(*args, **kwargs)' \
 	'RuntimeError: Broken pipe' >"$TMP/epipe.log"
@@ -648,7 +649,8 @@ check_out_contains "fix: read the log of the process at the other end for why it
 
 # ibstat and ibv_devinfo print a port's state indented under its device's heading: the
 # heading names the NIC of the port that is down, not the first device listed
-cause_is "kind detail nic" "link-down rdma-port-error mlx5_1" "ibstat: State: Down under CA 'mlx5_1'" \
+cause_is "kind detail nic" "link-down rdma-port-error mlx5_1" \
+	"ibstat: State: Down under CA 'mlx5_1'" \
 	"CA 'mlx5_0'" '	Port 1:' '		State: Active' "CA 'mlx5_1'" '	Port 1:' \
 	'		State: Down' '		Physical state: Disabled'
 run "$HCCLCTL" doctor --logs "$TMP/ci.log"
