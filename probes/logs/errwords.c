@@ -241,6 +241,9 @@ static const struct {
 	/* an error measured, a real number its value: OpenFOAM's "time step continuity errors :
 	 * sum local = 0.000341587, global = 4.9514e-06" (a solver's residual, not a failure) */
 	{"errors", 0, hlog__ew_real_value},
+	/* and a metric named for the error it measures: XGBoost's "[0]\ttrain-error:0.014433"
+	 * (the training set's error rate after round 0) */
+	{"error", 0, hlog__ew_real_value},
 	/* a setting's name with its value, as a launcher or a config dump prints it: "-
 	 * timeout=datetime.timedelta(seconds=3600)", "timeout=1800" (a wait that ran out says
 	 * "timed out" or "timeout" without '=' after it) */
@@ -341,15 +344,22 @@ static const struct {
 	 * checkpoints and will start from random" */
 	{"could not find the metadata file", 1, NULL},
 	/* Open MPI counting the ranks that printed a help message already shown once: "415
-	 * more processes have sent help message help-mpi-btl-openib.txt / error in device init"
-	 * (the message itself is read where it is printed) */
-	{"more processes have sent help message", 1, NULL},
+	 * more processes have sent help message help-mpi-btl-openib.txt / error in device init",
+	 * "1 more process has sent help message ..." (the message itself is read where it is
+	 * printed) */
+	{"sent help message", 1, NULL},
 	/* and the advice it prints under that count: "Set MCA parameter \"orte_base_help_
 	 * aggregate\" to 0 to see all help / error messages" */
 	{"to see all help / error messages", 1, NULL},
 	/* and its component selection at verbose level, a component that declines this node:
 	 * "select: init of component openib returned failure" (another one is selected) */
 	{"select: init of component", 1, NULL},
+	/* libfabric probing its optional device-memory backends at start, one not installed:
+	 * "ze_hmem_dl_init():474<warn> Failed to dlopen libze_loader.so", "ofi_hmem_init():339<warn>
+	 * Failed to initialize hmem iface FI_HMEM_ZE: No data available" (the provider goes on
+	 * with the backends there are) */
+	{"<warn> Failed to dlopen", 1, NULL},
+	{"Failed to initialize hmem iface", 1, NULL},
 	/* a solver arming its floating-point traps at start: OpenFOAM's "sigFpe : Enabling
 	 * floating point exception trapping (FOAM_SIGFPE)." */
 	{"exception trapping", 1, NULL},

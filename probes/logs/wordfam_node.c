@@ -69,6 +69,18 @@ const struct family hlog__fams_node[] = {
 		 /* and its object store: "System memory request exceeds memory available in
 		  * /dev/shm" */
 		 "exceeds memory available", "exceeds the memory available"}},
+	/* a process over the memory it was allowed, killed or restarted for it: YARN's
+	 * "Container killed by YARN for exceeding memory limits", Dask's nanny "Worker exceeded
+	 * 95% memory budget. Restarting", Slurm's "Job 7 exceeded memory limit (x > y), being
+	 * killed" */
+	{.cat = HCAT_RESOURCE,
+	 .name = "memory",
+	 .what = "a process went over the memory it was allowed",
+	 .fix = "give the job more memory where its limit is set (the scheduler's or the "
+		"container's: YARN's executor memory and overhead, Slurm's --mem, a pod's limits, "
+		"Dask's worker memory limit) or make it use less (smaller batches or partitions)",
+	 .any = {"memory limit", "memory budget", "mem limit"},
+	 .also = {"exceed", "beyond", "above"}},
 	/* the node's shared memory (/dev/shm) smaller than the job asks: Ray's "The configured
 	 * object store size exceeds the capacity of /dev/shm", a container's default 64 MB */
 	{.cat = HCAT_RESOURCE,

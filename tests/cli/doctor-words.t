@@ -647,6 +647,20 @@ check_out_contains "the peer had closed the connection when this end wrote to it
 check_out_contains "fix: read the log of the process at the other end for why it stopped" \
 	"  and its fix"
 
+# a process over the memory it was allowed: memory, whatever killed or restarted it
+cause_is "kind detail" "memory/resource words:memory" "YARN: killed for exceeding memory limits" \
+	'17/11/25 18:23:24 ERROR YarnClusterScheduler: Lost executor 9 on h1: Container killed by YARN for exceeding memory limits.'
+cause_is "kind detail" "memory/resource words:memory" "Dask: over its memory budget" \
+	'distributed.nanny - WARNING - Worker exceeded 95% memory budget. Restarting'
+# notices of a run that went on: a metric named error, libfabric's optional backends that are
+# not installed, Open MPI's count of one more rank with a help message already shown
+printf '%s\n' '[0]	train-error:0.014433' \
+	'libfabric:1465118:1726684546::core:core:ze_hmem_dl_init():474<warn> Failed to dlopen libze_loader.so' \
+	'libfabric:1465118:1726684546::core:core:ofi_hmem_init():339<warn> Failed to initialize hmem iface FI_HMEM_ZE: No data available' \
+	'[n001:2208242] 1 more process has sent help message help-mpi-btl-openib.txt / error in device init' >"$TMP/notices.log"
+run "$HCCLCTL" doctor --logs "$TMP/notices.log"
+check_rc 0 "a metric, optional backends missing, a help message counted: a pass"
+
 # ibstat and ibv_devinfo print a port's state indented under its device's heading: the
 # heading names the NIC of the port that is down, not the first device listed
 cause_is "kind detail nic" "link-down rdma-port-error mlx5_1" \

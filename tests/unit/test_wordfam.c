@@ -164,6 +164,12 @@ static void test_rows(void **state)
 		 "link-down"},
 		/* Ray's memory monitor (vllm-project/vllm#2669) */
 		{"Task was killed due to the node running low on memory.", "memory"},
+		/* over a memory limit: YARN (yahoo/TensorFlowOnSpark#134), Dask's nanny
+		 * (mozilla/jetstream#336) */
+		{"17/11/25 18:23:24 ERROR YarnClusterScheduler: Lost executor 9 on harrisburg.cs."
+		 "colostate.edu: Container killed by YARN for exceeding memory limits.", "memory"},
+		{"distributed.nanny - WARNING - Worker exceeded 95% memory budget. Restarting",
+		 "memory"},
 		{"CUDA error: invalid device ordinal", "invalid"},
 		/* argparse refusing an option's value (vllm-project/vllm-ascend#16954) */
 		{"vllm serve: error: argument --kv-cache-dtype: invalid choice: 'int8' (choose from "
