@@ -64,6 +64,10 @@ static const struct {
 	 * (not "err=0") */
 	{"err=", EW_NONZERO},
 	{"killed", 0},	      /* the shell's "Killed"; "Out of memory: Killed process 7899" */
+	/* a member of the cluster given up for dead: Ray's "The node with node id: ... has been
+	 * marked dead because the detector has missed too many heartbeats from it." */
+	{"marked dead", 0},
+	{"marked as dead", 0},
 	/* Kubernetes' state of a container the kernel's OOM killer ended, one word in kubectl's
 	 * table: "mfem-0-z6rhn    0/1     OOMKilled                0             107s" */
 	{"oomkilled", 0},
@@ -291,6 +295,9 @@ static const struct {
 	{"retry to", 1, hlog__ew_retries_left},
 	{"will retry", 1, hlog__ew_retries_left},
 	{"retry in", 1, hlog__ew_retries_left},
+	/* Paddle's "connect addr=173.15.88.4:6070 failed 4 times with reason: Connection refused
+	 * retry after 2 seconds" */
+	{"retry after", 1, hlog__ew_retries_left},
 	/* HCCL marks an error it turned into a warning: "[WARNING] ... ErrToWarn: ... failed" */
 	{"ErrToWarn", 1, NULL},
 	/* NCCL up to 2.7 without InfiniBand libraries, going on over sockets: "misc/ibvwrap.cc:63

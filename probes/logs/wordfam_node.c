@@ -66,6 +66,9 @@ const struct family hlog__fams_node[] = {
 		 /* Ray's memory monitor: "Task was killed due to the node running low on memory",
 		  * "... which exceeds the memory usage threshold of 0.95" */
 		 "low on memory", "memory usage threshold",
+		 /* and its raylet's count: "13 Workers (tasks / actors) killed due to memory
+		  * pressure (OOM)" */
+		 "memory pressure", "(oom)",
 		 /* and its object store: "System memory request exceeds memory available in
 		  * /dev/shm" */
 		 "exceeds memory available", "exceeds the memory available"}},
@@ -253,6 +256,17 @@ const struct family hlog__fams_node[] = {
 		 /* Ray's object store spilling to a full disk: "ray.exceptions.OutOfDiskError:
 		  * Local disk is full" */
 		 "disk is full", "OutOfDisk"}},
+	/* a store the job puts data in that is full: Ray's "Failed to put object ... in object
+	 * store because it is full", a queue or buffer that is */
+	{.cat = HCAT_RESOURCE,
+	 .name = "store-full",
+	 .what = "a store the job puts data in is full",
+	 .fix = "find what fills it and give it more room or put less in it at a time: an object "
+		"store (Ray's --object-store-memory and spilling to a disk with space; objects "
+		"larger than the store must be split), a queue or buffer the line names (its size "
+		"setting)",
+	 .any = {"is full", "are full", "was full"},
+	 .also = {"store", "queue", "buffer", "cache", "pool", "memory"}},
 	/* a backend the installed build lacks: "RuntimeError: Distributed package doesn't have
 	 * NCCL built in" (DeepSpeed asking for nccl on an Ascend node), "Torch not compiled with
 	 * CUDA enabled" */

@@ -140,6 +140,17 @@ const struct family hlog__fams_proc[] = {
 	 .fix = "correct the host file the launcher reads (one line per host with its slots, "
 		"names that resolve to the nodes meant, as many slots as ranks), then run again",
 	 .any = {"hostfile", "host file", "machinefile", "machine file", "slot count"}},
+	/* a member of the cluster given up for dead when its heartbeats stopped: Ray's "The node
+	 * with node id: ... has been marked dead because the detector has missed too many
+	 * heartbeats from it" (its daemon crashed or was killed, the node was lost or
+	 * preempted, or the network to it failed) */
+	{.cat = HCAT_UNRESOLVED,
+	 .name = "node-lost",
+	 .what = "a node was given up for dead: its heartbeats stopped",
+	 .fix = "read that node's own logs and its kernel log for why its daemon stopped (a crash, "
+		"the OOM killer, a preempted or rebooted node, a scale-down) and check the network "
+		"to it; the job's other errors follow from losing it",
+	 .any = {"marked dead", "marked as dead"}},
 	/* a process that stopped making progress: "some processes are hanging", "hung", Horovod's
 	 * "Stalled ops:" and "[missing ranks: 1]" */
 	{.cat = HCAT_RANK_STUCK,

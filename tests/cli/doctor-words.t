@@ -661,6 +661,17 @@ printf '%s\n' '[0]	train-error:0.014433' \
 run "$HCCLCTL" doctor --logs "$TMP/notices.log"
 check_rc 0 "a metric, optional backends missing, a help message counted: a pass"
 
+# a connect refused and retried after a pause, the run going on: a pass; a node given up
+# for dead: an error whatever the line's level; an object store that is full: the resource
+printf '%s\n' 'W0403 16:58:58.419081   342 gen_comm_id_helper.cc:120] connect addr=10.0.0.4:6070 failed 4 times with reason: Connection refused retry after 2 seconds' \
+	'I0403 16:59:02.923162   342 nccl_context.cc:74] init nccl context nranks: 4 local rank: 0 gpu id: 0 ring id: 0' >"$TMP/retry.log"
+run "$HCCLCTL" doctor --logs "$TMP/retry.log"
+check_rc 0 "a connection retried after a pause, then the run goes on: a pass"
+cause_is "kind detail" "unresolved words:node-lost" "a node marked dead for missed heartbeats" \
+	'2022-05-25 15:32:08,924	WARNING worker.py:1416 -- The node with node id: 46d2 and address: 10.0.0.7 has been marked dead because the detector has missed too many heartbeats from it.'
+cause_is "kind detail" "memory/resource words:store-full" "an object store that is full" \
+	'[2022-02-07 04:20:03,942 E 1225 1225] plasma_store_provider.cc:122: Failed to put object 641e in object store because it is full. Object size is 219375455268 bytes.'
+
 # ibstat and ibv_devinfo print a port's state indented under its device's heading: the
 # heading names the NIC of the port that is down, not the first device listed
 cause_is "kind detail nic" "link-down rdma-port-error mlx5_1" \

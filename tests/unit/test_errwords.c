@@ -99,6 +99,14 @@ static const struct row_line word_lines[] = {
 	{"err=", "../real-logs-new/batch57/arjunausers-216-e001-psm2-no-hfi-units-active-openib-no-active-ports",
 	 "e001.53882PSM2 no hfi units are active (err=23)"},
 	{"killed", "https://github.com/lllyasviel/Fooocus/issues/1117", "Killed"},
+	{"marked dead",
+	 "../real-logs-new/batch365/ray-25231-random-shuffle-1tb-node-172-31-73-171-marked-dead-"
+	 "lagging-heartbeats",
+	 "has been marked dead because the detector has missed too many heartbeats from it"},
+	{"marked as dead",
+	 "../real-logs-new/batch198/ray-28562-chaos-many-actors-raylet-172-31-84-216-marked-dead-"
+	 "gcs-lost-60s",
+	 "mistakenly been marked as dead by the GCS"},
 	{"失败",
 	 "../real-logs-new/batch51/mind-cluster-fd-diag-mindie-2node-instance-backendconfig-invalid-worker1-device11",
 	 "BackendConfig配置参数校验失败"},
@@ -315,6 +323,10 @@ static const struct benign_line benign_lines[] = {
 	 "Retry to connect to 127.0.1.1:63917 while the server is not yet listening.", 0},
 	{"will retry", "../real-logs-new/batch45/lightcompress-365-c10d-client-socket-timeout-mo-sy-cn-40613",
 	 "[c10d] The server socket on [::ffff:36.xxx.xxx.13]:40613 has timed out, will retry.", 0},
+	{"retry after",
+	 "../real-logs-new/batch364/paddle-docs-hackathon113-dcu-2node-4rank-fleet-gen-comm-id-"
+	 "refused-retry-healthy",
+	 "failed 4 times with reason: Connection refused retry after 2 seconds", 0},
 	{"retry in",
 	 "../real-logs-new/batch91/tensorflow-17852-ps-worker-grpc-connect-failed-10-0-1-4-14417-connection-refused-errno-111",
 	 "Retry in 998 milliseconds", 0},

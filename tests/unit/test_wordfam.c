@@ -170,6 +170,17 @@ static void test_rows(void **state)
 		 "colostate.edu: Container killed by YARN for exceeding memory limits.", "memory"},
 		{"distributed.nanny - WARNING - Worker exceeded 95% memory budget. Restarting",
 		 "memory"},
+		/* Ray's raylet counting its OOM kills (ray-project/ray#34695), its object store
+		 * full (ray-project/ray#22176), a node given up for dead (ray-project/ray#25231) */
+		{"[2023-04-19 16:22:19,798 E 329 329] (raylet) node_manager.cc:3069: 13 Workers "
+		 "(tasks / actors) killed due to memory pressure (OOM), 0 Workers crashed due to other "
+		 "reasons", "memory"},
+		{"(remote_read pid=1225) [2022-02-07 04:20:03,942 E 1225 1225] plasma_store_provider.cc"
+		 ":122: Failed to put object 641e0797 in object store because it is full. Object size "
+		 "is 219375455268 bytes.", "store-full"},
+		{"2022-05-25 15:32:08,924\tWARNING worker.py:1416 -- The node with node id: 46d26484 "
+		 "and address: 172.31.73.171 and node name: 172.31.73.171 has been marked dead because "
+		 "the detector has missed too many heartbeats from it.", "node-lost"},
 		{"CUDA error: invalid device ordinal", "invalid"},
 		/* argparse refusing an option's value (vllm-project/vllm-ascend#16954) */
 		{"vllm serve: error: argument --kv-cache-dtype: invalid choice: 'int8' (choose from "
