@@ -361,6 +361,10 @@ static const struct {
 	/* and its component selection at verbose level, a component that declines this node:
 	 * "select: init of component openib returned failure" (another one is selected) */
 	{"select: init of component", 1, NULL},
+	/* PMIx's shared-memory store failing to take its lock under Slurm, printed by every rank
+	 * of runs that then go on and finish: "PMIX ERROR: ERROR in file gds_ds12_lock_pthread.c
+	 * at line 168" (the store falls back to its other component) */
+	{"gds_ds12_lock_pthread.c", 1, NULL},
 	/* libfabric probing its optional device-memory backends at start, one not installed:
 	 * "ze_hmem_dl_init():474<warn> Failed to dlopen libze_loader.so", "ofi_hmem_init():339<warn>
 	 * Failed to initialize hmem iface FI_HMEM_ZE: No data available" (the provider goes on

@@ -359,6 +359,10 @@ static const struct benign_line benign_lines[] = {
 	 "not-selected-healthy",
 	 "1 more process has sent help message help-mpi-btl-openib.txt / error in device init", 0},
 	{"error", "https://github.com/dmlc/wormhole/issues/48", "[0]\ttrain-error:0.014433", 0},
+	{"gds_ds12_lock_pthread.c",
+	 "../real-logs-new/batch304/mlperf-v5-0-google-a3-ultra-8x-h200-sd-64rank-all-reduce-perf-"
+	 "pmix-gds-lock-busbw-239-run-stop-success-healthy",
+	 "PMIX ERROR: ERROR in file gds_ds12_lock_pthread.c at line 168", 0},
 	{"<warn> Failed to dlopen",
 	 "../real-logs-new/batch363/podman-nccl-testing-30606107-perlmutter-podman-hpc-1gpu-aws-ofi-"
 	 "cxi-libfabric-dlopen-libcuda-warn-healthy",
