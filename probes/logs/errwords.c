@@ -295,6 +295,12 @@ static const struct {
 	{"retry to", 1, hlog__ew_retries_left},
 	{"will retry", 1, hlog__ew_retries_left},
 	{"retry in", 1, hlog__ew_retries_left},
+	/* c10d trying each address a name resolves to, and the store's connect again until its
+	 * timeout (which says so in words of its own), logged as the line's whole message: "[W
+	 * socket.cpp:601] [c10d] The client socket has failed to connect to [AIBOT]:29500 (system
+	 * error: 10049 - The requested address is not valid in its context.)"; not an exception
+	 * that says it ("RuntimeError: The client socket has failed to connect to ...") */
+	{"The client socket has failed to connect to", 1, hlog__ew_one_address},
 	/* Paddle's "connect addr=173.15.88.4:6070 failed 4 times with reason: Connection refused
 	 * retry after 2 seconds" */
 	{"retry after", 1, hlog__ew_retries_left},
@@ -506,10 +512,11 @@ int hlog__retry_left(struct pspan m)
 {
 	size_t k;
 	for (size_t r = 0; r < NBENIGN; r++)
-		if (benign[r].holds == hlog__ew_retries_left)
+		if (benign[r].holds == hlog__ew_retries_left ||
+		    benign[r].holds == hlog__ew_one_address)
 			for (long i = benign_from(m, r, 0, &k); i >= 0;
 			     i = benign_from(m, r, (size_t)i + 1, &k))
-				if (hlog__ew_retries_left(m, (size_t)i, k))
+				if (benign[r].holds(m, (size_t)i, k))
 					return 1;
 	return 0;
 }

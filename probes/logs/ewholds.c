@@ -34,6 +34,27 @@ int hlog__ew_retries_left(struct pspan m, size_t at, size_t len)
 	return n < of;
 }
 
+/* Whether the connect that failed at m[at..at+len), the line's whole message, was to one
+ * address of several, the next one tried after it: c10d's "[W socket.cpp:601] [c10d] The client socket has failed to
+ * connect to [host]:29500 (errno: 99 - ...)", not its last word, "... failed to connect to
+ * any network address of (host, 29500)". */
+int hlog__ew_one_address(struct pspan m, size_t at, size_t len)
+{
+	size_t b = 0; /* after the line's tags only ("[c10d] ") */
+	while (b < at && (ew_blank(m.s[b]) || m.s[b] == '[')) {
+		if (m.s[b] == '[')
+			while (b < at && m.s[b] != ']')
+				b++;
+		b++;
+	}
+	if (b < at)
+		return 0;
+	size_t i = at + len;
+	while (i < m.n && ew_blank(m.s[i]))
+		i++;
+	return !(i + 4 <= m.n && !strncasecmp(m.s + i, "any ", 4));
+}
+
 /* Whether m[i..] is the label of another count: a word, blanks, then '=' or ':' and a digit
  * ("Missing = 0"). */
 static int next_count(struct pspan m, size_t i)

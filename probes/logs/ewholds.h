@@ -10,6 +10,7 @@
 #include "probes/logs/logtext.h"
 
 int hlog__ew_retries_left(struct pspan m, size_t at, size_t len);
+int hlog__ew_one_address(struct pspan m, size_t at, size_t len);
 int hlog__ew_counts_zero(struct pspan m, size_t at, size_t len);
 int hlog__ew_zero_before(struct pspan m, size_t at, size_t len);
 int hlog__ew_set_to_span(struct pspan m, size_t at, size_t len);

@@ -405,6 +405,38 @@ static size_t host_here(struct pspan m, size_t i, struct hx_vals *x)
 	return k;
 }
 
+/* A host name of digits alone, given with its port as a pair after the word "address":
+ * c10d's "failed to connect to any network address of (6841231, 47389)". The resolver reads
+ * such a name as an IPv4 address written as one number (inet_aton: 6841231 is 0.104.99.143),
+ * which is the address the connects went to: kept as that address. */
+static size_t number_host_here(struct pspan m, size_t i, struct hx_vals *x)
+{
+	if (!i || m.s[i - 1] != '(' || !digit(m.s[i]))
+		return 0;
+	size_t from = i > 40 ? i - 40 : 0;
+	if (!hlog__find_nocase((struct pspan){m.s + from, i - from}, "address"))
+		return 0;
+	long long n;
+	size_t d = number(m.s + i, m.n - i, &n);
+	/* more than an octet: a pair of small numbers is no address */
+	if (!d || d > 10 || n < 256 || n > 0xffffffffLL || i + d >= m.n || m.s[i + d] != ',')
+		return 0;
+	size_t n0 = x->n;
+	int role = role_at(m, i, i + d);
+	port_after(m, i + d, '(', role, x);
+	if (x->n == n0)
+		return 0;
+	struct hx_val *v = add(x, HX_IP, role, i);
+	if (v) {
+		snprintf(v->s, sizeof(v->s), "%lld.%lld.%lld.%lld", n >> 24, (n >> 16) & 255,
+			 (n >> 8) & 255, n & 255);
+		struct hx_val tmp = x->v[x->n - 1]; /* the address before its port */
+		x->v[x->n - 1] = x->v[x->n - 2];
+		x->v[x->n - 2] = tmp;
+	}
+	return i + d;
+}
+
 /* An address its writer hid, then its port: "16x.1xx.1xx.1xx:3026", "xxx.xxx.xxx.xxx:29500"
  * (four groups of up to 3 digits, 'x' or '*', one at least not a digit) or a placeholder
  * "<my_ip_addr>:34567". The address is kept as a host (it names none the reader could
@@ -574,7 +606,7 @@ void hlog__extract(struct pspan m, struct hx_vals *x)
 		size_t e = 0;
 		if (!colon) {
 			static size_t (*const at_start[])(struct pspan, size_t, struct hx_vals *) = {
-				pci_here,	 ip_value,    host_here,
+				pci_here,	 ip_value,    host_here,	number_host_here,
 				host_port_words, masked_here, rdma_here};
 			for (size_t f = 0; !e && f < sizeof(at_start) / sizeof(at_start[0]); f++)
 				e = at_start[f](m, i, x);

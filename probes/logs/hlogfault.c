@@ -166,6 +166,11 @@ void hlog__conclude_catalog(struct hlog_report *r, const struct hlog_event *c)
 	}
 	if (sig && c->peer_ip[0])
 		sb_add(&b, ", peer %s", c->peer_ip);
+	/* RFC 1122's "this network": no destination, most often a host name of digits alone
+	 * ("6841231"), which the resolver reads as one number, 0.104.99.143 */
+	if (sig && !strncmp(c->peer_ip, "0.", 2) && strcmp(c->peer_ip, "0.0.0.0"))
+		sb_add(&b, " (no host has an address in 0.0.0.0/8: a host name of digits alone is "
+			   "read as one)");
 	size_t ml = strlen(meaning);
 	if (ml && meaning[ml - 1] == '.')
 		ml--; /* the quote follows */

@@ -770,7 +770,10 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 		 * informational, a probe the program goes on from ("NCCL INFO Call to
 		 * mlx5dv_get_data_direct_sysfs_path failed with error No such device errno 19") */
 		const char *en = hlog__hits_may(h, HLOG_HIT_ERRNO) ? hlog__find(m, "errno") : NULL;
-		int errno_failed = en && hlog__errno_of(m) > 0;
+		/* (unless a benign form vouches for it: c10d's try of one address of several,
+		 * "(errno: 22 - Invalid argument)") */
+		int errno_failed = en && hlog__errno_of(m) > 0 &&
+				   hlog__benign_at(m, (size_t)(en - m.s), 5) < 0;
 		l->info_errno = errno_failed && info_word_before(m, (size_t)(en - m.s));
 		l->error = (l->code_at >= 0 && l->level == HLINE_NONE) || exception_line(m) ||
 			   (at >= 0 && (!info_word_before(m, (size_t)at) || hlog__any_level_word(m))) ||

@@ -673,6 +673,22 @@ cause_is "kind detail" "unresolved words:node-lost" "a node marked dead for miss
 cause_is "kind detail" "memory/resource words:store-full" "an object store that is full" \
 	'[2022-02-07 04:20:03,942 E 1225 1225] plasma_store_provider.cc:122: Failed to put object 641e in object store because it is full. Object size is 219375455268 bytes.'
 
+# c10d trying one address of a name, then the next, and the run going on: a pass, whatever the
+# errno; the connect that gave up on every address of a host of digits alone names the
+# address the resolver made of it
+printf '%s\n' '[W socket.cpp:558] [c10d] The client socket has failed to connect to [localhost]:18630 (errno: 99 - Cannot assign requested address).' \
+	'[W ..\torch\csrc\distributed\c10d\socket.cpp:601] [c10d] The client socket has failed to connect to [AIBOT]:29500 (system error: 10049 - The requested address is not valid in its context.).' \
+	'epoch 1 loss 0.5' >"$TMP/c10dtry.log"
+run "$HCCLCTL" doctor --logs "$TMP/c10dtry.log"
+check_rc 0 "c10d's tries of one address each, then the run: a pass"
+cause_is "kind ip port" "network-unreachable 0.104.99.143 47389" \
+	"a host name of digits alone: the address it is read as" \
+	'[W socket.cpp:697] [c10d] The client socket has failed to connect to 0.104.99.143:47389 (errno: 110 - Connection timed out).' \
+	'[E socket.cpp:753] [c10d] The client socket has failed to connect to any network address of (6841231, 47389).'
+run "$HCCLCTL" doctor --logs "$TMP/ci.log"
+check_out_contains "peer 0.104.99.143 (no host has an address in 0.0.0.0/8: a host name of digits alone is read as one)" \
+	"  and says why no host answers there"
+
 # ibstat and ibv_devinfo print a port's state indented under its device's heading: the
 # heading names the NIC of the port that is down, not the first device listed
 cause_is "kind detail nic" "link-down rdma-port-error mlx5_1" \

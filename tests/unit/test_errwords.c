@@ -71,9 +71,8 @@ static const struct row_line word_lines[] = {
 	 "optval == 0. 111 vs 0. SO_ERROR: Connection refused"},
 	{"timeout", "llamafactory-7396-nccl-watchdog-allreduce-pg1",
 	 "Watchdog caught collective operation timeout"},
-	{"timed out", "https://github.com/gensyn-ai/rl-swarm/issues/197",
-	 "[W427 01:04:16.149509694 socket.cpp:752] [c10d] The client socket has failed to connect "
-	 "to [::ffff:198.18.0.1]:3254 (errno: 110 - Connection timed out)."},
+	{"timed out", "openrlhf-265-vllm-client-socket-docker-bridge",
+	 "The client socket has timed out after 1800s while trying to connect to (172.17.0.2"},
 	{"unreachable", "https://github.com/shadowsocksr/shadowsocksr/issues/85",
 	 "[Errno 101] Network is unreachable"},
 	{"no route", "https://github.com/shadowsocksr/shadowsocksr/issues/85",
@@ -323,6 +322,10 @@ static const struct benign_line benign_lines[] = {
 	 "Retry to connect to 127.0.1.1:63917 while the server is not yet listening.", 0},
 	{"will retry", "../real-logs-new/batch45/lightcompress-365-c10d-client-socket-timeout-mo-sy-cn-40613",
 	 "[c10d] The server socket on [::ffff:36.xxx.xxx.13]:40613 has timed out, will retry.", 0},
+	{"The client socket has failed to connect to",
+	 "../real-logs-new/batch340/fairseq-syngec-glat-8gpu-resume-c10d-localhost-errno99-"
+	 "warnings-healthy",
+	 "[c10d] The client socket has failed to connect to [localhost]:18630", 0},
 	{"retry after",
 	 "../real-logs-new/batch364/paddle-docs-hackathon113-dcu-2node-4rank-fleet-gen-comm-id-"
 	 "refused-retry-healthy",
@@ -596,10 +599,16 @@ static void test_lines(void **state)
 		 "    \"message\": \"RendezvousConnectionError: The connection to the C10d store has "
 		 "failed. See inner exception for details.\",",
 		 1},
-		/* c10d's client socket that could not connect */
+		/* c10d's client socket trying one address, which it retries until its timeout (a
+		 * log that ends on it is read as failed where it ends); and the connect that gave
+		 * up on every address */
 		{"https://github.com/gensyn-ai/rl-swarm/issues/197",
 		 "[W427 01:04:16.149509694 socket.cpp:752] [c10d] The client socket has failed to "
 		 "connect to [::ffff:198.18.0.1]:3254 (errno: 110 - Connection timed out).",
+		 0},
+		{"https://github.com/hpcaitech/Open-Sora/issues/667",
+		 "[E socket.cpp:753] [c10d] The client socket has failed to connect to any network "
+		 "address of (6841231, 47389).",
 		 1},
 		/* the kernel's OOM killer */
 		{"https://github.com/0jc1/py-autovod/issues/7",

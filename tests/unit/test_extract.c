@@ -264,6 +264,13 @@ static const struct xcase cases[] = {
 	 "horovod.runner.common.util.network.NoValidAddressesFound: Horovod was unable to connect to "
 	 "task service #1 on any of the following addresses: {'ens192': [('192.168.21.50', 8394)]}.",
 	 "ip/any=192.168.21.50 port/any=8394", ""},
+	/* a host name of digits alone, read by the resolver as one number (inet_aton) */
+	{"c10d socket.cpp, hpcaitech/Open-Sora issue 667",
+	 "[E socket.cpp:753] [c10d] The client socket has failed to connect to any network address "
+	 "of (6841231, 47389).",
+	 "ip/remote=0.104.99.143 port/remote=47389", ""},
+	{"a pair of small numbers after an address is no address (made up)",
+	 "the address of (3, 29500) was refused", "", ""},
 };
 
 static void serialise(const struct hx_vals *x, char *out, size_t len)
