@@ -301,6 +301,13 @@ static const struct {
 	 * error: 10049 - The requested address is not valid in its context.)"; not an exception
 	 * that says it ("RuntimeError: The client socket has failed to connect to ...") */
 	{"The client socket has failed to connect to", 1, hlog__ew_one_address},
+	/* and its tries of each address family: "[W socket.cpp:558] [c10d] The IPv6 network
+	 * addresses of (pytorch-workers-0-0.pytorch-workers, 3389) cannot be retrieved (gai
+	 * error: -2 - Name or service not known).", "[c10d] The client socket cannot be
+	 * initialized to connect to [ai1.mbk.ifra]:23456 (errno: 97 - Address family not
+	 * supported by protocol)." */
+	{"The IPv6 network addresses of", 1, hlog__ew_one_address},
+	{"The client socket cannot be initialized to connect to", 1, hlog__ew_one_address},
 	/* Paddle's "connect addr=173.15.88.4:6070 failed 4 times with reason: Connection refused
 	 * retry after 2 seconds" */
 	{"retry after", 1, hlog__ew_retries_left},

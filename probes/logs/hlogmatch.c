@@ -728,10 +728,10 @@ int hlog__recognise_hits(struct pspan m, const struct hlog_line *l, struct hlog_
 	 * INFO ("socketPollConnect ... No route to host"), which no "Call to" names */
 	if (ok && l->info_errno && !strncmp(e->detail, "errno-", 6) && hlog__has(m, "Call to "))
 		return 0; /* the event is dropped, as on every 0 */
-	/* nor is an errno's text on a line a benign form vouches for whole, and so no error (c10d
-	 * trying one address of several: "The client socket has failed to connect to
+	/* nor is a failure's text on a line a benign form vouches for whole, and so no error
+	 * (c10d trying one address of several: "The client socket has failed to connect to
 	 * [localhost]:18630 (errno: 99 - Cannot assign requested address).") */
-	if (ok && !l->error && !strncmp(e->detail, "errno-", 6) && hlog__benign_at(m, 0, m.n) >= 0)
+	if (ok && !l->error && hlog__benign_at(m, 0, m.n) >= 0)
 		return 0;
 	if (!ok && (in = hlog__hits_inner(h))) {
 		e->kind = in->cat == HCAT_VERSION ? HLOG_VERSION : HLOG_INNER;

@@ -83,6 +83,9 @@ static const struct {
 	{"EXCEPTION", HLINE_ERROR}, {"WARNING", HLINE_WARN}, {"WARN", HLINE_WARN},
 	{"INFO", HLINE_INFO},	   {"EVENT", HLINE_INFO},    {"NOTICE", HLINE_INFO},
 	{"DEBUG", HLINE_DEBUG},	   {"TRACE", HLINE_DEBUG},
+	/* UCX's level between WARN and INFO, a diagnostic the library goes on from: "vfs_sock.c:63
+	 * UCX  DIAG  failed to create directory '/run/user/0/ucx': No such file or directory" */
+	{"DIAG", HLINE_INFO},
 	/* the short forms of C libraries' own loggers: BKCL's "[4288][ERR][BKCL]", "[DBG]" */
 	{"ERR", HLINE_ERROR},	   {"WRN", HLINE_WARN},	     {"DBG", HLINE_DEBUG},
 };

@@ -678,9 +678,11 @@ cause_is "kind detail" "memory/resource words:store-full" "an object store that 
 # address the resolver made of it
 printf '%s\n' '[W socket.cpp:558] [c10d] The client socket has failed to connect to [localhost]:18630 (errno: 99 - Cannot assign requested address).' \
 	'[W ..\torch\csrc\distributed\c10d\socket.cpp:601] [c10d] The client socket has failed to connect to [AIBOT]:29500 (system error: 10049 - The requested address is not valid in its context.).' \
+	"[W socket.cpp:558] [c10d] The IPv6 network addresses of (pytorch-workers-0-0.pytorch-workers, 3389) cannot be retrieved (gai error: -2 - Name or service not known)." \
+	"[1759897476.656352] [xe9680l:333972:f]        vfs_sock.c:63   UCX  DIAG  failed to create directory '/run/user/0/ucx': No such file or directory" \
 	'epoch 1 loss 0.5' >"$TMP/c10dtry.log"
 run "$HCCLCTL" doctor --logs "$TMP/c10dtry.log"
-check_rc 0 "c10d's tries of one address each, then the run: a pass"
+check_rc 0 "c10d's tries of one address or address family each, UCX's DIAG level, then the run: a pass"
 cause_is "kind ip port" "network-unreachable 0.104.99.143 47389" \
 	"a host name of digits alone: the address it is read as" \
 	'[W socket.cpp:697] [c10d] The client socket has failed to connect to 0.104.99.143:47389 (errno: 110 - Connection timed out).' \

@@ -326,6 +326,14 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch340/fairseq-syngec-glat-8gpu-resume-c10d-localhost-errno99-"
 	 "warnings-healthy",
 	 "[c10d] The client socket has failed to connect to [localhost]:18630", 0},
+	{"The IPv6 network addresses of",
+	 "../real-logs-new/batch148/jobset-93-pytorch-c10d-gai-error-pytorch-workers-0-0-3389-"
+	 "benign-healthy",
+	 "[c10d] The IPv6 network addresses of (pytorch-workers-0-0.pytorch-workers, 3389)", 0},
+	{"The client socket cannot be initialized to connect to",
+	 "../real-logs-new/batch304/mlperf-v5-0-mangoboost-4x-mi300x-llama2-lora-32rank-rccl-c10d-"
+	 "errno97-msccl-warn-run-stop-success-healthy",
+	 "[c10d] The client socket cannot be initialized to connect to [ai1.mbk.ifra]:23456", 0},
 	{"retry after",
 	 "../real-logs-new/batch364/paddle-docs-hackathon113-dcu-2node-4rank-fleet-gen-comm-id-"
 	 "refused-retry-healthy",
