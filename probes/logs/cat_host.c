@@ -421,6 +421,15 @@ static const struct hlog_sig rows[] = {
 	 "the kernel's OOM killer killed a process: the node ran out of memory",
 	 "lower the memory per rank (data loader workers, pinned memory, batch) or add swap", 0,
 	 NULL},
+	/* and the first line of its report (oom_kill.c dump_header): "main invoked oom-killer:
+	 * gfp_mask=0x1100dca(GFP_HIGHUSER_MOVABLE|__GFP_ZERO), order=0, oom_score_adj=0" */
+	{{"invoked oom-killer"}, HCAT_RESOURCE, "oom-killer-invoked",
+	 "the kernel's OOM killer ran: the node (or the memory cgroup of the process that asked) "
+	 "ran out of memory, and a process was killed to free some",
+	 "find the process it killed (the \"Killed process\" line below it in dmesg) and lower "
+	 "the memory per rank (data loader workers, pinned memory, batch, model shards per node) "
+	 "or give the node or container more",
+	 0, NULL},
 	/* name resolution, as MPICH's TCP channel and glibc's gai_strerror word it:
 	 * "MPID_nem_tcp_init(384).............: gethostbyname failed, node7 (errno 1)",
 	 * "Temporary failure in name resolution" (EAI_AGAIN). A name that does not resolve is the

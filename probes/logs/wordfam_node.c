@@ -102,7 +102,10 @@ const struct family hlog__fams_node[] = {
 	 .fix = "find what holds the memory (the job's batch size, another process on the device "
 		"or node, npu-smi info / nvidia-smi, the kernel's OOM killer in dmesg) and run "
 		"again with less",
-	 .any = {"alloc", "malloc", "calloc", "allocation"},
+	 .any = {"alloc", "malloc", "calloc", "allocation",
+		 /* and memory set aside for it: the Neuron runtime's "Failed to reserve one
+		  * tmpbuf memory" */
+		 "reserve"},
 	 .also = {"mem", "bytes"}},
 	/* the same in a library's shortest words: BKCL's "[WARN][BKCL][...kl2_init.cpp:108] param
 	 * 0 data alloc failed" (Kunlun XPU), "allocation failed" */
@@ -135,6 +138,10 @@ const struct family hlog__fams_node[] = {
 		"scheduler's or container's limits; a NIC's limits: fewer processes or registered "
 		"buffers per NIC, e.g. a smaller registration cache) or start fewer ranks per node",
 	 .any = {"too many open files", "limits exceeded", "limit exceeded",
+		 /* a count over the most a resource allows: the Neuron runtime's "Number of ONE
+		  * TMPBUF pages requested exceeded the max number of pages allowed (requested: 28,
+		  * max allowed: 16)" */
+		 "exceeded the max", "exceeds the max",
 		 /* the locked-memory limit RDMA registrations need: Intel MPI's "DAPL startup:
 		  * RLIMIT_MEMLOCK too small", ulimit's "max locked memory" */
 		 "_memlock", "memlock", "locked memory",

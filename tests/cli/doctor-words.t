@@ -691,6 +691,16 @@ run "$HCCLCTL" doctor --logs "$TMP/ci.log"
 check_out_contains "peer 0.104.99.143 (no host has an address in 0.0.0.0/8: a host name of digits alone is read as one)" \
 	"  and says why no host answers there"
 
+# the kernel's OOM killer on one node, and the peer that lost its socket to it crashing: the
+# memory, on the node it ran out on
+mkdir -p "$TMP/oomk/node0" "$TMP/oomk/node1"
+printf '%s\n' 'Killed' 'May 19 08:46:24 ubuntu kernel: [107061.602328] main invoked oom-killer: gfp_mask=0x1100dca(GFP_HIGHUSER_MOVABLE|__GFP_ZERO), order=0, oom_score_adj=0' >"$TMP/oomk/node0/stdout.txt"
+printf '%s\n' 'Client connected' "terminate called after throwing an instance of 'ReadSocketException'" '  what():  std::exception' 'Aborted' >"$TMP/oomk/node1/stdout.txt"
+run "$HCCLCTL" --json doctor --logs "$TMP/oomk"
+cause kind detail node
+check_out "memory/resource oom-killer-invoked node0" \
+	"the OOM killer's report on one node outranks the crash of the peer it cut off"
+
 # ibstat and ibv_devinfo print a port's state indented under its device's heading: the
 # heading names the NIC of the port that is down, not the first device listed
 cause_is "kind detail nic" "link-down rdma-port-error mlx5_1" \

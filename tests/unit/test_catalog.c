@@ -401,6 +401,10 @@ static const struct ccase cases[] = {
 	 "Sep 15 12:08:17 raspberrypiz2 kernel: Out of memory: Killed process 571 (python) "
 	 "total-vm:2071252kB, anon-rss:257104kB file-rss:1576kB",
 	 "oom-killer", HCAT_RESOURCE, ""},
+	{"mm/oom_kill.c dump_header, b4rtaz/distributed-llama issue 59 (a Raspberry Pi cluster)",
+	 "May 19 08:46:24 ubuntu kernel: [107061.602328] main invoked oom-killer: "
+	 "gfp_mask=0x1100dca(GFP_HIGHUSER_MOVABLE|__GFP_ZERO), order=0, oom_score_adj=0",
+	 "oom-killer-invoked", HCAT_RESOURCE, ""},
 	/* the rows below are each stack's format string with values of ours filled in */
 	{"NCCL net_ib.cu before 2.12: \"NET/IB : Got completion with error %d, opcode %d, len %d, "
 	 "vendor err %d\"",

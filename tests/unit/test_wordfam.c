@@ -175,6 +175,12 @@ static void test_rows(void **state)
 		{"[2023-04-19 16:22:19,798 E 329 329] (raylet) node_manager.cc:3069: 13 Workers "
 		 "(tasks / actors) killed due to memory pressure (OOM), 0 Workers crashed due to other "
 		 "reasons", "memory"},
+		/* the Neuron runtime over its limits (AWS Neuron training troubleshooting guide) */
+		{"ERROR  TDRV:tdrv_one_tmpbuf_reserve                 Number of ONE TMPBUF pages "
+		 "requested exceeded the max number of pages allowed (requested: 28, max allowed: 16).",
+		 "limit"},
+		{"ERROR  TDRV:copy_and_stage_mr                       Failed to reserve one tmpbuf "
+		 "memory", "memory"},
 		{"(remote_read pid=1225) [2022-02-07 04:20:03,942 E 1225 1225] plasma_store_provider.cc"
 		 ":122: Failed to put object 641e0797 in object store because it is full. Object size "
 		 "is 219375455268 bytes.", "store-full"},
