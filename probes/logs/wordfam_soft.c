@@ -256,7 +256,11 @@ const struct family hlog__fams_soft[] = {
 		"ranks, the topology or links between devices, the mode or option), or use a "
 		"release that supports it",
 	 .any = {"not support", "not supported", "unsupported", "does not support",
-		 "do not support", "is not available"}},
+		 "do not support", "is not available",
+		 /* with a word of time between: DeepSpeed's "Automatic adjustment of ZeRO's
+		  * optimizer state partitioning with a new world size is not currently
+		  * supported." (a checkpoint of another world size) */
+		 "not currently supported", "not yet supported"}},
 	/* SIGBUS: a process touched a page of shared memory whose backing store had run out (a
 	 * container's /dev/shm of 64 MB under NCCL: "Caught signal 7 (Bus error: nonexistent
 	 * physical address)" in ncclGroupEnd); not the PCIe AER's "PCIe Bus Error", a device's */

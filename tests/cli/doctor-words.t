@@ -701,6 +701,10 @@ cause kind detail node
 check_out "memory/resource oom-killer-invoked node0" \
 	"the OOM killer's report on one node outranks the crash of the peer it cut off"
 
+# what a release says it does not do yet, with a word of time between: the setup's
+cause_is "kind detail" "config words:unsupported" "a checkpoint of another world size: not currently supported" \
+	"deepspeed.runtime.zero.utils.ZeRORuntimeException: The checkpoint being loaded used a DP world size of 32 but the current world size is 128. Automatic adjustment of ZeRO's optimizer state partitioning with a new world size is not currently supported."
+
 # ibstat and ibv_devinfo print a port's state indented under its device's heading: the
 # heading names the NIC of the port that is down, not the first device listed
 cause_is "kind detail nic" "link-down rdma-port-error mlx5_1" \

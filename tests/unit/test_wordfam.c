@@ -175,6 +175,11 @@ static void test_rows(void **state)
 		{"[2023-04-19 16:22:19,798 E 329 329] (raylet) node_manager.cc:3069: 13 Workers "
 		 "(tasks / actors) killed due to memory pressure (OOM), 0 Workers crashed due to other "
 		 "reasons", "memory"},
+		/* a checkpoint of another world size (deepspeedai/DeepSpeed#3810) */
+		{"deepspeed.runtime.zero.utils.ZeRORuntimeException: The checkpoint being loaded used "
+		 "a DP world size of 32 but the current world size is 128. Automatic adjustment of "
+		 "ZeRO's optimizer state partitioning with a new world size is not currently "
+		 "supported.", "unsupported"},
 		/* the Neuron runtime over its limits (AWS Neuron training troubleshooting guide) */
 		{"ERROR  TDRV:tdrv_one_tmpbuf_reserve                 Number of ONE TMPBUF pages "
 		 "requested exceeded the max number of pages allowed (requested: 28, max allowed: 16).",
