@@ -35,9 +35,9 @@ int hlog__ew_retries_left(struct pspan m, size_t at, size_t len)
 }
 
 /* Whether the connect that failed at m[at..at+len), the line's whole message, was to one
- * address of several, the next one tried after it: c10d's "[W socket.cpp:601] [c10d] The client socket has failed to
- * connect to [host]:29500 (errno: 99 - ...)", not its last word, "... failed to connect to
- * any network address of (host, 29500)". */
+ * address of several, the next one tried after it: c10d's "[W socket.cpp:601] [c10d] The
+ * client socket has failed to connect to [host]:29500 (errno: 99 - ...)", not its last word,
+ * "... failed to connect to any network address of (host, 29500)". */
 int hlog__ew_one_address(struct pspan m, size_t at, size_t len)
 {
 	size_t b = 0; /* after the line's tags only ("[c10d] ") */

@@ -229,7 +229,7 @@ static void say_link_down(struct hlog_report *r, struct sbuf *b, const struct hl
 		device_ip(r, c, dev);
 	sb_add(b, rdma ? "an RDMA NIC port went down on node %s" : "an NPU NIC is down on node %s",
 	       where);
-	char nic[24] = "";
+	char nic[sizeof(c->head_nic)] = "";
 	if (rdma)
 		hlog__line_rdma(c->text, nic, sizeof(nic));
 	if (rdma && !nic[0])
