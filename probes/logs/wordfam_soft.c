@@ -174,6 +174,19 @@ const struct family hlog__fams_soft[] = {
 	 /* "CUDA driver version is insufficient for CUDA runtime version" */
 	 .also = {"mismatch", "incompatible", "not match", "not supported", "unsupported",
 		  "insufficient", "too old"}},
+	/* a library call refused one of its arguments, in the library's own words for it
+	 * (EINVAL's text, CUDA_ERROR_INVALID_VALUE, ncclInvalidArgument, flagcxInvalidArgument,
+	 * XCCL's "[INVALID PARAMETER]"): the program passed it, not the job's settings, so a bug
+	 * or parts that do not fit together; before "invalid", whose words these share */
+	{.cat = HCAT_UNRESOLVED,
+	 .name = "invalid-argument",
+	 .what = "a library call refused one of its arguments",
+	 .fix = "read which call refused it (the line, the error stack or traceback above it) and "
+		"the versions of the libraries on both sides of that call (driver, runtime, the "
+		"communication library and its plugin); a known bug of one of them, or two that "
+		"do not fit, is the usual cause",
+	 .any = {"invalid argument", "invalid value for an argument", "invalidargument",
+		 "invalid_argument", "invalid parameter", "_invalid_value"}},
 	/* a value the program refuses: "Invalid DP number per node: 0", "invalid device
 	 * ordinal", "rank size 16 is invalid", "The size of npuDeviceIds does not equal to
 	 * worldSize" (not a bad pointer or address, which is a bug) */

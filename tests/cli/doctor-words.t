@@ -701,6 +701,13 @@ cause kind detail node
 check_out "memory/resource oom-killer-invoked node0" \
 	"the OOM killer's report on one node outranks the crash of the peer it cut off"
 
+# a library call that refused one of its arguments is the program's (a bug or parts that do
+# not fit), not a value the job was given; a device index the job gave stays the setup's
+cause_is "kind detail" "unresolved words:invalid-argument" "a library call refused an argument" \
+	'flagcxInvalidArgument: Invalid value for an argument.'
+cause_is "kind detail" "config words:invalid" "  but a device index the job gave is its setup" \
+	"Cuda failure common.cu:891 'invalid device ordinal'"
+
 # what a release says it does not do yet, with a word of time between: the setup's
 cause_is "kind detail" "config words:unsupported" "a checkpoint of another world size: not currently supported" \
 	"deepspeed.runtime.zero.utils.ZeRORuntimeException: The checkpoint being loaded used a DP world size of 32 but the current world size is 128. Automatic adjustment of ZeRO's optimizer state partitioning with a new world size is not currently supported."

@@ -175,6 +175,13 @@ static void test_rows(void **state)
 		{"[2023-04-19 16:22:19,798 E 329 329] (raylet) node_manager.cc:3069: 13 Workers "
 		 "(tasks / actors) killed due to memory pressure (OOM), 0 Workers crashed due to other "
 		 "reasons", "memory"},
+		/* a library call refusing an argument (FlagOpen/FlagCX#143, vllm-kunlun#420):
+		 * not the job's settings, which "invalid device ordinal" is */
+		{"flagcxInvalidArgument: Invalid value for an argument.", "invalid-argument"},
+		{"ValueError: [INVALID PARAMETER]: error code=1", "invalid-argument"},
+		/* EINVAL's text names no value the job was given: a call refused its argument */
+		{"bind: Invalid argument", "invalid-argument"},
+		{"NCCL WARN Cuda failure 'invalid argument'", "invalid-argument"},
 		/* a checkpoint of another world size (deepspeedai/DeepSpeed#3810) */
 		{"deepspeed.runtime.zero.utils.ZeRORuntimeException: The checkpoint being loaded used "
 		 "a DP world size of 32 but the current world size is 128. Automatic adjustment of "
@@ -652,9 +659,6 @@ static void test_none(void **state)
 		"Error: Trying to create tensor with negative dimension -2",
 		"",
 		"ERROR",
-		/* EINVAL's text names no value the job was given */
-		"bind: Invalid argument",
-		"NCCL WARN Cuda failure 'invalid argument'",
 		/* a time of day and an answer are no address and no failed request */
 		"ERROR at 12:30:45 in step 3",
 		"error count 0, last status code: 200",
