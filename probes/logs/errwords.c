@@ -519,12 +519,12 @@ int hlog__retry_left(struct pspan m)
 {
 	size_t k;
 	for (size_t r = 0; r < NBENIGN; r++)
-		if (benign[r].holds == hlog__ew_retries_left ||
-		    benign[r].holds == hlog__ew_one_address)
-			for (long i = benign_from(m, r, 0, &k); i >= 0;
-			     i = benign_from(m, r, (size_t)i + 1, &k))
-				if (benign[r].holds(m, (size_t)i, k))
-					return 1;
+		/* the rows whose form is a try to be made again: a retry announced, c10d's try
+		 * of one address of several */
+		if ((benign[r].holds == hlog__ew_retries_left ||
+		     benign[r].holds == hlog__ew_one_address) &&
+		    holding_from(m, r, 0, &k) >= 0)
+			return 1;
 	return 0;
 }
 

@@ -369,6 +369,18 @@ static size_t host_port_words(struct pspan m, size_t i, struct hx_vals *x)
 }
 
 /* "[host]:P", "(host, P)", "//host:P": a name with a letter, then its port. */
+/* A value added before the port just read after it, in the order of the line (the host
+ * before its port); NULL when the table is full. */
+static struct hx_val *add_before_port(struct hx_vals *x, int what, int role, size_t at)
+{
+	if (!add(x, what, role, at))
+		return NULL;
+	struct hx_val tmp = x->v[x->n - 1];
+	x->v[x->n - 1] = x->v[x->n - 2];
+	x->v[x->n - 2] = tmp;
+	return &x->v[x->n - 2];
+}
+
 static size_t host_here(struct pspan m, size_t i, struct hx_vals *x)
 {
 	char open = i ? m.s[i - 1] : 0;
@@ -394,14 +406,9 @@ static size_t host_here(struct pspan m, size_t i, struct hx_vals *x)
 	port_after(m, k, open, role, x);
 	if (x->n == n0)
 		return 0; /* a name in brackets without a port is not a host: "[ERROR]" */
-	struct hx_val *h = add(x, HX_HOST, role, i);
-	if (h) {
+	struct hx_val *h = add_before_port(x, HX_HOST, role, i);
+	if (h)
 		probe__copy(h->s, sizeof(h->s), (struct pspan){m.s + i, k - i});
-		/* keep the order of the line: the host before its port */
-		struct hx_val tmp = x->v[x->n - 1];
-		x->v[x->n - 1] = x->v[x->n - 2];
-		x->v[x->n - 2] = tmp;
-	}
 	return k;
 }
 
@@ -426,14 +433,10 @@ static size_t number_host_here(struct pspan m, size_t i, struct hx_vals *x)
 	port_after(m, i + d, '(', role, x);
 	if (x->n == n0)
 		return 0;
-	struct hx_val *v = add(x, HX_IP, role, i);
-	if (v) {
+	struct hx_val *v = add_before_port(x, HX_IP, role, i);
+	if (v)
 		snprintf(v->s, sizeof(v->s), "%lld.%lld.%lld.%lld", n >> 24, (n >> 16) & 255,
 			 (n >> 8) & 255, n & 255);
-		struct hx_val tmp = x->v[x->n - 1]; /* the address before its port */
-		x->v[x->n - 1] = x->v[x->n - 2];
-		x->v[x->n - 2] = tmp;
-	}
 	return i + d;
 }
 

@@ -245,34 +245,34 @@ static int frame_collective(struct pspan m, char *out, size_t len)
 	return 0;
 }
 
-/* The device a heading line names, -1: the device of the lines indented below it. NVIDIA's
- * tools open a GPU's section with "GPU 3: Tesla V100-SXM2-32GB (UUID: ...)": the word alone
- * is no device key, since host names ("gpu-1-0") and settings ("batch size per gpu: 0") use
- * it too. */
-static int heading_device(struct pspan m)
+/* What a block's heading names for the lines indented below it, read once per heading. */
+struct heading {
+	unsigned no; /* the heading's line; 0: none read yet */
+	/* its device, -1. NVIDIA's tools open a GPU's section with "GPU 3: Tesla V100-SXM2-32GB
+	 * (UUID: ...)": the word alone is no device key, since host names ("gpu-1-0") and
+	 * settings ("batch size per gpu: 0") use it too */
+	int dev;
+	/* its RDMA device (ibstat's "CA 'mlx5_1'", ibv_devinfo's "hca_id: mlx5_0"), "" */
+	char nic[sizeof(((struct hlog_event *)0)->head_nic)];
+};
+
+static void read_heading(struct heading *h, unsigned no, struct pspan m)
 {
 	struct hx_vals x;
 	hlog__extract(m, &x);
-	const struct hx_val *v = hlog__xfind(&x, HX_DEV, HX_THIS);
-	if (v)
-		return (int)v->n;
-	if (m.n < 6 || memcmp(m.s, "GPU ", 4))
-		return -1;
+	h->no = no;
+	const struct hx_val *v = hlog__xfind(&x, HX_RDMA, HX_R(HX_ANY));
+	snprintf(h->nic, sizeof(h->nic), "%.*s", v ? (int)sizeof(h->nic) - 1 : 0, v ? v->s : "");
+	v = hlog__xfind(&x, HX_DEV, HX_THIS);
+	h->dev = v ? (int)v->n : -1;
+	if (v || m.n < 6 || memcmp(m.s, "GPU ", 4))
+		return;
 	size_t i = 4;
 	int n = 0;
 	while (i < m.n && i < 8 && m.s[i] >= '0' && m.s[i] <= '9')
 		n = n * 10 + (m.s[i++] - '0');
-	return i > 4 && i < m.n && m.s[i] == ':' ? n : -1;
-}
-
-/* The RDMA device a block's heading names (ibstat's "CA 'mlx5_1'", ibv_devinfo's "hca_id:
- * mlx5_0"), into out ("" when none). */
-static void heading_nic(struct pspan m, char *out, size_t len)
-{
-	struct hx_vals x;
-	hlog__extract(m, &x);
-	const struct hx_val *v = hlog__xfind(&x, HX_RDMA, HX_R(HX_ANY));
-	snprintf(out, len, "%.*s", v ? (int)len - 1 : 0, v ? v->s : "");
+	if (i > 4 && i < m.n && m.s[i] == ':')
+		h->dev = n;
 }
 
 /* "1. the connection ..." or "...[87033]2. an exception ...": an item of a numbered list. */
@@ -622,6 +622,7 @@ struct scan {
 	/* the last line not indented: a tool prints a device's heading, then its state
 	 * indented below it ("GPU 3: Tesla V100 ...", "         Link 3: <inactive>") */
 	struct pspan block_head;
+	struct heading heading; /* what block_head names, once read */
 	size_t frame_col; /* the line before was a traceback's frame: its text's column + 1 */
 	unsigned calls_in_file; /* NCCL's collective calls this file stated, kept */
 	int stack_rank; /* the rank its heading names ("on node 0 (rank 0 in comm 0)") */
@@ -832,10 +833,13 @@ static int scan_event(struct scan *s, const struct hlog_line *l, struct hlog_eve
 		tmp->rank = s->rec_rank;
 	if (tmp->rank < 0 && wrapped >= 0)
 		tmp->rank = wrapped;
-	if (tmp->dev < 0 && l->cont && s->block_head.s)
-		tmp->dev = heading_device(s->block_head);
-	if (l->cont && s->block_head.s)
-		heading_nic(s->block_head, tmp->head_nic, sizeof(tmp->head_nic));
+	if (l->cont && s->block_head.s) {
+		if (s->heading.no != s->head)
+			read_heading(&s->heading, s->head, s->block_head);
+		if (tmp->dev < 0)
+			tmp->dev = s->heading.dev;
+		snprintf(tmp->head_nic, sizeof(tmp->head_nic), "%s", s->heading.nic);
+	}
 	ctx_event(&s->mc, s->no, l, tmp);
 	/* a call named in the traceback just above is the one the error happened in */
 	if (!tmp->op[0] && s->coll[0] && s->no - s->coll_at <= 40)

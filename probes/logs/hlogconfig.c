@@ -229,13 +229,14 @@ static void say_link_down(struct hlog_report *r, struct sbuf *b, const struct hl
 		device_ip(r, c, dev);
 	sb_add(b, rdma ? "an RDMA NIC port went down on node %s" : "an NPU NIC is down on node %s",
 	       where);
-	char nic[sizeof(c->head_nic)] = "";
+	/* the port's NIC, named by its line or by the heading it is indented under; the cause's
+	 * own (nic_of_cause leaves a NIC set here) */
 	if (rdma)
-		hlog__line_rdma(c->text, nic, sizeof(nic));
-	if (rdma && !nic[0])
-		snprintf(nic, sizeof(nic), "%s", c->head_nic);
-	if (nic[0])
-		sb_add(b, " (%s)", nic);
+		hlog__line_rdma(c->text, r->nic, sizeof(r->nic));
+	if (rdma && !r->nic[0])
+		snprintf(r->nic, sizeof(r->nic), "%s", c->head_nic);
+	if (r->nic[0])
+		sb_add(b, " (%s)", r->nic);
 	else if (dev >= 0 && r->ip[0])
 		sb_add(b, " (device %d, %s)", dev, r->ip);
 	else if (dev >= 0)
