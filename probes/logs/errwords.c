@@ -63,6 +63,17 @@ static const struct {
 	/* an error number labelled: PSM2's "e001.53882PSM2 no hfi units are active (err=23)"
 	 * (not "err=0") */
 	{"err=", EW_NONZERO},
+	/* a process's end with a failing code and no other word: Torque's job record
+	 * "Exit_status=271", Flux's "flux-job: task(s) exited with exit code 143", the launcher's
+	 * "  Exit code:    3" in Open MPI's block, Ray's "raylet [exit code=1]", torch elastic's
+	 * root cause "exitcode: 1" and its table's "  exitcode  : 1 (pid: 54305)" (not "exit
+	 * code: 0") */
+	{"exit_status=", EW_NONZERO},
+	{"exit code ", EW_NONZERO},
+	{"exit code: ", EW_NONZERO},
+	{"exit code=", EW_NONZERO},
+	{"exitcode: ", EW_NONZERO},
+	{"exitcode : ", EW_NONZERO},
 	{"killed", 0},	      /* the shell's "Killed"; "Out of memory: Killed process 7899" */
 	/* a member of the cluster given up for dead: Ray's "The node with node id: ... has been
 	 * marked dead because the detector has missed too many heartbeats from it." */
@@ -560,13 +571,16 @@ static int setting_key(struct pspan m, size_t i, size_t k)
 	return j < m.n && (isdigit((unsigned char)m.s[j]) || m.s[j] == '-');
 }
 
-/* The first error word of m (of row only, unless only < 0) no benign form covers. */
-/* Whether s[0..n) starts with the number 0 alone. */
-static int zero_at(const char *s, size_t n)
+/* Whether s[0..n) starts with a number other than 0: "23", "-9", not "0", "0x0" or "None". */
+static int nonzero_at(const char *s, size_t n)
 {
-	return n && s[0] == '0' && (n == 1 || !isdigit((unsigned char)s[1]));
+	size_t i = n && s[0] == '-';
+	if (i >= n || !isdigit((unsigned char)s[i]))
+		return 0;
+	return s[i] != '0' || (i + 1 < n && isdigit((unsigned char)s[i + 1]));
 }
 
+/* The first error word of m (of row only, unless only < 0) no benign form covers. */
 static int first_word(struct pspan m, long only, int *len, int *row)
 {
 	pthread_once(&index_once, build_index);
@@ -591,7 +605,7 @@ static int first_word(struct pspan m, long only, int *len, int *row)
 			if (only < 0 || only == r)
 				k = match_at(s + i, n - i, words[r].form, words[r].flags & EW_CASE);
 		}
-		if (k && (words[r].flags & EW_NONZERO) && zero_at(s + i + k, n - i - k))
+		if (k && (words[r].flags & EW_NONZERO) && !nonzero_at(s + i + k, n - i - k))
 			k = 0;
 		if (!k && !wide && (only < 0 || only == (long)NWORDS) && class_word(s + i, end - i)) {
 			k = end - i;

@@ -378,7 +378,7 @@ static void open_unk(struct unk_open *o, const struct hlog_report *r, unsigned n
 /* A line of a file, as the end of the scan needs it. */
 struct unk_line {
 	unsigned no;
-	int rank, error, info;
+	int rank, error, info, frame;
 	struct pspan line, msg;
 };
 
@@ -405,30 +405,42 @@ struct unk_wrap {
 	struct pspan line;
 };
 
-/* A sentence a terminal or a page wrapped: the error line ends inside it (a word, a number or
- * a comma, no closing mark) and the next line, with no prefix of its own, goes on in lower
- * case from its first column (vLLM's "AssertionError: local_world_size (8) must be less than
- * or equal to the number" over "of visible devices (0)."). The family of the two together,
- * when it is better, is the line's. */
-static void join_wrapped(struct hlog_report *r, const char *name, const char *node, unsigned no,
-			 struct pspan line, const struct hlog_line *l, const struct unk_wrap *w)
+/* Whether m opens with a name and a colon ("subprocess.CalledProcessError: ...", "error:
+ * ..."): a line that starts a message of its own. */
+static int opens_labelled(struct pspan m)
 {
-	struct pspan head = probe__trim(w->line);
-	if (!w->line.s || no != w->no + 1 || l->t_us >= 0 || l->pid >= 0 ||
-	    (l->rank >= 0 && !l->rank_label) ||
-	    !line.n || !islower((unsigned char)line.s[0]) || !head.n ||
+	size_t i = 0;
+	while (i < m.n && (hlog__word_char(m.s[i]) || m.s[i] == '.'))
+		i++;
+	return i && i < m.n && m.s[i] == ':';
+}
+
+/* A sentence a terminal or a page wrapped: the first line ends inside it (a word, a number or
+ * a comma, no closing mark) and the second, with no prefix of its own, goes on in lower case
+ * from its first column (vLLM's "AssertionError: local_world_size (8) must be less than or
+ * equal to the number" over "of visible devices (0)."; Open MPI's help text "... contained a
+ * node (server1.example.com) that is not in your" over "allocation. We therefore cannot map
+ * a process rank to it."). Either line may be the error. The family of the two together,
+ * when it is better than the error line's own, is the error's, quoted from the first. */
+static void join_wrapped(struct hlog_report *r, const char *name, const char *node,
+			 const struct unk_wrap *first, struct pspan second,
+			 const struct hlog_line *l, struct pspan error_line, int level)
+{
+	struct pspan head = probe__trim(first->line);
+	if (!first->line.s || l->t_us >= 0 || l->pid >= 0 || (l->rank >= 0 && !l->rank_label) ||
+	    !second.n || !islower((unsigned char)second.s[0]) || !head.n ||
 	    !(isalnum((unsigned char)head.s[head.n - 1]) || head.s[head.n - 1] == ','))
 		return;
 	char joined[1024];
-	int n = snprintf(joined, sizeof(joined), "%.*s %.*s", (int)head.n, head.s, (int)line.n,
-			 line.s);
+	int n = snprintf(joined, sizeof(joined), "%.*s %.*s", (int)head.n, head.s,
+			 (int)second.n, second.s);
 	if (n < 0 || (size_t)n >= sizeof(joined))
 		return;
 	int fam = hlog__word_family((struct pspan){joined, (size_t)n});
-	if (fam != hlog__word_family(head) && word_better(fam, w->level, r)) {
-		set_unk(&r->word_unk, name, node, w->no, w->rank, w->line);
+	if (fam != hlog__word_family(error_line) && word_better(fam, level, r)) {
+		set_unk(&r->word_unk, name, node, first->no, first->rank, first->line);
 		r->word_row = fam;
-		r->word_level = w->level;
+		r->word_level = level;
 	}
 }
 
@@ -647,6 +659,7 @@ struct scan {
 	struct pspan ahead; /* the file after this line */
 	struct msg_ctx mc;
 	struct unk_line tail; /* the last line */
+	struct unk_line above; /* the line before it */
 	struct hlog_roster_scan *roll;
 	int rec_rank; /* a record's "rank : N" field, and its line */
 	unsigned rec_at;
@@ -674,7 +687,9 @@ static int scan_context(struct scan *s, struct pspan raw, struct hlog_line *l,
 		l->error = 1;
 	ctx_line(&s->mc, s->no, l);
 	trace_below(s->r, s->name, s->node, &s->tail, line);
-	s->tail = (struct unk_line){s->no, l->rank, l->error, l->level == HLINE_INFO, line, l->msg};
+	s->above = s->tail;
+	s->tail = (struct unk_line){s->no,	   l->rank, l->error, l->level == HLINE_INFO,
+				    l->frame != 0, line,    l->msg};
 	/* HCCL follows a failure with a numbered list of what may cause it in general; those
 	 * lines say nothing about this job */
 	if (s->advice && numbered(l->msg))
@@ -797,9 +812,20 @@ static void scan_unrecognised(struct scan *s, const struct hlog_line *l, struct 
 					  l->level, line};
 		keep_unk(r, s->name, s->node, s->no, s->uw.rank, l->level, line);
 		open_unk(&s->uo, r, s->no, l->msg);
+		/* the sentence may have begun on the line above, which said no error yet (not a
+		 * traceback's frame over its exception, nor a line that opens with a label of
+		 * its own: "subprocess.CalledProcessError: ...") */
+		if (s->above.no && s->above.no + 1 == s->no && !s->above.error && !s->above.frame &&
+		    !opens_labelled(line))
+			join_wrapped(r, s->name, s->node,
+				     &(struct unk_wrap){s->above.no, s->uw.rank, l->level,
+							s->above.line},
+				     line, l, line, l->level);
+	} else if (s->uw.line.s && s->no == s->uw.no + 1) {
+		continue_unk(&s->uo, r, s->no, l);
+		join_wrapped(r, s->name, s->node, &s->uw, line, l, s->uw.line, s->uw.level);
 	} else {
 		continue_unk(&s->uo, r, s->no, l);
-		join_wrapped(r, s->name, s->node, s->no, line, l, &s->uw);
 	}
 }
 
@@ -957,7 +983,8 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	s->uo = (struct unk_open){SIZE_MAX, 0};
 	s->uw = (struct unk_wrap){0, -1, 0, {NULL, 0}};
 	s->mc = (struct msg_ctx){-1, 0, {NULL, 0}, {NULL, 0}, 0, 0};
-	s->tail = (struct unk_line){0, -1, 0, 0, {NULL, 0}, {NULL, 0}};
+	s->tail = (struct unk_line){0, -1, 0, 0, 0, {NULL, 0}, {NULL, 0}};
+	s->above = s->tail;
 	s->roll = calloc(1, sizeof(*s->roll));
 	r->bytes += len;
 	s->kb = hlog__kb_of(r);

@@ -55,6 +55,20 @@ const struct family hlog__fams_soft[] = {
 		"-n/-c/--gpus within the sbatch or salloc request), or request a larger allocation",
 	 .any = {"than permitted", "than allowed", "than allocated"},
 	 .also = {"request", "processors", "nodes", "tasks", "cpus", "gpus"}},
+	/* a node the job names that its allocation does not hold: PRRTE under LSF, "The specified
+	 * LSF affinity file contained a node (server1.example.com) that is not in your
+	 * allocation." (LSF names hosts fully qualified, the file did not); Open MPI's "Hostfile
+	 * ... contains at least one node not present in the allocation" */
+	{.cat = HCAT_CONFIG,
+	 .name = "allocation",
+	 .what = "the job names a node its allocation does not hold",
+	 .fix = "name only the hosts the scheduler gave the job, spelled as it spells them (a short "
+		"name is no match for a fully qualified one): build the hostfile, rankfile or "
+		"affinity file from the allocation (scontrol show hostnames, $LSB_HOSTS, "
+		"$PBS_NODEFILE) instead of writing it by hand",
+	 .any = {"not in your allocation", "not in the allocation", "not in allocation",
+		 "not present in the allocation", "not part of the allocation",
+		 "not part of your allocation", "outside the allocation", "outside your allocation"}},
 	/* a check of the job's shape that failed: its ranks against its devices or nodes
 	 * (Megatron-DeepSpeed's "AssertionError: expected local-rank to be the same as rank %
 	 * device-count.", vLLM's "local_world_size (16) must be less than or equal to the number
@@ -327,5 +341,20 @@ const struct family hlog__fams_soft[] = {
 		"sbatch, nohup, tmux), or the scheduler (sacct -j JOB -o State,ExitCode,Timelimit: a "
 		"cancel, the time limit, a preemption); then run again where nothing stops it",
 	 .any = {"death signal"}},
+	/* a file the job names that could not be opened, no reason given: HPX under Torque,
+	 * "Could not open nodefile: '/var/spool/torque/aux//20775.smic3'" (the scheduler's node
+	 * file on a disk that only the first node has). A device node's or a library's refusal
+	 * has rows of its own; any other cause the line names outranks this one. */
+	{.cat = HCAT_CONFIG,
+	 .name = "file-unopened",
+	 .what = "a file the job names could not be opened",
+	 .fix = "check the file the line names on the node that printed it: that it is there (a "
+		"local disk or a mount the other nodes do not share, a file the scheduler writes on "
+		"one node only) and that the job's user may read it; give every node the same files "
+		"at the same path",
+	 .any = {"could not open", "couldn't open", "cannot open", "can't open", "unable to open",
+		 "failed to open"},
+	 .also = {"file", "nodefile", "hostfile", "rankfile", "machinefile", "'/", "\"/", ": /"},
+	 .not = {"/dev/", "shared object", "device"}},
 };
 const size_t hlog__nfams_soft = sizeof(hlog__fams_soft) / sizeof(hlog__fams_soft[0]);

@@ -1131,4 +1131,22 @@ cause_is "kind detail" "config errno-access" "a shared-memory segment refused, n
 	'node08:27106:27302 [0] NCCL INFO include/shm.h:41 -> 2' \
 	'node08:27106:27302 [0] include/shm.h:48 NCCL WARN Error while creating shared memory segment nccl-shm-recv-b7948f403864987a-0-3-0 (size 4460544)'
 
+# a help message's sentence wrapped before its error word: the line above is read with it
+# (real-logs-new batch390, open-mpi/ompi#13570)
+cause_is "kind detail" "config words:allocation" "a node outside the allocation, its words over two lines" \
+	'--------------------------------------------------------------------------' \
+	'The specified LSF affinity file contained a node (server1.example.com) that is not in your' \
+	'allocation. We therefore cannot map a process rank to it. Please' \
+	'check your allocation and affinity file to ensure the latter only'
+# ... but not a traceback's frame over its exception, a line of its own
+cause_is "kind detail" "unresolved words:exit" "an exception under its frame is not wrapped text" \
+	'  File "/usr/lib/python3.9/subprocess.py", line 373, in check_call' \
+	'subprocess.CalledProcessError: Command '"'"'[ssh, 192.168.3.100, hostname]'"'"' returned non-zero exit status 255.'
+# a job record's failing exit status, no other word (real-logs-new batch390)
+cause_is "kind detail" "unresolved words:exit" "Torque's exit status, not 0" \
+	'Execution terminated' 'Exit_status=271' 'resources_used.walltime=20:19:30'
+printf '%s\n' 'Execution terminated' 'Exit_status=0' 'resources_used.walltime=20:19:30' >"$TMP/x0.log"
+run "$HCCLCTL" doctor --logs "$TMP/x0.log"
+check_rc 0 "an exit status of 0 is no failure: exit 0"
+
 done_testing

@@ -97,6 +97,23 @@ static const struct row_line word_lines[] = {
 	 "NCCL deadlock: rank0 sends 128 elements, rank1 expects 256"},
 	{"err=", "../real-logs-new/batch57/arjunausers-216-e001-psm2-no-hfi-units-active-openib-no-active-ports",
 	 "e001.53882PSM2 no hfi units are active (err=23)"},
+	{"exit_status=",
+	 "../real-logs-new/batch390/cbio-cluster-256-torque-smufin-mpi-160rank-5node-exit-status-271-mem-240g-oom",
+	 "Exit_status=271"},
+	{"exit code ",
+	 "../real-logs-new/batch328/gperfstudy-gke-4node-flux-impi-lulesh-343rank-ofi-poll-failed-"
+	 "transport-endpoint-not-connected-rank141",
+	 "flux-job: task(s) exited with exit code 143"},
+	{"exit code: ", "../real-logs-new/batch57/nccl-tests-36-azure-nc24rs-v3-2vm-ib-unhandled-system-error",
+	 "Exit code:    3"},
+	{"exit code=", "../real-logs-new/batch32/vllm-ascend-946-2node-910b-qwen25-72b-raylet-exit-code-1",
+	 "raylet [exit code=1]"},
+	{"exitcode: ", "../real-logs-new/batch133/metax-forum-430-maca-torchrun-eaddrinuse-29500-rank5",
+	 "exitcode: 1"},
+	{"exitcode : ",
+	 "../real-logs-new/batch312/aicr-benchmarks-megatron-2node-a0003-rank1-cuda-unknown-error-rank0-"
+	 "store-wait-timeout-600s",
+	 "exitcode  : 1 (pid: 54305)"},
 	{"killed", "https://github.com/lllyasviel/Fooocus/issues/1117", "Killed"},
 	{"marked dead",
 	 "../real-logs-new/batch365/ray-25231-random-shuffle-1tb-node-172-31-73-171-marked-dead-"
@@ -658,6 +675,13 @@ static void test_lines(void **state)
 		{"opal backtrace's format", "[n2:411] Failing at address: (nil)", 1},
 		{"nvidia driver's format", "NVRM: Xid (PCI:0000:1a:00): 63, Row Remapper", 1},
 		{"an identifier, not the word", "export NVRM_XID_LOG=1; exceeded_count=0", 0},
+		/* an exit code that is 0, or no number, says nothing failed */
+		{"../real-logs-new/batch338/ml-dev-env-openshift-6node-24xh100-roce-torch-allreduce-"
+		 "bench-nccl-2-23-4-avgbw-194-healthy",
+		 "=== Benchmark completed with exit code: 0 ===", 0},
+		{"a job record's format", "Exit_status=0", 0},
+		{"a job record's format", "exit code: None", 0},
+		{"a job record's format", "Exit_status=-15", 1},
 		/* Python's traceback heading: an error, and a heading */
 		{"https://github.com/NVIDIA/nccl/issues/875", "Traceback (most recent call last):", 1},
 	};

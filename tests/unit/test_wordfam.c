@@ -409,6 +409,19 @@ static void test_rows(void **state)
 		{"10.141.250.227: /usr/bin/python3: can't open file 'train_mpu.py': [Errno 2] No "
 		 "such file or directory",
 		 "missing-file"},
+		/* real-logs-new batch390, STEllAR-GROUP/hpx#1466 (Torque's node file on a disk the
+		 * other nodes lack) */
+		{"hpx::init: std::exception caught: Could not open nodefile: "
+		 "'/var/spool/torque/aux//20775.smic3'",
+		 "file-unopened"},
+		/* real-logs-new batch287 (the verbs providers' directory missing in a container) */
+		{"libibverbs: Warning: couldn't open config directory '/etc/libibverbs.d'.",
+		 "file-unopened"},
+		/* real-logs-new batch390, open-mpi/ompi#13570: Open MPI's help text, its two wrapped
+		 * lines read together */
+		{"The specified LSF affinity file contained a node (server1.example.com) that is not "
+		 "in your allocation. We therefore cannot map a process rank to it. Please",
+		 "allocation"},
 		/* real-logs-new batch195, ornladios/ADIOS2#3377 (a frame of MPICH's error stack) */
 		{"MPIDI_UCX_get_local_upids(31): The function is currently not supported with ucx "
 		 "netmod",
