@@ -410,6 +410,20 @@ const struct family hlog__fams_node[] = {
 		"it, or give this job other devices; one device per container",
 	 .any = {"device is used", "device is busy", "device or resource busy", "device is in use",
 		 "used by another", "occupied by another"}},
+	/* a credential refused as expired or from the future: the clocks of the nodes disagree
+	 * (munge's "Munge decode failed: Expired credential" on a node 5 minutes ahead; Slurm's
+	 * "Task launch for 1466614.0 failed on node compute-0-1: Job credential expired"), or
+	 * one kept past its lifetime */
+	{.cat = HCAT_CONFIG,
+	 .name = "clock",
+	 .what = "a credential was refused as expired or not yet valid: the clocks of the nodes "
+		 "disagree, or it was kept past its lifetime",
+	 .fix = "compare the clocks of the nodes (date on each, chronyc tracking or timedatectl) "
+		"and keep them in step with NTP or chrony, in containers too; then restart the "
+		"services that issue and check the credentials (munge, slurmd) and run again",
+	 .any = {"expired credential", "credential expired", "rewound credential",
+		 "credential is not yet valid", "certificate is not yet valid", "clock skew",
+		 "clock skewed", "clocks are skewed"}},
 	/* access refused, in any library's words: ssh between the nodes "Permission denied
 	 * (publickey,password)", "open /dev/davinci0: Permission denied", EPERM's "Operation not
 	 * permitted" */

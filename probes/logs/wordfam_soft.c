@@ -188,6 +188,17 @@ const struct family hlog__fams_soft[] = {
 	 /* "CUDA driver version is insufficient for CUDA runtime version" */
 	 .also = {"mismatch", "incompatible", "not match", "not supported", "unsupported",
 		  "insufficient", "too old"}},
+	/* two values the job was given that must agree and do not: Megatron's "AssertionError:
+	 * AnnealingLR: class input value 1e-06 and checkpointvalue 1e-05 for minimum learning
+	 * rate do not match" (the launch's settings against the checkpoint it resumes). The
+	 * collectives', versions' and shapes' mismatches have rows of their own before it. */
+	{.cat = HCAT_CONFIG,
+	 .name = "values-differ",
+	 .what = "two values the job was given must agree and do not",
+	 .fix = "read the two values the line names and where each comes from (the launch's "
+		"arguments, a config file, the checkpoint being resumed) and make them agree",
+	 .any = {"do not match", "does not match", "don't match", "doesn't match"},
+	 .also = {"value", "values", "setting", "checkpoint", "config", "argument", "parameter"}},
 	/* a library call refused one of its arguments, in the library's own words for it
 	 * (EINVAL's text, CUDA_ERROR_INVALID_VALUE, ncclInvalidArgument, flagcxInvalidArgument,
 	 * XCCL's "[INVALID PARAMETER]"): the program passed it, not the job's settings, so a bug

@@ -422,6 +422,22 @@ static void test_rows(void **state)
 		{"The specified LSF affinity file contained a node (server1.example.com) that is not "
 		 "in your allocation. We therefore cannot map a process rank to it. Please",
 		 "allocation"},
+		/* real-logs-new batch396: munge on a node whose clock ran ahead, and Slurm's launch
+		 * on one whose clock was off */
+		{"[2021-09-22T14:11:30.278] error: Munge decode failed: Expired credential", "clock"},
+		{"srun: error: Task launch for 1466614.0 failed on node compute-0-1: Job credential "
+		 "expired",
+		 "clock"},
+		/* real-logs-new batch394, BigScience's tr8b chronicles (a resume whose settings
+		 * differ from the checkpoint's) */
+		{"AssertionError: AnnealingLR: class input value 1e-06 and checkpointvalue 1e-05 for "
+		 "minimum learning rate do not match",
+		 "values-differ"},
+		/* ... but a package built for another chip stays a version's (real-logs-new batch37) */
+		{"[ERROR] the socversion Ascend910B1 of bin package does not match the current device "
+		 "socverison Ascend310P3. Please modify default socversion in run.sh or execute run.sh "
+		 "with socversion parameter.",
+		 "version"},
 		/* real-logs-new batch195, ornladios/ADIOS2#3377 (a frame of MPICH's error stack) */
 		{"MPIDI_UCX_get_local_upids(31): The function is currently not supported with ucx "
 		 "netmod",
