@@ -398,6 +398,11 @@ static const struct {
 	/* a solver arming its floating-point traps at start: OpenFOAM's "sigFpe : Enabling
 	 * floating point exception trapping (FOAM_SIGFPE)." */
 	{"exception trapping", 1, NULL},
+	/* an interactive bash started without a terminal (a container's or a service's entry
+	 * script run with -i), which goes on without job control: "bash: cannot set terminal
+	 * process group (-1): Inappropriate ioctl for device", then "bash: no job control in this
+	 * shell" */
+	{"cannot set terminal process group", 1, NULL},
 };
 
 #define NBENIGN (sizeof(benign) / sizeof(benign[0]))

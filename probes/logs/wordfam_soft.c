@@ -69,6 +69,17 @@ const struct family hlog__fams_soft[] = {
 	 .any = {"not in your allocation", "not in the allocation", "not in allocation",
 		 "not present in the allocation", "not part of the allocation",
 		 "not part of your allocation", "outside the allocation", "outside your allocation"}},
+	/* a message over the size its channel is set to carry: gRPC's "StatusCode.
+	 * RESOURCE_EXHAUSTED details = \"Sent message larger than max (544715979 vs.
+	 * 536870912)\"" (Flower sending a model's weights in one message) */
+	{.cat = HCAT_CONFIG,
+	 .name = "message-size",
+	 .what = "a message was larger than the most its channel is set to carry",
+	 .fix = "raise the channel's limit on both ends to more than the size the line names "
+		"(gRPC's grpc.max_send_message_length and grpc.max_receive_message_length, or the "
+		"framework's setting that sets them), or send less in one message",
+	 .any = {"larger than max", "larger than the max", "larger than maximum",
+		 "exceeds the maximum message size", "exceeds max message size"}},
 	/* a check of the job's shape that failed: its ranks against its devices or nodes
 	 * (Megatron-DeepSpeed's "AssertionError: expected local-rank to be the same as rank %
 	 * device-count.", vLLM's "local_world_size (16) must be less than or equal to the number
@@ -187,7 +198,11 @@ const struct family hlog__fams_soft[] = {
 	 .any = {"version", "socversion", "soc_version", "package"},
 	 /* "CUDA driver version is insufficient for CUDA runtime version" */
 	 .also = {"mismatch", "incompatible", "not match", "not supported", "unsupported",
-		  "insufficient", "too old"}},
+		  "insufficient", "too old",
+		  /* one version wanted, another there: Horovod's "HorovodVersionMismatchError:
+		   * Framework tensorflow installed with version 2.3.0 but found version 2.4.1."
+		   * (its class's hump too) */
+		  "but found", "Mismatch"}},
 	/* two values the job was given that must agree and do not: Megatron's "AssertionError:
 	 * AnnealingLR: class input value 1e-06 and checkpointvalue 1e-05 for minimum learning
 	 * rate do not match" (the launch's settings against the checkpoint it resumes). The

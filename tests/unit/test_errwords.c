@@ -387,6 +387,10 @@ static const struct benign_line benign_lines[] = {
 	 "not-selected-healthy",
 	 "1 more process has sent help message help-mpi-btl-openib.txt / error in device init", 0},
 	{"error", "https://github.com/dmlc/wormhole/issues/48", "[0]\ttrain-error:0.014433", 0},
+	{"cannot set terminal process group",
+	 "../real-logs-new/batch398/amazon-sagemaker-examples-smddp-mnist-2x-p4d-16-ranks-efa-"
+	 "training-success-healthy",
+	 "bash: cannot set terminal process group (-1): Inappropriate ioctl for device", 0},
 	{"gds_ds12_lock_pthread.c",
 	 "../real-logs-new/batch304/mlperf-v5-0-google-a3-ultra-8x-h200-sd-64rank-all-reduce-perf-"
 	 "pmix-gds-lock-busbw-239-run-stop-success-healthy",

@@ -438,6 +438,16 @@ static void test_rows(void **state)
 		 "socverison Ascend310P3. Please modify default socversion in run.sh or execute run.sh "
 		 "with socversion parameter.",
 		 "version"},
+		/* real-logs-new batch399, adap/flower#3006 (gRPC's limit on one message) */
+		{"grpc._channel._MultiThreadedRendezvous: <_MultiThreadedRendezvous of RPC that "
+		 "terminated with:         status = StatusCode.RESOURCE_EXHAUSTED         details = "
+		 "\"Sent message larger than max (544715979 vs. 536870912)\"",
+		 "message-size"},
+		/* real-logs-new batch401, horovod/horovod#2619 (built against one TensorFlow, run
+		 * with another) */
+		{"[1,1]<stderr>:horovod.common.exceptions.HorovodVersionMismatchError: Framework "
+		 "tensorflow installed with version 2.3.0 but found version 2.4.1.",
+		 "version"},
 		/* real-logs-new batch195, ornladios/ADIOS2#3377 (a frame of MPICH's error stack) */
 		{"MPIDI_UCX_get_local_upids(31): The function is currently not supported with ucx "
 		 "netmod",
