@@ -116,6 +116,17 @@ const struct family hlog__fams_node[] = {
 		"or node, the device's own tool: npu-smi info, nvidia-smi, xpu-smi; the kernel's "
 		"OOM killer in dmesg) and run again with less",
 	 .any = {"alloc failed", "allocation failed", "alloc fail"}},
+	/* a cloud or a scheduler with no machine left of the kind the job asked for: OCI's
+	 * "problem launching instance: {... 'message': 'Out of host capacity.', 'status': 500}",
+	 * CycleCloud's "Bucket NodeBucket(htc, available=0, ...) does not have capacity" */
+	{.cat = HCAT_RESOURCE,
+	 .name = "capacity",
+	 .what = "the cloud or scheduler had no capacity left for the machines the job asked for",
+	 .fix = "ask for machines that are there: another instance type, zone or region, a "
+		"capacity reservation, or fewer nodes; or wait and start the nodes again (the "
+		"provider's console or CLI shows what the region has)",
+	 .any = {"out of host capacity", "out of capacity", "insufficient capacity",
+		 "not have capacity", "no capacity"}},
 	/* the kubelet evicting a pod when its node ran short of memory, disk or process ids
 	 * ("Status: Failed", "Reason: Evicted", "Message: The node was low on resource:
 	 * memory.") */

@@ -448,6 +448,16 @@ static void test_rows(void **state)
 		{"[1,1]<stderr>:horovod.common.exceptions.HorovodVersionMismatchError: Framework "
 		 "tensorflow installed with version 2.3.0 but found version 2.4.1.",
 		 "version"},
+		/* real-logs-new batch408: OCI launching a bare-metal node, CycleCloud resuming one */
+		{"2019-06-10 11:29:37,108 startnode  ERROR    bm-standard-e2-64-ad1-0003:  problem "
+		 "launching instance: {'opc-request-id': 'E3D3A2D1DEB14B9C84CBB7FD6F2CA7B3/"
+		 "90862EA821FF46290B355B89CAE3A926/B4D05FEBD75749F988B1C201434A2A1C', 'code': "
+		 "'InternalError', 'message': 'Out of host capacity.', 'status': 500}",
+		 "capacity"},
+		{"allow_existing=False; Bucket NodeBucket(htc, available=0, size=Standard_F2s_v2, "
+		 "id=50fb069a-f229-47c5-b531-de8f96e80963) does not have capacity: Required=1 "
+		 "Available=0': See the rest in the log file",
+		 "capacity"},
 		/* real-logs-new batch195, ornladios/ADIOS2#3377 (a frame of MPICH's error stack) */
 		{"MPIDI_UCX_get_local_upids(31): The function is currently not supported with ucx "
 		 "netmod",
