@@ -688,8 +688,8 @@ static int scan_context(struct scan *s, struct pspan raw, struct hlog_line *l,
 	ctx_line(&s->mc, s->no, l);
 	trace_below(s->r, s->name, s->node, &s->tail, line);
 	s->above = s->tail;
-	s->tail = (struct unk_line){s->no,	   l->rank, l->error, l->level == HLINE_INFO,
-				    l->frame != 0, line,    l->msg};
+	s->tail = (struct unk_line){s->no, l->rank, l->error, l->level == HLINE_INFO, l->frame != 0,
+				    line, l->msg};
 	/* HCCL follows a failure with a numbered list of what may cause it in general; those
 	 * lines say nothing about this job */
 	if (s->advice && numbered(l->msg))
