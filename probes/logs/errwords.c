@@ -60,6 +60,10 @@ static const struct {
 	{"invalid", 0},	      /* "The argument is invalid.Reason: Set visible device failed" */
 	/* a hang named: "NCCL deadlock: rank0 sends 128 elements, rank1 expects 256" */
 	{"deadlock", 0},
+	/* a kernel table that ran out of room and what it does then: netfilter's "nf_conntrack:
+	 * table full, dropping packet" */
+	{"table full", 0},
+	{"dropping packet", 0},
 	/* an error number labelled: PSM2's "e001.53882PSM2 no hfi units are active (err=23)"
 	 * (not "err=0") */
 	{"err=", EW_NONZERO},

@@ -285,6 +285,18 @@ const struct family hlog__fams_node[] = {
 		"setting)",
 	 .any = {"is full", "are full", "was full"},
 	 .also = {"store", "queue", "buffer", "cache", "pool", "memory"}},
+	/* a table of the node's kernel that its traffic filled: netfilter's connection tracking,
+	 * "nf_conntrack: table full, dropping packet" (a node that opens many connections, or a
+	 * limit set low). New connections are dropped: rendezvous and links time out on that
+	 * node. */
+	{.cat = HCAT_RESOURCE,
+	 .name = "kernel-table-full",
+	 .what = "a table of the node's kernel is full and it drops the packets that need a new "
+		 "entry",
+	 .fix = "raise the table's limit on that node (connection tracking: sysctl "
+		"net.netfilter.nf_conntrack_max, and kube-proxy's --conntrack-min on Kubernetes) "
+		"or find what fills it (conntrack -C counts the entries), then run again",
+	 .any = {"table full", "table is full"}},
 	/* a backend the installed build lacks: "RuntimeError: Distributed package doesn't have
 	 * NCCL built in" (DeepSpeed asking for nccl on an Ascend node), "Torch not compiled with
 	 * CUDA enabled" */

@@ -114,6 +114,14 @@ static const struct row_line word_lines[] = {
 	 "../real-logs-new/batch312/aicr-benchmarks-megatron-2node-a0003-rank1-cuda-unknown-error-rank0-"
 	 "store-wait-timeout-600s",
 	 "exitcode  : 1 (pid: 54305)"},
+	{"table full",
+	 "../real-logs-new/batch412/kubernetes-71261-node-nf-conntrack-table-full-dropping-packet-"
+	 "kube-proxy-max-786432",
+	 "nf_conntrack: table full, dropping packet"},
+	{"dropping packet",
+	 "../real-logs-new/batch412/kubernetes-18604-kube-proxy-node-nf-conntrack-table-full-"
+	 "dropping-packet-limits-too-low",
+	 "dropping packet"},
 	{"killed", "https://github.com/lllyasviel/Fooocus/issues/1117", "Killed"},
 	{"marked dead",
 	 "../real-logs-new/batch365/ray-25231-random-shuffle-1tb-node-172-31-73-171-marked-dead-"

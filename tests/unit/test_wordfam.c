@@ -458,6 +458,10 @@ static void test_rows(void **state)
 		 "id=50fb069a-f229-47c5-b531-de8f96e80963) does not have capacity: Required=1 "
 		 "Available=0': See the rest in the log file",
 		 "capacity"},
+		/* real-logs-new batch412, kubernetes/kubernetes#71261 (a node's connection tracking
+		 * full) */
+		{"[Tue Nov 20 22:30:22 2018] nf_conntrack: table full, dropping packet",
+		 "kernel-table-full"},
 		/* real-logs-new batch195, ornladios/ADIOS2#3377 (a frame of MPICH's error stack) */
 		{"MPIDI_UCX_get_local_upids(31): The function is currently not supported with ucx "
 		 "netmod",
