@@ -11,6 +11,7 @@
 #include "probes/logs/extract.h"
 #include "probes/logs/hlogint.h"
 #include "probes/logs/logtext.h"
+#include "probes/tool/ptext.h"
 #include "ranktable/text.h"
 
 #define find hlog__find
@@ -355,8 +356,9 @@ static int not_an_address(struct pspan m, const struct hlog_hits *h, struct hlog
 			continue;
 		e->kind = HLOG_DEVICE_IP;
 		e->sub = HLOG_SUB_NOT_ADDR;
-		snprintf(e->op, sizeof(e->op), "%.*s", (int)(i + 3 - k0), m.s + k0);
-		snprintf(e->ip, sizeof(e->ip), "%.*s", (int)(j - v0 < 40 ? j - v0 : 40), m.s + v0);
+		/* the key and the value as the line has them, which may hold any byte */
+		probe__copy(e->op, sizeof(e->op), (struct pspan){m.s + k0, i + 3 - k0});
+		probe__copy(e->ip, sizeof(e->ip), (struct pspan){m.s + v0, j - v0 < 40 ? j - v0 : 40});
 		return 1;
 	}
 	return 0;
