@@ -63,6 +63,9 @@ static const struct {
 	/* a kernel table that ran out of room and what it does then: netfilter's "nf_conntrack:
 	 * table full, dropping packet" */
 	{"table full", 0},
+	/* the kernel's hung-task detector: "INFO: task ior:142307 blocked for more than 120
+	 * seconds." (at any level: the kernel calls it INFO) */
+	{"blocked for more than", EW_ANY_LEVEL},
 	{"dropping packet", 0},
 	/* an error number labelled: PSM2's "e001.53882PSM2 no hfi units are active (err=23)"
 	 * (not "err=0") */
@@ -323,6 +326,11 @@ static const struct {
 	 * supported by protocol)." */
 	{"The IPv6 network addresses of", 1, hlog__ew_one_address},
 	{"The client socket cannot be initialized to connect to", 1, hlog__ew_one_address},
+	/* and the store's server trying each family to listen on: "[W socket.cpp:401] [c10d]
+	 * The server socket cannot be initialized on [::]:29501 (errno: 97 - Address family not
+	 * supported by protocol)." (it listens on IPv4 next; when no family works it says "...
+	 * has failed to listen on any local network address") */
+	{"The server socket cannot be initialized on", 1, hlog__ew_one_address},
 	/* Paddle's "connect addr=173.15.88.4:6070 failed 4 times with reason: Connection refused
 	 * retry after 2 seconds" */
 	{"retry after", 1, hlog__ew_retries_left},

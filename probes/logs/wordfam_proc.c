@@ -151,6 +151,19 @@ const struct family hlog__fams_proc[] = {
 		"the OOM killer, a preempted or rebooted node, a scale-down) and check the network "
 		"to it; the job's other errors follow from losing it",
 	 .any = {"marked dead", "marked as dead"}},
+	/* a process stuck in a call into the kernel that does not return (state D), which the
+	 * kernel reports after 120 s: "INFO: task ior:142307 blocked for more than 120 seconds."
+	 * over a call trace in Lustre's client; a GPU driver or an NFS server not answering do
+	 * the same. The ranks that wait for it are not the cause. */
+	{.cat = HCAT_RANK_STUCK,
+	 .name = "blocked-task",
+	 .says = WF_SAYS_WAITS,
+	 .what = "a process is stuck in a call into the kernel that does not return",
+	 .fix = "read the call trace under the line: the module it ends in names what does not "
+		"answer (a network file system's client such as nfs or Lustre's ptlrpc/osc: its "
+		"server or the network to it; a GPU or NIC driver: the device, dmesg around it); "
+		"the process cannot be killed until the call returns, so the node may need a reboot",
+	 .any = {"blocked for more than"}},
 	/* a process that stopped making progress: "some processes are hanging", "hung", Horovod's
 	 * "Stalled ops:" and "[missing ranks: 1]" */
 	{.cat = HCAT_RANK_STUCK,

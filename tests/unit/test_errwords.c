@@ -118,6 +118,10 @@ static const struct row_line word_lines[] = {
 	 "../real-logs-new/batch412/kubernetes-71261-node-nf-conntrack-table-full-dropping-packet-"
 	 "kube-proxy-max-786432",
 	 "nf_conntrack: table full, dropping packet"},
+	{"blocked for more than",
+	 "../real-logs-new/batch414/io-500-dev-62-ior-hard-mpiio-lustre-hung-task-ior-d-state-osc-"
+	 "io-fsync-end",
+	 "INFO: task ior:142307 blocked for more than 120 seconds."},
 	{"dropping packet",
 	 "../real-logs-new/batch412/kubernetes-18604-kube-proxy-node-nf-conntrack-table-full-"
 	 "dropping-packet-limits-too-low",
@@ -395,6 +399,10 @@ static const struct benign_line benign_lines[] = {
 	 "not-selected-healthy",
 	 "1 more process has sent help message help-mpi-btl-openib.txt / error in device init", 0},
 	{"error", "https://github.com/dmlc/wormhole/issues/48", "[0]\ttrain-error:0.014433", 0},
+	{"The server socket cannot be initialized on", "pytorch-74316-c10d-errno-97-address-family",
+	 "[W socket.cpp:401] [c10d] The server socket cannot be initialized on [::]:29501 (errno: "
+	 "97 - Address family not supported by protocol).",
+	 0},
 	{"cannot set terminal process group",
 	 "../real-logs-new/batch398/amazon-sagemaker-examples-smddp-mnist-2x-p4d-16-ranks-efa-"
 	 "training-success-healthy",

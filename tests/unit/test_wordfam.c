@@ -462,6 +462,8 @@ static void test_rows(void **state)
 		 * full) */
 		{"[Tue Nov 20 22:30:22 2018] nf_conntrack: table full, dropping packet",
 		 "kernel-table-full"},
+		/* real-logs-new batch414, IO500/io500-dev#62 (IOR in Lustre's client) */
+		{"INFO: task ior:142307 blocked for more than 120 seconds.", "blocked-task"},
 		/* real-logs-new batch195, ornladios/ADIOS2#3377 (a frame of MPICH's error stack) */
 		{"MPIDI_UCX_get_local_upids(31): The function is currently not supported with ucx "
 		 "netmod",
