@@ -519,10 +519,11 @@ static const struct ccase cases[] = {
 	{"glibc strerror(ENETUNREACH) from a launcher",
 	 "ERROR: connect to 198.51.100.7 port 8265 failed: Network is unreachable",
 	 "errno-net-unreachable", HCAT_NET, "198.51.100.7"},
-	{"glibc strerror(EAFNOSUPPORT) in c10d's socket.cpp format, filled",
-	 "[W socket.cpp:401] [c10d] The server socket cannot be initialized on [::]:29400 (errno: "
-	 "97 - Address family not supported by protocol).",
-	 "errno-afnosupport", HCAT_CONFIG, ""},
+	/* (c10d's try of one family to listen on, "The server socket cannot be initialized on
+	 * [::]:29400 (errno: 97 - ...)", is a try it makes again on IPv4, no event) */
+	{"glibc strerror(EAFNOSUPPORT) after perror's call name, filled",
+	 "ERROR: socket: Address family not supported by protocol", "errno-afnosupport",
+	 HCAT_CONFIG, ""},
 	{"MVAPICH2 error_sighandler format, filled",
 	 "[gpu-07:mpi_rank_3][error_sighandler] Caught error: Bus error (signal 7)",
 	 "mpi-signal-crash", HCAT_UNRESOLVED, ""},
