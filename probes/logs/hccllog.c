@@ -157,6 +157,7 @@ int hlog__report_append(struct hlog_report *r, const struct hlog_report *p, char
 	}
 	if (!r->has_lone_frame && p->has_lone_frame) {
 		r->lone_frame = p->lone_frame;
+		r->lone_frame_waits = p->lone_frame_waits;
 		r->has_lone_frame = 1;
 	}
 	append_kb(r, p);
@@ -375,6 +376,48 @@ static void open_unk(struct unk_open *o, const struct hlog_report *r, unsigned n
 	}
 }
 
+/* Whether the line is a call to a wait as a stack dump shows its innermost frame: the source line
+ * "    ret: W = self._wait_impl()" or the frame '  File "types.py", line 117, in wait' (a
+ * function whose name holds "wait", or barrier). */
+static int wait_call(struct pspan s)
+{
+	struct pspan t = probe__trim(s);
+	const char *in = hlog__find_nocase(t, ", in ");
+	size_t b, e;
+	if (hlog__find_nocase(t, "File \"") && in) {
+		b = (size_t)(in - t.s) + 5;
+		e = t.n;
+	} else {
+		/* the last call of the line: the name before its closing group (a comment after
+		 * it is no part of the code: "x.wait()  # finish lengths all2all") */
+		const char *hash = hlog__find_nocase(t, " #");
+		if (hash)
+			t = probe__trim((struct pspan){t.s, (size_t)(hash - t.s)});
+		if (!t.n || t.s[t.n - 1] != ')')
+			return 0;
+		size_t i = t.n - 1;
+		int depth = 0;
+		for (;; i--) {
+			depth += t.s[i] == ')' ? 1 : t.s[i] == '(' ? -1 : 0;
+			if (!depth || !i)
+				break;
+		}
+		if (depth)
+			return 0;
+		e = i;
+		b = i;
+		while (b && (isalnum((unsigned char)t.s[b - 1]) || t.s[b - 1] == '_'))
+			b--;
+	}
+	struct pspan name = {t.s + b, e - b};
+	if (!name.n || name.n > 64)
+		return 0;
+	for (size_t k = 0; k < name.n; k++)
+		if (!isalnum((unsigned char)name.s[k]) && name.s[k] != '_')
+			return 0;
+	return hlog__has_nocase(name, "wait") || hlog__has_nocase(name, "barrier");
+}
+
 /* A line of a file, as the end of the scan needs it. */
 struct unk_line {
 	unsigned no;
@@ -531,6 +574,13 @@ void hlog__lone_frame_error(struct hlog_report *r)
 		f->errors++;
 	keep_unk(r, u->file, u->node, u->line, u->rank, HLINE_NONE,
 		 (struct pspan){u->text, strlen(u->text)});
+	/* a dump that ends in a wait: the process was waiting there, whatever its words */
+	int row = r->lone_frame_waits ? hlog__word_family_named("waiting-call") : -1;
+	if (row >= 0) {
+		r->word_unk = *u;
+		r->word_row = row;
+		r->word_level = HLINE_NONE;
+	}
 }
 
 /* A frame of MPICH's error stack, under a line that ends in "error stack:": the function, its
@@ -1001,7 +1051,15 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		if (s->roll)
 			hlog__roster_end(s->roll, r, name, node, s->tail.no, s->tail.line);
 		if (s->frame.no && !r->has_lone_frame) {
-			set_unk(&r->lone_frame, name, node, s->frame.no, s->frame.rank, s->frame.line);
+			/* frames to the end: a dump whose innermost frame waits is quoted there,
+			 * any other from its first frame */
+			r->lone_frame_waits = s->tail.no > s->frame.no && wait_call(s->tail.line);
+			if (r->lone_frame_waits)
+				set_unk(&r->lone_frame, name, node, s->tail.no, s->frame.rank,
+					s->tail.line);
+			else
+				set_unk(&r->lone_frame, name, node, s->frame.no, s->frame.rank,
+					s->frame.line);
 			r->has_lone_frame = 1;
 		}
 	}

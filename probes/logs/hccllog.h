@@ -306,6 +306,7 @@ struct hlog_report {
 	 * exception's line: an error only in a report that has no other (see hccllog.c) */
 	struct hlog_unk lone_frame;
 	int has_lone_frame;
+	int lone_frame_waits; /* ... and its innermost frame, where the file ends, is a wait */
 	size_t nunk;			   /* how many there were in all */
 	struct hlog_roster roster;
 	/* ranks that wrote any line ("[rankN]:" prefixes, RankID:N), below HLOG_SEEN_RANKS */

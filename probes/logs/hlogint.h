@@ -102,6 +102,8 @@ int hlog__word_family_cat(int row); /* enum hcat; HCAT_NONE out of range */
  * something that may never come, or one task ended (on the failure just before it). */
 enum { WF_SAYS_WAITS = 1, WF_SAYS_TASK_ENDED = 2 };
 int hlog__word_family_says(int row);
+/* The first row of that name, -1 for none (a row no line's words reach, named by the scan). */
+int hlog__word_family_named(const char *name);
 /* A row of the table as the verdict reads it (0 when row is out of range). */
 struct hlog_wordfam {
 	int cat;	  /* enum hcat */

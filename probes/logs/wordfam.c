@@ -208,6 +208,17 @@ const char *hlog__word_family_name(int row)
 	return f ? f->name : NULL;
 }
 
+int hlog__word_family_named(const char *name)
+{
+	for (int row = 0;; row++) {
+		const struct family *f = fam_at(row);
+		if (!f)
+			return -1;
+		if (!strcmp(f->name, name))
+			return row;
+	}
+}
+
 int hlog__word_family_says(int row)
 {
 	const struct family *f = fam_at(row);

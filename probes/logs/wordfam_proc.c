@@ -277,5 +277,17 @@ const struct family hlog__fams_proc[] = {
 		"names the call that raised); the first process to fail by time is the place to "
 		"start",
 	 .form = hlog__wf_exception_class},
+	/* a stack dump that ends in a wait, with no exception under it: the process was waiting
+	 * in that call when its stack was printed (TorchRec's "tensor_awaitable.wait()  # finish
+	 * lengths all2all" down to "id_list_features_awaitable=self._id_list_features_awaitable.
+	 * wait()" on the ranks that hung). No line's words reach this row: the scan names it for
+	 * such a dump (hccllog.c) */
+	{.cat = HCAT_RANK_STUCK,
+	 .name = "waiting-call",
+	 .says = WF_SAYS_WAITS,
+	 .what = "a process was waiting in a call when its stack was printed: the dump's innermost "
+		 "frame is a wait that had not returned",
+	 .fix = "find what it waited for: the ranks or workers that had not reached the same call "
+		"(their own logs and stacks: py-spy dump --pid PID), not this one"},
 };
 const size_t hlog__nfams_proc = sizeof(hlog__fams_proc) / sizeof(hlog__fams_proc[0]);

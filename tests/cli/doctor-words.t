@@ -1149,4 +1149,17 @@ printf '%s\n' 'Execution terminated' 'Exit_status=0' 'resources_used.walltime=20
 run "$HCCLCTL" doctor --logs "$TMP/x0.log"
 check_rc 0 "an exit status of 0 is no failure: exit 0"
 
+# a stack dump with no exception under it that ends in a wait: the process was waiting
+# there (real-logs-new batch420, pytorch/torchrec#189); one that ends elsewhere raised
+cause_is "kind detail" "rank-stuck words:waiting-call" "a dump whose innermost frame waits" \
+	'  File "/envs/lib/python3.9/site-packages/torchrec/distributed/embedding.py", line 325, in input_dist' \
+	'    tensor_awaitable = tensor_awaitable.wait()  # finish lengths all2all' \
+	'  File "/envs/lib/python3.9/site-packages/torchrec/distributed/types.py", line 117, in wait' \
+	'    ret: W = self._wait_impl()'
+cause_is "kind detail" "unresolved words:exception" "a dump that ends in another call" \
+	'  File "/envs/lib/python3.9/site-packages/torchrec/distributed/embedding.py", line 325, in input_dist' \
+	'    tensor_awaitable = tensor_awaitable.wait()  # finish lengths all2all' \
+	'  File "/envs/lib/python3.9/site-packages/torchrec/distributed/types.py", line 117, in forward' \
+	'    ret = self.compute(ctx, dist_input)'
+
 done_testing
