@@ -63,10 +63,10 @@ static const struct {
 	/* a kernel table that ran out of room and what it does then: netfilter's "nf_conntrack:
 	 * table full, dropping packet" */
 	{"table full", 0},
+	{"dropping packet", 0},
 	/* the kernel's hung-task detector: "INFO: task ior:142307 blocked for more than 120
 	 * seconds." (at any level: the kernel calls it INFO) */
 	{"blocked for more than", EW_ANY_LEVEL},
-	{"dropping packet", 0},
 	/* an error number labelled: PSM2's "e001.53882PSM2 no hfi units are active (err=23)"
 	 * (not "err=0") */
 	{"err=", EW_NONZERO},
