@@ -225,6 +225,16 @@ static int binary(const char *buf, size_t len)
 	return odd * 10 > n;
 }
 
+/* The function a Python traceback frame is in ("  File \"x.py\", line 9, in f": "f"), or an
+ * empty span when m is no frame. */
+static struct pspan frame_function(struct pspan m)
+{
+	const char *p = hlog__find(m, ", in ");
+	if (!p || !hlog__has(m, "File \""))
+		return (struct pspan){NULL, 0};
+	return probe__trim((struct pspan){p + 5, m.n - (size_t)(p + 5 - m.s)});
+}
+
 /* The collective a Python traceback frame is in ("..., line 2615, in broadcast_object_list"),
  * so that a device-side timeout or a socket timeout can say which call it happened in. */
 static int frame_collective(struct pspan m, char *out, size_t len)
@@ -234,12 +244,11 @@ static int frame_collective(struct pspan m, char *out, size_t len)
 		"reduce_scatter_tensor", "all_reduce", "all_gather", "reduce_scatter", "all_to_all",
 		"broadcast", "barrier", "batch_isend_irecv", "isend", "irecv", "send", "recv",
 		"gather", "scatter", "reduce"};
-	const char *p = hlog__find(m, ", in ");
-	if (!p || !hlog__has(m, "File \""))
+	struct pspan name = frame_function(m);
+	if (!name.s)
 		return 0;
-	struct pspan name = {p + 5, m.n - (size_t)(p + 5 - m.s)};
 	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
-		if (probe__eq(probe__trim(name), calls[i])) {
+		if (probe__eq(name, calls[i])) {
 			snprintf(out, len, "%s", calls[i]);
 			return 1;
 		}
@@ -381,16 +390,11 @@ static void open_unk(struct unk_open *o, const struct hlog_report *r, unsigned n
  * function whose name holds "wait", or barrier). */
 static int wait_call(struct pspan s)
 {
-	struct pspan t = probe__trim(s);
-	const char *in = hlog__find_nocase(t, ", in ");
-	size_t b, e;
-	if (hlog__find_nocase(t, "File \"") && in) {
-		b = (size_t)(in - t.s) + 5;
-		e = t.n;
-	} else {
+	struct pspan t = probe__trim(s), name = frame_function(t);
+	if (!name.s) {
 		/* the last call of the line: the name before its closing group (a comment after
 		 * it is no part of the code: "x.wait()  # finish lengths all2all") */
-		const char *hash = hlog__find_nocase(t, " #");
+		const char *hash = hlog__find(t, " #");
 		if (hash)
 			t = probe__trim((struct pspan){t.s, (size_t)(hash - t.s)});
 		if (!t.n || t.s[t.n - 1] != ')')
@@ -404,12 +408,11 @@ static int wait_call(struct pspan s)
 		}
 		if (depth)
 			return 0;
-		e = i;
-		b = i;
+		size_t b = i;
 		while (b && (isalnum((unsigned char)t.s[b - 1]) || t.s[b - 1] == '_'))
 			b--;
+		name = (struct pspan){t.s + b, i - b};
 	}
-	struct pspan name = {t.s + b, e - b};
 	if (!name.n || name.n > 64)
 		return 0;
 	for (size_t k = 0; k < name.n; k++)
