@@ -58,6 +58,14 @@ static const struct {
 	{"couldn't", 0},      /* perftest: "Couldn't set the link layer" */
 	{"unable", 0},	      /* Open MPI: "A process or daemon was unable to complete a TCP connection" */
 	{"invalid", 0},	      /* "The argument is invalid.Reason: Set visible device failed" */
+	/* a state or setting the program refuses to work with: DCGM's diagnostic, "GPU 0's MIG
+	 * configuration is incompatible with the diagnostic because it prevents access to the
+	 * entire GPU." */
+	{"incompatible", 0},
+	/* a collection that lacks members it should have: NCCL's RAS status of a communicator
+	 * some rank did not report for, "    0         1         2       7-8        16        15
+	 * RUNNING  INCOMPLETE" and its heading "INCOMPLETE" */
+	{"incomplete", 0},
 	/* a hang named: "NCCL deadlock: rank0 sends 128 elements, rank1 expects 256" */
 	{"deadlock", 0},
 	/* a kernel table that ran out of room and what it does then: netfilter's "nf_conntrack:
@@ -292,6 +300,10 @@ static const struct {
 	 * said in a clause of its own: Slurm's "srun: warning: can't run 1 processes on 2 nodes,
 	 * setting nnodes to 1" */
 	{", setting", 1, hlog__ew_adjusted},
+	/* and in a sentence of its own, the setting quoted with its new value: Transformers'
+	 * "`use_cache=True` is incompatible with gradient checkpointing. Setting
+	 * `use_cache=False`." */
+	{". setting", 1, hlog__ew_adjusted},
 	/* a failure said not to happen: SkyPilot's "Streaming logs... (Ctrl-C to exit log
 	 * streaming; job will not be killed)" */
 	{"killed", 0, hlog__ew_negated},

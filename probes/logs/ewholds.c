@@ -345,8 +345,9 @@ int hlog__ew_fallback_clause(struct pspan m, size_t at, size_t len)
 	return 0;
 }
 
-/* Whether ", setting" at m[at..at+len) goes on with a name, "to" and a value: "setting nnodes
- * to 1" (not advice, "setting the -shm-size option when starting"). */
+/* Whether ", setting" (or ". Setting") at m[at..at+len) goes on with a name and its new value,
+ * "to" between them or '=' inside quotes: "setting nnodes to 1", "Setting `use_cache=False`"
+ * (not advice, "setting the -shm-size option when starting"). */
 int hlog__ew_adjusted(struct pspan m, size_t at, size_t len)
 {
 	size_t i = at + len;
@@ -354,11 +355,15 @@ int hlog__ew_adjusted(struct pspan m, size_t at, size_t len)
 		return 0;
 	while (i < m.n && ew_blank(m.s[i]))
 		i++;
+	int quoted = i < m.n && (m.s[i] == '`' || m.s[i] == '\'' || m.s[i] == '"');
+	i += (size_t)quoted;
 	size_t w = i;
 	while (i < m.n && (hlog__word_char(m.s[i]) || m.s[i] == '.' || m.s[i] == '-'))
 		i++;
 	if (i == w)
 		return 0;
+	if (quoted)
+		return i + 1 < m.n && m.s[i] == '=' && !ew_blank(m.s[i + 1]);
 	while (i < m.n && ew_blank(m.s[i]))
 		i++;
 	if (i + 3 > m.n || strncasecmp(m.s + i, "to", 2) || !ew_blank(m.s[i + 2]))

@@ -48,6 +48,16 @@ const struct family hlog__fams_node[] = {
 		"-q, the kernel log since boot, its PCIe link with lspci -vv); reseat, reset or "
 		"replace it, and check that the driver and its firmware match, before the next run",
 	 .any = {"rminitadapter failed", "rm_init_adapter failed"}},
+	/* a device's PCIe link that a health check measured below its bound: IBM Autopilot's
+	 * "[[ PCIEBW ]] FAIL" over one GPU at 5.3 GB/s, "Node Status: PCIE Failed" */
+	{.cat = HCAT_HARDWARE,
+	 .name = "pcie",
+	 .what = "a device's PCIe link failed a check",
+	 .fix = "compare the device's PCIe link with what it should be (lspci -vv: LnkSta against "
+		"LnkCap, speed and width; nvidia-smi -q or npu-smi info for the device's own view) "
+		"and reseat, move or replace the card or riser whose link is degraded",
+	 .any = {"pcie", "pci-e", "pci express"},
+	 .also = {"fail", "degraded", "downgraded", "below"}},
 	{.cat = HCAT_RESOURCE,
 	 .name = "memory",
 	 .what = "memory ran out",
@@ -255,6 +265,9 @@ const struct family hlog__fams_node[] = {
 		"(the same on every node), then run again",
 	 .any = {"too small", "too large", "too big", "is not set", "not set", "must be",
 		 "must not", "should be", "out of range", "exceeds the", "invalid value",
+		 /* a setting the program cannot work under: DCGM's "GPU 0's MIG configuration is
+		  * incompatible with the diagnostic because it prevents access to the entire GPU." */
+		 "is incompatible", "are incompatible",
 		 /* a maximum the job's own setting puts, and the program saying so: NVRx's
 		  * "Maximum number of nodes (4) exceeded. ... This is likely a configuration
 		  * error - please check max_nodes setting." */

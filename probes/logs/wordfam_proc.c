@@ -8,6 +8,12 @@
 #include "probes/logs/hlogcause.h"
 #include "probes/logs/wordfam.h"
 
+/* the two rows of a hang (one in plain words, one in a status table) say the same */
+static const char hang_what[] = "a process hangs";
+static const char hang_fix[] = "find the rank that stopped making progress (its own log, py-spy "
+			       "dump or gdb on its process, the last collective each rank "
+			       "entered); the ranks waiting for it are not the cause";
+
 const struct family hlog__fams_proc[] = {
 	/* a crash explains the refused connections and timeouts of its peers; a cause its own
 	 * process stated before it (memory, a setting, versions) explains the crash */
@@ -169,10 +175,8 @@ const struct family hlog__fams_proc[] = {
 	{.cat = HCAT_RANK_STUCK,
 	 .name = "hang",
 	 .says = WF_SAYS_WAITS,
-	 .what = "a process hangs",
-	 .fix = "find the rank that stopped making progress (its own log, py-spy dump or gdb on "
-		"its process, the last collective each rank entered); the ranks waiting for it "
-		"are not the cause",
+	 .what = hang_what,
+	 .fix = hang_fix,
 	 .any = {"hanging", "hung", "deadlock", "stalled", "missing ranks",
 		 /* TensorFlow's master, every 10 s: "CreateSession still waiting for response
 		  * from worker: /job:worker/replica:0/task:12" */
@@ -180,6 +184,17 @@ const struct family hlog__fams_proc[] = {
 	 /* a hang foretold is none: vLLM's "Error executing method 'init_device'. This might
 	  * cause deadlock in distributed execution." under the error that happened */
 	 .not = {"might cause", "may cause", "could cause", "possible deadlock"}},
+	/* a communicator some of whose ranks stopped answering: NCCL's RAS client, a row of its
+	 * table "    0         1         2       7-8        16        15   RUNNING  INCOMPLETE"
+	 * over "Missing communicator data from 1 rank" (not data a failed operation left
+	 * incomplete, nor a read or download cut short) */
+	{.cat = HCAT_RANK_STUCK,
+	 .name = "hang",
+	 .says = WF_SAYS_WAITS,
+	 .what = hang_what,
+	 .fix = hang_fix,
+	 .any = {"incomplete"},
+	 .not = {"data", "read", "download", "response", "might", "may "}},
 	/* a wait given up on in other words: MosaicML streaming's "RuntimeError: Waiting for
 	 * local rank 0, bailing out: 60.000 < 60.053 sec." */
 	{.cat = HCAT_RANK_STUCK,

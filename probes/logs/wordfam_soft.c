@@ -97,6 +97,17 @@ const struct family hlog__fams_soft[] = {
 		 "gpus available", "npus available", "devices available"},
 	 .also = {"must be", "expected", "should be", "same as", "less than", "greater than",
 		  "equal to", "required", "requested"}},
+	/* a program that needs more members than the job gave it: GPCNeT's "ERROR: this
+	 * application must be run on at least 2 nodes" (started on one); not a wait for them */
+	{.cat = HCAT_CONFIG,
+	 .name = "world-size",
+	 .what = "the job's ranks do not fit its devices or nodes",
+	 .fix = "start the job on as many nodes, processes or devices as the line asks for (the "
+		"launcher's node and task counts, its host list), or a program meant for that size",
+	 .any = {"run on at least", "run with at least", "requires at least", "require at least",
+		 "needs at least", "need at least"},
+	 .also = {"node", "process", "rank", "gpu", "npu", "device", "host", "task"},
+	 .not = {"waiting", "wait for"}},
 	/* the rank table against the node it runs on: "ranktable config devId[1], but local
 	 * devId[3]", "... in the rank table does not match ..." */
 	{.cat = HCAT_CONFIG,

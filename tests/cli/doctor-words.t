@@ -1162,4 +1162,22 @@ cause_is "kind detail" "unresolved words:exception" "a dump that ends in another
 	'  File "/envs/lib/python3.9/site-packages/torchrec/distributed/types.py", line 117, in forward' \
 	'    ret = self.compute(ctx, dist_input)'
 
+# words of checks and launches no earlier row knew (real-logs-new batch427): a setting a tool
+# cannot work under, a PCIe link under its bound, a program started on too few nodes (its
+# own words outrank the launcher's summary under them), a communicator some rank left
+cause_is "kind detail device" "config words:setting 0" "a setting the diagnostic cannot work under" \
+	"print: GPU 0's MIG configuration is incompatible with the diagnostic because it prevents access to the entire GPU."
+cause_is "kind detail" "hardware words:pcie" "a PCIe link that failed its check" \
+	'[[ PCIEBW ]] Briefings completed. Continue with PCIe Bandwidth evaluation.' \
+	'[[ PCIEBW ]] FAIL' 'Node Status: PCIE Failed'
+cause_is "kind detail" "config words:world-size" "a program started on fewer nodes than it needs" \
+	'ERROR: this application must be run on at least 2 nodes' \
+	'Primary job  terminated normally, but 1 process returned' \
+	'a non-zero exit code. Per user-direction, the job has been aborted.'
+cause_is "kind detail" "rank-stuck words:hang" "a communicator some rank stopped reporting for" \
+	'    0         1         2       7-8        16        15   RUNNING  INCOMPLETE'
+printf '%s\n' '`use_cache=True` is incompatible with gradient checkpointing. Setting `use_cache=False`.' >"$TMP/set.log"
+run "$HCCLCTL" doctor --logs "$TMP/set.log"
+check_rc 0 "a setting the program changed itself is no failure: exit 0"
+
 done_testing

@@ -92,6 +92,14 @@ static const struct row_line word_lines[] = {
 	{"too small", "../real-logs-new/batch142/phy-clusters-6-impi-dapl-rlimit-memlock-64k-cu01-cu02",
 	 "[0] DAPL startup: RLIMIT_MEMLOCK too small"},
 	{"invalid", "vllm-ascend-167-ray-visible-devices-invalid-device", "The argument is invalid"},
+	{"incompatible",
+	 "../real-logs-new/batch427/dcgm-31-a100-mig-dcgmi-diag-r1-gpu0-mig-configuration-incompatible",
+	 "MIG configuration is incompatible with the diagnostic because it prevents access to the "
+	 "entire GPU."},
+	{"incomplete",
+	 "../real-logs-new/batch427/rocm-cvs-rcclras-2-28-3-2node-16gpu-incomplete-rank3-gpu3-missing-"
+	 "10-245-40-180",
+	 "#0-0 (488feb6f1c97a0e1) INCOMPLETE"},
 	{"deadlock",
 	 "../real-logs-new/batch273/verl-pr6405-fsdp2-gemma4-buffer-broadcast-order-inv-freq-128-vs-256-rank0-rank1-hang",
 	 "NCCL deadlock: rank0 sends 128 elements, rank1 expects 256"},
@@ -434,6 +442,10 @@ static const struct benign_line benign_lines[] = {
 	{", setting",
 	 "../real-logs-new/batch253/mlperf-v5-1-cisco-2x-c885a-h200-llama2-70b-lora-16rank-srun-warning-pg-not-destroyed-run-stop-success-healthy",
 	 "1 processes on 2 nodes, setting nnodes to 1", 0},
+	{". setting",
+	 "../real-logs-new/batch161/ms-swift-3485-2node-docker-qwen2audio-lora-ddp-node-rank0-train-"
+	 "progress-futurewarning-autocast-healthy",
+	 "`use_cache=True` is incompatible with gradient checkpointing. Setting `use_cache=False`.", 0},
 	{"error",
 	 "../real-logs-new/batch281/nixl-pr115-nixlbench-2gpu-ucx-vram-batch64-single-node-healthy",
 	 "env UCX_LOG_LEVEL=ERROR UCX_TLS=^gdr_copy mpirun --allow-run-as-root -np 2", 0},

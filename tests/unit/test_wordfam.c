@@ -464,6 +464,16 @@ static void test_rows(void **state)
 		 "kernel-table-full"},
 		/* real-logs-new batch414, IO500/io500-dev#62 (IOR in Lustre's client) */
 		{"INFO: task ior:142307 blocked for more than 120 seconds.", "blocked-task"},
+		/* real-logs-new batch427: DCGM's diagnostic on a GPU split by MIG (NVIDIA/DCGM#31),
+		 * IBM Autopilot's PCIe bandwidth check, GPCNeT started on one node (SuperBench's
+		 * test data), the NCCL RAS client's table (ROCm/cvs's test data) */
+		{"print: GPU 0's MIG configuration is incompatible with the diagnostic because it "
+		 "prevents access to the entire GPU.",
+		 "setting"},
+		{"[[ PCIEBW ]] FAIL", "pcie"},
+		{"Node Status: PCIE Failed", "pcie"},
+		{"ERROR: this application must be run on at least 2 nodes", "world-size"},
+		{"    0         1         2       7-8        16        15   RUNNING  INCOMPLETE", "hang"},
 		/* real-logs-new batch195, ornladios/ADIOS2#3377 (a frame of MPICH's error stack) */
 		{"MPIDI_UCX_get_local_upids(31): The function is currently not supported with ucx "
 		 "netmod",
