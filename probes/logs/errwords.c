@@ -66,6 +66,10 @@ static const struct {
 	 * some rank did not report for, "    0         1         2       7-8        16        15
 	 * RUNNING  INCOMPLETE" and its heading "INCOMPLETE" */
 	{"incomplete", 0},
+	/* a device or transport the program was told to use, not there, and what it could use
+	 * instead: UCX's "network device 'mlx5_ib0:1' is not available, please use one or more
+	 * of: 'eth0'(tcp), 'lo'(tcp)" (alone, "not available" is as often an optional feature's) */
+	{"not available, please use", 0},
 	/* a hang named: "NCCL deadlock: rank0 sends 128 elements, rank1 expects 256" */
 	{"deadlock", 0},
 	/* a kernel table that ran out of room and what it does then: netfilter's "nf_conntrack:
@@ -304,6 +308,13 @@ static const struct {
 	 * "`use_cache=True` is incompatible with gradient checkpointing. Setting
 	 * `use_cache=False`." */
 	{". setting", 1, hlog__ew_adjusted},
+	/* UCX comparing the version the program was built for with the library it loaded, and
+	 * going on with it (seen in runs that then worked on two clusters years apart): "UCX
+	 * WARN  UCP version is incompatible, required: 1.8, actual: 1.7 (release 0 ...)", "UCX
+	 * WARN  UCP API version is incompatible: required >= 1.20, actual 1.19.0 (loaded from
+	 * /lib64/libucp.so.0)" */
+	{"UCP version is incompatible", 1, NULL},
+	{"UCP API version is incompatible", 1, NULL},
 	/* a failure said not to happen: SkyPilot's "Streaming logs... (Ctrl-C to exit log
 	 * streaming; job will not be killed)" */
 	{"killed", 0, hlog__ew_negated},

@@ -166,6 +166,9 @@ const struct family hlog__fams_node[] = {
 		 /* the locked-memory limit RDMA registrations need: Intel MPI's "DAPL startup:
 		  * RLIMIT_MEMLOCK too small", ulimit's "max locked memory" */
 		 "_memlock", "memlock", "locked memory",
+		 /* and a registration refused in perftest's words, where that limit is the usual
+		  * cause: "Couldn't allocate MR", "failed to create mr" */
+		 "allocate mr", "create mr",
 		 /* a queue or pool used up: MPICH over CXI, "MPICH suspects a hang due to
 		  * completion queue exhaustion", gRPC's RESOURCE_EXHAUSTED */
 		 "exhaustion", "exhausted",
@@ -231,6 +234,17 @@ const struct family hlog__fams_node[] = {
 	  * are active (err=23)" */
 	 .any = {"no ib port", "no infiniband port", "no port", "no hfi unit"},
 	 .also = {"is active", "are active"}},
+	/* a NIC the transport was told to use that it finds no usable port of (down, or gone):
+	 * UCX's "network device 'mlx5_ib0:1' is not available, please use one or more of:
+	 * 'eth0'(tcp), 'lo'(tcp)" on the one node of 256 whose InfiniBand port was missing */
+	{.cat = HCAT_LINK_DOWN,
+	 .name = "link-down",
+	 .what = "a network link is down",
+	 .fix = "check the NIC and port the line names on that node (ibstat or ibv_devinfo: its "
+		"state and physical state; ip link), bring the port up or take the node out, and "
+		"name the same devices on every node (UCX_NET_DEVICES, NCCL_IB_HCA)",
+	 .any = {"network device", "net device"},
+	 .also = {"not available"}},
 	{.cat = HCAT_NET,
 	 .name = "name-resolution",
 	 .what = "a host name does not resolve",
@@ -415,6 +429,31 @@ const struct family hlog__fams_node[] = {
 		 /* a library the program was to be linked with, missing from its build: Cray
 		  * MPICH's "GPU_SUPPORT_ENABLED is requested, but GTL library is not linked" */
 		 "library is not linked", "library not linked"}},
+	/* a library the program tried to load and could not, said without the loader's words:
+	 * NVIDIA's device plugin, "Failed to start nvml with error:  could not load NVML
+	 * library"; XLA's "Unable to load NCCL library" */
+	{.cat = HCAT_CONFIG,
+	 .name = "library-missing",
+	 .what = "a library a program loads is missing where it runs",
+	 .fix = "install the library the line names on every node (the same release as where the "
+		"program was built), or point the loader at it (LD_LIBRARY_PATH, ldconfig, the "
+		"container's mounts and runtime: a GPU container needs the vendor's runtime to mount "
+		"the driver's libraries)",
+	 .any = {"could not load", "couldn't load", "cannot load", "can't load", "unable to load",
+		 "failed to load"},
+	 .also = {"library", "libraries"}},
+	/* processes that could not be pinned to the cores asked for: Open MPI's "hwloc_set_cpubind
+	 * returned \"Error\" for bitmap \"0\"" on a node shared with other jobs, Slurm's
+	 * "srun: error: CPU binding outside of job step allocation" */
+	{.cat = HCAT_CONFIG,
+	 .name = "binding",
+	 .what = "processes could not be bound to the cores asked for",
+	 .fix = "bind within the cores the job was given (srun --cpu-bind or mpirun --bind-to "
+		"with the allocation's cores; --bind-to none where the node is shared), or ask the "
+		"scheduler for whole nodes or as many cores as ranks",
+	 .any = {"cpubind", "_cpubind", "membind", "_membind", "cpu binding", "cpu-bind", "bind to core",
+		 "binding more"},
+	 .also = {"error", "fail", "outside", "more processes than"}},
 	/* a kernel module the job's stack needs, not loaded: NVIDIA's fabric manager pre-check,
 	 * "Kernel module "ib_umad" has not been loaded, fabric manager cannot be started" */
 	{.cat = HCAT_CONFIG,

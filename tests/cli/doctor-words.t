@@ -1176,6 +1176,19 @@ cause_is "kind detail" "config words:world-size" "a program started on fewer nod
 	'a non-zero exit code. Per user-direction, the job has been aborted.'
 cause_is "kind detail" "rank-stuck words:hang" "a communicator some rank stopped reporting for" \
 	'    0         1         2       7-8        16        15   RUNNING  INCOMPLETE'
+# a NIC the transport finds no port of, a registration refused, a library that would not
+# load, processes that could not be bound (real-logs-new batches 430, 431, 126, 297)
+cause_is "kind detail node" "link-down words:link-down node0" "a network device not available" \
+	"[1725148412.663874] [cluster-256-hpc-140:19284:0]     ucp_context.c:1234 UCX  WARN  network device 'mlx5_ib0:1' is not available, please use one or more of: 'eth0'(tcp), 'lo'(tcp)"
+cause_is "kind detail" "memory/resource words:limit" "a memory registration refused" \
+	"Couldn't allocate MR" 'failed to create mr' 'Failed to create MR' " Couldn't create IB resources"
+cause_is "kind detail" "config words:library-missing" "a library that would not load" \
+	'Failed to start nvml with error:  could not load NVML library'
+cause_is "kind detail" "config words:binding" "processes that could not be bound" \
+	'Error message: hwloc_set_cpubind returned "Error" for bitmap "0"' '2 total processes failed to start'
+printf '%s\n' '[1622510346.876958] [g0185:144167:0]    ucp_context.c:1437 UCX  WARN  UCP version is incompatible, required: 1.8, actual: 1.7 (release 0 /apps/centos7/ucx/1.7.0/gcc7.4.0_cuda11.2.2_gdrcopy2.0/lib/libucp.so.0)' >"$TMP/ucp.log"
+run "$HCCLCTL" doctor --logs "$TMP/ucp.log"
+check_rc 0 "UCX's own version check, which goes on: exit 0"
 printf '%s\n' '`use_cache=True` is incompatible with gradient checkpointing. Setting `use_cache=False`.' >"$TMP/set.log"
 run "$HCCLCTL" doctor --logs "$TMP/set.log"
 check_rc 0 "a setting the program changed itself is no failure: exit 0"

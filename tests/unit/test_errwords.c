@@ -100,6 +100,10 @@ static const struct row_line word_lines[] = {
 	 "../real-logs-new/batch427/rocm-cvs-rcclras-2-28-3-2node-16gpu-incomplete-rank3-gpu3-missing-"
 	 "10-245-40-180",
 	 "#0-0 (488feb6f1c97a0e1) INCOMPLETE"},
+	{"not available, please use",
+	 "../real-logs-new/batch431/performance-study-cyclecloud-amg2023-256n-job4799-hpc-140-mlx5-"
+	 "ib0-not-available-pml-ob1-vs-ucx",
+	 "is not available, please use one or more of: "},
 	{"deadlock",
 	 "../real-logs-new/batch273/verl-pr6405-fsdp2-gemma4-buffer-broadcast-order-inv-freq-128-vs-256-rank0-rank1-hang",
 	 "NCCL deadlock: rank0 sends 128 elements, rank1 expects 256"},
@@ -446,6 +450,14 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch161/ms-swift-3485-2node-docker-qwen2audio-lora-ddp-node-rank0-train-"
 	 "progress-futurewarning-autocast-healthy",
 	 "`use_cache=True` is incompatible with gradient checkpointing. Setting `use_cache=False`.", 0},
+	{"UCP version is incompatible",
+	 "../real-logs-new/batch320/abci2-allreduce-inter-vnode-2node-v100-nccl284-ucx-ucp-version-"
+	 "incompatible-warn-healthy",
+	 "UCX  WARN  UCP version is incompatible, required: 1.8, actual: 1.7", 0},
+	{"UCP API version is incompatible",
+	 "../real-logs-new/batch431/aicr-benchmarks-nccl-tests-2node-16xb200-sharp-ab8-job36311-ucx-"
+	 "api-version-warn-libnuma-run-a-run-b-healthy",
+	 "UCX  WARN  UCP API version is incompatible: required >= 1.20, actual 1.19.0", 0},
 	{"error",
 	 "../real-logs-new/batch281/nixl-pr115-nixlbench-2gpu-ucx-vram-batch64-single-node-healthy",
 	 "env UCX_LOG_LEVEL=ERROR UCX_TLS=^gdr_copy mpirun --allow-run-as-root -np 2", 0},

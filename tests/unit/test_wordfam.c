@@ -474,6 +474,23 @@ static void test_rows(void **state)
 		{"Node Status: PCIE Failed", "pcie"},
 		{"ERROR: this application must be run on at least 2 nodes", "world-size"},
 		{"    0         1         2       7-8        16        15   RUNNING  INCOMPLETE", "hang"},
+		/* real-logs-new batch431 (converged-computing/performance-study, AMG2023 on 256
+		 * nodes), batch430 (the Crater platform's RDMA guide; NVIDIA/k8s-device-plugin#23),
+		 * batch126 (jax-ml/jax#18391), batch431 (MGHPCC's SHARP notes), batch297 (LUMI's
+		 * training material) */
+		{"[1725148412.663874] [cluster-256-hpc-140:19284:0]     ucp_context.c:1234 UCX  WARN  "
+		 "network device 'mlx5_ib0:1' is not available, please use one or more of: "
+		 "'eth0'(tcp), 'lo'(tcp)",
+		 "link-down"},
+		{"Couldn't allocate MR", "limit"},
+		{"Failed to start nvml with error:  could not load NVML library", "library-missing"},
+		{"external/xla/xla/service/gpu/nccl_utils.cc:133: NCCL operation ncclGetUniqueId(&id) "
+		 "failed: Unable to load NCCL library.",
+		 "library-missing"},
+		{"Error message: hwloc_set_cpubind returned \"Error\" for bitmap \"0\"", "binding"},
+		{"srun: error: CPU binding outside of job step allocation, allocated CPUs are: "
+		 "0x01FFFFFFFFFFFFFE01FFFFFFFFFFFFFE.",
+		 "binding"},
 		/* real-logs-new batch195, ornladios/ADIOS2#3377 (a frame of MPICH's error stack) */
 		{"MPIDI_UCX_get_local_upids(31): The function is currently not supported with ucx "
 		 "netmod",
