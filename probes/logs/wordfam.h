@@ -8,7 +8,7 @@
 
 #include "probes/logs/logtext.h"
 
-#define MAXW 20
+#define MAXW 24
 
 struct family {
 	int cat;

@@ -30,8 +30,9 @@ const struct family hlog__fams_proc[] = {
 		 /* an exception nothing caught, which ends the process as "terminate called"
 		  * does: Ray's "logging.cc:97: Unhandled exception: N3c105ErrorE. what(): ..." */
 		 "unhandled exception",
-		 /* a crash handler's heading: Open MPI's "*** Process received signal ***" */
-		 "received signal"}},
+		 /* a crash handler's heading: Open MPI's "*** Process received signal ***", UCX's
+		  * "==== backtrace (tid: 548615) ====" over the frames of a process it caught */
+		 "received signal", "backtrace (tid"}},
 	/* an address whose host is empty ("ray start --address=:6379", "connect to ... address
 	 * :6379", "tcp://:29500"): the variable that should hold the master's host was empty
 	 * when the command line was made, so every connection goes nowhere */

@@ -1176,6 +1176,9 @@ cause_is "kind detail" "config words:world-size" "a program started on fewer nod
 	'a non-zero exit code. Per user-direction, the job has been aborted.'
 cause_is "kind detail" "rank-stuck words:hang" "a communicator some rank stopped reporting for" \
 	'    0         1         2       7-8        16        15   RUNNING  INCOMPLETE'
+# a crash handler's dump with no other line (real-logs-new batch435)
+cause_is "kind detail" "unresolved words:crash" "a dump of frames under UCX's heading" \
+	'==== backtrace (tid: 548615) ====' ' 3  /lib64/libc.so.6(+0x3e6f0) [0x7f9a56e3e6f0]'
 # a NIC the transport finds no port of, a registration refused, a library that would not
 # load, processes that could not be bound (real-logs-new batches 430, 431, 126, 297)
 cause_is "kind detail node" "link-down words:link-down node0" "a network device not available" \

@@ -100,6 +100,10 @@ static const struct row_line word_lines[] = {
 	 "../real-logs-new/batch427/rocm-cvs-rcclras-2-28-3-2node-16gpu-incomplete-rank3-gpu3-missing-"
 	 "10-245-40-180",
 	 "#0-0 (488feb6f1c97a0e1) INCOMPLETE"},
+	{"backtrace (tid",
+	 "../real-logs-new/batch435/openhpc-ohpc-2059-ucx-ohpc-1-17-update-breaks-openmpi5-gnu13-5-0-"
+	 "3-segfault-backtrace",
+	 "==== backtrace (tid: 548615) ===="},
 	{"not available, please use",
 	 "../real-logs-new/batch431/performance-study-cyclecloud-amg2023-256n-job4799-hpc-140-mlx5-"
 	 "ib0-not-available-pml-ob1-vs-ucx",

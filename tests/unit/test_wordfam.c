@@ -483,6 +483,11 @@ static void test_rows(void **state)
 		 "'eth0'(tcp), 'lo'(tcp)",
 		 "link-down"},
 		{"Couldn't allocate MR", "limit"},
+		/* real-logs-new batch435 (openhpc/ohpc#2059: UCX's dump), batch434 (NVIDIA/nccl#33:
+		 * NCCL 1) */
+		{"==== backtrace (tid: 548615) ====", "crash"},
+		{"WARN src/core.cu:225 failed to allocate 2101248 byte device buffer", "memory"},
+		{"NCCL Init failed (10) 'cuda malloc failed'", "memory"},
 		{"Failed to start nvml with error:  could not load NVML library", "library-missing"},
 		{"external/xla/xla/service/gpu/nccl_utils.cc:133: NCCL operation ncclGetUniqueId(&id) "
 		 "failed: Unable to load NCCL library.",
