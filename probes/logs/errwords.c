@@ -317,6 +317,10 @@ static const struct {
 	 * WARN  UCP API version is incompatible: required >= 1.20, actual 1.19.0 (loaded from
 	 * /lib64/libucp.so.0)" */
 	{"UCP version is incompatible", 1, NULL},
+	/* a message that says itself it may be ignored, the error it names being one the program
+	 * expects: vLLM's "WARNING ... [triton_decode_attention.py:44] The following error message
+	 * 'operation scheduled before its operands' can be ignored." */
+	{"can be ignored", 1, NULL},
 	{"UCP API version is incompatible", 1, NULL},
 	/* a failure said not to happen: SkyPilot's "Streaming logs... (Ctrl-C to exit log
 	 * streaming; job will not be killed)" */

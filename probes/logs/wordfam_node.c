@@ -418,6 +418,31 @@ const struct family hlog__fams_node[] = {
 	 .any = {"missing argument", "missing option", "arguments are required",
 		 "argument is required", "unrecognized argument", "unrecognized option",
 		 "unknown option", "no such option"}},
+	/* a job script's own check of its command line: "/var/spool/slurm/slurmd/job09770/
+	 * slurm_script: line 13: 1: ERROR: global batch size must be passed as first argument to
+	 * job.sh" */
+	{.cat = HCAT_CONFIG,
+	 .name = "arguments",
+	 .what = "the command the job was started with is not one the program accepts",
+	 .fix = "give the job the argument the line names (the submit command's arguments to the "
+		"script, the launcher's template), then run again",
+	 .any = {"must be passed", "must be given", "must be provided", "must be specified"},
+	 .also = {"argument", "option", "parameter", "flag"}},
+	/* a TLS peer whose certificate does not vouch for the name or address it was reached at,
+	 * or is not trusted: gRPC under Ray's TLS, "ipv4:10.108.163.118:6379: Peer name
+	 * 10.108.163.118 is not in peer certificate"; OpenSSL's "certificate verify failed",
+	 * Go's "x509: certificate signed by unknown authority" (the connection was made: what
+	 * fails is the trust) */
+	{.cat = HCAT_CONFIG,
+	 .name = "certificate",
+	 .what = "a TLS certificate was refused",
+	 .fix = "issue the certificate for every name and address the peers use to reach it (its "
+		"subject alternative names: the pod's or node's IP and host name), signed by the CA "
+		"every peer trusts and valid at the nodes' time (check their clocks); then restart "
+		"the services that load it",
+	 .any = {"peer certificate", "certificate verify failed", "certificate_verify_failed",
+		 "x509:", "certificate has expired", "certificate is not valid", "unknown authority",
+		 "bad certificate", "tls handshake", "ssl handshake"}},
 	/* a library a program loads is not where the loader looks, in the loader's own words:
 	 * "error while loading shared libraries: libhccl.so: cannot open shared object file",
 	 * Slurm's "dlopen(.../switch_hpe_slingshot.so): libjson-c.so.3: cannot open shared
@@ -519,6 +544,11 @@ const struct family hlog__fams_node[] = {
 		  * available", "not a valid RSA private key file") */
 		 "host key verification failed", "authentication failed",
 		 "no authentication methods", "not a valid rsa private key",
+		 /* Kubernetes' API server refusing a service account a verb its role lacks:
+		  * "endpoints \"tf-operator\" is forbidden: User
+		  * \"system:serviceaccount:default:tf-job-operator\" cannot get endpoints in the
+		  * namespace \"default\"" */
+		 "is forbidden",
 		 /* HTTP's 401 and 403 from a registry or service the job must log in to: enroot's
 		  * "[ERROR] URL https://registry-1.docker.io/v2/.../manifests/... returned error
 		  * code: 401 Unauthorized" */

@@ -1176,6 +1176,17 @@ cause_is "kind detail" "config words:world-size" "a program started on fewer nod
 	'a non-zero exit code. Per user-direction, the job has been aborted.'
 cause_is "kind detail" "rank-stuck words:hang" "a communicator some rank stopped reporting for" \
 	'    0         1         2       7-8        16        15   RUNNING  INCOMPLETE'
+# an API server's refusal, a certificate that does not name its peer, a script's own check
+# of its arguments, and an error a message says may be ignored (batches 437-439)
+cause_is "kind detail" "config words:permission" "a service account refused by the API server" \
+	'E0110 11:10:03.455096       1 election.go:226] error retrieving resource lock default/tf-operator: endpoints "tf-operator" is forbidden: User "system:serviceaccount:default:tf-job-operator" cannot get endpoints in the namespace "default"'
+cause_is "kind detail ip port" "config words:certificate 10.108.163.118 6379" "a peer certificate without the address" \
+	'details = "failed to connect to all addresses; last error: UNKNOWN: ipv4:10.108.163.118:6379: Peer name 10.108.163.118 is not in peer certificate"'
+cause_is "kind detail" "config words:arguments" "a job script without its argument" \
+	'/var/spool/slurm/slurmd/job09770/slurm_script: line 13: 1: ERROR: global batch size must be passed as first argument to job.sh'
+printf '%s\n' "(RayWorkerWrapper pid=631, ip=10.244.1.107) WARNING 04-20 16:47:18 [triton_decode_attention.py:44] The following error message 'operation scheduled before its operands' can be ignored. [repeated 14x across cluster]" >"$TMP/ign.log"
+run "$HCCLCTL" doctor --logs "$TMP/ign.log"
+check_rc 0 "an error a message says may be ignored: exit 0"
 # a crash handler's dump with no other line (real-logs-new batch435)
 cause_is "kind detail" "unresolved words:crash" "a dump of frames under UCX's heading" \
 	'==== backtrace (tid: 548615) ====' ' 3  /lib64/libc.so.6(+0x3e6f0) [0x7f9a56e3e6f0]'

@@ -454,6 +454,10 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch161/ms-swift-3485-2node-docker-qwen2audio-lora-ddp-node-rank0-train-"
 	 "progress-futurewarning-autocast-healthy",
 	 "`use_cache=True` is incompatible with gradient checkpointing. Setting `use_cache=False`.", 0},
+	{"can be ignored",
+	 "../real-logs-new/batch437/surajssd-llm-k8s-deepseek-v25-vllm-0-8-3-ray-2node-tp8-pp2-ib-"
+	 "gdrdma-nccl-2-21-5-serving-healthy",
+	 "can be ignored. [repeated 14x across cluster]", 0},
 	{"UCP version is incompatible",
 	 "../real-logs-new/batch320/abci2-allreduce-inter-vnode-2node-v100-nccl284-ucx-ucp-version-"
 	 "incompatible-warn-healthy",

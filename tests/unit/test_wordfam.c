@@ -486,6 +486,19 @@ static void test_rows(void **state)
 		/* real-logs-new batch435 (openhpc/ohpc#2059: UCX's dump), batch434 (NVIDIA/nccl#33:
 		 * NCCL 1) */
 		{"==== backtrace (tid: 548615) ====", "crash"},
+		/* real-logs-new batch438 (kubeflow/kubeflow#109, ray-project/kuberay#889), batch439
+		 * (MGHPCC's Megatron-LM job) */
+		{"E0110 11:10:03.455096       1 election.go:226] error retrieving resource lock "
+		 "default/tf-operator: endpoints \"tf-operator\" is forbidden: User "
+		 "\"system:serviceaccount:default:tf-job-operator\" cannot get endpoints in the "
+		 "namespace \"default\"",
+		 "permission"},
+		{"details = \"failed to connect to all addresses; last error: UNKNOWN: "
+		 "ipv4:10.108.163.118:6379: Peer name 10.108.163.118 is not in peer certificate\"",
+		 "certificate"},
+		{"/var/spool/slurm/slurmd/job09770/slurm_script: line 13: 1: ERROR: global batch size "
+		 "must be passed as first argument to job.sh",
+		 "arguments"},
 		{"WARN src/core.cu:225 failed to allocate 2101248 byte device buffer", "memory"},
 		{"NCCL Init failed (10) 'cuda malloc failed'", "memory"},
 		{"Failed to start nvml with error:  could not load NVML library", "library-missing"},
