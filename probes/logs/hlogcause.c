@@ -260,7 +260,8 @@ int hlog_conclude(struct hlog_report *r)
 	if (r->cat == HCAT_UNRESOLVED &&
 	    (!strcmp(r->detail, "unclassified") || !strcmp(r->detail, "no-explanation")))
 		hlog__words_conclude(r);
-	else if (!strcmp(r->detail, "result-code") || r->cat == HCAT_UNRESOLVED)
+	else if (!strcmp(r->detail, "result-code") || r->cat == HCAT_UNRESOLVED ||
+		 hlog__words_elsewhere(r))
 		hlog__words_conclude(r); /* a row that names what failed, not why */
 	/* nodes that run different software, else processes that made different calls at one
 	 * place of a communicator (mismatched releases make mismatched calls): the failures or

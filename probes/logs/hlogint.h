@@ -117,6 +117,9 @@ int hlog__word_family_row(int row, struct hlog_wordfam *out);
 /* wordcause.c: the verdict from the report's word_unk when nothing else explains the log (1
  * when it concluded). */
 int hlog__words_conclude(struct hlog_report *r);
+/* Whether r is a wait whose cause a row reads as elsewhere and does not name
+ * ("timeout-elsewhere"), which the words of an unexplained line may name. */
+int hlog__words_elsewhere(const struct hlog_report *r);
 
 /* hlogroster.c: the ranks a file's lines announce (roster_line on each line, roster_end with
  * the file's last line), p's roll call into r's (append), and the cause it shows when no line

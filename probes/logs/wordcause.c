@@ -188,6 +188,11 @@ static void unusable_peer(struct hlog_report *r)
 		 "--master/--ips, or a listener's wildcard address passed on as a peer's)");
 }
 
+int hlog__words_elsewhere(const struct hlog_report *r)
+{
+	return r->cat == HCAT_RANK_STUCK && !strcmp(r->detail, "timeout-elsewhere");
+}
+
 int hlog__words_conclude(struct hlog_report *r)
 {
 	/* a failure code alone (nothing explains it, or only its number's meaning does): the
@@ -208,10 +213,18 @@ int hlog__words_conclude(struct hlog_report *r)
 	 * of its own): a family that names a kind explains it, and its lines stay as evidence */
 	int named = r->cat == HCAT_UNRESOLVED && strcmp(r->detail, "unclassified") &&
 		    strcmp(r->detail, "no-explanation") && strcmp(r->detail, "result-code");
+	/* and a wait whose cause is elsewhere, as a row reads it (a process of the job gone,
+	 * what it waited for unnamed): only words that name a kind of fault say what that was,
+	 * not another wait, the news of a crash or a peer out of reach (what a lost peer leaves
+	 * behind it) */
+	int elsewhere = hlog__words_elsewhere(r);
+	if (elsewhere &&
+	    (fam.cat == HCAT_RANK_STUCK || fam.cat == HCAT_UNRESOLVED || fam.cat == HCAT_NET))
+		return 0;
 	if ((!strcmp(r->detail, "result-code") || r->kind == HLOG_KB || named) &&
 	    fam.cat == HCAT_UNRESOLVED)
 		return 0;
-	if ((no_expl || named) && fam.weak)
+	if ((no_expl || named || elsewhere) && fam.weak)
 		return 0;
 	const struct hlog_wordfam *f = &fam;
 	const struct hlog_unk *u = &line;
@@ -287,7 +300,7 @@ int hlog__words_conclude(struct hlog_report *r)
 	loopback_peer(r);
 	unusable_peer(r);
 	/* the failure code's own lines stay behind the word line that explains them */
-	size_t keep = no_expl || named ? r->nevidence : 0;
+	size_t keep = no_expl || named || elsewhere ? r->nevidence : 0;
 	if (keep >= HLOG_MAX_EVIDENCE)
 		keep = HLOG_MAX_EVIDENCE - 1;
 	memmove(&r->evidence[1], &r->evidence[0], keep * sizeof(r->evidence[0]));

@@ -94,9 +94,13 @@ const struct family hlog__fams_soft[] = {
 	 .any = {"world_size", "world size", "worldsize", "local_rank", "local-rank",
 		 "device-count", "device count", "visible devices", "nproc_per_node",
 		 "gpus are available", "npus are available", "devices are available",
-		 "gpus available", "npus available", "devices available"},
+		 "gpus available", "npus available", "devices available",
+		 /* and the devices a process found against the one it needs: HPL-MxP started
+		  * without a device per rank, "ERROR 1 (0->node1): 4 devices detected but HPL MxP
+		  * needs exactly 1 device per process" */
+		 "devices detected", "gpus detected", "npus detected"},
 	 .also = {"must be", "expected", "should be", "same as", "less than", "greater than",
-		  "equal to", "required", "requested"}},
+		  "equal to", "required", "requested", "needs exactly", "need exactly"}},
 	/* a program that needs more members than the job gave it: GPCNeT's "ERROR: this
 	 * application must be run on at least 2 nodes" (started on one); not a wait for them */
 	{.cat = HCAT_CONFIG,
@@ -324,7 +328,11 @@ const struct family hlog__fams_soft[] = {
 		 /* with a word of time between: DeepSpeed's "Automatic adjustment of ZeRO's
 		  * optimizer state partitioning with a new world size is not currently
 		  * supported." (a checkpoint of another world size) */
-		 "not currently supported", "not yet supported"}},
+		 "not currently supported", "not yet supported"},
+	 /* not a warning that a setup may fail, which the next line then does or does not:
+	  * Transformers' "You are using a model of type llama to instantiate a model of type .
+	  * This is not supported for all configurations of models and can yield errors." */
+	 .not = {"can yield", "may yield", "could yield"}},
 	/* SIGBUS: a process touched a page of shared memory whose backing store had run out (a
 	 * container's /dev/shm of 64 MB under NCCL: "Caught signal 7 (Bus error: nonexistent
 	 * physical address)" in ncclGroupEnd); not the PCIe AER's "PCIe Bus Error", a device's */

@@ -1187,6 +1187,14 @@ cause_is "kind detail" "config words:arguments" "a job script without its argume
 printf '%s\n' "(RayWorkerWrapper pid=631, ip=10.244.1.107) WARNING 04-20 16:47:18 [triton_decode_attention.py:44] The following error message 'operation scheduled before its operands' can be ignored. [repeated 14x across cluster]" >"$TMP/ign.log"
 run "$HCCLCTL" doctor --logs "$TMP/ign.log"
 check_rc 0 "an error a message says may be ignored: exit 0"
+# a wait a row reads as caused elsewhere (the PMIx server lost a process of the job), and the
+# words of another line that name what that was: they are the cause (real-logs-new batch440)
+cause_is "kind detail" "config words:world-size" "a lost process whose words name the fault" \
+	'[node1:1576906] PMIX ERROR: UNREACHABLE in file server/pmix_server.c at line 2198' \
+	' ERROR 1 (0->node1): 4 devices detected but HPL MxP needs exactly 1 device per process at (src/driver.cpp:397)'
+cause_is "kind detail" "rank-stuck timeout-elsewhere" "... but not words that name another wait" \
+	'[node1:1576906] PMIX ERROR: UNREACHABLE in file server/pmix_server.c at line 2198' \
+	' ERROR: rank 3 is still waiting for rank 5'
 # a crash handler's dump with no other line (real-logs-new batch435)
 cause_is "kind detail" "unresolved words:crash" "a dump of frames under UCX's heading" \
 	'==== backtrace (tid: 548615) ====' ' 3  /lib64/libc.so.6(+0x3e6f0) [0x7f9a56e3e6f0]'

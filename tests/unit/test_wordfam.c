@@ -486,6 +486,10 @@ static void test_rows(void **state)
 		/* real-logs-new batch435 (openhpc/ohpc#2059: UCX's dump), batch434 (NVIDIA/nccl#33:
 		 * NCCL 1) */
 		{"==== backtrace (tid: 548615) ====", "crash"},
+		/* real-logs-new batch440 (HPL-MxP on anuhpc2025/HPC-Xenon-Cluster) */
+		{" ERROR 1 (0->node1): 4 devices detected but HPL MxP needs exactly 1 device per "
+		 "process at (src/driver.cpp:397)",
+		 "world-size"},
 		/* real-logs-new batch438 (kubeflow/kubeflow#109, ray-project/kuberay#889), batch439
 		 * (MGHPCC's Megatron-LM job) */
 		{"E0110 11:10:03.455096       1 election.go:226] error retrieving resource lock "
@@ -535,6 +539,13 @@ static void test_rows(void **state)
 			      "exited without calling init");
 	if (pmi && !strcmp(pmi, "pmi-launch"))
 		fail_msg("a PMI_Init after another rank's exit read as a launcher mismatch");
+	/* a warning that a setup may yield errors is no unsupported setup (real: real-logs-new
+	 * batch217, huggingface/text-generation-inference#1383) */
+	const char *hedge = fam("You are using a model of type llama to instantiate a model of "
+				"type . This is not supported for all configurations of models and "
+				"can yield errors.");
+	if (hedge && !strcmp(hedge, "unsupported"))
+		fail_msg("a warning that a setup can yield errors read as an unsupported setup");
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		const char *got = fam(t[i].line);
 		if (!got || strcmp(got, t[i].family))
