@@ -157,6 +157,10 @@ static const struct {
 	/* a program refusing its own command line: NVIDIA's fabric manager start script,
 	 * "Unknown option: /usr/share/nvidia/nvswitch/fabricmanager.cfg" */
 	{"unknown option", 0},
+	/* and the same in other launchers' words: Intel MPI's Hydra, "[mpiexec@b03u14a] match_arg
+	 * (../../../../../src/pm/i_hydra/libhydra/arg/hydra_arg.c:91): unrecognized argument x"
+	 * (an option of another MPI's mpirun) */
+	{"unrecognized argument", 0},
 	/* the shell, for a program not on the PATH: "bash: orted: command not found" */
 	{"command not found", 0},
 	/* bash refusing a line of the job's script: "/bin/bash: SSH_CONNECTION: readonly

@@ -214,7 +214,10 @@ const struct family hlog__fams_node[] = {
 		  * not active" */
 		 "port not active", "port is not active",
 		 /* perftest on a port without a link: "Port number 1 state is Down" */
-		 "state is down"}},
+		 "state is down",
+		 /* a node health check's verdict on its RDMA links: OCI's node problem detector,
+		  * "RdmaLink       True     RdmaLinkHasIssues      Healthcheck:: RDMA Link Error" */
+		 "rdma link error"}},
 	/* a link that passes errors at the physical layer: HPE Slingshot's cxiberstat,
 	 * "x2510c7s6b0n0: Warning: encountered unexpected Link Mode NA for non-zero error rate
 	 * 595424" (a cable, transceiver or port going bad, the link about to drop) */
@@ -378,7 +381,10 @@ const struct family hlog__fams_node[] = {
 	 .fix = "install the program the line names on every node at the same path, or make the "
 		"non-interactive shell of each node find it (PATH and LD_LIBRARY_PATH set in "
 		"~/.bashrc before its interactive check, or the launcher's prefix option)",
-	 .any = {"command not found"}},
+	 .any = {"command not found",
+		 /* Open MPI's launcher for a program missing on a node it starts ranks on:
+		  * "mpirun was unable to find the specified executable file, and therefore" */
+		 "find the specified executable"}},
 	/* the shell refusing a line of the job's script, in bash's words: "/bin/bash:
 	 * SSH_CONNECTION: readonly variable", "/usr/bin/enroot: line 44: HOME: unbound variable"
 	 * (set -u), "bad substitution", "syntax error near unexpected token" */
@@ -549,6 +555,10 @@ const struct family hlog__fams_node[] = {
 		  * \"system:serviceaccount:default:tf-job-operator\" cannot get endpoints in the
 		  * namespace \"default\"" */
 		 "is forbidden",
+		 /* a cloud API refusing the credentials the cluster's own service uses: AWS's "The
+		  * provided credentials do not have permission to create the service-linked role
+		  * for EC2 Spot Instances." */
+		 "not have permission",
 		 /* HTTP's 401 and 403 from a registry or service the job must log in to: enroot's
 		  * "[ERROR] URL https://registry-1.docker.io/v2/.../manifests/... returned error
 		  * code: 401 Unauthorized" */

@@ -1195,6 +1195,16 @@ cause_is "kind detail" "config words:world-size" "a lost process whose words nam
 cause_is "kind detail" "rank-stuck timeout-elsewhere" "... but not words that name another wait" \
 	'[node1:1576906] PMIX ERROR: UNREACHABLE in file server/pmix_server.c at line 2198' \
 	' ERROR: rank 3 is still waiting for rank 5'
+# a launcher refusing another MPI's option and one that cannot find the program on a node:
+# their words, not the scheduler's exit code under them, are the cause (real-logs-new
+# batch444)
+cause_is "kind detail" "config words:arguments" "Hydra refusing an option of Open MPI's mpirun" \
+	'[mpiexec@b03u14a] match_arg (../../../../../src/pm/i_hydra/libhydra/arg/hydra_arg.c:91): unrecognized argument x' \
+	'[mpiexec@b03u14a] main (../../../../../src/pm/i_hydra/mpiexec/mpiexec.c:1783): error parsing parameters' \
+	'Exited with exit code 255.'
+cause_is "kind detail" "config words:not-installed" "a program mpirun cannot find on a node" \
+	'mpirun was unable to find the specified executable file, and therefore' \
+	'72 total processes failed to start' 'Exited with exit code 134.'
 # a crash handler's dump with no other line (real-logs-new batch435)
 cause_is "kind detail" "unresolved words:crash" "a dump of frames under UCX's heading" \
 	'==== backtrace (tid: 548615) ====' ' 3  /lib64/libc.so.6(+0x3e6f0) [0x7f9a56e3e6f0]'

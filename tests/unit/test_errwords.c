@@ -100,6 +100,10 @@ static const struct row_line word_lines[] = {
 	 "../real-logs-new/batch427/rocm-cvs-rcclras-2-28-3-2node-16gpu-incomplete-rank3-gpu3-missing-"
 	 "10-245-40-180",
 	 "#0-0 (488feb6f1c97a0e1) INCOMPLETE"},
+	{"unrecognized argument",
+	 "../real-logs-new/batch444/haibinlai-apac-hpc-ai-2024-qiming-204802-hoomd-2node-256rank-"
+	 "openmpi-module-conflict-intel-mpi-hydra-unrecognized-argument-x",
+	 "hydra_arg.c:91): unrecognized argument x"},
 	{"backtrace (tid",
 	 "../real-logs-new/batch435/openhpc-ohpc-2059-ucx-ohpc-1-17-update-breaks-openmpi5-gnu13-5-0-"
 	 "3-segfault-backtrace",

@@ -486,6 +486,22 @@ static void test_rows(void **state)
 		/* real-logs-new batch435 (openhpc/ohpc#2059: UCX's dump), batch434 (NVIDIA/nccl#33:
 		 * NCCL 1) */
 		{"==== backtrace (tid: 548615) ====", "crash"},
+		/* real-logs-new batch444 (a student team's LSF jobs: SUSTech's APAC HPC-AI 2024),
+		 * batch446 (AWS ParallelCluster's troubleshooting page, OCI's node problem
+		 * detector page) */
+		{"mpirun was unable to find the specified executable file, and therefore",
+		 "not-installed"},
+		{"[mpiexec@b03u14a] match_arg (../../../../../src/pm/i_hydra/libhydra/arg/"
+		 "hydra_arg.c:91): unrecognized argument x",
+		 "arguments"},
+		{"2022-05-20 13:06:24,796 - [slurm_plugin.common:add_instances_for_nodes] - ERROR - "
+		 "Encountered exception when launching instances for nodes (x1) ['spot-dy-t2micro-2']: "
+		 "An error occurred (AuthFailure.ServiceLinkedRoleCreationNotPermitted) when calling "
+		 "the RunInstances operation: The provided credentials do not have permission to "
+		 "create the service-linked role for EC2 Spot Instances.",
+		 "permission"},
+		{"RdmaLink       True     RdmaLinkHasIssues      Healthcheck:: RDMA Link Error",
+		 "link-down"},
 		/* real-logs-new batch440 (HPL-MxP on anuhpc2025/HPC-Xenon-Cluster) */
 		{" ERROR 1 (0->node1): 4 devices detected but HPL MxP needs exactly 1 device per "
 		 "process at (src/driver.cpp:397)",
