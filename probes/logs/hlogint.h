@@ -114,8 +114,9 @@ struct hlog_wordfam {
 	int (*form)(struct pspan line, long long *port); /* NULL, or the form (and its port) */
 };
 int hlog__word_family_row(int row, struct hlog_wordfam *out);
-/* wordcause.c: the verdict from the report's word_unk when nothing else explains the log (1
- * when it concluded). */
+/* wordcause.c: the verdict from the words of the report's word_unk where no rule explains the
+ * log, or a rule names what failed but not why (a result code, a row of its own, a wait it
+ * reads as caused elsewhere); 1 when it concluded. */
 int hlog__words_conclude(struct hlog_report *r);
 /* Whether r is a wait whose cause a row reads as elsewhere and does not name
  * ("timeout-elsewhere"), which the words of an unexplained line may name. */
