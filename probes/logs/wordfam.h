@@ -13,7 +13,9 @@
 struct family {
 	int cat;
 	const char *name; /* the verdict's detail: "words:NAME" */
-	const char *what; /* the cause, before the quoted line */
+	/* the cause, before the quoted line, and its fix; NULL: those of the row of the same
+	 * name before it (a family in several rows says them once) */
+	const char *what;
 	const char *fix;
 	const char *any[MAXW];	/* one of these phrases... */
 	const char *also[MAXW]; /* ...and, when given, one of these too */

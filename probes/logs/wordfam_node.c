@@ -43,7 +43,6 @@ const struct family hlog__fams_node[] = {
 	 * (0x26:0xffff:1127)", "NVRM: rm_init_adapter failed for device bearing minor number 0" */
 	{.cat = HCAT_HARDWARE,
 	 .name = "hardware",
-	 .what = "a device reported a hardware fault",
 	 .fix = "take the device the line names out of service and check its health (nvidia-smi "
 		"-q, the kernel log since boot, its PCIe link with lspci -vv); reseat, reset or "
 		"replace it, and check that the driver and its firmware match, before the next run",
@@ -124,7 +123,6 @@ const struct family hlog__fams_node[] = {
 	 * 0 data alloc failed" (Kunlun XPU), "allocation failed" */
 	{.cat = HCAT_RESOURCE,
 	 .name = "memory",
-	 .what = "memory could not be allocated",
 	 .fix = "find what holds the memory (the job's batch size, another process on the device "
 		"or node, the device's own tool: npu-smi info, nvidia-smi, xpu-smi; the kernel's "
 		"OOM killer in dmesg) and run again with less",
@@ -233,7 +231,6 @@ const struct family hlog__fams_node[] = {
 	 * (LinkUp 100 Gb/sec)." (or "No IB port 1 is ACTIVE") */
 	{.cat = HCAT_LINK_DOWN,
 	 .name = "link-down",
-	 .what = "a network link is down",
 	 .fix = "check the link of the NIC it names (cable, switch port, the NIC's link state) on "
 		"both ends (ibstat, ip link), then run again",
 	 /* and Omni-Path's PSM2 on a node whose HFI has no active port: "PSM2 no hfi units
@@ -245,7 +242,6 @@ const struct family hlog__fams_node[] = {
 	 * 'eth0'(tcp), 'lo'(tcp)" on the one node of 256 whose InfiniBand port was missing */
 	{.cat = HCAT_LINK_DOWN,
 	 .name = "link-down",
-	 .what = "a network link is down",
 	 .fix = "check the NIC and port the line names on that node (ibstat or ibv_devinfo: its "
 		"state and physical state; ip link), bring the port up or take the node out, and "
 		"name the same devices on every node (UCX_NET_DEVICES, NCCL_IB_HCA)",
@@ -359,7 +355,6 @@ const struct family hlog__fams_node[] = {
 	 * dist_sync" */
 	{.cat = HCAT_CONFIG,
 	 .name = "backend-missing",
-	 .what = "the job asks for a backend its installed build does not have",
 	 .fix = "install a build of the framework that has the feature the line names (or build "
 		"it with the option the line gives), or ask for one the installed build has",
 	 .any = {"compile with", "recompile with", "rebuild with", "build with"},
@@ -429,7 +424,6 @@ const struct family hlog__fams_node[] = {
 	 * job.sh" */
 	{.cat = HCAT_CONFIG,
 	 .name = "arguments",
-	 .what = "the command the job was started with is not one the program accepts",
 	 .fix = "give the job the argument the line names (the submit command's arguments to the "
 		"script, the launcher's template), then run again",
 	 .any = {"must be passed", "must be given", "must be provided", "must be specified"},
@@ -468,7 +462,6 @@ const struct family hlog__fams_node[] = {
 	 * library"; XLA's "Unable to load NCCL library" */
 	{.cat = HCAT_CONFIG,
 	 .name = "library-missing",
-	 .what = "a library a program loads is missing where it runs",
 	 .fix = "install the library the line names on every node (the same release as where the "
 		"program was built), or point the loader at it (LD_LIBRARY_PATH, ldconfig, the "
 		"container's mounts and runtime: a GPU container needs the vendor's runtime to mount "
@@ -567,7 +560,6 @@ const struct family hlog__fams_node[] = {
 	 * ptrace capability, "Read -1, expected 10024, errno = 1" */
 	{.cat = HCAT_CONFIG,
 	 .name = "permission",
-	 .what = "an access was refused (a permission, a key or a capability the job lacks)",
 	 .fix = "give the job's user what the call needs: access to the device or file, or the "
 		"container's capability (SYS_PTRACE for a copy between processes, CMA); then run "
 		"again",

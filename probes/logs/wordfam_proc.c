@@ -8,12 +8,6 @@
 #include "probes/logs/hlogcause.h"
 #include "probes/logs/wordfam.h"
 
-/* the two rows of a hang (one in plain words, one in a status table) say the same */
-static const char hang_what[] = "a process hangs";
-static const char hang_fix[] = "find the rank that stopped making progress (its own log, py-spy "
-			       "dump or gdb on its process, the last collective each rank "
-			       "entered); the ranks waiting for it are not the cause";
-
 const struct family hlog__fams_proc[] = {
 	/* a crash explains the refused connections and timeouts of its peers; a cause its own
 	 * process stated before it (memory, a setting, versions) explains the crash */
@@ -118,7 +112,6 @@ const struct family hlog__fams_proc[] = {
 	 * to complete a TCP connection to another process" */
 	{.cat = HCAT_NET,
 	 .name = "connect-failed",
-	 .what = "a connection to a peer could not be made",
 	 .fix = "check that the peer the lines name is up and reachable from this node (firewall "
 		"on the remote host, routes, the interface the job binds to)",
 	 .any = {"unable to complete", "could not complete", "failed to complete",
@@ -176,8 +169,10 @@ const struct family hlog__fams_proc[] = {
 	{.cat = HCAT_RANK_STUCK,
 	 .name = "hang",
 	 .says = WF_SAYS_WAITS,
-	 .what = hang_what,
-	 .fix = hang_fix,
+	 .what = "a process hangs",
+	 .fix = "find the rank that stopped making progress (its own log, py-spy dump or gdb on "
+		"its process, the last collective each rank entered); the ranks waiting for it "
+		"are not the cause",
 	 .any = {"hanging", "hung", "deadlock", "stalled", "missing ranks",
 		 /* TensorFlow's master, every 10 s: "CreateSession still waiting for response
 		  * from worker: /job:worker/replica:0/task:12" */
@@ -192,8 +187,6 @@ const struct family hlog__fams_proc[] = {
 	{.cat = HCAT_RANK_STUCK,
 	 .name = "hang",
 	 .says = WF_SAYS_WAITS,
-	 .what = hang_what,
-	 .fix = hang_fix,
 	 .any = {"incomplete"},
 	 .not = {"data", "read", "download", "response", "might", "may "}},
 	/* a wait given up on in other words: MosaicML streaming's "RuntimeError: Waiting for
@@ -208,11 +201,6 @@ const struct family hlog__fams_proc[] = {
 	 .also = {"bailing out", "giving up", "gave up"}},
 	{.cat = HCAT_RANK_STUCK,
 	 .name = "timeout",
-	 .what = "a wait ran out",
-	 .fix = "a wait for another rank or service ran out: find the rank that was late or "
-		"stopped (its "
-		"own log, the first error by time across ranks); raise the timeout only when it is "
-		"known to be merely slow",
 	 .any = {"timed out", "timeout", "time out", "deadline exceeded", "超时",
 		 /* the scheduler ending a job that used up its time: Slurm's "slurmstepd:
 		  * error: *** JOB 8384637 ON nid001044 CANCELLED AT 2023-05-02T03:58:46 DUE TO
@@ -238,7 +226,6 @@ const struct family hlog__fams_proc[] = {
 	 * from ATL, set CCL_ZE_IPC_EXCHANGE=sockets explicitly" */
 	{.cat = HCAT_CONFIG,
 	 .name = "advised-setting",
-	 .what = "the program says a setting of the job does not fit what it does",
 	 .fix = "set what the line advises (the variable it names, to the value it gives), the "
 		"same on every node, then run again",
 	 .form = hlog__wf_set_assignment,
@@ -288,7 +275,6 @@ const struct family hlog__fams_proc[] = {
 	{.cat = HCAT_UNRESOLVED,
 	 .name = "exception",
 	 .weak = 1,
-	 .what = "a process raised an exception",
 	 .fix = "read the exception and the lines before it in that process's log (its traceback "
 		"names the call that raised); the first process to fail by time is the place to "
 		"start",

@@ -105,7 +105,6 @@ const struct family hlog__fams_soft[] = {
 	 * application must be run on at least 2 nodes" (started on one); not a wait for them */
 	{.cat = HCAT_CONFIG,
 	 .name = "world-size",
-	 .what = "the job's ranks do not fit its devices or nodes",
 	 .fix = "start the job on as many nodes, processes or devices as the line asks for (the "
 		"launcher's node and task counts, its host list), or a program meant for that size",
 	 .any = {"run on at least", "run with at least", "requires at least", "require at least",
@@ -169,7 +168,6 @@ const struct family hlog__fams_soft[] = {
 	 * not found (required by ...)") */
 	{.cat = HCAT_VERSION,
 	 .name = "version",
-	 .what = "software versions do not fit together",
 	 .fix = "install the same, compatible versions of the driver, runtime and libraries on "
 		"every node; the library the line names was built against another version of one "
 		"it loads",
@@ -184,7 +182,6 @@ const struct family hlog__fams_soft[] = {
 	 * arguments but 4 were given" */
 	{.cat = HCAT_VERSION,
 	 .name = "version",
-	 .what = "software versions do not fit together",
 	 .fix = "install the releases of the two packages the traceback passes between that are "
 		"made for each other (the caller's requirements name the callee's versions), the "
 		"same on every node",
@@ -197,14 +194,12 @@ const struct family hlog__fams_soft[] = {
 	 * attribute") is a bug, not this */
 	{.cat = HCAT_VERSION,
 	 .name = "version",
-	 .what = "software versions do not fit together",
 	 .fix = "install the release of the module the line names that the calling package was "
 		"made for (its requirements name it), the same on every node",
 	 .any = {"has no attribute"},
 	 .also = {"module '"}},
 	{.cat = HCAT_VERSION,
 	 .name = "version",
-	 .what = "software versions do not fit together",
 	 .fix = "install the same, compatible versions of the driver, runtime and libraries on "
 		"every "
 		"node",
@@ -285,7 +280,6 @@ const struct family hlog__fams_soft[] = {
 	 * tasks > number of elements!" */
 	{.cat = HCAT_CONFIG,
 	 .name = "invalid",
-	 .what = "a value the job was given does not fit another",
 	 .fix = "correct the values the line compares (the job's arguments, its process count "
 		"and its problem's size, its rank table or environment), the same on every node, "
 		"then run again",

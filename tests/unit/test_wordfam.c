@@ -805,12 +805,33 @@ static void test_none(void **state)
 	assert_null(hlog__word_family_name(1000));
 }
 
+/* Every row says a cause and a fix, its own or, where it leaves them out, those of the row of
+ * its name before it: a family in several rows reads the same from each. */
+static void test_texts(void **state)
+{
+	(void)state;
+	int rows = 0;
+	struct hlog_wordfam f;
+	for (int r = 0; hlog__word_family_row(r, &f); r++, rows++) {
+		if (!f.what || !f.what[0] || !f.fix || !f.fix[0])
+			fail_msg("row %d (%s) says no cause or no fix", r, f.name);
+		int first = hlog__word_family_named(f.name);
+		struct hlog_wordfam g;
+		assert_true(first >= 0 && hlog__word_family_row(first, &g));
+		if (!strcmp(f.name, "hang") || !strcmp(f.name, "timeout"))
+			assert_string_equal(f.what, g.what); /* rows that left theirs out */
+	}
+	assert_true(rows > 50);
+	assert_false(hlog__word_family_row(-1, &f));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_none),
+		cmocka_unit_test(test_texts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
