@@ -101,6 +101,10 @@ static const struct {
 	/* Kubernetes' state of a container the kernel's OOM killer ended, one word in kubectl's
 	 * table: "mfem-0-z6rhn    0/1     OOMKilled                0             107s" */
 	{"oomkilled", 0},
+	/* and the kernel's own record of the kill, with no other error word: "kernel:
+	 * [266333.003777] oom-kill:constraint=CONSTRAINT_NONE,nodemask=(null),cpuset=/,
+	 * mems_allowed=0,global_oom,task_memcg=/user.slice,task=python,pid=15850,uid=1000" */
+	{"oom-kill", 0},
 	/* a process of the job gone, in the launcher's plain words: Cray PALS's "x3103c0s7b0n0:
 	 * rank 0 died from signal 15" */
 	{"died", 0},
@@ -161,6 +165,10 @@ static const struct {
 	 * (../../../../../src/pm/i_hydra/libhydra/arg/hydra_arg.c:91): unrecognized argument x"
 	 * (an option of another MPI's mpirun) */
 	{"unrecognized argument", 0},
+	/* and a request in a launcher's own syntax it cannot parse: Open MPI's "The mapping
+	 * request contains an unrecognized modifier:" (any word the program does not know) */
+	{"unrecognized", 0},
+	{"unrecognised", 0},
 	/* the shell, for a program not on the PATH: "bash: orted: command not found" */
 	{"command not found", 0},
 	/* bash refusing a line of the job's script: "/bin/bash: SSH_CONNECTION: readonly

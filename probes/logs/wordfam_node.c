@@ -57,6 +57,17 @@ const struct family hlog__fams_node[] = {
 		"and reseat, move or replace the card or riser whose link is degraded",
 	 .any = {"pcie", "pci-e", "pci express"},
 	 .also = {"fail", "degraded", "downgraded", "below"}},
+	/* the dynamic loader with no room left for the thread-local storage of a library loaded
+	 * late (dlopen, an import): glibc's "ImportError: .../lib/libgomp.so.1: cannot allocate
+	 * memory in static TLS block". The room is fixed when the program starts; no memory ran
+	 * out, so the row comes before the memory rows, whose words the line has too */
+	{.cat = HCAT_CONFIG,
+	 .name = "static-tls",
+	 .what = "the dynamic loader had no room left for a library loaded after the program "
+		 "started (its static TLS block)",
+	 .fix = "load the library the line names when the program starts: LD_PRELOAD=<its path> "
+		"before the launch command on every node (or import it before the others)",
+	 .any = {"static tls block"}},
 	{.cat = HCAT_RESOURCE,
 	 .name = "memory",
 	 .what = "memory ran out",
@@ -419,6 +430,22 @@ const struct family hlog__fams_node[] = {
 	 .any = {"missing argument", "missing option", "arguments are required",
 		 "argument is required", "unrecognized argument", "unrecognized option",
 		 "unknown option", "no such option"}},
+	/* the same refusal of a word of the command line, said of any part of it: Open MPI's
+	 * "The mapping request contains an unrecognized modifier:" (of --map-by) */
+	{.cat = HCAT_CONFIG,
+	 .name = "arguments",
+	 .any = {"unrecognized", "unrecognised", "not recognized", "not recognised"},
+	 .also = {"argument", "option", "modifier", "flag", "parameter", "keyword", "directive",
+		  "switch", "token"}},
+	/* a value the program needs and was not given, on its error line: Intel VTune's "vtune:
+	 * Error: MPI application analysis is not possible if a result directory name is not
+	 * provided or contains @ characters." */
+	{.cat = HCAT_CONFIG,
+	 .name = "arguments",
+	 .what = "the program was not given a value it needs",
+	 .fix = "give the program what the line says it lacks (its option on the command line, "
+		"the key in its config file or the environment variable), then run again",
+	 .any = {"not provided", "not specified", "was not given", "were not given"}},
 	/* a job script's own check of its command line: "/var/spool/slurm/slurmd/job09770/
 	 * slurm_script: line 13: 1: ERROR: global batch size must be passed as first argument to
 	 * job.sh" */
@@ -467,7 +494,10 @@ const struct family hlog__fams_node[] = {
 		"container's mounts and runtime: a GPU container needs the vendor's runtime to mount "
 		"the driver's libraries)",
 	 .any = {"could not load", "couldn't load", "cannot load", "can't load", "unable to load",
-		 "failed to load"},
+		 "failed to load",
+		 /* Slurm's MPI plugin: "mpi/pmix_v5: init: (null) [0]: mpi_pmix.c:193: pmi/pmix:
+		  * can not load PMIx library" */
+		 "can not load"},
 	 .also = {"library", "libraries"}},
 	/* processes that could not be pinned to the cores asked for: Open MPI's "hwloc_set_cpubind
 	 * returned \"Error\" for bitmap \"0\"" on a node shared with other jobs, Slurm's

@@ -219,9 +219,10 @@ const struct family hlog__fams_proc[] = {
 		 "you should set", "you must set", "you need to set"},
 	 /* not advice on how to debug: torch_npu's "If you want to get the accurate stacktrace,
 	  * please set environment variable ASCEND_LAUNCH_BLOCKING=1." under every asynchronous
-	  * operator error */
+	  * operator error, MindIE's "enable log: export ASDOPS_LOG_LEVEL=ERROR, export
+	  * ASDOPS_LOG_TO_STDOUT=1" after an operator that failed */
 	 .not = {"stacktrace", "stack trace", "debug", "launch_blocking", "_debug",
-		 "_launch_blocking"}},
+		 "_launch_blocking", "enable log", "_log_level", "_log_to_stdout"}},
 	/* the same advice as the assignment to make: oneCCL's "EXCEPTION: to get local_idx/count
 	 * from ATL, set CCL_ZE_IPC_EXCHANGE=sockets explicitly" */
 	{.cat = HCAT_CONFIG,
@@ -230,7 +231,7 @@ const struct family hlog__fams_proc[] = {
 		"same on every node, then run again",
 	 .form = hlog__wf_set_assignment,
 	 .not = {"stacktrace", "stack trace", "debug", "launch_blocking", "_debug",
-		 "_launch_blocking"}},
+		 "_launch_blocking", "enable log", "_log_level", "_log_to_stdout"}},
 	/* a Python exception whose own line is missing or says nothing a row above knows: the
 	 * frames of its traceback still say a process failed */
 	{.cat = HCAT_UNRESOLVED,
