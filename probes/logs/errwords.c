@@ -323,6 +323,15 @@ static const struct {
 	 * "`use_cache=True` is incompatible with gradient checkpointing. Setting
 	 * `use_cache=False`." */
 	{". setting", 1, hlog__ew_adjusted},
+	/* and a value refused and put back by the program itself: MindCluster's quick start,
+	 * "[WARNING] [470] profiler.py: Invalid parameter export_type: None, reset it to text."
+	 * (not advice to reset a device: NVRM's "Xid ... 63, ... New row marked for remapping,
+	 * reset gpu to activate") */
+	{", reset it to", 1, NULL},
+	{", reset to", 1, NULL},
+	/* or a setting's source missing and the defaults taken: "[WARNING] Config file not found:
+	 * , using default configuration." */
+	{", using default", 1, NULL},
 	/* UCX comparing the version the program was built for with the library it loaded, and
 	 * going on with it (seen in runs that then worked on two clusters years apart): "UCX
 	 * WARN  UCP version is incompatible, required: 1.8, actual: 1.7 (release 0 ...)", "UCX

@@ -302,6 +302,17 @@ const struct family hlog__fams_node[] = {
 	 .also = {"HCCL_", "NCCL_", "GLOO_", "TORCH_", "ASCEND_", "MASTER_ADDR", "MASTER_PORT",
 		  "WORLD_SIZE", "environment variable", "parameter", "config", "configuration",
 		  "setting"}},
+	/* a feature of the node or the program whose state is the error itself: AMD uProf's
+	 * "Error: NMI watchdog is enabled. NMI uses one Core HW PMC counter." (not a guess at
+	 * what a state may have caused) */
+	{.cat = HCAT_CONFIG,
+	 .name = "setting",
+	 .what = "a feature is on or off where the program needs the other",
+	 .fix = "turn the feature the line names on or off as the program needs (a kernel setting "
+		"through sysctl, a driver's module option, the program's own option), on every "
+		"node, then run again",
+	 .any = {"is enabled", "is not enabled", "is disabled", "is not disabled"},
+	 .not = {"potentially", "possibly", "may", "might", "probably", "perhaps"}},
 	/* a file system that is full: "msg_mgr_dump raise error[[Errno 28] No space left on
 	 * device]" (CANN's operator compiler on a full disk) */
 	{.cat = HCAT_RESOURCE,
@@ -481,6 +492,9 @@ const struct family hlog__fams_node[] = {
 		"program was built), or point the loader at it (LD_LIBRARY_PATH, ldconfig, the "
 		"container's mounts); ldd on the program lists what is not found",
 	 .any = {"cannot open shared object file", "error while loading shared libraries",
+		 /* and the linker's, building a kernel at run time: "/usr/bin/ld: cannot find
+		  * -lcudart" */
+		 "cannot find -l",
 		 /* a library the program was to be linked with, missing from its build: Cray
 		  * MPICH's "GPU_SUPPORT_ENABLED is requested, but GTL library is not linked" */
 		 "library is not linked", "library not linked"}},
@@ -585,7 +599,11 @@ const struct family hlog__fams_node[] = {
 		 /* HTTP's 401 and 403 from a registry or service the job must log in to: enroot's
 		  * "[ERROR] URL https://registry-1.docker.io/v2/.../manifests/... returned error
 		  * code: 401 Unauthorized" */
-		 "401 unauthorized", "403 forbidden"}},
+		 "401 unauthorized", "403 forbidden",
+		 /* sudo asking for a password where nobody can type it: Ansible's "fatal:
+		  * [172.0.0.100]: FAILED! => {\"msg\": \"Missing sudo password\"}", sudo's own "a
+		  * password is required" */
+		 "sudo password", "password is required"}},
 	/* and by EPERM's or EACCES's number alone: Open MPI's shared memory copy without the
 	 * ptrace capability, "Read -1, expected 10024, errno = 1" */
 	{.cat = HCAT_CONFIG,

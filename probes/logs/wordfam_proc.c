@@ -223,6 +223,15 @@ const struct family hlog__fams_proc[] = {
 	  * ASDOPS_LOG_TO_STDOUT=1" after an operator that failed */
 	 .not = {"stacktrace", "stack trace", "debug", "launch_blocking", "_debug",
 		 "_launch_blocking", "enable log", "_log_level", "_log_to_stdout"}},
+	/* the program's advice to check one setting, on the line that failed: ascend-deployer's
+	 * "fatal: [172.0.0.99]: FAILED! => {\"changed\": false, \"msg\": \"login harbor
+	 * failed, please check whether docker proxy is set\"}" */
+	{.cat = HCAT_CONFIG,
+	 .name = "advised-setting",
+	 .fix = "check the setting the line names on the node it names (its value, or whether it "
+		"is there at all), set it as the job needs, then run again",
+	 .any = {"check whether", "check if"},
+	 .also = {"is set", "are set", "is configured", "are configured"}},
 	/* the same advice as the assignment to make: oneCCL's "EXCEPTION: to get local_idx/count
 	 * from ATL, set CCL_ZE_IPC_EXCHANGE=sockets explicitly" */
 	{.cat = HCAT_CONFIG,
