@@ -168,7 +168,6 @@ static const struct {
 	/* and a request in a launcher's own syntax it cannot parse: Open MPI's "The mapping
 	 * request contains an unrecognized modifier:" (any word the program does not know) */
 	{"unrecognized", 0},
-	{"unrecognised", 0},
 	/* the shell, for a program not on the PATH: "bash: orted: command not found" */
 	{"command not found", 0},
 	/* bash refusing a line of the job's script: "/bin/bash: SSH_CONNECTION: readonly
@@ -328,7 +327,6 @@ static const struct {
 	 * (not advice to reset a device: NVRM's "Xid ... 63, ... New row marked for remapping,
 	 * reset gpu to activate") */
 	{", reset it to", 1, NULL},
-	{", reset to", 1, NULL},
 	/* or a setting's source missing and the defaults taken: "[WARNING] Config file not found:
 	 * , using default configuration." */
 	{", using default", 1, NULL},

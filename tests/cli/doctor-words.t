@@ -1218,6 +1218,43 @@ cause_is "kind detail" "config words:library-missing" "a library that would not 
 	'Failed to start nvml with error:  could not load NVML library'
 cause_is "kind detail" "config words:binding" "processes that could not be bound" \
 	'Error message: hwloc_set_cpubind returned "Error" for bitmap "0"' '2 total processes failed to start'
+# a launcher's option it does not know, a value not given, a library the loader or the linker
+# cannot load, the loader's own room, a kernel OOM kill in its own words (real-logs-new
+# batches 448-451)
+cause_is "kind detail" "config words:arguments" "a mapping request with a modifier Open MPI does not know" \
+	'The mapping request contains an unrecognized modifier:' '' '  Request: rankfile:file=rankfile.txt' \
+	'  orte_rmaps_base_open failed' '  --> Returned value Bad parameter (-5) instead of ORTE_SUCCESS'
+cause_is "kind detail" "config words:arguments" "a value the program needs, not provided" \
+	'vtune: Error: MPI application analysis is not possible if a result directory name is not provided or contains @ characters.' \
+	'Primary job  terminated normally, but 1 process returned' \
+	'a non-zero exit code. Per user-direction, the job has been aborted.'
+cause_is "kind detail" "config words:library-missing" "Slurm's MPI plugin that can not load its library" \
+	'srun: error:  mpi/pmix_v5: init: (null) [0]: mpi_pmix.c:193: pmi/pmix: can not load PMIx library' \
+	"srun: error: Invalid MPI type 'pmix', --mpi=list for acceptable types"
+cause_is "kind detail" "config words:static-tls" "the loader's static TLS block, not memory" \
+	'ImportError: /root/miniconda3/envs/wqh39/bin/../lib/libgomp.so.1: cannot allocate memory in static TLS block' \
+	'Segmentation fault (core dumped)'
+cause_is "kind detail node" "memory/resource words:memory node0" "the kernel's oom-kill record alone" \
+	'Apr 30 13:17:48 ip-10-0-33-4 kernel: [266333.003777] oom-kill:constraint=CONSTRAINT_NONE,nodemask=(null),cpuset=/,mems_allowed=0,global_oom,task_memcg=/user.slice,task=python,pid=15850,uid=1000'
+# an Ansible task's failure that names a setting to check or a password sudo wanted, a
+# feature in the wrong state, the linker without a library (real-logs-new batches 452-455)
+cause_is "kind detail ip" "config words:advised-setting 172.0.0.99" "a check of a setting advised on the failing line" \
+	'fatal: [172.0.0.99]: FAILED! => {"changed": false, "msg": "login harbor failed, please check whether docker proxy is set"}'
+cause_is "kind detail ip" "config words:permission 172.0.0.100" "sudo's password missing" \
+	'fatal: [172.0.0.100]: FAILED! => {"msg": "Missing sudo password"}'
+cause_is "kind detail" "config words:setting" "a kernel feature on where the tool needs it off" \
+	'Error: NMI watchdog is enabled. NMI uses one Core HW PMC counter.' \
+	'srun: error: cn061: task 0: Exited with exit code 255'
+cause_is "kind detail" "config words:library-missing" "the linker without a library, under the traceback that ran it" \
+	'[2026-03-05 10:24:01 TP1] Scheduler hit an exception: Traceback (most recent call last):' \
+	'RuntimeError: ninja exited with status 1' '/usr/bin/ld: cannot find -lcudart' \
+	'collect2: error: ld returned 1 exit status'
+printf '%s\n' '[2025-12-18 20:32:02] [WARNING] [470] profiler.py: Invalid parameter export_type: None, reset it to text.' >"$TMP/reset.log"
+run "$HCCLCTL" doctor --logs "$TMP/reset.log"
+check_rc 0 "a value the program put back itself is no failure: exit 0"
+printf '%s\n' 'Xid errors on instance: ip-26-0-146-100, Error: May 19 07:08:57 ip-26-0-146-100 kernel: [680111.646286] NVRM: Xid (PCI:0000:10:1c): 63, pid=1850, Row Remapper: New row marked for remapping, reset gpu to activate' >"$TMP/xid.log"
+run "$HCCLCTL" doctor --logs "$TMP/xid.log"
+check_rc 2 "advice to reset a device is no value put back: the Xid still fails (exit 2)"
 printf '%s\n' '[1622510346.876958] [g0185:144167:0]    ucp_context.c:1437 UCX  WARN  UCP version is incompatible, required: 1.8, actual: 1.7 (release 0 /apps/centos7/ucx/1.7.0/gcc7.4.0_cuda11.2.2_gdrcopy2.0/lib/libucp.so.0)' >"$TMP/ucp.log"
 run "$HCCLCTL" doctor --logs "$TMP/ucp.log"
 check_rc 0 "UCX's own version check, which goes on: exit 0"

@@ -104,6 +104,14 @@ static const struct row_line word_lines[] = {
 	 "../real-logs-new/batch444/haibinlai-apac-hpc-ai-2024-qiming-204802-hoomd-2node-256rank-"
 	 "openmpi-module-conflict-intel-mpi-hydra-unrecognized-argument-x",
 	 "hydra_arg.c:91): unrecognized argument x"},
+	{"unrecognized",
+	 "../real-logs-new/batch451/anuhpc2025-hpc-xenon-cluster-hpl-cpu-job1435-4node-32rank-mpirun-"
+	 "map-by-rankfile-file-unrecognized-modifier-orte-init-failed",
+	 "The mapping request contains an unrecognized modifier:"},
+	{"oom-kill",
+	 "../real-logs-new/batch449/aws-parallelcluster-2701-head-node-python-global-oom-kill-lustre-"
+	 "ptlrpc-skipped-messages",
+	 "oom-kill:constraint=CONSTRAINT_NONE,nodemask=(null),cpuset=/,mems_allowed=0,global_oom"},
 	{"backtrace (tid",
 	 "../real-logs-new/batch435/openhpc-ohpc-2059-ucx-ohpc-1-17-update-breaks-openmpi5-gnu13-5-0-"
 	 "3-segfault-backtrace",
@@ -458,6 +466,14 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch161/ms-swift-3485-2node-docker-qwen2audio-lora-ddp-node-rank0-train-"
 	 "progress-futurewarning-autocast-healthy",
 	 "`use_cache=True` is incompatible with gradient checkpointing. Setting `use_cache=False`.", 0},
+	{", reset it to",
+	 "../real-logs-new/batch452/mind-cluster-docs-en-quickstart-resnet50-acjob-1node-8npu-"
+	 "torchvision-profiler-warnings-healthy",
+	 "Invalid parameter export_type: None, reset it to text.", 0},
+	{", using default",
+	 "../real-logs-new/batch432/omni-infer-server-0-log-npu-vllm-0-9-1-dp-deepseek-viztracer-"
+	 "event-mismatch-model-inspect-failed",
+	 "Config file not found: , using default configuration.", 0},
 	{"can be ignored",
 	 "../real-logs-new/batch437/surajssd-llm-k8s-deepseek-v25-vllm-0-8-3-ray-2node-tp8-pp2-ib-"
 	 "gdrdma-nccl-2-21-5-serving-healthy",

@@ -529,6 +529,31 @@ static void test_rows(void **state)
 		{"srun: error: CPU binding outside of job step allocation, allocated CPUs are: "
 		 "0x01FFFFFFFFFFFFFE01FFFFFFFFFFFFFE.",
 		 "binding"},
+		/* real-logs-new batch451 (committed job outputs: ANU's HPC-Xenon-Cluster, SUSTech's
+		 * Qiming logs), batch449 (aws/aws-parallelcluster#2701), batch448/436 (MindSpeed's
+		 * pages: glibc's static TLS) */
+		{"srun: error:  mpi/pmix_v5: init: (null) [0]: mpi_pmix.c:193: pmi/pmix: can not load "
+		 "PMIx library",
+		 "library-missing"},
+		{"The mapping request contains an unrecognized modifier:", "arguments"},
+		{"vtune: Error: MPI application analysis is not possible if a result directory name "
+		 "is not provided or contains @ characters.",
+		 "arguments"},
+		{"Apr 30 13:17:48 ip-10-0-33-4 kernel: [266333.003777] oom-kill:constraint="
+		 "CONSTRAINT_NONE,nodemask=(null),cpuset=/,mems_allowed=0,global_oom,task_memcg=/"
+		 "user.slice,task=python,pid=15850,uid=1000",
+		 "memory"},
+		{"ImportError: /root/miniconda3/envs/wqh39/bin/../lib/libgomp.so.1: cannot allocate "
+		 "memory in static TLS block",
+		 "static-tls"},
+		/* real-logs-new batch452 (Ascend/ascend-deployer's FAQ), batch454 (NCSA Delta's
+		 * guide), batch455 (an engineer's committed SGLang notes) */
+		{"fatal: [172.0.0.99]: FAILED! => {\"changed\": false, \"msg\": \"login harbor failed, "
+		 "please check whether docker proxy is set\"}",
+		 "advised-setting"},
+		{"fatal: [172.0.0.100]: FAILED! => {\"msg\": \"Missing sudo password\"}", "permission"},
+		{"Error: NMI watchdog is enabled. NMI uses one Core HW PMC counter.", "setting"},
+		{"/usr/bin/ld: cannot find -lcudart", "library-missing"},
 		/* real-logs-new batch195, ornladios/ADIOS2#3377 (a frame of MPICH's error stack) */
 		{"MPIDI_UCX_get_local_upids(31): The function is currently not supported with ucx "
 		 "netmod",
@@ -794,6 +819,14 @@ static void test_none(void **state)
 		"Since the operator is called asynchronously, the stacktrace may be inaccurate. If "
 		"you want to get the accurate stacktrace, please set the environment variable "
 		"ASCEND_LAUNCH_BLOCKING=1.",
+		/* nor advice to raise a log level (real-logs-new batch448, MindIE-LLM's FAQ) */
+		"[standard_model.py:188] : [Model] >>> global rank-2 Execute type:1, "
+		"Exception:Qwen25VL_VIT_graph nodes[1] infershape  fail, enable log: export "
+		"ASDOPS_LOG_LEVEL=ERROR, export ASDOPS_LOG_TO_STDOUT=1",
+		/* a state named as a possible reason is no error of a setting (real-logs-new
+		 * batch349, a torch watchdog's flight recorder) */
+		"[rank0]:[E1218 20:27:21.484955368 ProcessGroupNCCL.cpp:667] Stack trace of the "
+		"failed collective not found, potentially because FlightRecorder is disabled.",
 		/* a hang foretold is none (real-logs-new batch42, vllm-project/vllm#6106) */
 		"Error executing method init_device. This might cause deadlock in distributed "
 		"execution.",
