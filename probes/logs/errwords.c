@@ -289,6 +289,9 @@ static const struct {
 	/* an error measured, a real number its value: OpenFOAM's "time step continuity errors :
 	 * sum local = 0.000341587, global = 4.9514e-06" (a solver's residual, not a failure) */
 	{"errors", 0, hlog__ew_real_value},
+	/* and the heading of a data set's error measured, its numbers on the next line: PyTorch's
+	 * quick start tutorial, "Test Error: " over " Accuracy: 4.1%, Avg loss: 2.166388" */
+	{"error", 1, hlog__ew_split_heading},
 	/* and a metric named for the error it measures: XGBoost's "[0]\ttrain-error:0.014433"
 	 * (the training set's error rate after round 0) */
 	{"error", 0, hlog__ew_real_value},

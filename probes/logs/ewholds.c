@@ -145,6 +145,31 @@ int hlog__ew_real_value(struct pspan m, size_t at, size_t len)
 		m.s[i] == '%' || m.s[i] == '\r');
 }
 
+/* Whether the word at m[at..at+len) heads a line of its own after the name of a data set
+ * ("Test Error:", "Validation Error:"): the line names the metric whose values follow, and
+ * nothing failed. Only blanks before the name, only a colon and blanks after the word. */
+int hlog__ew_split_heading(struct pspan m, size_t at, size_t len)
+{
+	static const char *const sets[] = {"test", "validation", "val", "train", "training", "eval",
+					   "evaluation"};
+	size_t i = at + len;
+	if (i < m.n && m.s[i] == ':')
+		i++;
+	while (i < m.n && (ew_blank(m.s[i]) || m.s[i] == '\r'))
+		i++;
+	if (i < m.n || !at || !ew_blank(m.s[at - 1]))
+		return 0;
+	size_t e = at - 1, b = 0;
+	while (b < e && ew_blank(m.s[b]))
+		b++;
+	for (size_t k = 0; k < sizeof(sets) / sizeof(sets[0]); k++) {
+		size_t n = strlen(sets[k]);
+		if (e - b == n && !strncasecmp(m.s + b, sets[k], n))
+			return 1;
+	}
+	return 0;
+}
+
 /* Whether the noun at m[at..at+len) counts zero, the count before it: "0/52 failures", "0
  * failures" (a 0 that no other digit, '.', '-' or '/' continues: not "10 failures", "3/52"). */
 int hlog__ew_zero_before(struct pspan m, size_t at, size_t len)

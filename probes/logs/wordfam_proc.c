@@ -105,6 +105,8 @@ const struct family hlog__fams_proc[] = {
 		"binds to)",
 	 .any = {"failed to connect", "connect failed", "connection failed", "could not connect",
 		 "unable to connect", "cannot connect", "can't connect", "not connected to",
+		 /* perftest's client: "Couldn't connect to 192.168.125.211:18515" */
+		 "couldn't connect",
 		 "link failed", "failed to link",
 		 /* a retry of a connection, on the line a log ends on: it never came back */
 		 "retry to connect", "retrying to connect"}},

@@ -383,7 +383,9 @@ const struct family hlog__fams_soft[] = {
 	/* a file the job names that could not be opened, no reason given: HPX under Torque,
 	 * "Could not open nodefile: '/var/spool/torque/aux//20775.smic3'" (the scheduler's node
 	 * file on a disk that only the first node has). A device node's or a library's refusal
-	 * has rows of its own; any other cause the line names outranks this one. */
+	 * has rows of its own; any other cause the line names outranks this one. A descriptor
+	 * for a socket is no file: perftest's "Unable to open file descriptor for socket
+	 * connection Unable to init the socket connection" after its connect failed */
 	{.cat = HCAT_CONFIG,
 	 .name = "file-unopened",
 	 .what = "a file the job names could not be opened",
@@ -394,6 +396,6 @@ const struct family hlog__fams_soft[] = {
 	 .any = {"could not open", "couldn't open", "cannot open", "can't open", "unable to open",
 		 "failed to open"},
 	 .also = {"file", "nodefile", "hostfile", "rankfile", "machinefile", "'/", "\"/", ": /"},
-	 .not = {"/dev/", "shared object", "device"}},
+	 .not = {"/dev/", "shared object", "device", "file descriptor"}},
 };
 const size_t hlog__nfams_soft = sizeof(hlog__fams_soft) / sizeof(hlog__fams_soft[0]);

@@ -1249,6 +1249,19 @@ cause_is "kind detail" "config words:library-missing" "the linker without a libr
 	'[2026-03-05 10:24:01 TP1] Scheduler hit an exception: Traceback (most recent call last):' \
 	'RuntimeError: ninja exited with status 1' '/usr/bin/ld: cannot find -lcudart' \
 	'collect2: error: ld returned 1 exit status'
+# perftest's client that could not connect, and the socket it then could not set up: the
+# connection, not a file (real-logs-new batch458)
+cause_is "kind detail ip port" "network-unreachable words:connect-failed 192.168.125.211 18515" "perftest's connect that failed" \
+	'# ib_write_bw -d rocep133s0f0 192.168.125.211' "Couldn't connect to 192.168.125.211:18515" \
+	'Unable to open file descriptor for socket connection Unable to init the socket connection'
+# a data set's error measured, its numbers under it, is no failure; an error of the same name
+# with more on its line still is (real-logs-new batch457)
+printf '%s\n' 'loss: 2.177455  [ 7200/60000]' 'Test Error: ' ' Accuracy: 4.1%, Avg loss: 2.166388 ' >"$TMP/metric.log"
+run "$HCCLCTL" doctor --logs "$TMP/metric.log"
+check_rc 0 "the tutorial's 'Test Error:' heading over its accuracy: exit 0"
+printf '%s\n' 'Test Error: dataset shard 3 could not be read' >"$TMP/metric2.log"
+run "$HCCLCTL" doctor --logs "$TMP/metric2.log"
+check_rc 1 "an error whose words follow on its line is still an error line (unclassified, exit 1)"
 printf '%s\n' '[2025-12-18 20:32:02] [WARNING] [470] profiler.py: Invalid parameter export_type: None, reset it to text.' >"$TMP/reset.log"
 run "$HCCLCTL" doctor --logs "$TMP/reset.log"
 check_rc 0 "a value the program put back itself is no failure: exit 0"

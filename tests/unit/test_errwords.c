@@ -466,6 +466,10 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch161/ms-swift-3485-2node-docker-qwen2audio-lora-ddp-node-rank0-train-"
 	 "progress-futurewarning-autocast-healthy",
 	 "`use_cache=True` is incompatible with gradient checkpointing. Setting `use_cache=False`.", 0},
+	{"error",
+	 "../real-logs-new/batch457/hongxinxiang-multi-gpu-tutorial-run-md-ddp-launch-2node-8rank-nccl-"
+	 "warn-failed-open-libibverbs-socket-training-done-healthy",
+	 "Test Error: ", 0},
 	{", reset it to",
 	 "../real-logs-new/batch452/mind-cluster-docs-en-quickstart-resnet50-acjob-1node-8npu-"
 	 "torchvision-profiler-warnings-healthy",

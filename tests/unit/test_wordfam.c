@@ -546,6 +546,8 @@ static void test_rows(void **state)
 		{"ImportError: /root/miniconda3/envs/wqh39/bin/../lib/libgomp.so.1: cannot allocate "
 		 "memory in static TLS block",
 		 "static-tls"},
+		/* real-logs-new batch458 (linux-rdma/perftest#228) */
+		{"Couldn't connect to 192.168.125.211:18515", "connect-failed"},
 		/* real-logs-new batch452 (Ascend/ascend-deployer's FAQ), batch454 (NCSA Delta's
 		 * guide), batch455 (an engineer's committed SGLang notes) */
 		{"fatal: [172.0.0.99]: FAILED! => {\"changed\": false, \"msg\": \"login harbor failed, "
@@ -819,6 +821,9 @@ static void test_none(void **state)
 		"Since the operator is called asynchronously, the stacktrace may be inaccurate. If "
 		"you want to get the accurate stacktrace, please set the environment variable "
 		"ASCEND_LAUNCH_BLOCKING=1.",
+		/* a socket's descriptor is no file a job names (real-logs-new batch458) */
+		"Unable to open file descriptor for socket connection Unable to init the socket "
+		"connection",
 		/* nor advice to raise a log level (real-logs-new batch448, MindIE-LLM's FAQ) */
 		"[standard_model.py:188] : [Model] >>> global rank-2 Execute type:1, "
 		"Exception:Qwen25VL_VIT_graph nodes[1] infershape  fail, enable log: export "
