@@ -260,7 +260,10 @@ const struct family hlog__fams_soft[] = {
 		   * specification" */
 		  "specification",
 		  /* in Chinese: "参数" (parameter), "配置" (setting) */
-		  "参数", "配置"},
+		  "参数", "配置",
+		  /* a path the job was given: CANN's "EK0001: Path [...] for [profilerResultPath]
+		   * is invalid or does not exist." */
+		  "path", "directory"},
 	 .not = {"memory", "pointer", "address", "access", "instruction", "handle",
 		 /* HCCL's one-sided memory: "The parameter memHandle[0xfffd7cc769e0] is invalid." */
 		 "memhandle", "mem_handle"}},

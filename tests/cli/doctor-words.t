@@ -1254,6 +1254,12 @@ cause_is "kind detail" "config words:library-missing" "the linker without a libr
 cause_is "kind detail ip port" "network-unreachable words:connect-failed 192.168.125.211 18515" "perftest's connect that failed" \
 	'# ib_write_bw -d rocep133s0f0 192.168.125.211' "Couldn't connect to 192.168.125.211:18515" \
 	'Unable to open file descriptor for socket connection Unable to init the socket connection'
+# a path the job gave that CANN refuses, under the exception its refusal raised (real-logs-new
+# batch460)
+cause_is "kind detail" "config words:invalid" "a path refused, not the exception it caused" \
+	'EK0001: Path [/ms_test/ci/user_scene/profiler_chinese_中文/resnet/scripts/train/data/profiler] for [profilerResultPath] is invalid or does not exist. The Path name can only contain A-Za-z0-9-_.' \
+	'Traceback (most recent call last):' '  File "train.py", line 387, in <module>' \
+	'RuntimeError: mindspore/ccsrc/profiler/device/ascend/ascend_profiling.cc:79 InitProfiling] Failed to call aclprofInit function.'
 # a data set's error measured, its numbers under it, is no failure; an error of the same name
 # with more on its line still is (real-logs-new batch457)
 printf '%s\n' 'loss: 2.177455  [ 7200/60000]' 'Test Error: ' ' Accuracy: 4.1%, Avg loss: 2.166388 ' >"$TMP/metric.log"

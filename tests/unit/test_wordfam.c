@@ -546,6 +546,11 @@ static void test_rows(void **state)
 		{"ImportError: /root/miniconda3/envs/wqh39/bin/../lib/libgomp.so.1: cannot allocate "
 		 "memory in static TLS block",
 		 "static-tls"},
+		/* real-logs-new batch460 (an older version of MindSpore's CANN error page) */
+		{"EK0001: Path [/ms_test/ci/user_scene/profiler_chinese_中文/resnet/scripts/train/data/"
+		 "profiler] for [profilerResultPath] is invalid or does not exist. The Path name can "
+		 "only contain A-Za-z0-9-_.",
+		 "invalid"},
 		/* real-logs-new batch458 (linux-rdma/perftest#228) */
 		{"Couldn't connect to 192.168.125.211:18515", "connect-failed"},
 		/* real-logs-new batch452 (Ascend/ascend-deployer's FAQ), batch454 (NCSA Delta's
