@@ -75,6 +75,8 @@ static const struct {
 	/* a kernel table that ran out of room and what it does then: netfilter's "nf_conntrack:
 	 * table full, dropping packet" */
 	{"table full", 0},
+	/* and a NIC's work queue: "SQ full (batch): ep=0 depth=4351 requested=1 max=4351" */
+	{"sq full", 0},
 	{"dropping packet", 0},
 	/* the kernel's hung-task detector: "INFO: task ior:142307 blocked for more than 120
 	 * seconds." (at any level: the kernel calls it INFO) */

@@ -72,6 +72,8 @@ static const struct key {
 	{"phyId", HX_DEV, HX_ANY},
 	{"physic id", HX_DEV, HX_ANY},
 	{"npu", HX_DEV, HX_ANY},
+	/* a card by its number, in Chinese: "NPU 卡 7 已损坏" (NPU card 7 is damaged) */
+	{"卡", HX_DEV, HX_ANY},
 	/* PyTorch's out-of-memory message and nvidia-smi's: "GPU 7 has a total capacity of
 	 * 139.80 GiB" (not a PCI bus id, "GPU 0000:0F:00.0", nor a host, "GPU-94:3087588") */
 	{"gpu", HX_DEV | BLANK_ONLY, HX_ANY},

@@ -24,6 +24,9 @@ const struct family hlog__fams_node[] = {
 		"next run",
 	 .any = {"uncorrectable", "uncorrected", "ecc err", "multi-bit ecc", "double-bit ecc",
 		 "double bit ecc", "hardware error", "hardware failure", "machine check",
+		 /* in Chinese, "损坏" (damaged): a runner's "错误: NPU 卡 7 已损坏，无法使用" (NPU
+		  * card 7 is damaged, cannot be used) */
+		 "损坏",
 		 /* the same, abbreviated inside a register's or counter's name: the Cassini
 		  * NIC's "C_EC_UNCOR_NS: C1_PCT error: tct_cam_ucor (42)" */
 		 "_uncor_", "_ucor ",
@@ -57,6 +60,15 @@ const struct family hlog__fams_node[] = {
 		"and reseat, move or replace the card or riser whose link is degraded",
 	 .any = {"pcie", "pci-e", "pci express"},
 	 .also = {"fail", "degraded", "downgraded", "below"}},
+	/* an RDMA queue with no room left for the work the program posts: a Broadcom NIC's
+	 * send queue under IBGDA, "SQ full (batch): ep=0 depth=4351 requested=1 max=4351" */
+	{.cat = HCAT_RESOURCE,
+	 .name = "queue-full",
+	 .what = "a queue of the NIC or the transport had no room left for the work posted",
+	 .fix = "give the queue more room or post less at once (the transport's queue depth or "
+		"in-flight limit, fewer requests per batch), and check that the other end drains it "
+		"(a peer that stopped reading fills the queue too)",
+	 .any = {"sq full", "cq full", "rq full", "queue full", "queue is full"}},
 	/* the dynamic loader with no room left for the thread-local storage of a library loaded
 	 * late (dlopen, an import): glibc's "ImportError: .../lib/libgomp.so.1: cannot allocate
 	 * memory in static TLS block". The room is fixed when the program starts; no memory ran

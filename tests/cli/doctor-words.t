@@ -1260,6 +1260,12 @@ cause_is "kind detail" "config words:invalid" "a path refused, not the exception
 	'EK0001: Path [/ms_test/ci/user_scene/profiler_chinese_中文/resnet/scripts/train/data/profiler] for [profilerResultPath] is invalid or does not exist. The Path name can only contain A-Za-z0-9-_.' \
 	'Traceback (most recent call last):' '  File "train.py", line 387, in <module>' \
 	'RuntimeError: mindspore/ccsrc/profiler/device/ascend/ascend_profiling.cc:79 InitProfiling] Failed to call aclprofInit function.'
+# a card a runner calls damaged, in Chinese, with its number; a NIC's send queue full
+# (real-logs-new batches 464, 466)
+cause_is "kind detail device" "hardware words:hardware 7" "NPU card 7 damaged, its number read" \
+	'错误: NPU 卡 7 已损坏，无法使用（本机损坏卡: 7）' '请改用其他卡号，或使用 --device auto 自动分配空闲卡'
+cause_is "kind detail" "memory/resource words:queue-full" "an RDMA send queue with no room" \
+	'SQ full (batch): ep=0 depth=4351 requested=1 max=4351'
 # a data set's error measured, its numbers under it, is no failure; an error of the same name
 # with more on its line still is (real-logs-new batch457)
 printf '%s\n' 'loss: 2.177455  [ 7200/60000]' 'Test Error: ' ' Accuracy: 4.1%, Avg loss: 2.166388 ' >"$TMP/metric.log"

@@ -112,6 +112,9 @@ static const struct row_line word_lines[] = {
 	 "../real-logs-new/batch449/aws-parallelcluster-2701-head-node-python-global-oom-kill-lustre-"
 	 "ptlrpc-skipped-messages",
 	 "oom-kill:constraint=CONSTRAINT_NONE,nodemask=(null),cpuset=/,mems_allowed=0,global_oom"},
+	{"sq full",
+	 "../real-logs-new/batch466/inferencex-998-mi300x-disagg-bnxt-re-ibgda-rdma-send-queue-full",
+	 "SQ full (batch): ep=0 depth=4351 requested=1 max=4351"},
 	{"backtrace (tid",
 	 "../real-logs-new/batch435/openhpc-ohpc-2059-ucx-ohpc-1-17-update-breaks-openmpi5-gnu13-5-0-"
 	 "3-segfault-backtrace",

@@ -269,6 +269,9 @@ static const struct xcase cases[] = {
 	 "[E socket.cpp:753] [c10d] The client socket has failed to connect to any network address "
 	 "of (6841231, 47389).",
 	 "ip/remote=0.104.99.143 port/remote=47389", ""},
+	/* a card's number after the Chinese word for card (hw-native-sys/simpler#1686) */
+	{"a runner's damaged-card message in Chinese",
+	 "错误: NPU 卡 7 已损坏，无法使用（本机损坏卡: 7）", "dev/any=7 dev/any=7", ""},
 	{"a pair of small numbers after an address is no address (made up)",
 	 "the address of (3, 29500) was refused", "", ""},
 };

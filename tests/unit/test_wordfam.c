@@ -546,6 +546,10 @@ static void test_rows(void **state)
 		{"ImportError: /root/miniconda3/envs/wqh39/bin/../lib/libgomp.so.1: cannot allocate "
 		 "memory in static TLS block",
 		 "static-tls"},
+		/* real-logs-new batch464 (hw-native-sys/simpler#1686), batch466
+		 * (SemiAnalysisAI/InferenceX#998) */
+		{"错误: NPU 卡 7 已损坏，无法使用（本机损坏卡: 7）", "hardware"},
+		{"SQ full (batch): ep=0 depth=4351 requested=1 max=4351", "queue-full"},
 		/* real-logs-new batch460 (an older version of MindSpore's CANN error page) */
 		{"EK0001: Path [/ms_test/ci/user_scene/profiler_chinese_中文/resnet/scripts/train/data/"
 		 "profiler] for [profilerResultPath] is invalid or does not exist. The Path name can "
