@@ -100,6 +100,8 @@ static const struct {
 	 * marked dead because the detector has missed too many heartbeats from it." */
 	{"marked dead", 0},
 	{"marked as dead", 0},
+	/* and in Flux's: "overlay.crit[1150]: disconnecting: no heartbeat for 5.1m" */
+	{"no heartbeat", 0},
 	/* Kubernetes' state of a container the kernel's OOM killer ended, one word in kubectl's
 	 * table: "mfem-0-z6rhn    0/1     OOMKilled                0             107s" */
 	{"oomkilled", 0},

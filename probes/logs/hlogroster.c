@@ -92,6 +92,11 @@ static int of_form(struct pspan m, unsigned forms, int *rank, int *world, char *
 
 /* Whether m announces a rank, and which: its rank, the world it states (0: none) and the host
  * it names (""). */
+/* claim_of's answer for a line its process prints again while it waits (torch's store
+ * barrier, every ten seconds until the others arrive): the same rank twice is then one
+ * process, not two */
+#define CLAIM_REPEATS 2
+
 static int claim_of(struct pspan m, unsigned forms, int *rank, int *world, char *host,
 		    size_t hostlen)
 {
@@ -131,7 +136,7 @@ static int claim_of(struct pspan m, unsigned forms, int *rank, int *world, char 
 		if (r >= 0 && n > r) {
 			*rank = (int)r;
 			*world = (int)n;
-			return 1;
+			return CLAIM_REPEATS;
 		}
 	}
 	/* nccl-tests' table of its ranks: "#  Rank  R [Group G] Pid P on HOST device D ...";
@@ -175,7 +180,8 @@ void hlog__roster_line(struct hlog_roster_scan *s, struct hlog_report *r, const 
 {
 	int rank, world;
 	char host[HLOG_IPLEN];
-	if (!claim_of(line, forms, &rank, &world, host, sizeof(host)) || rank >= HLOG_ROSTER_RANKS)
+	int kind = claim_of(line, forms, &rank, &world, host, sizeof(host));
+	if (!kind || rank >= HLOG_ROSTER_RANKS)
 		return;
 	struct hlog_roster *o = &r->roster;
 	if (world)
@@ -199,7 +205,7 @@ void hlog__roster_line(struct hlog_roster_scan *s, struct hlog_report *r, const 
 			snprintf(o->dup_node, sizeof(o->dup_node), "%s", node ? node : "");
 		}
 	}
-	if (again && !host[0] && o->dup_rank < 0) {
+	if (again && kind != CLAIM_REPEATS && !host[0] && o->dup_rank < 0) {
 		o->dup_rank = rank;
 		o->dup_anon = 1;
 		memset(&o->dup[0], 0, sizeof(o->dup[0])); /* quoted when still among the last few */

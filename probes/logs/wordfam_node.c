@@ -291,6 +291,9 @@ const struct family hlog__fams_node[] = {
 		"the library's own setting; ip -br addr lists them), and in a container give it the "
 		"host's network",
 	 .any = {"find interface", "find address for", "no socket interface", "no interface found",
+		 /* Flux's broker given a network no interface of the node is on:
+		  * "flux-broker: could not find address associated with 192.16.1.1/24" */
+		 "find address associated with",
 		 "interface not found", "no such interface", "no usable interface",
 		 /* a NIC the transport was pointed at and cannot open: libfabric's PSM3 on a plain
 		  * Ethernet port, "PSM3 can't open nic unit: 0 (err=23)" */

@@ -152,7 +152,10 @@ const struct family hlog__fams_proc[] = {
 	 .fix = "read that node's own logs and its kernel log for why its daemon stopped (a crash, "
 		"the OOM killer, a preempted or rebooted node, a scale-down) and check the network "
 		"to it; the job's other errors follow from losing it",
-	 .any = {"marked dead", "marked as dead"}},
+	 .any = {"marked dead", "marked as dead",
+		 /* Flux's overlay giving up on a broker: "overlay.crit[1150]: disconnecting: no
+		  * heartbeat for 5.1m" */
+		 "no heartbeat"}},
 	/* a process stuck in a call into the kernel that does not return (state D), which the
 	 * kernel reports after 120 s: "INFO: task ior:142307 blocked for more than 120 seconds."
 	 * over a call trace in Lustre's client; a GPU driver or an NFS server not answering do

@@ -1266,6 +1266,21 @@ cause_is "kind detail device" "hardware words:hardware 7" "NPU card 7 damaged, i
 	'错误: NPU 卡 7 已损坏，无法使用（本机损坏卡: 7）' '请改用其他卡号，或使用 --device auto 自动分配空闲卡'
 cause_is "kind detail" "memory/resource words:queue-full" "an RDMA send queue with no room" \
 	'SQ full (batch): ep=0 depth=4351 requested=1 max=4351'
+# Flux's broker on a network hint no interface has, and its overlay giving a broker up
+# (real-logs-new batch471)
+cause_is "kind detail" "config words:no-interface" "a network hint no interface of the node is on" \
+	'0.075s: job.exception type=exec severity=0 PMI_Abort: fatal bootstrap error' \
+	'flux-job: task(s) Killed' 'flux-broker: could not find address associated with 192.16.1.1/24'
+cause_is "kind detail" "unresolved words:node-lost" "a broker with no heartbeat for minutes" \
+	'Jun 04 13:52:36 tuolumne2150 flux[371635]: heartbeat.warning[1150]: heartbeat overdue' \
+	'Jun 04 14:00:56 tuolumne2150 flux[371635]: overlay.crit[1150]: disconnecting: no heartbeat for 5.1m'
+# torch's store barrier says its wait again every ten seconds: one process, not two holding
+# one rank (real-logs-new batch468)
+printf '%s\n' '2025-04-26T09:15:44Z INFO     Waiting in store based barrier to initialize process group for rank: 0, key: store_based_barrier_key:1 (world_size=2, worker_count=1, timeout=0:30:00)' \
+	'2025-04-26T09:15:54Z INFO     Waiting in store based barrier to initialize process group for rank: 0, key: store_based_barrier_key:1 (world_size=2, worker_count=1, timeout=0:30:00)' \
+	'2025-04-26T09:16:02Z INFO     Rank 0: Completed store-based barrier for key:store_based_barrier_key:1 with 2 nodes.' >"$TMP/barrier.log"
+run "$HCCLCTL" doctor --logs "$TMP/barrier.log"
+check_rc 0 "a barrier's wait said twice by one rank, then complete: exit 0"
 # a data set's error measured, its numbers under it, is no failure; an error of the same name
 # with more on its line still is (real-logs-new batch457)
 printf '%s\n' 'loss: 2.177455  [ 7200/60000]' 'Test Error: ' ' Accuracy: 4.1%, Avg loss: 2.166388 ' >"$TMP/metric.log"

@@ -112,6 +112,10 @@ static const struct row_line word_lines[] = {
 	 "../real-logs-new/batch449/aws-parallelcluster-2701-head-node-python-global-oom-kill-lustre-"
 	 "ptlrpc-skipped-messages",
 	 "oom-kill:constraint=CONSTRAINT_NONE,nodemask=(null),cpuset=/,mems_allowed=0,global_oom"},
+	{"no heartbeat",
+	 "../real-logs-new/batch471/flux-core-7654-tuolumne2150-heartbeat-overdue-overlay-disconnect-"
+	 "no-heartbeat-5-1m",
+	 "overlay.crit[1150]: disconnecting: no heartbeat for 5.1m"},
 	{"sq full",
 	 "../real-logs-new/batch466/inferencex-998-mi300x-disagg-bnxt-re-ibgda-rdma-send-queue-full",
 	 "SQ full (batch): ep=0 depth=4351 requested=1 max=4351"},

@@ -546,6 +546,11 @@ static void test_rows(void **state)
 		{"ImportError: /root/miniconda3/envs/wqh39/bin/../lib/libgomp.so.1: cannot allocate "
 		 "memory in static TLS block",
 		 "static-tls"},
+		/* real-logs-new batch471 (flux-framework/flux-core#7654, #6279) */
+		{"Jun 04 14:00:56 tuolumne2150 flux[371635]: overlay.crit[1150]: disconnecting: no "
+		 "heartbeat for 5.1m",
+		 "node-lost"},
+		{"flux-broker: could not find address associated with 192.16.1.1/24", "no-interface"},
 		/* real-logs-new batch464 (hw-native-sys/simpler#1686), batch466
 		 * (SemiAnalysisAI/InferenceX#998) */
 		{"错误: NPU 卡 7 已损坏，无法使用（本机损坏卡: 7）", "hardware"},
