@@ -347,6 +347,11 @@ static const struct {
 	 * expects: vLLM's "WARNING ... [triton_decode_attention.py:44] The following error message
 	 * 'operation scheduled before its operands' can be ignored." */
 	{"can be ignored", 1, NULL},
+	/* a second registration refused because the first is there, nothing missing: XLA's "E
+	 * .../cuda_dnn.cc:8454] Unable to register cuDNN factory: Attempting to register factory
+	 * for plugin cuDNN when one has already been registered" (TensorFlow and JAX both load
+	 * the plugin) */
+	{"when one has already been registered", 1, NULL},
 	{"UCP API version is incompatible", 1, NULL},
 	/* a failure said not to happen: SkyPilot's "Streaming logs... (Ctrl-C to exit log
 	 * streaming; job will not be killed)" */

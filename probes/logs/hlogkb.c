@@ -17,6 +17,33 @@ const struct kb *hlog__kb_of(const struct hlog_report *r)
 	return kb;
 }
 
+/* Whether every keyword of entity ent is plain prose (letters and blanks, no name in
+ * capitals: "does not support"). Such words say what a line is about, not that it failed, so they identify a fault
+ * only on a line whose own words are an error's: DALI's "DALI iterator does not support
+ * resetting while epoch is not finished. Ignoring..." is no failure of CANN's. A keyword with
+ * a code's marks ("pcs_err_cnt", "ctx is NULL", "[Hardware Error]:") identifies on any
+ * line. */
+static int plain_entity(const struct kb *kb, int ent)
+{
+	const struct kb_entity *e = kb_entity_at(kb, (size_t)ent);
+	if (!e)
+		return 0;
+	for (int g = 0; g < e->ng; g++)
+		for (int i = 0; i < kb_group_size(kb, e, g); i++) {
+			const char *k = kb_keyword(kb, e, g, i);
+			int caps = 0; /* capitals in a row: a name ("NULL", "MC") is a code's */
+			for (; k && *k; k++) {
+				if (*k >= 'A' && *k <= 'Z' && ++caps == 2)
+					return 0;
+				if (!(*k >= 'A' && *k <= 'Z'))
+					caps = 0;
+				if (!((*k >= 'a' && *k <= 'z') || (*k >= 'A' && *k <= 'Z') || *k == ' '))
+					return 0;
+			}
+		}
+	return 1;
+}
+
 void hlog__kb_line(struct hlog_report *r, struct kb_scan *st, struct pspan line,
 		   const struct hlog_line *l, int sys, int64_t t_us, const char *file,
 		   const char *node, unsigned no, const struct kb_found *found)
@@ -27,6 +54,8 @@ void hlog__kb_line(struct hlog_report *r, struct kb_scan *st, struct pspan line,
 		: found ? kb_match_found(kb, st, found, line.s, line.n, where, hits, 16)
 			: kb_match(kb, st, line.s, line.n, where, hits, 16);
 	for (int i = 0; i < n; i++) {
+		if (!l->error && plain_entity(kb, hits[i]))
+			continue;
 		size_t k = 0;
 		while (k < r->nkbhit && r->kbhit[k].ent != hits[i])
 			k++;

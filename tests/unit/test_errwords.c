@@ -489,6 +489,10 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch437/surajssd-llm-k8s-deepseek-v25-vllm-0-8-3-ray-2node-tp8-pp2-ib-"
 	 "gdrdma-nccl-2-21-5-serving-healthy",
 	 "can be ignored. [repeated 14x across cluster]", 0},
+	{"when one has already been registered",
+	 "../real-logs-new/batch475/mlcommons-training-v4-1-clemson-6x8-h100-apptainer-bert-48-ranks-"
+	 "nccl-2-18-5-nvls-ib-sharp-xla-unable-to-register-factory-run-stop-success-healthy",
+	 "Attempting to register factory for plugin cuDNN when one has already been registered", 0},
 	{"UCP version is incompatible",
 	 "../real-logs-new/batch320/abci2-allreduce-inter-vnode-2node-v100-nccl284-ucx-ucp-version-"
 	 "incompatible-warn-healthy",

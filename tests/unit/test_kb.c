@@ -298,7 +298,7 @@ static void test_triage(void **state)
 			  "\"HBM\", \"cause_en\": \"HBM fault\", \"suggestion_en\": "
 			  "[\"Reset the NPU.\"]}, \"regex\": {\"in\": [\"hbm uncorrectable\"]}, "
 			  "\"rule\": [{\"dst_code\": \"EFFECT\"}]}}}";
-	static const char log2[] = "transfer aborted after retries\nhbm uncorrectable seen\n";
+	static const char log2[] = "transfer aborted after retries\nhbm uncorrectable error seen\n";
 	struct kb *kb = NULL;
 	assert_int_equal(kb_load_json("mine.json", doc, strlen(doc), &kb, err, sizeof(err)), 0);
 	hlog_report_init(&r);
@@ -310,6 +310,19 @@ static void test_triage(void **state)
 	assert_int_equal(r.cat, HCAT_HARDWARE);
 	assert_string_equal(r.cause, "HBM fault (ROOT) on node node0; it explains EFFECT");
 	assert_string_equal(r.fix, "Reset the NPU.");
+	hlog_report_release(&r);
+
+	/* its keywords are plain words, so they name a fault only on a line whose own words are
+	 * an error's: the same words in a line that says nothing failed are no hit (real-logs-new
+	 * batch475: DALI's "does not support resetting ... Ignoring..." against a CANN entity's
+	 * "does not support") */
+	static const char log3[] = "hbm uncorrectable counter read back as 0\n";
+	hlog_report_init(&r);
+	r.kb = kb;
+	assert_int_equal(hlog_scan_buf("dev.log", "", log3, sizeof(log3) - 1, &r, err,
+				       sizeof(err)), 0);
+	hlog_conclude(&r);
+	assert_int_equal((int)r.nkbhit, 0);
 	hlog_report_release(&r);
 	kb_free(kb);
 }
