@@ -284,6 +284,8 @@ static const struct {
 	/* and in a test suite's tally, counts after their labels: avocado's "RESULTS    : PASS 6
 	 * | ERROR 0 | FAIL 0 | SKIP 0 | WARN 0 | INTERRUPT 0 | CANCEL 0" */
 	{"fail", 0, hlog__ew_counts_zero},
+	/* and a benchmark's share of invalid answers: SGLang's "Invalid: 0.000" */
+	{"invalid", 0, hlog__ew_counts_zero},
 	/* and a count before its noun, at zero: a preflight audit's summary "[FAIL]  0/52
 	 * failures" (the whole line: its tag is the check's name) */
 	{"failures", 1, hlog__ew_zero_before},

@@ -100,6 +100,10 @@ int hlog__ew_counts_zero(struct pspan m, size_t at, size_t len)
 		;
 	if (i >= m.n || m.s[i] != '0')
 		return 0;
+	/* and a share at zero, written as a real: SGLang's benchmark summary "Invalid: 0.000" */
+	if (i + 2 < m.n && m.s[i + 1] == '.' && m.s[i + 2] == '0')
+		for (i += 2; i + 1 < m.n && m.s[i + 1] == '0'; i++)
+			;
 	for (i++; i < m.n && ew_blank(m.s[i]); i++)
 		;
 	/* a cell's count may carry its share: "0( 0.0% )"; a tally goes on with the next count,
@@ -118,7 +122,11 @@ int hlog__ew_real_value(struct pspan m, size_t at, size_t len)
 	size_t i = at + len, lim = i + 40 < m.n ? i + 40 : m.n;
 	while (i < lim && ew_blank(m.s[i]))
 		i++;
-	if (i >= lim || (m.s[i] != ':' && m.s[i] != '='))
+	/* the label's mark, or the verb of a sentence that states the value: MPICH's cpi, "pi is
+	 * approximately 3.1415926544231274, Error is 0.0000000008333343" */
+	if (i + 2 < lim && !strncasecmp(m.s + i, "is", 2) && ew_blank(m.s[i + 2]))
+		i++;
+	else if (i >= lim || (m.s[i] != ':' && m.s[i] != '='))
 		return 0;
 	for (i++; i < lim && (isalpha((unsigned char)m.s[i]) || ew_blank(m.s[i]) || m.s[i] == '='); i++)
 		;

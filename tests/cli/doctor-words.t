@@ -1288,6 +1288,19 @@ printf '%s\n' '2023-03-25 18:06:49,461 Node[4] DALI iterator does not support re
 	' 0: 2024-08-16 19:48:43.268323: E external/local_xla/xla/stream_executor/cuda/cuda_dnn.cc:8454] Unable to register cuDNN factory: Attempting to register factory for plugin cuDNN when one has already been registered' >"$TMP/dali.log"
 run "$HCCLCTL" doctor --logs "$TMP/dali.log"
 check_rc 0 "DALI's notice and XLA's second registration: exit 0"
+# sizes that do not divide, under the exception their assertion raised (real-logs-new
+# batches 482, 404)
+cause_is "kind detail" "config words:divisible" "heads that do not divide by the shards" \
+	'Traceback (most recent call last):' '  File "mlc_llm/model/llama/llama_model.py", line 90, in __init__' \
+	'AssertionError: num_kv_heads(8) must be divisible by tensor_parallel_shards'
+# MPICH's cpi stating its error, and a benchmark's share of invalid answers at zero
+# (real-logs-new batches 480, 481)
+printf '%s\n' 'pi is approximately 3.1415926544231274, Error is 0.0000000008333343' 'Accuracy: 0.945' 'Invalid: 0.000  ' >"$TMP/cpi.log"
+run "$HCCLCTL" doctor --logs "$TMP/cpi.log"
+check_rc 0 "an error measured and a zero share of invalid answers: exit 0"
+printf '%s\n' 'Invalid: 0.250' >"$TMP/cpi2.log"
+run "$HCCLCTL" doctor --logs "$TMP/cpi2.log"
+check_rc 1 "a share of invalid answers above zero is still an error line (exit 1)"
 # a data set's error measured, its numbers under it, is no failure; an error of the same name
 # with more on its line still is (real-logs-new batch457)
 printf '%s\n' 'loss: 2.177455  [ 7200/60000]' 'Test Error: ' ' Accuracy: 4.1%, Avg loss: 2.166388 ' >"$TMP/metric.log"

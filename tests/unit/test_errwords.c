@@ -477,6 +477,12 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch457/hongxinxiang-multi-gpu-tutorial-run-md-ddp-launch-2node-8rank-nccl-"
 	 "warn-failed-open-libibverbs-socket-training-done-healthy",
 	 "Test Error: ", 0},
+	{"invalid",
+	 "../real-logs-new/batch480/sglang-11407-npu-qwen3-vl-30b-a3b-tp2-gsm8k-accuracy-healthy",
+	 "Invalid: 0.000", 0},
+	{"error",
+	 "../real-logs-new/batch481/nccl-1597-efa-h200-2node-openmpi-cpi-16-procs-pi-result-healthy",
+	 "pi is approximately 3.1415926544231274, Error is 0.0000000008333343", 0},
 	{", reset it to",
 	 "../real-logs-new/batch452/mind-cluster-docs-en-quickstart-resnet50-acjob-1node-8npu-"
 	 "torchvision-profiler-warnings-healthy",

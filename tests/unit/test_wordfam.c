@@ -546,6 +546,16 @@ static void test_rows(void **state)
 		{"ImportError: /root/miniconda3/envs/wqh39/bin/../lib/libgomp.so.1: cannot allocate "
 		 "memory in static TLS block",
 		 "static-tls"},
+		/* real-logs-new batch482 (mlc-ai/mlc-llm#2838), batch404 (FAMBench's DeepSpeed MoE),
+		 * batch429 (Isambard-AI's vLLM notes), batch460 (MindSpore's error analysis page) */
+		{"AssertionError: num_kv_heads(8) must be divisible by tensor_parallel_shards",
+		 "divisible"},
+		{"AssertionError: 4 is not divisible by 8", "divisible"},
+		{"ValueError: Weight input_size_per_partition = 192 is not divisible by weight "
+		 "quantization block_k = 128.",
+		 "divisible"},
+		{"[ERROR]The strategy is ((8, 1)), shape 4 can not be divisible by strategy value 8",
+		 "divisible"},
 		/* real-logs-new batch471 (flux-framework/flux-core#7654, #6279) */
 		{"Jun 04 14:00:56 tuolumne2150 flux[371635]: overlay.crit[1150]: disconnecting: no "
 		 "heartbeat for 5.1m",
