@@ -18,11 +18,11 @@ const struct kb *hlog__kb_of(const struct hlog_report *r)
 }
 
 /* Whether every keyword of entity ent is plain prose (letters and blanks, no name in
- * capitals: "does not support"). Such words say what a line is about, not that it failed, so they identify a fault
- * only on a line whose own words are an error's: DALI's "DALI iterator does not support
- * resetting while epoch is not finished. Ignoring..." is no failure of CANN's. A keyword with
- * a code's marks ("pcs_err_cnt", "ctx is NULL", "[Hardware Error]:") identifies on any
- * line. */
+ * capitals: "does not support"). Such words say what a line is about, not that it failed, so
+ * they identify a fault only on a line whose own words are an error's: DALI's "DALI iterator
+ * does not support resetting while epoch is not finished. Ignoring..." is no failure of
+ * CANN's. A keyword with a code's marks ("pcs_err_cnt", "ctx is NULL", "[Hardware Error]:")
+ * identifies on any line. */
 static int plain_entity(const struct kb *kb, int ent)
 {
 	const struct kb_entity *e = kb_entity_at(kb, (size_t)ent);

@@ -90,13 +90,13 @@ static int of_form(struct pspan m, unsigned forms, int *rank, int *world, char *
 	return 0;
 }
 
-/* Whether m announces a rank, and which: its rank, the world it states (0: none) and the host
- * it names (""). */
 /* claim_of's answer for a line its process prints again while it waits (torch's store
  * barrier, every ten seconds until the others arrive): the same rank twice is then one
  * process, not two */
 #define CLAIM_REPEATS 2
 
+/* Whether m announces a rank (1, or CLAIM_REPEATS), and which: its rank, the world it states
+ * (0: none) and the host it names (""). */
 static int claim_of(struct pspan m, unsigned forms, int *rank, int *world, char *host,
 		    size_t hostlen)
 {
