@@ -160,6 +160,14 @@ static int has_any(struct pspan s, const char *const *list, const struct line_by
 	return 0;
 }
 
+/* The words of a line that guesses or foretells instead of stating, for the rows marked sure:
+ * torch's "Stack trace of the failed collective not found, potentially because FlightRecorder
+ * is disabled", vLLM's "This might cause deadlock in distributed execution", Transformers'
+ * "This is not supported for all configurations of models and can yield errors." */
+static const char *const hedges[MAXW] = {
+	"may cause", "might cause", "could cause", "may yield", "can yield",   "could yield",
+	"possibly",  "potentially", "probably",	   "perhaps",	"might be",    "may be"};
+
 /* Where a list of possibilities starts, or line.n: a phrase that offers causes ("There are
  * some potential root causes. (1) The process is killed by SIGKILL by OOM killer ... (2)
  * ray stop --force is called. (3) ...") followed by at least two numbered items. What the
@@ -196,7 +204,7 @@ int hlog__word_family(struct pspan line)
 			if ((!f->form || f->form(line, NULL)) &&
 			    ((f->form && !f->any[0]) || has_any(line, f->any, &b)) &&
 			    (!f->also[0] || has_any(line, f->also, &b)) &&
-			    !has_any(line, f->not, &b))
+			    !has_any(line, f->not, &b) && (!f->sure || !has_any(line, hedges, &b)))
 				return row;
 		}
 	return -1;

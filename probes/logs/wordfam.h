@@ -24,6 +24,9 @@ struct family {
 	 * a failure code that nothing explains, which says more */
 	int weak;
 	int says; /* WF_SAYS_*: what the line says of its process besides */
+	/* 1: the row holds only on a line that states it, not on one that guesses or foretells
+	 * it (a hedge of wordfam.c's list: "may", "might", "potentially", ...) */
+	int sure;
 	/* NULL, or: the line has the form the row is about (its phrases may then be empty) */
 	int (*form)(struct pspan line, long long *port);
 };

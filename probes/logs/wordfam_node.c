@@ -327,7 +327,7 @@ const struct family hlog__fams_node[] = {
 		"through sysctl, a driver's module option, the program's own option), on every "
 		"node, then run again",
 	 .any = {"is enabled", "is not enabled", "is disabled", "is not disabled"},
-	 .not = {"potentially", "possibly", "may", "might", "probably", "perhaps"}},
+	 .sure = 1},
 	/* a file system that is full: "msg_mgr_dump raise error[[Errno 28] No space left on
 	 * device]" (CANN's operator compiler on a full disk) */
 	{.cat = HCAT_RESOURCE,

@@ -184,7 +184,8 @@ const struct family hlog__fams_proc[] = {
 		 "still waiting"},
 	 /* a hang foretold is none: vLLM's "Error executing method 'init_device'. This might
 	  * cause deadlock in distributed execution." under the error that happened */
-	 .not = {"might cause", "may cause", "could cause", "possible deadlock"}},
+	 .sure = 1,
+	 .not = {"possible deadlock"}},
 	/* a communicator some of whose ranks stopped answering: NCCL's RAS client, a row of its
 	 * table "    0         1         2       7-8        16        15   RUNNING  INCOMPLETE"
 	 * over "Missing communicator data from 1 rank" (not data a failed operation left
@@ -193,7 +194,8 @@ const struct family hlog__fams_proc[] = {
 	 .name = "hang",
 	 .says = WF_SAYS_WAITS,
 	 .any = {"incomplete"},
-	 .not = {"data", "read", "download", "response", "might", "may "}},
+	 .sure = 1,
+	 .not = {"data", "read", "download", "response"}},
 	/* a wait given up on in other words: MosaicML streaming's "RuntimeError: Waiting for
 	 * local rank 0, bailing out: 60.000 < 60.053 sec." */
 	{.cat = HCAT_RANK_STUCK,

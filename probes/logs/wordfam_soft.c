@@ -340,7 +340,7 @@ const struct family hlog__fams_soft[] = {
 	 /* not a warning that a setup may fail, which the next line then does or does not:
 	  * Transformers' "You are using a model of type llama to instantiate a model of type .
 	  * This is not supported for all configurations of models and can yield errors." */
-	 .not = {"can yield", "may yield", "could yield"}},
+	 .sure = 1},
 	/* SIGBUS: a process touched a page of shared memory whose backing store had run out (a
 	 * container's /dev/shm of 64 MB under NCCL: "Caught signal 7 (Bus error: nonexistent
 	 * physical address)" in ncclGroupEnd); not the PCIe AER's "PCIe Bus Error", a device's */

@@ -579,6 +579,10 @@ static void test_rows(void **state)
 		 "advised-setting"},
 		{"fatal: [172.0.0.100]: FAILED! => {\"msg\": \"Missing sudo password\"}", "permission"},
 		{"Error: NMI watchdog is enabled. NMI uses one Core HW PMC counter.", "setting"},
+		/* a month's name is no hedge (real-logs-new batch382, AWS Neuron's runtime) */
+		{"2023-May-21 14:27:33.0045 102203:102204 [0] init.cc:655 CCOM WARN Unable to run "
+		 "multi-instance workload.  Ofi plugin is not installed or EFA is not enabled",
+		 "setting"},
 		{"/usr/bin/ld: cannot find -lcudart", "library-missing"},
 		/* real-logs-new batch195, ornladios/ADIOS2#3377 (a frame of MPICH's error stack) */
 		{"MPIDI_UCX_get_local_upids(31): The function is currently not supported with ucx "
