@@ -68,6 +68,27 @@ static int cuda_failure(struct pspan m, const struct hx_vals *x, struct hlog_eve
 	return 1;
 }
 
+/* A registration the verbs refused names why in errno's words. Too little locked memory
+ * reads "Cannot allocate memory" (ENOMEM) or "Resource temporarily unavailable" (EAGAIN), as
+ * does a line that names no reason; a reason of another kind says the buffer itself was
+ * refused (GPU memory with no peer-memory module or DMA-BUF, an address the NIC cannot map),
+ * which the line does not settle: the row's reading of memory does not hold for it. */
+static const char *const reg_refused[] = {
+	"Invalid argument", "Bad address", "Operation not permitted", "Operation not supported",
+	"Permission denied", "No such device", "Function not implemented",
+};
+
+static int reg_mr_reason(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
+{
+	(void)x;
+	for (size_t i = 0; i < sizeof(reg_refused) / sizeof(reg_refused[0]); i++)
+		if (hlog__has(m, reg_refused[i])) {
+			e->cat = HCAT_UNRESOLVED;
+			break;
+		}
+	return 1;
+}
+
 static const char socket_fix[] =
 	"check that the peer's address is reachable from this host on the interface NCCL chose "
 	"(NCCL_SOCKET_IFNAME, the same on every node), that no firewall drops the ports, and that "
@@ -120,7 +141,7 @@ static const struct hlog_sig rows[] = {
 	 "not loaded)",
 	 HLOG_MEMLOCK_FIX "; for GPU buffers check that nvidia-peermem is loaded (or test without "
 	 "GPUDirect: NCCL_NET_GDR_LEVEL=LOC)",
-	 0, NULL},
+	 0, reg_mr_reason},
 	/* NVSHMEM's IB transports (src/modules/transport/ibrc/ibrc.cpp and its kin), when
 	 * GPUDirect RDMA's kernel module is not loaded: "nvshmemt_init:1851: neither nv_peer_mem,
 	 * or nvidia_peermem detected. Skipping transport." Without it the remote GPUs are not

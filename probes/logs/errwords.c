@@ -339,6 +339,11 @@ static const struct {
 	/* or a setting's source missing and the defaults taken: "[WARNING] Config file not found:
 	 * , using default configuration." */
 	{", using default", 1, NULL},
+	/* or the failure said to matter only for an intent the run may not have, in a clause of
+	 * its own: DeepSpeed on a first start, "[WARNING] [engine.py:2699:load_checkpoint] Unable
+	 * to find latest file at .//checkpoint/.../latest, if trying to load latest checkpoint
+	 * please ensure this file exists or pass an explicit checkpoint tag ..." */
+	{", if trying to", 1, NULL},
 	/* UCX comparing the version the program was built for with the library it loaded, and
 	 * going on with it (seen in runs that then worked on two clusters years apart): "UCX
 	 * WARN  UCP version is incompatible, required: 1.8, actual: 1.7 (release 0 ...)", "UCX

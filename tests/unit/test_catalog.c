@@ -459,6 +459,18 @@ static const struct ccase cases[] = {
 	 "(pid=21785, ip=10.221.0.5) ray-default-worker-5ee698a00:21785:22521 [0] misc/ibvwrap.cc:252 "
 	 "NCCL WARN Call to ibv_reg_mr failed",
 	 "ib-reg-mr", HCAT_RESOURCE, ""},
+	/* the reason in errno's words decides: too little memory, or a buffer refused */
+	{"NVIDIA/nccl-tests#206 (IB only, ulimit -l 8192)",
+	 "Call to ibv_reg_mr_iova2 failed with error Cannot allocate memory", "ib-reg-mr",
+	 HCAT_RESOURCE, ""},
+	{"modelscope/ms-swift#6107 (Megatron SFT on two nodes, the cause not settled)",
+	 "[2025-10-13 10:12:54] iv-ydin754tmoxjd1twgixh:1458548:1480527 [0] misc/ibvwrap.cc:182 NCCL "
+	 "WARN Call to ibv_reg_mr_iova2 failed with error Invalid argument",
+	 "ib-reg-mr", HCAT_UNRESOLVED, ""},
+	{"a CUDA-aware MPI job over UCX (cgpu17, the cause not settled)",
+	 "0: [1580511823.093560] [cgpu17:53890:1]          ib_md.c:478  UCX  ERROR "
+	 "ibv_reg_mr(address=0x2aab4bc00000, length=131072, access=0xf) failed: Bad address",
+	 "ib-reg-mr", HCAT_UNRESOLVED, ""},
 	/* UCX's mlx5 syndrome words, each the row of its ibv_wc_status */
 	{"openucx/ucx#5199 (Open MPI 4.0.3 with UCX 1.8.0, DC transport)",
 	 "[master:19546:0:19546] ib_mlx5_log.c:139  Transport retry count exceeded on mlx5_0:1/IB "
