@@ -238,7 +238,13 @@ const struct family hlog__fams_node[] = {
 		 "state is down",
 		 /* a node health check's verdict on its RDMA links: OCI's node problem detector,
 		  * "RdmaLink       True     RdmaLinkHasIssues      Healthcheck:: RDMA Link Error" */
-		 "rdma link error"}},
+		 "rdma link error",
+		 /* a switch's or NIC's port that failed, in its own alarm: a SuperPod switch's
+		  * "%%01DEVM/1/hwPortFail_active(l):...;The port failed partially. (...,
+		  * EntPhysicalName=400GHL1/1/2:1, ..., Reason=Port real lanes are less than
+		  * quarter of the configured lanes.)" (not a socket's port: see .not) */
+		 "port failed", "port has failed"},
+	 .not = {"bind", "connect", "listen", "socket", "tcp", "udp"}},
 	/* a link that passes errors at the physical layer: HPE Slingshot's cxiberstat,
 	 * "x2510c7s6b0n0: Warning: encountered unexpected Link Mode NA for non-zero error rate
 	 * 595424" (a cable, transceiver or port going bad, the link about to drop) */

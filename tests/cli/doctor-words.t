@@ -570,6 +570,10 @@ cause_is "kind detail" "unresolved ib-reg-mr" "  a registration refused with Inv
 cause_is "kind detail" "memory/resource ib-reg-mr" "  and with Cannot allocate memory: locked memory" \
 	'Call to ibv_reg_mr_iova2 failed with error Cannot allocate memory'
 
+# a switch's port that failed, in its alarm's words: a link, not a socket's port
+cause_is "kind detail" "link-down words:link-down" "  a switch's port failed partially: link-down" \
+	'Jul 31 2025 18:36:19+08:00 Z3_22R_99_30 %%01DEVM/1/hwPortFail_active(l):CID=0x80fc0101-alarmID=0x00f10509;The port failed partially. (EntPhysicalIndex=16863797, EntPhysicalName=400GHL1/1/2:1, EntityTrapFaultID=132338, Reason=Port real lanes are less than quarter of the configured lanes.)",'
+
 # a warning whose failure matters only for an intent the run may not have: no error
 printf '%s\n' 'vm-07-05: [2023-11-29 08:51:14,000] [WARNING] [engine.py:2699:load_checkpoint] Unable to find latest file at .//checkpoint/gpt_6.7B/latest, if trying to load latest checkpoint please ensure this file exists or pass an explicit checkpoint tag when loading a checkpoint.' >"$TMP/ck.log"
 run "$HCCLCTL" doctor --logs "$TMP/ck.log"

@@ -502,6 +502,12 @@ static void test_rows(void **state)
 		 "permission"},
 		{"RdmaLink       True     RdmaLinkHasIssues      Healthcheck:: RDMA Link Error",
 		 "link-down"},
+		/* real-logs-new batch497 (a SuperPod switch log in MindCluster's test data) */
+		{"Jul 31 2025 18:36:19+08:00 Z3_22R_99_30 %%01DEVM/1/hwPortFail_active(l):CID=0x80fc0101-"
+		 "alarmID=0x00f10509;The port failed partially. (EntPhysicalIndex=16863797, "
+		 "EntPhysicalName=400GHL1/1/2:1, EntityTrapFaultID=132338, Reason=Port real lanes are "
+		 "less than quarter of the configured lanes.)\",",
+		 "link-down"},
 		/* real-logs-new batch440 (HPL-MxP on anuhpc2025/HPC-Xenon-Cluster) */
 		{" ERROR 1 (0->node1): 4 devices detected but HPL MxP needs exactly 1 device per "
 		 "process at (src/driver.cpp:397)",
@@ -837,6 +843,8 @@ static void test_none(void **state)
 {
 	(void)state;
 	static const char *const none[] = {
+		/* a socket's port, not a link's (no real line of this form yet: made up) */
+		"bind to port failed: Address already in use",
 		/* a level word before a colon is no exception's class */
 		"Error: Trying to create tensor with negative dimension -2",
 		"",
