@@ -94,6 +94,42 @@ static int acl_ret(struct pspan m, const struct hx_vals *x, struct hlog_event *e
 	return 0;
 }
 
+/* The driver's own error numbers (drvError_t in the driver's ascend_hal_error.h), as the
+ * runtime logs a failed driver call: "halMemAlloc failed:size=2097152(Byte), type=2, ...,
+ * drvRetCode=6". Only the numbers whose name says the device lacked a resource are read;
+ * the others (an inner error, a parameter, a timeout, a process gone) say nothing of the
+ * cause and are left to the other rules, and the kinds that do say one (DRV_ERROR_BUS_DOWN,
+ * DRV_ERROR_OPER_NOT_PERMITTED, ...) wait for a real line that shows them. */
+static const int drv_resource_codes[] = {
+	6,  /* DRV_ERROR_OUT_OF_MEMORY */
+	14, /* DRV_ERROR_NO_RESOURCES */
+	40, /* DRV_ERROR_MALLOC_FAIL */
+	47, /* DRV_ERROR_NO_EVENT_RESOURCES */
+	48, /* DRV_ERROR_NO_STREAM_RESOURCES */
+	49, /* DRV_ERROR_NO_NOTIFY_RESOURCES */
+	50, /* DRV_ERROR_NO_MODEL_RESOURCES */
+	54, /* DRV_ERROR_NO_FREE_SPACE */
+	60, /* DRV_ERROR_SQID_FULL */
+	76, /* DRV_ERROR_QUEUE_FULL */
+};
+
+/* The driver's number after "drvRetCode" ('=', ':' or a blank between), when it names a
+ * resource the device lacked: the event takes it as its result. */
+static int drv_resource(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
+{
+	(void)x;
+	struct pspan a = hlog__value_after(m, "drvRetCode");
+	long long v;
+	if (!a.s || !hlog__num_at(a, &v))
+		return 0;
+	for (size_t i = 0; i < sizeof(drv_resource_codes) / sizeof(drv_resource_codes[0]); i++)
+		if (drv_resource_codes[i] == v) {
+			e->result = v;
+			return 1;
+		}
+	return 0;
+}
+
 static const char ret_meaning[] =
 	"a runtime call returned a code of the runtime's table (the code's kind says which)";
 static const char ret_fix[] = "read the code's kind: the lines around it name the call";
@@ -143,6 +179,13 @@ static const struct hlog_sig rows[] = {
 	 "a known-good CANN and framework release; if one chip alone fails every time, have it "
 	 "checked (npu-smi info -t health)",
 	 0, acl_task},
+	{{"drvRetCode"}, HCAT_RESOURCE, "drv-resource",
+	 "a driver call failed for want of a resource on the device (memory, streams, events, "
+	 "queue slots)",
+	 "free the device's memory and resources for the job: no other process on it (npu-smi "
+	 "info), a smaller batch or HCCL_BUFFSIZE, fewer streams or communicators; for a huge-page "
+	 "allocation, check the device's huge pages as well",
+	 0, drv_resource},
 };
 
 static const struct hlog_sig *acl_kind_row(int cat)

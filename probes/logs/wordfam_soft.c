@@ -153,6 +153,13 @@ const struct family hlog__fams_soft[] = {
 		"same Python, virtual environment or container image on every node), or point the "
 		"job at the environment that has it",
 	 .form = hlog__wf_module_missing},
+	/* and in the importing code's own words, raised as the import's failure: SGLang's
+	 * "ImportError: DeepEP is not installed. Please install DeepEP package from ..." (a
+	 * warning that goes on without it names no failure and is no error line) */
+	{.cat = HCAT_CONFIG,
+	 .name = "missing-package",
+	 .any = {"is not installed", "are not installed"},
+	 .also = {"ImportError", "ModuleNotFoundError", "please install"}},
 	/* and for a part of one that is installed, which that release lacks ("No module named
 	 * 'tbe.common.repository_manager...'", a CANN whose Python parts do not fit the
 	 * interpreter; "No module named 'atb_llm.models.qwen2_moe...'", a release without the
@@ -274,7 +281,10 @@ const struct family hlog__fams_soft[] = {
 		  "参数", "配置",
 		  /* a path the job was given: CANN's "EK0001: Path [...] for [profilerResultPath]
 		   * is invalid or does not exist." */
-		  "path", "directory"},
+		  "path", "directory",
+		  /* a program's input that it refuses: HPL's ">>> Illegal input in file HPL.dat.
+		   * Exiting ... <<<" (a process grid larger than the processes started) */
+		  "input"},
 	 .not = {"memory", "pointer", "address", "access", "instruction", "handle",
 		 /* HCCL's one-sided memory: "The parameter memHandle[0xfffd7cc769e0] is invalid." */
 		 "memhandle", "mem_handle"}},

@@ -570,6 +570,16 @@ cause_is "kind detail" "unresolved ib-reg-mr" "  a registration refused with Inv
 cause_is "kind detail" "memory/resource ib-reg-mr" "  and with Cannot allocate memory: locked memory" \
 	'Call to ibv_reg_mr_iova2 failed with error Cannot allocate memory'
 
+# the Ascend driver's own error number names the kind where it is one of a kind: 6 is out
+# of memory; 87 names none, and the line stays unclassified
+cause_is "kind detail" "memory/resource drv-resource" "  drvRetCode=6: the driver ran out of memory" \
+	'[ERROR] RUNTIME(10972,python):2023-09-23-05:41:40.256.365 [npu_driver.cc:1100]49835 DevMemAllocHugePageManaged:[INIT][DEFAULT][drv api] halMemAlloc failed:size=2097152(Byte), type=2, moduleId=7, drvFlag=18374686479671772161, drvRetCode=6, device_id=0!'
+cause_is "kind detail" "unresolved unclassified" "  drvRetCode=87: no kind of its own" \
+	'[ERROR] RUNTIME(278,python3):2025-08-26-03:01:17.587.916 [driver.cc:65]278 GetDeviceCount:Call drvGetDevNum, drvRetCode=87.'
+# a package the importing code says is not installed, in an ImportError
+cause_is "kind detail" "config words:missing-package" "  ImportError: ... is not installed: a missing package" \
+	'ImportError: DeepEP is not installed. Please install DeepEP package from https://github.com/deepseek-ai/deepep.'
+
 # a switch's port that failed, in its alarm's words: a link, not a socket's port
 cause_is "kind detail" "link-down words:link-down" "  a switch's port failed partially: link-down" \
 	'Jul 31 2025 18:36:19+08:00 Z3_22R_99_30 %%01DEVM/1/hwPortFail_active(l):CID=0x80fc0101-alarmID=0x00f10509;The port failed partially. (EntPhysicalIndex=16863797, EntPhysicalName=400GHL1/1/2:1, EntityTrapFaultID=132338, Reason=Port real lanes are less than quarter of the configured lanes.)",'

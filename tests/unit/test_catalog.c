@@ -459,6 +459,12 @@ static const struct ccase cases[] = {
 	 "(pid=21785, ip=10.221.0.5) ray-default-worker-5ee698a00:21785:22521 [0] misc/ibvwrap.cc:252 "
 	 "NCCL WARN Call to ibv_reg_mr failed",
 	 "ib-reg-mr", HCAT_RESOURCE, ""},
+	/* the driver's own number names the kind (drvError_t): 6 is DRV_ERROR_OUT_OF_MEMORY */
+	{"MindCluster's fault diagnosis test data (plog-10972, a 2 MB huge-page allocation)",
+	 "[ERROR] RUNTIME(10972,python):2023-09-23-05:41:40.256.365 [npu_driver.cc:1100]49835 "
+	 "DevMemAllocHugePageManaged:[INIT][DEFAULT][drv api] halMemAlloc failed:size=2097152(Byte), "
+	 "type=2, moduleId=7, drvFlag=18374686479671772161, drvRetCode=6, device_id=0!",
+	 "drv-resource", HCAT_RESOURCE, ""},
 	/* the reason in errno's words decides: too little memory, or a buffer refused */
 	{"NVIDIA/nccl-tests#206 (IB only, ulimit -l 8192)",
 	 "Call to ibv_reg_mr_iova2 failed with error Cannot allocate memory", "ib-reg-mr",

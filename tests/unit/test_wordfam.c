@@ -502,6 +502,12 @@ static void test_rows(void **state)
 		 "permission"},
 		{"RdmaLink       True     RdmaLinkHasIssues      Healthcheck:: RDMA Link Error",
 		 "link-down"},
+		/* real-logs-new batch503 (an operator's notes of a 2-node SGLang prefill), batch502
+		 * (MGHPCC's HPL on 27 nodes) */
+		{"ImportError: DeepEP is not installed. Please install DeepEP package from "
+		 "https://github.com/deepseek-ai/deepep.",
+		 "missing-package"},
+		{">>> Illegal input in file -251055167. Exiting ... <<<", "invalid"},
 		/* real-logs-new batch497 (a SuperPod switch log in MindCluster's test data) */
 		{"Jul 31 2025 18:36:19+08:00 Z3_22R_99_30 %%01DEVM/1/hwPortFail_active(l):CID=0x80fc0101-"
 		 "alarmID=0x00f10509;The port failed partially. (EntPhysicalIndex=16863797, "
