@@ -284,6 +284,15 @@ static const struct {
 	/* and in a test suite's tally, counts after their labels: avocado's "RESULTS    : PASS 6
 	 * | ERROR 0 | FAIL 0 | SKIP 0 | WARN 0 | INTERRUPT 0 | CANCEL 0" */
 	{"fail", 0, hlog__ew_counts_zero},
+	/* and one count per device, all at zero: gpu-burn's "errors: 0 - 0 - 0 - 0 - 0 - 0 - 0
+	 * - 0   temps: 38 C - ..." */
+	{"errors", 0, hlog__ew_counts_zero},
+	/* a table's heading, the word a column's name: NCCL RAS's "Group     Comms     Nodes
+	 * Ranks     Ranks     Ranks    Status  Errors" */
+	{"errors", 0, hlog__ew_column_heading},
+	/* mkdir's answer for a directory already there: "mkdir: cannot create directory
+	 * 'logs': File exists" (a job script run again; what it wanted is in place) */
+	{"cannot", 1, hlog__ew_dir_exists},
 	/* and a benchmark's share of invalid answers: SGLang's "Invalid: 0.000" */
 	{"invalid", 0, hlog__ew_counts_zero},
 	/* and a count before its noun, at zero: a preflight audit's summary "[FAIL]  0/52

@@ -106,6 +106,19 @@ int hlog__ew_counts_zero(struct pspan m, size_t at, size_t len)
 			;
 	for (i++; i < m.n && ew_blank(m.s[i]); i++)
 		;
+	/* one count for each of several devices, every one at zero: gpu-burn's "errors: 0 - 0 -
+	 * 0 - 0   temps: 38 C - 36 C ..." (not "errors: 0 - 0 - 3") */
+	if (i + 1 < m.n && m.s[i] == '-' && ew_blank(m.s[i + 1])) {
+		while (i + 1 < m.n && m.s[i] == '-' && ew_blank(m.s[i + 1])) {
+			for (i++; i < m.n && ew_blank(m.s[i]); i++)
+				;
+			if (i >= m.n || m.s[i] != '0' || (i + 1 < m.n && !ew_blank(m.s[i + 1])))
+				return 0;
+			for (i++; i < m.n && ew_blank(m.s[i]); i++)
+				;
+		}
+		return i >= m.n || isalpha((unsigned char)m.s[i]);
+	}
 	/* a cell's count may carry its share: "0( 0.0% )"; a tally goes on with the next count,
 	 * "Skipped = 0 Failed = 0 Missing = 0" */
 	return i >= m.n || m.s[i] == ',' || m.s[i] == ';' || m.s[i] == '|' || m.s[i] == ')' ||
@@ -418,4 +431,44 @@ int hlog__ew_negated(struct pspan m, size_t at, size_t len)
 			return 1;
 	}
 	return 0;
+}
+
+/* Whether the line is a heading, the word at m[at..at+len) one of its names: a table's, of
+ * words of letters only, at least four, set apart by runs of two or more blanks (NCCL RAS's
+ * "Group     Comms     Nodes     Ranks     Ranks     Ranks    Status  Errors"), or a
+ * section's, the plural word alone on its line (the same report's "Errors" over "======",
+ * the section that lists them, which is empty when there are none). What a heading names is
+ * what the lines under it count, each judged on its own. */
+int hlog__ew_column_heading(struct pspan m, size_t at, size_t len)
+{
+	size_t i = 0, words = 0, gaps = 0;
+	while (i < m.n && ew_blank(m.s[i]))
+		i++;
+	while (i < m.n) {
+		size_t w = i;
+		while (i < m.n && isalpha((unsigned char)m.s[i]))
+			i++;
+		if (i == w)
+			return 0; /* a digit, a mark: a row or a sentence, not a heading */
+		words++;
+		size_t b = i;
+		while (i < m.n && (ew_blank(m.s[i]) || m.s[i] == '\r'))
+			i++;
+		gaps += i < m.n && i - b >= 2;
+	}
+	return (words >= 4 && gaps + 1 >= words) ||
+	       (words == 1 && len > 1 && (m.s[at + len - 1] == 's' || m.s[at + len - 1] == 'S'));
+}
+
+/* Whether the line is mkdir's answer for a directory that is there already ("mkdir: cannot
+ * create directory 'logs': File exists"): a job script's mkdir without -p run again, the
+ * directory it wants in place. */
+int hlog__ew_dir_exists(struct pspan m, size_t at, size_t len)
+{
+	(void)at;
+	(void)len;
+	size_t n = m.n;
+	while (n && (ew_blank(m.s[n - 1]) || m.s[n - 1] == '\r'))
+		n--;
+	return hlog__has(m, "mkdir") && n >= 11 && !memcmp(m.s + n - 11, "File exists", 11);
 }

@@ -23,6 +23,8 @@ int hlog__ew_none_value(struct pspan m, size_t at, size_t len);
 int hlog__ew_real_value(struct pspan m, size_t at, size_t len);
 int hlog__ew_split_heading(struct pspan m, size_t at, size_t len);
 int hlog__ew_adjusted(struct pspan m, size_t at, size_t len);
+int hlog__ew_column_heading(struct pspan m, size_t at, size_t len);
+int hlog__ew_dir_exists(struct pspan m, size_t at, size_t len);
 
 static inline int ew_blank(char c)
 {

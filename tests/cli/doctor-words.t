@@ -570,6 +570,20 @@ cause_is "kind detail" "unresolved ib-reg-mr" "  a registration refused with Inv
 cause_is "kind detail" "memory/resource ib-reg-mr" "  and with Cannot allocate memory: locked memory" \
 	'Call to ibv_reg_mr_iova2 failed with error Cannot allocate memory'
 
+# counts at zero for each device, a heading that names the errors column or section, and
+# mkdir's answer for a directory already there: nothing failed; the same forms with a count
+# that is not zero, or mkdir refused, are errors
+for c in "50.0%  proc'd: 2261 (7150 Gflop/s) - 0 (0 Gflop/s)   errors: 0 - 0 - 0 - 0   temps: 38 C - 36 C:0" \
+	"50.0%  proc'd: 2261 (7150 Gflop/s) - 0 (0 Gflop/s)   errors: 0 - 0 - 3 - 0   temps: 38 C - 36 C:1" \
+	'Group     Comms     Nodes     Ranks     Ranks     Ranks    Status  Errors:0' \
+	'Errors:0' \
+	"mkdir: cannot create directory 'logs': File exists:0" \
+	"mkdir: cannot create directory 'logs': Permission denied:2"; do
+	printf '%s\n' "${c%:*}" >"$TMP/bz.log"
+	run "$HCCLCTL" doctor --logs "$TMP/bz.log"
+	check_rc "${c##*:}" "  '${c%:*}': exit ${c##*:}"
+done
+
 # the Ascend driver's own error number names the kind where it is one of a kind: 6 is out
 # of memory; 87 names none, and the line stays unclassified
 cause_is "kind detail" "memory/resource drv-resource" "  drvRetCode=6: the driver ran out of memory" \

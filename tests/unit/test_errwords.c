@@ -491,6 +491,18 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch432/omni-infer-server-0-log-npu-vllm-0-9-1-dp-deepseek-viztracer-"
 	 "event-mismatch-model-inspect-failed",
 	 "Config file not found: , using default configuration.", 0},
+	{"errors",
+	 "../real-logs-new/batch505/superbenchmark-data-gpu-burn-a100-80gb-8gpu-errors-0-all-8-ok-"
+	 "healthy",
+	 "errors: 0 - 0 - 0 - 0 - 0 - 0 - 0 - 0   temps:", 0},
+	{"errors",
+	 "../real-logs-new/batch505/rocm-cvs-rcclras-2-28-3-1node-8gpu-8-ranks-running-ok-no-errors-"
+	 "healthy",
+	 "Group     Comms     Nodes     Ranks     Ranks     Ranks    Status  Errors", 0},
+	{"cannot",
+	 "../real-logs-new/batch506/mlperf-hpc-v0-7-tacc-frontera-16node-64rank-cosmoflow-horovod-"
+	 "ibrun-target-reached-healthy",
+	 "mkdir: cannot create directory", 0},
 	{", if trying to",
 	 "../real-logs-new/batch490/superbenchmark-data-megatron-deepspeed-2node-gpt-6-7b-5-of-5-"
 	 "iterations-benign-warnings-healthy",
