@@ -369,6 +369,10 @@ static const struct {
 	 * the plugin) */
 	{"when one has already been registered", 1, NULL},
 	{"UCP API version is incompatible", 1, NULL},
+	/* a failure foretold as what may come, not reported: NeMo's "[NeMo E ...] You are running
+	 * multi-node training without SLURM handling the processes. Please note that this is not
+	 * tested in NeMo and could result in errors." */
+	{"errors", 0, hlog__ew_foretold},
 	/* a failure said not to happen: SkyPilot's "Streaming logs... (Ctrl-C to exit log
 	 * streaming; job will not be killed)" */
 	{"killed", 0, hlog__ew_negated},

@@ -433,6 +433,30 @@ int hlog__ew_negated(struct pspan m, size_t at, size_t len)
 	return 0;
 }
 
+/* Whether the word at m[at..at+len) is foretold, not reported: a modal and a verb of
+ * consequence right before it, an article between or not ("Please note that this is not
+ * tested in NeMo and could result in errors.", "may lead to a failure"). A warning about
+ * what may come says nothing failed. */
+int hlog__ew_foretold(struct pspan m, size_t at, size_t len)
+{
+	(void)len;
+	static const char *const modal[] = {"could ", "may ", "might ", "can "};
+	static const char *const verb[] = {"result in ", "lead to ", "cause "};
+	static const char *const art[] = {"", "a ", "an "};
+	char want[40];
+	for (size_t a = 0; a < sizeof(art) / sizeof(art[0]); a++)
+		for (size_t v = 0; v < sizeof(verb) / sizeof(verb[0]); v++)
+			for (size_t k = 0; k < sizeof(modal) / sizeof(modal[0]); k++) {
+				int n = snprintf(want, sizeof(want), "%s%s%s", modal[k], verb[v],
+						 art[a]);
+				if (n > 0 && at >= (size_t)n &&
+				    !strncasecmp(m.s + at - (size_t)n, want, (size_t)n) &&
+				    (at == (size_t)n || !isalpha((unsigned char)m.s[at - n - 1])))
+					return 1;
+			}
+	return 0;
+}
+
 /* Whether the line is a heading, the word at m[at..at+len) one of its names: a table's, of
  * words of letters only, at least four, set apart by runs of two or more blanks (NCCL RAS's
  * "Group     Comms     Nodes     Ranks     Ranks     Ranks    Status  Errors"), or a

@@ -25,6 +25,7 @@ int hlog__ew_split_heading(struct pspan m, size_t at, size_t len);
 int hlog__ew_adjusted(struct pspan m, size_t at, size_t len);
 int hlog__ew_column_heading(struct pspan m, size_t at, size_t len);
 int hlog__ew_dir_exists(struct pspan m, size_t at, size_t len);
+int hlog__ew_foretold(struct pspan m, size_t at, size_t len);
 
 static inline int ew_blank(char c)
 {

@@ -284,7 +284,11 @@ const struct family hlog__fams_soft[] = {
 		  "path", "directory",
 		  /* a program's input that it refuses: HPL's ">>> Illegal input in file HPL.dat.
 		   * Exiting ... <<<" (a process grid larger than the processes started) */
-		  "input"},
+		  "input",
+		  /* a scheduler's job named by an id it does not know: Slurm's "srun: error:
+		   * Unable to confirm allocation for job 7241252: Invalid job id specified" (a
+		   * shell left from an allocation that has ended) */
+		  "job id"},
 	 .not = {"memory", "pointer", "address", "access", "instruction", "handle",
 		 /* HCCL's one-sided memory: "The parameter memHandle[0xfffd7cc769e0] is invalid." */
 		 "memhandle", "mem_handle"}},

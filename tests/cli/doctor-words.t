@@ -570,15 +570,17 @@ cause_is "kind detail" "unresolved ib-reg-mr" "  a registration refused with Inv
 cause_is "kind detail" "memory/resource ib-reg-mr" "  and with Cannot allocate memory: locked memory" \
 	'Call to ibv_reg_mr_iova2 failed with error Cannot allocate memory'
 
-# counts at zero for each device, a heading that names the errors column or section, and
-# mkdir's answer for a directory already there: nothing failed; the same forms with a count
-# that is not zero, or mkdir refused, are errors
+# counts at zero for each device, a heading that names the errors column or section,
+# mkdir's answer for a directory already there, errors foretold ("could result in"): nothing
+# failed; the same forms with a count that is not zero, or mkdir refused, are errors
 for c in "50.0%  proc'd: 2261 (7150 Gflop/s) - 0 (0 Gflop/s)   errors: 0 - 0 - 0 - 0   temps: 38 C - 36 C:0" \
 	"50.0%  proc'd: 2261 (7150 Gflop/s) - 0 (0 Gflop/s)   errors: 0 - 0 - 3 - 0   temps: 38 C - 36 C:1" \
 	'Group     Comms     Nodes     Ranks     Ranks     Ranks    Status  Errors:0' \
 	'Errors:0' \
 	"mkdir: cannot create directory 'logs': File exists:0" \
-	"mkdir: cannot create directory 'logs': Permission denied:2"; do
+	"mkdir: cannot create directory 'logs': Permission denied:2" \
+	'[NeMo E 2025-06-20 10:18:28 nemo_logging:417] You are running multi-node training without SLURM handling the processes. Please note that this is not tested in NeMo and could result in errors.:0' \
+	'step 7: the allreduce resulted in errors on rank 3:1'; do
 	printf '%s\n' "${c%:*}" >"$TMP/bz.log"
 	run "$HCCLCTL" doctor --logs "$TMP/bz.log"
 	check_rc "${c##*:}" "  '${c%:*}': exit ${c##*:}"
@@ -590,6 +592,9 @@ cause_is "kind detail" "memory/resource drv-resource" "  drvRetCode=6: the drive
 	'[ERROR] RUNTIME(10972,python):2023-09-23-05:41:40.256.365 [npu_driver.cc:1100]49835 DevMemAllocHugePageManaged:[INIT][DEFAULT][drv api] halMemAlloc failed:size=2097152(Byte), type=2, moduleId=7, drvFlag=18374686479671772161, drvRetCode=6, device_id=0!'
 cause_is "kind detail" "unresolved unclassified" "  drvRetCode=87: no kind of its own" \
 	'[ERROR] RUNTIME(278,python3):2025-08-26-03:01:17.587.916 [driver.cc:65]278 GetDeviceCount:Call drvGetDevNum, drvRetCode=87.'
+# a job id the scheduler does not know (a shell left from an ended allocation): a value refused
+cause_is "kind detail" "config words:invalid" "  Slurm's 'Invalid job id specified': the invalid family" \
+	'srun: error: Unable to confirm allocation for job 7241252: Invalid job id specified'
 # a package the importing code says is not installed, in an ImportError
 cause_is "kind detail" "config words:missing-package" "  ImportError: ... is not installed: a missing package" \
 	'ImportError: DeepEP is not installed. Please install DeepEP package from https://github.com/deepseek-ai/deepep.'

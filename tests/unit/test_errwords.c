@@ -503,6 +503,10 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch506/mlperf-hpc-v0-7-tacc-frontera-16node-64rank-cosmoflow-horovod-"
 	 "ibrun-target-reached-healthy",
 	 "mkdir: cannot create directory", 0},
+	{"errors",
+	 "../real-logs-new/batch510/gpu-recipes-a4-qwen3-30b-nemo-2node-16gpu-b200-gke-max-steps-20-"
+	 "nemo-e-benign-healthy",
+	 "this is not tested in NeMo and could result in errors.", 0},
 	{", if trying to",
 	 "../real-logs-new/batch490/superbenchmark-data-megatron-deepspeed-2node-gpt-6-7b-5-of-5-"
 	 "iterations-benign-warnings-healthy",

@@ -508,6 +508,9 @@ static void test_rows(void **state)
 		 "https://github.com/deepseek-ai/deepep.",
 		 "missing-package"},
 		{">>> Illegal input in file -251055167. Exiting ... <<<", "invalid"},
+		/* real-logs-new batch511 (LUMI's AI course notes) */
+		{"srun: error: Unable to confirm allocation for job 7241252: Invalid job id specified",
+		 "invalid"},
 		/* real-logs-new batch497 (a SuperPod switch log in MindCluster's test data) */
 		{"Jul 31 2025 18:36:19+08:00 Z3_22R_99_30 %%01DEVM/1/hwPortFail_active(l):CID=0x80fc0101-"
 		 "alarmID=0x00f10509;The port failed partially. (EntPhysicalIndex=16863797, "
