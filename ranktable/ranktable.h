@@ -191,6 +191,10 @@ int rt_hostlist_expand(const char *s, size_t n, char **out, size_t *outlen, char
  * each C1 control (U+0080..U+009F) and each byte that is not UTF-8 written as "\xNN", so an
  * ESC in a server name cannot clear the screen or paint a verdict. Returns strlen(out). */
 size_t rt_text_escape(char *out, size_t outlen, const char *s, size_t n);
+/* s with each byte that is no part of valid UTF-8 written as "\xNN", as rt_text_escape
+ * writes it (JSON must be UTF-8: a log line or a path may hold bytes of another encoding, a
+ * Windows path in GBK); malloc'd. NULL when s is valid UTF-8 already, or when out of memory. */
+char *rt_utf8_repair(const char *s);
 /* The other way: names[idx[0..n)] folded into out (at most len bytes, cut short when it
  * does not fit): "gpu[01-04,07]" when they share a stem before their numeric suffixes,
  * those sorted by value and kept as written (leading zeros, any length); else the names

@@ -122,3 +122,33 @@ int rt__cmp_name_ref(const void *pa, const void *pb)
 		return r;
 	return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
+
+char *rt_utf8_repair(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strlen(s), bad = 0;
+	for (size_t i = 0; i < n;) {
+		int l = u[i] < 0x80 ? 1 : rt__utf8_len(u + i, n - i);
+		bad += l <= 0;
+		i += l > 0 ? (size_t)l : 1;
+	}
+	if (!bad)
+		return NULL;
+	char *o = malloc(n + 3 * bad + 1);
+	if (!o)
+		return NULL;
+	size_t k = 0;
+	for (size_t i = 0; i < n;) {
+		int l = u[i] < 0x80 ? 1 : rt__utf8_len(u + i, n - i);
+		if (l <= 0) {
+			k += (size_t)snprintf(o + k, 5, "\\x%02x", u[i]);
+			i++;
+			continue;
+		}
+		memcpy(o + k, s + i, (size_t)l);
+		k += (size_t)l;
+		i += (size_t)l;
+	}
+	o[k] = '\0';
+	return o;
+}

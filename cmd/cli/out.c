@@ -200,9 +200,30 @@ static cJSON *enveloped(cJSON *doc)
 	return e;
 }
 
+/* Every string and key of the document in valid UTF-8 (see rt_utf8_repair): one reader of
+ * the report must not fail on one line of a log in another encoding. */
+static void json_utf8(cJSON *it)
+{
+	for (; it; it = it->next) {
+		char *fixed;
+		if (cJSON_IsString(it) && it->valuestring && (fixed = rt_utf8_repair(it->valuestring))) {
+			cJSON_SetValuestring(it, fixed);
+			free(fixed);
+		}
+		if (it->string && !(it->type & cJSON_StringIsConst) &&
+		    (fixed = rt_utf8_repair(it->string))) {
+			free(it->string);
+			it->string = fixed;
+		}
+		json_utf8(it->child);
+	}
+}
+
 void out_json(void *doc)
 {
 	doc = enveloped(doc);
+	if (doc)
+		json_utf8(((cJSON *)doc)->child);
 	char *s = json_silent ? NULL : json_oneline ? cJSON_PrintUnformatted(doc) : cJSON_Print(doc);
 	if (s) {
 		fputs(s, stdout);

@@ -586,6 +586,15 @@ for c in "50.0%  proc'd: 2261 (7150 Gflop/s) - 0 (0 Gflop/s)   errors: 0 - 0 - 0
 	check_rc "${c##*:}" "  '${c%:*}': exit ${c##*:}"
 done
 
+# a line in another encoding (a Windows path in GBK, as a real log holds it): --json stays
+# one document of valid UTF-8, the bytes that are not UTF-8 written as \xNN, as the text
+# report writes them
+printf 'bash: line 0: cd: C:/Users/kaikai/Desktop/\320\302\275\250\316\304\274\376\274\320/tf1_kears: No such file or directory\n' >"$TMP/u8.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/u8.log"
+check_rc 2 "a line with bytes that are not UTF-8: exit 2"
+OUT=$(printf '%s' "$OUT" | python3 -c 'import json,sys; d=json.loads(sys.stdin.buffer.read().decode("utf-8")); t=d["evidence"][0]["text"]; print(d["cause"]["kind"], t.count(chr(92) + "x"), chr(92) + "xd0" + chr(189) + chr(92) + "xa8" in t)' 2>&1)
+check_out 'config 6 True' "  --json is valid UTF-8, each of the 6 stray bytes written as \\xNN"
+
 # the Ascend driver's own error number names the kind where it is one of a kind: 6 is out
 # of memory; 87 names none, and the line stays unclassified
 cause_is "kind detail" "memory/resource drv-resource" "  drvRetCode=6: the driver ran out of memory" \

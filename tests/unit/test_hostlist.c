@@ -1,5 +1,6 @@
 /* Slurm host list expressions expanded (rt_hostlist_expand): the forms SLURM_JOB_NODELIST
- * takes, zero padding kept, and each refusal with its offset. */
+ * takes, zero padding kept, and each refusal with its offset; and text made valid UTF-8 for
+ * JSON (rt_utf8_repair). */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -110,12 +111,37 @@ static void test_refused(void **state)
 		"host list: at offset 33: more than 8 '[...]' in one name");
 }
 
+/* Bytes that are no part of valid UTF-8 become "\xNN"; valid sequences (two, three and
+ * four bytes) stay; valid text is left alone (NULL). */
+static void test_utf8_repair(void **state)
+{
+	(void)state;
+	assert_null(rt_utf8_repair("plain ascii"));
+	assert_null(rt_utf8_repair("\xc2\xbd \xe4\xb8\xad \xf0\x9f\x98\x80"));
+	static const struct {
+		const char *in, *want;
+	} cases[] = {
+		{"Desktop/\xd0\xc2\xbd\xa8/x", "Desktop/\\xd0\xc2\xbd\\xa8/x"},
+		{"\xff", "\\xff"},
+		{"cut \xe4\xb8", "cut \\xe4\\xb8"},		/* a sequence cut short */
+		{"over \xc0\xaf", "over \\xc0\\xaf"},	/* an overlong '/' */
+		{"\x80\x80\x80", "\\x80\\x80\\x80"}, /* continuation bytes alone */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = rt_utf8_repair(cases[i].in);
+		assert_non_null(got);
+		assert_string_equal(got, cases[i].want);
+		free(got);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_forms),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_fold),
+		cmocka_unit_test(test_utf8_repair),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
