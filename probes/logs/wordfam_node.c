@@ -422,7 +422,10 @@ const struct family hlog__fams_node[] = {
 	 .any = {"command not found",
 		 /* Open MPI's launcher for a program missing on a node it starts ranks on:
 		  * "mpirun was unable to find the specified executable file, and therefore" */
-		 "find the specified executable"}},
+		 "find the specified executable",
+		 /* and for one it cannot run there: "mpirun was unable to launch the specified
+		  * application as it could not access" (over "or execute an executable:") */
+		 "unable to launch the specified application"}},
 	/* the shell refusing a line of the job's script, in bash's words: "/bin/bash:
 	 * SSH_CONNECTION: readonly variable", "/usr/bin/enroot: line 44: HOME: unbound variable"
 	 * (set -u), "bad substitution", "syntax error near unexpected token" */

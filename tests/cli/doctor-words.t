@@ -580,7 +580,10 @@ for c in "50.0%  proc'd: 2261 (7150 Gflop/s) - 0 (0 Gflop/s)   errors: 0 - 0 - 0
 	"mkdir: cannot create directory 'logs': File exists:0" \
 	"mkdir: cannot create directory 'logs': Permission denied:2" \
 	'[NeMo E 2025-06-20 10:18:28 nemo_logging:417] You are running multi-node training without SLURM handling the processes. Please note that this is not tested in NeMo and could result in errors.:0' \
-	'step 7: the allreduce resulted in errors on rank 3:1'; do
+	'step 7: the allreduce resulted in errors on rank 3:1' \
+	'GPU-790:2857490:2857904 [2] proxy.cc:1458 NCCL WARN [Service thread] Accept failed Resource temporarily unavailable:0' \
+	'[LOG_CAT_SBGP] libnuma.so: cannot open shared object file: No such file or directory:0' \
+	'[LOG_CAT_SBGP] libfoo.so: cannot open shared object file: No such file or directory:2'; do
 	printf '%s\n' "${c%:*}" >"$TMP/bz.log"
 	run "$HCCLCTL" doctor --logs "$TMP/bz.log"
 	check_rc "${c##*:}" "  '${c%:*}': exit ${c##*:}"
@@ -601,6 +604,10 @@ cause_is "kind detail" "memory/resource drv-resource" "  drvRetCode=6: the drive
 	'[ERROR] RUNTIME(10972,python):2023-09-23-05:41:40.256.365 [npu_driver.cc:1100]49835 DevMemAllocHugePageManaged:[INIT][DEFAULT][drv api] halMemAlloc failed:size=2097152(Byte), type=2, moduleId=7, drvFlag=18374686479671772161, drvRetCode=6, device_id=0!'
 cause_is "kind detail" "unresolved unclassified" "  drvRetCode=87: no kind of its own" \
 	'[ERROR] RUNTIME(278,python3):2025-08-26-03:01:17.587.916 [driver.cc:65]278 GetDeviceCount:Call drvGetDevNum, drvRetCode=87.'
+# Open MPI's launcher for a program it cannot run on a node: not installed there
+cause_is "kind detail" "config words:not-installed" "  mpirun unable to launch the specified application: not installed" \
+	'mpirun was unable to launch the specified application as it could not access' \
+	'or execute an executable:'
 # a job id the scheduler does not know (a shell left from an ended allocation): a value refused
 cause_is "kind detail" "config words:invalid" "  Slurm's 'Invalid job id specified': the invalid family" \
 	'srun: error: Unable to confirm allocation for job 7241252: Invalid job id specified'

@@ -507,6 +507,18 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch510/gpu-recipes-a4-qwen3-30b-nemo-2node-16gpu-b200-gke-max-steps-20-"
 	 "nemo-e-benign-healthy",
 	 "this is not tested in NeMo and could result in errors.", 0},
+	{"[Service thread] Accept failed",
+	 "../real-logs-new/batch515/mlperf-v5-0-oracle-8x-bm-gpu-h200-retinanet-64rank-proxy-close-"
+	 "retcode-3-after-status-success-healthy",
+	 "proxy.cc:1458 NCCL WARN [Service thread] Accept failed Resource temporarily unavailable", 0},
+	{"Failed to execute operation Close",
+	 "../real-logs-new/batch515/mlperf-v5-0-oracle-8x-bm-gpu-h200-retinanet-64rank-proxy-close-"
+	 "retcode-3-after-status-success-healthy",
+	 "Failed to execute operation Close from rank", 0},
+	{"[LOG_CAT_SBGP] libnuma.so",
+	 "../real-logs-new/batch502/aicr-benchmarks-job9666-nccl-tests-sendrecv-2-node-rtx-pro-6000-"
+	 "24-6-gbs-libnuma-warn-healthy",
+	 "[LOG_CAT_SBGP] libnuma.so: cannot open shared object file", 0},
 	{", if trying to",
 	 "../real-logs-new/batch490/superbenchmark-data-megatron-deepspeed-2node-gpt-6-7b-5-of-5-"
 	 "iterations-benign-warnings-healthy",

@@ -508,6 +508,9 @@ static void test_rows(void **state)
 		 "https://github.com/deepseek-ai/deepep.",
 		 "missing-package"},
 		{">>> Illegal input in file -251055167. Exiting ... <<<", "invalid"},
+		/* real-logs-new batch512 (HPC Advisory Council's HPCG job results) */
+		{"mpirun was unable to launch the specified application as it could not access",
+		 "not-installed"},
 		/* real-logs-new batch511 (LUMI's AI course notes) */
 		{"srun: error: Unable to confirm allocation for job 7241252: Invalid job id specified",
 		 "invalid"},
