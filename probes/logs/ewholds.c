@@ -433,6 +433,18 @@ int hlog__ew_negated(struct pspan m, size_t at, size_t len)
 	return 0;
 }
 
+/* Where one of words (case folded) ends right at m.s[at], the index it starts at; or
+ * (size_t)-1. */
+static size_t word_before(struct pspan m, size_t at, const char *const *words, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		size_t l = strlen(words[k]);
+		if (at >= l && !strncasecmp(m.s + at - l, words[k], l))
+			return at - l;
+	}
+	return (size_t)-1;
+}
+
 /* Whether the word at m[at..at+len) is foretold, not reported: a modal and a verb of
  * consequence right before it, an article between or not ("Please note that this is not
  * tested in NeMo and could result in errors.", "may lead to a failure"). A warning about
@@ -440,21 +452,14 @@ int hlog__ew_negated(struct pspan m, size_t at, size_t len)
 int hlog__ew_foretold(struct pspan m, size_t at, size_t len)
 {
 	(void)len;
-	static const char *const modal[] = {"could ", "may ", "might ", "can "};
+	static const char *const art[] = {"a ", "an "};
 	static const char *const verb[] = {"result in ", "lead to ", "cause "};
-	static const char *const art[] = {"", "a ", "an "};
-	char want[40];
-	for (size_t a = 0; a < sizeof(art) / sizeof(art[0]); a++)
-		for (size_t v = 0; v < sizeof(verb) / sizeof(verb[0]); v++)
-			for (size_t k = 0; k < sizeof(modal) / sizeof(modal[0]); k++) {
-				int n = snprintf(want, sizeof(want), "%s%s%s", modal[k], verb[v],
-						 art[a]);
-				if (n > 0 && at >= (size_t)n &&
-				    !strncasecmp(m.s + at - (size_t)n, want, (size_t)n) &&
-				    (at == (size_t)n || !isalpha((unsigned char)m.s[at - n - 1])))
-					return 1;
-			}
-	return 0;
+	static const char *const modal[] = {"could ", "may ", "might ", "can "};
+	size_t a = word_before(m, at, art, 2), p = a != (size_t)-1 ? a : at;
+	if ((p = word_before(m, p, verb, 3)) == (size_t)-1 ||
+	    (p = word_before(m, p, modal, 4)) == (size_t)-1)
+		return 0;
+	return p == 0 || !isalpha((unsigned char)m.s[p - 1]);
 }
 
 /* Whether the line is a heading, the word at m[at..at+len) one of its names: a table's, of
