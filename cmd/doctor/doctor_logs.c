@@ -108,8 +108,18 @@ void doctor_logs_scan(const char *path, struct hlog_report *r, int *status, char
 	}
 	/* only lines no rule knows: a warning that quotes the first, never a pass */
 	*status = r->kind == HLOG_NONE ? DOCTOR_WARN : DOCTOR_FAIL;
-	snprintf(msg, len, "%s%s%s%s: %s", hcat_name(r->cat), r->detail[0] ? " (" : "", r->detail,
-		 r->detail[0] ? ")" : "", r->cause);
+	int n = snprintf(msg, len, "%s%s%s%s: %s", hcat_name(r->cat), r->detail[0] ? " (" : "",
+			 r->detail, r->detail[0] ? ")" : "", r->cause);
+	/* a run that says it succeeded lived through its error lines: worth reading, not a
+	 * failed job */
+	const struct hlog_file *ok = hlog_run_survived(r);
+	if (ok && n >= 0 && (size_t)n < len) {
+		*status = DOCTOR_WARN;
+		snprintf(msg + n, len - (size_t)n,
+			 "; but the run reported success at %s:%u (\"%s\"), so these "
+			 "lines did not stop it",
+			 ok->name, ok->ok_line, ok->ok_text);
+	}
 }
 
 void doctor_logs_print(const struct hlog_report *r)
@@ -223,6 +233,17 @@ void doctor_logs_json(cJSON *doc, cJSON *cause, const struct hlog_report *r, con
 	for (int i = 0; i < HLOG_NSKIP; i++)
 		cJSON_AddNumberToObject(sk, hlog_skip_name(i), (double)r->skip[i]);
 	cJSON_AddNumberToObject(l, "truncated", (double)r->truncated);
+	const struct hlog_file *ok = hlog_run_survived(r);
+	if (!ok)
+		ok = hlog_run_success(r);
+	if (ok) {
+		cJSON *o = cJSON_AddObjectToObject(l, "run_success");
+		cJSON_AddStringToObject(o, "file", ok->name);
+		cJSON_AddNumberToObject(o, "line", ok->ok_line);
+		cJSON_AddStringToObject(o, "text", ok->ok_text);
+	} else {
+		cJSON_AddNullToObject(l, "run_success");
+	}
 	if (cause) {
 		const cJSON *node = cJSON_GetObjectItemCaseSensitive(cause, "node");
 		if (cJSON_IsNull(node) && r->node[0])

@@ -829,6 +829,15 @@ static void scan_facts(struct scan *s, const struct hlog_line *l, const struct h
 		hlog__kb_line(r, &s->kst, line, l, l->kernel || s->place.kind == HLOG_FK_DEVICE,
 			      l->t_us >= 0 ? l->t_us : s->last_t, s->name, s->node, s->no,
 			      s->kb ? &s->kfound : NULL);
+	long ok = l->error ? 0 : hlog__run_ok(l->msg);
+	if (ok) {
+		/* the words that say so, with a little of what is around them */
+		size_t at = (size_t)(ok - 1), from = at > 40 ? at - 40 : 0;
+		size_t n = l->msg.n - from < 100 ? l->msg.n - from : 100;
+		s->f->ok_line = s->no;
+		snprintf(s->f->ok_text, sizeof(s->f->ok_text), "%s%.*s%s", from ? "..." : "",
+			 (int)n, l->msg.s + from, from + n < l->msg.n ? "..." : "");
+	}
 	if (l->error) {
 		/* the first error quoted is one that says what failed, not a heading */
 		if (!r->errors || (s->first_header && !l->header)) {

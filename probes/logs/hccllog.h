@@ -174,6 +174,10 @@ struct hlog_file {
 	int self_rank; /* the rank its lines say is their writer's own ("myrank 0"); -1 none, -2
 			* when they say two */
 	size_t lines, nev, errors; /* lines, recognised lines, lines that read as errors */
+	/* the last line that says the whole run succeeded ("Training completed", "status":
+	 * "success"), 0 none; and its text, cut */
+	unsigned ok_line;
+	char ok_text[160];
 };
 
 /* An error line that no rule explains. */
@@ -390,5 +394,12 @@ const char *hlog_kind_name(int kind);
 void hlog_hop_name(const struct hlog_hop *h, char *out, size_t len);
 /* "binary", "unreadable", ... for enum hlog_skip. */
 const char *hlog_skip_name(int why);
+
+/* okwords.c: the file whose statement that the run succeeded vouches for a report with a
+ * cause, when every file with error lines and every line behind the cause is in a file that
+ * states it (the run lived through them); NULL otherwise. */
+const struct hlog_file *hlog_run_survived(const struct hlog_report *r);
+/* The first file that states the run succeeded, whatever else it holds; NULL when none. */
+const struct hlog_file *hlog_run_success(const struct hlog_report *r);
 
 #endif

@@ -96,6 +96,10 @@ int hlog__chain_conclude(struct hlog_report *r);
 /* wordfam.c: the family of an error line no rule knows, by its words (a row, -1 for none),
  * and what its row says. */
 int hlog__word_family(struct pspan line);
+/* okwords.c: when m states that the whole run succeeded ("Training completed", "status":
+ * "success"), not as a condition or a denial: 1 + the offset in m where the statement
+ * starts; else 0. */
+long hlog__run_ok(struct pspan m);
 const char *hlog__word_family_name(int row);
 int hlog__word_family_cat(int row); /* enum hcat; HCAT_NONE out of range */
 /* What a row's line says of its process besides the failure (0 out of range): it waits for

@@ -1383,4 +1383,25 @@ printf '%s\n' '`use_cache=True` is incompatible with gradient checkpointing. Set
 run "$HCCLCTL" doctor --logs "$TMP/set.log"
 check_rc 0 "a setting the program changed itself is no failure: exit 0"
 
+# a run that states its own success lived through its error lines: a warning that says so,
+# never a failed job; the same error with no such statement, or in another node's file that
+# states none, still fails (real lines: real-logs-new batch516, MLPerf v5.1 on 4 nodes)
+OKL=$(sed -n 21p "tests/data/real-logs-new/batch516/mlcommons-training-v5-1-nebius-4x-b200-flux1-32rank-worker1-tcpstore-broken-pipe-after-run-stop-success-healthy/node0/stdout.txt")
+ERRL=$(sed -n 37p "tests/data/real-logs-new/batch516/mlcommons-training-v5-1-nebius-4x-b200-flux1-32rank-worker1-tcpstore-broken-pipe-after-run-stop-success-healthy/node0/stdout.txt")
+mkdir -p "$TMP/ok/node0" "$TMP/ok/node1"
+printf '%s\n' "$OKL" "$ERRL" >"$TMP/ok/node0/stdout.txt"
+run "$HCCLCTL" doctor --logs "$TMP/ok"
+check_rc 1 "an error after the run's own 'status': 'success': a warning (exit 1), not a failure"
+printf '%s\n' "$OUT" | grep -q '^WARN  logs.cause .*; but the run reported success at node0/stdout.txt:1 (".*"status": "success"}}"), so these lines did not stop it'
+_report $? "  it names the line that states the success" "$OUT"
+run "$HCCLCTL" --json doctor --logs "$TMP/ok"
+OUT=$(printf '%s' "$OUT" | python3 -c 'import json,sys; o=json.load(sys.stdin)["logs"]["run_success"]; print(o["file"], o["line"])')
+check_out "node0/stdout.txt 1" "  --json: logs.run_success names the file and line"
+printf '%s\n' "$ERRL" >"$TMP/ok/node1/stdout.txt"
+run "$HCCLCTL" doctor --logs "$TMP/ok"
+check_rc 2 "  the same error in another node's file that states no success: a failure (exit 2)"
+printf '%s\n' "$ERRL" >"$TMP/ok1.log"
+run "$HCCLCTL" doctor --logs "$TMP/ok1.log"
+check_rc 2 "  the error alone: a failure (exit 2)"
+
 done_testing
