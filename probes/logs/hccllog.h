@@ -131,6 +131,7 @@ struct hlog_event {
 	int yearless; /* the line has a time of day without its year, that t_us cannot place */
 	int pid;      /* HCCL(pid,...) or [PID: n]; -1 */
 	int kind;     /* enum hlog_kind */
+	unsigned layer; /* a port down: its link layer from the lines below (HLOG_LAYER_*); 0 */
 	int sub;      /* enum hlog_sub */
 	int cat;      /* enum hcat (hcclcodes.h): the kind of failure this line alone suggests */
 	int rank, peer_rank; /* ranks the line names: its own and the peer's (in group); -1 */
@@ -178,7 +179,13 @@ struct hlog_file {
 	 * "success"), 0 none; and its text, cut */
 	unsigned ok_line;
 	char ok_text[160];
+	/* the link layers of the RDMA ports its port tables show active (ibstat, ibv_devinfo):
+	 * HLOG_LAYER_* bits */
+	unsigned active_layers;
 };
+
+#define HLOG_LAYER_IB 1u
+#define HLOG_LAYER_ETH 2u
 
 /* An error line that no rule explains. */
 struct hlog_unk {

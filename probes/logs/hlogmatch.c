@@ -3,6 +3,7 @@
  * tests/data/real-logs name their sources); values are read tolerantly, since the same message
  * puts a number in "[]", "()", after ':' or '=' from one CANN release to the next. What a code
  * means is the catalog's (hcclcodes.c); what a line is evidence of is decided in hlogcause.c. */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -217,14 +218,40 @@ static void tag_group(struct pspan m, struct hlog_event *e)
  * parenthesis). */
 static int state_down(struct pspan m)
 {
-	const char *p = hlog__find_nocase(m, "state: down");
-	if (!p)
+	/* "KEY: down" whose key ends in state, status or link, or is a port by its number
+	 * ("State: Down", "link status : DOWN", "port 5 : DOWN"), the value the whole rest */
+	const char *c = memchr(m.s, ':', m.n);
+	if (!c || c == m.s)
 		return 0;
-	struct pspan v = {p + 11, m.n - (size_t)(p + 11 - m.s)};
-	size_t i = 0;
-	while (i < v.n && (v.s[i] == ' ' || v.s[i] == '\t' || v.s[i] == '\r'))
+	size_t k = (size_t)(c - m.s);
+	while (k && (m.s[k - 1] == ' ' || m.s[k - 1] == '\t'))
+		k--;
+	size_t w = k;
+	while (w && isalnum((unsigned char)m.s[w - 1]))
+		w--;
+	struct pspan key = {m.s + w, k - w};
+	int is_key = (key.n == 5 && !strncasecmp(key.s, "state", 5)) ||
+		     (key.n == 6 && !strncasecmp(key.s, "status", 6)) ||
+		     (key.n == 4 && !strncasecmp(key.s, "link", 4));
+	if (!is_key && key.n && isdigit((unsigned char)key.s[0])) {
+		/* "port 5": digits after the word port */
+		size_t d = 0;
+		while (d < key.n && isdigit((unsigned char)key.s[d]))
+			d++;
+		is_key = d == key.n && w >= 5 && m.s[w - 1] == ' ' &&
+			 !strncasecmp(m.s + w - 5, "port", 4);
+	}
+	if (!is_key)
+		return 0;
+	size_t i = (size_t)(c - m.s) + 1;
+	while (i < m.n && (m.s[i] == ' ' || m.s[i] == '\t'))
 		i++;
-	return i == v.n || v.s[i] == ',' || v.s[i] == ';' || v.s[i] == '(' || v.s[i] == ')';
+	if (m.n - i < 4 || strncasecmp(m.s + i, "down", 4))
+		return 0;
+	i += 4;
+	while (i < m.n && (m.s[i] == ' ' || m.s[i] == '\t' || m.s[i] == '\r'))
+		i++;
+	return i == m.n || m.s[i] == ',' || m.s[i] == ';' || m.s[i] == '(' || m.s[i] == ')';
 }
 
 /* "call failed" lines: which call, and the result it gave. */

@@ -1404,4 +1404,33 @@ printf '%s\n' "$ERRL" >"$TMP/ok1.log"
 run "$HCCLCTL" doctor --logs "$TMP/ok1.log"
 check_rc 2 "  the error alone: a failure (exit 2)"
 
+# a device tool's command line names the device its output below is about, and a port state
+# is "KEY : DOWN" whatever the blanks (real lines: hicann/driver's HCCN tool docs,
+# real-logs-new batches 441 and 525)
+cause_is "kind device" "link-down 0" "hccn_tool -i 0 over 'link status: DOWN': device 0" \
+	'hccn_tool -g -link -i 0 -u 0 -p 4' 'link status: DOWN'
+cause_is "kind device" "link-down 0" "  'port 5 : DOWN' under a command for device 0" \
+	'hccn_tool -g -ub_connect -i 0' 'link status : PARTIAL LINK' 'port 4 : UP' 'port 5 : DOWN'
+cause_is "kind device" "link-down None" "  a tool advised in a message is no command line" \
+	'[ERROR] check the port with hccn_tool -i 3 -link -g' 'link status: DOWN'
+printf '%s\n' 'port 4 : UP' 'power state: DOWNGRADED' >"$TMP/up.log"
+run "$HCCLCTL" doctor --logs "$TMP/up.log"
+check_rc 0 "  'UP', and a value that only begins with DOWN, are no port down: exit 0"
+
+# a port down of a link layer no active port uses is another network's, not the node's fabric
+# down; a port down of the layer the node runs on still is (ibv_devinfo's lines: real-logs-new
+# batch287)
+printf '%s\n' 'hca_id: mlx4_0' '        phys_port_cnt:                  2' \
+	'                port:   1' '                        state:                  PORT_ACTIVE (4)' \
+	'                        link_layer:             InfiniBand' '                port:   2' \
+	'                        state:                  PORT_DOWN (1)' \
+	'                        link_layer:             Ethernet' >"$TMP/ports.log"
+run "$HCCLCTL" doctor --logs "$TMP/ports.log"
+check_rc 0 "an Ethernet port down beside the active InfiniBand one: exit 0"
+sed 's/Ethernet/InfiniBand/' "$TMP/ports.log" >"$TMP/ports2.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/ports2.log"
+check_rc 2 "  an InfiniBand port down beside it: a failure (exit 2)"
+cause kind
+check_out "link-down" "  ... link-down"
+
 done_testing
