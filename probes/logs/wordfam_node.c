@@ -411,6 +411,15 @@ const struct family hlog__fams_node[] = {
 		"build of the framework that has it",
 	 .any = {"built without", "build without", "compiled without"},
 	 .also = {"support", "requested", "enabled"}},
+	/* in the passive: Horovod's "ValueError: MPI support has not been built.  If this is not
+	 * expected, ensure MPI is installed and reinstall Horovod with HOROVOD_WITH_MPI=1" */
+	{.cat = HCAT_CONFIG,
+	 .name = "backend-missing",
+	 .what = "the job asks for a feature its installed build does not have",
+	 .fix = "install a build that has the feature the line names (or rebuild it with the "
+		"option the line gives), or ask for one the installed build has",
+	 .any = {"not been built", "not been compiled"},
+	 .also = {"support"}},
 	/* a program the job starts is not installed where it runs: "bash: orted: command not
 	 * found" (Open MPI's daemon on a node whose PATH lacks it) */
 	{.cat = HCAT_CONFIG,

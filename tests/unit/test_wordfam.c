@@ -610,6 +610,10 @@ static void test_rows(void **state)
 		{"torch.distributed.DistStoreError: use_libuv was requested but PyTorch was built "
 		 "without libuv support, run with USE_LIBUV=0 to disable it.",
 		 "backend-missing"},
+		/* real-logs-new batch529, rwth-i6/returnn#1196 (Horovod, in the passive) */
+		{"ValueError: MPI support has not been built.  If this is not expected, ensure MPI is "
+		 "installed and reinstall Horovod with HOROVOD_WITH_MPI=1 to debug the build error.",
+		 "backend-missing"},
 		/* real-logs-new batch186, Mellanox/nv_peer_memory#39 */
 		{"[76463.688316] nv_peer_mem: disagrees about version of symbol "
 		 "ib_register_peer_memory_client",
