@@ -716,17 +716,8 @@ struct scan {
 	struct hlog_roster_scan *roll;
 	/* the last command line of a device tool in the file ("hccn_tool -i 0 -link -g",
 	 * "npu-smi info -t health -i 3"): its output, the lines below, is that device's */
-	struct {
-		unsigned no;
-		int dev; /* -1: the command names none */
-	} cmd;
-	/* the RDMA port whose state the last port table line gave, until its link layer:
-	 * active, or down with its event */
-	struct port_state {
-		unsigned no;
-		int active;
-		size_t ev; /* (size_t)-1: none */
-	} port;
+	struct hlog_cmd_ctx cmd;
+	struct hlog_port_ctx port; /* the RDMA port of the last port table line */
 	int rec_rank; /* a record's "rank : N" field, and its line */
 	unsigned rec_at;
 	struct kb_scan kst;
@@ -959,92 +950,9 @@ static int scan_event(struct scan *s, const struct hlog_line *l, struct hlog_eve
 	s->last_ev = (size_t)(e - r->ev);
 	s->last_ev_no = s->no;
 	if (tmp->kind == HLOG_LINK_DOWN && hlog__has_nocase(line, "state"))
-		s->port = (struct port_state){s->no, 0, s->last_ev};
+		s->port = (struct hlog_port_ctx){s->no, 0, s->last_ev};
 	s->ev_framed = s->framed;
 	return 0;
-}
-
-/* Device tools and the option that names the device they query: the same "-i N" for the NPU
- * NIC tool, the NPU tool and NVIDIA's. */
-static const struct {
-	const char *tool, *opt;
-} dev_tools[] = {
-	{"hccn_tool", " -i "},
-	{"npu-smi", " -i "},
-	{"nvidia-smi", " -i "},
-};
-
-/* Whether line is a command line of a device tool, typed at a prompt or alone ("root@n:~#
- * hccn_tool -i 0 -link -g", "/usr/local/Ascend/driver/tools/hccn_tool -i 3 -ip -g"), not a
- * message that advises one: the device it names goes to the output below it. */
-static void tool_command(struct scan *s, struct pspan line)
-{
-	for (size_t t = 0; t < sizeof(dev_tools) / sizeof(dev_tools[0]); t++) {
-		const char *p = hlog__find(line, dev_tools[t].tool);
-		if (!p)
-			continue;
-		size_t b = (size_t)(p - line.s);
-		while (b && line.s[b - 1] != ' ' && line.s[b - 1] != '\t' && line.s[b - 1] != '#' &&
-		       line.s[b - 1] != '$' && line.s[b - 1] != '>') /* its path */
-			b--;
-		while (b && (line.s[b - 1] == ' ' || line.s[b - 1] == '\t'))
-			b--;
-		if (b && line.s[b - 1] != '#' && line.s[b - 1] != '$' && line.s[b - 1] != '>')
-			continue;
-		struct pspan rest = {p, line.n - (size_t)(p - line.s)};
-		long long v = -1;
-		struct pspan o = hlog__after(rest, dev_tools[t].opt);
-		s->cmd.no = s->no;
-		s->cmd.dev = o.s && hlog__num_at(o, &v) && v >= 0 && v < 4096 ? (int)v : -1;
-		return;
-	}
-}
-
-/* A port table's lines (ibstat's "State: Active" ... "Link layer: InfiniBand", ibv_devinfo's
- * "state: PORT_ACTIVE (4)" ... "link_layer: Ethernet"): the link layers the node uses, and
- * that of each port that is down. */
-static void port_block(struct scan *s, struct pspan m)
-{
-	struct pspan v = hlog__after_nocase(m, "link layer:");
-	if (!v.s)
-		v = hlog__after_nocase(m, "link_layer:");
-	if (!v.s) {
-		if (hlog__has_nocase(m, "state: active") || hlog__has(m, "PORT_ACTIVE"))
-			s->port = (struct port_state){s->no, 1, (size_t)-1};
-		return;
-	}
-	if (!s->port.no || s->no - s->port.no > 16)
-		return;
-	v = probe__trim(v);
-	unsigned layer = v.n >= 10 && !strncasecmp(v.s, "InfiniBand", 10) ? HLOG_LAYER_IB
-			 : v.n >= 8 && !strncasecmp(v.s, "Ethernet", 8) ? HLOG_LAYER_ETH
-									 : 0;
-	if (s->port.active)
-		s->f->active_layers |= layer;
-	else if (s->port.ev < s->r->nev)
-		s->r->ev[s->port.ev].layer = layer;
-	s->port.no = 0;
-}
-
-/* Ports down of a link layer no active port of the file uses (an Ethernet port beside the
- * InfiniBand ones a job runs on, ibstat showing it Disabled): another network's port, not
- * this node's fabric down; their events go. */
-static void drop_unused_ports(struct scan *s, size_t ev0)
-{
-	struct hlog_report *r = s->r;
-	unsigned used = s->f->active_layers;
-	size_t k = ev0;
-	for (size_t i = ev0; i < r->nev; i++) {
-		const struct hlog_event *e = &r->ev[i];
-		if (used && e->kind == HLOG_LINK_DOWN && e->layer && !(e->layer & used)) {
-			s->f->nev--;
-			continue;
-		}
-		if (k != i)
-			r->ev[k] = r->ev[i];
-		k++;
-	}
-	r->nev = k;
 }
 
 /* One line of the file. 0, or -ENOMEM. */
@@ -1079,8 +987,8 @@ static int scan_line(struct scan *s, struct pspan raw)
 	hlog__line_parse_hits(raw, &l, &hits);
 	if (scan_context(s, raw, &l, &hits, line, &frame_kind))
 		return 0;
-	tool_command(s, line);
-	port_block(s, line);
+	hlog__tool_command(line, s->no, &s->cmd);
+	hlog__port_line(line, s->no, &s->port, s->f, r->ev, r->nev);
 	scan_facts(s, &l, &hits, line);
 	struct hlog_event tmp;
 	hlog__event_init(&tmp);
@@ -1163,7 +1071,9 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	if (rc) {
 		snprintf(err, errlen, "%s: out of memory", name);
 	} else {
-		drop_unused_ports(s, ev0);
+		size_t n = hlog__drop_unused_ports(r->ev, ev0, r->nev, s->f->active_layers);
+		s->f->nev -= r->nev - n;
+		r->nev = n;
 		ended_on_failure(r, name, node, &s->tail);
 		if (s->roll)
 			hlog__roster_end(s->roll, r, name, node, s->tail.no, s->tail.line);

@@ -96,6 +96,28 @@ int hlog__chain_conclude(struct hlog_report *r);
 /* wordfam.c: the family of an error line no rule knows, by its words (a row, -1 for none),
  * and what its row says. */
 int hlog__word_family(struct pspan line);
+/* hlogctx.c: the last command line of a device tool in a file ("hccn_tool -i 0 -link -g",
+ * "npu-smi info -t health -i 3"), whose output below is that device's */
+struct hlog_cmd_ctx {
+	unsigned no; /* its line; 0: none */
+	int dev;     /* -1: the command names none */
+};
+void hlog__tool_command(struct pspan line, unsigned no, struct hlog_cmd_ctx *c);
+/* The RDMA port whose state the last port table line gave, until its link layer: active, or
+ * down with its event (index in ev; (size_t)-1: none). */
+struct hlog_port_ctx {
+	unsigned no;
+	int active;
+	size_t ev;
+};
+/* Reads line no of a port table: the file's active link layers (f->active_layers), or the
+ * layer of the port down whose event is ev[p->ev]. */
+void hlog__port_line(struct pspan m, unsigned no, struct hlog_port_ctx *p, struct hlog_file *f,
+		     struct hlog_event *ev, size_t nev);
+/* Drops from ev[ev0..nev) the ports down of a link layer none of used is (an Ethernet port
+ * beside the InfiniBand ones the job runs on: another network's port, not this node's fabric
+ * down); the new count. */
+size_t hlog__drop_unused_ports(struct hlog_event *ev, size_t ev0, size_t nev, unsigned used);
 /* okwords.c: when m states that the whole run succeeded ("Training completed", "status":
  * "success"), not as a condition or a denial: 1 + the offset in m where the statement
  * starts; else 0. */
