@@ -2,8 +2,9 @@
 # terminated, Ctrl-C (a request each run-node passes to its ranks, which stop together at
 # the next row) and a second Ctrl-C, with nothing left running on any node. The rest of
 # run --ssh is run-ssh.t. Run as root (`ip netns`); skips elsewhere.
-# harness: foreground (a Ctrl-C must stop each row within run-node's 3 s grace: beside a neighbour on
-# a loaded machine the ranks took longer and were killed, 2 failures)
+# harness: alone (a Ctrl-C must stop each row within run-node's 3 s grace: beside a neighbour on
+# a loaded machine the ranks took longer and were killed, 2 failures; it did so once more in the
+# foreground with niced fillers beside it, in a clean-clone run of 2026-12-06)
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/netns.sh"
 . "$(dirname "$0")/runlib.sh"
