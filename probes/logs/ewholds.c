@@ -73,6 +73,21 @@ static int next_count(struct pspan m, size_t i)
 	return i < m.n && isdigit((unsigned char)m.s[i]);
 }
 
+/* The length of a table's cell mark at m[i], or 0: '|', or a box-drawing vertical line as
+ * terminal table libraries draw them ("│", "┃", "║": three bytes of UTF-8). */
+static size_t cell_mark(struct pspan m, size_t i)
+{
+	static const char *const boxes[] = {"\xe2\x94\x82", "\xe2\x94\x83", "\xe2\x95\x91"};
+	if (i >= m.n)
+		return 0;
+	if (m.s[i] == '|')
+		return 1;
+	for (size_t k = 0; k < sizeof(boxes) / sizeof(boxes[0]); k++)
+		if (m.n - i >= 3 && !memcmp(m.s + i, boxes[k], 3))
+			return 3;
+	return 0;
+}
+
 /* Whether the word at m[at..at+len) labels a count that is zero: a few more words of the
  * label, then ':' or '=', or the '|' of a table's next cell, then 0 alone ("Failed requests:
  * 0", "errors=0, warnings=1", a benchmark's "|   Failed |   0( 0.0% ) |"), not a value that
@@ -91,13 +106,26 @@ int hlog__ew_counts_zero(struct pspan m, size_t at, size_t len)
 	if (tally && i < m.n && m.s[i] == '0') {
 		for (i++; i < m.n && ew_blank(m.s[i]); i++)
 			;
-		return i < m.n && (m.s[i] == '|' || m.s[i] == ',');
+		return i < m.n && (cell_mark(m, i) || m.s[i] == ',');
 	}
-	if (i >= m.n || (m.s[i] != ':' && m.s[i] != '=' && m.s[i] != '|'))
+	size_t mark = cell_mark(m, i);
+	if (i >= m.n || (m.s[i] != ':' && m.s[i] != '=' && !mark))
 		return 0;
-	int cell = m.s[i] == '|';
-	for (i++; i < m.n && ew_blank(m.s[i]); i++)
+	int cell = mark > 0;
+	for (i += mark ? mark : 1; i < m.n && ew_blank(m.s[i]); i++)
 		;
+	/* a row may put one cell of words between its label and the count: the stage of
+	 * aisbench's "│ Failed Requests          │ total    │ 0                  │" */
+	if (cell && i < m.n && isalpha((unsigned char)m.s[i])) {
+		size_t w = i;
+		while (w < m.n && w - i < 24 && (isalpha((unsigned char)m.s[w]) || ew_blank(m.s[w])))
+			w++;
+		size_t next = cell_mark(m, w);
+		if (!next)
+			return 0;
+		for (i = w + next; i < m.n && ew_blank(m.s[i]); i++)
+			;
+	}
 	if (i >= m.n || m.s[i] != '0')
 		return 0;
 	/* and a share at zero, written as a real: SGLang's benchmark summary "Invalid: 0.000" */
@@ -121,7 +149,7 @@ int hlog__ew_counts_zero(struct pspan m, size_t at, size_t len)
 	}
 	/* a cell's count may carry its share: "0( 0.0% )"; a tally goes on with the next count,
 	 * "Skipped = 0 Failed = 0 Missing = 0" */
-	return i >= m.n || m.s[i] == ',' || m.s[i] == ';' || m.s[i] == '|' || m.s[i] == ')' ||
+	return i >= m.n || m.s[i] == ',' || m.s[i] == ';' || cell_mark(m, i) || m.s[i] == ')' ||
 	       m.s[i] == '\r' || (cell && m.s[i] == '(') || next_count(m, i);
 }
 

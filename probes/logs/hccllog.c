@@ -556,14 +556,6 @@ static void trace_below(struct hlog_report *r, const char *name, const char *nod
 		}
 }
 
-struct hlog_file *hlog__file_named(struct hlog_report *r, const char *name)
-{
-	for (size_t i = 0; i < r->nfile; i++)
-		if (!strcmp(r->file[i].name, name))
-			return &r->file[i];
-	return NULL;
-}
-
 void hlog__lone_frame_error(struct hlog_report *r)
 {
 	if (r->errors || !r->has_lone_frame)

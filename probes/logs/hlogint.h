@@ -35,7 +35,7 @@ enum hlog_cls hlog__class(const struct hlog_event *e);
  * that frames cut from their exception never pass as a healthy log. */
 void hlog__lone_frame_error(struct hlog_report *r);
 /* The file of r read under name (as quotes and unexplained lines name it); NULL. */
-struct hlog_file *hlog__file_named(struct hlog_report *r, const char *name);
+struct hlog_file *hlog__file_named(const struct hlog_report *r, const char *name);
 
 int hlog__report_append(struct hlog_report *r, const struct hlog_report *p, char *err,
 			size_t errlen);

@@ -127,12 +127,26 @@ static long statement_at(const struct word *w, size_t n)
 	return -1;
 }
 
+/* The stems of the outcomes, each found by its first letter in one pass over the line. */
+static const char *const stems[] = {"succe", "complet", "finish", "done", "passed"};
+
+static int has_outcome_stem(struct pspan m)
+{
+	for (size_t i = 0; i < m.n; i++) {
+		int c = tolower((unsigned char)m.s[i]);
+		for (size_t k = 0; k < sizeof(stems) / sizeof(stems[0]); k++) {
+			size_t n = strlen(stems[k]);
+			if (c == stems[k][0] && m.n - i >= n && !strncasecmp(m.s + i, stems[k], n))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 long hlog__run_ok(struct pspan m)
 {
-	/* cheap refusal of the lines that have none of the outcomes' letters */
-	if (!hlog__has_nocase(m, "succe") && !hlog__has_nocase(m, "complet") &&
-	    !hlog__has_nocase(m, "finish") && !hlog__has_nocase(m, "done") &&
-	    !hlog__has_nocase(m, "passed"))
+	/* every line of a log passes here: one pass refuses those with no outcome's stem */
+	if (!has_outcome_stem(m))
 		return 0;
 	struct word w[NWORDS];
 	size_t n = words_of(m, w);
@@ -168,10 +182,7 @@ const struct hlog_file *hlog_run_survived(const struct hlog_report *r)
 	/* the lines behind the cause, error lines or not, are in files whose run went on to
 	 * succeed */
 	for (size_t i = 0; i < r->nevidence; i++) {
-		const struct hlog_file *f = NULL;
-		for (size_t k = 0; k < r->nfile && !f; k++)
-			if (!strcmp(r->file[k].name, r->evidence[i].file))
-				f = &r->file[k];
+		const struct hlog_file *f = hlog__file_named(r, r->evidence[i].file);
 		if (!f || !f->ok_line)
 			return NULL;
 		if (!i)

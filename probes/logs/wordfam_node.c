@@ -435,6 +435,13 @@ const struct family hlog__fams_node[] = {
 		 /* and for one it cannot run there: "mpirun was unable to launch the specified
 		  * application as it could not access" (over "or execute an executable:") */
 		 "unable to launch the specified application"}},
+	/* and said of the search path: Open MPI's Slurm starter, "The SLURM process starter for
+	 * OpenMPI was unable to locate a" / "usable "srun" command in its path." */
+	{.cat = HCAT_CONFIG,
+	 .name = "not-installed",
+	 .any = {"in its path", "in your path", "in the path", "in $path"},
+	 .also = {"unable to locate", "unable to find", "could not find", "cannot find",
+		  "can't find", "not found", "could not locate", "cannot locate"}},
 	/* the shell refusing a line of the job's script, in bash's words: "/bin/bash:
 	 * SSH_CONNECTION: readonly variable", "/usr/bin/enroot: line 44: HOME: unbound variable"
 	 * (set -u), "bad substitution", "syntax error near unexpected token" */

@@ -1433,4 +1433,20 @@ check_rc 2 "  an InfiniBand port down beside it: a failure (exit 2)"
 cause kind
 check_out "link-down" "  ... link-down"
 
+# a count of failures in a table of box-drawing cells: at zero no error, above it one
+# (aisbench's summary: real-logs-new batch536); a program the launcher cannot find in its
+# search path, the sentence wrapped over two lines (Open MPI's Slurm starter: batch537)
+B=$(printf '\342\224\202')
+printf '%s\n' "$B Failed Requests          $B total    $B 0                  $B" \
+	"$B Success Requests         $B total    $B 8                  $B" >"$TMP/box.log"
+run "$HCCLCTL" doctor --logs "$TMP/box.log"
+check_rc 0 "'Failed Requests | total | 0' in box-drawing cells: no error, exit 0"
+sed 's/ 0   / 3   /' "$TMP/box.log" >"$TMP/box3.log"
+run "$HCCLCTL" doctor --logs "$TMP/box3.log"
+check_rc 1 "  3 failed requests: an error line, never a pass (exit 1)"
+cause_is "kind detail" "config words:not-installed" \
+	"'unable to locate a' / 'usable \"srun\" command in its path': a program not installed" \
+	'The SLURM process starter for OpenMPI was unable to locate a' \
+	'usable "srun" command in its path. Please check your path' 'and try again.'
+
 done_testing

@@ -332,9 +332,17 @@ static void world_ok(int n, int (*body)(struct rank_arg *))
 {
 	struct rank_arg *a;
 	struct script *s = world(n, body, 5000, &a);
-	for (int i = 0; i < n; i++)
-		if (a[i].body_rc || s[i].fail[0])
-			fail_msg("n=%d: %s", n, s[i].fail);
+	/* every rank's failure: the first by index is often only the echo of another's */
+	char all[4096] = "";
+	size_t len = 0;
+	for (int i = 0; i < n && len < sizeof(all); i++)
+		if (a[i].body_rc || s[i].fail[0]) {
+			int k = snprintf(all + len, sizeof(all) - len, "%s[rank %d] %s",
+					 len ? "; " : "", i, s[i].fail);
+			len += k > 0 ? (size_t)k : 0;
+		}
+	if (all[0])
+		fail_msg("n=%d: %s", n, all);
 	free(a);
 	free(s);
 }

@@ -372,6 +372,13 @@ static const struct benign_line benign_lines[] = {
 	{"failed",
 	 "../real-logs-new/batch53/vllm-ascend-community-testing-omni7b-910b4-bench-0-failed-healthy",
 	 "Failed requests:", 0},
+	/* and in a table of box-drawing cells, a stage's cell between the label and its count */
+	{"failed",
+	 "../real-logs-new/batch536/mindie-llm-quickstart-daemon-start-aisbench-perf-8-requests-0-"
+	 "failed-healthy",
+	 "\xe2\x94\x82 Failed Requests          \xe2\x94\x82 total    \xe2\x94\x82 0          "
+	 "        \xe2\x94\x82",
+	 0},
 	{"error",
 	 "../real-logs-new/batch34/vllm-ascend-10122-310p-qwen36-27b-w8a8-aicore-l0c-conflict-device0",
 	 "vector cube ecc 1bit error: 0,", 1},
@@ -778,6 +785,19 @@ static void test_lines(void **state)
 		 "ENV[TORCH_NCCL_ASYNC_ERROR_HANDLING] = 1 will be overridden to 3 based on job "
 		 "config",
 		 0},
+		/* a count of failures in a box-drawing table: at zero no error, above it one (the
+		 * second in aisbench's format) */
+		{"../real-logs-new/batch536/mindie-llm-quickstart-daemon-start-aisbench-perf-8-"
+		 "requests-0-failed-healthy",
+		 "\xe2\x94\x82 Failed Requests          \xe2\x94\x82 total    \xe2\x94\x82 0    "
+		 "              \xe2\x94\x82",
+		 0},
+		{"aisbench's format",
+		 "\xe2\x94\x82 Failed Requests          \xe2\x94\x82 total    \xe2\x94\x82 3    "
+		 "              \xe2\x94\x82",
+		 1},
+		{"aisbench's format",
+		 "\xe2\x94\x82 Failed Requests \xe2\x94\x82 total \xe2\x94\x82 0.5 \xe2\x94\x82", 1},
 		/* nccl-tests' passing summary */
 		{"healthy-nccl-tests-h100-16-ranks", "# Out of bounds values : 0 OK", 0},
 		/* a retry with tries left is not the failure; the last of its count is (our lines,

@@ -511,6 +511,11 @@ static void test_rows(void **state)
 		/* real-logs-new batch512 (HPC Advisory Council's HPCG job results) */
 		{"mpirun was unable to launch the specified application as it could not access",
 		 "not-installed"},
+		/* real-logs-new batch537 (a student team's HPL jobs: HPC-Xenon-Cluster); Open MPI's
+		 * help text, its two lines joined as the triage joins a wrapped sentence */
+		{"The SLURM process starter for OpenMPI was unable to locate a usable \"srun\" command "
+		 "in its path. Please check your path",
+		 "not-installed"},
 		/* real-logs-new batch511 (LUMI's AI course notes) */
 		{"srun: error: Unable to confirm allocation for job 7241252: Invalid job id specified",
 		 "invalid"},
