@@ -114,10 +114,13 @@ static const struct hlog_sig rows[] = {
 	 "service resolves (an init container that waits for it)",
 	 0, NULL},
 	/* reducer.cpp */
-	{{"Expected to have finished reduction in the prior iteration"}, HCAT_OP_MISMATCH,
+	/* a setting of the model's wrapper, not ranks that disagree: the line itself says the
+	 * module "has parameters that were not used in producing loss", and the fixes seen are
+	 * find_unused_parameters=True or a model that uses them */
+	{{"Expected to have finished reduction in the prior iteration"}, HCAT_CONFIG,
 	 "ddp-unused-params",
-	 "DDP's gradient reduction of the last step did not finish: some parameters got no "
-	 "gradient, so the ranks reduced different sets",
+	 "DDP's gradient reduction of the last step did not finish: some parameters of the model "
+	 "took no part in the loss, and DDP was not told to expect that",
 	 "pass find_unused_parameters=True to DistributedDataParallel, or make every parameter "
 	 "take part in the loss on every rank (or set static_graph=True)",
 	 0, NULL},

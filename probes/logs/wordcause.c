@@ -188,9 +188,24 @@ static void unusable_peer(struct hlog_report *r)
 		 "--master/--ips, or a listener's wildcard address passed on as a peer's)");
 }
 
+/* Rows that name a phase that failed, whose cause other lines may name: a wait that ran out
+ * for a process gone elsewhere; Open MPI finding no transport between two processes, which
+ * is what a transport that failed to start leaves ("The OpenFabrics (openib) BTL failed to
+ * initialize while trying to allocate some locked memory" above it). */
+static const struct {
+	int cat;
+	const char *detail;
+} phases[] = {
+	{HCAT_RANK_STUCK, "timeout-elsewhere"},
+	{HCAT_CONFIG, "mpi-no-transport"},
+};
+
 int hlog__words_elsewhere(const struct hlog_report *r)
 {
-	return r->cat == HCAT_RANK_STUCK && !strcmp(r->detail, "timeout-elsewhere");
+	for (size_t i = 0; i < sizeof(phases) / sizeof(phases[0]); i++)
+		if (r->cat == phases[i].cat && !strcmp(r->detail, phases[i].detail))
+			return 1;
+	return 0;
 }
 
 int hlog__words_conclude(struct hlog_report *r)

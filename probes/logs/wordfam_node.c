@@ -141,7 +141,9 @@ const struct family hlog__fams_node[] = {
 		 /* and memory set aside for it: the Neuron runtime's "Failed to reserve one
 		  * tmpbuf memory" */
 		 "reserve"},
-	 .also = {"mem", "bytes"}},
+	 .also = {"mem", "bytes"},
+	 /* locked memory is a limit of the process, not memory the node lacks (below) */
+	 .not = {"locked memory", "memlock"}},
 	/* the same in a library's shortest words: BKCL's "[WARN][BKCL][...kl2_init.cpp:108] param
 	 * 0 data alloc failed" (Kunlun XPU), "allocation failed" */
 	{.cat = HCAT_RESOURCE,
@@ -453,7 +455,10 @@ const struct family hlog__fams_node[] = {
 		"used under set -u must be set on every node, and the script must parse "
 		"(bash -n SCRIPT)",
 	 .any = {"readonly variable", "unbound variable", "bad substitution",
-		 "syntax error near unexpected token"}},
+		 "syntax error near unexpected token",
+		 /* a quote left open: "slurm_script: line 111: unexpected EOF while looking for
+		  * matching `"'", then "line 112: syntax error: unexpected end of file" */
+		 "unexpected EOF while looking for matching", "syntax error: unexpected end of file"}},
 	/* a container that the runtime could not start, in containerd's, runc's and Docker's
 	 * words: "Error response from daemon: failed to create task for container: failed to
 	 * create shim task: OCI runtime create failed: ... error running prestart hook #0: exit

@@ -1449,4 +1449,15 @@ cause_is "kind detail" "config words:not-installed" \
 	'The SLURM process starter for OpenMPI was unable to locate a' \
 	'usable "srun" command in its path. Please check your path' 'and try again.'
 
+# Open MPI finding no transport between two processes is the phase that failed; a transport
+# that failed to start above it names why (real lines: real-logs-new batch541, job 602)
+C=tests/data/real-logs-new/batch541/hpcac-job-results-602-hpcg-venus004-omp164-openib-memlock-65536-mpi-init-unreachable
+run "$HCCLCTL" --json doctor --logs "$C"
+cause kind detail
+check_out "memory/resource words:limit" "openib's locked memory above 'unable to reach each other': the limit"
+sed -n '21,$p' "$C/node0/stdout.txt" >"$TMP/notr.log" # from the frame after openib's
+run "$HCCLCTL" --json doctor --logs "$TMP/notr.log"
+cause kind detail
+check_out "config mpi-no-transport" "  without it: no transport between the processes"
+
 done_testing

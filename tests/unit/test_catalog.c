@@ -247,7 +247,7 @@ static const struct ccase cases[] = {
 	 "RuntimeError: Expected to have finished reduction in the prior iteration before starting "
 	 "a new one. This error indicates that your module has parameters that were not used in "
 	 "producing loss.",
-	 "ddp-unused-params", HCAT_OP_MISMATCH, ""},
+	 "ddp-unused-params", HCAT_CONFIG, ""},
 	{"torch comm.cpp, a fastai DistributedTrainer note",
 	 "RuntimeError: Exception occured in `DistributedTrainer` when calling event `before_fit`:  "
 	 "DDP expects same model across all ranks, but Rank 1 has 221 params, while rank 0 has "

@@ -511,6 +511,14 @@ static void test_rows(void **state)
 		/* real-logs-new batch512 (HPC Advisory Council's HPCG job results) */
 		{"mpirun was unable to launch the specified application as it could not access",
 		 "not-installed"},
+		/* real-logs-new batch541 (HPC Advisory Council's job results): a job script with
+		 * a quote left open, and Open MPI's openib help text (two lines joined) */
+		{"/var/lib/slurm/slurmd/job00703/slurm_script: line 112: syntax error: unexpected "
+		 "end of file",
+		 "shell"},
+		{"The OpenFabrics (openib) BTL failed to initialize while trying to allocate some "
+		 "locked memory.  This typically can indicate that the",
+		 "limit"},
 		/* real-logs-new batch537 (a student team's HPL jobs: HPC-Xenon-Cluster); Open MPI's
 		 * help text, its two lines joined as the triage joins a wrapped sentence */
 		{"The SLURM process starter for OpenMPI was unable to locate a usable \"srun\" command "
