@@ -111,6 +111,58 @@ static int visible_device(struct pspan m, const struct hx_vals *x, struct hlog_e
 	return 1;
 }
 
+/* The Xid number of "NVRM: Xid (PCI:0000:dc:00): 45, pid=..." (the first number after the
+ * parenthesis), or -1. */
+static int xid_number(struct pspan m)
+{
+	const char *p = hlog__find(m, "NVRM: Xid");
+	if (!p)
+		return -1;
+	struct pspan t = {p, m.n - (size_t)(p - m.s)};
+	const char *c = hlog__find(t, "):");
+	if (!c)
+		return -1;
+	size_t i = (size_t)(c - m.s) + 2;
+	while (i < m.n && m.s[i] == ' ')
+		i++;
+	int n = 0, d = 0;
+	for (; i < m.n && d < 6 && m.s[i] >= '0' && m.s[i] <= '9'; i++, d++)
+		n = n * 10 + (m.s[i] - '0');
+	return d ? n : -1;
+}
+
+/* NVIDIA's Xid catalog (docs.nvidia.com/deploy/xid-errors): the Xids whose causes it gives as
+ * a program's own fault or the driver's handling of it, not the GPU's hardware (13 graphics
+ * engine exception, 31 memory page fault, 43 GPU stopped processing, 68 video decoder
+ * exception, 69 graphics engine class error, 109 context switch timeout) */
+static const int xid_program[] = {13, 31, 43, 68, 69, 109};
+/* and those of the GPU System Processor's firmware not answering the driver (119 GSP RPC
+ * timeout, 120 GSP error), which driver releases fixed */
+static const int xid_gsp[] = {119, 120};
+
+static int xid_in(struct pspan m, const int *set, size_t n)
+{
+	int v = xid_number(m);
+	for (size_t i = 0; v >= 0 && i < n; i++)
+		if (set[i] == v)
+			return 1;
+	return 0;
+}
+
+static int xid_of_program(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
+{
+	(void)x;
+	(void)e;
+	return xid_in(m, xid_program, sizeof(xid_program) / sizeof(xid_program[0]));
+}
+
+static int xid_of_gsp(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
+{
+	(void)x;
+	(void)e;
+	return xid_in(m, xid_gsp, sizeof(xid_gsp) / sizeof(xid_gsp[0]));
+}
+
 static const struct hlog_sig rows[] = {
 	/* MPICH: "Fatal error in PMPI_Test: Message truncated, error stack:" */
 	{{"Fatal error in", "Message truncated"}, HCAT_OP_MISMATCH, "mpi-truncated",
@@ -389,7 +441,22 @@ static const struct hlog_sig rows[] = {
 	 "raise the container's memory limit or lower the memory per rank (data loader workers, "
 	 "pinned memory)",
 	 0, NULL},
-	/* nvidia's kernel driver: "NVRM: Xid (PCI:0000:dc:00): 45, pid=..., Ch 00000001" */
+	/* nvidia's kernel driver: "NVRM: Xid (PCI:0000:dc:00): 45, pid=..., Ch 00000001"; by its
+	 * number, a program's fault, the firmware's, else the GPU's */
+	{{"NVRM: Xid"}, HCAT_UNRESOLVED, "nvidia-xid-program",
+	 "the NVIDIA driver stopped a program's work on the GPU at that PCI address (an Xid that "
+	 "NVIDIA's catalog gives as the program's own fault, such as a bad memory access, more "
+	 "often than the GPU's)",
+	 "read the program's own error at that time (the pid on the line is its process); run it "
+	 "again under compute-sanitizer; drain the GPU only if the Xid repeats with other "
+	 "programs or comes with a hardware Xid (48, 63, 64, 74, 79, 94, 95)",
+	 0, xid_of_program},
+	{{"NVRM: Xid"}, HCAT_VERSION, "nvidia-xid-gsp",
+	 "the GPU's system processor (GSP firmware) stopped answering the NVIDIA driver",
+	 "update the NVIDIA driver to a release that fixes GSP timeouts for this GPU, or load the "
+	 "driver with its GSP firmware off (NVreg_EnableGpuFirmware=0) where the GPU allows; "
+	 "reset the GPU to recover it",
+	 0, xid_of_gsp},
 	{{"NVRM: Xid"}, HCAT_HARDWARE, "nvidia-xid",
 	 "the NVIDIA driver reported a GPU fault (an Xid event) on the device at that PCI address",
 	 "look the Xid number up in NVIDIA's Xid table, start from the earliest one (\"caused by "

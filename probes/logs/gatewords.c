@@ -33,7 +33,7 @@ const char *const hlog__recog_words[] = {
 	"Failed to initialize the HCCP process",
 	"tsd client wait response fail", "Open TsdClient failed", "ra_rdev_init_check_ip",
 	"[check][ip]fail", "inconsistent with the IP address", "EJ0002", "network port is down",
-	"state DOWN", "PORT_DOWN", ": down", "ra hdc message process failed", "link down",
+	"state DOWN", "PORT_DOWN", ": down", ": not present", ": absent", "ra hdc message process failed", "link down",
 	"link status: down", "async event", "async error event", "cclUniqueId from [",
 	"[DisplayConnectedRank]", "[DisplayConnectionedRank]",
 	"topo exchange server get socket timeout", "topo exchange agent get socket timeout",

@@ -213,13 +213,10 @@ static void tag_group(struct pspan m, struct hlog_event *e)
 		snprintf(e->group, sizeof(e->group), "%.*s", (int)sizeof(e->group) - 1, us + 1);
 }
 
-/* A state key whose value is the word down: "State: Down", "link state: DOWN (cable)"; not
- * "state: downloading" or "state: down-scaled" (the word ends the line, a field or a
- * parenthesis). */
-static int state_down(struct pspan m)
+/* The key of "KEY: value" (the word before the first ':') and where the value starts; 0 when
+ * the line has no such key. */
+static int key_value(struct pspan m, struct pspan *key, size_t *value)
 {
-	/* "KEY: down" whose key ends in state, status or link, or is a port by its number
-	 * ("State: Down", "link status : DOWN", "port 5 : DOWN"), the value the whole rest */
 	const char *c = memchr(m.s, ':', m.n);
 	if (!c || c == m.s)
 		return 0;
@@ -229,29 +226,62 @@ static int state_down(struct pspan m)
 	size_t w = k;
 	while (w && isalnum((unsigned char)m.s[w - 1]))
 		w--;
-	struct pspan key = {m.s + w, k - w};
+	*key = (struct pspan){m.s + w, k - w};
+	size_t i = (size_t)(c - m.s) + 1;
+	while (i < m.n && (m.s[i] == ' ' || m.s[i] == '\t'))
+		i++;
+	*value = i;
+	return key->n > 0;
+}
+
+/* Whether the value at m[i..] is word (any case) and nothing more: the line, a field, a
+ * parenthesis or a table's cell ends after it ("down", not "downloading" or "down-scaled"). */
+static int value_is(struct pspan m, size_t i, const char *word)
+{
+	size_t n = strlen(word);
+	if (m.n - i < n || strncasecmp(m.s + i, word, n))
+		return 0;
+	for (i += n; i < m.n && (m.s[i] == ' ' || m.s[i] == '\t' || m.s[i] == '\r'); i++)
+		;
+	return i == m.n || m.s[i] == ',' || m.s[i] == ';' || m.s[i] == '(' || m.s[i] == ')' ||
+	       m.s[i] == '|';
+}
+
+/* A state key whose value is the word down: "State: Down", "link state: DOWN (cable)", a
+ * key that ends in state, status or link, or a port by its number ("link status : DOWN",
+ * "port 5 : DOWN"). */
+static int state_down(struct pspan m)
+{
+	struct pspan key;
+	size_t i;
+	if (!key_value(m, &key, &i))
+		return 0;
 	int is_key = (key.n == 5 && !strncasecmp(key.s, "state", 5)) ||
 		     (key.n == 6 && !strncasecmp(key.s, "status", 6)) ||
 		     (key.n == 4 && !strncasecmp(key.s, "link", 4));
-	if (!is_key && key.n && isdigit((unsigned char)key.s[0])) {
+	if (!is_key && isdigit((unsigned char)key.s[0])) {
 		/* "port 5": digits after the word port */
-		size_t d = 0;
+		size_t d = 0, w = (size_t)(key.s - m.s);
 		while (d < key.n && isdigit((unsigned char)key.s[d]))
 			d++;
 		is_key = d == key.n && w >= 5 && m.s[w - 1] == ' ' &&
 			 !strncasecmp(m.s + w - 5, "port", 4);
 	}
-	if (!is_key)
+	return is_key && value_is(m, i, "down");
+}
+
+/* A port's module that is not there: the HCCN tool's optical query, "present              :
+ * not present" (no light, no link), a presence key whose value is "not present" or
+ * "absent". */
+static int module_absent(struct pspan m)
+{
+	struct pspan key;
+	size_t i;
+	if (!key_value(m, &key, &i) ||
+	    !((key.n == 7 && !strncasecmp(key.s, "present", 7)) ||
+	      (key.n == 8 && !strncasecmp(key.s, "presence", 8))))
 		return 0;
-	size_t i = (size_t)(c - m.s) + 1;
-	while (i < m.n && (m.s[i] == ' ' || m.s[i] == '\t'))
-		i++;
-	if (m.n - i < 4 || strncasecmp(m.s + i, "down", 4))
-		return 0;
-	i += 4;
-	while (i < m.n && (m.s[i] == ' ' || m.s[i] == '\t' || m.s[i] == '\r'))
-		i++;
-	return i == m.n || m.s[i] == ',' || m.s[i] == ';' || m.s[i] == '(' || m.s[i] == ')';
+	return value_is(m, i, "not present") || value_is(m, i, "absent");
 }
 
 /* "call failed" lines: which call, and the result it gave. */
@@ -546,10 +576,11 @@ static int recognise_signature(struct pspan m, const struct hx_vals *x,
 	 * (-ENOLINK from the device); "link down" / "link status: DOWN"; the port states that
 	 * iproute2's rdma tool and ibv_devinfo print, with no error word: "link mlx5_2/1 ...
 	 * state DOWN physical_state POLLING", "state: PORT_DOWN (1)", and ibstat's "State: Down"
-	 * (a key that ends in "state" whose whole value is the word down) */
+	 * (a key that ends in "state" whose whole value is the word down); an optical module
+	 * not present */
 	if (has(m, "EJ0002") || has(m, "network port is down") ||
 	    (has(m, "state DOWN") && has(m, "physical_state")) || has(m, "PORT_DOWN") ||
-	    state_down(m) ||
+	    state_down(m) || module_absent(m) ||
 	    (has(m, "ra hdc message process failed") && has(m, "-67")) ||
 	    has_nocase(m, "link down") || has_nocase(m, "link status: down") ||
 	    ((has(m, "async event") || has(m, "async error event")) &&

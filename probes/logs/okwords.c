@@ -42,6 +42,11 @@ static const char *const doubts[] = {
 static const char *const ended[] = {"completed", "finished", "ended", "succeeded", "exited",
 				    "ran"};
 
+/* The verbs that may come before the run ("Finished training"), and the words that may
+ * follow it there: when, how long, how. */
+static const char *const first_verbs[] = {"finished", "completed"};
+static const char *const tails[] = {"in", "after", "at", "successfully", "with", "on"};
+
 /* The values of a status that say it worked. */
 /* (not "completed": an Ascend rank table's "status": "completed" says the table is whole) */
 static const char *const good[] = {"success", "succeeded", "successful", "passed"};
@@ -113,6 +118,12 @@ static long statement_at(const struct word *w, size_t n)
 			return (long)i;
 		if (i + 1 < n && IN(&w[i], ended) && w[i + 1].n == 12 &&
 		    !strncasecmp(w[i + 1].s, "successfully", 12))
+			return (long)i;
+		/* the verb first, the run after it and nothing of it after that but when or how
+		 * long: NeMo's "************** Finished Training ***********", "Completed
+		 * training in 421.6 s" (not "Finished training epoch 3") */
+		if (i + 1 < n && IN(&w[i], first_verbs) && IN(&w[i + 1], subjects) &&
+		    (i + 2 == n || IN(&w[i + 2], tails)))
 			return (long)i;
 		if (!IN(&w[i], subjects))
 			continue;

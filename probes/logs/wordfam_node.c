@@ -572,14 +572,16 @@ const struct family hlog__fams_node[] = {
 	 .also = {"error", "fail", "outside", "more processes than"}},
 	/* a kernel module the job's stack needs, not loaded: NVIDIA's fabric manager pre-check,
 	 * "Kernel module "ib_umad" has not been loaded, fabric manager cannot be started" */
+	/* and a driver, said as the likely reason: the Ascend runtime's "Failed to get phy dev id
+	 * by logic dev id, driver may not be loaded" */
 	{.cat = HCAT_CONFIG,
 	 .name = "module-not-loaded",
-	 .what = "a kernel module the job's stack needs is not loaded",
+	 .what = "a kernel module or driver the job's stack needs is not loaded",
 	 .fix = "load the module the line names on that node (modprobe NAME; lsmod lists what is "
-		"loaded) and have it loaded at boot (/etc/modules-load.d), then start the "
-		"service or job again",
-	 .any = {"module"},
-	 .also = {"not loaded", "not been loaded", "isn't loaded"}},
+		"loaded; for a device's driver, its install and its device nodes under /dev) and "
+		"have it loaded at boot (/etc/modules-load.d), then start the service or job again",
+	 .any = {"module", "driver"},
+	 .also = {"not loaded", "not be loaded", "not been loaded", "isn't loaded"}},
 	/* a path the job names that is not there on the node that runs it (ENOENT): the
 	 * launcher's workers without the script, "/usr/bin/python3: can't open file
 	 * 'train_mpu.py': [Errno 2] No such file or directory", Python's FileNotFoundError */

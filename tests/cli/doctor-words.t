@@ -463,7 +463,7 @@ R=tests/data/real-logs-new/batch44/gpu-operator-1146-k8s-worker4-xid-48-dbe-cuda
 run "$HCCLCTL" --json doctor --logs "$R"
 cause kind pci device
 check_out "hardware 0000:07:00.0 None" "  the Xid's GPU, not the minor number of the GPU on the line above"
-printf '%s\n' '[  +0.000001] NVRM: Xid (PCI:0000:3b:00): 13, pid=1, Graphics Exception' \
+printf '%s\n' '[  +0.000001] NVRM: Xid (PCI:0000:3b:00): 48, pid=1, An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at partition 0, subpartition 0.' \
 	'[  +0.000002] pcieport 0000:3a:00.0: AER: Uncorrected (Fatal) error received: 0000:3b:00.0' \
 	'dmesg: time 12:30:45.1 at 91:00.0' >"$TMP/pci.log"
 run "$HCCLCTL" --json doctor --logs "$TMP/pci.log"
@@ -1459,5 +1459,20 @@ sed -n '21,$p' "$C/node0/stdout.txt" >"$TMP/notr.log" # from the frame after ope
 run "$HCCLCTL" --json doctor --logs "$TMP/notr.log"
 cause kind detail
 check_out "config mpi-no-transport" "  without it: no transport between the processes"
+
+# an optical module not present, in the HCCN tool's optical query under its command line
+# for device 0 (the line: MindCluster's fault diagnosis quick start, real-logs-new batch547)
+cause_is "kind device" "link-down 0" "hccn_tool -i 0 -optical -g over 'present : not present': device 0" \
+	'# hccn_tool -i 0 -optical -g' 'present              : not present'
+printf '%s\n' '# hccn_tool -i 0 -optical -g' 'present              : present' >"$TMP/opt.log"
+run "$HCCLCTL" doctor --logs "$TMP/opt.log"
+check_rc 0 "  'present : present': no error, exit 0"
+
+# an Xid read by its number in NVIDIA's catalog: a program's fault is no hardware verdict, a
+# hardware Xid beside it still is (real lines: real-logs-new batches 211 and 327)
+X13='[Fri Aug 30 11:43:09 2024] NVRM: Xid (PCI:0000:cb:00): 13, pid='"'"'<unknown>'"'"', name=<unknown>, Graphics SM Warp Exception on (GPC 7, TPC 7, SM 0): Illegal Instruction Parameter'
+cause_is "kind detail" "unresolved nvidia-xid-program" "Xid 13 alone: a program's fault on the GPU, unresolved" "$X13"
+cause_is "kind detail" "hardware nvidia-xid" "  Xid 13 and then Xid 79: hardware" "$X13" \
+	'Mar 3 10:00:01 gpu9 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=0, GPU has fallen off the bus.'
 
 done_testing

@@ -516,6 +516,13 @@ static const struct ccase cases[] = {
 	 "Mar 3 10:00:01 gpu9 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=0, GPU has fallen off "
 	 "the bus.",
 	 "nvidia-xid", HCAT_HARDWARE, ""},
+	{"nvidia's kernel driver, a program's Xid (real-logs-new batch211, gpud's Xid readme)",
+	 "[Fri Aug 30 11:43:14 2024] NVRM: Xid (PCI:0000:cb:00): 109, pid=1797828, "
+	 "name=pt_main_thread, Ch 00000008, errorString CTX SWITCH TIMEOUT, Info 0x58005",
+	 "nvidia-xid-program", HCAT_UNRESOLVED, ""},
+	{"nvidia's kernel driver, the GSP firmware's Xid (open-gpu-kernel-modules#446)",
+	 "[Fri Mar  3 04:27:08 2023] NVRM: Xid (PCI:0000:61:00): 119, pid=1346198, name=nvidia-smi, Timeout waiting for RPC from GSP! Expected function 103 (GSP_RM_ALLOC) (0x80 0x38).",
+	 "nvidia-xid-gsp", HCAT_VERSION, ""},
 	{"CANN's operator selection: \"Cannot find bin of op %s, integral key %s.\"",
 	 "EZ9999: [PID: 12] 2025-03-04-05:06:07.000.001 Cannot find bin of op Cumsum, integral key "
 	 "0/1/|bool/ND/.",

@@ -49,6 +49,14 @@ static void test_statements(void **state)
 		 0},
 		/* real: ModelArts' sidecar, still waiting */
 		{"[ModelArts Service Log][sidecar] waiting for training complete", 0},
+		/* real: NeMo's end of pretraining (awsome-distributed-training's BioNeMo job, 4
+		 * nodes); the verb before the run, and a step of it that is no run */
+		{" 0: [NeMo I 2024-03-01 07:12:25 pretrain:41] ************** Finished Training "
+		 "***********",
+		 1},
+		{"Completed training in 421.6 s", 1},
+		{"Finished training epoch 3", 0},
+		{"Finished training step 100, loss 2.31", 0},
 		/* conditions and denials */
 		{"not all tests passed", 0},
 		{"if training completed, upload the checkpoint", 0},

@@ -511,6 +511,9 @@ static void test_rows(void **state)
 		/* real-logs-new batch512 (HPC Advisory Council's HPCG job results) */
 		{"mpirun was unable to launch the specified application as it could not access",
 		 "not-installed"},
+		/* real-logs-new batch547 (hicann/runtime's FAQ for aclrtSetDevice's 107001) */
+		{"[ERROR] RUNTIME: Failed to get phy dev id by logic dev id, driver may not be loaded",
+		 "module-not-loaded"},
 		/* real-logs-new batch541 (HPC Advisory Council's job results): a job script with
 		 * a quote left open, and Open MPI's openib help text (two lines joined) */
 		{"/var/lib/slurm/slurmd/job00703/slurm_script: line 112: syntax error: unexpected "
