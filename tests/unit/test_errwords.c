@@ -352,6 +352,10 @@ static const struct row_line word_lines[] = {
 	{"unbound variable",
 	 "../real-logs-new/batch147/pyxis-101-srun-node001-pyxis-enroot-nvidia-container-cli-not-found-98-nvidia-hook",
 	 "HOME: unbound variable"},
+	{"integer expression expected",
+	 "../real-logs-new/batch548/mlcommons-training-v2-1-asustek-escn4a-e11-4xa100-hugectr-dlrm-"
+	 "trial-3-stops-after-asyncreader-init-no-run-start",
+	 "./run_and_time.sh: line 40: [: : integer expression expected"},
 };
 
 /* Benign rows: the line, and whether the whole line reads as an error when the parser reads
