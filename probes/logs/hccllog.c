@@ -717,6 +717,7 @@ struct scan {
 	const struct kb *kb;
 	struct kb_found kfound;
 	struct hlog_place place;
+	int nccl_warned; /* an NCCL line at WARN, or an error, seen in this file */
 };
 
 /* What the line says of the lines around it (an error stack's frame, a traceback, a list of
@@ -948,6 +949,23 @@ static int scan_event(struct scan *s, const struct hlog_line *l, struct hlog_eve
 }
 
 /* One line of the file. 0, or -ENOMEM. */
+/* NCCL's return trace at INFO ("bootstrap.cc:90 -> 3") follows the WARN line that says what
+ * failed, or a communicator's abort that its program asked for (at INFO: "comm 0x4501e1e0
+ * rank 0 nRanks 16 ... - Abort START", "socketProgressOpt: abort called", the sockets it
+ * closes failing under it at exit); where a file has neither (an excerpt without the WARN, a
+ * WARN that went to another stream), the first trace line is the only news that an NCCL call
+ * failed, and so an error. */
+static void nccl_unwarned(struct scan *s, struct hlog_line *l)
+{
+	if (l->nccl_warn >= 0 || (l->error && l->host.n) ||
+	    (l->nccl_info && hlog__has_nocase(l->msg, "abort")))
+		s->nccl_warned = 1;
+	if (l->nccl_trace && !l->error && !s->nccl_warned) {
+		l->error = 1;
+		s->nccl_warned = 1;
+	}
+}
+
 static int scan_line(struct scan *s, struct pspan raw)
 {
 	struct hlog_report *r = s->r;
@@ -977,6 +995,7 @@ static int scan_line(struct scan *s, struct pspan raw)
 	hlog__line_hits_kb(line, &hits, s->kb, &s->kfound);
 	hlog__line_pairs(raw);
 	hlog__line_parse_hits(raw, &l, &hits);
+	nccl_unwarned(s, &l);
 	if (scan_context(s, raw, &l, &hits, line, &frame_kind))
 		return 0;
 	hlog__tool_command(line, s->no, &s->cmd);

@@ -616,6 +616,28 @@ static void inline_facts(struct pspan m, struct hlog_line *l, const struct hlog_
  * location, "NCCL WARN", or "WARN" alone in releases before 2.4 ("seyun:17283:17549 [3]
  * include/socket.h:371 WARN Connection closed by remote peer"): WARN is NCCL's level for what
  * failed. */
+/* The code of NCCL's return trace at m[i..], "misc/socket.cc:47 -> 3" or "group.cc:70 -> 3
+ * [Async thread]" (NCCLCHECK's INFO line as an error goes up the calls): the ncclResult_t,
+ * 1 to 7, else 0. */
+static int nccl_return(struct pspan m, size_t i)
+{
+	size_t w = i;
+	while (w < m.n && m.s[w] != ' ' && m.s[w] != ':')
+		w++;
+	if (w == i || w + 1 >= m.n || m.s[w] != ':')
+		return 0;
+	size_t d = ++w;
+	while (w < m.n && m.s[w] >= '0' && m.s[w] <= '9')
+		w++;
+	if (w == d || m.n - w < 5 || memcmp(m.s + w, " -> ", 4))
+		return 0;
+	w += 4;
+	int code = m.s[w] >= '1' && m.s[w] <= '7' ? m.s[w] - '0' : 0;
+	if (!code || (w + 1 < m.n && m.s[w + 1] != ' '))
+		return 0;
+	return code;
+}
+
 static void nccl_level(struct pspan m, size_t i, struct hlog_line *l)
 {
 	size_t w = i;
@@ -628,6 +650,8 @@ static void nccl_level(struct pspan m, size_t i, struct hlog_line *l)
 	if (m.n - i >= 5 && !memcmp(m.s + i, "WARN ", 5))
 		l->nccl_warn = (int)i;
 	l->nccl_info = m.n - i >= 5 && !memcmp(m.s + i, "INFO ", 5);
+	if (l->nccl_info)
+		l->nccl_trace = nccl_return(m, i + 5);
 }
 
 static void nccl_prefix(struct pspan m, struct hlog_line *l)
@@ -715,6 +739,7 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 	l->t_us = -1;
 	l->pid = l->rank = l->dev = l->wrap_pid = -1;
 	l->code_at = l->nccl_warn = -1;
+	l->nccl_trace = 0;
 	struct pspan m = raw;
 	/* a log pasted into Markdown notes keeps its quote marks ("> 0: slurmstepd: error: ...",
 	 * "> srun: error: nid008576: task 2: Out Of Memory"): they are the page's, not the log's */

@@ -37,6 +37,8 @@ struct hlog_line {
 	int code_len;
 	int nccl_warn;	  /* offset in msg of NCCL's WARN level word after its prefix, -1 */
 	int nccl_info;	  /* NCCL's INFO level word after its prefix: what it set up */
+	int nccl_trace;	  /* NCCL's return trace at INFO, "group.cc:70 -> 3": the ncclResult_t
+			   * a call returned (1 to 7), else 0 */
 	int info_errno;	  /* a call's errno after a word that calls the line informational
 			   * ("NCCL INFO Call to ... failed ... errno 19"): a probe's answer */
 	struct pspan host; /* the host of NCCL's prefix (in msg); empty when none */

@@ -1475,4 +1475,25 @@ cause_is "kind detail" "unresolved nvidia-xid-program" "Xid 13 alone: a program'
 cause_is "kind detail" "hardware nvidia-xid" "  Xid 13 and then Xid 79: hardware" "$X13" \
 	'Mar 3 10:00:01 gpu9 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=0, GPU has fallen off the bus.'
 
+# NCCL's return trace at INFO ("bootstrap.cc:90 -> 3") is the only news of a failed call in a
+# file without the WARN line that says why: an error, never a pass; under a WARN it is that
+# failure's trace (real lines: real-logs-new batch557, NVIDIA/nccl-tests#231)
+T=tests/data/real-logs-new/batch557/nccl-tests-231-2node-h100-mbay-csp-bootstrap-socket-internal-error/node0/stdout.txt
+sed -n '14,20p' "$T" >"$TMP/trace.log"
+run "$HCCLCTL" doctor --logs "$TMP/trace.log"
+check_rc 1 "NCCL return trace '-> 3' with no WARN line: an error line, exit 1"
+printf '%s\n' "$OUT" | grep -q '^WARN  logs.cause .*unclassified error line at trace.log:3: mbay-csp3:11509:11565 \[5\] NCCL INFO group.cc:70 -> 3 \[Async thread\]'
+_report $? "  it quotes the first trace line" "$OUT"
+grep -v ' -> 3' "$T" >"$TMP/notrace.log"
+run "$HCCLCTL" doctor --logs "$TMP/notrace.log"
+check_rc 0 "  the same file without the trace: no error, exit 0"
+{ printf '%s\n' 'mbay-csp3:11509:11566 [6] misc/socket.cc:47 NCCL WARN socketStartConnect: Connect to 10.0.0.2<41093> failed : Connection refused'; cat "$TMP/trace.log"; } >"$TMP/warned.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/warned.log"
+cause kind
+check_out "network-unreachable" "  under a WARN line, the WARN line gives the cause"
+A=tests/data/real-logs-new/batch531/aicr-benchmarks-megatron-job16208-2node-16xb200-b0009-b0010-100-iters-done-abort-socket-destroy-warn-at-exit-healthy/node0/stdout.txt
+grep -E 'Abort START|socket.cc:[0-9]+ -> 3' "$A" | head -4 >"$TMP/abort.log"
+run "$HCCLCTL" doctor --logs "$TMP/abort.log"
+check_rc 0 "  under the program's own 'Abort START' of a communicator (teardown, batch531): no error, exit 0"
+
 done_testing
