@@ -144,8 +144,9 @@ int hlog__word_family_row(int row, struct hlog_wordfam *out);
  * log, or a rule names what failed but not why (a result code, a row of its own, a wait it
  * reads as caused elsewhere); 1 when it concluded. */
 int hlog__words_conclude(struct hlog_report *r);
-/* Whether r is a wait whose cause a row reads as elsewhere and does not name
- * ("timeout-elsewhere"), which the words of an unexplained line may name. */
+/* Whether r is a phase that failed whose cause a row does not name (a wait it reads as
+ * caused elsewhere, "timeout-elsewhere"; Open MPI with no transport between two processes,
+ * "mpi-no-transport"), which the words of an unexplained line may name. */
 int hlog__words_elsewhere(const struct hlog_report *r);
 
 /* hlogroster.c: the ranks a file's lines announce (roster_line on each line, roster_end with
