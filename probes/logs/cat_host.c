@@ -2,8 +2,9 @@
  * ompi/mpi/help-mpi-api.txt, orte/opal help files and mpirun's notices; MPICH's "Fatal error in
  * PMPI_X: ..., error stack:" from src/mpi/errhan; PMIx's PMIX_ERROR_LOG), the collective tests
  * (nccl-tests' src/common.cu summary), the serving engines (vLLM's
- * vllm/executor/ray_utils.py, Ray's autoscaler), UCX's status strings, and the kernel (e1000e/igb/ixgbe/i40e "NIC Link is Down",
- * drivers/pci/pcie/aer.c, fs/ext4 and the block layer, mm/oom_kill.c). */
+ * vllm/executor/ray_utils.py, Ray's autoscaler), UCX's status strings, and the kernel
+ * (e1000e/igb/ixgbe/i40e "NIC Link is Down", the bonding driver, drivers/pci/pcie/aer.c,
+ * fs/ext4 and the block layer, mm/oom_kill.c). */
 #include <string.h>
 
 #include "probes/npu/hcclcodes.h"
@@ -422,6 +423,20 @@ static const struct hlog_sig rows[] = {
 	{{"NIC Link is Down"}, HCAT_LINK_DOWN, "kernel-link-down",
 	 "the kernel saw a NIC lose its link", "check the cable, the optics and the switch port", 0,
 	 NULL},
+	/* the bonding driver (drivers/net/bonding/bond_main.c): a member NIC whose link went
+	 * down, taken out of the bond ("bond0: link status definitely down for interface eno50,
+	 * disabling it"), and a bond left with no member up ("bond1: now running without any
+	 * active interface!") */
+	{{"link status definitely down"}, HCAT_LINK_DOWN, "bond-member-down",
+	 "the bonding driver saw a member NIC of a bond lose its link and took it out of the bond",
+	 "check that NIC's cable, optics and switch port (ethtool IFACE, ip -s link); the bond "
+	 "runs on the members left, and with none left it has no link at all",
+	 0, NULL},
+	{{"without any active interface"}, HCAT_LINK_DOWN, "bond-no-member",
+	 "a bond has no member NIC with a link: the node lost that network",
+	 "check every member NIC of the bond (cat /proc/net/bonding/BOND), their cables and "
+	 "switch ports, and the switch side of the bond (LACP) when the links are up",
+	 0, NULL},
 	/* aer.c: "AER: Uncorrected (Fatal) error received", "(Non-Fatal)" */
 	{{"AER:", "Uncorrected"}, HCAT_HARDWARE, "pcie-aer",
 	 "a PCIe device reported an uncorrected error (AER)",

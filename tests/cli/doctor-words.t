@@ -1496,4 +1496,9 @@ grep -E 'Abort START|socket.cc:[0-9]+ -> 3' "$A" | head -4 >"$TMP/abort.log"
 run "$HCCLCTL" doctor --logs "$TMP/abort.log"
 check_rc 0 "  under the program's own 'Abort START' of a communicator (teardown, batch531): no error, exit 0"
 
+# the kernel's bonding driver: a bond left with no member up is the node's link down (real
+# line: real-logs-new batch563, coreos/bugs#2515)
+cause_is "kind detail" "link-down bond-no-member" "'bond1: now running without any active interface!': link down" \
+	'[ 1203.467563] bond1: now running without any active interface!'
+
 done_testing

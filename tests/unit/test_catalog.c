@@ -516,6 +516,12 @@ static const struct ccase cases[] = {
 	 "Mar 3 10:00:01 gpu9 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=0, GPU has fallen off "
 	 "the bus.",
 	 "nvidia-xid", HCAT_HARDWARE, ""},
+	{"the kernel's bonding driver (real-logs-new batch563, coreos/bugs#2515)",
+	 "[ 1203.422721] bond1: link status definitely down for interface ens3f1, disabling it",
+	 "bond-member-down", HCAT_LINK_DOWN, ""},
+	{"the kernel's bonding driver (real-logs-new batch563, coreos/bugs#2515)",
+	 "[ 1203.467563] bond1: now running without any active interface!", "bond-no-member",
+	 HCAT_LINK_DOWN, ""},
 	{"nvidia's kernel driver, a program's Xid (real-logs-new batch211, gpud's Xid readme)",
 	 "[Fri Aug 30 11:43:14 2024] NVRM: Xid (PCI:0000:cb:00): 109, pid=1797828, "
 	 "name=pt_main_thread, Ch 00000008, errorString CTX SWITCH TIMEOUT, Info 0x58005",
