@@ -196,6 +196,10 @@ static const struct {
 	/* "mismatch" in words: "the socversion Ascend910B1 of bin package does not match the
 	 * current device socverison Ascend310P3" */
 	{"not match", 0},
+	/* and contracted: NVIDIA's fabric manager, "fabric manager NVIDIA GPU driver interface
+	 * version 530.30.02 don't match with driver version 530.41.03" */
+	{"don't match", 0},
+	{"doesn't match", 0},
 	{"exceeded", 0},      /* NCCL: "socketStartConnect: exceeded timeouts (3)" */
 	/* EMFILE's text with no other word: NCCL 1.x's "Socket.h(166):\"too many open files\"" */
 	{"too many open files", 0},

@@ -214,7 +214,8 @@ const struct family hlog__fams_soft[] = {
 	  * not match the current device socverison Ascend310P3" (CANN's SoC version) */
 	 .any = {"version", "socversion", "soc_version", "package"},
 	 /* "CUDA driver version is insufficient for CUDA runtime version" */
-	 .also = {"mismatch", "incompatible", "not match", "not supported", "unsupported",
+	 .also = {"mismatch", "incompatible", "not match", "don't match", "doesn't match",
+		  "not supported", "unsupported",
 		  "insufficient", "too old",
 		  /* one version wanted, another there: Horovod's "HorovodVersionMismatchError:
 		   * Framework tensorflow installed with version 2.3.0 but found version 2.4.1."

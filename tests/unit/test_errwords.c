@@ -352,6 +352,18 @@ static const struct row_line word_lines[] = {
 	{"unbound variable",
 	 "../real-logs-new/batch147/pyxis-101-srun-node001-pyxis-enroot-nvidia-container-cli-not-found-98-nvidia-hook",
 	 "HOME: unbound variable"},
+	/* (their quotes keep them from the file search: the lines as real-logs-new batches 565
+	 * and 304 hold them) */
+	{"don't match", "https://github.com/NVIDIA/gpu-operator/issues/544",
+	 "nv-fabricmanager[3228]: fabric manager NVIDIA GPU driver interface version 530.30.02 "
+	 "don't match with driver version 530.41.03. Please update with matching NVIDIA driver "
+	 "package."},
+	{"doesn't match",
+	 "https://github.com/mlcommons/training_results_v5.0/blob/"
+	 "0fdc28f013256aea84fa36fdaf1e0fa46094b18c/Dell/results/9xXE9712x4GB200/llama2_70b_lora/"
+	 "result_9.txt",
+	 "srun: warning: can't honor --ntasks-per-node set to 1 which doesn't match the requested "
+	 "tasks 36 with the number of requested nodes 9. Ignoring --ntasks-per-node."},
 	{"integer expression expected",
 	 "../real-logs-new/batch548/mlcommons-training-v2-1-asustek-escn4a-e11-4xa100-hugectr-dlrm-"
 	 "trial-3-stops-after-asyncreader-init-no-run-start",

@@ -511,6 +511,11 @@ static void test_rows(void **state)
 		/* real-logs-new batch512 (HPC Advisory Council's HPCG job results) */
 		{"mpirun was unable to launch the specified application as it could not access",
 		 "not-installed"},
+		/* real-logs-new batch565 (NVIDIA/gpu-operator#544: the fabric manager's own check) */
+		{"nv-fabricmanager[3228]: fabric manager NVIDIA GPU driver interface version 530.30.02 "
+		 "don't match with driver version 530.41.03. Please update with matching NVIDIA driver "
+		 "package.",
+		 "version"},
 		/* real-logs-new batch547 (hicann/runtime's FAQ for aclrtSetDevice's 107001) */
 		{"[ERROR] RUNTIME: Failed to get phy dev id by logic dev id, driver may not be loaded",
 		 "module-not-loaded"},
