@@ -57,6 +57,23 @@ static char *flight_slot;
 static char *measured_slot;
 static cJSON *measured_own;
 
+/* The rows into the launcher's shared page, never cut into invalid JSON: once they no longer
+ * fit (a sweep repeated for hours), the page keeps the rows that last did and is not written
+ * again. */
+static int slot_full;
+
+static void slot_rows(const cJSON *rows)
+{
+	if (slot_full)
+		return;
+	char *s = cJSON_PrintUnformatted(rows);
+	if (s && strlen(s) < RUN_MEASURED_MAX)
+		memcpy(measured_slot, s, strlen(s) + 1);
+	else
+		slot_full = 1;
+	free(s);
+}
+
 static void keep_measured(cJSON **rows)
 {
 	if (!measured_slot) {
@@ -65,10 +82,18 @@ static void keep_measured(cJSON **rows)
 		*rows = NULL;
 		return;
 	}
-	char *s = cJSON_PrintUnformatted(*rows);
-	/* rows that do not fit are left out whole, never cut into invalid JSON */
-	snprintf(measured_slot, RUN_MEASURED_MAX, "%s", s && strlen(s) < RUN_MEASURED_MAX ? s : "");
-	free(s);
+	slot_rows(*rows);
+}
+
+/* A row printed, and under --local with --json also left in the launcher's page at once: a
+ * rank 0 killed in a later row (Ctrl-C's grace run out, a signal) has no document of its
+ * own, and the launcher's then keeps what was measured. */
+static void row_out(const struct run_params *p, int n, const struct run_row *r, void *arg)
+{
+	run_out_row(p, n, r, arg);
+	const struct out_ctx *o = arg;
+	if (measured_slot && p->json && o->results)
+		slot_rows(o->results);
 }
 
 static const struct opt run_opts[] = {
@@ -303,7 +328,7 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n,
 	run_flight_arm(c);
 	if (run_profile_path() && comm_profile_start(c, 0))
 		warn_msg(where(), "--profile: out of memory; running without it");
-	rc = run_sets(c, p, run_out_row, &o, wrong, sizeof(wrong));
+	rc = run_sets(c, p, row_out, &o, wrong, sizeof(wrong));
 	run_flight_disarm();
 	int profiled = 0;
 	if (rc >= 0 && run_profile_path()) {

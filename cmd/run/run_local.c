@@ -315,6 +315,9 @@ static int report_stop(const struct run_params *p, const struct run_local *l,
 		cJSON_AddStringToObject(e, "where", l->where);
 		cJSON_AddStringToObject(e, "message", "interrupted");
 		cJSON_AddBoolToObject(doc, "interrupted", 1);
+		/* rank 0 was killed before its own document: the rows it measured, from its page */
+		cJSON *rows = sh->measured[0] ? cJSON_Parse(sh->measured) : NULL;
+		cJSON_AddItemToObject(doc, "results", rows ? rows : cJSON_CreateArray());
 		cJSON_AddNumberToObject(doc, "exit_code", EXIT_INTERRUPT);
 		out_json(doc);
 	}

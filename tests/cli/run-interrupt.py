@@ -1,7 +1,9 @@
 # Ctrl-C to `hcclctl run`, as a terminal sends it (SIGINT to the whole process group) or as
 # `kill -INT PID` does (the launcher alone), from a subreaper: a rank the run leaves behind
 # becomes this process's child, so "no child left" proves that every rank was reaped.
-# Usage: run-interrupt.py group|launcher SEC OUT ERR -- hcclctl ARGS...
+# Usage: run-interrupt.py group|launcher|rank0 SEC OUT ERR -- hcclctl ARGS...
+# (rank0: no Ctrl-C; --local's rank 0, the launcher's child named hcclctl-r0, is killed by
+# SIGKILL instead)
 # The signal goes after the first row of the table, or after SEC seconds (--json prints its
 # rows at the end; a row may be long), whichever comes first.
 # Prints "rc=N left=[...]"; OUT and ERR get the run's stdout and stderr.
@@ -24,6 +26,14 @@ with open(err_path, "wb") as err:
             break
     if mode == "group":
         os.killpg(p.pid, signal.SIGINT)
+    elif mode == "rank0":
+        for d in os.listdir("/proc"):
+            try:
+                if (d.isdigit() and open("/proc/%s/stat" % d).read().split()[3] == str(p.pid)
+                        and open("/proc/%s/comm" % d).read().strip() == "hcclctl-r0"):
+                    os.kill(int(d), signal.SIGKILL)
+            except OSError:
+                pass
     else:
         p.send_signal(signal.SIGINT)
     try:

@@ -67,6 +67,17 @@ d=json.load(open(sys.argv[1]))
 assert d[\"interrupted\"] is True and len(d[\"results\"]) > 0, d
 ' '$TMP/k.out'" "--json: one document with the rows so far and interrupted: true"
 
+# rank 0 killed in a row (SIGKILL, no document of its own): the rows it measured before are in
+# the launcher's document, left in its shared page as each was measured
+run $IR rank0 2 "$TMP/r0.out" "$TMP/r0.err" -- "$HCCLCTL" --json run allreduce --local 2 -b 8 -e 8 -n 2000 -w 1 -N 0 --flight-dir "$TMP/fl0"
+check_out "rc=2 left=[]" "rank 0 killed by SIGKILL: a failed job (exit 2), every rank reaped"
+ok "grep -q '^hcclctl: run allreduce: rank 0 (pid [0-9]*) was killed by signal 9 (Killed)$' '$TMP/r0.err'" "  rank 0 named as killed"
+ok "python3 -c '
+import json,sys
+d=json.load(open(sys.argv[1]))
+assert len(d[\"results\"]) > 0 and d[\"results\"][0][\"size_bytes\"] == 8, d
+' '$TMP/r0.out'" "  --json: the launcher's document keeps the rows rank 0 measured before it was killed"
+
 # a row that does not end: the ranks are killed after the grace, and reaped
 run $IR launcher 1.5 "$TMP/g.out" "$TMP/g.err" -- "$HCCLCTL" run allreduce --local 2 -b 4M -e 4M -n 1000000 -w 0
 check_out "rc=130 left=[]" "Ctrl-C in a long row: 130, all reaped"
