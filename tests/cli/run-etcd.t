@@ -143,7 +143,14 @@ ok "grep -qxF 'hcclctl: run allreduce: rank 1: the rank 0 entry at $E/jobs/stale
 # A second rank 0 that keeps its entry alive is a duplicate.
 "$HCCLCTL" run barrier --rank 0 --world-size 2 --rendezvous "$E/jobs/two" -n 1 -w 0 --timeout 20 >/dev/null 2>&1 &
 T0=$!
-sleep 0.3
+# the second starts once the first holds the root entry (a fixed wait lost that race on a
+# loaded machine: the second became the root, the first the duplicate)
+i=0
+while [ $i -lt 100 ] && ! keys_under /jobs/two/ | grep -qx /jobs/two/root; do
+	sleep 0.1
+	i=$((i + 1))
+done
+printf '# the first rank 0 held the root entry after %d polls\n' "$i"
 run env HCCLCTL_ETCD_TTL=2 "$HCCLCTL" run barrier --rank 0 --world-size 2 --rendezvous "$E/jobs/two" -n 1 -w 0 --timeout 20
 check_rc 2 "a second live rank 0: exit 2"
 ok "printf '%s\n' \"$ERR\" | grep -q '^hcclctl: run barrier: rank 0: etcd $E/jobs/two: rank 0 is already there (host $H, pid $T0) and keeps its entry alive: a second rank 0 of this job$'" "  named with host and pid"
