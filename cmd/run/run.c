@@ -67,8 +67,9 @@ static void slot_rows(const cJSON *rows)
 	if (slot_full)
 		return;
 	char *s = cJSON_PrintUnformatted(rows);
-	if (s && strlen(s) < RUN_MEASURED_MAX)
-		memcpy(measured_slot, s, strlen(s) + 1);
+	size_t n = s ? strlen(s) : RUN_MEASURED_MAX;
+	if (n < RUN_MEASURED_MAX)
+		memcpy(measured_slot, s, n + 1);
 	else
 		slot_full = 1;
 	free(s);

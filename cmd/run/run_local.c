@@ -293,6 +293,14 @@ static int wait_ranks(struct shared *sh, int n, pid_t *pids, pid_t *rdv_pid, int
 	return worst;
 }
 
+/* The rows rank 0 left in the shared page as it measured them (run.c), as the document's
+ * "results": its own document is not there when it failed or was killed. */
+static void add_measured(cJSON *doc, const struct shared *sh)
+{
+	cJSON *rows = sh->measured[0] ? cJSON_Parse(sh->measured) : NULL;
+	cJSON_AddItemToObject(doc, "results", rows ? rows : cJSON_CreateArray());
+}
+
 /* The report of ranks that ended early together: nothing when rank 0's stdout was closed
  * (the reader has all it wanted, as `seq | head` says nothing), "interrupted" after Ctrl-C;
  * no verdict, no flight recorder: no rank failed. Returns the job's exit code. */
@@ -315,9 +323,7 @@ static int report_stop(const struct run_params *p, const struct run_local *l,
 		cJSON_AddStringToObject(e, "where", l->where);
 		cJSON_AddStringToObject(e, "message", "interrupted");
 		cJSON_AddBoolToObject(doc, "interrupted", 1);
-		/* rank 0 was killed before its own document: the rows it measured, from its page */
-		cJSON *rows = sh->measured[0] ? cJSON_Parse(sh->measured) : NULL;
-		cJSON_AddItemToObject(doc, "results", rows ? rows : cJSON_CreateArray());
+		add_measured(doc, sh); /* rank 0 was killed before its own document */
 		cJSON_AddNumberToObject(doc, "exit_code", EXIT_INTERRUPT);
 		out_json(doc);
 	}
@@ -369,9 +375,7 @@ static int report_ranks(const struct run_params *p, int n, const struct run_loca
 		cJSON_AddStringToObject(e, "message", v ? v->msg : first ? first : "a rank failed");
 		if (v)
 			cJSON_AddItemToObject(doc, "verdict", run_verdict_json(v));
-		/* what was measured before the failure stays in the document */
-		cJSON *rows = sh->measured[0] ? cJSON_Parse(sh->measured) : NULL;
-		cJSON_AddItemToObject(doc, "results", rows ? rows : cJSON_CreateArray());
+		add_measured(doc, sh); /* what was measured before the failure */
 		cJSON *ranks = cJSON_AddArrayToObject(doc, "ranks");
 		for (int r = 0; r < n; r++) {
 			cJSON *x = cJSON_CreateObject();

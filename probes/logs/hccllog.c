@@ -957,6 +957,8 @@ static int scan_event(struct scan *s, const struct hlog_line *l, struct hlog_eve
  * failed, and so an error. */
 static void nccl_unwarned(struct scan *s, struct hlog_line *l)
 {
+	if (s->nccl_warned) /* decided for the rest of the file */
+		return;
 	if (l->nccl_warn >= 0 || (l->error && l->host.n) ||
 	    (l->nccl_info && hlog__has_nocase(l->msg, "abort")))
 		s->nccl_warned = 1;

@@ -146,8 +146,10 @@ static int has_outcome_stem(struct pspan m)
 	for (size_t i = 0; i < m.n; i++) {
 		int c = tolower((unsigned char)m.s[i]);
 		for (size_t k = 0; k < sizeof(stems) / sizeof(stems[0]); k++) {
+			if (c != stems[k][0])
+				continue;
 			size_t n = strlen(stems[k]);
-			if (c == stems[k][0] && m.n - i >= n && !strncasecmp(m.s + i, stems[k], n))
+			if (m.n - i >= n && !strncasecmp(m.s + i, stems[k], n))
 				return 1;
 		}
 	}
