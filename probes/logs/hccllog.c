@@ -368,20 +368,51 @@ static void values_below(struct pspan m, char *ip, size_t iplen, int *port, int 
 		*peer_rank = (int)p.rank->n;
 }
 
+/* Whether m opens with a name and a colon ("subprocess.CalledProcessError: ...", "error:
+ * ..."): a line that starts a message of its own. */
+static int opens_labelled(struct pspan m)
+{
+	size_t i = 0;
+	while (i < m.n && (hlog__word_char(m.s[i]) || m.s[i] == '.'))
+		i++;
+	return i && i < m.n && m.s[i] == ':';
+}
+
+/* Whether m opens with an exception's name and a colon ("TypeError: ...",
+ * "torch.distributed.DistBackendError: ..."): a message whose body may go on below it. */
+static int opens_exception(struct pspan m)
+{
+	static const char *const ends[] = {"Error", "Exception"};
+	if (!opens_labelled(m))
+		return 0;
+	size_t n = (size_t)((const char *)memchr(m.s, ':', m.n) - m.s);
+	for (size_t k = 0; k < sizeof(ends) / sizeof(ends[0]); k++) {
+		size_t e = strlen(ends[k]);
+		if (n > e && !memcmp(m.s + n - e, ends[k], e))
+			return 1;
+	}
+	return 0;
+}
+
 /* The unexplained error line whose message may go on below it (see hlog_unk's below_ip). */
 struct unk_open {
 	size_t i;	/* its index in unk[], or SIZE_MAX */
 	unsigned last; /* the last line of its message so far */
+	int values;	/* whether its lines' address and port are the message's */
+	int level;	/* the error line's level, for the family its lines name */
 };
 
 static void open_unk(struct unk_open *o, const struct hlog_report *r, unsigned no,
-		     struct pspan msg)
+		     struct pspan msg, int level)
 {
 	o->i = SIZE_MAX;
 	msg = probe__trim(msg);
-	if (r->nunk && r->nunk <= HLOG_MAX_UNK && msg.n && msg.s[msg.n - 1] == ':') {
+	int colon = msg.n && msg.s[msg.n - 1] == ':';
+	if (r->nunk && r->nunk <= HLOG_MAX_UNK && (colon || opens_exception(msg))) {
 		o->i = r->nunk - 1;
 		o->last = no;
+		o->values = colon;
+		o->level = level;
 	}
 }
 
@@ -441,7 +472,22 @@ static void continue_unk(struct unk_open *o, struct hlog_report *r, unsigned no,
 	}
 	o->last = no;
 	struct hlog_unk *u = &r->unk[o->i];
-	values_below(l->msg, u->below_ip, sizeof(u->below_ip), &u->below_port, NULL);
+	if (o->values)
+		values_below(l->msg, u->below_ip, sizeof(u->below_ip), &u->below_port, NULL);
+	/* the body of the message may say what kind of failure its first line only announced
+	 * (protobuf's "TypeError: Descriptors cannot not be created directly." over "1. Downgrade
+	 * the protobuf package to 3.20.x or lower."): where the first line names no family or a
+	 * weak one (a raise, a crash), a family of the body's, no weak one, is the error's,
+	 * quoted from its first line */
+	struct hlog_wordfam f, own;
+	int fam = hlog__word_family(l->msg);
+	int first = hlog__word_family((struct pspan){u->text, strlen(u->text)});
+	if (hlog__word_family_row(fam, &f) && !f.weak && fam != first &&
+	    (!hlog__word_family_row(first, &own) || own.weak) && word_better(fam, o->level, r)) {
+		r->word_unk = *u;
+		r->word_row = fam;
+		r->word_level = o->level;
+	}
 }
 
 /* The last unexplained error line, while the line under it may finish its sentence. */
@@ -451,15 +497,6 @@ struct unk_wrap {
 	struct pspan line;
 };
 
-/* Whether m opens with a name and a colon ("subprocess.CalledProcessError: ...", "error:
- * ..."): a line that starts a message of its own. */
-static int opens_labelled(struct pspan m)
-{
-	size_t i = 0;
-	while (i < m.n && (hlog__word_char(m.s[i]) || m.s[i] == '.'))
-		i++;
-	return i && i < m.n && m.s[i] == ':';
-}
 
 /* A sentence a terminal or a page wrapped: the first line ends inside it (a word, a number or
  * a comma, no closing mark) and the second, with no prefix of its own, goes on in lower case
@@ -870,7 +907,7 @@ static void scan_unrecognised(struct scan *s, const struct hlog_line *l, struct 
 		s->uw = (struct unk_wrap){s->no, by_head ? s->stack_rank : l->rank,
 					  l->level, line};
 		keep_unk(r, s->name, s->node, s->no, s->uw.rank, l->level, line);
-		open_unk(&s->uo, r, s->no, l->msg);
+		open_unk(&s->uo, r, s->no, l->msg, l->level);
 		/* the sentence may have begun on the line above, which said no error yet (not a
 		 * traceback's frame over its exception, nor a line that opens with a label of
 		 * its own: "subprocess.CalledProcessError: ...") */
@@ -1065,7 +1102,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	s->last_pid = s->stack_rank = s->known_pid = s->wrap_rank = s->rec_rank = -1;
 	s->frame.rank = -1;
 	s->last_ev = (size_t)-1;
-	s->uo = (struct unk_open){SIZE_MAX, 0};
+	s->uo = (struct unk_open){.i = SIZE_MAX};
 	s->uw = (struct unk_wrap){0, -1, 0, {NULL, 0}};
 	s->mc = (struct msg_ctx){-1, 0, {NULL, 0}, {NULL, 0}, 0, 0};
 	s->tail = (struct unk_line){0, -1, 0, 0, 0, {NULL, 0}, {NULL, 0}};

@@ -403,7 +403,10 @@ const struct family hlog__fams_node[] = {
 	 .fix = "install a build of the framework that has the feature the line names (or build "
 		"it with the option the line gives), or ask for one the installed build has",
 	 .any = {"compile with", "recompile with", "rebuild with", "build with"},
-	 .also = {"to use", "to enable", "to support"}},
+	 .also = {"to use", "to enable", "to support"},
+	 /* but not a build that adds checks for debugging: torch's "Compile with
+	  * `TORCH_USE_CUDA_DSA` to enable device-side assertions." under every CUDA error */
+	 .not = {"assertion", "debug"}},
 	/* and as the build's own lack: torch's "use_libuv was requested but PyTorch was built
 	 * without libuv support, run with USE_LIBUV=0 to disable it" (2.4's "was build without") */
 	{.cat = HCAT_CONFIG,

@@ -215,6 +215,7 @@ const struct family hlog__fams_soft[] = {
 	 .any = {"version", "socversion", "soc_version", "package"},
 	 /* "CUDA driver version is insufficient for CUDA runtime version" */
 	 .also = {"mismatch", "incompatible", "not match", "don't match", "doesn't match",
+		  "upgrade", "downgrade",
 		  "not supported", "unsupported",
 		  "insufficient", "too old",
 		  /* one version wanted, another there: Horovod's "HorovodVersionMismatchError:

@@ -1501,4 +1501,29 @@ check_rc 0 "  under the program's own 'Abort START' of a communicator (teardown,
 cause_is "kind detail" "link-down bond-no-member" "'bond1: now running without any active interface!': link down" \
 	'[ 1203.467563] bond1: now running without any active interface!'
 
+
+# the body of an exception's message says what kind of failure its first line only announced
+# (real lines: real-logs-new batch571, THUDM/GLM-130B's evaluation log of 2022-09-25): the
+# family of the body, quoted from the message; an exception that names a family of its own
+# keeps it, and torch's advice to build with device-side assertions names no missing backend
+P=tests/data/real-logs-new/batch571/thudm-glm-130b-eval-log-tensorboardx-protobuf-descriptors-8rank-import-fail/node0/stdout.txt
+sed -n '15,19p' "$P" >"$TMP/body.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/body.log"
+check_rc 2 "an exception whose body says to downgrade a package: exit 2"
+cause kind detail
+check_out "version-mismatch words:version" "  versions, from the body of the message"
+sed -n '15,16p' "$P" >"$TMP/body1.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/body1.log"
+cause kind
+check_out "unresolved" "  without the line that names the package: no family claimed"
+cause_is "kind detail" "config words:invalid" "  an exception's own family outranks its body's advice" \
+	'RuntimeError: CUDA error: invalid device ordinal' \
+	'Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.'
+cause_is "kind" "unresolved" "  'Compile with TORCH_USE_CUDA_DSA to enable device-side assertions' names no missing backend" \
+	'RuntimeError: CUDA error: device-side assert triggered' \
+	'Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.'
+cause_is "kind" "unresolved" "  the body of a line that is no exception names no family" \
+	'nvshmemi_transport_init:275: init failed for transport: IBGDA' \
+	'Please downgrade the libfoo package to 1.2 or lower.'
+
 done_testing

@@ -744,6 +744,11 @@ static void test_order(void **state)
 				"devices!"),
 			    "gpu-arch");
 	assert_string_equal(fam("Unable to find code object for all current devices"), "gpu-arch");
+	/* advice to move a package's version (real: protobuf's, in THUDM/GLM-130B's evaluation
+	 * log); advice to build with assertions for debugging names no missing backend (torch's
+	 * line under every CUDA error) */
+	assert_string_equal(fam(" 1. Downgrade the protobuf package to 3.20.x or lower."), "version");
+	assert_null(fam("Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions."));
 	/* causes a line offers as a numbered list are no family of the line's (Ray's worker
 	 * died: "potential root causes. (1) ... OOM killer ... (2) ..."); one offered alone is */
 	assert_null(fam("(raylet) A worker died or was killed while executing a task by an "
