@@ -15,9 +15,6 @@ int hlog__recognise(struct pspan m, const struct hlog_line *l, struct hlog_event
 struct hlog_hits;
 int hlog__recognise_hits(struct pspan m, const struct hlog_line *l, struct hlog_event *e,
 			 const struct hlog_hits *h);
-/* hccllog.c: an event with nothing known yet (every number -1), as the scan hands it to
- * hlog__recognise. */
-void hlog__event_init(struct hlog_event *e);
 /* helpframe.c: whether the line is a rule of 20 or more dashes (the frame of a help message),
  * and whether the help message one opens (ahead: the file after it) says, before its closing
  * rule, that the program goes on without what failed ("will be used", "will be ignored"). */
@@ -27,18 +24,28 @@ int hlog__frame_falls_back(struct pspan ahead);
  * cause, or context. */
 enum hlog_cls hlog__class(const struct hlog_event *e);
 
-/* hccllog.c: appends to r what part p read (files, events, counts, unexplained lines,
- * knowledge base hits), as if p's files had been scanned into r after r's own: the files of
- * a bundle are scanned into parts in parallel and appended in the walk's order. p keeps what
- * it owns. Returns 0 or -ENOMEM (err filled). */
-/* A report with no error line but a traceback's lone frame: the frame becomes its error, so
- * that frames cut from their exception never pass as a healthy log. */
-void hlog__lone_frame_error(struct hlog_report *r);
-/* The file of r read under name (as quotes and unexplained lines name it); NULL. */
-struct hlog_file *hlog__file_named(const struct hlog_report *r, const char *name);
-
+/* hlogreport.c: an event with nothing known yet (every number -1), as the scan hands it to
+ * hlog__recognise. */
+void hlog__event_init(struct hlog_event *e);
+/* A file, and an event, added to r (grown by doubling up to its cap): 0 or -ENOMEM (err
+ * filled); NULL when over the cap (counted in dropped) or out of memory (*rc = -ENOMEM). */
+int hlog__add_file(struct hlog_report *r, const char *name, const char *node, char *err,
+		   size_t errlen);
+struct hlog_event *hlog__add_event(struct hlog_report *r, int *rc);
+/* Whether a line of family fam (-1 none) at level explains more than r's best so far. */
+int hlog__word_better(int fam, int level, const struct hlog_report *r);
+/* Appends to r what part p read (files, events, counts, unexplained lines, knowledge base
+ * hits), as if p's files had been scanned into r after r's own: the files of a bundle are
+ * scanned into parts in parallel and appended in the walk's order. p keeps what it owns.
+ * Returns 0 or -ENOMEM (err filled). */
 int hlog__report_append(struct hlog_report *r, const struct hlog_report *p, char *err,
 			size_t errlen);
+
+/* hccllog.c: a report with no error line but a traceback's lone frame: the frame becomes its
+ * error, so that frames cut from their exception never pass as a healthy log. */
+void hlog__lone_frame_error(struct hlog_report *r);
+/* hlogfile.c: the file of r read under name (as quotes and unexplained lines name it); NULL. */
+struct hlog_file *hlog__file_named(const struct hlog_report *r, const char *name);
 
 /* hlogsb.c: a bounded text builder (appends that do not fit are cut, never overflow), and
  * the evidence list of the report (a line already quoted is not quoted twice). */
