@@ -58,6 +58,11 @@ static const struct {
 	{"couldn't", 0},      /* perftest: "Couldn't set the link layer" */
 	{"unable", 0},	      /* Open MPI: "A process or daemon was unable to complete a TCP connection" */
 	{"invalid", 0},	      /* "The argument is invalid.Reason: Set visible device failed" */
+	/* a link's state as one word, in a port's state table or an event's name: the HCCN
+	 * tool's adapt status "L0:link_proc|L1:link_fail", "L2:linkdown"; NetApp's
+	 * "vifmgr.clus.linkdown:EMERGENCY" ("linkdown_off", "link_down_err: 0x302" are names) */
+	{"linkdown", 0},
+	{"link_fail", 0},
 	/* a state or setting the program refuses to work with: DCGM's diagnostic, "GPU 0's MIG
 	 * configuration is incompatible with the diagnostic because it prevents access to the
 	 * entire GPU." */

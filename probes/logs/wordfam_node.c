@@ -229,6 +229,8 @@ const struct family hlog__fams_node[] = {
 		"both "
 		"ends, then run again",
 	 .any = {"link down", "link is down", "links are down", "port_down", "link state down",
+		 /* a port's state as one word (the HCCN tool's "L1:link_fail", "L2:linkdown") */
+		 "linkdown", "link_fail",
 		 "carrier lost",
 		 /* Open MPI's openib: "there are no active ports detected (or Open MPI was unable
 		  * to use them)" */

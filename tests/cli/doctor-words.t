@@ -1526,4 +1526,20 @@ cause_is "kind" "unresolved" "  the body of a line that is no exception names no
 	'nvshmemi_transport_init:275: init failed for transport: IBGDA' \
 	'Please downgrade the libfoo package to 1.2 or lower.'
 
+
+# a port's state as one word in a state table (real lines: real-logs-new batch576, the Ascend
+# 950 HCCN tool's adapt status in hicann/driver's manual): "link_fail" and "linkdown" are a
+# link down; "linkdown_off" and a counter's name ("link_down_err: 0x302", batch547's healthy
+# port) are names, no error
+A=tests/data/real-logs-new/batch576/hicann-driver-hccn-tool-adapt-status-npu0-udie0-port4-link-fail-linkdown/node0/stdout.txt
+run "$HCCLCTL" --json doctor --logs "$A"
+check_rc 2 "an adapt status table whose newest state is link_fail: exit 2"
+cause kind detail
+check_out "link-down words:link-down" "  a link down, from the state's words"
+grep -v 'link_fail\|L2:linkdown' "$A" >"$TMP/adapt.log"
+run "$HCCLCTL" doctor --logs "$TMP/adapt.log"
+check_rc 0 "  the table without those states: no error, exit 0"
+run "$HCCLCTL" doctor --logs tests/data/real-logs-new/batch547/hicann-driver-hccn-tool-port-info-npu0-udie0-port4-link-active-healthy
+check_rc 0 "  a port whose counter is named link_down_err: no error, exit 0"
+
 done_testing

@@ -92,6 +92,12 @@ static const struct row_line word_lines[] = {
 	{"too small", "../real-logs-new/batch142/phy-clusters-6-impi-dapl-rlimit-memlock-64k-cu01-cu02",
 	 "[0] DAPL startup: RLIMIT_MEMLOCK too small"},
 	{"invalid", "vllm-ascend-167-ray-visible-devices-invalid-device", "The argument is invalid"},
+	{"linkdown", "https://github.com/hicann/driver/blob/ef377e950a32b1641c108c59481e39e9643b7d63/docs/en/Ascend_950_HCCN_Tool/Ascend_950_HCCN_Tool/querying-the-status-information-of-a-historical-link-establishment-process-of-a-port.md",
+	 "| 0   | 0    | 4    | 1     | Thu Jan 1 00:00:00 1970 | "
+	 "L0:link_proc|L1:wait_detect|L2:linkdown|L3:linkdown_off   |"},
+	{"link_fail", "https://github.com/hicann/driver/blob/ef377e950a32b1641c108c59481e39e9643b7d63/docs/en/Ascend_950_HCCN_Tool/Ascend_950_HCCN_Tool/querying-the-status-information-of-a-historical-link-establishment-process-of-a-port.md",
+	 "| 0   | 0    | 4    | 0     | Thu Jan 1 00:00:00 1970 | "
+	 "L0:link_proc|L1:link_fail                                 |"},
 	{"incompatible",
 	 "../real-logs-new/batch427/dcgm-31-a100-mig-dcgmi-diag-r1-gpu0-mig-configuration-incompatible",
 	 "MIG configuration is incompatible with the diagnostic because it prevents access to the "

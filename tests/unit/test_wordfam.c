@@ -749,6 +749,12 @@ static void test_order(void **state)
 	 * line under every CUDA error) */
 	assert_string_equal(fam(" 1. Downgrade the protobuf package to 3.20.x or lower."), "version");
 	assert_null(fam("Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions."));
+	/* a port's state as one word (real: the Ascend 950 HCCN tool's adapt status table) */
+	assert_string_equal(fam("| 0   | 0    | 4    | 0     | Thu Jan 1 00:00:00 1970 | "
+				"L0:link_proc|L1:link_fail                                 |"),
+			    "link-down");
+	assert_string_equal(fam("L0:link_proc|L1:wait_detect|L2:linkdown|L3:linkdown_off"),
+			    "link-down");
 	/* causes a line offers as a numbered list are no family of the line's (Ray's worker
 	 * died: "potential root causes. (1) ... OOM killer ... (2) ..."); one offered alone is */
 	assert_null(fam("(raylet) A worker died or was killed while executing a task by an "
