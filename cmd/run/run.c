@@ -56,6 +56,8 @@ static char *flight_slot;
  * otherwise measured_own holds them for this process's own document */
 static char *measured_slot;
 static cJSON *measured_own;
+/* rank 0 of run --ssh --json: each row also goes to the launcher as it is measured */
+static int rows_to_launcher;
 
 /* The rows into the launcher's shared page, never cut into invalid JSON: once they no longer
  * fit (a sweep repeated for hours), the page keeps the rows that last did and is not written
@@ -95,6 +97,15 @@ static void row_out(const struct run_params *p, int n, const struct run_row *r, 
 	const struct out_ctx *o = arg;
 	if (measured_slot && p->json && o->results)
 		slot_rows(o->results);
+	if (rows_to_launcher && p->json && o->results) {
+		char *row = cJSON_PrintUnformatted(cJSON_GetArrayItem(
+			o->results, cJSON_GetArraySize(o->results) - 1));
+		if (row) {
+			printf("%s%s\n", RUN_ROW_LINE, row);
+			fflush(stdout);
+		}
+		free(row);
+	}
 }
 
 static const struct opt run_opts[] = {
@@ -968,8 +979,10 @@ static int do_run(int argc, char **argv)
 			out_json_silence();
 		/* a rank of run-node (runnode.c), which passes Ctrl-C on as SIGINT: stop at the
 		 * next row with the others, as --local's ranks do */
-		if (getenv("HCCLCTL_RUN_NODE"))
+		if (getenv("HCCLCTL_RUN_NODE")) {
 			run_stop_arm();
+			rows_to_launcher = o_rank == 0 && !strcmp(p.launch, "ssh");
+		}
 		rc = check_world((int)o_world);
 		if (!rc)
 			rc = load_hccl(0);

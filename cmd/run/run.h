@@ -284,6 +284,10 @@ struct run_local {
 	long timeout_s;	    /* the rendezvous's deadline, 0: 120 s */
 };
 #define RUN_MEASURED_MAX (256 * 1024)
+/* Under run --ssh --json, rank 0 (a rank of run-node) writes each row it measures on its
+ * stdout as this word and the row's JSON on one line, besides its document at the end: a
+ * rank 0 killed in a later row has no document, and the launcher's keeps those rows. */
+#define RUN_ROW_LINE "hcclctl-row "
 int run_local_launch(const struct run_params *p, int n, const struct run_local *l);
 
 #endif

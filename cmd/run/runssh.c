@@ -107,6 +107,30 @@ static void rank_end_line(struct ssh_run *s, int r, const char *p, size_t len)
 	rank_ended(s, r);
 }
 
+/* A row rank 0 streamed as it measured it (RUN_ROW_LINE): kept for the document of a run
+ * whose rank 0 ends without its own, up to a session's cap; 0 for any other line. */
+static int row_line(struct ssh_run *s, const char *p, size_t len)
+{
+	size_t w = strlen(RUN_ROW_LINE);
+	if (len < w || memcmp(p, RUN_ROW_LINE, w))
+		return 0;
+	if (s->rows_bytes + len > 4UL << 20)
+		return 1;
+	cJSON *row = cJSON_ParseWithLength(p + w, len - w);
+	if (!cJSON_IsObject(row) || (!s->rows && !(s->rows = cJSON_CreateArray()))) {
+		cJSON_Delete(row);
+		return 1;
+	}
+	cJSON_AddItemToArray(s->rows, row);
+	s->rows_bytes += len;
+	if (g_opts.verbose) { /* progress, as -v shows the ranks' other lines */
+		const struct fo_host *h0 = &s->hosts[0];
+		fprintf(stderr, "[rank 0 %s] row %.*s\n", h0->name ? h0->name : h0->host,
+			(int)(len - w), p + w);
+	}
+	return 1;
+}
+
 /* Called with the fan-out's lock held: lines never interleave. */
 static void on_line(void *arg, const struct fo_host *h, int stream, const char *line,
 		    size_t len)
@@ -130,6 +154,8 @@ static void on_line(void *arg, const struct fo_host *h, int stream, const char *
 		rank_end_line(s, r, p, pl);
 		return;
 	}
+	if (r == 0 && stream == SSH_STDOUT && kind == ' ' && row_line(s, p, pl))
+		return;
 	struct ssh_buf *b = stream == SSH_STDOUT ? &s->hosts[r].out : &s->hosts[r].err;
 	ssh_buf_keep(b, 4UL << 20, p, pl);
 	if (kind == ' ')
@@ -666,6 +692,7 @@ out:
 	free(s.srv_ranks);
 	free(s.srv_of);
 	free(s.from_srv);
+	cJSON_Delete(s.rows);
 	deploy_release(&s.dep);
 	free(s.hosts);
 	free(s.end_seq);

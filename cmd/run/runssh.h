@@ -3,6 +3,7 @@
 #ifndef HCCLCTL_RUNSSH_H
 #define HCCLCTL_RUNSSH_H
 
+#include <cjson/cJSON.h>
 #include <pthread.h>
 
 #include "cmd/lib/deploy.h"
@@ -43,6 +44,10 @@ struct ssh_run {
 	struct comm_verdict verdict; /* once have_verdict: the monitor's, printed at once */
 	int have_verdict;
 	long long verdict_ms;
+	/* the rows rank 0 streamed as it measured them (RUN_ROW_LINE lines), for a document
+	 * when rank 0 ends without its own; rows_bytes bounds them like a session's output */
+	cJSON *rows;
+	size_t rows_bytes;
 };
 
 /* Names the cause, the other failures and what was stopped (stderr, or the JSON document).

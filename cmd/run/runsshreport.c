@@ -119,15 +119,22 @@ static void print_tail(const struct fo_host *h, const char *who)
 }
 
 /* The rows rank 0 measured before the job failed: its own document (on its stdout) keeps
- * them; an empty array when it printed none (killed, or never started). */
-static cJSON *measured_rows(const struct fo_host *h0)
+ * them; when it printed none (killed in a later row), the rows it streamed as it measured
+ * them; an empty array when there are none (never started). */
+static cJSON *measured_rows(struct ssh_run *s)
 {
+	const struct fo_host *h0 = &s->hosts[0];
 	cJSON *d = h0->out.len ? cJSON_ParseWithLength(h0->out.p, h0->out.len) : NULL;
 	cJSON *rows = cJSON_DetachItemFromObjectCaseSensitive(d, "results");
 	cJSON_Delete(d);
 	if (cJSON_IsArray(rows))
 		return rows;
 	cJSON_Delete(rows);
+	if (s->rows) {
+		rows = s->rows;
+		s->rows = NULL;
+		return rows;
+	}
 	return cJSON_CreateArray();
 }
 
@@ -220,7 +227,7 @@ static int named_with_server(const struct ssh_run *s, int r, int culprit)
 /* After Ctrl-C was passed on (runssh.c): "interrupted", as --local says it, and what rank 0
  * printed; the ranks that did not stop at the row themselves are counted. With --json,
  * rank 0's document (its rows and "interrupted": true), else one that says so. 130. */
-static int report_interrupt(const struct ssh_run *s)
+static int report_interrupt(struct ssh_run *s)
 {
 	const struct run_ssh_args *a = s->a;
 	const struct fo_host *h0 = &s->hosts[0];
@@ -248,6 +255,7 @@ static int report_interrupt(const struct ssh_run *s)
 	cJSON_AddStringToObject(e, "where", a->where);
 	cJSON_AddStringToObject(e, "message", "interrupted");
 	cJSON_AddBoolToObject(doc, "interrupted", 1);
+	cJSON_AddItemToObject(doc, "results", measured_rows(s));
 	json_finish(doc, s, EXIT_INTERRUPT);
 	return EXIT_INTERRUPT;
 }
@@ -274,7 +282,9 @@ int runssh_report(struct ssh_run *s, double seconds)
 		fail(128 + fo_signal_caught(), a->where, NULL, "interrupted by %s: stopped every rank",
 		     strsignal(fo_signal_caught()));
 		if (g_opts.json) {
-			json_finish(cJSON_CreateObject(), s, 128 + fo_signal_caught());
+			cJSON *doc = cJSON_CreateObject();
+			cJSON_AddItemToObject(doc, "results", measured_rows(s));
+			json_finish(doc, s, 128 + fo_signal_caught());
 		}
 		return 128 + fo_signal_caught();
 	}
@@ -387,7 +397,7 @@ int runssh_report(struct ssh_run *s, double seconds)
 		}
 		if (s->have_verdict)
 			cJSON_AddItemToObject(doc, "verdict", run_verdict_json(&s->verdict));
-		cJSON_AddItemToObject(doc, "results", measured_rows(&s->hosts[0]));
+		cJSON_AddItemToObject(doc, "results", measured_rows(s));
 		json_finish(doc, s, code);
 	}
 	return code;

@@ -113,6 +113,35 @@ _report $? "  the others were stopped or had ended" "$ERR"
 none_left
 _report $? "  no hcclctl left on any node" "$(node_procs)"
 
+# ---- rank 0 killed mid-run under --json: the rows it measured stay ----
+# Rank 0 streams each row to the launcher as it measures it (-v shows them on stderr), so a
+# rank 0 killed in a later row, with no document of its own, leaves its rows in the
+# launcher's document.
+_lr=j0
+cluster_head env -u SSH_AUTH_SOCK "$HCCLCTL" -v --json run allreduce --ranktable "$RT" --ssh \
+	--ssh-user root --ssh-key "$CL_KEY" --ssh-known-hosts "$CL_KNOWN_HOSTS" \
+	--remote-hcclctl "$HCCLCTL" -b 8 -e 8 -n 200 -w 1 -N 0 --timeout 30 \
+	>"$TMP/j0.out" 2>"$TMP/j0.err" &
+lpid=$!
+wait_line "$TMP/j0.err" '^\[rank 0 [^]]*\] row {' 600 "$lpid"
+_report $? "--json, mid-run: rank 0's rows stream to the launcher as they are measured (-v)" "$(cat "$TMP/j0.err")"
+victim=$(rank_procs | grep '^1:' | cut -d: -f2)
+ok "[ -n '$victim' ]" "  rank 0 is pid $victim on node 1"
+kill -KILL "$victim"
+await_launcher 300
+check_rc 2 "  rank 0 killed: exit 2"
+err_has "hcclctl: run allreduce: rank 0 on 10.77.0.1 was killed by signal KILL"
+_report $? "  the killed rank 0 is named with its host" "$ERR"
+ok "python3 -c '
+import json,sys
+d=json.load(open(sys.argv[1]))
+assert len(d[\"results\"]) > 0 and all(r[\"size_bytes\"] == 8 for r in d[\"results\"]), d
+assert d[\"error\"][\"rank\"] == 0 and d[\"exit_code\"] == 2, d
+' '$TMP/j0.out'" "  one document that keeps the rows rank 0 measured before it was killed"
+ok "! grep -q 'hcclctl-row' '$TMP/j0.out'" "  and no streamed row line leaks onto stdout"
+none_left
+_report $? "  no hcclctl left on any node" "$(node_procs)"
+
 # ---- one SSH session per server, against one per rank ----
 RT4=$TMP/rt4.json
 for mode in server rank; do
