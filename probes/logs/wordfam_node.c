@@ -200,7 +200,10 @@ const struct family hlog__fams_node[] = {
 		 "exhaustion", "exhausted",
 		 /* an API's result for the same, as a phrase or inside its identifier: Level
 		  * Zero's "UR_RESULT_ERROR_OUT_OF_RESOURCES", OpenCL's CL_OUT_OF_RESOURCES */
-		 "out of resources", "_out_of_resources"}},
+		 "out of resources", "_out_of_resources"},
+	 /* but tries used up are no resource: MS-MPI's "unable to connect to 10.172.134.94 on
+	  * port 24332, exhausted all endpoints" (a connection that failed every way) */
+	 .not = {"exhausted all", "retries exhausted", "attempts exhausted"}},
 	/* the ports a program may take, all taken: Ray's raylet, "Failed to register worker ... to
 	 * Raylet. Invalid: Invalid: No available ports. Please specify a wider port range" */
 	{.cat = HCAT_RESOURCE,

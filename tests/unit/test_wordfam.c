@@ -749,6 +749,12 @@ static void test_order(void **state)
 	 * line under every CUDA error) */
 	assert_string_equal(fam(" 1. Downgrade the protobuf package to 3.20.x or lower."), "version");
 	assert_null(fam("Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions."));
+	/* tries used up are no resource used up (real: MS-MPI in microsoft/CNTK#3380); a pool
+	 * that is (gRPC's) still is */
+	assert_string_equal(fam("unable to connect to 10.172.134.94 on port 24332, exhausted all "
+				"endpoints"),
+			    "connect-failed");
+	assert_string_equal(fam("error: RESOURCE_EXHAUSTED: completion queue exhausted"), "limit");
 	/* a port's state as one word (real: the Ascend 950 HCCN tool's adapt status table) */
 	assert_string_equal(fam("| 0   | 0    | 4    | 0     | Thu Jan 1 00:00:00 1970 | "
 				"L0:link_proc|L1:link_fail                                 |"),
