@@ -532,6 +532,27 @@ static int compose_prefix(struct pspan *m)
 	return 1;
 }
 
+/* A host's label before a Python traceback, as pdsh and launchers built on it (DeepSpeed's
+ * multi-node runner) tag each line with the host that wrote it: "node2: Traceback (most
+ * recent call last):", "node2:   File \"run_clm.py\", line 659, in <module>". Taken only
+ * before a traceback's heading or frame, whose own marks say what the line is: a label
+ * followed by anything else may be a message's own ("error: ..."). */
+static int host_label(struct pspan *m)
+{
+	size_t i = 0;
+	while (i < m->n && i < 64 && (is_alnum(m->s[i]) || m->s[i] == '_' || m->s[i] == '-' ||
+				      m->s[i] == '.'))
+		i++;
+	if (!i || i + 1 >= m->n || m->s[i] != ':' || m->s[i + 1] != ' ')
+		return 0;
+	struct pspan t = {m->s + i + 2, m->n - i - 2};
+	struct pspan r = probe__trim(t);
+	if (!probe__starts(r, "Traceback (most recent call last)") && !probe__starts(r, "File \""))
+		return 0;
+	*m = t;
+	return 1;
+}
+
 /* "[PID: 159] " (CANN's screen form puts it after the code, too). */
 static int pid_prefix(struct pspan *m, struct hlog_line *l)
 {
@@ -751,7 +772,8 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 	for (int pass = 0; pass < 8; pass++) {
 		size_t sp = spaces(m);
 		struct pspan t = {m.s + sp, m.n - sp};
-		if ((!pass && (grep_prefix(&t, l) || compose_prefix(&t) || srun_label(&t, l))) ||
+		if ((!pass && (grep_prefix(&t, l) || compose_prefix(&t) || srun_label(&t, l) ||
+			       host_label(&t))) ||
 		    rank_prefix(&t, l) ||
 		    proc_prefix(&t, l) ||
 		    ctime_prefix(&t, l) ||

@@ -1542,4 +1542,11 @@ check_rc 0 "  the table without those states: no error, exit 0"
 run "$HCCLCTL" doctor --logs tests/data/real-logs-new/batch547/hicann-driver-hccn-tool-port-info-npu0-udie0-port4-link-active-healthy
 check_rc 0 "  a port whose counter is named link_down_err: no error, exit 0"
 
+
+# a traceback behind a host's label (DeepSpeed's pdsh runner tags each line "node2: "; real
+# lines: real-logs-new batch588, huggingface/transformers#21373) never passes, its exception
+# cut off or not
+run "$HCCLCTL" doctor --logs tests/data/real-logs-new/batch588/transformers-21373-deepspeed-hostfile-2node-run-clm-node2-traceback-after-30min-init-hang-unresolved
+check_rc 1 "'node2: Traceback (most recent call last):' and its frames alone: a warning, never a pass"
+
 done_testing

@@ -427,6 +427,20 @@ static void test_line_edges(void **state)
 	hlog__line_parse(S("2: eth0: <NO-CARRIER,BROADCAST,MULTICAST,UP> mtu 1500 state DOWN"), &l);
 	assert_int_equal(l.rank, -1);
 	assert_int_equal(l.rank_label, 0);
+	/* a host's label before a traceback (DeepSpeed's pdsh runner, real-logs-new batch588,
+	 * huggingface/transformers#21373): the heading is an error, the frame context; the
+	 * label before other words stays the message's */
+	hlog__line_parse(S("node2: Traceback (most recent call last):"), &l);
+	assert_int_equal(l.error, 1);
+	assert_int_equal(l.header, 1);
+	hlog__line_parse(S("node2:   File \"run_clm.py\", line 659, in <module>"), &l);
+	assert_int_equal(l.error, 0);
+	assert_int_equal(l.cont, 1);
+	assert_true(probe__starts(l.msg, "File"));
+	hlog__line_parse(S("node2: training step 3"), &l);
+	assert_true(probe__starts(l.msg, "node2:"));
+	hlog__line_parse(S("error: Traceback follows"), &l);
+	assert_true(probe__starts(l.msg, "error:"));
 	/* a log pasted into Markdown notes (real-logs-new batch308, saforem2/vault): the quote
 	 * marks are the page's; a Python prompt is none */
 	hlog__line_parse(S("> srun: error: nid008576: task 2: Out Of Memory"), &l);
