@@ -543,8 +543,8 @@ static int host_label(struct pspan *m)
 	while (i < m->n && i < 64 && (is_alnum(m->s[i]) || m->s[i] == '_' || m->s[i] == '-' ||
 				      m->s[i] == '.'))
 		i++;
-	if (!i || i + 1 >= m->n || m->s[i] != ':' || m->s[i + 1] != ' ')
-		return 0;
+	if (!i || i + 1 >= m->n || m->s[i] != ':' || m->s[i + 1] != ' ' || level_word(m->s, i))
+		return 0; /* a level ("ERROR: Traceback ...") is the line's own, for its parser */
 	struct pspan t = {m->s + i + 2, m->n - i - 2};
 	struct pspan r = probe__trim(t);
 	if (!probe__starts(r, "Traceback (most recent call last)") && !probe__starts(r, "File \""))

@@ -441,6 +441,9 @@ static void test_line_edges(void **state)
 	assert_true(probe__starts(l.msg, "node2:"));
 	hlog__line_parse(S("error: Traceback follows"), &l);
 	assert_true(probe__starts(l.msg, "error:"));
+	hlog__line_parse(S("WARNING: Traceback (most recent call last):"), &l);
+	assert_true(probe__starts(l.msg, "WARNING:"));
+	assert_int_equal(l.header, 0);
 	/* a log pasted into Markdown notes (real-logs-new batch308, saforem2/vault): the quote
 	 * marks are the page's; a Python prompt is none */
 	hlog__line_parse(S("> srun: error: nid008576: task 2: Out Of Memory"), &l);
