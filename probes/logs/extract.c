@@ -242,6 +242,10 @@ static size_t ip_here(struct pspan m, size_t i, char *out, size_t outlen)
 	size_t k = hlog__ip_at(t, out, outlen);
 	if (!k || strchr(out, '.'))
 		return k;
+	/* a percent-encoded byte is no address's start: gRPC's target "ipv6:%5B::%5D:50005"
+	 * ("[::]", an unspecified address) would read as "5B::" */
+	if (i && m.s[i - 1] == '%')
+		return 0;
 	/* IPv6: a letter right after is a word ("std::string"); a bare "::" only in brackets */
 	if (k < t.n && (hlog__word_char(t.s[k]) || t.s[k] == '.'))
 		return 0;

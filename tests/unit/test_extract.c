@@ -156,6 +156,12 @@ static const struct xcase cases[] = {
 	 "pci/any=0000:1c:00.0", ""},
 	{"no PCI address: a bus without its domain, a time, an IPv6 address, more hex after it",
 	 "at 91:00.0 and 12:30:45.1, fe80::1:2, 0000:91:00, 0000:1c:00.0:1f", "ip/any=fe80::1:2", ""},
+	{"gRPC's target with its brackets percent-encoded (kubernetes-sigs/dra-driver-nvidia-gpu#328): "
+	 "no address read from the escape",
+	 "Startup probe failed: Query Status returned error code: 14 - failed to connect to all "
+	 "addresses; last error: UNKNOWN: ipv6:%5B::%5D:50005: Address family not supported by "
+	 "protocol",
+	 "", ""},
 	{"a version after a dot is no key's value", "torch 2.1.dev20230901 and cuda 12.1.dev 5",
 	 "", ""},
 	{"NCCL to a link-local IPv6 peer (wenet-e2e/wenet#1891): the zone before the port",
