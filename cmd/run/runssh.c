@@ -114,7 +114,7 @@ static int row_line(struct ssh_run *s, const char *p, size_t len)
 	size_t w = strlen(RUN_ROW_LINE);
 	if (len < w || memcmp(p, RUN_ROW_LINE, w))
 		return 0;
-	if (s->rows_bytes + len > 4UL << 20)
+	if (s->rows_bytes + len > RUNSSH_KEEP_MAX)
 		return 1;
 	cJSON *row = cJSON_ParseWithLength(p + w, len - w);
 	if (!cJSON_IsObject(row) || (!s->rows && !(s->rows = cJSON_CreateArray()))) {
@@ -157,9 +157,9 @@ static void on_line(void *arg, const struct fo_host *h, int stream, const char *
 	if (r == 0 && stream == SSH_STDOUT && kind == ' ' && row_line(s, p, pl))
 		return;
 	struct ssh_buf *b = stream == SSH_STDOUT ? &s->hosts[r].out : &s->hosts[r].err;
-	ssh_buf_keep(b, 4UL << 20, p, pl);
+	ssh_buf_keep(b, RUNSSH_KEEP_MAX, p, pl);
 	if (kind == ' ')
-		ssh_buf_keep(b, 4UL << 20, "\n", 1);
+		ssh_buf_keep(b, RUNSSH_KEEP_MAX, "\n", 1);
 	print_line(s, h, r, stream, p, pl, kind == ' ');
 }
 
@@ -623,7 +623,7 @@ int run_ssh_launch(const struct run_ssh_args *a)
 		.connect_parallel = a->parallel > 0 ? (int)a->parallel : DEFAULT_CONNECT_PARALLEL,
 		.connect_timeout_ms = ctmo * 1000,
 		.keepalive_s = KEEPALIVE_S,
-		.cap = 4UL << 20,
+		.cap = RUNSSH_KEEP_MAX,
 		.input = secret_line,
 		.input_len = strlen(secret_line),
 		.keep_stdin = !s.per_rank, /* run-node stops its ranks when its stdin ends */

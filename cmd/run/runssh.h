@@ -11,6 +11,8 @@
 #include "cmd/run/run.h"
 
 #define RUNSSH_TAIL_LINES 5 /* of a failed rank's stderr, in the report */
+/* what the launcher keeps of a rank's output, and of the rows rank 0 streams */
+#define RUNSSH_KEEP_MAX (4UL << 20)
 /* After Ctrl-C, run-node gives its ranks RUN_INTERRUPT_GRACE_MS to stop at the next row,
  * then TERM and 2 s later KILL (runnode.c); the launcher cancels the sessions when they have
  * not all ended this long after it (a node that does not answer), and at once on a second

@@ -224,6 +224,7 @@ struct unk_open {
 	unsigned last; /* the last line of its message so far */
 	int values;	/* whether its lines' address and port are the message's */
 	int level;	/* the error line's level, for the family its lines name */
+	int fam;	/* the error line's own family (-1 none), read once */
 };
 
 static void open_unk(struct unk_open *o, const struct hlog_report *r, unsigned no,
@@ -237,6 +238,8 @@ static void open_unk(struct unk_open *o, const struct hlog_report *r, unsigned n
 		o->last = no;
 		o->values = colon;
 		o->level = level;
+		const char *text = r->unk[o->i].text;
+		o->fam = hlog__word_family((struct pspan){text, strlen(text)});
 	}
 }
 
@@ -305,9 +308,9 @@ static void continue_unk(struct unk_open *o, struct hlog_report *r, unsigned no,
 	 * quoted from its first line */
 	struct hlog_wordfam f, own;
 	int fam = hlog__word_family(l->msg);
-	int first = hlog__word_family((struct pspan){u->text, strlen(u->text)});
-	if (hlog__word_family_row(fam, &f) && !f.weak && fam != first &&
-	    (!hlog__word_family_row(first, &own) || own.weak) && hlog__word_better(fam, o->level, r)) {
+	if (hlog__word_family_row(fam, &f) && !f.weak && fam != o->fam &&
+	    (!hlog__word_family_row(o->fam, &own) || own.weak) &&
+	    hlog__word_better(fam, o->level, r)) {
 		r->word_unk = *u;
 		r->word_row = fam;
 		r->word_level = o->level;

@@ -514,14 +514,24 @@ static int kernel_prefix(struct pspan *m, struct hlog_line *l, int kernel_word)
  * "deepseek-v3_2-exp-w8a8 |  File \"/usr/local/.../tp_worker.py\", line 253, in __init__",
  * "web-1  | Traceback (most recent call last):". The name has a lower-case letter and is no
  * level word (loguru's "ERROR    | module:fn:12 - ..." is a level, not a service). */
-static int compose_prefix(struct pspan *m)
+/* The length of the name m opens with, a service's or a host's (letters, digits, '_', '-',
+ * '.'; 64 at most), and whether it has a lower-case letter. */
+static size_t name_len(struct pspan m, int *lower)
 {
-	size_t i = 0, lower = 0;
-	while (i < m->n && i < 64 && (is_alnum(m->s[i]) || m->s[i] == '_' || m->s[i] == '-' ||
-				      m->s[i] == '.')) {
-		lower |= m->s[i] >= 'a' && m->s[i] <= 'z';
+	size_t i = 0;
+	*lower = 0;
+	while (i < m.n && i < 64 && (is_alnum(m.s[i]) || m.s[i] == '_' || m.s[i] == '-' ||
+				     m.s[i] == '.')) {
+		*lower |= m.s[i] >= 'a' && m.s[i] <= 'z';
 		i++;
 	}
+	return i;
+}
+
+static int compose_prefix(struct pspan *m)
+{
+	int lower;
+	size_t i = name_len(*m, &lower);
 	size_t name = i;
 	while (i < m->n && m->s[i] == ' ')
 		i++;
@@ -539,10 +549,8 @@ static int compose_prefix(struct pspan *m)
  * followed by anything else may be a message's own ("error: ..."). */
 static int host_label(struct pspan *m)
 {
-	size_t i = 0;
-	while (i < m->n && i < 64 && (is_alnum(m->s[i]) || m->s[i] == '_' || m->s[i] == '-' ||
-				      m->s[i] == '.'))
-		i++;
+	int lower;
+	size_t i = name_len(*m, &lower);
 	if (!i || i + 1 >= m->n || m->s[i] != ':' || m->s[i + 1] != ' ' || level_word(m->s, i))
 		return 0; /* a level ("ERROR: Traceback ...") is the line's own, for its parser */
 	struct pspan t = {m->s + i + 2, m->n - i - 2};
@@ -631,12 +639,6 @@ static void inline_facts(struct pspan m, struct hlog_line *l, const struct hlog_
 	}
 }
 
-/* NCCL's (and RCCL's) debug prefix, "host:pid:tid [cudaDev] " ("ng30903:3063028:3066152 [3]
- * include/alloc.h:178 NCCL WARN ..."): the writer's pid, the local index of its GPU and its
- * host (left in the message, l->host points at it). Its level word comes after the source
- * location, "NCCL WARN", or "WARN" alone in releases before 2.4 ("seyun:17283:17549 [3]
- * include/socket.h:371 WARN Connection closed by remote peer"): WARN is NCCL's level for what
- * failed. */
 /* The code of NCCL's return trace at m[i..], "misc/socket.cc:47 -> 3" or "group.cc:70 -> 3
  * [Async thread]" (NCCLCHECK's INFO line as an error goes up the calls): the ncclResult_t,
  * 1 to 7, else 0. */
@@ -659,6 +661,12 @@ static int nccl_return(struct pspan m, size_t i)
 	return code;
 }
 
+/* NCCL's (and RCCL's) debug prefix, "host:pid:tid [cudaDev] " ("ng30903:3063028:3066152 [3]
+ * include/alloc.h:178 NCCL WARN ..."): the writer's pid, the local index of its GPU and its
+ * host (left in the message, l->host points at it). Its level word comes after the source
+ * location, "NCCL WARN", or "WARN" alone in releases before 2.4 ("seyun:17283:17549 [3]
+ * include/socket.h:371 WARN Connection closed by remote peer"): WARN is NCCL's level for what
+ * failed. */
 static void nccl_level(struct pspan m, size_t i, struct hlog_line *l)
 {
 	size_t w = i;
@@ -760,7 +768,6 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 	l->t_us = -1;
 	l->pid = l->rank = l->dev = l->wrap_pid = -1;
 	l->code_at = l->nccl_warn = -1;
-	l->nccl_trace = 0;
 	struct pspan m = raw;
 	/* a log pasted into Markdown notes keeps its quote marks ("> 0: slurmstepd: error: ...",
 	 * "> srun: error: nid008576: task 2: Out Of Memory"): they are the page's, not the log's */
