@@ -583,7 +583,7 @@ size_t hlog__benign_rows(void)
 
 const char *hlog__error_row_name(size_t row)
 {
-	return row < NWORDS ? words[row].form : row == NWORDS ? "(exception class)" : NULL;
+	return row < NWORDS ? words[row].form : row == NWORDS ? "(exception class or assertion)" : NULL;
 }
 
 const char *hlog__benign_row_name(size_t row)
@@ -592,8 +592,12 @@ const char *hlog__benign_row_name(size_t row)
 }
 
 /* A Python exception class at the end of a dotted name: "RuntimeError", "torch.distributed.
- * DistBackendError", "ncclSystemError", "cudaErrorLaunchFailure". */
-static int class_word(const char *s, size_t n)
+ * DistBackendError", "ncclSystemError", "cudaErrorLaunchFailure". Or a C macro's report of a
+ * failed assertion, its name in capitals ("ASSERT", or ending "_ASSERT") and a colon after it:
+ * ggml's "GGML_ASSERT: .../ggml-backend.c:226: offset + size <= ggml_nbytes(tensor) &&
+ * "tensor write out of bounds"", Qt's "ASSERT: "i < size()" in file ..." (not the macro named
+ * in code or prose, "GGML_ASSERT(x)"). */
+static int class_word(const char *s, size_t n, size_t left)
 {
 	static const char *const tails[] = {"Error", "Exception", "Failure"};
 	for (size_t t = 0; t < sizeof(tails) / sizeof(tails[0]); t++) {
@@ -603,7 +607,8 @@ static int class_word(const char *s, size_t n)
 		if (n > k && !memcmp(s + n - k, tails[t], k) && s[n - k - 1] != '_')
 			return 1;
 	}
-	return 0;
+	return n >= 6 && left > n && s[n] == ':' && !memcmp(s + n - 6, "ASSERT", 6) &&
+	       (n == 6 || s[n - 7] == '_');
 }
 
 /* Where benign row r first matches in m at or after from, its length in *len; -1. */
@@ -730,7 +735,7 @@ static int first_word(struct pspan m, long only, int *len, int *row)
 		}
 		if (k && (words[r].flags & EW_NONZERO) && !nonzero_at(s + i + k, n - i - k))
 			k = 0;
-		if (!k && !wide && (only < 0 || only == (long)NWORDS) && class_word(s + i, end - i)) {
+		if (!k && !wide && (only < 0 || only == (long)NWORDS) && class_word(s + i, end - i, n - i)) {
 			k = end - i;
 			r = (int)NWORDS; /* the class-name row */
 		}
@@ -747,10 +752,10 @@ static int first_word(struct pspan m, long only, int *len, int *row)
 	return -1;
 }
 
-/* Words beyond the rows' own that make a line an error: the class names' tails (above),
+/* Words beyond the rows' own that make a line an error: the class names' tails and the assertion's word (above),
  * logline.c's exception tails, hlog__http_failure's "status" and a call's errno. */
-static const char *const gate_extra[] = {"error", "exception", "failure", "interrupt", "exit",
-					 "status", "errno"};
+static const char *const gate_extra[] = {"error", "exception", "failure", "assert", "interrupt",
+					 "exit", "status", "errno"};
 
 int hlog__error_gate_word(size_t i, struct pspan *w)
 {

@@ -393,12 +393,25 @@ static void ended_on_failure(struct hlog_report *r, const char *name, const char
 			     const struct unk_line *t)
 {
 	int len;
-	int waits = t->no && !t->error &&
-		    (hlog__word_family_says(hlog__word_family(t->line)) & WF_SAYS_WAITS);
-	if (t->no && !t->error &&
-	    (hlog__retry_left(t->line) || (t->info && hlog__error_word(t->msg, &len, NULL) >= 0) ||
-	     waits))
+	if (!t->no || t->error)
+		return;
+	int fam = hlog__word_family(t->line);
+	int waits = hlog__word_family_says(fam) & WF_SAYS_WAITS;
+	/* a wait said in words that only a log's last line makes a failure ("Waiting for
+	 * placement group to be scheduled"): the family is the line's only when nothing in its
+	 * file failed before it (an error there is what the wait is about) */
+	int end = fam < 0 && !r->file[r->nfile - 1].errors ? hlog__word_family_end(t->line) : -1;
+	if (end >= 0 && (hlog__word_family_says(end) & WF_SAYS_WAITS)) {
 		promote(r, name, node, t);
+		if (hlog__word_better(end, HLINE_NONE, r)) {
+			set_unk(&r->word_unk, name, node, t->no, t->rank, t->line);
+			r->word_row = end;
+			r->word_level = HLINE_NONE;
+		}
+	} else if (hlog__retry_left(t->line) ||
+		   (t->info && hlog__error_word(t->msg, &len, NULL) >= 0) || waits) {
+		promote(r, name, node, t);
+	}
 }
 
 /* A native stack trace printed under a message says the message was fatal, whatever its

@@ -103,6 +103,8 @@ int hlog__chain_conclude(struct hlog_report *r);
 /* wordfam.c: the family of an error line no rule knows, by its words (a row, -1 for none),
  * and what its row says. */
 int hlog__word_family(struct pspan line);
+/* the same for the last line of a file, where rows of a state never left hold too */
+int hlog__word_family_end(struct pspan line);
 /* hlogctx.c: the last command line of a device tool in a file ("hccn_tool -i 0 -link -g",
  * "npu-smi info -t health -i 3"), whose output below is that device's */
 struct hlog_cmd_ctx {

@@ -192,7 +192,7 @@ static size_t possibilities_at(struct pspan line)
 	return line.n;
 }
 
-int hlog__word_family(struct pspan line)
+static int family_of(struct pspan line, int at_end)
 {
 	struct line_bytes b;
 	line.n = possibilities_at(line);
@@ -201,13 +201,23 @@ int hlog__word_family(struct pspan line)
 	for (size_t p = 0; p < sizeof(parts) / sizeof(parts[0]); p++)
 		for (size_t i = 0; i < *parts[p].n; i++, row++) {
 			const struct family *f = &parts[p].rows[i];
-			if ((!f->form || f->form(line, NULL)) &&
+			if ((at_end || !f->end_only) && (!f->form || f->form(line, NULL)) &&
 			    ((f->form && !f->any[0]) || has_any(line, f->any, &b)) &&
 			    (!f->also[0] || has_any(line, f->also, &b)) &&
 			    !has_any(line, f->not, &b) && (!f->sure || !has_any(line, hedges, &b)))
 				return row;
 		}
 	return -1;
+}
+
+int hlog__word_family(struct pspan line)
+{
+	return family_of(line, 0);
+}
+
+int hlog__word_family_end(struct pspan line)
+{
+	return family_of(line, 1);
 }
 
 const char *hlog__word_family_name(int row)

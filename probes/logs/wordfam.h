@@ -27,6 +27,9 @@ struct family {
 	/* 1: the row holds only on a line that states it, not on one that guesses or foretells
 	 * it (a hedge of wordfam.c's list: "may", "might", "potentially", ...) */
 	int sure;
+	/* 1: the row names only the line a log ends on, a state the log never left (hccllog.c);
+	 * in the middle of a log the same words tell of a state that passed */
+	int end_only;
 	/* NULL, or: the line has the form the row is about (its phrases may then be empty) */
 	int (*form)(struct pspan line, long long *port);
 };

@@ -213,6 +213,26 @@ const struct family hlog__fams_proc[] = {
 		  * error: *** JOB 8384637 ON nid001044 CANCELLED AT 2023-05-02T03:58:46 DUE TO
 		  * TIME LIMIT ***" (a job that hung, or one given too little time) */
 		 "due to time limit"}},
+	/* a process that says it waits for another and names what: Ray's "Waiting for placement
+	 * group to be scheduled", PyTorch's point-to-point example "Rank 1 waiting to receive from
+	 * Rank 0", XLA's "This thread has been waiting for `initialize clique for rank 6; ...`".
+	 * Only as the line a log ends on, and no error line (hccllog.c): the wait never ended (in
+	 * the middle of a log it ended; MPICH's "demux engine error waiting for event" is an
+	 * error met while waiting); not "Done waiting for other agents", nor vLLM's count
+	 * "Waiting: 0 reqs" */
+	{.cat = HCAT_RANK_STUCK,
+	 .name = "waiting",
+	 .says = WF_SAYS_WAITS,
+	 .what = "a process was waiting for another (a rank, a worker, a service or a resource) "
+		 "that had not come when its log ended",
+	 .fix = "find what it waited for, named on the line: the rank or worker that never "
+		"reached the same step (its own log, py-spy dump --pid PID), or the service or "
+		"resource that never came up (the scheduler's or autoscaler's log); the process "
+		"that waits is not the cause",
+	 .any = {"waiting for", "waiting to", "been waiting"},
+	 .not = {"done waiting", "finished waiting", "stopped waiting", "no longer waiting",
+		 "after waiting", "error waiting", "failed waiting", "while waiting"},
+	 .end_only = 1},
 	/* an error line that ends in the program's own advice on a setting: TensorRT-LLM's
 	 * "... may use dynamic buffer which will fail with NIXL backend. It is recommended to
 	 * set cacheTransceiverConfig.MaxTokensInBuffer to a value greater than the maximum ISL"

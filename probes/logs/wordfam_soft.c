@@ -296,7 +296,8 @@ const struct family hlog__fams_soft[] = {
 		 "memhandle", "mem_handle"}},
 	/* a check of two values the job was given, failed: HPL-MxP's "ERROR 2 (22->a0003):
 	 * Number of processes (32) != nprow (8) * npcol (8)"; not a program's own assertion
-	 * ("Assertion `((count) != 0)' failed", "Check nnopExecutor != nullptr failed"), a bug */
+	 * ("Assertion `((count) != 0)' failed", "Check nnopExecutor != nullptr failed", ggml's
+	 * "GGML_ASSERT: .../ggml-backend.c:226: offset + size <= ggml_nbytes(tensor)"), a bug */
 	{.cat = HCAT_CONFIG,
 	 .name = "invalid",
 	 .what = "a value the job was given does not fit another",
@@ -305,7 +306,7 @@ const struct family hlog__fams_soft[] = {
 	 .any = {" != "},
 	 .also = {"number", "size", "count", "rank", "device", "parameter", "option", "value",
 		  "processes", "nodes"},
-	 .not = {"assert", "check", "nullptr", "null", "memory", "pointer", "address"}},
+	 .not = {"assert", "_assert", "check", "nullptr", "null", "memory", "pointer", "address"}},
 	/* the same told as an order between two named quantities: nekRS's "Error in setup: MPI
 	 * tasks > number of elements!" */
 	{.cat = HCAT_CONFIG,
@@ -316,7 +317,7 @@ const struct family hlog__fams_soft[] = {
 	 .form = hlog__wf_word_compare,
 	 .also = {"number", "size", "count", "rank", "device", "parameter", "option", "value",
 		  "processes", "nodes", "tasks"},
-	 .not = {"assert", "check", "nullptr", "null", "memory", "pointer", "address"}},
+	 .not = {"assert", "_assert", "check", "nullptr", "null", "memory", "pointer", "address"}},
 	/* a value quoted whole and called invalid, with no noun to say what it was for: numactl
 	 * refusing the CPUs it was given, "<0-7,64-71> is invalid" */
 	{.cat = HCAT_CONFIG,

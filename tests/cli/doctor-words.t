@@ -1549,4 +1549,36 @@ check_rc 0 "  a port whose counter is named link_down_err: no error, exit 0"
 run "$HCCLCTL" doctor --logs tests/data/real-logs-new/batch588/transformers-21373-deepspeed-hostfile-2node-run-clm-node2-traceback-after-30min-init-hang-unresolved
 check_rc 1 "'node2: Traceback (most recent call last):' and its frames alone: a warning, never a pass"
 
+# a log that ends while a process says it waits for another never passes: the wait never ended
+# (real lines: real-logs-new batch589, Ray's placement group; batch369, text-generation-
+# inference's shards); the same words in a log's middle are a wait that ended, or an error met
+# while waiting (MPICH's Hydra), or follow an error that is what the wait is about
+P=tests/data/real-logs-new/batch589/open-instruct-1431-single-node-rlvr-waiting-for-placement-group-unresolved
+run "$HCCLCTL" --json doctor --logs "$P"
+check_rc 2 "a log whose last line waits for a placement group: exit 2"
+cause kind detail
+check_out "rank-stuck words:waiting" "  a process waiting when its log ended"
+cat "$P/node0/stdout.txt" >"$TMP/wait.log"
+echo 'INFO placement group scheduled, starting 8 workers' >>"$TMP/wait.log"
+run "$HCCLCTL" doctor --logs "$TMP/wait.log"
+check_rc 0 "  the same wait with a line after it: no error, exit 0"
+cause_is "kind detail" "unresolved unclassified" "  an error before the wait is the one quoted, not the wait" \
+	'cma event RDMA_CM_EVENT_ADDR_ERROR, error -19' 'Waiting for placement group to be scheduled'
+cause_is "kind detail" "unresolved unclassified" "  an error met while waiting is no wait that never ended" \
+	'[mpiexec@h1] HYD_bstrap_setup (i_hydra_bstrap.c:650): error waiting for event'
+run "$HCCLCTL" doctor --logs tests/data/real-logs-new/batch269/awsome-distributed-ddp-slurm-readme-2node-4proc-c10d-rdzv-workers-succeeded-healthy
+check_rc 0 "  a log that ends 'Done waiting for other agents': no error, exit 0"
+
+
+# a C macro's report of its own failed assertion, no other error word on the line (real line:
+# real-logs-new batch383, ggml's "GGML_ASSERT: .../ggml-backend.c:226: offset + size <=
+# ggml_nbytes(tensor) && ...") never passes; the macro named in prose or code is no error
+run "$HCCLCTL" --json doctor --logs tests/data/real-logs-new/batch383/llama-cpp-7427-b2950-rpc-server-gtx1070-ggml-assert-tensor-write-out-of-bounds-regression
+check_rc 1 "a GGML_ASSERT report: a warning that quotes it, never a pass"
+cause kind detail
+check_out "unresolved unclassified" "  no value of the job's is blamed for the program's own check"
+printf '%s\n' 'note: use GGML_ASSERT(x) to check x' >"$TMP/assert.log"
+run "$HCCLCTL" doctor --logs "$TMP/assert.log"
+check_rc 0 "  the macro named in prose: no error, exit 0"
+
 done_testing

@@ -339,9 +339,14 @@ static const struct row_line word_lines[] = {
 	{"NVRM: Xid", "https://github.com/NVIDIA/open-gpu-kernel-modules/issues/1150",
 	 "kernel: NVRM: Xid (PCI:0000:dc:00): 45, pid=1818990, name=python3, Ch 00000001 caused by "
 	 "previous Xid 149"},
-	{"(exception class)", "https://github.com/pytorch/pytorch/issues/61839",
+	{"(exception class or assertion)", "https://github.com/pytorch/pytorch/issues/61839",
 	 "subprocess.CalledProcessError: Command '['/opt/tiger/conda/bin/python3', '-u', "
 	 "'train_imagenet.py', '--local_rank=7']' died with <Signals.SIGSEGV: 11>."},
+	/* and a C macro's report of its failed assertion, no other error word on it */
+	{"(exception class or assertion)",
+	 "../real-logs-new/batch383/"
+	 "llama-cpp-7427-b2950-rpc-server-gtx1070-ggml-assert-tensor-write-out-of-bounds-regression",
+	 "GGML_ASSERT: /usr/local/src/ai/llamacpp/llama.cpp/ggml-backend.c:226: offset + size"},
 	{"not equal", "../real-logs-new/batch36/itove-ascend-notes-mindie-npudeviceids-vs-worldsize",
 	 "does not equal to worldSize"},
 	{"not allow", "../real-logs-new/batch36/itove-ascend-notes-mindie-npudeviceids-vs-worldsize",

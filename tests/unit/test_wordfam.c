@@ -933,6 +933,47 @@ static void test_none(void **state)
 	assert_null(hlog__word_family_name(1000));
 }
 
+/* A wait said in words is a family only of the line a log ends on (a state the log never left):
+ * hlog__word_family_end reads it there, hlog__word_family never, and neither reads a wait
+ * that ended or an error met while waiting. */
+static void test_end_only(void **state)
+{
+	(void)state;
+	static const char *const waits[] = {
+		/* real: real-logs-new batch589 (open-instruct, Ray's placement group) */
+		"Waiting for placement group to be scheduled",
+		/* real: real-logs-new batch369 (text-generation-inference's launcher) */
+		"2024-05-01T01:19:32.778261Z  INFO shard-manager: text_generation_launcher: Waiting "
+		"for shard to be ready... rank=3",
+		/* real: real-logs-new batch163 (pytorch/pytorch#130739, a p2p example) */
+		"Rank 1 waiting to receive from Rank 0",
+	};
+	for (size_t i = 0; i < sizeof(waits) / sizeof(waits[0]); i++) {
+		struct pspan s = {waits[i], strlen(waits[i])};
+		int end = hlog__word_family_end(s);
+		assert_string_equal(hlog__word_family_name(end), "waiting");
+		assert_true(hlog__word_family_says(end) & WF_SAYS_WAITS);
+		if (hlog__word_family(s) >= 0)
+			fail_msg("'%s' read as %s in a log's middle", waits[i], fam(waits[i]));
+	}
+	static const char *const ended[] = {
+		/* real: real-logs-new batch269 (awsome-distributed-training's DDP example) */
+		"[2024-03-12 08:22:56,575] torch.distributed.elastic.agent.server.api: [INFO] Done "
+		"waiting for other agents. Elapsed: 0.0005395412445068359 seconds",
+		/* real: real-logs/mpi-bash-14-mvapich2-segv-multinode (MPICH's Hydra) */
+		"[proxy:0:0@A-c7-025-01] main (pm/pmiserv/pmip.c:206): demux engine error waiting "
+		"for event",
+		/* real: real-logs-new batch257 (vLLM's count of queued requests, cut here) */
+		"INFO 07-15 04:27:53 [loggers.py:118] Engine 000: Avg prompt throughput: 0.0 tokens/s, "
+		"Avg generation throughput: 128.8 tokens/s, Running: 1 reqs, Waiting: 0 reqs",
+	};
+	for (size_t i = 0; i < sizeof(ended) / sizeof(ended[0]); i++) {
+		int end = hlog__word_family_end((struct pspan){ended[i], strlen(ended[i])});
+		if (end >= 0 && !strcmp(hlog__word_family_name(end), "waiting"))
+			fail_msg("'%s' read as a wait never ended", ended[i]);
+	}
+}
+
 /* Every row says a cause and a fix, its own or, where it leaves them out, those of the row of
  * its name before it: a family in several rows reads the same from each. */
 static void test_texts(void **state)
@@ -959,6 +1000,7 @@ int main(void)
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_none),
+		cmocka_unit_test(test_end_only),
 		cmocka_unit_test(test_texts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
