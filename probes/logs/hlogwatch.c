@@ -274,230 +274,290 @@ static int diverged(const struct rep *rep, size_t n, size_t *ia, size_t *ib)
 	return 0;
 }
 
-int hlog__watchdog_conclude(struct hlog_report *r, int strong_only)
+/* The watchdog's timeout reports of a log, one per rank (its earliest work), and its blocked
+ * watchdogs. */
+struct seen {
+	struct rep *rep;
+	size_t n, unranked;		/* reports by rank; reports with no rank */
+	const struct hlog_event *hang;	/* the first blocked-watchdog line */
+	const struct hlog_event **hung; /* each rank's first blocked-watchdog line */
+};
+
+static void seen_free(struct seen *s)
 {
-	struct rep *rep = calloc(MAX_REP, sizeof(*rep));
-	if (!rep)
-		return 0;
-	size_t n = 0, unranked = 0;
-	const struct hlog_event *hang = NULL;
-	/* the first blocked-watchdog line of each rank, looked up by rank below */
-	const struct hlog_event **hung = calloc(HLOG_SEEN_RANKS, sizeof(*hung));
-	if (!hung) {
-		free(rep);
+	free(s->rep);
+	free(s->hung);
+}
+
+/* One rank's timeout of work seq, as its report or its state line ("detected by watchdog at
+ * work: S", a timeout report too when its rank's own line is not in the log). */
+static void seen_timeout(struct seen *s, const struct hlog_event *e, int state)
+{
+	size_t k = 0;
+	while (k < s->n && s->rep[k].rank != e->rank)
+		k++;
+	if (k == s->n) {
+		if (s->n < MAX_REP)
+			s->rep[s->n++] = (struct rep){e->rank, e, state ? e : NULL, e->work.seq, 1};
+	} else if (state) {
+		if (s->rep[k].seq == e->work.seq && !s->rep[k].state)
+			s->rep[k].state = e;
+	} else if (s->rep[k].seq != e->work.seq) {
+		s->rep[k].nseq++;
+		if (e->work.seq < s->rep[k].seq) {
+			s->rep[k].seq = e->work.seq;
+			s->rep[k].e = e;
+		}
+	}
+}
+
+/* 0 when out of memory */
+static int seen_read(const struct hlog_report *r, struct seen *s)
+{
+	*s = (struct seen){calloc(MAX_REP, sizeof(*s->rep)), 0, 0, NULL,
+			   calloc(HLOG_SEEN_RANKS, sizeof(*s->hung))};
+	if (!s->rep || !s->hung) {
+		seen_free(s);
 		return 0;
 	}
 	for (size_t i = 0; i < r->nev; i++) {
 		const struct hlog_event *e = &r->ev[i];
 		if (e->kind != HLOG_WATCHDOG)
 			continue;
-		if (e->sub == HLOG_SUB_WD_HANG && !hang)
-			hang = e;
+		if (e->sub == HLOG_SUB_WD_HANG && !s->hang)
+			s->hang = e;
 		if (e->sub == HLOG_SUB_WD_HANG && e->rank >= 0 && e->rank < HLOG_SEEN_RANKS &&
-		    !hung[e->rank])
-			hung[e->rank] = e;
+		    !s->hung[e->rank])
+			s->hung[e->rank] = e;
 		if (e->sub != HLOG_SUB_NONE || e->work.seq < 0)
 			continue;
-		if (e->rank < 0) {
-			unranked++;
-			continue;
-		}
-		size_t k = 0;
-		while (k < n && rep[k].rank != e->rank)
-			k++;
-		if (k == n) {
-			if (n == MAX_REP)
-				continue;
-			rep[n++] = (struct rep){e->rank, e, NULL, e->work.seq, 1};
-		} else if (rep[k].seq != e->work.seq) {
-			rep[k].nseq++;
-			if (e->work.seq < rep[k].seq) {
-				rep[k].seq = e->work.seq;
-				rep[k].e = e;
-			}
-		}
+		if (e->rank < 0)
+			s->unranked++;
+		else
+			seen_timeout(s, e, 0);
 	}
-	/* "detected by watchdog at work: S" is a timeout report too, when its rank's own
-	 * line is not in the log */
 	for (size_t i = 0; i < r->nev; i++) {
 		const struct hlog_event *e = &r->ev[i];
-		if (e->kind != HLOG_WATCHDOG || e->sub != HLOG_SUB_WD_STATE || e->work.seq < 0 ||
-		    e->rank < 0)
-			continue;
-		size_t k = 0;
-		while (k < n && rep[k].rank != e->rank)
-			k++;
-		if (k == n && n < MAX_REP)
-			rep[n++] = (struct rep){e->rank, e, e, e->work.seq, 1};
-		else if (k < n && rep[k].seq == e->work.seq && !rep[k].state)
-			rep[k].state = e;
+		if (e->kind == HLOG_WATCHDOG && e->sub == HLOG_SUB_WD_STATE && e->work.seq >= 0 &&
+		    e->rank >= 0)
+			seen_timeout(s, e, 1);
 	}
-	int rc = 0;
-	if (!n) {
-		rc = !strong_only && hang && !unranked ? conclude_hang(r, hang) : 0;
-		free(hung);
-		free(rep);
-		return rc;
-	}
-	int mixed = 0;
-	size_t ka = 0, kb = 0;
-	for (size_t k = 0; k < n; k++)
-		mixed |= rep[k].nseq > 1 || rep[k].seq != rep[0].seq;
-	/* a desync: the same work, another collective or size */
-	const struct rep *a = &rep[0], *d = NULL;
-	for (size_t k = 1; k < n && !mixed && !d; k++) {
+	return 1;
+}
+
+/* A desync: a rank that timed out in the same work as the first, in another collective or
+ * with another size; NULL for none. */
+static const struct rep *desync_of(const struct rep *rep, size_t n)
+{
+	const struct rep *a = &rep[0];
+	for (size_t k = 1; k < n; k++) {
 		const struct hlog_event *x = rep[k].e;
 		if (a->e->op[0] && x->op[0] && strcmp(a->e->op, x->op))
-			d = &rep[k];
-		else if (a->e->op[0] && !strcmp(a->e->op, x->op) && same_size_op(x->op) &&
-			 a->e->work.numel >= 0 && x->work.numel >= 0 &&
-			 a->e->work.numel != x->work.numel)
-			d = &rep[k];
+			return &rep[k];
+		if (a->e->op[0] && !strcmp(a->e->op, x->op) && same_size_op(x->op) &&
+		    a->e->work.numel >= 0 && x->work.numel >= 0 && a->e->work.numel != x->work.numel)
+			return &rep[k];
 	}
-	/* the ranks seen that did not time out */
-	int *miss = calloc(HLOG_SEEN_RANKS, sizeof(*miss)), *who = calloc(n, sizeof(*who));
+	return NULL;
+}
+
+/* The ranks seen in the logs that did not time out, into miss; their count. */
+static size_t missing_ranks(const struct hlog_report *r, const struct seen *s, int *miss)
+{
 	size_t nmiss = 0;
-	for (int q = 0; miss && who && !mixed && !d && !unranked && n < MAX_REP &&
-			q < HLOG_SEEN_RANKS;
-	     q++) {
+	for (int q = 0; q < HLOG_SEEN_RANKS; q++) {
 		if (!(r->seen_rank[q / 8] & (1u << (q % 8))))
 			continue;
 		int in = 0;
-		for (size_t k = 0; k < n && !in; k++)
-			in = rep[k].rank == q;
+		for (size_t k = 0; k < s->n && !in; k++)
+			in = s->rep[k].rank == q;
 		if (!in)
 			miss[nmiss++] = q;
 	}
-	if (strong_only && !d && !nmiss) {
-		free(miss);
-		free(who);
-		free(hung);
-		free(rep);
-		return 0;
+	return nmiss;
+}
+
+static void say_desync(struct hlog_report *r, struct sbuf *b, const struct rep *a,
+		       const struct rep *d)
+{
+	hlog__sb_add(b, "rank %d and rank %d timed out in the same collective (#%lld) but "
+			"called different ones: %s",
+		     a->rank, d->rank, a->seq, a->e->op);
+	if (a->e->work.numel >= 0)
+		hlog__sb_add(b, " of %lld elements", a->e->work.numel);
+	hlog__sb_add(b, " against %s", d->e->op);
+	if (d->e->work.numel >= 0)
+		hlog__sb_add(b, " of %lld elements", d->e->work.numel);
+	hlog__sb_add(b, ": the ranks issue different collectives or sizes at the same point, so "
+			"neither call can complete");
+	r->rank = d->rank;
+	r->peer_rank = a->rank;
+	what(r, HCAT_OP_MISMATCH, "collective-desync");
+	snprintf(r->fix, sizeof(r->fix), "%s", desync_fix);
+	hlog__evidence(r, a->e);
+	hlog__evidence(r, d->e);
+}
+
+/* Ranks miss[nmiss] wrote to the logs but did not time out, while ranks who[n] did. A rank
+ * whose watchdog was blocked could not even time out: it is stuck in a call on its device,
+ * which is why it never finished the collective; those come first, and alone. */
+static void say_missing(struct hlog_report *r, struct sbuf *b, const struct seen *s, int *miss,
+			size_t nmiss, int *who)
+{
+	const struct rep *a = &s->rep[0];
+	size_t nhung = 0;
+	const struct hlog_event *h1 = NULL;
+	for (size_t k = 0; k < nmiss; k++) {
+		const struct hlog_event *h = s->hung[miss[k]];
+		if (h) {
+			int t = miss[nhung];
+			miss[nhung++] = miss[k];
+			miss[k] = t;
+			h1 = h1 ? h1 : h;
+		}
 	}
+	if (nhung)
+		nmiss = nhung;
+	hlog__sb_add(b, "rank%s ", plural_s(nmiss));
+	ranks_text(b, miss, nmiss);
+	hlog__sb_add(b, " wrote to these logs but did not time out, while rank%s ", plural_s(s->n));
+	ranks_text(b, who, s->n);
+	hlog__sb_add(b, " timed out");
+	waited(b, a);
+	if (nhung)
+		hlog__sb_add(b, ": the watchdog of %s was itself blocked (a call into the device "
+				"runtime or the collective library hangs there), so %s the rank%s "
+				"the others wait for",
+			     nmiss == 1 ? "that rank" : "those ranks", nmiss == 1 ? "it is" : "they are",
+			     plural_s(nmiss));
+	else
+		hlog__sb_add(b, ": %s never entered that collective, and %s the rank%s the "
+				"others wait for",
+			     nmiss == 1 ? "it" : "they", nmiss == 1 ? "it is" : "they are",
+			     plural_s(nmiss));
+	r->rank = miss[0];
+	snprintf(r->node, sizeof(r->node), "%s", node_of_rank(r, miss[0]));
+	what(r, HCAT_RANK_STUCK, nhung ? "watchdog-hang" : "not-in-collective");
+	snprintf(r->fix, sizeof(r->fix), "%s",
+		 nhung ? "dump the threads of the blocked rank (py-spy dump --native --pid PID, or "
+			 "gdb) to see the call that hangs; check its device's health and the "
+			 "kernel log of its node"
+		       : watch_fix);
+	hlog__evidence(r, a->e);
+	hlog__evidence(r, h1);
+	hlog__evidence(r, a->state);
+}
+
+/* rep[kb] completed the work rep[ka] still waits in */
+static void say_diverged(struct hlog_report *r, struct sbuf *b, const struct rep *rep, size_t ka,
+			 size_t kb)
+{
+	hlog__sb_add(b, "rank %d completed collective #%lld of %s, which rank %d still waits in "
+			"(%s): the ranks issued different sequences of collectives",
+		     rep[kb].rank, rep[ka].seq, rep_pg(&rep[ka]), rep[ka].rank,
+		     rep[ka].e->op[0] ? rep[ka].e->op : "its call");
+	if (rep[kb].e->op[0])
+		hlog__sb_add(b, ", and rank %d timed out later, in #%lld (%s)", rep[kb].rank,
+			     rep[kb].seq, rep[kb].e->op);
+	r->rank = rep[ka].rank;
+	r->peer_rank = rep[kb].rank;
+	what(r, HCAT_OP_MISMATCH, "collective-desync");
+	snprintf(r->fix, sizeof(r->fix), "%s", desync_fix);
+	hlog__evidence(r, rep[ka].e);
+	hlog__evidence(r, rep[kb].e);
+	hlog__evidence(r, rep[kb].state);
+}
+
+/* ranks that timed out in works of different numbers, none completing another's */
+static void say_mixed(struct hlog_report *r, struct sbuf *b, const struct rep *rep, size_t n)
+{
+	hlog__sb_add(b, "%zu rank%s timed out in collectives of different numbers (", n,
+		     plural_s(n));
+	for (size_t k = 0; k < n && k < 4; k++) {
+		hlog__sb_add(b, "%srank %d", k ? ", " : "", rep[k].rank);
+		waited(b, &rep[k]);
+	}
+	hlog__sb_add(b, "%s): several process groups, or ranks that went separate ways; the rank "
+			"holding them up did not report here",
+		     n > 4 ? ", ..." : "");
+	what(r, HCAT_RANK_STUCK, "timeout-elsewhere");
+	snprintf(r->fix, sizeof(r->fix), "%s", watch_fix);
+	hlog__evidence(r, rep[0].e);
+	for (size_t k = 1; k < n && r->nevidence < 3; k++)
+		if (rep[k].seq != rep[0].seq)
+			hlog__evidence(r, rep[k].e);
+}
+
+/* every rank here timed out in the same work: the one holding it up is not here */
+static void say_elsewhere(struct hlog_report *r, struct sbuf *b, const struct rep *a, int *who,
+			  size_t n)
+{
+	hlog__sb_add(b, "rank%s ", plural_s(n));
+	ranks_text(b, who, n);
+	hlog__sb_add(b, " timed out");
+	waited(b, a);
+	hlog__sb_add(b, ": %s entered it, so the rank holding it up is one that did not report "
+			"here (its log is missing, it is stuck before the collective, or it crashed)",
+		     n == 1 ? "it had" : "each had");
+	if (a->state && a->state->work.enq > a->seq)
+		hlog__sb_add(b, "; the reporters had queued up to #%lld behind it",
+			     a->state->work.enq);
+	what(r, HCAT_RANK_STUCK, "timeout-elsewhere");
+	snprintf(r->fix, sizeof(r->fix),
+		 "collect the logs of every rank of the job and run this again: the rank without "
+		 "this timeout is the one; %s",
+		 watch_fix);
+	hlog__evidence(r, a->e);
+	hlog__evidence(r, a->state);
+}
+
+int hlog__watchdog_conclude(struct hlog_report *r, int strong_only)
+{
+	struct seen s;
+	if (!seen_read(r, &s))
+		return 0;
+	if (!s.n) {
+		int rc = !strong_only && s.hang && !s.unranked ? conclude_hang(r, s.hang) : 0;
+		seen_free(&s);
+		return rc;
+	}
+	const struct rep *a = &s.rep[0], *d = NULL;
+	int mixed = 0;
+	for (size_t k = 0; k < s.n; k++)
+		mixed |= s.rep[k].nseq > 1 || s.rep[k].seq != a->seq;
+	if (!mixed)
+		d = desync_of(s.rep, s.n);
+	int *miss = calloc(HLOG_SEEN_RANKS, sizeof(*miss)), *who = calloc(s.n, sizeof(*who));
+	int rc = 0;
+	size_t nmiss = 0, ka = 0, kb = 0;
+	if (!miss || !who)
+		goto out;
+	if (!mixed && !d && !s.unranked && s.n < MAX_REP)
+		nmiss = missing_ranks(r, &s, miss);
+	if (strong_only && !d && !nmiss)
+		goto out;
 	struct sbuf b = {r->cause, sizeof(r->cause), 0};
 	r->kind = HLOG_WATCHDOG;
 	r->first = a->e;
 	snprintf(r->node, sizeof(r->node), "%s", a->e->node);
-	for (size_t k = 0; who && k < n; k++)
-		who[k] = rep[k].rank;
-	if (d) {
-		hlog__sb_add(&b, "rank %d and rank %d timed out in the same collective (#%lld) but "
-				 "called different ones: %s",
-			     a->rank, d->rank, a->seq, a->e->op);
-		if (a->e->work.numel >= 0)
-			hlog__sb_add(&b, " of %lld elements", a->e->work.numel);
-		hlog__sb_add(&b, " against %s", d->e->op);
-		if (d->e->work.numel >= 0)
-			hlog__sb_add(&b, " of %lld elements", d->e->work.numel);
-		hlog__sb_add(&b, ": the ranks issue different collectives or sizes at the same "
-				 "point, so neither call can complete");
-		r->rank = d->rank;
-		r->peer_rank = a->rank;
-		what(r, HCAT_OP_MISMATCH, "collective-desync");
-		snprintf(r->fix, sizeof(r->fix), "%s", desync_fix);
-		hlog__evidence(r, a->e);
-		hlog__evidence(r, d->e);
-	} else if (nmiss) {
-		/* a rank whose watchdog was blocked could not even time out: it is stuck in a
-		 * call on its device, which is why it never finished the collective */
-		size_t nhung = 0;
-		const struct hlog_event *h1 = NULL;
-		for (size_t k = 0; k < nmiss; k++) {
-			const struct hlog_event *h = hung[miss[k]];
-			if (h) {
-				int t = miss[nhung];
-				miss[nhung++] = miss[k];
-				miss[k] = t;
-				h1 = h1 ? h1 : h;
-			}
-		}
-		if (nhung)
-			nmiss = nhung;
-		hlog__sb_add(&b, "rank%s ", plural_s(nmiss));
-		ranks_text(&b, miss, nmiss);
-		hlog__sb_add(&b, " wrote to these logs but did not time out, while rank%s ",
-			     plural_s(n));
-		ranks_text(&b, who, n);
-		hlog__sb_add(&b, " timed out");
-		waited(&b, a);
-		if (nhung)
-			hlog__sb_add(&b, ": the watchdog of %s was itself blocked (a call into the "
-					 "device runtime or the collective library hangs there), so "
-					 "%s the rank%s the others wait for",
-				     nmiss == 1 ? "that rank" : "those ranks",
-				     nmiss == 1 ? "it is" : "they are", plural_s(nmiss));
-		else
-			hlog__sb_add(&b, ": %s never entered that collective, and %s the rank%s "
-					 "the others wait for",
-				     nmiss == 1 ? "it" : "they", nmiss == 1 ? "it is" : "they are",
-				     plural_s(nmiss));
-		r->rank = miss[0];
-		snprintf(r->node, sizeof(r->node), "%s", node_of_rank(r, miss[0]));
-		what(r, HCAT_RANK_STUCK, nhung ? "watchdog-hang" : "not-in-collective");
-		snprintf(r->fix, sizeof(r->fix), "%s",
-			 nhung ? "dump the threads of the blocked rank (py-spy dump --native --pid "
-				 "PID, or gdb) to see the call that hangs; check its device's "
-				 "health and the kernel log of its node"
-			       : watch_fix);
-		hlog__evidence(r, a->e);
-		hlog__evidence(r, h1);
-		hlog__evidence(r, a->state);
-	} else if (mixed && diverged(rep, n, &ka, &kb)) {
-		hlog__sb_add(&b, "rank %d completed collective #%lld of %s, which rank %d still "
-				 "waits in (%s): the ranks issued different sequences of collectives",
-			     rep[kb].rank, rep[ka].seq, rep_pg(&rep[ka]), rep[ka].rank,
-			     rep[ka].e->op[0] ? rep[ka].e->op : "its call");
-		if (rep[kb].e->op[0])
-			hlog__sb_add(&b, ", and rank %d timed out later, in #%lld (%s)", rep[kb].rank,
-				     rep[kb].seq, rep[kb].e->op);
-		r->rank = rep[ka].rank;
-		r->peer_rank = rep[kb].rank;
-		what(r, HCAT_OP_MISMATCH, "collective-desync");
-		snprintf(r->fix, sizeof(r->fix), "%s", desync_fix);
-		hlog__evidence(r, rep[ka].e);
-		hlog__evidence(r, rep[kb].e);
-		hlog__evidence(r, rep[kb].state);
-	} else if (mixed) {
-		hlog__sb_add(&b, "%zu rank%s timed out in collectives of different numbers (", n,
-			     plural_s(n));
-		for (size_t k = 0; k < n && k < 4; k++) {
-			hlog__sb_add(&b, "%srank %d", k ? ", " : "", rep[k].rank);
-			waited(&b, &rep[k]);
-		}
-		hlog__sb_add(&b, "%s): several process groups, or ranks that went separate "
-				 "ways; the rank holding them up did not report here",
-			     n > 4 ? ", ..." : "");
-		what(r, HCAT_RANK_STUCK, "timeout-elsewhere");
-		snprintf(r->fix, sizeof(r->fix), "%s", watch_fix);
-		hlog__evidence(r, a->e);
-		for (size_t k = 1; k < n && r->nevidence < 3; k++)
-			if (rep[k].seq != a->seq)
-				hlog__evidence(r, rep[k].e);
-	} else {
-		hlog__sb_add(&b, "rank%s ", plural_s(n));
-		ranks_text(&b, who, n);
-		hlog__sb_add(&b, " timed out");
-		waited(&b, a);
-		hlog__sb_add(&b, ": %s entered it, so the rank holding it up is one that did not "
-				 "report here (its log is missing, it is stuck before the collective, "
-				 "or it crashed)",
-			     n == 1 ? "it had" : "each had");
-		if (a->state && a->state->work.enq > a->seq)
-			hlog__sb_add(&b, "; the reporters had queued up to #%lld behind it",
-				     a->state->work.enq);
-		what(r, HCAT_RANK_STUCK, "timeout-elsewhere");
-		snprintf(r->fix, sizeof(r->fix), "collect the logs of every rank of the job and run "
-						 "this again: the rank without this timeout is the one; %s",
-			 watch_fix);
-		hlog__evidence(r, a->e);
-		hlog__evidence(r, a->state);
-	}
-	if (hang && r->nevidence < HLOG_MAX_EVIDENCE)
-		hlog__evidence(r, hang);
+	for (size_t k = 0; k < s.n; k++)
+		who[k] = s.rep[k].rank;
+	if (d)
+		say_desync(r, &b, a, d);
+	else if (nmiss)
+		say_missing(r, &b, &s, miss, nmiss, who);
+	else if (mixed && diverged(s.rep, s.n, &ka, &kb))
+		say_diverged(r, &b, s.rep, ka, kb);
+	else if (mixed)
+		say_mixed(r, &b, s.rep, s.n);
+	else
+		say_elsewhere(r, &b, a, who, s.n);
+	if (s.hang && r->nevidence < HLOG_MAX_EVIDENCE)
+		hlog__evidence(r, s.hang);
+	rc = 1;
+out:
 	free(miss);
 	free(who);
-	free(hung);
-	free(rep);
-	return 1;
+	seen_free(&s);
+	return rc;
 }
