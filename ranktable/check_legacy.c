@@ -193,20 +193,220 @@ out:
 	return rc;
 }
 
+/* What the walk over the groups gathers for the checks across them at its end: the pod
+ * names, rank ids and device IPs with where each was, and the first device IP's family. */
+struct lwalk {
+	struct rt__ctx *c;
+	struct lshape sh;
+	struct ldev *d, *pd, *rd;
+	struct rt__item *it, *pods, *rk;
+	size_t np, nrk, nip;
+	int fam0;
+};
+
+/* Whether n (at path, named who) is an object; reported when not. */
+static int object_at(struct rt__ctx *c, const struct rt__jnode *n, const char *path,
+		     const char *who)
+{
+	if (rt__jis_obj(n))
+		return 1;
+	rt__report(c, "value-type", n, 0, path, NULL, "%s must be an object, not %s", who,
+		   rt__type(n));
+	return 0;
+}
+
+/* The device_ip of device di of instance ii of group gi (path dp, named dw), into R. */
+static void legacy_device_ip(struct lwalk *w, struct rt_rank *R, const struct rt__jnode *e,
+			     char *dp, const char *dw, const char *ip, size_t gi, size_t ii,
+			     size_t di)
+{
+	struct rt__ctx *c = w->c;
+	const struct rt__jnode *m;
+	const char *ipv = rt__str_field(c, e, "device_ip", dp, dw,
+					RT_STR_NUMBER | (w->sh.nservers > 1 ? RT_STR_REQUIRED : 0), &m);
+	if (!ipv)
+		return;
+	R->device_ip = ipv;
+	enum rt__ipkind k = rt__ipkind(ipv, strlen(ipv));
+	rt__path(dp, "%s.devices[%zu].device_ip", ip, di);
+	if (k == RT_IP_V4 || k == RT_IP_V6) {
+		int fam = k == RT_IP_V4 ? AF_INET : AF_INET6;
+		if (!w->fam0)
+			w->fam0 = fam;
+		else if (fam != w->fam0)
+			rt__report(c, "ip-family-mixed", m, 0, dp, NULL,
+				   "device_ip \"%s\" of %s is %s but earlier devices use %s", ipv, dw,
+				   fam == AF_INET ? "IPv4" : "IPv6", fam == AF_INET ? "IPv6" : "IPv4");
+		w->d[w->nip] = (struct ldev){ m, NULL, gi, ii, di };
+		w->it[w->nip] = (struct rt__item){ 0, ipv, 0, w->nip };
+		w->nip++;
+	} else if (k == RT_IP_EMPTY) {
+		if (w->sh.nservers > 1)
+			rt__report(c, "device-ip-empty", m, 0, dp, NULL,
+				   "device_ip of %s is empty; HCCL needs it when there is more "
+				   "than one server",
+				   dw);
+	} else {
+		rt__report(c,
+			   k == RT_IP_PLACEHOLDER ? "device-ip-placeholder"
+			   : k == RT_IP_HOSTNAME  ? "device-ip-hostname"
+						  : "device-ip-invalid",
+			   m, 0, dp,
+			   "use the NPU NIC IP from 'hccn_tool -i N -ip -g' or address_N in "
+			   "/etc/hccn.conf",
+			   "device_ip \"%s\" of %s is not an IP address", ipv, dw);
+	}
+}
+
+/* Device di of instance ii of group gi (path ip, named iw; its rank_id rid, its server
+ * sid): a rank of the table. */
+static void legacy_device(struct lwalk *w, const struct rt__jnode *e, const char *ip,
+			  const char *iw, size_t gi, size_t ii, size_t di, long rid, const char *sid)
+{
+	struct rt__ctx *c = w->c;
+	struct rt_table *t = c->t;
+	char dp[RT_PATHLEN], fp[RT_PATHLEN], dw[128];
+	const struct rt__jnode *m;
+	rt__path(dp, "%s.devices[%zu]", ip, di);
+	snprintf(dw, sizeof(dw), "%s device[%zu]", iw, di);
+	if (!object_at(c, e, dp, dw))
+		return;
+	rt__unknown_keys(c, e, dp, dev_keys);
+	size_t r = t->nranks++;
+	struct rt_rank *R = &t->ranks[r];
+	R->rank_id = w->sh.rank_ids ? rid : (long)r;
+	R->server_id = sid;
+	R->super_device_id = R->device_port = -1;
+	rt__jpos_node(c->pos, e, &R->line, &R->col);
+	const char *ds =
+		rt__str_field(c, e, "device_id", dp, dw, RT_STR_NUMBER | RT_STR_REQUIRED, &m);
+	if (ds && rt__dec(ds, 0xffffffffUL, &R->device_id))
+		rt__report(c, "device-id-invalid", m, 0, rt__path(fp, "%s.device_id", dp), NULL,
+			   "device_id \"%s\" of %s is not a decimal number", ds, dw);
+	else if (!ds)
+		R->device_id = -1;
+	legacy_device_ip(w, R, e, dp, dw, ip, gi, ii, di);
+}
+
+/* An instance's pod_name (template 2) or rank_id (the 910 format; one of the two is needed),
+ * into the walk's lists; its rank_id, -1 for none. */
+static long legacy_names(struct lwalk *w, const struct rt__jnode *in, const char *ip,
+			 const char *iw, size_t gi, size_t ii)
+{
+	struct rt__ctx *c = w->c;
+	const struct rt__jnode *m;
+	long rid = -1;
+	const char *pod = rt__str_field(c, in, "pod_name", ip, iw,
+					RT_STR_NUMBER | (w->sh.rank_ids ? 0 : RT_STR_REQUIRED), &m);
+	if (pod) {
+		w->pd[w->np] = (struct ldev){ NULL, m, gi, ii, 0 };
+		w->pods[w->np] = (struct rt__item){ 0, pod, 0, w->np };
+		w->np++;
+	}
+	const char *rs = w->sh.rank_ids ? rt__str_field(c, in, "rank_id", ip, iw,
+							RT_STR_NUMBER | (pod ? 0 : RT_STR_REQUIRED),
+							&m)
+					: NULL;
+	if (rs && rt__dec(rs, 0xffffffffUL, &rid)) {
+		char fp[RT_PATHLEN];
+		rt__report(c, "rank-id-invalid", m, 0, rt__path(fp, "%s.rank_id", ip),
+			   "number the instances 0..N-1",
+			   "rank_id \"%.32s\" of %s is not a decimal number", rs, iw);
+		return -1;
+	}
+	if (rs) {
+		w->rd[w->nrk] = (struct ldev){ NULL, m, gi, ii, 0 };
+		w->rk[w->nrk] = (struct rt__item){ 0, NULL, rid, w->nrk };
+		w->nrk++;
+	}
+	return rid;
+}
+
+/* Instance ii of group gi (path gp, named gw): its server and its devices. The server of the
+ * instance before it (*last_sid) and the group's counts of devices and servers go on. */
+static void legacy_instance(struct lwalk *w, const struct rt__jnode *in, const char *gp,
+			    const char *gw, size_t gi, size_t ii, const char **last_sid,
+			    size_t *gdev, size_t *gsrv)
+{
+	struct rt__ctx *c = w->c;
+	struct rt_table *t = c->t;
+	char ip[RT_PATHLEN], iw[96];
+	const struct rt__jnode *m;
+	size_t nd;
+	rt__path(ip, "%s.instance_list[%zu]", gp, ii);
+	snprintf(iw, sizeof(iw), "%s.instance_list[%zu]", gw, ii);
+	if (!object_at(c, in, ip, iw))
+		return;
+	rt__unknown_keys(c, in, ip, inst_keys);
+	long rid = legacy_names(w, in, ip, iw, gi, ii);
+	const char *sid =
+		rt__str_field(c, in, "server_id", ip, iw, RT_STR_NUMBER | RT_STR_REQUIRED, &m);
+	/* Instances of one server listed together are that server's ranks. */
+	struct rt_server *S = &t->servers[t->nservers];
+	if (t->nservers && sid && *last_sid && !strcmp(sid, *last_sid) &&
+	    S[-1].first_rank + S[-1].nranks == t->nranks) {
+		S = &S[-1];
+	} else {
+		t->nservers++;
+		S->server_id = sid;
+		S->first_rank = t->nranks;
+		(*gsrv)++;
+	}
+	*last_sid = sid;
+	const struct rt__jnode *dl = list_field(c, in, "devices", ip, iw, &nd);
+	size_t di = 0;
+	for (const struct rt__jnode *e = dl ? rt__jchild(dl) : NULL; e; e = rt__jnext(e), di++) {
+		(*gdev)++;
+		legacy_device(w, e, ip, iw, gi, ii, di, rid, sid);
+	}
+	S->nranks = t->nranks - S->first_rank;
+}
+
+/* Group gi of group_list: its instances, and its counts against theirs. */
+static void legacy_group(struct lwalk *w, const struct rt__jnode *g, size_t gi)
+{
+	struct rt__ctx *c = w->c;
+	char gp[RT_PATHLEN], gw[64];
+	size_t ni, gdev = 0, gsrv = 0;
+	const char *last_sid = NULL;
+	rt__path(gp, "$.group_list[%zu]", gi);
+	snprintf(gw, sizeof(gw), "group_list[%zu]", gi);
+	if (!object_at(c, g, gp, gw))
+		return;
+	rt__unknown_keys(c, g, gp, group_keys);
+	const struct rt__jnode *il = list_field(c, g, "instance_list", gp, gw, &ni);
+	if (!il)
+		return;
+	count_check(c, g, "instance_count", gp, gw, ni, "instance-count-mismatch",
+		    "instances in instance_list");
+	size_t ii = 0;
+	for (const struct rt__jnode *in = rt__jchild(il); in; in = rt__jnext(in), ii++)
+		legacy_instance(w, in, gp, gw, gi, ii, &last_sid, &gdev, &gsrv);
+	/* template 2 counts devices in device_count, the 910 format in device_num. */
+	const char *dkey = rt__jget(g, "device_count") || !rt__jget(g, "device_num")
+				   ? "device_count"
+				   : "device_num";
+	count_check(c, g, dkey, gp, gw, gdev, "device-count-mismatch",
+		    "devices listed in the group");
+	if (rt__jget(g, "server_num"))
+		count_check(c, g, "server_num", gp, gw, gsrv, "server-count-mismatch",
+			    "servers its instances name");
+}
+
 int rt__load_legacy(struct rt__ctx *c)
 {
 	struct rt_table *t = c->t;
 	const struct rt__jnode *root = c->root;
-	struct lshape sh;
+	struct lwalk w = { .c = c };
 	size_t ng;
 	int rc = -ENOMEM;
 
 	const struct rt__jnode *groups = rt__jget(root, "group_list");
-	if (rt__jis_arr(groups) && shape(groups, &sh))
+	if (rt__jis_arr(groups) && shape(groups, &w.sh))
 		return -ENOMEM;
 	if (!rt__jis_arr(groups))
-		memset(&sh, 0, sizeof(sh));
-	if (sh.rank_ids)
+		memset(&w.sh, 0, sizeof(w.sh));
+	if (w.sh.rank_ids)
 		rt__report(c, "legacy-format", root, 0, "$",
 			   "regenerate it as version 1.0 with 'hcclctl ranktable gen'",
 			   "this is the legacy group_list format of the first Atlas 910 tables "
@@ -225,187 +425,34 @@ int rt__load_legacy(struct rt__ctx *c)
 	count_check(c, root, "group_count", "$", "the table", ng, "group-count-mismatch",
 		    "groups in group_list");
 
-	size_t ndev = sh.ndev, ninst = sh.ninst;
-	struct ldev *d = calloc(ndev ? ndev : 1, sizeof(*d));
-	struct rt__item *it = malloc((ndev + ninst + 1) * sizeof(*it));
-	struct rt__item *pods = malloc((ninst + 1) * sizeof(*pods));
-	struct rt__item *rk = malloc((ninst + 1) * sizeof(*rk));
-	struct ldev *pd = calloc(ninst + 1, sizeof(*pd));
-	struct ldev *rd = calloc(ninst + 1, sizeof(*rd));
+	size_t ndev = w.sh.ndev, ninst = w.sh.ninst;
+	w.d = calloc(ndev ? ndev : 1, sizeof(*w.d));
+	w.it = malloc((ndev + ninst + 1) * sizeof(*w.it));
+	w.pods = malloc((ninst + 1) * sizeof(*w.pods));
+	w.rk = malloc((ninst + 1) * sizeof(*w.rk));
+	w.pd = calloc(ninst + 1, sizeof(*w.pd));
+	w.rd = calloc(ninst + 1, sizeof(*w.rd));
 	t->ranks = calloc(ndev ? ndev : 1, sizeof(*t->ranks));
 	t->servers = calloc(ninst ? ninst : 1, sizeof(*t->servers));
-	if (!d || !it || !pods || !rk || !pd || !rd || !t->ranks || !t->servers)
+	if (!w.d || !w.it || !w.pods || !w.rk || !w.pd || !w.rd || !t->ranks || !t->servers)
 		goto out;
 
-	size_t gi = 0, np = 0, nrk = 0, nip = 0;
-	int fam0 = 0;
-	for (const struct rt__jnode *g = rt__jchild(groups); g; g = rt__jnext(g), gi++) {
-		char gp[RT_PATHLEN], gw[64];
-		size_t ni, gdev = 0, gsrv = 0;
-		const char *last_sid = NULL;
-		rt__path(gp, "$.group_list[%zu]", gi);
-		snprintf(gw, sizeof(gw), "group_list[%zu]", gi);
-		if (!rt__jis_obj(g)) {
-			rt__report(c, "value-type", g, 0, gp, NULL, "%s must be an object, not %s", gw,
-				   rt__type(g));
-			continue;
-		}
-		rt__unknown_keys(c, g, gp, group_keys);
-		const struct rt__jnode *il = list_field(c, g, "instance_list", gp, gw, &ni);
-		if (!il)
-			continue;
-		count_check(c, g, "instance_count", gp, gw, ni, "instance-count-mismatch",
-			    "instances in instance_list");
-		size_t ii = 0;
-		for (const struct rt__jnode *in = rt__jchild(il); in; in = rt__jnext(in), ii++) {
-			char ip[RT_PATHLEN], iw[96];
-			const struct rt__jnode *m;
-			size_t nd;
-			long rid = -1;
-			rt__path(ip, "%s.instance_list[%zu]", gp, ii);
-			snprintf(iw, sizeof(iw), "%s.instance_list[%zu]", gw, ii);
-			if (!rt__jis_obj(in)) {
-				rt__report(c, "value-type", in, 0, ip, NULL,
-					   "%s must be an object, not %s", iw, rt__type(in));
-				continue;
-			}
-			rt__unknown_keys(c, in, ip, inst_keys);
-			/* An instance is named by its pod_name (template 2) or numbered by its
-			 * rank_id (the 910 format); one of the two is needed. */
-			const char *pod = rt__str_field(
-				c, in, "pod_name", ip, iw,
-				RT_STR_NUMBER | (sh.rank_ids ? 0 : RT_STR_REQUIRED), &m);
-			if (pod) {
-				pd[np] = (struct ldev){ NULL, m, gi, ii, 0 };
-				pods[np] = (struct rt__item){ 0, pod, 0, np };
-				np++;
-			}
-			const char *rs =
-				sh.rank_ids
-					? rt__str_field(c, in, "rank_id", ip, iw,
-							RT_STR_NUMBER | (pod ? 0 : RT_STR_REQUIRED),
-							&m)
-					: NULL;
-			if (rs && rt__dec(rs, 0xffffffffUL, &rid)) {
-				char fp[RT_PATHLEN];
-				rt__report(c, "rank-id-invalid", m, 0,
-					   rt__path(fp, "%s.rank_id", ip),
-					   "number the instances 0..N-1",
-					   "rank_id \"%.32s\" of %s is not a decimal number", rs, iw);
-				rid = -1;
-			} else if (rs) {
-				rd[nrk] = (struct ldev){ NULL, m, gi, ii, 0 };
-				rk[nrk] = (struct rt__item){ 0, NULL, rid, nrk };
-				nrk++;
-			}
-			const char *sid = rt__str_field(c, in, "server_id", ip, iw,
-							RT_STR_NUMBER | RT_STR_REQUIRED, &m);
-			/* Instances of one server listed together are that server's ranks. */
-			struct rt_server *S = &t->servers[t->nservers];
-			if (t->nservers && sid && last_sid && !strcmp(sid, last_sid) &&
-			    S[-1].first_rank + S[-1].nranks == t->nranks) {
-				S = &S[-1];
-			} else {
-				t->nservers++;
-				S->server_id = sid;
-				S->first_rank = t->nranks;
-				gsrv++;
-			}
-			last_sid = sid;
-			const struct rt__jnode *dl = list_field(c, in, "devices", ip, iw, &nd);
-			size_t di = 0;
-			for (const struct rt__jnode *e = dl ? rt__jchild(dl) : NULL; e;
-			     e = rt__jnext(e), di++) {
-				char dp[RT_PATHLEN], fp[RT_PATHLEN], dw[128];
-				rt__path(dp, "%s.devices[%zu]", ip, di);
-				snprintf(dw, sizeof(dw), "%s device[%zu]", iw, di);
-				gdev++;
-				if (!rt__jis_obj(e)) {
-					rt__report(c, "value-type", e, 0, dp, NULL,
-						   "%s must be an object, not %s", dw, rt__type(e));
-					continue;
-				}
-				rt__unknown_keys(c, e, dp, dev_keys);
-				size_t r = t->nranks++;
-				struct rt_rank *R = &t->ranks[r];
-				R->rank_id = sh.rank_ids ? rid : (long)r;
-				R->server_id = sid;
-				R->super_device_id = R->device_port = -1;
-				rt__jpos_node(c->pos, e, &R->line, &R->col);
-				const char *ds = rt__str_field(c, e, "device_id", dp, dw,
-							       RT_STR_NUMBER | RT_STR_REQUIRED, &m);
-				if (ds && rt__dec(ds, 0xffffffffUL, &R->device_id))
-					rt__report(c, "device-id-invalid", m, 0,
-						   rt__path(fp, "%s.device_id", dp), NULL,
-						   "device_id \"%s\" of %s is not a decimal number", ds,
-						   dw);
-				else if (!ds)
-					R->device_id = -1;
-				const char *ipv = rt__str_field(
-					c, e, "device_ip", dp, dw,
-					RT_STR_NUMBER | (sh.nservers > 1 ? RT_STR_REQUIRED : 0),
-					&m);
-				if (!ipv)
-					continue;
-				R->device_ip = ipv;
-				enum rt__ipkind k = rt__ipkind(ipv, strlen(ipv));
-				rt__path(dp, "%s.devices[%zu].device_ip", ip, di);
-				if (k == RT_IP_V4 || k == RT_IP_V6) {
-					int fam = k == RT_IP_V4 ? AF_INET : AF_INET6;
-					if (!fam0)
-						fam0 = fam;
-					else if (fam != fam0)
-						rt__report(c, "ip-family-mixed", m, 0, dp, NULL,
-							   "device_ip \"%s\" of %s is %s but earlier "
-							   "devices use %s",
-							   ipv, dw, fam == AF_INET ? "IPv4" : "IPv6",
-							   fam == AF_INET ? "IPv6" : "IPv4");
-					d[nip] = (struct ldev){ m, NULL, gi, ii, di };
-					it[nip] = (struct rt__item){ 0, ipv, 0, nip };
-					nip++;
-				} else if (k == RT_IP_EMPTY) {
-					if (sh.nservers > 1)
-						rt__report(c, "device-ip-empty", m, 0, dp, NULL,
-							   "device_ip of %s is empty; HCCL needs it when "
-							   "there is more than one server",
-							   dw);
-				} else {
-					rt__report(c,
-						   k == RT_IP_PLACEHOLDER ? "device-ip-placeholder"
-						   : k == RT_IP_HOSTNAME  ? "device-ip-hostname"
-									  : "device-ip-invalid",
-						   m, 0, dp,
-						   "use the NPU NIC IP from 'hccn_tool -i N -ip -g' or "
-						   "address_N in /etc/hccn.conf",
-						   "device_ip \"%s\" of %s is not an IP address", ipv, dw);
-				}
-			}
-			S->nranks = t->nranks - S->first_rank;
-		}
-		/* template 2 counts devices in device_count, the 910 format in device_num. */
-		const char *dkey = rt__jget(g, "device_count") ||
-						   !rt__jget(g, "device_num")
-					   ? "device_count"
-					   : "device_num";
-		count_check(c, g, dkey, gp, gw, gdev, "device-count-mismatch",
-			    "devices listed in the group");
-		if (rt__jget(g, "server_num"))
-			count_check(c, g, "server_num", gp, gw, gsrv, "server-count-mismatch",
-				    "servers its instances name");
-	}
-	struct dup_inst_arg x = { pd, "pod-name-duplicate", "pod_name",
+	size_t gi = 0;
+	for (const struct rt__jnode *g = rt__jchild(groups); g; g = rt__jnext(g), gi++)
+		legacy_group(&w, g, gi);
+	struct dup_inst_arg x = { w.pd, "pod-name-duplicate", "pod_name",
 				  "give every instance its own pod_name" };
-	rc = rt__dups(pods, np, dup_inst, c, &x);
-	if (!rc && sh.rank_ids)
-		rc = check_rank_ids(c, rk, nrk, ninst, rd);
+	rc = rt__dups(w.pods, w.np, dup_inst, c, &x);
+	if (!rc && w.sh.rank_ids)
+		rc = check_rank_ids(c, w.rk, w.nrk, ninst, w.rd);
 	if (!rc)
-		rc = rt__dups(it, nip, dup_ip, c, d);
+		rc = rt__dups(w.it, w.nip, dup_ip, c, w.d);
 out:
-	free(rd);
-	free(pd);
-	free(rk);
-	free(pods);
-	free(it);
-	free(d);
+	free(w.rd);
+	free(w.pd);
+	free(w.rk);
+	free(w.pods);
+	free(w.it);
+	free(w.d);
 	return rc;
 }
