@@ -67,6 +67,10 @@ static const struct {
 	 * configuration is incompatible with the diagnostic because it prevents access to the
 	 * entire GPU." */
 	{"incompatible", 0},
+	/* nvidia-smi's mark for a field of a GPU it could not read, in its table: "|   0  ERR!
+	 *   On   | 00000000:19:00.0 Off |   ERR! |" (a GPU the driver cannot query; a power
+	 * reading alone may come back on the next query) */
+	{"err!", 0},
 	/* a collection that lacks members it should have: NCCL's RAS status of a communicator
 	 * some rank did not report for, "    0         1         2       7-8        16        15
 	 * RUNNING  INCOMPLETE" and its heading "INCOMPLETE" */

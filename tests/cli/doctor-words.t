@@ -1581,4 +1581,16 @@ printf '%s\n' 'note: use GGML_ASSERT(x) to check x' >"$TMP/assert.log"
 run "$HCCLCTL" doctor --logs "$TMP/assert.log"
 check_rc 0 "  the macro named in prose: no error, exit 0"
 
+# nvidia-smi's "ERR!" for a field of a GPU it could not read (real table: real-logs-new
+# batch616, NVIDIA/gpu-operator#559) never passes; the same table with the GPU's fields read
+# ("N/A" where a field does not apply) is no error
+G=tests/data/real-logs-new/batch616/gpu-operator-559-a40-node-a44-nvidia-smi-gpu0-err-bus-19-00/node0/stdout.txt
+run "$HCCLCTL" --json doctor --logs "$G"
+check_rc 1 "an nvidia-smi table with a GPU's fields at ERR!: a warning, never a pass"
+cause kind detail
+check_out "unresolved unclassified" "  quoted as an error no rule explains"
+grep -v 'ERR!' "$G" >"$TMP/smi.log"
+run "$HCCLCTL" doctor --logs "$TMP/smi.log"
+check_rc 0 "  the table without those rows: no error, exit 0"
+
 done_testing

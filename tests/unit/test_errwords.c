@@ -339,6 +339,10 @@ static const struct row_line word_lines[] = {
 	{"NVRM: Xid", "https://github.com/NVIDIA/open-gpu-kernel-modules/issues/1150",
 	 "kernel: NVRM: Xid (PCI:0000:dc:00): 45, pid=1818990, name=python3, Ch 00000001 caused by "
 	 "previous Xid 149"},
+	{"err!", "../real-logs-new/batch616/gpu-operator-559-a40-node-a44-nvidia-smi-gpu0-err-bus-19-00",
+	 "|   0  ERR!                On   | 00000000:19:00.0 Off |"},
+	{"err!", "https://github.com/Azure/azhpc-diagnostics/issues/77",
+	 "| N/A   29C    P0   ERR! / 250W |    593MiB / 16160MiB |      0%      Default |"},
 	{"(exception class or assertion)", "https://github.com/pytorch/pytorch/issues/61839",
 	 "subprocess.CalledProcessError: Command '['/opt/tiger/conda/bin/python3', '-u', "
 	 "'train_imagenet.py', '--local_rank=7']' died with <Signals.SIGSEGV: 11>."},
