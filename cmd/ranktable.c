@@ -527,155 +527,174 @@ static void warn_slots(const struct rt_hostfile *hf, const char *file, size_t nd
 		 differ, plural_s(differ), first->slots - 1, first->slots);
 }
 
-static int do_gen(int argc, char **argv)
+/* gen's options other than the servers: the format into spec, the devices into ids; 0 or the
+ * exit code of the complaint printed */
+static int gen_options(struct rt_gen_spec *spec, long **ids, size_t *nids)
 {
-	(void)argc;
-	(void)argv;
-	struct rt_hostfile hf = { 0 };
-	struct rt_hccn *hccn = NULL;
-	struct rt_gen_server *srv = NULL;
-	char **pods = NULL, **paths = NULL;
-	long *ids = NULL;
-	size_t nids = 0, outlen = 0;
-	char *out = NULL;
 	char err[RT_ERRLEN] = "";
-	int rc;
-	struct rt_gen_spec spec = { 0 };
-
 	if (!!gen_servers == !!gen_hostfile)
 		return fail(EXIT_USAGE, "ranktable gen", "see 'hcclctl ranktable gen --help'",
 			    "give exactly one of --servers and --hostfile");
 	if (!strcmp(gen_format, "1.0"))
-		spec.format = RT_FMT_V1_0;
+		spec->format = RT_FMT_V1_0;
 	else if (!strcmp(gen_format, "1.2"))
-		spec.format = RT_FMT_V1_2;
+		spec->format = RT_FMT_V1_2;
 	else
 		return fail(EXIT_USAGE, "ranktable gen", "use 1.0 (A2, 910, 300I Duo) or 1.2 (A3 super pod)",
 			    "unsupported --format '%s'", gen_format);
-	if (gen_super_pod && spec.format != RT_FMT_V1_2)
+	if (gen_super_pod && spec->format != RT_FMT_V1_2)
 		return fail(EXIT_USAGE, "ranktable gen", "add --format 1.2",
 			    "--super-pod needs --format 1.2");
 	if (gen_hccn_conf && gen_hccn_dir)
 		return fail(EXIT_USAGE, "ranktable gen", NULL,
 			    "give at most one of --hccn-conf and --hccn-conf-dir");
-	if (rt_parse_devices(gen_devices, &ids, &nids, err, sizeof(err)))
+	if (rt_parse_devices(gen_devices, ids, nids, err, sizeof(err)))
 		return fail(EXIT_USAGE, "ranktable gen", "use a list like 0-7 or 0,1,4-7", "--devices: %s", err);
+	return 0;
+}
 
-	if (gen_servers) {
-		rc = split_servers(gen_servers, &hf);
-	} else {
-		char *buf = NULL;
-		size_t len = 0;
-		struct rt_diags d = { 0 };
-		rc = rt_read_file(gen_hostfile, SMALL_CAP, &buf, &len, err, sizeof(err));
-		if (rc) {
-			rc = fail(EXIT_UNKNOWN, "ranktable gen", NULL, "%s", err);
-			goto out;
-		}
-		rc = rt_hostfile_parse(&hf, gen_hostfile, buf, len, &d, err, sizeof(err));
-		free(buf);
-		print_findings(&d, gen_hostfile);
-		rt_diags_release(&d);
-		if (rc)
-			rc = fail(EXIT_FAIL, "ranktable gen", NULL, "%s", err);
-		else
-			warn_slots(&hf, gen_hostfile, nids);
-	}
+/* The servers of --servers or --hostfile into hf; 0 or the exit code of the complaint */
+static int gen_hosts(struct rt_hostfile *hf, size_t nids)
+{
+	if (gen_servers)
+		return split_servers(gen_servers, hf);
+	char *buf = NULL;
+	size_t len = 0;
+	char err[RT_ERRLEN] = "";
+	struct rt_diags d = { 0 };
+	if (rt_read_file(gen_hostfile, SMALL_CAP, &buf, &len, err, sizeof(err)))
+		return fail(EXIT_UNKNOWN, "ranktable gen", NULL, "%s", err);
+	int rc = rt_hostfile_parse(hf, gen_hostfile, buf, len, &d, err, sizeof(err));
+	free(buf);
+	print_findings(&d, gen_hostfile);
+	rt_diags_release(&d);
 	if (rc)
-		goto out;
-	if (gen_hccn_conf && hf.n > 1) {
-		rc = fail(EXIT_USAGE, "ranktable gen",
-			  "give one hccn.conf per server with --hccn-conf-dir DIR",
-			  "--hccn-conf holds the device IPs of one server, but %zu servers are listed",
-			  hf.n);
-		goto out;
+		return fail(EXIT_FAIL, "ranktable gen", NULL, "%s", err);
+	warn_slots(hf, gen_hostfile, nids);
+	return 0;
+}
+
+/* What gen holds per server, freed together. */
+struct gen_parts {
+	size_t n;
+	struct rt_hccn *hccn;
+	struct rt_gen_server *srv;
+	char **pods, **paths; /* super pod ids, the hccn.conf each server's IPs came from */
+};
+
+static void gen_parts_release(struct gen_parts *g)
+{
+	for (size_t i = 0; g->hccn && i < g->n; i++)
+		rt_hccn_release(&g->hccn[i]);
+	for (size_t i = 0; g->pods && i < g->n; i++)
+		free(g->pods[i]);
+	for (size_t i = 0; g->paths && i < g->n; i++)
+		free(g->paths[i]);
+	free(g->paths);
+	free(g->pods);
+	free(g->hccn);
+	free(g->srv);
+}
+
+/* Server i's hccn.conf: the one given, the one in --hccn-conf-dir, or this host's own when
+ * there is one server; NULL (reported) when there is none. *found is what to free. */
+static const char *gen_hccn_path(const struct rt_hostfile *hf, size_t i, char **found, int *rc)
+{
+	*found = NULL;
+	if (gen_hccn_dir) {
+		*found = hccn_path_in_dir(gen_hccn_dir, hf->v[i].server_id);
+		if (!*found)
+			*rc = fail(EXIT_UNKNOWN, "ranktable gen",
+				   "copy each server's /etc/hccn.conf to DIR/SERVER",
+				   "no hccn.conf for server '%s' in '%s'", hf->v[i].server_id,
+				   gen_hccn_dir);
+		return *found;
 	}
-	hccn = calloc(hf.n, sizeof(*hccn));
-	srv = calloc(hf.n, sizeof(*srv));
-	pods = calloc(hf.n, sizeof(*pods));
-	paths = calloc(hf.n, sizeof(*paths));
-	if (!hccn || !srv || !pods || !paths) {
-		rc = fail(EXIT_UNKNOWN, "ranktable gen", NULL, "out of memory");
-		goto out;
+	if (gen_hccn_conf)
+		return gen_hccn_conf;
+	if (hf->n > 1) {
+		*rc = fail(EXIT_USAGE, "ranktable gen",
+			   "collect each server's /etc/hccn.conf into a directory and pass --hccn-conf-dir DIR",
+			   "device IPs of %zu servers are needed", hf->n);
+		return NULL;
 	}
-	for (size_t i = 0; i < hf.n; i++) {
-		const char *path = gen_hccn_conf;
-		char *found = NULL;
-		if (gen_hccn_dir) {
-			found = hccn_path_in_dir(gen_hccn_dir, hf.v[i].server_id);
-			if (!found) {
-				rc = fail(EXIT_UNKNOWN, "ranktable gen",
-					  "copy each server's /etc/hccn.conf to DIR/SERVER",
-					  "no hccn.conf for server '%s' in '%s'", hf.v[i].server_id,
-					  gen_hccn_dir);
-				goto out;
-			}
-			path = found;
-		} else if (!path) {
-			if (hf.n > 1) {
-				rc = fail(EXIT_USAGE, "ranktable gen",
-					  "collect each server's /etc/hccn.conf into a directory and pass --hccn-conf-dir DIR",
-					  "device IPs of %zu servers are needed", hf.n);
-				goto out;
-			}
-			path = "/etc/hccn.conf";
-		}
-		rc = load_hccn(path, &hccn[i]);
+	return "/etc/hccn.conf";
+}
+
+/* Each server's device IPs and super pod into g; 0 or the exit code of the complaint */
+static int gen_fill(const struct rt_hostfile *hf, int format, struct gen_parts *g)
+{
+	int rc = 0;
+	if (gen_hccn_conf && hf->n > 1)
+		return fail(EXIT_USAGE, "ranktable gen",
+			    "give one hccn.conf per server with --hccn-conf-dir DIR",
+			    "--hccn-conf holds the device IPs of one server, but %zu servers are listed",
+			    hf->n);
+	g->n = hf->n;
+	g->hccn = calloc(hf->n, sizeof(*g->hccn));
+	g->srv = calloc(hf->n, sizeof(*g->srv));
+	g->pods = calloc(hf->n, sizeof(*g->pods));
+	g->paths = calloc(hf->n, sizeof(*g->paths));
+	if (!g->hccn || !g->srv || !g->pods || !g->paths)
+		return fail(EXIT_UNKNOWN, "ranktable gen", NULL, "out of memory");
+	for (size_t i = 0; i < hf->n; i++) {
+		char *found;
+		const char *path = gen_hccn_path(hf, i, &found, &rc);
+		if (!path)
+			return rc;
+		rc = load_hccn(path, &g->hccn[i]);
 		if (rc) {
 			free(found);
-			goto out;
+			return rc;
 		}
 		/* Keep the path for messages; freed with the other per-server strings. */
-		paths[i] = found ? found : strdup(path);
-		srv[i].hccn_path = paths[i];
-		srv[i].server_id = hf.v[i].server_id;
-		srv[i].host_ip = hf.v[i].host_ip;
-		srv[i].hccn = &hccn[i];
-		if (spec.format == RT_FMT_V1_2) {
-			size_t per = gen_super_pod ? (size_t)gen_super_pod : hf.n;
-			if (asprintf(&pods[i], "%zu", i / per) < 0) {
-				rc = fail(EXIT_UNKNOWN, "ranktable gen", NULL, "out of memory");
-				goto out;
-			}
-			srv[i].super_pod_id = pods[i];
+		g->paths[i] = found ? found : strdup(path);
+		g->srv[i] = (struct rt_gen_server){ .hccn_path = g->paths[i],
+						    .server_id = hf->v[i].server_id,
+						    .host_ip = hf->v[i].host_ip,
+						    .hccn = &g->hccn[i] };
+		if (format == RT_FMT_V1_2) {
+			size_t per = gen_super_pod ? (size_t)gen_super_pod : hf->n;
+			if (asprintf(&g->pods[i], "%zu", i / per) < 0)
+				return fail(EXIT_UNKNOWN, "ranktable gen", NULL, "out of memory");
+			g->srv[i].super_pod_id = g->pods[i];
 		}
 	}
-	spec.servers = srv;
-	spec.nservers = hf.n;
-	spec.devices = ids;
-	spec.ndevices = nids;
-	if (rt_gen(&spec, &out, &outlen, err, sizeof(err))) {
-		rc = fail(EXIT_FAIL, "ranktable gen", NULL, "%s", err);
-		goto out;
+	return 0;
+}
+
+/* What gen writes must pass validate: checked before anything reaches the disk; 0 or the
+ * exit code of the complaint */
+static int gen_check(const char *out, size_t outlen)
+{
+	struct rt_table t = { 0 };
+	struct rt_diags d = { 0 };
+	char err[RT_ERRLEN] = "";
+	int rc = 0;
+	rt_table_load(&t, gen_output ? gen_output : "<generated>", out, outlen, &d, err,
+		      sizeof(err));
+	size_t nerr = d.nerrors;
+	if (nerr) {
+		print_findings(&d, "<generated>");
+		rc = fail(EXIT_UNKNOWN, "ranktable gen", "this is a bug in hcclctl; please report it",
+			  "generated table fails validation (%zu errors); nothing written", nerr);
 	}
-	/* What gen writes must pass validate; check before anything reaches the disk. */
-	{
-		struct rt_table t = { 0 };
-		struct rt_diags d = { 0 };
-		rt_table_load(&t, gen_output ? gen_output : "<generated>", out, outlen, &d, err,
-			      sizeof(err));
-		size_t nerr = d.nerrors;
-		if (nerr) {
-			print_findings(&d, "<generated>");
-			rc = fail(EXIT_UNKNOWN, "ranktable gen", "this is a bug in hcclctl; please report it",
-				  "generated table fails validation (%zu errors); nothing written", nerr);
-		}
-		rt_diags_release(&d);
-		rt_table_release(&t);
-		if (nerr)
-			goto out;
-	}
-	if (gen_output) {
-		if (rt_write_atomic(gen_output, out, outlen, err, sizeof(err))) {
-			rc = fail(EXIT_UNKNOWN, "ranktable gen", NULL, "%s", err);
-			goto out;
-		}
-	}
+	rt_diags_release(&d);
+	rt_table_release(&t);
+	return rc;
+}
+
+/* The table to --output (atomically), or to stdout; or its summary as JSON */
+static int gen_emit(const char *out, size_t outlen, size_t nservers, size_t nids)
+{
+	char err[RT_ERRLEN] = "";
+	if (gen_output && rt_write_atomic(gen_output, out, outlen, err, sizeof(err)))
+		return fail(EXIT_UNKNOWN, "ranktable gen", NULL, "%s", err);
 	if (g_opts.json) {
 		cJSON *doc = cJSON_CreateObject();
 		cJSON_AddStringToObject(doc, "format", gen_format);
-		cJSON_AddNumberToObject(doc, "servers", (double)hf.n);
-		cJSON_AddNumberToObject(doc, "ranks", (double)(hf.n * nids));
+		cJSON_AddNumberToObject(doc, "servers", (double)nservers);
+		cJSON_AddNumberToObject(doc, "ranks", (double)(nservers * nids));
 		if (gen_output)
 			cJSON_AddStringToObject(doc, "output", gen_output);
 		else
@@ -685,20 +704,41 @@ static int do_gen(int argc, char **argv)
 		fwrite(out, 1, outlen, stdout);
 	} else {
 		info_msg("wrote %s: format %s, %zu server%s, %zu rank%s\n", gen_output, gen_format,
-			 hf.n, plural_s(hf.n), hf.n * nids, plural_s(hf.n * nids));
+			 nservers, plural_s(nservers), nservers * nids, plural_s(nservers * nids));
 	}
-	rc = EXIT_OK;
-out:
-	for (size_t i = 0; hccn && i < hf.n; i++)
-		rt_hccn_release(&hccn[i]);
-	for (size_t i = 0; pods && i < hf.n; i++)
-		free(pods[i]);
-	for (size_t i = 0; paths && i < hf.n; i++)
-		free(paths[i]);
-	free(paths);
-	free(pods);
-	free(hccn);
-	free(srv);
+	return EXIT_OK;
+}
+
+static int do_gen(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	struct rt_hostfile hf = { 0 };
+	struct gen_parts g = { 0 };
+	long *ids = NULL;
+	size_t nids = 0, outlen = 0;
+	char *out = NULL;
+	char err[RT_ERRLEN] = "";
+	struct rt_gen_spec spec = { 0 };
+
+	int rc = gen_options(&spec, &ids, &nids);
+	if (!rc)
+		rc = gen_hosts(&hf, nids);
+	if (!rc)
+		rc = gen_fill(&hf, spec.format, &g);
+	if (!rc) {
+		spec.servers = g.srv;
+		spec.nservers = hf.n;
+		spec.devices = ids;
+		spec.ndevices = nids;
+		if (rt_gen(&spec, &out, &outlen, err, sizeof(err)))
+			rc = fail(EXIT_FAIL, "ranktable gen", NULL, "%s", err);
+	}
+	if (!rc)
+		rc = gen_check(out, outlen);
+	if (!rc)
+		rc = gen_emit(out, outlen, hf.n, nids);
+	gen_parts_release(&g);
 	free(ids);
 	free(out);
 	rt_hostfile_release(&hf);
