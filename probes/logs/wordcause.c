@@ -208,54 +208,12 @@ int hlog__words_elsewhere(const struct hlog_report *r)
 	return 0;
 }
 
-int hlog__words_conclude(struct hlog_report *r)
+/* The values the word line u (of family f, row row) names: its rank (or the one a wait was
+ * for), device, the address, port and rank at its other end, from its own words or the lines
+ * around it. */
+static void words_values(struct hlog_report *r, const struct hlog_wordfam *f,
+			 const struct hlog_unk *u, int row)
 {
-	/* a failure code alone (nothing explains it, or only its number's meaning does): the
-	 * words of its own lines may say more */
-	int no_expl = !strcmp(r->detail, "no-explanation") || !strcmp(r->detail, "result-code");
-	struct hlog_unk line;
-	int row = best_line(r, no_expl, &line);
-	if (row < 0)
-		return 0;
-	row = what_line(r, row, &line);
-	struct hlog_wordfam fam;
-	if (!hlog__word_family_row(row, &fam))
-		return 0;
-	/* a result code's meaning, or the knowledge base's family of a fault, is a claim; only
-	 * words that name a kind of failure replace it, not the bare news that a process crashed
-	 * or raised */
-	/* so is a catalog row that names what failed but not why ("unresolved" with a detail
-	 * of its own): a family that names a kind explains it, and its lines stay as evidence */
-	int named = r->cat == HCAT_UNRESOLVED && strcmp(r->detail, "unclassified") &&
-		    strcmp(r->detail, "no-explanation") && strcmp(r->detail, "result-code");
-	/* and a wait whose cause is elsewhere, as a row reads it (a process of the job gone,
-	 * what it waited for unnamed): only words that name a kind of fault say what that was,
-	 * not another wait, the news of a crash or a peer out of reach (what a lost peer leaves
-	 * behind it) */
-	int elsewhere = hlog__words_elsewhere(r);
-	if (elsewhere &&
-	    (fam.cat == HCAT_RANK_STUCK || fam.cat == HCAT_UNRESOLVED || fam.cat == HCAT_NET))
-		return 0;
-	if ((!strcmp(r->detail, "result-code") || r->kind == HLOG_KB || named) &&
-	    fam.cat == HCAT_UNRESOLVED)
-		return 0;
-	if ((no_expl || named || elsewhere) && fam.weak)
-		return 0;
-	const struct hlog_wordfam *f = &fam;
-	const struct hlog_unk *u = &line;
-	struct sbuf b = {r->cause, sizeof(r->cause), 0};
-	r->cause[0] = '\0';
-	r->kind = HLOG_WORDS;
-	r->cat = f->cat;
-	r->first = NULL;
-	snprintf(r->detail, sizeof(r->detail), "words:%s", f->name);
-	snprintf(r->node, sizeof(r->node), "%.*s", (int)sizeof(r->node) - 1,
-		 u->node[0] ? u->node : "node0");
-	snprintf(r->reported_on, sizeof(r->reported_on), "%s", r->node);
-	hlog__sb_add(&b,
-		     "%s on node %s (read from the words of %s:%u, a line no rule knows): %.300s",
-		     f->what, r->node, u->file, u->line, u->text);
-	snprintf(r->fix, sizeof(r->fix), "%s", f->fix);
 	struct hx_vals x;
 	hlog__extract((struct pspan){u->text, strlen(u->text)}, &x);
 	const struct hx_val *v;
@@ -312,10 +270,12 @@ int hlog__words_conclude(struct hlog_report *r)
 	     (n = next_near(r, u, -3, 3, &at));)
 		if (n->line != u->line)
 			hlog__take_values(r, n->text);
-	loopback_peer(r);
-	unusable_peer(r);
-	/* the failure code's own lines stay behind the word line that explains them */
-	size_t keep = no_expl || named || elsewhere ? r->nevidence : 0;
+}
+
+/* The word line u as the first evidence, the first keep lines of the evidence so far behind
+ * it, no line twice. */
+static void words_evidence(struct hlog_report *r, const struct hlog_unk *u, size_t keep)
+{
 	if (keep >= HLOG_MAX_EVIDENCE)
 		keep = HLOG_MAX_EVIDENCE - 1;
 	memmove(&r->evidence[1], &r->evidence[0], keep * sizeof(r->evidence[0]));
@@ -329,5 +289,60 @@ int hlog__words_conclude(struct hlog_report *r)
 		if (r->evidence[i].line != q->line || strcmp(r->evidence[i].file, q->file))
 			r->evidence[n++] = r->evidence[i];
 	r->nevidence = n;
+}
+
+int hlog__words_conclude(struct hlog_report *r)
+{
+	/* a failure code alone (nothing explains it, or only its number's meaning does): the
+	 * words of its own lines may say more */
+	int no_expl = !strcmp(r->detail, "no-explanation") || !strcmp(r->detail, "result-code");
+	struct hlog_unk line;
+	int row = best_line(r, no_expl, &line);
+	if (row < 0)
+		return 0;
+	row = what_line(r, row, &line);
+	struct hlog_wordfam fam;
+	if (!hlog__word_family_row(row, &fam))
+		return 0;
+	/* a result code's meaning, or the knowledge base's family of a fault, is a claim; only
+	 * words that name a kind of failure replace it, not the bare news that a process crashed
+	 * or raised */
+	/* so is a catalog row that names what failed but not why ("unresolved" with a detail
+	 * of its own): a family that names a kind explains it, and its lines stay as evidence */
+	int named = r->cat == HCAT_UNRESOLVED && strcmp(r->detail, "unclassified") &&
+		    strcmp(r->detail, "no-explanation") && strcmp(r->detail, "result-code");
+	/* and a wait whose cause is elsewhere, as a row reads it (a process of the job gone,
+	 * what it waited for unnamed): only words that name a kind of fault say what that was,
+	 * not another wait, the news of a crash or a peer out of reach (what a lost peer leaves
+	 * behind it) */
+	int elsewhere = hlog__words_elsewhere(r);
+	if (elsewhere &&
+	    (fam.cat == HCAT_RANK_STUCK || fam.cat == HCAT_UNRESOLVED || fam.cat == HCAT_NET))
+		return 0;
+	if ((!strcmp(r->detail, "result-code") || r->kind == HLOG_KB || named) &&
+	    fam.cat == HCAT_UNRESOLVED)
+		return 0;
+	if ((no_expl || named || elsewhere) && fam.weak)
+		return 0;
+	const struct hlog_wordfam *f = &fam;
+	const struct hlog_unk *u = &line;
+	struct sbuf b = {r->cause, sizeof(r->cause), 0};
+	r->cause[0] = '\0';
+	r->kind = HLOG_WORDS;
+	r->cat = f->cat;
+	r->first = NULL;
+	snprintf(r->detail, sizeof(r->detail), "words:%s", f->name);
+	snprintf(r->node, sizeof(r->node), "%.*s", (int)sizeof(r->node) - 1,
+		 u->node[0] ? u->node : "node0");
+	snprintf(r->reported_on, sizeof(r->reported_on), "%s", r->node);
+	hlog__sb_add(&b,
+		     "%s on node %s (read from the words of %s:%u, a line no rule knows): %.300s",
+		     f->what, r->node, u->file, u->line, u->text);
+	snprintf(r->fix, sizeof(r->fix), "%s", f->fix);
+	words_values(r, f, u, row);
+	loopback_peer(r);
+	unusable_peer(r);
+	/* the failure code's own lines stay behind the word line that explains them */
+	words_evidence(r, u, no_expl || named || elsewhere ? r->nevidence : 0);
 	return 1;
 }
