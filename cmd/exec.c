@@ -196,13 +196,136 @@ static void name_hosts(const struct fo_host *hosts, size_t n, enum fo_status s1,
 		snprintf(buf + off, len - off, " and %zu more", more);
 }
 
+/* What --deploy adds to each host's command ("HCCLCTL=PATH; export ...; the command", the
+ * path put in by deploy.c), held for the fan-out's prepare step and freed together. */
+struct exec_deploy {
+	char **cmds, **rest, **befores;
+	size_t n;
+};
+
+static void exec_deploy_release(struct exec_deploy *x)
+{
+	for (size_t i = 0; x->cmds && i < x->n; i++)
+		free(x->cmds[i]);
+	free(x->cmds);
+	if (x->rest)
+		free(x->rest[0]);
+	free(x->rest);
+	free(x->befores);
+}
+
+/* 0, or the exit code of the complaint printed */
+static int exec_deploy_setup(struct exec_deploy *x, size_t n, const char *cmdline,
+			     struct deploy *dep, struct deploy_fan *df)
+{
+	static char before0[] = "HCCLCTL=";
+	const char *tail = "; export HCCLCTL; PATH=${HCCLCTL%/*}:$PATH; export PATH; ";
+	char err[SSH_ERRLEN] = "";
+	x->n = n;
+	x->cmds = calloc(n, sizeof(*x->cmds));
+	x->rest = calloc(n, sizeof(*x->rest));
+	x->befores = calloc(n, sizeof(*x->befores));
+	size_t l = strlen(tail) + strlen(cmdline) + 1;
+	if (!x->cmds || !x->rest || !x->befores || !(x->rest[0] = malloc(l)))
+		return fail(EXIT_UNKNOWN, "exec", NULL, "out of memory");
+	snprintf(x->rest[0], l, "%s%s", tail, cmdline);
+	for (size_t i = 0; i < n; i++) {
+		x->befores[i] = before0;
+		x->rest[i] = x->rest[0];
+	}
+	if (deploy_init(dep, ex_remote, err, sizeof(err)))
+		return fail(EXIT_UNKNOWN, "exec", NULL, "%s", err);
+	df->before = x->befores;
+	df->rest = x->rest;
+	df->cmds = x->cmds;
+	df->shell_stays = 1;
+	return 0;
+}
+
+/* The summary line, or the JSON document with each host's result */
+static void exec_summary(cJSON *doc, const size_t *count, size_t n, double total, int rc)
+{
+	if (doc) {
+		cJSON *s = cJSON_AddObjectToObject(doc, "summary");
+		cJSON_AddNumberToObject(s, "hosts", (double)n);
+		for (int st = FO_OK; st <= FO_TIMEOUT; st++)
+			cJSON_AddNumberToObject(s, fo_status_name(st), (double)count[st]);
+		if (ex_deploy)
+			cJSON_AddNumberToObject(s, fo_status_name(FO_NOSTART),
+						(double)count[FO_NOSTART]);
+		cJSON_AddNumberToObject(s, "seconds", (double)(long long)(total * 1000) / 1000);
+		cJSON_AddNumberToObject(doc, "exit_code", rc);
+		out_json(doc);
+	} else if (!g_opts.quiet) {
+		printf("%zu host%s: %zu ok, %zu failed, %zu unreachable, %zu timed out", n,
+		       plural_s(n), count[FO_OK], count[FO_FAILED], count[FO_UNREACHABLE],
+		       count[FO_TIMEOUT]);
+		if (ex_deploy)
+			printf(", %zu cannot start hcclctl", count[FO_NOSTART]);
+		printf(" (%.2f s)\n", total);
+	}
+}
+
+/* Each host's output and status, the summary, and the hosts that failed named; the exit
+ * code */
+static int exec_report(const struct fo_host *hosts, size_t n, const char *cmdline,
+		       double total)
+{
+	size_t count[FO_NOSTART + 1] = { 0 };
+	char names[1024];
+	cJSON *doc = g_opts.json ? cJSON_CreateObject() : NULL;
+	cJSON *arr = doc ? cJSON_AddArrayToObject(doc, "hosts") : NULL;
+	if (doc)
+		cJSON_AddStringToObject(doc, "command", cmdline);
+	for (size_t i = 0; i < n; i++) {
+		const struct fo_host *h = &hosts[i];
+		count[h->status]++;
+		if (arr)
+			cJSON_AddItemToArray(arr, host_json(h));
+		else if (!g_opts.quiet || h->status != FO_OK)
+			print_block(h);
+		if (h->status != FO_OK && h->status != FO_FAILED)
+			fail(EXIT_UNKNOWN, "exec", NULL, "%s", h->error);
+	}
+	/* A command that failed is a finding (2) and outranks a host that could not run it
+	 * (3), as in `ranktable validate`; a host never reached is the situation
+	 * "unreachable", whose code doctor and run give it too (situation.c). */
+	size_t nrun = count[FO_UNREACHABLE] + count[FO_TIMEOUT] + count[FO_NOSTART], nfar = 0;
+	for (size_t i = 0; i < n; i++)
+		nfar += (hosts[i].status == FO_UNREACHABLE || hosts[i].status == FO_TIMEOUT) &&
+			!hosts[i].connected;
+	int far = nfar ? situation_exit("unreachable") : EXIT_OK;
+	int rc = count[FO_FAILED] || far == EXIT_FAIL ? EXIT_FAIL
+		 : nrun				       ? EXIT_UNKNOWN
+						       : EXIT_OK;
+	exec_summary(doc, count, n, total, rc);
+	if (count[FO_FAILED]) {
+		name_hosts(hosts, n, FO_FAILED, FO_FAILED, names, sizeof(names));
+		fail(EXIT_FAIL, "exec", NULL, "the command failed on %zu of %zu hosts: %s",
+		     count[FO_FAILED], n, names);
+	}
+	if (nrun) {
+		name_hosts(hosts, n, FO_UNREACHABLE, FO_TIMEOUT, names, sizeof(names));
+		if (count[FO_NOSTART]) {
+			size_t l = strlen(names);
+			name_hosts(hosts, n, FO_NOSTART, FO_NOSTART, names + l + (l ? 2 : 0),
+				   sizeof(names) - l - 2);
+			if (l)
+				memcpy(names + l, ", ", 2);
+		}
+		fail(rc, "exec", NULL, "%zu of %zu hosts could not run the command: %s", nrun, n,
+		     names);
+	}
+	return rc;
+}
+
 int cmd_exec(int argc, char **argv)
 {
 	struct rt_hostfile hf = { 0 };
 	struct fo_host *hosts = NULL;
 	struct deploy dep = { 0 };
-	char *cmdline = NULL, **cmds = NULL, **rest = NULL, err[SSH_ERRLEN] = "", names[1024];
-	size_t count[FO_NOSTART + 1] = { 0 };
+	struct exec_deploy xd = { 0 };
+	char *cmdline = NULL, err[SSH_ERRLEN] = "";
 	long tmo = seconds_from(ex_timeout, "HCCLCTL_EXEC_TIMEOUT", DEFAULT_CMD_TIMEOUT);
 	long ctmo = seconds_from(ex_connect_timeout, "HCCLCTL_CONNECT_TIMEOUT",
 				 DEFAULT_CONNECT_TIMEOUT);
@@ -233,36 +356,9 @@ int cmd_exec(int argc, char **argv)
 		hosts[i].name = hf.v[i].server_id;
 		hosts[i].host = hf.v[i].host_ip ? hf.v[i].host_ip : hf.v[i].server_id;
 	}
-	/* --deploy: "HCCLCTL=PATH; export ...; the command", the path put in by deploy.c */
-	static char before0[] = "HCCLCTL=";
-	char **befores = NULL;
 	struct deploy_fan df = { .d = &dep, .hosts = hosts, .where = "exec", .verbose = g_opts.verbose };
-	if (ex_deploy) {
-		const char *tail = "; export HCCLCTL; PATH=${HCCLCTL%/*}:$PATH; export PATH; ";
-		cmds = calloc(hf.n, sizeof(*cmds));
-		rest = calloc(hf.n, sizeof(*rest));
-		befores = calloc(hf.n, sizeof(*befores));
-		size_t l = strlen(tail) + strlen(cmdline) + 1;
-		if (!cmds || !rest || !befores || !(rest[0] = malloc(l))) {
-			free(befores);
-			rc = fail(EXIT_UNKNOWN, "exec", NULL, "out of memory");
-			goto out;
-		}
-		snprintf(rest[0], l, "%s%s", tail, cmdline);
-		for (size_t i = 0; i < hf.n; i++) {
-			befores[i] = before0;
-			rest[i] = rest[0];
-		}
-		if (deploy_init(&dep, ex_remote, err, sizeof(err))) {
-			free(befores);
-			rc = fail(EXIT_UNKNOWN, "exec", NULL, "%s", err);
-			goto out;
-		}
-		df.before = befores;
-		df.rest = rest;
-		df.cmds = cmds;
-		df.shell_stays = 1;
-	}
+	if (ex_deploy && (rc = exec_deploy_setup(&xd, hf.n, cmdline, &dep, &df)))
+		goto out;
 	struct fanout f = {
 		.ssh = { .user = ex_user, .port = (int)ex_port, .key = ex_key,
 			 .known_hosts = ex_known_hosts, .insecure = ex_insecure },
@@ -276,81 +372,13 @@ int cmd_exec(int argc, char **argv)
 	};
 	long long t0 = mono_ms();
 	rc = fanout_run(&f, hosts, hf.n, err, sizeof(err));
-	free(befores);
 	if (rc) {
 		rc = fail(EXIT_UNKNOWN, "exec", NULL, "%s", err);
 		goto out;
 	}
-	double total = (double)(mono_ms() - t0) / 1000.0;
-
-	cJSON *doc = g_opts.json ? cJSON_CreateObject() : NULL;
-	cJSON *arr = doc ? cJSON_AddArrayToObject(doc, "hosts") : NULL;
-	if (doc)
-		cJSON_AddStringToObject(doc, "command", cmdline);
-	for (size_t i = 0; i < hf.n; i++) {
-		const struct fo_host *h = &hosts[i];
-		count[h->status]++;
-		if (arr)
-			cJSON_AddItemToArray(arr, host_json(h));
-		else if (!g_opts.quiet || h->status != FO_OK)
-			print_block(h);
-		if (h->status != FO_OK && h->status != FO_FAILED)
-			fail(EXIT_UNKNOWN, "exec", NULL, "%s", h->error);
-	}
-	/* A command that failed is a finding (2) and outranks a host that could not run it
-	 * (3), as in `ranktable validate`; a host never reached is the situation
-	 * "unreachable", whose code doctor and run give it too (situation.c). */
-	size_t nrun = count[FO_UNREACHABLE] + count[FO_TIMEOUT] + count[FO_NOSTART], nfar = 0;
-	for (size_t i = 0; i < hf.n; i++)
-		nfar += (hosts[i].status == FO_UNREACHABLE || hosts[i].status == FO_TIMEOUT) &&
-			!hosts[i].connected;
-	int far = nfar ? situation_exit("unreachable") : EXIT_OK;
-	rc = count[FO_FAILED] || far == EXIT_FAIL ? EXIT_FAIL
-	     : nrun			   ? EXIT_UNKNOWN
-					   : EXIT_OK;
-	if (doc) {
-		cJSON *s = cJSON_AddObjectToObject(doc, "summary");
-		cJSON_AddNumberToObject(s, "hosts", (double)hf.n);
-		for (int st = FO_OK; st <= FO_TIMEOUT; st++)
-			cJSON_AddNumberToObject(s, fo_status_name(st), (double)count[st]);
-		if (ex_deploy)
-			cJSON_AddNumberToObject(s, fo_status_name(FO_NOSTART),
-						(double)count[FO_NOSTART]);
-		cJSON_AddNumberToObject(s, "seconds", (double)(long long)(total * 1000) / 1000);
-		cJSON_AddNumberToObject(doc, "exit_code", rc);
-		out_json(doc);
-	} else if (!g_opts.quiet) {
-		printf("%zu host%s: %zu ok, %zu failed, %zu unreachable, %zu timed out", hf.n,
-		       plural_s(hf.n), count[FO_OK], count[FO_FAILED], count[FO_UNREACHABLE],
-		       count[FO_TIMEOUT]);
-		if (ex_deploy)
-			printf(", %zu cannot start hcclctl", count[FO_NOSTART]);
-		printf(" (%.2f s)\n", total);
-	}
-	if (count[FO_FAILED]) {
-		name_hosts(hosts, hf.n, FO_FAILED, FO_FAILED, names, sizeof(names));
-		fail(EXIT_FAIL, "exec", NULL, "the command failed on %zu of %zu hosts: %s",
-		     count[FO_FAILED], hf.n, names);
-	}
-	if (nrun) {
-		name_hosts(hosts, hf.n, FO_UNREACHABLE, FO_TIMEOUT, names, sizeof(names));
-		if (count[FO_NOSTART]) {
-			size_t l = strlen(names);
-			name_hosts(hosts, hf.n, FO_NOSTART, FO_NOSTART, names + l + (l ? 2 : 0),
-				   sizeof(names) - l - 2);
-			if (l)
-				memcpy(names + l, ", ", 2);
-		}
-		fail(rc, "exec", NULL, "%zu of %zu hosts could not run the command: %s",
-		     nrun, hf.n, names);
-	}
+	rc = exec_report(hosts, hf.n, cmdline, (double)(mono_ms() - t0) / 1000.0);
 out:
-	for (size_t i = 0; cmds && i < hf.n; i++)
-		free(cmds[i]);
-	free(cmds);
-	if (rest)
-		free(rest[0]);
-	free(rest);
+	exec_deploy_release(&xd);
 	deploy_release(&dep);
 	for (size_t i = 0; hosts && i < hf.n; i++)
 		fo_host_release(&hosts[i]);
