@@ -385,6 +385,11 @@ static const struct {
 	 * for plugin cuDNN when one has already been registered" (TensorFlow and JAX both load
 	 * the plugin) */
 	{"when one has already been registered", 1, NULL},
+	/* a statistic the framework cannot take on this machine, which it says and goes on
+	 * without: TensorFlow on hosts whose /proc/cpuinfo has no bogomips (ARM servers, Ascend's
+	 * among them), "W tensorflow/core/platform/profile_utils/cpu_utils.cc:98] Failed to find
+	 * bogomips in /proc/cpuinfo; cannot determine CPU frequency" */
+	{"; cannot determine CPU frequency", 1, NULL},
 	{"UCP API version is incompatible", 1, NULL},
 	/* a failure foretold as what may come, not reported: NeMo's "[NeMo E ...] You are running
 	 * multi-node training without SLURM handling the processes. Please note that this is not

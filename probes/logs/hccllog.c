@@ -49,36 +49,6 @@ static int binary(const char *buf, size_t len)
 	return odd * 10 > n;
 }
 
-/* The function a Python traceback frame is in ("  File \"x.py\", line 9, in f": "f"), or an
- * empty span when m is no frame. */
-static struct pspan frame_function(struct pspan m)
-{
-	const char *p = hlog__find(m, ", in ");
-	if (!p || !hlog__has(m, "File \""))
-		return (struct pspan){NULL, 0};
-	return probe__trim((struct pspan){p + 5, m.n - (size_t)(p + 5 - m.s)});
-}
-
-/* The collective a Python traceback frame is in ("..., line 2615, in broadcast_object_list"),
- * so that a device-side timeout or a socket timeout can say which call it happened in. */
-static int frame_collective(struct pspan m, char *out, size_t len)
-{
-	static const char *const calls[] = {
-		"broadcast_object_list", "all_gather_object", "all_gather_into_tensor",
-		"reduce_scatter_tensor", "all_reduce", "all_gather", "reduce_scatter", "all_to_all",
-		"broadcast", "barrier", "batch_isend_irecv", "isend", "irecv", "send", "recv",
-		"gather", "scatter", "reduce"};
-	struct pspan name = frame_function(m);
-	if (!name.s)
-		return 0;
-	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
-		if (probe__eq(name, calls[i])) {
-			snprintf(out, len, "%s", calls[i]);
-			return 1;
-		}
-	return 0;
-}
-
 /* What a block's heading names for the lines indented below it, read once per heading. */
 struct heading {
 	unsigned no; /* the heading's line; 0: none read yet */
@@ -243,42 +213,6 @@ static void open_unk(struct unk_open *o, const struct hlog_report *r, unsigned n
 	}
 }
 
-/* Whether the line is a call to a wait as a stack dump shows its innermost frame: the source line
- * "    ret: W = self._wait_impl()" or the frame '  File "types.py", line 117, in wait' (a
- * function whose name holds "wait", or barrier). */
-static int wait_call(struct pspan s)
-{
-	struct pspan t = probe__trim(s), name = frame_function(t);
-	if (!name.s) {
-		/* the last call of the line: the name before its closing group (a comment after
-		 * it is no part of the code: "x.wait()  # finish lengths all2all") */
-		const char *hash = hlog__find(t, " #");
-		if (hash)
-			t = probe__trim((struct pspan){t.s, (size_t)(hash - t.s)});
-		if (!t.n || t.s[t.n - 1] != ')')
-			return 0;
-		size_t i = t.n - 1;
-		int depth = 0;
-		for (;; i--) {
-			depth += t.s[i] == ')' ? 1 : t.s[i] == '(' ? -1 : 0;
-			if (!depth || !i)
-				break;
-		}
-		if (depth)
-			return 0;
-		size_t b = i;
-		while (b && (isalnum((unsigned char)t.s[b - 1]) || t.s[b - 1] == '_'))
-			b--;
-		name = (struct pspan){t.s + b, i - b};
-	}
-	if (!name.n || name.n > 64)
-		return 0;
-	for (size_t k = 0; k < name.n; k++)
-		if (!isalnum((unsigned char)name.s[k]) && name.s[k] != '_')
-			return 0;
-	return hlog__has_nocase(name, "wait") || hlog__has_nocase(name, "barrier");
-}
-
 /* A line of a file, as the end of the scan needs it. */
 struct unk_line {
 	unsigned no;
@@ -433,6 +367,26 @@ static void trace_below(struct hlog_report *r, const char *name, const char *nod
 		}
 }
 
+/* A line above a program's advice to read its help is the command line it refused, whatever
+ * its words: CLI11's "--preset-gemm-kernel: 1 not in {0,80}" over "Run with --help for more
+ * information.", GNU getopt's "cp: missing destination file operand after '...'" over "Try
+ * 'cp --help' for more information.". Its family is the command line's, unless its words
+ * name another. */
+static void usage_below(struct hlog_report *r, const char *name, const char *node,
+			const struct unk_line *prev, struct pspan msg)
+{
+	if (!prev->no || !hlog__help_advice(msg))
+		return;
+	if (!prev->error)
+		promote(r, name, node, prev);
+	int row = hlog__word_family_named("arguments");
+	if (hlog__word_family(prev->line) < 0 && hlog__word_better(row, HLINE_NONE, r)) {
+		set_unk(&r->word_unk, name, node, prev->no, prev->rank, prev->line);
+		r->word_row = row;
+		r->word_level = HLINE_NONE;
+	}
+}
+
 void hlog__lone_frame_error(struct hlog_report *r)
 {
 	if (r->errors || !r->has_lone_frame)
@@ -453,32 +407,6 @@ void hlog__lone_frame_error(struct hlog_report *r)
 		r->word_row = row;
 		r->word_level = HLINE_NONE;
 	}
-}
-
-/* A frame of MPICH's error stack, under a line that ends in "error stack:": the function, its
- * line in parentheses, dots and ':' ("MPIDI_UCX_get_local_upids(31): The function is
- * currently not supported with ucx netmod"). 0: none; 1: a frame that says nothing more
- * ("MPID_Open_port(238)..........: "); 2: a frame with its message, the failure as that level
- * saw it (the deepest says why). */
-static int stack_frame(struct pspan m)
-{
-	size_t i = 0;
-	while (i < m.n && i < 64 && (hlog__word_char(m.s[i]) || m.s[i] == '.'))
-		i++;
-	if (!i || i >= m.n || m.s[i] != '(')
-		return 0;
-	size_t d = ++i;
-	while (i < m.n && m.s[i] >= '0' && m.s[i] <= '9')
-		i++;
-	if (i == d || i >= m.n || m.s[i] != ')')
-		return 0;
-	for (i++; i < m.n && m.s[i] == '.'; i++)
-		;
-	if (i >= m.n || m.s[i] != ':')
-		return 0;
-	for (i++; i < m.n && (m.s[i] == ' ' || m.s[i] == '\t'); i++)
-		;
-	return i < m.n ? 2 : 1;
 }
 
 /* The rank an error stack's heading names as its own: its prefix's, else its words' ("Abort(1)
@@ -604,7 +532,7 @@ static int scan_context(struct scan *s, struct pspan raw, struct hlog_line *l,
 			const struct hlog_hits *hits, struct pspan line, int *frame_kind)
 {
 	/* the frames of an error stack each say what failed at their level */
-	*frame_kind = s->in_stack ? stack_frame(l->msg) : 0;
+	*frame_kind = s->in_stack ? hlog__stack_frame(l->msg) : 0;
 	struct pspan tm = probe__trim(l->msg);
 	int heading = tm.n >= 12 && !memcmp(tm.s + tm.n - 12, "error stack:", 12);
 	s->in_stack = *frame_kind || heading;
@@ -614,6 +542,7 @@ static int scan_context(struct scan *s, struct pspan raw, struct hlog_line *l,
 		l->error = 1;
 	ctx_line(&s->mc, s->no, l);
 	trace_below(s->r, s->name, s->node, &s->tail, line);
+	usage_below(s->r, s->name, s->node, &s->tail, l->msg);
 	s->above = s->tail;
 	s->tail = (struct unk_line){s->no, l->rank, l->error, l->level == HLINE_INFO, l->frame != 0,
 				    line, l->msg};
@@ -678,7 +607,7 @@ static void scan_facts(struct scan *s, const struct hlog_line *l, const struct h
 		       struct pspan line)
 {
 	struct hlog_report *r = s->r;
-	if (hlog__hits_may(hits, HLOG_HIT_FRAME) && frame_collective(l->msg, s->coll, sizeof(s->coll)))
+	if (hlog__hits_may(hits, HLOG_HIT_FRAME) && hlog__frame_collective(l->msg, s->coll, sizeof(s->coll)))
 		s->coll_at = s->no;
 	if (record_rank(l->msg, &s->rec_rank))
 		s->rec_at = s->no;
@@ -970,7 +899,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		if (s->frame.no && !r->has_lone_frame) {
 			/* frames to the end: a dump whose innermost frame waits is quoted there,
 			 * any other from its first frame */
-			r->lone_frame_waits = s->tail.no > s->frame.no && wait_call(s->tail.line);
+			r->lone_frame_waits = s->tail.no > s->frame.no && hlog__wait_call(s->tail.line);
 			if (r->lone_frame_waits)
 				set_unk(&r->lone_frame, name, node, s->tail.no, s->frame.rank,
 					s->tail.line);

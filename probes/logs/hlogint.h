@@ -100,6 +100,16 @@ int hlog__chain(struct hlog_report *r, struct hlog_chainx *x);
  * or ends in a cycle or at a device whose log is here. */
 int hlog__chain_conclude(struct hlog_report *r);
 
+/* hlogframe.c: a Python traceback frame's function (an empty span for no frame), the
+ * collective it is in (into out), whether it is a call to a wait as a dump shows its innermost
+ * frame; a frame of MPICH's error stack (0 none, 1 one that says nothing more, 2 one with its
+ * message); whether msg is a program's advice to read its help */
+struct pspan hlog__frame_function(struct pspan m);
+int hlog__frame_collective(struct pspan m, char *out, size_t len);
+int hlog__wait_call(struct pspan s);
+int hlog__stack_frame(struct pspan m);
+int hlog__help_advice(struct pspan msg);
+
 /* wordfam.c: the family of an error line no rule knows, by its words (a row, -1 for none),
  * and what its row says. */
 int hlog__word_family(struct pspan line);

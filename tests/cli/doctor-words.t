@@ -1593,4 +1593,25 @@ grep -v 'ERR!' "$G" >"$TMP/smi.log"
 run "$HCCLCTL" doctor --logs "$TMP/smi.log"
 check_rc 0 "  the table without those rows: no error, exit 0"
 
+# the line above a program's advice to read its help is the command line it refused, whatever
+# its words (real lines: real-logs-new batch626, HPL-MxP's CLI11 parser "--preset-gemm-kernel:
+# 1 not in {0,80}" over "Run with --help for more information."); GNU getopt's "Try 'cp --help'
+# for more information." the same
+J=tests/data/real-logs-new/batch626/anuhpc2025-hpc-xenon-cluster-hpl-mxp-job872-preset-gemm-kernel-1-not-in-0-80-mpirun-exit-105
+run "$HCCLCTL" --json doctor --logs "$J"
+check_rc 2 "an option's value refused above 'Run with --help for more information.': exit 2"
+cause kind detail
+check_out "config words:arguments" "  the command line's family, quoting the refused option"
+cause_is "kind detail" "config words:arguments" "  GNU getopt's advice names the line above it" \
+	"cp: missing destination file operand after './boot/vmlinuz-6.1.173-rc1'" \
+	"Try 'cp --help' for more information."
+cause_is "kind detail" "config words:invalid" "  a line whose own words name a family keeps it" \
+	"hostname: invalid option -- 'Z'" "Try 'hostname --help' for more information."
+
+# TensorFlow's "Failed to find bogomips in /proc/cpuinfo; cannot determine CPU frequency" on an
+# ARM host is a statistic it goes on without (real log: real-logs-new batch626, an Ascend
+# training run to step 200000)
+run "$HCCLCTL" doctor --logs tests/data/real-logs-new/batch626/ascend-huawei-avod-npu-1p-tf-train-pyramid-cars-mix-precision-to-step-200000-infershape-warnings-healthy
+check_rc 0 "TensorFlow's bogomips warning in a run that trained: no error, exit 0"
+
 done_testing

@@ -569,6 +569,11 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch475/mlcommons-training-v4-1-clemson-6x8-h100-apptainer-bert-48-ranks-"
 	 "nccl-2-18-5-nvls-ib-sharp-xla-unable-to-register-factory-run-stop-success-healthy",
 	 "Attempting to register factory for plugin cuDNN when one has already been registered", 0},
+	{"; cannot determine CPU frequency",
+	 "../real-logs-new/batch626/"
+	 "ascend-huawei-avod-npu-1p-tf-train-pyramid-cars-mix-precision-to-step-200000-infershape-"
+	 "warnings-healthy",
+	 "Failed to find bogomips in /proc/cpuinfo; cannot determine CPU frequency", 0},
 	{"UCP version is incompatible",
 	 "../real-logs-new/batch320/abci2-allreduce-inter-vnode-2node-v100-nccl284-ucx-ucp-version-"
 	 "incompatible-warn-healthy",

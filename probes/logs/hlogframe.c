@@ -1,0 +1,116 @@
+/* The lines of a stack dump and of a program's usage error, read by their form alone: a
+ * Python frame's function, the collective or wait it is in, a frame of MPICH's error stack,
+ * and the advice to read a program's help under the command line it refused. */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "probes/logs/hlogint.h"
+#include "probes/logs/logtext.h"
+
+/* The function a Python traceback frame is in ("  File \"x.py\", line 9, in f": "f"), or an
+ * empty span when m is no frame. */
+struct pspan hlog__frame_function(struct pspan m)
+{
+	const char *p = hlog__find(m, ", in ");
+	if (!p || !hlog__has(m, "File \""))
+		return (struct pspan){NULL, 0};
+	return probe__trim((struct pspan){p + 5, m.n - (size_t)(p + 5 - m.s)});
+}
+
+/* The collective a Python traceback frame is in ("..., line 2615, in broadcast_object_list"),
+ * so that a device-side timeout or a socket timeout can say which call it happened in. */
+int hlog__frame_collective(struct pspan m, char *out, size_t len)
+{
+	static const char *const calls[] = {
+		"broadcast_object_list", "all_gather_object", "all_gather_into_tensor",
+		"reduce_scatter_tensor", "all_reduce", "all_gather", "reduce_scatter", "all_to_all",
+		"broadcast", "barrier", "batch_isend_irecv", "isend", "irecv", "send", "recv",
+		"gather", "scatter", "reduce"};
+	struct pspan name = hlog__frame_function(m);
+	if (!name.s)
+		return 0;
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
+		if (probe__eq(name, calls[i])) {
+			snprintf(out, len, "%s", calls[i]);
+			return 1;
+		}
+	return 0;
+}
+
+/* Whether the line is a call to a wait as a stack dump shows its innermost frame: the source line
+ * "    ret: W = self._wait_impl()" or the frame '  File "types.py", line 117, in wait' (a
+ * function whose name holds "wait", or barrier). */
+int hlog__wait_call(struct pspan s)
+{
+	struct pspan t = probe__trim(s), name = hlog__frame_function(t);
+	if (!name.s) {
+		/* the last call of the line: the name before its closing group (a comment after
+		 * it is no part of the code: "x.wait()  # finish lengths all2all") */
+		const char *hash = hlog__find(t, " #");
+		if (hash)
+			t = probe__trim((struct pspan){t.s, (size_t)(hash - t.s)});
+		if (!t.n || t.s[t.n - 1] != ')')
+			return 0;
+		size_t i = t.n - 1;
+		int depth = 0;
+		for (;; i--) {
+			depth += t.s[i] == ')' ? 1 : t.s[i] == '(' ? -1 : 0;
+			if (!depth || !i)
+				break;
+		}
+		if (depth)
+			return 0;
+		size_t b = i;
+		while (b && (isalnum((unsigned char)t.s[b - 1]) || t.s[b - 1] == '_'))
+			b--;
+		name = (struct pspan){t.s + b, i - b};
+	}
+	if (!name.n || name.n > 64)
+		return 0;
+	for (size_t k = 0; k < name.n; k++)
+		if (!isalnum((unsigned char)name.s[k]) && name.s[k] != '_')
+			return 0;
+	return hlog__has_nocase(name, "wait") || hlog__has_nocase(name, "barrier");
+}
+
+/* A frame of MPICH's error stack, under a line that ends in "error stack:": the function, its
+ * line in parentheses, dots and ':' ("MPIDI_UCX_get_local_upids(31): The function is
+ * currently not supported with ucx netmod"). 0: none; 1: a frame that says nothing more
+ * ("MPID_Open_port(238)..........: "); 2: a frame with its message, the failure as that level
+ * saw it (the deepest says why). */
+int hlog__stack_frame(struct pspan m)
+{
+	size_t i = 0;
+	while (i < m.n && i < 64 && (hlog__word_char(m.s[i]) || m.s[i] == '.'))
+		i++;
+	if (!i || i >= m.n || m.s[i] != '(')
+		return 0;
+	size_t d = ++i;
+	while (i < m.n && m.s[i] >= '0' && m.s[i] <= '9')
+		i++;
+	if (i == d || i >= m.n || m.s[i] != ')')
+		return 0;
+	for (i++; i < m.n && m.s[i] == '.'; i++)
+		;
+	if (i >= m.n || m.s[i] != ':')
+		return 0;
+	for (i++; i < m.n && (m.s[i] == ' ' || m.s[i] == '\t'); i++)
+		;
+	return i < m.n ? 2 : 1;
+}
+
+/* A program's advice to read its help after it refused its command line: CLI11's "Run with
+ * --help for more information.", GNU getopt's "Try 'cp --help' for more information.", clap's
+ * "For more information, try '--help'." */
+int hlog__help_advice(struct pspan msg)
+{
+	static const char *const leads[] = {"Try ", "Run ", "See ", "For more information"};
+	struct pspan m = probe__trim(msg);
+	if (m.n > 80 || !hlog__has_nocase(m, "--help") || !hlog__has_nocase(m, "more information"))
+		return 0;
+	for (size_t i = 0; i < sizeof(leads) / sizeof(leads[0]); i++)
+		if (probe__starts(m, leads[i]))
+			return 1;
+	return 0;
+}
