@@ -155,6 +155,28 @@ int hlog__wf_set_assignment(struct pspan s, long long *port)
 	return 0;
 }
 
+/* An environment variable's name, in capitals with an underscore, said to be unset: Azure's
+ * health check "check_all_reduce_dependencies: HPCX_DIR is not set. Ensure HPCX is installed
+ * and sourced correctly." (the setting the program needs, whatever its prefix) */
+int hlog__wf_env_unset(struct pspan s, long long *port)
+{
+	(void)port;
+	static const char tail[] = " is not set";
+	const size_t tl = sizeof(tail) - 1;
+	for (size_t i = 3; i + tl <= s.n; i++) {
+		if (strncmp(s.s + i, tail, tl) || (i + tl < s.n && hlog__word_char(s.s[i + tl])))
+			continue;
+		size_t b = i, under = 0;
+		while (b && (isupper((unsigned char)s.s[b - 1]) || isdigit((unsigned char)s.s[b - 1]) ||
+			     s.s[b - 1] == '_'))
+			under += s.s[--b] == '_';
+		if (under && i - b >= 4 && isupper((unsigned char)s.s[b]) &&
+		    (!b || !hlog__word_char(s.s[b - 1])))
+			return 1;
+	}
+	return 0;
+}
+
 /* A comparison of two named quantities: "MPI tasks > number of elements!", "world size <=
  * number of devices". Words on both sides, not numbers ("bailing out: 60.000 < 60.053 sec"
  * is a timeout's figures) nor an arrow or a shell's redirection. */

@@ -330,6 +330,11 @@ const struct family hlog__fams_node[] = {
 	 .also = {"HCCL_", "NCCL_", "GLOO_", "TORCH_", "ASCEND_", "MASTER_ADDR", "MASTER_PORT",
 		  "WORLD_SIZE", "environment variable", "parameter", "config", "configuration",
 		  "setting"}},
+	/* the same said of a variable the program needs and was not given, whatever its prefix:
+	 * "HPCX_DIR is not set." */
+	{.cat = HCAT_CONFIG,
+	 .name = "setting",
+	 .form = hlog__wf_env_unset},
 	/* a feature of the node or the program whose state is the error itself: AMD uProf's
 	 * "Error: NMI watchdog is enabled. NMI uses one Core HW PMC counter." (not a guess at
 	 * what a state may have caused) */

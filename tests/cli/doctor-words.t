@@ -1614,4 +1614,11 @@ cause_is "kind detail" "config words:invalid" "  a line whose own words name a f
 run "$HCCLCTL" doctor --logs tests/data/real-logs-new/batch626/ascend-huawei-avod-npu-1p-tf-train-pyramid-cars-mix-precision-to-step-200000-infershape-warnings-healthy
 check_rc 0 "TensorFlow's bogomips warning in a run that trained: no error, exit 0"
 
+# an environment variable's name said to be unset is a setting, whatever its prefix (real line:
+# real-logs-new batch628, Azure's health check "HPCX_DIR is not set")
+run "$HCCLCTL" --json doctor --logs tests/data/real-logs-new/batch628/azurehpc-health-checks-72-ndv4-check-all-reduce-dependencies-hpcx-dir-not-set
+check_rc 2 "NHC's 'HPCX_DIR is not set': exit 2"
+cause kind detail
+check_out "config words:setting" "  a setting, read from the variable's name"
+
 done_testing

@@ -39,6 +39,11 @@ static void test_rows(void **state)
 		/* real: radiasoft/devops#132 (Open MPI's vader in a container without ptrace):
 		 * EPERM by its number alone */
 		{"[v4.radia.run:00192] Read -1, expected 10024, errno = 1", "permission"},
+		/* real: real-logs-new batch628 (Azure/azurehpc-health-checks#72): a variable the
+		 * program needs, whatever its prefix */
+		{"[1705939176] - ERROR:  nhc:  Health check failed:  check_all_reduce_dependencies: "
+		 "HPCX_DIR is not set. Ensure HPCX is installed and sourced correctly.",
+		 "setting"},
 		/* real: mosaicml/examples#292 (MosaicML streaming's wait for its local leader) */
 		{"RuntimeError: Waiting for local rank 0, bailing out: 60.000 < 60.053 sec.",
 		 "timeout"},
@@ -922,6 +927,9 @@ static void test_none(void **state)
 		 * batch349, a torch watchdog's flight recorder) */
 		"[rank0]:[E1218 20:27:21.484955368 ProcessGroupNCCL.cpp:667] Stack trace of the "
 		"failed collective not found, potentially because FlightRecorder is disabled.",
+		/* a variable unset in prose, not a name in capitals, nor a lower-case key */
+		"the value is not set, using the default",
+		"my_var is not set here",
 		/* a hang foretold is none (real-logs-new batch42, vllm-project/vllm#6106) */
 		"Error executing method init_device. This might cause deadlock in distributed "
 		"execution.",
