@@ -592,7 +592,9 @@ size_t hlog__benign_rows(void)
 
 const char *hlog__error_row_name(size_t row)
 {
-	return row < NWORDS ? words[row].form : row == NWORDS ? "(exception class or assertion)" : NULL;
+	return row < NWORDS    ? words[row].form
+	       : row == NWORDS ? "(exception class or assertion)"
+			       : NULL;
 }
 
 const char *hlog__benign_row_name(size_t row)
@@ -744,7 +746,8 @@ static int first_word(struct pspan m, long only, int *len, int *row)
 		}
 		if (k && (words[r].flags & EW_NONZERO) && !nonzero_at(s + i + k, n - i - k))
 			k = 0;
-		if (!k && !wide && (only < 0 || only == (long)NWORDS) && class_word(s + i, end - i, n - i)) {
+		if (!k && !wide && (only < 0 || only == (long)NWORDS) &&
+		    class_word(s + i, end - i, n - i)) {
 			k = end - i;
 			r = (int)NWORDS; /* the class-name row */
 		}
@@ -761,8 +764,9 @@ static int first_word(struct pspan m, long only, int *len, int *row)
 	return -1;
 }
 
-/* Words beyond the rows' own that make a line an error: the class names' tails and the assertion's word (above),
- * logline.c's exception tails, hlog__http_failure's "status" and a call's errno. */
+/* Words beyond the rows' own that make a line an error: the class names' tails and the
+ * assertion's word (above), logline.c's exception tails, hlog__http_failure's "status" and a
+ * call's errno. */
 static const char *const gate_extra[] = {"error", "exception", "failure", "assert", "interrupt",
 					 "exit", "status", "errno"};
 

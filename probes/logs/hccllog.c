@@ -139,6 +139,18 @@ static void set_unk(struct hlog_unk *u, const char *name, const char *node, unsi
 	u->below_port = -1;
 }
 
+/* Line no of file name, of family fam at level, becomes the report's line whose words explain
+ * its errors when its family explains more than the one so far. */
+static void offer_word(struct hlog_report *r, const char *name, const char *node, unsigned no,
+		       int rank, struct pspan line, int fam, int level)
+{
+	if (!hlog__word_better(fam, level, r))
+		return;
+	set_unk(&r->word_unk, name, node, no, rank, line);
+	r->word_row = fam;
+	r->word_level = level;
+}
+
 /* The address, port and peer rank a line under a message names, each kept while the message
  * has none yet: what that message was about (see hlog_event's and hlog_unk's below_ip). A
  * port alone counts when no address is named (a server given by its host name: "unable to
@@ -281,11 +293,8 @@ static void join_wrapped(struct hlog_report *r, const char *name, const char *no
 	if (n < 0 || (size_t)n >= sizeof(joined))
 		return;
 	int fam = hlog__word_family((struct pspan){joined, (size_t)n});
-	if (fam != hlog__word_family(error_line) && hlog__word_better(fam, level, r)) {
-		set_unk(&r->word_unk, name, node, first->no, first->rank, first->line);
-		r->word_row = fam;
-		r->word_level = level;
-	}
+	if (fam != hlog__word_family(error_line))
+		offer_word(r, name, node, first->no, first->rank, first->line, fam, level);
 }
 
 static void keep_unk(struct hlog_report *r, const char *name, const char *node, unsigned no,
@@ -293,12 +302,7 @@ static void keep_unk(struct hlog_report *r, const char *name, const char *node, 
 {
 	if (r->nunk < HLOG_MAX_UNK)
 		set_unk(&r->unk[r->nunk], name, node, no, rank, line);
-	int fam = hlog__word_family(line);
-	if (hlog__word_better(fam, level, r)) {
-		set_unk(&r->word_unk, name, node, no, rank, line);
-		r->word_row = fam;
-		r->word_level = level;
-	}
+	offer_word(r, name, node, no, rank, line, hlog__word_family(line), level);
 	r->nunk++;
 }
 
@@ -337,11 +341,7 @@ static void ended_on_failure(struct hlog_report *r, const char *name, const char
 	int end = fam < 0 && !r->file[r->nfile - 1].errors ? hlog__word_family_end(t->line) : -1;
 	if (end >= 0 && (hlog__word_family_says(end) & WF_SAYS_WAITS)) {
 		promote(r, name, node, t);
-		if (hlog__word_better(end, HLINE_NONE, r)) {
-			set_unk(&r->word_unk, name, node, t->no, t->rank, t->line);
-			r->word_row = end;
-			r->word_level = HLINE_NONE;
-		}
+		offer_word(r, name, node, t->no, t->rank, t->line, end, HLINE_NONE);
 	} else if (hlog__retry_left(t->line) ||
 		   (t->info && hlog__error_word(t->msg, &len, NULL) >= 0) || waits) {
 		promote(r, name, node, t);
@@ -379,12 +379,9 @@ static void usage_below(struct hlog_report *r, const char *name, const char *nod
 		return;
 	if (!prev->error)
 		promote(r, name, node, prev);
-	int row = hlog__word_family_named("arguments");
-	if (hlog__word_family(prev->line) < 0 && hlog__word_better(row, HLINE_NONE, r)) {
-		set_unk(&r->word_unk, name, node, prev->no, prev->rank, prev->line);
-		r->word_row = row;
-		r->word_level = HLINE_NONE;
-	}
+	if (hlog__word_family(prev->line) < 0)
+		offer_word(r, name, node, prev->no, prev->rank, prev->line,
+			   hlog__word_family_named("arguments"), HLINE_NONE);
 }
 
 void hlog__lone_frame_error(struct hlog_report *r)
@@ -607,7 +604,8 @@ static void scan_facts(struct scan *s, const struct hlog_line *l, const struct h
 		       struct pspan line)
 {
 	struct hlog_report *r = s->r;
-	if (hlog__hits_may(hits, HLOG_HIT_FRAME) && hlog__frame_collective(l->msg, s->coll, sizeof(s->coll)))
+	if (hlog__hits_may(hits, HLOG_HIT_FRAME) &&
+	    hlog__frame_collective(l->msg, s->coll, sizeof(s->coll)))
 		s->coll_at = s->no;
 	if (record_rank(l->msg, &s->rec_rank))
 		s->rec_at = s->no;
