@@ -513,13 +513,11 @@ static int find_old_layout(struct rt__ctx *c, const struct rt__jnode *root)
 	return 1;
 }
 
-int rt__load_v2(struct rt__ctx *c)
+/* The table's own keys: its layout, status, detour, rank_count against rank_list; rank_list
+ * (NULL when it is missing or not a list) and its length in *n. */
+static const struct rt__jnode *v2_top(struct rt__ctx *c, size_t *n)
 {
-	struct rt_table *t = c->t;
 	const struct rt__jnode *root = c->root, *m;
-	size_t n = 0;
-	int rc = -ENOMEM;
-
 	int old = find_old_layout(c, root);
 	rt__unknown_keys(c, root, "$", old ? top_keys_old : top_keys);
 	rt__check_status(c, root, 0);
@@ -533,16 +531,117 @@ int rt__load_v2(struct rt__ctx *c)
 			   rt__jis_str(m) ? "\"" : "");
 	long cnt = int_field(c, root, "rank_count", "$", "the table", 1, 1, RANK_COUNT_MAX,
 			     "rank-count-invalid", &m);
-	const struct rt__jnode *rl = arr_field(c, root, "rank_list", "$", "the table", 1, &n);
+	const struct rt__jnode *rl = arr_field(c, root, "rank_list", "$", "the table", 1, n);
+	if (rl && cnt > 0 && (size_t)cnt != *n) {
+		char hint[64];
+		snprintf(hint, sizeof(hint), "set \"rank_count\": %zu", *n);
+		rt__report(c, "rank-count-mismatch", m, 0, "$.rank_count", hint,
+			   "rank_count %ld does not match the %zu ranks in rank_list", cnt, *n);
+	}
+	return rl;
+}
+
+/* Rank ids unique and 0..N-1 (rl: rank_list, it: room for n items); 0 or an error */
+static int v2_rank_ids(struct rt__ctx *c, struct v2 *v, struct rt__item *it,
+		       const struct rt__jnode *rl, size_t n)
+{
+	struct rt_table *t = c->t;
+	size_t k = 0;
+	unsigned char *seen = calloc(n ? n : 1, 1);
+	long *miss = malloc((n ? n : 1) * sizeof(*miss));
+	if (!seen || !miss) {
+		free(seen);
+		free(miss);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		long r = t->ranks[i].rank_id;
+		if (r < 0)
+			continue;
+		it[k++] = (struct rt__item){ 0, NULL, r, i };
+		if ((size_t)r < n) {
+			seen[r] = 1;
+		} else {
+			char p[RT_PATHLEN];
+			rt__report(c, "rank-id-range", v->x[i].rid, 0,
+				   rt__path(p, "$.rank_list[%zu].rank_id", i),
+				   "number the ranks 0..N-1 without gaps",
+				   "rank_id %ld of rank_list[%zu] is out of range: %zu ranks need ids "
+				   "0..%zu",
+				   r, i, n, n - 1);
+		}
+	}
+	size_t nmiss = 0;
+	for (size_t r = 0; r < n; r++)
+		if (!seen[r])
+			miss[nmiss++] = (long)r;
+	int all = k == n;
+	free(seen);
+	int rc = rt__dups(it, k, dup_rank, c, v);
+	if (!rc && nmiss && all) {
+		struct buf b = BUF_INIT(RT_MSG_MAX);
+		rt__sb_ranges(&b, miss, nmiss, 16);
+		rt__report(c, "rank-id-gap", rl, 0, "$.rank_list",
+			   "number the ranks 0..N-1 without gaps",
+			   "rank ids must be 0..%zu without gaps; missing %s", n - 1, buf_str(&b));
+		buf_release(&b);
+	}
+	free(miss);
+	return rc;
+}
+
+/* device_id and local_id unique per server (level-0 instance), device IPs unique across the
+ * table (it: room for n items); 0 or an error */
+static int v2_per_server(struct rt__ctx *c, struct v2 *v, struct rt__item *it, size_t n)
+{
+	struct rt_table *t = c->t;
+	struct rt__item *g = malloc((n ? n : 1) * sizeof(*g));
+	size_t *grp = malloc((n ? n : 1) * sizeof(*grp));
+	if (!g || !grp) {
+		free(g);
+		free(grp);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		g[i] = (struct rt__item){ 0, t->ranks[i].server_id, 0, i };
+	qsort(g, n, sizeof(*g), cmp_item_s);
+	for (size_t q = 0, gi = 0; q < n; q++) {
+		if (q && cmp_item_s(&(struct rt__item){ 0, g[q].s, 0, 0 },
+				    &(struct rt__item){ 0, g[q - 1].s, 0, 0 }))
+			gi++;
+		grp[g[q].idx] = gi;
+	}
+	free(g);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (t->ranks[i].server_id && t->ranks[i].device_id >= 0)
+			it[k++] = (struct rt__item){ grp[i], NULL, t->ranks[i].device_id, i };
+	int rc = rt__dups(it, k, dup_dev, c, v);
+	k = 0;
+	for (size_t i = 0; !rc && i < n; i++)
+		if (t->ranks[i].server_id && v->x[i].local_id >= 0)
+			it[k++] = (struct rt__item){ grp[i], NULL, v->x[i].local_id, i };
+	if (!rc)
+		rc = rt__dups(it, k, dup_local, c, v);
+	free(grp);
+	k = 0;
+	for (size_t i = 0; !rc && i < n; i++)
+		if (t->ranks[i].device_ip && v->x[i].ip0)
+			it[k++] = (struct rt__item){ 0, t->ranks[i].device_ip, 0, i };
+	if (!rc)
+		rc = rt__dups(it, k, dup_ip, c, v);
+	return rc;
+}
+
+int rt__load_v2(struct rt__ctx *c)
+{
+	struct rt_table *t = c->t;
+	size_t n = 0;
+	int rc = -ENOMEM;
+
+	const struct rt__jnode *rl = v2_top(c, &n);
 	if (!rl)
 		return 0;
-	if (cnt > 0 && (size_t)cnt != n) {
-		char hint[64];
-		snprintf(hint, sizeof(hint), "set \"rank_count\": %zu", n);
-		rt__report(c, "rank-count-mismatch", m, 0, "$.rank_count", hint,
-			   "rank_count %ld does not match the %zu ranks in rank_list", cnt, n);
-	}
-
 	struct v2 v = { calloc(n ? n : 1, sizeof(struct r2)), NULL };
 	struct rt__item *it = malloc((n ? n : 1) * sizeof(*it));
 	t->ranks = calloc(n ? n : 1, sizeof(*t->ranks));
@@ -563,92 +662,9 @@ int rt__load_v2(struct rt__ctx *c)
 		check_rank(c, &t->ranks[i], &v.x[i], e, i);
 	}
 	t->nranks = n;
-
-	/* rank ids: unique, 0..N-1 */
-	size_t k = 0;
-	unsigned char *seen = calloc(n ? n : 1, 1);
-	long *miss = malloc((n ? n : 1) * sizeof(*miss));
-	if (!seen || !miss) {
-		free(seen);
-		free(miss);
-		goto out;
-	}
-	for (i = 0; i < n; i++) {
-		long r = t->ranks[i].rank_id;
-		if (r < 0)
-			continue;
-		it[k++] = (struct rt__item){ 0, NULL, r, i };
-		if ((size_t)r < n) {
-			seen[r] = 1;
-		} else {
-			char p[RT_PATHLEN];
-			rt__report(c, "rank-id-range", v.x[i].rid, 0,
-				   rt__path(p, "$.rank_list[%zu].rank_id", i),
-				   "number the ranks 0..N-1 without gaps",
-				   "rank_id %ld of rank_list[%zu] is out of range: %zu ranks need ids "
-				   "0..%zu",
-				   r, i, n, n - 1);
-		}
-	}
-	size_t nmiss = 0;
-	for (size_t r = 0; r < n; r++)
-		if (!seen[r])
-			miss[nmiss++] = (long)r;
-	int all = k == n;
-	free(seen);
-	rc = rt__dups(it, k, dup_rank, c, &v);
-	if (!rc && nmiss && all) {
-		struct buf b = BUF_INIT(RT_MSG_MAX);
-		rt__sb_ranges(&b, miss, nmiss, 16);
-		rt__report(c, "rank-id-gap", rl, 0, "$.rank_list",
-			   "number the ranks 0..N-1 without gaps",
-			   "rank ids must be 0..%zu without gaps; missing %s", n - 1, buf_str(&b));
-		buf_release(&b);
-	}
-	free(miss);
-	if (rc)
-		goto out;
-
-	/* device_id and local_id: unique per server (level-0 instance). */
-	struct rt__item *g = malloc((n ? n : 1) * sizeof(*g));
-	if (!g) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	for (i = 0; i < n; i++)
-		g[i] = (struct rt__item){ 0, t->ranks[i].server_id, 0, i };
-	qsort(g, n, sizeof(*g), cmp_item_s);
-	size_t *grp = malloc((n ? n : 1) * sizeof(*grp));
-	if (!grp) {
-		free(g);
-		rc = -ENOMEM;
-		goto out;
-	}
-	for (size_t q = 0, gi = 0; q < n; q++) {
-		if (q && cmp_item_s(&(struct rt__item){ 0, g[q].s, 0, 0 },
-				    &(struct rt__item){ 0, g[q - 1].s, 0, 0 }))
-			gi++;
-		grp[g[q].idx] = gi;
-	}
-	free(g);
-	k = 0;
-	for (i = 0; i < n; i++)
-		if (t->ranks[i].server_id && t->ranks[i].device_id >= 0)
-			it[k++] = (struct rt__item){ grp[i], NULL, t->ranks[i].device_id, i };
-	rc = rt__dups(it, k, dup_dev, c, &v);
-	k = 0;
-	for (i = 0; !rc && i < n; i++)
-		if (t->ranks[i].server_id && v.x[i].local_id >= 0)
-			it[k++] = (struct rt__item){ grp[i], NULL, v.x[i].local_id, i };
+	rc = v2_rank_ids(c, &v, it, rl, n);
 	if (!rc)
-		rc = rt__dups(it, k, dup_local, c, &v);
-	free(grp);
-	k = 0;
-	for (i = 0; !rc && i < n; i++)
-		if (t->ranks[i].device_ip && v.x[i].ip0)
-			it[k++] = (struct rt__item){ 0, t->ranks[i].device_ip, 0, i };
-	if (!rc)
-		rc = rt__dups(it, k, dup_ip, c, &v);
+		rc = v2_per_server(c, &v, it, n);
 	if (!rc)
 		rc = rt__group_servers(t);
 out:
