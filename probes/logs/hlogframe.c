@@ -107,10 +107,11 @@ int hlog__help_advice(struct pspan msg)
 {
 	static const char *const leads[] = {"Try ", "Run ", "See ", "For more information"};
 	struct pspan m = probe__trim(msg);
-	if (m.n > 80 || !hlog__has_nocase(m, "--help") || !hlog__has_nocase(m, "more information"))
+	if (m.n > 80)
 		return 0;
+	/* every line of a log passes here: its first word rules most out before any search */
 	for (size_t i = 0; i < sizeof(leads) / sizeof(leads[0]); i++)
 		if (probe__starts(m, leads[i]))
-			return 1;
+			return hlog__has_nocase(m, "--help") && hlog__has_nocase(m, "more information");
 	return 0;
 }

@@ -510,10 +510,6 @@ static int kernel_prefix(struct pspan *m, struct hlog_line *l, int kernel_word)
 	return 0;
 }
 
-/* Docker Compose's service prefix, the service's name padded with blanks then "| ":
- * "deepseek-v3_2-exp-w8a8 |  File \"/usr/local/.../tp_worker.py\", line 253, in __init__",
- * "web-1  | Traceback (most recent call last):". The name has a lower-case letter and is no
- * level word (loguru's "ERROR    | module:fn:12 - ..." is a level, not a service). */
 /* The length of the name m opens with, a service's or a host's (letters, digits, '_', '-',
  * '.'; 64 at most), and whether it has a lower-case letter. */
 static size_t name_len(struct pspan m, int *lower)
@@ -528,6 +524,10 @@ static size_t name_len(struct pspan m, int *lower)
 	return i;
 }
 
+/* Docker Compose's service prefix, the service's name padded with blanks then "| ":
+ * "deepseek-v3_2-exp-w8a8 |  File \"/usr/local/.../tp_worker.py\", line 253, in __init__",
+ * "web-1  | Traceback (most recent call last):". The name has a lower-case letter and is no
+ * level word (loguru's "ERROR    | module:fn:12 - ..." is a level, not a service). */
 static int compose_prefix(struct pspan *m)
 {
 	int lower;
