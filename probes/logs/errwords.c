@@ -272,6 +272,12 @@ static const struct {
 	{"失败", 0},
 	{"错误", 0},
 	{"超时", 0},
+	/* a job's state as the scheduler recorded it, one word in its table: Slurm's sacct
+	 * "1488666.bat+  batch  bsc32  4 OUT_OF_ME+  0:125" (its columns cut a longer word and
+	 * mark the cut with '+'), seff's "State: OUT_OF_MEMORY (exit code 0)" (its states FAILED
+	 * and TIMEOUT already read as words above) */
+	{"OUT_OF_MEMORY", EW_CASE},
+	{"OUT_OF_ME+", EW_CASE},
 	{"ECONNREFUSED", EW_CASE}, /* errno names: "Connection refused (ECONNREFUSED, ...)" */
 	{"EHOSTUNREACH", EW_CASE}, /* "No route to host (EHOSTUNREACH, ...)" */
 	{"ENETUNREACH", EW_CASE}, /* "Network is unreachable (ENETUNREACH, ...)" */

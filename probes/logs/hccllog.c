@@ -503,6 +503,7 @@ struct scan {
 	 * connect ...", then "Message: connect() to 169.254.140.13:1026 failed" 7 lines on) */
 	int framed, ev_framed;
 	int frame_notice;  /* ... and the one open says the program went on without it */
+	int fs_table; /* inside df's table, below its heading */
 	struct pspan ahead; /* the file after this line */
 	struct msg_ctx mc;
 	struct unk_line tail; /* the last line */
@@ -522,6 +523,27 @@ struct scan {
 	int nccl_warned; /* an NCCL line at WARN, or an error, seen in this file */
 };
 
+/* A row of df's table whose file system is at full use is an error, though its words are
+ * numbers: a job writing there fails, and a health check run on the node fails in ways that
+ * seem to have nothing to do with it (NHC's "Actual RAM size (0 kB) less than minimum
+ * allowed" under "tmpfs  512M  512M  0 100% /tmp"). */
+static void full_row(struct scan *s, struct hlog_line *l, struct pspan line)
+{
+	if (hlog__fs_table_heading(l->msg)) {
+		s->fs_table = 1;
+		return;
+	}
+	if (!s->fs_table)
+		return;
+	int row = hlog__fs_table_row(l->msg);
+	s->fs_table = row > 0;
+	if (row != 2)
+		return;
+	l->error = 1;
+	offer_word(s->r, s->name, s->node, s->no, l->rank, line,
+		   hlog__word_family_named("disk-full"), HLINE_NONE);
+}
+
 /* What the line says of the lines around it (an error stack's frame, a traceback, a list of
  * possible causes, a block's heading, its process and time): 1 when it is no line of its
  * own to read further (a list item of general advice, a source line under a frame). */
@@ -540,6 +562,7 @@ static int scan_context(struct scan *s, struct pspan raw, struct hlog_line *l,
 	ctx_line(&s->mc, s->no, l);
 	trace_below(s->r, s->name, s->node, &s->tail, line);
 	usage_below(s->r, s->name, s->node, &s->tail, l->msg);
+	full_row(s, l, line);
 	s->above = s->tail;
 	s->tail = (struct unk_line){s->no, l->rank, l->error, l->level == HLINE_INFO, l->frame != 0,
 				    line, l->msg};

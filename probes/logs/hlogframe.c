@@ -1,6 +1,7 @@
-/* The lines of a stack dump and of a program's usage error, read by their form alone: a
- * Python frame's function, the collective or wait it is in, a frame of MPICH's error stack,
- * and the advice to read a program's help under the command line it refused. */
+/* The lines of a stack dump, of a program's usage error and of a file-system table, read by
+ * their form alone: a Python frame's function, the collective or wait it is in, a frame of
+ * MPICH's error stack, the advice to read a program's help under the command line it
+ * refused, and a file system at full use in df's table. */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -114,4 +115,54 @@ int hlog__help_advice(struct pspan msg)
 		if (probe__starts(m, leads[i]))
 			return hlog__has_nocase(m, "--help") && hlog__has_nocase(m, "more information");
 	return 0;
+}
+
+/* df's heading, of blocks or of inodes: "Filesystem      Size  Used Avail Use% Mounted on",
+ * "Filesystem      Inodes IUsed IFree IUse% Mounted on". */
+int hlog__fs_table_heading(struct pspan msg)
+{
+	struct pspan m = probe__trim(msg);
+	return probe__starts(m, "Filesystem") && m.n >= 15 &&
+	       !memcmp(m.s + m.n - 15, "Use% Mounted on", 15);
+}
+
+/* The last two fields of m, blank-separated: 1 when there are two. */
+static int last_two(struct pspan m, struct pspan *a, struct pspan *b)
+{
+	size_t e = m.n, i;
+	struct pspan *out[2] = {b, a};
+	for (int k = 0; k < 2; k++) {
+		while (e > 0 && isspace((unsigned char)m.s[e - 1]))
+			e--;
+		for (i = e; i > 0 && !isspace((unsigned char)m.s[i - 1]); i--)
+			;
+		if (i == e)
+			return 0;
+		*out[k] = (struct pspan){m.s + i, e - i};
+		e = i;
+	}
+	return 1;
+}
+
+/* A line of df's table below its heading: 0 when it is none (the table ended), 1 a row, 2 a
+ * row whose file system is full. The use and the mount point are the last two fields, counted
+ * from the end because a long device name wraps onto a line of its own ("/dev/mapper/vg-root"
+ * over "  50G  50G  0 100% /"), which also belongs to the table. A read-only image is always
+ * at full use and full of nothing it needs: a snap's squashfs, "/dev/loop3  64M  64M  0 100%
+ * /snap/core20/2318". */
+int hlog__fs_table_row(struct pspan msg)
+{
+	struct pspan m = probe__trim(msg), use, mount;
+	if (m.n && !memchr(m.s, ' ', m.n) && !memchr(m.s, '\t', m.n))
+		return 1;
+	if (!last_two(m, &use, &mount) || mount.s[0] != '/' || use.s[use.n - 1] != '%')
+		return 0;
+	for (size_t i = 0; i + 1 < use.n; i++)
+		if (!isdigit((unsigned char)use.s[i]))
+			return 0;
+	if (use.n != 4 || memcmp(use.s, "100%", 4))
+		return 1;
+	if (probe__starts(m, "/dev/loop") || probe__starts(mount, "/snap/"))
+		return 1;
+	return 2;
 }

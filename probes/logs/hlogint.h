@@ -109,6 +109,10 @@ int hlog__frame_collective(struct pspan m, char *out, size_t len);
 int hlog__wait_call(struct pspan s);
 int hlog__stack_frame(struct pspan m);
 int hlog__help_advice(struct pspan msg);
+/* df's table: its heading, and a line below it (0 none: the table ended, 1 a row, 2 a row
+ * whose file system is full) */
+int hlog__fs_table_heading(struct pspan msg);
+int hlog__fs_table_row(struct pspan msg);
 
 /* wordfam.c: the family of an error line no rule knows, by its words (a row, -1 for none),
  * and what its row says. */

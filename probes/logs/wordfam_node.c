@@ -93,6 +93,9 @@ const struct family hlog__fams_node[] = {
 		  * CUDA_ERROR_OUT_OF_MEMORY, Vulkan's VK_ERROR_OUT_OF_HOST_MEMORY; HIP's
 		  * hipErrorOutOfMemory and Python's OutOfMemoryError */
 		 "_out_of_memory", "_out_of_device_memory", "_out_of_host_memory", "OutOfMemory",
+		 /* and as Slurm records a job's state, whole or cut to its column by sacct:
+		  * "OUT_OF_MEMORY", "OUT_OF_ME+" */
+		 "out_of_memory", "out_of_me+",
 		 /* an allocation of a size refused, in NCCL 1's words: "failed to allocate 2101248
 		  * byte device buffer", "NCCL Init failed (10) 'cuda malloc failed'" */
 		 "byte device buffer", "malloc failed",

@@ -1621,4 +1621,32 @@ check_rc 2 "NHC's 'HPCX_DIR is not set': exit 2"
 cause kind detail
 check_out "config words:setting" "  a setting, read from the variable's name"
 
+# a file system at full use in df's table is a full disk, though the row's words are numbers
+# (real log: real-logs-new batch628, NHC's false failures on a node whose /tmp is full); a
+# snap's image is always at full use and a row at 6% is none; the table ends at a line that is
+# no row of it
+J=tests/data/real-logs-new/batch628/nhc-pr152-tmp-full-100pct-false-cpuinfo-physmem-eth-failures
+run "$HCCLCTL" --json doctor --logs "$J"
+check_rc 2 "/tmp at 100% in df's table above NHC's failures: exit 2"
+cause kind detail
+check_out "memory/resource words:disk-full" "  the full disk, read from df's row, outranks the checks' failures"
+printf '%s\n' 'Filesystem      Size  Used Avail Use% Mounted on' \
+	'/dev/loop3       64M   64M     0 100% /snap/core20/2318' \
+	'overlay         1.8T   96G  1.6T   6% /' \
+	'step 100 loss 0.31 100% /data done' >"$TMP/df.log"
+run "$HCCLCTL" doctor --logs "$TMP/df.log"
+check_rc 0 "a snap image at 100%, a disk at 6%, a line after the table: no error, exit 0"
+cause_is "kind detail" "memory/resource words:disk-full" "  a wrapped row's use counts from its end" \
+	'Filesystem      Size  Used Avail Use% Mounted on' '/dev/mapper/vg-root' \
+	'                  50G   50G     0 100% /'
+
+# a job's state as Slurm records it, whole (seff) or cut to sacct's column with '+' (real
+# log: real-logs-new batch631, autosubmit's sacct table "OUT_OF_ME+")
+run "$HCCLCTL" --json doctor --logs tests/data/real-logs-new/batch631/autosubmit-382-sacct-out-of-memory-0-125
+check_rc 2 "sacct's state OUT_OF_ME+: exit 2"
+cause kind detail
+check_out "memory/resource words:memory" "  memory, read from the state cut to its column"
+cause_is "kind detail" "memory/resource words:memory" "  seff's state OUT_OF_MEMORY" \
+	'State: OUT_OF_MEMORY (exit code 0)'
+
 done_testing

@@ -339,6 +339,10 @@ static const struct row_line word_lines[] = {
 	{"NVRM: Xid", "https://github.com/NVIDIA/open-gpu-kernel-modules/issues/1150",
 	 "kernel: NVRM: Xid (PCI:0000:dc:00): 45, pid=1818990, name=python3, Ch 00000001 caused by "
 	 "previous Xid 149"},
+	{"OUT_OF_MEMORY", "../real-logs-new/batch631/smk-simple-slurm-29-slurmstepd-oom-kill-state-out-of-memory",
+	 "State: OUT_OF_MEMORY (exit code 0)"},
+	{"OUT_OF_ME+", "../real-logs-new/batch631/autosubmit-382-sacct-out-of-memory-0-125",
+	 "`1488666.bat+      batch                 bsc32          4 OUT_OF_ME+    0:125 `"},
 	{"err!", "../real-logs-new/batch616/gpu-operator-559-a40-node-a44-nvidia-smi-gpu0-err-bus-19-00",
 	 "|   0  ERR!                On   | 00000000:19:00.0 Off |"},
 	{"err!", "https://github.com/Azure/azhpc-diagnostics/issues/77",

@@ -63,11 +63,32 @@ static void test_frames(void **state)
 	assert_int_equal(hlog__stack_frame(span("main(): nothing")), 0);
 }
 
+static void test_fs_table(void **state)
+{
+	(void)state;
+	/* df -h's heading and df -i's, then rows: NHC's node with /tmp full, a snap image, a
+	 * long device name wrapped onto a line of its own */
+	assert_true(hlog__fs_table_heading(span("Filesystem      Size  Used Avail Use% Mounted on")));
+	assert_true(hlog__fs_table_heading(
+		span("Filesystem      Inodes IUsed IFree IUse% Mounted on                      ")));
+	assert_false(hlog__fs_table_heading(span("Filesystem check failed on /dev/sda1")));
+	assert_int_equal(hlog__fs_table_row(span("tmpfs           512M  512M     0 100% /tmp")), 2);
+	assert_int_equal(hlog__fs_table_row(span("overlay         1.8T   96G  1.6T   6% /")), 1);
+	assert_int_equal(hlog__fs_table_row(span("/dev/loop3       64M   64M     0 100% /snap/core20/2318")),
+			 1);
+	assert_int_equal(hlog__fs_table_row(span("/dev/mapper/vg-root")), 1);
+	assert_int_equal(hlog__fs_table_row(span("                  50G   50G     0 100% /")), 2);
+	assert_int_equal(hlog__fs_table_row(span("[root@c1104 ~]# nhc -ad")), 0);
+	assert_int_equal(hlog__fs_table_row(span("shm  1.0G  1.0G  0  100 /dev/shm")), 0);
+	assert_int_equal(hlog__fs_table_row(span("")), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_help_advice),
 		cmocka_unit_test(test_frames),
+		cmocka_unit_test(test_fs_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
