@@ -476,21 +476,11 @@ static int plan_sessions(struct ssh_run *s)
 	return 0;
 }
 
-int run_ssh_launch(const struct run_ssh_args *a)
+/* The SSH files named readable and the connect timeout valid: 0, or the exit code. */
+static int check_inputs(const struct run_ssh_args *a, long *ctmo)
 {
-	struct rt_table t = { 0 };
-	struct ssh_run s = { .a = a };
-	struct comm_rendezvous *rdv = NULL;
-	struct comm_root_info ri;
-	char digest[17] = "", maddr[INET6_ADDRSTRLEN + 2], err[COMM_ERRLEN] = "";
-	char master[COMM_TOKEN_MAX], secret_line[40], table_abs[PATH_MAX];
-	pthread_t wt;
-	int rc, watcher_up = 0;
-
-	s.cancel.fd[0] = s.cancel.fd[1] = -1;
-	s.interrupt.fd[0] = s.interrupt.fd[1] = -1;
-	long ctmo = env_seconds("HCCLCTL_CONNECT_TIMEOUT", DEFAULT_CONNECT_TIMEOUT);
-	if (ctmo < 0)
+	*ctmo = env_seconds("HCCLCTL_CONNECT_TIMEOUT", DEFAULT_CONNECT_TIMEOUT);
+	if (*ctmo < 0)
 		return fail(EXIT_USAGE, a->where, "a whole number of seconds, at least 1",
 			    "invalid HCCLCTL_CONNECT_TIMEOUT");
 	if (a->key && access(a->key, R_OK))
@@ -499,87 +489,195 @@ int run_ssh_launch(const struct run_ssh_args *a)
 	if (a->known_hosts && access(a->known_hosts, R_OK))
 		return fail(EXIT_UNKNOWN, a->where, NULL, "cannot read --ssh-known-hosts '%s': %s",
 			    a->known_hosts, strerror(errno));
+	return 0;
+}
 
-	rc = load_table(a, &t, digest);
-	if (rc)
-		goto out;
-	s.n = t.nranks;
-	if (s.n == 0) {
-		rc = fail(EXIT_FAIL, a->where, NULL, "the rank table %s has no ranks", a->ranktable);
-		goto out;
-	}
-	if (a->root >= (long)s.n) {
-		rc = fail(EXIT_USAGE, a->where, NULL, "--root %ld is not a rank of %zu", a->root, s.n);
-		goto out;
-	}
-	s.hosts = calloc(s.n, sizeof(*s.hosts));
-	s.end_seq = calloc(s.n, sizeof(*s.end_seq));
-	if (!s.hosts || !s.end_seq) {
-		rc = fail(EXIT_UNKNOWN, a->where, NULL, "out of memory");
-		goto out;
-	}
-	/* Rank r runs on the server of the entry with rank_id r. The table validated, so the
-	 * ids are 0..n-1 once each; checked again, as is every address, since nothing from the
-	 * table may reach a shell or ssh unvetted. */
-	for (size_t i = 0; i < s.n; i++) {
-		const struct rt_rank *k = &t.ranks[i];
+/* Rank r runs on the server of the entry with rank_id r. The table validated, so the ids are
+ * 0..n-1 once each; checked again, as is every address, since nothing from the table may
+ * reach a shell or ssh unvetted. */
+static int place_ranks(struct ssh_run *s, const struct rt_table *t)
+{
+	const struct run_ssh_args *a = s->a;
+	s->n = t->nranks;
+	if (s->n == 0)
+		return fail(EXIT_FAIL, a->where, NULL, "the rank table %s has no ranks", a->ranktable);
+	if (a->root >= (long)s->n)
+		return fail(EXIT_USAGE, a->where, NULL, "--root %ld is not a rank of %zu", a->root,
+			    s->n);
+	s->hosts = calloc(s->n, sizeof(*s->hosts));
+	s->end_seq = calloc(s->n, sizeof(*s->end_seq));
+	if (!s->hosts || !s->end_seq)
+		return fail(EXIT_UNKNOWN, a->where, NULL, "out of memory");
+	for (size_t i = 0; i < s->n; i++) {
+		const struct rt_rank *k = &t->ranks[i];
 		const char *addr = k->host_ip && *k->host_ip ? k->host_ip : k->server_id;
-		if (k->rank_id < 0 || (size_t)k->rank_id >= s.n || s.hosts[k->rank_id].host) {
-			rc = fail(EXIT_FAIL, a->where, NULL,
-				  "%s: rank ids are not 0..%zu once each (rank_id %ld)", a->ranktable,
-				  s.n - 1, k->rank_id);
-			goto out;
-		}
+		if (k->rank_id < 0 || (size_t)k->rank_id >= s->n || s->hosts[k->rank_id].host)
+			return fail(EXIT_FAIL, a->where, NULL,
+				    "%s: rank ids are not 0..%zu once each (rank_id %ld)",
+				    a->ranktable, s->n - 1, k->rank_id);
 		if (!addr || !*addr || rt_host_unsafe_at(addr) >= 0 ||
-		    (k->server_id && rt_host_unsafe_at(k->server_id) >= 0)) {
-			rc = fail(EXIT_FAIL, a->where,
-				  "a server is a host name or IP: letters, digits, '.', '-', '_', ':'",
-				  "%s: rank %ld: refusing server \"%.64s\": not a host name or IP; "
-				  "nothing was started",
-				  a->ranktable, k->rank_id,
-				  k->server_id ? k->server_id : addr ? addr : "");
-			goto out;
-		}
-		s.hosts[k->rank_id].host = addr;
-		s.hosts[k->rank_id].name = k->server_id && *k->server_id ? k->server_id : addr;
-		s.hosts[k->rank_id].exit_status = -1;
+		    (k->server_id && rt_host_unsafe_at(k->server_id) >= 0))
+			return fail(EXIT_FAIL, a->where,
+				    "a server is a host name or IP: letters, digits, '.', '-', '_', ':'",
+				    "%s: rank %ld: refusing server \"%.64s\": not a host name or IP; "
+				    "nothing was started",
+				    a->ranktable, k->rank_id,
+				    k->server_id ? k->server_id : addr ? addr : "");
+		s->hosts[k->rank_id].host = addr;
+		s->hosts[k->rank_id].name = k->server_id && *k->server_id ? k->server_id : addr;
+		s->hosts[k->rank_id].exit_status = -1;
 	}
-	if ((rc = plan_sessions(&s)))
+	return 0;
+}
+
+/* The rendezvous, on an address the servers can reach; --master (HOST:PORT) and the secret's
+ * line for the ranks' stdin, from its token "comm3:HOST:PORT:<32 hex>". */
+static int host_rendezvous(struct ssh_run *s, char *master, size_t mlen, char *secret,
+			   size_t slen)
+{
+	const struct run_ssh_args *a = s->a;
+	char maddr[INET6_ADDRSTRLEN + 2], err[COMM_ERRLEN] = "";
+	struct comm_root_info ri;
+	if (a->master_addr) {
+		if (rt_host_unsafe_at(a->master_addr) >= 0 || !*a->master_addr)
+			return fail(EXIT_USAGE, a->where, NULL, "invalid --master-addr '%s'",
+				    a->master_addr);
+		snprintf(maddr, sizeof(maddr), "%s", a->master_addr);
+	} else if (run_route_addr(s->hosts[0].host, maddr, sizeof(maddr), err, sizeof(err))) {
+		return fail(EXIT_UNKNOWN, a->where, "give --master-addr IP",
+			    "cannot find the local address towards rank 0's server: %s", err);
+	}
+	if (comm_root_info_make(&ri, maddr, 0, NULL, err, sizeof(err)) ||
+	    comm_rendezvous_start(&s->rdv, &ri, (int)s->n, a->rdv_timeout_ms, err, sizeof(err)))
+		return fail(EXIT_UNKNOWN, a->where, NULL, "cannot host the rendezvous on %s: %s",
+			    maddr, err);
+	size_t tl = strlen(ri.token);
+	if (tl < 6 + 33 + 3 || strncmp(ri.token, "comm", 4))
+		return fail(EXIT_UNKNOWN, a->where, NULL, "unexpected root info '%s'", ri.token);
+	const char *c1 = strchr(ri.token, ':') + 1;
+	snprintf(master, mlen, "%.*s", (int)(ri.token + tl - 33 - c1), c1);
+	snprintf(secret, slen, "%s\n", ri.token + tl - 32);
+	return 0;
+}
+
+/* The watcher told the run is over, and gone. */
+static void stop_watcher(struct ssh_run *s, pthread_t wt)
+{
+	pthread_mutex_lock(&s->mu);
+	s->finished = 1;
+	pthread_cond_signal(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+	pthread_join(wt, NULL);
+}
+
+/* Every session at once, with the watcher over the rendezvous beside them, to the end of the
+ * run; then the report. */
+static int run_sessions(struct ssh_run *s, struct deploy_fan *df, long ctmo,
+			const char *secret_line)
+{
+	const struct run_ssh_args *a = s->a;
+	char err[COMM_ERRLEN] = "";
+	pthread_t wt;
+	int rc;
+	if ((rc = fo_cancel_init(&s->cancel)) || (rc = fo_cancel_init(&s->interrupt)))
+		return fail(EXIT_UNKNOWN, a->where, NULL, "pipe: %s", strerror(-rc));
+	if (pthread_create(&wt, NULL, watcher, s))
+		return fail(EXIT_UNKNOWN, a->where, NULL, "cannot start a thread");
+	if (a->insecure)
+		warn_msg(a->where, "--ssh-insecure: host keys are not checked; anyone on the path "
+				   "can pose as these hosts");
+	struct fanout f = {
+		.ssh = { .user = a->user, .port = (int)a->port, .key = a->key,
+			 .known_hosts = a->known_hosts, .insecure = a->insecure,
+			 .cancel_fd = s->cancel.fd[0] },
+		/* every session stays open for the whole run: all must be in flight */
+		.parallel = (int)s->nsrv,
+		.connect_parallel = a->parallel > 0 ? (int)a->parallel : DEFAULT_CONNECT_PARALLEL,
+		.connect_timeout_ms = ctmo * 1000,
+		.keepalive_s = KEEPALIVE_S,
+		.cap = RUNSSH_KEEP_MAX,
+		.input = secret_line,
+		.input_len = strlen(secret_line),
+		.keep_stdin = !s->per_rank, /* run-node stops its ranks when its stdin ends */
+		.interrupt_fd = s->per_rank ? 0 : s->interrupt.fd[0],
+		.interrupt = "interrupt\n",
+		.interrupt_len = strlen("interrupt\n"),
+		.prepare = deploy_prepare,
+		.prepare_arg = df,
+		.on_line = on_line,
+		.on_done = on_done,
+		.arg = s,
+	};
+	if (!s->per_rank)
+		fo_cancel_soft_first(&s->interrupt);
+	fo_cancel_on_signals(&s->cancel, 1);
+	long long t0 = mono_ms();
+	rc = fanout_run(&f, s->srv, s->nsrv, err, sizeof(err));
+	fo_cancel_signals_off();
+	double secs = (double)(mono_ms() - t0) / 1000.0;
+	stop_watcher(s, wt);
+	if (rc)
+		return fail(EXIT_UNKNOWN, a->where, NULL, "%s", err);
+	char why[COMM_ERRLEN] = "";
+	unsigned refused = comm_rendezvous_refused(s->rdv, why, sizeof(why));
+	if (refused)
+		warn_msg(a->where, "the rendezvous refused %u connection%s; the last: %s", refused,
+			 plural_s(refused), why);
+	return runssh_report(s, secs);
+}
+
+static void release_run(struct ssh_run *s)
+{
+	comm_rendezvous_stop(s->rdv);
+	fo_cancel_release(&s->cancel);
+	fo_cancel_release(&s->interrupt);
+	for (size_t r = 0; s->hosts && r < s->n; r++)
+		fo_host_release(&s->hosts[r]);
+	for (size_t j = 0; !s->per_rank && s->srv && j < s->nsrv; j++)
+		fo_host_release(&s->srv[j]);
+	for (size_t j = 0; s->cmds && s->before && s->rest && j < s->nsrv; j++) {
+		free(s->cmds[j]);
+		free(s->before[j]);
+		free(s->rest[j]);
+	}
+	free(s->before);
+	free(s->rest);
+	for (size_t j = 0; s->srv_ranks && j < s->nsrv; j++)
+		free(s->srv_ranks[j]);
+	if (!s->per_rank)
+		free(s->srv);
+	free(s->cmds);
+	free(s->srv_ranks);
+	free(s->srv_of);
+	free(s->from_srv);
+	cJSON_Delete(s->rows);
+	deploy_release(&s->dep);
+	free(s->hosts);
+	free(s->end_seq);
+}
+
+int run_ssh_launch(const struct run_ssh_args *a)
+{
+	struct rt_table t = { 0 };
+	struct ssh_run s = { .a = a };
+	char digest[17] = "", err[COMM_ERRLEN] = "";
+	char master[COMM_TOKEN_MAX], secret_line[40], table_abs[PATH_MAX];
+	long ctmo;
+	int rc;
+
+	s.cancel.fd[0] = s.cancel.fd[1] = -1;
+	s.interrupt.fd[0] = s.interrupt.fd[1] = -1;
+	if ((rc = check_inputs(a, &ctmo)))
+		return rc;
+	if ((rc = load_table(a, &t, digest)) || (rc = place_ranks(&s, &t)) ||
+	    (rc = plan_sessions(&s)))
 		goto out;
 	if ((rc = deploy_init(&s.dep, a->remote_hcclctl, err, sizeof(err)))) {
 		rc = fail(EXIT_UNKNOWN, a->where, NULL, "%s", err);
 		goto out;
 	}
-
-	/* The rendezvous, on an address the servers can reach. */
-	if (a->master_addr) {
-		if (rt_host_unsafe_at(a->master_addr) >= 0 || !*a->master_addr) {
-			rc = fail(EXIT_USAGE, a->where, NULL, "invalid --master-addr '%s'",
-				  a->master_addr);
-			goto out;
-		}
-		snprintf(maddr, sizeof(maddr), "%s", a->master_addr);
-	} else if (run_route_addr(s.hosts[0].host, maddr, sizeof(maddr), err, sizeof(err))) {
-		rc = fail(EXIT_UNKNOWN, a->where, "give --master-addr IP",
-			  "cannot find the local address towards rank 0's server: %s", err);
+	if ((rc = host_rendezvous(&s, master, sizeof(master), secret_line, sizeof(secret_line))))
 		goto out;
-	}
-	if (comm_root_info_make(&ri, maddr, 0, NULL, err, sizeof(err)) ||
-	    comm_rendezvous_start(&rdv, &ri, (int)s.n, a->rdv_timeout_ms, err, sizeof(err))) {
-		rc = fail(EXIT_UNKNOWN, a->where, NULL, "cannot host the rendezvous on %s: %s", maddr,
-			  err);
-		goto out;
-	}
-	/* The token is "comm3:HOST:PORT:<32 hex>": --master is HOST:PORT, the secret the rest */
-	size_t tl = strlen(ri.token);
-	if (tl < 6 + 33 + 3 || strncmp(ri.token, "comm", 4)) {
-		rc = fail(EXIT_UNKNOWN, a->where, NULL, "unexpected root info '%s'", ri.token);
-		goto out;
-	}
-	const char *c1 = strchr(ri.token, ':') + 1;
-	snprintf(master, sizeof(master), "%.*s", (int)(ri.token + tl - 33 - c1), c1);
-	snprintf(secret_line, sizeof(secret_line), "%s\n", ri.token + tl - 32);
-
 	/* A local file: the ranks read the same path on their nodes and prove they agree. */
 	if (strcmp(a->ranktable, "-") && !strstr(a->ranktable, "://") &&
 	    realpath(a->ranktable, table_abs))
@@ -598,104 +696,13 @@ int run_ssh_launch(const struct run_ssh_args *a)
 			"hcclctl: %s: %zu ranks over SSH in %zu session%s, rendezvous at %s, table "
 			"digest %s\n",
 			a->where, s.n, s.nsrv, plural_s(s.nsrv), master, digest);
-
-	if ((rc = fo_cancel_init(&s.cancel)) || (rc = fo_cancel_init(&s.interrupt))) {
-		rc = fail(EXIT_UNKNOWN, a->where, NULL, "pipe: %s", strerror(-rc));
-		goto out;
-	}
 	pthread_mutex_init(&s.mu, NULL);
 	pthread_cond_init(&s.cv, NULL);
-	s.rdv = rdv;
-	if (pthread_create(&wt, NULL, watcher, &s)) {
-		rc = fail(EXIT_UNKNOWN, a->where, NULL, "cannot start a thread");
-		goto out_sync;
-	}
-	watcher_up = 1;
-	if (a->insecure)
-		warn_msg(a->where, "--ssh-insecure: host keys are not checked; anyone on the path "
-				   "can pose as these hosts");
-	struct fanout f = {
-		.ssh = { .user = a->user, .port = (int)a->port, .key = a->key,
-			 .known_hosts = a->known_hosts, .insecure = a->insecure,
-			 .cancel_fd = s.cancel.fd[0] },
-		/* every session stays open for the whole run: all must be in flight */
-		.parallel = (int)s.nsrv,
-		.connect_parallel = a->parallel > 0 ? (int)a->parallel : DEFAULT_CONNECT_PARALLEL,
-		.connect_timeout_ms = ctmo * 1000,
-		.keepalive_s = KEEPALIVE_S,
-		.cap = RUNSSH_KEEP_MAX,
-		.input = secret_line,
-		.input_len = strlen(secret_line),
-		.keep_stdin = !s.per_rank, /* run-node stops its ranks when its stdin ends */
-		.interrupt_fd = s.per_rank ? 0 : s.interrupt.fd[0],
-		.interrupt = "interrupt\n",
-		.interrupt_len = strlen("interrupt\n"),
-		.prepare = deploy_prepare,
-		.prepare_arg = &df,
-		.on_line = on_line,
-		.on_done = on_done,
-		.arg = &s,
-	};
-	if (!s.per_rank)
-		fo_cancel_soft_first(&s.interrupt);
-	fo_cancel_on_signals(&s.cancel, 1);
-	long long t0 = mono_ms();
-	rc = fanout_run(&f, s.srv, s.nsrv, err, sizeof(err));
-	fo_cancel_signals_off();
-	double secs = (double)(mono_ms() - t0) / 1000.0;
-	pthread_mutex_lock(&s.mu);
-	s.finished = 1;
-	pthread_cond_signal(&s.cv);
-	pthread_mutex_unlock(&s.mu);
-	pthread_join(wt, NULL);
-	watcher_up = 0;
-	if (rc) {
-		rc = fail(EXIT_UNKNOWN, a->where, NULL, "%s", err);
-		goto out_sync;
-	}
-	char why[COMM_ERRLEN] = "";
-	unsigned refused = comm_rendezvous_refused(rdv, why, sizeof(why));
-	if (refused)
-		warn_msg(a->where, "the rendezvous refused %u connection%s; the last: %s", refused,
-			 plural_s(refused), why);
-	rc = runssh_report(&s, secs);
-out_sync:
-	if (watcher_up) {
-		pthread_mutex_lock(&s.mu);
-		s.finished = 1;
-		pthread_cond_signal(&s.cv);
-		pthread_mutex_unlock(&s.mu);
-		pthread_join(wt, NULL);
-	}
+	rc = run_sessions(&s, &df, ctmo, secret_line);
 	pthread_cond_destroy(&s.cv);
 	pthread_mutex_destroy(&s.mu);
 out:
-	comm_rendezvous_stop(rdv);
-	fo_cancel_release(&s.cancel);
-	fo_cancel_release(&s.interrupt);
-	for (size_t r = 0; s.hosts && r < s.n; r++)
-		fo_host_release(&s.hosts[r]);
-	for (size_t j = 0; !s.per_rank && s.srv && j < s.nsrv; j++)
-		fo_host_release(&s.srv[j]);
-	for (size_t j = 0; s.cmds && s.before && s.rest && j < s.nsrv; j++) {
-		free(s.cmds[j]);
-		free(s.before[j]);
-		free(s.rest[j]);
-	}
-	free(s.before);
-	free(s.rest);
-	for (size_t j = 0; s.srv_ranks && j < s.nsrv; j++)
-		free(s.srv_ranks[j]);
-	if (!s.per_rank)
-		free(s.srv);
-	free(s.cmds);
-	free(s.srv_ranks);
-	free(s.srv_of);
-	free(s.from_srv);
-	cJSON_Delete(s.rows);
-	deploy_release(&s.dep);
-	free(s.hosts);
-	free(s.end_seq);
+	release_run(&s);
 	rt_table_release(&t);
 	return rc;
 }
