@@ -404,6 +404,11 @@ static const struct {
 	/* a failure said not to happen: SkyPilot's "Streaming logs... (Ctrl-C to exit log
 	 * streaming; job will not be killed)" */
 	{"killed", 0, hlog__ew_negated},
+	/* a refusal said to hold at this moment, the program waiting for it to change: Ray's
+	 * "The actor or task with ID ... cannot be scheduled right now. ... The required
+	 * resources may be added as autoscaling takes place" (the whole line; a log that ends
+	 * on it is a wait that never ended, which the word families read) */
+	{"right now", 1, hlog__ew_for_now},
 	/* a step given up on and said so, the work going on without it: "Unable to save dataset
 	 * to W&B, skipping!", nvidia-peermem's "ERROR detected invalid context, skipping further
 	 * processing" (a peer memory region freed before its callback, harmless) */

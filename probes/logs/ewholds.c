@@ -461,6 +461,26 @@ int hlog__ew_negated(struct pspan m, size_t at, size_t len)
 	return 0;
 }
 
+/* Whether the phrase at m[at..at+len) ("right now") puts a refusal before it in its sentence
+ * at this moment only: Ray's "The actor or task with ID ... cannot be scheduled right now. It
+ * requires {CPU: 4.000000} for placement, however the cluster currently cannot provide the
+ * requested resources." (the program waits for it to change; a log that ends there never saw
+ * it change, which the word families read) */
+int hlog__ew_for_now(struct pspan m, size_t at, size_t len)
+{
+	(void)len;
+	static const char *const refusals[] = {"cannot ", "can't ", "unable to ", "not "};
+	size_t from = 0;
+	for (size_t i = 0; i + 1 < at; i++)
+		if (m.s[i] == '.' && m.s[i + 1] == ' ')
+			from = i + 2;
+	struct pspan sentence = {m.s + from, at - from};
+	for (size_t k = 0; k < sizeof(refusals) / sizeof(refusals[0]); k++)
+		if (hlog__has_nocase(sentence, refusals[k]))
+			return 1;
+	return 0;
+}
+
 /* Where one of words (case folded) ends right at m.s[at], the index it starts at; or
  * (size_t)-1. */
 static size_t word_before(struct pspan m, size_t at, const char *const *words, size_t n)

@@ -217,9 +217,11 @@ static void say_link_down(struct hlog_report *r, struct sbuf *b, const struct hl
 {
 	/* the verbs library's port event, and the port state of the rdma tool, ibv_devinfo or
 	 * ibstat ("State: Down"; hccn_tool says "link status"), are a host RDMA NIC's, not an
-	 * NPU's */
+	 * NPU's; so is a state under a heading that names an RDMA device (ibstatus's
+	 * "Infiniband device 'mlx5_2' port 1 status:" over "state: 1: DOWN") */
 	int rdma = strstr(c->text, "async event") || strstr(c->text, "physical_state") ||
-		   strstr(c->text, "PORT_DOWN") || strcasestr(c->text, "state: down");
+		   strstr(c->text, "PORT_DOWN") || strcasestr(c->text, "state: down") ||
+		   c->head_nic[0];
 	int dev = rdma ? -1 : c->dev;
 	for (size_t i = 0; i < r->nev && dev < 0 && !rdma; i++)
 		if (r->ev[i].kind == HLOG_LINK_DOWN && !strcmp(r->ev[i].node, c->node))

@@ -249,7 +249,7 @@ static int value_is(struct pspan m, size_t i, const char *word)
 
 /* A state key whose value is the word down: "State: Down", "link state: DOWN (cable)", a
  * key that ends in state, status or link, or a port by its number ("link status : DOWN",
- * "port 5 : DOWN"). */
+ * "port 5 : DOWN"); the word may follow the state's number ("state: 1: DOWN"). */
 static int state_down(struct pspan m)
 {
 	struct pspan key;
@@ -267,6 +267,14 @@ static int state_down(struct pspan m)
 		is_key = d == key.n && w >= 5 && m.s[w - 1] == ' ' &&
 			 !strncasecmp(m.s + w - 5, "port", 4);
 	}
+	/* infiniband-diags' ibstatus puts the state's number before its name: "state:\t\t 1:
+	 * DOWN" */
+	size_t d = i;
+	while (d < m.n && isdigit((unsigned char)m.s[d]))
+		d++;
+	if (d > i && d < m.n && m.s[d] == ':')
+		for (i = d + 1; i < m.n && (m.s[i] == ' ' || m.s[i] == '\t'); i++)
+			;
 	return is_key && value_is(m, i, "down");
 }
 

@@ -233,6 +233,16 @@ const struct family hlog__fams_proc[] = {
 	 .not = {"done waiting", "finished waiting", "stopped waiting", "no longer waiting",
 		 "after waiting", "error waiting", "failed waiting", "while waiting"},
 	 .end_only = 1},
+	/* and a refusal said to hold at this moment, the program waiting for it to change, as
+	 * the line a log ends on: Ray's "The actor or task with ID ... cannot be scheduled right
+	 * now. It requires {CPU: 4.000000} for placement, however the cluster currently cannot
+	 * provide the requested resources." (a run whose log goes on got them) */
+	{.cat = HCAT_RANK_STUCK,
+	 .name = "waiting",
+	 .says = WF_SAYS_WAITS,
+	 .any = {"right now"},
+	 .also = {"cannot", "can't", "unable to", "not"},
+	 .end_only = 1},
 	/* an error line that ends in the program's own advice on a setting: TensorRT-LLM's
 	 * "... may use dynamic buffer which will fail with NIXL backend. It is recommended to
 	 * set cacheTransceiverConfig.MaxTokensInBuffer to a value greater than the maximum ISL"

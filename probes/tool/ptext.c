@@ -110,7 +110,8 @@ void probe__copy(char *buf, size_t len, struct pspan s)
 	size_t n = s.n < len - 1 ? s.n : len - 1;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s.s[i];
-		buf[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+		/* a tab is a column's blank (ibstatus, df, a tool's table), shown as one */
+		buf[i] = c == '\t' ? ' ' : c < 0x20 || c == 0x7f ? '?' : (char)c;
 	}
 	buf[n] = '\0';
 }

@@ -29,7 +29,8 @@ int probe__key_is(struct pspan key, const char *lit);
 int probe__starts(struct pspan s, const char *lit);
 /* A decimal number that fits in 64 bits, all of s. Returns 0 or -1. */
 int probe__u64(struct pspan s, unsigned long long *v);
-/* Copies s into buf as a C string, truncated, with control bytes replaced by '?'. */
+/* Copies s into buf as a C string, truncated, with a tab shown as a blank and other control
+ * bytes replaced by '?'. */
 void probe__copy(char *buf, size_t len, struct pspan s);
 
 #endif

@@ -1649,4 +1649,32 @@ check_out "memory/resource words:memory" "  memory, read from the state cut to i
 cause_is "kind detail" "memory/resource words:memory" "  seff's state OUT_OF_MEMORY" \
 	'State: OUT_OF_MEMORY (exit code 0)'
 
+# a refusal said to hold "right now" is a wait for it to change: no error where the log goes
+# on, a wait never ended where the log ends on it (real lines: real-logs-new batch641,
+# xgboost_ray's cluster test, Ray's task that cannot be scheduled right now); a refusal in
+# another sentence is still one
+J=tests/data/real-logs-new/batch641/xgboost-ray-36-elastic-restart-actors-4-node-cluster-healthy
+run "$HCCLCTL" doctor --logs "$J"
+check_rc 0 "Ray's 'cannot be scheduled right now', the actors created after: no error, exit 0"
+head -2 "$J/node0/stdout.txt" >"$TMP/rn.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/rn.log"
+check_rc 2 "the same line as the log's last: exit 2"
+cause kind detail
+check_out "rank-stuck words:waiting" "  a wait that never ended, read from the line the log ends on"
+printf '%s\n' 'ERROR: cannot open /data/shard-7. We retry right now' 'step 2 done' >"$TMP/rn2.log"
+run "$HCCLCTL" doctor --logs "$TMP/rn2.log"
+check_rc 1 "a refusal in a sentence before 'right now': the line is still an error, exit 1"
+
+# ibstatus's port state, its number before its name, under a heading naming the RDMA device
+# (real log: real-logs-new batch642, NVIDIA/nccl#1935); a tab in a quoted line shows as a blank
+J=tests/data/real-logs-new/batch642/nccl-1935-ibstatus-mlx5-ports-down-disabled-cuda-999-unknown-error
+run "$HCCLCTL" doctor --logs "$J"
+check_rc 2 "ibstatus's 'state: 1: DOWN': exit 2"
+check_out_contains "link-down (rdma-port-error): an RDMA NIC port went down on node node0 (mlx5_11): state:   1: DOWN" \
+	"  the RDMA NIC the heading names, the state quoted with its tabs as blanks"
+printf 'Infiniband device %s port 1 status:\n\tstate:\t\t 4: ACTIVE\n\tphys state:\t 5: LinkUp\n' \
+	"'mlx5_0'" >"$TMP/ibs.log"
+run "$HCCLCTL" doctor --logs "$TMP/ibs.log"
+check_rc 0 "ibstatus's 'state: 4: ACTIVE': no error, exit 0"
+
 done_testing

@@ -565,6 +565,9 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch490/superbenchmark-data-megatron-deepspeed-2node-gpt-6-7b-5-of-5-"
 	 "iterations-benign-warnings-healthy",
 	 "latest, if trying to load latest checkpoint please ensure this file exists", 0},
+	{"right now",
+	 "../real-logs-new/batch641/xgboost-ray-36-elastic-restart-actors-4-node-cluster-healthy",
+	 "cannot be scheduled right now. It requires {actor_cpus: 4.000000}", 0},
 	{"can be ignored",
 	 "../real-logs-new/batch437/surajssd-llm-k8s-deepseek-v25-vllm-0-8-3-ray-2node-tp8-pp2-ib-"
 	 "gdrdma-nccl-2-21-5-serving-healthy",

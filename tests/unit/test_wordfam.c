@@ -955,6 +955,11 @@ static void test_end_only(void **state)
 		"for shard to be ready... rank=3",
 		/* real: real-logs-new batch163 (pytorch/pytorch#130739, a p2p example) */
 		"Rank 1 waiting to receive from Rank 0",
+		/* real: real-logs-new batch641 (xgboost_ray#36, Ray's task waiting for CPUs) */
+		"2020-12-30 06:30:42,910 WARNING worker.py:1034 -- The actor or task with ID "
+		"ffffffffffffffff0ab974dd03000000 cannot be scheduled right now. It requires "
+		"{actor_cpus: 4.000000}, {CPU: 4.000000} for placement, however the cluster currently "
+		"cannot provide the requested resources",
 	};
 	for (size_t i = 0; i < sizeof(waits) / sizeof(waits[0]); i++) {
 		struct pspan s = {waits[i], strlen(waits[i])};
@@ -974,6 +979,8 @@ static void test_end_only(void **state)
 		/* real: real-logs-new batch257 (vLLM's count of queued requests, cut here) */
 		"INFO 07-15 04:27:53 [loggers.py:118] Engine 000: Avg prompt throughput: 0.0 tokens/s, "
 		"Avg generation throughput: 128.8 tokens/s, Running: 1 reqs, Waiting: 0 reqs",
+		/* real: real-logs-new batch219 (OpenSSH's warning of a changed host key) */
+		"Someone could be eavesdropping on you right now (man-in-the-middle attack)!",
 	};
 	for (size_t i = 0; i < sizeof(ended) / sizeof(ended[0]); i++) {
 		int end = hlog__word_family_end((struct pspan){ended[i], strlen(ended[i])});
