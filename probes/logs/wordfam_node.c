@@ -666,7 +666,11 @@ const struct family hlog__fams_node[] = {
 		 /* sudo asking for a password where nobody can type it: Ansible's "fatal:
 		  * [172.0.0.100]: FAILED! => {\"msg\": \"Missing sudo password\"}", sudo's own "a
 		  * password is required" */
-		 "sudo password", "password is required"}},
+		 "sudo password", "password is required",
+		 /* a daemon refusing a request from a user it does not trust: Slurm's slurmd,
+		  * "error: Security violation, acct_gather_update RPC from uid 994" (the
+		  * controller's SlurmUser not the same uid on every node) */
+		 "security violation"}},
 	/* and by EPERM's or EACCES's number alone: Open MPI's shared memory copy without the
 	 * ptrace capability, "Read -1, expected 10024, errno = 1" */
 	{.cat = HCAT_CONFIG,
