@@ -148,9 +148,12 @@ int hlog__ew_counts_zero(struct pspan m, size_t at, size_t len)
 		return i >= m.n || isalpha((unsigned char)m.s[i]);
 	}
 	/* a cell's count may carry its share: "0( 0.0% )"; a tally goes on with the next count,
-	 * "Skipped = 0 Failed = 0 Missing = 0" */
+	 * "Skipped = 0 Failed = 0 Missing = 0"; or a reader's arrow points at the row, pasted
+	 * output annotated, "Failed requests:   0          <<<<<<< New line" */
+	int arrow = i + 1 < m.n && m.s[i] == '<' && (m.s[i + 1] == '<' || m.s[i + 1] == '-' ||
+						     m.s[i + 1] == '=');
 	return i >= m.n || m.s[i] == ',' || m.s[i] == ';' || cell_mark(m, i) || m.s[i] == ')' ||
-	       m.s[i] == '\r' || (cell && m.s[i] == '(') || next_count(m, i);
+	       m.s[i] == '\r' || (cell && m.s[i] == '(') || next_count(m, i) || arrow;
 }
 
 /* Whether the word at m[at..at+len) labels a measured quantity: after ':' or '=' and at most

@@ -107,6 +107,9 @@ const struct family hlog__fams_proc[] = {
 		 "unable to connect", "cannot connect", "can't connect", "not connected to",
 		 /* perftest's client: "Couldn't connect to 192.168.125.211:18515" */
 		 "couldn't connect",
+		 /* the failure said before the verb: DCGM's exporter, "failed to initialize DCGM:
+		  * error connecting to nv-hostengine:" */
+		 "error connecting to", "failed connecting to", "failure connecting to",
 		 "link failed", "failed to link",
 		 /* a retry of a connection, on the line a log ends on: it never came back */
 		 "retry to connect", "retrying to connect"}},

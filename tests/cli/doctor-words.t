@@ -1677,4 +1677,13 @@ printf 'Infiniband device %s port 1 status:\n\tstate:\t\t 4: ACTIVE\n\tphys stat
 run "$HCCLCTL" doctor --logs "$TMP/ibs.log"
 check_rc 0 "ibstatus's 'state: 4: ACTIVE': no error, exit 0"
 
+# a count at zero with a reader's arrow pasted after it is still none (real log: real-logs-new
+# batch649, vLLM's benchmark summary "Failed requests: 0 <<<<<<< New line"); at 3 it is one
+J=tests/data/real-logs-new/batch649/vllm-26478-bench-serve-qwen3-0-6b-1000-requests-healthy
+run "$HCCLCTL" doctor --logs "$J"
+check_rc 0 "'Failed requests: 0' with an arrow after it: no error, exit 0"
+printf '%s\n' 'Failed requests:                         3          <-- here' >"$TMP/arrow.log"
+run "$HCCLCTL" doctor --logs "$TMP/arrow.log"
+check_rc 1 "'Failed requests: 3' with an arrow after it: an error line, exit 1"
+
 done_testing

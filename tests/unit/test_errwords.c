@@ -519,6 +519,9 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch457/hongxinxiang-multi-gpu-tutorial-run-md-ddp-launch-2node-8rank-nccl-"
 	 "warn-failed-open-libibverbs-socket-training-done-healthy",
 	 "Test Error: ", 0},
+	{"failed",
+	 "../real-logs-new/batch649/vllm-26478-bench-serve-qwen3-0-6b-1000-requests-healthy",
+	 "Failed requests:                         0          <<<<<<< New line", 0},
 	{"invalid",
 	 "../real-logs-new/batch480/sglang-11407-npu-qwen3-vl-30b-a3b-tp2-gsm8k-accuracy-healthy",
 	 "Invalid: 0.000", 0},

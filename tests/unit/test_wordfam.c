@@ -620,6 +620,8 @@ static void test_rows(void **state)
 		 "invalid"},
 		/* real-logs-new batch458 (linux-rdma/perftest#228) */
 		{"Couldn't connect to 192.168.125.211:18515", "connect-failed"},
+		/* real-logs-new batch651 (aws/eks-node-monitoring-agent#243, the DCGM client) */
+		{"failed to initialize DCGM: error connecting to nv-hostengine:", "connect-failed"},
 		/* real-logs-new batch452 (Ascend/ascend-deployer's FAQ), batch454 (NCSA Delta's
 		 * guide), batch455 (an engineer's committed SGLang notes) */
 		{"fatal: [172.0.0.99]: FAILED! => {\"changed\": false, \"msg\": \"login harbor failed, "
