@@ -260,17 +260,18 @@ static int report_interrupt(struct ssh_run *s)
 	return EXIT_INTERRUPT;
 }
 
-int runssh_report(struct ssh_run *s, double seconds)
+/* The rank that failed worst, the first to end among equals (-1: none); and how many ranks
+ * were stopped and how many ended well. */
+static int find_culprit(const struct ssh_run *s, size_t *nstopped, size_t *nok)
 {
-	const struct run_ssh_args *a = s->a;
 	int culprit = -1;
-	size_t nstopped = 0, nok = 0;
+	*nstopped = *nok = 0;
 	for (size_t r = 0; r < s->n; r++) {
 		const struct fo_host *h = &s->hosts[r];
 		if (h->status == FO_CANCELED)
-			nstopped++;
+			(*nstopped)++;
 		if (h->status == FO_OK)
-			nok++;
+			(*nok)++;
 		int sev = severity(h);
 		if (!sev)
 			continue;
@@ -278,33 +279,138 @@ int runssh_report(struct ssh_run *s, double seconds)
 		    (sev == severity(&s->hosts[culprit]) && s->end_seq[r] < s->end_seq[culprit]))
 			culprit = (int)r;
 	}
-	if (fo_signal_caught()) {
-		fail(128 + fo_signal_caught(), a->where, NULL, "interrupted by %s: stopped every rank",
-		     strsignal(fo_signal_caught()));
-		if (g_opts.json) {
-			cJSON *doc = cJSON_CreateObject();
-			cJSON_AddItemToObject(doc, "results", measured_rows(s));
-			json_finish(doc, s, 128 + fo_signal_caught());
-		}
-		return 128 + fo_signal_caught();
+	return culprit;
+}
+
+static int report_signal(struct ssh_run *s)
+{
+	int sig = fo_signal_caught();
+	fail(128 + sig, s->a->where, NULL, "interrupted by %s: stopped every rank", strsignal(sig));
+	if (g_opts.json) {
+		cJSON *doc = cJSON_CreateObject();
+		cJSON_AddItemToObject(doc, "results", measured_rows(s));
+		json_finish(doc, s, 128 + sig);
 	}
+	return 128 + sig;
+}
+
+/* Every rank ended well: rank 0's own document is the run's. */
+static int report_ok(const struct ssh_run *s, double seconds)
+{
+	if (g_opts.json) {
+		const struct fo_host *h0 = &s->hosts[0];
+		if (h0->out.len) {
+			fwrite(h0->out.p, 1, h0->out.len, stdout);
+			out_json_set_printed();
+		}
+	}
+	if (g_opts.verbose)
+		fprintf(stderr, "hcclctl: %s: %zu ranks over SSH ended well (%.2f s)\n", s->a->where,
+			s->n, seconds);
+	return EXIT_OK;
+}
+
+/* The ranks that failed besides the culprit, and those stopped, up to 8 by number. */
+static void report_others(struct ssh_run *s, int culprit, size_t nstopped)
+{
+	char who[600], what[SSH_ERRLEN + 200], line[2048];
+	for (size_t r = 0; r < s->n; r++) {
+		const struct fo_host *h = &s->hosts[r];
+		if ((int)r == culprit || !severity(h) || named_with_server(s, (int)r, culprit))
+			continue;
+		who_of(s, (int)r, who, sizeof(who));
+		last_line(h, line, sizeof(line));
+		fprintf(stderr, "hcclctl: %s: %s also %s%s%s\n", s->a->where, who,
+			what_of(s, (int)r, what, sizeof(what)), *line ? ": " : "", line);
+	}
+	if (!nstopped)
+		return;
+	char list[1024] = "";
+	size_t off = 0, shown = 0;
+	for (size_t r = 0; r < s->n && off < sizeof(list); r++) {
+		if (s->hosts[r].status != FO_CANCELED)
+			continue;
+		if (shown++ == 8) {
+			snprintf(list + off, sizeof(list) - off, ", ...");
+			break;
+		}
+		off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%zu", shown > 1 ? ", " : "",
+					r);
+	}
+	fprintf(stderr, "hcclctl: %s: stopped the other %zu rank%s (%s) and their processes\n",
+		s->a->where, nstopped, plural_s(nstopped), list);
+}
+
+/* The verdict when the monitor gave none: the one the ranks reached among themselves (--engine
+ * hccl), in the culprit's stderr, else the launcher's own from how the culprit ended. */
+static void settle_verdict(struct ssh_run *s, int culprit)
+{
+	char who[600], what[SSH_ERRLEN + 200];
+	if (s->have_verdict || culprit < 0)
+		return;
+	const char *tail = fo_stderr_tail(&s->hosts[culprit], RUNSSH_TAIL_LINES);
+	if (!run_verdict_parse(tail, strlen(tail), &s->verdict)) {
+		s->have_verdict = 2;
+		if (s->verdict.rank >= 0 && (size_t)s->verdict.rank < s->n)
+			snprintf(s->verdict.host, sizeof(s->verdict.host), "%s",
+				 s->hosts[s->verdict.rank].name ? s->hosts[s->verdict.rank].name :
+				 s->hosts[s->verdict.rank].host);
+		return;
+	}
+	const struct fo_host *h = &s->hosts[culprit];
+	struct comm_verdict *v = &s->verdict;
+	run_verdict_from_status(v, 0, "");
+	/* never reached: a node situation, not a link between ranks; lost after it was
+	 * reached: its host stopped carrying packets */
+	v->kind = h->signal[0] ? COMM_VERDICT_DEAD_RANK
+		  : unreachable(h) ? RUN_VERDICT_UNREACHABLE
+		  : (h->status == FO_UNREACHABLE || h->status == FO_TIMEOUT)
+			  ? COMM_VERDICT_LINK_DOWN
+		  : (h->status == FO_NOSTART || h->exit_status == 127 || h->exit_status == 126 ||
+		     h->exit_status == EXIT_USAGE)
+			  ? COMM_VERDICT_CONFIG
+			  : COMM_VERDICT_ERROR;
+	v->rank = culprit;
+	snprintf(v->host, sizeof(v->host), "%s", h->name ? h->name : h->host);
+	who_of(s, culprit, who, sizeof(who));
+	snprintf(v->msg, sizeof(v->msg), "%.200s %.290s", who,
+		 what_of(s, culprit, what, sizeof(what)));
+	s->have_verdict = 2;
+}
+
+static void report_json(struct ssh_run *s, int culprit, int code)
+{
+	char who[600], what[SSH_ERRLEN + 200], line[2048];
+	cJSON *doc = cJSON_CreateObject();
+	cJSON *e = cJSON_AddObjectToObject(doc, "error");
+	cJSON_AddStringToObject(e, "where", s->a->where);
+	if (culprit >= 0) {
+		who_of(s, culprit, who, sizeof(who));
+		snprintf(line, sizeof(line), "%s %s", who, what_of(s, culprit, what, sizeof(what)));
+		cJSON_AddStringToObject(e, "message", line);
+		cJSON_AddNumberToObject(e, "rank", culprit);
+	} else {
+		cJSON_AddStringToObject(e, "message", "stopped");
+	}
+	if (s->have_verdict)
+		cJSON_AddItemToObject(doc, "verdict", run_verdict_json(&s->verdict));
+	cJSON_AddItemToObject(doc, "results", measured_rows(s));
+	json_finish(doc, s, code);
+}
+
+int runssh_report(struct ssh_run *s, double seconds)
+{
+	const struct run_ssh_args *a = s->a;
+	size_t nstopped, nok;
+	int culprit = find_culprit(s, &nstopped, &nok);
+	if (fo_signal_caught())
+		return report_signal(s);
 	if (fo_cancel_fired(&s->interrupt) && nok < s->n)
 		return report_interrupt(s);
-	if (culprit < 0 && nok == s->n) {
-		if (g_opts.json) {
-			const struct fo_host *h0 = &s->hosts[0];
-			if (h0->out.len) {
-				fwrite(h0->out.p, 1, h0->out.len, stdout);
-				out_json_set_printed();
-			}
-		}
-		if (g_opts.verbose)
-			fprintf(stderr, "hcclctl: %s: %zu ranks over SSH ended well (%.2f s)\n", a->where,
-				s->n, seconds);
-		return EXIT_OK;
-	}
+	if (culprit < 0 && nok == s->n)
+		return report_ok(s, seconds);
 
-	char who[600], what[SSH_ERRLEN + 200], line[2048];
+	char who[600], what[SSH_ERRLEN + 200];
 	int code = EXIT_FAIL;
 	if (!s->have_verdict && comm_rendezvous_verdict(s->rdv, &s->verdict))
 		s->have_verdict = 2; /* decided as the ranks ended: not printed yet */
@@ -320,85 +426,13 @@ int runssh_report(struct ssh_run *s, double seconds)
 	} else {
 		fail(code, a->where, NULL, "the run was stopped before every rank ended");
 	}
-	for (size_t r = 0; r < s->n; r++) {
-		const struct fo_host *h = &s->hosts[r];
-		if ((int)r == culprit || !severity(h) || named_with_server(s, (int)r, culprit))
-			continue;
-		who_of(s, (int)r, who, sizeof(who));
-		last_line(h, line, sizeof(line));
-		fprintf(stderr, "hcclctl: %s: %s also %s%s%s\n", a->where, who,
-			what_of(s, (int)r, what, sizeof(what)), *line ? ": " : "", line);
-	}
-	if (nstopped) {
-		char list[1024] = "";
-		size_t off = 0, shown = 0;
-		for (size_t r = 0; r < s->n && off < sizeof(list); r++) {
-			if (s->hosts[r].status != FO_CANCELED)
-				continue;
-			if (shown++ == 8) {
-				snprintf(list + off, sizeof(list) - off, ", ...");
-				break;
-			}
-			off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%zu", shown > 1 ? ", " : "",
-						r);
-		}
-		fprintf(stderr, "hcclctl: %s: stopped the other %zu rank%s (%s) and their processes\n",
-			a->where, nstopped, plural_s(nstopped), list);
-	}
-	if (!s->have_verdict && culprit >= 0) {
-		/* a verdict the ranks reached among themselves (--engine hccl): the culprit's */
-		const char *tail = fo_stderr_tail(&s->hosts[culprit], RUNSSH_TAIL_LINES);
-		if (!run_verdict_parse(tail, strlen(tail), &s->verdict)) {
-			s->have_verdict = 2;
-			if (s->verdict.rank >= 0 && (size_t)s->verdict.rank < s->n)
-				snprintf(s->verdict.host, sizeof(s->verdict.host), "%s",
-					 s->hosts[s->verdict.rank].name ? s->hosts[s->verdict.rank].name :
-					 s->hosts[s->verdict.rank].host);
-		}
-	}
-	if (!s->have_verdict && culprit >= 0) {
-		/* no monitor verdict (the job never met, or no rank could say): the launcher's */
-		const struct fo_host *h = &s->hosts[culprit];
-		struct comm_verdict *v = &s->verdict;
-		run_verdict_from_status(v, 0, "");
-		/* never reached: a node situation, not a link between ranks; lost after it
-		 * was reached: its host stopped carrying packets */
-		v->kind = h->signal[0] ? COMM_VERDICT_DEAD_RANK
-			  : unreachable(h) ? RUN_VERDICT_UNREACHABLE
-			  : (h->status == FO_UNREACHABLE || h->status == FO_TIMEOUT)
-				  ? COMM_VERDICT_LINK_DOWN
-			  : (h->status == FO_NOSTART || h->exit_status == 127 ||
-			     h->exit_status == 126 || h->exit_status == EXIT_USAGE)
-				  ? COMM_VERDICT_CONFIG
-				  : COMM_VERDICT_ERROR;
-		v->rank = culprit;
-		snprintf(v->host, sizeof(v->host), "%s", h->name ? h->name : h->host);
-		who_of(s, culprit, who, sizeof(who));
-		snprintf(v->msg, sizeof(v->msg), "%.200s %.290s", who,
-			 what_of(s, culprit, what, sizeof(what)));
-		s->have_verdict = 2;
-	}
+	report_others(s, culprit, nstopped);
+	settle_verdict(s, culprit);
 	if (s->have_verdict == 2)
 		run_verdict_print(&s->verdict);
 	if (s->have_verdict == 1)
 		code = run_verdict_exit(&s->verdict);
-	if (g_opts.json) {
-		cJSON *doc = cJSON_CreateObject();
-		cJSON *e = cJSON_AddObjectToObject(doc, "error");
-		cJSON_AddStringToObject(e, "where", a->where);
-		if (culprit >= 0) {
-			who_of(s, culprit, who, sizeof(who));
-			snprintf(line, sizeof(line), "%s %s", who,
-				 what_of(s, culprit, what, sizeof(what)));
-			cJSON_AddStringToObject(e, "message", line);
-			cJSON_AddNumberToObject(e, "rank", culprit);
-		} else {
-			cJSON_AddStringToObject(e, "message", "stopped");
-		}
-		if (s->have_verdict)
-			cJSON_AddItemToObject(doc, "verdict", run_verdict_json(&s->verdict));
-		cJSON_AddItemToObject(doc, "results", measured_rows(s));
-		json_finish(doc, s, code);
-	}
+	if (g_opts.json)
+		report_json(s, culprit, code);
 	return code;
 }
