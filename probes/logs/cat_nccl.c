@@ -274,6 +274,16 @@ static const struct hlog_sig rows[] = {
 	 "a call into NCCL had an invalid argument (ncclResult_t 4)",
 	 "check the arguments of the failing call (counts, types, root, device pointers)", 4,
 	 NULL},
+	/* the settings left NCCL no way to run a call: enqueue.cc, "Error : no algorithm/protocol
+	 * available for function Broadcast with datatype ncclInt8. NCCL_ALGO was set to NVLS."
+	 * (the "Last error:" under an invalid usage) */
+	{{"no algorithm/protocol available"}, HCAT_CONFIG, "nccl-no-algorithm",
+	 "NCCL had no algorithm and protocol it was allowed to run this collective with: "
+	 "NCCL_ALGO or NCCL_PROTO left none that fits the call and its data type",
+	 "unset NCCL_ALGO and NCCL_PROTO (or list more than one, Ring among them) on every rank, "
+	 "and look for where the setting came from (a job script, a test that set it and did not "
+	 "restore it)",
+	 5, NULL},
 	{{"NCCL error", "invalid usage"}, HCAT_CONFIG, "ncclInvalidUsage",
 	 "NCCL was used in a way it does not allow (ncclResult_t 5): two ranks on one GPU, a "
 	 "communicator used after abort",

@@ -120,8 +120,11 @@ const struct family hlog__fams_node[] = {
 	 .fix = "give the job more memory where its limit is set (the scheduler's or the "
 		"container's: YARN's executor memory and overhead, Slurm's --mem, a pod's limits, "
 		"Dask's worker memory limit) or make it use less (smaller batches or partitions)",
-	 .any = {"memory limit", "memory budget", "mem limit"},
-	 .also = {"exceed", "beyond", "above"}},
+	 .any = {"memory limit", "memory budget", "mem limit",
+		 /* LSF's end of a job it killed at its limit: "TERM_MEMLIMIT: job killed after
+		  * reaching LSF memory usage limit." */
+		 "memory usage limit", "term_memlimit"},
+	 .also = {"exceed", "beyond", "above", "reaching"}},
 	/* the node's shared memory (/dev/shm) smaller than the job asks: Ray's "The configured
 	 * object store size exceeds the capacity of /dev/shm", a container's default 64 MB */
 	{.cat = HCAT_RESOURCE,

@@ -425,6 +425,10 @@ static const struct ccase cases[] = {
 	 "re-initialize NPU in forked subprocess. To use NPU with multiprocessing, you must use the "
 	 "'spawn' start method",
 	 "torch-fork-reinit", HCAT_CONFIG, ""},
+	{"pytorch/pytorch#163063 (NCCL_ALGO=NVLS left set by an earlier test)",
+	 "Error : no algorithm/protocol available for function Broadcast with datatype ncclInt8. "
+	 "NCCL_ALGO was set to NVLS.",
+	 "nccl-no-algorithm", HCAT_CONFIG, ""},
 	{"NVIDIA/nccl#1837 (NCCL_SOCKET_IFNAME naming no interface)",
 	 "[trainer0|0]:ncclSocketInit: connecting to address  with family 59936 is neither "
 	 "AF_INET(2) nor AF_INET6(10)",

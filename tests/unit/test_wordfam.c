@@ -358,6 +358,8 @@ static void test_rows(void **state)
 		{"Error: 'ens*' is not valid", "invalid"},
 		/* a permission too narrow is no resource */
 		{"ERROR: insufficient permissions to open /dev/infiniband/uverbs0", "permission"},
+		/* real: real-logs-new batch657 (LSF's end of a job killed at its memory limit) */
+		{"TERM_MEMLIMIT: job killed after reaching LSF memory usage limit.", "memory"},
 		/* real: real-logs-new batch644 (fgci-org/ansible-role-slurm#11, slurmd on pe4) */
 		{"Feb 11 13:03:05 pe4 slurmd[22276]: error: Security violation, acct_gather_update "
 		 "RPC from uid 994",
