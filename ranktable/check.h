@@ -88,6 +88,10 @@ void rt__unknown_keys(struct rt__ctx *c, const struct rt__jnode *obj, const char
 /* The JSON type of a node in words: "a string", "a number", "an object" ... */
 const char *rt__type(const struct rt__jnode *node);
 
+/* Whether n (at path, named who) is an object; reported as value-type when not. */
+int rt__object_at(struct rt__ctx *c, const struct rt__jnode *n, const char *path,
+		  const char *who);
+
 /* v as a rank table would write it: "8" for a whole number, else %g. Returns buf. */
 const char *rt__fmt_num(char *buf, size_t len, double v);
 

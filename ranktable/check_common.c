@@ -354,6 +354,16 @@ void rt__unknown_keys(struct rt__ctx *c, const struct rt__jnode *obj, const char
 	}
 }
 
+int rt__object_at(struct rt__ctx *c, const struct rt__jnode *n, const char *path,
+		  const char *who)
+{
+	if (rt__jis_obj(n))
+		return 1;
+	rt__report(c, "value-type", n, 0, path, NULL, "%s must be an object, not %s", who,
+		   rt__type(n));
+	return 0;
+}
+
 const char *rt__type(const struct rt__jnode *node)
 {
 	if (!node)

@@ -204,17 +204,6 @@ struct lwalk {
 	int fam0;
 };
 
-/* Whether n (at path, named who) is an object; reported when not. */
-static int object_at(struct rt__ctx *c, const struct rt__jnode *n, const char *path,
-		     const char *who)
-{
-	if (rt__jis_obj(n))
-		return 1;
-	rt__report(c, "value-type", n, 0, path, NULL, "%s must be an object, not %s", who,
-		   rt__type(n));
-	return 0;
-}
-
 /* The device_ip of device di of instance ii of group gi (path dp, named dw), into R. */
 static void legacy_device_ip(struct lwalk *w, struct rt_rank *R, const struct rt__jnode *e,
 			     char *dp, const char *dw, const char *ip, size_t gi, size_t ii,
@@ -269,7 +258,7 @@ static void legacy_device(struct lwalk *w, const struct rt__jnode *e, const char
 	const struct rt__jnode *m;
 	rt__path(dp, "%s.devices[%zu]", ip, di);
 	snprintf(dw, sizeof(dw), "%s device[%zu]", iw, di);
-	if (!object_at(c, e, dp, dw))
+	if (!rt__object_at(c, e, dp, dw))
 		return;
 	rt__unknown_keys(c, e, dp, dev_keys);
 	size_t r = t->nranks++;
@@ -335,7 +324,7 @@ static void legacy_instance(struct lwalk *w, const struct rt__jnode *in, const c
 	size_t nd;
 	rt__path(ip, "%s.instance_list[%zu]", gp, ii);
 	snprintf(iw, sizeof(iw), "%s.instance_list[%zu]", gw, ii);
-	if (!object_at(c, in, ip, iw))
+	if (!rt__object_at(c, in, ip, iw))
 		return;
 	rt__unknown_keys(c, in, ip, inst_keys);
 	long rid = legacy_names(w, in, ip, iw, gi, ii);
@@ -371,7 +360,7 @@ static void legacy_group(struct lwalk *w, const struct rt__jnode *g, size_t gi)
 	const char *last_sid = NULL;
 	rt__path(gp, "$.group_list[%zu]", gi);
 	snprintf(gw, sizeof(gw), "group_list[%zu]", gi);
-	if (!object_at(c, g, gp, gw))
+	if (!rt__object_at(c, g, gp, gw))
 		return;
 	rt__unknown_keys(c, g, gp, group_keys);
 	const struct rt__jnode *il = list_field(c, g, "instance_list", gp, gw, &ni);

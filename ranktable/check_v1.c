@@ -1011,11 +1011,8 @@ static void pod_entry(struct v1 *v, const struct rt__jnode *e, size_t pi, const 
 	char path[RT_PATHLEN], p[RT_PATHLEN], who[160];
 	rt__path(path, "%s.super_pod_list[%zu]", v->p->base, pi);
 	snprintf(who, sizeof(who), "super_pod_list[%zu]", pi);
-	if (!rt__jis_obj(e)) {
-		rt__report(c, "value-type", e, 0, path, NULL, "%s must be an object, not %s", who,
-			   rt__type(e));
+	if (!rt__object_at(c, e, path, who))
 		return;
-	}
 	rt__unknown_keys(c, e, path, pod_keys);
 	const struct rt__jnode *idn;
 	const char *id = rt__str_field(c, e, "super_pod_id", path, who, RT_STR_QUOTE, &idn);

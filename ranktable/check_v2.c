@@ -216,11 +216,8 @@ static void check_control_plane(struct rt__ctx *c, const struct rt__jnode *cp, c
 	char p[RT_PATHLEN], w[200];
 	const struct rt__jnode *m;
 	snprintf(w, sizeof(w), "control_plane of %s", who);
-	if (!rt__jis_obj(cp)) {
-		rt__report(c, "value-type", cp, 0, path, NULL, "%s must be an object, not %s", w,
-			   rt__type(cp));
+	if (!rt__object_at(c, cp, path, w))
 		return;
-	}
 	rt__unknown_keys(c, cp, path, cp_keys);
 	const char *type = rt__str_field(c, cp, "addr_type", path, w, RT_STR_REQUIRED, &m);
 	if (type && strcmp(type, "IPV4") && strcmp(type, "IPV6")) {
@@ -321,11 +318,8 @@ static void check_level(struct rt__ctx *c, struct rt_rank *r, struct r2 *x,
 		const char *ip;
 		rt__path(ap, "%s.rank_addr_list[%zu]", path, ai);
 		snprintf(aw, sizeof(aw), "%s rank_addr_list[%zu]", lw, ai);
-		if (!rt__jis_obj(a)) {
-			rt__report(c, "value-type", a, 0, ap, NULL, "%s must be an object, not %s", aw,
-				   rt__type(a));
+		if (!rt__object_at(c, a, ap, aw))
 			continue;
-		}
 		check_addr(c, a, ap, aw, &ip);
 		if (li == 0 && ai == 0 && layer == 0 && ip) {
 			r->device_ip = ip;
