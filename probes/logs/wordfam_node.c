@@ -41,7 +41,12 @@ const struct family hlog__fams_node[] = {
 		 /* NVIDIA's device plugin on an Xid its health check counts as critical:
 		  * "XidCriticalError: Xid=69 on Device=GPU-7540a9b3-..., the device will go
 		  * unhealthy", then "'nvidia.com/gpu' device marked unhealthy" */
-		 "xid", "go unhealthy", "marked unhealthy"}},
+		 "xid", "go unhealthy", "marked unhealthy",
+		 /* a memory module's error as the kernel's EDAC names its type, corrected or not,
+		  * at the DIMM it names: rasdaemon's "1 Corrected error(s): memory read error at
+		  * CPU_SrcID#1_MC#1_Chan#1_DIMM#0 location: ...", EDAC's "1 CE memory scrubbing
+		  * error on CPU_SrcID#1_Ha#0_Chan#1_DIMM#0" */
+		 "memory read error", "memory write error", "memory scrubbing error"}},
 	/* the NVIDIA driver that cannot bring a GPU up at boot: "NVRM: RmInitAdapter failed!
 	 * (0x26:0xffff:1127)", "NVRM: rm_init_adapter failed for device bearing minor number 0" */
 	{.cat = HCAT_HARDWARE,

@@ -358,6 +358,13 @@ static void test_rows(void **state)
 		{"Error: 'ens*' is not valid", "invalid"},
 		/* a permission too narrow is no resource */
 		{"ERROR: insufficient permissions to open /dev/infiniband/uverbs0", "permission"},
+		/* real: real-logs-new batch660 (openstreetmap/operations#759, rasdaemon's record
+		 * of a DIMM's corrected read errors; the DIMM was replaced) */
+		{"1 2022-10-16 06:37:53 +0000 1 Corrected error(s): memory read error at "
+		 "CPU_SrcID#1_MC#1_Chan#1_DIMM#0 location: 3:1:0:-1, addr 470094872512, grain 5, "
+		 "syndrome 0  err_code:0x0101:0x0091 socket:1 imc:1 rank:0 bg:1 ba:3 row:0x16f2d "
+		 "col:0x3f8",
+		 "hardware"},
 		/* real: real-logs-new batch657 (LSF's end of a job killed at its memory limit) */
 		{"TERM_MEMLIMIT: job killed after reaching LSF memory usage limit.", "memory"},
 		/* real: real-logs-new batch644 (fgci-org/ansible-role-slurm#11, slurmd on pe4) */
