@@ -318,6 +318,9 @@ static const struct {
 	{"cannot", 1, hlog__ew_dir_exists},
 	/* and a benchmark's share of invalid answers: SGLang's "Invalid: 0.000" */
 	{"invalid", 0, hlog__ew_counts_zero},
+	/* and a tally's label after its count at zero, among other counts: kubectl's "Pods
+	 * Statuses:    0 Active / 3 Succeeded / 0 Failed" */
+	{"failed", 0, hlog__ew_zero_tally},
 	/* and a count before its noun, at zero: a preflight audit's summary "[FAIL]  0/52
 	 * failures" (the whole line: its tag is the check's name) */
 	{"failures", 1, hlog__ew_zero_before},

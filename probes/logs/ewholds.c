@@ -244,6 +244,29 @@ int hlog__ew_zero_before(struct pspan m, size_t at, size_t len)
 		       m.s[i - 1] == '-' || m.s[i - 1] == '/'));
 }
 
+/* Whether the word at m[at..at+len) labels a count of 0 in a tally of several, written count
+ * first and separated by marks: kubectl's "Pods Statuses:    0 Active / 3 Succeeded / 0
+ * Failed" (not "device 0 failed on command": a name's number, its sentence going on). */
+int hlog__ew_zero_tally(struct pspan m, size_t at, size_t len)
+{
+	static const char after[] = ",/|;)", before[] = "/,|:(";
+	size_t e = at + len, i = at;
+	while (e < m.n && ew_blank(m.s[e]))
+		e++;
+	if (e < m.n && (!m.s[e] || !strchr(after, m.s[e])))
+		return 0;
+	while (i && ew_blank(m.s[i - 1]))
+		i--;
+	if (i == at || !i || m.s[i - 1] != '0')
+		return 0;
+	i--;
+	if (i && m.s[i - 1] >= '0' && m.s[i - 1] <= '9')
+		return 0;
+	while (i && ew_blank(m.s[i - 1]))
+		i--;
+	return i && m.s[i - 1] && strchr(before, m.s[i - 1]);
+}
+
 /* The end of a unit of time that starts at m.s[i] and ends its word ("ms", "seconds",
  * "hours"); 0 when none does. */
 static size_t unit_end(struct pspan m, size_t i)

@@ -1686,4 +1686,17 @@ printf '%s\n' 'Failed requests:                         3          <-- here' >"$
 run "$HCCLCTL" doctor --logs "$TMP/arrow.log"
 check_rc 1 "'Failed requests: 3' with an arrow after it: an error line, exit 1"
 
+# a tally's label after its count at zero, among other counts, is none (real log: real-logs-new
+# batch666, kubectl's "Pods Statuses:    0 Active / 3 Succeeded / 0 Failed"); one failed pod
+# is one; a device's number before "failed" is no count
+J=tests/data/real-logs-new/batch666/kueue-docs-run-job-sample-job-admitted-3-pods-succeeded-healthy
+run "$HCCLCTL" doctor --logs "$J"
+check_rc 0 "kubectl's '0 Active / 3 Succeeded / 0 Failed': no error, exit 0"
+printf '%s\n' 'Pods Statuses:    0 Active / 2 Succeeded / 1 Failed' >"$TMP/tally.log"
+run "$HCCLCTL" doctor --logs "$TMP/tally.log"
+check_rc 1 "'... / 1 Failed': an error line, exit 1"
+printf '%s\n' 'step 3: device 0 failed on command 7' >"$TMP/tally2.log"
+run "$HCCLCTL" doctor --logs "$TMP/tally2.log"
+check_rc 2 "'device 0 failed on command': a call that failed, exit 2"
+
 done_testing
