@@ -261,16 +261,124 @@ static void reap(struct child *cs, int n)
 			}
 }
 
+/* The node's state while its ranks run: whether the session that started it is gone, when
+ * the ranks were told to stop (SIGTERM, then SIGKILL) and when the launcher asked to
+ * interrupt them, and the line read so far from stdin. */
+struct node_run {
+	int gone;
+	long long stop_at, interrupt_at;
+	char in_line[32];
+	size_t in_len;
+};
+
+/* Starts the n ranks, their stdout and stderr piped back: 0, or the exit code after killing
+ * those started. */
+static int start_ranks(struct child *cs, int n, const int *ranks, const char *exe, int argc,
+		       char **argv)
+{
+	for (int i = 0; i < n; i++) {
+		int fds[2][2];
+		cs[i].rank = ranks[i];
+		cs[i].s[0].fd = cs[i].s[1].fd = -1;
+		if (pipe2(fds[0], O_CLOEXEC) || pipe2(fds[1], O_CLOEXEC)) {
+			int rc = fail(EXIT_UNKNOWN, "run-node", NULL, "pipe: %s", strerror(errno));
+			signal_all(cs, i, SIGKILL);
+			return rc;
+		}
+		cs[i].pid = start_rank(exe, ranks[i], argc, argv, fds);
+		close(fds[0][1]);
+		close(fds[1][1]);
+		cs[i].s[0].fd = fds[0][0];
+		cs[i].s[1].fd = fds[1][0];
+		if (cs[i].pid < 0) {
+			int rc = fail(EXIT_UNKNOWN, "run-node", NULL, "fork: %s", strerror(errno));
+			signal_all(cs, i, SIGKILL);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+/* What poll watches: stdin (the launcher's interrupt, or its end) and stdout (its end), then
+ * each rank's open streams; map says whose each is (-1 stdin, -2 stdout, 2 * rank + stream). */
+static int watch_set(const struct child *cs, int n, int gone, struct pollfd *p, int *map)
+{
+	int np = 0;
+	p[np] = (struct pollfd){ .fd = gone ? -1 : 0, .events = POLLIN };
+	map[np++] = -1;
+	p[np] = (struct pollfd){ .fd = gone ? -1 : 1, .events = 0 };
+	map[np++] = -2;
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < 2; k++)
+			if (cs[i].s[k].fd >= 0) {
+				p[np] = (struct pollfd){ .fd = cs[i].s[k].fd, .events = POLLIN };
+				map[np++] = 2 * i + k;
+			}
+	return np;
+}
+
+/* One stream that poll found ready: the launcher's stdin or stdout, or a rank's output,
+ * relayed (or drained when nobody is left to tell). */
+static void on_ready(struct child *cs, int who, struct node_run *nr)
+{
+	if (who == -1) {
+		int in = read_stdin(nr->in_line, sizeof(nr->in_line), &nr->in_len);
+		if (in > 0 && !nr->interrupt_at)
+			nr->interrupt_at = mono_ms();
+		if (in < 0)
+			nr->gone = 1; /* the session is gone: nobody to tell */
+		return;
+	}
+	if (who == -2) {
+		nr->gone = 1;
+		return;
+	}
+	struct child *c = &cs[who / 2];
+	struct stream *s = &c->s[who % 2];
+	ssize_t got = read(s->fd, s->buf + s->len, sizeof(s->buf) - s->len);
+	if (got > 0) {
+		s->len += (size_t)got;
+		if (nr->gone)
+			s->len = 0; /* nobody to tell: drained, not kept */
+		else if (relay(c, who % 2, 0))
+			nr->gone = 1;
+	} else if (got == 0 || errno != EINTR) {
+		if (!nr->gone && relay(c, who % 2, 1))
+			nr->gone = 1;
+		close(s->fd);
+		s->fd = -1;
+	}
+}
+
+/* Told to stop (a signal, the session gone, an interrupt not heeded in its grace): SIGTERM,
+ * then SIGKILL after the grace. */
+static void escalate(struct child *cs, int n, struct node_run *nr)
+{
+	if (got_signal && !nr->stop_at) {
+		signal_all(cs, n, SIGTERM);
+		nr->stop_at = mono_ms() + KILL_GRACE_MS;
+	}
+	if (nr->interrupt_at && !nr->stop_at)
+		interrupt_ranks(cs, n);
+	if ((nr->gone || (nr->interrupt_at && mono_ms() > nr->interrupt_at + RUN_INTERRUPT_GRACE_MS)) &&
+	    !nr->stop_at) {
+		signal_all(cs, n, SIGTERM);
+		nr->stop_at = mono_ms() + KILL_GRACE_MS;
+	}
+	if (nr->stop_at && mono_ms() > nr->stop_at) {
+		signal_all(cs, n, SIGKILL);
+		nr->stop_at = mono_ms() + 60000;
+	}
+}
+
 int cmd_run_node(int argc, char **argv)
 {
 	static int ranks[MAX_RANKS];
 	static char exe[4096];
 	struct child *cs = NULL;
 	int n = o_ranks ? parse_ranks(o_ranks, ranks, MAX_RANKS) : -1;
-	int worst = 0, gone = 0;
-	long long stop_at = 0, interrupt_at = 0;
-	char in_line[32];
-	size_t in_len = 0;
+	int worst = 0;
+	struct node_run nr = { 0 };
 
 	if (n <= 0)
 		return fail(EXIT_USAGE, "run-node", NULL, "invalid --ranks '%s'",
@@ -289,103 +397,30 @@ int cmd_run_node(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	setenv("HCCLCTL_RUN_NODE", "1", 1); /* the ranks: SIGINT is our request to stop */
-
-	for (int i = 0; i < n; i++) {
-		int fds[2][2];
-		cs[i].rank = ranks[i];
-		cs[i].s[0].fd = cs[i].s[1].fd = -1;
-		if (pipe2(fds[0], O_CLOEXEC) || pipe2(fds[1], O_CLOEXEC)) {
-			worst = fail(EXIT_UNKNOWN, "run-node", NULL, "pipe: %s", strerror(errno));
-			signal_all(cs, i, SIGKILL);
-			goto out;
-		}
-		cs[i].pid = start_rank(exe, ranks[i], argc, argv, fds);
-		close(fds[0][1]);
-		close(fds[1][1]);
-		cs[i].s[0].fd = fds[0][0];
-		cs[i].s[1].fd = fds[1][0];
-		if (cs[i].pid < 0) {
-			worst = fail(EXIT_UNKNOWN, "run-node", NULL, "fork: %s", strerror(errno));
-			signal_all(cs, i, SIGKILL);
-			goto out;
-		}
-	}
+	if ((worst = start_ranks(cs, n, ranks, exe, argc, argv)))
+		goto out;
 
 	for (;;) {
 		struct pollfd p[2 * MAX_RANKS + 2];
-		int map[2 * MAX_RANKS + 2], np = 0;
-		p[np] = (struct pollfd){ .fd = gone ? -1 : 0, .events = POLLIN };
-		map[np++] = -1;
-		p[np] = (struct pollfd){ .fd = gone ? -1 : 1, .events = 0 };
-		map[np++] = -2;
-		for (int i = 0; i < n; i++)
-			for (int k = 0; k < 2; k++)
-				if (cs[i].s[k].fd >= 0) {
-					p[np] = (struct pollfd){ .fd = cs[i].s[k].fd, .events = POLLIN };
-					map[np++] = 2 * i + k;
-				}
+		int map[2 * MAX_RANKS + 2], np = watch_set(cs, n, nr.gone, p, map);
 		int done = 1;
 		for (int i = 0; i < n; i++)
 			done &= cs[i].reported;
 		if (done)
 			break;
-		int r = poll(p, (nfds_t)np, 100);
-		if (got_signal && !stop_at) {
-			signal_all(cs, n, SIGTERM);
-			stop_at = mono_ms() + KILL_GRACE_MS;
-		}
-		if (r > 0) {
-			for (int j = 0; j < np; j++) {
-				if (!p[j].revents)
-					continue;
-				if (map[j] == -1) {
-					int in = read_stdin(in_line, sizeof(in_line), &in_len);
-					if (in > 0 && !interrupt_at)
-						interrupt_at = mono_ms();
-					if (in < 0)
-						gone = 1; /* the session is gone: nobody to tell */
-					continue;
-				}
-				if (map[j] == -2) {
-					gone = 1;
-					continue;
-				}
-				struct child *c = &cs[map[j] / 2];
-				struct stream *s = &c->s[map[j] % 2];
-				ssize_t got = read(s->fd, s->buf + s->len, sizeof(s->buf) - s->len);
-				if (got > 0) {
-					s->len += (size_t)got;
-					if (gone)
-						s->len = 0; /* nobody to tell: drained, not kept */
-					else if (relay(c, map[j] % 2, 0))
-						gone = 1;
-				} else if (got == 0 || errno != EINTR) {
-					if (!gone && relay(c, map[j] % 2, 1))
-						gone = 1;
-					close(s->fd);
-					s->fd = -1;
-				}
-			}
-		}
-		if (interrupt_at && !stop_at)
-			interrupt_ranks(cs, n);
-		if ((gone || (interrupt_at && mono_ms() > interrupt_at + RUN_INTERRUPT_GRACE_MS)) &&
-		    !stop_at) {
-			signal_all(cs, n, SIGTERM);
-			stop_at = mono_ms() + KILL_GRACE_MS;
-		}
-		if (stop_at && mono_ms() > stop_at) {
-			signal_all(cs, n, SIGKILL);
-			stop_at = mono_ms() + 60000;
-		}
+		if (poll(p, (nfds_t)np, 100) > 0)
+			for (int j = 0; j < np; j++)
+				if (p[j].revents)
+					on_ready(cs, map[j], &nr);
+		escalate(cs, n, &nr);
 		reap(cs, n);
 		for (int i = 0; i < n; i++) {
 			struct child *c = &cs[i];
 			if (c->reaped && !c->reported && c->s[0].fd < 0 && c->s[1].fd < 0) {
-				if (gone)
+				if (nr.gone)
 					c->reported = 1;
 				else if (report_end(c))
-					gone = 1;
+					nr.gone = 1;
 			}
 		}
 	}
