@@ -491,12 +491,13 @@ static int usable(const struct hccs_chip *c)
 	return !c->failed && !c->first.unsupported;
 }
 
-enum probe_status hccs_assess(struct hccs_chip *chips, size_t n, double interval_s)
+/* The best lane mode and speed of any link that is up, on any chip: what the others are
+ * measured against. */
+static void best_of(struct hccs_chip *chips, size_t n, unsigned long long *best_mode,
+		    unsigned long long *best_speed)
 {
-	unsigned long long best_mode = 0, best_speed = 0;
-	enum probe_status worst = PROBE_PASS;
 	char why[96];
-
+	*best_mode = *best_speed = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct hccs_chip *c = &chips[i];
 		if (!usable(c))
@@ -508,14 +509,18 @@ enum probe_status hccs_assess(struct hccs_chip *chips, size_t n, double interval
 		for (size_t k = 0; k < c->nlinks; k++) {
 			if (link_down(h, k, why, sizeof(why)))
 				continue;
-			if (has(h, HCCS_LANE_MODE, k) && h->val[HCCS_LANE_MODE][k] > best_mode)
-				best_mode = h->val[HCCS_LANE_MODE][k];
-			if (has(h, HCCS_SPEED, k) && h->val[HCCS_SPEED][k] > best_speed)
-				best_speed = h->val[HCCS_SPEED][k];
+			if (has(h, HCCS_LANE_MODE, k) && h->val[HCCS_LANE_MODE][k] > *best_mode)
+				*best_mode = h->val[HCCS_LANE_MODE][k];
+			if (has(h, HCCS_SPEED, k) && h->val[HCCS_SPEED][k] > *best_speed)
+				*best_speed = h->val[HCCS_SPEED][k];
 		}
 	}
-	/* A port that is down on every chip is not cabled on this board. */
-	int unused[NPUSMI_MAX_LINKS];
+}
+
+/* A port that is down on every chip is not cabled on this board. */
+static void unused_ports(struct hccs_chip *chips, size_t n, int *unused)
+{
+	char why[96];
 	for (size_t k = 0; k < NPUSMI_MAX_LINKS; k++) {
 		size_t seen = 0, down = 0;
 		for (size_t i = 0; i < n; i++) {
@@ -526,111 +531,130 @@ enum probe_status hccs_assess(struct hccs_chip *chips, size_t n, double interval
 		}
 		unused[k] = seen > 1 && down == seen;
 	}
+}
+
+/* The chip's own status: its query, its health and its first error lane; 0 when its links
+ * are to be read too. */
+static int chip_status(struct hccs_chip *c)
+{
+	c->status = PROBE_PASS;
+	c->reason[0] = '\0';
+	if (c->failed) {
+		c->status = PROBE_UNKNOWN;
+		snprintf(c->reason, sizeof(c->reason), "%s", c->err);
+		return 1;
+	}
+	if (c->first.unsupported) {
+		c->status = PROBE_SKIP;
+		snprintf(c->reason, sizeof(c->reason), "this device does not support querying hccs");
+		return 1;
+	}
+	const struct npusmi_hccs *h = latest(c);
+	const char *health = h->health;
+	if (c->have_second && *c->first.health && strcmp(c->first.health, "OK"))
+		health = c->first.health;
+	if (!*health) {
+		c->status = PROBE_UNKNOWN;
+		probe_reason_add(c->reason, sizeof(c->reason), "no hccs health status in the output");
+	} else if (strcmp(health, "OK")) {
+		c->status = PROBE_FAIL;
+		probe_reason_add(c->reason, sizeof(c->reason), "hccs health status %s", health);
+	}
+	if (*h->first_error_lane && strcmp(h->first_error_lane, "NA")) {
+		c->status = probe_status_worst(c->status, PROBE_WARN);
+		probe_reason_add(c->reason, sizeof(c->reason), "first error lane %s",
+				 h->first_error_lane);
+	}
+	return 0;
+}
+
+/* The retry and error counters of link k that grew between the two reads. */
+static void link_counters(const struct hccs_chip *c, size_t k, struct hccs_link_verdict *v,
+			  double interval_s)
+{
+	for (int f = HCCS_RETRY; f <= HCCS_ERROR; f++) {
+		if (!has(&c->first, f, k) || !has(&c->second, f, k))
+			continue;
+		unsigned long long a = c->first.val[f][k], b = c->second.val[f][k];
+		if (b <= a)
+			continue;
+		if (f == HCCS_RETRY)
+			v->retry_delta = b - a;
+		else
+			v->error_delta = b - a;
+		v->status = probe_status_worst(v->status, f == HCCS_ERROR ? PROBE_FAIL : PROBE_WARN);
+		if (f == HCCS_ERROR || !strcmp(v->state, "up") || !strcmp(v->state, "-"))
+			v->state = "errors";
+		probe_reason_add(v->reason, sizeof(v->reason), "%s count +%llu in %.0f s",
+				 f == HCCS_RETRY ? "retry" : "error", b - a, interval_s);
+	}
+}
+
+/* Link k of chip c: down (or not cabled, when down on every chip), degraded against the best
+ * lane mode or with lanes inactive, slow against the best speed, or with counters that grew. */
+static void link_verdict(struct hccs_chip *c, size_t k, int unused, unsigned long long best_mode,
+			 unsigned long long best_speed, double interval_s)
+{
+	const struct npusmi_hccs *h = latest(c);
+	struct hccs_link_verdict *v = &c->link[k];
+	char why[96];
+	memset(v, 0, sizeof(*v));
+	v->status = PROBE_PASS;
+	v->state = "up";
+	if (k >= h->n[HCCS_LANE_MODE] && k >= h->n[HCCS_LANE_LIST] && k >= h->n[HCCS_SPEED]) {
+		v->state = "-";
+		snprintf(v->reason, sizeof(v->reason),
+			 "no lane mode, lane list or speed in this npu-smi's output");
+	}
+	if (link_down(h, k, why, sizeof(why))) {
+		v->status = unused ? PROBE_SKIP : PROBE_FAIL;
+		v->state = unused ? "unused" : "down";
+		snprintf(v->reason, sizeof(v->reason), "%s%s", why,
+			 unused ? ", as on every chip: not cabled on this board" : "");
+		return;
+	}
+	if (has(h, HCCS_LANE_MODE, k) && h->val[HCCS_LANE_MODE][k] < best_mode) {
+		v->status = PROBE_WARN;
+		v->state = "degraded";
+		probe_reason_add(v->reason, sizeof(v->reason), "lane mode %llu, others %llu",
+				 h->val[HCCS_LANE_MODE][k], best_mode);
+	}
+	if (k < h->n[HCCS_LANE_LIST] && h->val[HCCS_LANE_LIST][k] != NPUSMI_NA &&
+	    strchr(h->lane_list[k], '0')) {
+		v->status = PROBE_WARN;
+		v->state = "degraded";
+		probe_reason_add(v->reason, sizeof(v->reason), "lane list %s: %d of %zu lanes active",
+				 h->lane_list[k], lanes_active(h->lane_list[k]),
+				 strlen(h->lane_list[k]));
+	}
+	if (has(h, HCCS_SPEED, k) && h->val[HCCS_SPEED][k] < best_speed) {
+		v->status = PROBE_WARN;
+		if (!strcmp(v->state, "up"))
+			v->state = "slow";
+		probe_reason_add(v->reason, sizeof(v->reason), "speed %llu, others %llu",
+				 h->val[HCCS_SPEED][k], best_speed);
+	}
+	if (c->have_second)
+		link_counters(c, k, v, interval_s);
+}
+
+enum probe_status hccs_assess(struct hccs_chip *chips, size_t n, double interval_s)
+{
+	unsigned long long best_mode, best_speed;
+	enum probe_status worst = PROBE_PASS;
+	int unused[NPUSMI_MAX_LINKS];
+	best_of(chips, n, &best_mode, &best_speed);
+	unused_ports(chips, n, unused);
 	for (size_t i = 0; i < n; i++) {
 		struct hccs_chip *c = &chips[i];
-		c->status = PROBE_PASS;
-		c->reason[0] = '\0';
-		if (c->failed) {
-			c->status = PROBE_UNKNOWN;
-			snprintf(c->reason, sizeof(c->reason), "%s", c->err);
+		int done = chip_status(c);
+		if (c->status != PROBE_SKIP)
 			worst = probe_status_worst(worst, c->status);
+		if (done)
 			continue;
-		}
-		if (c->first.unsupported) {
-			c->status = PROBE_SKIP;
-			snprintf(c->reason, sizeof(c->reason),
-				 "this device does not support querying hccs");
-			continue;
-		}
-		const struct npusmi_hccs *h = latest(c);
-		const char *health = h->health;
-		if (c->have_second && *c->first.health && strcmp(c->first.health, "OK"))
-			health = c->first.health;
-		if (!*health) {
-			c->status = PROBE_UNKNOWN;
-			probe_reason_add(c->reason, sizeof(c->reason),
-					 "no hccs health status in the output");
-		} else if (strcmp(health, "OK")) {
-			c->status = PROBE_FAIL;
-			probe_reason_add(c->reason, sizeof(c->reason), "hccs health status %s",
-					 health);
-		}
-		if (*h->first_error_lane && strcmp(h->first_error_lane, "NA")) {
-			c->status = probe_status_worst(c->status, PROBE_WARN);
-			probe_reason_add(c->reason, sizeof(c->reason), "first error lane %s",
-					 h->first_error_lane);
-		}
-		worst = probe_status_worst(worst, c->status);
 		for (size_t k = 0; k < c->nlinks; k++) {
-			struct hccs_link_verdict *v = &c->link[k];
-			memset(v, 0, sizeof(*v));
-			v->status = PROBE_PASS;
-			v->state = "up";
-			if (k >= h->n[HCCS_LANE_MODE] && k >= h->n[HCCS_LANE_LIST] &&
-			    k >= h->n[HCCS_SPEED]) {
-				v->state = "-";
-				snprintf(v->reason, sizeof(v->reason),
-					 "no lane mode, lane list or speed in this npu-smi's "
-					 "output");
-			}
-			if (link_down(h, k, why, sizeof(why))) {
-				v->status = unused[k] ? PROBE_SKIP : PROBE_FAIL;
-				v->state = unused[k] ? "unused" : "down";
-				snprintf(v->reason, sizeof(v->reason), "%s%s", why,
-					 unused[k] ? ", as on every chip: not cabled on this board"
-						   : "");
-				worst = probe_status_worst(worst, v->status);
-				continue;
-			}
-			if (has(h, HCCS_LANE_MODE, k) && h->val[HCCS_LANE_MODE][k] < best_mode) {
-				v->status = PROBE_WARN;
-				v->state = "degraded";
-				probe_reason_add(v->reason, sizeof(v->reason),
-						 "lane mode %llu, others %llu",
-						 h->val[HCCS_LANE_MODE][k], best_mode);
-			}
-			if (k < h->n[HCCS_LANE_LIST] && h->val[HCCS_LANE_LIST][k] != NPUSMI_NA &&
-			    strchr(h->lane_list[k], '0')) {
-				v->status = PROBE_WARN;
-				v->state = "degraded";
-				probe_reason_add(v->reason, sizeof(v->reason),
-						 "lane list %s: %d of %zu lanes active",
-						 h->lane_list[k], lanes_active(h->lane_list[k]),
-						 strlen(h->lane_list[k]));
-			}
-			if (has(h, HCCS_SPEED, k) && h->val[HCCS_SPEED][k] < best_speed) {
-				v->status = PROBE_WARN;
-				if (!strcmp(v->state, "up"))
-					v->state = "slow";
-				probe_reason_add(v->reason, sizeof(v->reason),
-						 "speed %llu, others %llu", h->val[HCCS_SPEED][k],
-						 best_speed);
-			}
-			if (c->have_second) {
-				for (int f = HCCS_RETRY; f <= HCCS_ERROR; f++) {
-					if (!has(&c->first, f, k) || !has(&c->second, f, k))
-						continue;
-					unsigned long long a = c->first.val[f][k],
-							   b = c->second.val[f][k];
-					if (b <= a)
-						continue;
-					if (f == HCCS_RETRY)
-						v->retry_delta = b - a;
-					else
-						v->error_delta = b - a;
-					v->status = probe_status_worst(
-						v->status,
-						f == HCCS_ERROR ? PROBE_FAIL : PROBE_WARN);
-					if (f == HCCS_ERROR || !strcmp(v->state, "up") ||
-					    !strcmp(v->state, "-"))
-						v->state = "errors";
-					probe_reason_add(v->reason, sizeof(v->reason),
-							 "%s count +%llu in %.0f s",
-							 f == HCCS_RETRY ? "retry" : "error", b - a,
-							 interval_s);
-				}
-			}
-			worst = probe_status_worst(worst, v->status);
+			link_verdict(c, k, unused[k], best_mode, best_speed, interval_s);
+			worst = probe_status_worst(worst, c->link[k].status);
 		}
 	}
 	return worst;
