@@ -277,71 +277,73 @@ static int same_subnet(const char *a, const char *b, const char *mask)
 	return (x.s_addr & m.s_addr) == (y.s_addr & m.s_addr);
 }
 
-static int probe_device(struct roce_run *x, struct roce_dev *d)
+/* The readers of hccn_tool's answers, one per query: each takes the output r (known: what
+ * hccn_tool said on stderr of a condition it knows, or NULL) into d and its findings. */
+typedef void (*hccn_reader)(struct roce_dev *d, const struct probe_tool_result *r,
+			    const char *known);
+
+static void read_link(struct roce_dev *d, const struct probe_tool_result *r, const char *known)
 {
-	static const char *const
-		a_link[] = {"-link", "-g", NULL},
-		*const a_health[] = {"-net_health", "-g", NULL},
-		*const a_ip[] = {"-ip", "-g", NULL}, *const a_nd[] = {"-netdetect", "-g", NULL},
-		*const a_gw[] = {"-gateway", "-g", NULL}, *const a_tls[] = {"-tls", "-g", NULL},
-		*const a_opt[] = {"-optical", "-g", NULL},
-		*const a_stat[] = {"-link_stat", "-g", NULL},
-		*const a_pkt[] = {"-stat", "-g", NULL};
-	struct probe_tool_result r;
 	char err[160];
-	const char *known;
-	int rc;
-
-#define RUN(args)                                                                                  \
-	do {                                                                                       \
-		if ((rc = hccn(x, d->id, args, &r)))                                               \
-			return rc;                                                                 \
-		known = hccn_known_error(r.errout, r.errlen);                                      \
-	} while (0)
-
-	RUN(a_link);
-	d->link_ok = !hccn_parse_link(r.out, r.outlen, &d->link_up, err, sizeof(err));
+	d->link_ok = !hccn_parse_link(r->out, r->outlen, &d->link_up, err, sizeof(err));
 	if (!d->link_ok)
 		add(d, PROBE_UNKNOWN, "link: %s", known ? known : err);
 	else if (!d->link_up)
 		add(d, PROBE_FAIL, "link DOWN");
-	probe_tool_result_release(&r);
+}
 
-	RUN(a_health);
-	if (hccn_parse_net_health(r.out, r.outlen, d->health, sizeof(d->health), err, sizeof(err)))
+static void read_health(struct roce_dev *d, const struct probe_tool_result *r,
+			const char *known)
+{
+	char err[160];
+	if (hccn_parse_net_health(r->out, r->outlen, d->health, sizeof(d->health), err,
+				  sizeof(err)))
 		add(d, PROBE_UNKNOWN, "net health: %s", known ? known : err);
 	else if (!strcmp(d->health, "Init"))
 		add(d, PROBE_WARN, "net health Init: no netdetect address set");
 	else if (strcmp(d->health, "Success"))
 		add(d, PROBE_FAIL, "net health %s", d->health);
-	probe_tool_result_release(&r);
+}
 
-	RUN(a_ip);
-	d->ip_ok = !hccn_parse_ip(r.out, r.outlen, &d->ip, err, sizeof(err));
-	if (!d->ip_ok) {
-		if (!known)
-			known = hccn_known_error(r.out, r.outlen);
-		snprintf(d->ip_err, sizeof(d->ip_err), "%s", known ? known : err);
-		add(d, known && !strcmp(known, "no IP configured") ? PROBE_FAIL : PROBE_UNKNOWN,
-		    "ip: %s", d->ip_err);
-	}
-	probe_tool_result_release(&r);
+static void read_ip(struct roce_dev *d, const struct probe_tool_result *r, const char *known)
+{
+	char err[160];
+	d->ip_ok = !hccn_parse_ip(r->out, r->outlen, &d->ip, err, sizeof(err));
+	if (d->ip_ok)
+		return;
+	if (!known)
+		known = hccn_known_error(r->out, r->outlen);
+	snprintf(d->ip_err, sizeof(d->ip_err), "%s", known ? known : err);
+	add(d, known && !strcmp(known, "no IP configured") ? PROBE_FAIL : PROBE_UNKNOWN, "ip: %s",
+	    d->ip_err);
+}
 
-	RUN(a_nd);
-	if (!hccn_parse_netdetect(r.out, r.outlen, d->netdetect, sizeof(d->netdetect), err,
+static void read_netdetect(struct roce_dev *d, const struct probe_tool_result *r,
+			   const char *known)
+{
+	char err[160];
+	(void)known;
+	if (!hccn_parse_netdetect(r->out, r->outlen, d->netdetect, sizeof(d->netdetect), err,
 				  sizeof(err)) &&
 	    d->ip_ok && *d->ip.mask && same_subnet(d->ip.addr, d->netdetect, d->ip.mask) == 0)
 		add(d, PROBE_WARN, "netdetect %s is outside the device's subnet (%s)", d->netdetect,
 		    d->ip.mask);
-	probe_tool_result_release(&r);
+}
 
-	RUN(a_gw);
-	if (hccn_parse_gateway(r.out, r.outlen, d->gateway, sizeof(d->gateway), err, sizeof(err)))
+static void read_gateway(struct roce_dev *d, const struct probe_tool_result *r,
+			 const char *known)
+{
+	char err[160];
+	(void)known;
+	if (hccn_parse_gateway(r->out, r->outlen, d->gateway, sizeof(d->gateway), err,
+			       sizeof(err)))
 		d->gateway[0] = '\0';
-	probe_tool_result_release(&r);
+}
 
-	RUN(a_tls);
-	d->tls_ok = !hccn_parse_tls(r.out, r.outlen, &d->tls, err, sizeof(err));
+static void read_tls(struct roce_dev *d, const struct probe_tool_result *r, const char *known)
+{
+	char err[160];
+	d->tls_ok = !hccn_parse_tls(r->out, r->outlen, &d->tls, err, sizeof(err));
 	if (!d->tls_ok)
 		add(d, PROBE_UNKNOWN, "tls: %s", known ? known : err);
 	else if (d->tls.enabled == 1 && d->tls.first_expiry && d->tls.first_expiry < time(NULL))
@@ -351,57 +353,94 @@ static int probe_device(struct roce_run *x, struct roce_dev *d)
 		add(d, PROBE_FAIL, "TLS is on and hccn_tool reports a certificate expired");
 	else if (d->tls.enabled == 1 && d->tls.expiry_status == 1)
 		add(d, PROBE_WARN, "TLS is on and hccn_tool reports a certificate near expiration");
-	probe_tool_result_release(&r);
+}
 
-	RUN(a_opt);
-	d->optical_ok = !hccn_parse_optical(r.out, r.outlen, &d->optical, err, sizeof(err));
-	if (!d->optical_ok) {
-		if (!known)
-			known = hccn_known_error(r.out, r.outlen);
-		snprintf(d->optical_err, sizeof(d->optical_err), "%s", known ? known : err);
-	} else {
+static void read_optical(struct roce_dev *d, const struct probe_tool_result *r,
+			 const char *known)
+{
+	char err[160];
+	d->optical_ok = !hccn_parse_optical(r->out, r->outlen, &d->optical, err, sizeof(err));
+	if (d->optical_ok) {
 		optical_verdict(d);
+		return;
 	}
-	probe_tool_result_release(&r);
+	if (!known)
+		known = hccn_known_error(r->out, r->outlen);
+	snprintf(d->optical_err, sizeof(d->optical_err), "%s", known ? known : err);
+}
 
-	RUN(a_stat);
-	d->stat_ok = !hccn_parse_link_stat(r.out, r.outlen, &d->stat, err, sizeof(err));
-	if (d->stat_ok) {
-		const char *last = NULL;
-		for (size_t i = 0; i < d->stat.nrecords; i++) {
-			if (d->stat.rec[i].up || !d->stat.rec[i].when || !d->stat.now)
-				continue;
-			if (d->stat.now - d->stat.rec[i].when <= FLAP_WINDOW &&
-			    d->stat.rec[i].when <= d->stat.now) {
-				d->downs_recent++;
-				if (!last)
-					last = d->stat.rec[i].text;
-			}
-		}
-		if (d->downs_recent) {
-			char n[64];
-			snprintf(n, sizeof(n), "%ld time%s in the 24 h before its clock",
-				 d->downs_recent, plural_s(d->downs_recent));
-			add(d, PROBE_WARN, "link flapped: down %s, last %s", n, last);
+/* The link's history: downs in the day before the device's clock are a flapping link. */
+static void read_link_stat(struct roce_dev *d, const struct probe_tool_result *r,
+			   const char *known)
+{
+	char err[160];
+	(void)known;
+	d->stat_ok = !hccn_parse_link_stat(r->out, r->outlen, &d->stat, err, sizeof(err));
+	if (!d->stat_ok)
+		return;
+	const char *last = NULL;
+	for (size_t i = 0; i < d->stat.nrecords; i++) {
+		if (d->stat.rec[i].up || !d->stat.rec[i].when || !d->stat.now)
+			continue;
+		if (d->stat.now - d->stat.rec[i].when <= FLAP_WINDOW &&
+		    d->stat.rec[i].when <= d->stat.now) {
+			d->downs_recent++;
+			if (!last)
+				last = d->stat.rec[i].text;
 		}
 	}
-	probe_tool_result_release(&r);
+	if (d->downs_recent) {
+		char n[64];
+		snprintf(n, sizeof(n), "%ld time%s in the 24 h before its clock", d->downs_recent,
+			 plural_s(d->downs_recent));
+		add(d, PROBE_WARN, "link flapped: down %s, last %s", n, last);
+	}
+}
 
-	RUN(a_pkt);
-	d->pkt_ok = !hccn_parse_stat(r.out, r.outlen, &d->pkt, err, sizeof(err));
+static void read_counters(struct roce_dev *d, const struct probe_tool_result *r,
+			  const char *known)
+{
+	char err[160];
+	d->pkt_ok = !hccn_parse_stat(r->out, r->outlen, &d->pkt, err, sizeof(err));
 	if (d->pkt_ok) {
 		counter_verdict(d);
-	} else {
-		/* hccn_tool saying it cannot (an older driver, no such device) is not a fault of
-		 * the port; output that does not read as counters is a check not made. */
-		if (!known)
-			known = hccn_known_error(r.out, r.outlen);
-		snprintf(d->pkt_err, sizeof(d->pkt_err), "%s", known ? known : err);
-		if (!known)
-			add(d, PROBE_UNKNOWN, "counters: %s", err);
+		return;
 	}
-	probe_tool_result_release(&r);
-#undef RUN
+	/* hccn_tool saying it cannot (an older driver, no such device) is not a fault of the
+	 * port; output that does not read as counters is a check not made. */
+	if (!known)
+		known = hccn_known_error(r->out, r->outlen);
+	snprintf(d->pkt_err, sizeof(d->pkt_err), "%s", known ? known : err);
+	if (!known)
+		add(d, PROBE_UNKNOWN, "counters: %s", err);
+}
+
+/* The queries asked of each device, in this order (the netdetect check reads the IP). */
+static const struct {
+	const char *args[3];
+	hccn_reader read;
+} queries[] = {
+	{{"-link", "-g", NULL}, read_link},
+	{{"-net_health", "-g", NULL}, read_health},
+	{{"-ip", "-g", NULL}, read_ip},
+	{{"-netdetect", "-g", NULL}, read_netdetect},
+	{{"-gateway", "-g", NULL}, read_gateway},
+	{{"-tls", "-g", NULL}, read_tls},
+	{{"-optical", "-g", NULL}, read_optical},
+	{{"-link_stat", "-g", NULL}, read_link_stat},
+	{{"-stat", "-g", NULL}, read_counters},
+};
+
+static int probe_device(struct roce_run *x, struct roce_dev *d)
+{
+	for (size_t q = 0; q < sizeof(queries) / sizeof(queries[0]); q++) {
+		struct probe_tool_result r;
+		int rc = hccn(x, d->id, queries[q].args, &r);
+		if (rc)
+			return rc;
+		queries[q].read(d, &r, hccn_known_error(r.errout, r.errlen));
+		probe_tool_result_release(&r);
+	}
 	return 0;
 }
 
