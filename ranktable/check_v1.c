@@ -297,6 +297,87 @@ static int count(const struct rt__jnode *list, size_t *nsrv, size_t *ndev)
 	return 0;
 }
 
+/* device_ip (several addresses may be joined with ','; each must be literal) and
+ * backup_device_ip of device d (rank r, entry e at path, named who). */
+static void dev_ips(struct v1 *v, struct dev *d, struct rt_rank *r, const struct rt__jnode *e,
+		    const char *path, const char *who, int multi)
+{
+	struct rt__ctx *c = v->c;
+	char p[RT_PATHLEN];
+	const struct rt__jnode *m;
+	const char *s;
+	s = rt__str_field(c, e, "device_ip", path, who, RT_STR_QUOTE, &m);
+	if (s) {
+		r->device_ip = s;
+		check_ips(c, m, "device_ip", rt__path_at(p, path, ".device_ip", RT_NO_IDX), who, multi,
+			  &d->nips, &d->fam);
+		if (d->nips > 1) {
+			d->iplist = malloc(strlen(s) + 1);
+			if (!d->iplist) {
+				c->err = -ENOMEM;
+			} else {
+				memcpy(d->iplist, s, strlen(s) + 1);
+				for (char *q = d->iplist; *q; q++)
+					if (*q == ',')
+						*q = 0;
+			}
+		}
+	} else if (!m && multi) {
+		rt__report(c, "device-ip-missing", e, 0, rt__path_at(p, path, ".device_ip", RT_NO_IDX),
+			   nic_hint,
+			   "%s has no device_ip; HCCL requires it when there is more than one "
+			   "server",
+			   who);
+	}
+	s = rt__str_field(c, e, "backup_device_ip", path, who, RT_STR_QUOTE, &m);
+	if (s) {
+		int n, f;
+		check_ips(c, m, "backup_device_ip", rt__path_at(p, path, ".backup_device_ip", RT_NO_IDX), who,
+			  0, &n, &f);
+	}
+}
+
+/* The super pod's keys of rank r (entry e at path, named who): super_device_id (the SDID from
+ * npu-smi info -t spod-info, a decimal u32, version 1.2 only), super_pod_id, and ClusterD's
+ * device_logical_id. */
+static void dev_super(struct v1 *v, struct rt_rank *r, const struct rt__jnode *e,
+		      const char *path, const char *who)
+{
+	struct rt__ctx *c = v->c;
+	char p[RT_PATHLEN];
+	const struct rt__jnode *m;
+	const char *s;
+	s = rt__str_field(c, e, "super_device_id", path, who, RT_STR_QUOTE, &m);
+	if (m && !v->v12)
+		rt__report(c, "v12-key-in-v10", m, 1, rt__path(p, "%s.super_device_id", path),
+			   "set \"version\": \"1.2\" for super-pod mode, or remove it",
+			   "super_device_id of %s belongs to version 1.2 (super pods); this table "
+			   "says version \"1.0\"",
+			   who);
+	if (m) {
+		r->super_device_id = dec_value(m, 0xffffffffUL);
+		if (s && r->super_device_id < 0)
+			rt__report(c, "super-device-id-invalid", m, 0,
+				   rt__path(p, "%s.super_device_id", path),
+				   "the SDID of the NPU from 'npu-smi info -t spod-info'",
+				   "super_device_id \"%s\" of %s is not a decimal 32-bit number", s,
+				   who);
+	}
+	m = rt__jget(e, "super_pod_id");
+	if (rt__jis_str(m))
+		r->super_pod_id = rt__jstr(m);
+
+	/* ClusterD numbers the devices of a server 0.. in device_logical_id. */
+	if (v->p->clusterd) {
+		s = rt__str_field(c, e, "device_logical_id", path, who, RT_STR_QUOTE, &m);
+		if (s && dec_value(m, 0xffffffffUL) < 0)
+			rt__report(c, "device-id-invalid", m, 0,
+				   rt__path(p, "%s.device_logical_id", path),
+				   "the device's index on its server: \"0\", \"1\", ...",
+				   "device_logical_id \"%s\" of %s is not a decimal number", s, who);
+	}
+}
+
 static void device_pass(struct v1 *v, const struct rt__jnode *e, size_t di, int multi)
 {
 	struct rt__ctx *c = v->c;
@@ -350,36 +431,7 @@ static void device_pass(struct v1 *v, const struct rt__jnode *e, size_t di, int 
 			   DEVICE_ID_MAX);
 	}
 
-	/* device_ip: several addresses may be joined with ','; each must be literal. */
-	s = rt__str_field(c, e, "device_ip", path, who, RT_STR_QUOTE, &m);
-	if (s) {
-		r->device_ip = s;
-		check_ips(c, m, "device_ip", rt__path_at(p, path, ".device_ip", RT_NO_IDX), who, multi,
-			  &d->nips, &d->fam);
-		if (d->nips > 1) {
-			d->iplist = malloc(strlen(s) + 1);
-			if (!d->iplist) {
-				c->err = -ENOMEM;
-			} else {
-				memcpy(d->iplist, s, strlen(s) + 1);
-				for (char *q = d->iplist; *q; q++)
-					if (*q == ',')
-						*q = 0;
-			}
-		}
-	} else if (!m && multi) {
-		rt__report(c, "device-ip-missing", e, 0, rt__path_at(p, path, ".device_ip", RT_NO_IDX),
-			   nic_hint,
-			   "%s has no device_ip; HCCL requires it when there is more than one "
-			   "server",
-			   who);
-	}
-	s = rt__str_field(c, e, "backup_device_ip", path, who, RT_STR_QUOTE, &m);
-	if (s) {
-		int n, f;
-		check_ips(c, m, "backup_device_ip", rt__path_at(p, path, ".backup_device_ip", RT_NO_IDX), who,
-			  0, &n, &f);
-	}
+	dev_ips(v, d, r, e, path, who, multi);
 
 	check_port(c, e, "device_port", path, who);
 	check_port(c, e, "host_port", path, who);
@@ -387,36 +439,7 @@ static void device_pass(struct v1 *v, const struct rt__jnode *e, size_t di, int 
 	m = rt__jget(e, "device_port");
 	r->device_port = dec_value(m, 65535);
 
-	/* super_device_id: the SDID from npu-smi info -t spod-info, a decimal u32. */
-	s = rt__str_field(c, e, "super_device_id", path, who, RT_STR_QUOTE, &m);
-	if (m && !v->v12)
-		rt__report(c, "v12-key-in-v10", m, 1, rt__path(p, "%s.super_device_id", path),
-			   "set \"version\": \"1.2\" for super-pod mode, or remove it",
-			   "super_device_id of %s belongs to version 1.2 (super pods); this table "
-			   "says version \"1.0\"",
-			   who);
-	if (m) {
-		r->super_device_id = dec_value(m, 0xffffffffUL);
-		if (s && r->super_device_id < 0)
-			rt__report(c, "super-device-id-invalid", m, 0,
-				   rt__path(p, "%s.super_device_id", path),
-				   "the SDID of the NPU from 'npu-smi info -t spod-info'",
-				   "super_device_id \"%s\" of %s is not a decimal 32-bit number", s,
-				   who);
-	}
-	m = rt__jget(e, "super_pod_id");
-	if (rt__jis_str(m))
-		r->super_pod_id = rt__jstr(m);
-
-	/* ClusterD numbers the devices of a server 0.. in device_logical_id. */
-	if (v->p->clusterd) {
-		s = rt__str_field(c, e, "device_logical_id", path, who, RT_STR_QUOTE, &m);
-		if (s && dec_value(m, 0xffffffffUL) < 0)
-			rt__report(c, "device-id-invalid", m, 0,
-				   rt__path(p, "%s.device_logical_id", path),
-				   "the device's index on its server: \"0\", \"1\", ...",
-				   "device_logical_id \"%s\" of %s is not a decimal number", s, who);
-	}
+	dev_super(v, r, e, path, who);
 }
 
 /* server_id is only an identifier to HCCL, but hcclctl's run --ssh, doctor and probe net
