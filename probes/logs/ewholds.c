@@ -222,26 +222,35 @@ int hlog__ew_split_heading(struct pspan m, size_t at, size_t len)
 	return 0;
 }
 
-/* Whether the noun at m[at..at+len) counts zero, the count before it: "0/52 failures", "0
- * failures" (a 0 that no other digit, '.', '-' or '/' continues: not "10 failures", "3/52"). */
-int hlog__ew_zero_before(struct pspan m, size_t at, size_t len)
+/* Where the count of zero before the word at m.s[at] starts: "0/52 failures", "0 failures"
+ * (a 0 that no other digit, '.', '-' or '/' continues: not "10 failures", "3/52"); or
+ * (size_t)-1 when there is none. */
+static size_t zero_count_at(struct pspan m, size_t at)
 {
-	(void)len;
 	size_t i = at;
 	while (i && ew_blank(m.s[i - 1]))
 		i--;
 	if (i == at)
-		return 0;
+		return (size_t)-1;
 	size_t j = i; /* past an "/N" of a ratio */
 	while (j && m.s[j - 1] >= '0' && m.s[j - 1] <= '9')
 		j--;
 	if (j < i && j && m.s[j - 1] == '/')
 		i = j - 1;
 	if (!i || m.s[i - 1] != '0')
-		return 0;
+		return (size_t)-1;
 	i--;
-	return !(i && ((m.s[i - 1] >= '0' && m.s[i - 1] <= '9') || m.s[i - 1] == '.' ||
-		       m.s[i - 1] == '-' || m.s[i - 1] == '/'));
+	if (i && ((m.s[i - 1] >= '0' && m.s[i - 1] <= '9') || m.s[i - 1] == '.' ||
+		  m.s[i - 1] == '-' || m.s[i - 1] == '/'))
+		return (size_t)-1;
+	return i;
+}
+
+/* Whether the noun at m[at..at+len) counts zero, the count before it (zero_count_at). */
+int hlog__ew_zero_before(struct pspan m, size_t at, size_t len)
+{
+	(void)len;
+	return zero_count_at(m, at) != (size_t)-1;
 }
 
 /* Whether the word at m[at..at+len) labels a count of 0 in a tally of several, written count
@@ -250,17 +259,10 @@ int hlog__ew_zero_before(struct pspan m, size_t at, size_t len)
 int hlog__ew_zero_tally(struct pspan m, size_t at, size_t len)
 {
 	static const char after[] = ",/|;)", before[] = "/,|:(";
-	size_t e = at + len, i = at;
+	size_t e = at + len, i = zero_count_at(m, at);
 	while (e < m.n && ew_blank(m.s[e]))
 		e++;
-	if (e < m.n && (!m.s[e] || !strchr(after, m.s[e])))
-		return 0;
-	while (i && ew_blank(m.s[i - 1]))
-		i--;
-	if (i == at || !i || m.s[i - 1] != '0')
-		return 0;
-	i--;
-	if (i && m.s[i - 1] >= '0' && m.s[i - 1] <= '9')
+	if (i == (size_t)-1 || (e < m.n && (!m.s[e] || !strchr(after, m.s[e]))))
 		return 0;
 	while (i && ew_blank(m.s[i - 1]))
 		i--;

@@ -126,24 +126,6 @@ int hlog__fs_table_heading(struct pspan msg)
 	       !memcmp(m.s + m.n - 15, "Use% Mounted on", 15);
 }
 
-/* The last two fields of m, blank-separated: 1 when there are two. */
-static int last_two(struct pspan m, struct pspan *a, struct pspan *b)
-{
-	size_t e = m.n, i;
-	struct pspan *out[2] = {b, a};
-	for (int k = 0; k < 2; k++) {
-		while (e > 0 && isspace((unsigned char)m.s[e - 1]))
-			e--;
-		for (i = e; i > 0 && !isspace((unsigned char)m.s[i - 1]); i--)
-			;
-		if (i == e)
-			return 0;
-		*out[k] = (struct pspan){m.s + i, e - i};
-		e = i;
-	}
-	return 1;
-}
-
 /* A line of df's table below its heading: 0 when it is none (the table ended), 1 a row, 2 a
  * row whose file system is full. The use and the mount point are the last two fields, counted
  * from the end because a long device name wraps onto a line of its own ("/dev/mapper/vg-root"
@@ -152,17 +134,24 @@ static int last_two(struct pspan m, struct pspan *a, struct pspan *b)
  * /snap/core20/2318". */
 int hlog__fs_table_row(struct pspan msg)
 {
-	struct pspan m = probe__trim(msg), use, mount;
-	if (m.n && !memchr(m.s, ' ', m.n) && !memchr(m.s, '\t', m.n))
+	struct pspan rest = msg, w, first = {NULL, 0}, use = {NULL, 0}, mount = {NULL, 0};
+	size_t n = 0;
+	while (probe__next_word(&rest, &w, NULL)) {
+		if (!n++)
+			first = w;
+		use = mount;
+		mount = w;
+	}
+	if (n == 1)
 		return 1;
-	if (!last_two(m, &use, &mount) || mount.s[0] != '/' || use.s[use.n - 1] != '%')
+	if (n < 2 || mount.s[0] != '/' || use.s[use.n - 1] != '%')
 		return 0;
 	for (size_t i = 0; i + 1 < use.n; i++)
 		if (!isdigit((unsigned char)use.s[i]))
 			return 0;
-	if (use.n != 4 || memcmp(use.s, "100%", 4))
+	if (!probe__eq(use, "100%"))
 		return 1;
-	if (probe__starts(m, "/dev/loop") || probe__starts(mount, "/snap/"))
+	if (probe__starts(first, "/dev/loop") || probe__starts(mount, "/snap/"))
 		return 1;
 	return 2;
 }

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "probes/logs/logline.h"
+#include "tests/unit/span.h"
 
 /* A row's real line: from names a case under tests/data/real-logs (then line is a piece of
  * the line, which is read whole from the case's files) or a public thread (then line is the
@@ -686,11 +687,6 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch167/bigscience-meg-ds-3d-gpt2-52b-n16-64gpu-tp4-pp16-compiler-warning-no-checkpoint-metadata-iterations-healthy",
 	 "WARNING: could not find the metadata file", 0},
 };
-
-static struct pspan span(const char *s)
-{
-	return (struct pspan){s, strlen(s)};
-}
 
 /* The row of form; of the benign rows that share a form, the first that holds on line. */
 static long find_row(const char *form, int benign, const char *line)

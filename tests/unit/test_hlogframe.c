@@ -7,11 +7,7 @@
 #include <cmocka.h>
 
 #include "probes/logs/hlogint.h"
-
-static struct pspan span(const char *s)
-{
-	return (struct pspan){s, strlen(s)};
-}
+#include "tests/unit/span.h"
 
 static void test_help_advice(void **state)
 {

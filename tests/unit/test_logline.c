@@ -21,15 +21,11 @@
 #include "probes/logs/hccllog.h"
 #include "probes/logs/logline.h"
 #include "probes/logs/logtext.h"
+#include "tests/unit/span.h"
 
 #define ANY (-2)	/* an int field a row does not check */
 #define ANY_T INT64_MIN /* t_us not checked */
 #define S(lit) ((struct pspan){lit, sizeof(lit) - 1})
-
-static struct pspan span(const char *s)
-{
-	return (struct pspan){s, strlen(s)};
-}
 
 /* ---- hlog__line_parse ---- */
 
