@@ -225,10 +225,10 @@ static bool silent(const struct comm__mon *m, const struct mrank *x, int64_t now
 	return !x->closed && !x->bye && now - x->last_rx > m->silence_ms;
 }
 
-static int decide(struct comm__mon *m, int64_t now)
+/* The moment the first sign of trouble appeared (a close, a report, a silence, a lost link);
+ * nothing is decided until it has settled for SETTLE_MS, so later signs can outrank it. */
+static bool settled(const struct comm__mon *m, int64_t now)
 {
-	struct comm_verdict *v = &m->v;
-	char what[COMM_ERRLEN];
 	int64_t first = INT64_MAX;
 	for (int i = 0; i < m->n; i++) {
 		const struct mrank *x = &m->r[i];
@@ -243,11 +243,13 @@ static int decide(struct comm__mon *m, int64_t now)
 		    x->hb_at < first)
 			first = x->hb_at;
 	}
-	if (first == INT64_MAX || now - first < SETTLE_MS)
-		return 0;
-	memset(v, 0, sizeof(*v));
-	v->link_from = v->link_to = -1;
-	/* 1. a rank whose process ended without a goodbye or a word of why */
+	return first != INT64_MAX && now - first >= SETTLE_MS;
+}
+
+/* 1. a rank whose process ended without a goodbye or a word of why */
+static int rule_dead(struct comm__mon *m, int64_t now, struct comm_verdict *v)
+{
+	char what[COMM_ERRLEN];
 	int dead = -1;
 	for (int i = 0; i < m->n; i++) {
 		const struct mrank *x = &m->r[i];
@@ -255,58 +257,69 @@ static int decide(struct comm__mon *m, int64_t now)
 		    (dead < 0 || x->closed_at < m->r[dead].closed_at))
 			dead = i;
 	}
-	if (dead >= 0) {
-		v->kind = COMM_VERDICT_DEAD_RANK;
-		v->rank = dead;
-		comm__strlcpy(v->host, m->r[dead].host, sizeof(v->host));
-		where(m, dead, v);
-		v->after_ms = (uint32_t)(now - m->r[dead].closed_at);
-		snprintf(what, sizeof(what),
-			 "rank %d (host %.64s) died: its process ended without closing the "
-			 "communicator (killed or crashed)",
-			 dead, m->r[dead].host);
-		comm__verdict_compose(v, what);
-		return 1;
-	}
-	/* 2. the rank silent the longest: frozen, or its host cut off */
+	if (dead < 0)
+		return 0;
+	v->kind = COMM_VERDICT_DEAD_RANK;
+	v->rank = dead;
+	comm__strlcpy(v->host, m->r[dead].host, sizeof(v->host));
+	where(m, dead, v);
+	v->after_ms = (uint32_t)(now - m->r[dead].closed_at);
+	snprintf(what, sizeof(what),
+		 "rank %d (host %.64s) died: its process ended without closing the "
+		 "communicator (killed or crashed)",
+		 dead, m->r[dead].host);
+	comm__verdict_compose(v, what);
+	return 1;
+}
+
+/* 2. the rank silent the longest: frozen, or its host cut off */
+static int rule_quiet(struct comm__mon *m, int64_t now, struct comm_verdict *v)
+{
+	char what[COMM_ERRLEN];
 	int quiet = -1;
 	for (int i = 0; i < m->n; i++)
 		if (silent(m, &m->r[i], now) &&
 		    (quiet < 0 || m->r[i].last_rx < m->r[quiet].last_rx))
 			quiet = i;
-	if (quiet >= 0) {
-		const struct mrank *x = &m->r[quiet];
-		uint32_t age = 0;
-		double s = (double)(now - x->last_rx) / 1000.0;
-		v->rank = quiet;
-		comm__strlcpy(v->host, x->host, sizeof(v->host));
-		where(m, quiet, v);
-		v->after_ms = (uint32_t)(now - x->last_rx);
-		if (unanswered(x, &age)) {
-			v->kind = COMM_VERDICT_LINK_DOWN;
-			snprintf(what, sizeof(what),
-				 "host %.64s of rank %d is cut off: no heartbeat for %.1f s and its host "
-				 "has not acknowledged TCP for %.1f s (link down or all packets "
-				 "dropped)",
-				 x->host, quiet, s, (double)age / 1000.0);
-		} else {
-			v->kind = COMM_VERDICT_STUCK_RANK;
-			snprintf(what, sizeof(what),
-				 "rank %d (host %.64s) is stuck: no heartbeat for %.1f s while its host "
-				 "still answers TCP (the process is stopped, frozen or starved)",
-				 quiet, x->host, s);
-		}
-		comm__verdict_compose(v, what);
-		return 1;
+	if (quiet < 0)
+		return 0;
+	const struct mrank *x = &m->r[quiet];
+	uint32_t age = 0;
+	double s = (double)(now - x->last_rx) / 1000.0;
+	v->rank = quiet;
+	comm__strlcpy(v->host, x->host, sizeof(v->host));
+	where(m, quiet, v);
+	v->after_ms = (uint32_t)(now - x->last_rx);
+	if (unanswered(x, &age)) {
+		v->kind = COMM_VERDICT_LINK_DOWN;
+		snprintf(what, sizeof(what),
+			 "host %.64s of rank %d is cut off: no heartbeat for %.1f s and its host "
+			 "has not acknowledged TCP for %.1f s (link down or all packets "
+			 "dropped)",
+			 x->host, quiet, s, (double)age / 1000.0);
+	} else {
+		v->kind = COMM_VERDICT_STUCK_RANK;
+		snprintf(what, sizeof(what),
+			 "rank %d (host %.64s) is stuck: no heartbeat for %.1f s while its host "
+			 "still answers TCP (the process is stopped, frozen or starved)",
+			 quiet, x->host, s);
 	}
-	/* 3. a link between two live ranks that does not carry data. It counts once one rank's
-	 * data has gone unanswered as long as silence and through several timeouts in a row
-	 * (comm__link_lost): a lossy link's retransmissions can go unanswered for seconds on a
-	 * loaded host, a link that is down stays so. A's data to B unacknowledged means A -> B loses the data
-	 * or B -> A loses the ACKs; which one, the waiting says: B waiting on A is A -> B, A
-	 * waiting on B is B -> A. (The other end may see nothing: the retransmissions that do
-	 * arrive carry ACK flags and keep its TCP_INFO fresh.) */
-	int from = -1, to = -1, conf = -1, ev = -1;
+	comm__verdict_compose(v, what);
+	return 1;
+}
+
+/* The link between two live ranks that does not carry data. It counts once one rank's data has
+ * gone unanswered as long as silence and through several timeouts in a row (comm__link_lost):
+ * a lossy link's retransmissions can go unanswered for seconds on a loaded host, a link that is
+ * down stays so. A's data to B unacknowledged means A -> B loses the data or B -> A loses the
+ * ACKs; which one, the waiting says: B waiting on A is A -> B, A waiting on B is B -> A. (The
+ * other end may see nothing: the retransmissions that do arrive carry ACK flags and keep its
+ * TCP_INFO fresh.) Returns the rank that saw it (-1 none), the direction in *from -> *to, and
+ * in *conf whether a waiting rank confirmed that direction. */
+static int lost_link(const struct comm__mon *m, int *from, int *to, int *conf)
+{
+	int ev = -1;
+	*conf = -1;
 	for (int i = 0; i < m->n; i++) {
 		const struct mrank *x = &m->r[i];
 		if (!x->have_hb || x->closed || x->hb.bad_peer < 0 || x->hb.bad_peer >= m->n ||
@@ -317,59 +330,80 @@ static int decide(struct comm__mon *m, int64_t now)
 		int a_waits = x->hb.peer == b;
 		int f = b_waits || !a_waits ? i : b, t = f == i ? b : i;
 		int c = b_waits || a_waits;
-		if (ev < 0 || c > conf || (c == conf && x->hb.bad_ack_ms > m->r[ev].hb.bad_ack_ms)) {
-			from = f;
-			to = t;
-			conf = c;
+		if (ev < 0 || c > *conf || (c == *conf && x->hb.bad_ack_ms > m->r[ev].hb.bad_ack_ms)) {
+			*from = f;
+			*to = t;
+			*conf = c;
 			ev = i;
 		}
 	}
-	if (ev >= 0) {
-		const struct mrank *x = &m->r[ev];
-		int other = x->hb.bad_peer;
-		uint32_t age = 0;
-		if (unanswered(&m->r[other], &age) ||
-		    now - m->r[other].last_rx > 2 * (int64_t)m->interval_ms) {
-			/* the monitor cannot reach that host either: the host is cut off, not
-			 * one link (its own silence would say so a moment later) */
-			const struct mrank *t = &m->r[other];
-			v->kind = COMM_VERDICT_LINK_DOWN;
-			v->rank = other;
-			comm__strlcpy(v->host, t->host, sizeof(v->host));
-			where(m, other, v);
-			v->after_ms = (uint32_t)(now - t->last_rx);
-			snprintf(what, sizeof(what),
-				 "host %.64s of rank %d is cut off: rank %d's data to it has not been "
-				 "acknowledged for %.1f s and it has not answered the rendezvous for "
-				 "%.1f s (link down or all packets dropped)",
-				 t->host, other, ev, (double)x->hb.bad_ack_ms / 1000.0,
-				 (double)(now - t->last_rx) / 1000.0);
-			comm__verdict_compose(v, what);
-			return 1;
-		}
-		const struct mrank *w = &m->r[to]; /* the receiver of the lost direction */
-		v->kind = COMM_VERDICT_LINK_DOWN;
-		v->rank = -1;
-		v->link_from = from;
-		v->link_to = to;
-		v->coll = w->have_hb && w->hb.state != COMM__HB_IDLE ? w->hb.coll : -1;
-		v->seq = w->hb.seq;
-		v->step = w->hb.step;
-		v->waiter = to;
-		v->peer = w->hb.peer;
-		v->bytes = w->hb.sent + w->hb.recvd;
-		v->after_ms = x->hb.bad_ack_ms;
-		snprintf(what, sizeof(what),
-			 "link rank %d (host %.64s) -> rank %d (host %.64s) is down: rank %d's %u "
-			 "segments to rank %d unacknowledged for %.1f s (retransmission backoff %u)"
-			 "%s, while both ranks are alive",
-			 from, m->r[from].host, to, m->r[to].host, ev, x->hb.bad_unacked, other,
-			 (double)x->hb.bad_ack_ms / 1000.0, x->hb.bad_retrans,
-			 conf ? "" : " (direction not confirmed by a waiting rank)");
-		comm__verdict_compose(v, what);
+	return ev;
+}
+
+/* the far end of a lost link that the monitor cannot reach either: the host is cut off, not one
+ * link (its own silence would say so a moment later) */
+static int host_cut_off(struct comm__mon *m, int64_t now, int ev, struct comm_verdict *v)
+{
+	char what[COMM_ERRLEN];
+	const struct mrank *x = &m->r[ev];
+	int other = x->hb.bad_peer;
+	const struct mrank *t = &m->r[other];
+	uint32_t age = 0;
+	if (!unanswered(t, &age) && now - t->last_rx <= 2 * (int64_t)m->interval_ms)
+		return 0;
+	v->kind = COMM_VERDICT_LINK_DOWN;
+	v->rank = other;
+	comm__strlcpy(v->host, t->host, sizeof(v->host));
+	where(m, other, v);
+	v->after_ms = (uint32_t)(now - t->last_rx);
+	snprintf(what, sizeof(what),
+		 "host %.64s of rank %d is cut off: rank %d's data to it has not been "
+		 "acknowledged for %.1f s and it has not answered the rendezvous for "
+		 "%.1f s (link down or all packets dropped)",
+		 t->host, other, ev, (double)x->hb.bad_ack_ms / 1000.0,
+		 (double)(now - t->last_rx) / 1000.0);
+	comm__verdict_compose(v, what);
+	return 1;
+}
+
+/* 3. a link between two live ranks that does not carry data */
+static int rule_link(struct comm__mon *m, int64_t now, struct comm_verdict *v)
+{
+	char what[COMM_ERRLEN];
+	int from = -1, to = -1, conf;
+	int ev = lost_link(m, &from, &to, &conf);
+	if (ev < 0)
+		return 0;
+	if (host_cut_off(m, now, ev, v))
 		return 1;
-	}
-	/* 4. the earliest failure a rank reported of its own */
+	const struct mrank *x = &m->r[ev];
+	const struct mrank *w = &m->r[to]; /* the receiver of the lost direction */
+	v->kind = COMM_VERDICT_LINK_DOWN;
+	v->rank = -1;
+	v->link_from = from;
+	v->link_to = to;
+	v->coll = w->have_hb && w->hb.state != COMM__HB_IDLE ? w->hb.coll : -1;
+	v->seq = w->hb.seq;
+	v->step = w->hb.step;
+	v->waiter = to;
+	v->peer = w->hb.peer;
+	v->bytes = w->hb.sent + w->hb.recvd;
+	v->after_ms = x->hb.bad_ack_ms;
+	snprintf(what, sizeof(what),
+		 "link rank %d (host %.64s) -> rank %d (host %.64s) is down: rank %d's %u "
+		 "segments to rank %d unacknowledged for %.1f s (retransmission backoff %u)"
+		 "%s, while both ranks are alive",
+		 from, m->r[from].host, to, m->r[to].host, ev, x->hb.bad_unacked, x->hb.bad_peer,
+		 (double)x->hb.bad_ack_ms / 1000.0, x->hb.bad_retrans,
+		 conf ? "" : " (direction not confirmed by a waiting rank)");
+	comm__verdict_compose(v, what);
+	return 1;
+}
+
+/* 4. the earliest failure a rank reported of its own */
+static int rule_report(struct comm__mon *m, int64_t now, struct comm_verdict *v)
+{
+	char what[COMM_ERRLEN];
 	int rep = -1;
 	for (int i = 0; i < m->n; i++)
 		if (m->r[i].reported && (rep < 0 || m->r[i].report_at < m->r[rep].report_at))
@@ -390,6 +424,28 @@ static int decide(struct comm__mon *m, int64_t now)
 		comm__verdict_compose(v, what);
 	}
 	return 1;
+}
+
+/* The verdict's rules, most certain first: a death explains the silence and the waits after it,
+ * a silent rank the lost links to it, a link the timeouts its ranks report. */
+static int (*const rules[])(struct comm__mon *, int64_t, struct comm_verdict *) = {
+	rule_dead,
+	rule_quiet,
+	rule_link,
+	rule_report,
+};
+
+static int decide(struct comm__mon *m, int64_t now)
+{
+	struct comm_verdict *v = &m->v;
+	if (!settled(m, now))
+		return 0;
+	memset(v, 0, sizeof(*v));
+	v->link_from = v->link_to = -1;
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		if (rules[i](m, now, v))
+			return 1;
+	return 0;
 }
 
 void comm__mon_step(struct comm__mon *m, const struct pollfd *pf, int64_t now)

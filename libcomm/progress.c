@@ -438,151 +438,179 @@ static size_t avail(struct comm *c, struct comm__peer *p, size_t before, ssize_t
 	return before ? before + q : q + (size_t)k;
 }
 
-static int pump_recv(struct comm *c, int r, struct step *s)
+/* Up to len bytes of r's stream into buf, as far as there is something to read: > 0 the bytes,
+ * 0 nothing now, < 0 the stream ended (eof and sock_err say how). */
+static ssize_t take(struct comm *c, struct comm__peer *p, void *buf, size_t len)
+{
+	if (!p->rd_ready && !staged(p))
+		return 0;
+	ssize_t k = peer_read(c, p, buf, len);
+	if (k == -EAGAIN) {
+		p->rd_ready = false;
+		return 0;
+	}
+	if (k <= 0) {
+		if (k < 0)
+			p->sock_err = (int)-k;
+		p->eof = true;
+		return -1;
+	}
+	return k;
+}
+
+/* A frame header from r: *more when there is one (or more of one) to go on with. */
+static int recv_header(struct comm *c, int r, struct step *s, bool *more)
 {
 	struct comm__peer *p = &c->peers[r];
 	char why[COMM_ERRLEN];
+	/* a ring is read to its end before its socket's EOF counts */
+	if ((p->eof || p->sock_err) && !staged(p) && !(p->shm && comm__link_queued(c, p)))
+		return p->rcur >= 0 || awaited(c, r) ? recv_closed(c, r, s) : 0;
+	ssize_t k = take(c, p, p->rhdr + p->rhdr_got, COMM__HDR_LEN - p->rhdr_got);
+	if (k == 0)
+		return 0;
+	s->moved = true;
+	if (k < 0) {
+		if (p->rhdr_got)
+			return comm__fail(c, COMM_E_PEER,
+					  "rank %d (host %s) closed the connection inside a frame header",
+					  r, p->host);
+		return p->rcur >= 0 || awaited(c, r) ? recv_closed(c, r, s) : 0;
+	}
+	*more = true;
+	p->rhdr_got += (size_t)k;
+	if (p->rhdr_got < COMM__HDR_LEN)
+		return 0;
+	if (comm__hdr_decode(p->rhdr, COMM__HDR_LEN, &p->rh, why, sizeof(why)))
+		return comm__fail(c, COMM_E_PROTO, "bad frame from rank %d (host %s): %s", r,
+				  p->host, why);
+	if (p->rh.from != (uint32_t)r)
+		return comm__fail(c, COMM_E_PROTO,
+				  "frame from rank %d (host %s) says it is from rank %u", r, p->host,
+				  p->rh.from);
+	if (p->rh.type != COMM__F_DATA && p->rh.type != COMM__F_ABORT &&
+	    (p->rh.type >= COMM__F_TYPE_END || !c->ctl[p->rh.type]))
+		return comm__fail(c, COMM_E_PROTO, "unexpected %s frame from rank %d (host %s)",
+				  comm__frame_name(p->rh.type), r, p->host);
+	p->hdr_ok = true;
+	p->cgot = 0;
+	return 0;
+}
+
+/* A receive of step s is complete: its link's figures, and r's next receive. */
+static void recv_done(struct comm *c, int r, struct step *s, int i)
+{
+	struct comm__peer *p = &c->peers[r];
+	const struct comm__xfer *x = &s->x[i];
+	struct comm__xstate *st = &c->xs[i];
+	int64_t now = st->r_first ? comm__prof_now() : 0;
+	if (st->r_first) {
+		struct comm_link_stat *ls = &c->links[r];
+		ls->bytes += x->rlen;
+		ls->active_s += (double)(now - st->r_first) / 1e6;
+		ls->waited_s += (double)(st->r_first - c->step_t0) / 1e6;
+	}
+	if (c->profile)
+		st->r_end = comm__prof_now();
+	p->hdr_ok = false;
+	p->rhdr_got = 0;
+	s->pending--;
+	p->rcur = next_for(s->x, s->n, (size_t)i, r, 0);
+}
+
+/* The payload of a data frame from r, into the receive of step s it belongs to. */
+static int recv_data(struct comm *c, int r, struct step *s, bool *more)
+{
+	struct comm__peer *p = &c->peers[r];
+	if (c->fp_bad)
+		return 0; /* the fingerprints differ: the data is not for us */
+	/* its fingerprint comes in front of its first data of a collective; data behind a later
+	 * one's is for a later collective */
+	bool owed = comm__fp_owed(c, r);
+	if (p->rcur < 0 && (!owed || p->fp_pending))
+		return 0; /* for a later step: stays in the socket until asked for */
+	if (owed && p->fp_pending) { /* we wait for its data of this one */
+		p->fp_pending = false;
+		c->check->take(c, r);
+		s->moved = *more = true;
+		return 0;
+	}
+	if (s->type != COMM__F_DATA || owed)
+		return comm__fail(c, COMM_E_PROTO,
+				  "rank %d (host %s) sent data for #%u step %d while this rank waits "
+				  "for its fingerprint (ranks out of step)",
+				  r, p->host, p->rh.seq, p->rh.step);
+	int i = p->rcur;
+	const struct comm__xfer *x = &s->x[i];
+	struct comm__xstate *st = &c->xs[i];
+	if (st->rdone == 0 && (p->rh.seq != s->seq || p->rh.len != x->rlen))
+		return comm__fail(c, COMM_E_PROTO,
+				  "rank %d (host %s) sent %llu bytes for #%u step %d but %zu bytes "
+				  "for #%u were expected (algorithms disagree)",
+				  r, p->host, (unsigned long long)p->rh.len, p->rh.seq, p->rh.step,
+				  x->rlen, s->seq);
+	size_t before = staged(p);
+	ssize_t k = take(c, p, (char *)x->rbuf + st->rdone, x->rlen - st->rdone);
+	if (k <= 0)
+		return k ? recv_closed(c, r, s) : 0;
+	s->moved = *more = true;
+	/* a receive whose bytes were all in the socket already came at memory speed (sends run
+	 * ahead): it says nothing of the link */
+	if (!st->rdone && x->rlen >= LINK_MIN && !(c->tp->queued && avail(c, p, before, k) >= x->rlen))
+		st->r_first = comm__prof_now();
+	st->rdone += (size_t)k;
+	c->op_recvd += (size_t)k;
+	if (st->rdone == x->rlen)
+		recv_done(c, r, s, i);
+	return 0;
+}
+
+/* A control frame from r (FP or ABORT, small): read whole into cbuf, then handled. */
+static int recv_control(struct comm *c, int r, struct step *s, bool *more)
+{
+	struct comm__peer *p = &c->peers[r];
+	if (p->rh.type == COMM__F_FP && p->fp_pending)
+		return 0; /* the previous one is not consumed yet */
+	if (p->cgot < p->rh.len) {
+		ssize_t k = take(c, p, p->pb->cbuf + p->cgot, (size_t)p->rh.len - p->cgot);
+		if (k == 0)
+			return 0;
+		if (k < 0)
+			return comm__fail(c, COMM_E_PEER,
+					  "rank %d (host %s) closed the connection inside a %s frame", r,
+					  p->host, comm__frame_name(p->rh.type));
+		s->moved = *more = true;
+		p->cgot += (size_t)k;
+		if (p->cgot < p->rh.len)
+			return 0;
+	}
+	p->hdr_ok = false;
+	p->rhdr_got = 0;
+	*more = true;
+	return control(c, r, s);
+}
+
+/* Everything r has sent that step s can take now: frame headers, data, control frames. */
+static int pump_recv(struct comm *c, int r, struct step *s)
+{
+	struct comm__peer *p = &c->peers[r];
 	deliver_fp(c, r, s);
 	for (;;) {
+		bool more = false;
+		int rc;
 		if (!p->hdr_ok) {
-			/* a ring is read to its end before its socket's EOF counts */
-			if ((p->eof || p->sock_err) && !staged(p) &&
-			    !(p->shm && comm__link_queued(c, p)))
-				return p->rcur >= 0 || awaited(c, r) ? recv_closed(c, r, s) : 0;
-			if (!p->rd_ready && !staged(p))
-				return 0;
-			ssize_t k = peer_read(c, p, p->rhdr + p->rhdr_got, COMM__HDR_LEN - p->rhdr_got);
-			if (k == -EAGAIN) {
-				p->rd_ready = false;
-				return 0;
-			}
-			if (k <= 0) {
-				if (k < 0)
-					p->sock_err = (int)-k;
-				p->eof = true;
-				s->moved = true;
-				if (p->rhdr_got)
-					return comm__fail(c, COMM_E_PEER,
-							  "rank %d (host %s) closed the connection "
-							  "inside a frame header",
-							  r, p->host);
-				return p->rcur >= 0 || awaited(c, r) ? recv_closed(c, r, s) : 0;
-			}
-			s->moved = true;
-			p->rhdr_got += (size_t)k;
-			if (p->rhdr_got < COMM__HDR_LEN)
+			rc = recv_header(c, r, s, &more);
+			if (rc || !more)
+				return rc;
+			if (!p->hdr_ok)
 				continue;
-			if (comm__hdr_decode(p->rhdr, COMM__HDR_LEN, &p->rh, why, sizeof(why)))
-				return comm__fail(c, COMM_E_PROTO, "bad frame from rank %d (host %s): %s",
-						  r, p->host, why);
-			if (p->rh.from != (uint32_t)r)
-				return comm__fail(c, COMM_E_PROTO,
-						  "frame from rank %d (host %s) says it is from rank %u", r,
-						  p->host, p->rh.from);
-			if (p->rh.type != COMM__F_DATA && p->rh.type != COMM__F_ABORT &&
-			    (p->rh.type >= COMM__F_TYPE_END || !c->ctl[p->rh.type]))
-				return comm__fail(c, COMM_E_PROTO,
-						  "unexpected %s frame from rank %d (host %s)",
-						  comm__frame_name(p->rh.type), r, p->host);
-			p->hdr_ok = true;
-			p->cgot = 0;
+			more = false;
 		}
-		if (p->rh.type == COMM__F_DATA) {
-			if (c->fp_bad)
-				return 0; /* the fingerprints differ: the data is not for us */
-			/* its fingerprint comes in front of its first data of a collective; data
-			 * behind a later one's is for a later collective */
-			bool owed = comm__fp_owed(c, r);
-			if (p->rcur < 0 && (!owed || p->fp_pending))
-				return 0; /* for a later step: stays in the socket until asked for */
-			if (owed && p->fp_pending) { /* we wait for its data of this one */
-				p->fp_pending = false;
-				c->check->take(c, r);
-				s->moved = true;
-				continue;
-			}
-			if (s->type != COMM__F_DATA || owed)
-				return comm__fail(c, COMM_E_PROTO,
-						  "rank %d (host %s) sent data for #%u step %d while this "
-						  "rank waits for its fingerprint (ranks out of step)",
-						  r, p->host, p->rh.seq, p->rh.step);
-			int i = p->rcur;
-			const struct comm__xfer *x = &s->x[i];
-			struct comm__xstate *st = &c->xs[i];
-			if (st->rdone == 0 && (p->rh.seq != s->seq || p->rh.len != x->rlen))
-				return comm__fail(c, COMM_E_PROTO,
-						  "rank %d (host %s) sent %llu bytes for #%u step %d but "
-						  "%zu bytes for #%u were expected (algorithms disagree)",
-						  r, p->host, (unsigned long long)p->rh.len, p->rh.seq,
-						  p->rh.step, x->rlen, s->seq);
-			if (!p->rd_ready && !staged(p))
-				return 0;
-			size_t before = staged(p);
-			ssize_t k = peer_read(c, p, (char *)x->rbuf + st->rdone, x->rlen - st->rdone);
-			if (k == -EAGAIN) {
-				p->rd_ready = false;
-				return 0;
-			}
-			if (k <= 0) {
-				if (k < 0)
-					p->sock_err = (int)-k;
-				p->eof = true;
-				return recv_closed(c, r, s);
-			}
-			s->moved = true;
-			/* a receive whose bytes were all in the socket already came at memory speed
-			 * (sends run ahead): it says nothing of the link */
-			if (!st->rdone && x->rlen >= LINK_MIN &&
-			    !(c->tp->queued && avail(c, p, before, k) >= x->rlen))
-				st->r_first = comm__prof_now();
-			st->rdone += (size_t)k;
-			c->op_recvd += (size_t)k;
-			if (st->rdone == x->rlen) {
-				int64_t now = st->r_first ? comm__prof_now() : 0;
-				if (st->r_first) {
-					struct comm_link_stat *ls = &c->links[r];
-					ls->bytes += x->rlen;
-					ls->active_s += (double)(now - st->r_first) / 1e6;
-					ls->waited_s += (double)(st->r_first - c->step_t0) / 1e6;
-				}
-				if (c->profile)
-					st->r_end = comm__prof_now();
-				p->hdr_ok = false;
-				p->rhdr_got = 0;
-				s->pending--;
-				p->rcur = next_for(s->x, s->n, (size_t)i, r, 0);
-			}
-			continue;
-		}
-		/* control frame: FP or ABORT, small, read whole into cbuf */
-		if (p->rh.type == COMM__F_FP && p->fp_pending)
-			return 0; /* the previous one is not consumed yet */
-		if (p->cgot < p->rh.len) {
-			if (!p->rd_ready && !staged(p))
-				return 0;
-			ssize_t k = peer_read(c, p, p->pb->cbuf + p->cgot, (size_t)p->rh.len - p->cgot);
-			if (k == -EAGAIN) {
-				p->rd_ready = false;
-				return 0;
-			}
-			if (k <= 0) {
-				if (k < 0)
-					p->sock_err = (int)-k;
-				p->eof = true;
-				return comm__fail(c, COMM_E_PEER,
-						  "rank %d (host %s) closed the connection inside a %s "
-						  "frame",
-						  r, p->host, comm__frame_name(p->rh.type));
-			}
-			s->moved = true;
-			p->cgot += (size_t)k;
-			if (p->cgot < p->rh.len)
-				continue;
-		}
-		p->hdr_ok = false;
-		p->rhdr_got = 0;
-		int rc = control(c, r, s);
-		if (rc)
+		if (p->rh.type == COMM__F_DATA)
+			rc = recv_data(c, r, s, &more);
+		else
+			rc = recv_control(c, r, s, &more);
+		if (rc || !more)
 			return rc;
 	}
 }
@@ -757,55 +785,138 @@ static void awake_links(struct comm *c)
 			comm__link_awake(&c->peers[r]);
 }
 
-static int run(struct comm *c, struct step *s)
+/* How a step waits: spinning a while before it sleeps (small steps and rings, while spinning
+ * pays), and when a ring-only step looks at its sockets. */
+struct spin {
+	int64_t start, end, next_poll; /* end 0: no spinning */
+	bool shm, spun;
+};
+
+static void spin_plan(struct comm *c, const struct step *s, struct spin *sp)
 {
-	struct epoll_event ev[64];
 	size_t bytes = 0;
-	bool shm = false, all_shm = s->n > 0;
+	bool all_shm = s->n > 0;
+	memset(sp, 0, sizeof(*sp));
 	for (size_t i = 0; i < s->n; i++) {
 		bool other = s->x[i].peer != c->rank;
 		bytes += s->x[i].slen + s->x[i].rlen;
-		shm = shm || (other && c->peers[s->x[i].peer].shm);
+		sp->shm = sp->shm || (other && c->peers[s->x[i].peer].shm);
 		all_shm = all_shm && (!other || c->peers[s->x[i].peer].shm);
 	}
-	int64_t spin_end = 0, spin_start = 0, next_poll = 0;
-	bool spun = false;
-	if (bytes <= SPIN_MAX_BYTES || shm) {
-		if (c->spin_credit <= 0 && ++c->spin_rest >= SPIN_REST) {
-			c->spin_credit = 1;
-			c->spin_rest = 0;
-		}
-		if (c->spin_credit > 0)
-			spin_end = (spin_start = comm__prof_now()) + SPIN_US;
-		/* rings only: their sockets (doorbells, EOF, the verdict pipe) wait for the
-		 * first SHM_POLL_US, as between the later polls */
-		if (all_shm && spin_end)
-			next_poll = spin_start + SHM_POLL_US;
+	if (bytes > SPIN_MAX_BYTES && !sp->shm)
+		return;
+	if (c->spin_credit <= 0 && ++c->spin_rest >= SPIN_REST) {
+		c->spin_credit = 1;
+		c->spin_rest = 0;
 	}
-	while (busy(c, s)) {
-		s->moved = false;
-		for (int r = 0; r < c->nranks; r++) {
-			struct comm__peer *p = &c->peers[r];
-			if (!p->in_ep) /* no link yet, or one a connect took not adopted yet */
-				continue;
-			int rc = 0;
-			c->hint_rank = r; /* what fails here is about r: a bad frame, a lost link */
-			if (p->shm) /* a ring is looked at, no event says it moved */
-				p->rd_ready = p->wr_ready = true;
-			if ((p->scur >= 0 || ctl_left(c, p)) && (p->wr_ready || p->sock_err))
-				rc = pump_send(c, r, s);
-			if (!rc)
-				rc = pump_recv(c, r, s);
+	if (c->spin_credit > 0)
+		sp->end = (sp->start = comm__prof_now()) + SPIN_US;
+	/* rings only: their sockets (doorbells, EOF, the verdict pipe) wait for the first
+	 * SHM_POLL_US, as between the later polls */
+	if (all_shm && sp->end)
+		sp->next_poll = sp->start + SHM_POLL_US;
+}
+
+/* Every linked peer's sends and receives, as far as they go now. */
+static int pump_all(struct comm *c, struct step *s)
+{
+	for (int r = 0; r < c->nranks; r++) {
+		struct comm__peer *p = &c->peers[r];
+		if (!p->in_ep) /* no link yet, or one a connect took not adopted yet */
+			continue;
+		int rc = 0;
+		c->hint_rank = r; /* what fails here is about r: a bad frame, a lost link */
+		if (p->shm) /* a ring is looked at, no event says it moved */
+			p->rd_ready = p->wr_ready = true;
+		if ((p->scur >= 0 || ctl_left(c, p)) && (p->wr_ready || p->sock_err))
+			rc = pump_send(c, r, s);
+		if (!rc)
+			rc = pump_recv(c, r, s);
+		if (rc)
+			return rc;
+		c->hint_rank = -1;
+	}
+	return 0;
+}
+
+#define SPIN_AGAIN (-2) /* look at the links again before waiting */
+
+/* Waits up to left ms for events (spinning first while the plan says so): their number,
+ * SPIN_AGAIN, or -1 with errno. */
+static int await_events(struct comm *c, struct spin *sp, struct epoll_event *ev, int nev,
+			int64_t left)
+{
+	int64_t tw = c->profile ? comm__prof_now() : 0;
+	int64_t us = comm__prof_now();
+	int k = 0;
+	if (!sp->end || us >= sp->end || !c->nshm || us >= sp->next_poll) {
+		k = epoll_wait(c->epfd, ev, nev, 0);
+		sp->next_poll = us + SHM_POLL_US;
+	}
+	if (k == 0 && sp->end && us < sp->end) {
+		sp->spun = true;
+		if (c->shared_cores || (sp->shm && us - sp->start >= SHM_YIELD_US))
+			sched_yield();
+		return SPIN_AGAIN;
+	}
+	if (k == 0 && sp->end) { /* polled in vain: sleep, and poll less */
+		c->spin_credit -= 2;
+		sp->end = 0;
+	} else if (k > 0 && sp->spun && c->spin_credit < SPIN_CREDIT_MAX) {
+		c->spin_credit++;
+	}
+	sp->spun = false;
+	if (k == 0 && c->nshm && arm_links(c)) {
+		awake_links(c);
+		return SPIN_AGAIN;
+	}
+	if (k == 0)
+		k = epoll_wait(c->epfd, ev, nev, left > 1000000 ? 1000000 : (int)left);
+	if (c->nshm)
+		awake_links(c);
+	if (c->profile)
+		comm__prof_wait(c, tw, atomic_load_explicit(&c->live.peer, memory_order_relaxed));
+	return k;
+}
+
+/* What the events say: the wake pipe, the listener and handshakes, a peer ready to move. */
+static int on_events(struct comm *c, struct step *s, const struct epoll_event *ev, int k)
+{
+	for (int i = 0; i < k; i++) {
+		uint32_t id = ev[i].data.u32;
+		if (id == WAKE_ID || id >= COMM__HS_TAG0) { /* the wake pipe, the listener, a handshake */
+			int rc = id != WAKE_ID ? inbound(c, s, id) : c->on_wake ? c->on_wake(c, NULL, 0) : 0;
 			if (rc)
 				return rc;
-			c->hint_rank = -1;
+			continue;
 		}
+		struct comm__peer *p = &c->peers[id];
+		if (p->shm && (ev[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)))
+			comm__link_doorbells(c, p);
+		if (ev[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
+			p->rd_ready = true;
+		if (ev[i].events & (EPOLLOUT | EPOLLHUP | EPOLLERR))
+			p->wr_ready = true;
+	}
+	return 0;
+}
+
+static int run(struct comm *c, struct step *s)
+{
+	struct epoll_event ev[64];
+	struct spin sp;
+	int rc;
+	spin_plan(c, s, &sp);
+	while (busy(c, s)) {
+		s->moved = false;
+		if ((rc = pump_all(c, s)))
+			return rc;
 		if (!busy(c, s))
 			break;
 		if (s->moved) {
-			if (spun && c->spin_credit < SPIN_CREDIT_MAX) /* rings move without events */
+			if (sp.spun && c->spin_credit < SPIN_CREDIT_MAX) /* rings move without events */
 				c->spin_credit++;
-			spun = false;
+			sp.spun = false;
 			continue;
 		}
 		int64_t now = mono_ms(), wake = ask_owed(c, s, now);
@@ -815,61 +926,14 @@ static int run(struct comm *c, struct step *s)
 			return timed_out(c, s);
 		if (c->nhs) /* handshakes in flight: their deadlines wake us too */
 			wake = hs_wake(c, now, wake);
-		int64_t left = wake - now > 0 ? wake - now : 1;
 		publish(c, s);
-		int64_t tw = c->profile ? comm__prof_now() : 0;
-		int64_t us = comm__prof_now();
-		int k = 0;
-		if (!spin_end || us >= spin_end || !c->nshm || us >= next_poll) {
-			k = epoll_wait(c->epfd, ev, 64, 0);
-			next_poll = us + SHM_POLL_US;
-		}
-		if (k == 0 && spin_end && us < spin_end) {
-			spun = true;
-			if (c->shared_cores || (shm && us - spin_start >= SHM_YIELD_US))
-				sched_yield();
+		int k = await_events(c, &sp, ev, 64, wake - now > 0 ? wake - now : 1);
+		if (k == SPIN_AGAIN)
 			continue;
-		}
-		if (k == 0 && spin_end) { /* polled in vain: sleep, and poll less */
-			c->spin_credit -= 2;
-			spin_end = 0;
-		} else if (k > 0 && spun && c->spin_credit < SPIN_CREDIT_MAX) {
-			c->spin_credit++;
-		}
-		spun = false;
-		if (k == 0 && c->nshm && arm_links(c)) {
-			awake_links(c);
-			continue;
-		}
-		if (k == 0)
-			k = epoll_wait(c->epfd, ev, 64, left > 1000000 ? 1000000 : (int)left);
-		if (c->nshm)
-			awake_links(c);
-		if (c->profile)
-			comm__prof_wait(c, tw, atomic_load_explicit(&c->live.peer, memory_order_relaxed));
 		if (k < 0 && errno != EINTR)
 			return comm__fail(c, COMM_E_SYS, "epoll_wait: %s", strerror(errno));
-		for (int i = 0; i < k; i++) {
-			if (ev[i].data.u32 == WAKE_ID) {
-				int rc = c->on_wake ? c->on_wake(c, NULL, 0) : 0;
-				if (rc)
-					return rc;
-				continue;
-			}
-			if (ev[i].data.u32 >= COMM__HS_TAG0) { /* the listener, a handshake */
-				int rc = inbound(c, s, ev[i].data.u32);
-				if (rc)
-					return rc;
-				continue;
-			}
-			struct comm__peer *p = &c->peers[ev[i].data.u32];
-			if (p->shm && (ev[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)))
-				comm__link_doorbells(c, p);
-			if (ev[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
-				p->rd_ready = true;
-			if (ev[i].events & (EPOLLOUT | EPOLLHUP | EPOLLERR))
-				p->wr_ready = true;
-		}
+		if ((rc = on_events(c, s, ev, k)))
+			return rc;
 	}
 	if (!c->fp_bad)
 		return 0;
