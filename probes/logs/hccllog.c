@@ -504,6 +504,7 @@ struct scan {
 	int framed, ev_framed;
 	int frame_notice;  /* ... and the one open says the program went on without it */
 	int fs_table; /* inside df's table, below its heading */
+	struct hlog_wrong_cols wrong; /* inside a results table with a column of wrong values */
 	struct pspan ahead; /* the file after this line */
 	struct msg_ctx mc;
 	struct unk_line tail; /* the last line */
@@ -544,6 +545,28 @@ static void full_row(struct scan *s, struct hlog_line *l, struct pspan line)
 		   hlog__word_family_named("disk-full"), HLINE_NONE);
 }
 
+/* A row of a results table that counts wrong values in a column of that name: the collective
+ * or the link returned wrong data, though the row's words are numbers (nccl-tests' "#wrong" at
+ * 404221 with no other line saying so). */
+static void wrong_row(struct scan *s, struct hlog_line *l, struct pspan line)
+{
+	struct hlog_wrong_cols t;
+	if (hlog__wrong_heading(l->msg, &t)) {
+		s->wrong = t;
+		return;
+	}
+	if (!s->wrong.n)
+		return;
+	int row = hlog__wrong_row(l->msg, &s->wrong);
+	if (!row)
+		s->wrong.n = 0;
+	if (row != 2)
+		return;
+	l->error = 1;
+	offer_word(s->r, s->name, s->node, s->no, l->rank, line,
+		   hlog__word_family_named("wrong-results"), HLINE_NONE);
+}
+
 /* What the line says of the lines around it (an error stack's frame, a traceback, a list of
  * possible causes, a block's heading, its process and time): 1 when it is no line of its
  * own to read further (a list item of general advice, a source line under a frame). */
@@ -563,6 +586,7 @@ static int scan_context(struct scan *s, struct pspan raw, struct hlog_line *l,
 	trace_below(s->r, s->name, s->node, &s->tail, line);
 	usage_below(s->r, s->name, s->node, &s->tail, l->msg);
 	full_row(s, l, line);
+	wrong_row(s, l, line);
 	s->above = s->tail;
 	s->tail = (struct unk_line){s->no, l->rank, l->error, l->level == HLINE_INFO, l->frame != 0,
 				    line, l->msg};

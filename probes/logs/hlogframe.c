@@ -4,6 +4,7 @@
  * refused, and a file system at full use in df's table. */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "probes/logs/hlogint.h"
@@ -154,4 +155,64 @@ int hlog__fs_table_row(struct pspan msg)
 	if (probe__starts(first, "/dev/loop") || probe__starts(mount, "/snap/"))
 		return 1;
 	return 2;
+}
+
+/* A heading is a line of column names set apart by runs of blanks, as a program aligns its
+ * table ("#       size  count  type ... busbw  #wrong"), not prose that uses the word: at least
+ * four names, none a number, three or more gaps of two blanks or more. A lone "#" before them
+ * marks the line as a comment of the program's, not a column. */
+int hlog__wrong_heading(struct pspan msg, struct hlog_wrong_cols *t)
+{
+	struct pspan rest = msg, w;
+	unsigned n = 0, gaps = 0;
+	unsigned long mask = 0;
+	const char *end = NULL;
+	t->n = 0;
+	while (probe__next_word(&rest, &w, NULL)) {
+		if (end && w.s - end >= 2)
+			gaps++;
+		end = w.s + w.n;
+		if (!n && !mask && probe__eq(w, "#") && w.s == probe__trim(msg).s)
+			continue;
+		if (isdigit((unsigned char)w.s[0]) || w.s[0] == '-' || n >= 8 * sizeof(mask))
+			return 0;
+		struct pspan name = w;
+		if (name.s[0] == '#') {
+			name.s++;
+			name.n--;
+		}
+		if (probe__eq_nocase(name, "wrong") || probe__eq_nocase(name, "error"))
+			mask |= 1UL << n;
+		n++;
+	}
+	if (n < 4 || gaps < 3 || !mask)
+		return 0;
+	t->n = n;
+	t->mask = mask;
+	return 1;
+}
+
+/* A row has a number first and as many fields as the heading has columns; what a column of
+ * wrong values holds is a count ("0", "404221") or the largest error seen ("5e-07"): one or
+ * more is wrong data, less is rounding. "N/A" (not checked) is nothing. */
+int hlog__wrong_row(struct pspan msg, const struct hlog_wrong_cols *t)
+{
+	struct pspan rest = msg, w, m = probe__trim(msg);
+	if (!m.n || m.s[0] == '#')
+		return 1;
+	if (!isdigit((unsigned char)m.s[0]))
+		return 0;
+	unsigned i = 0;
+	int wrong = 0;
+	while (probe__next_word(&rest, &w, NULL)) {
+		if (i >= t->n)
+			return 0;
+		if ((t->mask >> i++ & 1) && isdigit((unsigned char)w.s[0]) && w.n < 32) {
+			char cell[32];
+			memcpy(cell, w.s, w.n);
+			cell[w.n] = 0;
+			wrong |= strtod(cell, NULL) >= 1.0;
+		}
+	}
+	return i != t->n ? 0 : wrong ? 2 : 1;
 }

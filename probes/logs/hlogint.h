@@ -113,6 +113,16 @@ int hlog__help_advice(struct pspan msg);
  * whose file system is full) */
 int hlog__fs_table_heading(struct pspan msg);
 int hlog__fs_table_row(struct pspan msg);
+/* A table of results whose heading names a column of wrong values (nccl-tests' "#wrong", its
+ * "error" before 2.10): the heading's columns and which of them count wrong values; 0 for a
+ * line that is no such heading. Then a line below it: 0 when it is none (the table ended), 1 a
+ * row or a line of the table's own ("#" lines, blank), 2 a row that counts wrong values. */
+struct hlog_wrong_cols {
+	unsigned n;	/* columns; 0: not inside such a table */
+	unsigned long mask; /* bit i: column i counts wrong values */
+};
+int hlog__wrong_heading(struct pspan msg, struct hlog_wrong_cols *t);
+int hlog__wrong_row(struct pspan msg, const struct hlog_wrong_cols *t);
 
 /* wordfam.c: the family of an error line no rule knows, by its words (a row, -1 for none),
  * and what its row says. */

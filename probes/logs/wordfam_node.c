@@ -55,6 +55,16 @@ const struct family hlog__fams_node[] = {
 		"-q, the kernel log since boot, its PCIe link with lspci -vv); reseat, reset or "
 		"replace it, and check that the driver and its firmware match, before the next run",
 	 .any = {"rminitadapter failed", "rm_init_adapter failed"}},
+	/* a collective or a transfer whose results were checked and found wrong: what a test
+	 * counts in a column of wrong values (nccl-tests' "#wrong"), or says in words */
+	{.cat = HCAT_HARDWARE,
+	 .name = "wrong-results",
+	 .what = "the collective returned wrong data: values were corrupted on the way",
+	 .fix = "rerun the test per link and per device to isolate the one that corrupts "
+		"(NCCL_P2P_DISABLE=1, NCCL_SHM_DISABLE=1, one node at a time; an NCCL_PROTO or "
+		"NCCL_ALGO at a time), check the devices' ECC counters and Xid lines, and the "
+		"network's settings its vendor requires for GPU Direct",
+	 .any = {"wrong results", "wrong values", "incorrect results", "incorrect values"}},
 	/* a device's PCIe link that a health check measured below its bound: IBM Autopilot's
 	 * "[[ PCIEBW ]] FAIL" over one GPU at 5.3 GB/s, "Node Status: PCIE Failed" */
 	{.cat = HCAT_HARDWARE,

@@ -1640,6 +1640,26 @@ cause_is "kind detail" "memory/resource words:disk-full" "  a wrapped row's use 
 	'Filesystem      Size  Used Avail Use% Mounted on' '/dev/mapper/vg-root' \
 	'                  50G   50G     0 100% /'
 
+# a results table whose column of wrong values is not zero returned wrong data, though the row's
+# words are numbers (real log: real-logs-new batch119, nccl-tests on Sigma2's GH200 nodes with
+# "#wrong" at 18134 and more); rows at 0 and values below one (the rounding that nccl-tests
+# before 2.10 prints in its "error" column) are none
+J=tests/data/real-logs-new/batch119/sigma2-documentation-olivia-nccl-tests-4node-gh200-allreduce-wrong-ll128-corruption-env-unset
+run "$HCCLCTL" --json doctor --logs "$J"
+check_rc 2 "nccl-tests' #wrong above zero: exit 2"
+cause kind detail
+check_out "hardware words:wrong-results" "  wrong data, read from the table's column of wrong values"
+printf '%s\n' '#       size         count    type   redop     time   algbw   busbw  error     time   algbw   busbw  error' \
+	'#        (B)    (elements)                     (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)' \
+	'    33554432       8388608   float     sum    402.9   83.28  156.16  5e-07    401.6   83.55  156.65  5e-07' \
+	'    4  1  2  3  4  5  6  7  8' \
+	'    33554432       8388608   float     sum    402.9   83.28  156.16  2e+00    401.6   83.55  156.65  2e+00' >"$TMP/wrong.log"
+run "$HCCLCTL" doctor --logs "$TMP/wrong.log"
+check_rc 0 "rounding in the error column, then a row of another shape that ends the table: no error, exit 0"
+cause_is "kind detail" "hardware words:wrong-results" "  nccl-tests before 2.10: an error of one or more" \
+	'#       size         count    type   redop     time   algbw   busbw  error     time   algbw   busbw  error' \
+	'    33554432       8388608   float     sum    402.9   83.28  156.16  9.28957e+06    401.6   83.55  156.65  9.28541e+06'
+
 # a job's state as Slurm records it, whole (seff) or cut to sacct's column with '+' (real
 # log: real-logs-new batch631, autosubmit's sacct table "OUT_OF_ME+")
 run "$HCCLCTL" --json doctor --logs tests/data/real-logs-new/batch631/autosubmit-382-sacct-out-of-memory-0-125

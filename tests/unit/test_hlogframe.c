@@ -79,12 +79,66 @@ static void test_fs_table(void **state)
 	assert_int_equal(hlog__fs_table_row(span("")), 0);
 }
 
+static void test_wrong_table(void **state)
+{
+	(void)state;
+	struct hlog_wrong_cols t;
+	/* nccl-tests 2.17's heading (real-logs-new batch119, Sigma2's GH200 nodes) and a row of
+	 * it with wrong values in both halves, one clean, one not checked */
+	assert_true(hlog__wrong_heading(
+		span("#       size         count      type   redop    root     time   algbw   busbw  "
+		     "#wrong     time   algbw   busbw  #wrong "),
+		&t));
+	assert_int_equal(t.n, 13);
+	assert_int_equal(t.mask, (1UL << 8) | (1UL << 12));
+	assert_int_equal(hlog__wrong_row(span("     2097152       2097152      int8     sum      -1  "
+					      "6249.20    0.34    0.63   18134  6142.32    0.34    "
+					      "0.64    9609"),
+					 &t),
+			 2);
+	assert_int_equal(hlog__wrong_row(span("           1             1      int8     sum      -1    "
+					      "24.41    0.00    0.00       0    21.26    0.00    0.00"
+					      "       0"),
+					 &t),
+			 1);
+	assert_int_equal(hlog__wrong_row(span("     8  2  float  sum  -1  35.1  0.00  0.00  N/A  34.9 "
+					      " 0.00  0.00  N/A"),
+					 &t),
+			 1);
+	/* the units line under the heading, and a row of another table: the table ends */
+	assert_int_equal(hlog__wrong_row(span("#        (B)    (elements)                               "
+					      "(us)  (GB/s)  (GB/s)"),
+					 &t),
+			 1);
+	assert_int_equal(hlog__wrong_row(span("8 16 32"), &t), 0);
+	assert_int_equal(hlog__wrong_row(span("NCCL INFO Channel 00/0 : 0 1"), &t), 0);
+	/* before 2.10 the column is "error", the largest error seen: rounding below one */
+	assert_true(hlog__wrong_heading(span("#       size         count    type   redop     time   "
+					     "algbw   busbw  error     time   algbw   busbw  error"),
+					&t));
+	assert_int_equal(hlog__wrong_row(span("    33554432       8388608   float     sum    402.9   "
+					      "83.28  156.16  5e-07    401.6   83.55  156.65  5e-07"),
+					 &t),
+			 1);
+	assert_int_equal(hlog__wrong_row(span("    33554432       8388608   float     sum    402.9   "
+					      "83.28  156.16  9.28957e+06    401.6   83.55  156.65  "
+					      "9.28541e+06"),
+					 &t),
+			 2);
+	/* prose that uses the word, a heading of numbers, a heading with no such column */
+	assert_false(hlog__wrong_heading(span("the error was in the second step of it"), &t));
+	assert_false(hlog__wrong_heading(span("#  Rank  0 Group  0 Pid 206828 on   gpu-1-43 device  0"),
+					 &t));
+	assert_false(hlog__wrong_heading(span("Filesystem      Size  Used Avail Use% Mounted on"), &t));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_help_advice),
 		cmocka_unit_test(test_frames),
 		cmocka_unit_test(test_fs_table),
+		cmocka_unit_test(test_wrong_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
