@@ -358,6 +358,12 @@ static const struct {
 	 * "W .../eager/context.cc:566] Unable to destroy server_ object, so releasing instead.",
 	 * hccl_tools' "Failed to call hccn_tool, try to read /etc/hccn.conf instead" */
 	{"instead", 1, hlog__ew_fallback_clause},
+	/* and the fallback said first in a clause of its own: "[LOG_CAT_SBGP] Failed to dlopen
+	 * libnuma.so. Fallback to GROUP_BY_SOCKET manual.", NCCL's "Could not find a path for
+	 * pattern 1, falling back to simple order" (not to the CPU: see the holds) */
+	{"fallback to", 1, hlog__ew_fallback_taken},
+	{"falling back to", 1, hlog__ew_fallback_taken},
+	{"fall back to", 1, hlog__ew_fallback_taken},
 	/* a step that cannot be done as asked and the setting the program changed to go on,
 	 * said in a clause of its own: Slurm's "srun: warning: can't run 1 processes on 2 nodes,
 	 * setting nnodes to 1" */

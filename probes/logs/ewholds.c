@@ -447,6 +447,20 @@ int hlog__ew_fallback_clause(struct pspan m, size_t at, size_t len)
 	return 0;
 }
 
+int hlog__ew_fallback_taken(struct pspan m, size_t at, size_t len)
+{
+	size_t c = at;
+	while (c && ew_blank(m.s[c - 1]))
+		c--;
+	if (c && !strchr(".,;:", m.s[c - 1]))
+		return 0;
+	size_t e = at + len;
+	while (e < m.n && (ew_blank(m.s[e]) || m.s[e] == '\'' || m.s[e] == '"'))
+		e++;
+	return !(e + 3 <= m.n && !strncasecmp(m.s + e, "cpu", 3) &&
+		 (e + 3 == m.n || !hlog__word_char(m.s[e + 3])));
+}
+
 /* Whether ", setting" (or ". Setting") at m[at..at+len) goes on with a name and its new value,
  * "to" between them or '=' inside quotes: "setting nnodes to 1", "Setting `use_cache=False`"
  * (not advice, "setting the -shm-size option when starting"). */

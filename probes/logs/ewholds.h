@@ -21,6 +21,13 @@ int hlog__ew_zero_tally(struct pspan m, size_t at, size_t len);
 int hlog__ew_zero_subject(struct pspan m, size_t at, size_t len);
 int hlog__ew_level_value(struct pspan m, size_t at, size_t len);
 int hlog__ew_fallback_clause(struct pspan m, size_t at, size_t len);
+/* Whether a fallback phrase at m[at..at+len) opens a clause of its own (the line's start, or
+ * after '.', ',', ';' or ':'), the program saying what it does now that a step failed ("Failed
+ * to dlopen libnuma.so. Fallback to GROUP_BY_SOCKET manual.", "Could not find a path for
+ * pattern 1, falling back to simple order"); not a fallback to the CPU, which leaves the job
+ * without the device it was given ("No GPU/TPU found, falling back to CPU."), nor one foretold
+ * ("the communication will fall back to ..."). */
+int hlog__ew_fallback_taken(struct pspan m, size_t at, size_t len);
 int hlog__ew_none_value(struct pspan m, size_t at, size_t len);
 int hlog__ew_real_value(struct pspan m, size_t at, size_t len);
 int hlog__ew_split_heading(struct pspan m, size_t at, size_t len);

@@ -1640,6 +1640,21 @@ cause_is "kind detail" "memory/resource words:disk-full" "  a wrapped row's use 
 	'Filesystem      Size  Used Avail Use% Mounted on' '/dev/mapper/vg-root' \
 	'                  50G   50G     0 100% /'
 
+# a step that failed and the fallback taken, said first in a clause of its own, is no error
+# (real line: real-logs-new batch431, UCC's "Failed to dlopen libnuma.so. Fallback to
+# GROUP_BY_SOCKET manual." in nccl-tests runs that passed); a fallback to the CPU leaves the
+# job without its device (as JAX's "No GPU/TPU found, falling back to CPU.", here after a
+# failure), nor is one foretold a fallback taken
+printf '%s\n' '[LOG_CAT_SBGP] Failed to dlopen libnuma.so. Fallback to GROUP_BY_SOCKET manual.' >"$TMP/fb.log"
+run "$HCCLCTL" doctor --logs "$TMP/fb.log"
+check_rc 0 "a failed step with its fallback named: no error, exit 0"
+printf '%s\n' 'cuInit failed: no CUDA-capable device is detected, falling back to CPU.' >"$TMP/fb.log"
+run "$HCCLCTL" doctor --logs "$TMP/fb.log"
+check_rc 2 "no device found, falling back to the CPU: an error (no device), exit 2"
+printf '%s\n' 'Failed to create the channel; the communication will fall back to non-SHARP operators.' >"$TMP/fb.log"
+run "$HCCLCTL" doctor --logs "$TMP/fb.log"
+check_rc 1 "a fallback foretold after a failure: still an error, exit 1"
+
 # a results table whose column of wrong values is not zero returned wrong data, though the row's
 # words are numbers (real log: real-logs-new batch119, nccl-tests on Sigma2's GH200 nodes with
 # "#wrong" at 18134 and more); rows at 0 and values below one (the rounding that nccl-tests

@@ -683,6 +683,18 @@ static const struct benign_line benign_lines[] = {
 	 "error-omb-localrank-warning-healthy",
 	 "0.034s: flux-shell[1]: ERROR: host flux-sample-15: Could not change dir to "
 	 "/opt/results/osu/size4: No such file or directory. Going to /tmp instead", 0},
+	{"fallback to",
+	 "../real-logs-new/batch431/aicr-benchmarks-nccl-tests-2node-16xb200-sharp-ab8-job36311-ucx-"
+	 "api-version-warn-libnuma-run-a-run-b-healthy",
+	 "[LOG_CAT_SBGP] Failed to dlopen libnuma.so. Fallback to GROUP_BY_SOCKET manual.", 0},
+	{"falling back to",
+	 "../real-logs-new/batch86/nemo-run-266-slurm-multinode-nccl-2-25-1-could-not-find-net-with-"
+	 "id-0-internal-error",
+	 "NCCL WARN Could not find a path for pattern 1, falling back to simple order", 0},
+	{"fall back to",
+	 "../real-logs-new/batch353/training-on-eks-c7-g6e-8xlarge-4node-aws-ofi-nccl-no-eligible-"
+	 "efa-provider-falls-back-to-net-socket",
+	 "NCCL_OFI_TUNER is not available for platform : g6e.8xlarge, Fall back to NCCL", 0},
 	{"could not find the metadata file",
 	 "../real-logs-new/batch167/bigscience-meg-ds-3d-gpt2-52b-n16-64gpu-tp4-pp16-compiler-warning-no-checkpoint-metadata-iterations-healthy",
 	 "WARNING: could not find the metadata file", 0},
