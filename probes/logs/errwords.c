@@ -150,6 +150,9 @@ static const struct {
 	 * to commands." */
 	{"fallen off the bus", 0},
 	{"out of memory", 0}, /* "NCCL WARN Cuda failure 'out of memory'" */
+	/* C++'s exception for an allocation the heap refused, named by itself under a program's
+	 * heading: LightGBM's "Met Exceptions:" over "std::bad_alloc" */
+	{"bad_alloc", 0},
 	/* a resource the program found too small to start: HPE Slingshot's cxi_write_bw,
 	 * "Insufficient 2M huge pages. Need 8 to run" */
 	{"insufficient", 0},

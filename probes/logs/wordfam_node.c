@@ -111,6 +111,9 @@ const struct family hlog__fams_node[] = {
 		 /* and as Slurm records a job's state, whole or cut to its column by sacct:
 		  * "OUT_OF_MEMORY", "OUT_OF_ME+" */
 		 "out_of_memory", "out_of_me+",
+		 /* C++'s exception for an allocation the heap refused: "std::bad_alloc",
+		  * "terminate called after throwing an instance of 'std::bad_alloc'" */
+		 "bad_alloc",
 		 /* an allocation of a size refused, in NCCL 1's words: "failed to allocate 2101248
 		  * byte device buffer", "NCCL Init failed (10) 'cuda malloc failed'" */
 		 "byte device buffer", "malloc failed",

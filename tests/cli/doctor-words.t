@@ -1640,6 +1640,14 @@ cause_is "kind detail" "memory/resource words:disk-full" "  a wrapped row's use 
 	'Filesystem      Size  Used Avail Use% Mounted on' '/dev/mapper/vg-root' \
 	'                  50G   50G     0 100% /'
 
+# C++'s exception for a refused allocation, alone on its line under the program's heading, is
+# memory (real log: real-logs-new batch699, LightGBM on two machines, "Met Exceptions:" over
+# "std::bad_alloc")
+run "$HCCLCTL" --json doctor --logs tests/data/real-logs-new/batch699/lightgbm-2077-two-machines-143g-data-std-bad-alloc-after-linking-network
+check_rc 2 "LightGBM's std::bad_alloc: exit 2"
+cause kind detail
+check_out "memory/resource words:memory" "  memory, read from the C++ exception's name"
+
 # a step that failed and the fallback taken, said first in a clause of its own, is no error
 # (real line: real-logs-new batch431, UCC's "Failed to dlopen libnuma.so. Fallback to
 # GROUP_BY_SOCKET manual." in nccl-tests runs that passed); a fallback to the CPU leaves the

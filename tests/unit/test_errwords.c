@@ -228,6 +228,10 @@ static const struct row_line word_lines[] = {
 	 "../real-logs-new/batch242/deepep-223-test-internode-2node-nvidia-peermem-not-loaded-peer-gpu-not-accessible",
 	 "/sgl-workspace/nvshmem/src/host/topo/topo.cpp:469: [GPU 1] Peer GPU 0 is not accessible, exiting ..."},
 	{"out of memory", "nccl-962-proxy-cuda-oom", "include/alloc.h:178 NCCL WARN Cuda failure"},
+	{"bad_alloc",
+	 "../real-logs-new/batch699/lightgbm-2077-two-machines-143g-data-std-bad-alloc-after-linking-"
+	 "network",
+	 "std::bad_alloc"},
 	{"insufficient",
 	 "../real-logs-new/batch296/shs-docs-cxi-write-bw-use-hp-insufficient-2m-huge-pages-need-8",
 	 "cxi_write_bw: Insufficient 2M huge pages. Need 8 to run"},
