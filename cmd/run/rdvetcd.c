@@ -490,248 +490,284 @@ static int publish_root(struct rdv_etcd *e, const char *value, double deadline,
 	return rc;
 }
 
-int rdv_etcd_meet(const struct rdv_etcd_args *a, struct comm_root_info *ri,
-		  struct comm_rendezvous **rdv, struct rdv_etcd **out, char *err, size_t errlen)
-{
-	struct rdv_etcd *e = calloc(1, sizeof(*e));
-	char host[256], addr[256], value[COMM_TOKEN_MAX + 600], *mykey = NULL;
-	double t0 = mono_s(), deadline = t0 + a->timeout_ms / 1000.0, next_report = REPORT_S;
-	int64_t epoch = 0, myrev = 0;
-	unsigned wait = POLL_MIN_MS;
-	char skipped[1024] = ""; /* the run that met without us, for the timeout's message */
-	cJSON *j = NULL;
-	int rc = -ENOMEM;
+/* Where one rank stands in the meeting: the run it registered under (the root's create
+ * revision), its own key there, the clock, and what the timeout's message should add. */
+struct meet {
+	const struct rdv_etcd_args *a;
+	struct rdv_etcd *e;
+	char value[COMM_TOKEN_MAX + 600]; /* what this rank registers */
+	char *mykey;
+	int64_t epoch, myrev;
+	double t0, deadline, next_report;
+	char skipped[1024]; /* the run that met without us, for the timeout's message */
+};
 
-	*out = NULL;
-	*rdv = NULL;
-	if (!e)
+/* The connection to etcd and a lease: what we write goes when we do. */
+static int open_lease(struct rdv_etcd *e, const char *url, char *host, size_t hostlen,
+		      char *err, size_t errlen)
+{
+	cJSON *j = NULL;
+	int rc = parse_url(e, url, host, hostlen, err, errlen);
+	if (rc || (rc = fetch_http_init(&e->h, err, errlen)))
 		return rc;
-	rc = parse_url(e, a->url, host, sizeof(host), err, errlen);
-	if (rc)
-		goto fail;
-	if ((rc = fetch_http_init(&e->h, err, errlen)))
-		goto fail;
 	const char *t = getenv("HCCLCTL_ETCD_TTL");
 	e->ttl = t && atoi(t) >= 2 && atoi(t) <= 3600 ? atoi(t) : DEFAULT_TTL_S;
-
-	/* a lease: what we write goes when we do */
 	char body[160];
 	snprintf(body, sizeof(body), "{\"TTL\":\"%d\"}", e->ttl);
 	if ((rc = call(e, "lease/grant", body, REQ_TIMEOUT_MS, &j, err, errlen)))
-		goto fail;
+		return rc;
 	rc = etcdj_i64(j, "ID", "$", &e->lease, err, errlen);
 	cJSON_Delete(j);
-	j = NULL;
 	if (!rc && !e->lease) {
 		snprintf(err, errlen, "etcd: answer of lease/grant: $.ID: missing");
 		rc = -EBADMSG;
 	}
-	if (rc)
-		goto fail;
 	e->last_keepalive = mono_s();
+	return rc;
+}
 
-	if (a->rank == 0) {
-		/* host libcomm's rendezvous where the others reach us, on an ephemeral port */
-		if (a->bind_addr)
-			snprintf(addr, sizeof(addr), "%s", a->bind_addr);
-		else if (run_route_addr(host, addr, sizeof(addr), err, errlen)) {
-			rc = -EHOSTUNREACH;
-			goto fail;
-		}
-		char cerr[COMM_ERRLEN];
-		if (comm_root_info_make(ri, addr, 0, NULL, cerr, sizeof(cerr)) ||
-		    comm_rendezvous_start(rdv, ri, a->nranks, a->rdv_timeout_ms, cerr,
-					  sizeof(cerr))) {
-			snprintf(err, errlen, "rank 0 cannot host the rendezvous on %s: %s", addr,
-				 cerr);
-			rc = -EADDRNOTAVAIL;
-			goto fail;
-		}
-		cJSON *v = cJSON_CreateObject();
-		cJSON_AddStringToObject(v, "token", ri->token);
-		cJSON_AddNumberToObject(v, "world_size", a->nranks);
-		cJSON_AddStringToObject(v, "host", a->host);
-		cJSON_AddNumberToObject(v, "pid", getpid());
-		char *s = cJSON_PrintUnformatted(v);
-		cJSON_Delete(v);
-		if (!s) {
-			rc = -ENOMEM;
-			goto fail;
-		}
-		snprintf(value, sizeof(value), "%s", s);
-		free(s);
-		if ((rc = publish_root(e, value, deadline, a->label, &epoch, err, errlen)))
-			goto fail;
+/* Rank 0: host libcomm's rendezvous where the others reach us (an ephemeral port on the
+ * address that routes to etcd, or the one given) and publish it as the run's root. */
+static int host_root(struct meet *m, const char *host, struct comm_root_info *ri,
+		     struct comm_rendezvous **rdv, char *err, size_t errlen)
+{
+	const struct rdv_etcd_args *a = m->a;
+	char addr[256], cerr[COMM_ERRLEN];
+	if (a->bind_addr)
+		snprintf(addr, sizeof(addr), "%s", a->bind_addr);
+	else if (run_route_addr(host, addr, sizeof(addr), err, errlen))
+		return -EHOSTUNREACH;
+	if (comm_root_info_make(ri, addr, 0, NULL, cerr, sizeof(cerr)) ||
+	    comm_rendezvous_start(rdv, ri, a->nranks, a->rdv_timeout_ms, cerr, sizeof(cerr))) {
+		snprintf(err, errlen, "rank 0 cannot host the rendezvous on %s: %s", addr, cerr);
+		return -EADDRNOTAVAIL;
 	}
+	cJSON *v = cJSON_CreateObject();
+	cJSON_AddStringToObject(v, "token", ri->token);
+	cJSON_AddNumberToObject(v, "world_size", a->nranks);
+	cJSON_AddStringToObject(v, "host", a->host);
+	cJSON_AddNumberToObject(v, "pid", getpid());
+	char *s = cJSON_PrintUnformatted(v);
+	cJSON_Delete(v);
+	if (!s)
+		return -ENOMEM;
+	snprintf(m->value, sizeof(m->value), "%s", s);
+	free(s);
+	return publish_root(m->e, m->value, m->deadline, a->label, &m->epoch, err, errlen);
+}
 
-	snprintf(value, sizeof(value), "{\"rank\":%d,\"host\":\"%.200s\",\"pid\":%ld}", a->rank,
-		 a->host, (long)getpid());
+/* Rank 0 past its deadline: which ranks never registered, and which did only under an earlier
+ * run. */
+static int root_timeout(struct meet *m, double now, char *err, size_t errlen)
+{
+	int n = m->a->nranks, missing = 0;
+	char *present = calloc((size_t)n, 2), list[400], stale[400];
+	if (!present)
+		return -ENOMEM;
+	int rc = list_ranks(m->e, m->epoch, n, present, present + n, err, errlen);
+	if (rc) {
+		free(present);
+		return rc;
+	}
+	for (int r = 0; r < n; r++)
+		missing += !present[r];
+	rank_list(present, n, 0, list, sizeof(list));
+	for (int r = 0; r < n; r++) /* stale and not here */
+		present[n + r] &= !present[r];
+	rank_list(present + n, n, 1, stale, sizeof(stale));
+	snprintf(err, errlen, "etcd %s: %d of %d ranks never registered within %.1f s: rank%s %s%s%s",
+		 m->e->where, missing, n, now - m->t0, plural_s(missing), list,
+		 *stale ? "; registered under an earlier run only: " : "", stale);
+	free(present);
+	return -ETIMEDOUT;
+}
+
+/* One look of rank 0's: its own entry, then the count; every rank there, it says go. 1 met, 0
+ * not yet, < 0 an error. */
+static int root_step(struct meet *m, double now, char *err, size_t errlen)
+{
+	const struct rdv_etcd_args *a = m->a;
+	int rc;
+	if (!m->mykey) {
+		struct etcdj_kv was = { 0 }, go = { 0 };
+		m->mykey = key_of(m->e, "run/%" PRId64 "/rank/0", m->epoch);
+		if (!m->mykey)
+			return -ENOMEM;
+		rc = create_key(m->e, m->mykey, m->value, 0, &m->myrev, &was, &go, err, errlen);
+		etcdj_kv_release(&was);
+		if (rc < 0)
+			return rc;
+	}
+	int64_t count = 0;
+	if ((rc = count_ranks(m->e, m->epoch, &count, err, errlen)))
+		return rc;
+	if (count >= a->nranks) {
+		char *gk = key_of(m->e, "run/%" PRId64 "/go", m->epoch);
+		struct etcdj_kv was = { 0 }, go = { 0 };
+		int64_t rev;
+		char n[32];
+		snprintf(n, sizeof(n), "%d", a->nranks);
+		rc = gk ? create_key(m->e, gk, n, 0, &rev, &was, &go, err, errlen) : -ENOMEM;
+		etcdj_kv_release(&was);
+		free(gk);
+		return rc < 0 ? rc : 1;
+	}
+	if (now > m->deadline)
+		return root_timeout(m, now, err, errlen);
+	if (now - m->t0 > m->next_report && !g_opts.quiet) {
+		fprintf(stderr, "hcclctl: %s: rank 0: %" PRId64 " of %d ranks at %s after %.0f s\n",
+			a->label, count, a->nranks, m->e->where, now - m->t0);
+		m->next_report += REPORT_S;
+	}
+	return 0;
+}
+
+/* A rank's entry taken under a root that turned out to have met already: an earlier run's
+ * root, not expired. Noted for the timeout's message; this rank waits for this run's. */
+static int met_without_us(struct meet *m, const struct root_info *rinfo, int created,
+			  const struct etcdj_kv *was, char *err, size_t errlen)
+{
+	const struct rdv_etcd_args *a = m->a;
+	char who[300] = "?";
+	int rc = 0;
+	if (created)
+		rc = delete_key(m->e, m->mykey, err, errlen);
+	else
+		holder(was, who, sizeof(who));
+	snprintf(m->skipped, sizeof(m->skipped),
+		 "; the only rank 0 (host %s, pid %ld) led a run that met without this rank "
+		 "(rank %d there: %s): a rank 0 of this run never came, or this rank %d is a "
+		 "duplicate that came late",
+		 rinfo->host, rinfo->pid, a->rank, who, a->rank);
+	m->myrev = 0;
+	if (!g_opts.quiet && !rc)
+		fprintf(stderr, "hcclctl: %s: rank %d: the rank 0 entry at %s (host %s, pid %ld) "
+				"is of an earlier run that met already: waiting for this run's\n",
+			a->label, a->rank, m->e->where, rinfo->host, rinfo->pid);
+	return rc;
+}
+
+/* A root new to this rank: leave what it had and register under it, with its token. */
+static int join_root(struct meet *m, struct etcdj_kv *root, struct comm_root_info *ri,
+		     char *err, size_t errlen)
+{
+	const struct rdv_etcd_args *a = m->a;
+	struct root_info rinfo;
+	int rc = parse_root(root, &rinfo, err, errlen);
+	if (!rc && rinfo.world != a->nranks) {
+		snprintf(err, errlen, "etcd %s: world size mismatch: rank 0 (host %s, pid %ld) has "
+				      "%ld ranks, rank %d has %d",
+			 m->e->where, rinfo.host, rinfo.pid, rinfo.world, a->rank, a->nranks);
+		rc = -EINVAL;
+	}
+	if (!rc && m->mykey && m->myrev)
+		rc = delete_key(m->e, m->mykey, err, errlen);
+	free(m->mykey);
+	m->mykey = NULL;
+	m->myrev = 0;
+	if (!rc) {
+		m->epoch = root->create_rev;
+		snprintf(ri->token, sizeof(ri->token), "%s", rinfo.token);
+		m->mykey = key_of(m->e, "run/%" PRId64 "/rank/%d", m->epoch, a->rank);
+		rc = m->mykey ? 0 : -ENOMEM;
+	}
+	struct etcdj_kv was = { 0 }, go = { 0 };
+	if (!rc)
+		rc = create_key(m->e, m->mykey, m->value, m->epoch, &m->myrev, &was, &go, err,
+				errlen);
+	if (rc == 0 && !go.create_rev) { /* taken, and that run still meets */
+		char who[300];
+		holder(&was, who, sizeof(who));
+		snprintf(err, errlen, "etcd %s: rank %d is already registered for this run (%s): a "
+				      "duplicate rank %d",
+			 m->e->where, a->rank, who, a->rank);
+		rc = -EEXIST;
+	} else if (rc >= 0 && go.create_rev) {
+		rc = met_without_us(m, &rinfo, rc == 1, &was, err, errlen);
+	} else if (rc == 1) {
+		rc = 0;
+	}
+	etcdj_kv_release(&was);
+	etcdj_kv_release(&go);
+	return rc;
+}
+
+/* One look of another rank's: a new root to join, or the go of the run it is in. 1 met, 0 not
+ * yet, < 0 an error. */
+static int member_step(struct meet *m, double now, struct comm_root_info *ri, char *err,
+		       size_t errlen)
+{
+	const struct rdv_etcd_args *a = m->a;
+	struct etcdj_kv root, go;
+	int rc = read_root(m->e, m->myrev ? m->epoch : 0, &root, &go, err, errlen), met = 0;
+	if (rc)
+		return rc;
+	if (root.create_rev && root.create_rev != m->epoch)
+		rc = join_root(m, &root, ri, err, errlen);
+	else if (root.create_rev && m->myrev && go.create_rev)
+		met = 1; /* rank 0 counted every rank: meet in libcomm */
+	etcdj_kv_release(&root);
+	etcdj_kv_release(&go);
+	if (rc < 0 || met)
+		return rc < 0 ? rc : 1;
+	/* a second later than rank 0, which names the missing ranks */
+	if (now > m->deadline + 1) {
+		snprintf(err, errlen, "etcd %s: rank %d: %s within %.1f s%s", m->e->where, a->rank,
+			 m->myrev ? "rank 0 did not see every rank" : "no rank 0 registered",
+			 now - m->t0, m->skipped);
+		return -ETIMEDOUT;
+	}
+	if (now - m->t0 > m->next_report && !g_opts.quiet) {
+		fprintf(stderr, "hcclctl: %s: rank %d: waiting for %s at %s after %.0f s\n", a->label,
+			a->rank, m->epoch ? "the other ranks" : "rank 0", m->e->where, now - m->t0);
+		m->next_report += REPORT_S;
+	}
+	return 0;
+}
+
+int rdv_etcd_meet(const struct rdv_etcd_args *a, struct comm_root_info *ri,
+		  struct comm_rendezvous **rdv, struct rdv_etcd **out, char *err, size_t errlen)
+{
+	struct meet m = { .a = a, .e = calloc(1, sizeof(struct rdv_etcd)) };
+	char host[256];
+	unsigned wait = POLL_MIN_MS;
+	int rc = -ENOMEM;
+
+	*out = NULL;
+	*rdv = NULL;
+	if (!m.e)
+		return rc;
+	m.t0 = mono_s();
+	m.deadline = m.t0 + a->timeout_ms / 1000.0;
+	m.next_report = REPORT_S;
+	if ((rc = open_lease(m.e, a->url, host, sizeof(host), err, errlen)))
+		goto fail;
+	if (a->rank == 0 && (rc = host_root(&m, host, ri, rdv, err, errlen)))
+		goto fail;
+	snprintf(m.value, sizeof(m.value), "{\"rank\":%d,\"host\":\"%.200s\",\"pid\":%ld}",
+		 a->rank, a->host, (long)getpid());
 	for (;;) {
 		double now = mono_s();
-		if ((rc = keepalive(e, now, err, errlen)))
+		if ((rc = keepalive(m.e, now, err, errlen)))
 			goto fail;
-		if (a->rank == 0) {
-			if (!mykey) {
-				struct etcdj_kv was = { 0 }, go = { 0 };
-				mykey = key_of(e, "run/%" PRId64 "/rank/0", epoch);
-				if (!mykey) {
-					rc = -ENOMEM;
-					goto fail;
-				}
-				rc = create_key(e, mykey, value, 0, &myrev, &was, &go, err, errlen);
-				etcdj_kv_release(&was);
-				if (rc < 0)
-					goto fail;
-			}
-			int64_t count = 0;
-			if ((rc = count_ranks(e, epoch, &count, err, errlen)))
-				goto fail;
-			if (count >= a->nranks) {
-				char *gk = key_of(e, "run/%" PRId64 "/go", epoch);
-				struct etcdj_kv was = { 0 }, go = { 0 };
-				int64_t rev;
-				char n[32];
-				snprintf(n, sizeof(n), "%d", a->nranks);
-				rc = gk ? create_key(e, gk, n, 0, &rev, &was, &go, err, errlen) : -ENOMEM;
-				etcdj_kv_release(&was);
-				free(gk);
-				if (rc < 0)
-					goto fail;
-				break;
-			}
-			if (now > deadline) {
-				char *present = calloc((size_t)a->nranks, 2), list[400], stale[400];
-				if (!present) {
-					rc = -ENOMEM;
-					goto fail;
-				}
-				if ((rc = list_ranks(e, epoch, a->nranks, present,
-						     present + a->nranks, err, errlen))) {
-					free(present);
-					goto fail;
-				}
-				int missing = 0;
-				for (int r = 0; r < a->nranks; r++)
-					missing += !present[r];
-				rank_list(present, a->nranks, 0, list, sizeof(list));
-				for (int r = 0; r < a->nranks; r++) /* stale and not here */
-					present[a->nranks + r] &= !present[r];
-				rank_list(present + a->nranks, a->nranks, 1, stale, sizeof(stale));
-				snprintf(err, errlen, "etcd %s: %d of %d ranks never registered within "
-						      "%.1f s: rank%s %s%s%s",
-					 e->where, missing, a->nranks, now - t0, plural_s(missing),
-					 list, *stale ? "; registered under an earlier run only: " : "",
-					 stale);
-				free(present);
-				rc = -ETIMEDOUT;
-				goto fail;
-			}
-			if (now - t0 > next_report && !g_opts.quiet) {
-				fprintf(stderr, "hcclctl: %s: rank 0: %" PRId64 " of %d ranks at %s after "
-						"%.0f s\n", a->label, count, a->nranks, e->where, now - t0);
-				next_report += REPORT_S;
-			}
-		} else {
-			struct etcdj_kv root, go;
-			struct root_info rinfo;
-			if ((rc = read_root(e, myrev ? epoch : 0, &root, &go, err, errlen)))
-				goto fail;
-			if (root.create_rev && root.create_rev != epoch) {
-				/* a root, new to us: leave what we had and register under it */
-				rc = parse_root(&root, &rinfo, err, errlen);
-				if (!rc && rinfo.world != a->nranks) {
-					snprintf(err, errlen, "etcd %s: world size mismatch: rank 0 (host "
-							      "%s, pid %ld) has %ld ranks, rank %d has %d",
-						 e->where, rinfo.host, rinfo.pid, rinfo.world, a->rank,
-						 a->nranks);
-					rc = -EINVAL;
-				}
-				if (!rc && mykey && myrev)
-					rc = delete_key(e, mykey, err, errlen);
-				free(mykey);
-				mykey = NULL;
-				myrev = 0;
-				if (!rc) {
-					epoch = root.create_rev;
-					snprintf(ri->token, sizeof(ri->token), "%s", rinfo.token);
-					mykey = key_of(e, "run/%" PRId64 "/rank/%d", epoch, a->rank);
-					rc = mykey ? 0 : -ENOMEM;
-				}
-				struct etcdj_kv was = { 0 }, go2 = { 0 };
-				if (!rc)
-					rc = create_key(e, mykey, value, epoch, &myrev, &was, &go2, err,
-							errlen);
-				if (rc == 0 && !go2.create_rev) { /* taken, and that run still meets */
-					char who[300];
-					holder(&was, who, sizeof(who));
-					snprintf(err, errlen, "etcd %s: rank %d is already registered for "
-							      "this run (%s): a duplicate rank %d",
-						 e->where, a->rank, who, a->rank);
-					rc = -EEXIST;
-				} else if (rc >= 0 && go2.create_rev) {
-					/* that run met without us: an earlier run's root, not expired */
-					char who[300] = "?";
-					if (rc == 1) {
-						rc = delete_key(e, mykey, err, errlen);
-					} else {
-						holder(&was, who, sizeof(who));
-						rc = 0;
-					}
-					snprintf(skipped, sizeof(skipped),
-						 "; the only rank 0 (host %s, pid %ld) led a run that met "
-						 "without this rank (rank %d there: %s): a rank 0 of this "
-						 "run never came, or this rank %d is a duplicate that came "
-						 "late",
-						 rinfo.host, rinfo.pid, a->rank, who, a->rank);
-					myrev = 0;
-					if (!g_opts.quiet && !rc)
-						fprintf(stderr, "hcclctl: %s: rank %d: the rank 0 entry at %s "
-								"(host %s, pid %ld) is of an earlier run that "
-								"met already: waiting for this run's\n",
-							a->label, a->rank, e->where, rinfo.host,
-							rinfo.pid);
-				} else if (rc == 1) {
-					rc = 0;
-				}
-				etcdj_kv_release(&was);
-				etcdj_kv_release(&go2);
-			} else if (root.create_rev && myrev && go.create_rev) {
-				etcdj_kv_release(&root);
-				etcdj_kv_release(&go);
-				break; /* rank 0 counted every rank: meet in libcomm */
-			}
-			etcdj_kv_release(&root);
-			etcdj_kv_release(&go);
-			if (rc < 0)
-				goto fail;
-			/* a second later than rank 0, which names the missing ranks */
-			if (now > deadline + 1) {
-				snprintf(err, errlen, "etcd %s: rank %d: %s within %.1f s%s", e->where,
-					 a->rank, myrev ? "rank 0 did not see every rank" :
-							  "no rank 0 registered", now - t0, skipped);
-				rc = -ETIMEDOUT;
-				goto fail;
-			}
-			if (now - t0 > next_report && !g_opts.quiet) {
-				fprintf(stderr, "hcclctl: %s: rank %d: waiting for %s at %s after %.0f "
-						"s\n", a->label, a->rank,
-					epoch ? "the other ranks" : "rank 0", e->where, now - t0);
-				next_report += REPORT_S;
-			}
-		}
+		rc = a->rank == 0 ? root_step(&m, now, err, errlen) :
+				    member_step(&m, now, ri, err, errlen);
+		if (rc < 0)
+			goto fail;
+		if (rc == 1)
+			break;
 		usleep(poll_ms(&wait) * 1000);
 	}
-	free(mykey);
-	*out = e;
+	free(m.mykey);
+	*out = m.e;
 	return 0;
 fail:
-	free(mykey);
-	cJSON_Delete(j);
+	free(m.mykey);
 	if (*rdv) {
 		comm_rendezvous_stop(*rdv);
 		*rdv = NULL;
 	}
-	rdv_etcd_finish(e);
+	rdv_etcd_finish(m.e);
 	return rc;
 }
 
