@@ -1,6 +1,7 @@
 /* Screen and plog line prefixes: see logline.h. Each prefix form is recognised by its shape
  * alone (brackets, the position of "pid=", a level word before a date), never by the tool's
  * name, so that a launcher we have not seen that uses one of the common shapes still reads. */
+#include <ctype.h>
 #include <string.h>
 #include <strings.h>
 
@@ -750,6 +751,37 @@ static int info_word_before(struct pspan m, size_t at)
 /* Whether m starts with the first byte of one of the starts that mark a line
  * ("TraceBack", "Solution:", "Possible Cause:", "File \"", "^^^", "Traceback (most recent
  * call last)"): most lines do not, and skip the comparisons. */
+/* A frame of a native stack as a debugger prints it: gdb's "#3  0x00007fd2e7127003 in
+ * ncclIbAsyncThreadMain (args=0x559abaf04850) at transport/net_ib.cc:70", a frame without an
+ * address ("#2  std::this_thread::yield () at /usr/include/c++/5/thread:270", "... from
+ * LIB"), lldb's "frame #10: 0x00007ff58df57708 libcudart.so.11.0`cudaEventSynchronize + 344";
+ * not a comment of a program's that starts with '#' ("#1 step (of 3) done"). */
+static int native_frame(struct pspan m)
+{
+	struct pspan rest = m, w;
+	int lldb = probe__starts(m, "frame #");
+	if (lldb)
+		rest.s += 6, rest.n -= 6;
+	unsigned long long n;
+	if (!probe__next_word(&rest, &w, ":") || w.n < 2 || w.s[0] != '#' ||
+	    probe__u64((struct pspan){w.s + 1, w.n - 1}, &n) || n > 9999)
+		return 0;
+	if (lldb && rest.n && rest.s[0] == ':')
+		rest.s++, rest.n--;
+	if (!probe__next_word(&rest, &w, NULL))
+		return 0;
+	if (probe__starts(w, "0x")) {
+		for (size_t i = 2; i < w.n; i++)
+			if (!isxdigit((unsigned char)w.s[i]))
+				return 0;
+		if (w.n < 3 || !probe__next_word(&rest, &w, NULL))
+			return 0;
+		return lldb ? memchr(w.s, '`', w.n) != NULL : probe__eq(w, "in");
+	}
+	return !lldb && probe__starts(rest, " (") &&
+	       (hlog__has(rest, ") at ") || hlog__has(rest, ") from "));
+}
+
 static int marked_start(struct pspan m)
 {
 	return m.n && memchr("TSPF^", m.s[0], 5);
@@ -847,7 +879,7 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 	/* Python's traceback heading is an error whose text comes after it; its frames and a
 	 * solution text are context, not errors, unless their writer logged them at an error
 	 * level (a frame at ERROR whose heading the excerpt lacks still says a process failed) */
-	l->frame = marked && probe__starts(m, "File \"");
+	l->frame = (marked && probe__starts(m, "File \"")) || native_frame(m);
 	if (!marked) {
 	} else if (probe__starts(m, "Traceback (most recent call last)")) {
 		l->error = 1;

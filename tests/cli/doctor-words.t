@@ -297,6 +297,25 @@ run "$HCCLCTL" --json doctor --logs "$TMP/two"
 cause detail node port
 check_out "words:connect-timeout node1 7000" "lone frames on one node, an error on another: the error is the cause"
 
+# a native stack as a debugger prints it is frames too: a process someone stopped to look at
+# (real lines: real-logs-new batch483, gdb on a Horovod rank hung in alltoall; lldb on one in
+# cudaEventSynchronize), never a pass; its first frame is quoted. A "#" comment is no frame.
+J=tests/data/real-logs-new/batch483/horovod-2601-nccl-alltoall-hang-rank1-gdb-waitforevents-fixed-nccl-2-8-4
+run "$HCCLCTL" --json doctor --logs "$J"
+check_rc 1 "gdb's backtrace alone: a warning, exit 1"
+cause kind detail
+check_out "unresolved unclassified" "  no line says why: unclassified"
+run "$HCCLCTL" doctor --logs "$J"
+printf '%s\n' "$OUT" | grep -q 'node0/stdout.txt:2: #0  0x00007fe08975c8e7 in sched_yield ()'
+_report $? "  it quotes the first frame" "$OUT"
+J=tests/data/real-logs-new/batch483/nccl-788-horovod-alltoallv-hang-nccl-2-12-lldb-cudaeventsynchronize
+run "$HCCLCTL" doctor --logs "$J"
+check_rc 1 "lldb's frames alone: a warning, exit 1"
+printf '%s\n' '# nccl-tests version 2.17.9' '#  Rank  0 Group  0 Pid 206828 on   gpu-1-43 device  0' \
+	'#1 step (of 3) done' >"$TMP/hash.log"
+run "$HCCLCTL" doctor --logs "$TMP/hash.log"
+check_rc 0 "comment lines that start with '#': no frames, exit 0"
+
 # torch elastic's agent (kubeflow/trainer#1504): its settings name a timeout, which is no
 # error; the rendezvous store it could not reach is a network failure
 printf '%s\n' '  rdzv_endpoint    : v2-pytorch-1208202754389-worker-0:23456' \

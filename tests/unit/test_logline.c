@@ -991,6 +991,35 @@ static void test_scan_stdin(void **state)
 	hlog_report_release(&r);
 }
 
+/* Frames of a native stack, as gdb and lldb print them, are frames; a program's comment that
+ * starts with '#' is not (real lines: real-logs-new batches 483 and 119). */
+static void test_native_frames(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *line;
+		int frame;
+	} k[] = {
+		{"#0  0x00007fe08975c8e7 in sched_yield () at ../sysdeps/unix/syscall-template.S:84", 1},
+		{"#2  std::this_thread::yield () at /usr/include/c++/5/thread:270", 1},
+		{"#8  0x00007f04fc98d6e6 in ncclGroupEnd () from /usr/lib/x86_64-linux-gnu/libnccl.so.2",
+		 1},
+		{"    frame #10: 0x00007ff58df57708 libcudart.so.11.0`cudaEventSynchronize + 344", 1},
+		{"# nccl-tests version 2.17.9 nccl-headers=22902 nccl-library=22902", 0},
+		{"#  Rank  0 Group  0 Pid 206828 on   gpu-1-43 device  0 [0009:01:00] NVIDIA GH200 120GB",
+		 0},
+		{"#1 step (of 3) done", 0},
+		{"#4  0x in", 0},
+		{"frame #", 0},
+	};
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		struct hlog_line l;
+		hlog__line_parse(span(k[i].line), &l);
+		if (l.frame != k[i].frame)
+			fail_msg("%s: frame %d, want %d", k[i].line, l.frame, k[i].frame);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1005,6 +1034,7 @@ int main(void)
 		cmocka_unit_test(test_ip_at),
 		cmocka_unit_test(test_name_after),
 		cmocka_unit_test(test_stamp),
+		cmocka_unit_test(test_native_frames),
 		cmocka_unit_test_setup_teardown(test_scan_file, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_scan_gzip, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_scan_dir, tmp_setup, tmp_teardown),
