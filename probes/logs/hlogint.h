@@ -13,6 +13,7 @@ enum hlog_cls { HLOG_CLS_CONSEQ, HLOG_CLS_FAULT, HLOG_CLS_CONFIG, HLOG_CLS_INFO 
 int hlog__recognise(struct pspan m, const struct hlog_line *l, struct hlog_event *e);
 /* The same with what hlog__line_hits found in m (the scan finds it once per line). */
 struct hlog_hits;
+struct hx_vals;
 int hlog__recognise_hits(struct pspan m, const struct hlog_line *l, struct hlog_event *e,
 			 const struct hlog_hits *h);
 /* helpframe.c: whether the line is a rule of 20 or more dashes (the frame of a help message),
@@ -99,6 +100,12 @@ int hlog__chain(struct hlog_report *r, struct hlog_chainx *x);
 /* 1 when the chain decides the cause (r's cause, fix, kind, root filled): it crosses devices,
  * or ends in a cycle or at a device whose log is here. */
 int hlog__chain_conclude(struct hlog_report *r);
+
+/* hlogsig.c: the signatures HCCL, HCCP, torch and NCCL lines carry, read into e (1 when one
+ * is); the collective of a tag ("tag[AllReduce_group_name_1654...]") into out */
+int hlog__recognise_signature(struct pspan m, const struct hx_vals *x, const struct hlog_hits *h,
+			      struct hlog_event *e);
+void hlog__op_name(struct pspan m, const char *key, char *out, size_t len);
 
 /* hlogframe.c: a Python traceback frame's function (an empty span for no frame), the
  * collective it is in (into out), whether it is a call to a wait as a dump shows its innermost
