@@ -477,4 +477,28 @@ void comm__worker_stop(struct comm *c);
 int comm__ctx_exchange(struct comm__ctx *ctx, int step, struct comm__xfer *x, size_t n);
 int comm__ctx_need_scratch(struct comm__ctx *ctx, size_t len);
 
+/* Control frames queued to p (or our fingerprint, when every peer gets it) not yet out. */
+static inline bool comm__ctl_left(const struct comm *c, const struct comm__peer *p)
+{
+	return p->ctl_sent < p->ctl_len || p->fp_asked || (c->fp_lazy && c->fp_all && p->fp_due);
+}
+
+/* spin.c: how a step waits. Spinning a while before it sleeps (small steps and rings, while
+ * spinning pays), and when a ring-only step looks at its sockets. */
+struct comm__spin {
+	int64_t start, end, next_poll; /* end 0: no spinning */
+	bool shm, spun;
+};
+#define COMM__SPIN_AGAIN (-2) /* look at the links again before waiting */
+struct epoll_event;
+void comm__spin_init(struct comm *c);
+/* the plan for a step of bytes, with peers over shared memory (shm: some, all_shm: every one) */
+void comm__spin_plan(struct comm *c, size_t bytes, bool shm, bool all_shm, struct comm__spin *sp);
+/* the step moved without an event: a spin that found it earns its credit back */
+void comm__spin_moved(struct comm *c, struct comm__spin *sp);
+/* Waits up to left ms for events, spinning first while the plan says so: their number,
+ * COMM__SPIN_AGAIN, or -1 with errno. */
+int comm__spin_wait(struct comm *c, struct comm__spin *sp, struct epoll_event *ev, int nev,
+		    int64_t left);
+
 #endif

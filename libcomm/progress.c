@@ -28,37 +28,8 @@
 #define WAKE_ID UINT32_MAX /* the epoll tag of the status channel's wake pipe */
 #define LISTEN_ID COMM__HS_LISTEN /* the epoll tag of the listening socket (lazy links) */
 #define LINK_MIN (64 << 10) /* smaller receives say more about latency than the link */
-/* A small step polls for up to SPIN_US before it sleeps in epoll_wait: waking a sleeping
- * process costs tens of microseconds on a VM (an idle core's wake-up), as much as the
- * message itself (8-byte ping-pong one way: 13 us best, 60 us median through epoll). Large
- * steps sleep at once: their wait is the link, and the cores are better left to TCP.
- *
- * It keeps the core while it polls, unless more ranks share this host (same name or
- * address) than it has CPUs: then it yields between polls, or the peer would not get the
- * core it needs to answer (8-byte allreduce, 8 ranks on 2 cores: 475 us keeping it, 248
- * yielding). Where each rank has a core, yielding loses it to any busy process for a time
- * slice (N=2, a busy loop on each core: 1760 us yielding, 34-45 us keeping it; Open MPI
- * 33-44). */
-#define SPIN_US 250
-#define SPIN_MAX_BYTES (64 << 10)
-/* Over shared memory a step of any size polls: its wait is the other rank's memcpy, not a
- * link. The rings are polled without a system call; the epoll set (sockets, the verdict
- * pipe, the listener) only every SHM_POLL_US while polling. */
-#define SHM_POLL_US 20
-/* ... and yields between polls from SHM_YIELD_US on: the other rank may be waiting for this
- * core (other processes keep the rest busy), and over shared memory nothing but that rank's
- * process moves the bytes. 8-byte allreduce, 2 ranks on 2 cores busy with other work (load
- * 8): 20-25 us keeping the core (its spins time out and it ends up sleeping on every
- * operation), 30 us yielding after 20 us, 3-4 us yielding at once (vader: 0.6). */
-#define SHM_YIELD_US 0
-/* Polling stops paying when the peers are slow to answer (a fault, loss, a busy machine):
- * each wait that polled in vain costs a credit, each that polled in time earns one back;
- * without credit a communicator sleeps at once, and tries polling again after SPIN_REST
- * small steps. */
-#define SPIN_CREDIT_MAX 8
 /* A peer whose fingerprint a collective waits for is asked for it after this long. */
 #define FP_ASK_MS 50
-#define SPIN_REST 64
 /* How long a failed connect waits for the monitor's verdict: its settle time (300 ms), a
  * batch and a tick, with room for a loaded machine. */
 #define VERDICT_WAIT_MS 1000
@@ -137,7 +108,7 @@ int comm__progress_init(struct comm *c)
 			return epoll_fail(c);
 	}
 	c->ctx.send_ahead = ahead == SIZE_MAX ? 0 : ahead;
-	c->spin_credit = SPIN_CREDIT_MAX;
+	comm__spin_init(c);
 	int here = 1; /* ranks on this host: by name, or by address (threads of one process) */
 	c->one_host = true; /* by name and address: namespaces of one machine are other hosts */
 	for (int r = 0; r < c->nranks; r++) {
@@ -706,12 +677,6 @@ static void publish(struct comm *c, struct step *s)
 	atomic_store_explicit(&l->peer, peer, memory_order_relaxed);
 }
 
-/* Control frames queued to r (or our fingerprint, when every peer gets it) not yet out. */
-static bool ctl_left(const struct comm *c, const struct comm__peer *p)
-{
-	return p->ctl_sent < p->ctl_len || p->fp_asked || (c->fp_lazy && c->fp_all && p->fp_due);
-}
-
 /* Whether the step still has work. Once fingerprints differ, only the missing ones count,
  * for a while. A drain has work while a fingerprint it awaits is out or ours not sent. */
 static bool busy(const struct comm *c, const struct step *s)
@@ -765,56 +730,18 @@ static int64_t ask_owed(struct comm *c, struct step *s, int64_t now)
 	return wake;
 }
 
-/* Before sleeping: every shared-memory link says it sleeps (reads, and sends where some wait
- * for room); true when one moved meanwhile, and then nobody sleeps. */
-static bool arm_links(struct comm *c)
-{
-	bool moved = false;
-	for (int r = 0; r < c->nranks && !moved; r++) {
-		struct comm__peer *p = &c->peers[r];
-		if (p->shm && p->in_ep)
-			moved = comm__link_arm(p, p->scur >= 0 || ctl_left(c, p));
-	}
-	return moved;
-}
-
-static void awake_links(struct comm *c)
-{
-	for (int r = 0; r < c->nranks; r++)
-		if (c->peers[r].shm && c->peers[r].in_ep)
-			comm__link_awake(&c->peers[r]);
-}
-
-/* How a step waits: spinning a while before it sleeps (small steps and rings, while spinning
- * pays), and when a ring-only step looks at its sockets. */
-struct spin {
-	int64_t start, end, next_poll; /* end 0: no spinning */
-	bool shm, spun;
-};
-
-static void spin_plan(struct comm *c, const struct step *s, struct spin *sp)
+/* How the step waits: by its bytes and whether its peers are over shared memory. */
+static void step_spin(struct comm *c, const struct step *s, struct comm__spin *sp)
 {
 	size_t bytes = 0;
-	bool all_shm = s->n > 0;
-	memset(sp, 0, sizeof(*sp));
+	bool shm = false, all_shm = s->n > 0;
 	for (size_t i = 0; i < s->n; i++) {
 		bool other = s->x[i].peer != c->rank;
 		bytes += s->x[i].slen + s->x[i].rlen;
-		sp->shm = sp->shm || (other && c->peers[s->x[i].peer].shm);
+		shm = shm || (other && c->peers[s->x[i].peer].shm);
 		all_shm = all_shm && (!other || c->peers[s->x[i].peer].shm);
 	}
-	if (bytes > SPIN_MAX_BYTES && !sp->shm)
-		return;
-	if (c->spin_credit <= 0 && ++c->spin_rest >= SPIN_REST) {
-		c->spin_credit = 1;
-		c->spin_rest = 0;
-	}
-	if (c->spin_credit > 0)
-		sp->end = (sp->start = comm__prof_now()) + SPIN_US;
-	/* rings only: their sockets (doorbells, EOF, the verdict pipe) wait for the first
-	 * SHM_POLL_US, as between the later polls */
-	if (all_shm && sp->end)
-		sp->next_poll = sp->start + SHM_POLL_US;
+	comm__spin_plan(c, bytes, shm, all_shm, sp);
 }
 
 /* Every linked peer's sends and receives, as far as they go now. */
@@ -828,7 +755,7 @@ static int pump_all(struct comm *c, struct step *s)
 		c->hint_rank = r; /* what fails here is about r: a bad frame, a lost link */
 		if (p->shm) /* a ring is looked at, no event says it moved */
 			p->rd_ready = p->wr_ready = true;
-		if ((p->scur >= 0 || ctl_left(c, p)) && (p->wr_ready || p->sock_err))
+		if ((p->scur >= 0 || comm__ctl_left(c, p)) && (p->wr_ready || p->sock_err))
 			rc = pump_send(c, r, s);
 		if (!rc)
 			rc = pump_recv(c, r, s);
@@ -837,46 +764,6 @@ static int pump_all(struct comm *c, struct step *s)
 		c->hint_rank = -1;
 	}
 	return 0;
-}
-
-#define SPIN_AGAIN (-2) /* look at the links again before waiting */
-
-/* Waits up to left ms for events (spinning first while the plan says so): their number,
- * SPIN_AGAIN, or -1 with errno. */
-static int await_events(struct comm *c, struct spin *sp, struct epoll_event *ev, int nev,
-			int64_t left)
-{
-	int64_t tw = c->profile ? comm__prof_now() : 0;
-	int64_t us = comm__prof_now();
-	int k = 0;
-	if (!sp->end || us >= sp->end || !c->nshm || us >= sp->next_poll) {
-		k = epoll_wait(c->epfd, ev, nev, 0);
-		sp->next_poll = us + SHM_POLL_US;
-	}
-	if (k == 0 && sp->end && us < sp->end) {
-		sp->spun = true;
-		if (c->shared_cores || (sp->shm && us - sp->start >= SHM_YIELD_US))
-			sched_yield();
-		return SPIN_AGAIN;
-	}
-	if (k == 0 && sp->end) { /* polled in vain: sleep, and poll less */
-		c->spin_credit -= 2;
-		sp->end = 0;
-	} else if (k > 0 && sp->spun && c->spin_credit < SPIN_CREDIT_MAX) {
-		c->spin_credit++;
-	}
-	sp->spun = false;
-	if (k == 0 && c->nshm && arm_links(c)) {
-		awake_links(c);
-		return SPIN_AGAIN;
-	}
-	if (k == 0)
-		k = epoll_wait(c->epfd, ev, nev, left > 1000000 ? 1000000 : (int)left);
-	if (c->nshm)
-		awake_links(c);
-	if (c->profile)
-		comm__prof_wait(c, tw, atomic_load_explicit(&c->live.peer, memory_order_relaxed));
-	return k;
 }
 
 /* What the events say: the wake pipe, the listener and handshakes, a peer ready to move. */
@@ -904,9 +791,9 @@ static int on_events(struct comm *c, struct step *s, const struct epoll_event *e
 static int run(struct comm *c, struct step *s)
 {
 	struct epoll_event ev[64];
-	struct spin sp;
+	struct comm__spin sp;
 	int rc;
-	spin_plan(c, s, &sp);
+	step_spin(c, s, &sp);
 	while (busy(c, s)) {
 		s->moved = false;
 		if ((rc = pump_all(c, s)))
@@ -914,9 +801,7 @@ static int run(struct comm *c, struct step *s)
 		if (!busy(c, s))
 			break;
 		if (s->moved) {
-			if (sp.spun && c->spin_credit < SPIN_CREDIT_MAX) /* rings move without events */
-				c->spin_credit++;
-			sp.spun = false;
+			comm__spin_moved(c, &sp); /* rings move without events */
 			continue;
 		}
 		int64_t now = mono_ms(), wake = ask_owed(c, s, now);
@@ -927,8 +812,8 @@ static int run(struct comm *c, struct step *s)
 		if (c->nhs) /* handshakes in flight: their deadlines wake us too */
 			wake = hs_wake(c, now, wake);
 		publish(c, s);
-		int k = await_events(c, &sp, ev, 64, wake - now > 0 ? wake - now : 1);
-		if (k == SPIN_AGAIN)
+		int k = comm__spin_wait(c, &sp, ev, 64, wake - now > 0 ? wake - now : 1);
+		if (k == COMM__SPIN_AGAIN)
 			continue;
 		if (k < 0 && errno != EINTR)
 			return comm__fail(c, COMM_E_SYS, "epoll_wait: %s", strerror(errno));
