@@ -331,6 +331,45 @@ static int check_dups(struct pd *x)
 	return rc;
 }
 
+/* Pass 1: the entries of both lists and their string members. */
+static void read_entries(struct pd *x, const struct rt__jnode *const arr[2])
+{
+	struct rt__ctx *c = x->c;
+	char p[RT_PATHLEN];
+	for (size_t l = 0; l < 2; l++) {
+		size_t li = 0;
+		for (const struct rt__jnode *e = arr[l] ? rt__jchild(arr[l]) : NULL; e;
+		     e = rt__jnext(e), li++) {
+			struct pdev *d = &x->v[x->n];
+			const struct rt__jnode *m;
+			if (!rt__jis_obj(e)) {
+				rt__report(c, "value-type", e, 0,
+					   rt__path(p, "$.%s[%zu]", lists[l], li), NULL,
+					   "%s[%zu] must be an object, not %s", lists[l], li,
+					   rt__type(e));
+				continue;
+			}
+			x->n++;
+			*d = (struct pdev){
+				.obj = e, .list = l, .li = li, .device_id = -1, .cluster_id = -1};
+			rt__unknown_keys(c, e, rt__path(p, "$.%s[%zu]", lists[l], li), dev_keys);
+			d->server_id = str_member(c, d, "server_id", 1, &m);
+			d->sid = d->server_id ? m : NULL;
+			d->device_ip = str_member(c, d, "device_ip", 1, &m);
+			d->ip = d->device_ip ? m : NULL;
+			d->devid = rt__jget(e, "device_id");
+			d->cid = rt__jget(e, "cluster_id");
+			if (!d->cid)
+				rt__report(c, "key-missing", e, 0, pd_path(d, "cluster_id", p),
+					   NULL,
+					   "missing \"cluster_id\" in %s[%zu]; vllm-ascend stops "
+					   "with a "
+					   "KeyError",
+					   lists[l], li);
+		}
+	}
+}
+
 int rt__load_vllm_pd(struct rt__ctx *c)
 {
 	struct rt_table *t = c->t;
@@ -386,39 +425,7 @@ int rt__load_vllm_pd(struct rt__ctx *c)
 		rc = -ENOMEM;
 		goto out;
 	}
-	/* pass 1: the entries and their string members */
-	for (size_t l = 0; l < 2; l++) {
-		size_t li = 0;
-		for (const struct rt__jnode *e = arr[l] ? rt__jchild(arr[l]) : NULL; e;
-		     e = rt__jnext(e), li++) {
-			struct pdev *d = &x.v[x.n];
-			const struct rt__jnode *m;
-			if (!rt__jis_obj(e)) {
-				rt__report(c, "value-type", e, 0,
-					   rt__path(p, "$.%s[%zu]", lists[l], li), NULL,
-					   "%s[%zu] must be an object, not %s", lists[l], li,
-					   rt__type(e));
-				continue;
-			}
-			x.n++;
-			*d = (struct pdev){
-				.obj = e, .list = l, .li = li, .device_id = -1, .cluster_id = -1};
-			rt__unknown_keys(c, e, rt__path(p, "$.%s[%zu]", lists[l], li), dev_keys);
-			d->server_id = str_member(c, d, "server_id", 1, &m);
-			d->sid = d->server_id ? m : NULL;
-			d->device_ip = str_member(c, d, "device_ip", 1, &m);
-			d->ip = d->device_ip ? m : NULL;
-			d->devid = rt__jget(e, "device_id");
-			d->cid = rt__jget(e, "cluster_id");
-			if (!d->cid)
-				rt__report(c, "key-missing", e, 0, pd_path(d, "cluster_id", p),
-					   NULL,
-					   "missing \"cluster_id\" in %s[%zu]; vllm-ascend stops "
-					   "with a "
-					   "KeyError",
-					   lists[l], li);
-		}
-	}
+	read_entries(&x, arr);
 	/* Device IPs only cross between servers when there is more than one. */
 	long ns = number_servers(&x);
 	if (ns < 0) {

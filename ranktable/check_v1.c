@@ -1145,47 +1145,15 @@ static int one_pod(const struct rt__jnode *pods)
 	return rt__jis_arr(pods) && rt__jchild(pods) && !rt__jnext(rt__jchild(pods));
 }
 
-int rt__check_servers(struct rt__ctx *c, const struct rt__v1_part *part)
+/* server_count: optional, but when there it must match the nlist servers listed; absent is
+ * HCCL's warning. */
+static void server_count(struct rt__ctx *c, const struct rt__v1_part *part, size_t nlist,
+			 const char *of)
 {
-	struct rt_table *t = c->t;
-	const struct rt__jnode *obj = part->obj;
+	const struct rt__jnode *obj = part->obj, *cnt = NULL;
 	const char *base = part->base, *who = part->who;
-	char p[RT_PATHLEN], hint[80], of[96] = "";
-	struct v1 v = { .c = c, .p = part, .v12 = part->v12 };
-	size_t nsrv, ndev;
-	int rc = 0, single = c->single;
-
-	if (strcmp(base, "$"))
-		snprintf(of, sizeof(of), " of %s", who);
-
-	rt__unknown_keys(c, obj, base, part->keys);
-	const struct rt__jnode *list = rt__jget(obj, "server_list");
-	const struct rt__jnode *pods = rt__jget(obj, "super_pod_list");
-	const struct rt__jnode *cnt = rt__jget(obj, "server_count");
-	if (!list) {
-		missing(c, obj, base, "server_list", who, "list the servers in server_list");
-		return 0;
-	}
-	if (!rt__jis_arr(list)) {
-		rt__report(c, "value-type", list, 0, rt__path(p, "%s.server_list", base), NULL,
-			   "server_list%s must be an array, not %s", of, rt__type(list));
-		return 0;
-	}
-	count(list, &nsrv, &ndev);
-	t->servers = calloc(nsrv ? nsrv : 1, sizeof(*t->servers));
-	t->ranks = big_calloc(ndev ? ndev : 1, sizeof(*t->ranks));
-	v.srv = calloc(nsrv ? nsrv : 1, sizeof(*v.srv));
-	v.dev = big_calloc(ndev ? ndev : 1, sizeof(*v.dev));
-	if (!t->servers || !t->ranks || !v.srv || !v.dev) {
-		rc = -ENOMEM;
-		goto out;
-	}
-
-	/* server_count: optional, but when there it must match; absent is HCCL's warning. */
+	char p[RT_PATHLEN], hint[80];
 	const char *cs = rt__str_field(c, obj, "server_count", base, who, RT_STR_QUOTE, &cnt);
-	size_t nlist = 0;
-	for (const struct rt__jnode *e = rt__jchild(list); e; e = rt__jnext(e))
-		nlist++;
 	if (!cnt && !part->offline) {
 		rt__report(c, "server-count-missing", obj, 0,
 			   rt__path(p, "%s.server_count", base),
@@ -1213,6 +1181,63 @@ int rt__check_servers(struct rt__ctx *c, const struct rt__v1_part *part)
 				   n, nlist);
 		}
 	}
+}
+
+/* Two servers of the table with one server_id. */
+static int dup_server_ids(struct v1 *v, size_t nsrv)
+{
+	const struct rt_table *t = v->c->t;
+	struct rt__item *it = malloc((nsrv ? nsrv : 1) * sizeof(*it));
+	if (!it)
+		return -ENOMEM;
+	size_t m = 0;
+	for (size_t s = 0; s < t->nservers; s++)
+		if (t->servers[s].server_id && *t->servers[s].server_id)
+			it[m++] = (struct rt__item){ 0, t->servers[s].server_id, 0, s };
+	int rc = rt__dups(it, m, dup_server, v->c, v);
+	free(it);
+	return rc;
+}
+
+int rt__check_servers(struct rt__ctx *c, const struct rt__v1_part *part)
+{
+	struct rt_table *t = c->t;
+	const struct rt__jnode *obj = part->obj;
+	const char *base = part->base, *who = part->who;
+	char p[RT_PATHLEN], of[96] = "";
+	struct v1 v = { .c = c, .p = part, .v12 = part->v12 };
+	size_t nsrv, ndev;
+	int rc = 0, single = c->single;
+
+	if (strcmp(base, "$"))
+		snprintf(of, sizeof(of), " of %s", who);
+
+	rt__unknown_keys(c, obj, base, part->keys);
+	const struct rt__jnode *list = rt__jget(obj, "server_list");
+	const struct rt__jnode *pods = rt__jget(obj, "super_pod_list");
+	if (!list) {
+		missing(c, obj, base, "server_list", who, "list the servers in server_list");
+		return 0;
+	}
+	if (!rt__jis_arr(list)) {
+		rt__report(c, "value-type", list, 0, rt__path(p, "%s.server_list", base), NULL,
+			   "server_list%s must be an array, not %s", of, rt__type(list));
+		return 0;
+	}
+	count(list, &nsrv, &ndev);
+	t->servers = calloc(nsrv ? nsrv : 1, sizeof(*t->servers));
+	t->ranks = big_calloc(ndev ? ndev : 1, sizeof(*t->ranks));
+	v.srv = calloc(nsrv ? nsrv : 1, sizeof(*v.srv));
+	v.dev = big_calloc(ndev ? ndev : 1, sizeof(*v.dev));
+	if (!t->servers || !t->ranks || !v.srv || !v.dev) {
+		rc = -ENOMEM;
+		goto out;
+	}
+
+	size_t nlist = 0;
+	for (const struct rt__jnode *e = rt__jchild(list); e; e = rt__jnext(e))
+		nlist++;
+	server_count(c, part, nlist, of);
 	if (!nlist)
 		rt__report(c, "server-list-empty", list, 0, rt__path(p, "%s.server_list", base),
 			   "list the servers and their devices", "server_list%s is empty", of);
@@ -1243,18 +1268,7 @@ int rt__check_servers(struct rt__ctx *c, const struct rt__v1_part *part)
 		server_pass(&v, sv, si, multi);
 	}
 
-	struct rt__item *it = malloc((nsrv ? nsrv : 1) * sizeof(*it));
-	if (!it) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	size_t m = 0;
-	for (size_t s = 0; s < t->nservers; s++)
-		if (t->servers[s].server_id && *t->servers[s].server_id)
-			it[m++] = (struct rt__item){ 0, t->servers[s].server_id, 0, s };
-	rc = rt__dups(it, m, dup_server, c, &v);
-	free(it);
-	if (rc)
+	if ((rc = dup_server_ids(&v, nsrv)))
 		goto out;
 
 	if (pods && v.v12) {

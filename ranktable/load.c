@@ -253,6 +253,82 @@ static const char *ver_str(const struct rt__jnode *ver, char *buf, size_t len)
 	return NULL;
 }
 
+/* A table without "version": the legacy group_list format, a status placeholder, something
+ * that is no rank table, or one whose version was left out. */
+static int load_unversioned(struct rt__ctx *c, const struct rt__jnode *sl,
+			    const struct rt__jnode *rl, const struct rt__jnode *gl)
+{
+	struct rt_table *t = c->t;
+	const struct rt__jnode *root = c->root;
+	if (gl) {
+		t->format = RT_FMT_LEGACY;
+		return rt__load_legacy(c);
+	}
+	if (!sl && !rl) {
+		if (rt__jget(root, "status")) {
+			/* MindCluster's ConfigMap starts as {"status":"initializing"}. */
+			rt__check_status(c, root, 1);
+			if (c->d->n && !strcmp(c->d->v[c->d->n - 1].code, "status-not-ready"))
+				return 0;
+		}
+		rt__report(c, "not-a-ranktable", root, 0, "$",
+			   "a rank table has \"version\" and \"server_list\" (1.0, 1.2) or "
+			   "\"rank_list\" (2.0)",
+			   "no \"version\", \"server_list\", \"rank_list\" or \"group_list\": "
+			   "this is not a rank table");
+		return 0;
+	}
+	rt__report(c, "version-missing", root, 0, "$.version",
+		   rl ? "add \"version\": \"2.0\""
+		      : "add \"version\": \"1.0\" (or \"1.2\" with super pods)",
+		   "missing \"version\"; HCCL then reads the file as the legacy group_list "
+		   "format and fails");
+	if (rl) {
+		t->format = RT_FMT_UNKNOWN;
+		return rt__load_v2(c);
+	}
+	t->format = RT_FMT_UNKNOWN;
+	return rt__load_v1(c, rt__jget(root, "super_pod_list") != NULL);
+}
+
+/* A table by its version; an unknown one is still checked by the layout it has, so that the
+ * other problems show too. */
+static int load_versioned(struct rt__ctx *c, const char *v, const struct rt__jnode *ver,
+			  const struct rt__jnode *sl, const struct rt__jnode *rl,
+			  const struct rt__jnode *gl)
+{
+	struct rt_table *t = c->t;
+	const struct rt__jnode *root = c->root;
+	if (v && !strcmp(v, "1.0")) {
+		t->format = RT_FMT_V1_0;
+		return rt__load_v1(c, 0);
+	}
+	if (v && !strcmp(v, "1.2")) {
+		t->format = RT_FMT_V1_2;
+		return rt__load_v1(c, 1);
+	}
+	if (v && !strcmp(v, "2.0")) {
+		t->format = RT_FMT_V2_0;
+		return rt__load_v2(c);
+	}
+	if (v) {
+		rt__report(c, "version-unsupported", ver, 0, "$.version",
+			   "use \"1.0\" (Atlas 910/A2), \"1.2\" (A3 super pods) or \"2.0\" (950)",
+			   "version \"%s\" is not supported; HCCL knows \"1.0\", \"1.2\" and \"2.0\"%s",
+			   v, !strcmp(v, "1.1") ? " (\"1.1\" is the undocumented heterogeneous format)"
+						: "");
+	}
+	/* Unknown version: check the layout it has, so the other problems show too. */
+	t->format = RT_FMT_UNKNOWN;
+	if (rl)
+		return rt__load_v2(c);
+	if (sl)
+		return rt__load_v1(c, rt__jget(root, "super_pod_list") != NULL);
+	if (gl)
+		return rt__load_legacy(c);
+	return 0;
+}
+
 static int detect_and_check(struct rt__ctx *c)
 {
 	struct rt_table *t = c->t;
@@ -317,65 +393,9 @@ static int detect_and_check(struct rt__ctx *c)
 			rt__report(c, "value-type", ver, 0, "$.version", NULL,
 				   "version must be a string, not %s", rt__type(ver));
 	}
-	if (!ver) {
-		if (gl) {
-			t->format = RT_FMT_LEGACY;
-			return rt__load_legacy(c);
-		}
-		if (!sl && !rl) {
-			if (rt__jget(root, "status")) {
-				/* MindCluster's ConfigMap starts as {"status":"initializing"}. */
-				rt__check_status(c, root, 1);
-				if (c->d->n && !strcmp(c->d->v[c->d->n - 1].code, "status-not-ready"))
-					return 0;
-			}
-			rt__report(c, "not-a-ranktable", root, 0, "$",
-				   "a rank table has \"version\" and \"server_list\" (1.0, 1.2) or "
-				   "\"rank_list\" (2.0)",
-				   "no \"version\", \"server_list\", \"rank_list\" or \"group_list\": "
-				   "this is not a rank table");
-			return 0;
-		}
-		rt__report(c, "version-missing", root, 0, "$.version",
-			   rl ? "add \"version\": \"2.0\""
-			      : "add \"version\": \"1.0\" (or \"1.2\" with super pods)",
-			   "missing \"version\"; HCCL then reads the file as the legacy group_list "
-			   "format and fails");
-		if (rl) {
-			t->format = RT_FMT_UNKNOWN;
-			return rt__load_v2(c);
-		}
-		t->format = RT_FMT_UNKNOWN;
-		return rt__load_v1(c, rt__jget(root, "super_pod_list") != NULL);
-	}
-	if (v && !strcmp(v, "1.0")) {
-		t->format = RT_FMT_V1_0;
-		return rt__load_v1(c, 0);
-	}
-	if (v && !strcmp(v, "1.2")) {
-		t->format = RT_FMT_V1_2;
-		return rt__load_v1(c, 1);
-	}
-	if (v && !strcmp(v, "2.0")) {
-		t->format = RT_FMT_V2_0;
-		return rt__load_v2(c);
-	}
-	if (v) {
-		rt__report(c, "version-unsupported", ver, 0, "$.version",
-			   "use \"1.0\" (Atlas 910/A2), \"1.2\" (A3 super pods) or \"2.0\" (950)",
-			   "version \"%s\" is not supported; HCCL knows \"1.0\", \"1.2\" and \"2.0\"%s",
-			   v, !strcmp(v, "1.1") ? " (\"1.1\" is the undocumented heterogeneous format)"
-						: "");
-	}
-	/* Unknown version: check the layout it has, so the other problems show too. */
-	t->format = RT_FMT_UNKNOWN;
-	if (rl)
-		return rt__load_v2(c);
-	if (sl)
-		return rt__load_v1(c, rt__jget(root, "super_pod_list") != NULL);
-	if (gl)
-		return rt__load_legacy(c);
-	return 0;
+	if (!ver)
+		return load_unversioned(c, sl, rl, gl);
+	return load_versioned(c, v, ver, sl, rl, gl);
 }
 
 int rt_table_load(struct rt_table *t, const char *name, const char *buf, size_t len,
