@@ -297,12 +297,18 @@ static void join_wrapped(struct hlog_report *r, const char *name, const char *no
 		offer_word(r, name, node, first->no, first->rank, first->line, fam, level);
 }
 
+/* An error no rule explains, kept and offered for its words. A kernel's line that waited
+ * (a device's ring or its firmware's heartbeat that timed out, a task blocked) tells of the
+ * device or the node, not of a rank waiting for another: no family of waiting for it. */
 static void keep_unk(struct hlog_report *r, const char *name, const char *node, unsigned no,
-		     int rank, int level, struct pspan line)
+		     int rank, int level, struct pspan line, int kernel)
 {
+	int fam = hlog__word_family(line);
+	if (kernel && fam >= 0 && hlog__word_family_cat(fam) == HCAT_RANK_STUCK)
+		fam = -1;
 	if (r->nunk < HLOG_MAX_UNK)
 		set_unk(&r->unk[r->nunk], name, node, no, rank, line);
-	offer_word(r, name, node, no, rank, line, hlog__word_family(line), level);
+	offer_word(r, name, node, no, rank, line, fam, level);
 	r->nunk++;
 }
 
@@ -315,7 +321,7 @@ static void promote(struct hlog_report *r, const char *name, const char *node,
 		set_unk(&r->first_error, name, node, t->no, t->rank, t->line);
 	r->errors++;
 	r->file[r->nfile - 1].errors++;
-	keep_unk(r, name, node, t->no, t->rank, HLINE_NONE, t->line);
+	keep_unk(r, name, node, t->no, t->rank, HLINE_NONE, t->line, 0);
 }
 
 /* A retry announced is no failure while the log goes on ("Call to connect returned
@@ -396,7 +402,7 @@ void hlog__lone_frame_error(struct hlog_report *r)
 	if (f)
 		f->errors++;
 	keep_unk(r, u->file, u->node, u->line, u->rank, HLINE_NONE,
-		 (struct pspan){u->text, strlen(u->text)});
+		 (struct pspan){u->text, strlen(u->text)}, 0);
 	/* a dump that ends in a wait: the process was waiting there, whatever its words */
 	int row = r->lone_frame_waits ? hlog__word_family_named("waiting-call") : -1;
 	if (row >= 0) {
@@ -720,7 +726,7 @@ static void scan_unrecognised(struct scan *s, const struct hlog_line *l, struct 
 		int by_head = (l->rank < 0 || (l->rank_label && s->stack_rank >= 0)) && frame_kind;
 		s->uw = (struct unk_wrap){s->no, by_head ? s->stack_rank : l->rank,
 					  l->level, line};
-		keep_unk(r, s->name, s->node, s->no, s->uw.rank, l->level, line);
+		keep_unk(r, s->name, s->node, s->no, s->uw.rank, l->level, line, l->kernel);
 		open_unk(&s->uo, r, s->no, l->msg, l->level);
 		/* the sentence may have begun on the line above, which said no error yet (not a
 		 * traceback's frame over its exception, nor a line that opens with a label of

@@ -1659,6 +1659,18 @@ cause_is "kind detail" "memory/resource words:disk-full" "  a wrapped row's use 
 	'Filesystem      Size  Used Avail Use% Mounted on' '/dev/mapper/vg-root' \
 	'                  50G   50G     0 100% /'
 
+# a timeout the kernel logs is a device's or the node's (a GPU ring's job, a firmware heartbeat),
+# not a rank that waited for another (real line: real-logs-new batch719, amdgpu's "ring gfx_0.0.0
+# timeout" on a desktop GPU): no family of waiting; the same words from a program are one
+printf '%s\n' 'Dec 15 17:47:10 hawk kernel: [drm:amdgpu_job_timedout [amdgpu]] *ERROR* ring gfx_0.0.0 timeout, signaled seq=20268, emitted seq=20269' >"$TMP/kto.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/kto.log"
+cause kind detail
+check_out "unresolved unclassified" "a kernel's ring timeout: no rank waited, unclassified"
+printf '%s\n' '[rank1]: RuntimeError: allreduce timeout, signaled seq=20268, emitted seq=20269' >"$TMP/kto.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/kto.log"
+cause kind detail
+check_out "rank-stuck words:timeout" "  the same words from a rank: a wait"
+
 # C++'s exception for a refused allocation, alone on its line under the program's heading, is
 # memory (real log: real-logs-new batch699, LightGBM on two machines, "Met Exceptions:" over
 # "std::bad_alloc")
