@@ -16,7 +16,6 @@
  * every peer, which fail with the same message, so every rank reports the first cause. */
 #include <errno.h>
 #include <poll.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <sys/epoll.h>

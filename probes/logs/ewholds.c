@@ -452,7 +452,7 @@ int hlog__ew_fallback_taken(struct pspan m, size_t at, size_t len)
 	size_t c = at;
 	while (c && ew_blank(m.s[c - 1]))
 		c--;
-	if (c && !strchr(".,;:", m.s[c - 1]))
+	if (c && !memchr(".,;:", m.s[c - 1], 4))
 		return 0;
 	size_t e = at + len;
 	while (e < m.n && (ew_blank(m.s[e]) || m.s[e] == '\'' || m.s[e] == '"'))

@@ -3,7 +3,6 @@
  * matched are those real plogs and screen output print (the fixtures under tests/data/plog and
  * tests/data/real-logs name their sources); what a code means is the catalog's (hcclcodes.c);
  * what a line is evidence of is decided in hlogcause.c. */
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
