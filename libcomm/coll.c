@@ -180,15 +180,10 @@ static int broken(struct comm *c, int coll)
 	return c->broken;
 }
 
-static int execute(struct comm *c, const struct op *o)
+/* What the ranks compare before the operation: its sequence, collective, count and type, the
+ * reduction where there is one, the root where it matters. */
+static struct comm__fp op_fingerprint(const struct comm *c, const struct op *o)
 {
-	int rc = validate(c, o);
-	if (rc)
-		return rc;
-	if (c->broken)
-		return broken(c, o->coll);
-	begin(c, o->coll, comm__is_p2p(o->coll) ? o->root : -1);
-	size_t es = o->coll == COMM_COLL_BARRIER ? 0 : comm_dtype_size(o->t);
 	struct comm__fp fp = { .seq = c->cur_seq, .coll = (uint8_t)o->coll, .root = -1 };
 	if (o->coll != COMM_COLL_BARRIER) {
 		fp.count = o->count;
@@ -198,6 +193,36 @@ static int execute(struct comm *c, const struct op *o)
 		fp.op = (uint8_t)o->op;
 	if (o->coll == COMM_COLL_BROADCAST || comm__is_p2p(o->coll))
 		fp.root = o->root;
+	return fp;
+}
+
+/* A send or a receive: its fingerprint to the peer, then its one transfer. */
+static int run_p2p(struct comm *c, const struct op *o, const struct comm__fp *fp, size_t es)
+{
+	int rc = fingerprint(c, fp, o->root);
+	if (rc)
+		return rc;
+	struct comm__xfer x = { o->root, NULL, 0, NULL, 0 };
+	if (o->coll == COMM_COLL_SEND) {
+		x.sbuf = o->send;
+		x.slen = o->count * es;
+	} else {
+		x.rbuf = o->recv;
+		x.rlen = o->count * es;
+	}
+	return comm__exchange(c, COMM__F_DATA, 0, &x, 1, c->cur_seq);
+}
+
+static int execute(struct comm *c, const struct op *o)
+{
+	int rc = validate(c, o);
+	if (rc)
+		return rc;
+	if (c->broken)
+		return broken(c, o->coll);
+	begin(c, o->coll, comm__is_p2p(o->coll) ? o->root : -1);
+	size_t es = o->coll == COMM_COLL_BARRIER ? 0 : comm_dtype_size(o->t);
+	struct comm__fp fp = op_fingerprint(c, o);
 	enum comm_algo algo = COMM_ALGO_AUTO;
 	if (o->z) /* its own algorithm: direct, or its sums around the ring */
 		algo = c->algo == COMM_ALGO_RING ? COMM_ALGO_RING : COMM_ALGO_MESH;
@@ -214,19 +239,9 @@ static int execute(struct comm *c, const struct op *o)
 			   o->coll != COMM_COLL_BARRIER);
 	c->last_algo = algo;
 	if (comm__is_p2p(o->coll)) {
-		rc = fingerprint(c, &fp, o->root);
-		if (rc)
-			goto out;
-		struct comm__xfer x = { o->root, NULL, 0, NULL, 0 };
-		if (o->coll == COMM_COLL_SEND) {
-			x.sbuf = o->send;
-			x.slen = o->count * es;
-		} else {
-			x.rbuf = o->recv;
-			x.rlen = o->count * es;
-		}
-		rc = comm__exchange(c, COMM__F_DATA, 0, &x, 1, c->cur_seq);
-		goto out;
+		rc = run_p2p(c, o, &fp, es);
+		end(c, rc);
+		return rc;
 	}
 	/* a collective checks the fingerprints as they arrive, its first data behind ours;
 	 * where every rank's data reaches every rank, only those of the data's senders */
@@ -248,7 +263,6 @@ static int execute(struct comm *c, const struct op *o)
 		rc = c->broken; /* the engine's code, whatever the algorithm made of it */
 	else
 		rc = comm__fp_drain(c);
-out:
 	end(c, rc);
 	return rc;
 }

@@ -264,6 +264,57 @@ static int recv_closed(struct comm *c, int r, struct step *s)
 			  p->host, lost_why(p), c->xs[p->rcur].rdone, x->rlen);
 }
 
+/* The link to r failed under a send (k the error, 0 for EOF): its verdict hint and message. */
+static int send_lost(struct comm *c, int r, ssize_t k, const struct comm__xstate *st,
+		     const struct comm__xfer *x, size_t pre)
+{
+	struct comm__peer *p = &c->peers[r];
+	p->sock_err = k ? (int)-k : EPIPE;
+	c->hint_kind = COMM_VERDICT_DEAD_RANK;
+	c->hint_rank = r;
+	if (!st || pre)
+		return comm__fail(c, COMM_E_PEER,
+				  "connection to rank %d (host %s) lost before our fingerprint went "
+				  "out: %s",
+				  r, p->host, lost_why(p));
+	return comm__fail(c, COMM_E_PEER,
+			  "connection to rank %d (host %s) lost: %s; sent %zu of %zu bytes", r,
+			  p->host, lost_why(p), st->sdone, x->slen);
+}
+
+/* k bytes went out to r: pre of them control frames, the rest send i's header and data. */
+static void sent(struct comm *c, int r, struct step *s, int i, size_t pre, size_t k)
+{
+	struct comm__peer *p = &c->peers[r];
+	s->moved = true;
+	c->op_sent += k;
+	if (pre) {
+		size_t h = pre < k ? pre : k;
+		p->ctl_sent += h;
+		k -= h;
+		p->midframe = p->ctl_sent < p->ctl_len;
+	}
+	if (i < 0)
+		return;
+	struct comm__xstate *st = &c->xs[i];
+	const struct comm__xfer *x = &s->x[i];
+	if (st->hsent < COMM__HDR_LEN) {
+		size_t h = COMM__HDR_LEN - st->hsent;
+		h = h < k ? h : k;
+		st->hsent += h;
+		k -= h;
+	}
+	st->sdone += k;
+	p->midframe = p->midframe || st->hsent;
+	if (st->hsent == COMM__HDR_LEN && st->sdone == x->slen) {
+		if (c->profile)
+			st->s_end = comm__prof_now();
+		p->midframe = false;
+		s->pending--;
+		p->scur = next_for(s->x, s->n, (size_t)i, r, 1);
+	}
+}
+
 static int pump_send(struct comm *c, int r, struct step *s)
 {
 	struct comm__peer *p = &c->peers[r];
@@ -293,46 +344,9 @@ static int pump_send(struct comm *c, int r, struct step *s)
 			p->wr_ready = false;
 			return 0;
 		}
-		if (k <= 0) {
-			p->sock_err = k ? (int)-k : EPIPE;
-			c->hint_kind = COMM_VERDICT_DEAD_RANK;
-			c->hint_rank = r;
-			if (!st || pre)
-				return comm__fail(c, COMM_E_PEER,
-						  "connection to rank %d (host %s) lost before our "
-						  "fingerprint went out: %s",
-						  r, p->host, lost_why(p));
-			return comm__fail(c, COMM_E_PEER,
-					  "connection to rank %d (host %s) lost: %s; sent %zu of %zu bytes",
-					  r, p->host, lost_why(p), st->sdone, x->slen);
-		}
-		size_t kk = (size_t)k;
-		s->moved = true;
-		c->op_sent += kk;
-		if (pre) {
-			size_t h = pre < kk ? pre : kk;
-			p->ctl_sent += h;
-			kk -= h;
-		}
-		if (pre)
-			p->midframe = p->ctl_sent < p->ctl_len;
-		if (!st)
-			continue;
-		if (st->hsent < COMM__HDR_LEN) {
-			size_t h = COMM__HDR_LEN - st->hsent;
-			h = h < kk ? h : kk;
-			st->hsent += h;
-			kk -= h;
-		}
-		st->sdone += kk;
-		p->midframe = p->midframe || st->hsent;
-		if (st->hsent == COMM__HDR_LEN && st->sdone == x->slen) {
-			if (c->profile)
-				st->s_end = comm__prof_now();
-			p->midframe = false;
-			s->pending--;
-			p->scur = next_for(s->x, s->n, (size_t)i, r, 1);
-		}
+		if (k <= 0)
+			return send_lost(c, r, k, st, x, pre);
+		sent(c, r, s, i, pre, (size_t)k);
 	}
 }
 
@@ -825,6 +839,67 @@ static int run(struct comm *c, struct step *s)
 	return c->check->differ(c);
 }
 
+/* Posts the step's transfers: a copy to itself at once, each send's header, and each peer's
+ * first send and receive as its cursors. An invalid transfer is an algorithm's bug. */
+static int post(struct comm *c, struct step *s, int step)
+{
+	struct comm__xfer *x = s->x;
+	for (size_t i = 0; i < s->n; i++) {
+		int r = x[i].peer;
+		if (r < 0 || r >= c->nranks || (x[i].slen && !x[i].sbuf) || (x[i].rlen && !x[i].rbuf)) {
+			reset_cursors(c, s); /* before the failure, which reports where we stand */
+			return comm__fail(c, COMM_E_INVAL,
+					  "transfer %zu of the step: peer %d, %zu bytes from %p, %zu "
+					  "into %p is invalid (algorithm bug)",
+					  i, r, x[i].slen, x[i].sbuf, x[i].rlen, x[i].rbuf);
+		}
+		if (r == c->rank) {
+			if (x[i].slen != x[i].rlen) {
+				reset_cursors(c, s);
+				return comm__fail(c, COMM_E_INVAL,
+						  "transfer to itself sends %zu bytes but receives %zu "
+						  "(algorithm bug)",
+						  x[i].slen, x[i].rlen);
+			}
+			if (x[i].slen && x[i].sbuf != x[i].rbuf)
+				memmove(x[i].rbuf, x[i].sbuf, x[i].slen);
+			continue;
+		}
+		struct comm__peer *p = &c->peers[r];
+		struct comm__xstate *st = &c->xs[i];
+		st->sdone = st->rdone = st->hsent = 0;
+		st->s_end = st->r_end = st->r_first = 0;
+		if (x[i].slen) {
+			struct comm__hdr h = { s->type, s->seq, step, (uint32_t)c->rank, x[i].slen };
+			comm__hdr_encode(st->hdr, &h);
+			s->pending++;
+			if (p->scur < 0)
+				p->scur = (int)i;
+		}
+		if (x[i].rlen) {
+			s->pending++;
+			if (p->rcur < 0)
+				p->rcur = (int)i;
+		}
+	}
+	return 0;
+}
+
+/* The links the step needs, up (and, where fingerprints are lazy, joined to the check). */
+static int links_for(struct comm *c, const struct step *s)
+{
+	int rc = adopt_links(c);
+	for (size_t i = 0; !rc && i < s->n; i++) {
+		int r = s->x[i].peer;
+		if (r == c->rank)
+			continue;
+		rc = link_up(c, r);
+		if (!rc && c->fp_lazy && !c->peers[r].fp_in)
+			c->check->join(c, r);
+	}
+	return rc;
+}
+
 int comm__exchange(struct comm *c, uint8_t type, int step, struct comm__xfer *x, size_t n,
 		   uint32_t seq)
 {
@@ -845,63 +920,15 @@ int comm__exchange(struct comm *c, uint8_t type, int step, struct comm__xfer *x,
 		c->xs_cap = n;
 	}
 	struct step s = { x, n, type, seq, 0, false, false };
-	for (size_t i = 0; i < n; i++) {
-		int r = x[i].peer;
-		if (r < 0 || r >= c->nranks || (x[i].slen && !x[i].sbuf) || (x[i].rlen && !x[i].rbuf)) {
-			reset_cursors(c, &s);
-			return comm__fail(c, COMM_E_INVAL,
-					  "transfer %zu of the step: peer %d, %zu bytes from %p, %zu "
-					  "into %p is invalid (algorithm bug)",
-					  i, r, x[i].slen, x[i].sbuf, x[i].rlen, x[i].rbuf);
-		}
-		if (r == c->rank) {
-			if (x[i].slen != x[i].rlen) {
-				reset_cursors(c, &s);
-				return comm__fail(c, COMM_E_INVAL,
-						  "transfer to itself sends %zu bytes but receives %zu "
-						  "(algorithm bug)",
-						  x[i].slen, x[i].rlen);
-			}
-			if (x[i].slen && x[i].sbuf != x[i].rbuf)
-				memmove(x[i].rbuf, x[i].sbuf, x[i].slen);
-			continue;
-		}
-		struct comm__peer *p = &c->peers[r];
-		struct comm__xstate *st = &c->xs[i];
-		st->sdone = st->rdone = st->hsent = 0;
-		st->s_end = st->r_end = st->r_first = 0;
-		if (x[i].slen) {
-			struct comm__hdr h = { type, seq, step, (uint32_t)c->rank, x[i].slen };
-			comm__hdr_encode(st->hdr, &h);
-			s.pending++;
-			if (p->scur < 0)
-				p->scur = (int)i;
-		}
-		if (x[i].rlen) {
-			s.pending++;
-			if (p->rcur < 0)
-				p->rcur = (int)i;
-		}
-	}
-	int arc = adopt_links(c);
-	if (arc) {
+	int rc = post(c, &s, step);
+	if (!rc)
+		rc = links_for(c, &s);
+	if (rc) {
 		reset_cursors(c, &s);
-		return arc;
-	}
-	for (size_t i = 0; i < n; i++) { /* the links this step needs, and their fingerprints */
-		int r = x[i].peer;
-		if (r == c->rank)
-			continue;
-		int rc = link_up(c, r);
-		if (rc) {
-			reset_cursors(c, &s);
-			return rc;
-		}
-		if (c->fp_lazy && !c->peers[r].fp_in)
-			c->check->join(c, r);
+		return rc;
 	}
 	int64_t t0 = c->step_t0 = comm__prof_now();
-	int rc = run(c, &s);
+	rc = run(c, &s);
 	reset_cursors(c, &s);
 	if (c->profile && !rc)
 		comm__prof_step(c, step, type == COMM__F_FP, x, n, t0);
