@@ -176,7 +176,7 @@ static int poll_fd(int fd, short events, int cancel_fd, int wake_fd, long long d
 	return r == 0 && !capped ? -ETIMEDOUT : 0;
 }
 
-static int readable(int fd)
+int ssh__readable(int fd)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	return fd >= 0 && poll(&p, 1, 0) > 0;
@@ -185,7 +185,7 @@ static int readable(int fd)
 /* Waits until the socket is ready in the direction libssh2 is blocked on. 0 when it is
  * (or wake_fd turned readable, a signal interrupted the wait, or max_ms passed),
  * -ETIMEDOUT at the deadline, -ECANCELED on a cancel. */
-static int wait_socket_max(struct ssh_conn *c, long long deadline, int max_ms, int wake_fd)
+int ssh__wait_max(struct ssh_conn *c, long long deadline, int max_ms, int wake_fd)
 {
 	short ev = 0;
 	int dir = libssh2_session_block_directions(c->sess);
@@ -203,7 +203,7 @@ static int wait_socket_max(struct ssh_conn *c, long long deadline, int max_ms, i
 
 static int wait_socket(struct ssh_conn *c, long long deadline)
 {
-	return wait_socket_max(c, deadline, 0, -1);
+	return ssh__wait_max(c, deadline, 0, -1);
 }
 
 int ssh_conn_wait(struct ssh_conn *c, long long deadline)
@@ -613,7 +613,7 @@ void ssh_conn_close(struct ssh_conn *c)
 /* After a timeout the peer may be stuck: shut the socket down so that freeing the session
  * fails fast instead of waiting for a goodbye. The fd stays open (and so unique) until
  * ssh_conn_close, since another thread could reuse a closed number under libssh2. */
-static void conn_abandon(struct ssh_conn *c)
+void ssh__abandon(struct ssh_conn *c)
 {
 	if (c->fd >= 0)
 		shutdown(c->fd, SHUT_RDWR);
@@ -669,25 +669,8 @@ int ssh_conn_open(struct ssh_conn *c, const char *host, const struct ssh_opts *o
 	return 0;
 
 fail_abandon:
-	conn_abandon(c);
+	ssh__abandon(c);
 fail:
 	ssh_conn_close(c);
 	return rc;
-}
-
-/* ---- for the exec part (ssh_exec.c) ---- */
-
-int ssh__wait_max(struct ssh_conn *c, long long deadline, int max_ms, int wake_fd)
-{
-	return wait_socket_max(c, deadline, max_ms, wake_fd);
-}
-
-int ssh__readable(int fd)
-{
-	return readable(fd);
-}
-
-void ssh__abandon(struct ssh_conn *c)
-{
-	conn_abandon(c);
 }

@@ -65,7 +65,9 @@ const char *const hlog__hitword[HLOG_NHITWORD] = {[HLOG_HIT_IP_KEY] = "_ip\"",
 						   [HLOG_HIT_REPORTED_BY] =
 							   "reported by process [",
 						   [HLOG_HIT_TREES] = "Trees [",
-						   [HLOG_HIT_OPCOUNT] = ": opCount "};
+						   [HLOG_HIT_OPCOUNT] = ": opCount ",
+						   [HLOG_HIT_COL_WRONG] = "wrong",
+						   [HLOG_HIT_COL_ERROR] = "error"};
 
 /* The line automaton: every needle of the catalog's rows, of the inner errors and the hit
  * words, and the gates' words, in one automaton that folds case (the gates' words match in

@@ -92,6 +92,10 @@ enum hlog_hitword {
 	HLOG_HIT_TREES,
 	/* hlogcall.c's: NCCL's collective call ("AllReduce: opCount 3 ...") */
 	HLOG_HIT_OPCOUNT,
+	/* hlogframe.c's: a results table's column of wrong values, nccl-tests' "#wrong" and its
+	 * "error" before 2.10 */
+	HLOG_HIT_COL_WRONG,
+	HLOG_HIT_COL_ERROR,
 	HLOG_NHITWORD
 };
 extern const char *const hlog__hitword[HLOG_NHITWORD];

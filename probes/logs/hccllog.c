@@ -554,10 +554,12 @@ static void full_row(struct scan *s, struct hlog_line *l, struct pspan line)
 /* A row of a results table that counts wrong values in a column of that name: the collective
  * or the link returned wrong data, though the row's words are numbers (nccl-tests' "#wrong" at
  * 404221 with no other line saying so). */
-static void wrong_row(struct scan *s, struct hlog_line *l, struct pspan line)
+static void wrong_row(struct scan *s, struct hlog_line *l, struct pspan line,
+		      const struct hlog_hits *hits)
 {
 	struct hlog_wrong_cols t;
-	if (hlog__wrong_heading(l->msg, &t)) {
+	if ((hlog__hits_may(hits, HLOG_HIT_COL_WRONG) || hlog__hits_may(hits, HLOG_HIT_COL_ERROR)) &&
+	    hlog__wrong_heading(l->msg, &t)) {
 		s->wrong = t;
 		return;
 	}
@@ -592,7 +594,7 @@ static int scan_context(struct scan *s, struct pspan raw, struct hlog_line *l,
 	trace_below(s->r, s->name, s->node, &s->tail, line);
 	usage_below(s->r, s->name, s->node, &s->tail, l->msg);
 	full_row(s, l, line);
-	wrong_row(s, l, line);
+	wrong_row(s, l, line, hits);
 	s->above = s->tail;
 	s->tail = (struct unk_line){s->no, l->rank, l->error, l->level == HLINE_INFO, l->frame != 0,
 				    line, l->msg};

@@ -163,11 +163,13 @@ int hlog__fs_table_row(struct pspan msg)
  * marks the line as a comment of the program's, not a column. */
 int hlog__wrong_heading(struct pspan msg, struct hlog_wrong_cols *t)
 {
-	struct pspan rest = msg, w;
+	struct pspan rest = msg, w, m = probe__trim(msg);
 	unsigned n = 0, gaps = 0;
 	unsigned long mask = 0;
 	const char *end = NULL;
 	t->n = 0;
+	if (m.n < 16) /* the scan asks only of lines the automaton saw a column's name in */
+		return 0;
 	while (probe__next_word(&rest, &w, NULL)) {
 		if (end && w.s - end >= 2)
 			gaps++;
@@ -181,7 +183,7 @@ int hlog__wrong_heading(struct pspan msg, struct hlog_wrong_cols *t)
 			name.s++;
 			name.n--;
 		}
-		if (probe__eq_nocase(name, "wrong") || probe__eq_nocase(name, "error"))
+		if (probe__eq(name, "wrong") || probe__eq(name, "error"))
 			mask |= 1UL << n;
 		n++;
 	}

@@ -759,7 +759,9 @@ static int info_word_before(struct pspan m, size_t at)
 static int native_frame(struct pspan m)
 {
 	struct pspan rest = m, w;
-	int lldb = probe__starts(m, "frame #");
+	int lldb = m.n && m.s[0] == 'f' && probe__starts(m, "frame #");
+	if (!lldb && (!m.n || m.s[0] != '#')) /* every line passes here */
+		return 0;
 	if (lldb)
 		rest.s += 6, rest.n -= 6;
 	unsigned long long n;
