@@ -49,6 +49,9 @@ const char *rt__path_at(char *buf, const char *pre, const char *name, size_t idx
  * when memory runs out, the list stays cut where it was rather than failing the finding. */
 #define RT_MSG_MAX (1u << 20)
 
+/* "twice" or "3 times": how often a duplicated value is used, k >= 2. */
+const char *rt__times(size_t k, char *buf, size_t len);
+
 /* Appends sorted unique-or-not ids compactly ("0-2, 7, 9-12"), at most max runs. */
 void rt__sb_ranges(struct buf *b, const long *ids, size_t n, size_t max);
 

@@ -61,6 +61,15 @@ const char *rt__path_at(char *buf, const char *pre, const char *name, size_t idx
 	return buf;
 }
 
+const char *rt__times(size_t k, char *buf, size_t len)
+{
+	if (k == 2)
+		snprintf(buf, len, "twice");
+	else
+		snprintf(buf, len, "%zu times", k);
+	return buf;
+}
+
 void rt__sb_ranges(struct buf *b, const long *ids, size_t n, size_t max)
 {
 	size_t runs = 0;

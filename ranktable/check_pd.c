@@ -234,15 +234,6 @@ static void check_device(struct pd *x, struct pdev *d)
 	str_member(c, d, "super_pod_id", 0, &m);
 }
 
-static const char *times(size_t k, char *buf, size_t len)
-{
-	if (k == 2)
-		snprintf(buf, len, "twice");
-	else
-		snprintf(buf, len, "%zu times", k);
-	return buf;
-}
-
 /* "A and B", "A, B and C", up to four then "and N more". */
 static void list_run(const struct pd *x, const struct rt__item *run, size_t k, int who,
 		     struct buf *b)
@@ -269,7 +260,7 @@ static void dup_device(struct rt__ctx *c, const struct rt__item *run, size_t k, 
 	rt__report(c, "device-id-duplicate", d->devid, 0, pd_path(d, "device_id", p),
 		   "list each NPU once, in the prefill or the decode list",
 		   "device %ld of server \"%.64s\" is listed %s: %s", a->device_id, a->server_id,
-		   times(k, tb, sizeof(tb)), buf_str(&b));
+		   rt__times(k, tb, sizeof(tb)), buf_str(&b));
 	buf_release(&b);
 }
 
@@ -282,7 +273,7 @@ static void dup_cluster(struct rt__ctx *c, const struct rt__item *run, size_t k,
 	list_run(x, run, k, 1, &b);
 	rt__report(c, "cluster-id-duplicate", d->cid, 0, pd_path(d, "cluster_id", p),
 		   "give every device its own cluster_id (gen_ranktable.py numbers them 1..N)",
-		   "cluster_id %ld is used %s: %s", run[0].n, times(k, tb, sizeof(tb)),
+		   "cluster_id %ld is used %s: %s", run[0].n, rt__times(k, tb, sizeof(tb)),
 		   buf_str(&b));
 	buf_release(&b);
 }
@@ -296,7 +287,7 @@ static void dup_ip(struct rt__ctx *c, const struct rt__item *run, size_t k, void
 	list_run(x, run, k, 1, &b);
 	rt__report(c, "device-ip-duplicate", d->ip, 0, pd_path(d, "device_ip", p),
 		   "use the NPU NIC IP of each device: 'hccn_tool -i N -ip -g' on its server",
-		   "device_ip \"%.64s\" is used %s: %s", run[0].s, times(k, tb, sizeof(tb)),
+		   "device_ip \"%.64s\" is used %s: %s", run[0].s, rt__times(k, tb, sizeof(tb)),
 		   buf_str(&b));
 	buf_release(&b);
 }
