@@ -343,6 +343,8 @@ static const struct {
 	 * timeout=datetime.timedelta(seconds=3600)", "timeout=1800" (a wait that ran out says
 	 * "timed out" or "timeout" without '=' after it) */
 	{"timeout=", 0, NULL},
+	/* and with blanks around the '=': TensorFlow's "Waiting for the cluster, timeout = inf" */
+	{"timeout", 0, hlog__ew_assigned},
 	/* and the same said in words, a timeout set to a span of time: torch's "Synchronizing
 	 * and adjusting timeout for all ProcessGroups to 0:01:40", "Setting the NCCL timeout to
 	 * 1800 seconds" */

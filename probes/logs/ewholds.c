@@ -342,6 +342,21 @@ int hlog__ew_span_after(struct pspan m, size_t at, size_t len)
 	return 1;
 }
 
+/* Whether the word at m[at..at+len) is a setting's name given its value, with blanks around
+ * the '=' ("Waiting for the cluster, timeout = inf"): "timeout == 0" compares, and a wait that
+ * ran out says so without an '=' after the word. */
+int hlog__ew_assigned(struct pspan m, size_t at, size_t len)
+{
+	size_t i = at + len;
+	while (i < m.n && ew_blank(m.s[i]))
+		i++;
+	if (i >= m.n || m.s[i] != '=' || (i + 1 < m.n && m.s[i + 1] == '='))
+		return 0;
+	for (i++; i < m.n && ew_blank(m.s[i]); i++)
+		;
+	return i < m.n;
+}
+
 /* Whether the "0 " at m[at..) opens the line and counts a noun, in the line's one sentence
  * ("0 tests skipped because of illegal input values."): its words say what none of them did.
  * Not "0 is not a valid rank" (no noun), "10 tests failed", nor "0 tests failed; rank 3

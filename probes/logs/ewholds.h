@@ -15,6 +15,7 @@ int hlog__ew_counts_zero(struct pspan m, size_t at, size_t len);
 int hlog__ew_zero_before(struct pspan m, size_t at, size_t len);
 int hlog__ew_set_to_span(struct pspan m, size_t at, size_t len);
 int hlog__ew_span_after(struct pspan m, size_t at, size_t len);
+int hlog__ew_assigned(struct pspan m, size_t at, size_t len);
 int hlog__ew_negated(struct pspan m, size_t at, size_t len);
 int hlog__ew_for_now(struct pspan m, size_t at, size_t len);
 int hlog__ew_zero_tally(struct pspan m, size_t at, size_t len);

@@ -543,6 +543,49 @@ static int compose_prefix(struct pspan *m)
 	return 1;
 }
 
+/* A cell of a log viewer's table before the message: empty, or a time stamp (digits with
+ * ':' and '-' or '/' among them). */
+static int viewer_cell(const char *s, size_t n, int *stamp)
+{
+	size_t digits = 0, colon = 0, dash = 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (isdigit((unsigned char)c))
+			digits++;
+		else if (c == ':')
+			colon++;
+		else if (c == '-' || c == '/')
+			dash++;
+		else if (c != ' ' && c != '.' && c != 'T' && c != ',' && c != '+')
+			return 0;
+	}
+	if (!digits)
+		return !colon && !dash;
+	if (digits < 6 || !colon || !dash)
+		return 0;
+	*stamp = 1;
+	return 1;
+}
+
+/* The cells a log viewer's export puts before each message, a time stamp among empty ones:
+ * "  |   |   | 2021-11-17 12:30:37 | File \"/usr/local/lib/...\", line 68, in getter". A
+ * results table's row ("|  8  |  2 | float |") has no time stamp cell and is left whole. */
+static int viewer_cells(struct pspan *m)
+{
+	size_t i = 0, end = 0;
+	int stamp = 0;
+	for (;;) {
+		const char *bar = memchr(m->s + i, '|', m->n - i);
+		if (!bar || !viewer_cell(m->s + i, (size_t)(bar - m->s) - i, &stamp))
+			break;
+		i = end = (size_t)(bar - m->s) + 1;
+	}
+	if (!stamp || end >= m->n || m->s[end] != ' ')
+		return 0;
+	skip(m, end + 1);
+	return 1;
+}
+
 /* A host's label before a Python traceback, as pdsh and launchers built on it (DeepSpeed's
  * multi-node runner) tag each line with the host that wrote it: "node2: Traceback (most
  * recent call last):", "node2:   File \"run_clm.py\", line 659, in <module>". Taken only
@@ -813,8 +856,8 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 	for (int pass = 0; pass < 8; pass++) {
 		size_t sp = spaces(m);
 		struct pspan t = {m.s + sp, m.n - sp};
-		if ((!pass && (grep_prefix(&t, l) || compose_prefix(&t) || srun_label(&t, l) ||
-			       host_label(&t))) ||
+		if ((!pass && (grep_prefix(&t, l) || compose_prefix(&t) || viewer_cells(&t) ||
+			       srun_label(&t, l) || host_label(&t))) ||
 		    rank_prefix(&t, l) ||
 		    proc_prefix(&t, l) ||
 		    ctime_prefix(&t, l) ||

@@ -159,6 +159,21 @@ const struct family hlog__fams_proc[] = {
 		 /* Flux's overlay giving up on a broker: "overlay.crit[1150]: disconnecting: no
 		  * heartbeat for 5.1m" */
 		 "no heartbeat"}},
+	/* a process that ended because it learned that another of the job died, and says so:
+	 * JAX's coordination service, "Terminating process because the JAX distributed service
+	 * detected fatal errors. This most likely indicates that another task died". The one
+	 * that reports it is not the cause; whose death it reports is. */
+	{.cat = HCAT_RANK_STUCK,
+	 .name = "peer-died",
+	 .what = "a process stopped because another process of the job died",
+	 .fix = "find the process that died first (the task or rank the lines name, else the first "
+		"to stop by time across the job's logs) and read its own log and its node's kernel "
+		"log (a crash, the OOM killer, a preemption); the process that reports it is not "
+		"the cause",
+	 .any = {"another task", "another process", "another rank", "another worker",
+		 "other task", "other process", "other rank", "other worker", "peer task",
+		 "peer process"},
+	 .also = {"died", "crashed", "was preempted"}},
 	/* a process stuck in a call into the kernel that does not return (state D), which the
 	 * kernel reports after 120 s: "INFO: task ior:142307 blocked for more than 120 seconds."
 	 * over a call trace in Lustre's client; a GPU driver or an NFS server not answering do

@@ -645,6 +645,10 @@ static const struct benign_line benign_lines[] = {
 	{"timeout=", "../real-logs-new/batch169/ezpz-fsdp-sunspot-2nodes-24xpu-xccl-ccl-warn-healthy",
 	 "- timeout=datetime.timedelta(seconds=3600)", 0},
 	{"timeout",
+	 "../real-logs-new/batch733/tensorflow-53098-mwms-deepfm-2-workers-k8s-variable-init-"
+	 "traceback-unresolved",
+	 "2021-11-17 12:30:36,707 [INFO] Waiting for the cluster, timeout = inf", 0},
+	{"timeout",
 	 "../real-logs-new/batch182/torchtitan-aurora-blendcorpus-2node-24xpu-fsdp-llama2-steps-"
 	 "healthy",
 	 "Synchronizing and adjusting timeout for all ProcessGroups to 0:01:40", 0},

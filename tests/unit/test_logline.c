@@ -1020,6 +1020,40 @@ static void test_native_frames(void **state)
 	}
 }
 
+/* A log viewer's cells before each message, a time stamp among empty ones, are a prefix: the
+ * frame under them is a frame (real lines: real-logs-new batch 733, tensorflow-53098); a
+ * results table's row, whose cells hold no time stamp, and a message with a '|' of its own
+ * are left whole. */
+static void test_viewer_cells(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *line, *msg;
+		int frame;
+	} k[] = {
+		{"  |   |   | 2021-11-17 12:30:37 | File \"/usr/local/lib/python3.6/dist-packages/"
+		 "tensorflow/python/ops/variables.py\", line 68, in getter",
+		 "File \"/usr/local/lib/python3.6/dist-packages/tensorflow/python/ops/variables.py\", "
+		 "line 68, in getter",
+		 1},
+		{"2021-11-17 12:30:31 | 20211117", "20211117", 0},
+		{"|        8 |        2 |    float |     sum |", NULL, 0},
+		{"  |   |   | x | File \"a.py\", line 1, in f", NULL, 0},
+		{"  |   |   | 2021-11-17 12:30:37 |", NULL, 0},
+	};
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		struct hlog_line l;
+		hlog__line_parse(span(k[i].line), &l);
+		if (l.frame != k[i].frame)
+			fail_msg("%s: frame %d, want %d", k[i].line, l.frame, k[i].frame);
+		if (k[i].msg && (l.msg.n != strlen(k[i].msg) || memcmp(l.msg.s, k[i].msg, l.msg.n)))
+			fail_msg("%s: message '%.*s', want '%s'", k[i].line, (int)l.msg.n, l.msg.s,
+				 k[i].msg);
+		if (!k[i].msg && l.msg.s[0] != k[i].line[strspn(k[i].line, " ")])
+			fail_msg("%s: a prefix was taken: '%.*s'", k[i].line, (int)l.msg.n, l.msg.s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1035,6 +1069,7 @@ int main(void)
 		cmocka_unit_test(test_name_after),
 		cmocka_unit_test(test_stamp),
 		cmocka_unit_test(test_native_frames),
+		cmocka_unit_test(test_viewer_cells),
 		cmocka_unit_test_setup_teardown(test_scan_file, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_scan_gzip, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_scan_dir, tmp_setup, tmp_teardown),

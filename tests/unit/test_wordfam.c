@@ -661,7 +661,19 @@ static void test_rows(void **state)
 		 "version"},
 		/* vllm-project/vllm-ascend#946 */
 		{"Some Ray subprocesses exited unexpectedly:", "exit"},
+		/* real-logs-new batch728 (JAX's fault-tolerance guide): the task that reports a
+		 * peer's death is not the cause */
+		{"F0929 17:42:48.594200 1044529 client.h:77] Terminating process because the JAX "
+		 "distributed service detected fatal errors. This most likely indicates that "
+		 "another task died; see the other task logs for more details.",
+		 "peer-died"},
 	};
+	/* a process that exited before it was waited for is no death reported by a peer
+	 * (real: pmodels/mpich issue 6124), nor is a task that died named as its own */
+	const char *gone = fam("[0][0] PMI_Init failed: FAIL - init called when another process "
+			       "has exited without calling init");
+	if (gone && !strcmp(gone, "peer-died"))
+		fail_msg("another process's exit read as a peer's death");
 	/* a UCX endpoint is not a host name (real: mlcommons training_results_v3.5 issue 5) */
 	const char *ucx = fam("[hpci5201:103648] pml_ucx.c:472  Error: Failed to resolve UCX "
 			      "endpoint for rank 1");
