@@ -52,61 +52,9 @@ static const char *o_rendezvous;
 static const char *rank_host, *rank_digest;
 /* --local: where a forked rank leaves its flight recorder's path for the launcher. */
 static char *flight_slot;
-/* --local's rank 0: where the rows measured before a failure go (run_local.c's shared page);
- * otherwise measured_own holds them for this process's own document */
-static char *measured_slot;
-static cJSON *measured_own;
-/* rank 0 of run --ssh --json: each row also goes to the launcher as it is measured */
-static int rows_to_launcher;
-
-/* The rows into the launcher's shared page, never cut into invalid JSON: once they no longer
- * fit (a sweep repeated for hours), the page keeps the rows that last did and is not written
- * again. */
-static int slot_full;
-
-static void slot_rows(const cJSON *rows)
-{
-	if (slot_full)
-		return;
-	char *s = cJSON_PrintUnformatted(rows);
-	size_t n = s ? strlen(s) : RUN_MEASURED_MAX;
-	if (n < RUN_MEASURED_MAX)
-		memcpy(measured_slot, s, n + 1);
-	else
-		slot_full = 1;
-	free(s);
-}
-
-static void keep_measured(cJSON **rows)
-{
-	if (!measured_slot) {
-		cJSON_Delete(measured_own);
-		measured_own = *rows;
-		*rows = NULL;
-		return;
-	}
-	slot_rows(*rows);
-}
-
-/* A row printed, and under --local with --json also left in the launcher's page at once: a
- * rank 0 killed in a later row (Ctrl-C's grace run out, a signal) has no document of its
- * own, and the launcher's then keeps what was measured. */
-static void row_out(const struct run_params *p, int n, const struct run_row *r, void *arg)
-{
-	run_out_row(p, n, r, arg);
-	const struct out_ctx *o = arg;
-	if (measured_slot && p->json && o->results)
-		slot_rows(o->results);
-	if (rows_to_launcher && p->json && o->results) {
-		char *row = cJSON_PrintUnformatted(cJSON_GetArrayItem(
-			o->results, cJSON_GetArraySize(o->results) - 1));
-		if (row) {
-			printf("%s%s\n", RUN_ROW_LINE, row);
-			fflush(stdout);
-		}
-		free(row);
-	}
-}
+/* rank 0's rows besides its table (run_out.c): --local's page in the launcher, this
+ * process's own document, or the launcher over SSH */
+static struct run_relay relay;
 
 static const struct opt run_opts[] = {
 	OPT_STR("minbytes", 'b', &o_min, "MIN", "smallest size in bytes, K/M/G suffixes (default 8)"),
@@ -310,7 +258,7 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n,
 	struct comm *c = NULL;
 	struct comm_config cfg = { .rank = rank, .nranks = n, .algo = p->algo,
 				   .host = rank_host, .digest = rank_digest };
-	struct out_ctx o = { .nrmse_max = -1 };
+	struct out_ctx o = { .nrmse_max = -1, .relay = &relay };
 	char wrong[512] = "";
 	int rc;
 
@@ -340,7 +288,7 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n,
 	run_flight_arm(c);
 	if (run_profile_path() && comm_profile_start(c, 0))
 		warn_msg(where(), "--profile: out of memory; running without it");
-	rc = run_sets(c, p, row_out, &o, wrong, sizeof(wrong));
+	rc = run_sets(c, p, run_out_relay_row, &o, wrong, sizeof(wrong));
 	run_flight_disarm();
 	int profiled = 0;
 	if (rc >= 0 && run_profile_path()) {
@@ -393,7 +341,7 @@ static int rank_main(const struct comm_root_info *ri, int rank, int n,
 	if (*wrong && rc >= 0 && rank != 0)
 		snprintf(err, errlen, "%s", wrong);
 	if (rc < 0 && rank == 0 && o.results) /* a failure keeps what was measured */
-		keep_measured(&o.results);
+		run_out_keep(&relay, &o.results);
 	cJSON_Delete(o.results);
 	cJSON_Delete(o.links);
 	if (g_opts.verbose) { /* bench/scale.sh reads this */
@@ -421,7 +369,7 @@ static int local_launch(const struct run_params *p, int n)
 {
 	const struct run_local l = { .rank_main = rank_main,
 				     .flight_slot = &flight_slot,
-				     .measured_slot = &measured_slot,
+				     .measured_slot = &relay.slot,
 				     .where = where(),
 				     .timeout_s = o_timeout };
 	return run_local_launch(p, n, &l);
@@ -628,15 +576,15 @@ static int run_one_rank(struct run_params *p, int rank, int n, const struct comm
 		if (v.kind != COMM_VERDICT_NONE)
 			cJSON_AddItemToObject(doc, "verdict", run_verdict_json(&v));
 		if (rank == 0) { /* what was measured before the failure */
-			cJSON_AddItemToObject(doc, "results",
-					      measured_own ? measured_own : cJSON_CreateArray());
-			measured_own = NULL;
+			cJSON *own = relay.own ? relay.own : cJSON_CreateArray();
+			relay.own = NULL;
+			cJSON_AddItemToObject(doc, "results", own);
 		}
 		cJSON_AddNumberToObject(doc, "exit_code", rc);
 		out_json(doc);
 	}
-	cJSON_Delete(measured_own);
-	measured_own = NULL;
+	cJSON_Delete(relay.own);
+	relay.own = NULL;
 	comm_rendezvous_stop(rdv);
 	if (hccl_abandoned) { /* exit() could wait on HCCL's threads: nothing is left to flush */
 		fflush(NULL);
@@ -981,7 +929,7 @@ static int do_run(int argc, char **argv)
 		 * next row with the others, as --local's ranks do */
 		if (getenv("HCCLCTL_RUN_NODE")) {
 			run_stop_arm();
-			rows_to_launcher = o_rank == 0 && !strcmp(p.launch, "ssh");
+			relay.to_launcher = o_rank == 0 && !strcmp(p.launch, "ssh");
 		}
 		rc = check_world((int)o_world);
 		if (!rc)

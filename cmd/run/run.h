@@ -250,8 +250,20 @@ int run_prom_exit(int outputs_failed, int code);
 
 /* The output of a sweep (run_out.c): the same rows feed the table and the JSON. */
 struct cJSON;
+/* Where rank 0's rows go besides its table: --local's rank 0 leaves them in the launcher's
+ * shared page (slot, set by run_local.c) at once, so that a rank killed in a later row still
+ * has them shown; without a page, a failure keeps them in own for this process's document; rank
+ * 0 of run --ssh --json sends each to the launcher as it is measured (to_launcher). */
+struct run_relay {
+	char *slot;
+	struct cJSON *own;
+	int to_launcher;
+	int full; /* the rows no longer fit the page, which keeps the ones that last did */
+};
+
 struct out_ctx {
 	struct cJSON *results;
+	struct run_relay *relay; /* NULL: the table and the document only */
 	double busbw_sum, time_sum; /* over groups (out of place, in place), over rows */
 	size_t rows, groups;
 	long long wrong; /* of both groups of every row */
@@ -261,6 +273,10 @@ struct out_ctx {
 void run_out_header(const struct run_params *p, int n);
 /* A run_row_fn: arg is the struct out_ctx. */
 void run_out_row(const struct run_params *p, int n, const struct run_row *r, void *arg);
+/* run_out_row, then the row to where o->relay sends it (a run_row_fn, arg the struct out_ctx). */
+void run_out_relay_row(const struct run_params *p, int n, const struct run_row *r, void *arg);
+/* A failure keeps the rows measured: into the page, else into rl->own (*rows handed over). */
+void run_out_keep(struct run_relay *rl, struct cJSON **rows);
 /* The footer, or with --json the whole document (o->results is handed to it and freed), and
  * the --prometheus file; code: rank 0's exit code so far, for the metrics and the document's
  * exit_code (run_prom_exit's when the file could not be written). 0, or -1 when an output

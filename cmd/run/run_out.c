@@ -2,6 +2,7 @@
  * nccl-tests-style table or gathered into the JSON document (and the Prometheus rows), from
  * the same calls so the two cannot drift. Rank 0 calls it from run.c. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
@@ -158,6 +159,53 @@ void run_out_row(const struct run_params *p, int n, const struct run_row *r, voi
 		printf("  %8.4f", 100 * r->nrmse);
 	printf("  %6s\n", row_algo(p, r));
 	run_stop_flush();
+}
+
+/* The rows into the launcher's shared page, never cut into invalid JSON: once they no longer
+ * fit (a sweep repeated for hours), the page keeps the rows that last did and is not written
+ * again. */
+static void slot_rows(struct run_relay *rl, const cJSON *rows)
+{
+	if (rl->full)
+		return;
+	char *s = cJSON_PrintUnformatted(rows);
+	size_t n = s ? strlen(s) : RUN_MEASURED_MAX;
+	if (n < RUN_MEASURED_MAX)
+		memcpy(rl->slot, s, n + 1);
+	else
+		rl->full = 1;
+	free(s);
+}
+
+void run_out_keep(struct run_relay *rl, cJSON **rows)
+{
+	if (!rl->slot) {
+		cJSON_Delete(rl->own);
+		rl->own = *rows;
+		*rows = NULL;
+		return;
+	}
+	slot_rows(rl, *rows);
+}
+
+void run_out_relay_row(const struct run_params *p, int n, const struct run_row *r, void *arg)
+{
+	run_out_row(p, n, r, arg);
+	const struct out_ctx *o = arg;
+	struct run_relay *rl = o->relay;
+	if (!rl || !p->json || !o->results)
+		return;
+	if (rl->slot)
+		slot_rows(rl, o->results);
+	if (rl->to_launcher) {
+		char *row = cJSON_PrintUnformatted(cJSON_GetArrayItem(
+			o->results, cJSON_GetArraySize(o->results) - 1));
+		if (row) {
+			printf("%s%s\n", RUN_ROW_LINE, row);
+			fflush(stdout);
+		}
+		free(row);
+	}
 }
 
 int run_out_footer(const struct run_params *p, int n, struct out_ctx *o,
