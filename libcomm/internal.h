@@ -403,9 +403,17 @@ static inline bool comm__fp_owed(const struct comm *c, int r)
 	return c->fp_lazy && c->peers[r].fp_in && !c->peers[r].fp_got && r != c->rank &&
 	       c->peers[r].fd >= 0;
 }
-/* progress.c */
+/* poller.c: the epoll set of progress.c */
 int comm__progress_init(struct comm *c);
 void comm__progress_release(struct comm *c);
+/* The epoll tag of the status channel's wake pipe (the listener's is COMM__HS_LISTEN). */
+#define COMM__WAKE_ID UINT32_MAX
+/* r's connection (fd) is up: into the epoll set, ready both ways until the kernel says not.
+ * 0 or -errno. */
+int comm__add_link(struct comm *c, int r, int fd);
+/* The links the connect accepted while it waited (comm__link_connect), into the set. */
+int comm__adopt_links(struct comm *c);
+/* progress.c */
 /* Runs one step: all transfers concurrently, until done or c->deadline. type is DATA or FP
  * (FP receives land as struct comm__fp in rbuf). seq is checked on DATA frames. A peer not
  * connected yet is connected first (lazy). */

@@ -24,122 +24,12 @@
 
 #include "libcomm/internal.h"
 
-#define WAKE_ID UINT32_MAX /* the epoll tag of the status channel's wake pipe */
-#define LISTEN_ID COMM__HS_LISTEN /* the epoll tag of the listening socket (lazy links) */
 #define LINK_MIN (64 << 10) /* smaller receives say more about latency than the link */
 /* A peer whose fingerprint a collective waits for is asked for it after this long. */
 #define FP_ASK_MS 50
 /* How long a failed connect waits for the monitor's verdict: its settle time (300 ms), a
  * batch and a tick, with room for a loaded machine. */
 #define VERDICT_WAIT_MS 1000
-
-static int epoll_fail(struct comm *c)
-{
-	return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_SYS,
-			  "rank %d (host %s): epoll_ctl: %s", c->rank, c->host, strerror(errno));
-}
-
-/* r's connection (fd) is up: into the epoll set, ready both ways until the kernel says not. */
-static int add_link(struct comm *c, int r, int fd)
-{
-	struct comm__peer *p = &c->peers[r];
-	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
-				  .data.u32 = (uint32_t)r };
-	p->fd = fd;
-	p->in_ep = true;
-	c->nconn++;
-	c->nshm += p->shm != NULL;
-	if (!p->pb && !(p->pb = calloc(1, sizeof(*p->pb))))
-		return -ENOMEM;
-	if (epoll_ctl(c->epfd, EPOLL_CTL_ADD, fd, &ev))
-		return -errno;
-	p->rd_ready = p->wr_ready = true;
-	return 0;
-}
-
-/* Links the connect accepted while it waited (comm__link_connect), not in the set yet. */
-static int adopt_links(struct comm *c)
-{
-	if (!c->unadopted)
-		return 0;
-	c->unadopted = 0;
-	for (int r = 0; r < c->rank; r++)
-		if (c->peers[r].fd >= 0 && !c->peers[r].in_ep) {
-			int e = add_link(c, r, c->peers[r].fd);
-			if (e)
-				return comm__fail(c, COMM_E_SYS, "link to rank %d: %s", r, strerror(-e));
-		}
-	return 0;
-}
-
-int comm__progress_init(struct comm *c)
-{
-	c->epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (c->epfd < 0)
-		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_SYS,
-				  "rank %d (host %s): epoll_create1: %s", c->rank, c->host,
-				  strerror(errno));
-	/* every socket is tuned alike (the listening one too, whose buffers accepted ones
-	 * inherit), so the listening socket says what a link will guarantee before there is
-	 * one: the ring's chunking depends on it and must be the same on every rank */
-	size_t ahead = c->lfd >= 0 && c->tp->send_ahead ? c->tp->send_ahead(c->lfd) : SIZE_MAX;
-	for (int r = 0; r < c->nranks; r++) {
-		struct comm__peer *p = &c->peers[r];
-		p->scur = p->rcur = -1;
-		if (p->fd < 0)
-			continue;
-		size_t a = c->tp->send_ahead ? c->tp->send_ahead(p->fd) : 0;
-		ahead = a < ahead ? a : ahead;
-		int e = add_link(c, r, p->fd);
-		if (e)
-			return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_SYS,
-					  "rank %d (host %s): link to rank %d: %s", c->rank, c->host, r,
-					  strerror(-e));
-	}
-	if (c->watch.wake[0] >= 0) { /* level-triggered: once a verdict is in, it stays */
-		struct epoll_event ev = { .events = EPOLLIN, .data.u32 = WAKE_ID };
-		if (epoll_ctl(c->epfd, EPOLL_CTL_ADD, c->watch.wake[0], &ev))
-			return epoll_fail(c);
-	}
-	if (c->lfd >= 0) { /* level-triggered: each wake-up accepts what is pending */
-		struct epoll_event ev = { .events = EPOLLIN, .data.u32 = LISTEN_ID };
-		if (epoll_ctl(c->epfd, EPOLL_CTL_ADD, c->lfd, &ev))
-			return epoll_fail(c);
-	}
-	c->ctx.send_ahead = ahead == SIZE_MAX ? 0 : ahead;
-	comm__spin_init(c);
-	int here = 1; /* ranks on this host: by name, or by address (threads of one process) */
-	c->one_host = true; /* by name and address: namespaces of one machine are other hosts */
-	for (int r = 0; r < c->nranks; r++) {
-		if (r == c->rank)
-			continue;
-		bool name = !strcmp(c->peers[r].host, c->host);
-		bool addr = !strcmp(c->peers[r].addr, c->addr);
-		here += name || addr;
-		c->one_host = c->one_host && name && addr;
-	}
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	c->shared_cores = ncpu > 0 && here > ncpu;
-	c->xs_cap = (size_t)(2 * c->nranks + 8);
-	c->xs = calloc(c->xs_cap, sizeof(*c->xs));
-	if (!c->xs)
-		return comm__errf(c->errbuf, sizeof(c->errbuf), COMM_E_NOMEM, "rank %d: out of memory",
-				  c->rank);
-	return 0;
-}
-
-void comm__progress_release(struct comm *c)
-{
-	if (c->epfd >= 0)
-		close(c->epfd);
-	c->epfd = -1;
-	free(c->xs);
-	c->xs = NULL;
-	for (int r = 0; r < c->nranks; r++) {
-		free(c->peers[r].pb);
-		c->peers[r].pb = NULL;
-	}
-}
 
 static int next_for(const struct comm__xfer *x, size_t n, size_t i, int r, int send)
 {
@@ -166,7 +56,7 @@ struct step {
 static int inbound(struct comm *c, struct step *s, uint32_t tag)
 {
 	int r, fd, rc;
-	if (tag == LISTEN_ID) {
+	if (tag == COMM__HS_LISTEN) {
 		comm__hs_accept(c);
 		return 0;
 	}
@@ -175,7 +65,7 @@ static int inbound(struct comm *c, struct step *s, uint32_t tag)
 		return comm__fail(c, COMM_E_SYS, "%s", c->link_refused);
 	if (rc)
 		return 0;
-	int e = add_link(c, r, fd);
+	int e = comm__add_link(c, r, fd);
 	if (e)
 		return comm__fail(c, COMM_E_SYS, "link to rank %d: %s", r, strerror(-e));
 	if (s)
@@ -201,7 +91,7 @@ static int link_up(struct comm *c, int r)
 	int64_t dl = mono_ms() + c->connect_timeout_ms;
 	int fd, rc = comm__link_connect(c, r, dl < c->deadline ? dl : c->deadline,
 					c->watch.wake[0], &fd, why, sizeof(why));
-	int arc = adopt_links(c);
+	int arc = comm__adopt_links(c);
 	if (arc) {
 		if (!rc)
 			c->tp->close(fd);
@@ -229,7 +119,7 @@ static int link_up(struct comm *c, int r)
 		c->hint_rank = r;
 		return comm__fail(c, rc, "%s", why);
 	}
-	int e = add_link(c, r, fd);
+	int e = comm__add_link(c, r, fd);
 	if (e)
 		return comm__fail(c, COMM_E_SYS, "link to rank %d: %s", r, strerror(-e));
 	return 0;
@@ -784,8 +674,8 @@ static int on_events(struct comm *c, struct step *s, const struct epoll_event *e
 {
 	for (int i = 0; i < k; i++) {
 		uint32_t id = ev[i].data.u32;
-		if (id == WAKE_ID || id >= COMM__HS_TAG0) { /* the wake pipe, the listener, a handshake */
-			int rc = id != WAKE_ID ? inbound(c, s, id) : c->on_wake ? c->on_wake(c, NULL, 0) : 0;
+		if (id == COMM__WAKE_ID || id >= COMM__HS_TAG0) { /* the wake pipe, the listener, a handshake */
+			int rc = id != COMM__WAKE_ID ? inbound(c, s, id) : c->on_wake ? c->on_wake(c, NULL, 0) : 0;
 			if (rc)
 				return rc;
 			continue;
@@ -888,7 +778,7 @@ static int post(struct comm *c, struct step *s, int step)
 /* The links the step needs, up (and, where fingerprints are lazy, joined to the check). */
 static int links_for(struct comm *c, const struct step *s)
 {
-	int rc = adopt_links(c);
+	int rc = comm__adopt_links(c);
 	for (size_t i = 0; !rc && i < s->n; i++) {
 		int r = s->x[i].peer;
 		if (r == c->rank)
