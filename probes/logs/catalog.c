@@ -115,6 +115,10 @@ static size_t count_needles(void)
 		n++;
 	for (i = 0; hlog__devkey_words[i]; i++)
 		n++;
+	for (i = 0; hlog__outcome_stems[i]; i++)
+		n++;
+	for (i = 0; hlog__context_words[i]; i++)
+		n++;
 	for (i = 0; hlog__error_gate_word(i, &w); i++)
 		n++;
 	return n;
@@ -144,6 +148,12 @@ static int add_all(struct acm *a)
 	for (size_t i = 0; whole && hlog__devkey_words[i]; i++)
 		whole &= add_needle(a, hlog__devkey_words[i], strlen(hlog__devkey_words[i]), 0,
 				    N_GATE, HLOG_GATE_DEVKEY);
+	for (size_t i = 0; whole && hlog__outcome_stems[i]; i++)
+		whole &= add_needle(a, hlog__outcome_stems[i], strlen(hlog__outcome_stems[i]), 0,
+				    N_GATE, HLOG_GATE_OUTCOME);
+	for (size_t i = 0; whole && hlog__context_words[i]; i++)
+		whole &= add_needle(a, hlog__context_words[i], strlen(hlog__context_words[i]), 0,
+				    N_GATE, HLOG_GATE_CONTEXT);
 	for (size_t i = 0; whole && hlog__error_gate_word(i, &w); i++)
 		whole &= add_needle(a, w.s, w.n, 0, N_GATE, HLOG_GATE_ERRWORD);
 	return whole ? acm_build(a) : -ENOMEM;

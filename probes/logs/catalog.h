@@ -107,6 +107,8 @@ enum hlog_gate {
 	HLOG_GATE_RECOG = 1,   /* hlog__recog_words: the recogniser's own literals */
 	HLOG_GATE_ERRWORD = 2, /* hlog__error_gate_word: a word that may make a line an error */
 	HLOG_GATE_DEVKEY = 4,  /* hlog__devkey_words: a key a device number may follow */
+	HLOG_GATE_OUTCOME = 8, /* hlog__outcome_stems: a run's outcome may be stated */
+	HLOG_GATE_CONTEXT = 16, /* hlog__context_words: a command or heading over output */
 };
 struct hlog_hits {
 	const char *s; /* the line searched */
@@ -136,8 +138,10 @@ struct kb;
 struct kb_found;
 void hlog__line_hits_kb(struct pspan m, struct hlog_hits *h, const struct kb *kb,
 			struct kb_found *found);
-/* The recogniser's gate words and the device keys' (gatewords.c), NULL-terminated. */
-extern const char *const hlog__recog_words[], *const hlog__devkey_words[];
+/* The recogniser's gate words, the device keys', the outcome's stems and the context's
+ * words (gatewords.c), NULL-terminated. */
+extern const char *const hlog__recog_words[], *const hlog__devkey_words[],
+	*const hlog__outcome_stems[], *const hlog__context_words[];
 /* The first inner error row whose needle m holds (as hinner_match(m)), or NULL. */
 const struct hinner *hlog__hits_inner(const struct hlog_hits *h);
 

@@ -8,6 +8,7 @@
  * else from the nearest role word before it ("connect to", "peer", "local", "listen on"). */
 #include <stdio.h>
 #include <ctype.h>
+#include <pthread.h>
 #include <string.h>
 #include <strings.h>
 
@@ -309,6 +310,9 @@ static size_t rdma_here(struct pspan m, size_t i, struct hx_vals *x)
 					      "mana_", "rocep", "ibp",
 					      /* HPE Slingshot's Cassini NICs: "cxi3[hsn3]" */
 					      "cxi"};
+	/* the drivers' first letters: most words start with none */
+	if (i >= m.n || !m.s[i] || !strchr("bcehimoqrsv", m.s[i]))
+		return 0;
 	for (size_t d = 0; d < sizeof(drivers) / sizeof(drivers[0]); d++) {
 		size_t l = strlen(drivers[d]);
 		if (i + l >= m.n || strncmp(m.s + i, drivers[d], l) || !digit(m.s[i + l]))
@@ -530,9 +534,27 @@ static size_t ip_value(struct pspan m, size_t i, struct hx_vals *x)
 	return e;
 }
 
+/* The bytes a key of the table may start with, in either case: a word that starts with
+ * another is tried against none of them (the extractor tries every word of every line). */
+static unsigned char key_lead[256];
+static pthread_once_t key_lead_once = PTHREAD_ONCE_INIT;
+
+static void build_key_lead(void)
+{
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		unsigned char c = (unsigned char)keys[k].k[0];
+		key_lead[c] = 1;
+		key_lead[(unsigned char)tolower(c)] = 1;
+		key_lead[(unsigned char)toupper(c)] = 1;
+	}
+}
+
 /* A key of the table at i and the number after it. */
 static size_t key_value(struct pspan m, size_t i, struct hx_vals *x)
 {
+	pthread_once(&key_lead_once, build_key_lead);
+	if (i >= m.n || !key_lead[(unsigned char)m.s[i]])
+		return 0;
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
 		const struct key *y = &keys[k];
 		int what = y->what & ~BLANK_ONLY, blank_only = y->what & BLANK_ONLY;

@@ -52,3 +52,15 @@ const char *const hlog__recog_words[] = {
 
 /* The device gate: every key of hlogmatch.c's device_of holds one of these (in any case). */
 const char *const hlog__devkey_words[] = {"chipId:", "phy_id", "dev", NULL};
+
+/* The outcome gate: the stems of the words that state a run's outcome (okwords.c reads a
+ * line for one only when the automaton saw a stem: every line of a log is asked). */
+const char *const hlog__outcome_stems[] = {"succe", "complet", "finish", "done", "passed",
+					     NULL};
+
+/* The context gate: every literal hlogctx.c's hlog__tool_command and hlog__port_line look
+ * for (a device tool's name, a port table's link layer and active state); a line with none
+ * says nothing of the lines below it. */
+const char *const hlog__context_words[] = {"hccn_tool",	  "npu-smi",	   "nvidia-smi",
+					     "link layer:", "link_layer:", "state: active",
+					     "PORT_ACTIVE", NULL};

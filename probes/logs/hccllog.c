@@ -685,7 +685,7 @@ static void scan_facts(struct scan *s, const struct hlog_line *l, const struct h
 		hlog__kb_line(r, &s->kst, line, l, l->kernel || s->place.kind == HLOG_FK_DEVICE,
 			      l->t_us >= 0 ? l->t_us : s->last_t, s->name, s->node, s->no,
 			      s->kb ? &s->kfound : NULL);
-	long ok = l->error ? 0 : hlog__run_ok(l->msg);
+	long ok = l->error ? 0 : hlog__run_ok_hits(l->msg, hits);
 	if (ok) {
 		/* the words that say so, with a little of what is around them */
 		size_t at = (size_t)(ok - 1), from = at > 40 ? at - 40 : 0;
@@ -859,8 +859,10 @@ static int scan_line(struct scan *s, struct pspan raw)
 	nccl_unwarned(s, &l);
 	if (scan_context(s, raw, &l, &hits, line, &frame_kind))
 		return 0;
-	hlog__tool_command(line, s->no, &s->cmd);
-	hlog__port_line(line, s->no, &s->port, s->f, r->ev, r->nev);
+	if (hlog__hits_gate(&hits, HLOG_GATE_CONTEXT)) {
+		hlog__tool_command(line, s->no, &s->cmd);
+		hlog__port_line(line, s->no, &s->port, s->f, r->ev, r->nev);
+	}
 	scan_facts(s, &l, &hits, line);
 	struct hlog_event tmp;
 	hlog__event_init(&tmp);

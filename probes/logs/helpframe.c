@@ -9,7 +9,7 @@
 /* A line of 20 or more dashes and nothing else: the frame of a help message. */
 int hlog__rule_line(struct pspan m)
 {
-	return m.n >= 20 && probe__count_in(m, "-") == m.n;
+	return m.n >= 20 && m.s[0] == '-' && probe__count_in(m, "-") == m.n;
 }
 
 /* Words with which a help message says the program goes on without what failed: Open MPI's

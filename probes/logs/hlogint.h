@@ -162,6 +162,10 @@ size_t hlog__drop_unused_ports(struct hlog_event *ev, size_t ev0, size_t nev, un
  * "success"), not as a condition or a denial: 1 + the offset in m where the statement
  * starts; else 0. */
 long hlog__run_ok(struct pspan m);
+/* The same, refused at once where the line automaton's hits (h, of the line m is part of; NULL:
+ * none) saw no outcome's stem. */
+struct hlog_hits;
+long hlog__run_ok_hits(struct pspan m, const struct hlog_hits *h);
 const char *hlog__word_family_name(int row);
 int hlog__word_family_cat(int row); /* enum hcat; HCAT_NONE out of range */
 /* What a row's line says of its process besides the failure (0 out of range): it waits for

@@ -8,12 +8,15 @@
  * connection that timed out, and all outrank a bare timeout. */
 #include <ctype.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "probes/npu/hcclcodes.h"
+#include "ranktable/base/acm.h"
 #include "probes/logs/logtext.h"
 #include "probes/logs/extract.h"
 #include "probes/logs/hlogcause.h"
@@ -110,54 +113,95 @@ static int has(struct pspan s, const char *needle)
 	return 0;
 }
 
-/* The bytes and the pairs of adjacent bytes a line holds, folded to lower case: a word whose
- * first byte, or first two, the line lacks is not in it. That rules most of the families'
- * words out of a line without reading it again for each. */
-struct line_bytes {
-	uint64_t one[4];
-	uint64_t pair[65536 / 64];
+/* Every phrase of the rows (any, also, not) numbered in table order, and an automaton over
+ * the longest run of each without a blank (the part a match holds as it is, letters in either
+ * case): one pass over a line says which phrases may be in it, and only those are read again
+ * (reading every row's phrases in every error line was a quarter of reading a log). */
+#define PHRASES_MAX 8192
+static struct {
+	struct acm *a;	/* NULL: no automaton (out of memory); every phrase is read */
+	unsigned *base; /* per row: the number of its first phrase, its lists in turn */
+} idx;
+static pthread_once_t idx_once = PTHREAD_ONCE_INIT;
+
+static size_t rows_total(void)
+{
+	size_t n = 0;
+	for (size_t p = 0; p < sizeof(parts) / sizeof(parts[0]); p++)
+		n += *parts[p].n;
+	return n;
+}
+
+/* 0, or -1 for a phrase of blanks only, which no key could stand for. */
+static int add_phrases(struct acm *a, const char *const *list, unsigned *id)
+{
+	for (size_t i = 0; i < MAXW && list[i]; i++, (*id)++) {
+		const char *key = list[i], *p = list[i];
+		size_t kn = 0;
+		while (*p) {
+			size_t k = strcspn(p, " ");
+			if (k > kn)
+				key = p, kn = k;
+			p += k + (p[k] == ' ');
+		}
+		if (!kn)
+			return -1;
+		acm_add(a, key, kn, (int)*id);
+	}
+	return 0;
+}
+
+static void build_idx(void)
+{
+	size_t nrows = rows_total();
+	unsigned id = 0;
+	int blank = 0;
+	struct acm *a = acm_new(ACM_NOCASE);
+	idx.base = calloc(nrows ? nrows : 1, sizeof(*idx.base));
+	for (size_t r = 0; idx.base && r < nrows; r++) {
+		const struct family *f = fam_at((int)r);
+		idx.base[r] = id;
+		blank |= add_phrases(a, f->any, &id) | add_phrases(a, f->also, &id) |
+			 add_phrases(a, f->not, &id);
+	}
+	if (!idx.base || blank || id > PHRASES_MAX || acm_build(a)) {
+		acm_free(a);
+		a = NULL;
+	}
+	idx.a = a;
+}
+
+struct seen {
+	uint64_t bit[PHRASES_MAX / 64];
 };
 
-static unsigned fold_byte(char c)
+static int seen_hit(void *ctx, int id, size_t end)
 {
-	unsigned char u = (unsigned char)c;
-	return u >= 'A' && u <= 'Z' ? u + 32u : u;
-}
-
-static void line_bytes(struct pspan s, struct line_bytes *b)
-{
-	memset(b, 0, sizeof(*b));
-	for (size_t i = 0; i < s.n; i++) {
-		unsigned c = fold_byte(s.s[i]);
-		b->one[c >> 6] |= 1ull << (c & 63);
-		if (i + 1 < s.n) {
-			unsigned p = c << 8 | fold_byte(s.s[i + 1]);
-			b->pair[p >> 6] |= 1ull << (p & 63);
-		}
-	}
-}
-
-/* Whether the line may hold needle: its first byte is there, and its first two are a pair
- * of the line unless the second is a blank (which matches a run of any non-word bytes). */
-static int may_have(const struct line_bytes *b, const char *needle)
-{
-	if (needle[0] == ' ')
-		return 1;
-	unsigned c = fold_byte(needle[0]);
-	if (!(b->one[c >> 6] >> (c & 63) & 1))
-		return 0;
-	if (!needle[1] || needle[1] == ' ')
-		return 1;
-	unsigned p = c << 8 | fold_byte(needle[1]);
-	return (int)(b->pair[p >> 6] >> (p & 63) & 1);
-}
-
-static int has_any(struct pspan s, const char *const *list, const struct line_bytes *b)
-{
-	for (size_t i = 0; i < MAXW && list[i]; i++)
-		if (may_have(b, list[i]) && has(s, list[i]))
-			return 1;
+	struct seen *s = ctx;
+	(void)end;
+	s->bit[id >> 6] |= 1ull << (id & 63);
 	return 0;
+}
+
+/* Whether one of list's phrases (numbered from first; seen: those the line may hold, NULL:
+ * any) is in s. */
+static int has_any(struct pspan s, const char *const *list, const struct seen *seen,
+		   unsigned first)
+{
+	for (unsigned i = 0; i < MAXW && list[i]; i++) {
+		unsigned id = first + i;
+		if ((!seen || (seen->bit[id >> 6] >> (id & 63) & 1)) && has(s, list[i]))
+			return 1;
+	}
+	return 0;
+}
+
+static unsigned list_n(const char *const *list)
+{
+	unsigned i = 0;
+	while (i < MAXW && list[i])
+		i++;
+	return i;
 }
 
 /* The words of a line that guesses or foretells instead of stating, for the rows marked sure:
@@ -194,17 +238,25 @@ static size_t possibilities_at(struct pspan line)
 
 static int family_of(struct pspan line, int at_end)
 {
-	struct line_bytes b;
+	struct seen seen;
+	pthread_once(&idx_once, build_idx);
 	line.n = possibilities_at(line);
-	line_bytes(line, &b);
+	if (idx.a) {
+		memset(&seen, 0, sizeof(seen));
+		acm_scan(idx.a, line.s, line.n, seen_hit, &seen);
+	}
+	const struct seen *sn = idx.a ? &seen : NULL;
 	int row = 0;
 	for (size_t p = 0; p < sizeof(parts) / sizeof(parts[0]); p++)
 		for (size_t i = 0; i < *parts[p].n; i++, row++) {
 			const struct family *f = &parts[p].rows[i];
+			unsigned any = idx.base ? idx.base[row] : 0, also = any + list_n(f->any),
+				 not = also + list_n(f->also);
 			if ((at_end || !f->end_only) && (!f->form || f->form(line, NULL)) &&
-			    ((f->form && !f->any[0]) || has_any(line, f->any, &b)) &&
-			    (!f->also[0] || has_any(line, f->also, &b)) &&
-			    !has_any(line, f->not, &b) && (!f->sure || !has_any(line, hedges, &b)))
+			    ((f->form && !f->any[0]) || has_any(line, f->any, sn, any)) &&
+			    (!f->also[0] || has_any(line, f->also, sn, also)) &&
+			    !has_any(line, f->not, sn, not) &&
+			    (!f->sure || !has_any(line, hedges, NULL, 0)))
 				return row;
 		}
 	return -1;

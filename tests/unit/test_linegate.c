@@ -20,7 +20,7 @@
 #include "probes/logs/logline.h"
 
 /* One line both ways; counts the lines a gate closed on. */
-static size_t lines, closed_err, closed_rec;
+static size_t lines, closed_err, closed_rec, closed_ctx, closed_out;
 
 static void check_line(struct pspan raw, const char *where)
 {
@@ -49,9 +49,32 @@ static void check_line(struct pspan raw, const char *where)
 	if (got != want || (want && memcmp(&e, &eref, sizeof(e))))
 		fail_msg("%s: recognised %d with the gate, %d without: %.*s", where, got, want,
 			 (int)line.n, line.s);
+	/* the outcome gate: a run's outcome read with the gate as without it */
+	if (hlog__run_ok_hits(lref.msg, &hits) != hlog__run_ok(lref.msg))
+		fail_msg("%s: outcome read otherwise with the gate: %.*s", where, (int)line.n,
+			 line.s);
+	/* the context gate: shut, a command and a port table's line leave their context be */
+	int ctx = hlog__hits_gate(&hits, HLOG_GATE_CONTEXT);
+	if (!ctx) {
+		struct hlog_cmd_ctx c = {0, -1};
+		struct hlog_port_ctx p = {3, 0, 0}, p0 = p;
+		struct hlog_file file, file0;
+		struct hlog_event ev[1];
+		memset(&file, 0, sizeof(file));
+		file0 = file;
+		hlog__event_init(&ev[0]);
+		hlog__tool_command(line, 4, &c);
+		hlog__port_line(line, 4, &p, &file, ev, 1);
+		if (c.no || memcmp(&p, &p0, sizeof(p)) || memcmp(&file, &file0, sizeof(file)) ||
+		    ev[0].layer)
+			fail_msg("%s: the context gate shut on a line of context: %.*s", where,
+				 (int)line.n, line.s);
+	}
 	lines++;
 	closed_err += !words;
 	closed_rec += !hlog__hits_any(&hits);
+	closed_ctx += !ctx;
+	closed_out += !hlog__hits_gate(&hits, HLOG_GATE_OUTCOME);
 }
 
 static void check_file(const char *path)
@@ -106,11 +129,14 @@ static void test_real_lines(void **state)
 	walk("tests/data/real-logs-new");
 	walk("tests/data/plog");
 	/* the gates are worth something only if they close on many lines */
-	print_message("%zu lines: recognition gate shut on %zu, error words' on %zu\n", lines,
-		      closed_rec, closed_err);
+	print_message("%zu lines: recognition gate shut on %zu, error words' on %zu, context's "
+		      "on %zu, outcome's on %zu\n",
+		      lines, closed_rec, closed_err, closed_ctx, closed_out);
 	assert_true(lines > 5000);
 	assert_true(closed_rec * 2 > lines);
 	assert_true(closed_err * 4 > lines);
+	assert_true(closed_ctx * 10 > lines * 9);
+	assert_true(closed_out * 10 > lines * 8);
 }
 
 /* Just inside and just outside: a gate word in another case opens its gate (a superset of
@@ -148,6 +174,17 @@ static void test_edges(void **state)
 	const char *upper = "WAIT SOCKET ESTABLISH TIMEOUT";
 	hlog__line_hits((struct pspan){upper, strlen(upper)}, &h);
 	assert_true(hlog__hits_gate(&h, HLOG_GATE_RECOG));
+	/* the context's and outcome's words open their gates in any case, and only whole */
+	const char *tool = "[root@n1 ~]# HCCN_TOOL -i 3 -link -g";
+	hlog__line_hits((struct pspan){tool, strlen(tool)}, &h);
+	assert_true(hlog__hits_gate(&h, HLOG_GATE_CONTEXT));
+	const char *cut = "hccn_too -i 3; link layer; PORT_ACTIV";
+	hlog__line_hits((struct pspan){cut, strlen(cut)}, &h);
+	assert_false(hlog__hits_gate(&h, HLOG_GATE_CONTEXT));
+	const char *done = "Training COMPLETED in 3 h";
+	hlog__line_hits((struct pspan){done, strlen(done)}, &h);
+	assert_true(hlog__hits_gate(&h, HLOG_GATE_OUTCOME));
+	assert_false(hlog__hits_gate(&h, HLOG_GATE_CONTEXT));
 	const char *ip = "\"DEVICE_IP\": \"x\"";
 	hlog__line_hits((struct pspan){ip, strlen(ip)}, &h);
 	assert_false(hlog__hits_may(&h, HLOG_HIT_IP_KEY));
