@@ -151,6 +151,8 @@ int kb__index(struct kb *kb, char *err, size_t errlen)
 		if (!*lit)
 			kb->rxall[kb->nrxall < KB_RXALL ? kb->nrxall++ : KB_RXALL - 1] = (int)e;
 	}
+	for (size_t i = 0; i < kb->nrxall; i++)
+		kb->rxfix_ok[i] = !rx_fixed_compile(kb->ent[kb->rxall[i]].regex, &kb->rxfix[i]);
 	for (size_t i = 0; i < kb->nedge; i++)
 		kb->efirst[kb->edge[i].src + 1]++;
 	for (size_t e = 0; e < kb->nent; e++)
@@ -320,9 +322,11 @@ static int by_int(const void *a, const void *b)
 	return *(const int *)a - *(const int *)b;
 }
 
+#define RX_LINE_MAX 4095 /* the most of a line an expression is tried on */
+
 static int rx_line(const struct kb *kb, size_t e, const char *s, size_t n)
 {
-	char buf[4096];
+	char buf[RX_LINE_MAX + 1];
 	size_t k = n < sizeof(buf) - 1 ? n : sizeof(buf) - 1;
 	memcpy(buf, s, k);
 	buf[k] = '\0';
@@ -393,7 +397,9 @@ int kb_match_found(const struct kb *kb, struct kb_scan *st, const struct kb_foun
 		}
 	}
 	for (size_t i = 0; i < kb->nrxall; i++)
-		if ((kb->where[kb->rxall[i]] & where) && rx_line(kb, (size_t)kb->rxall[i], s, n))
+		if ((kb->where[kb->rxall[i]] & where) &&
+		    (kb->rxfix_ok[i] ? rx_fixed_search(&kb->rxfix[i], s, n, RX_LINE_MAX)
+				     : rx_line(kb, (size_t)kb->rxall[i], s, n)))
 			nh = add_hit(hits, nh, max, kb->rxall[i]);
 	qsort(hits, (size_t)nh, sizeof(*hits), by_int);
 	return nh;

@@ -5,6 +5,7 @@
 #include <regex.h>
 
 #include "probes/logs/kb.h"
+#include "probes/logs/rxfixed.h"
 
 #define KB_RXALL 16 /* expressions with no literal part, tried on every line */
 
@@ -24,6 +25,9 @@ struct kb {
 	unsigned char *rxok;
 	int rxall[KB_RXALL];
 	size_t nrxall;
+	/* rxall[i]'s expression as a run of classes, when it is one (rxfix_ok[i]) */
+	struct rx_fixed rxfix[KB_RXALL];
+	unsigned char rxfix_ok[KB_RXALL];
 	struct acm *acm; /* anchors: id g a group, ngroup + e entity e's expression's literal */
 	unsigned char *where; /* per entity: KB_IN_* of the logs it is found in */
 	size_t *spec;	      /* per entity: kb_specificity */
