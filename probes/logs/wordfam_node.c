@@ -629,6 +629,18 @@ const struct family hlog__fams_node[] = {
 		"model or checkpoint; a mount or a copy missing on that node or in its container); "
 		"give every node the same files at the same path",
 	 .any = {"no such file or directory", "filenotfounderror"}},
+	/* a path that is there but of the other kind: a file where a directory is wanted or the
+	 * other way round (kubelet's "MountVolume.SetUp failed for volume ... : hostPath type
+	 * check failed: /var/log/mindx-dl/ascend-device-plugin is not a directory", Python's
+	 * NotADirectoryError and IsADirectoryError) */
+	{.cat = HCAT_CONFIG,
+	 .name = "path-kind",
+	 .what = "a path the job names is a file where a directory is wanted, or a directory "
+		 "where a file is",
+	 .fix = "look at the path the line names on the node that printed it (ls -ld): create the "
+		"directory, or remove the file that stands in its place (a mount or a volume's "
+		"hostPath made before it existed is a common one), the same on every node",
+	 .any = {"is not a directory", "notadirectoryerror", "isadirectoryerror"}},
 	/* a device another process or container already holds: the NPU driver's "dcmi model
 	 * initialized failed, because the device is used. ret is -8020", EBUSY's "Device or
 	 * resource busy" from an open */

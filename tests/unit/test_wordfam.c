@@ -661,6 +661,12 @@ static void test_rows(void **state)
 		 "version"},
 		/* vllm-project/vllm-ascend#946 */
 		{"Some Ray subprocesses exited unexpectedly:", "exit"},
+		/* real-logs-new batch755 (MindCluster's scheduling FAQ): a hostPath of the wrong
+		 * kind */
+		{"  Warning  FailedMount  8s (x5 over 15s)  kubelet, ubuntu      MountVolume.SetUp "
+		 "failed for volume \"device-ascenddeviceplugin\" : hostPath type check failed: "
+		 "/var/log/mindx-dl/ascend-device-plugin is not a directory",
+		 "path-kind"},
 		/* real-logs-new batch728 (JAX's fault-tolerance guide): the task that reports a
 		 * peer's death is not the cause */
 		{"F0929 17:42:48.594200 1044529 client.h:77] Terminating process because the JAX "
@@ -674,6 +680,13 @@ static void test_rows(void **state)
 			       "has exited without calling init");
 	if (gone && !strcmp(gone, "peer-died"))
 		fail_msg("another process's exit read as a peer's death");
+	/* a provider's error number that reuses ENOTDIR's text is no path (real: real-logs-new
+	 * batch70, aws/aws-ofi-nccl#156) */
+	const char *efa = fam("[1,13]<stderr>:libfabric:35:1668017255::efa:cq:rxr_cq_write_tx_"
+			      "error():243<warn> rxr_cq_write_tx_error: err: 20, prov_err: Not a "
+			      "directory (20)");
+	if (efa && !strcmp(efa, "path-kind"))
+		fail_msg("a provider's error 20 read as a path of the wrong kind");
 	/* a UCX endpoint is not a host name (real: mlcommons training_results_v3.5 issue 5) */
 	const char *ucx = fam("[hpci5201:103648] pml_ucx.c:472  Error: Failed to resolve UCX "
 			      "endpoint for rank 1");
