@@ -24,7 +24,7 @@ SIZES=${BENCH_LOGS_MB:-200 1000}
 BEFORE=${BENCH_LOGS_BEFORE:-}
 [ -n "$BEFORE" ] || { [ -x /work/main/hcclctl ] && BEFORE=/work/main/hcclctl; } || true
 WHOLE_MAX=${BENCH_LOGS_BEFORE_WHOLE_MB:-200}
-want='network-unreachable (port-bound): port 60000'
+want='config (port-bound): port 60000'
 rc=0
 first=1
 
