@@ -676,7 +676,7 @@ static long holding_from(struct pspan m, size_t r, size_t from, size_t *len)
  * with a blank, on ' ' and '\t'; with "%d", on each digit), in table order: one pass over a
  * line then tries only the rows that can start at each byte, instead of every row at every
  * byte (half of reading a log went there). */
-static unsigned char benign_row[2 * NBENIGN + 16];
+static unsigned char benign_row[10 * NBENIGN]; /* a row is in 10 lists at most ("%d") */
 static unsigned short benign_start[129];
 static pthread_once_t benign_once = PTHREAD_ONCE_INIT;
 
@@ -696,7 +696,7 @@ static void build_benign_index(void)
 	for (unsigned c = 0; c < 128; c++) {
 		benign_start[c] = (unsigned short)k;
 		for (size_t r = 0; r < NBENIGN; r++)
-			if (benign_starts_on(r, c) && k < sizeof(benign_row))
+			if (benign_starts_on(r, c))
 				benign_row[k++] = (unsigned char)r;
 	}
 	benign_start[128] = (unsigned short)k;

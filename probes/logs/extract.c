@@ -310,10 +310,11 @@ static size_t rdma_here(struct pspan m, size_t i, struct hx_vals *x)
 					      "mana_", "rocep", "ibp",
 					      /* HPE Slingshot's Cassini NICs: "cxi3[hsn3]" */
 					      "cxi"};
-	/* the drivers' first letters: most words start with none */
-	if (i >= m.n || !m.s[i] || !strchr("bcehimoqrsv", m.s[i]))
+	if (i >= m.n)
 		return 0;
 	for (size_t d = 0; d < sizeof(drivers) / sizeof(drivers[0]); d++) {
+		if (m.s[i] != drivers[d][0]) /* most words start with no driver's letter */
+			continue;
 		size_t l = strlen(drivers[d]);
 		if (i + l >= m.n || strncmp(m.s + i, drivers[d], l) || !digit(m.s[i + l]))
 			continue;
