@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -236,21 +237,28 @@ static size_t possibilities_at(struct pspan line)
 	return line.n;
 }
 
+/* Lines read before the automaton is worth building: a log with a few error lines (most of
+ * them) reads their phrases one by one, cheaper than building it for every run. */
+#define AUTOMATON_AFTER 64
+
 static int family_of(struct pspan line, int at_end)
 {
+	static atomic_uint asked;
 	struct seen seen;
-	pthread_once(&idx_once, build_idx);
+	int use = atomic_fetch_add_explicit(&asked, 1, memory_order_relaxed) >= AUTOMATON_AFTER;
+	if (use)
+		pthread_once(&idx_once, build_idx);
 	line.n = possibilities_at(line);
-	if (idx.a) {
+	if (use && idx.a) {
 		memset(&seen, 0, sizeof(seen));
 		acm_scan(idx.a, line.s, line.n, seen_hit, &seen);
 	}
-	const struct seen *sn = idx.a ? &seen : NULL;
+	const struct seen *sn = use && idx.a ? &seen : NULL;
 	int row = 0;
 	for (size_t p = 0; p < sizeof(parts) / sizeof(parts[0]); p++)
 		for (size_t i = 0; i < *parts[p].n; i++, row++) {
 			const struct family *f = &parts[p].rows[i];
-			unsigned any = idx.base ? idx.base[row] : 0, also = any + list_n(f->any),
+			unsigned any = sn ? idx.base[row] : 0, also = any + list_n(f->any),
 				 not = also + list_n(f->also);
 			if ((at_end || !f->end_only) && (!f->form || f->form(line, NULL)) &&
 			    ((f->form && !f->any[0]) || has_any(line, f->any, sn, any)) &&
