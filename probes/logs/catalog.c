@@ -101,6 +101,18 @@ static int add_needle(struct acm *a, const char *s, size_t n, int exact, int kin
 	return 1;
 }
 
+/* The gates whose words are a list of their own (gatewords.c), in the order the build's image
+ * adds them; the error words' gate comes from errwords.c's rows. */
+static const struct {
+	const char *const *words;
+	unsigned gate;
+} gate_lists[] = {
+	{hlog__recog_words, HLOG_GATE_RECOG},
+	{hlog__devkey_words, HLOG_GATE_DEVKEY},
+	{hlog__outcome_stems, HLOG_GATE_OUTCOME},
+	{hlog__context_words, HLOG_GATE_CONTEXT},
+};
+
 /* The needles' count, over-estimated: what to allocate. */
 static size_t count_needles(void)
 {
@@ -111,14 +123,9 @@ static size_t count_needles(void)
 	n += 3 * i;
 	for (i = 0; hinner_at(i); i++)
 		n++;
-	for (i = 0; hlog__recog_words[i]; i++)
-		n++;
-	for (i = 0; hlog__devkey_words[i]; i++)
-		n++;
-	for (i = 0; hlog__outcome_stems[i]; i++)
-		n++;
-	for (i = 0; hlog__context_words[i]; i++)
-		n++;
+	for (size_t g = 0; g < sizeof(gate_lists) / sizeof(gate_lists[0]); g++)
+		for (i = 0; gate_lists[g].words[i]; i++)
+			n++;
 	for (i = 0; hlog__error_gate_word(i, &w); i++)
 		n++;
 	return n;
@@ -142,18 +149,9 @@ static int add_all(struct acm *a)
 	for (size_t k = 0; whole && k < HLOG_NHITWORD; k++)
 		whole &= add_needle(a, hlog__hitword[k], strlen(hlog__hitword[k]), 1, N_WORD,
 				    (unsigned)k);
-	for (size_t i = 0; whole && hlog__recog_words[i]; i++)
-		whole &= add_needle(a, hlog__recog_words[i], strlen(hlog__recog_words[i]), 0,
-				    N_GATE, HLOG_GATE_RECOG);
-	for (size_t i = 0; whole && hlog__devkey_words[i]; i++)
-		whole &= add_needle(a, hlog__devkey_words[i], strlen(hlog__devkey_words[i]), 0,
-				    N_GATE, HLOG_GATE_DEVKEY);
-	for (size_t i = 0; whole && hlog__outcome_stems[i]; i++)
-		whole &= add_needle(a, hlog__outcome_stems[i], strlen(hlog__outcome_stems[i]), 0,
-				    N_GATE, HLOG_GATE_OUTCOME);
-	for (size_t i = 0; whole && hlog__context_words[i]; i++)
-		whole &= add_needle(a, hlog__context_words[i], strlen(hlog__context_words[i]), 0,
-				    N_GATE, HLOG_GATE_CONTEXT);
+	for (size_t g = 0; g < sizeof(gate_lists) / sizeof(gate_lists[0]); g++)
+		for (const char *const *p = gate_lists[g].words; whole && *p; p++)
+			whole &= add_needle(a, *p, strlen(*p), 0, N_GATE, gate_lists[g].gate);
 	for (size_t i = 0; whole && hlog__error_gate_word(i, &w); i++)
 		whole &= add_needle(a, w.s, w.n, 0, N_GATE, HLOG_GATE_ERRWORD);
 	return whole ? acm_build(a) : -ENOMEM;

@@ -160,10 +160,8 @@ void hlog__port_line(struct pspan m, unsigned no, struct hlog_port_ctx *p, struc
 size_t hlog__drop_unused_ports(struct hlog_event *ev, size_t ev0, size_t nev, unsigned used);
 /* okwords.c: when m states that the whole run succeeded ("Training completed", "status":
  * "success"), not as a condition or a denial: 1 + the offset in m where the statement
- * starts; else 0. */
-long hlog__run_ok(struct pspan m);
-/* The same, refused at once where the line automaton's hits (h, of the line m is part of; NULL:
- * none) saw no outcome's stem. */
+ * starts; else 0. h: the line automaton's hits of the line m is part of, which refuse at once
+ * a line with no outcome's stem (NULL, or hits with all set: read every line). */
 struct hlog_hits;
 long hlog__run_ok_hits(struct pspan m, const struct hlog_hits *h);
 const char *hlog__word_family_name(int row);

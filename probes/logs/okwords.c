@@ -139,29 +139,11 @@ static long statement_at(const struct word *w, size_t n)
 	return -1;
 }
 
-/* The stems of the outcomes (hlog__outcome_stems), each found by its first letter in one pass
- * over the line: for a caller without the line automaton's hits. */
-static int has_outcome_stem(struct pspan m)
-{
-	const char *const *stems = hlog__outcome_stems;
-	for (size_t i = 0; i < m.n; i++) {
-		int c = tolower((unsigned char)m.s[i]);
-		for (size_t k = 0; stems[k]; k++) {
-			if (c != stems[k][0])
-				continue;
-			size_t n = strlen(stems[k]);
-			if (m.n - i >= n && !strncasecmp(m.s + i, stems[k], n))
-				return 1;
-		}
-	}
-	return 0;
-}
-
 long hlog__run_ok_hits(struct pspan m, const struct hlog_hits *h)
 {
-	/* every line of a log passes here: the automaton's pass, or one of our own, refuses
-	 * those with no outcome's stem */
-	if (h ? !hlog__hits_gate(h, HLOG_GATE_OUTCOME) : !has_outcome_stem(m))
+	/* every line of a log passes here: the line automaton's pass refuses those with no
+	 * outcome's stem (hlog__outcome_stems) */
+	if (!hlog__hits_gate(h, HLOG_GATE_OUTCOME))
 		return 0;
 	struct word w[NWORDS];
 	size_t n = words_of(m, w);
@@ -172,11 +154,6 @@ long hlog__run_ok_hits(struct pspan m, const struct hlog_hits *h)
 		if (IN(&w[i], doubts))
 			return 0;
 	return (long)(w[at].s - m.s) + 1;
-}
-
-long hlog__run_ok(struct pspan m)
-{
-	return hlog__run_ok_hits(m, NULL);
 }
 
 const struct hlog_file *hlog_run_success(const struct hlog_report *r)

@@ -50,7 +50,7 @@ static void check_line(struct pspan raw, const char *where)
 		fail_msg("%s: recognised %d with the gate, %d without: %.*s", where, got, want,
 			 (int)line.n, line.s);
 	/* the outcome gate: a run's outcome read with the gate as without it */
-	if (hlog__run_ok_hits(lref.msg, &hits) != hlog__run_ok(lref.msg))
+	if (hlog__run_ok_hits(lref.msg, &hits) != hlog__run_ok_hits(lref.msg, &every))
 		fail_msg("%s: outcome read otherwise with the gate: %.*s", where, (int)line.n,
 			 line.s);
 	/* the context gate: shut, a command and a port table's line leave their context be */
