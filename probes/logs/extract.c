@@ -50,6 +50,9 @@ static const struct key {
 	{"RankID", HX_RANK, HX_ANY},
 	{"rank_id", HX_RANK, HX_ANY},
 	{"rank", HX_RANK, HX_ANY},
+	/* a process by its index in the job: Slurm's "srun: error: node7: task 3: Exited with
+	 * exit code 1", TensorFlow's and JAX's "/job:worker/replica:0/task:3" */
+	{"task", HX_RANK, HX_ANY},
 	{"devicePhyId", HX_DEV, HX_ANY},
 	{"deviceLogicId", HX_DEV, HX_ANY},
 	{"localDeviceId", HX_DEV, HX_LOCAL},

@@ -137,6 +137,7 @@ static void set_unk(struct hlog_unk *u, const char *name, const char *node, unsi
 	probe__copy(u->text, sizeof(u->text), line);
 	u->below_ip[0] = '\0';
 	u->below_port = -1;
+	u->below_rank = -1;
 }
 
 /* Line no of file name, of family fam at level, becomes the report's line whose words explain
@@ -154,8 +155,10 @@ static void offer_word(struct hlog_report *r, const char *name, const char *node
 /* The address, port and peer rank a line under a message names, each kept while the message
  * has none yet: what that message was about (see hlog_event's and hlog_unk's below_ip). A
  * port alone counts when no address is named (a server given by its host name: "unable to
- * connect to server node100.local at port 54762"). peer_rank may be NULL. */
-static void values_below(struct pspan m, char *ip, size_t iplen, int *port, int *peer_rank)
+ * connect to server node100.local at port 54762"). peer_rank (a rank named as the other end)
+ * and any_rank (one named in any role) may be NULL. */
+static void values_below(struct pspan m, char *ip, size_t iplen, int *port, int *peer_rank,
+			 int *any_rank)
 {
 	struct hx_vals x;
 	struct hx_peer p;
@@ -172,6 +175,10 @@ static void values_below(struct pspan m, char *ip, size_t iplen, int *port, int 
 	}
 	if (peer_rank && p.rank && *peer_rank < 0)
 		*peer_rank = (int)p.rank->n;
+	const struct hx_val *v;
+	if (any_rank && *any_rank < 0 && (v = hlog__xfind(&x, HX_RANK, ~0u)) && v->n >= 0 &&
+	    v->n < 0x7fffffff)
+		*any_rank = (int)v->n;
 }
 
 /* Whether m opens with a name and a colon ("subprocess.CalledProcessError: ...", "error:
@@ -246,7 +253,8 @@ static void continue_unk(struct unk_open *o, struct hlog_report *r, unsigned no,
 	o->last = no;
 	struct hlog_unk *u = &r->unk[o->i];
 	if (o->values)
-		values_below(l->msg, u->below_ip, sizeof(u->below_ip), &u->below_port, NULL);
+		values_below(l->msg, u->below_ip, sizeof(u->below_ip), &u->below_port, NULL,
+			     &u->below_rank);
 	/* the body of the message may say what kind of failure its first line only announced
 	 * (protobuf's "TypeError: Descriptors cannot not be created directly." over "1. Downgrade
 	 * the protobuf package to 3.20.x or lower."): where the first line names no family or a
@@ -461,7 +469,7 @@ static void ctx_event(struct msg_ctx *c, unsigned no, const struct hlog_line *l,
 		e->rank = l->rank;
 	if (c->chain_at && no > c->chain_at && no - c->chain_at <= 8)
 		values_below(c->chain_head, e->below_ip, sizeof(e->below_ip), &e->below_port,
-			     &e->below_peer_rank);
+			     &e->below_peer_rank, NULL);
 	struct pspan tm = probe__trim(l->msg);
 	if (e->rank >= 0 && tm.n && tm.s[tm.n - 1] == ':') {
 		c->stack_rank = e->rank;
@@ -717,7 +725,7 @@ static void scan_unrecognised(struct scan *s, const struct hlog_line *l, struct 
 	    (s->no - s->last_ev_no <= 4 ||
 	     (s->ev_framed && s->framed && s->no - s->last_ev_no <= 24)))
 		values_below(l->msg, r->ev[s->last_ev].below_ip, sizeof(r->ev[s->last_ev].below_ip),
-			     &r->ev[s->last_ev].below_port, &r->ev[s->last_ev].below_peer_rank);
+			     &r->ev[s->last_ev].below_port, &r->ev[s->last_ev].below_peer_rank, NULL);
 	/* the frame of a table HCCL prints (LINK_ERROR_INFO, its detector's result), and the
 	 * trace lines a process logs right after an error it reported (the callers returning
 	 * it), are that error, not new ones */

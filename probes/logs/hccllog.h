@@ -200,6 +200,9 @@ struct hlog_unk {
 	 * Recorded in unk[] only: a copy (word_unk) finds them there by file and line. */
 	char below_ip[HLOG_IPLEN];
 	int below_port;
+	/* and the first rank they name, whatever its role (JAX's "The following tasks are
+	 * unhealthy (stopped sending heartbeats):" over "/job:jax_worker/replica:0/task:3"); -1 */
+	int below_rank;
 };
 
 /* A line quoted as evidence: where, and the line verbatim (trimmed). */

@@ -167,8 +167,9 @@ long hlog__run_ok_hits(struct pspan m, const struct hlog_hits *h);
 const char *hlog__word_family_name(int row);
 int hlog__word_family_cat(int row); /* enum hcat; HCAT_NONE out of range */
 /* What a row's line says of its process besides the failure (0 out of range): it waits for
- * something that may never come, or one task ended (on the failure just before it). */
-enum { WF_SAYS_WAITS = 1, WF_SAYS_TASK_ENDED = 2 };
+ * something that may never come, one task ended (on the failure just before it), or another
+ * process died (a rank it or the lines under it name is that one: the peer, not itself). */
+enum { WF_SAYS_WAITS = 1, WF_SAYS_TASK_ENDED = 2, WF_SAYS_PEER_DIED = 4 };
 int hlog__word_family_says(int row);
 /* The first row of that name, -1 for none (a row no line's words reach, named by the scan). */
 int hlog__word_family_named(const char *name);
@@ -179,6 +180,7 @@ struct hlog_wordfam {
 	const char *what; /* the cause, before the quoted line */
 	const char *fix;
 	int weak; /* news that a process failed, not why */
+	int says; /* WF_SAYS_* */
 	int (*form)(struct pspan line, long long *port); /* NULL, or the form (and its port) */
 };
 int hlog__word_family_row(int row, struct hlog_wordfam *out);

@@ -51,6 +51,7 @@ static int best_line(const struct hlog_report *r, int no_expl, struct hlog_unk *
 		snprintf(u->text, sizeof(u->text), "%s", e->text);
 		u->below_ip[0] = '\0';
 		u->below_port = -1;
+		u->below_rank = -1;
 	}
 	return row;
 }
@@ -80,18 +81,20 @@ static int what_line(const struct hlog_report *r, int row, struct hlog_unk *u)
 
 /* The rank a hang's report says the others wait for, on its line or one of the few under
  * it: the stuck one, not the rank that reports ("Stalled ops:" above "allreduce.avg_loss
- * [missing ranks: 1]"); -1 when none is named. */
-static int waited_rank(const struct hlog_report *r, const struct hlog_unk *u,
-		       const struct hx_vals *x)
+ * [missing ranks: 1]"); or, roles naming any role, the one a report of another's death names
+ * (JAX's "another task died ... The following tasks are unhealthy (stopped sending
+ * heartbeats):" over "/job:jax_worker/replica:0/task:3"); -1 when none is named. */
+static int named_rank(const struct hlog_report *r, const struct hlog_unk *u,
+		      const struct hx_vals *x, unsigned roles)
 {
-	const struct hx_val *v = hlog__xfind(x, HX_RANK, 1u << HX_REMOTE);
+	const struct hx_val *v = hlog__xfind(x, HX_RANK, roles);
 	if (v && v->n >= 0 && v->n <= INT_MAX)
 		return (int)v->n;
 	size_t i = 0;
 	for (const struct hlog_unk *n; (n = next_near(r, u, 1, 3, &i));) {
 		struct hx_vals y;
 		hlog__extract((struct pspan){n->text, strlen(n->text)}, &y);
-		v = hlog__xfind(&y, HX_RANK, 1u << HX_REMOTE);
+		v = hlog__xfind(&y, HX_RANK, roles);
 		if (v && v->n >= 0 && v->n <= INT_MAX)
 			return (int)v->n;
 	}
@@ -217,8 +220,18 @@ static void words_values(struct hlog_report *r, const struct hlog_wordfam *f,
 	struct hx_vals x;
 	hlog__extract((struct pspan){u->text, strlen(u->text)}, &x);
 	const struct hx_val *v;
-	int waited = f->cat == HCAT_RANK_STUCK ? waited_rank(r, u, &x) : -1, sib;
-	if (waited >= 0)
+	/* a death reported by another: the rank it names is the peer's, its prefix its own */
+	int died = f->says & WF_SAYS_PEER_DIED;
+	int waited = f->cat == HCAT_RANK_STUCK && !died ? named_rank(r, u, &x, 1u << HX_REMOTE) : -1;
+	int sib;
+	const struct hlog_unk *kept = kept_unk(r, u);
+	if (died && (sib = named_rank(r, u, &x, ~0u)) >= 0)
+		r->peer_rank = sib;
+	else if (died && kept && kept->below_rank >= 0)
+		r->peer_rank = kept->below_rank;
+	if (died)
+		r->rank = u->rank;
+	else if (waited >= 0)
 		r->rank = waited;
 	else if ((v = hlog__xfind(&x, HX_RANK, 1u << HX_ANY | 1u << HX_LOCAL)) && v->n >= 0 &&
 		 v->n <= INT_MAX)
@@ -252,7 +265,6 @@ static void words_values(struct hlog_report *r, const struct hlog_wordfam *f,
 		 port >= 0 && port <= 65535)
 		r->port = (int)port;
 	/* a message that goes on under its line names the address there (see hlog_unk) */
-	const struct hlog_unk *kept = kept_unk(r, u);
 	if (!r->ip[0] && kept && kept->below_ip[0]) {
 		snprintf(r->ip, sizeof(r->ip), "%.*s", (int)sizeof(r->ip) - 1, kept->below_ip);
 		if (r->port < 0 && kept->below_port >= 0)

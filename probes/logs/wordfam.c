@@ -314,7 +314,7 @@ int hlog__word_family_row(int row, struct hlog_wordfam *out)
 	const struct family *f = fam_at(row);
 	if (!f)
 		return 0;
-	*out = (struct hlog_wordfam){f->cat, f->name, f->what, f->fix, f->weak, f->form};
+	*out = (struct hlog_wordfam){f->cat, f->name, f->what, f->fix, f->weak, f->says, f->form};
 	/* a row that leaves its cause or fix out says those of the row of its name before it */
 	for (int r = row - 1; r >= 0 && (!out->what || !out->fix); r--) {
 		const struct family *e = fam_at(r);

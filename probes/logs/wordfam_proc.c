@@ -165,6 +165,7 @@ const struct family hlog__fams_proc[] = {
 	 * that reports it is not the cause; whose death it reports is. */
 	{.cat = HCAT_RANK_STUCK,
 	 .name = "peer-died",
+	 .says = WF_SAYS_PEER_DIED,
 	 .what = "a process stopped because another process of the job died",
 	 .fix = "find the process that died first (the task or rank the lines name, else the first "
 		"to stop by time across the job's logs) and read its own log and its node's kernel "

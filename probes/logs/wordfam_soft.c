@@ -221,7 +221,10 @@ const struct family hlog__fams_soft[] = {
 		  /* one version wanted, another there: Horovod's "HorovodVersionMismatchError:
 		   * Framework tensorflow installed with version 2.3.0 but found version 2.4.1."
 		   * (its class's hump too) */
-		  "but found", "Mismatch"}},
+		  "but found", "Mismatch",
+		  /* pip's resolver: "Cannot install A and B because these package versions have
+		   * conflicting dependencies." */
+		  "conflicting dependencies"}},
 	/* two values the job was given that must agree and do not: Megatron's "AssertionError:
 	 * AnnealingLR: class input value 1e-06 and checkpointvalue 1e-05 for minimum learning
 	 * rate do not match" (the launch's settings against the checkpoint it resumes). The
@@ -327,6 +330,19 @@ const struct family hlog__fams_soft[] = {
 		"environment), the same on every node, then run again",
 	 .form = hlog__wf_quoted_invalid,
 	 .not = {"memory", "pointer", "address", "access", "instruction", "handle"}},
+	/* settings that exclude each other, or a request the hosts cannot meet as asked: Open
+	 * MPI's help text "Your job has requested more processes than the ppr for this topology
+	 * can support: ... Please revise the conflict and try again.", Lmod's "cannot be loaded
+	 * due to a conflict" (not packages whose versions conflict, which the version rows read,
+	 * nor a hardware unit's own "conflict") */
+	{.cat = HCAT_CONFIG,
+	 .name = "conflict",
+	 .what = "settings the job was given conflict with each other",
+	 .fix = "read the settings the lines around it name (process counts per node and the "
+		"node's cores or devices, modules loaded together, options given twice) and keep "
+		"one consistent set on every node, then run again",
+	 .any = {"conflict"},
+	 .not = {"version", "dependenc", "memory", "address", "aicore", "bank"}},
 	/* a plugin the program looks for and does not find: Slurm built without the MPI plugin
 	 * the job asks for, "srun: error: Couldn't find the specified plugin name for mpi/pmix
 	 * looking at all files", "srun: error: cannot find mpi plugin for mpi/pmix" (after

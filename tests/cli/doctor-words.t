@@ -1773,4 +1773,28 @@ printf '%s\n' 'step 3: device 0 failed on command 7' >"$TMP/tally2.log"
 run "$HCCLCTL" doctor --logs "$TMP/tally2.log"
 check_rc 2 "'device 0 failed on command': a call that failed, exit 2"
 
+# a process that reports another's death names the dead one on the line under it: the peer,
+# not the reporter (real lines: real-logs-new batch728, JAX's fault-tolerance guide); on the
+# same line it is read as well; no task named, no peer
+J=tests/data/real-logs-new/batch728/jax-docs-fault-tolerance-4-gpu-vm-task3-killed-peers-terminate-stopped-heartbeats
+run "$HCCLCTL" --json doctor --logs "$J"
+cause kind detail rank peer_rank
+check_out "rank-stuck words:peer-died None 3" "  JAX's task under 'stopped sending heartbeats):' is the peer"
+cause_is "kind detail rank peer_rank" "rank-stuck words:peer-died None 5" \
+	"  the task on the reporter's own line is the peer" \
+	'F0926 17:26:32.075587  157988 client.h:77] Terminating process because another task died: /job:jax_worker/replica:0/task:5'
+cause_is "kind detail rank peer_rank" "rank-stuck words:peer-died None None" \
+	"  no task named: no peer" \
+	'F0926 17:26:32.075587  157988 client.h:77] Terminating process because the JAX distributed service detected fatal errors. This most likely indicates that another task died'
+
+# a request the hosts cannot meet, in Open MPI's help text, read from its closing advice
+# (real lines: real-logs-new batch769, ComputationalRadiationPhysics/picongpu#3659); pip's
+# conflicting dependencies are versions
+J=tests/data/real-logs-new/batch769/picongpu-3659-mpirun-ppr-8-per-node-18-procs-more-gpus-than-available
+run "$HCCLCTL" --json doctor --logs "$J"
+cause kind detail
+check_out "config words:conflict" "  'Please revise the conflict and try again.': conflicting settings"
+cause_is "kind detail" "version-mismatch words:version" "  pip's resolver: versions" \
+	'ERROR: Cannot install cowsay==5.0 and cowsay>=6.0 because these package versions have conflicting dependencies.'
+
 done_testing

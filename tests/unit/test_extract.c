@@ -278,6 +278,13 @@ static const struct xcase cases[] = {
 	/* a card's number after the Chinese word for card (hw-native-sys/simpler#1686) */
 	{"a runner's damaged-card message in Chinese",
 	 "错误: NPU 卡 7 已损坏，无法使用（本机损坏卡: 7）", "dev/any=7 dev/any=7", ""},
+	/* a process by its index in the job */
+	{"JAX's coordination service naming the task that stopped (JAX's fault-tolerance guide)",
+	 "/job:jax_worker/replica:0/task:3", "rank/any=3", ""},
+	{"srun's report of one task, a Perlmutter Megatron-DeepSpeed run (saforem2/vault)", "srun: error: nid008576: task 2: Out Of Memory",
+	 "rank/any=2", ""},
+	{"a task's name is no index: the kernel's hung-task report (IO500 io500-dev#62)",
+	 "INFO: task ior:142307 blocked for more than 120 seconds.", "", ""},
 	{"a pair of small numbers after an address is no address (made up)",
 	 "the address of (3, 29500) was refused", "", ""},
 };

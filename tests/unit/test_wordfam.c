@@ -673,11 +673,25 @@ static void test_rows(void **state)
 		 "distributed service detected fatal errors. This most likely indicates that "
 		 "another task died; see the other task logs for more details.",
 		 "peer-died"},
+		/* real-logs-new batch769 (ComputationalRadiationPhysics/picongpu#3659): Open MPI's
+		 * help text on a request the topology cannot meet */
+		{"Please revise the conflict and try again.", "conflict"},
+		/* pip's resolver, as pex-tool/pex's tests expect its message */
+		{"ERROR: Cannot install cowsay==5.0 and cowsay>=6.0 because these package versions "
+		 "have conflicting dependencies.",
+		 "version"},
+		/* real-logs-new (haibinlai APAC HPC-AI 2024, Qiming): Lmod refusing a module */
+		{"  ERROR: openmpi/4.1.2_gcc-11.2.0 cannot be loaded due to a conflict.", "conflict"},
 	};
 	/* lines that must not read as a family their words come near */
 	static const struct {
 		const char *line, *not_family, *why;
 	} nots[] = {
+		/* pip's resolver (its message as pex-tool/pex's tests expect it): versions, which
+		 * the version rows read, not settings that conflict */
+		{"ERROR: Cannot install cowsay==5.0 and cowsay>=6.0 because these package versions "
+		 "have conflicting dependencies.",
+		 "conflict", "packages whose versions conflict read as conflicting settings"},
 		/* another rank had died first (real: pmodels/mpich issue 6124): neither a launcher
 		 * mismatch nor a peer's death the line reports */
 		{"[0][0] PMI_Init failed: FAIL - init called when another process has exited "
