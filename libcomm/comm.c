@@ -109,8 +109,10 @@ static struct comm *comm_alloc(int rank, int nranks)
 		free(c);
 		return NULL;
 	}
-	for (int r = 0; r < nranks; r++)
+	for (int r = 0; r < nranks; r++) {
 		c->peers[r].fd = -1;
+		c->peers[r].link = &comm__sock_link;
+	}
 	c->watch.fd = c->watch.wake[0] = c->watch.wake[1] = -1;
 	c->watch.stop_pipe[0] = c->watch.stop_pipe[1] = -1;
 	c->hint_rank = -1;
@@ -410,7 +412,7 @@ const char *comm_link_transport(const struct comm *c, int peer)
 {
 	if (!c || peer < 0 || peer >= c->nranks || peer == c->rank || c->peers[peer].fd < 0)
 		return NULL;
-	return c->peers[peer].shm ? "shm" : "tcp";
+	return c->peers[peer].link->name;
 }
 
 int comm_link_reason(const struct comm *c, int peer, char *buf, size_t len)

@@ -93,7 +93,7 @@ static int greet_up(struct comm *c, int fd, int r, int64_t deadline, int cancel_
 		int arc = comm__shm_accepted(c, &pp, &ans, r, &s, why, whylen);
 		if (arc)
 			return arc;
-		c->peers[r].shm = s;
+		comm__link_use(c, r, s);
 		return 0;
 	}
 	comm__shm_prep_release(&pp);

@@ -131,7 +131,7 @@ int comm__link_answer(struct comm *c, int fd, const unsigned char *greet,
 		c->tp->close(fd);
 		return -ENOTSUP;
 	}
-	c->peers[got.rank].shm = shm;
+	comm__link_use(c, got.rank, shm);
 	c->peers[got.rank].tp_why = ans.why;
 	c->peers[got.rank].tp_err = ans.err;
 	*rank_out = got.rank;

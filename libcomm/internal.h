@@ -108,9 +108,12 @@ struct comm__shm {
 	struct comm__ring tx, rx;
 };
 
+struct comm__link_ops;
+
 struct comm__peer {
 	int fd; /* -1 for self; a shared-memory link keeps it (liveness, doorbells) */
 	struct comm__shm *shm; /* the link's frames go through it; NULL: through fd */
+	const struct comm__link_ops *link; /* how its bytes move (link.c): socket or rings */
 	uint8_t tp_why;        /* enum comm__tp_why: why the link is shm or tcp */
 	int tp_err;            /* errno behind a failed setup */
 	bool in_ep; /* fd is in the progress engine's epoll set */
@@ -373,19 +376,45 @@ int comm__shm_refused(const struct comm *c, int other_mode, int w, int e, int r,
 void comm__shm_prep_release(struct comm__shm_prep *pp);
 void comm__shm_free(struct comm__shm *s);
 
-/* link.c: a link's byte stream, through its ring (shared memory) or its socket, with the
- * transport's semantics: send and recv return bytes moved, 0 on EOF (recv), -EAGAIN when
- * nothing can move now, or -errno. A ring's end of stream is the socket's: after EOF or an
- * error on it what is still in the ring is read first. queued: bytes readable now.
- * doorbells: the socket of a shm link became readable: take the doorbells, note EOF or an
- * error. arm (before sleeping in epoll_wait, sends: whether this rank waits to send to
- * it): true when the ring moved meanwhile and the sleep must not happen; awake after. */
-ssize_t comm__link_send(struct comm *c, struct comm__peer *p, const struct iovec *iov, int cnt);
-ssize_t comm__link_recv(struct comm *c, struct comm__peer *p, void *buf, size_t len);
-size_t comm__link_queued(struct comm *c, struct comm__peer *p);
+/* A link's byte stream, as the engine moves it: over the transport's socket (link.c) or over
+ * the two rings of a shared-memory segment (shmlink.c), one table of operations for either,
+ * with the transport's semantics: send and recv return bytes moved, 0 on EOF (recv), -EAGAIN
+ * when nothing can move now, or -errno. A ring's end of stream is the socket's: after EOF or
+ * an error on it what is still in the ring is read first. queued: bytes readable now. rings:
+ * bytes move with no event on the socket, which carries doorbells only, so the engine looks
+ * at the link while it polls and arms it before it sleeps: arm (sends: whether this rank
+ * waits to send to it) is true when the ring moved meanwhile and the sleep must not happen;
+ * awake after the sleep. doorbells: the socket of a ring link became readable: take them,
+ * note EOF or an error. */
+struct comm__link_ops {
+	const char *name; /* comm_link_transport's */
+	bool rings;
+	ssize_t (*send)(struct comm *c, struct comm__peer *p, const struct iovec *iov, int cnt);
+	ssize_t (*recv)(struct comm *c, struct comm__peer *p, void *buf, size_t len);
+	size_t (*queued)(struct comm *c, struct comm__peer *p);
+	bool (*arm)(struct comm__peer *p, bool sends);
+	void (*awake)(struct comm__peer *p);
+};
+extern const struct comm__link_ops comm__sock_link, comm__ring_link;
 void comm__link_doorbells(struct comm *c, struct comm__peer *p);
-bool comm__link_arm(struct comm__peer *p, bool sends);
-void comm__link_awake(struct comm__peer *p);
+/* r's link moves its frames through shared memory s from now on (NULL: its socket). */
+void comm__link_use(struct comm *c, int r, struct comm__shm *s);
+
+static inline ssize_t comm__link_send(struct comm *c, struct comm__peer *p,
+				      const struct iovec *iov, int cnt)
+{
+	return p->link->send(c, p, iov, cnt);
+}
+
+static inline ssize_t comm__link_recv(struct comm *c, struct comm__peer *p, void *buf, size_t len)
+{
+	return p->link->recv(c, p, buf, len);
+}
+
+static inline size_t comm__link_queued(struct comm *c, struct comm__peer *p)
+{
+	return p->link->queued(c, p);
+}
 
 /* agree.c: a collective's fingerprints checked on arrival instead of exchanged first (one
  * network round less). attach registers its control frames (FP, FPREQ) and check ops.

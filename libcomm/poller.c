@@ -22,7 +22,7 @@ int comm__add_link(struct comm *c, int r, int fd)
 	p->fd = fd;
 	p->in_ep = true;
 	c->nconn++;
-	c->nshm += p->shm != NULL;
+	c->nshm += p->link->rings;
 	if (!p->pb && !(p->pb = calloc(1, sizeof(*p->pb))))
 		return -ENOMEM;
 	if (epoll_ctl(c->epfd, EPOLL_CTL_ADD, fd, &ev))

@@ -338,7 +338,7 @@ static int recv_header(struct comm *c, int r, struct step *s, bool *more)
 	struct comm__peer *p = &c->peers[r];
 	char why[COMM_ERRLEN];
 	/* a ring is read to its end before its socket's EOF counts */
-	if ((p->eof || p->sock_err) && !staged(p) && !(p->shm && comm__link_queued(c, p)))
+	if ((p->eof || p->sock_err) && !staged(p) && !(p->link->rings && comm__link_queued(c, p)))
 		return p->rcur >= 0 || awaited(c, r) ? recv_closed(c, r, s) : 0;
 	ssize_t k = take(c, p, p->rhdr + p->rhdr_got, COMM__HDR_LEN - p->rhdr_got);
 	if (k == 0)
@@ -641,8 +641,9 @@ static void step_spin(struct comm *c, const struct step *s, struct comm__spin *s
 	for (size_t i = 0; i < s->n; i++) {
 		bool other = s->x[i].peer != c->rank;
 		bytes += s->x[i].slen + s->x[i].rlen;
-		shm = shm || (other && c->peers[s->x[i].peer].shm);
-		all_shm = all_shm && (!other || c->peers[s->x[i].peer].shm);
+		bool rings = c->peers[s->x[i].peer].link->rings;
+		shm = shm || (other && rings);
+		all_shm = all_shm && (!other || rings);
 	}
 	comm__spin_plan(c, bytes, shm, all_shm, sp);
 }
@@ -656,7 +657,7 @@ static int pump_all(struct comm *c, struct step *s)
 			continue;
 		int rc = 0;
 		c->hint_rank = r; /* what fails here is about r: a bad frame, a lost link */
-		if (p->shm) /* a ring is looked at, no event says it moved */
+		if (p->link->rings) /* a ring is looked at, no event says it moved */
 			p->rd_ready = p->wr_ready = true;
 		if ((p->scur >= 0 || comm__ctl_left(c, p)) && (p->wr_ready || p->sock_err))
 			rc = pump_send(c, r, s);
@@ -681,7 +682,7 @@ static int on_events(struct comm *c, struct step *s, const struct epoll_event *e
 			continue;
 		}
 		struct comm__peer *p = &c->peers[id];
-		if (p->shm && (ev[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)))
+		if (p->link->rings && (ev[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)))
 			comm__link_doorbells(c, p);
 		if (ev[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
 			p->rd_ready = true;

@@ -45,8 +45,8 @@ static bool arm_links(struct comm *c)
 	bool moved = false;
 	for (int r = 0; r < c->nranks && !moved; r++) {
 		struct comm__peer *p = &c->peers[r];
-		if (p->shm && p->in_ep)
-			moved = comm__link_arm(p, p->scur >= 0 || comm__ctl_left(c, p));
+		if (p->link->rings && p->in_ep)
+			moved = p->link->arm(p, p->scur >= 0 || comm__ctl_left(c, p));
 	}
 	return moved;
 }
@@ -54,8 +54,8 @@ static bool arm_links(struct comm *c)
 static void awake_links(struct comm *c)
 {
 	for (int r = 0; r < c->nranks; r++)
-		if (c->peers[r].shm && c->peers[r].in_ep)
-			comm__link_awake(&c->peers[r]);
+		if (c->peers[r].link->rings && c->peers[r].in_ep)
+			c->peers[r].link->awake(&c->peers[r]);
 }
 
 void comm__spin_init(struct comm *c)
