@@ -70,7 +70,7 @@ static void sender(struct shared *sh, unsigned char *data, unsigned char *src, s
 		for (size_t off = 0; off < n;) {
 			size_t k = n - off < CHUNK ? n - off : CHUNK;
 			struct iovec v = { src + off, k };
-			bool wake;
+			unsigned wake;
 			off += comm__ring_write(&r, &v, 1, &wake);
 		}
 	}
@@ -89,7 +89,7 @@ static double ring_run(struct shared *sh, unsigned char *data, unsigned char *ds
 	double t0 = now_s();
 	atomic_store(&sh->go, (int)((n >> 20) << 8 | (size_t)(run & 0xff)));
 	for (size_t off = 0; off < n;) {
-		bool wake;
+		unsigned wake;
 		off += comm__ring_read(&r, dst + off, n - off < CHUNK ? n - off : CHUNK, &wake);
 	}
 	double t = now_s() - t0;

@@ -253,6 +253,7 @@ struct comm {
 	 * code (0: the verdict's) */
 	int (*on_wake)(struct comm *c, const char *why, int code);
 	int spin_credit, spin_rest; /* progress.c: whether polling before sleeping pays off */
+	bool no_waitv; /* spin.c: futex_waitv is not there (ENOSYS): rings sleep in epoll_wait */
 	bool shared_cores; /* more ranks on this host than CPUs: polling yields the core */
 	bool one_host;     /* every rank has our host name and address (the same on every rank) */
 	/* the operation in progress, for messages and frame checks */
@@ -381,19 +382,21 @@ void comm__shm_free(struct comm__shm *s);
  * with the transport's semantics: send and recv return bytes moved, 0 on EOF (recv), -EAGAIN
  * when nothing can move now, or -errno. A ring's end of stream is the socket's: after EOF or
  * an error on it what is still in the ring is read first. queued: bytes readable now. rings:
- * bytes move with no event on the socket, which carries doorbells only, so the engine looks
- * at the link while it polls and arms it before it sleeps: arm (sends: whether this rank
- * waits to send to it) is true when the ring moved meanwhile and the sleep must not happen;
- * awake after the sleep. doorbells: the socket of a ring link became readable: take them,
- * note EOF or an error. */
+ * bytes move with no event on the socket, so the engine looks at the link while it polls and
+ * arms it before it sleeps: arm (sends: whether this rank waits to send to it; how:
+ * COMM__RING_BELL to sleep in epoll_wait and be woken by a doorbell on the socket,
+ * COMM__RING_FUTEX to sleep in futex_waitv on the flags sleep_on gives) is true when the ring
+ * moved meanwhile and the sleep must not happen; awake after the sleep. doorbells: the socket
+ * of a ring link became readable: take them, note EOF or an error. */
 struct comm__link_ops {
 	const char *name; /* comm_link_transport's */
 	bool rings;
 	ssize_t (*send)(struct comm *c, struct comm__peer *p, const struct iovec *iov, int cnt);
 	ssize_t (*recv)(struct comm *c, struct comm__peer *p, void *buf, size_t len);
 	size_t (*queued)(struct comm *c, struct comm__peer *p);
-	bool (*arm)(struct comm__peer *p, bool sends);
+	bool (*arm)(struct comm__peer *p, bool sends, unsigned how);
 	void (*awake)(struct comm__peer *p);
+	int (*sleep_on)(struct comm__peer *p, bool sends, _Atomic uint32_t *flags[2]);
 };
 extern const struct comm__link_ops comm__sock_link, comm__ring_link;
 void comm__link_doorbells(struct comm *c, struct comm__peer *p);

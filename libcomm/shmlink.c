@@ -19,10 +19,12 @@ static ssize_t ring_send(struct comm *c, struct comm__peer *p, const struct iove
 {
 	if (p->sock_err)
 		return -p->sock_err;
-	bool wake;
+	unsigned wake;
 	size_t k = comm__ring_write(&p->shm->tx, iov, cnt, &wake);
-	if (wake)
+	if (wake == COMM__RING_BELL)
 		ring_bell(c, p);
+	else if (wake == COMM__RING_FUTEX)
+		comm__ring_wake_reader(&p->shm->tx);
 	if (k)
 		return (ssize_t)k;
 	/* full and nobody left to empty it: as a send to a closed socket */
@@ -31,10 +33,12 @@ static ssize_t ring_send(struct comm *c, struct comm__peer *p, const struct iove
 
 static ssize_t ring_recv(struct comm *c, struct comm__peer *p, void *buf, size_t len)
 {
-	bool wake;
+	unsigned wake;
 	size_t k = comm__ring_read(&p->shm->rx, buf, len, &wake);
-	if (wake)
+	if (wake == COMM__RING_BELL)
 		ring_bell(c, p);
+	else if (wake == COMM__RING_FUTEX)
+		comm__ring_wake_writer(&p->shm->rx);
 	if (k)
 		return (ssize_t)k;
 	if (p->sock_err)
@@ -48,11 +52,20 @@ static size_t ring_queued(struct comm *c, struct comm__peer *p)
 	return comm__ring_used(&p->shm->rx);
 }
 
-static bool ring_arm(struct comm__peer *p, bool sends)
+static bool ring_arm(struct comm__peer *p, bool sends, unsigned how)
 {
-	if (comm__ring_reader_arm(&p->shm->rx))
+	if (comm__ring_reader_arm(&p->shm->rx, how))
 		return true;
-	return sends && comm__ring_writer_arm(&p->shm->tx);
+	return sends && comm__ring_writer_arm(&p->shm->tx, how);
+}
+
+static int ring_sleep_on(struct comm__peer *p, bool sends, _Atomic uint32_t *flags[2])
+{
+	flags[0] = comm__ring_reader_flag(&p->shm->rx);
+	if (!sends)
+		return 1;
+	flags[1] = comm__ring_writer_flag(&p->shm->tx);
+	return 2;
 }
 
 static void ring_awake(struct comm__peer *p)
@@ -69,4 +82,5 @@ const struct comm__link_ops comm__ring_link = {
 	.queued = ring_queued,
 	.arm = ring_arm,
 	.awake = ring_awake,
+	.sleep_on = ring_sleep_on,
 };

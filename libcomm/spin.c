@@ -1,19 +1,25 @@
-/* How a step waits for its peers: it polls a while before it sleeps in epoll_wait where
- * polling pays (small steps, shared-memory rings), yields the core where ranks share it, and
- * earns or loses the right to poll by whether polling found the peers in time. */
+/* How a step waits for its peers: it polls a while before it sleeps where polling pays (small
+ * steps, shared-memory rings), and earns or loses the right to poll by whether polling found
+ * the peers in time. Over rings only it sleeps on the rings' own flags (futex_waitv), woken by
+ * the rank that moves bytes; else in epoll_wait, a ring woken by a doorbell on its socket. */
+#include <errno.h>
+#include <linux/futex.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "libcomm/internal.h"
 
-/* A small step polls for up to SPIN_US before it sleeps in epoll_wait: waking a sleeping
- * process costs tens of microseconds on a VM (an idle core's wake-up), as much as the
- * message itself (8-byte ping-pong one way: 13 us best, 60 us median through epoll). Large
- * steps sleep at once: their wait is the link, and the cores are better left to TCP.
+/* A small step polls for up to SPIN_US before it sleeps: waking a sleeping process costs tens
+ * of microseconds on a VM (an idle core's wake-up), as much as the message itself (8-byte
+ * ping-pong one way: 13 us best, 60 us median through epoll). Large steps over TCP sleep at
+ * once: their wait is the link, and the cores are better left to TCP.
  *
- * It keeps the core while it polls, unless more ranks share this host (same name or
+ * Over TCP it keeps the core while it polls, unless more ranks share this host (same name or
  * address) than it has CPUs: then it yields between polls, or the peer would not get the
  * core it needs to answer (8-byte allreduce, 8 ranks on 2 cores: 475 us keeping it, 248
  * yielding). Where each rank has a core, yielding loses it to any busy process for a time
@@ -25,12 +31,21 @@
  * link. The rings are polled without a system call; the epoll set (sockets, the verdict
  * pipe, the listener) only every SHM_POLL_US while polling. */
 #define SHM_POLL_US 20
-/* ... and yields between polls from SHM_YIELD_US on: the other rank may be waiting for this
- * core (other processes keep the rest busy), and over shared memory nothing but that rank's
- * process moves the bytes. 8-byte allreduce, 2 ranks on 2 cores busy with other work (load
- * 8): 20-25 us keeping the core (its spins time out and it ends up sleeping on every
- * operation), 30 us yielding after 20 us, 3-4 us yielding at once (vader: 0.6). */
-#define SHM_YIELD_US 0
+/* ... and keeps the core for its first SHM_KEEP_US, yielding between polls after that (and
+ * from the start where ranks share the cores), then sleeps on the rings' flags. Measured
+ * with 8-byte allreduce, us per call, median of 5 launches, 2 vCPUs (bench/local.sh):
+ *                                       N=2    N=4    N=8   N=2, two busy loops
+ *   yield at once, sleep in epoll_wait  2.4   20.2   64.9   95.2
+ *   keep SHM_KEEP_US, sleep on futex    1.5   15.6   68.0    1.5
+ *   keep the core throughout            1.7      -      -   50.0
+ *   shared cores: 5 us, then futex        -   56.4  143.4      -
+ * Sleeping early where ranks share the cores loses (a sleeping rank's wake-up costs more on
+ * a VM than the yields that let the others run); yielding at once where each has a core
+ * hands the core to any busy process; keeping it throughout starves a peer under load. */
+#define SHM_KEEP_US 20
+/* Asleep on the rings' flags it looks at its sockets (a peer's EOF, the verdict pipe, the
+ * listener) at least every FUTEX_SLICE_MS: none of them wakes a futex. */
+#define FUTEX_SLICE_MS 10
 /* Polling stops paying when the peers are slow to answer (a fault, loss, a busy machine):
  * each wait that polled in vain costs a credit, each that polled in time earns one back;
  * without credit a communicator sleeps at once, and tries polling again after SPIN_REST
@@ -38,15 +53,15 @@
 #define SPIN_CREDIT_MAX 8
 #define SPIN_REST 64
 
-/* Before sleeping: every shared-memory link says it sleeps (reads, and sends where some wait
- * for room); true when one moved meanwhile, and then nobody sleeps. */
-static bool arm_links(struct comm *c)
+/* Before sleeping: every shared-memory link says it sleeps, and how (reads, and sends where
+ * some wait for room); true when one moved meanwhile, and then nobody sleeps. */
+static bool arm_links(struct comm *c, unsigned how)
 {
 	bool moved = false;
 	for (int r = 0; r < c->nranks && !moved; r++) {
 		struct comm__peer *p = &c->peers[r];
 		if (p->link->rings && p->in_ep)
-			moved = p->link->arm(p, p->scur >= 0 || comm__ctl_left(c, p));
+			moved = p->link->arm(p, p->scur >= 0 || comm__ctl_left(c, p), how);
 	}
 	return moved;
 }
@@ -56,6 +71,48 @@ static void awake_links(struct comm *c)
 	for (int r = 0; r < c->nranks; r++)
 		if (c->peers[r].link->rings && c->peers[r].in_ep)
 			c->peers[r].link->awake(&c->peers[r]);
+}
+
+/* Whether a sleep can be on the rings' flags alone: every link a ring (a socket's bytes wake
+ * no futex), no handshake in flight (their deadlines are epoll's), few enough flags. */
+static bool rings_only(const struct comm *c)
+{
+	if (c->no_waitv || c->nhs || !c->nshm || c->nshm > FUTEX_WAITV_MAX / 2)
+		return false;
+	for (int r = 0; r < c->nranks; r++)
+		if (c->peers[r].in_ep && !c->peers[r].link->rings)
+			return false;
+	return true;
+}
+
+/* Sleeps on the armed rings' flags until one is woken or up to left ms (at most a slice). */
+static void sleep_on_rings(struct comm *c, int64_t left)
+{
+	struct futex_waitv w[FUTEX_WAITV_MAX];
+	unsigned n = 0;
+	for (int r = 0; r < c->nranks; r++) {
+		struct comm__peer *p = &c->peers[r];
+		_Atomic uint32_t *flags[2];
+		if (!p->link->rings || !p->in_ep)
+			continue;
+		int k = p->link->sleep_on(p, p->scur >= 0 || comm__ctl_left(c, p), flags);
+		for (int i = 0; i < k; i++)
+			w[n++] = (struct futex_waitv){ .val = COMM__RING_FUTEX,
+						       .uaddr = (uintptr_t)flags[i],
+						       .flags = FUTEX_32 };
+	}
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	int64_t ms = left < FUTEX_SLICE_MS ? (left > 0 ? left : 0) : FUTEX_SLICE_MS;
+	ts.tv_sec += ms / 1000;
+	ts.tv_nsec += (long)(ms % 1000) * 1000000;
+	if (ts.tv_nsec >= 1000000000) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000;
+	}
+	/* woken, timed out, or a flag already down (EAGAIN): all mean look again */
+	if (syscall(SYS_futex_waitv, w, n, 0, &ts, CLOCK_MONOTONIC) < 0 && errno == ENOSYS)
+		c->no_waitv = true;
 }
 
 void comm__spin_init(struct comm *c)
@@ -102,7 +159,7 @@ int comm__spin_wait(struct comm *c, struct comm__spin *sp, struct epoll_event *e
 	}
 	if (k == 0 && sp->end && us < sp->end) {
 		sp->spun = true;
-		if (c->shared_cores || (sp->shm && us - sp->start >= SHM_YIELD_US))
+		if (c->shared_cores || (sp->shm && us - sp->start >= SHM_KEEP_US))
 			sched_yield();
 		return COMM__SPIN_AGAIN;
 	}
@@ -113,12 +170,20 @@ int comm__spin_wait(struct comm *c, struct comm__spin *sp, struct epoll_event *e
 		c->spin_credit++;
 	}
 	sp->spun = false;
-	if (k == 0 && c->nshm && arm_links(c)) {
+	bool futex = k == 0 && rings_only(c);
+	if (k == 0 && c->nshm && arm_links(c, futex ? COMM__RING_FUTEX : COMM__RING_BELL)) {
 		awake_links(c);
 		return COMM__SPIN_AGAIN;
 	}
-	if (k == 0)
+	if (futex) {
+		sleep_on_rings(c, left);
+		awake_links(c);
+		k = epoll_wait(c->epfd, ev, nev, 0);
+		if (k == 0) /* the rings are looked at next, as after a poll */
+			k = COMM__SPIN_AGAIN;
+	} else if (k == 0) {
 		k = epoll_wait(c->epfd, ev, nev, left > 1000000 ? 1000000 : (int)left);
+	}
 	if (c->nshm)
 		awake_links(c);
 	if (c->profile)

@@ -2,14 +2,15 @@
 # Install the Debian packages hcclctl builds and tests with, only those missing (slurm-wlm
 # and munge: tests/cluster/slurm.t; prometheus: promtool for the --prometheus files;
 # libgloo-dev and g++: bench/gloo_coll, Gloo's side of `make bench`; chromium:
-# tests/cli/doctor-html.t renders the --html page headless).
+# tests/cli/doctor-html.t renders the --html page headless; strace: tests/fault/shm.t watches
+# ranks sleep on the rings' futex flags and wake each other there).
 # Quick and silent when everything is there; exit 3 (UNKNOWN) when it cannot install.
 set -eu
 
 PKGS="build-essential pkg-config libcjson-dev libcurl4-openssl-dev libssh2-1-dev zlib1g-dev
 libibverbs-dev libcmocka-dev libssl-dev clang libclang-rt-14-dev openssh-server openssh-client
 iproute2 nftables perl python3 time openmpi-bin libopenmpi-dev etcd-server curl openssl
-dpkg-dev binutils slurm-wlm munge prometheus g++ libgloo-dev chromium"
+dpkg-dev binutils slurm-wlm munge prometheus g++ libgloo-dev chromium strace"
 
 missing=""
 for p in $PKGS; do

@@ -3,6 +3,8 @@
  * 64 MiB of a known pattern through a small ring in uneven pieces, checked byte for byte.
  * The pattern is a function of the byte's position in the stream, computed independently on
  * both sides. */
+#include <errno.h>
+#include <linux/futex.h>
 #include <poll.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -11,6 +13,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -38,7 +42,7 @@ static unsigned char at(uint64_t pos)
 	return (unsigned char)(x >> 56 ^ x >> 13);
 }
 
-static size_t put(struct both *b, uint64_t *pos, size_t n, bool *wake)
+static size_t put(struct both *b, uint64_t *pos, size_t n, unsigned *wake)
 {
 	unsigned char tmp[256];
 	for (size_t i = 0; i < n; i++)
@@ -55,7 +59,7 @@ static void test_wrap(void **state)
 	struct both b;
 	setup_ring(&b, CAP);
 	uint64_t wpos = 0, rpos = 0;
-	bool wake;
+	unsigned wake;
 	unsigned char got[256];
 	/* 40 in, 40 out, then 50 that run over the end of the buffer and on from its start */
 	assert_int_equal(put(&b, &wpos, 40, &wake), 40);
@@ -85,7 +89,7 @@ static void test_partial_full_empty(void **state)
 	(void)state;
 	struct both b;
 	setup_ring(&b, CAP);
-	bool wake;
+	unsigned wake;
 	unsigned char got[256], src[3][30];
 	assert_int_equal(comm__ring_read(&b.r, got, 10, &wake), 0); /* empty */
 	assert_false(wake);
@@ -114,38 +118,46 @@ static void test_sleep_flags(void **state)
 	struct both b;
 	setup_ring(&b, CAP);
 	uint64_t pos = 0;
-	bool wake;
+	unsigned wake;
 	unsigned char got[CAP];
 	/* nothing came since the reader looked: it may sleep, and the flag is up */
 	assert_int_equal(comm__ring_read(&b.r, got, 1, &wake), 0);
-	assert_false(comm__ring_reader_arm(&b.r));
+	assert_false(comm__ring_reader_arm(&b.r, COMM__RING_BELL));
 	assert_int_equal(atomic_load(&b.ctl.rsleep), 1);
 	/* the writer finds it asleep: one doorbell, the flag taken down */
 	put(&b, &pos, 5, &wake);
-	assert_true(wake);
+	assert_int_equal(wake, COMM__RING_BELL);
 	assert_int_equal(atomic_load(&b.ctl.rsleep), 0);
 	put(&b, &pos, 5, &wake);
 	assert_false(wake); /* not asleep any more: no second doorbell */
 	/* bytes came since the reader last looked: arming says do not sleep, flag down */
-	assert_true(comm__ring_reader_arm(&b.r));
+	assert_true(comm__ring_reader_arm(&b.r, COMM__RING_BELL));
 	assert_int_equal(atomic_load(&b.ctl.rsleep), 0);
 	/* ... and once it has seen them, it may sleep even with them unread (a later step's) */
-	assert_false(comm__ring_reader_arm(&b.r));
+	assert_false(comm__ring_reader_arm(&b.r, COMM__RING_BELL));
 	comm__ring_reader_awake(&b.r);
 	assert_int_equal(atomic_load(&b.ctl.rsleep), 0);
 	/* the writer on a full ring */
 	put(&b, &pos, CAP - 10, &wake);
 	assert_int_equal(put(&b, &pos, 1, &wake), 0);
-	assert_false(comm__ring_writer_arm(&b.w));
+	assert_false(comm__ring_writer_arm(&b.w, COMM__RING_BELL));
 	assert_int_equal(atomic_load(&b.ctl.wsleep), 1);
 	assert_int_equal(comm__ring_read(&b.r, got, 3, &wake), 3);
-	assert_true(wake); /* room made for a sleeping writer: its doorbell */
+	assert_int_equal(wake, COMM__RING_BELL); /* room made for a sleeping writer: its doorbell */
 	assert_int_equal(atomic_load(&b.ctl.wsleep), 0);
 	assert_int_equal(comm__ring_read(&b.r, got, 3, &wake), 3);
 	assert_false(wake);
 	/* room came since the writer looked: do not sleep */
-	assert_true(comm__ring_writer_arm(&b.w));
+	assert_true(comm__ring_writer_arm(&b.w, COMM__RING_BELL));
 	assert_int_equal(atomic_load(&b.ctl.wsleep), 0);
+	/* a side asleep on its flag is told to be woken so */
+	while (comm__ring_read(&b.r, got, sizeof(got), &wake))
+		;
+	assert_false(comm__ring_reader_arm(&b.r, COMM__RING_FUTEX));
+	assert_int_equal(atomic_load(&b.ctl.rsleep), COMM__RING_FUTEX);
+	put(&b, &pos, 1, &wake);
+	assert_int_equal(wake, COMM__RING_FUTEX);
+	assert_int_equal(atomic_load(&b.ctl.rsleep), 0);
 }
 
 /* ---- two threads, 64 MiB ---- */
@@ -158,15 +170,26 @@ struct stream {
 	unsigned char *data;
 	uint64_t bad_at; /* the first position that differed, or TOTAL */
 	uint64_t wakes_w, wakes_r;
-	/* sleepy: a side that cannot move arms its flag and blocks on its doorbell pipe (the
-	 * other side writes a byte there when told to wake it), as the engine does in
-	 * epoll_wait; a wait of LOST_MS means a wake-up was lost */
-	bool sleepy, lost;
+	/* sleepy: a side that cannot move arms its flag and blocks, COMM__RING_BELL on its
+	 * doorbell pipe (the other side writes a byte there when told to wake it), as the
+	 * engine does in epoll_wait, COMM__RING_FUTEX on the flag itself, as it does in
+	 * futex_waitv; a wait of LOST_MS means a wake-up was lost */
+	unsigned sleepy;
+	bool lost;
 	int bell_r[2], bell_w[2]; /* the reader's doorbell, the writer's */
 	uint64_t sleeps;
 };
 
 #define LOST_MS 5000
+
+/* Blocks on the futex flag while it holds COMM__RING_FUTEX; false when nobody woke it within
+ * LOST_MS. */
+static bool doze_futex(_Atomic uint32_t *flag)
+{
+	struct timespec ts = { LOST_MS / 1000, 0 };
+	long rc = syscall(SYS_futex, (uint32_t *)flag, FUTEX_WAIT, COMM__RING_FUTEX, &ts, NULL, 0);
+	return rc == 0 || errno != ETIMEDOUT;
+}
 
 /* Blocks until the doorbell rings; false when it did not within LOST_MS. */
 static bool doze(int fd)
@@ -217,15 +240,18 @@ static void *producer(void *arg)
 				part[n++] = (struct iovec){ buf + off, a - off };
 			uint64_t co = off > a ? off - a : 0;
 			part[n++] = (struct iovec){ (unsigned char *)v[1].iov_base + co, c - co };
-			bool wake;
+			unsigned wake;
 			size_t k = comm__ring_write(&w, part, n, &wake);
 			off += k;
-			st->wakes_w += wake;
-			if (wake)
+			st->wakes_w += wake != 0;
+			if (wake == COMM__RING_BELL)
 				ring_bell(st->bell_r[1]);
-			if (!k && st->sleepy && !comm__ring_writer_arm(&w)) {
+			else if (wake == COMM__RING_FUTEX)
+				comm__ring_wake_reader(&w);
+			if (!k && st->sleepy && !comm__ring_writer_arm(&w, st->sleepy)) {
 				st->sleeps++;
-				if (!doze(st->bell_w[0])) {
+				if (st->sleepy == COMM__RING_BELL ? !doze(st->bell_w[0])
+								  : !doze_futex(comm__ring_writer_flag(&w))) {
 					st->lost = true;
 					return NULL;
 				}
@@ -246,14 +272,17 @@ static void *consumer(void *arg)
 	uint64_t pos = 0, seed = 0x7654321;
 	st->bad_at = TOTAL;
 	while (pos < TOTAL) {
-		bool wake;
+		unsigned wake;
 		size_t k = comm__ring_read(&r, buf, (size_t)next_len(&seed, sizeof(buf)), &wake);
-		st->wakes_r += wake;
-		if (wake)
+		st->wakes_r += wake != 0;
+		if (wake == COMM__RING_BELL)
 			ring_bell(st->bell_w[1]);
-		if (!k && st->sleepy && !comm__ring_reader_arm(&r)) {
+		else if (wake == COMM__RING_FUTEX)
+			comm__ring_wake_writer(&r);
+		if (!k && st->sleepy && !comm__ring_reader_arm(&r, st->sleepy)) {
 			st->sleeps++;
-			if (!doze(st->bell_r[0])) {
+			if (st->sleepy == COMM__RING_BELL ? !doze(st->bell_r[0])
+							  : !doze_futex(comm__ring_reader_flag(&r))) {
 				st->lost = true;
 				return NULL;
 			}
@@ -267,7 +296,7 @@ static void *consumer(void *arg)
 	return NULL;
 }
 
-static void stream_run(bool sleepy)
+static void stream_run(unsigned sleepy)
 {
 	struct stream *st = calloc(1, sizeof(*st));
 	assert_non_null(st);
@@ -300,7 +329,7 @@ static void stream_run(bool sleepy)
 static void test_threads_64mib(void **state)
 {
 	(void)state;
-	stream_run(false);
+	stream_run(COMM__RING_AWAKE);
 }
 
 /* The same with sides that sleep when they cannot move: no wake-up may be lost (either the
@@ -308,7 +337,14 @@ static void test_threads_64mib(void **state)
 static void test_threads_64mib_sleeping(void **state)
 {
 	(void)state;
-	stream_run(true);
+	stream_run(COMM__RING_BELL);
+}
+
+/* ... and with sides that sleep on the flag itself (FUTEX_WAIT, woken by FUTEX_WAKE). */
+static void test_threads_64mib_futex(void **state)
+{
+	(void)state;
+	stream_run(COMM__RING_FUTEX);
 }
 
 int main(void)
@@ -319,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_sleep_flags),
 		cmocka_unit_test(test_threads_64mib),
 		cmocka_unit_test(test_threads_64mib_sleeping),
+		cmocka_unit_test(test_threads_64mib_futex),
 	};
 	return cmocka_run_group_tests_name("shmring", tests, NULL, NULL);
 }
