@@ -74,15 +74,22 @@ static void awake_links(struct comm *c)
 }
 
 /* Whether a sleep can be on the rings' flags alone: every link a ring (a socket's bytes wake
- * no futex), no handshake in flight (their deadlines are epoll's), few enough flags. */
+ * no futex) and one at least (else nothing would wake it before the slice ends, and a sleep
+ * of none returns at once), no handshake in flight (their deadlines are epoll's), few enough
+ * flags. */
 static bool rings_only(const struct comm *c)
 {
-	if (c->no_waitv || c->nhs || !c->nshm || c->nshm > FUTEX_WAITV_MAX / 2)
+	int rings = 0;
+	if (c->no_waitv || c->nhs || c->nshm > FUTEX_WAITV_MAX / 2)
 		return false;
-	for (int r = 0; r < c->nranks; r++)
-		if (c->peers[r].in_ep && !c->peers[r].link->rings)
+	for (int r = 0; r < c->nranks; r++) {
+		if (!c->peers[r].in_ep)
+			continue;
+		if (!c->peers[r].link->rings)
 			return false;
-	return true;
+		rings++;
+	}
+	return rings > 0;
 }
 
 /* Sleeps on the armed rings' flags until one is woken or up to left ms (at most a slice). */
