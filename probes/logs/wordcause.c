@@ -223,10 +223,10 @@ static void words_values(struct hlog_report *r, const struct hlog_wordfam *f,
 	/* a death reported by another: the rank it names is the peer's, its prefix its own */
 	int died = f->says & WF_SAYS_PEER_DIED;
 	int waited = f->cat == HCAT_RANK_STUCK && !died ? named_rank(r, u, &x, 1u << HX_REMOTE) : -1;
-	int sib;
+	int sib, dead;
 	const struct hlog_unk *kept = kept_unk(r, u);
-	if (died && (sib = named_rank(r, u, &x, ~0u)) >= 0)
-		r->peer_rank = sib;
+	if (died && (dead = named_rank(r, u, &x, ~0u)) >= 0)
+		r->peer_rank = dead;
 	else if (died && kept && kept->below_rank >= 0)
 		r->peer_rank = kept->below_rank;
 	if (died)

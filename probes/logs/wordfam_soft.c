@@ -252,14 +252,18 @@ const struct family hlog__fams_soft[] = {
 	/* a size the job chose that does not divide by another it chose: MLC-LLM's
 	 * "AssertionError: num_kv_heads(8) must be divisible by tensor_parallel_shards", vLLM's
 	 * "Weight input_size_per_partition = 192 is not divisible by weight quantization block_k
-	 * = 128.", MindSpore's "shape 4 can not be divisible by strategy value 8" */
+	 * = 128.", MindSpore's "shape 4 can not be divisible by strategy value 8"; einops splitting
+	 * a tensor over the sequence-parallel ranks, "Shape mismatch, can't divide axis of length
+	 * 20 in chunks of 8" (not a division by zero, a bug) */
 	{.cat = HCAT_CONFIG,
 	 .name = "divisible",
 	 .what = "a size the job chose does not divide evenly by another it chose",
 	 .fix = "choose sizes that divide: the model's heads, layers, hidden or shard sizes by the "
 		"tensor, pipeline or expert parallel size (or the strategy's split), and the number "
 		"of devices by their product; change the parallel sizes or the model's own to fit",
-	 .any = {"divisible by", "be a multiple of", "not a multiple of"}},
+	 .any = {"divisible by", "be a multiple of", "not a multiple of", "can't divide",
+		 "cannot divide", "can not divide"},
+	 .not = {"zero"}},
 	/* a value the program refuses: "Invalid DP number per node: 0", "invalid device
 	 * ordinal", "rank size 16 is invalid", "The size of npuDeviceIds does not equal to
 	 * worldSize" (not a bad pointer or address, which is a bug) */

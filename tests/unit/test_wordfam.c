@@ -676,6 +676,11 @@ static void test_rows(void **state)
 		/* real-logs-new batch769 (ComputationalRadiationPhysics/picongpu#3659): Open MPI's
 		 * help text on a request the topology cannot meet */
 		{"Please revise the conflict and try again.", "conflict"},
+		/* real-logs-new batch801 (hao-ai-lab/FastVideo's committed Slurm log): a sequence
+		 * parallel size that does not divide the latent frames */
+		{"[rank7]: einops.EinopsError: Shape mismatch, can't divide axis of length 20 in "
+		 "chunks of 8",
+		 "divisible"},
 		/* pip's resolver, as pex-tool/pex's tests expect its message */
 		{"ERROR: Cannot install cowsay==5.0 and cowsay>=6.0 because these package versions "
 		 "have conflicting dependencies.",
@@ -687,6 +692,9 @@ static void test_rows(void **state)
 	static const struct {
 		const char *line, *not_family, *why;
 	} nots[] = {
+		/* a division by zero is a bug, not sizes that do not divide (made up) */
+		{"ZeroDivisionError: cannot divide by zero", "divisible",
+		 "a division by zero read as sizes that do not divide"},
 		/* pip's resolver (its message as pex-tool/pex's tests expect it): versions, which
 		 * the version rows read, not settings that conflict */
 		{"ERROR: Cannot install cowsay==5.0 and cowsay>=6.0 because these package versions "
