@@ -267,6 +267,10 @@ const struct family hlog__fams_node[] = {
 		 "port not active", "port is not active",
 		 /* perftest on a port without a link: "Port number 1 state is Down" */
 		 "state is down",
+		 /* NVML on a GPU none of whose NVLinks came up, under nvidia-smi nvlink -s's
+		  * heading for it: "NVML: Unable to retrieve NVLink information as all links are
+		  * inactive" */
+		 "links are inactive", "link is inactive",
 		 /* a node health check's verdict on its RDMA links: OCI's node problem detector,
 		  * "RdmaLink       True     RdmaLinkHasIssues      Healthcheck:: RDMA Link Error" */
 		 "rdma link error",

@@ -681,6 +681,9 @@ static void test_rows(void **state)
 		{"[rank7]: einops.EinopsError: Shape mismatch, can't divide axis of length 20 in "
 		 "chunks of 8",
 		 "divisible"},
+		/* real-logs-new batch806 (Azure/azurehpc-health-checks' test data) */
+		{"NVML: Unable to retrieve NVLink information as all links are inactive",
+		 "link-down"},
 		/* pip's resolver, as pex-tool/pex's tests expect its message */
 		{"ERROR: Cannot install cowsay==5.0 and cowsay>=6.0 because these package versions "
 		 "have conflicting dependencies.",
