@@ -15,16 +15,22 @@ static void ring_bell(struct comm *c, struct comm__peer *p)
 	(void)c->tp->send(p->fd, &v, 1);
 }
 
+/* The other side found asleep on flag, woken the way it said it sleeps. */
+static void wake(struct comm *c, struct comm__peer *p, unsigned how, _Atomic uint32_t *flag)
+{
+	if (how == COMM__RING_BELL)
+		ring_bell(c, p);
+	else if (how == COMM__RING_FUTEX)
+		comm__ring_wake(flag);
+}
+
 static ssize_t ring_send(struct comm *c, struct comm__peer *p, const struct iovec *iov, int cnt)
 {
 	if (p->sock_err)
 		return -p->sock_err;
-	unsigned wake;
-	size_t k = comm__ring_write(&p->shm->tx, iov, cnt, &wake);
-	if (wake == COMM__RING_BELL)
-		ring_bell(c, p);
-	else if (wake == COMM__RING_FUTEX)
-		comm__ring_wake_reader(&p->shm->tx);
+	unsigned how;
+	size_t k = comm__ring_write(&p->shm->tx, iov, cnt, &how);
+	wake(c, p, how, comm__ring_reader_flag(&p->shm->tx));
 	if (k)
 		return (ssize_t)k;
 	/* full and nobody left to empty it: as a send to a closed socket */
@@ -33,12 +39,9 @@ static ssize_t ring_send(struct comm *c, struct comm__peer *p, const struct iove
 
 static ssize_t ring_recv(struct comm *c, struct comm__peer *p, void *buf, size_t len)
 {
-	unsigned wake;
-	size_t k = comm__ring_read(&p->shm->rx, buf, len, &wake);
-	if (wake == COMM__RING_BELL)
-		ring_bell(c, p);
-	else if (wake == COMM__RING_FUTEX)
-		comm__ring_wake_writer(&p->shm->rx);
+	unsigned how;
+	size_t k = comm__ring_read(&p->shm->rx, buf, len, &how);
+	wake(c, p, how, comm__ring_writer_flag(&p->shm->rx));
 	if (k)
 		return (ssize_t)k;
 	if (p->sock_err)

@@ -118,20 +118,10 @@ void comm__ring_writer_awake(struct comm__ring *r)
 	atomic_store_explicit(&r->ctl->wsleep, COMM__RING_AWAKE, memory_order_relaxed);
 }
 
-static void futex_wake(_Atomic uint32_t *flag)
+void comm__ring_wake(_Atomic uint32_t *flag)
 {
 	/* a wake nobody waits for any more (the sleeper timed out) is harmless */
 	(void)syscall(SYS_futex, (uint32_t *)flag, FUTEX_WAKE, 1, NULL, NULL, 0);
-}
-
-void comm__ring_wake_reader(struct comm__ring *r)
-{
-	futex_wake(&r->ctl->rsleep);
-}
-
-void comm__ring_wake_writer(struct comm__ring *r)
-{
-	futex_wake(&r->ctl->wsleep);
 }
 
 _Atomic uint32_t *comm__ring_reader_flag(struct comm__ring *r)

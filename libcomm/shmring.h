@@ -54,13 +54,11 @@ bool comm__ring_reader_arm(struct comm__ring *r, unsigned how);
 bool comm__ring_writer_arm(struct comm__ring *r, unsigned how);
 void comm__ring_reader_awake(struct comm__ring *r);
 void comm__ring_writer_awake(struct comm__ring *r);
-/* The other side said COMM__RING_FUTEX and was found asleep by _write (_read): FUTEX_WAKE on
- * the reader's (writer's) flag. The flags are in memory both processes map, so the futex is a
- * shared one. */
-void comm__ring_wake_reader(struct comm__ring *r);
-void comm__ring_wake_writer(struct comm__ring *r);
-/* The reader's (writer's) flag, for a wait on several at once (futex_waitv). */
+/* The reader's (writer's) flag: to wait on with others (futex_waitv), and to wake (below). */
 _Atomic uint32_t *comm__ring_reader_flag(struct comm__ring *r);
 _Atomic uint32_t *comm__ring_writer_flag(struct comm__ring *r);
+/* FUTEX_WAKE on a flag whose side said COMM__RING_FUTEX and was found asleep by _write or
+ * _read. The flags are in memory both processes map, so the futex is a shared one. */
+void comm__ring_wake(_Atomic uint32_t *flag);
 
 #endif

@@ -75,12 +75,12 @@ static void awake_links(struct comm *c)
 
 /* Whether a sleep can be on the rings' flags alone: every link a ring (a socket's bytes wake
  * no futex) and one at least (else nothing would wake it before the slice ends, and a sleep
- * of none returns at once), no handshake in flight (their deadlines are epoll's), few enough
- * flags. */
+ * of none returns at once), no handshake in flight (their deadlines are epoll's), no more
+ * flags (two a ring) than one wait takes. */
 static bool rings_only(const struct comm *c)
 {
 	int rings = 0;
-	if (c->no_waitv || c->nhs || c->nshm > FUTEX_WAITV_MAX / 2)
+	if (c->no_waitv || c->nhs)
 		return false;
 	for (int r = 0; r < c->nranks; r++) {
 		if (!c->peers[r].in_ep)
@@ -89,7 +89,7 @@ static bool rings_only(const struct comm *c)
 			return false;
 		rings++;
 	}
-	return rings > 0;
+	return rings > 0 && rings <= FUTEX_WAITV_MAX / 2;
 }
 
 /* Sleeps on the armed rings' flags until one is woken or up to left ms (at most a slice). */
@@ -108,15 +108,11 @@ static void sleep_on_rings(struct comm *c, int64_t left)
 						       .uaddr = (uintptr_t)flags[i],
 						       .flags = FUTEX_32 };
 	}
-	struct timespec ts;
+	struct timespec ts; /* futex_waitv's timeout is a point on the clock it names */
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	int64_t ms = left < FUTEX_SLICE_MS ? (left > 0 ? left : 0) : FUTEX_SLICE_MS;
-	ts.tv_sec += ms / 1000;
-	ts.tv_nsec += (long)(ms % 1000) * 1000000;
-	if (ts.tv_nsec >= 1000000000) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000;
-	}
+	int64_t ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec + ms * 1000000;
+	ts = (struct timespec){ .tv_sec = ns / 1000000000, .tv_nsec = ns % 1000000000 };
 	/* woken, timed out, or a flag already down (EAGAIN): all mean look again */
 	if (syscall(SYS_futex_waitv, w, n, 0, &ts, CLOCK_MONOTONIC) < 0 && errno == ENOSYS)
 		c->no_waitv = true;

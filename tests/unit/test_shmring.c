@@ -247,7 +247,7 @@ static void *producer(void *arg)
 			if (wake == COMM__RING_BELL)
 				ring_bell(st->bell_r[1]);
 			else if (wake == COMM__RING_FUTEX)
-				comm__ring_wake_reader(&w);
+				comm__ring_wake(comm__ring_reader_flag(&w));
 			if (!k && st->sleepy && !comm__ring_writer_arm(&w, st->sleepy)) {
 				st->sleeps++;
 				if (st->sleepy == COMM__RING_BELL ? !doze(st->bell_w[0])
@@ -278,7 +278,7 @@ static void *consumer(void *arg)
 		if (wake == COMM__RING_BELL)
 			ring_bell(st->bell_w[1]);
 		else if (wake == COMM__RING_FUTEX)
-			comm__ring_wake_writer(&r);
+			comm__ring_wake(comm__ring_writer_flag(&r));
 		if (!k && st->sleepy && !comm__ring_reader_arm(&r, st->sleepy)) {
 			st->sleeps++;
 			if (st->sleepy == COMM__RING_BELL ? !doze(st->bell_r[0])
