@@ -628,14 +628,22 @@ static void inline_facts(struct pspan m, struct hlog_line *l, const struct hlog_
 	size_t n = m.n < 200 ? m.n : 200;
 	struct pspan head = {m.s, n};
 	long long v;
-	for (size_t i = 0; i + 27 <= n && l->t_us < 0; i++)
-		if (is_digit(m.s[i]) && (!i || !is_digit(m.s[i - 1]))) {
-			int64_t t = hlog__stamp_at(m.s + i, n - i);
-			if (t >= 0) {
-				l->t_us = t;
-				head.n = i; /* the pid comes before the time */
-			}
+	/* a stamp ("dddd-dd-dd-dd:dd:dd.ddd.ddd") starts at a run of digits 4 bytes before a
+	 * '-': only those places are tried, found by memchr (trying every run of digits of
+	 * every line was a twentieth of judging a log) */
+	for (const char *d = n > 4 ? memchr(m.s + 4, '-', n - 4) : NULL; d && l->t_us < 0;
+	     d = memchr(d + 1, '-', (size_t)(m.s + n - d - 1))) {
+		size_t i = (size_t)(d - m.s) - 4;
+		if (i + 27 > n)
+			break;
+		if (!is_digit(m.s[i]) || (i && is_digit(m.s[i - 1])))
+			continue;
+		int64_t t = hlog__stamp_at(m.s + i, n - i);
+		if (t >= 0) {
+			l->t_us = t;
+			head.n = i; /* the pid comes before the time */
 		}
+	}
 	/* torch_npu's "[ERROR] 2024-05-21-11:57:54 (PID:..." has the stamp without its fraction */
 	if (l->t_us < 0 && m.n >= 19) {
 		char buf[28];
@@ -653,9 +661,11 @@ static void inline_facts(struct pspan m, struct hlog_line *l, const struct hlog_
 	    hlog__num_at(a, &v) && v > 0 && v < 0x7fffffff)
 		l->pid = (int)v;
 	/* MODULE(pid,proc): the first '(' after a letter, followed by digits and ',' */
-	for (size_t i = 1; i < head.n && l->pid < 0; i++) {
+	for (const char *p = head.n > 1 ? memchr(m.s + 1, '(', head.n - 1) : NULL; p && l->pid < 0;
+	     p = memchr(p + 1, '(', (size_t)(m.s + head.n - p - 1))) {
+		size_t i = (size_t)(p - m.s);
 		char c = m.s[i - 1];
-		if (m.s[i] != '(' || !((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')))
+		if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')))
 			continue;
 		long x;
 		size_t k = num(m, i + 1, &x);

@@ -446,38 +446,59 @@ static int walk_dir(struct walk *w, const char *path, const char *rel, int depth
 
 /* The files of a bundle are read and scanned on every core, each into a report of its own
  * (a part), and the parts appended in the walk's order: the output is the same as one
- * thread's, byte for byte. A batch of BATCH_PER_THREAD files a thread is scanned at a time,
- * so that few parts are held at once whatever the number of files. */
+ * thread's, byte for byte. The workers take the files in order, at most RING files ahead of
+ * the part appended last, so that few parts are held at once whatever the number of files;
+ * the calling thread appends each part as soon as it is done. Files taken in batches, each
+ * waiting for its slowest file, left a core idle at the end of every batch (a 1 GB bundle
+ * of 17 files took 7.0 s of wall clock for 12.5 s of CPU). */
 #define MAX_THREADS 8
-#define BATCH_PER_THREAD 4
+#define RING_PER_THREAD 4
 
 struct part {
 	struct hlog_report r;
 	char err[256];
 	int rc;
+	int done; /* under the lock */
 };
 
-struct batch {
-	const struct job *job;
-	struct part *part;
-	size_t n;
-	size_t next; /* the next file to take, under the lock */
+struct pool {
+	const struct jobs *js;
+	const struct hlog_report *like; /* the settings each part copies */
+	struct part *part;		/* ring of ring parts: file i's is part[i % ring] */
+	size_t ring;
+	size_t next;   /* the next file to take */
+	size_t merged; /* files appended (or skipped) so far */
+	int stop;      /* take no more: an error, or the limits reached */
 	pthread_mutex_t lock;
+	pthread_cond_t cv;
 };
 
-static void *batch_worker(void *arg)
+static void *pool_worker(void *arg)
 {
-	struct batch *b = arg;
+	struct pool *o = arg;
+	pthread_mutex_lock(&o->lock);
 	for (;;) {
-		pthread_mutex_lock(&b->lock);
-		size_t i = b->next++;
-		pthread_mutex_unlock(&b->lock);
-		if (i >= b->n)
-			return NULL;
-		struct part *p = &b->part[i];
+		while (!o->stop && o->next < o->js->n && o->next >= o->merged + o->ring)
+			pthread_cond_wait(&o->cv, &o->lock);
+		if (o->stop || o->next >= o->js->n)
+			break;
+		size_t i = o->next++;
+		pthread_mutex_unlock(&o->lock);
+		struct part *p = &o->part[i % o->ring];
+		hlog_report_init(&p->r);
+		p->r.window = o->like->window;
+		p->r.stream_max = o->like->stream_max;
+		p->r.kb = o->like->kb;
 		struct walk w = {&p->r, p->err, sizeof(p->err)};
-		p->rc = read_file(&w, b->job[i].full, b->job[i].rel, b->job[i].node);
+		const struct job *j = job_at(o->js, i);
+		int rc = read_file(&w, j->full, j->rel, j->node);
+		pthread_mutex_lock(&o->lock);
+		p->rc = rc;
+		p->done = 1;
+		pthread_cond_broadcast(&o->cv);
 	}
+	pthread_mutex_unlock(&o->lock);
+	return NULL;
 }
 
 static int threads_online(void)
@@ -486,17 +507,22 @@ static int threads_online(void)
 	return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
 }
 
-/* Scans parts[0..n) of js from first with nt threads (the caller's among them). */
-static void run_batch(struct batch *b, int nt)
+/* Appends file i's part to r (or skips it: past the limits, after an error); 1 when no
+ * more files should be read. Called with the lock not held. */
+static int merge_part(struct walk *w, struct part *p, int *rc)
 {
-	pthread_t t[MAX_THREADS];
-	int started = 0;
-	for (int k = 1; k < nt && (size_t)k < b->n; k++)
-		if (!pthread_create(&t[started], NULL, batch_worker, b))
-			started++;
-	batch_worker(b);
-	for (int k = 0; k < started; k++)
-		pthread_join(t[k], NULL);
+	struct hlog_report *r = w->r;
+	if (*rc) {
+	} else if (r->bytes >= HLOG_MAX_TOTAL_BYTES || r->nfile >= HLOG_MAX_FILES) {
+		skip(r, HLOG_SKIP_LIMIT);
+	} else if (p->rc) {
+		snprintf(w->err, w->errlen, "%s", p->err);
+		*rc = p->rc;
+	} else {
+		*rc = hlog__report_append(r, &p->r, w->err, w->errlen);
+	}
+	hlog_report_release(&p->r);
+	return *rc || r->bytes >= HLOG_MAX_TOTAL_BYTES || r->nfile >= HLOG_MAX_FILES;
 }
 
 static int scan_jobs(struct walk *w, const struct jobs *js)
@@ -509,43 +535,54 @@ static int scan_jobs(struct walk *w, const struct jobs *js)
 				       job_at(js, i)->node);
 		return rc;
 	}
-	size_t per = (size_t)nt * BATCH_PER_THREAD;
-	struct batch b = {.part = calloc(per, sizeof(struct part))};
-	if (!b.part) {
+	struct pool o = {.js = js, .like = r, .ring = (size_t)nt * RING_PER_THREAD};
+	if (!(o.part = calloc(o.ring, sizeof(struct part)))) {
 		snprintf(w->err, w->errlen, "out of memory");
 		return -ENOMEM;
 	}
-	pthread_mutex_init(&b.lock, NULL);
-	for (size_t at = 0; at < js->n && !rc; at += per) {
-		b.job = job_at(js, at);
-		b.n = js->n - at < per ? js->n - at : per;
-		b.next = 0;
-		for (size_t i = 0; i < b.n; i++) {
-			hlog_report_init(&b.part[i].r);
-			b.part[i].r.window = r->window;
-			b.part[i].r.stream_max = r->stream_max;
-			b.part[i].r.kb = r->kb;
-			b.part[i].rc = 0;
-		}
-		/* past the limits every file is skipped unread, as read_file skips it */
-		if (r->bytes < HLOG_MAX_TOTAL_BYTES && r->nfile < HLOG_MAX_FILES)
-			run_batch(&b, nt);
-		for (size_t i = 0; i < b.n; i++) {
-			struct part *p = &b.part[i];
-			if (rc) {
-			} else if (r->bytes >= HLOG_MAX_TOTAL_BYTES || r->nfile >= HLOG_MAX_FILES) {
+	pthread_mutex_init(&o.lock, NULL);
+	pthread_cond_init(&o.cv, NULL);
+	/* past the limits every file is skipped unread, as read_file skips it */
+	o.stop = r->bytes >= HLOG_MAX_TOTAL_BYTES || r->nfile >= HLOG_MAX_FILES;
+	pthread_t t[MAX_THREADS];
+	int started = 0;
+	for (int k = 0; k < nt && (size_t)k < js->n; k++)
+		if (!pthread_create(&t[started], NULL, pool_worker, &o))
+			started++;
+	if (!started)
+		o.stop = 1; /* no thread: every file is read here, below */
+	for (size_t i = 0; i < js->n; i++) {
+		struct part *p = &o.part[i % o.ring];
+		pthread_mutex_lock(&o.lock);
+		while (!p->done && (i < o.next || !o.stop))
+			pthread_cond_wait(&o.cv, &o.lock);
+		int taken = p->done;
+		p->done = 0;
+		pthread_mutex_unlock(&o.lock);
+		int stop;
+		if (taken) {
+			stop = merge_part(w, p, &rc);
+		} else if (!started && !rc) {
+			rc = read_file(w, job_at(js, i)->full, job_at(js, i)->rel,
+				       job_at(js, i)->node);
+			stop = 0;
+		} else {
+			/* never taken: the workers stopped at an error or at the limits */
+			if (!rc)
 				skip(r, HLOG_SKIP_LIMIT);
-			} else if (p->rc) {
-				snprintf(w->err, w->errlen, "%s", p->err);
-				rc = p->rc;
-			} else {
-				rc = hlog__report_append(r, &p->r, w->err, w->errlen);
-			}
-			hlog_report_release(&p->r);
+			stop = 1;
 		}
+		pthread_mutex_lock(&o.lock);
+		o.merged = i + 1;
+		o.stop |= stop;
+		pthread_cond_broadcast(&o.cv);
+		pthread_mutex_unlock(&o.lock);
 	}
-	pthread_mutex_destroy(&b.lock);
-	free(b.part);
+	for (int k = 0; k < started; k++)
+		pthread_join(t[k], NULL);
+	pthread_cond_destroy(&o.cv);
+	pthread_mutex_destroy(&o.lock);
+	free(o.part);
 	return rc;
 }
 
