@@ -316,6 +316,9 @@ static const struct {
 	/* a table's heading, the word a column's name: NCCL RAS's "Group     Comms     Nodes
 	 * Ranks     Ranks     Ranks    Status  Errors" */
 	{"errors", 0, hlog__ew_column_heading},
+	/* and a section's title of a few words: dcgmi's "| NVLINK Error Counts |" over its links'
+	 * counters, nvidia-smi -q's "ECC Errors" over its own */
+	{"error", 0, hlog__ew_column_heading},
 	/* mkdir's answer for a directory already there: "mkdir: cannot create directory
 	 * 'logs': File exists" (a job script run again; what it wanted is in place) */
 	{"cannot", 1, hlog__ew_dir_exists},
@@ -356,6 +359,7 @@ static const struct {
 	/* a field of a status table whose value says there is none: npu-smi's "Error Code
 	 * : NA", "Error Information : NA" */
 	{"error", 0, hlog__ew_none_value},
+	{"failure", 0, hlog__ew_none_value},
 	/* a level of logging as a setting's value: oneCCL's "|CCL_WARN| value of CCL_LOG_LEVEL
 	 * changed to be error (default:warn)" */
 	{"error", 0, hlog__ew_level_value},

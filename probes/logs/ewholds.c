@@ -416,11 +416,13 @@ int hlog__ew_level_value(struct pspan m, size_t at, size_t len)
 }
 
 /* Whether the word at m[at..at+len) opens a field's name whose value, after ':' or '=', is
- * none: "NA", "N/A", "None", "null", "-" or "0", the line's last word ("Error Code : NA"; not
- * "Error Code : 0x81 (NA)" nor "Error : none of the ports came up"). */
+ * none: "NA", "N/A", "None", "null", "-", "0", "No" or "False", the line's last word ("Error
+ * Code : NA", nvidia-smi -q's "Remapping Failure Occurred : No"; not "Error Code : 0x81 (NA)"
+ * nor "Error : none of the ports came up" nor "Error : No such device"). */
 int hlog__ew_none_value(struct pspan m, size_t at, size_t len)
 {
-	static const char *const nones[] = {"NA", "N/A", "None", "none", "null", "-", "0"};
+	static const char *const nones[] = {"NA", "N/A", "None", "none", "null", "-",	  "0",
+					    "No", "no",	  "NO",	  "False", "false"};
 	size_t i = at + len;
 	while (i < m.n && i < at + 40 && (hlog__word_char(m.s[i]) || ew_blank(m.s[i])))
 		i++;
@@ -570,28 +572,64 @@ int hlog__ew_foretold(struct pspan m, size_t at, size_t len)
 /* Whether the line is a heading, the word at m[at..at+len) one of its names: a table's, of
  * words of letters only, at least four, set apart by runs of two or more blanks (NCCL RAS's
  * "Group     Comms     Nodes     Ranks     Ranks     Ranks    Status  Errors"), or a
- * section's, the plural word alone on its line (the same report's "Errors" over "======",
- * the section that lists them, which is empty when there are none). What a heading names is
- * what the lines under it count, each judged on its own. */
+ * section's: the plural word alone on its line (the same report's "Errors" over "======",
+ * the section that lists them, which is empty when there are none), or a few words that end
+ * with it or with the word for its tally (nvidia-smi -q's "ECC Errors" over its counters,
+ * dcgmi's "| NVLINK Error Counts |" in its box). What a heading names is what the lines under
+ * it count, each judged on its own. */
+static const char *const tally_words[] = {"count", "counts", "counter", "counters", "summary",
+					  "statistics"};
+
+/* words that make a few words a statement ("Too Many Errors", "Fatal Errors"), not a title */
+static const char *const claim_words[] = {"too", "many", "multiple", "several", "some", "more",
+					  "fatal", "critical"};
+
+static int word_in(const char *const *list, size_t nl, const char *s, size_t n)
+{
+	for (size_t k = 0; k < nl; k++)
+		if (strlen(list[k]) == n && !strncasecmp(s, list[k], n))
+			return 1;
+	return 0;
+}
+
 int hlog__ew_column_heading(struct pspan m, size_t at, size_t len)
 {
-	size_t i = 0, words = 0, gaps = 0;
-	while (i < m.n && ew_blank(m.s[i]))
+	size_t i = 0, e = m.n, words = 0, gaps = 0, after = 0, tally = 0, claim = 0;
+	while (e && (ew_blank(m.s[e - 1]) || m.s[e - 1] == '\r'))
+		e--;
+	while (i < e && ew_blank(m.s[i]))
 		i++;
-	while (i < m.n) {
+	int box = i < e && m.s[i] == '|';
+	if (box) { /* a box's row: its borders are the table's, not the heading's */
+		for (i++; i < e && ew_blank(m.s[i]); i++)
+			;
+		if (e > i && m.s[e - 1] == '|')
+			e--;
+		while (e > i && ew_blank(m.s[e - 1]))
+			e--;
+	}
+	while (i < e) {
 		size_t w = i;
-		while (i < m.n && isalpha((unsigned char)m.s[i]))
+		while (i < e && isalpha((unsigned char)m.s[i]))
 			i++;
 		if (i == w)
 			return 0; /* a digit, a mark: a row or a sentence, not a heading */
 		words++;
+		if (w > at) {
+			after++;
+			tally += word_in(tally_words, sizeof(tally_words) / sizeof(tally_words[0]),
+					 m.s + w, i - w);
+		}
+		claim |= word_in(claim_words, sizeof(claim_words) / sizeof(claim_words[0]), m.s + w,
+				 i - w);
 		size_t b = i;
-		while (i < m.n && (ew_blank(m.s[i]) || m.s[i] == '\r'))
+		while (i < e && (ew_blank(m.s[i]) || m.s[i] == '\r'))
 			i++;
-		gaps += i < m.n && i - b >= 2;
+		gaps += i < e && i - b >= 2;
 	}
-	return (words >= 4 && gaps + 1 >= words) ||
-	       (words == 1 && len > 1 && (m.s[at + len - 1] == 's' || m.s[at + len - 1] == 'S'));
+	int plural = len > 1 && (m.s[at + len - 1] == 's' || m.s[at + len - 1] == 'S');
+	return (words >= 4 && gaps + 1 >= words && !box) || (words == 1 && plural) ||
+	       (words <= 4 && !claim && ((!after && plural) || (after && tally == after)));
 }
 
 /* Whether the line is mkdir's answer for a directory that is there already ("mkdir: cannot

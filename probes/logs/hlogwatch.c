@@ -210,8 +210,10 @@ static void waited(struct sbuf *b, const struct rep *a)
 	else if (a->state && a->state->work.pg[0])
 		hlog__sb_add(b, " of process group %s", a->state->work.pg + 3);
 	long long t = w->ran_ms >= 0 ? w->ran_ms : w->timeout_ms;
-	if (t >= 0)
+	if (t >= 1000)
 		hlog__sb_add(b, " after %lld s", t / 1000);
+	else if (t >= 0)
+		hlog__sb_add(b, " after %lld ms", t);
 }
 
 static const char desync_fix[] =
@@ -488,6 +490,39 @@ static void say_mixed(struct hlog_report *r, struct sbuf *b, const struct rep *r
 			hlog__evidence(r, rep[k].e);
 }
 
+/* A collective timeout under a second: no collective of a job across processes is sure to
+ * end that soon (the first one sets up its connections), so the setting itself is the
+ * fault, most often seconds or minutes given where milliseconds were meant. */
+#define SHORT_TIMEOUT_MS 1000
+
+/* The rank whose timeout was set under SHORT_TIMEOUT_MS, or NULL: every reporter's (the
+ * others time out as they wait on it). */
+static const struct rep *short_timeout(const struct rep *rep, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		long long t = rep[k].e->work.timeout_ms;
+		if (t < 0 || t >= SHORT_TIMEOUT_MS)
+			return NULL;
+	}
+	return n ? &rep[0] : NULL;
+}
+
+static void say_short_timeout(struct hlog_report *r, struct sbuf *b, const struct rep *a)
+{
+	hlog__sb_add(b, "rank %d timed out", a->rank);
+	waited(b, a);
+	hlog__sb_add(b, " under a collective timeout of %lld ms: the timeout is too short for "
+			"any collective to finish, so the setting itself stopped the job",
+		     a->e->work.timeout_ms);
+	r->rank = a->rank;
+	what(r, HCAT_CONFIG, "timeout-setting");
+	snprintf(r->fix, sizeof(r->fix), "%s",
+		 "give the process group a timeout in minutes (init_process_group(timeout="
+		 "timedelta(minutes=10)), the framework's own timeout option such as ddp_timeout "
+		 "in seconds, or HCCL_EXEC_TIMEOUT in seconds), then run again");
+	hlog__evidence(r, a->e);
+}
+
 /* every rank here timed out in the same work: the one holding it up is not here */
 static void say_elsewhere(struct hlog_report *r, struct sbuf *b, const struct rep *a, int *who,
 			  size_t n)
@@ -534,7 +569,7 @@ int hlog__watchdog_conclude(struct hlog_report *r, int strong_only)
 		goto out;
 	if (!mixed && !d && !s.unranked && s.n < MAX_REP)
 		nmiss = missing_ranks(r, &s, miss);
-	if (strong_only && !d && !nmiss)
+	if (strong_only && !d && !nmiss && !short_timeout(s.rep, s.n))
 		goto out;
 	struct sbuf b = {r->cause, sizeof(r->cause), 0};
 	r->kind = HLOG_WATCHDOG;
@@ -542,7 +577,9 @@ int hlog__watchdog_conclude(struct hlog_report *r, int strong_only)
 	snprintf(r->node, sizeof(r->node), "%s", a->e->node);
 	for (size_t k = 0; k < s.n; k++)
 		who[k] = s.rep[k].rank;
-	if (d)
+	if (short_timeout(s.rep, s.n))
+		say_short_timeout(r, &b, short_timeout(s.rep, s.n));
+	else if (d)
 		say_desync(r, &b, a, d);
 	else if (nmiss)
 		say_missing(r, &b, &s, miss, nmiss, who);

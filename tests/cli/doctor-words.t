@@ -1797,4 +1797,31 @@ check_out "config words:conflict" "  'Please revise the conflict and try again.'
 cause_is "kind detail" "version-mismatch words:version" "  pip's resolver: versions" \
 	'ERROR: Cannot install cowsay==5.0 and cowsay>=6.0 because these package versions have conflicting dependencies.'
 
+# a section's title over its counters is no error, nor a failure field whose value is No
+# (nvidia-smi -q's and dcgmi's output on a healthy H800 node, verbatim); the same field at Yes
+# is one
+printf '%s\n' '    ECC Errors' '            DRAM Uncorrectable            : N/A' \
+	'+-----------------------------+------------------------------------------------+' \
+	'| NVLINK Error Counts                                                          |' \
+	'| -> CRC FLIT Error           | 0                                              |' \
+	'        Remapping Failure Occurred        : No' >"$TMP/heading.log"
+run "$HCCLCTL" doctor --logs "$TMP/heading.log"
+check_rc 0 "section titles over counters at zero and a failure field at No: a pass"
+printf '%s\n' '        Remapping Failure Occurred        : Yes' >"$TMP/heading.log"
+run "$HCCLCTL" doctor --logs "$TMP/heading.log"
+check_rc 1 "  the failure field at Yes: an error line (a warning)"
+
+# a collective timeout under a second is the setting's fault, not a rank's (instructlab's CI
+# with the timeout knob at 1 ms, verbatim); the same line at 10 minutes is a rank holding the
+# others up
+wd='  what():  [PG ID 0 PG GUID 0(default_pg) Rank 3] Process group watchdog thread terminated with exception: [Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1) ran for 90 milliseconds before timing out.'
+cause_is "kind detail rank" "config timeout-setting 3" "a watchdog timeout of 1 ms: the timeout setting" \
+	"terminate called after throwing an instance of 'c10::DistBackendError'" "$wd"
+run "$HCCLCTL" doctor --logs "$TMP/ci.log"
+printf '%s\n' "$OUT" | grep -qF 'rank 3 timed out in ALLREDUCE #1 of process group 0 after 90 ms under a collective timeout of 1 ms'
+_report $? "  it names the work, the time it ran and the timeout it had" "$OUT"
+cause_is "kind detail" "rank-stuck timeout-elsewhere" "  the same work under 600000 ms: a rank held it up" \
+	"terminate called after throwing an instance of 'c10::DistBackendError'" \
+	"$(printf '%s' "$wd" | sed 's/Timeout(ms)=1)/Timeout(ms)=600000)/; s/90 milliseconds/600090 milliseconds/')"
+
 done_testing

@@ -703,6 +703,18 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch353/training-on-eks-c7-g6e-8xlarge-4node-aws-ofi-nccl-no-eligible-"
 	 "efa-provider-falls-back-to-net-socket",
 	 "NCCL_OFI_TUNER is not available for platform : g6e.8xlarge, Fall back to NCCL", 0},
+	{"error",
+	 "../real-logs-new/batch826/llm-action-dcgmi-doc-h800-nvlink-8-links-up-error-counts-zero-"
+	 "healthy",
+	 "| NVLINK Error Counts", 0},
+	{"errors",
+	 "../real-logs-new/batch826/llm-action-nvidia-smi-doc-h800-q-fabric-completed-remapped-rows-"
+	 "0-nvlink-status-healthy",
+	 "    ECC Errors", 0},
+	{"failure",
+	 "../real-logs-new/batch826/llm-action-nvidia-smi-doc-h800-q-fabric-completed-remapped-rows-"
+	 "0-nvlink-status-healthy",
+	 "Remapping Failure Occurred", 0},
 	{"could not find the metadata file",
 	 "../real-logs-new/batch167/bigscience-meg-ds-3d-gpt2-52b-n16-64gpu-tp4-pp16-compiler-warning-no-checkpoint-metadata-iterations-healthy",
 	 "WARNING: could not find the metadata file", 0},
