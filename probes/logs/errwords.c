@@ -158,6 +158,10 @@ static const struct {
 	{"insufficient", 0},
 	{"core dumped", 0},   /* "Segmentation fault (core dumped)" */
 	{"illegal", 0},	      /* "Cuda failure 'an illegal memory access was encountered'" */
+	/* the same on an AMD GPU, in the ROCm runtime's words before it aborts the process:
+	 * "Memory access fault by GPU node-7 (Agent handle: 0x20916760) on address (nil).
+	 * Reason: Unknown." */
+	{"memory access fault", 0},
 	{"terminate called", 0}, /* "terminate called after throwing an instance of ..." */
 	{"connection reset", 0}, /* NCCL: "Call to recv from ... failed : Connection reset by peer" */
 	{"lost communication", 0}, /* Open MPI: "ORTE has lost communication with a remote daemon." */

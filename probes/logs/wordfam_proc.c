@@ -26,7 +26,11 @@ const struct family hlog__fams_proc[] = {
 		 "unhandled exception",
 		 /* a crash handler's heading: Open MPI's "*** Process received signal ***", UCX's
 		  * "==== backtrace (tid: 548615) ====" over the frames of a process it caught */
-		 "received signal", "backtrace (tid"}},
+		 "received signal", "backtrace (tid",
+		 /* the ROCm runtime's GPU page fault, after which it aborts the process: "Memory
+		  * access fault by GPU node-4 (Agent handle: 0x1992e500) on address (nil). Reason:
+		  * Unknown." */
+		 "memory access fault"}},
 	/* an address whose host is empty ("ray start --address=:6379", "connect to ... address
 	 * :6379", "tcp://:29500"): the variable that should hold the master's host was empty
 	 * when the command line was made, so every connection goes nowhere */

@@ -1824,4 +1824,10 @@ cause_is "kind detail" "rank-stuck timeout-elsewhere" "  the same work under 600
 	"terminate called after throwing an instance of 'c10::DistBackendError'" \
 	"$(printf '%s' "$wd" | sed 's/Timeout(ms)=1)/Timeout(ms)=600000)/; s/90 milliseconds/600090 milliseconds/')"
 
+# the ROCm runtime's GPU page fault, before it aborts the process (ROCm/aiter's SGLang run,
+# verbatim): a crash, not a pass
+cause_is "kind detail" "unresolved words:crash" "the ROCm runtime's 'Memory access fault by GPU'" \
+	'[2026-02-17 23:52:12 TP6] [fused_moe] using 2stage default for (256, 1024, 6144, 256, 257, 9, '"'"'ActivationType.Silu'"'"', '"'"'torch.bfloat16'"'"', '"'"'torch.bfloat16'"'"', '"'"'torch.bfloat16'"'"', '"'"'QuantType.No'"'"', True, False) ' \
+	'Memory access fault by GPU node-7 (Agent handle: 0x20916760) on address (nil). Reason: Unknown.'
+
 done_testing

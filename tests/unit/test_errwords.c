@@ -47,6 +47,10 @@ static const char *real_line(const char *from, const char *line, char *buf, size
 }
 
 static const struct row_line word_lines[] = {
+	{"memory access fault",
+	 "../real-logs-new/batch830/aiter-2059-glm5-sglang-mi355-tp8-fused-moe-memory-access-fault-"
+	 "unresolved",
+	 "Memory access fault by GPU node-7"},
 	{"error", "llamafactory-3839-ej0001-hccp-busy", "[ERROR] HCCL error in:"},
 	{"errors", "vllm-ascend-5461-a2-2node-ei0006-mc2", "with other errors or no errors"},
 	{"fail", "https://github.com/firemodels/fds/issues/5853",

@@ -504,6 +504,10 @@ static void test_rows(void **state)
 		/* real-logs-new batch435 (openhpc/ohpc#2059: UCX's dump), batch434 (NVIDIA/nccl#33:
 		 * NCCL 1) */
 		{"==== backtrace (tid: 548615) ====", "crash"},
+		/* real-logs-new batch830 (ROCm/aiter#5192: the ROCm runtime's GPU page fault) */
+		{"Memory access fault by GPU node-6 (Agent handle: 0x501def90) on address "
+		 "0x7f5e50c00000. Reason: Unknown.",
+		 "crash"},
 		/* real-logs-new batch444 (a student team's LSF jobs: SUSTech's APAC HPC-AI 2024),
 		 * batch446 (AWS ParallelCluster's troubleshooting page, OCI's node problem
 		 * detector page) */
