@@ -56,11 +56,15 @@ _report $? "  and tells nobody (nothing on stdout)" "$(cat "$TMP/out")"
 # Ctrl-C of `run --ssh` reaches run-node as the line "interrupt" on its stdin (libssh2 cannot
 # send a signal): its ranks stop together at the next row, rank 0's rows so far and its
 # footer are relayed, each rank ends with 130, run-node too, and no rank is left behind.
+# A row must end well within run-node's grace of 3 s (RUN_INTERRUPT_GRACE_MS) before it
+# stops them with TERM: 4000 iterations of each size take under a second even built with
+# ASan beside other tests (20000 took 3.1 s for the first row of one clean-clone run, which
+# then ended in TERM).
 mkfifo "$TMP/in2"
 sleep 120 >"$TMP/in2" &
 sp=$!
 "$HCCLCTL" run-node --ranks 0,1 -- run allreduce --world-size 2 \
-	--master "127.0.0.1:$(free_port)" -b 8 -e 8K -n 20000 -w 1 <"$TMP/in2" >"$TMP/out" 2>"$TMP/err" &
+	--master "127.0.0.1:$(free_port)" -b 8 -e 8K -n 4000 -w 1 <"$TMP/in2" >"$TMP/out" 2>"$TMP/err" &
 np=$!
 wait_line "$TMP/out" "^${tag}0  *[0-9]" 600 || true
 ranks=$(pgrep -P "$np" | tr '\n' ' ')
