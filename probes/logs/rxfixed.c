@@ -96,7 +96,27 @@ int rx_fixed_compile(const char *re, struct rx_fixed *f)
 			if (f->set[k][c >> 6] >> (c & 63) & 1)
 				f->shift[c] = (unsigned char)(f->n - 1 - k);
 	}
+	for (unsigned c = 1; c < 128; c++) {
+		if (!(f->set[f->n - 1][c >> 6] >> (c & 63) & 1))
+			continue;
+		if (f->nlast == RX_FIXED_LAST) {
+			f->nlast = 0; /* many: the window's walk */
+			break;
+		}
+		f->last[f->nlast++] = (unsigned char)c;
+	}
 	return 0;
+}
+
+/* Whether the window at s matches, its last byte known to. */
+static int window_at(const struct rx_fixed *f, const char *s)
+{
+	for (size_t k = 0; k + 1 < f->n; k++) {
+		unsigned c = (unsigned char)s[k];
+		if (c >= 0x80 || !(f->set[k][c >> 6] >> (c & 63) & 1))
+			return 0;
+	}
+	return 1;
 }
 
 int rx_fixed_search(const struct rx_fixed *f, const char *s, size_t n, size_t max)
@@ -106,6 +126,17 @@ int rx_fixed_search(const struct rx_fixed *f, const char *s, size_t n, size_t ma
 		n = (size_t)(nul - s);
 	if (n > max)
 		n = max;
+	if (f->nlast) {
+		if (n < f->n)
+			return 0;
+		const char *end = s + n;
+		for (unsigned b = 0; b < f->nlast; b++)
+			for (const char *p = memchr(s + f->n - 1, f->last[b], (size_t)(end - s) - (f->n - 1));
+			     p; p = p + 1 < end ? memchr(p + 1, f->last[b], (size_t)(end - p - 1)) : NULL)
+				if (window_at(f, p - (f->n - 1)))
+					return 1;
+		return 0;
+	}
 	for (size_t i = 0; i + f->n <= n;) {
 		unsigned last = (unsigned char)s[i + f->n - 1];
 		if (last >= 0x80) {

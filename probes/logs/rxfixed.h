@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #define RX_FIXED_MAX 32
+#define RX_FIXED_LAST 4
 
 struct rx_fixed {
 	size_t n;			/* positions */
@@ -15,6 +16,10 @@ struct rx_fixed {
 	/* how far the window may move on when its last byte is c (Horspool's rule, by class):
 	 * most bytes of a line are in no class, and the window then moves on by n */
 	unsigned char shift[128];
+	/* the bytes the last position takes when they are few (nlast > 0): a match ends at one
+	 * of them, which memchr finds faster than the window walks (a line of digits and
+	 * colons moved it on by one byte at a time) */
+	unsigned char nlast, last[RX_FIXED_LAST];
 };
 
 /* 0 when the extended expression re is only ASCII literals, escaped specials and positive

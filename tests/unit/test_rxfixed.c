@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -77,11 +78,40 @@ static void test_matches(void **state)
 	regfree(&rx);
 }
 
+/* Against regexec on random lines: forms whose last position takes few bytes (found by
+ * memchr) and many (the window's walk), over an alphabet that makes partial matches common. */
+static void test_random(void **state)
+{
+	(void)state;
+	static const char *const res[] = {"[EWI][A-Z0-9][0-9]{4}[):]", "ab[0-9]c", "[a-c]{2}x",
+					  "a[0-9]{2}[a-z]", "x", "[0-9]:[0-9]"};
+	static const char abc[] = "EWIab0129:)xc ";
+	unsigned seed = 11;
+	for (size_t r = 0; r < sizeof(res) / sizeof(res[0]); r++) {
+		struct rx_fixed f;
+		regex_t rx;
+		assert_int_equal(rx_fixed_compile(res[r], &f), 0);
+		assert_int_equal(regcomp(&rx, res[r], REG_EXTENDED | REG_NOSUB), 0);
+		for (int round = 0; round < 3000; round++) {
+			char line[40];
+			size_t n = (size_t)rand_r(&seed) % sizeof(line);
+			for (size_t j = 0; j < n; j++)
+				line[j] = abc[(size_t)rand_r(&seed) % (sizeof(abc) - 1)];
+			line[n] = '\0';
+			int want = !regexec(&rx, line, 0, NULL, 0);
+			if (rx_fixed_search(&f, line, n, 4095) != want)
+				fail_msg("%s on '%s': want %d", res[r], line, want);
+		}
+		regfree(&rx);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_forms),
 		cmocka_unit_test(test_matches),
+		cmocka_unit_test(test_random),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
