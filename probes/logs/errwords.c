@@ -162,6 +162,9 @@ static const struct {
 	 * "Memory access fault by GPU node-7 (Agent handle: 0x20916760) on address (nil).
 	 * Reason: Unknown." */
 	{"memory access fault", 0},
+	/* a NIC's link gone, in systemd-networkd's words (its port flapping when "Gained
+	 * carrier" follows): "systemd-networkd[5398]: ib6: lost carrier" */
+	{"lost carrier", 0},
 	{"terminate called", 0}, /* "terminate called after throwing an instance of ..." */
 	{"connection reset", 0}, /* NCCL: "Call to recv from ... failed : Connection reset by peer" */
 	{"lost communication", 0}, /* Open MPI: "ORTE has lost communication with a remote daemon." */

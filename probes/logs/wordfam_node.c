@@ -259,6 +259,8 @@ const struct family hlog__fams_node[] = {
 		 /* a port's state as one word (the HCCN tool's "L1:link_fail", "L2:linkdown") */
 		 "linkdown", "link_fail",
 		 "carrier lost",
+		 /* systemd-networkd's: "ib6: lost carrier" */
+		 "lost carrier",
 		 /* Open MPI's openib: "there are no active ports detected (or Open MPI was unable
 		  * to use them)" */
 		 "no active ports",

@@ -1830,4 +1830,11 @@ cause_is "kind detail" "unresolved words:crash" "the ROCm runtime's 'Memory acce
 	'[2026-02-17 23:52:12 TP6] [fused_moe] using 2stage default for (256, 1024, 6144, 256, 257, 9, '"'"'ActivationType.Silu'"'"', '"'"'torch.bfloat16'"'"', '"'"'torch.bfloat16'"'"', '"'"'torch.bfloat16'"'"', '"'"'QuantType.No'"'"', True, False) ' \
 	'Memory access fault by GPU node-7 (Agent handle: 0x20916760) on address (nil). Reason: Unknown.'
 
+# a NIC's link gone in systemd-networkd's words, flapping (Azure's health-check test data for
+# its IB flap check, verbatim): a link down, on the node whose log it is
+cause_is "kind detail node" "link-down words:link-down node0" "systemd-networkd's 'ib6: lost carrier'" \
+	'Aug 17 06:17:01 jplc7eb7-vm-0 CRON[215327]: (root) CMD (   cd / && run-parts --report /etc/cron.hourly)' \
+	'Aug 17 06:18:01 jplc7eb7-vm-0 systemd-networkd[5398]: ib6: lost carrier' \
+	'Aug 17 06:18:06 jplc7eb7-vm-0 systemd-networkd[5398]: ib6: Gained carrier'
+
 done_testing

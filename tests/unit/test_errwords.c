@@ -47,6 +47,10 @@ static const char *real_line(const char *from, const char *line, char *buf, size
 }
 
 static const struct row_line word_lines[] = {
+	{"lost carrier",
+	 "../real-logs-new/batch837/azurehpc-health-checks-test-data-1dev-6flap-syslog-ib6-lost-"
+	 "carrier",
+	 "ib6: lost carrier"},
 	{"memory access fault",
 	 "../real-logs-new/batch830/aiter-2059-glm5-sglang-mi355-tp8-fused-moe-memory-access-fault-"
 	 "unresolved",

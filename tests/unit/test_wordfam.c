@@ -504,6 +504,9 @@ static void test_rows(void **state)
 		/* real-logs-new batch435 (openhpc/ohpc#2059: UCX's dump), batch434 (NVIDIA/nccl#33:
 		 * NCCL 1) */
 		{"==== backtrace (tid: 548615) ====", "crash"},
+		/* real-logs-new batch837 (Azure/azurehpc-health-checks' IB flap test data) */
+		{"Aug 17 06:18:01 jplc7eb7-vm-0 systemd-networkd[5398]: ib6: lost carrier",
+		 "link-down"},
 		/* real-logs-new batch830 (ROCm/aiter#5192: the ROCm runtime's GPU page fault) */
 		{"Memory access fault by GPU node-6 (Agent handle: 0x501def90) on address "
 		 "0x7f5e50c00000. Reason: Unknown.",
