@@ -569,7 +569,8 @@ int hlog__watchdog_conclude(struct hlog_report *r, int strong_only)
 		goto out;
 	if (!mixed && !d && !s.unranked && s.n < MAX_REP)
 		nmiss = missing_ranks(r, &s, miss);
-	if (strong_only && !d && !nmiss && !short_timeout(s.rep, s.n))
+	const struct rep *st = short_timeout(s.rep, s.n);
+	if (strong_only && !d && !nmiss && !st)
 		goto out;
 	struct sbuf b = {r->cause, sizeof(r->cause), 0};
 	r->kind = HLOG_WATCHDOG;
@@ -577,8 +578,8 @@ int hlog__watchdog_conclude(struct hlog_report *r, int strong_only)
 	snprintf(r->node, sizeof(r->node), "%s", a->e->node);
 	for (size_t k = 0; k < s.n; k++)
 		who[k] = s.rep[k].rank;
-	if (short_timeout(s.rep, s.n))
-		say_short_timeout(r, &b, short_timeout(s.rep, s.n));
+	if (st)
+		say_short_timeout(r, &b, st);
 	else if (d)
 		say_desync(r, &b, a, d);
 	else if (nmiss)

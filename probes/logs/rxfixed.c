@@ -61,6 +61,12 @@ static int count(const char **pp)
 	return v;
 }
 
+/* Whether position k takes the byte c (ASCII only). */
+static int in_set(const struct rx_fixed *f, size_t k, unsigned c)
+{
+	return c < 0x80 && (f->set[k][c >> 6] >> (c & 63) & 1);
+}
+
 int rx_fixed_compile(const char *re, struct rx_fixed *f)
 {
 	memset(f, 0, sizeof(*f));
@@ -93,11 +99,11 @@ int rx_fixed_compile(const char *re, struct rx_fixed *f)
 	for (unsigned c = 0; c < 128; c++) {
 		f->shift[c] = (unsigned char)f->n;
 		for (size_t k = 0; k + 1 < f->n; k++)
-			if (f->set[k][c >> 6] >> (c & 63) & 1)
+			if (in_set(f, k, c))
 				f->shift[c] = (unsigned char)(f->n - 1 - k);
 	}
 	for (unsigned c = 1; c < 128; c++) {
-		if (!(f->set[f->n - 1][c >> 6] >> (c & 63) & 1))
+		if (!in_set(f, f->n - 1, c))
 			continue;
 		if (f->nlast == RX_FIXED_LAST) {
 			f->nlast = 0; /* many: the window's walk */
@@ -111,11 +117,9 @@ int rx_fixed_compile(const char *re, struct rx_fixed *f)
 /* Whether the window at s matches, its last byte known to. */
 static int window_at(const struct rx_fixed *f, const char *s)
 {
-	for (size_t k = 0; k + 1 < f->n; k++) {
-		unsigned c = (unsigned char)s[k];
-		if (c >= 0x80 || !(f->set[k][c >> 6] >> (c & 63) & 1))
+	for (size_t k = 0; k + 1 < f->n; k++)
+		if (!in_set(f, k, (unsigned char)s[k]))
 			return 0;
-	}
 	return 1;
 }
 
@@ -126,15 +130,16 @@ int rx_fixed_search(const struct rx_fixed *f, const char *s, size_t n, size_t ma
 		n = (size_t)(nul - s);
 	if (n > max)
 		n = max;
-	if (f->nlast) {
-		if (n < f->n)
-			return 0;
-		const char *end = s + n;
-		for (unsigned b = 0; b < f->nlast; b++)
-			for (const char *p = memchr(s + f->n - 1, f->last[b], (size_t)(end - s) - (f->n - 1));
-			     p; p = p + 1 < end ? memchr(p + 1, f->last[b], (size_t)(end - p - 1)) : NULL)
+	if (f->nlast) { /* a match ends at one of the last position's few bytes */
+		for (unsigned b = 0; b < f->nlast && n >= f->n; b++) {
+			size_t from = f->n - 1;
+			const char *p;
+			while (from < n && (p = memchr(s + from, f->last[b], n - from))) {
 				if (window_at(f, p - (f->n - 1)))
 					return 1;
+				from = (size_t)(p - s) + 1;
+			}
+		}
 		return 0;
 	}
 	for (size_t i = 0; i + f->n <= n;) {
@@ -143,13 +148,7 @@ int rx_fixed_search(const struct rx_fixed *f, const char *s, size_t n, size_t ma
 			i += f->n;
 			continue;
 		}
-		size_t k = 0;
-		for (; k < f->n; k++) {
-			unsigned c = (unsigned char)s[i + k];
-			if (c >= 0x80 || !(f->set[k][c >> 6] >> (c & 63) & 1))
-				break;
-		}
-		if (k == f->n)
+		if (in_set(f, f->n - 1, last) && window_at(f, s + i))
 			return 1;
 		i += f->shift[last];
 	}
