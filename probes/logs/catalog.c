@@ -111,6 +111,7 @@ static const struct {
 	{hlog__devkey_words, HLOG_GATE_DEVKEY},
 	{hlog__outcome_stems, HLOG_GATE_OUTCOME},
 	{hlog__context_words, HLOG_GATE_CONTEXT},
+	{hlog__watchdog_words, HLOG_GATE_WATCHDOG | HLOG_GATE_RECOG},
 };
 
 /* The needles' count, over-estimated: what to allocate. */

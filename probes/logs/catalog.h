@@ -109,6 +109,7 @@ enum hlog_gate {
 	HLOG_GATE_DEVKEY = 4,  /* hlog__devkey_words: a key a device number may follow */
 	HLOG_GATE_OUTCOME = 8, /* hlog__outcome_stems: a run's outcome may be stated */
 	HLOG_GATE_CONTEXT = 16, /* hlog__context_words: a command or heading over output */
+	HLOG_GATE_WATCHDOG = 32, /* hlog__watchdog_words: a watchdog's or heartbeat's report */
 };
 struct hlog_hits {
 	const char *s; /* the line searched */
@@ -141,7 +142,8 @@ void hlog__line_hits_kb(struct pspan m, struct hlog_hits *h, const struct kb *kb
 /* The recogniser's gate words, the device keys', the outcome's stems and the context's
  * words (gatewords.c), NULL-terminated. */
 extern const char *const hlog__recog_words[], *const hlog__devkey_words[],
-	*const hlog__outcome_stems[], *const hlog__context_words[];
+	*const hlog__outcome_stems[], *const hlog__context_words[],
+	*const hlog__watchdog_words[];
 /* The first inner error row whose needle m holds (as hinner_match(m)), or NULL. */
 const struct hinner *hlog__hits_inner(const struct hlog_hits *h);
 

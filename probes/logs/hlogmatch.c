@@ -191,7 +191,9 @@ int hlog__recognise_hits(struct pspan m, const struct hlog_line *l, struct hlog_
 	const struct hinner *in = NULL;
 	struct hx_vals x;
 	hlog__extract_later(m, &x);
-	int ok = hlog__watchdog_line(m, l, e, 0) || hlog__recognise_signature(m, &x, h, e);
+	int watch = hlog__hits_gate(h, HLOG_GATE_WATCHDOG);
+	int ok = (watch && hlog__watchdog_line(m, l, e, 0)) ||
+		 hlog__recognise_signature(m, &x, h, e);
 	/* the rest of the stack: NCCL, torch, Gloo, MPI, the tests, engines and the kernel (before
 	 * the inner errors, whose "out of memory" would take the kernel's OOM killer for the
 	 * device's) */
@@ -233,7 +235,7 @@ int hlog__recognise_hits(struct pspan m, const struct hlog_line *l, struct hlog_
 		e->cat = c->cat;
 		ok = 1;
 	}
-	if (!ok && hlog__watchdog_line(m, l, e, 1))
+	if (!ok && watch && hlog__watchdog_line(m, l, e, 1))
 		return 1;
 	/* an error line, or an indented line of an error block, that names a device ("Fail to
 	 * get sq reg virtual addr, deviceId=2", "creat qp failed, localDeviceId[11]"): kept as
