@@ -28,9 +28,10 @@ static unsigned fold(char c)
 	return (unsigned)(unsigned char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
 }
 
-static unsigned pair_hash(char a, char b)
+/* The hash of a pair of bytes already folded: each byte is folded once as a walk moves on. */
+static unsigned pair_hash(unsigned a, unsigned b)
 {
-	return (fold(a) * 31u + fold(b)) & 4095u;
+	return (a * 31u + b) & 4095u;
 }
 
 void hlog__line_pairs(struct pspan line)
@@ -44,9 +45,11 @@ void hlog__line_pairs(struct pspan line)
 static void find_pairs(void)
 {
 	memset(line_pairs.bits, 0, sizeof(line_pairs.bits));
+	unsigned a = line_pairs.n ? fold(line_pairs.s[0]) : 0;
 	for (size_t i = 0; i + 1 < line_pairs.n; i++) {
-		unsigned h = pair_hash(line_pairs.s[i], line_pairs.s[i + 1]);
+		unsigned b = fold(line_pairs.s[i + 1]), h = pair_hash(a, b);
 		line_pairs.bits[h >> 6] |= 1ull << (h & 63);
+		a = b;
 	}
 	line_pairs.known = 1;
 }
@@ -67,12 +70,15 @@ static int pairs_known(struct pspan m)
 static int may_hold(struct pspan m, const char *lit, size_t *k)
 {
 	size_t i = 0;
-	if (pairs_known(m))
-		for (; lit[i] && lit[i + 1]; i++) {
-			unsigned h = pair_hash(lit[i], lit[i + 1]);
+	if (lit[0] && pairs_known(m)) {
+		unsigned a = fold(lit[0]);
+		for (; lit[i + 1]; i++) {
+			unsigned b = fold(lit[i + 1]), h = pair_hash(a, b);
 			if (!(line_pairs.bits[h >> 6] >> (h & 63) & 1))
 				return 0;
+			a = b;
 		}
+	}
 	*k = i + strlen(lit + i);
 	return 1;
 }
