@@ -47,8 +47,8 @@ const char *const hlog__recog_words[] = {
 	NULL};
 
 /* The watchdog gate: every test of hlog__watchdog_line needs one of these; most lines that
- * open the recognition gate hold none, and its eight searches of each were a twentieth of
- * judging a log. The recognition gate holds them too (hlog__recog_words). */
+ * open the recognition gate hold none, and its eight searches of each were 1 % of the
+ * instructions of judging a log. These words open the recognition gate too. */
 const char *const hlog__watchdog_words[] = {
 	"Watchdog caught collective operation timeout", "last enqueued", "watchdog got stuck for",
 	"Heartbeat monitor timed out", "operations have failed or timed out",
