@@ -1810,6 +1810,14 @@ check_rc 0 "section titles over counters at zero and a failure field at No: a pa
 printf '%s\n' '        Remapping Failure Occurred        : Yes' >"$TMP/heading.log"
 run "$HCCLCTL" doctor --logs "$TMP/heading.log"
 check_rc 1 "  the failure field at Yes: an error line (a warning)"
+# and a few words that state errors are no title: a word of quantity or severity among them,
+# a field whose value only starts with "No"
+for l in 'Too Many Errors' 'Fatal Errors' 'Error : No such device'; do
+	printf '%s\n' "$l" >"$TMP/heading.log"
+	run "$HCCLCTL" doctor --logs "$TMP/heading.log"
+	[ "$RC" -ne 0 ]
+	_report $? "  '$l': an error line, not a title" "$OUT"
+done
 
 # a collective timeout under a second is the setting's fault, not a rank's (instructlab's CI
 # with the timeout knob at 1 ms, verbatim); the same line at 10 minutes is a rank holding the
