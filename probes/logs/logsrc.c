@@ -525,16 +525,21 @@ static int merge_part(struct walk *w, struct part *p, int *rc)
 	return *rc || r->bytes >= HLOG_MAX_TOTAL_BYTES || r->nfile >= HLOG_MAX_FILES;
 }
 
+/* The files one after another on this thread (one core, one file, or no thread to be had). */
+static int scan_each(struct walk *w, const struct jobs *js)
+{
+	int rc = 0;
+	for (size_t i = 0; i < js->n && !rc; i++)
+		rc = read_file(w, job_at(js, i)->full, job_at(js, i)->rel, job_at(js, i)->node);
+	return rc;
+}
+
 static int scan_jobs(struct walk *w, const struct jobs *js)
 {
 	struct hlog_report *r = w->r;
 	int nt = threads_online(), rc = 0;
-	if (nt < 2 || js->n < 2) {
-		for (size_t i = 0; i < js->n && !rc; i++)
-			rc = read_file(w, job_at(js, i)->full, job_at(js, i)->rel,
-				       job_at(js, i)->node);
-		return rc;
-	}
+	if (nt < 2 || js->n < 2)
+		return scan_each(w, js);
 	struct pool o = {.js = js, .like = r, .ring = (size_t)nt * RING_PER_THREAD};
 	if (!(o.part = calloc(o.ring, sizeof(struct part)))) {
 		snprintf(w->err, w->errlen, "out of memory");
@@ -549,29 +554,18 @@ static int scan_jobs(struct walk *w, const struct jobs *js)
 	for (int k = 0; k < nt && (size_t)k < js->n; k++)
 		if (!pthread_create(&t[started], NULL, pool_worker, &o))
 			started++;
-	if (!started)
-		o.stop = 1; /* no thread: every file is read here, below */
-	for (size_t i = 0; i < js->n; i++) {
+	for (size_t i = 0; started && i < js->n; i++) {
 		struct part *p = &o.part[i % o.ring];
 		pthread_mutex_lock(&o.lock);
 		while (!p->done && (i < o.next || !o.stop))
 			pthread_cond_wait(&o.cv, &o.lock);
-		int taken = p->done;
+		int taken = p->done, stop = 1;
 		p->done = 0;
 		pthread_mutex_unlock(&o.lock);
-		int stop;
-		if (taken) {
+		if (taken)
 			stop = merge_part(w, p, &rc);
-		} else if (!started && !rc) {
-			rc = read_file(w, job_at(js, i)->full, job_at(js, i)->rel,
-				       job_at(js, i)->node);
-			stop = 0;
-		} else {
-			/* never taken: the workers stopped at an error or at the limits */
-			if (!rc)
-				skip(r, HLOG_SKIP_LIMIT);
-			stop = 1;
-		}
+		else if (!rc) /* never taken: the workers stopped at the limits (or an error) */
+			skip(r, HLOG_SKIP_LIMIT);
 		pthread_mutex_lock(&o.lock);
 		o.merged = i + 1;
 		o.stop |= stop;
@@ -583,7 +577,7 @@ static int scan_jobs(struct walk *w, const struct jobs *js)
 	pthread_cond_destroy(&o.cv);
 	pthread_mutex_destroy(&o.lock);
 	free(o.part);
-	return rc;
+	return started ? rc : scan_each(w, js);
 }
 
 static int scan_tree(struct walk *w, const char *path)
