@@ -625,6 +625,22 @@ const struct family hlog__fams_node[] = {
 		"have it loaded at boot (/etc/modules-load.d), then start the service or job again",
 	 .any = {"module", "driver"},
 	 .also = {"not loaded", "not be loaded", "not been loaded", "isn't loaded"}},
+	/* a shared-memory object that is not there (ENOENT from shm_open or under /dev/shm): its
+	 * name is one a process of the job made, not a path the job names. NCCL's troubleshooting
+	 * names the usual setting: systemd-logind's RemoveIPC removing a user's segments under a
+	 * running job ("unlink shared memory /dev/shm/nccl-d5rTd0 failed, error: No such file or
+	 * directory"); ranks of one node in separate IPC namespaces do the same. UCX's
+	 * "mm_posix.c:238  UCX  ERROR shm_open(file_name=/ucx_shm_posix_2e841ba5 flags=0x0)
+	 * failed: No such file or directory" */
+	{.cat = HCAT_CONFIG,
+	 .name = "shm-gone",
+	 .what = "a shared-memory segment a process of the job made is gone",
+	 .fix = "keep /dev/shm of a running job: RemoveIPC=no in /etc/systemd/logind.conf (then "
+		"restart systemd-logind) where the job's user logs out, no cleaner of /dev/shm, and "
+		"the ranks of a node in one IPC namespace (--ipc=host, or one pod per node); if "
+		"none applies, the rank that made it exited first: find it in the launcher's lines",
+	 .any = {"shm_open", "/dev/shm/", "sem_open", "shmget", "shmat"},
+	 .also = {"no such file or directory", "enoent"}},
 	/* a path the job names that is not there on the node that runs it (ENOENT): the
 	 * launcher's workers without the script, "/usr/bin/python3: can't open file
 	 * 'train_mpu.py': [Errno 2] No such file or directory", Python's FileNotFoundError */

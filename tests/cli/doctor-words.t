@@ -1845,4 +1845,17 @@ cause_is "kind detail node" "link-down words:link-down node0" "systemd-networkd'
 	'Aug 17 06:18:01 jplc7eb7-vm-0 systemd-networkd[5398]: ib6: lost carrier' \
 	'Aug 17 06:18:06 jplc7eb7-vm-0 systemd-networkd[5398]: ib6: Gained carrier'
 
+# a shared-memory object gone (ENOENT on shm_open or under /dev/shm): a name a process of the
+# job made, not a path it names (UCX under Open MPI, performance-study's Azure run; NCCL's
+# troubleshooting page, verbatim): RemoveIPC or split IPC namespaces, not a missing file
+cause_is "kind detail" "config words:shm-gone" "UCX's shm_open of a peer's segment: No such file" \
+	'[1725147573.949292] [cluster-256-hpc-1:13712:0]        mm_posix.c:238  UCX  ERROR shm_open(file_name=/ucx_shm_posix_2e841ba5 flags=0x0) failed: No such file or directory'
+cause_is "kind detail" "config words:shm-gone" "NCCL unlinking a segment already removed" \
+	'NCCL WARN unlink shared memory /dev/shm/nccl-d5rTd0 failed, error: No such file or directory'
+run "$HCCLCTL" doctor --logs "$TMP/ci.log"
+printf '%s\n' "$OUT" | grep -qF 'RemoveIPC=no'
+_report $? "  the fix names logind's RemoveIPC, not the job's paths" "$OUT"
+cause_is "kind detail" "config words:missing-file" "  a path under /tmp stays a missing file" \
+	"/usr/bin/python3: can't open file '/tmp/train.py': [Errno 2] No such file or directory"
+
 done_testing
