@@ -104,6 +104,11 @@ static const struct {
 	{"exit code=", EW_NONZERO},
 	{"exitcode: ", EW_NONZERO},
 	{"exitcode : ", EW_NONZERO},
+	/* a GPU with memory pages waiting to be retired, which takes a reset: nvidia-smi -q's
+	 * Retired Pages section, "Pending Page Blacklist            : Yes" (DCGM's diagnostic
+	 * fails on a pending retirement and health checks drain the node; "No" and "N/A" are no
+	 * error) */
+	{"pending page blacklist : yes", 0},
 	{"killed", 0},	      /* the shell's "Killed"; "Out of memory: Killed process 7899" */
 	/* a member of the cluster given up for dead: Ray's "The node with node id: ... has been
 	 * marked dead because the detector has missed too many heartbeats from it." */

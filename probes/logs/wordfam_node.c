@@ -24,6 +24,8 @@ const struct family hlog__fams_node[] = {
 		"next run",
 	 .any = {"uncorrectable", "uncorrected", "ecc err", "multi-bit ecc", "double-bit ecc",
 		 "double bit ecc", "hardware error", "hardware failure", "machine check",
+		 /* nvidia-smi -q: pages that failed, to be retired at the next reset */
+		 "pending page blacklist",
 		 /* in Chinese, "损坏" (damaged): a runner's "错误: NPU 卡 7 已损坏，无法使用" (NPU
 		  * card 7 is damaged, cannot be used) */
 		 "损坏",

@@ -300,7 +300,13 @@ const struct family hlog__fams_soft[] = {
 		  "job id"},
 	 .not = {"memory", "pointer", "address", "access", "instruction", "handle",
 		 /* HCCL's one-sided memory: "The parameter memHandle[0xfffd7cc769e0] is invalid." */
-		 "memhandle", "mem_handle"}},
+		 "memhandle", "mem_handle",
+		 /* a runtime's own object, not a value given: CUDA_ERROR_INVALID_CONTEXT in UCX's
+		  * "cuCtxGetDevice(&this_device) is failed. ret:invalid device context" */
+		 "invalid device context", "invalid context",
+		 /* a value found at a place in memory, as a check of data reads it: nvbandwidth's
+		  * "Invalid value when checking the pattern at 0x70a640000000" */
+		 " at 0x"}},
 	/* a check of two values the job was given, failed: HPL-MxP's "ERROR 2 (22->a0003):
 	 * Number of processes (32) != nprow (8) * npcol (8)"; not a program's own assertion
 	 * ("Assertion `((count) != 0)' failed", "Check nnopExecutor != nullptr failed", ggml's

@@ -1858,4 +1858,23 @@ _report $? "  the fix names logind's RemoveIPC, not the job's paths" "$OUT"
 cause_is "kind detail" "config words:missing-file" "  a path under /tmp stays a missing file" \
 	"/usr/bin/python3: can't open file '/tmp/train.py': [Errno 2] No such file or directory"
 
+# "invalid" said of a runtime's own object or of a value found in memory is no job's setting
+# (UCX over CUDA, a NERSC job's log; nvbandwidth's data check, its issue 34; verbatim)
+cause_is "kind detail" "unresolved unclassified" "CUDA's invalid context: not the job's value" \
+	'0: [1580334918.341459] [cgpu09:43722:2]    cuda_ipc_md.c:131  UCX  ERROR cuCtxGetDevice(&this_device) is failed. ret:invalid device context'
+cause_is "kind detail" "unresolved unclassified" "a pattern check's invalid value at an address" \
+	'Invalid value when checking the pattern at 0x70a640000000'
+cause_is "kind detail" "config words:invalid" "  an invalid device ordinal stays the job's value" \
+	'RuntimeError: CUDA error: invalid device ordinal'
+
+# a GPU with pages waiting to be retired (nvidia-smi -q, Azure's health-check test data,
+# verbatim): a hardware fault; "No" is none
+cause_is "kind detail" "hardware words:hardware" "nvidia-smi -q's 'Pending Page Blacklist : Yes'" \
+	'    Retired Pages' '        Single Bit ECC                    : 2' \
+	'        Double Bit ECC                    : 61' \
+	'        Pending Page Blacklist            : Yes'
+printf '%s\n' '    Retired Pages' '        Pending Page Blacklist            : No' >"$TMP/pb.log"
+run "$HCCLCTL" doctor --logs "$TMP/pb.log"
+check_rc 0 "  'Pending Page Blacklist : No': a pass"
+
 done_testing

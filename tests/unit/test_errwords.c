@@ -51,6 +51,10 @@ static const struct row_line word_lines[] = {
 	 "../real-logs-new/batch837/azurehpc-health-checks-test-data-1dev-6flap-syslog-ib6-lost-"
 	 "carrier",
 	 "ib6: lost carrier"},
+	{"pending page blacklist : yes",
+	 "../real-logs-new/batch854/azurehpc-health-checks-test-data-bad-nvsmi8-retired-pages-dbe-"
+	 "pending-blacklist",
+	 "Pending Page Blacklist            : Yes"},
 	{"memory access fault",
 	 "../real-logs-new/batch830/aiter-2059-glm5-sglang-mi355-tp8-fused-moe-memory-access-fault-"
 	 "unresolved",
