@@ -46,27 +46,38 @@ static const struct family *fam_at(int row)
 	return NULL;
 }
 
-/* needle at the start of a word, its spaces matching any run of punctuation and blanks
- * ("link failed" in "[link] failed"); letters in any case, other characters as they are.
- * "Timeout" inside "rtDeviceSynchronizeWithTimeout" is part of a name, not a word. */
-static int match_at(struct pspan s, size_t i, const char *needle)
+/* match_at's reading of needle from s.s[*i], *i moved past it */
+static int match_body(struct pspan s, size_t *i, const char *needle)
 {
 	for (const char *p = needle; *p; p++) {
 		if (*p == ' ') {
 			/* before a mark of the needle ("found (required"), blanks only */
 			int blanks = p[1] && !hlog__word_char(p[1]);
-			size_t from = i;
-			while (i < s.n && (blanks ? s.s[i] == ' ' || s.s[i] == '\t' : !hlog__word_char(s.s[i])))
-				i++;
-			if (i == from)
+			size_t from = *i;
+			while (*i < s.n && (blanks ? s.s[*i] == ' ' || s.s[*i] == '\t' : !hlog__word_char(s.s[*i])))
+				(*i)++;
+			if (*i == from)
 				return 0;
 			continue;
 		}
-		if (i >= s.n || tolower((unsigned char)s.s[i]) != tolower((unsigned char)*p))
+		if (*i >= s.n || tolower((unsigned char)s.s[*i]) != tolower((unsigned char)*p))
 			return 0;
-		i++;
+		(*i)++;
 	}
 	return 1;
+}
+
+/* needle at the start of a word, its spaces matching any run of punctuation and blanks
+ * ("link failed" in "[link] failed"); letters in any case, other characters as they are.
+ * "Timeout" inside "rtDeviceSynchronizeWithTimeout" is part of a name, not a word; nor is
+ * a needle that a '_' continues: "sigkill" in DeepSpeed's launcher's "sigkill_handler",
+ * which reports every rank's end whatever its code. */
+static int match_at(struct pspan s, size_t i, const char *needle)
+{
+	size_t nl = strlen(needle);
+	if (!match_body(s, &i, needle))
+		return 0;
+	return !(nl && isalnum((unsigned char)needle[nl - 1]) && i < s.n && s.s[i] == '_');
 }
 
 /* Whether needle may start at s.s[i] inside an identifier: one that starts with '_' is the

@@ -1877,4 +1877,12 @@ printf '%s\n' '    Retired Pages' '        Pending Page Blacklist            : N
 run "$HCCLCTL" doctor --logs "$TMP/pb.log"
 check_rc 0 "  'Pending Page Blacklist : No': a pass"
 
+# a word continued by '_' is part of a name: DeepSpeed's launcher reports every rank's end
+# from its sigkill_handler, so the end's code says whether it was killed (a tutorial's
+# ZeRO-3 run; Qwen-VL's issue 79; verbatim)
+cause_is "kind detail" "unresolved unclassified" "'sigkill_handler' with return code 1: no SIGKILL" \
+	"[2025-07-13 21:50:41,692] [ERROR] [launch.py:325:sigkill_handler] ['/scratch/qualis/miniconda3/envs/large-scale-lm/bin/python3.12', '-u', 'zero_config.3.org.py', '--local_rank=3'] exits with return code = 1"
+cause_is "kind detail" "memory/resource words:killed" "  with return code -9: killed" \
+	'[ERROR] [launch.py:325:sigkill_handler] exits with return code = -9'
+
 done_testing
