@@ -112,6 +112,7 @@ static const struct {
 	{hlog__outcome_stems, HLOG_GATE_OUTCOME},
 	{hlog__context_words, HLOG_GATE_CONTEXT},
 	{hlog__watchdog_words, HLOG_GATE_WATCHDOG | HLOG_GATE_RECOG},
+	{hlog__pipe_words, HLOG_GATE_PIPE},
 };
 
 /* The needles' count, over-estimated: what to allocate. */
@@ -252,7 +253,7 @@ int hlog__hits_any(const struct hlog_hits *h)
 {
 	return !h || h->all || h->nrow || h->inner >= 0 || (h->words >> HLOG_HIT_IP_KEY & 1) ||
 	       (h->words >> HLOG_HIT_ERRNO & 1) ||
-	       (h->gate & HLOG_GATE_RECOG);
+	       (h->gate & (HLOG_GATE_RECOG | HLOG_GATE_PIPE));
 }
 
 const struct hinner *hlog__hits_inner(const struct hlog_hits *h)

@@ -110,6 +110,7 @@ enum hlog_gate {
 	HLOG_GATE_OUTCOME = 8, /* hlog__outcome_stems: a run's outcome may be stated */
 	HLOG_GATE_CONTEXT = 16, /* hlog__context_words: a command or heading over output */
 	HLOG_GATE_WATCHDOG = 32, /* hlog__watchdog_words: a watchdog's or heartbeat's report */
+	HLOG_GATE_PIPE = 64,	 /* hlog__pipe_words: a table's bar, which link_row needs */
 };
 struct hlog_hits {
 	const char *s; /* the line searched */
@@ -126,7 +127,7 @@ int hlog__hits_may(const struct hlog_hits *h, int w);
 /* 0 when no word of gate g is in the line h was found in (else one may be). */
 int hlog__hits_gate(const struct hlog_hits *h, unsigned g);
 /* Whether the line holds anything the recogniser (hlog__recognise) can start from: a needle
- * of a catalog row, an inner error, the IP key or a recognition gate word. */
+ * of a catalog row, an inner error, the IP key, a recognition gate word or a bar. */
 int hlog__hits_any(const struct hlog_hits *h);
 void hlog__line_hits(struct pspan m, struct hlog_hits *h);
 /* The automaton hlog__line_hits scans with (for the build's image of it: acmgen); NULL when
@@ -143,7 +144,7 @@ void hlog__line_hits_kb(struct pspan m, struct hlog_hits *h, const struct kb *kb
  * words (gatewords.c), NULL-terminated. */
 extern const char *const hlog__recog_words[], *const hlog__devkey_words[],
 	*const hlog__outcome_stems[], *const hlog__context_words[],
-	*const hlog__watchdog_words[];
+	*const hlog__watchdog_words[], *const hlog__pipe_words[];
 /* The first inner error row whose needle m holds (as hinner_match(m)), or NULL. */
 const struct hinner *hlog__hits_inner(const struct hlog_hits *h);
 

@@ -7,10 +7,11 @@
 
 /* The recognition gate: of every branch of hlogmatch.c's recognise_signature, api_line,
  * hlog__chain_line and hlog__watchdog_line, a literal its test needs (the first of a test
- * that needs two, each of a test that takes one of several); '|' for link_row. A line with
- * none of these, no catalog or inner needle, no IP key, no code token, that is no error and
- * continues nothing (or holds no device key: hlog__devkey_words), is recognised by no
- * branch. tests/unit/test_linegate.c checks every line of the real logs both ways. */
+ * that needs two, each of a test that takes one of several); link_row's '|' is a gate of its
+ * own (below). A line with none of these, no '|', no catalog or inner needle, no IP key, no
+ * code token, that is no error and continues nothing (or holds no device key:
+ * hlog__devkey_words), is recognised by no branch. tests/unit/test_linegate.c checks every
+ * line of the real logs both ways. */
 const char *const hlog__recog_words[] = {
 	/* hlog__watchdog_line: its own gate's words (below) */
 	/* hlog__chain_line */
@@ -35,7 +36,7 @@ const char *const hlog__recog_words[] = {
 	"[DisplayConnectedRank]", "[DisplayConnectionedRank]",
 	"topo exchange server get socket timeout", "topo exchange agent get socket timeout",
 	"TopoExchangeAgent", "client socket has timed out", "EI0015", "List of unconnected ranks",
-	"Failed to connect agent", "|", "wait socket establish timeout", "Transport init error",
+	"Failed to connect agent", "wait socket establish timeout", "Transport init error",
 	"EI0009", "fails to connect to dstRank", "detects no exception event",
 	"No abnormal periods", "consistency of cluster script behavior",
 	"behaviors of different ranks are inconsistent", "EI0006", "Getting socket times out",
@@ -54,6 +55,12 @@ const char *const hlog__watchdog_words[] = {
 	"Heartbeat monitor timed out", "operations have failed or timed out",
 	"taking the entire process down", "watchdog thread terminated with exception",
 	"Exception raised from checkTimeout", NULL};
+
+/* The table gate: a link table's row (hlogsig.c's link_row) needs its bar. A bar is common
+ * in lines of no table (logging formats' "[WARNING  | py.warnings ]", result tables): where
+ * it was the only word of the recognition gate, every signature was tried on such a line,
+ * 80 searches of it; now only link_row is. */
+const char *const hlog__pipe_words[] = {"|", NULL};
 
 /* The device gate: every key of hlogmatch.c's device_of holds one of these (in any case). */
 const char *const hlog__devkey_words[] = {"chipId:", "phy_id", "dev", NULL};

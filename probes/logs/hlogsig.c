@@ -813,6 +813,11 @@ int hlog__recognise_signature(struct pspan m, const struct hx_vals *x,
 			      const struct hlog_hits *h, struct hlog_event *e)
 {
 	const struct sig_in in = {m, x, h};
+	/* every signature needs a word of the recognition gate (gatewords.c), but for
+	 * not_an_address's IP key and link_row's bar: a line with a bar alone is tried for a
+	 * link row only */
+	if (!hlog__hits_gate(h, HLOG_GATE_RECOG) && !hlog__hits_may(h, HLOG_HIT_IP_KEY))
+		return hlog__hits_gate(h, HLOG_GATE_PIPE) && sig_link_row(&in, e);
 	for (size_t i = 0; i < sizeof(signatures) / sizeof(signatures[0]); i++)
 		if (signatures[i](&in, e))
 			return 1;

@@ -185,6 +185,12 @@ static void test_edges(void **state)
 	hlog__line_hits((struct pspan){done, strlen(done)}, &h);
 	assert_true(hlog__hits_gate(&h, HLOG_GATE_OUTCOME));
 	assert_false(hlog__hits_gate(&h, HLOG_GATE_CONTEXT));
+	/* a bar opens the table gate only: the signatures other than link_row stay shut */
+	const char *bar = "[WARNING  | py.warnings        ]: x.py:9: FutureWarning: deprecated";
+	hlog__line_hits((struct pspan){bar, strlen(bar)}, &h);
+	assert_true(hlog__hits_gate(&h, HLOG_GATE_PIPE));
+	assert_false(hlog__hits_gate(&h, HLOG_GATE_RECOG));
+	assert_true(hlog__hits_any(&h));
 	const char *ip = "\"DEVICE_IP\": \"x\"";
 	hlog__line_hits((struct pspan){ip, strlen(ip)}, &h);
 	assert_false(hlog__hits_may(&h, HLOG_HIT_IP_KEY));
