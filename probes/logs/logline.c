@@ -49,7 +49,13 @@ static size_t num(struct pspan m, size_t i, long *v)
 int hlog__code_token(struct pspan m, int *len)
 {
 	for (size_t i = 0; i + 6 <= m.n; i++) {
-		if (m.s[i] != 'E' || (i && is_alnum(m.s[i - 1])))
+		/* to the next 'E' at once: every line is read here, most have few (a byte at a
+		 * time was 5 % of judging a log) */
+		const char *e = memchr(m.s + i, 'E', m.n - 5 - i);
+		if (!e)
+			break;
+		i = (size_t)(e - m.s);
+		if (i && is_alnum(m.s[i - 1]))
 			continue;
 		size_t k = 0;
 		if (i + 8 <= m.n && !memcmp(m.s + i, "ERR", 3)) {
@@ -76,26 +82,31 @@ int hlog__code_token(struct pspan m, int *len)
 	return -1;
 }
 
+/* LV: a row with its word's length, measured once (a strlen per row per line was 1 % of
+ * judging a log) */
+#define LV(w, l) {w, sizeof(w) - 1, l}
 static const struct {
 	const char *word;
+	size_t n;
 	int level;
 } levels[] = {
-	{"ERROR", HLINE_ERROR},	   {"FATAL", HLINE_ERROR},   {"CRITICAL", HLINE_ERROR},
-	{"EXCEPTION", HLINE_ERROR}, {"WARNING", HLINE_WARN}, {"WARN", HLINE_WARN},
-	{"INFO", HLINE_INFO},	   {"EVENT", HLINE_INFO},    {"NOTICE", HLINE_INFO},
-	{"DEBUG", HLINE_DEBUG},	   {"TRACE", HLINE_DEBUG},
+	LV("ERROR", HLINE_ERROR),    LV("FATAL", HLINE_ERROR), LV("CRITICAL", HLINE_ERROR),
+	LV("EXCEPTION", HLINE_ERROR), LV("WARNING", HLINE_WARN), LV("WARN", HLINE_WARN),
+	LV("INFO", HLINE_INFO),	     LV("EVENT", HLINE_INFO),  LV("NOTICE", HLINE_INFO),
+	LV("DEBUG", HLINE_DEBUG),    LV("TRACE", HLINE_DEBUG),
 	/* UCX's level between WARN and INFO, a diagnostic the library goes on from: "vfs_sock.c:63
 	 * UCX  DIAG  failed to create directory '/run/user/0/ucx': No such file or directory" */
-	{"DIAG", HLINE_INFO},
+	LV("DIAG", HLINE_INFO),
 	/* the short forms of C libraries' own loggers: BKCL's "[4288][ERR][BKCL]", "[DBG]" */
-	{"ERR", HLINE_ERROR},	   {"WRN", HLINE_WARN},	     {"DBG", HLINE_DEBUG},
+	LV("ERR", HLINE_ERROR),	     LV("WRN", HLINE_WARN),    LV("DBG", HLINE_DEBUG),
 };
+#undef LV
 
 /* A level word of exactly m.s[0..n), any case; HLINE_NONE when it is none. */
 static int level_word(const char *s, size_t n)
 {
 	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
-		if (strlen(levels[i].word) == n && !strncasecmp(s, levels[i].word, n))
+		if (levels[i].n == n && !strncasecmp(s, levels[i].word, n))
 			return levels[i].level;
 	return HLINE_NONE;
 }
