@@ -390,6 +390,14 @@ const struct family hlog__fams_node[] = {
 		 /* Ray's object store spilling to a full disk: "ray.exceptions.OutOfDiskError:
 		  * Local disk is full" */
 		 "disk is full", "OutOfDisk"}},
+	/* and a file system's use told as a share, at or near the top, or its space left as
+	 * none: Ray's file_system_monitor, "/tmp/ray/session_2023-12-06_16-50-22_168114_101109
+	 * is over 95% full, available space: 0; capacity: 67108864" (not a buffer, queue or
+	 * memory said to be full, the rows below) */
+	{.cat = HCAT_RESOURCE,
+	 .name = "disk-full",
+	 .any = {"% full", "available space: 0"},
+	 .not = {"buffer", "queue", "memory", "pool", "cache", "store"}},
 	/* a store the job puts data in that is full: Ray's "Failed to put object ... in object
 	 * store because it is full", a queue or buffer that is */
 	{.cat = HCAT_RESOURCE,

@@ -1885,4 +1885,11 @@ cause_is "kind detail" "unresolved unclassified" "'sigkill_handler' with return 
 cause_is "kind detail" "memory/resource words:killed" "  with return code -9: killed" \
 	'[ERROR] [launch.py:325:sigkill_handler] exits with return code = -9'
 
+# a file system told as nearly full or with no space left (Ray's raylet, vLLM's issue 1953,
+# verbatim): the disk's family; a buffer said to be full is not a disk
+cause_is "kind detail" "memory/resource words:disk-full" "Ray's '/tmp/ray/... is over 95% full'" \
+	'(raylet) [2023-12-07 03:27:39,873 E 101250 101275] (raylet) file_system_monitor.cc:111: /tmp/ray/session_2023-12-06_16-50-22_168114_101109 is over 95% full, available space: 0; capacity: 67108864. Object creation will fail if spilling is required.'
+cause_is "kind detail" "unresolved unclassified" "  a send buffer 100% full: not the disk" \
+	'ERROR: the send buffer is 100% full, dropping message'
+
 done_testing
