@@ -54,7 +54,8 @@ static int match_body(struct pspan s, size_t *i, const char *needle)
 			/* before a mark of the needle ("found (required"), blanks only */
 			int blanks = p[1] && !hlog__word_char(p[1]);
 			size_t from = *i;
-			while (*i < s.n && (blanks ? s.s[*i] == ' ' || s.s[*i] == '\t' : !hlog__word_char(s.s[*i])))
+			while (*i < s.n && (blanks ? s.s[*i] == ' ' || s.s[*i] == '\t'
+						   : !hlog__word_char(s.s[*i])))
 				(*i)++;
 			if (*i == from)
 				return 0;
