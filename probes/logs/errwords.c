@@ -207,6 +207,15 @@ static const struct {
 	 * (what a step before left unset): "./run_and_time.sh: line 40: [: : integer expression
 	 * expected" (the script goes on) */
 	{"integer expression expected", 0},
+	/* errno's texts for an operation the system refused, where no other word of the line
+	 * says it failed: ENOSPC in dd's "dd: writing `/mnt/testfs/test_3': No space left on
+	 * device", EROFS, ESTALE (NFS), EPIPE ("RuntimeError: Broken pipe"), EBUSY, ENOTCONN */
+	{"no space left on device", 0},
+	{"read-only file system", 0},
+	{"stale file handle", 0},
+	{"broken pipe", 0},
+	{"device or resource busy", 0},
+	{"transport endpoint is not connected", 0},
 	{"permission denied", 0}, /* "[Errno 13] Permission denied" */
 	/* EPERM's text: sshd in a container without the capability, "chroot(\"/run/sshd\"):
 	 * Operation not permitted [preauth]" */

@@ -1892,4 +1892,10 @@ cause_is "kind detail" "memory/resource words:disk-full" "Ray's '/tmp/ray/... is
 cause_is "kind detail" "unresolved unclassified" "  a send buffer 100% full: not the disk" \
 	'ERROR: the send buffer is 100% full, dropping message'
 
+# errno's text alone says the write failed (the Lustre wiki's full OST, verbatim): an error
+# line, the disk's family, never a pass
+cause_is "kind detail" "memory/resource words:disk-full" "dd's 'No space left on device'" \
+	'filesystem summary: 11.8T     5.5T   5.7T    46%  /mnt/lustre' \
+	"dd: writing \`/mnt/testfs/test_3': No space left on device" '98+0 records in'
+
 done_testing

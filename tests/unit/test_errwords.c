@@ -55,6 +55,29 @@ static const struct row_line word_lines[] = {
 	 "../real-logs-new/batch854/azurehpc-health-checks-test-data-bad-nvsmi8-retired-pages-dbe-"
 	 "pending-blacklist",
 	 "Pending Page Blacklist            : Yes"},
+	{"no space left on device",
+	 "../real-logs-new/batch879/lustre-wiki-handling-full-osts-ost2-99-percent-dd-enospc",
+	 "No space left on device"},
+	{"read-only file system",
+	 "../real-logs-new/batch320/perfstudy-azure-cyclecloud-lammps-reaxff-128n-12288-ranks-ucx-"
+	 "shm-unlink-errors-at-exit-healthy",
+	 "Read-only file system"},
+	{"stale file handle",
+	 "../real-logs-new/batch648/tvm-ffi-667-multi-host-cold-cache-ninja-link-stale-file-handle-"
+	 "on-nfs",
+	 "final link failed: Stale file handle"},
+	{"broken pipe",
+	 "../real-logs-new/batch356/wespeaker-171-concurrent-torchrun-jobs-one-node-finished-job-"
+	 "takes-rdzv-store-broken-pipe",
+	 "RuntimeError: Broken pipe"},
+	{"device or resource busy",
+	 "../real-logs-new/batch267/aws-ofi-nccl-fff50b8b-gin-gdaki-alltoall-shutdown-failed-to-"
+	 "close-fid-domain-busy",
+	 "Failed to close fid_domain: Device or resource busy"},
+	{"transport endpoint is not connected",
+	 "../real-logs-new/batch328/gperfstudy-gke-4node-flux-impi-lulesh-343rank-ofi-poll-failed-"
+	 "transport-endpoint-not-connected-rank141",
+	 "Transport endpoint is not connected"},
 	{"memory access fault",
 	 "../real-logs-new/batch830/aiter-2059-glm5-sglang-mi355-tp8-fused-moe-memory-access-fault-"
 	 "unresolved",
