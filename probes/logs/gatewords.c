@@ -71,8 +71,8 @@ const char *const hlog__outcome_stems[] = {"succe", "complet", "finish", "done",
 					     NULL};
 
 /* The context gate: every literal hlogctx.c's hlog__tool_command and hlog__port_line look
- * for (a device tool's name, a port table's link layer and active state); a line with none
- * says nothing of the lines below it. */
+ * for (a device tool's name, nvidia-smi's GPU heading, a port table's link layer and active
+ * state); a line with none says nothing of the lines below it. */
 const char *const hlog__context_words[] = {"hccn_tool",	  "npu-smi",	   "nvidia-smi",
 					     "link layer:", "link_layer:", "state: active",
-					     "PORT_ACTIVE", NULL};
+					     "PORT_ACTIVE", "(UUID:",	   NULL};

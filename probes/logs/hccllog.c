@@ -138,6 +138,7 @@ static void set_unk(struct hlog_unk *u, const char *name, const char *node, unsi
 	u->below_ip[0] = '\0';
 	u->below_port = -1;
 	u->below_rank = -1;
+	u->dev = -1;
 }
 
 /* Line no of file name, of family fam at level, becomes the report's line whose words explain
@@ -583,6 +584,26 @@ static void wrong_row(struct scan *s, struct hlog_line *l, struct pspan line,
 		   hlog__word_family_named("wrong-results"), HLINE_NONE);
 }
 
+/* The device the device tool's command or heading above names (hlogctx.c), for the output
+ * lines under it: the 40 after it; -1 */
+static int ctx_dev(const struct scan *s)
+{
+	return s->cmd.no && s->cmd.dev >= 0 && s->no - s->cmd.no <= 40 ? s->cmd.dev : -1;
+}
+
+/* ... and for the error line just kept (keep_unk): its record, and the line whose words
+ * explain the errors when it is this one */
+static void ctx_dev_unk(const struct scan *s, struct hlog_report *r)
+{
+	int dev = ctx_dev(s);
+	if (dev < 0)
+		return;
+	if (r->nunk && r->nunk <= HLOG_MAX_UNK && r->unk[r->nunk - 1].line == s->no)
+		r->unk[r->nunk - 1].dev = dev;
+	if (r->word_unk.line == s->no && !strcmp(r->word_unk.file, s->name))
+		r->word_unk.dev = dev;
+}
+
 /* What the line says of the lines around it (an error stack's frame, a traceback, a list of
  * possible causes, a block's heading, its process and time): 1 when it is no line of its
  * own to read further (a list item of general advice, a source line under a frame). */
@@ -737,6 +758,7 @@ static void scan_unrecognised(struct scan *s, const struct hlog_line *l, struct 
 		s->uw = (struct unk_wrap){s->no, by_head ? s->stack_rank : l->rank,
 					  l->level, line};
 		keep_unk(r, s->name, s->node, s->no, s->uw.rank, l->level, line, l->kernel);
+		ctx_dev_unk(s, r);
 		open_unk(&s->uo, r, s->no, l->msg, l->level);
 		/* the sentence may have begun on the line above, which said no error yet (not a
 		 * traceback's frame over its exception, nor a line that opens with a label of
@@ -793,8 +815,8 @@ static int scan_event(struct scan *s, const struct hlog_line *l, struct hlog_eve
 		snprintf(tmp->head_nic, sizeof(tmp->head_nic), "%s", s->heading.nic);
 	}
 	ctx_event(&s->mc, s->no, l, tmp);
-	if (tmp->dev < 0 && s->cmd.no && s->cmd.dev >= 0 && s->no - s->cmd.no <= 40)
-		tmp->dev = s->cmd.dev;
+	if (tmp->dev < 0)
+		tmp->dev = ctx_dev(s);
 	/* a call named in the traceback just above is the one the error happened in */
 	if (!tmp->op[0] && s->coll[0] && s->no - s->coll_at <= 40)
 		snprintf(tmp->op, sizeof(tmp->op), "%s", s->coll);

@@ -203,6 +203,9 @@ struct hlog_unk {
 	/* and the first rank they name, whatever its role (JAX's "The following tasks are
 	 * unhealthy (stopped sending heartbeats):" over "/job:jax_worker/replica:0/task:3"); -1 */
 	int below_rank;
+	/* the device the command or heading above the line names (hlogctx.c: "hccn_tool -i 3
+	 * ...", nvidia-smi's "GPU 2: ... (UUID: ...)"); -1 */
+	int dev;
 };
 
 /* A line quoted as evidence: where, and the line verbatim (trimmed). */

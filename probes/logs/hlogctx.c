@@ -1,9 +1,11 @@
 /* What a command line or a table's heading says of the lines of output below it: the device
- * a device tool's command names ("hccn_tool -i 0 -link -g" over "link status: DOWN"), and the
+ * a device tool's command or heading names ("hccn_tool -i 0 -link -g" over "link status:
+ * DOWN", nvidia-smi's "GPU 2: NVIDIA B200 (UUID: ...)" over its links), and the
  * link layer of each RDMA port of a port table (ibstat, ibv_devinfo), which tells a port of
  * the node's fabric from one of a network it does not use. Apart from the scan loop so that
  * it keeps one job. */
 #include <stddef.h>
+#include <string.h>
 #include <strings.h>
 
 #include "probes/logs/hccllog.h"
@@ -25,8 +27,29 @@ static int prompt_end(char c)
 	return c == '#' || c == '$' || c == '>';
 }
 
+/* nvidia-smi's heading over one GPU's lines (-L, nvlink -s): "GPU 2: NVIDIA B200 (UUID:
+ * GPU-...)"; its number into *dev */
+static int gpu_heading(struct pspan line, int *dev)
+{
+	if (line.n < 8 || strncmp(line.s, "GPU ", 4) || !hlog__has(line, "(UUID:"))
+		return 0;
+	size_t i = 4;
+	int v = 0;
+	while (i < line.n && line.s[i] >= '0' && line.s[i] <= '9' && v < 4096)
+		v = v * 10 + (line.s[i++] - '0');
+	if (i == 4 || i >= line.n || line.s[i] != ':' || v >= 4096)
+		return 0;
+	*dev = v;
+	return 1;
+}
+
 void hlog__tool_command(struct pspan line, unsigned no, struct hlog_cmd_ctx *c)
 {
+	int dev;
+	if (gpu_heading(line, &dev)) {
+		*c = (struct hlog_cmd_ctx){no, dev};
+		return;
+	}
 	for (size_t t = 0; t < sizeof(dev_tools) / sizeof(dev_tools[0]); t++) {
 		const char *p = hlog__find(line, dev_tools[t].tool);
 		if (!p)

@@ -1898,4 +1898,12 @@ cause_is "kind detail" "memory/resource words:disk-full" "dd's 'No space left on
 	'filesystem summary: 11.8T     5.5T   5.7T    46%  /mnt/lustre' \
 	"dd: writing \`/mnt/testfs/test_3': No space left on device" '98+0 records in'
 
+# the device a tool's heading names, for a line under it that names none (gpud's issue 1085,
+# nvidia-smi on a B200, verbatim): the cause names GPU 2; the same line alone names none
+cause_is "kind detail device" "link-down words:link-down 2" "nvidia-smi's 'GPU 2: ...' over its NVML line" \
+	'GPU 2: NVIDIA B200 (UUID: GPU-xxx)' \
+	'NVML: Unable to retrieve NVLink information as all links are inActive'
+cause_is "kind detail device" "link-down words:link-down None" "  the NVML line alone: no device" \
+	'NVML: Unable to retrieve NVLink information as all links are inActive'
+
 done_testing
