@@ -142,13 +142,15 @@ static void set_unk(struct hlog_unk *u, const char *name, const char *node, unsi
 }
 
 /* Line no of file name, of family fam at level, becomes the report's line whose words explain
- * its errors when its family explains more than the one so far. */
+ * its errors when its family explains more than the one so far; dev: the device its context
+ * names (hlog_unk), -1. */
 static void offer_word(struct hlog_report *r, const char *name, const char *node, unsigned no,
-		       int rank, struct pspan line, int fam, int level)
+		       int rank, struct pspan line, int fam, int level, int dev)
 {
 	if (!hlog__word_better(fam, level, r))
 		return;
 	set_unk(&r->word_unk, name, node, no, rank, line);
+	r->word_unk.dev = dev;
 	r->word_row = fam;
 	r->word_level = level;
 }
@@ -303,21 +305,23 @@ static void join_wrapped(struct hlog_report *r, const char *name, const char *no
 		return;
 	int fam = hlog__word_family((struct pspan){joined, (size_t)n});
 	if (fam != hlog__word_family(error_line))
-		offer_word(r, name, node, first->no, first->rank, first->line, fam, level);
+		offer_word(r, name, node, first->no, first->rank, first->line, fam, level, -1);
 }
 
 /* An error no rule explains, kept and offered for its words. A kernel's line that waited
  * (a device's ring or its firmware's heartbeat that timed out, a task blocked) tells of the
  * device or the node, not of a rank waiting for another: no family of waiting for it. */
 static void keep_unk(struct hlog_report *r, const char *name, const char *node, unsigned no,
-		     int rank, int level, struct pspan line, int kernel)
+		     int rank, int level, struct pspan line, int kernel, int dev)
 {
 	int fam = hlog__word_family(line);
 	if (kernel && fam >= 0 && hlog__word_family_cat(fam) == HCAT_RANK_STUCK)
 		fam = -1;
-	if (r->nunk < HLOG_MAX_UNK)
+	if (r->nunk < HLOG_MAX_UNK) {
 		set_unk(&r->unk[r->nunk], name, node, no, rank, line);
-	offer_word(r, name, node, no, rank, line, fam, level);
+		r->unk[r->nunk].dev = dev;
+	}
+	offer_word(r, name, node, no, rank, line, fam, level, dev);
 	r->nunk++;
 }
 
@@ -330,7 +334,7 @@ static void promote(struct hlog_report *r, const char *name, const char *node,
 		set_unk(&r->first_error, name, node, t->no, t->rank, t->line);
 	r->errors++;
 	r->file[r->nfile - 1].errors++;
-	keep_unk(r, name, node, t->no, t->rank, HLINE_NONE, t->line, 0);
+	keep_unk(r, name, node, t->no, t->rank, HLINE_NONE, t->line, 0, -1);
 }
 
 /* A retry announced is no failure while the log goes on ("Call to connect returned
@@ -356,7 +360,7 @@ static void ended_on_failure(struct hlog_report *r, const char *name, const char
 	int end = fam < 0 && !r->file[r->nfile - 1].errors ? hlog__word_family_end(t->line) : -1;
 	if (end >= 0 && (hlog__word_family_says(end) & WF_SAYS_WAITS)) {
 		promote(r, name, node, t);
-		offer_word(r, name, node, t->no, t->rank, t->line, end, HLINE_NONE);
+		offer_word(r, name, node, t->no, t->rank, t->line, end, HLINE_NONE, -1);
 	} else if (hlog__retry_left(t->line) ||
 		   (t->info && hlog__error_word(t->msg, &len, NULL) >= 0) || waits) {
 		promote(r, name, node, t);
@@ -396,7 +400,7 @@ static void usage_below(struct hlog_report *r, const char *name, const char *nod
 		promote(r, name, node, prev);
 	if (hlog__word_family(prev->line) < 0)
 		offer_word(r, name, node, prev->no, prev->rank, prev->line,
-			   hlog__word_family_named("arguments"), HLINE_NONE);
+			   hlog__word_family_named("arguments"), HLINE_NONE, -1);
 }
 
 void hlog__lone_frame_error(struct hlog_report *r)
@@ -411,7 +415,7 @@ void hlog__lone_frame_error(struct hlog_report *r)
 	if (f)
 		f->errors++;
 	keep_unk(r, u->file, u->node, u->line, u->rank, HLINE_NONE,
-		 (struct pspan){u->text, strlen(u->text)}, 0);
+		 (struct pspan){u->text, strlen(u->text)}, 0, u->dev);
 	/* a dump that ends in a wait: the process was waiting there, whatever its words */
 	int row = r->lone_frame_waits ? hlog__word_family_named("waiting-call") : -1;
 	if (row >= 0) {
@@ -557,7 +561,7 @@ static void full_row(struct scan *s, struct hlog_line *l, struct pspan line)
 		return;
 	l->error = 1;
 	offer_word(s->r, s->name, s->node, s->no, l->rank, line,
-		   hlog__word_family_named("disk-full"), HLINE_NONE);
+		   hlog__word_family_named("disk-full"), HLINE_NONE, -1);
 }
 
 /* A row of a results table that counts wrong values in a column of that name: the collective
@@ -581,7 +585,7 @@ static void wrong_row(struct scan *s, struct hlog_line *l, struct pspan line,
 		return;
 	l->error = 1;
 	offer_word(s->r, s->name, s->node, s->no, l->rank, line,
-		   hlog__word_family_named("wrong-results"), HLINE_NONE);
+		   hlog__word_family_named("wrong-results"), HLINE_NONE, -1);
 }
 
 /* The device the device tool's command or heading above names (hlogctx.c), for the output
@@ -589,19 +593,6 @@ static void wrong_row(struct scan *s, struct hlog_line *l, struct pspan line,
 static int ctx_dev(const struct scan *s)
 {
 	return s->cmd.no && s->cmd.dev >= 0 && s->no - s->cmd.no <= 40 ? s->cmd.dev : -1;
-}
-
-/* ... and for the error line just kept (keep_unk): its record, and the line whose words
- * explain the errors when it is this one */
-static void ctx_dev_unk(const struct scan *s, struct hlog_report *r)
-{
-	int dev = ctx_dev(s);
-	if (dev < 0)
-		return;
-	if (r->nunk && r->nunk <= HLOG_MAX_UNK && r->unk[r->nunk - 1].line == s->no)
-		r->unk[r->nunk - 1].dev = dev;
-	if (r->word_unk.line == s->no && !strcmp(r->word_unk.file, s->name))
-		r->word_unk.dev = dev;
 }
 
 /* What the line says of the lines around it (an error stack's frame, a traceback, a list of
@@ -757,8 +748,8 @@ static void scan_unrecognised(struct scan *s, const struct hlog_line *l, struct 
 		int by_head = (l->rank < 0 || (l->rank_label && s->stack_rank >= 0)) && frame_kind;
 		s->uw = (struct unk_wrap){s->no, by_head ? s->stack_rank : l->rank,
 					  l->level, line};
-		keep_unk(r, s->name, s->node, s->no, s->uw.rank, l->level, line, l->kernel);
-		ctx_dev_unk(s, r);
+		keep_unk(r, s->name, s->node, s->no, s->uw.rank, l->level, line, l->kernel,
+			 ctx_dev(s));
 		open_unk(&s->uo, r, s->no, l->msg, l->level);
 		/* the sentence may have begun on the line above, which said no error yet (not a
 		 * traceback's frame over its exception, nor a line that opens with a label of

@@ -242,14 +242,15 @@ static void words_values(struct hlog_report *r, const struct hlog_wordfam *f,
 		r->rank = sib;
 	/* the device the line is about ("/hisi_logs/device-2/.../kbox.txt:2014[...] [Hardware
 	 * Error] ...", "(PID:7, Device:2, RankID:-1)") */
+	int had_dev = r->dev >= 0;
 	if ((v = hlog__xfind(&x, HX_DEV, 1u << HX_ANY | 1u << HX_LOCAL)) && v->n >= 0 &&
-	    v->n <= INT_MAX && r->dev < 0)
+	    v->n <= INT_MAX && !had_dev)
 		r->dev = (int)v->n;
 	/* else the one the command or heading above it names (nvidia-smi's "GPU 2: ..." over
 	 * "NVML: Unable to retrieve NVLink information as all links are inActive") */
-	if (r->dev < 0 && u->dev >= 0)
+	if (r->dev < 0)
 		r->dev = u->dev;
-	if (r->dev >= 0 && !r->ndevs)
+	if (!had_dev && r->dev >= 0 && !r->ndevs)
 		r->devs[r->ndevs++] = r->dev;
 	/* the address and port the line points at: the other end's where it says which end is
 	 * which (a socket's own "addr=" comes first in c10d's lines), else the one it names */

@@ -46,10 +46,12 @@ static const struct family *fam_at(int row)
 	return NULL;
 }
 
-/* match_at's reading of needle from s.s[*i], *i moved past it */
+/* match_at's reading of needle (not empty) from s.s[*i], *i moved past it: the needle's last
+ * byte, 0 when it does not match there */
 static int match_body(struct pspan s, size_t *i, const char *needle)
 {
-	for (const char *p = needle; *p; p++) {
+	const char *p = needle;
+	for (; *p; p++) {
 		if (*p == ' ') {
 			/* before a mark of the needle ("found (required"), blanks only */
 			int blanks = p[1] && !hlog__word_char(p[1]);
@@ -65,7 +67,7 @@ static int match_body(struct pspan s, size_t *i, const char *needle)
 			return 0;
 		(*i)++;
 	}
-	return 1;
+	return p > needle ? (unsigned char)p[-1] : 0;
 }
 
 /* needle at the start of a word, its spaces matching any run of punctuation and blanks
@@ -75,10 +77,8 @@ static int match_body(struct pspan s, size_t *i, const char *needle)
  * which reports every rank's end whatever its code. */
 static int match_at(struct pspan s, size_t i, const char *needle)
 {
-	size_t nl = strlen(needle);
-	if (!match_body(s, &i, needle))
-		return 0;
-	return !(nl && isalnum((unsigned char)needle[nl - 1]) && i < s.n && s.s[i] == '_');
+	int last = match_body(s, &i, needle);
+	return last && !(isalnum(last) && i < s.n && s.s[i] == '_');
 }
 
 /* Whether needle may start at s.s[i] inside an identifier: one that starts with '_' is the
