@@ -440,6 +440,10 @@ static const struct {
 	 * multi-node training without SLURM handling the processes. Please note that this is not
 	 * tested in NeMo and could result in errors." */
 	{"errors", 0, hlog__ew_foretold},
+	/* advice under a condition, the line opened by it: "If connection to the dashboard
+	 * fails, check your firewall settings and network configuration." (Ray's banner after
+	 * "Ray runtime started.") */
+	{"If ", 1, hlog__ew_advice_if},
 	/* a failure said not to happen: SkyPilot's "Streaming logs... (Ctrl-C to exit log
 	 * streaming; job will not be killed)" */
 	{"killed", 0, hlog__ew_negated},

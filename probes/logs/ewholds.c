@@ -644,3 +644,31 @@ int hlog__ew_dir_exists(struct pspan m, size_t at, size_t len)
 		n--;
 	return hlog__has(m, "mkdir") && n >= 11 && !memcmp(m.s + n - 11, "File exists", 11);
 }
+
+/* Whether the line is advice, opened by a condition at m[at..at+len) ("If "): the condition the
+ * line's first words, a comma closing it, and what follows a request to the reader ("If
+ * connection to the dashboard fails, check your firewall settings and network configuration.",
+ * Ray's banner under a head node that started). A condition says what might fail, not what
+ * did. */
+int hlog__ew_advice_if(struct pspan m, size_t at, size_t len)
+{
+	static const char *const asks[] = {
+	    "check ",	"try ",	   "make sure ", "ensure ",	"verify ",   "see ",
+	    "please ",	"set ",	   "use ",	 "run ",	"consider ", "increase ",
+	    "contact ", "refer ",  "read ",	 "restart ",	"rerun ",    "you can ",
+	    "you may ", "you should ", "you might ", "you need to ", "you will need to "};
+	for (size_t i = 0; i < at; i++)
+		if (!ew_blank(m.s[i]))
+			return 0;
+	size_t c = at + len;
+	while (c < m.n && m.s[c] != ',' && m.s[c] != '.')
+		c++;
+	if (c >= m.n || m.s[c] != ',')
+		return 0;
+	for (c++; c < m.n && ew_blank(m.s[c]); c++)
+		;
+	for (size_t k = 0; k < sizeof(asks) / sizeof(asks[0]); k++)
+		if (m.n - c >= strlen(asks[k]) && !strncasecmp(m.s + c, asks[k], strlen(asks[k])))
+			return 1;
+	return 0;
+}

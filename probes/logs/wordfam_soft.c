@@ -379,7 +379,11 @@ const struct family hlog__fams_soft[] = {
 		 /* with a word of time between: DeepSpeed's "Automatic adjustment of ZeRO's
 		  * optimizer state partitioning with a new world size is not currently
 		  * supported." (a checkpoint of another world size) */
-		 "not currently supported", "not yet supported"},
+		 "not currently supported", "not yet supported",
+		 /* an operation without a kernel for the data type it was given: aclnn's
+		  * "Tensor scale not implemented for DT_FLOAT16, should be in dtype support list
+		  * [DT_UINT64, DT_BFLOAT16, DT_INT64, DT_FLOAT]." */
+		 "not implemented for"},
 	 /* not a warning that a setup may fail, which the next line then does or does not:
 	  * Transformers' "You are using a model of type llama to instantiate a model of type .
 	  * This is not supported for all configurations of models and can yield errors." */

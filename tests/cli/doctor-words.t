@@ -791,6 +791,16 @@ cause_is "kind detail" "config words:invalid" "  but a device index the job gave
 # what a release says it does not do yet, with a word of time between: the setup's
 cause_is "kind detail" "config words:unsupported" "a checkpoint of another world size: not currently supported" \
 	"deepspeed.runtime.zero.utils.ZeRORuntimeException: The checkpoint being loaded used a DP world size of 32 but the current world size is 128. Automatic adjustment of ZeRO's optimizer state partitioning with a new world size is not currently supported."
+# an operation with no kernel for the data type it was given (vllm-ascend 12907, verbatim)
+cause_is "kind detail" "config words:unsupported" "an operation not implemented for the data type given" \
+	'aclnnQuantMatmulWeightNz failed, error code is 161002' 'AclNN_Parameter_Error(EZ1001):' \
+	'Tensor scale not implemented for DT_FLOAT16,' 'should be in dtype support list' \
+	'[DT_UINT64, DT_BFLOAT16, DT_INT64, DT_FLOAT].'
+# advice under a condition is not a failure: Ray's banner once its head node started
+printf '%s\n' '--------------------' 'Ray runtime started.' '--------------------' \
+	'  If connection to the dashboard fails, check your firewall settings and network configuration.' >"$TMP/ray.log"
+run "$HCCLCTL" doctor --logs "$TMP/ray.log"
+check_rc 0 "a condition with advice under it (Ray's banner): a pass, exit 0"
 
 # ibstat and ibv_devinfo print a port's state indented under its device's heading: the
 # heading names the NIC of the port that is down, not the first device listed

@@ -697,6 +697,12 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch190/nebius-solution-library-skypilot-2node-h100-ib-send-bw-mlx5-0-"
 	 "361gbps-job-succeeded-healthy",
 	 "(Ctrl-C to exit log streaming; job will not be killed)", 0},
+	{"If ",
+	 "../real-logs-new/batch884/awesome-ml-sys-openrlhf-devlog-ray-start-head-3-gpus-runtime-"
+	 "started-healthy",
+	 "  If connection to the dashboard fails, check your firewall settings and network "
+	 "configuration.",
+	 0},
 	{"0 ",
 	 "../real-logs-new/batch196/lbnl-hpl-doc-etna0-4node-32rank-hpl-2-2-n166656-4x8-residual-"
 	 "passed-healthy",
@@ -831,6 +837,14 @@ static void test_benign_rows(void **state)
 	assert_true(at >= 0);
 	assert_int_equal(strncmp(m.s + at, "errors", 6), 0);
 	assert_true(at < (int)(strstr(m.s, "no errors") - m.s));
+	/* a condition followed by no request to the reader is no advice: protobuf's "If you
+	 * cannot immediately regenerate your protos, some other possible workarounds are:" */
+	m = span(real_line("../real-logs-new/batch571/thudm-glm-130b-eval-log-tensorboardx-"
+			   "protobuf-descriptors-8rank-import-fail",
+			   "If you cannot immediately regenerate", buf, sizeof(buf)));
+	at = hlog__error_word(m, &len, NULL);
+	assert_true(at >= 0);
+	assert_int_equal(strncmp(m.s + at, "cannot", 6), 0);
 }
 
 /* Lines in formats no prefix rule knows read as errors by their words; what a writer calls
