@@ -59,6 +59,9 @@ static int configure(struct comm *c, const struct comm_config *cfg, char *err, s
 	if (tm < 0)
 		return tm;
 	c->tmode = tm;
+	int sc = comm__spin_config(c, err, errlen);
+	if (sc < 0)
+		return sc;
 	c->algo = cfg->algo;
 	const char *ea = getenv("HCCLCTL_ALGO");
 	if (c->algo == COMM_ALGO_AUTO && ea && *ea) {

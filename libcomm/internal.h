@@ -253,6 +253,7 @@ struct comm {
 	 * code (0: the verdict's) */
 	int (*on_wake)(struct comm *c, const char *why, int code);
 	int spin_credit, spin_rest; /* progress.c: whether polling before sleeping pays off */
+	int spin_us; /* how long a small step polls before it sleeps (HCCLCTL_SPIN_US) */
 	bool no_waitv; /* spin.c: futex_waitv is not there (ENOSYS): rings sleep in epoll_wait */
 	bool shared_cores; /* more ranks on this host than CPUs: polling yields the core */
 	bool one_host;     /* every rank has our host name and address (the same on every rank) */
@@ -532,6 +533,8 @@ struct comm__spin {
 #define COMM__SPIN_AGAIN (-2) /* look at the links again before waiting */
 struct epoll_event;
 void comm__spin_init(struct comm *c);
+/* HCCLCTL_SPIN_US into c->spin_us (unset: the default); COMM_E_INVAL naming a bad value */
+int comm__spin_config(struct comm *c, char *err, size_t errlen);
 /* the plan for a step of bytes, with peers over shared memory (shm: some, all_shm: every one) */
 void comm__spin_plan(struct comm *c, size_t bytes, bool shm, bool all_shm, struct comm__spin *sp);
 /* the step moved without an event: a spin that found it earns its credit back */

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <linux/futex.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -14,7 +15,7 @@
 
 #include "libcomm/internal.h"
 
-/* A small step polls for up to SPIN_US before it sleeps: waking a sleeping process costs tens
+/* A small step polls for up to SPIN_US (HCCLCTL_SPIN_US: 0 sleeps at once) before it sleeps: waking a sleeping process costs tens
  * of microseconds on a VM (an idle core's wake-up), as much as the message itself (8-byte
  * ping-pong one way: 13 us best, 60 us median through epoll). Large steps over TCP sleep at
  * once: their wait is the link, and the cores are better left to TCP.
@@ -26,6 +27,7 @@
  * slice (N=2, a busy loop on each core: 1760 us yielding, 34-45 us keeping it; Open MPI
  * 33-44). */
 #define SPIN_US 250
+#define SPIN_US_MAX 1000000
 #define SPIN_MAX_BYTES (64 << 10)
 /* Over shared memory a step of any size polls: its wait is the other rank's memcpy, not a
  * link. The rings are polled without a system call; the epoll set (sockets, the verdict
@@ -123,6 +125,24 @@ void comm__spin_init(struct comm *c)
 	c->spin_credit = SPIN_CREDIT_MAX;
 }
 
+int comm__spin_config(struct comm *c, char *err, size_t errlen)
+{
+	c->spin_us = SPIN_US;
+	const char *v = getenv("HCCLCTL_SPIN_US");
+	if (!v || !*v)
+		return 0;
+	char *end;
+	errno = 0;
+	long us = strtol(v, &end, 10);
+	if (errno || *end || end == v || us < 0 || us > SPIN_US_MAX)
+		return comm__errf(err, errlen, COMM_E_INVAL,
+				  "init: HCCLCTL_SPIN_US='%s' is not a whole number of microseconds "
+				  "from 0 to %d",
+				  v, SPIN_US_MAX);
+	c->spin_us = (int)us;
+	return 0;
+}
+
 void comm__spin_plan(struct comm *c, size_t bytes, bool shm, bool all_shm, struct comm__spin *sp)
 {
 	memset(sp, 0, sizeof(*sp));
@@ -133,8 +153,8 @@ void comm__spin_plan(struct comm *c, size_t bytes, bool shm, bool all_shm, struc
 		c->spin_credit = 1;
 		c->spin_rest = 0;
 	}
-	if (c->spin_credit > 0)
-		sp->end = (sp->start = comm__prof_now()) + SPIN_US;
+	if (c->spin_credit > 0 && c->spin_us > 0)
+		sp->end = (sp->start = comm__prof_now()) + (uint64_t)c->spin_us;
 	/* rings only: their sockets (doorbells, EOF, the verdict pipe) wait for the first
 	 * SHM_POLL_US, as between the later polls */
 	if (all_shm && sp->end)

@@ -67,6 +67,17 @@ check_rc 3 "HCCLCTL_TRANSPORT=fast: exit 3 (cannot run)"
 check_err_has "hcclctl: run barrier: init: HCCLCTL_TRANSPORT='fast' is not one of auto, tcp, shm" \
 	"  the variable and its three values named"
 
+# the polling before a sleep: 0 sleeps at once (ranks that share their cores), the sums the
+# same; a value that is not a whole number of microseconds in range fails init, named
+run env HCCLCTL_TRANSPORT=shm HCCLCTL_SPIN_US=0 "$HCCLCTL" run allreduce --local 3 -b 8 -e 64K -f 8 -n 20 -w 2 -c 1
+check_rc 0 "HCCLCTL_SPIN_US=0 over rings: every size checked, exit 0"
+for v in -1 2.5 1000001 20us; do
+	run env HCCLCTL_SPIN_US=$v "$HCCLCTL" run barrier --local 2 -n 1 -w 0
+	check_rc 3 "HCCLCTL_SPIN_US=$v: exit 3 (cannot run)"
+	check_err_has "hcclctl: run barrier: init: HCCLCTL_SPIN_US='$v' is not a whole number of microseconds from 0 to 1000000" \
+		"  the variable, its value and the range named"
+done
+
 # Ranks of one host run by two users (containers often do): the accepting rank may not open
 # the other's memfd, so that link stays TCP and -v says why on both sides; sums still right.
 # The rank of nobody runs a copy, whatever the checkout's directories allow.
