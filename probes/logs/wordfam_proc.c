@@ -266,6 +266,16 @@ const struct family hlog__fams_proc[] = {
 	 .any = {"right now"},
 	 .also = {"cannot", "can't", "unable to", "not"},
 	 .end_only = 1},
+	/* and a peer or service said not to be ready yet, as the line a log ends on: Paddle's
+	 * launcher, "not ready endpoints:['192.168.4.7:6070']" under "server not ready, wait 3
+	 * sec to retry...", KubeRay's "Cluster is NOT ready." (not a status read out, nvidia-smi's
+	 * "IMEX daemon status is -3 (not READY)" on a machine that does not use it) */
+	{.cat = HCAT_RANK_STUCK,
+	 .name = "waiting",
+	 .says = WF_SAYS_WAITS,
+	 .any = {"not ready"},
+	 .not = {"status", "(not ready"},
+	 .end_only = 1},
 	/* an error line that ends in the program's own advice on a setting: TensorRT-LLM's
 	 * "... may use dynamic buffer which will fail with NIXL backend. It is recommended to
 	 * set cacheTransceiverConfig.MaxTokensInBuffer to a value greater than the maximum ISL"

@@ -1749,6 +1749,20 @@ printf '%s\n' 'ERROR: cannot open /data/shard-7. We retry right now' 'step 2 don
 run "$HCCLCTL" doctor --logs "$TMP/rn2.log"
 check_rc 1 "a refusal in a sentence before 'right now': the line is still an error, exit 1"
 
+# a peer said not to be ready, as the line a log ends on: a wait that never ended (Paddle's
+# launcher, PaddlePaddle/Paddle#44966, verbatim); in the middle of a log the wait ended, and
+# a status read out is no wait (nvidia-smi's IMEX line, real-logs-new batch357)
+cause_is "kind detail ip port" "rank-stuck words:waiting 192.168.4.7 6070" "a peer not ready when the log ended" \
+	"not ready endpoints:['192.168.4.7:6070', '192.168.4.7:6071']" 'server not ready, wait 3 sec to retry...' \
+	"not ready endpoints:['192.168.4.7:6070']"
+printf '%s\n' "not ready endpoints:['192.168.4.7:6070']" 'server not ready, wait 3 sec to retry...' \
+	'I1205 10:00:01 trainer 0 started' >"$TMP/nr.log"
+run "$HCCLCTL" doctor --logs "$TMP/nr.log"
+check_rc 0 "a peer not ready, then the log goes on: the wait ended, exit 0"
+printf '%s\n' '   GPU_UUID:GPU-bb3e1419-... IMEX daemon status is -3 (not READY)' >"$TMP/nr2.log"
+run "$HCCLCTL" doctor --logs "$TMP/nr2.log"
+check_rc 0 "a daemon's status read out as not ready: no wait, exit 0"
+
 # ibstatus's port state, its number before its name, under a heading naming the RDMA device
 # (real log: real-logs-new batch642, NVIDIA/nccl#1935); a tab in a quoted line shows as a blank
 J=tests/data/real-logs-new/batch642/nccl-1935-ibstatus-mlx5-ports-down-disabled-cuda-999-unknown-error
