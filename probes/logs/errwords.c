@@ -305,6 +305,9 @@ static const struct {
 	{"ECONNREFUSED", EW_CASE}, /* errno names: "Connection refused (ECONNREFUSED, ...)" */
 	{"EHOSTUNREACH", EW_CASE}, /* "No route to host (EHOSTUNREACH, ...)" */
 	{"ENETUNREACH", EW_CASE}, /* "Network is unreachable (ENETUNREACH, ...)" */
+	/* a cluster's scheduler that cannot place the pods: Volcano's event "Warning
+	 * FailedScheduling 4m5s volcano 3/3 tasks in gang unschedulable: ..." */
+	{"unschedulable", 0},
 };
 
 #define NWORDS (sizeof(words) / sizeof(words[0]))
@@ -380,6 +383,8 @@ static const struct {
 	/* a field of a status table whose value says there is none: npu-smi's "Error Code
 	 * : NA", "Error Information : NA" */
 	{"error", 0, hlog__ew_none_value},
+	/* and a node's flag at false: kubectl describe node's "Unschedulable:      false" */
+	{"unschedulable", 0, hlog__ew_none_value},
 	{"failure", 0, hlog__ew_none_value},
 	/* a level of logging as a setting's value: oneCCL's "|CCL_WARN| value of CCL_LOG_LEVEL
 	 * changed to be error (default:warn)" */

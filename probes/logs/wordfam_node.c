@@ -188,7 +188,10 @@ const struct family hlog__fams_node[] = {
 		"capacity reservation, or fewer nodes; or wait and start the nodes again (the "
 		"provider's console or CLI shows what the region has)",
 	 .any = {"out of host capacity", "out of capacity", "insufficient capacity",
-		 "not have capacity", "no capacity"}},
+		 "not have capacity", "no capacity",
+		 /* a cluster's scheduler with no room for the pods: Volcano's "3/3 tasks in gang
+		  * unschedulable: pod group is not ready, 3 Pending, 3 minAvailable" */
+		 "unschedulable"}},
 	/* the kubelet evicting a pod when its node ran short of memory, disk or process ids
 	 * ("Status: Failed", "Reason: Evicted", "Message: The node was low on resource:
 	 * memory.") */

@@ -1762,6 +1762,13 @@ check_rc 0 "a peer not ready, then the log goes on: the wait ended, exit 0"
 printf '%s\n' '   GPU_UUID:GPU-bb3e1419-... IMEX daemon status is -3 (not READY)' >"$TMP/nr2.log"
 run "$HCCLCTL" doctor --logs "$TMP/nr2.log"
 check_rc 0 "a daemon's status read out as not ready: no wait, exit 0"
+# a scheduler that cannot place the job's pods (Volcano's event, verbatim from KubeRay's
+# docs); a node's flag at false is no failure (kubectl describe node, Kubernetes' docs)
+cause_is "kind detail" "memory/resource words:capacity" "a gang of pods the scheduler cannot place" \
+	'# Warning  FailedScheduling  4m5s  volcano  3/3 tasks in gang unschedulable: pod group is not ready, 3 Pending, 3 minAvailable; Pending: 3 Undetermined'
+printf '%s\n' 'Taints:             <none>' 'Unschedulable:      false' 'Lease:' >"$TMP/us.log"
+run "$HCCLCTL" doctor --logs "$TMP/us.log"
+check_rc 0 "kubectl describe node's 'Unschedulable: false': no error, exit 0"
 
 # ibstatus's port state, its number before its name, under a heading naming the RDMA device
 # (real log: real-logs-new batch642, NVIDIA/nccl#1935); a tab in a quoted line shows as a blank

@@ -47,6 +47,10 @@ static const char *real_line(const char *from, const char *line, char *buf, size
 }
 
 static const struct row_line word_lines[] = {
+	{"unschedulable",
+	 "../real-logs-new/batch666/ray-docs-kuberay-volcano-test-cluster-1-queue-capacity-gang-"
+	 "unschedulable",
+	 "tasks in gang unschedulable"},
 	{"lost carrier",
 	 "../real-logs-new/batch837/azurehpc-health-checks-test-data-1dev-6flap-syslog-ib6-lost-"
 	 "carrier",
@@ -723,6 +727,10 @@ static const struct benign_line benign_lines[] = {
 	{"error",
 	 "../real-logs-new/batch227/mind-cluster-docs-en-npu-info-before-npu-smi-8npu-health-ok-ecc-zero-healthy",
 	 "Error Code                     : NA", 0},
+	{"unschedulable",
+	 "https://github.com/kubernetes/website/blob/0375563fd11e8f3eb39c605d1c42da8e485ff949/"
+	 "content/en/docs/tasks/debug/debug-cluster/_index.md",
+	 "Unschedulable:      false", 0},
 	{"instead",
 	 "../real-logs-new/batch220/dlperf-tf2-resnet50-4n8g-multiworkermirrored-nccl-10-11-0-2-32xv100-"
 	 "600-steps-finished-healthy",
