@@ -308,6 +308,9 @@ static const struct {
 	/* a cluster's scheduler that cannot place the pods: Volcano's event "Warning
 	 * FailedScheduling 4m5s volcano 3/3 tasks in gang unschedulable: ..." */
 	{"unschedulable", 0},
+	/* data or a store found damaged: nvidia-smi's "WARNING: infoROM is corrupted at gpu
+	 * 0008:00:00.0", glibc's "free(): corrupted unsorted chunks" */
+	{"corrupted", 0},
 };
 
 #define NWORDS (sizeof(words) / sizeof(words[0]))

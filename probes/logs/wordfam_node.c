@@ -49,6 +49,17 @@ const struct family hlog__fams_node[] = {
 		  * CPU_SrcID#1_MC#1_Chan#1_DIMM#0 location: ...", EDAC's "1 CE memory scrubbing
 		  * error on CPU_SrcID#1_Ha#0_Chan#1_DIMM#0" */
 		 "memory read error", "memory write error", "memory scrubbing error"}},
+	/* a GPU's on-board store of its configuration and error records, damaged (not a check of
+	 * it failed among others, dcgmi diag's "| Inforom | Fail |" beside persistence mode's):
+	 * nvidia-smi's "WARNING: infoROM is corrupted at gpu 0008:00:00.0" */
+	{.cat = HCAT_HARDWARE,
+	 .name = "hardware",
+	 .what = "a device reported a hardware fault",
+	 .fix = "take the device the line names out of service and check its health (npu-smi info "
+		"-t health, nvidia-smi -q -d ECC, the kernel log); reset or replace it before the "
+		"next run",
+	 .any = {"inforom"},
+	 .also = {"corrupt"}},
 	/* the NVIDIA driver that cannot bring a GPU up at boot: "NVRM: RmInitAdapter failed!
 	 * (0x26:0xffff:1127)", "NVRM: rm_init_adapter failed for device bearing minor number 0" */
 	{.cat = HCAT_HARDWARE,

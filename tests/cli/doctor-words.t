@@ -1769,6 +1769,15 @@ cause_is "kind detail" "memory/resource words:capacity" "a gang of pods the sche
 printf '%s\n' 'Taints:             <none>' 'Unschedulable:      false' 'Lease:' >"$TMP/us.log"
 run "$HCCLCTL" doctor --logs "$TMP/us.log"
 check_rc 0 "kubectl describe node's 'Unschedulable: false': no error, exit 0"
+# a GPU's infoROM found corrupted (Azure's diagnostics test samples, verbatim): a hardware
+# fault; one check among many failing in dcgmi diag's table is not (deepops' docs)
+cause_is "kind detail" "hardware words:hardware" "nvidia-smi's warning that a GPU's infoROM is corrupted" \
+	'WARNING: infoROM is corrupted at gpu 0008:00:00.0'
+printf '%s\n' '| Persistence Mode          | Fail                                           |' \
+	'| Inforom                   | Fail                                           |' >"$TMP/ir.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/ir.log"
+cause kind
+check_out "unresolved" "  dcgmi diag's 'Inforom | Fail' beside other checks that failed: no hardware fault named"
 
 # ibstatus's port state, its number before its name, under a heading naming the RDMA device
 # (real log: real-logs-new batch642, NVIDIA/nccl#1935); a tab in a quoted line shows as a blank

@@ -47,6 +47,10 @@ static const char *real_line(const char *from, const char *line, char *buf, size
 }
 
 static const struct row_line word_lines[] = {
+	{"corrupted",
+	 "../real-logs-new/batch895/azhpc-diagnostics-test-samples-nvidia-smi-inforom-corrupted-gpu-"
+	 "0008-v100",
+	 "WARNING: infoROM is corrupted at gpu 0008:00:00.0"},
 	{"unschedulable",
 	 "../real-logs-new/batch666/ray-docs-kuberay-volcano-test-cluster-1-queue-capacity-gang-"
 	 "unschedulable",
