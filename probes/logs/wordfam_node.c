@@ -54,10 +54,6 @@ const struct family hlog__fams_node[] = {
 	 * nvidia-smi's "WARNING: infoROM is corrupted at gpu 0008:00:00.0" */
 	{.cat = HCAT_HARDWARE,
 	 .name = "hardware",
-	 .what = "a device reported a hardware fault",
-	 .fix = "take the device the line names out of service and check its health (npu-smi info "
-		"-t health, nvidia-smi -q -d ECC, the kernel log); reset or replace it before the "
-		"next run",
 	 .any = {"inforom"},
 	 .also = {"corrupt"}},
 	/* the NVIDIA driver that cannot bring a GPU up at boot: "NVRM: RmInitAdapter failed!
