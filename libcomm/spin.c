@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "libcomm/internal.h"
+#include "ranktable/base/env.h"
 
 /* A small step polls for up to SPIN_US (HCCLCTL_SPIN_US: 0 sleeps at once) before it sleeps: waking a sleeping process costs tens
  * of microseconds on a VM (an idle core's wake-up), as much as the message itself (8-byte
@@ -127,18 +128,12 @@ void comm__spin_init(struct comm *c)
 
 int comm__spin_config(struct comm *c, char *err, size_t errlen)
 {
-	c->spin_us = SPIN_US;
-	const char *v = getenv("HCCLCTL_SPIN_US");
-	if (!v || !*v)
-		return 0;
-	char *end;
-	errno = 0;
-	long us = strtol(v, &end, 10);
-	if (errno || *end || end == v || us < 0 || us > SPIN_US_MAX)
+	long us = env_whole("HCCLCTL_SPIN_US", SPIN_US, 0, SPIN_US_MAX);
+	if (us < 0)
 		return comm__errf(err, errlen, COMM_E_INVAL,
 				  "init: HCCLCTL_SPIN_US='%s' is not a whole number of microseconds "
 				  "from 0 to %d",
-				  v, SPIN_US_MAX);
+				  getenv("HCCLCTL_SPIN_US"), SPIN_US_MAX);
 	c->spin_us = (int)us;
 	return 0;
 }

@@ -4,8 +4,10 @@
 
 #define ENV_SECONDS_MAX 86400 /* a day: a longer timeout is a typo */
 
-/* A whole number of seconds from variable name: deflt when it is unset or empty, -1 when it
- * is not a decimal number in 1..ENV_SECONDS_MAX (the caller names the variable). */
+/* A whole number from variable name: deflt when it is unset or empty, -1 when it is not a
+ * decimal number in lo..hi (lo >= 0; the caller names the variable and the range). */
+long env_whole(const char *name, long deflt, long lo, long hi);
+/* The same in 1..ENV_SECONDS_MAX, a number of seconds. */
 long env_seconds(const char *name, long deflt);
 
 #endif

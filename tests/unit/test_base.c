@@ -322,6 +322,15 @@ static void test_env_seconds(void **state)
 	}
 	unsetenv("HCCLCTL_TEST_SECONDS");
 	assert_int_equal(env_seconds("HCCLCTL_TEST_SECONDS", -7), -7);
+	/* a range from 0 (HCCLCTL_SPIN_US's): 0 is a value, not a refusal */
+	setenv("HCCLCTL_TEST_SECONDS", "0", 1);
+	assert_int_equal(env_whole("HCCLCTL_TEST_SECONDS", 250, 0, 1000000), 0);
+	setenv("HCCLCTL_TEST_SECONDS", "1000001", 1);
+	assert_int_equal(env_whole("HCCLCTL_TEST_SECONDS", 250, 0, 1000000), -1);
+	setenv("HCCLCTL_TEST_SECONDS", "-1", 1);
+	assert_int_equal(env_whole("HCCLCTL_TEST_SECONDS", 250, 0, 1000000), -1);
+	unsetenv("HCCLCTL_TEST_SECONDS");
+	assert_int_equal(env_whole("HCCLCTL_TEST_SECONDS", 250, 0, 1000000), 250);
 }
 
 /* Sizes: every suffix both cases, the largest that fits, and what is refused. */
