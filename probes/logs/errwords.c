@@ -311,13 +311,24 @@ static const struct {
 	/* data or a store found damaged: nvidia-smi's "WARNING: infoROM is corrupted at gpu
 	 * 0008:00:00.0", glibc's "free(): corrupted unsorted chunks" */
 	{"corrupted", 0},
+	/* a memory access the MMU refused, of a GPU or of the kernel: amdgpu's "[gfxhub] page
+	 * fault (src_id:0 ring:24 vmid:10 pasid:32769, for process rocm-bandwidth- ...)", the
+	 * kernel's "general protection fault, probably for non-canonical address" (not "page
+	 * faults" counted, /usr/bin/time's) */
+	{"page fault", 0},
+	{"protection fault", 0},
+	/* the error mark of NVIDIA's (Mellanox's) firmware tools, an error whatever level the
+	 * program that ran them logged their answer at: the SR-IOV operator's "I0607
+	 * 15:07:30.467921  124588 utils.go:708] RunCommand(): -E- Failed to open the device" */
+	{"-E-", EW_CASE | EW_ANY_LEVEL},
 };
 
 #define NWORDS (sizeof(words) / sizeof(words[0]))
 
-/* Forms that carry an error word and say that nothing failed. whole: the form vouches for
- * the whole line (a warning category, a retry announced, a probe for an optional library),
- * else only for the words it spans. A "%d" matches a number. */
+/* Forms that carry an error word and say that nothing failed. whole: 1 when the form vouches
+ * for the whole line (a warning category, a retry announced, a probe for an optional
+ * library), 2 for the rest of its sentence (a condition's), 0 only for the words it spans.
+ * A "%d" matches a number. */
 
 static const struct {
 	const char *form;
@@ -448,10 +459,12 @@ static const struct {
 	 * multi-node training without SLURM handling the processes. Please note that this is not
 	 * tested in NeMo and could result in errors." */
 	{"errors", 0, hlog__ew_foretold},
-	/* advice under a condition, the line opened by it: "If connection to the dashboard
-	 * fails, check your firewall settings and network configuration." (Ray's banner after
-	 * "Ray runtime started.") */
-	{"If ", 1, hlog__ew_advice_if},
+	/* advice under a condition, for its sentence: "If connection to the dashboard fails,
+	 * check your firewall settings and network configuration." (Ray's banner after "Ray
+	 * runtime started."), DeepSpeed's "[WARNING] [stage3.py:2164:step] 2 pytorch allocator
+	 * cache flushes since last step. ... If you are unable to make the cache flushes go away
+	 * consider adding get_accelerator().empty_cache() calls in your training loop ..." */
+	{"If ", 2, hlog__ew_advice_if},
 	/* a failure said not to happen: SkyPilot's "Streaming logs... (Ctrl-C to exit log
 	 * streaming; job will not be killed)" */
 	{"killed", 0, hlog__ew_negated},
@@ -756,7 +769,8 @@ int hlog__benign_at(struct pspan m, size_t at, size_t len)
 			if (!(k = match_at(m.s + i, m.n - i, benign[r].form, 0)) ||
 			    (benign[r].holds && !benign[r].holds(m, i, k)))
 				continue;
-			if (benign[r].whole || (i <= at && at + len <= i + k))
+			size_t end = benign[r].whole == 2 ? hlog__ew_sentence_end(m, i + k) : i + k;
+			if (benign[r].whole == 1 || (i <= at && at + len <= end))
 				best = (long)r;
 		}
 	}
@@ -833,12 +847,16 @@ static int first_word(struct pspan m, long only, int *len, int *row)
 		/* the lead byte of a UTF-8 character: in a script written without spaces (Chinese)
 		 * a word may start at any character */
 		int wide = (unsigned char)s[i] >= 0xC0;
-		if (!hlog__word_char(s[i]) && !wide) {
+		/* a mark that opens a row ("-E-") is looked at as a word is, and the word after it
+		 * too; not inside a word ("pre-E-series") */
+		int mark = !hlog__word_char(s[i]) && !wide;
+		if (mark && ((unsigned char)s[i] >= 0x80 || !n_first[(unsigned char)s[i]] ||
+			     (i && hlog__word_char(s[i - 1])))) {
 			i++;
 			continue;
 		}
 		size_t end = i + 1;
-		while (!wide && end < n && hlog__word_char(s[end]))
+		while (!wide && !mark && end < n && hlog__word_char(s[end]))
 			end++;
 		unsigned char c = (unsigned char)lower(s[i]) & 127;
 		size_t k = 0;
@@ -850,7 +868,7 @@ static int first_word(struct pspan m, long only, int *len, int *row)
 		}
 		if (k && (words[r].flags & EW_NONZERO) && !nonzero_at(s + i + k, n - i - k))
 			k = 0;
-		if (!k && !wide && (only < 0 || only == (long)NWORDS) &&
+		if (!k && !wide && !mark && (only < 0 || only == (long)NWORDS) &&
 		    class_word(s + i, end - i, n - i)) {
 			k = end - i;
 			r = (int)NWORDS; /* the class-name row */

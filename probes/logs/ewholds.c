@@ -645,11 +645,24 @@ int hlog__ew_dir_exists(struct pspan m, size_t at, size_t len)
 	return hlog__has(m, "mkdir") && n >= 11 && !memcmp(m.s + n - 11, "File exists", 11);
 }
 
-/* Whether the line is advice, opened by a condition at m[at..at+len) ("If "): the condition the
- * line's first words, a comma closing it, and what follows a request to the reader ("If
- * connection to the dashboard fails, check your firewall settings and network configuration.",
- * Ray's banner under a head node that started). A condition says what might fail, not what
- * did. */
+/* Where the sentence that goes on at m.s[from] ends: its '.', '!' or '?' with a blank or the
+ * line's end after it ("0.9", "get_accelerator().empty_cache()" go on), else the line's end. */
+size_t hlog__ew_sentence_end(struct pspan m, size_t from)
+{
+	for (size_t i = from; i < m.n; i++)
+		if ((m.s[i] == '.' || m.s[i] == '!' || m.s[i] == '?') &&
+		    (i + 1 == m.n || ew_blank(m.s[i + 1]) || m.s[i + 1] == '\r'))
+			return i;
+	return m.n;
+}
+
+/* Whether the sentence opened by a condition at m[at..at+len) ("If ") is advice: the condition
+ * starts a sentence (the line's, or one after '.', '!', '?', ':' or a bracket's end) and the
+ * sentence asks the reader to do something (check, try, consider, set, you can ...). Ray's
+ * banner "If connection to the dashboard fails, check your firewall settings and network
+ * configuration."; DeepSpeed's "... If you are unable to make the cache flushes go away
+ * consider adding get_accelerator().empty_cache() calls ...". A condition says what might
+ * fail, not what did; the words before it in the line are not the condition's. */
 int hlog__ew_advice_if(struct pspan m, size_t at, size_t len)
 {
 	static const char *const asks[] = {
@@ -657,18 +670,18 @@ int hlog__ew_advice_if(struct pspan m, size_t at, size_t len)
 	    "please ",	"set ",	   "use ",	 "run ",	"consider ", "increase ",
 	    "contact ", "refer ",  "read ",	 "restart ",	"rerun ",    "you can ",
 	    "you may ", "you should ", "you might ", "you need to ", "you will need to "};
-	for (size_t i = 0; i < at; i++)
-		if (!ew_blank(m.s[i]))
-			return 0;
-	size_t c = at + len;
-	while (c < m.n && m.s[c] != ',' && m.s[c] != '.')
-		c++;
-	if (c >= m.n || m.s[c] != ',')
+	size_t b = at;
+	while (b && ew_blank(m.s[b - 1]))
+		b--;
+	if (b && !strchr(".!?:]", m.s[b - 1]))
 		return 0;
-	for (c++; c < m.n && ew_blank(m.s[c]); c++)
-		;
-	for (size_t k = 0; k < sizeof(asks) / sizeof(asks[0]); k++)
-		if (m.n - c >= strlen(asks[k]) && !strncasecmp(m.s + c, asks[k], strlen(asks[k])))
-			return 1;
+	size_t e = hlog__ew_sentence_end(m, at + len);
+	for (size_t c = at + len; c < e; c++) {
+		if (!ew_blank(m.s[c - 1]) && m.s[c - 1] != ',')
+			continue; /* a word's start only */
+		for (size_t k = 0; k < sizeof(asks) / sizeof(asks[0]); k++)
+			if (e - c >= strlen(asks[k]) && !strncasecmp(m.s + c, asks[k], strlen(asks[k])))
+				return 1;
+	}
 	return 0;
 }

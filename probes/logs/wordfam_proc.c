@@ -30,7 +30,11 @@ const struct family hlog__fams_proc[] = {
 		 /* the ROCm runtime's GPU page fault, after which it aborts the process: "Memory
 		  * access fault by GPU node-4 (Agent handle: 0x1992e500) on address (nil). Reason:
 		  * Unknown." */
-		 "memory access fault"}},
+		 "memory access fault",
+		 /* the MMU refusing a process's access, a GPU's or the kernel's: amdgpu's "[gfxhub]
+		  * page fault (src_id:0 ring:24 vmid:10 pasid:32769, for process ...)", "general
+		  * protection fault" */
+		 "page fault", "protection fault"}},
 	/* an address whose host is empty ("ray start --address=:6379", "connect to ... address
 	 * :6379", "tcp://:29500"): the variable that should hold the master's host was empty
 	 * when the command line was made, so every connection goes nowhere */
@@ -276,6 +280,15 @@ const struct family hlog__fams_proc[] = {
 	 .any = {"not ready"},
 	 .not = {"status", "(not ready"},
 	 .end_only = 1},
+	/* and a step said to take longer than it should, as the line a log ends on: JAX's
+	 * "UserWarning: TPU backend initialization is taking more than 60.0 seconds. Did you run
+	 * your code on all TPU hosts?" (a log that goes on saw the step end) */
+	{.cat = HCAT_RANK_STUCK,
+	 .name = "waiting",
+	 .says = WF_SAYS_WAITS,
+	 .any = {"is taking more than", "is taking longer than", "are taking more than",
+		 "are taking longer than", "taking longer than expected"},
+	 .end_only = 1},
 	/* an error line that ends in the program's own advice on a setting: TensorRT-LLM's
 	 * "... may use dynamic buffer which will fail with NIXL backend. It is recommended to
 	 * set cacheTransceiverConfig.MaxTokensInBuffer to a value greater than the maximum ISL"
@@ -286,7 +299,11 @@ const struct family hlog__fams_proc[] = {
 	 .fix = "set what the line advises (the option or variable it names, to the value or bound "
 		"it gives), the same on every node, then run again",
 	 .any = {"recommended to set", "please set", "consider setting", "try setting",
-		 "you should set", "you must set", "you need to set"},
+		 "you should set", "you must set", "you need to set",
+		 /* one setting that asks for another: vLLM on Neuron, "ValueError: When setting
+		  * pa_num_blocks (512) in override_neuron_config," / "you must also set
+		  * --num-gpu-blocks-override to the same value" */
+		 "you must also set", "must also be set"},
 	 /* not advice on how to debug: torch_npu's "If you want to get the accurate stacktrace,
 	  * please set environment variable ASCEND_LAUNCH_BLOCKING=1." under every asynchronous
 	  * operator error, MindIE's "enable log: export ASDOPS_LOG_LEVEL=ERROR, export

@@ -351,7 +351,12 @@ const struct family hlog__fams_soft[] = {
 	 .fix = "read the settings the lines around it name (process counts per node and the "
 		"node's cores or devices, modules loaded together, options given twice) and keep "
 		"one consistent set on every node, then run again",
-	 .any = {"conflict"},
+	 .any = {"conflict",
+		 /* said of two settings in words: vLLM on Neuron, "RuntimeError:
+		  * NEURON_RT_VISIBLE_CORES cannot be used with multi-processing execution on
+		  * vLLM." */
+		 "cannot be used with", "can not be used with", "can't be used with",
+		 "cannot be combined with", "cannot be used together", "mutually exclusive"},
 	 .not = {"version", "dependenc", "memory", "address", "aicore", "bank"}},
 	/* a plugin the program looks for and does not find: Slurm built without the MPI plugin
 	 * the job asks for, "srun: error: Couldn't find the specified plugin name for mpi/pmix

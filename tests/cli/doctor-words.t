@@ -9,7 +9,10 @@
 JFIELD=$(pwd)/build/tests/tools/jfield
 cause() {
 	if [ -x "$JFIELD" ]; then
-		OUT=$(printf '%s' "$OUT" | "$JFIELD" cause "$@")
+		OUT=$("$JFIELD" cause "$@" <<EOF
+$OUT
+EOF
+)
 	else
 		OUT=$(printf '%s' "$OUT" | python3 -c 'import json,sys; c=json.load(sys.stdin)["cause"]
 print(" ".join(str(c.get(k)) for k in sys.argv[1:]))' "$@")
@@ -1945,5 +1948,56 @@ cause_is "kind detail device" "link-down words:link-down 2" "nvidia-smi's 'GPU 2
 	'NVML: Unable to retrieve NVLink information as all links are inActive'
 cause_is "kind detail device" "link-down words:link-down None" "  the NVML line alone: no device" \
 	'NVML: Unable to retrieve NVLink information as all links are inActive'
+
+# a condition's sentence with advice in it, after other sentences of the line: DeepSpeed's
+# warning under memory pressure (ssbandjl/nccl-tests' log of a run that went on) is no
+# failure; the words before a condition are still read (a label "ERROR:")
+printf '%s\n' '[2025-08-11 13:41:29,275] [WARNING] [stage3.py:2164:step] 2 pytorch allocator cache flushes since last step. this happens when there is high memory pressure and is detrimental to performance. if this is happening frequently consider adjusting settings to reduce memory consumption. If you are unable to make the cache flushes go away consider adding get_accelerator().empty_cache() calls in your training loop to ensure that all ranks flush their caches at the same time' >"$TMP/dsw.log"
+run "$HCCLCTL" doctor --logs "$TMP/dsw.log"
+check_rc 0 "DeepSpeed's advice under a condition in the middle of its line: a pass, exit 0"
+printf '%s\n' 'ERROR: rank 3 failed. If you are unable to find out why, consider running with NCCL_DEBUG=INFO' >"$TMP/dsw2.log"
+run "$HCCLCTL" doctor --logs "$TMP/dsw2.log"
+check_rc 1 "  a failure stated before the condition's sentence stays an error (exit 1)"
+
+# the MMU refusing a GPU's access (amdgpu, ROCm's legacy-rocm-build#2196, verbatim): a crash
+# of the process it names; GNU time's count of page faults is no fault
+cause_is "kind detail" "unresolved words:crash" "amdgpu's GPU page fault" \
+	'[  111.406216] amdgpu 0000:83:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:24 vmid:10 pasid:32769, for process rocm-bandwidth- pid 3286 thread rocm-bandwidth- pid 3286)' \
+	'[  111.406237] amdgpu 0000:83:00.0: amdgpu:   in page starting at address 0x00007f0000000000 from client 10'
+printf '%s\n' '	Major (requiring I/O) page faults: 0' '	Minor (reclaiming a frame) page faults: 12345' >"$TMP/pf.log"
+run "$HCCLCTL" doctor --logs "$TMP/pf.log"
+check_rc 0 "GNU time's 'page faults' counts: no error, exit 0"
+
+# a setting that asks for another, and two that exclude each other (vLLM on Neuron, from
+# littlemex/zenn's articles; srun's, snakemake-executor-plugin-slurm#342): settings
+cause_is "kind detail" "config words:advised-setting" "a setting that needs another set too" \
+	'ValueError: When setting pa_num_blocks (512) in override_neuron_config,' \
+	'you must also set --num-gpu-blocks-override to the same value'
+cause_is "kind detail" "config words:conflict" "a variable that cannot be used with the mode the job runs in" \
+	'RuntimeError: NEURON_RT_VISIBLE_CORES cannot be used with multi-processing execution on vLLM.' \
+	'Set NEURON_VISIBLE_DEVICES to control device visibility.'
+cause_is "kind detail" "config words:conflict" "  and srun's 'mutually exclusive'" \
+	'srun: fatal: SLURM_TRES_PER_TASK is mutually exclusive with --ntasks-per-gpu and SLURM_NTASKS_PER_GPU'
+
+# a step said to take longer than it should as the last line (JAX's, t5x#997): a wait that
+# never ended; the same line with the run going on after it: the step ended
+cause_is "kind detail" "rank-stuck words:waiting" "a step taking more than its time when the log ended" \
+	'UserWarning: TPU backend initialization is taking more than 60.0 seconds. Did you run your code on all TPU hosts? See https://jax.readthedocs.io/en/latest/multi_process.html for more information.'
+printf '%s\n' 'UserWarning: TPU backend initialization is taking more than 60.0 seconds. Did you run your code on all TPU hosts? See https://jax.readthedocs.io/en/latest/multi_process.html for more information.' \
+	'I1205 10:00:01 trainer 0 started' >"$TMP/tk.log"
+run "$HCCLCTL" doctor --logs "$TMP/tk.log"
+check_rc 0 "  the same line, then the run goes on: exit 0"
+
+# the firmware tools' error mark in a line logged at INFO by the operator that ran them
+# (sriov-network-operator#317, verbatim): an error, whatever the level; a '-' in a word or
+# an option is no mark
+printf '%s\n' 'I0607 15:07:30.460717  124588 utils.go:706] RunCommand(): mstconfig, [-e -d 0000:18:00.0 q]' \
+	'I0607 15:07:30.467921  124588 utils.go:708] RunCommand(): -E- Failed to open the device' >"$TMP/mft.log"
+run "$HCCLCTL" doctor --logs "$TMP/mft.log"
+check_rc 1 "mstconfig's '-E- Failed to open the device' at INFO: an error, exit 1"
+printf '%s\n' 'I0607 15:07:30.460717  124588 utils.go:706] RunCommand(): mstconfig, [-e -d 0000:18:00.0 q]' \
+	'I0607 15:07:31.000000  124588 utils.go:706] mode pre-E-series boards: none' >"$TMP/mft2.log"
+run "$HCCLCTL" doctor --logs "$TMP/mft2.log"
+check_rc 0 "  '-e' and 'pre-E-series' are no mark: exit 0"
 
 done_testing

@@ -47,6 +47,18 @@ static const char *real_line(const char *from, const char *line, char *buf, size
 }
 
 static const struct row_line word_lines[] = {
+	{"page fault",
+	 "../real-logs-new/batch897/legacy-rocm-build-2196-rocm-bandwidth-test-gpu-burn-gfxhub-page-"
+	 "fault-sdma0-unresolved",
+	 "amdgpu: [gfxhub] page fault (src_id:0 ring:24 vmid:10 pasid:32769"},
+	{"-E-",
+	 "../real-logs-new/batch905/sriov-network-operator-317-cx6-lx-mstconfig-failed-to-open-"
+	 "device-exit-status-3",
+	 "RunCommand(): -E- Failed to open the device"},
+	/* syzbot's report "general protection fault in six_lock_ip_waiter" to linux-kernel */
+	{"protection fault", "https://syzkaller.appspot.com/bug?extid=13b85e45ca365499aad5",
+	 "Oops: general protection fault, probably for non-canonical address 0xdffffc000000000e: "
+	 "0000 [#1] PREEMPT SMP KASAN NOPTI"},
 	{"corrupted",
 	 "../real-logs-new/batch895/azhpc-diagnostics-test-samples-nvidia-smi-inforom-corrupted-gpu-"
 	 "0008-v100",
@@ -711,6 +723,10 @@ static const struct benign_line benign_lines[] = {
 	 "  If connection to the dashboard fails, check your firewall settings and network "
 	 "configuration.",
 	 0},
+	{"If ",
+	 "../real-logs-new/batch899/ssbandjl-nccl-tests-deepseek-coder-2dpu-torchrun-zero3-steps-"
+	 "then-ctrl-c-healthy",
+	 "If you are unable to make the cache flushes go away consider adding", 0},
 	{"0 ",
 	 "../real-logs-new/batch196/lbnl-hpl-doc-etna0-4node-32rank-hpl-2-2-n166656-4x8-residual-"
 	 "passed-healthy",
