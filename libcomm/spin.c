@@ -16,10 +16,11 @@
 #include "libcomm/internal.h"
 #include "ranktable/base/env.h"
 
-/* A small step polls for up to SPIN_US (HCCLCTL_SPIN_US: 0 sleeps at once) before it sleeps: waking a sleeping process costs tens
- * of microseconds on a VM (an idle core's wake-up), as much as the message itself (8-byte
- * ping-pong one way: 13 us best, 60 us median through epoll). Large steps over TCP sleep at
- * once: their wait is the link, and the cores are better left to TCP.
+/* A small step polls for up to SPIN_US (HCCLCTL_SPIN_US: 0 sleeps at once) before it sleeps:
+ * waking a sleeping process costs tens of microseconds on a VM (an idle core's wake-up), as
+ * much as the message itself (8-byte ping-pong one way: 13 us best, 60 us median through
+ * epoll). Large steps over TCP sleep at once: their wait is the link, and the cores are
+ * better left to TCP.
  *
  * Over TCP it keeps the core while it polls, unless more ranks share this host (same name or
  * address) than it has CPUs: then it yields between polls, or the peer would not get the

@@ -673,7 +673,7 @@ int hlog__ew_advice_if(struct pspan m, size_t at, size_t len)
 	size_t b = at;
 	while (b && ew_blank(m.s[b - 1]))
 		b--;
-	if (b && !strchr(".!?:]", m.s[b - 1]))
+	if (b && (!m.s[b - 1] || !strchr(".!?:]", m.s[b - 1])))
 		return 0;
 	size_t e = hlog__ew_sentence_end(m, at + len);
 	for (size_t c = at + len; c < e; c++) {
