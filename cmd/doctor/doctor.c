@@ -36,42 +36,13 @@ static void job_release(struct job *j)
 	cJSON_Delete(j->net);
 }
 
-/* The steps in order: the options checked (doctor_plan.c), the nodes run (doctor_launch.c),
+/* One job: the nodes or the logs the options name, checked and reported; its exit code.
+ * The steps in order: the options checked (doctor_plan.c), the nodes run (doctor_launch.c),
  * their answers compared and the launcher's checks (doctor_collect.c), the report
  * (doctor_report.c). */
-int cmd_doctor(int argc, char **argv)
+static int doctor_once(int argc, char **argv, const struct doctor_node_args *pa)
 {
-	if (dopt.list_checks) {
-		if (argc)
-			return fail(EXIT_USAGE, "doctor", NULL, "unexpected argument '%s'", argv[0]);
-		doctor_checks_print();
-		return EXIT_OK;
-	}
-	if (dopt.node) {
-		int frc = doctor_check_filters();
-		return frc ? frc : doctor_node_main();
-	}
-	if (doctor_npd_mode())
-		cli_exit_map = doctor_npd_exit;
-	if (dopt.local && (getenv("SLURM_PROCID") || getenv("OMPI_COMM_WORLD_RANK")))
-		out_json_oneline();
-	int urc = doctor_usage_valid(argc, argv);
-	if (urc)
-		return urc;
 	struct doctor_merged merged = { 0 };
-	struct kb *kb = NULL;
-	if (dopt.knowledge) {
-		char kerr[512];
-		int krc = doctor_logs_knowledge(dopt.knowledge, &kb, kerr, sizeof(kerr));
-		if (krc)
-			return fail(EXIT_UNKNOWN, "doctor",
-				    "give an ascend-fd kg-config.json, or leave --knowledge out for "
-				    "the built-in knowledge base", "cannot use --knowledge: %s", kerr);
-	}
-	struct doctor_node_args pa = { 0 };
-	if (doctor_parse_ports(&pa, dopt.ports ? dopt.ports : DEFAULT_PORTS))
-		return fail(EXIT_USAGE, "doctor", "e.g. --ports 60000,16666", "invalid --ports '%s'",
-			    dopt.ports);
 	struct job j = { .filter = { dopt.checks, dopt.skip } };
 	struct rt_table t = { 0 };
 	struct rt_hostfile hf = { 0 };
@@ -101,7 +72,7 @@ int cmd_doctor(int argc, char **argv)
 		fprintf(stderr, "hcclctl: doctor: checking %zu node%s...\n", j.nnodes,
 			plural_s(j.nnodes));
 	if (dopt.local && j.nnodes) {
-		doctor_run_local(&j, &pa, table_path);
+		doctor_run_local(&j, pa, table_path);
 	} else if (j.nnodes && !dopt.merge) {
 		rc = doctor_run_nodes(&j, plan, *digest ? digest : NULL, table_path);
 		if (rc)
@@ -113,12 +84,91 @@ int cmd_doctor(int argc, char **argv)
 out:
 	job_release(&j);
 	hlog_report_release(&doctor_hlog);
-	kb_free(kb);
 	free(j.nodes);
 	free(plan);
 	free(buf);
 	rt_table_release(&t);
 	rt_hostfile_release(&hf);
 	doctor_merged_release(&merged);
+	return rc;
+}
+
+/* --each: the job of --logs PATH, then one for each PATH argument, each judged alone, as if
+ * doctor had been run once for each. The exit code is the worst: a failure, else a job that
+ * could not be judged, else a warning. */
+static int doctor_each(int argc, char **argv, const struct doctor_node_args *pa)
+{
+	static const char *const name[] = { "OK", "WARN", "FAIL", "UNKNOWN" };
+	static const int worse[] = { 0, 1, 3, 2 }; /* by exit code 0-3 */
+	const char *first = dopt.logs;
+	int count[4] = { 0 }, rc = EXIT_OK;
+	cJSON *doc = g_opts.json ? cJSON_CreateObject() : NULL;
+	if (g_opts.json && (!doc || !(doctor_each_docs = cJSON_AddArrayToObject(doc, "jobs")))) {
+		cJSON_Delete(doc);
+		return fail(EXIT_UNKNOWN, "doctor", NULL, "out of memory");
+	}
+	for (int i = -1; i < argc; i++) {
+		dopt.logs = i < 0 ? first : argv[i];
+		if (!g_opts.json)
+			printf("%s==> %s <==\n", i < 0 ? "" : "\n", out_safe(dopt.logs));
+		int one = doctor_once(0, NULL, pa);
+		if (one < EXIT_OK || one > EXIT_UNKNOWN)
+			one = EXIT_UNKNOWN; /* out of memory inside a job: it was not judged */
+		count[one]++;
+		if (worse[one] > worse[rc])
+			rc = one;
+	}
+	dopt.logs = first;
+	doctor_each_docs = NULL;
+	if (g_opts.json) {
+		cJSON_AddStringToObject(doc, "schema", "hcclctl-doctor-each/1");
+		cJSON *s = cJSON_AddObjectToObject(doc, "summary");
+		for (int i = 0; i < 4; i++)
+			cJSON_AddNumberToObject(s, name[i], count[i]);
+		cJSON_AddNumberToObject(doc, "exit_code", rc);
+		out_json(doc);
+	} else {
+		printf("\n%d job%s: %d OK, %d WARN, %d FAIL, %d UNKNOWN\n", argc + 1,
+		       plural_s((unsigned)argc + 1), count[0], count[1], count[2], count[3]);
+	}
+	return rc;
+}
+
+int cmd_doctor(int argc, char **argv)
+{
+	if (dopt.list_checks) {
+		if (argc)
+			return fail(EXIT_USAGE, "doctor", NULL, "unexpected argument '%s'", argv[0]);
+		doctor_checks_print();
+		return EXIT_OK;
+	}
+	if (dopt.node) {
+		int frc = doctor_check_filters();
+		return frc ? frc : doctor_node_main();
+	}
+	if (doctor_npd_mode())
+		cli_exit_map = doctor_npd_exit;
+	if (dopt.local && (getenv("SLURM_PROCID") || getenv("OMPI_COMM_WORLD_RANK")))
+		out_json_oneline();
+	int urc = doctor_usage_valid(argc, argv);
+	if (urc)
+		return urc;
+	struct kb *kb = NULL;
+	if (dopt.knowledge) {
+		char kerr[512];
+		int krc = doctor_logs_knowledge(dopt.knowledge, &kb, kerr, sizeof(kerr));
+		if (krc)
+			return fail(EXIT_UNKNOWN, "doctor",
+				    "give an ascend-fd kg-config.json, or leave --knowledge out for "
+				    "the built-in knowledge base", "cannot use --knowledge: %s", kerr);
+	}
+	struct doctor_node_args pa = { 0 };
+	int rc;
+	if (doctor_parse_ports(&pa, dopt.ports ? dopt.ports : DEFAULT_PORTS))
+		rc = fail(EXIT_USAGE, "doctor", "e.g. --ports 60000,16666", "invalid --ports '%s'",
+			  dopt.ports);
+	else
+		rc = dopt.each ? doctor_each(argc, argv, &pa) : doctor_once(argc, argv, &pa);
+	kb_free(kb);
 	return rc;
 }

@@ -25,7 +25,7 @@ struct doctor_o {
 	const char *env_file, *kernel_log, *fault_codes, *knowledge;
 	const char *node_name, *on_fail, *on_pass, *exit_codes;
 	long port, parallel, timeout;
-	int local, node, insecure, deep, merge, list_checks;
+	int local, node, insecure, deep, merge, list_checks, each;
 };
 extern struct doctor_o dopt;
 /* --exit-codes npd */
@@ -93,5 +93,8 @@ void doctor_mesh_check(struct job *j);
 /* doctor_report.c: prints the report, writes --html and --prometheus, acts (--on-fail,
  * --on-pass): the exit code. */
 int doctor_report(struct job *j);
+/* --each: where the reports' JSON documents go (an array) instead of standard output; NULL
+ * for a single job. */
+extern cJSON *doctor_each_docs;
 
 #endif

@@ -33,6 +33,9 @@ const struct opt doctor_opts[] = {
 		 "a failed job's logs: a directory (DIR/NODE/... for several nodes), one file, or - "
 		 "for standard input; the most likely cause, its evidence and fix",
 		 COMPLETE_FILE),
+	OPT_BOOL("each", 0, &dopt.each,
+		 "with --logs: --logs PATH and each PATH after the options is a job of its own, "
+		 "judged alone: a report for each, one JSON document holding them all"),
 	OPT_PATH("knowledge", 0, &dopt.knowledge, "FILE",
 		 "with --logs: an ascend-fd knowledge base (kg-config.json) to match the lines "
 		 "against instead of the built-in one; its fault names and suggestions are shown",

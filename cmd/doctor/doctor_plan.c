@@ -10,6 +10,7 @@
 #include "cmd/doctor/doctor.h"
 #include "cmd/doctor/doctor_checks.h"
 #include "cmd/doctor/doctor_job.h"
+#include "cmd/lib/prom.h"
 #include "ranktable/ranktable.h"
 #include "ranktable/base/plural.h"
 
@@ -155,9 +156,23 @@ int doctor_usage_valid(int argc, char **argv)
 	int rc = doctor_check_filters();
 	if (rc)
 		return rc;
-	if (argc && !dopt.merge)
-		return fail(EXIT_USAGE, "doctor", "doctor --merge FILE... reads reports",
+	if (dopt.each) {
+		int stdin_twice = dopt.logs && !strcmp(dopt.logs, "-");
+		for (int i = 0; i < argc; i++)
+			stdin_twice += !strcmp(argv[i], "-");
+		if (!dopt.logs || dopt.ranktable || dopt.hosts || dopt.hostfile || dopt.local ||
+		    dopt.merge || dopt.html || prom_path || doctor_npd_mode() || stdin_twice > 1)
+			return fail(EXIT_USAGE, "doctor", "e.g. hcclctl doctor --each --logs jobs/*/",
+				    "--each judges logs only, each PATH of --logs PATH [PATH...] "
+				    "alone: no --ranktable, --hosts, --hostfile, --local, --merge, "
+				    "--html, --prometheus or --exit-codes npd, and - (standard input) "
+				    "at most once");
+	} else if (argc && !dopt.merge) {
+		return fail(EXIT_USAGE, "doctor",
+			    dopt.logs ? "--each --logs PATH... judges each PATH as a job of its own"
+				      : "doctor --merge FILE... reads reports",
 			    "unexpected argument '%s'", argv[0]);
+	}
 	if (dopt.merge && (!argc || dopt.local || dopt.ranktable || dopt.logs))
 		return fail(EXIT_USAGE, "doctor", "e.g. srun -N4 hcclctl --json doctor --local | "
 						  "hcclctl doctor --merge -",

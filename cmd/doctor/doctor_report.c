@@ -29,6 +29,8 @@ static int cmp_result(const void *a, const void *b)
 /* The nodes the cause was found on, folded (every node of its group). */
 static char cause_nodes[1024];
 
+cJSON *doctor_each_docs;
+
 /* What --on-fail or --on-pass did to the node ("" nothing), for the JSON document. */
 static char acted[1400];
 
@@ -68,6 +70,7 @@ static void print_report(struct job *j, const struct doctor_row **cause)
 	char names[1024];
 	size_t first, n;
 	*cause = NULL;
+	cause_nodes[0] = '\0';
 	if (doctor_fold_init(&f, j->r, j->n)) {
 		doctor_fold_release(&f);
 		fail(EXIT_UNKNOWN, "doctor", NULL, "out of memory");
@@ -156,7 +159,10 @@ static void json_report(const struct job *j, const struct doctor_row *cause, int
 			cJSON_AddNullToObject(doc, "action");
 	}
 	cJSON_AddNumberToObject(doc, "exit_code", doctor_npd_mode() ? doctor_npd_exit(code) : code);
-	out_json(doc);
+	if (doctor_each_docs)
+		cJSON_AddItemToArray(doctor_each_docs, doc);
+	else
+		out_json(doc);
 }
 /* Why the page has no heat map of the links: what would have measured them. */
 static const char *no_net_reason(const struct job *j)

@@ -6,24 +6,31 @@
 
 REAL=tests/data/real-logs
 
-# Compares each case's --json document with its expect file, all in one run (a Python start
-# per case was a second of CPU per ten cases): reads "N<TAB>EXPECT<TAB>JSON-FILE" lines and
-# prints "N<TAB>mismatches" (joined by "; ", empty when none), one line per case.
+# Compares each case's verdict with its expect file, all in one run (a Python start per case
+# was a second of CPU per ten cases): reads the --each document (EACH-JSON) and
+# "N<TAB>CASE<TAB>EXPECT" lines, job N of the document being CASE's, and prints
+# "N<TAB>CASE<TAB>EXIT<TAB>mismatches" (joined by "; ", empty when none), one line per case.
 cat >"$TMP/cmp.py" <<'EOF2'
 import json, sys
+try:
+    jobs = json.load(open(sys.argv[1]))['jobs']
+except (ValueError, KeyError) as e:
+    jobs = []
+    print("0\t-\t3\tstdout is not one --each document: %s" % e)
 for row in sys.stdin:
-    n, expf, docf = row.rstrip('\n').split('\t')
+    n, case, expf = row.rstrip('\n').split('\t')
     exp = {}
     for line in open(expf):
         if ':' in line:
             k, v = line.split(':', 1)
             exp[k.strip()] = v.strip()
-    miss = []
-    try:
-        doc = json.loads(open(docf).read())
-    except ValueError as e:
-        print("%s\tstdout is not one JSON document: %s" % (n, e))
+    if int(n) > len(jobs):
+        print("%s\t%s\t3\tno report for it in the document" % (n, case))
         continue
+    doc = jobs[int(n) - 1]
+    miss = []
+    if not doc['logs']['path'].rstrip('/').endswith('/' + case):
+        miss.append("the report is of %s" % doc['logs']['path'])
     c = doc.get('cause') or {}
     devs = [str(d) for d in c.get('devices') or []]
     for k, v in exp.items():
@@ -39,27 +46,28 @@ for row in sys.stdin:
             got = c.get(k)
         if str(got) != v:
             miss.append("%s: expected %s, got %s" % (k, v, got))
-    print("%s\t%s" % (n, '; '.join(miss)))
+    print("%s\t%s\t%s\t%s" % (n, case, doc['exit_code'], '; '.join(miss)))
 EOF2
 
+# every case in one process: --each judges each directory alone, as a run of its own would
 mkdir "$TMP/cases"
 k=0
+set --
 for dir in "$REAL"/*/; do
 	case=$(basename "$dir")
 	exp=$REAL/$case.expect
 	[ -f "$exp" ] || continue
 	k=$((k + 1))
-	run hcclctl --json doctor --logs "$dir"
-	printf '%s' "$OUT" >"$TMP/cases/$k.json"
-	printf '%s\t%s\t%s\n' "$k" "$exp" "$TMP/cases/$k.json" >>"$TMP/cases/list"
-	printf '%s\t%s\t%s\n' "$k" "$case" "$RC" >>"$TMP/cases/rc"
+	set -- "$@" "$dir"
+	printf '%s\t%s\t%s\n' "$k" "$case" "$exp" >>"$TMP/cases/list"
 done
-python3 "$TMP/cmp.py" <"$TMP/cases/list" >"$TMP/cases/miss"
-while IFS='	' read -r i case RC; do
+run hcclctl --json doctor --each --logs "$@"
+printf '%s' "$OUT" >"$TMP/cases/each.json"
+python3 "$TMP/cmp.py" "$TMP/cases/each.json" <"$TMP/cases/list" >"$TMP/cases/miss"
+while IFS='	' read -r i case RC miss; do
 	exp=$REAL/$case.expect
 	want=$(sed -n 's/^kind: //p' "$exp")
 	todo=$(sed -n 's/^todo: //p' "$exp")
-	miss=$(awk -F'\t' -v k="$i" '$1 == k { sub(/^[^\t]*\t/, ""); print; f = 1 } END { if (!f) print "no comparison made" }' "$TMP/cases/miss")
 	# a cause the rules know fails the job; only lines no rule explains are a warning; a
 	# healthy run (kind none) passes
 	wrc=2
@@ -79,9 +87,9 @@ while IFS='	' read -r i case RC; do
 		printf '%s\n' "$miss" | tr ';' '\n' | sed 's/^ //; s/^/# /'
 		_failed=$((_failed + 1))
 	fi
-done <"$TMP/cases/rc"
-[ "$k" -gt 100 ]
-_report $? "every case was compared ($k)" "$(ls "$REAL" | head)"
+done <"$TMP/cases/miss"
+[ "$k" -gt 100 ] && [ "$(grep -c '' "$TMP/cases/miss")" -eq "$k" ]
+_report $? "every case was compared ($k)" "$(head -3 "$TMP/cases/miss")"
 
 # the whole text report of one case: the check line, what was read, evidence, findings, fix
 run hcclctl doctor --logs "$REAL/vllm-ascend-405-ej0003-port-60000-bound"
@@ -253,5 +261,55 @@ printf '\n' >"$TMP/emptyjob/n2/plog.log"
 run hcclctl doctor --logs "$TMP/emptyjob"
 check_rc 3 "a job directory whose files have no log line: exit 3"
 check_out_has "SKIP  logs.cause      cluster                nothing to judge in $TMP/emptyjob: 2 files without a log line" "  SKIP"
+
+# --each: each PATH a job of its own, judged as a run of its own would judge it; the exit
+# code the worst (a failure, else a job not judged, else a warning)
+A=$REAL/vllm-ascend-405-ej0003-port-60000-bound
+printf 'step 1 done\n' >"$TMP/fine.log"
+printf '[ ERROR    ] Child 0 reports failure\n' >"$TMP/warn.log"
+run hcclctl doctor --each --logs "$A" "$TMP/fine.log" "$TMP/nothere"
+check_rc 2 "--each, a failed job, a fine one and a path not there: exit 2"
+check_out_has "==> $A <==" "  a heading for the first job"
+case "$OUT" in
+*"$NL$NL==> $TMP/fine.log <==${NL}PASS  logs.cause      cluster                no error in 1 line of 1 file$NL"*) true ;;
+*) false ;;
+esac
+_report $? "  the next one after a blank line, with its own report" "$OUT"
+check_out_has "SKIP  logs.cause      cluster                nothing to read: cannot read '$TMP/nothere': No such file or directory" "  the path not there is a job not judged"
+[ "$(printf '%s\n' "$OUT" | tail -n 1)" = "3 jobs: 1 OK, 0 WARN, 1 FAIL, 1 UNKNOWN" ]
+_report $? "  the last line counts the jobs by verdict" "$OUT"
+for c in "0 $TMP/fine.log $TMP/fine.log" "1 $TMP/fine.log $TMP/warn.log" "3 $TMP/warn.log $TMP/nothere" \
+	"2 $TMP/nothere $A"; do
+	set -- $c
+	run hcclctl doctor --each --logs "$2" "$3"
+	check_rc "$1" "--each of ${2##*/} and ${3##*/}: exit $1"
+done
+run hcclctl --json doctor --each --logs "$A" "$TMP/fine.log" "$TMP/nothere"
+check_rc 2 "--each --json: exit 2"
+printf '%s' "$OUT" >"$TMP/each.json"
+run hcclctl --json doctor --logs "$A"
+printf '%s' "$OUT" >"$TMP/one.json"
+ok "python3 - '$TMP/each.json' '$TMP/one.json' '$A' '$TMP/fine.log' '$TMP/nothere' <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+one = json.load(open(sys.argv[2]))
+assert d['schema'] == 'hcclctl-doctor-each/1', d['schema']
+assert d['exit_code'] == 2 and d['summary'] == {'OK': 1, 'WARN': 0, 'FAIL': 1, 'UNKNOWN': 1}, d['summary']
+assert [j['logs']['path'] for j in d['jobs']] == sys.argv[3:], d['jobs']
+assert [j['exit_code'] for j in d['jobs']] == [2, 0, 3]
+env = ('schema', 'hcclctl', 'command', 'started', 'parameters')
+assert {k: v for k, v in d['jobs'][0].items() if k not in env} == {k: v for k, v in one.items() if k not in env}
+EOF" "  one document: a report per job in order, the first the same as its own run's, the counts"
+for bad in "--each" "--each --logs $TMP/fine.log --hosts a,b" "--each --logs - -" \
+	"--each --logs $TMP/fine.log --exit-codes npd"; do
+	# shellcheck disable=SC2086
+	run hcclctl doctor $bad
+	check_rc 64 "doctor $bad: a usage error (64)"
+	check_err_has "hcclctl: doctor: --each judges logs only, each PATH of --logs PATH [PATH...] alone: no --ranktable, --hosts, --hostfile, --local, --merge, --html, --prometheus or --exit-codes npd, and - (standard input) at most once" "  says what --each takes"
+done
+run hcclctl doctor --logs "$TMP/fine.log" "$TMP/warn.log"
+check_rc 64 "two paths without --each: a usage error (64)"
+check_err_has "hcclctl: doctor: unexpected argument '$TMP/warn.log'" "  the second path named"
+check_err_has "hint: --each --logs PATH... judges each PATH as a job of its own" "  and --each offered"
 
 done_testing

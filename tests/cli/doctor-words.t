@@ -20,13 +20,63 @@ print(" ".join(str(c.get(k)) for k in sys.argv[1:]))' "$@")
 }
 
 # the cause's FIELDS of the lines given are WANT: cause_is FIELDS WANT MESSAGE LINE...
+# Each case is a job of its own, judged with the others in one run at the end (cause_flush:
+# doctor --each reads each file alone, as one run for each would): a process a case was
+# most of this test's time under ASan.
+_cw=0
+mkdir "$TMP/cw"
 cause_is() {
-	_f=$1 _w=$2 _m=$3
+	_cw=$((_cw + 1))
+	printf '%s\t%s\n' "$_cw" "$1" >>"$TMP/cw/list"
+	printf '%s' "$2" >"$TMP/cw/$_cw.want"
+	printf '%s' "$3" >"$TMP/cw/$_cw.msg"
 	shift 3
-	printf '%s\n' "$@" >"$TMP/ci.log"
-	run "$HCCLCTL" --json doctor --logs "$TMP/ci.log"
-	cause $_f
-	check_out "$_w" "$_m"
+	CI_LOG=$TMP/cw/$_cw.log # the last case's file, for a check of its text report
+	printf '%s\n' "$@" >"$CI_LOG"
+}
+
+# the exit code of FILE's verdict is RC: exit_is RC MESSAGE FILE; FILE is copied (the same
+# name is often written again for the next case) and judged with the others at the end
+exit_is() {
+	_cw=$((_cw + 1))
+	printf '%s\t@exit\n' "$_cw" >>"$TMP/cw/list"
+	printf '%s' "$1" >"$TMP/cw/$_cw.want"
+	printf '%s' "$2" >"$TMP/cw/$_cw.msg"
+	cp "$3" "$TMP/cw/$_cw.log"
+}
+
+# the checks of every cause_is and exit_is, from one --each run: its jobs in the order of the list
+cause_flush() {
+	_i=0
+	set --
+	while [ "$_i" -lt "$_cw" ]; do
+		_i=$((_i + 1))
+		set -- "$@" "$TMP/cw/$_i.log"
+	done
+	run "$HCCLCTL" --json doctor --each --logs "$@"
+	printf '%s' "$OUT" >"$TMP/cw/each.json"
+	python3 -c 'import json, sys
+jobs = json.load(open(sys.argv[1]))["jobs"]
+for row in open(sys.argv[2]):
+    n, fields = row.rstrip("\n").split("\t")
+    j = jobs[int(n) - 1]
+    c = j["cause"] or {}
+    got = j["exit_code"] if fields == "@exit" else " ".join(str(c.get(k)) for k in fields.split())
+    ok = j["logs"]["path"].endswith("/%s.log" % n)
+    print("%s\t%s\t%s" % (n, fields, got if ok else "(the report of %s)" % j["logs"]["path"]))' \
+		"$TMP/cw/each.json" "$TMP/cw/list" >"$TMP/cw/got" 2>"$TMP/cw/err"
+	[ "$(grep -c '' "$TMP/cw/got")" -eq "$_cw" ]
+	_report $? "every case judged, in one run ($_cw)" "$(cat "$TMP/cw/err")"
+	while IFS='	' read -r _i _f OUT; do
+		slurp "$TMP/cw/$_i.want" _w
+		slurp "$TMP/cw/$_i.msg" _m
+		if [ "$_f" = @exit ]; then
+			[ "$OUT" = "$_w" ]
+			_report $? "$_m" "expected exit $_w, got $OUT"
+		else
+			check_out "$_w" "$_m"
+		fi
+	done <"$TMP/cw/got"
 }
 
 printf '%s\n' '2031-01-05 10:00:00 [trainer] starting step 1' \
@@ -166,8 +216,7 @@ check_out "rank-stuck 10.7.7.3 39056 True" "  the peer's address and port, named
 
 # the NPU NIC's health check, as hccn_tool prints it: a failure unless it says Success
 printf '%s\n' 'net health status: Fault' >"$TMP/l.log"
-run "$HCCLCTL" --json doctor --logs "$TMP/l.log"
-check_rc 2 "hccn_tool's net health Fault: exit 2, never a pass"
+exit_is 2 "hccn_tool's net health Fault: exit 2, never a pass" "$TMP/l.log"
 printf '%s\n' 'net health status: Success' >"$TMP/m.log"
 run "$HCCLCTL" doctor --logs "$TMP/m.log"
 check_rc 0 "hccn_tool's net health Success: a pass"
@@ -223,8 +272,7 @@ for c in "hardware ib-ev-device-fatal|2019-06-02T16:13:44.884Z: [1,12]<stdout>:c
 	check_out "$want" "  ${want#* } is $( echo "$want" | cut -d' ' -f1)"
 done
 printf '%s\n' "ERROR 07-23 10:35:57 [core.py:586] RuntimeError: Worker failed with error 'ACL stream synchronize failed, error code:507034', please check the stack trace above for the root cause" >"$TMP/acl.log"
-run "$HCCLCTL" doctor --logs "$TMP/acl.log"
-check_rc 2 "a vector core timeout code (507034): exit 2, not an unclassified warning"
+exit_is 2 "a vector core timeout code (507034): exit 2, not an unclassified warning" "$TMP/acl.log"
 
 # An AI core's exception (vllm-project/vllm-ascend#16654): the operator's fault far more often than
 # the chip's, so no kind is claimed, but the row still says what failed and on which device
@@ -316,8 +364,7 @@ run "$HCCLCTL" doctor --logs "$J"
 check_rc 1 "lldb's frames alone: a warning, exit 1"
 printf '%s\n' '# nccl-tests version 2.17.9' '#  Rank  0 Group  0 Pid 206828 on   gpu-1-43 device  0' \
 	'#1 step (of 3) done' >"$TMP/hash.log"
-run "$HCCLCTL" doctor --logs "$TMP/hash.log"
-check_rc 0 "comment lines that start with '#': no frames, exit 0"
+exit_is 0 "comment lines that start with '#': no frames, exit 0" "$TMP/hash.log"
 
 # torch elastic's agent (kubeflow/trainer#1504): its settings name a timeout, which is no
 # error; the rendezvous store it could not reach is a network failure
@@ -395,8 +442,7 @@ check_out "network-unreachable words:refused node0" "  what it retried is the fa
 	grep -m1 retrying "$R/node0/stdout.txt"
 	echo 'worker:101542:101934 [0] NCCL INFO Channel 00 : 1[18000] -> 0[18000] [send] via NET/Socket/1'
 } >"$TMP/retried.log"
-run "$HCCLCTL" doctor --logs "$TMP/retried.log"
-check_rc 0 "  a retry the log goes on after: a pass"
+exit_is 0 "  a retry the log goes on after: a pass" "$TMP/retried.log"
 # a limit of the host or the NIC, in a kernel log (University of Delaware's DARWIN docs: the
 # mlx5 firmware out of memory keys) and in EMFILE's text
 R=tests/data/real-logs-new/batch85/udel-darwin-ucx-mr-cache-mlx5-create-mkey-limits-exceeded-vasp-node3-of-4
@@ -643,8 +689,7 @@ cause_is "kind detail" "link-down words:link-down" "  a switch's port failed par
 
 # a warning whose failure matters only for an intent the run may not have: no error
 printf '%s\n' 'vm-07-05: [2023-11-29 08:51:14,000] [WARNING] [engine.py:2699:load_checkpoint] Unable to find latest file at .//checkpoint/gpt_6.7B/latest, if trying to load latest checkpoint please ensure this file exists or pass an explicit checkpoint tag when loading a checkpoint.' >"$TMP/ck.log"
-run "$HCCLCTL" doctor --logs "$TMP/ck.log"
-check_rc 0 "DeepSpeed's first-start checkpoint warning, 'if trying to': exit 0"
+exit_is 0 "DeepSpeed's first-start checkpoint warning, 'if trying to': exit 0" "$TMP/ck.log"
 
 # torch's store barrier is a roll call: a log that stops while it waits, 2 of 8 ranks in,
 # waited for the other 6; one that goes on past "Completed store-based barrier" did not
@@ -655,8 +700,7 @@ check_rc 2 "a log that stops in the store barrier: exit 2"
 cause kind detail
 check_out "rank-stuck world-incomplete" "  the ranks that never reached the barrier"
 printf '%s\n' 'I0510 07:28:04.517845 139863945226048 distributed_c10d.py:368] Rank 2: Completed store-based barrier for key:store_based_barrier_key:2 with 8 nodes.' 'step 1 loss 2.3' >>"$TMP/sb.log"
-run "$HCCLCTL" doctor --logs "$TMP/sb.log"
-check_rc 0 "  the same barrier completed, the job going on: a pass"
+exit_is 0 "  the same barrier completed, the job going on: a pass" "$TMP/sb.log"
 
 # a timeout set to a span of time is a setting, at an INFO level given by its initial ("[I]");
 # one set "to" an address is not
@@ -673,8 +717,7 @@ done
 # knowledge base's; an option's name echoed in a command ("--abort-signal 9") is no error
 printf '%s\n' 'ip-10-0-139-244:1465:1465 [0] NCCL INFO NET/Plugin : Plugin load returned 17 : libnccl-net.so: cannot open shared object file: No such file or directory.' \
 	'[mpiexec@mpi-test-launcher-0] Launch arguments: /usr/bin/ssh -q -x w0 hydra_pmi_proxy --usize -1 --auto-cleanup 1 --abort-signal 9' >"$TMP/info.log"
-run "$HCCLCTL" doctor --logs "$TMP/info.log"
-check_rc 0 "NCCL INFO plugin fallback and an echoed option: a pass"
+exit_is 0 "NCCL INFO plugin fallback and an echoed option: a pass" "$TMP/info.log"
 
 # SIGKILL by its number is memory's most often; a kernel module built for another kernel is
 # a version mismatch; nccl-tests' rank lines without their '#', as pages copy them, show one
@@ -694,8 +737,7 @@ cause_is "kind node" "unresolved node0" "a heading alone: unresolved on node0" \
 # after the word host gives the port; a rank the writer states as its own elsewhere in its
 # file is the cause's when the cause's lines name none
 printf '%s\n' '└── Job started. Streaming logs... (Ctrl-C to exit log streaming; job will not be killed)' >"$TMP/nk.log"
-run "$HCCLCTL" doctor --logs "$TMP/nk.log"
-check_rc 0 "a kill said not to happen: a pass"
+exit_is 0 "a kill said not to happen: a pass" "$TMP/nk.log"
 cause_is "kind detail port" "network-unreachable host-unresolved 29400" "the port after 'host NAME:'" \
 	'TCP client failed to connect/validate to host slinky-0:29400 - Name or service not known'
 cause_is "kind rank" "unresolved 0" "BKCL's myrank under its failure" \
@@ -708,15 +750,13 @@ cause_is "kind rank" "unresolved None" "two ranks stated as one's own: none" \
 # a level among the bracketed fields that open a line ("[time][host][pid][ERR][BKCL]") is the
 # line's: an error there never passes; an INFO there keeps a count's words from reading as one
 printf '%s\n' '[23:35:17][n13.tjdm][4288][ERR][BKCL][init.cpp:1485] BKCL dont support send to one peer multi times in one group' >"$TMP/lv.log"
-run "$HCCLCTL" doctor --logs "$TMP/lv.log"
-check_rc 1 "a line at [ERR] among its fields: a warning, never a pass"
+exit_is 1 "a line at [ERR] among its fields: a warning, never a pass" "$TMP/lv.log"
 
 # ibdev2netdev's port Down names its RDMA device; ports Up are no failure
 cause_is "kind detail nic" "link-down ibdev2netdev-down mlx5_18" "ibdev2netdev: mlx5_18 Down" \
 	'mlx5_18 port 1 ==> net1 (Down)'
 printf '%s\n' 'mlx5_0 port 1 ==> ens1f0 (Up)' 'mlx5_1 port 1 ==> ens2f0 (Up)' >"$TMP/up.log"
-run "$HCCLCTL" doctor --logs "$TMP/up.log"
-check_rc 0 "  ports Up: a pass"
+exit_is 0 "  ports Up: a pass" "$TMP/up.log"
 # a write to a store whose other end had closed (EPIPE): the catalog's meaning and fix for it,
 # not a generic "did not send in time"
 w="WARNING:torch.distributed.elastic.rendezvous.dynamic_rendezvous:The node 'n4_1_0'"
@@ -742,15 +782,13 @@ printf '%s\n' '[0]	train-error:0.014433' \
 	'libfabric:1465118:1726684546::core:core:ofi_hmem_init():339<warn> Failed to initialize hmem iface FI_HMEM_ZE: No data available' \
 	'[n001:2208242] 1 more process has sent help message help-mpi-btl-openib.txt / error in device init' \
 	'[292KF14:2444590] PMIX ERROR: ERROR in file gds_ds12_lock_pthread.c at line 168' >"$TMP/notices.log"
-run "$HCCLCTL" doctor --logs "$TMP/notices.log"
-check_rc 0 "a metric, optional backends missing, a help message counted, PMIx's store lock: a pass"
+exit_is 0 "a metric, optional backends missing, a help message counted, PMIx's store lock: a pass" "$TMP/notices.log"
 
 # a connect refused and retried after a pause, the run going on: a pass; a node given up
 # for dead: an error whatever the line's level; an object store that is full: the resource
 printf '%s\n' 'W0403 16:58:58.419081   342 gen_comm_id_helper.cc:120] connect addr=10.0.0.4:6070 failed 4 times with reason: Connection refused retry after 2 seconds' \
 	'I0403 16:59:02.923162   342 nccl_context.cc:74] init nccl context nranks: 4 local rank: 0 gpu id: 0 ring id: 0' >"$TMP/retry.log"
-run "$HCCLCTL" doctor --logs "$TMP/retry.log"
-check_rc 0 "a connection retried after a pause, then the run goes on: a pass"
+exit_is 0 "a connection retried after a pause, then the run goes on: a pass" "$TMP/retry.log"
 cause_is "kind detail" "unresolved words:node-lost" "a node marked dead for missed heartbeats" \
 	'2022-05-25 15:32:08,924	WARNING worker.py:1416 -- The node with node id: 46d2 and address: 10.0.0.7 has been marked dead because the detector has missed too many heartbeats from it.'
 cause_is "kind detail" "memory/resource words:store-full" "an object store that is full" \
@@ -764,13 +802,12 @@ printf '%s\n' '[W socket.cpp:558] [c10d] The client socket has failed to connect
 	"[W socket.cpp:558] [c10d] The IPv6 network addresses of (pytorch-workers-0-0.pytorch-workers, 3389) cannot be retrieved (gai error: -2 - Name or service not known)." \
 	"[1759897476.656352] [xe9680l:333972:f]        vfs_sock.c:63   UCX  DIAG  failed to create directory '/run/user/0/ucx': No such file or directory" \
 	'epoch 1 loss 0.5' >"$TMP/c10dtry.log"
-run "$HCCLCTL" doctor --logs "$TMP/c10dtry.log"
-check_rc 0 "c10d's tries of one address or address family each, UCX's DIAG level, then the run: a pass"
+exit_is 0 "c10d's tries of one address or address family each, UCX's DIAG level, then the run: a pass" "$TMP/c10dtry.log"
 cause_is "kind ip port" "network-unreachable 0.104.99.143 47389" \
 	"a host name of digits alone: the address it is read as" \
 	'[W socket.cpp:697] [c10d] The client socket has failed to connect to 0.104.99.143:47389 (errno: 110 - Connection timed out).' \
 	'[E socket.cpp:753] [c10d] The client socket has failed to connect to any network address of (6841231, 47389).'
-run "$HCCLCTL" doctor --logs "$TMP/ci.log"
+run "$HCCLCTL" doctor --logs "$CI_LOG"
 check_out_contains "peer 0.104.99.143 (no host has an address in 0.0.0.0/8: a host name of digits alone is read as one)" \
 	"  and says why no host answers there"
 
@@ -802,8 +839,7 @@ cause_is "kind detail" "config words:unsupported" "an operation not implemented 
 # advice under a condition is not a failure: Ray's banner once its head node started
 printf '%s\n' '--------------------' 'Ray runtime started.' '--------------------' \
 	'  If connection to the dashboard fails, check your firewall settings and network configuration.' >"$TMP/ray.log"
-run "$HCCLCTL" doctor --logs "$TMP/ray.log"
-check_rc 0 "a condition with advice under it (Ray's banner): a pass, exit 0"
+exit_is 0 "a condition with advice under it (Ray's banner): a pass, exit 0" "$TMP/ray.log"
 
 # ibstat and ibv_devinfo print a port's state indented under its device's heading: the
 # heading names the NIC of the port that is down, not the first device listed
@@ -811,7 +847,7 @@ cause_is "kind detail nic" "link-down rdma-port-error mlx5_1" \
 	"ibstat: State: Down under CA 'mlx5_1'" \
 	"CA 'mlx5_0'" '	Port 1:' '		State: Active' "CA 'mlx5_1'" '	Port 1:' \
 	'		State: Down' '		Physical state: Disabled'
-run "$HCCLCTL" doctor --logs "$TMP/ci.log"
+run "$HCCLCTL" doctor --logs "$CI_LOG"
 check_out_contains "an RDMA NIC port went down on node node0 (mlx5_1)" "  the text names it"
 cause_is "kind nic" "link-down mlx5_2" "ibv_devinfo: PORT_DOWN under hca_id: mlx5_2" \
 	'hca_id:	mlx5_2' '	transport:			InfiniBand (0)' '		port:	1' \
@@ -823,8 +859,7 @@ cause_is "kind nic" "link-down mlx5_2" "ibv_devinfo: PORT_DOWN under hca_id: mlx
 printf '%s\n' '              1 tests completed and passed residual checks,' \
 	'              0 tests completed and failed residual checks,' \
 	'              0 tests skipped because of illegal input values.' >"$TMP/hpl.log"
-run "$HCCLCTL" doctor --logs "$TMP/hpl.log"
-check_rc 0 "HPL's summary of zero failed and skipped tests: a pass"
+exit_is 0 "HPL's summary of zero failed and skipped tests: a pass" "$TMP/hpl.log"
 cause_is "kind detail rank" "config words:unsupported 0" "the deepest frame of an error stack" \
 	'Abort(739379727) on node 0 (rank 0 in comm 0): Fatal error in internal_Open_port: Other MPI error, error stack:' \
 	'internal_Open_port(86).......: MPI_Open_port(MPI_INFO_NULL, port_name=0x1612690) failed' \
@@ -838,8 +873,7 @@ cause_is "kind detail" "config words:missing-file" "a script not there on a work
 cause_is "kind detail" "version-mismatch differs-across-nodes" "PRTE 3.0.7 here, 3.0.8 at the peer" \
 	'Local PRTE version: 3.0.7' 'Peer PRTE version: 3.0.8'
 printf '%s\n' 'Local PRTE version: 3.0.8' 'Peer PRTE version: 3.0.8' >"$TMP/pv.log"
-run "$HCCLCTL" doctor --logs "$TMP/pv.log"
-check_rc 0 "  the same release at both ends: a pass"
+exit_is 0 "  the same release at both ends: a pass" "$TMP/pv.log"
 
 # Docker Compose's service prefix ("name  | ") comes off: traceback frames alone still say a
 # process raised; a level word before '|' (loguru's "ERROR    | ...") is no service
@@ -847,8 +881,7 @@ cause_is "kind node" "unresolved node0" "a compose service's traceback frames" \
 	'deepseek-v3_2-exp-w8a8 |  File "/usr/local/python3.11.13/lib/python3.11/site-packages/sglang/srt/managers/tp_worker.py", line 253, in __init__' \
 	'deepseek-v3_2-exp-w8a8 |    self._model_runner = ModelRunner('
 printf '%s\n' 'ERROR    | train:main:12 - rendezvous failed' >"$TMP/lg.log"
-run "$HCCLCTL" doctor --logs "$TMP/lg.log"
-check_rc 1 "  loguru's level before '|': still an error line (a warning), never a pass"
+exit_is 1 "  loguru's level before '|': still an error line (a warning), never a pass" "$TMP/lg.log"
 
 # a feature the build lacks, in its own words, is the job's setup
 cause_is "kind detail" "config words:backend-missing" "PyTorch built without libuv" \
@@ -874,19 +907,16 @@ cause_is "kind detail device" "link-down nvlink-inactive 3" "an inactive NVLink 
 
 # a level of logging as a setting's value is no error
 printf '%s\n' '2024:12:04-08:29:37:(158466) |CCL_WARN| value of CCL_LOG_LEVEL changed to be error (default:warn)' >"$TMP/lv.log"
-run "$HCCLCTL" doctor --logs "$TMP/lv.log"
-check_rc 0 "a log level changed to error: a pass"
+exit_is 0 "a log level changed to error: a pass" "$TMP/lv.log"
 printf '%s\n' 'log level error: cannot open /etc/app.conf' >"$TMP/lv.log"
-run "$HCCLCTL" doctor --logs "$TMP/lv.log"
-check_rc 1 "  but 'error' opening a clause that goes on is one"
+exit_is 1 "  but 'error' opening a clause that goes on is one" "$TMP/lv.log"
 
 # a call's errno, not 0, makes a line an error in any words; EPERM's number is an access
 # refused. Names that do not resolve and EPERM's text read as errors too
 cause_is "kind detail" "config words:permission" "errno = 1 with no error word" \
 	'[v4.radia.run:00192] Read -1, expected 10024, errno = 1'
 printf '%s\n' 'connected, errno = 0' >"$TMP/en.log"
-run "$HCCLCTL" doctor --logs "$TMP/en.log"
-check_rc 0 "  errno = 0: a pass"
+exit_is 0 "  errno = 0: a pass" "$TMP/en.log"
 cause_is "kind detail" "config words:permission" "sshd's Operation not permitted" \
 	'chroot("/run/sshd"): Operation not permitted [preauth]'
 cause_is "kind detail" "network-unreachable words:name-resolution" "ping's unknown host" \
@@ -895,13 +925,11 @@ cause_is "kind detail" "network-unreachable words:name-resolution" "ping's unkno
 # a fallback said in its own clause is no failure; "instead of" (a wrong value) and advice to
 # do otherwise are
 printf '%s\n' '2020-08-26 21:46:26.895808: W tensorflow/core/common_runtime/eager/context.cc:566] Unable to destroy server_ object, so releasing instead. Servers don'"'"'t support clean shutdown.' >"$TMP/fb.log"
-run "$HCCLCTL" doctor --logs "$TMP/fb.log"
-check_rc 0 "a failed step and the fallback taken: a pass"
+exit_is 0 "a failed step and the fallback taken: a pass" "$TMP/fb.log"
 for l in 'ioctl failed: Returned "Error" (-1) instead of "Success" (0)' \
 	'W0520 failed to get IP address of peer server, use IPv4 address instead'; do
 	printf '%s\n' "$l" >"$TMP/fb.log"
-	run "$HCCLCTL" doctor --logs "$TMP/fb.log"
-	check_rc 1 "  '$l': an error line"
+	exit_is 1 "  '$l': an error line" "$TMP/fb.log"
 done
 
 # a peer address no host can have (0.0.0.0/8, multicast and above) is the job's setting
@@ -921,11 +949,9 @@ cause_is "kind detail" "config words:library-missing" "Cray MPICH's GTL library 
 
 # a status table's error field whose value is none is no error; one with a value is
 printf '%s\n' 'Health Status                  : OK' 'Error Code                     : NA' 'Error Information              : NA' >"$TMP/na.log"
-run "$HCCLCTL" doctor --logs "$TMP/na.log"
-check_rc 0 "npu-smi's 'Error Code : NA': a pass"
+exit_is 0 "npu-smi's 'Error Code : NA': a pass" "$TMP/na.log"
 printf '%s\n' 'Health Status                  : Alarm' 'Error Code                     : 0x80E01801' >"$TMP/na.log"
-run "$HCCLCTL" doctor --logs "$TMP/na.log"
-check_rc 1 "  'Error Code : 0x80E01801': an error line"
+exit_is 1 "  'Error Code : 0x80E01801': an error line" "$TMP/na.log"
 
 # the flight recorder's report of a collective scheduled but never started is a hang
 cause_is "kind" "rank-stuck" "fr_trace: collective state: scheduled" \
@@ -939,8 +965,7 @@ cause_is "kind" "version-mismatch" "NCCL's Cuda failure 'named symbol not found'
 cause_is "kind detail" "memory/resource words:memory" "Ray's object store over /dev/shm" \
 	'[2026-03-25 05:44:29,435 W 39 39] (raylet) store_runner.cc:83: System memory request exceeds memory available in /dev/shm. The request is for 10200547328 bytes, and the amount available is 9663676416'
 printf '%s\n' 'A received msg header indicates a size that is too large:' ' Requested size: 25836785' ' Size limit: 16777216' >"$TMP/tl.log"
-run "$HCCLCTL" doctor --logs "$TMP/tl.log"
-check_rc 1 "PMIx's msg header too large: an error line, never a pass"
+exit_is 1 "PMIx's msg header too large: an error line, never a pass" "$TMP/tl.log"
 
 # NCCL's collective calls compared across processes: the same place of one communicator with
 # other arguments is a mismatch, named with both calls; a process with two communicators of
@@ -949,7 +974,7 @@ cause_is "kind detail node" "op-mismatch call-arguments-differ learnfair062" "Br
 	'LOG1.0.txt:learnfair062:32615:32615 [0] NCCL INFO Broadcast: opCount 0 sendbuff 0x7f88e4000000 recvbuff 0x7f88e4000000 count 25503912 datatype 6 op 0 root 0 comm 0x7f88e005a260 [nranks=8] stream 0x55f20d2f5db0' \
 	'LOG1.1.txt:learnfair062:32617:32617 [1] NCCL INFO Broadcast: opCount 0 sendbuff 0x7f3bfe7f5400 recvbuff 0x7f3bfe7f5400 count 53 datatype 4 op 0 root 0 comm 0x7f3bf405a260 [nranks=8] stream 0x55d5ffb73' \
 	'LOG1.2.txt:learnfair062:32619:32619 [2] NCCL INFO Broadcast: opCount 0 sendbuff 0x7fc1407f5400 recvbuff 0x7fc1407f5400 count 53 datatype 4 op 0 root 0 comm 0x7fc13805a260 [nranks=8] stream 0x55cefcc3b'
-run "$HCCLCTL" doctor --logs "$TMP/ci.log"
+run "$HCCLCTL" doctor --logs "$CI_LOG"
 printf '%s\n' "$OUT" | grep -qF "Broadcast count 25503912 datatype 6 op 0 root 0 on learnfair062:32615, but Broadcast count 53 datatype 4 op 0 root 0 on learnfair062:32617"
 _report $? "  the odd call (one process's) first, then the others'" "$OUT"
 for c in '0xa 0xc AllGather 8' '0xa 0xa AllReduce 1024' '0xa 0xc Send 8'; do
@@ -957,8 +982,7 @@ for c in '0xa 0xc AllGather 8' '0xa 0xa AllReduce 1024' '0xa 0xc Send 8'; do
 	printf '%s\n' 'n1:100:100 [0] NCCL INFO AllReduce: opCount 5 sendbuff 0x1 recvbuff 0x1 count 1024 datatype 7 op 0 root 0 comm 0xa [nranks=2] stream 0x1' \
 		"n2:200:200 [0] NCCL INFO AllReduce: opCount 5 sendbuff 0x1 recvbuff 0x1 count 1024 datatype 7 op 0 root 0 comm 0xb [nranks=2] stream 0x1" \
 		"n1:100:100 [0] NCCL INFO $3: opCount 5 sendbuff 0x1 recvbuff 0x1 count $4 datatype 7 op 0 root 0 comm $2 [nranks=2] stream 0x1" >"$TMP/oc.log"
-	run "$HCCLCTL" doctor --logs "$TMP/oc.log"
-	check_rc 0 "  '$c': no mismatch to name (two communicators, the same call, or a send)"
+	exit_is 0 "  '$c': no mismatch to name (two communicators, the same call, or a send)" "$TMP/oc.log"
 done
 
 # Gloo's address families that differ, and SHARP on the subnet manager's port, are the job's
@@ -1002,8 +1026,7 @@ cause_is "kind detail" "config errno-no-device" "an errno at no level: an error"
 	'Call to mlx5dv_get_data_direct_sysfs_path failed with error No such device errno 19'
 printf '%s\n' '0: host:1:2 [0] NCCL INFO Call to mlx5dv_query_device failed errno 95' \
 	'0: host:1:2 [0] NCCL INFO Init COMPLETE' >"$TMP/einfo.log"
-run "$HCCLCTL" doctor --logs "$TMP/einfo.log"
-check_rc 0 "  at NCCL's INFO level: a probe, the log passes"
+exit_is 0 "  at NCCL's INFO level: a probe, the log passes" "$TMP/einfo.log"
 
 # a program refusing its command line; a kernel module not loaded; a failure the program says
 # it ignored is none
@@ -1014,8 +1037,7 @@ cause_is "kind detail" "config words:module-not-loaded" "a kernel module not loa
 	'Jul 20 16:15:36 edge-...:  Kernel module "ib_umad" has not been loaded, fabric manager cannot be started'
 printf '%s\n' '[adroit-h11g1:04999] mca_base_component_repository_open: unable to open mca_btl_usnic: libfabric.so.1: cannot open shared object file: No such file or directory (ignored)' \
 	'Hello from rank 0' >"$TMP/ign.log"
-run "$HCCLCTL" doctor --logs "$TMP/ign.log"
-check_rc 0 "a failure the program says it ignored: the log passes"
+exit_is 0 "a failure the program says it ignored: the log passes" "$TMP/ign.log"
 
 # Gloo's size check, and its question under it: the ranks' collectives differ
 cause_is "kind detail" "op-mismatch words:collective-mismatch" "Gloo's collective mismatch" \
@@ -1040,8 +1062,7 @@ cause_is "kind detail" "unresolved framework" "advice on debugging names no sett
 	'(Worker pid=13) ERROR 05-26 02:27:07 [multiproc_executor.py:962] Since the operator is called asynchronously, the stacktrace may be inaccurate. If you want to get the accurate stacktrace, please set the environment variable ASCEND_LAUNCH_BLOCKING=1.'
 printf '%s\n' '/opt/venv/lib/python3.10/site-packages/numpy/core/_methods.py:129: RuntimeWarning: invalid value encountered in scalar divide' \
 	' [2025-06-01 10:00:00] iteration       10/      10 | consumed samples: 640' >"$TMP/rtw.log"
-run "$HCCLCTL" doctor --logs "$TMP/rtw.log"
-check_rc 0 "Python's RuntimeWarning: the log passes"
+exit_is 0 "Python's RuntimeWarning: the log passes" "$TMP/rtw.log"
 
 # a help message framed by dashes that says the program went on without what failed is a
 # notice (its words may wrap); Open MPI's count of the same help printed again is none; a
@@ -1053,8 +1074,7 @@ printf '%s\n' '> mpiexec -n 4 ./hello_world' '--------------------------------' 
 	'lower performance.' '--------------------------------' 'Hello world!' \
 	'[node7:36270] 3 more processes have sent help message help-mpi-btl-base.txt / btl:no-nics' \
 	'[node7:36270] Set MCA parameter "orte_base_help_aggregate" to 0 to see all help / error messages' >"$TMP/fb.log"
-run "$HCCLCTL" doctor --logs "$TMP/fb.log"
-check_rc 0 "a help message that states its fallback: the log passes"
+exit_is 0 "a help message that states its fallback: the log passes" "$TMP/fb.log"
 cause_is "kind detail" "link-down words:link-down" "the same frame with the words wrapped, then PSM2 on no active port" \
 	'--------------------------------------------------------------------------' \
 	'WARNING: There is at least non-excluded one OpenFabrics device found,' \
@@ -1070,8 +1090,7 @@ cause_is "kind detail" "unresolved words:fatal" "a frame without a fallback is r
 cause_is "kind detail" "link-down words:link-down" "an error number labelled err=, on an Omni-Path port not active" \
 	'e001.53882PSM2 no hfi units are active (err=23)'
 printf '%s\n' 'wifi_scan: 20 APs found (err=0)' >"$TMP/err0.log"
-run "$HCCLCTL" doctor --logs "$TMP/err0.log"
-check_rc 0 "an error number of 0 is no error"
+exit_is 0 "an error number of 0 is no error" "$TMP/err0.log"
 
 # a deadlock named is a hang (one foretold is none); a call that does not fit the signature of
 # the function it calls is a version mismatch; an error measured as a real number, and a
@@ -1083,8 +1102,7 @@ cause_is "kind detail" "version-mismatch words:version" "a call that does not fi
 printf '%s\n' 'sigFpe : Enabling floating point exception trapping (FOAM_SIGFPE).' \
 	'time step continuity errors : sum local = 0.000341587, global = 4.9514e-06, cumulative = 4.9514e-06' \
 	'End' >"$TMP/foam.log"
-run "$HCCLCTL" doctor --logs "$TMP/foam.log"
-check_rc 0 "an error measured as a real number: the log passes"
+exit_is 0 "an error measured as a real number: the log passes" "$TMP/foam.log"
 cause_is "kind detail" "unresolved unclassified" "an error whose value the sentence goes on about is read" \
 	'max error: 0.5 is out of range'
 
@@ -1093,8 +1111,7 @@ cause_is "kind detail" "unresolved unclassified" "an error whose value the sente
 printf '%s\n' 'srun: warning: can'"'"'t run 1 processes on 8 nodes, setting nnodes to 1' \
 	'root@eos0379:/work# env UCX_LOG_LEVEL=ERROR UCX_TLS=^gdr_copy mpirun --allow-run-as-root -np 2 --hostfile myhostfile launch.sh nixlbench' \
 	'done' >"$TMP/adj.log"
-run "$HCCLCTL" doctor --logs "$TMP/adj.log"
-check_rc 0 "srun adjusting its node count, and a logging level set: the log passes"
+exit_is 0 "srun adjusting its node count, and a logging level set: the log passes" "$TMP/adj.log"
 cause_is "kind detail" "config words:setting" "a setting advised, not adjusted, is read" \
 	'error: shared memory is too small, setting the -shm-size option is needed'
 cause_is "kind detail" "rank-stuck words:timeout" "a job ended at its time limit" \
@@ -1104,8 +1121,7 @@ cause_is "kind detail" "rank-stuck words:timeout" "a job ended at its time limit
 # NCCL probing a NIC's optional call at INFO, behind a launcher's rank label: no failure
 printf '%s\n' ' 0: timsnt8:34204:35179 [0] NCCL INFO Call to mlx5dv_get_data_direct_sysfs_path failed with error No such device errno 19' \
 	' 0: timsnt8:34204:35179 [0] NCCL INFO Init COMPLETE' >"$TMP/probe19.log"
-run "$HCCLCTL" doctor --logs "$TMP/probe19.log"
-check_rc 0 "an optional call NCCL probes at INFO, behind srun's label: the log passes"
+exit_is 0 "an optional call NCCL probes at INFO, behind srun's label: the log passes" "$TMP/probe19.log"
 
 # a port the failing line does not give is not named as -1
 printf '%s\n' 'F0328 09:49:12.070510 19275 LightNetwork.cpp:190] Check failed: bind(socket_, (struct sockaddr *)&serv_addr, sizeof(serv_addr)) >= 0 ERROR on binding 10.73.29.43: Address already in use [98]' >"$TMP/bind.log"
@@ -1127,8 +1143,7 @@ cause_is "kind ip port" "network-unreachable 192.168.21.50 8394" "Horovod's quot
 # a tally of counts at zero, label after label, is no failure; a job step asking for more
 # than its allocation
 printf '%s\n' 'Hosts = 4 Count = 8 Skipped = 0 Failed = 0 Missing = 0' >"$TMP/tally.log"
-run "$HCCLCTL" doctor --logs "$TMP/tally.log"
-check_rc 0 "a tally of counts at zero: the log passes"
+exit_is 0 "a tally of counts at zero: the log passes" "$TMP/tally.log"
 cause_is "kind detail" "unresolved unclassified" "a count that is not zero in the tally is read" \
 	'Hosts = 4 Count = 8 Skipped = 0 Failed = 2 Missing = 0'
 cause_is "kind detail" "config words:allocation" "a step asking for more than its allocation" \
@@ -1174,8 +1189,7 @@ cause_is "detail" "unclassified" "NVML's buffer too small is no job's resource" 
 # a timeout's value stated right after it is a setting, not a wait that ran out; one that says
 # the span ran out is
 printf '%s\n' '[W1009 03:41:43.594398300 ProcessGroupHCCL.cpp:1294] Warning: The watchdog timeout 90000ms(which is set by init_process_group) is less than or equal to HCCL execution timeout 1836000ms! The plog may not be recorded. (function ProcessGroupHCCL)' >"$TMP/tmoset.log"
-run "$HCCLCTL" doctor --logs "$TMP/tmoset.log"
-check_rc 0 "two timeouts' values compared: the log passes"
+exit_is 0 "two timeouts' values compared: the log passes" "$TMP/tmoset.log"
 cause_is "kind detail" "rank-stuck words:timeout" "a timeout whose span was exceeded is a wait that ran out" \
 	'ERROR: rendezvous timeout 30s exceeded waiting for 4 workers'
 
@@ -1189,8 +1203,7 @@ cause_is "kind detail" "config words:invalid" "the error before MPI_Abort is the
 # a rank gone in the launcher's plain words never passes; the task that exited right after an
 # error raised it
 printf '%s\n' 'x3103c0s7b0n0.hsn.cm.polaris.alcf.anl.gov: rank 0 died from signal 15' >"$TMP/died.log"
-run "$HCCLCTL" doctor --logs "$TMP/died.log"
-check_rc 1 "a rank that died: no pass"
+exit_is 1 "a rank that died: no pass" "$TMP/died.log"
 cause_is "kind detail rank" "memory/resource words:limit 7" "the task that exited just after the error" \
 	'RuntimeError: Too many open files. Communication with the workers is no longer possible. Please increase the limit using `ulimit -n` in the shell' \
 	'[b0004 r1] mode=dataloader iter=0 files=187015 bytes=21432352802 t=9.92s 2.012 GB/s' \
@@ -1239,8 +1252,7 @@ cause_is "kind detail" "unresolved words:exit" "an exception under its frame is 
 cause_is "kind detail" "unresolved words:exit" "Torque's exit status, not 0" \
 	'Execution terminated' 'Exit_status=271' 'resources_used.walltime=20:19:30'
 printf '%s\n' 'Execution terminated' 'Exit_status=0' 'resources_used.walltime=20:19:30' >"$TMP/x0.log"
-run "$HCCLCTL" doctor --logs "$TMP/x0.log"
-check_rc 0 "an exit status of 0 is no failure: exit 0"
+exit_is 0 "an exit status of 0 is no failure: exit 0" "$TMP/x0.log"
 
 # a stack dump with no exception under it that ends in a wait: the process was waiting
 # there (real-logs-new batch420, pytorch/torchrec#189); one that ends elsewhere raised
@@ -1278,8 +1290,7 @@ cause_is "kind detail ip port" "config words:certificate 10.108.163.118 6379" "a
 cause_is "kind detail" "config words:arguments" "a job script without its argument" \
 	'/var/spool/slurm/slurmd/job09770/slurm_script: line 13: 1: ERROR: global batch size must be passed as first argument to job.sh'
 printf '%s\n' "(RayWorkerWrapper pid=631, ip=10.244.1.107) WARNING 04-20 16:47:18 [triton_decode_attention.py:44] The following error message 'operation scheduled before its operands' can be ignored. [repeated 14x across cluster]" >"$TMP/ign.log"
-run "$HCCLCTL" doctor --logs "$TMP/ign.log"
-check_rc 0 "an error a message says may be ignored: exit 0"
+exit_is 0 "an error a message says may be ignored: exit 0" "$TMP/ign.log"
 # a wait a row reads as caused elsewhere (the PMIx server lost a process of the job), and the
 # words of another line that name what that was: they are the cause (real-logs-new batch440)
 cause_is "kind detail" "config words:world-size" "a lost process whose words name the fault" \
@@ -1372,15 +1383,13 @@ cause_is "kind detail" "unresolved words:node-lost" "a broker with no heartbeat 
 printf '%s\n' '2025-04-26T09:15:44Z INFO     Waiting in store based barrier to initialize process group for rank: 0, key: store_based_barrier_key:1 (world_size=2, worker_count=1, timeout=0:30:00)' \
 	'2025-04-26T09:15:54Z INFO     Waiting in store based barrier to initialize process group for rank: 0, key: store_based_barrier_key:1 (world_size=2, worker_count=1, timeout=0:30:00)' \
 	'2025-04-26T09:16:02Z INFO     Rank 0: Completed store-based barrier for key:store_based_barrier_key:1 with 2 nodes.' >"$TMP/barrier.log"
-run "$HCCLCTL" doctor --logs "$TMP/barrier.log"
-check_rc 0 "a barrier's wait said twice by one rank, then complete: exit 0"
+exit_is 0 "a barrier's wait said twice by one rank, then complete: exit 0" "$TMP/barrier.log"
 # a line that says what a library does not support and that it goes on is no CANN fault,
 # though a knowledge-base entity's plain keywords are in it; XLA's second registration of a
 # plugin is no failure (real-logs-new batch475)
 printf '%s\n' '2023-03-25 18:06:49,461 Node[4] DALI iterator does not support resetting while epoch is not finished.                              Ignoring...' \
 	' 0: 2024-08-16 19:48:43.268323: E external/local_xla/xla/stream_executor/cuda/cuda_dnn.cc:8454] Unable to register cuDNN factory: Attempting to register factory for plugin cuDNN when one has already been registered' >"$TMP/dali.log"
-run "$HCCLCTL" doctor --logs "$TMP/dali.log"
-check_rc 0 "DALI's notice and XLA's second registration: exit 0"
+exit_is 0 "DALI's notice and XLA's second registration: exit 0" "$TMP/dali.log"
 # sizes that do not divide, under the exception their assertion raised (real-logs-new
 # batches 482, 404)
 cause_is "kind detail" "config words:divisible" "heads that do not divide by the shards" \
@@ -1389,31 +1398,23 @@ cause_is "kind detail" "config words:divisible" "heads that do not divide by the
 # MPICH's cpi stating its error, and a benchmark's share of invalid answers at zero
 # (real-logs-new batches 480, 481)
 printf '%s\n' 'pi is approximately 3.1415926544231274, Error is 0.0000000008333343' 'Accuracy: 0.945' 'Invalid: 0.000  ' >"$TMP/cpi.log"
-run "$HCCLCTL" doctor --logs "$TMP/cpi.log"
-check_rc 0 "an error measured and a zero share of invalid answers: exit 0"
+exit_is 0 "an error measured and a zero share of invalid answers: exit 0" "$TMP/cpi.log"
 printf '%s\n' 'Invalid: 0.250' >"$TMP/cpi2.log"
-run "$HCCLCTL" doctor --logs "$TMP/cpi2.log"
-check_rc 1 "a share of invalid answers above zero is still an error line (exit 1)"
+exit_is 1 "a share of invalid answers above zero is still an error line (exit 1)" "$TMP/cpi2.log"
 # a data set's error measured, its numbers under it, is no failure; an error of the same name
 # with more on its line still is (real-logs-new batch457)
 printf '%s\n' 'loss: 2.177455  [ 7200/60000]' 'Test Error: ' ' Accuracy: 4.1%, Avg loss: 2.166388 ' >"$TMP/metric.log"
-run "$HCCLCTL" doctor --logs "$TMP/metric.log"
-check_rc 0 "the tutorial's 'Test Error:' heading over its accuracy: exit 0"
+exit_is 0 "the tutorial's 'Test Error:' heading over its accuracy: exit 0" "$TMP/metric.log"
 printf '%s\n' 'Test Error: dataset shard 3 could not be read' >"$TMP/metric2.log"
-run "$HCCLCTL" doctor --logs "$TMP/metric2.log"
-check_rc 1 "an error whose words follow on its line is still an error line (unclassified, exit 1)"
+exit_is 1 "an error whose words follow on its line is still an error line (unclassified, exit 1)" "$TMP/metric2.log"
 printf '%s\n' '[2025-12-18 20:32:02] [WARNING] [470] profiler.py: Invalid parameter export_type: None, reset it to text.' >"$TMP/reset.log"
-run "$HCCLCTL" doctor --logs "$TMP/reset.log"
-check_rc 0 "a value the program put back itself is no failure: exit 0"
+exit_is 0 "a value the program put back itself is no failure: exit 0" "$TMP/reset.log"
 printf '%s\n' 'Xid errors on instance: ip-26-0-146-100, Error: May 19 07:08:57 ip-26-0-146-100 kernel: [680111.646286] NVRM: Xid (PCI:0000:10:1c): 63, pid=1850, Row Remapper: New row marked for remapping, reset gpu to activate' >"$TMP/xid.log"
-run "$HCCLCTL" doctor --logs "$TMP/xid.log"
-check_rc 2 "advice to reset a device is no value put back: the Xid still fails (exit 2)"
+exit_is 2 "advice to reset a device is no value put back: the Xid still fails (exit 2)" "$TMP/xid.log"
 printf '%s\n' '[1622510346.876958] [g0185:144167:0]    ucp_context.c:1437 UCX  WARN  UCP version is incompatible, required: 1.8, actual: 1.7 (release 0 /apps/centos7/ucx/1.7.0/gcc7.4.0_cuda11.2.2_gdrcopy2.0/lib/libucp.so.0)' >"$TMP/ucp.log"
-run "$HCCLCTL" doctor --logs "$TMP/ucp.log"
-check_rc 0 "UCX's own version check, which goes on: exit 0"
+exit_is 0 "UCX's own version check, which goes on: exit 0" "$TMP/ucp.log"
 printf '%s\n' '`use_cache=True` is incompatible with gradient checkpointing. Setting `use_cache=False`.' >"$TMP/set.log"
-run "$HCCLCTL" doctor --logs "$TMP/set.log"
-check_rc 0 "a setting the program changed itself is no failure: exit 0"
+exit_is 0 "a setting the program changed itself is no failure: exit 0" "$TMP/set.log"
 
 # a run that states its own success lived through its error lines: a warning that says so,
 # never a failed job; the same error with no such statement, or in another node's file that
@@ -1433,8 +1434,7 @@ printf '%s\n' "$ERRL" >"$TMP/ok/node1/stdout.txt"
 run "$HCCLCTL" doctor --logs "$TMP/ok"
 check_rc 2 "  the same error in another node's file that states no success: a failure (exit 2)"
 printf '%s\n' "$ERRL" >"$TMP/ok1.log"
-run "$HCCLCTL" doctor --logs "$TMP/ok1.log"
-check_rc 2 "  the error alone: a failure (exit 2)"
+exit_is 2 "  the error alone: a failure (exit 2)" "$TMP/ok1.log"
 
 # a device tool's command line names the device its output below is about, and a port state
 # is "KEY : DOWN" whatever the blanks (real lines: hicann/driver's HCCN tool docs,
@@ -1446,8 +1446,7 @@ cause_is "kind device" "link-down 0" "  'port 5 : DOWN' under a command for devi
 cause_is "kind device" "link-down None" "  a tool advised in a message is no command line" \
 	'[ERROR] check the port with hccn_tool -i 3 -link -g' 'link status: DOWN'
 printf '%s\n' 'port 4 : UP' 'power state: DOWNGRADED' >"$TMP/up.log"
-run "$HCCLCTL" doctor --logs "$TMP/up.log"
-check_rc 0 "  'UP', and a value that only begins with DOWN, are no port down: exit 0"
+exit_is 0 "  'UP', and a value that only begins with DOWN, are no port down: exit 0" "$TMP/up.log"
 
 # a port down of a link layer no active port uses is another network's, not the node's fabric
 # down; a port down of the layer the node runs on still is (ibv_devinfo's lines: real-logs-new
@@ -1457,8 +1456,7 @@ printf '%s\n' 'hca_id: mlx4_0' '        phys_port_cnt:                  2' \
 	'                        link_layer:             InfiniBand' '                port:   2' \
 	'                        state:                  PORT_DOWN (1)' \
 	'                        link_layer:             Ethernet' >"$TMP/ports.log"
-run "$HCCLCTL" doctor --logs "$TMP/ports.log"
-check_rc 0 "an Ethernet port down beside the active InfiniBand one: exit 0"
+exit_is 0 "an Ethernet port down beside the active InfiniBand one: exit 0" "$TMP/ports.log"
 sed 's/Ethernet/InfiniBand/' "$TMP/ports.log" >"$TMP/ports2.log"
 run "$HCCLCTL" --json doctor --logs "$TMP/ports2.log"
 check_rc 2 "  an InfiniBand port down beside it: a failure (exit 2)"
@@ -1471,11 +1469,9 @@ check_out "link-down" "  ... link-down"
 B=$(printf '\342\224\202')
 printf '%s\n' "$B Failed Requests          $B total    $B 0                  $B" \
 	"$B Success Requests         $B total    $B 8                  $B" >"$TMP/box.log"
-run "$HCCLCTL" doctor --logs "$TMP/box.log"
-check_rc 0 "'Failed Requests | total | 0' in box-drawing cells: no error, exit 0"
+exit_is 0 "'Failed Requests | total | 0' in box-drawing cells: no error, exit 0" "$TMP/box.log"
 sed 's/ 0   / 3   /' "$TMP/box.log" >"$TMP/box3.log"
-run "$HCCLCTL" doctor --logs "$TMP/box3.log"
-check_rc 1 "  3 failed requests: an error line, never a pass (exit 1)"
+exit_is 1 "  3 failed requests: an error line, never a pass (exit 1)" "$TMP/box3.log"
 cause_is "kind detail" "config words:not-installed" \
 	"'unable to locate a' / 'usable \"srun\" command in its path': a program not installed" \
 	'The SLURM process starter for OpenMPI was unable to locate a' \
@@ -1497,8 +1493,7 @@ check_out "config mpi-no-transport" "  without it: no transport between the proc
 cause_is "kind device" "link-down 0" "hccn_tool -i 0 -optical -g over 'present : not present': device 0" \
 	'# hccn_tool -i 0 -optical -g' 'present              : not present'
 printf '%s\n' '# hccn_tool -i 0 -optical -g' 'present              : present' >"$TMP/opt.log"
-run "$HCCLCTL" doctor --logs "$TMP/opt.log"
-check_rc 0 "  'present : present': no error, exit 0"
+exit_is 0 "  'present : present': no error, exit 0" "$TMP/opt.log"
 
 # an Xid read by its number in NVIDIA's catalog: a program's fault is no hardware verdict, a
 # hardware Xid beside it still is (real lines: real-logs-new batches 211 and 327)
@@ -1517,16 +1512,14 @@ check_rc 1 "NCCL return trace '-> 3' with no WARN line: an error line, exit 1"
 printf '%s\n' "$OUT" | grep -q '^WARN  logs.cause .*unclassified error line at trace.log:3: mbay-csp3:11509:11565 \[5\] NCCL INFO group.cc:70 -> 3 \[Async thread\]'
 _report $? "  it quotes the first trace line" "$OUT"
 grep -v ' -> 3' "$T" >"$TMP/notrace.log"
-run "$HCCLCTL" doctor --logs "$TMP/notrace.log"
-check_rc 0 "  the same file without the trace: no error, exit 0"
+exit_is 0 "  the same file without the trace: no error, exit 0" "$TMP/notrace.log"
 { printf '%s\n' 'mbay-csp3:11509:11566 [6] misc/socket.cc:47 NCCL WARN socketStartConnect: Connect to 10.0.0.2<41093> failed : Connection refused'; cat "$TMP/trace.log"; } >"$TMP/warned.log"
 run "$HCCLCTL" --json doctor --logs "$TMP/warned.log"
 cause kind
 check_out "network-unreachable" "  under a WARN line, the WARN line gives the cause"
 A=tests/data/real-logs-new/batch531/aicr-benchmarks-megatron-job16208-2node-16xb200-b0009-b0010-100-iters-done-abort-socket-destroy-warn-at-exit-healthy/node0/stdout.txt
 grep -E 'Abort START|socket.cc:[0-9]+ -> 3' "$A" | head -4 >"$TMP/abort.log"
-run "$HCCLCTL" doctor --logs "$TMP/abort.log"
-check_rc 0 "  under the program's own 'Abort START' of a communicator (teardown, batch531): no error, exit 0"
+exit_is 0 "  under the program's own 'Abort START' of a communicator (teardown, batch531): no error, exit 0" "$TMP/abort.log"
 
 # the kernel's bonding driver: a bond left with no member up is the node's link down (real
 # line: real-logs-new batch563, coreos/bugs#2515)
@@ -1569,8 +1562,7 @@ check_rc 2 "an adapt status table whose newest state is link_fail: exit 2"
 cause kind detail
 check_out "link-down words:link-down" "  a link down, from the state's words"
 grep -v 'link_fail\|L2:linkdown' "$A" >"$TMP/adapt.log"
-run "$HCCLCTL" doctor --logs "$TMP/adapt.log"
-check_rc 0 "  the table without those states: no error, exit 0"
+exit_is 0 "  the table without those states: no error, exit 0" "$TMP/adapt.log"
 run "$HCCLCTL" doctor --logs tests/data/real-logs-new/batch547/hicann-driver-hccn-tool-port-info-npu0-udie0-port4-link-active-healthy
 check_rc 0 "  a port whose counter is named link_down_err: no error, exit 0"
 
@@ -1592,8 +1584,7 @@ cause kind detail
 check_out "rank-stuck words:waiting" "  a process waiting when its log ended"
 cat "$P/node0/stdout.txt" >"$TMP/wait.log"
 echo 'INFO placement group scheduled, starting 8 workers' >>"$TMP/wait.log"
-run "$HCCLCTL" doctor --logs "$TMP/wait.log"
-check_rc 0 "  the same wait with a line after it: no error, exit 0"
+exit_is 0 "  the same wait with a line after it: no error, exit 0" "$TMP/wait.log"
 cause_is "kind detail" "unresolved unclassified" "  an error before the wait is the one quoted, not the wait" \
 	'cma event RDMA_CM_EVENT_ADDR_ERROR, error -19' 'Waiting for placement group to be scheduled'
 cause_is "kind detail" "unresolved unclassified" "  an error met while waiting is no wait that never ended" \
@@ -1610,8 +1601,7 @@ check_rc 1 "a GGML_ASSERT report: a warning that quotes it, never a pass"
 cause kind detail
 check_out "unresolved unclassified" "  no value of the job's is blamed for the program's own check"
 printf '%s\n' 'note: use GGML_ASSERT(x) to check x' >"$TMP/assert.log"
-run "$HCCLCTL" doctor --logs "$TMP/assert.log"
-check_rc 0 "  the macro named in prose: no error, exit 0"
+exit_is 0 "  the macro named in prose: no error, exit 0" "$TMP/assert.log"
 
 # nvidia-smi's "ERR!" for a field of a GPU it could not read (real table: real-logs-new
 # batch616, NVIDIA/gpu-operator#559) never passes; the same table with the GPU's fields read
@@ -1622,8 +1612,7 @@ check_rc 1 "an nvidia-smi table with a GPU's fields at ERR!: a warning, never a 
 cause kind detail
 check_out "unresolved unclassified" "  quoted as an error no rule explains"
 grep -v 'ERR!' "$G" >"$TMP/smi.log"
-run "$HCCLCTL" doctor --logs "$TMP/smi.log"
-check_rc 0 "  the table without those rows: no error, exit 0"
+exit_is 0 "  the table without those rows: no error, exit 0" "$TMP/smi.log"
 
 # the line above a program's advice to read its help is the command line it refused, whatever
 # its words (real lines: real-logs-new batch626, HPL-MxP's CLI11 parser "--preset-gemm-kernel:
@@ -1666,8 +1655,7 @@ printf '%s\n' 'Filesystem      Size  Used Avail Use% Mounted on' \
 	'/dev/loop3       64M   64M     0 100% /snap/core20/2318' \
 	'overlay         1.8T   96G  1.6T   6% /' \
 	'step 100 loss 0.31 100% /data done' >"$TMP/df.log"
-run "$HCCLCTL" doctor --logs "$TMP/df.log"
-check_rc 0 "a snap image at 100%, a disk at 6%, a line after the table: no error, exit 0"
+exit_is 0 "a snap image at 100%, a disk at 6%, a line after the table: no error, exit 0" "$TMP/df.log"
 cause_is "kind detail" "memory/resource words:disk-full" "  a wrapped row's use counts from its end" \
 	'Filesystem      Size  Used Avail Use% Mounted on' '/dev/mapper/vg-root' \
 	'                  50G   50G     0 100% /'
@@ -1698,14 +1686,11 @@ check_out "memory/resource words:memory" "  memory, read from the C++ exception'
 # job without its device (as JAX's "No GPU/TPU found, falling back to CPU.", here after a
 # failure), nor is one foretold a fallback taken
 printf '%s\n' '[LOG_CAT_SBGP] Failed to dlopen libnuma.so. Fallback to GROUP_BY_SOCKET manual.' >"$TMP/fb.log"
-run "$HCCLCTL" doctor --logs "$TMP/fb.log"
-check_rc 0 "a failed step with its fallback named: no error, exit 0"
+exit_is 0 "a failed step with its fallback named: no error, exit 0" "$TMP/fb.log"
 printf '%s\n' 'cuInit failed: no CUDA-capable device is detected, falling back to CPU.' >"$TMP/fb.log"
-run "$HCCLCTL" doctor --logs "$TMP/fb.log"
-check_rc 2 "no device found, falling back to the CPU: an error (no device), exit 2"
+exit_is 2 "no device found, falling back to the CPU: an error (no device), exit 2" "$TMP/fb.log"
 printf '%s\n' 'Failed to create the channel; the communication will fall back to non-SHARP operators.' >"$TMP/fb.log"
-run "$HCCLCTL" doctor --logs "$TMP/fb.log"
-check_rc 1 "a fallback foretold after a failure: still an error, exit 1"
+exit_is 1 "a fallback foretold after a failure: still an error, exit 1" "$TMP/fb.log"
 
 # a results table whose column of wrong values is not zero returned wrong data, though the row's
 # words are numbers (real log: real-logs-new batch119, nccl-tests on Sigma2's GH200 nodes with
@@ -1721,8 +1706,7 @@ printf '%s\n' '#       size         count    type   redop     time   algbw   bus
 	'    33554432       8388608   float     sum    402.9   83.28  156.16  5e-07    401.6   83.55  156.65  5e-07' \
 	'    4  1  2  3  4  5  6  7  8' \
 	'    33554432       8388608   float     sum    402.9   83.28  156.16  2e+00    401.6   83.55  156.65  2e+00' >"$TMP/wrong.log"
-run "$HCCLCTL" doctor --logs "$TMP/wrong.log"
-check_rc 0 "rounding in the error column, then a row of another shape that ends the table: no error, exit 0"
+exit_is 0 "rounding in the error column, then a row of another shape that ends the table: no error, exit 0" "$TMP/wrong.log"
 cause_is "kind detail" "hardware words:wrong-results" "  nccl-tests before 2.10: an error of one or more" \
 	'#       size         count    type   redop     time   algbw   busbw  error     time   algbw   busbw  error' \
 	'    33554432       8388608   float     sum    402.9   83.28  156.16  9.28957e+06    401.6   83.55  156.65  9.28541e+06'
@@ -1749,8 +1733,7 @@ check_rc 2 "the same line as the log's last: exit 2"
 cause kind detail
 check_out "rank-stuck words:waiting" "  a wait that never ended, read from the line the log ends on"
 printf '%s\n' 'ERROR: cannot open /data/shard-7. We retry right now' 'step 2 done' >"$TMP/rn2.log"
-run "$HCCLCTL" doctor --logs "$TMP/rn2.log"
-check_rc 1 "a refusal in a sentence before 'right now': the line is still an error, exit 1"
+exit_is 1 "a refusal in a sentence before 'right now': the line is still an error, exit 1" "$TMP/rn2.log"
 
 # a peer said not to be ready, as the line a log ends on: a wait that never ended (Paddle's
 # launcher, PaddlePaddle/Paddle#44966, verbatim); in the middle of a log the wait ended, and
@@ -1760,18 +1743,15 @@ cause_is "kind detail ip port" "rank-stuck words:waiting 192.168.4.7 6070" "a pe
 	"not ready endpoints:['192.168.4.7:6070']"
 printf '%s\n' "not ready endpoints:['192.168.4.7:6070']" 'server not ready, wait 3 sec to retry...' \
 	'I1205 10:00:01 trainer 0 started' >"$TMP/nr.log"
-run "$HCCLCTL" doctor --logs "$TMP/nr.log"
-check_rc 0 "a peer not ready, then the log goes on: the wait ended, exit 0"
+exit_is 0 "a peer not ready, then the log goes on: the wait ended, exit 0" "$TMP/nr.log"
 printf '%s\n' '   GPU_UUID:GPU-bb3e1419-... IMEX daemon status is -3 (not READY)' >"$TMP/nr2.log"
-run "$HCCLCTL" doctor --logs "$TMP/nr2.log"
-check_rc 0 "a daemon's status read out as not ready: no wait, exit 0"
+exit_is 0 "a daemon's status read out as not ready: no wait, exit 0" "$TMP/nr2.log"
 # a scheduler that cannot place the job's pods (Volcano's event, verbatim from KubeRay's
 # docs); a node's flag at false is no failure (kubectl describe node, Kubernetes' docs)
 cause_is "kind detail" "memory/resource words:capacity" "a gang of pods the scheduler cannot place" \
 	'# Warning  FailedScheduling  4m5s  volcano  3/3 tasks in gang unschedulable: pod group is not ready, 3 Pending, 3 minAvailable; Pending: 3 Undetermined'
 printf '%s\n' 'Taints:             <none>' 'Unschedulable:      false' 'Lease:' >"$TMP/us.log"
-run "$HCCLCTL" doctor --logs "$TMP/us.log"
-check_rc 0 "kubectl describe node's 'Unschedulable: false': no error, exit 0"
+exit_is 0 "kubectl describe node's 'Unschedulable: false': no error, exit 0" "$TMP/us.log"
 # a GPU's infoROM found corrupted (Azure's diagnostics test samples, verbatim): a hardware
 # fault; one check among many failing in dcgmi diag's table is not (deepops' docs)
 cause_is "kind detail" "hardware words:hardware" "nvidia-smi's warning that a GPU's infoROM is corrupted" \
@@ -1791,8 +1771,7 @@ check_out_contains "link-down (rdma-port-error): an RDMA NIC port went down on n
 	"  the RDMA NIC the heading names, the state quoted with its tabs as blanks"
 printf 'Infiniband device %s port 1 status:\n\tstate:\t\t 4: ACTIVE\n\tphys state:\t 5: LinkUp\n' \
 	"'mlx5_0'" >"$TMP/ibs.log"
-run "$HCCLCTL" doctor --logs "$TMP/ibs.log"
-check_rc 0 "ibstatus's 'state: 4: ACTIVE': no error, exit 0"
+exit_is 0 "ibstatus's 'state: 4: ACTIVE': no error, exit 0" "$TMP/ibs.log"
 
 # a count at zero with a reader's arrow pasted after it is still none (real log: real-logs-new
 # batch649, vLLM's benchmark summary "Failed requests: 0 <<<<<<< New line"); at 3 it is one
@@ -1800,8 +1779,7 @@ J=tests/data/real-logs-new/batch649/vllm-26478-bench-serve-qwen3-0-6b-1000-reque
 run "$HCCLCTL" doctor --logs "$J"
 check_rc 0 "'Failed requests: 0' with an arrow after it: no error, exit 0"
 printf '%s\n' 'Failed requests:                         3          <-- here' >"$TMP/arrow.log"
-run "$HCCLCTL" doctor --logs "$TMP/arrow.log"
-check_rc 1 "'Failed requests: 3' with an arrow after it: an error line, exit 1"
+exit_is 1 "'Failed requests: 3' with an arrow after it: an error line, exit 1" "$TMP/arrow.log"
 
 # a tally's label after its count at zero, among other counts, is none (real log: real-logs-new
 # batch666, kubectl's "Pods Statuses:    0 Active / 3 Succeeded / 0 Failed"); one failed pod
@@ -1810,11 +1788,9 @@ J=tests/data/real-logs-new/batch666/kueue-docs-run-job-sample-job-admitted-3-pod
 run "$HCCLCTL" doctor --logs "$J"
 check_rc 0 "kubectl's '0 Active / 3 Succeeded / 0 Failed': no error, exit 0"
 printf '%s\n' 'Pods Statuses:    0 Active / 2 Succeeded / 1 Failed' >"$TMP/tally.log"
-run "$HCCLCTL" doctor --logs "$TMP/tally.log"
-check_rc 1 "'... / 1 Failed': an error line, exit 1"
+exit_is 1 "'... / 1 Failed': an error line, exit 1" "$TMP/tally.log"
 printf '%s\n' 'step 3: device 0 failed on command 7' >"$TMP/tally2.log"
-run "$HCCLCTL" doctor --logs "$TMP/tally2.log"
-check_rc 2 "'device 0 failed on command': a call that failed, exit 2"
+exit_is 2 "'device 0 failed on command': a call that failed, exit 2" "$TMP/tally2.log"
 
 # a process that reports another's death names the dead one on the line under it: the peer,
 # not the reporter (real lines: real-logs-new batch728, JAX's fault-tolerance guide); on the
@@ -1848,11 +1824,9 @@ printf '%s\n' '    ECC Errors' '            DRAM Uncorrectable            : N/A'
 	'| NVLINK Error Counts                                                          |' \
 	'| -> CRC FLIT Error           | 0                                              |' \
 	'        Remapping Failure Occurred        : No' >"$TMP/heading.log"
-run "$HCCLCTL" doctor --logs "$TMP/heading.log"
-check_rc 0 "section titles over counters at zero and a failure field at No: a pass"
+exit_is 0 "section titles over counters at zero and a failure field at No: a pass" "$TMP/heading.log"
 printf '%s\n' '        Remapping Failure Occurred        : Yes' >"$TMP/heading.log"
-run "$HCCLCTL" doctor --logs "$TMP/heading.log"
-check_rc 1 "  the failure field at Yes: an error line (a warning)"
+exit_is 1 "  the failure field at Yes: an error line (a warning)" "$TMP/heading.log"
 # and a few words that state errors are no title: a word of quantity or severity among them,
 # a field whose value only starts with "No"
 for l in 'Too Many Errors' 'Fatal Errors' 'Error : No such device'; do
@@ -1868,7 +1842,7 @@ done
 wd='  what():  [PG ID 0 PG GUID 0(default_pg) Rank 3] Process group watchdog thread terminated with exception: [Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1) ran for 90 milliseconds before timing out.'
 cause_is "kind detail rank" "config timeout-setting 3" "a watchdog timeout of 1 ms: the timeout setting" \
 	"terminate called after throwing an instance of 'c10::DistBackendError'" "$wd"
-run "$HCCLCTL" doctor --logs "$TMP/ci.log"
+run "$HCCLCTL" doctor --logs "$CI_LOG"
 printf '%s\n' "$OUT" | grep -qF 'rank 3 timed out in ALLREDUCE #1 of process group 0 after 90 ms under a collective timeout of 1 ms'
 _report $? "  it names the work, the time it ran and the timeout it had" "$OUT"
 cause_is "kind detail" "rank-stuck timeout-elsewhere" "  the same work under 600000 ms: a rank held it up" \
@@ -1895,7 +1869,7 @@ cause_is "kind detail" "config words:shm-gone" "UCX's shm_open of a peer's segme
 	'[1725147573.949292] [cluster-256-hpc-1:13712:0]        mm_posix.c:238  UCX  ERROR shm_open(file_name=/ucx_shm_posix_2e841ba5 flags=0x0) failed: No such file or directory'
 cause_is "kind detail" "config words:shm-gone" "NCCL unlinking a segment already removed" \
 	'NCCL WARN unlink shared memory /dev/shm/nccl-d5rTd0 failed, error: No such file or directory'
-run "$HCCLCTL" doctor --logs "$TMP/ci.log"
+run "$HCCLCTL" doctor --logs "$CI_LOG"
 printf '%s\n' "$OUT" | grep -qF 'RemoveIPC=no'
 _report $? "  the fix names logind's RemoveIPC, not the job's paths" "$OUT"
 cause_is "kind detail" "config words:missing-file" "  a path under /tmp stays a missing file" \
@@ -1917,8 +1891,7 @@ cause_is "kind detail" "hardware words:hardware" "nvidia-smi -q's 'Pending Page 
 	'        Double Bit ECC                    : 61' \
 	'        Pending Page Blacklist            : Yes'
 printf '%s\n' '    Retired Pages' '        Pending Page Blacklist            : No' >"$TMP/pb.log"
-run "$HCCLCTL" doctor --logs "$TMP/pb.log"
-check_rc 0 "  'Pending Page Blacklist : No': a pass"
+exit_is 0 "  'Pending Page Blacklist : No': a pass" "$TMP/pb.log"
 
 # a word continued by '_' is part of a name: DeepSpeed's launcher reports every rank's end
 # from its sigkill_handler, so the end's code says whether it was killed (a tutorial's
@@ -1953,11 +1926,9 @@ cause_is "kind detail device" "link-down words:link-down None" "  the NVML line 
 # warning under memory pressure (ssbandjl/nccl-tests' log of a run that went on) is no
 # failure; the words before a condition are still read (a label "ERROR:")
 printf '%s\n' '[2025-08-11 13:41:29,275] [WARNING] [stage3.py:2164:step] 2 pytorch allocator cache flushes since last step. this happens when there is high memory pressure and is detrimental to performance. if this is happening frequently consider adjusting settings to reduce memory consumption. If you are unable to make the cache flushes go away consider adding get_accelerator().empty_cache() calls in your training loop to ensure that all ranks flush their caches at the same time' >"$TMP/dsw.log"
-run "$HCCLCTL" doctor --logs "$TMP/dsw.log"
-check_rc 0 "DeepSpeed's advice under a condition in the middle of its line: a pass, exit 0"
+exit_is 0 "DeepSpeed's advice under a condition in the middle of its line: a pass, exit 0" "$TMP/dsw.log"
 printf '%s\n' 'ERROR: rank 3 failed. If you are unable to find out why, consider running with NCCL_DEBUG=INFO' >"$TMP/dsw2.log"
-run "$HCCLCTL" doctor --logs "$TMP/dsw2.log"
-check_rc 1 "  a failure stated before the condition's sentence stays an error (exit 1)"
+exit_is 1 "  a failure stated before the condition's sentence stays an error (exit 1)" "$TMP/dsw2.log"
 
 # the MMU refusing a GPU's access (amdgpu, ROCm's legacy-rocm-build#2196, verbatim): a crash
 # of the process it names; GNU time's count of page faults is no fault
@@ -1965,8 +1936,7 @@ cause_is "kind detail" "unresolved words:crash" "amdgpu's GPU page fault" \
 	'[  111.406216] amdgpu 0000:83:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:24 vmid:10 pasid:32769, for process rocm-bandwidth- pid 3286 thread rocm-bandwidth- pid 3286)' \
 	'[  111.406237] amdgpu 0000:83:00.0: amdgpu:   in page starting at address 0x00007f0000000000 from client 10'
 printf '%s\n' '	Major (requiring I/O) page faults: 0' '	Minor (reclaiming a frame) page faults: 12345' >"$TMP/pf.log"
-run "$HCCLCTL" doctor --logs "$TMP/pf.log"
-check_rc 0 "GNU time's 'page faults' counts: no error, exit 0"
+exit_is 0 "GNU time's 'page faults' counts: no error, exit 0" "$TMP/pf.log"
 
 # a setting that asks for another, and two that exclude each other (vLLM on Neuron, from
 # littlemex/zenn's articles; srun's, snakemake-executor-plugin-slurm#342): settings
@@ -1985,19 +1955,17 @@ cause_is "kind detail" "rank-stuck words:waiting" "a step taking more than its t
 	'UserWarning: TPU backend initialization is taking more than 60.0 seconds. Did you run your code on all TPU hosts? See https://jax.readthedocs.io/en/latest/multi_process.html for more information.'
 printf '%s\n' 'UserWarning: TPU backend initialization is taking more than 60.0 seconds. Did you run your code on all TPU hosts? See https://jax.readthedocs.io/en/latest/multi_process.html for more information.' \
 	'I1205 10:00:01 trainer 0 started' >"$TMP/tk.log"
-run "$HCCLCTL" doctor --logs "$TMP/tk.log"
-check_rc 0 "  the same line, then the run goes on: exit 0"
+exit_is 0 "  the same line, then the run goes on: exit 0" "$TMP/tk.log"
 
 # the firmware tools' error mark in a line logged at INFO by the operator that ran them
 # (sriov-network-operator#317, verbatim): an error, whatever the level; a '-' in a word or
 # an option is no mark
 printf '%s\n' 'I0607 15:07:30.460717  124588 utils.go:706] RunCommand(): mstconfig, [-e -d 0000:18:00.0 q]' \
 	'I0607 15:07:30.467921  124588 utils.go:708] RunCommand(): -E- Failed to open the device' >"$TMP/mft.log"
-run "$HCCLCTL" doctor --logs "$TMP/mft.log"
-check_rc 1 "mstconfig's '-E- Failed to open the device' at INFO: an error, exit 1"
+exit_is 1 "mstconfig's '-E- Failed to open the device' at INFO: an error, exit 1" "$TMP/mft.log"
 printf '%s\n' 'I0607 15:07:30.460717  124588 utils.go:706] RunCommand(): mstconfig, [-e -d 0000:18:00.0 q]' \
 	'I0607 15:07:31.000000  124588 utils.go:706] mode pre-E-series boards: none' >"$TMP/mft2.log"
-run "$HCCLCTL" doctor --logs "$TMP/mft2.log"
-check_rc 0 "  '-e' and 'pre-E-series' are no mark: exit 0"
+exit_is 0 "  '-e' and 'pre-E-series' are no mark: exit 0" "$TMP/mft2.log"
 
+cause_flush
 done_testing
