@@ -400,6 +400,9 @@ static const struct {
 	/* and a node's flag at false: kubectl describe node's "Unschedulable:      false" */
 	{"unschedulable", 0, hlog__ew_none_value},
 	{"failure", 0, hlog__ew_none_value},
+	/* and a timeout's field of a status table at none: nvidia-smi -q's fabric health, "Access
+	 * Timeout Recovery : N/A" */
+	{"timeout", 0, hlog__ew_none_value},
 	/* a level of logging as a setting's value: oneCCL's "|CCL_WARN| value of CCL_LOG_LEVEL
 	 * changed to be error (default:warn)" */
 	{"error", 0, hlog__ew_level_value},
@@ -421,6 +424,10 @@ static const struct {
 	 * "`use_cache=True` is incompatible with gradient checkpointing. Setting
 	 * `use_cache=False`." */
 	{". setting", 1, hlog__ew_adjusted},
+	/* and two values that disagree, the program saying in a clause of its own which one it
+	 * goes on with: Accelerate's "Gradient accumulation steps mismatch:
+	 * GradientAccumulationPlugin has 1, DeepSpeed config has 4. Using DeepSpeed's value." */
+	{". using", 1, hlog__ew_value_taken},
 	/* and a value refused and put back by the program itself: MindCluster's quick start,
 	 * "[WARNING] [470] profiler.py: Invalid parameter export_type: None, reset it to text."
 	 * (not advice to reset a device: NVRM's "Xid ... 63, ... New row marked for remapping,

@@ -506,6 +506,30 @@ int hlog__ew_adjusted(struct pspan m, size_t at, size_t len)
 	return i < m.n;
 }
 
+int hlog__ew_value_taken(struct pspan m, size_t at, size_t len)
+{
+	size_t i = at + len;
+	for (int words = 0; words < 5; words++) {
+		if (i >= m.n || !ew_blank(m.s[i]))
+			return 0;
+		while (i < m.n && ew_blank(m.s[i]))
+			i++;
+		size_t w = i;
+		while (i < m.n && (hlog__word_char(m.s[i]) || m.s[i] == '\'' || m.s[i] == '-'))
+			i++;
+		if (i == w)
+			return 0;
+		size_t wl = i - w;
+		if ((wl == 5 && !strncasecmp(m.s + w, "value", 5)) ||
+		    (wl == 6 && !strncasecmp(m.s + w, "values", 6))) {
+			while (i < m.n && ew_blank(m.s[i]))
+				i++;
+			return i == m.n || m.s[i] == '.' || m.s[i] == ';';
+		}
+	}
+	return 0;
+}
+
 /* Whether the word at m[at..at+len) is negated right before it: "will not be killed", "won't
  * be killed", "will never be killed". */
 int hlog__ew_negated(struct pspan m, size_t at, size_t len)

@@ -33,6 +33,10 @@ int hlog__ew_none_value(struct pspan m, size_t at, size_t len);
 int hlog__ew_real_value(struct pspan m, size_t at, size_t len);
 int hlog__ew_split_heading(struct pspan m, size_t at, size_t len);
 int hlog__ew_adjusted(struct pspan m, size_t at, size_t len);
+/* Whether ". Using" at m[at..at+len) names the value the program goes on with
+ * and ends there: a few words, then "value" or "values", then the sentence's or the line's
+ * end ("Using DeepSpeed's value."; not "using value 3 failed"). */
+int hlog__ew_value_taken(struct pspan m, size_t at, size_t len);
 int hlog__ew_column_heading(struct pspan m, size_t at, size_t len);
 int hlog__ew_dir_exists(struct pspan m, size_t at, size_t len);
 int hlog__ew_foretold(struct pspan m, size_t at, size_t len);

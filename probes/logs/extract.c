@@ -579,7 +579,9 @@ static size_t key_value(struct pspan m, size_t i, struct hx_vals *x)
 		if (what == HX_DEV && !blank_only && j + 1 < m.n && m.s[j] == '-' &&
 		    digit(m.s[j + 1]))
 			j++;
-		while (j < m.n && skip < 4 && strchr(blank_only ? " " : " [(:=#", m.s[j])) {
+		/* the value quoted too: Accelerate's "on port `29500`" */
+		while (j < m.n && skip < 4 && m.s[j] &&
+		       strchr(blank_only ? " " : " [(:=#`'\"", m.s[j])) {
 			j++;
 			skip++;
 		}

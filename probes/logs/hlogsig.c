@@ -438,13 +438,28 @@ static int sig_tls_switch(const struct sig_in *in, struct hlog_event *e)
  * bound", EJ0003 "Failed to bind the IP port. Reason: The IP address and port have been
  * bound already.", "host nic listen start failed, port[60000], return[11]"; servers say
  * so in plain words: "[endpoint] Failed to listen 172.17.0.3:40032, please check ...",
- * "failed to listen on [::]:29500" */
+ * "failed to listen on [::]:29500"; a launcher that checks the port first says who has it:
+ * Accelerate's "Tried to launch distributed communication on port `29500`, but another
+ * process is utilizing it." */
+static int port_taken_words(struct pspan m)
+{
+	static const char *const taken[] = {"already in use", "another process is using it",
+					    "another process is utilizing it", "in use by another",
+					    "used by another process"};
+	if (!has_nocase(m, "port"))
+		return 0;
+	for (size_t i = 0; i < sizeof(taken) / sizeof(taken[0]); i++)
+		if (has_nocase(m, taken[i]))
+			return 1;
+	return 0;
+}
+
 static int sig_port_bound(const struct sig_in *in, struct hlog_event *e)
 {
 	struct pspan m = in->m;
 	const struct hx_vals *x = in->x;
 	const struct hlog_hits *h = in->h;
-	if (has(m, "EI0019") || has(m, "EJ0003") || has(m, "have already been bound") ||
+	if (has(m, "EI0019") || port_taken_words(m) || has(m, "EJ0003") || has(m, "have already been bound") ||
 	    has(m, "have been bound already") || has(m, "Failed to bind the IP port") ||
 	    has(m, "listen start failed") || has_nocase(m, "address already in use") ||
 	    /* EADDRINUSE, by its number; read only where the automaton saw "errno" */

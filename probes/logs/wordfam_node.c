@@ -536,7 +536,11 @@ const struct family hlog__fams_node[] = {
 		"on the node, and check the container's devices and mounts against what the "
 		"host has",
 	 .any = {"oci runtime create failed", "oci runtime exec failed", "failed to create shim",
-		 "error during container init", "prestart hook", "createcontainer hook"}},
+		 "error during container init", "prestart hook", "createcontainer hook"},
+	 /* the hook's reason a version the host lacks: the versions' row says it ("requirement
+	  * error: unsatisfied condition: cuda>=11.0, please update your driver to a newer
+	  * version") */
+	 .not = {"unsatisfied condition", "newer version"}},
 	/* a command line the program refuses: click's "Error: Missing argument --ray_address"
 	 * (a launcher template whose variable was never filled), argparse's "error: the
 	 * following arguments are required: --nnodes", "unrecognized arguments: --foo" */

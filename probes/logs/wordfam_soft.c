@@ -218,6 +218,9 @@ const struct family hlog__fams_soft[] = {
 		  "upgrade", "downgrade",
 		  "not supported", "unsupported",
 		  "insufficient", "too old",
+		  /* nvidia-container-cli's "requirement error: unsatisfied condition: cuda>=11.0,
+		   * please update your driver to a newer version" */
+		  "newer version",
 		  /* one version wanted, another there: Horovod's "HorovodVersionMismatchError:
 		   * Framework tensorflow installed with version 2.3.0 but found version 2.4.1."
 		   * (its class's hump too) */
@@ -225,6 +228,16 @@ const struct family hlog__fams_soft[] = {
 		  /* pip's resolver: "Cannot install A and B because these package versions have
 		   * conflicting dependencies." */
 		  "conflicting dependencies"}},
+	/* a requirement on a version that the node does not meet, a bound without the word
+	 * "version": nvidia-container-cli's "requirement error: unsatisfied condition: cuda>=10.0"
+	 * (the image's CUDA needs a newer driver than the host's) */
+	{.cat = HCAT_VERSION,
+	 .name = "version",
+	 .fix = "install the driver or runtime release the requirement on the line asks for, or "
+		"use a build (a container image, a package) made for the release the node has",
+	 .any = {"unsatisfied condition", "requirement error", "requirement not met",
+		 "requirements not met"},
+	 .also = {">=", "<=", "version"}},
 	/* two values the job was given that must agree and do not: Megatron's "AssertionError:
 	 * AnnealingLR: class input value 1e-06 and checkpointvalue 1e-05 for minimum learning
 	 * rate do not match" (the launch's settings against the checkpoint it resumes). The

@@ -1967,5 +1967,32 @@ printf '%s\n' 'I0607 15:07:30.460717  124588 utils.go:706] RunCommand(): mstconf
 	'I0607 15:07:31.000000  124588 utils.go:706] mode pre-E-series boards: none' >"$TMP/mft2.log"
 exit_is 0 "  '-e' and 'pre-E-series' are no mark: exit 0" "$TMP/mft2.log"
 
+# a launcher that checks its port first, in its own words (RAG-Retrieval#50, verbatim): the
+# port held by another process, its value quoted
+cause_is "kind detail port" "config port-bound 29500" "Accelerate: another process is utilizing the port" \
+	'ConnectionError: Tried to launch distributed communication on port `29500`, but another process is utilizing it. Please specify a different port (such as using the `--main_process_port` flag or specifying a different `main_process_port` in your config file) and rerun your script. To automatically use the next open port (on a single node), you can set this to `0`.'
+cause_is "kind detail port" "config port-bound 8265" "a port already in use, said of the port" \
+	'ValueError: Failed to start the dashboard: port 8265 is already in use'
+# a container's version requirement the host does not meet (nvidia-docker#1442, Vitis-AI#103,
+# verbatim): the versions, not only a container that did not start
+cause_is "kind detail" "version-mismatch words:version" "nvidia-container-cli: cuda>=11.0, update the driver" \
+	'docker: Error response from daemon: OCI runtime create failed: container_linux.go:370: starting container process caused: process_linux.go:459: container init caused: Running hook #0:: error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: requirement error: unsatisfied condition: cuda>=11.0, please update your driver to a newer version, or use an earlier cuda container: unknown.'
+cause_is "kind detail" "version-mismatch words:version" "nvidia-container-cli: unsatisfied condition cuda>=10.0, no word version" \
+	'docker: Error response from daemon: OCI runtime create failed: container_linux.go:345: starting container process caused "process_linux.go:430: container init caused \"process_linux.go:413: running prestart hook 0 caused \\\"error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: requirement error: unsatisfied condition: cuda>=10.0\\\\n\\\"\"": unknown.'
+cause_is "kind detail" "config words:container-start" "  a hook that failed for another reason stays a container that did not start" \
+	'docker: Error response from daemon: OCI runtime create failed: container_linux.go:345: starting container process caused "process_linux.go:430: container init caused \"process_linux.go:413: running prestart hook 0 caused \\\"error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: initialization error: nvml error: driver not loaded\\\\n\\\"\"": unknown.'
+# two values that disagree and the one the program goes on with, in a sentence of its own
+# (Accelerate, verbatim in a run that trained on): no error; without that sentence, one
+printf '%s\n' "Gradient accumulation steps mismatch: GradientAccumulationPlugin has 1, DeepSpeed config has 4. Using DeepSpeed's value." >"$TMP/ga.log"
+exit_is 0 "a mismatch settled by the program ('Using DeepSpeed's value.'): exit 0" "$TMP/ga.log"
+printf '%s\n' "Gradient accumulation steps mismatch: GradientAccumulationPlugin has 1, DeepSpeed config has 4." >"$TMP/ga.log"
+exit_is 1 "  the mismatch alone: an error line, exit 1" "$TMP/ga.log"
+printf '%s\n' "Gradient accumulation steps mismatch: GradientAccumulationPlugin has 1, DeepSpeed config has 4. Using DeepSpeed's value failed." >"$TMP/ga.log"
+exit_is 1 "  'using the value' that does not end the sentence: still an error, exit 1" "$TMP/ga.log"
+# a status table's timeout field at none (nvidia-smi -q, gpu-operator#2511): no error; the
+# pod at Init:Error above it is one
+printf '%s\n' '            Access Timeout Recovery                    : N/A' '            Route Unhealthy                            : N/A' >"$TMP/fab.log"
+exit_is 0 "nvidia-smi's 'Access Timeout Recovery : N/A': exit 0" "$TMP/fab.log"
+
 cause_flush
 done_testing

@@ -727,6 +727,16 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch899/ssbandjl-nccl-tests-deepseek-coder-2dpu-torchrun-zero3-steps-"
 	 "then-ctrl-c-healthy",
 	 "If you are unable to make the cache flushes go away consider adding", 0},
+	{". using",
+	 "../real-logs-new/batch910/gnosia93-training-on-eks-g6e-48xlarge-4pod-1proc-llama3-8b-"
+	 "deepspeed-efa-no-gdr-steps-progress-healthy",
+	 "Gradient accumulation steps mismatch: GradientAccumulationPlugin has 1, DeepSpeed config "
+	 "has 4. Using DeepSpeed", /* the line goes on "'s value." */
+	 0},
+	{"timeout",
+	 "../real-logs-new/batch917/gpu-operator-2511-one-node-cuda-validator-init-error-gpu-fabric-"
+	 "state-in-progress-unresolved",
+	 "            Access Timeout Recovery                    : N/A", 0},
 	{"0 ",
 	 "../real-logs-new/batch196/lbnl-hpl-doc-etna0-4node-32rank-hpl-2-2-n166656-4x8-residual-"
 	 "passed-healthy",
