@@ -446,11 +446,19 @@ static int port_taken_words(struct pspan m)
 	static const char *const taken[] = {"already in use", "another process is using it",
 					    "another process is utilizing it", "in use by another",
 					    "used by another process"};
-	if (!has_nocase(m, "port"))
-		return 0;
-	for (size_t i = 0; i < sizeof(taken) / sizeof(taken[0]); i++)
-		if (has_nocase(m, taken[i]))
+	int taken_said = 0;
+	for (size_t i = 0; i < sizeof(taken) / sizeof(taken[0]) && !taken_said; i++)
+		taken_said = has_nocase(m, taken[i]);
+	/* the word port, not the end of "transport" or "support" */
+	for (struct pspan r = m; taken_said && r.n;) {
+		const char *p = hlog__find_nocase(r, "port");
+		if (!p)
+			return 0;
+		if (p == m.s || !isalpha((unsigned char)p[-1]))
 			return 1;
+		r.n -= (size_t)(p + 4 - r.s);
+		r.s = p + 4;
+	}
 	return 0;
 }
 

@@ -1973,6 +1973,9 @@ cause_is "kind detail port" "config port-bound 29500" "Accelerate: another proce
 	'ConnectionError: Tried to launch distributed communication on port `29500`, but another process is utilizing it. Please specify a different port (such as using the `--main_process_port` flag or specifying a different `main_process_port` in your config file) and rerun your script. To automatically use the next open port (on a single node), you can set this to `0`.'
 cause_is "kind detail port" "config port-bound 8265" "a port already in use, said of the port" \
 	'ValueError: Failed to start the dashboard: port 8265 is already in use'
+cause_is "kind detail" "unresolved unclassified" "  'transport ... in use by another' names no port: not a port another process holds" \
+	'ERROR: the shm transport is already in use by another process'
+
 # a container's version requirement the host does not meet (nvidia-docker#1442, Vitis-AI#103,
 # verbatim): the versions, not only a container that did not start
 cause_is "kind detail" "version-mismatch words:version" "nvidia-container-cli: cuda>=11.0, update the driver" \
