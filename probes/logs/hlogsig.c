@@ -467,13 +467,13 @@ static int sig_port_bound(const struct sig_in *in, struct hlog_event *e)
 	struct pspan m = in->m;
 	const struct hx_vals *x = in->x;
 	const struct hlog_hits *h = in->h;
-	if (has(m, "EI0019") || port_taken_words(m) || has(m, "EJ0003") || has(m, "have already been bound") ||
+	if (has(m, "EI0019") || has(m, "EJ0003") || has(m, "have already been bound") ||
 	    has(m, "have been bound already") || has(m, "Failed to bind the IP port") ||
 	    has(m, "listen start failed") || has_nocase(m, "address already in use") ||
 	    /* EADDRINUSE, by its number; read only where the automaton saw "errno" */
 	    (hlog__hits_may(h, HLOG_HIT_ERRNO) && hlog__errno_of(m) == 98) ||
 	    has_nocase(m, "failed to listen") ||
-	    (has(m, "listen on ip") && has(m, "port"))) {
+	    (has(m, "listen on ip") && has(m, "port")) || port_taken_words(m)) {
 		e->kind = HLOG_PORT_BOUND;
 		/* the port in any of its forms: "port[16666]", "port:50000", "[::]:29500" */
 		const struct hx_val *port = hlog__xfind(x, HX_PORT, HX_THIS);
