@@ -44,6 +44,8 @@ const char *const hlog__hitword[HLOG_NHITWORD] = {[HLOG_HIT_IP_KEY] = "_ip\"",
 						   [HLOG_HIT_PID_PAREN] = "(PID:",
 						   [HLOG_HIT_PID_BRACKET] = "[PID:",
 						   [HLOG_HIT_FILE] = "][FILE:",
+						   [HLOG_HIT_TRACEBACK] =
+							   "Traceback (most recent call last)",
 						   [HLOG_HIT_KERNEL] = "kernel:",
 						   [HLOG_HIT_REASONS] = "following reasons",
 						   [HLOG_HIT_CAUSES] = "possible causes are as follows",

@@ -66,6 +66,8 @@ enum hlog_hitword {
 	HLOG_HIT_PID_PAREN,
 	HLOG_HIT_PID_BRACKET,
 	HLOG_HIT_FILE,
+	/* a traceback's heading behind a prefix no rule strips */
+	HLOG_HIT_TRACEBACK,
 	HLOG_HIT_KERNEL, /* "kernel:" of syslog's " kernel: " (inside it, whatever the trim) */
 	/* hccllog.c's: the heading of HCCL's list of possible causes, a Python frame */
 	HLOG_HIT_REASONS,

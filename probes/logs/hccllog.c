@@ -405,15 +405,15 @@ static void usage_below(struct hlog_report *r, const char *name, const char *nod
 
 void hlog__lone_frame_error(struct hlog_report *r)
 {
-	if (r->errors || !r->has_lone_frame)
+	if (r->errors > r->headings || !r->has_lone_frame)
 		return;
 	const struct hlog_unk *u = &r->lone_frame;
 	r->first_error = *u;
-	r->errors = 1;
 	/* and its file's, which the counts of the files add up to */
 	struct hlog_file *f = hlog__file_named(r, u->file);
-	if (f)
+	if (f && !r->errors)
 		f->errors++;
+	r->errors += !r->errors;
 	keep_unk(r, u->file, u->node, u->line, u->rank, HLINE_NONE,
 		 (struct pspan){u->text, strlen(u->text)}, 0, u->dev);
 	/* a dump that ends in a wait: the process was waiting there, whatever its words */
@@ -496,6 +496,7 @@ struct scan {
 	int advice;	  /* the line before introduced a list of possible causes */
 	int first_header; /* the error quoted first is a heading (a Traceback) */
 	int in_tb;	  /* inside a traceback: after its heading or a frame, before its error */
+	int tb_head;	  /* ... one its heading opened */
 	int in_stack;	  /* inside MPICH's error stack: after its heading or a frame */
 	/* the last line not indented: a tool prints a device's heading, then its state
 	 * indented below it ("GPU 3: Tesla V100 ...", "         Link 3: <inactive>") */
@@ -632,19 +633,19 @@ static int scan_context(struct scan *s, struct pspan raw, struct hlog_line *l,
 	s->frame_col = l->frame ? col : 0;
 	if (source)
 		return 1;
-	/* a traceback's frames are its context, but frames with neither their heading nor
-	 * their exception's line in the excerpt are all that says a process raised ("[rank8]:
-	 * File \"tuner.py\", line 72, in ..." to the end): the first of them is then kept, and
-	 * is the error of a report that has no other */
+	/* a traceback's frames are its context, but frames without their exception's line in
+	 * the excerpt are all that says what a process raised in ("[rank8]: File \"tuner.py\",
+	 * line 72, in ..." to the end, its heading above them or not): the first of them is
+	 * then kept, and is the error of a report that has no other but headings */
 	if (l->frame) {
-		if (!s->in_tb && !l->error && !s->frame.no) {
+		if ((!s->in_tb || s->tb_head) && !l->error && !s->frame.no) {
 			s->frame.no = s->no;
 			s->frame.rank = l->rank;
 			s->frame.line = line;
 		}
 		s->in_tb = 1;
 	} else if (l->header || l->error) {
-		s->in_tb = l->header;
+		s->in_tb = s->tb_head = l->header;
 		s->frame.no = 0;
 	}
 	s->advice = (hlog__hits_may(hits, HLOG_HIT_REASONS) &&
@@ -721,6 +722,7 @@ static void scan_facts(struct scan *s, const struct hlog_line *l, const struct h
 			set_unk(&r->first_error, s->name, s->node, s->no, l->rank, line);
 		}
 		r->errors++;
+		r->headings += l->header != 0;
 		s->f->errors++;
 	}
 	if (l->rank >= 0 && l->rank < HLOG_SEEN_RANKS)

@@ -314,13 +314,14 @@ struct hlog_report {
 	 * (HLOG_MAX_FILE_BYTES) and the most read of a stream (HLOG_MAX_READ_BYTES) */
 	size_t window, stream_max;
 	size_t errors;		    /* lines that read as errors */
+	size_t headings;	    /* of those, a traceback's heading ("Traceback (most ...") */
 	struct hlog_unk first_error;	   /* the first line that reads as an error */
 	struct hlog_unk unk[HLOG_MAX_UNK]; /* the first error lines no rule explains */
 	struct hlog_unk word_unk; /* of those, the first of the best family by its words */
 	int word_row;		  /* its row in wordfam.c's table, -1 for none */
 	int word_level;		  /* its level (enum hline_level): a warning yields to an error */
-	/* the first frame of a traceback whose file holds neither its heading nor its
-	 * exception's line: an error only in a report that has no other (see hccllog.c) */
+	/* the first frame of a traceback whose file lacks its exception's line: an error only
+	 * in a report that has no other but traceback headings (see hccllog.c) */
 	struct hlog_unk lone_frame;
 	int has_lone_frame;
 	int lone_frame_waits; /* ... and its innermost frame, where the file ends, is a wait */

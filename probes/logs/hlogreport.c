@@ -136,6 +136,7 @@ int hlog__report_append(struct hlog_report *r, const struct hlog_report *p, char
 	if (!r->errors && p->errors)
 		r->first_error = p->first_error;
 	r->errors += p->errors;
+	r->headings += p->headings;
 	for (size_t i = 0; i < p->nunk && r->nunk + i < HLOG_MAX_UNK; i++)
 		r->unk[r->nunk + i] = p->unk[i];
 	r->nunk += p->nunk;

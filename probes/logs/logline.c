@@ -616,6 +616,37 @@ static int host_label(struct pspan *m)
 	return 1;
 }
 
+/* torch elastic's label of a worker's relayed output, its role and local rank ("[default2]:"
+ * with --tee or --local-ranks-filter), and a job runner's task label before it ("finetune/0
+ * [default2]:[rank2]: ..."): the task's name, '/', its index, then a bracket. The local rank is
+ * not the rank, which a "[rank2]:" after it states. */
+static int role_label(struct pspan *m)
+{
+	int lower;
+	size_t i = name_len(*m, &lower);
+	if (i && i + 1 < m->n && m->s[i] == '/') {
+		size_t d = i + 1;
+		while (d < m->n && d < i + 7 && is_digit(m->s[d]))
+			d++;
+		if (d == i + 1 || d + 1 >= m->n || m->s[d] != ' ' || m->s[d + 1] != '[')
+			return 0;
+		skip(m, d + 1);
+		return 1;
+	}
+	if (m->n < 5 || m->s[0] != '[')
+		return 0;
+	size_t a = 1;
+	while (a < m->n && a < 33 && ((m->s[a] >= 'a' && m->s[a] <= 'z') || m->s[a] == '_'))
+		a++;
+	size_t d = a;
+	while (d < m->n && d < a + 5 && is_digit(m->s[d]))
+		d++;
+	if (a == 1 || d == a || d + 1 >= m->n || m->s[d] != ']' || m->s[d + 1] != ':')
+		return 0;
+	skip(m, d + 2);
+	return 1;
+}
+
 /* "[PID: 159] " (CANN's screen form puts it after the code, too). */
 static int pid_prefix(struct pspan *m, struct hlog_line *l)
 {
@@ -812,6 +843,21 @@ static int info_word_before(struct pspan m, size_t at)
 	return 0;
 }
 
+/* Whether a word of m.s[0..at) is a level below error ("WARNING: Traceback ..."). */
+static int mild_level_before(struct pspan m, size_t at)
+{
+	for (size_t i = 0; i < at;) {
+		size_t w = i;
+		while (w < at && ((m.s[w] >= 'A' && m.s[w] <= 'Z') || (m.s[w] >= 'a' && m.s[w] <= 'z')))
+			w++;
+		int lv = w > i ? level_word(m.s + i, w - i) : HLINE_NONE;
+		if (lv != HLINE_NONE && lv != HLINE_ERROR)
+			return 1;
+		i = w > i ? w : i + 1;
+	}
+	return 0;
+}
+
 /* Whether m starts with the first byte of one of the starts that mark a line
  * ("TraceBack", "Solution:", "Possible Cause:", "File \"", "^^^", "Traceback (most recent
  * call last)"): most lines do not, and skip the comparisons. */
@@ -879,7 +925,7 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 		struct pspan t = {m.s + sp, m.n - sp};
 		if ((!pass && (grep_prefix(&t, l) || compose_prefix(&t) || viewer_cells(&t) ||
 			       srun_label(&t, l) || host_label(&t))) ||
-		    rank_prefix(&t, l) ||
+		    rank_prefix(&t, l) || role_label(&t) ||
 		    proc_prefix(&t, l) ||
 		    ctime_prefix(&t, l) ||
 		    vllm_prefix(&t, l) ||
@@ -947,6 +993,16 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 	 * level (a frame at ERROR whose heading the excerpt lacks still says a process failed) */
 	l->frame = (marked && probe__starts(m, "File \"")) || native_frame(m);
 	if (!marked) {
+		/* the heading says a process raised whatever labels its writer put before it,
+		 * unless one of them is a level below error (a traceback logged as a warning);
+		 * words of its own before it ("Scheduler hit an exception: Traceback ...") make
+		 * the line an error that says more than a heading */
+		const char *tb = hlog__hits_may(h, HLOG_HIT_TRACEBACK)
+					 ? hlog__find(m, "Traceback (most recent call last)")
+					 : NULL;
+		if (!l->error && tb && tb > m.s && strchr(" :]|>", tb[-1]) &&
+		    !mild_level_before(m, (size_t)(tb - m.s)))
+			l->error = l->header = 1;
 	} else if (probe__starts(m, "Traceback (most recent call last)")) {
 		l->error = 1;
 		l->header = 1;

@@ -348,6 +348,25 @@ run "$HCCLCTL" --json doctor --logs "$TMP/two"
 cause detail node port
 check_out "words:connect-timeout node1 7000" "lone frames on one node, an error on another: the error is the cause"
 
+# a traceback's heading and frames, its exception's line cut off where the excerpt ends
+# (real-logs-new batch923, NVIDIA-NeMo/Speech#14747, behind NeMo-Run's task label and torch
+# elastic's role label): the process raised, and the heading is no line that says where
+printf '%s\n' 'finetune/0 [default2]:[rank2]: Traceback (most recent call last):' \
+	'finetune/0 [default2]:[rank2]:   File "/opt/NeMo/nemo/lightning/pytorch/strategies/megatron_strategy.py", line 1043, in load_checkpoint' \
+	'finetune/0 [default2]:[rank2]:     checkpoint = self.checkpoint_io.load_checkpoint(' \
+	'finetune/0 [default2]:[rank2]:   File "/opt/NeMo/nemo/lightning/io/pl.py", line 288, in load_checkpoint' >"$TMP/tbcut.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/tbcut.log"
+check_rc 2 "a traceback cut before its exception: exit 2"
+cause kind detail rank
+check_out "unresolved words:exception 2" "  an exception, with the rank of the heading's prefix"
+run "$HCCLCTL" doctor --logs "$TMP/tbcut.log"
+printf '%s\n' "$OUT" | grep -q 'read from the words of tbcut.log:2, a line no rule knows'
+_report $? "  it quotes the first frame under the heading" "$OUT"
+# a heading alone, with nothing under it, is still a warning that names no cause
+head -n 1 "$TMP/tbcut.log" >"$TMP/tbhead.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/tbhead.log"
+check_rc 1 "a traceback's heading alone: a warning, exit 1"
+
 # a native stack as a debugger prints it is frames too: a process someone stopped to look at
 # (real lines: real-logs-new batch483, gdb on a Horovod rank hung in alltoall; lldb on one in
 # cudaEventSynchronize), never a pass; its first frame is quoted. A "#" comment is no frame.
@@ -1571,7 +1590,7 @@ check_rc 0 "  a port whose counter is named link_down_err: no error, exit 0"
 # lines: real-logs-new batch588, huggingface/transformers#21373) never passes, its exception
 # cut off or not
 run "$HCCLCTL" doctor --logs tests/data/real-logs-new/batch588/transformers-21373-deepspeed-hostfile-2node-run-clm-node2-traceback-after-30min-init-hang-unresolved
-check_rc 1 "'node2: Traceback (most recent call last):' and its frames alone: a warning, never a pass"
+check_rc 2 "'node2: Traceback (most recent call last):' and its frames alone: a process raised, exit 2"
 
 # a log that ends while a process says it waits for another never passes: the wait never ended
 # (real lines: real-logs-new batch589, Ray's placement group; batch369, text-generation-

@@ -440,6 +440,31 @@ static void test_line_edges(void **state)
 	hlog__line_parse(S("WARNING: Traceback (most recent call last):"), &l);
 	assert_true(probe__starts(l.msg, "WARNING:"));
 	assert_int_equal(l.header, 0);
+	/* torch elastic's role label and a job runner's task label before the rank's own
+	 * (real-logs-new batch923, NVIDIA-NeMo/Speech#14747): the heading is an error, the
+	 * frame context; a heading behind a prefix no rule knows is still one, unless a level
+	 * below error is among the prefix's words */
+	hlog__line_parse(S("finetune/0 [default2]:[rank2]: Traceback (most recent call last):"), &l);
+	assert_int_equal(l.error, 1);
+	assert_int_equal(l.header, 1);
+	assert_int_equal(l.rank, 2);
+	hlog__line_parse(S("finetune/0 [default2]:[rank2]:   File \"/opt/NeMo/nemo/lightning/io/"
+			   "pl.py\", line 288, in load_checkpoint"),
+			 &l);
+	assert_int_equal(l.error, 0);
+	assert_int_equal(l.frame, 1);
+	assert_true(probe__starts(l.msg, "File"));
+	hlog__line_parse(S("[default2]: step 3"), &l);
+	assert_true(probe__starts(l.msg, "step 3"));
+	assert_int_equal(l.rank, -1);
+	hlog__line_parse(S("data/0 files read"), &l);
+	assert_true(probe__starts(l.msg, "data/0"));
+	hlog__line_parse(S("job-7 @@ Traceback (most recent call last):"), &l);
+	assert_int_equal(l.header, 1);
+	hlog__line_parse(S("2024 W 1 warning @@ Traceback (most recent call last):"), &l);
+	assert_int_equal(l.header, 0);
+	hlog__line_parse(S("xTraceback (most recent call last):"), &l);
+	assert_int_equal(l.header, 0);
 	/* a log pasted into Markdown notes (real-logs-new batch308, saforem2/vault): the quote
 	 * marks are the page's; a Python prompt is none */
 	hlog__line_parse(S("> srun: error: nid008576: task 2: Out Of Memory"), &l);
