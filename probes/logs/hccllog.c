@@ -574,6 +574,9 @@ static void wrong_row(struct scan *s, struct hlog_line *l, struct pspan line,
 	struct hlog_wrong_cols t;
 	if ((hlog__hits_may(hits, HLOG_HIT_COL_WRONG) || hlog__hits_may(hits, HLOG_HIT_COL_ERROR)) &&
 	    hlog__wrong_heading(l->msg, &t)) {
+		/* a column's name is no error, unless its writer logged the line at one */
+		if (l->level != HLINE_ERROR)
+			l->error = 0;
 		s->wrong = t;
 		return;
 	}

@@ -183,7 +183,7 @@ int hlog__wrong_heading(struct pspan msg, struct hlog_wrong_cols *t)
 			name.s++;
 			name.n--;
 		}
-		if (probe__eq(name, "wrong") || probe__eq(name, "error"))
+		if (probe__eq(name, "wrong") || probe__eq(name, "error") || probe__eq(name, "errors"))
 			mask |= 1UL << n;
 		n++;
 	}

@@ -367,6 +367,16 @@ head -n 1 "$TMP/tbcut.log" >"$TMP/tbhead.log"
 run "$HCCLCTL" --json doctor --logs "$TMP/tbhead.log"
 check_rc 1 "a traceback's heading alone: a warning, exit 1"
 
+# a results table's heading names its column of wrong values "errors" (real-logs-new batch716,
+# all_reduce_perf without its "#"): a column's name, no error; a row that counts some is one
+R=tests/data/real-logs-new/batch716/communication-libraries-image-perlmutter-podman-hpc-8node-cxi-allreduce-healthy
+exit_is 0 "a table's heading with a column named errors: no error, exit 0" "$R/node0/stdout.txt"
+sed 's/^\(4294967296 .* 68.96 \)0 /\13 /' "$R/node0/stdout.txt" >"$TMP/errcol.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/errcol.log"
+check_rc 2 "  a row with 3 in that column: wrong results, exit 2"
+cause detail
+check_out "words:wrong-results" "  the wrong results, from the column"
+
 # a native stack as a debugger prints it is frames too: a process someone stopped to look at
 # (real lines: real-logs-new batch483, gdb on a Horovod rank hung in alltoall; lldb on one in
 # cudaEventSynchronize), never a pass; its first frame is quoted. A "#" comment is no frame.

@@ -125,6 +125,19 @@ static void test_wrong_table(void **state)
 					      "9.28541e+06"),
 					 &t),
 			 2);
+	/* a table printed without its "#" (real-logs-new batch716, the Perlmutter communication
+	 * libraries image's all_reduce_perf): the column is "errors", a count */
+	assert_true(hlog__wrong_heading(span("bytes        count       type   redop  root   time(us) "
+					     "algbw busbw errors time(us) algbw busbw errors"),
+					&t));
+	assert_int_equal(hlog__wrong_row(span("4294967296   1073741824 float  sum    -1     120675   "
+					      "35.59 68.96 0      120722   35.58 68.93 0"),
+					 &t),
+			 1);
+	assert_int_equal(hlog__wrong_row(span("4294967296   1073741824 float  sum    -1     120675   "
+					      "35.59 68.96 3      120722   35.58 68.93 0"),
+					 &t),
+			 2);
 	/* prose that uses the word, a heading of numbers, a heading with no such column */
 	assert_false(hlog__wrong_heading(span("the error was in the second step of it"), &t));
 	assert_false(hlog__wrong_heading(span("#  Rank  0 Group  0 Pid 206828 on   gpu-1-43 device  0"),
