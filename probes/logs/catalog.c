@@ -14,7 +14,8 @@
 
 /* The verbs events first: an event's own name says more than NCCL's "async fatal event". */
 static const struct hlog_sigtab *const tabs[] = {&hlog__cat_verbs, &hlog__cat_nccl,
-						  &hlog__cat_torch, &hlog__cat_host, &hlog__cat_acl};
+						  &hlog__cat_torch, &hlog__cat_host, &hlog__cat_acl,
+						  &hlog__cat_npufault};
 #define NTAB (sizeof(tabs) / sizeof(tabs[0]))
 
 const struct hlog_sig *hlog__sig_at(size_t i)

@@ -51,7 +51,7 @@ struct hlog_sigtab {
 	"check it from inside the job"
 
 extern const struct hlog_sigtab hlog__cat_verbs, hlog__cat_nccl, hlog__cat_torch, hlog__cat_host,
-	hlog__cat_acl;
+	hlog__cat_acl, hlog__cat_npufault;
 
 /* Which needles of the catalog's rows and of the inner errors (hcclcodes.c's hinner rows) a
  * line holds, found in one pass of one automaton built from those tables on first use:

@@ -617,33 +617,38 @@ static int host_label(struct pspan *m)
 }
 
 /* torch elastic's label of a worker's relayed output, its role and local rank ("[default2]:"
- * with --tee or --local-ranks-filter), and a job runner's task label before it ("finetune/0
- * [default2]:[rank2]: ..."): the task's name, '/', its index, then a bracket. The local rank is
- * not the rank, which a "[rank2]:" after it states. */
+ * with --tee or --local-ranks-filter): its length, 0 for none. The local rank is not the
+ * rank, which a "[rank2]:" after it states. */
+static size_t role_len(struct pspan m)
+{
+	if (m.n < 5 || m.s[0] != '[')
+		return 0;
+	size_t a = 1;
+	while (a < m.n && a < 33 && ((m.s[a] >= 'a' && m.s[a] <= 'z') || m.s[a] == '_'))
+		a++;
+	size_t d = a;
+	while (d < m.n && d < a + 5 && is_digit(m.s[d]))
+		d++;
+	return a == 1 || d == a || d + 1 >= m.n || m.s[d] != ']' || m.s[d + 1] != ':' ? 0 : d + 2;
+}
+
+/* The role label, or a job runner's task label before one ("finetune/0 [default2]:[rank2]:
+ * ..."): the task's name, '/', its index, a blank. */
 static int role_label(struct pspan *m)
 {
 	int lower;
-	size_t i = name_len(*m, &lower);
-	if (i && i + 1 < m->n && m->s[i] == '/') {
+	size_t i = name_len(*m, &lower), k = role_len(*m);
+	if (!k && i && i + 1 < m->n && m->s[i] == '/') {
 		size_t d = i + 1;
 		while (d < m->n && d < i + 7 && is_digit(m->s[d]))
 			d++;
-		if (d == i + 1 || d + 1 >= m->n || m->s[d] != ' ' || m->s[d + 1] != '[')
-			return 0;
-		skip(m, d + 1);
-		return 1;
+		if (d > i + 1 && d < m->n && m->s[d] == ' ' &&
+		    role_len((struct pspan){m->s + d + 1, m->n - d - 1}))
+			k = d + 1;
 	}
-	if (m->n < 5 || m->s[0] != '[')
+	if (!k)
 		return 0;
-	size_t a = 1;
-	while (a < m->n && a < 33 && ((m->s[a] >= 'a' && m->s[a] <= 'z') || m->s[a] == '_'))
-		a++;
-	size_t d = a;
-	while (d < m->n && d < a + 5 && is_digit(m->s[d]))
-		d++;
-	if (a == 1 || d == a || d + 1 >= m->n || m->s[d] != ']' || m->s[d + 1] != ':')
-		return 0;
-	skip(m, d + 2);
+	skip(m, k);
 	return 1;
 }
 
@@ -1000,7 +1005,7 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 		const char *tb = hlog__hits_may(h, HLOG_HIT_TRACEBACK)
 					 ? hlog__find(m, "Traceback (most recent call last)")
 					 : NULL;
-		if (!l->error && tb && tb > m.s && strchr(" :]|>", tb[-1]) &&
+		if (!l->error && tb && tb > m.s && memchr(" :]|>", tb[-1], 5) &&
 		    !mild_level_before(m, (size_t)(tb - m.s)))
 			l->error = l->header = 1;
 	} else if (probe__starts(m, "Traceback (most recent call last)")) {

@@ -377,6 +377,26 @@ check_rc 2 "  a row with 3 in that column: wrong results, exit 2"
 cause detail
 check_out "words:wrong-results" "  the wrong results, from the column"
 
+# the Ascend device plugin's fault records (MindCluster's documentation: Volcano's
+# vcjob-fault-npu-cm, real-logs-new batch933; the node's device-info ConfigMap with the
+# records inside an escaped string, batch300): the record of the most severe level names the
+# NPU (Ascend910-4 at SeparateNPU, not Ascend910-0 at PreSeparateNPU); a level that takes no
+# chip out of service is no fault
+for R in tests/data/real-logs-new/batch933/mindcluster-docs-730-volcano-vcjob-fault-npu-cm-node133-ascend910-4-card-unhealthy \
+	tests/data/real-logs-new/batch300/mindcluster-docs-730-a3-deviceinfo-cm-ascend910-4-card-unhealthy-separatenpu-npu0-network-unhealthy; do
+	run "$HCCLCTL" --json doctor --logs "$R"
+	check_rc 2 "a fault record of the device plugin ($(basename "$R" | cut -c1-40)): exit 2"
+	cause kind detail device
+	check_out "hardware npu-fault-record 4" "  a hardware fault of the NPU the most severe record names"
+done
+sed 's/"SeparateNPU"/"SubHealth"/g; s/"PreSeparateNPU"/"NotHandle"/g' \
+	tests/data/real-logs-new/batch933/mindcluster-docs-730-volcano-vcjob-fault-npu-cm-node133-ascend910-4-card-unhealthy/node0/stdout.txt >"$TMP/subhealth.log"
+grep -q '"fault_level":"SubHealth"' "$TMP/subhealth.log"
+_report $? "  (the records' levels rewritten)" ""
+run "$HCCLCTL" --json doctor --logs "$TMP/subhealth.log"
+cause detail
+check_out "" "  records that take no chip out of service: no device fault"
+
 # a native stack as a debugger prints it is frames too: a process someone stopped to look at
 # (real lines: real-logs-new batch483, gdb on a Horovod rank hung in alltoall; lldb on one in
 # cudaEventSynchronize), never a pass; its first frame is quoted. A "#" comment is no frame.

@@ -469,6 +469,18 @@ static const struct ccase cases[] = {
 	 "DevMemAllocHugePageManaged:[INIT][DEFAULT][drv api] halMemAlloc failed:size=2097152(Byte), "
 	 "type=2, moduleId=7, drvFlag=18374686479671772161, drvRetCode=6, device_id=0!",
 	 "drv-resource", HCAT_RESOURCE, ""},
+	/* the device plugin's fault records: the most severe level names the NPU */
+	{"MindCluster's documentation (Volcano's vcjob-fault-npu-cm on node133)",
+	 "[{\"FaultDeviceList\":[{\"fault_type\":\"CardNetworkUnhealthy\",\"npu_name\":\"A"
+	 "scend910-0\",\"fault_level\":\"PreSeparateNPU\",\"fault_handling\":\"PreSeparate"
+	 "NPU\",\"large_model_fault_level\":\"PreSeparateNPU\",\"fault_code\":\"81078603\""
+	 "},{\"fault_type\":\"CardUnhealthy\",\"npu_name\":\"Ascend910-4\",\"fault_level\""
+	 ":\"SeparateNPU\",\"fault_handling\":\"SeparateNPU\",\"large_model_fault_level\":"
+	 "\"SeparateNPU\",\"fault_code\":\"A8028801,A4028801,80E18402,80E18401\"}],\"NodeN"
+	 "ame\":\"node133\",\"UnhealthyNPU\":[\"Ascend910-4\"],\"NetworkUnhealthyNPU\":[\""
+	 "Ascend910-0\"],\"NodeDEnable\":true,\"NodeHealthState\":\"CardUnhealthy\",\"Upda"
+	 "teTime\":1744182212}]",
+	 "npu-fault-record", HCAT_HARDWARE, ""},
 	/* the reason in errno's words decides: too little memory, or a buffer refused */
 	{"NVIDIA/nccl-tests#206 (IB only, ulimit -l 8192)",
 	 "Call to ibv_reg_mr_iova2 failed with error Cannot allocate memory", "ib-reg-mr",

@@ -459,6 +459,13 @@ static void test_line_edges(void **state)
 	assert_int_equal(l.rank, -1);
 	hlog__line_parse(S("data/0 files read"), &l);
 	assert_true(probe__starts(l.msg, "data/0"));
+	hlog__line_parse(S("data/0 [info] files read"), &l);
+	assert_true(probe__starts(l.msg, "data/0"));
+	/* a control byte or a NUL before it is no separator (strchr would match the NUL) */
+	hlog__line_parse(S("job-7 \001Traceback (most recent call last):"), &l);
+	assert_int_equal(l.header, 0);
+	hlog__line_parse(S("job-7 \0Traceback (most recent call last):"), &l);
+	assert_int_equal(l.header, 0);
 	hlog__line_parse(S("job-7 @@ Traceback (most recent call last):"), &l);
 	assert_int_equal(l.header, 1);
 	hlog__line_parse(S("2024 W 1 warning @@ Traceback (most recent call last):"), &l);
