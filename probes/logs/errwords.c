@@ -267,9 +267,10 @@ static const struct {
 	/* a native crash handler's dump names no error, only the address and the frames:
 	 * "[host:3436928] Failing at address: 0xb8" */
 	{"failing at address", 0},
-	/* and UCX's, over the frames of a process it caught on a fatal signal: "==== backtrace
-	 * (tid: 548615) ====" (the dump, whoever prints it, is the crash) */
-	{"backtrace (tid", 0},
+	/* and the heading of a dump of frames framed by '=' runs: UCX's over a process it
+	 * caught on a fatal signal, "==== backtrace (tid: 548615) ====" and, in older releases,
+	 * "==== backtrace ====" (the dump, whoever prints it, is the crash) */
+	{"= backtrace", 0},
 	/* the signals that end a process on a fault or a kill, as torch elastic names them in
 	 * its root-cause block: "traceback : Signal 11 (SIGSEGV) received by PID 3304209" */
 	{"SIGSEGV", EW_CASE},

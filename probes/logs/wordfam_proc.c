@@ -25,8 +25,9 @@ const struct family hlog__fams_proc[] = {
 		  * does: Ray's "logging.cc:97: Unhandled exception: N3c105ErrorE. what(): ..." */
 		 "unhandled exception",
 		 /* a crash handler's heading: Open MPI's "*** Process received signal ***", UCX's
-		  * "==== backtrace (tid: 548615) ====" over the frames of a process it caught */
-		 "received signal", "backtrace (tid",
+		  * "==== backtrace (tid: 548615) ====" (or "==== backtrace ====") over the frames
+		  * of a process it caught */
+		 "received signal", "= backtrace",
 		 /* the ROCm runtime's GPU page fault, after which it aborts the process: "Memory
 		  * access fault by GPU node-4 (Agent handle: 0x1992e500) on address (nil). Reason:
 		  * Unknown." */

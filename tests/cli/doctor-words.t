@@ -715,6 +715,14 @@ check_rc 2 "a line with bytes that are not UTF-8: exit 2"
 OUT=$(printf '%s' "$OUT" | python3 -c 'import json,sys; d=json.loads(sys.stdin.buffer.read().decode("utf-8")); t=d["evidence"][0]["text"]; print(d["cause"]["kind"], t.count(chr(92) + "x"), chr(92) + "xd0" + chr(189) + chr(92) + "xa8" in t)' 2>&1)
 check_out 'config 6 True' "  --json is valid UTF-8, each of the 6 stray bytes written as \\xNN"
 
+# a dump of native frames under UCX's heading, with or without the thread's id (real lines:
+# real-logs-new batch936, openucx/ucx#3776; batch435): a crash, whatever the frames say
+cause_is "kind detail" "unresolved words:crash" "  '==== backtrace ====' over frames: a crash" \
+	'==== backtrace ====' '    0  libucs.so.0(+0x20b1c) [0x7f1a9b56fb1c]' \
+	'    4  libuct_ib.so.0(uct_rc_mlx5_ep_am_short+0x25b) [0x7f1a9a4b7a7b]'
+cause_is "kind detail" "unresolved words:crash" "  '==== backtrace (tid: 548615) ====': the same" \
+	'==== backtrace (tid: 548615) ===='
+
 # the Ascend driver's own error number names the kind where it is one of a kind: 6 is out
 # of memory; 87 names none, and the line stays unclassified
 cause_is "kind detail" "memory/resource drv-resource" "  drvRetCode=6: the driver ran out of memory" \

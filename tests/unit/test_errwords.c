@@ -181,10 +181,12 @@ static const struct row_line word_lines[] = {
 	{"sq full",
 	 "../real-logs-new/batch466/inferencex-998-mi300x-disagg-bnxt-re-ibgda-rdma-send-queue-full",
 	 "SQ full (batch): ep=0 depth=4351 requested=1 max=4351"},
-	{"backtrace (tid",
+	{"= backtrace",
 	 "../real-logs-new/batch435/openhpc-ohpc-2059-ucx-ohpc-1-17-update-breaks-openmpi5-gnu13-5-0-"
 	 "3-segfault-backtrace",
 	 "==== backtrace (tid: 548615) ===="},
+	{"= backtrace", "../real-logs-new/batch936/ucx-3776-osu-latency-cuda-gdr-copy-without-cuda-copy-segfault",
+	 "==== backtrace ===="},
 	{"not available, please use",
 	 "../real-logs-new/batch431/performance-study-cyclecloud-amg2023-256n-job4799-hpc-140-mlx5-"
 	 "ib0-not-available-pml-ob1-vs-ucx",
