@@ -1,15 +1,27 @@
-/* The Ascend device plugin's fault records, as MindCluster publishes them in its ConfigMaps
- * (the node's device-info, Volcano's vcjob-fault-npu-cm) and operators paste them from
- * kubectl: one JSON object per faulty NPU, {"fault_type":"CardUnhealthy","npu_name":
- * "Ascend910-4",...,"fault_level":"SeparateNPU","fault_code":"A8028801,..."}, whole or with
- * its quotes escaped inside a string. The level is the plugin's own verdict, the classes of
- * faultCode.json (faultcode.h), so the record with the most severe level names the device; a
- * level that only asks to watch or retry is no fault of the chip. */
+/* MindCluster's fault records, as it publishes them in its ConfigMaps and operators paste
+ * them from kubectl: the device plugin's, one JSON object per faulty NPU ({"fault_type":
+ * "CardUnhealthy","npu_name":"Ascend910-4",...,"fault_level":"SeparateNPU","fault_code":...},
+ * in the node's device-info or Volcano's vcjob-fault-npu-cm), and NodeD's, one per faulty
+ * part of the node ({"DeviceType":"CPU","DeviceId":1,"FaultCode":["00000011"],"FaultLevel":
+ * "SeparateFault"}); whole, or with their quotes escaped inside a string. The level is
+ * MindCluster's own verdict, in the classes of faultCode.json (faultcode.h; NodeD says "Fault"
+ * where the plugin says "NPU"), so the record with the most severe level names the device; a
+ * level that only asks to watch or retry is no fault of the hardware. */
 #include <string.h>
 
 #include "probes/logs/catalog.h"
 #include "probes/logs/faultcode.h"
 #include "probes/logs/logtext.h"
+
+/* A record's form: the key that opens it, its level's key, and how it names its device (the
+ * number that ends the NPU's name, or an id key whose device is an NPU only when the type key
+ * says so). */
+static const struct form {
+	const char *open, *level, *id, *type;
+} forms[] = {
+	{"npu_name", "fault_level", NULL, NULL},
+	{"DeviceType", "FaultLevel", "DeviceId", "DeviceType"},
+};
 
 /* The string value after key (its quotes, escaped or not, and the colon skipped): its span,
  * empty when none within the line. */
@@ -24,12 +36,24 @@ static struct pspan json_value(struct pspan m, const char *at)
 	return (struct pspan){v, (size_t)(p - v)};
 }
 
-/* The class a level names ("SeparateNPU"), or -1. */
+/* A level's name without its "NPU" or "Fault" tail: the part both spellings share. */
+static struct pspan level_stem(struct pspan v)
+{
+	if (v.n > 3 && !memcmp(v.s + v.n - 3, "NPU", 3))
+		v.n -= 3;
+	else if (v.n > 5 && !memcmp(v.s + v.n - 5, "Fault", 5))
+		v.n -= 5;
+	return v;
+}
+
+/* The class a level names ("SeparateNPU", "SeparateFault"), or -1. */
 static int level_class(struct pspan v)
 {
+	struct pspan want = level_stem(v);
 	for (int c = 0; c < FC_NCLASSES; c++) {
 		const char *name = fc_class_name((enum fc_class)c);
-		if (strlen(name) == v.n && !memcmp(name, v.s, v.n))
+		struct pspan stem = level_stem((struct pspan){name, strlen(name)});
+		if (stem.n == want.n && !memcmp(stem.s, want.s, want.n))
 			return c;
 	}
 	return -1;
@@ -49,27 +73,47 @@ static int npu_number(struct pspan v)
 	return n;
 }
 
-/* Of the records in the line, the one with the most severe level: its device, and the level
- * (enum fc_class) as the event's value; refused when no record's level takes the chip out of
- * service. */
-static int npu_fault(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
+/* The NPU record rec names: the number ending its name, or its id when its type is an NPU;
+ * HLOG_DEV_NONE_HERE for a part of the node (a CPU, a board, a BMC), -1 when it says none. */
+static int record_npu(const struct form *f, struct pspan m, struct pspan rec)
+{
+	if (!f->id)
+		return npu_number(json_value(m, rec.s));
+	struct pspan type = json_value(m, rec.s);
+	const char *id = hlog__find(rec, f->id);
+	long long v;
+	if (type.n != 3 || memcmp(type.s, "NPU", 3))
+		return HLOG_DEV_NONE_HERE;
+	if (!id || !hlog__num_at(json_value(m, id + strlen(f->id)), &v) || v < 0 || v > 4095)
+		return -1;
+	return (int)v;
+}
+
+/* Of the records in the line, the one with the most severe level: its NPU (none for a part of
+ * the node), and the level (enum fc_class) as the event's value; refused when no record's
+ * level takes the hardware out of service. */
+static int fault_record(struct pspan m, const struct hx_vals *x, struct hlog_event *e)
 {
 	(void)x;
 	int best = -1, dev = -1;
 	const char *end = m.s + m.n;
-	for (const char *p = m.s; p < end;) {
-		const char *name = hlog__find((struct pspan){p, (size_t)(end - p)}, "npu_name");
-		if (!name)
-			break;
-		p = name + 8;
-		const char *next = hlog__find((struct pspan){p, (size_t)(end - p)}, "npu_name");
-		struct pspan rec = {p, (size_t)((next ? next : end) - p)};
-		const char *lv = hlog__find(rec, "fault_level");
-		int c = lv ? level_class(json_value(m, lv + 11)) : -1;
-		int d = npu_number(json_value(m, p));
-		if (c > best && d >= 0) {
-			best = c;
-			dev = d;
+	for (size_t k = 0; k < sizeof(forms) / sizeof(forms[0]); k++) {
+		const struct form *f = &forms[k];
+		size_t open = strlen(f->open), lvl = strlen(f->level);
+		for (const char *p = m.s; p < end;) {
+			const char *at = hlog__find((struct pspan){p, (size_t)(end - p)}, f->open);
+			if (!at)
+				break;
+			p = at + open;
+			const char *next =
+				hlog__find((struct pspan){p, (size_t)(end - p)}, f->open);
+			struct pspan rec = {p, (size_t)((next ? next : end) - p)};
+			const char *lv = hlog__find(rec, f->level);
+			int c = lv ? level_class(json_value(m, lv + lvl)) : -1;
+			if (c > best) {
+				best = c;
+				dev = record_npu(f, m, rec);
+			}
 		}
 	}
 	if (best < FC_RESTART_NPU)
@@ -79,17 +123,30 @@ static int npu_fault(struct pspan m, const struct hx_vals *x, struct hlog_event 
 	return 1;
 }
 
+static const char fault_meaning[] =
+	"MindCluster judged the hardware faulty from its fault codes and took it out of service "
+	"(or asked for it to be reset)";
+static const char fault_fix[] =
+	"drain the node or move the job off the device the record names; read its fault codes and "
+	"health (npu-smi info -t health -i N for an NPU, the BMC's event log for the node's other "
+	"parts), reset an NPU when the level asks for a restart (npu-smi set -t reset), and have "
+	"the part replaced when the fault returns";
+
 static const struct hlog_sig rows[] = {
 	{{"npu_name", "fault_level"},
 	 HCAT_HARDWARE,
 	 "npu-fault-record",
-	 "the device plugin judged an NPU faulty from its fault codes and took it out of service "
-	 "(or asked for it to be reset)",
-	 "drain the node or move the job off the NPU the record names; read its fault codes and "
-	 "health (npu-smi info -t health -i N), reset the chip when the level asks for a restart "
-	 "(npu-smi set -t reset), and have it replaced when the fault returns",
+	 fault_meaning,
+	 fault_fix,
 	 0,
-	 npu_fault},
+	 fault_record},
+	{{"DeviceType", "FaultLevel"},
+	 HCAT_HARDWARE,
+	 "node-fault-record",
+	 fault_meaning,
+	 fault_fix,
+	 0,
+	 fault_record},
 };
 
 const struct hlog_sigtab hlog__cat_npufault = {"npufault", rows, sizeof(rows) / sizeof(rows[0])};

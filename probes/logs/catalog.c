@@ -294,7 +294,7 @@ static void fill(const struct hx_vals *x, struct hlog_event *e)
 		e->rank = (int)v->n;
 	if (e->peer_rank < 0 && (v = hlog__xfind(x, HX_RANK, HX_OTHER)))
 		e->peer_rank = (int)v->n;
-	if (e->dev < 0 && (v = hlog__xfind(x, HX_DEV, HX_THIS)))
+	if (e->dev == -1 && (v = hlog__xfind(x, HX_DEV, HX_THIS)))
 		e->dev = (int)v->n;
 	if (e->peer_dev < 0 && (v = hlog__xfind(x, HX_DEV, HX_OTHER)))
 		e->peer_dev = (int)v->n;

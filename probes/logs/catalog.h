@@ -15,6 +15,10 @@
 #include "probes/logs/hccllog.h"
 #include "probes/npu/hcclcodes.h"
 
+/* What a row's refine sets as the event's device when the line names a part that is no device
+ * of the job (a node's CPU or board): no device is then read from the line's other keys. */
+#define HLOG_DEV_NONE_HERE (-2)
+
 struct hlog_sig {
 	const char *needle[3]; /* every one occurs in the line (case-sensitive); NULL ends */
 	int cat;	       /* enum hcat */

@@ -62,11 +62,18 @@ static const struct {
 	 * tool's adapt status "L0:link_proc|L1:link_fail", "L2:linkdown"; NetApp's
 	 * "vifmgr.clus.linkdown:EMERGENCY" ("linkdown_off", "link_down_err: 0x302" are names) */
 	{"linkdown", 0},
+	/* a switch port its own error shut (Cisco's and Arista's port status table: "Et23
+	 * errdisabled link-flap") */
+	{"errdisabled", 0},
 	{"link_fail", 0},
 	/* a state or setting the program refuses to work with: DCGM's diagnostic, "GPU 0's MIG
 	 * configuration is incompatible with the diagnostic because it prevents access to the
 	 * entire GPU." */
 	{"incompatible", 0},
+	/* what the node has against the build that runs: "NVIDIA H800 with CUDA capability sm_90
+	 * is not compatible with the current PyTorch installation." (not a program's notice of
+	 * a feature it leaves out, "sparse_attn is not compatible with ROCM") */
+	{"not compatible with the current", 0},
 	/* nvidia-smi's mark for a field of a GPU it could not read, in its table: "|   0  ERR!
 	 *   On   | 00000000:19:00.0 Off |   ERR! |" (a GPU the driver cannot query; a power
 	 * reading alone may come back on the next query) */

@@ -68,6 +68,10 @@ static const char *const dev_keys[] = {
 static void device_of(struct pspan m, const struct hlog_line *l, const struct hx_vals *x,
 		      struct hlog_event *e)
 {
+	if (e->dev == HLOG_DEV_NONE_HERE) {
+		e->dev = -1;
+		return;
+	}
 	if (e->dev >= 0)
 		return;
 	for (size_t i = 0; i < sizeof(dev_keys) / sizeof(dev_keys[0]); i++)

@@ -270,6 +270,8 @@ const struct family hlog__fams_node[] = {
 	 .any = {"link down", "link is down", "links are down", "port_down", "link state down",
 		 /* a port's state as one word (the HCCN tool's "L1:link_fail", "L2:linkdown") */
 		 "linkdown", "link_fail",
+		 /* a switch port its own error shut: "Et23 errdisabled link-flap" */
+		 "errdisabled",
 		 "carrier lost",
 		 /* systemd-networkd's: "ib6: lost carrier" */
 		 "lost carrier",

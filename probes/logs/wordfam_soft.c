@@ -238,6 +238,15 @@ const struct family hlog__fams_soft[] = {
 	 .any = {"unsatisfied condition", "requirement error", "requirement not met",
 		 "requirements not met"},
 	 .also = {">=", "<=", "version"}},
+	/* a build that does not fit what the node has, said without the word "version": "NVIDIA
+	 * H800 with CUDA capability sm_90 is not compatible with the current PyTorch
+	 * installation." (a framework built for older GPUs) */
+	{.cat = HCAT_VERSION,
+	 .name = "version",
+	 .fix = "install a build made for this hardware and driver (the framework's release notes "
+		"name the architectures and drivers each build supports), the same on every node",
+	 .any = {"not compatible", "incompatible"},
+	 .also = {"installation", "capability", "driver", "build"}},
 	/* two values the job was given that must agree and do not: Megatron's "AssertionError:
 	 * AnnealingLR: class input value 1e-06 and checkpointvalue 1e-05 for minimum learning
 	 * rate do not match" (the launch's settings against the checkpoint it resumes). The

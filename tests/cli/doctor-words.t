@@ -389,6 +389,17 @@ for R in tests/data/real-logs-new/batch933/mindcluster-docs-730-volcano-vcjob-fa
 	cause kind detail device
 	check_out "hardware npu-fault-record 4" "  a hardware fault of the NPU the most severe record names"
 done
+# NodeD's record of a part of the node (a CPU at SeparateFault, real-logs-new batch445): the
+# node's hardware, and no device named from the record's DeviceId, which is the CPU's
+R=tests/data/real-logs-new/batch445/mind-cluster-docs-noded-configmap-cpu1-faultcode-00000011-separatefault-node-unhealthy
+run "$HCCLCTL" --json doctor --logs "$R"
+check_rc 2 "NodeD's fault record of a CPU: exit 2"
+cause kind detail node device
+check_out "hardware node-fault-record node0 None" "  the node's hardware, no device"
+sed 's/"CPU"/"NPU"/' "$R/node0/stdout.txt" >"$TMP/npurec.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/npurec.log"
+cause detail device
+check_out "node-fault-record 1" "  the same record of an NPU names it by its DeviceId"
 sed 's/"SeparateNPU"/"SubHealth"/g; s/"PreSeparateNPU"/"NotHandle"/g' \
 	tests/data/real-logs-new/batch933/mindcluster-docs-730-volcano-vcjob-fault-npu-cm-node133-ascend910-4-card-unhealthy/node0/stdout.txt >"$TMP/subhealth.log"
 grep -q '"fault_level":"SubHealth"' "$TMP/subhealth.log"
@@ -396,6 +407,16 @@ _report $? "  (the records' levels rewritten)" ""
 run "$HCCLCTL" --json doctor --logs "$TMP/subhealth.log"
 cause detail
 check_out "" "  records that take no chip out of service: no device fault"
+
+# a build that does not fit the node (real-logs-new batch498): a version mismatch; a
+# program's notice of a feature it leaves out (batch490, DeepSpeed's op report) is none
+cause_is "kind detail" "version-mismatch words:version" "  'sm_90 is not compatible with the current PyTorch installation': versions" \
+	'NVIDIA H800 with CUDA capability sm_90 is not compatible with the current PyTorch installation.'
+printf '%s\n' 'vm-07-05:  [WARNING]  sparse_attn is not compatible with ROCM' >"$TMP/notcompat.log"
+exit_is 0 "  'sparse_attn is not compatible with ROCM': no error, exit 0" "$TMP/notcompat.log"
+# a switch port its own error shut (real-logs-new batch720, Arista's port status table)
+cause_is "kind detail" "link-down words:link-down" "  'Et23 errdisabled link-flap': a link down" \
+	'Et23                                  errdisabled       link-flap'
 
 # a native stack as a debugger prints it is frames too: a process someone stopped to look at
 # (real lines: real-logs-new batch483, gdb on a Horovod rank hung in alltoall; lldb on one in

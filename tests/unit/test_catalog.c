@@ -481,6 +481,13 @@ static const struct ccase cases[] = {
 	 "Ascend910-0\"],\"NodeDEnable\":true,\"NodeHealthState\":\"CardUnhealthy\",\"Upda"
 	 "teTime\":1744182212}]",
 	 "npu-fault-record", HCAT_HARDWARE, ""},
+	/* NodeD's, of a part of the node: no device of the job's */
+	{"MindCluster's documentation (NodeD's ConfigMap, a CPU at SeparateFault)",
+	 "{\"NodeInfo\":{\"FaultDevList\":[{\"DeviceType\":\"CPU\",\"DeviceId\":1,\"FaultC"
+	 "ode\":[\"00000011\"],\"FaultLevel\":\"SeparateFault\"}],\"NodeStatus\":\"UnHealt"
+	 "hy\"},\"CheckCode\":\"3a2934c3cb875f2256c770c75a6fdf24594fcf64481ac6cd0d0f74b8fe"
+	 "a88855\"}",
+	 "node-fault-record", HCAT_HARDWARE, ""},
 	/* the reason in errno's words decides: too little memory, or a buffer refused */
 	{"NVIDIA/nccl-tests#206 (IB only, ulimit -l 8192)",
 	 "Call to ibv_reg_mr_iova2 failed with error Cannot allocate memory", "ib-reg-mr",

@@ -181,6 +181,11 @@ static const struct row_line word_lines[] = {
 	{"sq full",
 	 "../real-logs-new/batch466/inferencex-998-mi300x-disagg-bnxt-re-ibgda-rdma-send-queue-full",
 	 "SQ full (batch): ep=0 depth=4351 requested=1 max=4351"},
+	{"not compatible with the current",
+	 "../real-logs-new/batch498/llm-action-h800-env-install-sm-90-not-compatible-pytorch-1-13-1-cuda-11-7",
+	 "NVIDIA H800 with CUDA capability sm_90 is not compatible with the current PyTorch installation."},
+	{"errdisabled", "../real-logs-new/batch720/arista-eos-errdisabled-et23-et24-link-flap",
+	 "Et23                                  errdisabled       link-flap"},
 	{"= backtrace",
 	 "../real-logs-new/batch435/openhpc-ohpc-2059-ucx-ohpc-1-17-update-breaks-openmpi5-gnu13-5-0-"
 	 "3-segfault-backtrace",
