@@ -74,11 +74,17 @@ static int match_body(struct pspan s, size_t *i, const char *needle)
  * ("link failed" in "[link] failed"); letters in any case, other characters as they are.
  * "Timeout" inside "rtDeviceSynchronizeWithTimeout" is part of a name, not a word; nor is
  * a needle that a '_' continues: "sigkill" in DeepSpeed's launcher's "sigkill_handler",
- * which reports every rank's end whatever its code. */
+ * which reports every rank's end whatever its code; nor a C++ function named in the code an
+ * assertion quotes, its scope before it and its call after it ("owning_ptr ==
+ * NullType::singleton()" is no MPI singleton). */
 static int match_at(struct pspan s, size_t i, const char *needle)
 {
+	size_t from = i;
 	int last = match_body(s, &i, needle);
-	return last && !(isalnum(last) && i < s.n && s.s[i] == '_');
+	if (!last || (isalnum(last) && i < s.n && s.s[i] == '_'))
+		return 0;
+	return !(from >= 2 && s.s[from - 1] == ':' && s.s[from - 2] == ':' && i < s.n &&
+		 s.s[i] == '(');
 }
 
 /* Whether needle may start at s.s[i] inside an identifier: one that starts with '_' is the

@@ -864,6 +864,12 @@ static void test_order(void **state)
 	assert_string_equal(fam("error: found 8 devices available, expected 16"), "world-size");
 		/* a word inside a name is no word: the call's name, not a timeout */
 	assert_null(fam("rtDeviceSynchronizeWithTimeout execute failed"));
+	/* nor a C++ function an assertion quotes, its scope and its call around the word
+	 * (real-logs-new batch941, pytorch/pytorch#45826); the word in prose still is one */
+	assert_null(fam("what():  owning_ptr == NullType::singleton() || owning_ptr->refcount_.load() > "
+			"0 INTERNAL ASSERT FAILED at ../c10/util/intrusive_ptr.h:348"));
+	assert_string_equal(fam("error: the singleton() init failed"), "pmi-launch");
+	assert_string_equal(fam("error: NullType::singleton failed"), "pmi-launch");
 	/* an empty host explains the refused connection it leads to; a host and port is none */
 	assert_string_equal(fam("dial tcp :29500: connect: connection refused"), "empty-host");
 	assert_string_equal(fam("connect failed: MASTER_ADDR=\":29500\""), "empty-host");
