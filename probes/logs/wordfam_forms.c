@@ -157,14 +157,24 @@ int hlog__wf_set_assignment(struct pspan s, long long *port)
 
 /* An environment variable's name, in capitals with an underscore, said to be unset: Azure's
  * health check "check_all_reduce_dependencies: HPCX_DIR is not set. Ensure HPCX is installed
- * and sourced correctly." (the setting the program needs, whatever its prefix) */
+ * and sourced correctly.", NVIDIA's driver container "prior driver reload failure due to
+ * UNLOAD_STORAGE_MODULES not set to "true"" (the setting the program needs, whatever its
+ * prefix) */
 int hlog__wf_env_unset(struct pspan s, long long *port)
 {
 	(void)port;
-	static const char tail[] = " is not set";
-	const size_t tl = sizeof(tail) - 1;
-	for (size_t i = 3; i + tl <= s.n; i++) {
-		if (strncmp(s.s + i, tail, tl) || (i + tl < s.n && hlog__word_char(s.s[i + tl])))
+	static const char *const tails[] = {" is not set", " was not set", " not set"};
+	for (size_t i = 3; i < s.n; i++) {
+		size_t tl = 0;
+		if (s.s[i] != ' ')
+			continue;
+		for (size_t t = 0; t < sizeof(tails) / sizeof(tails[0]) && !tl; t++) {
+			size_t n = strlen(tails[t]);
+			if (i + n <= s.n && !strncmp(s.s + i, tails[t], n) &&
+			    (i + n == s.n || !hlog__word_char(s.s[i + n])))
+				tl = n;
+		}
+		if (!tl)
 			continue;
 		size_t b = i, under = 0;
 		while (b && (isupper((unsigned char)s.s[b - 1]) || isdigit((unsigned char)s.s[b - 1]) ||

@@ -44,6 +44,10 @@ static void test_rows(void **state)
 		{"[1705939176] - ERROR:  nhc:  Health check failed:  check_all_reduce_dependencies: "
 		 "HPCX_DIR is not set. Ensure HPCX is installed and sourced correctly.",
 		 "setting"},
+		/* real: real-logs-new batch942 (Crusoe's support article on NVIDIA's driver
+		 * container): "not set" without "is", the two lines of the message joined */
+		{"prior driver reload failure due to UNLOAD_STORAGE_MODULES not set to \"true\"",
+		 "setting"},
 		/* real: mosaicml/examples#292 (MosaicML streaming's wait for its local leader) */
 		{"RuntimeError: Waiting for local rank 0, bailing out: 60.000 < 60.053 sec.",
 		 "timeout"},
@@ -864,6 +868,9 @@ static void test_order(void **state)
 	assert_string_equal(fam("error: found 8 devices available, expected 16"), "world-size");
 		/* a word inside a name is no word: the call's name, not a timeout */
 	assert_null(fam("rtDeviceSynchronizeWithTimeout execute failed"));
+	/* a variable in capitals said to be unset, not a lower-case word or a short one */
+	assert_null(fam("error: the value not set by the user"));
+	assert_null(fam("error: AB not set"));
 	/* nor a C++ function an assertion quotes, its scope and its call around the word
 	 * (real-logs-new batch941, pytorch/pytorch#45826); the word in prose still is one */
 	assert_null(fam("what():  owning_ptr == NullType::singleton() || owning_ptr->refcount_.load() > "
