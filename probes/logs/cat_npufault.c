@@ -13,14 +13,14 @@
 #include "probes/logs/faultcode.h"
 #include "probes/logs/logtext.h"
 
-/* A record's form: the key that opens it, its level's key, and how it names its device (the
- * number that ends the NPU's name, or an id key whose device is an NPU only when the type key
- * says so). */
+/* A record's form: the key that opens it, its level's key, and how it names its device: the
+ * number that ends the NPU's name (the opening key's value), or an id key whose device is an
+ * NPU only when the opening key, the part's type, says so. */
 static const struct form {
-	const char *open, *level, *id, *type;
+	const char *open, *level, *id;
 } forms[] = {
-	{"npu_name", "fault_level", NULL, NULL},
-	{"DeviceType", "FaultLevel", "DeviceId", "DeviceType"},
+	{"npu_name", "fault_level", NULL},
+	{"DeviceType", "FaultLevel", "DeviceId"},
 };
 
 /* The string value after key (its quotes, escaped or not, and the colon skipped): its span,
