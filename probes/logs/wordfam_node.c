@@ -524,6 +524,19 @@ const struct family hlog__fams_node[] = {
 		 /* a quote left open: "slurm_script: line 111: unexpected EOF while looking for
 		  * matching `"'", then "line 112: syntax error: unexpected end of file" */
 		 "unexpected EOF while looking for matching", "syntax error: unexpected end of file"}},
+	/* a container image the node cannot pull, in Kubernetes' words (its events and pod
+	 * statuses, whatever operator relays them): "Warning  ErrImagePull ... failed to pull and
+	 * unpack image \"docker.io/...\": ... not found", "Back-off pulling image ..." */
+	{.cat = HCAT_CONFIG,
+	 .name = "image-pull",
+	 .what = "a node could not pull the job's container image",
+	 .fix = "check the image's name and tag in the job's spec against the registry (a worker's "
+		"image often differs from the chief's by a typo), the node's access to the registry "
+		"and the pull secret, then start the job again",
+	 .any = {"errimagepull", "imagepullbackoff", "pulling image", "pull image",
+		 "pull and unpack image"},
+	 /* a pull the network failed is the network's ("dial tcp ...: i/o timeout") */
+	 .not = {"dial tcp", "i/o timeout", "connection refused", "no route to host"}},
 	/* a container that the runtime could not start, in containerd's, runc's and Docker's
 	 * words: "Error response from daemon: failed to create task for container: failed to
 	 * create shim task: OCI runtime create failed: ... error running prestart hook #0: exit

@@ -418,6 +418,15 @@ exit_is 0 "  'sparse_attn is not compatible with ROCM': no error, exit 0" "$TMP/
 cause_is "kind detail" "link-down words:link-down" "  'Et23 errdisabled link-flap': a link down" \
 	'Et23                                  errdisabled       link-flap'
 
+# a container image a node cannot pull, in Kubernetes' events (real-logs-new batch944, a
+# TFJob's workers): a setting of the job; the same pull failed by the network is the network's
+cause_is "kind detail" "config words:image-pull" "  ErrImagePull, the image not found: the job's image" \
+	'  Warning  ErrImagePull             9m31s (x7 over 10m)    tf-operator  Error pod tfjob-sample-worker-0 container tensorflow waiting message: rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/mesosphere/kubeflow:mnist-sdk-sample": failed to resolve reference "docker.io/mesosphere/kubeflow:mnist-sdk-sample": docker.io/mesosphere/kubeflow:mnist-sdk-sample: not found'
+printf '%s\n' 'Error: failed to pull image "k8s.gcr.io/pause:3.1": dial tcp 64.233.189.82:443: i/o timeout' >"$TMP/pullnet.log"
+run "$HCCLCTL" --json doctor --logs "$TMP/pullnet.log"
+cause detail
+check_out_lacks "image-pull" "  a pull that timed out on the network: not the image's name"
+
 # a native stack as a debugger prints it is frames too: a process someone stopped to look at
 # (real lines: real-logs-new batch483, gdb on a Horovod rank hung in alltoall; lldb on one in
 # cudaEventSynchronize), never a pass; its first frame is quoted. A "#" comment is no frame.

@@ -48,6 +48,14 @@ static void test_rows(void **state)
 		 * container): "not set" without "is", the two lines of the message joined */
 		{"prior driver reload failure due to UNLOAD_STORAGE_MODULES not set to \"true\"",
 		 "setting"},
+		/* real: real-logs-new batch944 (D2iQ Kaptain's troubleshooting page, a TFJob whose
+		 * workers name an image that is not there) */
+		{"  Warning  ErrImagePull             9m31s (x7 over 10m)    tf-operator  Error pod "
+		 "tfjob-sample-worker-0 container tensorflow waiting message: rpc error: code = "
+		 "NotFound desc = failed to pull and unpack image \"docker.io/mesosphere/kubeflow:"
+		 "mnist-sdk-sample\": failed to resolve reference \"docker.io/mesosphere/kubeflow:"
+		 "mnist-sdk-sample\": docker.io/mesosphere/kubeflow:mnist-sdk-sample: not found",
+		 "image-pull"},
 		/* real: mosaicml/examples#292 (MosaicML streaming's wait for its local leader) */
 		{"RuntimeError: Waiting for local rank 0, bailing out: 60.000 < 60.053 sec.",
 		 "timeout"},
