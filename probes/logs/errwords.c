@@ -70,6 +70,9 @@ static const struct {
 	 * configuration is incompatible with the diagnostic because it prevents access to the
 	 * entire GPU." */
 	{"incompatible", 0},
+	/* two parts that must agree and do not: "The IB ports choosen for IB connection setup
+	 * do not have the same subnet_prefix." */
+	{"do not have the same", 0},
 	/* what the node has against the build that runs: "NVIDIA H800 with CUDA capability sm_90
 	 * is not compatible with the current PyTorch installation." (not a program's notice of
 	 * a feature it leaves out, "sparse_attn is not compatible with ROCM") */

@@ -449,7 +449,9 @@ const struct family hlog__fams_node[] = {
 	 .fix = "launch with what the MPI library was built for (srun --mpi=pmix or pmi2 as "
 		"srun --mpi=list shows and the library supports; or the library's own mpirun / "
 		"mpiexec), or rebuild the library with the scheduler's PMI",
-	 .any = {"singleton", "pmix server", "pmi support"}},
+	 /* MPI's singletons in its words ("4 singletons will be started", "This singleton init
+	  * program"), not a class of that name ("Recipe-Singleton") */
+	 .any = {"singletons", "singleton init", "pmix server", "pmi support"}},
 	{.cat = HCAT_CONFIG,
 	 .name = "backend-missing",
 	 .what = "the job asks for a backend its installed build does not have",

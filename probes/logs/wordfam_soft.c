@@ -258,6 +258,11 @@ const struct family hlog__fams_soft[] = {
 		"arguments, a config file, the checkpoint being resumed) and make them agree",
 	 .any = {"do not match", "does not match", "don't match", "doesn't match"},
 	 .also = {"value", "values", "setting", "checkpoint", "config", "argument", "parameter"}},
+	/* the same said of two parts of the cluster that must agree: HP-MPI's "MPI_Init: The IB
+	 * ports choosen for IB connection setup do not have the same subnet_prefix." */
+	{.cat = HCAT_CONFIG,
+	 .name = "values-differ",
+	 .any = {"do not have the same", "does not have the same", "don't have the same"}},
 	/* a library call refused one of its arguments, in the library's own words for it
 	 * (EINVAL's text, CUDA_ERROR_INVALID_VALUE, ncclInvalidArgument, flagcxInvalidArgument,
 	 * XCCL's "[INVALID PARAMETER]"): the program passed it, not the job's settings, so a bug

@@ -427,6 +427,11 @@ run "$HCCLCTL" --json doctor --logs "$TMP/pullnet.log"
 cause detail
 check_out_lacks "image-pull" "  a pull that timed out on the network: not the image's name"
 
+# two parts of the cluster that must agree and do not (real-logs-new batch950, HP-MPI's
+# release note: IB ports on different subnets)
+cause_is "kind detail" "config words:values-differ" "  'do not have the same subnet_prefix': a setting to make agree" \
+	'pp.x: Rank 0:1: MPI_Init: The IB ports choosen for IB connection setup do not have the same subnet_prefix.'
+
 # a native stack as a debugger prints it is frames too: a process someone stopped to look at
 # (real lines: real-logs-new batch483, gdb on a Horovod rank hung in alltoall; lldb on one in
 # cudaEventSynchronize), never a pass; its first frame is quoted. A "#" comment is no frame.

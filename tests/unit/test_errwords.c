@@ -184,6 +184,8 @@ static const struct row_line word_lines[] = {
 	{"not compatible with the current",
 	 "../real-logs-new/batch498/llm-action-h800-env-install-sm-90-not-compatible-pytorch-1-13-1-cuda-11-7",
 	 "NVIDIA H800 with CUDA capability sm_90 is not compatible with the current PyTorch installation."},
+	{"do not have the same", "../real-logs-new/batch950/hpmpi-227-ib-port-gid-subnet-prefix-mismatch",
+	 "do not have the same subnet_prefix"},
 	{"errdisabled", "../real-logs-new/batch720/arista-eos-errdisabled-et23-et24-link-flap",
 	 "Et23                                  errdisabled       link-flap"},
 	{"= backtrace",

@@ -884,7 +884,9 @@ static void test_order(void **state)
 	assert_null(fam("what():  owning_ptr == NullType::singleton() || owning_ptr->refcount_.load() > "
 			"0 INTERNAL ASSERT FAILED at ../c10/util/intrusive_ptr.h:348"));
 	assert_string_equal(fam("error: the singleton() init failed"), "pmi-launch");
-	assert_string_equal(fam("error: NullType::singleton failed"), "pmi-launch");
+	/* nor a class named after the pattern (real-logs-new batch948, HabanaAI/vllm-fork#484) */
+	assert_null(fam("[19:08:34.165023][SYN_API       ][error][tid:44F8A] compileGraph: Failed to "
+			"add recipe handle into Recipe-Singleton status 26[synFail]"));
 	/* an empty host explains the refused connection it leads to; a host and port is none */
 	assert_string_equal(fam("dial tcp :29500: connect: connection refused"), "empty-host");
 	assert_string_equal(fam("connect failed: MASTER_ADDR=\":29500\""), "empty-host");
