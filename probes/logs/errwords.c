@@ -114,6 +114,12 @@ static const struct {
 	{"exit code=", EW_NONZERO},
 	{"exitcode: ", EW_NONZERO},
 	{"exitcode : ", EW_NONZERO},
+	/* ... and as a Python launcher or a service says it: DeepSpeed's "exits with return code
+	 * = -9", ModelArts' "Training end with return code: 137", SCR's "scr_fetch_latest: return
+	 * code 1" (not "return code = 0") */
+	{"return code: ", EW_NONZERO},
+	{"return code = ", EW_NONZERO},
+	{"return code ", EW_NONZERO},
 	/* a GPU with memory pages waiting to be retired, which takes a reset: nvidia-smi -q's
 	 * Retired Pages section, "Pending Page Blacklist            : Yes" (DCGM's diagnostic
 	 * fails on a pending retirement and health checks drain the node; "No" and "N/A" are no

@@ -460,7 +460,7 @@ const struct family hlog__fams_soft[] = {
 		"killed) and the scheduler's record of the job (sacct -o MaxRSS,State); give the "
 		"job more memory or use less (batch size, workers per node, data loader workers)",
 	 .any = {"signal 9", "sigkill", "exitcode: -9", "exit code -9", "exit code: -9",
-		 "exit code 137", "exitcode: 137", "oomkilled",
+		 "exit code 137", "exitcode: 137", "return code 137", "oomkilled",
 		 /* a Python launcher's child whose returncode is -9 (killed by signal 9):
 		  * DeepSpeed's "... exits with return code = -9" */
 		 "return code = -9", "returncode = -9", "returncode=-9"},

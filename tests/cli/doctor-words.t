@@ -432,6 +432,13 @@ check_out_lacks "image-pull" "  a pull that timed out on the network: not the im
 cause_is "kind detail" "config words:values-differ" "  'do not have the same subnet_prefix': a setting to make agree" \
 	'pp.x: Rank 0:1: MPI_Init: The IB ports choosen for IB connection setup do not have the same subnet_prefix.'
 
+# a process's end as a service or a Python launcher words it, "return code" (real-logs-new
+# batch953, ModelArts' own log): 137 is SIGKILL's; 0 is no failure
+cause_is "kind detail" "memory/resource words:killed" "  'Training end with return code: 137': killed" \
+	'[Modelarts Service Log]Training end with return code: 137'
+printf '%s\n' '[Modelarts Service Log]Training end with return code: 0' >"$TMP/rc0.log"
+exit_is 0 "  'return code: 0': no error, exit 0" "$TMP/rc0.log"
+
 # a native stack as a debugger prints it is frames too: a process someone stopped to look at
 # (real lines: real-logs-new batch483, gdb on a Horovod rank hung in alltoall; lldb on one in
 # cudaEventSynchronize), never a pass; its first frame is quoted. A "#" comment is no frame.
