@@ -452,6 +452,14 @@ const struct family hlog__fams_node[] = {
 	 /* MPI's singletons in its words ("4 singletons will be started", "This singleton init
 	  * program"), not a class of that name ("Recipe-Singleton") */
 	 .any = {"singletons", "singleton init", "pmix server", "pmi support"}},
+	/* the same seen from Open MPI's PMIx client, which found no server to talk to where the
+	 * launcher started it: "OPAL ERROR: Unreachable in file ../../../../../opal/mca/pmix/
+	 * pmix3x/pmix3x_client.c at line 111" (srun without --mpi=pmix, or a library built
+	 * without the scheduler's PMI) */
+	{.cat = HCAT_CONFIG,
+	 .name = "pmi-launch",
+	 .any = {"pmix2x_client", "pmix3x_client", "ext2x_client", "ext3x_client"},
+	 .also = {"unreachable"}},
 	{.cat = HCAT_CONFIG,
 	 .name = "backend-missing",
 	 .what = "the job asks for a backend its installed build does not have",
