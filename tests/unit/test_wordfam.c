@@ -56,8 +56,9 @@ static void test_rows(void **state)
 		 "mnist-sdk-sample\": failed to resolve reference \"docker.io/mesosphere/kubeflow:"
 		 "mnist-sdk-sample\": docker.io/mesosphere/kubeflow:mnist-sdk-sample: not found",
 		 "image-pull"},
-		/* real: real-logs-new batch279 (an MLPerf job started by srun without --mpi=pmix):
-		 * Open MPI's PMIx client found no server, the launch's, not the network's */
+		/* real: real-logs-new batch911 (ufs-community/ufs-weather-model#2200, Open MPI ranks
+		 * started by srun): its PMIx client found no server, the launch's, not the
+		 * network's */
 		{"  7: [h18c53:3565779] OPAL ERROR: Unreachable in file "
 		 "../../../../../opal/mca/pmix/pmix3x/pmix3x_client.c at line 111",
 		 "pmi-launch"},
