@@ -632,23 +632,30 @@ static size_t role_len(struct pspan m)
 	return a == 1 || d == a || d + 1 >= m.n || m.s[d] != ']' || m.s[d + 1] != ':' ? 0 : d + 2;
 }
 
-/* The role label, or a job runner's task label before one ("finetune/0 [default2]:[rank2]:
- * ..."): the task's name, '/', its index, a blank. */
 static int role_label(struct pspan *m)
 {
+	size_t k = role_len(*m);
+	if (k)
+		skip(m, k);
+	return k != 0;
+}
+
+/* A job runner's task label that opens a line before a role label ("finetune/0
+ * [default2]:[rank2]: ..."): the task's name, '/', its index, a blank. Most lines have no '/'
+ * near their start, and the name is not scanned for them. */
+static int task_label(struct pspan *m)
+{
+	const char *sl = memchr(m->s, '/', m->n < 72 ? m->n : 72);
 	int lower;
-	size_t i = name_len(*m, &lower), k = role_len(*m);
-	if (!k && i && i + 1 < m->n && m->s[i] == '/') {
-		size_t d = i + 1;
-		while (d < m->n && d < i + 7 && is_digit(m->s[d]))
-			d++;
-		if (d > i + 1 && d < m->n && m->s[d] == ' ' &&
-		    role_len((struct pspan){m->s + d + 1, m->n - d - 1}))
-			k = d + 1;
-	}
-	if (!k)
+	if (!sl || sl == m->s || name_len(*m, &lower) != (size_t)(sl - m->s))
 		return 0;
-	skip(m, k);
+	size_t i = (size_t)(sl - m->s), d = i + 1;
+	while (d < m->n && d < i + 7 && is_digit(m->s[d]))
+		d++;
+	if (d == i + 1 || d >= m->n || m->s[d] != ' ' ||
+	    !role_len((struct pspan){m->s + d + 1, m->n - d - 1}))
+		return 0;
+	skip(m, d + 1);
 	return 1;
 }
 
@@ -929,7 +936,7 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 		size_t sp = spaces(m);
 		struct pspan t = {m.s + sp, m.n - sp};
 		if ((!pass && (grep_prefix(&t, l) || compose_prefix(&t) || viewer_cells(&t) ||
-			       srun_label(&t, l) || host_label(&t))) ||
+			       srun_label(&t, l) || host_label(&t) || task_label(&t))) ||
 		    rank_prefix(&t, l) || role_label(&t) ||
 		    proc_prefix(&t, l) ||
 		    ctime_prefix(&t, l) ||

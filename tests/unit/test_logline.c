@@ -461,17 +461,24 @@ static void test_line_edges(void **state)
 	assert_true(probe__starts(l.msg, "data/0"));
 	hlog__line_parse(S("data/0 [info] files read"), &l);
 	assert_true(probe__starts(l.msg, "data/0"));
-	/* a control byte or a NUL before it is no separator (strchr would match the NUL) */
-	hlog__line_parse(S("job-7 \001Traceback (most recent call last):"), &l);
-	assert_int_equal(l.header, 0);
-	hlog__line_parse(S("job-7 \0Traceback (most recent call last):"), &l);
-	assert_int_equal(l.header, 0);
-	hlog__line_parse(S("job-7 @@ Traceback (most recent call last):"), &l);
-	assert_int_equal(l.header, 1);
-	hlog__line_parse(S("2024 W 1 warning @@ Traceback (most recent call last):"), &l);
-	assert_int_equal(l.header, 0);
-	hlog__line_parse(S("xTraceback (most recent call last):"), &l);
-	assert_int_equal(l.header, 0);
+	/* the heading behind a prefix no rule knows: a blank or mark before it, no level below
+	 * error among the prefix's words; a control byte or a NUL before it is no separator
+	 * (strchr would match the NUL), nor a letter */
+	static const struct {
+		struct pspan line;
+		int header;
+	} tb[] = {
+		{S("job-7 @@ Traceback (most recent call last):"), 1},
+		{S("job-7 \001Traceback (most recent call last):"), 0},
+		{S("job-7 \0Traceback (most recent call last):"), 0},
+		{S("2024 W 1 warning @@ Traceback (most recent call last):"), 0},
+		{S("xTraceback (most recent call last):"), 0},
+	};
+	for (size_t i = 0; i < sizeof(tb) / sizeof(tb[0]); i++) {
+		hlog__line_parse(tb[i].line, &l);
+		if (l.header != tb[i].header)
+			fail_msg("row %zu: header %d, want %d", i, l.header, tb[i].header);
+	}
 	/* a log pasted into Markdown notes (real-logs-new batch308, saforem2/vault): the quote
 	 * marks are the page's; a Python prompt is none */
 	hlog__line_parse(S("> srun: error: nid008576: task 2: Out Of Memory"), &l);
