@@ -468,6 +468,10 @@ static const struct {
 	 * expects: vLLM's "WARNING ... [triton_decode_attention.py:44] The following error message
 	 * 'operation scheduled before its operands' can be ignored." */
 	{"can be ignored", 1, NULL},
+	/* a feature left unused by a setting the user chose, said as the reason: vLLM's "To see
+	 * benefits of async output processing, enable CUDA graph. Since, enforce-eager is
+	 * enabled, async output processor cannot be used" */
+	{"cannot be used", 0, hlog__ew_setting_chosen},
 	/* a second registration refused because the first is there, nothing missing: XLA's "E
 	 * .../cuda_dnn.cc:8454] Unable to register cuDNN factory: Attempting to register factory
 	 * for plugin cuDNN when one has already been registered" (TensorFlow and JAX both load

@@ -669,6 +669,48 @@ int hlog__ew_dir_exists(struct pspan m, size_t at, size_t len)
 	return hlog__has(m, "mkdir") && n >= 11 && !memcmp(m.s + n - 11, "File exists", 11);
 }
 
+/* Whether the sentence around m[at..at+len) gives a setting's state as its reason ("since X is
+ * enabled", "because Y is disabled"): a feature left unused by a choice the user made, said
+ * and gone on from. vLLM's "To see benefits of async output processing, enable CUDA graph.
+ * Since, enforce-eager is enabled, async output processor cannot be used" (not a reason that
+ * is itself a failure: "since the store is unreachable, ... cannot be used"). */
+int hlog__ew_setting_chosen(struct pspan m, size_t at, size_t len)
+{
+	static const char *const why[] = {"since", "because"};
+	static const char *const state[] = {" is enabled", " is disabled", " are enabled",
+					    " are disabled", " is set", " is not set"};
+	size_t b = at;
+	while (b && !((m.s[b - 1] == '.' || m.s[b - 1] == '!' || m.s[b - 1] == '?') &&
+		      b < m.n && ew_blank(m.s[b])))
+		b--;
+	size_t e = hlog__ew_sentence_end(m, at + len);
+	for (size_t i = b; i < e; i++) {
+		if (i && hlog__word_char(m.s[i - 1]))
+			continue;
+		for (size_t w = 0; w < sizeof(why) / sizeof(why[0]); w++) {
+			size_t k = strlen(why[w]);
+			if (e - i <= k || strncasecmp(m.s + i, why[w], k) || hlog__word_char(m.s[i + k]))
+				continue;
+			/* the reason's clause: after the word (and a comma right after it, "Since,
+			 * X is enabled"), up to the next ',' or ';' or the error words */
+			size_t c0 = i + k;
+			while (c0 < e && (ew_blank(m.s[c0]) || m.s[c0] == ','))
+				c0++;
+			size_t c = c0;
+			while (c < e && m.s[c] != ',' && m.s[c] != ';' && c != at)
+				c++;
+			struct pspan cl = {m.s + c0 - 1, c - c0 + 1}; /* its blank before: " is" */
+			for (size_t t = 0; t < sizeof(state) / sizeof(state[0]); t++) {
+				const char *f = hlog__find(cl, state[t]);
+				size_t after = f ? (size_t)(f - m.s) + strlen(state[t]) : 0;
+				if (f && (after == m.n || !hlog__word_char(m.s[after])))
+					return 1;
+			}
+		}
+	}
+	return 0;
+}
+
 /* Where the sentence that goes on at m.s[from] ends: its '.', '!' or '?' with a blank or the
  * line's end after it ("0.9", "get_accelerator().empty_cache()" go on), else the line's end. */
 size_t hlog__ew_sentence_end(struct pspan m, size_t from)

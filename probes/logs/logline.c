@@ -337,6 +337,26 @@ static int vllm_prefix(struct pspan *m, struct hlog_line *l)
 	return 1;
 }
 
+/* The level's initial and the process and thread after the time inside the bracket, as Ray's
+ * C++ core writes them: "[2025-03-09 13:44:58,420 E 11099 11160] core_worker.h:1564: ...".
+ * t is the bracket's inside, the time k long; takes the whole bracket off m. */
+static int ray_fields(struct pspan t, size_t k, struct pspan *m, struct hlog_line *l)
+{
+	if (k + 3 >= t.n || t.s[k] != ' ' || !strchr("DIWEF", t.s[k + 1]) || !t.s[k + 1] ||
+	    t.s[k + 2] != ' ')
+		return 0;
+	size_t i = k + 3;
+	while (i < t.n && i < k + 40 && (is_digit(t.s[i]) || t.s[i] == ' '))
+		i++;
+	if (i == k + 3 || i >= t.n || t.s[i] != ']')
+		return 0;
+	static const int by_initial[] = {HLINE_DEBUG, HLINE_INFO, HLINE_WARN, HLINE_ERROR,
+					 HLINE_ERROR};
+	l->level = by_initial[strchr("DIWEF", t.s[k + 1]) - "DIWEF"];
+	skip(m, i + 2);
+	return 1;
+}
+
 /* Python logging: "2024-10-21 10:42:00,218 - name - ERROR - file.py:489 - msg",
  * "[2024-05-21 11:58:06,441] name: [WARNING] msg", "2024-05-21 11:58:06 ERROR msg". */
 static int pylog_prefix(struct pspan *m, struct hlog_line *l)
@@ -345,6 +365,10 @@ static int pylog_prefix(struct pspan *m, struct hlog_line *l)
 	struct pspan t = {m->s + br, m->n - (size_t)br};
 	int64_t when;
 	size_t k = iso_time(t, &when);
+	if (k && br && ray_fields(t, k, m, l)) {
+		l->t_us = when;
+		return 1;
+	}
 	if (!k || (br && (k >= t.n || t.s[k] != ']')))
 		return 0;
 	size_t end = (size_t)br + k + (size_t)br;
@@ -485,6 +509,17 @@ static int glog_prefix(struct pspan *m, struct hlog_line *l)
 	l->yearless = 1;
 	skip(m, (size_t)(close - m->s) + 1);
 	return 1;
+}
+
+/* A command the shell echoes before it runs it (set -x: "+ python3 -m verl.trainer.main_ppo
+ * ... data.truncation=error", "++ hostname"): its words are the command's arguments, a
+ * message of no one. */
+static int shell_trace(struct pspan m)
+{
+	size_t i = 0;
+	while (i < m.n && i < 8 && m.s[i] == '+')
+		i++;
+	return i && i + 1 < m.n && m.s[i] == ' ' && m.s[i + 1] != ' ' && m.s[i + 1] != '+';
 }
 
 /* The kernel log: dmesg "[ 1234.567890] ", dmesg -T "[Tue Dec  1 09:40:15 2026] ", and
@@ -948,6 +983,8 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 		/* a level bracket leaves the rest (HCCL(pid,...):stamp) for inline_facts */
 		if (level_prefix(&t, l) || glog_prefix(&t, l))
 			m = t;
+		else if (shell_trace(t))
+			l->level = HLINE_DEBUG;
 		else if (l->level == HLINE_NONE)
 			l->level = bracket_run_level(t);
 		break;

@@ -653,6 +653,10 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch437/surajssd-llm-k8s-deepseek-v25-vllm-0-8-3-ray-2node-tp8-pp2-ib-"
 	 "gdrdma-nccl-2-21-5-serving-healthy",
 	 "can be ignored. [repeated 14x across cluster]", 0},
+	{"cannot be used",
+	 "../real-logs-new/batch967/rldecisionagent-char-count-verl-grpo-smollm-135m-1gpu-vllm-"
+	 "step1-healthy",
+	 "Since, enforce-eager is enabled, async output processor cannot be used", 0},
 	{"when one has already been registered",
 	 "../real-logs-new/batch475/mlcommons-training-v4-1-clemson-6x8-h100-apptainer-bert-48-ranks-"
 	 "nccl-2-18-5-nvls-ib-sharp-xla-unable-to-register-factory-run-stop-success-healthy",
@@ -898,6 +902,20 @@ static void test_benign_rows(void **state)
 	at = hlog__error_word(m, &len, NULL);
 	assert_true(at >= 0);
 	assert_int_equal(strncmp(m.s + at, "cannot", 6), 0);
+	/* a reason that is a state the user set vouches; one that is itself a failure does not,
+	 * nor a state in another sentence */
+	static const char *const unused[] = {
+	    "Since the store is down, the cache cannot be used",
+	    "The cache cannot be used because the disk is full",
+	    "X is enabled. Since then the cache cannot be used"};
+	for (size_t k = 0; k < sizeof(unused) / sizeof(unused[0]); k++) {
+		m = span(unused[k]);
+		at = hlog__error_word(m, &len, NULL);
+		if (at < 0 || strncmp(m.s + at, "cannot", 6))
+			fail_msg("\"%s\": its \"cannot\" vouched for", unused[k]);
+	}
+	m = span("the cache cannot be used since caching is disabled");
+	assert_int_equal(hlog__error_word(m, &len, NULL), -1);
 }
 
 /* Lines in formats no prefix rule knows read as errors by their words; what a writer calls

@@ -214,6 +214,15 @@ static const struct line_case lines[] = {
 	 "I20251111 12:28:58.490254 215011 worker_server.cpp:72] Create worker server with device: "
 	 "0",
 	 "Create worker server", HLINE_INFO, -1, -1, -1, ANY_T, 0, 0, ""},
+	/* Ray's C++ core: the level's initial, the process and the thread inside the time's
+	 * bracket; E is an error whatever the words */
+	{"real-logs-new/batch967/openrlhf-845-multinode-ray-ppo-mismatched-workerid-ignoring-rpc-"
+	 "hang-unresolved",
+	 "(ActorModelRayActor pid=11099, ip=172.24.168.115) [2025-03-09 13:44:58,420 E 11099 11160] "
+	 "core_worker.h:1564: Mismatched WorkerID: ignoring RPC for previous worker "
+	 "0761da2bc149dd351cca0f0b53571a946891db77ca0ec340b4233089, current worker ID: "
+	 "7373fe30e495eee8dcea24200851874fedaf6fa57508d89d98b97aa1",
+	 "core_worker.h:1564: Mismatched", HLINE_ERROR, ANY, -1, -1, 1741527898420000LL, 0, 1, ""},
 };
 
 static void check_line(const struct line_case *c, size_t i)
@@ -302,6 +311,33 @@ static void test_real_lines(void **state)
  * logline.c reads: dmesg, dmesg -T, and syslog/journal. */
 /* Only "host:pid:tid [N]" at the start is NCCL's prefix: a host and port, then a bracket, is
  * not, and gives no device. */
+/* A command the shell echoes under set -x is no message, whatever its arguments say
+ * ("data.truncation=error"): the first line of a real run, read from its file. */
+static void test_shell_trace(void **state)
+{
+	(void)state;
+	static char buf[1 << 14];
+	FILE *f = fopen("tests/data/real-logs-new/batch967/rldecisionagent-char-count-verl-grpo-"
+			"smollm-135m-1gpu-vllm-step1-healthy/node0/stdout.txt",
+			"rb");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	assert_non_null(strstr(buf, "data.truncation=error"));
+	struct hlog_line l;
+	hlog__line_parse(span(buf), &l);
+	assert_int_equal(l.level, HLINE_DEBUG);
+	assert_int_equal(l.error, 0);
+	/* not a line that only starts with a plus: a sum, a diff's "+ " with a blank after it */
+	static const char *const not_trace[] = {"+5 errors in the last epoch", "+  error: x",
+						"+"};
+	for (size_t i = 0; i < sizeof(not_trace) / sizeof(not_trace[0]); i++) {
+		hlog__line_parse(span(not_trace[i]), &l);
+		assert_int_not_equal(l.level, HLINE_DEBUG);
+	}
+}
+
 static void test_nccl_prefix_only(void **state)
 {
 	(void)state;
@@ -1097,6 +1133,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_real_lines),
+		cmocka_unit_test(test_shell_trace),
 		cmocka_unit_test(test_nccl_prefix_only),
 		cmocka_unit_test(test_kernel_lines),
 		cmocka_unit_test(test_grep_prefix),
