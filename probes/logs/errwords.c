@@ -343,9 +343,9 @@ static const struct {
 #define NWORDS (sizeof(words) / sizeof(words[0]))
 
 /* Forms that carry an error word and say that nothing failed. whole: 1 when the form vouches
- * for the whole line (a warning category, a retry announced, a probe for an optional
- * library), 2 for the rest of its sentence (a condition's), 0 only for the words it spans.
- * A "%d" matches a number. */
+ * for the whole line (a retry announced, a probe for an optional library), 2 for the rest of
+ * its sentence (a condition's), 0 only for the words it spans; 3 as 1, for a form that ends a
+ * word begun before it (a class name's tail: "SyntaxWarning:"). A "%d" matches a number. */
 
 static const struct {
 	const char *form;
@@ -567,18 +567,15 @@ static const struct {
 	/* libibverbs itself, on a provider not installed: "libibverbs: Warning: couldn't load
 	 * driver 'libipathverbs-rdmav25.so': ...: cannot open shared object file" */
 	{"libibverbs: Warning: couldn't load driver", 1, NULL},
-	/* Python warning categories (advice, not failures): "FutureWarning: `torch.cuda.amp.
-	 * custom_bwd(args...)` is deprecated", "UserWarning: Detected call of `lr_scheduler.
-	 * step()` before `optimizer.step()`. ... Failure to do this will result in ..." */
-	{"FutureWarning", 1, NULL},
-	{"UserWarning", 1, NULL},
-	/* and the category of a change announced: Ray's "DeprecationWarning:
-	 * `ray.serve.llm.LLMRouter` has been deprecated. ... This will raise an error in the
-	 * future!" */
-	{"DeprecationWarning", 1, NULL},
-	/* and numpy's floating-point warning on an empty mean: "_methods.py:129: RuntimeWarning:
-	 * invalid value encountered in scalar divide" (a warning printed, the run going on) */
-	{"RuntimeWarning", 1, NULL},
+	/* Python's warning categories, any class whose name ends "Warning" and the colon its
+	 * report puts after it (advice, not failures; the words are the advice's): "FutureWarning:
+	 * `torch.cuda.amp.custom_bwd(args...)` is deprecated", "UserWarning: Detected call of
+	 * `lr_scheduler.step()` before `optimizer.step()`. ... Failure to do this will result in
+	 * ...", Ray's "DeprecationWarning: ... This will raise an error in the future!", numpy's
+	 * "_methods.py:129: RuntimeWarning: invalid value encountered in scalar divide", SGLang's
+	 * "session_controller.py:57: SyntaxWarning: invalid escape sequence '\-'" (not torch's
+	 * bare "Warning: NPU warning, error code is 107020": no class before it) */
+	{"Warning:", 3, hlog__ew_warning_class},
 	{"is deprecated", 1, NULL}, /* "`torch.cuda.amp.custom_fwd(args...)` is deprecated. Please use" */
 	{"has been deprecated", 1, NULL},
 	/* a peer-to-peer capability report, CUDA's samples (p2pBandwidthLatencyTest, simpleP2P)
@@ -729,7 +726,8 @@ static int class_word(const char *s, size_t n, size_t left)
 static long benign_from(struct pspan m, size_t r, size_t from, size_t *len)
 {
 	for (size_t i = from; i < m.n; i++) {
-		if (i && hlog__word_char(m.s[i - 1]) && hlog__word_char(benign[r].form[0]))
+		if (i && hlog__word_char(m.s[i - 1]) && hlog__word_char(benign[r].form[0]) &&
+		    benign[r].whole != 3)
 			continue;
 		size_t k = match_at(m.s + i, m.n - i, benign[r].form, 0);
 		if (k) {
@@ -792,13 +790,13 @@ int hlog__benign_at(struct pspan m, size_t at, size_t len)
 			size_t r = benign_row[j], k;
 			if (best >= 0 && r >= (size_t)best)
 				break; /* in table order: no lower row is left at this byte */
-			if (after_word && hlog__word_char(benign[r].form[0]))
+			if (after_word && hlog__word_char(benign[r].form[0]) && benign[r].whole != 3)
 				continue;
 			if (!(k = match_at(m.s + i, m.n - i, benign[r].form, 0)) ||
 			    (benign[r].holds && !benign[r].holds(m, i, k)))
 				continue;
 			size_t end = benign[r].whole == 2 ? hlog__ew_sentence_end(m, i + k) : i + k;
-			if (benign[r].whole == 1 || (i <= at && at + len <= end))
+			if (benign[r].whole == 1 || benign[r].whole == 3 || (i <= at && at + len <= end))
 				best = (long)r;
 		}
 	}

@@ -711,6 +711,23 @@ int hlog__ew_setting_chosen(struct pspan m, size_t at, size_t len)
 	return 0;
 }
 
+/* Whether "Warning:" at m[at..] closes a class's name written in CamelCase: an upper-case
+ * letter, then lower-case letters and more words of the same kind ("UserWarning",
+ * "PendingDeprecationWarning"), the name starting a word. */
+int hlog__ew_warning_class(struct pspan m, size_t at, size_t len)
+{
+	(void)len;
+	size_t b = at;
+	while (b && isalpha((unsigned char)m.s[b - 1]))
+		b--;
+	if (at - b < 3 || (b && hlog__word_char(m.s[b - 1])) || !isupper((unsigned char)m.s[b]))
+		return 0;
+	for (size_t i = b + 1; i < at; i++)
+		if (isupper((unsigned char)m.s[i]) && isupper((unsigned char)m.s[i - 1]))
+			return 0; /* not a name in capitals ("NCCLWarning") */
+	return islower((unsigned char)m.s[at - 1]);
+}
+
 /* Where the sentence that goes on at m.s[from] ends: its '.', '!' or '?' with a blank or the
  * line's end after it ("0.9", "get_accelerator().empty_cache()" go on), else the line's end. */
 size_t hlog__ew_sentence_end(struct pspan m, size_t from)

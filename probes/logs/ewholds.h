@@ -40,6 +40,9 @@ int hlog__ew_value_taken(struct pspan m, size_t at, size_t len);
 /* Whether the sentence around m[at..at+len) gives a setting's state as its reason ("since X is
  * enabled", "because Y is disabled"): a feature left unused by the user's own choice. */
 int hlog__ew_setting_chosen(struct pspan m, size_t at, size_t len);
+/* Whether "Warning:" at m[at..] closes a CamelCase class name that starts a word
+ * ("SyntaxWarning:"): a Python warning category. */
+int hlog__ew_warning_class(struct pspan m, size_t at, size_t len);
 int hlog__ew_column_heading(struct pspan m, size_t at, size_t len);
 int hlog__ew_dir_exists(struct pspan m, size_t at, size_t len);
 int hlog__ew_foretold(struct pspan m, size_t at, size_t len);

@@ -187,6 +187,36 @@ int hlog__wf_env_unset(struct pspan s, long long *port)
 	return 0;
 }
 
+/* A function said to be missing from a shared library the program loaded: torch_npu's
+ * "RuntimeError: aclnnFusedInferAttentionScoreV2 or aclnnFusedInferAttentionScoreV2GetWorkspaceSize
+ * not in libopapi.so, or libopapi.sonot found." (a caller made for a release of the library
+ * that has it). The name before " not in " is an identifier, the one after a library's file
+ * name ("lib....so", with a version or not). */
+int hlog__wf_symbol_not_in_lib(struct pspan s, long long *port)
+{
+	(void)port;
+	static const char mid[] = " not in lib";
+	const size_t ml = sizeof(mid) - 1;
+	for (size_t i = 3; i + ml < s.n; i++) {
+		if (strncmp(s.s + i, mid, ml))
+			continue;
+		size_t b = i;
+		while (b && (hlog__word_char(s.s[b - 1]) || s.s[b - 1] == ':'))
+			b--;
+		int alpha = 0;
+		for (size_t k = b; k < i; k++)
+			alpha |= isalpha((unsigned char)s.s[k]) != 0;
+		size_t e = i + ml;
+		while (e < s.n && (hlog__word_char(s.s[e]) || s.s[e] == '.' || s.s[e] == '-' ||
+				   s.s[e] == '+'))
+			e++;
+		struct pspan lib = {s.s + i + 4, e - (i + 4)};
+		if (i - b >= 3 && alpha && (hlog__find(lib, ".so") || hlog__find(lib, ".dll")))
+			return 1;
+	}
+	return 0;
+}
+
 /* A comparison of two named quantities: "MPI tasks > number of elements!", "world size <=
  * number of devices". Words on both sides, not numbers ("bailing out: 60.000 < 60.053 sec"
  * is a timeout's figures) nor an arrow or a shell's redirection. */

@@ -183,6 +183,8 @@ const struct family hlog__fams_soft[] = {
 		  * disagrees about version of symbol ib_register_peer_memory_client", "Unknown
 		  * symbol ib_register_peer_memory_client (err -22)" */
 		 "disagrees about version of symbol", "unknown symbol"}},
+	/* and a program's own words for a function its library lacks (wordfam_forms.c) */
+	{.cat = HCAT_VERSION, .name = "version", .form = hlog__wf_symbol_not_in_lib},
 	/* Python's words for a call that does not fit the function it calls, across packages: a
 	 * caller written for another release of the callee. DeepSpeed's elastic agent under a
 	 * newer torch, "TypeError: DSElasticAgent._set_master_addr_port() takes 3 positional

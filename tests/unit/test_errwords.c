@@ -540,7 +540,7 @@ static const struct benign_line benign_lines[] = {
 	 "libibverbs: Warning: couldn't load driver 'libipathverbs-rdmav25.so': "
 	 "libipathverbs-rdmav25.so: cannot open shared object file: No such file or directory",
 	 0},
-	{"FutureWarning", "healthy-bionemo-740-future-warnings", "selective_scan_interface.py:239",
+	{"Warning:", "healthy-bionemo-740-future-warnings", "selective_scan_interface.py:239",
 	 0},
 	{"sent help message",
 	 "../real-logs-new/batch239/ompi-8403-ucx-pml-multinode-sim-openib-device-init-warning-mlx5-0-healthy",
@@ -653,6 +653,9 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch437/surajssd-llm-k8s-deepseek-v25-vllm-0-8-3-ray-2node-tp8-pp2-ib-"
 	 "gdrdma-nccl-2-21-5-serving-healthy",
 	 "can be ignored. [repeated 14x across cluster]", 0},
+	{"Warning:",
+	 "../real-logs-new/batch970/sglang-6370-router-dp2-tp8-launch-server-across-two-nodes",
+	 "SyntaxWarning: invalid escape sequence", 0},
 	{"cannot be used",
 	 "../real-logs-new/batch967/rldecisionagent-char-count-verl-grpo-smollm-135m-1gpu-vllm-"
 	 "step1-healthy",
@@ -680,12 +683,12 @@ static const struct benign_line benign_lines[] = {
 	{"failed",
 	 "../real-logs-new/batch296/shs-docs-cxibwcheck-4node-dual-nic-nid000008-000011-40gbs-test-passed-healthy",
 	 "Hosts = 4 Count = 8 Skipped = 0 Failed = 0 Missing = 0", 0},
-	{"RuntimeWarning",
+	{"Warning:",
 	 "../real-logs-new/batch268/megatron-pyxis-llama-70b-fsdp-fp8-8node-64x-mi325x-10-iters-destroy-pg-warning-nan-summary-healthy",
 	 "/opt/venv/lib/python3.10/site-packages/numpy/core/_methods.py:129: RuntimeWarning: invalid "
 	 "value encountered in scalar divide",
 	 0},
-	{"UserWarning", "https://github.com/ShannonAI/mrc-for-flat-nested-ner/issues/56",
+	{"Warning:", "https://github.com/ShannonAI/mrc-for-flat-nested-ner/issues/56",
 	 "Epoch 0:   0%|            | 1/2239 [00:00<17:25,  2.14it/s, loss=0.795, v_num=1]/usr/"
 	 "local/lib/python3.6/dist-packages/torch/optim/lr_scheduler.py:123: UserWarning: Detected "
 	 "call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and later, you "
@@ -694,7 +697,7 @@ static const struct benign_line benign_lines[] = {
 	 "schedule.",
 	 0},
 	{"is deprecated", "healthy-bionemo-740-future-warnings", "tensor_parallel.py:25", 0},
-	{"DeprecationWarning",
+	{"Warning:",
 	 "../real-logs-new/batch35/ray-pr55754-serve-llm-test-passed-deprecation-warning-healthy",
 	 "WARNING deprecation.py:50 -- DeprecationWarning:", 0},
 	{"has been deprecated",

@@ -44,6 +44,12 @@ static void test_rows(void **state)
 		{"[1705939176] - ERROR:  nhc:  Health check failed:  check_all_reduce_dependencies: "
 		 "HPCX_DIR is not set. Ensure HPCX is installed and sourced correctly.",
 		 "setting"},
+		/* real: real-logs-new batch968 (modelscope/ms-swift#2098, torch_npu on a CANN
+		 * whose operator library lacks the function) */
+		{"RuntimeError: aclnnFusedInferAttentionScoreV2 or "
+		 "aclnnFusedInferAttentionScoreV2GetWorkspaceSize not in libopapi.so, or "
+		 "libopapi.sonot found.",
+		 "version"},
 		/* real: real-logs-new batch942 (Crusoe's support article on NVIDIA's driver
 		 * container): "not set" without "is", the two lines of the message joined */
 		{"prior driver reload failure due to UNLOAD_STORAGE_MODULES not set to \"true\"",
@@ -1017,6 +1023,9 @@ static void test_none(void **state)
 		"Since the operator is called asynchronously, the stacktrace may be inaccurate. If "
 		"you want to get the accurate stacktrace, please set the environment variable "
 		"ASCEND_LAUNCH_BLOCKING=1.",
+		/* a name not in a list, no library after it (made up) */
+		"Error: host node7 not in library host list",
+		"Error: key abc not in lib",
 		/* a socket's descriptor is no file a job names (real-logs-new batch458) */
 		"Unable to open file descriptor for socket connection Unable to init the socket "
 		"connection",
