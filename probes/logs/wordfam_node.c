@@ -648,8 +648,11 @@ const struct family hlog__fams_node[] = {
 		 "failed to load",
 		 /* Slurm's MPI plugin: "mpi/pmix_v5: init: (null) [0]: mpi_pmix.c:193: pmi/pmix:
 		  * can not load PMIx library" */
-		 "can not load"},
-	 .also = {"library", "libraries"}},
+		 "can not load",
+		 /* and a status's name for it, NVML's in HAMi's device plugin: "failed to
+		  * initialize NVML: ERROR_LIBRARY_NOT_FOUND" */
+		 "library not found", "_library_not_found"},
+	 .also = {"library", "libraries", "_library_not_found"}},
 	/* processes that could not be pinned to the cores asked for: Open MPI's "hwloc_set_cpubind
 	 * returned \"Error\" for bitmap \"0\"" on a node shared with other jobs, Slurm's
 	 * "srun: error: CPU binding outside of job step allocation" */

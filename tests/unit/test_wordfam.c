@@ -44,6 +44,11 @@ static void test_rows(void **state)
 		{"[1705939176] - ERROR:  nhc:  Health check failed:  check_all_reduce_dependencies: "
 		 "HPCX_DIR is not set. Ensure HPCX is installed and sourced correctly.",
 		 "setting"},
+		/* real: real-logs-new batch979 (Project-HAMi/volcano-vgpu-device-plugin#155, a
+		 * container runtime that does not mount the driver's libraries): a status's name */
+		{"E0902 08:11:42.623635       1 main.go:205] failed to initialize NVML: "
+		 "ERROR_LIBRARY_NOT_FOUND",
+		 "library-missing"},
 		/* real: real-logs-new batch968 (modelscope/ms-swift#2098, torch_npu on a CANN
 		 * whose operator library lacks the function) */
 		{"RuntimeError: aclnnFusedInferAttentionScoreV2 or "
