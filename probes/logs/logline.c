@@ -111,6 +111,25 @@ static int level_word(const char *s, size_t n)
 	return HLINE_NONE;
 }
 
+/* The level a logger writes by its initial (Python's "%(levelname).1s", glog's, Ray's):
+ * D, I, W, E or F; HLINE_NONE for any other byte. */
+static int initial_level(char c)
+{
+	switch (c) {
+	case 'D':
+		return HLINE_DEBUG;
+	case 'I':
+		return HLINE_INFO;
+	case 'W':
+		return HLINE_WARN;
+	case 'E':
+	case 'F':
+		return HLINE_ERROR;
+	default:
+		return HLINE_NONE;
+	}
+}
+
 /* "YYYY-MM-DD hh:mm:ss" (or 'T' between), optionally ",mmm" / ".mmm[uuu]": its length. */
 static size_t iso_time(struct pspan m, int64_t *t)
 {
@@ -342,17 +361,14 @@ static int vllm_prefix(struct pspan *m, struct hlog_line *l)
  * t is the bracket's inside, the time k long; takes the whole bracket off m. */
 static int ray_fields(struct pspan t, size_t k, struct pspan *m, struct hlog_line *l)
 {
-	if (k + 3 >= t.n || t.s[k] != ' ' || !strchr("DIWEF", t.s[k + 1]) || !t.s[k + 1] ||
-	    t.s[k + 2] != ' ')
+	if (k + 3 >= t.n || t.s[k] != ' ' || !initial_level(t.s[k + 1]) || t.s[k + 2] != ' ')
 		return 0;
 	size_t i = k + 3;
 	while (i < t.n && i < k + 40 && (is_digit(t.s[i]) || t.s[i] == ' '))
 		i++;
 	if (i == k + 3 || i >= t.n || t.s[i] != ']')
 		return 0;
-	static const int by_initial[] = {HLINE_DEBUG, HLINE_INFO, HLINE_WARN, HLINE_ERROR,
-					 HLINE_ERROR};
-	l->level = by_initial[strchr("DIWEF", t.s[k + 1]) - "DIWEF"];
+	l->level = initial_level(t.s[k + 1]);
 	skip(m, i + 2);
 	return 1;
 }
@@ -436,10 +452,8 @@ static int level_prefix(struct pspan *m, struct hlog_line *l)
 		b++;
 	/* the level by its initial, as Python's logging writes "[%(levelname).1s]": "[2025-09-11
 	 * 14:09:46,956945][I][distributed/utils:298:set_pg_timeouts] ..." */
-	if (b == 2 && m->n > 3 && m->s[2] == ']' && strchr("DIWEF", m->s[1])) {
-		static const int by_initial[] = {HLINE_DEBUG, HLINE_INFO, HLINE_WARN, HLINE_ERROR,
-						 HLINE_ERROR};
-		l->level = by_initial[strchr("DIWEF", m->s[1]) - "DIWEF"];
+	if (b == 2 && m->n > 3 && m->s[2] == ']' && initial_level(m->s[1])) {
+		l->level = initial_level(m->s[1]);
 		skip(m, 3);
 		return 1;
 	}
@@ -459,7 +473,7 @@ static int level_prefix(struct pspan *m, struct hlog_line *l)
 		const char *close = memchr(m->s, ']', m->n < 120 ? m->n : 120);
 		if (!close)
 			return 0;
-		l->level = m->s[1] == 'W' ? HLINE_WARN : m->s[1] == 'I' ? HLINE_INFO : HLINE_ERROR;
+		l->level = initial_level(m->s[1]);
 		l->yearless = d >= 5;
 		skip(m, (size_t)(close - m->s) + 1);
 		return 1;
@@ -505,7 +519,7 @@ static int glog_prefix(struct pspan *m, struct hlog_line *l)
 	const char *close = memchr(m->s, ']', m->n < 120 ? m->n : 120);
 	if (!close || close[-1] < '0' || close[-1] > '9')
 		return 0;
-	l->level = m->s[0] == 'W' ? HLINE_WARN : m->s[0] == 'I' ? HLINE_INFO : HLINE_ERROR;
+	l->level = initial_level(m->s[0]);
 	l->yearless = 1;
 	skip(m, (size_t)(close - m->s) + 1);
 	return 1;

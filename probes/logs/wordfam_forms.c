@@ -195,24 +195,21 @@ int hlog__wf_env_unset(struct pspan s, long long *port)
 int hlog__wf_symbol_not_in_lib(struct pspan s, long long *port)
 {
 	(void)port;
-	static const char mid[] = " not in lib";
-	const size_t ml = sizeof(mid) - 1;
-	for (size_t i = 3; i + ml < s.n; i++) {
-		if (strncmp(s.s + i, mid, ml))
-			continue;
-		size_t b = i;
+	for (const char *f = hlog__find(s, " not in lib"); f;) {
+		size_t i = (size_t)(f - s.s), b = i, e = i + 8; /* e: the library's name */
 		while (b && (hlog__word_char(s.s[b - 1]) || s.s[b - 1] == ':'))
 			b--;
 		int alpha = 0;
 		for (size_t k = b; k < i; k++)
 			alpha |= isalpha((unsigned char)s.s[k]) != 0;
-		size_t e = i + ml;
 		while (e < s.n && (hlog__word_char(s.s[e]) || s.s[e] == '.' || s.s[e] == '-' ||
 				   s.s[e] == '+'))
 			e++;
-		struct pspan lib = {s.s + i + 4, e - (i + 4)};
+		struct pspan lib = {s.s + i + 8, e - (i + 8)};
 		if (i - b >= 3 && alpha && (hlog__find(lib, ".so") || hlog__find(lib, ".dll")))
 			return 1;
+		struct pspan rest = {s.s + i + 1, s.n - i - 1};
+		f = hlog__find(rest, " not in lib");
 	}
 	return 0;
 }
