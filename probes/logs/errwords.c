@@ -505,6 +505,10 @@ static const struct {
 	 * to W&B, skipping!", nvidia-peermem's "ERROR detected invalid context, skipping further
 	 * processing" (a peer memory region freed before its callback, harmless) */
 	{", skipping", 1, NULL},
+	/* the kubelet's "Evicted" is a pod's status or reason, said alone; the same word heading a
+	 * label, a noun after it and the label's colon, names a count (vmtouch's page-cache
+	 * report, "Evicted Pages: 3720495 (14G)") */
+	{"Evicted", 0, hlog__ew_label_head},
 	/* nccl-tests' legend under its table, printed on every run: "# Errors with asterisks
 	 * indicate errors that have exceeded the maximum threshold." */
 	{"Errors with asterisks indicate", 1, NULL},

@@ -728,6 +728,19 @@ int hlog__ew_warning_class(struct pspan m, size_t at, size_t len)
 	return islower((unsigned char)m.s[at - 1]);
 }
 
+/* Whether the word at m[at..at+len) heads a label: one more word right after it, then the
+ * label's colon ("Evicted Pages: 3720495"), the word an adjective of the label's noun. */
+int hlog__ew_label_head(struct pspan m, size_t at, size_t len)
+{
+	size_t i = at + len;
+	if (i >= m.n || m.s[i] != ' ')
+		return 0;
+	size_t w = ++i;
+	while (i < m.n && isalpha((unsigned char)m.s[i]))
+		i++;
+	return i > w && i < m.n && m.s[i] == ':';
+}
+
 /* Where the sentence that goes on at m.s[from] ends: its '.', '!' or '?' with a blank or the
  * line's end after it ("0.9", "get_accelerator().empty_cache()" go on), else the line's end. */
 size_t hlog__ew_sentence_end(struct pspan m, size_t from)

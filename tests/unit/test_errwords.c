@@ -656,6 +656,10 @@ static const struct benign_line benign_lines[] = {
 	{"Warning:",
 	 "../real-logs-new/batch970/sglang-6370-router-dp2-tp8-launch-server-across-two-nodes",
 	 "SyntaxWarning: invalid escape sequence", 0},
+	{"Evicted",
+	 "../real-logs-new/batch983/skypilot-training-best-practices-nvme-vs-s3-mount-load-and-"
+	 "save-benchmark-healthy",
+	 "Evicted Pages: 3720495 (14G)", 0},
 	{"cannot be used",
 	 "../real-logs-new/batch967/rldecisionagent-char-count-verl-grpo-smollm-135m-1gpu-vllm-"
 	 "step1-healthy",
@@ -917,6 +921,9 @@ static void test_benign_rows(void **state)
 		if (at < 0 || strncmp(m.s + at, "cannot", 6))
 			fail_msg("\"%s\": its \"cannot\" vouched for", unused[k]);
 	}
+	/* the kubelet's reason, alone after its label, stays an error */
+	m = span("Reason:         Evicted");
+	assert_true(hlog__error_word(m, &len, NULL) >= 0);
 	m = span("the cache cannot be used since caching is disabled");
 	assert_int_equal(hlog__error_word(m, &len, NULL), -1);
 }
