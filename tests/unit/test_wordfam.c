@@ -44,6 +44,9 @@ static void test_rows(void **state)
 		{"[1705939176] - ERROR:  nhc:  Health check failed:  check_all_reduce_dependencies: "
 		 "HPCX_DIR is not set. Ensure HPCX is installed and sourced correctly.",
 		 "setting"},
+		/* real: real-logs-new batch990 (mej/nhc#111, a node whose adapter was taken out) */
+		{"ERROR:  nhc:  Health check failed:  check_hw_ib:  No Infiniband device was found.",
+		 "link-down"},
 		/* real: real-logs-new batch979 (Project-HAMi/volcano-vgpu-device-plugin#155, a
 		 * container runtime that does not mount the driver's libraries): a status's name */
 		{"E0902 08:11:42.623635       1 main.go:205] failed to initialize NVML: "
