@@ -541,6 +541,9 @@ static const struct {
 	 * supported by protocol)." (it listens on IPv4 next; when no family works it says "...
 	 * has failed to listen on any local network address") */
 	{"The server socket cannot be initialized on", 1, hlog__ew_one_address},
+	/* and the time waited before the next try: LightGBM's "[Warning] Connecting to rank 1
+	 * failed, waiting for 10000 milliseconds" */
+	{", waiting for", 1, hlog__ew_wait_before_retry},
 	/* Paddle's "connect addr=173.15.88.4:6070 failed 4 times with reason: Connection refused
 	 * retry after 2 seconds" */
 	{"retry after", 1, hlog__ew_retries_left},
@@ -820,6 +823,7 @@ int hlog__retry_left(struct pspan m)
 		/* the rows whose form is a try to be made again: a retry announced, c10d's try
 		 * of one address of several */
 		if ((benign[r].holds == hlog__ew_retries_left ||
+		     benign[r].holds == hlog__ew_wait_before_retry ||
 		     benign[r].holds == hlog__ew_one_address) &&
 		    holding_from(m, r, 0, &k) >= 0)
 			return 1;

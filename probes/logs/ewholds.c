@@ -34,6 +34,33 @@ int hlog__ew_retries_left(struct pspan m, size_t at, size_t len)
 	return n < of;
 }
 
+/* Whether ", waiting for" at m[at..at+len) gives the time the program waits before it tries
+ * again, a number and its unit: LightGBM's "[Warning] Connecting to rank 1 failed, waiting
+ * for 10000 milliseconds" (then "Connected to rank 1"); not a wait for something else ("...
+ * failed, waiting for the master"). */
+int hlog__ew_wait_before_retry(struct pspan m, size_t at, size_t len)
+{
+	static const char *const units[] = {"ms", "milliseconds", "millisecond", "s", "sec",
+					    "seconds", "second", "secs"};
+	size_t i = at + len;
+	while (i < m.n && ew_blank(m.s[i]))
+		i++;
+	size_t d = i;
+	while (i < m.n && ((m.s[i] >= '0' && m.s[i] <= '9') || m.s[i] == '.'))
+		i++;
+	if (i == d)
+		return 0;
+	while (i < m.n && ew_blank(m.s[i]))
+		i++;
+	size_t w = i;
+	while (i < m.n && isalpha((unsigned char)m.s[i]))
+		i++;
+	for (size_t u = 0; u < sizeof(units) / sizeof(units[0]); u++)
+		if (i - w == strlen(units[u]) && !strncasecmp(m.s + w, units[u], i - w))
+			return 1;
+	return 0;
+}
+
 /* Whether the connect that failed at m[at..at+len), the line's whole message, was to one
  * address of several, the next one tried after it: c10d's "[W socket.cpp:601] [c10d] The
  * client socket has failed to connect to [host]:29500 (errno: 99 - ...)", not its last word,

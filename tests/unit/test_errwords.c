@@ -660,6 +660,10 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch983/skypilot-training-best-practices-nvme-vs-s3-mount-load-and-"
 	 "save-benchmark-healthy",
 	 "Evicted Pages: 3720495 (14G)", 0},
+	{", waiting for",
+	 "../real-logs-new/batch995/lightgbm-886-maintainer-two-machine-socket-parallel-example-"
+	 "healthy",
+	 "Connecting to rank 1 failed, waiting for 10000 milliseconds", 0},
 	{"cannot be used",
 	 "../real-logs-new/batch967/rldecisionagent-char-count-verl-grpo-smollm-135m-1gpu-vllm-"
 	 "step1-healthy",
@@ -921,6 +925,12 @@ static void test_benign_rows(void **state)
 		if (at < 0 || strncmp(m.s + at, "cannot", 6))
 			fail_msg("\"%s\": its \"cannot\" vouched for", unused[k]);
 	}
+	/* a wait for something other than time is no retry announced */
+	m = span("[Warning] Connecting to rank 1 failed, waiting for the master to restart");
+	assert_true(hlog__error_word(m, &len, NULL) >= 0);
+	assert_int_equal(hlog__retry_left(m), 0);
+	m = span("[Warning] Connecting to rank 1 failed, waiting for 10000 milliseconds");
+	assert_int_equal(hlog__retry_left(m), 1);
 	/* the kubelet's reason, alone after its label, stays an error */
 	m = span("Reason:         Evicted");
 	assert_true(hlog__error_word(m, &len, NULL) >= 0);
