@@ -718,7 +718,9 @@ const struct family hlog__fams_node[] = {
 	/* a path that is there but of the other kind: a file where a directory is wanted or the
 	 * other way round (kubelet's "MountVolume.SetUp failed for volume ... : hostPath type
 	 * check failed: /var/log/mindx-dl/ascend-device-plugin is not a directory", Python's
-	 * NotADirectoryError and IsADirectoryError) */
+	 * NotADirectoryError and IsADirectoryError; libc's strerror of EISDIR, as CatBoost
+	 * quotes it: "AN EXCEPTION OCCURRED. (TFileError) (Is a directory)
+	 * util/system/file.cpp:877: can not read data from "/my-data-folder"") */
 	{.cat = HCAT_CONFIG,
 	 .name = "path-kind",
 	 .what = "a path the job names is a file where a directory is wanted, or a directory "
@@ -726,7 +728,10 @@ const struct family hlog__fams_node[] = {
 	 .fix = "look at the path the line names on the node that printed it (ls -ld): create the "
 		"directory, or remove the file that stands in its place (a mount or a volume's "
 		"hostPath made before it existed is a common one), the same on every node",
-	 .any = {"is not a directory", "notadirectoryerror", "isadirectoryerror"}},
+	 .any = {"is not a directory", "notadirectoryerror", "isadirectoryerror", "is a directory"},
+	 /* (a provider's own error number that libfabric prints with errno's text, "prov_err:
+	  * Not a directory (20)", is no path) */
+	 .not = {"prov_err"}},
 	/* a device another process or container already holds: the NPU driver's "dcmi model
 	 * initialized failed, because the device is used. ret is -8020", EBUSY's "Device or
 	 * resource busy" from an open */

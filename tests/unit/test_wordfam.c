@@ -44,6 +44,11 @@ static void test_rows(void **state)
 		{"[1705939176] - ERROR:  nhc:  Health check failed:  check_all_reduce_dependencies: "
 		 "HPCX_DIR is not set. Ensure HPCX is installed and sourced correctly.",
 		 "setting"},
+		/* real: real-logs-new batch995 (catboost/catboost#1342, a data path that names a
+		 * directory): libc's words for EISDIR */
+		{"AN EXCEPTION OCCURRED. (TFileError) (Is a directory) util/system/file.cpp:877: can "
+		 "not read data from \"/my-data-folder\"",
+		 "path-kind"},
 		/* real: real-logs-new batch990 (mej/nhc#111, a node whose adapter was taken out) */
 		{"ERROR:  nhc:  Health check failed:  check_hw_ib:  No Infiniband device was found.",
 		 "link-down"},
