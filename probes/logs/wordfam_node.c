@@ -318,16 +318,15 @@ const struct family hlog__fams_node[] = {
 	 .any = {"no ib port", "no infiniband port", "no port", "no hfi unit"},
 	 .also = {"is active", "are active"}},
 	/* a node whose InfiniBand adapter is not seen at all (not seated, dead, or its driver not
-	 * loaded): NHC's check_hw_ib "No Infiniband device was found.", ibv_devinfo's and
-	 * perftest's "No IB devices found" (NCCL's "NET/IB : No device found." is INFO, no
-	 * error line) */
+	 * loaded): NHC's check_hw_ib "No Infiniband device was found.", libibverbs' example
+	 * programs' (ibv_rc_pingpong) "No IB devices found" (NCCL's "NET/IB : No device
+	 * found." is INFO, no error line) */
 	{.cat = HCAT_LINK_DOWN,
 	 .name = "link-down",
 	 .fix = "check that the node sees its InfiniBand adapter (lspci, ibstat, ibv_devinfo) and "
 		"that the adapter's driver is loaded (mlx5_ib, ib_uverbs); reseat or replace it, or "
 		"take the node out, then run again",
-	 .any = {"no infiniband device", "no infiniband devices", "no ib device", "no ib devices",
-		 "no rdma device", "no rdma devices"},
+	 .any = {"no infiniband device", "no ib device", "no rdma device"}, /* "...s" too */
 	 .also = {"found", "detected"}},
 	/* a NIC the transport was told to use that it finds no usable port of (down, or gone):
 	 * UCX's "network device 'mlx5_ib0:1' is not available, please use one or more of:

@@ -52,6 +52,9 @@ static void test_rows(void **state)
 		/* real: real-logs-new batch990 (mej/nhc#111, a node whose adapter was taken out) */
 		{"ERROR:  nhc:  Health check failed:  check_hw_ib:  No Infiniband device was found.",
 		 "link-down"},
+		/* the plural, as libibverbs' example programs (ibv_rc_pingpong) print it on a node
+		 * without an adapter */
+		{"ERROR: No IB devices found", "link-down"},
 		/* real: real-logs-new batch979 (Project-HAMi/volcano-vgpu-device-plugin#155, a
 		 * container runtime that does not mount the driver's libraries): a status's name */
 		{"E0902 08:11:42.623635       1 main.go:205] failed to initialize NVML: "
