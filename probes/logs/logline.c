@@ -997,8 +997,8 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 		/* a level bracket leaves the rest (HCCL(pid,...):stamp) for inline_facts */
 		if (level_prefix(&t, l) || glog_prefix(&t, l))
 			m = t;
-		else if (shell_trace(t))
-			l->level = HLINE_DEBUG;
+		else if (l->level == HLINE_NONE && shell_trace(t))
+			l->level = HLINE_DEBUG; /* (a level its writer gave the line stays) */
 		else if (l->level == HLINE_NONE)
 			l->level = bracket_run_level(t);
 		break;

@@ -330,8 +330,8 @@ static void test_shell_trace(void **state)
 	assert_int_equal(l.level, HLINE_DEBUG);
 	assert_int_equal(l.error, 0);
 	/* not a line that only starts with a plus: a sum, a diff's "+ " with a blank after it */
-	static const char *const not_trace[] = {"+5 errors in the last epoch", "+  error: x",
-						"+"};
+	static const char *const not_trace[] = {"+5 errors in the last epoch", "+  error: x", "+",
+						"2024-05-21 11:58:06 ERROR + rm -rf /x failed"};
 	for (size_t i = 0; i < sizeof(not_trace) / sizeof(not_trace[0]); i++) {
 		hlog__line_parse(span(not_trace[i]), &l);
 		assert_int_not_equal(l.level, HLINE_DEBUG);
