@@ -472,6 +472,11 @@ static const struct {
 	 * benefits of async output processing, enable CUDA graph. Since, enforce-eager is
 	 * enabled, async output processor cannot be used" */
 	{"cannot be used", 0, hlog__ew_setting_chosen},
+	/* an option the program cannot honour and says, in a sentence of its own, that it goes on
+	 * without: Slurm's "srun: warning: can't honor --ntasks-per-node set to 8 which doesn't
+	 * match the requested tasks 16 with the number of requested nodes 16. Ignoring
+	 * --ntasks-per-node." */
+	{". Ignoring --", 1, NULL},
 	/* a second registration refused because the first is there, nothing missing: XLA's "E
 	 * .../cuda_dnn.cc:8454] Unable to register cuDNN factory: Attempting to register factory
 	 * for plugin cuDNN when one has already been registered" (TensorFlow and JAX both load

@@ -453,11 +453,9 @@ static const struct row_line word_lines[] = {
 	 "don't match with driver version 530.41.03. Please update with matching NVIDIA driver "
 	 "package."},
 	{"doesn't match",
-	 "https://github.com/mlcommons/training_results_v5.0/blob/"
-	 "0fdc28f013256aea84fa36fdaf1e0fa46094b18c/Dell/results/9xXE9712x4GB200/llama2_70b_lora/"
-	 "result_9.txt",
-	 "srun: warning: can't honor --ntasks-per-node set to 1 which doesn't match the requested "
-	 "tasks 36 with the number of requested nodes 9. Ignoring --ntasks-per-node."},
+	 "../real-logs-new/batch265/vllm-ascend-9689-moe-dp-extract-hidden-states-gloo-cpu-group-"
+	 "preamble-8-vs-4-collective-mismatch",
+	 "Received data size doesn"},
 	{"integer expression expected",
 	 "../real-logs-new/batch548/mlcommons-training-v2-1-asustek-escn4a-e11-4xa100-hugectr-dlrm-"
 	 "trial-3-stops-after-asyncreader-init-no-run-start",
@@ -664,6 +662,10 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch995/lightgbm-886-maintainer-two-machine-socket-parallel-example-"
 	 "healthy",
 	 "Connecting to rank 1 failed, waiting for 10000 milliseconds", 0},
+	{". Ignoring --",
+	 "../real-logs-new/batch1001/mlperf-v4-0-oracle-16x-bm-gpu-h100-8-sd-nemo-128rank-run-stop-"
+	 "success-2500-steps-healthy",
+	 "with the number of requested nodes 16. Ignoring --ntasks-per-node.", 0},
 	{"cannot be used",
 	 "../real-logs-new/batch967/rldecisionagent-char-count-verl-grpo-smollm-135m-1gpu-vllm-"
 	 "step1-healthy",
