@@ -7,6 +7,7 @@
 
 #include "probes/logs/catalog.h"
 #include "probes/logs/logline.h"
+#include "probes/logs/loghead.h"
 #include "probes/logs/logtext.h"
 
 static int is_digit(char c)
@@ -17,14 +18,6 @@ static int is_digit(char c)
 static int is_alnum(char c)
 {
 	return is_digit(c) || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
-}
-
-static void skip(struct pspan *m, size_t k)
-{
-	if (k > m->n)
-		k = m->n;
-	m->s += k;
-	m->n -= k;
 }
 
 static size_t spaces(struct pspan m)
@@ -80,54 +73,6 @@ int hlog__code_token(struct pspan m, int *len)
 	}
 	*len = 0;
 	return -1;
-}
-
-/* LV: a row with its word's length, measured once (a strlen per row per line was 1 % of
- * judging a log) */
-#define LV(w, l) {w, sizeof(w) - 1, l}
-static const struct {
-	const char *word;
-	size_t n;
-	int level;
-} levels[] = {
-	LV("ERROR", HLINE_ERROR),    LV("FATAL", HLINE_ERROR), LV("CRITICAL", HLINE_ERROR),
-	LV("EXCEPTION", HLINE_ERROR), LV("WARNING", HLINE_WARN), LV("WARN", HLINE_WARN),
-	LV("INFO", HLINE_INFO),	     LV("EVENT", HLINE_INFO),  LV("NOTICE", HLINE_INFO),
-	LV("DEBUG", HLINE_DEBUG),    LV("TRACE", HLINE_DEBUG),
-	/* UCX's level between WARN and INFO, a diagnostic the library goes on from: "vfs_sock.c:63
-	 * UCX  DIAG  failed to create directory '/run/user/0/ucx': No such file or directory" */
-	LV("DIAG", HLINE_INFO),
-	/* the short forms of C libraries' own loggers: BKCL's "[4288][ERR][BKCL]", "[DBG]" */
-	LV("ERR", HLINE_ERROR),	     LV("WRN", HLINE_WARN),    LV("DBG", HLINE_DEBUG),
-};
-#undef LV
-
-/* A level word of exactly m.s[0..n), any case; HLINE_NONE when it is none. */
-static int level_word(const char *s, size_t n)
-{
-	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
-		if (levels[i].n == n && !strncasecmp(s, levels[i].word, n))
-			return levels[i].level;
-	return HLINE_NONE;
-}
-
-/* The level a logger writes by its initial (Python's "%(levelname).1s", glog's, Ray's):
- * D, I, W, E or F; HLINE_NONE for any other byte. */
-static int initial_level(char c)
-{
-	switch (c) {
-	case 'D':
-		return HLINE_DEBUG;
-	case 'I':
-		return HLINE_INFO;
-	case 'W':
-		return HLINE_WARN;
-	case 'E':
-	case 'F':
-		return HLINE_ERROR;
-	default:
-		return HLINE_NONE;
-	}
 }
 
 /* "YYYY-MM-DD hh:mm:ss" (or 'T' between), optionally ",mmm" / ".mmm[uuu]": its length. */
@@ -189,7 +134,7 @@ static int ctime_prefix(struct pspan *m, struct hlog_line *l)
 		return 0;
 	l->t_us = ((hlog__days((int)y, mo + 1, (int)d) * 86400 + h * 3600 + mi * 60 + se) *
 		   1000000);
-	skip(m, i + 13);
+	hlog__skip(m, i + 13);
 	return 1;
 }
 
@@ -211,7 +156,7 @@ static int rank_prefix(struct pspan *m, struct hlog_line *l)
 		if (end < m->n && m->s[end] == ':')
 			end++;
 		l->rank = (int)v;
-		skip(m, end);
+		hlog__skip(m, end);
 		return 1;
 	}
 	size_t a = num(t, 0, &v);
@@ -220,7 +165,7 @@ static int rank_prefix(struct pspan *m, struct hlog_line *l)
 	    (probe__starts((struct pspan){t.s + a + 1, t.n - a - 1}, "<stderr>:") ||
 	     probe__starts((struct pspan){t.s + a + 1, t.n - a - 1}, "<stdout>:"))) {
 		l->rank = (int)v;
-		skip(m, 1 + a + 1 + 9);
+		hlog__skip(m, 1 + a + 1 + 9);
 		return 1;
 	}
 	if (!a || a >= t.n || t.s[a] != ',')
@@ -237,7 +182,7 @@ static int rank_prefix(struct pspan *m, struct hlog_line *l)
 	else
 		end++;
 	l->rank = (int)v;
-	skip(m, end);
+	hlog__skip(m, end);
 	return 1;
 }
 
@@ -256,7 +201,7 @@ static int srun_label(struct pspan *m, struct hlog_line *l)
 		w++;
 	if (w > k + 2 && w + 2 < m->n && m->s[w] == ':' && m->s[w + 1] == ' ' && m->s[w + 2] == '<')
 		return 0;
-	skip(m, k + 2);
+	hlog__skip(m, k + 2);
 	/* the step's daemon writes through a task's stream: "0: slurmstepd: error: Detected 1
 	 * oom_kill event in StepId=..." is of the step, whichever task relays it */
 	if (probe__starts(*m, "slurmstepd"))
@@ -296,7 +241,7 @@ static int grep_prefix(struct pspan *m, struct hlog_line *l)
 		k = d + 1;
 	if (k >= m->n || m->s[k] == '/')
 		return 0; /* "http://" and the like, or nothing after it */
-	skip(m, k);
+	hlog__skip(m, k);
 	return 1;
 }
 
@@ -319,7 +264,7 @@ static int proc_prefix(struct pspan *m, struct hlog_line *l)
 	 * "(PID:n, ...)", CANN's "[PID: n]") is the process that logged, and wins */
 	if (v > 0 && v < 0x7fffffff)
 		l->wrap_pid = (int)v;
-	skip(m, (size_t)(close - m->s) + 1);
+	hlog__skip(m, (size_t)(close - m->s) + 1);
 	return 1;
 }
 
@@ -329,7 +274,7 @@ static int vllm_prefix(struct pspan *m, struct hlog_line *l)
 	size_t w = 0;
 	while (w < m->n && w < 10 && m->s[w] >= 'A' && m->s[w] <= 'Z')
 		w++;
-	int lv = w ? level_word(m->s, w) : HLINE_NONE;
+	int lv = w ? hlog__level_word(m->s, w) : HLINE_NONE;
 	if (!lv || w + 15 > m->n || m->s[w] != ' ')
 		return 0;
 	static const char shape[] = "dd-dd dd:dd:dd";
@@ -352,7 +297,7 @@ static int vllm_prefix(struct pspan *m, struct hlog_line *l)
 			end += (size_t)(close - rest.s) + 1;
 	}
 	l->level = lv;
-	skip(m, end);
+	hlog__skip(m, end);
 	return 1;
 }
 
@@ -361,15 +306,15 @@ static int vllm_prefix(struct pspan *m, struct hlog_line *l)
  * t is the bracket's inside, the time k long; takes the whole bracket off m. */
 static int ray_fields(struct pspan t, size_t k, struct pspan *m, struct hlog_line *l)
 {
-	if (k + 3 >= t.n || t.s[k] != ' ' || !initial_level(t.s[k + 1]) || t.s[k + 2] != ' ')
+	if (k + 3 >= t.n || t.s[k] != ' ' || !hlog__initial_level(t.s[k + 1]) || t.s[k + 2] != ' ')
 		return 0;
 	size_t i = k + 3;
 	while (i < t.n && i < k + 40 && (is_digit(t.s[i]) || t.s[i] == ' '))
 		i++;
 	if (i == k + 3 || i >= t.n || t.s[i] != ']')
 		return 0;
-	l->level = initial_level(t.s[k + 1]);
-	skip(m, i + 2);
+	l->level = hlog__initial_level(t.s[k + 1]);
+	hlog__skip(m, i + 2);
 	return 1;
 }
 
@@ -411,7 +356,7 @@ static int pylog_prefix(struct pspan *m, struct hlog_line *l)
 			if (b < rest.n && rest.s[b] == ']')
 				after = b + 1;
 		}
-		int lv = after && b > a ? level_word(rest.s + a, b - a) : HLINE_NONE;
+		int lv = after && b > a ? hlog__level_word(rest.s + a, b - a) : HLINE_NONE;
 		if (lv) {
 			l->level = lv;
 			struct pspan r2 = {rest.s + after, rest.n - after};
@@ -421,7 +366,7 @@ static int pylog_prefix(struct pspan *m, struct hlog_line *l)
 			    !memchr(r2.s, ' ', (size_t)(dash - r2.s)))
 				after += (size_t)(dash - r2.s) + 3;
 			end += after;
-			skip(m, end);
+			hlog__skip(m, end);
 			return 1;
 		}
 		if (i == 0) {
@@ -429,15 +374,15 @@ static int pylog_prefix(struct pspan *m, struct hlog_line *l)
 			size_t w = sp;
 			while (w < lim && rest.s[w] >= 'A' && rest.s[w] <= 'Z')
 				w++;
-			lv = w > sp ? level_word(rest.s + sp, w - sp) : HLINE_NONE;
+			lv = w > sp ? hlog__level_word(rest.s + sp, w - sp) : HLINE_NONE;
 			if (lv && (w == rest.n || rest.s[w] == ' ' || rest.s[w] == ':')) {
 				l->level = lv;
-				skip(m, end + w + (w < rest.n));
+				hlog__skip(m, end + w + (w < rest.n));
 				return 1;
 			}
 		}
 	}
-	skip(m, end);
+	hlog__skip(m, end);
 	return 1;
 }
 
@@ -452,17 +397,17 @@ static int level_prefix(struct pspan *m, struct hlog_line *l)
 		b++;
 	/* the level by its initial, as Python's logging writes "[%(levelname).1s]": "[2025-09-11
 	 * 14:09:46,956945][I][distributed/utils:298:set_pg_timeouts] ..." */
-	if (b == 2 && m->n > 3 && m->s[2] == ']' && initial_level(m->s[1])) {
-		l->level = initial_level(m->s[1]);
-		skip(m, 3);
+	if (b == 2 && m->n > 3 && m->s[2] == ']' && hlog__initial_level(m->s[1])) {
+		l->level = hlog__initial_level(m->s[1]);
+		hlog__skip(m, 3);
 		return 1;
 	}
 	if (b < m->n && m->s[b] == ']') {
-		int lv = level_word(m->s + 1, b - 1);
+		int lv = hlog__level_word(m->s + 1, b - 1);
 		if (!lv)
 			return 0;
 		l->level = lv;
-		skip(m, b + 1);
+		hlog__skip(m, b + 1);
 		return 1;
 	}
 	/* torch's glog form: "[E324 13:00:25.428029551 file.cpp:574]", the level and MMDD */
@@ -473,9 +418,9 @@ static int level_prefix(struct pspan *m, struct hlog_line *l)
 		const char *close = memchr(m->s, ']', m->n < 120 ? m->n : 120);
 		if (!close)
 			return 0;
-		l->level = initial_level(m->s[1]);
+		l->level = hlog__initial_level(m->s[1]);
 		l->yearless = d >= 5;
-		skip(m, (size_t)(close - m->s) + 1);
+		hlog__skip(m, (size_t)(close - m->s) + 1);
 		return 1;
 	}
 	return 0;
@@ -492,7 +437,7 @@ static int bracket_run_level(struct pspan m)
 		if (!close)
 			break;
 		size_t a = i + 1, n = (size_t)(close - m.s) - a;
-		int lv = n >= 3 && n <= 8 ? level_word(m.s + a, n) : HLINE_NONE;
+		int lv = n >= 3 && n <= 8 ? hlog__level_word(m.s + a, n) : HLINE_NONE;
 		/* in upper case only: "[Info]" may be a module's name */
 		for (size_t k = 0; lv && k < n; k++)
 			if (m.s[a + k] < 'A' || m.s[a + k] > 'Z')
@@ -519,9 +464,9 @@ static int glog_prefix(struct pspan *m, struct hlog_line *l)
 	const char *close = memchr(m->s, ']', m->n < 120 ? m->n : 120);
 	if (!close || close[-1] < '0' || close[-1] > '9')
 		return 0;
-	l->level = initial_level(m->s[0]);
+	l->level = hlog__initial_level(m->s[0]);
 	l->yearless = 1;
-	skip(m, (size_t)(close - m->s) + 1);
+	hlog__skip(m, (size_t)(close - m->s) + 1);
 	return 1;
 }
 
@@ -556,7 +501,7 @@ static int kernel_prefix(struct pspan *m, struct hlog_line *l, int kernel_word)
 		if (!((stamp && dot == 1) || (human && in.s[0] >= 'A' && in.s[0] <= 'Z')))
 			return 0;
 		l->kernel = 1;
-		skip(m, (size_t)(close - m->s) + 1);
+		hlog__skip(m, (size_t)(close - m->s) + 1);
 		return 1;
 	}
 	const char *k = kernel_word && m->n > 16 ? hlog__find((struct pspan){m->s, m->n < 80 ? m->n : 80},
@@ -565,147 +510,10 @@ static int kernel_prefix(struct pspan *m, struct hlog_line *l, int kernel_word)
 	if (k && m->n > 15 && m->s[3] == ' ' && m->s[0] >= 'A' && m->s[0] <= 'Z' &&
 	    memchr(m->s, ':', (size_t)(k - m->s))) {
 		l->kernel = 1;
-		skip(m, (size_t)(k - m->s) + 9);
+		hlog__skip(m, (size_t)(k - m->s) + 9);
 		return 1;
 	}
 	return 0;
-}
-
-/* The length of the name m opens with, a service's or a host's (letters, digits, '_', '-',
- * '.'; 64 at most), and whether it has a lower-case letter. */
-static size_t name_len(struct pspan m, int *lower)
-{
-	size_t i = 0;
-	*lower = 0;
-	while (i < m.n && i < 64 && (is_alnum(m.s[i]) || m.s[i] == '_' || m.s[i] == '-' ||
-				     m.s[i] == '.')) {
-		*lower |= m.s[i] >= 'a' && m.s[i] <= 'z';
-		i++;
-	}
-	return i;
-}
-
-/* Docker Compose's service prefix, the service's name padded with blanks then "| ":
- * "deepseek-v3_2-exp-w8a8 |  File \"/usr/local/.../tp_worker.py\", line 253, in __init__",
- * "web-1  | Traceback (most recent call last):". The name has a lower-case letter and is no
- * level word (loguru's "ERROR    | module:fn:12 - ..." is a level, not a service). */
-static int compose_prefix(struct pspan *m)
-{
-	int lower;
-	size_t i = name_len(*m, &lower);
-	size_t name = i;
-	while (i < m->n && m->s[i] == ' ')
-		i++;
-	if (!name || !lower || i == name || i + 1 >= m->n || m->s[i] != '|' || m->s[i + 1] != ' ' ||
-	    level_word(m->s, name))
-		return 0;
-	skip(m, i + 2);
-	return 1;
-}
-
-/* A cell of a log viewer's table before the message: empty, or a time stamp (digits with
- * ':' and '-' or '/' among them). */
-static int viewer_cell(const char *s, size_t n, int *stamp)
-{
-	size_t digits = 0, colon = 0, dash = 0;
-	for (size_t i = 0; i < n; i++) {
-		char c = s[i];
-		if (isdigit((unsigned char)c))
-			digits++;
-		else if (c == ':')
-			colon++;
-		else if (c == '-' || c == '/')
-			dash++;
-		else if (c != ' ' && c != '.' && c != 'T' && c != ',' && c != '+')
-			return 0;
-	}
-	if (!digits)
-		return !colon && !dash;
-	if (digits < 6 || !colon || !dash)
-		return 0;
-	*stamp = 1;
-	return 1;
-}
-
-/* The cells a log viewer's export puts before each message, a time stamp among empty ones:
- * "  |   |   | 2021-11-17 12:30:37 | File \"/usr/local/lib/...\", line 68, in getter". A
- * results table's row ("|  8  |  2 | float |") has no time stamp cell and is left whole. */
-static int viewer_cells(struct pspan *m)
-{
-	size_t i = 0, end = 0;
-	int stamp = 0;
-	for (;;) {
-		const char *bar = memchr(m->s + i, '|', m->n - i);
-		if (!bar || !viewer_cell(m->s + i, (size_t)(bar - m->s) - i, &stamp))
-			break;
-		i = end = (size_t)(bar - m->s) + 1;
-	}
-	if (!stamp || end >= m->n || m->s[end] != ' ')
-		return 0;
-	skip(m, end + 1);
-	return 1;
-}
-
-/* A host's label before a Python traceback, as pdsh and launchers built on it (DeepSpeed's
- * multi-node runner) tag each line with the host that wrote it: "node2: Traceback (most
- * recent call last):", "node2:   File \"run_clm.py\", line 659, in <module>". Taken only
- * before a traceback's heading or frame, whose own marks say what the line is: a label
- * followed by anything else may be a message's own ("error: ..."). */
-static int host_label(struct pspan *m)
-{
-	int lower;
-	size_t i = name_len(*m, &lower);
-	if (!i || i + 1 >= m->n || m->s[i] != ':' || m->s[i + 1] != ' ' || level_word(m->s, i))
-		return 0; /* a level ("ERROR: Traceback ...") is the line's own, for its parser */
-	struct pspan t = {m->s + i + 2, m->n - i - 2};
-	struct pspan r = probe__trim(t);
-	if (!probe__starts(r, "Traceback (most recent call last)") && !probe__starts(r, "File \""))
-		return 0;
-	*m = t;
-	return 1;
-}
-
-/* torch elastic's label of a worker's relayed output, its role and local rank ("[default2]:"
- * with --tee or --local-ranks-filter): its length, 0 for none. The local rank is not the
- * rank, which a "[rank2]:" after it states. */
-static size_t role_len(struct pspan m)
-{
-	if (m.n < 5 || m.s[0] != '[')
-		return 0;
-	size_t a = 1;
-	while (a < m.n && a < 33 && ((m.s[a] >= 'a' && m.s[a] <= 'z') || m.s[a] == '_'))
-		a++;
-	size_t d = a;
-	while (d < m.n && d < a + 5 && is_digit(m.s[d]))
-		d++;
-	return a == 1 || d == a || d + 1 >= m.n || m.s[d] != ']' || m.s[d + 1] != ':' ? 0 : d + 2;
-}
-
-static int role_label(struct pspan *m)
-{
-	size_t k = role_len(*m);
-	if (k)
-		skip(m, k);
-	return k != 0;
-}
-
-/* A job runner's task label that opens a line before a role label ("finetune/0
- * [default2]:[rank2]: ..."): the task's name, '/', its index, a blank. Most lines have no '/'
- * near their start, and the name is not scanned for them. */
-static int task_label(struct pspan *m)
-{
-	const char *sl = memchr(m->s, '/', m->n < 72 ? m->n : 72);
-	int lower;
-	if (!sl || sl == m->s || name_len(*m, &lower) != (size_t)(sl - m->s))
-		return 0;
-	size_t i = (size_t)(sl - m->s), d = i + 1;
-	while (d < m->n && d < i + 7 && is_digit(m->s[d]))
-		d++;
-	if (d == i + 1 || d >= m->n || m->s[d] != ' ' ||
-	    !role_len((struct pspan){m->s + d + 1, m->n - d - 1}))
-		return 0;
-	skip(m, d + 1);
-	return 1;
 }
 
 /* "[PID: 159] " (CANN's screen form puts it after the code, too). */
@@ -720,7 +528,7 @@ static int pid_prefix(struct pspan *m, struct hlog_line *l)
 		return 0;
 	if (v > 0 && v < 0x7fffffff)
 		l->pid = (int)v;
-	skip(m, (size_t)(close - m->s) + 1);
+	hlog__skip(m, (size_t)(close - m->s) + 1);
 	return 1;
 }
 
@@ -896,7 +704,7 @@ static int info_word_before(struct pspan m, size_t at)
 		size_t w = i;
 		while (w < at && m.s[w] >= 'A' && m.s[w] <= 'Z')
 			w++;
-		int lv = w > i && (w == m.n || !is_alnum(m.s[w])) ? level_word(m.s + i, w - i)
+		int lv = w > i && (w == m.n || !is_alnum(m.s[w])) ? hlog__level_word(m.s + i, w - i)
 								   : HLINE_NONE;
 		if (lv == HLINE_INFO || lv == HLINE_DEBUG)
 			return 1;
@@ -911,7 +719,7 @@ static int mild_level_before(struct pspan m, size_t at)
 		size_t w = i;
 		while (w < at && ((m.s[w] >= 'A' && m.s[w] <= 'Z') || (m.s[w] >= 'a' && m.s[w] <= 'z')))
 			w++;
-		int lv = w > i ? level_word(m.s + i, w - i) : HLINE_NONE;
+		int lv = w > i ? hlog__level_word(m.s + i, w - i) : HLINE_NONE;
 		if (lv != HLINE_NONE && lv != HLINE_ERROR)
 			return 1;
 		i = w > i ? w : i + 1;
@@ -978,15 +786,15 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 	 * "> srun: error: nid008576: task 2: Out Of Memory"): they are the page's, not the log's */
 	for (size_t sp = spaces(m); sp + 1 < m.n && m.s[sp] == '>' && m.s[sp + 1] == ' ';
 	     sp = spaces(m))
-		skip(&m, sp + 2);
+		hlog__skip(&m, sp + 2);
 	/* the prefixes come in any order and nest ("[rank1]: (Worker pid=3) ERROR ..."); each
 	 * pass takes one, and a line has few */
 	for (int pass = 0; pass < 8; pass++) {
 		size_t sp = spaces(m);
 		struct pspan t = {m.s + sp, m.n - sp};
-		if ((!pass && (grep_prefix(&t, l) || compose_prefix(&t) || viewer_cells(&t) ||
-			       srun_label(&t, l) || host_label(&t) || task_label(&t))) ||
-		    rank_prefix(&t, l) || role_label(&t) ||
+		if ((!pass && (grep_prefix(&t, l) || hlog__compose_prefix(&t) || hlog__viewer_cells(&t) ||
+			       srun_label(&t, l) || hlog__host_label(&t) || hlog__task_label(&t))) ||
+		    rank_prefix(&t, l) || hlog__role_label(&t) ||
 		    proc_prefix(&t, l) ||
 		    ctime_prefix(&t, l) ||
 		    vllm_prefix(&t, l) ||

@@ -359,6 +359,14 @@ int64_t hlog__stamp_at(const char *s, size_t n)
 	return ((days * 86400 + h * 3600 + mi * 60 + se) * 1000 + ms) * 1000 + us;
 }
 
+void hlog__skip(struct pspan *m, size_t k)
+{
+	if (k > m->n)
+		k = m->n;
+	m->s += k;
+	m->n -= k;
+}
+
 int hlog__word_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||

@@ -18,6 +18,8 @@ void hlog__line_pairs(struct pspan line);
 const char *hlog__find(struct pspan m, const char *lit);
 /* A letter, digit or underscore: a character of a name ("HCCL_E_TIMEOUT", "rtFooWithTimeout") */
 int hlog__word_char(char c);
+/* m without its first k bytes (all of them when it has fewer) */
+void hlog__skip(struct pspan *m, size_t k);
 
 /* Whether m reports an HTTP status of a failed request (400 to 599): "[status code: 404]",
  * "status code is 503", "HTTP status 500". */
