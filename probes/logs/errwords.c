@@ -476,7 +476,7 @@ static const struct {
 	 * without: Slurm's "srun: warning: can't honor --ntasks-per-node set to 8 which doesn't
 	 * match the requested tasks 16 with the number of requested nodes 16. Ignoring
 	 * --ntasks-per-node." */
-	{". Ignoring --", 1, NULL},
+	{"Ignoring --", 1, hlog__ew_sentence_start},
 	/* a second registration refused because the first is there, nothing missing: XLA's "E
 	 * .../cuda_dnn.cc:8454] Unable to register cuDNN factory: Attempting to register factory
 	 * for plugin cuDNN when one has already been registered" (TensorFlow and JAX both load
@@ -548,7 +548,7 @@ static const struct {
 	{"The server socket cannot be initialized on", 1, hlog__ew_one_address},
 	/* and the time waited before the next try: LightGBM's "[Warning] Connecting to rank 1
 	 * failed, waiting for 10000 milliseconds" */
-	{", waiting for", 1, hlog__ew_wait_before_retry},
+	{"waiting for", 1, hlog__ew_wait_before_retry},
 	/* Paddle's "connect addr=173.15.88.4:6070 failed 4 times with reason: Connection refused
 	 * retry after 2 seconds" */
 	{"retry after", 1, hlog__ew_retries_left},

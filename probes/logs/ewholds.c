@@ -34,14 +34,16 @@ int hlog__ew_retries_left(struct pspan m, size_t at, size_t len)
 	return n < of;
 }
 
-/* Whether ", waiting for" at m[at..at+len) gives the time the program waits before it tries
- * again, a number and its unit: LightGBM's "[Warning] Connecting to rank 1 failed, waiting
- * for 10000 milliseconds" (then "Connected to rank 1"); not a wait for something else ("...
- * failed, waiting for the master"). */
+/* Whether "waiting for" at m[at..at+len), in a clause of its own (after ", "), gives the time
+ * the program waits before it tries again, a number and its unit: LightGBM's "[Warning]
+ * Connecting to rank 1 failed, waiting for 10000 milliseconds" (then "Connected to rank 1");
+ * not a wait for something else ("... failed, waiting for the master"). */
 int hlog__ew_wait_before_retry(struct pspan m, size_t at, size_t len)
 {
 	static const char *const units[] = {"ms", "milliseconds", "millisecond", "s", "sec",
 					    "seconds", "second", "secs"};
+	if (at < 2 || m.s[at - 1] != ' ' || m.s[at - 2] != ',')
+		return 0;
 	size_t i = at + len;
 	while (i < m.n && ew_blank(m.s[i]))
 		i++;
@@ -753,6 +755,14 @@ int hlog__ew_warning_class(struct pspan m, size_t at, size_t len)
 		if (isupper((unsigned char)m.s[i]) && isupper((unsigned char)m.s[i - 1]))
 			return 0; /* not a name in capitals ("NCCLWarning") */
 	return islower((unsigned char)m.s[at - 1]);
+}
+
+/* Whether the form at m[at..] opens a sentence that follows another on the line (". " before
+ * it): Slurm's "... with the number of requested nodes 16. Ignoring --ntasks-per-node." */
+int hlog__ew_sentence_start(struct pspan m, size_t at, size_t len)
+{
+	(void)len;
+	return at >= 2 && m.s[at - 1] == ' ' && m.s[at - 2] == '.';
 }
 
 /* Whether the word at m[at..at+len) heads a label: one more word right after it, then the

@@ -46,9 +46,11 @@ int hlog__ew_warning_class(struct pspan m, size_t at, size_t len);
 /* Whether the word at m[at..at+len) heads a label, one word and a colon after it ("Evicted
  * Pages: 3720495"). */
 int hlog__ew_label_head(struct pspan m, size_t at, size_t len);
-/* Whether ", waiting for" at m[at..at+len) gives the time before the next try ("failed,
- * waiting for 10000 milliseconds"). */
+/* Whether "waiting for" at m[at..at+len), after ", ", gives the time before the next try
+ * ("failed, waiting for 10000 milliseconds"). */
 int hlog__ew_wait_before_retry(struct pspan m, size_t at, size_t len);
+/* Whether the form at m[at..] opens a sentence after another (". " before it). */
+int hlog__ew_sentence_start(struct pspan m, size_t at, size_t len);
 int hlog__ew_column_heading(struct pspan m, size_t at, size_t len);
 int hlog__ew_dir_exists(struct pspan m, size_t at, size_t len);
 int hlog__ew_foretold(struct pspan m, size_t at, size_t len);

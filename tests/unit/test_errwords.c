@@ -658,11 +658,11 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch983/skypilot-training-best-practices-nvme-vs-s3-mount-load-and-"
 	 "save-benchmark-healthy",
 	 "Evicted Pages: 3720495 (14G)", 0},
-	{", waiting for",
+	{"waiting for",
 	 "../real-logs-new/batch995/lightgbm-886-maintainer-two-machine-socket-parallel-example-"
 	 "healthy",
 	 "Connecting to rank 1 failed, waiting for 10000 milliseconds", 0},
-	{". Ignoring --",
+	{"Ignoring --",
 	 "../real-logs-new/batch1001/mlperf-v4-0-oracle-16x-bm-gpu-h100-8-sd-nemo-128rank-run-stop-"
 	 "success-2500-steps-healthy",
 	 "with the number of requested nodes 16. Ignoring --ntasks-per-node.", 0},
