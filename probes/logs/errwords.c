@@ -734,12 +734,18 @@ static int class_word(const char *s, size_t n, size_t left)
 	       (n == 6 || s[n - 7] == '_');
 }
 
+/* Whether benign row r may match at a byte a word character comes before: a form that
+ * starts with a mark, or one that ends a word begun before it (whole 3). */
+static int benign_inside_word(size_t r)
+{
+	return !hlog__word_char(benign[r].form[0]) || benign[r].whole == 3;
+}
+
 /* Where benign row r first matches in m at or after from, its length in *len; -1. */
 static long benign_from(struct pspan m, size_t r, size_t from, size_t *len)
 {
 	for (size_t i = from; i < m.n; i++) {
-		if (i && hlog__word_char(m.s[i - 1]) && hlog__word_char(benign[r].form[0]) &&
-		    benign[r].whole != 3)
+		if (i && hlog__word_char(m.s[i - 1]) && !benign_inside_word(r))
 			continue;
 		size_t k = match_at(m.s + i, m.n - i, benign[r].form, 0);
 		if (k) {
@@ -802,7 +808,7 @@ int hlog__benign_at(struct pspan m, size_t at, size_t len)
 			size_t r = benign_row[j], k;
 			if (best >= 0 && r >= (size_t)best)
 				break; /* in table order: no lower row is left at this byte */
-			if (after_word && hlog__word_char(benign[r].form[0]) && benign[r].whole != 3)
+			if (after_word && !benign_inside_word(r))
 				continue;
 			if (!(k = match_at(m.s + i, m.n - i, benign[r].form, 0)) ||
 			    (benign[r].holds && !benign[r].holds(m, i, k)))

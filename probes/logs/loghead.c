@@ -64,8 +64,7 @@ static size_t name_len(struct pspan m, int *lower)
 {
 	size_t i = 0;
 	*lower = 0;
-	while (i < m.n && i < 64 && (hlog__word_char(m.s[i]) || m.s[i] == '_' || m.s[i] == '-' ||
-				     m.s[i] == '.')) {
+	while (i < m.n && i < 64 && (hlog__word_char(m.s[i]) || m.s[i] == '-' || m.s[i] == '.')) {
 		*lower |= m.s[i] >= 'a' && m.s[i] <= 'z';
 		i++;
 	}
@@ -142,7 +141,8 @@ int hlog__host_label(struct pspan *m)
 {
 	int lower;
 	size_t i = name_len(*m, &lower);
-	if (!i || i + 1 >= m->n || m->s[i] != ':' || m->s[i + 1] != ' ' || hlog__level_word(m->s, i))
+	if (!i || i + 1 >= m->n || m->s[i] != ':' || m->s[i + 1] != ' ' ||
+	    hlog__level_word(m->s, i))
 		return 0; /* a level ("ERROR: Traceback ...") is the line's own, for its parser */
 	struct pspan t = {m->s + i + 2, m->n - i - 2};
 	struct pspan r = probe__trim(t);
