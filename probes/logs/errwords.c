@@ -492,6 +492,10 @@ static const struct {
 	 * multi-node training without SLURM handling the processes. Please note that this is not
 	 * tested in NeMo and could result in errors." */
 	{"errors", 0, hlog__ew_foretold},
+	/* and as what one may see: Transformers' "This is a friendly reminder - the current text
+	 * generation call will exceed the model's predefined maximum length (4096). Depending on
+	 * the model, you may observe exceptions, performance degradation, or nothing at all." */
+	{"exceptions", 0, hlog__ew_foretold},
 	/* advice under a condition, for its sentence: "If connection to the dashboard fails,
 	 * check your firewall settings and network configuration." (Ray's banner after "Ray
 	 * runtime started."), DeepSpeed's "[WARNING] [stage3.py:2164:step] 2 pytorch allocator

@@ -607,16 +607,18 @@ static size_t word_before(struct pspan m, size_t at, const char *const *words, s
 
 /* Whether the word at m[at..at+len) is foretold, not reported: a modal and a verb of
  * consequence right before it, an article between or not ("Please note that this is not
- * tested in NeMo and could result in errors.", "may lead to a failure"). A warning about
- * what may come says nothing failed. */
+ * tested in NeMo and could result in errors.", "may lead to a failure"), or to be seen
+ * ("Depending on the model, you may observe exceptions, performance degradation, or nothing
+ * at all."). A warning about what may come says nothing failed. */
 int hlog__ew_foretold(struct pspan m, size_t at, size_t len)
 {
 	(void)len;
 	static const char *const art[] = {"a ", "an "};
-	static const char *const verb[] = {"result in ", "lead to ", "cause "};
+	static const char *const verb[] = {"result in ", "lead to ", "cause ",	  "observe ",
+					   "see ",	 "encounter ", "experience "};
 	static const char *const modal[] = {"could ", "may ", "might ", "can "};
 	size_t a = word_before(m, at, art, 2), p = a != (size_t)-1 ? a : at;
-	if ((p = word_before(m, p, verb, 3)) == (size_t)-1 ||
+	if ((p = word_before(m, p, verb, 7)) == (size_t)-1 ||
 	    (p = word_before(m, p, modal, 4)) == (size_t)-1)
 		return 0;
 	return p == 0 || !isalpha((unsigned char)m.s[p - 1]);

@@ -265,3 +265,26 @@ int hlog__wf_module_part_missing(struct pspan s, long long *port)
 	(void)port;
 	return module_dotted(s) == 1;
 }
+
+/* An allocation of a size that failed: "failed to", "unable to", "could not", "cannot" or
+ * "can't" before "allocate", then a number ("Failed to allocate 4.000GB (alignment: none, ...)",
+ * "failed to allocate 373.25M", "fail to allocate 130 MiB"). What was asked for is a size, so
+ * memory of some kind ran short; "allocate resources" or "allocate a port" is not this form. */
+int hlog__wf_alloc_size(struct pspan s, long long *port)
+{
+	(void)port;
+	static const char *const refused[] = {"failed to ", "fail to ", "unable to ", "could not ",
+					      "couldn't ", "cannot ", "can't "};
+	for (const char *f = hlog__find_nocase(s, "allocate "); f;) {
+		size_t at = (size_t)(f - s.s), e = at + 9;
+		for (size_t k = 0; k < sizeof(refused) / sizeof(refused[0]); k++) {
+			size_t l = strlen(refused[k]);
+			if (at >= l && !strncasecmp(s.s + at - l, refused[k], l) && e < s.n &&
+			    isdigit((unsigned char)s.s[e]))
+				return 1;
+		}
+		struct pspan rest = {s.s + at + 9, s.n - at - 9};
+		f = hlog__find_nocase(rest, "allocate ");
+	}
+	return 0;
+}

@@ -137,6 +137,17 @@ const struct family hlog__fams_node[] = {
 		 /* and its object store: "System memory request exceeds memory available in
 		  * /dev/shm" */
 		 "exceeds memory available", "exceeds the memory available"}},
+	/* an allocation of a stated size refused, in any runtime's words: the Neuron runtime's
+	 * "Failed to allocate 4.000GB (alignment: none, usage: tensors) on ND 0:NC 4", XLA's
+	 * "failed to allocate 9.82G (10542804992 bytes) from device", UCX's "failed to allocate
+	 * 4259952 bytes" */
+	{.cat = HCAT_RESOURCE,
+	 .name = "memory",
+	 .what = "an allocation of memory failed: what was asked for was not free",
+	 .fix = "find what holds the memory (the job's batch size or model shards, another process "
+		"on the device or node, a cache that keeps it) and run again with less, or on a "
+		"device with more free",
+	 .form = hlog__wf_alloc_size},
 	/* a process over the memory it was allowed, killed or restarted for it: YARN's
 	 * "Container killed by YARN for exceeding memory limits", Dask's nanny "Worker exceeded
 	 * 95% memory budget. Restarting", Slurm's "Job 7 exceeded memory limit (x > y), being

@@ -628,6 +628,11 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch510/gpu-recipes-a4-qwen3-30b-nemo-2node-16gpu-b200-gke-max-steps-20-"
 	 "nemo-e-benign-healthy",
 	 "this is not tested in NeMo and could result in errors.", 0},
+	{"exceptions",
+	 "../real-logs-new/batch1004/gaudi-tutorials-localgpt-llama2-70b-deepspeed-8hpu-local-llm-"
+	 "loaded-healthy",
+	 "Depending on the model, you may observe exceptions, performance degradation, or nothing at "
+	 "all.", 0},
 	{"[Service thread] Accept failed",
 	 "../real-logs-new/batch515/mlperf-v5-0-oracle-8x-bm-gpu-h200-retinanet-64rank-proxy-close-"
 	 "retcode-3-after-status-success-healthy",

@@ -624,6 +624,14 @@ static void test_rows(void **state)
 		 "must be passed as first argument to job.sh",
 		 "arguments"},
 		{"WARN src/core.cu:225 failed to allocate 2101248 byte device buffer", "memory"},
+		/* real-logs-new batch1005 (the Neuron runtime's device-memory page), batch420
+		 * (yahoo/TensorFlowOnSpark#222): an allocation of a stated size refused */
+		{"2025-May-15 20:58:33.897479 224822:224822 ERROR  TDRV:log_dev_mem                     "
+		 "        Failed to allocate 4.000GB (alignment: none, usage: tensors) on ND 0:NC 4",
+		 "memory"},
+		{"2018-02-07 21:05:47.514579: E tensorflow/stream_executor/cuda/cuda_driver.cc:936] "
+		 "failed to allocate 9.82G (10539692032 bytes) from device: CUDA_ERROR_OUT_OF_MEMORY",
+		 "memory"},
 		{"NCCL Init failed (10) 'cuda malloc failed'", "memory"},
 		{"Failed to start nvml with error:  could not load NVML library", "library-missing"},
 		{"external/xla/xla/service/gpu/nccl_utils.cc:133: NCCL operation ncclGetUniqueId(&id) "
