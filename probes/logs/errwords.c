@@ -25,6 +25,10 @@
 /* a label whose number follows: an error only when that number is not 0 ("err=23", not
  * "err=0") */
 #define EW_NONZERO 4
+/* a status's name that heads the message it names: at the line's start (its prefix taken
+ * off) or right after "] " or ": " ("W .../op_kernel.cc:993] Unavailable: {...}"); elsewhere
+ * the same word is only a word ("the internal: field") */
+#define EW_HEAD 8
 
 /* A space in a row matches any run of blanks. Each row's comment is a real form of it (the
  * unit test reads each row on a real line). */
@@ -338,6 +342,13 @@ static const struct {
 	 * program that ran them logged their answer at: the SR-IOV operator's "I0607
 	 * 15:07:30.467921  124588 utils.go:708] RunCommand(): -E- Failed to open the device" */
 	{"-E-", EW_CASE | EW_ANY_LEVEL},
+	/* the canonical status codes of gRPC and absl (TensorFlow's, XLA's) in their CamelCase
+	 * names, heading the message of a failed call: TensorFlow's worker in a job whose
+	 * parameter server went away, "W tensorflow/core/framework/op_kernel.cc:993] Unavailable:
+	 * {\"created\":...,\"description\":\"EOF\",...,\"grpc_status\":14}", and "...] Internal: :
+	 * Unable to connect to endpoint" */
+	{"Unavailable: ", EW_CASE | EW_HEAD},
+	{"Internal: ", EW_CASE | EW_HEAD},
 };
 
 #define NWORDS (sizeof(words) / sizeof(words[0]))
@@ -886,6 +897,15 @@ static int nonzero_at(const char *s, size_t n)
 	return s[i] != '0' || (i + 1 < n && isdigit((unsigned char)s[i + 1]));
 }
 
+/* Whether s[i] starts the message: only blanks before it, or "] " or ": " right before. */
+static int message_head(const char *s, size_t i)
+{
+	size_t b = i;
+	while (b && (s[b - 1] == ' ' || s[b - 1] == '\t'))
+		b--;
+	return !b || (b < i && (s[b - 1] == ']' || s[b - 1] == ':'));
+}
+
 /* The first error word of m (of row only, unless only < 0) no benign form covers. */
 static int first_word(struct pspan m, long only, int *len, int *row)
 {
@@ -916,6 +936,8 @@ static int first_word(struct pspan m, long only, int *len, int *row)
 				k = match_at(s + i, n - i, words[r].form, words[r].flags & EW_CASE);
 		}
 		if (k && (words[r].flags & EW_NONZERO) && !nonzero_at(s + i + k, n - i - k))
+			k = 0;
+		if (k && (words[r].flags & EW_HEAD) && !message_head(s, i))
 			k = 0;
 		if (!k && !wide && !mark && (only < 0 || only == (long)NWORDS) &&
 		    class_word(s + i, end - i, n - i)) {

@@ -18,6 +18,8 @@
 #include "probes/npu/hcclcodes.h"
 #include "probes/logs/bundle.h"
 #include "probes/logs/catalog.h"
+#include "probes/logs/extract.h"
+#include "probes/logs/logtext.h"
 #include "probes/logs/hlogcause.h"
 #include "ranktable/base/plural.h"
 
@@ -164,6 +166,38 @@ static void rank_of_writer(struct hlog_report *r)
 		r->rank = f->self_rank;
 }
 
+/* A failure of unknown cause that names no rank has the rank a launcher says ended, in the
+ * first unexplained line of its node that names one rank as the subject and says it ended:
+ * Open MPI's "mpirun noticed that process rank 3 with PID 0 on node ubuntu154 exited on
+ * signal 11 (Segmentation fault).", Paddle's launcher "Container rank 1 status failed cmd
+ * [...] code 1 log log/workerlog.1". The crash or error quoted is that rank's, so it is the
+ * one to read first. */
+static void rank_that_ended(struct hlog_report *r)
+{
+	static const char *const ended[] = {"exited", "failed", "aborted", "killed", "crashed",
+					    "terminated", "died"};
+	if (r->rank >= 0 || r->group[0] || r->cat != HCAT_UNRESOLVED || !r->nunk)
+		return;
+	for (size_t i = 0; i < r->nunk && i < HLOG_MAX_UNK; i++) {
+		const struct hlog_unk *u = &r->unk[i];
+		struct pspan t = {u->text, strlen(u->text)};
+		if (strcmp(u->node, r->reported_on[0] ? r->reported_on : r->unk[0].node))
+			continue;
+		int says = 0;
+		for (size_t k = 0; k < sizeof(ended) / sizeof(ended[0]) && !says; k++)
+			says = hlog__has_nocase(t, ended[k]);
+		struct hx_vals x;
+		const struct hx_val *v;
+		if (!says)
+			continue;
+		hlog__extract(t, &x);
+		if ((v = hlog__xfind(&x, HX_RANK, HX_THIS)) && v->n >= 0 && v->n <= 1 << 24) {
+			r->rank = (int)v->n;
+			return;
+		}
+	}
+}
+
 /* The NIC a cause's lines name by its RDMA device ("link mlx5_2/1 state DOWN ...",
  * "ibv_create_ah(...) for UD verbs connect on bnxt_re0 failed"): whatever the failure, the
  * NIC it went through is where an operator looks. */
@@ -303,5 +337,6 @@ int hlog_conclude(struct hlog_report *r)
 	pci_of_cause(r);
 	nic_of_cause(r);
 	rank_of_writer(r);
+	rank_that_ended(r);
 	return 0;
 }

@@ -2096,5 +2096,23 @@ exit_is 1 "  'using the value' that does not end the sentence: still an error, e
 printf '%s\n' '            Access Timeout Recovery                    : N/A' '            Route Unhealthy                            : N/A' >"$TMP/fab.log"
 exit_is 0 "nvidia-smi's 'Access Timeout Recovery : N/A': exit 0" "$TMP/fab.log"
 
+# a failure of unknown cause names the rank its launcher says ended (PaddleSeg#3494, verbatim):
+# the line under the error names it
+cause_is "kind detail rank" "unresolved unclassified 1" "Paddle's launcher: 'Container rank 1 status failed': rank 1" \
+	'LAUNCH ERROR 2023-09-11 14:55:20,499 Container failed !!!' \
+	"Container rank 1 status failed cmd ['/home/jh/.virtualenvs/ppaddle/bin/python3', '-u', 'tools/train.py'] code 1 log log/workerlog.1"
+cause_is "kind detail rank" "unresolved unclassified None" "  a rank named without saying it ended: no rank" \
+	'LAUNCH ERROR 2023-09-11 14:55:20,499 Container failed !!!' \
+	'Container rank 1 status running'
+# an allocation of a stated size refused (the Neuron runtime's device-memory page, verbatim)
+cause_is "kind" "memory/resource" "'Failed to allocate 4.000GB ... on ND 0:NC 4': memory" \
+	'2025-May-15 20:58:33.897479 224822:224822 ERROR  TDRV:log_dev_mem                             Failed to allocate 4.000GB (alignment: none, usage: tensors) on ND 0:NC 4'
+# a gRPC/absl status heading a warning's message (tensorflow#7767, verbatim): an error
+printf '%s\n' 'W tensorflow/core/framework/op_kernel.cc:993] Unavailable: {"created":"@1487751897.191020037","description":"EOF","file":"external/grpc/src/core/lib/iomgr/tcp_posix.c","file_line":' >"$TMP/st.log"
+exit_is 1 "TensorFlow's 'W ...] Unavailable: {...}': an error line, exit 1" "$TMP/st.log"
+# exceptions a reader may observe are foretold (Gaudi-tutorials' LocalGPT run, verbatim)
+printf '%s\n' "This is a friendly reminder - the current text generation call will exceed the model's predefined maximum length (4096). Depending on the model, you may observe exceptions, performance degradation, or nothing at all." >"$TMP/fr.log"
+exit_is 0 "'you may observe exceptions': foretold, exit 0" "$TMP/fr.log"
+
 cause_flush
 done_testing

@@ -47,6 +47,13 @@ static const char *real_line(const char *from, const char *line, char *buf, size
 }
 
 static const struct row_line word_lines[] = {
+	{"Unavailable: ",
+	 "../real-logs-new/batch1008/tensorflow-7767-ps-restart-worker-unavailable-eof",
+	 "op_kernel.cc:993] Unavailable: {"},
+	{"Internal: ",
+	 "../real-logs-new/batch773/dls-example-20-8xp100-transformer-checkpoint-save-s3-unable-to-"
+	 "connect-endpoint-unresolved",
+	 "op_kernel.cc:1192] Internal: : Unable to connect to endpoint"},
 	{"page fault",
 	 "../real-logs-new/batch897/legacy-rocm-build-2196-rocm-bandwidth-test-gpu-burn-gfxhub-page-"
 	 "fault-sdma0-unresolved",
@@ -943,6 +950,12 @@ static void test_benign_rows(void **state)
 	assert_true(hlog__error_word(m, &len, NULL) >= 0);
 	m = span("the cache cannot be used since caching is disabled");
 	assert_int_equal(hlog__error_word(m, &len, NULL), -1);
+	/* a status's name heads its message; inside a sentence it is a word */
+	m = span("W op_kernel.cc:993] Unavailable: EOF");
+	assert_int_equal(hlog__error_word(m, &len, NULL), 20);
+	assert_int_equal(hlog__error_word(span("Unavailable: EOF"), &len, NULL), 0);
+	assert_int_equal(hlog__error_word(span("host memory Internal: 4 GB"), &len, NULL), -1);
+	assert_int_equal(hlog__error_word(span("internal: 4 GB"), &len, NULL), -1);
 }
 
 /* Lines in formats no prefix rule knows read as errors by their words; what a writer calls
