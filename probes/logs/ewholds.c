@@ -1,7 +1,7 @@
 /* Whether a benign form of an error word holds where it matched (see ewholds.h): a retry
  * with tries left, counts at zero, a span of time given to a timeout, a negation, a level of
  * logging as a setting's value, a fallback, a field whose value says there is none, a
- * measured quantity, a step the program adjusted. Apart from errwords.c, whose table of forms
+ * measured quantity, a step the program adjusted. Apart from ewbenign.c, whose table of forms
  * names them, so that each file keeps one job. */
 #include <ctype.h>
 #include <stddef.h>

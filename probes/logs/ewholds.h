@@ -1,13 +1,20 @@
 /* The tests that decide whether a benign form of an error word holds where it matched
- * (ewholds.c), for errwords.c's table of benign forms: shared by those two only. Each takes
- * the line and the span the form matched, and returns 0 when the form does not vouch for the
- * line after all. */
+ * (ewholds.c), for ewbenign.c's table of benign forms, and the matching errwords.c and
+ * ewbenign.c share: for those files only. Each test takes the line and the span the form
+ * matched, and returns 0 when the form does not vouch for the line after all. */
 #ifndef HCCLCTL_PROBES_LOGS_EWHOLDS_H
 #define HCCLCTL_PROBES_LOGS_EWHOLDS_H
 
 #include <stddef.h>
 
 #include "probes/logs/logtext.h"
+
+/* errwords.c's and ewbenign.c's matching (ewbenign.c): a byte in lower case, and the length
+ * of form matched at s[0..n), 0 when it does not match. Case-insensitive unless exact; ' '
+ * matches a run of blanks, "%d" a run of digits; a form ending in a word character must end
+ * at a word end. */
+char hlog__ew_lower(char c);
+size_t hlog__ew_match_at(const char *s, size_t n, const char *form, int exact);
 
 int hlog__ew_retries_left(struct pspan m, size_t at, size_t len);
 int hlog__ew_one_address(struct pspan m, size_t at, size_t len);

@@ -55,7 +55,7 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
  * (upper case, not inside a longer word). Its offset, or -1; *len its length. */
 int hlog__code_token(struct pspan m, int *len);
 
-/* Error words (errwords.c): the offset in m of the first word or phrase that says something
+/* Error words (errwords.c; their benign forms, ewbenign.c): the offset in m of the first word or phrase that says something
  * failed ("failed", "Connection refused", "NCCL WARN", "ECONNREFUSED", "RuntimeError", ...)
  * and that no benign form ("0 errors", "--log-level error", "retrying", a FutureWarning ...)
  * covers; -1 when none. *len its length, *row (may be NULL) the table row that matched
