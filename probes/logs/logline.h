@@ -55,10 +55,10 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
  * (upper case, not inside a longer word). Its offset, or -1; *len its length. */
 int hlog__code_token(struct pspan m, int *len);
 
-/* Error words (errwords.c; their benign forms, ewbenign.c): the offset in m of the first word or phrase that says something
- * failed ("failed", "Connection refused", "NCCL WARN", "ECONNREFUSED", "RuntimeError", ...)
- * and that no benign form ("0 errors", "--log-level error", "retrying", a FutureWarning ...)
- * covers; -1 when none. *len its length, *row (may be NULL) the table row that matched
+/* Error words (errwords.c; their benign forms, ewbenign.c): the offset in m of the first
+ * word or phrase that says something failed ("failed", "Connection refused", "NCCL WARN",
+ * "ECONNREFUSED", "RuntimeError", ...) and that no benign form ("0 errors", "--log-level
+ * error", "retrying", a FutureWarning ...) covers; -1 when none. *len its length, *row (may be NULL) the table row that matched
  * (hlog__error_rows() for an exception class name). Only the first 4 KiB of m is read. */
 int hlog__error_word(struct pspan m, int *len, int *row);
 /* The i-th word (any case) without which no error word, exception line, HTTP failure or
