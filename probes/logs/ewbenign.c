@@ -154,6 +154,11 @@ static const struct {
 	 * among them), "W tensorflow/core/platform/profile_utils/cpu_utils.cc:98] Failed to find
 	 * bogomips in /proc/cpuinfo; cannot determine CPU frequency" */
 	{"; cannot determine CPU frequency", 1, NULL},
+	/* a figure the run reports about itself that it could not work out, and goes on
+	 * without: NeMo's "Failed to calculate TFLOPs per sec per GPU." (its performance
+	 * callback, at its error level, between training steps that go on) and the reason under
+	 * it, "'Failed to extract valid model name from or missing FLOPs calculations for ...'" */
+	{"Failed to", 1, hlog__ew_statistic},
 	{"UCP API version is incompatible", 1, NULL},
 	/* a failure foretold as what may come, not reported: NeMo's "[NeMo E ...] You are running
 	 * multi-node training without SLURM handling the processes. Please note that this is not

@@ -820,3 +820,25 @@ int hlog__ew_advice_if(struct pspan m, size_t at, size_t len)
 	}
 	return 0;
 }
+
+/* Whether what failed at m[at..at+len) is working out a statistic of the run: the sentence
+ * names a figure and its calculation. NeMo's "[NeMo E 2025-06-23 18:03:16 nemo_logging:417]
+ * Failed to calculate TFLOPs per sec per GPU." and the reason it prints under it, "'Failed to
+ * extract valid model name from or missing FLOPs calculations for qwen3_30b'" (its
+ * performance callback, which then prints "TFLOPs per sec per GPU=-1.00" while the steps go
+ * on). A figure the run reports about itself, not one it needs; a figure missed without a
+ * calculation ("Failed to reach the expected throughput") is a check that failed. */
+int hlog__ew_statistic(struct pspan m, size_t at, size_t len)
+{
+	static const char *const stats[] = {"flops", "mfu", "throughput", "per sec", "per second",
+					    "tokens/s", "samples/s"};
+	static const char *const calc[] = {"calculat", "comput", "estimat"};
+	size_t e = hlog__ew_sentence_end(m, at + len);
+	struct pspan rest = {m.s + at + len, e - (at + len)};
+	int stat = 0, how = 0;
+	for (size_t k = 0; k < sizeof(stats) / sizeof(stats[0]) && !stat; k++)
+		stat = hlog__find_nocase(rest, stats[k]) != NULL;
+	for (size_t k = 0; k < sizeof(calc) / sizeof(calc[0]) && !how; k++)
+		how = hlog__find_nocase(rest, calc[k]) != NULL;
+	return stat && how;
+}

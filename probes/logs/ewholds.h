@@ -62,6 +62,7 @@ int hlog__ew_column_heading(struct pspan m, size_t at, size_t len);
 int hlog__ew_dir_exists(struct pspan m, size_t at, size_t len);
 int hlog__ew_foretold(struct pspan m, size_t at, size_t len);
 int hlog__ew_advice_if(struct pspan m, size_t at, size_t len);
+int hlog__ew_statistic(struct pspan m, size_t at, size_t len);
 size_t hlog__ew_sentence_end(struct pspan m, size_t from);
 
 static inline int ew_blank(char c)

@@ -635,6 +635,14 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch510/gpu-recipes-a4-qwen3-30b-nemo-2node-16gpu-b200-gke-max-steps-20-"
 	 "nemo-e-benign-healthy",
 	 "this is not tested in NeMo and could result in errors.", 0},
+	{"Failed to",
+	 "../real-logs-new/batch1012/gpu-recipes-a4-qwen3-30b-nemo-4node-32gpu-b200-ep8-max-steps-"
+	 "20-healthy",
+	 "nemo_logging:417] Failed to calculate TFLOPs per sec per GPU.", 0},
+	{"Failed to",
+	 "../real-logs-new/batch1012/gpu-recipes-a4-qwen3-30b-nemo-4node-32gpu-b200-ep8-max-steps-"
+	 "20-healthy",
+	 "Failed to extract valid model name from or missing FLOPs calculations for qwen3_30b", 0},
 	{"exceptions",
 	 "../real-logs-new/batch1004/gaudi-tutorials-localgpt-llama2-70b-deepspeed-8hpu-local-llm-"
 	 "loaded-healthy",
