@@ -22,7 +22,10 @@
 # "# harness: once" and runs in the cli tier only: in cli-asan it would repeat the very same
 # commands.
 #
-# Order: the alone ones, then the foreground ones with fillers, then the rest of the shared.
+# Order: with HARNESS_BUILD (make check), first what does not need the ASan tree while the
+# command given builds it, under SCHED_IDLE: the plain tree's foreground ones with its fillers,
+# then its shared ones; a build that fails fails every program that needs it. Then the alone
+# ones, then the foreground ones with fillers, then the rest of the shared.
 # Within each, longest first by the times of the last run (build/harness-times, written at
 # the end of each run; in a fresh clone, tests/harness-times), so the lanes end together.
 # Programs neither lists (new ones) go first, by tier: cluster and fault (the longest), unit,
@@ -35,6 +38,9 @@ use File::Temp qw(tempdir);
 use POSIX qw(WNOHANG);
 
 my $asan = 'build/asan';
+# HARNESS_BUILD: the command that builds the ASan tree, run here beside the programs that do
+# not need it (make check builds the plain tree first): see "Order" above
+my $build = $ENV{HARNESS_BUILD} // '';
 my @tiers = @ARGV ? @ARGV : qw(unit fuzz cli cli-asan cluster fault);
 my $width = $ENV{HARNESS_JOBS} // 3;
 $width = 1 if $width !~ /^[1-9][0-9]*$/;
@@ -62,15 +68,20 @@ sub kind_of {
 }
 
 my @jobs;    # {tier, name, cmd, env, kind}
-sub job { push @jobs, { tier => $_[0], name => $_[1], cmd => $_[2], env => $_[3], kind => $_[4] } }
+sub job {
+	push @jobs, { tier => $_[0], name => $_[1], cmd => $_[2], env => $_[3], kind => $_[4],
+		      asan => $_[0] =~ /^(unit|fuzz|cli-asan)$/ ? 1 : 0 };
+}
 for my $tier (@tiers) {
 	if ($tier eq 'unit') {
-		for my $bin ( grep { -x $_ && !/\.[od]$/ } sort glob("$asan/tests/unit/test_*") ) {
+		for my $bin ( sort( $build ? map { s{^(.*)\.c$}{$asan/$1}r } glob('tests/unit/test_*.c')
+				    : grep { -x $_ && !/\.[od]$/ } glob("$asan/tests/unit/test_*") ) ) {
 			( my $src = $bin ) =~ s{^\Q$asan\E/}{};
 			job( $tier, $bin, [$bin], {}, kind_of( "$src.c", 1 ) );
 		}
 	} elsif ($tier eq 'fuzz') {
-		for my $bin (sort glob("$asan/tests/fuzz/fuzz_*")) {
+		for my $bin ( sort( $build ? map { s{^(.*)\.c$}{$asan/$1}r } glob('tests/fuzz/fuzz_*.c')
+				    : glob("$asan/tests/fuzz/fuzz_*") ) ) {
 			next if $bin =~ /\.[od]$/;
 			( my $n = $bin ) =~ s{.*/fuzz_}{};
 			job( $tier, $bin, [ $bin, "tests/fuzz/corpus/$n" ], {}, 'filler' );
@@ -225,9 +236,31 @@ sub report {
 	}
 }
 
+# the ASan tree's build (HARNESS_BUILD), while it runs: its pid, and when it ended whether it
+# succeeded
+my ( $build_pid, $build_ok, $build_t0, $build_dt ) = ( 0, 1, 0, 0 );
+my $build_log = "$dir/build.log";
+
+sub build_ended {
+	my ($status) = @_;
+	( $build_pid, $build_ok, $build_dt ) = ( 0, $status == 0, time - $build_t0 );
+	if ($build_ok) {
+		printf "ok   build     %s (%.1fs, beside the tests)\n", $build, $build_dt;
+		return;
+	}
+	$fail++;
+	push @failed_files, "build     $build";
+	open my $fh, '<', $build_log;
+	my @log = $fh ? <$fh> : ();
+	splice @log, 0, @log - 60 if @log > 60;
+	print "FAIL build     $build: exit status " . ( $status >> 8 ) . "\n", map { "    $_" } @log;
+}
+
 sub reap_one {
 	my $pid = waitpid( -1, 0 );
-	return if $pid <= 0 || !$running{$pid};
+	return if $pid <= 0;
+	return build_ended($?) if $build_pid && $pid == $build_pid;
+	return if !$running{$pid};
 	my $r = delete $running{$pid};
 	delete $idled{$pid};
 	report( $r->[0], $r->[1] );
@@ -256,31 +289,72 @@ my @alone = grep { $_->{kind} eq 'alone' } @order;
 my @fore = grep { $_->{kind} eq 'foreground' } @order;
 my @rest = grep { $_->{kind} eq 'shared' || $_->{kind} eq 'filler' } @order;
 
+# The foreground programs of $list, one at a time; beside each, $width fillers (of those
+# $may run now) under SCHED_IDLE (one more than the shared lanes: a filler takes only what is
+# idle, and most of them wait part of their time too). Then the fillers still running go
+# back to the normal policy, every process of their group, as they compete with the shared
+# ones now (where that is refused they keep taking what the others leave).
+sub foreground {
+	my ( $list, $may ) = @_;
+	while ( @$list || running_kind('foreground') ) {
+		start( shift @$list, 0 ) if @$list && !running_kind('foreground');
+		while ( keys %running < $width + 1 ) {
+			my ($i) = grep { $rest[$_]{kind} eq 'filler' && $may->( $rest[$_] ) } 0 .. $#rest;
+			last unless defined $i;
+			start( splice( @rest, $i, 1 ), 1 );
+		}
+		reap_one();
+	}
+	for my $pg ( grep { $running{$_} } keys %idled ) {
+		for my $pid ( $pg, map { /^(\d+)/ ? $1 : () } group_left($pg) ) {
+			system( $idle[0] eq 'chrt' ? "chrt --other -a -p 0 $pid >/dev/null 2>&1" : "renice -n 0 -p $pid >/dev/null 2>&1" );
+		}
+		delete $idled{$pg};
+	}
+}
+
+# While the ASan tree builds (under SCHED_IDLE: it takes the cores the tests leave, which the
+# foreground ones leave most of the time): the foreground programs that do not need it, with
+# fillers that do not need it; then the shared ones that do not, until it is built.
+my $plain = sub { !$_[0]{asan} };
+if ($build) {
+	$build_t0 = time;
+	$build_pid = fork // die "harness: fork: $!\n";
+	if ( !$build_pid ) {
+		delete @ENV{qw(MAKEFLAGS MFLAGS MAKELEVEL)}; # its own jobs, not a share of ours
+		open STDOUT, '>', $build_log or POSIX::_exit(127);
+		open STDERR, '>&', \*STDOUT or POSIX::_exit(127);
+		exec( @idle, 'sh', '-c', $build ) or POSIX::_exit(127);
+	}
+	my @f0 = grep { $plain->($_) } @fore;
+	@fore = grep { !$plain->($_) } @fore;
+	foreground( \@f0, $plain );
+	while ($build_pid) {
+		my ($i) = grep { $plain->( $rest[$_] ) } 0 .. $#rest;
+		if ( defined $i && keys %running < $width ) {
+			start( splice( @rest, $i, 1 ), 0 );
+		} else {
+			reap_one();
+		}
+	}
+	reap_one() while %running;
+	if ( !$build_ok ) { # what needs the ASan tree cannot run: each counts as failed
+		for my $j ( grep { !$plain->($_) } @fore, @rest ) {
+			$fail++;
+			push @failed_files, sprintf( "%-9s %s (not built)", $j->{tier}, $j->{name} );
+		}
+		@fore = grep { $plain->($_) } @fore;
+		@rest = grep { $plain->($_) } @rest;
+	}
+}
+my $t_build = time;
 for my $j (@alone) {
 	start( $j, 0 );
 	reap_one() while %running;
 }
 my $t_alone = time;
-# the foreground ones, one at a time; beside each, $width fillers under SCHED_IDLE (one more
-# than the shared lanes: a filler takes only what is idle, and most of them wait part of
-# their time too)
-while ( @fore || running_kind('foreground') ) {
-	start( shift @fore, 0 ) if @fore && !running_kind('foreground');
-	while ( keys %running < $width + 1 ) {
-		my ($i) = grep { $rest[$_]{kind} eq 'filler' } 0 .. $#rest;
-		last unless defined $i;
-		start( splice( @rest, $i, 1 ), 1 );
-	}
-	reap_one();
-}
+foreground( \@fore, sub { 1 } );
 my $t_fore = time;
-# fillers still running compete with the shared ones now: back to the normal policy, every
-# process of their group (where that is refused they keep taking what the others leave)
-for my $pg ( grep { $running{$_} } keys %idled ) {
-	for my $pid ( $pg, map { /^(\d+)/ ? $1 : () } group_left($pg) ) {
-		system( $idle[0] eq 'chrt' ? "chrt --other -a -p 0 $pid >/dev/null 2>&1" : "renice -n 0 -p $pid >/dev/null 2>&1" );
-	}
-}
 for my $j (@rest) {
 	reap_one() while keys %running >= $width;
 	start( $j, 0 );
@@ -297,7 +371,8 @@ if ( -d 'build' && open my $fh, '>', "$times_file.tmp" ) {
 print "\nthe ten slowest:\n";
 printf "  %7.1fs  cpu %6.1fs  %s\n", $_->[0], $_->[3], $_->[1] for ( sort { $b->[0] <=> $a->[0] } @times )[ 0 .. ( @times < 10 ? $#times : 9 ) ];
 print "\nfailed: $_\n" for @failed_files;
-printf "\n%.0f s in all (alone %.0f s, foreground with fillers %.0f s, the rest %.0f s), %.0f s of CPU\n",
-	time - $started, $t_alone - $started, $t_fore - $t_alone, time - $t_fore, $cpu_sum;
+printf "\n%.0f s in all (%salone %.0f s, foreground with fillers %.0f s, the rest %.0f s), %.0f s of CPU\n",
+	time - $started, $build ? sprintf( "beside the ASan build %.0f s, ", $t_build - $started ) : '',
+	$t_alone - $t_build, $t_fore - $t_alone, time - $t_fore, $cpu_sum;
 print "\n$pass passed, $fail failed, $skip skipped\n";
 exit( $fail ? 1 : 0 );
