@@ -137,7 +137,10 @@ void hlog__name_nodes(struct hlog_report *r)
 
 /* How strongly an event explains the others: a cause on the device or the NIC explains the
  * port and the timeouts after it, a port clash or a mismatch the timeouts, a heartbeat the
- * notify waits. 0: not a cause. */
+ * notify waits. A port clash explains what its peers saw of the server that never listened
+ * (paddle#1503: "ERROR on binding 10.75.76.44: Address already in use [98]" on one node,
+ * "peer=10.75.76.44: Connection reset by peer [104]" on another, two minutes on), so it
+ * weighs as the other settings do, above a connection's failure. 0: not a cause. */
 int hlog__weight(const struct hlog_event *e)
 {
 	switch (hlog__class(e)) {
@@ -147,7 +150,7 @@ int hlog__weight(const struct hlog_event *e)
 		       : e->cat == HCAT_OP_MISMATCH ? 4
 						  : 5;
 	case HLOG_CLS_CONFIG:
-		return e->kind == HLOG_PORT_BOUND || e->cat == HCAT_NET ? 4 : 5;
+		return e->cat == HCAT_NET ? 4 : 5;
 	default:
 		return 0;
 	}

@@ -414,6 +414,10 @@ const struct family hlog__fams_soft[] = {
 		  * optimizer state partitioning with a new world size is not currently
 		  * supported." (a checkpoint of another world size) */
 		 "not currently supported", "not yet supported",
+		 /* a setup the software says it does not run on: Unsloth's "RuntimeError: Unsloth
+		  * currently does not work on multi GPU setups - sadly we are a 2 brother team
+		  * ..." */
+		 "does not work on", "do not work on",
 		 /* an operation without a kernel for the data type it was given: aclnn's
 		  * "Tensor scale not implemented for DT_FLOAT16, should be in dtype support list
 		  * [DT_UINT64, DT_BFLOAT16, DT_INT64, DT_FLOAT]." */

@@ -2122,5 +2122,14 @@ exit_is 0 "NeMo's 'Failed to calculate TFLOPs per sec per GPU.' and its reason: 
 printf '%s\n' 'ERROR: Failed to reach the expected throughput of 180 GB/s' >"$TMP/fl.log"
 exit_is 1 "  'Failed to reach the expected throughput': a check that failed, exit 1" "$TMP/fl.log"
 
+# a port clash on one node explains the resets its peers saw of the server that never
+# listened (PaddlePaddle/Paddle#1503, verbatim): node1's bind, not node0's reset
+mkdir -p "$TMP/pb/node0" "$TMP/pb/node1"
+printf '%s\n' 'Wed Mar  1 14:51:06 2017[1,110]<stderr>:F0301 14:51:06.086540 14748 SocketChannel.cpp:56] Check failed: len >= 0  peer=10.75.76.44: Connection reset by peer [104]' >"$TMP/pb/node0/stdout.txt"
+printf '%s\n' 'F0301 14:49:23.740551  6968 LightNetwork.cpp:186] Check failed: bind(socket_, (struct sockaddr *)&serv_addr, sizeof(serv_addr)) >= 0 ERROR on binding 10.75.76.44: Address already in use [98]' >"$TMP/pb/node1/stdout.txt"
+run "$HCCLCTL" --json doctor --logs "$TMP/pb"
+cause kind detail node
+check_out "config port-bound node1" "a port clash on node1 outranks the connection reset it caused on node0"
+
 cause_flush
 done_testing

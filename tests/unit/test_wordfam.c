@@ -623,6 +623,11 @@ static void test_rows(void **state)
 		{"/var/spool/slurm/slurmd/job09770/slurm_script: line 13: 1: ERROR: global batch size "
 		 "must be passed as first argument to job.sh",
 		 "arguments"},
+		/* real-logs-new batch1016 (unslothai/unsloth#724) */
+		{"RuntimeError: Unsloth currently does not work on multi GPU setups - sadly we are a 2 "
+		 "brother team so enabling it will require much more work, so we have to prioritize. "
+		 "Please understand!",
+		 "unsupported"},
 		{"WARN src/core.cu:225 failed to allocate 2101248 byte device buffer", "memory"},
 		/* real-logs-new batch1005 (the Neuron runtime's device-memory page), batch420
 		 * (yahoo/TensorFlowOnSpark#222): an allocation of a stated size refused */
