@@ -16,6 +16,7 @@
 
 #include "probes/logs/bundle.h"
 #include "probes/logs/hccllog.h"
+#include "probes/logs/logtext.h"
 #include "probes/logs/hlogint.h"
 #include "ranktable/base/bigmem.h"
 #include "ranktable/base/buf.h"
@@ -309,15 +310,19 @@ static int scan_fd(struct walk *w, int fd, const char *rel, const char *node)
 				       : HLOG_SKIP_UNREADABLE);
 		return 0;
 	}
-	const char *s = t.p;
+	char *s = t.p;
 	size_t n = t.n;
 	if (t.cut) {
 		/* start at a whole line */
-		const char *nl = memchr(s, '\n', n);
+		char *nl = memchr(s, '\n', n);
 		n = nl ? n - (size_t)(nl + 1 - s) : 0;
 		s = nl ? nl + 1 : s;
 		r->truncated++;
 	}
+	/* coloured output: its terminal sequences go, in the buffer read here, before a line is
+	 * looked at (a level word or a prefix behind a colour is still one) */
+	if (n && memchr(s, '\x1b', n))
+		n = hlog__strip_ansi(s, n);
 	rc = hlog_scan_buf(rel, node, s, n, r, w->err, w->errlen);
 	free(t.p);
 	return rc;

@@ -463,3 +463,36 @@ int hlog__errno_of(struct pspan m)
 	}
 	return -1;
 }
+
+/* Takes out of s[0..n) the terminal control sequences that coloured output carries (Ray's
+ * "\x1b[2m\x1b[36m(RayTrainWorker pid=1146)\x1b[0m ...", loguru's, vLLM's, rich's): a CSI
+ * ("ESC [", parameter and intermediate bytes, one final byte: colours, cursor moves), an OSC
+ * ("ESC ]" to BEL or "ESC \\": a window title, a link), a charset's "ESC ( B", any other ESC
+ * with the byte after it. Never a newline: a sequence cut short ends at its line. In place;
+ * the new length. The prefixes and words of a line are then what a terminal showed. */
+size_t hlog__strip_ansi(char *s, size_t n)
+{
+	size_t w = 0, i = 0;
+	while (i < n) {
+		if (s[i] != '\x1b') {
+			s[w++] = s[i++];
+			continue;
+		}
+		if (++i >= n || s[i] == '\n')
+			continue;
+		if (s[i] == '[') {
+			for (i++; i < n && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] <= 0x3f; i++)
+				;
+			i += i < n && (unsigned char)s[i] >= 0x40 && (unsigned char)s[i] <= 0x7e;
+		} else if (s[i] == ']') {
+			for (i++; i < n && s[i] != '\a' && s[i] != '\n' && s[i] != '\x1b'; i++)
+				;
+			i += i < n && s[i] == '\a';
+			i += i + 1 < n && s[i] == '\x1b' && s[i + 1] == '\\' ? 2 : 0;
+		} else {
+			i += (s[i] == '(' || s[i] == ')') && i + 1 < n && s[i + 1] != '\n';
+			i++;
+		}
+	}
+	return w;
+}

@@ -36,6 +36,9 @@ int hlog__has(struct pspan m, const char *lit);
 int hlog__has_nocase(struct pspan m, const char *lit);
 /* Where lit first occurs in m, letters in any case; NULL when it does not. */
 const char *hlog__find_nocase(struct pspan m, const char *lit);
+/* s[0..n) without the terminal control sequences of coloured output (ESC [ ... m and the
+ * like), in place; the new length. */
+size_t hlog__strip_ansi(char *s, size_t n);
 /* The rest of m after the first lit, or {NULL, 0}. */
 struct pspan hlog__after(struct pspan m, const char *lit);
 struct pspan hlog__after_nocase(struct pspan m, const char *lit); /* letters in any case */

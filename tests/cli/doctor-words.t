@@ -2131,5 +2131,16 @@ run "$HCCLCTL" --json doctor --logs "$TMP/pb"
 cause kind detail node
 check_out "config port-bound node1" "a port clash on node1 outranks the connection reset it caused on node0"
 
+# coloured output: the terminal's sequences go before the line is read (Ray's prefix in
+# colour, GoogleCloudPlatform/ai-on-gke's KubeRay notebook, verbatim): TensorFlow's line says
+# it is "(DEBUG INFO)" once its prefix is the one a terminal shows; a red ERROR stays one,
+# quoted without its sequences
+printf '\033[2m\033[36m(RayTrainWorker pid=1146)\033[0m %s\n' '2023-04-06 16:16:26.491021: I tensorflow/core/common_runtime/executor.cc:1197] [/device:CPU:0] (DEBUG INFO) Executor start aborting (this does not indicate an error and you can ignore this message): INVALID_ARGUMENT: You must feed a value for placeholder tensor' >"$TMP/ansi.log"
+exit_is 0 "Ray's coloured prefix over TensorFlow's '(DEBUG INFO) ... does not indicate an error': exit 0" "$TMP/ansi.log"
+printf '\033[1;31mERROR\033[0m %s\n' 'ibv_open_device failed: No such device' >"$TMP/ansi2.log"
+run "$HCCLCTL" doctor --logs "$TMP/ansi2.log"
+check_rc 2 "a red ERROR line: still an error (ENODEV, exit 2)"
+check_out_contains "(ENODEV): ERROR ibv_open_device failed: No such device" "  quoted as a terminal shows it, without its escape sequences"
+
 cause_flush
 done_testing

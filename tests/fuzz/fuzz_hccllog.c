@@ -14,6 +14,7 @@
 
 #include "probes/npu/hcclcodes.h"
 #include "probes/logs/hccllog.h"
+#include "probes/logs/logtext.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -82,6 +83,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t cut = size ? (size_t)data[0] * size / 256 : 0;
 	size_t len[2] = {cut, size - cut};
 	const char *part[2] = {(const char *)data, (const char *)data + cut};
+	/* the reader's stripping of terminal sequences: in place, never longer, never out of
+	 * the buffer */
+	char *copy = malloc(size ? size : 1);
+	assert(copy);
+	memcpy(copy, data, size);
+	size_t kept = hlog__strip_ansi(copy, size);
+	assert(kept <= size);
+	if (!memchr(data, '\x1b', size)) /* nothing to take: the bytes unchanged */
+		assert(kept == size && !memcmp(copy, data, size));
+	free(copy);
 	hlog_report_init(&r);
 	for (int k = 0; k < 2; k++) {
 		err[0] = '\0';

@@ -1099,6 +1099,35 @@ static void test_native_frames(void **state)
  * frame under them is a frame (real lines: real-logs-new batch 733, tensorflow-53098); a
  * results table's row, whose cells hold no time stamp, and a message with a '|' of its own
  * are left whole. */
+/* Coloured output loses its terminal sequences and nothing else: Ray's prefix (real-logs-new
+ * batch1026, GoogleCloudPlatform/ai-on-gke's KubeRay notebook), an OSC title, a charset's
+ * ESC ( B, and sequences cut short at the end of the buffer or before a newline. */
+static void test_strip_ansi(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{"\x1b[2m\x1b[36m(RayTrainWorker pid=1146)\x1b[0m 2023-04-06 16:16:26.491021: I x",
+		 "(RayTrainWorker pid=1146) 2023-04-06 16:16:26.491021: I x"},
+		{"\x1b]0;title\a\x1b[1;31mERROR\x1b(B\x1b[m failed", "ERROR failed"},
+		{"\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\ ok", "link ok"},
+		{"a\x1b[31\nb", "a\nb"},
+		{"a\x1b\nb", "a\nb"},
+		{"tail \x1b[", "tail "},
+		{"tail \x1b", "tail "},
+		{"no escapes", "no escapes"},
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		char buf[128];
+		size_t n = strlen(cases[k].in);
+		memcpy(buf, cases[k].in, n);
+		size_t m = hlog__strip_ansi(buf, n);
+		if (m != strlen(cases[k].out) || memcmp(buf, cases[k].out, m))
+			fail_msg("case %zu: got \"%.*s\"", k, (int)m, buf);
+	}
+}
+
 static void test_viewer_cells(void **state)
 {
 	(void)state;
@@ -1146,6 +1175,7 @@ int main(void)
 		cmocka_unit_test(test_stamp),
 		cmocka_unit_test(test_native_frames),
 		cmocka_unit_test(test_viewer_cells),
+		cmocka_unit_test(test_strip_ansi),
 		cmocka_unit_test_setup_teardown(test_scan_file, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_scan_gzip, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_scan_dir, tmp_setup, tmp_teardown),
