@@ -36,19 +36,6 @@ static void learn(struct hlog_file *f, const struct hlog_event *e)
 	}
 }
 
-/* Text files only: a NUL or many control bytes in the first 4 KiB is a binary file. */
-static int binary(const char *buf, size_t len)
-{
-	size_t n = len < 4096 ? len : 4096, odd = 0;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)buf[i];
-		if (!c)
-			return 1;
-		odd += c < 0x09 || (c > 0x0d && c < 0x20) || c == 0x7f;
-	}
-	return odd * 10 > n;
-}
-
 /* What a block's heading names for the lines indented below it, read once per heading. */
 struct heading {
 	unsigned no; /* the heading's line; 0: none read yet */
@@ -930,7 +917,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		r->skipped++;
 		return 0;
 	}
-	if (binary(buf, len)) {
+	if (hlog__binary(buf, len)) {
 		r->skip[HLOG_SKIP_BINARY]++;
 		r->skipped++;
 		return 0;
@@ -959,6 +946,14 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	s->above = s->tail;
 	s->roll = calloc(1, sizeof(*s->roll));
 	r->bytes += len;
+	/* coloured output is read as a terminal shows it (a level or a prefix behind a colour is
+	 * one), and quoted so; without room for the copy it is read as it is */
+	char *clean = len && memchr(buf, '\x1b', len) ? malloc(len) : NULL;
+	if (clean) {
+		memcpy(clean, buf, len);
+		len = hlog__strip_ansi(clean, len);
+		buf = clean;
+	}
 	s->kb = hlog__kb_of(r);
 	hlog__bundle_place(name, &s->place);
 	struct pspan rest = {buf, len}, raw;
@@ -994,5 +989,6 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	kb_scan_release(&s->kst);
 	hlog__line_pairs((struct pspan){NULL, 0});
 	free(s);
+	free(clean);
 	return rc;
 }

@@ -16,7 +16,6 @@
 
 #include "probes/logs/bundle.h"
 #include "probes/logs/hccllog.h"
-#include "probes/logs/logtext.h"
 #include "probes/logs/hlogint.h"
 #include "ranktable/base/bigmem.h"
 #include "ranktable/base/buf.h"
@@ -310,19 +309,15 @@ static int scan_fd(struct walk *w, int fd, const char *rel, const char *node)
 				       : HLOG_SKIP_UNREADABLE);
 		return 0;
 	}
-	char *s = t.p;
+	const char *s = t.p;
 	size_t n = t.n;
 	if (t.cut) {
 		/* start at a whole line */
-		char *nl = memchr(s, '\n', n);
+		const char *nl = memchr(s, '\n', n);
 		n = nl ? n - (size_t)(nl + 1 - s) : 0;
 		s = nl ? nl + 1 : s;
 		r->truncated++;
 	}
-	/* coloured output: its terminal sequences go, in the buffer read here, before a line is
-	 * looked at (a level word or a prefix behind a colour is still one) */
-	if (n && memchr(s, '\x1b', n))
-		n = hlog__strip_ansi(s, n);
 	rc = hlog_scan_buf(rel, node, s, n, r, w->err, w->errlen);
 	free(t.p);
 	return rc;

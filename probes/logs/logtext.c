@@ -496,3 +496,15 @@ size_t hlog__strip_ansi(char *s, size_t n)
 	}
 	return w;
 }
+
+int hlog__binary(const char *buf, size_t len)
+{
+	size_t n = len < 4096 ? len : 4096, odd = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)buf[i];
+		if (!c)
+			return 1;
+		odd += c < 0x09 || (c > 0x0d && c < 0x20) || c == 0x7f;
+	}
+	return odd * 10 > n;
+}

@@ -39,6 +39,8 @@ const char *hlog__find_nocase(struct pspan m, const char *lit);
 /* s[0..n) without the terminal control sequences of coloured output (ESC [ ... m and the
  * like), in place; the new length. */
 size_t hlog__strip_ansi(char *s, size_t n);
+/* Whether buf[0..len) is no text file: a NUL or many control bytes in its first 4 KiB. */
+int hlog__binary(const char *buf, size_t len);
 /* The rest of m after the first lit, or {NULL, 0}. */
 struct pspan hlog__after(struct pspan m, const char *lit);
 struct pspan hlog__after_nocase(struct pspan m, const char *lit); /* letters in any case */
