@@ -182,7 +182,10 @@ const struct family hlog__fams_soft[] = {
 		 /* a kernel module built against another kernel or driver stack: "nv_peer_mem:
 		  * disagrees about version of symbol ib_register_peer_memory_client", "Unknown
 		  * symbol ib_register_peer_memory_client (err -22)" */
-		 "disagrees about version of symbol", "unknown symbol"}},
+		 "disagrees about version of symbol", "unknown symbol",
+		 /* CUDA's words for code built by a toolkit newer than the driver runs:
+		  * "the provided PTX was compiled with an unsupported toolchain." */
+		 "unsupported toolchain"}},
 	/* and a program's own words for a function its library lacks (wordfam_forms.c) */
 	{.cat = HCAT_VERSION, .name = "version", .form = hlog__wf_symbol_not_in_lib},
 	/* Python's words for a call that does not fit the function it calls, across packages: a

@@ -623,6 +623,11 @@ static void test_rows(void **state)
 		{"/var/spool/slurm/slurmd/job09770/slurm_script: line 13: 1: ERROR: global batch size "
 		 "must be passed as first argument to job.sh",
 		 "arguments"},
+		/* real-logs-new batch1043 (wilicc/gpu-burn#94, gpu-burn built by CUDA 12.3 on an
+		 * older driver) */
+		{"Couldn't init a GPU test: Error in load module (gpu_burn-drv.cpp:238): the provided "
+		 "PTX was compiled with an unsupported toolchain.",
+		 "version"},
 		/* real-logs-new batch1016 (unslothai/unsloth#724) */
 		{"RuntimeError: Unsloth currently does not work on multi GPU setups - sadly we are a 2 "
 		 "brother team so enabling it will require much more work, so we have to prioritize. "
