@@ -830,8 +830,9 @@ int hlog__ew_advice_if(struct pspan m, size_t at, size_t len)
  * calculation ("Failed to reach the expected throughput") is a check that failed. */
 int hlog__ew_statistic(struct pspan m, size_t at, size_t len)
 {
-	static const char *const stats[] = {"flops", "mfu", "throughput", "per sec", "per second",
-					    "tokens/s", "samples/s"};
+	/* ("per sec" covers "per second") */
+	static const char *const stats[] = {"flops", "mfu", "throughput", "per sec", "tokens/s",
+					    "samples/s"};
 	static const char *const calc[] = {"calculat", "comput", "estimat"};
 	size_t e = hlog__ew_sentence_end(m, at + len);
 	struct pspan rest = {m.s + at + len, e - (at + len)};

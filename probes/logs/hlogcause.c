@@ -178,10 +178,11 @@ static void rank_that_ended(struct hlog_report *r)
 					    "terminated", "died"};
 	if (r->rank >= 0 || r->group[0] || r->cat != HCAT_UNRESOLVED || !r->nunk)
 		return;
+	const char *node = r->reported_on[0] ? r->reported_on : r->unk[0].node;
 	for (size_t i = 0; i < r->nunk && i < HLOG_MAX_UNK; i++) {
 		const struct hlog_unk *u = &r->unk[i];
 		struct pspan t = {u->text, strlen(u->text)};
-		if (strcmp(u->node, r->reported_on[0] ? r->reported_on : r->unk[0].node))
+		if (strcmp(u->node, node))
 			continue;
 		int says = 0;
 		for (size_t k = 0; k < sizeof(ended) / sizeof(ended[0]) && !says; k++)
