@@ -168,6 +168,10 @@ static const struct {
 	 * generation call will exceed the model's predefined maximum length (4096). Depending on
 	 * the model, you may observe exceptions, performance degradation, or nothing at all." */
 	{"exceptions", 0, hlog__ew_foretold},
+	/* and with the words that name it between: maskrcnn_benchmark's "WARNING: When using
+	 * more than one image per GPU you may encounter an out-of-memory (OOM) error if your GPU
+	 * does not have sufficient memory." (a run that went on to converge) */
+	{"error", 0, hlog__ew_foretold},
 	/* advice under a condition, for its sentence: "If connection to the dashboard fails,
 	 * check your firewall settings and network configuration." (Ray's banner after "Ray
 	 * runtime started."), DeepSpeed's "[WARNING] [stage3.py:2164:step] 2 pytorch allocator

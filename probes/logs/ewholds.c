@@ -617,11 +617,22 @@ int hlog__ew_foretold(struct pspan m, size_t at, size_t len)
 	static const char *const verb[] = {"result in ", "lead to ", "cause ",	  "observe ",
 					   "see ",	 "encounter ", "experience "};
 	static const char *const modal[] = {"could ", "may ", "might ", "can "};
-	size_t a = word_before(m, at, art, 2), p = a != (size_t)-1 ? a : at;
-	if ((p = word_before(m, p, verb, 7)) == (size_t)-1 ||
-	    (p = word_before(m, p, modal, 4)) == (size_t)-1)
-		return 0;
-	return p == 0 || !isalpha((unsigned char)m.s[p - 1]);
+	/* the words that name the failure may come between ("you may encounter an out-of-memory
+	 * (OOM) error"): up to three, in the same clause */
+	for (int words = 0; words <= 3; words++) {
+		size_t a = word_before(m, at, art, 2), p = a != (size_t)-1 ? a : at;
+		if ((p = word_before(m, p, verb, 7)) != (size_t)-1 &&
+		    (p = word_before(m, p, modal, 4)) != (size_t)-1)
+			return p == 0 || !isalpha((unsigned char)m.s[p - 1]);
+		while (at && m.s[at - 1] == ' ')
+			at--;
+		size_t w = at;
+		while (at && m.s[at - 1] != ' ' && !strchr(".,;:!?", m.s[at - 1]))
+			at--;
+		if (at == w || (at && m.s[at - 1] != ' '))
+			return 0;
+	}
+	return 0;
 }
 
 /* Whether the line is a heading, the word at m[at..at+len) one of its names: a table's, of

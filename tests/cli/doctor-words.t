@@ -2142,5 +2142,12 @@ run "$HCCLCTL" doctor --logs "$TMP/ansi2.log"
 check_rc 2 "a red ERROR line: still an error (ENODEV, exit 2)"
 check_out_contains "(ENODEV): ERROR ibv_open_device failed: No such device" "  quoted as a terminal shows it, without its escape sequences"
 
+# a failure foretold with the words that name it between the verb and the word
+# (mlcommons/training_results_v2.1, Dell's maskrcnn run, verbatim): no error; said as news, one
+printf '%s\n' '  0: 2022-05-20 08:52:23,338 maskrcnn_benchmark.data.build WARNING: When using more than one image per GPU you may encounter an out-of-memory (OOM) error if your GPU does not have sufficient memory. If this happens, you can reduce SOLVER.IMS_PER_BATCH (for training) or TEST.IMS_PER_BATCH (for inference). For training, you must also adjust the learning rate and schedule length according to the linear scaling rule. See for example: https://github.com/facebookresearch/Detectron/blob/master/configs/getting_started/tutorial_1gpu_e2e_faster_rcnn_R-50-FPN.yaml#L14' >"$TMP/oom.log"
+exit_is 0 "'you may encounter an out-of-memory (OOM) error': foretold, exit 0" "$TMP/oom.log"
+printf '%s\n' 'WARNING: we encountered an out-of-memory (OOM) error on GPU 3' >"$TMP/oom2.log"
+exit_is 2 "  'we encountered an out-of-memory (OOM) error': news of one, exit 2" "$TMP/oom2.log"
+
 cause_flush
 done_testing

@@ -635,6 +635,10 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch510/gpu-recipes-a4-qwen3-30b-nemo-2node-16gpu-b200-gke-max-steps-20-"
 	 "nemo-e-benign-healthy",
 	 "this is not tested in NeMo and could result in errors.", 0},
+	{"error",
+	 "../real-logs-new/batch1044/training-results-v2-1-dell-32x-xe8545-a100-maskrcnn-128rank-"
+	 "singularity-oom-advice-warning-run-stop-success-healthy",
+	 "you may encounter an out-of-memory (OOM) error if your GPU does not have", 0},
 	{"Failed to",
 	 "../real-logs-new/batch1012/gpu-recipes-a4-qwen3-30b-nemo-4node-32gpu-b200-ep8-max-steps-"
 	 "20-healthy",
