@@ -67,6 +67,14 @@ sub kind_of {
 	return $fills && !says( $src, 'timed' ) ? 'filler' : 'shared';
 }
 
+# The ASan tree's programs of tests/DIR named PREFIX*, sorted: the built ones, or while the
+# tree is still to be built (HARNESS_BUILD) the ones their sources will make.
+sub programs {
+	my ( $dir, $prefix ) = @_;
+	return sort map { s{^(.*)\.c$}{$asan/$1}r } glob("tests/$dir/$prefix*.c") if $build;
+	return sort grep { -x $_ && !/\.[od]$/ } glob("$asan/tests/$dir/$prefix*");
+}
+
 my @jobs;    # {tier, name, cmd, env, kind}
 sub job {
 	push @jobs, { tier => $_[0], name => $_[1], cmd => $_[2], env => $_[3], kind => $_[4],
@@ -74,15 +82,12 @@ sub job {
 }
 for my $tier (@tiers) {
 	if ($tier eq 'unit') {
-		for my $bin ( sort( $build ? map { s{^(.*)\.c$}{$asan/$1}r } glob('tests/unit/test_*.c')
-				    : grep { -x $_ && !/\.[od]$/ } glob("$asan/tests/unit/test_*") ) ) {
+		for my $bin ( programs( 'unit', 'test_' ) ) {
 			( my $src = $bin ) =~ s{^\Q$asan\E/}{};
 			job( $tier, $bin, [$bin], {}, kind_of( "$src.c", 1 ) );
 		}
 	} elsif ($tier eq 'fuzz') {
-		for my $bin ( sort( $build ? map { s{^(.*)\.c$}{$asan/$1}r } glob('tests/fuzz/fuzz_*.c')
-				    : glob("$asan/tests/fuzz/fuzz_*") ) ) {
-			next if $bin =~ /\.[od]$/;
+		for my $bin ( programs( 'fuzz', 'fuzz_' ) ) {
 			( my $n = $bin ) =~ s{.*/fuzz_}{};
 			job( $tier, $bin, [ $bin, "tests/fuzz/corpus/$n" ], {}, 'filler' );
 		}
@@ -238,14 +243,14 @@ sub report {
 
 # the ASan tree's build (HARNESS_BUILD), while it runs: its pid, and when it ended whether it
 # succeeded
-my ( $build_pid, $build_ok, $build_t0, $build_dt ) = ( 0, 1, 0, 0 );
+my ( $build_pid, $build_ok, $build_t0 ) = ( 0, 1, 0 );
 my $build_log = "$dir/build.log";
 
 sub build_ended {
 	my ($status) = @_;
-	( $build_pid, $build_ok, $build_dt ) = ( 0, $status == 0, time - $build_t0 );
+	( $build_pid, $build_ok ) = ( 0, $status == 0 );
 	if ($build_ok) {
-		printf "ok   build     %s (%.1fs, beside the tests)\n", $build, $build_dt;
+		printf "ok   build     %s (%.1fs, beside the tests)\n", $build, time - $build_t0;
 		return;
 	}
 	$fail++;

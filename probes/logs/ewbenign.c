@@ -326,11 +326,6 @@ static const struct {
 
 #define NBENIGN (sizeof(benign) / sizeof(benign[0]))
 
-char hlog__ew_lower(char c)
-{
-	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
-}
-
 /* The length of form matched at s[0..n), 0 when it does not match. Case-insensitive unless
  * exact; ' ' matches a run of blanks, "%d" a run of digits; a form ending in a word character
  * must end at a word end. */

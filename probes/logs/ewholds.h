@@ -9,11 +9,15 @@
 
 #include "probes/logs/logtext.h"
 
-/* errwords.c's and ewbenign.c's matching (ewbenign.c): a byte in lower case, and the length
- * of form matched at s[0..n), 0 when it does not match. Case-insensitive unless exact; ' '
- * matches a run of blanks, "%d" a run of digits; a form ending in a word character must end
- * at a word end. */
-char hlog__ew_lower(char c);
+/* A byte in lower case (ASCII only), inline: errwords.c and ewbenign.c call it on every byte
+ * of an error line. */
+static inline char hlog__ew_lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+/* errwords.c's and ewbenign.c's matching (ewbenign.c): the length of form matched at
+ * s[0..n), 0 when it does not match. Case-insensitive unless exact; ' ' matches a run of
+ * blanks, "%d" a run of digits; a form ending in a word character must end at a word end. */
 size_t hlog__ew_match_at(const char *s, size_t n, const char *form, int exact);
 
 int hlog__ew_retries_left(struct pspan m, size_t at, size_t len);

@@ -16,9 +16,10 @@ int hlog__initial_level(char c);
 
 /* docker compose's "service-1  | " */
 int hlog__compose_prefix(struct pspan *m);
-/* a log viewer's table cells before the line (a stamp, a level, a host) */
+/* a log viewer's table cells before the line: empty ones and one time stamp */
 int hlog__viewer_cells(struct pspan *m);
-/* a host's name and a colon that pdsh or a launcher puts first ("node7: ") */
+/* a host's name and a colon that pdsh or a launcher puts first ("node7: "), taken only
+ * before a traceback's heading or frame */
 int hlog__host_label(struct pspan *m);
 /* a process's role label ("[default2]:") */
 int hlog__role_label(struct pspan *m);
