@@ -154,6 +154,11 @@ static const struct {
 	 * among them), "W tensorflow/core/platform/profile_utils/cpu_utils.cc:98] Failed to find
 	 * bogomips in /proc/cpuinfo; cannot determine CPU frequency" */
 	{"; cannot determine CPU frequency", 1, NULL},
+	/* a probe for an optional library that is not installed, said at the framework's
+	 * warning level and gone on without: TensorFlow's "W tensorflow/compiler/tf2tensorrt/
+	 * utils/py_utils.cc:38] TF-TRT Warning: Could not find TensorRT" (Ray Train and KubeRay
+	 * jobs that finished) */
+	{"Could not find TensorRT", 1, NULL},
 	/* a figure the run reports about itself that it could not work out, and goes on
 	 * without: NeMo's "Failed to calculate TFLOPs per sec per GPU." (its performance
 	 * callback, at its error level, between training steps that go on) and the reason under

@@ -12,6 +12,7 @@
  * Both are weighed only when no line of the logs reads as an error: they explain a job that
  * failed silently, never outrank what a line says. */
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -175,6 +176,38 @@ static int bit(const unsigned char *set, int rank)
 	return (set[rank / 8] >> (rank % 8)) & 1;
 }
 
+/* The same announcement logged twice by one process, once with a label more: Lightning's
+ * "INFO: initializing deepspeed distributed: GLOBAL_RANK: 5, MEMBER: 6/16" and the same
+ * words without "INFO: " on the next line (its logger and its print). The lines end alike,
+ * and what is left of one is what is left of the other with a chunk of no digits after it. */
+static bool echoed(struct pspan a, struct pspan b)
+{
+	size_t l = 0;
+	while (l < a.n && l < b.n && a.s[a.n - 1 - l] == b.s[b.n - 1 - l])
+		l++;
+	struct pspan ha = {a.s, a.n - l}, hb = {b.s, b.n - l};
+	if (ha.n < hb.n) {
+		struct pspan t = ha;
+		ha = hb;
+		hb = t;
+	}
+	if (!l || ha.n == hb.n || memcmp(ha.s, hb.s, hb.n))
+		return false;
+	for (size_t k = hb.n; k < ha.n; k++)
+		if (isdigit((unsigned char)ha.s[k]))
+			return false;
+	return true;
+}
+
+static bool echo_of_recent(const struct hlog_roster_scan *s, int rank, struct pspan line)
+{
+	for (size_t k = 0; k < HLOG_ROSTER_RECENT; k++)
+		if (s->recent[k].no && s->recent[k].rank == rank && !s->recent[k].host[0] &&
+		    echoed(s->recent[k].line, line))
+			return true;
+	return false;
+}
+
 void hlog__roster_line(struct hlog_roster_scan *s, struct hlog_report *r, const char *name,
 		       const char *node, unsigned no, struct pspan line, unsigned forms)
 {
@@ -205,7 +238,8 @@ void hlog__roster_line(struct hlog_roster_scan *s, struct hlog_report *r, const 
 			snprintf(o->dup_node, sizeof(o->dup_node), "%s", node ? node : "");
 		}
 	}
-	if (again && kind != CLAIM_REPEATS && !host[0] && o->dup_rank < 0) {
+	if (again && kind != CLAIM_REPEATS && !host[0] && o->dup_rank < 0 &&
+	    !echo_of_recent(s, rank, line)) {
 		o->dup_rank = rank;
 		o->dup_anon = 1;
 		memset(&o->dup[0], 0, sizeof(o->dup[0])); /* quoted when still among the last few */

@@ -288,3 +288,34 @@ int hlog__wf_alloc_size(struct pspan s, long long *port)
 	}
 	return 0;
 }
+
+/* A bound on a value stated in words, as the check that refused it says it: DALI's "Assert on
+ * "num_shards_ > shard_id_" failed: num_shards needs to be greater than shard_id", DeepSpeed's
+ * "Micro batch size per gpu: 0 has to be greater than 0", "size must be greater than zero".
+ * A requirement ("must", "needs to", "has to", "should") on what the value must be, then a
+ * comparison; a program's own assertion without such words is a bug, not this form. */
+int hlog__wf_bound_stated(struct pspan s, long long *port)
+{
+	(void)port;
+	static const char *const modal[] = {"must be ", "needs to be ", "need to be ",
+					    "has to be ", "have to be ", "should be "};
+	static const char *const cmp[] = {"greater than", "less than", "larger than",
+					  "smaller than", "at least", "at most", "no more than",
+					  "no less than", "no greater than", "no larger than",
+					  "a multiple of", "divisible by", "positive", "non-negative"};
+	for (size_t m = 0; m < sizeof(modal) / sizeof(modal[0]); m++) {
+		for (const char *f = hlog__find_nocase(s, modal[m]); f;) {
+			size_t at = (size_t)(f - s.s) + strlen(modal[m]);
+			for (size_t k = 0; k < sizeof(cmp) / sizeof(cmp[0]); k++) {
+				size_t l = strlen(cmp[k]);
+				if (at + l <= s.n && !strncasecmp(s.s + at, cmp[k], l) &&
+				    (at + l == s.n || !hlog__word_char(s.s[at + l])) &&
+				    (f == s.s || !hlog__word_char(f[-1])))
+					return 1;
+			}
+			struct pspan rest = {s.s + at, s.n - at};
+			f = hlog__find_nocase(rest, modal[m]);
+		}
+	}
+	return 0;
+}

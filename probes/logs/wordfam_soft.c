@@ -363,6 +363,17 @@ const struct family hlog__fams_soft[] = {
 	 .also = {"number", "size", "count", "rank", "device", "parameter", "option", "value",
 		  "processes", "nodes", "tasks"},
 	 .not = {"assert", "_assert", "check", "nullptr", "null", "memory", "pointer", "address"}},
+	/* a bound on a value stated in words by the check that refused it: DALI's "Assert on
+	 * "num_shards_ > shard_id_" failed: num_shards needs to be greater than shard_id",
+	 * DeepSpeed's "Micro batch size per gpu: 0 has to be greater than 0" (an assertion, but
+	 * one that says what the value must be: the job's value, not the program, is wrong) */
+	{.cat = HCAT_CONFIG,
+	 .name = "invalid",
+	 .what = "a value the job was given is outside the bound the program states",
+	 .fix = "give the value the line names within the bound it states (the job's arguments, "
+		"its process or shard counts, its configuration), the same on every node, then run "
+		"again",
+	 .form = hlog__wf_bound_stated},
 	/* a value quoted whole and called invalid, with no noun to say what it was for: numactl
 	 * refusing the CPUs it was given, "<0-7,64-71> is invalid" */
 	{.cat = HCAT_CONFIG,

@@ -1096,7 +1096,7 @@ cause_is "kind detail" "config sharp-port-sm" "SHARP on the port the subnet mana
 cause_is "kind detail" "config words:world-size" "a wrapped sentence: the two lines together name the world size" \
 	'AssertionError: local_world_size (8) must be less than or equal to the number' \
 	'of visible devices (0).'
-cause_is "kind detail" "unresolved words:exception" "  not when the first line's sentence ended" \
+cause_is "kind detail" "config words:invalid" "  not when the first line's sentence ended (its bound alone, no world size)" \
 	'AssertionError: local_world_size (8) must be less than or equal to the number.' \
 	'of visible devices (0).'
 cause_is "kind detail" "config words:missing-file" "bash without the program it was to start" \
@@ -2148,6 +2148,19 @@ printf '%s\n' '  0: 2022-05-20 08:52:23,338 maskrcnn_benchmark.data.build WARNIN
 exit_is 0 "'you may encounter an out-of-memory (OOM) error': foretold, exit 0" "$TMP/oom.log"
 printf '%s\n' 'WARNING: we encountered an out-of-memory (OOM) error on GPU 3' >"$TMP/oom2.log"
 exit_is 2 "  'we encountered an out-of-memory (OOM) error': news of one, exit 2" "$TMP/oom2.log"
+
+# a bound on a value the job gave, stated in words by the check that refused it
+# (NVIDIA/DALI#510, verbatim): the job's shard settings, not the program
+cause_is "kind detail" "config words:invalid" "'num_shards needs to be greater than shard_id': a bound the job's value missed" \
+	'RuntimeError: Critical error in pipeline: [/opt/dali/dali/pipeline/operators/reader/loader/loader.h:57] Assert on "num_shards_ > shard_id_" failed: num_shards needs to be greater than shard_id'
+
+# one process's announcement of its rank logged twice, once with a label more (the Ray
+# docs' Vicuna fine-tuning run, verbatim): one process, no rank held twice; a second process
+# with the same rank is still two
+printf '%s\n' '(RayTrainWorker pid=4048, ip=10.0.130.188) INFO: initializing deepspeed distributed: GLOBAL_RANK: 5, MEMBER: 6/16' '(RayTrainWorker pid=4048, ip=10.0.130.188) initializing deepspeed distributed: GLOBAL_RANK: 5, MEMBER: 6/16' '(RayTrainWorker pid=4048, ip=10.0.130.188) 2025-10-15 15:51:10.359839: W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] TF-TRT Warning: Could not find TensorRT' >"$TMP/echo.log"
+exit_is 0 "a rank announced twice by one logger, with and without 'INFO: ', and TF-TRT's probe: exit 0" "$TMP/echo.log"
+printf '%s\n' '(RayTrainWorker pid=4048, ip=10.0.130.188) initializing deepspeed distributed: GLOBAL_RANK: 5, MEMBER: 6/16' '(RayTrainWorker pid=4049, ip=10.0.130.188) initializing deepspeed distributed: GLOBAL_RANK: 5, MEMBER: 7/16' >"$TMP/echo2.log"
+exit_is 2 "  two processes that announce rank 5: still a duplicate, exit 2" "$TMP/echo2.log"
 
 cause_flush
 done_testing

@@ -703,6 +703,11 @@ static const struct benign_line benign_lines[] = {
 	 "ascend-huawei-avod-npu-1p-tf-train-pyramid-cars-mix-precision-to-step-200000-infershape-"
 	 "warnings-healthy",
 	 "Failed to find bogomips in /proc/cpuinfo; cannot determine CPU frequency", 0},
+	{"Could not find TensorRT",
+	 "../real-logs-new/batch1062/ray-docs-vicuna-13b-lightning-deepspeed-zero3-16node-finished-"
+	 "healthy",
+	 "W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] TF-TRT Warning: Could not find "
+	 "TensorRT", 0},
 	{"UCP version is incompatible",
 	 "../real-logs-new/batch320/abci2-allreduce-inter-vnode-2node-v100-nccl284-ucx-ucp-version-"
 	 "incompatible-warn-healthy",

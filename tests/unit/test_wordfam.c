@@ -633,6 +633,14 @@ static void test_rows(void **state)
 		 "brother team so enabling it will require much more work, so we have to prioritize. "
 		 "Please understand!",
 		 "unsupported"},
+		/* real-logs-new batch1063 (NVIDIA/DALI#510), batch83 (ALCF's Polaris DeepSpeed
+		 * page): a bound on a value the job gave, stated by the check that refused it */
+		{"RuntimeError: Critical error in pipeline: [/opt/dali/dali/pipeline/operators/reader/"
+		 "loader/loader.h:57] Assert on \"num_shards_ > shard_id_\" failed: num_shards needs "
+		 "to be greater than shard_id",
+		 "invalid"},
+		{"x3202c0s31b0n0: AssertionError: Micro batch size per gpu: 0 has to be greater than 0",
+		 "invalid"},
 		{"WARN src/core.cu:225 failed to allocate 2101248 byte device buffer", "memory"},
 		/* real-logs-new batch1005 (the Neuron runtime's device-memory page), batch420
 		 * (yahoo/TensorFlowOnSpark#222): an allocation of a stated size refused */
@@ -1074,6 +1082,8 @@ static void test_none(void **state)
 		/* a variable unset in prose, not a name in capitals, nor a lower-case key */
 		"the value is not set, using the default",
 		"my_var is not set here",
+		/* a bound in the middle of a word is none (made up) */
+		"Error: mustbe greater than 2",
 		/* a hang foretold is none (real-logs-new batch42, vllm-project/vllm#6106) */
 		"Error executing method init_device. This might cause deadlock in distributed "
 		"execution.",
