@@ -386,8 +386,39 @@ const char *hlog__error_row_name(size_t row)
  * ggml's "GGML_ASSERT: .../ggml-backend.c:226: offset + size <= ggml_nbytes(tensor) &&
  * "tensor write out of bounds"", Qt's "ASSERT: "i < size()" in file ..." (not the macro named
  * in code or prose, "GGML_ASSERT(x)"). */
+/* A C macro's label in capitals with ERROR or FATAL among its parts, heading a message in
+ * words: Open MPI's "ORTE_ERROR_LOG: Not found in file base/plm_base_launch_support.c at line
+ * 99", "ORTE_ERROR_LOG: Data unpack would read past end of buffer". Not a setting's name with
+ * its value ("NCCL_ASYNC_ERROR_HANDLING: 1", "...: True") nor a register's count
+ * ("WALKER_ERROR: 0x0"). */
+static int macro_label(const char *s, size_t n, size_t left)
+{
+	if (left < n + 3 || s[n] != ':' || s[n + 1] != ' ' || !isalpha((unsigned char)s[n + 2]))
+		return 0;
+	size_t w = n + 2; /* a message of words, not one value ("...: True") */
+	while (w < left && s[w] != ' ')
+		w++;
+	if (w + 1 >= left || !isalpha((unsigned char)s[w + 1]))
+		return 0;
+	int parts = 0, bad = 0;
+	for (size_t b = 0; b < n;) {
+		size_t e = b;
+		while (e < n && s[e] != '_')
+			e++;
+		for (size_t k = b; k < e; k++)
+			if (!isupper((unsigned char)s[k]) && !isdigit((unsigned char)s[k]))
+				return 0;
+		parts++;
+		bad |= (e - b == 5 && (!memcmp(s + b, "ERROR", 5) || !memcmp(s + b, "FATAL", 5)));
+		b = e + 1;
+	}
+	return parts > 1 && bad;
+}
+
 static int class_word(const char *s, size_t n, size_t left)
 {
+	if (macro_label(s, n, left))
+		return 1;
 	static const char *const tails[] = {"Error", "Exception", "Failure"};
 	for (size_t t = 0; t < sizeof(tails) / sizeof(tails[0]); t++) {
 		size_t k = 0;

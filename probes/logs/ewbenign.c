@@ -159,6 +159,11 @@ static const struct {
 	 * utils/py_utils.cc:38] TF-TRT Warning: Could not find TensorRT" (Ray Train and KubeRay
 	 * jobs that finished) */
 	{"Could not find TensorRT", 1, NULL},
+	/* LAMMPS started in a directory it may not write, its default log file refused at its
+	 * warning level and the run going on with the screen's output alone: "WARNING on proc 0:
+	 * Cannot open log.lammps for writing: Read-only file system (src/lammps.cpp:511)" (three
+	 * GPU and CPU cluster runs that finished) */
+	{"Cannot open log.lammps for writing", 1, NULL},
 	/* a figure the run reports about itself that it could not work out, and goes on
 	 * without: NeMo's "Failed to calculate TFLOPs per sec per GPU." (its performance
 	 * callback, at its error level, between training steps that go on) and the reason under

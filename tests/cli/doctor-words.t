@@ -2162,5 +2162,12 @@ exit_is 0 "a rank announced twice by one logger, with and without 'INFO: ', and 
 printf '%s\n' '(RayTrainWorker pid=4048, ip=10.0.130.188) initializing deepspeed distributed: GLOBAL_RANK: 5, MEMBER: 6/16' '(RayTrainWorker pid=4049, ip=10.0.130.188) initializing deepspeed distributed: GLOBAL_RANK: 5, MEMBER: 7/16' >"$TMP/echo2.log"
 exit_is 2 "  two processes that announce rank 5: still a duplicate, exit 2" "$TMP/echo2.log"
 
+# a C macro's label with ERROR among its parts heads a message (open-mpi/ompi#714, verbatim):
+# an error line, never a pass; the same label with a value is a setting
+printf '%s\n' 'ORTE_ERROR_LOG: Not found in file base/plm_base_launch_support.c at line 99' >"$TMP/orte.log"
+exit_is 1 "ORTE_ERROR_LOG heading a message: an error line no rule knows, exit 1" "$TMP/orte.log"
+printf '%s\n' 'NCCL_ASYNC_ERROR_HANDLING: 1' 'NCCL_ASYNC_ERROR_HANDLING: True' >"$TMP/orte2.log"
+exit_is 0 "  the same kind of name with a value: exit 0" "$TMP/orte2.log"
+
 cause_flush
 done_testing

@@ -85,10 +85,10 @@ static const struct row_line word_lines[] = {
 	{"no space left on device",
 	 "../real-logs-new/batch879/lustre-wiki-handling-full-osts-ost2-99-percent-dd-enospc",
 	 "No space left on device"},
-	{"read-only file system",
-	 "../real-logs-new/batch320/perfstudy-azure-cyclecloud-lammps-reaxff-128n-12288-ranks-ucx-"
-	 "shm-unlink-errors-at-exit-healthy",
-	 "Read-only file system"},
+	/* (LAMMPS's "Cannot open log.lammps for writing: Read-only file system" is a warning
+	 * it goes on after: a benign row) */
+	{"read-only file system", "https://github.com/DataBiosphere/azul/pull/190",
+	 "OSError: [Errno 30] Read-only file system: '/home/sbx_user1068'"},
 	{"stale file handle",
 	 "../real-logs-new/batch648/tvm-ffi-667-multi-host-cold-cache-ninja-link-stale-file-handle-"
 	 "on-nfs",
@@ -708,6 +708,10 @@ static const struct benign_line benign_lines[] = {
 	 "healthy",
 	 "W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] TF-TRT Warning: Could not find "
 	 "TensorRT", 0},
+	{"Cannot open log.lammps for writing",
+	 "../real-logs-new/batch1066/performance-study-google-gce-gpu-lammps-reaxff-kokkos-32node-"
+	 "256rank-flux-exit0-healthy",
+	 "WARNING on proc 0: Cannot open log.lammps for writing: Read-only file system", 0},
 	{"UCP version is incompatible",
 	 "../real-logs-new/batch320/abci2-allreduce-inter-vnode-2node-v100-nccl284-ucx-ucp-version-"
 	 "incompatible-warn-healthy",
@@ -1033,6 +1037,13 @@ static void test_lines(void **state)
 		 "returned 2 : libnccl-net.so: cannot open shared object file: No such file or "
 		 "directory",
 		 0},
+		/* a C macro's label with ERROR among its parts, heading a message: an error; the
+		 * same name with a value, or a register's count, is none */
+		{"../real-logs-new/batch1067/ompi-714-torque-ompi-1-8-6-concurrent-mpirun-third-"
+		 "node-plm-base-launch-support-not-found-unresolved",
+		 "ORTE_ERROR_LOG: Not found in file base/plm_base_launch_support.c at line 99", 1},
+		{"a settings dump (ours)", "NCCL_ASYNC_ERROR_HANDLING: True", 0},
+		{"amdgpu's register dump", "amdgpu:      WALKER_ERROR: 0x0", 0},
 		/* an identifier is not a word: TORCH_NCCL_ASYNC_ERROR_HANDLING */
 		{"healthy-torchtitan-171-fsdp-tp-training",
 		 "[rank0]:2024-03-27 14:30:01,177 - root - WARNING - "
