@@ -98,6 +98,10 @@ void comm__reduce(enum comm_dtype t, enum comm_op op, void *dst, const void *src
 /* dst[i] = a[i] op b[i] (out of place, so algorithms avoid a copy). */
 void comm__reduce3(enum comm_dtype t, enum comm_op op, void *dst, const void *a, const void *b,
 		   size_t count);
+/* mesh.c: out = c_0 op c_1 op ... op c_{N-1} in rank order (the same chain on every rank, so
+ * identical bits), c_j in slot j of slots (slot_bytes apart), rank r's own at mine. */
+void comm__reduce_in_order(int n, int r, void *out, const void *mine, const void *slots,
+			   size_t slot_bytes, size_t elems, enum comm_dtype t, enum comm_op op);
 float comm__fp16_to_fp32(uint16_t h);
 uint16_t comm__fp32_to_fp16(float f);
 float comm__bf16_to_fp32(uint16_t h);

@@ -191,6 +191,8 @@ static struct comm__fp op_fingerprint(const struct comm *c, const struct op *o)
 	}
 	if (o->coll == COMM_COLL_ALLREDUCE || o->coll == COMM_COLL_REDUCESCATTER)
 		fp.op = (uint8_t)o->op;
+	if (!c->lines && comm__flat_ready(c))
+		fp.flags = COMM__FP_LINES;
 	if (o->coll == COMM_COLL_BROADCAST || comm__is_p2p(o->coll))
 		fp.root = o->root;
 	return fp;
@@ -243,6 +245,12 @@ static int execute(struct comm *c, const struct op *o)
 		end(c, rc);
 		return rc;
 	}
+	bool flat = !o->z && comm__flat_takes(c, o->coll, o->count * es, algo);
+	if (flat && c->lines) {
+		rc = comm__flat_allreduce(c, o->send, o->recv, o->count, o->t, o->op, &fp);
+		end(c, rc);
+		return rc;
+	}
 	/* a collective checks the fingerprints as they arrive, its first data behind ours;
 	 * where every rank's data reaches every rank, only those of the data's senders */
 	bool reach = o->coll == COMM_COLL_ALLREDUCE || o->coll == COMM_COLL_ALLGATHER ||
@@ -263,6 +271,8 @@ static int execute(struct comm *c, const struct op *o)
 		rc = c->broken; /* the engine's code, whatever the algorithm made of it */
 	else
 		rc = comm__fp_drain(c);
+	if (!rc && flat)
+		comm__flat_agree(c);
 	end(c, rc);
 	return rc;
 }

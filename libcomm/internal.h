@@ -10,6 +10,7 @@
 
 #include "libcomm/algo.h"
 #include "libcomm/libcomm.h"
+#include "libcomm/shmline.h"
 #include "libcomm/shmring.h"
 #include "libcomm/transport.h"
 #include "libcomm/wire.h"
@@ -106,6 +107,11 @@ struct comm__shm {
 	void *map;
 	size_t len;
 	struct comm__ring tx, rx;
+	/* the lines (shmline.h) this rank writes and reads, and what it knows of each side's
+	 * consumption: the peer's of ours (acked), ours of the peer's (got) */
+	struct comm__lines *ltx, *lrx;
+	uint32_t acked, got;
+	uint32_t put, held[2]; /* the collective of our last line, and of each line (0: none) */
 };
 
 struct comm__link_ops;
@@ -257,6 +263,7 @@ struct comm {
 	bool no_waitv; /* spin.c: futex_waitv is not there (ENOSYS): rings sleep in epoll_wait */
 	bool shared_cores; /* more ranks on this host than CPUs: polling yields the core */
 	bool one_host;     /* every rank has our host name and address (the same on every rank) */
+	bool lines;        /* flat.c: the smallest allreduces go by lines (every rank agreed) */
 	/* the operation in progress, for messages and frame checks */
 	int cur_coll;
 	uint32_t cur_seq;  /* shown as "#seq" */
@@ -428,6 +435,20 @@ static inline size_t comm__link_queued(struct comm *c, struct comm__peer *p)
 void comm__agree_attach(struct comm *c);
 void comm__fp_post(struct comm *c, const struct comm__fp *mine, bool all);
 int comm__fp_drain(struct comm *c);
+/* flat.c: the smallest allreduce on one host by lines. ready: every link up and shared (our
+ * fingerprint's COMM__FP_LINES); takes: a collective lines carry; agree: after one taken the
+ * usual way, switch to lines if every rank's fingerprint said ready (the same on every rank). */
+bool comm__flat_ready(const struct comm *c);
+bool comm__flat_takes(const struct comm *c, int coll, size_t bytes, int algo);
+void comm__flat_agree(struct comm *c);
+int comm__flat_allreduce(struct comm *c, const void *send, void *recv, size_t count,
+			 enum comm_dtype t, enum comm_op op, const struct comm__fp *fp);
+/* The epoll set's events handled once, without waiting: the wake pipe (a verdict), the
+ * listener and handshakes, peers' doorbells and EOF (flat.c's wait, outside any step). */
+int comm__poll_once(struct comm *c);
+/* What r's link holds read outside any step: control frames handled (an ABORT fails the
+ * communicator, a fingerprint waits in its peer's fp), data left for the step it is for. */
+int comm__pump_control(struct comm *c, int r);
 /* Ours of an earlier or the current collective, for the history (eager exchanges too). */
 void comm__fp_remember(struct comm *c, const struct comm__fp *f);
 /* In a collective that checks on arrival: r takes part and its fingerprint has not come. */
@@ -531,6 +552,11 @@ struct comm__spin {
 	bool shm, spun;
 };
 #define COMM__SPIN_AGAIN (-2) /* look at the links again before waiting */
+/* comm__spin_next's answers: poll again at once, after giving up the core, after looking at
+ * the sockets (the wake pipe, doorbells, EOF), or sleep (up to COMM__FUTEX_SLICE_MS) */
+enum { COMM__SPIN_RELAX, COMM__SPIN_YIELD, COMM__SPIN_POLL, COMM__SPIN_SLEEP };
+/* Asleep on futexes a rank looks at its sockets at least this often: none of them wakes one. */
+#define COMM__FUTEX_SLICE_MS 10
 struct epoll_event;
 void comm__spin_init(struct comm *c);
 /* HCCLCTL_SPIN_US into c->spin_us (unset: the default); COMM_E_INVAL naming a bad value */
@@ -539,6 +565,10 @@ int comm__spin_config(struct comm *c, char *err, size_t errlen);
 void comm__spin_plan(struct comm *c, size_t bytes, bool shm, bool all_shm, struct comm__spin *sp);
 /* the step moved without an event: a spin that found it earns its credit back */
 void comm__spin_moved(struct comm *c, struct comm__spin *sp);
+/* A wait that polls memory without a step (flat.c's lines): what to do next, now (µs) being
+ * the time; the same policy as a step over rings (keep the core a while, then yield, look at
+ * the sockets every SHM_POLL_US, sleep when polling stopped paying). */
+int comm__spin_next(struct comm *c, struct comm__spin *sp, int64_t now);
 /* Waits up to left ms for events, spinning first while the plan says so: their number,
  * COMM__SPIN_AGAIN, or -1 with errno. */
 int comm__spin_wait(struct comm *c, struct comm__spin *sp, struct epoll_event *ev, int nev,

@@ -77,10 +77,11 @@ static int direct(struct comm__ctx *x, int step, const struct side *snd, const s
 	return comm__direct(x, step, side_bufs, &s);
 }
 
-/* dst = c_0 op c_1 op ... op c_{N-1} in rank order, c_j in slot j, ours at mine. */
-static void reduce_in_order(int n, int r, char *dst, const char *mine, const char *slots,
-			    size_t slot_bytes, size_t elems, enum comm_dtype t, enum comm_op op)
+void comm__reduce_in_order(int n, int r, void *out, const void *mine_v, const void *slots_v,
+			   size_t slot_bytes, size_t elems, enum comm_dtype t, enum comm_op op)
 {
+	char *dst = out;
+	const char *mine = mine_v, *slots = slots_v;
 	const char *c0 = r == 0 ? mine : slots;
 	const char *c1 = r == 1 ? mine : slots + slot_bytes;
 
@@ -111,7 +112,7 @@ static int allreduce_one_step(struct comm__ctx *x, const void *send, void *recv,
 		memcpy((char *)x->scratch + (size_t)r * vb, mine, vb);
 		mine = (char *)x->scratch + (size_t)r * vb;
 	}
-	reduce_in_order(n, r, recv, mine, x->scratch, vb, count, t, op);
+	comm__reduce_in_order(n, r, recv, mine, x->scratch, vb, count, t, op);
 	return 0;
 }
 
@@ -141,7 +142,7 @@ int comm__allreduce_mesh(struct comm__ctx *x, const void *send, void *recv, size
 		memcpy((char *)x->scratch + (size_t)r * slot, mine, len * es);
 		mine = (char *)x->scratch + (size_t)r * slot;
 	}
-	reduce_in_order(n, r, out + off * es, mine, x->scratch, slot, len, t, op);
+	comm__reduce_in_order(n, r, out + off * es, mine, x->scratch, slot, len, t, op);
 
 	/* our reduced block to everyone, theirs into place */
 	struct side snd2 = {.base = out + off * es, .len = len * es};
@@ -169,7 +170,7 @@ int comm__reduce_scatter_mesh(struct comm__ctx *x, const void *send, void *recv,
 		memcpy((char *)x->scratch + (size_t)r * cb, mine, cb);
 		mine = (char *)x->scratch + (size_t)r * cb;
 	}
-	reduce_in_order(n, r, d, mine, x->scratch, cb, count, t, op);
+	comm__reduce_in_order(n, r, d, mine, x->scratch, cb, count, t, op);
 	return 0;
 }
 

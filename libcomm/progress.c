@@ -826,6 +826,23 @@ int comm__exchange(struct comm *c, uint8_t type, int step, struct comm__xfer *x,
 	return rc;
 }
 
+int comm__poll_once(struct comm *c)
+{
+	struct epoll_event ev[64];
+	int k = epoll_wait(c->epfd, ev, 64, 0);
+	if (k < 0)
+		return errno == EINTR ? 0 : comm__fail(c, COMM_E_SYS, "epoll_wait: %s", strerror(errno));
+	return on_events(c, NULL, ev, k);
+}
+
+int comm__pump_control(struct comm *c, int r)
+{
+	struct step s = { NULL, 0, COMM__F_FP, c->cur_seq, 0, false, false };
+	if (c->peers[r].link->rings) /* a ring is looked at, no event says it moved */
+		c->peers[r].rd_ready = true;
+	return pump_recv(c, r, &s);
+}
+
 int comm__fp_drain(struct comm *c)
 {
 	if (c->broken)

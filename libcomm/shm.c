@@ -43,9 +43,11 @@
 #include "ranktable/base/hex.h"
 
 #define CTL_AREA 4096 /* both rings' control blocks, then the data of ring 0 and ring 1 */
+#define LINES_AT 1024 /* in the control area: both directions' lines (shmline.h) */
 _Static_assert(COMM__SHM_RING >= COMM__SOCKBUF, "the ring guarantees the socket's send-ahead");
 _Static_assert((COMM__SHM_RING & (COMM__SHM_RING - 1)) == 0, "ring capacity is a power of two");
-_Static_assert(2 * sizeof(struct comm__ring_ctl) <= CTL_AREA, "control blocks fit");
+_Static_assert(2 * sizeof(struct comm__ring_ctl) <= LINES_AT, "control blocks fit");
+_Static_assert(LINES_AT + 2 * sizeof(struct comm__lines) <= CTL_AREA, "lines fit");
 
 static const struct {
 	const char *name;
@@ -137,6 +139,9 @@ static struct comm__shm *shm_of(void *map, size_t len, bool connecting)
 			COMM__SHM_RING);
 	comm__ring_init(&s->rx, &ctl[1 - tx], b + CTL_AREA + (size_t)(1 - tx) * COMM__SHM_RING,
 			COMM__SHM_RING);
+	struct comm__lines *lines = (struct comm__lines *)(b + LINES_AT);
+	s->ltx = &lines[tx];
+	s->lrx = &lines[1 - tx];
 	return s;
 }
 

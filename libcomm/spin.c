@@ -47,9 +47,6 @@
  * a VM than the yields that let the others run); yielding at once where each has a core
  * hands the core to any busy process; keeping it throughout starves a peer under load. */
 #define SHM_KEEP_US 20
-/* Asleep on the rings' flags it looks at its sockets (a peer's EOF, the verdict pipe, the
- * listener) at least every FUTEX_SLICE_MS: none of them wakes a futex. */
-#define FUTEX_SLICE_MS 10
 /* Polling stops paying when the peers are slow to answer (a fault, loss, a busy machine):
  * each wait that polled in vain costs a credit, each that polled in time earns one back;
  * without credit a communicator sleeps at once, and tries polling again after SPIN_REST
@@ -114,7 +111,7 @@ static void sleep_on_rings(struct comm *c, int64_t left)
 	}
 	struct timespec ts; /* futex_waitv's timeout is a point on the clock it names */
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	int64_t ms = left < FUTEX_SLICE_MS ? (left > 0 ? left : 0) : FUTEX_SLICE_MS;
+	int64_t ms = left < COMM__FUTEX_SLICE_MS ? (left > 0 ? left : 0) : COMM__FUTEX_SLICE_MS;
 	int64_t ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec + ms * 1000000;
 	ts = (struct timespec){ .tv_sec = ns / 1000000000, .tv_nsec = ns % 1000000000 };
 	/* woken, timed out, or a flag already down (EAGAIN): all mean look again */
@@ -162,6 +159,25 @@ void comm__spin_moved(struct comm *c, struct comm__spin *sp)
 	if (sp->spun && c->spin_credit < SPIN_CREDIT_MAX)
 		c->spin_credit++;
 	sp->spun = false;
+}
+
+int comm__spin_next(struct comm *c, struct comm__spin *sp, int64_t now)
+{
+	if (sp->end && now < sp->end) {
+		sp->spun = true;
+		if (now >= sp->next_poll) {
+			sp->next_poll = now + SHM_POLL_US;
+			return COMM__SPIN_POLL;
+		}
+		return c->shared_cores || now - sp->start >= SHM_KEEP_US ? COMM__SPIN_YIELD
+									 : COMM__SPIN_RELAX;
+	}
+	if (sp->end) { /* polled in vain: sleep, and poll less */
+		c->spin_credit -= 2;
+		sp->end = 0;
+		sp->spun = false;
+	}
+	return COMM__SPIN_SLEEP;
 }
 
 /* Waits up to left ms for events (spinning first while the plan says so): their number,

@@ -446,7 +446,8 @@ void comm__fp_encode(const struct comm__fp *f, unsigned char out[COMM__FP_LEN])
 	put_be(&w, f->algo, 1);
 	put_be(&w, f->count, 8);
 	put_be(&w, (uint32_t)f->root, 4);
-	put_be(&w, 0, 4);
+	put_be(&w, f->flags, 1);
+	put_be(&w, 0, 3);
 }
 
 int comm__fp_decode(const unsigned char *buf, size_t n, struct comm__fp *f, char *err,
@@ -481,9 +482,14 @@ int comm__fp_decode(const unsigned char *buf, size_t n, struct comm__fp *f, char
 		r.off -= 4;
 		return rd_fail(&r, "root %d out of range", f->root);
 	}
-	uint32_t pad = (uint32_t)get_be(&r, 4, "padding");
+	f->flags = (uint8_t)get_be(&r, 1, "flags");
+	if (!r.bad && (f->flags & ~COMM__FP_FLAGS)) {
+		r.off--;
+		return rd_fail(&r, "unknown flags 0x%02x", f->flags);
+	}
+	uint32_t pad = (uint32_t)get_be(&r, 3, "padding");
 	if (!r.bad && pad) {
-		r.off -= 4;
+		r.off -= 3;
 		return rd_fail(&r, "nonzero padding");
 	}
 	return rd_done(&r);

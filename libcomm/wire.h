@@ -101,7 +101,12 @@ struct comm__fp {
 	uint8_t coll, dtype, op, algo;
 	uint64_t count;
 	int32_t root; /* broadcast root, or the peer of send/recv; -1 otherwise */
+	uint8_t flags; /* COMM__FP_*: what the rank can do, not compared */
 };
+/* Every link of the rank is up and over shared memory: the collectives small enough for a
+ * line may go by lines (flat.c), once every rank said so in one collective. */
+#define COMM__FP_LINES 0x01u
+#define COMM__FP_FLAGS 0x01u /* the flags this build knows */
 
 /* A heartbeat: what the rank is doing, for the monitor's verdicts. */
 #define COMM__HB_LEN 56

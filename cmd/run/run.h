@@ -2,6 +2,8 @@
 #ifndef HCCLCTL_RUN_H
 #define HCCLCTL_RUN_H
 
+#include <sched.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -300,6 +302,16 @@ struct run_local {
 	long timeout_s;	    /* the rendezvous's deadline, 0: 120 s */
 };
 #define RUN_MEASURED_MAX (256 * 1024)
+
+/* run_bind.c: which CPU each rank of --local runs on. plan reads HCCLCTL_BIND and the CPUs
+ * the launcher may use (-1 with err on a bad value); rank binds the calling process, rank
+ * r of the plan's n, to the r-th of them: the CPU, or -1 when it stays unbound. */
+struct run_bind {
+	bool on;
+	cpu_set_t allowed;
+};
+int run_bind_plan(struct run_bind *b, int n, char *err, size_t errlen);
+int run_bind_rank(const struct run_bind *b, int rank);
 /* Under run --ssh --json, rank 0 (a rank of run-node) writes each row it measures on its
  * stdout as this word and the row's JSON on one line, besides its document at the end: a
  * rank 0 killed in a later row has no document, and the launcher's keeps those rows. */

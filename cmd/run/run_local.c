@@ -133,7 +133,7 @@ static const struct comm_verdict *job_verdict(const struct shared *sh, int n)
  * write end. 0, or the exit code with every rank forked so far killed and reaped. */
 static int fork_ranks(const struct run_params *p, int n, const struct run_local *l,
 		      const struct comm_root_info *ri, struct shared *sh, pid_t *pids,
-		      const int gate[2])
+		      const int gate[2], const struct run_bind *bind)
 {
 	pid_t launcher = getpid();
 	int rc;
@@ -156,6 +156,7 @@ static int fork_ranks(const struct run_params *p, int n, const struct run_local 
 			char name[24]; /* "hcclctl-r3" in ps and /proc/PID/comm, for operators */
 			snprintf(name, sizeof(name), "hcclctl-r%d", r);
 			prctl(PR_SET_NAME, name);
+			(void)run_bind_rank(bind, r);
 			close(gate[1]);
 			char g;
 			while (read(gate[0], &g, 1) < 0 && errno == EINTR)
@@ -404,6 +405,13 @@ int run_local_launch(const struct run_params *p, int n, const struct run_local *
 		free(pids);
 		return fail(EXIT_UNKNOWN, l->where, NULL, "cannot allocate %d ranks", n);
 	}
+	struct run_bind bind;
+	char berr[128];
+	if (run_bind_plan(&bind, n, berr, sizeof(berr))) {
+		munmap(sh, shsize);
+		free(pids);
+		return fail(EXIT_USAGE, l->where, "unset it, or set core or none", "%s", berr);
+	}
 	memset(sh, 0, shsize);
 	/* the rendezvous holds a socket per rank, a rank of the full mesh one per peer: the
 	 * soft limit on files (often 1024) up to the hard one, which the ranks inherit */
@@ -423,7 +431,7 @@ int run_local_launch(const struct run_params *p, int n, const struct run_local *
 		rc = fail(EXIT_UNKNOWN, l->where, NULL, "pipe: %s", strerror(errno));
 		goto out;
 	}
-	if ((rc = fork_ranks(p, n, l, &ri, sh, pids, gate)))
+	if ((rc = fork_ranks(p, n, l, &ri, sh, pids, gate, &bind)))
 		goto out;
 	close(gate[1]); /* every rank is forked: they start */
 	gate[1] = -1;

@@ -84,3 +84,27 @@ none_left() {
 	for _p in "$@"; do kill -0 "$_p" 2>/dev/null && return 1; done
 	return 0
 }
+
+# faulted NAME R N CMD...: CMD (a --local run of N ranks) in the background as NAME, once its
+# table has begun: L its launcher, VICTIM rank R's pid, OTHERS the rest; 1 when rank R is not
+# found
+faulted() {
+	_fn=$1 _fr=$2 _fc=$3
+	shift 3
+	bg_run "$_fn" "$@"
+	L=$BG
+	wait_for "$TMP/$_fn.out" "# hcclctl run allreduce" 10000 >/dev/null
+	sleep 1
+	pick_ranks "$L" "$_fr" "$_fc"
+}
+
+# survivors_name FILE R RANK...: whether each RANK's line in FILE names rank R
+survivors_name() {
+	_sf=$1 _sr=$2
+	shift 2
+	for _s in "$@"; do
+		grep "^hcclctl: run allreduce: rank $_s (host " "$_sf" | grep -qF "rank $_sr (host " ||
+			return 1
+	done
+	return 0
+}

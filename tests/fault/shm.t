@@ -16,23 +16,19 @@ export HCCLCTL_SECRET
 BUDGET=5000 # ms from the fault to the verdict line
 shm_list() { ls -a /dev/shm 2>/dev/null; }
 
-# A long 64 MiB allreduce on 4 local ranks (ring: 16 MiB blocks, 4 MiB rings), always inside
-# a collective.
+# long_run NAME R ENV...: a long 64 MiB allreduce on 4 local ranks (ring: 16 MiB blocks, 4 MiB
+# rings), always inside a collective, rank R picked (faulted)
 long_run() {
-	_nm=$1
-	shift
-	bg_run "$_nm" env "$@" "$HCCLCTL" -v run allreduce --local 4 -b 64M -e 64M -n 1000000 \
-		-w 0 -c 0 --timeout 60
+	_nm=$1 _lr=$2
+	shift 2
+	faulted "$_nm" "$_lr" 4 env "$@" "$HCCLCTL" -v run allreduce --local 4 -b 64M -e 64M \
+		-n 1000000 -w 0 -c 0 --timeout 60
 }
 
 # kill_case NAME [TRANSPORT]: SIGKILL of rank 2; sets MS (to the verdict) and checks
 kill_case() {
 	shm_list >"$TMP/shm.before"
-	long_run "$1" HCCLCTL_TRANSPORT="${2:-auto}"
-	L=$BG
-	wait_for "$TMP/$1.out" "# hcclctl run allreduce" 10000 >/dev/null
-	sleep 1
-	pick_ranks "$L" 2 4
+	long_run "$1" 2 HCCLCTL_TRANSPORT="${2:-auto}"
 	ok_victim=$?
 	kill -KILL "$VICTIM"
 	MS=$(wait_for "$TMP/$1.err" "hcclctl: verdict: dead-rank: rank 2 (host " 8000)
@@ -46,12 +42,7 @@ kill_case() {
 	check_rc 2 "  exit 2"
 	grep -qF "died: its process ended without closing the communicator" "$TMP/$1.err"
 	_report $? "  the cause: its process ended" "$ERR"
-	n=0
-	for r in 0 1 3; do
-		grep "^hcclctl: run allreduce: rank $r (host " "$TMP/$1.err" | grep -qF "rank 2 (host " &&
-			n=$((n + 1))
-	done
-	[ $n -eq 3 ]
+	survivors_name "$TMP/$1.err" 2 0 1 3
 	_report $? "  every surviving rank names rank 2" "$ERR"
 	# shellcheck disable=SC2086
 	none_left $OTHERS
@@ -85,11 +76,7 @@ _report $? "  the verdict names the same kind and rank over shared memory as ove
 
 # ---- a rank frozen (SIGSTOP) mid-transfer ----
 shm_list >"$TMP/shm.before"
-long_run stop HCCLCTL_TRANSPORT=shm
-L=$BG
-wait_for "$TMP/stop.out" "# hcclctl run allreduce" 10000 >/dev/null
-sleep 1
-pick_ranks "$L" 1 4
+long_run stop 1 HCCLCTL_TRANSPORT=shm
 kill -STOP "$VICTIM"
 ms=$(wait_for "$TMP/stop.err" "hcclctl: verdict: stuck-rank: rank 1 (host " 8000)
 [ "$ms" -le $BUDGET ]
