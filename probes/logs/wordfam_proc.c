@@ -304,7 +304,12 @@ const struct family hlog__fams_proc[] = {
 		 /* one setting that asks for another: vLLM on Neuron, "ValueError: When setting
 		  * pa_num_blocks (512) in override_neuron_config," / "you must also set
 		  * --num-gpu-blocks-override to the same value" */
-		 "you must also set", "must also be set"},
+		 "you must also set", "must also be set",
+		 /* a limit the job's setting put, and the advice to raise it: Grid's
+		  * "ShmBufferMalloc exceeded shared heap size -- try increasing with --shm <MB>
+		  * flag" */
+		 "try increasing", "try to increase", "please increase", "consider increasing",
+		 "you can increase", "you may need to increase"},
 	 /* not advice on how to debug: torch_npu's "If you want to get the accurate stacktrace,
 	  * please set environment variable ASCEND_LAUNCH_BLOCKING=1." under every asynchronous
 	  * operator error, MindIE's "enable log: export ASDOPS_LOG_LEVEL=ERROR, export

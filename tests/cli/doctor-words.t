@@ -2169,5 +2169,10 @@ exit_is 1 "ORTE_ERROR_LOG heading a message: an error line no rule knows, exit 1
 printf '%s\n' 'NCCL_ASYNC_ERROR_HANDLING: 1' 'NCCL_ASYNC_ERROR_HANDLING: True' >"$TMP/orte2.log"
 exit_is 0 "  the same kind of name with a value: exit 0" "$TMP/orte2.log"
 
+# a limit the job's setting put, and the program's advice to raise it (paboyle/Grid#438,
+# verbatim): the job's setting
+cause_is "kind detail" "config words:advised-setting" "'exceeded shared heap size -- try increasing with --shm': the setting it advises" \
+	'ShmBufferMalloc exceeded shared heap size -- try increasing with --shm <MB> flag'
+
 cause_flush
 done_testing

@@ -641,6 +641,12 @@ static void test_rows(void **state)
 		 "invalid"},
 		{"x3202c0s31b0n0: AssertionError: Micro batch size per gpu: 0 has to be greater than 0",
 		 "invalid"},
+		/* real-logs-new batch1077 (paboyle/Grid#438), batch265 (verl's FAQ on NPUs): a
+		 * limit the job's setting put, and the advice to raise it */
+		{"ShmBufferMalloc exceeded shared heap size -- try increasing with --shm <MB> flag",
+		 "advised-setting"},
+		{"Please increase rollout.update_weights_bucket_megabytes(2048 MB).",
+		 "advised-setting"},
 		{"WARN src/core.cu:225 failed to allocate 2101248 byte device buffer", "memory"},
 		/* real-logs-new batch1005 (the Neuron runtime's device-memory page), batch420
 		 * (yahoo/TensorFlowOnSpark#222): an allocation of a stated size refused */
