@@ -164,6 +164,14 @@ static const struct {
 	 * Cannot open log.lammps for writing: Read-only file system (src/lammps.cpp:511)" (three
 	 * GPU and CPU cluster runs that finished) */
 	{"Cannot open log.lammps for writing", 1, NULL},
+	/* RCCL trying an optional feature and going on without it: "init.cc:1954 NCCL WARN
+	 * MSCCL++: Cannot enable MSCCL++; environment is not MSCCL compatible" (rccl-tests and
+	 * training runs on MI300X and MI325X that finished) */
+	{"environment is not MSCCL compatible", 1, NULL},
+	/* NCCL's proxy service thread finding its peer's socket shut as the ranks end: "proxy.cc:
+	 * 1497 NCCL WARN [Service thread] Could not receive type from localRank 6, res=3,
+	 * closed=0" at the end of runs that finished (a rank that died says more elsewhere) */
+	{"[Service thread] Could not receive type from localRank", 1, NULL},
 	/* a figure the run reports about itself that it could not work out, and goes on
 	 * without: NeMo's "Failed to calculate TFLOPs per sec per GPU." (its performance
 	 * callback, at its error level, between training steps that go on) and the reason under

@@ -2174,5 +2174,13 @@ exit_is 0 "  the same kind of name with a value: exit 0" "$TMP/orte2.log"
 cause_is "kind detail" "config words:advised-setting" "'exceeded shared heap size -- try increasing with --shm': the setting it advises" \
 	'ShmBufferMalloc exceeded shared heap size -- try increasing with --shm <MB> flag'
 
+# what NCCL and RCCL say of an optional feature they go on without and of sockets shut as the
+# ranks end (MLPerf Training results of Oracle's H200 and MangoBoost's MI300X runs, verbatim): no
+# error; the same proxy thread failing to reach a rank mid-run is still one
+printf '%s\n' 'ai3:155:942 [4] /longer_pathname_so_that_rpms_can_support_packaging_the_debug_info_for_all_os_profiles/src/out/ubuntu-22.04/22.04/build/rccl/hipify/src/init.cc:1954 NCCL WARN MSCCL++: Cannot enable MSCCL++; environment is not MSCCL compatible' '  6: GPU-719:3198547:3203306 [6] proxy.cc:1497 NCCL WARN [Service thread] Could not receive type from localRank 1, res=3, closed=0' >"$TMP/svc.log"
+exit_is 0 "RCCL's MSCCL++ probe and the proxy thread's closed sockets at the end: exit 0" "$TMP/svc.log"
+printf '%s\n' '  6: GPU-719:3198547:3203306 [6] proxy.cc:1497 NCCL WARN [Service thread] Could not connect to localRank 1, res=3' >"$TMP/svc2.log"
+exit_is 2 "  a proxy thread that could not connect: an error, exit 2" "$TMP/svc2.log"
+
 cause_flush
 done_testing

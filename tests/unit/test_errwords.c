@@ -712,6 +712,14 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch1066/performance-study-google-gce-gpu-lammps-reaxff-kokkos-32node-"
 	 "256rank-flux-exit0-healthy",
 	 "WARNING on proc 0: Cannot open log.lammps for writing: Read-only file system", 0},
+	{"environment is not MSCCL compatible",
+	 "../real-logs-new/batch529/mlperf-v5-0-mangoboost-2x-mi300x-llama2-70b-lora-16rank-rccl-"
+	 "mscclpp-warn-c10d-ipv6-socket-warn-run-stop-success-healthy",
+	 "NCCL WARN MSCCL++: Cannot enable MSCCL++; environment is not MSCCL compatible", 0},
+	{"[Service thread] Could not receive type from localRank",
+	 "../real-logs-new/batch515/mlperf-v5-0-oracle-8x-bm-gpu-h200-retinanet-64rank-proxy-close-"
+	 "retcode-3-after-status-success-healthy",
+	 "NCCL WARN [Service thread] Could not receive type from localRank", 0},
 	{"UCP version is incompatible",
 	 "../real-logs-new/batch320/abci2-allreduce-inter-vnode-2node-v100-nccl284-ucx-ucp-version-"
 	 "incompatible-warn-healthy",
