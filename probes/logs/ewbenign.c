@@ -164,6 +164,10 @@ static const struct {
 	 * Cannot open log.lammps for writing: Read-only file system (src/lammps.cpp:511)" (three
 	 * GPU and CPU cluster runs that finished) */
 	{"Cannot open log.lammps for writing", 1, NULL},
+	/* what the program does if something fails, said as its policy, no failure: NeMo's "[NeMo
+	 * I ...] TFLOPs per sec per GPU will be calculated, conditioned on supported models.
+	 * Defaults to -1 upon failure." (at the start of runs that finished) */
+	{"upon failure", 0, NULL},
 	/* RCCL trying an optional feature and going on without it: "init.cc:1954 NCCL WARN
 	 * MSCCL++: Cannot enable MSCCL++; environment is not MSCCL compatible" (rccl-tests and
 	 * training runs on MI300X and MI325X that finished) */

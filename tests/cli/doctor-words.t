@@ -2182,5 +2182,12 @@ exit_is 0 "RCCL's MSCCL++ probe and the proxy thread's closed sockets at the end
 printf '%s\n' '  6: GPU-719:3198547:3203306 [6] proxy.cc:1497 NCCL WARN [Service thread] Could not connect to localRank 1, res=3' >"$TMP/svc2.log"
 exit_is 2 "  a proxy thread that could not connect: an error, exit 2" "$TMP/svc2.log"
 
+# what a program does upon failure, said as its policy (AI-Hypercomputer/gpu-recipes' NeMo
+# runs, verbatim): no error; the failure said as news still is one
+printf '%s\n' '[NeMo I 2025-06-12 04:47:03 nemo_logging:393] TFLOPs per sec per GPU will be calculated, conditioned on supported models. Defaults to -1 upon failure.' >"$TMP/upon.log"
+exit_is 0 "'Defaults to -1 upon failure': a policy, exit 0" "$TMP/upon.log"
+printf '%s\n' '[NeMo E 2025-06-12 04:47:03 nemo_logging:393] TFLOPs calculation failed upon failure of the model lookup' >"$TMP/upon2.log"
+exit_is 1 "  'calculation failed upon failure of ...': still an error line" "$TMP/upon2.log"
+
 cause_flush
 done_testing

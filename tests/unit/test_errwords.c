@@ -712,6 +712,10 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch1066/performance-study-google-gce-gpu-lammps-reaxff-kokkos-32node-"
 	 "256rank-flux-exit0-healthy",
 	 "WARNING on proc 0: Cannot open log.lammps for writing: Read-only file system", 0},
+	{"upon failure",
+	 "../real-logs-new/batch1080/gpu-recipes-a4-qwen2-5-7b-nemo-1node-8gpu-b200-max-steps-20-"
+	 "healthy",
+	 "conditioned on supported models. Defaults to -1 upon failure.", 0},
 	{"environment is not MSCCL compatible",
 	 "../real-logs-new/batch529/mlperf-v5-0-mangoboost-2x-mi300x-llama2-70b-lora-16rank-rccl-"
 	 "mscclpp-warn-c10d-ipv6-socket-warn-run-stop-success-healthy",
