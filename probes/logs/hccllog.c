@@ -4,6 +4,7 @@
  * the triage never passes a log with errors. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -333,10 +334,27 @@ static void promote(struct hlog_report *r, const char *name, const char *node,
  * did a log whose last line says, in the hang family's words, that it waits: what it waited
  * for never came (TensorFlow's "CreateSession still waiting for response from worker: ...
  * task:17" at I). */
+/* A launcher's last word, ending the job's processes ("launch_utils.py:327] terminate all
+ * the procs"): a retry right above it was the job's last try. */
+static bool ends_job(struct pspan msg)
+{
+	static const char *const words[] = {"terminate all", "terminating all", "killing all",
+					    "kill all"};
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (hlog__find_nocase(msg, words[i]))
+			return true;
+	return false;
+}
+
 static void ended_on_failure(struct hlog_report *r, const char *name, const char *node,
-			     const struct unk_line *t)
+			     const struct unk_line *t, const struct unk_line *above)
 {
 	int len;
+	if (t->no && !t->error && above->no && !above->error && ends_job(t->msg) &&
+	    hlog__retry_left(above->line)) {
+		promote(r, name, node, above);
+		return;
+	}
 	if (!t->no || t->error)
 		return;
 	int fam = hlog__word_family(t->line);
@@ -969,7 +987,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		size_t n = hlog__drop_unused_ports(r->ev, ev0, r->nev, s->f->active_layers);
 		s->f->nev -= r->nev - n;
 		r->nev = n;
-		ended_on_failure(r, name, node, &s->tail);
+		ended_on_failure(r, name, node, &s->tail, &s->above);
 		if (s->roll)
 			hlog__roster_end(s->roll, r, name, node, s->tail.no, s->tail.line);
 		if (s->frame.no && !r->has_lone_frame) {

@@ -2189,5 +2189,12 @@ exit_is 0 "'Defaults to -1 upon failure': a policy, exit 0" "$TMP/upon.log"
 printf '%s\n' '[NeMo E 2025-06-12 04:47:03 nemo_logging:393] TFLOPs calculation failed upon failure of the model lookup' >"$TMP/upon2.log"
 exit_is 1 "  'calculation failed upon failure of ...': still an error line" "$TMP/upon2.log"
 
+# a retry whose launcher then ends every process was the job's last try (PaddlePaddle/Paddle
+# #35054, verbatim): a failure, not a pass; a retry the log goes on after is none
+printf '%s\n' 'W0823 10:09:43.540493  2451 gen_comm_id_helper.cc:120] connect addr=127.0.0.1:47731 failed 1 times with reason: Connection refused retry after 0.5 seconds' 'W0823 10:09:44.041168  2451 gen_comm_id_helper.cc:120] connect addr=127.0.0.1:47731 failed 2 times with reason: Connection refused retry after 1 seconds' 'INFO 2021-08-23 10:09:47,950 launch_utils.py:327] terminate all the procs' >"$TMP/term.log"
+exit_is 2 "a refused connect retried, then 'terminate all the procs': exit 2" "$TMP/term.log"
+printf '%s\n' 'W0823 10:09:43.540493  2451 gen_comm_id_helper.cc:120] connect addr=127.0.0.1:47731 failed 1 times with reason: Connection refused retry after 0.5 seconds' 'INFO 2021-08-23 10:09:47,950 launch_utils.py:327] all ranks connected' >"$TMP/term2.log"
+exit_is 0 "  the same retry, then the job going on: exit 0" "$TMP/term2.log"
+
 cause_flush
 done_testing
