@@ -4,7 +4,6 @@
  * the triage never passes a log with errors. */
 #include <ctype.h>
 #include <errno.h>
-#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +14,7 @@
 #include "probes/logs/catalog.h"
 #include "probes/logs/extract.h"
 #include "probes/logs/hlogint.h"
+#include "probes/logs/hlogkeep.h"
 #include "probes/logs/kb.h"
 #include "probes/logs/logline.h"
 #include "probes/logs/logtext.h"
@@ -115,34 +115,6 @@ static int record_rank(struct pspan m, int *rank)
 	return 1;
 }
 
-static void set_unk(struct hlog_unk *u, const char *name, const char *node, unsigned no,
-		    int rank, struct pspan line)
-{
-	snprintf(u->file, sizeof(u->file), "%s", name);
-	snprintf(u->node, sizeof(u->node), "%s", node ? node : "");
-	u->line = no;
-	u->rank = rank;
-	probe__copy(u->text, sizeof(u->text), line);
-	u->below_ip[0] = '\0';
-	u->below_port = -1;
-	u->below_rank = -1;
-	u->dev = -1;
-}
-
-/* Line no of file name, of family fam at level, becomes the report's line whose words explain
- * its errors when its family explains more than the one so far; dev: the device its context
- * names (hlog_unk), -1. */
-static void offer_word(struct hlog_report *r, const char *name, const char *node, unsigned no,
-		       int rank, struct pspan line, int fam, int level, int dev)
-{
-	if (!hlog__word_better(fam, level, r))
-		return;
-	set_unk(&r->word_unk, name, node, no, rank, line);
-	r->word_unk.dev = dev;
-	r->word_row = fam;
-	r->word_level = level;
-}
-
 /* The address, port and peer rank a line under a message names, each kept while the message
  * has none yet: what that message was about (see hlog_event's and hlog_unk's below_ip). A
  * port alone counts when no address is named (a server given by its host name: "unable to
@@ -223,13 +195,6 @@ static void open_unk(struct unk_open *o, const struct hlog_report *r, unsigned n
 	}
 }
 
-/* A line of a file, as the end of the scan needs it. */
-struct unk_line {
-	unsigned no;
-	int rank, error, info, frame;
-	struct pspan line, msg;
-};
-
 /* A line right under an open message, with no prefix of its own and no error of its own, goes
  * on with it: the first address and port it names are the message's (at most 8 lines). */
 static void continue_unk(struct unk_open *o, struct hlog_report *r, unsigned no,
@@ -293,119 +258,7 @@ static void join_wrapped(struct hlog_report *r, const char *name, const char *no
 		return;
 	int fam = hlog__word_family((struct pspan){joined, (size_t)n});
 	if (fam != hlog__word_family(error_line))
-		offer_word(r, name, node, first->no, first->rank, first->line, fam, level, -1);
-}
-
-/* An error no rule explains, kept and offered for its words. A kernel's line that waited
- * (a device's ring or its firmware's heartbeat that timed out, a task blocked) tells of the
- * device or the node, not of a rank waiting for another: no family of waiting for it. */
-static void keep_unk(struct hlog_report *r, const char *name, const char *node, unsigned no,
-		     int rank, int level, struct pspan line, int kernel, int dev)
-{
-	int fam = hlog__word_family(line);
-	if (kernel && fam >= 0 && hlog__word_family_cat(fam) == HCAT_RANK_STUCK)
-		fam = -1;
-	if (r->nunk < HLOG_MAX_UNK) {
-		set_unk(&r->unk[r->nunk], name, node, no, rank, line);
-		r->unk[r->nunk].dev = dev;
-	}
-	offer_word(r, name, node, no, rank, line, fam, level, dev);
-	r->nunk++;
-}
-
-/* A line whose words read as no error that the lines around it show to be one: counted as an
- * error no rule explains. */
-static void promote(struct hlog_report *r, const char *name, const char *node,
-		    const struct unk_line *t)
-{
-	if (!r->errors)
-		set_unk(&r->first_error, name, node, t->no, t->rank, t->line);
-	r->errors++;
-	r->file[r->nfile - 1].errors++;
-	keep_unk(r, name, node, t->no, t->rank, HLINE_NONE, t->line, 0, -1);
-}
-
-/* A retry announced is no failure while the log goes on ("Call to connect returned
- * Connection refused, retrying", then the connection's later lines), nor is a failure a
- * process logs at an informational level (a probe for something optional, a try it will
- * repeat). But a log whose last line is one of them stopped there: the retried call never
- * came back, and what failed is the error (a pod whose output ends in refused connects, each
- * "retrying"; "LoadServer gpu9 Failed at 3 times ... DNS resolution failed" at glog's I). So
- * did a log whose last line says, in the hang family's words, that it waits: what it waited
- * for never came (TensorFlow's "CreateSession still waiting for response from worker: ...
- * task:17" at I). */
-/* A launcher's last word, ending the job's processes ("launch_utils.py:327] terminate all
- * the procs"): a retry right above it was the job's last try. */
-static bool ends_job(struct pspan msg)
-{
-	static const char *const words[] = {"terminate all", "terminating all", "killing all",
-					    "kill all"};
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (hlog__find_nocase(msg, words[i]))
-			return true;
-	return false;
-}
-
-static void ended_on_failure(struct hlog_report *r, const char *name, const char *node,
-			     const struct unk_line *t, const struct unk_line *above)
-{
-	int len;
-	if (t->no && !t->error && above->no && !above->error && ends_job(t->msg) &&
-	    hlog__retry_left(above->line)) {
-		promote(r, name, node, above);
-		return;
-	}
-	if (!t->no || t->error)
-		return;
-	int fam = hlog__word_family(t->line);
-	int waits = hlog__word_family_says(fam) & WF_SAYS_WAITS;
-	/* a wait said in words that only a log's last line makes a failure ("Waiting for
-	 * placement group to be scheduled"): the family is the line's only when nothing in its
-	 * file failed before it (an error there is what the wait is about) */
-	int end = fam < 0 && !r->file[r->nfile - 1].errors ? hlog__word_family_end(t->line) : -1;
-	if (end >= 0 && (hlog__word_family_says(end) & WF_SAYS_WAITS)) {
-		promote(r, name, node, t);
-		offer_word(r, name, node, t->no, t->rank, t->line, end, HLINE_NONE, -1);
-	} else if (hlog__retry_left(t->line) ||
-		   (t->info && hlog__error_word(t->msg, &len, NULL) >= 0) || waits) {
-		promote(r, name, node, t);
-	}
-}
-
-/* A native stack trace printed under a message says the message was fatal, whatever its
- * words: dmlc's LOG(FATAL) prints "src/kvstore/kvstore.cc:37: compile with
- * USE_DIST_KVSTORE=1 to use dist_sync", then "Stack trace returned 10 entries:" and its
- * "[bt] (0) ..." frames; Rust's panic "stack backtrace:". (Python's traceback comes before
- * its error, which its own words carry.) */
-static void trace_below(struct hlog_report *r, const char *name, const char *node,
-			const struct unk_line *prev, struct pspan line)
-{
-	static const char *const heads[] = {"Stack trace returned", "Stack trace:",
-					    "stack backtrace:"};
-	if (!prev->no || prev->error)
-		return;
-	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
-		if (line.n >= strlen(heads[i]) && !strncmp(line.s, heads[i], strlen(heads[i]))) {
-			promote(r, name, node, prev);
-			return;
-		}
-}
-
-/* A line above a program's advice to read its help is the command line it refused, whatever
- * its words: CLI11's "--preset-gemm-kernel: 1 not in {0,80}" over "Run with --help for more
- * information.", GNU getopt's "cp: missing destination file operand after '...'" over "Try
- * 'cp --help' for more information.". Its family is the command line's, unless its words
- * name another. */
-static void usage_below(struct hlog_report *r, const char *name, const char *node,
-			const struct unk_line *prev, struct pspan msg)
-{
-	if (!prev->no || !hlog__help_advice(msg))
-		return;
-	if (!prev->error)
-		promote(r, name, node, prev);
-	if (hlog__word_family(prev->line) < 0)
-		offer_word(r, name, node, prev->no, prev->rank, prev->line,
-			   hlog__word_family_named("arguments"), HLINE_NONE, -1);
+		hlog__offer_word(r, name, node, first->no, first->rank, first->line, fam, level, -1);
 }
 
 void hlog__lone_frame_error(struct hlog_report *r)
@@ -419,7 +272,7 @@ void hlog__lone_frame_error(struct hlog_report *r)
 	if (f && !r->errors)
 		f->errors++;
 	r->errors += !r->errors;
-	keep_unk(r, u->file, u->node, u->line, u->rank, HLINE_NONE,
+	hlog__keep_unk(r, u->file, u->node, u->line, u->rank, HLINE_NONE,
 		 (struct pspan){u->text, strlen(u->text)}, 0, u->dev);
 	/* a dump that ends in a wait: the process was waiting there, whatever its words */
 	int row = r->lone_frame_waits ? hlog__word_family_named("waiting-call") : -1;
@@ -566,7 +419,7 @@ static void full_row(struct scan *s, struct hlog_line *l, struct pspan line)
 	if (row != 2)
 		return;
 	l->error = 1;
-	offer_word(s->r, s->name, s->node, s->no, l->rank, line,
+	hlog__offer_word(s->r, s->name, s->node, s->no, l->rank, line,
 		   hlog__word_family_named("disk-full"), HLINE_NONE, -1);
 }
 
@@ -593,7 +446,7 @@ static void wrong_row(struct scan *s, struct hlog_line *l, struct pspan line,
 	if (row != 2)
 		return;
 	l->error = 1;
-	offer_word(s->r, s->name, s->node, s->no, l->rank, line,
+	hlog__offer_word(s->r, s->name, s->node, s->no, l->rank, line,
 		   hlog__word_family_named("wrong-results"), HLINE_NONE, -1);
 }
 
@@ -620,8 +473,8 @@ static int scan_context(struct scan *s, struct pspan raw, struct hlog_line *l,
 	if (*frame_kind == 2)
 		l->error = 1;
 	ctx_line(&s->mc, s->no, l);
-	trace_below(s->r, s->name, s->node, &s->tail, line);
-	usage_below(s->r, s->name, s->node, &s->tail, l->msg);
+	hlog__trace_below(s->r, s->name, s->node, &s->tail, line);
+	hlog__usage_below(s->r, s->name, s->node, &s->tail, l->msg);
 	full_row(s, l, line);
 	wrong_row(s, l, line, hits);
 	s->above = s->tail;
@@ -727,7 +580,7 @@ static void scan_facts(struct scan *s, const struct hlog_line *l, const struct h
 		/* the first error quoted is one that says what failed, not a heading */
 		if (!r->errors || (s->first_header && !l->header)) {
 			s->first_header = l->header;
-			set_unk(&r->first_error, s->name, s->node, s->no, l->rank, line);
+			hlog__set_unk(&r->first_error, s->name, s->node, s->no, l->rank, line);
 		}
 		r->errors++;
 		r->headings += l->header != 0;
@@ -758,7 +611,7 @@ static void scan_unrecognised(struct scan *s, const struct hlog_line *l, struct 
 		int by_head = (l->rank < 0 || (l->rank_label && s->stack_rank >= 0)) && frame_kind;
 		s->uw = (struct unk_wrap){s->no, by_head ? s->stack_rank : l->rank,
 					  l->level, line};
-		keep_unk(r, s->name, s->node, s->no, s->uw.rank, l->level, line, l->kernel,
+		hlog__keep_unk(r, s->name, s->node, s->no, s->uw.rank, l->level, line, l->kernel,
 			 ctx_dev(s));
 		open_unk(&s->uo, r, s->no, l->msg, l->level);
 		/* the sentence may have begun on the line above, which said no error yet (not a
@@ -987,7 +840,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		size_t n = hlog__drop_unused_ports(r->ev, ev0, r->nev, s->f->active_layers);
 		s->f->nev -= r->nev - n;
 		r->nev = n;
-		ended_on_failure(r, name, node, &s->tail, &s->above);
+		hlog__ended_on_failure(r, name, node, &s->tail, &s->above);
 		if (s->roll)
 			hlog__roster_end(s->roll, r, name, node, s->tail.no, s->tail.line);
 		if (s->frame.no && !r->has_lone_frame) {
@@ -995,10 +848,10 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 			 * any other from its first frame */
 			r->lone_frame_waits = s->tail.no > s->frame.no && hlog__wait_call(s->tail.line);
 			if (r->lone_frame_waits)
-				set_unk(&r->lone_frame, name, node, s->tail.no, s->frame.rank,
+				hlog__set_unk(&r->lone_frame, name, node, s->tail.no, s->frame.rank,
 					s->tail.line);
 			else
-				set_unk(&r->lone_frame, name, node, s->frame.no, s->frame.rank,
+				hlog__set_unk(&r->lone_frame, name, node, s->frame.no, s->frame.rank,
 					s->frame.line);
 			r->has_lone_frame = 1;
 		}
