@@ -284,17 +284,24 @@ static void node_close(struct build *b, size_t depth)
 
 /* ---- lines and columns ---- */
 
+/* The lines are counted in one loop the compiler vectorises, and the columns only from the
+ * last line's start: a position is asked for every device of a table, from a checkpoint up
+ * to 256 bytes back, and stepping each byte with both counts was a tenth of validating a
+ * 65536-rank table. */
 void rt__jpos_advance(const char *buf, size_t from, size_t to, unsigned *line, unsigned *col)
 {
-	for (const unsigned char *c = (const unsigned char *)buf + from;
-	     c < (const unsigned char *)buf + to; c++) {
-		if (*c == '\n') {
-			++*line;
-			*col = 1;
-		} else if (*c != '\r' && (*c & 0xC0) != 0x80) {
-			++*col; /* continuation bytes of a UTF-8 sequence add no column */
-		}
+	const unsigned char *b = (const unsigned char *)buf + from, *e = (const unsigned char *)buf + to;
+	const unsigned char *nl = to > from ? memrchr(b, '\n', (size_t)(e - b)) : NULL;
+	if (nl) {
+		unsigned n = 0;
+		for (const unsigned char *c = b; c <= nl; c++)
+			n += *c == '\n';
+		*line += n;
+		*col = 1;
+		b = nl + 1;
 	}
+	for (const unsigned char *c = b; c < e; c++) /* a UTF-8 continuation adds no column */
+		*col += *c != '\r' && (*c & 0xC0) != 0x80;
 }
 
 void rt__jpos_locate(const char *buf, size_t len, size_t off, unsigned *line, unsigned *col)
