@@ -124,6 +124,16 @@ static const struct hlog_sig rows[] = {
 	 "pass find_unused_parameters=True to DistributedDataParallel, or make every parameter "
 	 "take part in the loss on every rank (or set static_graph=True)",
 	 0, NULL},
+	/* the same told by Lightning before DDP's own check: "RuntimeError: It looks like your
+	 * LightningModule has parameters that were not used in producing the loss returned by
+	 * training_step. If this is intentional, you must enable the detection of unused
+	 * parameters in DDP, ..." */
+	{{"were not used in producing the loss"}, HCAT_CONFIG, "lightning-unused-params",
+	 "DDP's gradient reduction cannot finish: some parameters of the model took no part in "
+	 "the loss, and DDP was not told to expect that",
+	 "let DDP expect them (Lightning: strategy='ddp_find_unused_parameters_true'; plain DDP: "
+	 "find_unused_parameters=True), or make every parameter take part in the loss",
+	 0, NULL},
 	/* comm.cpp: "DDP expects same model across all ranks, but Rank %d has %d params, while
 	 * rank %d has inconsistent %d params." */
 	{{"DDP expects same model across all ranks"}, HCAT_OP_MISMATCH, "ddp-model-differs",

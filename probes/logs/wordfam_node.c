@@ -377,6 +377,16 @@ const struct family hlog__fams_node[] = {
 		 /* a NIC the transport was pointed at and cannot open: libfabric's PSM3 on a plain
 		  * Ethernet port, "PSM3 can't open nic unit: 0 (err=23)" */
 		 "open nic"}},
+	/* a configuration file that lists one thing twice: Slurm's "slurmd[57977]: fatal:
+	 * gres.conf duplicate records for gpu", "slurmctld[26180]: error: Duplicated NodeHostName
+	 * nrel-hpc-0 in the config file" */
+	{.cat = HCAT_CONFIG,
+	 .name = "setting",
+	 .what = "a configuration file lists the same entry twice",
+	 .fix = "keep one entry for each name in the file the line names (the same file on "
+		"every node), then restart the service that read it",
+	 .any = {"duplicate record", "duplicate entr", "duplicated "},
+	 .also = {"config", ".conf"}},
 	/* a bound a setting breaks: "HCCL_BUFFSIZE is too SMALL", "NCCL_SOCKET_IFNAME is not
 	 * set", "the parameter ... must be ..." (a setting named with a bound it misses) */
 	{.cat = HCAT_CONFIG,

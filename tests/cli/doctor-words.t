@@ -2196,5 +2196,10 @@ exit_is 2 "a refused connect retried, then 'terminate all the procs': exit 2" "$
 printf '%s\n' 'W0823 10:09:43.540493  2451 gen_comm_id_helper.cc:120] connect addr=127.0.0.1:47731 failed 1 times with reason: Connection refused retry after 0.5 seconds' 'INFO 2021-08-23 10:09:47,950 launch_utils.py:327] all ranks connected' >"$TMP/term2.log"
 exit_is 0 "  the same retry, then the job going on: exit 0" "$TMP/term2.log"
 
+# a configuration file listing one entry twice (ComputeCanada/puppet-magic_castle#27,
+# verbatim): the cluster's setting, not a fatal error of unknown cause
+cause_is "kind detail" "config words:setting" "'gres.conf duplicate records for gpu': a configuration file" \
+	'Feb 20 18:59:13 node2.int.rubberducky.calculquebec.cloud slurmd[57977]: fatal: gres.conf duplicate records for gpu'
+
 cause_flush
 done_testing

@@ -248,6 +248,10 @@ static const struct ccase cases[] = {
 	 "a new one. This error indicates that your module has parameters that were not used in "
 	 "producing loss.",
 	 "ddp-unused-params", HCAT_CONFIG, ""},
+	{"PyTorch Lightning, real-logs-new batch696 (a 4-GPU trainer that stalled)",
+	 "RuntimeError: It looks like your LightningModule has parameters that were not used in "
+	 "producing the loss returned by training_step.",
+	 "lightning-unused-params", HCAT_CONFIG, ""},
 	{"torch comm.cpp, a fastai DistributedTrainer note",
 	 "RuntimeError: Exception occured in `DistributedTrainer` when calling event `before_fit`:  "
 	 "DDP expects same model across all ranks, but Rank 1 has 221 params, while rank 0 has "

@@ -641,6 +641,14 @@ static void test_rows(void **state)
 		 "invalid"},
 		{"x3202c0s31b0n0: AssertionError: Micro batch size per gpu: 0 has to be greater than 0",
 		 "invalid"},
+		/* real-logs-new batch707 (ComputeCanada/puppet-magic_castle#27), batch694
+		 * (stackhpc/ansible-role-openhpc#95): a configuration file listing one entry twice */
+		{"Feb 20 18:59:13 node2.int.rubberducky.calculquebec.cloud slurmd[57977]: fatal: "
+		 "gres.conf duplicate records for gpu",
+		 "setting"},
+		{"Feb 24 09:21:38 nrel-control.novalocal slurmctld[26180]: error: Duplicated "
+		 "NodeHostName nrel-hpc-0 in the config file",
+		 "setting"},
 		/* real-logs-new batch1077 (paboyle/Grid#438), batch265 (verl's FAQ on NPUs): a
 		 * limit the job's setting put, and the advice to raise it */
 		{"ShmBufferMalloc exceeded shared heap size -- try increasing with --shm <MB> flag",
