@@ -108,7 +108,11 @@ const struct family hlog__fams_soft[] = {
 	 .fix = "start the job on as many nodes, processes or devices as the line asks for (the "
 		"launcher's node and task counts, its host list), or a program meant for that size",
 	 .any = {"run on at least", "run with at least", "requires at least", "require at least",
-		 "needs at least", "need at least"},
+		 "needs at least", "need at least",
+		 /* and a count the job's own files give against the one it was started with:
+		  * OpenFOAM's "\"system/decomposeParDict\" specifies 16 processors but job was
+		  * started with 4 processors." */
+		 "was started with", "were started with"},
 	 .also = {"node", "process", "rank", "gpu", "npu", "device", "host", "task"},
 	 .not = {"waiting", "wait for"}},
 	/* the rank table against the node it runs on: "ranktable config devId[1], but local

@@ -2201,5 +2201,11 @@ exit_is 0 "  the same retry, then the job going on: exit 0" "$TMP/term2.log"
 cause_is "kind detail" "config words:setting" "'gres.conf duplicate records for gpu': a configuration file" \
 	'Feb 20 18:59:13 node2.int.rubberducky.calculquebec.cloud slurmd[57977]: fatal: gres.conf duplicate records for gpu'
 
+# the job's own count of processes against the one it was started with (iat-cener/CFDWind#1,
+# verbatim): the launch, not a fatal error of unknown cause
+cause_is "kind detail" "config words:world-size" "'specifies 16 processors but job was started with 4': the launch" \
+	'[0] --> FOAM FATAL ERROR: ' \
+	'[0] "/home/exampleCases/GABLS3/system/decomposeParDict" specifies 16 processors but job was started with 4 processors.'
+
 cause_flush
 done_testing

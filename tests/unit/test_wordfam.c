@@ -641,6 +641,11 @@ static void test_rows(void **state)
 		 "invalid"},
 		{"x3202c0s31b0n0: AssertionError: Micro batch size per gpu: 0 has to be greater than 0",
 		 "invalid"},
+		/* real-logs-new batch1094 (iat-cener/CFDWind#1): the job's own count of processes
+		 * against the one it was started with */
+		{"[0] \"/home/exampleCases/GABLS3/system/decomposeParDict\" specifies 16 processors "
+		 "but job was started with 4 processors.",
+		 "world-size"},
 		/* real-logs-new batch707 (ComputeCanada/puppet-magic_castle#27), batch694
 		 * (stackhpc/ansible-role-openhpc#95): a configuration file listing one entry twice */
 		{"Feb 20 18:59:13 node2.int.rubberducky.calculquebec.cloud slurmd[57977]: fatal: "
@@ -1098,6 +1103,9 @@ static void test_none(void **state)
 		"my_var is not set here",
 		/* a bound in the middle of a word is none (made up) */
 		"Error: mustbe greater than 2",
+		/* a runtime that says how it will start is no count against another (real-logs-new,
+		 * pika's start-up note) */
+		"The pika runtime will be started with only one worker thread because the",
 		/* a hang foretold is none (real-logs-new batch42, vllm-project/vllm#6106) */
 		"Error executing method init_device. This might cause deadlock in distributed "
 		"execution.",
