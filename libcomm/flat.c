@@ -16,14 +16,11 @@
  * (its fingerprint among the frames names the difference; an ABORT says why it stopped); a
  * peer whose link closed has died; the deadline, the monitor's verdict and the sockets are
  * watched while polling, as spin.c polls a step over rings. */
-#include <errno.h>
 #include <linux/futex.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "libcomm/internal.h"
 
@@ -136,10 +133,7 @@ static int look_at(struct comm *c, int r, struct flat *f)
 		c->hint_kind = COMM_VERDICT_DEAD_RANK;
 		c->hint_rank = r;
 		return comm__fail(c, COMM_E_PEER, "connection to rank %d (host %s) lost: %s", r,
-				  p->host,
-				  p->sock_err && p->sock_err != ECONNRESET && p->sock_err != EPIPE
-					  ? strerror(p->sock_err)
-					  : "it exited or closed the communicator");
+				  p->host, comm__lost_why(p));
 	}
 	return 0;
 }
@@ -177,20 +171,12 @@ static void sleep_on_lines(struct comm *c, struct flat *f, int64_t left_ms)
 		w[n++] = (struct futex_waitv){
 			.val = word, .uaddr = (uintptr_t)addr, .flags = FUTEX_32};
 	}
-	int64_t ms =
-		left_ms < COMM__FUTEX_SLICE_MS ? (left_ms > 0 ? left_ms : 0) : COMM__FUTEX_SLICE_MS;
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	int64_t ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec + ms * 1000000;
-	ts = (struct timespec){.tv_sec = ns / 1000000000, .tv_nsec = ns % 1000000000};
 	if (!n || c->no_waitv) {
 		struct timespec nap = {0, 50000}; /* no futex_waitv: a nap, then look again */
 		nanosleep(&nap, NULL);
 		return;
 	}
-	/* woken, timed out, or a word already changed (EAGAIN): all mean look again */
-	if (syscall(SYS_futex_waitv, w, n, 0, &ts, CLOCK_MONOTONIC) < 0 && errno == ENOSYS)
-		c->no_waitv = true;
+	comm__futex_sleep(c, w, n, left_ms);
 }
 
 static int timed_out(struct comm *c, int r, uint32_t seq)

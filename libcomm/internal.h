@@ -443,6 +443,8 @@ bool comm__flat_takes(const struct comm *c, int coll, size_t bytes, int algo);
 void comm__flat_agree(struct comm *c);
 int comm__flat_allreduce(struct comm *c, const void *send, void *recv, size_t count,
 			 enum comm_dtype t, enum comm_op op, const struct comm__fp *fp);
+/* Why the link to p ended, as a message says it: the errno's text, or that it exited. */
+const char *comm__lost_why(const struct comm__peer *p);
 /* The epoll set's events handled once, without waiting: the wake pipe (a verdict), the
  * listener and handshakes, peers' doorbells and EOF (flat.c's wait, outside any step). */
 int comm__poll_once(struct comm *c);
@@ -557,6 +559,9 @@ struct comm__spin {
 enum { COMM__SPIN_RELAX, COMM__SPIN_YIELD, COMM__SPIN_POLL, COMM__SPIN_SLEEP };
 /* Asleep on futexes a rank looks at its sockets at least this often: none of them wakes one. */
 #define COMM__FUTEX_SLICE_MS 10
+/* futex_waitv on w[n] for up to left ms, at most a slice; ENOSYS sets c->no_waitv. */
+struct futex_waitv;
+void comm__futex_sleep(struct comm *c, struct futex_waitv *w, unsigned n, int64_t left);
 struct epoll_event;
 void comm__spin_init(struct comm *c);
 /* HCCLCTL_SPIN_US into c->spin_us (unset: the default); COMM_E_INVAL naming a bad value */

@@ -132,7 +132,7 @@ static bool awaited(const struct comm *c, int r)
 	return comm__fp_owed(c, r) && (c->fp_all || c->fp_bad || c->peers[r].rcur >= 0);
 }
 
-static const char *lost_why(struct comm__peer *p)
+const char *comm__lost_why(const struct comm__peer *p)
 {
 	if (p->sock_err && p->sock_err != ECONNRESET && p->sock_err != EPIPE)
 		return strerror(p->sock_err);
@@ -147,11 +147,11 @@ static int recv_closed(struct comm *c, int r, struct step *s)
 	if (s->type == COMM__F_FP || comm__fp_owed(c, r))
 		return comm__fail(c, COMM_E_PEER,
 				  "connection to rank %d (host %s) lost before its fingerprint: %s", r,
-				  p->host, lost_why(p));
+				  p->host, comm__lost_why(p));
 	const struct comm__xfer *x = &s->x[p->rcur];
 	return comm__fail(c, COMM_E_PEER,
 			  "connection to rank %d (host %s) lost: %s; received %zu of %zu bytes", r,
-			  p->host, lost_why(p), c->xs[p->rcur].rdone, x->rlen);
+			  p->host, comm__lost_why(p), c->xs[p->rcur].rdone, x->rlen);
 }
 
 /* The link to r failed under a send (k the error, 0 for EOF): its verdict hint and message. */
@@ -166,10 +166,10 @@ static int send_lost(struct comm *c, int r, ssize_t k, const struct comm__xstate
 		return comm__fail(c, COMM_E_PEER,
 				  "connection to rank %d (host %s) lost before our fingerprint went "
 				  "out: %s",
-				  r, p->host, lost_why(p));
+				  r, p->host, comm__lost_why(p));
 	return comm__fail(c, COMM_E_PEER,
 			  "connection to rank %d (host %s) lost: %s; sent %zu of %zu bytes", r,
-			  p->host, lost_why(p), st->sdone, x->slen);
+			  p->host, comm__lost_why(p), st->sdone, x->slen);
 }
 
 /* k bytes went out to r: pre of them control frames, the rest send i's header and data. */

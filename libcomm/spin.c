@@ -109,12 +109,17 @@ static void sleep_on_rings(struct comm *c, int64_t left)
 						       .uaddr = (uintptr_t)flags[i],
 						       .flags = FUTEX_32 };
 	}
+	comm__futex_sleep(c, w, n, left);
+}
+
+void comm__futex_sleep(struct comm *c, struct futex_waitv *w, unsigned n, int64_t left)
+{
 	struct timespec ts; /* futex_waitv's timeout is a point on the clock it names */
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	int64_t ms = left < COMM__FUTEX_SLICE_MS ? (left > 0 ? left : 0) : COMM__FUTEX_SLICE_MS;
 	int64_t ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec + ms * 1000000;
 	ts = (struct timespec){ .tv_sec = ns / 1000000000, .tv_nsec = ns % 1000000000 };
-	/* woken, timed out, or a flag already down (EAGAIN): all mean look again */
+	/* woken, timed out, or a word already changed (EAGAIN): all mean look again */
 	if (syscall(SYS_futex_waitv, w, n, 0, &ts, CLOCK_MONOTONIC) < 0 && errno == ENOSYS)
 		c->no_waitv = true;
 }
