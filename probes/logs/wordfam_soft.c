@@ -112,7 +112,10 @@ const struct family hlog__fams_soft[] = {
 		 /* and a count the job's own files give against the one it was started with:
 		  * OpenFOAM's "\"system/decomposeParDict\" specifies 16 processors but job was
 		  * started with 4 processors." */
-		 "was started with", "were started with"},
+		 "was started with", "were started with",
+		 /* and a step that asks for more than the job holds: Slurm's "srun: error: Only
+		  * allocated 4 nodes asked for 5" */
+		 "only allocated"},
 	 .also = {"node", "process", "rank", "gpu", "npu", "device", "host", "task"},
 	 .not = {"waiting", "wait for"}},
 	/* the rank table against the node it runs on: "ranktable config devId[1], but local

@@ -2207,5 +2207,10 @@ cause_is "kind detail" "config words:world-size" "'specifies 16 processors but j
 	'[0] --> FOAM FATAL ERROR: ' \
 	'[0] "/home/exampleCases/GABLS3/system/decomposeParDict" specifies 16 processors but job was started with 4 processors.'
 
+# a job step that asks for more nodes than the job holds (fsengi/hpdcExercise's Slurm error
+# file, verbatim): the launch's size
+cause_is "kind detail" "config words:world-size" "'Only allocated 4 nodes asked for 5': the launch" \
+	'srun: error: Only allocated 4 nodes asked for 5'
+
 cause_flush
 done_testing

@@ -646,6 +646,8 @@ static void test_rows(void **state)
 		{"[0] \"/home/exampleCases/GABLS3/system/decomposeParDict\" specifies 16 processors "
 		 "but job was started with 4 processors.",
 		 "world-size"},
+		/* real-logs-new batch1098 (a teaching cluster's committed Slurm error file) */
+		{"srun: error: Only allocated 4 nodes asked for 5", "world-size"},
 		/* real-logs-new batch707 (ComputeCanada/puppet-magic_castle#27), batch694
 		 * (stackhpc/ansible-role-openhpc#95): a configuration file listing one entry twice */
 		{"Feb 20 18:59:13 node2.int.rubberducky.calculquebec.cloud slurmd[57977]: fatal: "
