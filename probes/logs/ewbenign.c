@@ -351,30 +351,6 @@ static const struct {
 /* The length of form matched at s[0..n), 0 when it does not match. Case-insensitive unless
  * exact; ' ' matches a run of blanks, "%d" a run of digits; a form ending in a word character
  * must end at a word end. */
-size_t hlog__ew_match_at(const char *s, size_t n, const char *form, int exact)
-{
-	size_t i = 0;
-	const char *f = form;
-	for (; *f; f++) {
-		int digits = f[0] == '%' && f[1] == 'd';
-		if (*f == ' ' || digits) {
-			size_t b = i;
-			while (i < n && (digits ? s[i] >= '0' && s[i] <= '9' : ew_blank(s[i])))
-				i++;
-			if (i == b)
-				return 0;
-			f += digits;
-			continue;
-		}
-		if (i >= n || (exact ? s[i] != *f : hlog__ew_lower(s[i]) != hlog__ew_lower(*f)))
-			return 0;
-		i++;
-	}
-	if (hlog__word_char(f[-1]) && i < n && hlog__word_char(s[i]))
-		return 0;
-	return i;
-}
-
 size_t hlog__benign_rows(void)
 {
 	return NBENIGN;

@@ -15,10 +15,37 @@ static inline char hlog__ew_lower(char c)
 {
 	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
 }
-/* errwords.c's and ewbenign.c's matching (ewbenign.c): the length of form matched at
- * s[0..n), 0 when it does not match. Case-insensitive unless exact; ' ' matches a run of
- * blanks, "%d" a run of digits; a form ending in a word character must end at a word end. */
-size_t hlog__ew_match_at(const char *s, size_t n, const char *form, int exact);
+static inline int ew_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+/* errwords.c's and ewbenign.c's matching: the length of form matched at s[0..n), 0 when it
+ * does not match. Case-insensitive unless exact; ' ' matches a run of blanks, "%d" a run of
+ * digits; a form ending in a word character must end at a word end. Inline: it is tried at
+ * every word of every line (out of line, a call per row was a twentieth of judging a log). */
+static inline size_t hlog__ew_match_at(const char *s, size_t n, const char *form, int exact)
+{
+	size_t i = 0;
+	const char *f = form;
+	for (; *f; f++) {
+		int digits = f[0] == '%' && f[1] == 'd';
+		if (*f == ' ' || digits) {
+			size_t b = i;
+			while (i < n && (digits ? s[i] >= '0' && s[i] <= '9' : ew_blank(s[i])))
+				i++;
+			if (i == b)
+				return 0;
+			f += digits;
+			continue;
+		}
+		if (i >= n || (exact ? s[i] != *f : hlog__ew_lower(s[i]) != hlog__ew_lower(*f)))
+			return 0;
+		i++;
+	}
+	if (hlog__word_char(f[-1]) && i < n && hlog__word_char(s[i]))
+		return 0;
+	return i;
+}
 
 int hlog__ew_retries_left(struct pspan m, size_t at, size_t len);
 int hlog__ew_one_address(struct pspan m, size_t at, size_t len);
@@ -68,10 +95,5 @@ int hlog__ew_foretold(struct pspan m, size_t at, size_t len);
 int hlog__ew_advice_if(struct pspan m, size_t at, size_t len);
 int hlog__ew_statistic(struct pspan m, size_t at, size_t len);
 size_t hlog__ew_sentence_end(struct pspan m, size_t from);
-
-static inline int ew_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
 
 #endif

@@ -367,19 +367,18 @@ void hlog__skip(struct pspan *m, size_t k)
 	m->n -= k;
 }
 
-int hlog__word_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_';
-}
-
 /* An HTTP status of a failed request: "[status code: 404]", "status code is 503", "HTTP
  * status 500" (400 to 599; "status code: 200" is an answer). A service answering every
  * request with an error has failed, even where it logs that at no level. */
 int hlog__http_failure(struct pspan m)
 {
-	for (size_t i = 0; i + 6 < m.n; i++) {
-		if (strncasecmp(m.s + i, "status", 6) || (i && hlog__word_char(m.s[i - 1])))
+	/* every "status" found by the search that tests the first byte before a call (a call of
+	 * strncasecmp at each byte of each line was 6 % of judging a healthy 200 MB log) */
+	for (const char *f = hlog__find_nocase(m, "status"); f;) {
+		size_t i = (size_t)(f - m.s);
+		struct pspan rest = {f + 6, m.n - i - 6};
+		f = hlog__find_nocase(rest, "status");
+		if (i + 6 >= m.n || (i && hlog__word_char(m.s[i - 1])))
 			continue;
 		size_t j = i + 6;
 		if (j + 5 <= m.n && !strncasecmp(m.s + j, " code", 5))

@@ -1133,12 +1133,40 @@ static void test_lines(void **state)
 	assert_int_equal(hlog__retry_left(span("no retry here")), 0);
 }
 
+/* The automaton's gate of each row: a row in prose whole (its longest word alone, "device"
+ * or "transport", is in most lines of a healthy log), a row with a label's colon by its
+ * longest run (a table pads its blanks: "Pending Page Blacklist            : Yes"); and a
+ * line gated in by every row's gate word matches that row where its real line does. */
+static void test_gate_words(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *row, *gate;
+	} k[] = {
+		{"no space left on device", "no space left on device"},
+		{"transport endpoint is not connected", "transport endpoint is not connected"},
+		{"pending page blacklist : yes", "blacklist"},
+		{"exit code: ", "code:"},
+		{"error", "error"},
+	};
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		long r = find_row(k[i].row, 0, "");
+		assert_true(r >= 0);
+		struct pspan w;
+		assert_true(hlog__error_gate_word((size_t)r, &w));
+		if (w.n != strlen(k[i].gate) || memcmp(w.s, k[i].gate, w.n))
+			fail_msg("gate of \"%s\": \"%.*s\", expected \"%s\"", k[i].row, (int)w.n, w.s,
+				 k[i].gate);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_error_rows),
 		cmocka_unit_test(test_benign_rows),
 		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_gate_words),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
