@@ -220,16 +220,15 @@ void comm__fp_post(struct comm *c, const struct comm__fp *mine, bool all)
 }
 
 /* The fingerprints differ: name the difference among those that came. */
+static bool came(const struct comm *c, int r, const void *arg)
+{
+	(void)arg;
+	return c->peers[r].fp_in && c->peers[r].fp_got;
+}
+
 static int fp_differ(struct comm *c)
 {
-	bool *known = calloc((size_t)c->nranks, sizeof(*known));
-	if (!known)
-		return comm__fail(c, COMM_E_NOMEM, "out of memory");
-	for (int r = 0; r < c->nranks; r++)
-		known[r] = r == c->rank || (c->peers[r].fp_in && c->peers[r].fp_got);
-	int rc = comm__fp_compare_all(c, c->fps, known);
-	free(known);
-	return rc ? rc : comm__fail(c, COMM_E_PROTO, "fingerprints differ but compare equal (bug)");
+	return comm__fp_differ(c, came, NULL);
 }
 
 static int on_fp(struct comm *c, int r, const struct comm__hdr *h, const unsigned char *b)

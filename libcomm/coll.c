@@ -245,7 +245,7 @@ static int execute(struct comm *c, const struct op *o)
 		end(c, rc);
 		return rc;
 	}
-	bool flat = !o->z && comm__flat_takes(c, o->coll, o->count * es, algo);
+	bool flat = !o->z && comm__flat_takes(o->coll, o->count * es, algo);
 	if (flat && c->lines) {
 		rc = comm__flat_allreduce(c, o->send, o->recv, o->count, o->t, o->op, &fp);
 		end(c, rc);

@@ -32,9 +32,8 @@ bool comm__flat_ready(const struct comm *c)
 	return c->nranks > 1;
 }
 
-bool comm__flat_takes(const struct comm *c, int coll, size_t bytes, int algo)
+bool comm__flat_takes(int coll, size_t bytes, int algo)
 {
-	(void)c; /* the same answer on every rank: what the collective is, not this rank's state */
 	return coll == COMM_COLL_ALLREDUCE && algo == COMM_ALGO_MESH && bytes &&
 	       bytes <= COMM__LINE_DATA;
 }
@@ -49,22 +48,22 @@ void comm__flat_agree(struct comm *c)
 		struct comm__shm *s = c->peers[r].shm;
 		if (r == c->rank)
 			continue;
-		s->acked = s->got = s->put = seq; /* no line before this one */
+		s->acked = s->got = seq; /* no line before this one */
 		s->held[0] = s->held[1] = 0;
 	}
 	c->lines = true;
 }
 
+static bool is_rank(const struct comm *c, int r, const void *arg)
+{
+	(void)c;
+	return r == *(const int *)arg;
+}
+
 /* The fingerprints differ: named as the usual way names them, from ours and r's. */
 static int differ(struct comm *c, int r)
 {
-	bool *known = calloc((size_t)c->nranks, sizeof(*known));
-	if (!known)
-		return comm__fail(c, COMM_E_NOMEM, "out of memory");
-	known[c->rank] = known[r] = true;
-	int rc = comm__fp_compare_all(c, c->fps, known);
-	free(known);
-	return rc ? rc : comm__fail(c, COMM_E_PROTO, "fingerprints differ but compare equal (bug)");
+	return comm__fp_differ(c, is_rank, &r);
 }
 
 struct flat {
@@ -79,12 +78,12 @@ struct flat {
 static int advance(struct comm *c, int r, struct flat *f)
 {
 	struct comm__shm *s = c->peers[r].shm;
-	if (s->put != f->seq) {
+	if (s->held[f->seq & 1] != f->seq) { /* ours of this one not written yet */
 		if (!comm__line_free(s->ltx, s->held[f->seq & 1], &s->acked))
 			return 1;
 		if (comm__line_put(s->ltx, f->seq, s->got, f->fp, f->send, f->len))
 			comm__line_wake(s->ltx, f->seq);
-		s->put = s->held[f->seq & 1] = f->seq;
+		s->held[f->seq & 1] = f->seq;
 	}
 	if (s->got == f->seq)
 		return 0;

@@ -45,6 +45,19 @@ static void show(const struct comm__fp *f, int k, char *buf, size_t len)
 	}
 }
 
+int comm__fp_differ(struct comm *c, bool (*known)(const struct comm *c, int r, const void *arg),
+		    const void *arg)
+{
+	bool *k = calloc((size_t)c->nranks, sizeof(*k));
+	if (!k)
+		return comm__fail(c, COMM_E_NOMEM, "out of memory");
+	for (int r = 0; r < c->nranks; r++)
+		k[r] = r == c->rank || known(c, r, arg);
+	int rc = comm__fp_compare_all(c, c->fps, k);
+	free(k);
+	return rc ? rc : comm__fail(c, COMM_E_PROTO, "fingerprints differ but compare equal (bug)");
+}
+
 /* Every rank holds the same fps[], so every rank names the same two ranks and field: the
  * first field that differs, the lowest rank holding the majority value, and the lowest rank
  * that differs from it. known (NULL: all) leaves out the ranks whose fingerprint never came. */

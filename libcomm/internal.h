@@ -111,7 +111,7 @@ struct comm__shm {
 	 * consumption: the peer's of ours (acked), ours of the peer's (got) */
 	struct comm__lines *ltx, *lrx;
 	uint32_t acked, got;
-	uint32_t put, held[2]; /* the collective of our last line, and of each line (0: none) */
+	uint32_t held[2]; /* the collective each of our lines holds (0: none) */
 };
 
 struct comm__link_ops;
@@ -439,7 +439,7 @@ int comm__fp_drain(struct comm *c);
  * fingerprint's COMM__FP_LINES); takes: a collective lines carry; agree: after one taken the
  * usual way, switch to lines if every rank's fingerprint said ready (the same on every rank). */
 bool comm__flat_ready(const struct comm *c);
-bool comm__flat_takes(const struct comm *c, int coll, size_t bytes, int algo);
+bool comm__flat_takes(int coll, size_t bytes, int algo);
 void comm__flat_agree(struct comm *c);
 int comm__flat_allreduce(struct comm *c, const void *send, void *recv, size_t count,
 			 enum comm_dtype t, enum comm_op op, const struct comm__fp *fp);
@@ -499,6 +499,10 @@ bool comm__fp_same(const struct comm__fp *a, const struct comm__fp *b);
 int comm__fp_compare_all(struct comm *c, const struct comm__fp *fps, const bool *known);
 int comm__fp_compare_pair(struct comm *c, const struct comm__fp *mine, const struct comm__fp *o,
 			  int peer);
+/* The fingerprints of the collective in progress differ: named from c->fps over ours and the
+ * ranks known() says came (compare_all), the failure returned. */
+int comm__fp_differ(struct comm *c, bool (*known)(const struct comm *c, int r, const void *arg),
+		    const void *arg);
 static inline bool comm__is_p2p(int coll)
 {
 	return coll == COMM_COLL_SEND || coll == COMM_COLL_RECV;

@@ -166,6 +166,21 @@ void comm__spin_moved(struct comm *c, struct comm__spin *sp)
 	sp->spun = false;
 }
 
+/* Whether a poll gives the core up now: where ranks share the cores, or past its first
+ * SHM_KEEP_US over shared memory (see SHM_KEEP_US). */
+static bool yields(const struct comm *c, const struct comm__spin *sp, int64_t now)
+{
+	return c->shared_cores || (sp->shm && now - sp->start >= SHM_KEEP_US);
+}
+
+/* The plan's polling ended with nothing: sleep, and poll less. */
+static void polled_in_vain(struct comm *c, struct comm__spin *sp)
+{
+	c->spin_credit -= 2;
+	sp->end = 0;
+	sp->spun = false;
+}
+
 int comm__spin_next(struct comm *c, struct comm__spin *sp, int64_t now)
 {
 	if (sp->end && now < sp->end) {
@@ -174,14 +189,10 @@ int comm__spin_next(struct comm *c, struct comm__spin *sp, int64_t now)
 			sp->next_poll = now + SHM_POLL_US;
 			return COMM__SPIN_POLL;
 		}
-		return c->shared_cores || now - sp->start >= SHM_KEEP_US ? COMM__SPIN_YIELD
-									 : COMM__SPIN_RELAX;
+		return yields(c, sp, now) ? COMM__SPIN_YIELD : COMM__SPIN_RELAX;
 	}
-	if (sp->end) { /* polled in vain: sleep, and poll less */
-		c->spin_credit -= 2;
-		sp->end = 0;
-		sp->spun = false;
-	}
+	if (sp->end)
+		polled_in_vain(c, sp);
 	return COMM__SPIN_SLEEP;
 }
 
@@ -199,16 +210,14 @@ int comm__spin_wait(struct comm *c, struct comm__spin *sp, struct epoll_event *e
 	}
 	if (k == 0 && sp->end && us < sp->end) {
 		sp->spun = true;
-		if (c->shared_cores || (sp->shm && us - sp->start >= SHM_KEEP_US))
+		if (yields(c, sp, us))
 			sched_yield();
 		return COMM__SPIN_AGAIN;
 	}
-	if (k == 0 && sp->end) { /* polled in vain: sleep, and poll less */
-		c->spin_credit -= 2;
-		sp->end = 0;
-	} else if (k > 0 && sp->spun && c->spin_credit < SPIN_CREDIT_MAX) {
+	if (k == 0 && sp->end)
+		polled_in_vain(c, sp);
+	else if (k > 0 && sp->spun && c->spin_credit < SPIN_CREDIT_MAX)
 		c->spin_credit++;
-	}
 	sp->spun = false;
 	bool futex = k == 0 && rings_only(c);
 	if (k == 0 && c->nshm && arm_links(c, futex ? COMM__RING_FUTEX : COMM__RING_BELL)) {

@@ -44,6 +44,11 @@ const char *rt__path(char *buf, const char *fmt, ...) __attribute__((format(prin
  * ranks went to formatting paths). */
 #define RT_NO_IDX ((size_t)-1)
 const char *rt__path_at(char *buf, const char *pre, const char *name, size_t idx);
+/* Text joined without printf (a path, a device's name, built for every entry though only a
+ * finding prints one): s, or v in decimal, at buf[at], as much as fits in len with the
+ * terminator; the length so far. */
+size_t rt__put(char *buf, size_t len, size_t at, const char *s);
+size_t rt__put_num(char *buf, size_t len, size_t at, long v);
 
 /* The most text a message that lists things builds (struct buf, BUF_INIT): past it, or
  * when memory runs out, the list stays cut where it was rather than failing the finding. */

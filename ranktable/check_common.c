@@ -42,22 +42,36 @@ const char *rt__path(char *buf, const char *fmt, ...)
 	return buf;
 }
 
+size_t rt__put(char *buf, size_t len, size_t at, const char *s)
+{
+	while (*s && at + 1 < len)
+		buf[at++] = *s++;
+	if (at < len)
+		buf[at] = 0;
+	return at;
+}
+
+size_t rt__put_num(char *buf, size_t len, size_t at, long v)
+{
+	char d[24];
+	size_t k = sizeof(d);
+	unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+	d[--k] = 0;
+	do
+		d[--k] = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		d[--k] = '-';
+	return rt__put(buf, len, at, d + k);
+}
+
 const char *rt__path_at(char *buf, const char *pre, const char *name, size_t idx)
 {
-	char num[24];
-	size_t n = 0, k = sizeof(num);
-	num[--k] = 0;
+	size_t at = rt__put(buf, RT_PATHLEN, rt__put(buf, RT_PATHLEN, 0, pre), name);
 	if (idx != RT_NO_IDX) {
-		num[--k] = ']';
-		do
-			num[--k] = (char)('0' + idx % 10);
-		while (idx /= 10);
-		num[--k] = '[';
+		at = rt__put_num(buf, RT_PATHLEN, rt__put(buf, RT_PATHLEN, at, "["), (long)idx);
+		rt__put(buf, RT_PATHLEN, at, "]");
 	}
-	for (const char *part[] = { pre, name, num + k }, **q = part; q < part + 3; q++)
-		for (const char *c = *q; *c && n < RT_PATHLEN - 1; c++)
-			buf[n++] = *c;
-	buf[n] = 0;
 	return buf;
 }
 

@@ -10,32 +10,6 @@ const char *const rt__v1_nic_hint =
 	"use the NPU NIC IP of that device: 'hccn_tool -i N -ip -g' on the server, or "
 	"address_N in /etc/hccn.conf";
 
-/* Names are built for every device, though only a finding prints one: pieces joined
- * without printf's parsing, which cost a tenth of validating a 65536-rank table. buf gets
- * what fits, always terminated; the length so far is returned. */
-static size_t put(char *buf, size_t len, size_t at, const char *s)
-{
-	while (*s && at + 1 < len)
-		buf[at++] = *s++;
-	if (at < len)
-		buf[at] = 0;
-	return at;
-}
-
-static size_t put_num(char *buf, size_t len, size_t at, long v)
-{
-	char d[24];
-	size_t k = sizeof(d);
-	unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
-	d[--k] = 0;
-	do
-		d[--k] = (char)('0' + u % 10);
-	while (u /= 10);
-	if (v < 0)
-		d[--k] = '-';
-	return put(buf, len, at, d + k);
-}
-
 /* "server "node_0"" or "server_list[1]" */
 const char *rt__v1_srv_name(const struct v1 *v, size_t s, char *buf, size_t len)
 {
@@ -52,14 +26,14 @@ const char *rt__v1_srv_name(const struct v1 *v, size_t s, char *buf, size_t len)
 const char *rt__v1_dev_where_in(const struct v1 *v, size_t i, const char *s, char *buf, size_t len)
 {
 	const struct rt_rank *r = &v->c->t->ranks[i];
-	size_t at = put(buf, len, 0, s);
+	size_t at = rt__put(buf, len, 0, s);
 	if (r->device_id >= 0) {
-		at = put(buf, len, at, " device ");
-		put_num(buf, len, at, r->device_id);
+		at = rt__put(buf, len, at, " device ");
+		rt__put_num(buf, len, at, r->device_id);
 	} else {
-		at = put(buf, len, at, " device[");
-		at = put_num(buf, len, at, (long)v->dev[i].di);
-		put(buf, len, at, "]");
+		at = rt__put(buf, len, at, " device[");
+		at = rt__put_num(buf, len, at, (long)v->dev[i].di);
+		rt__put(buf, len, at, "]");
 	}
 	return buf;
 }
@@ -101,16 +75,16 @@ const char *rt__v1_dev_who_at(const struct v1 *v, size_t i, const char *w, char 
 	const struct rt__jnode *rk = rt__v1_dev_member(v, i, "rank_id");
 	size_t at = 0;
 	if (rt__jis_str(rk)) {
-		at = put(buf, len, put(buf, len, 0, "rank \""), rt__jstr(rk));
-		at = put(buf, len, at, "\" (");
+		at = rt__put(buf, len, rt__put(buf, len, 0, "rank \""), rt__jstr(rk));
+		at = rt__put(buf, len, at, "\" (");
 	} else if (v->c->t->ranks[i].rank_id >= 0) {
-		at = put_num(buf, len, put(buf, len, 0, "rank "), v->c->t->ranks[i].rank_id);
-		at = put(buf, len, at, " (");
+		at = rt__put_num(buf, len, rt__put(buf, len, 0, "rank "), v->c->t->ranks[i].rank_id);
+		at = rt__put(buf, len, at, " (");
 	} else {
-		put(buf, len, 0, w);
+		rt__put(buf, len, 0, w);
 		return buf;
 	}
-	put(buf, len, put(buf, len, at, w), ")");
+	rt__put(buf, len, rt__put(buf, len, at, w), ")");
 	return buf;
 }
 

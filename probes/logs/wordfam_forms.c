@@ -306,11 +306,12 @@ int hlog__wf_bound_stated(struct pspan s, long long *port)
 	for (size_t m = 0; m < sizeof(modal) / sizeof(modal[0]); m++) {
 		for (const char *f = hlog__find_nocase(s, modal[m]); f;) {
 			size_t at = (size_t)(f - s.s) + strlen(modal[m]);
-			for (size_t k = 0; k < sizeof(cmp) / sizeof(cmp[0]); k++) {
+			for (size_t k = 0; k < sizeof(cmp) / sizeof(cmp[0]) &&
+					   (f == s.s || !hlog__word_char(f[-1]));
+			     k++) {
 				size_t l = strlen(cmp[k]);
 				if (at + l <= s.n && !strncasecmp(s.s + at, cmp[k], l) &&
-				    (at + l == s.n || !hlog__word_char(s.s[at + l])) &&
-				    (f == s.s || !hlog__word_char(f[-1])))
+				    (at + l == s.n || !hlog__word_char(s.s[at + l])))
 					return 1;
 			}
 			struct pspan rest = {s.s + at, s.n - at};
