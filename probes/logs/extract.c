@@ -553,6 +553,19 @@ static void build_key_lead(void)
 	}
 }
 
+/* Whether the words before i are the start of one of strerror's texts that end in
+ * "device" (ENOSPC's, ENODEV's, ENXIO's). */
+static int errno_words_before(struct pspan m, size_t i)
+{
+	static const char *const lead[] = {"space left on ", "no such "};
+	for (size_t k = 0; k < sizeof(lead) / sizeof(lead[0]); k++) {
+		size_t l = strlen(lead[k]);
+		if (i >= l && !strncasecmp(m.s + i - l, lead[k], l))
+			return 1;
+	}
+	return 0;
+}
+
 /* A key of the table at i and the number after it. */
 static size_t key_value(struct pspan m, size_t i, struct hx_vals *x)
 {
@@ -597,6 +610,10 @@ static size_t key_value(struct pspan m, size_t i, struct hx_vals *x)
 		 * status"), not a device's index */
 		if (what == HX_DEV && j + d + 1 < m.n && m.s[j + d] == ':' &&
 		    isxdigit((unsigned char)m.s[j + d + 1]))
+			continue;
+		/* nor the errno number after the C library's words that end in "device" ("No space
+		 * left on device [28]", "No such device (19)"): no device is named */
+		if (what == HX_DEV && errno_words_before(m, i))
 			continue;
 		/* nor a number no node has as many devices as: NCCL's "rank 0 and rank 1 both on
 		 * CUDA device 6000" names the GPU by its PCI bus id, in hex */

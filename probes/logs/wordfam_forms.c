@@ -214,6 +214,31 @@ int hlog__wf_symbol_not_in_lib(struct pspan s, long long *port)
 	return 0;
 }
 
+/* An object of a package's class without the attribute its caller asks for: "'mooncake.store.
+ * MooncakeDistributedStore' object has no attribute 'batch_get_buffer'" (a connector made for
+ * a release of the store that has the method). The class is named with its module's path;
+ * an object of the program's own or a built-in class ("'NoneType' object has no attribute")
+ * is a bug in the program, not this. */
+int hlog__wf_package_object_attr(struct pspan s, long long *port)
+{
+	(void)port;
+	static const char key[] = "' object has no attribute";
+	for (const char *f = hlog__find(s, key); f;) {
+		size_t e = (size_t)(f - s.s), b = e;
+		int dot = 0;
+		while (b && (hlog__word_char(s.s[b - 1]) || s.s[b - 1] == '.')) {
+			dot |= s.s[b - 1] == '.' && b < e && hlog__word_char(s.s[b]) && b >= 2 &&
+			       hlog__word_char(s.s[b - 2]);
+			b--;
+		}
+		if (dot && b && s.s[b - 1] == '\'')
+			return 1;
+		struct pspan rest = {s.s + e + 1, s.n - e - 1};
+		f = hlog__find(rest, key);
+	}
+	return 0;
+}
+
 /* A comparison of two named quantities: "MPI tasks > number of elements!", "world size <=
  * number of devices". Words on both sides, not numbers ("bailing out: 60.000 < 60.053 sec"
  * is a timeout's figures) nor an arrow or a shell's redirection. */

@@ -137,6 +137,22 @@ const struct family hlog__fams_node[] = {
 		 /* and its object store: "System memory request exceeds memory available in
 		  * /dev/shm" */
 		 "exceeds memory available", "exceeds the memory available"}},
+	/* a pool the program draws from with nothing left in it: Mooncake's store, its segments
+	 * full, "Failed to start put operation: NO_AVAILABLE_HANDLE" */
+	{.cat = HCAT_RESOURCE,
+	 .name = "exhausted",
+	 .what = "a pool the program draws from (handles, buffers, slots, segments) had none left",
+	 .fix = "give the pool more room (the size the program's configuration sets for it) or "
+		"free what holds it (requests or objects never released), then run again",
+	 .any = {"no available", "none available"},
+	 .also = {"handle", "buffer", "slot", "segment", "space"}},
+	/* the same as a status's name: "NO_AVAILABLE_HANDLE" */
+	{.cat = HCAT_RESOURCE,
+	 .name = "exhausted",
+	 .fix = "give the pool the status names more room (the size the program's configuration "
+		"sets for it) or free what holds it (requests or objects never released), then run "
+		"again",
+	 .any = {"no_available_"}},
 	/* an allocation of a stated size refused, in any runtime's words: the Neuron runtime's
 	 * "Failed to allocate 4.000GB (alignment: none, usage: tensors) on ND 0:NC 4", XLA's
 	 * "failed to allocate 9.82G (10542804992 bytes) from device", UCX's "failed to allocate

@@ -219,6 +219,12 @@ const struct family hlog__fams_soft[] = {
 	 .also = {"module '"}},
 	{.cat = HCAT_VERSION,
 	 .name = "version",
+	 .fix = "install the releases of the package whose class the line names and of the "
+		"package calling it that are made for each other (the caller's requirements name "
+		"the callee's versions), the same on every node",
+	 .form = hlog__wf_package_object_attr},
+	{.cat = HCAT_VERSION,
+	 .name = "version",
 	 .fix = "install the same, compatible versions of the driver, runtime and libraries on "
 		"every "
 		"node",

@@ -229,6 +229,11 @@ static const struct xcase cases[] = {
 	 "[  +0.000003] pcieport 0000:00:03.0:   device [8086:6f08] error status/mask=00001000/"
 	 "00002000",
 	 "pci/any=0000:00:03.0", ""},
+	{"ENOSPC's words end in \"device\", kvcache-ai/Mooncake#640: the number after them is the "
+	 "errno, no device",
+	 "W0717 18:50:07.754983 3957032 rdma_context.cpp:199] The buffer length exceeds device "
+	 "max_mr_size, shrink it to 68719476736: No space left on device [28]",
+	 "", ""},
 	{"UCX's UD address handle (mlcommons training_results_v3.5#5): the verbs port number is "
 	 "no socket's port, dgid is the other end's address",
 	 "[1695144496.484294] [hpci5201:103648:0]       ib_device.c:1250 UCX  ERROR   "

@@ -999,6 +999,25 @@ static void test_order(void **state)
 			    "version");
 	assert_string_equal(fam("AttributeError: 'NoneType' object has no attribute 'shape'"),
 			    "exception");
+	/* real: LMCache/LMCache#1514 (a connector made for another release of Mooncake's store):
+	 * an object of a package's class, named with its module's path */
+	assert_string_equal(fam("[2025-09-04 01:00:51,159] LMCache ERROR: batch_get_buffer failed: "
+				"'mooncake.store.MooncakeDistributedStore' object has no attribute "
+				"'batch_get_buffer' (mooncakestore_connector.py:360:lmcache.v1."
+				"storage_backend.connector.mooncakestore_connector)"),
+			    "version");
+	/* real: kvcache-ai/Mooncake#197 (the store's segments full): a status that names a pool
+	 * with nothing left; vLLM's wait for a broadcast block is no pool run dry */
+	assert_string_equal(fam("E0414 11:10:42.514200 18822 client.cpp:170] Failed to start put "
+				"operation: NO_AVAILABLE_HANDLE"),
+			    "exhausted");
+	/* real: vllm-project/vllm-ascend#12533 */
+	assert_string_not_equal(fam("(EngineCore_DP0 pid=39058) INFO 07-21 16:16:42 "
+				    "[shm_broadcast.py:705] No available shared memory broadcast block "
+				    "found in 60 seconds. This typically happens when some processes "
+				    "are hanging or doing some time-consuming work (e.g. compilation, "
+				    "weight/kv cache quantization)."),
+				"exhausted");
 	/* the job's shape against its devices, said in an assertion, is its setting */
 	assert_string_equal(fam("AssertionError: local_world_size (16) must be less than or equal "
 				"to the number of visible devices (8)."),
