@@ -20,6 +20,11 @@
 #include "ranktable/base/bigmem.h"
 #include "ranktable/base/buf.h"
 
+/* At most this many threads read a bundle's files; a read at least SPLIT_READ long is split
+ * between two. */
+#define MAX_THREADS 8
+#define SPLIT_READ (4u << 20)
+
 struct walk {
 	struct hlog_report *r;
 	char *err;
@@ -247,6 +252,58 @@ static int seek_tail(int fd, size_t window)
 	return lseek(fd, st.st_size - (off_t)window, SEEK_SET) >= 0;
 }
 
+/* Reads n bytes at off into p, to the end of the file if it comes first: the count, or -1. */
+static ssize_t pread_full(int fd, char *p, size_t n, off_t off)
+{
+	size_t got = 0;
+	while (got < n) {
+		ssize_t k = pread(fd, p + got, n - got, off + (off_t)got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -1;
+		if (!k)
+			break;
+		got += (size_t)k;
+	}
+	return (ssize_t)got;
+}
+
+struct half {
+	int fd;
+	char *p;
+	size_t n;
+	off_t off;
+	ssize_t got;
+};
+
+static void *read_half(void *arg)
+{
+	struct half *h = arg;
+	h->got = pread_full(h->fd, h->p, h->n, h->off);
+	return NULL;
+}
+
+static int threads_online(void);
+
+/* pread_full, the second half on another core when there is one and the span is large: the
+ * kernel's copy and its zeroing of the fresh pages were a third of judging a log whole, on
+ * one core while the other idled. */
+static ssize_t read_span(int fd, char *p, size_t n, off_t off)
+{
+	pthread_t th;
+	size_t first = n / 2 & ~(size_t)0xfff;
+	struct half h = {fd, p + first, n - first, off + (off_t)first, 0};
+	if (n < SPLIT_READ || threads_online() < 2 || pthread_create(&th, NULL, read_half, &h))
+		return pread_full(fd, p, n, off);
+	ssize_t a = pread_full(fd, p, first, off);
+	pthread_join(th, NULL);
+	if (a < 0 || h.got < 0)
+		return -1;
+	/* a file that shrank under us: what the first half read, then the second's if whole */
+	return (size_t)a < first ? a : a + h.got;
+}
+
 /* A plain regular file read whole into its own buffer (the kept bytes only, with pread):
  * what slurp keeps of it, without the 64 KiB reads, the ring and the buffer's growth, which
  * were a tenth of the triage. Not mmap: a log truncated under us (copytruncate rotation)
@@ -275,15 +332,10 @@ static int read_plain(int fd, int moved, const struct hlog_report *r, struct tai
 	/* huge pages: faulting in the window 4 KiB at a time was a sixth of the triage */
 	if (!(t->p = big_malloc(keep)))
 		return -ENOMEM;
-	off_t at = pos + (off_t)(got - keep);
-	while (t->n < keep) {
-		ssize_t k = pread(fd, t->p + t->n, keep - t->n, at + (off_t)t->n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0) /* an error, or the file shrank under us */
-			return k < 0 ? -EIO : 0;
-		t->n += (size_t)k;
-	}
+	ssize_t k = read_span(fd, t->p, keep, pos + (off_t)(got - keep));
+	if (k < 0)
+		return -EIO;
+	t->n = (size_t)k; /* short when the file shrank under us */
 	return 0;
 }
 
@@ -451,7 +503,6 @@ static int walk_dir(struct walk *w, const char *path, const char *rel, int depth
  * the calling thread appends each part as soon as it is done. Files taken in batches, each
  * waiting for its slowest file, left a core idle at the end of every batch (a 1 GB bundle
  * of 17 files took 7.0 s of wall clock for 12.5 s of CPU). */
-#define MAX_THREADS 8
 #define RING_PER_THREAD 4
 
 struct part {

@@ -234,7 +234,8 @@ check_out_has "read 1 file, 4193723 lines, 4 error lines; 1 read in part" "  rea
 run env HCCLCTL_LOG_WINDOW=4M "$HCCLCTL" doctor --logs "$TMP/ring.txt"
 check_rc 2 "the same as a file: exit 2"
 check_out_has "read 1 file, 4193723 lines, 4 error lines; 1 read in part" "  only its last 4 MiB"
-# the default window is 64 MiB: the 4 MiB file is read whole
+# the default window is 64 MiB: the 4 MiB file is read whole (its two halves on two threads
+# where there are two cores: every line, and the one across the halves, counted once)
 run hcclctl doctor --logs "$TMP/ring.txt"
 check_out_has "read 1 file, 4193801 lines, 4 error lines" "  by default, whole"
 rm -f "$TMP/ring.txt"
