@@ -375,6 +375,18 @@ static const struct hlog_sig rows[] = {
 	 "check that UCX_NET_DEVICES and UCX_TLS name devices and transports both hosts have and "
 	 "that reach each other (same subnet or a route, the port active: ucx_info -d)",
 	 0, NULL},
+	/* UCX failing to open one of its RDMA transports on a device (uct_iface_open names the
+	 * transport and the device: "UCX ERROR uct_iface_open(ud_verbs/mana_0:1) failed: Address
+	 * not valid"): the device does not offer that transport to this process (a NIC whose
+	 * verbs provider lacks it, a container without the RDMA device files), and UCX stops
+	 * the process's start-up instead of going on without it */
+	{{"uct_iface_open(", "_verbs/"}, HCAT_CONFIG, "ucx-transport-unopened",
+	 "UCX could not open an RDMA transport on the device it names: the device does not offer "
+	 "that transport here",
+	 "list what the device offers (ucx_info -d) and limit UCX to it: UCX_TLS (tcp,self,sm "
+	 "where no RDMA transport works) or UCX_NET_DEVICES; in a container, give it the RDMA "
+	 "devices (/dev/infiniband)",
+	 0, NULL},
 	/* vLLM (executor/ray_utils.py): "Ray does not allocate any GPUs on the driver node.
 	 * Consider adjusting the Ray placement group or running the driver on a GPU node." */
 	{{"does not allocate any GPUs on the driver node"}, HCAT_CONFIG, "ray-driver-no-device",

@@ -83,6 +83,9 @@ static const struct ccase cases[] = {
 	 "[1750835683.514020] [TENCENT64:1392 :0]         libperf.c:1183 UCX  ERROR ucp_ep_create() "
 	 "failed: Destination is unreachable",
 	 "ucx-unreachable", HCAT_NET, ""},
+	{"svenreiche/Genesis-1.3-Version4#273 (MPICH on UCX on an Azure VM's MANA NIC)",
+	 "UCX ERROR uct_iface_open(ud_verbs/mana_0:1) failed: Address not valid",
+	 "ucx-transport-unopened", HCAT_CONFIG, ""},
 	/* Ray */
 	{"vllm-project/vllm#14186 (a node registered under another address)",
 	 "(autoscaler +13s) Error: No available node types can fulfill resource request "
