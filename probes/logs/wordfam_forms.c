@@ -239,6 +239,44 @@ int hlog__wf_package_object_attr(struct pspan s, long long *port)
 	return 0;
 }
 
+/* The number a CUDA runtime error is stated by alone: "CUDA error: 2", "CUDA error 46" (a
+ * program that prints cudaError_t's value, not its text); -1 when the line has none. */
+static long cuda_error_number(struct pspan s)
+{
+	static const char key[] = "cuda error";
+	for (const char *f = hlog__find_nocase(s, key); f;) {
+		size_t i = (size_t)(f - s.s) + sizeof(key) - 1;
+		if (i < s.n && s.s[i] == ':')
+			i++;
+		while (i < s.n && s.s[i] == ' ')
+			i++;
+		size_t b = i;
+		long v = 0;
+		while (i < s.n && isdigit((unsigned char)s.s[i]) && i - b < 4)
+			v = v * 10 + (s.s[i++] - '0');
+		if (i > b && (i == s.n || !hlog__word_char(s.s[i])))
+			return v;
+		struct pspan rest = {s.s + i, s.n - i};
+		f = hlog__find_nocase(rest, key);
+	}
+	return -1;
+}
+
+/* cudaErrorMemoryAllocation (2) by its number (CUDA runtime API, driver_types.h) */
+int hlog__wf_cuda_oom(struct pspan s, long long *port)
+{
+	(void)port;
+	return cuda_error_number(s) == 2;
+}
+
+/* cudaErrorDevicesUnavailable (46): every device the process may use is held by others (a
+ * GPU in exclusive-process mode that another process holds) */
+int hlog__wf_cuda_busy(struct pspan s, long long *port)
+{
+	(void)port;
+	return cuda_error_number(s) == 46;
+}
+
 /* A comparison of two named quantities: "MPI tasks > number of elements!", "world size <=
  * number of devices". Words on both sides, not numbers ("bailing out: 60.000 < 60.053 sec"
  * is a timeout's figures) nor an arrow or a shell's redirection. */

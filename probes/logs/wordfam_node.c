@@ -153,6 +153,12 @@ const struct family hlog__fams_node[] = {
 		"sets for it) or free what holds it (requests or objects never released), then run "
 		"again",
 	 .any = {"no_available_"}},
+	/* the same as the CUDA runtime's error number alone: "CUDA error: 2" */
+	{.cat = HCAT_RESOURCE,
+	 .name = "memory",
+	 .fix = "find what holds the GPU's memory (nvidia-smi; the job's batch size or buffers, "
+		"memory a library keeps after it was freed) and run again with less",
+	 .form = hlog__wf_cuda_oom},
 	/* an allocation of a stated size refused, in any runtime's words: the Neuron runtime's
 	 * "Failed to allocate 4.000GB (alignment: none, usage: tensors) on ND 0:NC 4", XLA's
 	 * "failed to allocate 9.82G (10542804992 bytes) from device", UCX's "failed to allocate
@@ -778,7 +784,16 @@ const struct family hlog__fams_node[] = {
 		"lsof or fuser on its /dev node; another container given the same device) and stop "
 		"it, or give this job other devices; one device per container",
 	 .any = {"device is used", "device is busy", "device or resource busy", "device is in use",
-		 "used by another", "occupied by another"}},
+		 "used by another", "occupied by another",
+		 /* CUDA's cudaErrorDevicesUnavailable: "CUDA-capable device(s) is/are busy or
+		  * unavailable" */
+		 "busy or unavailable"}},
+	{.cat = HCAT_CONFIG,
+	 .name = "device-held",
+	 .fix = "find what holds the GPUs (nvidia-smi lists the processes and the compute mode: "
+		"in Exclusive_Process one process per GPU) and stop it, or give each rank a GPU of "
+		"its own (its local rank's, CUDA_VISIBLE_DEVICES)",
+	 .form = hlog__wf_cuda_busy},
 	/* a credential refused as expired or from the future: the clocks of the nodes disagree
 	 * (munge's "Munge decode failed: Expired credential" on a node 5 minutes ahead; Slurm's
 	 * "Task launch for 1466614.0 failed on node compute-0-1: Job credential expired"), or

@@ -1011,6 +1011,16 @@ static void test_order(void **state)
 	assert_string_equal(fam("E0414 11:10:42.514200 18822 client.cpp:170] Failed to start put "
 				"operation: NO_AVAILABLE_HANDLE"),
 			    "exhausted");
+	/* real: eth-cscs/alps-gh200-reproducers (gpudirect-oom): cudaErrorMemoryAllocation by its
+	 * number alone; and ecmwf/anemoi-core#430 (every rank on GPU 0), cudaErrorDevicesUnavailable
+	 * by its text */
+	assert_string_equal(fam("CUDA error: 2"), "memory");
+	assert_string_equal(fam("RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or "
+				"unavailable"),
+			    "device-held");
+	/* a number that is no such error: an iteration's, or a longer one */
+	const char *other = fam("CUDA error: 21");
+	assert_true(!other || strcmp(other, "memory"));
 	/* real: vllm-project/vllm-ascend#12533 */
 	assert_string_not_equal(fam("(EngineCore_DP0 pid=39058) INFO 07-21 16:16:42 "
 				    "[shm_broadcast.py:705] No available shared memory broadcast block "
