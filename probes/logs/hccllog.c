@@ -16,6 +16,7 @@
 #include "probes/logs/hlogint.h"
 #include "probes/logs/hlogkeep.h"
 #include "probes/logs/kb.h"
+#include "probes/logs/linepipe.h"
 #include "probes/logs/logline.h"
 #include "probes/logs/logtext.h"
 
@@ -37,155 +38,22 @@ static void learn(struct hlog_file *f, const struct hlog_event *e)
 	}
 }
 
-/* What a block's heading names for the lines indented below it, read once per heading. */
-struct heading {
-	unsigned no; /* the heading's line; 0: none read yet */
-	/* its device, -1. NVIDIA's tools open a GPU's section with "GPU 3: Tesla V100-SXM2-32GB
-	 * (UUID: ...)": the word alone is no device key, since host names ("gpu-1-0") and
-	 * settings ("batch size per gpu: 0") use it too */
-	int dev;
-	/* its RDMA device (ibstat's "CA 'mlx5_1'", ibv_devinfo's "hca_id: mlx5_0"), "" */
-	char nic[sizeof(((struct hlog_event *)0)->head_nic)];
-};
-
-static void read_heading(struct heading *h, unsigned no, struct pspan m)
-{
-	struct hx_vals x;
-	hlog__extract(m, &x);
-	h->no = no;
-	const struct hx_val *v = hlog__xfind(&x, HX_RDMA, HX_R(HX_ANY));
-	snprintf(h->nic, sizeof(h->nic), "%.*s", v ? (int)sizeof(h->nic) - 1 : 0, v ? v->s : "");
-	v = hlog__xfind(&x, HX_DEV, HX_THIS);
-	h->dev = v ? (int)v->n : -1;
-	if (v || m.n < 6 || memcmp(m.s, "GPU ", 4))
-		return;
-	size_t i = 4;
-	int n = 0;
-	while (i < m.n && i < 8 && m.s[i] >= '0' && m.s[i] <= '9')
-		n = n * 10 + (m.s[i++] - '0');
-	if (i > 4 && i < m.n && m.s[i] == ':')
-		h->dev = n;
-}
-
-/* "1. the connection ..." or "...[87033]2. an exception ...": an item of a numbered list. */
-static int numbered(struct pspan m)
-{
-	size_t lim = m.n < 160 ? m.n : 160;
-	for (size_t i = 0; i + 2 < lim; i++)
-		if ((i == 0 || m.s[i - 1] == ']') && m.s[i] >= '1' && m.s[i] <= '9' &&
-		    (m.s[i + 1] == '.' || (m.s[i + 1] >= '0' && m.s[i + 1] <= '9' && i + 3 < lim &&
-					   m.s[i + 2] == '.')))
-			return 1;
-	return 0;
-}
-
-/* A line of a table's frame or a heading HCCL prints around its own report:
- * "_____LINK_ERROR_INFO____", "|  dest_ip(user_rank) | ...", "|-----|", "-----CONNECT TIMEOUT
- * DETECT RESULT-----", "... may be due to the following reasons:". */
-static int chrome(struct pspan m)
-{
-	if (hlog__has(m, "LINK_ERROR_INFO") || hlog__has(m, "DETECT RESULT") ||
-	    hlog__has(m, "dest_ip(") || hlog__has(m, "comm error, device[") ||
-	    hlog__has(m, "|---") || hlog__has(m, "following reasons"))
-		return 1;
-	/* only rule characters after the prefix's last ']' */
-	const char *b = m.s + m.n;
-	while (b > m.s && b[-1] != ']')
-		b--;
-	struct pspan tail = {b, (size_t)(m.s + m.n - b)};
-	return probe__count_in(tail, "-_=") >= 10 && probe__count_in(tail, "-_=| ") == tail.n;
-}
-
-/* A record's rank field: a line that is "rank", blanks, ':' and a number ("  rank      : 3
- * (local_rank: 3)"); its number into *rank. */
-static int record_rank(struct pspan m, int *rank)
-{
-	struct pspan t = probe__trim(m);
-	if (t.n < 6 || strncmp(t.s, "rank", 4) || (t.s[4] != ' ' && t.s[4] != ':'))
-		return 0;
-	size_t i = 4;
-	while (i < t.n && t.s[i] == ' ')
-		i++;
-	if (i >= t.n || t.s[i] != ':')
-		return 0;
-	int v = -1;
-	if (!hlog__int_after((struct pspan){t.s + i, t.n - i}, ":", &v) || v < 0)
-		return 0;
-	*rank = v;
-	return 1;
-}
-
-/* The address, port and peer rank a line under a message names, each kept while the message
- * has none yet: what that message was about (see hlog_event's and hlog_unk's below_ip). A
- * port alone counts when no address is named (a server given by its host name: "unable to
- * connect to server node100.local at port 54762"). peer_rank (a rank named as the other end)
- * and any_rank (one named in any role) may be NULL. */
-static void values_below(struct pspan m, char *ip, size_t iplen, int *port, int *peer_rank,
-			 int *any_rank)
-{
-	struct hx_vals x;
-	struct hx_peer p;
-	hlog__extract(m, &x);
-	hlog__xpeer(&x, &p);
-	/* a peer named by its host ("http://localhost:2379") when no address is named */
-	const struct hx_val *host = p.ip ? p.ip : hlog__xfind_peer(&x, HX_HOST);
-	const struct hx_val *hport = p.port || !host ? p.port : hlog__xfind_peer(&x, HX_PORT);
-	if (host && !ip[0]) {
-		snprintf(ip, iplen, "%s", host->s);
-		*port = hport && hport->n > 0 && hport->n <= 65535 ? (int)hport->n : -1;
-	} else if (!host && p.port && !ip[0] && *port < 0) {
-		*port = (int)p.port->n;
-	}
-	if (peer_rank && p.rank && *peer_rank < 0)
-		*peer_rank = (int)p.rank->n;
-	const struct hx_val *v;
-	if (any_rank && *any_rank < 0 && (v = hlog__xfind(&x, HX_RANK, ~0u)) && v->n >= 0 &&
-	    v->n < 0x7fffffff)
-		*any_rank = (int)v->n;
-}
-
-/* Whether m opens with a name and a colon ("subprocess.CalledProcessError: ...", "error:
- * ..."): a line that starts a message of its own. */
-static int opens_labelled(struct pspan m)
-{
-	size_t i = 0;
-	while (i < m.n && (hlog__word_char(m.s[i]) || m.s[i] == '.'))
-		i++;
-	return i && i < m.n && m.s[i] == ':';
-}
-
-/* Whether m opens with an exception's name and a colon ("TypeError: ...",
- * "torch.distributed.DistBackendError: ..."): a message whose body may go on below it. */
-static int opens_exception(struct pspan m)
-{
-	static const char *const ends[] = {"Error", "Exception"};
-	if (!opens_labelled(m))
-		return 0;
-	size_t n = (size_t)((const char *)memchr(m.s, ':', m.n) - m.s);
-	for (size_t k = 0; k < sizeof(ends) / sizeof(ends[0]); k++) {
-		size_t e = strlen(ends[k]);
-		if (n > e && !memcmp(m.s + n - e, ends[k], e))
-			return 1;
-	}
-	return 0;
-}
-
 /* The unexplained error line whose message may go on below it (see hlog_unk's below_ip). */
 struct unk_open {
-	size_t i;	/* its index in unk[], or SIZE_MAX */
+	size_t i;      /* its index in unk[], or SIZE_MAX */
 	unsigned last; /* the last line of its message so far */
-	int values;	/* whether its lines' address and port are the message's */
-	int level;	/* the error line's level, for the family its lines name */
-	int fam;	/* the error line's own family (-1 none), read once */
+	int values;    /* whether its lines' address and port are the message's */
+	int level;     /* the error line's level, for the family its lines name */
+	int fam;       /* the error line's own family (-1 none), read once */
 };
 
-static void open_unk(struct unk_open *o, const struct hlog_report *r, unsigned no,
-		     struct pspan msg, int level)
+static void open_unk(struct unk_open *o, const struct hlog_report *r, unsigned no, struct pspan msg,
+		     int level)
 {
 	o->i = SIZE_MAX;
 	msg = probe__trim(msg);
 	int colon = msg.n && msg.s[msg.n - 1] == ':';
-	if (r->nunk && r->nunk <= HLOG_MAX_UNK && (colon || opens_exception(msg))) {
+	if (r->nunk && r->nunk <= HLOG_MAX_UNK && (colon || hlog__opens_exception(msg))) {
 		o->i = r->nunk - 1;
 		o->last = no;
 		o->values = colon;
@@ -209,8 +77,8 @@ static void continue_unk(struct unk_open *o, struct hlog_report *r, unsigned no,
 	o->last = no;
 	struct hlog_unk *u = &r->unk[o->i];
 	if (o->values)
-		values_below(l->msg, u->below_ip, sizeof(u->below_ip), &u->below_port, NULL,
-			     &u->below_rank);
+		hlog__line_values(l->msg, u->below_ip, sizeof(u->below_ip), &u->below_port, NULL,
+				  &u->below_rank);
 	/* the body of the message may say what kind of failure its first line only announced
 	 * (protobuf's "TypeError: Descriptors cannot not be created directly." over "1. Downgrade
 	 * the protobuf package to 3.20.x or lower."): where the first line names no family or a
@@ -234,7 +102,6 @@ struct unk_wrap {
 	struct pspan line;
 };
 
-
 /* A sentence a terminal or a page wrapped: the first line ends inside it (a word, a number or
  * a comma, no closing mark) and the second, with no prefix of its own, goes on in lower case
  * from its first column (vLLM's "AssertionError: local_world_size (8) must be less than or
@@ -252,13 +119,14 @@ static void join_wrapped(struct hlog_report *r, const char *name, const char *no
 	    !(isalnum((unsigned char)head.s[head.n - 1]) || head.s[head.n - 1] == ','))
 		return;
 	char joined[1024];
-	int n = snprintf(joined, sizeof(joined), "%.*s %.*s", (int)head.n, head.s,
-			 (int)second.n, second.s);
+	int n = snprintf(joined, sizeof(joined), "%.*s %.*s", (int)head.n, head.s, (int)second.n,
+			 second.s);
 	if (n < 0 || (size_t)n >= sizeof(joined))
 		return;
 	int fam = hlog__word_family((struct pspan){joined, (size_t)n});
 	if (fam != hlog__word_family(error_line))
-		hlog__offer_word(r, name, node, first->no, first->rank, first->line, fam, level, -1);
+		hlog__offer_word(r, name, node, first->no, first->rank, first->line, fam, level,
+				 -1);
 }
 
 void hlog__lone_frame_error(struct hlog_report *r)
@@ -273,7 +141,7 @@ void hlog__lone_frame_error(struct hlog_report *r)
 		f->errors++;
 	r->errors += !r->errors;
 	hlog__keep_unk(r, u->file, u->node, u->line, u->rank, HLINE_NONE,
-		 (struct pspan){u->text, strlen(u->text)}, 0, u->dev);
+		       (struct pspan){u->text, strlen(u->text)}, 0, u->dev);
 	/* a dump that ends in a wait: the process was waiting there, whatever its words */
 	int row = r->lone_frame_waits ? hlog__word_family_named("waiting-call") : -1;
 	if (row >= 0) {
@@ -331,8 +199,8 @@ static void ctx_event(struct msg_ctx *c, unsigned no, const struct hlog_line *l,
 	if (e->rank < 0 && l->rank_label && !e->group[0] && e->sub != HLOG_SUB_DETECT)
 		e->rank = l->rank;
 	if (c->chain_at && no > c->chain_at && no - c->chain_at <= 8)
-		values_below(c->chain_head, e->below_ip, sizeof(e->below_ip), &e->below_port,
-			     &e->below_peer_rank, NULL);
+		hlog__line_values(c->chain_head, e->below_ip, sizeof(e->below_ip), &e->below_port,
+				  &e->below_peer_rank, NULL);
 	struct pspan tm = probe__trim(l->msg);
 	if (e->rank >= 0 && tm.n && tm.s[tm.n - 1] == ':') {
 		c->stack_rank = e->rank;
@@ -359,10 +227,10 @@ struct scan {
 	/* the last line not indented: a tool prints a device's heading, then its state
 	 * indented below it ("GPU 3: Tesla V100 ...", "         Link 3: <inactive>") */
 	struct pspan block_head;
-	struct heading heading; /* what block_head names, once read */
-	size_t frame_col; /* the line before was a traceback's frame: its text's column + 1 */
+	struct hlog_heading heading; /* what block_head names, once read */
+	size_t frame_col;	/* the line before was a traceback's frame: its text's column + 1 */
 	unsigned calls_in_file; /* NCCL's collective calls this file stated, kept */
-	int stack_rank; /* the rank its heading names ("on node 0 (rank 0 in comm 0)") */
+	int stack_rank;		/* the rank its heading names ("on node 0 (rank 0 in comm 0)") */
 	/* the first frame of a traceback whose heading the excerpt lacks, until its error */
 	struct {
 		unsigned no;
@@ -371,7 +239,7 @@ struct scan {
 	} frame;
 	int known_pid; /* the process and time of the last error a rule explained */
 	int64_t known_t;
-	int wrap_rank; /* the rank of the last line that named one, while lines wrap */
+	int wrap_rank;	/* the rank of the last line that named one, while lines wrap */
 	size_t last_ev; /* the last event of this file, and its line */
 	unsigned last_ev_no;
 	struct unk_open uo;
@@ -380,24 +248,24 @@ struct scan {
 	 * event is: its values come further below it ("WARNING: Open MPI failed to TCP
 	 * connect ...", then "Message: connect() to 169.254.140.13:1026 failed" 7 lines on) */
 	int framed, ev_framed;
-	int frame_notice;  /* ... and the one open says the program went on without it */
-	int fs_table; /* inside df's table, below its heading */
+	int frame_notice;	      /* ... and the one open says the program went on without it */
+	int fs_table;		      /* inside df's table, below its heading */
 	struct hlog_wrong_cols wrong; /* inside a results table with a column of wrong values */
-	struct pspan ahead; /* the file after this line */
+	struct pspan ahead;	      /* the file after this line */
 	struct msg_ctx mc;
-	struct unk_line tail; /* the last line */
+	struct unk_line tail;  /* the last line */
 	struct unk_line above; /* the line before it */
 	struct hlog_roster_scan *roll;
 	/* the last command line of a device tool in the file ("hccn_tool -i 0 -link -g",
 	 * "npu-smi info -t health -i 3"): its output, the lines below, is that device's */
 	struct hlog_cmd_ctx cmd;
 	struct hlog_port_ctx port; /* the RDMA port of the last port table line */
-	int rec_rank; /* a record's "rank : N" field, and its line */
+	int rec_rank;		   /* a record's "rank : N" field, and its line */
 	unsigned rec_at;
 	struct kb_scan kst;
 	/* the knowledge base's anchors are found in the line automaton's pass (acm_scan2) */
 	const struct kb *kb;
-	struct kb_found kfound;
+	const struct kb_found *kfound; /* the line's, found in its first stage */
 	struct hlog_place place;
 	int nccl_warned; /* an NCCL line at WARN, or an error, seen in this file */
 };
@@ -420,7 +288,7 @@ static void full_row(struct scan *s, struct hlog_line *l, struct pspan line)
 		return;
 	l->error = 1;
 	hlog__offer_word(s->r, s->name, s->node, s->no, l->rank, line,
-		   hlog__word_family_named("disk-full"), HLINE_NONE, -1);
+			 hlog__word_family_named("disk-full"), HLINE_NONE, -1);
 }
 
 /* A row of a results table that counts wrong values in a column of that name: the collective
@@ -430,7 +298,8 @@ static void wrong_row(struct scan *s, struct hlog_line *l, struct pspan line,
 		      const struct hlog_hits *hits)
 {
 	struct hlog_wrong_cols t;
-	if ((hlog__hits_may(hits, HLOG_HIT_COL_WRONG) || hlog__hits_may(hits, HLOG_HIT_COL_ERROR)) &&
+	if ((hlog__hits_may(hits, HLOG_HIT_COL_WRONG) ||
+	     hlog__hits_may(hits, HLOG_HIT_COL_ERROR)) &&
 	    hlog__wrong_heading(l->msg, &t)) {
 		/* a column's name is no error, unless its writer logged the line at one */
 		if (l->level != HLINE_ERROR)
@@ -447,7 +316,7 @@ static void wrong_row(struct scan *s, struct hlog_line *l, struct pspan line,
 		return;
 	l->error = 1;
 	hlog__offer_word(s->r, s->name, s->node, s->no, l->rank, line,
-		   hlog__word_family_named("wrong-results"), HLINE_NONE, -1);
+			 hlog__word_family_named("wrong-results"), HLINE_NONE, -1);
 }
 
 /* The device the device tool's command or heading above names (hlogctx.c), for the output
@@ -478,11 +347,11 @@ static int scan_context(struct scan *s, struct pspan raw, struct hlog_line *l,
 	full_row(s, l, line);
 	wrong_row(s, l, line, hits);
 	s->above = s->tail;
-	s->tail = (struct unk_line){s->no, l->rank, l->error, l->level == HLINE_INFO, l->frame != 0,
-				    line, l->msg};
+	s->tail = (struct unk_line){s->no,	   l->rank, l->error, l->level == HLINE_INFO,
+				    l->frame != 0, line,    l->msg};
 	/* HCCL follows a failure with a numbered list of what may cause it in general; those
 	 * lines say nothing about this job */
-	if (s->advice && numbered(l->msg))
+	if (s->advice && hlog__numbered(l->msg))
 		return 1;
 	/* the source line Python quotes under a frame, indented further, is code, not what
 	 * failed ("    dist.init_process_group(backend, timeout=timeout)"); but a raise says
@@ -544,7 +413,7 @@ static void scan_facts(struct scan *s, const struct hlog_line *l, const struct h
 	if (hlog__hits_may(hits, HLOG_HIT_FRAME) &&
 	    hlog__frame_collective(l->msg, s->coll, sizeof(s->coll)))
 		s->coll_at = s->no;
-	if (record_rank(l->msg, &s->rec_rank))
+	if (hlog__record_rank(l->msg, &s->rec_rank))
 		s->rec_at = s->no;
 	if (hlog__hits_may(hits, HLOG_HIT_MYRANK) || hlog__hits_may(hits, HLOG_HIT_REPORTED_BY) ||
 	    hlog__hits_may(hits, HLOG_HIT_TREES)) {
@@ -566,7 +435,7 @@ static void scan_facts(struct scan *s, const struct hlog_line *l, const struct h
 	if (l->level != HLINE_INFO && l->level != HLINE_DEBUG && !l->nccl_info)
 		hlog__kb_line(r, &s->kst, line, l, l->kernel || s->place.kind == HLOG_FK_DEVICE,
 			      l->t_us >= 0 ? l->t_us : s->last_t, s->name, s->node, s->no,
-			      s->kb ? &s->kfound : NULL);
+			      s->kb ? s->kfound : NULL);
 	long ok = l->error ? 0 : hlog__run_ok_hits(l->msg, hits);
 	if (ok) {
 		/* the words that say so, with a little of what is around them */
@@ -599,26 +468,27 @@ static void scan_unrecognised(struct scan *s, const struct hlog_line *l, struct 
 	if (l->error && s->last_ev < r->nev && r->ev[s->last_ev].fi == s->fi &&
 	    (s->no - s->last_ev_no <= 4 ||
 	     (s->ev_framed && s->framed && s->no - s->last_ev_no <= 24)))
-		values_below(l->msg, r->ev[s->last_ev].below_ip, sizeof(r->ev[s->last_ev].below_ip),
-			     &r->ev[s->last_ev].below_port, &r->ev[s->last_ev].below_peer_rank, NULL);
+		hlog__line_values(l->msg, r->ev[s->last_ev].below_ip,
+				  sizeof(r->ev[s->last_ev].below_ip), &r->ev[s->last_ev].below_port,
+				  &r->ev[s->last_ev].below_peer_rank, NULL);
 	/* the frame of a table HCCL prints (LINK_ERROR_INFO, its detector's result), and the
 	 * trace lines a process logs right after an error it reported (the callers returning
 	 * it), are that error, not new ones */
 	int trace = l->pid >= 0 && l->pid == s->known_pid && l->t_us >= 0 && s->known_t >= 0 &&
 		    l->t_us - s->known_t <= 2000000 && l->t_us >= s->known_t;
-	if (l->error && !l->header && !(l->cont && s->head_known) && !chrome(l->msg) && !trace) {
+	if (l->error && !l->header && !(l->cont && s->head_known) && !hlog__chrome(l->msg) &&
+	    !trace) {
 		/* a frame of an error stack is its heading's rank's */
 		int by_head = (l->rank < 0 || (l->rank_label && s->stack_rank >= 0)) && frame_kind;
-		s->uw = (struct unk_wrap){s->no, by_head ? s->stack_rank : l->rank,
-					  l->level, line};
+		s->uw = (struct unk_wrap){s->no, by_head ? s->stack_rank : l->rank, l->level, line};
 		hlog__keep_unk(r, s->name, s->node, s->no, s->uw.rank, l->level, line, l->kernel,
-			 ctx_dev(s));
+			       ctx_dev(s));
 		open_unk(&s->uo, r, s->no, l->msg, l->level);
 		/* the sentence may have begun on the line above, which said no error yet (not a
 		 * traceback's frame over its exception, nor a line that opens with a label of
 		 * its own: "subprocess.CalledProcessError: ...") */
 		if (s->above.no && s->above.no + 1 == s->no && !s->above.error && !s->above.frame &&
-		    !opens_labelled(line))
+		    !hlog__opens_labelled(line))
 			join_wrapped(r, s->name, s->node,
 				     &(struct unk_wrap){s->above.no, s->uw.rank, l->level,
 							s->above.line},
@@ -663,7 +533,7 @@ static int scan_event(struct scan *s, const struct hlog_line *l, struct hlog_eve
 		tmp->rank = wrapped;
 	if (l->cont && s->block_head.s) {
 		if (s->heading.no != s->head)
-			read_heading(&s->heading, s->head, s->block_head);
+			hlog__read_heading(&s->heading, s->head, s->block_head);
 		if (tmp->dev < 0)
 			tmp->dev = s->heading.dev;
 		snprintf(tmp->head_nic, sizeof(tmp->head_nic), "%s", s->heading.nic);
@@ -711,17 +581,45 @@ static void nccl_unwarned(struct scan *s, struct hlog_line *l)
 	}
 }
 
-static int scan_line(struct scan *s, struct pspan raw)
+/* What a line says of itself alone (linepipe.h's first stage): its text, the line
+ * automaton's one pass (what every later stage may find in it) and its prefix's fields. */
+struct pre {
+	struct pspan raw, line, ahead;
+	int cut; /* longer than HLOG_MAX_LINE */
+	struct hlog_hits hits;
+	struct hlog_line l;
+	struct kb_found kfound;
+};
+
+static void pre_line(void *ctx, void *slot, struct pspan raw, struct pspan ahead)
 {
+	const struct scan *s = ctx;
+	struct pre *p = slot;
+	p->cut = raw.n > HLOG_MAX_LINE;
+	if (p->cut)
+		raw.n = HLOG_MAX_LINE;
+	p->raw = raw;
+	p->ahead = ahead;
+	p->line = probe__trim(raw);
+	if (!p->line.n)
+		return;
+	hlog__line_hits_kb(p->line, &p->hits, s->kb, &p->kfound);
+	hlog__line_pairs(raw);
+	hlog__line_parse_hits(raw, &p->l, &p->hits);
+}
+
+/* One line of the file, its first stage done. 0, or -ENOMEM. */
+static int scan_line(void *ctx, void *slot)
+{
+	struct scan *s = ctx;
+	struct pre *p = slot;
 	struct hlog_report *r = s->r;
+	struct pspan raw = p->raw, line = p->line;
+	s->ahead = p->ahead;
 	s->no++;
 	r->lines++;
 	s->f->lines++;
-	if (raw.n > HLOG_MAX_LINE) {
-		raw.n = HLOG_MAX_LINE;
-		r->truncated++;
-	}
-	struct pspan line = probe__trim(raw);
+	r->truncated += p->cut;
 	if (!line.n) {
 		r->blank++;
 		s->wrap_rank = -1; /* a wrapped message has no blank line inside */
@@ -733,23 +631,20 @@ static int scan_line(struct scan *s, struct pspan raw)
 	}
 	if (s->framed && s->frame_notice)
 		return 0;
-	/* one pass of the line automaton: what every later stage may find in the line */
-	struct hlog_hits hits;
-	struct hlog_line l;
-	int frame_kind;
-	hlog__line_hits_kb(line, &hits, s->kb, &s->kfound);
+	/* the finds below read the line's pairs on this thread */
 	hlog__line_pairs(raw);
-	hlog__line_parse_hits(raw, &l, &hits);
-	nccl_unwarned(s, &l);
-	if (scan_context(s, raw, &l, &hits, line, &frame_kind))
+	struct hlog_hits *hits = &p->hits;
+	struct hlog_line *l = &p->l;
+	int frame_kind;
+	s->kfound = &p->kfound;
+	nccl_unwarned(s, l);
+	if (scan_context(s, raw, l, hits, line, &frame_kind))
 		return 0;
-	if (hlog__hits_gate(&hits, HLOG_GATE_CONTEXT)) {
+	if (hlog__hits_gate(hits, HLOG_GATE_CONTEXT)) {
 		hlog__tool_command(line, s->no, &s->cmd);
 		hlog__port_line(line, s->no, &s->port, s->f, r->ev, r->nev);
 	}
-	scan_facts(s, &l, &hits, line);
-	struct hlog_event tmp;
-	hlog__event_init(&tmp);
+	scan_facts(s, l, hits, line);
 	/* a line with no prefix of its own (no time, pid or rank) continues the message above
 	 * it, which a paste or a terminal wrapped: a failure it names without a rank is that
 	 * line's rank's, as its time and pid are ("[rank6]:[E429 ...] ... ProcessGroupNCCL'"
@@ -758,21 +653,26 @@ static int scan_line(struct scan *s, struct pspan raw)
 	 * header of the next ("... error code is 500001", then "[ERROR] 2025-01-15-20:59:48
 	 * (PID:6038, Device:0, RankID:-1) ERR00100 PTA call acl api failed"): the call failed on
 	 * that device */
-	if (l.dev >= 0 && s->last_ev < r->nev && s->no == s->last_ev_no + 1 &&
+	if (l->dev >= 0 && s->last_ev < r->nev && s->no == s->last_ev_no + 1 &&
 	    r->ev[s->last_ev].fi == s->fi && r->ev[s->last_ev].dev < 0)
-		r->ev[s->last_ev].dev = l.dev;
+		r->ev[s->last_ev].dev = l->dev;
 	int wrapped = -1;
-	if (l.rank >= 0)
-		s->wrap_rank = l.rank;
-	else if (l.t_us >= 0 || l.pid >= 0)
+	if (l->rank >= 0)
+		s->wrap_rank = l->rank;
+	else if (l->t_us >= 0 || l->pid >= 0)
 		s->wrap_rank = -1;
 	else
 		wrapped = s->wrap_rank;
-	if (!hlog__recognise_hits(line, &l, &tmp, &hits)) {
-		scan_unrecognised(s, &l, line, frame_kind);
+	/* most lines are no event: the gate first, not an event cleared for each */
+	struct hlog_event tmp;
+	int may = hlog__recognise_may(l, hits);
+	if (may)
+		hlog__event_init(&tmp);
+	if (!may || !hlog__recognise_hits(line, l, &tmp, hits)) {
+		scan_unrecognised(s, l, line, frame_kind);
 		return 0;
 	}
-	return scan_event(s, &l, &tmp, line, wrapped);
+	return scan_event(s, l, &tmp, line, wrapped);
 }
 
 int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t len,
@@ -827,13 +727,11 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	}
 	s->kb = hlog__kb_of(r);
 	hlog__bundle_place(name, &s->place);
-	struct pspan rest = {buf, len}, raw;
+	struct pspan rest = {buf, len};
 	size_t ev0 = r->nev;
 	s->port.ev = (size_t)-1;
-	while (!rc && probe__next_line(&rest, &raw)) {
-		s->ahead = rest;
-		rc = scan_line(s, raw);
-	}
+	static const struct linepipe_ops ops = {sizeof(struct pre), pre_line, scan_line};
+	rc = linepipe_run(rest, &ops, s, hlog__threads_of(r));
 	if (rc) {
 		snprintf(err, errlen, "%s: out of memory", name);
 	} else {
@@ -846,13 +744,14 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		if (s->frame.no && !r->has_lone_frame) {
 			/* frames to the end: a dump whose innermost frame waits is quoted there,
 			 * any other from its first frame */
-			r->lone_frame_waits = s->tail.no > s->frame.no && hlog__wait_call(s->tail.line);
+			r->lone_frame_waits =
+				s->tail.no > s->frame.no && hlog__wait_call(s->tail.line);
 			if (r->lone_frame_waits)
 				hlog__set_unk(&r->lone_frame, name, node, s->tail.no, s->frame.rank,
-					s->tail.line);
+					      s->tail.line);
 			else
-				hlog__set_unk(&r->lone_frame, name, node, s->frame.no, s->frame.rank,
-					s->frame.line);
+				hlog__set_unk(&r->lone_frame, name, node, s->frame.no,
+					      s->frame.rank, s->frame.line);
 			r->has_lone_frame = 1;
 		}
 	}

@@ -313,6 +313,10 @@ struct hlog_report {
 	/* set before the first scan, 0 for the defaults: the window kept of each file
 	 * (HLOG_MAX_FILE_BYTES) and the most read of a stream (HLOG_MAX_READ_BYTES) */
 	size_t window, stream_max;
+	/* set before the first scan: the most threads to read and judge on, 0 for a core each
+	 * (a bundle's files on each, a large file's two stages on two; 1: the calling thread
+	 * alone) */
+	int threads;
 	size_t errors;		    /* lines that read as errors */
 	size_t headings;	    /* of those, a traceback's heading ("Traceback (most ...") */
 	struct hlog_unk first_error;	   /* the first line that reads as an error */

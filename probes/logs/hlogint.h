@@ -16,6 +16,8 @@ struct hlog_hits;
 struct hx_vals;
 int hlog__recognise_hits(struct pspan m, const struct hlog_line *l, struct hlog_event *e,
 			 const struct hlog_hits *h);
+/* Whether the line may be an event at all (hlog__recognise_hits is 0 when it is not). */
+int hlog__recognise_may(const struct hlog_line *l, const struct hlog_hits *h);
 /* helpframe.c: whether the line is a rule of 20 or more dashes (the frame of a help message),
  * and whether the help message one opens (ahead: the file after it) says, before its closing
  * rule, that the program goes on without what failed ("will be used", "will be ignored"). */
@@ -42,6 +44,36 @@ int hlog__word_better(int fam, int level, const struct hlog_report *r);
 int hlog__report_append(struct hlog_report *r, const struct hlog_report *p, char *err,
 			size_t errlen);
 
+/* hlogshape.c: what a line says of its own shape, read alone. */
+/* What a block's heading names for the lines indented below it, read once per heading. */
+struct hlog_heading {
+	unsigned no; /* the heading's line; 0: none read yet */
+	/* its device, -1. NVIDIA's tools open a GPU's section with "GPU 3: Tesla V100-SXM2-32GB
+	 * (UUID: ...)": the word alone is no device key, since host names ("gpu-1-0") and
+	 * settings ("batch size per gpu: 0") use it too */
+	int dev;
+	/* its RDMA device (ibstat's "CA 'mlx5_1'", ibv_devinfo's "hca_id: mlx5_0"), "" */
+	char nic[sizeof(((struct hlog_event *)0)->head_nic)];
+};
+void hlog__read_heading(struct hlog_heading *h, unsigned no, struct pspan m);
+/* "1. the connection ..." or "...[87033]2. an exception ...": an item of a numbered list. */
+int hlog__numbered(struct pspan m);
+/* A line of a table's frame or a heading HCCL prints around its own report. */
+int hlog__chrome(struct pspan m);
+/* A record's rank field ("  rank      : 3 (local_rank: 3)"): its number into *rank. */
+int hlog__record_rank(struct pspan m, int *rank);
+/* The address, port and peer rank a line under a message names, each kept while the message
+ * has none yet; peer_rank and any_rank may be NULL. */
+void hlog__line_values(struct pspan m, char *ip, size_t iplen, int *port, int *peer_rank,
+		       int *any_rank);
+/* Whether m opens with a name and a colon ("subprocess.CalledProcessError: ..."). */
+int hlog__opens_labelled(struct pspan m);
+/* Whether m opens with an exception's name and a colon ("TypeError: ..."). */
+int hlog__opens_exception(struct pspan m);
+
+/* logsrc.c: the threads r may read and judge on: its setting, at most the CPUs online. */
+int hlog__threads_of(const struct hlog_report *r);
+
 /* hccllog.c: a report with no error line but a traceback's lone frame: the frame becomes its
  * error, so that frames cut from their exception never pass as a healthy log. */
 void hlog__lone_frame_error(struct hlog_report *r);
@@ -63,8 +95,7 @@ void hlog__evidence(struct hlog_report *r, const struct hlog_event *e);
  * conclude: 1 when the watchdog's lines decide the cause (r's cause, fix, kind filled), 0
  * when they say nothing; with strong_only only a verdict that names the rank or the desync
  * counts (one that names no one is left to the backend's own lines). */
-int hlog__watchdog_line(struct pspan m, const struct hlog_line *l, struct hlog_event *e,
-			int notes);
+int hlog__watchdog_line(struct pspan m, const struct hlog_line *l, struct hlog_event *e, int notes);
 int hlog__watchdog_conclude(struct hlog_report *r, int strong_only);
 
 /* hlogtask.c: HCCL's task exception reports of several ranks of one group: 1 when they decide
@@ -125,7 +156,7 @@ int hlog__fs_table_row(struct pspan msg);
  * line that is no such heading. Then a line below it: 0 when it is none (the table ended), 1 a
  * row or a line of the table's own ("#" lines, blank), 2 a row that counts wrong values. */
 struct hlog_wrong_cols {
-	unsigned n;	/* columns; 0: not inside such a table */
+	unsigned n;	    /* columns; 0: not inside such a table */
 	unsigned long mask; /* bit i: column i counts wrong values */
 };
 int hlog__wrong_heading(struct pspan msg, struct hlog_wrong_cols *t);
@@ -179,8 +210,8 @@ struct hlog_wordfam {
 	const char *name; /* the verdict's detail: "words:NAME" */
 	const char *what; /* the cause, before the quoted line */
 	const char *fix;
-	int weak; /* news that a process failed, not why */
-	int says; /* WF_SAYS_* */
+	int weak;					 /* news that a process failed, not why */
+	int says;					 /* WF_SAYS_* */
 	int (*form)(struct pspan line, long long *port); /* NULL, or the form (and its port) */
 };
 int hlog__word_family_row(int row, struct hlog_wordfam *out);

@@ -181,13 +181,18 @@ int hlog__recognise(struct pspan m, const struct hlog_line *l, struct hlog_event
 	return hlog__recognise_hits(m, l, e, &hits);
 }
 
+/* the gate (gatewords.c, which a new branch adds its literal to); a continued line that is
+ * no error is kept only for a device key (hlog__recognise_hits) */
+int hlog__recognise_may(const struct hlog_line *l, const struct hlog_hits *h)
+{
+	return hlog__hits_any(h) || l->code_at >= 0 || l->error ||
+	       (l->cont && hlog__hits_gate(h, HLOG_GATE_DEVKEY));
+}
+
 int hlog__recognise_hits(struct pspan m, const struct hlog_line *l, struct hlog_event *e,
 			 const struct hlog_hits *h)
 {
-	/* the gate (gatewords.c, which a new branch adds its literal to); a continued line that
-	 * is no error is kept only for a device key (below) */
-	if (!hlog__hits_any(h) && l->code_at < 0 && !l->error &&
-	    !(l->cont && hlog__hits_gate(h, HLOG_GATE_DEVKEY)))
+	if (!hlog__recognise_may(l, h))
 		return 0;
 	if (l->code_at >= 0)
 		snprintf(e->code, sizeof(e->code), "%.*s", l->code_len, l->msg.s + l->code_at);

@@ -217,8 +217,9 @@ static int slurp(int fd, int plain, const struct hlog_report *r, struct tail *t,
 			}
 			zinit = gz;
 		}
-		int fed = gz ? gz_feed(&g, t, in, (size_t)k)
-			     : tail_add(t, (const char *)in, (size_t)k) ? -ENOMEM : 0;
+		int fed = gz					     ? gz_feed(&g, t, in, (size_t)k)
+			  : tail_add(t, (const char *)in, (size_t)k) ? -ENOMEM
+								     : 0;
 		if (fed < 0) {
 			rc = fed;
 			goto out;
@@ -284,17 +285,15 @@ static void *read_half(void *arg)
 	return NULL;
 }
 
-static int threads_online(void);
-
 /* pread_full, the second half on another core when there is one and the span is large: the
  * kernel's copy and its zeroing of the fresh pages were a third of judging a log whole, on
  * one core while the other idled. */
-static ssize_t read_span(int fd, char *p, size_t n, off_t off)
+static ssize_t read_span(int fd, char *p, size_t n, off_t off, int threads)
 {
 	pthread_t th;
 	size_t first = n / 2 & ~(size_t)0xfff;
 	struct half h = {fd, p + first, n - first, off + (off_t)first, 0};
-	if (n < SPLIT_READ || threads_online() < 2 || pthread_create(&th, NULL, read_half, &h))
+	if (n < SPLIT_READ || threads < 2 || pthread_create(&th, NULL, read_half, &h))
 		return pread_full(fd, p, n, off);
 	ssize_t a = pread_full(fd, p, first, off);
 	pthread_join(th, NULL);
@@ -309,8 +308,7 @@ static ssize_t read_span(int fd, char *p, size_t n, off_t off)
  * were a tenth of the triage. Not mmap: a log truncated under us (copytruncate rotation)
  * would kill the process with SIGBUS. 1 when it is not one (gzip, not regular: slurp reads
  * it), 0 done, -EIO, -ENOMEM. */
-static int read_plain(int fd, int moved, const struct hlog_report *r, struct tail *t,
-		      int *more)
+static int read_plain(int fd, int moved, const struct hlog_report *r, struct tail *t, int *more)
 {
 	struct stat st;
 	unsigned char magic[2];
@@ -332,7 +330,7 @@ static int read_plain(int fd, int moved, const struct hlog_report *r, struct tai
 	/* huge pages: faulting in the window 4 KiB at a time was a sixth of the triage */
 	if (!(t->p = big_malloc(keep)))
 		return -ENOMEM;
-	ssize_t k = read_span(fd, t->p, keep, pos + (off_t)(got - keep));
+	ssize_t k = read_span(fd, t->p, keep, pos + (off_t)(got - keep), hlog__threads_of(r));
 	if (k < 0)
 		return -EIO;
 	t->n = (size_t)k; /* short when the file shrank under us */
@@ -439,8 +437,7 @@ static void jobs_free(struct jobs *js)
 
 /* Lists the regular files under path (name order, depth first) into js; what is not read
  * (special files, too deep, unreadable folders) is counted in w's report. */
-static int walk_dir(struct walk *w, const char *path, const char *rel, int depth,
-		    struct jobs *js)
+static int walk_dir(struct walk *w, const char *path, const char *rel, int depth, struct jobs *js)
 {
 	struct dirent **names = NULL;
 	int n = scandir(path, &names, NULL, alphasort);
@@ -539,6 +536,7 @@ static void *pool_worker(void *arg)
 		hlog_report_init(&p->r);
 		p->r.window = o->like->window;
 		p->r.stream_max = o->like->stream_max;
+		p->r.threads = 1; /* the pool takes the cores */
 		p->r.kb = o->like->kb;
 		struct walk w = {&p->r, p->err, sizeof(p->err)};
 		const struct job *j = job_at(o->js, i);
@@ -552,10 +550,11 @@ static void *pool_worker(void *arg)
 	return NULL;
 }
 
-static int threads_online(void)
+int hlog__threads_of(const struct hlog_report *r)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
+	n = n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : n;
+	return r->threads > 0 && r->threads < n ? r->threads : (int)n;
 }
 
 /* Appends file i's part to r (or skips it: past the limits, after an error); 1 when no
@@ -588,7 +587,7 @@ static int scan_each(struct walk *w, const struct jobs *js)
 static int scan_jobs(struct walk *w, const struct jobs *js)
 {
 	struct hlog_report *r = w->r;
-	int nt = threads_online(), rc = 0;
+	int nt = hlog__threads_of(r), rc = 0;
 	if (nt < 2 || js->n < 2)
 		return scan_each(w, js);
 	struct pool o = {.js = js, .like = r, .ring = (size_t)nt * RING_PER_THREAD};
@@ -664,9 +663,9 @@ int hlog_scan_dir(const char *dir, struct hlog_report *r, char *err, size_t errl
 /* What a file that is not a regular one is, for a message. */
 static const char *file_kind(mode_t m)
 {
-	return S_ISFIFO(m)  ? "a FIFO"
-	       : S_ISCHR(m) ? "a character device"
-	       : S_ISBLK(m) ? "a block device"
+	return S_ISFIFO(m)   ? "a FIFO"
+	       : S_ISCHR(m)  ? "a character device"
+	       : S_ISBLK(m)  ? "a block device"
 	       : S_ISSOCK(m) ? "a socket"
 			     : "neither a file nor a directory";
 }

@@ -1,11 +1,13 @@
 /* HCCL log scan and root cause: the fixtures of tests/data/plog (see its README) and inline
  * variants. Fix texts are checked by a command or variable they name, not word for word. */
 #include <errno.h>
+#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "probes/npu/hcclcodes.h"
@@ -1440,6 +1442,82 @@ static void test_shown_by_neighbours(void **state)
 	hlog_report_release(&r);
 }
 
+/* The files of the real cases one after another, up to 4 MiB, as one log. */
+static struct {
+	char *p;
+	size_t n, cap;
+} all;
+
+static int add_real(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)ftw;
+	if (all.n >= (4u << 20))
+		return 1;
+	if (type != FTW_F || strstr(path, ".expect") || strstr(path, "README"))
+		return 0;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	size_t want = all.n + (size_t)st->st_size + 1;
+	if (want > all.cap) {
+		all.cap = want * 2;
+		all.p = realloc(all.p, all.cap);
+		assert_non_null(all.p);
+	}
+	all.n += fread(all.p + all.n, 1, (size_t)st->st_size, f);
+	all.p[all.n++] = '\n';
+	fclose(f);
+	return 0;
+}
+
+/* Judged in two stages on two threads (linepipe.h) or on one, a log reads the same: the
+ * same lines, errors and events, and the same cause with the same evidence. */
+static void test_two_stages_same(void **state)
+{
+	(void)state;
+	nftw("tests/data/real-logs", add_real, 16, FTW_PHYS);
+	nftw("tests/data/real-logs-new", add_real, 16, FTW_PHYS);
+	assert_true(all.n >= (4u << 20));
+	struct hlog_report r[2];
+	for (int k = 0; k < 2; k++) {
+		hlog_report_init(&r[k]);
+		r[k].threads = k + 1;
+		assert_int_equal(hlog_scan_buf("all.log", "node0", all.p, all.n, &r[k], err,
+					       sizeof(err)),
+				 0);
+		assert_int_equal(hlog_conclude(&r[k]), 0);
+	}
+	assert_true(r[0].nev > 100);
+	assert_int_equal(r[0].lines, r[1].lines);
+	assert_int_equal(r[0].blank, r[1].blank);
+	assert_int_equal(r[0].errors, r[1].errors);
+	assert_int_equal(r[0].truncated, r[1].truncated);
+	assert_int_equal(r[0].nev, r[1].nev);
+	for (size_t i = 0; i < r[0].nev; i++) {
+		assert_int_equal(r[0].ev[i].line, r[1].ev[i].line);
+		assert_int_equal(r[0].ev[i].kind, r[1].ev[i].kind);
+		assert_int_equal(r[0].ev[i].rank, r[1].ev[i].rank);
+		assert_int_equal(r[0].ev[i].dev, r[1].ev[i].dev);
+		assert_string_equal(r[0].ev[i].detail, r[1].ev[i].detail);
+		assert_string_equal(r[0].ev[i].text, r[1].ev[i].text);
+	}
+	assert_int_equal(r[0].nkbhit, r[1].nkbhit);
+	for (size_t i = 0; i < r[0].nkbhit; i++) {
+		assert_int_equal(r[0].kbhit[i].ent, r[1].kbhit[i].ent);
+		assert_int_equal(r[0].kbhit[i].count, r[1].kbhit[i].count);
+	}
+	assert_int_equal(r[0].cat, r[1].cat);
+	assert_string_equal(r[0].cause, r[1].cause);
+	assert_string_equal(r[0].fix, r[1].fix);
+	assert_int_equal(r[0].nevidence, r[1].nevidence);
+	for (size_t i = 0; i < r[0].nevidence; i++)
+		assert_string_equal(r[0].evidence[i].text, r[1].evidence[i].text);
+	assert_int_equal(r[0].first_error.line, r[1].first_error.line);
+	for (int k = 0; k < 2; k++)
+		hlog_report_release(&r[k]);
+	free(all.p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1481,6 +1559,7 @@ int main(void)
 		cmocka_unit_test(test_task_split),
 		cmocka_unit_test(test_detect_same_server),
 		cmocka_unit_test(test_shown_by_neighbours),
+		cmocka_unit_test(test_two_stages_same),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,132 @@
+/* What a line says of its own shape, read alone: a block's heading, a numbered list's item,
+ * a report's frame, a record's rank field, the values under a message, a label that opens
+ * it (hccllog.c reads each line with these). */
+#include <stdio.h>
+#include <string.h>
+
+#include "probes/logs/extract.h"
+#include "probes/logs/hlogint.h"
+#include "probes/logs/logtext.h"
+#include "probes/tool/ptext.h"
+
+void hlog__read_heading(struct hlog_heading *h, unsigned no, struct pspan m)
+{
+	struct hx_vals x;
+	hlog__extract(m, &x);
+	h->no = no;
+	const struct hx_val *v = hlog__xfind(&x, HX_RDMA, HX_R(HX_ANY));
+	snprintf(h->nic, sizeof(h->nic), "%.*s", v ? (int)sizeof(h->nic) - 1 : 0, v ? v->s : "");
+	v = hlog__xfind(&x, HX_DEV, HX_THIS);
+	h->dev = v ? (int)v->n : -1;
+	if (v || m.n < 6 || memcmp(m.s, "GPU ", 4))
+		return;
+	size_t i = 4;
+	int n = 0;
+	while (i < m.n && i < 8 && m.s[i] >= '0' && m.s[i] <= '9')
+		n = n * 10 + (m.s[i++] - '0');
+	if (i > 4 && i < m.n && m.s[i] == ':')
+		h->dev = n;
+}
+
+/* "1. the connection ..." or "...[87033]2. an exception ...": an item of a numbered list. */
+int hlog__numbered(struct pspan m)
+{
+	size_t lim = m.n < 160 ? m.n : 160;
+	for (size_t i = 0; i + 2 < lim; i++)
+		if ((i == 0 || m.s[i - 1] == ']') && m.s[i] >= '1' && m.s[i] <= '9' &&
+		    (m.s[i + 1] == '.' ||
+		     (m.s[i + 1] >= '0' && m.s[i + 1] <= '9' && i + 3 < lim && m.s[i + 2] == '.')))
+			return 1;
+	return 0;
+}
+
+/* A line of a table's frame or a heading HCCL prints around its own report:
+ * "_____LINK_ERROR_INFO____", "|  dest_ip(user_rank) | ...", "|-----|", "-----CONNECT TIMEOUT
+ * DETECT RESULT-----", "... may be due to the following reasons:". */
+int hlog__chrome(struct pspan m)
+{
+	if (hlog__has(m, "LINK_ERROR_INFO") || hlog__has(m, "DETECT RESULT") ||
+	    hlog__has(m, "dest_ip(") || hlog__has(m, "comm error, device[") ||
+	    hlog__has(m, "|---") || hlog__has(m, "following reasons"))
+		return 1;
+	/* only rule characters after the prefix's last ']' */
+	const char *b = m.s + m.n;
+	while (b > m.s && b[-1] != ']')
+		b--;
+	struct pspan tail = {b, (size_t)(m.s + m.n - b)};
+	return probe__count_in(tail, "-_=") >= 10 && probe__count_in(tail, "-_=| ") == tail.n;
+}
+
+/* A record's rank field: a line that is "rank", blanks, ':' and a number ("  rank      : 3
+ * (local_rank: 3)"); its number into *rank. */
+int hlog__record_rank(struct pspan m, int *rank)
+{
+	struct pspan t = probe__trim(m);
+	if (t.n < 6 || strncmp(t.s, "rank", 4) || (t.s[4] != ' ' && t.s[4] != ':'))
+		return 0;
+	size_t i = 4;
+	while (i < t.n && t.s[i] == ' ')
+		i++;
+	if (i >= t.n || t.s[i] != ':')
+		return 0;
+	int v = -1;
+	if (!hlog__int_after((struct pspan){t.s + i, t.n - i}, ":", &v) || v < 0)
+		return 0;
+	*rank = v;
+	return 1;
+}
+
+/* The address, port and peer rank a line under a message names, each kept while the message
+ * has none yet: what that message was about (see hlog_event's and hlog_unk's below_ip). A
+ * port alone counts when no address is named (a server given by its host name: "unable to
+ * connect to server node100.local at port 54762"). peer_rank (a rank named as the other end)
+ * and any_rank (one named in any role) may be NULL. */
+void hlog__line_values(struct pspan m, char *ip, size_t iplen, int *port, int *peer_rank,
+		       int *any_rank)
+{
+	struct hx_vals x;
+	struct hx_peer p;
+	hlog__extract(m, &x);
+	hlog__xpeer(&x, &p);
+	/* a peer named by its host ("http://localhost:2379") when no address is named */
+	const struct hx_val *host = p.ip ? p.ip : hlog__xfind_peer(&x, HX_HOST);
+	const struct hx_val *hport = p.port || !host ? p.port : hlog__xfind_peer(&x, HX_PORT);
+	if (host && !ip[0]) {
+		snprintf(ip, iplen, "%s", host->s);
+		*port = hport && hport->n > 0 && hport->n <= 65535 ? (int)hport->n : -1;
+	} else if (!host && p.port && !ip[0] && *port < 0) {
+		*port = (int)p.port->n;
+	}
+	if (peer_rank && p.rank && *peer_rank < 0)
+		*peer_rank = (int)p.rank->n;
+	const struct hx_val *v;
+	if (any_rank && *any_rank < 0 && (v = hlog__xfind(&x, HX_RANK, ~0u)) && v->n >= 0 &&
+	    v->n < 0x7fffffff)
+		*any_rank = (int)v->n;
+}
+
+/* Whether m opens with a name and a colon ("subprocess.CalledProcessError: ...", "error:
+ * ..."): a line that starts a message of its own. */
+int hlog__opens_labelled(struct pspan m)
+{
+	size_t i = 0;
+	while (i < m.n && (hlog__word_char(m.s[i]) || m.s[i] == '.'))
+		i++;
+	return i && i < m.n && m.s[i] == ':';
+}
+
+/* Whether m opens with an exception's name and a colon ("TypeError: ...",
+ * "torch.distributed.DistBackendError: ..."): a message whose body may go on below it. */
+int hlog__opens_exception(struct pspan m)
+{
+	static const char *const ends[] = {"Error", "Exception"};
+	if (!hlog__opens_labelled(m))
+		return 0;
+	size_t n = (size_t)((const char *)memchr(m.s, ':', m.n) - m.s);
+	for (size_t k = 0; k < sizeof(ends) / sizeof(ends[0]); k++) {
+		size_t e = strlen(ends[k]);
+		if (n > e && !memcmp(m.s + n - e, ends[k], e))
+			return 1;
+	}
+	return 0;
+}
