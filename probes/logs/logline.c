@@ -763,6 +763,26 @@ static int native_frame(struct pspan m)
 	       (hlog__has(rest, ") at ") || hlog__has(rest, ") from "));
 }
 
+/* A Python frame as pybind11 prints it under "At:" when a Python exception crosses C++
+ * (error_already_set's text): "/usr/local/Ascend/atb-models/atb_llm/models/__init__.py(8):
+ * <module>", "<frozen importlib._bootstrap>(241): _call_with_frames_removed". */
+static int pybind_frame(struct pspan m)
+{
+	if (!m.n || (m.s[0] != '/' && m.s[0] != '<'))
+		return 0;
+	const char *c = hlog__find(m, "): ");
+	if (!c)
+		return 0;
+	size_t e = (size_t)(c - m.s), d = e;
+	while (d && isdigit((unsigned char)m.s[d - 1]))
+		d--;
+	if (d == e || d < 2 || m.s[d - 1] != '(')
+		return 0;
+	struct pspan file = {m.s, d - 1};
+	return (file.n > 3 && !memcmp(file.s + file.n - 3, ".py", 3)) ||
+	       (m.s[0] == '<' && file.s[file.n - 1] == '>');
+}
+
 static int marked_start(struct pspan m)
 {
 	return m.n && memchr("TSPF^", m.s[0], 5);
@@ -862,7 +882,7 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 	/* Python's traceback heading is an error whose text comes after it; its frames and a
 	 * solution text are context, not errors, unless their writer logged them at an error
 	 * level (a frame at ERROR whose heading the excerpt lacks still says a process failed) */
-	l->frame = (marked && probe__starts(m, "File \"")) || native_frame(m);
+	l->frame = (marked && probe__starts(m, "File \"")) || native_frame(m) || pybind_frame(m);
 	if (!marked) {
 		/* the heading says a process raised whatever labels its writer put before it,
 		 * unless one of them is a level below error (a traceback logged as a warning);

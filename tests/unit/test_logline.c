@@ -1066,8 +1066,8 @@ static void test_scan_stdin(void **state)
 	hlog_report_release(&r);
 }
 
-/* Frames of a native stack, as gdb and lldb print them, are frames; a program's comment that
- * starts with '#' is not (real lines: real-logs-new batches 483 and 119). */
+/* Frames of a native stack, as gdb and lldb print them, and Python's as pybind11 prints them,
+ * are frames; a program's comment that starts with '#' is not (real lines: real-logs-new batches 483 and 119). */
 static void test_native_frames(void **state)
 {
 	(void)state;
@@ -1086,6 +1086,12 @@ static void test_native_frames(void **state)
 		{"#1 step (of 3) done", 0},
 		{"#4  0x in", 0},
 		{"frame #", 0},
+		/* pybind11's frames under "At:" (real: gpustack/gpustack#2194, MindIE's ATB models) */
+		{"  /usr/local/Ascend/atb-models/atb_llm/models/base/model_utils.py(14): <module>", 1},
+		{"  <frozen importlib._bootstrap>(241): _call_with_frames_removed", 1},
+		/* a path and a count that is no frame */
+		{"/data/train.log(3): opened", 0},
+		{"/usr/lib/x.py(): nothing", 0},
 	};
 	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
 		struct hlog_line l;
