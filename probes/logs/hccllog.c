@@ -731,7 +731,7 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 	size_t ev0 = r->nev;
 	s->port.ev = (size_t)-1;
 	static const struct linepipe_ops ops = {sizeof(struct pre), pre_line, scan_line};
-	rc = linepipe_run(rest, &ops, s, hlog__threads_of(r));
+	rc = linepipe_run(rest, &ops, s, linepipe_threads(r->threads));
 	if (rc) {
 		snprintf(err, errlen, "%s: out of memory", name);
 	} else {

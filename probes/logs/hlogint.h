@@ -71,9 +71,6 @@ int hlog__opens_labelled(struct pspan m);
 /* Whether m opens with an exception's name and a colon ("TypeError: ..."). */
 int hlog__opens_exception(struct pspan m);
 
-/* logsrc.c: the threads r may read and judge on: its setting, at most the CPUs online. */
-int hlog__threads_of(const struct hlog_report *r);
-
 /* hccllog.c: a report with no error line but a traceback's lone frame: the frame becomes its
  * error, so that frames cut from their exception never pass as a healthy log. */
 void hlog__lone_frame_error(struct hlog_report *r);

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "probes/logs/linepipe.h"
 
@@ -94,6 +95,13 @@ static int run_serial(struct pspan text, const struct linepipe_ops *ops, void *c
 		rc = ops->take(ctx, slot);
 	}
 	return rc;
+}
+
+int linepipe_threads(int want)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	n = n < 1 ? 1 : n > LINEPIPE_MAX_THREADS ? LINEPIPE_MAX_THREADS : n;
+	return want > 0 && want < n ? want : (int)n;
 }
 
 int linepipe_run(struct pspan text, const struct linepipe_ops *ops, void *ctx, int threads)

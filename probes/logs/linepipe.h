@@ -13,6 +13,13 @@
  * it saves. */
 #define LINEPIPE_MIN_BYTES (256u << 10)
 
+/* The most threads the triage reads and judges on (a bundle's files on each). */
+#define LINEPIPE_MAX_THREADS 8
+
+/* The threads to use: want when it is set (> 0) and fewer than the CPUs online, else as many
+ * as those, at most LINEPIPE_MAX_THREADS. */
+int linepipe_threads(int want);
+
 struct linepipe_ops {
 	size_t slot_size; /* what fill writes for one line */
 	/* the line raw (without its '\n' and a '\r' before it), ahead the text after it;

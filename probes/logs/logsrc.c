@@ -17,12 +17,11 @@
 #include "probes/logs/bundle.h"
 #include "probes/logs/hccllog.h"
 #include "probes/logs/hlogint.h"
+#include "probes/logs/linepipe.h"
 #include "ranktable/base/bigmem.h"
 #include "ranktable/base/buf.h"
 
-/* At most this many threads read a bundle's files; a read at least SPLIT_READ long is split
- * between two. */
-#define MAX_THREADS 8
+/* A read at least SPLIT_READ long is split between two threads. */
 #define SPLIT_READ (4u << 20)
 
 struct walk {
@@ -330,7 +329,8 @@ static int read_plain(int fd, int moved, const struct hlog_report *r, struct tai
 	/* huge pages: faulting in the window 4 KiB at a time was a sixth of the triage */
 	if (!(t->p = big_malloc(keep)))
 		return -ENOMEM;
-	ssize_t k = read_span(fd, t->p, keep, pos + (off_t)(got - keep), hlog__threads_of(r));
+	ssize_t k =
+		read_span(fd, t->p, keep, pos + (off_t)(got - keep), linepipe_threads(r->threads));
 	if (k < 0)
 		return -EIO;
 	t->n = (size_t)k; /* short when the file shrank under us */
@@ -550,13 +550,6 @@ static void *pool_worker(void *arg)
 	return NULL;
 }
 
-int hlog__threads_of(const struct hlog_report *r)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	n = n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : n;
-	return r->threads > 0 && r->threads < n ? r->threads : (int)n;
-}
-
 /* Appends file i's part to r (or skips it: past the limits, after an error); 1 when no
  * more files should be read. Called with the lock not held. */
 static int merge_part(struct walk *w, struct part *p, int *rc)
@@ -587,7 +580,7 @@ static int scan_each(struct walk *w, const struct jobs *js)
 static int scan_jobs(struct walk *w, const struct jobs *js)
 {
 	struct hlog_report *r = w->r;
-	int nt = hlog__threads_of(r), rc = 0;
+	int nt = linepipe_threads(r->threads), rc = 0;
 	if (nt < 2 || js->n < 2)
 		return scan_each(w, js);
 	struct pool o = {.js = js, .like = r, .ring = (size_t)nt * RING_PER_THREAD};
@@ -599,7 +592,7 @@ static int scan_jobs(struct walk *w, const struct jobs *js)
 	pthread_cond_init(&o.cv, NULL);
 	/* past the limits every file is skipped unread, as read_file skips it */
 	o.stop = r->bytes >= HLOG_MAX_TOTAL_BYTES || r->nfile >= HLOG_MAX_FILES;
-	pthread_t t[MAX_THREADS];
+	pthread_t t[LINEPIPE_MAX_THREADS];
 	int started = 0;
 	for (int k = 0; k < nt && (size_t)k < js->n; k++)
 		if (!pthread_create(&t[started], NULL, pool_worker, &o))
