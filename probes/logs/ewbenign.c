@@ -87,6 +87,9 @@ static const struct {
 	/* and a timeout's field of a status table at none: nvidia-smi -q's fabric health, "Access
 	 * Timeout Recovery : N/A" */
 	{"timeout", 0, hlog__ew_none_value},
+	/* a setting's value in a dump of settings, what the program does on bad input: verl's
+	 * "'truncation': 'error'", XGBoost4J-Spark's "handle_invalid -> error" */
+	{"error", 0, hlog__ew_quoted_value},
 	/* a level of logging as a setting's value: oneCCL's "|CCL_WARN| value of CCL_LOG_LEVEL
 	 * changed to be error (default:warn)" */
 	{"error", 0, hlog__ew_level_value},

@@ -468,6 +468,60 @@ int hlog__ew_none_value(struct pspan m, size_t at, size_t len)
 	return 0;
 }
 
+/* Whether a key names a state rather than a setting: its value is what happened. */
+static int state_key(struct pspan k)
+{
+	static const char *const states[] = {"status", "state", "result", "outcome", "error",
+					     "reason", "phase", "health"};
+	for (size_t i = 0; i < sizeof(states) / sizeof(states[0]); i++) {
+		size_t n = strlen(states[i]);
+		/* "status", "run_status", "jobState" */
+		if (k.n >= n && !strncasecmp(k.s + k.n - n, states[i], n))
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether the word at m[at..at+len) is a setting's value, the whole of it, as a dump of
+ * settings prints one: quoted after a quoted key and ':' or '=' ("'truncation': 'error'" in a
+ * Python dict, "\"on_error\": \"abort\"" in JSON), or alone at the line's end after a key
+ * and "->" (a Scala Map's "handle_invalid -> error"). What a program does when it meets bad
+ * input, set, not a failure. */
+int hlog__ew_quoted_value(struct pspan m, size_t at, size_t len)
+{
+	size_t e = at + len;
+	int quoted = at && (m.s[at - 1] == '\'' || m.s[at - 1] == '"');
+	if (quoted && (e >= m.n || m.s[e] != m.s[at - 1]))
+		return 0;
+	size_t i = at - (size_t)quoted;
+	while (i && ew_blank(m.s[i - 1]))
+		i--;
+	if (quoted) {
+		if (!i || (m.s[i - 1] != ':' && m.s[i - 1] != '='))
+			return 0;
+		i--;
+		while (i && ew_blank(m.s[i - 1]))
+			i--;
+		/* the key, quoted too, and no state's ("'status': 'error'" says one failed) */
+		if (i < 3 || (m.s[i - 1] != '\'' && m.s[i - 1] != '"') || !hlog__word_char(m.s[i - 2]))
+			return 0;
+		size_t k = i - 1;
+		while (k && hlog__word_char(m.s[k - 1]))
+			k--;
+		return !state_key((struct pspan){m.s + k, i - 1 - k});
+	}
+	size_t t = e;
+	while (t < m.n && ew_blank(m.s[t]))
+		t++;
+	if (t < m.n || i < 4 || memcmp(m.s + i - 2, "->", 2) || !ew_blank(m.s[i - 3]) ||
+	    !hlog__word_char(m.s[i - 4]))
+		return 0;
+	size_t k = i - 3;
+	while (k && hlog__word_char(m.s[k - 1]))
+		k--;
+	return !state_key((struct pspan){m.s + k, i - 3 - k});
+}
+
 /* Whether "instead" at m[at..at+len) ends a clause that opens with a fallback ("so releasing
  * instead", "try to read ... instead", flux-shell's "Could not change dir to /opt/x: No such
  * file or directory. Going to /tmp instead"), not "instead of" (a wrong value: "Returned \"Error\"

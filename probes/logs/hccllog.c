@@ -249,6 +249,9 @@ struct scan {
 	 * connect ...", then "Message: connect() to 169.254.140.13:1026 failed" 7 lines on) */
 	int framed, ev_framed;
 	int frame_notice;	      /* ... and the one open says the program went on without it */
+	/* this line, when it is a traceback's heading logged below error ("INFO ...: Traceback
+	 * (most recent call last):"); 0 */
+	unsigned quiet_head;
 	int fs_table;		      /* inside df's table, below its heading */
 	struct hlog_wrong_cols wrong; /* inside a results table with a column of wrong values */
 	struct pspan ahead;	      /* the file after this line */
@@ -378,6 +381,7 @@ static int scan_context(struct scan *s, struct pspan raw, struct hlog_line *l,
 		s->in_tb = s->tb_head = l->header;
 		s->frame.no = 0;
 	}
+	s->quiet_head = l->quiet_tb ? s->no : 0;
 	s->advice = (hlog__hits_may(hits, HLOG_HIT_REASONS) &&
 		     hlog__has(l->msg, "following reasons")) ||
 		    (hlog__hits_may(hits, HLOG_HIT_CAUSES) &&
@@ -741,6 +745,14 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 		hlog__ended_on_failure(r, name, node, &s->tail, &s->above);
 		if (s->roll)
 			hlog__roster_end(s->roll, r, name, node, s->tail.no, s->tail.line);
+		/* a file that ends on a traceback's heading, whatever its level: the process's
+		 * last words were an exception, cut off (a logger relaying a tracker's stderr at
+		 * INFO, "... TrackerProcessLogger: Traceback (most recent call last):") */
+		if (!s->frame.no && s->quiet_head && s->quiet_head == s->tail.no) {
+			s->frame.no = s->tail.no;
+			s->frame.rank = s->tail.rank;
+			s->frame.line = s->tail.line;
+		}
 		if (s->frame.no && !r->has_lone_frame) {
 			/* frames to the end: a dump whose innermost frame waits is quoted there,
 			 * any other from its first frame */

@@ -891,9 +891,12 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 		const char *tb = hlog__hits_may(h, HLOG_HIT_TRACEBACK)
 					 ? hlog__find(m, "Traceback (most recent call last)")
 					 : NULL;
-		if (!l->error && tb && tb > m.s && memchr(" :]|>", tb[-1], 5) &&
-		    !mild_level_before(m, (size_t)(tb - m.s)))
-			l->error = l->header = 1;
+		if (!l->error && tb && tb > m.s && memchr(" :]|>", tb[-1], 5)) {
+			if (!mild_level_before(m, (size_t)(tb - m.s)))
+				l->error = l->header = 1;
+			else
+				l->quiet_tb = 1;
+		}
 	} else if (probe__starts(m, "Traceback (most recent call last)")) {
 		l->error = 1;
 		l->header = 1;

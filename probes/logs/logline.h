@@ -31,6 +31,8 @@ struct hlog_line {
 	int error;	  /* reads as an error */
 	int header;	  /* an error's heading ("Traceback (most recent call last):"): an
 			   * error, but the line that says what failed comes after it */
+	int quiet_tb;	  /* a traceback's heading its writer logged below error ("INFO ...:
+			   * Traceback (most recent call last):"): no error, nor a header */
 	int frame;	  /* a Python traceback's frame: "File \"x.py\", line 9, in f" */
 	int code_at;	  /* offset in msg of the first error code token (EI0006, EJ0001,
 			   * EE9999, ERR02200 ...), -1 when none */

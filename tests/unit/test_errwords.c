@@ -874,6 +874,15 @@ static const struct benign_line benign_lines[] = {
 	{"could not find the metadata file",
 	 "../real-logs-new/batch167/bigscience-meg-ds-3d-gpt2-52b-n16-64gpu-tp4-pp16-compiler-warning-no-checkpoint-metadata-iterations-healthy",
 	 "WARNING: could not find the metadata file", 0},
+	/* a setting's value in a dump of settings; the run's status is no setting (below) */
+	{"error",
+	 "../real-logs-new/batch1121/rldecisionagent-retool-verl-sft-torchrun-2rank-sp2-final-"
+	 "validation-healthy",
+	 "max_length", 0},
+	{"error",
+	 "../real-logs-new/batch1110/cudf-spark-examples-242-ngc-xgboost-gpu-tracker-conf-ignores-"
+	 "rabit-tracker-host-traceback",
+	 "handle_invalid -> error", 0},
 };
 
 /* The row of form; of the benign rows that share a form, the first that holds on line. */
@@ -943,6 +952,11 @@ static void test_benign_rows(void **state)
 	for (size_t r = 0; r < hlog__benign_rows(); r++)
 		if (!seen[r])
 			fail_msg("benign row \"%s\" has no real line here", hlog__benign_row_name(r));
+	/* a status's value is what happened, no setting: MindIE's "{'status': 'error', ..."
+	 * (real-logs-new batch 480, itove-ascend-help-1) */
+	const char *st = "return initialize error result: {'status': 'error', 'npuBlockNum': '0'";
+	const char *ev = strstr(st, "'error'") + 1;
+	assert_true(hlog__benign_at(span(st), (size_t)(ev - st), 5) < 0);
 	/* the covering is of the words the form spans: "no errors" leaves "other errors" */
 	int len;
 	char buf[8192];

@@ -1518,6 +1518,35 @@ static void test_two_stages_same(void **state)
 	free(all.p);
 }
 
+/* A traceback's heading logged at INFO that ends the file is an exception cut off, whatever
+ * its level (real line: NVIDIA/cudf-spark-examples#242, XGBoost4J-Spark relaying its
+ * tracker's stderr); with the program's lines going on below it, it is not. */
+static void test_quiet_traceback_at_end(void **state)
+{
+	(void)state;
+	static const char head[] =
+		"22/11/08 02:00:18 INFO RabitTracker$TrackerProcessLogger: Traceback (most recent "
+		"call last):\n";
+	struct hlog_report r;
+	hlog_report_init(&r);
+	add_text(&r, "stdout.txt", "node0",
+		 "22/11/08 02:00:16 INFO XGBoostSpark: Running XGBoost 2.0.0-SNAPSHOT with "
+		 "parameters:\n");
+	add_text(&r, "tracker.txt", "node0", head);
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_int_not_equal(r.cat, HCAT_NONE);
+	assert_true(r.has_lone_frame);
+	hlog_report_release(&r);
+	char more[512];
+	snprintf(more, sizeof(more), "%s%s", head,
+		 "22/11/08 02:00:19 INFO XGBoostSpark: training done\n");
+	hlog_report_init(&r);
+	add_text(&r, "tracker.txt", "node0", more);
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_int_equal(r.cat, HCAT_NONE);
+	hlog_report_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1560,6 +1589,7 @@ int main(void)
 		cmocka_unit_test(test_detect_same_server),
 		cmocka_unit_test(test_shown_by_neighbours),
 		cmocka_unit_test(test_two_stages_same),
+		cmocka_unit_test(test_quiet_traceback_at_end),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
