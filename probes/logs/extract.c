@@ -366,12 +366,17 @@ static void host_port(struct pspan m, size_t a, size_t k, long long p, size_t pa
  * connect/validate to host slinky-0:29400"; an address there is read as an address. */
 static size_t host_port_words(struct pspan m, size_t i, struct hx_vals *x)
 {
-	if (!starts_nocase(m.s + i, m.n - i, "host "))
+	/* or connect's object and "on" its port: MPICH's PMI client, "Unable to connect to
+	 * MAC-140753 on 54163" */
+	int on = starts_nocase(m.s + i, m.n - i, "connect to ");
+	if (!on && !starts_nocase(m.s + i, m.n - i, "host "))
 		return 0;
-	size_t a = i + 5, k = host_name_end(m, a), sep = 0;
+	size_t a = i + (on ? 11 : 5), k = host_name_end(m, a), sep = 0;
 	long long v;
 	size_t d;
-	if (k > a && starts_nocase(m.s + k, m.n - k, " port "))
+	if (on)
+		sep = k > a && starts_nocase(m.s + k, m.n - k, " on ") ? 4 : 0;
+	else if (k > a && starts_nocase(m.s + k, m.n - k, " port "))
 		sep = 6;
 	else if (k > a && k < m.n && m.s[k] == ':')
 		sep = 1;

@@ -229,6 +229,9 @@ static const struct xcase cases[] = {
 	 "[  +0.000003] pcieport 0000:00:03.0:   device [8086:6f08] error status/mask=00001000/"
 	 "00002000",
 	 "pci/any=0000:00:03.0", ""},
+	{"MPICH's PMI client, pmodels/mpich#6621: connect's object, then 'on' and its port",
+	 "[unset]: Unable to connect to MAC-140753 on 54163",
+	 "host/remote=MAC-140753 port/remote=54163", ""},
 	{"ENOSPC's words end in \"device\", kvcache-ai/Mooncake#640: the number after them is the "
 	 "errno, no device",
 	 "W0717 18:50:07.754983 3957032 rdma_context.cpp:199] The buffer length exceeds device "
