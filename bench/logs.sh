@@ -8,7 +8,8 @@
 # into files of at most 60 MB (each judged whole in the default window), which doctor --logs
 # reads on every core at once, as it reads a cluster's collected logs; that each names the
 # job's cause;
-# and the MB/s of input and of bytes judged, by the wall clock and by the CPU time spent
+# and the MB/s of input and of bytes judged, by the wall clock and by the CPU time spent, of
+# the fastest of BENCH_LOGS_REPEATS (3) runs
 # (user + sys: on a machine others share, the wall clock measures them too). The peer is the build before issue 33
 # (BENCH_LOGS_BEFORE, by default /work/main/hcclctl when it is there), timed in the same run
 # on the same files: the ratio is the speed-up. Judging a 1 GB file whole with the peer takes
@@ -27,6 +28,20 @@ WHOLE_MAX=${BENCH_LOGS_BEFORE_WHOLE_MB:-200}
 want='config (port-bound): port 60000'
 rc=0
 first=1
+
+# best BIN HOW FILE: the fastest of BENCH_LOGS_REPEATS (3) runs by the wall clock, as run
+# prints it: a machine that others share slows a single timing by a third at times
+best() {
+	b=
+	for _ in $(seq "${BENCH_LOGS_REPEATS:-3}"); do
+		o=$(run "$@")
+		if [ -z "$b" ] || python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)' \
+			"${o%% *}" "${b%% *}"; then
+			b=$o
+		fi
+	done
+	echo "$b"
+}
 
 # run BIN HOW FILE: times one triage; prints "wall user sys judged found|missed"
 run() {
@@ -75,7 +90,7 @@ for MB in $SIZES; do
 				bin=$BEFORE
 			fi
 			read -r wall user sys judged ok <<EOT
-$(run "$bin" "$how" "$TMP/big.log")
+$(best "$bin" "$how" "$TMP/big.log")
 EOT
 			[ $build = after ] && [ $ok = missed ] && rc=1
 			ratio=-
