@@ -595,6 +595,8 @@ struct pre {
 	struct kb_found kfound;
 };
 
+/* On the reader thread when there are two: it reads nothing of s but kb, fixed for the file,
+ * while the caller's thread writes the rest. */
 static void pre_line(void *ctx, void *slot, struct pspan raw, struct pspan ahead)
 {
 	const struct scan *s = ctx;

@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "probes/logs/linepipe.h"
@@ -20,7 +19,7 @@ struct pipe {
 	void *ctx;
 	size_t filled[NBLOCK]; /* lines in each block, under the lock */
 	size_t made, taken;    /* blocks filled and taken, under the lock */
-	int end, stop;	       /* the reader is done; the caller wants no more */
+	int stop;	       /* the caller wants no more, under the lock */
 	pthread_mutex_t lock;
 	pthread_cond_t cv;
 };
@@ -55,7 +54,6 @@ static void *reader(void *arg)
 		pthread_mutex_lock(&p->lock);
 		p->filled[b % NBLOCK] = n;
 		p->made = b + 1;
-		p->end = n < BLOCK;
 		pthread_cond_broadcast(&p->cv);
 		pthread_mutex_unlock(&p->lock);
 		if (n < BLOCK)

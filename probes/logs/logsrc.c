@@ -216,9 +216,8 @@ static int slurp(int fd, int plain, const struct hlog_report *r, struct tail *t,
 			}
 			zinit = gz;
 		}
-		int fed = gz					     ? gz_feed(&g, t, in, (size_t)k)
-			  : tail_add(t, (const char *)in, (size_t)k) ? -ENOMEM
-								     : 0;
+		int fed = gz ? gz_feed(&g, t, in, (size_t)k)
+			     : tail_add(t, (const char *)in, (size_t)k) ? -ENOMEM : 0;
 		if (fed < 0) {
 			rc = fed;
 			goto out;
