@@ -457,16 +457,26 @@ int hlog__benign_row_in(struct pspan m, size_t row)
 	return row < NBENIGN && holding_from(m, row, 0, &k) >= 0;
 }
 
-int hlog__retry_left(struct pspan m)
+/* Whether a row of the forms that say a try is to be made again holds in m: a retry
+ * announced, and with addresses, c10d's try of one address of several. */
+static int tries_again(struct pspan m, int addresses)
 {
 	size_t k;
 	for (size_t r = 0; r < NBENIGN; r++)
-		/* the rows whose form is a try to be made again: a retry announced, c10d's try
-		 * of one address of several */
 		if ((benign[r].holds == hlog__ew_retries_left ||
 		     benign[r].holds == hlog__ew_wait_before_retry ||
-		     benign[r].holds == hlog__ew_one_address) &&
+		     (addresses && benign[r].holds == hlog__ew_one_address)) &&
 		    holding_from(m, r, 0, &k) >= 0)
 			return 1;
 	return 0;
+}
+
+int hlog__retry_left(struct pspan m)
+{
+	return tries_again(m, 1);
+}
+
+int hlog__retry_announced(struct pspan m)
+{
+	return tries_again(m, 0);
 }

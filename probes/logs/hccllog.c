@@ -644,7 +644,13 @@ static int scan_line(void *ctx, void *slot)
 	int frame_kind;
 	s->kfound = &p->kfound;
 	nccl_unwarned(s, l);
-	if (scan_context(s, raw, l, hits, line, &frame_kind))
+	/* a failure the program tried again from, and went on: context, not an error */
+	int recovered = l->error && hlog__recovered_below(s->ahead, l);
+	if (recovered) {
+		l->error = 0;
+		hlog__line_pairs(raw);
+	}
+	if (scan_context(s, raw, l, hits, line, &frame_kind) || recovered)
 		return 0;
 	if (hlog__hits_gate(hits, HLOG_GATE_CONTEXT)) {
 		hlog__tool_command(line, s->no, &s->cmd);

@@ -70,6 +70,14 @@ void hlog__line_values(struct pspan m, char *ip, size_t iplen, int *port, int *p
 int hlog__opens_labelled(struct pspan m);
 /* Whether m opens with an exception's name and a colon ("TypeError: ..."). */
 int hlog__opens_exception(struct pspan m);
+/* Whether the lines below a failure (ahead: the file after it) say the program tried again
+ * and went on: a retry announced within a few lines (the failure's burst above it), then
+ * lines that are no error (one at least, two read); the retry is the failed line's process's
+ * (failed: what logline.c read of it), not before it in time. llama.cpp's "E ... cudaMalloc failed: out of memory", "W
+ * sched_reserve: compute buffer allocation failed, retrying without pipeline parallelism",
+ * then "I srv load_model: initializing ...": a retry that succeeded. */
+struct hlog_line;
+int hlog__recovered_below(struct pspan ahead, const struct hlog_line *failed);
 
 /* hccllog.c: a report with no error line but a traceback's lone frame: the frame becomes its
  * error, so that frames cut from their exception never pass as a healthy log. */

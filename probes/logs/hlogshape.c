@@ -6,6 +6,7 @@
 
 #include "probes/logs/extract.h"
 #include "probes/logs/hlogint.h"
+#include "probes/logs/logline.h"
 #include "probes/logs/logtext.h"
 #include "probes/tool/ptext.h"
 
@@ -127,6 +128,39 @@ int hlog__opens_exception(struct pspan m)
 		size_t e = strlen(ends[k]);
 		if (n > e && !memcmp(m.s + n - e, ends[k], e))
 			return 1;
+	}
+	return 0;
+}
+
+/* The lines a retry may come within, below the failure it retries. */
+#define RETRY_WITHIN 6
+
+int hlog__recovered_below(struct pspan ahead, const struct hlog_line *failed)
+{
+	struct pspan rest = ahead, l;
+	for (int k = 0; k < RETRY_WITHIN && probe__next_line(&rest, &l); k++) {
+		if (!hlog__retry_announced(probe__trim(l)))
+			continue;
+		/* the same process's retry, after the failure: not another's, nor an earlier
+		 * line pasted below it */
+		struct hlog_line rl;
+		hlog__line_parse(l, &rl);
+		if ((failed->pid >= 0 && rl.pid >= 0 && failed->pid != rl.pid) ||
+		    (failed->t_us >= 0 && rl.t_us >= 0 && rl.t_us < failed->t_us))
+			return 0;
+		/* the lines after the retry (one at least, two read) are the program going on,
+		 * not failing again */
+		int on = 0;
+		while (on < 2 && probe__next_line(&rest, &l)) {
+			if (!probe__trim(l).n)
+				continue;
+			struct hlog_line hl;
+			hlog__line_parse(l, &hl);
+			if (hl.error)
+				return 0;
+			on++;
+		}
+		return on > 0;
 	}
 	return 0;
 }

@@ -85,5 +85,7 @@ int hlog__benign_row_in(struct pspan m, size_t row);
 /* Whether m announces a retry that still has tries left ("retrying", "retrying (3/34)"): 0
  * for none, and for the last of a count ("retrying (34/34)"), which is the failure itself. */
 int hlog__retry_left(struct pspan m);
+/* The same without c10d's try of each address: a retry of what failed, announced. */
+int hlog__retry_announced(struct pspan m);
 
 #endif

@@ -1547,6 +1547,69 @@ static void test_quiet_traceback_at_end(void **state)
 	hlog_report_release(&r);
 }
 
+/* A failure the program tried again from another way and went on is no error; the same
+ * retry with the program failing again, or with nothing after it, is (real lines:
+ * ggml-org/llama.cpp#26297, llama-server on three GPUs). */
+static void test_retry_went_on(void **state)
+{
+	(void)state;
+	static const char burst[] =
+		"1.06.520.077 E ggml_backend_cuda_buffer_type_alloc_buffer: allocating 51748.72 "
+		"MiB "
+		"on device 1: cudaMalloc failed: out of memory\n"
+		"1.06.520.084 E ggml_gallocr_reserve_n_impl: failed to allocate CUDA1 buffer of "
+		"size "
+		"54262464512\n"
+		"1.06.520.086 E graph_reserve: failed to allocate compute buffers\n"
+		"1.06.520.107 W sched_reserve: compute buffer allocation failed, retrying without "
+		"pipeline parallelism\n";
+	static const char went_on[] =
+		"1.07.304.130 I srv    load_model: initializing, n_slots = 1, "
+		"n_ctx_slot = 50176, kv_unified = 'false'\n";
+	char text[2048];
+	struct hlog_report r;
+	snprintf(text, sizeof(text), "%s%s", burst, went_on);
+	hlog_report_init(&r);
+	add_text(&r, "stdout.txt", "node0", text);
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_int_equal(r.errors, 0);
+	assert_int_equal(r.cat, HCAT_NONE);
+	hlog_report_release(&r);
+	/* the retry failed too */
+	snprintf(text, sizeof(text), "%s%s%s", burst, went_on, burst);
+	hlog_report_init(&r);
+	add_text(&r, "stdout.txt", "node0", text);
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_int_equal(r.cat, HCAT_RESOURCE);
+	hlog_report_release(&r);
+	/* a retry by another process, logged before the failure (grep's context pasted under
+	 * it: mindspore-lab/mindact#1983, real-logs-new batch 7) retries nothing of it */
+	static const char other[] =
+		"[ERROR] ME(162078:281473590168608,MainProcess):2025-03-10-09:40:38.722.000 "
+		"[mindspore/parallel/cluster/process_entity/_api.py:431] Time out nodes are ['3']\n"
+		"scheduler.log-58-[WARNING] "
+		"DISTRIBUTED(162146,ffffb85d0c80,python):2025-03-10-09:40:20.507.092 "
+		"[mindspore/ccsrc/distributed/cluster/cluster_context.cc:153] Finalize] This log "
+		"means the cluster is successfully created. Retry to finalize the node and exit "
+		"cluster...\n"
+		"scheduler.log-59-[WARNING] "
+		"DISTRIBUTED(162146,ffffb85d0c80,python):2025-03-10-09:40:25.507.237 "
+		"[mindspore/ccsrc/distributed/cluster/topology/meta_server_node.cc:98] Finalize] "
+		"The meta server node can not be finalized because there are still 4 alive "
+		"nodes.\n";
+	hlog_report_init(&r);
+	add_text(&r, "stdout.txt", "node0", other);
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_true(r.errors > 0);
+	hlog_report_release(&r);
+	/* the file ends on the retry: what came of it is not known */
+	hlog_report_init(&r);
+	add_text(&r, "stdout.txt", "node0", burst);
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_int_equal(r.cat, HCAT_RESOURCE);
+	hlog_report_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1590,6 +1653,7 @@ int main(void)
 		cmocka_unit_test(test_shown_by_neighbours),
 		cmocka_unit_test(test_two_stages_same),
 		cmocka_unit_test(test_quiet_traceback_at_end),
+		cmocka_unit_test(test_retry_went_on),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
