@@ -380,7 +380,11 @@ const struct family hlog__fams_node[] = {
 		 "could not resolve", "unknown host", "nodename nor servname", "can't resolve",
 		 "cannot resolve", "does not resolve",
 		 /* gRPC's status 14 text: "error_code 14 error_message DNS resolution failed" */
-		 "dns resolution"}},
+		 "dns resolution"},
+	 /* what else a program resolves: the GPU operator's driver container, "Could not
+	  * resolve Linux kernel version" (no driver image for the node's OS); a linker's or a
+	  * package manager's */
+	 .not = {"version", "symbol", "dependenc", "import", "reference"}},
 	/* no network interface to use, in any library's words: oneCCL's "fill_local_host_ip:
 	 * can't find interface to get host IP" (only loopback there), Gloo's "Unable to find
 	 * address for: eth0", NCCL's "no socket interface found" */

@@ -1021,6 +1021,10 @@ static void test_order(void **state)
 	/* a number that is no such error: an iteration's, or a longer one */
 	const char *other = fam("CUDA error: 21");
 	assert_true(!other || strcmp(other, "memory"));
+	/* real: NVIDIA/gpu-operator#227: what the driver container resolves is a version, no
+	 * host name */
+	const char *kv = fam("Could not resolve Linux kernel version");
+	assert_true(!kv || strcmp(kv, "name-resolution"));
 	/* real: vllm-project/vllm-ascend#12533 */
 	assert_string_not_equal(fam("(EngineCore_DP0 pid=39058) INFO 07-21 16:16:42 "
 				    "[shm_broadcast.py:705] No available shared memory broadcast block "
