@@ -87,6 +87,9 @@ static const struct {
 	/* and a timeout's field of a status table at none: nvidia-smi -q's fabric health, "Access
 	 * Timeout Recovery : N/A" */
 	{"timeout", 0, hlog__ew_none_value},
+	/* the source line of a Python warning, the warn call itself: "      warn(\"Couldn't
+	 * find ffmpeg or avconv - defaulting to ffmpeg, but may not work\", RuntimeWarning)" */
+	{"warn(", 1, hlog__ew_warn_call},
 	/* a setting's value in a dump of settings, what the program does on bad input: verl's
 	 * "'truncation': 'error'", XGBoost4J-Spark's "handle_invalid -> error" */
 	{"error", 0, hlog__ew_quoted_value},

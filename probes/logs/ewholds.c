@@ -826,6 +826,22 @@ int hlog__ew_warning_class(struct pspan m, size_t at, size_t len)
 
 /* Whether the form at m[at..] opens a sentence that follows another on the line (". " before
  * it): Slurm's "... with the number of requested nodes 16. Ignoring --ntasks-per-node." */
+/* Whether the call at m[at..) opens the line, alone or as "warnings.warn(": the source line
+ * Python's warnings module prints under a warning ("      warn(\"Couldn't find ffmpeg or
+ * avconv - defaulting to ffmpeg, but may not work\", RuntimeWarning)"), code that warns. */
+int hlog__ew_warn_call(struct pspan m, size_t at, size_t len)
+{
+	(void)len;
+	static const char mod[] = "warnings.";
+	size_t b = at >= sizeof(mod) - 1 && !memcmp(m.s + at - (sizeof(mod) - 1), mod, sizeof(mod) - 1)
+			   ? at - (sizeof(mod) - 1)
+			   : at;
+	for (size_t i = 0; i < b; i++)
+		if (!ew_blank(m.s[i]))
+			return 0;
+	return 1;
+}
+
 int hlog__ew_sentence_start(struct pspan m, size_t at, size_t len)
 {
 	(void)len;

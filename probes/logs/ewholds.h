@@ -69,6 +69,7 @@ int hlog__ew_fallback_clause(struct pspan m, size_t at, size_t len);
 int hlog__ew_fallback_taken(struct pspan m, size_t at, size_t len);
 int hlog__ew_none_value(struct pspan m, size_t at, size_t len);
 int hlog__ew_quoted_value(struct pspan m, size_t at, size_t len);
+int hlog__ew_warn_call(struct pspan m, size_t at, size_t len);
 int hlog__ew_real_value(struct pspan m, size_t at, size_t len);
 int hlog__ew_split_heading(struct pspan m, size_t at, size_t len);
 int hlog__ew_adjusted(struct pspan m, size_t at, size_t len);

@@ -879,6 +879,11 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch1121/rldecisionagent-retool-verl-sft-torchrun-2rank-sp2-final-"
 	 "validation-healthy",
 	 "max_length", 0},
+	/* the source line of a Python warning, the warn call */
+	{"warn(",
+	 "../real-logs-new/batch1144/gpu-recipes-a4-qwen2-5-7b-nemo-1node-8gpu-b200-jun13-rerun-max-"
+	 "steps-20-healthy",
+	 "avconv - defaulting to ffmpeg, but may not work", 0},
 	{"error",
 	 "../real-logs-new/batch1110/cudf-spark-examples-242-ngc-xgboost-gpu-tracker-conf-ignores-"
 	 "rabit-tracker-host-traceback",
@@ -957,6 +962,9 @@ static void test_benign_rows(void **state)
 	const char *st = "return initialize error result: {'status': 'error', 'npuBlockNum': '0'";
 	const char *ev = strstr(st, "'error'") + 1;
 	assert_true(hlog__benign_at(span(st), (size_t)(ev - st), 5) < 0);
+	/* a warn call inside a failure's words is no warning's source line */
+	const char *nw = "RuntimeError: failed in warn(msg)";
+	assert_true(hlog__benign_at(span(nw), 14, 6) < 0);
 	/* the covering is of the words the form spans: "no errors" leaves "other errors" */
 	int len;
 	char buf[8192];
