@@ -87,6 +87,12 @@ static const struct {
 	/* and a timeout's field of a status table at none: nvidia-smi -q's fabric health, "Access
 	 * Timeout Recovery : N/A" */
 	{"timeout", 0, hlog__ew_none_value},
+	/* HPC-X's hcoll without multicast: its vmc (multicast) communicator could not start and
+	 * hcoll goes on over point-to-point, "[LOG_CAT_MCAST] MCAST rank=0: Error in
+	 * initializing vmc communicator", "[LOG_CAT_P2P] Failed to create MCAST comm" (Azure
+	 * GPU nodes whose fabric gives no multicast group; the runs finish) */
+	{"Error in initializing vmc communicator", 1, NULL},
+	{"Failed to create MCAST comm", 1, NULL},
 	/* the source line of a Python warning, the warn call itself: "      warn(\"Couldn't
 	 * find ffmpeg or avconv - defaulting to ffmpeg, but may not work\", RuntimeWarning)" */
 	{"warn(", 1, hlog__ew_warn_call},
