@@ -108,3 +108,23 @@ survivors_name() {
 	done
 	return 0
 }
+
+# fault_verdict SIG R KIND NAME WHERE [OK]: SIG to VICTIM, rank R of launcher L run as NAME
+# (faulted or pick_ranks set them; OK: 0 when rank R was found); checks that NAME's stderr
+# names rank R in a KIND verdict within BUDGET ms (MS: how long it took, also printed), then
+# that the launcher ends and exits 2 (RC and ERR set as check_rc reads them)
+fault_verdict() {
+	_vs=$1 _vr=$2 _vk=$3 _vn=$4 _vw=$5 _vok=${6:-0}
+	kill -"$_vs" "$VICTIM"
+	MS=$(wait_for "$TMP/$_vn.err" "hcclctl: verdict: $_vk: rank $_vr (host " 8000)
+	[ "$_vok" -eq 0 ] && [ "$MS" -le "$BUDGET" ]
+	_report $? "SIG$_vs of rank $_vr $_vw: $_vk naming rank $_vr within ${BUDGET} ms" \
+		"after $MS ms" "$(cat "$TMP/$_vn.err")"
+	echo "# $_vk (SIG$_vs), $_vw: verdict after $MS ms"
+	wait_gone "$L" 10000
+	_report $? "  the launcher ends"
+	wait "$L"
+	RC=$?
+	ERR=$(cat "$TMP/$_vn.err")
+	check_rc 2 "  exit 2"
+}

@@ -26,18 +26,7 @@ check_rc 0 "lines, 3 ranks, bf16 max checked: exit 0"
 
 # ---- a rank killed while the others wait on its line ----
 faulted kill 2 4 "$HCCLCTL" run allreduce --local 4 -b 8 -e 8 -n 1000000 -w 0 -c 0 --timeout 60
-ok_victim=$?
-kill -KILL "$VICTIM"
-MS=$(wait_for "$TMP/kill.err" "hcclctl: verdict: dead-rank: rank 2 (host " 8000)
-[ "$ok_victim" -eq 0 ] && [ "$MS" -le $BUDGET ]
-_report $? "SIGKILL of rank 2 among 8-byte allreduces by lines: dead-rank naming rank 2 within ${BUDGET} ms" \
-	"after $MS ms" "$(cat "$TMP/kill.err")"
-echo "# dead-rank (SIGKILL), 8-byte allreduce by lines: verdict after $MS ms"
-wait_gone "$L" 10000
-wait "$L"
-RC=$?
-ERR=$(cat "$TMP/kill.err")
-check_rc 2 "  exit 2"
+fault_verdict KILL 2 dead-rank kill "among 8-byte allreduces by lines" $?
 survivors_name "$TMP/kill.err" 2 0 1 3
 _report $? "  every surviving rank names rank 2" "$ERR"
 # shellcheck disable=SC2086
@@ -46,17 +35,7 @@ _report $? "  no rank process left" "$OTHERS"
 
 # ---- a rank frozen while the others wait on its line ----
 faulted stop 1 4 "$HCCLCTL" run allreduce --local 4 -b 8 -e 8 -n 1000000 -w 0 -c 0 --timeout 60
-kill -STOP "$VICTIM"
-ms=$(wait_for "$TMP/stop.err" "hcclctl: verdict: stuck-rank: rank 1 (host " 8000)
-[ "$ms" -le $BUDGET ]
-_report $? "SIGSTOP of rank 1 among allreduces by lines: stuck-rank naming rank 1 within ${BUDGET} ms" \
-	"after $ms ms" "$(cat "$TMP/stop.err")"
-wait_gone "$L" 10000
-_report $? "  the launcher ends (it kills the frozen rank)"
-wait "$L"
-RC=$?
-ERR=$(cat "$TMP/stop.err")
-check_rc 2 "  exit 2"
+fault_verdict STOP 1 stuck-rank stop "among allreduces by lines" $?
 # shellcheck disable=SC2086
 none_left "$VICTIM" $OTHERS
 _report $? "  no rank process left, the frozen one included"
@@ -81,16 +60,17 @@ three() {
 	MS=$(($(now_ms) - _t0))
 }
 
+# all_say PATTERN: whether each of the three ranks' stderr has a line matching PATTERN
+all_say() {
+	for _r in 0 1 2; do grep -q "$1" "$TMP/m$_r.err" || return 1; done
+}
+
 # ---- calls that differ after the first row, both by lines: 16 bytes against 32 ----
 three "allreduce -b 8 -e 16 -f 2 -n 200" "allreduce -b 8 -e 16 -f 2 -n 200" \
 	"allreduce -b 8 -e 32 -f 4 -n 200"
 [ "$RCS" = "2 2 2 " ]
 _report $? "count mismatch between allreduces by lines: every rank exits 2" "$RCS" "$(cat "$TMP"/m*.err)"
-for r in 0 1 2; do
-	grep -q "^hcclctl: verdict: mismatch: .*count 4 .*count 8\|^hcclctl: verdict: mismatch: .*count 8 .*count 4" "$TMP/m$r.err" ||
-		echo "rank $r"
-done >"$TMP/miss"
-[ ! -s "$TMP/miss" ]
+all_say "^hcclctl: verdict: mismatch: .*count 4 .*count 8\|^hcclctl: verdict: mismatch: .*count 8 .*count 4"
 _report $? "  each rank's verdict names the count, with both values" "$(cat "$TMP"/m*.err)"
 
 # ---- a rank that sends frames (a 1 KiB allreduce) where the others wait for its line ----
@@ -99,11 +79,7 @@ three "allreduce -b 8 -e 16 -f 2 -n 200" "allreduce -b 8 -e 16 -f 2 -n 200" \
 [ "$RCS" = "2 2 2 " ] && [ "$MS" -lt 3000 ]
 _report $? "frames where lines were awaited: every rank exits 2 before the 4 s timeout" \
 	"$RCS after $MS ms" "$(cat "$TMP"/m*.err)"
-for r in 0 1 2; do
-	grep -q "^hcclctl: verdict: mismatch: .*count 4 but rank 2 has count 256" "$TMP/m$r.err" ||
-		echo "rank $r"
-done >"$TMP/miss"
-[ ! -s "$TMP/miss" ]
+all_say "^hcclctl: verdict: mismatch: .*count 4 but rank 2 has count 256"
 _report $? "  each rank's verdict names the counts: 4 by lines, 256 in frames" "$(cat "$TMP"/m*.err)"
 
 # ---- a rank that waits on lines sleeps on the line's word and the writer wakes it there.

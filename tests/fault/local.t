@@ -25,20 +25,8 @@ long_run kill --flight-dir "$TMP/fl"
 L=$BG
 wait_for "$TMP/kill.out" "# hcclctl run allreduce" 10000 >/dev/null
 sleep 0.5
-victim=$(child_rank "$L" 2)
-ok_victim=$?
-others=$(for r in 0 1 3; do child_rank "$L" $r; done)
-kill -KILL "$victim"
-ms=$(wait_for "$TMP/kill.err" "hcclctl: verdict: dead-rank: rank 2 (host " 8000)
-[ "$ok_victim" -eq 0 ] && [ "$ms" -le $BUDGET ]
-_report $? "SIGKILL of rank 2: verdict dead-rank naming rank 2 within ${BUDGET} ms" \
-	"after $ms ms" "$(cat "$TMP/kill.err")"
-echo "# dead-rank (SIGKILL), local: verdict after $ms ms"
-wait_gone "$L" 10000
-wait "$L"
-RC=$?
-ERR=$(cat "$TMP/kill.err")
-check_rc 2 "  exit 2"
+pick_ranks "$L" 2 4
+fault_verdict KILL 2 dead-rank kill "mid-collective" $?
 err_has kill "died: its process ended without closing the communicator"
 _report $? "  the cause, not the peers' closed sockets" "$(cat "$TMP/kill.err")"
 err_has kill "in allreduce #" && err_has kill "waited on rank 2 with"
@@ -50,9 +38,8 @@ for r in 0 1 3; do grep -qF "hcclctl: run allreduce: rank $r (host " "$TMP/kill.
 	grep "hcclctl: run allreduce: rank $r (host " "$TMP/kill.err" | grep -qF "rank 2 (host " && n=$((n + 1)); done
 [ $n -eq 3 ]
 _report $? "  every surviving rank reports the same culprit" "$(cat "$TMP/kill.err")"
-left=0
-for p in $others; do kill -0 "$p" 2>/dev/null && left=1; done
-[ $left -eq 0 ]
+# shellcheck disable=SC2086
+none_left $OTHERS
 _report $? "  no rank process left"
 # The survivors' flight recorders, merged: rank 2 left none.
 [ "$(ls "$TMP/fl" | wc -l)" -eq 3 ] && ls "$TMP/fl" | grep -q -- '-r0.json$' &&
@@ -104,27 +91,14 @@ _report $? "  and takes its ranks with it" "$ranks"
 long_run stop --json
 L=$BG
 sleep 1.5
-victim=$(child_rank "$L" 1)
-others=$(for r in 0 2 3; do child_rank "$L" $r; done)
-kill -STOP "$victim"
-ms=$(wait_for "$TMP/stop.err" "hcclctl: verdict: stuck-rank: rank 1 (host " 8000)
-[ "$ms" -le $BUDGET ]
-_report $? "SIGSTOP of rank 1: verdict stuck-rank naming rank 1 within ${BUDGET} ms" \
-	"after $ms ms" "$(cat "$TMP/stop.err")"
-echo "# stuck-rank (SIGSTOP), local: verdict after $ms ms"
+pick_ranks "$L" 1 4
+fault_verdict STOP 1 stuck-rank stop "mid-collective" $?
 err_has stop "while its host still answers TCP (the process is stopped, frozen or starved)"
 _report $? "  frozen, not cut off: its host still acknowledges TCP" "$(cat "$TMP/stop.err")"
-wait_gone "$L" 10000
-_report $? "  the launcher ends (it kills the frozen rank)"
-wait "$L"
-RC=$?
-ERR=$(cat "$TMP/stop.err")
-check_rc 2 "  exit 2"
 [ "$(json_verdict "$TMP/stop.out")" = "stuck-rank 1 - - allreduce" ]
 _report $? "  JSON verdict: kind stuck-rank, rank 1, allreduce" "$(cat "$TMP/stop.out")"
-left=0
-for p in $victim $others; do kill -0 "$p" 2>/dev/null && left=1; done
-[ $left -eq 0 ]
+# shellcheck disable=SC2086
+none_left "$VICTIM" $OTHERS
 _report $? "  no rank process left, the frozen one included"
 
 # ---- ranks started one by one (--rank/--master), with something differing ----

@@ -29,17 +29,7 @@ long_run() {
 kill_case() {
 	shm_list >"$TMP/shm.before"
 	long_run "$1" 2 HCCLCTL_TRANSPORT="${2:-auto}"
-	ok_victim=$?
-	kill -KILL "$VICTIM"
-	MS=$(wait_for "$TMP/$1.err" "hcclctl: verdict: dead-rank: rank 2 (host " 8000)
-	[ "$ok_victim" -eq 0 ] && [ "$MS" -le $BUDGET ]
-	_report $? "$1: SIGKILL of rank 2 mid-transfer: dead-rank naming rank 2 within ${BUDGET} ms" \
-		"after $MS ms" "$(cat "$TMP/$1.err")"
-	wait_gone "$L" 10000
-	wait "$L"
-	RC=$?
-	ERR=$(cat "$TMP/$1.err")
-	check_rc 2 "  exit 2"
+	fault_verdict KILL 2 dead-rank "$1" "mid-transfer ($1)" $?
 	grep -qF "died: its process ended without closing the communicator" "$TMP/$1.err"
 	_report $? "  the cause: its process ended" "$ERR"
 	survivors_name "$TMP/$1.err" 2 0 1 3
@@ -53,7 +43,6 @@ kill_case() {
 }
 
 kill_case kill-shm
-echo "# dead-rank (SIGKILL), 64 MiB over shared memory: verdict after $MS ms"
 for r in 0 1 3; do
 	grep -qxF "hcclctl: run allreduce: rank $r: links: 3 shm, 0 tcp" "$TMP/kill-shm.err" ||
 		echo "rank $r"
@@ -67,7 +56,6 @@ grep "^hcclctl: run allreduce: rank [13] (host " "$TMP/kill-shm.err" | \
 	grep -q "connection to rank 2 (host [^)]*) lost: it exited or closed the communicator; \(sent\|received\) [0-9]* of [0-9]* bytes$"
 _report $? "  a neighbour: the lost connection to rank 2 with the bytes moved" "$(cat "$TMP/kill-shm.err")"
 kill_case kill-tcp tcp
-echo "# dead-rank (SIGKILL), 64 MiB over TCP: verdict after $MS ms"
 # the same lines but for the links: over either transport the verdict reads alike
 v1=$(grep '^hcclctl: verdict:' "$TMP/kill-shm.err" | sed 's/after [0-9.]* s/after T s/g; s/[0-9][0-9]* bytes/N bytes/g; s/#[0-9]*/#S/g; s/step [0-9]*/step K/g')
 v2=$(grep '^hcclctl: verdict:' "$TMP/kill-tcp.err" | sed 's/after [0-9.]* s/after T s/g; s/[0-9][0-9]* bytes/N bytes/g; s/#[0-9]*/#S/g; s/step [0-9]*/step K/g')
@@ -77,18 +65,7 @@ _report $? "  the verdict names the same kind and rank over shared memory as ove
 # ---- a rank frozen (SIGSTOP) mid-transfer ----
 shm_list >"$TMP/shm.before"
 long_run stop 1 HCCLCTL_TRANSPORT=shm
-kill -STOP "$VICTIM"
-ms=$(wait_for "$TMP/stop.err" "hcclctl: verdict: stuck-rank: rank 1 (host " 8000)
-[ "$ms" -le $BUDGET ]
-_report $? "SIGSTOP of rank 1 over shared memory: stuck-rank naming rank 1 within ${BUDGET} ms" \
-	"after $ms ms" "$(cat "$TMP/stop.err")"
-echo "# stuck-rank (SIGSTOP), 64 MiB over shared memory: verdict after $ms ms"
-wait_gone "$L" 10000
-_report $? "  the launcher ends (it kills the frozen rank)"
-wait "$L"
-RC=$?
-ERR=$(cat "$TMP/stop.err")
-check_rc 2 "  exit 2"
+fault_verdict STOP 1 stuck-rank stop "mid-transfer over shared memory" $?
 # shellcheck disable=SC2086
 none_left "$VICTIM" $OTHERS
 _report $? "  no rank process left, the frozen one included"

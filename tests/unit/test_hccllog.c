@@ -53,6 +53,21 @@ static void add_text(struct hlog_report *r, const char *name, const char *node, 
 	assert_int_equal(hlog_scan_buf(name, node, s, strlen(s), r, err, sizeof(err)), 0);
 }
 
+/* The category text concludes to, read as one file (HCAT_NONE: no error); its error lines in
+ * *errors when that is not NULL. */
+static int cat_of(const char *text, size_t *errors)
+{
+	struct hlog_report r;
+	hlog_report_init(&r);
+	add_text(&r, "stdout.txt", "node0", text);
+	assert_int_equal(hlog_conclude(&r), 0);
+	int cat = r.cat;
+	if (errors)
+		*errors = r.errors;
+	hlog_report_release(&r);
+	return cat;
+}
+
 /* Reads text as one file of node and concludes: the category and detail must be these, the
  * cause must start with cause and the fix name fix (NULL: not checked). */
 static void conclude_text(struct hlog_report *r, const char *name, const char *node,
@@ -1540,11 +1555,7 @@ static void test_quiet_traceback_at_end(void **state)
 	char more[512];
 	snprintf(more, sizeof(more), "%s%s", head,
 		 "22/11/08 02:00:19 INFO XGBoostSpark: training done\n");
-	hlog_report_init(&r);
-	add_text(&r, "tracker.txt", "node0", more);
-	assert_int_equal(hlog_conclude(&r), 0);
-	assert_int_equal(r.cat, HCAT_NONE);
-	hlog_report_release(&r);
+	assert_int_equal(cat_of(more, NULL), HCAT_NONE);
 }
 
 /* A failure the program tried again from another way and went on is no error; the same
@@ -1567,21 +1578,13 @@ static void test_retry_went_on(void **state)
 		"1.07.304.130 I srv    load_model: initializing, n_slots = 1, "
 		"n_ctx_slot = 50176, kv_unified = 'false'\n";
 	char text[2048];
-	struct hlog_report r;
+	size_t errors;
 	snprintf(text, sizeof(text), "%s%s", burst, went_on);
-	hlog_report_init(&r);
-	add_text(&r, "stdout.txt", "node0", text);
-	assert_int_equal(hlog_conclude(&r), 0);
-	assert_int_equal(r.errors, 0);
-	assert_int_equal(r.cat, HCAT_NONE);
-	hlog_report_release(&r);
+	assert_int_equal(cat_of(text, &errors), HCAT_NONE);
+	assert_int_equal(errors, 0);
 	/* the retry failed too */
 	snprintf(text, sizeof(text), "%s%s%s", burst, went_on, burst);
-	hlog_report_init(&r);
-	add_text(&r, "stdout.txt", "node0", text);
-	assert_int_equal(hlog_conclude(&r), 0);
-	assert_int_equal(r.cat, HCAT_RESOURCE);
-	hlog_report_release(&r);
+	assert_int_equal(cat_of(text, NULL), HCAT_RESOURCE);
 	/* a retry by another process, logged before the failure (grep's context pasted under
 	 * it: mindspore-lab/mindact#1983, real-logs-new batch 7) retries nothing of it */
 	static const char other[] =
@@ -1597,17 +1600,10 @@ static void test_retry_went_on(void **state)
 		"[mindspore/ccsrc/distributed/cluster/topology/meta_server_node.cc:98] Finalize] "
 		"The meta server node can not be finalized because there are still 4 alive "
 		"nodes.\n";
-	hlog_report_init(&r);
-	add_text(&r, "stdout.txt", "node0", other);
-	assert_int_equal(hlog_conclude(&r), 0);
-	assert_true(r.errors > 0);
-	hlog_report_release(&r);
+	cat_of(other, &errors);
+	assert_true(errors > 0);
 	/* the file ends on the retry: what came of it is not known */
-	hlog_report_init(&r);
-	add_text(&r, "stdout.txt", "node0", burst);
-	assert_int_equal(hlog_conclude(&r), 0);
-	assert_int_equal(r.cat, HCAT_RESOURCE);
-	hlog_report_release(&r);
+	assert_int_equal(cat_of(burst, NULL), HCAT_RESOURCE);
 }
 
 int main(void)
