@@ -91,6 +91,7 @@ done
 
 # ---- a remote rank killed mid-run ----
 long_run kill "$RT"
+settle 100 ranks_up 4 || true
 procs=$(rank_procs)
 [ "$(printf '%s\n' "$procs" | cut -d: -f1 | sort -u | tr '\n' ' ')" = "1 2 3 4 " ] &&
 	[ "$(printf '%s\n' "$procs" | wc -l)" = 4 ]
@@ -148,6 +149,7 @@ for mode in server rank; do
 	long_run s "$RT4" HCCLCTL_SSH_SESSIONS=$mode
 	want=1
 	[ $mode = rank ] && want=4
+	settle 100 ranks_up 16 || true
 	got="$(sessions_of 1) $(sessions_of 2) $(sessions_of 3) $(sessions_of 4)"
 	ok "[ '$got' = '$want $want $want $want' ]" "16 ranks on 4 nodes, HCCLCTL_SSH_SESSIONS=$mode: $want SSH session(s) per node (got $got)"
 	[ "$(rank_procs | wc -l)" = 16 ]
@@ -165,6 +167,7 @@ done
 
 # A server's parent killed: the server is named with all its ranks, the rest stopped.
 long_run p "$RT4"
+settle 100 ranks_up 16 || true
 victim=$(parent_procs | grep '^2:' | cut -d: -f2)
 ok "[ -n '$victim' ]" "mid-run: node 2's hcclctl-node is pid $victim"
 kill -KILL "$victim"
@@ -178,6 +181,7 @@ _report $? "  no hcclctl left on any node (its ranks died with it)" "$(node_tree
 # The launcher killed outright (no chance to cancel): every session closes, and each
 # run-node stops its ranks when its stdin ends.
 long_run k "$RT4"
+settle 100 ranks_up 16 || true
 [ "$(rank_procs | wc -l)" = 16 ]
 _report $? "mid-run: 16 ranks running before the launcher is killed" "$(node_tree)"
 t0=$(date +%s%N)

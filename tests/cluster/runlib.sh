@@ -46,6 +46,19 @@ node_tree() {
 }
 # SSH connections node I's sshd holds now: each is a child of the listener
 sessions_of() { pgrep -P "$(cat "$CL_DIR/n$1/pid")" | wc -l; }
+# settle TENTHS CMD...: waits until CMD succeeds, TENTHS tenths of a second at most. Rank 0's
+# header can reach the launcher before the last node's session and ranks are up, so a count
+# taken at the header alone races with the start.
+settle() {
+	_st=0
+	_sn=$1
+	shift
+	until "$@"; do
+		[ "$_st" -lt "$_sn" ] || return 1
+		sleep 0.1
+		_st=$((_st + 1))
+	done
+}
 # long_run NAME TABLE [VAR=VALUE...]: a long allreduce over TABLE in the background, its
 # output in $TMP/NAME.out and .err; once rank 0's header is there (up to 10 s): lpid the
 # subshell, launcher the hcclctl in it (`ip netns exec` execs env, which execs hcclctl)
