@@ -239,6 +239,34 @@ int hlog__wf_package_object_attr(struct pspan s, long long *port)
 	return 0;
 }
 
+/* An object that holds the job's own settings without the one the code reads: "AttributeError:
+ * 'Config' object has no attribute 'job'", argparse's "'Namespace' object has no attribute
+ * 'rank'", OmegaConf's "'DictConfig' object has no attribute 'name'" (a key the config file or
+ * the command line did not give). A model's configuration class ("'LlamaConfig' object") is
+ * a release of its package, not this. */
+int hlog__wf_settings_object_attr(struct pspan s, long long *port)
+{
+	(void)port;
+	static const char key[] = "' object has no attribute";
+	static const char *const holders[] = {"Config", "Namespace", "DictConfig", "ListConfig",
+					      "CfgNode", "EasyDict", "AttrDict", "Args"};
+	for (const char *f = hlog__find(s, key); f;) {
+		size_t e = (size_t)(f - s.s), b = e;
+		while (b && (hlog__word_char(s.s[b - 1]) || s.s[b - 1] == '.'))
+			b--;
+		size_t c = e; /* the class's own name, after its module's path */
+		while (c > b && s.s[c - 1] != '.')
+			c--;
+		if (b && s.s[b - 1] == '\'')
+			for (size_t k = 0; k < sizeof(holders) / sizeof(holders[0]); k++)
+				if (strlen(holders[k]) == e - c && !memcmp(s.s + c, holders[k], e - c))
+					return 1;
+		struct pspan rest = {s.s + e + 1, s.n - e - 1};
+		f = hlog__find(rest, key);
+	}
+	return 0;
+}
+
 /* The number a CUDA runtime error is stated by alone: "CUDA error: 2", "CUDA error 46" (a
  * program that prints cudaError_t's value, not its text); -1 when the line has none. */
 static long cuda_error_number(struct pspan s)

@@ -624,6 +624,15 @@ const struct family hlog__fams_node[] = {
 	  * error: unsatisfied condition: cuda>=11.0, please update your driver to a newer
 	  * version") */
 	 .not = {"unsatisfied condition", "newer version"}},
+	/* the job's settings read for a key they do not hold (wordfam_forms.c): "'Namespace'
+	 * object has no attribute 'rank'" */
+	{.cat = HCAT_CONFIG,
+	 .name = "arguments",
+	 .what = "the program reads a setting its configuration does not hold",
+	 .fix = "give the setting the line names (the key in the config file, or the option on "
+		"the command line or in the launcher's template), or run the program with the "
+		"config file made for its release",
+	 .form = hlog__wf_settings_object_attr},
 	/* a command line the program refuses: click's "Error: Missing argument --ray_address"
 	 * (a launcher template whose variable was never filled), argparse's "error: the
 	 * following arguments are required: --nnodes", "unrecognized arguments: --foo" */

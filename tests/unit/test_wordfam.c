@@ -1006,6 +1006,22 @@ static void test_order(void **state)
 				"'batch_get_buffer' (mooncakestore_connector.py:360:lmcache.v1."
 				"storage_backend.connector.mooncakestore_connector)"),
 			    "version");
+	/* real: saforem2/torchtitan's known-bugs page (config-job-dump-folder) and
+	 * uni-medical/SAM-Med3D#6: the job's own settings lack the key the code reads; a model's
+	 * configuration class is its package's release (TinyLLaVA/TinyLLaVA_Factory#201), and a
+	 * class that only ends in a holder's name is not one */
+	assert_string_equal(fam("[rank0]: AttributeError: 'Config' object has no attribute 'job'"),
+			    "arguments");
+	assert_string_equal(fam("AttributeError: 'Namespace' object has no attribute 'rank'"),
+			    "arguments");
+	assert_string_equal(fam("AttributeError: 'omegaconf.dictconfig.DictConfig' object has no "
+				"attribute 'name'"),
+			    "arguments");
+	assert_string_equal(fam("AttributeError: 'LlamaConfig' object has no attribute "
+				"'embd_pdrop'"),
+			    "exception");
+	assert_string_equal(fam("AttributeError: 'NamespaceArgs' object has no attribute 'x'"),
+			    "exception");
 	/* real: kvcache-ai/Mooncake#197 (the store's segments full): a status that names a pool
 	 * with nothing left; vLLM's wait for a broadcast block is no pool run dry */
 	assert_string_equal(fam("E0414 11:10:42.514200 18822 client.cpp:170] Failed to start put "
