@@ -334,6 +334,16 @@ const struct family hlog__fams_proc[] = {
 	 .form = hlog__wf_set_assignment,
 	 .not = {"stacktrace", "stack trace", "debug", "launch_blocking", "_debug",
 		 "_launch_blocking", "enable log", "_log_level", "_log_to_stdout"}},
+	/* a program whose source does not parse, said by Python as it loads the file: verl's
+	 * "SyntaxError: keyword argument repeated: backend" (a file edited by hand); the file and
+	 * line are on the lines above it */
+	{.cat = HCAT_CONFIG,
+	 .name = "source",
+	 .what = "a source file the job runs does not parse",
+	 .fix = "correct the line the traceback names in that file (an edit to it), or, when the "
+		"file belongs to an installed package, run it under the Python release the package "
+		"supports",
+	 .any = {"SyntaxError:", "IndentationError:", "TabError:"}},
 	/* a Python exception whose own line is missing or says nothing a row above knows: the
 	 * frames of its traceback still say a process failed */
 	{.cat = HCAT_UNRESOLVED,

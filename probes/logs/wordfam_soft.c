@@ -329,8 +329,9 @@ const struct family hlog__fams_soft[] = {
 		  /* Python's argparse: "error: argument --kv-cache-dtype: invalid choice: 'int8'" */
 		  "choice",
 		  /* Slurm refusing a request: "sbatch: error: Invalid generic resource (gres)
-		   * specification" */
-		  "specification",
+		   * specification", "sbatch: error: Batch job submission failed: Invalid
+		   * account or account/partition combination specified" */
+		  "specification", "account", "partition",
 		  /* in Chinese: "参数" (parameter), "配置" (setting) */
 		  "参数", "配置",
 		  /* a path the job was given: CANN's "EK0001: Path [...] for [profilerResultPath]

@@ -1022,6 +1022,14 @@ static void test_order(void **state)
 			    "exception");
 	assert_string_equal(fam("AttributeError: 'NamespaceArgs' object has no attribute 'x'"),
 			    "exception");
+	/* real: Watsontao/mindrlhf (document/temp.md, a verl file edited by hand): a source that
+	 * does not parse; Python's advice on its own syntax is no error */
+	assert_string_equal(fam("SyntaxError: keyword argument repeated: backend"), "source");
+	assert_null(fam("session_controller.py:57: SyntaxWarning: invalid escape sequence"));
+	/* real: ArjunaCluster/ArjunaUsers#47: Slurm refusing the job's account */
+	assert_string_equal(fam("sbatch: error: Batch job submission failed: Invalid account or "
+				"account/partition combination specified"),
+			    "invalid");
 	/* real: kvcache-ai/Mooncake#197 (the store's segments full): a status that names a pool
 	 * with nothing left; vLLM's wait for a broadcast block is no pool run dry */
 	assert_string_equal(fam("E0414 11:10:42.514200 18822 client.cpp:170] Failed to start put "
