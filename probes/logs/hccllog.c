@@ -271,6 +271,7 @@ struct scan {
 	const struct kb_found *kfound; /* the line's, found in its first stage */
 	struct hlog_place place;
 	int nccl_warned; /* an NCCL line at WARN, or an error, seen in this file */
+	struct hlog_spy spy; /* a py-spy dump's main thread, if one is open */
 };
 
 /* A row of df's table whose file system is at full use is an error, though its words are
@@ -349,6 +350,7 @@ static int scan_context(struct scan *s, struct pspan raw, struct hlog_line *l,
 	hlog__usage_below(s->r, s->name, s->node, &s->tail, l->msg);
 	full_row(s, l, line);
 	wrong_row(s, l, line, hits);
+	hlog__spy_line(&s->spy, s->no, l->rank, l->msg, line);
 	s->above = s->tail;
 	s->tail = (struct unk_line){s->no,	   l->rank, l->error, l->level == HLINE_INFO,
 				    l->frame != 0, line,    l->msg};
@@ -772,6 +774,12 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 			else
 				hlog__set_unk(&r->lone_frame, name, node, s->frame.no,
 					      s->frame.rank, s->frame.line);
+			r->has_lone_frame = 1;
+		}
+		if (s->spy.wait_no && !r->has_lone_frame) {
+			r->lone_frame_waits = 1;
+			hlog__set_unk(&r->lone_frame, name, node, s->spy.wait_no, s->spy.wait_rank,
+				      s->spy.wait_line);
 			r->has_lone_frame = 1;
 		}
 	}

@@ -20,24 +20,123 @@ struct pspan hlog__frame_function(struct pspan m)
 	return probe__trim((struct pspan){p + 5, m.n - (size_t)(p + 5 - m.s)});
 }
 
+/* torch.distributed's collectives by their Python names */
+static const char *const calls[] = {
+	"broadcast_object_list", "all_gather_object", "all_gather_into_tensor",
+	"reduce_scatter_tensor", "all_reduce", "all_gather", "reduce_scatter", "all_to_all",
+	"broadcast", "barrier", "batch_isend_irecv", "isend", "irecv", "send", "recv",
+	"gather", "scatter", "reduce"};
+
+/* calls' entry named name, or NULL */
+static const char *collective_named(struct pspan name)
+{
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
+		if (probe__eq(name, calls[i]))
+			return calls[i];
+	return NULL;
+}
+
 /* The collective a Python traceback frame is in ("..., line 2615, in broadcast_object_list"),
  * so that a device-side timeout or a socket timeout can say which call it happened in. */
 int hlog__frame_collective(struct pspan m, char *out, size_t len)
 {
-	static const char *const calls[] = {
-		"broadcast_object_list", "all_gather_object", "all_gather_into_tensor",
-		"reduce_scatter_tensor", "all_reduce", "all_gather", "reduce_scatter", "all_to_all",
-		"broadcast", "barrier", "batch_isend_irecv", "isend", "irecv", "send", "recv",
-		"gather", "scatter", "reduce"};
 	struct pspan name = hlog__frame_function(m);
-	if (!name.s)
+	const char *c = name.s ? collective_named(name) : NULL;
+	if (c)
+		snprintf(out, len, "%s", c);
+	return c != NULL;
+}
+
+/* A function whose name says it waits: "wait", "_wait_impl", "barrier", "synchronize" */
+static int waits_by_name(struct pspan name)
+{
+	return hlog__has_nocase(name, "wait") || hlog__has_nocase(name, "barrier") ||
+	       hlog__has_nocase(name, "synchroni");
+}
+
+/* A py-spy dump's heading of a thread: 'Thread 39 (idle): "MainThread"', 'Thread
+ * 0x7F81445A8440 (active+gil): "Thread-2"'. 1: the main thread's, 2: another's, 0: none. */
+int hlog__spy_thread(struct pspan m)
+{
+	struct pspan t = probe__trim(m);
+	if (!probe__starts(t, "Thread ") || t.n > 120)
 		return 0;
-	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
-		if (probe__eq(name, calls[i])) {
-			snprintf(out, len, "%s", calls[i]);
-			return 1;
+	const char *state = hlog__find(t, " (");
+	const char *name = hlog__find(t, "): \"");
+	if (!state || !name || name < state || t.s[t.n - 1] != '"')
+		return 0;
+	for (const char *p = t.s + 7; p < state; p++)
+		if (!isxdigit((unsigned char)*p) && *p != 'x')
+			return 0;
+	struct pspan who = {name + 4, (size_t)(t.s + t.n - 1 - (name + 4))};
+	return probe__eq(who, "MainThread") ? 1 : 2;
+}
+
+/* The function of a py-spy dump's frame, "    broadcast (torch/distributed/distributed_c10d.py:
+ * 1191)", "    ncclAllReduce (collectives.cc:49)", "    sched_yield (libc.so.6)"; an empty
+ * span when m is none. */
+struct pspan hlog__spy_function(struct pspan m)
+{
+	struct pspan t = probe__trim(m);
+	if (t.n < 4 || t.n > 400 || t.s[t.n - 1] != ')')
+		return (struct pspan){NULL, 0};
+	size_t i = 0;
+	while (i < t.n && (isalnum((unsigned char)t.s[i]) || strchr("_<>.:~", t.s[i])))
+		i++;
+	if (!i || i + 2 >= t.n || t.s[i] != ' ' || t.s[i + 1] != '(')
+		return (struct pspan){NULL, 0};
+	for (size_t k = i + 2; k + 1 < t.n; k++)
+		if (t.s[k] == ' ' || t.s[k] == '(' || t.s[k] == ')')
+			return (struct pspan){NULL, 0};
+	return (struct pspan){t.s, i};
+}
+
+/* Whether a frame's function is where a blocked process waits: a collective, a wait, or a call
+ * into a communication library (NCCL's, RCCL's, HCCL's own functions: "ncclGroupEndInternal") */
+int hlog__spy_waits(struct pspan name)
+{
+	static const char *const libs[] = {"nccl", "rccl", "hccl", "Hccl"};
+	const char *own = name.s;
+	for (size_t i = name.n; i; i--)
+		if (name.s[i - 1] == ':' || name.s[i - 1] == '.') {
+			own = name.s + i;
+			break;
 		}
-	return 0;
+	struct pspan fn = {own, name.n - (size_t)(own - name.s)};
+	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++)
+		if (probe__starts(fn, libs[i]))
+			return 1;
+	return collective_named(fn) || probe__eq(fn, "destroy_process_group") ||
+	       waits_by_name(fn);
+}
+
+/* A py-spy dump lists a thread's frames innermost first: a main thread whose innermost frames
+ * are a collective or a wait was blocked there when it was dumped (someone dumped it because
+ * it hung), though no line of it is an error ('Thread 27321 (active): "MainThread"', then
+ * "    broadcast (torch/distributed/distributed_c10d.py:1555)"). */
+enum { SPY_INNERMOST = 8 };
+
+void hlog__spy_line(struct hlog_spy *sp, unsigned no, int rank, struct pspan msg,
+		    struct pspan line)
+{
+	int head = hlog__spy_thread(msg);
+	if (head) {
+		sp->main = head == 1;
+		sp->frames = 0;
+		return;
+	}
+	if (!sp->main)
+		return;
+	struct pspan fn = hlog__spy_function(msg);
+	if (!fn.s) {
+		sp->main = 0;
+		return;
+	}
+	if (sp->frames++ < SPY_INNERMOST && !sp->wait_no && hlog__spy_waits(fn)) {
+		sp->wait_no = no;
+		sp->wait_rank = rank;
+		sp->wait_line = line;
+	}
 }
 
 /* Whether the line is a call to a wait as a stack dump shows its innermost frame: the source line
@@ -73,7 +172,7 @@ int hlog__wait_call(struct pspan s)
 	for (size_t k = 0; k < name.n; k++)
 		if (!isalnum((unsigned char)name.s[k]) && name.s[k] != '_')
 			return 0;
-	return hlog__has_nocase(name, "wait") || hlog__has_nocase(name, "barrier");
+	return waits_by_name(name);
 }
 
 /* A frame of MPICH's error stack, under a line that ends in "error stack:": the function, its

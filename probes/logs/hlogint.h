@@ -150,6 +150,21 @@ void hlog__op_name(struct pspan m, const char *key, char *out, size_t len);
 struct pspan hlog__frame_function(struct pspan m);
 int hlog__frame_collective(struct pspan m, char *out, size_t len);
 int hlog__wait_call(struct pspan s);
+int hlog__spy_thread(struct pspan m);
+struct pspan hlog__spy_function(struct pspan m);
+int hlog__spy_waits(struct pspan name);
+/* A file's py-spy dump as its lines are read: inside its main thread's stack, the frames read
+ * so far, and the first of the innermost that is a collective or a wait (its line number, 0
+ * while none; its rank and text). */
+struct hlog_spy {
+	int main;
+	unsigned frames;
+	unsigned wait_no;
+	int wait_rank;
+	struct pspan wait_line;
+};
+void hlog__spy_line(struct hlog_spy *sp, unsigned no, int rank, struct pspan msg,
+		    struct pspan line);
 int hlog__stack_frame(struct pspan m);
 int hlog__help_advice(struct pspan msg);
 /* df's table: its heading, and a line below it (0 none: the table ended, 1 a row, 2 a row

@@ -401,7 +401,7 @@ const struct family hlog__fams_proc[] = {
 	 .name = "waiting-call",
 	 .says = WF_SAYS_WAITS,
 	 .what = "a process was waiting in a call when its stack was printed: the dump's innermost "
-		 "frame is a wait that had not returned",
+		 "frames are a collective or a wait that had not returned",
 	 .fix = "find what it waited for: the ranks or workers that had not reached the same call "
 		"(their own logs and stacks: py-spy dump --pid PID), not this one"},
 };

@@ -1366,6 +1366,17 @@ cause_is "kind detail" "unresolved words:exception" "a dump that ends in another
 	'  File "/envs/lib/python3.9/site-packages/torchrec/distributed/types.py", line 117, in forward' \
 	'    ret = self.compute(ctx, dist_input)'
 
+# a py-spy dump whose main thread's innermost frames are a collective: that process was
+# blocked there (huggingface/transformers#22363); another thread idle in a wait is not that
+cause_is "kind detail" "rank-stuck words:waiting-call" "a py-spy dump blocked in broadcast" \
+	'Thread 27321 (active): "MainThread"' \
+	'    broadcast (torch/distributed/distributed_c10d.py:1555)' \
+	'    wrapper (torch/distributed/distributed_c10d.py:1436)' \
+	'    _broadcast_model (deepspeed/runtime/engine.py:1105)'
+printf '%s\n' 'Thread 0x7F7D9CFF9640 (idle): "Thread-2"' '    wait (threading.py:324)' \
+	'    run (tqdm/_monitor.py:60)' >"$TMP/spy0.log"
+exit_is 0 "a helper thread idle in a wait is no hang: exit 0" "$TMP/spy0.log"
+
 # words of checks and launches no earlier row knew (real-logs-new batch427): a setting a tool
 # cannot work under, a PCIe link under its bound, a program started on too few nodes (its
 # own words outrank the launcher's summary under them), a communicator some rank left

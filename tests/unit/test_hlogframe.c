@@ -59,6 +59,54 @@ static void test_frames(void **state)
 	assert_int_equal(hlog__stack_frame(span("main(): nothing")), 0);
 }
 
+/* py-spy's dumps, real lines: huggingface/text-generation-inference#2099 (a shard spinning in
+ * NCCL), huggingface/transformers#22363 (a rank in broadcast), pytorch/torchtitan#1342 (a
+ * tqdm monitor thread, idle in wait) */
+static void test_spy(void **state)
+{
+	(void)state;
+	assert_int_equal(hlog__spy_thread(span("Thread 1302975 (active): \"MainThread\"")), 1);
+	assert_int_equal(hlog__spy_thread(span("Thread 0x7F7D9CFF9640 (idle): \"Thread-2\"")), 2);
+	assert_int_equal(hlog__spy_thread(span("Thread 39 (idle): \"MainThread\" extra")), 0);
+	assert_int_equal(hlog__spy_thread(span("Thread pool exhausted (x): \"MainThread\"")), 0);
+	struct pspan fn = hlog__spy_function(span("    ncclAllReduce (collectives.cc:49)"));
+	assert_int_equal(fn.n, 13);
+	assert_true(hlog__spy_waits(fn));
+	fn = hlog__spy_function(span("    broadcast (torch/distributed/distributed_c10d.py:1555)"));
+	assert_true(fn.s && hlog__spy_waits(fn));
+	fn = hlog__spy_function(span("    sched_yield (libc.so.6)"));
+	assert_true(fn.s && !hlog__spy_waits(fn));
+	fn = hlog__spy_function(span("    backward (torch/autograd/__init__.py:266)"));
+	assert_true(fn.s && !hlog__spy_waits(fn));
+	/* a sentence in parentheses, or a Python frame, is no py-spy frame */
+	assert_null(hlog__spy_function(span("Training done (see the log)")).s);
+	assert_null(hlog__spy_function(span("  File \"x.py\", line 3, in main")).s);
+
+	/* the main thread's innermost frames only: a wait further down, or another thread's,
+	 * is not where it was blocked */
+	struct hlog_spy sp = {0};
+	const char *dump[] = {"Thread 1302975 (active): \"MainThread\"",
+			      "    sched_yield (libc.so.6)",
+			      "    ncclLaunchKernelBefore_NoUncapturedCuda (enqueue.cc:968)",
+			      "    doLaunches (group.cc:161)"};
+	for (unsigned i = 0; i < 4; i++)
+		hlog__spy_line(&sp, i + 1, -1, span(dump[i]), span(dump[i]));
+	assert_int_equal(sp.wait_no, 3);
+	struct hlog_spy other = {0};
+	const char *idle[] = {"Thread 0x7F7D9CFF9640 (idle): \"Thread-2\"",
+			      "    wait (threading.py:324)"};
+	for (unsigned i = 0; i < 2; i++)
+		hlog__spy_line(&other, i + 1, -1, span(idle[i]), span(idle[i]));
+	assert_int_equal(other.wait_no, 0);
+	struct hlog_spy deep = {0};
+	hlog__spy_line(&deep, 1, -1, span(dump[0]), span(dump[0]));
+	for (unsigned i = 0; i < 8; i++)
+		hlog__spy_line(&deep, i + 2, -1, span("    forward (model.py:10)"),
+			       span("    forward (model.py:10)"));
+	hlog__spy_line(&deep, 10, -1, span("    barrier (c10d.py:1)"), span("    barrier (c10d.py:1)"));
+	assert_int_equal(deep.wait_no, 0);
+}
+
 static void test_fs_table(void **state)
 {
 	(void)state;
@@ -150,6 +198,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_help_advice),
 		cmocka_unit_test(test_frames),
+		cmocka_unit_test(test_spy),
 		cmocka_unit_test(test_fs_table),
 		cmocka_unit_test(test_wrong_table),
 	};
