@@ -171,6 +171,15 @@ static const struct {
 	 * utils/py_utils.cc:38] TF-TRT Warning: Could not find TensorRT" (Ray Train and KubeRay
 	 * jobs that finished) */
 	{"Could not find TensorRT", 1, NULL},
+	/* vLLM's own ops, absent where a platform plugin brings its own and said at vLLM's
+	 * warning level: "WARNING 08-07 09:10:36 [_custom_ops.py:20] Failed to import from
+	 * vllm._C with ModuleNotFoundError("No module named 'vllm._C'")" (vLLM-Ascend servers
+	 * that started and answered) */
+	{"Failed to import from vllm._C with ModuleNotFoundError", 1, NULL},
+	/* Slurm's step daemon telling that what it said before of a setting is void: "slurmstepd:
+	 * info: Setting TMPDIR to /scratch/3422263. Previous errors about TMPDIR can be
+	 * discarded" (Lightning and Fabric runs that finished) */
+	{"can be discarded", 1, NULL},
 	/* LAMMPS started in a directory it may not write, its default log file refused at its
 	 * warning level and the run going on with the screen's output alone: "WARNING on proc 0:
 	 * Cannot open log.lammps for writing: Read-only file system (src/lammps.cpp:511)" (three

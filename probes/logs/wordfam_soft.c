@@ -446,6 +446,10 @@ const struct family hlog__fams_soft[] = {
 		  * currently does not work on multi GPU setups - sadly we are a 2 brother team
 		  * ..." */
 		 "does not work on", "do not work on",
+		 /* and the setups it is limited to: vLLM-Ascend's "NotImplementedError: Torchair
+		  * graph mode only works with following model types:['deepseek', 'pangu']." */
+		 "only works with", "only work with", "only works on", "only supports",
+		 "is only supported", "are only supported",
 		 /* an operation without a kernel for the data type it was given: aclnn's
 		  * "Tensor scale not implemented for DT_FLOAT16, should be in dtype support list
 		  * [DT_UINT64, DT_BFLOAT16, DT_INT64, DT_FLOAT]." */

@@ -703,6 +703,12 @@ static const struct benign_line benign_lines[] = {
 	 "ascend-huawei-avod-npu-1p-tf-train-pyramid-cars-mix-precision-to-step-200000-infershape-"
 	 "warnings-healthy",
 	 "Failed to find bogomips in /proc/cpuinfo; cannot determine CPU frequency", 0},
+	{"Failed to import from vllm._C with ModuleNotFoundError",
+	 "../real-logs-new/batch934/cs-self-learning-vllm-ascend-v1-qwen2-5-7b-serve-startup-complete-"
+	 "completions-200-healthy",
+	 "Failed to import from vllm._C with ModuleNotFoundError", 0},
+	{"can be discarded", "../real-logs-new/batch1166/cfr24-3422263-lightning-2node-ddp-slurm-healthy",
+	 "Previous errors about TMPDIR can be discarded", 0},
 	{"Could not find TensorRT",
 	 "../real-logs-new/batch1062/ray-docs-vicuna-13b-lightning-deepspeed-zero3-16node-finished-"
 	 "healthy",

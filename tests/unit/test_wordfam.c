@@ -1030,6 +1030,10 @@ static void test_order(void **state)
 	assert_string_equal(fam("sbatch: error: Batch job submission failed: Invalid account or "
 				"account/partition combination specified"),
 			    "invalid");
+	/* real: vllm-project/vllm-ascend#2266: a mode limited to other models than the job's */
+	assert_string_equal(fam("NotImplementedError: Torchair graph mode only works with following "
+				"model types:['deepseek', 'pangu']."),
+			    "unsupported");
 	/* real: kvcache-ai/Mooncake#197 (the store's segments full): a status that names a pool
 	 * with nothing left; vLLM's wait for a broadcast block is no pool run dry */
 	assert_string_equal(fam("E0414 11:10:42.514200 18822 client.cpp:170] Failed to start put "
