@@ -135,16 +135,44 @@ int hlog__opens_exception(struct pspan m)
 /* The lines a retry may come within, below the failure it retries. */
 #define RETRY_WITHIN 6
 
+/* A message that says a connection was made: paramiko's "Connected (version 2.0, client
+ * OpenSSH_7.6p1)", SageMaker's "Can connect to host algo-1", "connection established" (not
+ * "Disconnected", "not connected"). */
+static int connection_made(struct pspan m)
+{
+	static const char *const made[] = {"can connect to", "connection established",
+					   "established connection", "successfully connected",
+					   "connected successfully"};
+	struct pspan t = probe__trim(m);
+	/* the word, capitalised as a message's first (after a logger's name it may keep) */
+	for (const char *f = hlog__find(t, "Connected"); f;) {
+		size_t i = (size_t)(f - t.s), e = i + 9;
+		if ((!i || t.s[i - 1] == ' ') &&
+		    (e == t.n || t.s[e] == ' ' || t.s[e] == '(' || t.s[e] == '.' || t.s[e] == '!'))
+			return 1;
+		f = hlog__find((struct pspan){t.s + e, t.n - e}, "Connected");
+	}
+	for (size_t i = 0; i < sizeof(made) / sizeof(made[0]); i++)
+		if (hlog__has_nocase(t, made[i]))
+			return !hlog__has_nocase(t, "not ") && !hlog__has_nocase(t, "cannot");
+	return 0;
+}
+
 int hlog__recovered_below(struct pspan ahead, const struct hlog_line *failed)
 {
 	struct pspan rest = ahead, l;
+	/* a failure to connect is over once a later line says the connection was made */
+	int connecting = hlog__has_nocase(failed->msg, "connect");
 	for (int k = 0; k < RETRY_WITHIN && probe__next_line(&rest, &l); k++) {
-		if (!hlog__retry_announced(probe__trim(l)))
+		struct hlog_line rl;
+		int retry = hlog__retry_announced(probe__trim(l));
+		if (!retry && !connecting)
+			continue;
+		hlog__line_parse(l, &rl);
+		if (!retry && (rl.error || !connection_made(rl.msg)))
 			continue;
 		/* the same process's retry, after the failure: not another's, nor an earlier
 		 * line pasted below it */
-		struct hlog_line rl;
-		hlog__line_parse(l, &rl);
 		if ((failed->pid >= 0 && rl.pid >= 0 && failed->pid != rl.pid) ||
 		    (failed->t_us >= 0 && rl.t_us >= 0 && rl.t_us < failed->t_us))
 			return 0;

@@ -137,6 +137,16 @@ const struct family hlog__fams_node[] = {
 		 /* and its object store: "System memory request exceeds memory available in
 		  * /dev/shm" */
 		 "exceeds memory available", "exceeds the memory available"}},
+	/* memory a task asks for that the node cannot give it: Slurm's "srun: error: Unable to
+	 * create step for job 1853845: Memory required by task is not available" (a node whose
+	 * memory others hold) */
+	{.cat = HCAT_RESOURCE,
+	 .name = "memory",
+	 .fix = "give the task the memory it asks for: a node with that much free (sinfo -N -o "
+		"'%N %e' shows the free memory; a node left with stray processes is drained and "
+		"cleaned), or ask for less (--mem, --mem-per-cpu)",
+	 .any = {"memory required", "memory requested"},
+	 .also = {"not available", "unavailable", "exceeds"}},
 	/* a pool the program draws from with nothing left in it: Mooncake's store, its segments
 	 * full, "Failed to start put operation: NO_AVAILABLE_HANDLE" */
 	{.cat = HCAT_RESOURCE,

@@ -1377,6 +1377,22 @@ printf '%s\n' 'Thread 0x7F7D9CFF9640 (idle): "Thread-2"' '    wait (threading.py
 	'    run (tqdm/_monitor.py:60)' >"$TMP/spy0.log"
 exit_is 0 "a helper thread idle in a wait is no hang: exit 0" "$TMP/spy0.log"
 
+# a failure to connect that a later line of the same run says was made (SageMaker's MPI
+# worker waiting for the master's ssh daemon, real-logs-new batch1170): no failure; without
+# the line that says so, the address that could not be reached is the cause
+printf '%s\n' '2021-05-11 19:59:14,961 sagemaker-training-toolkit INFO     Cannot connect to host algo-1' \
+	'2021-05-11 19:59:14,961 sagemaker-training-toolkit INFO     Connection failed with exception: ' \
+	' [Errno None] Unable to connect to port 22 on 10.0.97.76' \
+	'2021-05-11 19:59:15,967 paramiko.transport INFO     Connected (version 2.0, client OpenSSH_7.6p1)' \
+	'2021-05-11 19:59:16,062 paramiko.transport INFO     Authentication (publickey) successful!' \
+	'2021-05-11 19:59:16,062 sagemaker-training-toolkit INFO     Can connect to host algo-1' >"$TMP/conn.log"
+exit_is 0 "a connection made after it failed: exit 0" "$TMP/conn.log"
+cause_is "kind port" "network-unreachable 22" "a connection that never came" \
+	'2021-05-11 19:59:14,961 sagemaker-training-toolkit INFO     Cannot connect to host algo-1' \
+	'2021-05-11 19:59:14,961 sagemaker-training-toolkit INFO     Connection failed with exception: ' \
+	' [Errno None] Unable to connect to port 22 on 10.0.97.76' \
+	'2021-05-11 19:59:16,062 sagemaker-training-toolkit INFO     Waiting for MPI process to finish.'
+
 # words of checks and launches no earlier row knew (real-logs-new batch427): a setting a tool
 # cannot work under, a PCIe link under its bound, a program started on too few nodes (its
 # own words outrank the launcher's summary under them), a communicator some rank left

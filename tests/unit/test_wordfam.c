@@ -1034,6 +1034,13 @@ static void test_order(void **state)
 	assert_string_equal(fam("NotImplementedError: Torchair graph mode only works with following "
 				"model types:['deepseek', 'pangu']."),
 			    "unsupported");
+	/* real: NVIDIA-NeMo/RL#1019: a node that cannot give a task the memory it asks for; what
+	 * the software does not support stays that */
+	assert_string_equal(fam("srun: error: Unable to create step for job 1853845: Memory required "
+				"by task is not available"),
+			    "memory");
+	assert_string_equal(fam("RuntimeError: this mode is not available on this platform"),
+			    "unsupported");
 	/* real: kvcache-ai/Mooncake#197 (the store's segments full): a status that names a pool
 	 * with nothing left; vLLM's wait for a broadcast block is no pool run dry */
 	assert_string_equal(fam("E0414 11:10:42.514200 18822 client.cpp:170] Failed to start put "
