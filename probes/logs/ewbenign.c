@@ -129,6 +129,10 @@ static const struct {
 	 * (not advice to reset a device: NVRM's "Xid ... 63, ... New row marked for remapping,
 	 * reset gpu to activate") */
 	{", reset it to", 1, NULL},
+	/* and the same put as what the program will do: ModelArts' toolkit, "the
+	 * \"log-preview-size\" parameter exceeds the limit and will be set to the default value
+	 * 5242880" */
+	{"will be set to the default", 1, NULL},
 	/* or a setting's source missing and the defaults taken: "[WARNING] Config file not found:
 	 * , using default configuration." */
 	{", using default", 1, NULL},

@@ -29,6 +29,13 @@ const struct family hlog__fams_soft[] = {
 		  /* Accelerate: "Cannot apply desired operation due to shape mismatches. All
 		   * shapes across devices must be valid." */
 		  "across devices", "across ranks"}},
+	/* and Gloo's size check alone, the enforce that fails when a peer sends more bytes than
+	 * this rank's call expects: "[enforce fail at .../gloo/transport/tcp/pair.cc:446]
+	 * op.preamble.length <= op.nbytes. 256000 vs 128000" (ranks passing tensors of
+	 * different sizes to the same collective) */
+	{.cat = HCAT_OP_MISMATCH,
+	 .name = "collective-mismatch",
+	 .any = {"preamble.length <= "}},
 	/* code built for other GPUs than these: CUDA's cudaErrorInvalidDeviceFunction ("Cuda
 	 * failure 'invalid device function'"), cudaErrorNoKernelImageForDevice ("no kernel image
 	 * is available for execution on the device") and cudaErrorSymbolNotFound: the binary

@@ -709,6 +709,10 @@ static const struct benign_line benign_lines[] = {
 	 "Failed to import from vllm._C with ModuleNotFoundError", 0},
 	{"can be discarded", "../real-logs-new/batch1166/cfr24-3422263-lightning-2node-ddp-slurm-healthy",
 	 "Previous errors about TMPDIR can be discarded", 0},
+	{"will be set to the default",
+	 "../real-logs-new/batch1171/ascend-modelzoo-tf-meta-sgd-id1236-modelarts-1p-npu-proc-rank-0-"
+	 "device-0-exit-minus-9-return-247-unresolved",
+	 "parameter exceeds the limit and will be set to the default value", 0},
 	{"Could not find TensorRT",
 	 "../real-logs-new/batch1062/ray-docs-vicuna-13b-lightning-deepspeed-zero3-16node-finished-"
 	 "healthy",

@@ -1041,6 +1041,12 @@ static void test_order(void **state)
 			    "memory");
 	assert_string_equal(fam("RuntimeError: this mode is not available on this platform"),
 			    "unsupported");
+	/* real: NVIDIA/nccl#1394: Gloo's size check alone, a peer's tensor larger than this
+	 * rank's */
+	assert_string_equal(fam("  what():  [enforce fail at /opt/pytorch/pytorch/third_party/gloo/"
+				"gloo/transport/tcp/pair.cc:446] op.preamble.length <= op.nbytes. "
+				"256000 vs 128000"),
+			    "collective-mismatch");
 	/* real: kvcache-ai/Mooncake#197 (the store's segments full): a status that names a pool
 	 * with nothing left; vLLM's wait for a broadcast block is no pool run dry */
 	assert_string_equal(fam("E0414 11:10:42.514200 18822 client.cpp:170] Failed to start put "
