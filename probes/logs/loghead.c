@@ -194,3 +194,15 @@ int hlog__task_label(struct pspan *m)
 	hlog__skip(m, d + 1);
 	return 1;
 }
+
+/* pytest's mark on the lines of a failure's report, a capital E and its indentation ("E
+ * File \"python/ray/_raylet.pyx\", line 501, in ray._raylet.execute_task", "E
+ * RuntimeError: ..."): the text after it is the program's, traceback frames among it. The
+ * indentation stays, for what it says of the text. */
+int hlog__pytest_mark(struct pspan *m)
+{
+	if (m->n < 5 || m->s[0] != 'E' || m->s[1] != ' ' || m->s[2] != ' ' || m->s[3] != ' ')
+		return 0;
+	hlog__skip(m, 1);
+	return 1;
+}

@@ -24,6 +24,7 @@ int hlog__host_label(struct pspan *m);
 /* a process's role label ("[default2]:") */
 int hlog__role_label(struct pspan *m);
 /* a job runner's task label at the line's start ("finetune/0 ") */
+int hlog__pytest_mark(struct pspan *m);
 int hlog__task_label(struct pspan *m);
 
 #endif

@@ -813,7 +813,8 @@ void hlog__line_parse_hits(struct pspan raw, struct hlog_line *l, const struct h
 		size_t sp = spaces(m);
 		struct pspan t = {m.s + sp, m.n - sp};
 		if ((!pass && (grep_prefix(&t, l) || hlog__compose_prefix(&t) || hlog__viewer_cells(&t) ||
-			       srun_label(&t, l) || hlog__host_label(&t) || hlog__task_label(&t))) ||
+			       srun_label(&t, l) || hlog__host_label(&t) || hlog__task_label(&t) ||
+			       hlog__pytest_mark(&t))) ||
 		    rank_prefix(&t, l) || hlog__role_label(&t) ||
 		    proc_prefix(&t, l) ||
 		    ctime_prefix(&t, l) ||

@@ -490,6 +490,15 @@ static void test_line_edges(void **state)
 	assert_int_equal(l.error, 0);
 	assert_int_equal(l.frame, 1);
 	assert_true(probe__starts(l.msg, "File"));
+	/* pytest's mark on a failure's report (ray-project/ray_lightning#61): a frame under it is
+	 * a frame; a word that opens with E is no mark */
+	hlog__line_parse(S("E                         File \"python/ray/_raylet.pyx\", line 501, in "
+			   "ray._raylet.execute_task"),
+			 &l);
+	assert_int_equal(l.frame, 1);
+	assert_true(probe__starts(l.msg, "File"));
+	hlog__line_parse(S("Epoch 3:   5%"), &l);
+	assert_true(probe__starts(l.msg, "Epoch"));
 	hlog__line_parse(S("[default2]: step 3"), &l);
 	assert_true(probe__starts(l.msg, "step 3"));
 	assert_int_equal(l.rank, -1);
