@@ -184,6 +184,11 @@ static const struct {
 	 * info: Setting TMPDIR to /scratch/3422263. Previous errors about TMPDIR can be
 	 * discarded" (Lightning and Fabric runs that finished) */
 	{"can be discarded", 1, NULL},
+	/* TensorFlow's graph check that finds a type it cannot infer, said at its warning level
+	 * and gone on without: "W tensorflow/core/common_runtime/forward_type_inference.cc:231]
+	 * Type inference failed. This indicates an invalid graph that escaped type checking.
+	 * Error message: INVALID_ARGUMENT: ..." (Horovod runs on two GPUs that finished) */
+	{"Type inference failed. This indicates an invalid graph", 1, NULL},
 	/* LAMMPS started in a directory it may not write, its default log file refused at its
 	 * warning level and the run going on with the screen's output alone: "WARNING on proc 0:
 	 * Cannot open log.lammps for writing: Read-only file system (src/lammps.cpp:511)" (three

@@ -547,8 +547,20 @@ const struct family hlog__fams_node[] = {
 	 /* but not a build that adds checks for debugging: torch's "Compile with
 	  * `TORCH_USE_CUDA_DSA` to enable device-side assertions." under every CUDA error */
 	 .not = {"assertion", "debug"}},
-	/* and as the build's own lack: torch's "use_libuv was requested but PyTorch was built
-	 * without libuv support, run with USE_LIBUV=0 to disable it" (2.4's "was build without") */
+	/* a release whose own default its build lacks: torch's TCPStore asking for libuv by
+	 * default on Windows wheels built without it, "use_libuv was requested but PyTorch was
+	 * built without libuv support, run with USE_LIBUV=0 to disable it" (the user asked for
+	 * nothing; other releases do not ask, or have it) */
+	{.cat = HCAT_VERSION,
+	 .name = "version",
+	 .what = "software versions do not fit together",
+	 .fix = "install a PyTorch release whose store default fits its build (on Windows one "
+		"that does not ask for libuv), or turn it off as the line says: USE_LIBUV=0 in "
+		"the launch's environment on every node",
+	 .any = {"use_libuv was requested"},
+	 .also = {"built without", "build without"}},
+	/* and as the build's own lack of a feature asked for: "... but PyTorch was built without
+	 * libuv support" said of a feature the job's own setting requested */
 	{.cat = HCAT_CONFIG,
 	 .name = "backend-missing",
 	 .what = "the job asks for a feature its installed build does not have",

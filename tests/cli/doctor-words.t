@@ -982,8 +982,9 @@ cause_is "kind node" "unresolved node0" "a compose service's traceback frames" \
 printf '%s\n' 'ERROR    | train:main:12 - rendezvous failed' >"$TMP/lg.log"
 exit_is 1 "  loguru's level before '|': still an error line (a warning), never a pass" "$TMP/lg.log"
 
-# a feature the build lacks, in its own words, is the job's setup
-cause_is "kind detail" "config words:backend-missing" "PyTorch built without libuv" \
+# a release's own default that its build lacks (PyTorch's Windows wheels asking for libuv) is a
+# release that does not fit; a feature the job asked for that its build lacks is its setup
+cause_is "kind detail" "version-mismatch words:version" "PyTorch built without libuv" \
 	'torch.distributed.DistStoreError: use_libuv was requested but PyTorch was built without libuv support, run with USE_LIBUV=0 to disable it.'
 
 # the source line Python quotes under a frame is code, not the failure ("timeout=timeout" is an

@@ -713,6 +713,10 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch1171/ascend-modelzoo-tf-meta-sgd-id1236-modelarts-1p-npu-proc-rank-0-"
 	 "device-0-exit-minus-9-return-247-unresolved",
 	 "parameter exceeds the limit and will be set to the default value", 0},
+	{"Type inference failed. This indicates an invalid graph",
+	 "../real-logs-new/batch1185/merlin-dataloader-horovod-notebook-2xv100-type-inference-warning-"
+	 "healthy",
+	 "Type inference failed. This indicates an invalid graph that escaped type checking", 0},
 	{"Could not find TensorRT",
 	 "../real-logs-new/batch1062/ray-docs-vicuna-13b-lightning-deepspeed-zero3-16node-finished-"
 	 "healthy",
