@@ -339,14 +339,35 @@ static void other_values(struct sbuf *b, const struct hlog_report *r, const char
 	}
 }
 
+/* What a component that differs across the nodes is: a release, unless a row says otherwise
+ * (the network NCCL chose is a node's devices and settings, not a release of anything) */
+static const struct {
+	const char *comp;
+	int cat;
+	const char *detail, *fix;
+} differs[] = {
+	{"NCCL network", HCAT_CONFIG, "network-differs",
+	 "make every node use the same network: on the node that chose the other one, check its "
+	 "RDMA devices and their ports (ibv_devinfo, ibstat) and the NCCL_IB_DISABLE, NCCL_NET and "
+	 "NCCL_IB_HCA settings its job was given, then run again"},
+	{NULL, HCAT_VERSION, "differs-across-nodes",
+	 "install the same release of every library the job loads (the communication library, "
+	 "its network plugin, the driver and runtime) on every node, from one image or one "
+	 "environment, and run again; until then no failure the nodes report between them is "
+	 "trustworthy"},
+};
+
 int hlog__facts_conclude(struct hlog_report *r)
 {
 	size_t i, o;
 	if (!differing(r, &i, &o))
 		return 0;
 	const struct hlog_fact *c = &r->fact[i], *odd = &r->fact[o];
+	size_t d = 0;
+	while (differs[d].comp && strcasecmp(differs[d].comp, c->comp))
+		d++;
 	char before[200];
-	hlog__recast(r, HLOG_VERSION, HCAT_VERSION, "differs-across-nodes", before, sizeof(before));
+	hlog__recast(r, HLOG_VERSION, differs[d].cat, differs[d].detail, before, sizeof(before));
 	snprintf(r->node, sizeof(r->node), "%s", odd->node[0] ? odd->node : odd->host);
 	snprintf(r->reported_on, sizeof(r->reported_on), "%s", r->node);
 	struct sbuf b = {r->cause, sizeof(r->cause), 0};
@@ -358,10 +379,7 @@ int hlog__facts_conclude(struct hlog_report *r)
 	other_values(&b, r, c->comp, odd->value);
 	if (before[0])
 		sb_add(&b, "; what else the logs report may follow from it: %s", before);
-	hlog__set_fix(r, "install the same release of every library the job loads (the "
-			 "communication library, its network plugin, the driver and runtime) on "
-			 "every node, from one image or one environment, and run again; until then "
-			 "no failure the nodes report between them is trustworthy");
+	hlog__set_fix(r, differs[d].fix);
 	const struct hlog_fact *q[2] = {odd, NULL};
 	for (size_t k = 0; k < r->nfact && !q[1]; k++)
 		if (!strcasecmp(r->fact[k].comp, c->comp) && strcmp(r->fact[k].value, odd->value))

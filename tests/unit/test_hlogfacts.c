@@ -82,6 +82,23 @@ static void test_plugin_on_one_host(void **state)
 	hlog_report_release(&r);
 }
 
+/* The network NCCL chose on each node (real: NVIDIA-NeMo/Speech#4035, InfiniBand on one node
+ * and sockets on the other): a node's devices and settings, not a release */
+static void test_network_differs(void **state)
+{
+	(void)state;
+	struct hlog_report r;
+	hlog_report_init(&r);
+	scan(&r, "node0", "gpu01:596387:596387 [0] NCCL INFO Using network IBext\n");
+	scan(&r, "node1", "gpu02:693036:693036 [0] NCCL INFO Using network Socket\n");
+	assert_int_equal(hlog_conclude(&r), 0);
+	assert_int_equal(r.cat, HCAT_CONFIG);
+	assert_string_equal(r.detail, "network-differs");
+	assert_contains(r.cause, "NCCL network differs across the nodes of the job: IBext on gpu01");
+	assert_contains(r.fix, "NCCL_IB_DISABLE");
+	hlog_report_release(&r);
+}
+
 /* What is not a node's own version, and what cannot be compared. */
 static void test_nothing_to_compare(void **state)
 {
@@ -187,6 +204,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_version_differs),
+		cmocka_unit_test(test_network_differs),
 		cmocka_unit_test(test_plugin_on_one_host),
 		cmocka_unit_test(test_nothing_to_compare),
 		cmocka_unit_test(test_precedence),
