@@ -64,6 +64,9 @@ static const struct {
 	/* and a metric named for the error it measures: XGBoost's "[0]\ttrain-error:0.014433"
 	 * (the training set's error rate after round 0) */
 	{"error", 0, hlog__ew_real_value},
+	/* and a top-k error rate, the k after '@': HRNet's "Test: Time 30.452  Loss 1.7528
+	 * Error@1 63.143  Error@5 14.571  Accuracy@1 36.857" */
+	{"Error@%d", 0, NULL},
 	/* a setting's name with its value, as a launcher or a config dump prints it: "-
 	 * timeout=datetime.timedelta(seconds=3600)", "timeout=1800" (a wait that ran out says
 	 * "timed out" or "timeout" without '=' after it) */
@@ -189,6 +192,10 @@ static const struct {
 	 * Type inference failed. This indicates an invalid graph that escaped type checking.
 	 * Error message: INVALID_ARGUMENT: ..." (Horovod runs on two GPUs that finished) */
 	{"Type inference failed. This indicates an invalid graph", 1, NULL},
+	/* Hadoop's native library absent and its Java code taken instead, at its warning level:
+	 * "WARN NativeCodeLoader: Unable to load native-hadoop library for your platform... using
+	 * builtin-java classes where applicable" (Spark jobs that finished) */
+	{"using builtin-java classes where applicable", 1, NULL},
 	/* LAMMPS started in a directory it may not write, its default log file refused at its
 	 * warning level and the run going on with the screen's output alone: "WARNING on proc 0:
 	 * Cannot open log.lammps for writing: Read-only file system (src/lammps.cpp:511)" (three

@@ -717,6 +717,14 @@ static const struct benign_line benign_lines[] = {
 	 "../real-logs-new/batch1185/merlin-dataloader-horovod-notebook-2xv100-type-inference-warning-"
 	 "healthy",
 	 "Type inference failed. This indicates an invalid graph that escaped type checking", 0},
+	{"Error@%d",
+	 "../real-logs-new/batch1193/modelzoo-pytorch-hrnet-id0446-gpu-2-epochs-loss-perf-checkpoint-"
+	 "healthy",
+	 "Error@1 63.143", 0},
+	{"using builtin-java classes where applicable",
+	 "../real-logs-new/batch1192/deeplearningexamples-dlrm-preproc-spark-submit-train-log-dgx1v-5-"
+	 "executors-healthy",
+	 "Unable to load native-hadoop library for your platform", 0},
 	{"Could not find TensorRT",
 	 "../real-logs-new/batch1062/ray-docs-vicuna-13b-lightning-deepspeed-zero3-16node-finished-"
 	 "healthy",
