@@ -63,7 +63,7 @@ int hlog__spy_thread(struct pspan m)
 		return 0;
 	const char *state = hlog__find(t, " (");
 	const char *name = hlog__find(t, "): \"");
-	if (!state || !name || name < state || t.s[t.n - 1] != '"')
+	if (!state || !name || name < state || name + 4 > t.s + t.n - 1 || t.s[t.n - 1] != '"')
 		return 0;
 	for (const char *p = t.s + 7; p < state; p++)
 		if (!isxdigit((unsigned char)*p) && *p != 'x')

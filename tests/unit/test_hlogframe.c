@@ -69,6 +69,8 @@ static void test_spy(void **state)
 	assert_int_equal(hlog__spy_thread(span("Thread 0x7F7D9CFF9640 (idle): \"Thread-2\"")), 2);
 	assert_int_equal(hlog__spy_thread(span("Thread 39 (idle): \"MainThread\" extra")), 0);
 	assert_int_equal(hlog__spy_thread(span("Thread pool exhausted (x): \"MainThread\"")), 0);
+	/* a heading cut after its name's opening quote */
+	assert_int_equal(hlog__spy_thread(span("Thread 1 (idle): \"")), 0);
 	struct pspan fn = hlog__spy_function(span("    ncclAllReduce (collectives.cc:49)"));
 	assert_int_equal(fn.n, 13);
 	assert_true(hlog__spy_waits(fn));
