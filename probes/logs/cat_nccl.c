@@ -118,6 +118,12 @@ static const struct hlog_sig rows[] = {
 	/* socket.cc: WARN("NET/Socket : Connect to %s failed : %s") */
 	{{"NET/Socket", "Connect to", "failed"}, HCAT_NET, "nccl-socket-connect",
 	 "NCCL could not open a TCP connection to a peer", socket_fix, 0, NULL},
+	/* socket.cc: "socketPollConnect poll() returned %d, no POLLOUT events", a connect whose
+	 * socket never became writable: the TCP handshake with the peer never completed (its
+	 * node dropped the SYN, or nothing answers on that address) */
+	{{"socketPollConnect", "no POLLOUT"}, HCAT_NET, "nccl-connect-poll",
+	 "NCCL's TCP connect to a peer never completed: the peer's node did not answer the "
+	 "connection", socket_fix, 0, NULL},
 	/* socket.cc: "socketStartConnect: exceeded timeouts (%d)", after every retry of a connect
 	 * timed out */
 	{{"exceeded timeouts"}, HCAT_NET, "nccl-connect-timeouts",

@@ -421,6 +421,10 @@ static const struct ccase cases[] = {
 	{"NCCL net_ib.cu before 2.12, a status out of libibverbs' enum",
 	 "NCCL WARN NET/IB : Got completion with error 99, opcode 1, len 0, vendor err 0",
 	 "ib-completion-old", HCAT_LINK_DOWN, ""},
+	{"NVIDIA/nccl b247dc9 (a 1024-rank job whose peer's node dropped the SYN)",
+	 "rank_604.s12gn3064.4031852.log:[0604/1024][2025-02-16 22:31:34,422] [misc/socket.cc:586] "
+	 "[s12gn3064:pid=3942408] NCCL WARN socketPollConnect poll() returned 1, no POLLOUT events",
+	 "nccl-connect-poll", HCAT_NET, ""},
 	{"NCCL socket.cc: \"socketStartConnect: exceeded timeouts (%d)\"",
 	 "h7:310:355 [2] misc/socket.cc:512 NCCL WARN socketStartConnect: exceeded timeouts (20)",
 	 "nccl-connect-timeouts", HCAT_NET, ""},
