@@ -1052,6 +1052,12 @@ static void test_order(void **state)
 				"gloo/transport/tcp/pair.cc:446] op.preamble.length <= op.nbytes. "
 				"256000 vs 128000"),
 			    "collective-mismatch");
+	/* real: huggingface/accelerate's DeepSpeed guide: a value refused, said of the job's
+	 * configuration; a ValueError that names none is an exception */
+	assert_string_equal(fam("ValueError: When using `deepspeed_config_file`, the following "
+				"accelerate config variables will be ignored:"),
+			    "invalid");
+	assert_string_equal(fam("ValueError: too many values to unpack (expected 2)"), "exception");
 	/* real: kvcache-ai/Mooncake#197 (the store's segments full): a status that names a pool
 	 * with nothing left; vLLM's wait for a broadcast block is no pool run dry */
 	assert_string_equal(fam("E0414 11:10:42.514200 18822 client.cpp:170] Failed to start put "
