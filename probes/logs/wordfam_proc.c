@@ -334,6 +334,17 @@ const struct family hlog__fams_proc[] = {
 	 .form = hlog__wf_set_assignment,
 	 .not = {"stacktrace", "stack trace", "debug", "launch_blocking", "_debug",
 		 "_launch_blocking", "enable log", "_log_level", "_log_to_stdout"}},
+	/* Python's exception for a value refused, said of the job's configuration, where no row
+	 * above says more of it: Accelerate's
+	 * "ValueError: When using `deepspeed_config_file`, the following accelerate config
+	 * variables will be ignored:" (a launch configured twice) */
+	{.cat = HCAT_CONFIG,
+	 .name = "invalid",
+	 .what = "a value the job was given is refused",
+	 .fix = "correct the configuration the line names (its file, the launcher's options or "
+		"the environment), then run again",
+	 .any = {"ValueError:"},
+	 .also = {"config", "setting", "option", "argument", "parameter", "variable"}},
 	/* a program whose source does not parse, said by Python as it loads the file: verl's
 	 * "SyntaxError: keyword argument repeated: backend" (a file edited by hand); the file and
 	 * line are on the lines above it */

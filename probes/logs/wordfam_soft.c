@@ -360,15 +360,6 @@ const struct family hlog__fams_soft[] = {
 		 /* a value found at a place in memory, as a check of data reads it: nvbandwidth's
 		  * "Invalid value when checking the pattern at 0x70a640000000" */
 		 " at 0x"}},
-	/* Python's exception for a value refused, said of the job's configuration: Accelerate's
-	 * "ValueError: When using `deepspeed_config_file`, the following accelerate config
-	 * variables will be ignored:" (a launch configured twice) */
-	{.cat = HCAT_CONFIG,
-	 .name = "invalid",
-	 .fix = "correct the configuration the line names (its file, the launcher's options or "
-		"the environment), then run again",
-	 .any = {"ValueError:"},
-	 .also = {"config", "setting", "option", "argument", "parameter", "variable"}},
 	/* a check of two values the job was given, failed: HPL-MxP's "ERROR 2 (22->a0003):
 	 * Number of processes (32) != nprow (8) * npcol (8)"; not a program's own assertion
 	 * ("Assertion `((count) != 0)' failed", "Check nnopExecutor != nullptr failed", ggml's
