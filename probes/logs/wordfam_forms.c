@@ -214,6 +214,28 @@ int hlog__wf_symbol_not_in_lib(struct pspan s, long long *port)
 	return 0;
 }
 
+static const char *const object_key = "' object has no attribute";
+
+/* The class, with its module's path, quoted before an "object has no attribute" at f
+ * ("'mooncake.store.MooncakeDistributedStore' object has no attribute"); NULL when f has no
+ * quoted name before it. */
+static struct pspan quoted_class(struct pspan s, const char *f)
+{
+	size_t e = (size_t)(f - s.s), b = e;
+	while (b && (hlog__word_char(s.s[b - 1]) || s.s[b - 1] == '.'))
+		b--;
+	if (b == e || !b || s.s[b - 1] != '\'')
+		return (struct pspan){NULL, 0};
+	return (struct pspan){s.s + b, e - b};
+}
+
+/* the next "object has no attribute" of s after the one at f */
+static const char *next_object(struct pspan s, const char *f)
+{
+	size_t e = (size_t)(f - s.s) + 1;
+	return hlog__find((struct pspan){s.s + e, s.n - e}, object_key);
+}
+
 /* An object of a package's class without the attribute its caller asks for: "'mooncake.store.
  * MooncakeDistributedStore' object has no attribute 'batch_get_buffer'" (a connector made for
  * a release of the store that has the method). The class is named with its module's path;
@@ -222,19 +244,12 @@ int hlog__wf_symbol_not_in_lib(struct pspan s, long long *port)
 int hlog__wf_package_object_attr(struct pspan s, long long *port)
 {
 	(void)port;
-	static const char key[] = "' object has no attribute";
-	for (const char *f = hlog__find(s, key); f;) {
-		size_t e = (size_t)(f - s.s), b = e;
-		int dot = 0;
-		while (b && (hlog__word_char(s.s[b - 1]) || s.s[b - 1] == '.')) {
-			dot |= s.s[b - 1] == '.' && b < e && hlog__word_char(s.s[b]) && b >= 2 &&
-			       hlog__word_char(s.s[b - 2]);
-			b--;
-		}
-		if (dot && b && s.s[b - 1] == '\'')
-			return 1;
-		struct pspan rest = {s.s + e + 1, s.n - e - 1};
-		f = hlog__find(rest, key);
+	for (const char *f = hlog__find(s, object_key); f; f = next_object(s, f)) {
+		struct pspan c = quoted_class(s, f);
+		for (size_t i = 1; c.s && i + 1 < c.n; i++)
+			if (c.s[i] == '.' && hlog__word_char(c.s[i - 1]) &&
+			    hlog__word_char(c.s[i + 1]))
+				return 1;
 	}
 	return 0;
 }
@@ -247,22 +262,17 @@ int hlog__wf_package_object_attr(struct pspan s, long long *port)
 int hlog__wf_settings_object_attr(struct pspan s, long long *port)
 {
 	(void)port;
-	static const char key[] = "' object has no attribute";
 	static const char *const holders[] = {"Config", "Namespace", "DictConfig", "ListConfig",
 					      "CfgNode", "EasyDict", "AttrDict", "Args"};
-	for (const char *f = hlog__find(s, key); f;) {
-		size_t e = (size_t)(f - s.s), b = e;
-		while (b && (hlog__word_char(s.s[b - 1]) || s.s[b - 1] == '.'))
-			b--;
-		size_t c = e; /* the class's own name, after its module's path */
-		while (c > b && s.s[c - 1] != '.')
-			c--;
-		if (b && s.s[b - 1] == '\'')
-			for (size_t k = 0; k < sizeof(holders) / sizeof(holders[0]); k++)
-				if (strlen(holders[k]) == e - c && !memcmp(s.s + c, holders[k], e - c))
-					return 1;
-		struct pspan rest = {s.s + e + 1, s.n - e - 1};
-		f = hlog__find(rest, key);
+	for (const char *f = hlog__find(s, object_key); f; f = next_object(s, f)) {
+		struct pspan c = quoted_class(s, f);
+		size_t k = c.n; /* the class's own name, after its module's path */
+		while (k && c.s[k - 1] != '.')
+			k--;
+		struct pspan own = {c.s + k, c.n - k};
+		for (size_t h = 0; c.s && h < sizeof(holders) / sizeof(holders[0]); h++)
+			if (probe__eq(own, holders[h]))
+				return 1;
 	}
 	return 0;
 }
