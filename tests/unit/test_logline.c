@@ -499,6 +499,12 @@ static void test_line_edges(void **state)
 	assert_true(probe__starts(l.msg, "File"));
 	hlog__line_parse(S("Epoch 3:   5%"), &l);
 	assert_true(probe__starts(l.msg, "Epoch"));
+	/* an exception class named for what it is, not Error (real: Ascend/MindSpeed-LLM 9aa0543,
+	 * pyarrow 25 on ARM64); the same word alone is a label */
+	hlog__line_parse(S("pyarrow.lib.ArrowInvalid: Index not in dictionary bounds"), &l);
+	assert_int_equal(l.error, 1);
+	hlog__line_parse(S("Invalid: 0.000  "), &l);
+	assert_int_equal(l.error, 0);
 	hlog__line_parse(S("[default2]: step 3"), &l);
 	assert_true(probe__starts(l.msg, "step 3"));
 	assert_int_equal(l.rank, -1);
