@@ -53,6 +53,7 @@ int hlog__wf_env_unset(struct pspan s, long long *port);
 int hlog__wf_symbol_not_in_lib(struct pspan s, long long *port);
 int hlog__wf_package_object_attr(struct pspan s, long long *port);
 int hlog__wf_settings_object_attr(struct pspan s, long long *port);
+int hlog__wf_broken_in_release(struct pspan s, long long *port);
 int hlog__wf_cuda_oom(struct pspan s, long long *port);
 int hlog__wf_cuda_busy(struct pspan s, long long *port);
 int hlog__wf_word_compare(struct pspan s, long long *port);

@@ -277,6 +277,27 @@ int hlog__wf_settings_object_attr(struct pspan s, long long *port)
 	return 0;
 }
 
+/* A defect the line itself places in a release: "prefix caching is broken in vLLM 0.14.0",
+ * "a regression in NCCL 2.19.3", "a known bug in torch 2.4.0": the words, then within a few
+ * words a version ("0.14.0", "2.19"). */
+int hlog__wf_broken_in_release(struct pspan s, long long *port)
+{
+	(void)port;
+	static const char *const says[] = {"broken in ", "regression in ", "bug in "};
+	for (size_t k = 0; k < sizeof(says) / sizeof(says[0]); k++) {
+		const char *f = hlog__find_nocase(s, says[k]);
+		if (!f)
+			continue;
+		size_t i = (size_t)(f - s.s) + strlen(says[k]), end = i + 40 < s.n ? i + 40 : s.n;
+		for (; i + 2 < end; i++)
+			if (isdigit((unsigned char)s.s[i]) && s.s[i + 1] == '.' &&
+			    isdigit((unsigned char)s.s[i + 2]) &&
+			    (i == 0 || !hlog__word_char(s.s[i - 1]) || s.s[i - 1] == 'v'))
+				return 1;
+	}
+	return 0;
+}
+
 /* The number a CUDA runtime error is stated by alone: "CUDA error: 2", "CUDA error 46" (a
  * program that prints cudaError_t's value, not its text); -1 when the line has none. */
 static long cuda_error_number(struct pspan s)

@@ -200,6 +200,14 @@ const struct family hlog__fams_soft[] = {
 		 /* CUDA's words for code built by a toolkit newer than the driver runs:
 		  * "the provided PTX was compiled with an unsupported toolchain." */
 		 "unsupported toolchain"}},
+	/* and a defect the line places in a release of a package (wordfam_forms.c): NeMo RL's
+	 * check, "AssertionError: FAIL: 2047/2048 logprobs are NaN on iteration 2 (prefix caching
+	 * is broken in vLLM 0.14.0)" */
+	{.cat = HCAT_VERSION,
+	 .name = "version",
+	 .fix = "install a release of the package the line names without the defect (the one "
+		"before it, or the one that fixes it), the same on every node",
+	 .form = hlog__wf_broken_in_release},
 	/* and a program's own words for a function its library lacks (wordfam_forms.c) */
 	{.cat = HCAT_VERSION, .name = "version", .form = hlog__wf_symbol_not_in_lib},
 	/* Python's words for a call that does not fit the function it calls, across packages: a

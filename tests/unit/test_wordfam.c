@@ -1058,6 +1058,12 @@ static void test_order(void **state)
 				"accelerate config variables will be ignored:"),
 			    "invalid");
 	assert_string_equal(fam("ValueError: too many values to unpack (expected 2)"), "exception");
+	/* real: NVIDIA-NeMo/RL's docs (adding-new-models): a defect the line places in a release;
+	 * a bug in the job's own code, no release named, is not that */
+	assert_string_equal(fam("AssertionError: FAIL: 2047/2048 logprobs are NaN on iteration 2 "
+				"(prefix caching is broken in vLLM 0.14.0)"),
+			    "version");
+	assert_string_equal(fam("AssertionError: bug in my_loss at step 3"), "exception");
 	/* real: kvcache-ai/Mooncake#197 (the store's segments full): a status that names a pool
 	 * with nothing left; vLLM's wait for a broadcast block is no pool run dry */
 	assert_string_equal(fam("E0414 11:10:42.514200 18822 client.cpp:170] Failed to start put "
