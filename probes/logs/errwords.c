@@ -309,6 +309,12 @@ static const struct {
 	 * pid=1818990, name=python3, Ch 00000001" */
 	{"NVRM: Xid", EW_CASE},
 	{"NCCL WARN", EW_CASE}, /* NCCL's level for what failed: "NCCL WARN NET/IB : Got ..." */
+	/* Kubernetes' validation of an object's field: "spec.operator.defaultRuntime: Unsupported
+	 * value: \"\": supported values: ..." (the API server refuses the object) */
+	{"Unsupported value", 0},
+	/* Go's zap logger's level above error, as its console encoder writes it:
+	 * "2021-08-23T13:43:50.931Z        DPANIC  controllers.ClusterPolicy" */
+	{"DPANIC", EW_CASE},
 	/* the same words in Chinese, as CANN's tools and MindCluster's diagnosis print them in a
 	 * Chinese locale (no spaces between words there: a row matches inside a run of
 	 * characters): "BackendConfig配置参数校验失败" (failed), "NPU端闪断错误" (error),
@@ -419,7 +425,10 @@ static int class_word(const char *s, size_t n, size_t left)
 {
 	if (macro_label(s, n, left))
 		return 1;
-	static const char *const tails[] = {"Error", "Exception", "Failure"};
+	static const char *const tails[] = {"Error", "Exception", "Failure",
+					    /* Kubernetes' and its schedulers' event reasons:
+					     * "FilteringFailed", "BindingFailed" */
+					    "Failed"};
 	for (size_t t = 0; t < sizeof(tails) / sizeof(tails[0]); t++) {
 		size_t k = 0;
 		while (tails[t][k])
@@ -427,6 +436,10 @@ static int class_word(const char *s, size_t n, size_t left)
 		if (n > k && !memcmp(s + n - k, tails[t], k) && s[n - k - 1] != '_')
 			return 1;
 	}
+	/* and the same word first, the reason's part after it capitalised: "Warning
+	 * FailedScheduling  10s  hami-scheduler  0/1 nodes available", "FailedMount" */
+	if (n > 6 && !memcmp(s, "Failed", 6) && s[6] >= 'A' && s[6] <= 'Z')
+		return 1;
 	return n >= 6 && left > n && s[n] == ':' && !memcmp(s + n - 6, "ASSERT", 6) &&
 	       (n == 6 || s[n - 7] == '_');
 }

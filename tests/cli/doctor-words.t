@@ -1394,6 +1394,14 @@ cause_is "kind port" "network-unreachable 22" "a connection that never came" \
 	' [Errno None] Unable to connect to port 22 on 10.0.97.76' \
 	'2021-05-11 19:59:16,062 sagemaker-training-toolkit INFO     Waiting for MPI process to finish.'
 
+# Kubernetes' event reasons carry the word inside their name (Project-HAMi/HAMi's scheduler
+# event log doc): never a pass; a word that only starts with the letters is no reason
+printf '%s\n' '  Warning  FailedScheduling  10s   hami-scheduler  0/1 nodes available: 1 node unregistered' \
+	'  Warning  FilteringFailed   11s   hami-scheduler  no available node, all node scores do not meet' >"$TMP/k8sev.log"
+exit_is 1 "a pod's FailedScheduling event: exit 1, never a pass" "$TMP/k8sev.log"
+printf '%s\n' 'Failedover replicas: 0' 'step 10 done' >"$TMP/k8sev0.log"
+exit_is 0 "  a word that only starts with Failed: exit 0" "$TMP/k8sev0.log"
+
 # words of checks and launches no earlier row knew (real-logs-new batch427): a setting a tool
 # cannot work under, a PCIe link under its bound, a program started on too few nodes (its
 # own words outrank the launcher's summary under them), a communicator some rank left

@@ -418,6 +418,11 @@ static const struct row_line word_lines[] = {
 	 "ib_register_peer_memory_client"},
 	{"Evicted", "https://github.com/kubeflow/trainer/issues/301",
 	 "Reason:         Evicted"},
+	{"Unsupported value",
+	 "https://github.com/NVIDIA/gpu-operator/commit/5831d10a48056383ddad28f4bf29b99bd7ccb560",
+	 "spec.operator.defaultRuntime: Unsupported value: \"\": supported values:"},
+	{"DPANIC", "https://github.com/NVIDIA/gpu-operator/commit/bdbb03ba7cc264e4a282f1ed9e87bd596b3bb93c",
+	 "2021-08-23T13:43:50.931Z        DPANIC  controllers.ClusterPolicy"},
 	{"NVRM: Xid", "https://github.com/NVIDIA/open-gpu-kernel-modules/issues/1150",
 	 "kernel: NVRM: Xid (PCI:0000:dc:00): 45, pid=1818990, name=python3, Ch 00000001 caused by "
 	 "previous Xid 149"},
