@@ -484,7 +484,9 @@ const struct family hlog__fams_soft[] = {
 		"Kubernetes an emptyDir of medium Memory on /dev/shm) and check df /dev/shm on the "
 		"node; if /dev/shm has room, read the kernel log for memory faults",
 	 .any = {"sigbus", "bus error", "signal 7"},
-	 .not = {"pcie"}},
+	 /* nor an AI Core's memory engine reporting its bus's error type, which msaicerr reads
+	  * out: "mte_err_type bit[26:24]=110  meaning:write bus error" (the device's) */
+	 .not = {"pcie", "mte_err_type"}},
 	/* a resource the program needs to start, found too small for it: HPE Slingshot's
 	 * "cxi_write_bw: Insufficient 2M huge pages. Need 8 to run", "insufficient resources"
 	 * (a permission that is too narrow is the permission row's; after the bus error, whose

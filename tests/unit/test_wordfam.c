@@ -1064,6 +1064,12 @@ static void test_order(void **state)
 				"(prefix caching is broken in vLLM 0.14.0)"),
 			    "version");
 	assert_string_equal(fam("AssertionError: bug in my_loss at step 3"), "exception");
+	/* real: Ascend/tools' msaicerr README: an AI Core's memory engine names its bus's error
+	 * type, no process got SIGBUS */
+	{
+		const char *f = fam("    mte_err_type bit[26:24]=110  meaning:write bus error");
+		assert_true(!f || strcmp(f, "bus-error"));
+	}
 	/* real: kvcache-ai/Mooncake#197 (the store's segments full): a status that names a pool
 	 * with nothing left; vLLM's wait for a broadcast block is no pool run dry */
 	assert_string_equal(fam("E0414 11:10:42.514200 18822 client.cpp:170] Failed to start put "
