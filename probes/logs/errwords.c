@@ -421,21 +421,52 @@ static int macro_label(const char *s, size_t n, size_t left)
 	return parts > 1 && bad;
 }
 
-static int class_word(const char *s, size_t n, size_t left)
+/* The tails of a class's name that make it an exception's or a failure's, one table for the
+ * name heading a line before its ':' (logline.c) and for a word anywhere (class_word).
+ * TAIL_WORD: also as a word anywhere ("... raised RuntimeError"); TAIL_BARE: the tail alone
+ * heads such a line ("Error: ..."), where the others need a longer name ending in them:
+ * "Invalid: 0.000" is a benchmark's label, "pyarrow.lib.ArrowInvalid: Index not in
+ * dictionary bounds" an exception. */
+enum { TAIL_WORD = 1, TAIL_BARE = 2 };
+#define CT(t, f) {t, sizeof(t) - 1, f}
+static const struct {
+	const char *tail;
+	size_t n;
+	unsigned flags;
+} class_tails[] = {
+	CT("Error", TAIL_WORD | TAIL_BARE), CT("Exception", TAIL_WORD | TAIL_BARE),
+	CT("Failure", TAIL_WORD | TAIL_BARE),
+	/* Kubernetes' and its schedulers' event reasons: "FilteringFailed", "BindingFailed";
+	 * torch's "BackendCompilerFailed" */
+	CT("Failed", TAIL_WORD), CT("Interrupt", TAIL_BARE), CT("Exit", TAIL_BARE),
+	/* requests' "ReadTimeout: ...", pyarrow's "ArrowInvalid: ..." */
+	CT("Invalid", 0), CT("Timeout", 0),
+};
+#undef CT
+
+int hlog__class_tail(const char *s, size_t n, int head)
 {
-	if (macro_label(s, n, left))
-		return 1;
-	static const char *const tails[] = {"Error", "Exception", "Failure",
-					    /* Kubernetes' and its schedulers' event reasons:
-					     * "FilteringFailed", "BindingFailed" */
-					    "Failed"};
-	for (size_t t = 0; t < sizeof(tails) / sizeof(tails[0]); t++) {
-		size_t k = 0;
-		while (tails[t][k])
-			k++;
-		if (n > k && !memcmp(s + n - k, tails[t], k) && s[n - k - 1] != '_')
+	for (size_t t = 0; t < sizeof(class_tails) / sizeof(class_tails[0]); t++) {
+		size_t k = class_tails[t].n;
+		unsigned f = class_tails[t].flags;
+		if ((!head && !(f & TAIL_WORD)) || n < k || memcmp(s + n - k, class_tails[t].tail, k))
+			continue;
+		if (n == k) {
+			if (head && (f & TAIL_BARE))
+				return 1;
+			continue;
+		}
+		char prev = s[n - k - 1];
+		if (head ? (f & TAIL_BARE) || isalnum((unsigned char)prev) : prev != '_')
 			return 1;
 	}
+	return 0;
+}
+
+static int class_word(const char *s, size_t n, size_t left)
+{
+	if (macro_label(s, n, left) || hlog__class_tail(s, n, 0))
+		return 1;
 	/* and the same word first, the reason's part after it capitalised: "Warning
 	 * FailedScheduling  10s  hami-scheduler  0/1 nodes available", "FailedMount" */
 	if (n > 6 && !memcmp(s, "Failed", 6) && s[6] >= 'A' && s[6] <= 'Z')

@@ -274,6 +274,19 @@ struct scan {
 	struct hlog_spy spy; /* a py-spy dump's main thread, if one is open */
 };
 
+/* The file's line that is the report's error when it has no other but headings
+ * (hlog__lone_frame_error), the first one offered: waits, whether it names a process
+ * blocked in a call. */
+static void lone_line(struct scan *s, int waits, unsigned no, int rank, struct pspan line)
+{
+	struct hlog_report *r = s->r;
+	if (r->has_lone_frame)
+		return;
+	r->lone_frame_waits = waits;
+	hlog__set_unk(&r->lone_frame, s->name, s->node, no, rank, line);
+	r->has_lone_frame = 1;
+}
+
 /* A row of df's table whose file system is at full use is an error, though its words are
  * numbers: a job writing there fails, and a health check run on the node fails in ways that
  * seem to have nothing to do with it (NHC's "Actual RAM size (0 kB) less than minimum
@@ -763,25 +776,14 @@ int hlog_scan_buf(const char *name, const char *node, const char *buf, size_t le
 			s->frame.rank = s->tail.rank;
 			s->frame.line = s->tail.line;
 		}
-		if (s->frame.no && !r->has_lone_frame) {
-			/* frames to the end: a dump whose innermost frame waits is quoted there,
-			 * any other from its first frame */
-			r->lone_frame_waits =
-				s->tail.no > s->frame.no && hlog__wait_call(s->tail.line);
-			if (r->lone_frame_waits)
-				hlog__set_unk(&r->lone_frame, name, node, s->tail.no, s->frame.rank,
-					      s->tail.line);
-			else
-				hlog__set_unk(&r->lone_frame, name, node, s->frame.no,
-					      s->frame.rank, s->frame.line);
-			r->has_lone_frame = 1;
-		}
-		if (s->spy.wait_no && !r->has_lone_frame) {
-			r->lone_frame_waits = 1;
-			hlog__set_unk(&r->lone_frame, name, node, s->spy.wait_no, s->spy.wait_rank,
-				      s->spy.wait_line);
-			r->has_lone_frame = 1;
-		}
+		/* frames to the end: a dump whose innermost frame waits is quoted there, any
+		 * other from its first frame; then a py-spy dump blocked in a collective */
+		if (s->frame.no && s->tail.no > s->frame.no && hlog__wait_call(s->tail.line))
+			lone_line(s, 1, s->tail.no, s->frame.rank, s->tail.line);
+		else if (s->frame.no)
+			lone_line(s, 0, s->frame.no, s->frame.rank, s->frame.line);
+		if (s->spy.wait_no)
+			lone_line(s, 1, s->spy.wait_no, s->spy.wait_rank, s->spy.wait_line);
 	}
 	free(s->roll);
 	kb_scan_release(&s->kst);

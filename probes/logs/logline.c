@@ -684,22 +684,7 @@ static int exception_line(struct pspan m)
 		i++;
 	if (!i || (i < m.n && m.s[i] != ':'))
 		return 0;
-	static const char *const tails[] = {"Error", "Exception", "Interrupt", "Failure", "Exit"};
-	for (size_t k = 0; k < sizeof(tails) / sizeof(tails[0]); k++) {
-		size_t t = strlen(tails[k]);
-		if (i >= t && !memcmp(m.s + i - t, tails[k], t))
-			return 1;
-	}
-	/* and as the tail of a longer class's name, not a label alone ("Invalid: 0.000", a
-	 * benchmark's share): pyarrow's "pyarrow.lib.ArrowInvalid: Index not in dictionary
-	 * bounds", requests' "ReadTimeout: ..." */
-	static const char *const named[] = {"Invalid", "Timeout"};
-	for (size_t k = 0; k < sizeof(named) / sizeof(named[0]); k++) {
-		size_t t = strlen(named[k]);
-		if (i > t && !memcmp(m.s + i - t, named[k], t) && is_alnum(m.s[i - t - 1]))
-			return 1;
-	}
-	return 0;
+	return hlog__class_tail(m.s, i, 1);
 }
 
 /* An upper-case informational level word ("INFO", "DEBUG", "TRACE", "NOTICE") among the

@@ -63,6 +63,10 @@ int hlog__code_token(struct pspan m, int *len);
  * error", "retrying", a FutureWarning ...) covers; -1 when none. *len its length, *row (may be NULL) the table row that matched
  * (hlog__error_rows() for an exception class name). Only the first 4 KiB of m is read. */
 int hlog__error_word(struct pspan m, int *len, int *row);
+/* Whether s[0..n) is the name of an exception's or a failure's class by its tail
+ * ("RuntimeError", "ArrowInvalid", "FilteringFailed"): head, as the name heading a line
+ * before its ':'; else as a word anywhere. */
+int hlog__class_tail(const char *s, size_t n, int head);
 /* The i-th word (any case) without which no error word, exception line, HTTP failure or
  * hang can be read in a line: 1 with it in *w, 0 past the last. */
 int hlog__error_gate_word(size_t i, struct pspan *w);

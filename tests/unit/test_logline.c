@@ -505,6 +505,14 @@ static void test_line_edges(void **state)
 	assert_int_equal(l.error, 1);
 	hlog__line_parse(S("Invalid: 0.000  "), &l);
 	assert_int_equal(l.error, 0);
+	/* the one table of class-name tails, heading a line and as a word anywhere */
+	assert_true(hlog__class_tail("BackendCompilerFailed", 21, 1));
+	assert_true(hlog__class_tail("KeyboardInterrupt", 17, 1));
+	assert_true(hlog__class_tail("Error", 5, 1));
+	assert_false(hlog__class_tail("Invalid", 7, 1));
+	assert_false(hlog__class_tail("ArrowInvalid", 12, 0));
+	assert_true(hlog__class_tail("RuntimeError", 12, 0));
+	assert_false(hlog__class_tail("on_Error", 8, 0));
 	hlog__line_parse(S("[default2]: step 3"), &l);
 	assert_true(probe__starts(l.msg, "step 3"));
 	assert_int_equal(l.rank, -1);
