@@ -1394,6 +1394,16 @@ cause_is "kind port" "network-unreachable 22" "a connection that never came" \
 	' [Errno None] Unable to connect to port 22 on 10.0.97.76' \
 	'2021-05-11 19:59:16,062 sagemaker-training-toolkit INFO     Waiting for MPI process to finish.'
 
+# a notice below error level that processes may hang is a wait so far: a pass when a step
+# finishes after it (noonghunna/club-3090#142, a healthy vLLM start), a hang when the log ends
+# in it (vllm-ascend#16754)
+printf '%s\n' '(EngineCore pid=110) INFO 05-15 16:03:26 [shm_broadcast.py:681] No available shared memory broadcast block found in 60 seconds. This typically happens when some processes are hanging or doing some time-consuming work (e.g. compilation, weight/kv cache quantization).' \
+	'(Worker_TP0 pid=119) INFO 05-15 16:03:34 [monitor.py:81] Initial profiling/warmup run took 56.94 s' >"$TMP/shmwait.log"
+exit_is 0 "a hang notice a finished step outlives: exit 0" "$TMP/shmwait.log"
+cause_is "kind detail" "rank-stuck words:hang" "a hang notice the log ends in" \
+	'(EngineCore_DP0 pid=225319) INFO 09-15 10:01:57 [shm_broadcast.py:705] No available shared memory broadcast block found in 60 seconds. This typically happens when some processes are hanging or doing some time-consuming work (e.g. compilation, weight/kv cache quantization).' \
+	'(EngineCore_DP0 pid=225319) INFO 09-15 10:02:57 [shm_broadcast.py:705] No available shared memory broadcast block found in 60 seconds. This typically happens when some processes are hanging or doing some time-consuming work (e.g. compilation, weight/kv cache quantization).'
+
 # Kubernetes' event reasons carry the word inside their name (Project-HAMi/HAMi's scheduler
 # event log doc): never a pass; a word that only starts with the letters is no reason
 printf '%s\n' '  Warning  FailedScheduling  10s   hami-scheduler  0/1 nodes available: 1 node unregistered' \
