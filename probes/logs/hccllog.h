@@ -259,6 +259,7 @@ struct hlog_call {
 	char name[16];		   /* "AllReduce", "Broadcast" */
 	unsigned long long opcount, count, comm;
 	int dtype, op, root, nranks;
+	int dev; /* the GPU of NCCL's prefix ("[2]"); -1 */
 	char node[HLOG_NODELEN];
 	char file[HLOG_PATHLEN];
 	unsigned line;

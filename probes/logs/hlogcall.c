@@ -82,6 +82,7 @@ void hlog__call_line(struct hlog_report *r, const struct hlog_line *l, const cha
 	    !parse_call(l->msg, &c))
 		return;
 	snprintf(c.writer, sizeof(c.writer), "%.*s:%d", (int)l->host.n, l->host.s, l->pid);
+	c.dev = l->dev;
 	if (r->ncall == r->call_cap) {
 		size_t cap = r->call_cap ? 2 * r->call_cap : 64;
 		struct hlog_call *n = realloc(r->call, cap * sizeof(*n));
@@ -221,6 +222,8 @@ int hlog__calls_conclude(struct hlog_report *r)
 		snprintf(r->node, sizeof(r->node), "%.*s", (int)strcspn(odd->writer, ":"),
 			 odd->writer);
 	snprintf(r->reported_on, sizeof(r->reported_on), "%s", r->node);
+	/* the odd process's GPU; its rank in the communicator is in no call line */
+	r->dev = odd->dev;
 	struct sbuf b = {r->cause, sizeof(r->cause), 0};
 	sb_add(&b,
 	       "the processes made different calls as call %llx of a communicator of %d ranks: ",

@@ -1070,13 +1070,20 @@ exit_is 1 "PMIx's msg header too large: an error line, never a pass" "$TMP/tl.lo
 # NCCL's collective calls compared across processes: the same place of one communicator with
 # other arguments is a mismatch, named with both calls; a process with two communicators of
 # one size is left out (their opCounts do not align), and send/receive are never compared
-cause_is "kind detail node" "op-mismatch call-arguments-differ learnfair062" "Broadcast count 25503912 on one rank, 53 on the others" \
+cause_is "kind detail node device" "op-mismatch call-arguments-differ learnfair062 0" "Broadcast count 25503912 on one rank, 53 on the others" \
 	'LOG1.0.txt:learnfair062:32615:32615 [0] NCCL INFO Broadcast: opCount 0 sendbuff 0x7f88e4000000 recvbuff 0x7f88e4000000 count 25503912 datatype 6 op 0 root 0 comm 0x7f88e005a260 [nranks=8] stream 0x55f20d2f5db0' \
 	'LOG1.1.txt:learnfair062:32617:32617 [1] NCCL INFO Broadcast: opCount 0 sendbuff 0x7f3bfe7f5400 recvbuff 0x7f3bfe7f5400 count 53 datatype 4 op 0 root 0 comm 0x7f3bf405a260 [nranks=8] stream 0x55d5ffb73' \
 	'LOG1.2.txt:learnfair062:32619:32619 [2] NCCL INFO Broadcast: opCount 0 sendbuff 0x7fc1407f5400 recvbuff 0x7fc1407f5400 count 53 datatype 4 op 0 root 0 comm 0x7fc13805a260 [nranks=8] stream 0x55cefcc3b'
 run "$HCCLCTL" doctor --logs "$CI_LOG"
 printf '%s\n' "$OUT" | grep -qF "Broadcast count 25503912 datatype 6 op 0 root 0 on learnfair062:32615, but Broadcast count 53 datatype 4 op 0 root 0 on learnfair062:32617"
 _report $? "  the odd call (one process's) first, then the others'" "$OUT"
+# the odd process's GPU from NCCL's prefix (ROCm/rccl#429: device 2 gathered while the others
+# reduced)
+cause_is "kind device" "op-mismatch 2" "AllGather on the GPU [2], AllReduce on [0]" \
+	'h03r3n06:45006:45006 [0] NCCL INFO AllReduce: opCount 28c sendbuff 0x7f5dd32b2100 recvbuff 0x7f5dd32b2100 count 9984512 datatype 7 op 0 root 0 comm 0x55bef0201370 [nranks=4] stream 0x55bef0208bd0' \
+	'h03r3n06:45006:45006 [0] NCCL INFO AllReduce: opCount 28d sendbuff 0x7f5dd139b900 recvbuff 0x7f5dd139b900 count 8149504 datatype 7 op 0 root 0 comm 0x55bef0201370 [nranks=4] stream 0x55bef0208bd0' \
+	'h03r3n06:45012:45012 [2] NCCL INFO AllGather: opCount 28c sendbuff 0x7f1fd894af00 recvbuff 0x7f1ed1c00100 count 59205120 datatype 0 op 0 root 0 comm 0x559c24b55610 [nranks=4] stream 0x559c248a3630' \
+	'h03r3n06:45012:45012 [2] NCCL INFO AllGather: opCount 28d sendbuff 0x7f1fce20e500 recvbuff 0x7f2032532100 count 15360 datatype 0 op 0 root 0 comm 0x559c24b55610 [nranks=4] stream 0x559c248a3630'
 for c in '0xa 0xc AllGather 8' '0xa 0xa AllReduce 1024' '0xa 0xc Send 8'; do
 	set -- $c
 	printf '%s\n' 'n1:100:100 [0] NCCL INFO AllReduce: opCount 5 sendbuff 0x1 recvbuff 0x1 count 1024 datatype 7 op 0 root 0 comm 0xa [nranks=2] stream 0x1' \
