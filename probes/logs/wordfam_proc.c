@@ -355,6 +355,27 @@ const struct family hlog__fams_proc[] = {
 		"file belongs to an installed package, run it under the Python release the package "
 		"supports",
 	 .any = {"SyntaxError:", "IndentationError:", "TabError:"}},
+	/* Python's exceptions for code that broke its own assumptions (an assertion, an attribute,
+	 * key, index or type its code expected), where no row above names a setting or a resource
+	 * and the line names none of the job's settings: DeepSpeed's "KeyError: torch.bfloat16"
+	 * in ZeRO-2's gradient buckets, verl's "AssertionError" on a parameter left on the CPU
+	 * after validation. Inside a framework such a failure is most often a defect of its
+	 * release or of releases that do not fit together, a guess the fix says how to check */
+	{.cat = HCAT_VERSION,
+	 .name = "code-check",
+	 .weak = 1,
+	 .what = "a package's own code failed a check of its assumptions, which most often is a "
+		 "defect of its release or releases that do not fit together",
+	 .fix = "search the package's issues for the exception's message and compare the "
+		"versions of the packages its traceback passes through with each one's "
+		"requirements; install the release that fixes it, or releases made for each "
+		"other, the same on every node",
+	 .any = {"AssertionError", "AttributeError:", "KeyError:", "TypeError:", "IndexError:",
+		 "NotImplementedError", "UnboundLocalError:"},
+	 /* nor one stating what the code requires of the node ("AssertionError: Megatron
+	  * requires CUDA."): the node's state, which the lines above it say */
+	 .not = {"config", "setting", "option", "argument", "parameter", "variable",
+		 "environment", "requires", "required"}},
 	/* a Python exception whose own line is missing or says nothing a row above knows: the
 	 * frames of its traceback still say a process failed */
 	{.cat = HCAT_UNRESOLVED,

@@ -107,7 +107,10 @@ const struct family hlog__fams_soft[] = {
 		  * needs exactly 1 device per process" */
 		 "devices detected", "gpus detected", "npus detected"},
 	 .also = {"must be", "expected", "should be", "same as", "less than", "greater than",
-		  "equal to", "required", "requested", "needs exactly", "need exactly"}},
+		  "equal to", "required", "requested", "needs exactly", "need exactly",
+		  /* two sizes the line says differ: TensorRT-LLM's "AssertionError: Engine world
+		   * size (1) != Runtime world size (8)" (an engine built for another launch) */
+		  "!="}},
 	/* a program that needs more members than the job gave it: GPCNeT's "ERROR: this
 	 * application must be run on at least 2 nodes" (started on one); not a wait for them */
 	{.cat = HCAT_CONFIG,

@@ -1691,8 +1691,8 @@ cause kind detail
 check_out "version-mismatch words:version" "  versions, from the body of the message"
 sed -n '15,16p' "$P" >"$TMP/body1.log"
 run "$HCCLCTL" --json doctor --logs "$TMP/body1.log"
-cause kind
-check_out "unresolved" "  without the line that names the package: no family claimed"
+cause kind detail
+check_out "version-mismatch words:code-check" "  without the line that names the package: only the guess a TypeError in a package's code gives"
 cause_is "kind detail" "config words:invalid" "  an exception's own family outranks its body's advice" \
 	'RuntimeError: CUDA error: invalid device ordinal' \
 	'Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.'
