@@ -56,7 +56,9 @@ const char *const hlog__watchdog_words[] = {
 	"Watchdog caught collective operation timeout", "last enqueued", "watchdog got stuck for",
 	"Heartbeat monitor timed out", "operations have failed or timed out",
 	"taking the entire process down", "watchdog thread terminated with exception",
-	"Exception raised from checkTimeout", NULL};
+	"Exception raised from checkTimeout",
+	/* the report's tail on a line of its own (a wrapped line) */
+	"WorkNCCL(SeqNum=", "WorkHCCL(SeqNum=", NULL};
 
 /* The table gate: a link table's row (hlogsig.c's link_row) needs its bar. A bar is common
  * in lines of no table (logging formats' "[WARNING  | py.warnings ]", result tables): where

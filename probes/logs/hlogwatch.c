@@ -53,11 +53,15 @@ int hlog__watchdog_line(struct pspan m, const struct hlog_line *l, struct hlog_e
 			int notes)
 {
 	struct hlog_work *w = &e->work;
-	if (hlog__has(m, "Watchdog caught collective operation timeout")) {
+	/* the report, or its tail where a terminal or a paste wrapped the line before the work
+	 * ("WorkNCCL(SeqNum=2059, OpType=ALLGATHER, Timeout(ms)=1800000) ran for 1801398") */
+	if (hlog__has(m, "Watchdog caught collective operation timeout") ||
+	    ((probe__starts(m, "WorkNCCL(SeqNum=") || probe__starts(m, "WorkHCCL(SeqNum=")) &&
+	     hlog__has(m, ") ran for "))) {
 		e->kind = HLOG_WATCHDOG;
 		/* the work's own tag, not the one of the exception that carries it */
 		struct pspan at = hlog__after(m, "Watchdog caught");
-		const char *tag = at.s;
+		const char *tag = at.s ? at.s : m.s;
 		while (tag > m.s && *tag != '[')
 			tag--;
 		pg_rank((struct pspan){tag, m.n - (size_t)(tag - m.s)}, w);
@@ -363,6 +367,19 @@ static const struct rep *desync_of(const struct rep *rep, size_t n)
 	return NULL;
 }
 
+/* A report with no rank (a wrapped line, a rank-less paste) that timed out in a's work in
+ * another collective: a desync as well, its rank unknown; NULL for none. */
+static const struct hlog_event *desync_unranked(const struct hlog_report *r, const struct rep *a)
+{
+	for (size_t i = 0; a->e->op[0] && i < r->nev; i++) {
+		const struct hlog_event *e = &r->ev[i];
+		if (e->kind == HLOG_WATCHDOG && e->sub == HLOG_SUB_NONE && e->rank < 0 && e->work.seq == a->seq &&
+		    e->op[0] && strcmp(e->op, a->e->op))
+			return e;
+	}
+	return NULL;
+}
+
 /* The ranks seen in the logs that did not time out, into miss; their count. */
 static size_t missing_ranks(const struct hlog_report *r, const struct seen *s, int *miss)
 {
@@ -382,9 +399,13 @@ static size_t missing_ranks(const struct hlog_report *r, const struct seen *s, i
 static void say_desync(struct hlog_report *r, struct sbuf *b, const struct rep *a,
 		       const struct rep *d)
 {
-	hlog__sb_add(b, "rank %d and rank %d timed out in the same collective (#%lld) but "
-			"called different ones: %s",
-		     a->rank, d->rank, a->seq, a->e->op);
+	hlog__sb_add(b, "rank %d and ", a->rank);
+	if (d->rank >= 0)
+		hlog__sb_add(b, "rank %d", d->rank);
+	else
+		hlog__sb_add(b, "a rank its line does not name");
+	hlog__sb_add(b, " timed out in the same collective (#%lld) but called different ones: %s",
+		     a->seq, a->e->op);
 	if (a->e->work.numel >= 0)
 		hlog__sb_add(b, " of %lld elements", a->e->work.numel);
 	hlog__sb_add(b, " against %s", d->e->op);
@@ -560,8 +581,11 @@ int hlog__watchdog_conclude(struct hlog_report *r, int strong_only)
 	int mixed = 0;
 	for (size_t k = 0; k < s.n; k++)
 		mixed |= s.rep[k].nseq > 1 || s.rep[k].seq != a->seq;
+	struct rep un = {-1, NULL, NULL, a->seq, 1};
 	if (!mixed)
 		d = desync_of(s.rep, s.n);
+	if (!mixed && !d && (un.e = desync_unranked(r, a)))
+		d = &un;
 	int *miss = calloc(HLOG_SEEN_RANKS, sizeof(*miss)), *who = calloc(s.n, sizeof(*who));
 	int rc = 0;
 	size_t nmiss = 0, ka = 0, kb = 0;

@@ -568,6 +568,12 @@ run "$HCCLCTL" --json doctor --logs "$R"
 check_rc 2 "timeouts in different works of one group, one rank past the other's: exit 2"
 cause kind detail rank peer_rank
 check_out "op-mismatch collective-desync 0 1" "  a desync: the waiting rank and the one that went on"
+# the same work in another collective, where a terminal wrapped the second report before its
+# work (CarperAI/trlx#373): the wrapped report is read, its rank unknown
+cause_is "kind detail peer_rank" "op-mismatch collective-desync 2" "ALLREDUCE on rank 2, ALLGATHER on a wrapped line, both #2059" \
+	'[E ProcessGroupNCCL.cpp:737] [Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=2059, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800283 milliseconds before timing out.' \
+	'WorkNCCL(SeqNum=2059, OpType=ALLGATHER, Timeout(ms)=1800000) ran for 1801398 ' \
+	'milliseconds before timing out.'
 # a pod the kubelet evicted for memory, as kubectl describes it (kubeflow/trainer#301)
 R=tests/data/real-logs-new/batch93/kubeflow-trainer-301-tfjob-master-pod-evicted-node-low-on-memory
 run "$HCCLCTL" --json doctor --logs "$R"
