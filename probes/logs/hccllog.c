@@ -253,6 +253,10 @@ struct scan {
 	 * (most recent call last):"); 0 */
 	unsigned quiet_head;
 	int fs_table;		      /* inside df's table, below its heading */
+	/* below Horovod's "Missing ranks:", the first row's first tensor ("broadcast.bool.sz"
+	 * of "0: [broadcast.bool.sz]"); stall_on while the rows go on */
+	struct pspan stall_first;
+	int stall_on;
 	struct hlog_wrong_cols wrong; /* inside a results table with a column of wrong values */
 	struct pspan ahead;	      /* the file after this line */
 	struct msg_ctx mc;
@@ -306,6 +310,45 @@ static void full_row(struct scan *s, struct hlog_line *l, struct pspan line)
 	l->error = 1;
 	hlog__offer_word(s->r, s->name, s->node, s->no, l->rank, line,
 			 hlog__word_family_named("disk-full"), HLINE_NONE, -1);
+}
+
+/* Horovod's stall inspector lists under "Missing ranks:" each rank that has not submitted
+ * tensors the others have ("0: [broadcast.bool.sz]", "1: [allreduce.c_d1.bias, ...]"). Rows
+ * whose first tensors differ are ranks each waiting in a call the other never makes: the ranks
+ * called different collectives. Rows of the same tensors are ranks behind the others, which
+ * the stall's own words say. */
+static void stall_row(struct scan *s, struct hlog_line *l, struct pspan line)
+{
+	struct pspan m = l->msg;
+	static const char head[] = "Missing ranks:";
+	if (m.n >= sizeof(head) - 1 && !memcmp(m.s + m.n - (sizeof(head) - 1), head,
+					       sizeof(head) - 1)) {
+		s->stall_on = 1;
+		s->stall_first = (struct pspan){NULL, 0};
+		return;
+	}
+	if (!s->stall_on)
+		return;
+	size_t i = 0;
+	while (i < m.n && i < 8 && m.s[i] >= '0' && m.s[i] <= '9')
+		i++;
+	if (!i || m.n < i + 4 || memcmp(m.s + i, ": [", 3)) {
+		s->stall_on = 0;
+		return;
+	}
+	struct pspan t = {m.s + i + 3, 0};
+	while (i + 3 + t.n < m.n && t.s[t.n] != ',' && t.s[t.n] != ']')
+		t.n++;
+	if (!s->stall_first.s) {
+		s->stall_first = t;
+		return;
+	}
+	if (t.n == s->stall_first.n && !memcmp(t.s, s->stall_first.s, t.n))
+		return;
+	s->stall_on = 0;
+	l->error = 1;
+	hlog__offer_word(s->r, s->name, s->node, s->no, l->rank, line,
+			 hlog__word_family_named("collective-mismatch"), HLINE_NONE, -1);
 }
 
 /* A row of a results table that counts wrong values in a column of that name: the collective
@@ -362,6 +405,7 @@ static int scan_context(struct scan *s, struct pspan raw, struct hlog_line *l,
 	hlog__trace_below(s->r, s->name, s->node, &s->tail, line);
 	hlog__usage_below(s->r, s->name, s->node, &s->tail, l->msg);
 	full_row(s, l, line);
+	stall_row(s, l, line);
 	wrong_row(s, l, line, hits);
 	hlog__spy_line(&s->spy, s->no, l->rank, l->msg, line);
 	s->above = s->tail;

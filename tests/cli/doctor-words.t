@@ -574,6 +574,18 @@ cause_is "kind detail peer_rank" "op-mismatch collective-desync 2" "ALLREDUCE on
 	'[E ProcessGroupNCCL.cpp:737] [Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=2059, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800283 milliseconds before timing out.' \
 	'WorkNCCL(SeqNum=2059, OpType=ALLGATHER, Timeout(ms)=1800000) ran for 1801398 ' \
 	'milliseconds before timing out.'
+# Horovod's stall inspector: under "Missing ranks:", rows naming different tensors are ranks
+# each waiting in a call the other never makes (Lightning-AI/pytorch-lightning#5155); rows of
+# the same tensors (horovod/horovod#2285's ranks 0-2) are ranks behind, the stall's hang
+P=tests/data/real-logs-new/batch1238/pytorch-lightning-pr5155-horovod-test-stall-rank0-broadcast-bool-vs-rank1-allreduce/node0/stdout.txt
+head -n 4 "$P" >"$TMP/stall.log"
+exit_is 2 "rank 0 misses a broadcast, rank 1 allreduces: exit 2" "$TMP/stall.log"
+cause_is "kind detail" "op-mismatch words:collective-mismatch" "  the ranks called different collectives" \
+	"$(head -n 4 "$P")"
+P=tests/data/real-logs-new/batch126/horovod-2285-elastic-tf-keras-scale-up-rank-8-allreduce-vs-ranks-0-7-broadcast-object-fn-sz-stalled/node0/stdout.txt
+cause_is "kind detail" "rank-stuck words:hang" "  ranks 0-2 missing the same tensor: behind, no mismatch" \
+	"$(sed -n '1,7p' "$P")"
+
 # a pod the kubelet evicted for memory, as kubectl describes it (kubeflow/trainer#301)
 R=tests/data/real-logs-new/batch93/kubeflow-trainer-301-tfjob-master-pod-evicted-node-low-on-memory
 run "$HCCLCTL" --json doctor --logs "$R"
