@@ -193,6 +193,19 @@ static const struct hlog_sig rows[] = {
 	 "on WSL2 or a VM give NCCL a topology file: NCCL_TOPO_FILE), or check that the device "
 	 "is still on the bus (lspci)",
 	 0, NULL},
+	/* graph/rings.cc: WARN("Error : ring %d does not loop back to start (%d != %d)"), then
+	 * ncclInternalError: the ranks built rings that do not agree, each from its own view of
+	 * the topology. Seen with an OFI plugin built from the wrong branch for the instance
+	 * (NVIDIA/nccl#520), with 2.19's link speeds read uninitialised, fixed in 2.20
+	 * (NVIDIA/nccl#1020), and with NCCL_HOSTID set to one value for two nodes (#879) */
+	{{"does not loop back to start"}, HCAT_VERSION, "nccl-ring-disagree",
+	 "the ranks computed rings that do not agree (each from its own view of the topology): "
+	 "NCCL builds, network plugins or NCCL settings that differ between the ranks, or a "
+	 "release with a defect in that computation",
+	 "run the same NCCL release and the same network plugin build (the one made for this "
+	 "instance type) on every node, with the same NCCL_* settings (NCCL_HOSTID, "
+	 "NCCL_TOPO_FILE, NCCL_ALGO); if they are the same, move to a newer NCCL release",
+	 0, NULL},
 	/* bootstrap.cc: WARN("Bootstrap Root : rank %d of %d ranks has already checked in"): a
 	 * second process claimed the same rank of the same communicator (two launchers' ranks
 	 * colliding, or two jobs given one NCCL_COMM_ID) */

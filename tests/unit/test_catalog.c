@@ -425,6 +425,10 @@ static const struct ccase cases[] = {
 	 "rank_604.s12gn3064.4031852.log:[0604/1024][2025-02-16 22:31:34,422] [misc/socket.cc:586] "
 	 "[s12gn3064:pid=3942408] NCCL WARN socketPollConnect poll() returned 1, no POLLOUT events",
 	 "nccl-connect-poll", HCAT_NET, ""},
+	{"NVIDIA/nccl#520 (p4d nodes, an OFI plugin from the wrong branch)",
+	 "compute-dy-p4d24xlarge-5: compute-dy-p4d24xlarge-5:3048:4991 [2] graph/rings.cc:38 NCCL "
+	 "WARN Error : ring 2 does not loop back to start (7 != 2)",
+	 "nccl-ring-disagree", HCAT_VERSION, ""},
 	{"NCCL socket.cc: \"socketStartConnect: exceeded timeouts (%d)\"",
 	 "h7:310:355 [2] misc/socket.cc:512 NCCL WARN socketStartConnect: exceeded timeouts (20)",
 	 "nccl-connect-timeouts", HCAT_NET, ""},
