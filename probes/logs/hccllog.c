@@ -522,6 +522,16 @@ static void scan_facts(struct scan *s, const struct hlog_line *l, const struct h
 		r->seen_rank[l->rank / 8] |= (unsigned char)(1u << (l->rank % 8));
 }
 
+/* The rank field of a record of "key : value" lines this line is in (torch elastic's root
+ * cause "rank : 0 (local_rank: 0)", ..., "error_file: ...", "traceback : Signal 11 (SIGSEGV)
+ * received by PID 3304209"): a failure the record states is that rank's; -1 */
+static int record_rank(const struct scan *s)
+{
+	return s->rec_rank >= 0 && s->rec_at && s->no > s->rec_at && s->no - s->rec_at <= 8
+		       ? s->rec_rank
+		       : -1;
+}
+
 /* A line no rule recognised: an error of its own (kept for its words), or the values and
  * the rest of the sentence of the one above it. */
 static void scan_unrecognised(struct scan *s, const struct hlog_line *l, struct pspan line,
@@ -543,7 +553,8 @@ static void scan_unrecognised(struct scan *s, const struct hlog_line *l, struct 
 	    !trace) {
 		/* a frame of an error stack is its heading's rank's */
 		int by_head = (l->rank < 0 || (l->rank_label && s->stack_rank >= 0)) && frame_kind;
-		s->uw = (struct unk_wrap){s->no, by_head ? s->stack_rank : l->rank, l->level, line};
+		int rank = by_head ? s->stack_rank : l->rank;
+		s->uw = (struct unk_wrap){s->no, rank >= 0 ? rank : record_rank(s), l->level, line};
 		hlog__keep_unk(r, s->name, s->node, s->no, s->uw.rank, l->level, line, l->kernel,
 			       ctx_dev(s));
 		open_unk(&s->uo, r, s->no, l->msg, l->level);
@@ -586,12 +597,8 @@ static int scan_event(struct scan *s, const struct hlog_line *l, struct hlog_eve
 	tmp->pid = l->pid >= 0 ? l->pid : s->last_pid;
 	tmp->line = s->no;
 	tmp->head = s->head;
-	/* a failure in a record of "key : value" lines is the rank's its rank field names: torch
-	 * elastic's root cause "rank : 0 (local_rank: 0)", ..., "traceback : Signal 11 (SIGSEGV)
-	 * received by PID 3304209" */
-	if (tmp->rank < 0 && s->rec_rank >= 0 && s->rec_at && s->no > s->rec_at &&
-	    s->no - s->rec_at <= 8)
-		tmp->rank = s->rec_rank;
+	if (tmp->rank < 0)
+		tmp->rank = record_rank(s);
 	if (tmp->rank < 0 && wrapped >= 0)
 		tmp->rank = wrapped;
 	if (l->cont && s->block_head.s) {

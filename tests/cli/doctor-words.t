@@ -586,6 +586,10 @@ P=tests/data/real-logs-new/batch126/horovod-2285-elastic-tf-keras-scale-up-rank-
 cause_is "kind detail" "rank-stuck words:hang" "  ranks 0-2 missing the same tensor: behind, no mismatch" \
 	"$(sed -n '1,7p' "$P")"
 
+# torch elastic's root-cause record names the rank its failure is (meta-pytorch/torchft#295):
+# a line of it no rule knows is that rank's, as a recognised one is
+P=tests/data/real-logs-new/batch1246/torchft-295-train-ddp-example-rank0-exitcode-1-unresolved/node0/stdout.txt
+cause_is "kind rank" "unresolved 0" "the record's 'rank : 0 (local_rank: 0)'" "$(cat "$P")"
 # a pod the kubelet evicted for memory, as kubectl describes it (kubeflow/trainer#301)
 R=tests/data/real-logs-new/batch93/kubeflow-trainer-301-tfjob-master-pod-evicted-node-low-on-memory
 run "$HCCLCTL" --json doctor --logs "$R"
