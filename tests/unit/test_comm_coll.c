@@ -628,7 +628,7 @@ static void late_until_asked(struct rank_arg *a)
 }
 
 /* Rank 2 comes late (until rank 0 has asked) to an allreduce around the ring (rank 0 hears
- * only from it): rank 0 asks it for its fingerprint (once, and no other rank asks), rank 2
+ * only from it): rank 0 asks it for its fingerprint (once; no other rank needs to), rank 2
  * answers once it arrives, and the sums of that allreduce and the next are right. The links
  * are made first: a rank still connecting to the late one has no link to ask over, and
  * whether the late one's fingerprint or our request comes first once the link is up is a
@@ -647,7 +647,10 @@ static int body_late(struct rank_arg *a)
 	rc = comm_allreduce(a->c, &v, &sum, 1, COMM_INT32, COMM_SUM);
 	CHECK(a, rc == 0 && sum == 6, "late allreduce: %d %s", sum, comm_last_error(a->c));
 	unsigned asked = a->c->fp_requests - before;
-	CHECK(a, asked == (a->rank == 0), "rank %d asked %u times", a->rank, asked);
+	/* rank 0 asks once; another rank asks at most once: a rank the machine does not run for
+	 * FP_ASK_MS after its call begins asks a peer whose fingerprint already waits unread in
+	 * its socket (the late rank did, in a CI run beside other work, and then failed) */
+	CHECK(a, a->rank == 0 ? asked == 1 : asked <= 1, "rank %d asked %u times", a->rank, asked);
 	rc = comm_allreduce(a->c, &v, &sum, 1, COMM_INT32, COMM_SUM);
 	CHECK(a, rc == 0 && sum == 6, "allreduce after: %d %s", sum, comm_last_error(a->c));
 	return 0;
