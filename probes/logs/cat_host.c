@@ -164,6 +164,13 @@ static int xid_of_gsp(struct pspan m, const struct hx_vals *x, struct hlog_event
 	return xid_in(m, xid_gsp, sizeof(xid_gsp) / sizeof(xid_gsp[0]));
 }
 
+static const char slurm_low_memory[] =
+	"Slurm drained a node that has less memory than slurm.conf gives it (RealMemory)";
+static const char slurm_low_memory_fix[] =
+	"set the node's RealMemory in slurm.conf to what slurmd -C reports on it (or less), "
+	"reconfigure (scontrol reconfigure) and resume it (scontrol update nodename=NODE "
+	"state=resume)";
+
 static const struct hlog_sig rows[] = {
 	/* MPICH: "Fatal error in PMPI_Test: Message truncated, error stack:" */
 	{{"Fatal error in", "Message truncated"}, HCAT_OP_MISMATCH, "mpi-truncated",
@@ -613,6 +620,23 @@ static const struct hlog_sig rows[] = {
 	 "that its slurmd runs and its port (6818) is reachable (firewall), and that munge works "
 	 "between the two (munge -n | ssh NODE unmunge; the same /etc/munge/munge.key, clocks in "
 	 "step)",
+	 0, NULL},
+	/* slurmctld draining a node that registered with less than slurm.conf gives it (its
+	 * node_mgr.c): "error: Node ip-10-2-1-120 has low real_memory size (63622 < 64000)", the
+	 * reason sinfo -R then shows, "Low RealMemory"; and slurmd finding fewer GPUs than the
+	 * node's Gres, "Reason=gres/gpu count reported lower than configured (0 < 8)". The
+	 * node takes no jobs: those for it wait (PENDING) or fail */
+	{{"low real_memory"}, HCAT_CONFIG, "slurm-node-low-memory", slurm_low_memory,
+	 slurm_low_memory_fix, 0, NULL},
+	{{"Low RealMemory"}, HCAT_CONFIG, "slurm-drain-low-memory", slurm_low_memory,
+	 slurm_low_memory_fix, 0, NULL},
+	{{"count reported lower than configured"}, HCAT_CONFIG, "slurm-node-gres-count",
+	 "Slurm drained a node whose slurmd found fewer devices of a kind (GPUs) than "
+	 "slurm.conf's Gres for it",
+	 "compare nvidia-smi -L (or npu-smi info) on the node with its Gres in slurm.conf and "
+	 "gres.conf (the device files, the count); a GPU the driver lost is a hardware fault "
+	 "(dmesg: Xid, fallen off the bus). Then restart slurmd and resume the node (scontrol "
+	 "update nodename=NODE state=resume)",
 	 0, NULL},
 	{{"Broken pipe"}, HCAT_RANK_STUCK, "errno-broken-pipe",
 	 "the peer had closed the connection when this end wrote to it (EPIPE): its process "

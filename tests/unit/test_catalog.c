@@ -429,6 +429,16 @@ static const struct ccase cases[] = {
 	 "compute-dy-p4d24xlarge-5: compute-dy-p4d24xlarge-5:3048:4991 [2] graph/rings.cc:38 NCCL "
 	 "WARN Error : ring 2 does not loop back to start (7 != 2)",
 	 "nccl-ring-disagree", HCAT_VERSION, ""},
+	{"aws/aws-parallelcluster#1517 (slurmctld draining a node of less memory)",
+	 "[2020-08-13T10:20:03.698] error: Node ip-10-2-1-120 has low real_memory size (63622 < "
+	 "64000)",
+	 "slurm-node-low-memory", HCAT_CONFIG, ""},
+	{"clusterinthecloud/terraform#11 (sinfo -R's reason for drained nodes)",
+	 "Low RealMemory                          compute[001-003]    ",
+	 "slurm-drain-low-memory", HCAT_CONFIG, ""},
+	{"awslabs/awsome-distributed-ai#195 (a node's reason when slurmd found no GPU)",
+	 "Reason=gres/gpu count reported lower than configured (0 < 8)",
+	 "slurm-node-gres-count", HCAT_CONFIG, ""},
 	{"NCCL socket.cc: \"socketStartConnect: exceeded timeouts (%d)\"",
 	 "h7:310:355 [2] misc/socket.cc:512 NCCL WARN socketStartConnect: exceeded timeouts (20)",
 	 "nccl-connect-timeouts", HCAT_NET, ""},
