@@ -215,6 +215,10 @@ size_t hlog__drop_unused_ports(struct hlog_event *ev, size_t ev0, size_t nev, un
  * a line with no outcome's stem (NULL, or hits with all set: read every line). */
 struct hlog_hits;
 long hlog__run_ok_hits(struct pspan m, const struct hlog_hits *h);
+/* okwords.c: whether m says a step ended, any step (an outcome word of the run's, or "took"
+ * with its time: "Initial profiling/warmup run took 56.94 s"), with no doubt before it ("not
+ * completed", "wait until done") */
+int hlog__step_ended(struct pspan m);
 const char *hlog__word_family_name(int row);
 int hlog__word_family_cat(int row); /* enum hcat; HCAT_NONE out of range */
 /* What a row's line says of its process besides the failure (0 out of range): it waits for

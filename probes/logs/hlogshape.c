@@ -158,34 +158,16 @@ static int connection_made(struct pspan m)
 	return 0;
 }
 
-/* A line that says a step of a program finished ("Initial profiling/warmup run took 56.94 s",
- * "Init COMPLETE", "loading finished"): the program got past whatever it was waiting on. */
-static int step_finished(struct pspan m)
-{
-	static const char *const done[] = {"took", "finished", "completed", "complete", "done",
-					   "succeeded"};
-	for (size_t i = 0; i < sizeof(done) / sizeof(done[0]); i++)
-		for (const char *f = hlog__find_nocase(m, done[i]); f;) {
-			size_t at = (size_t)(f - m.s), e = at + strlen(done[i]);
-			if ((!at || !hlog__word_char(m.s[at - 1])) &&
-			    (e == m.n || !hlog__word_char(m.s[e])))
-				return !hlog__has_nocase(m, "not ");
-			f = hlog__find_nocase((struct pspan){m.s + e, m.n - e}, done[i]);
-		}
-	return 0;
-}
-
 /* A notice below error level that processes may hang (vLLM's INFO "No available shared
  * memory broadcast block found in 60 seconds. This typically happens when some processes are
  * hanging or doing some time-consuming work"), whose best word family is the hang: a wait
  * that was long so far, a hang only if nothing finishes after it. */
 static int wait_notice(const struct hlog_line *l)
 {
-	static int hang = -2;
-	if (hang == -2)
-		hang = hlog__word_family_named("hang");
-	return (l->level == HLINE_INFO || l->level == HLINE_WARN) && hang >= 0 &&
-	       hlog__word_family(l->msg) == hang;
+	if (l->level != HLINE_INFO && l->level != HLINE_WARN)
+		return 0;
+	int hang = hlog__word_family_named("hang");
+	return hang >= 0 && hlog__word_family(l->msg) == hang;
 }
 
 /* Whether a later line of the lines below a wait notice says a step finished, no error and no
@@ -200,7 +182,7 @@ static int wait_outlived(struct pspan ahead, const struct hlog_line *notice)
 		hlog__line_parse(l, &rl);
 		if (rl.error || (notice->t_us >= 0 && rl.t_us >= 0 && rl.t_us < notice->t_us))
 			return 0;
-		if (step_finished(rl.msg))
+		if (hlog__step_ended(rl.msg))
 			return 1;
 	}
 	return 0;

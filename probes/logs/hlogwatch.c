@@ -373,8 +373,8 @@ static const struct hlog_event *desync_unranked(const struct hlog_report *r, con
 {
 	for (size_t i = 0; a->e->op[0] && i < r->nev; i++) {
 		const struct hlog_event *e = &r->ev[i];
-		if (e->kind == HLOG_WATCHDOG && e->sub == HLOG_SUB_NONE && e->rank < 0 && e->work.seq == a->seq &&
-		    e->op[0] && strcmp(e->op, a->e->op))
+		if (e->kind == HLOG_WATCHDOG && e->sub == HLOG_SUB_NONE && e->rank < 0 &&
+		    e->work.seq == a->seq && e->op[0] && strcmp(e->op, a->e->op))
 			return e;
 	}
 	return NULL;

@@ -156,6 +156,21 @@ long hlog__run_ok_hits(struct pspan m, const struct hlog_hits *h)
 	return (long)(w[at].s - m.s) + 1;
 }
 
+int hlog__step_ended(struct pspan m)
+{
+	struct word w[NWORDS];
+	size_t n = words_of(m, w);
+	for (size_t i = 0; i < n; i++) {
+		if (IN(&w[i], doubts))
+			return 0;
+		/* an outcome, or the time a step took: vLLM's "Initial profiling/warmup run took
+		 * 56.94 s" */
+		if (IN(&w[i], outcomes) || (w[i].n == 4 && !strncasecmp(w[i].s, "took", 4)))
+			return 1;
+	}
+	return 0;
+}
+
 const struct hlog_file *hlog_run_success(const struct hlog_report *r)
 {
 	for (size_t i = 0; r && i < r->nfile; i++)
