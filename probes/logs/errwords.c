@@ -130,6 +130,9 @@ static const struct {
 	 * error) */
 	{"pending page blacklist : yes", 0},
 	{"killed", 0},	      /* the shell's "Killed"; "Out of memory: Killed process 7899" */
+	/* a launcher ending the processes left once one of them failed, at any level:
+	 * DeepSpeed's "[INFO] [launch.py:318:sigkill_handler] Killing subprocess 3698707" */
+	{"killing subprocess", EW_ANY_LEVEL},
 	/* a member of the cluster given up for dead: Ray's "The node with node id: ... has been
 	 * marked dead because the detector has missed too many heartbeats from it." */
 	{"marked dead", 0},

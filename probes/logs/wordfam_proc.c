@@ -401,7 +401,10 @@ const struct family hlog__fams_proc[] = {
 		 "check failed", "check failure stack trace",
 		 /* a launcher that gave up on its daemons: Open MPI's "ORTE was unable to
 		  * reliably start one or more daemons." (the lines before it say why) */
-		 "unable to reliably start"}},
+		 "unable to reliably start",
+		 /* and one ending what is left of the job once a process failed: DeepSpeed's
+		  * "sigkill_handler] Killing subprocess 3698707" */
+		 "killing subprocess"}},
 	/* a process that ended with a failing exit code, which says that it failed, not why:
 	 * torch elastic's "failed (exitcode: 1) local_rank: 3 (pid: 429)", Ray's "Some Ray
 	 * subprocesses exited unexpectedly:", a CI runner's "Error: Process completed with exit

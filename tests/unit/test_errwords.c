@@ -246,6 +246,11 @@ static const struct row_line word_lines[] = {
 	 "dropping-packet-limits-too-low",
 	 "dropping packet"},
 	{"killed", "https://github.com/lllyasviel/Fooocus/issues/1117", "Killed"},
+	{"killing subprocess",
+	 "../real-logs-new/batch1255/deepspeed-2946-t5-11b-8gpu-launcher-kills-8-ranks-return-code-"
+	 "9-unresolved",
+	 "[2023-03-05 06:40:25,173] [INFO] [launch.py:318:sigkill_handler] Killing subprocess "
+	 "3698707"},
 	{"marked dead",
 	 "../real-logs-new/batch365/ray-25231-random-shuffle-1tb-node-172-31-73-171-marked-dead-"
 	 "lagging-heartbeats",

@@ -202,6 +202,11 @@ static void test_rows(void **state)
 		 * ZeRO-2's buckets), but not a requirement on the node (aicr-benchmarks' Megatron
 		 * job on a node whose CUDA failed) nor two world sizes (NVIDIA/TensorRT-LLM#440) */
 		{"[rank0]: KeyError: torch.bfloat16", "code-check"},
+		/* DeepSpeed's launcher ending the rest once a rank failed (deepspeedai/DeepSpeed
+		 * #2946) */
+		{"[2023-03-05 06:40:25,173] [INFO] [launch.py:318:sigkill_handler] Killing subprocess "
+		 "3698707",
+		 "fatal"},
 		{"AssertionError: Megatron requires CUDA.", "exception"},
 		{"AssertionError: Engine world size (1) != Runtime world size (8)", "world-size"},
 		/* CUDA, for code not built for this GPU (NVIDIA/nccl#444) */
