@@ -130,6 +130,12 @@ static const struct {
 	 * error) */
 	{"pending page blacklist : yes", 0},
 	{"killed", 0},	      /* the shell's "Killed"; "Out of memory: Killed process 7899" */
+	/* a device plugin taking a device out of service, at any level (NVIDIA's logs it at I):
+	 * "XidCriticalError: Xid=79 on Device=GPU-adb24b25-...; marking device as unhealthy.",
+	 * "'nvidia.com/gpu' device marked unhealthy: GPU-adb24b25-..." (not "0 unhealthy" of a
+	 * summary, nor a health check's name) */
+	{"as unhealthy", EW_ANY_LEVEL},
+	{"marked unhealthy", EW_ANY_LEVEL},
 	/* a launcher ending the processes left once one of them failed, at any level:
 	 * DeepSpeed's "[INFO] [launch.py:318:sigkill_handler] Killing subprocess 3698707" */
 	{"killing subprocess", EW_ANY_LEVEL},

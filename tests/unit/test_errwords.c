@@ -246,11 +246,19 @@ static const struct row_line word_lines[] = {
 	 "dropping-packet-limits-too-low",
 	 "dropping packet"},
 	{"killed", "https://github.com/lllyasviel/Fooocus/issues/1117", "Killed"},
+	{"as unhealthy",
+	 "../real-logs-new/batch1262/gpu-operator-docs-troubleshooting-device-plugin-xid79-gpu-"
+	 "adb24b25-marked-unhealthy",
+	 "XidCriticalError: Xid=79 on Device=GPU-adb24b25-1db1-436e-d958-ddee5da83d07; marking "
+	 "device as unhealthy."},
+	{"marked unhealthy",
+	 "../real-logs-new/batch1262/gpu-operator-docs-troubleshooting-device-plugin-xid79-gpu-"
+	 "adb24b25-marked-unhealthy",
+	 "device marked unhealthy: GPU-adb24b25-1db1-436e-d958-ddee5da83d07"},
 	{"killing subprocess",
 	 "../real-logs-new/batch1255/deepspeed-2946-t5-11b-8gpu-launcher-kills-8-ranks-return-code-"
 	 "9-unresolved",
-	 "[2023-03-05 06:40:25,173] [INFO] [launch.py:318:sigkill_handler] Killing subprocess "
-	 "3698707"},
+	 "[launch.py:318:sigkill_handler] Killing subprocess 3698707"},
 	{"marked dead",
 	 "../real-logs-new/batch365/ray-25231-random-shuffle-1tb-node-172-31-73-171-marked-dead-"
 	 "lagging-heartbeats",
