@@ -376,9 +376,13 @@ static int sig_error_cqe(const struct sig_in *in, struct hlog_event *e)
 static int sig_hccl_mismatch(const struct sig_in *in, struct hlog_event *e)
 {
 	struct pspan m = in->m;
+	/* and EI0005's own comparison, on a line of its own where the code's line is not in the
+	 * log: "parameter cmdType, local end 4, remote end 5" (the two ends of a receive called
+	 * different operations) */
 	if (has(m, "EI0005") || has(m, "arguments for collective communication are inconsistent") ||
 	    (has(m, "CMD information") && has(m, "check fail")) || has(m, "cmdType check fail") ||
-	    has(m, "[RankConsistentImpl][CompareFrame]")) {
+	    has(m, "[RankConsistentImpl][CompareFrame]") ||
+	    (has(m, "parameter ") && has(m, ", local end ") && has(m, ", remote end "))) {
 		e->kind = HLOG_MISMATCH;
 		if (!int_after(m, "remote rank", &e->peer_rank))
 			int_after(m, "remoteRank", &e->peer_rank);

@@ -590,6 +590,12 @@ cause_is "kind detail" "rank-stuck words:hang" "  ranks 0-2 missing the same ten
 # a line of it no rule knows is that rank's, as a recognised one is
 P=tests/data/real-logs-new/batch1246/torchft-295-train-ddp-example-rank0-exitcode-1-unresolved/node0/stdout.txt
 cause_is "kind rank" "unresolved 0" "the record's 'rank : 0 (local_rank: 0)'" "$(cat "$P")"
+# HCCL's comparison of the two ends' arguments on a line of its own, without EI0005's code
+# line (mindspore-ai/mindformers@7f3442dd: a receive whose two ends called different
+# operations)
+cause_is "kind detail" "op-mismatch arguments-differ" "'parameter cmdType, local end 4, remote end 5'" \
+	'HcomRecv failed, ret:4' \
+	'parameter cmdType, local end 4, remote end 5'
 # a pod the kubelet evicted for memory, as kubectl describes it (kubeflow/trainer#301)
 R=tests/data/real-logs-new/batch93/kubeflow-trainer-301-tfjob-master-pod-evicted-node-low-on-memory
 run "$HCCLCTL" --json doctor --logs "$R"
