@@ -204,8 +204,8 @@ static void test_rows(void **state)
 		{"[rank0]: KeyError: torch.bfloat16", "code-check"},
 		/* DeepSpeed's launcher ending the rest once a rank failed (deepspeedai/DeepSpeed
 		 * #2946) */
-		{"[2023-03-05 06:40:25,173] [INFO] [launch.py:318:sigkill_handler] Killing subprocess "
-		 "3698707",
+		{"[2023-03-05 06:40:25,173] [INFO] [launch.py:318:sigkill_handler] Killing "
+		 "subprocess 3698707",
 		 "fatal"},
 		{"AssertionError: Megatron requires CUDA.", "exception"},
 		{"AssertionError: Engine world size (1) != Runtime world size (8)", "world-size"},
