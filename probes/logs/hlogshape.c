@@ -158,6 +158,13 @@ static int connection_made(struct pspan m)
 	return 0;
 }
 
+/* Whether below, a line after first in the file, is stamped before it: an earlier line pasted
+ * below it, not what came after it */
+static int stamped_before(const struct hlog_line *below, const struct hlog_line *first)
+{
+	return first->t_us >= 0 && below->t_us >= 0 && below->t_us < first->t_us;
+}
+
 /* A notice below error level that processes may hang (vLLM's INFO "No available shared
  * memory broadcast block found in 60 seconds. This typically happens when some processes are
  * hanging or doing some time-consuming work"), whose best word family is the hang: a wait
@@ -180,7 +187,7 @@ static int wait_outlived(struct pspan ahead, const struct hlog_line *notice)
 			continue;
 		struct hlog_line rl;
 		hlog__line_parse(l, &rl);
-		if (rl.error || (notice->t_us >= 0 && rl.t_us >= 0 && rl.t_us < notice->t_us))
+		if (rl.error || stamped_before(&rl, notice))
 			return 0;
 		if (hlog__step_ended(rl.msg))
 			return 1;
@@ -206,7 +213,7 @@ int hlog__recovered_below(struct pspan ahead, const struct hlog_line *failed)
 		/* the same process's retry, after the failure: not another's, nor an earlier
 		 * line pasted below it */
 		if ((failed->pid >= 0 && rl.pid >= 0 && failed->pid != rl.pid) ||
-		    (failed->t_us >= 0 && rl.t_us >= 0 && rl.t_us < failed->t_us))
+		    stamped_before(&rl, failed))
 			return 0;
 		/* the lines after the retry (one at least, two read) are the program going on,
 		 * not failing again */

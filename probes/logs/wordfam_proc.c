@@ -8,6 +8,11 @@
 #include "probes/logs/hlogcause.h"
 #include "probes/logs/wordfam.h"
 
+/* The words that say a line is about the job's own settings: the "invalid" row needs one of
+ * them beside a refused value, and the "code-check" row's guess of a package's defect holds
+ * only without them (the same list, so that the two rows split such exceptions between them) */
+#define JOB_SETTING_WORDS "config", "setting", "option", "argument", "parameter", "variable"
+
 const struct family hlog__fams_proc[] = {
 	/* a crash explains the refused connections and timeouts of its peers; a cause its own
 	 * process stated before it (memory, a setting, versions) explains the crash */
@@ -344,7 +349,7 @@ const struct family hlog__fams_proc[] = {
 	 .fix = "correct the configuration the line names (its file, the launcher's options or "
 		"the environment), then run again",
 	 .any = {"ValueError:"},
-	 .also = {"config", "setting", "option", "argument", "parameter", "variable"}},
+	 .also = {JOB_SETTING_WORDS}},
 	/* a program whose source does not parse, said by Python as it loads the file: verl's
 	 * "SyntaxError: keyword argument repeated: backend" (a file edited by hand); the file and
 	 * line are on the lines above it */
@@ -374,8 +379,7 @@ const struct family hlog__fams_proc[] = {
 		 "NotImplementedError", "UnboundLocalError:"},
 	 /* nor one stating what the code requires of the node ("AssertionError: Megatron
 	  * requires CUDA."): the node's state, which the lines above it say */
-	 .not = {"config", "setting", "option", "argument", "parameter", "variable",
-		 "environment", "requires", "required"}},
+	 .not = {JOB_SETTING_WORDS, "environment", "requires", "required"}},
 	/* a Python exception whose own line is missing or says nothing a row above knows: the
 	 * frames of its traceback still say a process failed */
 	{.cat = HCAT_UNRESOLVED,
