@@ -244,6 +244,9 @@ struct scan {
 	unsigned last_ev_no;
 	struct unk_open uo;
 	struct unk_wrap uw;
+	/* the statement of the last assert a traceback printed, and its line */
+	struct pspan assert_expr;
+	unsigned assert_no;
 	/* inside a help message framed by rules of dashes (Open MPI's), and whether the last
 	 * event is: its values come further below it ("WARNING: Open MPI failed to TCP
 	 * connect ...", then "Message: connect() to 169.254.140.13:1026 failed" 7 lines on) */
@@ -532,6 +535,30 @@ static int record_rank(const struct scan *s)
 		       : -1;
 }
 
+/* Python's bare "AssertionError" (an assert with no message) says what failed only in the
+ * statement its traceback printed one or two lines above it ("assert world_size == 8", then
+ * a line of carets since 3.11): that statement is its message, for the families its words
+ * name. */
+static void assert_joined(struct scan *s, const struct hlog_line *l, struct pspan line, int rank)
+{
+	struct pspan m = probe__trim(l->msg);
+	if (m.n && m.s[m.n - 1] == ':')
+		m.n--;
+	if (!s->assert_no || s->no - s->assert_no > 2 || m.n < 14 ||
+	    memcmp(m.s + m.n - 14, "AssertionError", 14) ||
+	    (m.n > 14 && hlog__word_char(m.s[m.n - 15])))
+		return;
+	char joined[512];
+	int n = snprintf(joined, sizeof(joined), "AssertionError: %.*s", (int)s->assert_expr.n,
+			 s->assert_expr.s);
+	if (n < 0 || (size_t)n >= sizeof(joined))
+		return;
+	int fam = hlog__word_family((struct pspan){joined, (size_t)n});
+	if (fam >= 0)
+		hlog__offer_word(s->r, s->name, s->node, s->no, rank, line, fam, l->level,
+				 ctx_dev(s));
+}
+
 /* A line no rule recognised: an error of its own (kept for its words), or the values and
  * the rest of the sentence of the one above it. */
 static void scan_unrecognised(struct scan *s, const struct hlog_line *l, struct pspan line,
@@ -558,6 +585,7 @@ static void scan_unrecognised(struct scan *s, const struct hlog_line *l, struct 
 		hlog__keep_unk(r, s->name, s->node, s->no, s->uw.rank, l->level, line, l->kernel,
 			       ctx_dev(s));
 		open_unk(&s->uo, r, s->no, l->msg, l->level);
+		assert_joined(s, l, line, s->uw.rank);
 		/* the sentence may have begun on the line above, which said no error yet (not a
 		 * traceback's frame over its exception, nor a line that opens with a label of
 		 * its own: "subprocess.CalledProcessError: ...") */
@@ -703,6 +731,12 @@ static int scan_line(void *ctx, void *slot)
 	}
 	if (s->framed && s->frame_notice)
 		return 0;
+	/* after its prefix, as torchrun's "[rank0]:     assert ..." */
+	struct pspan tl = probe__trim(p->l.msg);
+	if (tl.n > 7 && !memcmp(tl.s, "assert ", 7)) {
+		s->assert_expr = (struct pspan){tl.s + 7, tl.n - 7};
+		s->assert_no = s->no;
+	}
 	/* the finds below read the line's pairs on this thread */
 	hlog__line_pairs(raw);
 	struct hlog_hits *hits = &p->hits;

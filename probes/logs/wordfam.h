@@ -61,5 +61,6 @@ int hlog__wf_module_missing(struct pspan s, long long *port);
 int hlog__wf_module_part_missing(struct pspan s, long long *port);
 int hlog__wf_alloc_size(struct pspan s, long long *port);
 int hlog__wf_bound_stated(struct pspan s, long long *port);
+int hlog__wf_assert_sizes(struct pspan s, long long *port);
 
 #endif

@@ -442,3 +442,34 @@ int hlog__wf_bound_stated(struct pspan s, long long *port)
 	}
 	return 0;
 }
+
+/* An assert on the job's sizes, its statement given as the message ("AssertionError: world_size
+ * == 8 # this code is designed for 8xH100", "AssertionError: gradient_accumulation_steps %
+ * world_size == 0"; the scan joins a bare "AssertionError" to the statement its traceback
+ * printed above it): a comparison, and a program's name of a count or size (a name joined by
+ * '_') in it. A check of an object's state ("tensor.is_contiguous()") compares no size, nor
+ * does a message that says a tensor's "expected size 4==4, stride 128==524288". */
+int hlog__wf_assert_sizes(struct pspan s, long long *port)
+{
+	(void)port;
+	static const char *const sizes[] = {"size", "num", "count", "steps", "nproc", "nnodes",
+					    "gpus", "devices", "ranks", "shards", "samples"};
+	const char *at = hlog__find_nocase(s, "AssertionError: ");
+	if (!at)
+		return 0;
+	struct pspan e = {at + 16, s.n - (size_t)(at + 16 - s.s)};
+	if (!memchr(e.s, '=', e.n) && !memchr(e.s, '<', e.n) && !memchr(e.s, '>', e.n) &&
+	    !memchr(e.s, '%', e.n))
+		return 0;
+	for (size_t i = 0; i < e.n;) {
+		size_t b = i, under = 0;
+		while (i < e.n && hlog__word_char(e.s[i]))
+			under += e.s[i++] == '_';
+		struct pspan w = {e.s + b, i - b};
+		for (size_t k = 0; under && k < sizeof(sizes) / sizeof(sizes[0]); k++)
+			if (hlog__has_nocase(w, sizes[k]))
+				return 1;
+		i += i == b;
+	}
+	return 0;
+}

@@ -366,6 +366,18 @@ const struct family hlog__fams_proc[] = {
 	 * in ZeRO-2's gradient buckets, verl's "AssertionError" on a parameter left on the CPU
 	 * after validation. Inside a framework such a failure is most often a defect of its
 	 * release or of releases that do not fit together, a guess the fix says how to check */
+	/* an assert that compares the job's sizes: the sizes it was started with (processes,
+	 * devices, steps or samples) do not fit what the program requires of them; before
+	 * code-check, whose bare "AssertionError" this reads further */
+	{.cat = HCAT_CONFIG,
+	 .name = "size-check",
+	 .what = "the program's check of the job's sizes failed: the number of processes, "
+		 "devices, steps or samples it was started with does not fit what it requires",
+	 .fix = "read the assert's statement in the traceback (the sizes it compares) and start "
+		"the job with sizes that pass it: the process count (--nproc_per_node, -np, "
+		"WORLD_SIZE) the program was written for, or steps, batch and data sizes that "
+		"divide by it",
+	 .form = hlog__wf_assert_sizes},
 	{.cat = HCAT_VERSION,
 	 .name = "code-check",
 	 .weak = 1,

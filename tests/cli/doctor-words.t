@@ -2293,5 +2293,22 @@ cause_is "kind detail" "config words:world-size" "'specifies 16 processors but j
 cause_is "kind detail" "config words:world-size" "'Only allocated 4 nodes asked for 5': the launch" \
 	'srun: error: Only allocated 4 nodes asked for 5'
 
+# a bare AssertionError, its assert's statement printed above it by the traceback (with
+# Python 3.11's carets between; KellerJordan/modded-nanogpt#115, verbatim): the job's
+# process count against the one the program requires, not a defect of the code
+cause_is "kind detail" "config words:size-check" "'AssertionError': the number of processes" \
+	'Traceback (most recent call last):' \
+	'  File "/data/coml-ecr/kebl8114/modded-nanogpt/train_gpt.py", line 574, in <module>' \
+	'    assert world_size == 8 # this code is designed for 8xH100' \
+	'           ^^^^^^^^^^^^^^^' \
+	'AssertionError'
+
+# and the same statement three lines above the bare error is not its own
+cause_is "kind detail" "version-mismatch words:code-check" "'AssertionError': a package's own code" \
+	'    assert world_size == 8' \
+	'           ^^^^^^^^^^^^^^^' \
+	'  File "train.py", line 9, in check' \
+	'AssertionError'
+
 cause_flush
 done_testing

@@ -1022,6 +1022,18 @@ static void test_order(void **state)
 				"'batch_get_buffer' (mooncakestore_connector.py:360:lmcache.v1."
 				"storage_backend.connector.mooncakestore_connector)"),
 			    "version");
+	/* real: alibaba/ROLL's QA page (the batch smaller than its chunks) and KellerJordan/
+	 * modded-nanogpt#115 (a bare assert joined to its statement): an assert that compares
+	 * the job's sizes; a tensor's expected size (saforem2/ezpz's torchtitan run) and an
+	 * object's state are the code's own */
+	assert_string_equal(fam("AssertionError: batch_size 32 < chunks 64"), "size-check");
+	assert_string_equal(fam("AssertionError: world_size == 8 # this code is designed for "
+				"8xH100"),
+			    "size-check");
+	assert_string_equal(fam("AssertionError: expected size 4==4, stride 128==524288 at "
+				"dim=1;"),
+			    "code-check");
+	assert_string_equal(fam("AssertionError: tensor.is_contiguous()"), "code-check");
 	/* real: saforem2/torchtitan's known-bugs page (config-job-dump-folder) and
 	 * uni-medical/SAM-Med3D#6: the job's own settings lack the key the code reads; a model's
 	 * configuration class is its package's release (TinyLLaVA/TinyLLaVA_Factory#201), and a
