@@ -148,6 +148,18 @@ static const struct hlog_sig rows[] = {
 	 HLOG_MEMLOCK_FIX "; for GPU buffers check that nvidia-peermem is loaded (or test without "
 	 "GPUDirect: NCCL_NET_GDR_LEVEL=LOC)",
 	 0, reg_mr_reason},
+	/* rdma-core's mlx5 provider asking the kernel's driver for a verb it does not have, its
+	 * ioctl answering EPROTONOSUPPORT: UCX's "mlx5dv_devx_create_event_channel() failed:
+	 * Protocol not supported" with MLNX_OFED 5's libraries in a container on a host whose
+	 * mlx5_ib is older, or new rdma-core on an old distribution kernel */
+	{{"mlx5dv_", "Protocol not supported"}, HCAT_VERSION, "rdma-verb-unsupported",
+	 "the RDMA user-space libraries called a verb the kernel's NIC driver does not have: "
+	 "they are newer than the driver (a container's MLNX_OFED or rdma-core over an older "
+	 "host driver or kernel)",
+	 "use user-space RDMA libraries of the host driver's release (ofed_info -s and the "
+	 "container's rdma-core or MLNX_OFED), or update the host's driver to theirs, on every "
+	 "node",
+	 0, NULL},
 	/* NVSHMEM's IB transports (src/modules/transport/ibrc/ibrc.cpp and its kin), when
 	 * GPUDirect RDMA's kernel module is not loaded: "nvshmemt_init:1851: neither nv_peer_mem,
 	 * or nvidia_peermem detected. Skipping transport." Without it the remote GPUs are not

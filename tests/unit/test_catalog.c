@@ -525,6 +525,11 @@ static const struct ccase cases[] = {
 	 "0: [1580511823.093560] [cgpu17:53890:1]          ib_md.c:478  UCX  ERROR "
 	 "ibv_reg_mr(address=0x2aab4bc00000, length=131072, access=0xf) failed: Bad address",
 	 "ib-reg-mr", HCAT_UNRESOLVED, ""},
+	/* a DEVX verb the kernel's mlx5_ib does not have: the user-space libraries are newer */
+	{"openucx/ucx#7229 (rdma-core over CentOS 7.9's kernel)",
+	 "  rc_mlx5_devx.c:99   UCX  ERROR mlx5dv_devx_create_event_channel() failed: Protocol not "
+	 "supported",
+	 "rdma-verb-unsupported", HCAT_VERSION, ""},
 	/* UCX's mlx5 syndrome words, each the row of its ibv_wc_status */
 	{"openucx/ucx#5199 (Open MPI 4.0.3 with UCX 1.8.0, DC transport)",
 	 "[master:19546:0:19546] ib_mlx5_log.c:139  Transport retry count exceeded on mlx5_0:1/IB "
