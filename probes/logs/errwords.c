@@ -176,6 +176,17 @@ static const struct {
 	/* ENOENT's text, where a program or file the job needs is not there: bash starting a
 	 * worker's daemon, "/bin/bash: line 1: /usr/sbin/sshd: No such file or directory" */
 	{"no such file or directory", 0},
+	/* and the other texts strerror gives for a call the kernel refused, whatever printed
+	 * them: UCX's "cma_ep.c:95   process_vm_readv(pid=94123 length=25800) returned -1: Bad
+	 * address" (EFAULT), perftest's "ERRNO: Bad address.", "rdma_create_ep: No such device"
+	 * (ENODEV), Open MPI's "  Error: Function not implemented (38)" under its OFI block
+	 * (ENOSYS), TensorPipe's "In operator() at tensorpipe/common/ibv.h:172 "": Operation not
+	 * supported" (EOPNOTSUPP), "Input/output error" (EIO) */
+	{"bad address", 0},
+	{"no such device", 0},
+	{"function not implemented", 0},
+	{"operation not supported", 0},
+	{"input/output error", 0},
 	/* a device or peer the process needs but cannot reach: NVSHMEM's "[GPU 1] Peer GPU 0 is
 	 * not accessible, exiting ..." */
 	{"not accessible", 0},

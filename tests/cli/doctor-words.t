@@ -2310,5 +2310,10 @@ cause_is "kind detail" "version-mismatch words:code-check" "'AssertionError': a 
 	'  File "train.py", line 9, in check' \
 	'AssertionError'
 
+# a system call's failure told only by strerror's text (parthenon-hpc-lab/kharma#44, UCX's
+# CMA transport on Delta, verbatim): an error line, never a pass
+printf '%s\n' '[gpua097:94124:0:94124]      cma_ep.c:95   process_vm_readv(pid=94123 length=25800) returned -1: Bad address' >"$TMP/efault.log"
+exit_is 1 "strerror's 'Bad address' alone: an unclassified warning (exit 1), not a pass" "$TMP/efault.log"
+
 cause_flush
 done_testing

@@ -314,6 +314,26 @@ static const struct row_line word_lines[] = {
 	{"no such file or directory",
 	 "../real-logs-new/batch240/cloudai-720-mpijob-ngc-pytorch-worker-no-sshd-launcher-missing-success",
 	 "/bin/bash: line 1: /usr/sbin/sshd: No such file or directory"},
+	{"bad address",
+	 "../real-logs-new/batch1309/kharma-44-delta-a100-ucx-cma-process-vm-readv-bad-address-"
+	 "device-mpi-buffers",
+	 "process_vm_readv(pid=94123 length=25800) returned -1: Bad address"},
+	{"no such device",
+	 "../real-logs-new/batch794/k8s-rdma-sriov-dev-plugin-33-rdma-create-ep-no-such-device-"
+	 "unresolved",
+	 "rdma_create_ep: No such device"},
+	{"function not implemented",
+	 "../real-logs-new/batch119/sigma2-documentation-olivia-openmpi-single-node-ofi-fi-domain-"
+	 "function-not-implemented-c1-3",
+	 "  Error: Function not implemented (38)"},
+	{"operation not supported",
+	 "../real-logs-new/batch406/pytorch-65022-aws-efa-tensorpipe-ibv-h-172-operation-not-"
+	 "supported",
+	 "In operator() at tensorpipe/common/ibv.h:172 \"\": Operation not supported"},
+	{"input/output error",
+	 "../real-logs-new/batch306/pytorch-cuda-mpi-error-job422332-cgpu17-ucx-ibv-reg-mr-bad-"
+	 "address-mpi-bcast-err-other-abort",
+	 "pml_ucx.c:775  Error: ucx send failed: Input/output error"},
 	{"not accessible",
 	 "../real-logs-new/batch242/deepep-223-test-internode-2node-nvidia-peermem-not-loaded-peer-gpu-not-accessible",
 	 "/sgl-workspace/nvshmem/src/host/topo/topo.cpp:469: [GPU 1] Peer GPU 0 is not accessible, exiting ..."},
