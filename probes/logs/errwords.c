@@ -104,6 +104,11 @@ static const struct {
 	/* the kernel's hung-task detector: "INFO: task ior:142307 blocked for more than 120
 	 * seconds." (at any level: the kernel calls it INFO) */
 	{"blocked for more than", EW_ANY_LEVEL},
+	/* and its watchdogs on a CPU that stopped scheduling: "watchdog: BUG: soft lockup -
+	 * CPU#7 stuck for 23s! [pytest:25222]", "NMI watchdog: Watchdog detected hard LOCKUP on
+	 * cpu 34" */
+	{"soft lockup", EW_ANY_LEVEL},
+	{"hard lockup", EW_ANY_LEVEL},
 	/* an error number labelled: PSM2's "e001.53882PSM2 no hfi units are active (err=23)"
 	 * (not "err=0") */
 	{"err=", EW_NONZERO},

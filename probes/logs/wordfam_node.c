@@ -49,6 +49,19 @@ const struct family hlog__fams_node[] = {
 		  * CPU_SrcID#1_MC#1_Chan#1_DIMM#0 location: ...", EDAC's "1 CE memory scrubbing
 		  * error on CPU_SrcID#1_Ha#0_Chan#1_DIMM#0" */
 		 "memory read error", "memory write error", "memory scrubbing error"}},
+	/* a CPU of the node that stopped scheduling, as the kernel's watchdogs report it: "watchdog:
+	 * BUG: soft lockup - CPU#29 stuck for 22s! [inception:274704]", "NMI watchdog: Watchdog
+	 * detected hard LOCKUP on cpu 34". The processes on that node stall with it, and their
+	 * peers wait on them */
+	{.cat = HCAT_HARDWARE,
+	 .name = "cpu-lockup",
+	 .what = "a CPU of the node was stuck in the kernel (a soft or hard lockup): "
+		 "a driver or the kernel looping, or a fault of the CPU, its memory or firmware",
+	 .fix = "read the node's kernel log around it (dmesg -T: the call trace under the lockup "
+		"names the driver or module it was in) and its hardware events (ipmitool sel list, "
+		"rasdaemon); drain the node, update or roll back that driver or the kernel, and "
+		"test the node before the next run",
+	 .any = {"soft lockup", "hard lockup"}},
 	/* a GPU's on-board store of its configuration and error records, damaged (not a check of
 	 * it failed among others, dcgmi diag's "| Inforom | Fail |" beside persistence mode's):
 	 * nvidia-smi's "WARNING: infoROM is corrupted at gpu 0008:00:00.0" */

@@ -314,6 +314,12 @@ static const struct row_line word_lines[] = {
 	{"no such file or directory",
 	 "../real-logs-new/batch240/cloudai-720-mpijob-ngc-pytorch-worker-no-sshd-launcher-missing-success",
 	 "/bin/bash: line 1: /usr/sbin/sshd: No such file or directory"},
+	{"soft lockup",
+	 "../real-logs-new/batch1322/flexflow-train-261-inception-2gpu-kernel-soft-lockup-cpu29-"
+	 "unresolved",
+	 "watchdog: BUG: soft lockup - CPU#29 stuck for 22s! [inception:274704]"},
+	{"hard lockup", "../ascend-fd-st/st_module_testcase/kg_parse",
+	 "NMI watchdog: Watchdog detected hard LOCKUP on cpu 34"},
 	{"bad address",
 	 "../real-logs-new/batch1309/kharma-44-delta-a100-ucx-cma-process-vm-readv-bad-address-"
 	 "device-mpi-buffers",

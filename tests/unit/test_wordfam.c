@@ -1022,6 +1022,11 @@ static void test_order(void **state)
 				"'batch_get_buffer' (mooncakestore_connector.py:360:lmcache.v1."
 				"storage_backend.connector.mooncakestore_connector)"),
 			    "version");
+	/* real: flexflow/flexflow-train#261 (a node's kernel log beside the job's): a CPU the
+	 * kernel's watchdog found stuck is the node's fault */
+	assert_string_equal(fam("kernel:[256610.941256] watchdog: BUG: soft lockup - CPU#29 stuck "
+				"for 22s! [inception:274704]"),
+			    "cpu-lockup");
 	/* real: alibaba/ROLL's QA page (the batch smaller than its chunks) and KellerJordan/
 	 * modded-nanogpt#115 (a bare assert joined to its statement): an assert that compares
 	 * the job's sizes; a tensor's expected size (saforem2/ezpz's torchtitan run) and an
