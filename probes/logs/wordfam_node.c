@@ -805,6 +805,13 @@ const struct family hlog__fams_node[] = {
 		"model or checkpoint; a mount or a copy missing on that node or in its container); "
 		"give every node the same files at the same path",
 	 .any = {"no such file or directory", "filenotfounderror"}},
+	/* and a program's own check that it is there, a bare assert the scan joins to the
+	 * statement its traceback printed: "AssertionError: os.path.exists(path)" (NVIDIA's
+	 * Transformer-XL without its dataset's train.txt) */
+	{.cat = HCAT_CONFIG,
+	 .name = "missing-file",
+	 .any = {"AssertionError: os.path.exists(", "AssertionError: os.path.isfile(",
+		 "AssertionError: os.path.isdir("}},
 	/* a path that is there but of the other kind: a file where a directory is wanted or the
 	 * other way round (kubelet's "MountVolume.SetUp failed for volume ... : hostPath type
 	 * check failed: /var/log/mindx-dl/ascend-device-plugin is not a directory", Python's

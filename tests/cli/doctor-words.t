@@ -2303,6 +2303,13 @@ cause_is "kind detail" "config words:size-check" "'AssertionError': the number o
 	'           ^^^^^^^^^^^^^^^' \
 	'AssertionError'
 
+# and a check that a path is there (lambdal/deeplearning-benchmark's Transformer-XL log on
+# 2x H100, verbatim): the job's data is missing, not a defect of the code
+cause_is "kind detail" "config words:missing-file" "'assert os.path.exists(path)': a path the job names" \
+	'[rank1]:   File "/workspace/benchmark/LanguageModeling/Transformer-XL/pytorch/utils/vocabulary.py", line 58, in count_file' \
+	'[rank1]:     assert os.path.exists(path)' \
+	'[rank1]: AssertionError'
+
 # and the same statement three lines above the bare error is not its own
 cause_is "kind detail" "version-mismatch words:code-check" "'AssertionError': a package's own code" \
 	'    assert world_size == 8' \

@@ -1039,6 +1039,7 @@ static void test_order(void **state)
 				"dim=1;"),
 			    "code-check");
 	assert_string_equal(fam("AssertionError: tensor.is_contiguous()"), "code-check");
+	assert_string_equal(fam("AssertionError: os.path.exists(path)"), "missing-file");
 	/* real: saforem2/torchtitan's known-bugs page (config-job-dump-folder) and
 	 * uni-medical/SAM-Med3D#6: the job's own settings lack the key the code reads; a model's
 	 * configuration class is its package's release (TinyLLaVA/TinyLLaVA_Factory#201), and a
