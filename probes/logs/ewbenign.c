@@ -315,6 +315,11 @@ static const struct {
 	/* ssh whose ~/.ssh cannot be written, connecting all the same: "Failed to add the host to
 	 * the list of known hosts (/root/.ssh/known_hosts)." */
 	{"Failed to add the host to the list of known hosts", 1, NULL},
+	/* a record whose own fields call it a warning and no error: MLPerf LoadGen's ":::MLLOG
+	 * {"key": "warning_generic_message", "value": "CAS failed.", ... "metadata": {"is_error":
+	 * false, "is_warning": true, ...}}" (its errors say "is_error": true; a result, "INVALID"
+	 * among them, says false to both and stays read by its words) */
+	{"\"is_error\": false, \"is_warning\": true", 1, NULL},
 	/* libibverbs itself, on a provider not installed: "libibverbs: Warning: couldn't load
 	 * driver 'libipathverbs-rdmav25.so': ...: cannot open shared object file" */
 	{"libibverbs: Warning: couldn't load driver", 1, NULL},

@@ -203,6 +203,16 @@ const struct family hlog__fams_soft[] = {
 		 /* CUDA's words for code built by a toolkit newer than the driver runs:
 		  * "the provided PTX was compiled with an unsupported toolchain." */
 		 "unsupported toolchain"}},
+	/* pip's resolver on packages installed that do not fit together: "torchvision 0.26.0
+	 * requires torch==2.11.0, but you have torch 2.12.0.dev20260411+rocm7.1 which is
+	 * incompatible." (the sentence on one line or wrapped after its comma) */
+	{.cat = HCAT_VERSION,
+	 .name = "version",
+	 .fix = "install the releases the line's requirement names (pip check lists every such "
+		"conflict), or a release of the requiring package made for the one installed, the "
+		"same on every node",
+	 .any = {"but you have"},
+	 .also = {"which is incompatible"}},
 	/* and a defect the line places in a release of a package (wordfam_forms.c): NeMo RL's
 	 * check, "AssertionError: FAIL: 2047/2048 logprobs are NaN on iteration 2 (prefix caching
 	 * is broken in vLLM 0.14.0)" */

@@ -2322,5 +2322,13 @@ cause_is "kind detail" "version-mismatch words:code-check" "'AssertionError': a 
 printf '%s\n' '[gpua097:94124:0:94124]      cma_ep.c:95   process_vm_readv(pid=94123 length=25800) returned -1: Bad address' >"$TMP/efault.log"
 exit_is 1 "strerror's 'Bad address' alone: an unclassified warning (exit 1), not a pass" "$TMP/efault.log"
 
+# a record that calls itself a warning and no error (MLPerf LoadGen's detail log of a valid
+# AMD run in inference_results_v4.1, verbatim): a pass; its result record saying INVALID,
+# which calls itself neither (a Krai run in v5.1), stays an error
+printf '%s\n' ':::MLLOG {"key": "warning_generic_message", "value": "CAS failed.", "time_ms": 219.030011, "namespace": "mlperf::logging", "event_type": "POINT_IN_TIME", "metadata": {"is_error": false, "is_warning": true, "file": "logging.cc", "line_no": 1155, "pid": 3578, "tid": 5532}}' >"$TMP/cas.log"
+exit_is 0 "LoadGen's warning record (is_error false, is_warning true): no error, exit 0" "$TMP/cas.log"
+printf '%s\n' ':::MLLOG {"key": "result_validity", "value": "INVALID", "time_ms": 27201.058139, "namespace": "mlperf::logging", "event_type": "POINT_IN_TIME", "metadata": {"is_error": false, "is_warning": false, "file": "results.cc", "line_no": 674, "pid": 1560359, "tid": 1560359}}' >"$TMP/inv.log"
+exit_is 2 "LoadGen's result record INVALID: an error, exit 2" "$TMP/inv.log"
+
 cause_flush
 done_testing

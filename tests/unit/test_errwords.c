@@ -585,6 +585,10 @@ static const struct benign_line benign_lines[] = {
 	{"Failed to add the host to the list of known hosts",
 	 "../real-logs-new/batch57/aks-rdma-infiniband-150-mi300x-16rank-rccl-tests-known-hosts-warning-healthy",
 	 "Failed to add the host to the list of known hosts", 0},
+	{"\"is_error\": false, \"is_warning\": true",
+	 "../real-logs-new/batch1331/inference-results-v4-1-amd-8xmi300x-turin-llama2-70b-99-"
+	 "offline-cas-failed-warnings-result-valid-healthy",
+	 "\"value\": \"CAS failed.\"", 0},
 	{"libibverbs: Warning: couldn't load driver", "https://github.com/NVIDIA/nccl/issues/1044",
 	 "libibverbs: Warning: couldn't load driver 'libipathverbs-rdmav25.so': "
 	 "libipathverbs-rdmav25.so: cannot open shared object file: No such file or directory",

@@ -1027,6 +1027,11 @@ static void test_order(void **state)
 	assert_string_equal(fam("kernel:[256610.941256] watchdog: BUG: soft lockup - CPU#29 stuck "
 				"for 22s! [inception:274704]"),
 			    "cpu-lockup");
+	/* real: pytorch/torchtitan@ab87f584 (ROCm CI with a stale torchvision): pip's resolver
+	 * on two releases that do not fit, the second half of its wrapped sentence alone */
+	assert_string_equal(fam("  but you have torch 2.12.0.dev20260411+rocm7.1 which is "
+				"incompatible."),
+			    "version");
 	/* real: alibaba/ROLL's QA page (the batch smaller than its chunks) and KellerJordan/
 	 * modded-nanogpt#115 (a bare assert joined to its statement): an assert that compares
 	 * the job's sizes; a tensor's expected size (saforem2/ezpz's torchtitan run) and an
