@@ -207,6 +207,22 @@ static void test_rows(void **state)
 		{"[2023-03-05 06:40:25,173] [INFO] [launch.py:318:sigkill_handler] Killing "
 		 "subprocess 3698707",
 		 "fatal"},
+		/* an assert that compares the job's sizes (alibaba/ROLL's QA page; KellerJordan/
+		 * modded-nanogpt#115, a bare assert joined to its statement) or checks that a path
+		 * is there (lambdal/deeplearning-benchmark); a tensor's expected size (saforem2/
+		 * ezpz's torchtitan run) and an object's state are the code's own */
+		{"AssertionError: batch_size 32 < chunks 64", "size-check"},
+		{"AssertionError: world_size == 8 # this code is designed for 8xH100", "size-check"},
+		{"AssertionError: expected size 4==4, stride 128==524288 at dim=1;", "code-check"},
+		{"AssertionError: tensor.is_contiguous()", "code-check"},
+		{"AssertionError: os.path.exists(path)", "missing-file"},
+		/* a CPU the kernel's watchdog found stuck (flexflow/flexflow-train#261) */
+		{"kernel:[256610.941256] watchdog: BUG: soft lockup - CPU#29 stuck for 22s! "
+		 "[inception:274704]",
+		 "cpu-lockup"},
+		/* pip's resolver on two releases that do not fit, the second half of its wrapped
+		 * sentence alone (pytorch/torchtitan@ab87f584, ROCm CI with a stale torchvision) */
+		{"  but you have torch 2.12.0.dev20260411+rocm7.1 which is incompatible.", "version"},
 		{"AssertionError: Megatron requires CUDA.", "exception"},
 		{"AssertionError: Engine world size (1) != Runtime world size (8)", "world-size"},
 		/* CUDA, for code not built for this GPU (NVIDIA/nccl#444) */
@@ -1022,29 +1038,6 @@ static void test_order(void **state)
 				"'batch_get_buffer' (mooncakestore_connector.py:360:lmcache.v1."
 				"storage_backend.connector.mooncakestore_connector)"),
 			    "version");
-	/* real: flexflow/flexflow-train#261 (a node's kernel log beside the job's): a CPU the
-	 * kernel's watchdog found stuck is the node's fault */
-	assert_string_equal(fam("kernel:[256610.941256] watchdog: BUG: soft lockup - CPU#29 stuck "
-				"for 22s! [inception:274704]"),
-			    "cpu-lockup");
-	/* real: pytorch/torchtitan@ab87f584 (ROCm CI with a stale torchvision): pip's resolver
-	 * on two releases that do not fit, the second half of its wrapped sentence alone */
-	assert_string_equal(fam("  but you have torch 2.12.0.dev20260411+rocm7.1 which is "
-				"incompatible."),
-			    "version");
-	/* real: alibaba/ROLL's QA page (the batch smaller than its chunks) and KellerJordan/
-	 * modded-nanogpt#115 (a bare assert joined to its statement): an assert that compares
-	 * the job's sizes; a tensor's expected size (saforem2/ezpz's torchtitan run) and an
-	 * object's state are the code's own */
-	assert_string_equal(fam("AssertionError: batch_size 32 < chunks 64"), "size-check");
-	assert_string_equal(fam("AssertionError: world_size == 8 # this code is designed for "
-				"8xH100"),
-			    "size-check");
-	assert_string_equal(fam("AssertionError: expected size 4==4, stride 128==524288 at "
-				"dim=1;"),
-			    "code-check");
-	assert_string_equal(fam("AssertionError: tensor.is_contiguous()"), "code-check");
-	assert_string_equal(fam("AssertionError: os.path.exists(path)"), "missing-file");
 	/* real: saforem2/torchtitan's known-bugs page (config-job-dump-folder) and
 	 * uni-medical/SAM-Med3D#6: the job's own settings lack the key the code reads; a model's
 	 * configuration class is its package's release (TinyLLaVA/TinyLLaVA_Factory#201), and a
